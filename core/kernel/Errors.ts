@@ -1,0 +1,158 @@
+/**
+ * Typed domain errors shared by every module. Each carries a stable snake_case `code` and a
+ * `category`; the single HTTP error mapper (adapters/koa) turns the category into a status and
+ * the error into problem+json. Modules define their own errors the same way: a
+ * `Data.TaggedError` with `code` and `category`.
+ */
+import { Data } from "effect";
+
+/** What kind of failure an error is; the HTTP mapper owns the category -> status table. */
+export type ErrorCategory =
+  | "bad_request" // 400: malformed syntax, bad cursor, missing idempotency key
+  | "unauthorized" // 401
+  | "forbidden" // 403: caller can see the object but may not do this
+  | "not_found" // 404: unknown, or the caller may not learn it exists
+  | "conflict" // 409: illegal state transition, in-progress duplicate, already taken
+  | "precondition_failed" // 412: stale expected version
+  | "precondition_required" // 428: If-Match missing
+  | "unprocessable" // 422: well-formed but invalid
+  | "payload_too_large" // 413
+  | "rate_limited" // 429
+  | "unavailable"; // 503
+
+/** One invalid field of a request. */
+export interface FieldError {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The shape every domain error exposes to the mapper. */
+export interface DomainErrorShape {
+  readonly _tag: string;
+  readonly code: string;
+  readonly category: ErrorCategory;
+  readonly detail?: string | undefined;
+}
+
+/** The object does not exist, or the caller may not learn that it does. */
+export class NotFound extends Data.TaggedError("NotFound")<{
+  readonly resource: string;
+  readonly detail?: string;
+}> {
+  readonly code = "not_found";
+  readonly category = "not_found" as const;
+}
+
+/** The caller can see the object but lacks the right for this action. */
+export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly detail?: string }> {
+  readonly code = "forbidden";
+  readonly category = "forbidden" as const;
+}
+
+/** Authentication is missing, expired, badly signed or revoked. */
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly detail?: string }> {
+  readonly code = "unauthorized";
+  readonly category = "unauthorized" as const;
+}
+
+/** The request is well-formed but its content is invalid (422), or malformed (400). */
+export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
+  readonly errors: ReadonlyArray<FieldError>;
+  readonly malformed?: boolean;
+  readonly detail?: string;
+}> {
+  readonly code = "validation_failed";
+  get category(): ErrorCategory {
+    return this.malformed ? "bad_request" : "unprocessable";
+  }
+}
+
+/** The expected version is stale; `current` is the resource as it is now (412). */
+export class VersionMismatch extends Data.TaggedError("VersionMismatch")<{
+  readonly current: unknown;
+  readonly detail?: string;
+}> {
+  readonly code = "version_mismatch";
+  readonly category = "precondition_failed" as const;
+}
+
+/** A conditional update needs an expected version and none was given (428). */
+export class PreconditionRequired extends Data.TaggedError("PreconditionRequired")<{
+  readonly detail?: string;
+}> {
+  readonly code = "precondition_required";
+  readonly category = "precondition_required" as const;
+}
+
+/** A state conflict with a stable machine code (409), optionally with a `diff`. */
+export class Conflict extends Data.TaggedError("Conflict")<{
+  readonly code: string;
+  readonly detail?: string;
+  readonly diff?: unknown;
+}> {
+  readonly category = "conflict" as const;
+}
+
+/** A cursor the server cannot read (400 invalid_cursor). */
+export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly detail?: string }> {
+  readonly code = "invalid_cursor";
+  readonly category = "bad_request" as const;
+}
+
+/** Two amounts of different currencies were combined (422 currency_mismatch). */
+export class CurrencyMismatch extends Data.TaggedError("CurrencyMismatch")<{
+  readonly expected: string;
+  readonly actual: string;
+  readonly detail?: string;
+}> {
+  readonly code = "currency_mismatch";
+  readonly category = "unprocessable" as const;
+}
+
+/** Idempotency: the key was already used for a different request (422). */
+export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{
+  readonly detail?: string;
+}> {
+  readonly code = "idempotency_key_reused";
+  readonly category = "unprocessable" as const;
+}
+
+/** Idempotency: the first request with this key is still running (409 + Retry-After). */
+export class IdempotencyRequestInProgress extends Data.TaggedError("IdempotencyRequestInProgress")<{
+  readonly retryAfterSeconds: number;
+  readonly detail?: string;
+}> {
+  readonly code = "idempotency_request_in_progress";
+  readonly category = "conflict" as const;
+}
+
+/** Idempotency: the endpoint requires an Idempotency-Key header (400). */
+export class IdempotencyKeyRequired extends Data.TaggedError("IdempotencyKeyRequired")<{
+  readonly detail?: string;
+}> {
+  readonly code = "idempotency_key_required";
+  readonly category = "bad_request" as const;
+}
+
+/** Every error the shared kernel can raise. */
+export type KernelError =
+  | NotFound
+  | Forbidden
+  | Unauthorized
+  | ValidationFailed
+  | VersionMismatch
+  | PreconditionRequired
+  | Conflict
+  | InvalidCursor
+  | CurrencyMismatch
+  | IdempotencyKeyReused
+  | IdempotencyRequestInProgress
+  | IdempotencyKeyRequired;
+
+/** True for any value that exposes the domain error shape (module errors included). */
+export const isDomainError = (u: unknown): u is DomainErrorShape =>
+  typeof u === "object" &&
+  u !== null &&
+  typeof (u as DomainErrorShape)._tag === "string" &&
+  typeof (u as DomainErrorShape).code === "string" &&
+  typeof (u as DomainErrorShape).category === "string";

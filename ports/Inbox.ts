@@ -1,0 +1,11 @@
+/** Consumer inbox: each consumer processes an event id at most once, so redelivery changes nothing. */
+import { Context, Effect } from "effect";
+
+export interface Inbox {
+  /**
+   * Records that `consumer` handled `eventId`. Returns true the first time and false on every
+   * later call. Call inside the consumer's transaction so the record commits with its effects.
+   */
+  readonly claim: (consumer: string, eventId: string) => Effect.Effect<boolean>;
+}
+export const Inbox = Context.GenericTag<Inbox>("domainkit/Inbox");

@@ -1,0 +1,45 @@
+/**
+ * Transactional outbox (architecture.md, Events). Commands append envelopes in their own
+ * transaction; the relay delivers them to consumers at least once.
+ */
+import { Context, Effect } from "effect";
+import type { EventEnvelope } from "../core/kernel/EventEnvelope.js";
+
+export interface Outbox {
+  /** Appends events; call inside `Transactions.run` so they commit with the domain rows. */
+  readonly append: (events: ReadonlyArray<EventEnvelope>) => Effect.Effect<void>;
+}
+export const Outbox = Context.GenericTag<Outbox>("domainkit/Outbox");
+
+/** One outbox row as the relay sees it. */
+export interface OutboxMessage {
+  readonly id: string; // the event id
+  readonly event: EventEnvelope;
+  readonly attempts: number;
+  readonly status: "pending" | "delivered" | "dead";
+  readonly lastError: string | null;
+  readonly nextAttemptAt: Date;
+}
+
+/** The relay's side of the outbox. */
+export interface OutboxRelayStore {
+  /**
+   * Claims up to `limit` pending messages due at `now`, in event order, leasing them to
+   * `workerId` until `now + leaseMs`. Two relays never hold the same message at once.
+   */
+  readonly claimBatch: (opts: {
+    readonly workerId: string;
+    readonly now: Date;
+    readonly limit: number;
+    readonly leaseMs: number;
+  }) => Effect.Effect<ReadonlyArray<OutboxMessage>>;
+  /** Marks a claimed message delivered. */
+  readonly markDelivered: (id: string) => Effect.Effect<void>;
+  /** Records a failed attempt: retried at `retryAt`, or dead-lettered when `retryAt` is null. */
+  readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: Date | null }) => Effect.Effect<void>;
+  /** Dead-lettered messages, oldest first. */
+  readonly listDead: (limit: number) => Effect.Effect<ReadonlyArray<OutboxMessage>>;
+  /** Puts a dead message back to pending with attempts reset; false if it was not dead. */
+  readonly replay: (id: string, now: Date) => Effect.Effect<boolean>;
+}
+export const OutboxRelayStore = Context.GenericTag<OutboxRelayStore>("domainkit/OutboxRelayStore");
