@@ -49,10 +49,24 @@ export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly detail?:
   readonly category = "forbidden" as const;
 }
 
-/** Authentication is missing, expired, badly signed or revoked. */
-export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly detail?: string }> {
-  readonly code = "unauthorized";
+/** Why a credential was refused; each reason has its own stable code. */
+export type UnauthorizedReason = "missing" | "invalid" | "expired" | "revoked";
+const unauthorizedCodes: Record<UnauthorizedReason, string> = {
+  missing: "authentication_required",
+  invalid: "invalid_token",
+  expired: "token_expired",
+  revoked: "token_revoked",
+};
+
+/** Authentication is missing, badly signed, expired or revoked (401). */
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{
+  readonly reason: UnauthorizedReason;
+  readonly detail?: string;
+}> {
   readonly category = "unauthorized" as const;
+  get code(): string {
+    return unauthorizedCodes[this.reason];
+  }
 }
 
 /** The request is well-formed but its content is invalid (422), or malformed (400). */
