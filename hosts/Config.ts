@@ -1,0 +1,50 @@
+/**
+ * Reference server configuration, read from the environment with documented defaults
+ * (README "Configuration"). Nothing else in the project reads process.env.
+ */
+import path from "node:path";
+
+/** The development JWT secret used when AUTH_JWT_SECRET is unset; never use it in production. */
+export const DEVELOPMENT_JWT_SECRET = "domainkit-development-secret-change-me-0123456789";
+
+export interface Config {
+  /** HTTP port (PORT, default 3000). */
+  readonly port: number;
+  /** Interface to bind (HOST, default 127.0.0.1). */
+  readonly host: string;
+  /** Folder for the SQLite file and the local blob store (DATA_DIR, default ./.data). */
+  readonly dataDir: string;
+  /** Postgres connection string; SQLite under dataDir when absent (DATABASE_URL). */
+  readonly databaseUrl: string | undefined;
+  /** HS256 secret for bearer tokens (AUTH_JWT_SECRET). */
+  readonly jwtSecret: string;
+  /** True when jwtSecret is the documented development default. */
+  readonly usingDevelopmentSecret: boolean;
+  /** Run the outbox relay and job runner inside the server process (WORKER_IN_PROCESS, default true). */
+  readonly workerInProcess: boolean;
+  /** Apply pending migrations when the server starts (MIGRATE_ON_START, default true). */
+  readonly migrateOnStart: boolean;
+  /** pino level (LOG_LEVEL, default info). */
+  readonly logLevel: string;
+}
+
+const bool = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined || value === "" ? fallback : !["0", "false", "no", "off"].includes(value.toLowerCase());
+
+/** Reads the configuration from an environment (process.env by default). */
+export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): Config => {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const jwtSecret = env.AUTH_JWT_SECRET && env.AUTH_JWT_SECRET.length > 0 ? env.AUTH_JWT_SECRET : DEVELOPMENT_JWT_SECRET;
+  return {
+    port,
+    host: env.HOST ?? "127.0.0.1",
+    dataDir: path.resolve(env.DATA_DIR ?? "./.data"),
+    databaseUrl: env.DATABASE_URL && env.DATABASE_URL.length > 0 ? env.DATABASE_URL : undefined,
+    jwtSecret,
+    usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
+    workerInProcess: bool(env.WORKER_IN_PROCESS, true),
+    migrateOnStart: bool(env.MIGRATE_ON_START, true),
+    logLevel: env.LOG_LEVEL ?? "info",
+  };
+};

@@ -1,0 +1,80 @@
+/**
+ * Embedding one module in a team's own Node service: a Koa router to mount in their app behind
+ * their own authentication, a Promise facade to call the core from plain code, any port
+ * rebindable, and migrations they run themselves (or let `embedModule` run).
+ */
+import Router from "@koa/router";
+import type { Container } from "inversify";
+import type { Middleware } from "koa";
+import type { Logger } from "pino";
+import { Effect, Layer } from "effect";
+import { createLogger } from "../adapters/koa/Logging.js";
+import { mountRoutes } from "../adapters/koa/Route.js";
+import type { Limits } from "../adapters/koa/Limits.js";
+import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
+import type { RunningWorker } from "../adapters/worker/Worker.js";
+import { CurrentPrincipal, type Principal } from "../ports/Principal.js";
+import { migrateModules } from "./Database.js";
+import type { ModuleDefinition } from "./ModuleDefinition.js";
+import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
+
+/** How a module is embedded. */
+export interface EmbedOptions {
+  /** An open database (openSqlite / openPostgres); the module's tables live there. */
+  readonly database: SqlDatabase;
+  /**
+   * The host's own authentication: a Koa middleware that sets `ctx.state.principal`
+   * (`{ kind: "user", userId }`) or throws. Required when the module has authenticated routes.
+   */
+  readonly authentication?: Middleware;
+  /** Replace any port's adapter before the runtime is built. */
+  readonly rebind?: (container: Container) => void;
+  /** Apply the module's migrations now (default true). */
+  readonly migrate?: boolean;
+  /** Run the module's outbox relay and jobs in this process (default true). */
+  readonly worker?: boolean;
+  readonly logger?: Logger;
+  readonly limits?: Partial<Limits>;
+}
+
+/** An embedded module. */
+export interface EmbeddedModule {
+  /** Mount with `app.use(module.router.routes()).use(module.router.allowedMethods())`. */
+  readonly router: Router;
+  /** Runs any of the module's Effect programs as a Promise, as `principal`. */
+  readonly run: <A, E>(program: Effect.Effect<A, E, any>, principal?: Principal) => Promise<A>;
+  readonly core: HostCore;
+  readonly worker: RunningWorker | undefined;
+  /** Stops the worker, disposes the runtime and closes the bus and the database. */
+  readonly close: () => Promise<void>;
+}
+
+/** Embeds `module` over `options.database`. */
+export const embedModule = async (module: ModuleDefinition, options: EmbedOptions): Promise<EmbeddedModule> => {
+  const logger = options.logger ?? createLogger({ name: `domainkit-${module.name}` });
+  if (options.migrate !== false) await migrateModules(options.database, [module]);
+  const core = await createHostCore({
+    database: options.database,
+    modules: [module],
+    logger,
+    ...(options.rebind ? { rebind: options.rebind } : {}),
+  });
+  const router = mountRoutes(new Router(), module.routes, {
+    runtime: core.runtime,
+    logger,
+    authentication: options.authentication,
+    limits: options.limits,
+  });
+  const worker = options.worker === false ? undefined : startHostWorker(core);
+  const run = <A, E>(program: Effect.Effect<A, E, any>, principal?: Principal): Promise<A> =>
+    core.runtime.runPromise(
+      principal === undefined ? program : Effect.provide(program, Layer.succeed(CurrentPrincipal, principal)),
+    );
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await worker?.stop();
+      await core.close();
+    })());
+  return { router, run, core, worker, close };
+};

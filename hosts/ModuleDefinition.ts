@@ -1,0 +1,35 @@
+/**
+ * What one business module contributes to a host: its routes, migrations, outbox consumers,
+ * job handlers, realtime channels and any module-specific ports. Hosts compose these; a team
+ * embedding one module passes just that one.
+ */
+import type { Context } from "effect";
+import type { Route } from "../adapters/koa/Route.js";
+import type { Migration } from "../adapters/sql/Migration.js";
+import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
+import type { Consumer } from "../adapters/worker/Consumer.js";
+import type { JobHandler } from "../adapters/worker/JobRunner.js";
+import type { ChannelsFor } from "../adapters/worker/RealtimeConsumer.js";
+import type { ChannelAuthorizer } from "../ports/Realtime.js";
+
+/** A module-specific port and how the default composition builds it. */
+export interface PortBinding {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly tag: Context.Tag<any, any>;
+  readonly make: (database: SqlDatabase) => unknown;
+}
+
+/** One module as a host sees it. */
+export interface ModuleDefinition {
+  readonly name: string;
+  readonly routes: ReadonlyArray<Route>;
+  readonly migrations?: ReadonlyArray<Migration>;
+  // Consumers and handlers run on the host runtime, which provides every bound port.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly consumers?: ReadonlyArray<Consumer<any>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly jobHandlers?: ReadonlyArray<JobHandler<any>>;
+  readonly channelAuthorizers?: ReadonlyArray<ChannelAuthorizer>;
+  readonly channelsFor?: ChannelsFor;
+  readonly ports?: ReadonlyArray<PortBinding>;
+}

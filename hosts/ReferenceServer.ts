@@ -1,0 +1,93 @@
+/**
+ * The reference server: every module over HTTP and realtime, on SQLite + a local blob store by
+ * default or Postgres by configuration, with the worker in-process unless told otherwise.
+ */
+import type { Container } from "inversify";
+import type { Logger } from "pino";
+import { sql } from "kysely";
+import { createKoaApp } from "../adapters/koa/App.js";
+import { jwtAuthentication } from "../adapters/koa/Authentication.js";
+import { createLogger } from "../adapters/koa/Logging.js";
+import { startHttpServer } from "../adapters/koa/Server.js";
+import type { Limits } from "../adapters/koa/Limits.js";
+import type { RunningWorker } from "../adapters/worker/Worker.js";
+import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
+import { loadConfig, type Config } from "./Config.js";
+import { migrateModules, openConfiguredDatabase } from "./Database.js";
+import type { ModuleDefinition } from "./ModuleDefinition.js";
+import { referenceModules } from "./modules/index.js";
+import { createHostCore, epochLookup, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
+
+/** Options beyond the environment configuration (tests and embedding hosts use them). */
+export interface ServerOptions {
+  readonly modules?: ReadonlyArray<ModuleDefinition>;
+  readonly logger?: Logger;
+  readonly limits?: Partial<Limits>;
+  readonly rebind?: (container: Container) => void;
+  /** Realtime heartbeat interval (default 30 s). */
+  readonly heartbeatMs?: number;
+}
+
+/** A running reference server. */
+export interface ReferenceServer {
+  readonly url: string;
+  readonly port: number;
+  readonly core: HostCore;
+  readonly worker: RunningWorker | undefined;
+  /** Stops realtime, drains HTTP, stops the worker, disposes the runtime, closes the database. */
+  readonly close: () => Promise<void>;
+}
+
+/** Starts the reference server. */
+export const createServer = async (config: Config = loadConfig(), options: ServerOptions = {}): Promise<ReferenceServer> => {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  if (config.usingDevelopmentSecret) {
+    logger.warn("AUTH_JWT_SECRET is not set: using the documented development secret. Set it in production.");
+  }
+  const modules = options.modules ?? referenceModules;
+  const database = await openConfiguredDatabase(config);
+  try {
+    if (config.migrateOnStart) {
+      const { applied } = await migrateModules(database, modules);
+      if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const core = await createHostCore({ database, modules, logger, ...(options.rebind ? { rebind: options.rebind } : {}) });
+  const app = createKoaApp({
+    logger,
+    runtime: core.runtime,
+    authentication: jwtAuthentication({ secret: config.jwtSecret, userEpochs: epochLookup(core.runtime) }),
+    routes: modules.flatMap((m) => m.routes),
+    ...(options.limits ? { limits: options.limits } : {}),
+    readiness: async () => {
+      await sql`select 1`.execute(database.db);
+    },
+    openApi: { title: "domainkit", version: "0.1.0", description: "Reference server of the domainkit library." },
+  });
+  const worker = config.workerInProcess ? startHostWorker(core) : undefined;
+  const http = await startHttpServer(app, {
+    host: config.host,
+    port: config.port,
+    ...(options.limits ? { limits: options.limits } : {}),
+    onClose: async () => {
+      await worker?.stop();
+      await core.close();
+    },
+  });
+  const realtime = attachRealtime(http.server, {
+    authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
+    runtime: core.runtime,
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  });
+  logger.info({ url: http.url, database: database.dialect, worker: worker !== undefined }, "domainkit listening");
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await realtime.close();
+      await http.close();
+    })());
+  return { url: http.url, port: http.port, core, worker, close };
+};

@@ -1,0 +1,179 @@
+/**
+ * The `domainkit` command line: serve, worker, migrate, token, revoke, dead-letters, replay.
+ * Configuration comes from the environment (Config.ts); output is JSON where a script may read it.
+ */
+import { parseArgs } from "node:util";
+import { Effect } from "effect";
+import { mintToken } from "../adapters/koa/Authentication.js";
+import { createLogger } from "../adapters/koa/Logging.js";
+import { listDeadJobs, replayJob } from "../adapters/worker/JobRunner.js";
+import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.js";
+import { revokeSessions } from "../core/identity/RevokeSessions.js";
+import { UserEpochs } from "../ports/UserEpochs.js";
+import { loadConfig, type Config } from "./Config.js";
+import { migrateModules, openConfiguredDatabase } from "./Database.js";
+import { referenceModules } from "./modules/index.js";
+import { createServer } from "./ReferenceServer.js";
+import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
+
+const usage = `Usage: domainkit <command> [options]
+
+Commands:
+  serve                          start the reference server (HTTP, realtime, in-process worker)
+  worker                         run the outbox relay and job runner alone
+  migrate                        apply pending migrations and exit
+  token --user <uuid> [--ttl s]  print a development JWT for that user (default ttl 3600)
+  revoke --user <uuid>           revoke every token of that user
+  dead-letters [--limit n]       list dead-lettered jobs and outbox messages (JSON)
+  replay --job <id> | --message <id>
+                                 put a dead-lettered job or message back in the queue
+
+Configuration (environment): PORT, HOST, DATA_DIR, DATABASE_URL, AUTH_JWT_SECRET,
+WORKER_IN_PROCESS, MIGRATE_ON_START, LOG_LEVEL (see README).`;
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Stops `stop` on SIGINT/SIGTERM, then exits. */
+const onSignals = (stop: () => Promise<void>): void => {
+  let stopping = false;
+  const handler = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal}: shutting down\n`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", handler);
+  process.once("SIGTERM", handler);
+};
+
+/** Opens, migrates and composes the configured database for a one-off command. */
+const withCore = async <A>(config: Config, use: (core: HostCore) => Promise<A>): Promise<A> => {
+  const logger = createLogger({ level: "warn" });
+  const database = await openConfiguredDatabase(config);
+  try {
+    await migrateModules(database, referenceModules);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const core = await createHostCore({ database, modules: referenceModules, logger });
+  try {
+    return await use(core);
+  } finally {
+    await core.close();
+  }
+};
+
+const requireUser = (value: string | undefined): string => {
+  if (value === undefined || !uuid.test(value)) throw new UsageError("--user <uuid> is required");
+  return value.toLowerCase();
+};
+
+class UsageError extends Error {}
+
+/** Runs one CLI invocation. */
+export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
+  const [command, ...rest] = argv;
+  try {
+    const { values } = parseArgs({
+      args: [...rest],
+      options: {
+        user: { type: "string" },
+        ttl: { type: "string" },
+        limit: { type: "string" },
+        job: { type: "string" },
+        message: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+    if (values.help || command === undefined || command === "help" || command === "--help") {
+      process.stdout.write(`${usage}\n`);
+      return;
+    }
+    const config = loadConfig();
+    switch (command) {
+      case "serve": {
+        const server = await createServer(config);
+        onSignals(server.close);
+        return;
+      }
+      case "worker": {
+        const logger = createLogger({ level: config.logLevel });
+        const database = await openConfiguredDatabase(config);
+        if (config.migrateOnStart) await migrateModules(database, referenceModules);
+        const core = await createHostCore({ database, modules: referenceModules, logger });
+        const worker = startHostWorker(core);
+        logger.info({ workerId: worker.workerId, database: database.dialect }, "domainkit worker running");
+        onSignals(async () => {
+          await worker.stop();
+          await core.close();
+        });
+        return;
+      }
+      case "migrate": {
+        const database = await openConfiguredDatabase(config);
+        try {
+          const { applied } = await migrateModules(database, referenceModules);
+          process.stdout.write(`${JSON.stringify({ applied })}\n`);
+        } finally {
+          await database.close();
+        }
+        return;
+      }
+      case "token": {
+        const userId = requireUser(values.user);
+        const ttlSeconds = values.ttl === undefined ? 3600 : Number(values.ttl);
+        if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new UsageError("--ttl must be a positive number of seconds");
+        if (config.usingDevelopmentSecret) process.stderr.write("warning: signing with the development AUTH_JWT_SECRET\n");
+        // The token carries the user's current epoch, so it survives earlier revocations.
+        const epoch = await withCore(config, (core) =>
+          core.runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId))),
+        );
+        process.stdout.write(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch })}\n`);
+        return;
+      }
+      case "revoke": {
+        const userId = requireUser(values.user);
+        const epoch = await withCore(config, (core) => core.runtime.runPromise(revokeSessions(userId)));
+        process.stdout.write(`${JSON.stringify({ user_id: userId, epoch })}\n`);
+        return;
+      }
+      case "dead-letters": {
+        const limit = values.limit === undefined ? 100 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive integer");
+        const result = await withCore(config, (core) =>
+          core.runtime.runPromise(
+            Effect.all({ jobs: listDeadJobs(limit), messages: listDeadMessages(limit) }),
+          ),
+        );
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        return;
+      }
+      case "replay": {
+        if ((values.job === undefined) === (values.message === undefined)) throw new UsageError("give exactly one of --job <id> or --message <id>");
+        const replayed = await withCore(config, (core) =>
+          core.runtime.runPromise(values.job !== undefined ? replayJob(values.job) : replayMessage(values.message as string)),
+        );
+        process.stdout.write(`${JSON.stringify({ replayed })}\n`);
+        if (!replayed) process.exitCode = 1;
+        return;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+};

@@ -1,0 +1,9 @@
+/** The identity module: token revocation for the reference server's users. */
+import { identityRoutes } from "../../adapters/koa/identity/IdentityRoutes.js";
+import type { ModuleDefinition } from "../ModuleDefinition.js";
+
+/** Module definition of identity (no tables of its own: epochs are a kernel table). */
+export const identityModule: ModuleDefinition = {
+  name: "identity",
+  routes: identityRoutes,
+};
