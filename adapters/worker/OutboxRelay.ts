@@ -1,0 +1,133 @@
+/**
+ * The outbox relay (architecture.md, Events and background work): claims pending outbox rows and
+ * delivers each event at least once to every consumer that wants it. Each consumer applies the
+ * event in its own transaction together with its inbox record, so a redelivery changes nothing
+ * and one consumer's outage neither blocks nor repeats the work of the others.
+ */
+import { Cause, Clock, Effect } from "effect";
+import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import { Inbox } from "../../ports/Inbox.js";
+import { OutboxRelayStore, type OutboxMessage } from "../../ports/Outbox.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { defaultBackoff, retryAt, type BackoffPolicy } from "./Backoff.js";
+import { describeFailure, type AfterCommit, type Consumer } from "./Consumer.js";
+
+/** How one relay pass claims and retries. */
+export interface RelayOptions {
+  readonly workerId: string;
+  readonly batchSize?: number; // default 50
+  readonly leaseMs?: number; // default 30 s
+  readonly backoff?: BackoffPolicy;
+}
+
+/** What one pass did, for logs and tests. */
+export interface RelayPassResult {
+  readonly claimed: number;
+  readonly delivered: number;
+  readonly retried: number;
+  readonly dead: number;
+}
+
+/** The outcome of delivering one event to one consumer. */
+type ConsumerOutcome = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+/** The services every pass needs besides what the consumers need. */
+export type RelayServices = OutboxRelayStore | Inbox | Transactions;
+
+const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms));
+
+/** Delivers one event to one consumer: inbox claim + handle in one transaction, then after-commit work. */
+export const deliverTo = <R>(
+  consumer: Consumer<R>,
+  event: EventEnvelope,
+): Effect.Effect<ConsumerOutcome, never, R | Inbox | Transactions> =>
+  Effect.gen(function* () {
+    const transactions = yield* Transactions;
+    const inbox = yield* Inbox;
+    const applied = transactions.run(
+      Effect.gen(function* () {
+        const first = yield* inbox.claim(consumer.name, event.id);
+        // Already handled in an earlier, committed delivery: nothing to change.
+        if (!first) return undefined;
+        const result = yield* consumer.handle(event);
+        return Effect.isEffect(result) ? (result as AfterCommit) : undefined;
+      }),
+    );
+    const exit = yield* Effect.exit(applied);
+    if (exit._tag === "Failure") {
+      const error = `${consumer.name}: ${describeFailure(Cause.squash(exit.cause))}`;
+      yield* Effect.logWarning("consumer failed").pipe(
+        Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error }),
+      );
+      return { ok: false, error } as const;
+    }
+    if (exit.value !== undefined) {
+      // The transaction committed, so the work is done even if the notice cannot be sent.
+      yield* exit.value.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("after-commit step failed").pipe(
+            Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error: describeFailure(Cause.squash(cause)) }),
+          ),
+        ),
+      );
+    }
+    return { ok: true } as const;
+  });
+
+/** Delivers one claimed message to every consumer that handles it and records the outcome. */
+export const deliverMessage = <R>(
+  consumers: ReadonlyArray<Consumer<R>>,
+  message: OutboxMessage,
+  backoff: BackoffPolicy = defaultBackoff,
+): Effect.Effect<"delivered" | "retried" | "dead", never, R | RelayServices> =>
+  Effect.gen(function* () {
+    const store = yield* OutboxRelayStore;
+    const errors: string[] = [];
+    for (const consumer of consumers) {
+      if (!consumer.handles(message.event)) continue;
+      const outcome = yield* deliverTo(consumer, message.event);
+      if (!outcome.ok) errors.push(outcome.error);
+    }
+    if (errors.length === 0) {
+      yield* store.markDelivered(message.id);
+      return "delivered" as const;
+    }
+    const now = yield* nowDate;
+    // The claim counted this attempt (so a crashed relay still moves towards the bound).
+    const next = yield* retryAt({ ...backoff, attempts: Math.max(1, message.attempts), now });
+    yield* store.markFailed(message.id, { error: errors.join("; ").slice(0, 2000), retryAt: next });
+    return next === null ? ("dead" as const) : ("retried" as const);
+  });
+
+/** One relay pass: claims a batch and delivers it in event order. */
+export const relayOnce = <R>(
+  consumers: ReadonlyArray<Consumer<R>>,
+  options: RelayOptions,
+): Effect.Effect<RelayPassResult, never, R | RelayServices> =>
+  Effect.gen(function* () {
+    const store = yield* OutboxRelayStore;
+    const now = yield* nowDate;
+    const batch = yield* store.claimBatch({
+      workerId: options.workerId,
+      now,
+      limit: options.batchSize ?? 50,
+      leaseMs: options.leaseMs ?? 30_000,
+    });
+    const counts = { claimed: batch.length, delivered: 0, retried: 0, dead: 0 };
+    for (const message of batch) {
+      const outcome = yield* deliverMessage(consumers, message, options.backoff ?? defaultBackoff);
+      counts[outcome] += 1;
+    }
+    return counts;
+  }).pipe(Effect.withSpan("OutboxRelay.relayOnce"));
+
+/** Dead-lettered outbox messages, oldest first, for an operator to inspect. */
+export const listDeadMessages = (limit = 100): Effect.Effect<ReadonlyArray<OutboxMessage>, never, OutboxRelayStore> =>
+  Effect.flatMap(OutboxRelayStore, (store) => store.listDead(limit));
+
+/** Puts a dead message back in line now, attempts reset; false if it was not dead. */
+export const replayMessage = (id: string): Effect.Effect<boolean, never, OutboxRelayStore> =>
+  Effect.gen(function* () {
+    const store = yield* OutboxRelayStore;
+    return yield* store.replay(id, yield* nowDate);
+  });

@@ -1,0 +1,95 @@
+/**
+ * The background worker: the outbox relay and the job runner, each looping on its own fiber
+ * until stopped. Runs in-process with the server or alone (`domainkit worker`); the host wires
+ * the runtime, this file only runs the loops.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { Cause, Deferred, Effect, Fiber, type ManagedRuntime } from "effect";
+import type { JobQueue } from "../../ports/Jobs.js";
+import { defaultBackoff, type BackoffPolicy } from "./Backoff.js";
+import { describeFailure, type Consumer } from "./Consumer.js";
+import { handlerRegistry, runJobsOnce, type JobHandler } from "./JobRunner.js";
+import { relayOnce, type RelayServices } from "./OutboxRelay.js";
+
+/** What the worker runs and how often. */
+export interface WorkerOptions<R> {
+  /** Provides the storage ports and whatever the consumers and handlers need. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<R | RelayServices | JobQueue, unknown>;
+  readonly consumers: ReadonlyArray<Consumer<R>>;
+  readonly jobHandlers: ReadonlyArray<JobHandler<R>>;
+  /** Names this worker's leases; unique per process (default host:pid:random). */
+  readonly workerId?: string;
+  /** Sleep between passes that found nothing to do (default 250 ms). */
+  readonly pollMs?: number;
+  readonly batchSize?: number; // default 50
+  readonly leaseMs?: number; // default 60 s
+  /** Outbox retry spacing and bound (jobs carry their own bound). */
+  readonly backoff?: BackoffPolicy;
+}
+
+/** A running worker. */
+export interface RunningWorker {
+  readonly workerId: string;
+  /** Stops after the pass in progress finishes; resolves when both loops have ended. */
+  readonly stop: () => Promise<void>;
+}
+
+/** Repeats `pass` until `stopped` completes; sleeps only when a pass found less than a full batch. */
+const loop = <R>(
+  name: string,
+  pass: Effect.Effect<number, never, R>,
+  stopped: Deferred.Deferred<void>,
+  batchSize: number,
+  pollMs: number,
+): Effect.Effect<void, never, R> =>
+  Effect.gen(function* () {
+    while (!(yield* Deferred.isDone(stopped))) {
+      // An infrastructure failure (a defect from the storage edge) must not end the loop.
+      const claimed = yield* pass.pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(`${name} pass failed`).pipe(
+                Effect.annotateLogs({ error: describeFailure(Cause.squash(cause)) }),
+                Effect.as(0),
+              ),
+        ),
+      );
+      if (claimed < batchSize) yield* Effect.race(Effect.sleep(pollMs), Deferred.await(stopped));
+    }
+  }).pipe(Effect.catchAllCause(() => Effect.void));
+
+/** Starts the relay loop and the job loop on forked fibers. */
+export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const batchSize = options.batchSize ?? 50;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const pollMs = options.pollMs ?? 250;
+  const registry = handlerRegistry(options.jobHandlers);
+  const stopped = Effect.runSync(Deferred.make<void>());
+
+  const relayPass = relayOnce(options.consumers, {
+    workerId,
+    batchSize,
+    leaseMs,
+    backoff: options.backoff ?? defaultBackoff,
+  }).pipe(Effect.map((r) => r.claimed));
+  const jobPass = runJobsOnce(registry, { workerId, batchSize, leaseMs }).pipe(Effect.map((r) => r.claimed));
+
+  const fibers = [
+    options.runtime.runFork(loop("outbox relay", relayPass, stopped, batchSize, pollMs)),
+    options.runtime.runFork(loop("job runner", jobPass, stopped, batchSize, pollMs)),
+  ];
+  let stopping: Promise<void> | undefined;
+  return {
+    workerId,
+    stop: () => {
+      stopping ??= (async () => {
+        Effect.runSync(Deferred.succeed(stopped, undefined));
+        await Effect.runPromise(Fiber.awaitAll(fibers));
+      })();
+      return stopping;
+    },
+  };
+};

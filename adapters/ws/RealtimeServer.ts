@@ -1,0 +1,240 @@
+/**
+ * The realtime host: `/v1/realtime` on an existing http.Server. Authenticates at the upgrade,
+ * speaks the subscribe / event / unsubscribed protocol, fans bus notices out to the local
+ * subscribers (the bus itself crosses processes), drops subscriptions whose access was revoked
+ * and sockets whose token epoch was bumped, and terminates sockets that stop answering pings.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { Effect, type ManagedRuntime } from "effect";
+import WebSocket, { WebSocketServer } from "ws";
+import { isDomainError } from "../../core/kernel/Errors.js";
+import { ChannelAuthorizers, ChannelLog, RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
+import { UserEpochs } from "../../ports/UserEpochs.js";
+import { closeCodeRevoked, parseClientMessage } from "./Protocol.js";
+import { RealtimeConnection } from "./RealtimeConnection.js";
+import { rejectUpgrade, tokenFrom, type Authenticate, type AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
+
+/** The ports the realtime host uses. */
+export type RealtimeServices = ChannelLog | RealtimeBus | ChannelAuthorizers | UserEpochs;
+
+/** How the realtime endpoint is attached. */
+export interface RealtimeOptions {
+  /** Verifies a bearer token; the host decides how (the reference server verifies JWTs). */
+  readonly authenticate: Authenticate;
+  readonly runtime: ManagedRuntime.ManagedRuntime<RealtimeServices, unknown>;
+  /** Ping interval; a socket that missed the previous pong is terminated (default 30 s). */
+  readonly heartbeatMs?: number;
+  readonly path?: string; // default "/v1/realtime"
+  /** Subscriptions per connection (default 100). */
+  readonly maxSubscriptions?: number;
+  /** Largest incoming frame in bytes (default 64 KiB). */
+  readonly maxPayload?: number;
+  /** Messages read from the channel log per query (default 200). */
+  readonly pageSize?: number;
+}
+
+/** The attached endpoint. */
+export interface RealtimeHandle {
+  /** Live connections (for health and tests). */
+  readonly connectionCount: () => number;
+  /** Stops accepting upgrades, stops listening to the bus and closes every socket. */
+  readonly close: () => Promise<void>;
+}
+
+/** Close code sent to clients when the server shuts down. */
+const closeCodeGoingAway = 1001;
+
+/** Attaches the realtime endpoint to `server`. */
+export const attachRealtime = (server: Server, options: RealtimeOptions): RealtimeHandle => {
+  const path = options.path ?? "/v1/realtime";
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+  const runtime = options.runtime;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
+  const connections = new Set<RealtimeConnection>();
+  const byChannel = new Map<string, Set<RealtimeConnection>>();
+  const byUser = new Map<string, Set<RealtimeConnection>>();
+  let closing = false;
+
+  const warn = (message: string, fields: Record<string, unknown>): void => {
+    Effect.runFork(Effect.logWarning(message).pipe(Effect.annotateLogs(fields)));
+  };
+  const run = <A>(effect: Effect.Effect<A, unknown, RealtimeServices>): Promise<A> => runtime.runPromise(effect);
+
+  const index = <K>(map: Map<K, Set<RealtimeConnection>>, key: K, connection: RealtimeConnection) => {
+    let set = map.get(key);
+    if (set === undefined) map.set(key, (set = new Set()));
+    set.add(connection);
+  };
+  const unindex = <K>(map: Map<K, Set<RealtimeConnection>>, key: K, connection: RealtimeConnection) => {
+    const set = map.get(key);
+    set?.delete(connection);
+    if (set?.size === 0) map.delete(key);
+  };
+
+  /** Closes the connection if the user's epoch moved past the token's; true when it did. */
+  const closeIfRevoked = async (connection: RealtimeConnection, userId: string): Promise<boolean> => {
+    if (connection.epoch === null) return false;
+    const current = await run(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId)));
+    if (current <= connection.epoch) return false;
+    connection.socket.close(closeCodeRevoked, "token_revoked");
+    return true;
+  };
+
+  const onNotice = (notice: RealtimeNotice): void => {
+    if (closing) return;
+    if (notice.type === "message") {
+      for (const connection of byChannel.get(notice.channel) ?? []) connection.notify(notice.channel, notice.offset);
+      return;
+    }
+    for (const connection of byUser.get(notice.userId) ?? []) {
+      connection.enqueue(async () => {
+        if (await closeIfRevoked(connection, notice.userId)) return;
+        await connection.recheck(notice.channel);
+      });
+    }
+  };
+  // Subscriptions wait for the listener, so no notice published after a subscribe is missed.
+  const listening = run(Effect.flatMap(RealtimeBus, (bus) => bus.listen(onNotice)));
+  listening.catch((error: unknown) => warn("realtime bus listen failed", { error: String(error) }));
+
+  const accept = (socket: WebSocket, principal: AuthenticatedPrincipal, epoch: number | null): void => {
+    const connection = new RealtimeConnection(socket, principal, epoch, {
+      run,
+      maxSubscriptions: options.maxSubscriptions ?? 100,
+      pageSize: options.pageSize ?? 200,
+      onSubscribed: (c, channel) => index(byChannel, channel, c),
+      onUnsubscribed: (c, channel) => unindex(byChannel, channel, c),
+      warn,
+    });
+    connections.add(connection);
+    if (connection.userId !== null) index(byUser, connection.userId, connection);
+    socket.on("pong", () => {
+      connection.alive = true;
+    });
+    socket.on("message", (data, isBinary) => {
+      const message = isBinary ? null : parseClientMessage(data.toString());
+      if (message === null) {
+        connection.send({ type: "error", code: "bad_message" });
+      } else if (message.type === "subscribe") {
+        connection.enqueue(async () => {
+          const ready = await listening.then(
+            () => true,
+            () => false,
+          );
+          if (!ready) connection.send({ type: "error", channel: message.channel, code: "unavailable" });
+          else await connection.subscribe(message.channel, message.since ?? null);
+        });
+      } else {
+        connection.enqueue(() => connection.unsubscribe(message.channel));
+      }
+    });
+    socket.on("error", (error) => warn("realtime socket error", { error: error.message }));
+    socket.on("close", () => {
+      connections.delete(connection);
+      if (connection.userId !== null) unindex(byUser, connection.userId, connection);
+      connection.dispose();
+    });
+  };
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== path) {
+      // Another upgrade handler may own this path; answer only when nobody else can.
+      if (server.listenerCount("upgrade") === 1) rejectUpgrade(socket, 404, "not_found", "no websocket endpoint here");
+      return;
+    }
+    socket.on("error", () => socket.destroy());
+    if (closing) {
+      rejectUpgrade(socket, 503, "unavailable", "the server is shutting down");
+      return;
+    }
+    const token = tokenFrom(request, url);
+    if (token === null) {
+      rejectUpgrade(socket, 401, "authentication_required", "a bearer token is required");
+      return;
+    }
+    void (async () => {
+      let principal: AuthenticatedPrincipal | null = null;
+      let code = "invalid_token";
+      try {
+        principal = await options.authenticate(token);
+      } catch (error) {
+        // A verifier may throw Unauthorized (e.g. verifyToken): keep its code (token_expired, ...).
+        // Anything else refuses as an invalid token; the token itself is never logged.
+        if (isDomainError(error) && error.category === "unauthorized") code = error.code;
+      }
+      if (principal === null) {
+        rejectUpgrade(socket, 401, code, "the token is missing, invalid, expired or revoked");
+        return;
+      }
+      let epoch: number | null = null;
+      if (principal.kind === "user") {
+        const userId = principal.userId;
+        const current = await run(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId)));
+        if (principal.epoch !== undefined && principal.epoch < current) {
+          rejectUpgrade(socket, 401, "token_revoked", "the token was revoked");
+          return;
+        }
+        epoch = principal.epoch ?? current;
+      }
+      if (closing || socket.destroyed) {
+        socket.destroy();
+        return;
+      }
+      const accepted = principal;
+      wss.handleUpgrade(request, socket, head, (ws) => accept(ws, accepted, epoch));
+    })().catch((error: unknown) => {
+      warn("realtime upgrade failed", { error: String(error) });
+      rejectUpgrade(socket, 503, "unavailable", "the realtime service is unavailable");
+    });
+  };
+  server.on("upgrade", onUpgrade);
+
+  const heartbeat = setInterval(() => {
+    for (const connection of connections) {
+      if (!connection.alive) {
+        connection.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  let closed: Promise<void> | undefined;
+  return {
+    connectionCount: () => connections.size,
+    close: () => {
+      closed ??= (async () => {
+        closing = true;
+        clearInterval(heartbeat);
+        server.off("upgrade", onUpgrade);
+        const unlisten = await listening.catch(() => undefined);
+        unlisten?.();
+        const sockets = [...connections].map((c) => c.socket);
+        await Promise.all(
+          sockets.map(
+            (socket) =>
+              new Promise<void>((resolve) => {
+                if (socket.readyState === WebSocket.CLOSED) return resolve();
+                const timer = setTimeout(() => {
+                  socket.terminate();
+                  resolve();
+                }, 1_000);
+                socket.once("close", () => {
+                  clearTimeout(timer);
+                  resolve();
+                });
+                socket.close(closeCodeGoingAway, "server_shutdown");
+              }),
+          ),
+        );
+        await Promise.all([...connections].map((c) => c.settled()));
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      })();
+      return closed;
+    },
+  };
+};

@@ -1,0 +1,67 @@
+/** Test support for hosts: a reference server per dialect on 127.0.0.1:0, and the repository root. */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path, { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Writable } from "node:stream";
+import { createLogger } from "../../adapters/koa/Logging.js";
+import { loadConfig, type Config } from "../../hosts/Config.js";
+import { createServer, type ReferenceServer, type ServerOptions } from "../../hosts/ReferenceServer.js";
+import { createTestPostgresDatabase, dialects, type Dialect, type HasTeardown, type TapTest } from "../support/databases.js";
+
+/** The HS256 secret of every host test. */
+export const hostSecret = "host-test-secret-long-enough-for-hs256-0001";
+
+/** The repository root (the folder whose package.json is named domainkit). */
+export const repositoryRoot = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "domainkit") return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("repository root not found");
+    dir = parent;
+  }
+};
+
+/** A fresh configuration for `dialect`: a temp DATA_DIR, or a fresh Postgres database. */
+export const testConfig = async (dialect: Dialect, t: HasTeardown, env: Record<string, string> = {}): Promise<Config> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "domainkit-host-"));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = dialect === "postgres" ? await createTestPostgresDatabase(t) : undefined;
+  return loadConfig({
+    PORT: "0",
+    DATA_DIR: dataDir,
+    AUTH_JWT_SECRET: hostSecret,
+    LOG_LEVEL: "info",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+};
+
+/** A running reference server with its captured log, closed at teardown. */
+export const startReferenceServer = async (
+  t: HasTeardown,
+  config: Config,
+  options: ServerOptions = {},
+): Promise<{ server: ReferenceServer; logText: () => string }> => {
+  let text = "";
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      text += String(chunk);
+      callback();
+    },
+  });
+  const server = await createServer(config, { logger: createLogger({ level: "info", destination }), ...options });
+  t.teardown(() => server.close());
+  return { server, logText: () => text };
+};
+
+/** Runs `fn` once per dialect with a fresh configuration, as subtests `${name} [dialect]`. */
+export const forEachDialectConfig = (
+  t: TapTest,
+  name: string,
+  fn: (t: TapTest, config: Config, dialect: Dialect) => Promise<void>,
+): Promise<unknown> =>
+  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, async (sub) => fn(sub, await testConfig(dialect, sub), dialect))));

@@ -1,0 +1,38 @@
+/** On Postgres, an event published by one server process reaches subscribers of another (LISTEN/NOTIFY). */
+import t from "tap";
+import { createTestPostgresDatabase } from "../support/databases.js";
+import { openPostgres } from "../../adapters/postgres/openPostgres.js";
+import { migrate } from "../../adapters/sql/Migrations.js";
+import { deliverTo } from "../../adapters/worker/OutboxRelay.js";
+import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
+import { makeEnvelope } from "../worker/fixtures.js";
+import { startRealtime, TestClient } from "./fixtures.js";
+
+t.test("an event published through a second instance reaches a subscriber of the first [postgres]", async (t) => {
+  const url = await createTestPostgresDatabase(t);
+  const first = await openPostgres({ connectionString: url, max: 4 });
+  t.teardown(first.close);
+  const second = await openPostgres({ connectionString: url, max: 4 });
+  t.teardown(second.close);
+  await migrate(first);
+  const memberships = new Set(["alice:p1"]);
+  const one = await startRealtime(t, first, memberships);
+  const two = await startRealtime(t, second, memberships);
+
+  const client = await TestClient.connect(one.url, { token: "token-alice" });
+  t.teardown(() => client.close());
+  client.send({ type: "subscribe", channel: "project:p1" });
+  await client.next((m) => m.type === "subscribed");
+
+  // The second instance's worker path: the realtime consumer appends and announces after commit.
+  const consumer = realtimeConsumer({ channelsFor: (e) => [`project:${e.aggregate_id}`] });
+  const event = makeEnvelope({ aggregate_id: "p1" });
+  t.same(await two.runtime.runPromise(deliverTo(consumer, event)), { ok: true });
+  await client.next((m) => m.type === "event");
+  t.same(client.events("project:p1"), [[1, event.id]]);
+
+  // Revocation fans out too: the notice is published by the second instance.
+  memberships.delete("alice:p1");
+  await two.publish({ type: "access_changed", userId: "alice", channel: "project:p1" });
+  t.match(await client.next((m) => m.type === "unsubscribed", 1_000), { channel: "project:p1", reason: "access_revoked" });
+});
