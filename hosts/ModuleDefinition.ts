@@ -3,7 +3,7 @@
  * job handlers, realtime channels and any module-specific ports. Hosts compose these; a team
  * embedding one module passes just that one.
  */
-import type { Context } from "effect";
+import type { Context, Effect } from "effect";
 import type { Route } from "../adapters/koa/Route.js";
 import type { Migration } from "../adapters/sql/Migration.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
@@ -11,6 +11,18 @@ import type { Consumer } from "../adapters/worker/Consumer.js";
 import type { JobHandler } from "../adapters/worker/JobRunner.js";
 import type { ChannelsFor } from "../adapters/worker/RealtimeConsumer.js";
 import type { ChannelAuthorizer } from "../ports/Realtime.js";
+import type { Principal } from "../ports/Principal.js";
+
+/**
+ * A module's own bearer credential (e.g. merchant API keys `sk_...`): `matches` recognises the
+ * token's shape without I/O; `authenticate` verifies it, failing with a typed Unauthorized.
+ */
+export interface BearerAuthenticator {
+  readonly name: string;
+  readonly matches: (token: string) => boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly authenticate: (token: string) => Effect.Effect<Principal, unknown, any>;
+}
 
 /** A module-specific port and how the default composition builds it. */
 export interface PortBinding {
@@ -32,4 +44,6 @@ export interface ModuleDefinition {
   readonly channelAuthorizers?: ReadonlyArray<ChannelAuthorizer>;
   readonly channelsFor?: ChannelsFor;
   readonly ports?: ReadonlyArray<PortBinding>;
+  /** Credentials of the module's own kind, tried before user JWTs. */
+  readonly bearerAuthenticators?: ReadonlyArray<BearerAuthenticator>;
 }

@@ -6,7 +6,6 @@ import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { sql } from "kysely";
 import { createKoaApp } from "../adapters/koa/App.js";
-import { jwtAuthentication } from "../adapters/koa/Authentication.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
 import type { Limits } from "../adapters/koa/Limits.js";
@@ -16,7 +15,8 @@ import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
 import { referenceModules } from "./modules/index.js";
-import { createHostCore, epochLookup, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
+import { hostAuthentication } from "./HostAuthentication.js";
+import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
 export interface ServerOptions {
@@ -59,7 +59,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   const app = createKoaApp({
     logger,
     runtime: core.runtime,
-    authentication: jwtAuthentication({ secret: config.jwtSecret, userEpochs: epochLookup(core.runtime) }),
+    authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap((m) => m.routes),
     ...(options.limits ? { limits: options.limits } : {}),
     readiness: async () => {

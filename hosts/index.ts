@@ -5,6 +5,7 @@ export * from "./ModuleDefinition.js";
 export * from "./Container.js";
 export * from "./Database.js";
 export * from "./Runtime.js";
+export * from "./HostAuthentication.js";
 export * from "./ReferenceServer.js";
 export * from "./Embedding.js";
 export { referenceModules } from "./modules/index.js";
