@@ -1,0 +1,94 @@
+/**
+ * Optimistic versioning (conventions.md, Optimistic concurrency). A versioned resource carries
+ * an integer `version` that every accepted change advances by one; an update names the version
+ * it was based on and is refused when that is stale, answering with the current resource so
+ * the client can merge or retry.
+ */
+import { Effect } from "effect";
+import { NotFound, PreconditionRequired, ValidationFailed, VersionMismatch } from "./Errors.js";
+
+/** Anything that carries an optimistic-concurrency version. */
+export interface Versioned {
+  readonly version: number;
+}
+
+/** The version a newly created resource starts at. */
+export const initialVersion = 1;
+
+/**
+ * Succeeds with `current` when `expected` equals its version; fails PreconditionRequired when no
+ * version was given and VersionMismatch carrying `current` (the 412 answer) when it is stale.
+ */
+export const expectVersion = <S extends Versioned>(
+  current: S,
+  expected: number | undefined,
+): Effect.Effect<S, PreconditionRequired | VersionMismatch> =>
+  expected === undefined
+    ? Effect.fail(new PreconditionRequired({ detail: "this update requires If-Match with the expected version" }))
+    : expected === current.version
+      ? Effect.succeed(current)
+      : Effect.fail(versionMismatch(current, expected));
+
+/** The version after one more accepted change. */
+export const advance = (version: number): number => version + 1;
+
+/** A copy of `resource` with its version advanced by one. */
+export const advanced = <S extends Versioned>(resource: S): S => ({ ...resource, version: advance(resource.version) });
+
+/** The 412 "current state" answer: a VersionMismatch that carries the resource as it is now. */
+export const versionMismatch = (current: Versioned, expected?: number): VersionMismatch =>
+  new VersionMismatch({
+    current,
+    detail:
+      expected === undefined
+        ? `the resource is at version ${current.version}`
+        : `expected version ${expected} but the resource is at version ${current.version}`,
+  });
+
+/**
+ * Checks `expected`, then applies `change` and advances the version: the in-memory form of
+ * `UPDATE ... SET version = version + 1 WHERE version = $expected`.
+ */
+export const updateVersioned = <S extends Versioned, E, R>(
+  current: S,
+  expected: number | undefined,
+  change: (current: S) => Effect.Effect<S, E, R>,
+): Effect.Effect<S, PreconditionRequired | VersionMismatch | E, R> =>
+  Effect.flatMap(expectVersion(current, expected), change).pipe(Effect.map(advanced));
+
+/**
+ * After a conditional UPDATE matched no row: reloads the resource and answers 412 with it, or
+ * 404 when it is gone. Repositories call this so the answer is built one way everywhere.
+ */
+export const staleWrite = <S extends Versioned, E, R>(
+  resource: string,
+  loadCurrent: Effect.Effect<S | undefined, E, R>,
+  expected?: number,
+): Effect.Effect<never, VersionMismatch | NotFound | E, R> =>
+  Effect.flatMap(
+    loadCurrent,
+    (current): Effect.Effect<never, VersionMismatch | NotFound> =>
+      current === undefined ? Effect.fail(new NotFound({ resource })) : Effect.fail(versionMismatch(current, expected)),
+  );
+
+/** The ETag header value for a version: the number in double quotes. */
+export const etagOf = (version: number): string => `"${version}"`;
+
+/**
+ * Reads an If-Match header: `"3"`, `W/"3"` or a bare `3`. Absent gives undefined (the caller
+ * decides whether that is a 428); anything else unreadable is a 400.
+ */
+export const parseIfMatch = (header: string | undefined): Effect.Effect<number | undefined, ValidationFailed> => {
+  if (header === undefined || header.trim() === "") return Effect.succeed(undefined);
+  const match = /^\s*(?:(?:W\/)?"(\d{1,15})"|(\d{1,15}))\s*$/.exec(header);
+  const digits = match?.[1] ?? match?.[2];
+  if (digits === undefined) {
+    return Effect.fail(
+      new ValidationFailed({
+        errors: [{ path: "If-Match", message: 'expected a version such as "3"' }],
+        malformed: true,
+      }),
+    );
+  }
+  return Effect.succeed(Number(digits));
+};
