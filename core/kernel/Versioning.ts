@@ -5,7 +5,7 @@
  * the client can merge or retry.
  */
 import { Effect } from "effect";
-import { NotFound, PreconditionRequired, ValidationFailed, VersionMismatch } from "./Errors.js";
+import { NotFound, PreconditionRequired, VersionMismatch } from "./Errors.js";
 
 /** Anything that carries an optimistic-concurrency version. */
 export interface Versioned {
@@ -70,25 +70,3 @@ export const staleWrite = <S extends Versioned, E, R>(
     (current): Effect.Effect<never, VersionMismatch | NotFound> =>
       current === undefined ? Effect.fail(new NotFound({ resource })) : Effect.fail(versionMismatch(current, expected)),
   );
-
-/** The ETag header value for a version: the number in double quotes. */
-export const etagOf = (version: number): string => `"${version}"`;
-
-/**
- * Reads an If-Match header: `"3"`, `W/"3"` or a bare `3`. Absent gives undefined (the caller
- * decides whether that is a 428); anything else unreadable is a 400.
- */
-export const parseIfMatch = (header: string | undefined): Effect.Effect<number | undefined, ValidationFailed> => {
-  if (header === undefined || header.trim() === "") return Effect.succeed(undefined);
-  const match = /^\s*(?:(?:W\/)?"(\d{1,15})"|(\d{1,15}))\s*$/.exec(header);
-  const digits = match?.[1] ?? match?.[2];
-  if (digits === undefined) {
-    return Effect.fail(
-      new ValidationFailed({
-        errors: [{ path: "If-Match", message: 'expected a version such as "3"' }],
-        malformed: true,
-      }),
-    );
-  }
-  return Effect.succeed(Number(digits));
-};

@@ -7,7 +7,7 @@ t.test("the kernel index exports every core's public API", async (t) => {
     "NotFound", "VersionMismatch", "InvalidCursor", "isDomainError", // Errors
     "EventEnvelope", "makeEvent", "isNewerThan", // EventEnvelope
     "Money", "Currency", "add", "subtract", "negate", "sum", "makeMoney", "InvalidAmount", // Money
-    "expectVersion", "advance", "versionMismatch", "staleWrite", "parseIfMatch", "etagOf", // Versioning
+    "expectVersion", "advance", "versionMismatch", "staleWrite", // Versioning
     "initialQuota", "reserve", "commit", "release", "QuotaExceeded", "ReservationAlreadySettled", // QuotaReservation
     "LedgerTransaction", "validateTransaction", "reversalOf", "post", "balances", "emptyLedger",
     "UnbalancedTransaction", "DuplicateLedgerSource", "AlreadyReversed", // Ledger
