@@ -1,0 +1,37 @@
+/** The Postgres driver: a pg Pool under Kysely. */
+import pg from "pg";
+import { Kysely, PostgresDialect } from "kysely";
+import type { SqlDatabase } from "../sql/SqlDatabase.js";
+
+/** Options for {@link openPostgres}. */
+export interface PostgresOptions {
+  readonly connectionString: string;
+  /** Pool size; 10 by default. */
+  readonly max?: number;
+}
+
+// Remembered per database so the realtime bus can open its own dedicated LISTEN connection.
+const connectionStrings = new WeakMap<SqlDatabase, string>();
+
+/** The connection string `db` was opened with, if it came from {@link openPostgres}. */
+export const postgresConnectionString = (db: SqlDatabase): string | undefined => connectionStrings.get(db);
+
+/** Opens a pooled Postgres connection; the pool is ended by `close`. */
+export const openPostgres = async ({ connectionString, max }: PostgresOptions): Promise<SqlDatabase> => {
+  const pool = new pg.Pool({ connectionString, max: max ?? 10 });
+  // An idle client losing its server (e.g. a restart) must not crash the process.
+  pool.on("error", () => undefined);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  const database: SqlDatabase = {
+    dialect: "postgres",
+    db,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+  connectionStrings.set(database, connectionString);
+  return database;
+};

@@ -1,0 +1,202 @@
+/**
+ * Jobs and JobQueue over the `jobs` table. A partial unique index on (kind, key) among
+ * unfinished jobs makes keyed scheduling idempotent in the database. `attempts` counts claims:
+ * a claimed job carries the number of the attempt it is on (1 for the first run), so a job whose
+ * worker crashed still moves towards its bound.
+ */
+import { Clock, Effect } from "effect";
+import type { Job, JobQueue, Jobs } from "../../ports/Jobs.js";
+import type { Transactions } from "../../ports/Transactions.js";
+import { newId } from "../system/Ids.js";
+import type { DialectFeatures } from "./DialectFeatures.js";
+import { runQuery, toNumber } from "./runQuery.js";
+import type { SqlDatabase } from "./SqlDatabase.js";
+
+/** Attempts allowed when a JobSpec does not say. */
+export const DEFAULT_MAX_ATTEMPTS = 8;
+
+const unfinished = ["pending", "running"] as const;
+
+const toJob = (f: DialectFeatures, row: any): Job => ({
+  id: row.id,
+  kind: row.kind,
+  key: row.key ?? null,
+  payload: f.jsonFromDb(row.payload),
+  status: row.status,
+  attempts: toNumber(row.attempts),
+  maxAttempts: toNumber(row.max_attempts),
+  runAt: f.timeFromDb(row.run_at),
+  lastError: row.last_error ?? null,
+});
+
+/** The scheduling side of jobs, used inside the caller's transaction. */
+export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): Jobs => {
+  const findUnfinished = (kind: string, key: string) =>
+    runQuery(db, (ex) =>
+      ex
+        .selectFrom("jobs")
+        .selectAll()
+        .where("kind", "=", kind)
+        .where("key", "=", key)
+        .where("status", "in", unfinished)
+        .executeTakeFirst(),
+    );
+  return {
+    schedule: (spec) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+        const now = f.timeToDb(new Date(millis));
+        const insert = runQuery(db, (ex) =>
+          ex
+            .insertInto("jobs")
+            .values({
+              id: newId(),
+              kind: spec.kind,
+              key: spec.key ?? null,
+              payload: f.jsonToDb(spec.payload),
+              status: "pending",
+              attempts: 0,
+              max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+              run_at: f.timeToDb(spec.runAt),
+              created_at: now,
+              updated_at: now,
+            })
+            // The only possible conflict is the unfinished (kind, key) index: keep the existing job.
+            .onConflict((oc) => oc.doNothing())
+            .returningAll()
+            .execute(),
+        );
+        // Retried because the existing job may finish between the failed insert and the read.
+        const attempt = (triesLeft: number): Effect.Effect<Job> =>
+          Effect.flatMap(insert, (rows) => {
+            if (rows[0] !== undefined) return Effect.succeed(toJob(f, rows[0]));
+            return Effect.flatMap(findUnfinished(spec.kind, spec.key!), (row) =>
+              row !== undefined
+                ? Effect.succeed(toJob(f, row))
+                : triesLeft > 0
+                  ? attempt(triesLeft - 1)
+                  : Effect.die(new Error(`jobs: could not schedule ${spec.kind}/${spec.key}`)),
+            );
+          });
+        return tx.run(attempt(3));
+      }).pipe(Effect.withSpan("Jobs.schedule")),
+    cancel: (kind, key) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        runQuery(db, (ex) =>
+          ex
+            .updateTable("jobs")
+            .set({ status: "cancelled", locked_by: null, locked_until: null, updated_at: f.timeToDb(new Date(millis)) })
+            .where("kind", "=", kind)
+            .where("key", "=", key)
+            .where("status", "in", unfinished)
+            .executeTakeFirst(),
+        ),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+        Effect.withSpan("Jobs.cancel"),
+      ),
+  };
+};
+
+/** The worker side of jobs. */
+export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): JobQueue => ({
+  claimDue: ({ workerId, now, limit, leaseMs, kinds }) =>
+    (kinds !== undefined && kinds.length === 0
+      ? Effect.succeed([] as ReadonlyArray<Job>)
+      : tx.run(
+          runQuery(db, async (ex) => {
+            const at = f.timeToDb(now);
+            let due = ex
+              .selectFrom("jobs")
+              .select("id")
+              .where((eb) =>
+                eb.or([
+                  eb.and([eb("status", "=", "pending"), eb("run_at", "<=", at)]),
+                  eb.and([eb("status", "=", "running"), eb("locked_until", "<=", at)]),
+                ]),
+              )
+              .orderBy("run_at")
+              .orderBy("id")
+              .limit(limit);
+            if (kinds !== undefined) due = due.where("kind", "in", kinds);
+            const rows = await ex
+              .updateTable("jobs")
+              .set((eb) => ({
+                status: "running",
+                attempts: eb("attempts", "+", 1),
+                locked_by: workerId,
+                locked_until: f.timeToDb(new Date(now.getTime() + leaseMs)),
+                updated_at: at,
+              }))
+              .where("id", "in", f.skipLocked(due))
+              .returningAll()
+              .execute();
+            return rows
+              .map((row) => toJob(f, row))
+              .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          }),
+        )
+    ).pipe(Effect.withSpan("JobQueue.claimDue")),
+  complete: (id, workerId) =>
+    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("jobs")
+          .set({ status: "done", locked_by: null, locked_until: null, updated_at: f.timeToDb(new Date(millis)) })
+          .where("id", "=", id)
+          .where("status", "=", "running")
+          .where("locked_by", "=", workerId)
+          .executeTakeFirst(),
+      ),
+    ).pipe(
+      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.withSpan("JobQueue.complete"),
+    ),
+  fail: (id, workerId, { error, retryAt }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("jobs")
+          .set({
+            status: retryAt === null ? "dead" : "pending",
+            ...(retryAt === null ? {} : { run_at: f.timeToDb(retryAt) }),
+            last_error: error,
+            locked_by: null,
+            locked_until: null,
+            updated_at: f.timeToDb(new Date(millis)),
+          })
+          .where("id", "=", id)
+          .where("status", "=", "running")
+          .where("locked_by", "=", workerId)
+          .executeTakeFirst(),
+      ),
+    ).pipe(
+      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.withSpan("JobQueue.fail"),
+    ),
+  listDead: (limit) =>
+    runQuery(db, (ex) =>
+      ex.selectFrom("jobs").selectAll().where("status", "=", "dead").orderBy("updated_at").orderBy("id").limit(limit).execute(),
+    ).pipe(
+      Effect.map((rows) => rows.map((row) => toJob(f, row))),
+      Effect.withSpan("JobQueue.listDead"),
+    ),
+  replay: (id, now) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("jobs")
+        .set({ status: "pending", attempts: 0, run_at: f.timeToDb(now), last_error: null, updated_at: f.timeToDb(now) })
+        .where("id", "=", id)
+        .where("status", "=", "dead")
+        .executeTakeFirst(),
+    ).pipe(
+      // A keyed job replayed while a newer one of the same key is unfinished violates the
+      // unique index: that is an operator mistake surfaced as a defect, not silently merged.
+      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.withSpan("JobQueue.replay"),
+    ),
+  get: (id) =>
+    runQuery(db, (ex) => ex.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((row) => (row === undefined ? null : toJob(f, row))),
+      Effect.withSpan("JobQueue.get"),
+    ),
+});

@@ -1,0 +1,121 @@
+/**
+ * Outbox and OutboxRelayStore over the `outbox` table. Rows keep their event order in `seq`;
+ * a claim leases rows to one relay (locked_by / locked_until) and counts the attempt.
+ */
+import { Clock, Effect } from "effect";
+import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
+import type { Transactions } from "../../ports/Transactions.js";
+import type { DialectFeatures } from "./DialectFeatures.js";
+import { runQuery, toNumber } from "./runQuery.js";
+import type { SqlDatabase } from "./SqlDatabase.js";
+
+const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
+  id: row.id,
+  event: f.jsonFromDb(row.event) as EventEnvelope,
+  attempts: toNumber(row.attempts),
+  status: row.status,
+  lastError: row.last_error ?? null,
+  nextAttemptAt: f.timeFromDb(row.next_attempt_at),
+});
+
+/** The Outbox port: appends in the caller's transaction, due at once. */
+export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures): Outbox => ({
+  append: (events) =>
+    events.length === 0
+      ? Effect.void
+      : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+          const now = f.timeToDb(new Date(millis));
+          return runQuery(db, (ex) =>
+            ex
+              .insertInto("outbox")
+              .values(
+                events.map((event) => ({
+                  id: event.id,
+                  tenant_id: event.tenant_id,
+                  type: event.type,
+                  event: f.jsonToDb(event),
+                  status: "pending",
+                  attempts: 0,
+                  next_attempt_at: now,
+                  created_at: now,
+                })),
+              )
+              .execute(),
+          );
+        }).pipe(Effect.asVoid, Effect.withSpan("Outbox.append")),
+});
+
+/** The relay's side of the outbox. */
+export const makeSqlOutboxRelayStore = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): OutboxRelayStore => ({
+  claimBatch: ({ workerId, now, limit, leaseMs }) =>
+    tx
+      .run(
+        runQuery(db, async (ex) => {
+          const at = f.timeToDb(now);
+          const due = f.skipLocked(
+            ex
+              .selectFrom("outbox")
+              .select("id")
+              .where("status", "=", "pending")
+              .where("next_attempt_at", "<=", at)
+              .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+              .orderBy("seq")
+              .limit(limit),
+          );
+          const rows = await ex
+            .updateTable("outbox")
+            .set((eb) => ({
+              locked_by: workerId,
+              locked_until: f.timeToDb(new Date(now.getTime() + leaseMs)),
+              attempts: eb("attempts", "+", 1),
+            }))
+            .where("id", "in", due)
+            .returningAll()
+            .execute();
+          // RETURNING order is unspecified; the relay wants event order.
+          return rows.sort((a, b) => toNumber(a.seq) - toNumber(b.seq)).map((row) => toMessage(f, row));
+        }),
+      )
+      .pipe(Effect.withSpan("OutboxRelayStore.claimBatch")),
+  markDelivered: (id) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("outbox")
+        .set({ status: "delivered", locked_by: null, locked_until: null })
+        .where("id", "=", id)
+        .execute(),
+    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markDelivered")),
+  markFailed: (id, { error, retryAt }) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("outbox")
+        .set(
+          retryAt === null
+            ? { status: "dead", last_error: error, locked_by: null, locked_until: null }
+            : { status: "pending", last_error: error, next_attempt_at: f.timeToDb(retryAt), locked_by: null, locked_until: null },
+        )
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .execute(),
+    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markFailed")),
+  listDead: (limit) =>
+    runQuery(db, (ex) =>
+      ex.selectFrom("outbox").selectAll().where("status", "=", "dead").orderBy("seq").limit(limit).execute(),
+    ).pipe(
+      Effect.map((rows) => rows.map((row) => toMessage(f, row))),
+      Effect.withSpan("OutboxRelayStore.listDead"),
+    ),
+  replay: (id, now) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("outbox")
+        .set({ status: "pending", attempts: 0, next_attempt_at: f.timeToDb(now), locked_by: null, locked_until: null })
+        .where("id", "=", id)
+        .where("status", "=", "dead")
+        .executeTakeFirst(),
+    ).pipe(
+      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.withSpan("OutboxRelayStore.replay"),
+    ),
+});

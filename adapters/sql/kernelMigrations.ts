@@ -1,0 +1,154 @@
+/**
+ * The kernel's tables: outbox, inbox, jobs, idempotency keys, user epochs and the realtime
+ * channel log. Times: ISO-8601 text on SQLite, timestamptz on Postgres. JSON: text / jsonb.
+ * Statuses and counters carry CHECK constraints so a buggy writer cannot store nonsense.
+ */
+import type { Migration } from "./Migration.js";
+
+const sqlite = [
+  // SQLite cannot have a second autoincrement column, so the ordering sequence is the rowid
+  // key and the event id is a unique column (on Postgres the id is the primary key).
+  `CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    tenant_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    event TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    next_attempt_at TEXT NOT NULL,
+    locked_by TEXT,
+    locked_until TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL
+  )`,
+  `CREATE INDEX outbox_due ON outbox (status, next_attempt_at, seq)`,
+  `CREATE TABLE inbox (
+    consumer TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    processed_at TEXT NOT NULL,
+    PRIMARY KEY (consumer, event_id)
+  )`,
+  `CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    key TEXT,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'dead', 'cancelled')),
+    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    max_attempts INTEGER NOT NULL CHECK (max_attempts >= 1),
+    run_at TEXT NOT NULL,
+    locked_by TEXT,
+    locked_until TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  )`,
+  `CREATE UNIQUE INDEX jobs_unfinished_key ON jobs (kind, key) WHERE key IS NOT NULL AND status IN ('pending', 'running')`,
+  `CREATE INDEX jobs_due ON jobs (status, run_at)`,
+  `CREATE TABLE idempotency_keys (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_progress', 'completed')),
+    response TEXT,
+    locked_until TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (scope, key),
+    CHECK ((state = 'completed') = (response IS NOT NULL))
+  )`,
+  `CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`,
+  `CREATE TABLE user_epochs (
+    user_id TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL CHECK (epoch >= 0)
+  )`,
+  `CREATE TABLE channel_heads (
+    channel TEXT PRIMARY KEY,
+    last_offset INTEGER NOT NULL CHECK (last_offset >= 0)
+  )`,
+  `CREATE TABLE channel_messages (
+    channel TEXT NOT NULL,
+    "offset" INTEGER NOT NULL CHECK ("offset" >= 1),
+    event TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (channel, "offset")
+  )`,
+  `CREATE INDEX channel_messages_created ON channel_messages (created_at)`,
+];
+
+const postgres = [
+  `CREATE TABLE outbox (
+    id text PRIMARY KEY,
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    tenant_id text NOT NULL,
+    type text NOT NULL,
+    event jsonb NOT NULL,
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'dead')),
+    attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    next_attempt_at timestamptz NOT NULL,
+    locked_by text,
+    locked_until timestamptz,
+    last_error text,
+    created_at timestamptz NOT NULL
+  )`,
+  `CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE status = 'pending'`,
+  `CREATE INDEX outbox_dead ON outbox (seq) WHERE status = 'dead'`,
+  `CREATE TABLE inbox (
+    consumer text NOT NULL,
+    event_id text NOT NULL,
+    processed_at timestamptz NOT NULL,
+    PRIMARY KEY (consumer, event_id)
+  )`,
+  `CREATE TABLE jobs (
+    id text PRIMARY KEY,
+    kind text NOT NULL,
+    key text,
+    payload jsonb NOT NULL,
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'dead', 'cancelled')),
+    attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    max_attempts integer NOT NULL CHECK (max_attempts >= 1),
+    run_at timestamptz NOT NULL,
+    locked_by text,
+    locked_until timestamptz,
+    last_error text,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL
+  )`,
+  `CREATE UNIQUE INDEX jobs_unfinished_key ON jobs (kind, key) WHERE key IS NOT NULL AND status IN ('pending', 'running')`,
+  `CREATE INDEX jobs_due ON jobs (status, run_at)`,
+  `CREATE TABLE idempotency_keys (
+    scope text NOT NULL,
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    state text NOT NULL CHECK (state IN ('in_progress', 'completed')),
+    response jsonb,
+    locked_until timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (scope, key),
+    CHECK ((state = 'completed') = (response IS NOT NULL))
+  )`,
+  `CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`,
+  `CREATE TABLE user_epochs (
+    user_id text PRIMARY KEY,
+    epoch integer NOT NULL CHECK (epoch >= 0)
+  )`,
+  `CREATE TABLE channel_heads (
+    channel text PRIMARY KEY,
+    last_offset bigint NOT NULL CHECK (last_offset >= 0)
+  )`,
+  `CREATE TABLE channel_messages (
+    channel text NOT NULL,
+    "offset" bigint NOT NULL CHECK ("offset" >= 1),
+    event jsonb NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (channel, "offset")
+  )`,
+  `CREATE INDEX channel_messages_created ON channel_messages (created_at)`,
+];
+
+/** The kernel module's migrations. */
+export const kernelMigrations: ReadonlyArray<Migration> = [
+  { version: 1, name: "kernel_tables", sqlite, postgres },
+];

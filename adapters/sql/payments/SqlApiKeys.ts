@@ -1,0 +1,86 @@
+/**
+ * Merchant API keys over `payment_api_keys`. A secret is `sk_test_` plus 32 random bytes
+ * (base64url); only its SHA-256 is stored (a fast hash is right for a high-entropy secret),
+ * with a short prefix to find the candidate rows. Verification compares hashes in constant
+ * time. The secret leaves this file once, in the answer to `issue`.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { Effect } from "effect";
+import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
+import { newId } from "../../system/Ids.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Every merchant secret starts with this. */
+export const apiKeyPrefix = "sk_test_";
+const lookupLength = apiKeyPrefix.length + 12;
+
+/** True when `token` has the shape of a merchant API key (no I/O). */
+export const looksLikeApiKey = (token: string): boolean => /^sk_test_[A-Za-z0-9_-]{43}$/.test(token);
+
+const hashOf = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+
+const sameHash = (a: string, b: string): boolean => {
+  const left = Buffer.from(a, "hex");
+  const right = Buffer.from(b, "hex");
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** Builds the ApiKeys port over `db`. */
+export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
+  const f = featuresFor(db);
+  return {
+    issue: ({ merchantId, scopes, now, expiresAt }) =>
+      Effect.gen(function* () {
+        const secret = apiKeyPrefix + randomBytes(32).toString("base64url");
+        const keyId = newId();
+        yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("payment_api_keys")
+            .values({
+              id: keyId,
+              merchant_id: merchantId,
+              key_prefix: secret.slice(0, lookupLength),
+              secret_hash: hashOf(secret),
+              scopes: f.jsonToDb(scopes),
+              created_at: f.timeToDb(now),
+              expires_at: expiresAt === undefined ? null : f.timeToDb(expiresAt),
+              revoked_at: null,
+            })
+            .execute(),
+        );
+        return { keyId, secret };
+      }).pipe(Effect.withSpan("ApiKeys.issue")),
+    verify: (secret, now) =>
+      Effect.gen(function* () {
+        if (!looksLikeApiKey(secret)) return null;
+        const rows = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("payment_api_keys")
+            .select(["id", "merchant_id", "secret_hash", "scopes", "expires_at"])
+            .where("key_prefix", "=", secret.slice(0, lookupLength))
+            .where("revoked_at", "is", null)
+            .execute(),
+        );
+        const hash = hashOf(secret);
+        for (const row of rows) {
+          const live = row.expires_at === null || f.timeFromDb(row.expires_at).getTime() > now.getTime();
+          if (sameHash(String(row.secret_hash), hash) && live) {
+            return { keyId: String(row.id), merchantId: String(row.merchant_id), scopes: f.jsonFromDb(row.scopes) as string[] };
+          }
+        }
+        return null;
+      }).pipe(Effect.withSpan("ApiKeys.verify")),
+    revoke: ({ merchantId, keyId, now }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("payment_api_keys")
+          .set({ revoked_at: f.timeToDb(now) })
+          .where("id", "=", keyId)
+          .where("merchant_id", "=", merchantId)
+          .where("revoked_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
+  };
+};

@@ -1,0 +1,162 @@
+/** The PaymentsRepository port over the payment tables (see paymentsMigrations.ts). */
+import { Effect } from "effect";
+import { DuplicateLedgerSource } from "../../../core/kernel/Ledger.js";
+import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
+import { newId } from "../../system/Ids.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { lockRow } from "./lockRow.js";
+import {
+  attemptFromRow,
+  attemptToRow,
+  balanceEntryFromRow,
+  intentFromRow,
+  intentToRow,
+  refundFromRow,
+  refundToRow,
+} from "./paymentRows.js";
+
+/** Builds the payment repository over `db`. */
+export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository => {
+  const f = featuresFor(db);
+  return {
+    insertMerchant: (m) =>
+      runQuery(db, (ex) =>
+        ex.insertInto("payment_merchants").values({ id: m.id, name: m.name, created_at: f.timeToDb(m.createdAt) }).execute(),
+      ).pipe(Effect.asVoid, Effect.withSpan("PaymentsRepository.insertMerchant")),
+    findMerchant: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("payment_merchants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : { id: String(r.id), name: String(r.name), createdAt: f.timeFromDb(r.created_at) })),
+      ),
+    insertIntent: (intent) =>
+      runQuery(db, (ex) => ex.insertInto("payment_intents").values(intentToRow(f, intent)).execute()).pipe(
+        Effect.asVoid,
+        Effect.withSpan("PaymentsRepository.insertIntent"),
+      ),
+    findIntent: (id, options) =>
+      runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : intentFromRow(f, r))),
+        Effect.withSpan("PaymentsRepository.findIntent"),
+      ),
+    updateIntent: (intent, expectedVersion) =>
+      runQuery(db, (ex) => {
+        const { id: _id, merchant_id: _m, created_at: _c, ...changes } = intentToRow(f, intent);
+        return ex
+          .updateTable("payment_intents")
+          .set(changes)
+          .where("id", "=", intent.id)
+          .where("version", "=", expectedVersion)
+          .executeTakeFirst();
+      }).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows) === 1),
+        Effect.withSpan("PaymentsRepository.updateIntent"),
+      ),
+    insertAttempt: (attempt) =>
+      runQuery(db, (ex) => ex.insertInto("payment_attempts").values(attemptToRow(f, attempt)).execute()).pipe(Effect.asVoid),
+    findAttempt: (intentId, number) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", intentId).where("number", "=", number).executeTakeFirst(),
+      ).pipe(Effect.map((r) => (r === undefined ? null : attemptFromRow(f, r)))),
+    updateAttempt: (attempt) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("payment_attempts")
+          .set({
+            status: attempt.status,
+            provider_payment_id: attempt.providerPaymentId,
+            decline_code: attempt.declineCode,
+            updated_at: f.timeToDb(attempt.updatedAt),
+          })
+          .where("id", "=", attempt.id)
+          .execute(),
+      ).pipe(Effect.asVoid),
+    insertRefund: (refund) =>
+      runQuery(db, (ex) => ex.insertInto("payment_refunds").values(refundToRow(f, refund)).execute()).pipe(Effect.asVoid),
+    findRefund: (id, options) =>
+      runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_refunds").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : refundFromRow(f, r))),
+      ),
+    updateRefund: (refund) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("payment_refunds")
+          .set({ status: refund.status, failure_reason: refund.failureReason, updated_at: f.timeToDb(refund.updatedAt) })
+          .where("id", "=", refund.id)
+          .execute(),
+      ).pipe(Effect.asVoid),
+    committedRefundsMinor: (intentId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("payment_refunds")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("amount_minor"), eb.lit(0)).as("total"))
+          .where("intent_id", "=", intentId)
+          .where("status", "in", ["pending", "succeeded"])
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.total))),
+    postLedger: ({ id, merchantId, transaction, createdAt }) =>
+      Effect.gen(function* () {
+        // ON CONFLICT DO NOTHING keeps a Postgres transaction usable after a duplicate source.
+        const inserted = yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("payment_ledger_transactions")
+            .values({
+              id,
+              source: transaction.source,
+              merchant_id: merchantId,
+              reverses: transaction.reverses ?? null,
+              created_at: f.timeToDb(createdAt),
+            })
+            .onConflict((oc) => oc.column("source").doNothing())
+            .returning("id")
+            .executeTakeFirst(),
+        );
+        if (inserted === undefined) {
+          return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
+        }
+        yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("payment_ledger_entries")
+            .values(
+              transaction.entries.map((entry) => ({
+                id: newId(),
+                transaction_id: id,
+                merchant_id: merchantId,
+                account: entry.account,
+                amount_minor: entry.amount_minor,
+                currency: entry.currency,
+                created_at: f.timeToDb(createdAt),
+              })),
+            )
+            .execute(),
+        );
+      }).pipe(Effect.withSpan("PaymentsRepository.postLedger")),
+    listBalanceEntries: ({ merchantId, before, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex
+          .selectFrom("payment_ledger_entries as e")
+          .innerJoin("payment_ledger_transactions as t", "t.id", "e.transaction_id")
+          .select(["e.id", "e.transaction_id", "t.source", "e.account", "e.amount_minor", "e.currency", "e.created_at"])
+          .where("e.merchant_id", "=", merchantId);
+        if (before !== undefined) query = query.where("e.id", "<", before);
+        return query.orderBy("e.id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => balanceEntryFromRow(f, r)))),
+    appendAudit: (record) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("payment_audit_log")
+          .values({
+            id: record.id,
+            merchant_id: record.merchantId,
+            actor: record.actor,
+            action: record.action,
+            subject_type: record.subjectType,
+            subject_id: record.subjectId,
+            reason: record.reason,
+            data: f.jsonToDb(record.data),
+            created_at: f.timeToDb(record.createdAt),
+          })
+          .execute(),
+      ).pipe(Effect.asVoid),
+  };
+};

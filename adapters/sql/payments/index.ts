@@ -1,0 +1,12 @@
+/**
+ * The payment module's SQL adapter. Importing it registers the module's migrations, so
+ * `migrate` creates the payment tables (hosts also register them from the module definition).
+ */
+import { registerMigrations } from "../Migrations.js";
+import { paymentsMigrations } from "./paymentsMigrations.js";
+
+export * from "./paymentsMigrations.js";
+export * from "./SqlPaymentsRepository.js";
+export * from "./SqlApiKeys.js";
+
+registerMigrations("payments", paymentsMigrations);

@@ -1,0 +1,17 @@
+/** The one bridge from Kysely promises to Effect used by every repository. */
+import { Effect } from "effect";
+import type { Kysely } from "kysely";
+import type { SqlDatabase } from "./SqlDatabase.js";
+import { currentExecutor } from "./Transactions.js";
+
+/**
+ * Runs `query` on the current executor (the open transaction, else the pool). Infrastructure
+ * failures are not part of any port's contract, so they become defects here, at the edge.
+ */
+export const runQuery = <A>(db: SqlDatabase, query: (executor: Kysely<any>) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(currentExecutor(db), (executor) =>
+    Effect.tryPromise({ try: () => query(executor), catch: (error) => error }),
+  ).pipe(Effect.orDie);
+
+/** A database count or id (pg returns bigint columns as strings) as a JS number. */
+export const toNumber = (value: unknown): number => (typeof value === "number" ? value : Number(value));

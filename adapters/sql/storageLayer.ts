@@ -1,0 +1,51 @@
+/** All kernel storage ports over one SqlDatabase, as one Layer. */
+import { Layer } from "effect";
+import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
+import { Ids } from "../../ports/Ids.js";
+import { Inbox } from "../../ports/Inbox.js";
+import { JobQueue, Jobs } from "../../ports/Jobs.js";
+import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
+import { ChannelLog } from "../../ports/Realtime.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { UserEpochs } from "../../ports/UserEpochs.js";
+import { ids } from "../system/Ids.js";
+import { featuresFor } from "./featuresFor.js";
+import { makeSqlChannelLog } from "./SqlChannelLog.js";
+import type { SqlDatabase } from "./SqlDatabase.js";
+import { makeSqlIdempotencyStore } from "./SqlIdempotencyStore.js";
+import { makeSqlInbox } from "./SqlInbox.js";
+import { makeSqlJobQueue, makeSqlJobs } from "./SqlJobs.js";
+import { makeSqlOutbox, makeSqlOutboxRelayStore } from "./SqlOutbox.js";
+import { makeSqlUserEpochs } from "./SqlUserEpochs.js";
+import { makeTransactions } from "./Transactions.js";
+
+/** Every port the kernel storage layer provides. */
+export type StoragePorts =
+  | Transactions
+  | Outbox
+  | OutboxRelayStore
+  | Inbox
+  | Jobs
+  | JobQueue
+  | IdempotencyStore
+  | UserEpochs
+  | ChannelLog
+  | Ids;
+
+/** Provides every kernel storage port over `db` (which must be migrated). */
+export const storageLayer = (db: SqlDatabase): Layer.Layer<StoragePorts> => {
+  const f = featuresFor(db);
+  const tx = makeTransactions(db);
+  return Layer.mergeAll(
+    Layer.succeed(Transactions, tx),
+    Layer.succeed(Outbox, makeSqlOutbox(db, f)),
+    Layer.succeed(OutboxRelayStore, makeSqlOutboxRelayStore(db, f, tx)),
+    Layer.succeed(Inbox, makeSqlInbox(db, f)),
+    Layer.succeed(Jobs, makeSqlJobs(db, f, tx)),
+    Layer.succeed(JobQueue, makeSqlJobQueue(db, f, tx)),
+    Layer.succeed(IdempotencyStore, makeSqlIdempotencyStore(db, f, tx)),
+    Layer.succeed(UserEpochs, makeSqlUserEpochs(db)),
+    Layer.succeed(ChannelLog, makeSqlChannelLog(db, f, tx)),
+    Layer.succeed(Ids, ids),
+  );
+};

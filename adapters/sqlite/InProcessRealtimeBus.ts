@@ -1,0 +1,46 @@
+/** The RealtimeBus on SQLite: one process owns the file, so an in-process emitter is enough. */
+import { EventEmitter } from "node:events";
+import { Effect } from "effect";
+import type { RealtimeBus, RealtimeNotice } from "../../ports/Realtime.js";
+
+/** A RealtimeBus that can be closed. */
+export type ClosableRealtimeBus = RealtimeBus & { readonly close: () => Promise<void> };
+
+// Shared per key (the database), so every bus built on one database hears the others.
+const emitters = new WeakMap<object, EventEmitter>();
+
+/** A bus delivering notices to every listener registered in this process for `key`. */
+export const inProcessRealtimeBus = (key: object): ClosableRealtimeBus => {
+  let emitter = emitters.get(key);
+  if (emitter === undefined) {
+    emitter = new EventEmitter();
+    emitter.setMaxListeners(0);
+    emitters.set(key, emitter);
+  }
+  const shared = emitter;
+  const mine = new Set<(notice: RealtimeNotice) => void>();
+  return {
+    publish: (notice) => Effect.sync(() => void shared.emit("notice", notice)),
+    listen: (onNotice) =>
+      Effect.sync(() => {
+        // A throwing listener must not stop delivery to the others.
+        const safe = (notice: RealtimeNotice) => {
+          try {
+            onNotice(notice);
+          } catch {
+            /* the listener's own problem */
+          }
+        };
+        shared.on("notice", safe);
+        mine.add(safe);
+        return () => {
+          shared.off("notice", safe);
+          mine.delete(safe);
+        };
+      }),
+    close: async () => {
+      for (const listener of mine) shared.off("notice", listener);
+      mine.clear();
+    },
+  };
+};

@@ -1,0 +1,13 @@
+/**
+ * The contract test kits (the package's `testkit` subpath). Each kit is
+ * `xxxSuite({ test, factory, supports })`; its cases are exported too (`xxxCases`), so an
+ * adapter author can run one group or add their own.
+ */
+export * from "./Kit.js";
+export * from "./transactionsKit.js";
+export * from "./outboxKit.js";
+export * from "./inboxKit.js";
+export * from "./jobsKit.js";
+export * from "./idempotencyKit.js";
+export * from "./userEpochsKit.js";
+export * from "./channelLogKit.js";

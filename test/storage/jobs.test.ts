@@ -1,0 +1,11 @@
+/** Runs the jobs contract kit against the SQLite and Postgres adapters. */
+import t from "tap";
+import { jobsSuite } from "../contract/index.js";
+import { dialects } from "../support/databases.js";
+import { sqlAdapterFactory, sqlCapabilities } from "../support/sqlAdapter.js";
+
+for (const dialect of dialects) {
+  t.test(`jobs contract [${dialect}]`, (t) =>
+    jobsSuite({ test: (name, fn) => t.test(name, fn), factory: sqlAdapterFactory(dialect), supports: sqlCapabilities(dialect) }),
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The storage test harness. Every storage-touching test runs on both dialects; each call of
+ * `openTestDatabase` gets its own fresh, migrated database (a temp SQLite file, or a new
+ * Postgres database on the shared server) that is closed and dropped at the test's teardown.
+ * Import your module's migration registration before opening: `migrate` applies what is
+ * registered at that moment.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import tap from "tap";
+import { migrate } from "../../adapters/sql/Migrations.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { openPostgres } from "../../adapters/postgres/openPostgres.js";
+import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
+import { ensurePostgres, startedPostgresHere, stopPostgres } from "./postgres.js";
+
+/** The dialects every storage test runs against. */
+export const dialects = ["sqlite", "postgres"] as const;
+/** One of {@link dialects}. */
+export type Dialect = (typeof dialects)[number];
+
+/** A tap test object, as handed to a subtest callback. */
+export type TapTest = Parameters<Parameters<typeof tap.test>[0]>[0];
+
+/** The minimum of a tap test the harness needs: a teardown hook. */
+export interface HasTeardown {
+  readonly teardown: (fn: () => unknown) => unknown;
+}
+
+let admin: pg.Pool | undefined;
+
+const adminPool = async (): Promise<pg.Pool> => {
+  if (admin !== undefined) return admin;
+  const url = await ensurePostgres();
+  admin = new pg.Pool({ connectionString: url, max: 3 });
+  admin.on("error", () => undefined);
+  const pool = admin;
+  const stopHere = await startedPostgresHere();
+  // The root test ends after every subtest: close the admin pool (and a server we started).
+  tap.teardown(async () => {
+    await pool.end().catch(() => undefined);
+    admin = undefined;
+    if (stopHere) await stopPostgres();
+  });
+  return pool;
+};
+
+const withDatabase = (url: string, database: string): string => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+};
+
+/**
+ * Creates a fresh, empty Postgres database and returns its connection string; it is dropped at
+ * `t`'s teardown (after its connections are terminated). For tests that open several pools.
+ */
+export const createTestPostgresDatabase = async (t: HasTeardown): Promise<string> => {
+  const pool = await adminPool();
+  const name = `dk_${randomBytes(8).toString("hex")}`;
+  await pool.query(`CREATE DATABASE ${name}`);
+  t.teardown(async () => {
+    await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+    await pool.query(`DROP DATABASE IF EXISTS ${name}`);
+  });
+  return withDatabase(await ensurePostgres(), name);
+};
+
+/** Creates a fresh temp directory for a SQLite file, removed at `t`'s teardown. */
+export const createTestSqliteFile = (t: HasTeardown): string => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-sqlite-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, "test.sqlite");
+};
+
+/** A fresh, isolated, migrated database of `dialect`, closed and dropped at `t`'s teardown. */
+export const openTestDatabase = async (dialect: Dialect, t: HasTeardown): Promise<SqlDatabase> => {
+  const db =
+    dialect === "sqlite"
+      ? await openSqlite({ filename: createTestSqliteFile(t) })
+      : await openPostgres({ connectionString: await createTestPostgresDatabase(t), max: 10 });
+  // tap runs teardowns last-in first-out: the pool closes before its database is dropped.
+  t.teardown(db.close);
+  await migrate(db);
+  return db;
+};
+
+/** Runs `fn` as one subtest per dialect, named `${name} [sqlite]` / `${name} [postgres]`. */
+export const forEachDialect = (
+  t: TapTest,
+  name: string,
+  fn: (t: TapTest, db: SqlDatabase) => Promise<void>,
+): Promise<unknown> =>
+  Promise.all(
+    dialects.map((dialect) =>
+      t.test(`${name} [${dialect}]`, async (sub) => {
+        const db = await openTestDatabase(dialect, sub);
+        await fn(sub, db);
+      }),
+    ),
+  );
