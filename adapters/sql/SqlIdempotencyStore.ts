@@ -83,6 +83,8 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
         .set({ state: "completed", response: f.jsonToDb(response) })
         .where("scope", "=", scope)
         .where("key", "=", key)
+        // A stored response is final: a late completion never overwrites it.
+        .where("state", "=", "in_progress")
         .execute(),
     ).pipe(Effect.asVoid, Effect.withSpan("IdempotencyStore.complete")),
   release: (scope, key) =>
