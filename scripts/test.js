@@ -68,7 +68,8 @@ await stop();
 const count = (key) => Number(new RegExp(`\\b${key}: (\\d+)`).exec(summary ?? "")?.[1] ?? 0);
 const total = count("total");
 const passed = count("pass");
-const failed = Math.max(count("fail"), total - passed - count("skip") - count("todo"));
+// A runner that exited non-zero failed something even when no assertion said so (a crashed file).
+const failed = Math.max(count("fail"), total - passed - count("skip") - count("todo"), code !== 0 ? 1 : 0);
 if (total === 0) console.log("# no tests ran");
 if (code !== 0) console.log(`# tap exited with code ${code}`);
 const anyFailure = failed > 0 || total === 0 || code !== 0;
