@@ -1,0 +1,78 @@
+/**
+ * The Koa application of a host: request id, access log, problem+json errors, health probes,
+ * the OpenAPI document and docs page, and every module's routes, composed in one order:
+ *
+ *   request id -> access log -> error handling -> host runtime -> routing fallback (404/405) -> router
+ *   router: /healthz, /readyz, /v1/openapi.json, /v1/docs, then each route's own chain
+ *   (see Route.ts: authentication -> rate limit -> body -> decode -> idempotency -> handler).
+ */
+import Router from "@koa/router";
+import Koa, { type Middleware } from "koa";
+import type { Logger } from "pino";
+import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
+import { mountApiDocs } from "./ApiDocs.js";
+import { provideHost, type HostRuntime } from "./EffectHandler.js";
+import { errorHandling, routingFallback } from "./ErrorHandling.js";
+import { mountHealth, type Readiness } from "./Health.js";
+import { resolveLimits, type Limits } from "./Limits.js";
+import { accessLog } from "./Logging.js";
+import { openApiDocument } from "./OpenApi.js";
+import { rateLimit } from "./RateLimit.js";
+import { requestId } from "./RequestId.js";
+import { mountRoutes, type Route } from "./Route.js";
+
+/** Everything a host decides about its HTTP app. */
+export interface KoaAppOptions {
+  readonly logger: Logger;
+  /** The runtime every handler runs on; the host disposes it on shutdown (Server.ts `onClose`). */
+  readonly runtime: HostRuntime;
+  /** Sets `ctx.state.principal` on `auth: "required"` routes (jwtAuthentication or the host's own). */
+  readonly authentication?: Middleware;
+  readonly routes: ReadonlyArray<Route>;
+  /** Overrides of the documented defaults in Limits.ts. */
+  readonly limits?: Partial<Limits>;
+  /** The /readyz check (e.g. a database ping); always ready when omitted. */
+  readonly readiness?: Readiness;
+  /** Title and version of the OpenAPI document; `false` serves no document and no docs page. */
+  readonly openApi?: { readonly title: string; readonly version: string; readonly description?: string } | false;
+  /** Per-caller rate limiting (on by default). */
+  readonly rateLimit?: boolean;
+  /** Trust `X-Forwarded-For` for the client IP (behind a reverse proxy). Default false. */
+  readonly trustProxy?: boolean;
+  readonly idempotencyPolicy?: Partial<IdempotencyPolicy>;
+  /** Adds further raw routes (e.g. a module's webhook) to the router before the module routes. */
+  readonly configureRouter?: (router: Router) => void;
+}
+
+/** Builds the host's Koa application; start it with `startHttpServer`. */
+export const createKoaApp = (options: KoaAppOptions): Koa => {
+  const limits = resolveLimits(options.limits);
+  const app = new Koa({ proxy: options.trustProxy ?? false });
+  // Errors are answered and logged by errorHandling; this only sees failures after the answer.
+  app.silent = true;
+  app.on("error", (err: unknown) => options.logger.error({ err }, "response stream failed"));
+  const router = new Router();
+  mountHealth(router, options.readiness, options.logger);
+  if (options.openApi !== false) {
+    const info = options.openApi ?? { title: "domainkit", version: "0.1.0" };
+    mountApiDocs(router, () => openApiDocument({ ...info, routes: options.routes }), { title: `${info.title} API` });
+  }
+  options.configureRouter?.(router);
+  mountRoutes(router, options.routes, {
+    runtime: options.runtime,
+    logger: options.logger,
+    authentication: options.authentication,
+    rateLimit: options.rateLimit === false ? undefined : rateLimit(limits),
+    limits,
+    idempotencyPolicy: options.idempotencyPolicy,
+  });
+  app.use(requestId());
+  app.use(accessLog(options.logger));
+  app.use(errorHandling(options.logger));
+  // Raw routes added by configureRouter can call runHandler too.
+  app.use(provideHost({ runtime: options.runtime, logger: options.logger }));
+  app.use(routingFallback());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+};

@@ -1,0 +1,38 @@
+/**
+ * Decoding of request parts with effect Schema. A failure is a `ValidationFailed` listing every
+ * invalid field as `{ path, message }`: 422 for body content (well-formed but invalid), 400 for
+ * path parameters and query strings (the request itself is malformed).
+ */
+import { Effect, ParseResult, Schema } from "effect";
+import { ValidationFailed, type FieldError } from "../../core/kernel/Errors.js";
+
+/** Which part of the request is decoded; decides 400 versus 422. */
+export type RequestPart = "params" | "query" | "body";
+
+/** Every issue of a parse error as field errors (`items.0.sku`; "" for the whole value). */
+export const fieldErrors = (error: ParseResult.ParseError): ReadonlyArray<FieldError> =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+
+/** Decodes one part of a request, failing with `ValidationFailed` that lists every issue. */
+export const decodeRequestPart = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  part: RequestPart,
+  input: unknown,
+): Effect.Effect<A, ValidationFailed> =>
+  Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "ignore" })(input).pipe(
+    Effect.mapError(
+      (error) =>
+        new ValidationFailed({
+          errors: fieldErrors(error),
+          malformed: part !== "body",
+          detail: part === "body" ? "The request body is invalid; see `errors`." : `The request ${part === "params" ? "path" : "query string"} is invalid; see \`errors\`.`,
+        }),
+    ),
+  );
+
+/** Encodes a response body with its schema; a mismatch is a bug in the handler, so it dies. */
+export const encodeResponseBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<I> =>
+  Schema.encodeUnknown(schema)(body).pipe(Effect.orDie);

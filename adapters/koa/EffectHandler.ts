@@ -1,0 +1,136 @@
+/**
+ * The bridge from Koa to Effect. A route's program runs on the host's `ManagedRuntime` with
+ * `CurrentPrincipal` provided from `ctx.state.principal`; its success is written as the
+ * response, a typed failure goes through the one error mapper, and a defect is a 500.
+ *
+ * Client errors (4xx) are turned into responses inside the program (`settleClientErrors`) so the
+ * idempotency path can store and replay them; server errors and defects stay failures, which
+ * releases an idempotency key instead of storing the failure.
+ */
+import { Cause, Effect, Exit, Option } from "effect";
+import type { Context, Middleware } from "koa";
+import type { Logger } from "pino";
+import { CurrentPrincipal } from "../../ports/Principal.js";
+import type { StoredResponse } from "../../ports/IdempotencyStore.js";
+import { principalOf } from "./Authentication.js";
+import { etag } from "./ETag.js";
+import { toProblem } from "./ErrorMapper.js";
+import { respondWithError } from "./ErrorHandling.js";
+import { problemContentType, type ProblemResponse } from "./ProblemJson.js";
+
+/** What a route handler answers: status, body (the schema's Type side), headers, version. */
+export interface RouteResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The resource version; becomes `ETag: "<version>"`. */
+  readonly etag?: number;
+}
+
+/**
+ * The runtime every handler of a host runs on: a `ManagedRuntime` of whatever services the host
+ * composed. Declared structurally (method syntax) so a runtime of any service set fits.
+ */
+export interface HostRuntime {
+  runPromiseExit<A, E>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    effect: Effect.Effect<A, E, any>,
+    options?: { readonly signal?: AbortSignal | undefined },
+  ): Promise<Exit.Exit<A, unknown>>;
+}
+
+/** What the route machinery needs from the host for each request. */
+export interface HostServices {
+  readonly runtime: HostRuntime;
+  readonly logger?: Logger | undefined;
+}
+
+/** Middleware: makes the host's runtime and logger available to `runHandler` on this request. */
+export const provideHost = (services: HostServices): Middleware => async (ctx, next) => {
+  ctx.state.domainkitHost = services;
+  await next();
+};
+
+/** The host services of the request; `createKoaApp` or `mountRoutes` put them there. */
+export const hostOf = (ctx: Context): HostServices => {
+  const services = ctx.state.domainkitHost as HostServices | undefined;
+  if (services === undefined) throw new Error("No ManagedRuntime on this request: mount routes with mountRoutes or createKoaApp");
+  return services;
+};
+
+/** A handler response as it is written and stored: the version folded into an ETag header. */
+export const toStoredResponse = (response: RouteResponse): StoredResponse => {
+  const headers: Record<string, string> = { ...response.headers };
+  if (response.etag !== undefined) headers["ETag"] = etag(response.etag);
+  return { status: response.status, body: response.body, headers };
+};
+
+/** A problem as a stored response (its content type included, so a replay is identical). */
+export const problemAsStored = (problem: ProblemResponse): StoredResponse => ({
+  status: problem.status,
+  body: problem.body,
+  headers: { ...problem.headers, "Content-Type": problemContentType },
+});
+
+/** Turns failures that map to 4xx into problem responses; 5xx failures stay failures. */
+export const settleClientErrors = <E, R>(
+  program: Effect.Effect<StoredResponse, E, R>,
+): Effect.Effect<StoredResponse, E, R> =>
+  Effect.catchAll(program, (error) => {
+    const problem = toProblem(error);
+    return problem.status < 500 ? Effect.succeed(problemAsStored(problem)) : Effect.fail(error);
+  });
+
+/** Writes a stored response to Koa, content type included. */
+export const writeStoredResponse = (ctx: Context, response: StoredResponse): void => {
+  ctx.status = response.status;
+  let contentType: string | undefined;
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (name.toLowerCase() === "content-type") contentType = value;
+    else ctx.set(name, value);
+  }
+  if (response.body !== undefined && response.status !== 204 && response.status !== 304) ctx.body = response.body;
+  // Koa picks application/json when an object is assigned; a stored problem keeps its own type.
+  if (contentType !== undefined && ctx.body !== undefined) ctx.type = contentType;
+};
+
+/**
+ * Runs a program that yields a stored response on the host runtime and writes the outcome:
+ * success as the response, typed failure through the error mapper, defect as a 500.
+ * When the connection closes before the answer is sent (the client left, or shutdown cut it),
+ * the program is interrupted: its transaction rolls back and its idempotency key is released.
+ */
+export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<StoredResponse, E, R>): Promise<void> => {
+  const { runtime, logger } = hostOf(ctx);
+  const principal = principalOf(ctx);
+  const provided = principal === undefined ? program : Effect.provideService(program, CurrentPrincipal, principal);
+  const abandoned = new AbortController();
+  const onClose = (): void => {
+    if (!ctx.res.writableFinished) abandoned.abort();
+  };
+  ctx.res.once("close", onClose);
+  let exit: Exit.Exit<StoredResponse, unknown>;
+  try {
+    exit = await runtime.runPromiseExit(provided, { signal: abandoned.signal });
+  } finally {
+    ctx.res.off("close", onClose);
+  }
+  if (abandoned.signal.aborted && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
+    logger?.warn({ request_id: ctx.state.requestId }, "connection closed before the answer; handler interrupted");
+    return;
+  }
+  if (Exit.isSuccess(exit)) return writeStoredResponse(ctx, exit.value);
+  const failure = Cause.failureOption(exit.cause);
+  if (Option.isSome(failure)) return respondWithError(ctx, failure.value, logger);
+  // A defect or an interruption: log the whole cause, answer a bare 500.
+  respondWithError(ctx, new HandlerDefect(Cause.pretty(exit.cause)), logger);
+};
+
+/** Runs a handler program (Koa -> Effect) and writes its response or its problem. */
+export const runHandler = <E, R>(ctx: Context, program: Effect.Effect<RouteResponse, E, R>): Promise<void> =>
+  runStored(ctx, Effect.map(program, toStoredResponse));
+
+/** A defect or interruption of a handler, carried to the 500 log line with its full cause. */
+export class HandlerDefect extends Error {
+  override readonly name = "HandlerDefect";
+}

@@ -1,0 +1,46 @@
+/**
+ * The middleware that turns every failure into problem+json (via the one error mapper), and
+ * the routing fallback that turns "no route" into 404 `route_not_found` and "wrong method"
+ * into 405 `method_not_allowed`. Server errors are logged with the request id; request bodies
+ * are never logged.
+ */
+import type { Context, Middleware } from "koa";
+import type { Logger } from "pino";
+import { toProblem } from "./ErrorMapper.js";
+import { MethodNotAllowed, RouteNotFound } from "./HttpErrors.js";
+import { renderProblem } from "./ProblemJson.js";
+import { requestIdOf } from "./RequestId.js";
+
+/** Renders a failure as problem+json on `ctx`, logging it when it is a server error. */
+export const respondWithError = (ctx: Context, error: unknown, logger: Logger | undefined): void => {
+  const problem = toProblem(error);
+  if (problem.status >= 500) {
+    logger?.error({ request_id: requestIdOf(ctx), err: error, status: problem.status }, "request failed");
+  }
+  if (ctx.headerSent) return; // too late to answer; the log line above is all we can do
+  renderProblem(ctx, problem);
+};
+
+/** Middleware: catches anything thrown below it and answers problem+json. */
+export const errorHandling = (logger?: Logger): Middleware => async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    respondWithError(ctx, error, logger);
+  }
+};
+
+/**
+ * Middleware placed in front of the router: when nothing answered, raises 404 route_not_found,
+ * or 405 method_not_allowed (with `Allow`) when the router's `allowedMethods` found the path.
+ */
+export const routingFallback = (): Middleware => async (ctx, next) => {
+  await next();
+  if (ctx.body !== undefined && ctx.body !== null) return;
+  // allowedMethods answers 405 for a known method on the wrong path and 501 for unknown methods.
+  if (ctx.status === 405 || ctx.status === 501) {
+    const allow = ctx.response.get("Allow");
+    throw new MethodNotAllowed({ allowed: allow === "" ? [] : allow.split(/,\s*/) });
+  }
+  if (ctx.status === 404) throw new RouteNotFound({});
+};

@@ -1,0 +1,108 @@
+/**
+ * THE error mapper (style.md: one way to do each thing): any failure -> problem+json.
+ * Domain errors of every module (objects with `_tag`, `code`, `category`) map through the
+ * category -> status table below; anything else is a 500 `internal_error` whose body says
+ * nothing about the cause (no stack, no SQL, no secrets).
+ */
+import { isDomainError, type FieldError } from "../../core/kernel/Errors.js";
+import type { HttpErrorCategory } from "./HttpErrors.js";
+import { makeProblem, problemTitle, type ProblemResponse } from "./ProblemJson.js";
+
+/** The HTTP status of each error category. */
+export const categoryStatus: Readonly<Record<HttpErrorCategory, number>> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  precondition_required: 428,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** The code and detail of every failure the mapper does not recognise. */
+export const internalErrorCode = "internal_error";
+const internalErrorDetail = "The server could not complete the request.";
+
+/** Detail used when an error carries none, so every problem has a human sentence. */
+const defaultDetails: Readonly<Record<string, string>> = {
+  authentication_required: "This endpoint requires an Authorization: Bearer token.",
+  invalid_token: "The bearer token is malformed or its signature does not verify.",
+  token_expired: "The bearer token has expired.",
+  token_revoked: "The bearer token was revoked; sign in again.",
+  validation_failed: "The request is invalid; see `errors`.",
+  version_mismatch: "The resource has changed since it was read; see `current`.",
+  precondition_required: "This update requires an If-Match header with the resource version.",
+  idempotency_key_required: "This endpoint requires an Idempotency-Key header.",
+  idempotency_key_reused: "The Idempotency-Key was already used for a different request.",
+  idempotency_request_in_progress: "A request with this Idempotency-Key is still being processed.",
+  invalid_cursor: "The cursor is not one this server issued.",
+  route_not_found: "No route matches this path.",
+  method_not_allowed: "This path does not accept this method.",
+  payload_too_large: "The request body is too large.",
+  malformed_json: "The request body is not valid JSON.",
+  unsupported_media_type: "The request body must be application/json.",
+  invalid_if_match: 'If-Match must be a version such as "3".',
+  invalid_limit: "limit must be an integer within the allowed range.",
+  rate_limited: "Too many requests; retry after the time given in Retry-After.",
+  not_ready: "The service is not ready to serve requests.",
+};
+
+type Fields = Record<string, unknown>;
+
+/** Maps any failure to its problem response (status, problem+json body, extra headers). */
+export const toProblem = (error: unknown): ProblemResponse => {
+  if (!isDomainError(error)) return internalError();
+  const status = (categoryStatus as Record<string, number | undefined>)[error.category];
+  // A category nobody mapped is a programming error, not the caller's fault.
+  if (status === undefined) return internalError();
+  const fields = error as unknown as Fields;
+  const detail = typeof error.detail === "string" && error.detail !== "" ? error.detail : (defaultDetails[error.code] ?? problemTitle(status));
+  return {
+    status,
+    body: makeProblem(status, error.code, detail, extensionsOf(error.category, fields)),
+    headers: headersOf(error.category, error.code, fields),
+  };
+};
+
+/** The 500 answer for anything that is not a mapped domain error. */
+export const internalError = (): ProblemResponse => ({
+  status: 500,
+  body: makeProblem(500, internalErrorCode, internalErrorDetail),
+  headers: {},
+});
+
+/** The documented extension members; nothing else of an error leaks into the body. */
+const extensionsOf = (category: string, fields: Fields): Fields => {
+  const out: Fields = {};
+  if ((category === "unprocessable" || category === "bad_request") && Array.isArray(fields.errors)) {
+    out.errors = (fields.errors as ReadonlyArray<FieldError>).map((e) => ({ path: e.path, message: e.message }));
+  }
+  if (category === "precondition_failed" && "current" in fields) out.current = fields.current;
+  if (category === "conflict" && fields.diff !== undefined) out.diff = fields.diff;
+  // A module error may name further members explicitly (e.g. `available` for insufficient stock).
+  if (typeof fields.problemExtensions === "object" && fields.problemExtensions !== null) {
+    Object.assign(out, fields.problemExtensions);
+  }
+  return out;
+};
+
+const headersOf = (category: string, code: string, fields: Fields): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  if (typeof fields.retryAfterSeconds === "number" && Number.isFinite(fields.retryAfterSeconds)) {
+    headers["Retry-After"] = String(Math.max(1, Math.ceil(fields.retryAfterSeconds)));
+  }
+  if (category === "unauthorized") {
+    // RFC 6750 §3: a missing token gets a bare challenge; a bad one says why.
+    headers["WWW-Authenticate"] = code === "authentication_required" ? "Bearer" : 'Bearer error="invalid_token"';
+  }
+  if (category === "method_not_allowed" && Array.isArray(fields.allowed)) {
+    headers["Allow"] = (fields.allowed as ReadonlyArray<string>).join(", ");
+  }
+  return headers;
+};

@@ -1,0 +1,91 @@
+/**
+ * THE idempotency path for HTTP (conventions.md, Idempotency), on top of the kernel's
+ * `runIdempotent`. The key comes from `Idempotency-Key`, is scoped to the caller
+ * (`principalScope`) and bound to a SHA-256 of method, path and the canonical JSON of the body.
+ * Client-error (4xx) answers are part of the stored response; server errors and defects release
+ * the key (the handler program keeps them as failures, see EffectHandler.ts).
+ */
+import { createHash } from "node:crypto";
+import { Effect } from "effect";
+import type { Context } from "koa";
+import { ValidationFailed } from "../../core/kernel/Errors.js";
+import { runIdempotent, validateIdempotencyKey, type IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
+import type { StoredResponse } from "../../ports/IdempotencyStore.js";
+import { principalScope } from "../../ports/Principal.js";
+import { principalOf } from "./Authentication.js";
+import { defaultLimits, type Limits } from "./Limits.js";
+
+/** The request header that carries the key. */
+export const idempotencyKeyHeader = "Idempotency-Key";
+/** The response header set (to "true") on a replayed answer. */
+export const idempotentReplayedHeader = "Idempotent-Replayed";
+
+/** Whether a route requires, accepts or ignores an `Idempotency-Key`. */
+export type IdempotencyMode = "required" | "optional" | "none";
+
+/** JSON with object keys sorted at every level, so equal bodies hash equally. */
+export const canonicalJson = (value: unknown): string => JSON.stringify(sortKeys(value)) ?? "null";
+
+const sortKeys = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, sortKeys(record[key])]),
+    );
+  }
+  return value;
+};
+
+/** The hash that binds a key to one request: SHA-256 of method, path and canonical body. */
+export const requestHash = (method: string, path: string, body: unknown): string =>
+  createHash("sha256").update(`${method.toUpperCase()}\n${path}\n${canonicalJson(body ?? null)}`).digest("hex");
+
+/** Options of the HTTP idempotency path. */
+export interface IdempotencyOptions {
+  readonly limits?: Pick<Limits, "idempotencyKeyMaxLength">;
+  readonly policy?: Partial<IdempotencyPolicy>;
+}
+
+/**
+ * Runs `execute` under the request's idempotency key according to `mode`: without a key an
+ * optional route just runs, a required one fails `IdempotencyKeyRequired` (400). Answers the
+ * response and whether it was replayed.
+ */
+export const withIdempotency = <E, R>(
+  ctx: Context,
+  mode: IdempotencyMode,
+  execute: Effect.Effect<StoredResponse, E, R>,
+  options: IdempotencyOptions = {},
+) => {
+  const header = ctx.get(idempotencyKeyHeader);
+  if (mode === "none" || (mode === "optional" && header === "")) {
+    return Effect.map(execute, (response) => ({ response, replayed: false }));
+  }
+  const maxLength = (options.limits ?? defaultLimits).idempotencyKeyMaxLength;
+  return Effect.gen(function* () {
+    const key = yield* validateIdempotencyKey(header === "" ? undefined : header);
+    if (key.length > maxLength) {
+      return yield* Effect.fail(
+        new ValidationFailed({
+          errors: [{ path: idempotencyKeyHeader, message: `must be 1 to ${maxLength} characters` }],
+          malformed: true,
+        }),
+      );
+    }
+    const principal = principalOf(ctx);
+    // Routes refuse idempotency without authentication at mount time; this guards direct use.
+    if (principal === undefined) return yield* Effect.dieMessage("idempotency needs an authenticated principal");
+    return yield* runIdempotent(
+      { scope: principalScope(principal), key, requestHash: requestHash(ctx.method, ctx.path, ctx.request.body) },
+      execute,
+      options.policy,
+    );
+  });
+};
+
+/** The headers of an answer: `Idempotent-Replayed: true` on a replay. */
+export const replayHeaders = (replayed: boolean): Record<string, string> =>
+  replayed ? { [idempotentReplayedHeader]: "true" } : {};

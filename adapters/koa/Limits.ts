@@ -1,0 +1,53 @@
+/**
+ * Every bound of the HTTP host in one place (conventions.md, Limits). Hosts pass a partial
+ * override to `createKoaApp`; anything not overridden keeps the documented default below.
+ */
+
+/** The bounds the HTTP host enforces. */
+export interface Limits {
+  /** Largest accepted JSON request body, in bytes. Default 1 MiB; larger bodies answer 413. */
+  readonly jsonBodyBytes: number;
+  /** Page size when a list request gives no `limit`. Default 50. */
+  readonly listDefault: number;
+  /** Largest `limit` a list request may ask for. Default 200; larger answers 400 `invalid_limit`. */
+  readonly listMax: number;
+  /** Requests one principal (or one client IP when anonymous) may make per window. Default 300. */
+  readonly rateLimitPoints: number;
+  /** Length of the rate-limit window, in seconds. Default 10. */
+  readonly rateLimitWindowSeconds: number;
+  /**
+   * Longest accepted `Idempotency-Key`, in characters. Default 255, the same bound the kernel
+   * (core/kernel/Idempotency.ts) enforces; a smaller value here tightens it for HTTP callers.
+   */
+  readonly idempotencyKeyMaxLength: number;
+  /** Longest a client may take to send a whole request before the server drops it. Default 30 s. */
+  readonly requestTimeoutMs: number;
+  /** Longest graceful shutdown waits for in-flight requests before cutting connections. Default 10 s. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** The documented defaults. */
+export const defaultLimits: Limits = {
+  jsonBodyBytes: 1024 * 1024,
+  listDefault: 50,
+  listMax: 200,
+  rateLimitPoints: 300,
+  rateLimitWindowSeconds: 10,
+  idempotencyKeyMaxLength: 255,
+  requestTimeoutMs: 30_000,
+  shutdownTimeoutMs: 10_000,
+};
+
+/** The defaults with a host's overrides applied; rejects bounds that make no sense. */
+export const resolveLimits = (overrides: Partial<Limits> = {}): Limits => {
+  const limits: Limits = { ...defaultLimits, ...stripUndefined(overrides) };
+  for (const [name, value] of Object.entries(limits)) {
+    // A zero or fractional bound would silently disable a protection; fail at startup instead.
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`Limits.${name} must be a positive integer, got ${value}`);
+  }
+  if (limits.listDefault > limits.listMax) throw new Error("Limits.listDefault must not exceed Limits.listMax");
+  return limits;
+};
+
+const stripUndefined = <A extends object>(o: A): Partial<A> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<A>;

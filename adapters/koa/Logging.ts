@@ -1,0 +1,114 @@
+/**
+ * Structured logs with pino (conventions.md: tokens, secrets, share tokens and payment tokens
+ * never appear in logs). Redaction is by path: every key in `sensitiveKeys`, at the top level
+ * and up to `redactDepth` objects deep, plus the credential headers. The access log writes one
+ * line per request and never the body or the raw query string.
+ */
+import type { Context, Middleware } from "koa";
+import { pino, type DestinationStream, type Logger } from "pino";
+import { requestIdOf } from "./RequestId.js";
+
+/** Field names whose values are never logged, wherever they appear (up to `redactDepth`). */
+export const sensitiveKeys: ReadonlyArray<string> = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "token",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "share_token",
+  "secret",
+  "client_secret",
+  "webhook_secret",
+  "password",
+  "api_key",
+  "apiKey",
+  "payment_method",
+  "card",
+  "card_number",
+  "cvc",
+];
+
+/** How many levels of nesting below the top the key redaction reaches. */
+export const redactDepth = 4;
+
+/** The text that replaces a redacted value. */
+export const redactedText = "[REDACTED]";
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * The exact pino redact paths: for each sensitive key, `key`, `*.key`, `*.*.key`, ...
+ * (bracket syntax for keys such as `x-api-key`), and the request header paths.
+ */
+export const redactPaths: ReadonlyArray<string> = [
+  ...sensitiveKeys.flatMap((key) => {
+    const leaf = identifier.test(key) ? key : `["${key}"]`;
+    return Array.from({ length: redactDepth + 1 }, (_, depth) => {
+      const prefix = "*.".repeat(depth);
+      // `*.` + `["x"]` must read `*["x"]`: bracket segments take no dot before them.
+      return leaf.startsWith("[") ? prefix.replace(/\.$/, "") + leaf : prefix + leaf;
+    });
+  }),
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+];
+
+/** Route parameter names whose values are masked in the logged path (share tokens and such). */
+const sensitiveParam = /token|secret|password|api_?key|payment_method|card/i;
+
+/** Options of the logger factory. */
+export interface LoggerOptions {
+  readonly level?: string;
+  readonly name?: string;
+  /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
+  readonly destination?: DestinationStream;
+}
+
+/** A pino logger with the redaction above. */
+export const createLogger = (options: LoggerOptions = {}): Logger => {
+  const config = {
+    level: options.level ?? "info",
+    name: options.name ?? "domainkit",
+    redact: { paths: [...redactPaths], censor: redactedText },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return options.destination ? pino(config, options.destination) : pino(config);
+};
+
+/** The request path with any sensitive route parameter value masked. */
+export const loggablePath = (ctx: Context): string => {
+  let path = ctx.path;
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    if (!sensitiveParam.test(name) || value === "") continue;
+    path = path.split(value).join(redactedText).split(encodeURIComponent(value)).join(redactedText);
+  }
+  return path;
+};
+
+/** Middleware: one `request` line per request (method, path, status, duration, request id). */
+export const accessLog = (logger: Logger): Middleware => async (ctx, next) => {
+  const started = process.hrtime.bigint();
+  try {
+    await next();
+  } finally {
+    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info(
+      {
+        request_id: requestIdOf(ctx),
+        method: ctx.method,
+        path: loggablePath(ctx),
+        // The parsed query goes through redaction; the raw query string never is logged.
+        query: Object.keys(ctx.query).length > 0 ? { ...ctx.query } : undefined,
+        status: ctx.status,
+        duration_ms: Math.round(durationMs * 10) / 10,
+      },
+      "request",
+    );
+  }
+};

@@ -1,0 +1,224 @@
+/**
+ * Declarative routes. A module describes each endpoint once (`defineRoute`): method, path,
+ * schemas of params, query, body and responses, authentication, idempotency and `If-Match`
+ * needs, and a handler returning an Effect. `mountRoutes` wires every route the same way
+ * (authentication, rate limit, body parsing, decoding, `If-Match`, pagination, idempotency,
+ * response encoding, ETag, problem+json), and `openApiDocument` describes them from the same
+ * definitions, so the documentation cannot drift from the behaviour.
+ */
+import type Router from "@koa/router";
+import { Effect, type Schema } from "effect";
+import type { Context, Middleware } from "koa";
+import type { Logger } from "pino";
+import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
+import type { StoredResponse } from "../../ports/IdempotencyStore.js";
+import type { Principal } from "../../ports/Principal.js";
+import { principalOf } from "./Authentication.js";
+import { jsonBody } from "./Body.js";
+import { decodeRequestPart, encodeResponseBody } from "./Decode.js";
+import {
+  provideHost,
+  runStored,
+  settleClientErrors,
+  toStoredResponse,
+  type HostRuntime,
+  type RouteResponse,
+} from "./EffectHandler.js";
+import { respondWithError } from "./ErrorHandling.js";
+import { parseIfMatch, requireIfMatch } from "./ETag.js";
+import { replayHeaders, withIdempotency, type IdempotencyMode } from "./Idempotency.js";
+import { resolveLimits, type Limits } from "./Limits.js";
+import { pageParams, type PageParams } from "./Pagination.js";
+import { requestIdOf } from "./RequestId.js";
+
+/** The methods a route may use. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** Whether a route needs an authenticated principal. */
+export type AuthMode = "required" | "none";
+/** Whether a route requires, accepts or ignores `If-Match`. */
+export type IfMatchMode = "required" | "optional" | "none";
+
+// Request and response schemas must not need services to decode.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySchema = Schema.Schema<any, any, never>;
+
+/** What a handler receives: the decoded request and what the machinery read from headers. */
+export interface RouteInput<P, Q, B, A extends AuthMode> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+  /** The caller; always present on `auth: "required"` routes. */
+  readonly principal: A extends "required" ? Principal : Principal | undefined;
+  /** The `If-Match` version; always a number on `ifMatch: "required"` routes. */
+  readonly ifMatch: number | undefined;
+  /** `limit` and `cursor` on `pagination: true` routes (defaults otherwise). */
+  readonly page: PageParams;
+  readonly requestId: string;
+}
+
+/** The definition of one endpoint, as a module writes it. */
+export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
+  readonly method: HttpMethod;
+  /** Koa-router path, e.g. `/v1/projects/:project_id/tasks`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: ReadonlyArray<string>;
+  readonly auth: A;
+  readonly idempotency: IdempotencyMode;
+  readonly ifMatch?: IfMatchMode;
+  /** Reads `limit` and `cursor` into `input.page` and documents them. */
+  readonly pagination?: boolean;
+  readonly params?: Schema.Schema<P, any, never>;
+  readonly query?: Schema.Schema<Q, any, never>;
+  readonly body?: Schema.Schema<B, any, never>;
+  /** Every success status the handler may answer, with its body schema (null: no body). */
+  readonly responses: Readonly<Record<number, AnySchema | null>>;
+  /** Error statuses the module's own errors produce (403, 404, 409, ...), for the documentation. */
+  readonly problems?: ReadonlyArray<number>;
+  readonly handler: (input: RouteInput<P, Q, B, A>, ctx: Context) => Effect.Effect<RouteResponse, E, R>;
+}
+
+/** A route with its types erased, as `mountRoutes` and `openApiDocument` take it. */
+export interface Route {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string | undefined;
+  readonly tags: ReadonlyArray<string>;
+  readonly auth: AuthMode;
+  readonly idempotency: IdempotencyMode;
+  readonly ifMatch: IfMatchMode;
+  readonly pagination: boolean;
+  readonly params?: AnySchema | undefined;
+  readonly query?: AnySchema | undefined;
+  readonly body?: AnySchema | undefined;
+  readonly responses: Readonly<Record<number, AnySchema | null>>;
+  readonly problems: ReadonlyArray<number>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly handler: (input: RouteInput<any, any, any, AuthMode>, ctx: Context) => Effect.Effect<RouteResponse, unknown, any>;
+}
+
+/** Checks and records an endpoint definition. Throws on a definition that cannot work. */
+export const defineRoute = <
+  A extends AuthMode,
+  P = Record<string, string>,
+  Q = Record<string, unknown>,
+  B = undefined,
+  E = never,
+  R = never,
+>(
+  spec: RouteSpec<P, Q, B, A, E, R>,
+): Route => {
+  const where = `route ${spec.operationId} (${spec.method} ${spec.path})`;
+  if (!spec.path.startsWith("/")) throw new Error(`${where}: path must start with /`);
+  // Keys are scoped to the caller; without one, two clients could replay each other's answers.
+  if (spec.idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
+  const statuses = Object.keys(spec.responses).map(Number);
+  if (!statuses.some((s) => s >= 200 && s < 300)) throw new Error(`${where}: responses must declare a 2xx status`);
+  return {
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    tags: spec.tags,
+    auth: spec.auth,
+    idempotency: spec.idempotency,
+    ifMatch: spec.ifMatch ?? "none",
+    pagination: spec.pagination ?? false,
+    params: spec.params,
+    query: spec.query,
+    body: spec.body,
+    responses: spec.responses,
+    problems: spec.problems ?? [],
+    handler: spec.handler as Route["handler"],
+  };
+};
+
+/** What `mountRoutes` needs from the host. */
+export interface MountOptions {
+  /** The runtime handlers run on; it must provide every service the handlers use. */
+  readonly runtime: HostRuntime;
+  readonly logger?: Logger | undefined;
+  /**
+   * Sets `ctx.state.principal` or throws `Unauthorized`; runs on `auth: "required"` routes.
+   * The reference server passes `jwtAuthentication`; an embedding host passes its own.
+   */
+  readonly authentication?: Middleware | undefined;
+  /** Runs after authentication on every route (see RateLimit.ts); none when omitted. */
+  readonly rateLimit?: Middleware | undefined;
+  readonly limits?: Partial<Limits> | undefined;
+  readonly idempotencyPolicy?: Partial<IdempotencyPolicy> | undefined;
+}
+
+/** Registers every route on `router`, each wired the same way. */
+export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, options: MountOptions): Router => {
+  const limits = resolveLimits(options.limits);
+  const host = provideHost({ runtime: options.runtime, logger: options.logger });
+  // Each route answers its own errors, so a router mounted in a host's app needs nothing else.
+  const boundary: Middleware = async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      respondWithError(ctx, error, options.logger);
+    }
+  };
+  const body = jsonBody(limits);
+  for (const route of routes) {
+    const chain: Middleware[] = [boundary, host];
+    if (route.auth === "required") {
+      if (options.authentication === undefined) {
+        throw new Error(`route ${route.operationId} requires auth but no authentication middleware was given`);
+      }
+      chain.push(options.authentication);
+    }
+    if (options.rateLimit !== undefined) chain.push(options.rateLimit);
+    if (route.body !== undefined) chain.push(body);
+    chain.push(routeHandler(route, limits, options.idempotencyPolicy));
+    router.register(route.path, [route.method], chain, { name: route.operationId });
+  }
+  return router;
+};
+
+/** The terminal middleware of a route: read headers, decode, run the handler, answer. */
+const routeHandler = (route: Route, limits: Limits, policy: Partial<IdempotencyPolicy> | undefined): Middleware =>
+  async (ctx) => {
+    // Header syntax is checked before anything runs, so a bad header never takes a key.
+    const ifMatchHeader = ctx.get("If-Match") || undefined;
+    const ifMatch =
+      route.ifMatch === "required" ? requireIfMatch(ifMatchHeader) : route.ifMatch === "optional" ? parseIfMatch(ifMatchHeader) : undefined;
+    const page = route.pagination ? pageParams(ctx.query, limits) : { limit: limits.listDefault, cursor: undefined };
+    const rawParams = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+    const program = Effect.gen(function* () {
+      const params = route.params ? yield* decodeRequestPart(route.params, "params", rawParams) : rawParams;
+      const query = route.query ? yield* decodeRequestPart(route.query, "query", ctx.query) : ctx.query;
+      const body = route.body ? yield* decodeRequestPart(route.body, "body", ctx.request.body) : undefined;
+      const input: RouteInput<unknown, unknown, unknown, AuthMode> = {
+        params,
+        query,
+        body,
+        principal: principalOf(ctx),
+        ifMatch,
+        page,
+        requestId: requestIdOf(ctx),
+      };
+      const execute = settleClientErrors(Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response)));
+      const { response, replayed } = yield* withIdempotency(ctx, route.idempotency, execute, { limits, policy });
+      return replayed ? { ...response, headers: { ...response.headers, ...replayHeaders(true) } } : response;
+    });
+    await runStored(ctx, program);
+  };
+
+/** Encodes the handler's body with the schema declared for its status. */
+const encodeResponse = (route: Route, response: RouteResponse): Effect.Effect<StoredResponse> => {
+  const schema = route.responses[response.status];
+  // An undeclared status would make the OpenAPI document lie: treat it as a bug in the handler.
+  if (schema === undefined) {
+    return Effect.dieMessage(`route ${route.operationId} answered undeclared status ${response.status}`);
+  }
+  if (schema === null) return Effect.succeed(toStoredResponse({ ...response, body: undefined }));
+  return Effect.map(encodeResponseBody(schema, response.body), (body) => toStoredResponse({ ...response, body }));
+};

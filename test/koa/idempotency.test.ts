@@ -1,0 +1,216 @@
+/**
+ * The HTTP idempotency path against the real store on SQLite and Postgres: a finished request
+ * is replayed with `Idempotent-Replayed: true`, a different body under the same key is 422, a
+ * retry while the first runs is 409 with Retry-After, a required key is 400 when missing,
+ * client errors are stored, server errors release the key, and concurrent identical requests
+ * run the handler exactly once.
+ */
+import { Effect, ManagedRuntime, Schema } from "effect";
+import t from "tap";
+import { Conflict } from "../../core/kernel/Errors.js";
+import { defineRoute } from "../../adapters/koa/Route.js";
+import { storageLayer } from "../../adapters/sql/index.js";
+import { forEachDialect } from "../support/databases.js";
+import { aliceId, bobId, call, jsonInit, startTestApp, tokenFor } from "./support.js";
+
+/** A gate the test opens to let a slow handler finish. */
+const makeGate = () => {
+  let open!: () => void;
+  let entered!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  return { open, opened, entered, reached };
+};
+
+const fixture = () => {
+  const runs = { create: 0, reject: 0, flaky: 0, optional: 0 };
+  let gate: ReturnType<typeof makeGate> | undefined;
+  const Order = Schema.Struct({ item: Schema.String, wait: Schema.optional(Schema.Boolean) });
+  const Created = Schema.Struct({ run: Schema.Int, item: Schema.String });
+  const routes = [
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders",
+      operationId: "createOrder",
+      summary: "Create an order (counts its runs)",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "required",
+      body: Order,
+      responses: { 201: Created },
+      handler: (input) =>
+        Effect.gen(function* () {
+          const run = ++runs.create;
+          if (input.body.wait && gate) {
+            gate.entered();
+            yield* Effect.promise(() => gate!.opened);
+          }
+          // Widen the window in which concurrent duplicates overlap.
+          yield* Effect.sleep("20 millis");
+          return { status: 201, body: { run, item: input.body.item } };
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders/reject",
+      operationId: "rejectOrder",
+      summary: "Always a client error",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "required",
+      body: Order,
+      responses: { 201: Created },
+      handler: () =>
+        Effect.suspend(() => {
+          runs.reject++;
+          return Effect.fail(new Conflict({ code: "out_of_stock", detail: `attempt ${runs.reject}` }));
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders/flaky",
+      operationId: "flakyOrder",
+      summary: "Dies the first time",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "required",
+      body: Order,
+      responses: { 201: Created },
+      handler: (input) =>
+        Effect.suspend(() => {
+          const run = ++runs.flaky;
+          return run === 1 ? Effect.die(new Error("database went away")) : Effect.succeed({ status: 201, body: { run, item: input.body.item } });
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders/optional",
+      operationId: "optionalOrder",
+      summary: "Idempotency optional",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "optional",
+      body: Order,
+      responses: { 201: Created },
+      handler: (input) => Effect.sync(() => ({ status: 201, body: { run: ++runs.optional, item: input.body.item } })),
+    }),
+  ];
+  return { runs, routes, setGate: (g: ReturnType<typeof makeGate>) => (gate = g) };
+};
+
+t.test("idempotency over HTTP", async (t) => {
+  await forEachDialect(t, "idempotency", async (t, db) => {
+    const { runs, routes, setGate } = fixture();
+    const app = await startTestApp(t, { routes, runtime: ManagedRuntime.make(storageLayer(db)), rateLimit: false });
+    const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+    const bob = { authorization: `Bearer ${await tokenFor(bobId)}` };
+    const post = (path: string, body: unknown, headers: Record<string, string>) => call(`${app.url}${path}`, jsonInit("POST", body, headers));
+
+    t.test("a repeated request with the same key replays the stored answer with Idempotent-Replayed", async (t) => {
+      const first = await post("/v1/orders", { item: "tea" }, { ...alice, "idempotency-key": "k-replay" });
+      t.equal(first.status, 201);
+      t.equal(first.headers.get("idempotent-replayed"), null, "the first answer is not a replay");
+      // Key order in the body does not change the request hash.
+      const again = await call(`${app.url}/v1/orders`, {
+        method: "POST",
+        headers: { ...alice, "idempotency-key": "k-replay", "content-type": "application/json" },
+        body: '{ "item" : "tea" }',
+      });
+      t.equal(again.status, 201);
+      t.equal(again.headers.get("idempotent-replayed"), "true");
+      t.same(again.body, first.body);
+      t.equal(runs.create, 1, "the handler ran once");
+    });
+
+    t.test("the same key with a different body answers 422 idempotency_key_reused", async (t) => {
+      await post("/v1/orders", { item: "tea" }, { ...alice, "idempotency-key": "k-reuse" });
+      const res = await post("/v1/orders", { item: "coffee" }, { ...alice, "idempotency-key": "k-reuse" });
+      t.equal(res.status, 422);
+      t.match(res.contentType, /^application\/problem\+json/);
+      t.equal(res.body.code, "idempotency_key_reused");
+    });
+
+    t.test("keys are scoped to the caller: another user's same key is a new request", async (t) => {
+      const before = runs.create;
+      await post("/v1/orders", { item: "scoped" }, { ...alice, "idempotency-key": "k-scope" });
+      const other = await post("/v1/orders", { item: "scoped" }, { ...bob, "idempotency-key": "k-scope" });
+      t.equal(other.status, 201);
+      t.equal(other.headers.get("idempotent-replayed"), null);
+      t.equal(runs.create, before + 2);
+    });
+
+    t.test("a retry while the first request runs answers 409 idempotency_request_in_progress with Retry-After", async (t) => {
+      const gate = makeGate();
+      setGate(gate);
+      const first = post("/v1/orders", { item: "slow", wait: true }, { ...alice, "idempotency-key": "k-flight" });
+      await gate.reached;
+      const during = await post("/v1/orders", { item: "slow", wait: true }, { ...alice, "idempotency-key": "k-flight" });
+      t.equal(during.status, 409);
+      t.equal(during.body.code, "idempotency_request_in_progress");
+      t.ok(Number(during.headers.get("retry-after")) >= 1, "Retry-After is set");
+      gate.open();
+      t.equal((await first).status, 201);
+      const after = await post("/v1/orders", { item: "slow", wait: true }, { ...alice, "idempotency-key": "k-flight" });
+      t.equal(after.headers.get("idempotent-replayed"), "true");
+    });
+
+    t.test("a required key that is missing answers 400 idempotency_key_required", async (t) => {
+      const before = runs.create;
+      const res = await post("/v1/orders", { item: "tea" }, alice);
+      t.equal(res.status, 400);
+      t.equal(res.body.code, "idempotency_key_required");
+      t.equal(runs.create, before, "the handler did not run");
+    });
+
+    t.test("a key longer than 255 characters answers 400 validation_failed", async (t) => {
+      const res = await post("/v1/orders", { item: "tea" }, { ...alice, "idempotency-key": "k".repeat(256) });
+      t.equal(res.status, 400);
+      t.equal(res.body.code, "validation_failed");
+    });
+
+    t.test("a client error is stored and replayed without running the handler again", async (t) => {
+      const first = await post("/v1/orders/reject", { item: "tea" }, { ...alice, "idempotency-key": "k-reject" });
+      t.equal(first.status, 409);
+      t.equal(first.body.code, "out_of_stock");
+      const again = await post("/v1/orders/reject", { item: "tea" }, { ...alice, "idempotency-key": "k-reject" });
+      t.equal(again.status, 409);
+      t.match(again.contentType, /^application\/problem\+json/, "the replay keeps the problem content type");
+      t.equal(again.headers.get("idempotent-replayed"), "true");
+      t.same(again.body, first.body);
+      t.equal(runs.reject, 1);
+    });
+
+    t.test("a server error releases the key so a retry runs the handler again", async (t) => {
+      const first = await post("/v1/orders/flaky", { item: "tea" }, { ...alice, "idempotency-key": "k-flaky" });
+      t.equal(first.status, 500);
+      t.equal(first.body.code, "internal_error");
+      const retry = await post("/v1/orders/flaky", { item: "tea" }, { ...alice, "idempotency-key": "k-flaky" });
+      t.equal(retry.status, 201);
+      t.equal(retry.headers.get("idempotent-replayed"), null);
+      t.equal(runs.flaky, 2);
+    });
+
+    t.test("an optional key: absent runs every time, present replays", async (t) => {
+      await post("/v1/orders/optional", { item: "tea" }, alice);
+      await post("/v1/orders/optional", { item: "tea" }, alice);
+      t.equal(runs.optional, 2);
+      await post("/v1/orders/optional", { item: "tea" }, { ...alice, "idempotency-key": "k-opt" });
+      const replay = await post("/v1/orders/optional", { item: "tea" }, { ...alice, "idempotency-key": "k-opt" });
+      t.equal(replay.headers.get("idempotent-replayed"), "true");
+      t.equal(runs.optional, 3);
+    });
+
+    t.test("10 parallel identical requests run the handler exactly once", async (t) => {
+      const before = runs.create;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => post("/v1/orders", { item: "burst" }, { ...alice, "idempotency-key": "k-burst" })),
+      );
+      t.equal(runs.create - before, 1, "exactly one run");
+      const statuses = answers.map((a) => a.status);
+      t.ok(statuses.every((s) => s === 201 || s === 409), `only 201 or 409 (${statuses.join(",")})`);
+      t.ok(statuses.includes(201), "one request got the answer");
+      const winners = answers.filter((a) => a.status === 201);
+      t.ok(winners.every((a) => a.body.run === winners[0]?.body.run), "every 201 carries the same run");
+    });
+  });
+});

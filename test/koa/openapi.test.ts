@@ -1,0 +1,78 @@
+/**
+ * The OpenAPI 3.1 document is generated from the route definitions: every route is listed with
+ * its parameters, request and response schemas, problem+json error answers and security; it is
+ * served at /v1/openapi.json and browsable at /v1/docs from local swagger-ui files.
+ */
+import t from "tap";
+import { openApiDocument } from "../../adapters/koa/OpenApi.js";
+import { call, startTestApp } from "./support.js";
+import { fixtureRoutes } from "./routes.fixture.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+t.test("the OpenAPI document lists every route with its schemas", async (t) => {
+  const doc: Json = openApiDocument({ title: "Test", version: "1.2.3", routes: fixtureRoutes });
+  t.equal(doc.openapi, "3.1.0");
+  t.same(doc.info, { title: "Test", version: "1.2.3" });
+  for (const route of fixtureRoutes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    t.equal(doc.paths[path]?.[route.method.toLowerCase()]?.operationId, route.operationId, `${route.operationId} is listed`);
+  }
+
+  const create = doc.paths["/v1/things"].post;
+  t.same(create.requestBody.content["application/json"].schema, { $ref: "#/components/schemas/NewThing" });
+  t.same(create.responses["201"].content["application/json"].schema, { $ref: "#/components/schemas/Thing" });
+  t.same(doc.components.schemas.NewThing.required.sort(), ["count", "title"], "the body schema comes from the route's Schema");
+  t.equal(doc.components.schemas.NewThing.properties.title.minLength, 1);
+  t.same(create.security, [{ bearerAuth: [] }]);
+  for (const status of ["400", "401", "413", "415", "422", "429", "500"]) {
+    t.same(create.responses[status]?.content["application/problem+json"].schema, { $ref: "#/components/schemas/Problem" }, `${status} is a problem`);
+  }
+  t.ok(doc.components.schemas.Problem.required.includes("code"));
+
+  const get = doc.paths["/v1/things/{thing_id}"].get;
+  const param = get.parameters.find((p: Json) => p.name === "thing_id");
+  t.equal(param.in, "path");
+  t.equal(param.required, true);
+  t.ok(get.responses["403"] && get.responses["404"], "the route's own problem statuses are documented");
+
+  const patch = doc.paths["/v1/things/{thing_id}"].patch;
+  const ifMatch = patch.parameters.find((p: Json) => p.name === "If-Match");
+  t.equal(ifMatch.required, true);
+  t.ok(patch.responses["412"] && patch.responses["428"], "If-Match routes document 412 and 428");
+
+  const list = doc.paths["/v1/things"].get;
+  t.same(list.parameters.map((p: Json) => p.name).sort(), ["cursor", "limit"]);
+  t.match(list.parameters.find((p: Json) => p.name === "limit").description, /at most 200/);
+
+  t.same(doc.paths["/v1/public/ping"].get.security, [], "public routes need no security");
+  t.equal(doc.paths["/v1/crash"].get.responses["200"].content, undefined, "a null response schema has no content");
+});
+
+t.test("the document is served at /v1/openapi.json and browsable at /v1/docs without a CDN", async (t) => {
+  const app = await startTestApp(t, { routes: fixtureRoutes, openApi: { title: "Served", version: "9.9.9" } });
+  const spec = await call(`${app.url}/v1/openapi.json`);
+  t.equal(spec.status, 200);
+  t.equal(spec.body.info.title, "Served");
+  t.ok(spec.body.paths["/v1/things"]);
+
+  const page = await call(`${app.url}/v1/docs`);
+  t.equal(page.status, 200);
+  t.match(page.contentType, /^text\/html/);
+  t.match(page.text, /\/v1\/docs\/swagger-ui-bundle\.js/);
+  t.match(page.text, /"\/v1\/openapi\.json"/);
+  t.notMatch(page.text, /https?:\/\//, "no external URL (no CDN)");
+
+  const bundle = await fetch(`${app.url}/v1/docs/swagger-ui-bundle.js`);
+  t.equal(bundle.status, 200);
+  t.match(bundle.headers.get("content-type") ?? "", /javascript/);
+  t.ok((await bundle.arrayBuffer()).byteLength > 100_000, "the bundle comes from swagger-ui-dist");
+  const css = await fetch(`${app.url}/v1/docs/swagger-ui.css`);
+  t.equal(css.status, 200);
+  await css.arrayBuffer();
+
+  const other = await call(`${app.url}/v1/docs/package.json`);
+  t.equal(other.status, 404, "only the listed assets are served");
+  t.equal(other.body.code, "route_not_found");
+});

@@ -1,0 +1,28 @@
+/** Rate limits: over the budget a caller gets 429 rate_limited with Retry-After; budgets are per principal. */
+import t from "tap";
+import { aliceId, bobId, call, startTestApp, tokenFor } from "./support.js";
+import { publicPing, whoAmI } from "./routes.fixture.js";
+
+t.test("a caller over its budget gets 429 rate_limited with Retry-After, per principal", async (t) => {
+  const app = await startTestApp(t, { routes: [whoAmI, publicPing], limits: { rateLimitPoints: 3, rateLimitWindowSeconds: 60 } });
+  const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+  const bob = { authorization: `Bearer ${await tokenFor(bobId)}` };
+  for (let i = 0; i < 3; i++) t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200, `request ${i + 1} within budget`);
+  const limited = await call(`${app.url}/v1/me`, { headers: alice });
+  t.equal(limited.status, 429);
+  t.match(limited.contentType, /^application\/problem\+json/);
+  t.equal(limited.body.code, "rate_limited");
+  const retryAfter = Number(limited.headers.get("retry-after"));
+  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, "Retry-After is a whole number of seconds within the window");
+  t.equal((await call(`${app.url}/v1/me`, { headers: bob })).status, 200, "another principal has its own budget");
+});
+
+t.test("anonymous callers are limited by client IP", async (t) => {
+  const app = await startTestApp(t, { routes: [publicPing], limits: { rateLimitPoints: 2, rateLimitWindowSeconds: 60 } });
+  t.equal((await call(`${app.url}/v1/public/ping`)).status, 200);
+  t.equal((await call(`${app.url}/v1/public/ping`)).status, 200);
+  const limited = await call(`${app.url}/v1/public/ping`);
+  t.equal(limited.status, 429);
+  t.equal(limited.body.code, "rate_limited");
+  t.ok(limited.headers.get("retry-after"));
+});
