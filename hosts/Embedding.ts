@@ -65,7 +65,7 @@ export const embedModule = async (module: ModuleDefinition, options: EmbedOption
     authentication: options.authentication,
     limits: options.limits,
   });
-  const worker = options.worker === false ? undefined : startHostWorker(core);
+  const worker = options.worker === false ? undefined : await startHostWorker(core);
   const run = <A, E>(program: Effect.Effect<A, E, any>, principal?: Principal): Promise<A> =>
     core.runtime.runPromise(
       principal === undefined ? program : Effect.provide(program, Layer.succeed(CurrentPrincipal, principal)),

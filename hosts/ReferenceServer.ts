@@ -67,7 +67,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     },
     openApi: { title: "domainkit", version: "0.1.0", description: "Reference server of the domainkit library." },
   });
-  const worker = config.workerInProcess ? startHostWorker(core) : undefined;
+  const worker = config.workerInProcess ? await startHostWorker(core) : undefined;
   const http = await startHttpServer(app, {
     host: config.host,
     port: config.port,

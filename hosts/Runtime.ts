@@ -4,7 +4,7 @@
  * embedding team all start from here, so they compose the same way.
  */
 import { decodeJwt } from "jose";
-import { Effect, type ManagedRuntime } from "effect";
+import { Clock, Effect, type ManagedRuntime } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { verifyToken } from "../adapters/koa/Authentication.js";
@@ -15,6 +15,7 @@ import { combineChannels, realtimeConsumer } from "../adapters/worker/RealtimeCo
 import { startWorker, type RunningWorker } from "../adapters/worker/Worker.js";
 import type { Authenticate } from "../adapters/ws/UpgradeAuthentication.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
+import { kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } from "../core/maintenance/KernelMaintenance.js";
 import { boundTags, buildRuntime, createContainer } from "./Container.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
 
@@ -58,8 +59,13 @@ export const createHostCore = async (options: HostCoreOptions): Promise<HostCore
   return { database: options.database, bus, container, runtime, modules: options.modules, close };
 };
 
-/** Starts the outbox relay and job runner for every module of the host (realtime fan-out included). */
-export const startHostWorker = (core: HostCore, options: { readonly workerId?: string; readonly pollMs?: number } = {}): RunningWorker => {
+/** Starts the outbox relay and job runner for every module of the host (realtime fan-out and kernel maintenance included). */
+export const startHostWorker = async (
+  core: HostCore,
+  options: { readonly workerId?: string; readonly pollMs?: number } = {},
+): Promise<RunningWorker> => {
+  // Idempotent across processes: the next slot's job is keyed by the slot.
+  await core.runtime.runPromise(Effect.flatMap(Clock.currentTimeMillis, (now) => scheduleNextMaintenance(now)));
   const channelMappings = core.modules.flatMap((m) => (m.channelsFor ? [m.channelsFor] : []));
   const consumers = [
     ...core.modules.flatMap((m) => m.consumers ?? []),
@@ -68,7 +74,10 @@ export const startHostWorker = (core: HostCore, options: { readonly workerId?: s
   return startWorker({
     runtime: core.runtime,
     consumers,
-    jobHandlers: core.modules.flatMap((m) => m.jobHandlers ?? []),
+    jobHandlers: [
+      { kind: kernelMaintenanceKind, run: () => Effect.asVoid(runKernelMaintenance()) },
+      ...core.modules.flatMap((m) => m.jobHandlers ?? []),
+    ],
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   });

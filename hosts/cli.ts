@@ -109,7 +109,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const database = await openConfiguredDatabase(config);
         if (config.migrateOnStart) await migrateModules(database, referenceModules);
         const core = await createHostCore({ database, modules: referenceModules, logger });
-        const worker = startHostWorker(core);
+        const worker = await startHostWorker(core);
         logger.info({ workerId: worker.workerId, database: database.dialect }, "domainkit worker running");
         onSignals(async () => {
           await worker.stop();
