@@ -1,0 +1,126 @@
+/** Routes of payment intents: create, confirm, read, capture, cancel. */
+import { Effect } from "effect";
+import { cancelIntent } from "../../../core/payments/CancelIntent.js";
+import { captureIntent } from "../../../core/payments/CaptureIntent.js";
+import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../../core/payments/CreateIntent.js";
+import { getIntent } from "../../../core/payments/GetIntent.js";
+import { makeProblem, problemContentType } from "../ProblemJson.js";
+import { defineRoute } from "../Route.js";
+import {
+  CaptureIntentBody,
+  ConfirmIntentBody,
+  CreateIntentBody,
+  DeclinedProblem,
+  IntentIdParams,
+  IntentView,
+  intentView,
+} from "./PaymentSchemas.js";
+
+const tags = ["payments"];
+
+/** POST /v1/payment-intents — create an intent (payments:write). */
+export const createIntentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/payment-intents",
+  operationId: "createPaymentIntent",
+  summary: "Create a payment intent",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  body: CreateIntentBody,
+  responses: { 201: IntentView },
+  problems: [403, 409, 422],
+  handler: ({ principal, body }) =>
+    createIntent(principal, {
+      amountMinor: body.amount_minor,
+      currency: body.currency,
+      ...(body.capture_method === undefined ? {} : { captureMethod: body.capture_method }),
+      ...(body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }),
+    }).pipe(Effect.map((intent) => ({ status: 201, body: intentView(intent), etag: intent.version }))),
+});
+
+/** POST /v1/payment-intents/:id/confirm — 200 done, 202 still processing, 402 declined. */
+export const confirmIntentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/payment-intents/:id/confirm",
+  operationId: "confirmPaymentIntent",
+  summary: "Confirm a payment intent with a payment method token",
+  description:
+    "Calls the provider under a stable reference. 202: the provider's answer is not known yet (processing). 402: declined; the intent takes another payment method.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IntentIdParams,
+  body: ConfirmIntentBody,
+  responses: { 200: IntentView, 202: IntentView, 402: DeclinedProblem },
+  problems: [403, 404, 409, 422, 503],
+  handler: ({ principal, params, body }) =>
+    confirmIntent(principal, params.id, body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }).pipe(
+      Effect.map(({ intent, outcome, declineCode }) => {
+        if (outcome === "declined") {
+          return {
+            status: 402,
+            headers: { "Content-Type": problemContentType },
+            body: makeProblem(402, "card_declined", "The payment method was declined; confirm again with another one.", {
+              decline_code: declineCode ?? "card_declined",
+              payment_intent: intentView(intent),
+            }),
+          };
+        }
+        return { status: outcome === "processing" ? 202 : 200, body: intentView(intent), etag: intent.version };
+      }),
+    ),
+});
+
+/** GET /v1/payment-intents/:id — the owning merchant's view. */
+export const getIntentRoute = defineRoute({
+  method: "GET",
+  path: "/v1/payment-intents/:id",
+  operationId: "getPaymentIntent",
+  summary: "Read a payment intent",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IntentIdParams,
+  responses: { 200: IntentView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    getIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+});
+
+/** POST /v1/payment-intents/:id/capture — capture a held authorization, fully or partly. */
+export const captureIntentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/payment-intents/:id/capture",
+  operationId: "capturePaymentIntent",
+  summary: "Capture an authorized payment intent (partial allowed)",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IntentIdParams,
+  body: CaptureIntentBody,
+  responses: { 200: IntentView },
+  problems: [403, 404, 409, 422, 503],
+  handler: ({ principal, params, body }) =>
+    captureIntent(principal, params.id, {
+      ...(body.amount_minor === undefined ? {} : { amountMinor: body.amount_minor }),
+      ...(body.currency === undefined ? {} : { currency: body.currency }),
+    }).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+});
+
+/** POST /v1/payment-intents/:id/cancel — cancel an uncaptured intent (voids a held authorization). */
+export const cancelIntentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/payment-intents/:id/cancel",
+  operationId: "cancelPaymentIntent",
+  summary: "Cancel an uncaptured payment intent",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IntentIdParams,
+  responses: { 200: IntentView },
+  problems: [403, 404, 409, 503],
+  handler: ({ principal, params }) =>
+    cancelIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+});

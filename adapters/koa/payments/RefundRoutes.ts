@@ -1,0 +1,46 @@
+/** Routes of refunds and the merchant's ledger view. */
+import { Effect, Schema } from "effect";
+import { createRefund } from "../../../core/payments/CreateRefund.js";
+import { listBalanceTransactions } from "../../../core/payments/ListBalanceTransactions.js";
+import { PageOf, pageQueryFields } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { BalanceTransactionView, CreateRefundBody, RefundView, balanceTransactionView, refundView } from "./PaymentSchemas.js";
+
+/** POST /v1/refunds — 201 completed or failed, 202 accepted and pending at the provider. */
+export const createRefundRoute = defineRoute({
+  method: "POST",
+  path: "/v1/refunds",
+  operationId: "createRefund",
+  summary: "Refund a captured payment intent, fully or partly",
+  tags: ["payments"],
+  auth: "required",
+  idempotency: "required",
+  body: CreateRefundBody,
+  responses: { 201: RefundView, 202: RefundView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, body }) =>
+    createRefund(principal, {
+      intentId: body.payment_intent_id,
+      amountMinor: body.amount_minor,
+      ...(body.currency === undefined ? {} : { currency: body.currency }),
+    }).pipe(Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundView(refund) }))),
+});
+
+/** GET /v1/balance-transactions — the merchant's ledger entries, newest first (ledger:read). */
+export const listBalanceTransactionsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/balance-transactions",
+  operationId: "listBalanceTransactions",
+  summary: "List the merchant's ledger entries (keyset pages)",
+  tags: ["payments"],
+  auth: "required",
+  idempotency: "none",
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(BalanceTransactionView) },
+  problems: [400, 403],
+  handler: ({ principal, page }) =>
+    listBalanceTransactions(principal, page).pipe(
+      Effect.map((result) => ({ status: 200, body: { data: result.data.map(balanceTransactionView), next_cursor: result.nextCursor } })),
+    ),
+});

@@ -1,0 +1,2 @@
+/** The sandbox payment provider adapter (in-process). */
+export * from "./SandboxProvider.js";

@@ -1,0 +1,101 @@
+/**
+ * Command: capture a held authorization fully or partly (POST /v1/payment-intents/:id/capture).
+ * Checked in a transaction, sent to the provider outside it under the intent's one capture
+ * reference, applied with its ledger posting in a second transaction. A lost answer is a 503
+ * and the intent stays requires_capture: a retry re-sends the same reference, so the provider
+ * captures at most once.
+ */
+import { Effect } from "effect";
+import { ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import type { Ids } from "../../ports/Ids.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
+import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { audit, now } from "./Audit.js";
+import { requireCurrency } from "./CurrencyCheck.js";
+import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
+import { transition } from "./IntentStatus.js";
+import { capturePosting, postLedger } from "./LedgerPostings.js";
+import { emitPaymentSucceeded } from "./PaymentEvents.js";
+import { actorOf, requireMerchant } from "./MerchantAccess.js";
+import { AmountTooLarge, ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import type { PaymentIntent } from "./PaymentIntent.js";
+import { captureReference } from "./ProviderReferences.js";
+
+/** The amount to capture (default: everything held) and optionally its currency. */
+export interface CaptureIntentInput {
+  readonly amountMinor?: number;
+  readonly currency?: string;
+}
+
+type CaptureError =
+  | Forbidden
+  | NotFound
+  | IllegalTransition
+  | CurrencyMismatch
+  | ValidationFailed
+  | AmountTooLarge
+  | ProviderRejected
+  | ProviderOutcomeUnknown
+  | Conflict;
+
+/** Captures the caller's authorized intent (scope payments:write). */
+export const captureIntent = (
+  principal: Principal,
+  intentId: string,
+  input: CaptureIntentInput,
+): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "payments:write");
+    const transactions = yield* Transactions;
+    const { intent, amountMinor } = yield* transactions.run(
+      Effect.gen(function* () {
+        const intent = yield* loadOwnedIntent(caller, intentId, true);
+        yield* transition(intent.status, "capture");
+        yield* requireCurrency(intent.currency, input.currency);
+        const amountMinor = input.amountMinor ?? intent.amountCapturableMinor;
+        if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a positive amount of minor units" }] }));
+        }
+        if (amountMinor > intent.amountCapturableMinor) {
+          return yield* Effect.fail(
+            new AmountTooLarge({ maximumMinor: intent.amountCapturableMinor, detail: `At most ${intent.amountCapturableMinor} can be captured.` }),
+          );
+        }
+        return { intent, amountMinor };
+      }),
+    );
+    const provider = yield* PaymentProvider;
+    const answer = yield* provider.capture({
+      reference: captureReference(intent.id),
+      providerPaymentId: intent.providerPaymentId ?? "",
+      amount: { amount_minor: amountMinor, currency: intent.currency },
+    });
+    if (answer._tag === "Rejected") {
+      return yield* Effect.fail(new ProviderRejected({ operation: "capture", reason: answer.reason, detail: "The provider refused the capture." }));
+    }
+    return yield* transactions.run(
+      Effect.gen(function* () {
+        const current = yield* reloadIntent(intent.id);
+        // A concurrent capture of the same reference already applied the provider's answer.
+        if (current.status === "succeeded") return current;
+        yield* transition(current.status, "capture");
+        const at = yield* now;
+        const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: answer.amountMinor, amountCapturableMinor: 0 }, at);
+        yield* postLedger(current.merchantId, capturePosting(current.merchantId, current.id, answer.amountMinor, current.currency)).pipe(Effect.orDie);
+        yield* emitPaymentSucceeded(saved, actorOf(caller));
+        yield* audit({
+          merchantId: current.merchantId,
+          actor: actorOf(caller),
+          action: "payment_intent.captured",
+          subjectType: "payment_intent",
+          subjectId: current.id,
+          reason: "merchant request",
+          data: { amount_minor: answer.amountMinor, released_minor: current.amountCapturableMinor - answer.amountMinor },
+        });
+        return saved;
+      }),
+    );
+  }).pipe(Effect.withSpan("Payments.captureIntent"));

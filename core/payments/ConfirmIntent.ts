@@ -1,0 +1,231 @@
+/**
+ * Command: confirm an intent (POST /v1/payment-intents/:id/confirm), in three steps so the
+ * provider call happens OUTSIDE any database transaction (spec rule 2):
+ *   1. in a transaction: lock the intent, record a new attempt under a stable provider
+ *      reference derived from the intent and the attempt number, move the intent to processing;
+ *   2. call the provider with that reference;
+ *   3. in a transaction: apply the answer with its ledger posting.
+ * An ambiguous answer (timeout) leaves the intent in processing with the attempt `unknown`,
+ * never guessed (rule 3). Confirming again then re-sends the SAME attempt and reference, so the
+ * provider answers with what it already did and never charges twice.
+ */
+import { Effect, Either } from "effect";
+import type { Conflict, Forbidden, NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import { Jobs } from "../../ports/Jobs.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { audit, now } from "./Audit.js";
+import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
+import { transition, type IntentStatus, type IntentTrigger } from "./IntentStatus.js";
+import { capturePosting, postLedger } from "./LedgerPostings.js";
+import { emitPaymentSucceeded } from "./PaymentEvents.js";
+import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
+import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import type { AttemptStatus, PaymentAttempt, PaymentIntent } from "./PaymentIntent.js";
+import { attemptReference } from "./ProviderReferences.js";
+
+/** How a confirm ended, for the caller to answer 200, 202 or 402. */
+export type ConfirmOutcome = "succeeded" | "requires_capture" | "requires_action" | "declined" | "processing";
+
+/** The intent after the confirm and how it ended. */
+export interface ConfirmResult {
+  readonly intent: PaymentIntent;
+  readonly outcome: ConfirmOutcome;
+  readonly declineCode: string | null;
+}
+
+/** What the caller supplies: the payment method token, unless one is attached already. */
+export interface ConfirmIntentInput {
+  readonly paymentMethod?: string;
+}
+
+type Services = PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs;
+
+/** The job that asks the provider, by our reference, what became of an unknown attempt. */
+export const reconcileIntentJobKind = "payments.reconcile_intent";
+
+/** How long after a lost answer the reconciliation job first asks the provider. */
+export const reconcileDelayMs = 30_000;
+
+/** Confirms the caller's intent (scope payments:write). */
+export const confirmIntent = (
+  principal: Principal,
+  intentId: string,
+  input: ConfirmIntentInput,
+): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict, Services> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "payments:write");
+    const transactions = yield* Transactions;
+    const provider = yield* PaymentProvider;
+    const { intent, attempt } = yield* transactions.run(startAttempt(caller, intentId, input.paymentMethod));
+    const answer = yield* provider
+      .authorize({
+        reference: attempt.reference,
+        amount: { amount_minor: intent.amountMinor, currency: intent.currency },
+        paymentMethod: attempt.paymentMethod,
+        capture: intent.captureMethod === "automatic",
+      })
+      .pipe(Effect.either);
+    return yield* transactions.run(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, answer));
+  }).pipe(Effect.withSpan("Payments.confirmIntent"));
+
+/** Step 1: a new attempt (or the unknown one again) with the intent moved to processing. */
+const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: string | undefined) =>
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepository;
+    const intent = yield* loadOwnedIntent(caller, intentId, true);
+    const at = yield* now;
+    if (intent.status === "processing") {
+      const latest = yield* repo.findAttempt(intent.id, intent.attemptCount);
+      // Only an attempt whose answer was lost is re-sent; one still pending is in flight.
+      if (latest === null || latest.status !== "unknown") {
+        return yield* Effect.fail(
+          new IllegalTransition({ from: intent.status, trigger: "confirm", detail: "The payment intent is already being confirmed." }),
+        );
+      }
+      yield* transition(intent.status, "retry_unknown");
+      yield* audit({
+        merchantId: intent.merchantId,
+        actor: actorOf(caller),
+        action: "payment_intent.attempt_retried",
+        subjectType: "payment_intent",
+        subjectId: intent.id,
+        reason: "outcome of the previous call unknown; re-sent under the same reference",
+        data: { attempt: latest.number },
+      });
+      return { intent, attempt: latest };
+    }
+    const next = yield* transition(intent.status, "confirm");
+    const method = paymentMethod ?? intent.paymentMethod;
+    if (method === null) {
+      return yield* Effect.fail(new PaymentMethodRequired({ detail: "Confirm needs a payment_method token." }));
+    }
+    const number = intent.attemptCount + 1;
+    const attempt: PaymentAttempt = {
+      id: yield* (yield* Ids).next,
+      intentId: intent.id,
+      merchantId: intent.merchantId,
+      number,
+      reference: attemptReference(intent.id, number),
+      paymentMethod: method,
+      status: "pending",
+      providerPaymentId: null,
+      declineCode: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    yield* repo.insertAttempt(attempt);
+    const saved = yield* saveIntent(intent, { status: next, attemptCount: number, paymentMethod: method, lastDeclineCode: null }, at);
+    yield* audit({
+      merchantId: intent.merchantId,
+      actor: actorOf(caller),
+      action: "payment_intent.confirm_started",
+      subjectType: "payment_intent",
+      subjectId: intent.id,
+      reason: "merchant request",
+      data: { attempt: number, reference: attempt.reference },
+    });
+    return { intent: saved, attempt };
+  });
+
+const outcomeOf = (status: IntentStatus, declineCode: string | null): ConfirmOutcome =>
+  status === "succeeded"
+    ? "succeeded"
+    : status === "requires_capture"
+      ? "requires_capture"
+      : status === "requires_action"
+        ? "requires_action"
+        : status === "requires_payment_method" && declineCode !== null
+          ? "declined"
+          : "processing";
+
+/** What a provider answer means for the intent and the attempt. */
+const interpret = (
+  answer: Either.Either<AuthorizeResult, ProviderOutcomeUnknown>,
+): { trigger: IntentTrigger; attempt: AttemptStatus; providerPaymentId: string | null; capturedMinor: number; declineCode: string | null } => {
+  if (Either.isLeft(answer)) {
+    return { trigger: "provider_outcome_unknown", attempt: "unknown", providerPaymentId: null, capturedMinor: 0, declineCode: null };
+  }
+  const result = answer.right;
+  switch (result._tag) {
+    case "Authorized":
+      return result.capturedMinor > 0
+        ? { trigger: "provider_captured", attempt: "captured", providerPaymentId: result.providerPaymentId, capturedMinor: result.capturedMinor, declineCode: null }
+        : { trigger: "provider_authorized", attempt: "authorized", providerPaymentId: result.providerPaymentId, capturedMinor: 0, declineCode: null };
+    case "RequiresAction":
+      return { trigger: "provider_requires_action", attempt: "requires_action", providerPaymentId: result.providerPaymentId, capturedMinor: 0, declineCode: null };
+    case "Declined":
+      return { trigger: "provider_declined", attempt: "declined", providerPaymentId: null, capturedMinor: 0, declineCode: result.declineCode };
+  }
+};
+
+/**
+ * Step 3: applies the provider's answer to attempt `number`, with the capture's ledger posting
+ * in the same transaction. An attempt already resolved (by a concurrent retry) changes nothing.
+ */
+export const applyAttemptOutcome = (
+  actor: string,
+  intentId: string,
+  number: number,
+  answer: Either.Either<AuthorizeResult, ProviderOutcomeUnknown>,
+): Effect.Effect<ConfirmResult, IllegalTransition | Conflict, PaymentsRepository | Ids | Outbox | Jobs> =>
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepository;
+    const intent = yield* reloadIntent(intentId);
+    const attempt = yield* repo.findAttempt(intentId, number);
+    const unresolved = attempt !== null && (attempt.status === "pending" || attempt.status === "unknown");
+    if (!unresolved || intent.status !== "processing" || intent.attemptCount !== number) {
+      return { intent, outcome: outcomeOf(intent.status, intent.lastDeclineCode), declineCode: intent.lastDeclineCode };
+    }
+    const meaning = interpret(answer);
+    const next = yield* transition(intent.status, meaning.trigger);
+    const at = yield* now;
+    yield* repo.updateAttempt({
+      ...attempt,
+      status: meaning.attempt,
+      providerPaymentId: meaning.providerPaymentId,
+      declineCode: meaning.declineCode,
+      updatedAt: at,
+    });
+    if (meaning.trigger === "provider_outcome_unknown") {
+      // Never guessed: a durable job asks the provider later by the same reference.
+      yield* (yield* Jobs).schedule({
+        kind: reconcileIntentJobKind,
+        key: intent.id,
+        payload: { intent_id: intent.id },
+        runAt: new Date(at.getTime() + reconcileDelayMs),
+      });
+      return { intent, outcome: "processing" as const, declineCode: null };
+    }
+    const saved = yield* saveIntent(
+      intent,
+      {
+        status: next,
+        providerPaymentId: meaning.providerPaymentId,
+        amountCapturedMinor: meaning.capturedMinor,
+        amountCapturableMinor: meaning.trigger === "provider_authorized" ? intent.amountMinor : 0,
+        lastDeclineCode: meaning.declineCode,
+        // A declined token is detached, so the intent waits for another payment method.
+        paymentMethod: meaning.trigger === "provider_declined" ? null : intent.paymentMethod,
+      },
+      at,
+    );
+    if (meaning.capturedMinor > 0) {
+      yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, meaning.capturedMinor, intent.currency)).pipe(Effect.orDie);
+      yield* emitPaymentSucceeded(saved, actor);
+    }
+    yield* audit({
+      merchantId: intent.merchantId,
+      actor,
+      action: "payment_intent.attempt_resolved",
+      subjectType: "payment_intent",
+      subjectId: intent.id,
+      reason: `provider answered ${meaning.attempt}`,
+      data: { attempt: number, status: next, decline_code: meaning.declineCode },
+    });
+    return { intent: saved, outcome: outcomeOf(saved.status, saved.lastDeclineCode), declineCode: meaning.declineCode };
+  });

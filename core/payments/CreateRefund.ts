@@ -1,0 +1,133 @@
+/**
+ * Command: refund part or all of a captured intent (POST /v1/refunds). Rule 5: the intent row
+ * is locked while completed AND pending refunds are summed, so even many parallel refunds can
+ * never take the total above the captured amount. The refund is recorded pending first, sent
+ * to the provider outside the transaction under the refund's own reference, then completed
+ * (with its ledger posting) or failed; a lost answer leaves it pending (202), never guessed.
+ */
+import { Effect, Either } from "effect";
+import { ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { PaymentProvider, type SettleResult } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { audit, now } from "./Audit.js";
+import { requireCurrency } from "./CurrencyCheck.js";
+import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
+import { postLedger, refundPosting } from "./LedgerPostings.js";
+import { emitRefundSucceeded } from "./PaymentEvents.js";
+import { actorOf, requireMerchant } from "./MerchantAccess.js";
+import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import type { Refund } from "./PaymentIntent.js";
+import { refundReference } from "./ProviderReferences.js";
+
+/** Which intent, how much, and optionally in which currency. */
+export interface CreateRefundInput {
+  readonly intentId: string;
+  readonly amountMinor: number;
+  readonly currency?: string;
+}
+
+type RefundError = Forbidden | NotFound | IllegalTransition | CurrencyMismatch | ValidationFailed | RefundExceedsCaptured | Conflict;
+
+/** Refunds the caller's captured intent (scope refunds:write); answers the refund as it stands. */
+export const createRefund = (
+  principal: Principal,
+  input: CreateRefundInput,
+): Effect.Effect<Refund, RefundError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "refunds:write");
+    const transactions = yield* Transactions;
+    const repo = yield* PaymentsRepository;
+    const refund = yield* transactions.run(
+      Effect.gen(function* () {
+        const intent = yield* loadOwnedIntent(caller, input.intentId, true);
+        if (intent.status !== "succeeded") {
+          return yield* Effect.fail(new IllegalTransition({ from: intent.status, trigger: "refund", detail: "Only a captured payment intent can be refunded." }));
+        }
+        yield* requireCurrency(intent.currency, input.currency);
+        if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a positive amount of minor units" }] }));
+        }
+        // The intent row is locked: no other refund of it can be summed or inserted meanwhile.
+        const committed = yield* repo.committedRefundsMinor(intent.id);
+        const refundable = intent.amountCapturedMinor - committed;
+        if (input.amountMinor > refundable) {
+          return yield* Effect.fail(new RefundExceedsCaptured({ refundableMinor: refundable, detail: `At most ${refundable} can still be refunded.` }));
+        }
+        const id = yield* (yield* Ids).next;
+        const at = yield* now;
+        const refund: Refund = {
+          id,
+          intentId: intent.id,
+          merchantId: intent.merchantId,
+          amountMinor: input.amountMinor,
+          currency: intent.currency,
+          status: "pending",
+          reference: refundReference(id),
+          failureReason: null,
+          createdAt: at,
+          updatedAt: at,
+        };
+        yield* repo.insertRefund(refund);
+        yield* audit({
+          merchantId: intent.merchantId,
+          actor: actorOf(caller),
+          action: "refund.requested",
+          subjectType: "refund",
+          subjectId: id,
+          reason: "merchant request",
+          data: { payment_intent_id: intent.id, amount_minor: input.amountMinor },
+        });
+        return { refund, providerPaymentId: intent.providerPaymentId ?? "" };
+      }),
+    );
+    const answer = yield* (yield* PaymentProvider)
+      .refund({
+        reference: refund.refund.reference,
+        providerPaymentId: refund.providerPaymentId,
+        amount: { amount_minor: refund.refund.amountMinor, currency: refund.refund.currency },
+      })
+      .pipe(Effect.either);
+    return yield* transactions.run(applyRefundOutcome(actorOf(caller), refund.refund.id, answer));
+  }).pipe(Effect.withSpan("Payments.createRefund"));
+
+/** Completes or fails a pending refund from the provider's answer; a lost answer keeps it pending. */
+export const applyRefundOutcome = (
+  actor: string,
+  refundId: string,
+  answer: Either.Either<SettleResult, ProviderOutcomeUnknown>,
+): Effect.Effect<Refund, Conflict, PaymentsRepository | Ids | Outbox> =>
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepository;
+    const found = yield* repo.findRefund(refundId);
+    if (found === null) return yield* Effect.dieMessage(`refund ${refundId} vanished`);
+    // Lock order everywhere: the intent first, then its refunds.
+    const intent = yield* reloadIntent(found.intentId);
+    const refund = (yield* repo.findRefund(refundId, { forUpdate: true })) ?? found;
+    if (refund.status !== "pending" || Either.isLeft(answer)) return refund;
+    const at = yield* now;
+    const result = answer.right;
+    const updated: Refund =
+      result._tag === "Done"
+        ? { ...refund, status: "succeeded", updatedAt: at }
+        : { ...refund, status: "failed", failureReason: result.reason, updatedAt: at };
+    yield* repo.updateRefund(updated);
+    if (updated.status === "succeeded") {
+      const saved = yield* saveIntent(intent, { amountRefundedMinor: intent.amountRefundedMinor + refund.amountMinor }, at);
+      yield* postLedger(refund.merchantId, refundPosting(refund.merchantId, refund.id, refund.amountMinor, refund.currency)).pipe(Effect.orDie);
+      yield* emitRefundSucceeded(updated, saved.version, actor);
+    }
+    yield* audit({
+      merchantId: refund.merchantId,
+      actor,
+      action: "refund.resolved",
+      subjectType: "refund",
+      subjectId: refund.id,
+      reason: `provider answered ${updated.status}`,
+      data: { status: updated.status },
+    });
+    return updated;
+  });

@@ -1,0 +1,17 @@
+/** Query: read one of the caller's intents (GET /v1/payment-intents/:id). */
+import { Effect } from "effect";
+import type { Forbidden, NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { loadOwnedIntent } from "./IntentRecords.js";
+import { requireMerchant } from "./MerchantAccess.js";
+import type { PaymentIntent } from "./PaymentIntent.js";
+
+/** The caller's intent; another merchant's answers NotFound like an unknown id. */
+export const getIntent = (
+  principal: Principal,
+  intentId: string,
+): Effect.Effect<PaymentIntent, Forbidden | NotFound, PaymentsRepository> =>
+  Effect.flatMap(requireMerchant(principal), (caller) => loadOwnedIntent(caller, intentId, false)).pipe(
+    Effect.withSpan("Payments.getIntent"),
+  );

@@ -1,0 +1,40 @@
+/**
+ * Object-level merchant authorization (spec rules 4 and 8): only a merchant credential acts
+ * here; a missing scope is 403; another merchant's object is 404 exactly like an unknown one,
+ * so a merchant never learns that someone else's object exists.
+ */
+import { Effect } from "effect";
+import { Forbidden, NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { MerchantScope } from "./PaymentIntent.js";
+
+/** A merchant caller, as the commands use it. */
+export interface MerchantCaller {
+  readonly merchantId: string;
+  readonly keyId: string;
+  readonly scopes: ReadonlyArray<string>;
+}
+
+/** The caller as a merchant holding `scope` (when given); anyone else is Forbidden. */
+export const requireMerchant = (principal: Principal, scope?: MerchantScope): Effect.Effect<MerchantCaller, Forbidden> => {
+  if (principal.kind !== "merchant") {
+    return Effect.fail(new Forbidden({ detail: "This endpoint requires a merchant API key." }));
+  }
+  if (scope !== undefined && !principal.scopes.includes(scope)) {
+    return Effect.fail(new Forbidden({ detail: `This API key lacks the ${scope} scope.` }));
+  }
+  return Effect.succeed({ merchantId: principal.merchantId, keyId: principal.keyId, scopes: principal.scopes });
+};
+
+/** `found` when it belongs to the caller; NotFound when it is missing or someone else's. */
+export const ownedBy = <T extends { readonly merchantId: string }>(
+  caller: MerchantCaller,
+  resource: string,
+  found: T | null,
+): Effect.Effect<T, NotFound> =>
+  found !== null && found.merchantId === caller.merchantId
+    ? Effect.succeed(found)
+    : Effect.fail(new NotFound({ resource, detail: `No such ${resource.replace(/_/g, " ")}.` }));
+
+/** The audit actor of a merchant caller: merchant and key, never the secret. */
+export const actorOf = (caller: MerchantCaller): string => `merchant:${caller.merchantId}/key:${caller.keyId}`;

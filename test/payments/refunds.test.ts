@@ -1,0 +1,72 @@
+/**
+ * Refunds (spec rule 5): partial refunds are allowed; completed and pending refunds together
+ * never exceed the captured amount — also with 20 parallel refund requests of different keys
+ * over HTTP (Postgres: real parallel connections and a row lock) — and a lost provider answer
+ * leaves the refund pending (202), still counted against what can be refunded.
+ */
+import t from "tap";
+import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../core/payments/CreateIntent.js";
+import { createRefund } from "../../core/payments/CreateRefund.js";
+import { getIntent } from "../../core/payments/GetIntent.js";
+import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { forEachDialect } from "../support/databases.js";
+import { call, freshKey, newMerchant, paymentsRuntime, startPaymentsServer } from "./support.js";
+
+t.test("partial refunds are allowed up to the captured amount and no further", (t) =>
+  forEachDialect(t, "partial refunds", async (t, db) => {
+    const { run, attempt } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    t.match(await attempt(createRefund(merchant, { intentId: intent.id, amountMinor: 1 })), { ok: false, error: { code: "payment_intent_unexpected_state" } }, "nothing captured yet");
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    t.match(await run(createRefund(merchant, { intentId: intent.id, amountMinor: 300 })), { status: "succeeded", amountMinor: 300 });
+    t.match(await run(createRefund(merchant, { intentId: intent.id, amountMinor: 600 })), { status: "succeeded" });
+    t.match(await attempt(createRefund(merchant, { intentId: intent.id, amountMinor: 101 })), {
+      ok: false,
+      error: { code: "refund_exceeds_captured", refundableMinor: 100 },
+    });
+    t.match(await attempt(createRefund(merchant, { intentId: intent.id, amountMinor: 0 })), { ok: false, error: { code: "validation_failed" } });
+    t.match(await run(createRefund(merchant, { intentId: intent.id, amountMinor: 100 })), { status: "succeeded" });
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 1000);
+  }),
+);
+
+t.test("a refund whose provider answer is lost stays pending and still counts against the refundable amount", (t) =>
+  forEachDialect(t, "pending refund", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 500, currency: "USD" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    provider.injectFault("refund", "timeout_after");
+    const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400 }));
+    t.equal(pending.status, "pending", "never guessed");
+    t.match(await attempt(createRefund(merchant, { intentId: intent.id, amountMinor: 101 })), { ok: false, error: { code: "refund_exceeds_captured", refundableMinor: 100 } });
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 0, "only completed refunds count as refunded");
+    const ledger = await db.db.selectFrom("payment_ledger_entries").selectAll().execute();
+    t.equal(ledger.length, 2, "only the capture is posted");
+  }),
+);
+
+t.test("20 parallel refunds with different keys never refund more than was captured", (t) =>
+  forEachDialectConfig(t, "parallel refunds", async (t, _config, dialect) => {
+    const { server, merchant, provider } = await startPaymentsServer(t, dialect, { latencyMs: 10 });
+    const { api_key: key } = await merchant();
+    const intent = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 1000, currency: "EUR" } });
+    const id = String(intent.body.id);
+    await call(`${server.url}/v1/payment-intents/${id}/confirm`, { key, idempotencyKey: freshKey(), body: { payment_method: sandboxTokens.visa } });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call(`${server.url}/v1/refunds`, { key, idempotencyKey: freshKey(), body: { payment_intent_id: id, amount_minor: 150 } })),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status === 422 && a.body.code === "refund_exceeds_captured");
+    t.equal(created.length, 6, "six refunds of 150 fit in 1000");
+    t.equal(refused.length, 14, "every other request is refused");
+    const read = await call(`${server.url}/v1/payment-intents/${id}`, { key });
+    t.equal(read.body.amount_refunded_minor, 900);
+    t.equal(provider.payments()[0]?.refundedMinor, 900, "the provider refunded exactly as much");
+    const rest = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: freshKey(), body: { payment_intent_id: id, amount_minor: 100 } });
+    t.equal(rest.status, 201, "the remainder can still be refunded");
+  }),
+);
