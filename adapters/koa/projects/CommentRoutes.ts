@@ -1,0 +1,52 @@
+/** Routes of task comments (client_mutation_id makes a retry return the same comment). */
+import { Effect } from "effect";
+import { addComment, listComments } from "../../../core/projects/Comments.js";
+import { CommentView, commentView } from "../../../core/projects/Views.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { CommentBody, IdParams, PageQuery } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** POST /v1/tasks/:id/comments — commenter or above; 201 also for a retry (same comment). */
+export const addCommentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/tasks/:id/comments",
+  operationId: "addComment",
+  summary: "Comment on a task, mentioning users",
+  description: "`client_mutation_id` is unique per author and task: a retry answers the comment the first call created.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: CommentBody,
+  responses: { 201: CommentView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    addComment(principal, params.id, { body: body.body, mentions: body.mentions, clientMutationId: body.client_mutation_id }).pipe(
+      Effect.map(({ comment }) => ({ status: 201, body: commentView(comment) })),
+    ),
+});
+
+/** GET /v1/tasks/:id/comments — oldest first. */
+export const listCommentsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/tasks/:id/comments",
+  operationId: "listComments",
+  summary: "List a task's comments",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  pagination: true,
+  params: IdParams,
+  query: PageQuery,
+  responses: { 200: PageOf(CommentView) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    listComments(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
+      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(commentView), next_cursor: nextCursor } })),
+    ),
+});
+
+/** Comment routes. */
+export const commentRoutes = [addCommentRoute, listCommentsRoute];

@@ -1,0 +1,70 @@
+/** Request shapes of the project endpoints (snake_case, conventions.md); responses live in core Views. */
+import { Schema } from "effect";
+import { ProjectRole, WorkspaceRole } from "../../../core/projects/Roles.js";
+import { TaskStatus } from "../../../core/projects/TaskWorkflow.js";
+import { pageQueryFields } from "../Pagination.js";
+
+/** A user id (the `sub` of a token): a UUID. */
+export const UserId = Schema.String.pipe(
+  Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
+);
+
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** `:id` path parameter. */
+export const IdParams = Schema.Struct({ id: Id });
+
+/** `:id/members/:userId` path parameters. */
+export const MemberParams = Schema.Struct({ id: Id, userId: Id });
+
+/** Body of POST /v1/workspaces and POST /v1/workspaces/:id/projects. */
+export const NameBody = Schema.Struct({ name: Schema.String });
+
+/** Body of POST /v1/workspaces/:id/members. */
+export const WorkspaceMemberBody = Schema.Struct({
+  user_id: UserId,
+  role: WorkspaceRole,
+  reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
+});
+
+/** Body of POST /v1/projects/:id/members. */
+export const ProjectMemberBody = Schema.Struct({
+  user_id: UserId,
+  role: ProjectRole,
+  reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
+});
+
+/** Query of the membership DELETEs: why (recorded in the audit log). */
+export const ReasonQuery = Schema.Struct({
+  reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
+});
+
+/** Body of POST /v1/projects/:id/tasks. */
+export const CreateTaskBody = Schema.Struct({
+  title: Schema.String,
+  status: Schema.optional(TaskStatus),
+  assignee_id: Schema.optional(Schema.NullOr(UserId)),
+});
+
+/** Body of PATCH /v1/tasks/:id: only the fields to change. */
+export const PatchTaskBody = Schema.Struct({
+  title: Schema.optional(Schema.String),
+  status: Schema.optional(TaskStatus),
+  assignee_id: Schema.optional(Schema.NullOr(UserId)),
+});
+
+/** Query of GET /v1/projects/:id/tasks. */
+export const TaskListQuery = Schema.Struct({ status: Schema.optional(TaskStatus), ...pageQueryFields });
+
+/** Body of POST /v1/tasks/:id/comments. */
+export const CommentBody = Schema.Struct({
+  body: Schema.String,
+  mentions: Schema.optionalWith(Schema.Array(UserId), { default: () => [] }),
+  client_mutation_id: Schema.String,
+});
+
+/** Query of the cursor lists. */
+export const PageQuery = Schema.Struct(pageQueryFields);
+
+/** Query of GET /v1/activity. */
+export const ActivityQuery = Schema.Struct({ workspace_id: Schema.optional(Id), ...pageQueryFields });

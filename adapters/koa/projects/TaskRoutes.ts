@@ -1,0 +1,125 @@
+/** Routes of tasks: list, create, read (ETag), conditional PATCH, soft delete and restore. */
+import { Effect } from "effect";
+import { createTask } from "../../../core/projects/CreateTask.js";
+import { getTask, listTasks } from "../../../core/projects/TaskQueries.js";
+import { deleteTask, restoreTask } from "../../../core/projects/TaskTrash.js";
+import { updateTask } from "../../../core/projects/UpdateTask.js";
+import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { CreateTaskBody, IdParams, PatchTaskBody, TaskListQuery } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** GET /v1/projects/:id/tasks — live tasks in (rank, id) order. */
+export const listTasksRoute = defineRoute({
+  method: "GET",
+  path: "/v1/projects/:id/tasks",
+  operationId: "listTasks",
+  summary: "List a project's tasks (stable keyset pages by rank, then id)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  pagination: true,
+  params: IdParams,
+  query: TaskListQuery,
+  responses: { 200: PageOf(TaskView) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, query, page }) =>
+    listTasks(principal, params.id, { status: query.status, cursor: page.cursor, limit: page.limit }).pipe(
+      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(taskView), next_cursor: nextCursor } })),
+    ),
+});
+
+/** POST /v1/projects/:id/tasks — project contributor. */
+export const createTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/projects/:id/tasks",
+  operationId: "createTask",
+  summary: "Create a task",
+  description: "Status defaults to the first status of the workflow (todo). An Idempotency-Key is accepted and recommended.",
+  tags,
+  auth: "required",
+  idempotency: "optional",
+  params: IdParams,
+  body: CreateTaskBody,
+  responses: { 201: TaskView },
+  problems: [403, 404, 422],
+  handler: ({ principal, params, body }) =>
+    createTask(principal, params.id, { title: body.title, status: body.status, assigneeId: body.assignee_id }).pipe(
+      Effect.map((task) => ({ status: 201, body: taskView(task), etag: task.version })),
+    ),
+});
+
+/** GET /v1/tasks/:id — with ETag. */
+export const getTaskRoute = defineRoute({
+  method: "GET",
+  path: "/v1/tasks/:id",
+  operationId: "getTask",
+  summary: "Read a task (ETag carries its version)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TaskView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    getTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+});
+
+/** PATCH /v1/tasks/:id — If-Match required; 412 with `current`, 409 for state rules. */
+export const patchTaskRoute = defineRoute({
+  method: "PATCH",
+  path: "/v1/tasks/:id",
+  operationId: "updateTask",
+  summary: "Update task fields with the expected version in If-Match",
+  description:
+    "412 version_mismatch carries the current task in `current`. 409 illegal_status_transition: the workflow has no such move; 409 task_deleted: the task is in the trash. 428 without If-Match.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  ifMatch: "required",
+  params: IdParams,
+  body: PatchTaskBody,
+  responses: { 200: TaskView },
+  problems: [403, 404, 409, 412, 422, 428],
+  handler: ({ principal, params, body, ifMatch }) =>
+    updateTask(principal, params.id, ifMatch, { title: body.title, status: body.status, assigneeId: body.assignee_id }).pipe(
+      Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version })),
+    ),
+});
+
+/** DELETE /v1/tasks/:id — soft delete (idempotent). */
+export const deleteTaskRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/tasks/:id",
+  operationId: "deleteTask",
+  summary: "Move a task to the trash (kept for restore and audit)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TaskView },
+  problems: [403, 404, 412],
+  handler: ({ principal, params }) =>
+    deleteTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+});
+
+/** POST /v1/tasks/:id/restore — out of the trash (idempotent). */
+export const restoreTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/tasks/:id/restore",
+  operationId: "restoreTask",
+  summary: "Restore a task from the trash",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TaskView },
+  problems: [403, 404, 412],
+  handler: ({ principal, params }) =>
+    restoreTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+});
+
+/** Task routes. */
+export const taskRoutes = [listTasksRoute, createTaskRoute, getTaskRoute, patchTaskRoute, deleteTaskRoute, restoreTaskRoute];

@@ -1,0 +1,79 @@
+/** Routes of workspaces and workspace members (owners manage members). */
+import { Effect } from "effect";
+import { WorkspaceMemberView, WorkspaceView, workspaceMemberView, workspaceView } from "../../../core/projects/Views.js";
+import { addWorkspaceMember, createWorkspace, getWorkspace, removeWorkspaceMember } from "../../../core/projects/Workspaces.js";
+import { defineRoute } from "../Route.js";
+import { IdParams, MemberParams, NameBody, ReasonQuery, WorkspaceMemberBody } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** POST /v1/workspaces — the caller becomes owner. */
+export const createWorkspaceRoute = defineRoute({
+  method: "POST",
+  path: "/v1/workspaces",
+  operationId: "createWorkspace",
+  summary: "Create a workspace (the caller becomes its owner)",
+  tags,
+  auth: "required",
+  idempotency: "optional",
+  body: NameBody,
+  responses: { 201: WorkspaceView },
+  problems: [403, 422],
+  handler: ({ principal, body }) =>
+    createWorkspace(principal, body).pipe(Effect.map(({ workspace, role }) => ({ status: 201, body: workspaceView(workspace, role) }))),
+});
+
+/** GET /v1/workspaces/:id — any member. */
+export const getWorkspaceRoute = defineRoute({
+  method: "GET",
+  path: "/v1/workspaces/:id",
+  operationId: "getWorkspace",
+  summary: "Read a workspace the caller belongs to",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: WorkspaceView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    getWorkspace(principal, params.id).pipe(Effect.map(({ workspace, role }) => ({ status: 200, body: workspaceView(workspace, role) }))),
+});
+
+/** POST /v1/workspaces/:id/members — owner adds a member or changes its role. */
+export const addWorkspaceMemberRoute = defineRoute({
+  method: "POST",
+  path: "/v1/workspaces/:id/members",
+  operationId: "addWorkspaceMember",
+  summary: "Add a workspace member or change its role (owner)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: WorkspaceMemberBody,
+  responses: { 201: WorkspaceMemberView, 200: WorkspaceMemberView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    addWorkspaceMember(principal, params.id, { userId: body.user_id, role: body.role, reason: body.reason }).pipe(
+      Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: workspaceMemberView(member) })),
+    ),
+});
+
+/** DELETE /v1/workspaces/:id/members/:userId — owner removes a member (idempotent). */
+export const removeWorkspaceMemberRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/workspaces/:id/members/:userId",
+  operationId: "removeWorkspaceMember",
+  summary: "Remove a workspace member and its project memberships (owner; idempotent)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: MemberParams,
+  query: ReasonQuery,
+  responses: { 204: null },
+  problems: [403, 404, 409],
+  handler: ({ principal, params, query }) =>
+    removeWorkspaceMember(principal, params.id, { userId: params.userId, reason: query.reason }).pipe(Effect.as({ status: 204 })),
+});
+
+/** Workspace routes. */
+export const workspaceRoutes = [createWorkspaceRoute, getWorkspaceRoute, addWorkspaceMemberRoute, removeWorkspaceMemberRoute];

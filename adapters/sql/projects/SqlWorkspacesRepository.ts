@@ -1,0 +1,59 @@
+/** The WorkspacesRepository port over `pm_workspaces` and `pm_workspace_members`. */
+import { Effect } from "effect";
+import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { workspaceFromRow, workspaceMemberFromRow } from "./projectRows.js";
+
+/** Builds the workspace repository over `db`. */
+export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesRepository => {
+  const f = featuresFor(db);
+  const findMember: WorkspacesRepository["findMember"] = (workspaceId, userId) =>
+    runQuery(db, (ex) =>
+      ex.selectFrom("pm_workspace_members").selectAll().where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
+    ).pipe(Effect.map((r) => (r === undefined ? null : workspaceMemberFromRow(f, r))));
+  return {
+    insertWorkspace: (w) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("pm_workspaces")
+          .values({ id: w.id, name: w.name, created_by: w.createdBy, created_at: f.timeToDb(w.createdAt) })
+          .execute(),
+      ).pipe(Effect.asVoid, Effect.withSpan("WorkspacesRepository.insertWorkspace")),
+    findWorkspace: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : workspaceFromRow(f, r))),
+      ),
+    upsertMember: (m) =>
+      Effect.gen(function* () {
+        const existing = yield* findMember(m.workspaceId, m.userId);
+        yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("pm_workspace_members")
+            .values({ workspace_id: m.workspaceId, user_id: m.userId, role: m.role, created_at: f.timeToDb(m.createdAt) })
+            .onConflict((oc) => oc.columns(["workspace_id", "user_id"]).doUpdateSet({ role: m.role }))
+            .execute(),
+        );
+        return existing === null ? ("created" as const) : ("updated" as const);
+      }).pipe(Effect.withSpan("WorkspacesRepository.upsertMember")),
+    findMember,
+    removeMember: (workspaceId, userId) =>
+      runQuery(db, (ex) =>
+        ex.deleteFrom("pm_workspace_members").where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numDeletedRows) > 0)),
+    countOwners: (workspaceId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("pm_workspace_members")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("workspace_id", "=", workspaceId)
+          .where("role", "=", "owner")
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.n))),
+    workspaceIdsWithRole: (userId, role) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("pm_workspace_members").select("workspace_id").where("user_id", "=", userId).where("role", "=", role).execute(),
+      ).pipe(Effect.map((rows) => rows.map((r) => String(r.workspace_id)))),
+  };
+};

@@ -1,0 +1,14 @@
+/**
+ * The project module's SQL adapter. Importing it registers the module's migrations, so
+ * `migrate` creates the project tables (hosts also register them from the module definition).
+ */
+import { registerMigrations } from "../Migrations.js";
+import { projectsMigrations } from "./projectsMigrations.js";
+
+export * from "./projectsMigrations.js";
+export * from "./SqlWorkspacesRepository.js";
+export * from "./SqlProjectsRepository.js";
+export * from "./SqlTasksRepository.js";
+export * from "./SqlCommentsRepository.js";
+
+registerMigrations("projects", projectsMigrations);

@@ -1,0 +1,102 @@
+/**
+ * Object-level authorization of the project module (spec rules 1-3): every command passes
+ * here. Workspace membership is checked first, then project membership; anything the caller
+ * may not see answers NotFound exactly like an unknown id, so existence never leaks. Forbidden
+ * (403) only where the caller already sees the object but its role lacks the right.
+ */
+import { Effect } from "effect";
+import { Forbidden, NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import type { Project, Task, Workspace, WorkspaceMember } from "./Records.js";
+import { allows, type ProjectRight, type ProjectRole, type WorkspaceRole } from "./Roles.js";
+
+/** The caller as a user id; only users act in this module. */
+export const requireUser = (principal: Principal): Effect.Effect<string, Forbidden> =>
+  principal.kind === "user"
+    ? Effect.succeed(principal.userId)
+    : Effect.fail(new Forbidden({ detail: "Only a signed-in user can use the project module." }));
+
+/** What the caller holds on one workspace. */
+export interface WorkspaceAccess {
+  readonly workspace: Workspace;
+  readonly membership: WorkspaceMember;
+}
+
+/** What the caller holds on one project: its effective project role. */
+export interface ProjectAccess {
+  readonly project: Project;
+  readonly workspaceRole: WorkspaceRole;
+  readonly role: ProjectRole;
+}
+
+const notFound = (resource: string) => new NotFound({ resource, detail: `No such ${resource}.` });
+
+/** The caller's workspace membership, or NotFound when it has none (or the workspace is unknown). */
+export const workspaceAccess = (
+  userId: string,
+  workspaceId: string,
+): Effect.Effect<WorkspaceAccess, NotFound, WorkspacesRepository> =>
+  Effect.gen(function* () {
+    const repo = yield* WorkspacesRepository;
+    const membership = yield* repo.findMember(workspaceId, userId);
+    const workspace = membership === null ? null : yield* repo.findWorkspace(workspaceId);
+    if (membership === null || workspace === null) return yield* Effect.fail(notFound("workspace"));
+    return { workspace, membership };
+  });
+
+/**
+ * The caller's effective role on a project: a workspace owner is admin everywhere; others need
+ * a project membership (a guest reaches only projects shared with it). Else NotFound(`resource`).
+ */
+export const projectAccess = (
+  userId: string,
+  projectId: string,
+  resource = "project",
+): Effect.Effect<ProjectAccess, NotFound, WorkspacesRepository | ProjectsRepository> =>
+  Effect.gen(function* () {
+    const projects = yield* ProjectsRepository;
+    const project = yield* projects.findProject(projectId);
+    if (project === null) return yield* Effect.fail(notFound(resource));
+    const member = yield* (yield* WorkspacesRepository).findMember(project.workspaceId, userId);
+    if (member === null) return yield* Effect.fail(notFound(resource));
+    if (member.role === "owner") return { project, workspaceRole: member.role, role: "admin" as const };
+    const projectMember = yield* projects.findMember(projectId, userId);
+    if (projectMember === null) return yield* Effect.fail(notFound(resource));
+    return { project, workspaceRole: member.role, role: projectMember.role };
+  });
+
+/** Fails Forbidden unless the access allows `right`. */
+export const requireRight = (access: ProjectAccess, right: ProjectRight): Effect.Effect<void, Forbidden> =>
+  allows(access.role, right)
+    ? Effect.void
+    : Effect.fail(new Forbidden({ detail: `Your project role (${access.role}) does not allow this.` }));
+
+/** A task with the caller's access to its project; NotFound when either is not visible. */
+export const taskAccess = (
+  userId: string,
+  taskId: string,
+): Effect.Effect<{ readonly task: Task; readonly access: ProjectAccess }, NotFound, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
+  Effect.gen(function* () {
+    const task = yield* (yield* TasksRepository).findTask(taskId);
+    if (task === null) return yield* Effect.fail(notFound("task"));
+    const access = yield* projectAccess(userId, task.projectId, "task");
+    return { task, access };
+  });
+
+/** Ids of every project the user can see: all projects of workspaces it owns, plus its memberships. */
+export const visibleProjectIds = (
+  userId: string,
+  workspaceId?: string,
+): Effect.Effect<ReadonlyArray<string>, never, WorkspacesRepository | ProjectsRepository> =>
+  Effect.gen(function* () {
+    const projects = yield* ProjectsRepository;
+    const owned = (yield* (yield* WorkspacesRepository).workspaceIdsWithRole(userId, "owner")).filter(
+      (id) => workspaceId === undefined || id === workspaceId,
+    );
+    const all = yield* projects.projectIdsOfWorkspaces(owned);
+    const shared = yield* projects.projectIdsOfMember(userId, workspaceId);
+    return [...new Set([...all, ...shared])];
+  });

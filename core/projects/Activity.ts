@@ -1,0 +1,37 @@
+/**
+ * The activity feed (spec rule 6): TaskEvents newest first by (created_at, id) with an opaque
+ * keyset cursor, restricted to the projects the caller can see inside the query, so the page
+ * limit counts only visible events. A new event sorts before page one and never shifts a page
+ * the client already holds.
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import type { Forbidden, InvalidCursor, NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
+import type { TaskEvent } from "./Records.js";
+import { pageFrom, type PageOf } from "./TaskQueries.js";
+
+const ActivityCursor = Schema.Tuple(Schema.String, Schema.String);
+
+/** One page of the caller's activity, optionally within one workspace. */
+export const listActivity = (
+  principal: Principal,
+  query: { readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<PageOf<TaskEvent>, Forbidden | NotFound | InvalidCursor, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    if (query.workspaceId !== undefined) yield* workspaceAccess(userId, query.workspaceId);
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(ActivityCursor, query.cursor);
+    const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
+    if (projectIds.length === 0) return { data: [], nextCursor: null };
+    const rows = yield* (yield* TasksRepository).listEvents({
+      projectIds,
+      before: before === undefined ? undefined : { createdAt: before[0], id: before[1] },
+      limit: query.limit + 1,
+    });
+    return pageFrom(rows, query.limit, (e) => [e.createdAt.toISOString(), e.id]);
+  }).pipe(Effect.withSpan("Projects.listActivity"));

@@ -1,0 +1,115 @@
+/**
+ * Comments with mentions (spec rule 5). The body field `client_mutation_id` is unique per
+ * author and task: a retry with the same id and content returns the first comment and writes
+ * nothing; the same id with other content is a 422. The comment, its TaskEvent and its
+ * CommentAdded envelope commit together. Mention delivery is a consumer's job (later slice).
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { ValidationFailed, type Forbidden, type InvalidCursor, type NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
+import { requireRight, requireUser, taskAccess } from "./Access.js";
+import { now } from "./Clock.js";
+import type { TaskServices } from "./CreateTask.js";
+import { ClientMutationIdReused, TaskDeleted } from "./ProjectErrors.js";
+import type { Comment } from "./Records.js";
+import { recordTaskFact } from "./TaskFacts.js";
+import { commentView } from "./Views.js";
+import { pageFrom, type PageOf } from "./TaskQueries.js";
+
+/** What an author sends. */
+export interface NewComment {
+  readonly body: string;
+  readonly mentions: ReadonlyArray<string>;
+  readonly clientMutationId: string;
+}
+
+const sameContent = (a: Comment, body: string, mentions: ReadonlyArray<string>): boolean =>
+  a.body === body && a.mentions.length === mentions.length && a.mentions.every((m, i) => m === mentions[i]);
+
+const validate = (input: NewComment): Effect.Effect<{ body: string; mentions: string[] }, ValidationFailed> => {
+  const errors = [];
+  const body = input.body.trim();
+  if (body.length < 1 || body.length > 10_000) errors.push({ path: "body", message: "must be 1 to 10000 characters" });
+  const mentions = [...new Set(input.mentions)];
+  if (mentions.length > 50) errors.push({ path: "mentions", message: "at most 50 users may be mentioned" });
+  if (input.clientMutationId.length < 1 || input.clientMutationId.length > 255) {
+    errors.push({ path: "client_mutation_id", message: "must be 1 to 255 characters" });
+  }
+  return errors.length > 0 ? Effect.fail(new ValidationFailed({ errors })) : Effect.succeed({ body, mentions });
+};
+
+/** Adds a comment (commenter or above); answers the comment and whether this call created it. */
+export const addComment = (
+  principal: Principal,
+  taskId: string,
+  input: NewComment,
+): Effect.Effect<
+  { readonly comment: Comment; readonly created: boolean },
+  Forbidden | NotFound | ValidationFailed | TaskDeleted | ClientMutationIdReused,
+  TaskServices | CommentsRepository
+> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { access } = yield* taskAccess(userId, taskId);
+    yield* requireRight(access, "comment");
+    const { body, mentions } = yield* validate(input);
+    const repo = yield* CommentsRepository;
+    const id = yield* (yield* Ids).next;
+    const replay = (existing: Comment) =>
+      sameContent(existing, body, mentions)
+        ? Effect.succeed({ comment: existing, created: false })
+        : Effect.fail(new ClientMutationIdReused({ detail: "This client_mutation_id was already used for another comment." }));
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const existing = yield* repo.findByClientMutationId(userId, taskId, input.clientMutationId);
+        if (existing !== null) return yield* replay(existing);
+        const { task } = yield* taskAccess(userId, taskId);
+        if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
+        const comment: Comment = {
+          id,
+          workspaceId: task.workspaceId,
+          projectId: task.projectId,
+          taskId,
+          authorId: userId,
+          body,
+          mentions,
+          clientMutationId: input.clientMutationId,
+          createdAt: yield* now,
+        };
+        if (!(yield* repo.insertComment(comment))) {
+          // A concurrent retry won the unique key: answer with its comment.
+          const winner = yield* repo.findByClientMutationId(userId, taskId, input.clientMutationId);
+          if (winner !== null) return yield* replay(winner);
+        }
+        yield* recordTaskFact({
+          task,
+          actorId: userId,
+          kind: "comment.added",
+          aggregate: { id: comment.id, version: 1 },
+          data: { comment: commentView(comment), mentions },
+        });
+        return { comment, created: true };
+      }),
+    );
+  }).pipe(Effect.withSpan("Projects.addComment"));
+
+const IdCursor = Schema.Tuple(Schema.String);
+
+/** Comments of a visible task, oldest first. */
+export const listComments = (
+  principal: Principal,
+  taskId: string,
+  query: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<PageOf<Comment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { access } = yield* taskAccess(userId, taskId);
+    yield* requireRight(access, "read");
+    const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const rows = yield* (yield* CommentsRepository).listComments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
+    return pageFrom(rows, query.limit, (c) => [c.id]);
+  }).pipe(Effect.withSpan("Projects.listComments"));

@@ -1,0 +1,69 @@
+/**
+ * Membership facts: an audit record (actor and reason) and an outbox envelope, written in the
+ * membership change's transaction; and the after-commit notice that makes live subscriptions
+ * re-check access. A realtime outage never fails the membership change itself (spec rule 9).
+ */
+import { Effect } from "effect";
+import { makeEvent } from "../kernel/EventEnvelope.js";
+import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { RealtimeBus } from "../../ports/Realtime.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { now } from "./Clock.js";
+
+/** The channel of a project's live updates. */
+export const projectChannel = (projectId: string): string => `project:${projectId}`;
+
+/** What changed about one membership. */
+export interface MembershipFact {
+  readonly workspaceId: string;
+  readonly projectId: string | null;
+  readonly userId: string;
+  readonly actorId: string;
+  readonly action: "workspace_member.added" | "workspace_member.removed" | "project_member.added" | "project_member.removed";
+  readonly role: string | null;
+  readonly reason: string;
+}
+
+const eventTypes: Record<MembershipFact["action"], string> = {
+  "workspace_member.added": "WorkspaceMembershipGranted",
+  "workspace_member.removed": "WorkspaceMembershipRevoked",
+  "project_member.added": "MembershipGranted",
+  "project_member.removed": "MembershipRevoked",
+};
+
+/** Audits the change and appends its event; call inside the change's transaction. */
+export const recordMembershipFact = (fact: MembershipFact): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
+  Effect.gen(function* () {
+    const at = yield* now;
+    const id = yield* (yield* Ids).next;
+    yield* (yield* ProjectsRepository).appendAudit({ id, ...fact, createdAt: at });
+    const envelope = yield* makeEvent({
+      type: eventTypes[fact.action],
+      tenant_id: fact.workspaceId,
+      aggregate_id: fact.projectId ?? fact.workspaceId,
+      aggregate_version: 0,
+      actor_id: fact.actorId,
+      data: {
+        workspace_id: fact.workspaceId,
+        project_id: fact.projectId,
+        user_id: fact.userId,
+        role: fact.role,
+        reason: fact.reason,
+      },
+    });
+    yield* (yield* Outbox).append([envelope]);
+  });
+
+/**
+ * After commit: tells every process that `userId` lost access (to one project's channel, or to
+ * everything when `projectId` is omitted) so its live subscriptions are re-authorized and
+ * dropped. Failures are swallowed: HTTP reads re-check access at the source anyway.
+ */
+export const announceAccessChanged = (userId: string, projectId?: string): Effect.Effect<void, never, RealtimeBus> =>
+  Effect.flatMap(RealtimeBus, (bus) =>
+    bus.publish(projectId === undefined ? { type: "access_changed", userId } : { type: "access_changed", userId, channel: projectChannel(projectId) }),
+  ).pipe(
+    Effect.timeout("2 seconds"),
+    Effect.catchAllCause(() => Effect.void),
+  );

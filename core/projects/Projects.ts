@@ -1,0 +1,140 @@
+/**
+ * Project commands: create (members and owners; the creator becomes admin), read, add or change
+ * a project member (project admin; the user must already belong to the workspace, and a guest
+ * can never be admin), and revoke a membership (spec rule 7).
+ */
+import { Effect } from "effect";
+import { Forbidden, ValidationFailed, type NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { RealtimeBus } from "../../ports/Realtime.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { projectAccess, requireRight, requireUser, workspaceAccess, type ProjectAccess } from "./Access.js";
+import { now } from "./Clock.js";
+import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
+import type { Project, ProjectMember } from "./Records.js";
+import { mayCreateProjects, mayHoldProjectRole, type ProjectRole } from "./Roles.js";
+import { validName } from "./Workspaces.js";
+
+type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
+
+/** Creates a project in a workspace; the caller becomes its admin. */
+export const createProject = (
+  principal: Principal,
+  workspaceId: string,
+  input: { readonly name: string },
+): Effect.Effect<{ project: Project; role: ProjectRole }, Forbidden | NotFound | ValidationFailed, Repos> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* workspaceAccess(userId, workspaceId);
+    if (!mayCreateProjects(access.membership.role)) {
+      return yield* Effect.fail(new Forbidden({ detail: "A guest cannot create projects." }));
+    }
+    const name = yield* validName(input.name);
+    const at = yield* now;
+    const project: Project = { id: yield* (yield* Ids).next, workspaceId, name, createdBy: userId, createdAt: at };
+    const repo = yield* ProjectsRepository;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* repo.insertProject(project);
+        yield* repo.upsertMember({ workspaceId, projectId: project.id, userId, role: "admin", addedBy: userId, createdAt: at });
+        yield* recordMembershipFact({
+          workspaceId,
+          projectId: project.id,
+          userId,
+          actorId: userId,
+          action: "project_member.added",
+          role: "admin",
+          reason: "created the project",
+        });
+      }),
+    );
+    return { project, role: "admin" as const };
+  }).pipe(Effect.withSpan("Projects.createProject"));
+
+/** Reads a project the caller can see. */
+export const getProject = (
+  principal: Principal,
+  projectId: string,
+): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
+  Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(Effect.withSpan("Projects.getProject"));
+
+/** Adds a project member or changes its role (project admin). */
+export const addProjectMember = (
+  principal: Principal,
+  projectId: string,
+  input: { readonly userId: string; readonly role: ProjectRole; readonly reason?: string | undefined },
+): Effect.Effect<{ member: ProjectMember; created: boolean }, Forbidden | NotFound | ValidationFailed, Repos> =>
+  Effect.gen(function* () {
+    const actorId = yield* requireUser(principal);
+    const access = yield* projectAccess(actorId, projectId);
+    yield* requireRight(access, "manage_members");
+    const { workspaceId } = access.project;
+    const target = yield* (yield* WorkspacesRepository).findMember(workspaceId, input.userId);
+    if (target === null) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
+    }
+    if (!mayHoldProjectRole(target.role, input.role)) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "role", message: "a guest cannot be a project admin" }] }));
+    }
+    const repo = yield* ProjectsRepository;
+    const member: ProjectMember = { workspaceId, projectId, userId: input.userId, role: input.role, addedBy: actorId, createdAt: yield* now };
+    const outcome = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const result = yield* repo.upsertMember(member);
+        yield* recordMembershipFact({
+          workspaceId,
+          projectId,
+          userId: input.userId,
+          actorId,
+          action: "project_member.added",
+          role: input.role,
+          reason: input.reason ?? "added by a project admin",
+        });
+        return result;
+      }),
+    );
+    const stored = (yield* repo.findMember(projectId, input.userId)) ?? member;
+    return { member: stored, created: outcome === "created" };
+  }).pipe(Effect.withSpan("Projects.addProjectMember"));
+
+/**
+ * Revokes a project membership (project admin). Idempotent: revoking an absent membership
+ * succeeds and records nothing. The removal, its audit record (actor and reason) and
+ * MembershipRevoked commit together; after commit the user's live subscriptions to the
+ * project are re-checked and dropped. Its next request to the project answers 404.
+ */
+export const revokeProjectMembership = (
+  principal: Principal,
+  projectId: string,
+  input: { readonly userId: string; readonly reason?: string | undefined },
+): Effect.Effect<{ removed: boolean }, Forbidden | NotFound, Repos | RealtimeBus> =>
+  Effect.gen(function* () {
+    const actorId = yield* requireUser(principal);
+    const access = yield* projectAccess(actorId, projectId);
+    yield* requireRight(access, "manage_members");
+    const repo = yield* ProjectsRepository;
+    const removed = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const removed = yield* repo.removeMember(projectId, input.userId);
+        // Share tokens of the user would be revoked here, atomically (a later slice adds them).
+        if (removed) {
+          yield* recordMembershipFact({
+            workspaceId: access.project.workspaceId,
+            projectId,
+            userId: input.userId,
+            actorId,
+            action: "project_member.removed",
+            role: null,
+            reason: input.reason ?? "removed by a project admin",
+          });
+        }
+        return removed;
+      }),
+    );
+    if (removed) yield* announceAccessChanged(input.userId, projectId);
+    return { removed };
+  }).pipe(Effect.withSpan("Projects.revokeProjectMembership"));

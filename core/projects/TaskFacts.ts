@@ -1,0 +1,57 @@
+/**
+ * Records what happened to a task: one append-only TaskEvent (activity) and one outbox envelope
+ * carrying the same id. Call inside the command's transaction, so the task write, its
+ * TaskEvent and its outbox row commit together or not at all (spec rule 3).
+ */
+import { Effect } from "effect";
+import { makeEvent } from "../kernel/EventEnvelope.js";
+import type { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import type { Task, TaskEvent } from "./Records.js";
+import { taskView } from "./Views.js";
+
+/** Activity kinds and the event type each is published as. */
+export const factTypes = {
+  "task.created": "TaskCreated",
+  "task.updated": "TaskChanged",
+  "task.deleted": "TaskChanged",
+  "task.restored": "TaskChanged",
+  "comment.added": "CommentAdded",
+} as const;
+export type FactKind = keyof typeof factTypes;
+
+/** Appends the TaskEvent and the outbox envelope for `task` at its current version. */
+export const recordTaskFact = (input: {
+  readonly task: Task;
+  readonly actorId: string;
+  readonly kind: FactKind;
+  readonly data?: Readonly<Record<string, unknown>>;
+  /** The envelope's aggregate when it is not the task itself (a comment). */
+  readonly aggregate?: { readonly id: string; readonly version: number };
+}): Effect.Effect<TaskEvent, never, TasksRepository | Outbox | Ids> =>
+  Effect.gen(function* () {
+    const { task } = input;
+    const data = { kind: input.kind, project_id: task.projectId, task: taskView(task), ...input.data };
+    const envelope = yield* makeEvent({
+      type: factTypes[input.kind],
+      tenant_id: task.workspaceId,
+      aggregate_id: input.aggregate?.id ?? task.id,
+      aggregate_version: input.aggregate?.version ?? task.version,
+      actor_id: input.actorId,
+      data,
+    });
+    const event: TaskEvent = {
+      id: envelope.id,
+      workspaceId: task.workspaceId,
+      projectId: task.projectId,
+      taskId: task.id,
+      actorId: input.actorId,
+      kind: input.kind,
+      data,
+      createdAt: new Date(envelope.occurred_at),
+    };
+    yield* (yield* TasksRepository).appendEvent(event);
+    yield* (yield* Outbox).append([envelope]);
+    return event;
+  });

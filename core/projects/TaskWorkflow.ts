@@ -1,0 +1,32 @@
+/**
+ * The task status workflow as an explicit transition table (style.md: state machines are
+ * tables). Default statuses: todo -> in_progress -> done; work can stop (in_progress -> todo)
+ * and a done task can be reopened (done -> todo). Skipping work (todo -> done) or resuming a
+ * done task without reopening it (done -> in_progress) is not in the table: 409
+ * illegal_status_transition. Staying in place is not a move.
+ */
+import { Effect, Schema } from "effect";
+import { IllegalStatusTransition } from "./ProjectErrors.js";
+
+/** Every status of the default workflow. */
+export const TaskStatus = Schema.Literal("todo", "in_progress", "done");
+export type TaskStatus = typeof TaskStatus.Type;
+
+/** A new task starts here unless the request names another status. */
+export const initialStatus: TaskStatus = "todo";
+
+/** (from) -> the statuses it may move to. */
+export const transitions: Readonly<Record<TaskStatus, ReadonlyArray<TaskStatus>>> = {
+  todo: ["in_progress"],
+  in_progress: ["todo", "done"],
+  done: ["todo"],
+};
+
+/** True when the table has the edge from -> to. */
+export const canMove = (from: TaskStatus, to: TaskStatus): boolean => transitions[from].includes(to);
+
+/** Succeeds with `to` when the move is legal (or no move at all), else IllegalStatusTransition. */
+export const moveStatus = (from: TaskStatus, to: TaskStatus): Effect.Effect<TaskStatus, IllegalStatusTransition> =>
+  from === to || canMove(from, to)
+    ? Effect.succeed(to)
+    : Effect.fail(new IllegalStatusTransition({ from, to, detail: `A task cannot move from ${from} to ${to}.` }));

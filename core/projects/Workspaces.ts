@@ -1,0 +1,143 @@
+/**
+ * Workspace commands: create (the caller becomes owner), read, add or change a member, remove a
+ * member. Only owners manage members; removing a member also removes its project memberships
+ * in the same transaction and drops its live subscriptions after commit.
+ */
+import { Effect } from "effect";
+import { Forbidden, ValidationFailed, type NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { RealtimeBus } from "../../ports/Realtime.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { requireUser, workspaceAccess } from "./Access.js";
+import { now } from "./Clock.js";
+import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
+import { LastOwner } from "./ProjectErrors.js";
+import type { Workspace, WorkspaceMember } from "./Records.js";
+import type { WorkspaceRole } from "./Roles.js";
+
+type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
+
+/** A name of 1..200 characters after trimming, else ValidationFailed on `path`. */
+export const validName = (name: string, path = "name"): Effect.Effect<string, ValidationFailed> => {
+  const trimmed = name.trim();
+  return trimmed.length >= 1 && trimmed.length <= 200
+    ? Effect.succeed(trimmed)
+    : Effect.fail(new ValidationFailed({ errors: [{ path, message: "must be 1 to 200 characters" }] }));
+};
+
+/** Creates a workspace owned by the caller. */
+export const createWorkspace = (
+  principal: Principal,
+  input: { readonly name: string },
+): Effect.Effect<{ workspace: Workspace; role: WorkspaceRole }, Forbidden | ValidationFailed, Repos> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const name = yield* validName(input.name);
+    const at = yield* now;
+    const workspace: Workspace = { id: yield* (yield* Ids).next, name, createdBy: userId, createdAt: at };
+    const repo = yield* WorkspacesRepository;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* repo.insertWorkspace(workspace);
+        yield* repo.upsertMember({ workspaceId: workspace.id, userId, role: "owner", createdAt: at });
+        yield* recordMembershipFact({
+          workspaceId: workspace.id,
+          projectId: null,
+          userId,
+          actorId: userId,
+          action: "workspace_member.added",
+          role: "owner",
+          reason: "created the workspace",
+        });
+      }),
+    );
+    return { workspace, role: "owner" as const };
+  }).pipe(Effect.withSpan("Projects.createWorkspace"));
+
+/** Reads a workspace the caller belongs to. */
+export const getWorkspace = (
+  principal: Principal,
+  workspaceId: string,
+): Effect.Effect<{ workspace: Workspace; role: WorkspaceRole }, Forbidden | NotFound, WorkspacesRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* workspaceAccess(userId, workspaceId);
+    return { workspace: access.workspace, role: access.membership.role };
+  }).pipe(Effect.withSpan("Projects.getWorkspace"));
+
+const requireOwner = (principal: Principal, workspaceId: string) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* workspaceAccess(userId, workspaceId);
+    if (access.membership.role !== "owner") {
+      return yield* Effect.fail(new Forbidden({ detail: "Only a workspace owner manages members." }));
+    }
+    return userId;
+  });
+
+/** Adds a member or changes its role (owner only). */
+export const addWorkspaceMember = (
+  principal: Principal,
+  workspaceId: string,
+  input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
+): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos> =>
+  Effect.gen(function* () {
+    const actorId = yield* requireOwner(principal, workspaceId);
+    const repo = yield* WorkspacesRepository;
+    const member: WorkspaceMember = { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
+    const outcome = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const existing = yield* repo.findMember(workspaceId, input.userId);
+        if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
+          return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
+        }
+        const result = yield* repo.upsertMember(member);
+        yield* recordMembershipFact({
+          workspaceId,
+          projectId: null,
+          userId: input.userId,
+          actorId,
+          action: "workspace_member.added",
+          role: input.role,
+          reason: input.reason ?? "added by an owner",
+        });
+        return result;
+      }),
+    );
+    const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
+    return { member: stored, created: outcome === "created" };
+  }).pipe(Effect.withSpan("Projects.addWorkspaceMember"));
+
+/** Removes a member and its project memberships (owner only; idempotent). */
+export const removeWorkspaceMember = (
+  principal: Principal,
+  workspaceId: string,
+  input: { readonly userId: string; readonly reason?: string | undefined },
+): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | RealtimeBus> =>
+  Effect.gen(function* () {
+    const actorId = yield* requireOwner(principal, workspaceId);
+    const repo = yield* WorkspacesRepository;
+    const projects = yield* ProjectsRepository;
+    const reason = input.reason ?? "removed by an owner";
+    const removed = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const existing = yield* repo.findMember(workspaceId, input.userId);
+        if (existing === null) return false;
+        if (existing.role === "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
+          return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
+        }
+        const projectIds = yield* projects.removeMembershipsInWorkspace(workspaceId, input.userId);
+        for (const projectId of projectIds) {
+          yield* recordMembershipFact({ workspaceId, projectId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason });
+        }
+        yield* repo.removeMember(workspaceId, input.userId);
+        yield* recordMembershipFact({ workspaceId, projectId: null, userId: input.userId, actorId, action: "workspace_member.removed", role: null, reason });
+        return true;
+      }),
+    );
+    if (removed) yield* announceAccessChanged(input.userId);
+  }).pipe(Effect.withSpan("Projects.removeWorkspaceMember"));

@@ -1,0 +1,23 @@
+/** Storage of projects, project memberships and the membership audit log. */
+import { Context, Effect } from "effect";
+import type { MembershipAudit, Project, ProjectMember } from "../../core/projects/Records.js";
+
+/** The project repository. */
+export interface ProjectsRepository {
+  readonly insertProject: (project: Project) => Effect.Effect<void>;
+  readonly findProject: (id: string) => Effect.Effect<Project | null>;
+  /** Adds the member or changes its role; answers which of the two happened. */
+  readonly upsertMember: (member: ProjectMember) => Effect.Effect<"created" | "updated">;
+  readonly findMember: (projectId: string, userId: string) => Effect.Effect<ProjectMember | null>;
+  /** Removes the membership; false when there was none (a repeated revocation). */
+  readonly removeMember: (projectId: string, userId: string) => Effect.Effect<boolean>;
+  /** Removes every project membership of `userId` in the workspace; answers the project ids. */
+  readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>;
+  /** Ids of the projects where `userId` has a membership (optionally within one workspace). */
+  readonly projectIdsOfMember: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<string>>;
+  /** Ids of every project of the given workspaces. */
+  readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>;
+  /** Appends one immutable audit record. */
+  readonly appendAudit: (record: MembershipAudit) => Effect.Effect<void>;
+}
+export const ProjectsRepository = Context.GenericTag<ProjectsRepository>("domainkit/projects/ProjectsRepository");

@@ -1,0 +1,19 @@
+/** Storage of workspaces and their memberships. Every call joins the open transaction. */
+import { Context, Effect } from "effect";
+import type { Workspace, WorkspaceMember } from "../../core/projects/Records.js";
+import type { WorkspaceRole } from "../../core/projects/Roles.js";
+
+/** The workspace repository. */
+export interface WorkspacesRepository {
+  readonly insertWorkspace: (workspace: Workspace) => Effect.Effect<void>;
+  readonly findWorkspace: (id: string) => Effect.Effect<Workspace | null>;
+  /** Adds the member or changes its role; answers which of the two happened. */
+  readonly upsertMember: (member: WorkspaceMember) => Effect.Effect<"created" | "updated">;
+  readonly findMember: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceMember | null>;
+  /** Removes the membership; false when there was none. */
+  readonly removeMember: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
+  readonly countOwners: (workspaceId: string) => Effect.Effect<number>;
+  /** Ids of the workspaces where `userId` holds `role`. */
+  readonly workspaceIdsWithRole: (userId: string, role: WorkspaceRole) => Effect.Effect<ReadonlyArray<string>>;
+}
+export const WorkspacesRepository = Context.GenericTag<WorkspacesRepository>("domainkit/projects/WorkspacesRepository");

@@ -1,0 +1,140 @@
+/**
+ * Test support of the project module: a reference server mounting it (HTTP tests), a core
+ * runtime over one test database (storage-level tests), users with tokens, a JSON client and a
+ * small fixture (workspace, project, members) built through the public API.
+ */
+import "../../adapters/sql/projects/index.js";
+import { randomUUID } from "node:crypto";
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
+import { mintToken } from "../../adapters/koa/Authentication.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
+import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
+import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
+import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
+import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
+import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { RealtimeBus } from "../../ports/Realtime.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { Dialect, HasTeardown } from "../support/databases.js";
+import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
+
+/** Every service the project core needs. */
+export type ProjectServices =
+  | StoragePorts
+  | WorkspacesRepository
+  | ProjectsRepository
+  | TasksRepository
+  | CommentsRepository
+  | RealtimeBus;
+
+/** The project repositories over `db`. */
+export const projectRepositories = (db: SqlDatabase) =>
+  Layer.mergeAll(
+    Layer.succeed(WorkspacesRepository, makeSqlWorkspacesRepository(db)),
+    Layer.succeed(ProjectsRepository, makeSqlProjectsRepository(db)),
+    Layer.succeed(TasksRepository, makeSqlTasksRepository(db)),
+    Layer.succeed(CommentsRepository, makeSqlCommentsRepository(db)),
+  );
+
+/** A bus that records notices (no other process listens in these tests). */
+export const recordingBus = () => {
+  const notices: unknown[] = [];
+  const bus: RealtimeBus = {
+    publish: (notice) => Effect.sync(() => void notices.push(notice)),
+    listen: () => Effect.succeed(() => undefined),
+  };
+  return { bus, notices };
+};
+
+/** A runtime of the project core over `db` (override any port with `overrides`), disposed at teardown. */
+export const projectsRuntime = (t: HasTeardown, db: SqlDatabase, overrides: Layer.Layer<never> | Layer.Layer<any> = Layer.empty) => {
+  const { bus, notices } = recordingBus();
+  const runtime = ManagedRuntime.make(
+    Layer.merge(Layer.mergeAll(storageLayer(db), projectRepositories(db), Layer.succeed(RealtimeBus, bus)), overrides),
+  );
+  t.teardown(() => runtime.dispose());
+  return {
+    notices,
+    run: <A, E>(effect: Effect.Effect<A, E, ProjectServices>): Promise<A> => runtime.runPromise(effect as Effect.Effect<A, E, never>),
+    /** The typed failure, the value, or the defect of `effect`. */
+    attempt: async <A, E>(
+      effect: Effect.Effect<A, E, ProjectServices>,
+    ): Promise<{ ok: true; value: A } | { ok: false; error?: E; defect?: unknown }> => {
+      const exit = await runtime.runPromiseExit(effect as Effect.Effect<A, E, never>);
+      if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
+      const failure = Cause.failureOption(exit.cause);
+      return Option.isSome(failure) ? { ok: false, error: failure.value } : { ok: false, defect: Cause.squash(exit.cause) };
+    },
+  };
+};
+
+/** A user principal with a fresh id. */
+export const newUser = (): Principal & { kind: "user" } => ({ kind: "user", userId: randomUUID() });
+
+/** A JSON answer. */
+export interface Answer {
+  readonly status: number;
+  readonly body: any;
+  readonly headers: Headers;
+}
+
+/** One user's HTTP client of a running server. */
+export interface Client {
+  readonly userId: string;
+  readonly call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
+}
+
+/** A reference server mounting only the project module. */
+export const startProjectsServer = async (t: HasTeardown, dialect: Dialect) => {
+  const config = await testConfig(dialect, t);
+  const { server } = await startReferenceServer(t, config, { modules: [projectsModule] });
+  const client = async (userId: string = randomUUID()): Promise<Client> => {
+    const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
+    return {
+      userId,
+      call: async (method, path, body, headers = {}) => {
+        const response = await fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await response.text();
+        return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
+      },
+    };
+  };
+  return { server, client, db: server.core.database };
+};
+
+/** A workspace with an owner, a project, and clients for each role asked for. */
+export const projectFixture = async (
+  client: (userId?: string) => Promise<Client>,
+  members: Readonly<Record<string, { workspace: "member" | "guest"; project?: "admin" | "contributor" | "commenter" | "viewer" }>> = {},
+) => {
+  const owner = await client();
+  const workspace = await owner.call("POST", "/v1/workspaces", { name: "Acme" });
+  if (workspace.status !== 201) throw new Error(`workspace: ${workspace.status} ${JSON.stringify(workspace.body)}`);
+  const project = await owner.call("POST", `/v1/workspaces/${workspace.body.id}/projects`, { name: "Launch" });
+  if (project.status !== 201) throw new Error(`project: ${project.status} ${JSON.stringify(project.body)}`);
+  const clients: Record<string, Client> = {};
+  for (const [name, roles] of Object.entries(members)) {
+    const c = await client();
+    const added = await owner.call("POST", `/v1/workspaces/${workspace.body.id}/members`, { user_id: c.userId, role: roles.workspace });
+    if (added.status !== 201) throw new Error(`member ${name}: ${added.status}`);
+    if (roles.project !== undefined) {
+      const shared = await owner.call("POST", `/v1/projects/${project.body.id}/members`, { user_id: c.userId, role: roles.project });
+      if (shared.status !== 201) throw new Error(`share ${name}: ${shared.status} ${JSON.stringify(shared.body)}`);
+    }
+    clients[name] = c;
+  }
+  return { owner, workspaceId: workspace.body.id as string, projectId: project.body.id as string, clients };
+};
