@@ -13,6 +13,7 @@ import { UserEpochs } from "../ports/UserEpochs.js";
 import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import { referenceModules } from "./modules/index.js";
+import { createMerchantWithKey } from "./modules/paymentsModule.js";
 import { createServer } from "./ReferenceServer.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -23,6 +24,9 @@ Commands:
   worker                         run the outbox relay and job runner alone
   migrate                        apply pending migrations and exit
   token --user <uuid> [--ttl s]  print a development JWT for that user (default ttl 3600)
+  merchant create --name <name> --scopes <scope,...>
+                                 create a payments merchant and print {merchant_id, api_key}
+                                 (the key is shown once; scopes: payments:write,refunds:write,ledger:read)
   revoke --user <uuid>           revoke every token of that user
   dead-letters [--limit n]       list dead-lettered jobs and outbox messages (JSON)
   replay --job <id> | --message <id>
@@ -81,14 +85,17 @@ class UsageError extends Error {}
 export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
   const [command, ...rest] = argv;
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: [...rest],
+      allowPositionals: command === "merchant",
       options: {
         user: { type: "string" },
         ttl: { type: "string" },
         limit: { type: "string" },
         job: { type: "string" },
         message: { type: "string" },
+        name: { type: "string" },
+        scopes: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -137,6 +144,14 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
           core.runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId))),
         );
         process.stdout.write(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch })}\n`);
+        return;
+      }
+      case "merchant": {
+        if (positionals[0] !== "create") throw new UsageError('usage: merchant create --name <name> --scopes <scope,...>');
+        if (values.name === undefined || values.name.trim() === "") throw new UsageError("--name is required");
+        const scopes = (values.scopes ?? "payments:write,refunds:write,ledger:read").split(",").map((s) => s.trim()).filter((s) => s !== "");
+        const created = await withCore(config, (core) => createMerchantWithKey(core.runtime, { name: values.name as string, scopes }));
+        process.stdout.write(`${JSON.stringify({ merchant_id: created.merchant_id, api_key: created.api_key })}\n`);
         return;
       }
       case "revoke": {

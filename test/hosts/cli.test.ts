@@ -65,3 +65,21 @@ t.test("dead-letters lists nothing on a fresh database", async (t) => {
   const listed = JSON.parse((await cli(config, ["dead-letters"])).stdout) as { jobs: unknown[]; messages: unknown[] };
   t.same(listed, { jobs: [], messages: [] });
 });
+
+t.test("merchant create prints the API key once, and that key can create a payment intent", async (t) => {
+  const config = await testConfig("sqlite", t);
+  const created = JSON.parse((await cli(config, ["merchant", "create", "--name", "Acme", "--scopes", "payments:write"])).stdout) as {
+    merchant_id: string;
+    api_key: string;
+  };
+  t.match(created.merchant_id, /^[0-9a-f-]{36}$/);
+  t.match(created.api_key, /^sk_test_/);
+  const { server } = await startReferenceServer(t, { ...config, workerInProcess: false });
+  const response = await fetch(`${server.url}/v1/payment-intents`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${created.api_key}`, "Idempotency-Key": "cli-test-1", "Content-Type": "application/json" },
+    body: JSON.stringify({ amount_minor: 1250, currency: "EUR" }),
+  });
+  t.equal(response.status, 201);
+  t.match(await response.json(), { amount_minor: 1250, currency: "EUR" });
+});
