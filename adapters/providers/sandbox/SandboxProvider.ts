@@ -9,10 +9,17 @@
  *   pm_card_timeout_before  the first call times out before acting; a retry goes through.
  * Capture, refund and void take injected faults (`injectFault`), as a header would on a real
  * sandbox. It never sees card numbers: only tokens. `calls` and `payments` let tests observe it.
+ * Like a real provider it records an event for everything it does (`events`, delivered as
+ * signed webhooks by SandboxWebhooks.ts: duplicates, reordering and delays are the test's
+ * choice of what to post when) and publishes a settlement file per UTC day
+ * (`settlementFile`), into which `injectSettlementFault` puts missing, amount, currency or
+ * status mismatches.
  */
 import { Effect } from "effect";
+import { randomBytes } from "node:crypto";
 import type { Money } from "../../../core/kernel/Money.js";
 import { ProviderOutcomeUnknown } from "../../../core/payments/PaymentErrors.js";
+import { formatSettlementFile, type SettlementRow } from "../../../core/payments/SettlementFile.js";
 import type { AuthorizeResult, PaymentProvider, ProviderPayment, SettleResult } from "../../../ports/payments/PaymentProvider.js";
 
 /** The test payment method tokens the sandbox understands. */
@@ -34,12 +41,38 @@ interface SandboxPayment {
   refundedMinor: number;
   declineCode: string | null;
   answer: AuthorizeResult;
+  capture: boolean;
+  capturedAt: Date | null;
+}
+
+/** One event as the sandbox sends it in a webhook body (the provider's wire format). */
+export interface SandboxEvent {
+  readonly id: string;
+  readonly type: string;
+  /** Unix seconds. */
+  readonly created: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** A settlement mismatch to inject into the file of the day the object settled. */
+export type SettlementFault =
+  | { readonly omit: true }
+  | { readonly amountMinor?: number; readonly currency?: string; readonly status?: string };
+
+interface SandboxRefund {
+  reference: string;
+  paymentReference: string;
+  providerPaymentId: string;
+  amount: Money;
+  at: Date;
 }
 
 /** Options of the sandbox. */
 export interface SandboxOptions {
   /** Simulated network latency per call (default 0). */
   readonly latencyMs?: number;
+  /** The sandbox's clock (default: the system clock). */
+  readonly now?: () => Date;
 }
 
 /** The sandbox with its observable state. */
@@ -50,6 +83,16 @@ export interface SandboxProvider extends PaymentProvider {
   readonly payments: () => ReadonlyArray<ProviderPayment>;
   /** Makes the next call of `operation` time out, before or after acting. */
   readonly injectFault: (operation: "capture" | "refund" | "void", fault: SandboxFault) => void;
+  /** Every event the sandbox recorded, oldest first (what its webhooks carry). */
+  readonly events: () => ReadonlyArray<SandboxEvent>;
+  /** The customer completes authentication of a payment that required action. */
+  readonly completeAction: (reference: string) => SandboxEvent | null;
+  /** The settlement rows of UTC day `day` (YYYY-MM-DD), with injected faults applied. */
+  readonly settlementRows: (day: string) => ReadonlyArray<SettlementRow>;
+  /** The settlement file (CSV) of UTC day `day`. */
+  readonly settlementFile: (day: string) => string;
+  /** Misreports (or omits) the object under `reference` in its settlement file. */
+  readonly injectSettlementFault: (reference: string, fault: SettlementFault) => void;
 }
 
 /** An injected transport fault. */
@@ -64,6 +107,27 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
   const faultedOnce = new Set<string>();
   const injected = new Map<string, SandboxFault>();
   let sequence = 0;
+  const clock = options.now ?? (() => new Date());
+  const events: SandboxEvent[] = [];
+  const refunds: SandboxRefund[] = [];
+  const settlementFaults = new Map<string, SettlementFault>();
+
+  const paymentData = (p: SandboxPayment): Record<string, unknown> => ({
+    object: "payment",
+    reference: p.reference,
+    provider_payment_id: p.providerPaymentId,
+    status: p.status,
+    amount_minor: p.amount.amount_minor,
+    captured_minor: p.capturedMinor,
+    currency: p.amount.currency,
+    decline_code: p.declineCode,
+  });
+  const record = (type: string, data: Record<string, unknown>): SandboxEvent => {
+    const event = { id: `evt_${randomBytes(12).toString("hex")}`, type, created: Math.floor(clock().getTime() / 1000), data };
+    events.push(event);
+    return event;
+  };
+  const recordPayment = (p: SandboxPayment): SandboxEvent => record(`payment.${p.status}`, paymentData(p));
 
   const call = <A>(operation: string, reference: string, act: () => A | ProviderOutcomeUnknown): Effect.Effect<A, ProviderOutcomeUnknown> =>
     Effect.gen(function* () {
@@ -102,9 +166,10 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
     let payment: SandboxPayment;
     if (token === sandboxTokens.declined || !token.startsWith("pm_card_")) {
       const declineCode = token === sandboxTokens.declined ? "card_declined" : "invalid_payment_method";
-      payment = { ...base, providerPaymentId: null, status: "declined", authorizedMinor: 0, capturedMinor: 0, declineCode, answer: { _tag: "Declined", declineCode } };
+      payment = { ...base, providerPaymentId: null, status: "declined", authorizedMinor: 0, capturedMinor: 0, declineCode, answer: { _tag: "Declined", declineCode }, capture, capturedAt: null };
     } else if (token === sandboxTokens.authenticationRequired) {
-      payment = { ...base, providerPaymentId, status: "requires_action", authorizedMinor: 0, capturedMinor: 0, declineCode: null, answer: { _tag: "RequiresAction", providerPaymentId } };
+      payment = { ...base, providerPaymentId, status: "requires_action", authorizedMinor: 0, capturedMinor: 0, declineCode: null, answer: { _tag: "RequiresAction", providerPaymentId }, capture, capturedAt: null };
+      byProviderId.set(providerPaymentId, payment);
     } else {
       const capturedMinor = capture ? amount.amount_minor : 0;
       payment = {
@@ -115,17 +180,70 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
         capturedMinor,
         declineCode: null,
         answer: { _tag: "Authorized", providerPaymentId, capturedMinor },
+        capture,
+        capturedAt: capture ? clock() : null,
       };
       byProviderId.set(providerPaymentId, payment);
     }
     byReference.set(reference, payment);
+    recordPayment(payment);
     return payment;
+  };
+
+  const settlementRows = (day: string): SettlementRow[] => {
+    const onDay = (at: Date | null) => at !== null && at.toISOString().slice(0, 10) === day;
+    const rows: SettlementRow[] = [
+      ...[...byReference.values()]
+        .filter((p) => p.status === "captured" && onDay(p.capturedAt))
+        .map((p): SettlementRow => ({
+          type: "payment",
+          reference: p.reference,
+          providerPaymentId: p.providerPaymentId ?? "",
+          amountMinor: p.capturedMinor,
+          currency: p.amount.currency,
+          status: "captured",
+          settledAt: (p.capturedAt ?? clock()).toISOString(),
+        })),
+      ...refunds
+        .filter((r) => onDay(r.at))
+        .map((r): SettlementRow => ({
+          type: "refund",
+          reference: r.reference,
+          providerPaymentId: r.providerPaymentId,
+          amountMinor: r.amount.amount_minor,
+          currency: r.amount.currency,
+          status: "succeeded",
+          settledAt: r.at.toISOString(),
+        })),
+    ];
+    return rows.flatMap((row) => {
+      const fault = settlementFaults.get(row.reference);
+      if (fault === undefined) return [row];
+      if ("omit" in fault) return [];
+      return [{ ...row, ...fault }];
+    });
   };
 
   return {
     calls,
     injectFault: (operation, fault) => {
       injected.set(operation, fault);
+    },
+    events: () => [...events],
+    completeAction: (reference) => {
+      const payment = byReference.get(reference);
+      if (payment === undefined || payment.status !== "requires_action") return null;
+      payment.status = payment.capture ? "captured" : "authorized";
+      payment.authorizedMinor = payment.amount.amount_minor;
+      payment.capturedMinor = payment.capture ? payment.amount.amount_minor : 0;
+      payment.capturedAt = payment.capture ? clock() : null;
+      payment.answer = { _tag: "Authorized", providerPaymentId: payment.providerPaymentId ?? "", capturedMinor: payment.capturedMinor };
+      return recordPayment(payment);
+    },
+    settlementRows,
+    settlementFile: (day) => formatSettlementFile(settlementRows(day)),
+    injectSettlementFault: (reference, fault) => {
+      settlementFaults.set(reference, fault);
     },
     payments: () => [...byReference.values()].filter((p) => p.status !== "declined").map(view),
     authorize: ({ reference, amount, paymentMethod, capture }) =>
@@ -154,6 +272,8 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
           }
           payment.capturedMinor = amount.amount_minor;
           payment.status = "captured";
+          payment.capturedAt = clock();
+          recordPayment(payment);
           return { _tag: "Done", amountMinor: amount.amount_minor };
         }),
       ),
@@ -166,6 +286,18 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
             return { _tag: "Rejected", reason: "invalid_refund_amount" };
           }
           payment.refundedMinor += amount.amount_minor;
+          const refund = { reference, paymentReference: payment.reference, providerPaymentId, amount, at: clock() };
+          refunds.push(refund);
+          record("refund.succeeded", {
+            object: "refund",
+            reference,
+            payment_reference: payment.reference,
+            provider_payment_id: providerPaymentId,
+            status: "succeeded",
+            amount_minor: amount.amount_minor,
+            currency: amount.currency,
+            failure_reason: null,
+          });
           return { _tag: "Done", amountMinor: amount.amount_minor };
         }),
       ),
@@ -175,6 +307,7 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
           const payment = byProviderId.get(providerPaymentId);
           if (payment === undefined || payment.status !== "authorized") return { _tag: "Rejected", reason: "payment_not_voidable" };
           payment.status = "voided";
+          recordPayment(payment);
           return { _tag: "Done", amountMinor: payment.authorizedMinor };
         }),
       ),

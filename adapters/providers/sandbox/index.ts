@@ -1,2 +1,4 @@
-/** The sandbox payment provider adapter (in-process). */
+/** The sandbox payment provider adapter (in-process): provider, signed webhooks, settlement files. */
 export * from "./SandboxProvider.js";
+export * from "./SandboxWebhooks.js";
+export * from "./SandboxSettlementFiles.js";
