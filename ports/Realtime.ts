@@ -26,6 +26,8 @@ export interface ChannelLog {
     since: number,
     limit: number,
   ) => Effect.Effect<{ readonly messages: ReadonlyArray<ChannelMessage>; readonly resync: boolean }>;
+  /** The channel's newest offset, 0 when nothing was ever appended to it. */
+  readonly head: (channel: string) => Effect.Effect<number>;
   /** Drops messages older than `before`, keeping each channel's newest; returns how many. */
   readonly trim: (before: Date) => Effect.Effect<number>;
 }

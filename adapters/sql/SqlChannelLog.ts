@@ -54,6 +54,13 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
       const missingNext = last > since && (messages.length === 0 || messages[0]!.offset !== since + 1);
       return { messages, resync: missingNext || since > last };
     }).pipe(Effect.withSpan("ChannelLog.readSince")),
+  head: (channel) =>
+    runQuery(db, (ex) =>
+      ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", channel).executeTakeFirst(),
+    ).pipe(
+      Effect.map((row) => (row === undefined ? 0 : toNumber(row.last_offset))),
+      Effect.withSpan("ChannelLog.head"),
+    ),
   trim: (before) =>
     runQuery(db, (ex) =>
       ex

@@ -8,7 +8,6 @@
 import { Effect } from "effect";
 import WebSocket from "ws";
 import { ChannelAuthorizers, ChannelLog } from "../../ports/Realtime.js";
-import { channelHead } from "./ChannelHead.js";
 import { parseChannel, type ServerMessage, type UnsubscribeReason } from "./Protocol.js";
 import type { AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
@@ -110,7 +109,7 @@ export class RealtimeConnection {
     this.subscriptions.set(channel, subscription);
     this.context.onSubscribed(this, channel);
     const head = await this.context.run(
-      Effect.flatMap(ChannelLog, (log) => channelHead(log, channel)),
+      Effect.flatMap(ChannelLog, (log) => log.head(channel)),
     );
     if (subscription.ended) return;
     const resync = since !== null && since > head;
@@ -214,7 +213,7 @@ export class RealtimeConnection {
       if (subscription.ended) return;
       if (page.resync) {
         const head = await this.context.run(
-          Effect.flatMap(ChannelLog, (log) => channelHead(log, subscription.channel)),
+          Effect.flatMap(ChannelLog, (log) => log.head(subscription.channel)),
         );
         if (subscription.ended) return;
         subscription.lastOffset = Math.max(subscription.lastOffset, head);

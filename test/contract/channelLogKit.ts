@@ -51,6 +51,16 @@ export const channelLogCases: ReadonlyArray<KitCase<ChannelLogKitPorts>> = [
     },
   },
   {
+    name: "channel log: head is the newest offset, 0 for a channel never written, unchanged by trimming",
+    run: async (t, run) => {
+      t.equal(await run(log((l) => l.head("c"))), 0);
+      for (const id of ["h1", "h2", "h3"]) await run(append("c", id));
+      t.equal(await run(log((l) => l.head("c"))), 3);
+      await run(log((l) => l.trim(future())));
+      t.equal(await run(log((l) => l.head("c"))), 3, "trimming never moves the head back");
+    },
+  },
+  {
     name: "channel log: trimming keeps each channel's newest message and reports a resync to those behind",
     run: async (t, run) => {
       for (let i = 1; i <= 4; i++) await run(append("c", `e${i}`));
