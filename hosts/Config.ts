@@ -26,6 +26,11 @@ export interface Config {
   readonly migrateOnStart: boolean;
   /** pino level (LOG_LEVEL, default info). */
   readonly logLevel: string;
+  /**
+   * Secrets the payment provider signs its webhooks with (PROVIDER_WEBHOOK_SECRET, comma-separated
+   * during rotation). None: every provider webhook is refused.
+   */
+  readonly providerWebhookSecrets: ReadonlyArray<string>;
 }
 
 const bool = (value: string | undefined, fallback: boolean): boolean =>
@@ -46,5 +51,9 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     workerInProcess: bool(env.WORKER_IN_PROCESS, true),
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
     logLevel: env.LOG_LEVEL ?? "info",
+    providerWebhookSecrets: (env.PROVIDER_WEBHOOK_SECRET ?? "")
+      .split(",")
+      .map((secret) => secret.trim())
+      .filter((secret) => secret.length > 0),
   };
 };

@@ -44,7 +44,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   if (config.usingDevelopmentSecret) {
     logger.warn("AUTH_JWT_SECRET is not set: using the documented development secret. Set it in production.");
   }
-  const modules = options.modules ?? referenceModules;
+  const modules = options.modules ?? referenceModules(config);
   const database = await openConfiguredDatabase(config);
   try {
     if (config.migrateOnStart) {

@@ -59,14 +59,15 @@ const onSignals = (stop: () => Promise<void>): void => {
 /** Opens, migrates and composes the configured database for a one-off command. */
 const withCore = async <A>(config: Config, use: (core: HostCore) => Promise<A>): Promise<A> => {
   const logger = createLogger({ level: "warn" });
+  const modules = referenceModules(config);
   const database = await openConfiguredDatabase(config);
   try {
-    await migrateModules(database, referenceModules);
+    await migrateModules(database, modules);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const core = await createHostCore({ database, modules: referenceModules, logger });
+  const core = await createHostCore({ database, modules, logger });
   try {
     return await use(core);
   } finally {
@@ -114,8 +115,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       case "worker": {
         const logger = createLogger({ level: config.logLevel });
         const database = await openConfiguredDatabase(config);
-        if (config.migrateOnStart) await migrateModules(database, referenceModules);
-        const core = await createHostCore({ database, modules: referenceModules, logger });
+        const modules = referenceModules(config);
+        if (config.migrateOnStart) await migrateModules(database, modules);
+        const core = await createHostCore({ database, modules, logger });
         const worker = await startHostWorker(core);
         logger.info({ workerId: worker.workerId, database: database.dialect }, "domainkit worker running");
         onSignals(async () => {
@@ -127,7 +129,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       case "migrate": {
         const database = await openConfiguredDatabase(config);
         try {
-          const { applied } = await migrateModules(database, referenceModules);
+          const { applied } = await migrateModules(database, referenceModules(config));
           process.stdout.write(`${JSON.stringify({ applied })}\n`);
         } finally {
           await database.close();

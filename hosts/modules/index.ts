@@ -1,8 +1,13 @@
 /** Every module the reference server mounts. Business modules add themselves here. */
+import type { Config } from "../Config.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 import { identityModule } from "./identityModule.js";
-import { paymentsModule } from "./paymentsModule.js";
+import { makePaymentsModule } from "./paymentsModule.js";
 import { projectsModule } from "./projectsModule.js";
 
-/** The modules of the reference server, in mount order. */
-export const referenceModules: ReadonlyArray<ModuleDefinition> = [identityModule, projectsModule, paymentsModule];
+/** The modules of the reference server, in mount order, configured from `config`. */
+export const referenceModules = (config: Pick<Config, "providerWebhookSecrets">): ReadonlyArray<ModuleDefinition> => [
+  identityModule,
+  projectsModule,
+  makePaymentsModule({ webhookSecret: config.providerWebhookSecrets }),
+];

@@ -5,52 +5,93 @@
  */
 import { Effect } from "effect";
 import { paymentRoutes } from "../../adapters/koa/payments/index.js";
-import { makeSandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
+import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
+import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
+import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
 import { makeJobHandler } from "../../adapters/worker/JobRunner.js";
 import { reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { authenticateApiKey, createMerchant } from "../../core/payments/Merchants.js";
-import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
+import { reconcileSettlementDay, reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import {
+  ReconciliationSettings,
+  ReconciliationSettlementFiles,
+  defaultReconciliationSettings,
+} from "../../ports/payments/ReconciliationSettings.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 import type { DomainRuntime } from "../Runtime.js";
 
 /**
  * Provider status reconciliation as a durable job: resolves an intent left processing by a lost
- * answer. While the provider has not seen the reference the job fails, so the runner retries it
- * with backoff and dead-letters it after its bound (a later slice opens an exception instead).
+ * answer. While the provider has not seen the reference and the ambiguity window is open it
+ * schedules a re-check; once the window has passed it opens a reconciliation exception. A
+ * provider that does not answer fails the job, so the runner retries it with backoff.
  */
 export const reconcileIntentJob = makeJobHandler({
   kind: reconcileIntentJobKind,
-  run: (job) =>
-    Effect.flatMap(reconcileIntent(String((job.payload as { intent_id?: unknown }).intent_id)), (result) =>
-      result._tag === "NotSeenByProvider" ? Effect.fail(new Error("the provider has not seen this attempt yet")) : Effect.void,
-    ),
+  run: (job) => Effect.asVoid(reconcileIntentWithinWindow(String((job.payload as { intent_id?: unknown }).intent_id))),
+});
+
+/** Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`). */
+export const reconcileSettlementJob = makeJobHandler({
+  kind: reconcileSettlementJobKind,
+  run: (job) => Effect.asVoid(reconcileSettlementDay(String((job.payload as { day?: unknown }).day))),
 });
 
 /** Options of the payment module. */
 export interface PaymentsModuleOptions {
   /** The provider adapter; a fresh in-process sandbox when omitted. */
   readonly provider?: PaymentProvider;
+  /** PROVIDER_WEBHOOK_SECRET; several while rotating. None: every provider webhook is refused (400). */
+  readonly webhookSecret?: string | ReadonlyArray<string>;
+  /** Webhook timestamp tolerance each way (default 300 s). */
+  readonly webhookToleranceSeconds?: number;
+  /** The ambiguity-resolution window and re-check interval (default 15 min / 1 min). */
+  readonly reconciliation?: Partial<ReconciliationSettings>;
+  /** Where settlement files come from; the sandbox's when the provider is the default sandbox. */
+  readonly settlementFiles?: ReconciliationSettlementFiles;
 }
 
 /** Builds the payment module's definition. */
 export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition => {
-  const provider = options.provider ?? makeSandboxProvider();
+  const sandbox: SandboxProvider | undefined = options.provider === undefined ? makeSandboxProvider() : undefined;
+  const provider = options.provider ?? (sandbox as SandboxProvider);
+  const secrets = options.webhookSecret === undefined ? [] : typeof options.webhookSecret === "string" ? [options.webhookSecret] : [...options.webhookSecret];
+  const settlementFiles =
+    options.settlementFiles ??
+    (sandbox !== undefined ? makeSandboxSettlementFiles(sandbox) : { fetch: () => Effect.dieMessage("no settlement file source configured") });
   return {
     name: "payments",
     routes: paymentRoutes,
     migrations: paymentsMigrations,
-    jobHandlers: [reconcileIntentJob],
+    jobHandlers: [reconcileIntentJob, reconcileSettlementJob],
     bearerAuthenticators: [{ name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey }],
     ports: [
       { tag: PaymentsRepository, make: makeSqlPaymentsRepository },
       { tag: ApiKeys, make: makeSqlApiKeys },
       { tag: PaymentProvider, make: () => provider },
+      {
+        tag: ProviderWebhookReceiver,
+        make: () =>
+          makeSandboxWebhookReceiver({
+            secrets,
+            ...(options.webhookToleranceSeconds === undefined ? {} : { toleranceSeconds: options.webhookToleranceSeconds }),
+          }),
+      },
+      { tag: ProviderEventsInbox, make: makeSqlProviderWebhookInbox },
+      { tag: ReconciliationRepository, make: makeSqlReconciliationRepository },
+      { tag: ReconciliationSettings, make: () => ({ ...defaultReconciliationSettings, ...options.reconciliation }) },
+      { tag: ReconciliationSettlementFiles, make: () => settlementFiles },
     ],
   };
 };

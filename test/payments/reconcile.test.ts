@@ -47,7 +47,7 @@ t.test("a reconciliation job resolves a processing intent from the provider's re
   }),
 );
 
-t.test("when the provider never saw the attempt the intent stays processing and the job is retried", (t) =>
+t.test("when the provider never saw the attempt the intent stays processing and a re-check is scheduled", (t) =>
   forEachDialect(t, "not seen", async (t, db) => {
     const { run, provider } = paymentsRuntime(t, db);
     const merchant = await newMerchant(run);
@@ -55,7 +55,8 @@ t.test("when the provider never saw the attempt the intent stays processing and 
     await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.timeoutBefore }));
     t.same(await run(reconcileIntent(intent.id)), { _tag: "NotSeenByProvider" });
     const exit = await run(Effect.exit(reconcileIntentJob.run(jobFor(intent.id))));
-    t.ok(Exit.isFailure(exit), "the job fails so the runner retries it with backoff");
+    t.ok(Exit.isSuccess(exit), "inside the resolution window the job schedules a durable re-check (test/payments/reconciliation.test.ts covers the window)");
+    t.equal((await db.db.selectFrom("jobs").select("id").where("kind", "=", reconcileIntentJobKind).execute()).length, 2);
     t.equal((await run(getIntent(merchant, intent.id))).status, "processing", "never guessed");
     t.equal(provider.payments().length, 0);
   }),

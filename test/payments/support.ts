@@ -14,13 +14,27 @@ import type { Principal } from "../../ports/Principal.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ProviderEventsInbox } from "../../ports/payments/ProviderEvents.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
+import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
+import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { makePaymentsModule, createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
 
 /** Every service the payment core needs. */
-export type PaymentServices = StoragePorts | PaymentsRepository | ApiKeys | PaymentProvider;
+export type PaymentServices =
+  | StoragePorts
+  | PaymentsRepository
+  | ApiKeys
+  | PaymentProvider
+  | ProviderEventsInbox
+  | ReconciliationRepository
+  | ReconciliationSettings
+  | ReconciliationSettlementFiles;
 
 /** A runtime of the payment core over `db` with `provider`, disposed at teardown. */
 export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
@@ -30,6 +44,10 @@ export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
       Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
       Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
       Layer.succeed(PaymentProvider, provider),
+      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
+      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
+      Layer.succeed(ReconciliationSettings, defaultReconciliationSettings),
+      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
     ),
   );
   t.teardown(() => runtime.dispose());

@@ -1,10 +1,18 @@
 /** Every route of the payment module. */
 import { cancelIntentRoute, captureIntentRoute, confirmIntentRoute, createIntentRoute, getIntentRoute } from "./PaymentIntentRoutes.js";
 import { createRefundRoute, listBalanceTransactionsRoute } from "./RefundRoutes.js";
+import { providerWebhookRoute } from "./WebhookRoutes.js";
+import {
+  getReconciliationExceptionRoute,
+  listReconciliationExceptionsRoute,
+  resolveReconciliationExceptionRoute,
+} from "./ReconciliationRoutes.js";
 
 export * from "./PaymentSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
+export * from "./WebhookRoutes.js";
+export * from "./ReconciliationRoutes.js";
 
 /** The payment module's routes, in documentation order. */
 export const paymentRoutes = [
@@ -15,4 +23,8 @@ export const paymentRoutes = [
   cancelIntentRoute,
   createRefundRoute,
   listBalanceTransactionsRoute,
+  providerWebhookRoute,
+  listReconciliationExceptionsRoute,
+  getReconciliationExceptionRoute,
+  resolveReconciliationExceptionRoute,
 ];

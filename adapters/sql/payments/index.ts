@@ -8,5 +8,8 @@ import { paymentsMigrations } from "./paymentsMigrations.js";
 export * from "./paymentsMigrations.js";
 export * from "./SqlPaymentsRepository.js";
 export * from "./SqlApiKeys.js";
+export * from "./SqlProviderWebhookInbox.js";
+export * from "./SqlReconciliationRepository.js";
+export * from "./paymentsMigration0002Reconciliation.js";
 
 registerMigrations("payments", paymentsMigrations);

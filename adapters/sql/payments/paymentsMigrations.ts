@@ -7,6 +7,7 @@
 import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
 import type { Migration } from "../Migration.js";
 import type { SqlDialect } from "../SqlDatabase.js";
+import { paymentsMigration0002Reconciliation } from "./paymentsMigration0002Reconciliation.js";
 
 const statuses =
   "'requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled'";
@@ -128,4 +129,5 @@ const tables = (dialect: SqlDialect): string[] => {
 /** The payment module's migrations, in version order. */
 export const paymentsMigrations: ReadonlyArray<Migration> = [
   { version: 1, name: "payment_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
+  paymentsMigration0002Reconciliation,
 ];

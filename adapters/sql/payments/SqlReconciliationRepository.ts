@@ -1,0 +1,210 @@
+/**
+ * The ReconciliationRepository port over `payment_reconciliation_exceptions` and
+ * `payment_reconciliation_outcomes`, plus the settlement reads over intents, attempts, refunds
+ * and ledger transactions. Opening is one INSERT ... ON CONFLICT DO NOTHING on the UNIQUE
+ * (provider_object, settlement_window, kind): the database elects the single opener.
+ */
+import { sql } from "kysely";
+import { Effect } from "effect";
+import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
+import type {
+  MismatchKind,
+  ReconciliationException,
+  ReconciliationOutcome,
+  SettledObject,
+} from "../../../core/payments/ReconciliationException.js";
+import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
+import type { DialectFeatures } from "../DialectFeatures.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { lockRow } from "./lockRow.js";
+
+type Row = Record<string, unknown>;
+const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const jsonOrNull = (f: DialectFeatures, v: unknown): Record<string, unknown> | null =>
+  v === null || v === undefined ? null : (f.jsonFromDb(v) as Record<string, unknown>);
+
+const exceptionFromRow = (f: DialectFeatures, r: Row): ReconciliationException => ({
+  id: String(r.id),
+  merchantId: nullable(r.merchant_id),
+  providerObject: String(r.provider_object),
+  settlementWindow: String(r.settlement_window),
+  kind: String(r.kind) as MismatchKind,
+  subjectType: String(r.subject_type) as ReconciliationException["subjectType"],
+  subjectId: nullable(r.subject_id),
+  expected: jsonOrNull(f, r.expected),
+  observed: jsonOrNull(f, r.observed),
+  currency: nullable(r.currency),
+  status: r.status === "resolved" ? "resolved" : "open",
+  resolution: jsonOrNull(f, r.resolution),
+  openedAt: f.timeFromDb(r.opened_at),
+  resolvedAt: r.resolved_at === null || r.resolved_at === undefined ? null : f.timeFromDb(r.resolved_at),
+});
+
+// Our status in the provider's vocabulary: a captured intent is "captured", a held one "authorized".
+const paymentStatus = (intentStatus: string): string =>
+  intentStatus === "succeeded" ? "captured" : intentStatus === "requires_capture" ? "authorized" : intentStatus;
+
+/** Builds the reconciliation repository over `db`. */
+export const makeSqlReconciliationRepository = (db: SqlDatabase): ReconciliationRepository => {
+  const f = featuresFor(db);
+  const paymentsQuery = (ex: Parameters<Parameters<typeof runQuery>[1]>[0]) =>
+    ex
+      .selectFrom("payment_attempts as a")
+      .innerJoin("payment_intents as i", (join) => join.onRef("i.id", "=", "a.intent_id").onRef("i.attempt_count", "=", "a.number"))
+      .select(["a.reference", "i.id", "i.merchant_id", "i.amount_captured_minor", "i.currency", "i.status"]);
+  const paymentObject = (r: Row): SettledObject => ({
+    type: "payment",
+    reference: String(r.reference),
+    merchantId: String(r.merchant_id),
+    subjectId: String(r.id),
+    amountMinor: toNumber(r.amount_captured_minor),
+    currency: String(r.currency),
+    status: paymentStatus(String(r.status)),
+  });
+  const refundObject = (r: Row): SettledObject => ({
+    type: "refund",
+    reference: String(r.reference),
+    merchantId: String(r.merchant_id),
+    subjectId: String(r.id),
+    amountMinor: toNumber(r.amount_minor),
+    currency: String(r.currency),
+    status: String(r.status),
+  });
+  return {
+    insertException: (e) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("payment_reconciliation_exceptions")
+          .values({
+            id: e.id,
+            merchant_id: e.merchantId,
+            provider_object: e.providerObject,
+            settlement_window: e.settlementWindow,
+            kind: e.kind,
+            subject_type: e.subjectType,
+            subject_id: e.subjectId,
+            expected: e.expected === null ? null : f.jsonToDb(e.expected),
+            observed: e.observed === null ? null : f.jsonToDb(e.observed),
+            currency: e.currency,
+            status: e.status,
+            resolution: null,
+            opened_at: f.timeToDb(e.openedAt),
+            resolved_at: null,
+          })
+          .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
+          .returning("id")
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => r !== undefined), Effect.withSpan("ReconciliationRepository.insertException")),
+    findException: (id, options) =>
+      runQuery(db, (ex) =>
+        lockRow(db, ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),
+      ).pipe(Effect.map((r) => (r === undefined ? null : exceptionFromRow(f, r)))),
+    markResolved: ({ id, resolvedAt, resolution }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("payment_reconciliation_exceptions")
+          .set({ status: "resolved", resolved_at: f.timeToDb(resolvedAt), resolution: f.jsonToDb(resolution) })
+          .where("id", "=", id)
+          .where("status", "=", "open")
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
+    listExceptions: ({ merchantId, status, before, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("merchant_id", "=", merchantId);
+        if (status !== undefined) query = query.where("status", "=", status);
+        if (before !== undefined) query = query.where("id", "<", before);
+        return query.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => exceptionFromRow(f, r)))),
+    appendOutcome: (o) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("payment_reconciliation_outcomes")
+          .values({
+            id: o.id,
+            exception_id: o.exceptionId,
+            merchant_id: o.merchantId,
+            action: o.action,
+            actor: o.actor,
+            reason: o.reason,
+            ledger_source: o.ledgerSource,
+            data: f.jsonToDb(o.data),
+            created_at: f.timeToDb(o.createdAt),
+          })
+          .execute(),
+      ).pipe(Effect.asVoid),
+    listOutcomes: (exceptionId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("payment_reconciliation_outcomes").selectAll().where("exception_id", "=", exceptionId).orderBy("id").execute(),
+      ).pipe(
+        Effect.map((rows) =>
+          rows.map(
+            (r): ReconciliationOutcome => ({
+              id: String(r.id),
+              exceptionId: String(r.exception_id),
+              merchantId: nullable(r.merchant_id),
+              action: r.action === "resolved" ? "resolved" : "opened",
+              actor: String(r.actor),
+              reason: String(r.reason),
+              ledgerSource: nullable(r.ledger_source),
+              data: f.jsonFromDb(r.data) as Record<string, unknown>,
+              createdAt: f.timeFromDb(r.created_at),
+            }),
+          ),
+        ),
+      ),
+    settledInWindow: ({ from, to }) =>
+      Effect.gen(function* () {
+        const payments = yield* runQuery(db, (ex) =>
+          paymentsQuery(ex)
+            .innerJoin("payment_ledger_transactions as t", (join) =>
+              join.on(sql`t.source`, "=", sql`'payment_intent:' || i.id || ':capture'`),
+            )
+            .where("t.created_at", ">=", f.timeToDb(from))
+            .where("t.created_at", "<", f.timeToDb(to))
+            .execute(),
+        );
+        const refunds = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("payment_refunds as r")
+            .innerJoin("payment_ledger_transactions as t", (join) => join.on(sql`t.source`, "=", sql`'refund:' || r.id`))
+            .select(["r.id", "r.reference", "r.merchant_id", "r.amount_minor", "r.currency", "r.status"])
+            .where("t.created_at", ">=", f.timeToDb(from))
+            .where("t.created_at", "<", f.timeToDb(to))
+            .execute(),
+        );
+        return [...payments.map(paymentObject), ...refunds.map(refundObject)];
+      }),
+    settledByReference: (reference) =>
+      Effect.gen(function* () {
+        const payment = yield* runQuery(db, (ex) => paymentsQuery(ex).where("a.reference", "=", reference).executeTakeFirst());
+        if (payment !== undefined) return paymentObject(payment);
+        const refund = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("payment_refunds")
+            .select(["id", "reference", "merchant_id", "amount_minor", "currency", "status"])
+            .where("reference", "=", reference)
+            .executeTakeFirst(),
+        );
+        return refund === undefined ? null : refundObject(refund);
+      }),
+    findLedgerTransaction: (source) =>
+      Effect.gen(function* () {
+        const tx = yield* runQuery(db, (ex) => ex.selectFrom("payment_ledger_transactions").selectAll().where("source", "=", source).executeTakeFirst());
+        if (tx === undefined) return null;
+        const entries = yield* runQuery(db, (ex) =>
+          ex.selectFrom("payment_ledger_entries").select(["account", "amount_minor", "currency"]).where("transaction_id", "=", tx.id).orderBy("id").execute(),
+        );
+        const reversal = yield* runQuery(db, (ex) =>
+          ex.selectFrom("payment_ledger_transactions").select("source").where("reverses", "=", source).executeTakeFirst(),
+        );
+        const transaction: LedgerTransaction = {
+          source: String(tx.source),
+          entries: entries.map((e) => ({ account: String(e.account), amount_minor: toNumber(e.amount_minor), currency: String(e.currency) })),
+          ...(tx.reverses === null || tx.reverses === undefined ? {} : { reverses: String(tx.reverses) }),
+        };
+        return { merchantId: String(tx.merchant_id), transaction, reversedBy: reversal === undefined ? null : String(reversal.source) };
+      }),
+  };
+};

@@ -1,0 +1,270 @@
+/**
+ * The reconciliation exceptions queue (spec: reconciliation -> exception opened ->
+ * ReconciliationMismatchFound -> resolved by humans with an audited reversal or adjustment).
+ * Opening is idempotent: (provider object, settlement window, kind) is UNIQUE, so a repeated
+ * run opens nothing new and emits nothing. Mismatches are never auto-adjusted. A resolution
+ * posts through the kernel ledger (a linked reversal of an existing transaction, or a new
+ * balanced adjustment) or records an acknowledgement, and only moves the exception from open
+ * to resolved; every step appends an immutable outcome with its actor and reason.
+ *
+ * Who: a merchant key (the merchant's finance operator) reads its own exceptions with
+ * `ledger:read` and resolves them with `reconciliation:write`; another merchant's is 404.
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import { makeEvent } from "../kernel/EventEnvelope.js";
+import { emptyLedger, applyPosted, post, reversalOf, type LedgerTransaction } from "../kernel/Ledger.js";
+import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
+import { isCurrency } from "../kernel/Money.js";
+import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { audit, now } from "./Audit.js";
+import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
+import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
+import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./ReconciliationErrors.js";
+import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./ReconciliationException.js";
+
+/** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
+export const reconciliationMismatchFound = "ReconciliationMismatchFound";
+
+/** The scope that resolves exceptions (reading needs `ledger:read`). */
+export const reconciliationWriteScope = "reconciliation:write";
+
+/** What a reconciler found. */
+export interface MismatchInput {
+  readonly merchantId: string | null;
+  readonly providerObject: string;
+  readonly settlementWindow: string;
+  readonly kind: MismatchKind;
+  readonly subjectType: ReconciliationException["subjectType"];
+  readonly subjectId: string | null;
+  readonly expected: Readonly<Record<string, unknown>> | null;
+  readonly observed: Readonly<Record<string, unknown>> | null;
+  readonly currency: string | null;
+}
+
+/**
+ * Opens an exception unless the same (provider object, window, kind) exists; true when it was
+ * opened. Runs in the caller's transaction; emits ReconciliationMismatchFound with it.
+ */
+export const openReconciliationException = (
+  input: MismatchInput,
+  actor: string,
+  reason: string,
+): Effect.Effect<boolean, never, ReconciliationRepository | PaymentsRepository | Ids | Outbox> =>
+  Effect.gen(function* () {
+    const repo = yield* ReconciliationRepository;
+    const ids = yield* Ids;
+    const at = yield* now;
+    const exception: ReconciliationException = { ...input, id: yield* ids.next, status: "open", resolution: null, openedAt: at, resolvedAt: null };
+    const opened = yield* repo.insertException(exception);
+    if (!opened) return false;
+    yield* repo.appendOutcome({
+      id: yield* ids.next,
+      exceptionId: exception.id,
+      merchantId: input.merchantId,
+      action: "opened",
+      actor,
+      reason,
+      ledgerSource: null,
+      data: { kind: input.kind, settlement_window: input.settlementWindow },
+      createdAt: at,
+    });
+    const event = yield* makeEvent({
+      type: reconciliationMismatchFound,
+      tenant_id: input.merchantId ?? "platform",
+      aggregate_id: exception.id,
+      aggregate_version: 1,
+      actor_id: actor,
+      data: {
+        reconciliation_exception_id: exception.id,
+        kind: input.kind,
+        provider_object: input.providerObject,
+        settlement_window: input.settlementWindow,
+        subject_type: input.subjectType,
+        subject_id: input.subjectId,
+      },
+    });
+    yield* (yield* Outbox).append([event]);
+    yield* audit({
+      merchantId: input.merchantId,
+      actor,
+      action: "reconciliation_exception.opened",
+      subjectType: "reconciliation_exception",
+      subjectId: exception.id,
+      reason,
+      data: { kind: input.kind, provider_object: input.providerObject },
+    });
+    return true;
+  });
+
+/** The sort key an exceptions cursor carries: the last exception's id. */
+export const ExceptionCursor = Schema.Tuple(Schema.String);
+
+/** Lists the caller's exceptions, newest first (scope ledger:read). */
+export const listReconciliationExceptions = (
+  principal: Principal,
+  page: { readonly cursor?: string | undefined; readonly limit: number; readonly status?: "open" | "resolved" | undefined },
+): Effect.Effect<{ readonly data: ReadonlyArray<ReconciliationException>; readonly nextCursor: string | null }, Forbidden | InvalidCursor, ReconciliationRepository> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "ledger:read");
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(ExceptionCursor, page.cursor))[0];
+    const rows = yield* (yield* ReconciliationRepository).listExceptions({
+      merchantId: caller.merchantId,
+      ...(page.status === undefined ? {} : { status: page.status }),
+      ...(before === undefined ? {} : { before }),
+      limit: page.limit + 1,
+    });
+    const data = rows.slice(0, page.limit);
+    const last = data[data.length - 1];
+    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.id]) : null };
+  }).pipe(Effect.withSpan("Payments.listReconciliationExceptions"));
+
+/** One of the caller's exceptions with its outcomes (scope ledger:read). */
+export const getReconciliationException = (
+  principal: Principal,
+  id: string,
+): Effect.Effect<{ readonly exception: ReconciliationException; readonly outcomes: ReadonlyArray<ReconciliationOutcome> }, Forbidden | NotFound, ReconciliationRepository> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "ledger:read");
+    const repo = yield* ReconciliationRepository;
+    const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id)));
+    return { exception, outcomes: yield* repo.listOutcomes(exception.id) };
+  }).pipe(Effect.withSpan("Payments.getReconciliationException"));
+
+// An exception without a merchant is nobody's here (an operator item): 404 like an unknown id.
+const toOwned = (found: ReconciliationException | null): (ReconciliationException & { merchantId: string }) | null =>
+  found !== null && found.merchantId !== null ? (found as ReconciliationException & { merchantId: string }) : null;
+
+/** How a human resolves an exception. */
+export type Resolution =
+  /** Reverses one of the merchant's ledger transactions (linked, exactly negated, at most once). */
+  | { readonly kind: "reversal"; readonly ledgerSource: string }
+  /** Posts a balanced adjustment: positive credits the merchant, negative debits it. */
+  | { readonly kind: "adjustment"; readonly amountMinor: number; readonly currency?: string | undefined }
+  /** Records that our ledger is right as it stands (no posting). */
+  | { readonly kind: "acknowledgement" };
+
+/** The ledger source of an exception's resolution posting. */
+export const resolutionSource = (exceptionId: string, kind: "reversal" | "adjustment"): string => `reconciliation:${exceptionId}:${kind}`;
+
+/** Resolves one of the caller's open exceptions (scope reconciliation:write); `reason` is audited. */
+export const resolveReconciliationException = (
+  principal: Principal,
+  id: string,
+  resolution: Resolution,
+  reason: string,
+): Effect.Effect<
+  ReconciliationException,
+  Forbidden | NotFound | ExceptionAlreadyResolved | ReversalTargetInvalid | ValidationFailed,
+  ReconciliationRepository | PaymentsRepository | Transactions | Ids
+> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal);
+    if (!caller.scopes.includes(reconciliationWriteScope)) {
+      return yield* Effect.fail(new Forbidden({ detail: `This API key lacks the ${reconciliationWriteScope} scope.` }));
+    }
+    const trimmed = reason.trim();
+    if (trimmed.length === 0 || trimmed.length > 500) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "must be 1 to 500 characters" }] }));
+    }
+    const actor = actorOf(caller);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const repo = yield* ReconciliationRepository;
+        const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id, { forUpdate: true })));
+        if (exception.status !== "open") {
+          return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception is resolved; a resolution is never edited." }));
+        }
+        const posting = yield* resolutionPosting(exception, resolution);
+        if (posting !== null) yield* postLedger(exception.merchantId, posting).pipe(Effect.orDie);
+        const at = yield* now;
+        const recorded = {
+          kind: resolution.kind,
+          ledger_source: posting?.source ?? null,
+          reason: trimmed,
+          actor,
+          ...(resolution.kind === "adjustment" ? { amount_minor: resolution.amountMinor } : {}),
+          ...(resolution.kind === "reversal" ? { reverses: resolution.ledgerSource } : {}),
+        };
+        const moved = yield* repo.markResolved({ id: exception.id, resolvedAt: at, resolution: recorded });
+        if (!moved) return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception was resolved concurrently." }));
+        yield* repo.appendOutcome({
+          id: yield* (yield* Ids).next,
+          exceptionId: exception.id,
+          merchantId: exception.merchantId,
+          action: "resolved",
+          actor,
+          reason: trimmed,
+          ledgerSource: posting?.source ?? null,
+          data: recorded,
+          createdAt: at,
+        });
+        yield* audit({
+          merchantId: exception.merchantId,
+          actor,
+          action: "reconciliation_exception.resolved",
+          subjectType: "reconciliation_exception",
+          subjectId: exception.id,
+          reason: trimmed,
+          data: recorded,
+        });
+        return { ...exception, status: "resolved" as const, resolution: recorded, resolvedAt: at };
+      }),
+    );
+  }).pipe(Effect.withSpan("Payments.resolveReconciliationException"));
+
+/**
+ * The posting of a resolution, checked by the kernel ledger: a reversal must name one of the
+ * merchant's transactions, negate it exactly and be its only reversal; an adjustment balances
+ * between the merchant's clearing and balance accounts. Null for an acknowledgement.
+ */
+const resolutionPosting = (
+  exception: ReconciliationException & { merchantId: string },
+  resolution: Resolution,
+): Effect.Effect<LedgerTransaction | null, ReversalTargetInvalid | ValidationFailed, ReconciliationRepository> =>
+  Effect.gen(function* () {
+    switch (resolution.kind) {
+      case "acknowledgement":
+        return null;
+      case "reversal": {
+        const found = yield* (yield* ReconciliationRepository).findLedgerTransaction(resolution.ledgerSource);
+        if (found === null || found.merchantId !== exception.merchantId) {
+          return yield* Effect.fail(new ReversalTargetInvalid({ detail: "No such ledger transaction of this merchant." }));
+        }
+        if (found.transaction.reverses !== undefined) {
+          return yield* Effect.fail(new ReversalTargetInvalid({ detail: "A reversal is not reversed again; post an adjustment instead." }));
+        }
+        // The kernel ledger decides: exact negation, linked, and at most one reversal.
+        let model = applyPosted(emptyLedger, found.transaction);
+        if (found.reversedBy !== null) model = { ...model, reversedBy: new Map([[found.transaction.source, found.reversedBy]]) };
+        const reversal = reversalOf(found.transaction, resolutionSource(exception.id, "reversal"));
+        yield* post(model, reversal).pipe(
+          Effect.mapError((error) =>
+            error._tag === "ValidationFailed" ? error : new ReversalTargetInvalid({ detail: error.detail ?? "The reversal is not valid." }),
+          ),
+        );
+        return reversal;
+      }
+      case "adjustment": {
+        const currency = resolution.currency ?? exception.currency;
+        if (currency === null || !isCurrency(currency)) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "currency", message: "expected an ISO 4217 currency code" }] }));
+        }
+        if (!Number.isSafeInteger(resolution.amountMinor) || resolution.amountMinor === 0) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a non-zero amount of minor units" }] }));
+        }
+        return {
+          source: resolutionSource(exception.id, "adjustment"),
+          entries: [
+            { account: clearingAccount(exception.merchantId), amount_minor: resolution.amountMinor, currency },
+            { account: merchantBalanceAccount(exception.merchantId), amount_minor: -resolution.amountMinor, currency },
+          ],
+        };
+      }
+    }
+  });

@@ -1,0 +1,88 @@
+/**
+ * The ambiguity-resolution window (spec rule 3, Limits). A processing intent whose provider
+ * answer was lost is looked up by our reference (reconcileIntent). While the provider has not
+ * seen the reference and the window since the attempt started is open, another check is
+ * scheduled (a durable job, never a guess); once the window has passed, a reconciliation
+ * exception of kind `unresolved` is opened for a human instead of retrying forever. The intent
+ * stays processing: nothing is assumed about money that may or may not have moved.
+ */
+import { Effect } from "effect";
+import type { Conflict } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import { Jobs } from "../../ports/Jobs.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import { Transactions } from "../../ports/Transactions.js";
+import type { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { ReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { now } from "./Audit.js";
+import { reconcileIntentJobKind } from "./ConfirmIntent.js";
+import type { IllegalTransition, ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
+import { openReconciliationException } from "./ReconciliationExceptions.js";
+import { ambiguityWindowName } from "./ReconciliationException.js";
+
+/** The audit actor of the reconcilers. */
+export const reconcilerActor = "system:reconciliation";
+
+/** What one check did. */
+export type WindowedReconcileOutcome =
+  | ReconcileOutcome
+  | { readonly _tag: "RecheckScheduled"; readonly at: Date }
+  | { readonly _tag: "ExceptionOpened"; readonly opened: boolean };
+
+/**
+ * Reconciles intent `intentId` within the ambiguity window: resolved from the provider's
+ * record, re-checked later while the window is open, or an exception once it has passed.
+ */
+export const reconcileIntentWithinWindow = (
+  intentId: string,
+): Effect.Effect<
+  WindowedReconcileOutcome,
+  ProviderOutcomeUnknown | IllegalTransition | Conflict,
+  PaymentsRepository | PaymentProvider | Transactions | Ids | Outbox | Jobs | ReconciliationRepository | ReconciliationSettings
+> =>
+  Effect.gen(function* () {
+    const result = yield* reconcileIntent(intentId, reconcilerActor);
+    if (result._tag !== "NotSeenByProvider") return result;
+    const settings = yield* ReconciliationSettings;
+    const at = yield* now;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const repo = yield* PaymentsRepository;
+        const intent = yield* repo.findIntent(intentId, { forUpdate: true });
+        if (intent === null || intent.status !== "processing") return { _tag: "NothingToReconcile" as const };
+        const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
+        if (attempt === null) return { _tag: "NothingToReconcile" as const };
+        const deadline = attempt.createdAt.getTime() + settings.ambiguityWindowMs;
+        if (at.getTime() < deadline) {
+          const next = new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline));
+          // A key of its own: the running job still holds the intent's key until it completes.
+          yield* (yield* Jobs).schedule({
+            kind: reconcileIntentJobKind,
+            key: `${intent.id}:recheck:${next.getTime()}`,
+            payload: { intent_id: intent.id },
+            runAt: next,
+          });
+          return { _tag: "RecheckScheduled" as const, at: next };
+        }
+        const opened = yield* openReconciliationException(
+          {
+            merchantId: intent.merchantId,
+            providerObject: attempt.reference,
+            settlementWindow: ambiguityWindowName,
+            kind: "unresolved",
+            subjectType: "payment_intent",
+            subjectId: intent.id,
+            expected: { status: "processing", amount_minor: intent.amountMinor, attempt: attempt.number },
+            observed: null,
+            currency: intent.currency,
+          },
+          reconcilerActor,
+          `the provider has no record of ${attempt.reference} after the ${Math.round(settings.ambiguityWindowMs / 1000)} s resolution window`,
+        );
+        return { _tag: "ExceptionOpened" as const, opened };
+      }),
+    );
+  }).pipe(Effect.withSpan("Payments.reconcileIntentWithinWindow"));

@@ -1,0 +1,47 @@
+/**
+ * Storage of reconciliation: the exceptions queue (UNIQUE provider object, settlement window and
+ * kind, so a mismatch is opened once however often a run repeats), the append-only log of
+ * reconciliation outcomes, and the reads a settlement comparison needs. Joins the open transaction.
+ */
+import { Context, Effect } from "effect";
+import type { LedgerTransaction } from "../../core/kernel/Ledger.js";
+import type {
+  ReconciliationException,
+  ReconciliationOutcome,
+  SettledObject,
+} from "../../core/payments/ReconciliationException.js";
+import type { LockOptions } from "./PaymentsRepository.js";
+
+/** The reconciliation repository. */
+export interface ReconciliationRepository {
+  /** Opens an exception; false when one with the same (provider object, window, kind) exists. */
+  readonly insertException: (exception: ReconciliationException) => Effect.Effect<boolean>;
+  readonly findException: (id: string, options?: LockOptions) => Effect.Effect<ReconciliationException | null>;
+  /** Moves an open exception to resolved; false when it was not open any more. */
+  readonly markResolved: (req: {
+    readonly id: string;
+    readonly resolvedAt: Date;
+    readonly resolution: Readonly<Record<string, unknown>>;
+  }) => Effect.Effect<boolean>;
+  /** A merchant's exceptions, newest first, strictly before id `before`. */
+  readonly listExceptions: (req: {
+    readonly merchantId: string;
+    readonly status?: "open" | "resolved";
+    readonly before?: string;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<ReconciliationException>>;
+  /** Appends one immutable outcome (opened, resolved) with its actor and reason. */
+  readonly appendOutcome: (outcome: ReconciliationOutcome) => Effect.Effect<void>;
+  readonly listOutcomes: (exceptionId: string) => Effect.Effect<ReadonlyArray<ReconciliationOutcome>>;
+  /** Captures and refunds our ledger posted in [from, to), as the settlement file should list them. */
+  readonly settledInWindow: (req: { readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<SettledObject>>;
+  /** Our object under a provider reference (an attempt's or a refund's), whenever it was posted. */
+  readonly settledByReference: (reference: string) => Effect.Effect<SettledObject | null>;
+  /** A posted ledger transaction by its source, with the source of its reversal if any. */
+  readonly findLedgerTransaction: (source: string) => Effect.Effect<{
+    readonly merchantId: string;
+    readonly transaction: LedgerTransaction;
+    readonly reversedBy: string | null;
+  } | null>;
+}
+export const ReconciliationRepository = Context.GenericTag<ReconciliationRepository>("domainkit/payments/ReconciliationRepository");

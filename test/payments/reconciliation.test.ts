@@ -1,0 +1,267 @@
+/**
+ * Reconciliation (spec rules 3, 10, 12 and the exceptions queue), SQLite and Postgres:
+ *   - the ambiguity-resolution window: a processing intent whose reference the provider never
+ *     saw is re-checked by a durable job while the window is open, and once it has passed one
+ *     `unresolved` exception is opened (never a guess, never retried forever);
+ *   - the exceptions queue over HTTP: list (keyset pages), show with audited outcomes, resolve
+ *     by a linked ledger reversal, an adjustment or an acknowledgement — never an edit; a
+ *     merchant key reads with `ledger:read` and resolves with `reconciliation:write`; another
+ *     merchant's exception is 404; resolved exceptions and outcomes refuse changes in the database.
+ */
+import { Clock, Effect, Layer, ManagedRuntime } from "effect";
+import t from "tap";
+import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
+import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
+import { reconciliationRoutes } from "../../adapters/koa/payments/ReconciliationRoutes.js";
+import { webhookRoutes } from "../../adapters/koa/payments/WebhookRoutes.js";
+import "../../adapters/sql/payments/index.js";
+import { registerMigrations } from "../../adapters/sql/Migrations.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
+import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
+import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
+import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
+import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
+import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
+import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
+import { confirmIntent, reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../core/payments/CreateIntent.js";
+import { createMerchant } from "../../core/payments/Merchants.js";
+import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
+import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
+import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
+import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
+import { ApiKeys } from "../../ports/payments/ApiKeys.js";
+import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { forEachDialect, type HasTeardown } from "../support/databases.js";
+import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
+import { call, freshKey } from "./support.js";
+
+const firstBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): A[] => items.filter((a, i) => items.findIndex((b) => key(b) === key(a)) === i);
+const migrations = firstBy([...paymentsMigrations, paymentsMigration0002Reconciliation], (m) => m.version);
+registerMigrations("payments", migrations);
+
+type Services = StoragePorts | PaymentsRepository | ApiKeys | PaymentProvider | ProviderEventsInbox | ReconciliationRepository | ReconciliationSettings | ReconciliationSettlementFiles;
+
+const runtimeFor = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      storageLayer(db),
+      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
+      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
+      Layer.succeed(PaymentProvider, provider),
+      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
+      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
+      Layer.succeed(ReconciliationSettings, { ambiguityWindowMs: 15 * 60_000, recheckIntervalMs: 60_000 }),
+      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
+    ),
+  );
+  t.teardown(() => runtime.dispose());
+  return { provider, run: <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect) };
+};
+
+/** Effect's clock moved `ms` into the future (the window is read from Clock, never Date.now). */
+const clockAhead = (ms: number): Clock.Clock => {
+  const base = Clock.make();
+  return {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => base.unsafeCurrentTimeMillis() + ms,
+    currentTimeMillis: Effect.sync(() => base.unsafeCurrentTimeMillis() + ms),
+    unsafeCurrentTimeNanos: () => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n),
+    sleep: (duration) => base.sleep(duration),
+  };
+};
+
+t.test("an ambiguous outcome the provider never saw is re-checked inside the window, then opens one exception", (t) =>
+  forEachDialect(t, "ambiguity window", async (t, db) => {
+    const { run } = runtimeFor(t, db);
+    const created = await run(createMerchant({ name: "Window shop", scopes: ["payments:write"], actor: "system:test" }));
+    const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
+    const intent = await run(createIntent(merchant, { amountMinor: 990, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.timeoutBefore }));
+    const early = await run(reconcileIntentWithinWindow(intent.id));
+    t.equal(early._tag, "RecheckScheduled", "inside the window: asked again later, not guessed");
+    const jobs = await db.db.selectFrom("jobs").select(["kind", "key", "status"]).where("kind", "=", reconcileIntentJobKind).execute();
+    t.equal(jobs.length, 2, "the first check and a re-check are durable jobs");
+    t.equal((await db.db.selectFrom("payment_reconciliation_exceptions").selectAll().execute()).length, 0);
+    const late = await run(Effect.withClock(reconcileIntentWithinWindow(intent.id), clockAhead(16 * 60_000)));
+    t.same(late, { _tag: "ExceptionOpened", opened: true }, "past the window: an exception instead of retrying forever");
+    const again = await run(Effect.withClock(reconcileIntentWithinWindow(intent.id), clockAhead(17 * 60_000)));
+    t.same(again, { _tag: "ExceptionOpened", opened: false }, "opened once");
+    const rows = await db.db.selectFrom("payment_reconciliation_exceptions").select(["provider_object", "settlement_window", "kind", "subject_id", "status", "merchant_id"]).execute();
+    t.same(rows, [
+      { provider_object: `pi_${intent.id}_attempt_1`, settlement_window: "ambiguity_window", kind: "unresolved", subject_id: intent.id, status: "open", merchant_id: created.merchant.id },
+    ]);
+    t.equal((await db.db.selectFrom("payment_intents").select("status").where("id", "=", intent.id).executeTakeFirstOrThrow()).status, "processing", "the intent is still never guessed");
+    const events = await db.db.selectFrom("outbox").select(["type", "tenant_id"]).where("type", "=", "ReconciliationMismatchFound").execute();
+    t.same(events, [{ type: "ReconciliationMismatchFound", tenant_id: created.merchant.id }]);
+  }),
+);
+
+t.test("inside the window a reference the provider did see resolves the intent normally", (t) =>
+  forEachDialect(t, "resolved in window", async (t, db) => {
+    const { run } = runtimeFor(t, db);
+    const created = await run(createMerchant({ name: "Window shop", scopes: ["payments:write"], actor: "system:test" }));
+    const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
+    const intent = await run(createIntent(merchant, { amountMinor: 990, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.timeoutAfter }));
+    const late = await run(Effect.withClock(reconcileIntentWithinWindow(intent.id), clockAhead(60 * 60_000)));
+    t.match(late, { _tag: "Resolved", outcome: "succeeded" }, "a found charge is applied, however late");
+    t.equal((await db.db.selectFrom("payment_reconciliation_exceptions").selectAll().execute()).length, 0);
+  }),
+);
+
+// ---- the exceptions queue over HTTP ----
+
+const secret = "whsec_reconciliation_tests_0001";
+const withSlice2A = (base: ModuleDefinition, provider: SandboxProvider): ModuleDefinition => ({
+  ...base,
+  routes: firstBy([...base.routes, ...webhookRoutes, ...reconciliationRoutes], (r) => r.operationId),
+  migrations,
+  ports: firstBy(
+    [
+      { tag: ProviderWebhookReceiver, make: () => makeSandboxWebhookReceiver({ secrets: [secret] }) },
+      { tag: ProviderEventsInbox, make: makeSqlProviderWebhookInbox },
+      { tag: ReconciliationRepository, make: makeSqlReconciliationRepository },
+      { tag: ReconciliationSettings, make: () => defaultReconciliationSettings },
+      { tag: ReconciliationSettlementFiles, make: () => makeSandboxSettlementFiles(provider) },
+      ...(base.ports ?? []),
+    ],
+    (p) => p.tag.key,
+  ),
+});
+
+const startServer = async (t: HasTeardown, config: Parameters<typeof startReferenceServer>[1]) => {
+  const provider = makeSandboxProvider();
+  const { server } = await startReferenceServer(t, config, { modules: [withSlice2A(makePaymentsModule({ provider }), provider)] });
+  const runtime = server.core.runtime;
+  const merchant = async () => {
+    const { merchant_id, api_key } = await createMerchantWithKey(runtime, { name: "Finance shop", scopes: ["payments:write", "refunds:write", "ledger:read"] });
+    // Until the lead adds the scope to merchantScopes, issue the finance key through the port.
+    const finance = await runtime.runPromise(
+      Effect.flatMap(ApiKeys, (keys) => keys.issue({ merchantId: merchant_id, scopes: ["ledger:read", "reconciliation:write"], now: new Date() })),
+    );
+    return { merchantId: merchant_id, key: api_key, financeKey: finance.secret };
+  };
+  const db = server.core.database.db;
+  const url = (path: string) => `${server.url}${path}`;
+  return { server, provider, runtime, merchant, db, url };
+};
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Pays `amounts` and settles them with an amount mismatch on each: one exception per payment. */
+const exceptionsFor = async (s: Awaited<ReturnType<typeof startServer>>, key: string, amounts: ReadonlyArray<number>) => {
+  const ids: string[] = [];
+  for (const amount of amounts) {
+    const created = await call(s.url("/v1/payment-intents"), { key, idempotencyKey: freshKey(), body: { amount_minor: amount, currency: "EUR" } });
+    const id = String(created.body.id);
+    await call(s.url(`/v1/payment-intents/${id}/confirm`), { key, idempotencyKey: freshKey(), body: { payment_method: sandboxTokens.visa } });
+    s.provider.injectSettlementFault(`pi_${id}_attempt_1`, { amountMinor: amount - 1 });
+    ids.push(id);
+  }
+  await s.runtime.runPromise(reconcileSettlementDay(today()));
+  return ids;
+};
+
+t.test("the exceptions queue: keyset pages, details with outcomes, merchant scoping", (t) =>
+  forEachDialectConfig(t, "queue", async (t, config) => {
+    const s = await startServer(t, config);
+    const a = await s.merchant();
+    const b = await s.merchant();
+    await exceptionsFor(s, a.key, [100, 200, 300]);
+    const first = await call(s.url("/v1/reconciliation-exceptions?limit=2"), { key: a.key });
+    t.equal(first.status, 200);
+    const page1 = first.body.data as Array<Record<string, unknown>>;
+    t.equal(page1.length, 2);
+    t.ok(typeof first.body.next_cursor === "string");
+    const second = await call(s.url(`/v1/reconciliation-exceptions?limit=2&cursor=${String(first.body.next_cursor)}`), { key: a.key });
+    const page2 = second.body.data as Array<Record<string, unknown>>;
+    t.equal(page2.length, 1);
+    t.equal(second.body.next_cursor, null);
+    t.equal(new Set([...page1, ...page2].map((e) => e.id)).size, 3, "no row twice");
+    t.match(page1[0], { object: "reconciliation_exception", kind: "amount", status: "open", merchant_id: a.merchantId, settlement_window: today() });
+    const id = String(page1[0]?.id);
+    const detail = await call(s.url(`/v1/reconciliation-exceptions/${id}`), { key: a.key });
+    t.match(detail.body, { id, outcomes: [{ action: "opened", actor: "system:reconciliation" }] });
+    t.equal((await call(s.url(`/v1/reconciliation-exceptions/${id}`), { key: b.key })).status, 404, "another merchant's exception is 404");
+    t.same((await call(s.url("/v1/reconciliation-exceptions"), { key: b.key })).body.data, [], "and never listed");
+    t.equal((await call(s.url("/v1/reconciliation-exceptions?cursor=bogus"), { key: a.key })).status, 400, "an edited cursor is 400");
+    const noRead = await createMerchantWithKey(s.runtime, { name: "No read", scopes: ["payments:write"] });
+    t.equal((await call(s.url("/v1/reconciliation-exceptions"), { key: noRead.api_key })).status, 403, "ledger:read is needed to read");
+  }),
+);
+
+t.test("resolving is an audited ledger reversal or adjustment, never an edit", (t) =>
+  forEachDialectConfig(t, "resolve", async (t, config) => {
+    const s = await startServer(t, config);
+    const a = await s.merchant();
+    const b = await s.merchant();
+    const [reversed, adjusted, acknowledged] = await exceptionsFor(s, a.key, [1000, 2000, 3000]);
+    const list = (await call(s.url("/v1/reconciliation-exceptions"), { key: a.key })).body.data as Array<Record<string, unknown>>;
+    const exceptionOf = (intentId: string | undefined) => String(list.find((e) => e.subject_id === intentId)?.id);
+    const resolve = (id: string, key: string, body: Record<string, unknown>) =>
+      call(s.url(`/v1/reconciliation-exceptions/${id}/resolve`), { key, idempotencyKey: freshKey(), body });
+
+    const reversal = { resolution: "reversal", ledger_source: `payment_intent:${reversed}:capture`, reason: "provider settled less; reverse and re-post" };
+    t.equal((await resolve(exceptionOf(reversed), a.key, reversal)).status, 403, "a key without reconciliation:write cannot resolve");
+    t.equal((await resolve(exceptionOf(reversed), b.financeKey, reversal)).status, 404, "another merchant's finance key cannot see it");
+    const done = await resolve(exceptionOf(reversed), a.financeKey, reversal);
+    t.equal(done.status, 200);
+    t.match(done.body, { status: "resolved", resolution: { kind: "reversal", reverses: `payment_intent:${reversed}:capture`, ledger_source: `reconciliation:${exceptionOf(reversed)}:reversal` } });
+    const posted = await s.db.selectFrom("payment_ledger_transactions").select(["source", "reverses"]).where("reverses", "is not", null).execute();
+    t.same(posted, [{ source: `reconciliation:${exceptionOf(reversed)}:reversal`, reverses: `payment_intent:${reversed}:capture` }], "a linked reversal");
+    const again = await resolve(exceptionOf(reversed), a.financeKey, { resolution: "acknowledgement", reason: "second thoughts" });
+    t.match(again, { status: 409, body: { code: "reconciliation_exception_resolved" } }, "a resolution is never edited");
+    const reverseTwice = await resolve(exceptionOf(adjusted), a.financeKey, reversal);
+    t.equal(reverseTwice.status, 422, "the kernel ledger refuses a second reversal of the same transaction");
+    const foreign = await resolve(exceptionOf(adjusted), a.financeKey, { resolution: "reversal", ledger_source: "payment_intent:someone-else:capture", reason: "x" });
+    t.equal(foreign.status, 422, "only the merchant's own transactions can be reversed");
+
+    const adjustment = await resolve(exceptionOf(adjusted), a.financeKey, { resolution: "adjustment", amount_minor: -1, reason: "provider settled 1 less" });
+    t.match(adjustment, { status: 200, body: { status: "resolved", resolution: { kind: "adjustment", amount_minor: -1 } } });
+    const ack = await resolve(exceptionOf(acknowledged), a.financeKey, { resolution: "acknowledgement", reason: "provider file corrected next day" });
+    t.match(ack, { status: 200, body: { resolution: { kind: "acknowledgement", ledger_source: null } } });
+
+    const entries = await s.db.selectFrom("payment_ledger_entries").select(["amount_minor", "currency"]).execute();
+    t.equal(entries.reduce((sum, e) => sum + Number(e.amount_minor), 0), 0, "the ledger still balances to zero");
+    const detail = await call(s.url(`/v1/reconciliation-exceptions/${exceptionOf(adjusted)}`), { key: a.financeKey });
+    t.match(detail.body.outcomes, [{ action: "opened" }, { action: "resolved", reason: "provider settled 1 less", ledger_source: `reconciliation:${exceptionOf(adjusted)}:adjustment` }]);
+    t.match(String((detail.body.outcomes as Array<Record<string, unknown>>)[1]?.actor), /^merchant:.*\/key:/, "the resolver is audited");
+    const audit = await s.db.selectFrom("payment_audit_log").select(["action"]).where("action", "=", "reconciliation_exception.resolved").execute();
+    t.equal(audit.length, 3);
+
+    await t.rejects(s.db.updateTable("payment_reconciliation_exceptions").set({ status: "open", resolved_at: null, resolution: null }).where("id", "=", exceptionOf(reversed)).execute(), "the database refuses to reopen a resolved exception");
+    await t.rejects(s.db.deleteFrom("payment_reconciliation_exceptions").execute(), "exceptions are never deleted");
+    await t.rejects(s.db.updateTable("payment_reconciliation_outcomes").set({ reason: "rewritten" }).execute(), "outcomes are append-only");
+  }),
+);
+
+t.test("resolving concurrently resolves once", (t) =>
+  forEachDialectConfig(t, "concurrent resolve", async (t, config) => {
+    const s = await startServer(t, config);
+    const a = await s.merchant();
+    const [intent] = await exceptionsFor(s, a.key, [500]);
+    const list = (await call(s.url("/v1/reconciliation-exceptions"), { key: a.key })).body.data as Array<Record<string, unknown>>;
+    const id = String(list[0]?.id);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(s.url(`/v1/reconciliation-exceptions/${id}/resolve`), {
+          key: a.financeKey,
+          idempotencyKey: freshKey(),
+          body: i % 2 === 0 ? { resolution: "adjustment", amount_minor: -1, reason: `adjust ${i}` } : { resolution: "reversal", ledger_source: `payment_intent:${intent}:capture`, reason: `reverse ${i}` },
+        }),
+      ),
+    );
+    t.equal(answers.filter((r) => r.status === 200).length, 1, "one resolution wins");
+    t.ok(answers.filter((r) => r.status !== 200).every((r) => r.status === 409), "the others are 409");
+    const postings = await s.db.selectFrom("payment_ledger_transactions").select("source").where("source", "like", "reconciliation:%").execute();
+    t.equal(postings.length, 1, "one resolution posting");
+  }),
+);

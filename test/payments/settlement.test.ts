@@ -1,0 +1,150 @@
+/**
+ * Settlement-file reconciliation (spec rule 12), SQLite and Postgres: the sandbox publishes a
+ * CSV of what it settled on a UTC day; comparing it with our captures and refunds opens one
+ * exception per mismatch — missing on either side, amount, currency, status — and running the
+ * same day again (one after the other, or two runs racing) opens nothing new, because
+ * (provider object, settlement window, kind) is unique. Nothing is adjusted automatically.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect";
+import t from "tap";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
+import "../../adapters/sql/payments/index.js";
+import { registerMigrations } from "../../adapters/sql/Migrations.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
+import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
+import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
+import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
+import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
+import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
+import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
+import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../core/payments/CreateIntent.js";
+import { createRefund } from "../../core/payments/CreateRefund.js";
+import { createMerchant } from "../../core/payments/Merchants.js";
+import { reconcileSettlementDay, reconcileSettlementFile } from "../../core/payments/SettlementReconciliation.js";
+import { ApiKeys } from "../../ports/payments/ApiKeys.js";
+import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ProviderEventsInbox } from "../../ports/payments/ProviderEvents.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { forEachDialect, type HasTeardown } from "../support/databases.js";
+
+registerMigrations(
+  "payments",
+  [...paymentsMigrations, paymentsMigration0002Reconciliation].filter((m, i, all) => all.findIndex((x) => x.version === m.version) === i),
+);
+
+type Services = StoragePorts | PaymentsRepository | ApiKeys | PaymentProvider | ProviderEventsInbox | ReconciliationRepository | ReconciliationSettings | ReconciliationSettlementFiles;
+
+const runtimeFor = (t: HasTeardown, db: SqlDatabase) => {
+  const provider = makeSandboxProvider();
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      storageLayer(db),
+      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
+      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
+      Layer.succeed(PaymentProvider, provider),
+      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
+      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
+      Layer.succeed(ReconciliationSettings, defaultReconciliationSettings),
+      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
+    ),
+  );
+  t.teardown(() => runtime.dispose());
+  return { provider, run: <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect) };
+};
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A day with one matching payment, one matching refund and one of every mismatch. */
+const aDayOfMismatches = async (run: ReturnType<typeof runtimeFor>["run"], provider: ReturnType<typeof runtimeFor>["provider"]) => {
+  const created = await run(createMerchant({ name: "Settling shop", scopes: ["payments:write", "refunds:write"], actor: "system:test" }));
+  const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write", "refunds:write"] };
+  const pay = async (amountMinor: number, token: string = sandboxTokens.visa) => {
+    const intent = await run(createIntent(merchant, { amountMinor, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: token }));
+    return { id: intent.id, ref: `pi_${intent.id}_attempt_1` };
+  };
+  const matching = await pay(1000);
+  const refund = await run(createRefund(merchant, { intentId: matching.id, amountMinor: 250 }));
+  const amount = await pay(2000);
+  const currency = await pay(3000);
+  const status = await pay(4000);
+  const omitted = await pay(5000);
+  const ambiguous = await pay(6000, sandboxTokens.timeoutAfter); // the provider captured; we still say processing
+  provider.injectSettlementFault(amount.ref, { amountMinor: 1999 });
+  provider.injectSettlementFault(currency.ref, { currency: "USD" });
+  provider.injectSettlementFault(status.ref, { status: "reversed" });
+  provider.injectSettlementFault(omitted.ref, { omit: true });
+  const csv = provider.settlementFile(today()) + "payment,pi_unknown_to_us_attempt_1,sbx_pay_999,700,EUR,captured,2026-01-01T00:00:00.000Z\n";
+  return { merchant, matching, refund, amount, currency, status, omitted, ambiguous, csv };
+};
+
+const exceptions = (db: SqlDatabase) =>
+  db.db.selectFrom("payment_reconciliation_exceptions").select(["provider_object", "kind", "merchant_id", "status", "settlement_window"]).orderBy("provider_object").orderBy("kind").execute();
+
+t.test("each mismatch of a settlement file opens exactly one exception", (t) =>
+  forEachDialect(t, "mismatches", async (t, db) => {
+    const { run, provider } = runtimeFor(t, db);
+    const day = await aDayOfMismatches(run, provider);
+    const summary = await run(reconcileSettlementFile(today(), day.csv));
+    t.match(summary, { rows: 7, mismatches: 6, opened: 6 });
+    const rows = await exceptions(db);
+    const kinds = Object.fromEntries(rows.map((r) => [`${String(r.provider_object)}|${String(r.kind)}`, r]));
+    t.ok(kinds[`${day.amount.ref}|amount`], "amount differs");
+    t.ok(kinds[`${day.currency.ref}|currency`], "currency differs");
+    t.ok(kinds[`${day.status.ref}|status`], "status differs");
+    t.ok(kinds[`${day.omitted.ref}|missing`], "settled by us, missing from the file");
+    t.ok(kinds[`${day.ambiguous.ref}|status`], "captured at the provider while we still wait in processing");
+    t.match(kinds["pi_unknown_to_us_attempt_1|missing"], { merchant_id: null }, "in the file, unknown to us: an operator item");
+    t.notOk(rows.some((r) => r.provider_object === day.matching.ref || r.provider_object === `re_${day.refund.id}`), "matching capture and refund open nothing");
+    t.ok(rows.every((r) => r.status === "open" && r.settlement_window === today()));
+    const events = await db.db.selectFrom("outbox").select("type").where("type", "=", "ReconciliationMismatchFound").execute();
+    t.equal(events.length, 6, "ReconciliationMismatchFound once per exception");
+    const opened = await db.db.selectFrom("payment_reconciliation_outcomes").select(["action", "actor"]).execute();
+    t.equal(opened.length, 6);
+    t.ok(opened.every((o) => o.action === "opened" && o.actor === "system:reconciliation"), "each opening is audited with its actor");
+    const intents = await db.db.selectFrom("payment_intents").select(["id", "status", "amount_captured_minor"]).where("id", "=", day.amount.id).executeTakeFirstOrThrow();
+    t.match(intents, { status: "succeeded", amount_captured_minor: 2000 }, "never silently auto-adjusted");
+  }),
+);
+
+t.test("running the same day again opens nothing new, even two runs at once", (t) =>
+  forEachDialect(t, "idempotent", async (t, db) => {
+    const { run, provider } = runtimeFor(t, db);
+    const day = await aDayOfMismatches(run, provider);
+    const raced = await Promise.all([run(reconcileSettlementFile(today(), day.csv)), run(reconcileSettlementFile(today(), day.csv))]);
+    t.equal(raced[0].opened + raced[1].opened, 6, "racing runs open each mismatch once between them");
+    const again = await run(reconcileSettlementFile(today(), day.csv));
+    t.match(again, { mismatches: 6, opened: 0 });
+    t.equal((await exceptions(db)).length, 6);
+    t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "ReconciliationMismatchFound").execute()).length, 6, "and emits nothing new");
+  }),
+);
+
+t.test("the settlement job fetches the provider's file of the day", (t) =>
+  forEachDialect(t, "job", async (t, db) => {
+    const { run, provider } = runtimeFor(t, db);
+    const day = await aDayOfMismatches(run, provider);
+    const summary = await run(reconcileSettlementDay(today()));
+    t.match(summary, { rows: 6, opened: 5 }, "the provider's own file has no foreign row");
+    t.equal((await exceptions(db)).length, 5);
+    t.ok(day.csv.startsWith("type,reference,provider_payment_id,amount_minor,currency,status,settled_at\n"));
+  }),
+);
+
+t.test("a file that is not the provider's format is refused whole", (t) =>
+  forEachDialect(t, "invalid", async (t, db) => {
+    const { run } = runtimeFor(t, db);
+    const bad = await run(Effect.either(reconcileSettlementFile(today(), "type,reference\npayment,x\n")));
+    t.match(bad, { _tag: "Left", left: { code: "settlement_file_invalid" } });
+    const badRow = await run(Effect.either(reconcileSettlementFile(today(), "type,reference,provider_payment_id,amount_minor,currency,status,settled_at\npayment,a,b,12x,EUR,captured,z\n")));
+    t.match(badRow, { _tag: "Left", left: { code: "settlement_file_invalid" } });
+    const badDay = await run(Effect.either(reconcileSettlementFile("2026-02-30", "type,reference,provider_payment_id,amount_minor,currency,status,settled_at\n")));
+    t.match(badDay, { _tag: "Left", left: { code: "settlement_file_invalid" } });
+    t.equal((await exceptions(db)).length, 0);
+  }),
+);
