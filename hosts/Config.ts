@@ -26,6 +26,8 @@ export interface Config {
   readonly migrateOnStart: boolean;
   /** pino level (LOG_LEVEL, default info). */
   readonly logLevel: string;
+  /** User ids of the platform operators (PLATFORM_OPERATORS, comma-separated): payments replay dual control. */
+  readonly platformOperators: ReadonlyArray<string>;
   /**
    * Secrets the payment provider signs its webhooks with (PROVIDER_WEBHOOK_SECRET, comma-separated
    * during rotation). None: every provider webhook is refused.
@@ -51,6 +53,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
     workerInProcess: bool(env.WORKER_IN_PROCESS, true),
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
     logLevel: env.LOG_LEVEL ?? "info",
+    platformOperators: (env.PLATFORM_OPERATORS ?? "")
+      .split(",")
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0),
     providerWebhookSecrets: (env.PROVIDER_WEBHOOK_SECRET ?? "")
       .split(",")
       .map((secret) => secret.trim())

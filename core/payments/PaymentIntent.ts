@@ -99,6 +99,6 @@ export interface AuditRecord {
 }
 
 /** The scopes a merchant API key may carry. */
-export const merchantScopes = ["payments:write", "refunds:write", "ledger:read", "reconciliation:write"] as const;
+export const merchantScopes = ["payments:write", "refunds:write", "ledger:read", "keys:write", "webhooks:write", "reconciliation:write"] as const;
 /** One merchant API key scope. */
 export type MerchantScope = (typeof merchantScopes)[number];

@@ -25,6 +25,8 @@ import { reloadIntent, saveIntent } from "./IntentRecords.js";
 import { nextStatus, type IntentTrigger } from "./IntentStatus.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
+import { applyDisputeEvent, disputeEventFromProvider } from "./DisputeProjection.js";
+import type { Disputes } from "../../ports/payments/Disputes.js";
 import type { IllegalTransition } from "./PaymentErrors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./ProviderEvent.js";
 import type { WebhookRejected } from "./WebhookErrors.js";
@@ -40,7 +42,7 @@ export interface WebhookReceipt {
   readonly reason: string;
 }
 
-type Services = ProviderEventsInbox | PaymentsRepository | Transactions | Ids | Outbox | Jobs;
+type Services = ProviderEventsInbox | PaymentsRepository | Transactions | Ids | Outbox | Jobs | Disputes;
 
 /** A concurrent delivery stored the same event first: roll back and answer the replay. */
 class EventAlreadyStored extends Data.TaggedError("EventAlreadyStored")<{ readonly providerEventId: string }> {
@@ -130,8 +132,20 @@ const applyProviderEvent = (event: ProviderEvent): Effect.Effect<Applied, Illega
       return applyPaymentEvent(event.data);
     case "refund":
       return applyRefundEvent(event.data);
-    case "other":
-      return Effect.succeed(ignored(`event type ${event.type} is not acted on`, null, null));
+    case "other": {
+      // Dispute events feed the read-only disputes projection in the same transaction as the inbox row.
+      const dispute = disputeEventFromProvider(event);
+      if (dispute === null) return Effect.succeed(ignored(`event type ${event.type} is not acted on`, null, null));
+      return Effect.map(applyDisputeEvent(dispute), (result): Applied =>
+        result.status === "applied"
+          ? {
+              outcome: { status: "processed", reason: `dispute ${result.dispute.status}` },
+              merchantId: result.dispute.merchantId,
+              providerObject: dispute.dispute.id,
+            }
+          : ignored(`dispute event ${result.reason}`, null, dispute.dispute.id),
+      );
+    }
   }
 };
 

@@ -6,8 +6,8 @@ import { makePaymentsModule } from "./paymentsModule.js";
 import { projectsModule } from "./projectsModule.js";
 
 /** The modules of the reference server, in mount order, configured from `config`. */
-export const referenceModules = (config: Pick<Config, "providerWebhookSecrets">): ReadonlyArray<ModuleDefinition> => [
+export const referenceModules = (config: Pick<Config, "providerWebhookSecrets" | "platformOperators">): ReadonlyArray<ModuleDefinition> => [
   identityModule,
   projectsModule,
-  makePaymentsModule({ webhookSecret: config.providerWebhookSecrets }),
+  makePaymentsModule({ webhookSecret: config.providerWebhookSecrets, platformOperators: config.platformOperators }),
 ];

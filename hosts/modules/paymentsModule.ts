@@ -4,7 +4,7 @@
  * host or a test bring its own PaymentProvider; the default is an in-process sandbox.
  */
 import { Effect } from "effect";
-import { paymentRoutes } from "../../adapters/koa/payments/index.js";
+import { makeOperatorRoutes, paymentRoutes } from "../../adapters/koa/payments/index.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
 import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
@@ -13,12 +13,22 @@ import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/Sql
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
+import { makeSqlClientSecrets } from "../../adapters/sql/payments/SqlClientSecrets.js";
+import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
+import { makeSqlWebhookEndpoints } from "../../adapters/sql/payments/SqlWebhookEndpoints.js";
+import { makeFetchMerchantWebhookSender } from "../../adapters/webhooks/FetchMerchantWebhookSender.js";
+import { merchantWebhookDeliveryJob } from "../../core/payments/MerchantWebhookDelivery.js";
+import { defaultMerchantWebhookMaxAttempts, makeMerchantWebhookFanout } from "../../core/payments/MerchantWebhookFanout.js";
 import { makeJobHandler } from "../../adapters/worker/JobRunner.js";
 import { reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { authenticateApiKey, createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { reconcileSettlementDay, reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
+import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
+import { Disputes } from "../../ports/payments/Disputes.js";
+import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
+import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
@@ -52,6 +62,12 @@ export const reconcileSettlementJob = makeJobHandler({
 export interface PaymentsModuleOptions {
   /** The provider adapter; a fresh in-process sandbox when omitted. */
   readonly provider?: PaymentProvider;
+  /** User ids of the platform operators (PLATFORM_OPERATORS); nobody when omitted. */
+  readonly platformOperators?: ReadonlyArray<string>;
+  /** Attempts per merchant webhook delivery before it is dead-lettered (default 8). */
+  readonly merchantWebhookMaxAttempts?: number;
+  /** The outgoing merchant webhook sender; fetch with a 10 s timeout when omitted. */
+  readonly merchantWebhookSender?: MerchantWebhookSender;
   /** PROVIDER_WEBHOOK_SECRET; several while rotating. None: every provider webhook is refused (400). */
   readonly webhookSecret?: string | ReadonlyArray<string>;
   /** Webhook timestamp tolerance each way (default 300 s). */
@@ -64,6 +80,8 @@ export interface PaymentsModuleOptions {
 
 /** Builds the payment module's definition. */
 export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition => {
+  const merchantWebhookSender = options.merchantWebhookSender ?? makeFetchMerchantWebhookSender();
+  const maxAttempts = options.merchantWebhookMaxAttempts ?? defaultMerchantWebhookMaxAttempts;
   const sandbox: SandboxProvider | undefined = options.provider === undefined ? makeSandboxProvider() : undefined;
   const provider = options.provider ?? (sandbox as SandboxProvider);
   const secrets = options.webhookSecret === undefined ? [] : typeof options.webhookSecret === "string" ? [options.webhookSecret] : [...options.webhookSecret];
@@ -72,14 +90,19 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     (sandbox !== undefined ? makeSandboxSettlementFiles(sandbox) : { fetch: () => Effect.dieMessage("no settlement file source configured") });
   return {
     name: "payments",
-    routes: paymentRoutes,
+    routes: [...paymentRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],
     migrations: paymentsMigrations,
-    jobHandlers: [reconcileIntentJob, reconcileSettlementJob],
+    consumers: [makeMerchantWebhookFanout({ maxAttempts })],
+    jobHandlers: [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob],
     bearerAuthenticators: [{ name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey }],
     ports: [
       { tag: PaymentsRepository, make: makeSqlPaymentsRepository },
       { tag: ApiKeys, make: makeSqlApiKeys },
       { tag: PaymentProvider, make: () => provider },
+      { tag: ClientSecrets, make: makeSqlClientSecrets },
+      { tag: WebhookEndpoints, make: makeSqlWebhookEndpoints },
+      { tag: MerchantWebhookSender, make: () => merchantWebhookSender },
+      { tag: Disputes, make: makeSqlDisputes },
       {
         tag: ProviderWebhookReceiver,
         make: () =>

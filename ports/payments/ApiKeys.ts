@@ -19,6 +19,18 @@ export interface IssuedApiKey {
   readonly secret: string;
 }
 
+/** A key as listed and managed: never its secret nor its hash, only a short display prefix. */
+export interface ApiKeySummary {
+  readonly keyId: string;
+  readonly merchantId: string;
+  /** `sk_test_` and the first 4 characters of the secret, to recognise a key. */
+  readonly prefix: string;
+  readonly scopes: ReadonlyArray<string>;
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+}
+
 /** Merchant API key storage and verification. */
 export interface ApiKeys {
   /** Issues a key for `merchantId` with `scopes`, optionally expiring at `expiresAt`. */
@@ -32,5 +44,11 @@ export interface ApiKeys {
   readonly verify: (secret: string, now: Date) => Effect.Effect<VerifiedApiKey | null>;
   /** Revokes a key of `merchantId`; false when there is no such live key. */
   readonly revoke: (req: { readonly merchantId: string; readonly keyId: string; readonly now: Date }) => Effect.Effect<boolean>;
+  /** Every key of `merchantId` (live, expired and revoked), newest first. */
+  readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<ApiKeySummary>>;
+  /** One key of `merchantId`, or null (another merchant's key is null too). */
+  readonly find: (merchantId: string, keyId: string) => Effect.Effect<ApiKeySummary | null>;
+  /** Makes a live key expire at `at` (never later than an expiry it already has); false when not live. */
+  readonly expire: (req: { readonly merchantId: string; readonly keyId: string; readonly at: Date }) => Effect.Effect<boolean>;
 }
 export const ApiKeys = Context.GenericTag<ApiKeys>("domainkit/payments/ApiKeys");

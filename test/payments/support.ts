@@ -21,6 +21,8 @@ import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProv
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
+import { Disputes } from "../../ports/payments/Disputes.js";
+import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makePaymentsModule, createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
@@ -34,7 +36,8 @@ export type PaymentServices =
   | ProviderEventsInbox
   | ReconciliationRepository
   | ReconciliationSettings
-  | ReconciliationSettlementFiles;
+  | ReconciliationSettlementFiles
+  | Disputes;
 
 /** A runtime of the payment core over `db` with `provider`, disposed at teardown. */
 export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
@@ -48,6 +51,7 @@ export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
       Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
       Layer.succeed(ReconciliationSettings, defaultReconciliationSettings),
       Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
+      Layer.succeed(Disputes, makeSqlDisputes(db)),
     ),
   );
   t.teardown(() => runtime.dispose());

@@ -10,6 +10,8 @@
  */
 import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect";
 import t from "tap";
+import { Disputes } from "../../ports/payments/Disputes.js";
+import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSandboxProvider, sandboxTokens, type SandboxEvent, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { deliverSandboxWebhook, makeSandboxWebhookReceiver, signWebhook } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
@@ -273,6 +275,7 @@ const coreRuntime = (t: HasTeardown, db: SqlDatabase) => {
       Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
       Layer.succeed(PaymentProvider, provider),
       Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
+      Layer.succeed(Disputes, makeSqlDisputes(db)),
     ),
   );
   t.teardown(() => runtime.dispose());

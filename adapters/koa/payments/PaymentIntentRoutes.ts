@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
-import { createIntent } from "../../../core/payments/CreateIntent.js";
+import { createIntentWithClientSecret } from "../../../core/payments/ClientView.js";
 import { getIntent } from "../../../core/payments/GetIntent.js";
 import { makeProblem, problemContentType } from "../ProblemJson.js";
 import { defineRoute } from "../Route.js";
@@ -11,6 +11,7 @@ import {
   CaptureIntentBody,
   ConfirmIntentBody,
   CreateIntentBody,
+  CreatedIntentView,
   DeclinedProblem,
   IntentIdParams,
   IntentView,
@@ -19,7 +20,7 @@ import {
 
 const tags = ["payments"];
 
-/** POST /v1/payment-intents — create an intent (payments:write). */
+/** POST /v1/payment-intents — create an intent (payments:write); answers its client secret once. */
 export const createIntentRoute = defineRoute({
   method: "POST",
   path: "/v1/payment-intents",
@@ -29,15 +30,21 @@ export const createIntentRoute = defineRoute({
   auth: "required",
   idempotency: "required",
   body: CreateIntentBody,
-  responses: { 201: IntentView },
+  responses: { 201: CreatedIntentView },
   problems: [403, 409, 422],
   handler: ({ principal, body }) =>
-    createIntent(principal, {
+    createIntentWithClientSecret(principal, {
       amountMinor: body.amount_minor,
       currency: body.currency,
       ...(body.capture_method === undefined ? {} : { captureMethod: body.capture_method }),
       ...(body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }),
-    }).pipe(Effect.map((intent) => ({ status: 201, body: intentView(intent), etag: intent.version }))),
+    }).pipe(
+      Effect.map(({ intent, clientSecret }) => ({
+        status: 201,
+        body: { ...intentView(intent), client_secret: clientSecret },
+        etag: intent.version,
+      })),
+    ),
 });
 
 /** POST /v1/payment-intents/:id/confirm — 200 done, 202 still processing, 402 declined. */

@@ -59,6 +59,9 @@ export const IntentView = Schema.Struct({
 });
 export type IntentView = typeof IntentView.Type;
 
+/** The answer of POST /v1/payment-intents: the intent and its client secret (shown here only). */
+export const CreatedIntentView = Schema.Struct({ ...IntentView.fields, client_secret: Schema.String });
+
 /** The 402 answer of a declined confirm: a problem body carrying the intent, confirmable again. */
 export const DeclinedProblem = Schema.Struct({
   type: Schema.String,

@@ -1,6 +1,10 @@
 /** Every route of the payment module. */
 import { cancelIntentRoute, captureIntentRoute, confirmIntentRoute, createIntentRoute, getIntentRoute } from "./PaymentIntentRoutes.js";
 import { createRefundRoute, listBalanceTransactionsRoute } from "./RefundRoutes.js";
+import { getIntentClientViewRoute } from "./ClientViewRoutes.js";
+import { listDisputesRoute } from "./DisputeRoutes.js";
+import { apiKeyRoutes } from "./KeyRoutes.js";
+import { webhookEndpointRoutes } from "./WebhookEndpointRoutes.js";
 import { providerWebhookRoute } from "./WebhookRoutes.js";
 import {
   getReconciliationExceptionRoute,
@@ -11,6 +15,11 @@ import {
 export * from "./PaymentSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
+export * from "./KeyRoutes.js";
+export * from "./ClientViewRoutes.js";
+export * from "./WebhookEndpointRoutes.js";
+export * from "./DisputeRoutes.js";
+export * from "./OperatorRoutes.js";
 export * from "./WebhookRoutes.js";
 export * from "./ReconciliationRoutes.js";
 
@@ -23,6 +32,10 @@ export const paymentRoutes = [
   cancelIntentRoute,
   createRefundRoute,
   listBalanceTransactionsRoute,
+  getIntentClientViewRoute,
+  ...apiKeyRoutes,
+  ...webhookEndpointRoutes,
+  listDisputesRoute,
   providerWebhookRoute,
   listReconciliationExceptionsRoute,
   getReconciliationExceptionRoute,

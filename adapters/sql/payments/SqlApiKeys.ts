@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
-import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
+import type { ApiKeySummary, ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import { newId } from "../../system/Ids.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
@@ -27,9 +27,22 @@ const sameHash = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
+/** Characters of the stored lookup prefix shown when listing: `sk_test_` and 4 more. */
+const displayLength = apiKeyPrefix.length + 4;
+
 /** Builds the ApiKeys port over `db`. */
 export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
   const f = featuresFor(db);
+  const summaryColumns = ["id", "merchant_id", "key_prefix", "scopes", "created_at", "expires_at", "revoked_at"] as const;
+  const summary = (row: Record<string, unknown>): ApiKeySummary => ({
+    keyId: String(row.id),
+    merchantId: String(row.merchant_id),
+    prefix: String(row.key_prefix).slice(0, displayLength),
+    scopes: f.jsonFromDb(row.scopes) as string[],
+    createdAt: f.timeFromDb(row.created_at),
+    expiresAt: row.expires_at === null ? null : f.timeFromDb(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : f.timeFromDb(row.revoked_at),
+  });
   return {
     issue: ({ merchantId, scopes, now, expiresAt }) =>
       Effect.gen(function* () {
@@ -80,6 +93,31 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
           .where("id", "=", keyId)
           .where("merchant_id", "=", merchantId)
           .where("revoked_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
+    list: (merchantId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("payment_api_keys").select([...summaryColumns]).where("merchant_id", "=", merchantId).orderBy("id", "desc").execute(),
+      ).pipe(Effect.map((rows) => rows.map(summary))),
+    find: (merchantId, keyId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("payment_api_keys")
+          .select([...summaryColumns])
+          .where("id", "=", keyId)
+          .where("merchant_id", "=", merchantId)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row === undefined ? null : summary(row)))),
+    expire: ({ merchantId, keyId, at }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("payment_api_keys")
+          .set({ expires_at: f.timeToDb(at) })
+          .where("id", "=", keyId)
+          .where("merchant_id", "=", merchantId)
+          .where("revoked_at", "is", null)
+          // Never extends a key: only an absent or later expiry is moved earlier.
+          .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", f.timeToDb(at))]))
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
   };

@@ -1,0 +1,41 @@
+/**
+ * Intent client secrets over `payment_client_secrets`. A secret is `<intent id>_secret_` plus
+ * 24 random bytes (base64url); only its SHA-256 is stored (a fast hash suffices for a
+ * high-entropy secret) and verification compares hashes in constant time.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { Effect } from "effect";
+import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+const hashOf = (secret: string): Buffer => createHash("sha256").update(secret).digest();
+
+/** Builds the ClientSecrets port over `db`. */
+export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
+  const f = featuresFor(db);
+  return {
+    issue: ({ intentId, merchantId, now }) =>
+      Effect.gen(function* () {
+        const secret = `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
+        yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("payment_client_secrets")
+            .values({ intent_id: intentId, merchant_id: merchantId, secret_hash: hashOf(secret).toString("hex"), created_at: f.timeToDb(now) })
+            .execute(),
+        );
+        return secret;
+      }).pipe(Effect.withSpan("ClientSecrets.issue")),
+    verify: (intentId, secret) =>
+      runQuery(db, (ex) => ex.selectFrom("payment_client_secrets").select("secret_hash").where("intent_id", "=", intentId).executeTakeFirst()).pipe(
+        Effect.map((row) => {
+          if (row === undefined) return false;
+          const stored = Buffer.from(String(row.secret_hash), "hex");
+          const given = hashOf(secret);
+          return stored.length === given.length && timingSafeEqual(stored, given);
+        }),
+        Effect.withSpan("ClientSecrets.verify"),
+      ),
+  };
+};

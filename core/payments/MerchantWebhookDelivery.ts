@@ -1,0 +1,94 @@
+/**
+ * Outgoing merchant webhooks, step two: the durable job that POSTs one delivery. The delivery is
+ * read in one transaction, sent outside any transaction (signed by the sender port), and the
+ * attempt recorded in a second transaction. A failed attempt fails the job, so the job runner
+ * retries it with its exponential backoff; at the job's bound the delivery is marked dead and
+ * waits for an operator replay (dual control, OperatorReplay.ts).
+ */
+import { Data, Effect } from "effect";
+import { Ids } from "../../ports/Ids.js";
+import type { Job } from "../../ports/Jobs.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
+import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
+import { now } from "./Audit.js";
+import { merchantWebhookDeliveryJobKind } from "./MerchantWebhookFanout.js";
+import type { WebhookDelivery } from "./WebhookEndpointRecords.js";
+
+/** One attempt got no 2xx; the job runner retries (or dead-letters) the job. */
+export class MerchantWebhookAttemptFailed extends Data.TaggedError("MerchantWebhookAttemptFailed")<{
+  readonly deliveryId: string;
+  readonly reason: string;
+}> {
+  readonly code = "merchant_webhook_attempt_failed";
+  readonly category = "unavailable" as const;
+  override get message(): string {
+    return `delivery ${this.deliveryId}: ${this.reason}`;
+  }
+}
+
+/** What one run of the job did. */
+export type DeliveryOutcome = "succeeded" | "retrying" | "dead" | "skipped";
+
+const finish = (delivery: WebhookDelivery, changes: Partial<WebhookDelivery>, at: Date) =>
+  Effect.flatMap(WebhookEndpoints, (store) => store.updateDelivery({ ...delivery, ...changes, updatedAt: at }));
+
+/** Runs one attempt of the delivery named by `job` (job.attempts counts this attempt). */
+export const deliverMerchantWebhook = (
+  job: Job,
+): Effect.Effect<DeliveryOutcome, MerchantWebhookAttemptFailed, WebhookEndpoints | MerchantWebhookSender | Transactions | Ids> =>
+  Effect.gen(function* () {
+    const deliveryId = String((job.payload as { delivery_id?: unknown }).delivery_id);
+    const store = yield* WebhookEndpoints;
+    const transactions = yield* Transactions;
+    const prepared = yield* transactions.run(
+      Effect.gen(function* () {
+        const delivery = yield* store.findDelivery(deliveryId, { forUpdate: true });
+        if (delivery === null || delivery.status !== "pending") return null;
+        const signing = yield* store.signingEndpoint(delivery.endpointId);
+        if (signing === null || signing.endpoint.deletedAt !== null) {
+          // A deleted endpoint receives nothing more; the delivery ends visibly rather than silently.
+          yield* finish(delivery, { status: "dead", lastError: "endpoint deleted" }, yield* now);
+          return null;
+        }
+        return { delivery, signing };
+      }),
+    );
+    if (prepared === null) return "skipped" as const;
+    const sentAt = yield* now;
+    const result = yield* (yield* MerchantWebhookSender).send({
+      url: prepared.signing.endpoint.url,
+      secret: prepared.signing.signingSecret,
+      eventId: prepared.delivery.eventId,
+      body: prepared.delivery.body,
+      timestampSeconds: Math.floor(sentAt.getTime() / 1000),
+    });
+    const outcome = yield* transactions.run(
+      Effect.gen(function* () {
+        const current = yield* store.findDelivery(deliveryId, { forUpdate: true });
+        if (current === null || current.status !== "pending") return "skipped" as const;
+        const number = current.attempts + 1;
+        yield* store.appendAttempt({
+          id: yield* (yield* Ids).next,
+          deliveryId,
+          number,
+          statusCode: result.statusCode,
+          error: result.error,
+          attemptedAt: sentAt,
+        });
+        const status = result.ok ? "succeeded" : job.attempts >= job.maxAttempts ? "dead" : "pending";
+        yield* finish(current, { status, attempts: number, lastError: result.ok ? null : result.error }, yield* now);
+        return status === "succeeded" ? ("succeeded" as const) : status === "dead" ? ("dead" as const) : ("retrying" as const);
+      }),
+    );
+    if (outcome === "retrying" || outcome === "dead") {
+      return yield* Effect.fail(new MerchantWebhookAttemptFailed({ deliveryId, reason: result.error ?? `status ${String(result.statusCode)}` }));
+    }
+    return outcome;
+  }).pipe(Effect.withSpan("Payments.deliverMerchantWebhook"));
+
+/** The durable job handler of merchant webhook deliveries (structurally an adapters/worker JobHandler). */
+export const merchantWebhookDeliveryJob = {
+  kind: merchantWebhookDeliveryJobKind,
+  run: (job: Job) => Effect.asVoid(deliverMerchantWebhook(job)),
+};

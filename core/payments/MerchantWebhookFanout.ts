@@ -1,0 +1,68 @@
+/**
+ * Outgoing merchant webhooks, step one: an outbox consumer that turns each PaymentSucceeded,
+ * RefundSucceeded and ReconciliationMismatchFound event into one delivery row per subscribed
+ * endpoint (UNIQUE per endpoint and event, so a redelivered event adds nothing) and schedules
+ * one durable job per delivery, in the consumer's transaction.
+ */
+import { Clock, Effect } from "effect";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import { Ids } from "../../ports/Ids.js";
+import { Jobs } from "../../ports/Jobs.js";
+import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
+import { merchantWebhookEventTypes, type WebhookDelivery } from "./WebhookEndpointRecords.js";
+
+/** The job kind that POSTs one delivery. */
+export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";
+
+/** Attempts per delivery before it is dead-lettered (the job runner's backoff spaces them). */
+export const defaultMerchantWebhookMaxAttempts = 8;
+
+/**
+ * The JSON text sent for an event: its immutable id (also the `Webhook-Id` header), type, time,
+ * merchant and data. Stored with the delivery, so every attempt sends the same bytes.
+ */
+export const merchantWebhookBody = (event: EventEnvelope): string =>
+  JSON.stringify({ id: event.id, type: event.type, created_at: event.occurred_at, merchant_id: event.tenant_id, data: event.data });
+
+/** Options of the fan-out consumer. */
+export interface MerchantWebhookFanoutOptions {
+  /** Attempts per delivery before it is dead (default 8). */
+  readonly maxAttempts?: number;
+}
+
+/** The outbox consumer creating merchant webhook deliveries (structurally an adapters/worker Consumer). */
+export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions = {}) => ({
+  name: "payments.merchant_webhooks",
+  handles: (event: EventEnvelope): boolean => (merchantWebhookEventTypes as ReadonlyArray<string>).includes(event.type),
+  handle: (event: EventEnvelope): Effect.Effect<void, never, WebhookEndpoints | Jobs | Ids> =>
+    Effect.gen(function* () {
+      const store = yield* WebhookEndpoints;
+      const jobs = yield* Jobs;
+      const ids = yield* Ids;
+      const at = new Date(yield* Clock.currentTimeMillis);
+      const body = merchantWebhookBody(event);
+      for (const endpoint of yield* store.subscribed(event.tenant_id, event.type)) {
+        const delivery: WebhookDelivery = {
+          id: yield* ids.next,
+          endpointId: endpoint.id,
+          merchantId: endpoint.merchantId,
+          eventId: event.id,
+          eventType: event.type,
+          body,
+          status: "pending",
+          attempts: 0,
+          lastError: null,
+          createdAt: at,
+          updatedAt: at,
+        };
+        if (!(yield* store.insertDelivery(delivery))) continue;
+        yield* jobs.schedule({
+          kind: merchantWebhookDeliveryJobKind,
+          key: delivery.id,
+          payload: { delivery_id: delivery.id },
+          runAt: at,
+          maxAttempts: options.maxAttempts ?? defaultMerchantWebhookMaxAttempts,
+        });
+      }
+    }).pipe(Effect.withSpan("Payments.merchantWebhookFanout")),
+});

@@ -1,0 +1,138 @@
+/**
+ * Merchant webhook endpoints over the API: register (the signing secret is answered once),
+ * list, delete, and list an endpoint's deliveries with their attempts. Scope `webhooks:write`;
+ * another merchant's endpoint answers 404 like an unknown one.
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import { NotFound, ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
+import { requireMerchantScope, webhooksWriteScope } from "./ApiKeyManagement.js";
+import { audit, now } from "./Audit.js";
+import { actorOf, ownedBy } from "./MerchantAccess.js";
+import {
+  merchantWebhookEventTypes,
+  type DeliveryWithAttempts,
+  type MerchantWebhookEventType,
+  type WebhookEndpoint,
+} from "./WebhookEndpointRecords.js";
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Checks an endpoint URL: https, or http on the loopback interface (development and tests). */
+const checkUrl = (raw: string): Effect.Effect<string, ValidationFailed> => {
+  const invalid = (message: string) => Effect.fail(new ValidationFailed({ errors: [{ path: "url", message }] }));
+  if (raw.length > 2048) return invalid("must be at most 2048 characters");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return invalid("must be an absolute URL");
+  }
+  if (url.username !== "" || url.password !== "") return invalid("must not carry credentials");
+  if (url.protocol === "https:") return Effect.succeed(url.toString());
+  if (url.protocol === "http:" && loopbackHosts.has(url.hostname)) return Effect.succeed(url.toString());
+  return invalid("must use https (http only on the loopback interface)");
+};
+
+const checkEvents = (events: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<MerchantWebhookEventType> | null, ValidationFailed> => {
+  if (events === undefined) return Effect.succeed(null);
+  const unknown = events.filter((e) => !(merchantWebhookEventTypes as ReadonlyArray<string>).includes(e));
+  if (events.length === 0 || unknown.length > 0) {
+    return Effect.fail(
+      new ValidationFailed({ errors: [{ path: "events", message: `must name one or more of ${merchantWebhookEventTypes.join(", ")}` }] }),
+    );
+  }
+  return Effect.succeed([...new Set(events)] as MerchantWebhookEventType[]);
+};
+
+/** Registers an endpoint of the caller's merchant and answers it with its signing secret (shown once). */
+export const createWebhookEndpoint = (
+  principal: Principal,
+  input: { readonly url: string; readonly events?: ReadonlyArray<string> },
+): Effect.Effect<{ readonly endpoint: WebhookEndpoint; readonly secret: string }, Forbidden | ValidationFailed, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
+    const url = yield* checkUrl(input.url);
+    const events = yield* checkEvents(input.events);
+    const endpoint: WebhookEndpoint = { id: yield* (yield* Ids).next, merchantId: caller.merchantId, url, events, createdAt: yield* now, deletedAt: null };
+    const store = yield* WebhookEndpoints;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const { secret } = yield* store.create(endpoint);
+        yield* audit({
+          merchantId: caller.merchantId,
+          actor: actorOf(caller),
+          action: "webhook_endpoint.created",
+          subjectType: "webhook_endpoint",
+          subjectId: endpoint.id,
+          reason: "merchant request",
+          data: { url, events },
+        });
+        return { endpoint, secret };
+      }),
+    );
+  }).pipe(Effect.withSpan("Payments.createWebhookEndpoint"));
+
+/** The caller's live endpoints (never a secret). */
+export const listWebhookEndpoints = (principal: Principal): Effect.Effect<ReadonlyArray<WebhookEndpoint>, Forbidden, WebhookEndpoints> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
+    return yield* (yield* WebhookEndpoints).list(caller.merchantId);
+  }).pipe(Effect.withSpan("Payments.listWebhookEndpoints"));
+
+const ownedEndpoint = (principal: Principal, endpointId: string) =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
+    const found = yield* (yield* WebhookEndpoints).find(endpointId);
+    const endpoint = yield* ownedBy(caller, "webhook_endpoint", found);
+    return { caller, endpoint };
+  });
+
+/** Deletes one of the caller's endpoints: no new deliveries go to it; pending ones stop. */
+export const deleteWebhookEndpoint = (
+  principal: Principal,
+  endpointId: string,
+): Effect.Effect<void, Forbidden | NotFound, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
+  Effect.gen(function* () {
+    const store = yield* WebhookEndpoints;
+    const at = yield* now;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const { caller } = yield* ownedEndpoint(principal, endpointId);
+        if (!(yield* store.markDeleted(endpointId, at))) {
+          return yield* Effect.fail(new NotFound({ resource: "webhook_endpoint", detail: "No such webhook endpoint." }));
+        }
+        yield* audit({
+          merchantId: caller.merchantId,
+          actor: actorOf(caller),
+          action: "webhook_endpoint.deleted",
+          subjectType: "webhook_endpoint",
+          subjectId: endpointId,
+          reason: "merchant request",
+        });
+      }),
+    );
+  }).pipe(Effect.withSpan("Payments.deleteWebhookEndpoint"));
+
+/** The sort key a deliveries cursor carries: the last delivery's id. */
+export const DeliveryCursor = Schema.Tuple(Schema.String);
+
+/** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
+export const listWebhookDeliveries = (
+  principal: Principal,
+  endpointId: string,
+  page: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<{ readonly data: ReadonlyArray<DeliveryWithAttempts>; readonly nextCursor: string | null }, Forbidden | NotFound | InvalidCursor, WebhookEndpoints> =>
+  Effect.gen(function* () {
+    yield* ownedEndpoint(principal, endpointId);
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(DeliveryCursor, page.cursor))[0];
+    const rows = yield* (yield* WebhookEndpoints).listDeliveries({ endpointId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
+    const data = rows.slice(0, page.limit);
+    const last = data[data.length - 1];
+    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.delivery.id]) : null };
+  }).pipe(Effect.withSpan("Payments.listWebhookDeliveries"));

@@ -1,0 +1,15 @@
+/**
+ * Client secrets of payment intents: a random secret per intent, returned once at creation and
+ * stored only as a hash; verification compares in constant time. The secret grants a limited,
+ * read-only view of that one intent.
+ */
+import { Context, Effect } from "effect";
+
+/** Client secret storage and verification. */
+export interface ClientSecrets {
+  /** Mints the client secret of `intentId` (once per intent) and answers it. */
+  readonly issue: (req: { readonly intentId: string; readonly merchantId: string; readonly now: Date }) => Effect.Effect<string>;
+  /** True when `secret` is the client secret of `intentId`. */
+  readonly verify: (intentId: string, secret: string) => Effect.Effect<boolean>;
+}
+export const ClientSecrets = Context.GenericTag<ClientSecrets>("domainkit/payments/ClientSecrets");
