@@ -8,3 +8,4 @@ export * from "./Inbox.js";
 export * from "./Jobs.js";
 export * from "./IdempotencyStore.js";
 export * from "./Realtime.js";
+export * from "./Mailer.js";

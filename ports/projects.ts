@@ -3,3 +3,8 @@ export * from "./projects/WorkspacesRepository.js";
 export * from "./projects/ProjectsRepository.js";
 export * from "./projects/TasksRepository.js";
 export * from "./projects/CommentsRepository.js";
+export * from "./projects/CommentEdits.js";
+export * from "./projects/TaskRanks.js";
+export * from "./projects/NotificationsRepository.js";
+export * from "./projects/NotificationsAddressBook.js";
+export * from "./projects/SearchIndex.js";

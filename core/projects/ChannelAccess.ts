@@ -22,7 +22,7 @@ export const maySubscribeToProject = (
         Effect.catchAll(() => Effect.succeed(false)),
       );
 
-const projectEventTypes = new Set(["TaskCreated", "TaskChanged", "CommentAdded", "MembershipGranted", "MembershipRevoked"]);
+const projectEventTypes = new Set(["TaskCreated", "TaskChanged", "CommentAdded", "CommentEdited", "MembershipGranted", "MembershipRevoked"]);
 
 /** The project channel of a task, comment or membership event; none for other events. */
 export const projectChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {

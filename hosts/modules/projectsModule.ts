@@ -1,18 +1,36 @@
 /**
  * The project management module as a host sees it: routes, migrations, repositories, the
  * `project:<id>` channel authorizer and the mapping of task, comment and membership events to
- * that channel.
+ * that channel, the mention and search-indexing consumers, and the mention e-mail and rank
+ * rebalance jobs. `makeProjectsModule({ mailer, addressBook })` lets a host bring its own
+ * Mailer and user directory; by default the Mailer comes from the environment (SMTP_URL, else
+ * files in MAIL_DIR) and addresses are `<user id>@users.invalid`.
  */
 import type { Effect } from "effect";
+import { makeDomainAddressBook } from "../../adapters/mail/DomainAddressBook.js";
+import { mailerFromEnv } from "../../adapters/mail/mailerFromEnv.js";
 import { projectModuleRoutes } from "../../adapters/koa/projects/index.js";
+import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
 import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
+import { makeSqlNotificationsRepository } from "../../adapters/sql/projects/SqlNotificationsRepository.js";
 import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
+import { makeSqlSearchIndex } from "../../adapters/sql/projects/SqlSearchIndex.js";
+import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebalance.js";
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
+import { mentionEmailJobHandler, mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
+import { rankRebalanceJobHandler } from "../../core/projects/RankRebalance.js";
+import { searchIndexingConsumer } from "../../core/projects/SearchIndexing.js";
+import { Mailer } from "../../ports/Mailer.js";
+import { CommentEdits } from "../../ports/projects/CommentEdits.js";
 import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
+import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
+import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { SearchIndex } from "../../ports/projects/SearchIndex.js";
+import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import type { ChannelAuthorizer } from "../../ports/Realtime.js";
@@ -28,11 +46,21 @@ export const projectChannelAuthorizer: ChannelAuthorizer = {
   authorize: (principal, projectId) => maySubscribeToProject(principal, projectId) as unknown as Effect.Effect<boolean>,
 };
 
-/** Module definition of the project management module. */
-export const projectsModule: ModuleDefinition = {
+/** Options of the project module. */
+export interface ProjectsModuleOptions {
+  /** Where mention e-mail goes out; from the environment when omitted (SMTP_URL, else MAIL_DIR files). */
+  readonly mailer?: Mailer;
+  /** Users' e-mail addresses; `<user id>@users.invalid` when omitted (development only). */
+  readonly addressBook?: NotificationsAddressBook;
+}
+
+/** Builds the project module's definition. */
+export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleDefinition => ({
   name: "projects",
   routes: projectModuleRoutes,
   migrations: projectsMigrations,
+  consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
+  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler],
   channelAuthorizers: [projectChannelAuthorizer],
   channelsFor: projectChannelsFor,
   ports: [
@@ -40,5 +68,15 @@ export const projectsModule: ModuleDefinition = {
     { tag: ProjectsRepository, make: makeSqlProjectsRepository },
     { tag: TasksRepository, make: makeSqlTasksRepository },
     { tag: CommentsRepository, make: makeSqlCommentsRepository },
+    { tag: CommentEdits, make: makeSqlCommentEdits },
+    { tag: TaskRanks, make: makeSqlTaskRanks },
+    { tag: NotificationsRepository, make: makeSqlNotificationsRepository },
+    { tag: SearchIndex, make: makeSqlSearchIndex },
+    // Built on first use, so merely importing the module opens no SMTP transport.
+    { tag: Mailer, make: () => options.mailer ?? mailerFromEnv(process.env) },
+    { tag: NotificationsAddressBook, make: () => options.addressBook ?? makeDomainAddressBook() },
   ],
-};
+});
+
+/** Module definition of the project management module (environment mailer). */
+export const projectsModule: ModuleDefinition = makeProjectsModule();

@@ -10,5 +10,10 @@ export * from "./SqlWorkspacesRepository.js";
 export * from "./SqlProjectsRepository.js";
 export * from "./SqlTasksRepository.js";
 export * from "./SqlCommentsRepository.js";
+export * from "./projectsMigration0002.js";
+export * from "./SqlNotificationsRepository.js";
+export * from "./SqlSearchIndex.js";
+export * from "./SqlTaskRanksRebalance.js";
+export * from "./SqlCommentEdits.js";
 
 registerMigrations("projects", projectsMigrations);

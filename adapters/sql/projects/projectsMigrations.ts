@@ -9,6 +9,7 @@
 import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
 import type { Migration } from "../Migration.js";
 import type { SqlDialect } from "../SqlDatabase.js";
+import { projectsMigration0002 } from "./projectsMigration0002.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -126,4 +127,5 @@ const tables = (dialect: SqlDialect): string[] => {
 /** Migrations of the project module. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
   { version: 1, name: "project_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
+  projectsMigration0002,
 ];

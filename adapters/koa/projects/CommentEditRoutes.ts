@@ -1,0 +1,35 @@
+/** PATCH /v1/comments/:id: the author edits body and mentions; only added mentions notify. */
+import { Effect, Schema } from "effect";
+import { editComment } from "../../../core/projects/CommentEdit.js";
+import { CommentView, commentView } from "../../../core/projects/Views.js";
+import { defineRoute } from "../Route.js";
+import { IdParams, UserId } from "./ProjectSchemas.js";
+
+/** Body of a comment edit. */
+export const EditCommentBody = Schema.Struct({
+  body: Schema.String,
+  mentions: Schema.optionalWith(Schema.Array(UserId), { default: () => [] }),
+});
+
+/** PATCH /v1/comments/:id — its author only. */
+export const editCommentRoute = defineRoute({
+  method: "PATCH",
+  path: "/v1/comments/:id",
+  operationId: "editComment",
+  summary: "Edit a comment (author only)",
+  description: "Mentions replace the old list; only users newly mentioned are notified. 409 task_deleted when the task is in the trash.",
+  tags: ["projects"],
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: EditCommentBody,
+  responses: { 200: CommentView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    editComment(principal, params.id, { body: body.body, mentions: body.mentions }).pipe(
+      Effect.map(({ comment }) => ({ status: 200, body: commentView(comment) })),
+    ),
+});
+
+/** Comment edit routes. */
+export const commentEditRoutes = [editCommentRoute];

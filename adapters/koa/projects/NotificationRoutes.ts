@@ -1,0 +1,80 @@
+/** Routes of the caller's own notifications: list (cursor), unread count, mark one or all read. */
+import { Effect, Schema } from "effect";
+import { NotificationView, notificationView } from "../../../core/projects/Notification.js";
+import {
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  unreadNotificationCount,
+} from "../../../core/projects/NotificationQueries.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { IdParams, PageQuery } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** GET /v1/notifications — newest first, only projects the caller can still see. */
+export const listNotificationsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/notifications",
+  operationId: "listNotifications",
+  summary: "The caller's notifications, newest first",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  pagination: true,
+  query: PageQuery,
+  responses: { 200: PageOf(NotificationView) },
+  problems: [400, 403],
+  handler: ({ principal, page }) =>
+    listNotifications(principal, { cursor: page.cursor, limit: page.limit }).pipe(
+      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(notificationView), next_cursor: nextCursor } })),
+    ),
+});
+
+/** GET /v1/notifications/unread-count — eventually consistent with mentions. */
+export const unreadCountRoute = defineRoute({
+  method: "GET",
+  path: "/v1/notifications/unread-count",
+  operationId: "unreadNotificationCount",
+  summary: "How many of the caller's notifications are unread",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  responses: { 200: Schema.Struct({ count: Schema.Int }) },
+  problems: [403],
+  handler: ({ principal }) => unreadNotificationCount(principal).pipe(Effect.map((count) => ({ status: 200, body: { count } }))),
+});
+
+/** POST /v1/notifications/:id/read — idempotent; another user's notification is 404. */
+export const markReadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/notifications/:id/read",
+  operationId: "markNotificationRead",
+  summary: "Mark one notification read",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: NotificationView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    markNotificationRead(principal, params.id).pipe(Effect.map((n) => ({ status: 200, body: notificationView(n) }))),
+});
+
+/** POST /v1/notifications/read-all — idempotent. */
+export const markAllReadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/notifications/read-all",
+  operationId: "markAllNotificationsRead",
+  summary: "Mark every notification of the caller read",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  responses: { 200: Schema.Struct({ updated: Schema.Int }) },
+  problems: [403],
+  handler: ({ principal }) => markAllNotificationsRead(principal).pipe(Effect.map((updated) => ({ status: 200, body: { updated } }))),
+});
+
+/** Notification routes. */
+export const notificationRoutes = [listNotificationsRoute, unreadCountRoute, markAllReadRoute, markReadRoute];

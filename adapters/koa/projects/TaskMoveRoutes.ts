@@ -1,0 +1,35 @@
+/** POST /v1/tasks/:id/move: place a task between two neighbour ids (fractional rank). */
+import { Effect, Schema } from "effect";
+import { moveTask } from "../../../core/projects/TaskMove.js";
+import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./ProjectSchemas.js";
+
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** Body of the move: the task lands right after `before_id`, or right before `after_id`. */
+export const MoveTaskBody = Schema.Struct({ before_id: Schema.optional(Id), after_id: Schema.optional(Id) });
+
+/** POST /v1/tasks/:id/move — contributor or above. */
+export const moveTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/tasks/:id/move",
+  operationId: "moveTask",
+  summary: "Move a task between two neighbours",
+  description:
+    "The task lands right after before_id (or right before after_id), even when tasks the caller cannot see sit between them. 409 task_deleted for a task in the trash; 409 task_order_changed if the neighbours kept changing.",
+  tags: ["projects"],
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: MoveTaskBody,
+  responses: { 200: TaskView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    moveTask(principal, params.id, { beforeId: body.before_id, afterId: body.after_id }).pipe(
+      Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version })),
+    ),
+});
+
+/** Task move routes. */
+export const taskMoveRoutes = [moveTaskRoute];

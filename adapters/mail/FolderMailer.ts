@@ -1,0 +1,28 @@
+/**
+ * The development Mailer: writes each message as one `.eml` file into a folder, named after its
+ * message id, so a retried delivery overwrites the same file instead of adding a second one.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { MailDeliveryFailed, type Mailer, type MailMessage } from "../../ports/Mailer.js";
+
+/** The file name of a message: its id with anything outside [A-Za-z0-9._-] replaced. */
+export const mailFileName = (message: MailMessage): string => `${message.messageId.replace(/[^A-Za-z0-9._-]/g, "_")}.eml`;
+
+const render = (from: string, m: MailMessage): string =>
+  [`Message-ID: ${m.messageId}`, `From: ${from}`, `To: ${m.to}`, `Subject: ${m.subject}`, "Content-Type: text/plain; charset=utf-8", "", m.text, ""].join(
+    "\r\n",
+  );
+
+/** Builds a mailer writing into `folder` (created on first use). */
+export const makeFolderMailer = (options: { readonly folder: string; readonly from?: string }): Mailer => ({
+  send: (message) =>
+    Effect.tryPromise({
+      try: async () => {
+        await mkdir(options.folder, { recursive: true });
+        await writeFile(join(options.folder, mailFileName(message)), render(options.from ?? "domainkit@localhost", message));
+      },
+      catch: (error) => new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "write failed" }),
+    }).pipe(Effect.withSpan("FolderMailer.send")),
+});

@@ -1,0 +1,39 @@
+/** The Mailer port over SMTP with nodemailer (one pooled transport per mailer). */
+import { Effect } from "effect";
+import nodemailer from "nodemailer";
+import { MailDeliveryFailed, type Mailer } from "../../ports/Mailer.js";
+
+/** Options of the SMTP mailer. */
+export interface SmtpMailerOptions {
+  /** `smtp://user:pass@host:port` or `smtps://...`; never logged (it may carry a password). */
+  readonly url: string;
+  /** The From address. */
+  readonly from: string;
+}
+
+/** An SMTP mailer plus `close` for the pooled connections. */
+export interface SmtpMailer extends Mailer {
+  readonly close: () => void;
+}
+
+/** Builds the SMTP mailer. */
+export const makeSmtpMailer = (options: SmtpMailerOptions): SmtpMailer => {
+  const transport = nodemailer.createTransport(options.url);
+  return {
+    send: (message) =>
+      Effect.tryPromise({
+        try: () =>
+          transport.sendMail({
+            from: options.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            messageId: message.messageId,
+          }),
+        // Only the transport's own message: it never contains the URL's credentials.
+        catch: (error) =>
+          new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "SMTP delivery failed" }),
+      }).pipe(Effect.asVoid, Effect.withSpan("SmtpMailer.send")),
+    close: () => transport.close(),
+  };
+};

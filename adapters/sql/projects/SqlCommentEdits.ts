@@ -1,0 +1,30 @@
+/** The CommentEdits port over `pm_comments` (its `version` column counts edits; the update is conditional). */
+import { Effect } from "effect";
+import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { commentFromRow } from "./projectRows.js";
+
+/** Builds the comment-edit port over `db`. */
+export const makeSqlCommentEdits = (db: SqlDatabase): CommentEdits => {
+  const f = featuresFor(db);
+  return {
+    findComment: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("pm_comments").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : { comment: commentFromRow(f, r), version: toNumber(r.version) })),
+      ),
+    updateContent: ({ id, body, mentions, editedAt, expectedVersion }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("pm_comments")
+          .set({ body, mentions: f.jsonToDb(mentions), edited_at: f.timeToDb(editedAt), version: expectedVersion + 1 })
+          .where("id", "=", id)
+          .where("version", "=", expectedVersion)
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
+        Effect.withSpan("CommentEdits.updateContent"),
+      ),
+  };
+};

@@ -1,0 +1,73 @@
+/**
+ * The SearchIndex port: `pm_search_docs` plus SQLite FTS5 (`pm_search_fts`, rowid = the
+ * document's `rid`) or a Postgres tsvector column with a GIN index ('simple' configuration, so
+ * no language stemming on either side). The dialect switch stays in this file. Queries join the
+ * live task and filter by the visible project ids before ORDER BY id DESC LIMIT.
+ */
+import { Effect } from "effect";
+import { sql, type Kysely } from "kysely";
+import type { SearchDocument, SearchHit, SearchIndex } from "../../../ports/projects/SearchIndex.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const hitFromRow = (r: any): SearchHit => ({
+  id: String(r.id),
+  kind: r.kind,
+  workspaceId: String(r.workspace_id),
+  projectId: String(r.project_id),
+  taskId: String(r.task_id),
+  text: String(r.body),
+});
+
+const upsertSqlite = async (ex: Kysely<any>, doc: SearchDocument): Promise<boolean> => {
+  const existing = await ex.selectFrom("pm_search_docs").select(["rid", "version"]).where("id", "=", doc.id).executeTakeFirst();
+  if (existing !== undefined && toNumber(existing.version) >= doc.version) return false;
+  const row = { kind: doc.kind, workspace_id: doc.workspaceId, project_id: doc.projectId, task_id: doc.taskId, body: doc.text, version: doc.version };
+  let rowid: number;
+  if (existing === undefined) {
+    const inserted = await ex.insertInto("pm_search_docs").values({ id: doc.id, ...row }).returning("rid").executeTakeFirstOrThrow();
+    rowid = toNumber(inserted.rid);
+  } else {
+    rowid = toNumber(existing.rid);
+    await ex.updateTable("pm_search_docs").set(row).where("id", "=", doc.id).execute();
+    await sql`DELETE FROM pm_search_fts WHERE rowid = ${rowid}`.execute(ex);
+  }
+  await sql`INSERT INTO pm_search_fts (rowid, body) VALUES (${rowid}, ${doc.text})`.execute(ex);
+  return true;
+};
+
+const upsertPostgres = async (ex: Kysely<any>, doc: SearchDocument): Promise<boolean> => {
+  const result = await sql<{ id: string }>`
+    INSERT INTO pm_search_docs (id, kind, workspace_id, project_id, task_id, body, version, tsv)
+    VALUES (${doc.id}, ${doc.kind}, ${doc.workspaceId}, ${doc.projectId}, ${doc.taskId}, ${doc.text}, ${doc.version}, to_tsvector('simple', ${doc.text}))
+    ON CONFLICT (id) DO UPDATE SET body = excluded.body, version = excluded.version, tsv = excluded.tsv
+    WHERE pm_search_docs.version < excluded.version
+    RETURNING id`.execute(ex);
+  return result.rows.length === 1;
+};
+
+/** Builds the search index over `db`. */
+export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => ({
+  upsert: (doc) =>
+    runQuery(db, (ex) => (db.dialect === "sqlite" ? upsertSqlite(ex, doc) : upsertPostgres(ex, doc))).pipe(
+      Effect.withSpan("SearchIndex.upsert"),
+    ),
+  search: ({ terms, projectIds, beforeId, limit }) =>
+    projectIds.length === 0 || terms.length === 0
+      ? Effect.succeed([])
+      : runQuery(db, async (ex) => {
+          // Terms are letters and digits only (core/projects/Search.ts), and bound as parameters.
+          const match =
+            db.dialect === "sqlite"
+              ? sql`d.rid IN (SELECT rowid FROM pm_search_fts WHERE pm_search_fts MATCH ${terms.map((t) => `"${t}"*`).join(" ")})`
+              : sql`d.tsv @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
+          const before = beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`;
+          const result = await sql<any>`
+            SELECT d.id, d.kind, d.workspace_id, d.project_id, d.task_id, d.body
+            FROM pm_search_docs d JOIN pm_tasks t ON t.id = d.task_id AND t.deleted_at IS NULL
+            WHERE ${match} AND d.project_id IN (${sql.join([...projectIds])}) ${before}
+            ORDER BY d.id DESC LIMIT ${limit}`.execute(ex);
+          return result.rows.map(hitFromRow);
+        }).pipe(Effect.withSpan("SearchIndex.search")),
+});

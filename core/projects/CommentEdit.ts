@@ -1,0 +1,101 @@
+/**
+ * Editing a comment (PATCH /v1/comments/:id): only its author, who must still hold the comment
+ * right on the task. The update is version-checked; it records a `comment.edited` TaskEvent and
+ * a CommentEdited envelope in the same transaction whose `mentions` are only the users the edit
+ * added, so the mention consumer notifies nobody twice for one comment.
+ */
+import { Effect } from "effect";
+import { makeEvent } from "../kernel/EventEnvelope.js";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { CommentEdits } from "../../ports/projects/CommentEdits.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import { requireRight, requireUser, taskAccess } from "./Access.js";
+import { now } from "./Clock.js";
+import type { TaskServices } from "./CreateTask.js";
+import { TaskDeleted } from "./ProjectErrors.js";
+import type { Comment, TaskEvent } from "./Records.js";
+import { commentView, taskView } from "./Views.js";
+
+/** The event type of an edit. */
+export const commentEditedType = "CommentEdited";
+
+/** What an author sends to edit a comment. */
+export interface CommentEdit {
+  readonly body: string;
+  readonly mentions: ReadonlyArray<string>;
+}
+
+const validate = (input: CommentEdit): Effect.Effect<{ body: string; mentions: string[] }, ValidationFailed> => {
+  const body = input.body.trim();
+  const mentions = [...new Set(input.mentions)];
+  const errors = [];
+  if (body.length < 1 || body.length > 10_000) errors.push({ path: "body", message: "must be 1 to 10000 characters" });
+  if (mentions.length > 50) errors.push({ path: "mentions", message: "at most 50 users may be mentioned" });
+  return errors.length > 0 ? Effect.fail(new ValidationFailed({ errors })) : Effect.succeed({ body, mentions });
+};
+
+const noComment = () => new NotFound({ resource: "comment", detail: "No such comment." });
+
+/** Edits the caller's own comment; answers the edited comment and the mentions it added. */
+export const editComment = (
+  principal: Principal,
+  commentId: string,
+  input: CommentEdit,
+): Effect.Effect<
+  { readonly comment: Comment; readonly addedMentions: ReadonlyArray<string> },
+  Forbidden | NotFound | ValidationFailed | TaskDeleted | Conflict,
+  TaskServices | CommentEdits
+> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const edits = yield* CommentEdits;
+    const found = yield* edits.findComment(commentId);
+    if (found === null) return yield* Effect.fail(noComment());
+    const { access } = yield* taskAccess(userId, found.comment.taskId).pipe(Effect.mapError(noComment));
+    yield* requireRight(access, "comment");
+    if (found.comment.authorId !== userId) return yield* Effect.fail(new Forbidden({ detail: "Only its author can edit a comment." }));
+    const { body, mentions } = yield* validate(input);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const current = yield* edits.findComment(commentId);
+        if (current === null) return yield* Effect.fail(noComment());
+        const task = yield* (yield* TasksRepository).findTask(current.comment.taskId);
+        if (task === null) return yield* Effect.fail(noComment());
+        if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
+        const before = new Set(current.comment.mentions);
+        const addedMentions = mentions.filter((m) => !before.has(m));
+        const unchanged = body === current.comment.body && mentions.length === before.size && addedMentions.length === 0;
+        if (unchanged) return { comment: current.comment, addedMentions: [] };
+        const editedAt = yield* now;
+        const written = yield* edits.updateContent({ id: commentId, body, mentions, editedAt, expectedVersion: current.version });
+        // SQLite serializes writers and Postgres re-checks the version: a lost race is a 409 to retry.
+        if (!written) return yield* Effect.fail(new Conflict({ code: "comment_edit_conflict", detail: "The comment changed meanwhile; retry." }));
+        const comment: Comment = { ...current.comment, body, mentions };
+        const data = { kind: "comment.edited", project_id: task.projectId, task: taskView(task), comment: commentView(comment), mentions: addedMentions };
+        const envelope = yield* makeEvent({
+          type: commentEditedType,
+          tenant_id: task.workspaceId,
+          aggregate_id: comment.id,
+          aggregate_version: current.version + 1,
+          actor_id: userId,
+          data,
+        });
+        const event: TaskEvent = {
+          id: envelope.id,
+          workspaceId: task.workspaceId,
+          projectId: task.projectId,
+          taskId: task.id,
+          actorId: userId,
+          kind: "comment.edited",
+          data,
+          createdAt: new Date(envelope.occurred_at),
+        };
+        yield* (yield* TasksRepository).appendEvent(event);
+        yield* (yield* Outbox).append([envelope]);
+        return { comment, addedMentions };
+      }),
+    );
+  }).pipe(Effect.withSpan("Projects.editComment"));

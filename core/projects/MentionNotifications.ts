@@ -1,0 +1,126 @@
+/**
+ * Mention delivery (spec rule 5): a consumer of CommentAdded and CommentEdited writes one
+ * notification per mentioned user who can see the task — the `(recipient_id, event_id)` UNIQUE
+ * makes a second delivery of the same event write nothing — and schedules one e-mail job per
+ * new notification. Users who cannot see the project get nothing; the author is not notified
+ * of their own mention. An edit's event lists only the newly added mentions.
+ */
+import { Clock, Effect } from "effect";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import { Ids } from "../../ports/Ids.js";
+import { Jobs, type Job } from "../../ports/Jobs.js";
+import { Mailer } from "../../ports/Mailer.js";
+import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
+import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
+import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { projectAccess } from "./Access.js";
+import type { Notification } from "./Notification.js";
+import { allows } from "./Roles.js";
+
+/** The inbox name of the mention consumer. */
+export const mentionConsumerName = "projects.mentions";
+/** The job kind of one notification's e-mail. */
+export const mentionEmailJobKind = "projects.mention_email";
+
+const mentionEventTypes = new Set(["CommentAdded", "CommentEdited"]);
+
+interface CommentEventData {
+  readonly project_id: string;
+  readonly task: { readonly id: string; readonly title: string };
+  readonly comment: { readonly id: string; readonly body: string };
+  /** CommentAdded: every mention; CommentEdited: only the mentions the edit added. */
+  readonly mentions: ReadonlyArray<string>;
+}
+
+const commentData = (event: EventEnvelope): CommentEventData | null => {
+  const data = event.data as Partial<CommentEventData> | null;
+  if (data === null || typeof data !== "object" || typeof data.project_id !== "string") return null;
+  if (data.task === undefined || data.comment === undefined || !Array.isArray(data.mentions)) return null;
+  return data as CommentEventData;
+};
+
+/** Whether `userId` may read the project now (workspace and project membership, as for any read). */
+const maySee = (userId: string, projectId: string) =>
+  projectAccess(userId, projectId).pipe(
+    Effect.map((access) => allows(access.role, "read")),
+    Effect.catchTag("NotFound", () => Effect.succeed(false)),
+  );
+
+/** Writes the notifications of one comment event; answers the ones this call created. */
+export const notifyMentions = (
+  event: EventEnvelope,
+): Effect.Effect<ReadonlyArray<Notification>, never, NotificationsRepository | WorkspacesRepository | ProjectsRepository | Jobs | Ids> =>
+  Effect.gen(function* () {
+    const data = commentData(event);
+    if (data === null) return [];
+    const repo = yield* NotificationsRepository;
+    const ids = yield* Ids;
+    const createdAt = new Date(yield* Clock.currentTimeMillis);
+    const created: Notification[] = [];
+    for (const recipientId of new Set(data.mentions)) {
+      if (recipientId === event.actor_id) continue;
+      if (!(yield* maySee(recipientId, data.project_id))) continue;
+      const notification: Notification = {
+        id: yield* ids.next,
+        workspaceId: event.tenant_id,
+        projectId: data.project_id,
+        recipientId,
+        eventId: event.id,
+        kind: "mention",
+        data: {
+          task_id: data.task.id,
+          comment_id: data.comment.id,
+          actor_id: event.actor_id ?? "",
+          task_title: data.task.title,
+          excerpt: data.comment.body.slice(0, 280),
+        },
+        readAt: null,
+        createdAt,
+      };
+      // A redelivered event finds the (recipient, event) row taken: nothing new, no second e-mail.
+      if (!(yield* repo.insert(notification))) continue;
+      yield* (yield* Jobs).schedule({
+        kind: mentionEmailJobKind,
+        key: notification.id,
+        payload: { notification_id: notification.id },
+        runAt: createdAt,
+      });
+      created.push(notification);
+    }
+    return created;
+  }).pipe(Effect.withSpan("Projects.notifyMentions"));
+
+/** The mention consumer (shaped as adapters/worker's Consumer; hosts list it in the module). */
+export const mentionNotificationsConsumer = {
+  name: mentionConsumerName,
+  handles: (event: EventEnvelope): boolean => mentionEventTypes.has(event.type),
+  handle: (event: EventEnvelope) => Effect.asVoid(notifyMentions(event)),
+};
+
+/**
+ * Sends one notification's e-mail. A Mailer failure fails the job, which the runner retries with
+ * backoff; the message id is the notification's, so a retry is recognisable as the same mail.
+ */
+export const sendMentionEmail = (
+  notificationId: string,
+): Effect.Effect<"sent" | "skipped", unknown, NotificationsRepository | NotificationsAddressBook | Mailer> =>
+  Effect.gen(function* () {
+    const notification = yield* (yield* NotificationsRepository).findById(notificationId);
+    if (notification === null) return "skipped" as const;
+    const to = yield* (yield* NotificationsAddressBook).addressOf(notification.recipientId);
+    if (to === null) return "skipped" as const;
+    yield* (yield* Mailer).send({
+      messageId: `<${notification.id}@domainkit>`,
+      to,
+      subject: `You were mentioned on "${notification.data.task_title}"`,
+      text: `${notification.data.excerpt}\n\nTask ${notification.data.task_id}, comment ${notification.data.comment_id}.`,
+    });
+    return "sent" as const;
+  }).pipe(Effect.withSpan("Projects.sendMentionEmail"));
+
+/** The e-mail job handler (shaped as adapters/worker's JobHandler). */
+export const mentionEmailJobHandler = {
+  kind: mentionEmailJobKind,
+  run: (job: Job) => Effect.asVoid(sendMentionEmail(String((job.payload as { notification_id?: unknown }).notification_id))),
+};

@@ -1,0 +1,62 @@
+/**
+ * The caller's own notifications: list (newest first, cursor), unread count, mark one or all
+ * read. Only notifications of projects the caller can still see are shown, filtered before the
+ * limit, so a revoked membership also hides what it once notified. Marking read is idempotent;
+ * someone else's notification answers 404.
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { NotFound, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
+import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { requireUser, visibleProjectIds } from "./Access.js";
+import { now } from "./Clock.js";
+import type { Notification } from "./Notification.js";
+import { pageFrom, type PageOf } from "./TaskQueries.js";
+
+type Services = NotificationsRepository | WorkspacesRepository | ProjectsRepository;
+
+const IdCursor = Schema.Tuple(Schema.String);
+
+/** The caller's notifications, newest first. */
+export const listNotifications = (
+  principal: Principal,
+  query: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<PageOf<Notification>, Forbidden | InvalidCursor, Services> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const projectIds = yield* visibleProjectIds(userId);
+    const rows = yield* (yield* NotificationsRepository).list({ recipientId: userId, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
+    return pageFrom(rows, query.limit, (n) => [n.id]);
+  }).pipe(Effect.withSpan("Projects.listNotifications"));
+
+/** How many of the caller's visible notifications are unread. */
+export const unreadNotificationCount = (principal: Principal): Effect.Effect<number, Forbidden, Services> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    return yield* (yield* NotificationsRepository).unreadCount(userId, yield* visibleProjectIds(userId));
+  });
+
+/** Marks one of the caller's notifications read (again is a no-op); answers it. */
+export const markNotificationRead = (principal: Principal, id: string): Effect.Effect<Notification, Forbidden | NotFound, Services> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const repo = yield* NotificationsRepository;
+    const visible = new Set(yield* visibleProjectIds(userId));
+    const found = yield* repo.find(userId, id);
+    if (found === null || !visible.has(found.projectId)) {
+      return yield* Effect.fail(new NotFound({ resource: "notification", detail: "No such notification." }));
+    }
+    yield* repo.markRead(userId, id, yield* now);
+    return (yield* repo.find(userId, id)) ?? found;
+  });
+
+/** Marks every notification of the caller read; answers how many changed. */
+export const markAllNotificationsRead = (principal: Principal): Effect.Effect<number, Forbidden, NotificationsRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    return yield* (yield* NotificationsRepository).markAllRead(userId, yield* now);
+  });

@@ -1,0 +1,61 @@
+/**
+ * Search over tasks and comments (GET /v1/search?q=&cursor): only what the caller can see. The
+ * visible project ids are computed here and the index filters by them (and by live tasks)
+ * inside its query, before the limit, so a guest never gets a hit from a project not shared
+ * with it and a page is never short because of hidden rows. Results are newest first by
+ * document id (time-ordered), a stable keyset under an index that keeps changing.
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { SearchIndex, type SearchHit } from "../../ports/projects/SearchIndex.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { requireUser, visibleProjectIds } from "./Access.js";
+import { pageFrom, type PageOf } from "./TaskQueries.js";
+
+/** At most this many terms are matched (the rest of a long query is ignored). */
+export const maxSearchTerms = 8;
+
+/** The words of a query: letters and digits, lower-cased, at most {@link maxSearchTerms}. */
+export const searchTerms = (q: string): ReadonlyArray<string> =>
+  [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.slice(0, 64)))].slice(0, maxSearchTerms);
+
+const IdCursor = Schema.Tuple(Schema.String);
+
+/** Wire shape of a hit. */
+export const SearchHitView = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literal("task", "comment"),
+  workspace_id: Schema.String,
+  project_id: Schema.String,
+  task_id: Schema.String,
+  text: Schema.String,
+});
+
+/** A hit as the caller sees it. */
+export const searchHitView = (h: SearchHit): typeof SearchHitView.Type => ({
+  id: h.id,
+  kind: h.kind,
+  workspace_id: h.workspaceId,
+  project_id: h.projectId,
+  task_id: h.taskId,
+  text: h.text,
+});
+
+/** Tasks and comments matching every word of `q` in the projects the caller can see. */
+export const search = (
+  principal: Principal,
+  query: { readonly q: string; readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<PageOf<SearchHit>, Forbidden | ValidationFailed | InvalidCursor, SearchIndex | WorkspacesRepository | ProjectsRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const terms = searchTerms(query.q);
+    if (terms.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "q", message: "must contain a word" }] }));
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
+    if (projectIds.length === 0) return { data: [], nextCursor: null };
+    const rows = yield* (yield* SearchIndex).search({ terms, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
+    return pageFrom(rows, query.limit, (h) => [h.id]);
+  }).pipe(Effect.withSpan("Projects.search"));
