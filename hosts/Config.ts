@@ -7,6 +7,9 @@ import path from "node:path";
 /** The development JWT secret used when AUTH_JWT_SECRET is unset; never use it in production. */
 export const DEVELOPMENT_JWT_SECRET = "domainkit-development-secret-change-me-0123456789";
 
+/** The development blob grant secret used when BLOB_SIGNING_SECRET is unset; never use it in production. */
+export const DEVELOPMENT_BLOB_SECRET = "domainkit-development-blob-secret-change-me-0123";
+
 export interface Config {
   /** HTTP port (PORT, default 3000). */
   readonly port: number;
@@ -33,6 +36,16 @@ export interface Config {
    * during rotation). None: every provider webhook is refused.
    */
   readonly providerWebhookSecrets: ReadonlyArray<string>;
+  /** Folder of the local blob store (BLOB_DIR, default DATA_DIR/blobs). */
+  readonly blobDir: string;
+  /** HMAC secret of upload and download grants (BLOB_SIGNING_SECRET, at least 32 characters). */
+  readonly blobSigningSecret: string;
+  /** True when blobSigningSecret is the documented development default. */
+  readonly usingDevelopmentBlobSecret: boolean;
+  /** Mention e-mail: SMTP when SMTP_URL is set (sender MAIL_FROM), else files in MAIL_DIR (default DATA_DIR/mail). */
+  readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly folder: string };
+  /** Absolute base of grant URLs, e.g. https://api.example.com (BLOB_PUBLIC_URL); root-relative when unset. */
+  readonly blobPublicUrl: string | undefined;
 }
 
 const bool = (value: string | undefined, fallback: boolean): boolean =>
@@ -43,10 +56,13 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const jwtSecret = env.AUTH_JWT_SECRET && env.AUTH_JWT_SECRET.length > 0 ? env.AUTH_JWT_SECRET : DEVELOPMENT_JWT_SECRET;
+  const blobSigningSecret = env.BLOB_SIGNING_SECRET && env.BLOB_SIGNING_SECRET.length > 0 ? env.BLOB_SIGNING_SECRET : DEVELOPMENT_BLOB_SECRET;
+  if (blobSigningSecret.length < 32) throw new Error("BLOB_SIGNING_SECRET must be at least 32 characters");
+  const dataDir = path.resolve(env.DATA_DIR ?? "./.data");
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
-    dataDir: path.resolve(env.DATA_DIR ?? "./.data"),
+    dataDir,
     databaseUrl: env.DATABASE_URL && env.DATABASE_URL.length > 0 ? env.DATABASE_URL : undefined,
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
@@ -61,5 +77,14 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
       .split(",")
       .map((secret) => secret.trim())
       .filter((secret) => secret.length > 0),
+    blobDir: path.resolve(env.BLOB_DIR && env.BLOB_DIR.length > 0 ? env.BLOB_DIR : path.join(dataDir, "blobs")),
+    blobSigningSecret,
+    usingDevelopmentBlobSecret: blobSigningSecret === DEVELOPMENT_BLOB_SECRET,
+    mail: {
+      smtpUrl: env.SMTP_URL && env.SMTP_URL.length > 0 ? env.SMTP_URL : undefined,
+      from: env.MAIL_FROM && env.MAIL_FROM.length > 0 ? env.MAIL_FROM : "domainkit@localhost",
+      folder: path.resolve(env.MAIL_DIR && env.MAIL_DIR.length > 0 ? env.MAIL_DIR : path.join(dataDir, "mail")),
+    },
+    blobPublicUrl: env.BLOB_PUBLIC_URL && env.BLOB_PUBLIC_URL.length > 0 ? env.BLOB_PUBLIC_URL : undefined,
   };
 };

@@ -11,10 +11,12 @@ import { startHttpServer } from "../adapters/koa/Server.js";
 import type { Limits } from "../adapters/koa/Limits.js";
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
+import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
 import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
 import { referenceModules } from "./modules/index.js";
+import { withBlobStorage } from "./modules/blobStorageModule.js";
 import { hostAuthentication } from "./HostAuthentication.js";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -44,7 +46,11 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   if (config.usingDevelopmentSecret) {
     logger.warn("AUTH_JWT_SECRET is not set: using the documented development secret. Set it in production.");
   }
-  const modules = options.modules ?? referenceModules(config);
+  if (config.usingDevelopmentBlobSecret) {
+    logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
+  }
+  // The shared ObjectStore and Scanner are bound once for every module (rebind to replace them).
+  const { store: blobStore, modules } = withBlobStorage(config, options.modules ?? referenceModules(config));
   const database = await openConfiguredDatabase(config);
   try {
     if (config.migrateOnStart) {
@@ -61,6 +67,8 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap((m) => m.routes),
+    // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
+    configureRouter: (router) => mountBlobGrantHandler(router, blobStore),
     ...(options.limits ? { limits: options.limits } : {}),
     readiness: async () => {
       await sql`select 1`.execute(database.db);

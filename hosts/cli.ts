@@ -13,6 +13,7 @@ import { UserEpochs } from "../ports/UserEpochs.js";
 import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import { referenceModules } from "./modules/index.js";
+import { withBlobStorage } from "./modules/blobStorageModule.js";
 import { createMerchantWithKey } from "./modules/paymentsModule.js";
 import { createServer } from "./ReferenceServer.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
@@ -59,7 +60,7 @@ const onSignals = (stop: () => Promise<void>): void => {
 /** Opens, migrates and composes the configured database for a one-off command. */
 const withCore = async <A>(config: Config, use: (core: HostCore) => Promise<A>): Promise<A> => {
   const logger = createLogger({ level: "warn" });
-  const modules = referenceModules(config);
+  const { modules } = withBlobStorage(config, referenceModules(config));
   const database = await openConfiguredDatabase(config);
   try {
     await migrateModules(database, modules);
@@ -115,7 +116,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       case "worker": {
         const logger = createLogger({ level: config.logLevel });
         const database = await openConfiguredDatabase(config);
-        const modules = referenceModules(config);
+        // The worker scans attachments and writes exports: it needs the same blob storage as the server.
+        const { modules } = withBlobStorage(config, referenceModules(config));
         if (config.migrateOnStart) await migrateModules(database, modules);
         const core = await createHostCore({ database, modules, logger });
         const worker = await startHostWorker(core);

@@ -9,3 +9,5 @@ export * from "./Jobs.js";
 export * from "./IdempotencyStore.js";
 export * from "./Realtime.js";
 export * from "./Mailer.js";
+export * from "./ObjectStore.js";
+export * from "./Scanner.js";

@@ -3,11 +3,12 @@ import type { Config } from "../Config.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 import { identityModule } from "./identityModule.js";
 import { makePaymentsModule } from "./paymentsModule.js";
-import { projectsModule } from "./projectsModule.js";
+import { makeProjectsModule } from "./projectsModule.js";
+import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 
 /** The modules of the reference server, in mount order, configured from `config`. */
-export const referenceModules = (config: Pick<Config, "providerWebhookSecrets" | "platformOperators">): ReadonlyArray<ModuleDefinition> => [
+export const referenceModules = (config: Pick<Config, "providerWebhookSecrets" | "platformOperators" | "mail">): ReadonlyArray<ModuleDefinition> => [
   identityModule,
-  projectsModule,
+  makeProjectsModule({ mailer: configuredMailer(config.mail) }),
   makePaymentsModule({ webhookSecret: config.providerWebhookSecrets, platformOperators: config.platformOperators }),
 ];

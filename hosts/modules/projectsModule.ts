@@ -8,10 +8,15 @@
  */
 import type { Effect } from "effect";
 import { makeDomainAddressBook } from "../../adapters/mail/DomainAddressBook.js";
-import { mailerFromEnv } from "../../adapters/mail/mailerFromEnv.js";
+import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { projectModuleRoutes } from "../../adapters/koa/projects/index.js";
 import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
+import { makeSqlAttachmentsRepository } from "../../adapters/sql/projects/SqlAttachmentsRepository.js";
 import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
+import { makeSqlCustomFieldsRepository } from "../../adapters/sql/projects/SqlCustomFieldsRepository.js";
+import { makeSqlDependenciesRepository } from "../../adapters/sql/projects/SqlDependenciesRepository.js";
+import { makeSqlExportsRepository } from "../../adapters/sql/projects/SqlExportsRepository.js";
+import { makeSqlSavedViewsRepository } from "../../adapters/sql/projects/SqlSavedViewsRepository.js";
 import { makeSqlNotificationsRepository } from "../../adapters/sql/projects/SqlNotificationsRepository.js";
 import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
 import { makeSqlSearchIndex } from "../../adapters/sql/projects/SqlSearchIndex.js";
@@ -19,13 +24,21 @@ import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebala
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
+import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
+import { workspaceExportJob } from "../../core/projects/ExportJob.js";
+import { trashPurgeJob } from "../../core/projects/TrashPurge.js";
 import { mentionEmailJobHandler, mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
 import { rankRebalanceJobHandler } from "../../core/projects/RankRebalance.js";
 import { searchIndexingConsumer } from "../../core/projects/SearchIndexing.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
+import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
+import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
+import { DependenciesRepository } from "../../ports/projects/DependenciesRepository.js";
+import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
+import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.js";
 import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
 import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
@@ -48,7 +61,7 @@ export const projectChannelAuthorizer: ChannelAuthorizer = {
 
 /** Options of the project module. */
 export interface ProjectsModuleOptions {
-  /** Where mention e-mail goes out; from the environment when omitted (SMTP_URL, else MAIL_DIR files). */
+  /** Where mention e-mail goes out; files in `<tmp>/domainkit-mail` when omitted (development). */
   readonly mailer?: Mailer;
   /** Users' e-mail addresses; `<user id>@users.invalid` when omitted (development only). */
   readonly addressBook?: NotificationsAddressBook;
@@ -60,7 +73,8 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
   routes: projectModuleRoutes,
   migrations: projectsMigrations,
   consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
-  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler],
+  // Attachment scan, workspace export and trash purge use the host's ObjectStore and Scanner (blobStorageModule).
+  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler, attachmentScanJob, workspaceExportJob, trashPurgeJob],
   channelAuthorizers: [projectChannelAuthorizer],
   channelsFor: projectChannelsFor,
   ports: [
@@ -72,8 +86,13 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
     { tag: TaskRanks, make: makeSqlTaskRanks },
     { tag: NotificationsRepository, make: makeSqlNotificationsRepository },
     { tag: SearchIndex, make: makeSqlSearchIndex },
+    { tag: AttachmentsRepository, make: makeSqlAttachmentsRepository },
+    { tag: ExportsRepository, make: makeSqlExportsRepository },
+    { tag: CustomFieldsRepository, make: makeSqlCustomFieldsRepository },
+    { tag: SavedViewsRepository, make: makeSqlSavedViewsRepository },
+    { tag: DependenciesRepository, make: makeSqlDependenciesRepository },
     // Built on first use, so merely importing the module opens no SMTP transport.
-    { tag: Mailer, make: () => options.mailer ?? mailerFromEnv(process.env) },
+    { tag: Mailer, make: () => options.mailer ?? configuredMailer() },
     { tag: NotificationsAddressBook, make: () => options.addressBook ?? makeDomainAddressBook() },
   ],
 });

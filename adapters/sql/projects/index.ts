@@ -15,5 +15,12 @@ export * from "./SqlNotificationsRepository.js";
 export * from "./SqlSearchIndex.js";
 export * from "./SqlTaskRanksRebalance.js";
 export * from "./SqlCommentEdits.js";
+export * from "./projectsMigration0004Attachments.js";
+export * from "./projectsMigration0005CustomFieldsViewsDependencies.js";
+export * from "./SqlAttachmentsRepository.js";
+export * from "./SqlExportsRepository.js";
+export * from "./SqlCustomFieldsRepository.js";
+export * from "./SqlSavedViewsRepository.js";
+export * from "./SqlDependenciesRepository.js";
 
 registerMigrations("projects", projectsMigrations);

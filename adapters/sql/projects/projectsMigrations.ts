@@ -10,6 +10,8 @@ import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
 import type { Migration } from "../Migration.js";
 import type { SqlDialect } from "../SqlDatabase.js";
 import { projectsMigration0002 } from "./projectsMigration0002.js";
+import { projectsMigration0004Attachments } from "./projectsMigration0004Attachments.js";
+import { projectsMigration0005CustomFieldsViewsDependencies } from "./projectsMigration0005CustomFieldsViewsDependencies.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -128,4 +130,6 @@ const tables = (dialect: SqlDialect): string[] => {
 export const projectsMigrations: ReadonlyArray<Migration> = [
   { version: 1, name: "project_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
   projectsMigration0002,
+  projectsMigration0004Attachments,
+  projectsMigration0005CustomFieldsViewsDependencies,
 ];

@@ -1,0 +1,64 @@
+/**
+ * The HTTP handler of the local blob store, mounted by the host on its own path (default
+ * `/v1/blobs/:grant_token`), outside the application routes: `PUT` uploads the bytes a grant
+ * binds, `GET` downloads the object a grant names. The grant is the only credential (no bearer
+ * token), refusals are problem+json through the one error mapper, and the parameter's name
+ * makes the access log mask the grant like any other token.
+ */
+import { createReadStream } from "node:fs";
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { respondWithError } from "../koa/ErrorHandling.js";
+import { hostOf } from "../koa/EffectHandler.js";
+import { BlobNotFound, SizeMismatch } from "./BlobGrant.js";
+import type { LocalBlobStore } from "./LocalBlobStore.js";
+
+const fail = (ctx: Context, error: unknown): void => respondWithError(ctx, error, ctx.state.domainkitHost === undefined ? undefined : hostOf(ctx).logger);
+
+/** RFC 6266 `attachment` disposition with an ASCII fallback and the UTF-8 name. */
+const disposition = (filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+};
+
+/** PUT: receives exactly the granted bytes. */
+const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
+  const claims = store.verify(String(ctx.params.grant_token ?? ""), "PUT");
+  if (claims instanceof Error) return fail(ctx, claims);
+  const declared = ctx.get("Content-Length");
+  if (declared !== "" && Number(declared) !== claims.s) {
+    // Refused before reading a byte; the connection closes so the unread body is not parsed as a request.
+    ctx.set("Connection", "close");
+    const tooLarge = Number(declared) > claims.s!;
+    return fail(ctx, new SizeMismatch({ tooLarge, detail: `The grant allows exactly ${claims.s} bytes, not ${declared}.` }));
+  }
+  const outcome = await store.receive(claims, ctx.req, ctx.get("Content-Type") || undefined);
+  if (outcome instanceof Error) {
+    ctx.set("Connection", "close");
+    return fail(ctx, outcome);
+  }
+  ctx.status = 201;
+  ctx.body = { key: outcome.key, size: outcome.size, sha256: outcome.sha256 };
+};
+
+/** GET: streams the granted object. */
+const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
+  const claims = store.verify(String(ctx.params.grant_token ?? ""), "GET");
+  if (claims instanceof Error) return fail(ctx, claims);
+  const file = await store.fileOf(claims.k);
+  if (file === null) return fail(ctx, new BlobNotFound({ detail: "The object is no longer stored." }));
+  ctx.status = 200;
+  ctx.set("Content-Length", String(file.size));
+  ctx.set("Content-Disposition", disposition(claims.f ?? "download"));
+  ctx.set("X-Content-Type-Options", "nosniff");
+  ctx.set("Cache-Control", "private, no-store");
+  ctx.body = createReadStream(file.path);
+  // Set after the body: Koa would otherwise pick octet-stream itself (same here, but explicit).
+  ctx.type = claims.t;
+};
+
+/** Mounts the grant handler on `router` at `<store.mountPath>/:grant_token` (PUT and GET). */
+export const mountBlobGrantHandler = (router: Router, store: LocalBlobStore): void => {
+  router.put(`${store.mountPath}/:grant_token`, upload(store));
+  router.get(`${store.mountPath}/:grant_token`, download(store));
+};

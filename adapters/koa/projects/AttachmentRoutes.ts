@@ -1,0 +1,132 @@
+/**
+ * Routes of task attachments. Bytes never pass through them: the upload and download answers
+ * carry a short-lived grant for the object store's own handler.
+ */
+import { Effect, Schema } from "effect";
+import {
+  completeAttachment,
+  downloadAttachment,
+  getAttachment,
+  grantView,
+  listAttachments,
+  requestAttachmentUpload,
+} from "../../../core/projects/Attachments.js";
+import { AttachmentView, TransferGrantView, attachmentView } from "../../../core/projects/AttachmentRecord.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { IdParams, PageQuery } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** Body of POST /v1/tasks/:id/attachments: what the client is about to upload. */
+export const AttachmentUploadBody = Schema.Struct({
+  filename: Schema.String,
+  content_type: Schema.String,
+  size: Schema.Number,
+  sha256: Schema.String,
+});
+
+/** Answer of POST /v1/tasks/:id/attachments. */
+export const AttachmentUploadView = Schema.Struct({ attachment: AttachmentView, upload: TransferGrantView });
+
+/** POST /v1/tasks/:id/attachments — commenter or above; answers the pending attachment and its upload grant. */
+export const requestAttachmentUploadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/tasks/:id/attachments",
+  operationId: "requestAttachmentUpload",
+  summary: "Register an attachment and get its upload grant",
+  description:
+    "Send the bytes with `upload.method` to `upload.url` with `upload.headers`, exactly `size` bytes hashing to `sha256` (hex), before `upload.expires_at`; then complete the attachment.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IdParams,
+  body: AttachmentUploadBody,
+  responses: { 201: AttachmentUploadView },
+  problems: [403, 404, 409, 413, 422],
+  handler: ({ principal, params, body }) =>
+    requestAttachmentUpload(principal, params.id, {
+      filename: body.filename,
+      contentType: body.content_type,
+      size: body.size,
+      sha256: body.sha256,
+    }).pipe(Effect.map(({ attachment, upload }) => ({ status: 201, body: { attachment: attachmentView(attachment), upload: grantView(upload) } }))),
+});
+
+/** POST /v1/attachments/:id/complete — the uploader; verifies the stored object and queues the scan (202). */
+export const completeAttachmentRoute = defineRoute({
+  method: "POST",
+  path: "/v1/attachments/:id/complete",
+  operationId: "completeAttachment",
+  summary: "Complete an upload: verify size and checksum, quarantine, queue the scan",
+  description: "Idempotent: completing again answers the attachment as it is. 409 upload_incomplete before the bytes were uploaded.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 202: AttachmentView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params }) =>
+    completeAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 202, body: attachmentView(attachment) }))),
+});
+
+/** GET /v1/tasks/:id/attachments — oldest first. */
+export const listAttachmentsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/tasks/:id/attachments",
+  operationId: "listAttachments",
+  summary: "List a task's attachments",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  pagination: true,
+  params: IdParams,
+  query: PageQuery,
+  responses: { 200: PageOf(AttachmentView) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    listAttachments(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
+      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(attachmentView), next_cursor: nextCursor } })),
+    ),
+});
+
+/** GET /v1/attachments/:id — one attachment with its scan status. */
+export const getAttachmentRoute = defineRoute({
+  method: "GET",
+  path: "/v1/attachments/:id",
+  operationId: "getAttachment",
+  summary: "Read an attachment and its scan status",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: AttachmentView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    getAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 200, body: attachmentView(attachment) }))),
+});
+
+/** GET /v1/attachments/:id/download — a short-lived download grant, only for a clean attachment. */
+export const downloadAttachmentRoute = defineRoute({
+  method: "GET",
+  path: "/v1/attachments/:id/download",
+  operationId: "downloadAttachment",
+  summary: "Get a short-lived download grant for a clean attachment",
+  description: "409 attachment_quarantined until the scan is clean; 409 attachment_infected, attachment_scan_failed, attachment_not_uploaded.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TransferGrantView },
+  problems: [403, 404, 409],
+  handler: ({ principal, params }) => downloadAttachment(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+});
+
+/** Attachment routes. */
+export const attachmentRoutes = [
+  requestAttachmentUploadRoute,
+  completeAttachmentRoute,
+  listAttachmentsRoute,
+  getAttachmentRoute,
+  downloadAttachmentRoute,
+];

@@ -1,0 +1,92 @@
+/** Routes of custom fields: per-project definitions and validated values on tasks. */
+import { Effect, Schema } from "effect";
+import { CustomFieldType, CustomFieldView, TaskFieldValueView, customFieldView, taskFieldValueView } from "../../../core/projects/CustomFieldRecord.js";
+import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** Body of POST /v1/projects/:id/fields. */
+export const CustomFieldBody = Schema.Struct({
+  name: Schema.String,
+  type: CustomFieldType,
+  options: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(100))),
+});
+
+/** Body of PUT /v1/tasks/:id/fields/:fieldId (null clears the value). */
+export const FieldValueBody = Schema.Struct({ value: Schema.NullOr(Schema.Union(Schema.String, Schema.Number)) });
+
+/** POST /v1/projects/:id/fields — project admin. */
+export const createCustomFieldRoute = defineRoute({
+  method: "POST",
+  path: "/v1/projects/:id/fields",
+  operationId: "createCustomField",
+  summary: "Define a custom field (text, number, date, single_select)",
+  description: "409 custom_field_exists when the project already has a field of that name.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: CustomFieldBody,
+  responses: { 201: CustomFieldView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    createCustomField(principal, params.id, body).pipe(Effect.map((field) => ({ status: 201, body: customFieldView(field) }))),
+});
+
+/** GET /v1/projects/:id/fields — a small bounded collection (at most 100). */
+export const listCustomFieldsRoute = defineRoute({
+  method: "GET",
+  path: "/v1/projects/:id/fields",
+  operationId: "listCustomFields",
+  summary: "List a project's custom fields",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: Schema.Struct({ data: Schema.Array(CustomFieldView) }) },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields.map(customFieldView) } }))),
+});
+
+/** PUT /v1/tasks/:id/fields/:fieldId — task editors; 200 with the value, 204 when cleared. */
+export const setTaskFieldValueRoute = defineRoute({
+  method: "PUT",
+  path: "/v1/tasks/:id/fields/:fieldId",
+  operationId: "setTaskFieldValue",
+  summary: "Set or clear a custom field value on a task",
+  description: "The value is validated against the field's type; `null` clears it (204).",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: Schema.Struct({ id: Id, fieldId: Id }),
+  body: FieldValueBody,
+  responses: { 200: TaskFieldValueView, 204: null },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    setTaskFieldValue(principal, params.id, params.fieldId, body.value).pipe(
+      Effect.map((value) => (value === null ? { status: 204 } : { status: 200, body: taskFieldValueView(value) })),
+    ),
+});
+
+/** GET /v1/tasks/:id/fields — the task's values. */
+export const listTaskFieldValuesRoute = defineRoute({
+  method: "GET",
+  path: "/v1/tasks/:id/fields",
+  operationId: "listTaskFieldValues",
+  summary: "List a task's custom field values",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: Schema.Struct({ data: Schema.Array(TaskFieldValueView) }) },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    listTaskFieldValues(principal, params.id).pipe(Effect.map((values) => ({ status: 200, body: { data: values.map(taskFieldValueView) } }))),
+});
+
+/** Custom field routes. */
+export const customFieldRoutes = [createCustomFieldRoute, listCustomFieldsRoute, setTaskFieldValueRoute, listTaskFieldValuesRoute];

@@ -1,0 +1,70 @@
+/** Routes of task dependencies (blocked-by; a cycle answers 409 dependency_cycle). */
+import { Effect, Schema } from "effect";
+import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
+import { TaskDependenciesView } from "../../../core/projects/DependencyRecord.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+const view = (taskId: string, deps: { readonly blockedBy: ReadonlyArray<string>; readonly blocking: ReadonlyArray<string> }) => ({
+  task_id: taskId,
+  blocked_by: [...deps.blockedBy],
+  blocking: [...deps.blocking],
+});
+
+/** POST /v1/tasks/:id/dependencies — task editors; 201 when new, 200 when it already existed. */
+export const addDependencyRoute = defineRoute({
+  method: "POST",
+  path: "/v1/tasks/:id/dependencies",
+  operationId: "addTaskDependency",
+  summary: "Mark a task as blocked by another task of the same project",
+  description: "409 dependency_cycle when the edge would close a cycle (or a task would block itself).",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  body: Schema.Struct({ blocked_by_id: Id }),
+  responses: { 201: TaskDependenciesView, 200: TaskDependenciesView },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    Effect.gen(function* () {
+      const created = yield* addDependency(principal, params.id, body.blocked_by_id);
+      const deps = yield* listDependencies(principal, params.id);
+      return { status: created ? 201 : 200, body: view(params.id, deps) };
+    }),
+});
+
+/** GET /v1/tasks/:id/dependencies. */
+export const listDependenciesRoute = defineRoute({
+  method: "GET",
+  path: "/v1/tasks/:id/dependencies",
+  operationId: "listTaskDependencies",
+  summary: "A task's blockers and the tasks it blocks",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TaskDependenciesView },
+  problems: [403, 404],
+  handler: ({ principal, params }) => listDependencies(principal, params.id).pipe(Effect.map((deps) => ({ status: 200, body: view(params.id, deps) }))),
+});
+
+/** DELETE /v1/tasks/:id/dependencies/:blockedById — idempotent (204). */
+export const removeDependencyRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/tasks/:id/dependencies/:blockedById",
+  operationId: "removeTaskDependency",
+  summary: "Remove a blocked-by dependency",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: Schema.Struct({ id: Id, blockedById: Id }),
+  responses: { 204: null },
+  problems: [403, 404],
+  handler: ({ principal, params }) => removeDependency(principal, params.id, params.blockedById).pipe(Effect.as({ status: 204 })),
+});
+
+/** Dependency routes. */
+export const dependencyRoutes = [addDependencyRoute, listDependenciesRoute, removeDependencyRoute];

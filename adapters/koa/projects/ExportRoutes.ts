@@ -1,0 +1,63 @@
+/** Routes of workspace exports: request (a job), poll, download grant. */
+import { Effect } from "effect";
+import { grantView } from "../../../core/projects/Attachments.js";
+import { TransferGrantView } from "../../../core/projects/AttachmentRecord.js";
+import { downloadExport, getExport, requestExport } from "../../../core/projects/Exports.js";
+import { ExportView, exportView } from "../../../core/projects/ExportRecord.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** POST /v1/workspaces/:id/exports — any workspace member; 202 with the pending export. */
+export const requestExportRoute = defineRoute({
+  method: "POST",
+  path: "/v1/workspaces/:id/exports",
+  operationId: "requestWorkspaceExport",
+  summary: "Export what you may see of a workspace (runs as a job)",
+  description: "The result is JSON lines (`type` on every line) of the workspace, visible projects, members, tasks, comments, attachments and activity.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IdParams,
+  responses: { 202: ExportView },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    requestExport(principal, params.id).pipe(
+      Effect.map((e) => ({ status: 202, body: exportView(e), headers: { Location: `/v1/exports/${e.id}` } })),
+    ),
+});
+
+/** GET /v1/exports/:id — the requester only. */
+export const getExportRoute = defineRoute({
+  method: "GET",
+  path: "/v1/exports/:id",
+  operationId: "getWorkspaceExport",
+  summary: "Poll an export",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: ExportView },
+  problems: [403, 404],
+  handler: ({ principal, params }) => getExport(principal, params.id).pipe(Effect.map((e) => ({ status: 200, body: exportView(e) }))),
+});
+
+/** GET /v1/exports/:id/download — a short-lived download grant once done. */
+export const downloadExportRoute = defineRoute({
+  method: "GET",
+  path: "/v1/exports/:id/download",
+  operationId: "downloadWorkspaceExport",
+  summary: "Get a short-lived download grant for a finished export",
+  description: "409 export_not_ready while the job runs; 409 export_failed when it failed.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TransferGrantView },
+  problems: [403, 404, 409],
+  handler: ({ principal, params }) => downloadExport(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+});
+
+/** Export routes. */
+export const exportRoutes = [requestExportRoute, getExportRoute, downloadExportRoute];

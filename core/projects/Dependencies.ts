@@ -1,0 +1,80 @@
+/**
+ * Task dependencies: "task A is blocked by task B", both in the same project. Adding an edge
+ * that would close a cycle answers 409 dependency_cycle; the check and the insert run in one
+ * transaction under a per-project lock, so two concurrent edges (A by B, B by A) cannot both
+ * land. Removing is idempotent (204).
+ */
+import { Effect } from "effect";
+import { Conflict, ValidationFailed, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DependenciesRepository } from "../../ports/projects/DependenciesRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import { requireRight, requireUser, taskAccess } from "./Access.js";
+import { now } from "./Clock.js";
+import type { TaskServices } from "./CreateTask.js";
+import { TaskDeleted } from "./ProjectErrors.js";
+
+/** Services of the dependency commands. */
+export type DependencyServices = TaskServices | DependenciesRepository;
+
+/** Most edges one task may have (either direction). */
+export const maxEdgesPerTask = 200;
+
+/** Records that `taskId` is blocked by `blockedById` (task editors). Answers whether it was new. */
+export const addDependency = (
+  principal: Principal,
+  taskId: string,
+  blockedById: string,
+): Effect.Effect<boolean, Forbidden | NotFound | ValidationFailed | Conflict | TaskDeleted, DependencyServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { task, access } = yield* taskAccess(userId, taskId);
+    yield* requireRight(access, "edit_tasks");
+    if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
+    const blocker = yield* (yield* TasksRepository).findTask(blockedById);
+    // Another project's (or workspace's) task is "not a task of this project", never "exists".
+    if (blocker === null || blocker.projectId !== task.projectId) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "blocked_by_id", message: "must be a task of the same project" }] }));
+    }
+    if (blockedById === taskId) return yield* Effect.fail(new Conflict({ code: "dependency_cycle", detail: "A task cannot block itself." }));
+    const repo = yield* DependenciesRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* repo.lockProject(task.projectId);
+        // The new edge task -> blocker closes a cycle iff the task is already reachable from the blocker.
+        if (yield* repo.reaches(blockedById, taskId)) {
+          return yield* Effect.fail(new Conflict({ code: "dependency_cycle", detail: "This dependency would create a cycle." }));
+        }
+        if ((yield* repo.countEdges(taskId)) >= maxEdgesPerTask) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "blocked_by_id", message: `a task has at most ${maxEdgesPerTask} dependencies` }] }));
+        }
+        return yield* repo.insertDependency({
+          workspaceId: task.workspaceId,
+          projectId: task.projectId,
+          taskId,
+          blockedById,
+          createdBy: userId,
+          createdAt: yield* now,
+        });
+      }),
+    );
+  }).pipe(Effect.withSpan("Projects.addDependency"));
+
+/** Removes an edge (task editors); idempotent. */
+export const removeDependency = (principal: Principal, taskId: string, blockedById: string): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { access } = yield* taskAccess(userId, taskId);
+    yield* requireRight(access, "edit_tasks");
+    yield* (yield* DependenciesRepository).deleteDependency(taskId, blockedById);
+  });
+
+/** A visible task's blockers and the tasks it blocks. */
+export const listDependencies = (principal: Principal, taskId: string) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { access } = yield* taskAccess(userId, taskId);
+    yield* requireRight(access, "read");
+    return yield* (yield* DependenciesRepository).dependenciesOf(taskId);
+  });

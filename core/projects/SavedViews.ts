@@ -1,0 +1,73 @@
+/**
+ * Saved views: any project reader saves named filters and sort for the project's task list.
+ * A view is private to its owner: anyone else (the workspace owner included) gets 404. A member
+ * removed from the project no longer reaches its views either (access is rechecked).
+ */
+import { Effect } from "effect";
+import { Conflict, NotFound, ValidationFailed, type Forbidden } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { projectAccess, requireRight, requireUser } from "./Access.js";
+import { now } from "./Clock.js";
+import type { SavedView, SavedViewFilters, SavedViewSort } from "./SavedViewRecord.js";
+
+/** Services of the saved view commands. */
+export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | Ids;
+
+/** Most views one user keeps per project. */
+export const maxViewsPerProject = 50;
+
+/** Saves a view of a project for the caller (409 saved_view_exists for a taken name). */
+export const createSavedView = (
+  principal: Principal,
+  projectId: string,
+  input: { readonly name: string; readonly filters: SavedViewFilters; readonly sort: SavedViewSort },
+): Effect.Effect<SavedView, Forbidden | NotFound | ValidationFailed | Conflict, SavedViewServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* projectAccess(userId, projectId);
+    yield* requireRight(access, "read");
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 100) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "must be 1 to 100 characters" }] }));
+    const repo = yield* SavedViewsRepository;
+    if ((yield* repo.listViews(projectId, userId)).length >= maxViewsPerProject) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `at most ${maxViewsPerProject} views per project` }] }));
+    }
+    const view: SavedView = {
+      id: yield* (yield* Ids).next,
+      workspaceId: access.project.workspaceId,
+      projectId,
+      userId,
+      name,
+      filters: input.filters,
+      sort: input.sort,
+      createdAt: yield* now,
+    };
+    if (!(yield* repo.insertView(view))) {
+      return yield* Effect.fail(new Conflict({ code: "saved_view_exists", detail: `You already have a view named "${name}" in this project.` }));
+    }
+    return view;
+  }).pipe(Effect.withSpan("Projects.createSavedView"));
+
+/** The caller's views of a project. */
+export const listSavedViews = (principal: Principal, projectId: string): Effect.Effect<ReadonlyArray<SavedView>, Forbidden | NotFound, SavedViewServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    yield* requireRight(yield* projectAccess(userId, projectId), "read");
+    return yield* (yield* SavedViewsRepository).listViews(projectId, userId);
+  });
+
+/** Deletes one of the caller's views (idempotent for its owner: a second delete is a 404). */
+export const deleteSavedView = (principal: Principal, viewId: string): Effect.Effect<void, Forbidden | NotFound, SavedViewServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const repo = yield* SavedViewsRepository;
+    const view = yield* repo.findView(viewId);
+    const hidden = new NotFound({ resource: "view", detail: "No such view." });
+    if (view === null || view.userId !== userId) return yield* Effect.fail(hidden);
+    yield* Effect.mapError(projectAccess(userId, view.projectId), () => hidden);
+    yield* repo.deleteView(viewId);
+  });

@@ -1,0 +1,53 @@
+/**
+ * Object storage port (spec: "Attachments are held in object storage"; file storage: "Clients
+ * upload directly to storage with constrained grants. Bytes do not pass through the application
+ * servers"). Cores ask for short-lived grants bound to one key, one method, and for uploads the
+ * exact size and SHA-256; the client talks to the store with the grant. Server-side work (scans,
+ * exports, purges) reads, writes and deletes objects directly.
+ */
+import { Context, type Effect, type Stream } from "effect";
+
+/** A short-lived, signed permission to perform one operation on one object. */
+export interface ObjectGrant {
+  /** Where to send the request (root-relative when the store has no public base URL). */
+  readonly url: string;
+  readonly method: "PUT" | "GET";
+  /** Headers the client must send with the request. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly expiresAt: Date;
+}
+
+/** What the store holds for one key: the verified size and lowercase hex SHA-256 of its bytes. */
+export interface StoredObject {
+  readonly key: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+/** The object store. Keys are `[A-Za-z0-9._-]` segments joined by `/`, at most 512 characters. */
+export interface ObjectStore {
+  /** A grant to PUT exactly `size` bytes whose SHA-256 is `sha256` at `key`, valid for `ttlMs`. */
+  readonly grantUpload: (req: {
+    readonly key: string;
+    readonly size: number;
+    readonly sha256: string;
+    readonly contentType: string;
+    readonly ttlMs: number;
+  }) => Effect.Effect<ObjectGrant>;
+  /** A grant to GET the object at `key`, valid for `ttlMs`, served as `contentType` / `filename`. */
+  readonly grantDownload: (req: {
+    readonly key: string;
+    readonly contentType: string;
+    readonly filename: string;
+    readonly ttlMs: number;
+  }) => Effect.Effect<ObjectGrant>;
+  /** The object at `key`, or null when nothing was stored there. */
+  readonly stat: (key: string) => Effect.Effect<StoredObject | null>;
+  /** The bytes at `key` as a stream, or null when nothing was stored there. */
+  readonly read: (key: string) => Effect.Effect<Stream.Stream<Uint8Array> | null>;
+  /** Writes `content` at `key` (server-side, e.g. an export) and answers what was stored. */
+  readonly put: (key: string, content: Stream.Stream<Uint8Array>) => Effect.Effect<StoredObject>;
+  /** Deletes the object at `key`; false when there was none (deleting is idempotent). */
+  readonly remove: (key: string) => Effect.Effect<boolean>;
+}
+export const ObjectStore = Context.GenericTag<ObjectStore>("domainkit/ObjectStore");

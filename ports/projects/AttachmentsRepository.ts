@@ -1,0 +1,29 @@
+/** Storage of task attachments (metadata only; bytes live in the ObjectStore). */
+import { Context, Effect } from "effect";
+import type { Attachment, AttachmentStatus } from "../../core/projects/AttachmentRecord.js";
+
+/** The attachment repository. State changes are conditional updates: the database decides races. */
+export interface AttachmentsRepository {
+  readonly insertAttachment: (attachment: Attachment) => Effect.Effect<void>;
+  readonly findAttachment: (id: string) => Effect.Effect<Attachment | null>;
+  /** Attachments of a task in id order, strictly after `afterId`, at most `limit`. */
+  readonly listAttachments: (req: {
+    readonly taskId: string;
+    readonly afterId?: string | undefined;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Attachment>>;
+  /** Moves `from` -> `to` (with the scan detail and times given); false when the status was not `from`. */
+  readonly transition: (req: {
+    readonly id: string;
+    readonly from: ReadonlyArray<AttachmentStatus>;
+    readonly to: AttachmentStatus;
+    readonly scanDetail?: string | null;
+    readonly completedAt?: Date;
+    readonly scannedAt?: Date;
+  }) => Effect.Effect<boolean>;
+  /** Uploads never completed whose grant expired before `cutoff` (pending or purging), oldest first. */
+  readonly expiredUploads: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<Attachment>>;
+  /** Hard-deletes a `purging` attachment row; false when it is not purging. */
+  readonly deletePurging: (id: string) => Effect.Effect<boolean>;
+}
+export const AttachmentsRepository = Context.GenericTag<AttachmentsRepository>("domainkit/projects/AttachmentsRepository");

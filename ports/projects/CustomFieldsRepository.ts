@@ -1,0 +1,19 @@
+/** Storage of custom field definitions and task field values. */
+import { Context, Effect } from "effect";
+import type { CustomField, TaskFieldValue } from "../../core/projects/CustomFieldRecord.js";
+
+/** The custom field repository. */
+export interface CustomFieldsRepository {
+  /** Inserts a definition; false when the project already has a field of that name. */
+  readonly insertField: (field: CustomField) => Effect.Effect<boolean>;
+  readonly findField: (id: string) => Effect.Effect<CustomField | null>;
+  /** Definitions of a project by name (a small bounded collection: at most 100 per project). */
+  readonly listFields: (projectId: string) => Effect.Effect<ReadonlyArray<CustomField>>;
+  readonly countFields: (projectId: string) => Effect.Effect<number>;
+  /** Sets (upserts) a value. */
+  readonly setValue: (value: TaskFieldValue) => Effect.Effect<void>;
+  /** Clears a value; false when none was set. */
+  readonly clearValue: (taskId: string, fieldId: string) => Effect.Effect<boolean>;
+  readonly listValues: (taskId: string) => Effect.Effect<ReadonlyArray<TaskFieldValue>>;
+}
+export const CustomFieldsRepository = Context.GenericTag<CustomFieldsRepository>("domainkit/projects/CustomFieldsRepository");
