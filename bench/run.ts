@@ -23,7 +23,7 @@ const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--dura
   --db           which database(s) to run on (default both)
   --duration     seconds per measurement, 1..300 (default 5); a 1 s warm-up precedes each HTTP run
   --connections  concurrent HTTP connections, 1..1000 (default 10)
-  --scenario     run only this scenario (${scenarios.map((s) => s.name).join(", ")})`;
+  --scenario     run only these scenarios, comma-separated; a prefix selects a group (${scenarios.map((s) => s.name).join(", ")})`;
 
 /** Parsed command line. */
 interface Options {
@@ -55,7 +55,10 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
   if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 300) throw new UsageError("--duration must be an integer from 1 to 300");
   const connections = Number(values.connections);
   if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new UsageError("--connections must be an integer from 1 to 1000");
-  const chosen = values.scenario === undefined ? scenarios : scenarios.filter((s) => s.name === values.scenario);
+  // `--scenario payments` runs every payments-* scenario; a comma separates several.
+  const wanted = values.scenario === undefined ? undefined : values.scenario.split(",").map((w) => w.trim()).filter((w) => w !== "");
+  const chosen =
+    wanted === undefined ? scenarios : scenarios.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
   if (chosen.length === 0) throw new UsageError(`unknown scenario "${values.scenario}"`);
   return { dialects, durationSeconds, connections, scenarios: chosen };
 };
