@@ -37,6 +37,11 @@ for (const dialect of dialects) {
     t.equal(stale.status, 412);
     t.equal(stale.body.code, "version_mismatch");
     t.match(stale.body.current, { id, version: 2, status: "in_progress", title: "Write spec" }, "412 carries the current task");
+    t.same(
+      Object.keys(stale.body.current as object).sort(),
+      Object.keys(first.body as object).sort(),
+      "`current` is the same wire view a successful answer carries (snake_case fields)",
+    );
 
     const bare = await dev.call("PATCH", `/v1/tasks/${id}`, { assignee_id: dev.userId }, { "If-Match": "2" });
     t.equal(bare.status, 200, "a bare version number is accepted");

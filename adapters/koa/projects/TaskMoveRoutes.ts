@@ -1,7 +1,8 @@
 /** POST /v1/tasks/:id/move: place a task between two neighbour ids (fractional rank). */
 import { Effect, Schema } from "effect";
 import { moveTask } from "../../../core/projects/TaskMove.js";
-import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { TaskView } from "../../../core/projects/Views.js";
+import { answerTask } from "./TaskResponses.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
 
@@ -26,9 +27,7 @@ export const moveTaskRoute = defineRoute({
   responses: { 200: TaskView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
-    moveTask(principal, params.id, { beforeId: body.before_id, afterId: body.after_id }).pipe(
-      Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version })),
-    ),
+    answerTask(200, moveTask(principal, params.id, { beforeId: body.before_id, afterId: body.after_id })),
 });
 
 /** Task move routes. */

@@ -5,6 +5,7 @@ import { getTask, listTasks } from "../../../core/projects/TaskQueries.js";
 import { deleteTask, restoreTask } from "../../../core/projects/TaskTrash.js";
 import { updateTask } from "../../../core/projects/UpdateTask.js";
 import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { answerTask } from "./TaskResponses.js";
 import { PageOf } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { CreateTaskBody, IdParams, PatchTaskBody, TaskListQuery } from "./ProjectSchemas.js";
@@ -46,9 +47,7 @@ export const createTaskRoute = defineRoute({
   responses: { 201: TaskView },
   problems: [403, 404, 422],
   handler: ({ principal, params, body }) =>
-    createTask(principal, params.id, { title: body.title, status: body.status, assigneeId: body.assignee_id }).pipe(
-      Effect.map((task) => ({ status: 201, body: taskView(task), etag: task.version })),
-    ),
+    answerTask(201, createTask(principal, params.id, { title: body.title, status: body.status, assigneeId: body.assignee_id })),
 });
 
 /** GET /v1/tasks/:id — with ETag. */
@@ -64,7 +63,7 @@ export const getTaskRoute = defineRoute({
   responses: { 200: TaskView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    getTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+    answerTask(200, getTask(principal, params.id)),
 });
 
 /** PATCH /v1/tasks/:id — If-Match required; 412 with `current`, 409 for state rules. */
@@ -84,9 +83,7 @@ export const patchTaskRoute = defineRoute({
   responses: { 200: TaskView },
   problems: [403, 404, 409, 412, 422, 428],
   handler: ({ principal, params, body, ifMatch }) =>
-    updateTask(principal, params.id, ifMatch, { title: body.title, status: body.status, assigneeId: body.assignee_id }).pipe(
-      Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version })),
-    ),
+    answerTask(200, updateTask(principal, params.id, ifMatch, { title: body.title, status: body.status, assigneeId: body.assignee_id })),
 });
 
 /** DELETE /v1/tasks/:id — soft delete (idempotent). */
@@ -102,7 +99,7 @@ export const deleteTaskRoute = defineRoute({
   responses: { 200: TaskView },
   problems: [403, 404, 412],
   handler: ({ principal, params }) =>
-    deleteTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+    answerTask(200, deleteTask(principal, params.id)),
 });
 
 /** POST /v1/tasks/:id/restore — out of the trash (idempotent). */
@@ -118,7 +115,7 @@ export const restoreTaskRoute = defineRoute({
   responses: { 200: TaskView },
   problems: [403, 404, 412],
   handler: ({ principal, params }) =>
-    restoreTask(principal, params.id).pipe(Effect.map((task) => ({ status: 200, body: taskView(task), etag: task.version }))),
+    answerTask(200, restoreTask(principal, params.id)),
 });
 
 /** Task routes. */

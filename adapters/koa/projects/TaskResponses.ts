@@ -1,0 +1,23 @@
+/**
+ * How task routes answer: the wire view with its ETag, and a stale-version 412 whose `current`
+ * is the same snake_case view a GET returns (the core carries the domain task).
+ */
+import { Effect } from "effect";
+import { VersionMismatch } from "../../../core/kernel/Errors.js";
+import type { Task } from "../../../core/projects/Records.js";
+import { taskView } from "../../../core/projects/Views.js";
+import type { RouteResponse } from "../EffectHandler.js";
+
+/** A task answer: its view as the body and its version as the ETag. */
+export const taskResponse = (status: number) => (task: Task): RouteResponse => ({ status, body: taskView(task), etag: task.version });
+
+/** Runs a task command, answering with the task view; a 412 carries the current task as a view too. */
+export const answerTask = <E, R>(status: number, command: Effect.Effect<Task, E, R>): Effect.Effect<RouteResponse, E, R> =>
+  command.pipe(
+    Effect.map(taskResponse(status)),
+    Effect.mapError((error) =>
+      error instanceof VersionMismatch && error.current !== null && typeof error.current === "object"
+        ? (new VersionMismatch({ current: taskView(error.current as Task), ...(error.detail !== undefined ? { detail: error.detail } : {}) }) as E)
+        : error,
+    ),
+  );
