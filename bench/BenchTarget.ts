@@ -16,6 +16,7 @@ import { ensurePostgres, redact } from "../test/support/postgres.js";
 import { Cleanup } from "./Cleanup.js";
 import { openRawPostgres, openRawSqlite, type RawDatabase } from "./RawDatabase.js";
 import type { BenchDialect, BenchTarget } from "./Scenario.js";
+import { benchProviderWebhookSecret } from "./scenarios/paymentsWebhooks.js";
 
 /** A running server plus a raw driver handle on its database. */
 export interface RunningTarget extends BenchTarget {
@@ -74,6 +75,7 @@ export const startTarget = async (dialect: BenchDialect, parent: Cleanup): Promi
       AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
       LOG_LEVEL: "warn",
       WORKER_IN_PROCESS: "true",
+      PROVIDER_WEBHOOK_SECRET: benchProviderWebhookSecret,
       ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
     });
     const server = await createServer(config, { logger: createLogger({ level: config.logLevel }), limits: benchLimits });
