@@ -3,7 +3,21 @@ import type { Scenario } from "../Scenario.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
+import { projectsActivityDeepPage, projectsActivityFirstPage } from "./projectsActivity.js";
+import { projectsRealtimeFanout } from "./projectsRealtime.js";
+import { projectsCreateTask, projectsPatchTask } from "./projectsTasks.js";
 import { revokeSessions } from "./revokeSessions.js";
 
 /** The scenario registry. */
-export const scenarios: ReadonlyArray<Scenario> = [healthz, revokeSessions, paymentsCreate, paymentsConfirm, paymentsWebhooks];
+export const scenarios: ReadonlyArray<Scenario> = [
+  healthz,
+  revokeSessions,
+  paymentsCreate,
+  paymentsConfirm,
+  paymentsWebhooks,
+  projectsCreateTask,
+  projectsPatchTask,
+  projectsActivityFirstPage,
+  projectsActivityDeepPage,
+  projectsRealtimeFanout,
+];

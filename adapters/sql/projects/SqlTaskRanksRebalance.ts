@@ -53,7 +53,7 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId);
         if (after !== undefined) {
-          query = query.where((eb) => eb.or([eb("rank", ">", after.rank), eb.and([eb("rank", "=", after.rank), eb("id", ">", after.id)])]));
+          query = query.where((eb) => eb(eb.refTuple("rank", "id"), ">", eb.tuple(after.rank, after.id)));
         }
         return query.orderBy("rank").orderBy("id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => taskFromRow(f, r)))),

@@ -46,9 +46,8 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         let query = ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId).where("deleted_at", "is", null);
         if (status !== undefined) query = query.where("status", "=", status);
         if (after !== undefined) {
-          query = query.where((eb) =>
-            eb.or([eb("rank", ">", after.rank), eb.and([eb("rank", "=", after.rank), eb("id", ">", after.id)])]),
-          );
+          // A row-value comparison, so both databases seek the (project, rank, id) index to the cursor.
+          query = query.where((eb) => eb(eb.refTuple("rank", "id"), ">", eb.tuple(after.rank, after.id)));
         }
         return query.orderBy("rank").orderBy("id").limit(limit).execute();
       }).pipe(
@@ -76,9 +75,8 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "in", [...projectIds]);
         if (before !== undefined) {
           const at = f.timeToDb(new Date(before.createdAt));
-          query = query.where((eb) =>
-            eb.or([eb("created_at", "<", at), eb.and([eb("created_at", "=", at), eb("id", "<", before.id)])]),
-          );
+          // A row-value comparison: the index seeks to the cursor instead of filtering every newer row.
+          query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(at, before.id)));
         }
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       }).pipe(
