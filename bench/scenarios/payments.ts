@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { createIntent } from "../../core/payments/CreateIntent.js";
-import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
+import { benchMerchant, capturePostingRows, postingSql } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -21,24 +21,9 @@ import type { BenchRequest, Scenario } from "../Scenario.js";
  */
 const intentsPerConnection = 1_000;
 
-// The statements PaymentsRepository.postLedger issues (Kysely's compiled SQL), per dialect.
-const transactionSqlite = `insert into "payment_ledger_transactions" ("id", "source", "merchant_id", "reverses", "created_at") values (?, ?, ?, ?, ?) on conflict ("source") do nothing returning "id"`;
-const entriesSqlite = `insert into "payment_ledger_entries" ("id", "transaction_id", "merchant_id", "account", "amount_minor", "currency", "created_at") values (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)`;
-const transactionPostgres = `insert into "payment_ledger_transactions" ("id", "source", "merchant_id", "reverses", "created_at") values ($1, $2, $3, $4, $5) on conflict ("source") do nothing returning "id"`;
-const entriesPostgres = `insert into "payment_ledger_entries" ("id", "transaction_id", "merchant_id", "account", "amount_minor", "currency", "created_at") values ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14)`;
-
-const merchantScopes = ["payments:write", "refunds:write", "ledger:read"];
-
-/** One capture posting's parameters: clearing debited, balance credited. */
-const postingRows = (merchantId: string, now: string) => {
-  const transactionId = randomUUID();
-  const transaction = [transactionId, `payment_intent:${randomUUID()}:capture`, merchantId, null, now];
-  const entries = [
-    randomUUID(), transactionId, merchantId, `merchant:${merchantId}:provider_clearing`, -2500, "EUR", now,
-    randomUUID(), transactionId, merchantId, `merchant:${merchantId}:balance`, 2500, "EUR", now,
-  ];
-  return { transaction, entries };
-};
+/** One capture posting of 25.00 EUR for the raw baseline. */
+const postingRows = (merchantId: string, now: string) =>
+  capturePostingRows({ merchantId, intentId: randomUUID(), amountMinor: 2500, currency: "EUR", time: now });
 
 /** Confirming intents with the sandbox's succeeding card, against the bare ledger posting. */
 export const paymentsConfirm: Scenario = {
@@ -46,8 +31,7 @@ export const paymentsConfirm: Scenario = {
   description: "POST /v1/payment-intents/:id/confirm (pm_card_visa, automatic capture): idempotency, provider call, capture + ledger posting",
   setup: async (target, { connections }) => {
     const runtime = target.server.core.runtime;
-    const merchant = await createMerchantWithKey(runtime, { name: "Bench shop", scopes: merchantScopes, actor: "system:bench" });
-    const principal = { kind: "merchant" as const, merchantId: merchant.merchant_id, keyId: merchant.key_id, scopes: merchantScopes };
+    const { merchant, principal } = await benchMerchant(runtime);
     const ids = await runtime.runPromise(
       Effect.forEach(
         Array.from({ length: connections * intentsPerConnection }),
@@ -68,8 +52,8 @@ export const paymentsConfirm: Scenario = {
     const merchantId = randomUUID();
     if (db.dialect === "sqlite") {
       const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
-      const transaction = db.sqlite.prepare(transactionSqlite);
-      const entries = db.sqlite.prepare(entriesSqlite);
+      const transaction = db.sqlite.prepare(postingSql.sqlite.transaction);
+      const entries = db.sqlite.prepare(postingSql.sqlite.entries);
       const commit = db.sqlite.prepare("COMMIT");
       const measured = await measureOps(() => {
         const rows = postingRows(merchantId, new Date().toISOString());
@@ -86,8 +70,8 @@ export const paymentsConfirm: Scenario = {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        await client.query(transactionPostgres, rows.transaction);
-        await client.query(entriesPostgres, rows.entries);
+        await client.query(postingSql.postgres.transaction, rows.transaction);
+        await client.query(postingSql.postgres.entries, rows.entries);
         await client.query("COMMIT");
       } finally {
         client.release();
@@ -102,7 +86,7 @@ export const paymentsCreate: Scenario = {
   name: "payments-create",
   description: "POST /v1/payment-intents: idempotency reserve, intent + audit (+ client secret) insert, idempotency complete",
   setup: async (target, { connections }) => {
-    const merchant = await createMerchantWithKey(target.server.core.runtime, { name: "Bench shop", scopes: merchantScopes, actor: "system:bench" });
+    const { merchant } = await benchMerchant(target.server.core.runtime);
     const body = JSON.stringify({ amount_minor: 2500, currency: "EUR" });
     const requests: BenchRequest[] = Array.from({ length: connections * intentsPerConnection }, () => ({
       method: "POST",

@@ -15,7 +15,7 @@ import { sandboxWebhookBody, signWebhook, webhookSignatureHeader } from "../../a
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { attemptReference } from "../../core/payments/ProviderReferences.js";
-import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
+import { benchMerchant, capturePostingRows, postingSql } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -40,16 +40,11 @@ const signedAheadSeconds = 150;
 
 const amountMinor = 2500;
 const currency = "EUR";
-const merchantScopes = ["payments:write", "refunds:write", "ledger:read"];
 
-// The statements of one stored and applied event: ProviderEventsInbox.insert and
-// PaymentsRepository.postLedger (Kysely's compiled SQL), per dialect.
+// The inbox insert of one stored and applied event: ProviderEventsInbox.insert (Kysely's compiled
+// SQL), per dialect; the ledger posting's statements are in paymentsFixtures.ts.
 const inboxSqlite = `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("provider_event_id") do nothing returning "id"`;
-const transactionSqlite = `insert into "payment_ledger_transactions" ("id", "source", "merchant_id", "reverses", "created_at") values (?, ?, ?, ?, ?) on conflict ("source") do nothing returning "id"`;
-const entriesSqlite = `insert into "payment_ledger_entries" ("id", "transaction_id", "merchant_id", "account", "amount_minor", "currency", "created_at") values (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)`;
 const inboxPostgres = `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict ("provider_event_id") do nothing returning "id"`;
-const transactionPostgres = `insert into "payment_ledger_transactions" ("id", "source", "merchant_id", "reverses", "created_at") values ($1, $2, $3, $4, $5) on conflict ("source") do nothing returning "id"`;
-const entriesPostgres = `insert into "payment_ledger_entries" ("id", "transaction_id", "merchant_id", "account", "amount_minor", "currency", "created_at") values ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14)`;
 
 /** The `payment.captured` event the sandbox sends once an authorization held for capture is captured. */
 const capturedEvent = (intentId: string, providerPaymentId: string | null) => ({
@@ -74,12 +69,7 @@ const eventRows = (merchantId: string, time: unknown, payload: (eventId: string,
   const intentId = randomUUID();
   const reference = attemptReference(intentId, 1);
   const inbox = [randomUUID(), eventId, "payment.captured", payload(eventId, intentId), "processed", "requires_capture -> succeeded", merchantId, reference, time, time, time];
-  const transactionId = randomUUID();
-  const transaction = [transactionId, `payment_intent:${intentId}:capture`, merchantId, null, time];
-  const entries = [
-    randomUUID(), transactionId, merchantId, `merchant:${merchantId}:provider_clearing`, -amountMinor, currency, time,
-    randomUUID(), transactionId, merchantId, `merchant:${merchantId}:balance`, amountMinor, currency, time,
-  ];
+  const { transaction, entries } = capturePostingRows({ merchantId, intentId, amountMinor, currency, time });
   return { inbox, transaction, entries };
 };
 
@@ -92,8 +82,7 @@ export const paymentsWebhooks: Scenario = {
   description: "POST /v1/webhooks/provider (signed payment.captured, 20% replayed ids): verify, inbox row, capture + ledger posting, outbox, audit",
   setup: async (target, { connections }) => {
     const runtime = target.server.core.runtime;
-    const merchant = await createMerchantWithKey(runtime, { name: "Bench shop", scopes: merchantScopes, actor: "system:bench" });
-    const principal = { kind: "merchant" as const, merchantId: merchant.merchant_id, keyId: merchant.key_id, scopes: merchantScopes };
+    const { merchant, principal } = await benchMerchant(runtime);
     // Intents authorized and held for capture: each distinct event captures one of them.
     const held = await runtime.runPromise(
       Effect.forEach(
@@ -131,8 +120,8 @@ export const paymentsWebhooks: Scenario = {
     if (db.dialect === "sqlite") {
       const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
       const inbox = db.sqlite.prepare(inboxSqlite);
-      const transaction = db.sqlite.prepare(transactionSqlite);
-      const entries = db.sqlite.prepare(entriesSqlite);
+      const transaction = db.sqlite.prepare(postingSql.sqlite.transaction);
+      const entries = db.sqlite.prepare(postingSql.sqlite.entries);
       const commit = db.sqlite.prepare("COMMIT");
       const measured = await measureOps(() => {
         const rows = eventRows(merchantId, new Date().toISOString(), payloadOf);
@@ -151,8 +140,8 @@ export const paymentsWebhooks: Scenario = {
       try {
         await client.query("BEGIN");
         await client.query(inboxPostgres, rows.inbox);
-        await client.query(transactionPostgres, rows.transaction);
-        await client.query(entriesPostgres, rows.entries);
+        await client.query(postingSql.postgres.transaction, rows.transaction);
+        await client.query(postingSql.postgres.entries, rows.entries);
         await client.query("COMMIT");
       } finally {
         client.release();
