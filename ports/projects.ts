@@ -13,3 +13,4 @@ export * from "./projects/TaskRanks.js";
 export * from "./projects/NotificationsRepository.js";
 export * from "./projects/NotificationsAddressBook.js";
 export * from "./projects/SearchIndex.js";
+export * from "./projects/ShareLinksRepository.js";

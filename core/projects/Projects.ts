@@ -11,12 +11,14 @@ import type { Principal } from "../../ports/Principal.js";
 import type { RealtimeBus } from "../../ports/Realtime.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import type { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser, workspaceAccess, type ProjectAccess } from "./Access.js";
 import { now } from "./Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import type { Project, ProjectMember } from "./Records.js";
 import { mayCreateProjects, mayHoldProjectRole, type ProjectRole } from "./Roles.js";
+import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
@@ -104,14 +106,15 @@ export const addProjectMember = (
 /**
  * Revokes a project membership (project admin). Idempotent: revoking an absent membership
  * succeeds and records nothing. The removal, its audit record (actor and reason) and
- * MembershipRevoked commit together; after commit the user's live subscriptions to the
+ * MembershipRevoked commit together with the revocation of every live share link the user
+ * created for the project; after commit the user's live subscriptions to the
  * project are re-checked and dropped. Its next request to the project answers 404.
  */
 export const revokeProjectMembership = (
   principal: Principal,
   projectId: string,
   input: { readonly userId: string; readonly reason?: string | undefined },
-): Effect.Effect<{ removed: boolean }, Forbidden | NotFound, Repos | RealtimeBus> =>
+): Effect.Effect<{ removed: boolean }, Forbidden | NotFound, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
     const actorId = yield* requireUser(principal);
     const access = yield* projectAccess(actorId, projectId);
@@ -120,8 +123,9 @@ export const revokeProjectMembership = (
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const removed = yield* repo.removeMember(projectId, input.userId);
-        // Share tokens of the user would be revoked here, atomically (a later slice adds them).
         if (removed) {
+          // The user's links die with its access, in this same transaction.
+          yield* revokeShareLinksOfMember({ workspaceId: access.project.workspaceId, projectIds: [projectId], userId: input.userId });
           yield* recordMembershipFact({
             workspaceId: access.project.workspaceId,
             projectId,

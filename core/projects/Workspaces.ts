@@ -11,6 +11,7 @@ import type { Principal } from "../../ports/Principal.js";
 import type { RealtimeBus } from "../../ports/Realtime.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import type { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "./Clock.js";
@@ -18,6 +19,7 @@ import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.
 import { LastOwner } from "./ProjectErrors.js";
 import type { Workspace, WorkspaceMember } from "./Records.js";
 import type { WorkspaceRole } from "./Roles.js";
+import { revokeShareLinksOfMember } from "./ShareLinks.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
@@ -112,12 +114,12 @@ export const addWorkspaceMember = (
     return { member: stored, created: outcome === "created" };
   }).pipe(Effect.withSpan("Projects.addWorkspaceMember"));
 
-/** Removes a member and its project memberships (owner only; idempotent). */
+/** Removes a member, its project memberships and its share links (owner only; idempotent). */
 export const removeWorkspaceMember = (
   principal: Principal,
   workspaceId: string,
   input: { readonly userId: string; readonly reason?: string | undefined },
-): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | RealtimeBus> =>
+): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
     const repo = yield* WorkspacesRepository;
@@ -131,6 +133,8 @@ export const removeWorkspaceMember = (
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
         }
         const projectIds = yield* projects.removeMembershipsInWorkspace(workspaceId, input.userId);
+        // Every link the user created in the workspace (an owner creates them without project memberships).
+        yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId });
         for (const projectId of projectIds) {
           yield* recordMembershipFact({ workspaceId, projectId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason });
         }

@@ -40,3 +40,4 @@ export * from "./RankRebalance.js";
 export * from "./TaskMove.js";
 export * from "./Search.js";
 export * from "./SearchIndexing.js";
+export * from "./ShareLinks.js";

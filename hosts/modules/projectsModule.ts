@@ -20,6 +20,7 @@ import { makeSqlSavedViewsRepository } from "../../adapters/sql/projects/SqlSave
 import { makeSqlNotificationsRepository } from "../../adapters/sql/projects/SqlNotificationsRepository.js";
 import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
 import { makeSqlSearchIndex } from "../../adapters/sql/projects/SqlSearchIndex.js";
+import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShareLinksRepository.js";
 import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebalance.js";
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
@@ -43,6 +44,7 @@ import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddr
 import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { SearchIndex } from "../../ports/projects/SearchIndex.js";
+import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
@@ -91,6 +93,7 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
     { tag: CustomFieldsRepository, make: makeSqlCustomFieldsRepository },
     { tag: SavedViewsRepository, make: makeSqlSavedViewsRepository },
     { tag: DependenciesRepository, make: makeSqlDependenciesRepository },
+    { tag: ShareLinksRepository, make: makeSqlShareLinksRepository },
     // Built on first use, so merely importing the module opens no SMTP transport.
     { tag: Mailer, make: () => options.mailer ?? configuredMailer() },
     { tag: NotificationsAddressBook, make: () => options.addressBook ?? makeDomainAddressBook() },

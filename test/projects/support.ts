@@ -11,11 +11,13 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
 import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
+import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShareLinksRepository.js";
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
@@ -30,6 +32,7 @@ export type ProjectServices =
   | ProjectsRepository
   | TasksRepository
   | CommentsRepository
+  | ShareLinksRepository
   | RealtimeBus;
 
 /** The project repositories over `db`. */
@@ -39,6 +42,7 @@ export const projectRepositories = (db: SqlDatabase) =>
     Layer.succeed(ProjectsRepository, makeSqlProjectsRepository(db)),
     Layer.succeed(TasksRepository, makeSqlTasksRepository(db)),
     Layer.succeed(CommentsRepository, makeSqlCommentsRepository(db)),
+    Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
   );
 
 /** A bus that records notices (no other process listens in these tests). */

@@ -11,6 +11,7 @@ import { searchRoutes } from "./SearchRoutes.js";
 import { taskMoveRoutes } from "./TaskMoveRoutes.js";
 import { projectRoutes } from "./ProjectRoutes.js";
 import { savedViewRoutes } from "./SavedViewRoutes.js";
+import { shareLinkRoutes } from "./ShareLinkRoutes.js";
 import { taskRoutes } from "./TaskRoutes.js";
 import { workspaceRoutes } from "./WorkspaceRoutes.js";
 
@@ -29,11 +30,13 @@ export * from "./TaskMoveRoutes.js";
 export * from "./CommentEditRoutes.js";
 export * from "./NotificationRoutes.js";
 export * from "./SearchRoutes.js";
+export * from "./ShareLinkRoutes.js";
 
 /** The project module's routes, in documentation order. */
 export const projectModuleRoutes = [
   ...workspaceRoutes,
   ...projectRoutes,
+  ...shareLinkRoutes,
   ...taskRoutes,
   ...taskMoveRoutes,
   ...commentRoutes,

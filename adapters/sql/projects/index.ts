@@ -22,5 +22,7 @@ export * from "./SqlExportsRepository.js";
 export * from "./SqlCustomFieldsRepository.js";
 export * from "./SqlSavedViewsRepository.js";
 export * from "./SqlDependenciesRepository.js";
+export * from "./projectsMigration0006ShareLinks.js";
+export * from "./SqlShareLinksRepository.js";
 
 registerMigrations("projects", projectsMigrations);

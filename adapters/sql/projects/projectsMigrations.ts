@@ -12,6 +12,7 @@ import type { SqlDialect } from "../SqlDatabase.js";
 import { projectsMigration0002 } from "./projectsMigration0002.js";
 import { projectsMigration0004Attachments } from "./projectsMigration0004Attachments.js";
 import { projectsMigration0005CustomFieldsViewsDependencies } from "./projectsMigration0005CustomFieldsViewsDependencies.js";
+import { projectsMigration0006ShareLinks } from "./projectsMigration0006ShareLinks.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -132,4 +133,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0002,
   projectsMigration0004Attachments,
   projectsMigration0005CustomFieldsViewsDependencies,
+  projectsMigration0006ShareLinks,
 ];

@@ -1,0 +1,142 @@
+/**
+ * Routes of read-only project share links. The token is answered once, at creation, and is
+ * presented only in the `X-Share-Token` header, never in the URL, so it stays out of access
+ * logs, proxies and browser history; an unknown, expired or revoked token answers 404.
+ */
+import { Effect, Schema } from "effect";
+import {
+  accessSharedProject,
+  createShareLink,
+  listShareLinks,
+  revokeShareLink,
+  type ShareLink,
+} from "../../../core/projects/ShareLinks.js";
+import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./ProjectSchemas.js";
+
+const tags = ["projects"];
+
+/** The header carrying a share token. */
+export const shareTokenHeader = "X-Share-Token";
+
+/** Body of POST /v1/projects/:id/share-links. */
+export const ShareLinkBody = Schema.Struct({
+  expires_in_seconds: Schema.optional(Schema.Number).annotations({ description: "Lifetime in seconds: 60 to 2592000 (30 days); default 7 days." }),
+});
+
+/** A share link as its project's admins see it (never the token). */
+export const ShareLinkView = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  created_by: Schema.String,
+  created_at: Schema.String,
+  expires_at: Schema.String,
+  revoked_at: Schema.NullOr(Schema.String),
+  revoked_reason: Schema.NullOr(Schema.String),
+});
+
+/** A link on the wire. */
+export const shareLinkView = (l: ShareLink): typeof ShareLinkView.Type => ({
+  id: l.id,
+  project_id: l.projectId,
+  created_by: l.createdBy,
+  created_at: l.createdAt.toISOString(),
+  expires_at: l.expiresAt.toISOString(),
+  revoked_at: l.revokedAt === null ? null : l.revokedAt.toISOString(),
+  revoked_reason: l.revokedReason,
+});
+
+/** The answer of a creation: the only time the token is shown. */
+export const CreatedShareLink = Schema.Struct({ id: Schema.String, token: Schema.String, expires_at: Schema.String });
+
+/** What a token holder reads: the project (no members, no roles) and one page of live tasks. */
+export const SharedProjectView = Schema.Struct({
+  project: Schema.Struct({ id: Schema.String, name: Schema.String, created_at: Schema.String }),
+  tasks: PageOf(TaskView),
+});
+
+// Answers carrying or granted by a token must not be cached by anyone.
+const noStore = { "Cache-Control": "no-store" };
+
+/** POST /v1/projects/:id/share-links — project admins and contributors. */
+export const createShareLinkRoute = defineRoute({
+  method: "POST",
+  path: "/v1/projects/:id/share-links",
+  operationId: "createShareLink",
+  summary: "Create a read-only share link (the token is shown once)",
+  description: "Project admins and contributors. The token is answered only here and stored hashed; present it in the X-Share-Token header.",
+  tags,
+  auth: "required",
+  // Not replayable: a stored replay would keep the token in clear in the idempotency record.
+  idempotency: "none",
+  params: IdParams,
+  body: ShareLinkBody,
+  responses: { 201: CreatedShareLink },
+  problems: [403, 404, 422],
+  handler: ({ principal, params, body }) =>
+    createShareLink(principal, params.id, { expiresInSeconds: body.expires_in_seconds }).pipe(
+      Effect.map(({ link, token }) => ({ status: 201, body: { id: link.id, token, expires_at: link.expiresAt.toISOString() }, headers: noStore })),
+    ),
+});
+
+/** GET /v1/projects/:id/share-links — project admins. */
+export const listShareLinksRoute = defineRoute({
+  method: "GET",
+  path: "/v1/projects/:id/share-links",
+  operationId: "listShareLinks",
+  summary: "List a project's share links (project admin; never the tokens)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkView) }) },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    listShareLinks(principal, params.id).pipe(Effect.map((links) => ({ status: 200, body: { data: links.map(shareLinkView) } }))),
+});
+
+/** DELETE /v1/share-links/:id — a project admin or the link's creator (idempotent, 204). */
+export const revokeShareLinkRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/share-links/:id",
+  operationId: "revokeShareLink",
+  summary: "Revoke a share link (project admin or its creator; idempotent)",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 204: null },
+  problems: [403, 404],
+  handler: ({ principal, params }) => revokeShareLink(principal, params.id).pipe(Effect.as({ status: 204 })),
+});
+
+/** GET /v1/share-links/access — public; the token in X-Share-Token. */
+export const accessShareLinkRoute = defineRoute({
+  method: "GET",
+  path: "/v1/share-links/access",
+  operationId: "accessShareLink",
+  summary: "Read a shared project and its live tasks (X-Share-Token header)",
+  description: "Authenticated by the share token in the X-Share-Token header; a missing, unknown, expired or revoked token answers 404.",
+  tags,
+  auth: "none",
+  idempotency: "none",
+  pagination: true,
+  responses: { 200: SharedProjectView },
+  problems: [400, 404],
+  handler: ({ page }, ctx) =>
+    accessSharedProject(ctx.get(shareTokenHeader) || undefined, page).pipe(
+      Effect.map(({ project, tasks }) => ({
+        status: 200,
+        body: {
+          project: { id: project.id, name: project.name, created_at: project.createdAt.toISOString() },
+          tasks: { data: tasks.data.map(taskView), next_cursor: tasks.nextCursor },
+        },
+        headers: noStore,
+      })),
+    ),
+});
+
+/** Share link routes. */
+export const shareLinkRoutes = [createShareLinkRoute, listShareLinksRoute, revokeShareLinkRoute, accessShareLinkRoute];

@@ -1,0 +1,153 @@
+/**
+ * Read-only project share links (spec rule 7). Project admins and contributors create links
+ * (default 7 days, at most 30); the token is returned once and stored only hashed. Admins list
+ * a project's links (never a token); an admin or the link's creator revokes one (idempotent).
+ * Anyone holding a live token reads the project and its live tasks; an unknown, expired or
+ * revoked token answers NotFound. A removed member's links are revoked in the removal's
+ * transaction (`revokeShareLinksOfMember`).
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { projectAccess, requireRight, requireUser } from "./Access.js";
+import { now } from "./Clock.js";
+import type { Project, Task } from "./Records.js";
+import { allows } from "./Roles.js";
+import { pageFrom, type PageOf } from "./TaskQueries.js";
+
+/** A share link as stored (the token itself is never part of it). */
+export interface ShareLink {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly projectId: string;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+  readonly revokedReason: string | null;
+}
+
+/** Lifetime of a link when the caller names none. */
+export const defaultShareLinkSeconds = 7 * 24 * 3600;
+/** The longest lifetime a link may have. */
+export const maxShareLinkSeconds = 30 * 24 * 3600;
+/** The reason recorded on links revoked because their creator lost the membership. */
+export const membershipRevokedReason = "membership_revoked";
+
+type ReadServices = WorkspacesRepository | ProjectsRepository;
+
+const linkNotFound = () => new NotFound({ resource: "share_link", detail: "No such share link." });
+
+/** Creates a link to a project (admin or contributor); answers the link and its token, shown once. */
+export const createShareLink = (
+  principal: Principal,
+  projectId: string,
+  input: { readonly expiresInSeconds?: number | undefined },
+): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* projectAccess(userId, projectId);
+    yield* requireRight(access, "edit_tasks");
+    const seconds = input.expiresInSeconds ?? defaultShareLinkSeconds;
+    if (!Number.isInteger(seconds) || seconds < 60 || seconds > maxShareLinkSeconds) {
+      return yield* Effect.fail(
+        new ValidationFailed({ errors: [{ path: "expires_in_seconds", message: `must be an integer from 60 to ${maxShareLinkSeconds}` }] }),
+      );
+    }
+    const at = yield* now;
+    const link: ShareLink = {
+      id: yield* (yield* Ids).next,
+      workspaceId: access.project.workspaceId,
+      projectId,
+      createdBy: userId,
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + seconds * 1000),
+      revokedAt: null,
+      revokedReason: null,
+    };
+    const token = yield* (yield* ShareLinksRepository).create(link);
+    return { link, token };
+  }).pipe(Effect.withSpan("Projects.createShareLink"));
+
+/** The project's links, newest first (project admin; bounded to the latest 200). */
+export const listShareLinks = (
+  principal: Principal,
+  projectId: string,
+): Effect.Effect<ReadonlyArray<ShareLink>, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const access = yield* projectAccess(userId, projectId);
+    yield* requireRight(access, "manage_members");
+    return yield* (yield* ShareLinksRepository).listForProject(projectId, 200);
+  }).pipe(Effect.withSpan("Projects.listShareLinks"));
+
+/**
+ * Revokes a link (a project admin, or its creator while still seeing the project). Idempotent:
+ * revoking a revoked link succeeds and changes nothing. A link of a project the caller cannot
+ * see answers NotFound like an unknown id.
+ */
+export const revokeShareLink = (
+  principal: Principal,
+  linkId: string,
+): Effect.Effect<{ revoked: boolean }, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const links = yield* ShareLinksRepository;
+    const link = yield* links.find(linkId);
+    if (link === null) return yield* Effect.fail(linkNotFound());
+    const access = yield* projectAccess(userId, link.projectId, "share_link");
+    if (!allows(access.role, "manage_members") && link.createdBy !== userId) {
+      return yield* Effect.fail(new Forbidden({ detail: "Only a project admin or the link's creator revokes it." }));
+    }
+    return { revoked: yield* links.revoke(linkId, yield* now, "revoked") };
+  }).pipe(Effect.withSpan("Projects.revokeShareLink"));
+
+/** What a share token grants: the project and one page of its live tasks. */
+export interface SharedProject {
+  readonly project: Project;
+  readonly tasks: PageOf<Task>;
+}
+
+const RankCursor = Schema.Tuple(Schema.String, Schema.String);
+
+/** Resolves a token to the read-only view; a missing, unknown, expired or revoked token is NotFound. */
+export const accessSharedProject = (
+  token: string | undefined,
+  page: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<SharedProject, NotFound | InvalidCursor, ProjectsRepository | TasksRepository | ShareLinksRepository> =>
+  Effect.gen(function* () {
+    // Bounded before hashing: real tokens are 43 characters.
+    if (token === undefined || token.length === 0 || token.length > 128) return yield* Effect.fail(linkNotFound());
+    const link = yield* (yield* ShareLinksRepository).findByToken(token);
+    const at = yield* now;
+    if (link === null || link.revokedAt !== null || link.expiresAt.getTime() <= at.getTime()) return yield* Effect.fail(linkNotFound());
+    const project = yield* (yield* ProjectsRepository).findProject(link.projectId);
+    if (project === null) return yield* Effect.fail(linkNotFound());
+    const after = page.cursor === undefined ? undefined : yield* decodeCursor(RankCursor, page.cursor);
+    const rows = yield* (yield* TasksRepository).listTasks({
+      projectId: project.id,
+      after: after === undefined ? undefined : { rank: after[0], id: after[1] },
+      limit: page.limit + 1,
+    });
+    return { project, tasks: pageFrom(rows, page.limit, (task) => [task.rank, task.id]) };
+  }).pipe(Effect.withSpan("Projects.accessSharedProject"));
+
+/**
+ * Revokes every live link `userId` created in the affected projects (all of the workspace when
+ * `projectIds` is omitted); call inside the membership removal's transaction. Answers how many.
+ */
+export const revokeShareLinksOfMember = (req: {
+  readonly workspaceId: string;
+  readonly projectIds?: ReadonlyArray<string> | undefined;
+  readonly userId: string;
+}): Effect.Effect<number, never, ShareLinksRepository> =>
+  Effect.gen(function* () {
+    if (req.projectIds !== undefined && req.projectIds.length === 0) return 0;
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...req, at: yield* now, reason: membershipRevokedReason });
+  });
