@@ -5,9 +5,7 @@
  * added, so the mention consumer notifies nobody twice for one comment.
  */
 import { Effect } from "effect";
-import { makeEvent } from "../kernel/EventEnvelope.js";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
-import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
@@ -16,11 +14,12 @@ import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "./Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./ProjectErrors.js";
-import type { Comment, TaskEvent } from "./Records.js";
-import { commentView, taskView } from "./Views.js";
+import type { Comment } from "./Records.js";
+import { factTypes, recordTaskFact } from "./TaskFacts.js";
+import { commentView } from "./Views.js";
 
 /** The event type of an edit. */
-export const commentEditedType = "CommentEdited";
+export const commentEditedType = factTypes["comment.edited"];
 
 /** What an author sends to edit a comment. */
 export interface CommentEdit {
@@ -74,27 +73,13 @@ export const editComment = (
         // SQLite serializes writers and Postgres re-checks the version: a lost race is a 409 to retry.
         if (!written) return yield* Effect.fail(new Conflict({ code: "comment_edit_conflict", detail: "The comment changed meanwhile; retry." }));
         const comment: Comment = { ...current.comment, body, mentions };
-        const data = { kind: "comment.edited", project_id: task.projectId, task: taskView(task), comment: commentView(comment), mentions: addedMentions };
-        const envelope = yield* makeEvent({
-          type: commentEditedType,
-          tenant_id: task.workspaceId,
-          aggregate_id: comment.id,
-          aggregate_version: current.version + 1,
-          actor_id: userId,
-          data,
-        });
-        const event: TaskEvent = {
-          id: envelope.id,
-          workspaceId: task.workspaceId,
-          projectId: task.projectId,
-          taskId: task.id,
+        yield* recordTaskFact({
+          task,
           actorId: userId,
           kind: "comment.edited",
-          data,
-          createdAt: new Date(envelope.occurred_at),
-        };
-        yield* (yield* TasksRepository).appendEvent(event);
-        yield* (yield* Outbox).append([envelope]);
+          data: { comment: commentView(comment), mentions: addedMentions },
+          aggregate: { id: comment.id, version: current.version + 1 },
+        });
         return { comment, addedMentions };
       }),
     );

@@ -18,6 +18,7 @@ export const factTypes = {
   "task.deleted": "TaskChanged",
   "task.restored": "TaskChanged",
   "comment.added": "CommentAdded",
+  "comment.edited": "CommentEdited",
 } as const;
 export type FactKind = keyof typeof factTypes;
 
