@@ -22,9 +22,19 @@ export const maySubscribeToProject = (
         Effect.catchAll(() => Effect.succeed(false)),
       );
 
-const projectEventTypes = new Set(["TaskCreated", "TaskChanged", "CommentAdded", "CommentEdited", "MembershipGranted", "MembershipRevoked"]);
+const projectEventTypes = new Set([
+  "TaskCreated",
+  "TaskChanged",
+  "CommentAdded",
+  "CommentEdited",
+  "AttachmentAdded",
+  "AttachmentScanned",
+  "AttachmentChanged",
+  "MembershipGranted",
+  "MembershipRevoked",
+]);
 
-/** The project channel of a task, comment or membership event; none for other events. */
+/** The project channel of a task, comment, attachment or membership event; none for other events. */
 export const projectChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
   if (!projectEventTypes.has(event.type)) return [];
   const projectId = (event.data as { project_id?: unknown } | null)?.project_id;

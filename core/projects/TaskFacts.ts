@@ -19,6 +19,14 @@ export const factTypes = {
   "task.restored": "TaskChanged",
   "comment.added": "CommentAdded",
   "comment.edited": "CommentEdited",
+  /** A custom field value set or cleared: a change of the task, at its new version. */
+  "task.field_set": "TaskChanged",
+  /** An attachment's upload completed (it is quarantined until scanned). */
+  "attachment.added": "AttachmentAdded",
+  /** An attachment's scan finished: clean (downloadable) or infected (kept quarantined). */
+  "attachment.scanned": "AttachmentScanned",
+  /** An attachment's thumbnail is ready. */
+  "attachment.thumbnail_ready": "AttachmentChanged",
 } as const;
 export type FactKind = keyof typeof factTypes;
 
