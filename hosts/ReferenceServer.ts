@@ -9,6 +9,7 @@ import { createKoaApp } from "../adapters/koa/App.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
 import type { Limits } from "../adapters/koa/Limits.js";
+import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/ActionBudgets.js";
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
@@ -25,6 +26,8 @@ export interface ServerOptions {
   readonly modules?: ReadonlyArray<ModuleDefinition>;
   readonly logger?: Logger;
   readonly limits?: Partial<Limits>;
+  /** Overrides of the default action budgets (invitations, mentions, shares). */
+  readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
   readonly rebind?: (container: Container) => void;
   /** Realtime heartbeat interval (default 30 s). */
   readonly heartbeatMs?: number;
@@ -70,6 +73,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
     configureRouter: (router) => mountBlobGrantHandler(router, blobStore),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.actionBudgets ? { actionBudgets: options.actionBudgets } : {}),
     readiness: async () => {
       await sql`select 1`.execute(database.db);
     },

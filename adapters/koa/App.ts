@@ -15,6 +15,7 @@ import { provideHost, type HostRuntime } from "./EffectHandler.js";
 import { errorHandling, routingFallback } from "./ErrorHandling.js";
 import { mountHealth, type Readiness } from "./Health.js";
 import { resolveLimits, type Limits } from "./Limits.js";
+import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
 import { accessLog } from "./Logging.js";
 import { openApiDocument } from "./OpenApi.js";
 import { rateLimit } from "./RateLimit.js";
@@ -40,6 +41,8 @@ export interface KoaAppOptions {
   /** Trust `X-Forwarded-For` for the client IP (behind a reverse proxy). Default false. */
   readonly trustProxy?: boolean;
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy>;
+  /** Overrides of the default action budgets (invitations, mentions, shares; ActionBudgets.ts). */
+  readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
   /** Adds further raw routes (e.g. a module's webhook) to the router before the module routes. */
   readonly configureRouter?: (router: Router) => void;
 }
@@ -65,6 +68,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     rateLimit: options.rateLimit === false ? undefined : rateLimit(limits),
     limits,
     idempotencyPolicy: options.idempotencyPolicy,
+    actionBudgets: options.actionBudgets,
   });
   app.use(requestId());
   app.use(accessLog(options.logger));

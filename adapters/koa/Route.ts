@@ -2,7 +2,7 @@
  * Declarative routes. A module describes each endpoint once (`defineRoute`): method, path,
  * schemas of params, query, body and responses, authentication, idempotency and `If-Match`
  * needs, and a handler returning an Effect. `mountRoutes` wires every route the same way
- * (authentication, rate limit, body parsing, decoding, `If-Match`, pagination, idempotency,
+ * (authentication, rate limit, body parsing, decoding, action budget, `If-Match`, pagination, idempotency,
  * response encoding, ETag, problem+json), and `openApiDocument` describes them from the same
  * definitions, so the documentation cannot drift from the behaviour.
  */
@@ -13,6 +13,8 @@ import type { Logger } from "pino";
 import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
 import type { StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Principal } from "../../ports/Principal.js";
+import { principalScope } from "../../ports/Principal.js";
+import { makeActionBudgets, type ActionBudgetLimit, type ActionBudgetName, type SpendActionBudget } from "./ActionBudgets.js";
 import { principalOf } from "./Authentication.js";
 import { jsonBody } from "./Body.js";
 import { decodeRequestPart, encodeResponseBody } from "./Decode.js";
@@ -77,6 +79,8 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
   readonly responses: Readonly<Record<number, AnySchema | null>>;
   /** Error statuses the module's own errors produce (403, 404, 409, ...), for the documentation. */
   readonly problems?: ReadonlyArray<number>;
+  /** The action budget a request spends (ActionBudgets.ts) and its cost, 1 when omitted; 0 spends nothing. */
+  readonly budget?: { readonly name: ActionBudgetName; readonly cost?: (input: RouteInput<P, Q, B, A>) => number };
   readonly handler: (input: RouteInput<P, Q, B, A>, ctx: Context) => Effect.Effect<RouteResponse, E, R>;
 }
 
@@ -98,6 +102,8 @@ export interface Route {
   readonly responses: Readonly<Record<number, AnySchema | null>>;
   readonly problems: ReadonlyArray<number>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly budget?: { readonly name: ActionBudgetName; readonly cost?: ((input: RouteInput<any, any, any, AuthMode>) => number) | undefined } | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly handler: (input: RouteInput<any, any, any, AuthMode>, ctx: Context) => Effect.Effect<RouteResponse, unknown, any>;
 }
 
@@ -118,6 +124,8 @@ export const defineRoute = <
   if (spec.idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
   const statuses = Object.keys(spec.responses).map(Number);
   if (!statuses.some((s) => s >= 200 && s < 300)) throw new Error(`${where}: responses must declare a 2xx status`);
+  // Budgets are per principal: an anonymous route has nobody to count against.
+  if (spec.budget !== undefined && spec.auth !== "required") throw new Error(`${where}: an action budget requires auth`);
   return {
     method: spec.method,
     path: spec.path,
@@ -134,6 +142,7 @@ export const defineRoute = <
     body: spec.body,
     responses: spec.responses,
     problems: spec.problems ?? [],
+    budget: spec.budget as Route["budget"],
     handler: spec.handler as Route["handler"],
   };
 };
@@ -152,6 +161,8 @@ export interface MountOptions {
   readonly rateLimit?: Middleware | undefined;
   readonly limits?: Partial<Limits> | undefined;
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy> | undefined;
+  /** Overrides of the default action budgets (ActionBudgets.ts). */
+  readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>> | undefined;
 }
 
 /** Registers every route on `router`, each wired the same way. */
@@ -167,6 +178,7 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, option
     }
   };
   const body = jsonBody(limits);
+  const spendBudget = makeActionBudgets(options.actionBudgets);
   for (const route of routes) {
     const chain: Middleware[] = [boundary, host];
     if (route.auth === "required") {
@@ -177,14 +189,19 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, option
     }
     if (options.rateLimit !== undefined) chain.push(options.rateLimit);
     if (route.body !== undefined) chain.push(body);
-    chain.push(routeHandler(route, limits, options.idempotencyPolicy));
+    chain.push(routeHandler(route, limits, options.idempotencyPolicy, spendBudget));
     router.register(route.path, [route.method], chain, { name: route.operationId });
   }
   return router;
 };
 
 /** The terminal middleware of a route: read headers, decode, run the handler, answer. */
-const routeHandler = (route: Route, limits: Limits, policy: Partial<IdempotencyPolicy> | undefined): Middleware =>
+const routeHandler = (
+  route: Route,
+  limits: Limits,
+  policy: Partial<IdempotencyPolicy> | undefined,
+  spendBudget: SpendActionBudget,
+): Middleware =>
   async (ctx) => {
     // Header syntax is checked before anything runs, so a bad header never takes a key.
     const ifMatchHeader = ctx.get("If-Match") || undefined;
@@ -205,6 +222,15 @@ const routeHandler = (route: Route, limits: Limits, policy: Partial<IdempotencyP
         page,
         requestId: requestIdOf(ctx),
       };
+      if (route.budget !== undefined && input.principal !== undefined) {
+        // Spent before the idempotency key is taken, so a refused request leaves no stored answer.
+        const { name, cost } = route.budget;
+        const principal = input.principal;
+        yield* Effect.tryPromise({
+          try: () => spendBudget(name, principalScope(principal), cost === undefined ? 1 : cost(input)),
+          catch: (error) => error,
+        });
+      }
       const execute = settleClientErrors(Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response)));
       const { response, replayed } = yield* withIdempotency(ctx, route.idempotency, execute, { limits, policy });
       return replayed ? { ...response, headers: { ...response.headers, ...replayHeaders(true) } } : response;

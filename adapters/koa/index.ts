@@ -14,6 +14,7 @@ export * from "./ETag.js";
 export * from "./Pagination.js";
 export * from "./Idempotency.js";
 export * from "./RateLimit.js";
+export * from "./ActionBudgets.js";
 export * from "./Route.js";
 export * from "./OpenApi.js";
 export * from "./ApiDocs.js";

@@ -15,6 +15,7 @@ import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShar
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import type { ServerOptions } from "../../hosts/ReferenceServer.js";
 import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
@@ -94,9 +95,9 @@ export interface Client {
 }
 
 /** A reference server mounting only the project module. */
-export const startProjectsServer = async (t: HasTeardown, dialect: Dialect) => {
+export const startProjectsServer = async (t: HasTeardown, dialect: Dialect, options: Omit<ServerOptions, "modules"> = {}) => {
   const config = await testConfig(dialect, t);
-  const { server } = await startReferenceServer(t, config, { modules: [projectsModule] });
+  const { server } = await startReferenceServer(t, config, { ...options, modules: [projectsModule] });
   const client = async (userId: string = randomUUID()): Promise<Client> => {
     const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
     return {

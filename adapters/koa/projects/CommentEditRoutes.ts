@@ -24,7 +24,8 @@ export const editCommentRoute = defineRoute({
   params: IdParams,
   body: EditCommentBody,
   responses: { 200: CommentView },
-  problems: [403, 404, 409, 422],
+  problems: [403, 404, 409, 422, 429],
+  budget: { name: "mentions", cost: ({ body }) => new Set(body.mentions ?? []).size },
   handler: ({ principal, params, body }) =>
     editComment(principal, params.id, { body: body.body, mentions: body.mentions }).pipe(
       Effect.map(({ comment }) => ({ status: 200, body: commentView(comment) })),

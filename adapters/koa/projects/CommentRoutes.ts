@@ -21,7 +21,9 @@ export const addCommentRoute = defineRoute({
   params: IdParams,
   body: CommentBody,
   responses: { 201: CommentView },
-  problems: [403, 404, 409, 422],
+  problems: [403, 404, 409, 422, 429],
+  // Each mention reaches someone: the mentions budget is spent per mentioned user.
+  budget: { name: "mentions", cost: ({ body }) => new Set(body.mentions).size },
   handler: ({ principal, params, body }) =>
     addComment(principal, params.id, { body: body.body, mentions: body.mentions, clientMutationId: body.client_mutation_id }).pipe(
       Effect.map(({ comment }) => ({ status: 201, body: commentView(comment) })),

@@ -52,7 +52,8 @@ export const addProjectMemberRoute = defineRoute({
   params: IdParams,
   body: ProjectMemberBody,
   responses: { 201: ProjectMemberView, 200: ProjectMemberView },
-  problems: [403, 404, 422],
+  problems: [403, 404, 422, 429],
+  budget: { name: "invitations" },
   handler: ({ principal, params, body }) =>
     addProjectMember(principal, params.id, { userId: body.user_id, role: body.role, reason: body.reason }).pipe(
       Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: projectMemberView(member) })),

@@ -74,7 +74,8 @@ export const createShareLinkRoute = defineRoute({
   params: IdParams,
   body: ShareLinkBody,
   responses: { 201: CreatedShareLink },
-  problems: [403, 404, 422],
+  problems: [403, 404, 422, 429],
+  budget: { name: "shares" },
   handler: ({ principal, params, body }) =>
     createShareLink(principal, params.id, { expiresInSeconds: body.expires_in_seconds }).pipe(
       Effect.map(({ link, token }) => ({ status: 201, body: { id: link.id, token, expires_at: link.expiresAt.toISOString() }, headers: noStore })),

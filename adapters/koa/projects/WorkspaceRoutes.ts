@@ -51,7 +51,8 @@ export const addWorkspaceMemberRoute = defineRoute({
   params: IdParams,
   body: WorkspaceMemberBody,
   responses: { 201: WorkspaceMemberView, 200: WorkspaceMemberView },
-  problems: [403, 404, 409, 422],
+  problems: [403, 404, 409, 422, 429],
+  budget: { name: "invitations" },
   handler: ({ principal, params, body }) =>
     addWorkspaceMember(principal, params.id, { userId: body.user_id, role: body.role, reason: body.reason }).pipe(
       Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: workspaceMemberView(member) })),

@@ -1,0 +1,56 @@
+/**
+ * Action budgets: tighter, named rate limits on actions that reach other people (spec, Limits:
+ * "invitations, mentions and public shares are rate-limited"), on top of the per-caller request
+ * limit of RateLimit.ts. A route names its budget and what one request costs (a comment costs
+ * one point per mention); every principal has its own count per budget, kept in this process by
+ * rate-limiter-flexible. Over budget answers 429 with Retry-After, before anything is written.
+ */
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimited } from "./HttpErrors.js";
+
+/** The budgets routes may spend. */
+export type ActionBudgetName = "invitations" | "mentions" | "shares";
+
+/** How many points one principal may spend in one window. */
+export interface ActionBudgetLimit {
+  readonly points: number;
+  readonly windowSeconds: number;
+}
+
+/** The documented defaults: per principal, per hour. */
+export const defaultActionBudgets: Readonly<Record<ActionBudgetName, ActionBudgetLimit>> = {
+  invitations: { points: 100, windowSeconds: 3600 },
+  mentions: { points: 300, windowSeconds: 3600 },
+  shares: { points: 30, windowSeconds: 3600 },
+};
+
+/** Spends `cost` points of budget `name` for `key` or fails RateLimited. */
+export type SpendActionBudget = (name: ActionBudgetName, key: string, cost: number) => Promise<void>;
+
+/** One limiter per budget, for one host. */
+export const makeActionBudgets = (overrides: Partial<Record<ActionBudgetName, ActionBudgetLimit>> = {}): SpendActionBudget => {
+  const limiters = new Map<ActionBudgetName, RateLimiterMemory>();
+  for (const name of Object.keys(defaultActionBudgets) as ActionBudgetName[]) {
+    const limit = overrides[name] ?? defaultActionBudgets[name];
+    // A zero or fractional bound would silently disable the protection; fail at startup instead.
+    if (!Number.isInteger(limit.points) || limit.points <= 0 || !Number.isInteger(limit.windowSeconds) || limit.windowSeconds <= 0) {
+      throw new Error(`action budget ${name} must have positive integer points and windowSeconds`);
+    }
+    limiters.set(name, new RateLimiterMemory({ points: limit.points, duration: limit.windowSeconds, keyPrefix: `budget:${name}` }));
+  }
+  return async (name, key, cost) => {
+    if (cost <= 0) return;
+    const limiter = limiters.get(name);
+    if (limiter === undefined) throw new Error(`unknown action budget ${name}`);
+    try {
+      await limiter.consume(key, cost);
+    } catch (rejection) {
+      // The limiter rejects with a RateLimiterRes when over budget, with an Error otherwise.
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      throw new RateLimited({
+        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        detail: `Too many ${name} in a short time; retry later.`,
+      });
+    }
+  };
+};
