@@ -1,6 +1,7 @@
 /**
  * Principal and authorization context. The library takes the principal from the host: the
- * reference server derives it from a verified JWT (users) or an API key (merchants).
+ * reference server derives it from a verified JWT (users), an API key (merchants) or a payment
+ * intent's client secret (customers).
  */
 import { Context } from "effect";
 
@@ -13,11 +14,23 @@ export type Principal =
       readonly keyId: string;
       readonly scopes: ReadonlyArray<string>;
     }
-  | { readonly kind: "system"; readonly name: string };
+  | { readonly kind: "system"; readonly name: string }
+  /** A customer holding one payment intent's client secret: may confirm and read that intent only. */
+  | { readonly kind: "client"; readonly intentId: string; readonly merchantId: string };
 
 /** The principal of the request or job being served. */
 export const CurrentPrincipal = Context.GenericTag<Principal>("domainkit/CurrentPrincipal");
 
 /** Idempotency keys and rate limits are scoped to this string. */
-export const principalScope = (p: Principal): string =>
-  p.kind === "user" ? `user:${p.userId}` : p.kind === "merchant" ? `merchant:${p.merchantId}` : `system:${p.name}`;
+export const principalScope = (p: Principal): string => {
+  switch (p.kind) {
+    case "user":
+      return `user:${p.userId}`;
+    case "merchant":
+      return `merchant:${p.merchantId}`;
+    case "client":
+      return `client:${p.intentId}`;
+    case "system":
+      return `system:${p.name}`;
+  }
+};

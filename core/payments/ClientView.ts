@@ -1,11 +1,12 @@
 /**
  * The restricted client-secret view of an intent (spec: "a restricted client secret gives a
  * limited read view"). Creating an intent through `createIntentWithClientSecret` mints its
- * client secret in the same transaction; `getClientView` answers only non-sensitive fields and
- * treats a wrong secret exactly like an unknown intent (404).
+ * client secret in the same transaction. The secret is a bearer credential of the customer
+ * (`authenticateClientSecret`): it confirms that one intent and reads its client view, which
+ * answers only non-sensitive fields; any other intent is NotFound (404) like an unknown one.
  */
 import { Effect } from "effect";
-import { NotFound, type Forbidden, type ValidationFailed } from "../kernel/Errors.js";
+import { NotFound, Unauthorized, type Forbidden, type ValidationFailed } from "../kernel/Errors.js";
 import type { InvalidAmount } from "../kernel/Money.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -51,23 +52,45 @@ export const createIntentWithClientSecret = (
 
 const notFound = new NotFound({ resource: "payment_intent", detail: "No such payment intent." });
 
-/** The client view of `intentId` when `secret` is its client secret; NotFound otherwise. */
-export const getClientView = (
-  intentId: string,
-  secret: string | undefined,
-): Effect.Effect<IntentClientView, NotFound, PaymentsRepository | ClientSecrets> =>
+/** A client secret's shape (`<intent id>_secret_<32 url-safe chars>`), recognised without I/O. */
+export const looksLikeClientSecret = (token: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}_secret_[A-Za-z0-9_-]{32}$/i.test(token);
+
+/**
+ * The customer principal of a client secret presented as a bearer credential: it may confirm
+ * and read that one intent. Anything else is Unauthorized (invalid), never a hint of which part
+ * was wrong.
+ */
+export const authenticateClientSecret = (secret: string): Effect.Effect<Principal, Unauthorized, PaymentsRepository | ClientSecrets> =>
   Effect.gen(function* () {
-    if (secret === undefined || secret.length === 0 || secret.length > 200) return yield* Effect.fail(notFound);
-    if (!(yield* (yield* ClientSecrets).verify(intentId, secret))) return yield* Effect.fail(notFound);
+    const invalid = new Unauthorized({ reason: "invalid", detail: "The client secret is not valid." });
+    if (!looksLikeClientSecret(secret)) return yield* Effect.fail(invalid);
+    const intentId = secret.slice(0, secret.indexOf("_secret_"));
+    if (!(yield* (yield* ClientSecrets).verify(intentId, secret))) return yield* Effect.fail(invalid);
+    const intent = yield* (yield* PaymentsRepository).findIntent(intentId);
+    if (intent === null) return yield* Effect.fail(invalid);
+    return { kind: "client" as const, intentId: intent.id, merchantId: intent.merchantId };
+  }).pipe(Effect.withSpan("Payments.authenticateClientSecret"));
+
+/** What a customer may see of `intent`. */
+export const clientViewOf = (intent: PaymentIntent): IntentClientView => ({
+  id: intent.id,
+  amountMinor: intent.amountMinor,
+  currency: intent.currency,
+  captureMethod: intent.captureMethod,
+  status: intent.status,
+  lastDeclineCode: intent.lastDeclineCode,
+  createdAt: intent.createdAt,
+});
+
+/** The client view of `intentId` for the customer holding its client secret; NotFound for any other intent. */
+export const getClientView = (
+  principal: Principal & { readonly kind: "client" },
+  intentId: string,
+): Effect.Effect<IntentClientView, NotFound, PaymentsRepository> =>
+  Effect.gen(function* () {
+    if (principal.intentId !== intentId) return yield* Effect.fail(notFound);
     const intent = yield* (yield* PaymentsRepository).findIntent(intentId);
     if (intent === null) return yield* Effect.fail(notFound);
-    return {
-      id: intent.id,
-      amountMinor: intent.amountMinor,
-      currency: intent.currency,
-      captureMethod: intent.captureMethod,
-      status: intent.status,
-      lastDeclineCode: intent.lastDeclineCode,
-      createdAt: intent.createdAt,
-    };
+    return clientViewOf(intent);
   }).pipe(Effect.withSpan("Payments.getClientView"));

@@ -23,7 +23,7 @@ import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { transition, type IntentStatus, type IntentTrigger } from "./IntentStatus.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
-import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
+import { actorOf, requireConfirmer, type MerchantCaller } from "./MerchantAccess.js";
 import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
 import type { AttemptStatus, PaymentAttempt, PaymentIntent } from "./PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
@@ -51,14 +51,14 @@ export const reconcileIntentJobKind = "payments.reconcile_intent";
 /** How long after a lost answer the reconciliation job first asks the provider. */
 export const reconcileDelayMs = 30_000;
 
-/** Confirms the caller's intent (scope payments:write). */
+/** Confirms the caller's intent (a merchant with payments:write, or the customer holding its client secret). */
 export const confirmIntent = (
   principal: Principal,
   intentId: string,
   input: ConfirmIntentInput,
 ): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict, Services> =>
   Effect.gen(function* () {
-    const caller = yield* requireMerchant(principal, "payments:write");
+    const caller = yield* requireConfirmer(principal, intentId);
     const transactions = yield* Transactions;
     const provider = yield* PaymentProvider;
     const { intent, attempt } = yield* transactions.run(startAttempt(caller, intentId, input.paymentMethod));
@@ -126,7 +126,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
       action: "payment_intent.confirm_started",
       subjectType: "payment_intent",
       subjectId: intent.id,
-      reason: "merchant request",
+      reason: caller.customerOfIntent === undefined ? "merchant request" : "customer request with the client secret",
       data: { attempt: number, reference: attempt.reference },
     });
     return { intent: saved, attempt };

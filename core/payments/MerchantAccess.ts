@@ -1,6 +1,6 @@
 /**
  * Object-level merchant authorization (spec rules 4 and 8): only a merchant credential acts
- * here; a missing scope is 403; another merchant's object is 404 exactly like an unknown one,
+ * here (and, for confirm, the customer holding the intent's client secret); a missing scope is 403; another merchant's object is 404 exactly like an unknown one,
  * so a merchant never learns that someone else's object exists.
  */
 import { Effect } from "effect";
@@ -13,6 +13,8 @@ export interface MerchantCaller {
   readonly merchantId: string;
   readonly keyId: string;
   readonly scopes: ReadonlyArray<string>;
+  /** Set when a customer acts through the intent's client secret (confirm only). */
+  readonly customerOfIntent?: string;
 }
 
 /** The caller as a merchant holding `scope` (when given); anyone else is Forbidden. */
@@ -26,6 +28,17 @@ export const requireMerchant = (principal: Principal, scope?: MerchantScope): Ef
   return Effect.succeed({ merchantId: principal.merchantId, keyId: principal.keyId, scopes: principal.scopes });
 };
 
+/**
+ * Who may confirm `intentId` (spec: "owning merchant or customer secret boundary"): a merchant
+ * key with payments:write, or the customer holding that intent's client secret. A client secret
+ * of another intent answers NotFound, exactly like an unknown intent.
+ */
+export const requireConfirmer = (principal: Principal, intentId: string): Effect.Effect<MerchantCaller, Forbidden | NotFound> => {
+  if (principal.kind !== "client") return requireMerchant(principal, "payments:write");
+  if (principal.intentId !== intentId) return Effect.fail(new NotFound({ resource: "payment_intent", detail: "No such payment intent." }));
+  return Effect.succeed({ merchantId: principal.merchantId, keyId: "client_secret", scopes: [], customerOfIntent: principal.intentId });
+};
+
 /** `found` when it belongs to the caller; NotFound when it is missing or someone else's. */
 export const ownedBy = <T extends { readonly merchantId: string }>(
   caller: MerchantCaller,
@@ -37,4 +50,7 @@ export const ownedBy = <T extends { readonly merchantId: string }>(
     : Effect.fail(new NotFound({ resource, detail: `No such ${resource.replace(/_/g, " ")}.` }));
 
 /** The audit actor of a merchant caller: merchant and key, never the secret. */
-export const actorOf = (caller: MerchantCaller): string => `merchant:${caller.merchantId}/key:${caller.keyId}`;
+export const actorOf = (caller: MerchantCaller): string =>
+  caller.customerOfIntent !== undefined
+    ? `customer:payment_intent:${caller.customerOfIntent}`
+    : `merchant:${caller.merchantId}/key:${caller.keyId}`;

@@ -22,6 +22,7 @@ import { defaultMerchantWebhookMaxAttempts, makeMerchantWebhookFanout } from "..
 import { makeJobHandler } from "../../adapters/worker/JobRunner.js";
 import { reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { authenticateApiKey, createMerchant } from "../../core/payments/Merchants.js";
+import { authenticateClientSecret, looksLikeClientSecret } from "../../core/payments/ClientView.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { reconcileSettlementDay, reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
@@ -94,7 +95,10 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     migrations: paymentsMigrations,
     consumers: [makeMerchantWebhookFanout({ maxAttempts })],
     jobHandlers: [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob],
-    bearerAuthenticators: [{ name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey }],
+    bearerAuthenticators: [
+      { name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey },
+      { name: "payment_intent_client_secret", matches: looksLikeClientSecret, authenticate: authenticateClientSecret },
+    ],
     ports: [
       { tag: PaymentsRepository, make: makeSqlPaymentsRepository },
       { tag: ApiKeys, make: makeSqlApiKeys },

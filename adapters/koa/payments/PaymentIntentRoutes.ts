@@ -1,9 +1,11 @@
 /** Routes of payment intents: create, confirm, read, capture, cancel. */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
-import { createIntentWithClientSecret } from "../../../core/payments/ClientView.js";
+import { clientViewOf, createIntentWithClientSecret, getClientView } from "../../../core/payments/ClientView.js";
+import type { PaymentIntent } from "../../../core/payments/PaymentIntent.js";
+import type { Principal } from "../../../ports/Principal.js";
 import { getIntent } from "../../../core/payments/GetIntent.js";
 import { makeProblem, problemContentType } from "../ProblemJson.js";
 import { defineRoute } from "../Route.js";
@@ -17,8 +19,19 @@ import {
   IntentView,
   intentView,
 } from "./PaymentSchemas.js";
+import { IntentClientViewSchema, intentClientView } from "./ClientViewSchemas.js";
 
 const tags = ["payments"];
+
+/** What the caller may see of an intent: the merchant's view, or the client view for the customer. */
+const IntentAsSeen = Schema.Union(IntentView, IntentClientViewSchema);
+const asSeenBy = (principal: Principal, intent: PaymentIntent) =>
+  principal.kind === "client" ? intentClientView(clientViewOf(intent)) : intentView(intent);
+// The customer's answers carry its intent's state: nobody may cache them.
+const privateTo = (principal: Principal) => (principal.kind === "client" ? { headers: { "Cache-Control": "no-store" } } : {});
+
+/** The 402 answer of a declined confirm as the caller may see it. */
+const DeclinedProblemAsSeen = Schema.Struct({ ...DeclinedProblem.fields, payment_intent: IntentAsSeen });
 
 /** POST /v1/payment-intents — create an intent (payments:write); answers its client secret once. */
 export const createIntentRoute = defineRoute({
@@ -54,13 +67,13 @@ export const confirmIntentRoute = defineRoute({
   operationId: "confirmPaymentIntent",
   summary: "Confirm a payment intent with a payment method token",
   description:
-    "Calls the provider under a stable reference. 202: the provider's answer is not known yet (processing). 402: declined; the intent takes another payment method.",
+    "The owning merchant (payments:write) or the customer presenting the intent's client secret as its bearer credential; the customer sees the client view. Calls the provider under a stable reference. 202: the provider's answer is not known yet (processing). 402: declined; the intent takes another payment method.",
   tags,
   auth: "required",
   idempotency: "required",
   params: IntentIdParams,
   body: ConfirmIntentBody,
-  responses: { 200: IntentView, 202: IntentView, 402: DeclinedProblem },
+  responses: { 200: IntentAsSeen, 202: IntentAsSeen, 402: DeclinedProblemAsSeen },
   problems: [403, 404, 409, 422, 503],
   handler: ({ principal, params, body }) =>
     confirmIntent(principal, params.id, body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }).pipe(
@@ -68,32 +81,38 @@ export const confirmIntentRoute = defineRoute({
         if (outcome === "declined") {
           return {
             status: 402,
-            headers: { "Content-Type": problemContentType },
+            headers: { "Content-Type": problemContentType, ...privateTo(principal).headers },
             body: makeProblem(402, "card_declined", "The payment method was declined; confirm again with another one.", {
               decline_code: declineCode ?? "card_declined",
-              payment_intent: intentView(intent),
+              payment_intent: asSeenBy(principal, intent),
             }),
           };
         }
-        return { status: outcome === "processing" ? 202 : 200, body: intentView(intent), etag: intent.version };
+        return { status: outcome === "processing" ? 202 : 200, body: asSeenBy(principal, intent), etag: intent.version, ...privateTo(principal) };
       }),
     ),
 });
 
-/** GET /v1/payment-intents/:id — the owning merchant's view. */
+/** GET /v1/payment-intents/:id — the owning merchant's view, or the client view for the customer. */
 export const getIntentRoute = defineRoute({
   method: "GET",
   path: "/v1/payment-intents/:id",
   operationId: "getPaymentIntent",
   summary: "Read a payment intent",
+  description:
+    "The owning merchant reads the whole intent; the customer presenting the intent's client secret as its bearer credential reads the restricted client view (no merchant, provider, token or ledger data).",
   tags,
   auth: "required",
   idempotency: "none",
   params: IntentIdParams,
-  responses: { 200: IntentView },
+  responses: { 200: IntentAsSeen },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    getIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+    principal.kind === "client"
+      ? getClientView(principal, params.id).pipe(
+          Effect.map((view) => ({ status: 200, body: intentClientView(view), ...privateTo(principal) })),
+        )
+      : getIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
 });
 
 /** POST /v1/payment-intents/:id/capture — capture a held authorization, fully or partly. */

@@ -1,7 +1,6 @@
 /** Every route of the payment module. */
 import { cancelIntentRoute, captureIntentRoute, confirmIntentRoute, createIntentRoute, getIntentRoute } from "./PaymentIntentRoutes.js";
 import { createRefundRoute, listBalanceTransactionsRoute } from "./RefundRoutes.js";
-import { getIntentClientViewRoute } from "./ClientViewRoutes.js";
 import { listDisputesRoute } from "./DisputeRoutes.js";
 import { apiKeyRoutes } from "./KeyRoutes.js";
 import { webhookEndpointRoutes } from "./WebhookEndpointRoutes.js";
@@ -16,7 +15,7 @@ export * from "./PaymentSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
 export * from "./KeyRoutes.js";
-export * from "./ClientViewRoutes.js";
+export * from "./ClientViewSchemas.js";
 export * from "./WebhookEndpointRoutes.js";
 export * from "./DisputeRoutes.js";
 export * from "./OperatorRoutes.js";
@@ -32,7 +31,6 @@ export const paymentRoutes = [
   cancelIntentRoute,
   createRefundRoute,
   listBalanceTransactionsRoute,
-  getIntentClientViewRoute,
   ...apiKeyRoutes,
   ...webhookEndpointRoutes,
   listDisputesRoute,
