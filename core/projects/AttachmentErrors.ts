@@ -1,6 +1,6 @@
 /** Typed errors of task attachments (stable `code`, `category` for the one HTTP mapper). */
 import { Data } from "effect";
-import type { AttachmentStatus } from "./AttachmentRecord.js";
+import type { AttachmentStatus, ThumbnailStatus } from "./AttachmentRecord.js";
 
 const notReadyCodes: Readonly<Record<AttachmentStatus, string>> = {
   pending: "attachment_not_uploaded",
@@ -47,4 +47,26 @@ export class UploadMismatch extends Data.TaggedError("UploadMismatch")<{ readonl
 export class UploadExpired extends Data.TaggedError("UploadExpired")<{ readonly detail?: string }> {
   readonly code = "upload_expired";
   readonly category = "conflict" as const;
+}
+
+const thumbnailCodes: Readonly<Record<ThumbnailStatus | "none", string>> = {
+  none: "thumbnail_not_ready",
+  pending: "thumbnail_not_ready",
+  ready: "thumbnail_not_ready",
+  unsupported: "thumbnail_unsupported",
+  failed: "thumbnail_failed",
+};
+
+/**
+ * A clean attachment has no thumbnail to download (409): `thumbnail_not_ready` while the job is
+ * pending, `thumbnail_unsupported` (not an image we decode), `thumbnail_failed` (retries ran out).
+ */
+export class ThumbnailNotAvailable extends Data.TaggedError("ThumbnailNotAvailable")<{
+  readonly status: ThumbnailStatus | "none";
+  readonly detail?: string;
+}> {
+  readonly category = "conflict" as const;
+  get code(): string {
+    return thumbnailCodes[this.status];
+  }
 }

@@ -3,13 +3,31 @@
  * Lifecycle: `pending` (upload grant issued) -> `quarantined` (completed: size and checksum
  * verified, scan queued) -> `clean` | `infected` | `scan_failed` (scan retries exhausted).
  * `purging` marks an expired, never-completed upload the trash purge is removing. Only a clean
- * attachment is ever downloadable.
+ * attachment is ever downloadable. A clean attachment also has a thumbnail state: `pending` (the
+ * thumbnail job is queued), `ready`, `unsupported` (not an image we decode, or too many pixels) or
+ * `failed` (the job's retries ran out); `none` before the scan is clean or when infected.
  */
 import { Schema } from "effect";
 
 /** Where an attachment is in its lifecycle. */
 export const AttachmentStatus = Schema.Literal("pending", "quarantined", "clean", "infected", "scan_failed", "purging");
 export type AttachmentStatus = typeof AttachmentStatus.Type;
+
+/** Where an attachment's thumbnail is (stored; `none` is the absence of a row value). */
+export const ThumbnailStatus = Schema.Literal("pending", "ready", "unsupported", "failed");
+export type ThumbnailStatus = typeof ThumbnailStatus.Type;
+
+/** An attachment's thumbnail state; the key and size are set once it is ready. */
+export interface AttachmentThumbnail {
+  readonly status: ThumbnailStatus;
+  /** Object key of the thumbnail (derived from the attachment, never from user input). */
+  readonly objectKey: string | null;
+  readonly contentType: string | null;
+  readonly width: number | null;
+  readonly height: number | null;
+  /** Why it is unsupported or failed. */
+  readonly detail: string | null;
+}
 
 /** An attachment of one task (composite tenant key: workspace, project, task). */
 export interface Attachment {
@@ -31,6 +49,8 @@ export interface Attachment {
   readonly completedAt: Date | null;
   readonly scannedAt: Date | null;
   readonly createdAt: Date;
+  /** The thumbnail state; absent (or null) until a clean scan decides it. */
+  readonly thumbnail?: AttachmentThumbnail | null;
 }
 
 /** Wire shape of an attachment (the object key stays internal). */
@@ -50,6 +70,11 @@ export const AttachmentView = Schema.Struct({
   completed_at: Schema.NullOr(Schema.String),
   scanned_at: Schema.NullOr(Schema.String),
   created_at: Schema.String,
+  thumbnail: Schema.Struct({
+    status: Schema.Literal("none", "pending", "ready", "unsupported", "failed"),
+    width: Schema.NullOr(Schema.Int),
+    height: Schema.NullOr(Schema.Int),
+  }),
 });
 export type AttachmentView = typeof AttachmentView.Type;
 
@@ -72,6 +97,11 @@ export const attachmentView = (a: Attachment): AttachmentView => ({
   completed_at: isoOrNull(a.completedAt),
   scanned_at: isoOrNull(a.scannedAt),
   created_at: a.createdAt.toISOString(),
+  thumbnail: {
+    status: a.thumbnail?.status ?? "none",
+    width: a.thumbnail?.width ?? null,
+    height: a.thumbnail?.height ?? null,
+  },
 });
 
 /** Wire shape of a grant: where and how to send the request. */

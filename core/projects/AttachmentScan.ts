@@ -3,16 +3,28 @@
  * attachment): reads the quarantined object, asks the Scanner, and records `clean` or `infected`
  * with a conditional update (a repeated delivery changes nothing). A scanner that cannot answer
  * fails the job so the runner retries with backoff; on the last attempt the attachment is marked
- * `scan_failed` explicitly instead of staying quarantined forever. No thumbnails are made.
+ * `scan_failed` explicitly instead of staying quarantined forever. A clean or infected verdict
+ * records `attachment.scanned` (AttachmentScanned) in the transaction of its status change; a
+ * clean one also decides the thumbnail state and queues the thumbnail job there for an image.
  */
 import { Effect } from "effect";
 import type { Job } from "../../ports/Jobs.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import type { Ids } from "../../ports/Ids.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import type { Outbox } from "../../ports/Outbox.js";
 import { Scanner, type ScannerUnavailable } from "../../ports/Scanner.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import type { AttachmentStatus } from "./AttachmentRecord.js";
+import { attachmentFactVersions, attachmentScanActor, initialThumbnailState, scheduleThumbnail } from "./AttachmentThumbnails.js";
 import { attachmentScanJobKind } from "./Attachments.js";
 import { now } from "./Clock.js";
+import { recordTaskFact } from "./TaskFacts.js";
+
+/** Services the scan uses. */
+export type ScanServices = AttachmentsRepository | ObjectStore | Scanner | Transactions | TasksRepository | Outbox | Ids | Jobs;
 
 /** What one scan run concluded (for logs and tests). */
 export type ScanOutcome = AttachmentStatus | "skipped";
@@ -24,14 +36,36 @@ export type ScanOutcome = AttachmentStatus | "skipped";
 export const scanAttachment = (
   attachmentId: string,
   attempt: { readonly attempt: number; readonly maxAttempts: number },
-): Effect.Effect<ScanOutcome, ScannerUnavailable, AttachmentsRepository | ObjectStore | Scanner> =>
+): Effect.Effect<ScanOutcome, ScannerUnavailable, ScanServices> =>
   Effect.gen(function* () {
     const repo = yield* AttachmentsRepository;
     const attachment = yield* repo.findAttachment(attachmentId);
     if (attachment === null || attachment.status !== "quarantined") return "skipped" as const;
+    // The status change, its fact and the thumbnail decision commit together or not at all.
     const record = (to: AttachmentStatus, scanDetail: string | null) =>
-      Effect.flatMap(now, (at) => repo.transition({ id: attachmentId, from: ["quarantined"], to, scanDetail, scannedAt: at })).pipe(
-        Effect.map((moved) => (moved ? to : ("skipped" as const))),
+      Effect.flatMap(Transactions, (tx) =>
+        tx.run(
+          Effect.gen(function* () {
+            const at = yield* now;
+            const thumbnail = to === "clean" ? initialThumbnailState(attachment) : undefined;
+            const moved = yield* repo.transition({ id: attachmentId, from: ["quarantined"], to, scanDetail, scannedAt: at, thumbnail });
+            if (!moved) return "skipped" as const;
+            if (to === "clean" || to === "infected") {
+              const task = yield* (yield* TasksRepository).findTask(attachment.taskId);
+              if (task !== null) {
+                yield* recordTaskFact({
+                  task,
+                  actorId: attachmentScanActor,
+                  kind: "attachment.scanned",
+                  aggregate: { id: attachmentId, version: attachmentFactVersions.scanned },
+                  data: { attachment_id: attachmentId, outcome: to },
+                });
+              }
+            }
+            if (thumbnail?.status === "pending") yield* scheduleThumbnail(attachmentId, at);
+            return to;
+          }),
+        ),
       );
     const content = yield* (yield* ObjectStore).read(attachment.objectKey);
     if (content === null) return yield* record("scan_failed", "the stored object is missing");

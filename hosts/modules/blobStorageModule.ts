@@ -1,15 +1,18 @@
 /**
  * The host's shared file pieces as a module without routes: the ObjectStore (the local blob
- * store by default) and the Scanner (the built-in signature scanner by default), bound once for
+ * store by default), the Scanner (the built-in signature scanner by default) and the
+ * Thumbnailer (sharp by default), bound once for
  * every module that stores bytes (projects attachments and exports; file storage later), so no
  * business module binds them itself. The blob grant handler is mounted by the server
  * (`mountBlobGrantHandler`) beside the application routes. Rebind `ObjectStore.key` /
- * `Scanner.key` to use S3 or a real anti-virus.
+ * `Scanner.key` / `Thumbnailer.key` to use S3, a real anti-virus or another image service.
  */
 import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
 import { makeSignatureScanner } from "../../adapters/scanner/SignatureScanner.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Scanner } from "../../ports/Scanner.js";
+import { makeSharpThumbnailer } from "../../adapters/thumbnails/SharpThumbnailer.js";
+import { Thumbnailer } from "../../ports/Thumbnailer.js";
 import type { Config } from "../Config.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 
@@ -24,13 +27,18 @@ export const configuredBlobStore = (config: BlobStorageConfig): LocalBlobStore =
     ...(config.blobPublicUrl !== undefined ? { publicBaseUrl: config.blobPublicUrl } : {}),
   });
 
-/** A module binding the shared ObjectStore and Scanner ports. */
-export const blobStorageModule = (store: ObjectStore, scanner: Scanner = makeSignatureScanner()): ModuleDefinition => ({
+/** A module binding the shared ObjectStore, Scanner and Thumbnailer ports. */
+export const blobStorageModule = (
+  store: ObjectStore,
+  scanner: Scanner = makeSignatureScanner(),
+  thumbnailer: Thumbnailer = makeSharpThumbnailer(),
+): ModuleDefinition => ({
   name: "blob-storage",
   routes: [],
   ports: [
     { tag: ObjectStore, make: () => store },
     { tag: Scanner, make: () => scanner },
+    { tag: Thumbnailer, make: () => thumbnailer },
   ],
 });
 

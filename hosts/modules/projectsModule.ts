@@ -26,6 +26,7 @@ import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepo
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
 import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
+import { attachmentThumbnailJob } from "../../core/projects/AttachmentThumbnails.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import { workspaceExportJob } from "../../core/projects/ExportJob.js";
 import { trashPurgeJob } from "../../core/projects/TrashPurge.js";
@@ -75,8 +76,8 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
   routes: projectModuleRoutes,
   migrations: projectsMigrations,
   consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
-  // Attachment scan, workspace export and trash purge use the host's ObjectStore and Scanner (blobStorageModule).
-  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler, attachmentScanJob, workspaceExportJob, trashPurgeJob],
+  // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (blobStorageModule).
+  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler, attachmentScanJob, attachmentThumbnailJob, workspaceExportJob, trashPurgeJob],
   channelAuthorizers: [projectChannelAuthorizer],
   channelsFor: projectChannelsFor,
   ports: [

@@ -1,6 +1,6 @@
 /** Storage of task attachments (metadata only; bytes live in the ObjectStore). */
 import { Context, Effect } from "effect";
-import type { Attachment, AttachmentStatus } from "../../core/projects/AttachmentRecord.js";
+import type { Attachment, AttachmentStatus, ThumbnailStatus } from "../../core/projects/AttachmentRecord.js";
 
 /** The attachment repository. State changes are conditional updates: the database decides races. */
 export interface AttachmentsRepository {
@@ -20,6 +20,21 @@ export interface AttachmentsRepository {
     readonly scanDetail?: string | null;
     readonly completedAt?: Date;
     readonly scannedAt?: Date;
+    /** Sets the thumbnail state in the same update (a clean scan decides `pending` or `unsupported`). */
+    readonly thumbnail?: { readonly status: ThumbnailStatus; readonly detail?: string | null };
+  }) => Effect.Effect<boolean>;
+  /**
+   * Settles a `pending` thumbnail of a clean attachment as `ready` (with its object), `unsupported`
+   * or `failed`; false when it was not pending (another run settled it: nothing to do).
+   */
+  readonly settleThumbnail: (req: {
+    readonly id: string;
+    readonly status: Exclude<ThumbnailStatus, "pending">;
+    readonly objectKey?: string;
+    readonly contentType?: string;
+    readonly width?: number;
+    readonly height?: number;
+    readonly detail?: string | null;
   }) => Effect.Effect<boolean>;
   /** Uploads never completed whose grant expired before `cutoff` (pending or purging), oldest first. */
   readonly expiredUploads: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<Attachment>>;

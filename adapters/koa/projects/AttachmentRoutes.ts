@@ -12,6 +12,7 @@ import {
   requestAttachmentUpload,
 } from "../../../core/projects/Attachments.js";
 import { AttachmentView, TransferGrantView, attachmentView } from "../../../core/projects/AttachmentRecord.js";
+import { downloadThumbnail } from "../../../core/projects/AttachmentThumbnails.js";
 import { PageOf } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, PageQuery } from "./ProjectSchemas.js";
@@ -122,6 +123,23 @@ export const downloadAttachmentRoute = defineRoute({
   handler: ({ principal, params }) => downloadAttachment(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
 });
 
+/** GET /v1/attachments/:id/thumbnail — a short-lived download grant for a clean attachment's ready thumbnail. */
+export const downloadThumbnailRoute = defineRoute({
+  method: "GET",
+  path: "/v1/attachments/:id/thumbnail",
+  operationId: "downloadAttachmentThumbnail",
+  summary: "Get a short-lived download grant for an attachment's thumbnail",
+  description:
+    "Same access rules as the download. 409 with the download's code when the attachment is not clean; 409 thumbnail_not_ready, thumbnail_unsupported or thumbnail_failed per `thumbnail.status`.",
+  tags,
+  auth: "required",
+  idempotency: "none",
+  params: IdParams,
+  responses: { 200: TransferGrantView },
+  problems: [403, 404, 409],
+  handler: ({ principal, params }) => downloadThumbnail(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+});
+
 /** Attachment routes. */
 export const attachmentRoutes = [
   requestAttachmentUploadRoute,
@@ -129,4 +147,5 @@ export const attachmentRoutes = [
   listAttachmentsRoute,
   getAttachmentRoute,
   downloadAttachmentRoute,
+  downloadThumbnailRoute,
 ];

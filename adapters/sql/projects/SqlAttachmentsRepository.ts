@@ -1,6 +1,6 @@
 /** The AttachmentsRepository port over `pm_attachments`; status moves are conditional updates. */
 import { Effect } from "effect";
-import type { Attachment } from "../../../core/projects/AttachmentRecord.js";
+import type { Attachment, AttachmentThumbnail } from "../../../core/projects/AttachmentRecord.js";
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
@@ -9,6 +9,22 @@ import type { SqlDatabase } from "../SqlDatabase.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const timeOrNull = (f: DialectFeatures, value: unknown): Date | null => (value === null || value === undefined ? null : f.timeFromDb(value));
+
+const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : toNumber(value));
+
+/** The thumbnail columns (migration 7) of a row; null when no thumbnail state was decided. */
+const thumbnailFromRow = (r: any): AttachmentThumbnail | null =>
+  r.thumbnail_status === null || r.thumbnail_status === undefined
+    ? null
+    : {
+        status: r.thumbnail_status,
+        objectKey: textOrNull(r.thumbnail_key),
+        contentType: textOrNull(r.thumbnail_content_type),
+        width: numberOrNull(r.thumbnail_width),
+        height: numberOrNull(r.thumbnail_height),
+        detail: textOrNull(r.thumbnail_detail),
+      };
 
 /** A `pm_attachments` row as a record. */
 export const attachmentFromRow = (f: DialectFeatures, r: any): Attachment => ({
@@ -28,6 +44,7 @@ export const attachmentFromRow = (f: DialectFeatures, r: any): Attachment => ({
   completedAt: timeOrNull(f, r.completed_at),
   scannedAt: timeOrNull(f, r.scanned_at),
   createdAt: f.timeFromDb(r.created_at),
+  thumbnail: thumbnailFromRow(r),
 });
 
 /** Builds the attachment repository over `db`. */
@@ -68,9 +85,13 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
         if (afterId !== undefined) query = query.where("id", ">", afterId);
         return query.orderBy("id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => attachmentFromRow(f, r)))),
-    transition: ({ id, from, to, scanDetail, completedAt, scannedAt }) =>
+    transition: ({ id, from, to, scanDetail, completedAt, scannedAt, thumbnail }) =>
       runQuery(db, (ex) => {
         const set: Record<string, unknown> = { status: to };
+        if (thumbnail !== undefined) {
+          set.thumbnail_status = thumbnail.status;
+          set.thumbnail_detail = thumbnail.detail ?? null;
+        }
         if (scanDetail !== undefined) set.scan_detail = scanDetail;
         if (completedAt !== undefined) set.completed_at = f.timeToDb(completedAt);
         if (scannedAt !== undefined) set.scanned_at = f.timeToDb(scannedAt);
@@ -78,6 +99,26 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
       }).pipe(
         Effect.map((r) => Number(r.numUpdatedRows) === 1),
         Effect.withSpan("AttachmentsRepository.transition"),
+      ),
+    settleThumbnail: ({ id, status, objectKey, contentType, width, height, detail }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("pm_attachments")
+          .set({
+            thumbnail_status: status,
+            thumbnail_key: objectKey ?? null,
+            thumbnail_content_type: contentType ?? null,
+            thumbnail_width: width ?? null,
+            thumbnail_height: height ?? null,
+            thumbnail_detail: detail ?? null,
+          })
+          .where("id", "=", id)
+          .where("status", "=", "clean")
+          .where("thumbnail_status", "=", "pending")
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => Number(r.numUpdatedRows) === 1),
+        Effect.withSpan("AttachmentsRepository.settleThumbnail"),
       ),
     expiredUploads: (cutoff, limit) =>
       runQuery(db, (ex) =>

@@ -13,6 +13,7 @@ import { projectsMigration0002 } from "./projectsMigration0002.js";
 import { projectsMigration0004Attachments } from "./projectsMigration0004Attachments.js";
 import { projectsMigration0005CustomFieldsViewsDependencies } from "./projectsMigration0005CustomFieldsViewsDependencies.js";
 import { projectsMigration0006ShareLinks } from "./projectsMigration0006ShareLinks.js";
+import { projectsMigration0007Thumbnails } from "./projectsMigration0007Thumbnails.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -134,4 +135,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0004Attachments,
   projectsMigration0005CustomFieldsViewsDependencies,
   projectsMigration0006ShareLinks,
+  projectsMigration0007Thumbnails,
 ];

@@ -1,0 +1,73 @@
+/**
+ * The Thumbnailer over sharp (libvips). Only raster formats we accept are decoded: the declared
+ * content type must be one of them AND sharp's own detection of the bytes must agree, so a file
+ * declared `image/png` that is really SVG, TIFF or HEIF is "unsupported", never rendered.
+ * `limitInputPixels` refuses decompression bombs from the header before any pixel is decoded,
+ * `failOn: "error"` refuses corrupt or truncated data, `rotate()` applies EXIF orientation, and
+ * the output is a WebP whose longest side is at most `maxDimension` (never enlarged).
+ */
+import { Effect } from "effect";
+import sharp from "sharp";
+import { ThumbnailInputRejected, type ThumbnailResult, type Thumbnailer } from "../../ports/Thumbnailer.js";
+
+/** Options of the sharp thumbnailer. */
+export interface SharpThumbnailerOptions {
+  /** Longest side of a thumbnail in pixels (default 256). */
+  readonly maxDimension?: number;
+  /** Largest input accepted, in pixels (width x height; default 40 megapixels). */
+  readonly maxInputPixels?: number;
+}
+
+/** Declared content types and the sharp format each must be detected as. */
+const acceptedFormats: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/jpg": "jpeg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
+
+/** Sharp's message when the pixel limit refuses an input (stable across 0.3x releases). */
+const pixelLimitMessage = /pixel limit/i;
+
+const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
+
+/** Builds the sharp thumbnailer. */
+export const makeSharpThumbnailer = (options: SharpThumbnailerOptions = {}): Thumbnailer => {
+  const maxDimension = options.maxDimension ?? 256;
+  const maxInputPixels = options.maxInputPixels ?? 40_000_000;
+  const open = (bytes: Uint8Array) =>
+    // First frame only (animated GIF/WebP), pixel limit from the header, corrupt data is an error.
+    sharp(bytes, { limitInputPixels: maxInputPixels, failOn: "error", animated: false, pages: 1 });
+  const rejected = (cause: unknown) =>
+    new ThumbnailInputRejected({
+      reason: pixelLimitMessage.test(messageOf(cause)) ? "too_many_pixels" : "corrupt",
+      detail: messageOf(cause).slice(0, 200),
+    });
+  return {
+    maxDimension,
+    thumbnail: ({ bytes, contentType }) =>
+      Effect.gen(function* () {
+        const declared = acceptedFormats[contentType.toLowerCase().split(";")[0]!.trim()];
+        if (declared === undefined) return { _tag: "Unsupported", reason: `${contentType} is not a supported image type` } satisfies ThumbnailResult;
+        const metadata = yield* Effect.tryPromise({ try: () => open(bytes).metadata(), catch: rejected });
+        if (metadata.format !== declared) {
+          return { _tag: "Unsupported", reason: `the bytes are ${metadata.format ?? "not an image"}, not ${declared}` } satisfies ThumbnailResult;
+        }
+        // metadata() reads only the header; the pixel limit is enforced again when decoding.
+        const { data, info } = yield* Effect.tryPromise({
+          try: () =>
+            open(bytes)
+              .rotate()
+              .resize({ width: maxDimension, height: maxDimension, fit: "inside", withoutEnlargement: true })
+              .webp({ quality: 80 })
+              .toBuffer({ resolveWithObject: true }),
+          catch: rejected,
+        });
+        return {
+          _tag: "Thumbnail",
+          thumbnail: { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: "image/webp", width: info.width, height: info.height },
+        } satisfies ThumbnailResult;
+      }).pipe(Effect.withSpan("SharpThumbnailer.thumbnail")),
+  };
+};
