@@ -12,6 +12,7 @@ import { Inbox } from "../ports/Inbox.js";
 import { Jobs, JobQueue } from "../ports/Jobs.js";
 import { IdempotencyStore } from "../ports/IdempotencyStore.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus } from "../ports/Realtime.js";
+import { WorkSignals } from "../ports/WorkSignals.js";
 
 /** Every shared port tag the reference composition provides. */
 export const sharedPortTags = [
@@ -25,6 +26,7 @@ export const sharedPortTags = [
   JobQueue,
   IdempotencyStore,
   ChannelLog,
+  WorkSignals,
   RealtimeBus,
   ChannelAuthorizers,
 ] as const;
@@ -41,6 +43,7 @@ export type SharedPorts =
   | JobQueue
   | IdempotencyStore
   | ChannelLog
+  | WorkSignals
   | RealtimeBus
   | ChannelAuthorizers;
 

@@ -11,3 +11,4 @@ export * from "./Realtime.js";
 export * from "./Mailer.js";
 export * from "./ObjectStore.js";
 export * from "./Scanner.js";
+export * from "./WorkSignals.js";

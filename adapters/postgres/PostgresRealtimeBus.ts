@@ -4,10 +4,10 @@
  * Published inside a transaction, Postgres delivers the notice only when it commits.
  */
 import { Effect } from "effect";
-import pg from "pg";
 import type { RealtimeNotice } from "../../ports/Realtime.js";
 import type { ClosableRealtimeBus } from "../sqlite/InProcessRealtimeBus.js";
 import { sql, type Kysely } from "kysely";
+import { listenPostgres } from "./PostgresListener.js";
 
 /** The NOTIFY channel every domainkit process listens on. */
 export const REALTIME_CHANNEL = "domainkit_realtime";
@@ -20,29 +20,31 @@ export const postgresRealtimeBus = async (
   connectionString: string,
   publishOn: Effect.Effect<Kysely<any>>,
 ): Promise<ClosableRealtimeBus> => {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  // A lost listener connection must not crash the host; notices are hints, the log is the truth.
-  client.on("error", () => undefined);
   const listeners = new Set<(notice: RealtimeNotice) => void>();
-  client.on("notification", (message) => {
-    if (message.channel !== REALTIME_CHANNEL || message.payload === undefined) return;
-    let notice: RealtimeNotice;
-    try {
-      notice = JSON.parse(message.payload) as RealtimeNotice;
-    } catch {
-      return;
-    }
-    for (const listener of listeners) {
+  // Reconnects on its own; notices are hints and the channel log is the truth.
+  const listener = listenPostgres(connectionString, REALTIME_CHANNEL, {
+    onPayload: (payload) => {
+      let notice: RealtimeNotice;
       try {
-        listener(notice);
+        notice = JSON.parse(payload) as RealtimeNotice;
       } catch {
-        /* the listener's own problem */
+        return;
       }
-    }
+      for (const onNotice of listeners) {
+        try {
+          onNotice(notice);
+        } catch {
+          /* the listener's own problem */
+        }
+      }
+    },
   });
-  await client.query(`LISTEN ${REALTIME_CHANNEL}`);
-  let closed = false;
+  try {
+    await listener.ready;
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
   return {
     publish: (notice) =>
       Effect.flatMap(publishOn, (executor) =>
@@ -54,10 +56,8 @@ export const postgresRealtimeBus = async (
         return () => void listeners.delete(onNotice);
       }),
     close: async () => {
-      if (closed) return;
-      closed = true;
       listeners.clear();
-      await client.end().catch(() => undefined);
+      await listener.close();
     },
   };
 };

@@ -2,3 +2,5 @@
 export * from "./openPostgres.js";
 export * from "./postgresFeatures.js";
 export * from "./PostgresRealtimeBus.js";
+export * from "./PostgresListener.js";
+export * from "./PostgresWorkSignals.js";

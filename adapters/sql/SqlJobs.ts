@@ -7,6 +7,7 @@
 import { Clock, Effect } from "effect";
 import type { Job, JobQueue, Jobs } from "../../ports/Jobs.js";
 import type { Transactions } from "../../ports/Transactions.js";
+import type { WorkSignals } from "../../ports/WorkSignals.js";
 import { newId } from "../system/Ids.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { runQuery, toNumber } from "./runQuery.js";
@@ -29,8 +30,15 @@ const toJob = (f: DialectFeatures, row: any): Job => ({
   lastError: row.last_error ?? null,
 });
 
-/** The scheduling side of jobs, used inside the caller's transaction. */
-export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): Jobs => {
+/** Wakes the job runner (once the caller's transaction commits) when there are signals to send. */
+const signalJobs = (signals: WorkSignals | undefined): Effect.Effect<void> =>
+  signals === undefined ? Effect.void : signals.notify("jobs");
+
+/**
+ * The scheduling side of jobs, used inside the caller's transaction; `signals` wakes the runner
+ * when a job due now commits (later jobs are found by polling).
+ */
+export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transactions, signals?: WorkSignals): Jobs => {
   const findUnfinished = (kind: string, key: string) =>
     runQuery(db, (ex) =>
       ex
@@ -68,7 +76,10 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
         // Retried because the existing job may finish between the failed insert and the read.
         const attempt = (triesLeft: number): Effect.Effect<Job> =>
           Effect.flatMap(insert, (rows) => {
-            if (rows[0] !== undefined) return Effect.succeed(toJob(f, rows[0]));
+            if (rows[0] !== undefined) {
+              const job = toJob(f, rows[0]);
+              return job.runAt.getTime() <= millis ? Effect.as(signalJobs(signals), job) : Effect.succeed(job);
+            }
             return Effect.flatMap(findUnfinished(spec.kind, spec.key!), (row) =>
               row !== undefined
                 ? Effect.succeed(toJob(f, row))
@@ -98,7 +109,7 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
 };
 
 /** The worker side of jobs. */
-export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): JobQueue => ({
+export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transactions, signals?: WorkSignals): JobQueue => ({
   claimDue: ({ workerId, now, limit, leaseMs, kinds }) =>
     (kinds !== undefined && kinds.length === 0
       ? Effect.succeed([] as ReadonlyArray<Job>)
@@ -192,6 +203,7 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       // A keyed job replayed while a newer one of the same key is unfinished violates the
       // unique index: that is an operator mistake surfaced as a defect, not silently merged.
       Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.tap((replayed) => (replayed ? signalJobs(signals) : Effect.void)),
       Effect.withSpan("JobQueue.replay"),
     ),
   get: (id) =>

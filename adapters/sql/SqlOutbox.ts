@@ -6,6 +6,7 @@ import { Clock, Effect } from "effect";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { Transactions } from "../../ports/Transactions.js";
+import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { runQuery, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
@@ -19,8 +20,12 @@ const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
   nextAttemptAt: f.timeFromDb(row.next_attempt_at),
 });
 
-/** The Outbox port: appends in the caller's transaction, due at once. */
-export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures): Outbox => ({
+/** Wakes the relay (once the caller's transaction commits) when there are signals to send. */
+const signalOutbox = (signals: WorkSignals | undefined): Effect.Effect<void> =>
+  signals === undefined ? Effect.void : signals.notify("outbox");
+
+/** The Outbox port: appends in the caller's transaction, due at once; `signals` wakes the relay on commit. */
+export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: WorkSignals): Outbox => ({
   append: (events) =>
     events.length === 0
       ? Effect.void
@@ -42,12 +47,17 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures): Outbox => ({
                 })),
               )
               .execute(),
-          );
+          ).pipe(Effect.zipRight(signalOutbox(signals)));
         }).pipe(Effect.asVoid, Effect.withSpan("Outbox.append")),
 });
 
 /** The relay's side of the outbox. */
-export const makeSqlOutboxRelayStore = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): OutboxRelayStore => ({
+export const makeSqlOutboxRelayStore = (
+  db: SqlDatabase,
+  f: DialectFeatures,
+  tx: Transactions,
+  signals?: WorkSignals,
+): OutboxRelayStore => ({
   claimBatch: ({ workerId, now, limit, leaseMs }) =>
     tx
       .run(
@@ -116,6 +126,7 @@ export const makeSqlOutboxRelayStore = (db: SqlDatabase, f: DialectFeatures, tx:
         .executeTakeFirst(),
     ).pipe(
       Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.tap((replayed) => (replayed ? signalOutbox(signals) : Effect.void)),
       Effect.withSpan("OutboxRelayStore.replay"),
     ),
 });

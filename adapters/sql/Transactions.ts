@@ -10,8 +10,17 @@ import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
+/** One open transaction: its pinned connection and what must happen once it commits. */
+interface OpenTransaction {
+  readonly executor: Kysely<any>;
+  /** Hooks run after COMMIT, one per key (never after a rollback). */
+  readonly afterCommit: Map<string, () => void>;
+  /** Keys of the once-per-transaction steps already taken. */
+  readonly done: Set<string>;
+}
+
 // Keyed by database so a transaction on one database never leaks into queries on another.
-const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, Kysely<any>>>(new Map());
+const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransaction>>(new Map());
 
 /**
  * The executor repositories must use: the open transaction on `db`, else `db` itself. Never
@@ -19,16 +28,52 @@ const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, Kysely<any
  * transaction, so such a query would wait for it forever.
  */
 export const currentExecutor = (db: SqlDatabase): Effect.Effect<Kysely<any>> =>
-  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db) ?? db.db);
+  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.db);
 
 /** True when the calling fiber is inside a transaction on `db`. */
 export const inTransaction = (db: SqlDatabase): Effect.Effect<boolean> =>
   Effect.map(FiberRef.get(openTransactions), (open) => open.has(db));
 
+/**
+ * Runs `hook` after the open transaction on `db` commits, once per `key` however often it is
+ * registered, and never after a rollback; outside a transaction it runs at once. Hooks are
+ * synchronous notices (e.g. waking a worker): a throwing hook is ignored, the commit stands.
+ */
+export const afterCommit = (db: SqlDatabase, key: string, hook: () => void): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(openTransactions), (open) =>
+    Effect.sync(() => {
+      const transaction = open.get(db);
+      if (transaction === undefined) runHook(hook);
+      else if (!transaction.afterCommit.has(key)) transaction.afterCommit.set(key, hook);
+    }),
+  );
+
+/**
+ * Runs `effect` only the first time `key` is asked for in the open transaction on `db` (e.g. one
+ * `pg_notify` per transaction); outside a transaction it runs every time.
+ */
+export const oncePerTransaction = (db: SqlDatabase, key: string, effect: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(openTransactions), (open) => {
+    const transaction = open.get(db);
+    if (transaction === undefined) return effect;
+    if (transaction.done.has(key)) return Effect.void;
+    transaction.done.add(key);
+    // Forgotten again if it fails, so a later caller in the same transaction tries once more.
+    return Effect.onError(effect, () => Effect.sync(() => void transaction.done.delete(key)));
+  });
+
+const runHook = (hook: () => void): void => {
+  try {
+    hook();
+  } catch {
+    /* the hook's own problem: the transaction has committed */
+  }
+};
+
 /** Runs `effect` in a new transaction on a pinned connection and answers with its Exit. */
 const runInNewTransaction = <A, E, R>(
   db: SqlDatabase,
-  open: ReadonlyMap<SqlDatabase, Kysely<any>>,
+  open: ReadonlyMap<SqlDatabase, OpenTransaction>,
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
   Effect.flatMap(Effect.runtime<R>(), (runtime) =>
@@ -37,13 +82,25 @@ const runInNewTransaction = <A, E, R>(
       const begin = featuresFor(db).beginSql;
       const finished = db.db.connection().execute(async (connection) => {
         await sql.raw(begin).execute(connection);
-        const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, connection));
+        const transaction: OpenTransaction = { executor: connection, afterCommit: new Map(), done: new Set() };
+        const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
         // The inner fiber is interrupted through the signal when the caller is interrupted.
         const exit = await Runtime.runPromiseExit(runtime)(inner, { signal: controller.signal }).catch(
           (error: unknown) => Exit.die(error) as Exit.Exit<A, E>,
         );
-        if (Exit.isSuccess(exit)) await sql.raw("COMMIT").execute(connection);
-        else await sql.raw("ROLLBACK").execute(connection);
+        if (Exit.isFailure(exit)) {
+          await sql.raw("ROLLBACK").execute(connection);
+          return exit;
+        }
+        try {
+          await sql.raw("COMMIT").execute(connection);
+        } catch (error) {
+          // A failed COMMIT can leave the transaction open (SQLite when busy): never hand the
+          // connection back inside it.
+          await sql.raw("ROLLBACK").execute(connection).catch(() => undefined);
+          throw error;
+        }
+        for (const hook of transaction.afterCommit.values()) runHook(hook);
         return exit;
       });
       finished.then(

@@ -8,6 +8,10 @@ import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
+import { WorkSignals } from "../../ports/WorkSignals.js";
+import { postgresConnectionString } from "../postgres/openPostgres.js";
+import { postgresWorkSignals } from "../postgres/PostgresWorkSignals.js";
+import { inProcessWorkSignals } from "../sqlite/InProcessWorkSignals.js";
 import { ids } from "../system/Ids.js";
 import { featuresFor } from "./featuresFor.js";
 import { makeSqlChannelLog } from "./SqlChannelLog.js";
@@ -17,7 +21,7 @@ import { makeSqlInbox } from "./SqlInbox.js";
 import { makeSqlJobQueue, makeSqlJobs } from "./SqlJobs.js";
 import { makeSqlOutbox, makeSqlOutboxRelayStore } from "./SqlOutbox.js";
 import { makeSqlUserEpochs } from "./SqlUserEpochs.js";
-import { makeTransactions } from "./Transactions.js";
+import { afterCommit, currentExecutor, makeTransactions, oncePerTransaction } from "./Transactions.js";
 
 /** Every port the kernel storage layer provides. */
 export type StoragePorts =
@@ -30,19 +34,39 @@ export type StoragePorts =
   | IdempotencyStore
   | UserEpochs
   | ChannelLog
+  | WorkSignals
   | Ids;
+
+/**
+ * The WorkSignals for `db`: LISTEN/NOTIFY on Postgres (every process on the database hears a
+ * commit), in-process after commit on SQLite (or a Postgres database not opened by openPostgres).
+ */
+export const workSignalsFor = (db: SqlDatabase): WorkSignals => {
+  const local = inProcessWorkSignals(db, (key, hook) => afterCommit(db, key, hook));
+  const connectionString = db.dialect === "postgres" ? postgresConnectionString(db) : undefined;
+  if (connectionString === undefined) return local;
+  return postgresWorkSignals({
+    key: db,
+    connectionString,
+    local,
+    executor: currentExecutor(db),
+    oncePerTransaction: (key, effect) => oncePerTransaction(db, key, effect),
+  });
+};
 
 /** Provides every kernel storage port over `db` (which must be migrated). */
 export const storageLayer = (db: SqlDatabase): Layer.Layer<StoragePorts> => {
   const f = featuresFor(db);
   const tx = makeTransactions(db);
+  const signals = workSignalsFor(db);
   return Layer.mergeAll(
     Layer.succeed(Transactions, tx),
-    Layer.succeed(Outbox, makeSqlOutbox(db, f)),
-    Layer.succeed(OutboxRelayStore, makeSqlOutboxRelayStore(db, f, tx)),
+    Layer.succeed(WorkSignals, signals),
+    Layer.succeed(Outbox, makeSqlOutbox(db, f, signals)),
+    Layer.succeed(OutboxRelayStore, makeSqlOutboxRelayStore(db, f, tx, signals)),
     Layer.succeed(Inbox, makeSqlInbox(db, f)),
-    Layer.succeed(Jobs, makeSqlJobs(db, f, tx)),
-    Layer.succeed(JobQueue, makeSqlJobQueue(db, f, tx)),
+    Layer.succeed(Jobs, makeSqlJobs(db, f, tx, signals)),
+    Layer.succeed(JobQueue, makeSqlJobQueue(db, f, tx, signals)),
     Layer.succeed(IdempotencyStore, makeSqlIdempotencyStore(db, f, tx)),
     Layer.succeed(UserEpochs, makeSqlUserEpochs(db)),
     Layer.succeed(ChannelLog, makeSqlChannelLog(db, f, tx)),

@@ -2,3 +2,4 @@
 export * from "./openSqlite.js";
 export * from "./sqliteFeatures.js";
 export * from "./InProcessRealtimeBus.js";
+export * from "./InProcessWorkSignals.js";

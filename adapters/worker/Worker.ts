@@ -1,12 +1,15 @@
 /**
  * The background worker: the outbox relay and the job runner, each looping on its own fiber
  * until stopped. Runs in-process with the server or alone (`domainkit worker`); the host wires
- * the runtime, this file only runs the loops.
+ * the runtime, this file only runs the loops. Between passes a loop sleeps `pollMs` unless the
+ * runtime's WorkSignals say a commit made work due, so delivery does not wait for the poll;
+ * polling stays as the safety net for missed signals and for work that becomes due later.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { Cause, Deferred, Effect, Fiber, type ManagedRuntime } from "effect";
+import { Cause, Deferred, Effect, Fiber, Option, type ManagedRuntime } from "effect";
 import type { JobQueue } from "../../ports/Jobs.js";
+import { WorkSignals, type WorkKind } from "../../ports/WorkSignals.js";
 import { defaultBackoff, type BackoffPolicy } from "./Backoff.js";
 import { describeFailure, type Consumer } from "./Consumer.js";
 import { handlerRegistry, runJobsOnce, type JobHandler } from "./JobRunner.js";
@@ -20,7 +23,10 @@ export interface WorkerOptions<R> {
   readonly jobHandlers: ReadonlyArray<JobHandler<R>>;
   /** Names this worker's leases; unique per process (default host:pid:random). */
   readonly workerId?: string;
-  /** Sleep between passes that found nothing to do (default 250 ms). */
+  /**
+   * Longest sleep between passes that found less than a full batch (default 250 ms); a signal
+   * from the runtime's WorkSignals (when it provides them) ends the sleep at once.
+   */
   readonly pollMs?: number;
   readonly batchSize?: number; // default 50
   readonly leaseMs?: number; // default 60 s
@@ -35,15 +41,24 @@ export interface RunningWorker {
   readonly stop: () => Promise<void>;
 }
 
-/** Repeats `pass` until `stopped` completes; sleeps only when a pass found less than a full batch. */
+/**
+ * Repeats `pass` until `stopped` completes; waits only when a pass found less than a full batch,
+ * until `pollMs` passes or a signal of `kind` arrives (signals during a pass coalesce into one
+ * more pass).
+ */
 const loop = <R>(
   name: string,
+  kind: WorkKind,
   pass: Effect.Effect<number, never, R>,
   stopped: Deferred.Deferred<void>,
   batchSize: number,
   pollMs: number,
 ): Effect.Effect<void, never, R> =>
   Effect.gen(function* () {
+    const signals = yield* Effect.serviceOption(WorkSignals);
+    // Listening before the first pass, so a commit made during any pass still wakes the next.
+    const signalled = Option.isSome(signals) ? yield* signals.value.listen(kind) : Effect.never;
+    const wait = Effect.raceAll([Effect.sleep(pollMs), signalled, Deferred.await(stopped)]);
     while (!(yield* Deferred.isDone(stopped))) {
       // An infrastructure failure (a defect from the storage edge) must not end the loop.
       const claimed = yield* pass.pipe(
@@ -56,9 +71,9 @@ const loop = <R>(
               ),
         ),
       );
-      if (claimed < batchSize) yield* Effect.race(Effect.sleep(pollMs), Deferred.await(stopped));
+      if (claimed < batchSize) yield* wait;
     }
-  }).pipe(Effect.catchAllCause(() => Effect.void));
+  }).pipe(Effect.scoped, Effect.catchAllCause(() => Effect.void));
 
 /** Starts the relay loop and the job loop on forked fibers. */
 export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
@@ -78,8 +93,8 @@ export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
   const jobPass = runJobsOnce(registry, { workerId, batchSize, leaseMs }).pipe(Effect.map((r) => r.claimed));
 
   const fibers = [
-    options.runtime.runFork(loop("outbox relay", relayPass, stopped, batchSize, pollMs)),
-    options.runtime.runFork(loop("job runner", jobPass, stopped, batchSize, pollMs)),
+    options.runtime.runFork(loop("outbox relay", "outbox", relayPass, stopped, batchSize, pollMs)),
+    options.runtime.runFork(loop("job runner", "jobs", jobPass, stopped, batchSize, pollMs)),
   ];
   let stopping: Promise<void> | undefined;
   return {

@@ -1,0 +1,79 @@
+/**
+ * WorkSignals on Postgres: `notify` is one `pg_notify` per transaction (Postgres delivers it only
+ * on commit, to every process), and the worker loops of a process share one LISTEN connection,
+ * held while at least one of them listens, which fans each notice out through the in-process
+ * signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
+ */
+import { Effect } from "effect";
+import { sql, type Kysely } from "kysely";
+import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
+import type { InProcessWorkSignals } from "../sqlite/InProcessWorkSignals.js";
+import { listenPostgres, type PostgresListener } from "./PostgresListener.js";
+
+/** The NOTIFY channel of work signals; the payload is the WorkKind. */
+export const WORK_CHANNEL = "domainkit_work";
+
+/** What the Postgres signals are built from. */
+export interface PostgresWorkSignalsOptions {
+  /** Identifies the database: every adapter instance on one key shares one LISTEN connection. */
+  readonly key: object;
+  readonly connectionString: string;
+  /** The local fan-out to this process's waiting loops. */
+  readonly local: InProcessWorkSignals;
+  /** The executor to notify on: the open transaction if any, so the notice follows its commit. */
+  readonly executor: Effect.Effect<Kysely<any>>;
+  /** Runs a step once per open transaction (every time outside one). */
+  readonly oncePerTransaction: (key: string, effect: Effect.Effect<void>) => Effect.Effect<void>;
+}
+
+/** The LISTEN connection of one database and how many loops use it. */
+interface SharedListener {
+  users: number;
+  listener: PostgresListener | undefined;
+}
+
+const shared = new WeakMap<object, SharedListener>();
+
+const isWorkKind = (payload: string): payload is WorkKind => (workKinds as ReadonlyArray<string>).includes(payload);
+
+/** WorkSignals over LISTEN/NOTIFY. */
+export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSignals => {
+  let state = shared.get(options.key);
+  if (state === undefined) {
+    state = { users: 0, listener: undefined };
+    shared.set(options.key, state);
+  }
+  const connection = state;
+  const acquire = Effect.sync(() => {
+    connection.users += 1;
+    if (connection.listener !== undefined) return;
+    connection.listener = listenPostgres(options.connectionString, WORK_CHANNEL, {
+      onPayload: (payload) => {
+        if (isWorkKind(payload)) options.local.emit(payload);
+      },
+      // Notices sent before LISTEN was (re)established are lost: one pass of each kind catches up.
+      onReady: () => {
+        for (const kind of workKinds) options.local.emit(kind);
+      },
+    });
+  });
+  const release = Effect.suspend(() => {
+    connection.users -= 1;
+    const listener = connection.listener;
+    if (connection.users > 0 || listener === undefined) return Effect.void;
+    connection.listener = undefined;
+    return Effect.promise(() => listener.close());
+  });
+  return {
+    notify: (kind) =>
+      options
+        .oncePerTransaction(
+          `work-signal:${kind}`,
+          Effect.flatMap(options.executor, (executor) =>
+            Effect.promise(() => sql`SELECT pg_notify(${WORK_CHANNEL}, ${kind})`.execute(executor)),
+          ).pipe(Effect.asVoid),
+        )
+        .pipe(Effect.withSpan("WorkSignals.notify")),
+    listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
+  };
+};
