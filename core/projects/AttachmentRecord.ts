@@ -17,6 +17,13 @@ export type AttachmentStatus = typeof AttachmentStatus.Type;
 export const ThumbnailStatus = Schema.Literal("pending", "ready", "unsupported", "failed");
 export type ThumbnailStatus = typeof ThumbnailStatus.Type;
 
+/**
+ * The envelope versions of an attachment's facts: an attachment has no version of its own, so
+ * each lifecycle step has a fixed one (added 1, scanned 2, thumbnail ready 3) and consumers
+ * deduplicating by (aggregate, version) see each step once.
+ */
+export const attachmentFactVersions = { added: 1, scanned: 2, thumbnailReady: 3 } as const;
+
 /** An attachment's thumbnail state; the key and size are set once it is ready. */
 export interface AttachmentThumbnail {
   readonly status: ThumbnailStatus;

@@ -21,7 +21,7 @@ import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepositor
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser } from "./Access.js";
 import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./AttachmentErrors.js";
-import type { Attachment, ThumbnailStatus } from "./AttachmentRecord.js";
+import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./AttachmentRecord.js";
 import { attachmentAccess, attachmentPolicy, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
@@ -36,12 +36,6 @@ export const thumbnailPolicy = {
   maxSourceBytes: 25 * 1024 * 1024,
 } as const;
 
-/**
- * The envelope versions of an attachment's facts: an attachment has no version of its own, so
- * each lifecycle step has a fixed one (added 1, scanned 2, thumbnail ready 3) and consumers
- * deduplicating by (aggregate, version) see each step once.
- */
-export const attachmentFactVersions = { added: 1, scanned: 2, thumbnailReady: 3 } as const;
 
 /** Actor of the facts the scan and thumbnail jobs record. */
 export const attachmentScanActor = "system:attachment-scan";

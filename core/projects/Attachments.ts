@@ -15,6 +15,7 @@ import { ObjectStore, type ObjectGrant } from "../../ports/ObjectStore.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import {
   AttachmentNotDownloadable,
@@ -23,10 +24,11 @@ import {
   UploadIncomplete,
   UploadMismatch,
 } from "./AttachmentErrors.js";
-import type { Attachment, TransferGrantView } from "./AttachmentRecord.js";
+import { attachmentFactVersions, type Attachment, type TransferGrantView } from "./AttachmentRecord.js";
 import { now } from "./Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./ProjectErrors.js";
+import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { pageFrom, type PageOf } from "./TaskQueries.js";
 
@@ -44,6 +46,7 @@ export const attachmentPolicy = {
   /** Attempts of the scan job before the attachment is marked scan_failed. */
   scanAttempts: 5,
 } as const;
+
 
 /** The job kind of the attachment scan; its key is the attachment id. */
 export const attachmentScanJobKind = "projects.attachment_scan";
@@ -150,8 +153,10 @@ export const requestAttachmentUpload = (
 
 /**
  * Completes an upload (its uploader only): the stored object must have the declared size and
- * SHA-256; the attachment becomes quarantined and its scan job is queued in the same transaction.
- * Completing again answers the attachment as it is (the scan is queued once).
+ * SHA-256; the attachment becomes quarantined, its scan job is queued and the fact
+ * `attachment.added` (AttachmentAdded on the project channel, aggregate = the attachment at
+ * version 1, its first fact) is recorded, all in one transaction. Completing again answers the
+ * attachment as it is (the scan is queued and the fact recorded once).
  */
 export const completeAttachment = (
   principal: Principal,
@@ -188,6 +193,21 @@ export const completeAttachment = (
             payload: { attachment_id: attachmentId },
             runAt: at,
             maxAttempts: attachmentPolicy.scanAttempts,
+          });
+          // The task as it is now (the fact carries its view); it exists: attachments reference it.
+          const taskNow = (yield* (yield* TasksRepository).findTask(current.taskId)) ?? task;
+          yield* recordTaskFact({
+            task: taskNow,
+            actorId: userId,
+            kind: "attachment.added",
+            aggregate: { id: current.id, version: attachmentFactVersions.added },
+            data: {
+              attachment_id: current.id,
+              filename: current.filename,
+              content_type: current.contentType,
+              size: current.size,
+              status: current.status,
+            },
           });
         }
         return current;

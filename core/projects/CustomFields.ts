@@ -1,19 +1,28 @@
 /**
  * Custom fields: a project admin defines them; anyone who may edit tasks sets validated values
  * (text up to 2000 characters, a finite number, a calendar date `YYYY-MM-DD`, or one of a
- * single_select's options; null clears). Values are per field, last writer wins: they do not
- * advance the task's version (field-level edits of other fields never conflict).
+ * single_select's options; null clears). Setting or clearing a value is a change of the task:
+ * it advances the task's version with the same conditional update as PATCH and records a
+ * `task.field_set` fact (TaskChanged at the new version), task write, value, TaskEvent and
+ * outbox row in one transaction. With an expected version (If-Match) a stale one is 412; without
+ * one the value is last writer wins, and a lost version race is retried on a fresh read, so no
+ * other change of the task is ever overwritten.
  */
 import { Effect } from "effect";
-import { Conflict, Forbidden, ValidationFailed, type FieldError, type NotFound } from "../kernel/Errors.js";
+import { Conflict, Forbidden, ValidationFailed, type FieldError, type NotFound, type VersionMismatch } from "../kernel/Errors.js";
+import { advance, staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
+import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "./Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import type { CustomField, CustomFieldType, CustomFieldValue, TaskFieldValue } from "./CustomFieldRecord.js";
 import { TaskDeleted } from "./ProjectErrors.js";
+import type { Task } from "./Records.js";
+import { recordTaskFact } from "./TaskFacts.js";
 
 /** Services of the custom field commands. */
 export type CustomFieldServices = TaskServices | CustomFieldsRepository;
@@ -96,13 +105,27 @@ export const listCustomFields = (principal: Principal, projectId: string): Effec
     return yield* (yield* CustomFieldsRepository).listFields(projectId);
   });
 
-/** Sets (or with null clears) a field value on a task (task editors); the field must be the task's project's. */
+/** What setting a field value answers: the value (null when cleared) and the task at its version after the write. */
+export interface FieldValueChange {
+  readonly value: TaskFieldValue | null;
+  readonly task: Task;
+}
+
+/** Tries of the version bump without an expected version (each lost race re-reads the task). */
+const bumpAttempts = 8;
+
+/**
+ * Sets (or with null clears) a field value on a task (task editors); the field must be the task's
+ * project's. Check order as PATCH: 404, 403, 422 (field, value), 412 (stale `expectedVersion`),
+ * 409 (task in trash). Writing the value it already has changes nothing: no version, no event.
+ */
 export const setTaskFieldValue = (
   principal: Principal,
   taskId: string,
   fieldId: string,
   raw: unknown,
-): Effect.Effect<TaskFieldValue | null, Forbidden | NotFound | ValidationFailed | TaskDeleted, CustomFieldServices> =>
+  expectedVersion?: number | undefined,
+): Effect.Effect<FieldValueChange, Forbidden | NotFound | ValidationFailed | VersionMismatch | TaskDeleted, CustomFieldServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { task, access } = yield* taskAccess(userId, taskId);
@@ -112,22 +135,41 @@ export const setTaskFieldValue = (
     if (field === null || field.projectId !== task.projectId) {
       return yield* Effect.fail(invalid([{ path: "field_id", message: "is not a field of this task's project" }]));
     }
-    if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
-    if (raw === null) {
-      yield* repo.clearValue(taskId, fieldId);
-      return null;
-    }
-    const value: TaskFieldValue = {
-      workspaceId: task.workspaceId,
-      projectId: task.projectId,
-      taskId,
-      fieldId,
-      value: yield* validFieldValue(field, raw),
-      updatedBy: userId,
-      updatedAt: yield* now,
-    };
-    yield* repo.setValue(value);
-    return value;
+    const value = raw === null ? null : yield* validFieldValue(field, raw);
+    const tasks = yield* TasksRepository;
+    const write = (attemptsLeft: number): Effect.Effect<FieldValueChange, NotFound | VersionMismatch | TaskDeleted, CustomFieldServices> =>
+      Effect.gen(function* () {
+        const loaded = yield* tasks.findTask(taskId);
+        const current = loaded === null ? yield* staleWrite("task", Effect.succeed(undefined)) : loaded;
+        if (expectedVersion !== undefined && current.version !== expectedVersion) return yield* Effect.fail(versionMismatch(current, expectedVersion));
+        if (current.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
+        // Read before the task row is claimed; any other value write must claim the row too, so a
+        // value that moved meanwhile makes the conditional update below fail and re-read.
+        const previous = yield* repo.findValue(taskId, fieldId);
+        if (value === null ? previous === null : previous !== null && previous.value === value) return { value: previous, task: current };
+        const at = yield* now;
+        const next: Task = { ...current, version: advance(current.version), updatedAt: at };
+        if (!(yield* tasks.updateTask(next, current.version))) {
+          if (expectedVersion !== undefined || attemptsLeft <= 1) {
+            return yield* staleWrite("task", Effect.map(tasks.findTask(taskId), (t) => t ?? undefined), expectedVersion);
+          }
+          return yield* write(attemptsLeft - 1);
+        }
+        let stored: TaskFieldValue | null = null;
+        if (value === null) yield* repo.clearValue(taskId, fieldId);
+        else {
+          stored = { workspaceId: next.workspaceId, projectId: next.projectId, taskId, fieldId, value, updatedBy: userId, updatedAt: at };
+          yield* repo.setValue(stored);
+        }
+        yield* recordTaskFact({
+          task: next,
+          actorId: userId,
+          kind: "task.field_set",
+          data: { field_id: fieldId, field_name: field.name, value, previous_value: previous?.value ?? null },
+        });
+        return { value: stored, task: next };
+      });
+    return yield* (yield* Transactions).run(write(bumpAttempts));
   }).pipe(Effect.withSpan("Projects.setTaskFieldValue"));
 
 /** A visible task's field values. */

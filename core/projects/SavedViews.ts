@@ -1,21 +1,39 @@
 /**
  * Saved views: any project reader saves named filters and sort for the project's task list.
  * A view is private to its owner: anyone else (the workspace owner included) gets 404. A member
- * removed from the project no longer reaches its views either (access is rechecked).
+ * removed from the project no longer reaches its views either (access is rechecked). A field
+ * filter must name a field of the project with a value its type accepts. `GET
+ * /v1/projects/:id/tasks?view=` applies a view (TaskQueries.listTasksInView).
  */
 import { Effect } from "effect";
 import { Conflict, NotFound, ValidationFailed, type Forbidden } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
+import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "./Clock.js";
+import { validFieldValue } from "./CustomFields.js";
 import type { SavedView, SavedViewFilters, SavedViewSort } from "./SavedViewRecord.js";
 
 /** Services of the saved view commands. */
-export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | Ids;
+export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids;
+
+/** A field filter must name a field of this project and a value of the field's type (422 otherwise). */
+const validFieldFilter = (projectId: string, filters: SavedViewFilters): Effect.Effect<SavedViewFilters, ValidationFailed, CustomFieldsRepository> =>
+  Effect.gen(function* () {
+    if (filters.field === undefined) return filters;
+    const field = yield* (yield* CustomFieldsRepository).findField(filters.field.field_id);
+    if (field === null || field.projectId !== projectId) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "filters.field.field_id", message: "is not a field of this project" }] }));
+    }
+    const value = yield* validFieldValue(field, filters.field.value).pipe(
+      Effect.mapError((e) => new ValidationFailed({ errors: e.errors.map((error) => ({ ...error, path: "filters.field.value" })) })),
+    );
+    return { ...filters, field: { field_id: field.id, value } };
+  });
 
 /** Most views one user keeps per project. */
 export const maxViewsPerProject = 50;
@@ -32,6 +50,7 @@ export const createSavedView = (
     yield* requireRight(access, "read");
     const name = input.name.trim();
     if (name.length < 1 || name.length > 100) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "must be 1 to 100 characters" }] }));
+    const filters = yield* validFieldFilter(projectId, input.filters);
     const repo = yield* SavedViewsRepository;
     if ((yield* repo.listViews(projectId, userId)).length >= maxViewsPerProject) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `at most ${maxViewsPerProject} views per project` }] }));
@@ -42,7 +61,7 @@ export const createSavedView = (
       projectId,
       userId,
       name,
-      filters: input.filters,
+      filters,
       sort: input.sort,
       createdAt: yield* now,
     };

@@ -14,6 +14,8 @@ export interface CustomFieldsRepository {
   readonly setValue: (value: TaskFieldValue) => Effect.Effect<void>;
   /** Clears a value; false when none was set. */
   readonly clearValue: (taskId: string, fieldId: string) => Effect.Effect<boolean>;
+  /** The value of one field on one task, or null. */
+  readonly findValue: (taskId: string, fieldId: string) => Effect.Effect<TaskFieldValue | null>;
   readonly listValues: (taskId: string) => Effect.Effect<ReadonlyArray<TaskFieldValue>>;
 }
 export const CustomFieldsRepository = Context.GenericTag<CustomFieldsRepository>("domainkit/projects/CustomFieldsRepository");

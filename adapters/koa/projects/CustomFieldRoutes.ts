@@ -4,6 +4,7 @@ import { CustomFieldType, CustomFieldView, TaskFieldValueView, customFieldView, 
 import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
+import { currentAsTaskView } from "./TaskResponses.js";
 
 const tags = ["projects"];
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
@@ -52,23 +53,30 @@ export const listCustomFieldsRoute = defineRoute({
     listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields.map(customFieldView) } }))),
 });
 
-/** PUT /v1/tasks/:id/fields/:fieldId — task editors; 200 with the value, 204 when cleared. */
+/** PUT /v1/tasks/:id/fields/:fieldId — task editors; 200 with the value, 204 when cleared; ETag: the task's version. */
 export const setTaskFieldValueRoute = defineRoute({
   method: "PUT",
   path: "/v1/tasks/:id/fields/:fieldId",
   operationId: "setTaskFieldValue",
   summary: "Set or clear a custom field value on a task",
-  description: "The value is validated against the field's type; `null` clears it (204).",
+  description:
+    "The value is validated against the field's type; `null` clears it (204). A change advances the task's version (the ETag of the answer) " +
+    "and is a TaskChanged event. If-Match (the task version) is optional: when sent, a stale version is 412 version_mismatch with the current task " +
+    "in `current`; without it the value is last writer wins. 409 task_deleted for a task in the trash.",
   tags,
   auth: "required",
   idempotency: "none",
+  ifMatch: "optional",
   params: Schema.Struct({ id: Id, fieldId: Id }),
   body: FieldValueBody,
   responses: { 200: TaskFieldValueView, 204: null },
-  problems: [403, 404, 409, 422],
-  handler: ({ principal, params, body }) =>
-    setTaskFieldValue(principal, params.id, params.fieldId, body.value).pipe(
-      Effect.map((value) => (value === null ? { status: 204 } : { status: 200, body: taskFieldValueView(value) })),
+  problems: [403, 404, 409, 412, 422],
+  handler: ({ principal, params, body, ifMatch }) =>
+    setTaskFieldValue(principal, params.id, params.fieldId, body.value, ifMatch).pipe(
+      Effect.map(({ value, task }) =>
+        value === null ? { status: 204, etag: task.version } : { status: 200, body: taskFieldValueView(value), etag: task.version },
+      ),
+      Effect.mapError(currentAsTaskView),
     ),
 });
 

@@ -11,13 +11,12 @@ import type { RouteResponse } from "../EffectHandler.js";
 /** A task answer: its view as the body and its version as the ETag. */
 export const taskResponse = (status: number) => (task: Task): RouteResponse => ({ status, body: taskView(task), etag: task.version });
 
+/** A stale-version 412 with its `current` task as the view every task answer has; other errors unchanged. */
+export const currentAsTaskView = <E>(error: E): E =>
+  error instanceof VersionMismatch && error.current !== null && typeof error.current === "object"
+    ? (new VersionMismatch({ current: taskView(error.current as Task), ...(error.detail !== undefined ? { detail: error.detail } : {}) }) as E)
+    : error;
+
 /** Runs a task command, answering with the task view; a 412 carries the current task as a view too. */
 export const answerTask = <E, R>(status: number, command: Effect.Effect<Task, E, R>): Effect.Effect<RouteResponse, E, R> =>
-  command.pipe(
-    Effect.map(taskResponse(status)),
-    Effect.mapError((error) =>
-      error instanceof VersionMismatch && error.current !== null && typeof error.current === "object"
-        ? (new VersionMismatch({ current: taskView(error.current as Task), ...(error.detail !== undefined ? { detail: error.detail } : {}) }) as E)
-        : error,
-    ),
-  );
+  command.pipe(Effect.map(taskResponse(status)), Effect.mapError(currentAsTaskView));

@@ -1,7 +1,7 @@
 /** Routes of tasks: list, create, read (ETag), conditional PATCH, soft delete and restore. */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { createTask } from "../../../core/projects/CreateTask.js";
-import { getTask, listTasks } from "../../../core/projects/TaskQueries.js";
+import { getTask, listTasks, listTasksInView } from "../../../core/projects/TaskQueries.js";
 import { deleteTask, restoreTask } from "../../../core/projects/TaskTrash.js";
 import { updateTask } from "../../../core/projects/UpdateTask.js";
 import { TaskView, taskView } from "../../../core/projects/Views.js";
@@ -12,24 +12,36 @@ import { CreateTaskBody, IdParams, PatchTaskBody, TaskListQuery } from "./Projec
 
 const tags = ["projects"];
 
-/** GET /v1/projects/:id/tasks — live tasks in (rank, id) order. */
+/** Query of GET /v1/projects/:id/tasks: the plain list's, plus an optional saved view. */
+export const TaskListViewQuery = Schema.Struct({
+  ...TaskListQuery.fields,
+  view: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+    description: "Id of one of your saved views of this project: its filters and sort apply (404 for any other view).",
+  }),
+});
+
+/** GET /v1/projects/:id/tasks — live tasks in (rank, id) order, or through a saved view. */
 export const listTasksRoute = defineRoute({
   method: "GET",
   path: "/v1/projects/:id/tasks",
   operationId: "listTasks",
-  summary: "List a project's tasks (stable keyset pages by rank, then id)",
+  summary: "List a project's tasks (stable keyset pages by rank, then id, or by a saved view's sort, then id)",
+  description:
+    "`view` applies one of your saved views (filters and sort); `status` together with `view` narrows the view further. " +
+    "A cursor only continues the list that produced it: one of another view or sort is 400 invalid_cursor.",
   tags,
   auth: "required",
   idempotency: "none",
   pagination: true,
   params: IdParams,
-  query: TaskListQuery,
+  query: TaskListViewQuery,
   responses: { 200: PageOf(TaskView) },
   problems: [400, 403, 404],
-  handler: ({ principal, params, query, page }) =>
-    listTasks(principal, params.id, { status: query.status, cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(taskView), next_cursor: nextCursor } })),
-    ),
+  handler: ({ principal, params, query, page }) => {
+    const request = { status: query.status, cursor: page.cursor, limit: page.limit };
+    const listed = query.view === undefined ? listTasks(principal, params.id, request) : listTasksInView(principal, params.id, query.view, request);
+    return listed.pipe(Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(taskView), next_cursor: nextCursor } })));
+  },
 });
 
 /** POST /v1/projects/:id/tasks — project contributor. */

@@ -85,6 +85,10 @@ export const makeSqlCustomFieldsRepository = (db: SqlDatabase): CustomFieldsRepo
       runQuery(db, (ex) => ex.deleteFrom("pm_task_field_values").where("task_id", "=", taskId).where("field_id", "=", fieldId).executeTakeFirst()).pipe(
         Effect.map((r) => Number(r.numDeletedRows) === 1),
       ),
+    findValue: (taskId, fieldId) =>
+      runQuery(db, (ex) => ex.selectFrom("pm_task_field_values").selectAll().where("task_id", "=", taskId).where("field_id", "=", fieldId).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : valueFromRow(f, r))),
+      ),
     listValues: (taskId) =>
       runQuery(db, (ex) => ex.selectFrom("pm_task_field_values").selectAll().where("task_id", "=", taskId).orderBy("field_id").limit(100).execute()).pipe(
         Effect.map((rows) => rows.map((r) => valueFromRow(f, r))),

@@ -1,14 +1,77 @@
 /**
  * The TasksRepository port over `pm_tasks` and the append-only `pm_task_events`. The
  * conditional update carries `AND version = ?`, so the database decides which of two racing
- * writers wins. Lists are keyset queries on (rank, id) and (created_at, id).
+ * writers wins. Lists are keyset queries: the task list on (sort keys..., id) with its filters in
+ * the WHERE clause (before the limit), the activity feed on (created_at, id).
  */
 import { Effect } from "effect";
-import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { sql, type RawBuilder } from "kysely";
+import { TaskStatus } from "../../../core/projects/TaskWorkflow.js";
+import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { taskEventFromRow, taskFromRow, taskToRow } from "./projectRows.js";
+
+// Workflow order (todo, in_progress, done), not alphabetical, for sorting by status.
+const statusPositionSql: RawBuilder<number> = sql<number>`CASE status ${sql.join(
+  TaskStatus.literals.map((status, i) => sql`WHEN ${sql.lit(status)} THEN ${sql.lit(i)}`),
+  sql` `,
+)} END`;
+
+/**
+ * The ordered expressions of `order` (id last) and the values of `after` in the same shape.
+ * Titles compare byte-wise on both dialects (COLLATE "C" on Postgres, SQLite's BINARY), like
+ * ranks, so a list has one order everywhere and the index serves it.
+ */
+const orderTerms = (f: DialectFeatures, order: TaskOrder) => {
+  const title = f.dialect === "postgres" ? sql`title COLLATE "C"` : sql`title`;
+  const keys: ReadonlyArray<RawBuilder<unknown>> = {
+    rank: [sql.ref("rank")],
+    created_at: [sql.ref("created_at")],
+    updated_at: [sql.ref("updated_at")],
+    title: [title],
+    status: [statusPositionSql, sql.ref("rank")],
+  }[order.by];
+  const valuesOf = (after: TaskPosition): ReadonlyArray<unknown> => {
+    const [first = "", second = ""] = after.values;
+    switch (order.by) {
+      case "created_at":
+      case "updated_at":
+        return [f.timeToDb(new Date(first))];
+      case "status":
+        return [TaskStatus.literals.indexOf(first as TaskStatus), second];
+      default:
+        return [first];
+    }
+  };
+  return { keys: [...keys, sql.ref("id")], valuesOf };
+};
+
+const positionOf = (after: RankKey | TaskPosition): TaskPosition => ("rank" in after ? { values: [after.rank], id: after.id } : after);
+
+/** The filter's conditions as SQL (empty: no condition). */
+const filterConditions = (f: DialectFeatures, filter: TaskFilter | undefined): RawBuilder<boolean>[] => {
+  const conditions: RawBuilder<boolean>[] = [];
+  if (filter === undefined) return conditions;
+  // An empty status list is no status filter (the schema allows it; nothing would match otherwise).
+  if (filter.statuses !== undefined && filter.statuses.length > 0) {
+    conditions.push(sql<boolean>`status IN (${sql.join(filter.statuses.map((s) => sql`${s}`))})`);
+  }
+  if (filter.assignee !== undefined) {
+    conditions.push(filter.assignee.id === null ? sql<boolean>`assignee_id IS NULL` : sql<boolean>`assignee_id = ${filter.assignee.id}`);
+  }
+  if (filter.field !== undefined) {
+    const json = f.jsonToDb(filter.field.value);
+    // Values are stored with JSON.stringify: equal text on SQLite, equal jsonb on Postgres.
+    const value = f.dialect === "postgres" ? sql`CAST(${json} AS jsonb)` : sql`${json}`;
+    conditions.push(
+      sql<boolean>`EXISTS (SELECT 1 FROM pm_task_field_values v WHERE v.task_id = pm_tasks.id AND v.field_id = ${filter.field.fieldId} AND v.value = ${value})`,
+    );
+  }
+  return conditions;
+};
 
 /** Builds the task repository over `db`. */
 export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
@@ -41,15 +104,21 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
       runQuery(db, (ex) =>
         ex.selectFrom("pm_tasks").select("rank").where("project_id", "=", projectId).orderBy("rank", "desc").limit(1).executeTakeFirst(),
       ).pipe(Effect.map((r) => (r === undefined ? null : String(r.rank)))),
-    listTasks: ({ projectId, status, after, limit }) =>
+    listTasks: ({ projectId, status, filter, order = { by: "rank", direction: "asc" }, after, limit }) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId).where("deleted_at", "is", null);
         if (status !== undefined) query = query.where("status", "=", status);
+        for (const condition of filterConditions(f, filter)) query = query.where(condition);
+        const { keys, valuesOf } = orderTerms(f, order);
         if (after !== undefined) {
-          // A row-value comparison, so both databases seek the (project, rank, id) index to the cursor.
-          query = query.where((eb) => eb(eb.refTuple("rank", "id"), ">", eb.tuple(after.rank, after.id)));
+          const position = positionOf(after);
+          const values = [...valuesOf(position), position.id].map((v) => sql`${v}`);
+          // A row-value comparison, so both databases seek the (project, keys..., id) index to the cursor.
+          const op = sql.raw(order.direction === "asc" ? ">" : "<");
+          query = query.where(sql<boolean>`(${sql.join(keys)}) ${op} (${sql.join(values)})`);
         }
-        return query.orderBy("rank").orderBy("id").limit(limit).execute();
+        for (const key of keys) query = query.orderBy(key, order.direction);
+        return query.limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((r) => taskFromRow(f, r))),
         Effect.withSpan("TasksRepository.listTasks"),

@@ -14,6 +14,7 @@ import { projectsMigration0004Attachments } from "./projectsMigration0004Attachm
 import { projectsMigration0005CustomFieldsViewsDependencies } from "./projectsMigration0005CustomFieldsViewsDependencies.js";
 import { projectsMigration0006ShareLinks } from "./projectsMigration0006ShareLinks.js";
 import { projectsMigration0007Thumbnails } from "./projectsMigration0007Thumbnails.js";
+import { projectsMigration0008SavedViewIndexes } from "./projectsMigration0008SavedViewIndexes.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -136,4 +137,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0005CustomFieldsViewsDependencies,
   projectsMigration0006ShareLinks,
   projectsMigration0007Thumbnails,
+  projectsMigration0008SavedViewIndexes,
 ];
