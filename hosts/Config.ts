@@ -46,6 +46,15 @@ export interface Config {
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly folder: string };
   /** Absolute base of grant URLs, e.g. https://api.example.com (BLOB_PUBLIC_URL); root-relative when unset. */
   readonly blobPublicUrl: string | undefined;
+  /**
+   * The payment provider's HTTP API (PAYMENT_PROVIDER_URL, e.g. `domainkit sandbox` at
+   * http://127.0.0.1:4010); unset: the in-process sandbox (development and tests only).
+   */
+  readonly paymentProviderUrl: string | undefined;
+  /** The key we present to the provider (PAYMENT_PROVIDER_API_KEY); required with PAYMENT_PROVIDER_URL. Never logged. */
+  readonly paymentProviderApiKey: string;
+  /** Per-call provider timeout in milliseconds (PAYMENT_PROVIDER_TIMEOUT_MS, default 10000); a timeout is an unknown outcome. */
+  readonly paymentProviderTimeoutMs: number;
 }
 
 const bool = (value: string | undefined, fallback: boolean): boolean =>
@@ -59,6 +68,14 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
   const blobSigningSecret = env.BLOB_SIGNING_SECRET && env.BLOB_SIGNING_SECRET.length > 0 ? env.BLOB_SIGNING_SECRET : DEVELOPMENT_BLOB_SECRET;
   if (blobSigningSecret.length < 32) throw new Error("BLOB_SIGNING_SECRET must be at least 32 characters");
   const dataDir = path.resolve(env.DATA_DIR ?? "./.data");
+  const paymentProviderUrl = env.PAYMENT_PROVIDER_URL && env.PAYMENT_PROVIDER_URL.length > 0 ? env.PAYMENT_PROVIDER_URL : undefined;
+  const paymentProviderApiKey = env.PAYMENT_PROVIDER_API_KEY ?? "";
+  if (paymentProviderUrl !== undefined && !/^https?:\/\//.test(paymentProviderUrl)) throw new Error("PAYMENT_PROVIDER_URL must be an http(s) URL");
+  if (paymentProviderUrl !== undefined && paymentProviderApiKey.length === 0) throw new Error("PAYMENT_PROVIDER_API_KEY must be set with PAYMENT_PROVIDER_URL");
+  const paymentProviderTimeoutMs = Number(env.PAYMENT_PROVIDER_TIMEOUT_MS && env.PAYMENT_PROVIDER_TIMEOUT_MS.length > 0 ? env.PAYMENT_PROVIDER_TIMEOUT_MS : 10_000);
+  if (!Number.isInteger(paymentProviderTimeoutMs) || paymentProviderTimeoutMs <= 0) {
+    throw new Error(`PAYMENT_PROVIDER_TIMEOUT_MS must be a positive number of milliseconds, got ${env.PAYMENT_PROVIDER_TIMEOUT_MS}`);
+  }
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -86,5 +103,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>> = p
       folder: path.resolve(env.MAIL_DIR && env.MAIL_DIR.length > 0 ? env.MAIL_DIR : path.join(dataDir, "mail")),
     },
     blobPublicUrl: env.BLOB_PUBLIC_URL && env.BLOB_PUBLIC_URL.length > 0 ? env.BLOB_PUBLIC_URL : undefined,
+    paymentProviderUrl,
+    paymentProviderApiKey,
+    paymentProviderTimeoutMs,
   };
 };

@@ -8,6 +8,9 @@ import { makeOperatorRoutes, paymentRoutes } from "../../adapters/koa/payments/i
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
 import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
+import type { HttpProviderOptions } from "../../adapters/providers/http/HttpProviderClient.js";
+import { makeHttpPaymentProvider } from "../../adapters/providers/http/HttpPaymentProvider.js";
+import { makeHttpSettlementFiles } from "../../adapters/providers/http/HttpSettlementFiles.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
@@ -61,8 +64,10 @@ export const reconcileSettlementJob = makeJobHandler({
 
 /** Options of the payment module. */
 export interface PaymentsModuleOptions {
-  /** The provider adapter; a fresh in-process sandbox when omitted. */
+  /** The provider adapter; when omitted, `providerApi` over HTTP, else a fresh in-process sandbox. */
   readonly provider?: PaymentProvider;
+  /** The provider's HTTP API (PAYMENT_PROVIDER_URL / _API_KEY / _TIMEOUT_MS): HttpPaymentProvider and HttpSettlementFiles. */
+  readonly providerApi?: HttpProviderOptions;
   /** User ids of the platform operators (PLATFORM_OPERATORS); nobody when omitted. */
   readonly platformOperators?: ReadonlyArray<string>;
   /** Attempts per merchant webhook delivery before it is dead-lettered (default 8). */
@@ -83,12 +88,17 @@ export interface PaymentsModuleOptions {
 export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition => {
   const merchantWebhookSender = options.merchantWebhookSender ?? makeFetchMerchantWebhookSender();
   const maxAttempts = options.merchantWebhookMaxAttempts ?? defaultMerchantWebhookMaxAttempts;
-  const sandbox: SandboxProvider | undefined = options.provider === undefined ? makeSandboxProvider() : undefined;
-  const provider = options.provider ?? (sandbox as SandboxProvider);
+  const api = options.provider === undefined ? options.providerApi : undefined;
+  const sandbox: SandboxProvider | undefined = options.provider === undefined && api === undefined ? makeSandboxProvider() : undefined;
+  const provider = options.provider ?? (api !== undefined ? makeHttpPaymentProvider(api) : (sandbox as SandboxProvider));
   const secrets = options.webhookSecret === undefined ? [] : typeof options.webhookSecret === "string" ? [options.webhookSecret] : [...options.webhookSecret];
   const settlementFiles =
     options.settlementFiles ??
-    (sandbox !== undefined ? makeSandboxSettlementFiles(sandbox) : { fetch: () => Effect.dieMessage("no settlement file source configured") });
+    (api !== undefined
+      ? makeHttpSettlementFiles(api)
+      : sandbox !== undefined
+        ? makeSandboxSettlementFiles(sandbox)
+        : { fetch: () => Effect.dieMessage("no settlement file source configured") });
   return {
     name: "payments",
     routes: [...paymentRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],

@@ -85,6 +85,8 @@ export interface SandboxProvider extends PaymentProvider {
   readonly injectFault: (operation: "capture" | "refund" | "void", fault: SandboxFault) => void;
   /** Every event the sandbox recorded, oldest first (what its webhooks carry). */
   readonly events: () => ReadonlyArray<SandboxEvent>;
+  /** Calls `listener` with every event as it is recorded (how webhooks are pushed); answers the unsubscribe. */
+  readonly onEvent: (listener: (event: SandboxEvent) => void) => () => void;
   /** The customer completes authentication of a payment that required action. */
   readonly completeAction: (reference: string) => SandboxEvent | null;
   /** The settlement rows of UTC day `day` (YYYY-MM-DD), with injected faults applied. */
@@ -111,6 +113,7 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
   const events: SandboxEvent[] = [];
   const refunds: SandboxRefund[] = [];
   const settlementFaults = new Map<string, SettlementFault>();
+  const listeners = new Set<(event: SandboxEvent) => void>();
 
   const paymentData = (p: SandboxPayment): Record<string, unknown> => ({
     object: "payment",
@@ -125,6 +128,14 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
   const record = (type: string, data: Record<string, unknown>): SandboxEvent => {
     const event = { id: `evt_${randomBytes(12).toString("hex")}`, type, created: Math.floor(clock().getTime() / 1000), data };
     events.push(event);
+    // A listener's failure is its own (webhook delivery): it never undoes what the sandbox did.
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        /* ignored */
+      }
+    }
     return event;
   };
   const recordPayment = (p: SandboxPayment): SandboxEvent => record(`payment.${p.status}`, paymentData(p));
@@ -230,6 +241,12 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
       injected.set(operation, fault);
     },
     events: () => [...events],
+    onEvent: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     completeAction: (reference) => {
       const payment = byReference.get(reference);
       if (payment === undefined || payment.status !== "requires_action") return null;
