@@ -12,6 +12,7 @@ import type { JobHandler } from "../adapters/worker/JobRunner.js";
 import type { ChannelsFor } from "../adapters/worker/RealtimeConsumer.js";
 import type { ChannelAuthorizer } from "../ports/Realtime.js";
 import type { Principal } from "../ports/Principal.js";
+import type { DomainRuntime } from "./Runtime.js";
 
 /**
  * A module's own bearer credential (e.g. merchant API keys `sk_...`): `matches` recognises the
@@ -46,4 +47,9 @@ export interface ModuleDefinition {
   readonly ports?: ReadonlyArray<PortBinding>;
   /** Credentials of the module's own kind, tried before user JWTs. */
   readonly bearerAuthenticators?: ReadonlyArray<BearerAuthenticator>;
+  /**
+   * Called once with the host runtime right after it is built, for adapters that run other
+   * modules' programs in-process (the payment gateway) and are bound before the runtime exists.
+   */
+  readonly attachRuntime?: (runtime: DomainRuntime) => void;
 }

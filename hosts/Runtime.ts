@@ -49,6 +49,7 @@ export const createHostCore = async (options: HostCoreOptions): Promise<HostCore
   const container = createContainer({ database: options.database, bus, logger: options.logger, modules: options.modules });
   options.rebind?.(container);
   const runtime = buildRuntime(container, boundTags(options.modules));
+  for (const module of options.modules) module.attachRuntime?.(runtime);
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {

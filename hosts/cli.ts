@@ -1,5 +1,6 @@
 /**
- * The `domainkit` command line: serve, worker, migrate, token, revoke, dead-letters, replay.
+ * The `domainkit` command line: serve, worker, migrate, token, merchant, revoke, dead-letters,
+ * replay, settlement.
  * Configuration comes from the environment (Config.ts); output is JSON where a script may read it.
  */
 import { parseArgs } from "node:util";
@@ -8,13 +9,18 @@ import { mintToken } from "../adapters/koa/Authentication.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { listDeadJobs, replayJob } from "../adapters/worker/JobRunner.js";
 import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.js";
+import { featuresFor } from "../adapters/sql/featuresFor.js";
+import { runQuery } from "../adapters/sql/runQuery.js";
+import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import { revokeSessions } from "../core/identity/RevokeSessions.js";
+import { reconcileSettlementDay } from "../core/payments/SettlementReconciliation.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
 import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import { referenceModules } from "./modules/index.js";
 import { withBlobStorage } from "./modules/blobStorageModule.js";
 import { createMerchantWithKey } from "./modules/paymentsModule.js";
+import { runSandboxFromEnv, SandboxUsageError } from "../adapters/providers/sandbox/sandboxMain.js";
 import { createServer } from "./ReferenceServer.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -28,13 +34,65 @@ Commands:
   merchant create --name <name> --scopes <scope,...>
                                  create a payments merchant and print {merchant_id, api_key}
                                  (the key is shown once; scopes: payments:write,refunds:write,ledger:read)
+  sandbox [--port 4010] [--host 127.0.0.1] [--webhook-url <url>]
+                                 run the sandbox payment provider's HTTP API; pushes signed webhooks
+                                 to <url> (SANDBOX_API_KEY, PROVIDER_WEBHOOK_SECRET from the environment)
   revoke --user <uuid>           revoke every token of that user
   dead-letters [--limit n]       list dead-lettered jobs and outbox messages (JSON)
   replay --job <id> | --message <id>
                                  put a dead-lettered job or message back in the queue
+  settlement reconcile --day YYYY-MM-DD
+                                 reconcile the provider's settlement file of that UTC day
+                                 (idempotent) and print {day, rows, mismatches, mismatches_opened}
+  settlement exceptions [--status open|resolved] [--limit n]
+                                 list reconciliation exceptions of every merchant, newest first (JSON)
 
 Configuration (environment): PORT, HOST, DATA_DIR, DATABASE_URL, AUTH_JWT_SECRET,
-WORKER_IN_PROCESS, MIGRATE_ON_START, LOG_LEVEL (see README).`;
+WORKER_IN_PROCESS, MIGRATE_ON_START, LOG_LEVEL, PAYMENT_PROVIDER_URL, PAYMENT_PROVIDER_API_KEY,
+PAYMENT_PROVIDER_TIMEOUT_MS (see README).`;
+
+const calendarDay = (value: string | undefined): string => {
+  const day = value ?? "";
+  const parsed = new Date(`${day}T00:00:00.000Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
+    throw new UsageError("--day YYYY-MM-DD (a calendar date) is required");
+  }
+  return day;
+};
+
+/**
+ * Reconciliation exceptions of every merchant (and the unmatched ones of none), newest first:
+ * the operator's view, which the merchant-scoped ReconciliationRepository.listExceptions lacks.
+ */
+const listAllReconciliationExceptions = (database: SqlDatabase, status: "open" | "resolved" | undefined, limit: number) => {
+  const f = featuresFor(database);
+  const json = (v: unknown) => (v === null || v === undefined ? null : f.jsonFromDb(v));
+  const time = (v: unknown) => (v === null || v === undefined ? null : f.timeFromDb(v).toISOString());
+  return runQuery(database, (ex) => {
+    let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll();
+    if (status !== undefined) query = query.where("status", "=", status);
+    return query.orderBy("id", "desc").limit(limit).execute();
+  }).pipe(
+    Effect.map((rows) =>
+      rows.map((r) => ({
+        id: r.id,
+        merchant_id: r.merchant_id ?? null,
+        provider_object: r.provider_object,
+        settlement_window: r.settlement_window,
+        kind: r.kind,
+        subject_type: r.subject_type,
+        subject_id: r.subject_id ?? null,
+        expected: json(r.expected),
+        observed: json(r.observed),
+        currency: r.currency ?? null,
+        status: r.status,
+        resolution: json(r.resolution),
+        opened_at: time(r.opened_at),
+        resolved_at: time(r.resolved_at),
+      })),
+    ),
+  );
+};
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -87,9 +145,17 @@ class UsageError extends Error {}
 export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
   const [command, ...rest] = argv;
   try {
+    if (command === "sandbox" && !rest.includes("--help") && !rest.includes("-h")) {
+      // The sandbox parses its own flags and needs none of the server's configuration.
+      const sandbox = await runSandboxFromEnv(rest).catch((error: unknown) => {
+        throw error instanceof SandboxUsageError ? new UsageError(error.message) : error;
+      });
+      onSignals(sandbox.close);
+      return;
+    }
     const { values, positionals } = parseArgs({
       args: [...rest],
-      allowPositionals: command === "merchant",
+      allowPositionals: command === "merchant" || command === "settlement",
       options: {
         user: { type: "string" },
         ttl: { type: "string" },
@@ -98,6 +164,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         message: { type: "string" },
         name: { type: "string" },
         scopes: { type: "string" },
+        day: { type: "string" },
+        status: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -183,6 +251,28 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         process.stdout.write(`${JSON.stringify({ replayed })}\n`);
         if (!replayed) process.exitCode = 1;
         return;
+      }
+      case "settlement": {
+        if (positionals[0] === "reconcile") {
+          const day = calendarDay(values.day);
+          const summary = await withCore(config, (core) => core.runtime.runPromise(reconcileSettlementDay(day)));
+          process.stdout.write(
+            `${JSON.stringify({ day: summary.day, rows: summary.rows, mismatches: summary.mismatches, mismatches_opened: summary.opened })}\n`,
+          );
+          return;
+        }
+        if (positionals[0] === "exceptions") {
+          const status = values.status;
+          if (status !== undefined && status !== "open" && status !== "resolved") throw new UsageError("--status must be open or resolved");
+          const limit = values.limit === undefined ? 100 : Number(values.limit);
+          if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive integer");
+          const exceptions = await withCore(config, (core) =>
+            core.runtime.runPromise(listAllReconciliationExceptions(core.database, status, limit)),
+          );
+          process.stdout.write(`${JSON.stringify({ data: exceptions }, null, 2)}\n`);
+          return;
+        }
+        throw new UsageError("usage: settlement reconcile --day YYYY-MM-DD | settlement exceptions [--status open|resolved]");
       }
       default:
         throw new UsageError(`unknown command "${command}"`);

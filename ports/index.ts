@@ -11,4 +11,5 @@ export * from "./Realtime.js";
 export * from "./Mailer.js";
 export * from "./ObjectStore.js";
 export * from "./Scanner.js";
+export * from "./PaymentGateway.js";
 export * from "./WorkSignals.js";

@@ -33,3 +33,4 @@ export * from "./ReconciliationExceptions.js";
 export * from "./ReconciliationWindow.js";
 export * from "./SettlementFile.js";
 export * from "./SettlementReconciliation.js";
+export * from "./DeadDeliveries.js";

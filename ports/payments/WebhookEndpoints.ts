@@ -46,6 +46,11 @@ export interface WebhookEndpoints {
     readonly before?: string;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<DeliveryWithAttempts>>;
+  /**
+   * Dead-lettered deliveries of every merchant (the operators' queue), newest first by id,
+   * strictly before the delivery id `before` when given.
+   */
+  readonly listDeadDeliveries: (req: { readonly before?: string; readonly limit: number }) => Effect.Effect<ReadonlyArray<WebhookDelivery>>;
   /** Inserts a replay request; false when the delivery already has an open (unapproved) one. */
   readonly insertReplayRequest: (request: ReplayRequest) => Effect.Effect<boolean>;
   readonly findReplayRequest: (id: string, options?: LockOptions) => Effect.Effect<ReplayRequest | null>;

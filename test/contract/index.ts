@@ -11,3 +11,4 @@ export * from "./jobsKit.js";
 export * from "./idempotencyKit.js";
 export * from "./userEpochsKit.js";
 export * from "./channelLogKit.js";
+export * from "./paymentGatewayKit.js";

@@ -8,7 +8,7 @@
  *     merchant key reads with `ledger:read` and resolves with `reconciliation:write`; another
  *     merchant's exception is 404; resolved exceptions and outcomes refuse changes in the database.
  */
-import { Clock, Effect, Layer, ManagedRuntime } from "effect";
+import { Clock, Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
@@ -18,9 +18,7 @@ import { webhookRoutes } from "../../adapters/koa/payments/WebhookRoutes.js";
 import "../../adapters/sql/payments/index.js";
 import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
-import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
+import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
@@ -40,30 +38,11 @@ import { ReconciliationRepository } from "../../ports/payments/ReconciliationRep
 import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey } from "./support.js";
+import { call, freshKey, paymentsRuntime } from "./support.js";
 
 const firstBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): A[] => items.filter((a, i) => items.findIndex((b) => key(b) === key(a)) === i);
 const migrations = firstBy([...paymentsMigrations, paymentsMigration0002Reconciliation], (m) => m.version);
 registerMigrations("payments", migrations);
-
-type Services = StoragePorts | PaymentsRepository | ApiKeys | PaymentProvider | ProviderEventsInbox | ReconciliationRepository | ReconciliationSettings | ReconciliationSettlementFiles;
-
-const runtimeFor = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
-      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
-      Layer.succeed(PaymentProvider, provider),
-      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
-      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
-      Layer.succeed(ReconciliationSettings, { ambiguityWindowMs: 15 * 60_000, recheckIntervalMs: 60_000 }),
-      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
-    ),
-  );
-  t.teardown(() => runtime.dispose());
-  return { provider, run: <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect) };
-};
 
 /** Effect's clock moved `ms` into the future (the window is read from Clock, never Date.now). */
 const clockAhead = (ms: number): Clock.Clock => {
@@ -80,7 +59,7 @@ const clockAhead = (ms: number): Clock.Clock => {
 
 t.test("an ambiguous outcome the provider never saw is re-checked inside the window, then opens one exception", (t) =>
   forEachDialect(t, "ambiguity window", async (t, db) => {
-    const { run } = runtimeFor(t, db);
+    const { run } = paymentsRuntime(t, db);
     const created = await run(createMerchant({ name: "Window shop", scopes: ["payments:write"], actor: "system:test" }));
     const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
     const intent = await run(createIntent(merchant, { amountMinor: 990, currency: "EUR" }));
@@ -106,7 +85,7 @@ t.test("an ambiguous outcome the provider never saw is re-checked inside the win
 
 t.test("inside the window a reference the provider did see resolves the intent normally", (t) =>
   forEachDialect(t, "resolved in window", async (t, db) => {
-    const { run } = runtimeFor(t, db);
+    const { run } = paymentsRuntime(t, db);
     const created = await run(createMerchant({ name: "Window shop", scopes: ["payments:write"], actor: "system:test" }));
     const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
     const intent = await run(createIntent(merchant, { amountMinor: 990, currency: "EUR" }));

@@ -5,18 +5,13 @@
  * same day again (one after the other, or two runs racing) opens nothing new, because
  * (provider object, settlement window, kind) is unique. Nothing is adjusted automatically.
  */
-import { Effect, Layer, ManagedRuntime } from "effect";
+import { Effect } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
+import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import "../../adapters/sql/payments/index.js";
 import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
-import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
-import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
-import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
+import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
 import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
@@ -27,40 +22,20 @@ import { reconcileSettlementDay, reconcileSettlementFile } from "../../core/paym
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { ProviderEventsInbox } from "../../ports/payments/ProviderEvents.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
-import { forEachDialect, type HasTeardown } from "../support/databases.js";
+import { ReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { forEachDialect } from "../support/databases.js";
+import { paymentsRuntime } from "./support.js";
 
 registerMigrations(
   "payments",
   [...paymentsMigrations, paymentsMigration0002Reconciliation].filter((m, i, all) => all.findIndex((x) => x.version === m.version) === i),
 );
 
-type Services = StoragePorts | PaymentsRepository | ApiKeys | PaymentProvider | ProviderEventsInbox | ReconciliationRepository | ReconciliationSettings | ReconciliationSettlementFiles;
-
-const runtimeFor = (t: HasTeardown, db: SqlDatabase) => {
-  const provider = makeSandboxProvider();
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
-      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
-      Layer.succeed(PaymentProvider, provider),
-      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
-      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
-      Layer.succeed(ReconciliationSettings, defaultReconciliationSettings),
-      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
-    ),
-  );
-  t.teardown(() => runtime.dispose());
-  return { provider, run: <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect) };
-};
-
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** A day with one matching payment, one matching refund and one of every mismatch. */
-const aDayOfMismatches = async (run: ReturnType<typeof runtimeFor>["run"], provider: ReturnType<typeof runtimeFor>["provider"]) => {
+const aDayOfMismatches = async (run: ReturnType<typeof paymentsRuntime>["run"], provider: ReturnType<typeof paymentsRuntime>["provider"]) => {
   const created = await run(createMerchant({ name: "Settling shop", scopes: ["payments:write", "refunds:write"], actor: "system:test" }));
   const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write", "refunds:write"] };
   const pay = async (amountMinor: number, token: string = sandboxTokens.visa) => {
@@ -88,7 +63,7 @@ const exceptions = (db: SqlDatabase) =>
 
 t.test("each mismatch of a settlement file opens exactly one exception", (t) =>
   forEachDialect(t, "mismatches", async (t, db) => {
-    const { run, provider } = runtimeFor(t, db);
+    const { run, provider } = paymentsRuntime(t, db);
     const day = await aDayOfMismatches(run, provider);
     const summary = await run(reconcileSettlementFile(today(), day.csv));
     t.match(summary, { rows: 7, mismatches: 6, opened: 6 });
@@ -114,7 +89,7 @@ t.test("each mismatch of a settlement file opens exactly one exception", (t) =>
 
 t.test("running the same day again opens nothing new, even two runs at once", (t) =>
   forEachDialect(t, "idempotent", async (t, db) => {
-    const { run, provider } = runtimeFor(t, db);
+    const { run, provider } = paymentsRuntime(t, db);
     const day = await aDayOfMismatches(run, provider);
     const raced = await Promise.all([run(reconcileSettlementFile(today(), day.csv)), run(reconcileSettlementFile(today(), day.csv))]);
     t.equal(raced[0].opened + raced[1].opened, 6, "racing runs open each mismatch once between them");
@@ -127,7 +102,7 @@ t.test("running the same day again opens nothing new, even two runs at once", (t
 
 t.test("the settlement job fetches the provider's file of the day", (t) =>
   forEachDialect(t, "job", async (t, db) => {
-    const { run, provider } = runtimeFor(t, db);
+    const { run, provider } = paymentsRuntime(t, db);
     const day = await aDayOfMismatches(run, provider);
     const summary = await run(reconcileSettlementDay(today()));
     t.match(summary, { rows: 6, opened: 5 }, "the provider's own file has no foreign row");
@@ -138,7 +113,7 @@ t.test("the settlement job fetches the provider's file of the day", (t) =>
 
 t.test("a file that is not the provider's format is refused whole", (t) =>
   forEachDialect(t, "invalid", async (t, db) => {
-    const { run } = runtimeFor(t, db);
+    const { run } = paymentsRuntime(t, db);
     const bad = await run(Effect.either(reconcileSettlementFile(today(), "type,reference\npayment,x\n")));
     t.match(bad, { _tag: "Left", left: { code: "settlement_file_invalid" } });
     const badRow = await run(Effect.either(reconcileSettlementFile(today(), "type,reference,provider_payment_id,amount_minor,currency,status,settled_at\npayment,a,b,12x,EUR,captured,z\n")));

@@ -57,6 +57,8 @@ export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
   t.teardown(() => runtime.dispose());
   return {
     provider,
+    /** The runtime itself, e.g. for the in-process payment gateway. */
+    runtime,
     run: <A, E>(effect: Effect.Effect<A, E, PaymentServices>): Promise<A> => runtime.runPromise(effect),
     /** Runs and answers the typed failure (or the value) so tests can inspect error codes. */
     attempt: async <A, E>(effect: Effect.Effect<A, E, PaymentServices>): Promise<{ ok: true; value: A } | { ok: false; error: E }> => {

@@ -8,10 +8,9 @@
  * posting commit in one transaction. The sandbox signs and delivers the events it recorded:
  * duplicate, out-of-order and delayed deliveries are the tests' choice of what to post when.
  */
-import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect";
+import { Cause, Effect, Exit } from "effect";
 import t from "tap";
 import { Disputes } from "../../ports/payments/Disputes.js";
-import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSandboxProvider, sandboxTokens, type SandboxEvent, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { deliverSandboxWebhook, makeSandboxWebhookReceiver, signWebhook } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
@@ -21,8 +20,6 @@ import "../../adapters/sql/payments/index.js";
 import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer } from "../../adapters/sql/storageLayer.js";
-import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
-import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
@@ -41,7 +38,7 @@ import { ReconciliationRepository } from "../../ports/payments/ReconciliationRep
 import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey } from "./support.js";
+import { call, freshKey, paymentsRuntime } from "./support.js";
 
 const secret = "whsec_test_current_secret_0123456789";
 const oldSecret = "whsec_test_previous_secret_9876543210";
@@ -265,26 +262,11 @@ t.test("the webhook inbox is append-only in the database", (t) =>
   }),
 );
 
-// Core level: the transition and its ledger posting commit together or not at all.
-const coreRuntime = (t: HasTeardown, db: SqlDatabase) => {
-  const provider = makeSandboxProvider();
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
-      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
-      Layer.succeed(PaymentProvider, provider),
-      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
-      Layer.succeed(Disputes, makeSqlDisputes(db)),
-    ),
-  );
-  t.teardown(() => runtime.dispose());
-  return { runtime, provider };
-};
 
+// Core level: the transition and its ledger posting commit together or not at all.
 t.test("the transition and its ledger posting commit in one transaction: a failing posting leaves neither", (t) =>
   forEachDialect(t, "atomic", async (t, db) => {
-    const { runtime, provider } = coreRuntime(t, db);
+    const { runtime, provider } = paymentsRuntime(t, db);
     const created = await runtime.runPromise(createMerchant({ name: "Atomic shop", scopes: ["payments:write"], actor: "system:test" }));
     const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
     const intent = await runtime.runPromise(createIntent(merchant, { amountMinor: 800, currency: "EUR" }));

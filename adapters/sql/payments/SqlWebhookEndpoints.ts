@@ -212,6 +212,16 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
         }
         return deliveries.map((delivery) => ({ delivery, attempts: byDelivery.get(delivery.id) ?? [] }));
       }).pipe(Effect.withSpan("WebhookEndpoints.listDeliveries")),
+    listDeadDeliveries: ({ before, limit }) =>
+      runQuery(db, (ex) => {
+        // Served by the partial index on dead deliveries (migration 5): the seek starts at `before`.
+        let q = ex.selectFrom("payment_webhook_deliveries").selectAll().where("status", "=", "dead");
+        if (before !== undefined) q = q.where("id", "<", before);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) => rows.map((r) => deliveryFromRow(f, r))),
+        Effect.withSpan("WebhookEndpoints.listDeadDeliveries"),
+      ),
     insertReplayRequest: (r) =>
       runQuery(db, (ex) =>
         ex

@@ -9,6 +9,7 @@ export * from "./paymentsMigrations.js";
 export * from "./SqlPaymentsRepository.js";
 export * from "./SqlApiKeys.js";
 export * from "./paymentsMigration0004.js";
+export * from "./paymentsMigration0005DeadDeliveries.js";
 export * from "./SqlClientSecrets.js";
 export * from "./SqlWebhookEndpoints.js";
 export * from "./SqlDisputes.js";

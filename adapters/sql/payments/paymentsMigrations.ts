@@ -8,6 +8,7 @@ import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
 import type { Migration } from "../Migration.js";
 import type { SqlDialect } from "../SqlDatabase.js";
 import { paymentsMigration0004 } from "./paymentsMigration0004.js";
+import { paymentsMigration0005DeadDeliveries } from "./paymentsMigration0005DeadDeliveries.js";
 import { paymentsMigration0002Reconciliation } from "./paymentsMigration0002Reconciliation.js";
 
 const statuses =
@@ -132,4 +133,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   { version: 1, name: "payment_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
   paymentsMigration0002Reconciliation,
   paymentsMigration0004,
+  paymentsMigration0005DeadDeliveries,
 ];

@@ -1,0 +1,145 @@
+/**
+ * What both payment gateway adapters share: how a failure of the payment service (a core error
+ * in process, a problem+json over HTTP) becomes the port's typed error, how the caller's key
+ * is checked and derived per step, and the wire view of a payment. One table, so the two
+ * adapters cannot disagree on what a code means.
+ */
+import { Effect } from "effect";
+import type { ErrorCategory } from "../../core/kernel/Errors.js";
+import {
+  CaptureExceedsAuthorized,
+  PaymentCurrencyMismatch,
+  PaymentDeclined,
+  PaymentGatewayRefused,
+  PaymentNotFound,
+  PaymentOutcomeAmbiguous,
+  PaymentRequestInvalid,
+  PaymentStateConflict,
+  RefundExceedsCapturedAmount,
+  type GatewayPayment,
+  type GatewayPaymentStatus,
+  type GatewayRefund,
+  type PaymentGatewayError,
+} from "../../ports/PaymentGateway.js";
+
+/** A failure as the payment service states it: stable code, category, detail and problem extensions. */
+export interface ServiceFailure {
+  readonly code: string;
+  readonly category: ErrorCategory;
+  readonly detail?: string | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** The category of an HTTP status, the inverse of the one error mapper's table. */
+export const categoryOfStatus = (status: number): ErrorCategory =>
+  status >= 500
+    ? "unavailable"
+    : ({
+        400: "bad_request",
+        401: "unauthorized",
+        403: "forbidden",
+        404: "not_found",
+        409: "conflict",
+        412: "precondition_failed",
+        413: "payload_too_large",
+        422: "unprocessable",
+        428: "precondition_required",
+        429: "rate_limited",
+      } as Record<number, ErrorCategory>)[status] ?? "bad_request";
+
+const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+/** The port's error for a service failure of `operation` on `paymentId` (null before one exists). */
+export const gatewayErrorOf = (operation: string, paymentId: string | null, failure: ServiceFailure): PaymentGatewayError => {
+  const ext = failure.extensions ?? {};
+  const detail = failure.detail === undefined ? {} : { detail: failure.detail };
+  switch (failure.code) {
+    case "card_declined": {
+      const intent = ext.payment_intent as { id?: unknown } | undefined;
+      return new PaymentDeclined({
+        paymentId: typeof intent?.id === "string" ? intent.id : (paymentId ?? ""),
+        declineCode: typeof ext.decline_code === "string" ? ext.decline_code : "card_declined",
+        ...detail,
+      });
+    }
+    case "currency_mismatch":
+      return new PaymentCurrencyMismatch(detail);
+    case "amount_too_large":
+      return new CaptureExceedsAuthorized({ maximumMinor: numberOrNull(ext.maximum_minor), ...detail });
+    case "refund_exceeds_captured":
+      return new RefundExceedsCapturedAmount({ refundableMinor: numberOrNull(ext.refundable_minor), ...detail });
+  }
+  switch (failure.category) {
+    // A lost answer, an overloaded or unreachable service: whether anything happened is unknown.
+    case "unavailable":
+    case "rate_limited":
+      return new PaymentOutcomeAmbiguous({ operation, paymentId, ...detail });
+    case "not_found":
+      return new PaymentNotFound({ paymentId: paymentId ?? "", ...detail });
+    case "forbidden":
+    case "unauthorized":
+      return new PaymentGatewayRefused(detail);
+    case "conflict":
+    case "precondition_failed":
+    case "precondition_required":
+      return new PaymentStateConflict({ reason: failure.code, ...detail });
+    default:
+      return new PaymentRequestInvalid({ reason: failure.code, ...detail });
+  }
+};
+
+/** The longest caller key: room is left for the per-step suffix within the kernel's 255. */
+export const gatewayKeyMaxLength = 200;
+
+/** Checks the caller's idempotency key (1 to 200 characters). */
+export const checkGatewayKey = (key: string): Effect.Effect<string, PaymentRequestInvalid> =>
+  key.length >= 1 && key.length <= gatewayKeyMaxLength
+    ? Effect.succeed(key)
+    : Effect.fail(new PaymentRequestInvalid({ reason: "validation_failed", detail: `idempotencyKey must be 1 to ${gatewayKeyMaxLength} characters` }));
+
+/**
+ * The key of one step of a gateway call. Authorize is two steps (create the intent, confirm
+ * it), each under its own derived key: a retry after a lost confirm finds the SAME intent and
+ * confirms it again under its stable provider reference, instead of creating a second one.
+ */
+export const stepKey = (key: string, step: "create" | "confirm" | "capture" | "cancel" | "refund"): string => `${key}/${step}`;
+
+/** The payment intent as the payment API shows it (snake_case), the fields the gateway reads. */
+export interface IntentWire {
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly amount_minor: number;
+  readonly currency: string;
+  readonly status: GatewayPaymentStatus;
+  readonly amount_capturable_minor: number;
+  readonly amount_captured_minor: number;
+  readonly amount_refunded_minor: number;
+}
+
+/** A payment of the port from the payment API's intent view. */
+export const paymentOfWire = (i: IntentWire): GatewayPayment => ({
+  paymentId: i.id,
+  merchantId: i.merchant_id,
+  status: i.status,
+  amount: { amount_minor: i.amount_minor, currency: i.currency },
+  capturableMinor: i.amount_capturable_minor,
+  capturedMinor: i.amount_captured_minor,
+  refundedMinor: i.amount_refunded_minor,
+});
+
+/** The refund view of the payment API, the fields the gateway reads. */
+export interface RefundWire {
+  readonly id: string;
+  readonly payment_intent_id: string;
+  readonly amount_minor: number;
+  readonly currency: string;
+  readonly status: "pending" | "succeeded" | "failed";
+}
+
+/** A refund of the port from the payment API's refund view. */
+export const refundOfWire = (r: RefundWire): GatewayRefund => ({
+  refundId: r.id,
+  paymentId: r.payment_intent_id,
+  amount: { amount_minor: r.amount_minor, currency: r.currency },
+  status: r.status,
+});
