@@ -19,10 +19,9 @@ import { Transactions } from "../../ports/Transactions.js";
 import { Thumbnailer, type ThumbnailInputRejected } from "../../ports/Thumbnailer.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import { requireRight, requireUser } from "./Access.js";
 import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./AttachmentErrors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./AttachmentRecord.js";
-import { attachmentAccess, attachmentPolicy, type AttachmentServices } from "./Attachments.js";
+import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
 /** The job kind of attachment thumbnails; its key is the attachment id. */
@@ -181,14 +180,7 @@ export const downloadThumbnail = (
   attachmentId: string,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable | ThumbnailNotAvailable, AttachmentServices> =>
   Effect.gen(function* () {
-    const userId = yield* requireUser(principal);
-    const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
-    yield* requireRight(access, "read");
-    if (attachment.status !== "clean") {
-      return yield* Effect.fail(
-        new AttachmentNotDownloadable({ status: attachment.status, detail: `The attachment is ${attachment.status}; only a clean attachment has a thumbnail.` }),
-      );
-    }
+    const attachment = yield* readableCleanAttachment(principal, attachmentId, "has a thumbnail");
     const thumbnail = attachment.thumbnail ?? null;
     if (thumbnail === null || thumbnail.status !== "ready" || thumbnail.objectKey === null) {
       const status = thumbnail?.status ?? "none";

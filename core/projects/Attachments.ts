@@ -241,20 +241,34 @@ export const listAttachments = (
     return pageFrom(rows, query.limit, (a) => [a.id]);
   }).pipe(Effect.withSpan("Projects.listAttachments"));
 
-/** A short-lived download grant, issued after a fresh access check and only for a clean attachment. */
-export const downloadAttachment = (
+/**
+ * The attachment, after a fresh read-access check, when it is clean; otherwise 409 with its
+ * status's code (`use` completes the detail: "can be downloaded", "has a thumbnail").
+ */
+export const readableCleanAttachment = (
   principal: Principal,
   attachmentId: string,
-): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
+  use: string,
+): Effect.Effect<Attachment, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
     yield* requireRight(access, "read");
     if (attachment.status !== "clean") {
       return yield* Effect.fail(
-        new AttachmentNotDownloadable({ status: attachment.status, detail: `The attachment is ${attachment.status}; only a clean attachment can be downloaded.` }),
+        new AttachmentNotDownloadable({ status: attachment.status, detail: `The attachment is ${attachment.status}; only a clean attachment ${use}.` }),
       );
     }
+    return attachment;
+  });
+
+/** A short-lived download grant, issued after a fresh access check and only for a clean attachment. */
+export const downloadAttachment = (
+  principal: Principal,
+  attachmentId: string,
+): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
+  Effect.gen(function* () {
+    const attachment = yield* readableCleanAttachment(principal, attachmentId, "can be downloaded");
     return yield* (yield* ObjectStore).grantDownload({
       key: attachment.objectKey,
       contentType: attachment.contentType,

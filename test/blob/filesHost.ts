@@ -1,7 +1,7 @@
 /**
  * Test host for attachments, exports, custom fields, saved views and dependencies: the project
  * module extended with this slice's migrations, routes, ports (SQL repositories, a LocalBlobStore under the test DATA_DIR, the
- * SignatureScanner) and job handlers, plus the blob grant handler mounted beside the routes,
+ * SignatureScanner, the sharp Thumbnailer unless a test brings its own) and job handlers, plus the blob grant handler mounted beside the routes,
  * exactly as the reference server wiring proposes. Jobs run only when a test asks (`runJobs`),
  * so each test decides when the worker "happens".
  */
@@ -38,6 +38,8 @@ import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { createHostCore } from "../../hosts/Runtime.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Scanner } from "../../ports/Scanner.js";
+import { Thumbnailer } from "../../ports/Thumbnailer.js";
+import { makeSharpThumbnailer } from "../../adapters/thumbnails/SharpThumbnailer.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
 import { DependenciesRepository } from "../../ports/projects/DependenciesRepository.js";
@@ -61,11 +63,15 @@ const missing = <A>(present: ReadonlyArray<A>, added: ReadonlyArray<A>, same: (a
  * The project module with attachments and exports, over `store` and `scanner`. Adds only what
  * the module does not have yet, so it works before and after the module itself is wired.
  */
-export const projectsWithFiles = (store: ObjectStore, scanner: Scanner = makeSignatureScanner()): ModuleDefinition => {
+export const projectsWithFiles = (
+  store: ObjectStore,
+  scanner: Scanner = makeSignatureScanner(),
+  thumbnailer: Thumbnailer = makeSharpThumbnailer(),
+): ModuleDefinition => {
   const routes = projectsModule.routes;
   const migrations = projectsModule.migrations ?? [];
   const jobHandlers = projectsModule.jobHandlers ?? [];
-  const ports = (projectsModule.ports ?? []).filter((p) => p.tag !== ObjectStore && p.tag !== Scanner);
+  const ports = (projectsModule.ports ?? []).filter((p) => p.tag !== ObjectStore && p.tag !== Scanner && p.tag !== Thumbnailer);
   return {
     ...projectsModule,
     routes: [...routes, ...missing(routes, [...attachmentRoutes, ...exportRoutes, ...customFieldRoutes, ...savedViewRoutes, ...dependencyRoutes], (a, b) => a.operationId === b.operationId)],
@@ -86,12 +92,17 @@ export const projectsWithFiles = (store: ObjectStore, scanner: Scanner = makeSig
       ),
       { tag: ObjectStore, make: () => store },
       { tag: Scanner, make: () => scanner },
+      { tag: Thumbnailer, make: () => thumbnailer },
     ],
   };
 };
 
 /** A server with attachments, exports and the blob handler; `clock.ms` moves the blob store's clock. */
-export const startFilesServer = async (t: HasTeardown, dialect: Dialect, options: { readonly scanner?: Scanner } = {}) => {
+export const startFilesServer = async (
+  t: HasTeardown,
+  dialect: Dialect,
+  options: { readonly scanner?: Scanner; readonly thumbnailer?: Thumbnailer } = {},
+) => {
   const config = await testConfig(dialect, t);
   const clock = { offsetMs: 0 };
   const store: LocalBlobStore = makeLocalBlobStore({
@@ -99,7 +110,7 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, options
     signingSecret: blobSecret,
     now: () => Date.now() + clock.offsetMs,
   });
-  const module = projectsWithFiles(store, options.scanner);
+  const module = projectsWithFiles(store, options.scanner, options.thumbnailer);
   const database = await openConfiguredDatabase(config);
   await migrateModules(database, [module]);
   const logger = createLogger({ level: "silent" });
@@ -159,21 +170,29 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, options
     const json = /^application\/(problem\+)?json/.test(response.headers.get("content-type") ?? "") && bytes.length > 0 ? JSON.parse(bytes.toString("utf8")) : undefined;
     return { status: response.status, bytes, json, headers: response.headers };
   };
-  return { url: http.url, core, store, clock, runJobs, client, transfer, db: database, run: <A>(e: Effect.Effect<A, unknown, any>) => core.runtime.runPromise(e) };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const run = <A>(e: Effect.Effect<A, unknown, any>) => core.runtime.runPromise(e);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const runExit = <A>(e: Effect.Effect<A, unknown, any>) => core.runtime.runPromiseExit(e);
+  return { url: http.url, core, store, clock, runJobs, client, transfer, db: database, run, runExit };
 };
+
+/** The files test host. */
+export type FilesHost = Awaited<ReturnType<typeof startFilesServer>>;
 
 /** Uploads `bytes` as an attachment of `taskId` through the whole grant flow (request, PUT, complete). */
 export const uploadAttachment = async (
-  host: Awaited<ReturnType<typeof startFilesServer>>,
+  host: FilesHost,
   who: Client,
   taskId: string,
   bytes: Uint8Array,
   filename = "notes.txt",
+  contentType = "text/plain",
 ): Promise<{ requested: Answer; put: { status: number }; completed: Answer }> => {
   const { createHash } = await import("node:crypto");
   const requested = await who.call("POST", `/v1/tasks/${taskId}/attachments`, {
     filename,
-    content_type: "text/plain",
+    content_type: contentType,
     size: bytes.length,
     sha256: createHash("sha256").update(bytes).digest("hex"),
   });

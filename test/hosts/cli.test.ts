@@ -4,28 +4,10 @@
  * bad invocation exits 2 with the usage text.
  */
 import t from "tap";
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { startReferenceServer, testConfig } from "./support.js";
+import { cli, startReferenceServer, testConfig } from "./support.js";
 import type { Config } from "../../hosts/Config.js";
 
-const run = promisify(execFile);
 const userId = "01a204ed-6296-76db-a32e-8d369dd5fe88";
-
-// The compiled CLI beside this compiled test: the module bin/domainkit.js loads.
-const cliModule = fileURLToPath(new URL("../../hosts/cli.js", import.meta.url));
-const launcher = `const { main } = await import(${JSON.stringify(cliModule)}); await main(process.argv.slice(1));`;
-
-const cli = (config: Config, args: ReadonlyArray<string>) =>
-  run(process.execPath, ["--input-type=module", "-e", launcher, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: config.dataDir,
-      AUTH_JWT_SECRET: config.jwtSecret,
-      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
-    },
-  });
 
 t.test("migrate applies the kernel migrations once and nothing the second time", async (t) => {
   const config = await testConfig("sqlite", t);

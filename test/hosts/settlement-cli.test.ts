@@ -5,30 +5,12 @@
  * lists the open exceptions of every merchant; a bad day exits 2 with the usage text.
  */
 import t from "tap";
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import type { Config } from "../../hosts/Config.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { call, freshKey } from "../payments/support.js";
-import { forEachDialectConfig, startReferenceServer, testConfig } from "./support.js";
+import { cli, forEachDialectConfig, startReferenceServer, testConfig } from "./support.js";
 
-const run = promisify(execFile);
-
-// The compiled CLI beside this compiled test: the module bin/domainkit.js loads.
-const cliModule = fileURLToPath(new URL("../../hosts/cli.js", import.meta.url));
-const launcher = `const { main } = await import(${JSON.stringify(cliModule)}); await main(process.argv.slice(1));`;
-
-const cli = (config: Config, args: ReadonlyArray<string>) =>
-  run(process.execPath, ["--input-type=module", "-e", launcher, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: config.dataDir,
-      AUTH_JWT_SECRET: config.jwtSecret,
-      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
-    },
-  });
 
 t.test("settlement reconcile is idempotent and settlement exceptions lists what it opened", (t) =>
   forEachDialectConfig(t, "settlement cli", async (t, config) => {

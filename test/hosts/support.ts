@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path, { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { Writable } from "node:stream";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { loadConfig, type Config } from "../../hosts/Config.js";
@@ -65,3 +67,19 @@ export const forEachDialectConfig = (
   fn: (t: TapTest, config: Config, dialect: Dialect) => Promise<void>,
 ): Promise<unknown> =>
   Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, async (sub) => fn(sub, await testConfig(dialect, sub), dialect))));
+
+const execFileAsync = promisify(execFile);
+// The compiled CLI beside this compiled test: the module bin/domainkit.js loads.
+const cliModule = fileURLToPath(new URL("../../hosts/cli.js", import.meta.url));
+const launcher = `const { main } = await import(${JSON.stringify(cliModule)}); await main(process.argv.slice(1));`;
+
+/** Runs the compiled `domainkit` CLI with `args` against `config`'s database (stdout and stderr). */
+export const cli = (config: Config, args: ReadonlyArray<string>) =>
+  execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: config.dataDir,
+      AUTH_JWT_SECRET: config.jwtSecret,
+      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
+    },
+  });

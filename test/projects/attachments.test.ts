@@ -13,7 +13,7 @@ import type { Job } from "../../ports/Jobs.js";
 import { dialects } from "../support/databases.js";
 import { projectFixture } from "./support.js";
 // The files host plus thumbnails (migration 7 and its job), which a clean scan now needs.
-import { startThumbnailServer as startFilesServer, uploadFile } from "./thumbnail-support.js";
+import { startFilesServer, uploadAttachment } from "../blob/filesHost.js";
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
@@ -23,7 +23,7 @@ for (const dialect of dialects) {
     const { owner, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "member", project: "viewer" } });
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Spec" });
     const bytes = encode("the specification, version 1\n");
-    const { requested, put, completed } = await uploadFile(host, owner, task.body.id, bytes, "spec.txt", "text/plain");
+    const { requested, put, completed } = await uploadAttachment(host, owner, task.body.id, bytes, "spec.txt", "text/plain");
     t.match(requested.body.attachment, { status: "pending", filename: "spec.txt", size: bytes.length, task_id: task.body.id, uploaded_by: owner.userId });
     t.notOk("object_key" in requested.body.attachment, "the object key stays internal");
     t.match(requested.body.upload, { method: "PUT", headers: { "Content-Type": "text/plain" } });
@@ -58,7 +58,7 @@ for (const dialect of dialects) {
     const host = await startFilesServer(t, dialect);
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Suspicious" });
-    const { completed } = await uploadFile(host, owner, task.body.id, encode(eicarTestString), "eicar.com", "text/plain");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, encode(eicarTestString), "eicar.com", "text/plain");
     await host.runJobs();
     const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
     t.match(after.body, { status: "infected", scan_detail: "EICAR-Test-File" });
@@ -109,7 +109,7 @@ for (const dialect of dialects) {
     const outsider = await host.client();
     await outsider.call("POST", "/v1/workspaces", { name: "Other" });
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Private" });
-    const { completed } = await uploadFile(host, owner, task.body.id, encode("secret plans"), "notes.txt", "text/plain");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, encode("secret plans"), "notes.txt", "text/plain");
     await host.runJobs();
     const id = completed.body.id;
     for (const [name, who] of [["another workspace", outsider], ["an unshared guest", clients.guest!]] as const) {
@@ -137,7 +137,7 @@ for (const dialect of dialects) {
     const host = await startFilesServer(t, dialect, { scanner: down });
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Scan outage" });
-    const { completed } = await uploadFile(host, owner, task.body.id, encode("fine"), "notes.txt", "text/plain");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, encode("fine"), "notes.txt", "text/plain");
     await host.runJobs(1);
     const job = await host.db.db.selectFrom("jobs").selectAll().where("kind", "=", "projects.attachment_scan").executeTakeFirstOrThrow();
     t.equal(job.status, "pending", "the failed scan is retried later");

@@ -14,12 +14,13 @@ import { attachmentThumbnailJob, generateThumbnail } from "../../core/projects/A
 import type { Job } from "../../ports/Jobs.js";
 import { dialects } from "../support/databases.js";
 import { projectFixture } from "./support.js";
-import { corruptPng, pixelBombPng, pngOf, startThumbnailServer, uploadFile, type ThumbnailHost } from "./thumbnail-support.js";
+import { startFilesServer, uploadAttachment, type FilesHost } from "../blob/filesHost.js";
+import { corruptPng, pixelBombPng, pngOf } from "./thumbnail-support.js";
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
-const jobsOf = (host: ThumbnailHost, kind: string) => host.db.db.selectFrom("jobs").selectAll().where("kind", "=", kind).execute();
-const factsOf = async (host: ThumbnailHost, attachmentId: string) => {
+const jobsOf = (host: FilesHost, kind: string) => host.db.db.selectFrom("jobs").selectAll().where("kind", "=", kind).execute();
+const factsOf = async (host: FilesHost, attachmentId: string) => {
   const events = await host.db.db.selectFrom("pm_task_events").selectAll().where("kind", "like", "attachment.%").orderBy("created_at").execute();
   const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
   const activity = events.map((e) => ({ id: String(e.id), kind: String(e.kind), data: parse(e.data) })).filter((e) => e.data.attachment_id === attachmentId && e.kind !== "attachment.added");
@@ -66,10 +67,10 @@ t.test("the sharp thumbnailer refuses garbage and bombs with typed failures and 
 
 for (const dialect of dialects) {
   t.test(`a clean PNG gets a bounded thumbnail after the scan and thumbnail jobs, recorded as facts [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId, clients } = await projectFixture(host.client, { viewer: { workspace: "member", project: "viewer" } });
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Mockups" });
-    const { put, completed } = await uploadFile(host, owner, task.body.id, await pngOf(1200, 600), "mockup.png", "image/png");
+    const { put, completed } = await uploadAttachment(host, owner, task.body.id, await pngOf(1200, 600), "mockup.png", "image/png");
     t.equal(put.status, 201);
     const id = completed.body.id;
     t.match(completed.body.thumbnail, { status: "none" }, "no thumbnail state before the scan");
@@ -111,11 +112,11 @@ for (const dialect of dialects) {
   });
 
   t.test(`an infected file gets no thumbnail job; its scan is an AttachmentScanned fact [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Suspicious" });
     // Declared as an image, so only the verdict keeps it from the thumbnailer.
-    const { completed } = await uploadFile(host, owner, task.body.id, encode(eicarTestString), "eicar.png", "image/png");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, encode(eicarTestString), "eicar.png", "image/png");
     await host.runJobs();
     const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
     t.match(after.body, { status: "infected", thumbnail: { status: "none" } });
@@ -129,10 +130,10 @@ for (const dialect of dialects) {
   });
 
   t.test(`a text file is unsupported without a job [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Notes" });
-    const { completed } = await uploadFile(host, owner, task.body.id, encode("plain notes\n"), "notes.txt", "text/plain");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, encode("plain notes\n"), "notes.txt", "text/plain");
     await host.runJobs();
     const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
     t.match(after.body, { status: "clean", thumbnail: { status: "unsupported", width: null } });
@@ -144,10 +145,10 @@ for (const dialect of dialects) {
   });
 
   t.test(`a corrupt image fails the job with retries, then is recorded failed; nothing crashes [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Broken" });
-    const { completed } = await uploadFile(host, owner, task.body.id, await corruptPng(), "broken.png", "image/png");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, await corruptPng(), "broken.png", "image/png");
     const id = completed.body.id;
     await host.runJobs(1); // scan
     await host.runJobs(1); // first thumbnail attempt
@@ -166,12 +167,12 @@ for (const dialect of dialects) {
   });
 
   t.test(`a huge-dimension image is refused by the pixel limit and recorded unsupported at once [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId } = await projectFixture(host.client);
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Bomb" });
     const bomb = pixelBombPng();
     t.ok(bomb.length < 1024, "a few hundred bytes claiming 10^10 pixels");
-    const { completed } = await uploadFile(host, owner, task.body.id, bomb, "bomb.png", "image/png");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, bomb, "bomb.png", "image/png");
     await host.runJobs();
     const row = await host.db.db.selectFrom("pm_attachments").selectAll().where("id", "=", completed.body.id).executeTakeFirstOrThrow();
     t.match(row, { status: "clean", thumbnail_status: "unsupported", thumbnail_key: null });
@@ -182,12 +183,12 @@ for (const dialect of dialects) {
   });
 
   t.test(`the thumbnail grant has the attachment's access rules: 404 for guests without access and other workspaces [${dialect}]`, async (t) => {
-    const host = await startThumbnailServer(t, dialect);
+    const host = await startFilesServer(t, dialect);
     const { owner, projectId, clients } = await projectFixture(host.client, { guest: { workspace: "guest" }, viewer: { workspace: "member", project: "viewer" } });
     const outsider = await host.client();
     await outsider.call("POST", "/v1/workspaces", { name: "Other" });
     const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Private" });
-    const { completed } = await uploadFile(host, owner, task.body.id, await pngOf(300, 300), "private.png", "image/png");
+    const { completed } = await uploadAttachment(host, owner, task.body.id, await pngOf(300, 300), "private.png", "image/png");
     await host.runJobs();
     const id = completed.body.id;
     t.equal((await clients.viewer!.call("GET", `/v1/attachments/${id}/thumbnail`)).status, 200);
