@@ -36,7 +36,9 @@ export const ChannelLog = Context.GenericTag<ChannelLog>("domainkit/ChannelLog")
 /** A notice carried between processes. */
 export type RealtimeNotice =
   | { readonly type: "message"; readonly channel: string; readonly offset: number }
-  | { readonly type: "access_changed"; readonly userId: string; readonly channel?: string };
+  | { readonly type: "access_changed"; readonly userId: string; readonly channel?: string }
+  /** Notices may have been lost (the bus reconnected): re-read every channel log, recheck every access. */
+  | { readonly type: "resume" };
 
 export interface RealtimeBus {
   /** Sends a notice to every process (LISTEN/NOTIFY on Postgres, in-process on SQLite). */

@@ -21,7 +21,18 @@ export const postgresRealtimeBus = async (
   publishOn: Effect.Effect<Kysely<any>>,
 ): Promise<ClosableRealtimeBus> => {
   const listeners = new Set<(notice: RealtimeNotice) => void>();
-  // Reconnects on its own; notices are hints and the channel log is the truth.
+  const deliver = (notice: RealtimeNotice): void => {
+    for (const onNotice of listeners) {
+      try {
+        onNotice(notice);
+      } catch {
+        /* the listener's own problem */
+      }
+    }
+  };
+  let connectedBefore = false;
+  // Reconnects on its own; notices are hints and the channel log is the truth, so after a
+  // reconnection (notices sent meanwhile are lost) listeners are told to catch up from the log.
   const listener = listenPostgres(connectionString, REALTIME_CHANNEL, {
     onPayload: (payload) => {
       let notice: RealtimeNotice;
@@ -30,13 +41,11 @@ export const postgresRealtimeBus = async (
       } catch {
         return;
       }
-      for (const onNotice of listeners) {
-        try {
-          onNotice(notice);
-        } catch {
-          /* the listener's own problem */
-        }
-      }
+      deliver(notice);
+    },
+    onReady: () => {
+      if (connectedBefore) deliver({ type: "resume" });
+      connectedBefore = true;
     },
   });
   try {

@@ -87,6 +87,21 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       for (const connection of byChannel.get(notice.channel) ?? []) connection.notify(notice.channel, notice.offset);
       return;
     }
+    if (notice.type === "resume") {
+      // Whatever was announced while the bus was away is in the channel logs; revocations too.
+      for (const [channel, connections] of byChannel) {
+        for (const connection of connections) connection.notify(channel, Number.MAX_SAFE_INTEGER);
+      }
+      for (const [userId, connections] of byUser) {
+        for (const connection of connections) {
+          connection.enqueue(async () => {
+            if (await closeIfRevoked(connection, userId)) return;
+            await connection.recheck(undefined);
+          });
+        }
+      }
+      return;
+    }
     for (const connection of byUser.get(notice.userId) ?? []) {
       connection.enqueue(async () => {
         if (await closeIfRevoked(connection, notice.userId)) return;
