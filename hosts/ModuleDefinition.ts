@@ -52,4 +52,10 @@ export interface ModuleDefinition {
    * modules' programs in-process (the payment gateway) and are bound before the runtime exists.
    */
   readonly attachRuntime?: (runtime: DomainRuntime) => void;
+  /**
+   * Schedules the module's recurring jobs when a worker starts (each keyed by its slot, so any
+   * number of workers scheduling at start-up yields one job per slot).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly scheduleRecurring?: (nowMs: number) => Effect.Effect<void, never, any>;
 }

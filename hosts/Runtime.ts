@@ -66,7 +66,13 @@ export const startHostWorker = async (
   options: { readonly workerId?: string; readonly pollMs?: number } = {},
 ): Promise<RunningWorker> => {
   // Idempotent across processes: the next slot's job is keyed by the slot.
-  await core.runtime.runPromise(Effect.flatMap(Clock.currentTimeMillis, (now) => scheduleNextMaintenance(now)));
+  await core.runtime.runPromise(
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.forEach([scheduleNextMaintenance, ...core.modules.flatMap((m) => (m.scheduleRecurring ? [m.scheduleRecurring] : []))], (schedule) => schedule(now), {
+        discard: true,
+      }),
+    ),
+  );
   const channelMappings = core.modules.flatMap((m) => (m.channelsFor ? [m.channelsFor] : []));
   const consumers = [
     ...core.modules.flatMap((m) => m.consumers ?? []),

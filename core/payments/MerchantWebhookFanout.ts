@@ -1,6 +1,6 @@
 /**
  * Outgoing merchant webhooks, step one: an outbox consumer that turns each PaymentSucceeded,
- * RefundSucceeded and ReconciliationMismatchFound event into one delivery row per subscribed
+ * RefundSucceeded, ReconciliationMismatchFound and ReconciliationExceptionsOpen event into one delivery row per subscribed
  * endpoint (UNIQUE per endpoint and event, so a redelivered event adds nothing) and schedules
  * one durable job per delivery, in the consumer's transaction.
  */

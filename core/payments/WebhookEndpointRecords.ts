@@ -5,7 +5,12 @@
  */
 
 /** The events a merchant endpoint may subscribe to (ReconciliationMismatchFound once the reconciler emits it). */
-export const merchantWebhookEventTypes = ["PaymentSucceeded", "RefundSucceeded", "ReconciliationMismatchFound"] as const;
+export const merchantWebhookEventTypes = [
+  "PaymentSucceeded",
+  "RefundSucceeded",
+  "ReconciliationMismatchFound",
+  "ReconciliationExceptionsOpen",
+] as const;
 /** One subscribable event type. */
 export type MerchantWebhookEventType = (typeof merchantWebhookEventTypes)[number];
 

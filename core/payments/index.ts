@@ -34,3 +34,5 @@ export * from "./ReconciliationWindow.js";
 export * from "./SettlementFile.js";
 export * from "./SettlementReconciliation.js";
 export * from "./DeadDeliveries.js";
+export * from "./ExceptionReport.js";
+export * from "./DailyRuns.js";

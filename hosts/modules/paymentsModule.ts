@@ -3,7 +3,7 @@
  * and its ports (repository, API keys, provider). `makePaymentsModule({ provider })` lets a
  * host or a test bring its own PaymentProvider; the default is an in-process sandbox.
  */
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import { makeOperatorRoutes, paymentRoutes } from "../../adapters/koa/payments/index.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
@@ -28,6 +28,8 @@ import { authenticateApiKey, createMerchant } from "../../core/payments/Merchant
 import { authenticateClientSecret, looksLikeClientSecret } from "../../core/payments/ClientView.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { reconcileSettlementDay, reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
+import { dailyExceptionReportRun, dailySettlementRun, scheduleNextDailyRun } from "../../core/payments/DailyRuns.js";
+import { exceptionReportJobKind, reportOpenExceptions } from "../../core/payments/ExceptionReport.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
@@ -56,10 +58,27 @@ export const reconcileIntentJob = makeJobHandler({
   run: (job) => Effect.asVoid(reconcileIntentWithinWindow(String((job.payload as { intent_id?: unknown }).intent_id))),
 });
 
-/** Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`). */
+/**
+ * Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`);
+ * the daily run schedules the next day's once it has finished.
+ */
 export const reconcileSettlementJob = makeJobHandler({
   kind: reconcileSettlementJobKind,
-  run: (job) => Effect.asVoid(reconcileSettlementDay(String((job.payload as { day?: unknown }).day))),
+  run: (job) =>
+    Effect.zipRight(
+      reconcileSettlementDay(String((job.payload as { day?: unknown }).day)),
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailySettlementRun, nowMs)),
+    ),
+});
+
+/** The daily open-exception report as a durable job; it schedules the next day's. */
+export const exceptionReportJob = makeJobHandler({
+  kind: exceptionReportJobKind,
+  run: (job) =>
+    Effect.zipRight(
+      reportOpenExceptions(String((job.payload as { day?: unknown }).day)),
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
+    ),
 });
 
 /** Options of the payment module. */
@@ -104,7 +123,9 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     routes: [...paymentRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],
     migrations: paymentsMigrations,
     consumers: [makeMerchantWebhookFanout({ maxAttempts })],
-    jobHandlers: [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob],
+    jobHandlers: [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, exceptionReportJob],
+    scheduleRecurring: (nowMs) =>
+      Effect.zipRight(scheduleNextDailyRun(dailySettlementRun, nowMs), scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
     bearerAuthenticators: [
       { name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey },
       { name: "payment_intent_client_secret", matches: looksLikeClientSecret, authenticate: authenticateClientSecret },

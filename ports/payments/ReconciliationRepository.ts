@@ -12,6 +12,14 @@ import type {
 } from "../../core/payments/ReconciliationException.js";
 import type { LockOptions } from "./PaymentsRepository.js";
 
+/** Open exceptions of one merchant and kind. */
+export interface OpenExceptionGroup {
+  readonly merchantId: string | null;
+  readonly kind: string;
+  readonly count: number;
+  readonly oldestOpenedAt: Date;
+}
+
 /** The reconciliation repository. */
 export interface ReconciliationRepository {
   /** Opens an exception; false when one with the same (provider object, window, kind) exists. */
@@ -37,6 +45,16 @@ export interface ReconciliationRepository {
   readonly settledInWindow: (req: { readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<SettledObject>>;
   /** Our object under a provider reference (an attempt's or a refund's), whenever it was posted. */
   readonly settledByReference: (reference: string) => Effect.Effect<SettledObject | null>;
+  /** Open exceptions grouped by merchant (null: operator items) and kind, with the oldest opening. */
+  readonly openExceptionSummary: () => Effect.Effect<ReadonlyArray<OpenExceptionGroup>>;
+  /** Records the exception report of `merchantKey` for `day`; false when that report exists. */
+  readonly recordExceptionReport: (report: {
+    readonly merchantKey: string;
+    readonly day: string;
+    readonly openCount: number;
+    readonly summary: Readonly<Record<string, unknown>>;
+    readonly createdAt: Date;
+  }) => Effect.Effect<boolean>;
   /** A posted ledger transaction by its source, with the source of its reversal if any. */
   readonly findLedgerTransaction: (source: string) => Effect.Effect<{
     readonly merchantId: string;

@@ -97,6 +97,38 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
           .returning("id")
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => r !== undefined), Effect.withSpan("ReconciliationRepository.insertException")),
+    openExceptionSummary: () =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("payment_reconciliation_exceptions")
+          .select(["merchant_id", "kind"])
+          .select((eb) => [eb.fn.countAll().as("count"), eb.fn.min("opened_at").as("oldest")])
+          .where("status", "=", "open")
+          .groupBy(["merchant_id", "kind"])
+          .orderBy("merchant_id")
+          .orderBy("kind")
+          .execute(),
+      ).pipe(
+        Effect.map((rows) =>
+          rows.map((r: Row) => ({ merchantId: nullable(r.merchant_id), kind: String(r.kind), count: toNumber(r.count), oldestOpenedAt: f.timeFromDb(r.oldest) })),
+        ),
+        Effect.withSpan("ReconciliationRepository.openExceptionSummary"),
+      ),
+    recordExceptionReport: (report) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("payment_exception_reports")
+          .values({
+            merchant_key: report.merchantKey,
+            report_day: report.day,
+            open_count: report.openCount,
+            summary: f.jsonToDb(report.summary),
+            created_at: f.timeToDb(report.createdAt),
+          })
+          .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
+          .returning("merchant_key")
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => r !== undefined), Effect.withSpan("ReconciliationRepository.recordExceptionReport")),
     findException: (id, options) =>
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),

@@ -10,6 +10,7 @@ export * from "./SqlPaymentsRepository.js";
 export * from "./SqlApiKeys.js";
 export * from "./paymentsMigration0004.js";
 export * from "./paymentsMigration0005DeadDeliveries.js";
+export * from "./paymentsMigration0006ExceptionReports.js";
 export * from "./SqlClientSecrets.js";
 export * from "./SqlWebhookEndpoints.js";
 export * from "./SqlDisputes.js";

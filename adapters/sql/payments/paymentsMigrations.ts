@@ -9,6 +9,7 @@ import type { Migration } from "../Migration.js";
 import type { SqlDialect } from "../SqlDatabase.js";
 import { paymentsMigration0004 } from "./paymentsMigration0004.js";
 import { paymentsMigration0005DeadDeliveries } from "./paymentsMigration0005DeadDeliveries.js";
+import { paymentsMigration0006ExceptionReports } from "./paymentsMigration0006ExceptionReports.js";
 import { paymentsMigration0002Reconciliation } from "./paymentsMigration0002Reconciliation.js";
 
 const statuses =
@@ -134,4 +135,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0002Reconciliation,
   paymentsMigration0004,
   paymentsMigration0005DeadDeliveries,
+  paymentsMigration0006ExceptionReports,
 ];
