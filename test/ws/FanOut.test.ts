@@ -2,7 +2,7 @@
  * On Postgres, an event published by one server process reaches subscribers of another
  * (LISTEN/NOTIFY), also when the listener lost its connection meanwhile (resume from the log).
  */
-import t from "tap";
+import t, { type Test } from "tap";
 import { sql } from "kysely";
 import { REALTIME_CHANNEL } from "../../adapters/postgres/PostgresRealtimeBus.js";
 import { createTestPostgresDatabase } from "../support/databases.js";
@@ -13,7 +13,8 @@ import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import { makeEnvelope } from "../worker/fixtures.js";
 import { startRealtime, TestClient } from "./fixtures.js";
 
-t.test("an event published through a second instance reaches a subscriber of the first [postgres]", async (t) => {
+/** Two server instances on one Postgres database and alice subscribed to project:p1 on the first. */
+const twoInstancesWithSubscriber = async (t: Test) => {
   const url = await createTestPostgresDatabase(t);
   const first = await openPostgres({ connectionString: url, max: 4 });
   t.teardown(first.close);
@@ -23,11 +24,15 @@ t.test("an event published through a second instance reaches a subscriber of the
   const memberships = new Set(["alice:p1"]);
   const one = await startRealtime(t, first, memberships);
   const two = await startRealtime(t, second, memberships);
-
   const client = await TestClient.connect(one.url, { token: "token-alice" });
   t.teardown(() => client.close());
   client.send({ type: "subscribe", channel: "project:p1" });
   await client.next((m) => m.type === "subscribed");
+  return { url, first, two, memberships, client };
+};
+
+t.test("an event published through a second instance reaches a subscriber of the first [postgres]", async (t) => {
+  const { two, memberships, client } = await twoInstancesWithSubscriber(t);
 
   // The second instance's worker path: the realtime consumer appends and announces after commit.
   const consumer = realtimeConsumer({ channelsFor: (e) => [`project:${e.aggregate_id}`] });
@@ -43,19 +48,7 @@ t.test("an event published through a second instance reaches a subscriber of the
 });
 
 t.test("after the bus reconnects, what was published while it was away is still delivered from the channel log [postgres]", async (t) => {
-  const url = await createTestPostgresDatabase(t);
-  const first = await openPostgres({ connectionString: url, max: 4 });
-  t.teardown(first.close);
-  const second = await openPostgres({ connectionString: url, max: 4 });
-  t.teardown(second.close);
-  await migrate(first);
-  const memberships = new Set(["alice:p1"]);
-  const one = await startRealtime(t, first, memberships);
-  const two = await startRealtime(t, second, memberships);
-  const client = await TestClient.connect(one.url, { token: "token-alice" });
-  t.teardown(() => client.close());
-  client.send({ type: "subscribe", channel: "project:p1" });
-  await client.next((m) => m.type === "subscribed");
+  const { url, first, two, memberships, client } = await twoInstancesWithSubscriber(t);
 
   // Cut every realtime LISTEN connection of this database, then publish at once: the notice is
   // sent while the first instance is not listening, so only the resume after its reconnection
