@@ -53,6 +53,11 @@ export interface JobQueue {
     readonly leaseMs: number;
     readonly kinds?: ReadonlyArray<string>;
   }) => Effect.Effect<ReadonlyArray<Job>>;
+  /**
+   * Extends `workerId`'s lease of a running job to `until` (a long handler's heartbeat); false
+   * if it no longer holds the job (its lease expired and another worker took it over).
+   */
+  readonly extendLease: (id: string, workerId: string, until: Date) => Effect.Effect<boolean>;
   /** Marks a job done; false if `workerId` no longer holds it. */
   readonly complete: (id: string, workerId: string) => Effect.Effect<boolean>;
   /** Records a failed attempt: retried at `retryAt`, or dead when null; false if not held. */

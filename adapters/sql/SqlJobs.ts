@@ -147,6 +147,19 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
           }),
         )
     ).pipe(Effect.withSpan("JobQueue.claimDue")),
+  extendLease: (id, workerId, until) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("jobs")
+        .set({ locked_until: f.timeToDb(until) })
+        .where("id", "=", id)
+        .where("status", "=", "running")
+        .where("locked_by", "=", workerId)
+        .executeTakeFirst(),
+    ).pipe(
+      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+      Effect.withSpan("JobQueue.extendLease"),
+    ),
   complete: (id, workerId) =>
     Effect.flatMap(Clock.currentTimeMillis, (millis) =>
       runQuery(db, (ex) =>

@@ -2,9 +2,11 @@
  * The durable job runner (architecture.md, Events and background work): claims due jobs, runs
  * the handler registered for their kind, and completes them or records the failure with a
  * backoff, dead-lettering after the job's bound. On Postgres the claim uses SKIP LOCKED, so
- * several runners on several machines never hold one job at once.
+ * several runners on several machines never hold one job at once. While a handler runs, its
+ * lease is extended every third of the lease, so a long job (an export, a thumbnail) is not
+ * taken over by another runner; a runner that lost its lease stops extending it.
  */
-import { Cause, Clock, Effect } from "effect";
+import { Cause, Clock, Effect, Fiber } from "effect";
 import { JobQueue, type Job } from "../../ports/Jobs.js";
 import { defaultBackoff, retryAt } from "./Backoff.js";
 import { describeFailure } from "./Consumer.js";
@@ -59,6 +61,18 @@ export const handlerRegistry = <R>(handlers: ReadonlyArray<JobHandler<R>>): Read
 
 const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms));
 
+const defaultLeaseMs = 60_000;
+
+/** Extends the lease every third of its length until interrupted or the lease is lost. */
+const keepLease = (queue: JobQueue, jobId: string, workerId: string, leaseMs: number): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    for (;;) {
+      yield* Effect.sleep(Math.max(1, Math.floor(leaseMs / 3)));
+      const until = new Date((yield* Clock.currentTimeMillis) + leaseMs);
+      if (!(yield* queue.extendLease(jobId, workerId, until))) return;
+    }
+  });
+
 /** Runs one claimed job and records its outcome. */
 export const runJob = <R>(
   handlers: ReadonlyMap<string, JobHandler<R>>,
@@ -70,7 +84,10 @@ export const runJob = <R>(
     const handler = handlers.get(job.kind);
     const work: Effect.Effect<void, unknown, R> =
       handler === undefined ? Effect.fail(new UnknownJobKind(job.kind)) : handler.run(job);
+    const leaseMs = options.leaseMs ?? defaultLeaseMs;
+    const heartbeat = yield* Effect.fork(keepLease(queue, job.id, options.workerId, leaseMs));
     const exit = yield* Effect.exit(work);
+    yield* Fiber.interrupt(heartbeat);
     if (exit._tag === "Success") {
       return (yield* queue.complete(job.id, options.workerId)) ? ("done" as const) : ("lost" as const);
     }
@@ -104,7 +121,7 @@ export const runJobsOnce = <R>(
       workerId: options.workerId,
       now: yield* nowDate,
       limit: batchSize,
-      leaseMs: options.leaseMs ?? 60_000,
+      leaseMs: options.leaseMs ?? defaultLeaseMs,
     });
     const outcomes = yield* Effect.forEach(jobs, (job) => runJob(registry, job, options), {
       concurrency: options.concurrency ?? batchSize,

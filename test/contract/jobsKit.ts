@@ -105,6 +105,21 @@ export const jobsCases: ReadonlyArray<KitCase<JobsKitPorts>> = [
     },
   },
   {
+    name: "jobs: the holder extends its lease; others stay off until the extended lease expires",
+    run: async (t, run) => {
+      const job = await run(schedule({ kind: "k", payload: null, runAt: at(0) }));
+      await run(claim("w1", at(0), { leaseMs: 10_000 }));
+      t.equal(await run(queue((q) => q.extendLease(job.id, "w2", at(60_000)))), false, "only the holder extends");
+      t.equal(await run(queue((q) => q.extendLease(job.id, "w1", at(30_000)))), true);
+      t.same(await run(claim("w2", at(20_000))), [], "still held after the original lease");
+      const retaken = await run(claim("w2", at(30_001)));
+      t.same(retaken.map((j) => j.id), [job.id], "taken over once the extended lease expired");
+      t.equal(await run(queue((q) => q.extendLease(job.id, "w1", at(90_000)))), false, "a lost lease cannot be extended");
+      t.equal(await run(queue((q) => q.complete(job.id, "w2"))), true);
+      t.equal(await run(queue((q) => q.extendLease(job.id, "w2", at(90_000)))), false, "nor a finished job's");
+    },
+  },
+  {
     name: "jobs: concurrent workers never hold the same job at once",
     run: async (t, run) => {
       for (let i = 0; i < 60; i++) await run(schedule({ kind: "k", payload: i, runAt: at(i) }));

@@ -86,3 +86,27 @@ t.test("registering two handlers for one kind is refused", async (t) => {
   const { handlerRegistry } = await import("../../adapters/worker/JobRunner.js");
   t.throws(() => handlerRegistry([handler, handler]), /two job handlers for kind "x"/);
 });
+
+forEachDialect(t, "a job running longer than its lease keeps it: the runner extends the lease, no other runner takes it over", async (t, db) => {
+  const { runtime, close } = await openRuntime(db);
+  t.teardown(close);
+  let runs = 0;
+  const handler: JobHandler = { kind: "export.long", run: () => Effect.zipRight(Effect.sync(() => void (runs += 1)), Effect.sleep(4_000)) };
+  const job = await runtime.runPromise(schedule({ kind: "export.long", payload: null, runAt: new Date(Date.now() - 1_000) }));
+  const lease = { batchSize: 1, leaseMs: 1_500 };
+  const slow = runtime.runPromise(runJobsOnce([handler], { ...lease, workerId: "slow" }));
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await pause(300);
+  t.equal((await runtime.runPromise(getJob(job.id)))?.status, "running", "the slow runner holds the job");
+  // Well past the original 1.5 s lease, another runner keeps trying to claim.
+  let stolen = 0;
+  const until = Date.now() + 3_200;
+  while (Date.now() < until) {
+    stolen += (await runtime.runPromise(runJobsOnce([handler], { ...lease, workerId: "other" }))).claimed;
+    await pause(200);
+  }
+  t.equal(stolen, 0, "the lease was extended while the handler ran");
+  t.match(await slow, { claimed: 1, done: 1, lost: 0 });
+  t.equal(runs, 1, "the job ran once");
+  t.equal((await runtime.runPromise(getJob(job.id)))?.status, "done");
+});
