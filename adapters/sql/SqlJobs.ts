@@ -109,6 +109,32 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
 };
 
 /** The worker side of jobs. */
+/**
+ * Updates a job only while `workerId` holds it (running and locked by it); false when the
+ * lease was lost. The one guard of every worker-side change of a claimed job.
+ */
+const updateHeld = (
+  db: SqlDatabase,
+  id: string,
+  workerId: string,
+  operation: string,
+  values: (at: Date) => Record<string, unknown>,
+): Effect.Effect<boolean> =>
+  Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+    runQuery(db, (ex) =>
+      ex
+        .updateTable("jobs")
+        .set(values(new Date(millis)))
+        .where("id", "=", id)
+        .where("status", "=", "running")
+        .where("locked_by", "=", workerId)
+        .executeTakeFirst(),
+    ),
+  ).pipe(
+    Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+    Effect.withSpan(`JobQueue.${operation}`),
+  );
+
 export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transactions, signals?: WorkSignals): JobQueue => ({
   claimDue: ({ workerId, now, limit, leaseMs, kinds }) =>
     (kinds !== undefined && kinds.length === 0
@@ -147,56 +173,18 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
           }),
         )
     ).pipe(Effect.withSpan("JobQueue.claimDue")),
-  extendLease: (id, workerId, until) =>
-    runQuery(db, (ex) =>
-      ex
-        .updateTable("jobs")
-        .set({ locked_until: f.timeToDb(until) })
-        .where("id", "=", id)
-        .where("status", "=", "running")
-        .where("locked_by", "=", workerId)
-        .executeTakeFirst(),
-    ).pipe(
-      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-      Effect.withSpan("JobQueue.extendLease"),
-    ),
+  extendLease: (id, workerId, until) => updateHeld(db, id, workerId, "extendLease", () => ({ locked_until: f.timeToDb(until) })),
   complete: (id, workerId) =>
-    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("jobs")
-          .set({ status: "done", locked_by: null, locked_until: null, updated_at: f.timeToDb(new Date(millis)) })
-          .where("id", "=", id)
-          .where("status", "=", "running")
-          .where("locked_by", "=", workerId)
-          .executeTakeFirst(),
-      ),
-    ).pipe(
-      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-      Effect.withSpan("JobQueue.complete"),
-    ),
+    updateHeld(db, id, workerId, "complete", (at) => ({ status: "done", locked_by: null, locked_until: null, updated_at: f.timeToDb(at) })),
   fail: (id, workerId, { error, retryAt }) =>
-    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("jobs")
-          .set({
-            status: retryAt === null ? "dead" : "pending",
-            ...(retryAt === null ? {} : { run_at: f.timeToDb(retryAt) }),
-            last_error: error,
-            locked_by: null,
-            locked_until: null,
-            updated_at: f.timeToDb(new Date(millis)),
-          })
-          .where("id", "=", id)
-          .where("status", "=", "running")
-          .where("locked_by", "=", workerId)
-          .executeTakeFirst(),
-      ),
-    ).pipe(
-      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-      Effect.withSpan("JobQueue.fail"),
-    ),
+    updateHeld(db, id, workerId, "fail", (at) => ({
+      status: retryAt === null ? "dead" : "pending",
+      ...(retryAt === null ? {} : { run_at: f.timeToDb(retryAt) }),
+      last_error: error,
+      locked_by: null,
+      locked_until: null,
+      updated_at: f.timeToDb(at),
+    })),
   listDead: (limit) =>
     runQuery(db, (ex) =>
       ex.selectFrom("jobs").selectAll().where("status", "=", "dead").orderBy("updated_at").orderBy("id").limit(limit).execute(),
