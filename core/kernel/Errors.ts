@@ -5,6 +5,7 @@
  * `Data.TaggedError` with `code` and `category`.
  */
 import { Data } from "effect";
+import type { YieldableError } from "effect/Cause";
 
 /** What kind of failure an error is; the HTTP mapper owns the category -> status table. */
 export type ErrorCategory =
@@ -33,6 +34,36 @@ export interface DomainErrorShape {
   readonly category: ErrorCategory;
   readonly detail?: string | undefined;
 }
+
+/**
+ * Declares a module's error class with its stable code and category in one line:
+ *
+ *   export class TaskDeleted extends DomainError("TaskDeleted", "task_deleted", "conflict")<{
+ *     readonly taskId: string;
+ *   }> {}
+ *
+ * Every instance has `_tag`, `code`, `category` and an optional `detail`, which is all the one
+ * HTTP error mapper reads.
+ */
+export const DomainError = <const Tag extends string, const Code extends string, const Category extends ErrorCategory>(
+  tag: Tag,
+  code: Code,
+  category: Category,
+): DomainErrorClass<Tag, Code, Category> => {
+  class ModuleError extends Data.TaggedError(tag)<{ readonly detail?: string }> {
+    readonly code: Code = code;
+    readonly category: Category = category;
+  }
+  // The constructor copies every argument onto the instance, so the generic signature holds.
+  return ModuleError as unknown as DomainErrorClass<Tag, Code, Category>;
+};
+
+/** The class `DomainError` returns: extend it with the error's own fields as the type argument. */
+export type DomainErrorClass<Tag extends string, Code extends string, Category extends ErrorCategory> = new <
+  A extends Record<string, unknown> = {},
+>(
+  args: A & { readonly detail?: string },
+) => YieldableError & { readonly _tag: Tag; readonly code: Code; readonly category: Category; readonly detail?: string } & Readonly<A>;
 
 /** The object does not exist, or the caller may not learn that it does. */
 export class NotFound extends Data.TaggedError("NotFound")<{
