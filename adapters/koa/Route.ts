@@ -68,7 +68,13 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
   readonly description?: string;
   readonly tags: ReadonlyArray<string>;
   readonly auth: A;
-  readonly idempotency: IdempotencyMode;
+  /**
+   * Whether the route requires, accepts or ignores `Idempotency-Key`; omitted, the policy
+   * decides (`defaultIdempotency`, docs/conventions.md, Idempotency). Declare "required" where
+   * the specification says so; "none" on a POST only with the reason (comments use the spec's
+   * `client_mutation_id`).
+   */
+  readonly idempotency?: IdempotencyMode;
   readonly ifMatch?: IfMatchMode;
   /** Reads `limit` and `cursor` into `input.page` and documents them. */
   readonly pagination?: boolean;
@@ -107,6 +113,16 @@ export interface Route {
   readonly handler: (input: RouteInput<any, any, any, AuthMode>, ctx: Context) => Effect.Effect<RouteResponse, unknown, any>;
 }
 
+/**
+ * The written idempotency policy (docs/conventions.md, Idempotency), as the default of every
+ * route: an authenticated POST accepts a key (a client that sends one gets exact replays; one
+ * that does not just runs); reads, unauthenticated routes, and PUT, PATCH and DELETE (idempotent
+ * by HTTP semantics or guarded by If-Match versions) take none. Commands the specification marks
+ * "Required" (money movement, provider calls, costly asynchronous work) declare it themselves.
+ */
+export const defaultIdempotency = (method: HttpMethod, auth: AuthMode): IdempotencyMode =>
+  auth === "required" && method === "POST" ? "optional" : "none";
+
 /** Checks and records an endpoint definition. Throws on a definition that cannot work. */
 export const defineRoute = <
   A extends AuthMode,
@@ -120,8 +136,9 @@ export const defineRoute = <
 ): Route => {
   const where = `route ${spec.operationId} (${spec.method} ${spec.path})`;
   if (!spec.path.startsWith("/")) throw new Error(`${where}: path must start with /`);
+  const idempotency = spec.idempotency ?? defaultIdempotency(spec.method, spec.auth);
   // Keys are scoped to the caller; without one, two clients could replay each other's answers.
-  if (spec.idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
+  if (idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
   const statuses = Object.keys(spec.responses).map(Number);
   if (!statuses.some((s) => s >= 200 && s < 300)) throw new Error(`${where}: responses must declare a 2xx status`);
   // Budgets are per principal: an anonymous route has nobody to count against.
@@ -134,7 +151,7 @@ export const defineRoute = <
     description: spec.description,
     tags: spec.tags,
     auth: spec.auth,
-    idempotency: spec.idempotency,
+    idempotency,
     ifMatch: spec.ifMatch ?? "none",
     pagination: spec.pagination ?? false,
     params: spec.params,
