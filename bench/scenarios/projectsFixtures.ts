@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { rankBetween } from "../../core/projects/Rank.js";
-import type { Task } from "../../core/projects/Records.js";
+import { Task } from "../../core/projects/model/Task.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { taskToRow } from "../../adapters/sql/projects/projectRows.js";
+import { rowCodec } from "../../adapters/sql/RowCodec.js";
 import type { RawDatabase } from "../RawDatabase.js";
 import type { BenchTarget } from "../Scenario.js";
 
@@ -74,7 +74,7 @@ export const insertTasks = async (target: BenchTarget, owner: ProjectOwner, coun
   }
   // 12 parameters a row: 500 rows stay under both drivers' parameter limits.
   for (let from = 0; from < tasks.length; from += 500) {
-    await database.db.insertInto("pm_tasks").values(tasks.slice(from, from + 500).map((task) => taskToRow(f, task))).execute();
+    await database.db.insertInto("pm_tasks").values(tasks.slice(from, from + 500).map((task) => rowCodec(Task, f).toRow(task))).execute();
   }
   return tasks;
 };

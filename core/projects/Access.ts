@@ -10,8 +10,12 @@ import type { Principal } from "../../ports/Principal.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import type { Project, Task, Workspace, WorkspaceMember } from "./Records.js";
-import { allows, type ProjectRight, type ProjectRole, type WorkspaceRole } from "./Roles.js";
+import type { Project } from "./model/Project.js";
+import type { Task } from "./model/Task.js";
+import type { Workspace } from "./model/Workspace.js";
+import type { WorkspaceMember } from "./model/WorkspaceMember.js";
+import { allows, type ProjectRight } from "./Roles.js";
+import { type ProjectRole, type WorkspaceRole } from "./model/Roles.js";
 
 /** The caller as a user id; only users act in this module. */
 export const requireUser = (principal: Principal): Effect.Effect<string, Forbidden> =>

@@ -12,22 +12,20 @@ import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
-import type { TaskEvent } from "./Records.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
-
-const ActivityCursor = Schema.Tuple(Schema.String, Schema.String);
+import type { TaskEvent } from "./model/TaskEvent.js";
+import { pageFrom, TimeIdCursorKey, type Page } from "../kernel/Page.js";
 
 /** One page of the caller's activity, optionally within one workspace. */
 export const listActivity = (
   principal: Principal,
   query: { readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<TaskEvent>, Forbidden | NotFound | InvalidCursor, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
+): Effect.Effect<Page<TaskEvent>, Forbidden | NotFound | InvalidCursor, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     if (query.workspaceId !== undefined) yield* workspaceAccess(userId, query.workspaceId);
-    const before = query.cursor === undefined ? undefined : yield* decodeCursor(ActivityCursor, query.cursor);
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(TimeIdCursorKey, query.cursor);
     const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
-    if (projectIds.length === 0) return { data: [], nextCursor: null };
+    if (projectIds.length === 0) return { data: [], next_cursor: null };
     const rows = yield* (yield* TasksRepository).listEvents({
       projectIds,
       before: before === undefined ? undefined : { createdAt: before[0], id: before[1] },

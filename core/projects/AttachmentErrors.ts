@@ -1,6 +1,6 @@
 /** Typed errors of task attachments (stable `code`, `category` for the one HTTP mapper). */
 import { Data } from "effect";
-import type { AttachmentStatus, ThumbnailStatus } from "./AttachmentRecord.js";
+import type { AttachmentStatus, ThumbnailStatus } from "./model/Attachment.js";
 
 const notReadyCodes: Readonly<Record<AttachmentStatus, string>> = {
   pending: "attachment_not_uploaded",

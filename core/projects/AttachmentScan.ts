@@ -17,11 +17,11 @@ import { Scanner, type ScannerUnavailable } from "../../ports/Scanner.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import type { AttachmentStatus } from "./AttachmentRecord.js";
-import { attachmentFactVersions } from "./AttachmentRecord.js";
+import type { AttachmentStatus } from "./model/Attachment.js";
+import { attachmentFactVersions } from "./model/Attachment.js";
 import { attachmentScanActor, initialThumbnailState, scheduleThumbnail } from "./AttachmentThumbnails.js";
 import { attachmentScanJobKind } from "./Attachments.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
 /** Services the scan uses. */

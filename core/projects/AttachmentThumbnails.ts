@@ -20,7 +20,7 @@ import { Thumbnailer, type ThumbnailInputRejected } from "../../ports/Thumbnaile
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./AttachmentErrors.js";
-import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./AttachmentRecord.js";
+import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
@@ -106,7 +106,7 @@ export const generateThumbnail = (
   Effect.gen(function* () {
     const repo = yield* AttachmentsRepository;
     const attachment = yield* repo.findAttachment(attachmentId);
-    if (attachment === null || attachment.status !== "clean" || attachment.thumbnail?.status !== "pending") return "skipped" as const;
+    if (attachment === null || attachment.status !== "clean" || attachment.thumbnailStatus !== "pending") return "skipped" as const;
     const settle = (status: "unsupported" | "failed", detail: string) =>
       Effect.map(repo.settleThumbnail({ id: attachmentId, status, detail: detail.slice(0, 500) }), (moved) => (moved ? status : ("skipped" as const)));
     if (attachment.size > thumbnailPolicy.maxSourceBytes) return yield* settle("unsupported", "the image is too large for a thumbnail");
@@ -181,14 +181,14 @@ export const downloadThumbnail = (
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable | ThumbnailNotAvailable, AttachmentServices> =>
   Effect.gen(function* () {
     const attachment = yield* readableCleanAttachment(principal, attachmentId, "has a thumbnail");
-    const thumbnail = attachment.thumbnail ?? null;
-    if (thumbnail === null || thumbnail.status !== "ready" || thumbnail.objectKey === null) {
-      const status = thumbnail?.status ?? "none";
+    const key = attachment.thumbnailKey;
+    if (attachment.thumbnailStatus !== "ready" || key === null) {
+      const status = attachment.thumbnailStatus ?? "none";
       return yield* Effect.fail(new ThumbnailNotAvailable({ status, detail: `The thumbnail is ${status}.` }));
     }
-    const contentType = thumbnail.contentType ?? "application/octet-stream";
+    const contentType = attachment.thumbnailContentType ?? "application/octet-stream";
     return yield* (yield* ObjectStore).grantDownload({
-      key: thumbnail.objectKey,
+      key,
       contentType,
       filename: thumbnailFilename(contentType),
       ttlMs: attachmentPolicy.downloadTtlMs,

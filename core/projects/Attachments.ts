@@ -24,13 +24,13 @@ import {
   UploadIncomplete,
   UploadMismatch,
 } from "./AttachmentErrors.js";
-import { attachmentFactVersions, type Attachment, type TransferGrantView } from "./AttachmentRecord.js";
-import { now } from "./Clock.js";
+import { attachmentFactVersions, type Attachment } from "./model/Attachment.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./ProjectErrors.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 
 /** Services the attachment commands use. */
 export type AttachmentServices = TaskServices | AttachmentsRepository | ObjectStore | Jobs;
@@ -58,14 +58,6 @@ export interface NewAttachment {
   readonly size: number;
   readonly sha256: string;
 }
-
-/** A grant as its wire shape. */
-export const grantView = (grant: ObjectGrant): TransferGrantView => ({
-  url: grant.url,
-  method: grant.method,
-  headers: { ...grant.headers },
-  expires_at: grant.expiresAt.toISOString(),
-});
 
 const contentTypePattern = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -133,6 +125,12 @@ export const requestAttachmentUpload = (
       completedAt: null,
       scannedAt: null,
       createdAt: at,
+      thumbnailStatus: null,
+      thumbnailKey: null,
+      thumbnailContentType: null,
+      thumbnailWidth: null,
+      thumbnailHeight: null,
+      thumbnailDetail: null,
     };
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -224,19 +222,17 @@ export const getAttachment = (principal: Principal, attachmentId: string): Effec
     return attachment;
   }).pipe(Effect.withSpan("Projects.getAttachment"));
 
-const IdCursor = Schema.Tuple(Schema.String);
-
 /** Attachments of a visible task, oldest first (every status, so uploaders see progress). */
 export const listAttachments = (
   principal: Principal,
   taskId: string,
   query: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<Attachment>, Forbidden | NotFound | InvalidCursor, AttachmentServices> =>
+): Effect.Effect<Page<Attachment>, Forbidden | NotFound | InvalidCursor, AttachmentServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "read");
-    const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* AttachmentsRepository).listAttachments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (a) => [a.id]);
   }).pipe(Effect.withSpan("Projects.listAttachments"));

@@ -11,12 +11,12 @@ import { Transactions } from "../../ports/Transactions.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./ProjectErrors.js";
-import type { Comment } from "./Records.js";
+import { Comment } from "./model/Comment.js";
+import { toWire } from "../kernel/Wire.js";
 import { factTypes, recordTaskFact } from "./TaskFacts.js";
-import { commentView } from "./Views.js";
 
 /** The event type of an edit. */
 export const commentEditedType = factTypes["comment.edited"];
@@ -77,7 +77,7 @@ export const editComment = (
           task,
           actorId: userId,
           kind: "comment.edited",
-          data: { comment: commentView(comment), mentions: addedMentions },
+          data: { comment: toWire(Comment, comment), mentions: addedMentions },
           aggregate: { id: comment.id, version: current.version + 1 },
         });
         return { comment, addedMentions };

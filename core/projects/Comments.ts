@@ -12,13 +12,13 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { ClientMutationIdReused, TaskDeleted } from "./ProjectErrors.js";
-import type { Comment } from "./Records.js";
+import { Comment } from "./model/Comment.js";
+import { toWire } from "../kernel/Wire.js";
 import { recordTaskFact } from "./TaskFacts.js";
-import { commentView } from "./Views.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 
 /** What an author sends. */
 export interface NewComment {
@@ -90,26 +90,24 @@ export const addComment = (
           actorId: userId,
           kind: "comment.added",
           aggregate: { id: comment.id, version: 1 },
-          data: { comment: commentView(comment), mentions },
+          data: { comment: toWire(Comment, comment), mentions },
         });
         return { comment, created: true };
       }),
     );
   }).pipe(Effect.withSpan("Projects.addComment"));
 
-const IdCursor = Schema.Tuple(Schema.String);
-
 /** Comments of a visible task, oldest first. */
 export const listComments = (
   principal: Principal,
   taskId: string,
   query: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<Comment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository> =>
+): Effect.Effect<Page<Comment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "read");
-    const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* CommentsRepository).listComments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (c) => [c.id]);
   }).pipe(Effect.withSpan("Projects.listComments"));

@@ -10,11 +10,12 @@ import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { rankBetween } from "./Rank.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
-import { initialStatus, type TaskStatus } from "./TaskWorkflow.js";
+import { initialStatus } from "./TaskWorkflow.js";
+import { type TaskStatus } from "./model/Task.js";
 
 /** Services the task commands use. */
 export type TaskServices = WorkspacesRepository | ProjectsRepository | TasksRepository | Transactions | Outbox | Ids;

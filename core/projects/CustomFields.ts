@@ -17,11 +17,12 @@ import { Transactions } from "../../ports/Transactions.js";
 import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import type { CustomField, CustomFieldType, CustomFieldValue, TaskFieldValue } from "./CustomFieldRecord.js";
+import type { CustomField, CustomFieldType } from "./model/CustomField.js";
+import type { CustomFieldValue, TaskFieldValue } from "./model/TaskFieldValue.js";
 import { TaskDeleted } from "./ProjectErrors.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
 /** Services of the custom field commands. */

@@ -11,7 +11,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DependenciesRepository } from "../../ports/projects/DependenciesRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./ProjectErrors.js";
 

@@ -13,10 +13,16 @@ import { ExportsRepository, type ExportPage } from "../../ports/projects/Exports
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, visibleProjectIds, workspaceAccess } from "./Access.js";
-import { attachmentView } from "./AttachmentRecord.js";
-import { now } from "./Clock.js";
+import { toWire } from "../kernel/Wire.js";
+import { AttachmentPublic, attachmentPublic } from "./model/Attachment.js";
+import { Comment } from "./model/Comment.js";
+import { ProjectWithRole } from "./model/Project.js";
+import { ProjectMember } from "./model/ProjectMember.js";
+import { Task } from "./model/Task.js";
+import { TaskEvent } from "./model/TaskEvent.js";
+import { WorkspaceWithRole } from "./model/Workspace.js";
+import { now } from "../kernel/Clock.js";
 import { workspaceExportJobKind } from "./Exports.js";
-import { activityView, commentView, projectMemberView, projectView, taskView, workspaceView } from "./Views.js";
 
 /** Rows per page read from the database. */
 const pageSize = 500;
@@ -56,11 +62,11 @@ export const runWorkspaceExport = (
     const projects: Line[] = [];
     for (const projectId of projectIds) {
       const project = yield* Effect.either(projectAccess(userId, projectId));
-      if (project._tag === "Right") projects.push({ type: "project", ...projectView(project.right.project, project.right.role) });
+      if (project._tag === "Right") projects.push({ type: "project", ...toWire(ProjectWithRole, { ...project.right.project, role: project.right.role }) });
     }
     const head = Stream.fromIterable<Line>([
       { type: "export", id: found.id, workspace_id: found.workspaceId, requested_by: userId, format: "jsonl", version: 1 },
-      { type: "workspace", ...workspaceView(access.right.workspace, access.right.membership.role) },
+      { type: "workspace", ...toWire(WorkspaceWithRole, { ...access.right.workspace, role: access.right.membership.role }) },
       ...projects,
     ]);
     let lines = 0;
@@ -68,11 +74,11 @@ export const runWorkspaceExport = (
     const body = Stream.concatAll(
       Chunk.make(
         head,
-        paged(repo.projectMembers, projectIds, "project_member", projectMemberView),
-        paged(repo.tasks, projectIds, "task", taskView),
-        paged(repo.comments, projectIds, "comment", commentView),
-        paged(repo.attachments, projectIds, "attachment", attachmentView),
-        paged(repo.events, projectIds, "activity", activityView),
+        paged(repo.projectMembers, projectIds, "project_member", (m) => toWire(ProjectMember, m)),
+        paged(repo.tasks, projectIds, "task", (t) => toWire(Task, t)),
+        paged(repo.comments, projectIds, "comment", (c) => toWire(Comment, c)),
+        paged(repo.attachments, projectIds, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a))),
+        paged(repo.events, projectIds, "activity", (e) => toWire(TaskEvent, e)),
       ),
     ).pipe(
       Stream.map((line) => {

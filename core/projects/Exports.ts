@@ -14,9 +14,9 @@ import { Transactions } from "../../ports/Transactions.js";
 import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { ExportNotReady } from "./ExportErrors.js";
-import type { WorkspaceExport } from "./ExportRecord.js";
+import type { WorkspaceExport } from "./model/WorkspaceExport.js";
 
 /** The job kind of the workspace export; its key is the export id. */
 export const workspaceExportJobKind = "projects.workspace_export";

@@ -9,7 +9,7 @@ import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 
 /** The channel of a project's live updates. */
 export const projectChannel = (projectId: string): string => `project:${projectId}`;

@@ -15,7 +15,7 @@ import { NotificationsRepository } from "../../ports/projects/NotificationsRepos
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess } from "./Access.js";
-import type { Notification } from "./Notification.js";
+import type { Notification } from "./model/Notification.js";
 import { allows } from "./Roles.js";
 
 /** The inbox name of the mention consumer. */

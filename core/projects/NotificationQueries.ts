@@ -12,22 +12,20 @@ import { NotificationsRepository } from "../../ports/projects/NotificationsRepos
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds } from "./Access.js";
-import { now } from "./Clock.js";
-import type { Notification } from "./Notification.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
+import { now } from "../kernel/Clock.js";
+import type { Notification } from "./model/Notification.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 
 type Services = NotificationsRepository | WorkspacesRepository | ProjectsRepository;
-
-const IdCursor = Schema.Tuple(Schema.String);
 
 /** The caller's notifications, newest first. */
 export const listNotifications = (
   principal: Principal,
   query: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<Notification>, Forbidden | InvalidCursor, Services> =>
+): Effect.Effect<Page<Notification>, Forbidden | InvalidCursor, Services> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
-    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const projectIds = yield* visibleProjectIds(userId);
     const rows = yield* (yield* NotificationsRepository).list({ recipientId: userId, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (n) => [n.id]);

@@ -14,10 +14,12 @@ import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser, workspaceAccess, type ProjectAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
-import type { Project, ProjectMember } from "./Records.js";
-import { mayCreateProjects, mayHoldProjectRole, type ProjectRole } from "./Roles.js";
+import type { Project } from "./model/Project.js";
+import type { ProjectMember } from "./model/ProjectMember.js";
+import { mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
+import { type ProjectRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
 

@@ -15,9 +15,9 @@ import type { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { rankBetween } from "./Rank.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
 /** The job kind of a project's rank rebalance. */

@@ -3,15 +3,9 @@
  * A workspace owner acts as admin of every project of the workspace; members and guests reach a
  * project only through a project membership; a guest can never be a project admin.
  */
-import { Schema } from "effect";
+import { ProjectRole, WorkspaceRole } from "./model/Roles.js";
 
-/** Tenant-level role of a workspace membership. */
-export const WorkspaceRole = Schema.Literal("owner", "member", "guest");
-export type WorkspaceRole = typeof WorkspaceRole.Type;
-
-/** Role of a project membership, weakest last. */
-export const ProjectRole = Schema.Literal("admin", "contributor", "commenter", "viewer");
-export type ProjectRole = typeof ProjectRole.Type;
+export { ProjectRole, WorkspaceRole };
 
 /** An action on a project that a role may or may not allow. */
 export type ProjectRight = "read" | "comment" | "edit_tasks" | "manage_members";

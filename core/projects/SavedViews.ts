@@ -14,9 +14,9 @@ import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository
 import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { validFieldValue } from "./CustomFields.js";
-import type { SavedView, SavedViewFilters, SavedViewSort } from "./SavedViewRecord.js";
+import type { SavedView, SavedViewFilters, SavedViewSort } from "./model/SavedView.js";
 
 /** Services of the saved view commands. */
 export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids;

@@ -13,7 +13,7 @@ import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository
 import { SearchIndex, type SearchHit } from "../../ports/projects/SearchIndex.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds } from "./Access.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 
 /** At most this many terms are matched (the rest of a long query is ignored). */
 export const maxSearchTerms = 8;
@@ -21,8 +21,6 @@ export const maxSearchTerms = 8;
 /** The words of a query: letters and digits, lower-cased, at most {@link maxSearchTerms}. */
 export const searchTerms = (q: string): ReadonlyArray<string> =>
   [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.slice(0, 64)))].slice(0, maxSearchTerms);
-
-const IdCursor = Schema.Tuple(Schema.String);
 
 /** Wire shape of a hit. */
 export const SearchHitView = Schema.Struct({
@@ -48,14 +46,14 @@ export const searchHitView = (h: SearchHit): typeof SearchHitView.Type => ({
 export const search = (
   principal: Principal,
   query: { readonly q: string; readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<SearchHit>, Forbidden | ValidationFailed | InvalidCursor, SearchIndex | WorkspacesRepository | ProjectsRepository> =>
+): Effect.Effect<Page<SearchHit>, Forbidden | ValidationFailed | InvalidCursor, SearchIndex | WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const terms = searchTerms(query.q);
     if (terms.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "q", message: "must contain a word" }] }));
-    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursor, query.cursor);
+    const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
-    if (projectIds.length === 0) return { data: [], nextCursor: null };
+    if (projectIds.length === 0) return { data: [], next_cursor: null };
     const rows = yield* (yield* SearchIndex).search({ terms, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (h) => [h.id]);
   }).pipe(Effect.withSpan("Projects.search"));

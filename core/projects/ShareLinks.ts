@@ -16,22 +16,13 @@ import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
-import { now } from "./Clock.js";
-import type { Project, Task } from "./Records.js";
+import { now } from "../kernel/Clock.js";
+import type { Project } from "./model/Project.js";
+import type { Task } from "./model/Task.js";
 import { allows } from "./Roles.js";
-import { pageFrom, type PageOf } from "./TaskQueries.js";
-
-/** A share link as stored (the token itself is never part of it). */
-export interface ShareLink {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly projectId: string;
-  readonly createdBy: string;
-  readonly createdAt: Date;
-  readonly expiresAt: Date;
-  readonly revokedAt: Date | null;
-  readonly revokedReason: string | null;
-}
+import type { ShareLink } from "./model/ShareLink.js";
+import { pageFrom, type Page } from "../kernel/Page.js";
+import { RankCursor } from "./TaskQueries.js";
 
 /** Lifetime of a link when the caller names none. */
 export const defaultShareLinkSeconds = 7 * 24 * 3600;
@@ -111,10 +102,8 @@ export const revokeShareLink = (
 /** What a share token grants: the project and one page of its live tasks. */
 export interface SharedProject {
   readonly project: Project;
-  readonly tasks: PageOf<Task>;
+  readonly tasks: Page<Task>;
 }
-
-const RankCursor = Schema.Tuple(Schema.String, Schema.String);
 
 /** Resolves a token to the read-only view; a missing, unknown, expired or revoked token is NotFound. */
 export const accessSharedProject = (

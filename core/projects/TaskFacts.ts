@@ -8,8 +8,9 @@ import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import type { Task, TaskEvent } from "./Records.js";
-import { taskView } from "./Views.js";
+import { Task } from "./model/Task.js";
+import { toWire } from "../kernel/Wire.js";
+import type { TaskEvent } from "./model/TaskEvent.js";
 
 /** Activity kinds and the event type each is published as. */
 export const factTypes = {
@@ -41,7 +42,7 @@ export const recordTaskFact = (input: {
 }): Effect.Effect<TaskEvent, never, TasksRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const { task } = input;
-    const data = { kind: input.kind, project_id: task.projectId, task: taskView(task), ...input.data };
+    const data = { kind: input.kind, project_id: task.projectId, task: toWire(Task, task), ...input.data };
     const envelope = yield* makeEvent({
       type: factTypes[input.kind],
       tenant_id: task.workspaceId,

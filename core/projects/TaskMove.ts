@@ -27,7 +27,7 @@ import {
   TaskOrderChanged,
   writeRank,
 } from "./RankRebalance.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 
 /** Where to put the task. */
 export interface TaskMoveTarget {

@@ -6,6 +6,7 @@
  */
 import { Effect, Schema } from "effect";
 import { decodeCursor, encodeCursor, maxCursorLength } from "../kernel/Cursor.js";
+import { pageFrom, type Page } from "../kernel/Page.js";
 import { InvalidCursor, NotFound, type Forbidden } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
@@ -13,24 +14,11 @@ import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.
 import { TasksRepository, type TaskFilter, type TaskOrder, type TaskPosition } from "../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.js";
-import type { Task } from "./Records.js";
-import type { SavedView } from "./SavedViewRecord.js";
-import { TaskStatus } from "./TaskWorkflow.js";
+import type { Task } from "./model/Task.js";
+import type { SavedView } from "./model/SavedView.js";
+import { TaskStatus } from "./model/Task.js";
 
 type ReadServices = WorkspacesRepository | ProjectsRepository | TasksRepository;
-
-/** A page of rows plus the cursor of the next page (null on the last). */
-export interface PageOf<A> {
-  readonly data: ReadonlyArray<A>;
-  readonly nextCursor: string | null;
-}
-
-/** Shapes a page from `limit + 1` rows: the extra row only proves a next page exists. */
-export const pageFrom = <A>(rows: ReadonlyArray<A>, limit: number, keysOf: (row: A) => ReadonlyArray<string>): PageOf<A> => {
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return { data, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keysOf(last)) : null };
-};
 
 /** Reads a task the caller can see. */
 export const getTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound, ReadServices> =>
@@ -41,7 +29,8 @@ export const getTask = (principal: Principal, taskId: string): Effect.Effect<Tas
     return task;
   }).pipe(Effect.withSpan("Projects.getTask"));
 
-const RankCursor = Schema.Tuple(Schema.String, Schema.String);
+/** The key of a list in rank order: `[rank, id]`. */
+export const RankCursor = Schema.Tuple(Schema.String, Schema.String);
 const AnyCursor = Schema.Array(Schema.String);
 
 /** A cursor that decodes but was written by another list (another view, sort or the plain list). */
@@ -53,7 +42,7 @@ export const listTasks = (
   principal: Principal,
   projectId: string,
   query: { readonly status?: TaskStatus | undefined; readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<Task>, Forbidden | NotFound | InvalidCursor, ReadServices> =>
+): Effect.Effect<Page<Task>, Forbidden | NotFound | InvalidCursor, ReadServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* projectAccess(userId, projectId);
@@ -135,7 +124,7 @@ export const listTasksInView = (
   projectId: string,
   viewId: string,
   query: { readonly status?: TaskStatus | undefined; readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<PageOf<Task>, Forbidden | NotFound | InvalidCursor, ReadServices | SavedViewsRepository> =>
+): Effect.Effect<Page<Task>, Forbidden | NotFound | InvalidCursor, ReadServices | SavedViewsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* projectAccess(userId, projectId);

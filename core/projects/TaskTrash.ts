@@ -10,9 +10,9 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
 const setDeleted = (principal: Principal, taskId: string, deleted: boolean) =>

@@ -5,12 +5,11 @@
  * done task without reopening it (done -> in_progress) is not in the table: 409
  * illegal_status_transition. Staying in place is not a move.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
+import { TaskStatus } from "./model/Task.js";
 import { IllegalStatusTransition } from "./ProjectErrors.js";
 
-/** Every status of the default workflow. */
-export const TaskStatus = Schema.Literal("todo", "in_progress", "done");
-export type TaskStatus = typeof TaskStatus.Type;
+export { TaskStatus };
 
 /** A new task starts here unless the request names another status. */
 export const initialStatus: TaskStatus = "todo";

@@ -12,12 +12,13 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { validAssignee, validTitle, type TaskServices } from "./CreateTask.js";
 import { TaskDeleted, type IllegalStatusTransition } from "./ProjectErrors.js";
-import type { Task } from "./Records.js";
+import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
-import { moveStatus, type TaskStatus } from "./TaskWorkflow.js";
+import { moveStatus } from "./TaskWorkflow.js";
+import { type TaskStatus } from "./model/Task.js";
 
 /** The fields a PATCH may change; absent fields stay as they are. */
 export interface TaskPatch {

@@ -14,11 +14,12 @@ import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
-import { now } from "./Clock.js";
+import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import { LastOwner } from "./ProjectErrors.js";
-import type { Workspace, WorkspaceMember } from "./Records.js";
-import type { WorkspaceRole } from "./Roles.js";
+import type { Workspace } from "./model/Workspace.js";
+import type { WorkspaceMember } from "./model/WorkspaceMember.js";
+import type { WorkspaceRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;

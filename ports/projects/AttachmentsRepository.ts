@@ -1,6 +1,6 @@
 /** Storage of task attachments (metadata only; bytes live in the ObjectStore). */
 import { Context, Effect } from "effect";
-import type { Attachment, AttachmentStatus, ThumbnailStatus } from "../../core/projects/AttachmentRecord.js";
+import type { Attachment, AttachmentStatus, ThumbnailStatus } from "../../core/projects/model/Attachment.js";
 
 /** The attachment repository. State changes are conditional updates: the database decides races. */
 export interface AttachmentsRepository {

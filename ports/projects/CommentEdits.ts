@@ -1,6 +1,6 @@
 /** Storage for editing comments: the comment with its edit version, and a version-checked update. */
 import { Context, Effect } from "effect";
-import type { Comment } from "../../core/projects/Records.js";
+import type { Comment } from "../../core/projects/model/Comment.js";
 
 /** The comment-edit port (over `pm_comments`, whose `version` column counts edits). */
 export interface CommentEdits {

@@ -1,6 +1,6 @@
 /** Storage of task comments. */
 import { Context, Effect } from "effect";
-import type { Comment } from "../../core/projects/Records.js";
+import type { Comment } from "../../core/projects/model/Comment.js";
 
 /** The comment repository. */
 export interface CommentsRepository {

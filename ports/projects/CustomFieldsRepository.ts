@@ -1,6 +1,7 @@
 /** Storage of custom field definitions and task field values. */
 import { Context, Effect } from "effect";
-import type { CustomField, TaskFieldValue } from "../../core/projects/CustomFieldRecord.js";
+import type { CustomField } from "../../core/projects/model/CustomField.js";
+import type { TaskFieldValue } from "../../core/projects/model/TaskFieldValue.js";
 
 /** The custom field repository. */
 export interface CustomFieldsRepository {

@@ -1,6 +1,6 @@
 /** Storage of task dependencies (blocked-by edges). */
 import { Context, Effect } from "effect";
-import type { TaskDependency } from "../../core/projects/DependencyRecord.js";
+import type { TaskDependency } from "../../core/projects/model/TaskDependency.js";
 
 /** The dependency repository. */
 export interface DependenciesRepository {

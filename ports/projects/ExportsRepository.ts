@@ -3,9 +3,12 @@
  * takes the project ids the requester may see and filters by them in the query.
  */
 import { Context, Effect } from "effect";
-import type { Attachment } from "../../core/projects/AttachmentRecord.js";
-import type { WorkspaceExport } from "../../core/projects/ExportRecord.js";
-import type { Comment, ProjectMember, Task, TaskEvent } from "../../core/projects/Records.js";
+import type { Attachment } from "../../core/projects/model/Attachment.js";
+import type { WorkspaceExport } from "../../core/projects/model/WorkspaceExport.js";
+import type { Comment } from "../../core/projects/model/Comment.js";
+import type { ProjectMember } from "../../core/projects/model/ProjectMember.js";
+import type { Task } from "../../core/projects/model/Task.js";
+import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
 
 /** One keyset page request over the rows of some projects, in id order. */
 export interface ExportPage {

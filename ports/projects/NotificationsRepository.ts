@@ -1,6 +1,6 @@
 /** Storage of per-recipient notifications (`pm_notifications`, unique per recipient and event). */
 import { Context, Effect } from "effect";
-import type { Notification } from "../../core/projects/Notification.js";
+import type { Notification } from "../../core/projects/model/Notification.js";
 
 /** The notification repository; every read is scoped to one recipient. */
 export interface NotificationsRepository {

@@ -1,6 +1,8 @@
 /** Storage of projects, project memberships and the membership audit log. */
 import { Context, Effect } from "effect";
-import type { MembershipAudit, Project, ProjectMember } from "../../core/projects/Records.js";
+import type { MembershipAudit } from "../../core/projects/model/MembershipAudit.js";
+import type { Project } from "../../core/projects/model/Project.js";
+import type { ProjectMember } from "../../core/projects/model/ProjectMember.js";
 
 /** The project repository. */
 export interface ProjectsRepository {

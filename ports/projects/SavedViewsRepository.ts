@@ -1,6 +1,6 @@
 /** Storage of saved views. */
 import { Context, Effect } from "effect";
-import type { SavedView } from "../../core/projects/SavedViewRecord.js";
+import type { SavedView } from "../../core/projects/model/SavedView.js";
 
 /** The saved view repository. */
 export interface SavedViewsRepository {

@@ -3,7 +3,7 @@
  * base64url) and stores only its SHA-256, so the plain token exists once, in `create`'s answer.
  */
 import { Context, Effect } from "effect";
-import type { ShareLink } from "../../core/projects/ShareLinks.js";
+import type { ShareLink } from "../../core/projects/model/ShareLink.js";
 
 /** The share link repository. Every call joins the open transaction. */
 export interface ShareLinksRepository {

@@ -4,7 +4,7 @@
  * row locks taken in id order (no global lock; a fixed order cannot deadlock).
  */
 import { Context, Effect } from "effect";
-import type { Task } from "../../core/projects/Records.js";
+import type { Task } from "../../core/projects/model/Task.js";
 import type { RankKey } from "./TasksRepository.js";
 
 /** The rank port. */

@@ -1,7 +1,8 @@
 /** Storage of tasks and their append-only task events (the activity feed). */
 import { Context, Effect } from "effect";
-import type { Task, TaskEvent } from "../../core/projects/Records.js";
-import type { TaskStatus } from "../../core/projects/TaskWorkflow.js";
+import type { Task } from "../../core/projects/model/Task.js";
+import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
+import type { TaskStatus } from "../../core/projects/model/Task.js";
 
 /** A keyset position in a project's task list. */
 export interface RankKey {

@@ -1,7 +1,8 @@
 /** Storage of workspaces and their memberships. Every call joins the open transaction. */
 import { Context, Effect } from "effect";
-import type { Workspace, WorkspaceMember } from "../../core/projects/Records.js";
-import type { WorkspaceRole } from "../../core/projects/Roles.js";
+import type { Workspace } from "../../core/projects/model/Workspace.js";
+import type { WorkspaceMember } from "../../core/projects/model/WorkspaceMember.js";
+import type { WorkspaceRole } from "../../core/projects/model/Roles.js";
 
 /** The workspace repository. */
 export interface WorkspacesRepository {

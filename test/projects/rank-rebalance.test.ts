@@ -9,7 +9,8 @@ import t from "tap";
 import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { taskToRow } from "../../adapters/sql/projects/projectRows.js";
+import { Task } from "../../core/projects/model/Task.js";
+import { rowCodec } from "../../adapters/sql/RowCodec.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { rankRebalanceJobKind, rebalanceBatch, scheduleRankRebalance } from "../../core/projects/RankRebalance.js";
 import { moveTask } from "../../core/projects/TaskMove.js";
@@ -21,7 +22,7 @@ const insertTasks = async (db: SqlDatabase, owner: string, workspaceId: string, 
   const ids = ranks.map(() => randomUUID());
   for (const [i, id] of ids.entries()) {
     const task = { id, workspaceId, projectId, title: `t${i}`, status: "todo" as const, assigneeId: null, rank: ranks[i]!, version: 1, deletedAt: null, createdBy: owner, createdAt: at, updatedAt: at };
-    await db.db.insertInto("pm_tasks").values(taskToRow(featuresFor(db), task)).execute();
+    await db.db.insertInto("pm_tasks").values(rowCodec(Task, featuresFor(db)).toRow(task)).execute();
   }
   return ids;
 };

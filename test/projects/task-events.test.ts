@@ -92,8 +92,8 @@ t.test("tasks sharing one rank are listed in a total, stable order by id", (t) =
     for (;;) {
       const page = await run(listTasks(owner, project.id, { cursor, limit: 2 }));
       seen.push(...page.data.map((task) => task.id));
-      if (page.nextCursor === null) break;
-      cursor = page.nextCursor;
+      if (page.next_cursor === null) break;
+      cursor = page.next_cursor;
     }
     t.same(seen, [...ids].sort(), "every task once, ordered by id within the shared rank");
   }),

@@ -7,7 +7,8 @@
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { taskToRow } from "../../adapters/sql/projects/projectRows.js";
+import { Task } from "../../core/projects/model/Task.js";
+import { rowCodec } from "../../adapters/sql/RowCodec.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { dialects } from "../support/databases.js";
 import { projectFixture, type Client } from "./support.js";
@@ -22,7 +23,7 @@ const insertTied = async (db: SqlDatabase, owner: string, workspaceId: string, p
   const ids = Array.from({ length: n }, () => randomUUID()).sort();
   for (const [i, id] of ids.entries()) {
     const task = { id, workspaceId, projectId, title: `tied-${i}`, status: "todo" as const, assigneeId: null, rank, version: 1, deletedAt: null, createdBy: owner, createdAt: at, updatedAt: at };
-    await db.db.insertInto("pm_tasks").values(taskToRow(featuresFor(db), task)).execute();
+    await db.db.insertInto("pm_tasks").values(rowCodec(Task, featuresFor(db)).toRow(task)).execute();
   }
   return ids;
 };

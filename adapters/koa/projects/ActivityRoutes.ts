@@ -1,8 +1,8 @@
 /** GET /v1/activity: the caller's activity feed, newest first, filtered before the limit. */
 import { Effect } from "effect";
 import { listActivity } from "../../../core/projects/Activity.js";
-import { ActivityView, activityView } from "../../../core/projects/Views.js";
-import { PageOf } from "../Pagination.js";
+import { ActivityView } from "../../../core/projects/model/TaskEvent.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { ActivityQuery } from "./ProjectSchemas.js";
 
@@ -21,7 +21,7 @@ export const listActivityRoute = defineRoute({
   problems: [400, 403, 404],
   handler: ({ principal, query, page }) =>
     listActivity(principal, { workspaceId: query.workspace_id, cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(activityView), next_cursor: nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: page })),
     ),
 });
 

@@ -7,13 +7,13 @@ import {
   completeAttachment,
   downloadAttachment,
   getAttachment,
-  grantView,
   listAttachments,
   requestAttachmentUpload,
 } from "../../../core/projects/Attachments.js";
-import { AttachmentView, TransferGrantView, attachmentView } from "../../../core/projects/AttachmentRecord.js";
+import { AttachmentView, attachmentPublic } from "../../../core/projects/model/Attachment.js";
+import { TransferGrantView } from "../../../core/projects/model/TransferGrant.js";
 import { downloadThumbnail } from "../../../core/projects/AttachmentThumbnails.js";
-import { PageOf } from "../Pagination.js";
+import { mapPage, PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, PageQuery } from "./ProjectSchemas.js";
 
@@ -51,7 +51,7 @@ export const requestAttachmentUploadRoute = defineRoute({
       contentType: body.content_type,
       size: body.size,
       sha256: body.sha256,
-    }).pipe(Effect.map(({ attachment, upload }) => ({ status: 201, body: { attachment: attachmentView(attachment), upload: grantView(upload) } }))),
+    }).pipe(Effect.map(({ attachment, upload }) => ({ status: 201, body: { attachment: attachmentPublic(attachment), upload } }))),
 });
 
 /** POST /v1/attachments/:id/complete — the uploader; verifies the stored object and queues the scan (202). */
@@ -68,7 +68,7 @@ export const completeAttachmentRoute = defineRoute({
   responses: { 202: AttachmentView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params }) =>
-    completeAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 202, body: attachmentView(attachment) }))),
+    completeAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 202, body: attachmentPublic(attachment) }))),
 });
 
 /** GET /v1/tasks/:id/attachments — oldest first. */
@@ -87,7 +87,7 @@ export const listAttachmentsRoute = defineRoute({
   problems: [400, 403, 404],
   handler: ({ principal, params, page }) =>
     listAttachments(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(attachmentView), next_cursor: nextCursor } })),
+      Effect.map((listed) => ({ status: 200, body: mapPage(listed, attachmentPublic) })),
     ),
 });
 
@@ -104,7 +104,7 @@ export const getAttachmentRoute = defineRoute({
   responses: { 200: AttachmentView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    getAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 200, body: attachmentView(attachment) }))),
+    getAttachment(principal, params.id).pipe(Effect.map((attachment) => ({ status: 200, body: attachmentPublic(attachment) }))),
 });
 
 /** GET /v1/attachments/:id/download — a short-lived download grant, only for a clean attachment. */
@@ -120,7 +120,7 @@ export const downloadAttachmentRoute = defineRoute({
   params: IdParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
-  handler: ({ principal, params }) => downloadAttachment(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+  handler: ({ principal, params }) => downloadAttachment(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),
 });
 
 /** GET /v1/attachments/:id/thumbnail — a short-lived download grant for a clean attachment's ready thumbnail. */
@@ -137,7 +137,7 @@ export const downloadThumbnailRoute = defineRoute({
   params: IdParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
-  handler: ({ principal, params }) => downloadThumbnail(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+  handler: ({ principal, params }) => downloadThumbnail(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),
 });
 
 /** Attachment routes. */

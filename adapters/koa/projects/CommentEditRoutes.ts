@@ -1,7 +1,7 @@
 /** PATCH /v1/comments/:id: the author edits body and mentions; only added mentions notify. */
 import { Effect, Schema } from "effect";
 import { editComment } from "../../../core/projects/CommentEdit.js";
-import { CommentView, commentView } from "../../../core/projects/Views.js";
+import { CommentView } from "../../../core/projects/model/Comment.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, UserId } from "./ProjectSchemas.js";
 
@@ -28,7 +28,7 @@ export const editCommentRoute = defineRoute({
   budget: { name: "mentions", cost: ({ body }) => new Set(body.mentions ?? []).size },
   handler: ({ principal, params, body }) =>
     editComment(principal, params.id, { body: body.body, mentions: body.mentions }).pipe(
-      Effect.map(({ comment }) => ({ status: 200, body: commentView(comment) })),
+      Effect.map(({ comment }) => ({ status: 200, body: comment })),
     ),
 });
 

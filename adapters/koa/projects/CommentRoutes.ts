@@ -1,8 +1,8 @@
 /** Routes of task comments (client_mutation_id makes a retry return the same comment). */
 import { Effect } from "effect";
 import { addComment, listComments } from "../../../core/projects/Comments.js";
-import { CommentView, commentView } from "../../../core/projects/Views.js";
-import { PageOf } from "../Pagination.js";
+import { CommentView } from "../../../core/projects/model/Comment.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { CommentBody, IdParams, PageQuery } from "./ProjectSchemas.js";
 
@@ -26,7 +26,7 @@ export const addCommentRoute = defineRoute({
   budget: { name: "mentions", cost: ({ body }) => new Set(body.mentions).size },
   handler: ({ principal, params, body }) =>
     addComment(principal, params.id, { body: body.body, mentions: body.mentions, clientMutationId: body.client_mutation_id }).pipe(
-      Effect.map(({ comment }) => ({ status: 201, body: commentView(comment) })),
+      Effect.map(({ comment }) => ({ status: 201, body: comment })),
     ),
 });
 
@@ -46,7 +46,7 @@ export const listCommentsRoute = defineRoute({
   problems: [400, 403, 404],
   handler: ({ principal, params, page }) =>
     listComments(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(commentView), next_cursor: nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: page })),
     ),
 });
 

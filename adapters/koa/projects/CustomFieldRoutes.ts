@@ -1,6 +1,7 @@
 /** Routes of custom fields: per-project definitions and validated values on tasks. */
 import { Effect, Schema } from "effect";
-import { CustomFieldType, CustomFieldView, TaskFieldValueView, customFieldView, taskFieldValueView } from "../../../core/projects/CustomFieldRecord.js";
+import { CustomFieldType, CustomFieldView } from "../../../core/projects/model/CustomField.js";
+import { TaskFieldValueView } from "../../../core/projects/model/TaskFieldValue.js";
 import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
@@ -34,7 +35,7 @@ export const createCustomFieldRoute = defineRoute({
   responses: { 201: CustomFieldView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
-    createCustomField(principal, params.id, body).pipe(Effect.map((field) => ({ status: 201, body: customFieldView(field) }))),
+    createCustomField(principal, params.id, body).pipe(Effect.map((field) => ({ status: 201, body: field }))),
 });
 
 /** GET /v1/projects/:id/fields — a small bounded collection (at most 100). */
@@ -50,7 +51,7 @@ export const listCustomFieldsRoute = defineRoute({
   responses: { 200: Schema.Struct({ data: Schema.Array(CustomFieldView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields.map(customFieldView) } }))),
+    listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields } }))),
 });
 
 /** PUT /v1/tasks/:id/fields/:fieldId — task editors; 200 with the value, 204 when cleared; ETag: the task's version. */
@@ -74,7 +75,7 @@ export const setTaskFieldValueRoute = defineRoute({
   handler: ({ principal, params, body, ifMatch }) =>
     setTaskFieldValue(principal, params.id, params.fieldId, body.value, ifMatch).pipe(
       Effect.map(({ value, task }) =>
-        value === null ? { status: 204, etag: task.version } : { status: 200, body: taskFieldValueView(value), etag: task.version },
+        value === null ? { status: 204, etag: task.version } : { status: 200, body: value, etag: task.version },
       ),
       Effect.mapError(currentAsTaskView),
     ),
@@ -93,7 +94,7 @@ export const listTaskFieldValuesRoute = defineRoute({
   responses: { 200: Schema.Struct({ data: Schema.Array(TaskFieldValueView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listTaskFieldValues(principal, params.id).pipe(Effect.map((values) => ({ status: 200, body: { data: values.map(taskFieldValueView) } }))),
+    listTaskFieldValues(principal, params.id).pipe(Effect.map((values) => ({ status: 200, body: { data: values } }))),
 });
 
 /** Custom field routes. */

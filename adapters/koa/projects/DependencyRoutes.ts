@@ -1,17 +1,17 @@
 /** Routes of task dependencies (blocked-by; a cycle answers 409 dependency_cycle). */
 import { Effect, Schema } from "effect";
 import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
-import { TaskDependenciesView } from "../../../core/projects/DependencyRecord.js";
+import { TaskDependenciesView, type TaskDependencies } from "../../../core/projects/model/TaskDependency.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
-const view = (taskId: string, deps: { readonly blockedBy: ReadonlyArray<string>; readonly blocking: ReadonlyArray<string> }) => ({
-  task_id: taskId,
-  blocked_by: [...deps.blockedBy],
-  blocking: [...deps.blocking],
+const view = (taskId: string, deps: { readonly blockedBy: ReadonlyArray<string>; readonly blocking: ReadonlyArray<string> }): TaskDependencies => ({
+  taskId,
+  blockedBy: deps.blockedBy,
+  blocking: deps.blocking,
 });
 
 /** POST /v1/tasks/:id/dependencies — task editors; 201 when new, 200 when it already existed. */

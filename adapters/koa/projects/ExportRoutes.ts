@@ -1,9 +1,8 @@
 /** Routes of workspace exports: request (a job), poll, download grant. */
 import { Effect } from "effect";
-import { grantView } from "../../../core/projects/Attachments.js";
-import { TransferGrantView } from "../../../core/projects/AttachmentRecord.js";
+import { TransferGrantView } from "../../../core/projects/model/TransferGrant.js";
 import { downloadExport, getExport, requestExport } from "../../../core/projects/Exports.js";
-import { ExportView, exportView } from "../../../core/projects/ExportRecord.js";
+import { ExportView } from "../../../core/projects/model/WorkspaceExport.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
 
@@ -24,7 +23,7 @@ export const requestExportRoute = defineRoute({
   problems: [403, 404],
   handler: ({ principal, params }) =>
     requestExport(principal, params.id).pipe(
-      Effect.map((e) => ({ status: 202, body: exportView(e), headers: { Location: `/v1/exports/${e.id}` } })),
+      Effect.map((e) => ({ status: 202, body: e, headers: { Location: `/v1/exports/${e.id}` } })),
     ),
 });
 
@@ -40,7 +39,7 @@ export const getExportRoute = defineRoute({
   params: IdParams,
   responses: { 200: ExportView },
   problems: [403, 404],
-  handler: ({ principal, params }) => getExport(principal, params.id).pipe(Effect.map((e) => ({ status: 200, body: exportView(e) }))),
+  handler: ({ principal, params }) => getExport(principal, params.id).pipe(Effect.map((e) => ({ status: 200, body: e }))),
 });
 
 /** GET /v1/exports/:id/download — a short-lived download grant once done. */
@@ -56,7 +55,7 @@ export const downloadExportRoute = defineRoute({
   params: IdParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
-  handler: ({ principal, params }) => downloadExport(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grantView(grant) }))),
+  handler: ({ principal, params }) => downloadExport(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),
 });
 
 /** Export routes. */

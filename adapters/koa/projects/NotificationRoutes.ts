@@ -1,13 +1,13 @@
 /** Routes of the caller's own notifications: list (cursor), unread count, mark one or all read. */
 import { Effect, Schema } from "effect";
-import { NotificationView, notificationView } from "../../../core/projects/Notification.js";
+import { NotificationView } from "../../../core/projects/model/Notification.js";
 import {
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
   unreadNotificationCount,
 } from "../../../core/projects/NotificationQueries.js";
-import { PageOf } from "../Pagination.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, PageQuery } from "./ProjectSchemas.js";
 
@@ -28,7 +28,7 @@ export const listNotificationsRoute = defineRoute({
   problems: [400, 403],
   handler: ({ principal, page }) =>
     listNotifications(principal, { cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(notificationView), next_cursor: nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: page })),
     ),
 });
 
@@ -59,7 +59,7 @@ export const markReadRoute = defineRoute({
   responses: { 200: NotificationView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    markNotificationRead(principal, params.id).pipe(Effect.map((n) => ({ status: 200, body: notificationView(n) }))),
+    markNotificationRead(principal, params.id).pipe(Effect.map((n) => ({ status: 200, body: n }))),
 });
 
 /** POST /v1/notifications/read-all — idempotent. */

@@ -1,7 +1,8 @@
 /** Routes of projects and project memberships, including the spec's revocation endpoint. */
 import { Effect } from "effect";
 import { addProjectMember, createProject, getProject, revokeProjectMembership } from "../../../core/projects/Projects.js";
-import { ProjectMemberView, ProjectView, projectMemberView, projectView } from "../../../core/projects/Views.js";
+import { ProjectMemberView } from "../../../core/projects/model/ProjectMember.js";
+import { ProjectView } from "../../../core/projects/model/Project.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, MemberParams, NameBody, ProjectMemberBody, ReasonQuery } from "./ProjectSchemas.js";
 
@@ -21,7 +22,7 @@ export const createProjectRoute = defineRoute({
   responses: { 201: ProjectView },
   problems: [403, 404, 422],
   handler: ({ principal, params, body }) =>
-    createProject(principal, params.id, body).pipe(Effect.map(({ project, role }) => ({ status: 201, body: projectView(project, role) }))),
+    createProject(principal, params.id, body).pipe(Effect.map(({ project, role }) => ({ status: 201, body: { ...project, role } }))),
 });
 
 /** GET /v1/projects/:id — anyone who can see the project. */
@@ -37,7 +38,7 @@ export const getProjectRoute = defineRoute({
   responses: { 200: ProjectView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    getProject(principal, params.id).pipe(Effect.map((access) => ({ status: 200, body: projectView(access.project, access.role) }))),
+    getProject(principal, params.id).pipe(Effect.map((access) => ({ status: 200, body: { ...access.project, role: access.role } }))),
 });
 
 /** POST /v1/projects/:id/members — project admin shares the project. */
@@ -56,7 +57,7 @@ export const addProjectMemberRoute = defineRoute({
   budget: { name: "invitations" },
   handler: ({ principal, params, body }) =>
     addProjectMember(principal, params.id, { userId: body.user_id, role: body.role, reason: body.reason }).pipe(
-      Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: projectMemberView(member) })),
+      Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: member })),
     ),
 });
 

@@ -1,7 +1,7 @@
 /** Request shapes of the project endpoints (snake_case, conventions.md); responses live in core Views. */
 import { Schema } from "effect";
-import { ProjectRole, WorkspaceRole } from "../../../core/projects/Roles.js";
-import { TaskStatus } from "../../../core/projects/TaskWorkflow.js";
+import { ProjectRole, WorkspaceRole } from "../../../core/projects/model/Roles.js";
+import { TaskStatus } from "../../../core/projects/model/Task.js";
 import { pageQueryFields } from "../Pagination.js";
 
 /** A user id (the `sub` of a token): a UUID. */

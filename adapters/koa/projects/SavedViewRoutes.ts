@@ -1,6 +1,6 @@
 /** Routes of saved views (private to their owner). */
 import { Effect, Schema } from "effect";
-import { SavedViewFilters, SavedViewSort, SavedViewView, savedViewView } from "../../../core/projects/SavedViewRecord.js";
+import { SavedViewFilters, SavedViewSort, SavedViewView } from "../../../core/projects/model/SavedView.js";
 import { createSavedView, deleteSavedView, listSavedViews } from "../../../core/projects/SavedViews.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
@@ -29,7 +29,7 @@ export const createSavedViewRoute = defineRoute({
   responses: { 201: SavedViewView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
-    createSavedView(principal, params.id, body).pipe(Effect.map((view) => ({ status: 201, body: savedViewView(view) }))),
+    createSavedView(principal, params.id, body).pipe(Effect.map((view) => ({ status: 201, body: view }))),
 });
 
 /** GET /v1/projects/:id/views — the caller's own views (bounded). */
@@ -45,7 +45,7 @@ export const listSavedViewsRoute = defineRoute({
   responses: { 200: Schema.Struct({ data: Schema.Array(SavedViewView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listSavedViews(principal, params.id).pipe(Effect.map((views) => ({ status: 200, body: { data: views.map(savedViewView) } }))),
+    listSavedViews(principal, params.id).pipe(Effect.map((views) => ({ status: 200, body: { data: views } }))),
 });
 
 /** DELETE /v1/views/:id — the owner only. */

@@ -1,7 +1,8 @@
 /** GET /v1/search: tasks and comments the caller can see (eventually consistent index). */
 import { Effect, Schema } from "effect";
 import { search, SearchHitView, searchHitView } from "../../../core/projects/Search.js";
-import { PageOf, pageQueryFields } from "../Pagination.js";
+import { PageOf } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 
 /** Query of GET /v1/search. */
@@ -27,7 +28,7 @@ export const searchRoute = defineRoute({
   problems: [400, 403, 422],
   handler: ({ principal, query, page }) =>
     search(principal, { q: query.q, workspaceId: query.workspace_id, cursor: page.cursor, limit: page.limit }).pipe(
-      Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(searchHitView), next_cursor: nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: page })),
     ),
 });
 

@@ -3,16 +3,13 @@
  * presented only in the `X-Share-Token` header, never in the URL, so it stays out of access
  * logs, proxies and browser history; an unknown, expired or revoked token answers 404.
  */
-import { Effect, Schema } from "effect";
-import {
-  accessSharedProject,
-  createShareLink,
-  listShareLinks,
-  revokeShareLink,
-  type ShareLink,
-} from "../../../core/projects/ShareLinks.js";
-import { TaskView, taskView } from "../../../core/projects/Views.js";
-import { PageOf } from "../Pagination.js";
+import { Effect, Schema, Struct } from "effect";
+import { accessSharedProject, createShareLink, listShareLinks, revokeShareLink } from "../../../core/projects/ShareLinks.js";
+import { wireShape } from "../../../core/kernel/Wire.js";
+import { Project } from "../../../core/projects/model/Project.js";
+import { CreatedShareLinkView, ShareLinkView } from "../../../core/projects/model/ShareLink.js";
+import { TaskView } from "../../../core/projects/model/Task.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";
 
@@ -26,34 +23,10 @@ export const ShareLinkBody = Schema.Struct({
   expires_in_seconds: Schema.optional(Schema.Number).annotations({ description: "Lifetime in seconds: 60 to 2592000 (30 days); default 7 days." }),
 });
 
-/** A share link as its project's admins see it (never the token). */
-export const ShareLinkView = Schema.Struct({
-  id: Schema.String,
-  project_id: Schema.String,
-  created_by: Schema.String,
-  created_at: Schema.String,
-  expires_at: Schema.String,
-  revoked_at: Schema.NullOr(Schema.String),
-  revoked_reason: Schema.NullOr(Schema.String),
-});
-
-/** A link on the wire. */
-export const shareLinkView = (l: ShareLink): typeof ShareLinkView.Type => ({
-  id: l.id,
-  project_id: l.projectId,
-  created_by: l.createdBy,
-  created_at: l.createdAt.toISOString(),
-  expires_at: l.expiresAt.toISOString(),
-  revoked_at: l.revokedAt === null ? null : l.revokedAt.toISOString(),
-  revoked_reason: l.revokedReason,
-});
-
-/** The answer of a creation: the only time the token is shown. */
-export const CreatedShareLink = Schema.Struct({ id: Schema.String, token: Schema.String, expires_at: Schema.String });
 
 /** What a token holder reads: the project (no members, no roles) and one page of live tasks. */
 export const SharedProjectView = Schema.Struct({
-  project: Schema.Struct({ id: Schema.String, name: Schema.String, created_at: Schema.String }),
+  project: wireShape(Schema.Struct(Struct.pick(Project.fields, "id", "name", "createdAt"))),
   tasks: PageOf(TaskView),
 });
 
@@ -73,12 +46,12 @@ export const createShareLinkRoute = defineRoute({
   idempotency: "none",
   params: IdParams,
   body: ShareLinkBody,
-  responses: { 201: CreatedShareLink },
+  responses: { 201: CreatedShareLinkView },
   problems: [403, 404, 422, 429],
   budget: { name: "shares" },
   handler: ({ principal, params, body }) =>
     createShareLink(principal, params.id, { expiresInSeconds: body.expires_in_seconds }).pipe(
-      Effect.map(({ link, token }) => ({ status: 201, body: { id: link.id, token, expires_at: link.expiresAt.toISOString() }, headers: noStore })),
+      Effect.map(({ link, token }) => ({ status: 201, body: { id: link.id, token, expiresAt: link.expiresAt }, headers: noStore })),
     ),
 });
 
@@ -95,7 +68,7 @@ export const listShareLinksRoute = defineRoute({
   responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listShareLinks(principal, params.id).pipe(Effect.map((links) => ({ status: 200, body: { data: links.map(shareLinkView) } }))),
+    listShareLinks(principal, params.id).pipe(Effect.map((links) => ({ status: 200, body: { data: links } }))),
 });
 
 /** DELETE /v1/share-links/:id — a project admin or the link's creator (idempotent, 204). */
@@ -130,10 +103,7 @@ export const accessShareLinkRoute = defineRoute({
     accessSharedProject(ctx.get(shareTokenHeader) || undefined, page).pipe(
       Effect.map(({ project, tasks }) => ({
         status: 200,
-        body: {
-          project: { id: project.id, name: project.name, created_at: project.createdAt.toISOString() },
-          tasks: { data: tasks.data.map(taskView), next_cursor: tasks.nextCursor },
-        },
+        body: { project, tasks },
         headers: noStore,
       })),
     ),

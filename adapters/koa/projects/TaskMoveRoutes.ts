@@ -1,7 +1,7 @@
 /** POST /v1/tasks/:id/move: place a task between two neighbour ids (fractional rank). */
 import { Effect, Schema } from "effect";
 import { moveTask } from "../../../core/projects/TaskMove.js";
-import { TaskView } from "../../../core/projects/Views.js";
+import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./ProjectSchemas.js";

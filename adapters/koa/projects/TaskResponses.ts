@@ -4,17 +4,17 @@
  */
 import { Effect } from "effect";
 import { VersionMismatch } from "../../../core/kernel/Errors.js";
-import type { Task } from "../../../core/projects/Records.js";
-import { taskView } from "../../../core/projects/Views.js";
+import { Task } from "../../../core/projects/model/Task.js";
+import { toWire } from "../../../core/kernel/Wire.js";
 import type { RouteResponse } from "../EffectHandler.js";
 
 /** A task answer: its view as the body and its version as the ETag. */
-export const taskResponse = (status: number) => (task: Task): RouteResponse => ({ status, body: taskView(task), etag: task.version });
+export const taskResponse = (status: number) => (task: Task): RouteResponse => ({ status, body: task, etag: task.version });
 
 /** A stale-version 412 with its `current` task as the view every task answer has; other errors unchanged. */
 export const currentAsTaskView = <E>(error: E): E =>
   error instanceof VersionMismatch && error.current !== null && typeof error.current === "object"
-    ? (new VersionMismatch({ current: taskView(error.current as Task), ...(error.detail !== undefined ? { detail: error.detail } : {}) }) as E)
+    ? (new VersionMismatch({ current: toWire(Task, error.current as Task), ...(error.detail !== undefined ? { detail: error.detail } : {}) }) as E)
     : error;
 
 /** Runs a task command, answering with the task view; a 412 carries the current task as a view too. */

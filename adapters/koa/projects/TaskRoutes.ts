@@ -4,9 +4,9 @@ import { createTask } from "../../../core/projects/CreateTask.js";
 import { getTask, listTasks, listTasksInView } from "../../../core/projects/TaskQueries.js";
 import { deleteTask, restoreTask } from "../../../core/projects/TaskTrash.js";
 import { updateTask } from "../../../core/projects/UpdateTask.js";
-import { TaskView, taskView } from "../../../core/projects/Views.js";
+import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
-import { PageOf } from "../Pagination.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { CreateTaskBody, IdParams, PatchTaskBody, TaskListQuery } from "./ProjectSchemas.js";
 
@@ -40,7 +40,7 @@ export const listTasksRoute = defineRoute({
   handler: ({ principal, params, query, page }) => {
     const request = { status: query.status, cursor: page.cursor, limit: page.limit };
     const listed = query.view === undefined ? listTasks(principal, params.id, request) : listTasksInView(principal, params.id, query.view, request);
-    return listed.pipe(Effect.map(({ data, nextCursor }) => ({ status: 200, body: { data: data.map(taskView), next_cursor: nextCursor } })));
+    return listed.pipe(Effect.map((page) => ({ status: 200, body: page })));
   },
 });
 

@@ -1,6 +1,7 @@
 /** Routes of workspaces and workspace members (owners manage members). */
 import { Effect } from "effect";
-import { WorkspaceMemberView, WorkspaceView, workspaceMemberView, workspaceView } from "../../../core/projects/Views.js";
+import { WorkspaceMemberView } from "../../../core/projects/model/WorkspaceMember.js";
+import { WorkspaceView } from "../../../core/projects/model/Workspace.js";
 import { addWorkspaceMember, createWorkspace, getWorkspace, removeWorkspaceMember } from "../../../core/projects/Workspaces.js";
 import { defineRoute } from "../Route.js";
 import { IdParams, MemberParams, NameBody, ReasonQuery, WorkspaceMemberBody } from "./ProjectSchemas.js";
@@ -20,7 +21,7 @@ export const createWorkspaceRoute = defineRoute({
   responses: { 201: WorkspaceView },
   problems: [403, 422],
   handler: ({ principal, body }) =>
-    createWorkspace(principal, body).pipe(Effect.map(({ workspace, role }) => ({ status: 201, body: workspaceView(workspace, role) }))),
+    createWorkspace(principal, body).pipe(Effect.map(({ workspace, role }) => ({ status: 201, body: { ...workspace, role } }))),
 });
 
 /** GET /v1/workspaces/:id — any member. */
@@ -36,7 +37,7 @@ export const getWorkspaceRoute = defineRoute({
   responses: { 200: WorkspaceView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    getWorkspace(principal, params.id).pipe(Effect.map(({ workspace, role }) => ({ status: 200, body: workspaceView(workspace, role) }))),
+    getWorkspace(principal, params.id).pipe(Effect.map(({ workspace, role }) => ({ status: 200, body: { ...workspace, role } }))),
 });
 
 /** POST /v1/workspaces/:id/members — owner adds a member or changes its role. */
@@ -55,7 +56,7 @@ export const addWorkspaceMemberRoute = defineRoute({
   budget: { name: "invitations" },
   handler: ({ principal, params, body }) =>
     addWorkspaceMember(principal, params.id, { userId: body.user_id, role: body.role, reason: body.reason }).pipe(
-      Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: workspaceMemberView(member) })),
+      Effect.map(({ member, created }) => ({ status: created ? 201 : 200, body: member })),
     ),
 });
 

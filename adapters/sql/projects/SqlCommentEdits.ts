@@ -1,18 +1,20 @@
 /** The CommentEdits port over `pm_comments` (its `version` column counts edits; the update is conditional). */
 import { Effect } from "effect";
+import { Comment } from "../../../core/projects/model/Comment.js";
 import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { commentFromRow } from "./projectRows.js";
+import { rowCodec } from "../RowCodec.js";
 
 /** Builds the comment-edit port over `db`. */
 export const makeSqlCommentEdits = (db: SqlDatabase): CommentEdits => {
   const f = featuresFor(db);
+  const comments = rowCodec(Comment, f);
   return {
     findComment: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_comments").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : { comment: commentFromRow(f, r), version: toNumber(r.version) })),
+        Effect.map((r) => (r === undefined ? null : { comment: comments.fromRow(r), version: toNumber(r.version) })),
       ),
     updateContent: ({ id, body, mentions, editedAt, expectedVersion }) =>
       runQuery(db, (ex) =>

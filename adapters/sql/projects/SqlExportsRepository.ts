@@ -3,37 +3,25 @@
  * visible project ids in the query) over the project tables an export streams.
  */
 import { Effect } from "effect";
-import type { WorkspaceExport } from "../../../core/projects/ExportRecord.js";
+import { Attachment } from "../../../core/projects/model/Attachment.js";
+import { Comment } from "../../../core/projects/model/Comment.js";
+import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
+import { Task } from "../../../core/projects/model/Task.js";
+import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
+import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
-import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
+import { rowCodec, type Row } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { attachmentFromRow } from "./SqlAttachmentsRepository.js";
-import { commentFromRow, projectMemberFromRow, taskEventFromRow, taskFromRow } from "./projectRows.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : toNumber(value));
-
-const exportFromRow = (f: DialectFeatures, r: any): WorkspaceExport => ({
-  id: String(r.id),
-  workspaceId: String(r.workspace_id),
-  requestedBy: String(r.requested_by),
-  status: r.status,
-  objectKey: String(r.object_key),
-  size: numberOrNull(r.size),
-  sha256: r.sha256 === null ? null : String(r.sha256),
-  lineCount: numberOrNull(r.line_count),
-  error: r.error === null ? null : String(r.error),
-  createdAt: f.timeFromDb(r.created_at),
-  completedAt: r.completed_at === null ? null : f.timeFromDb(r.completed_at),
-});
 
 /** Builds the export repository over `db`. */
 export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => {
   const f = featuresFor(db);
+  const exports = rowCodec(WorkspaceExport, f);
+  const members = rowCodec(ProjectMember, f);
   /** One keyset page of `table` by id over the given projects (none visible: no query at all). */
-  const page = <A>(table: string, map: (r: any) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
+  const page = <A>(table: string, map: (r: Row) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
     req.projectIds.length === 0
       ? Effect.succeed([])
       : runQuery(db, (ex) => {
@@ -46,24 +34,12 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_exports")
-          .values({
-            id: e.id,
-            workspace_id: e.workspaceId,
-            requested_by: e.requestedBy,
-            status: e.status,
-            object_key: e.objectKey,
-            size: e.size,
-            sha256: e.sha256,
-            line_count: e.lineCount,
-            error: e.error,
-            created_at: f.timeToDb(e.createdAt),
-            completed_at: e.completedAt === null ? null : f.timeToDb(e.completedAt),
-          })
+          .values(exports.toRow(e))
           .execute(),
       ).pipe(Effect.asVoid),
     findExport: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_exports").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : exportFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : exports.fromRow(r))),
       ),
     finishExport: (e) =>
       runQuery(db, (ex) =>
@@ -94,10 +70,10 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
               );
             }
             return query.orderBy("project_id").orderBy("user_id").limit(req.limit).execute();
-          }).pipe(Effect.map((rows) => rows.map((r) => ({ ...projectMemberFromRow(f, r), id: `${r.project_id}/${r.user_id}` })))),
-    tasks: page("pm_tasks", (r) => taskFromRow(f, r)),
-    comments: page("pm_comments", (r) => commentFromRow(f, r)),
-    attachments: page("pm_attachments", (r) => attachmentFromRow(f, r)),
-    events: page("pm_task_events", (r) => taskEventFromRow(f, r)),
+          }).pipe(Effect.map((rows) => rows.map((r) => ({ ...members.fromRow(r), id: `${r.project_id}/${r.user_id}` })))),
+    tasks: page("pm_tasks", rowCodec(Task, f).fromRow),
+    comments: page("pm_comments", rowCodec(Comment, f).fromRow),
+    attachments: page("pm_attachments", rowCodec(Attachment, f).fromRow),
+    events: page("pm_task_events", rowCodec(TaskEvent, f).fromRow),
   };
 };

@@ -1,45 +1,23 @@
 /** The NotificationsRepository port over `pm_notifications`; UNIQUE (recipient_id, event_id) dedupes redelivery. */
 import { Effect } from "effect";
-import type { Notification } from "../../../core/projects/Notification.js";
+import { Notification } from "../../../core/projects/model/Notification.js";
 import type { NotificationsRepository } from "../../../ports/projects/NotificationsRepository.js";
-import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
+import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const fromRow = (f: DialectFeatures, r: any): Notification => ({
-  id: String(r.id),
-  workspaceId: String(r.workspace_id),
-  projectId: String(r.project_id),
-  recipientId: String(r.recipient_id),
-  eventId: String(r.event_id),
-  kind: r.kind,
-  data: f.jsonFromDb(r.data) as Notification["data"],
-  readAt: r.read_at === null || r.read_at === undefined ? null : f.timeFromDb(r.read_at),
-  createdAt: f.timeFromDb(r.created_at),
-});
 
 /** Builds the notification repository over `db`. */
 export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRepository => {
   const f = featuresFor(db);
+  const notifications = rowCodec(Notification, f);
   return {
     insert: (n) =>
       // DO NOTHING keeps a Postgres transaction usable when the event was already handled.
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_notifications")
-          .values({
-            id: n.id,
-            workspace_id: n.workspaceId,
-            project_id: n.projectId,
-            recipient_id: n.recipientId,
-            event_id: n.eventId,
-            kind: n.kind,
-            data: f.jsonToDb(n.data),
-            read_at: n.readAt === null ? null : f.timeToDb(n.readAt),
-            created_at: f.timeToDb(n.createdAt),
-          })
+          .values(notifications.toRow(n))
           .onConflict((oc) => oc.columns(["recipient_id", "event_id"]).doNothing())
           .returning("id")
           .executeTakeFirst(),
@@ -50,10 +28,10 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
     find: (recipientId, id) =>
       runQuery(db, (ex) =>
         ex.selectFrom("pm_notifications").selectAll().where("id", "=", id).where("recipient_id", "=", recipientId).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : fromRow(f, r)))),
+      ).pipe(Effect.map((r) => (r === undefined ? null : notifications.fromRow(r)))),
     findById: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_notifications").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : fromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : notifications.fromRow(r))),
       ),
     list: ({ recipientId, projectIds, beforeId, limit }) =>
       projectIds.length === 0
@@ -67,7 +45,7 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
             if (beforeId !== undefined) query = query.where("id", "<", beforeId);
             return query.orderBy("id", "desc").limit(limit).execute();
           }).pipe(
-            Effect.map((rows) => rows.map((r) => fromRow(f, r))),
+            Effect.map((rows) => rows.map((r) => notifications.fromRow(r))),
             Effect.withSpan("NotificationsRepository.list"),
           ),
     unreadCount: (recipientId, projectIds) =>

@@ -1,29 +1,35 @@
 /** The ProjectsRepository port over `pm_projects`, `pm_project_members` and `pm_membership_audit`. */
 import { Effect } from "effect";
+import { MembershipAudit } from "../../../core/projects/model/MembershipAudit.js";
+import { Project } from "../../../core/projects/model/Project.js";
+import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { projectFromRow, projectMemberFromRow } from "./projectRows.js";
+import { rowCodec } from "../RowCodec.js";
 
 /** Builds the project repository over `db`. */
 export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository => {
   const f = featuresFor(db);
+  const projects = rowCodec(Project, f);
+  const members = rowCodec(ProjectMember, f);
+  const audits = rowCodec(MembershipAudit, f);
   const findMember: ProjectsRepository["findMember"] = (projectId, userId) =>
     runQuery(db, (ex) =>
       ex.selectFrom("pm_project_members").selectAll().where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst(),
-    ).pipe(Effect.map((r) => (r === undefined ? null : projectMemberFromRow(f, r))));
+    ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertProject: (p) =>
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_projects")
-          .values({ id: p.id, workspace_id: p.workspaceId, name: p.name, created_by: p.createdBy, created_at: f.timeToDb(p.createdAt) })
+          .values(projects.toRow(p))
           .execute(),
       ).pipe(Effect.asVoid, Effect.withSpan("ProjectsRepository.insertProject")),
     findProject: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_projects").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : projectFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
       ),
     upsertMember: (m) =>
       Effect.gen(function* () {
@@ -31,14 +37,7 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         yield* runQuery(db, (ex) =>
           ex
             .insertInto("pm_project_members")
-            .values({
-              workspace_id: m.workspaceId,
-              project_id: m.projectId,
-              user_id: m.userId,
-              role: m.role,
-              added_by: m.addedBy,
-              created_at: f.timeToDb(m.createdAt),
-            })
+            .values(members.toRow(m))
             .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet({ role: m.role }))
             .execute(),
         );
@@ -74,17 +73,7 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_membership_audit")
-          .values({
-            id: a.id,
-            workspace_id: a.workspaceId,
-            project_id: a.projectId,
-            user_id: a.userId,
-            actor_id: a.actorId,
-            action: a.action,
-            role: a.role,
-            reason: a.reason,
-            created_at: f.timeToDb(a.createdAt),
-          })
+          .values(audits.toRow(a))
           .execute(),
       ).pipe(Effect.asVoid, Effect.withSpan("ProjectsRepository.appendAudit")),
   };

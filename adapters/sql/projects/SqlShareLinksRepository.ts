@@ -5,30 +5,19 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
-import type { ShareLink } from "../../../core/projects/ShareLinks.js";
+import { ShareLink } from "../../../core/projects/model/ShareLink.js";
 import type { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
-import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
+import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 const hashOf = (token: string): Buffer => createHash("sha256").update(token).digest();
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const linkFromRow = (f: DialectFeatures, r: any): ShareLink => ({
-  id: String(r.id),
-  workspaceId: String(r.workspace_id),
-  projectId: String(r.project_id),
-  createdBy: String(r.created_by),
-  createdAt: f.timeFromDb(r.created_at),
-  expiresAt: f.timeFromDb(r.expires_at),
-  revokedAt: r.revoked_at === null ? null : f.timeFromDb(r.revoked_at),
-  revokedReason: r.revoked_reason === null ? null : String(r.revoked_reason),
-});
-
 /** Builds the share link repository over `db`. */
 export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksRepository => {
   const f = featuresFor(db);
+  const links = rowCodec(ShareLink, f);
   return {
     create: (link) =>
       Effect.gen(function* () {
@@ -36,24 +25,14 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
         yield* runQuery(db, (ex) =>
           ex
             .insertInto("pm_share_links")
-            .values({
-              id: link.id,
-              workspace_id: link.workspaceId,
-              project_id: link.projectId,
-              created_by: link.createdBy,
-              token_hash: hashOf(token).toString("hex"),
-              created_at: f.timeToDb(link.createdAt),
-              expires_at: f.timeToDb(link.expiresAt),
-              revoked_at: null,
-              revoked_reason: null,
-            })
+            .values({ ...links.toRow(link), token_hash: hashOf(token).toString("hex") })
             .execute(),
         );
         return token;
       }).pipe(Effect.withSpan("ShareLinksRepository.create")),
     find: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_share_links").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : linkFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : links.fromRow(r))),
       ),
     findByToken: (token) => {
       const given = hashOf(token);
@@ -63,7 +42,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
         Effect.map((r) => {
           if (r === undefined) return null;
           const stored = Buffer.from(String(r.token_hash), "hex");
-          return stored.length === given.length && timingSafeEqual(stored, given) ? linkFromRow(f, r) : null;
+          return stored.length === given.length && timingSafeEqual(stored, given) ? links.fromRow(r) : null;
         }),
         Effect.withSpan("ShareLinksRepository.findByToken"),
       );
@@ -71,7 +50,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
     listForProject: (projectId, limit) =>
       runQuery(db, (ex) =>
         ex.selectFrom("pm_share_links").selectAll().where("project_id", "=", projectId).orderBy("id", "desc").limit(limit).execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => linkFromRow(f, r)))),
+      ).pipe(Effect.map((rows) => rows.map((r) => links.fromRow(r)))),
     revoke: (id, at, reason) =>
       runQuery(db, (ex) =>
         ex

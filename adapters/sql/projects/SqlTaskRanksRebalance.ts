@@ -5,15 +5,16 @@
  * file; on SQLite the write transaction (BEGIN IMMEDIATE) already excludes every other writer.
  */
 import { Effect } from "effect";
+import { Task } from "../../../core/projects/model/Task.js";
 import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { taskFromRow } from "./projectRows.js";
+import { rowCodec } from "../RowCodec.js";
 
 /** Builds the rank port over `db`. */
 export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
-  const f = featuresFor(db);
+  const tasks = rowCodec(Task, featuresFor(db));
   return {
     lockTasks: (ids) =>
       ids.length === 0
@@ -22,7 +23,7 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
             const query = ex.selectFrom("pm_tasks").selectAll().where("id", "in", [...ids]).orderBy("id");
             return (db.dialect === "postgres" ? query.forUpdate() : query).execute();
           }).pipe(
-            Effect.map((rows) => rows.map((r) => taskFromRow(f, r))),
+            Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
             Effect.withSpan("TaskRanks.lockTasks"),
           ),
     neighbour: ({ projectId, of, direction, excludeId }) =>
@@ -44,11 +45,11 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
           .orderBy("id", after ? "asc" : "desc")
           .limit(1)
           .executeTakeFirst();
-      }).pipe(Effect.map((r) => (r === undefined ? null : taskFromRow(f, r)))),
+      }).pipe(Effect.map((r) => (r === undefined ? null : tasks.fromRow(r)))),
     withRank: (projectId, rank, limit) =>
       runQuery(db, (ex) =>
         ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId).where("rank", "=", rank).orderBy("id").limit(limit).execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => taskFromRow(f, r)))),
+      ).pipe(Effect.map((rows) => rows.map((r) => tasks.fromRow(r)))),
     slice: ({ projectId, after, limit }) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId);
@@ -56,6 +57,6 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
           query = query.where((eb) => eb(eb.refTuple("rank", "id"), ">", eb.tuple(after.rank, after.id)));
         }
         return query.orderBy("rank").orderBy("id").limit(limit).execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => taskFromRow(f, r)))),
+      }).pipe(Effect.map((rows) => rows.map((r) => tasks.fromRow(r)))),
   };
 };

@@ -6,13 +6,14 @@
  */
 import { Effect } from "effect";
 import { sql, type RawBuilder } from "kysely";
-import { TaskStatus } from "../../../core/projects/TaskWorkflow.js";
+import { Task, TaskStatus } from "../../../core/projects/model/Task.js";
+import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { taskEventFromRow, taskFromRow, taskToRow } from "./projectRows.js";
+import { rowCodec } from "../RowCodec.js";
 
 // Workflow order (todo, in_progress, done), not alphabetical, for sorting by status.
 const statusPositionSql: RawBuilder<number> = sql<number>`CASE status ${sql.join(
@@ -76,20 +77,22 @@ const filterConditions = (f: DialectFeatures, filter: TaskFilter | undefined): R
 /** Builds the task repository over `db`. */
 export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const f = featuresFor(db);
+  const tasks = rowCodec(Task, f);
+  const events = rowCodec(TaskEvent, f);
   return {
     insertTask: (task) =>
-      runQuery(db, (ex) => ex.insertInto("pm_tasks").values(taskToRow(f, task)).execute()).pipe(
+      runQuery(db, (ex) => ex.insertInto("pm_tasks").values(tasks.toRow(task)).execute()).pipe(
         Effect.asVoid,
         Effect.withSpan("TasksRepository.insertTask"),
       ),
     findTask: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : taskFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
         Effect.withSpan("TasksRepository.findTask"),
       ),
     updateTask: (task, expectedVersion) =>
       runQuery(db, (ex) => {
-        const { id: _id, workspace_id: _w, project_id: _p, created_by: _b, created_at: _c, ...changes } = taskToRow(f, task);
+        const { id: _id, workspace_id: _w, project_id: _p, created_by: _b, created_at: _c, ...changes } = tasks.toRow(task);
         return ex
           .updateTable("pm_tasks")
           .set(changes)
@@ -120,23 +123,14 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         for (const key of keys) query = query.orderBy(key, order.direction);
         return query.limit(limit).execute();
       }).pipe(
-        Effect.map((rows) => rows.map((r) => taskFromRow(f, r))),
+        Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         Effect.withSpan("TasksRepository.listTasks"),
       ),
     appendEvent: (e) =>
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_task_events")
-          .values({
-            id: e.id,
-            workspace_id: e.workspaceId,
-            project_id: e.projectId,
-            task_id: e.taskId,
-            actor_id: e.actorId,
-            kind: e.kind,
-            data: f.jsonToDb(e.data),
-            created_at: f.timeToDb(e.createdAt),
-          })
+          .values(events.toRow(e))
           .execute(),
       ).pipe(Effect.asVoid, Effect.withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
@@ -149,7 +143,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         }
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       }).pipe(
-        Effect.map((rows) => rows.map((r) => taskEventFromRow(f, r))),
+        Effect.map((rows) => rows.map((r) => events.fromRow(r))),
         Effect.withSpan("TasksRepository.listEvents"),
       ),
   };

@@ -1,29 +1,33 @@
 /** The WorkspacesRepository port over `pm_workspaces` and `pm_workspace_members`. */
 import { Effect } from "effect";
+import { Workspace } from "../../../core/projects/model/Workspace.js";
+import { WorkspaceMember } from "../../../core/projects/model/WorkspaceMember.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { workspaceFromRow, workspaceMemberFromRow } from "./projectRows.js";
+import { rowCodec } from "../RowCodec.js";
 
 /** Builds the workspace repository over `db`. */
 export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesRepository => {
   const f = featuresFor(db);
+  const workspaces = rowCodec(Workspace, f);
+  const members = rowCodec(WorkspaceMember, f);
   const findMember: WorkspacesRepository["findMember"] = (workspaceId, userId) =>
     runQuery(db, (ex) =>
       ex.selectFrom("pm_workspace_members").selectAll().where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
-    ).pipe(Effect.map((r) => (r === undefined ? null : workspaceMemberFromRow(f, r))));
+    ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertWorkspace: (w) =>
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_workspaces")
-          .values({ id: w.id, name: w.name, created_by: w.createdBy, created_at: f.timeToDb(w.createdAt) })
+          .values(workspaces.toRow(w))
           .execute(),
       ).pipe(Effect.asVoid, Effect.withSpan("WorkspacesRepository.insertWorkspace")),
     findWorkspace: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : workspaceFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
       ),
     upsertMember: (m) =>
       Effect.gen(function* () {
@@ -31,7 +35,7 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
         yield* runQuery(db, (ex) =>
           ex
             .insertInto("pm_workspace_members")
-            .values({ workspace_id: m.workspaceId, user_id: m.userId, role: m.role, created_at: f.timeToDb(m.createdAt) })
+            .values(members.toRow(m))
             .onConflict((oc) => oc.columns(["workspace_id", "user_id"]).doUpdateSet({ role: m.role }))
             .execute(),
         );

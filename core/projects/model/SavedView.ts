@@ -1,6 +1,7 @@
 /** Saved views (should-have): a user's named filters and sort for one project's task list. */
-import { Schema } from "effect";
-import { TaskStatus } from "./TaskWorkflow.js";
+import { Schema, Struct } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+import { TaskStatus } from "./Task.js";
 
 const Uuid = Schema.String.pipe(
   Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
@@ -22,35 +23,17 @@ export const SavedViewSort = Schema.Struct({
 export type SavedViewSort = typeof SavedViewSort.Type;
 
 /** A saved view, private to its owner; the name is unique per owner and project. */
-export interface SavedView {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly projectId: string;
-  readonly userId: string;
-  readonly name: string;
-  readonly filters: SavedViewFilters;
-  readonly sort: SavedViewSort;
-  readonly createdAt: Date;
-}
-
-/** Wire shape of a saved view. */
-export const SavedViewView = Schema.Struct({
+export const SavedView = Schema.Struct({
   id: Schema.String,
-  project_id: Schema.String,
-  user_id: Schema.String,
+  workspaceId: Schema.String,
+  projectId: Schema.String,
+  userId: Schema.String,
   name: Schema.String,
   filters: SavedViewFilters,
   sort: SavedViewSort,
-  created_at: Schema.String,
+  createdAt: Schema.DateFromSelf,
 });
+export type SavedView = typeof SavedView.Type;
 
 /** Wire shape of a saved view. */
-export const savedViewView = (v: SavedView): typeof SavedViewView.Type => ({
-  id: v.id,
-  project_id: v.projectId,
-  user_id: v.userId,
-  name: v.name,
-  filters: v.filters,
-  sort: v.sort,
-  created_at: v.createdAt.toISOString(),
-});
+export const SavedViewView = wireShape(Schema.Struct(Struct.omit(SavedView.fields, "workspaceId")));

@@ -1,0 +1,20 @@
+/** A comment on a task. */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+
+/** A comment; (authorId, taskId, clientMutationId) is unique so a retry finds the first one. */
+export const Comment = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  projectId: Schema.String,
+  taskId: Schema.String,
+  authorId: Schema.String,
+  body: Schema.String,
+  mentions: Schema.Array(Schema.String),
+  clientMutationId: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type Comment = typeof Comment.Type;
+
+/** Wire shape of a comment (HTTP answers and comment event data). */
+export const CommentView = wireShape(Comment);

@@ -1,0 +1,18 @@
+/** A user's membership of one project (unique per project and user). */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+import { ProjectRole } from "./Roles.js";
+
+/** A user's membership of one project (unique per project and user). */
+export const ProjectMember = Schema.Struct({
+  workspaceId: Schema.String,
+  projectId: Schema.String,
+  userId: Schema.String,
+  role: ProjectRole,
+  addedBy: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type ProjectMember = typeof ProjectMember.Type;
+
+/** Wire shape of a project membership. */
+export const ProjectMemberView = wireShape(ProjectMember);
