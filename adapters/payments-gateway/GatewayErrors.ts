@@ -6,6 +6,8 @@
  */
 import { Effect } from "effect";
 import type { ErrorCategory } from "../../core/kernel/Errors.js";
+import type { PaymentIntentWire } from "../../core/payments/model/PaymentIntent.js";
+import type { RefundWire } from "../../core/payments/model/Refund.js";
 import {
   CaptureExceedsAuthorized,
   PaymentCurrencyMismatch,
@@ -17,8 +19,7 @@ import {
   PaymentStateConflict,
   RefundExceedsCapturedAmount,
   type GatewayPayment,
-  type GatewayPaymentStatus,
-  type GatewayRefund,
+    type GatewayRefund,
   type PaymentGatewayError,
 } from "../../ports/PaymentGateway.js";
 
@@ -104,17 +105,8 @@ export const checkGatewayKey = (key: string): Effect.Effect<string, PaymentReque
  */
 export const stepKey = (key: string, step: "create" | "confirm" | "capture" | "cancel" | "refund"): string => `${key}/${step}`;
 
-/** The payment intent as the payment API shows it (snake_case), the fields the gateway reads. */
-export interface IntentWire {
-  readonly id: string;
-  readonly merchant_id: string;
-  readonly amount_minor: number;
-  readonly currency: string;
-  readonly status: GatewayPaymentStatus;
-  readonly amount_capturable_minor: number;
-  readonly amount_captured_minor: number;
-  readonly amount_refunded_minor: number;
-}
+/** The payment intent as the payment API shows it (the merchant's wire view). */
+export type IntentWire = typeof PaymentIntentWire.Encoded;
 
 /** A payment of the port from the payment API's intent view. */
 export const paymentOfWire = (i: IntentWire): GatewayPayment => ({
@@ -127,14 +119,8 @@ export const paymentOfWire = (i: IntentWire): GatewayPayment => ({
   refundedMinor: i.amount_refunded_minor,
 });
 
-/** The refund view of the payment API, the fields the gateway reads. */
-export interface RefundWire {
-  readonly id: string;
-  readonly payment_intent_id: string;
-  readonly amount_minor: number;
-  readonly currency: string;
-  readonly status: "pending" | "succeeded" | "failed";
-}
+/** The refund as the payment API shows it (the merchant's wire view). */
+export type RefundWire = typeof RefundWire.Encoded;
 
 /** A refund of the port from the payment API's refund view. */
 export const refundOfWire = (r: RefundWire): GatewayRefund => ({

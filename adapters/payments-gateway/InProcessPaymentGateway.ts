@@ -10,7 +10,11 @@
  * stored like the HTTP path stores 4xx answers; a lost provider answer releases the key, so a
  * retry re-sends the same stable provider reference and never charges twice.
  */
+import { createHash } from "node:crypto";
 import { Effect, Fiber } from "effect";
+import { toWire } from "../../core/kernel/Wire.js";
+import { PaymentIntentView, paymentIntentView, type PaymentIntent } from "../../core/payments/model/PaymentIntent.js";
+import { RefundView, refundView, type Refund } from "../../core/payments/model/Refund.js";
 import { isDomainError, type DomainErrorShape } from "../../core/kernel/Errors.js";
 import { runIdempotent } from "../../core/kernel/Idempotency.js";
 import { cancelIntent } from "../../core/payments/CancelIntent.js";
@@ -34,8 +38,6 @@ import {
 } from "../../ports/PaymentGateway.js";
 import type { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { requestHash } from "../koa/Idempotency.js";
-import { intentView, refundView } from "../koa/payments/PaymentSchemas.js";
 import {
   checkGatewayKey,
   gatewayErrorOf,
@@ -69,6 +71,20 @@ export interface InProcessPaymentGatewayOptions {
   /** The calling module, recorded in the audit log as the merchant's key (`gateway:<caller>`). */
   readonly caller?: string;
 }
+
+/** An intent as the payment API shows it to its merchant: what the gateway stores and reads back. */
+const intentWire = (intent: PaymentIntent) => toWire(PaymentIntentView, paymentIntentView(intent));
+/** A refund as the payment API shows it to its merchant. */
+const refundWire = (refund: Refund) => toWire(RefundView, refundView(refund));
+
+/**
+ * The hash that binds a gateway key to one request: SHA-256 of the operation and the request's
+ * fields in key order (the same digest the HTTP path computes for method, path and canonical body).
+ */
+const gatewayRequestHash = (operation: string, request: Readonly<Record<string, string | number | null>>): string => {
+  const sorted = Object.fromEntries(Object.keys(request).sort().map((key) => [key, request[key]]));
+  return createHash("sha256").update(`GATEWAY\n/${operation}\n${JSON.stringify(sorted)}`).digest("hex");
+};
 
 /** The scopes the gateway acts with: what an order or delivery core needs of the merchant. */
 const gatewayScopes = ["payments:write", "refunds:write", "ledger:read"];
@@ -132,13 +148,13 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
     principal: Principal,
     key: string,
     operation: string,
-    request: unknown,
+    request: Readonly<Record<string, string | number | null>>,
     paymentId: string | null,
     execute: Effect.Effect<StoredResponse, E, InProcessGatewayServices>,
   ) =>
     runIdempotent(
       // The gateway's keys live beside the HTTP keys of the same merchant, never colliding with them.
-      { scope: `${principalScope(principal)}/gateway`, key, requestHash: requestHash("GATEWAY", `/${operation}`, request) },
+      { scope: `${principalScope(principal)}/gateway`, key, requestHash: gatewayRequestHash(operation, request) },
       settle(execute),
     ).pipe(
       Effect.mapError(toGatewayError(operation, paymentId)),
@@ -184,7 +200,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
               currency: req.amount.currency,
               captureMethod: req.captureMethod ?? "manual",
               paymentMethod: req.paymentMethod,
-            }).pipe(Effect.map((intent) => ({ status: 201, body: intentView(intent) }))),
+            }).pipe(Effect.map((intent) => ({ status: 201, body: intentWire(intent) }))),
           );
           const intent = yield* intentAnswer("authorize", null, created);
           // Step 2: confirm it; a lost provider answer releases only this step's key.
@@ -204,11 +220,11 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
                           code: "card_declined",
                           category: "unprocessable",
                           detail: "The payment method was declined.",
-                          extensions: { decline_code: declineCode ?? "card_declined", payment_intent: intentView(after) },
+                          extensions: { decline_code: declineCode ?? "card_declined", payment_intent: intentWire(after) },
                         },
                       } satisfies StoredFailure,
                     }
-                  : { status: outcome === "processing" ? 202 : 200, body: intentView(after) },
+                  : { status: outcome === "processing" ? 202 : 200, body: intentWire(after) },
               ),
             ),
           );
@@ -236,7 +252,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             req.paymentId,
             captureIntent(principal, req.paymentId, {
               ...(req.amount === undefined ? {} : { amountMinor: req.amount.amount_minor, currency: req.amount.currency }),
-            }).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent) }))),
+            }).pipe(Effect.map((intent) => ({ status: 200, body: intentWire(intent) }))),
           ),
           (response) => intentAnswer("capture", req.paymentId, response),
         ),
@@ -250,7 +266,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "cancel",
             { payment_id: req.paymentId },
             req.paymentId,
-            cancelIntent(principal, req.paymentId).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent) }))),
+            cancelIntent(principal, req.paymentId).pipe(Effect.map((intent) => ({ status: 200, body: intentWire(intent) }))),
           ),
           (response) => intentAnswer("cancel", req.paymentId, response),
         ),
@@ -265,7 +281,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             { payment_id: req.paymentId, amount_minor: req.amount.amount_minor, currency: req.amount.currency },
             req.paymentId,
             createRefund(principal, { intentId: req.paymentId, amountMinor: req.amount.amount_minor, currency: req.amount.currency }).pipe(
-              Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundView(refund) })),
+              Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundWire(refund) })),
             ),
           ),
           (response) => Effect.map(answerOf<RefundWire>("refund", req.paymentId, response), refundOfWire),
@@ -274,7 +290,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
     status: (req) =>
       onPaymentRuntime(
         getIntent(principalOf(req.merchantId), req.paymentId).pipe(
-          Effect.map((intent): GatewayPayment => paymentOfWire(intentView(intent))),
+          Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
           Effect.mapError(toGatewayError("status", req.paymentId)),
         ),
       ).pipe(Effect.withSpan("PaymentGateway.inProcess.status")),

@@ -15,7 +15,7 @@ import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { transition } from "./IntentStatus.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
-import type { PaymentIntent } from "./PaymentIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { voidReference } from "./ProviderReferences.js";
 
 /** Cancels the caller's intent (scope payments:write). */

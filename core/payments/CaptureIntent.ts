@@ -21,7 +21,7 @@ import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { AmountTooLarge, ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
-import type { PaymentIntent } from "./PaymentIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { captureReference } from "./ProviderReferences.js";
 
 /** The amount to capture (default: everything held) and optionally its currency. */

@@ -13,21 +13,9 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
 import { createIntent, type CreateIntentInput } from "./CreateIntent.js";
-import type { IntentStatus } from "./IntentStatus.js";
-import type { CaptureMethod, PaymentIntent } from "./PaymentIntent.js";
-
-/** What a customer's browser may see of an intent: no merchant internals, provider refs, token or ledger. */
-export interface IntentClientView {
-  readonly id: string;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly captureMethod: CaptureMethod;
-  readonly status: IntentStatus;
-  readonly lastDeclineCode: string | null;
-  readonly createdAt: Date;
-}
+import { clientViewOf, type IntentClientView, type PaymentIntent } from "./model/PaymentIntent.js";
 
 /** Creates an intent (as createIntent) and mints its client secret, atomically. */
 export const createIntentWithClientSecret = (
@@ -71,17 +59,6 @@ export const authenticateClientSecret = (secret: string): Effect.Effect<Principa
     if (intent === null) return yield* Effect.fail(invalid);
     return { kind: "client" as const, intentId: intent.id, merchantId: intent.merchantId };
   }).pipe(Effect.withSpan("Payments.authenticateClientSecret"));
-
-/** What a customer may see of `intent`. */
-export const clientViewOf = (intent: PaymentIntent): IntentClientView => ({
-  id: intent.id,
-  amountMinor: intent.amountMinor,
-  currency: intent.currency,
-  captureMethod: intent.captureMethod,
-  status: intent.status,
-  lastDeclineCode: intent.lastDeclineCode,
-  createdAt: intent.createdAt,
-});
 
 /** The client view of `intentId` for the customer holding its client secret; NotFound for any other intent. */
 export const getClientView = (

@@ -20,12 +20,14 @@ import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/Paym
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { audit, now } from "./Audit.js";
 import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
-import { transition, type IntentStatus, type IntentTrigger } from "./IntentStatus.js";
+import { transition, type IntentTrigger } from "./IntentStatus.js";
+import { type IntentStatus } from "./model/PaymentIntent.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireConfirmer, type MerchantCaller } from "./MerchantAccess.js";
 import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
-import type { AttemptStatus, PaymentAttempt, PaymentIntent } from "./PaymentIntent.js";
+import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
 
 /** How a confirm ended, for the caller to answer 200, 202 or 402. */

@@ -8,7 +8,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { audit, now } from "./Audit.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
-import type { CaptureMethod, PaymentIntent } from "./PaymentIntent.js";
+import type { CaptureMethod, PaymentIntent } from "./model/PaymentIntent.js";
 
 /** What a merchant asks for. */
 export interface CreateIntentInput {

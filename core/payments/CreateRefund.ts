@@ -20,7 +20,7 @@ import { postLedger, refundPosting } from "./LedgerPostings.js";
 import { emitRefundSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
-import type { Refund } from "./PaymentIntent.js";
+import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
 
 /** Which intent, how much, and optionally in which currency. */

@@ -5,7 +5,7 @@ import type { Principal } from "../../ports/Principal.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { loadOwnedIntent } from "./IntentRecords.js";
 import { requireMerchant } from "./MerchantAccess.js";
-import type { PaymentIntent } from "./PaymentIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 
 /** The caller's intent; another merchant's answers NotFound like an unknown id. */
 export const getIntent = (

@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { Conflict, type NotFound } from "../kernel/Errors.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ownedBy, type MerchantCaller } from "./MerchantAccess.js";
-import type { PaymentIntent } from "./PaymentIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 
 /** The caller's intent, locked for the rest of the transaction when `forUpdate`. */
 export const loadOwnedIntent = (

@@ -1,25 +1,12 @@
 /**
  * The payment intent state machine as one explicit table of (status, trigger) -> next status
- * (style.md: payment anchors). Status names are the ones payment developers know. Anything not
+ * (docs/decisions.md). Status names are the ones payment developers know. Anything not
  * in the table is an illegal transition and fails with a typed error, never a silent no-op.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
+import type { IntentStatus } from "./model/PaymentIntent.js";
 import { IllegalTransition } from "./PaymentErrors.js";
 
-/** Every status an intent can be in. */
-export const intentStatuses = [
-  "requires_payment_method",
-  "requires_confirmation",
-  "requires_action",
-  "processing",
-  "requires_capture",
-  "succeeded",
-  "canceled",
-] as const;
-
-/** The status of a payment intent. */
-export const IntentStatus = Schema.Literal(...intentStatuses);
-export type IntentStatus = typeof IntentStatus.Type;
 
 /** What can happen to an intent. */
 export const intentTriggers = [

@@ -4,7 +4,8 @@
  * back. Each posting balances per currency and has a unique source, so one business event is
  * never posted twice (core/kernel/Ledger.ts checks; the database's UNIQUE source enforces).
  */
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
 import { validateTransaction, type DuplicateLedgerSource, type LedgerTransaction, type UnbalancedTransaction } from "../kernel/Ledger.js";
 import type { ValidationFailed } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
@@ -46,7 +47,8 @@ export const postLedger = (
   Effect.gen(function* () {
     const checked = yield* validateTransaction(transaction);
     const repo = yield* PaymentsRepository;
-    const id = yield* (yield* Ids).next;
-    const createdAt = new Date(yield* Clock.currentTimeMillis);
-    yield* repo.postLedger({ id, merchantId, transaction: checked, createdAt });
+    const ids = yield* Ids;
+    const id = yield* ids.next;
+    const entryIds = yield* Effect.forEach(checked.entries, () => ids.next);
+    yield* repo.postLedger({ id, entryIds, merchantId, transaction: checked, createdAt: yield* now });
   });

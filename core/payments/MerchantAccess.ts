@@ -6,7 +6,7 @@
 import { Effect } from "effect";
 import { Forbidden, NotFound } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
-import type { MerchantScope } from "./PaymentIntent.js";
+import type { MerchantScope } from "./model/Merchant.js";
 
 /** A merchant caller, as the commands use it. */
 export interface MerchantCaller {

@@ -11,7 +11,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { audit, now } from "./Audit.js";
-import { merchantScopes, type Merchant } from "./PaymentIntent.js";
+import { merchantScopes, type Merchant } from "./model/Merchant.js";
 
 /** A new merchant and its first key; `apiKey` is shown once and never stored in clear. */
 export interface CreatedMerchant {
@@ -45,7 +45,7 @@ export const createMerchant = (input: {
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* repo.insertMerchant(merchant);
-        const issued = yield* keys.issue({ merchantId: merchant.id, scopes: [...new Set(input.scopes)], now: merchant.createdAt });
+        const issued = yield* keys.issue({ keyId: yield* (yield* Ids).next, merchantId: merchant.id, scopes: [...new Set(input.scopes)], now: merchant.createdAt });
         yield* audit({
           merchantId: merchant.id,
           actor: input.actor,
@@ -84,6 +84,7 @@ export const issueMerchantKey = (input: {
       Effect.gen(function* () {
         if ((yield* repo.findMerchant(input.merchantId)) === null) return yield* Effect.fail(new NotFound({ resource: "merchant", detail: "No such merchant." }));
         const issued = yield* keys.issue({
+          keyId: yield* (yield* Ids).next,
           merchantId: input.merchantId,
           scopes: [...new Set(input.scopes)],
           now: at,

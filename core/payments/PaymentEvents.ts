@@ -7,7 +7,8 @@ import { Effect } from "effect";
 import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
-import type { PaymentIntent, Refund } from "./PaymentIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
+import type { Refund } from "./model/Refund.js";
 
 /** The event types this module emits. */
 export const paymentEventTypes = { paymentSucceeded: "PaymentSucceeded", refundSucceeded: "RefundSucceeded" } as const;

@@ -28,7 +28,7 @@ import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { applyDisputeEvent, disputeEventFromProvider } from "./DisputeProjection.js";
 import type { Disputes } from "../../ports/payments/Disputes.js";
 import type { IllegalTransition } from "./PaymentErrors.js";
-import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./ProviderEvent.js";
+import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
 import type { WebhookRejected } from "./WebhookErrors.js";
 
 /** The audit actor of everything a provider webhook does. */

@@ -35,6 +35,8 @@ export interface ApiKeySummary {
 export interface ApiKeys {
   /** Issues a key for `merchantId` with `scopes`, optionally expiring at `expiresAt`. */
   readonly issue: (req: {
+    /** The new key's id (from the Ids port). */
+    readonly keyId: string;
     readonly merchantId: string;
     readonly scopes: ReadonlyArray<string>;
     readonly now: Date;

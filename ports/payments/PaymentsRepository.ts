@@ -4,14 +4,12 @@
  */
 import { Context, Effect } from "effect";
 import type { DuplicateLedgerSource, LedgerTransaction } from "../../core/kernel/Ledger.js";
-import type {
-  AuditRecord,
-  BalanceEntry,
-  Merchant,
-  PaymentAttempt,
-  PaymentIntent,
-  Refund,
-} from "../../core/payments/PaymentIntent.js";
+import type { AuditRecord } from "../../core/payments/model/AuditRecord.js";
+import type { BalanceEntry } from "../../core/payments/model/BalanceEntry.js";
+import type { Merchant } from "../../core/payments/model/Merchant.js";
+import type { PaymentAttempt } from "../../core/payments/model/PaymentAttempt.js";
+import type { PaymentIntent } from "../../core/payments/model/PaymentIntent.js";
+import type { Refund } from "../../core/payments/model/Refund.js";
 
 /** Row locking for a read inside a transaction. */
 export interface LockOptions {
@@ -39,6 +37,8 @@ export interface PaymentsRepository {
   /** Posts a checked, balanced transaction; its source must be new. */
   readonly postLedger: (posting: {
     readonly id: string;
+    /** One id per entry of `transaction`, in order (from the Ids port). */
+    readonly entryIds: ReadonlyArray<string>;
     readonly merchantId: string;
     readonly transaction: LedgerTransaction;
     readonly createdAt: Date;

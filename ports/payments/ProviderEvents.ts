@@ -6,8 +6,9 @@
  * the outcome of applying it, and finds the objects an event names by our stable references.
  */
 import { Context, Effect } from "effect";
-import type { PaymentAttempt, Refund } from "../../core/payments/PaymentIntent.js";
-import type { ProviderEvent, StoredProviderEvent } from "../../core/payments/ProviderEvent.js";
+import type { PaymentAttempt } from "../../core/payments/model/PaymentAttempt.js";
+import type { Refund } from "../../core/payments/model/Refund.js";
+import type { ProviderEvent, StoredProviderEvent } from "../../core/payments/model/ProviderEvent.js";
 import type { WebhookRejected } from "../../core/payments/WebhookErrors.js";
 
 /** Verifies and reads one provider webhook delivery. */

@@ -3,6 +3,7 @@
  * the exact secret; a revoked or expired key stops working while another live key of the same
  * merchant keeps working (rotation with overlap); unknown scopes are refused at creation.
  */
+import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import t from "tap";
 import { authenticateApiKey, createMerchant, issueMerchantKey, revokeMerchantKey } from "../../core/payments/Merchants.js";
@@ -31,9 +32,9 @@ t.test("keys rotate with overlap: a revoked or expired key is refused while a li
     const { run, attempt } = paymentsRuntime(t, db);
     const created = await run(createMerchant({ name: "Shop", scopes: ["ledger:read"], actor: "system:test" }));
     const now = new Date();
-    const second = await run(Effect.flatMap(ApiKeys, (keys) => keys.issue({ merchantId: created.merchant.id, scopes: ["ledger:read"], now })));
+    const second = await run(Effect.flatMap(ApiKeys, (keys) => keys.issue({ keyId: randomUUID(), merchantId: created.merchant.id, scopes: ["ledger:read"], now })));
     const expiring = await run(
-      Effect.flatMap(ApiKeys, (keys) => keys.issue({ merchantId: created.merchant.id, scopes: ["ledger:read"], now, expiresAt: new Date(now.getTime() - 1000) })),
+      Effect.flatMap(ApiKeys, (keys) => keys.issue({ keyId: randomUUID(), merchantId: created.merchant.id, scopes: ["ledger:read"], now, expiresAt: new Date(now.getTime() - 1000) })),
     );
     t.match(await attempt(authenticateApiKey(created.apiKey)), { ok: true }, "both keys work during the overlap");
     t.match(await attempt(authenticateApiKey(second.secret)), { ok: true });

@@ -8,6 +8,7 @@
  *     merchant key reads with `ledger:read` and resolves with `reconciliation:write`; another
  *     merchant's exception is 404; resolved exceptions and outcomes refuse changes in the database.
  */
+import { randomUUID } from "node:crypto";
 import { Clock, Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
@@ -124,7 +125,7 @@ const startServer = async (t: HasTeardown, config: Parameters<typeof startRefere
     const { merchant_id, api_key } = await createMerchantWithKey(runtime, { name: "Finance shop", scopes: ["payments:write", "refunds:write", "ledger:read"] });
     // Until the lead adds the scope to merchantScopes, issue the finance key through the port.
     const finance = await runtime.runPromise(
-      Effect.flatMap(ApiKeys, (keys) => keys.issue({ merchantId: merchant_id, scopes: ["ledger:read", "reconciliation:write"], now: new Date() })),
+      Effect.flatMap(ApiKeys, (keys) => keys.issue({ keyId: randomUUID(), merchantId: merchant_id, scopes: ["ledger:read", "reconciliation:write"], now: new Date() })),
     );
     return { merchantId: merchant_id, key: api_key, financeKey: finance.secret };
   };

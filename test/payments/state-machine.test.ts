@@ -7,15 +7,8 @@
 import { Effect, Either } from "effect";
 import fc from "fast-check";
 import t from "tap";
-import {
-  intentStatuses,
-  intentTriggers,
-  isTerminal,
-  nextStatus,
-  transition,
-  transitionTable,
-  type IntentStatus,
-} from "../../core/payments/IntentStatus.js";
+import { intentTriggers, isTerminal, nextStatus, transition, transitionTable } from "../../core/payments/IntentStatus.js";
+import { intentStatuses, type IntentStatus } from "../../core/payments/model/PaymentIntent.js";
 import { forEachDialect } from "../support/databases.js";
 import { operationsArbitrary, runOperations, type Operation } from "./randomOperations.js";
 import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";

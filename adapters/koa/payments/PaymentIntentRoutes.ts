@@ -3,35 +3,40 @@ import { Effect, Schema } from "effect";
 import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
-import { clientViewOf, createIntentWithClientSecret, getClientView } from "../../../core/payments/ClientView.js";
-import type { PaymentIntent } from "../../../core/payments/PaymentIntent.js";
+import { createIntentWithClientSecret, getClientView } from "../../../core/payments/ClientView.js";
+import {
+  CreatedPaymentIntentWire,
+  IntentClientViewWire,
+  PaymentIntentWire,
+  clientViewOf,
+  paymentIntentView,
+  type PaymentIntent,
+} from "../../../core/payments/model/PaymentIntent.js";
 import type { Principal } from "../../../ports/Principal.js";
 import { getIntent } from "../../../core/payments/GetIntent.js";
 import { makeProblem, problemContentType } from "../ProblemJson.js";
 import { defineRoute } from "../Route.js";
-import {
-  CaptureIntentBody,
-  ConfirmIntentBody,
-  CreateIntentBody,
-  CreatedIntentView,
-  DeclinedProblem,
-  IntentIdParams,
-  IntentView,
-  intentView,
-} from "./PaymentSchemas.js";
-import { IntentClientViewSchema, intentClientView } from "./ClientViewSchemas.js";
+import { CaptureIntentBody, ConfirmIntentBody, CreateIntentBody, IntentIdParams } from "./PaymentSchemas.js";
 
 const tags = ["payments"];
 
 /** What the caller may see of an intent: the merchant's view, or the client view for the customer. */
-const IntentAsSeen = Schema.Union(IntentView, IntentClientViewSchema);
+const IntentAsSeen = Schema.Union(PaymentIntentWire, IntentClientViewWire);
 const asSeenBy = (principal: Principal, intent: PaymentIntent) =>
-  principal.kind === "client" ? intentClientView(clientViewOf(intent)) : intentView(intent);
+  principal.kind === "client" ? clientViewOf(intent) : paymentIntentView(intent);
 // The customer's answers carry its intent's state: nobody may cache them.
 const privateTo = (principal: Principal) => (principal.kind === "client" ? { headers: { "Cache-Control": "no-store" } } : {});
 
-/** The 402 answer of a declined confirm as the caller may see it. */
-const DeclinedProblemAsSeen = Schema.Struct({ ...DeclinedProblem.fields, payment_intent: IntentAsSeen });
+/** The 402 answer of a declined confirm: a problem body carrying the intent as the caller may see it, confirmable again. */
+const DeclinedProblemAsSeen = Schema.Struct({
+  type: Schema.String,
+  title: Schema.String,
+  status: Schema.Literal(402),
+  detail: Schema.String,
+  code: Schema.Literal("card_declined"),
+  decline_code: Schema.String,
+  payment_intent: IntentAsSeen,
+});
 
 /** POST /v1/payment-intents — create an intent (payments:write); answers its client secret once. */
 export const createIntentRoute = defineRoute({
@@ -43,7 +48,7 @@ export const createIntentRoute = defineRoute({
   auth: "required",
   idempotency: "required",
   body: CreateIntentBody,
-  responses: { 201: CreatedIntentView },
+  responses: { 201: CreatedPaymentIntentWire },
   problems: [403, 409, 422],
   handler: ({ principal, body }) =>
     createIntentWithClientSecret(principal, {
@@ -54,7 +59,7 @@ export const createIntentRoute = defineRoute({
     }).pipe(
       Effect.map(({ intent, clientSecret }) => ({
         status: 201,
-        body: { ...intentView(intent), client_secret: clientSecret },
+        body: { ...paymentIntentView(intent), clientSecret },
         etag: intent.version,
       })),
     ),
@@ -110,9 +115,9 @@ export const getIntentRoute = defineRoute({
   handler: ({ principal, params }) =>
     principal.kind === "client"
       ? getClientView(principal, params.id).pipe(
-          Effect.map((view) => ({ status: 200, body: intentClientView(view), ...privateTo(principal) })),
+          Effect.map((view) => ({ status: 200, body: view, ...privateTo(principal) })),
         )
-      : getIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+      : getIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: paymentIntentView(intent), etag: intent.version }))),
 });
 
 /** POST /v1/payment-intents/:id/capture — capture a held authorization, fully or partly. */
@@ -126,13 +131,13 @@ export const captureIntentRoute = defineRoute({
   idempotency: "required",
   params: IntentIdParams,
   body: CaptureIntentBody,
-  responses: { 200: IntentView },
+  responses: { 200: PaymentIntentWire },
   problems: [403, 404, 409, 422, 503],
   handler: ({ principal, params, body }) =>
     captureIntent(principal, params.id, {
       ...(body.amount_minor === undefined ? {} : { amountMinor: body.amount_minor }),
       ...(body.currency === undefined ? {} : { currency: body.currency }),
-    }).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+    }).pipe(Effect.map((intent) => ({ status: 200, body: paymentIntentView(intent), etag: intent.version }))),
 });
 
 /** POST /v1/payment-intents/:id/cancel — cancel an uncaptured intent (voids a held authorization). */
@@ -145,8 +150,8 @@ export const cancelIntentRoute = defineRoute({
   auth: "required",
   idempotency: "required",
   params: IntentIdParams,
-  responses: { 200: IntentView },
+  responses: { 200: PaymentIntentWire },
   problems: [403, 404, 409, 503],
   handler: ({ principal, params }) =>
-    cancelIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: intentView(intent), etag: intent.version }))),
+    cancelIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: paymentIntentView(intent), etag: intent.version }))),
 });

@@ -2,9 +2,12 @@
 import { Effect, Schema } from "effect";
 import { createRefund } from "../../../core/payments/CreateRefund.js";
 import { listBalanceTransactions } from "../../../core/payments/ListBalanceTransactions.js";
-import { PageOf, pageQueryFields } from "../Pagination.js";
+import { BalanceTransactionWire, balanceTransactionView } from "../../../core/payments/model/BalanceEntry.js";
+import { RefundWire, refundView } from "../../../core/payments/model/Refund.js";
+import { PageOf, mapPage } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { BalanceTransactionView, CreateRefundBody, RefundView, balanceTransactionView, refundView } from "./PaymentSchemas.js";
+import { CreateRefundBody } from "./PaymentSchemas.js";
 
 /** POST /v1/refunds — 201 completed or failed, 202 accepted and pending at the provider. */
 export const createRefundRoute = defineRoute({
@@ -16,7 +19,7 @@ export const createRefundRoute = defineRoute({
   auth: "required",
   idempotency: "required",
   body: CreateRefundBody,
-  responses: { 201: RefundView, 202: RefundView },
+  responses: { 201: RefundWire, 202: RefundWire },
   problems: [403, 404, 409, 422],
   handler: ({ principal, body }) =>
     createRefund(principal, {
@@ -37,10 +40,10 @@ export const listBalanceTransactionsRoute = defineRoute({
   idempotency: "none",
   pagination: true,
   query: Schema.Struct(pageQueryFields),
-  responses: { 200: PageOf(BalanceTransactionView) },
+  responses: { 200: PageOf(BalanceTransactionWire) },
   problems: [400, 403],
   handler: ({ principal, page }) =>
     listBalanceTransactions(principal, page).pipe(
-      Effect.map((result) => ({ status: 200, body: { data: result.data.map(balanceTransactionView), next_cursor: result.nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: mapPage(page, balanceTransactionView) })),
     ),
 });

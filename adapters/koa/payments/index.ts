@@ -15,7 +15,6 @@ export * from "./PaymentSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
 export * from "./KeyRoutes.js";
-export * from "./ClientViewSchemas.js";
 export * from "./WebhookEndpointRoutes.js";
 export * from "./DisputeRoutes.js";
 export * from "./OperatorRoutes.js";

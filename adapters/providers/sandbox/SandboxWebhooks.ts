@@ -12,7 +12,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Effect, Schema } from "effect";
-import type { ProviderEvent } from "../../../core/payments/ProviderEvent.js";
+import type { ProviderEvent } from "../../../core/payments/model/ProviderEvent.js";
 import {
   WebhookPayloadInvalid,
   WebhookSignatureInvalid,

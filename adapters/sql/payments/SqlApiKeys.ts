@@ -7,7 +7,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { ApiKeySummary, ApiKeys } from "../../../ports/payments/ApiKeys.js";
-import { newId } from "../../system/Ids.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -44,10 +43,9 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
     revokedAt: row.revoked_at === null ? null : f.timeFromDb(row.revoked_at),
   });
   return {
-    issue: ({ merchantId, scopes, now, expiresAt }) =>
+    issue: ({ keyId, merchantId, scopes, now, expiresAt }) =>
       Effect.gen(function* () {
         const secret = apiKeyPrefix + randomBytes(32).toString("base64url");
-        const keyId = newId();
         yield* runQuery(db, (ex) =>
           ex
             .insertInto("payment_api_keys")

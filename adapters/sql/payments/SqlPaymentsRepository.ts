@@ -2,46 +2,49 @@
 import { Effect } from "effect";
 import { DuplicateLedgerSource } from "../../../core/kernel/Ledger.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
-import { newId } from "../../system/Ids.js";
+import { AuditRecord } from "../../../core/payments/model/AuditRecord.js";
+import { BalanceEntry } from "../../../core/payments/model/BalanceEntry.js";
+import { Merchant } from "../../../core/payments/model/Merchant.js";
+import { PaymentAttempt } from "../../../core/payments/model/PaymentAttempt.js";
+import { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
+import { Refund } from "../../../core/payments/model/Refund.js";
 import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "./lockRow.js";
-import {
-  attemptFromRow,
-  attemptToRow,
-  balanceEntryFromRow,
-  intentFromRow,
-  intentToRow,
-  refundFromRow,
-  refundToRow,
-} from "./paymentRows.js";
 
 /** Builds the payment repository over `db`. */
 export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository => {
   const f = featuresFor(db);
+  const merchants = rowCodec(Merchant, f);
+  const intents = rowCodec(PaymentIntent, f);
+  const attempts = rowCodec(PaymentAttempt, f);
+  const refunds = rowCodec(Refund, f);
+  const balanceEntries = rowCodec(BalanceEntry, f);
+  const audits = rowCodec(AuditRecord, f);
   return {
     insertMerchant: (m) =>
       runQuery(db, (ex) =>
-        ex.insertInto("payment_merchants").values({ id: m.id, name: m.name, created_at: f.timeToDb(m.createdAt) }).execute(),
+        ex.insertInto("payment_merchants").values(merchants.toRow(m)).execute(),
       ).pipe(Effect.asVoid, Effect.withSpan("PaymentsRepository.insertMerchant")),
     findMerchant: (id) =>
       runQuery(db, (ex) => ex.selectFrom("payment_merchants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : { id: String(r.id), name: String(r.name), createdAt: f.timeFromDb(r.created_at) })),
+        Effect.map((r) => (r === undefined ? null : merchants.fromRow(r))),
       ),
     insertIntent: (intent) =>
-      runQuery(db, (ex) => ex.insertInto("payment_intents").values(intentToRow(f, intent)).execute()).pipe(
+      runQuery(db, (ex) => ex.insertInto("payment_intents").values(intents.toRow(intent)).execute()).pipe(
         Effect.asVoid,
         Effect.withSpan("PaymentsRepository.insertIntent"),
       ),
     findIntent: (id, options) =>
       runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : intentFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : intents.fromRow(r))),
         Effect.withSpan("PaymentsRepository.findIntent"),
       ),
     updateIntent: (intent, expectedVersion) =>
       runQuery(db, (ex) => {
-        const { id: _id, merchant_id: _m, created_at: _c, ...changes } = intentToRow(f, intent);
+        const { id: _id, merchant_id: _m, created_at: _c, ...changes } = intents.toRow(intent);
         return ex
           .updateTable("payment_intents")
           .set(changes)
@@ -53,11 +56,11 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         Effect.withSpan("PaymentsRepository.updateIntent"),
       ),
     insertAttempt: (attempt) =>
-      runQuery(db, (ex) => ex.insertInto("payment_attempts").values(attemptToRow(f, attempt)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => ex.insertInto("payment_attempts").values(attempts.toRow(attempt)).execute()).pipe(Effect.asVoid),
     findAttempt: (intentId, number) =>
       runQuery(db, (ex) =>
         ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", intentId).where("number", "=", number).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : attemptFromRow(f, r)))),
+      ).pipe(Effect.map((r) => (r === undefined ? null : attempts.fromRow(r)))),
     updateAttempt: (attempt) =>
       runQuery(db, (ex) =>
         ex
@@ -72,10 +75,10 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           .execute(),
       ).pipe(Effect.asVoid),
     insertRefund: (refund) =>
-      runQuery(db, (ex) => ex.insertInto("payment_refunds").values(refundToRow(f, refund)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => ex.insertInto("payment_refunds").values(refunds.toRow(refund)).execute()).pipe(Effect.asVoid),
     findRefund: (id, options) =>
       runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_refunds").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : refundFromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : refunds.fromRow(r))),
       ),
     updateRefund: (refund) =>
       runQuery(db, (ex) =>
@@ -94,7 +97,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           .where("status", "in", ["pending", "succeeded"])
           .executeTakeFirstOrThrow(),
       ).pipe(Effect.map((r) => toNumber(r.total))),
-    postLedger: ({ id, merchantId, transaction, createdAt }) =>
+    postLedger: ({ id, entryIds, merchantId, transaction, createdAt }) =>
       Effect.gen(function* () {
         // ON CONFLICT DO NOTHING keeps a Postgres transaction usable after a duplicate source.
         const inserted = yield* runQuery(db, (ex) =>
@@ -111,6 +114,9 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
             .returning("id")
             .executeTakeFirst(),
         );
+        if (entryIds.length !== transaction.entries.length) {
+          return yield* Effect.dieMessage(`ledger posting ${id}: ${entryIds.length} entry ids for ${transaction.entries.length} entries`);
+        }
         if (inserted === undefined) {
           return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
         }
@@ -118,8 +124,8 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           ex
             .insertInto("payment_ledger_entries")
             .values(
-              transaction.entries.map((entry) => ({
-                id: newId(),
+              transaction.entries.map((entry, index) => ({
+                id: entryIds[index] ?? "",
                 transaction_id: id,
                 merchant_id: merchantId,
                 account: entry.account,
@@ -140,22 +146,12 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           .where("e.merchant_id", "=", merchantId);
         if (before !== undefined) query = query.where("e.id", "<", before);
         return query.orderBy("e.id", "desc").limit(limit).execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => balanceEntryFromRow(f, r)))),
+      }).pipe(Effect.map((rows) => rows.map((r) => balanceEntries.fromRow(r)))),
     appendAudit: (record) =>
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_audit_log")
-          .values({
-            id: record.id,
-            merchant_id: record.merchantId,
-            actor: record.actor,
-            action: record.action,
-            subject_type: record.subjectType,
-            subject_id: record.subjectId,
-            reason: record.reason,
-            data: f.jsonToDb(record.data),
-            created_at: f.timeToDb(record.createdAt),
-          })
+          .values(audits.toRow(record))
           .execute(),
       ).pipe(Effect.asVoid),
   };

@@ -1,0 +1,16 @@
+/** One immutable audit record (spec rule 10): who did what to which object, and why. */
+import { Schema } from "effect";
+
+/** An audit record (table payment_audit_log). */
+export const AuditRecord = Schema.Struct({
+  id: Schema.String,
+  merchantId: Schema.NullOr(Schema.String),
+  actor: Schema.String,
+  action: Schema.String,
+  subjectType: Schema.String,
+  subjectId: Schema.String,
+  reason: Schema.String,
+  data: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  createdAt: Schema.DateFromSelf,
+});
+export type AuditRecord = typeof AuditRecord.Type;

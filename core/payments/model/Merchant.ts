@@ -1,0 +1,16 @@
+/** A merchant: the tenant of intents, refunds and ledger entries; and the scopes of its API keys. */
+import { Schema } from "effect";
+
+/** A merchant record (table payment_merchants). */
+export const Merchant = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type Merchant = typeof Merchant.Type;
+
+/** The scopes a merchant API key may carry. */
+export const merchantScopes = ["payments:write", "refunds:write", "ledger:read", "keys:write", "webhooks:write", "reconciliation:write"] as const;
+/** One merchant API key scope. */
+export const MerchantScope = Schema.Literal(...merchantScopes);
+export type MerchantScope = typeof MerchantScope.Type;
