@@ -1,9 +1,10 @@
 /**
  * Records what happened to a task: one append-only TaskEvent (activity) and one outbox envelope
  * carrying the same id. Call inside the command's transaction, so the task write, its
- * TaskEvent and its outbox row commit together or not at all (spec rule 3).
+ * TaskEvent and its outbox row commit together or not at all (spec rule 3). The envelope is
+ * one of the module's declared events (core/projects/Events.ts); one that does not fit is a bug.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
@@ -11,6 +12,10 @@ import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { Task } from "./model/Task.js";
 import { toWire } from "../kernel/Wire.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
+import { ProjectEvent } from "./Events.js";
+
+// Every fact is checked against its declared event (core/projects/Events.ts) before it is written.
+const checkEvent = Schema.decodeUnknown(ProjectEvent);
 
 /** Activity kinds and the event type each is published as. */
 export const factTypes = {
@@ -51,6 +56,7 @@ export const recordTaskFact = (input: {
       actor_id: input.actorId,
       data,
     });
+    yield* Effect.orDie(checkEvent(envelope));
     const event: TaskEvent = {
       id: envelope.id,
       workspaceId: task.workspaceId,
