@@ -20,7 +20,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { Thumbnailer, type ThumbnailInputRejected } from "../../ports/Thumbnailer.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./AttachmentErrors.js";
+import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./Errors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";

@@ -15,7 +15,7 @@ import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
-import { ExportNotReady } from "./ExportErrors.js";
+import { ExportNotReady } from "./Errors.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
 
 /** The job kind of the workspace export; its key is the export id. */

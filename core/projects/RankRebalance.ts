@@ -7,7 +7,7 @@
  * the (rank, id) order is the same before and after every single write, whatever moves run
  * concurrently.
  */
-import { Data, Effect, Schema } from "effect";
+import { Effect, Schema } from "effect";
 import { advance } from "../kernel/Versioning.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Jobs } from "../../ports/Jobs.js";
@@ -18,6 +18,7 @@ import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { now } from "../kernel/Clock.js";
 import { rankBetween } from "./Rank.js";
+import { TaskOrderChanged } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
@@ -28,11 +29,7 @@ export const longRankLength = 12;
 /** The actor recorded on rebalance TaskEvents. */
 export const rebalanceActor = "system:rank-rebalance";
 
-/** The order changed between reading and locking; the caller retries with fresh reads. */
-export class TaskOrderChanged extends Data.TaggedError("TaskOrderChanged")<{ readonly detail?: string }> {
-  readonly code = "task_order_changed";
-  readonly category = "conflict" as const;
-}
+export { TaskOrderChanged };
 
 /** `n` increasing keys strictly between `lower` and `upper` (null: open end), balanced so they stay short. */
 export const ranksBetween = (lower: string | null, upper: string | null, n: number): string[] => {
