@@ -22,7 +22,9 @@ import { Task } from "./model/Task.js";
 import { TaskEvent } from "./model/TaskEvent.js";
 import { WorkspaceWithRole } from "./model/Workspace.js";
 import { now } from "../kernel/Clock.js";
-import { workspaceExportJobKind } from "./Exports.js";
+
+/** The job kind of the workspace export; its key is the export id. */
+export const workspaceExportJobKind = "projects.workspace_export";
 
 /** Rows per page read from the database. */
 const pageSize = 500;

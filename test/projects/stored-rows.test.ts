@@ -4,10 +4,8 @@
  * a defect, never cast into the record, on SQLite and Postgres.
  */
 import t from "tap";
-import { Effect } from "effect";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { RowDoesNotFit, rowCodec } from "../../adapters/sql/RowCodec.js";
-import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { SavedView } from "../../core/projects/model/SavedView.js";
 import { Task } from "../../core/projects/model/Task.js";
 import { forEachDialect } from "../support/databases.js";
@@ -29,18 +27,11 @@ const task: Task = {
 };
 
 forEachDialect(t, "a stored task status outside the workflow is refused, never cast", async (t, db) => {
-  const f = featuresFor(db);
-  const tasks = rowCodec(Task, f);
+  const tasks = rowCodec(Task, featuresFor(db));
   const row = tasks.toRow(task);
   t.same(tasks.fromRow(row), task, "a row that fits reads back as the same record");
   t.throws(() => tasks.fromRow({ ...row, status: "archived" }), RowDoesNotFit, "an unknown status is a defect");
   t.throws(() => tasks.fromRow({ ...row, title: null }), RowDoesNotFit, "a missing required value is a defect");
-  // A row as the driver hands it back (dialect times, bigint text) reads as the record too.
-  await db.db.insertInto("pm_workspaces").values({ id: "w", name: "Acme", created_by: "u", created_at: f.timeToDb(at) }).execute();
-  await db.db.insertInto("pm_projects").values({ id: "p", workspace_id: "w", name: "P", created_by: "u", created_at: f.timeToDb(at) }).execute();
-  await Effect.runPromise(makeSqlTasksRepository(db).insertTask(task));
-  const stored = await db.db.selectFrom("pm_tasks").selectAll().where("id", "=", task.id).executeTakeFirstOrThrow();
-  t.same(tasks.fromRow(stored), task, "the stored row reads back as the record");
 });
 
 forEachDialect(t, "stored JSON that no longer fits its record is refused, never cast", async (t, db) => {
@@ -56,8 +47,10 @@ forEachDialect(t, "stored JSON that no longer fits its record is refused, never 
     sort: { by: "rank", direction: "asc" },
     createdAt: at,
   };
-  const row = views.toRow(view);
+  // A JSON column as the driver hands it back: parsed by pg, text from SQLite.
+  const stored = (value: unknown) => (db.dialect === "postgres" ? value : f.jsonToDb(value));
+  const row = { ...views.toRow(view), filters: stored(view.filters), sort: stored(view.sort) };
   t.same(views.fromRow(row), view, "a row that fits reads back as the same record");
-  t.throws(() => views.fromRow({ ...row, filters: f.jsonToDb({ status: ["archived"] }) }), RowDoesNotFit, "a filter on an unknown status");
-  t.throws(() => views.fromRow({ ...row, sort: f.jsonToDb({ by: "colour", direction: "asc" }) }), RowDoesNotFit, "a sort on an unknown key");
+  t.throws(() => views.fromRow({ ...row, filters: stored({ status: ["archived"] }) }), RowDoesNotFit, "a filter on an unknown status");
+  t.throws(() => views.fromRow({ ...row, sort: stored({ by: "colour", direction: "asc" }) }), RowDoesNotFit, "a sort on an unknown key");
 });
