@@ -7,8 +7,8 @@
  * records `attachment.scanned` (AttachmentScanned) in the transaction of its status change; a
  * clean one also decides the thumbnail state and queues the thumbnail job there for an image.
  */
-import { Effect } from "effect";
-import type { Job } from "../../ports/Jobs.js";
+import { Effect, Schema } from "effect";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Jobs } from "../../ports/Jobs.js";
@@ -79,15 +79,16 @@ export const scanAttachment = (
     return verdict.verdict === "clean" ? yield* record("clean", null) : yield* record("infected", verdict.signature);
   }).pipe(Effect.withSpan("Projects.scanAttachment"));
 
-/** The scan as a job handler (structurally the worker's JobHandler): payload `{ attachment_id }`. */
-export const attachmentScanJob = {
+/** The scan as a job: payload `{ attachment_id }`. */
+export const attachmentScanJob = defineJob({
   kind: attachmentScanJobKind,
-  run: (job: Job) =>
+  payload: Schema.Struct({ attachment_id: Schema.String }),
+  handle: (payload, job) =>
     Effect.asVoid(
-      scanAttachment(String((job.payload as { attachment_id?: unknown }).attachment_id), {
+      scanAttachment(payload.attachment_id, {
         // The claim already counted this attempt.
         attempt: job.attempts,
         maxAttempts: job.maxAttempts,
       }),
     ),
-};
+});

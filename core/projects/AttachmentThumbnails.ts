@@ -8,10 +8,11 @@
  * with backoff) and is recorded `failed` on the last attempt; an image over the pixel limit or
  * anything that is not an image is recorded `unsupported` at once.
  */
-import { Effect, Stream } from "effect";
+import { Effect, Schema, Stream } from "effect";
 import type { Forbidden, NotFound } from "../kernel/Errors.js";
 import type { Ids } from "../../ports/Ids.js";
-import { Jobs, type Job } from "../../ports/Jobs.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore, type ObjectGrant } from "../../ports/ObjectStore.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -19,7 +20,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { Thumbnailer, type ThumbnailInputRejected } from "../../ports/Thumbnailer.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./AttachmentErrors.js";
+import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./Errors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
@@ -52,15 +53,7 @@ export const initialThumbnailState = (attachment: Attachment): { readonly status
 
 /** Schedules the thumbnail job of `attachmentId` (call in the transaction that made it pending). */
 export const scheduleThumbnail = (attachmentId: string, at: Date): Effect.Effect<void, never, Jobs> =>
-  Effect.flatMap(Jobs, (jobs) =>
-    jobs.schedule({
-      kind: attachmentThumbnailJobKind,
-      key: attachmentId,
-      payload: { attachment_id: attachmentId },
-      runAt: at,
-      maxAttempts: thumbnailPolicy.attempts,
-    }),
-  ).pipe(Effect.asVoid);
+  Effect.asVoid(attachmentThumbnailJob.schedule({ attachment_id: attachmentId }, { runAt: at, key: attachmentId, maxAttempts: thumbnailPolicy.attempts }));
 
 /** What one thumbnail run concluded (for logs and tests). */
 export type ThumbnailOutcome = Exclude<ThumbnailStatus, "pending"> | "skipped";
@@ -155,18 +148,19 @@ export const generateThumbnail = (
     );
   }).pipe(Effect.withSpan("Projects.generateThumbnail"));
 
-/** The thumbnail as a job handler (structurally the worker's JobHandler): payload `{ attachment_id }`. */
-export const attachmentThumbnailJob = {
+/** The thumbnail as a job: payload `{ attachment_id }`. */
+export const attachmentThumbnailJob = defineJob({
   kind: attachmentThumbnailJobKind,
-  run: (job: Job) =>
+  payload: Schema.Struct({ attachment_id: Schema.String }),
+  handle: (payload, job) =>
     Effect.asVoid(
-      generateThumbnail(String((job.payload as { attachment_id?: unknown }).attachment_id), {
+      generateThumbnail(payload.attachment_id, {
         // The claim already counted this attempt.
         attempt: job.attempts,
         maxAttempts: job.maxAttempts,
       }),
     ),
-};
+});
 
 const thumbnailFilename = (contentType: string): string => (contentType === "image/webp" ? "thumbnail.webp" : contentType === "image/png" ? "thumbnail.png" : "thumbnail");
 

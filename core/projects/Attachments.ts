@@ -23,11 +23,11 @@ import {
   UploadExpired,
   UploadIncomplete,
   UploadMismatch,
-} from "./AttachmentErrors.js";
+} from "./Errors.js";
 import { attachmentFactVersions, type Attachment } from "./model/Attachment.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import { TaskDeleted } from "./ProjectErrors.js";
+import { TaskDeleted } from "./Errors.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";

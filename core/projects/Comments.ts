@@ -14,7 +14,7 @@ import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import { ClientMutationIdReused, TaskDeleted } from "./ProjectErrors.js";
+import { ClientMutationIdReused, TaskDeleted } from "./Errors.js";
 import { Comment } from "./model/Comment.js";
 import { toWire } from "../kernel/Wire.js";
 import { recordTaskFact } from "./TaskFacts.js";

@@ -21,7 +21,7 @@ import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import type { CustomField, CustomFieldType } from "./model/CustomField.js";
 import type { CustomFieldValue, TaskFieldValue } from "./model/TaskFieldValue.js";
-import { TaskDeleted } from "./ProjectErrors.js";
+import { TaskDeleted } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 

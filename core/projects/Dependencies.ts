@@ -13,7 +13,7 @@ import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import { TaskDeleted } from "./ProjectErrors.js";
+import { TaskDeleted } from "./Errors.js";
 
 /** Services of the dependency commands. */
 export type DependencyServices = TaskServices | DependenciesRepository;

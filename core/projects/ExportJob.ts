@@ -6,8 +6,8 @@
  * computed when the job runs; a requester no longer in the workspace gets a failed export.
  * The export is not a snapshot: rows written while it runs may or may not appear.
  */
-import { Chunk, Effect, Option, Stream } from "effect";
-import type { Job } from "../../ports/Jobs.js";
+import { Chunk, Effect, Schema, Option, Stream } from "effect";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { ExportsRepository, type ExportPage } from "../../ports/projects/ExportsRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
@@ -22,7 +22,9 @@ import { Task } from "./model/Task.js";
 import { TaskEvent } from "./model/TaskEvent.js";
 import { WorkspaceWithRole } from "./model/Workspace.js";
 import { now } from "../kernel/Clock.js";
-import { workspaceExportJobKind } from "./Exports.js";
+
+/** The job kind of the workspace export; its key is the export id. */
+export const workspaceExportJobKind = "projects.workspace_export";
 
 /** Rows per page read from the database. */
 const pageSize = 500;
@@ -92,8 +94,9 @@ export const runWorkspaceExport = (
     return "done" as const;
   }).pipe(Effect.withSpan("Projects.runWorkspaceExport"));
 
-/** The export as a job handler (structurally the worker's JobHandler): payload `{ export_id }`. */
-export const workspaceExportJob = {
+/** The export as a job: payload `{ export_id }`. */
+export const workspaceExportJob = defineJob({
   kind: workspaceExportJobKind,
-  run: (job: Job) => Effect.asVoid(runWorkspaceExport(String((job.payload as { export_id?: unknown }).export_id))),
-};
+  payload: Schema.Struct({ export_id: Schema.String }),
+  handle: (payload) => Effect.asVoid(runWorkspaceExport(payload.export_id)),
+});

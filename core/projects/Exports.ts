@@ -15,11 +15,10 @@ import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
-import { ExportNotReady } from "./ExportErrors.js";
+import { ExportNotReady } from "./Errors.js";
+import { workspaceExportJob } from "./ExportJob.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
 
-/** The job kind of the workspace export; its key is the export id. */
-export const workspaceExportJobKind = "projects.workspace_export";
 
 /** Lifetime of an export download grant. */
 export const exportDownloadTtlMs = 5 * 60_000;
@@ -53,7 +52,7 @@ export const requestExport = (
           completedAt: null,
         };
         yield* (yield* ExportsRepository).insertExport(requested);
-        yield* (yield* Jobs).schedule({ kind: workspaceExportJobKind, key: id, payload: { export_id: id }, runAt: at });
+        yield* workspaceExportJob.schedule({ export_id: id }, { runAt: at, key: id });
         return requested;
       }),
     );

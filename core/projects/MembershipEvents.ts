@@ -4,12 +4,14 @@
  * re-check access. A realtime outage never fails the membership change itself (spec rule 9).
  */
 import { Effect } from "effect";
-import { makeEvent } from "../kernel/EventEnvelope.js";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import type { EventInput } from "../kernel/EventDefinition.js";
 import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { now } from "../kernel/Clock.js";
+import { MembershipGranted, MembershipRevoked, WorkspaceMembershipGranted, WorkspaceMembershipRevoked } from "./Events.js";
 
 /** The channel of a project's live updates. */
 export const projectChannel = (projectId: string): string => `project:${projectId}`;
@@ -25,11 +27,20 @@ export interface MembershipFact {
   readonly reason: string;
 }
 
-const eventTypes: Record<MembershipFact["action"], string> = {
-  "workspace_member.added": "WorkspaceMembershipGranted",
-  "workspace_member.removed": "WorkspaceMembershipRevoked",
-  "project_member.added": "MembershipGranted",
-  "project_member.removed": "MembershipRevoked",
+type MembershipData = typeof MembershipGranted.data.Type;
+
+/** The envelope of a membership change, by its action. */
+const membershipEvent = (action: MembershipFact["action"], input: EventInput<MembershipData>): Effect.Effect<EventEnvelope, never, Ids> => {
+  switch (action) {
+    case "workspace_member.added":
+      return WorkspaceMembershipGranted.make(input);
+    case "workspace_member.removed":
+      return WorkspaceMembershipRevoked.make(input);
+    case "project_member.added":
+      return MembershipGranted.make(input);
+    case "project_member.removed":
+      return MembershipRevoked.make(input);
+  }
 };
 
 /** Audits the change and appends its event; call inside the change's transaction. */
@@ -38,8 +49,7 @@ export const recordMembershipFact = (fact: MembershipFact): Effect.Effect<void, 
     const at = yield* now;
     const id = yield* (yield* Ids).next;
     yield* (yield* ProjectsRepository).appendAudit({ id, ...fact, createdAt: at });
-    const envelope = yield* makeEvent({
-      type: eventTypes[fact.action],
+    const envelope = yield* membershipEvent(fact.action, {
       tenant_id: fact.workspaceId,
       aggregate_id: fact.projectId ?? fact.workspaceId,
       aggregate_version: 0,

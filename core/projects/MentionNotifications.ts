@@ -5,10 +5,11 @@
  * new notification. Users who cannot see the project get nothing; the author is not notified
  * of their own mention. An edit's event lists only the newly added mentions.
  */
-import { Clock, Effect } from "effect";
+import { Clock, Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
-import { Jobs, type Job } from "../../ports/Jobs.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
 import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
@@ -17,6 +18,7 @@ import type { WorkspacesRepository } from "../../ports/projects/WorkspacesReposi
 import { projectAccess } from "./Access.js";
 import type { Notification } from "./model/Notification.js";
 import { allows } from "./Roles.js";
+import { ProjectEvent } from "./Events.js";
 
 /** The inbox name of the mention consumer. */
 export const mentionConsumerName = "projects.mentions";
@@ -25,19 +27,12 @@ export const mentionEmailJobKind = "projects.mention_email";
 
 const mentionEventTypes = new Set(["CommentAdded", "CommentEdited"]);
 
-interface CommentEventData {
-  readonly project_id: string;
-  readonly task: { readonly id: string; readonly title: string };
-  readonly comment: { readonly id: string; readonly body: string };
-  /** CommentAdded: every mention; CommentEdited: only the mentions the edit added. */
-  readonly mentions: ReadonlyArray<string>;
-}
+const decodeEvent = Schema.decodeUnknownOption(ProjectEvent);
 
-const commentData = (event: EventEnvelope): CommentEventData | null => {
-  const data = event.data as Partial<CommentEventData> | null;
-  if (data === null || typeof data !== "object" || typeof data.project_id !== "string") return null;
-  if (data.task === undefined || data.comment === undefined || !Array.isArray(data.mentions)) return null;
-  return data as CommentEventData;
+/** The data of a comment event (CommentAdded: every mention; CommentEdited: only the added ones), or null. */
+const commentData = (envelope: EventEnvelope) => {
+  const event = Option.getOrNull(decodeEvent(envelope));
+  return event !== null && (event.type === "CommentAdded" || event.type === "CommentEdited") ? event.data : null;
 };
 
 /** Whether `userId` may read the project now (workspace and project membership, as for any read). */
@@ -80,12 +75,7 @@ export const notifyMentions = (
       };
       // A redelivered event finds the (recipient, event) row taken: nothing new, no second e-mail.
       if (!(yield* repo.insert(notification))) continue;
-      yield* (yield* Jobs).schedule({
-        kind: mentionEmailJobKind,
-        key: notification.id,
-        payload: { notification_id: notification.id },
-        runAt: createdAt,
-      });
+      yield* mentionEmailJob.schedule({ notification_id: notification.id }, { runAt: createdAt, key: notification.id });
       created.push(notification);
     }
     return created;
@@ -119,8 +109,12 @@ export const sendMentionEmail = (
     return "sent" as const;
   }).pipe(Effect.withSpan("Projects.sendMentionEmail"));
 
-/** The e-mail job handler (shaped as adapters/worker's JobHandler). */
-export const mentionEmailJobHandler = {
+/** The e-mail job: payload `{ notification_id }`. */
+export const mentionEmailJob = defineJob({
   kind: mentionEmailJobKind,
-  run: (job: Job) => Effect.asVoid(sendMentionEmail(String((job.payload as { notification_id?: unknown }).notification_id))),
-};
+  payload: Schema.Struct({ notification_id: Schema.String }),
+  handle: (payload) => Effect.asVoid(sendMentionEmail(payload.notification_id)),
+});
+
+/** The e-mail job under its former name (hosts/modules/projectsModule.ts). */
+export const mentionEmailJobHandler = mentionEmailJob;

@@ -7,16 +7,18 @@
  * the (rank, id) order is the same before and after every single write, whatever moves run
  * concurrently.
  */
-import { Data, Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { advance } from "../kernel/Versioning.js";
 import type { Ids } from "../../ports/Ids.js";
-import { Jobs, type Job } from "../../ports/Jobs.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { now } from "../kernel/Clock.js";
 import { rankBetween } from "./Rank.js";
+import { TaskOrderChanged } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 
@@ -27,11 +29,7 @@ export const longRankLength = 12;
 /** The actor recorded on rebalance TaskEvents. */
 export const rebalanceActor = "system:rank-rebalance";
 
-/** The order changed between reading and locking; the caller retries with fresh reads. */
-export class TaskOrderChanged extends Data.TaggedError("TaskOrderChanged")<{ readonly detail?: string }> {
-  readonly code = "task_order_changed";
-  readonly category = "conflict" as const;
-}
+export { TaskOrderChanged };
 
 /** `n` increasing keys strictly between `lower` and `upper` (null: open end), balanced so they stay short. */
 export const ranksBetween = (lower: string | null, upper: string | null, n: number): string[] => {
@@ -127,7 +125,7 @@ export const rebalanceBatch = (
 /** Schedules a project's rebalance (one unfinished job per project). */
 export const scheduleRankRebalance = (projectId: string) =>
   Effect.gen(function* () {
-    yield* (yield* Jobs).schedule({ kind: rankRebalanceJobKind, key: projectId, payload: { project_id: projectId }, runAt: yield* now });
+    yield* rankRebalanceJob.schedule({ project_id: projectId }, { runAt: yield* now, key: projectId });
   });
 
 /** Rows per job run. */
@@ -138,19 +136,21 @@ export const rebalanceBatchSize = 200;
  */
 export const maxRebalancePasses = 4;
 
-interface RebalancePayload {
-  readonly project_id: string;
-  readonly after?: { rank: string; id: string };
-  readonly pass?: number;
-  readonly moved?: number;
-}
+/** Where a rebalance run starts: the project, the last row done, the pass and rows moved so far. */
+const RebalancePayload = Schema.Struct({
+  project_id: Schema.String,
+  after: Schema.optional(Schema.Struct({ rank: Schema.String, id: Schema.String })),
+  pass: Schema.optional(Schema.Int),
+  moved: Schema.optional(Schema.Int),
+});
+type RebalancePayload = typeof RebalancePayload.Type;
 
 /** The job handler: one batch, then a continuation job keyed by where it stopped (or the next pass). */
-export const rankRebalanceJobHandler = {
+export const rankRebalanceJob: JobDefinition<RebalancePayload, RebalanceServices | Jobs> = defineJob({
   kind: rankRebalanceJobKind,
-  run: (job: Job) =>
+  payload: RebalancePayload,
+  handle: (payload) =>
     Effect.gen(function* () {
-      const payload = job.payload as RebalancePayload;
       const pass = payload.pass ?? 1;
       const result = yield* rebalanceBatch(payload.project_id, payload.after, rebalanceBatchSize);
       const moved = (payload.moved ?? 0) + result.moved;
@@ -158,11 +158,9 @@ export const rankRebalanceJobHandler = {
       if (result.next !== null) next = { project_id: payload.project_id, after: result.next, pass, moved };
       else if (moved > 0 && pass < maxRebalancePasses) next = { project_id: payload.project_id, pass: pass + 1, moved: 0 };
       if (next === null) return;
-      yield* (yield* Jobs).schedule({
-        kind: rankRebalanceJobKind,
-        key: `${payload.project_id}:${next.pass}:${next.after === undefined ? "start" : `${next.after.id}:${next.after.rank}`}`,
-        payload: next,
-        runAt: yield* now,
-      });
+      yield* rankRebalanceJob.schedule(next, { runAt: yield* now, key: `${payload.project_id}:${next.pass}:${next.after === undefined ? "start" : `${next.after.id}:${next.after.rank}`}` });
     }),
-};
+});
+
+/** The rebalance job under its former name (hosts/modules/projectsModule.ts). */
+export const rankRebalanceJobHandler = rankRebalanceJob;

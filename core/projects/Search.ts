@@ -10,7 +10,8 @@ import { decodeCursor } from "../kernel/Cursor.js";
 import { ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
-import { SearchIndex, type SearchHit } from "../../ports/projects/SearchIndex.js";
+import { SearchIndex } from "../../ports/projects/SearchIndex.js";
+import type { SearchHit } from "./model/SearchHit.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -21,26 +22,6 @@ export const maxSearchTerms = 8;
 /** The words of a query: letters and digits, lower-cased, at most {@link maxSearchTerms}. */
 export const searchTerms = (q: string): ReadonlyArray<string> =>
   [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.slice(0, 64)))].slice(0, maxSearchTerms);
-
-/** Wire shape of a hit. */
-export const SearchHitView = Schema.Struct({
-  id: Schema.String,
-  kind: Schema.Literal("task", "comment"),
-  workspace_id: Schema.String,
-  project_id: Schema.String,
-  task_id: Schema.String,
-  text: Schema.String,
-});
-
-/** A hit as the caller sees it. */
-export const searchHitView = (h: SearchHit): typeof SearchHitView.Type => ({
-  id: h.id,
-  kind: h.kind,
-  workspace_id: h.workspaceId,
-  project_id: h.projectId,
-  task_id: h.taskId,
-  text: h.text,
-});
 
 /** Tasks and comments matching every word of `q` in the projects the caller can see. */
 export const search = (

@@ -3,30 +3,37 @@
  * comment event upserts its document with the source's version, so a late or repeated event
  * never overwrites newer text. Trash is not indexed state: queries join the live task.
  */
-import { Effect } from "effect";
+import { Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { SearchIndex, type SearchDocument } from "../../ports/projects/SearchIndex.js";
+import { ProjectEvent } from "./Events.js";
 
 /** The inbox name of the indexing consumer. */
 export const searchIndexingConsumerName = "projects.search_index";
 
 const indexedTypes = new Set(["TaskCreated", "TaskChanged", "CommentAdded", "CommentEdited"]);
 
-interface EventData {
-  readonly project_id?: string;
-  readonly task?: { readonly id: string; readonly title: string; readonly version: number };
-  readonly comment?: { readonly id: string; readonly body: string };
-}
+const decodeEvent = Schema.decodeUnknownOption(ProjectEvent);
 
-/** The document an event describes, or null. */
-export const documentOf = (event: EventEnvelope): SearchDocument | null => {
-  const data = event.data as EventData | null;
-  if (data === null || typeof data !== "object" || data.task === undefined || typeof data.project_id !== "string") return null;
-  const common = { workspaceId: event.tenant_id, projectId: data.project_id, taskId: data.task.id, version: event.aggregate_version };
-  if (event.type === "CommentAdded" || event.type === "CommentEdited") {
-    return data.comment === undefined ? null : { ...common, id: data.comment.id, kind: "comment", text: data.comment.body };
+/** The document an event describes, or null (an event of another type, or one that does not decode). */
+export const documentOf = (envelope: EventEnvelope): SearchDocument | null => {
+  const event = Option.getOrNull(decodeEvent(envelope));
+  if (event === null) return null;
+  const version = event.aggregate_version;
+  switch (event.type) {
+    case "TaskCreated":
+    case "TaskChanged": {
+      const { task } = event.data;
+      return { workspaceId: event.tenant_id, projectId: event.data.project_id, taskId: task.id, version, id: task.id, kind: "task", text: task.title };
+    }
+    case "CommentAdded":
+    case "CommentEdited": {
+      const { task, comment } = event.data;
+      return { workspaceId: event.tenant_id, projectId: event.data.project_id, taskId: task.id, version, id: comment.id, kind: "comment", text: comment.body };
+    }
+    default:
+      return null;
   }
-  return { ...common, id: data.task.id, kind: "task", text: data.task.title };
 };
 
 /** The consumer (shaped as adapters/worker's Consumer). */

@@ -1,9 +1,10 @@
 /**
  * Records what happened to a task: one append-only TaskEvent (activity) and one outbox envelope
  * carrying the same id. Call inside the command's transaction, so the task write, its
- * TaskEvent and its outbox row commit together or not at all (spec rule 3).
+ * TaskEvent and its outbox row commit together or not at all (spec rule 3). The envelope is
+ * one of the module's declared events (core/projects/Events.ts); one that does not fit is a bug.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
@@ -11,23 +12,36 @@ import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { Task } from "./model/Task.js";
 import { toWire } from "../kernel/Wire.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
+import {
+  AttachmentAdded,
+  AttachmentChanged,
+  AttachmentScanned,
+  CommentAdded,
+  CommentEdited,
+  ProjectEvent,
+  TaskChanged,
+  TaskCreated,
+} from "./Events.js";
+
+// Every fact is checked against its declared event (core/projects/Events.ts) before it is written.
+const checkEvent = Schema.decodeUnknown(ProjectEvent);
 
 /** Activity kinds and the event type each is published as. */
 export const factTypes = {
-  "task.created": "TaskCreated",
-  "task.updated": "TaskChanged",
-  "task.deleted": "TaskChanged",
-  "task.restored": "TaskChanged",
-  "comment.added": "CommentAdded",
-  "comment.edited": "CommentEdited",
+  "task.created": TaskCreated.type,
+  "task.updated": TaskChanged.type,
+  "task.deleted": TaskChanged.type,
+  "task.restored": TaskChanged.type,
+  "comment.added": CommentAdded.type,
+  "comment.edited": CommentEdited.type,
   /** A custom field value set or cleared: a change of the task, at its new version. */
-  "task.field_set": "TaskChanged",
+  "task.field_set": TaskChanged.type,
   /** An attachment's upload completed (it is quarantined until scanned). */
-  "attachment.added": "AttachmentAdded",
+  "attachment.added": AttachmentAdded.type,
   /** An attachment's scan finished: clean (downloadable) or infected (kept quarantined). */
-  "attachment.scanned": "AttachmentScanned",
+  "attachment.scanned": AttachmentScanned.type,
   /** An attachment's thumbnail is ready. */
-  "attachment.thumbnail_ready": "AttachmentChanged",
+  "attachment.thumbnail_ready": AttachmentChanged.type,
 } as const;
 export type FactKind = keyof typeof factTypes;
 
@@ -51,6 +65,7 @@ export const recordTaskFact = (input: {
       actor_id: input.actorId,
       data,
     });
+    yield* Effect.orDie(checkEvent(envelope));
     const event: TaskEvent = {
       id: envelope.id,
       workspaceId: task.workspaceId,

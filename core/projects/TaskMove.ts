@@ -16,7 +16,7 @@ import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import type { TaskServices } from "./CreateTask.js";
-import { TaskDeleted } from "./ProjectErrors.js";
+import { TaskDeleted } from "./Errors.js";
 import { rankBetween } from "./Rank.js";
 import {
   fingerprint,

@@ -99,7 +99,7 @@ const fitsOrder = (order: TaskOrder, values: ReadonlyArray<string>): boolean => 
     case "updated_at":
       return values.length === 1 && isIsoTime(values[0]!);
     case "status":
-      return values.length === 2 && (TaskStatus.literals as ReadonlyArray<string>).includes(values[0]!);
+      return values.length === 2 && TaskStatus.literals.some((s) => s === values[0]);
     default:
       return values.length === 1;
   }

@@ -1,5 +1,5 @@
 /**
- * The task status workflow as an explicit transition table (style.md: state machines are
+ * The task status workflow as an explicit transition table (state machines are
  * tables). Default statuses: todo -> in_progress -> done; work can stop (in_progress -> todo)
  * and a done task can be reopened (done -> todo). Skipping work (todo -> done) or resuming a
  * done task without reopening it (done -> in_progress) is not in the table: 409
@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect";
 import { TaskStatus } from "./model/Task.js";
-import { IllegalStatusTransition } from "./ProjectErrors.js";
+import { IllegalStatusTransition } from "./Errors.js";
 
 export { TaskStatus };
 

@@ -7,8 +7,9 @@
  * cleanly), then its object is deleted, then its row; a crash in between is finished by the
  * next run, which also picks up `purging` rows.
  */
-import { Clock, Effect } from "effect";
-import { Jobs, type Job } from "../../ports/Jobs.js";
+import { Clock, Effect, Schema } from "effect";
+import type { Jobs } from "../../ports/Jobs.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
 
@@ -35,7 +36,7 @@ export const defaultTrashPurgePolicy: TrashPurgePolicy = {
 export const scheduleNextTrashPurge = (nowMs: number, policy: TrashPurgePolicy = defaultTrashPurgePolicy): Effect.Effect<void, never, Jobs> =>
   Effect.gen(function* () {
     const slot = Math.floor(nowMs / policy.intervalMs) + 1;
-    yield* (yield* Jobs).schedule({ kind: trashPurgeJobKind, key: `slot-${slot}`, payload: {}, runAt: new Date(slot * policy.intervalMs) });
+    yield* trashPurgeJob.schedule({}, { runAt: new Date(slot * policy.intervalMs), key: `slot-${slot}` });
   });
 
 /** One purge run: removes expired upload staging objects and rows, then schedules the next slot. */
@@ -64,8 +65,9 @@ export const runTrashPurge = (
     return { purged };
   }).pipe(Effect.withSpan("Projects.trashPurge"));
 
-/** The purge as a job handler (structurally the worker's JobHandler). */
-export const trashPurgeJob = {
+/** The purge as a job (no payload: each run purges what has expired by then). */
+export const trashPurgeJob = defineJob({
   kind: trashPurgeJobKind,
-  run: (_job: Job) => Effect.asVoid(runTrashPurge()),
-};
+  payload: Schema.Struct({}),
+  handle: () => Effect.asVoid(runTrashPurge()),
+});

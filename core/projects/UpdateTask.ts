@@ -14,7 +14,7 @@ import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { validAssignee, validTitle, type TaskServices } from "./CreateTask.js";
-import { TaskDeleted, type IllegalStatusTransition } from "./ProjectErrors.js";
+import { TaskDeleted, type IllegalStatusTransition } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { moveStatus } from "./TaskWorkflow.js";

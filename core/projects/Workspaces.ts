@@ -16,7 +16,7 @@ import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
-import { LastOwner } from "./ProjectErrors.js";
+import { LastOwner } from "./Errors.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";

@@ -3,6 +3,7 @@
  * filter by project visibility and live tasks inside the query, before the limit.
  */
 import { Context, Effect } from "effect";
+import type { SearchHit } from "../../core/projects/model/SearchHit.js";
 
 /** One indexed document (a task title or a comment body). */
 export interface SearchDocument {
@@ -16,15 +17,7 @@ export interface SearchDocument {
   readonly version: number;
 }
 
-/** One hit. */
-export interface SearchHit {
-  readonly id: string;
-  readonly kind: "task" | "comment";
-  readonly workspaceId: string;
-  readonly projectId: string;
-  readonly taskId: string;
-  readonly text: string;
-}
+export type { SearchHit };
 
 /** The index. */
 export interface SearchIndex {

@@ -5,6 +5,7 @@
  * exactly as the reference server wiring proposes. Jobs run only when a test asks (`runJobs`),
  * so each test decides when the worker "happens".
  */
+import type { Config } from "../../hosts/Config.js";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Effect } from "effect";
@@ -100,10 +101,10 @@ export const projectsWithFiles = (
 /** A server with attachments, exports and the blob handler; `clock.ms` moves the blob store's clock. */
 export const startFilesServer = async (
   t: HasTeardown,
-  dialect: Dialect,
+  target: Dialect | Config,
   options: { readonly scanner?: Scanner; readonly thumbnailer?: Thumbnailer } = {},
 ) => {
-  const config = await testConfig(dialect, t);
+  const config = typeof target === "string" ? await testConfig(target, t) : target;
   const clock = { offsetMs: 0 };
   const store: LocalBlobStore = makeLocalBlobStore({
     dir: path.join(config.dataDir, "blobs"),

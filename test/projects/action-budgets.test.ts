@@ -6,7 +6,7 @@
  * never limits another user — SQLite and Postgres.
  */
 import t, { type Test } from "tap";
-import { dialects, type Dialect } from "../support/databases.js";
+import { forEachDialectConfig } from "../hosts/support.js";
 import { projectFixture, startProjectsServer } from "./support.js";
 
 const hour = 3600;
@@ -18,11 +18,8 @@ const budgets = (points: { invitations?: number; mentions?: number; shares?: num
   },
 });
 
-const forEachDialect = (t: Test, name: string, fn: (t: Test, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
-
-forEachDialect(t, "invitations over budget answer 429 and add nobody", async (t, dialect) => {
-  const { client } = await startProjectsServer(t, dialect, budgets({ invitations: 2 }));
+forEachDialectConfig(t, "invitations over budget answer 429 and add nobody", async (t, config) => {
+  const { client } = await startProjectsServer(t, config, budgets({ invitations: 2 }));
   const owner = await client();
   const workspace = await owner.call("POST", "/v1/workspaces", { name: "Acme" });
   const members = await Promise.all([client(), client(), client()]);
@@ -45,8 +42,8 @@ forEachDialect(t, "invitations over budget answer 429 and add nobody", async (t,
   t.equal(invited.status, 201, "one user's spending does not limit another");
 });
 
-forEachDialect(t, "mentions spend one point per mentioned user; over budget no comment is written", async (t, dialect) => {
-  const { client } = await startProjectsServer(t, dialect, budgets({ mentions: 3 }));
+forEachDialectConfig(t, "mentions spend one point per mentioned user; over budget no comment is written", async (t, config) => {
+  const { client } = await startProjectsServer(t, config, budgets({ mentions: 3 }));
   const { owner, projectId, clients } = await projectFixture(client, {
     a: { workspace: "member", project: "viewer" },
     b: { workspace: "member", project: "viewer" },
@@ -68,8 +65,8 @@ forEachDialect(t, "mentions spend one point per mentioned user; over budget no c
   );
 });
 
-forEachDialect(t, "public share links over budget answer 429 and create no link", async (t, dialect) => {
-  const { client } = await startProjectsServer(t, dialect, budgets({ shares: 1 }));
+forEachDialectConfig(t, "public share links over budget answer 429 and create no link", async (t, config) => {
+  const { client } = await startProjectsServer(t, config, budgets({ shares: 1 }));
   const { owner, projectId } = await projectFixture(client);
   const first = await owner.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 3600 });
   t.equal(first.status, 201);

@@ -10,145 +10,143 @@ import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { ScannerUnavailable, type Scanner } from "../../ports/Scanner.js";
 import type { Job } from "../../ports/Jobs.js";
-import { dialects } from "../support/databases.js";
 import { projectFixture } from "./support.js";
+import { forEachDialectConfig } from "../hosts/support.js";
 // The files host plus thumbnails (migration 7 and its job), which a clean scan now needs.
 import { startFilesServer, uploadAttachment } from "../blob/filesHost.js";
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
-for (const dialect of dialects) {
-  t.test(`an attachment is quarantined until a clean scan, then downloadable with a grant [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "member", project: "viewer" } });
-    const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Spec" });
-    const bytes = encode("the specification, version 1\n");
-    const { requested, put, completed } = await uploadAttachment(host, owner, task.body.id, bytes, "spec.txt", "text/plain");
-    t.match(requested.body.attachment, { status: "pending", filename: "spec.txt", size: bytes.length, task_id: task.body.id, uploaded_by: owner.userId });
-    t.notOk("object_key" in requested.body.attachment, "the object key stays internal");
-    t.match(requested.body.upload, { method: "PUT", headers: { "Content-Type": "text/plain" } });
-    t.ok(Date.parse(requested.body.upload.expires_at) > Date.now(), "the grant expires in the future");
-    t.equal(put.status, 201, "the bytes went to the blob handler, not an application route");
-    t.equal(completed.status, 202);
-    t.equal(completed.body.status, "quarantined");
-    const id = completed.body.id;
+forEachDialectConfig(t, `an attachment is quarantined until a clean scan, then downloadable with a grant`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "member", project: "viewer" } });
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Spec" });
+  const bytes = encode("the specification, version 1\n");
+  const { requested, put, completed } = await uploadAttachment(host, owner, task.body.id, bytes, "spec.txt", "text/plain");
+  t.match(requested.body.attachment, { status: "pending", filename: "spec.txt", size: bytes.length, task_id: task.body.id, uploaded_by: owner.userId });
+  t.notOk("object_key" in requested.body.attachment, "the object key stays internal");
+  t.match(requested.body.upload, { method: "PUT", headers: { "Content-Type": "text/plain" } });
+  t.ok(Date.parse(requested.body.upload.expires_at) > Date.now(), "the grant expires in the future");
+  t.equal(put.status, 201, "the bytes went to the blob handler, not an application route");
+  t.equal(completed.status, 202);
+  t.equal(completed.body.status, "quarantined");
+  const id = completed.body.id;
 
-    const early = await clients.reader!.call("GET", `/v1/attachments/${id}/download`);
-    t.equal(early.status, 409);
-    t.equal(early.body.code, "attachment_quarantined", "a quarantined attachment never yields a download");
-    const again = await owner.call("POST", `/v1/attachments/${id}/complete`);
-    t.equal(again.status, 202, "completing again is harmless");
-    const jobs = await host.db.db.selectFrom("jobs").select(["id"]).where("kind", "=", "projects.attachment_scan").execute();
-    t.equal(jobs.length, 1, "one scan job, however often the upload is completed");
+  const early = await clients.reader!.call("GET", `/v1/attachments/${id}/download`);
+  t.equal(early.status, 409);
+  t.equal(early.body.code, "attachment_quarantined", "a quarantined attachment never yields a download");
+  const again = await owner.call("POST", `/v1/attachments/${id}/complete`);
+  t.equal(again.status, 202, "completing again is harmless");
+  const jobs = await host.db.db.selectFrom("jobs").select(["id"]).where("kind", "=", "projects.attachment_scan").execute();
+  t.equal(jobs.length, 1, "one scan job, however often the upload is completed");
 
-    await host.runJobs();
-    const scanned = await clients.reader!.call("GET", `/v1/attachments/${id}`);
-    t.match(scanned.body, { status: "clean", scan_detail: null });
-    const grant = await clients.reader!.call("GET", `/v1/attachments/${id}/download`);
-    t.equal(grant.status, 200, "a viewer may download a clean attachment");
-    t.equal(grant.body.method, "GET");
-    const got = await host.transfer(grant.body);
-    t.equal(got.status, 200);
-    t.same(got.bytes, Buffer.from(bytes));
-    const listed = await clients.reader!.call("GET", `/v1/tasks/${task.body.id}/attachments`);
-    t.same(listed.body.data.map((a: { id: string }) => a.id), [id]);
+  await host.runJobs();
+  const scanned = await clients.reader!.call("GET", `/v1/attachments/${id}`);
+  t.match(scanned.body, { status: "clean", scan_detail: null });
+  const grant = await clients.reader!.call("GET", `/v1/attachments/${id}/download`);
+  t.equal(grant.status, 200, "a viewer may download a clean attachment");
+  t.equal(grant.body.method, "GET");
+  const got = await host.transfer(grant.body);
+  t.equal(got.status, 200);
+  t.same(got.bytes, Buffer.from(bytes));
+  const listed = await clients.reader!.call("GET", `/v1/tasks/${task.body.id}/attachments`);
+  t.same(listed.body.data.map((a: { id: string }) => a.id), [id]);
+});
+
+forEachDialectConfig(t, `the EICAR test file ends infected and is never downloadable`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId } = await projectFixture(host.client);
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Suspicious" });
+  const { completed } = await uploadAttachment(host, owner, task.body.id, encode(eicarTestString), "eicar.com", "text/plain");
+  await host.runJobs();
+  const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
+  t.match(after.body, { status: "infected", scan_detail: "EICAR-Test-File" });
+  const refused = await owner.call("GET", `/v1/attachments/${completed.body.id}/download`);
+  t.equal(refused.status, 409);
+  t.equal(refused.body.code, "attachment_infected");
+});
+
+forEachDialectConfig(t, `completion verifies the stored object; only the uploader completes; limits are enforced`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, { dev: { workspace: "member", project: "contributor" } });
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Upload rules" });
+  const bytes = encode("draft");
+  const requested = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, {
+    filename: "draft.txt",
+    content_type: "text/plain",
+    size: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
   });
+  const id = requested.body.attachment.id;
+  const premature = await owner.call("POST", `/v1/attachments/${id}/complete`);
+  t.equal(premature.status, 409);
+  t.equal(premature.body.code, "upload_incomplete");
+  t.equal((await owner.call("GET", `/v1/attachments/${id}/download`)).body.code, "attachment_not_uploaded");
+  await host.transfer(requested.body.upload, bytes);
+  const stranger = await clients.dev!.call("POST", `/v1/attachments/${id}/complete`);
+  t.equal(stranger.status, 403, "a project member who did not upload cannot complete");
+  t.equal((await owner.call("POST", `/v1/attachments/${id}/complete`)).status, 202);
 
-  t.test(`the EICAR test file ends infected and is never downloadable [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId } = await projectFixture(host.client);
-    const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Suspicious" });
-    const { completed } = await uploadAttachment(host, owner, task.body.id, encode(eicarTestString), "eicar.com", "text/plain");
-    await host.runJobs();
-    const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
-    t.match(after.body, { status: "infected", scan_detail: "EICAR-Test-File" });
-    const refused = await owner.call("GET", `/v1/attachments/${completed.body.id}/download`);
-    t.equal(refused.status, 409);
-    t.equal(refused.body.code, "attachment_infected");
+  const huge = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "big.bin", content_type: "application/octet-stream", size: 200 * 1024 * 1024, sha256: "a".repeat(64) });
+  t.equal(huge.status, 413);
+  t.equal(huge.body.code, "attachment_too_large");
+  const invalid = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "../x", content_type: "nope", size: 0, sha256: "xyz" });
+  t.equal(invalid.status, 422);
+  t.same(invalid.body.errors.map((e: { path: string }) => e.path).sort(), ["content_type", "filename", "sha256", "size"]);
+  await owner.call("DELETE", `/v1/tasks/${task.body.id}`);
+  const trashed = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "b".repeat(64) });
+  t.equal(trashed.status, 409);
+  t.equal(trashed.body.code, "task_deleted");
+});
+
+forEachDialectConfig(t, `attachments inherit task access: other workspaces and unshared guests get 404`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, {
+    guest: { workspace: "guest" },
+    viewer: { workspace: "member", project: "viewer" },
   });
+  const outsider = await host.client();
+  await outsider.call("POST", "/v1/workspaces", { name: "Other" });
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Private" });
+  const { completed } = await uploadAttachment(host, owner, task.body.id, encode("secret plans"), "notes.txt", "text/plain");
+  await host.runJobs();
+  const id = completed.body.id;
+  for (const [name, who] of [["another workspace", outsider], ["an unshared guest", clients.guest!]] as const) {
+    t.equal((await who.call("GET", `/v1/attachments/${id}`)).status, 404, `${name}: read`);
+    t.equal((await who.call("GET", `/v1/attachments/${id}/download`)).status, 404, `${name}: download`);
+    t.equal((await who.call("POST", `/v1/attachments/${id}/complete`)).status, 404, `${name}: complete`);
+    t.equal((await who.call("GET", `/v1/tasks/${task.body.id}/attachments`)).status, 404, `${name}: list`);
+    const asked = await who.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "c".repeat(64) });
+    t.equal(asked.status, 404, `${name}: upload`);
+  }
+  const viewerUpload = await clients.viewer!.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "c".repeat(64) });
+  t.equal(viewerUpload.status, 403, "a viewer sees the task but may not attach");
+  t.equal((await clients.viewer!.call("GET", `/v1/attachments/${id}/download`)).status, 200);
+  // The database refuses an attachment pointing at a task of another project or workspace.
+  const otherWs = await outsider.call("POST", "/v1/workspaces", { name: "Third" });
+  const row = await host.db.db.selectFrom("pm_attachments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  await t.rejects(
+    host.db.db.insertInto("pm_attachments").values({ ...row, id: `${id}-x`, object_key: `${row.object_key}-x`, workspace_id: otherWs.body.id }).execute(),
+    "composite tenant key: no cross-workspace attachment",
+  );
+});
 
-  t.test(`completion verifies the stored object; only the uploader completes; limits are enforced [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId, clients } = await projectFixture(host.client, { dev: { workspace: "member", project: "contributor" } });
-    const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Upload rules" });
-    const bytes = encode("draft");
-    const requested = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, {
-      filename: "draft.txt",
-      content_type: "text/plain",
-      size: bytes.length,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-    });
-    const id = requested.body.attachment.id;
-    const premature = await owner.call("POST", `/v1/attachments/${id}/complete`);
-    t.equal(premature.status, 409);
-    t.equal(premature.body.code, "upload_incomplete");
-    t.equal((await owner.call("GET", `/v1/attachments/${id}/download`)).body.code, "attachment_not_uploaded");
-    await host.transfer(requested.body.upload, bytes);
-    const stranger = await clients.dev!.call("POST", `/v1/attachments/${id}/complete`);
-    t.equal(stranger.status, 403, "a project member who did not upload cannot complete");
-    t.equal((await owner.call("POST", `/v1/attachments/${id}/complete`)).status, 202);
-
-    const huge = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "big.bin", content_type: "application/octet-stream", size: 200 * 1024 * 1024, sha256: "a".repeat(64) });
-    t.equal(huge.status, 413);
-    t.equal(huge.body.code, "attachment_too_large");
-    const invalid = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "../x", content_type: "nope", size: 0, sha256: "xyz" });
-    t.equal(invalid.status, 422);
-    t.same(invalid.body.errors.map((e: { path: string }) => e.path).sort(), ["content_type", "filename", "sha256", "size"]);
-    await owner.call("DELETE", `/v1/tasks/${task.body.id}`);
-    const trashed = await owner.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "b".repeat(64) });
-    t.equal(trashed.status, 409);
-    t.equal(trashed.body.code, "task_deleted");
-  });
-
-  t.test(`attachments inherit task access: other workspaces and unshared guests get 404 [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId, clients } = await projectFixture(host.client, {
-      guest: { workspace: "guest" },
-      viewer: { workspace: "member", project: "viewer" },
-    });
-    const outsider = await host.client();
-    await outsider.call("POST", "/v1/workspaces", { name: "Other" });
-    const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Private" });
-    const { completed } = await uploadAttachment(host, owner, task.body.id, encode("secret plans"), "notes.txt", "text/plain");
-    await host.runJobs();
-    const id = completed.body.id;
-    for (const [name, who] of [["another workspace", outsider], ["an unshared guest", clients.guest!]] as const) {
-      t.equal((await who.call("GET", `/v1/attachments/${id}`)).status, 404, `${name}: read`);
-      t.equal((await who.call("GET", `/v1/attachments/${id}/download`)).status, 404, `${name}: download`);
-      t.equal((await who.call("POST", `/v1/attachments/${id}/complete`)).status, 404, `${name}: complete`);
-      t.equal((await who.call("GET", `/v1/tasks/${task.body.id}/attachments`)).status, 404, `${name}: list`);
-      const asked = await who.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "c".repeat(64) });
-      t.equal(asked.status, 404, `${name}: upload`);
-    }
-    const viewerUpload = await clients.viewer!.call("POST", `/v1/tasks/${task.body.id}/attachments`, { filename: "a.txt", content_type: "text/plain", size: 1, sha256: "c".repeat(64) });
-    t.equal(viewerUpload.status, 403, "a viewer sees the task but may not attach");
-    t.equal((await clients.viewer!.call("GET", `/v1/attachments/${id}/download`)).status, 200);
-    // The database refuses an attachment pointing at a task of another project or workspace.
-    const otherWs = await outsider.call("POST", "/v1/workspaces", { name: "Third" });
-    const row = await host.db.db.selectFrom("pm_attachments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    await t.rejects(
-      host.db.db.insertInto("pm_attachments").values({ ...row, id: `${id}-x`, object_key: `${row.object_key}-x`, workspace_id: otherWs.body.id }).execute(),
-      "composite tenant key: no cross-workspace attachment",
-    );
-  });
-
-  t.test(`an unavailable scanner is retried, and after the last attempt the attachment is scan_failed [${dialect}]`, async (t) => {
-    const down: Scanner = { scan: () => Effect.fail(new ScannerUnavailable({ detail: "engine offline" })) };
-    const host = await startFilesServer(t, dialect, { scanner: down });
-    const { owner, projectId } = await projectFixture(host.client);
-    const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Scan outage" });
-    const { completed } = await uploadAttachment(host, owner, task.body.id, encode("fine"), "notes.txt", "text/plain");
-    await host.runJobs(1);
-    const job = await host.db.db.selectFrom("jobs").selectAll().where("kind", "=", "projects.attachment_scan").executeTakeFirstOrThrow();
-    t.equal(job.status, "pending", "the failed scan is retried later");
-    t.equal(Number(job.attempts), 1);
-    t.equal((await owner.call("GET", `/v1/attachments/${completed.body.id}`)).body.status, "quarantined", "still quarantined between attempts");
-    const fake = (attempts: number): Job => ({ id: "j", kind: job.kind, key: completed.body.id, payload: { attachment_id: completed.body.id }, status: "running", attempts, maxAttempts: 5, runAt: new Date(), lastError: null });
-    const middle = await host.core.runtime.runPromiseExit(attachmentScanJob.run(fake(3)));
-    t.equal(middle._tag, "Failure", "a middle attempt fails so the runner backs off");
-    await host.run(attachmentScanJob.run(fake(5)));
-    const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
-    t.match(after.body, { status: "scan_failed", scan_detail: "engine offline" });
-    t.equal((await owner.call("GET", `/v1/attachments/${completed.body.id}/download`)).body.code, "attachment_scan_failed");
-  });
-}
+forEachDialectConfig(t, `an unavailable scanner is retried, and after the last attempt the attachment is scan_failed`, async (t, config, dialect) => {
+  const down: Scanner = { scan: () => Effect.fail(new ScannerUnavailable({ detail: "engine offline" })) };
+  const host = await startFilesServer(t, config, { scanner: down });
+  const { owner, projectId } = await projectFixture(host.client);
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Scan outage" });
+  const { completed } = await uploadAttachment(host, owner, task.body.id, encode("fine"), "notes.txt", "text/plain");
+  await host.runJobs(1);
+  const job = await host.db.db.selectFrom("jobs").selectAll().where("kind", "=", "projects.attachment_scan").executeTakeFirstOrThrow();
+  t.equal(job.status, "pending", "the failed scan is retried later");
+  t.equal(Number(job.attempts), 1);
+  t.equal((await owner.call("GET", `/v1/attachments/${completed.body.id}`)).body.status, "quarantined", "still quarantined between attempts");
+  const fake = (attempts: number): Job => ({ id: "j", kind: job.kind, key: completed.body.id, payload: { attachment_id: completed.body.id }, status: "running", attempts, maxAttempts: 5, runAt: new Date(), lastError: null });
+  const middle = await host.core.runtime.runPromiseExit(attachmentScanJob.run(fake(3)));
+  t.equal(middle._tag, "Failure", "a middle attempt fails so the runner backs off");
+  await host.run(attachmentScanJob.run(fake(5)));
+  const after = await owner.call("GET", `/v1/attachments/${completed.body.id}`);
+  t.match(after.body, { status: "scan_failed", scan_detail: "engine offline" });
+  t.equal((await owner.call("GET", `/v1/attachments/${completed.body.id}/download`)).body.code, "attachment_scan_failed");
+});

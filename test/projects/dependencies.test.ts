@@ -5,55 +5,53 @@
  * parallel connections) — SQLite and Postgres.
  */
 import t from "tap";
-import { dialects } from "../support/databases.js";
 import { startFilesServer } from "../blob/filesHost.js";
 import { projectFixture } from "./support.js";
+import { forEachDialectConfig } from "../hosts/support.js";
 
-for (const dialect of dialects) {
-  t.test(`blocked-by dependencies refuse cycles with 409 [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, workspaceId, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "member", project: "viewer" } });
-    const make = async (title: string) => (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title })).body.id as string;
-    const [a, b, c] = [await make("A"), await make("B"), await make("C")];
-    const block = (task: string, by: string, who = owner) => who.call("POST", `/v1/tasks/${task}/dependencies`, { blocked_by_id: by });
-    const ab = await block(a, b);
-    t.equal(ab.status, 201);
-    t.same(ab.body, { task_id: a, blocked_by: [b], blocking: [] });
-    t.equal((await block(a, b)).status, 200, "adding again is harmless");
-    t.equal((await block(b, c)).status, 201);
-    const direct = await block(b, a);
-    t.equal(direct.status, 409);
-    t.equal(direct.body.code, "dependency_cycle");
-    t.equal((await block(c, a)).body.code, "dependency_cycle", "a transitive cycle is refused too");
-    t.equal((await block(a, a)).body.code, "dependency_cycle", "a task cannot block itself");
-    t.equal((await block(a, c)).status, 201, "a diamond is not a cycle");
-    t.same((await clients.reader!.call("GET", `/v1/tasks/${c}/dependencies`)).body, { task_id: c, blocked_by: [], blocking: [a, b].sort() });
-    t.equal((await block(c, a, clients.reader!)).status, 403, "a viewer cannot edit dependencies");
+forEachDialectConfig(t, `blocked-by dependencies refuse cycles with 409`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, workspaceId, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "member", project: "viewer" } });
+  const make = async (title: string) => (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title })).body.id as string;
+  const [a, b, c] = [await make("A"), await make("B"), await make("C")];
+  const block = (task: string, by: string, who = owner) => who.call("POST", `/v1/tasks/${task}/dependencies`, { blocked_by_id: by });
+  const ab = await block(a, b);
+  t.equal(ab.status, 201);
+  t.same(ab.body, { task_id: a, blocked_by: [b], blocking: [] });
+  t.equal((await block(a, b)).status, 200, "adding again is harmless");
+  t.equal((await block(b, c)).status, 201);
+  const direct = await block(b, a);
+  t.equal(direct.status, 409);
+  t.equal(direct.body.code, "dependency_cycle");
+  t.equal((await block(c, a)).body.code, "dependency_cycle", "a transitive cycle is refused too");
+  t.equal((await block(a, a)).body.code, "dependency_cycle", "a task cannot block itself");
+  t.equal((await block(a, c)).status, 201, "a diamond is not a cycle");
+  t.same((await clients.reader!.call("GET", `/v1/tasks/${c}/dependencies`)).body, { task_id: c, blocked_by: [], blocking: [a, b].sort() });
+  t.equal((await block(c, a, clients.reader!)).status, 403, "a viewer cannot edit dependencies");
 
-    const other = await owner.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "Elsewhere" });
-    const elsewhere = (await owner.call("POST", `/v1/projects/${other.body.id}/tasks`, { title: "X" })).body.id;
-    t.equal((await block(a, elsewhere)).status, 422, "a task of another project cannot block");
-    const outsider = await host.client();
-    t.equal((await outsider.call("GET", `/v1/tasks/${a}/dependencies`)).status, 404);
+  const other = await owner.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "Elsewhere" });
+  const elsewhere = (await owner.call("POST", `/v1/projects/${other.body.id}/tasks`, { title: "X" })).body.id;
+  t.equal((await block(a, elsewhere)).status, 422, "a task of another project cannot block");
+  const outsider = await host.client();
+  t.equal((await outsider.call("GET", `/v1/tasks/${a}/dependencies`)).status, 404);
 
-    t.equal((await owner.call("DELETE", `/v1/tasks/${b}/dependencies/${c}`)).status, 204);
-    t.equal((await owner.call("DELETE", `/v1/tasks/${b}/dependencies/${c}`)).status, 204, "removing is idempotent");
-    t.equal((await block(c, b)).status, 201, "with the edge gone, the reverse edge is fine");
-  });
+  t.equal((await owner.call("DELETE", `/v1/tasks/${b}/dependencies/${c}`)).status, 204);
+  t.equal((await owner.call("DELETE", `/v1/tasks/${b}/dependencies/${c}`)).status, 204, "removing is idempotent");
+  t.equal((await block(c, b)).status, 201, "with the edge gone, the reverse edge is fine");
+});
 
-  t.test(`two concurrent opposite edges never both land [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId } = await projectFixture(host.client);
-    for (let round = 0; round < 5; round++) {
-      const a = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: `A${round}` })).body.id;
-      const b = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: `B${round}` })).body.id;
-      const results = await Promise.all([
-        owner.call("POST", `/v1/tasks/${a}/dependencies`, { blocked_by_id: b }),
-        owner.call("POST", `/v1/tasks/${b}/dependencies`, { blocked_by_id: a }),
-      ]);
-      t.same(results.map((r) => r.status).sort(), [201, 409], `round ${round}: exactly one edge lands`);
-      const rows = await host.db.db.selectFrom("pm_task_dependencies").selectAll().where("task_id", "in", [a, b]).execute();
-      t.equal(rows.length, 1);
-    }
-  });
-}
+forEachDialectConfig(t, `two concurrent opposite edges never both land`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId } = await projectFixture(host.client);
+  for (let round = 0; round < 5; round++) {
+    const a = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: `A${round}` })).body.id;
+    const b = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: `B${round}` })).body.id;
+    const results = await Promise.all([
+      owner.call("POST", `/v1/tasks/${a}/dependencies`, { blocked_by_id: b }),
+      owner.call("POST", `/v1/tasks/${b}/dependencies`, { blocked_by_id: a }),
+    ]);
+    t.same(results.map((r) => r.status).sort(), [201, 409], `round ${round}: exactly one edge lands`);
+    const rows = await host.db.db.selectFrom("pm_task_dependencies").selectAll().where("task_id", "in", [a, b]).execute();
+    t.equal(rows.length, 1);
+  }
+});

@@ -3,6 +3,7 @@
  * rebalance): the module extended with its routes, consumers, job handlers, ports and
  * migration 2, a core runtime with those ports, and helpers that drain the outbox and the jobs.
  */
+import type { Config } from "../../hosts/Config.js";
 import "../../adapters/sql/projects/index.js";
 import { Effect, Layer, Logger, LogLevel } from "effect";
 import { makeDomainAddressBook } from "../../adapters/mail/DomainAddressBook.js";
@@ -169,8 +170,8 @@ export const outboxEvents = async (db: SqlDatabase, type: string): Promise<Event
 };
 
 /** A reference server mounting the extended module, its worker off (tests drain explicitly). */
-export const startSlice2aServer = async (t: HasTeardown, dialect: Dialect, mailer?: Mailer) => {
-  const config = await testConfig(dialect, t, { WORKER_IN_PROCESS: "false" });
+export const startSlice2aServer = async (t: HasTeardown, target: Dialect | Config, mailer?: Mailer) => {
+  const config = typeof target === "string" ? await testConfig(target, t, { WORKER_IN_PROCESS: "false" }) : { ...target, workerInProcess: false };
   const { server } = await startReferenceServer(t, config, { modules: [slice2aModule(mailer)] });
   const client = async (userId: string = randomUUID()): Promise<Client> => {
     const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });

@@ -13,9 +13,10 @@ import { sql } from "kysely";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { migrate, registeredMigrations, registerMigrations } from "../../adapters/sql/Migrations.js";
 import { projectsMigration0008SavedViewIndexes } from "../../adapters/sql/projects/projectsMigration0008SavedViewIndexes.js";
-import { dialects, type TapTest } from "../support/databases.js";
+import { type TapTest } from "../support/databases.js";
 import { startFilesServer } from "../blob/filesHost.js";
 import { projectFixture, type Client } from "./support.js";
+import { forEachDialectConfig } from "../hosts/support.js";
 
 type Host = Awaited<ReturnType<typeof startFilesServer>>;
 
@@ -79,35 +80,33 @@ const expectedOrder = (rows: Row[], by: string, direction: string): string[] => 
   return (direction === "asc" ? sorted : sorted.reverse()).map((r) => r.id);
 };
 
-for (const dialect of dialects) {
-  t.test(`saved views belong to one user and one project [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "guest", project: "viewer" } });
-    const reader = clients.reader!;
-    const mine = await reader.call("POST", `/v1/projects/${projectId}/views`, {
-      name: "My open work",
-      filters: { status: ["todo", "in_progress"], assignee_id: reader.userId },
-      sort: { by: "updated_at", direction: "desc" },
-    });
-    t.equal(mine.status, 201);
-    t.match(mine.body, { name: "My open work", user_id: reader.userId, filters: { status: ["todo", "in_progress"] }, sort: { by: "updated_at", direction: "desc" } });
-    const defaults = await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "All" });
-    t.same(defaults.body.sort, { by: "rank", direction: "asc" });
-    t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "All" })).body.code, "saved_view_exists");
-    t.equal((await owner.call("POST", `/v1/projects/${projectId}/views`, { name: "All" })).status, 201, "names are unique per user");
-    t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "Bad", sort: { by: "secret", direction: "asc" } })).status, 422);
-    t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "Bad", filters: { status: ["archived"] } })).status, 422);
-
-    const listed = await reader.call("GET", `/v1/projects/${projectId}/views`);
-    t.same(listed.body.data.map((v: { name: string }) => v.name), ["All", "My open work"], "only the caller's views");
-    t.same((await owner.call("GET", `/v1/projects/${projectId}/views`)).body.data.map((v: { name: string }) => v.name), ["All"]);
-    t.equal((await owner.call("DELETE", `/v1/views/${mine.body.id}`)).status, 404, "the workspace owner cannot delete another user's view");
-    t.equal((await reader.call("DELETE", `/v1/views/${mine.body.id}`)).status, 204);
-    t.equal((await reader.call("DELETE", `/v1/views/${mine.body.id}`)).status, 404);
-    const outsider = await host.client();
-    t.equal((await outsider.call("POST", `/v1/projects/${projectId}/views`, { name: "Peek" })).status, 404);
+forEachDialectConfig(t, `saved views belong to one user and one project`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, { reader: { workspace: "guest", project: "viewer" } });
+  const reader = clients.reader!;
+  const mine = await reader.call("POST", `/v1/projects/${projectId}/views`, {
+    name: "My open work",
+    filters: { status: ["todo", "in_progress"], assignee_id: reader.userId },
+    sort: { by: "updated_at", direction: "desc" },
   });
-}
+  t.equal(mine.status, 201);
+  t.match(mine.body, { name: "My open work", user_id: reader.userId, filters: { status: ["todo", "in_progress"] }, sort: { by: "updated_at", direction: "desc" } });
+  const defaults = await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "All" });
+  t.same(defaults.body.sort, { by: "rank", direction: "asc" });
+  t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "All" })).body.code, "saved_view_exists");
+  t.equal((await owner.call("POST", `/v1/projects/${projectId}/views`, { name: "All" })).status, 201, "names are unique per user");
+  t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "Bad", sort: { by: "secret", direction: "asc" } })).status, 422);
+  t.equal((await reader.call("POST", `/v1/projects/${projectId}/views`, { name: "Bad", filters: { status: ["archived"] } })).status, 422);
+
+  const listed = await reader.call("GET", `/v1/projects/${projectId}/views`);
+  t.same(listed.body.data.map((v: { name: string }) => v.name), ["All", "My open work"], "only the caller's views");
+  t.same((await owner.call("GET", `/v1/projects/${projectId}/views`)).body.data.map((v: { name: string }) => v.name), ["All"]);
+  t.equal((await owner.call("DELETE", `/v1/views/${mine.body.id}`)).status, 404, "the workspace owner cannot delete another user's view");
+  t.equal((await reader.call("DELETE", `/v1/views/${mine.body.id}`)).status, 204);
+  t.equal((await reader.call("DELETE", `/v1/views/${mine.body.id}`)).status, 404);
+  const outsider = await host.client();
+  t.equal((await outsider.call("POST", `/v1/projects/${projectId}/views`, { name: "Peek" })).status, 404);
+});
 
 /** A project of ten live tasks (one more in the trash) whose sort keys collide on purpose. */
 const tiedProject = async (host: Host) => {
@@ -160,98 +159,96 @@ const tiedProject = async (host: Host) => {
   return { owner, workspaceId, projectId, clients, size, rows, sizes, deletedId: ids[10]! };
 };
 
-for (const dialect of dialects) {
-  t.test(`a view's sort pages through ties exactly once, in order, both directions [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    await applyViewIndexes(host);
-    t.same(
-      (await indexNames(host)).filter((n) => n.startsWith("pm_tasks_order_")).sort(),
-      ["pm_tasks_order_created", "pm_tasks_order_title", "pm_tasks_order_updated"],
-      "migration 8 adds an index for each sort key",
-    );
-    const { projectId, clients, rows } = await tiedProject(host);
-    const reader = clients.reader!;
-    for (const by of ["rank", "created_at", "updated_at", "title", "status"]) {
-      for (const direction of ["asc", "desc"]) {
-        const view = await reader.call("POST", `/v1/projects/${projectId}/views`, { name: `${by} ${direction}`, sort: { by, direction } });
-        t.equal(view.status, 201);
-        // Pages of 1 cut every tie (and end on the long title); pages of 3 end inside and across ties.
-        const limit = direction === "asc" || by === "title" ? 1 : 3;
-        const seen = await walk(t, reader, `/v1/projects/${projectId}/tasks?view=${view.body.id}`, limit);
-        t.same(seen.map((r) => r.id), expectedOrder(rows, by, direction), `sorted by ${by} ${direction}, pages of ${limit}: every task once, in order`);
-      }
+forEachDialectConfig(t, `a view's sort pages through ties exactly once, in order, both directions`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  await applyViewIndexes(host);
+  t.same(
+    (await indexNames(host)).filter((n) => n.startsWith("pm_tasks_order_")).sort(),
+    ["pm_tasks_order_created", "pm_tasks_order_title", "pm_tasks_order_updated"],
+    "migration 8 adds an index for each sort key",
+  );
+  const { projectId, clients, rows } = await tiedProject(host);
+  const reader = clients.reader!;
+  for (const by of ["rank", "created_at", "updated_at", "title", "status"]) {
+    for (const direction of ["asc", "desc"]) {
+      const view = await reader.call("POST", `/v1/projects/${projectId}/views`, { name: `${by} ${direction}`, sort: { by, direction } });
+      t.equal(view.status, 201);
+      // Pages of 1 cut every tie (and end on the long title); pages of 3 end inside and across ties.
+      const limit = direction === "asc" || by === "title" ? 1 : 3;
+      const seen = await walk(t, reader, `/v1/projects/${projectId}/tasks?view=${view.body.id}`, limit);
+      t.same(seen.map((r) => r.id), expectedOrder(rows, by, direction), `sorted by ${by} ${direction}, pages of ${limit}: every task once, in order`);
     }
-    const plain = await walk(t, reader, `/v1/projects/${projectId}/tasks`, 4);
-    t.same(plain.map((r) => r.id), expectedOrder(rows, "rank", "asc"), "the plain list is still (rank, id)");
-  });
+  }
+  const plain = await walk(t, reader, `/v1/projects/${projectId}/tasks`, 4);
+  t.same(plain.map((r) => r.id), expectedOrder(rows, "rank", "asc"), "the plain list is still (rank, id)");
+});
 
-  t.test(`a view's filters apply in the query before the limit; the view is the caller's own; a cursor continues only its list [${dialect}]`, async (t) => {
-    const host = await startFilesServer(t, dialect);
-    const { owner, workspaceId, projectId, clients, size, rows, sizes, deletedId } = await tiedProject(host);
-    const dev = clients.dev!;
-    const make = async (name: string, filters: unknown) => {
-      const view = await dev.call("POST", `/v1/projects/${projectId}/views`, { name, filters });
-      if (view.status !== 201) throw new Error(`view ${name}: ${view.status} ${JSON.stringify(view.body)}`);
-      return view.body.id as string;
-    };
-    const ids = (pred: (r: Row, i: number) => boolean) => rows.filter(pred).map((r) => r.id);
-    const inRankOrder = (selected: string[]) => expectedOrder(rows, "rank", "asc").filter((id) => selected.includes(id));
-    const list = async (viewId: string, extra = "") => (await walk(t, dev, `/v1/projects/${projectId}/tasks?view=${viewId}${extra}`, 2)).map((r) => r.id);
+forEachDialectConfig(t, `a view's filters apply in the query before the limit; the view is the caller's own; a cursor continues only its list`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, workspaceId, projectId, clients, size, rows, sizes, deletedId } = await tiedProject(host);
+  const dev = clients.dev!;
+  const make = async (name: string, filters: unknown) => {
+    const view = await dev.call("POST", `/v1/projects/${projectId}/views`, { name, filters });
+    if (view.status !== 201) throw new Error(`view ${name}: ${view.status} ${JSON.stringify(view.body)}`);
+    return view.body.id as string;
+  };
+  const ids = (pred: (r: Row, i: number) => boolean) => rows.filter(pred).map((r) => r.id);
+  const inRankOrder = (selected: string[]) => expectedOrder(rows, "rank", "asc").filter((id) => selected.includes(id));
+  const list = async (viewId: string, extra = "") => (await walk(t, dev, `/v1/projects/${projectId}/tasks?view=${viewId}${extra}`, 2)).map((r) => r.id);
 
-    const active = await make("Active", { status: ["in_progress", "done"] });
-    t.same(await list(active), inRankOrder(ids((r) => r.status !== "todo")), "status list");
-    const mine = await make("Mine", { assignee_id: dev.userId });
-    t.same(await list(mine), inRankOrder(ids((r) => r.assignee_id === dev.userId)), "assignee");
-    const nobody = await make("Unassigned", { assignee_id: null });
-    t.same(await list(nobody), inRankOrder(ids((r) => r.assignee_id === null)), "unassigned");
-    const medium = await make("Medium", { field: { field_id: size.id, value: "M" } });
-    const mediumIds = ids((_r, i) => sizes[i] === "M");
-    t.same(await list(medium), inRankOrder(mediumIds), "a custom field's value (the trashed task with M is not listed)");
-    t.notOk((await list(medium)).includes(deletedId));
-    const both = await make("Mine and active", { status: ["in_progress", "done"], assignee_id: dev.userId, field: { field_id: size.id, value: "M" } });
-    t.same(await list(both), inRankOrder(ids((r, i) => r.status !== "todo" && r.assignee_id === dev.userId && sizes[i] === "M")), "filters combine");
-    t.same(await list(active, "&status=done"), inRankOrder(ids((r) => r.status === "done")), "status narrows the view (intersection)");
-    t.same(await list(active, "&status=todo"), [], "a status outside the view's lists nothing");
-    const sorted = await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Unassigned by title", filters: { assignee_id: null }, sort: { by: "title", direction: "desc" } });
-    t.same(await list(sorted.body.id), expectedOrder(rows.filter((r) => r.assignee_id === null), "title", "desc"), "filter and sort together");
+  const active = await make("Active", { status: ["in_progress", "done"] });
+  t.same(await list(active), inRankOrder(ids((r) => r.status !== "todo")), "status list");
+  const mine = await make("Mine", { assignee_id: dev.userId });
+  t.same(await list(mine), inRankOrder(ids((r) => r.assignee_id === dev.userId)), "assignee");
+  const nobody = await make("Unassigned", { assignee_id: null });
+  t.same(await list(nobody), inRankOrder(ids((r) => r.assignee_id === null)), "unassigned");
+  const medium = await make("Medium", { field: { field_id: size.id, value: "M" } });
+  const mediumIds = ids((_r, i) => sizes[i] === "M");
+  t.same(await list(medium), inRankOrder(mediumIds), "a custom field's value (the trashed task with M is not listed)");
+  t.notOk((await list(medium)).includes(deletedId));
+  const both = await make("Mine and active", { status: ["in_progress", "done"], assignee_id: dev.userId, field: { field_id: size.id, value: "M" } });
+  t.same(await list(both), inRankOrder(ids((r, i) => r.status !== "todo" && r.assignee_id === dev.userId && sizes[i] === "M")), "filters combine");
+  t.same(await list(active, "&status=done"), inRankOrder(ids((r) => r.status === "done")), "status narrows the view (intersection)");
+  t.same(await list(active, "&status=todo"), [], "a status outside the view's lists nothing");
+  const sorted = await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Unassigned by title", filters: { assignee_id: null }, sort: { by: "title", direction: "desc" } });
+  t.same(await list(sorted.body.id), expectedOrder(rows.filter((r) => r.assignee_id === null), "title", "desc"), "filter and sort together");
 
-    const other = (await owner.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "Other" })).body;
-    const foreign = (await owner.call("POST", `/v1/projects/${other.id}/fields`, { name: "Foreign", type: "number" })).body;
-    const refused = await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Foreign", filters: { field: { field_id: foreign.id, value: 1 } } });
-    t.equal(refused.status, 422, "a field of another project cannot be a filter");
-    t.equal(
-      (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "XL", filters: { field: { field_id: size.id, value: "XL" } } })).status,
-      422,
-      "the filter's value must be one the field accepts",
-    );
+  const other = (await owner.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "Other" })).body;
+  const foreign = (await owner.call("POST", `/v1/projects/${other.id}/fields`, { name: "Foreign", type: "number" })).body;
+  const refused = await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Foreign", filters: { field: { field_id: foreign.id, value: 1 } } });
+  t.equal(refused.status, 422, "a field of another project cannot be a filter");
+  t.equal(
+    (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "XL", filters: { field: { field_id: size.id, value: "XL" } } })).status,
+    422,
+    "the filter's value must be one the field accepts",
+  );
 
-    // A view is the caller's own, and a cursor only continues its own list.
-    const asc = (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Up", sort: { by: "title", direction: "asc" } })).body.id;
-    const desc = (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Down", sort: { by: "title", direction: "desc" } })).body.id;
-    const page = async (query: string, who = dev) => who.call("GET", `/v1/projects/${projectId}/tasks?limit=2&${query}`);
-    const fromAsc = (await page(`view=${asc}`)).body.next_cursor as string;
-    const fromPlain = (await page("")).body.next_cursor as string;
-    t.equal((await page(`view=${asc}&cursor=${fromAsc}`)).status, 200);
-    for (const [query, why] of [
-      [`view=${desc}&cursor=${fromAsc}`, "a cursor of another view"],
-      [`view=${asc}&cursor=${fromPlain}`, "a cursor of the plain list"],
-      [`cursor=${fromAsc}`, "a view's cursor on the plain list"],
-      [`view=${asc}&cursor=${fromAsc.slice(0, -2)}xy`, "an edited cursor"],
-    ] as const) {
-      const answer = await page(query);
-      t.equal(answer.status, 400, why);
-      t.equal(answer.body.code, "invalid_cursor", why);
-    }
-    t.match((await page(`view=${desc}&cursor=${fromAsc}`)).body.detail, /another task list/, "the problem says why");
+  // A view is the caller's own, and a cursor only continues its own list.
+  const asc = (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Up", sort: { by: "title", direction: "asc" } })).body.id;
+  const desc = (await dev.call("POST", `/v1/projects/${projectId}/views`, { name: "Down", sort: { by: "title", direction: "desc" } })).body.id;
+  const page = async (query: string, who = dev) => who.call("GET", `/v1/projects/${projectId}/tasks?limit=2&${query}`);
+  const fromAsc = (await page(`view=${asc}`)).body.next_cursor as string;
+  const fromPlain = (await page("")).body.next_cursor as string;
+  t.equal((await page(`view=${asc}&cursor=${fromAsc}`)).status, 200);
+  for (const [query, why] of [
+    [`view=${desc}&cursor=${fromAsc}`, "a cursor of another view"],
+    [`view=${asc}&cursor=${fromPlain}`, "a cursor of the plain list"],
+    [`cursor=${fromAsc}`, "a view's cursor on the plain list"],
+    [`view=${asc}&cursor=${fromAsc.slice(0, -2)}xy`, "an edited cursor"],
+  ] as const) {
+    const answer = await page(query);
+    t.equal(answer.status, 400, why);
+    t.equal(answer.body.code, "invalid_cursor", why);
+  }
+  t.match((await page(`view=${desc}&cursor=${fromAsc}`)).body.detail, /another task list/, "the problem says why");
 
-    t.equal((await page(`view=${asc}`, owner)).status, 404, "another user's view is 404, even for the workspace owner");
-    t.equal((await page(`view=${asc}`, clients.reader!)).status, 404);
-    const elsewhere = (await owner.call("POST", `/v1/projects/${other.id}/views`, { name: "Elsewhere" })).body.id;
-    t.equal((await page(`view=${elsewhere}`, owner)).status, 404, "a view of another project is 404");
-    t.equal((await page("view=00000000-0000-7000-8000-000000000000")).status, 404, "an unknown view is 404");
-    const outsider = await host.client();
-    t.equal((await page(`view=${asc}`, outsider)).status, 404, "an outsider gets 404 for the project");
-    t.equal((await dev.call("DELETE", `/v1/views/${asc}`)).status, 204);
-    t.equal((await page(`view=${asc}`)).status, 404, "a deleted view is 404");
-  });
-}
+  t.equal((await page(`view=${asc}`, owner)).status, 404, "another user's view is 404, even for the workspace owner");
+  t.equal((await page(`view=${asc}`, clients.reader!)).status, 404);
+  const elsewhere = (await owner.call("POST", `/v1/projects/${other.id}/views`, { name: "Elsewhere" })).body.id;
+  t.equal((await page(`view=${elsewhere}`, owner)).status, 404, "a view of another project is 404");
+  t.equal((await page("view=00000000-0000-7000-8000-000000000000")).status, 404, "an unknown view is 404");
+  const outsider = await host.client();
+  t.equal((await page(`view=${asc}`, outsider)).status, 404, "an outsider gets 404 for the project");
+  t.equal((await dev.call("DELETE", `/v1/views/${asc}`)).status, 204);
+  t.equal((await page(`view=${asc}`)).status, 404, "a deleted view is 404");
+});

@@ -7,6 +7,7 @@
  * removal keeps both the membership and the links); the token never reaches the server log —
  * SQLite and Postgres.
  */
+import type { Config } from "../../hosts/Config.js";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import t from "tap";
 import { Effect, Layer } from "effect";
@@ -24,15 +25,14 @@ import { Outbox } from "../../ports/Outbox.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import { dialects, forEachDialect } from "../support/databases.js";
-import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
+import { forEachDialect } from "../support/databases.js";
+import { forEachDialectConfig, hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import { newUser, projectFixture, projectsRuntime, type Answer, type Client, type ProjectServices } from "./support.js";
 
 const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
 
 /** The project module with a captured log, and clients (as in support.ts, plus the public caller). */
-const startServer = async (t: Parameters<typeof startReferenceServer>[0], dialect: (typeof dialects)[number]) => {
-  const config = await testConfig(dialect, t);
+const startServer = async (t: Parameters<typeof startReferenceServer>[0], config: Config) => {
   const { server, logText } = await startReferenceServer(t, config, { modules: [projectsModule] });
   const client = async (userId: string = randomUUID()): Promise<Client> => {
     const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
@@ -58,102 +58,100 @@ const startServer = async (t: Parameters<typeof startReferenceServer>[0], dialec
   return { client, access, logText, db: server.core.database };
 };
 
-for (const dialect of dialects) {
-  t.test(`share links: token once, hashed, read-only access, 403/404 rules, revocation with membership [${dialect}]`, async (t) => {
-    const { client, access, logText, db } = await startServer(t, dialect);
-    const fixture = await projectFixture(client, {
-      admin: { workspace: "member", project: "admin" },
-      dev: { workspace: "member", project: "contributor" },
-      viewer: { workspace: "member", project: "viewer" },
-      commenter: { workspace: "member", project: "commenter" },
-    });
-    const { projectId, clients } = fixture;
-    const { admin, dev, viewer, commenter } = clients;
-    const task = await dev!.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Visible to the link" });
-    t.equal(task.status, 201);
-    const tokens: string[] = [];
-
-    const created = await dev!.call("POST", `/v1/projects/${projectId}/share-links`, {});
-    t.equal(created.status, 201, "a contributor creates a link");
-    t.same(Object.keys(created.body).sort(), ["expires_at", "id", "token"]);
-    t.equal(created.headers.get("cache-control"), "no-store");
-    const token = created.body.token as string;
-    tokens.push(token);
-    t.match(token, /^[A-Za-z0-9_-]{43}$/, "32 random bytes, base64url");
-    const days = (Date.parse(created.body.expires_at) - Date.now()) / 86_400_000;
-    t.ok(days > 6.9 && days <= 7, "expires in 7 days by default");
-
-    const row = await db.db.selectFrom("pm_share_links").selectAll().where("id", "=", created.body.id).executeTakeFirstOrThrow();
-    t.equal(row.token_hash, sha256(token), "the row holds the token's SHA-256");
-    t.notOk(Object.values(row).some((v) => String(v).includes(token)), "and no column holds the token itself");
-
-    const read = await access(token);
-    t.equal(read.status, 200, "the token reads the project");
-    t.match(read.body, { project: { id: projectId, name: "Launch" }, tasks: { data: [{ id: task.body.id, title: "Visible to the link" }], next_cursor: null } });
-    t.notOk("role" in read.body.project, "no caller role in the shared view");
-    t.equal((await access(randomBytes(32).toString("base64url"))).status, 404, "a wrong token answers 404");
-    t.equal((await access(token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).status, 404, "a one-character edit answers 404");
-    t.equal((await access(undefined)).status, 404, "no token answers 404");
-
-    for (const [name, c] of [["viewer", viewer!], ["commenter", commenter!]] as const) {
-      t.equal((await c.call("POST", `/v1/projects/${projectId}/share-links`, {})).status, 403, `a ${name} cannot create links`);
-    }
-    t.equal((await dev!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 31 * 86_400 })).status, 422, "at most 30 days");
-
-    // Another workspace: its owner cannot learn this project or its links exist.
-    const other = await projectFixture(client);
-    t.equal((await other.owner.call("POST", `/v1/projects/${projectId}/share-links`, {})).status, 404, "another workspace's project answers 404");
-    t.equal((await other.owner.call("GET", `/v1/projects/${projectId}/share-links`)).status, 404);
-    t.equal((await other.owner.call("DELETE", `/v1/share-links/${created.body.id}`)).status, 404, "its link answers 404 too");
-
-    const listed = await admin!.call("GET", `/v1/projects/${projectId}/share-links`);
-    t.equal(listed.status, 200, "an admin lists the links");
-    t.match(listed.body.data, [{ id: created.body.id, created_by: dev!.userId, revoked_at: null }]);
-    t.notOk(JSON.stringify(listed.body).includes(token), "never with the token");
-    t.equal((await dev!.call("GET", `/v1/projects/${projectId}/share-links`)).status, 403, "a contributor does not list");
-
-    // Expired: moved into the past (still expiring after it was created).
-    const short = await admin!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 60 });
-    tokens.push(short.body.token);
-    t.equal((await access(short.body.token)).status, 200);
-    const f = featuresFor(db);
-    await db.db
-      .updateTable("pm_share_links")
-      .set({ created_at: f.timeToDb(new Date(Date.now() - 120_000)) as never, expires_at: f.timeToDb(new Date(Date.now() - 60_000)) as never })
-      .where("id", "=", short.body.id)
-      .execute();
-    t.equal((await access(short.body.token)).status, 404, "an expired token answers 404");
-
-    // Revoked by its creator (idempotent); a viewer may not revoke another's link.
-    const third = await dev!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 3600 });
-    tokens.push(third.body.token);
-    t.equal((await viewer!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 403, "a viewer cannot revoke another's link");
-    t.equal((await dev!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 204, "the creator revokes");
-    t.equal((await dev!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 204, "revoking again is idempotent");
-    t.equal((await access(third.body.token)).status, 404, "a revoked token answers 404");
-
-    // Removing the creator revokes its remaining links; the admin's own link is untouched.
-    const admins = await admin!.call("POST", `/v1/projects/${projectId}/share-links`, {});
-    tokens.push(admins.body.token);
-    t.equal((await admin!.call("DELETE", `/v1/projects/${projectId}/members/${dev!.userId}`)).status, 204);
-    t.equal((await access(token)).status, 404, "the removed member's token answers 404 right after the removal");
-    t.equal((await access(admins.body.token)).status, 200, "other members' links keep working");
-    const revoked = await db.db.selectFrom("pm_share_links").select(["id", "revoked_reason"]).where("created_by", "=", dev!.userId).orderBy("id").execute();
-    t.same(
-      revoked.map((r) => r.revoked_reason),
-      ["membership_revoked", "revoked"],
-      "its live link revoked as membership_revoked, the earlier revocation kept",
-    );
-
-    // Removing a workspace member revokes the links it created in the workspace.
-    t.equal((await fixture.owner.call("DELETE", `/v1/workspaces/${fixture.workspaceId}/members/${admin!.userId}`)).status, 204);
-    t.equal((await access(admins.body.token)).status, 404, "a removed workspace member's token answers 404");
-
-    const log = logText();
-    t.ok(log.includes("/v1/share-links/access"), "the access requests were logged");
-    for (const secret of tokens) t.notOk(log.includes(secret), "no token appears in the server log");
+forEachDialectConfig(t, `share links: token once, hashed, read-only access, 403/404 rules, revocation with membership`, async (t, config, dialect) => {
+  const { client, access, logText, db } = await startServer(t, config);
+  const fixture = await projectFixture(client, {
+    admin: { workspace: "member", project: "admin" },
+    dev: { workspace: "member", project: "contributor" },
+    viewer: { workspace: "member", project: "viewer" },
+    commenter: { workspace: "member", project: "commenter" },
   });
-}
+  const { projectId, clients } = fixture;
+  const { admin, dev, viewer, commenter } = clients;
+  const task = await dev!.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Visible to the link" });
+  t.equal(task.status, 201);
+  const tokens: string[] = [];
+
+  const created = await dev!.call("POST", `/v1/projects/${projectId}/share-links`, {});
+  t.equal(created.status, 201, "a contributor creates a link");
+  t.same(Object.keys(created.body).sort(), ["expires_at", "id", "token"]);
+  t.equal(created.headers.get("cache-control"), "no-store");
+  const token = created.body.token as string;
+  tokens.push(token);
+  t.match(token, /^[A-Za-z0-9_-]{43}$/, "32 random bytes, base64url");
+  const days = (Date.parse(created.body.expires_at) - Date.now()) / 86_400_000;
+  t.ok(days > 6.9 && days <= 7, "expires in 7 days by default");
+
+  const row = await db.db.selectFrom("pm_share_links").selectAll().where("id", "=", created.body.id).executeTakeFirstOrThrow();
+  t.equal(row.token_hash, sha256(token), "the row holds the token's SHA-256");
+  t.notOk(Object.values(row).some((v) => String(v).includes(token)), "and no column holds the token itself");
+
+  const read = await access(token);
+  t.equal(read.status, 200, "the token reads the project");
+  t.match(read.body, { project: { id: projectId, name: "Launch" }, tasks: { data: [{ id: task.body.id, title: "Visible to the link" }], next_cursor: null } });
+  t.notOk("role" in read.body.project, "no caller role in the shared view");
+  t.equal((await access(randomBytes(32).toString("base64url"))).status, 404, "a wrong token answers 404");
+  t.equal((await access(token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).status, 404, "a one-character edit answers 404");
+  t.equal((await access(undefined)).status, 404, "no token answers 404");
+
+  for (const [name, c] of [["viewer", viewer!], ["commenter", commenter!]] as const) {
+    t.equal((await c.call("POST", `/v1/projects/${projectId}/share-links`, {})).status, 403, `a ${name} cannot create links`);
+  }
+  t.equal((await dev!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 31 * 86_400 })).status, 422, "at most 30 days");
+
+  // Another workspace: its owner cannot learn this project or its links exist.
+  const other = await projectFixture(client);
+  t.equal((await other.owner.call("POST", `/v1/projects/${projectId}/share-links`, {})).status, 404, "another workspace's project answers 404");
+  t.equal((await other.owner.call("GET", `/v1/projects/${projectId}/share-links`)).status, 404);
+  t.equal((await other.owner.call("DELETE", `/v1/share-links/${created.body.id}`)).status, 404, "its link answers 404 too");
+
+  const listed = await admin!.call("GET", `/v1/projects/${projectId}/share-links`);
+  t.equal(listed.status, 200, "an admin lists the links");
+  t.match(listed.body.data, [{ id: created.body.id, created_by: dev!.userId, revoked_at: null }]);
+  t.notOk(JSON.stringify(listed.body).includes(token), "never with the token");
+  t.equal((await dev!.call("GET", `/v1/projects/${projectId}/share-links`)).status, 403, "a contributor does not list");
+
+  // Expired: moved into the past (still expiring after it was created).
+  const short = await admin!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 60 });
+  tokens.push(short.body.token);
+  t.equal((await access(short.body.token)).status, 200);
+  const f = featuresFor(db);
+  await db.db
+    .updateTable("pm_share_links")
+    .set({ created_at: f.timeToDb(new Date(Date.now() - 120_000)) as never, expires_at: f.timeToDb(new Date(Date.now() - 60_000)) as never })
+    .where("id", "=", short.body.id)
+    .execute();
+  t.equal((await access(short.body.token)).status, 404, "an expired token answers 404");
+
+  // Revoked by its creator (idempotent); a viewer may not revoke another's link.
+  const third = await dev!.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 3600 });
+  tokens.push(third.body.token);
+  t.equal((await viewer!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 403, "a viewer cannot revoke another's link");
+  t.equal((await dev!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 204, "the creator revokes");
+  t.equal((await dev!.call("DELETE", `/v1/share-links/${third.body.id}`)).status, 204, "revoking again is idempotent");
+  t.equal((await access(third.body.token)).status, 404, "a revoked token answers 404");
+
+  // Removing the creator revokes its remaining links; the admin's own link is untouched.
+  const admins = await admin!.call("POST", `/v1/projects/${projectId}/share-links`, {});
+  tokens.push(admins.body.token);
+  t.equal((await admin!.call("DELETE", `/v1/projects/${projectId}/members/${dev!.userId}`)).status, 204);
+  t.equal((await access(token)).status, 404, "the removed member's token answers 404 right after the removal");
+  t.equal((await access(admins.body.token)).status, 200, "other members' links keep working");
+  const revoked = await db.db.selectFrom("pm_share_links").select(["id", "revoked_reason"]).where("created_by", "=", dev!.userId).orderBy("id").execute();
+  t.same(
+    revoked.map((r) => r.revoked_reason),
+    ["membership_revoked", "revoked"],
+    "its live link revoked as membership_revoked, the earlier revocation kept",
+  );
+
+  // Removing a workspace member revokes the links it created in the workspace.
+  t.equal((await fixture.owner.call("DELETE", `/v1/workspaces/${fixture.workspaceId}/members/${admin!.userId}`)).status, 204);
+  t.equal((await access(admins.body.token)).status, 404, "a removed workspace member's token answers 404");
+
+  const log = logText();
+  t.ok(log.includes("/v1/share-links/access"), "the access requests were logged");
+  for (const secret of tokens) t.notOk(log.includes(secret), "no token appears in the server log");
+});
 
 /** An outbox that writes its row and then fails: everything before it must roll back too. */
 const failingOutbox = (db: SqlDatabase) => {

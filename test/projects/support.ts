@@ -3,6 +3,7 @@
  * runtime over one test database (storage-level tests), users with tokens, a JSON client and a
  * small fixture (workspace, project, members) built through the public API.
  */
+import type { Config } from "../../hosts/Config.js";
 import "../../adapters/sql/projects/index.js";
 import { randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
@@ -95,8 +96,9 @@ export interface Client {
 }
 
 /** A reference server mounting only the project module. */
-export const startProjectsServer = async (t: HasTeardown, dialect: Dialect, options: Omit<ServerOptions, "modules"> = {}) => {
-  const config = await testConfig(dialect, t);
+/** `target`: a dialect (a fresh configuration is made) or the configuration `forEachDialectConfig` made. */
+export const startProjectsServer = async (t: HasTeardown, target: Dialect | Config, options: Omit<ServerOptions, "modules"> = {}) => {
+  const config = typeof target === "string" ? await testConfig(target, t) : target;
   const { server } = await startReferenceServer(t, config, { ...options, modules: [projectsModule] });
   const client = async (userId: string = randomUUID()): Promise<Client> => {
     const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });

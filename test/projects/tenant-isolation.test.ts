@@ -4,7 +4,8 @@
  * a project that was not shared with it, nor its tasks, comments or activity — SQLite and Postgres.
  */
 import t from "tap";
-import { dialects, type TapTest } from "../support/databases.js";
+import type { TapTest } from "../support/databases.js";
+import { forEachDialectConfig } from "../hosts/support.js";
 import { projectFixture, startProjectsServer, type Client } from "./support.js";
 
 const everyRoute = (ids: { workspaceId: string; projectId: string; taskId: string; userId: string }) => [
@@ -35,33 +36,29 @@ const expectNotFoundEverywhere = async (t: TapTest, caller: Client, ids: Paramet
 };
 
 t.test("another workspace's objects answer 404 on every route, exactly like unknown ids", (t) =>
-  Promise.all(
-    dialects.map((dialect) =>
-      t.test(`cross-tenant [${dialect}]`, async (t) => {
-        const { client } = await startProjectsServer(t, dialect);
-        const theirs = await projectFixture(client);
-        const task = await theirs.owner.call("POST", `/v1/projects/${theirs.projectId}/tasks`, { title: "Secret" });
-        t.equal(task.status, 201);
-        await theirs.owner.call("POST", `/v1/tasks/${task.body.id}/comments`, { body: "secret", client_mutation_id: "m1" });
-        // The intruder owns a workspace of its own: ownership there grants nothing here.
-        const intruder = await projectFixture(client);
-        const ids = { workspaceId: theirs.workspaceId, projectId: theirs.projectId, taskId: task.body.id, userId: intruder.owner.userId };
-        await expectNotFoundEverywhere(t, intruder.owner, ids, "owner of another workspace");
-        const unknown = { workspaceId: crypto.randomUUID(), projectId: crypto.randomUUID(), taskId: crypto.randomUUID(), userId: intruder.owner.userId };
-        await expectNotFoundEverywhere(t, theirs.owner, unknown, "unknown ids");
-        const feed = await intruder.owner.call("GET", "/v1/activity");
-        t.equal(feed.status, 200);
-        t.ok(feed.body.data.every((e: { workspace_id: string }) => e.workspace_id === intruder.workspaceId), "no foreign activity");
-        const after = await theirs.owner.call("GET", `/v1/tasks/${task.body.id}`);
-        t.match(after.body, { title: "Secret", version: 1, deleted_at: null }, "nothing changed");
-      }),
-    ),
-  ),
+  forEachDialectConfig(t, "cross-tenant", async (t, config) => {
+    const { client } = await startProjectsServer(t, config);
+    const theirs = await projectFixture(client);
+    const task = await theirs.owner.call("POST", `/v1/projects/${theirs.projectId}/tasks`, { title: "Secret" });
+    t.equal(task.status, 201);
+    await theirs.owner.call("POST", `/v1/tasks/${task.body.id}/comments`, { body: "secret", client_mutation_id: "m1" });
+    // The intruder owns a workspace of its own: ownership there grants nothing here.
+    const intruder = await projectFixture(client);
+    const ids = { workspaceId: theirs.workspaceId, projectId: theirs.projectId, taskId: task.body.id, userId: intruder.owner.userId };
+    await expectNotFoundEverywhere(t, intruder.owner, ids, "owner of another workspace");
+    const unknown = { workspaceId: crypto.randomUUID(), projectId: crypto.randomUUID(), taskId: crypto.randomUUID(), userId: intruder.owner.userId };
+    await expectNotFoundEverywhere(t, theirs.owner, unknown, "unknown ids");
+    const feed = await intruder.owner.call("GET", "/v1/activity");
+    t.equal(feed.status, 200);
+    t.ok(feed.body.data.every((e: { workspace_id: string }) => e.workspace_id === intruder.workspaceId), "no foreign activity");
+    const after = await theirs.owner.call("GET", `/v1/tasks/${task.body.id}`);
+    t.match(after.body, { title: "Secret", version: 1, deleted_at: null }, "nothing changed");
+  }),
 );
 
 t.test("a guest reaches only projects shared with it; other projects and their tasks answer 404", (t) =>
-  Promise.all(dialects.map((dialect) => t.test(`guest boundary [${dialect}]`, async (t) => {
-    const { client } = await startProjectsServer(t, dialect);
+  forEachDialectConfig(t, "guest boundary", async (t, config) => {
+    const { client } = await startProjectsServer(t, config);
     const fx = await projectFixture(client, { guest: { workspace: "guest", project: "commenter" }, member: { workspace: "member" } });
     const { owner, workspaceId, projectId } = fx;
     const guest = fx.clients.guest!;
@@ -91,5 +88,5 @@ t.test("a guest reaches only projects shared with it; other projects and their t
       422,
       "a guest can never be made project admin",
     );
-  }))),
+  }),
 );

@@ -1,4 +1,4 @@
-/** Request shapes of the project endpoints (snake_case, conventions.md); responses live in core Views. */
+/** Request shapes of the project endpoints (snake_case, docs/conventions.md, HTTP); responses are the derived wire shapes of core/projects/model. */
 import { Schema } from "effect";
 import { ProjectRole, WorkspaceRole } from "../../../core/projects/model/Roles.js";
 import { TaskStatus } from "../../../core/projects/model/Task.js";

@@ -1,6 +1,7 @@
 /** GET /v1/search: tasks and comments the caller can see (eventually consistent index). */
 import { Effect, Schema } from "effect";
-import { search, SearchHitView, searchHitView } from "../../../core/projects/Search.js";
+import { SearchHitView } from "../../../core/projects/model/SearchHit.js";
+import { search } from "../../../core/projects/Search.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";

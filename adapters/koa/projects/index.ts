@@ -33,7 +33,7 @@ export * from "./SearchRoutes.js";
 export * from "./ShareLinkRoutes.js";
 
 /** The project module's routes, in documentation order. */
-export const projectModuleRoutes = [
+export const projectsRoutes = [
   ...workspaceRoutes,
   ...projectRoutes,
   ...shareLinkRoutes,
@@ -50,3 +50,6 @@ export const projectModuleRoutes = [
   ...searchRoutes,
   ...exportRoutes,
 ];
+
+/** The module's routes under their former name (hosts/modules/projectsModule.ts imports it). */
+export const projectModuleRoutes = projectsRoutes;

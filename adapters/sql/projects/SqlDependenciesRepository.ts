@@ -5,14 +5,16 @@
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
+import { TaskDependency } from "../../../core/projects/model/TaskDependency.js";
 import type { DependenciesRepository } from "../../../ports/projects/DependenciesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
+import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the dependency repository over `db`. */
 export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepository => {
-  const f = featuresFor(db);
+  const dependencies = rowCodec(TaskDependency, featuresFor(db));
   return {
     lockProject: (projectId) =>
       db.dialect === "postgres"
@@ -33,14 +35,7 @@ export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepo
       runQuery(db, (ex) =>
         ex
           .insertInto("pm_task_dependencies")
-          .values({
-            workspace_id: d.workspaceId,
-            project_id: d.projectId,
-            task_id: d.taskId,
-            blocked_by_id: d.blockedById,
-            created_by: d.createdBy,
-            created_at: f.timeToDb(d.createdAt),
-          })
+          .values(dependencies.toRow(d))
           .onConflict((oc) => oc.columns(["task_id", "blocked_by_id"]).doNothing())
           .returning("task_id")
           .executeTakeFirst(),

@@ -5,22 +5,18 @@
  * live task and filter by the visible project ids before ORDER BY id DESC LIMIT.
  */
 import { Effect } from "effect";
-import { sql, type Kysely } from "kysely";
-import type { SearchDocument, SearchHit, SearchIndex } from "../../../ports/projects/SearchIndex.js";
+import { sql } from "kysely";
+import { SearchHit } from "../../../core/projects/model/SearchHit.js";
+import type { SearchDocument, SearchIndex } from "../../../ports/projects/SearchIndex.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec, type Row } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const hitFromRow = (r: any): SearchHit => ({
-  id: String(r.id),
-  kind: r.kind,
-  workspaceId: String(r.workspace_id),
-  projectId: String(r.project_id),
-  taskId: String(r.task_id),
-  text: String(r.body),
-});
+/** The query executor `runQuery` hands a query. */
+type Executor = Parameters<Parameters<typeof runQuery>[1]>[0];
 
-const upsertSqlite = async (ex: Kysely<any>, doc: SearchDocument): Promise<boolean> => {
+const upsertSqlite = async (ex: Executor, doc: SearchDocument): Promise<boolean> => {
   const existing = await ex.selectFrom("pm_search_docs").select(["rid", "version"]).where("id", "=", doc.id).executeTakeFirst();
   if (existing !== undefined && toNumber(existing.version) >= doc.version) return false;
   const row = { kind: doc.kind, workspace_id: doc.workspaceId, project_id: doc.projectId, task_id: doc.taskId, body: doc.text, version: doc.version };
@@ -37,7 +33,7 @@ const upsertSqlite = async (ex: Kysely<any>, doc: SearchDocument): Promise<boole
   return true;
 };
 
-const upsertPostgres = async (ex: Kysely<any>, doc: SearchDocument): Promise<boolean> => {
+const upsertPostgres = async (ex: Executor, doc: SearchDocument): Promise<boolean> => {
   const result = await sql<{ id: string }>`
     INSERT INTO pm_search_docs (id, kind, workspace_id, project_id, task_id, body, version, tsv)
     VALUES (${doc.id}, ${doc.kind}, ${doc.workspaceId}, ${doc.projectId}, ${doc.taskId}, ${doc.text}, ${doc.version}, to_tsvector('simple', ${doc.text}))
@@ -48,7 +44,9 @@ const upsertPostgres = async (ex: Kysely<any>, doc: SearchDocument): Promise<boo
 };
 
 /** Builds the search index over `db`. */
-export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => ({
+export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
+  const hits = rowCodec(SearchHit, featuresFor(db));
+  return {
   upsert: (doc) =>
     runQuery(db, (ex) => (db.dialect === "sqlite" ? upsertSqlite(ex, doc) : upsertPostgres(ex, doc))).pipe(
       Effect.withSpan("SearchIndex.upsert"),
@@ -63,11 +61,12 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => ({
               ? sql`d.rid IN (SELECT rowid FROM pm_search_fts WHERE pm_search_fts MATCH ${terms.map((t) => `"${t}"*`).join(" ")})`
               : sql`d.tsv @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
           const before = beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`;
-          const result = await sql<any>`
-            SELECT d.id, d.kind, d.workspace_id, d.project_id, d.task_id, d.body
+          const result = await sql<Row>`
+            SELECT d.id, d.kind, d.workspace_id, d.project_id, d.task_id, d.body AS text
             FROM pm_search_docs d JOIN pm_tasks t ON t.id = d.task_id AND t.deleted_at IS NULL
             WHERE ${match} AND d.project_id IN (${sql.join([...projectIds])}) ${before}
             ORDER BY d.id DESC LIMIT ${limit}`.execute(ex);
-          return result.rows.map(hitFromRow);
+          return result.rows.map(hits.fromRow);
         }).pipe(Effect.withSpan("SearchIndex.search")),
-});
+  };
+};

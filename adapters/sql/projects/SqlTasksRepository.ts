@@ -42,7 +42,7 @@ const orderTerms = (f: DialectFeatures, order: TaskOrder) => {
       case "updated_at":
         return [f.timeToDb(new Date(first))];
       case "status":
-        return [TaskStatus.literals.indexOf(first as TaskStatus), second];
+        return [TaskStatus.literals.findIndex((s) => s === first), second];
       default:
         return [first];
     }
