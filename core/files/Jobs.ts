@@ -1,0 +1,5 @@
+/** The file storage module's durable jobs (hosts register them with the worker). */
+import { uploadExpiryJob } from "./ExpireUpload.js";
+import { scanVersionJob } from "./ScanVersion.js";
+
+export const filesJobs = [scanVersionJob, uploadExpiryJob] as const;
