@@ -16,7 +16,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { requireAccess } from "./Access.js";
+import { authorize, requireAccess, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
 import {
@@ -60,8 +60,9 @@ export const moveNode = (input: {
   readonly parentId: string | null;
 }): Effect.Effect<Node, MoveNodeError, FilesServices> =>
   Effect.gen(function* () {
-    const access = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
-    if (access.isRoot) return yield* Effect.fail(new RootImmutable({ detail: "the root folder cannot be renamed or moved" }));
+    const resolved = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
+    if (resolved.isRoot) return yield* Effect.fail(new RootImmutable({ detail: "the root folder cannot be renamed or moved" }));
+    const access = yield* authorize(resolved, "edit");
     if (input.expectedVersion === undefined) yield* expectVersion(access.node, undefined);
     const name = input.name === null ? null : yield* validName(input.name);
     const moving = input.parentId !== null && input.parentId !== access.node.parentId;
@@ -88,7 +89,8 @@ export const moveNode = (input: {
           if (chain.some((a) => a.id === node.id)) {
             return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot move into its own descendant" }));
           }
-          if (chain.length === 0 || chain[chain.length - 1]!.parentId !== null) {
+          const top = chain.length === 0 ? parent : chain[chain.length - 1]!;
+          if (top.parentId !== null) {
             return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
           }
         }

@@ -10,7 +10,7 @@ import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { requireAccess } from "./Access.js";
+import { authorize, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { RootImmutable, type IllegalTransition } from "./Errors.js";
 import { NodeDeleted } from "./Events.js";
@@ -20,8 +20,9 @@ import type { FilesServices } from "./Services.js";
 /** Trashes a node and its subtree; answers how many nodes went to the trash. */
 export const trashNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<number, NotFound | Forbidden | RootImmutable | IllegalTransition, FilesServices> =>
   Effect.gen(function* () {
-    const access = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
+    const access = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
     if (access.isRoot) return yield* Effect.fail(new RootImmutable({ detail: "the root folder cannot be trashed" }));
+    yield* authorize(access, "edit");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* (yield* DriveRepository).lock(input.workspaceId);
