@@ -61,6 +61,21 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
           .returning("change_seq")
           .executeTakeFirstOrThrow(),
       ).pipe(Effect.map((r) => toNumber(r.change_seq))),
+    usage: (workspaceId) =>
+      runQuery(db, async (ex) => {
+        const versions = await ex
+          .selectFrom("fs_file_versions")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("size_bytes"), sql`0`).as("bytes"))
+          .where("workspace_id", "=", workspaceId)
+          .executeTakeFirstOrThrow();
+        const open = await ex
+          .selectFrom("fs_upload_sessions")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("reserved_bytes"), sql`0`).as("bytes"))
+          .where("workspace_id", "=", workspaceId)
+          .where("status", "=", "open")
+          .executeTakeFirstOrThrow();
+        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) };
+      }),
     bumpAclEpoch: (workspaceId) =>
       runQuery(db, (ex) =>
         ex
