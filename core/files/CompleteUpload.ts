@@ -37,9 +37,10 @@ import {
   UploadNotOpen,
 } from "./Errors.js";
 import { UploadFinalized } from "./Events.js";
+import { quotaStateOf } from "./model/Drive.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import { FileVersionId, NodeId } from "./model/Ids.js";
-import type { Node } from "./model/Node.js";
+import { newNode, type Node } from "./model/Node.js";
 import type { UploadPart, UploadSession } from "./model/UploadSession.js";
 import { assembledKey } from "./ObjectKeys.js";
 import { scanVersionJob } from "./ScanVersion.js";
@@ -137,8 +138,7 @@ export const completeUpload = (input: {
           const current = yield* uploads.find(input.workspaceId, session.id);
           return { settled: current ?? session, version: null };
         }
-        const quota = { limit: drive.quotaBytes, used: drive.usedBytes, reserved: drive.reservedBytes, reservations: new Map([[session.id as string, { bytes, state: "reserved" as const }]]) };
-        const after = yield* commit(quota, session.id).pipe(Effect.orDie);
+        const after = yield* commit(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
         yield* drives.adjust(input.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: after.used - drive.usedBytes }, at);
 
         const nodes = yield* NodesRepository;
@@ -153,26 +153,8 @@ export const completeUpload = (input: {
           const parent = yield* nodes.find(input.workspaceId, session.parentId);
           if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: session.parentId }));
           yield* requireFreeName(input.workspaceId, parent, session.name);
-          node = yield* insertNode(
-            {
-              id: newNodeId,
-              workspaceId: session.workspaceId,
-              parentId: parent.id,
-              name: session.name,
-              kind: "file",
-              version: 1,
-              currentVersionId: null,
-              sizeBytes: null,
-              contentType: null,
-              sha256: null,
-              trashedAt: null,
-              trashRootId: null,
-              createdBy: input.userId,
-              createdAt: at,
-              updatedAt: at,
-            },
-            parent.parentId === null,
-          );
+          const file = newNode({ id: newNodeId, workspaceId: session.workspaceId, parentId: parent.id, name: session.name, kind: "file", createdBy: input.userId, createdAt: at });
+          node = yield* insertNode(file, parent.parentId === null);
         }
         const versions = yield* VersionsRepository;
         const version: FileVersion = {

@@ -15,7 +15,7 @@ import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { NameTaken, NodeTrashed, NotAFolder, type InvalidName } from "./Errors.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
-import type { Node } from "./model/Node.js";
+import { newNode, type Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import type { FilesServices } from "./Services.js";
 
@@ -58,24 +58,7 @@ export const createFolder = (input: {
         const parent = yield* (yield* NodesRepository).find(input.workspaceId, input.parentId);
         if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: input.parentId }));
         yield* requireFreeName(input.workspaceId, parent, name);
-        const at = yield* now;
-        const node: Node = {
-          id,
-          workspaceId: WorkspaceId.make(input.workspaceId),
-          parentId: parent.id,
-          name,
-          kind: "folder",
-          version: 1,
-          currentVersionId: null,
-          sizeBytes: null,
-          contentType: null,
-          sha256: null,
-          trashedAt: null,
-          trashRootId: null,
-          createdBy: input.userId,
-          createdAt: at,
-          updatedAt: at,
-        };
+        const node = newNode({ id, workspaceId: WorkspaceId.make(input.workspaceId), parentId: parent.id, name, kind: "folder", createdBy: input.userId, createdAt: yield* now });
         return yield* insertNode(node, parent.parentId === null);
       }),
     );

@@ -26,7 +26,8 @@ import { ensureDrive } from "./Drives.js";
 import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder } from "./Errors.js";
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { NodeId, UploadSessionId, WorkspaceId } from "./model/Ids.js";
-import type { PartGrant, UploadPart, UploadSession, UploadSessionView } from "./model/UploadSession.js";
+import { quotaStateOf } from "./model/Drive.js";
+import { uploadSessionView, type PartGrant, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import { validName } from "./Names.js";
 import { partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
@@ -122,7 +123,7 @@ export const createUpload = (
           yield* requireFreeName(input.workspaceId, parent, name);
         }
         // The kernel's reservation rule decides against the counter read under the lock.
-        yield* reserve({ limit: drive.quotaBytes, used: drive.usedBytes, reserved: drive.reservedBytes, reservations: new Map() }, id, input.sizeBytes).pipe(
+        yield* reserve(quotaStateOf(drive), id, input.sizeBytes).pipe(
           Effect.catchTags({
             QuotaExceeded: (e) =>
               Effect.fail(
@@ -157,5 +158,5 @@ export const createUpload = (
       }),
     );
     const grants = yield* partGrants(session, parts);
-    return { id: session.id, nodeId: session.nodeId, status: session.status, sizeBytes: session.sizeBytes, partSizeBytes: session.partSizeBytes, expiresAt: session.expiresAt, parts: grants, receivedParts: [] };
+    return uploadSessionView(session, grants, []);
   }).pipe(Effect.withSpan("files.createUpload"));

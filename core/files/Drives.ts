@@ -13,6 +13,7 @@ import { requireMember } from "./Access.js";
 import { QuotaBelowUsage } from "./Errors.js";
 import type { Drive, DriveView } from "./model/Drive.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
+import { newNode } from "./model/Node.js";
 import type { FilesServices } from "./Services.js";
 
 /** The workspace's drive, created with an empty root folder and the default quota when missing. */
@@ -36,23 +37,7 @@ export const ensureDrive = (workspaceId: string, actorId: string): Effect.Effect
       createdAt: at,
       updatedAt: at,
     };
-    const root = {
-      id: rootId,
-      workspaceId: ws,
-      parentId: null,
-      name: "root",
-      kind: "folder" as const,
-      version: 1,
-      currentVersionId: null,
-      sizeBytes: null,
-      contentType: null,
-      sha256: null,
-      trashedAt: null,
-      trashRootId: null,
-      createdBy: actorId,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const root = newNode({ id: rootId, workspaceId: ws, parentId: null, name: "root", kind: "folder", createdBy: actorId, createdAt: at });
     yield* (yield* Transactions).run(drives.create(drive, root));
     // Two first uses at once: one insert wins (primary key); both answer the stored drive.
     return (yield* drives.find(workspaceId)) ?? drive;

@@ -13,9 +13,9 @@ import type { Forbidden, PreconditionRequired, VersionMismatch } from "../kernel
 import { NotFound } from "../kernel/Errors.js";
 import { advanced, expectVersion, versionMismatch } from "../kernel/Versioning.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { authorize, requireAccess, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
@@ -71,10 +71,8 @@ export const moveNode = (input: {
 
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* (yield* DriveRepository).lock(input.workspaceId);
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
-        const node = yield* nodes.find(input.workspaceId, input.nodeId);
-        if (node === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
         yield* expectVersion(node, input.expectedVersion);
         yield* nextNodeState(nodeState(node), moving ? "move" : "rename");
         const parentId = moving ? NodeId.make(input.parentId!) : node.parentId!;

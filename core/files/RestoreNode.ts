@@ -7,8 +7,8 @@ import { Effect } from "effect";
 import { NotFound, type Forbidden } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
@@ -23,10 +23,9 @@ export const restoreNode = (input: { readonly userId: string; readonly workspace
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* (yield* DriveRepository).lock(input.workspaceId);
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
-        const node = yield* nodes.find(input.workspaceId, input.nodeId);
-        if (node === null || node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        if (node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
         yield* nextNodeState(nodeState(node), "restore");
         // Only the node its own trashing marked is restored; a node trashed with an ancestor comes back with that ancestor.
         if (node.trashRootId !== node.id) return yield* Effect.fail(new NodeTrashed({ nodeId: node.id, detail: "restore the trashed folder that contains it" }));

@@ -12,6 +12,7 @@ import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { quotaStateOf } from "./model/Drive.js";
 import type { UploadSession } from "./model/UploadSession.js";
 import { assembledKey } from "./ObjectKeys.js";
 import { nextUploadStatus, type UploadTrigger } from "./UploadStatus.js";
@@ -39,8 +40,7 @@ export const settleWithoutVersion = (
         const at = yield* now;
         const bytes = yield* (yield* UploadsRepository).settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
         if (bytes === null || drive === null) return null;
-        const state = { limit: drive.quotaBytes, used: drive.usedBytes, reserved: drive.reservedBytes, reservations: new Map([[session.id as string, { bytes, state: "reserved" as const }]]) };
-        const after = yield* release(state, session.id).pipe(Effect.orDie);
+        const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
         yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);
         return bytes;
       }),

@@ -5,11 +5,11 @@
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound, type Forbidden } from "../kernel/Errors.js";
+import type { Forbidden, NotFound } from "../kernel/Errors.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { authorize, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { RootImmutable, type IllegalTransition } from "./Errors.js";
@@ -25,10 +25,8 @@ export const trashNode = (input: { readonly userId: string; readonly workspaceId
     yield* authorize(access, "edit");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* (yield* DriveRepository).lock(input.workspaceId);
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
-        const node = yield* nodes.find(input.workspaceId, input.nodeId);
-        if (node === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
         yield* nextNodeState(nodeState(node), "trash");
         const trashed = yield* nodes.trashSubtree(input.workspaceId, node.id, yield* now);
         const seq = yield* recordChange({ workspaceId: node.workspaceId, nodeId: node.id, type: "node.trashed", versionId: null, actorId: input.userId });

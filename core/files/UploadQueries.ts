@@ -9,7 +9,7 @@ import { ObjectStore } from "../../ports/ObjectStore.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
-import type { UploadSessionView } from "./model/UploadSession.js";
+import { uploadSessionView, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 
 /** The session with its received parts and fresh grants for the missing ones (none once settled). */
@@ -25,5 +25,5 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
     const received = parts.filter((_, i) => stored[i]).map((p) => p.partNumber);
     const missing = session.status === "open" ? parts.filter((_, i) => !stored[i]) : [];
     const grants = yield* partGrants(session, missing);
-    return { id: session.id, nodeId: session.nodeId, status: session.status, sizeBytes: session.sizeBytes, partSizeBytes: session.partSizeBytes, expiresAt: session.expiresAt, parts: grants, receivedParts: received };
+    return uploadSessionView(session, grants, received);
   }).pipe(Effect.withSpan("files.getUpload"));

@@ -26,3 +26,11 @@ export type Drive = typeof Drive.Type;
 export const DriveView = Schema.Struct(Struct.pick(Drive.fields, "rootNodeId", "quotaBytes", "usedBytes", "reservedBytes"));
 export type DriveView = typeof DriveView.Type;
 export const DriveWire = wireShape(DriveView);
+
+/** The drive's counter as the kernel's QuotaReservation sees it, holding one open reservation when given. */
+export const quotaStateOf = (drive: Drive, open?: { readonly id: string; readonly bytes: number }) => ({
+  limit: drive.quotaBytes,
+  used: drive.usedBytes,
+  reserved: drive.reservedBytes,
+  reservations: new Map(open === undefined ? [] : [[open.id, { bytes: open.bytes, state: "reserved" as const }]]),
+});

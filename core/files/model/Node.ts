@@ -40,3 +40,16 @@ export const NodeWire = wireShape(NodeView);
 /** A deleted node in the change feed: enough for a sync client to remove it. */
 export const NodeTombstone = Schema.Struct(Struct.pick(Node.fields, "id", "parentId", "kind", "trashedAt"));
 export type NodeTombstone = typeof NodeTombstone.Type;
+
+/** A new, active node at version 1 with no content yet (a folder, or a file before its first version). */
+export const newNode = (fields: Pick<Node, "id" | "workspaceId" | "parentId" | "name" | "kind" | "createdBy" | "createdAt">): Node => ({
+  ...fields,
+  version: 1,
+  currentVersionId: null,
+  sizeBytes: null,
+  contentType: null,
+  sha256: null,
+  trashedAt: null,
+  trashRootId: null,
+  updatedAt: fields.createdAt,
+});

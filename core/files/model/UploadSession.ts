@@ -63,3 +63,15 @@ export const UploadSessionView = Schema.Struct({
 });
 export type UploadSessionView = typeof UploadSessionView.Type;
 export const UploadSessionWire = wireShape(UploadSessionView);
+
+/** The view of a session with the grants and received parts the caller gets. */
+export const uploadSessionView = (session: UploadSession, parts: ReadonlyArray<PartGrant>, receivedParts: ReadonlyArray<number>): UploadSessionView => ({
+  id: session.id,
+  nodeId: session.nodeId,
+  status: session.status,
+  sizeBytes: session.sizeBytes,
+  partSizeBytes: session.partSizeBytes,
+  expiresAt: session.expiresAt,
+  parts,
+  receivedParts,
+});
