@@ -80,3 +80,12 @@ export class CursorExpired extends DomainError("CursorExpired", "cursor_expired"
 
 /** An invalid name: empty, too long, `.`/`..`, or containing `/`, `\` or control characters (422). */
 export class InvalidName extends DomainError("InvalidName", "invalid_name", "unprocessable")<{ readonly name: string }> {}
+
+/**
+ * A download of a quarantined, blocked or scan_failed version (spec: 423 version_quarantined).
+ * The kernel has no 423 category yet: declared `conflict` until the lead adds `locked`.
+ */
+export class VersionQuarantined extends DomainError("VersionQuarantined", "version_quarantined", "conflict")<{
+  readonly versionId: string;
+  readonly status: string;
+}> {}

@@ -16,6 +16,7 @@ export * from "./NodeQueries.js";
 export * from "./NodeState.js";
 export * from "./Permissions.js";
 export * from "./ReconcileQuota.js";
+export * from "./RequestDownload.js";
 export * from "./RestoreNode.js";
 export * from "./ScanVersion.js";
 export * from "./Services.js";

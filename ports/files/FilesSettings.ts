@@ -10,6 +10,8 @@ export interface FilesSettings {
   readonly partSizeBytes: number;
   /** How long an upload session (and its part grants) stays open. */
   readonly uploadTtlMs: number;
+  /** How long a download grant lives. */
+  readonly downloadTtlMs: number;
   /** Scan attempts before a version ends `scan_failed`. */
   readonly scanMaxAttempts: number;
   /** Deepest tree a move or access check walks. */
@@ -17,12 +19,13 @@ export interface FilesSettings {
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
-/** Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 scan attempts, depth 64. */
+/** Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan attempts, depth 64. */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
   maxFileBytes: 5 * 1024 ** 3,
   partSizeBytes: 8 * 1024 ** 2,
   uploadTtlMs: 24 * 3600 * 1000,
+  downloadTtlMs: 5 * 60 * 1000,
   scanMaxAttempts: 5,
   maxDepth: 64,
 };
