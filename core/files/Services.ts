@@ -9,6 +9,7 @@ import type { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
+import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import type { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import type { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import type { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -25,6 +26,7 @@ export type FilesServices =
   | NodesRepository
   | VersionsRepository
   | UploadsRepository
+  | ShareLinksRepository
   | ChangesRepository
   | WorkspaceDirectory
   | FilesSettings;

@@ -21,6 +21,7 @@ export * from "./RestoreNode.js";
 export * from "./ScanVersion.js";
 export * from "./Services.js";
 export * from "./SettleUpload.js";
+export * from "./ShareLinks.js";
 export * from "./TrashNode.js";
 export * from "./UploadQueries.js";
 export * from "./UploadStatus.js";

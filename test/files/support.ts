@@ -16,6 +16,7 @@ import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -33,6 +34,7 @@ import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory, type WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
@@ -71,6 +73,7 @@ export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<
       Layer.succeed(VersionsRepository, makeSqlVersionsRepository(db)),
       Layer.succeed(UploadsRepository, makeSqlUploadsRepository(db)),
       Layer.succeed(ChangesRepository, makeSqlChangesRepository(db)),
+      Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
       Layer.succeed(WorkspaceDirectory, directory.port),
       Layer.succeed(FilesSettings, { ...testSettings, ...settings }),
     ),

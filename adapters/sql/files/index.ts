@@ -5,3 +5,4 @@ export * from "./SqlDriveRepository.js";
 export * from "./SqlNodesRepository.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
+export * from "./SqlShareLinksRepository.js";
