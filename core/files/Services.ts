@@ -7,6 +7,7 @@ import type { Scanner } from "../../ports/Scanner.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import type { DriveRepository } from "../../ports/files/DriveRepository.js";
+import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
@@ -27,6 +28,7 @@ export type FilesServices =
   | VersionsRepository
   | UploadsRepository
   | ShareLinksRepository
+  | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory
   | FilesSettings;

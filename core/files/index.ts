@@ -19,6 +19,7 @@ export * from "./ReconcileQuota.js";
 export * from "./RequestDownload.js";
 export * from "./RestoreNode.js";
 export * from "./ScanVersion.js";
+export * from "./SecurityReview.js";
 export * from "./Services.js";
 export * from "./SettleUpload.js";
 export * from "./ShareLinks.js";

@@ -14,6 +14,8 @@ export interface FilesSettings {
   readonly downloadTtlMs: number;
   /** Scan attempts before a version ends `scan_failed`. */
   readonly scanMaxAttempts: number;
+  /** User ids of the platform's security operators (FILES_SECURITY_OPERATORS, like PLATFORM_OPERATORS). */
+  readonly securityOperators: ReadonlyArray<string>;
   /** Deepest tree a move or access check walks. */
   readonly maxDepth: number;
 }
@@ -28,4 +30,5 @@ export const defaultFilesSettings: FilesSettings = {
   downloadTtlMs: 5 * 60 * 1000,
   scanMaxAttempts: 5,
   maxDepth: 64,
+  securityOperators: [],
 };

@@ -22,6 +22,8 @@ export interface VersionsRepository {
     readonly scanDetail: string | null;
     readonly at: Date;
   }) => Effect.Effect<boolean>;
+  /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */
+  readonly listByStatus: (statuses: ReadonlyArray<VersionStatus>, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** The versions of a file, newest first, after the `number` key. */
   readonly list: (workspaceId: string, nodeId: string, afterNumber: number | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
 }

@@ -16,6 +16,7 @@ import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
@@ -34,6 +35,7 @@ import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
@@ -55,7 +57,7 @@ export class TestDirectory {
 }
 
 /** Small parts so multi-part uploads stay tiny in tests. */
-export const testSettings: FilesSettings = { ...defaultFilesSettings, partSizeBytes: 16, defaultQuotaBytes: 10_000, maxFileBytes: 5_000 };
+export const testSettings: FilesSettings = { ...defaultFilesSettings, securityOperators: ["sec-op"], partSizeBytes: 16, defaultQuotaBytes: 10_000, maxFileBytes: 5_000 };
 
 /** A runtime of the files core over `db`, disposed at teardown. */
 export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<FilesSettings> = {}) => {
@@ -74,6 +76,7 @@ export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<
       Layer.succeed(UploadsRepository, makeSqlUploadsRepository(db)),
       Layer.succeed(ChangesRepository, makeSqlChangesRepository(db)),
       Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
+      Layer.succeed(FilesAudit, makeSqlFilesAudit(db)),
       Layer.succeed(WorkspaceDirectory, directory.port),
       Layer.succeed(FilesSettings, { ...testSettings, ...settings }),
     ),

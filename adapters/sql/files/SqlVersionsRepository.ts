@@ -56,6 +56,12 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
         }
         return true;
       }),
+    listByStatus: (statuses, afterId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("fs_file_versions").selectAll().where("status", "in", statuses);
+        if (afterId !== null) q = q.where("id", ">", afterId);
+        return q.orderBy("id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(versions.fromRow))),
     list: (workspaceId, nodeId, afterNumber, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId);

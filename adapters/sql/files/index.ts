@@ -6,3 +6,4 @@ export * from "./SqlNodesRepository.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
 export * from "./SqlShareLinksRepository.js";
+export * from "./SqlFilesAudit.js";
