@@ -147,3 +147,23 @@ t.test("the change log is append-only and its sequence strictly increases per wo
     );
   }),
 );
+
+t.test("a change cursor older than the retention window answers cursor_expired with a restart point", (t) =>
+  forEachDialect(t, "cursor window", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a" }));
+    const start = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: null, limit: 1 }));
+    for (const name of ["b", "c"]) await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name }));
+    await db.db.updateTable("fs_drives").set({ pruned_through_seq: 2 }).where("workspace_id", "=", "ws1").execute();
+    const r = await env.attempt(listChanges({ userId: "ann", workspaceId: "ws1", cursor: start.nextCursor, limit: 10 }));
+    t.match(r, { ok: false, error: { code: "cursor_expired" } });
+    if (!r.ok && r.error._tag === "CursorExpired") {
+      const restart = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: r.error.restartCursor, limit: 10 }));
+      t.same(restart.data, [], "the restart point is the end of the log");
+      await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "d" }));
+      const after = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: restart.nextCursor, limit: 10 }));
+      t.same(after.data.map((c) => c.node?.name), ["d"], "and later changes follow from it");
+    }
+  }),
+);
