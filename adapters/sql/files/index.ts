@@ -7,3 +7,4 @@ export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
 export * from "./SqlShareLinksRepository.js";
 export * from "./SqlFilesAudit.js";
+export * from "./SqlProjectsWorkspaceDirectory.js";
