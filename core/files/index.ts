@@ -18,6 +18,7 @@ export * from "./Permissions.js";
 export * from "./ReconcileQuota.js";
 export * from "./RequestDownload.js";
 export * from "./RestoreNode.js";
+export * from "./RestoreVersion.js";
 export * from "./ScanVersion.js";
 export * from "./SecurityReview.js";
 export * from "./Services.js";

@@ -21,7 +21,7 @@ export interface DriveRepository {
   readonly setQuota: (workspaceId: string, quotaBytes: number, at: Date) => Effect.Effect<boolean>;
   /** Allocates the next change sequence number of the workspace (locks the drive row). */
   readonly nextChangeSeq: (workspaceId: string) => Effect.Effect<number>;
-  /** Usage recomputed from the rows: bytes of every stored version, bytes held by open sessions. */
+  /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions. */
   readonly usage: (workspaceId: string) => Effect.Effect<{ readonly versionBytes: number; readonly openReservedBytes: number }>;
   /** Advances the ACL epoch (a revocation); answers the new epoch. */
   readonly bumpAclEpoch: (workspaceId: string) => Effect.Effect<number>;

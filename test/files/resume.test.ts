@@ -7,6 +7,7 @@ import t from "tap";
 import { sql } from "kysely";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { reconcileQuota } from "../../core/files/ReconcileQuota.js";
+import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { getUpload } from "../../core/files/UploadQueries.js";
 import { listVersions } from "../../core/files/VersionQueries.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -59,5 +60,20 @@ t.test("quota reconciliation recomputes used and reserved bytes and reports drif
     t.match(await env.run(reconcileQuota("ws1")), { recomputedUsedBytes: 5, recomputedReservedBytes: 6, drift: false }, "the counters agree");
     await sql`UPDATE fs_drives SET used_bytes = used_bytes + 7 WHERE workspace_id = 'ws1'`.execute(db.db);
     t.match(await env.run(reconcileQuota("ws1")), { countedUsedBytes: 12, recomputedUsedBytes: 5, drift: true }, "a drift is reported");
+  }),
+);
+
+t.test("restoring an old version makes it current again as a new version, with no new quota", (t) =>
+  forEachDialect(t, "restore version", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second"), nodeId: v1.nodeId });
+    const v3 = await env.run(restoreVersion({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v1.id }));
+    t.match(v3, { number: 3, status: "published", isCurrent: true, restoredFromId: v1.id, sha256: v1.sha256 });
+    const node = await db.db.selectFrom("fs_nodes").select(["current_version_id", "sha256"]).where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.match(node, { current_version_id: v3.id, sha256: v1.sha256 });
+    t.match(await env.run(reconcileQuota("ws1")), { recomputedUsedBytes: 11, countedUsedBytes: 11, drift: false }, "the shared object is counted once");
+    t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "FileVersionPublished").execute()).length, 3, "published: v1, v2 and the restored v3");
   }),
 );

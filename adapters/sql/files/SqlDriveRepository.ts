@@ -63,10 +63,12 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
       ).pipe(Effect.map((r) => toNumber(r.change_seq))),
     usage: (workspaceId) =>
       runQuery(db, async (ex) => {
+        // A restored version shares its original's object: count each stored object once.
         const versions = await ex
-          .selectFrom("fs_file_versions")
+          .selectFrom((qb) =>
+            qb.selectFrom("fs_file_versions").select(["object_key", "size_bytes"]).distinct().where("workspace_id", "=", workspaceId).as("objects"),
+          )
           .select((eb) => eb.fn.coalesce(eb.fn.sum("size_bytes"), sql`0`).as("bytes"))
-          .where("workspace_id", "=", workspaceId)
           .executeTakeFirstOrThrow();
         const open = await ex
           .selectFrom("fs_upload_sessions")
