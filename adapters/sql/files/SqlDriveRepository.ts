@@ -1,0 +1,91 @@
+/** DriveRepository over Kysely (both dialects). */
+import { Effect } from "effect";
+import { sql } from "kysely";
+import { Drive } from "../../../core/files/model/Drive.js";
+import { Node } from "../../../core/files/model/Node.js";
+import type { DriveRepository } from "../../../ports/files/DriveRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../payments/lockRow.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { runWrite } from "./sqlErrors.js";
+
+/** Builds the drive repository over `db`. */
+export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
+  const f = featuresFor(db);
+  const drives = rowCodec(Drive, f);
+  const nodes = rowCodec(Node, f);
+  const select = (workspaceId: string, forUpdate: boolean) =>
+    runQuery(db, (ex) => lockRow(db, ex.selectFrom("fs_drives").selectAll().where("workspace_id", "=", workspaceId), forUpdate).executeTakeFirst()).pipe(
+      Effect.map((row) => (row === undefined ? null : drives.fromRow(row))),
+    );
+  return {
+    create: (drive, root) =>
+      Effect.asVoid(
+        runWrite(
+          db,
+          async (ex) => {
+            await ex.insertInto("fs_drives").values(drives.toRow(drive)).execute();
+            await ex.insertInto("fs_nodes").values(nodes.toRow(root)).execute();
+          },
+          undefined,
+        ),
+      ),
+    find: (workspaceId) => select(workspaceId, false),
+    lock: (workspaceId) => select(workspaceId, true),
+    adjust: (workspaceId, delta, at) =>
+      Effect.asVoid(
+        runQuery(db, (ex) =>
+          ex
+            .updateTable("fs_drives")
+            .set({
+              reserved_bytes: sql`reserved_bytes + ${delta.reserved}`,
+              used_bytes: sql`used_bytes + ${delta.used}`,
+              updated_at: f.timeToDb(at),
+            })
+            .where("workspace_id", "=", workspaceId)
+            .execute(),
+        ),
+      ),
+    setQuota: (workspaceId, quotaBytes, at) =>
+      runQuery(db, (ex) =>
+        ex.updateTable("fs_drives").set({ quota_bytes: quotaBytes, updated_at: f.timeToDb(at) }).where("workspace_id", "=", workspaceId).executeTakeFirst(),
+      ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
+    nextChangeSeq: (workspaceId) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_drives")
+          .set({ change_seq: sql`change_seq + 1` })
+          .where("workspace_id", "=", workspaceId)
+          .returning("change_seq")
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.change_seq))),
+    usage: (workspaceId) =>
+      runQuery(db, async (ex) => {
+        // A restored version shares its original's object: count each stored object once.
+        const versions = await ex
+          .selectFrom((qb) =>
+            qb.selectFrom("fs_file_versions").select(["object_key", "size_bytes"]).distinct().where("workspace_id", "=", workspaceId).as("objects"),
+          )
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("size_bytes"), sql`0`).as("bytes"))
+          .executeTakeFirstOrThrow();
+        const open = await ex
+          .selectFrom("fs_upload_sessions")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("reserved_bytes"), sql`0`).as("bytes"))
+          .where("workspace_id", "=", workspaceId)
+          .where("status", "=", "open")
+          .executeTakeFirstOrThrow();
+        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) };
+      }),
+    bumpAclEpoch: (workspaceId) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_drives")
+          .set({ acl_epoch: sql`acl_epoch + 1` })
+          .where("workspace_id", "=", workspaceId)
+          .returning("acl_epoch")
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.acl_epoch))),
+  };
+};

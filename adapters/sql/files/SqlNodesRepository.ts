@@ -1,0 +1,142 @@
+/**
+ * NodesRepository over Kysely (both dialects). Tree walks are recursive CTEs bounded by depth;
+ * writes that may hit the active-name UNIQUE index answer `name_taken` instead of dying.
+ */
+import { Effect } from "effect";
+import { sql } from "kysely";
+import { AclEntry } from "../../../core/files/model/AclEntry.js";
+import { Node } from "../../../core/files/model/Node.js";
+import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { runWrite } from "./sqlErrors.js";
+
+/** Builds the nodes repository over `db`. */
+export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
+  const f = featuresFor(db);
+  const nodes = rowCodec(Node, f);
+  const acl = rowCodec(AclEntry, f);
+  return {
+    find: (workspaceId, id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : nodes.fromRow(row))),
+      ),
+    insert: (node) => runWrite(db, (ex) => ex.insertInto("fs_nodes").values(nodes.toRow(node)).execute().then(() => "written" as const), "name_taken" as const),
+    update: (node, expectedVersion) =>
+      runWrite(
+        db,
+        async (ex) => {
+          const { id: _id, workspace_id: _ws, created_at: _c, created_by: _b, ...changes } = nodes.toRow(node);
+          const result = await ex
+            .updateTable("fs_nodes")
+            .set(changes)
+            .where("workspace_id", "=", node.workspaceId)
+            .where("id", "=", node.id)
+            .where("version", "=", expectedVersion)
+            .executeTakeFirst();
+          return Number(result.numUpdatedRows) === 1 ? ("written" as const) : ("stale" as const);
+        },
+        "name_taken" as const,
+      ),
+    findActiveChild: (workspaceId, parentId, name) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_nodes")
+          .selectAll()
+          .where("workspace_id", "=", workspaceId)
+          .where("parent_id", "=", parentId)
+          .where("name", "=", name)
+          .where("trashed_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row === undefined ? null : nodes.fromRow(row)))),
+    ancestors: (workspaceId, id, maxDepth) =>
+      runQuery(db, (ex) =>
+        sql<Record<string, unknown>>`
+          WITH RECURSIVE chain (id, parent_id, depth) AS (
+            SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
+            UNION ALL
+            SELECT n.id, n.parent_id, c.depth + 1 FROM fs_nodes n JOIN chain c ON n.id = c.parent_id
+            WHERE n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
+          )
+          SELECT n.* FROM chain c JOIN fs_nodes n ON n.id = c.id WHERE c.depth > 0 ORDER BY c.depth`.execute(ex),
+      ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
+    trashSubtree: (workspaceId, rootId, at) =>
+      runQuery(db, (ex) =>
+        sql<{ id: string }>`
+          WITH RECURSIVE sub (id) AS (
+            SELECT id FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${rootId} AND trashed_at IS NULL
+            UNION ALL
+            SELECT n.id FROM fs_nodes n JOIN sub s ON n.parent_id = s.id WHERE n.workspace_id = ${workspaceId} AND n.trashed_at IS NULL
+          )
+          UPDATE fs_nodes SET trashed_at = ${f.timeToDb(at)}, trash_root_id = ${rootId}, version = version + 1, updated_at = ${f.timeToDb(at)}
+          WHERE workspace_id = ${workspaceId} AND id IN (SELECT id FROM sub)
+          RETURNING id`.execute(ex),
+      ).pipe(Effect.map((r) => r.rows.map((row) => row.id))),
+    restoreSubtree: (workspaceId, rootId, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_nodes")
+          .set({ trashed_at: null, trash_root_id: null, version: sql`version + 1`, updated_at: f.timeToDb(at) })
+          .where("workspace_id", "=", workspaceId)
+          .where("trash_root_id", "=", rootId)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => Number(r.numUpdatedRows))),
+    children: (req) =>
+      runQuery(db, (ex) => {
+        let q = ex
+          .selectFrom("fs_nodes")
+          .selectAll()
+          .where("workspace_id", "=", req.workspaceId)
+          .where("parent_id", "=", req.parentId)
+          .where("trashed_at", "is", null);
+        if (req.filter.kind === "granted") {
+          const userId = req.filter.userId;
+          q = q.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom("fs_acl_entries")
+                .select(sql`1`.as("one"))
+                .whereRef("fs_acl_entries.node_id", "=", "fs_nodes.id")
+                .where("fs_acl_entries.user_id", "=", userId),
+            ),
+          );
+        }
+        if (req.after !== null) {
+          const [name, id] = req.after;
+          q = q.where((eb) => eb.or([eb("name", ">", name), eb.and([eb("name", "=", name), eb("id", ">", id)])]));
+        }
+        return q.orderBy("name").orderBy("id").limit(req.limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(nodes.fromRow))),
+    grantsOn: (workspaceId, userId, nodeIds) =>
+      nodeIds.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, (ex) =>
+            ex
+              .selectFrom("fs_acl_entries")
+              .selectAll()
+              .where("workspace_id", "=", workspaceId)
+              .where("user_id", "=", userId)
+              .where("node_id", "in", nodeIds)
+              .execute(),
+          ).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
+    putGrant: (entry) =>
+      Effect.asVoid(
+        runQuery(db, (ex) =>
+          ex
+            .insertInto("fs_acl_entries")
+            .values(acl.toRow(entry))
+            .onConflict((oc) => oc.columns(["node_id", "user_id"]).doUpdateSet({ role: entry.role, granted_by: entry.grantedBy }))
+            .execute(),
+        ),
+      ),
+    removeGrant: (workspaceId, nodeId, userId) =>
+      runQuery(db, (ex) =>
+        ex.deleteFrom("fs_acl_entries").where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).where("user_id", "=", userId).executeTakeFirst(),
+      ).pipe(Effect.map((r) => Number(r.numDeletedRows) === 1)),
+    grantsOfNode: (workspaceId, nodeId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("fs_acl_entries").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).orderBy("user_id").execute(),
+      ).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
+  };
+};

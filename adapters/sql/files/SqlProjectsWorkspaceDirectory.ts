@@ -1,0 +1,18 @@
+/**
+ * The WorkspaceDirectory the reference server binds: file storage shares the project module's
+ * workspaces and membership (`pm_workspace_members`). A workspace owner is a files admin; members
+ * and guests are members (content access is governed by ACL either way). Read on every check, so
+ * a removed member loses access at once. A host embedding files alone binds its own directory.
+ */
+import { Effect } from "effect";
+import type { WorkspaceDirectory } from "../../../ports/files/WorkspaceDirectory.js";
+import { runQuery } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Builds the directory over the project module's membership table in `db`. */
+export const makeSqlProjectsWorkspaceDirectory = (db: SqlDatabase): WorkspaceDirectory => ({
+  standing: (workspaceId, userId) =>
+    runQuery(db, (ex) =>
+      ex.selectFrom("pm_workspace_members").select("role").where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
+    ).pipe(Effect.map((row) => (row === undefined ? null : row.role === "owner" ? "admin" : "member"))),
+});

@@ -1,0 +1,72 @@
+/** VersionsRepository over Kysely (both dialects): status moves are conditional updates. */
+import { Effect } from "effect";
+import { FileVersion } from "../../../core/files/model/FileVersion.js";
+import type { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Builds the versions repository over `db`. */
+export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository => {
+  const f = featuresFor(db);
+  const versions = rowCodec(FileVersion, f);
+  const bool = (b: boolean) => (db.dialect === "sqlite" ? (b ? 1 : 0) : b);
+  return {
+    insert: (version) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_file_versions").values(versions.toRow(version)).execute())),
+    find: (workspaceId, id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : versions.fromRow(row))),
+      ),
+    nextNumber: (workspaceId, nodeId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_file_versions")
+          .select((eb) => eb.fn.max("number").as("last"))
+          .where("workspace_id", "=", workspaceId)
+          .where("node_id", "=", nodeId)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row?.last === null || row?.last === undefined ? 1 : toNumber(row.last) + 1))),
+    transition: (req) =>
+      runQuery(db, async (ex) => {
+        const moved = await ex
+          .updateTable("fs_file_versions")
+          .set({
+            status: req.to,
+            scan_detail: req.scanDetail,
+            ...(req.to === "published" ? { published_at: f.timeToDb(req.at) } : {}),
+            ...(req.to !== "published" ? { is_current: bool(false) } : {}),
+          })
+          .where("workspace_id", "=", req.workspaceId)
+          .where("id", "=", req.id)
+          .where("status", "in", req.from)
+          .returning("node_id")
+          .executeTakeFirst();
+        if (moved === undefined) return false;
+        if (req.makeCurrent) {
+          // The one current version: the previous one steps down before this one steps up (partial UNIQUE index).
+          await ex
+            .updateTable("fs_file_versions")
+            .set({ is_current: bool(false) })
+            .where("workspace_id", "=", req.workspaceId)
+            .where("node_id", "=", moved.node_id)
+            .where("is_current", "=", bool(true))
+            .execute();
+          await ex.updateTable("fs_file_versions").set({ is_current: bool(true) }).where("id", "=", req.id).execute();
+        }
+        return true;
+      }),
+    listByStatus: (statuses, afterId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("fs_file_versions").selectAll().where("status", "in", statuses);
+        if (afterId !== null) q = q.where("id", ">", afterId);
+        return q.orderBy("id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(versions.fromRow))),
+    list: (workspaceId, nodeId, afterNumber, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId);
+        if (afterNumber !== null) q = q.where("number", "<", afterNumber);
+        return q.orderBy("number", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(versions.fromRow))),
+  };
+};

@@ -1,0 +1,5 @@
+/** The file storage module's migrations, in order (versions never change once released). */
+import type { Migration } from "../../Migration.js";
+import { filesMigration0001 } from "./0001_files_tables.js";
+
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001];

@@ -1,0 +1,207 @@
+/**
+ * `POST /v1/uploads/:id/complete {sha256}` (spec: "Verify the object and queue a scan"; keyed by
+ * session and checksum). The session's owner completes it: the stored parts are checked through
+ * the ObjectStore, a multi-part upload is assembled into one object keyed by the session (a retry
+ * writes the same bytes), and the stored size and SHA-256 must equal the declared ones — else
+ * 422 and the session fails, releasing its reservation once. Then one transaction settles the
+ * session (conditional: only one complete wins), turns the reservation into used bytes, creates
+ * the file node for a new file (409 name_taken if the name was taken meanwhile; the session
+ * stays open), stores the quarantined version, appends UploadFinalized and queues the scan.
+ * A repeated complete with the same checksum answers the same version; another checksum, or a
+ * session that is aborted, expired or failed, is 409.
+ */
+import { Effect, Stream } from "effect";
+import { now } from "../kernel/Clock.js";
+import { NotFound } from "../kernel/Errors.js";
+import { commit } from "../kernel/QuotaReservation.js";
+import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { ObjectStore, type StoredObject } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { requireMember } from "./Access.js";
+import { insertNode, requireFreeName } from "./CreateFolder.js";
+import {
+  ChecksumMismatch,
+  NameTaken,
+  NodeTrashed,
+  NotAFile,
+  NotAFolder,
+  SizeMismatch,
+  UploadCompletedDifferently,
+  UploadIncomplete,
+  UploadNotOpen,
+} from "./Errors.js";
+import { UploadFinalized } from "./Events.js";
+import { quotaStateOf } from "./model/Drive.js";
+import type { FileVersion } from "./model/FileVersion.js";
+import { FileVersionId, NodeId } from "./model/Ids.js";
+import { newNode, type Node } from "./model/Node.js";
+import type { UploadPart, UploadSession } from "./model/UploadSession.js";
+import { assembledKey } from "./ObjectKeys.js";
+import { scanVersionJob } from "./ScanVersion.js";
+import type { FilesServices } from "./Services.js";
+import { settleWithoutVersion } from "./SettleUpload.js";
+
+/** Errors a complete may answer. */
+export type CompleteUploadError =
+  | NotFound
+  | ChecksumMismatch
+  | SizeMismatch
+  | UploadNotOpen
+  | UploadCompletedDifferently
+  | UploadIncomplete
+  | NameTaken
+  | NotAFolder
+  | NotAFile
+  | NodeTrashed;
+
+/** The answer to a complete of a session that is no longer open. */
+const settledAnswer = (session: UploadSession, sha256: string): Effect.Effect<FileVersion, CompleteUploadError, VersionsRepository> =>
+  Effect.gen(function* () {
+    if (session.status === "completed" && session.versionId !== null) {
+      if (session.sha256 !== sha256) return yield* Effect.fail(new UploadCompletedDifferently({ detail: "the upload was completed with another checksum" }));
+      const version = yield* (yield* VersionsRepository).find(session.workspaceId, session.versionId);
+      if (version === null) return yield* Effect.die(new Error(`completed upload ${session.id} has no version ${session.versionId}`));
+      return version;
+    }
+    return yield* Effect.fail(new UploadNotOpen({ status: session.status, detail: `the upload is ${session.status}` }));
+  });
+
+/** The object holding the whole file: the single part, or the parts assembled under the session's key. */
+const storedObject = (session: UploadSession, parts: ReadonlyArray<UploadPart>): Effect.Effect<StoredObject, UploadIncomplete | ChecksumMismatch, ObjectStore> =>
+  Effect.gen(function* () {
+    const store = yield* ObjectStore;
+    const stats = yield* Effect.forEach(parts, (p) => store.stat(p.objectKey));
+    const missing = parts.filter((_, i) => stats[i] === null).map((p) => p.partNumber);
+    if (missing.length > 0) return yield* Effect.fail(new UploadIncomplete({ missingParts: missing, detail: `parts ${missing.join(", ")} are not stored yet` }));
+    // The store binds each part to its size and SHA-256; a part that differs was not stored by our grant.
+    if (parts.some((p, i) => stats[i]!.size !== p.sizeBytes || stats[i]!.sha256 !== p.sha256)) {
+      return yield* Effect.fail(new ChecksumMismatch({ detail: "a stored part does not match its declared size and checksum" }));
+    }
+    if (parts.length === 1) return stats[0]!;
+    const key = assembledKey(session.workspaceId, session.id);
+    const existing = yield* store.stat(key);
+    if (existing !== null && existing.size === session.sizeBytes && existing.sha256 === session.sha256) return existing;
+    const content = Stream.flatMap(
+      Stream.fromIterable(parts),
+      (p) => Stream.unwrap(Effect.map(store.read(p.objectKey), (s) => s ?? Stream.die(new Error(`part ${p.partNumber} vanished`)))),
+    );
+    return yield* store.put(key, content);
+  });
+
+/** Completes an upload. */
+export const completeUpload = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly uploadId: string;
+  readonly sha256: string;
+}): Effect.Effect<FileVersion, CompleteUploadError, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireMember(input.workspaceId, input.userId).pipe(Effect.mapError(() => new NotFound({ resource: "upload" })));
+    const uploads = yield* UploadsRepository;
+    const session = yield* uploads.find(input.workspaceId, input.uploadId);
+    if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
+    if (session.status !== "open") return yield* settledAnswer(session, input.sha256);
+    if (input.sha256 !== session.sha256) {
+      return yield* Effect.fail(new ChecksumMismatch({ detail: "the checksum differs from the one the upload was created with" }));
+    }
+    const parts = yield* uploads.parts(input.workspaceId, session.id);
+    const stored = yield* storedObject(session, parts).pipe(
+      Effect.tapErrorTag("ChecksumMismatch", () => settleWithoutVersion(session, "fail_verification")),
+    );
+    if (stored.size !== session.sizeBytes) {
+      yield* settleWithoutVersion(session, "fail_verification");
+      return yield* Effect.fail(new SizeMismatch({ detail: `stored ${stored.size} bytes, declared ${session.sizeBytes}` }));
+    }
+    if (stored.sha256 !== session.sha256) {
+      yield* settleWithoutVersion(session, "fail_verification");
+      return yield* Effect.fail(new ChecksumMismatch({ detail: "the stored bytes do not match the declared SHA-256" }));
+    }
+
+    const versionId = FileVersionId.make(yield* (yield* Ids).next);
+    const newNodeId = NodeId.make(yield* (yield* Ids).next);
+    const settings = yield* FilesSettings;
+    const outcome = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const drives = yield* DriveRepository;
+        const drive = yield* drives.lock(input.workspaceId);
+        if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
+        const at = yield* now;
+        const bytes = yield* uploads.settle({ workspaceId: input.workspaceId, id: session.id, to: "completed", versionId, at });
+        if (bytes === null) {
+          // Another complete (or the expiry) settled it first: answer as for a settled session.
+          const current = yield* uploads.find(input.workspaceId, session.id);
+          return { settled: current ?? session, version: null };
+        }
+        const after = yield* commit(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
+        yield* drives.adjust(input.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: after.used - drive.usedBytes }, at);
+
+        const nodes = yield* NodesRepository;
+        let node: Node;
+        if (session.nodeId !== null) {
+          const file = yield* nodes.find(input.workspaceId, session.nodeId);
+          if (file === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+          if (file.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: file.id }));
+          if (file.trashedAt !== null) return yield* Effect.fail(new NodeTrashed({ nodeId: file.id }));
+          node = file;
+        } else {
+          const parent = yield* nodes.find(input.workspaceId, session.parentId);
+          if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: session.parentId }));
+          yield* requireFreeName(input.workspaceId, parent, session.name);
+          const file = newNode({ id: newNodeId, workspaceId: session.workspaceId, parentId: parent.id, name: session.name, kind: "file", createdBy: input.userId, createdAt: at });
+          node = yield* insertNode(file, parent.parentId === null);
+        }
+        const versions = yield* VersionsRepository;
+        const version: FileVersion = {
+          id: versionId,
+          workspaceId: session.workspaceId,
+          nodeId: node.id,
+          number: yield* versions.nextNumber(input.workspaceId, node.id),
+          sizeBytes: stored.size,
+          sha256: stored.sha256,
+          contentType: session.contentType,
+          objectKey: stored.key,
+          status: "quarantined",
+          isCurrent: false,
+          uploadSessionId: session.id,
+          restoredFromId: null,
+          scanDetail: null,
+          createdBy: input.userId,
+          createdAt: at,
+          publishedAt: null,
+        };
+        yield* versions.insert(version);
+        const event = yield* UploadFinalized.make({
+          tenant_id: input.workspaceId,
+          aggregate_id: version.id,
+          aggregate_version: 1,
+          actor_id: input.userId,
+          data: {
+            version_id: version.id,
+            node_id: node.id,
+            upload_id: session.id,
+            number: version.number,
+            size_bytes: version.sizeBytes,
+            sha256: version.sha256,
+            content_type: version.contentType,
+          },
+        });
+        yield* (yield* Outbox).append([event]);
+        yield* scanVersionJob.schedule({ workspace_id: input.workspaceId, version_id: version.id }, { runAt: at, key: version.id, maxAttempts: settings.scanMaxAttempts });
+        return { settled: null, version };
+      }),
+    );
+    if (outcome.version === null) return yield* settledAnswer(outcome.settled, input.sha256);
+    // The parts were copied into the assembled object; the single part is the version's object.
+    if (parts.length > 1) {
+      const store = yield* ObjectStore;
+      yield* Effect.forEach(parts, (p) => store.remove(p.objectKey), { discard: true });
+    }
+    return outcome.version;
+  }).pipe(Effect.withSpan("files.completeUpload"));
+

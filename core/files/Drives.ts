@@ -1,0 +1,77 @@
+/**
+ * A workspace's drive: made once per workspace (with its root folder) when the host provisions
+ * the workspace or on first use; read by members; its quota set by a workspace admin.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Forbidden, NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { requireMember } from "./Access.js";
+import { QuotaBelowUsage } from "./Errors.js";
+import type { Drive, DriveView } from "./model/Drive.js";
+import { NodeId, WorkspaceId } from "./model/Ids.js";
+import { newNode } from "./model/Node.js";
+import type { FilesServices } from "./Services.js";
+
+/** The workspace's drive, created with an empty root folder and the default quota when missing. */
+export const ensureDrive = (workspaceId: string, actorId: string): Effect.Effect<Drive, never, FilesServices> =>
+  Effect.gen(function* () {
+    const drives = yield* DriveRepository;
+    const existing = yield* drives.find(workspaceId);
+    if (existing !== null) return existing;
+    const at = yield* now;
+    const rootId = NodeId.make(yield* (yield* Ids).next);
+    const ws = WorkspaceId.make(workspaceId);
+    const drive: Drive = {
+      workspaceId: ws,
+      rootNodeId: rootId,
+      quotaBytes: (yield* FilesSettings).defaultQuotaBytes,
+      usedBytes: 0,
+      reservedBytes: 0,
+      changeSeq: 0,
+      prunedThroughSeq: 0,
+      aclEpoch: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const root = newNode({ id: rootId, workspaceId: ws, parentId: null, name: "root", kind: "folder", createdBy: actorId, createdAt: at });
+    yield* (yield* Transactions).run(drives.create(drive, root));
+    // Two first uses at once: one insert wins (primary key); both answer the stored drive.
+    return (yield* drives.find(workspaceId)) ?? drive;
+  }).pipe(Effect.withSpan("files.ensureDrive"));
+
+const view = (d: Drive): DriveView => ({ rootNodeId: d.rootNodeId, quotaBytes: d.quotaBytes, usedBytes: d.usedBytes, reservedBytes: d.reservedBytes });
+
+/** `GET /v1/workspaces/:id/drive` for a member. */
+export const getDrive = (userId: string, workspaceId: string): Effect.Effect<DriveView, NotFound, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireMember(workspaceId, userId);
+    return view(yield* ensureDrive(workspaceId, userId));
+  }).pipe(Effect.withSpan("files.getDrive"));
+
+/** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved. */
+export const setQuota = (
+  userId: string,
+  workspaceId: string,
+  quotaBytes: number,
+): Effect.Effect<DriveView, NotFound | Forbidden | QuotaBelowUsage, FilesServices> =>
+  Effect.gen(function* () {
+    const standing = yield* requireMember(workspaceId, userId);
+    if (standing !== "admin") return yield* Effect.fail(new Forbidden({ detail: "only a workspace admin sets the quota" }));
+    yield* ensureDrive(workspaceId, userId);
+    const drives = yield* DriveRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const drive = yield* drives.lock(workspaceId);
+        if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
+        if (quotaBytes < drive.usedBytes + drive.reservedBytes) {
+          return yield* Effect.fail(new QuotaBelowUsage({ usedBytes: drive.usedBytes, reservedBytes: drive.reservedBytes }));
+        }
+        yield* drives.setQuota(workspaceId, quotaBytes, yield* now);
+        return view({ ...drive, quotaBytes });
+      }),
+    );
+  }).pipe(Effect.withSpan("files.setQuota"));

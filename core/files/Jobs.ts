@@ -1,0 +1,6 @@
+/** The file storage module's durable jobs (hosts register them with the worker). */
+import { uploadExpiryJob } from "./ExpireUpload.js";
+import { quotaReconciliationJob } from "./ReconcileQuota.js";
+import { scanVersionJob } from "./ScanVersion.js";
+
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob] as const;

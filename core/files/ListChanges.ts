@@ -1,0 +1,51 @@
+/**
+ * `GET /v1/changes?workspace_id=&cursor=` (spec: "Ordered tenant sync changes"): a member reads
+ * the workspace's change log in sequence order, filtered by current access in the query (before
+ * the limit). Each item carries the node as it is now, or its tombstone once trashed.
+ * `next_cursor` is never null: a sync client keeps it to ask for later changes. A cursor from
+ * before the retention window answers cursor_expired with a restart point (the current end of
+ * the log, to continue from after a full listing).
+ */
+import { Effect, Schema } from "effect";
+import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import type { InvalidCursor, NotFound } from "../kernel/Errors.js";
+import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
+import { requireMember } from "./Access.js";
+import { ensureDrive } from "./Drives.js";
+import { CursorExpired } from "./Errors.js";
+import type { ChangeItem, ChangePage } from "./model/Change.js";
+import type { FilesServices } from "./Services.js";
+
+/** The key of a change cursor: `[seq]`. */
+export const ChangeCursorKey = Schema.Tuple(Schema.Int);
+
+/** The cursor that continues after `seq`. */
+export const changeCursor = (seq: number): string => encodeCursor([seq]);
+
+/** One page of changes the caller may see. */
+export const listChanges = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly cursor: string | null;
+  readonly limit: number;
+}): Effect.Effect<ChangePage, NotFound | InvalidCursor | CursorExpired, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireMember(input.workspaceId, input.userId);
+    const drive = yield* ensureDrive(input.workspaceId, input.userId);
+    const afterSeq = input.cursor === null ? drive.prunedThroughSeq : (yield* decodeCursor(ChangeCursorKey, input.cursor))[0];
+    if (afterSeq < drive.prunedThroughSeq) {
+      const restartCursor = changeCursor(drive.changeSeq);
+      return yield* Effect.fail(new CursorExpired({ restartCursor, detail: "the cursor is older than the change window: list the tree again, then continue from restart_cursor" }));
+    }
+    const rows = yield* (yield* ChangesRepository).list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1 });
+    const page = rows.slice(0, input.limit);
+    const data: ReadonlyArray<ChangeItem> = page.map(({ change, node }) => ({
+      seq: change.seq,
+      nodeId: change.nodeId,
+      type: change.type,
+      node: node.trashedAt === null ? node : null,
+      tombstone: node.trashedAt === null ? null : { id: node.id, parentId: node.parentId, kind: node.kind, trashedAt: node.trashedAt },
+    }));
+    const last = page[page.length - 1];
+    return { data, nextCursor: changeCursor(last === undefined ? afterSeq : last.change.seq), hasMore: rows.length > input.limit };
+  }).pipe(Effect.withSpan("files.listChanges"));

@@ -1,0 +1,110 @@
+/**
+ * `PATCH /v1/nodes/:id {name?, parent_id?}` with If-Match (spec: rename or move using the
+ * expected version). The caller edits the node and the destination folder. Under the drive's row
+ * lock — so namespace changes of one workspace are serialized and crossing moves cannot both pass
+ * the cycle check — the expected version must match (428 without, 412 with `current`), the
+ * destination must not be the node or one of its descendants (409 move_into_descendant), and the
+ * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
+ * index is the backstop). The conditional update and the change record commit together.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import type { Forbidden, PreconditionRequired, VersionMismatch } from "../kernel/Errors.js";
+import { NotFound } from "../kernel/Errors.js";
+import { advanced, expectVersion, versionMismatch } from "../kernel/Versioning.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { authorize, requireAccess, resolveAccess } from "./Access.js";
+import { recordChange } from "./ChangeLog.js";
+import { requireFreeName } from "./CreateFolder.js";
+import {
+  ConcurrentMove,
+  MoveIntoDescendant,
+  NameTaken,
+  RootImmutable,
+  type IllegalTransition,
+  type InvalidName,
+  type NodeTrashed,
+  type NotAFolder,
+} from "./Errors.js";
+import { NodeId } from "./model/Ids.js";
+import type { Node } from "./model/Node.js";
+import { validName } from "./Names.js";
+import { nextNodeState, nodeState } from "./NodeState.js";
+import type { FilesServices } from "./Services.js";
+
+/** The errors of a rename or move. */
+export type MoveNodeError =
+  | NotFound
+  | Forbidden
+  | PreconditionRequired
+  | VersionMismatch
+  | NameTaken
+  | MoveIntoDescendant
+  | ConcurrentMove
+  | RootImmutable
+  | NotAFolder
+  | NodeTrashed
+  | InvalidName
+  | IllegalTransition;
+
+/** Renames and/or moves a node. */
+export const moveNode = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly expectedVersion: number | undefined;
+  readonly name: string | null;
+  readonly parentId: string | null;
+}): Effect.Effect<Node, MoveNodeError, FilesServices> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
+    if (resolved.isRoot) return yield* Effect.fail(new RootImmutable({ detail: "the root folder cannot be renamed or moved" }));
+    const access = yield* authorize(resolved, "edit");
+    if (input.expectedVersion === undefined) yield* expectVersion(access.node, undefined);
+    const name = input.name === null ? null : yield* validName(input.name);
+    const moving = input.parentId !== null && input.parentId !== access.node.parentId;
+    if (moving) yield* requireAccess(input.workspaceId, input.userId, input.parentId!, "create_child");
+    const maxDepth = (yield* FilesSettings).maxDepth;
+
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        const nodes = yield* NodesRepository;
+        yield* expectVersion(node, input.expectedVersion);
+        yield* nextNodeState(nodeState(node), moving ? "move" : "rename");
+        const parentId = moving ? NodeId.make(input.parentId!) : node.parentId!;
+        const targetName = name ?? node.name;
+        if (!moving && targetName === node.name) return node;
+        const parent = yield* nodes.find(input.workspaceId, parentId);
+        if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        if (moving) {
+          // Read under the lock: a move committed just before is already visible here.
+          if (parent.id === node.id) return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot be its own parent" }));
+          const chain = yield* nodes.ancestors(input.workspaceId, parent.id, maxDepth);
+          if (chain.some((a) => a.id === node.id)) {
+            return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot move into its own descendant" }));
+          }
+          const top = chain.length === 0 ? parent : chain[chain.length - 1]!;
+          if (top.parentId !== null) {
+            return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
+          }
+        }
+        yield* requireFreeName(input.workspaceId, parent, targetName);
+        const updated = advanced({ ...node, parentId, name: targetName, updatedAt: yield* now });
+        const written = yield* nodes.update(updated, node.version);
+        if (written === "name_taken") return yield* Effect.fail(new NameTaken({ name: targetName }));
+        if (written === "stale") return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
+        yield* recordChange({
+          workspaceId: node.workspaceId,
+          nodeId: node.id,
+          type: moving ? "node.moved" : "node.renamed",
+          versionId: null,
+          actorId: input.userId,
+        });
+        return updated;
+      }),
+    );
+  }).pipe(Effect.withSpan("files.moveNode"));

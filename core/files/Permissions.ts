@@ -1,0 +1,68 @@
+/**
+ * `GET/POST /v1/nodes/:id/permissions`, `DELETE /v1/nodes/:id/permissions/:user_id`: a node's
+ * owner grants roles to current workspace members and revokes them. A revocation bumps the
+ * drive's ACL epoch (caches and tokens carry it) and is visible in the next request, because
+ * every check reads grants and membership afresh.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { NotFound, ValidationFailed, type Forbidden } from "../kernel/Errors.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { requireAccess } from "./Access.js";
+import type { AclEntry, NodeRole } from "./model/AclEntry.js";
+import { NodeId, WorkspaceId } from "./model/Ids.js";
+import type { FilesServices } from "./Services.js";
+
+/** Grants `role` on a node to a member. */
+export const grantAccess = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly granteeId: string;
+  readonly role: NodeRole;
+}): Effect.Effect<AclEntry, NotFound | Forbidden | ValidationFailed, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    const grantee = yield* (yield* WorkspaceDirectory).standing(input.workspaceId, input.granteeId);
+    if (grantee === null) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "is not a member of the workspace" }] }));
+    const entry: AclEntry = {
+      workspaceId: WorkspaceId.make(input.workspaceId),
+      nodeId: NodeId.make(input.nodeId),
+      userId: input.granteeId,
+      role: input.role,
+      grantedBy: input.userId,
+      createdAt: yield* now,
+    };
+    yield* (yield* Transactions).run((yield* NodesRepository).putGrant(entry));
+    return entry;
+  }).pipe(Effect.withSpan("files.grantAccess"));
+
+/** Revokes a member's direct grant on a node; answers false when there was none. */
+export const revokeAccess = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly granteeId: string;
+}): Effect.Effect<boolean, NotFound | Forbidden, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    const nodes = yield* NodesRepository;
+    const drives = yield* DriveRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const removed = yield* nodes.removeGrant(input.workspaceId, input.nodeId, input.granteeId);
+        if (removed) yield* drives.bumpAclEpoch(input.workspaceId);
+        return removed;
+      }),
+    );
+  }).pipe(Effect.withSpan("files.revokeAccess"));
+
+/** The direct grants on a node, for its owners. */
+export const listPermissions = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<ReadonlyArray<AclEntry>, NotFound | Forbidden, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    return yield* (yield* NodesRepository).grantsOfNode(input.workspaceId, input.nodeId);
+  }).pipe(Effect.withSpan("files.listPermissions"));

@@ -1,0 +1,52 @@
+/**
+ * `POST /v1/nodes/:id/downloads {version_id?}` (spec: "Issue a short-lived download"; rule: the
+ * grant is issued only after a current authorization check, and a quarantined version never
+ * yields one). A viewer of the file gets a short-lived GET grant for its current version, or for
+ * a named version of that file; a version that is not published — quarantined, blocked,
+ * scan_failed — is 423 version_quarantined. The bytes go from the store to the client.
+ */
+import { Effect } from "effect";
+import { NotFound, type Forbidden } from "../kernel/Errors.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { requireAccess } from "./Access.js";
+import { NotAFile, VersionQuarantined } from "./Errors.js";
+import type { FileVersion } from "./model/FileVersion.js";
+import type { FilesServices } from "./Services.js";
+import { isDownloadable } from "./VersionStatus.js";
+
+/** A download grant as the client receives it. */
+export interface DownloadGrant {
+  readonly url: string;
+  readonly expiresAt: Date;
+  readonly version: FileVersion;
+}
+
+/** Issues a download grant after a current access check. */
+export const requestDownload = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly versionId: string | null;
+}): Effect.Effect<DownloadGrant, NotFound | Forbidden | NotAFile | VersionQuarantined, FilesServices> =>
+  Effect.gen(function* () {
+    const access = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "view");
+    const node = access.node;
+    if (node.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: node.id }));
+    const versionId = input.versionId ?? node.currentVersionId;
+    // A file whose first version is still being scanned has nothing downloadable yet.
+    if (versionId === null) return yield* Effect.fail(new VersionQuarantined({ versionId: "", status: "quarantined", detail: "the file has no published version yet" }));
+    const version = yield* (yield* VersionsRepository).find(input.workspaceId, versionId);
+    if (version === null || version.nodeId !== node.id) return yield* Effect.fail(new NotFound({ resource: "version" }));
+    if (!isDownloadable(version.status)) {
+      return yield* Effect.fail(new VersionQuarantined({ versionId: version.id, status: version.status, detail: `the version is ${version.status}` }));
+    }
+    const grant = yield* (yield* ObjectStore).grantDownload({
+      key: version.objectKey,
+      contentType: version.contentType,
+      filename: node.name,
+      ttlMs: (yield* FilesSettings).downloadTtlMs,
+    });
+    return { url: grant.url, expiresAt: grant.expiresAt, version };
+  }).pipe(Effect.withSpan("files.requestDownload"));

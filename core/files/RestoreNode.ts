@@ -1,0 +1,41 @@
+/**
+ * `POST /v1/nodes/:id/restore`: an editor restores a node trashed by its own trashing, with the
+ * subtree trashed together with it, into its parent — 409 name_taken when an active sibling took
+ * the name meanwhile, 409 node_trashed when the parent itself is in the trash.
+ */
+import { Effect } from "effect";
+import { NotFound, type Forbidden } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { requireAccess } from "./Access.js";
+import { recordChange } from "./ChangeLog.js";
+import { requireFreeName } from "./CreateFolder.js";
+import { NodeTrashed, type IllegalTransition, type NameTaken, type NotAFolder } from "./Errors.js";
+import type { Node } from "./model/Node.js";
+import { nextNodeState, nodeState } from "./NodeState.js";
+import type { FilesServices } from "./Services.js";
+
+/** Restores a trashed node and its subtree. */
+export const restoreNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | IllegalTransition, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        const nodes = yield* NodesRepository;
+        if (node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        yield* nextNodeState(nodeState(node), "restore");
+        // Only the node its own trashing marked is restored; a node trashed with an ancestor comes back with that ancestor.
+        if (node.trashRootId !== node.id) return yield* Effect.fail(new NodeTrashed({ nodeId: node.id, detail: "restore the trashed folder that contains it" }));
+        const parent = yield* nodes.find(input.workspaceId, node.parentId);
+        if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        yield* requireFreeName(input.workspaceId, parent, node.name);
+        const at = yield* now;
+        yield* nodes.restoreSubtree(input.workspaceId, node.id, at);
+        yield* recordChange({ workspaceId: node.workspaceId, nodeId: node.id, type: "node.restored", versionId: null, actorId: input.userId });
+        return (yield* nodes.find(input.workspaceId, node.id)) ?? node;
+      }),
+    );
+  }).pipe(Effect.withSpan("files.restoreNode"));

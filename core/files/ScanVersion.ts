@@ -1,0 +1,113 @@
+/**
+ * The version scan (job `files.version_scan`, keyed by version, bounded attempts). It reads the
+ * quarantined object and asks the Scanner. A clean verdict publishes the version: in ONE
+ * transaction it becomes published and the file's current version (the previous current one
+ * stops being current), the node mirrors its size, type and checksum and advances its version,
+ * the change record is appended and FileVersionPublished goes to the outbox. An infected
+ * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
+ * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
+ */
+import { Effect, Schema } from "effect";
+import { now } from "../kernel/Clock.js";
+import { defineJob } from "../kernel/JobDefinition.js";
+import type { Job } from "../../ports/Jobs.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { Scanner } from "../../ports/Scanner.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { recordChange } from "./ChangeLog.js";
+import { FileVersionPublished } from "./Events.js";
+import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
+import { advance } from "../kernel/Versioning.js";
+import { nextVersionStatus, versionStatusesAllowing, type VersionTrigger } from "./VersionStatus.js";
+
+/** The actor recorded for the scanner's decisions. */
+export const scannerActor = "system:files-scanner";
+
+/** What one scan run concluded. */
+export type ScanOutcome = VersionStatus | "skipped";
+
+/** Moves a version by `trigger`; a clean publish also makes it current with its change record and event. */
+export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigger, detail: string | null, actorId: string) =>
+  Effect.gen(function* () {
+    const to = yield* nextVersionStatus(version.status, trigger);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // The drive lock first: the change record's sequence, and no namespace change in between.
+        yield* (yield* DriveRepository).lock(version.workspaceId);
+        const at = yield* now;
+        const publish = to === "published";
+        const moved = yield* (yield* VersionsRepository).transition({
+          workspaceId: version.workspaceId,
+          id: version.id,
+          from: versionStatusesAllowing(trigger),
+          to,
+          makeCurrent: publish,
+          scanDetail: detail,
+          at,
+        });
+        if (!moved) return "skipped" as const;
+        if (publish) {
+          const nodes = yield* NodesRepository;
+          const node = yield* nodes.find(version.workspaceId, version.nodeId);
+          if (node === null) return yield* Effect.die(new Error(`version ${version.id} has no node`));
+          const updated = {
+            ...node,
+            currentVersionId: version.id,
+            sizeBytes: version.sizeBytes,
+            contentType: version.contentType,
+            sha256: version.sha256,
+            version: advance(node.version),
+            updatedAt: at,
+          };
+          const written = yield* nodes.update(updated, node.version);
+          if (written !== "written") return yield* Effect.die(new Error(`node ${node.id} changed under the drive lock`));
+          const seq = yield* recordChange({ workspaceId: version.workspaceId, nodeId: node.id, type: "version.published", versionId: version.id, actorId });
+          const event = yield* FileVersionPublished.make({
+            tenant_id: version.workspaceId,
+            aggregate_id: node.id,
+            aggregate_version: updated.version,
+            actor_id: actorId,
+            data: {
+              version_id: version.id,
+              node_id: node.id,
+              number: version.number,
+              size_bytes: version.sizeBytes,
+              sha256: version.sha256,
+              content_type: version.contentType,
+              change_seq: seq,
+            },
+          });
+          yield* (yield* Outbox).append([event]);
+        }
+        return to;
+      }),
+    );
+  });
+
+/** Scans one version; `attempt` and `maxAttempts` come from the job. */
+export const scanVersion = (workspaceId: string, versionId: string, attempt: { readonly attempt: number; readonly maxAttempts: number }) =>
+  Effect.gen(function* () {
+    const version = yield* (yield* VersionsRepository).find(workspaceId, versionId);
+    if (version === null || version.status !== "quarantined") return "skipped" as const;
+    const content = yield* (yield* ObjectStore).read(version.objectKey);
+    if (content === null) return yield* applyVersionTrigger(version, "scan_gave_up", "the stored object is missing", scannerActor);
+    const verdict = yield* (yield* Scanner).scan(content).pipe(
+      Effect.catchTag("ScannerUnavailable", (error) =>
+        attempt.attempt >= attempt.maxAttempts ? Effect.succeed({ verdict: "failed" as const, detail: error.detail ?? "scanner unavailable" }) : Effect.fail(error),
+      ),
+    );
+    if (verdict.verdict === "failed") return yield* applyVersionTrigger(version, "scan_gave_up", verdict.detail, scannerActor);
+    if (verdict.verdict === "infected") return yield* applyVersionTrigger(version, "scan_infected", verdict.signature, scannerActor);
+    return yield* applyVersionTrigger(version, "scan_clean", null, scannerActor);
+  }).pipe(Effect.withSpan("files.scanVersion"));
+
+export const scanVersionJob = defineJob({
+  kind: "files.version_scan",
+  payload: Schema.Struct({ workspace_id: Schema.String, version_id: Schema.String }),
+  // The claim already counted this attempt.
+  handle: (payload, job: Job) => Effect.asVoid(scanVersion(payload.workspace_id, payload.version_id, { attempt: job.attempts, maxAttempts: job.maxAttempts })),
+});

@@ -1,0 +1,50 @@
+/**
+ * Ends an open upload session without a version (abort, expiry, failed verification): one
+ * conditional update moves it out of `open` and zeroes its reservation, and in the same
+ * transaction the drive's reserved counter gives those bytes back — so the reservation is
+ * released exactly once, however often this runs. The session's objects are deleted afterwards
+ * (outside the transaction; deleting is idempotent).
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { release } from "../kernel/QuotaReservation.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { quotaStateOf } from "./model/Drive.js";
+import type { UploadSession } from "./model/UploadSession.js";
+import { assembledKey } from "./ObjectKeys.js";
+import { nextUploadStatus, type UploadTrigger } from "./UploadStatus.js";
+
+/** Deletes every object a session may have left (its parts and an assembled object). */
+export const removeSessionObjects = (session: UploadSession): Effect.Effect<void, never, UploadsRepository | ObjectStore> =>
+  Effect.gen(function* () {
+    const store = yield* ObjectStore;
+    const parts = yield* (yield* UploadsRepository).parts(session.workspaceId, session.id);
+    yield* Effect.forEach(parts, (p) => store.remove(p.objectKey), { discard: true });
+    yield* store.remove(assembledKey(session.workspaceId, session.id));
+  });
+
+/** Settles an open session with `trigger`; answers the bytes released, or null when it was already settled. */
+export const settleWithoutVersion = (
+  session: UploadSession,
+  trigger: Exclude<UploadTrigger, "complete">,
+): Effect.Effect<number | null, never, Transactions | UploadsRepository | DriveRepository | ObjectStore> =>
+  Effect.gen(function* () {
+    const to = yield* nextUploadStatus("open", trigger).pipe(Effect.orDie);
+    const released = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const drives = yield* DriveRepository;
+        const drive = yield* drives.lock(session.workspaceId);
+        const at = yield* now;
+        const bytes = yield* (yield* UploadsRepository).settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
+        if (bytes === null || drive === null) return null;
+        const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
+        yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);
+        return bytes;
+      }),
+    );
+    yield* removeSessionObjects(session);
+    return released;
+  });

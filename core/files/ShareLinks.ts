@@ -1,0 +1,102 @@
+/**
+ * File share links (spec: "Capability for one node. Token is high-entropy, stored only as a hash,
+ * expiring, revocable"). A node's owner creates, lists (never tokens) and revokes links. A
+ * recipient holding a live token reaches exactly the shared node and, for a folder, its active
+ * subtree — nothing else: a node outside it, a trashed node, or a revoked, expired or unknown
+ * token is NotFound. A download through a link needs `allowDownload` and a published version.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { requireAccess } from "./Access.js";
+import { NotAFile, VersionQuarantined } from "./Errors.js";
+import { ShareLinkId, WorkspaceId, NodeId } from "./model/Ids.js";
+import type { Node } from "./model/Node.js";
+import type { ShareLink } from "./model/ShareLink.js";
+import type { DownloadGrant } from "./RequestDownload.js";
+import type { FilesServices } from "./Services.js";
+import { isDownloadable } from "./VersionStatus.js";
+
+/** Services of the share link use cases. */
+export type ShareServices = FilesServices;
+
+const linkNotFound = () => new NotFound({ resource: "share_link" });
+
+/** Creates a link to a node (its owner); answers the link and its token, shown once. */
+export const createShareLink = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly expiresAt: Date | null;
+  readonly allowDownload: boolean;
+}): Effect.Effect<{ readonly link: ShareLink; readonly token: string }, NotFound | Forbidden | ValidationFailed, ShareServices> =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    const at = yield* now;
+    if (input.expiresAt !== null && input.expiresAt.getTime() <= at.getTime()) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "expires_at", message: "must be in the future" }] }));
+    }
+    return yield* (yield* ShareLinksRepository).create({
+      id: ShareLinkId.make(yield* (yield* Ids).next),
+      workspaceId: WorkspaceId.make(input.workspaceId),
+      nodeId: NodeId.make(input.nodeId),
+      allowDownload: input.allowDownload,
+      createdBy: input.userId,
+      createdAt: at,
+      expiresAt: input.expiresAt,
+      revokedAt: null,
+    });
+  }).pipe(Effect.withSpan("files.createShareLink"));
+
+/** The links of a node, for its owners (never the tokens). */
+export const listShareLinks = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }) =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    return yield* (yield* ShareLinksRepository).listForNode(input.workspaceId, input.nodeId);
+  }).pipe(Effect.withSpan("files.listShareLinks"));
+
+/** Revokes a link (its node's owner); revoking a revoked link again answers as before. */
+export const revokeShareLink = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string; readonly linkId: string }) =>
+  Effect.gen(function* () {
+    yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+    yield* (yield* ShareLinksRepository).revoke(input.workspaceId, input.nodeId, input.linkId, yield* now);
+  }).pipe(Effect.withSpan("files.revokeShareLink"));
+
+/** The live link of a token and the node it reaches (`nodeId`: the shared node or one in its subtree). */
+export const resolveShare = (token: string | undefined, nodeId: string | null): Effect.Effect<{ readonly link: ShareLink; readonly node: Node }, NotFound, ShareServices> =>
+  Effect.gen(function* () {
+    if (token === undefined || token.length === 0 || token.length > 128) return yield* Effect.fail(linkNotFound());
+    const link = yield* (yield* ShareLinksRepository).findByToken(token);
+    const at = yield* now;
+    if (link === null || link.revokedAt !== null || (link.expiresAt !== null && link.expiresAt.getTime() <= at.getTime())) return yield* Effect.fail(linkNotFound());
+    const nodes = yield* NodesRepository;
+    const node = yield* nodes.find(link.workspaceId, nodeId ?? link.nodeId);
+    if (node === null || node.trashedAt !== null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+    if (node.id !== link.nodeId) {
+      const chain = yield* nodes.ancestors(link.workspaceId, node.id, (yield* FilesSettings).maxDepth);
+      // Inside the shared folder's active subtree only.
+      const index = chain.findIndex((a) => a.id === link.nodeId);
+      if (index === -1 || chain.slice(0, index + 1).some((a) => a.trashedAt !== null)) return yield* Effect.fail(new NotFound({ resource: "node" }));
+    }
+    return { link, node };
+  }).pipe(Effect.withSpan("files.resolveShare"));
+
+/** A download grant through a link: the link must allow downloads and the version be published. */
+export const shareDownload = (token: string | undefined, nodeId: string | null): Effect.Effect<DownloadGrant, NotFound | Forbidden | NotAFile | VersionQuarantined, ShareServices> =>
+  Effect.gen(function* () {
+    const { link, node } = yield* resolveShare(token, nodeId);
+    if (!link.allowDownload) return yield* Effect.fail(new Forbidden({ detail: "this link does not allow downloads" }));
+    if (node.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: node.id }));
+    const version = node.currentVersionId === null ? null : yield* (yield* VersionsRepository).find(link.workspaceId, node.currentVersionId);
+    if (version === null || !isDownloadable(version.status)) {
+      return yield* Effect.fail(new VersionQuarantined({ versionId: version?.id ?? "", status: version?.status ?? "quarantined", detail: "no published version" }));
+    }
+    const grant = yield* (yield* ObjectStore).grantDownload({ key: version.objectKey, contentType: version.contentType, filename: node.name, ttlMs: (yield* FilesSettings).downloadTtlMs });
+    return { url: grant.url, expiresAt: grant.expiresAt, version };
+  }).pipe(Effect.withSpan("files.shareDownload"));

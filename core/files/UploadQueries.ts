@@ -1,0 +1,29 @@
+/**
+ * `GET /v1/uploads/:id` (resume): the session's owner learns which parts are already stored
+ * (`receivedParts`, read from the object store) and gets fresh grants for the missing ones, so a
+ * client that lost its connection sends only what is missing.
+ */
+import { Effect } from "effect";
+import { NotFound } from "../kernel/Errors.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { requireMember } from "./Access.js";
+import { partGrants } from "./CreateUpload.js";
+import { uploadSessionView, type UploadSessionView } from "./model/UploadSession.js";
+import type { FilesServices } from "./Services.js";
+
+/** The session with its received parts and fresh grants for the missing ones (none once settled). */
+export const getUpload = (input: { readonly userId: string; readonly workspaceId: string; readonly uploadId: string }): Effect.Effect<UploadSessionView, NotFound, FilesServices> =>
+  Effect.gen(function* () {
+    yield* requireMember(input.workspaceId, input.userId).pipe(Effect.mapError(() => new NotFound({ resource: "upload" })));
+    const uploads = yield* UploadsRepository;
+    const session = yield* uploads.find(input.workspaceId, input.uploadId);
+    if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
+    const parts = yield* uploads.parts(input.workspaceId, session.id);
+    const store = yield* ObjectStore;
+    const stored = yield* Effect.forEach(parts, (p) => Effect.map(store.stat(p.objectKey), (s) => s !== null && s.size === p.sizeBytes && s.sha256 === p.sha256));
+    const received = parts.filter((_, i) => stored[i]).map((p) => p.partNumber);
+    const missing = session.status === "open" ? parts.filter((_, i) => !stored[i]) : [];
+    const grants = yield* partGrants(session, missing);
+    return uploadSessionView(session, grants, received);
+  }).pipe(Effect.withSpan("files.getUpload"));

@@ -1,0 +1,48 @@
+/**
+ * One entry of a workspace's change log: `seq` is monotonic per workspace (allocated from the
+ * drive's counter under its row lock, and refused by a trigger if not above the last), so a sync
+ * client keeps its cursor and asks for what follows. Append-only.
+ */
+import { Schema } from "effect";
+import { FileVersionId, NodeId, WorkspaceId } from "./Ids.js";
+import { NodeTombstone, NodeView } from "./Node.js";
+
+/** What happened to the node. `node.trashed` leaves a tombstone in the feed. */
+export const ChangeType = Schema.Literal(
+  "node.created",
+  "node.renamed",
+  "node.moved",
+  "node.trashed",
+  "node.restored",
+  "version.published",
+);
+export type ChangeType = typeof ChangeType.Type;
+
+/** The change record. */
+export const Change = Schema.Struct({
+  workspaceId: WorkspaceId,
+  seq: Schema.Int,
+  nodeId: NodeId,
+  type: ChangeType,
+  versionId: Schema.NullOr(FileVersionId),
+  actorId: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type Change = typeof Change.Type;
+
+/** One item of the change feed: the node as it is now, or its tombstone once trashed. */
+export const ChangeItem = Schema.Struct({
+  seq: Schema.Int,
+  nodeId: NodeId,
+  type: ChangeType,
+  node: Schema.NullOr(NodeView),
+  tombstone: Schema.NullOr(NodeTombstone),
+});
+export type ChangeItem = typeof ChangeItem.Type;
+
+/** A page of the feed: `nextCursor` is never null (a sync client keeps it for later changes). */
+export interface ChangePage {
+  readonly data: ReadonlyArray<ChangeItem>;
+  readonly nextCursor: string;
+  readonly hasMore: boolean;
+}

@@ -1,0 +1,34 @@
+/** The file storage limits a host configures (documented defaults in `defaultFilesSettings`). */
+import { Context } from "effect";
+
+export interface FilesSettings {
+  /** Quota of a new drive (FILES_DEFAULT_QUOTA_BYTES). */
+  readonly defaultQuotaBytes: number;
+  /** Largest single file. */
+  readonly maxFileBytes: number;
+  /** Size of every upload part but the last. */
+  readonly partSizeBytes: number;
+  /** How long an upload session (and its part grants) stays open. */
+  readonly uploadTtlMs: number;
+  /** How long a download grant lives. */
+  readonly downloadTtlMs: number;
+  /** Scan attempts before a version ends `scan_failed`. */
+  readonly scanMaxAttempts: number;
+  /** User ids of the platform's security operators (FILES_SECURITY_OPERATORS, like PLATFORM_OPERATORS). */
+  readonly securityOperators: ReadonlyArray<string>;
+  /** Deepest tree a move or access check walks. */
+  readonly maxDepth: number;
+}
+export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
+
+/** Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan attempts, depth 64. */
+export const defaultFilesSettings: FilesSettings = {
+  defaultQuotaBytes: 10 * 1024 ** 3,
+  maxFileBytes: 5 * 1024 ** 3,
+  partSizeBytes: 8 * 1024 ** 2,
+  uploadTtlMs: 24 * 3600 * 1000,
+  downloadTtlMs: 5 * 60 * 1000,
+  scanMaxAttempts: 5,
+  maxDepth: 64,
+  securityOperators: [],
+};

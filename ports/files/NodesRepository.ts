@@ -1,0 +1,52 @@
+/**
+ * Nodes and their ACL entries. Writes that can lose a race are conditional (`WHERE version =
+ * expected`); a name taken among active siblings is answered, never thrown, so the core turns it
+ * into 409 name_taken.
+ */
+import { Context, type Effect } from "effect";
+import type { AclEntry } from "../../core/files/model/AclEntry.js";
+import type { Node } from "../../core/files/model/Node.js";
+
+/** Whether a write stored the node, or an active sibling already has its name. */
+export type NodeWrite = "written" | "name_taken" | "stale";
+
+/** Which children a listing returns. */
+export type ChildrenFilter =
+  /** Every active child. */
+  | { readonly kind: "all" }
+  /** Only active children on which `userId` holds a direct grant (the caller's role on the parent is not inherited). */
+  | { readonly kind: "granted"; readonly userId: string };
+
+export interface NodesRepository {
+  /** The node of the workspace, or null (another workspace's node is null too). */
+  readonly find: (workspaceId: string, id: string) => Effect.Effect<Node | null>;
+  /** Stores a new node. */
+  readonly insert: (node: Node) => Effect.Effect<NodeWrite>;
+  /** Stores `node` if the stored version is still `expectedVersion`. */
+  readonly update: (node: Node, expectedVersion: number) => Effect.Effect<NodeWrite>;
+  /** The active child of `parentId` named `name`, or null. */
+  readonly findActiveChild: (workspaceId: string, parentId: string, name: string) => Effect.Effect<Node | null>;
+  /** The ancestors of a node, nearest first, ending at the root (bounded by `maxDepth`). */
+  readonly ancestors: (workspaceId: string, id: string, maxDepth: number) => Effect.Effect<ReadonlyArray<Node>>;
+  /** Trashes the active subtree under and including `rootId`; answers the ids trashed. */
+  readonly trashSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<ReadonlyArray<string>>;
+  /** Restores the nodes trashed with `rootId`; answers how many. */
+  readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<number>;
+  /** One page of active children ordered by name then id, after the `(name, id)` key. */
+  readonly children: (req: {
+    readonly workspaceId: string;
+    readonly parentId: string;
+    readonly filter: ChildrenFilter;
+    readonly after: readonly [string, string] | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Node>>;
+  /** The direct grants of `userId` on any of `nodeIds`. */
+  readonly grantsOn: (workspaceId: string, userId: string, nodeIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<AclEntry>>;
+  /** Grants (or changes) a role. */
+  readonly putGrant: (entry: AclEntry) => Effect.Effect<void>;
+  /** Removes a grant; false when there was none. */
+  readonly removeGrant: (workspaceId: string, nodeId: string, userId: string) => Effect.Effect<boolean>;
+  /** The direct grants on a node. */
+  readonly grantsOfNode: (workspaceId: string, nodeId: string) => Effect.Effect<ReadonlyArray<AclEntry>>;
+}
+export const NodesRepository = Context.GenericTag<NodesRepository>("domainkit/files/NodesRepository");

@@ -1,0 +1,18 @@
+/**
+ * File share links. The repository makes the high-entropy token and stores only its SHA-256, so
+ * the core never holds a token it could log; `findByToken` compares hashes in constant time.
+ */
+import { Context, type Effect } from "effect";
+import type { ShareLink } from "../../core/files/model/ShareLink.js";
+
+export interface ShareLinksRepository {
+  /** Stores a new link with a fresh token; answers the link and the token (shown once). */
+  readonly create: (link: Omit<ShareLink, "tokenHash">) => Effect.Effect<{ readonly link: ShareLink; readonly token: string }>;
+  /** The link a token belongs to, or null. */
+  readonly findByToken: (token: string) => Effect.Effect<ShareLink | null>;
+  /** The links of a node, newest first. */
+  readonly listForNode: (workspaceId: string, nodeId: string) => Effect.Effect<ReadonlyArray<ShareLink>>;
+  /** Revokes a link of a node; false when there is no such live link. */
+  readonly revoke: (workspaceId: string, nodeId: string, id: string, at: Date) => Effect.Effect<boolean>;
+}
+export const ShareLinksRepository = Context.GenericTag<ShareLinksRepository>("domainkit/files/ShareLinksRepository");

@@ -1,0 +1,24 @@
+/** Upload sessions and their parts. Settling a session is one conditional update, so it happens once. */
+import { Context, type Effect } from "effect";
+import type { UploadPart, UploadSession, UploadStatus } from "../../core/files/model/UploadSession.js";
+
+export interface UploadsRepository {
+  /** Stores a new session with its parts. */
+  readonly insert: (session: UploadSession, parts: ReadonlyArray<UploadPart>) => Effect.Effect<void>;
+  /** The session of the workspace, or null. */
+  readonly find: (workspaceId: string, id: string) => Effect.Effect<UploadSession | null>;
+  /** The parts of a session by part number. */
+  readonly parts: (workspaceId: string, sessionId: string) => Effect.Effect<ReadonlyArray<UploadPart>>;
+  /**
+   * Settles an open session: `open` -> `to`, its reservation set to zero, `versionId` recorded on
+   * completion. Answers the bytes the session held, or null when it was no longer open.
+   */
+  readonly settle: (req: {
+    readonly workspaceId: string;
+    readonly id: string;
+    readonly to: Exclude<UploadStatus, "open">;
+    readonly versionId: string | null;
+    readonly at: Date;
+  }) => Effect.Effect<number | null>;
+}
+export const UploadsRepository = Context.GenericTag<UploadsRepository>("domainkit/files/UploadsRepository");

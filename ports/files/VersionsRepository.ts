@@ -1,0 +1,30 @@
+/** File versions: immutable bytes, a status that only moves by conditional update. */
+import { Context, type Effect } from "effect";
+import type { FileVersion, VersionStatus } from "../../core/files/model/FileVersion.js";
+
+export interface VersionsRepository {
+  /** Stores a new version. */
+  readonly insert: (version: FileVersion) => Effect.Effect<void>;
+  /** The version of the workspace, or null. */
+  readonly find: (workspaceId: string, id: string) => Effect.Effect<FileVersion | null>;
+  /** The next version number of a file (1 for the first). */
+  readonly nextNumber: (workspaceId: string, nodeId: string) => Effect.Effect<number>;
+  /**
+   * Moves a version from one of `from` to `to`; publishing (`makeCurrent`) also makes it the
+   * file's one current version. False when the version was not in `from` (someone else moved it).
+   */
+  readonly transition: (req: {
+    readonly workspaceId: string;
+    readonly id: string;
+    readonly from: ReadonlyArray<VersionStatus>;
+    readonly to: VersionStatus;
+    readonly makeCurrent: boolean;
+    readonly scanDetail: string | null;
+    readonly at: Date;
+  }) => Effect.Effect<boolean>;
+  /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */
+  readonly listByStatus: (statuses: ReadonlyArray<VersionStatus>, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
+  /** The versions of a file, newest first, after the `number` key. */
+  readonly list: (workspaceId: string, nodeId: string, afterNumber: number | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
+}
+export const VersionsRepository = Context.GenericTag<VersionsRepository>("domainkit/files/VersionsRepository");

@@ -1,0 +1,15 @@
+/**
+ * Workspace membership as file storage sees it. The reference server binds it to the project
+ * module's workspaces; a host that embeds file storage alone binds its own directory. Access
+ * checks ask it on every request, so a removed member loses access at once.
+ */
+import { Context, type Effect } from "effect";
+
+/** A caller's standing in a workspace: admins manage membership, quota, policy and audit (not content). */
+export type WorkspaceStanding = "admin" | "member";
+
+export interface WorkspaceDirectory {
+  /** The user's current standing in the workspace, or null when not a member (or no such workspace). */
+  readonly standing: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceStanding | null>;
+}
+export const WorkspaceDirectory = Context.GenericTag<WorkspaceDirectory>("domainkit/files/WorkspaceDirectory");

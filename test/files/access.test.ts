@@ -1,0 +1,169 @@
+/**
+ * Spec rule 6 and the ACL rules: another workspace's node, and a node the caller may not learn
+ * exists, is NotFound (404) for every use case; 403 only where the caller can see the node.
+ * Grants inherit down the tree; checks read current membership and grants, so a removed member
+ * or a revoked grant loses access at the next request. Every member may list the root but sees
+ * only the children granted to them, filtered before the page limit.
+ */
+import t from "tap";
+import { Effect } from "effect";
+import { abortUpload } from "../../core/files/AbortUpload.js";
+import { completeUpload } from "../../core/files/CompleteUpload.js";
+import { createFolder } from "../../core/files/CreateFolder.js";
+import { createUpload } from "../../core/files/CreateUpload.js";
+import { getDrive, setQuota } from "../../core/files/Drives.js";
+import { listChanges } from "../../core/files/ListChanges.js";
+import { moveNode } from "../../core/files/MoveNode.js";
+import { getNode, listChildren } from "../../core/files/NodeQueries.js";
+import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Permissions.js";
+import { restoreNode } from "../../core/files/RestoreNode.js";
+import { trashNode } from "../../core/files/TrashNode.js";
+import type { FilesServices } from "../../core/files/Services.js";
+import { forEachDialect } from "../support/databases.js";
+import { bytesOf, filesRuntime, sha256, uploadParts, workspaceWithDrive } from "./support.js";
+
+t.test("another workspace's node, upload and drive are NotFound for every use case", (t) =>
+  forEachDialect(t, "tenant isolation", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root1 = await workspaceWithDrive(env, "ws1", "ann");
+    const root2 = await workspaceWithDrive(env, "ws2", "eve");
+    const secret = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root1, name: "secret" }));
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root1, name: "f.txt", bytes: bytesOf("x") });
+    // eve asks in her own workspace for ann's objects, and in ann's workspace where she is no member.
+    for (const ws of ["ws2", "ws1"]) {
+      const id = { userId: "eve", workspaceId: ws, nodeId: secret.id };
+      const attempts = [
+        getNode(id),
+        listChildren({ ...id, cursor: null, limit: 10 }),
+        moveNode({ ...id, expectedVersion: 1, name: "mine", parentId: null }),
+        trashNode(id),
+        restoreNode(id),
+        grantAccess({ ...id, granteeId: "eve", role: "owner" }),
+        revokeAccess({ ...id, granteeId: "ann" }),
+        listPermissions(id),
+        createFolder({ userId: "eve", workspaceId: ws, parentId: secret.id, name: "x" }),
+        createUpload({ userId: "eve", workspaceId: ws, parentId: secret.id, name: "x", sizeBytes: 1, sha256: sha256("x"), contentType: "text/plain", nodeId: null, partSha256: null }),
+        completeUpload({ userId: "eve", workspaceId: ws, uploadId: session.id, sha256: sha256("x") }),
+        abortUpload({ userId: "eve", workspaceId: ws, uploadId: session.id }),
+      ] as ReadonlyArray<Effect.Effect<unknown, { readonly _tag: string }, FilesServices>>;
+      for (const [i, effect] of attempts.entries()) {
+        const r = await env.attempt(effect);
+        t.match(r, { ok: false, error: { _tag: "NotFound" } }, `use case ${i} in ${ws} answers NotFound`);
+      }
+    }
+    t.match(await env.attempt(getDrive("eve", "ws1")), { ok: false, error: { _tag: "NotFound" } }, "another workspace's drive");
+    t.match(await env.attempt(moveNode({ userId: "ann", workspaceId: "ws1", nodeId: secret.id, expectedVersion: 1, name: null, parentId: root2 })), { ok: false, error: { _tag: "NotFound" } }, "a destination in another workspace");
+  }),
+);
+
+t.test("members list the root but see only granted children, filtered before the limit; grants inherit; 403 only when visible", (t) =>
+  forEachDialect(t, "acl", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const names = ["a", "b", "c", "d", "e"];
+    const folders = [];
+    for (const name of names) folders.push(await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name })));
+    const [, b, , d] = folders;
+    const deep = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: b!.id, name: "deep" }));
+    const list = (cursor: string | null) => env.run(listChildren({ userId: "ben", workspaceId: "ws1", nodeId: root, cursor, limit: 1 }));
+    t.same((await list(null)).data, [], "nothing granted: an empty root");
+    t.match(await env.attempt(getNode({ userId: "ben", workspaceId: "ws1", nodeId: b!.id })), { ok: false, error: { _tag: "NotFound" } }, "an ungranted node is NotFound");
+
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: b!.id, granteeId: "ben", role: "viewer" }));
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: d!.id, granteeId: "ben", role: "editor" }));
+    const first = await list(null);
+    t.same(first.data.map((n) => n.name), ["b"], "a page of one holds the first granted child");
+    const second = await list(first.next_cursor);
+    t.same(second.data.map((n) => n.name), ["d"], "the next page the second");
+    t.equal(second.next_cursor, null, "and no more");
+
+    t.match(await env.run(getNode({ userId: "ben", workspaceId: "ws1", nodeId: deep.id })), { id: deep.id }, "a viewer grant inherits down the tree");
+    t.match(await env.attempt(moveNode({ userId: "ben", workspaceId: "ws1", nodeId: deep.id, expectedVersion: 1, name: "mine", parentId: null })), { ok: false, error: { _tag: "Forbidden" } }, "a viewer may not rename: 403, the node is visible");
+    t.match(await env.attempt(grantAccess({ userId: "ben", workspaceId: "ws1", nodeId: d!.id, granteeId: "ben", role: "owner" })), { ok: false, error: { _tag: "Forbidden" } }, "an editor may not manage the ACL");
+    t.ok((await env.attempt(createFolder({ userId: "ben", workspaceId: "ws1", parentId: d!.id, name: "mine" }))).ok, "an editor creates inside");
+
+    await env.run(revokeAccess({ userId: "ann", workspaceId: "ws1", nodeId: b!.id, granteeId: "ben" }));
+    t.match(await env.attempt(getNode({ userId: "ben", workspaceId: "ws1", nodeId: deep.id })), { ok: false, error: { _tag: "NotFound" } }, "a revocation is visible at the next request");
+    const epoch = await db.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", "ws1").executeTakeFirstOrThrow();
+    t.equal(Number(epoch.acl_epoch), 2, "the revocation bumped the ACL epoch");
+
+    env.directory.set("ws1", "ben", null);
+    t.match(await env.attempt(getNode({ userId: "ben", workspaceId: "ws1", nodeId: d!.id })), { ok: false, error: { _tag: "NotFound" } }, "a removed member loses access at once, grants notwithstanding");
+  }),
+);
+
+t.test("whoever creates at the root owns the new node; only an admin sets the quota", (t) =>
+  forEachDialect(t, "root owner", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const mine = await env.run(createFolder({ userId: "ben", workspaceId: "ws1", parentId: root, name: "ben's" }));
+    const grants = await env.run(listPermissions({ userId: "ben", workspaceId: "ws1", nodeId: mine.id }));
+    t.match(grants, [{ userId: "ben", role: "owner" }]);
+    t.match(await env.attempt(getNode({ userId: "ann", workspaceId: "ws1", nodeId: mine.id })), { ok: false, error: { _tag: "NotFound" } }, "the admin does not see content by standing alone");
+    t.match(await env.attempt(setQuota("ben", "ws1", 5)), { ok: false, error: { _tag: "Forbidden" } });
+    t.match(await env.run(setQuota("ann", "ws1", 5000)), { quotaBytes: 5000 });
+  }),
+);
+
+t.test("the change feed is ordered, filtered by current access, and its cursor never ends", (t) =>
+  forEachDialect(t, "changes", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "private" }));
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, granteeId: "ben", role: "viewer" }));
+    const inside = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "inside" }));
+    const ann = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: null, limit: 50 }));
+    t.same(ann.data.map((c) => c.seq), [1, 2, 3], "the owner sees every change, in sequence");
+    const ben = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: null, limit: 1 }));
+    t.match(ben, { data: [{ nodeId: shared.id, type: "node.created" }], hasMore: true }, "ben sees only what is shared, filtered before the limit");
+    const next = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: ben.nextCursor, limit: 10 }));
+    t.match(next, { data: [{ nodeId: inside.id }], hasMore: false });
+    const tail = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: next.nextCursor, limit: 10 }));
+    t.same(tail.data, [], "nothing new");
+    t.equal(tail.nextCursor, next.nextCursor, "the cursor is kept, never null");
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "later" }));
+    const later = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: tail.nextCursor, limit: 10 }));
+    t.match(later.data.map((c) => c.node?.name), ["later"], "a kept cursor reads later changes");
+    t.match(await env.attempt(listChanges({ userId: "ben", workspaceId: "ws1", cursor: "garbage", limit: 10 })), { ok: false, error: { _tag: "InvalidCursor" } });
+  }),
+);
+
+t.test("the change log is append-only and its sequence strictly increases per workspace (database rules)", (t) =>
+  forEachDialect(t, "change log rules", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a" }));
+    await t.rejects(db.db.updateTable("fs_changes").set({ type: "node.moved" }).execute(), "no update");
+    await t.rejects(db.db.deleteFrom("fs_changes").execute(), "no delete");
+    const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
+    await t.rejects(
+      db.db.insertInto("fs_changes").values({ workspace_id: "ws1", seq: 1, node_id: root, type: "node.renamed", version_id: null, actor_id: "x", created_at: time }).execute(),
+      "a used sequence number is refused",
+    );
+    await t.rejects(
+      db.db.insertInto("fs_changes").values({ workspace_id: "ws1", seq: 0, node_id: root, type: "node.renamed", version_id: null, actor_id: "x", created_at: time }).execute(),
+      "a lower one too",
+    );
+  }),
+);
+
+t.test("a change cursor older than the retention window answers cursor_expired with a restart point", (t) =>
+  forEachDialect(t, "cursor window", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a" }));
+    const start = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: null, limit: 1 }));
+    for (const name of ["b", "c"]) await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name }));
+    await db.db.updateTable("fs_drives").set({ pruned_through_seq: 2 }).where("workspace_id", "=", "ws1").execute();
+    const r = await env.attempt(listChanges({ userId: "ann", workspaceId: "ws1", cursor: start.nextCursor, limit: 10 }));
+    t.match(r, { ok: false, error: { code: "cursor_expired" } });
+    if (!r.ok && r.error._tag === "CursorExpired") {
+      const restart = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: r.error.restartCursor, limit: 10 }));
+      t.same(restart.data, [], "the restart point is the end of the log");
+      await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "d" }));
+      const after = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: restart.nextCursor, limit: 10 }));
+      t.same(after.data.map((c) => c.node?.name), ["d"], "and later changes follow from it");
+    }
+  }),
+);

@@ -1,0 +1,89 @@
+/**
+ * Spec rules 3 and 4: a clean scan publishes the version, makes it the file's one current version
+ * and appends its change record, with FileVersionPublished in the outbox — in one transaction.
+ * EICAR ends blocked; a scan that keeps failing ends scan_failed after bounded retries; neither
+ * is ever current. Exactly one current published version per file (also a database rule).
+ */
+import t from "tap";
+import { Effect, Stream } from "effect";
+import { sql } from "kysely";
+import { applyVersionTrigger, scanVersion } from "../../core/files/ScanVersion.js";
+import { ScannerUnavailable, Scanner } from "../../ports/Scanner.js";
+import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
+import { forEachDialect } from "../support/databases.js";
+import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
+
+t.test("a clean scan publishes, makes current, appends the change and FileVersionPublished together", (t) =>
+  forEachDialect(t, "publish", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    const node = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.match(node, { current_version_id: v1.id, size_bytes: 5, version: 2 }, "the node's current version is the published one");
+    const version = await db.db.selectFrom("fs_file_versions").selectAll().where("id", "=", v1.id).executeTakeFirstOrThrow();
+    t.equal(version.status, "published");
+    const changes = await db.db.selectFrom("fs_changes").select(["seq", "type", "version_id"]).orderBy("seq").execute();
+    t.match(changes.map((c) => [Number(c.seq), c.type]), [[1, "node.created"], [2, "version.published"]], "created, then published, in sequence");
+    const events = await db.db.selectFrom("outbox").select(["type", "event"]).where("type", "=", "FileVersionPublished").execute();
+    t.equal(events.length, 1, "FileVersionPublished once");
+    t.equal(await env.run(scanVersion("ws1", v1.id, { attempt: 2, maxAttempts: 3 })), "skipped", "a repeated delivery changes nothing");
+    t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "FileVersionPublished").execute()).length, 1, "still once");
+
+    const v2 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second"), nodeId: v1.nodeId });
+    const current = await db.db.selectFrom("fs_file_versions").select(["id"]).where("node_id", "=", v1.nodeId).where("is_current", "=", db.dialect === "sqlite" ? sql<boolean>`1` : sql<boolean>`true`).execute();
+    t.same(current.map((c) => c.id), [v2.id], "the new clean version is the one current version");
+  }),
+);
+
+t.test("EICAR content ends blocked and never becomes current", (t) =>
+  forEachDialect(t, "eicar", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "eicar.com", bytes: bytesOf(eicarTestString) });
+    t.equal(await env.run(scanVersion("ws1", v.id, { attempt: 1, maxAttempts: 3 })), "blocked");
+    const node = await db.db.selectFrom("fs_nodes").select("current_version_id").where("id", "=", v.nodeId).executeTakeFirstOrThrow();
+    t.equal(node.current_version_id, null, "no current version");
+    t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "FileVersionPublished").execute()).length, 0, "nothing published");
+  }),
+);
+
+t.test("a scan that keeps failing retries, then ends scan_failed on the last attempt, never published", (t) =>
+  forEachDialect(t, "scan failed", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("data") });
+    // A scanner that reads the bytes and then cannot answer.
+    const down = Effect.provideService(Scanner, { scan: (content) => Effect.zipRight(Stream.runDrain(content), Effect.fail(new ScannerUnavailable({ detail: "engine down" }))) });
+    const early = await env.attempt(scanVersion("ws1", v.id, { attempt: 1, maxAttempts: 3 }).pipe(down));
+    t.match(early, { ok: false, error: { _tag: "ScannerUnavailable" } }, "an early attempt fails so the job retries");
+    t.equal(await env.run(scanVersion("ws1", v.id, { attempt: 3, maxAttempts: 3 }).pipe(down)), "scan_failed", "the last attempt gives up explicitly");
+    const row = await db.db.selectFrom("fs_file_versions").select(["status", "is_current"]).where("id", "=", v.id).executeTakeFirstOrThrow();
+    t.match(row, { status: "scan_failed" });
+  }),
+);
+
+t.test("a blocked version cannot be published by a scan, and the version machine refuses illegal moves", (t) =>
+  forEachDialect(t, "machine", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "eicar.com", bytes: bytesOf(eicarTestString) });
+    await env.run(scanVersion("ws1", v.id, { attempt: 1, maxAttempts: 3 }));
+    const blocked = { ...v, status: "blocked" as const };
+    t.match(await env.attempt(applyVersionTrigger(blocked, "scan_clean", null, "x")), { ok: false, error: { code: "illegal_transition" } });
+  }),
+);
+
+t.test("the database keeps one current version per file, and only a published one", (t) =>
+  forEachDialect(t, "current constraint", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    const v2 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second"), nodeId: v1.nodeId });
+    const yes = db.dialect === "sqlite" ? sql`1` : sql`true`;
+    await t.rejects(sql`UPDATE fs_file_versions SET is_current = ${yes} WHERE id = ${v2.id}`.execute(db.db), "a quarantined version cannot be current");
+    await t.rejects(
+      sql`UPDATE fs_file_versions SET status = 'published', published_at = created_at, is_current = ${yes} WHERE id = ${v2.id}`.execute(db.db),
+      "a second current version is refused",
+    );
+  }),
+);

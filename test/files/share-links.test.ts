@@ -1,0 +1,49 @@
+/**
+ * Share links: a node's owner creates a link whose token is shown once and stored only as its
+ * hash; the recipient reaches exactly the shared node and its active subtree, nothing else;
+ * revoked or expired links are NotFound; downloads need `allow_download` and a published version.
+ */
+import t from "tap";
+import { createFolder } from "../../core/files/CreateFolder.js";
+import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../core/files/ShareLinks.js";
+import { trashNode } from "../../core/files/TrashNode.js";
+import { forEachDialect } from "../support/databases.js";
+import { bytesOf, filesRuntime, publishFile, sha256, workspaceWithDrive } from "./support.js";
+
+t.test("a share token reaches exactly the shared folder's active subtree; revoked or expired is NotFound", (t) =>
+  forEachDialect(t, "share links", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    const outside = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "outside" }));
+    const sub = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "sub" }));
+    const file = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: sub.id, name: "a.txt", bytes: bytesOf("shared bytes") });
+
+    t.match(await env.attempt(createShareLink({ userId: "ben", workspaceId: "ws1", nodeId: shared.id, expiresAt: null, allowDownload: true })), { ok: false, error: { _tag: "NotFound" } }, "only an owner shares");
+    const { link, token } = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: null, allowDownload: true }));
+    t.ok(token.length >= 43, "a high-entropy token");
+    const row = await db.db.selectFrom("fs_share_links").selectAll().where("id", "=", link.id).executeTakeFirstOrThrow();
+    t.equal(row.token_hash, sha256(token), "only the hash is stored");
+    t.notOk(JSON.stringify(await env.run(listShareLinks({ userId: "ann", workspaceId: "ws1", nodeId: shared.id }))).includes(token), "listing never shows the token");
+
+    t.match(await env.run(resolveShare(token, null)), { node: { id: shared.id } }, "the shared node");
+    t.match(await env.run(resolveShare(token, file.nodeId)), { node: { id: file.nodeId } }, "a node inside it");
+    t.match(await env.attempt(resolveShare(token, outside.id)), { ok: false, error: { _tag: "NotFound" } }, "nothing outside it");
+    t.match(await env.attempt(resolveShare(token, root)), { ok: false, error: { _tag: "NotFound" } }, "not its parent");
+    t.match(await env.attempt(resolveShare("not-a-token", null)), { ok: false, error: { _tag: "NotFound" } });
+    t.ok((await env.attempt(shareDownload(token, file.nodeId))).ok, "a download grant for a published file inside");
+
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: sub.id }));
+    t.match(await env.attempt(resolveShare(token, file.nodeId)), { ok: false, error: { _tag: "NotFound" } }, "a trashed subtree is out of reach");
+
+    const viewOnly = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: null, allowDownload: false }));
+    t.match(await env.attempt(shareDownload(viewOnly.token, null)), { ok: false, error: { _tag: "Forbidden" } }, "no download without allow_download");
+
+    await env.run(revokeShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, linkId: link.id }));
+    t.match(await env.attempt(resolveShare(token, null)), { ok: false, error: { _tag: "NotFound" } }, "revoked: NotFound");
+
+    const soon = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: new Date(Date.now() + 200), allowDownload: true }));
+    await new Promise((r) => setTimeout(r, 250));
+    t.match(await env.attempt(resolveShare(soon.token, null)), { ok: false, error: { _tag: "NotFound" } }, "expired: NotFound");
+  }),
+);

@@ -1,0 +1,178 @@
+/**
+ * Test support of the file storage module: the ONE place that registers its migrations (the
+ * registry is being replaced; the lead adapts this file when merging), a runtime of the files
+ * core over one test database with the real SQL repositories, the local blob store as the
+ * object store, the signature scanner, and an in-memory workspace directory (the membership a
+ * host binds), plus helpers to upload bytes through grants.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
+import { registerMigrations } from "../../adapters/sql/Migrations.js";
+import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
+import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
+import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
+import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
+import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
+import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
+import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { storageLayer } from "../../adapters/sql/storageLayer.js";
+import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
+import { makeSignatureScanner } from "../../adapters/scanner/SignatureScanner.js";
+import type { FilesServices } from "../../core/files/Services.js";
+import { completeUpload } from "../../core/files/CompleteUpload.js";
+import { createUpload } from "../../core/files/CreateUpload.js";
+import { ensureDrive } from "../../core/files/Drives.js";
+import { scanVersion } from "../../core/files/ScanVersion.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Scanner } from "../../ports/Scanner.js";
+import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
+import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { WorkspaceDirectory, type WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
+import type { HasTeardown } from "../support/databases.js";
+
+registerMigrations("files", filesMigrations);
+
+/** A membership table a test edits (add, remove members) while the runtime reads it. */
+export class TestDirectory {
+  readonly members = new Map<string, WorkspaceStanding>();
+  set(workspaceId: string, userId: string, standing: WorkspaceStanding | null): void {
+    if (standing === null) this.members.delete(`${workspaceId}/${userId}`);
+    else this.members.set(`${workspaceId}/${userId}`, standing);
+  }
+  readonly port: WorkspaceDirectory = {
+    standing: (workspaceId, userId) => Effect.sync(() => this.members.get(`${workspaceId}/${userId}`) ?? null),
+  };
+}
+
+/** Small parts so multi-part uploads stay tiny in tests. */
+export const testSettings: FilesSettings = { ...defaultFilesSettings, securityOperators: ["sec-op"], partSizeBytes: 16, defaultQuotaBytes: 10_000, maxFileBytes: 5_000 };
+
+/** A runtime of the files core over `db`, disposed at teardown. */
+export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<FilesSettings> = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-files-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = makeLocalBlobStore({ dir, signingSecret: "files-test-signing-secret-0123456789abcdef" });
+  const directory = new TestDirectory();
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      storageLayer(db),
+      Layer.succeed(ObjectStore, store),
+      Layer.succeed(Scanner, makeSignatureScanner()),
+      Layer.succeed(DriveRepository, makeSqlDriveRepository(db)),
+      Layer.succeed(NodesRepository, makeSqlNodesRepository(db)),
+      Layer.succeed(VersionsRepository, makeSqlVersionsRepository(db)),
+      Layer.succeed(UploadsRepository, makeSqlUploadsRepository(db)),
+      Layer.succeed(ChangesRepository, makeSqlChangesRepository(db)),
+      Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
+      Layer.succeed(FilesAudit, makeSqlFilesAudit(db)),
+      Layer.succeed(WorkspaceDirectory, directory.port),
+      Layer.succeed(FilesSettings, { ...testSettings, ...settings }),
+    ),
+  );
+  t.teardown(() => runtime.dispose());
+  const run = <A, E>(effect: Effect.Effect<A, E, FilesServices>): Promise<A> => runtime.runPromise(effect);
+  /** Runs and answers the typed failure (or the value); a defect throws. */
+  const attempt = async <A, E>(effect: Effect.Effect<A, E, FilesServices>): Promise<{ ok: true; value: A } | { ok: false; error: E }> => {
+    const exit = await runtime.runPromiseExit(effect);
+    if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
+    const failure = Cause.failureOption(exit.cause);
+    if (Option.isNone(failure)) throw new Error(`unexpected defect: ${Cause.pretty(exit.cause)}`);
+    return { ok: false, error: failure.value };
+  };
+  return { runtime, run, attempt, store, directory, db };
+};
+
+/** The lowercase hex SHA-256 of `bytes`. */
+export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
+
+/** PUTs `bytes` to a part grant the way a client would, through the local store's grant check. */
+export const putThroughGrant = async (store: LocalBlobStore, grant: { readonly url: string; readonly headers: Readonly<Record<string, string>> }, bytes: Uint8Array): Promise<void> => {
+  const token = grant.url.slice(grant.url.lastIndexOf("/") + 1);
+  const claims = store.verify(token, "PUT");
+  if (!("k" in claims)) throw new Error(`grant refused: ${claims._tag}`);
+  const stored = await store.receive(claims, Readable.from([Buffer.from(bytes)]), grant.headers["Content-Type"]);
+  if (!("key" in stored)) throw new Error(`upload refused: ${stored._tag}`);
+};
+
+/** The SHA-256 of each `partSize` slice of `bytes`. */
+export const partChecksums = (bytes: Uint8Array, partSize: number): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(1, Math.ceil(bytes.length / partSize)); i++) out.push(sha256(bytes.subarray(i * partSize, (i + 1) * partSize)));
+  return out;
+};
+
+/** The runtime of filesRuntime. */
+export type FilesEnv = ReturnType<typeof filesRuntime>;
+
+/** A workspace with a drive: `admin` is its admin, `members` plain members. Answers the root id. */
+export const workspaceWithDrive = async (env: FilesEnv, workspaceId: string, admin: string, members: ReadonlyArray<string> = []): Promise<string> => {
+  env.directory.set(workspaceId, admin, "admin");
+  for (const m of members) env.directory.set(workspaceId, m, "member");
+  const drive = await env.run(ensureDrive(workspaceId, admin));
+  return drive.rootNodeId;
+};
+
+/** Opens an upload for `bytes`, PUTs every part through its grant, and answers the session. */
+export const uploadParts = async (
+  env: FilesEnv,
+  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string; contentType?: string },
+) => {
+  const session = await env.run(
+    createUpload({
+      userId: input.userId,
+      workspaceId: input.workspaceId,
+      parentId: input.parentId,
+      name: input.name,
+      sizeBytes: input.bytes.length,
+      sha256: sha256(input.bytes),
+      contentType: input.contentType ?? "application/octet-stream",
+      nodeId: input.nodeId ?? null,
+      partSha256: partChecksums(input.bytes, testSettings.partSizeBytes),
+    }),
+  );
+  for (const grant of session.parts) {
+    const size = session.partSizeBytes;
+    await putThroughGrant(env.store, grant, input.bytes.subarray((grant.partNumber - 1) * size, grant.partNumber * size));
+  }
+  return session;
+};
+
+/** Uploads and completes a file; answers the quarantined version. */
+export const uploadFile = async (
+  env: FilesEnv,
+  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string },
+) => {
+  const session = await uploadParts(env, input);
+  return env.run(completeUpload({ userId: input.userId, workspaceId: input.workspaceId, uploadId: session.id, sha256: sha256(input.bytes) }));
+};
+
+/** Uploads, completes and scans a file (clean bytes end published). */
+export const publishFile = async (
+  env: FilesEnv,
+  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string },
+) => {
+  const version = await uploadFile(env, input);
+  await env.run(scanVersion(input.workspaceId, version.id, { attempt: 1, maxAttempts: 3 }));
+  return version;
+};
+
+/** The drive counters as stored. */
+export const driveCounters = async (env: FilesEnv, workspaceId: string) => {
+  const row = await env.db.db.selectFrom("fs_drives").select(["quota_bytes", "used_bytes", "reserved_bytes"]).where("workspace_id", "=", workspaceId).executeTakeFirstOrThrow();
+  return { quota: Number(row.quota_bytes), used: Number(row.used_bytes), reserved: Number(row.reserved_bytes) };
+};
+
+/** UTF-8 bytes of `text`. */
+export const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -1,0 +1,39 @@
+/**
+ * Trash and restore: trashing a folder trashes its subtree, leaves a tombstone in the change feed
+ * and produces NodeDeleted; the name becomes free; restoring brings the subtree back, 409
+ * name_taken when the name was taken again.
+ */
+import t from "tap";
+import { createFolder } from "../../core/files/CreateFolder.js";
+import { listChanges } from "../../core/files/ListChanges.js";
+import { listChildren } from "../../core/files/NodeQueries.js";
+import { restoreNode } from "../../core/files/RestoreNode.js";
+import { trashNode } from "../../core/files/TrashNode.js";
+import { forEachDialect } from "../support/databases.js";
+import { filesRuntime, workspaceWithDrive } from "./support.js";
+
+t.test("trash takes the subtree, leaves a tombstone and NodeDeleted; restore brings it back unless the name is taken again", (t) =>
+  forEachDialect(t, "trash", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const mk = (parentId: string, name: string) => env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId, name }));
+    const docs = await mk(root, "docs");
+    const inner = await mk(docs.id, "inner");
+    t.equal(await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: docs.id })), 2, "the folder and its child");
+    const children = await env.run(listChildren({ userId: "ann", workspaceId: "ws1", nodeId: root, cursor: null, limit: 50 }));
+    t.same(children.data.map((n) => n.name), [], "no longer listed");
+    const feed = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: null, limit: 50 }));
+    const last = feed.data[feed.data.length - 1]!;
+    t.match(last, { type: "node.trashed", nodeId: docs.id, node: null, tombstone: { id: docs.id, parentId: root } }, "a tombstone in the feed");
+    t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "NodeDeleted").execute()).length, 1, "NodeDeleted once");
+    t.match(await env.attempt(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: inner.id })), { ok: false, error: { code: "node_trashed" } }, "a child comes back with its folder only");
+
+    const again = await mk(root, "docs");
+    t.match(await env.attempt(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: docs.id })), { ok: false, error: { code: "name_taken" } }, "409 while the name is taken");
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: again.id }));
+    t.match(await env.run(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: docs.id })), { id: docs.id, trashedAt: null });
+    const innerNow = await db.db.selectFrom("fs_nodes").select("trashed_at").where("id", "=", inner.id).executeTakeFirstOrThrow();
+    t.equal(innerNow.trashed_at, null, "the subtree is back");
+    t.match(await env.attempt(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: root })), { ok: false, error: { code: "root_immutable" } });
+  }),
+);

@@ -1,0 +1,155 @@
+/**
+ * Upload completion (spec rules 2 and 8; "Upload completion is keyed by session and checksum"):
+ * the stored bytes are verified through the object store, a retry after a lost answer gets the
+ * same version, a conflicting complete is 409, a name taken meanwhile is 409 and nothing is
+ * published, and parallel completes make one version.
+ */
+import t from "tap";
+import { completeUpload } from "../../core/files/CompleteUpload.js";
+import { createFolder } from "../../core/files/CreateFolder.js";
+import { createUpload } from "../../core/files/CreateUpload.js";
+import { forEachDialect } from "../support/databases.js";
+import { bytesOf, driveCounters, filesRuntime, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
+
+const bytes = bytesOf("The quick brown fox jumps over the lazy dog, twice over.");
+
+t.test("a multi-part upload completes into one quarantined version whose size and SHA-256 are the stored bytes'", (t) =>
+  forEachDialect(t, "complete", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
+    t.ok(session.parts.length > 1, "several parts");
+    const version = await env.run(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
+    t.match(version, { number: 1, sizeBytes: bytes.length, sha256: sha256(bytes), status: "quarantined", isCurrent: false });
+    const stored = await env.run(env.store.stat(version.objectKey));
+    t.match(stored, { size: bytes.length, sha256: sha256(bytes) }, "the assembled object holds the whole file");
+    const node = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", version.nodeId).executeTakeFirstOrThrow();
+    t.match(node, { name: "fox.txt", kind: "file", current_version_id: null }, "the file exists, with no current version before the scan");
+    const outbox = await db.db.selectFrom("outbox").select(["type", "event"]).where("type", "=", "UploadFinalized").execute();
+    t.equal(outbox.length, 1, "UploadFinalized once");
+    const event = typeof outbox[0]!.event === "string" ? JSON.parse(outbox[0]!.event) : outbox[0]!.event;
+    t.match(event, { aggregate_id: version.id, tenant_id: "ws1", data: { version_id: version.id, sha256: sha256(bytes) } }, "for the version");
+    const jobs = await db.db.selectFrom("jobs").select(["kind", "key"]).where("kind", "=", "files.version_scan").execute();
+    t.same(jobs, [{ kind: "files.version_scan", key: version.id }], "the scan is queued, keyed by the version");
+  }),
+);
+
+t.test("completion is keyed by session and checksum: a retry answers the same version; another checksum is 409", (t) =>
+  forEachDialect(t, "retry", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
+    const complete = (sha: string) => env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha }));
+    const first = await complete(sha256(bytes));
+    const again = await complete(sha256(bytes));
+    t.ok(first.ok && again.ok && first.value.id === again.value.id, "the same version both times");
+    t.match(await complete(sha256("other")), { ok: false, error: { code: "upload_completed", category: "conflict" } }, "another checksum is 409");
+    const versions = await db.db.selectFrom("fs_file_versions").select("id").execute();
+    t.equal(versions.length, 1, "one version");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: bytes.length, reserved: 0 }, "used counted once");
+  }),
+);
+
+t.test("parallel completes of one session make exactly one version [postgres races, sqlite serializes]", (t) =>
+  forEachDialect(t, "parallel completes", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }))),
+    );
+    t.ok(results.every((r) => r.ok), "every complete answers the version");
+    t.equal(new Set(results.map((r) => (r.ok ? r.value.id : ""))).size, 1, "the same version");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: bytes.length, reserved: 0 });
+  }),
+);
+
+t.test("a complete before every part is stored is 409 upload_incomplete and the session stays open", (t) =>
+  forEachDialect(t, "incomplete", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await env.run(
+      createUpload({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", sizeBytes: 10, sha256: sha256("0123456789"), contentType: "text/plain", nodeId: null, partSha256: null }),
+    );
+    const r = await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256("0123456789") }));
+    t.match(r, { ok: false, error: { code: "upload_incomplete", missingParts: [1] } });
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 10 }, "still reserved");
+  }),
+);
+
+t.test("a complete whose checksum differs from the declared one is 422 checksum_mismatch and publishes nothing", (t) =>
+  forEachDialect(t, "checksum", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
+    const r = await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256("not these bytes") }));
+    t.match(r, { ok: false, error: { code: "checksum_mismatch", category: "unprocessable" } });
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").execute()).length, 0, "no version");
+  }),
+);
+
+t.test("a stored object that does not match the declaration fails the upload: 422 and the reservation is released once", (t) =>
+  forEachDialect(t, "stored mismatch", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    // Declared parts whose checksums describe other bytes than the whole the client declared.
+    const other = bytesOf("x".repeat(bytes.length));
+    const session = await env.run(
+      createUpload({
+        userId: "ann",
+        workspaceId: "ws1",
+        parentId: root,
+        name: "fox.txt",
+        sizeBytes: bytes.length,
+        sha256: sha256(bytes),
+        contentType: "application/octet-stream",
+        nodeId: null,
+        partSha256: Array.from({ length: session_parts(bytes.length) }, (_, i) => sha256(other.subarray(i * 16, (i + 1) * 16))),
+      }),
+    );
+    const { putThroughGrant } = await import("./support.js");
+    for (const g of session.parts) await putThroughGrant(env.store, g, other.subarray((g.partNumber - 1) * 16, g.partNumber * 16));
+    const r = await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
+    t.match(r, { ok: false, error: { code: "checksum_mismatch" } });
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "released");
+    const again = await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
+    t.match(again, { ok: false, error: { code: "upload_not_open" } }, "a failed session cannot complete later");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "released exactly once");
+    t.equal(await env.run(env.store.stat(`files/ws1/uploads/${session.id}/part-1`)), null, "its objects are deleted");
+  }),
+);
+
+const session_parts = (size: number): number => Math.ceil(size / 16);
+
+t.test("a name taken meanwhile makes the complete 409 name_taken; nothing is published and the session stays open", (t) =>
+  forEachDialect(t, "name taken meanwhile", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "report", bytes });
+    await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "report" }));
+    const r = await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
+    t.match(r, { ok: false, error: { code: "name_taken", category: "conflict" } });
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").execute()).length, 0, "no version");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: bytes.length }, "still reserved (abort or expiry releases it)");
+  }),
+);
+
+t.test("a new version of an existing file gets the next number", (t) =>
+  forEachDialect(t, "new version", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("one") });
+    const v2 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("two!"), nodeId: v1.nodeId });
+    t.match(v2, { nodeId: v1.nodeId, number: 2 });
+  }),
+);
+
+t.test("only the session's creator may complete it; another user gets 404", (t) =>
+  forEachDialect(t, "session owner", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes });
+    const r = await env.attempt(completeUpload({ userId: "ben", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
+    t.match(r, { ok: false, error: { _tag: "NotFound" } });
+  }),
+);
