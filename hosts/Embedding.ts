@@ -45,8 +45,10 @@ export interface EmbedOptions {
 export interface EmbeddedModule<P> {
   /** Mount with `app.use(module.router.routes()).use(module.router.allowedMethods())`. */
   readonly router: Router;
-  /** Runs any of the module's Effect programs as a Promise, as `principal`. */
-  readonly run: <A, E>(program: Effect.Effect<A, E, HostServices<P> | Principal>, principal?: Principal) => Promise<A>;
+  /** Runs any of the module's Effect programs as a Promise. */
+  readonly run: <A, E>(program: Effect.Effect<A, E, HostServices<P>>) => Promise<A>;
+  /** Runs a program that acts as someone (it reads `CurrentPrincipal`) as `principal`. */
+  readonly runAs: <A, E>(principal: Principal, program: Effect.Effect<A, E, HostServices<P> | Principal>) => Promise<A>;
   readonly core: HostCore<P>;
   readonly worker: RunningWorker | undefined;
   /** Stops the worker, disposes the runtime and closes the bus and the database. */
@@ -71,15 +73,14 @@ export const embedModule = async <P, R extends HostServices<P>>(module: ModuleDe
     limits: options.limits,
   });
   const worker = options.worker === false ? undefined : await startHostWorker(core);
-  const run = <A, E>(program: Effect.Effect<A, E, HostServices<P> | Principal>, principal?: Principal): Promise<A> =>
-    core.runtime.runPromise(
-      Effect.provideServiceEffect(program, CurrentPrincipal, principal === undefined ? Effect.dieMessage("no principal was given to run") : Effect.succeed(principal)),
-    );
+  const run = <A, E>(program: Effect.Effect<A, E, HostServices<P>>): Promise<A> => core.runtime.runPromise(program);
+  const runAs = <A, E>(principal: Principal, program: Effect.Effect<A, E, HostServices<P> | Principal>): Promise<A> =>
+    core.runtime.runPromise(Effect.provideService(program, CurrentPrincipal, principal));
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await worker?.stop();
       await core.close();
     })());
-  return { router, run, core, worker, close };
+  return { router, run, runAs, core, worker, close };
 };

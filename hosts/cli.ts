@@ -1,6 +1,6 @@
 /**
- * The `domainkit` command line: serve, worker, migrate, token, merchant, revoke, dead-letters,
- * replay, settlement.
+ * The `domainkit` command line: serve, worker, migrate, token, revoke, dead-letters, replay, plus
+ * every module's commands (ModuleDefinition.commands: merchant and settlement from payments).
  * Configuration comes from the environment (Config.ts); output is JSON where a script may read it.
  */
 import { parseArgs } from "node:util";
