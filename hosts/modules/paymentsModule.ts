@@ -1,7 +1,8 @@
 /**
- * The payment module as a host sees it: routes, migrations, merchant API key authentication
- * and its ports (repository, API keys, provider). `makePaymentsModule({ provider })` lets a
- * host or a test bring its own PaymentProvider; the default is an in-process sandbox.
+ * The payment module as a host sees it: the Layer of its ports (`PaymentsPorts` over the
+ * database), routes, migrations, consumers, jobs and recurring jobs, merchant API key and client
+ * secret authentication, and its CLI commands (paymentsCommands.ts). `makePaymentsModule({ provider })`
+ * lets a host or a test bring its own PaymentProvider; the default is an in-process sandbox.
  */
 import { Clock, Effect, Layer, Schema } from "effect";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
@@ -137,7 +138,7 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
   const maxAttempts = options.merchantWebhookMaxAttempts ?? defaultMerchantWebhookMaxAttempts;
   const api = options.provider === undefined ? options.providerApi : undefined;
   const sandbox: SandboxProvider | undefined = options.provider === undefined && api === undefined ? makeSandboxProvider() : undefined;
-  const provider = options.provider ?? (api !== undefined ? makeHttpPaymentProvider(api) : (sandbox as SandboxProvider));
+  const provider: PaymentProvider = options.provider ?? (api !== undefined ? makeHttpPaymentProvider(api) : (sandbox ?? makeSandboxProvider()));
   const secrets = options.webhookSecret === undefined ? [] : typeof options.webhookSecret === "string" ? [options.webhookSecret] : [...options.webhookSecret];
   const settlementFiles =
     options.settlementFiles ??
