@@ -6,7 +6,8 @@
 import { Effect, Either } from "effect";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
-import { OperatorExceptions, type OperatorException } from "../../ports/payments/OperatorExceptions.js";
+import { toWire } from "../../core/kernel/Wire.js";
+import { OperatorException, OperatorExceptions } from "../../ports/payments/OperatorExceptions.js";
 import { CommandUsageError, type ModuleCommand } from "../ModuleDefinition.js";
 
 const usageError = (message: string) => Either.left(new CommandUsageError({ message }));
@@ -26,24 +27,6 @@ const calendarDay = (value: string | boolean | undefined): Either.Either<string,
 };
 
 const json = (value: unknown, pretty = false) => ({ stdout: `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n` });
-
-/** An exception as `settlement exceptions` prints it (the wire's snake_case and RFC 3339 times). */
-const exceptionWire = (e: OperatorException) => ({
-  id: e.id,
-  merchant_id: e.merchantId,
-  provider_object: e.providerObject,
-  settlement_window: e.settlementWindow,
-  kind: e.kind,
-  subject_type: e.subjectType,
-  subject_id: e.subjectId,
-  expected: e.expected,
-  observed: e.observed,
-  currency: e.currency,
-  status: e.status,
-  resolution: e.resolution,
-  opened_at: e.openedAt?.toISOString() ?? null,
-  resolved_at: e.resolvedAt?.toISOString() ?? null,
-});
 
 const merchantCommand = {
   name: "merchant",
@@ -88,7 +71,7 @@ const settlementCommand = {
       if (status !== undefined && status !== "open" && status !== "resolved") return usageError("--status must be open or resolved");
       return Either.map(positiveLimit(values.limit), (limit) =>
         Effect.flatMap(OperatorExceptions, (exceptions) => exceptions.listAll({ ...(status !== undefined ? { status } : {}), limit })).pipe(
-          Effect.map((listed) => json({ data: listed.map(exceptionWire) }, true)),
+          Effect.map((listed) => json({ data: listed.map((e) => toWire(OperatorException, e)) }, true)),
         ),
       );
     }

@@ -1,27 +1,29 @@
 /**
  * The operator's view of reconciliation exceptions across every merchant (and the unmatched ones
  * of none), newest first: what `domainkit settlement exceptions` lists. The merchant-scoped
- * ReconciliationRepository.listExceptions answers one merchant only.
+ * ReconciliationRepository.listExceptions answers one merchant only. The record is declared once
+ * (core/kernel/RecordFields.ts): its wire shape and SQL row codec are derived from it.
  */
-import { Context, type Effect } from "effect";
+import { Context, Schema, type Effect } from "effect";
 
 /** One reconciliation exception as the operator sees it. */
-export interface OperatorException {
-  readonly id: string;
-  readonly merchantId: string | null;
-  readonly providerObject: string;
-  readonly settlementWindow: string;
-  readonly kind: string;
-  readonly subjectType: string;
-  readonly subjectId: string | null;
-  readonly expected: unknown;
-  readonly observed: unknown;
-  readonly currency: string | null;
-  readonly status: string;
-  readonly resolution: unknown;
-  readonly openedAt: Date | null;
-  readonly resolvedAt: Date | null;
-}
+export const OperatorException = Schema.Struct({
+  id: Schema.String,
+  merchantId: Schema.NullOr(Schema.String),
+  providerObject: Schema.String,
+  settlementWindow: Schema.String,
+  kind: Schema.String,
+  subjectType: Schema.String,
+  subjectId: Schema.NullOr(Schema.String),
+  expected: Schema.NullOr(Schema.Unknown),
+  observed: Schema.NullOr(Schema.Unknown),
+  currency: Schema.NullOr(Schema.String),
+  status: Schema.String,
+  resolution: Schema.NullOr(Schema.Unknown),
+  openedAt: Schema.DateFromSelf,
+  resolvedAt: Schema.NullOr(Schema.DateFromSelf),
+});
+export type OperatorException = typeof OperatorException.Type;
 
 export interface OperatorExceptions {
   /** At most `limit` exceptions, newest first, of `status` when given. */
