@@ -109,8 +109,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       onSignals(sandbox.close);
       return;
     }
-    const config = loadConfig();
-    const commands = moduleCommands(config);
+    // The modules' commands do not depend on the configuration: the help never needs a valid one.
+    const commands = moduleCommands(loadConfig({}));
     usage = usageOf(commands.values());
     const moduleCommand = command === undefined ? undefined : commands.get(command);
     if (moduleCommand !== undefined) {
@@ -127,7 +127,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       // Arguments are checked before anything opens the database.
       const prepared = moduleCommand.prepare({ positionals, values });
       if (Either.isLeft(prepared)) throw new UsageError(prepared.left.message);
-      const output = await withCore(config, (core) => core.runtime.runPromise(prepared.right));
+      const output = await withCore(loadConfig(), (core) => core.runtime.runPromise(prepared.right));
       process.stdout.write(output.stdout);
       if (output.exitCode !== undefined && output.exitCode !== 0) process.exitCode = output.exitCode;
       return;
@@ -148,6 +148,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       process.stdout.write(`${usage}\n`);
       return;
     }
+    const config = loadConfig();
     switch (command) {
       case "serve": {
         const server = await createServer(config);
