@@ -1,76 +1,116 @@
 /**
- * The composition root: an inversify container whose bindings are the chosen adapters, one per
- * port (identified by the Effect tag's key), and the one Effect ManagedRuntime built from it.
- * Rebinding a port before `buildRuntime` replaces its adapter:
+ * The composition root (docs/architecture.md, Hosts): an inversify container holding what a
+ * host is made of — the database, the realtime bus, the logger, the composed modules, the shared
+ * file pieces and any replaced adapters — and the one typed Effect runtime built from it:
+ * `ManagedRuntime<SharedPorts | P, never>` for modules providing `P`.
  *
- *   container.rebind(IdempotencyStore.key).toConstantValue(myStore)
+ * Replace a port's adapter before the runtime is built (PortBindings.ts):
+ *
+ *   rebindPort(container, IdempotencyStore, myStore)
  */
 import "reflect-metadata";
 import { Container } from "inversify";
 import { Context, Effect, Layer, ManagedRuntime } from "effect";
 import type { Logger } from "pino";
-import { storageLayer } from "../adapters/sql/storageLayer.js";
+import { databaseLayer, sqlStorageLayer } from "../adapters/sql/DatabaseLayer.js";
+import type { StoragePorts } from "../adapters/sql/storageLayer.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { ClosableRealtimeBus } from "../adapters/sqlite/InProcessRealtimeBus.js";
+import { ObjectStore } from "../ports/ObjectStore.js";
+import type { Principal } from "../ports/Principal.js";
 import { ChannelAuthorizers, RealtimeBus, type ChannelAuthorizer } from "../ports/Realtime.js";
-import type { ModuleDefinition } from "./ModuleDefinition.js";
-import { sharedPortTags, type AnyTag } from "./PortBindings.js";
+import { Scanner } from "../ports/Scanner.js";
+import { Thumbnailer } from "../ports/Thumbnailer.js";
+import type { Composition } from "./Composition.js";
+import type { ModuleChannelAuthorizer } from "./ModuleDefinition.js";
+import { portOverrides, type FilePorts, type HostServices } from "./PortBindings.js";
 
-/** Identifiers of the host-level (non-port) bindings. */
+/** Identifiers of the host-level bindings. */
 export const HostBindings = {
   Database: Symbol.for("domainkit/SqlDatabase"),
+  Bus: Symbol.for("domainkit/RealtimeBus"),
   Logger: Symbol.for("domainkit/Logger"),
-  Modules: Symbol.for("domainkit/Modules"),
+  Files: Symbol.for("domainkit/Files"),
 } as const;
+
+/** The shared file pieces a host binds for every module (ObjectStore, Scanner, Thumbnailer). */
+export interface FileServices {
+  readonly store: ObjectStore;
+  readonly scanner: Scanner;
+  readonly thumbnailer: Thumbnailer;
+}
 
 /** What the container is built from. */
 export interface ContainerInput {
   readonly database: SqlDatabase;
   readonly bus: ClosableRealtimeBus;
   readonly logger: Logger;
-  readonly modules: ReadonlyArray<ModuleDefinition>;
+  readonly files: FileServices;
 }
 
-/** Authorizers of every module, by channel kind; a kind claimed twice is a wiring error. */
-const channelAuthorizers = (modules: ReadonlyArray<ModuleDefinition>): ChannelAuthorizers => {
+/** Binds the pieces of a host; module ports come from the composition's Layers at `buildRuntime`. */
+export const createContainer = (input: ContainerInput): Container => {
+  const container = new Container();
+  container.bind<SqlDatabase>(HostBindings.Database).toConstantValue(input.database);
+  container.bind<ClosableRealtimeBus>(HostBindings.Bus).toConstantValue(input.bus);
+  container.bind<Logger>(HostBindings.Logger).toConstantValue(input.logger);
+  container.bind<FileServices>(HostBindings.Files).toConstantValue(input.files);
+  return container;
+};
+
+const filesLayer = (files: FileServices): Layer.Layer<FilePorts> =>
+  Layer.mergeAll(Layer.succeed(ObjectStore, files.store), Layer.succeed(Scanner, files.scanner), Layer.succeed(Thumbnailer, files.thumbnailer));
+
+/**
+ * The ChannelAuthorizers port over the modules' authorizers, each closed over the host's
+ * services; a kind claimed twice is a wiring error. A failing authorizer is a defect (the
+ * realtime server refuses the subscription).
+ */
+const channelAuthorizers = <S>(authorizers: ReadonlyArray<ModuleChannelAuthorizer<S>>, services: () => Context.Context<S>): ChannelAuthorizers => {
   const byKind = new Map<string, ChannelAuthorizer>();
-  for (const authorizer of modules.flatMap((m) => m.channelAuthorizers ?? [])) {
+  for (const authorizer of authorizers) {
     if (byKind.has(authorizer.kind)) throw new Error(`two modules authorize channel kind "${authorizer.kind}"`);
-    byKind.set(authorizer.kind, authorizer);
+    byKind.set(authorizer.kind, {
+      kind: authorizer.kind,
+      authorize: (principal: Principal, channelId: string) =>
+        authorizer.authorize(principal, channelId).pipe(
+          Effect.orDie,
+          Effect.mapInputContext((_: Context.Context<never>) => services()),
+        ),
+    });
   }
   return { forKind: (kind) => byKind.get(kind) };
 };
 
-/** Every port tag the composition binds: the shared ones plus each module's own. */
-export const boundTags = (modules: ReadonlyArray<ModuleDefinition>): ReadonlyArray<AnyTag> => [
-  ...sharedPortTags,
-  ...modules.flatMap((m) => (m.ports ?? []).map((p) => p.tag)),
-];
+/** The host's services but the channel authorizers, which are built over them. */
+type BaseServices<P> = StoragePorts | RealtimeBus | FilePorts | P;
 
-/** Binds every port to its default adapter over `database`. */
-export const createContainer = (input: ContainerInput): Container => {
-  const container = new Container();
-  container.bind(HostBindings.Database).toConstantValue(input.database);
-  container.bind(HostBindings.Logger).toConstantValue(input.logger);
-  container.bind(HostBindings.Modules).toConstantValue(input.modules);
-  // The storage layer is made of plain values, so building it needs no scope that outlives this.
-  const storage = Effect.runSync(Effect.scoped(Layer.build(storageLayer(input.database))));
-  for (const tag of sharedPortTags) {
-    if (tag === RealtimeBus || tag === ChannelAuthorizers) continue;
-    container.bind(tag.key).toConstantValue(Context.unsafeGet(storage, tag as AnyTag));
-  }
-  container.bind(RealtimeBus.key).toConstantValue(input.bus);
-  container.bind(ChannelAuthorizers.key).toConstantValue(channelAuthorizers(input.modules));
-  for (const port of input.modules.flatMap((m) => m.ports ?? [])) {
-    container.bind(port.tag.key).toDynamicValue(() => port.make(input.database)).inSingletonScope();
-  }
-  return container;
-};
-
-/** The one runtime of a host: every bound port, as the container resolves it now. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const buildRuntime = (container: Container, tags: ReadonlyArray<AnyTag>): ManagedRuntime.ManagedRuntime<any, never> => {
-  let context = Context.empty() as Context.Context<unknown>;
-  for (const tag of tags) context = Context.add(context, tag, container.get(tag.key));
-  return ManagedRuntime.make(Layer.succeedContext(context));
+/**
+ * The one runtime of a host: the kernel storage ports, the realtime bus and the file pieces, every
+ * module's Layer over the database, then the replaced adapters, then the channel authorizers
+ * closed over all of it.
+ */
+export const buildRuntime = <P>(container: Container, composition: Composition<P>): ManagedRuntime.ManagedRuntime<HostServices<P>, never> => {
+  const database = container.get<SqlDatabase>(HostBindings.Database);
+  const bus = container.get<ClosableRealtimeBus>(HostBindings.Bus);
+  const files = container.get<FileServices>(HostBindings.Files);
+  const base = Layer.mergeAll(
+    Layer.provide(Layer.merge(sqlStorageLayer, composition.layer), databaseLayer(database)),
+    Layer.succeed(RealtimeBus, bus),
+    filesLayer(files),
+  );
+  const replaced: Layer.Layer<BaseServices<P>> = portOverrides(container).reduce((layer: Layer.Layer<BaseServices<P>>, override) => Layer.merge(layer, override), base);
+  const authorizers = composition.modules.flatMap((m) => m.channelAuthorizers ?? []);
+  const complete: Layer.Layer<HostServices<P>> = Layer.flatMap(replaced, (context: Context.Context<BaseServices<P>>) => {
+    // The authorizers run with every service of the host, their own port included.
+    const built: { services?: Context.Context<HostServices<P>> } = {};
+    const port = channelAuthorizers(authorizers, () => {
+      if (built.services === undefined) throw new Error("channel authorizers used before the host runtime was built");
+      return built.services;
+    });
+    const services: Context.Context<HostServices<P>> = Context.add(context, ChannelAuthorizers, port);
+    built.services = services;
+    return Layer.succeedContext(services);
+  });
+  return ManagedRuntime.make(complete);
 };

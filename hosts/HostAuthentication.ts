@@ -7,13 +7,14 @@ import { Cause, Exit } from "effect";
 import type { Middleware } from "koa";
 import { bearerToken, jwtAuthentication } from "../adapters/koa/Authentication.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
+import type { HostServices } from "./PortBindings.js";
 import { epochLookup, type DomainRuntime } from "./Runtime.js";
 
 /** Bearer authentication for every module of a host, JWT for users by default. */
-export const hostAuthentication = (options: {
+export const hostAuthentication = <P>(options: {
   readonly jwtSecret: string;
-  readonly runtime: DomainRuntime;
-  readonly modules: ReadonlyArray<ModuleDefinition>;
+  readonly runtime: DomainRuntime<P>;
+  readonly modules: ReadonlyArray<ModuleDefinition<never, HostServices<P>>>;
 }): Middleware => {
   const jwt = jwtAuthentication({ secret: options.jwtSecret, userEpochs: epochLookup(options.runtime) });
   const authenticators = options.modules.flatMap((m) => m.bearerAuthenticators ?? []);

@@ -1,51 +1,39 @@
 /**
- * The ports a host binds, each identified in the inversify container by its Effect tag's key,
- * so a host can rebind any one of them (`container.rebind(IdempotencyStore.key)`) before the
- * runtime is built.
+ * The ports every host provides to every module (the shared ones), and the typed way to replace
+ * any port's adapter: `rebindPort(container, IdempotencyStore, myStore)` before the runtime is
+ * built. The service must have the port's type, so a wrong adapter does not compile.
  */
-import { Context } from "effect";
-import { Ids } from "../ports/Ids.js";
-import { Transactions } from "../ports/Transactions.js";
-import { UserEpochs } from "../ports/UserEpochs.js";
-import { Outbox, OutboxRelayStore } from "../ports/Outbox.js";
-import { Inbox } from "../ports/Inbox.js";
-import { Jobs, JobQueue } from "../ports/Jobs.js";
-import { IdempotencyStore } from "../ports/IdempotencyStore.js";
-import { ChannelAuthorizers, ChannelLog, RealtimeBus } from "../ports/Realtime.js";
-import { WorkSignals } from "../ports/WorkSignals.js";
+import "reflect-metadata";
+import type { Container } from "inversify";
+import { Layer, type Context } from "effect";
+import type { StoragePorts } from "../adapters/sql/storageLayer.js";
+import type { ObjectStore } from "../ports/ObjectStore.js";
+import type { ChannelAuthorizers, RealtimeBus } from "../ports/Realtime.js";
+import type { Scanner } from "../ports/Scanner.js";
+import type { Thumbnailer } from "../ports/Thumbnailer.js";
 
-/** Every shared port tag the reference composition provides. */
-export const sharedPortTags = [
-  Ids,
-  Transactions,
-  UserEpochs,
-  Outbox,
-  OutboxRelayStore,
-  Inbox,
-  Jobs,
-  JobQueue,
-  IdempotencyStore,
-  ChannelLog,
-  WorkSignals,
-  RealtimeBus,
-  ChannelAuthorizers,
-] as const;
+/** The shared file pieces: bound once by the host for every module that stores bytes. */
+export type FilePorts = ObjectStore | Scanner | Thumbnailer;
 
-/** The services the shared ports stand for. */
-export type SharedPorts =
-  | Ids
-  | Transactions
-  | UserEpochs
-  | Outbox
-  | OutboxRelayStore
-  | Inbox
-  | Jobs
-  | JobQueue
-  | IdempotencyStore
-  | ChannelLog
-  | WorkSignals
-  | RealtimeBus
-  | ChannelAuthorizers;
+/** Every port a host provides whatever modules it composes (kernel storage, realtime, files). */
+export type SharedPorts = StoragePorts | RealtimeBus | ChannelAuthorizers | FilePorts;
 
-/** Any Effect tag; the container identifies its binding by `tag.key`. */
-export type AnyTag = Context.Tag<any, any>;
+/** What the programs of a host composing modules that provide `P` may use. */
+export type HostServices<P> = SharedPorts | P;
+
+/** The container's identifier of the replaced adapters (each one a Layer of one port). */
+export const PortOverrides = Symbol.for("domainkit/PortOverrides");
+
+/**
+ * Binds `tag` to `service` in `container`, replacing the adapter the composition would use (the
+ * shared ones and any module's). Several rebinds of one port: the last wins.
+ */
+export const rebindPort = <I, S>(container: Container, tag: Context.Tag<I, S>, service: S): void => {
+  // A Layer providing `I` provides at least nothing: widening it to Layer<never> needs no cast.
+  const layer: Layer.Layer<never> = Layer.succeed(tag, service);
+  container.bind<Layer.Layer<never>>(PortOverrides).toConstantValue(layer);
+};
+
+/** The replaced adapters of `container`, in binding order. */
+export const portOverrides = (container: Container): ReadonlyArray<Layer.Layer<never>> =>
+  container.isBound(PortOverrides) ? container.getAll<Layer.Layer<never>>(PortOverrides) : [];

@@ -15,36 +15,49 @@ import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
 import { loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
-import type { ModuleDefinition } from "./ModuleDefinition.js";
-import { referenceModules } from "./modules/index.js";
-import { withBlobStorage } from "./modules/blobStorageModule.js";
+import { toComposition, type Composition, type HostModules } from "./Composition.js";
+import { mountedRoutes } from "./ModuleDefinition.js";
+import { referenceModules, type ReferencePorts } from "./modules/index.js";
+import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { hostAuthentication } from "./HostAuthentication.js";
-import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
+import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type FileOptions, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
-export interface ServerOptions {
-  readonly modules?: ReadonlyArray<ModuleDefinition>;
+export interface ServerOptions<P = ReferencePorts> {
+  /** The modules to mount; the reference modules (hosts/modules/index.ts) when omitted. */
+  readonly modules?: HostModules<P>;
+  /** The Scanner and Thumbnailer (the ObjectStore is the configured local blob store). */
+  readonly files?: Omit<FileOptions, "store">;
   readonly logger?: Logger;
   readonly limits?: Partial<Limits>;
   /** Overrides of the default action budgets (invitations, mentions, shares). */
   readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
+  /** Replace adapters before the runtime is built, e.g. `c => rebindPort(c, Tag, adapter)`. */
   readonly rebind?: (container: Container) => void;
   /** Realtime heartbeat interval (default 30 s). */
   readonly heartbeatMs?: number;
 }
 
 /** A running reference server. */
-export interface ReferenceServer {
+export interface ReferenceServer<P = ReferencePorts> {
   readonly url: string;
   readonly port: number;
-  readonly core: HostCore;
+  readonly core: HostCore<P>;
   readonly worker: RunningWorker | undefined;
   /** Stops realtime, drains HTTP, stops the worker, disposes the runtime, closes the database. */
   readonly close: () => Promise<void>;
 }
 
-/** Starts the reference server. */
-export const createServer = async (config: Config = loadConfig(), options: ServerOptions = {}): Promise<ReferenceServer> => {
+/** Starts the reference server: the reference modules, or `options.modules`. */
+export function createServer(config?: Config): Promise<ReferenceServer>;
+export function createServer<P = ReferencePorts>(config: Config, options: ServerOptions<P>): Promise<ReferenceServer<P>>;
+export function createServer<P>(config: Config = loadConfig(), options: ServerOptions<P> = {}): Promise<ReferenceServer<P> | ReferenceServer> {
+  return options.modules === undefined
+    ? startServer(config, referenceModules(config), options)
+    : startServer(config, toComposition(options.modules), options);
+}
+
+const startServer = async <P>(config: Config, composition: Composition<P>, options: Omit<ServerOptions<unknown>, "modules">): Promise<ReferenceServer<P>> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   if (config.usingDevelopmentSecret) {
     logger.warn("AUTH_JWT_SECRET is not set: using the documented development secret. Set it in production.");
@@ -52,8 +65,9 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   if (config.usingDevelopmentBlobSecret) {
     logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
   }
-  // The shared ObjectStore and Scanner are bound once for every module (rebind to replace them).
-  const { store: blobStore, modules } = withBlobStorage(config, options.modules ?? referenceModules(config));
+  // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
+  const blobStore = configuredBlobStore(config);
+  const modules = composition.modules;
   const database = await openConfiguredDatabase(config);
   try {
     if (config.migrateOnStart) {
@@ -64,12 +78,18 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     await database.close();
     throw error;
   }
-  const core = await createHostCore({ database, modules, logger, ...(options.rebind ? { rebind: options.rebind } : {}) });
+  const core = await createHostCore({
+    database,
+    modules: composition,
+    logger,
+    files: { ...options.files, store: blobStore },
+    ...(options.rebind ? { rebind: options.rebind } : {}),
+  });
   const app = createKoaApp({
     logger,
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
-    routes: modules.flatMap((m) => m.routes),
+    routes: modules.flatMap(mountedRoutes),
     // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
     configureRouter: (router) => mountBlobGrantHandler(router, blobStore),
     ...(options.limits ? { limits: options.limits } : {}),

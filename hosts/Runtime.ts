@@ -14,42 +14,71 @@ import type { ClosableRealtimeBus } from "../adapters/sqlite/InProcessRealtimeBu
 import { combineChannels, realtimeConsumer } from "../adapters/worker/RealtimeConsumer.js";
 import { startWorker, type RunningWorker } from "../adapters/worker/Worker.js";
 import type { Authenticate } from "../adapters/ws/UpgradeAuthentication.js";
+import { makeSignatureScanner } from "../adapters/scanner/SignatureScanner.js";
+import { makeSharpThumbnailer } from "../adapters/thumbnails/SharpThumbnailer.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
+import type { ObjectStore } from "../ports/ObjectStore.js";
+import type { Scanner } from "../ports/Scanner.js";
+import type { Thumbnailer } from "../ports/Thumbnailer.js";
 import { kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } from "../core/maintenance/KernelMaintenance.js";
-import { boundTags, buildRuntime, createContainer } from "./Container.js";
+import { toComposition, type Composition, type HostModules } from "./Composition.js";
+import { buildRuntime, createContainer, type FileServices } from "./Container.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
+import type { HostServices } from "./PortBindings.js";
+import { unconfiguredObjectStore } from "./modules/blobStorageModule.js";
+import type { ReferencePorts } from "./modules/index.js";
 
-/** The runtime every handler, consumer and job of a host runs on. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type DomainRuntime = ManagedRuntime.ManagedRuntime<any, never>;
+/**
+ * The runtime every handler, consumer and job of a host runs on: the shared ports plus the ports
+ * `P` of its modules (`DomainRuntime<ProjectsPorts | PaymentsPorts>`).
+ */
+export type DomainRuntime<P = ReferencePorts> = ManagedRuntime.ManagedRuntime<HostServices<P>, never>;
 
 /** A composed host core. */
-export interface HostCore {
+export interface HostCore<P> {
   readonly database: SqlDatabase;
   readonly bus: ClosableRealtimeBus;
   readonly container: Container;
-  readonly runtime: DomainRuntime;
-  readonly modules: ReadonlyArray<ModuleDefinition>;
+  readonly runtime: DomainRuntime<P>;
+  readonly composition: Composition<P>;
+  readonly modules: ReadonlyArray<ModuleDefinition<never, HostServices<P>>>;
   /** Disposes the runtime, then closes the bus and the database. */
   readonly close: () => Promise<void>;
 }
 
+/** The shared file pieces of a host; an ObjectStore that refuses every call when none is given. */
+export interface FileOptions {
+  readonly store?: ObjectStore;
+  /** The built-in signature scanner when omitted. */
+  readonly scanner?: Scanner;
+  /** sharp when omitted. */
+  readonly thumbnailer?: Thumbnailer;
+}
+
 /** How a host core is composed. */
-export interface HostCoreOptions {
+export interface HostCoreOptions<P> {
   readonly database: SqlDatabase;
-  readonly modules: ReadonlyArray<ModuleDefinition>;
+  readonly modules: HostModules<P>;
   readonly logger: Logger;
-  /** Replace adapters before the runtime is built, e.g. `c => c.rebind(Tag.key).toConstantValue(x)`. */
+  readonly files?: FileOptions;
+  /** Replace adapters before the runtime is built, e.g. `c => rebindPort(c, Tag, adapter)`. */
   readonly rebind?: (container: Container) => void;
 }
 
+const fileServices = (options: FileOptions = {}): FileServices => ({
+  store: options.store ?? unconfiguredObjectStore,
+  scanner: options.scanner ?? makeSignatureScanner(),
+  thumbnailer: options.thumbnailer ?? makeSharpThumbnailer(),
+});
+
 /** Composes container and runtime over an open, migrated database. */
-export const createHostCore = async (options: HostCoreOptions): Promise<HostCore> => {
+export const createHostCore = async <P>(options: HostCoreOptions<P>): Promise<HostCore<P>> => {
+  const composition = toComposition(options.modules);
   const bus = await realtimeBus(options.database);
-  const container = createContainer({ database: options.database, bus, logger: options.logger, modules: options.modules });
+  const container = createContainer({ database: options.database, bus, logger: options.logger, files: fileServices(options.files) });
   options.rebind?.(container);
-  const runtime = buildRuntime(container, boundTags(options.modules));
-  for (const module of options.modules) module.attachRuntime?.(runtime);
+  const runtime = buildRuntime(container, composition);
+  for (const module of composition.modules) module.attachRuntime?.(runtime);
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
@@ -57,30 +86,29 @@ export const createHostCore = async (options: HostCoreOptions): Promise<HostCore
       await bus.close();
       await options.database.close();
     })());
-  return { database: options.database, bus, container, runtime, modules: options.modules, close };
+  return { database: options.database, bus, container, runtime, composition, modules: composition.modules, close };
 };
 
 /** Starts the outbox relay and job runner for every module of the host (realtime fan-out and kernel maintenance included). */
-export const startHostWorker = async (
-  core: HostCore,
+export const startHostWorker = async <P>(
+  core: HostCore<P>,
   options: { readonly workerId?: string; readonly pollMs?: number } = {},
 ): Promise<RunningWorker> => {
   // Idempotent across processes: the next slot's job is keyed by the slot.
+  const recurring: ReadonlyArray<(nowMs: number) => Effect.Effect<void, never, HostServices<P>>> = [
+    scheduleNextMaintenance,
+    ...core.modules.flatMap((m) => (m.scheduleRecurring ? [m.scheduleRecurring] : [])),
+  ];
   await core.runtime.runPromise(
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.forEach([scheduleNextMaintenance, ...core.modules.flatMap((m) => (m.scheduleRecurring ? [m.scheduleRecurring] : []))], (schedule) => schedule(now), {
-        discard: true,
-      }),
-    ),
+    Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.forEach(recurring, (schedule) => schedule(now), { discard: true })),
   );
   const channelMappings = core.modules.flatMap((m) => (m.channelsFor ? [m.channelsFor] : []));
-  const consumers = [
-    ...core.modules.flatMap((m) => m.consumers ?? []),
-    ...(channelMappings.length > 0 ? [realtimeConsumer({ channelsFor: combineChannels(...channelMappings) })] : []),
-  ];
-  return startWorker({
+  return startWorker<HostServices<P>>({
     runtime: core.runtime,
-    consumers,
+    consumers: [
+      ...core.modules.flatMap((m) => m.consumers ?? []),
+      ...(channelMappings.length > 0 ? [realtimeConsumer({ channelsFor: combineChannels(...channelMappings) })] : []),
+    ],
     jobHandlers: [
       { kind: kernelMaintenanceKind, run: () => Effect.asVoid(runKernelMaintenance()) },
       ...core.modules.flatMap((m) => m.jobHandlers ?? []),
@@ -91,11 +119,11 @@ export const startHostWorker = async (
 };
 
 /** The user's current token epoch, read through the runtime's UserEpochs port. */
-export const epochLookup = (runtime: DomainRuntime) => (userId: string): Promise<number> =>
+export const epochLookup = <P>(runtime: DomainRuntime<P>) => (userId: string): Promise<number> =>
   runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId)));
 
 /** Realtime upgrade authentication with the same JWT rules as HTTP, keeping the token's epoch. */
-export const jwtUpgradeAuthentication = (secret: string, runtime: DomainRuntime): Authenticate => async (token) => {
+export const jwtUpgradeAuthentication = <P>(secret: string, runtime: DomainRuntime<P>): Authenticate => async (token) => {
   try {
     const principal = await verifyToken(secret, token, epochLookup(runtime));
     const epoch = decodeJwt(token).epoch;

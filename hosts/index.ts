@@ -2,6 +2,7 @@
 export * from "./Config.js";
 export * from "./PortBindings.js";
 export * from "./ModuleDefinition.js";
+export * from "./Composition.js";
 export * from "./Container.js";
 export * from "./Database.js";
 export * from "./Runtime.js";

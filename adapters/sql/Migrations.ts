@@ -1,8 +1,10 @@
 /**
- * Versioned migrations: each module registers its list; `migrate` applies what is missing, in
- * order (kernel first, then modules in registration order), each migration in its own
- * transaction, recorded in `domainkit_migrations`. Safe to run twice and from two processes at
- * once: Postgres serializes runners with a session advisory lock, SQLite with BEGIN IMMEDIATE.
+ * Versioned migrations: `migrate(db, modules)` applies what is missing of the kernel's migrations
+ * (always first) and then of each given module's, in the given order, each migration in its own
+ * transaction, recorded in `domainkit_migrations`. There is no global registry: a host passes the
+ * modules it composes, so what a database gets is what the host mounts (docs/architecture.md,
+ * Storage). Safe to run twice and from two processes at once: Postgres serializes runners with
+ * a session advisory lock, SQLite with BEGIN IMMEDIATE.
  */
 import { sql, type Kysely } from "kysely";
 import { kernelMigrations } from "./kernelMigrations.js";
@@ -11,24 +13,44 @@ import type { SqlDatabase } from "./SqlDatabase.js";
 
 export type { Migration } from "./Migration.js";
 
-const registry = new Map<string, ReadonlyArray<Migration>>();
+/** A module's migrations as `migrate` takes them (a ModuleDefinition fits). */
+export interface ModuleMigrations {
+  readonly name: string;
+  readonly migrations?: ReadonlyArray<Migration> | undefined;
+}
 
-/** Adds (or replaces) a module's migrations; call at import time of the module's SQL adapter. */
-export const registerMigrations = (module: string, migrations: ReadonlyArray<Migration>): void => {
-  const versions = new Set<number>();
-  for (const m of migrations) {
-    if (!Number.isInteger(m.version) || m.version < 1) throw new Error(`${module}: bad migration version ${m.version}`);
-    if (versions.has(m.version)) throw new Error(`${module}: duplicate migration version ${m.version}`);
-    versions.add(m.version);
-  }
-  registry.set(module, [...migrations].sort((a, b) => a.version - b.version));
+/** The name the kernel's migrations are recorded under. */
+export const kernelModuleName = "kernel";
+
+/**
+ * The plan `migrate` applies: the kernel's migrations, then each module's in version order.
+ * Throws on a bad or duplicate version, on a module named twice and on a module named "kernel".
+ */
+export const migrationPlan = (
+  modules: ReadonlyArray<ModuleMigrations>,
+): ReadonlyArray<{ readonly module: string; readonly migrations: ReadonlyArray<Migration> }> => {
+  const seen = new Set<string>();
+  return [{ name: kernelModuleName, migrations: kernelMigrations }, ...modules].map(({ name, migrations = [] }) => {
+    if (seen.has(name)) throw new Error(name === kernelModuleName ? `a module may not be named "${kernelModuleName}"` : `module "${name}" is migrated twice`);
+    seen.add(name);
+    const versions = new Set<number>();
+    for (const m of migrations) {
+      if (!Number.isInteger(m.version) || m.version < 1) throw new Error(`${name}: bad migration version ${m.version}`);
+      if (versions.has(m.version)) throw new Error(`${name}: duplicate migration version ${m.version}`);
+      versions.add(m.version);
+    }
+    return { module: name, migrations: [...migrations].sort((a, b) => a.version - b.version) };
+  });
 };
 
-registerMigrations("kernel", kernelMigrations);
-
-/** Every registered module with its migrations, in the order `migrate` applies them. */
-export const registeredMigrations = (): ReadonlyArray<{ readonly module: string; readonly migrations: ReadonlyArray<Migration> }> =>
-  [...registry].map(([module, migrations]) => ({ module, migrations }));
+/**
+ * Transition shims for tests that still register migrations (issue 9): they do nothing, because
+ * `migrate` takes the modules' migrations. The lead deletes them with their last callers.
+ * @deprecated pass the modules to `migrate(db, modules)`.
+ */
+export const registerMigrations = (_module: string, _migrations: ReadonlyArray<Migration>): void => undefined;
+/** @deprecated see registerMigrations. */
+export const registeredMigrations = (): ReadonlyArray<{ readonly module: string; readonly migrations: ReadonlyArray<Migration> }> => [];
 
 /** The label recorded in `applied`, e.g. "kernel/0001_kernel_tables". */
 export const migrationLabel = (module: string, m: Migration): string =>
@@ -56,10 +78,10 @@ const isApplied = async (conn: Kysely<any>, module: string, version: number): Pr
   return row !== undefined;
 };
 
-/** Applies every registered migration not yet recorded; returns the labels it applied. */
-export const migrate = async (db: SqlDatabase): Promise<{ applied: string[] }> => {
+/** Applies the kernel's and `modules`' migrations not yet recorded; returns the labels it applied. */
+export const migrate = async (db: SqlDatabase, modules: ReadonlyArray<ModuleMigrations> = []): Promise<{ applied: string[] }> => {
   const applied: string[] = [];
-  const plan = registeredMigrations();
+  const plan = migrationPlan(modules);
   await db.db.connection().execute(async (conn) => {
     const postgres = db.dialect === "postgres";
     if (postgres) {

@@ -1,6 +1,6 @@
 /**
  * Session revocation: advancing a user's epoch invalidates every token issued before, at once
- * (conventions.md, Authentication), and tells every process to re-check that user's live
+ * (docs/conventions.md, Authentication), and tells every process to re-check that user's live
  * realtime subscriptions.
  */
 import { Effect } from "effect";

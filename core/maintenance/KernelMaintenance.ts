@@ -1,6 +1,6 @@
 /**
  * Retention of the kernel's own tables: expired idempotency records (kept at least 24 hours,
- * conventions.md) and realtime channel messages past the recovery window. Runs as a durable,
+ * docs/conventions.md, Idempotency) and realtime channel messages past the recovery window. Runs as a durable,
  * self-rescheduling job: each run schedules the next time slot, and the slot is the job key, so
  * any number of processes scheduling it at start-up still yields one job per slot.
  */

@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { embedModule, type EmbeddedModule } from "../../hosts/Embedding.js";
-import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import { projectsModule, type ProjectsPorts } from "../../hosts/modules/projectsModule.js";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,7 +34,7 @@ const gatewayAuthentication: Middleware = async (ctx, next) => {
 /** The running example: its URL, the embedded module, and how to stop both. */
 export interface EmbeddingExample {
   readonly url: string;
-  readonly projects: EmbeddedModule;
+  readonly projects: EmbeddedModule<ProjectsPorts>;
   readonly close: () => Promise<void>;
 }
 

@@ -1,9 +1,11 @@
 /** The identity module: token revocation for the reference server's users. */
+import { Layer } from "effect";
 import { identityRoutes } from "../../adapters/koa/identity/IdentityRoutes.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 
-/** Module definition of identity (no tables of its own: epochs are a kernel table). */
+/** Module definition of identity (no tables or ports of its own: epochs are a kernel table). */
 export const identityModule: ModuleDefinition = {
   name: "identity",
+  layer: Layer.empty,
   routes: identityRoutes,
 };

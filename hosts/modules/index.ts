@@ -1,22 +1,34 @@
-/** Every module the reference server mounts. Business modules add themselves here. */
-import type { Config } from "../Config.js";
-import type { ModuleDefinition } from "../ModuleDefinition.js";
-import { identityModule } from "./identityModule.js";
-import { makePaymentsModule } from "./paymentsModule.js";
-import { makeProjectsModule } from "./projectsModule.js";
+/**
+ * Every module the reference server mounts, as one typed composition. Adding a module is adding
+ * one `.add(definition)` here (docs/adding-a-module.md); the runtime's type follows.
+ */
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
+import { compose, type Composition } from "../Composition.js";
+import type { Config } from "../Config.js";
+import { identityModule } from "./identityModule.js";
+import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
+import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
+
+/** The ports the reference modules provide (beyond the shared ones). */
+export type ReferencePorts = ProjectsPorts | PaymentsPorts;
+
+/** The configuration the reference modules read. */
+export type ReferenceModulesConfig = Pick<
+  Config,
+  "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs"
+>;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
-export const referenceModules = (
-  config: Pick<Config, "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs">,
-): ReadonlyArray<ModuleDefinition> => [
-  identityModule,
-  makeProjectsModule({ mailer: configuredMailer(config.mail) }),
-  makePaymentsModule({
-    webhookSecret: config.providerWebhookSecrets,
-    platformOperators: config.platformOperators,
-    ...(config.paymentProviderUrl === undefined
-      ? {}
-      : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
-  }),
-];
+export const referenceModules = (config: ReferenceModulesConfig): Composition<ReferencePorts> =>
+  compose()
+    .add(identityModule)
+    .add(makeProjectsModule({ mailer: configuredMailer(config.mail) }))
+    .add(
+      makePaymentsModule({
+        webhookSecret: config.providerWebhookSecrets,
+        platformOperators: config.platformOperators,
+        ...(config.paymentProviderUrl === undefined
+          ? {}
+          : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
+      }),
+    );

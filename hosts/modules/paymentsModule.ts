@@ -1,9 +1,14 @@
 /**
- * The payment module as a host sees it: routes, migrations, merchant API key authentication
- * and its ports (repository, API keys, provider). `makePaymentsModule({ provider })` lets a
- * host or a test bring its own PaymentProvider; the default is an in-process sandbox.
+ * The payment module as a host sees it: the Layer of its ports (`PaymentsPorts` over the
+ * database), routes, migrations, consumers, jobs and recurring jobs, merchant API key and client
+ * secret authentication, and its CLI commands (paymentsCommands.ts). `makePaymentsModule({ provider })`
+ * lets a host or a test bring its own PaymentProvider; the default is an in-process sandbox.
  */
-import { Clock, Effect } from "effect";
+import { Clock, Effect, Layer, Schema } from "effect";
+import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { makeSqlOperatorExceptions } from "../../adapters/sql/payments/SqlOperatorExceptions.js";
+import { OperatorExceptions } from "../../ports/payments/OperatorExceptions.js";
 import { makeOperatorRoutes, paymentRoutes } from "../../adapters/koa/payments/index.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
 import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
@@ -45,7 +50,9 @@ import {
   defaultReconciliationSettings,
 } from "../../ports/payments/ReconciliationSettings.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
+import type { HostServices } from "../PortBindings.js";
 import type { DomainRuntime } from "../Runtime.js";
+import { paymentsCommands } from "./paymentsCommands.js";
 
 /**
  * Provider status reconciliation as a durable job: resolves an intent left processing by a lost
@@ -55,8 +62,14 @@ import type { DomainRuntime } from "../Runtime.js";
  */
 export const reconcileIntentJob = makeJobHandler({
   kind: reconcileIntentJobKind,
-  run: (job) => Effect.asVoid(reconcileIntentWithinWindow(String((job.payload as { intent_id?: unknown }).intent_id))),
+  run: (job) =>
+    Schema.decodeUnknown(Schema.Struct({ intent_id: Schema.String }))(job.payload).pipe(
+      Effect.flatMap((payload) => reconcileIntentWithinWindow(payload.intent_id)),
+      Effect.asVoid,
+    ),
 });
+
+const decodeDayPayload = Schema.decodeUnknown(Schema.Struct({ day: Schema.String }));
 
 /**
  * Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`);
@@ -66,7 +79,7 @@ export const reconcileSettlementJob = makeJobHandler({
   kind: reconcileSettlementJobKind,
   run: (job) =>
     Effect.zipRight(
-      reconcileSettlementDay(String((job.payload as { day?: unknown }).day)),
+      Effect.flatMap(decodeDayPayload(job.payload), (payload) => reconcileSettlementDay(payload.day)),
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailySettlementRun, nowMs)),
     ),
 });
@@ -76,7 +89,7 @@ export const exceptionReportJob = makeJobHandler({
   kind: exceptionReportJobKind,
   run: (job) =>
     Effect.zipRight(
-      reportOpenExceptions(String((job.payload as { day?: unknown }).day)),
+      Effect.flatMap(decodeDayPayload(job.payload), (payload) => reportOpenExceptions(payload.day)),
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
     ),
 });
@@ -103,13 +116,29 @@ export interface PaymentsModuleOptions {
   readonly settlementFiles?: ReconciliationSettlementFiles;
 }
 
+/** The ports the payment module's Layer provides. */
+export type PaymentsPorts =
+  | PaymentsRepository
+  | ApiKeys
+  | PaymentProvider
+  | ClientSecrets
+  | WebhookEndpoints
+  | MerchantWebhookSender
+  | Disputes
+  | ProviderWebhookReceiver
+  | ProviderEventsInbox
+  | ReconciliationRepository
+  | ReconciliationSettings
+  | ReconciliationSettlementFiles
+  | OperatorExceptions;
+
 /** Builds the payment module's definition. */
-export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition => {
+export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> => {
   const merchantWebhookSender = options.merchantWebhookSender ?? makeFetchMerchantWebhookSender();
   const maxAttempts = options.merchantWebhookMaxAttempts ?? defaultMerchantWebhookMaxAttempts;
   const api = options.provider === undefined ? options.providerApi : undefined;
   const sandbox: SandboxProvider | undefined = options.provider === undefined && api === undefined ? makeSandboxProvider() : undefined;
-  const provider = options.provider ?? (api !== undefined ? makeHttpPaymentProvider(api) : (sandbox as SandboxProvider));
+  const provider: PaymentProvider = options.provider ?? (api !== undefined ? makeHttpPaymentProvider(api) : (sandbox ?? makeSandboxProvider()));
   const secrets = options.webhookSecret === undefined ? [] : typeof options.webhookSecret === "string" ? [options.webhookSecret] : [...options.webhookSecret];
   const settlementFiles =
     options.settlementFiles ??
@@ -118,8 +147,29 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
       : sandbox !== undefined
         ? makeSandboxSettlementFiles(sandbox)
         : { fetch: () => Effect.dieMessage("no settlement file source configured") });
+  const layer: Layer.Layer<PaymentsPorts, never, SqlDatabase> = Layer.mergeAll(
+    sqlPort(PaymentsRepository, makeSqlPaymentsRepository),
+    sqlPort(ApiKeys, makeSqlApiKeys),
+    Layer.succeed(PaymentProvider, provider),
+    sqlPort(ClientSecrets, makeSqlClientSecrets),
+    sqlPort(WebhookEndpoints, makeSqlWebhookEndpoints),
+    Layer.succeed(MerchantWebhookSender, merchantWebhookSender),
+    sqlPort(Disputes, makeSqlDisputes),
+    Layer.sync(ProviderWebhookReceiver, () =>
+      makeSandboxWebhookReceiver({
+        secrets,
+        ...(options.webhookToleranceSeconds === undefined ? {} : { toleranceSeconds: options.webhookToleranceSeconds }),
+      }),
+    ),
+    sqlPort(ProviderEventsInbox, makeSqlProviderWebhookInbox),
+    sqlPort(ReconciliationRepository, makeSqlReconciliationRepository),
+    Layer.succeed(ReconciliationSettings, { ...defaultReconciliationSettings, ...options.reconciliation }),
+    Layer.succeed(ReconciliationSettlementFiles, settlementFiles),
+    sqlPort(OperatorExceptions, makeSqlOperatorExceptions),
+  );
   return {
     name: "payments",
+    layer,
     routes: [...paymentRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],
     migrations: paymentsMigrations,
     consumers: [makeMerchantWebhookFanout({ maxAttempts })],
@@ -130,39 +180,19 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
       { name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey },
       { name: "payment_intent_client_secret", matches: looksLikeClientSecret, authenticate: authenticateClientSecret },
     ],
-    ports: [
-      { tag: PaymentsRepository, make: makeSqlPaymentsRepository },
-      { tag: ApiKeys, make: makeSqlApiKeys },
-      { tag: PaymentProvider, make: () => provider },
-      { tag: ClientSecrets, make: makeSqlClientSecrets },
-      { tag: WebhookEndpoints, make: makeSqlWebhookEndpoints },
-      { tag: MerchantWebhookSender, make: () => merchantWebhookSender },
-      { tag: Disputes, make: makeSqlDisputes },
-      {
-        tag: ProviderWebhookReceiver,
-        make: () =>
-          makeSandboxWebhookReceiver({
-            secrets,
-            ...(options.webhookToleranceSeconds === undefined ? {} : { toleranceSeconds: options.webhookToleranceSeconds }),
-          }),
-      },
-      { tag: ProviderEventsInbox, make: makeSqlProviderWebhookInbox },
-      { tag: ReconciliationRepository, make: makeSqlReconciliationRepository },
-      { tag: ReconciliationSettings, make: () => ({ ...defaultReconciliationSettings, ...options.reconciliation }) },
-      { tag: ReconciliationSettlementFiles, make: () => settlementFiles },
-    ],
+    commands: paymentsCommands,
   };
 };
 
 /** The payment module with the in-process sandbox provider. */
-export const paymentsModule: ModuleDefinition = makePaymentsModule();
+export const paymentsModule = makePaymentsModule();
 
 /**
  * Creates a merchant with one API key on a host runtime that mounts the payment module; what
  * `domainkit merchant create --name <name> --scopes a,b` prints (the key is shown once).
  */
 export const createMerchantWithKey = (
-  runtime: DomainRuntime,
+  runtime: DomainRuntime<PaymentsPorts>,
   input: { readonly name: string; readonly scopes: ReadonlyArray<string>; readonly actor?: string },
 ): Promise<{ readonly merchant_id: string; readonly key_id: string; readonly api_key: string }> =>
   runtime.runPromise(

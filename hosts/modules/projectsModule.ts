@@ -6,7 +6,9 @@
  * Mailer and user directory; by default the Mailer comes from the environment (SMTP_URL, else
  * files in MAIL_DIR) and addresses are `<user id>@users.invalid`.
  */
-import type { Effect } from "effect";
+import { Layer } from "effect";
+import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeDomainAddressBook } from "../../adapters/mail/DomainAddressBook.js";
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { projectModuleRoutes } from "../../adapters/koa/projects/index.js";
@@ -49,17 +51,32 @@ import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.
 import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import type { ChannelAuthorizer } from "../../ports/Realtime.js";
-import type { ModuleDefinition } from "../ModuleDefinition.js";
+import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
+import type { HostServices } from "../PortBindings.js";
 
-/**
- * Authorizes `project:<id>` subscriptions. The port's signature needs no services, but
- * authorizers run on the host runtime, which provides this module's repositories, so the
- * requirement is erased here (and the realtime server fails closed if it were missing).
- */
-export const projectChannelAuthorizer: ChannelAuthorizer = {
+/** The ports the project module's Layer provides. */
+export type ProjectsPorts =
+  | WorkspacesRepository
+  | ProjectsRepository
+  | TasksRepository
+  | CommentsRepository
+  | CommentEdits
+  | TaskRanks
+  | NotificationsRepository
+  | SearchIndex
+  | AttachmentsRepository
+  | ExportsRepository
+  | CustomFieldsRepository
+  | SavedViewsRepository
+  | DependenciesRepository
+  | ShareLinksRepository
+  | Mailer
+  | NotificationsAddressBook;
+
+/** Authorizes `project:<id>` subscriptions against current membership (on the host runtime). */
+export const projectChannelAuthorizer: ModuleChannelAuthorizer<WorkspacesRepository | ProjectsRepository> = {
   kind: "project",
-  authorize: (principal, projectId) => maySubscribeToProject(principal, projectId) as unknown as Effect.Effect<boolean>,
+  authorize: maySubscribeToProject,
 };
 
 /** Options of the project module. */
@@ -70,36 +87,40 @@ export interface ProjectsModuleOptions {
   readonly addressBook?: NotificationsAddressBook;
 }
 
+/** The project module's repositories over the host's database, plus its Mailer and address book. */
+export const projectsLayer = (options: ProjectsModuleOptions = {}): Layer.Layer<ProjectsPorts, never, SqlDatabase> =>
+  Layer.mergeAll(
+    sqlPort(WorkspacesRepository, makeSqlWorkspacesRepository),
+    sqlPort(ProjectsRepository, makeSqlProjectsRepository),
+    sqlPort(TasksRepository, makeSqlTasksRepository),
+    sqlPort(CommentsRepository, makeSqlCommentsRepository),
+    sqlPort(CommentEdits, makeSqlCommentEdits),
+    sqlPort(TaskRanks, makeSqlTaskRanks),
+    sqlPort(NotificationsRepository, makeSqlNotificationsRepository),
+    sqlPort(SearchIndex, makeSqlSearchIndex),
+    sqlPort(AttachmentsRepository, makeSqlAttachmentsRepository),
+    sqlPort(ExportsRepository, makeSqlExportsRepository),
+    sqlPort(CustomFieldsRepository, makeSqlCustomFieldsRepository),
+    sqlPort(SavedViewsRepository, makeSqlSavedViewsRepository),
+    sqlPort(DependenciesRepository, makeSqlDependenciesRepository),
+    sqlPort(ShareLinksRepository, makeSqlShareLinksRepository),
+    // Built when the runtime is, so merely importing the module opens no SMTP transport.
+    Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
+    Layer.sync(NotificationsAddressBook, () => options.addressBook ?? makeDomainAddressBook()),
+  );
+
 /** Builds the project module's definition. */
-export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleDefinition => ({
+export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleDefinition<ProjectsPorts, HostServices<ProjectsPorts>> => ({
   name: "projects",
+  layer: projectsLayer(options),
   routes: projectModuleRoutes,
   migrations: projectsMigrations,
   consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
-  // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (blobStorageModule).
+  // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (FileOptions).
   jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler, attachmentScanJob, attachmentThumbnailJob, workspaceExportJob, trashPurgeJob],
   channelAuthorizers: [projectChannelAuthorizer],
   channelsFor: projectChannelsFor,
-  ports: [
-    { tag: WorkspacesRepository, make: makeSqlWorkspacesRepository },
-    { tag: ProjectsRepository, make: makeSqlProjectsRepository },
-    { tag: TasksRepository, make: makeSqlTasksRepository },
-    { tag: CommentsRepository, make: makeSqlCommentsRepository },
-    { tag: CommentEdits, make: makeSqlCommentEdits },
-    { tag: TaskRanks, make: makeSqlTaskRanks },
-    { tag: NotificationsRepository, make: makeSqlNotificationsRepository },
-    { tag: SearchIndex, make: makeSqlSearchIndex },
-    { tag: AttachmentsRepository, make: makeSqlAttachmentsRepository },
-    { tag: ExportsRepository, make: makeSqlExportsRepository },
-    { tag: CustomFieldsRepository, make: makeSqlCustomFieldsRepository },
-    { tag: SavedViewsRepository, make: makeSqlSavedViewsRepository },
-    { tag: DependenciesRepository, make: makeSqlDependenciesRepository },
-    { tag: ShareLinksRepository, make: makeSqlShareLinksRepository },
-    // Built on first use, so merely importing the module opens no SMTP transport.
-    { tag: Mailer, make: () => options.mailer ?? configuredMailer() },
-    { tag: NotificationsAddressBook, make: () => options.addressBook ?? makeDomainAddressBook() },
-  ],
 });
 
 /** Module definition of the project management module (environment mailer). */
-export const projectsModule: ModuleDefinition = makeProjectsModule();
+export const projectsModule = makeProjectsModule();

@@ -1,17 +1,87 @@
-/** The dependency rule (architecture.md): core/ and ports/ stay pure; adapters never reach hosts. */
+/**
+ * The dependency rule (docs/architecture.md, The dependency rule): core/ and ports/ stay pure,
+ * ports import only model records of core, adapters never reach hosts, modules meet only through
+ * top-level ports, Koa and SQL adapters stay apart, and adapters/sql/ stays dialect-neutral.
+ */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import t from "tap";
-import { checkSource, checkTree, findImports, findRepoRoot, listSources, stripComments } from "./dependencyRule.js";
+import { checkSource, checkTree, findImports, findRepoRoot, listSources, moduleOf, stripComments, type Violation } from "./dependencyRule.js";
 
 const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * Violations being fixed on other branches of issue 9, as `file -> imported specifier`. The lead
+ * empties this list after merging them; nothing may be added to it. The checker itself reports
+ * them like any other violation (see the "flags" test below).
+ */
+const knownViolations: ReadonlyArray<string> = [
+  // adapters/sql picks its dialect pieces itself; they move to a dialect-selecting place (hosts or adapters/<dialect>).
+  "adapters/sql/featuresFor.ts -> ../postgres/postgresFeatures.js",
+  "adapters/sql/featuresFor.ts -> ../sqlite/sqliteFeatures.js",
+  "adapters/sql/index.ts -> ../sqlite/InProcessRealtimeBus.js",
+  "adapters/sql/realtimeBus.ts -> ../postgres/openPostgres.js",
+  "adapters/sql/realtimeBus.ts -> ../postgres/PostgresRealtimeBus.js",
+  "adapters/sql/realtimeBus.ts -> ../sqlite/InProcessRealtimeBus.js",
+  "adapters/sql/storageLayer.ts -> ../postgres/openPostgres.js",
+  "adapters/sql/storageLayer.ts -> ../postgres/PostgresWorkSignals.js",
+  "adapters/sql/storageLayer.ts -> ../sqlite/InProcessWorkSignals.js",
+  // Port files importing records from core files outside core/<module>/model/ (the modules move them there).
+  "ports/payments/Disputes.ts -> ../../core/payments/DisputeRecords.js",
+  "ports/payments/PaymentProvider.ts -> ../../core/payments/PaymentErrors.js",
+  "ports/payments/PaymentsRepository.ts -> ../../core/payments/PaymentIntent.js",
+  "ports/payments/ProviderEvents.ts -> ../../core/payments/PaymentIntent.js",
+  "ports/payments/ProviderEvents.ts -> ../../core/payments/ProviderEvent.js",
+  "ports/payments/ProviderEvents.ts -> ../../core/payments/WebhookErrors.js",
+  "ports/payments/ReconciliationRepository.ts -> ../../core/payments/ReconciliationException.js",
+  "ports/payments/ReconciliationSettings.ts -> ../../core/payments/PaymentErrors.js",
+  "ports/payments/WebhookEndpoints.ts -> ../../core/payments/WebhookEndpointRecords.js",
+  "ports/projects/AttachmentsRepository.ts -> ../../core/projects/AttachmentRecord.js",
+  "ports/projects/CommentEdits.ts -> ../../core/projects/Records.js",
+  "ports/projects/CommentsRepository.ts -> ../../core/projects/Records.js",
+  "ports/projects/CustomFieldsRepository.ts -> ../../core/projects/CustomFieldRecord.js",
+  "ports/projects/DependenciesRepository.ts -> ../../core/projects/DependencyRecord.js",
+  "ports/projects/ExportsRepository.ts -> ../../core/projects/AttachmentRecord.js",
+  "ports/projects/ExportsRepository.ts -> ../../core/projects/ExportRecord.js",
+  "ports/projects/ExportsRepository.ts -> ../../core/projects/Records.js",
+  "ports/projects/NotificationsRepository.ts -> ../../core/projects/Notification.js",
+  "ports/projects/ProjectsRepository.ts -> ../../core/projects/Records.js",
+  "ports/projects/SavedViewsRepository.ts -> ../../core/projects/SavedViewRecord.js",
+  "ports/projects/ShareLinksRepository.ts -> ../../core/projects/ShareLinks.js",
+  "ports/projects/TaskRanks.ts -> ../../core/projects/Records.js",
+  "ports/projects/TasksRepository.ts -> ../../core/projects/Records.js",
+  "ports/projects/TasksRepository.ts -> ../../core/projects/TaskWorkflow.js",
+  "ports/projects/WorkspacesRepository.ts -> ../../core/projects/Records.js",
+  "ports/projects/WorkspacesRepository.ts -> ../../core/projects/Roles.js",
+];
+
+const keyOf = (v: Violation): string => `${v.file} -> ${v.detail.replace(/^(imports |\w+ imports \w+: )/, "")}`;
 
 t.test("the repository's own sources follow the dependency rule", async (t) => {
   const { files, violations } = checkTree(root);
   t.ok(files > 0, `scanned ${files} files`);
   t.ok(listSources(root).includes("core/kernel/Errors.ts"), "the kernel is among the scanned files");
   t.notOk(listSources(root).some((f) => /(^|\/)(node_modules|dist|\.build)\//.test(f)), "build output and dependencies are not scanned");
-  t.same(violations, [], violations.map((v) => `${v.file}:${v.line} ${v.rule}: ${v.detail}`).join("\n") || "no violations");
+  const unexpected = violations.filter((v) => !knownViolations.includes(keyOf(v)));
+  t.same(unexpected, [], unexpected.map((v) => `${v.file}:${v.line} ${v.rule}: ${v.detail}`).join("\n") || "no violations beyond the known ones");
+  const fixed = knownViolations.filter((known) => !violations.some((v) => keyOf(v) === known));
+  // Not a failure: the list is emptied by the lead after merging the fixes.
+  if (fixed.length > 0) t.comment(`known violations no longer present (remove them from the list):\n${fixed.join("\n")}`);
+});
+
+t.test("the module rule: each file's module, and only top-level ports between modules", async (t) => {
+  t.equal(moduleOf("core/projects/Tasks.ts"), "projects");
+  t.equal(moduleOf("core/payments/model/Intent.ts"), "payments");
+  t.equal(moduleOf("ports/projects/TasksRepository.ts"), "projects");
+  t.equal(moduleOf("ports/payments.ts"), "payments");
+  t.equal(moduleOf("adapters/sql/projects/SqlTasksRepository.ts"), "projects");
+  t.equal(moduleOf("adapters/koa/payments/index.ts"), "payments");
+  t.equal(moduleOf("adapters/providers/sandbox/SandboxProvider.ts"), "payments");
+  t.equal(moduleOf("adapters/payments-gateway/InProcessPaymentGateway.ts"), "payments");
+  t.equal(moduleOf("ports/PaymentGateway.ts"), undefined, "the payment module's public entry belongs to no module");
+  t.equal(moduleOf("core/kernel/Page.ts"), undefined);
+  t.equal(moduleOf("adapters/sql/SqlJobs.ts"), undefined);
+  t.equal(moduleOf("hosts/modules/paymentsModule.ts"), undefined, "hosts see every module");
 });
 
 // Each fixture breaks exactly one rule; the checker must flag it, so the test above can fail.
@@ -37,6 +107,24 @@ const broken: ReadonlyArray<readonly [string, string, string]> = [
   ["adapters/koa/app.ts", `import "reflect-metadata";`, "inversify and reflect-metadata live in hosts/ only"],
   ["adapters/koa/app.ts", `import { config } from "../../hosts/Config.js";`, "adapters/ never imports hosts/"],
   ["adapters/ws/server.ts", `export * from "../../hosts/index.js";`, "adapters/ never imports hosts/"],
+  // ports import of core only model records and the kernel
+  ["ports/projects/TasksRepository.ts", `import type { Task } from "../../core/projects/Records.js";`, "ports/ import of core/ only"],
+  ["ports/Shop.ts", `import { placeOrder } from "../core/commerce/PlaceOrder.js";`, "ports/ import of core/ only"],
+  // modules meet only through top-level ports
+  ["core/commerce/PlaceOrder.ts", `import { createIntent } from "../payments/CreateIntent.js";`, "a module imports no other module"],
+  ["core/delivery/Assign.ts", `import type { Order } from "../commerce/model/Order.js";`, "a module imports no other module"],
+  ["ports/commerce/Orders.ts", `import type { Intent } from "../../core/payments/model/Intent.js";`, "a module imports no other module"],
+  ["adapters/sql/commerce/SqlOrders.ts", `import { makeSqlPaymentsRepository } from "../payments/SqlPaymentsRepository.js";`, "a module imports no other module"],
+  ["adapters/koa/commerce/OrderRoutes.ts", `import { paymentRoutes } from "../payments/index.js";`, "a module imports no other module"],
+  ["adapters/koa/commerce/OrderRoutes.ts", `import { makeSandboxProvider } from "../../providers/sandbox/SandboxProvider.js";`, "a module imports no other module"],
+  ["adapters/payments-gateway/X.ts", `import { tasksRoute } from "../koa/projects/TaskRoutes.js";`, "a module imports no other module"],
+  // Koa and SQL adapters apart; adapters/sql dialect-neutral
+  ["adapters/koa/projects/TaskRoutes.ts", `import { makeSqlTasksRepository } from "../../sql/projects/SqlTasksRepository.js";`, "Koa and SQL adapters never import each other"],
+  ["adapters/koa/Route.ts", `import { openSqlite } from "../sqlite/openSqlite.js";`, "Koa and SQL adapters never import each other"],
+  ["adapters/sql/payments/paymentRows.ts", `import { IntentView } from "../../koa/payments/PaymentSchemas.js";`, "Koa and SQL adapters never import each other"],
+  ["adapters/postgres/X.ts", `import { problem } from "../koa/ProblemJson.js";`, "Koa and SQL adapters never import each other"],
+  ["adapters/sql/storageLayer.ts", `import { postgresWorkSignals } from "../postgres/PostgresWorkSignals.js";`, "adapters/sql/ imports neither"],
+  ["adapters/sql/featuresFor.ts", `export * from "../sqlite/sqliteFeatures.js";`, "adapters/sql/ imports neither"],
 ];
 
 t.test("the checker flags each kind of violation", async (t) => {
@@ -57,6 +145,12 @@ t.test("the checker accepts what the rule allows", async (t) => {
     ["ports/Good.ts", `import { Context, Effect } from "effect";\nimport type { Money } from "../core/kernel/Money.js";`],
     ["adapters/sql/Good.ts", `import { Kysely } from "kysely";\nimport { Ids } from "../../ports/Ids.js";\nconst t = Date.now();`],
     ["hosts/container.ts", `import "reflect-metadata";\nimport { Container } from "inversify";\nimport { openSqlite } from "../adapters/sqlite/index.js";`],
+    ["ports/projects/TasksRepository.ts", `import type { Task } from "../../core/projects/model/Task.js";\nimport type { Page } from "../../core/kernel/Page.js";\nimport { Ids } from "../Ids.js";`],
+    ["core/commerce/PlaceOrder.ts", `import { PaymentGateway } from "../../ports/PaymentGateway.js";\nimport { Page } from "../kernel/Page.js";`],
+    ["adapters/sql/commerce/SqlOrders.ts", `import { rowCodec } from "../RowCodec.js";\nimport type { Order } from "../../../core/commerce/model/Order.js";`],
+    ["adapters/koa/commerce/OrderRoutes.ts", `import { defineRoute } from "../Route.js";\nimport { placeOrder } from "../../../core/commerce/PlaceOrder.js";`],
+    ["hosts/modules/commerceModule.ts", `import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";\nimport { orderRoutes } from "../../adapters/koa/commerce/OrderRoutes.js";`],
+    ["adapters/postgres/openPostgres.ts", `import type { SqlDatabase } from "../sql/SqlDatabase.js";`],
   ];
   for (const [file, source] of allowed) t.same(checkSource(file, source), [], file);
 });

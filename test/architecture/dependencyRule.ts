@@ -1,6 +1,17 @@
 /**
- * The dependency rule of architecture.md as a lint: reads the TypeScript sources of core/,
- * ports/, adapters/ and hosts/ and reports every import or call that breaks the layering.
+ * The dependency rule (docs/architecture.md, The dependency rule) as a lint: reads the TypeScript
+ * sources of core/, ports/, adapters/ and hosts/ and reports every import or call that breaks
+ * the layering:
+ * - core/ and ports/ import only effect, core/ and ports/; core/ stays pure (no clock, randomness
+ *   or process);
+ * - ports/ import of core/ only the records of `core/<module>/model/**` and `core/kernel/**`
+ *   (so ports and core form no cycle);
+ * - inversify and reflect-metadata live in hosts/ only; adapters/ never import hosts/;
+ * - a module's files never import another module's files: modules meet through top-level ports
+ *   (e.g. `ports/PaymentGateway.ts`, the payment module's public entry for other modules),
+ *   and only hosts/ see every module;
+ * - Koa adapters and SQL adapters never import each other; adapters/sql/ (written once for both
+ *   dialects) never imports adapters/sqlite/ or adapters/postgres/.
  * Comments are stripped first, so a doc comment that shows an import is not a violation.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -173,6 +184,36 @@ export const layerOf = (file: string): Layer | undefined => layers.find((layer) 
 
 const isEffect = (specifier: string) => specifier === "effect" || specifier.startsWith("effect/");
 
+/** The business modules, by the folder name they use under core/, ports/ and adapters/<kind>/. */
+export const modules = ["projects", "payments", "identity", "files", "commerce", "delivery"] as const;
+
+/** Adapter folders that belong to one module as a whole. */
+const moduleAdapterFolders: Readonly<Record<string, (typeof modules)[number]>> = {
+  "adapters/providers": "payments",
+  "adapters/payments-gateway": "payments",
+  "adapters/webhooks": "payments",
+};
+
+/**
+ * The module a repository-relative path belongs to: `core/<m>/**`, `ports/<m>/**`,
+ * `ports/<m>.ts`, `adapters/<kind>/<m>/**` or a module's own adapter folder. Kernel, shared ports
+ * (`ports/PaymentGateway.ts`, `ports/Realtime.ts`), shared adapters and hosts belong to none.
+ */
+export const moduleOf = (file: string): string | undefined => {
+  for (const [folder, module] of Object.entries(moduleAdapterFolders)) if (file.startsWith(`${folder}/`)) return module;
+  const parts = file.split("/");
+  const named = (segment: string | undefined) => modules.find((m) => segment === m || segment === `${m}.ts` || segment === `${m}.js`);
+  if (parts[0] === "core" || parts[0] === "ports") return named(parts[1]);
+  if (parts[0] === "adapters" && parts.length > 3) return named(parts[2]);
+  return undefined;
+};
+
+/** The kind of adapter a path is: "koa", "sql", "sqlite", "postgres", ... (adapters/<kind>/...). */
+const adapterKindOf = (file: string): string | undefined => {
+  const parts = file.split("/");
+  return parts[0] === "adapters" && parts.length > 2 ? parts[1] : undefined;
+};
+
 /** Checks one source file given its repository-relative path (posix separators). */
 export const checkSource = (file: string, source: string): ReadonlyArray<Violation> => {
   const layer = layerOf(file);
@@ -199,6 +240,23 @@ export const checkSource = (file: string, source: string): ReadonlyArray<Violati
     }
     if (layer === "adapters" && (targetLayer === "hosts" || specifier === "domainkit/hosts" || specifier.startsWith("domainkit/hosts/"))) {
       report(line, "adapters/ never imports hosts/", `imports ${specifier}`);
+    }
+    if (target === undefined) continue;
+    if (layer === "ports" && targetLayer === "core" && !target.startsWith("core/kernel/") && !/^core\/[^/]+\/model\//.test(target)) {
+      report(line, "ports/ import of core/ only core/<module>/model/ and core/kernel/", `imports ${specifier}`);
+    }
+    const from = moduleOf(file);
+    const to = moduleOf(target);
+    if (layer !== "hosts" && from !== undefined && to !== undefined && from !== to) {
+      report(line, "a module imports no other module (only top-level ports)", `${from} imports ${to}: ${specifier}`);
+    }
+    const fromKind = adapterKindOf(file);
+    const toKind = adapterKindOf(target);
+    if ((fromKind === "koa" && (toKind === "sql" || toKind === "sqlite" || toKind === "postgres")) || ((fromKind === "sql" || fromKind === "sqlite" || fromKind === "postgres") && toKind === "koa")) {
+      report(line, "Koa and SQL adapters never import each other", `imports ${specifier}`);
+    }
+    if (fromKind === "sql" && (toKind === "sqlite" || toKind === "postgres")) {
+      report(line, "adapters/sql/ imports neither adapters/sqlite/ nor adapters/postgres/", `imports ${specifier}`);
     }
   }
   if (layer === "core") {

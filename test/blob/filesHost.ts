@@ -60,44 +60,6 @@ export const sliceJobHandlers: ReadonlyArray<JobHandler<any>> = [attachmentScanJ
 const missing = <A>(present: ReadonlyArray<A>, added: ReadonlyArray<A>, same: (a: A, b: A) => boolean): A[] =>
   added.filter((a) => !present.some((p) => same(p, a)));
 
-/**
- * The project module with attachments and exports, over `store` and `scanner`. Adds only what
- * the module does not have yet, so it works before and after the module itself is wired.
- */
-export const projectsWithFiles = (
-  store: ObjectStore,
-  scanner: Scanner = makeSignatureScanner(),
-  thumbnailer: Thumbnailer = makeSharpThumbnailer(),
-): ModuleDefinition => {
-  const routes = projectsModule.routes;
-  const migrations = projectsModule.migrations ?? [];
-  const jobHandlers = projectsModule.jobHandlers ?? [];
-  const ports = (projectsModule.ports ?? []).filter((p) => p.tag !== ObjectStore && p.tag !== Scanner && p.tag !== Thumbnailer);
-  return {
-    ...projectsModule,
-    routes: [...routes, ...missing(routes, [...attachmentRoutes, ...exportRoutes, ...customFieldRoutes, ...savedViewRoutes, ...dependencyRoutes], (a, b) => a.operationId === b.operationId)],
-    migrations: [...migrations, ...missing(migrations, [projectsMigration0004Attachments, projectsMigration0005CustomFieldsViewsDependencies], (a, b) => a.version === b.version)],
-    jobHandlers: [...jobHandlers, ...missing(jobHandlers, sliceJobHandlers, (a, b) => a.kind === b.kind)],
-    ports: [
-      ...ports,
-      ...missing(
-        ports,
-        [
-          { tag: AttachmentsRepository, make: makeSqlAttachmentsRepository },
-          { tag: ExportsRepository, make: makeSqlExportsRepository },
-          { tag: CustomFieldsRepository, make: makeSqlCustomFieldsRepository },
-          { tag: SavedViewsRepository, make: makeSqlSavedViewsRepository },
-          { tag: DependenciesRepository, make: makeSqlDependenciesRepository },
-        ],
-        (a, b) => a.tag.key === b.tag.key,
-      ),
-      { tag: ObjectStore, make: () => store },
-      { tag: Scanner, make: () => scanner },
-      { tag: Thumbnailer, make: () => thumbnailer },
-    ],
-  };
-};
-
 /** A server with attachments, exports and the blob handler; `clock.ms` moves the blob store's clock. */
 export const startFilesServer = async (
   t: HasTeardown,
@@ -111,11 +73,12 @@ export const startFilesServer = async (
     signingSecret: blobSecret,
     now: () => Date.now() + clock.offsetMs,
   });
-  const module = projectsWithFiles(store, options.scanner, options.thumbnailer);
+  const module = projectsModule;
   const database = await openConfiguredDatabase(config);
   await migrateModules(database, [module]);
   const logger = createLogger({ level: "silent" });
-  const core = await createHostCore({ database, modules: [module], logger });
+  const files = { store, ...(options.scanner ? { scanner: options.scanner } : {}), ...(options.thumbnailer ? { thumbnailer: options.thumbnailer } : {}) };
+  const core = await createHostCore({ database, modules: [module], logger, files });
   const app = createKoaApp({
     logger,
     runtime: core.runtime,

@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import { embedModule } from "../../hosts/Embedding.js";
 import { identityModule } from "../../hosts/modules/identityModule.js";
 import { revokeSessions } from "../../core/identity/RevokeSessions.js";
+import { rebindPort } from "../../hosts/PortBindings.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
 import { forEachDialect, openTestDatabase } from "../support/databases.js";
 
@@ -62,12 +63,12 @@ t.test("any port can be rebound before the runtime is built", async (t) => {
       ctx.state.principal = { kind: "user", userId };
       await next();
     },
-    rebind: (container) => {
-      container.rebind(UserEpochs.key).toConstantValue({
+    rebind: (container) =>
+      // Typed: the adapter must be a UserEpochs.
+      rebindPort(container, UserEpochs, {
         current: () => Effect.succeed(41),
         bump: (id: string) => Effect.sync(() => (bumped.push(id), 42)),
-      } satisfies UserEpochs);
-    },
+      }),
   });
   t.teardown(() => embedded.close());
   t.equal(await embedded.run(revokeSessions(userId)), 42, "the rebound adapter answered");

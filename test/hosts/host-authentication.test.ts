@@ -3,7 +3,7 @@
  * keys) claims the tokens of its shape; every other token is verified as a user JWT.
  */
 import t from "tap";
-import { Effect, Schema } from "effect";
+import { Effect, Layer, Schema } from "effect";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { defineRoute } from "../../adapters/koa/Route.js";
 import { Unauthorized } from "../../core/kernel/Errors.js";
@@ -25,6 +25,7 @@ const whoAmI = defineRoute({
 
 const keysModule: ModuleDefinition = {
   name: "test-keys",
+  layer: Layer.empty,
   routes: [whoAmI],
   bearerAuthenticators: [
     {

@@ -10,6 +10,7 @@ import { Writable } from "node:stream";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { loadConfig, type Config } from "../../hosts/Config.js";
 import { createServer, type ReferenceServer, type ServerOptions } from "../../hosts/ReferenceServer.js";
+import type { ReferencePorts } from "../../hosts/modules/index.js";
 import { createTestPostgresDatabase, dialects, type Dialect, type HasTeardown, type TapTest } from "../support/databases.js";
 
 /** The HS256 secret of every host test. */
@@ -43,11 +44,11 @@ export const testConfig = async (dialect: Dialect, t: HasTeardown, env: Record<s
 };
 
 /** A running reference server with its captured log, closed at teardown. */
-export const startReferenceServer = async (
+export const startReferenceServer = async <P = ReferencePorts>(
   t: HasTeardown,
   config: Config,
-  options: ServerOptions = {},
-): Promise<{ server: ReferenceServer; logText: () => string }> => {
+  options: ServerOptions<P> = {},
+): Promise<{ server: ReferenceServer<P>; logText: () => string }> => {
   let text = "";
   const destination = new Writable({
     write(chunk, _encoding, callback) {

@@ -52,7 +52,7 @@ const eventually = async (check: () => Promise<boolean>, what: string): Promise<
 };
 
 // Until the lead lists migration 5 in paymentsMigrations, add it here; the first of a version wins.
-const withDeadDeliveriesIndex = (module: ModuleDefinition): ModuleDefinition => {
+const withDeadDeliveriesIndex = <P, R>(module: ModuleDefinition<P, R>): ModuleDefinition<P, R> => {
   const all = [...(module.migrations ?? paymentsMigrations), paymentsMigration0005DeadDeliveries];
   return { ...module, migrations: all.filter((m, i) => all.findIndex((n) => n.version === m.version) === i) };
 };

@@ -22,6 +22,7 @@ import { createLogger } from "../../adapters/koa/Logging.js";
 import { migrateModules, openConfiguredDatabase } from "../../hosts/Database.js";
 import { makePaymentGatewayModule } from "../../hosts/modules/paymentGateway.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
+import { compose } from "../../hosts/Composition.js";
 import { createHostCore } from "../../hosts/Runtime.js";
 import { testConfig } from "../hosts/support.js";
 
@@ -129,11 +130,11 @@ t.test("a host mounting the payment gateway module hands its runtime to the port
   const config = await testConfig("sqlite", t);
   const database = await openConfiguredDatabase(config);
   const gatewayModule = makePaymentGatewayModule({ caller: "commerce" });
-  const modules = [makePaymentsModule({ provider: makeSandboxProvider() }), gatewayModule];
-  await migrateModules(database, modules);
+  const modules = compose().add(makePaymentsModule({ provider: makeSandboxProvider() })).add(gatewayModule);
+  await migrateModules(database, modules.modules);
   const core = await createHostCore({ database, modules, logger: createLogger({ level: "silent" }) });
   t.teardown(core.close);
-  gatewayModule.attachRuntime(core.runtime);
+  gatewayModule.attachRuntime?.(core.runtime);
   const { merchant_id } = await createMerchantWithKey(core.runtime, { name: "Host shop", scopes: ["payments:write"] });
   // What an order core does: it needs only the PaymentGateway port.
   const payOrder = Effect.flatMap(PaymentGateway, (gateway) =>

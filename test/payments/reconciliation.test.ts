@@ -30,6 +30,8 @@ import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
 import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
+import type { HostServices } from "../../hosts/PortBindings.js";
+import type { PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
@@ -100,22 +102,9 @@ t.test("inside the window a reference the provider did see resolves the intent n
 // ---- the exceptions queue over HTTP ----
 
 const secret = "whsec_reconciliation_tests_0001";
-const withSlice2A = (base: ModuleDefinition, provider: SandboxProvider): ModuleDefinition => ({
-  ...base,
-  routes: firstBy([...base.routes, ...webhookRoutes, ...reconciliationRoutes], (r) => r.operationId),
-  migrations,
-  ports: firstBy(
-    [
-      { tag: ProviderWebhookReceiver, make: () => makeSandboxWebhookReceiver({ secrets: [secret] }) },
-      { tag: ProviderEventsInbox, make: makeSqlProviderWebhookInbox },
-      { tag: ReconciliationRepository, make: makeSqlReconciliationRepository },
-      { tag: ReconciliationSettings, make: () => defaultReconciliationSettings },
-      { tag: ReconciliationSettlementFiles, make: () => makeSandboxSettlementFiles(provider) },
-      ...(base.ports ?? []),
-    ],
-    (p) => p.tag.key,
-  ),
-});
+const withSlice2A = <P, R>(_base: ModuleDefinition<P, R>, provider: SandboxProvider): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> =>
+  // The module now carries slice 2A itself; the provider's settlement files and the secrets are options.
+  makePaymentsModule({ provider, webhookSecret: [...[secret]], settlementFiles: makeSandboxSettlementFiles(provider) });
 
 const startServer = async (t: HasTeardown, config: Parameters<typeof startReferenceServer>[1]) => {
   const provider = makeSandboxProvider();

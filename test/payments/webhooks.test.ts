@@ -29,6 +29,8 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { processProviderEvent } from "../../core/payments/ProviderEventProcessing.js";
 import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
+import type { HostServices } from "../../hosts/PortBindings.js";
+import type { PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
@@ -48,22 +50,9 @@ const oldSecret = "whsec_test_previous_secret_9876543210";
 const firstBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): A[] => items.filter((a, i) => items.findIndex((b) => key(b) === key(a)) === i);
 const migrations = firstBy([...paymentsMigrations, paymentsMigration0002Reconciliation], (m) => m.version);
 registerMigrations("payments", migrations);
-const withSlice2A = (base: ModuleDefinition, provider: SandboxProvider, secrets: ReadonlyArray<string>): ModuleDefinition => ({
-  ...base,
-  routes: firstBy([...base.routes, ...webhookRoutes, ...reconciliationRoutes], (r) => r.operationId),
-  migrations,
-  ports: firstBy(
-    [
-      { tag: ProviderWebhookReceiver, make: () => makeSandboxWebhookReceiver({ secrets }) },
-      { tag: ProviderEventsInbox, make: makeSqlProviderWebhookInbox },
-      { tag: ReconciliationRepository, make: makeSqlReconciliationRepository },
-      { tag: ReconciliationSettings, make: () => defaultReconciliationSettings },
-      { tag: ReconciliationSettlementFiles, make: () => makeSandboxSettlementFiles(provider) },
-      ...(base.ports ?? []),
-    ],
-    (p) => p.tag.key,
-  ),
-});
+const withSlice2A = <P, R>(_base: ModuleDefinition<P, R>, provider: SandboxProvider, secrets: ReadonlyArray<string>): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> =>
+  // The module now carries slice 2A itself; the provider's settlement files and the secrets are options.
+  makePaymentsModule({ provider, webhookSecret: [...secrets], settlementFiles: makeSandboxSettlementFiles(provider) });
 
 const startServer = async (t: HasTeardown, config: Parameters<typeof startReferenceServer>[1], secrets: ReadonlyArray<string> = [secret]) => {
   const provider = makeSandboxProvider();

@@ -28,7 +28,7 @@ import { rankRebalanceJobHandler } from "../../core/projects/RankRebalance.js";
 import { searchIndexingConsumer } from "../../core/projects/SearchIndexing.js";
 import { projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
-import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import { makeProjectsModule } from "../../hosts/modules/projectsModule.js";
 import { Mailer, type MailMessage } from "../../ports/Mailer.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
 import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
@@ -74,25 +74,7 @@ export const slice2aJobHandlers: ReadonlyArray<JobHandler<any>> = [mentionEmailJ
  * before and after that diff: whatever the module already has is kept once, and the mailer
  * given here replaces the module's own.
  */
-export const slice2aModule = (mailer: Mailer = recordingMailer().mailer): ModuleDefinition => {
-  const routes = [...projectsModule.routes];
-  for (const route of [...taskMoveRoutes, ...commentEditRoutes, ...notificationRoutes, ...searchRoutes]) if (!routes.includes(route)) routes.push(route);
-  const consumers = [...(projectsModule.consumers ?? [])];
-  for (const c of [mentionNotificationsConsumer, searchIndexingConsumer]) if (!consumers.some((x) => x.name === c.name)) consumers.push(c);
-  const jobHandlers = [...(projectsModule.jobHandlers ?? [])];
-  for (const h of slice2aJobHandlers) if (!jobHandlers.some((x) => x.kind === h.kind)) jobHandlers.push(h);
-  const added = [
-    { tag: NotificationsRepository, make: makeSqlNotificationsRepository },
-    { tag: SearchIndex, make: makeSqlSearchIndex },
-    { tag: TaskRanks, make: makeSqlTaskRanks },
-    { tag: CommentEdits, make: makeSqlCommentEdits },
-    { tag: NotificationsAddressBook, make: () => makeDomainAddressBook() },
-  ];
-  const ports = [...(projectsModule.ports ?? []).filter((p) => p.tag.key !== Mailer.key)];
-  for (const p of added) if (!ports.some((x) => x.tag.key === p.tag.key)) ports.push(p);
-  ports.push({ tag: Mailer, make: () => mailer });
-  return { ...projectsModule, routes, migrations: slice2aMigrations, consumers, jobHandlers, ports };
-};
+export const slice2aModule = (mailer: Mailer = recordingMailer().mailer) => makeProjectsModule({ mailer });
 
 /** The slice 2A ports over `db` (mailer replaceable). */
 export const slice2aPorts = (db: SqlDatabase, mailer: Mailer) =>

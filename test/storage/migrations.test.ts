@@ -2,8 +2,8 @@
 import { sql } from "kysely";
 import t from "tap";
 import { appendOnlyTriggersSql } from "../../adapters/sql/appendOnlyTriggers.js";
-import { migrate, registerMigrations } from "../../adapters/sql/Migrations.js";
-import { forEachDialect } from "../support/databases.js";
+import { migrate, migrationPlan } from "../../adapters/sql/Migrations.js";
+import { forEachDialect, testModules } from "../support/databases.js";
 
 const rejects = async (promise: Promise<unknown>): Promise<boolean> =>
   promise.then(
@@ -13,36 +13,42 @@ const rejects = async (promise: Promise<unknown>): Promise<boolean> =>
 
 t.test("migrate", async (t) => {
   await forEachDialect(t, "running migrations again applies nothing", async (t, db) => {
-    t.same(await migrate(db), { applied: [] });
+    t.same(await migrate(db, testModules), { applied: [] });
+    t.same(await migrate(db), { applied: [] }, "the kernel alone: nothing either");
     const rows = await db.db.selectFrom("domainkit_migrations").selectAll().where("module", "=", "kernel").execute();
     t.same(rows.map((r) => Number(r.version)), [1]);
   });
 
-  await forEachDialect(t, "a module's registered migrations apply once, in version order", async (t, db) => {
+  await forEachDialect(t, "a module's migrations apply once, in version order", async (t, db) => {
     const module = `scratch_${Math.random().toString(36).slice(2, 8)}`;
-    registerMigrations(module, [
-      { version: 2, name: "add_column", sqlite: [`ALTER TABLE ${module} ADD COLUMN note TEXT`], postgres: [`ALTER TABLE ${module} ADD COLUMN note text`] },
-      { version: 1, name: "create", sqlite: [`CREATE TABLE ${module} (id TEXT PRIMARY KEY)`], postgres: [`CREATE TABLE ${module} (id text PRIMARY KEY)`] },
-    ]);
-    const first = await migrate(db);
+    const scratch = {
+      name: module,
+      migrations: [
+        { version: 2, name: "add_column", sqlite: [`ALTER TABLE ${module} ADD COLUMN note TEXT`], postgres: [`ALTER TABLE ${module} ADD COLUMN note text`] },
+        { version: 1, name: "create", sqlite: [`CREATE TABLE ${module} (id TEXT PRIMARY KEY)`], postgres: [`CREATE TABLE ${module} (id text PRIMARY KEY)`] },
+      ],
+    };
+    const first = await migrate(db, [scratch]);
     t.same(first.applied, [`${module}/0001_create`, `${module}/0002_add_column`]);
-    t.same(await migrate(db), { applied: [] });
+    t.same(await migrate(db, [scratch]), { applied: [] });
     await db.db.insertInto(module).values({ id: "a", note: "n" }).execute();
     t.equal((await db.db.selectFrom(module).selectAll().execute()).length, 1);
   });
 
   await forEachDialect(t, "a failing migration rolls back and is not recorded", async (t, db) => {
     const module = `broken_${Math.random().toString(36).slice(2, 8)}`;
-    registerMigrations(module, [
-      {
-        version: 1,
-        name: "half",
-        sqlite: [`CREATE TABLE ${module} (id TEXT)`, "THIS IS NOT SQL"],
-        postgres: [`CREATE TABLE ${module} (id text)`, "THIS IS NOT SQL"],
-      },
-    ]);
-    t.ok(await rejects(migrate(db)), "migrate fails");
-    registerMigrations(module, []);
+    const broken = {
+      name: module,
+      migrations: [
+        {
+          version: 1,
+          name: "half",
+          sqlite: [`CREATE TABLE ${module} (id TEXT)`, "THIS IS NOT SQL"],
+          postgres: [`CREATE TABLE ${module} (id text)`, "THIS IS NOT SQL"],
+        },
+      ],
+    };
+    t.ok(await rejects(migrate(db, [broken])), "migrate fails");
     const recorded = await db.db.selectFrom("domainkit_migrations").selectAll().where("module", "=", module).execute();
     t.equal(recorded.length, 0);
     t.ok(await rejects(db.db.selectFrom(module).selectAll().execute()), "the half-made table was rolled back");
@@ -69,4 +75,16 @@ t.test("migrate", async (t) => {
   });
 
   t.throws(() => appendOnlyTriggersSql("sqlite", "x; DROP TABLE y"), "only plain identifiers are accepted");
+
+  t.test("the plan: kernel first, modules in the given order, each checked", async (t) => {
+    const one = (version: number) => ({ version, name: `v${version}`, sqlite: [], postgres: [] });
+    t.same(
+      migrationPlan([{ name: "b", migrations: [one(2), one(1)] }, { name: "a" }]).map((p) => [p.module, p.migrations.map((m) => m.version)]),
+      [["kernel", [1]], ["b", [1, 2]], ["a", []]],
+    );
+    t.throws(() => migrationPlan([{ name: "kernel" }]), /may not be named "kernel"/);
+    t.throws(() => migrationPlan([{ name: "a" }, { name: "a" }]), /migrated twice/);
+    t.throws(() => migrationPlan([{ name: "a", migrations: [one(1), one(1)] }]), /duplicate migration version 1/);
+    t.throws(() => migrationPlan([{ name: "a", migrations: [one(0)] }]), /bad migration version 0/);
+  });
 });

@@ -2,8 +2,8 @@
  * The storage test harness. Every storage-touching test runs on both dialects; each call of
  * `openTestDatabase` gets its own fresh, migrated database (a temp SQLite file, or a new
  * Postgres database on the shared server) that is closed and dropped at the test's teardown.
- * Import your module's migration registration before opening: `migrate` applies what is
- * registered at that moment.
+ * It is migrated with the kernel's and the modules' migrations, taken from the same module
+ * definitions the hosts compose (no registry to import or change).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import tap from "tap";
-import { migrate } from "../../adapters/sql/Migrations.js";
+import { migrate, type ModuleMigrations } from "../../adapters/sql/Migrations.js";
+import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import { paymentsModule } from "../../hosts/modules/paymentsModule.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
@@ -76,15 +78,21 @@ export const createTestSqliteFile = (t: HasTeardown): string => {
   return join(dir, "test.sqlite");
 };
 
-/** A fresh, isolated, migrated database of `dialect`, closed and dropped at `t`'s teardown. */
-export const openTestDatabase = async (dialect: Dialect, t: HasTeardown): Promise<SqlDatabase> => {
+/** The modules whose tables a test database gets by default: those of the reference server. */
+export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, paymentsModule];
+
+/**
+ * A fresh, isolated, migrated database of `dialect`, closed and dropped at `t`'s teardown, with
+ * the tables of `modules` (the reference modules by default; `[]` for the kernel's only).
+ */
+export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules: ReadonlyArray<ModuleMigrations> = testModules): Promise<SqlDatabase> => {
   const db =
     dialect === "sqlite"
       ? await openSqlite({ filename: createTestSqliteFile(t) })
       : await openPostgres({ connectionString: await createTestPostgresDatabase(t), max: 10 });
   // tap runs teardowns last-in first-out: the pool closes before its database is dropped.
   t.teardown(db.close);
-  await migrate(db);
+  await migrate(db, modules);
   return db;
 };
 
