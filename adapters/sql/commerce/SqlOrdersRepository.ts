@@ -1,0 +1,120 @@
+/**
+ * The OrdersRepository port over `shop_orders`, `shop_order_lines`, `shop_order_timeline`,
+ * `shop_order_payments`, `shop_shipments`, `shop_returns` and `shop_checkout_requests`. Orders
+ * move only by conditional status updates; lines and the timeline are append-only tables.
+ */
+import { createHash } from "node:crypto";
+import { Effect } from "effect";
+import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
+import { Order, OrderLine, OrderTimelineEntry } from "../../../core/commerce/model/Order.js";
+import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
+import { Return } from "../../../core/commerce/model/Return.js";
+import { Shipment } from "../../../core/commerce/model/Shipment.js";
+import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Builds the order repository over `db`. */
+export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
+  const f = featuresFor(db);
+  const requests = rowCodec(CheckoutRequest, f);
+  const orders = rowCodec(Order, f);
+  const lines = rowCodec(OrderLine, f);
+  const timeline = rowCodec(OrderTimelineEntry, f);
+  const payments = rowCodec(OrderPayment, f);
+  const shipments = rowCodec(Shipment, f);
+  const returns = rowCodec(Return, f);
+  const findOrder: OrdersRepository["findOrder"] = (id) =>
+    runQuery(db, (ex) => ex.selectFrom("shop_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((r) => (r === undefined ? null : orders.fromRow(r))),
+    );
+  return {
+    claimCheckout: (request, payload) =>
+      Effect.gen(function* () {
+        const payloadHash = createHash("sha256").update(payload).digest("hex");
+        const inserted = yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("shop_checkout_requests")
+            .values(requests.toRow({ ...request, payloadHash }))
+            .onConflict((oc) => oc.columns(["scope", "idempotency_key"]).doNothing())
+            .executeTakeFirst(),
+        );
+        if (toNumber(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { claimed: true as const };
+        const row = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("shop_checkout_requests")
+            .selectAll()
+            .where("scope", "=", request.scope)
+            .where("idempotency_key", "=", request.idempotencyKey)
+            .executeTakeFirstOrThrow(),
+        );
+        const existing = requests.fromRow(row);
+        return { claimed: false as const, existing, samePayload: existing.payloadHash === payloadHash };
+      }).pipe(Effect.withSpan("OrdersRepository.claimCheckout")),
+    insertOrder: (order, orderLines) =>
+      Effect.gen(function* () {
+        yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orders.toRow(order)).execute());
+        if (orderLines.length > 0) {
+          yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
+        }
+      }).pipe(Effect.withSpan("OrdersRepository.insertOrder")),
+    findOrder,
+    linesOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_lines").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(lines.fromRow)),
+      ),
+    transitionOrder: (id, from, to, now, change = {}) =>
+      Effect.gen(function* () {
+        const updated = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("shop_orders")
+            .set((eb) => ({
+              status: to,
+              version: eb("version", "+", 1),
+              updated_at: f.timeToDb(now),
+              ...(change.paymentIntentRef === undefined ? {} : { payment_intent_ref: change.paymentIntentRef }),
+            }))
+            .where("id", "=", id)
+            .where("status", "in", [...from])
+            .executeTakeFirst(),
+        );
+        return toNumber(updated.numUpdatedRows) > 0 ? yield* findOrder(id) : null;
+      }).pipe(Effect.withSpan("OrdersRepository.transitionOrder")),
+    ordersOfCustomer: (customerId, beforeId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("shop_orders").selectAll().where("customer_id", "=", customerId);
+        if (beforeId !== null) q = q.where("id", "<", beforeId);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(orders.fromRow))),
+    appendTimeline: (entry) =>
+      runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
+    timelineOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(timeline.fromRow)),
+      ),
+    insertPayment: (payment) =>
+      runQuery(db, (ex) => ex.insertInto("shop_order_payments").values(payments.toRow(payment)).execute()).pipe(Effect.asVoid),
+    findPayment: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : payments.fromRow(r))),
+      ),
+    updatePayment: (payment) =>
+      runQuery(db, (ex) => {
+        const { order_id: _id, ...row } = payments.toRow(payment);
+        return ex.updateTable("shop_order_payments").set(row).where("order_id", "=", payment.orderId).execute();
+      }).pipe(Effect.asVoid),
+    insertShipment: (shipment) =>
+      runQuery(db, (ex) => ex.insertInto("shop_shipments").values(shipments.toRow(shipment)).execute()).pipe(Effect.asVoid),
+    shipmentsOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(shipments.fromRow)),
+      ),
+    insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
+    returnsOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(returns.fromRow)),
+      ),
+  };
+};

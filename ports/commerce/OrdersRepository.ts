@@ -1,0 +1,49 @@
+/**
+ * Orders (never deleted; states moved by conditional updates), their immutable lines, timeline,
+ * payment record, shipments, returns and the idempotency records of checkout.
+ */
+import { Context, type Effect } from "effect";
+import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
+import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
+import type { OrderPayment } from "../../core/commerce/model/OrderPayment.js";
+import type { Return } from "../../core/commerce/model/Return.js";
+import type { Shipment } from "../../core/commerce/model/Shipment.js";
+
+/** What changes with a status move. */
+export interface OrderChange {
+  readonly paymentIntentRef?: string;
+}
+
+export interface OrdersRepository {
+  /**
+   * Records the checkout request, unless one with the same scope and key exists: then answers
+   * that one (the payload hash is computed by the adapter from `payload`).
+   */
+  readonly claimCheckout: (
+    request: Omit<CheckoutRequest, "payloadHash">,
+    payload: string,
+  ) => Effect.Effect<{ readonly claimed: true } | { readonly claimed: false; readonly existing: CheckoutRequest; readonly samePayload: boolean }>;
+  readonly insertOrder: (order: Order, lines: ReadonlyArray<OrderLine>) => Effect.Effect<void>;
+  readonly findOrder: (id: string) => Effect.Effect<Order | null>;
+  readonly linesOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderLine>>;
+  /** Moves the order to `to` if its status is one of `from` (version + 1); the order after, or null. */
+  readonly transitionOrder: (
+    id: string,
+    from: ReadonlyArray<OrderStatus>,
+    to: OrderStatus,
+    now: Date,
+    change?: OrderChange,
+  ) => Effect.Effect<Order | null>;
+  /** The customer's orders, newest first, after `beforeId`. */
+  readonly ordersOfCustomer: (customerId: string, beforeId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Order>>;
+  readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
+  readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
+  readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
+  readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
+  readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
+  readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
+  readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
+  readonly insertReturn: (ret: Return) => Effect.Effect<void>;
+  readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
+}
+export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/commerce/OrdersRepository");
