@@ -11,6 +11,7 @@ import { now } from "../kernel/Clock.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { ReservationExpired } from "./Events.js";
 import { moveOrder, releaseReservations } from "./OrderRecords.js";
 
@@ -20,6 +21,10 @@ export const expireOrderReservations = (orderId: string) =>
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        const due = (yield* (yield* InventoryRepository).reservationsOfOrder(orderId)).filter(
+          (r) => r.status === "active" && r.expiresAt.getTime() <= at.getTime(),
+        );
+        if (due.length === 0) return 0;
         const moved = yield* moveOrder(orderId, "expired", "system:reservation-expiry", { from: ["pending", "payment_pending"] });
         if (moved === null) return 0;
         const released = yield* releaseReservations(orderId, ["active"], { dueBy: at });
