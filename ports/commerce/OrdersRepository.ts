@@ -6,7 +6,7 @@ import { Context, type Effect } from "effect";
 import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
 import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
 import type { OrderPayment } from "../../core/commerce/model/OrderPayment.js";
-import type { Return } from "../../core/commerce/model/Return.js";
+import type { Return, ReturnStatus } from "../../core/commerce/model/Return.js";
 import type { Shipment } from "../../core/commerce/model/Shipment.js";
 
 /** What changes with a status move. */
@@ -45,5 +45,10 @@ export interface OrdersRepository {
   readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
   readonly insertReturn: (ret: Return) => Effect.Effect<void>;
   readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
+  readonly findReturn: (id: string) => Effect.Effect<Return | null>;
+  /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
+  readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;
+  /** Holds the order row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
+  readonly lockOrder: (id: string) => Effect.Effect<void>;
 }
 export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/commerce/OrdersRepository");

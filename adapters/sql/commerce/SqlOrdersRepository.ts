@@ -112,6 +112,29 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         Effect.map((rows) => rows.map(shipments.fromRow)),
       ),
     insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
+    findReturn: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),
+      ),
+    transitionReturn: (id, from, to, now) =>
+      Effect.gen(function* () {
+        const updated = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("shop_returns")
+            .set((eb) => ({ status: to, version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
+            .where("id", "=", id)
+            .where("status", "=", from)
+            .executeTakeFirst(),
+        );
+        if (toNumber(updated.numUpdatedRows) === 0) return null;
+        const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
+        return returns.fromRow(row);
+      }).pipe(Effect.withSpan("OrdersRepository.transitionReturn")),
+    lockOrder: (id) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("shop_orders").select("id").where("id", "=", id);
+        return (db.dialect === "postgres" ? q.forUpdate() : q).execute();
+      }).pipe(Effect.asVoid),
     returnsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(returns.fromRow)),
