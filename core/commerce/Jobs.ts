@@ -3,5 +3,6 @@ import { cancellationJob } from "./CancelOrder.js";
 import { captureJob } from "./Fulfillment.js";
 import { paymentResolutionJob } from "./OrderPayments.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
+import { retentionJob } from "./Retention.js";
 
-export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob] as const;
+export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob] as const;

@@ -13,6 +13,8 @@ export interface CartsRepository {
   /** open → checked_out if still open; false when it was not. */
   readonly markCheckedOut: (cartId: string, now: Date) => Effect.Effect<boolean>;
   /** Bumps the cart's version and update time (a line changed). */
+  /** Hard-deletes (with their lines) carts in `status` last changed before `before`, at most `limit`; how many. */
+  readonly deleteStale: (status: "open" | "checked_out", before: Date, limit: number) => Effect.Effect<number>;
   readonly touch: (cartId: string, now: Date) => Effect.Effect<void>;
 }
 export const CartsRepository = Context.GenericTag<CartsRepository>("domainkit/commerce/CartsRepository");

@@ -48,6 +48,11 @@ export interface OrdersRepository {
   readonly findReturn: (id: string) => Effect.Effect<Return | null>;
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
   readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;
+  /**
+   * Minimizes guest orders in a final state last changed before `before`: e-mail removed, the
+   * address reduced to its country; at most `limit`; how many.
+   */
+  readonly redactGuestOrders: (before: Date, limit: number) => Effect.Effect<number>;
   /** Holds the order row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
   readonly lockOrder: (id: string) => Effect.Effect<void>;
 }

@@ -43,6 +43,24 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
           .where("status", "=", "open")
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
+    deleteStale: (status, before, limit) =>
+      Effect.gen(function* () {
+        const ids = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("shop_carts")
+            .select("id")
+            .where("status", "=", status)
+            .where("updated_at", "<", f.timeToDb(before))
+            .orderBy("updated_at")
+            .limit(limit)
+            .execute(),
+        );
+        if (ids.length === 0) return 0;
+        const list = ids.map((r) => String(r.id));
+        yield* runQuery(db, (ex) => ex.deleteFrom("shop_cart_lines").where("cart_id", "in", list).execute());
+        const deleted = yield* runQuery(db, (ex) => ex.deleteFrom("shop_carts").where("id", "in", list).executeTakeFirst());
+        return toNumber(deleted.numDeletedRows);
+      }).pipe(Effect.withSpan("CartsRepository.deleteStale")),
     touch: (cartId, now) =>
       runQuery(db, (ex) =>
         ex

@@ -4,9 +4,9 @@
  * move only by conditional status updates; lines and the timeline are append-only tables.
  */
 import { createHash } from "node:crypto";
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
-import { Order, OrderLine, OrderTimelineEntry } from "../../../core/commerce/model/Order.js";
+import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
 import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import { Return } from "../../../core/commerce/model/Return.js";
 import { Shipment } from "../../../core/commerce/model/Shipment.js";
@@ -15,6 +15,8 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+
+const isAddress = Schema.is(ShippingAddress);
 
 /** Builds the order repository over `db`. */
 export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
@@ -130,6 +132,34 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
         return returns.fromRow(row);
       }).pipe(Effect.withSpan("OrdersRepository.transitionReturn")),
+    redactGuestOrders: (before, limit) =>
+      Effect.gen(function* () {
+        const rows = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("shop_orders")
+            .select(["id", "shipping_address"])
+            .where("customer_id", "is", null)
+            .where("status", "in", ["failed", "expired", "cancelled", "dispatched"])
+            .where("updated_at", "<", f.timeToDb(before))
+            .where("email", "is not", null)
+            .orderBy("updated_at")
+            .limit(limit)
+            .execute(),
+        );
+        for (const row of rows) {
+          const address = f.jsonFromDb(row.shipping_address);
+          const country = isAddress(address) ? address.country : "";
+          const minimized: ShippingAddress = { name: "", line1: "", line2: null, city: "", postcode: "", country };
+          yield* runQuery(db, (ex) =>
+            ex
+              .updateTable("shop_orders")
+              .set({ email: null, shipping_address: f.jsonToDb(minimized) })
+              .where("id", "=", String(row.id))
+              .execute(),
+          );
+        }
+        return rows.length;
+      }).pipe(Effect.withSpan("OrdersRepository.redactGuestOrders")),
     lockOrder: (id) =>
       runQuery(db, (ex) => {
         const q = ex.selectFrom("shop_orders").select("id").where("id", "=", id);
