@@ -17,6 +17,7 @@ import type { CommerceServices } from "./Services.js";
 import { Outbox } from "../../ports/Outbox.js";
 import {
   PaymentGateway,
+  type AuthorizeRequest,
   type GatewayPayment,
   type PaymentGatewayError,
 } from "../../ports/PaymentGateway.js";
@@ -180,20 +181,21 @@ const applyOutcome = (
     }
   });
 
+/** The order's one authorization request (always the same for the same order: its key, reference and amount). */
+const authorizeRequest = (order: Order, payment: OrderPayment): AuthorizeRequest => ({
+  merchantId: payment.merchantId,
+  idempotencyKey: payment.idempotencyKey,
+  reference: `order:${order.id}`,
+  amount: { amount_minor: payment.amountMinor, currency: order.currency },
+  paymentMethod: payment.paymentMethod,
+  captureMethod: "manual",
+});
+
 /** Authorizes the order's total under its stable key and applies the answer (outside transactions). */
 export const authorizeOrderPayment = (orderId: string, actorId: string) =>
   Effect.gen(function* () {
     const { order, payment } = yield* loadOrderAndPayment(orderId);
-    const outcome = yield* (yield* PaymentGateway)
-      .authorize({
-        merchantId: payment.merchantId,
-        idempotencyKey: payment.idempotencyKey,
-        reference: `order:${order.id}`,
-        amount: { amount_minor: payment.amountMinor, currency: order.currency },
-        paymentMethod: payment.paymentMethod,
-        captureMethod: "manual",
-      })
-      .pipe(Effect.either);
+    const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
     return yield* applyOutcome(order, payment, outcome, actorId);
   }).pipe(Effect.withSpan("commerce.authorizeOrderPayment"));
 
@@ -211,16 +213,7 @@ export const resolveOrderPayment = (orderId: string) =>
     const gateway = yield* PaymentGateway;
     const outcome =
       payment.paymentId === null
-        ? yield* gateway
-            .authorize({
-              merchantId: payment.merchantId,
-              idempotencyKey: payment.idempotencyKey,
-              reference: `order:${order.id}`,
-              amount: { amount_minor: payment.amountMinor, currency: order.currency },
-              paymentMethod: payment.paymentMethod,
-              captureMethod: "manual",
-            })
-            .pipe(Effect.either)
+        ? yield* gateway.authorize(authorizeRequest(order, payment)).pipe(Effect.either)
         : yield* gateway.status({ merchantId: payment.merchantId, paymentId: payment.paymentId }).pipe(Effect.either);
     const stillUnknown =
       (Either.isRight(outcome) && !["requires_capture", "succeeded", "requires_payment_method", "canceled"].includes(outcome.right.status)) ||

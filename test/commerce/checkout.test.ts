@@ -15,7 +15,7 @@ import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { forEachDialect } from "../support/databases.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore } from "./support.js";
 
 const stock = (variantId: string, locationId: string) => Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId));
 
@@ -113,9 +113,7 @@ t.test("a payment timeout ends payment_pending, never confirmed or failed by gue
   forEachDialect(t, "payment timeout", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
     t.equal(placed.order.status, "payment_pending");
     t.equal((await c.run(stock(variant.id, location.id)))?.reserved, 2, "the stock stays reserved");
     const jobs = await db.db.selectFrom("jobs").select(["kind", "status"]).where("kind", "=", "commerce.resolve-order-payment").execute();
@@ -125,9 +123,8 @@ t.test("a payment timeout ends payment_pending, never confirmed or failed by gue
     t.equal(early.ok, false, "while the payment is processing, the job tries again later");
     t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id))))?.status, "payment_pending");
 
-    const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
-    t.ok(payment?.paymentId, "the payment id is known from the ambiguous answer");
-    await c.payments.run(reconcileIntent(payment!.paymentId!));
+    t.ok(placed.paymentId, "the payment id is known from the ambiguous answer");
+    await c.payments.run(reconcileIntent(placed.paymentId!));
     const resolved = await c.run(resolveOrderPayment(placed.order.id));
     t.equal(resolved?.status, "confirmed", "the provider's answer, looked up, confirms the order");
   }),

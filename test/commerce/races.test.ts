@@ -14,7 +14,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachDialect } from "../support/databases.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
   Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
@@ -62,10 +62,8 @@ t.test("an expired reservation is released exactly once, however many expiry run
   forEachDialect(t, "expiry once", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
     // A lost provider answer keeps the order in checkout with its reservation active.
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
     t.equal(placed.order.status, "payment_pending");
     const notYet = await c.run(expireOrderReservations(placed.order.id));
     t.equal(notYet, 0, "nothing expires before expires_at");
@@ -84,11 +82,8 @@ t.test("expiry racing the payment's confirmation ends in one consistent outcome:
   forEachDialect(t, "expiry vs confirmation", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
-    const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
-    await c.payments.run(reconcileIntent(payment!.paymentId!));
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
+    await c.payments.run(reconcileIntent(placed.paymentId!));
     await Promise.all([
       c.later(sixteenMinutes, expireOrderReservations(placed.order.id)),
       c.attempt(resolveOrderPayment(placed.order.id)),
@@ -97,7 +92,7 @@ t.test("expiry racing the payment's confirmation ends in one consistent outcome:
     const reservations = await c.run(Effect.flatMap(InventoryRepository, (i) => i.reservationsOfOrder(placed.order.id)));
     const level = await stockOf(c, variant.id, location.id);
     const gatewayPayment = await c.run(
-      Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: payment!.paymentId! })),
+      Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.paymentId! })),
     );
     if (order?.status === "confirmed") {
       t.same(reservations.map((r) => r.status), ["committed"]);

@@ -26,7 +26,7 @@ import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { createProduct } from "../../core/commerce/Catalog.js";
 import { createLocation, createStore } from "../../core/commerce/CreateStore.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
-import type { PlaceOrderInput } from "../../core/commerce/PlaceOrder.js";
+import { placeOrder, type PlaceOrderInput } from "../../core/commerce/PlaceOrder.js";
 import type { Shopper } from "../../core/commerce/Access.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
@@ -132,3 +132,15 @@ export const checkoutInput = (cartId: string, overrides: Partial<PlaceOrderInput
   idempotencyKey: `checkout-${randomUUID()}`,
   ...overrides,
 });
+
+/**
+ * A customer's order left in checkout by a lost provider answer (`pm_card_timeout_after`):
+ * `payment_pending`, its reservation active, its payment id known.
+ */
+export const pendingPaymentOrder = async (c: CommerceRuntime, storeId: string, variantId: string, quantity: number) => {
+  const shopper = customer();
+  const cart = await cartWith(c, shopper, storeId, variantId, quantity);
+  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
+  const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
+  return { shopper, order: placed.order, paymentId: payment?.paymentId ?? null };
+};
