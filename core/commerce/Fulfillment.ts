@@ -103,6 +103,7 @@ export const dispatchShipment = (userId: string, orderId: string, input: Dispatc
         if (remaining.length === 0 && finished === null) {
           return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
         }
+        if (finished !== null) yield* orders.completeFulfillmentTask(orderId);
         if (finished !== null) yield* captureJob.schedule({ orderId }, { runAt: at, key: `order:${orderId}` });
         const event = yield* ShipmentDispatched.make({
           tenant_id: order.storeId,

@@ -5,6 +5,7 @@
 import { Context, type Effect } from "effect";
 import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
 import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
+import type { FulfillmentTask } from "../../core/commerce/model/FulfillmentTask.js";
 import type { OrderPayment } from "../../core/commerce/model/OrderPayment.js";
 import type { Return, ReturnStatus } from "../../core/commerce/model/Return.js";
 import type { Shipment } from "../../core/commerce/model/Shipment.js";
@@ -53,6 +54,14 @@ export interface OrdersRepository {
    * address reduced to its country; at most `limit`; how many.
    */
   readonly redactGuestOrders: (before: Date, limit: number) => Effect.Effect<number>;
+  /** Records that `consumer` received `eventId` (unique); false when it already had. */
+  readonly receiveEvent: (consumer: string, eventId: string, at: Date) => Effect.Effect<boolean>;
+  /** Inserts the order's task; false when the order already has one (unique per order). */
+  readonly insertFulfillmentTask: (task: FulfillmentTask) => Effect.Effect<boolean>;
+  /** The store's tasks in `status`, oldest first. */
+  readonly fulfillmentTasks: (storeId: string, status: FulfillmentTask["status"]) => Effect.Effect<ReadonlyArray<FulfillmentTask>>;
+  /** Marks the order's task done. */
+  readonly completeFulfillmentTask: (orderId: string) => Effect.Effect<void>;
   /** Holds the order row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
   readonly lockOrder: (id: string) => Effect.Effect<void>;
 }

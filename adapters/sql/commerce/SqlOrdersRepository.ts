@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { Effect, Schema } from "effect";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
 import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
+import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
 import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import { Return } from "../../../core/commerce/model/Return.js";
 import { Shipment } from "../../../core/commerce/model/Shipment.js";
@@ -28,6 +29,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   const payments = rowCodec(OrderPayment, f);
   const shipments = rowCodec(Shipment, f);
   const returns = rowCodec(Return, f);
+  const tasks = rowCodec(FulfillmentTask, f);
   const findOrder: OrdersRepository["findOrder"] = (id) =>
     runQuery(db, (ex) => ex.selectFrom("shop_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
       Effect.map((r) => (r === undefined ? null : orders.fromRow(r))),
@@ -160,6 +162,30 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         }
         return rows.length;
       }).pipe(Effect.withSpan("OrdersRepository.redactGuestOrders")),
+    receiveEvent: (consumer, eventId, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("shop_event_receipts")
+          .values({ consumer, event_id: eventId, received_at: f.timeToDb(at) })
+          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+    insertFulfillmentTask: (task) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("shop_fulfillment_tasks")
+          .values(tasks.toRow(task))
+          .onConflict((oc) => oc.column("order_id").doNothing())
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+    fulfillmentTasks: (storeId, status) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", status).orderBy("id").execute(),
+      ).pipe(Effect.map((rows) => rows.map(tasks.fromRow))),
+    completeFulfillmentTask: (orderId) =>
+      runQuery(db, (ex) => ex.updateTable("shop_fulfillment_tasks").set({ status: "done" }).where("order_id", "=", orderId).execute()).pipe(
+        Effect.asVoid,
+      ),
     lockOrder: (id) =>
       runQuery(db, (ex) => {
         const q = ex.selectFrom("shop_orders").select("id").where("id", "=", id);

@@ -4,7 +4,8 @@
  * another store. The specification's column rules are constraints: `reserved` between 0 and
  * `on_hand`, quantities > 0, prices and totals ≥ 0, `payment_intent_ref` unique, SKU unique per
  * store, statuses from their lists; order lines, the order timeline and stock adjustments are
- * append-only (the database refuses UPDATE and DELETE).
+ * append-only (the database refuses UPDATE and DELETE). Consumers keep event receipts
+ * (unique per consumer and event), so a redelivered OrderConfirmed creates no second task.
  */
 import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
 import { columnTypes } from "../../ColumnTypes.js";
@@ -237,6 +238,21 @@ const statements = (dialect: SqlDialect): string[] => {
       FOREIGN KEY (store_id, order_id) REFERENCES shop_orders (store_id, id)
     )`,
     `CREATE INDEX shop_returns_order ON shop_returns (order_id)`,
+    `CREATE TABLE shop_event_receipts (
+      consumer ${c.text} NOT NULL,
+      event_id ${c.text} NOT NULL,
+      received_at ${c.time} NOT NULL,
+      PRIMARY KEY (consumer, event_id)
+    )`,
+    `CREATE TABLE shop_fulfillment_tasks (
+      id ${c.text} PRIMARY KEY,
+      store_id ${c.text} NOT NULL,
+      order_id ${c.text} NOT NULL UNIQUE,
+      status ${c.text} NOT NULL CHECK (status IN (${list(["open", "done"])})),
+      created_at ${c.time} NOT NULL,
+      FOREIGN KEY (store_id, order_id) REFERENCES shop_orders (store_id, id)
+    )`,
+    `CREATE INDEX shop_fulfillment_tasks_open ON shop_fulfillment_tasks (store_id, status, id)`,
     `CREATE TABLE shop_promotions (
       id ${c.text} PRIMARY KEY,
       store_id ${c.text} NOT NULL REFERENCES shop_stores (id),
