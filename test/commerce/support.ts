@@ -5,7 +5,7 @@
  * runtime over the same database, with the sandbox provider), a merchant provisioning that
  * creates a payments merchant per store reference once, and a small store fixture.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
 import { makeInProcessPaymentGateway } from "../../adapters/payments-gateway/InProcessPaymentGateway.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
@@ -20,6 +20,7 @@ import {
   makeSqlInventoryRepository,
   makeSqlOrdersRepository,
   makeSqlStoresRepository,
+  makeAesGcmFieldSealer,
 } from "../../adapters/sql/commerce/index.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { createCart, setCartLine } from "../../core/commerce/Carts.js";
@@ -31,6 +32,7 @@ import type { Shopper } from "../../core/commerce/Access.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import type { FieldSealer } from "../../ports/commerce/FieldSealer.js";
 import { CartTokens } from "../../ports/commerce/CartTokens.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
@@ -42,8 +44,17 @@ import { paymentsRuntime } from "../payments/support.js";
 
 registerMigrations("commerce", commerceMigrations);
 
+/** The sealing key of the tests (key id `k1`). */
+export const testSealingKey = randomBytes(32);
+const testSealer = makeAesGcmFieldSealer({ currentKeyId: "k1", keys: { k1: testSealingKey } });
+
 /** The commerce core over `db` with the in-process payment gateway, disposed at teardown. */
-export const commerceRuntime = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
+export const commerceRuntime = (
+  t: HasTeardown,
+  db: SqlDatabase,
+  provider: SandboxProvider = makeSandboxProvider(),
+  sealer: FieldSealer = testSealer,
+) => {
   const payments = paymentsRuntime(t, db, provider);
   const gateway = makeInProcessPaymentGateway({ runtime: () => payments.runtime, caller: "commerce" });
   const merchants = new Map<string, Promise<string>>();
@@ -67,7 +78,7 @@ export const commerceRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
       Layer.succeed(CatalogRepository, makeSqlCatalogRepository(db)),
       Layer.succeed(InventoryRepository, makeSqlInventoryRepository(db)),
       Layer.succeed(CartsRepository, makeSqlCartsRepository(db)),
-      Layer.succeed(OrdersRepository, makeSqlOrdersRepository(db)),
+      Layer.succeed(OrdersRepository, makeSqlOrdersRepository(db, sealer)),
       Layer.succeed(CartTokens, cryptoCartTokens),
       Layer.succeed(PaymentGateway, gateway),
       Layer.succeed(MerchantProvisioning, provisioning),
@@ -91,7 +102,7 @@ export const commerceRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, payments, provider, gateway };
+  return { run, attempt, later, payments, provider, gateway, sealer };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;

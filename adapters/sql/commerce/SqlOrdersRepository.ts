@@ -11,6 +11,7 @@ import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js
 import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import { Return } from "../../../core/commerce/model/Return.js";
 import { Shipment } from "../../../core/commerce/model/Shipment.js";
+import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
@@ -20,7 +21,7 @@ import type { SqlDatabase } from "../SqlDatabase.js";
 const isAddress = Schema.is(ShippingAddress);
 
 /** Builds the order repository over `db`. */
-export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
+export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): OrdersRepository => {
   const f = featuresFor(db);
   const requests = rowCodec(CheckoutRequest, f);
   const orders = rowCodec(Order, f);
@@ -30,9 +31,21 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   const shipments = rowCodec(Shipment, f);
   const returns = rowCodec(Return, f);
   const tasks = rowCodec(FulfillmentTask, f);
+  // The address and e-mail are sealed at rest; the record the core sees is plain.
+  const orderToRow = (order: Order) => ({
+    ...orders.toRow(order),
+    shipping_address: sealer.seal(JSON.stringify(order.shippingAddress)),
+    email: order.email === null ? null : sealer.seal(order.email),
+  });
+  const orderFromRow = (row: Readonly<Record<string, unknown>>): Order =>
+    orders.fromRow({
+      ...row,
+      shipping_address: JSON.parse(sealer.open(String(row.shipping_address))),
+      email: row.email === null || row.email === undefined ? null : sealer.open(String(row.email)),
+    });
   const findOrder: OrdersRepository["findOrder"] = (id) =>
     runQuery(db, (ex) => ex.selectFrom("shop_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-      Effect.map((r) => (r === undefined ? null : orders.fromRow(r))),
+      Effect.map((r) => (r === undefined ? null : orderFromRow(r))),
     );
   return {
     claimCheckout: (request, payload) =>
@@ -59,7 +72,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
       }).pipe(Effect.withSpan("OrdersRepository.claimCheckout")),
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orders.toRow(order)).execute());
+        yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orderToRow(order)).execute());
         if (orderLines.length > 0) {
           yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
         }
@@ -91,7 +104,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         let q = ex.selectFrom("shop_orders").selectAll().where("customer_id", "=", customerId);
         if (beforeId !== null) q = q.where("id", "<", beforeId);
         return q.orderBy("id", "desc").limit(limit).execute();
-      }).pipe(Effect.map((rows) => rows.map(orders.fromRow))),
+      }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
     appendTimeline: (entry) =>
       runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
     timelineOf: (orderId) =>
@@ -149,13 +162,13 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
             .execute(),
         );
         for (const row of rows) {
-          const address = f.jsonFromDb(row.shipping_address);
+          const address: unknown = JSON.parse(sealer.open(String(row.shipping_address)));
           const country = isAddress(address) ? address.country : "";
           const minimized: ShippingAddress = { name: "", line1: "", line2: null, city: "", postcode: "", country };
           yield* runQuery(db, (ex) =>
             ex
               .updateTable("shop_orders")
-              .set({ email: null, shipping_address: f.jsonToDb(minimized) })
+              .set({ email: null, shipping_address: sealer.seal(JSON.stringify(minimized)) })
               .where("id", "=", String(row.id))
               .execute(),
           );

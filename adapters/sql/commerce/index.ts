@@ -6,3 +6,4 @@ export * from "./SqlInventoryRepository.js";
 export * from "./SqlCartsRepository.js";
 export * from "./SqlOrdersRepository.js";
 export * from "./cartTokens.js";
+export * from "./fieldSealer.js";

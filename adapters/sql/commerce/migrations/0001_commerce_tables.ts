@@ -3,7 +3,8 @@
  * carries store_id and every reference is composite (store_id, id), so no row can point into
  * another store. The specification's column rules are constraints: `reserved` between 0 and
  * `on_hand`, quantities > 0, prices and totals ≥ 0, `payment_intent_ref` unique, SKU unique per
- * store, statuses from their lists; order lines, the order timeline and stock adjustments are
+ * store, statuses from their lists; an order's shipping address and e-mail are stored sealed
+ * (AES-256-GCM text naming its key, adapters/sql/commerce/fieldSealer.ts); order lines, the order timeline and stock adjustments are
  * append-only (the database refuses UPDATE and DELETE). Consumers keep event receipts
  * (unique per consumer and event), so a redelivered OrderConfirmed creates no second task.
  */
@@ -134,7 +135,7 @@ const statements = (dialect: SqlDialect): string[] => {
       total_minor ${c.bigint} NOT NULL CHECK (total_minor >= 0),
       payment_intent_ref ${c.text} UNIQUE,
       email ${c.text},
-      shipping_address ${c.json} NOT NULL,
+      shipping_address ${c.text} NOT NULL,
       version ${c.int} NOT NULL CHECK (version > 0),
       created_at ${c.time} NOT NULL,
       updated_at ${c.time} NOT NULL,
