@@ -123,8 +123,17 @@ export const getProduct = (productId: string) =>
     return withVariants(product, variants);
   }).pipe(Effect.withSpan("commerce.getProduct"));
 
-/** Query: one page of a store's purchasable products by id (public; 400 invalid_cursor). */
-export const listProducts = (input: { readonly storeId: string; readonly cursor: string | null; readonly limit: number }) =>
+/** The words of a search query: lowercase letters and digits, at most 8, each matched as a prefix. */
+export const searchWords = (q: string | null): ReadonlyArray<string> =>
+  q === null ? [] : (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
+
+/** Query: one page of a store's purchasable products by id, optionally searched (public; 400 invalid_cursor). */
+export const listProducts = (input: {
+  readonly storeId: string;
+  readonly q: string | null;
+  readonly cursor: string | null;
+  readonly limit: number;
+}) =>
   Effect.gen(function* () {
     yield* loadStore(input.storeId);
     const after =
@@ -132,7 +141,7 @@ export const listProducts = (input: { readonly storeId: string; readonly cursor:
         ? null
         : yield* decodeCursor(IdCursorKey, input.cursor);
     const catalog = yield* CatalogRepository;
-    const rows = yield* catalog.listProducts({ storeId: input.storeId, afterId: after === null ? null : after[0], limit: input.limit + 1 });
+    const rows = yield* catalog.listProducts({ storeId: input.storeId, words: searchWords(input.q), afterId: after === null ? null : after[0], limit: input.limit + 1 });
     const page = pageFrom(rows, input.limit, (p) => [p.id]);
     const data: ProductWithVariants[] = [];
     for (const p of page.data) {

@@ -15,9 +15,13 @@ export interface CatalogRepository {
   readonly variantsOfProduct: (productId: string) => Effect.Effect<ReadonlyArray<Variant>>;
   /** Writes `variant` if the stored version is still `expectedVersion`; false otherwise. */
   readonly updateVariant: (variant: Variant, expectedVersion: number) => Effect.Effect<boolean>;
-  /** Products of a store having a purchasable variant, by id, after `afterId`, at most `limit`. */
+  /**
+   * Products of a store having a purchasable variant, by id, after `afterId`, at most `limit`;
+   * with `words`, only products whose title or description has every word as a prefix.
+   */
   readonly listProducts: (query: {
     readonly storeId: string;
+    readonly words: ReadonlyArray<string>;
     readonly afterId: string | null;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<Product>>;

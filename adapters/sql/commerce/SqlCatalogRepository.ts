@@ -65,7 +65,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
         Effect.withSpan("CatalogRepository.updateVariant"),
       ),
-    listProducts: ({ storeId, afterId, limit }) =>
+    listProducts: ({ storeId, words, afterId, limit }) =>
       runQuery(db, (ex) => {
         let q = ex
           .selectFrom("shop_products as p")
@@ -81,6 +81,21 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
             ),
           );
         if (afterId !== null) q = q.where("p.id", ">", afterId);
+        if (words.length > 0) {
+          // Words are letters and digits only (the core splits the query), so the match syntax is safe.
+          q =
+            db.dialect === "sqlite"
+              ? q.where(
+                  sql<boolean>`p.id IN (SELECT product_id FROM shop_product_search WHERE shop_product_search MATCH ${words
+                    .map((w) => `"${w}"*`)
+                    .join(" ")})`,
+                )
+              : q.where(
+                  sql<boolean>`to_tsvector('simple', p.title || ' ' || coalesce(p.description, '')) @@ to_tsquery('simple', ${words
+                    .map((w) => `${w}:*`)
+                    .join(" & ")})`,
+                );
+        }
         return q.orderBy("p.id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>

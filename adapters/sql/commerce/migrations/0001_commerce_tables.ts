@@ -15,6 +15,24 @@ import type { SqlDialect } from "../../SqlDatabase.js";
 
 const list = (values: ReadonlyArray<string>): string => values.map((v) => `'${v}'`).join(", ");
 
+/**
+ * Catalog full-text search over title and description: an FTS5 table kept by triggers on SQLite,
+ * an expression GIN index (`simple` configuration) on Postgres.
+ */
+const productSearch = (dialect: SqlDialect): string[] =>
+  dialect === "sqlite"
+    ? [
+        `CREATE VIRTUAL TABLE shop_product_search USING fts5(product_id UNINDEXED, body)`,
+        `CREATE TRIGGER shop_product_search_insert AFTER INSERT ON shop_products BEGIN ` +
+          `INSERT INTO shop_product_search (product_id, body) VALUES (new.id, new.title || ' ' || coalesce(new.description, '')); END`,
+        `CREATE TRIGGER shop_product_search_update AFTER UPDATE OF title, description ON shop_products BEGIN ` +
+          `DELETE FROM shop_product_search WHERE product_id = old.id; ` +
+          `INSERT INTO shop_product_search (product_id, body) VALUES (new.id, new.title || ' ' || coalesce(new.description, '')); END`,
+      ]
+    : [
+        `CREATE INDEX shop_products_search ON shop_products USING gin (to_tsvector('simple', title || ' ' || coalesce(description, '')))`,
+      ];
+
 const statements = (dialect: SqlDialect): string[] => {
   const c = columnTypes(dialect);
   return [
@@ -50,6 +68,7 @@ const statements = (dialect: SqlDialect): string[] => {
       created_at ${c.time} NOT NULL,
       UNIQUE (store_id, id)
     )`,
+    ...productSearch(dialect),
     `CREATE TABLE shop_variants (
       id ${c.text} PRIMARY KEY,
       store_id ${c.text} NOT NULL,
