@@ -1,6 +1,7 @@
 /** Every port the e-commerce core uses (the union hosts and tests provide). */
 import type { Ids } from "../../ports/Ids.js";
 import type { Jobs } from "../../ports/Jobs.js";
+import type { Mailer } from "../../ports/Mailer.js";
 import type { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -15,6 +16,7 @@ import type { StoresRepository } from "../../ports/commerce/StoresRepository.js"
 export type CommerceServices =
   | Ids
   | Jobs
+  | Mailer
   | Outbox
   | Transactions
   | MerchantProvisioning

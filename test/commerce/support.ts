@@ -30,6 +30,7 @@ import { adjustStock } from "../../core/commerce/Inventory.js";
 import { placeOrder, type PlaceOrderInput } from "../../core/commerce/PlaceOrder.js";
 import type { Shopper } from "../../core/commerce/Access.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
+import { Mailer, MailDeliveryFailed, type MailMessage } from "../../ports/Mailer.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { FieldSealer } from "../../ports/commerce/FieldSealer.js";
@@ -71,9 +72,15 @@ export const commerceRuntime = (
         return merchant;
       }).pipe(Effect.map((merchantId) => ({ merchantId }))),
   };
+  const mail = { sent: [] as MailMessage[], failing: false };
+  const mailer: Mailer = {
+    send: (message) =>
+      mail.failing ? Effect.fail(new MailDeliveryFailed({ detail: "test transport down" })) : Effect.sync(() => void mail.sent.push(message)),
+  };
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       storageLayer(db),
+      Layer.succeed(Mailer, mailer),
       Layer.succeed(StoresRepository, makeSqlStoresRepository(db)),
       Layer.succeed(CatalogRepository, makeSqlCatalogRepository(db)),
       Layer.succeed(InventoryRepository, makeSqlInventoryRepository(db)),
@@ -102,7 +109,7 @@ export const commerceRuntime = (
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, payments, provider, gateway, sealer };
+  return { run, attempt, later, payments, provider, gateway, sealer, mail };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;
