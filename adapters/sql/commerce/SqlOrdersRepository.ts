@@ -1,0 +1,212 @@
+/**
+ * The OrdersRepository port over `shop_orders`, `shop_order_lines`, `shop_order_timeline`,
+ * `shop_order_payments`, `shop_shipments`, `shop_returns` and `shop_checkout_requests`. Orders
+ * move only by conditional status updates; lines and the timeline are append-only tables.
+ */
+import { createHash } from "node:crypto";
+import { Effect, Schema } from "effect";
+import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
+import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
+import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
+import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
+import { Return } from "../../../core/commerce/model/Return.js";
+import { Shipment } from "../../../core/commerce/model/Shipment.js";
+import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
+import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+const isAddress = Schema.is(ShippingAddress);
+
+/** Builds the order repository over `db`. */
+export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): OrdersRepository => {
+  const f = featuresFor(db);
+  const requests = rowCodec(CheckoutRequest, f);
+  const orders = rowCodec(Order, f);
+  const lines = rowCodec(OrderLine, f);
+  const timeline = rowCodec(OrderTimelineEntry, f);
+  const payments = rowCodec(OrderPayment, f);
+  const shipments = rowCodec(Shipment, f);
+  const returns = rowCodec(Return, f);
+  const tasks = rowCodec(FulfillmentTask, f);
+  // The address and e-mail are sealed at rest; the record the core sees is plain.
+  const orderToRow = (order: Order) => ({
+    ...orders.toRow(order),
+    shipping_address: sealer.seal(JSON.stringify(order.shippingAddress)),
+    email: order.email === null ? null : sealer.seal(order.email),
+  });
+  const orderFromRow = (row: Readonly<Record<string, unknown>>): Order =>
+    orders.fromRow({
+      ...row,
+      shipping_address: JSON.parse(sealer.open(String(row.shipping_address))),
+      email: row.email === null || row.email === undefined ? null : sealer.open(String(row.email)),
+    });
+  const findOrder: OrdersRepository["findOrder"] = (id) =>
+    runQuery(db, (ex) => ex.selectFrom("shop_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((r) => (r === undefined ? null : orderFromRow(r))),
+    );
+  return {
+    claimCheckout: (request, payload) =>
+      Effect.gen(function* () {
+        const payloadHash = createHash("sha256").update(payload).digest("hex");
+        const inserted = yield* runQuery(db, (ex) =>
+          ex
+            .insertInto("shop_checkout_requests")
+            .values(requests.toRow({ ...request, payloadHash }))
+            .onConflict((oc) => oc.columns(["scope", "idempotency_key"]).doNothing())
+            .executeTakeFirst(),
+        );
+        if (toNumber(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { claimed: true as const };
+        const row = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("shop_checkout_requests")
+            .selectAll()
+            .where("scope", "=", request.scope)
+            .where("idempotency_key", "=", request.idempotencyKey)
+            .executeTakeFirstOrThrow(),
+        );
+        const existing = requests.fromRow(row);
+        return { claimed: false as const, existing, samePayload: existing.payloadHash === payloadHash };
+      }).pipe(Effect.withSpan("OrdersRepository.claimCheckout")),
+    insertOrder: (order, orderLines) =>
+      Effect.gen(function* () {
+        yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orderToRow(order)).execute());
+        if (orderLines.length > 0) {
+          yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
+        }
+      }).pipe(Effect.withSpan("OrdersRepository.insertOrder")),
+    findOrder,
+    linesOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_lines").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(lines.fromRow)),
+      ),
+    transitionOrder: (id, from, to, now, change = {}) =>
+      Effect.gen(function* () {
+        const updated = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("shop_orders")
+            .set((eb) => ({
+              status: to,
+              version: eb("version", "+", 1),
+              updated_at: f.timeToDb(now),
+              ...(change.paymentIntentRef === undefined ? {} : { payment_intent_ref: change.paymentIntentRef }),
+            }))
+            .where("id", "=", id)
+            .where("status", "in", [...from])
+            .executeTakeFirst(),
+        );
+        return toNumber(updated.numUpdatedRows) > 0 ? yield* findOrder(id) : null;
+      }).pipe(Effect.withSpan("OrdersRepository.transitionOrder")),
+    ordersOfCustomer: (customerId, beforeId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("shop_orders").selectAll().where("customer_id", "=", customerId);
+        if (beforeId !== null) q = q.where("id", "<", beforeId);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
+    appendTimeline: (entry) =>
+      runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
+    timelineOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(timeline.fromRow)),
+      ),
+    insertPayment: (payment) =>
+      runQuery(db, (ex) => ex.insertInto("shop_order_payments").values(payments.toRow(payment)).execute()).pipe(Effect.asVoid),
+    findPayment: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : payments.fromRow(r))),
+      ),
+    updatePayment: (payment) =>
+      runQuery(db, (ex) => {
+        const { order_id: _id, ...row } = payments.toRow(payment);
+        return ex.updateTable("shop_order_payments").set(row).where("order_id", "=", payment.orderId).execute();
+      }).pipe(Effect.asVoid),
+    insertShipment: (shipment) =>
+      runQuery(db, (ex) => ex.insertInto("shop_shipments").values(shipments.toRow(shipment)).execute()).pipe(Effect.asVoid),
+    shipmentsOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(shipments.fromRow)),
+      ),
+    insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
+    findReturn: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),
+      ),
+    transitionReturn: (id, from, to, now) =>
+      Effect.gen(function* () {
+        const updated = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("shop_returns")
+            .set((eb) => ({ status: to, version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
+            .where("id", "=", id)
+            .where("status", "=", from)
+            .executeTakeFirst(),
+        );
+        if (toNumber(updated.numUpdatedRows) === 0) return null;
+        const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
+        return returns.fromRow(row);
+      }).pipe(Effect.withSpan("OrdersRepository.transitionReturn")),
+    redactGuestOrders: (before, limit) =>
+      Effect.gen(function* () {
+        const rows = yield* runQuery(db, (ex) =>
+          ex
+            .selectFrom("shop_orders")
+            .select(["id", "shipping_address"])
+            .where("customer_id", "is", null)
+            .where("status", "in", ["failed", "expired", "cancelled", "dispatched"])
+            .where("updated_at", "<", f.timeToDb(before))
+            .where("email", "is not", null)
+            .orderBy("updated_at")
+            .limit(limit)
+            .execute(),
+        );
+        for (const row of rows) {
+          const address: unknown = JSON.parse(sealer.open(String(row.shipping_address)));
+          const country = isAddress(address) ? address.country : "";
+          const minimized: ShippingAddress = { name: "", line1: "", line2: null, city: "", postcode: "", country };
+          yield* runQuery(db, (ex) =>
+            ex
+              .updateTable("shop_orders")
+              .set({ email: null, shipping_address: sealer.seal(JSON.stringify(minimized)) })
+              .where("id", "=", String(row.id))
+              .execute(),
+          );
+        }
+        return rows.length;
+      }).pipe(Effect.withSpan("OrdersRepository.redactGuestOrders")),
+    receiveEvent: (consumer, eventId, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("shop_event_receipts")
+          .values({ consumer, event_id: eventId, received_at: f.timeToDb(at) })
+          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+    insertFulfillmentTask: (task) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("shop_fulfillment_tasks")
+          .values(tasks.toRow(task))
+          .onConflict((oc) => oc.column("order_id").doNothing())
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+    fulfillmentTasks: (storeId, status) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", status).orderBy("id").execute(),
+      ).pipe(Effect.map((rows) => rows.map(tasks.fromRow))),
+    completeFulfillmentTask: (orderId) =>
+      runQuery(db, (ex) => ex.updateTable("shop_fulfillment_tasks").set({ status: "done" }).where("order_id", "=", orderId).execute()).pipe(
+        Effect.asVoid,
+      ),
+    lockOrder: (id) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("shop_orders").select("id").where("id", "=", id);
+        return (db.dialect === "postgres" ? q.forUpdate() : q).execute();
+      }).pipe(Effect.asVoid),
+    returnsOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(returns.fromRow)),
+      ),
+  };
+};

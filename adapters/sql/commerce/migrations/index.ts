@@ -1,0 +1,5 @@
+/** The e-commerce module's migrations, in version order (a released version never changes). */
+import type { Migration } from "../../Migration.js";
+import { commerceMigration0001Tables } from "./0001_commerce_tables.js";
+
+export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables];

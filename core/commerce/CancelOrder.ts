@@ -1,0 +1,103 @@
+/**
+ * Command: state-aware cancellation (POST /v1/orders/:id/cancel), by the order's owner or
+ * support. A confirmed (or payment_pending) order moves to `cancellation_requested` (202) by a
+ * conditional update; then, outside the transaction, the authorization is voided (or a capture
+ * refunded) under keys derived from the order, and in a second transaction its reservations
+ * are released (each once) and the order becomes `cancelled` with OrderCancelled. If the
+ * payment step's outcome is unknown, the completion job finishes it later. A dispatched order
+ * is 409 order_dispatched; cancelling again answers the order as it is.
+ */
+import { Effect, Schema } from "effect";
+import { ValidationFailed } from "../kernel/Errors.js";
+import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { now } from "../kernel/Clock.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { Order } from "./model/Order.js";
+import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
+import { OrderDispatched, OrderStateConflict } from "./Errors.js";
+import { OrderCancelled } from "./Events.js";
+import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
+import { PaymentStillProcessing, releasePayment } from "./OrderPayments.js";
+import type { CommerceServices } from "./Services.js";
+
+/** Finishes a requested cancellation: payment released, stock released, order cancelled. */
+export const completeCancellation = (orderId: string, actorId: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const order = yield* orders.findOrder(orderId);
+    const payment = yield* orders.findPayment(orderId);
+    if (order === null || payment === null || order.status !== "cancellation_requested") return order;
+    if (payment.status === "unknown" || payment.status === "authorizing") {
+      // Nothing is guessed: the payment's outcome must be known before it can be released.
+      return yield* Effect.fail(new PaymentStillProcessing({ orderId }));
+    }
+    yield* releasePayment(order, payment, actorId);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const moved = yield* moveOrder(orderId, "cancelled", actorId, { from: ["cancellation_requested"] });
+        if (moved === null) return order;
+        yield* releaseReservations(orderId, ["active", "committed"]);
+        const event = yield* OrderCancelled.make({
+          tenant_id: moved.storeId,
+          aggregate_id: moved.id,
+          aggregate_version: moved.version,
+          actor_id: actorId,
+          data: { order_id: moved.id, reason: "cancelled" },
+        });
+        yield* (yield* Outbox).append([event]);
+        return moved;
+      }),
+    );
+  }).pipe(Effect.withSpan("commerce.completeCancellation"));
+
+/** The durable job that completes a cancellation whose payment step could not finish at once. */
+export const cancellationJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+  kind: "commerce.complete-cancellation",
+  payload: Schema.Struct({ orderId: Schema.String }),
+  handle: ({ orderId }) => Effect.asVoid(completeCancellation(orderId, "system:commerce-cancellation")),
+});
+
+/** Requests the cancellation and tries to complete it at once; answers the order as it then is. */
+export const cancelOrder = (actor: OrderActor, orderId: string, input: { readonly reason: string }) =>
+  Effect.gen(function* () {
+    if (actor.kind === "staff" && input.reason.trim().length === 0) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "support actions need a reason" }] }));
+    }
+    const order = yield* loadVisibleOrder(actor, orderId);
+    const actorId = orderActorId(actor);
+    if (order.status === "dispatched") return yield* Effect.fail(new OrderDispatched({ orderId }));
+    if (order.status === "cancelled") return order;
+    if (order.status !== "cancellation_requested") {
+      const at = yield* now;
+      const requested = yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          const moved = yield* moveOrder(orderId, "cancellation_requested", actorId, {
+            from: ["confirmed", "payment_pending"],
+            detail: { reason: input.reason },
+          });
+          if (moved !== null) yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
+          return moved;
+        }),
+      );
+      if (requested === null) {
+        const current = yield* (yield* OrdersRepository).findOrder(orderId);
+        if (current?.status === "dispatched") return yield* Effect.fail(new OrderDispatched({ orderId }));
+        if (current?.status !== "cancellation_requested" && current?.status !== "cancelled") {
+          return yield* Effect.fail(new OrderStateConflict({ orderId, from: current?.status ?? order.status, to: "cancellation_requested" }));
+        }
+      }
+    }
+    const completed = yield* completeCancellation(orderId, actorId).pipe(
+      Effect.catchAll((error) =>
+        Effect.gen(function* () {
+          // The job finishes it; the caller gets 202 with the order as it stands.
+          yield* recordTimeline(order, "cancellation.deferred", actorId, { reason: error._tag });
+          return yield* (yield* OrdersRepository).findOrder(orderId);
+        }),
+      ),
+    );
+    const result: Order = completed ?? order;
+    return result;
+  }).pipe(Effect.withSpan("commerce.cancelOrder"));

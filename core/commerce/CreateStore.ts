@@ -1,0 +1,79 @@
+/**
+ * Command: create a store. The creator becomes its owner and holds every staff role; the store
+ * is provisioned a payments merchant of its own under the stable reference `store:<id>` —
+ * outside the transaction, before the store row exists, so a retry with the same id provisions
+ * the same merchant and a store never exists without one.
+ */
+import { Effect } from "effect";
+import { ValidationFailed } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
+import { isCurrency } from "../kernel/Money.js";
+import { Ids } from "../../ports/Ids.js";
+import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
+import { allStaffRoles, type StaffRoleName } from "./model/StaffRole.js";
+import type { Store } from "./model/Store.js";
+import type { Location } from "./model/Location.js";
+import { requireStaffRole } from "./Access.js";
+
+export interface CreateStoreInput {
+  readonly name: string;
+  readonly currency: string;
+  /** Tax rate in basis points (0 to 10,000); default 0. */
+  readonly taxRateBasisPoints?: number;
+}
+
+export const createStore = (userId: string, input: CreateStoreInput) =>
+  Effect.gen(function* () {
+    const errors = [
+      ...(input.name.trim().length === 0 || input.name.length > 200 ? [{ path: "name", message: "1 to 200 characters" }] : []),
+      ...(isCurrency(input.currency) ? [] : [{ path: "currency", message: "an ISO 4217 code" }]),
+      ...(input.taxRateBasisPoints !== undefined && !(Number.isInteger(input.taxRateBasisPoints) && input.taxRateBasisPoints >= 0 && input.taxRateBasisPoints <= 10_000)
+        ? [{ path: "tax_rate_basis_points", message: "an integer from 0 to 10000" }]
+        : []),
+    ];
+    if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
+    const id = yield* (yield* Ids).next;
+    const merchant = yield* (yield* MerchantProvisioning).provision({ name: input.name, reference: `store:${id}` });
+    const at = yield* now;
+    const store: Store = {
+      id,
+      name: input.name,
+      currency: input.currency,
+      ownerId: userId,
+      merchantId: merchant.merchantId,
+      taxRateBasisPoints: input.taxRateBasisPoints ?? 0,
+      createdAt: at,
+    };
+    const stores = yield* StoresRepository;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* stores.insertStore(store);
+        for (const role of allStaffRoles) yield* stores.grantRole({ storeId: id, userId, role, grantedBy: userId, createdAt: at });
+      }),
+    );
+    return store;
+  }).pipe(Effect.withSpan("commerce.createStore"));
+
+/** Command: the owner grants a staff role. */
+export const grantStaffRole = (ownerId: string, storeId: string, grant: { readonly userId: string; readonly role: StaffRoleName }) =>
+  Effect.gen(function* () {
+    yield* requireStaffRole(storeId, ownerId, "owner");
+    const at = yield* now;
+    const role = { storeId, userId: grant.userId, role: grant.role, grantedBy: ownerId, createdAt: at };
+    yield* (yield* StoresRepository).grantRole(role);
+    return role;
+  }).pipe(Effect.withSpan("commerce.grantStaffRole"));
+
+/** Command: a warehouse operator adds a fulfillment location. */
+export const createLocation = (userId: string, storeId: string, input: { readonly name: string }) =>
+  Effect.gen(function* () {
+    yield* requireStaffRole(storeId, userId, "warehouse_operator");
+    if (input.name.trim().length === 0 || input.name.length > 200) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "1 to 200 characters" }] }));
+    }
+    const location: Location = { id: yield* (yield* Ids).next, storeId, name: input.name, createdAt: yield* now };
+    yield* (yield* StoresRepository).insertLocation(location);
+    return location;
+  }).pipe(Effect.withSpan("commerce.createLocation"));

@@ -1,0 +1,65 @@
+/** The e-commerce module's errors (docs/conventions.md, Errors): stable codes, categories for the one mapper. */
+import { DomainError } from "../kernel/Errors.js";
+
+/** Not enough available stock for a line (the loser of a stock race gets this too). */
+export class InsufficientStock extends DomainError("InsufficientStock", "insufficient_stock", "conflict")<{
+  readonly variantId: string;
+  readonly requested: number;
+  readonly available: number;
+}> {}
+
+/** The variant is not purchasable (inactive, archived, another store's or unknown). */
+export class VariantUnavailable extends DomainError("VariantUnavailable", "variant_unavailable", "conflict")<{
+  readonly variantId: string;
+}> {}
+
+/** The server-side total differs from the total the customer confirmed; `diff` says how. */
+export class PriceChanged extends DomainError("PriceChanged", "price_changed", "conflict")<{
+  readonly diff: { readonly expected_total_minor: number; readonly total_minor: number; readonly currency: string };
+}> {}
+
+/**
+ * The payment method was declined: the order is `failed` and its reservations are released.
+ * HTTP 402 (the route maps this code; the kernel has no payment-required category yet).
+ */
+export class PaymentDeclinedForOrder extends DomainError("PaymentDeclinedForOrder", "payment_declined", "unprocessable")<{
+  readonly orderId: string;
+  readonly declineCode: string;
+}> {}
+
+/** The order was dispatched: cancellation is refused (use a return). */
+export class OrderDispatched extends DomainError("OrderDispatched", "order_dispatched", "conflict")<{ readonly orderId: string }> {}
+
+/** The order's state does not allow this transition. */
+export class OrderStateConflict extends DomainError("OrderStateConflict", "order_state_conflict", "conflict")<{
+  readonly orderId: string;
+  readonly from: string;
+  readonly to: string;
+}> {}
+
+/** The cart was already checked out (a new cart is needed). */
+export class CartCheckedOut extends DomainError("CartCheckedOut", "cart_checked_out", "conflict")<{ readonly cartId: string }> {}
+
+/** An adjustment would push on_hand below reserved (or below 0). */
+export class StockBelowReserved extends DomainError("StockBelowReserved", "stock_below_reserved", "conflict")<{
+  readonly variantId: string;
+  readonly locationId: string;
+}> {}
+
+/** The SKU is already used in this store. */
+export class SkuTaken extends DomainError("SkuTaken", "sku_taken", "conflict")<{ readonly sku: string }> {}
+
+/** The lines asked for are not returnable (not shipped, more than shipped minus returned, past the window). */
+export class ReturnNotEligible extends DomainError("ReturnNotEligible", "return_not_eligible", "unprocessable")<{
+  readonly orderLineId: string;
+}> {}
+
+/** The return's stage does not allow this step. */
+export class ReturnStateConflict extends DomainError("ReturnStateConflict", "return_state_conflict", "conflict")<{
+  readonly returnId: string;
+  readonly from: string;
+  readonly to: string;
+}> {}
+
+/** A promotion code that does not exist, is outside its window or used up (422). */
+export class PromotionInvalid extends DomainError("PromotionInvalid", "promotion_invalid", "unprocessable")<{ readonly code: string }> {}

@@ -1,0 +1,63 @@
+/**
+ * The e-commerce module's events (spec, Events), declared once; consumers decode envelopes with
+ * `CommerceEvent`. Tenant = store, aggregate = the order (reservation events carry the order too).
+ */
+import { Schema } from "effect";
+import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
+
+/** Checkout: an order was written (pending) with its lines and reservations, in one transaction. */
+export const OrderPlaced = defineEvent(
+  "OrderPlaced",
+  1,
+  Schema.Struct({ order_id: Schema.String, customer_id: Schema.NullOr(Schema.String), total_minor: Schema.Int, currency: Schema.String }),
+);
+
+/** Checkout → fulfillment, e-mail, analytics: the payment is authorized and the stock committed. */
+export const OrderConfirmed = defineEvent(
+  "OrderConfirmed",
+  1,
+  Schema.Struct({
+    order_id: Schema.String,
+    customer_id: Schema.NullOr(Schema.String),
+    total_minor: Schema.Int,
+    currency: Schema.String,
+    payment_intent_ref: Schema.String,
+  }),
+);
+
+/** Inventory worker → order workflow: an active reservation passed its expiry and was released (once). */
+export const ReservationExpired = defineEvent(
+  "ReservationExpired",
+  1,
+  Schema.Struct({
+    reservation_id: Schema.String,
+    order_id: Schema.String,
+    variant_id: Schema.String,
+    location_id: Schema.String,
+    quantity: Schema.Int,
+  }),
+);
+
+/** Fulfillment → notifications, order projection: a shipment left a location. */
+export const ShipmentDispatched = defineEvent(
+  "ShipmentDispatched",
+  1,
+  Schema.Struct({
+    shipment_id: Schema.String,
+    order_id: Schema.String,
+    location_id: Schema.String,
+    carrier: Schema.String,
+    tracking_number: Schema.String,
+    captured_minor: Schema.Int,
+  }),
+);
+
+/** The order was cancelled: its authorization voided (or capture refunded) and its stock released. */
+export const OrderCancelled = defineEvent(
+  "OrderCancelled",
+  1,
+  Schema.Struct({ order_id: Schema.String, reason: Schema.String }),
+);
+
+export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled);
+export type CommerceEvent = typeof CommerceEvent.Type;

@@ -1,0 +1,129 @@
+/**
+ * Command: a warehouse operator dispatches a confirmed order's committed stock at one location
+ * with a carrier and tracking number. In one transaction: the shipment, each committed
+ * reservation there consumed by a conditional status change (on_hand and reserved both drop),
+ * the order `dispatched` once nothing committed remains, ShipmentDispatched through the outbox.
+ * Then, outside it, the order's authorization is captured under `order:<id>/capture` when the
+ * whole order has shipped (the payment module captures an authorization once; docs/decisions.md,
+ * E-commerce); an unknown capture outcome is retried by the capture job under the same key.
+ */
+import { Effect, Schema } from "effect";
+import { NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
+import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { Shipment } from "./model/Shipment.js";
+import { loadVisibleOrder } from "./Access.js";
+import { OrderStateConflict } from "./Errors.js";
+import { ShipmentDispatched } from "./Events.js";
+import { moveOrder, recordTimeline } from "./OrderRecords.js";
+import { divideHalfUp } from "./Pricing.js";
+import type { CommerceServices } from "./Services.js";
+
+export interface DispatchInput {
+  readonly locationId: string;
+  readonly carrier: string;
+  readonly trackingNumber: string;
+}
+
+/** Captures the whole order once it has shipped (idempotent: the key is the order's). */
+export const captureOrder = (orderId: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const order = yield* orders.findOrder(orderId);
+    const payment = yield* orders.findPayment(orderId);
+    if (order === null || payment === null || payment.paymentId === null || payment.status !== "authorized") return;
+    const captured = yield* (yield* PaymentGateway).capture({
+      merchantId: payment.merchantId,
+      paymentId: payment.paymentId,
+      idempotencyKey: `order:${orderId}/capture`,
+      amount: { amount_minor: payment.amountMinor, currency: order.currency },
+    });
+    yield* orders.updatePayment({ ...payment, status: "captured", capturedMinor: captured.capturedMinor, updatedAt: yield* now });
+    yield* recordTimeline(order, "payment.captured", "system:commerce-fulfillment", { amount_minor: captured.capturedMinor });
+  }).pipe(Effect.withSpan("commerce.captureOrder"));
+
+/** The durable job that captures a shipped order (retried with backoff while the outcome is unknown). */
+export const captureJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+  kind: "commerce.capture-order",
+  payload: Schema.Struct({ orderId: Schema.String }),
+  handle: ({ orderId }) => captureOrder(orderId),
+});
+
+export const dispatchShipment = (userId: string, orderId: string, input: DispatchInput) =>
+  Effect.gen(function* () {
+    const order = yield* loadVisibleOrder({ kind: "staff", userId, role: "warehouse_operator" }, orderId);
+    const errors = [
+      ...(input.carrier.trim().length === 0 || input.carrier.length > 100 ? [{ path: "carrier", message: "1 to 100 characters" }] : []),
+      ...(input.trackingNumber.trim().length === 0 || input.trackingNumber.length > 100 ? [{ path: "tracking_number", message: "1 to 100 characters" }] : []),
+    ];
+    if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
+    if (order.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
+    const actorId = `staff:${userId}`;
+    const shipmentId = yield* (yield* Ids).next;
+    const result = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const inventory = yield* InventoryRepository;
+        const orders = yield* OrdersRepository;
+        const at = yield* now;
+        const reservations = yield* inventory.reservationsOfOrder(orderId);
+        const here = reservations.filter((r) => r.status === "committed" && r.locationId === input.locationId);
+        if (here.length === 0) return yield* Effect.fail(new NotFound({ resource: "shipment_stock" }));
+        const lines = yield* orders.linesOf(orderId);
+        let amount = 0;
+        for (const r of here) {
+          if (!(yield* inventory.transitionReservation(r.id, ["committed"], "consumed", at))) {
+            return yield* Effect.fail(new OrderStateConflict({ orderId, from: "confirmed", to: "dispatched" }));
+          }
+          yield* inventory.consume(r.variantId, r.locationId, r.quantity, at);
+          const line = lines.find((l) => l.variantId === r.variantId);
+          if (line !== undefined) amount += divideHalfUp(line.totalMinor * r.quantity, line.quantity);
+        }
+        const remaining = reservations.filter((r) => r.status === "committed" && r.locationId !== input.locationId);
+        const shipment: Shipment = {
+          id: shipmentId,
+          storeId: order.storeId,
+          orderId,
+          locationId: input.locationId,
+          status: "dispatched",
+          carrier: input.carrier,
+          trackingNumber: input.trackingNumber,
+          amountMinor: Math.min(amount, order.totalMinor),
+          dispatchedAt: at,
+          createdAt: at,
+        };
+        yield* orders.insertShipment(shipment);
+        yield* recordTimeline(order, "shipment.dispatched", actorId, { shipment_id: shipmentId, carrier: input.carrier, tracking_number: input.trackingNumber });
+        const finished = remaining.length === 0 ? yield* moveOrder(orderId, "dispatched", actorId, { from: ["confirmed"] }) : null;
+        if (remaining.length === 0 && finished === null) {
+          return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
+        }
+        if (finished !== null) yield* orders.completeFulfillmentTask(orderId);
+        if (finished !== null) yield* captureJob.schedule({ orderId }, { runAt: at, key: `order:${orderId}` });
+        const event = yield* ShipmentDispatched.make({
+          tenant_id: order.storeId,
+          aggregate_id: orderId,
+          aggregate_version: (finished ?? order).version,
+          actor_id: actorId,
+          data: {
+            shipment_id: shipmentId,
+            order_id: orderId,
+            location_id: input.locationId,
+            carrier: input.carrier,
+            tracking_number: input.trackingNumber,
+            captured_minor: finished === null ? 0 : order.totalMinor,
+          },
+        });
+        yield* (yield* Outbox).append([event]);
+        return { shipment, finished: finished !== null };
+      }),
+    );
+    // Capture now; if the outcome is unknown, the capture job (already scheduled) retries under the same key.
+    if (result.finished) yield* captureOrder(orderId).pipe(Effect.catchAll(() => Effect.void));
+    return result.shipment;
+  }).pipe(Effect.withSpan("commerce.dispatchShipment"));

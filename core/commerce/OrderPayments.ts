@@ -1,0 +1,236 @@
+/**
+ * The order's payment, always outside database transactions and always under keys derived
+ * from the order (`order:<id>/authorize`, `/void`, `/capture`, `/refund`), so a retry, a replay
+ * or a job acts on the same payment and never pays twice.
+ *
+ * Authorization outcomes (spec, States and transitions): authorized → the order is confirmed
+ * (reservations committed, OrderConfirmed through the outbox); declined → failed (reservations
+ * released, 402); unknown (a timeout) → payment_pending, never guessed: the resolution job
+ * looks the payment up and applies the answer, retrying with backoff while it is still
+ * processing. An authorization that arrives for an order that expired or was cancelled
+ * meanwhile is voided.
+ */
+import { Data, Duration, Effect, Either } from "effect";
+import { now } from "../kernel/Clock.js";
+import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import type { CommerceServices } from "./Services.js";
+import { Outbox } from "../../ports/Outbox.js";
+import {
+  PaymentGateway,
+  type AuthorizeRequest,
+  type GatewayPayment,
+  type PaymentGatewayError,
+} from "../../ports/PaymentGateway.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { Schema } from "effect";
+import type { Order } from "./model/Order.js";
+import type { OrderPayment } from "./model/OrderPayment.js";
+import { PaymentDeclinedForOrder } from "./Errors.js";
+import { OrderConfirmed } from "./Events.js";
+import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
+
+/** The stable idempotency key of the order's authorization. */
+export const orderPaymentKey = (orderId: string): string => `order:${orderId}/authorize`;
+
+/** How long after an unknown outcome the resolution job first looks. */
+export const paymentResolutionDelay = Duration.seconds(30);
+
+/** The payment is still being processed by the provider: the job tries again later. */
+export class PaymentStillProcessing extends Data.TaggedError("PaymentStillProcessing")<{ readonly orderId: string }> {}
+
+const loadOrderAndPayment = (orderId: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const order = yield* orders.findOrder(orderId);
+    const payment = yield* orders.findPayment(orderId);
+    if (order === null || payment === null) return yield* Effect.dieMessage(`order ${orderId} has no payment record`);
+    return { order, payment };
+  });
+
+const savePayment = (payment: OrderPayment, change: Partial<Pick<OrderPayment, "status" | "paymentId" | "capturedMinor" | "refundedMinor">>) =>
+  Effect.gen(function* () {
+    const next: OrderPayment = { ...payment, ...change, updatedAt: yield* now };
+    yield* (yield* OrdersRepository).updatePayment(next);
+    return next;
+  });
+
+/** Voids the order's authorization (or refunds what was captured); outside transactions. */
+export const releasePayment = (order: Order, payment: OrderPayment, actorId: string) =>
+  Effect.gen(function* () {
+    if (payment.paymentId === null || payment.status === "voided" || payment.status === "refunded" || payment.status === "declined") return payment;
+    const gateway = yield* PaymentGateway;
+    const paymentId = payment.paymentId;
+    const command = { merchantId: payment.merchantId, paymentId };
+    if (payment.status === "captured") {
+      const refundable = payment.capturedMinor - payment.refundedMinor;
+      yield* gateway.refund({ ...command, idempotencyKey: `order:${order.id}/refund`, amount: { amount_minor: refundable, currency: order.currency } });
+      const next = yield* savePayment(payment, { status: "refunded", refundedMinor: payment.capturedMinor });
+      yield* recordTimeline(order, "payment.refunded", actorId, { amount_minor: refundable });
+      return next;
+    }
+    yield* gateway.cancel({ ...command, idempotencyKey: `order:${order.id}/void` });
+    const next = yield* savePayment(payment, { status: "voided" });
+    yield* recordTimeline(order, "payment.voided", actorId, {});
+    return next;
+  });
+
+const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorId: string) =>
+  Effect.gen(function* () {
+    const confirmed = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const moved = yield* moveOrder(order.id, "confirmed", actorId, {
+          from: ["pending", "payment_pending"],
+          change: { paymentIntentRef: gp.paymentId },
+          detail: { payment_intent_ref: gp.paymentId },
+        });
+        const saved = yield* savePayment(payment, { status: "authorized", paymentId: gp.paymentId });
+        if (moved === null) return { moved: null, saved } as const;
+        const inventory = yield* InventoryRepository;
+        const at = yield* now;
+        for (const r of yield* inventory.reservationsOfOrder(order.id)) {
+          if (r.status === "active") yield* inventory.transitionReservation(r.id, ["active"], "committed", at);
+        }
+        const event = yield* OrderConfirmed.make({
+          tenant_id: moved.storeId,
+          aggregate_id: moved.id,
+          aggregate_version: moved.version,
+          actor_id: actorId,
+          data: {
+            order_id: moved.id,
+            customer_id: moved.customerId,
+            total_minor: moved.totalMinor,
+            currency: moved.currency,
+            payment_intent_ref: gp.paymentId,
+          },
+        });
+        yield* (yield* Outbox).append([event]);
+        return { moved, saved } as const;
+      }),
+    );
+    if (confirmed.moved !== null) return confirmed.moved;
+    // The order left checkout meanwhile (expired or cancelled): the authorization must not stand.
+    const current = yield* loadOrderAndPayment(order.id);
+    yield* releasePayment(current.order, confirmed.saved, "system:commerce-payments");
+    return current.order;
+  });
+
+const decline = (order: Order, payment: OrderPayment, paymentId: string | null, declineCode: string, actorId: string) =>
+  Effect.gen(function* () {
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const moved = yield* moveOrder(order.id, "failed", actorId, { from: ["pending", "payment_pending"], detail: { decline_code: declineCode } });
+        if (moved !== null) yield* releaseReservations(order.id, ["active"]);
+        yield* savePayment(payment, { status: "declined", paymentId: paymentId ?? payment.paymentId });
+      }),
+    );
+    return yield* Effect.fail(new PaymentDeclinedForOrder({ orderId: order.id, declineCode }));
+  });
+
+const markUnknown = (order: Order, payment: OrderPayment, paymentId: string | null, actorId: string) =>
+  Effect.gen(function* () {
+    const at = yield* now;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* moveOrder(order.id, "payment_pending", actorId, { from: ["pending"] });
+        yield* savePayment(payment, { status: "unknown", paymentId: paymentId ?? payment.paymentId });
+        yield* paymentResolutionJob.schedule(
+          { orderId: order.id },
+          { runAt: new Date(at.getTime() + Duration.toMillis(paymentResolutionDelay)), key: `order:${order.id}` },
+        );
+        const current = yield* (yield* OrdersRepository).findOrder(order.id);
+        return current ?? order;
+      }),
+    );
+  });
+
+/** Applies one answer of the gateway (a live authorization or a later lookup) to the order. */
+const applyOutcome = (
+  order: Order,
+  payment: OrderPayment,
+  outcome: Either.Either<GatewayPayment, PaymentGatewayError>,
+  actorId: string,
+) =>
+  Effect.gen(function* () {
+    if (Either.isRight(outcome)) {
+      const gp = outcome.right;
+      switch (gp.status) {
+        case "requires_capture":
+        case "succeeded":
+          return yield* confirm(order, payment, gp, actorId);
+        case "requires_payment_method":
+        case "canceled":
+          return yield* decline(order, payment, gp.paymentId, "payment_not_authorized", actorId);
+        default:
+          return yield* markUnknown(order, payment, gp.paymentId, actorId);
+      }
+    }
+    const error = outcome.left;
+    switch (error._tag) {
+      case "PaymentDeclined":
+        return yield* decline(order, payment, error.paymentId, error.declineCode, actorId);
+      case "PaymentOutcomeAmbiguous":
+        return yield* markUnknown(order, payment, error.paymentId, actorId);
+      case "PaymentStateConflict":
+        // The same key may still be running elsewhere: not an answer, so not a guess either.
+        return yield* markUnknown(order, payment, null, actorId);
+      default:
+        // A definite refusal (invalid request, refused merchant): checkout fails closed.
+        return yield* decline(order, payment, null, error.code, actorId);
+    }
+  });
+
+/** The order's one authorization request (always the same for the same order: its key, reference and amount). */
+const authorizeRequest = (order: Order, payment: OrderPayment): AuthorizeRequest => ({
+  merchantId: payment.merchantId,
+  idempotencyKey: payment.idempotencyKey,
+  reference: `order:${order.id}`,
+  amount: { amount_minor: payment.amountMinor, currency: order.currency },
+  paymentMethod: payment.paymentMethod,
+  captureMethod: "manual",
+});
+
+/** Authorizes the order's total under its stable key and applies the answer (outside transactions). */
+export const authorizeOrderPayment = (orderId: string, actorId: string) =>
+  Effect.gen(function* () {
+    const { order, payment } = yield* loadOrderAndPayment(orderId);
+    const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
+    return yield* applyOutcome(order, payment, outcome, actorId);
+  }).pipe(Effect.withSpan("commerce.authorizeOrderPayment"));
+
+/**
+ * Resolves an order whose payment outcome is unknown: looks the payment up (by its id, or —
+ * when even the id was lost — by re-sending the authorization under the same key, which the
+ * gateway answers with the same payment) and applies the answer; a payment still processing
+ * fails this attempt, so the runner retries with backoff and dead-letters after the bound.
+ */
+export const resolveOrderPayment = (orderId: string) =>
+  Effect.gen(function* () {
+    const actorId = "system:commerce-payments";
+    const { order, payment } = yield* loadOrderAndPayment(orderId);
+    if (payment.status !== "unknown" && payment.status !== "authorizing") return order;
+    const gateway = yield* PaymentGateway;
+    const outcome =
+      payment.paymentId === null
+        ? yield* gateway.authorize(authorizeRequest(order, payment)).pipe(Effect.either)
+        : yield* gateway.status({ merchantId: payment.merchantId, paymentId: payment.paymentId }).pipe(Effect.either);
+    const stillUnknown =
+      (Either.isRight(outcome) && !["requires_capture", "succeeded", "requires_payment_method", "canceled"].includes(outcome.right.status)) ||
+      (Either.isLeft(outcome) && (outcome.left._tag === "PaymentOutcomeAmbiguous" || outcome.left._tag === "PaymentStateConflict"));
+    if (stillUnknown) {
+      if (Either.isRight(outcome) && payment.paymentId === null) yield* savePayment(payment, { paymentId: outcome.right.paymentId });
+      return yield* Effect.fail(new PaymentStillProcessing({ orderId }));
+    }
+    return yield* applyOutcome(order, payment, outcome, actorId).pipe(
+      Effect.catchTag("PaymentDeclinedForOrder", () => Effect.flatMap(OrdersRepository, (o) => o.findOrder(orderId))),
+      Effect.map((o) => o ?? order),
+    );
+  }).pipe(Effect.withSpan("commerce.resolveOrderPayment"));
+
+/** The durable job that resolves an unknown payment outcome (scheduled by checkout). */
+export const paymentResolutionJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+  kind: "commerce.resolve-order-payment",
+  payload: Schema.Struct({ orderId: Schema.String }),
+  handle: ({ orderId }) => Effect.asVoid(resolveOrderPayment(orderId)),
+});

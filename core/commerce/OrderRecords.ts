@@ -1,0 +1,59 @@
+/**
+ * Small steps every order command shares: record a timeline entry, move the order (a
+ * conditional status update checked against the transition table) and release an order's
+ * reservations — each reservation once, by a conditional status change, with its stock.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Ids } from "../../ports/Ids.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository, type OrderChange } from "../../ports/commerce/OrdersRepository.js";
+import type { Order, OrderStatus } from "./model/Order.js";
+import type { Reservation, ReservationStatus } from "./model/Reservation.js";
+import { orderStatusesLeadingTo } from "./OrderStatus.js";
+
+/** Appends one timeline entry of the order. */
+export const recordTimeline = (order: Pick<Order, "id" | "storeId">, kind: string, actorId: string, detail: unknown = {}) =>
+  Effect.gen(function* () {
+    const id = yield* (yield* Ids).next;
+    yield* (yield* OrdersRepository).appendTimeline({ id, storeId: order.storeId, orderId: order.id, kind, actorId, detail, createdAt: yield* now });
+  });
+
+/**
+ * Moves the order to `to` from whichever allowed state it is in now (the table's sources, or
+ * the narrower `from`); null when it is in none of them (someone else moved it first). The
+ * move is recorded on the timeline.
+ */
+export const moveOrder = (
+  orderId: string,
+  to: OrderStatus,
+  actorId: string,
+  options: { readonly from?: ReadonlyArray<OrderStatus>; readonly change?: OrderChange; readonly detail?: unknown } = {},
+) =>
+  Effect.gen(function* () {
+    const from = options.from ?? orderStatusesLeadingTo(to);
+    const moved = yield* (yield* OrdersRepository).transitionOrder(orderId, from, to, yield* now, options.change);
+    if (moved !== null) yield* recordTimeline(moved, `order.${to}`, actorId, options.detail ?? {});
+    return moved;
+  });
+
+/**
+ * Releases the order's reservations that are still in one of `from`, returning those this call
+ * released: each is a conditional status change, so a reservation is released (and its stock
+ * given back) exactly once however many callers race.
+ */
+export const releaseReservations = (orderId: string, from: ReadonlyArray<ReservationStatus>, options: { readonly dueBy?: Date } = {}) =>
+  Effect.gen(function* () {
+    const inventory = yield* InventoryRepository;
+    const at = yield* now;
+    const released: Reservation[] = [];
+    for (const r of yield* inventory.reservationsOfOrder(orderId)) {
+      if (!from.includes(r.status)) continue;
+      if (options.dueBy !== undefined && r.expiresAt.getTime() > options.dueBy.getTime()) continue;
+      if (yield* inventory.transitionReservation(r.id, from, "released", at)) {
+        yield* inventory.unreserve(r.variantId, r.locationId, r.quantity, at);
+        released.push(r);
+      }
+    }
+    return released;
+  });

@@ -1,0 +1,94 @@
+/**
+ * Server-side pricing (spec, Endpoints rule 3): a cart's lines priced from the catalog as it is
+ * now, with the store's promotions and tax, as an explainable breakdown. Pure; the callers load
+ * the variants and promotions.
+ *
+ * Rounding (docs/decisions.md, E-commerce): a percentage discount is rounded half up per line;
+ * a fixed-amount discount is spread over the lines in proportion to their subtotals by the
+ * largest-remainder method (so the parts sum exactly to the amount, capped at the subtotal);
+ * tax is rounded half up per line on (subtotal − discount). Totals are sums of line values.
+ */
+import type { Promotion } from "./model/Promotion.js";
+import type { AppliedDiscount, PriceBreakdown, PricedLine } from "./model/Pricing.js";
+import type { Variant } from "./model/Variant.js";
+
+/** One line to price. */
+export interface LineToPrice {
+  readonly variant: Variant;
+  readonly quantity: number;
+}
+
+/** `numerator / denominator` rounded half up (non-negative integers). */
+export const divideHalfUp = (numerator: number, denominator: number): number => Math.floor((2 * numerator + denominator) / (2 * denominator));
+
+/** Whether `promotion` applies at `at` (window and usage limit; code matching is the caller's). */
+export const promotionActive = (promotion: Promotion, at: Date): boolean =>
+  promotion.startsAt.getTime() <= at.getTime() &&
+  (promotion.endsAt === null || at.getTime() < promotion.endsAt.getTime()) &&
+  (promotion.usageLimit === null || promotion.usageCount < promotion.usageLimit);
+
+/** Splits `amount` over `weights` in proportion, by largest remainder (the parts sum to `amount`). */
+const allocate = (amount: number, weights: ReadonlyArray<number>): number[] => {
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (total === 0) return weights.map(() => 0);
+  const exact = weights.map((w) => (amount * w) / total);
+  const parts = exact.map(Math.floor);
+  let rest = amount - parts.reduce((a, b) => a + b, 0);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (rest <= 0) break;
+    parts[i] = parts[i]! + 1;
+    rest -= 1;
+  }
+  return parts;
+};
+
+/** Prices `lines` with `promotions` (already selected: automatic ones and the codes given) and the tax rate. */
+export const priceLines = (
+  lines: ReadonlyArray<LineToPrice>,
+  promotions: ReadonlyArray<Promotion>,
+  taxRateBasisPoints: number,
+  currency: string,
+): PriceBreakdown => {
+  const subtotals = lines.map((l) => l.variant.priceMinor * l.quantity);
+  const discounts: AppliedDiscount[][] = lines.map(() => []);
+  // Percentages first, on each line's subtotal; then fixed amounts on what remains.
+  for (const p of promotions.filter((p) => p.kind === "percentage")) {
+    lines.forEach((_, i) => {
+      const amount = divideHalfUp(subtotals[i]! * Math.min(p.value, 100), 100);
+      if (amount > 0) discounts[i]!.push({ promotionId: p.id, code: p.code, reason: `${p.value}% off`, amountMinor: amount });
+    });
+  }
+  for (const p of promotions.filter((p) => p.kind === "fixed_amount")) {
+    const remaining = subtotals.map((s, i) => s - discounts[i]!.reduce((a, d) => a + d.amountMinor, 0));
+    const amount = Math.min(p.value, remaining.reduce((a, b) => a + b, 0));
+    allocate(amount, remaining).forEach((part, i) => {
+      if (part > 0) discounts[i]!.push({ promotionId: p.id, code: p.code, reason: `${p.value} ${currency} off the order`, amountMinor: part });
+    });
+  }
+  const priced: PricedLine[] = lines.map((l, i) => {
+    const discountMinor = discounts[i]!.reduce((a, d) => a + d.amountMinor, 0);
+    const taxable = subtotals[i]! - discountMinor;
+    const taxMinor = divideHalfUp(taxable * taxRateBasisPoints, 10_000);
+    return {
+      variantId: l.variant.id,
+      sku: l.variant.sku,
+      quantity: l.quantity,
+      unitPriceMinor: l.variant.priceMinor,
+      subtotalMinor: subtotals[i]!,
+      discounts: discounts[i]!,
+      discountMinor,
+      taxMinor,
+      totalMinor: taxable + taxMinor,
+    };
+  });
+  const sum = (f: (l: PricedLine) => number) => priced.reduce((a, l) => a + f(l), 0);
+  return {
+    lines: priced,
+    subtotalMinor: sum((l) => l.subtotalMinor),
+    discountMinor: sum((l) => l.discountMinor),
+    taxMinor: sum((l) => l.taxMinor),
+    totalMinor: sum((l) => l.totalMinor),
+    currency,
+  };
+};

@@ -1,0 +1,58 @@
+/**
+ * Retention (spec: abandoned carts are hard-deleted after retention; guest data has retention).
+ * A daily self-rescheduling durable job keyed by day: open carts untouched for 30 days and
+ * checked-out carts (their guest token digests included) after 90 days are deleted; guest orders
+ * in a final state are minimized after 365 days (e-mail removed, address reduced to its
+ * country). Orders themselves are never deleted. Work is done in bounded batches, one
+ * transaction each. Periods: docs/decisions.md, E-commerce.
+ */
+import { Duration, Effect, Schema } from "effect";
+import { now } from "../kernel/Clock.js";
+import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { CommerceServices } from "./Services.js";
+
+export const retention = {
+  abandonedCart: Duration.days(30),
+  checkedOutCart: Duration.days(90),
+  guestOrderData: Duration.days(365),
+} as const;
+
+const batch = 500;
+
+/** One retention pass; answers what it removed. */
+export const applyRetention = Effect.gen(function* () {
+  const at = yield* now;
+  const before = (d: Duration.Duration) => new Date(at.getTime() - Duration.toMillis(d));
+  const carts = yield* CartsRepository;
+  const orders = yield* OrdersRepository;
+  const tx = yield* Transactions;
+  const drain = (step: Effect.Effect<number>) =>
+    Effect.gen(function* () {
+      let total = 0;
+      for (;;) {
+        const n = yield* tx.run(step);
+        total += n;
+        if (n < batch) return total;
+      }
+    });
+  return {
+    abandonedCarts: yield* drain(carts.deleteStale("open", before(retention.abandonedCart), batch)),
+    checkedOutCarts: yield* drain(carts.deleteStale("checked_out", before(retention.checkedOutCart), batch)),
+    guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch)),
+  };
+}).pipe(Effect.withSpan("commerce.applyRetention"));
+
+/** The daily job (key `day-<yyyy-mm-dd>`); each run schedules the next day's after it finishes. */
+export const retentionJob: JobDefinition<{ readonly day: string }, CommerceServices> = defineJob({
+  kind: "commerce.retention",
+  payload: Schema.Struct({ day: Schema.String }),
+  handle: ({ day }) =>
+    Effect.gen(function* () {
+      yield* applyRetention;
+      const next = new Date(Date.parse(`${day}T03:00:00Z`) + Duration.toMillis(Duration.days(1)));
+      yield* retentionJob.schedule({ day: next.toISOString().slice(0, 10) }, { runAt: next, key: `day-${next.toISOString().slice(0, 10)}` });
+    }),
+});

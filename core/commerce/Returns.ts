@@ -1,0 +1,182 @@
+/**
+ * Returns (spec: line-level returns; stages authorized → received → restocked | quarantined →
+ * refund_requested → closed). Creating one (POST /v1/returns) by the order's owner or support:
+ * only shipped lines, at most shipped minus already returned, within the return window (422
+ * otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
+ * the return is written, so parallel requests cannot return a line twice. Support steps need a
+ * reason and are on the timeline with their actor. The refund goes through the gateway outside
+ * transactions under `return:<id>/refund`; the return closes when the refund is confirmed.
+ */
+import { Duration, Effect } from "effect";
+import { NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
+import { Ids } from "../../ports/Ids.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { Return, ReturnLine } from "./model/Return.js";
+import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
+import { OrderStateConflict, ReturnNotEligible } from "./Errors.js";
+import { recordTimeline } from "./OrderRecords.js";
+import { checkReturnTransition } from "./OrderStatus.js";
+import { divideHalfUp } from "./Pricing.js";
+
+/** How long after dispatch a line can be returned (docs/decisions.md, E-commerce). */
+export const returnWindow = Duration.days(30);
+
+export interface CreateReturnInput {
+  readonly orderId: string;
+  readonly lines: ReadonlyArray<ReturnLine>;
+  readonly reason: string;
+}
+
+export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
+  Effect.gen(function* () {
+    const order = yield* loadVisibleOrder(actor, input.orderId);
+    const errors = [
+      ...(input.reason.trim().length === 0 || input.reason.length > 1000 ? [{ path: "reason", message: "1 to 1000 characters" }] : []),
+      ...(input.lines.length === 0 ? [{ path: "lines", message: "at least one line" }] : []),
+      ...input.lines.flatMap((l, i) => (Number.isInteger(l.quantity) && l.quantity > 0 ? [] : [{ path: `lines/${i}/quantity`, message: "a positive integer" }])),
+    ];
+    if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
+    if (order.status !== "dispatched" && order.status !== "confirmed") {
+      return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "returned" }));
+    }
+    const orders = yield* OrdersRepository;
+    const id = yield* (yield* Ids).next;
+    const ret = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* orders.lockOrder(order.id);
+        const at = yield* now;
+        const lines = yield* orders.linesOf(order.id);
+        const reservations = yield* (yield* InventoryRepository).reservationsOfOrder(order.id);
+        const shipments = yield* orders.shipmentsOf(order.id);
+        const earlier = yield* orders.returnsOf(order.id);
+        let refundMinor = 0;
+        for (const wanted of input.lines) {
+          const line = lines.find((l) => l.id === wanted.orderLineId);
+          if (line === undefined) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: wanted.orderLineId }));
+          const shippedFrom = shipments.filter((s) => s.status !== "pending");
+          const shipped = reservations
+            .filter((r) => r.variantId === line.variantId && r.status === "consumed" && shippedFrom.some((s) => s.locationId === r.locationId))
+            .reduce((a, r) => a + r.quantity, 0);
+          const returned = earlier.flatMap((r) => r.lines).filter((l) => l.orderLineId === line.id).reduce((a, l) => a + l.quantity, 0);
+          const lastDispatch = Math.max(0, ...shippedFrom.map((s) => s.dispatchedAt?.getTime() ?? 0));
+          const inWindow = lastDispatch > 0 && at.getTime() - lastDispatch <= Duration.toMillis(returnWindow);
+          if (!inWindow || wanted.quantity > shipped - returned) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
+          refundMinor += divideHalfUp(line.totalMinor * wanted.quantity, line.quantity);
+        }
+        const created: Return = {
+          id,
+          storeId: order.storeId,
+          orderId: order.id,
+          status: "authorized",
+          reason: input.reason,
+          lines: input.lines,
+          refundMinor,
+          version: 1,
+          createdAt: at,
+          updatedAt: at,
+        };
+        yield* orders.insertReturn(created);
+        yield* recordTimeline(order, "return.authorized", orderActorId(actor), { return_id: id, refund_minor: refundMinor, reason: input.reason });
+        return created;
+      }),
+    );
+    return ret;
+  }).pipe(Effect.withSpan("commerce.createReturn"));
+
+/** The next stage a staff member moves a return to, with the reason (audited on the timeline). */
+export type ReturnStep = "received" | "restocked" | "quarantined";
+
+/** Command: warehouse or support staff move a return one stage; restocking puts the units back on hand. */
+export const advanceReturn = (
+  actor: OrderActor & { readonly kind: "staff" },
+  returnId: string,
+  input: { readonly to: ReturnStep; readonly reason: string; readonly locationId?: string },
+) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const ret = yield* orders.findReturn(returnId);
+    if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
+    const order = yield* loadVisibleOrder(actor, ret.orderId);
+    if (input.reason.trim().length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "staff actions need a reason" }] }));
+    yield* checkReturnTransition(ret.id, ret.status, input.to);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const at = yield* now;
+        const moved = yield* orders.transitionReturn(ret.id, ret.status, input.to, at);
+        if (moved === null) return yield* checkReturnTransition(ret.id, "closed", input.to).pipe(Effect.as(ret));
+        if (input.to === "restocked") {
+          const lines = yield* orders.linesOf(order.id);
+          const inventory = yield* InventoryRepository;
+          const reservations = yield* inventory.reservationsOfOrder(order.id);
+          for (const l of ret.lines) {
+            const line = lines.find((x) => x.id === l.orderLineId);
+            const from = reservations.find((r) => r.variantId === line?.variantId && r.status === "consumed");
+            const locationId = input.locationId ?? from?.locationId;
+            if (line === undefined || locationId === undefined) continue;
+            yield* inventory.adjust({ storeId: order.storeId, variantId: line.variantId, locationId, delta: l.quantity, now: at });
+            yield* inventory.insertAdjustment({
+              id: yield* (yield* Ids).next,
+              storeId: order.storeId,
+              variantId: line.variantId,
+              locationId,
+              delta: l.quantity,
+              reason: `return ${ret.id}: ${input.reason}`,
+              actorId: orderActorId(actor),
+              createdAt: at,
+            });
+          }
+        }
+        yield* recordTimeline(order, `return.${input.to}`, orderActorId(actor), { return_id: ret.id, reason: input.reason });
+        return moved;
+      }),
+    );
+  }).pipe(Effect.withSpan("commerce.advanceReturn"));
+
+/**
+ * Command: support requests the return's refund (audited with a reason). The return moves to
+ * refund_requested, then the gateway refunds under `return:<id>/refund`; a refund the gateway
+ * answers as succeeded closes the return, a pending one waits for the payment's confirmation.
+ */
+export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff" }, returnId: string, input: { readonly reason: string }) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const ret = yield* orders.findReturn(returnId);
+    if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
+    const order = yield* loadVisibleOrder({ ...actor, role: "support" }, ret.orderId);
+    if (input.reason.trim().length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "refunds need a reason" }] }));
+    if (ret.status !== "refund_requested") {
+      yield* checkReturnTransition(ret.id, ret.status, "refund_requested");
+      const at = yield* now;
+      yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          if ((yield* orders.transitionReturn(ret.id, ret.status, "refund_requested", at)) === null) {
+            return yield* checkReturnTransition(ret.id, "closed", "refund_requested");
+          }
+          yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), { return_id: ret.id, reason: input.reason, amount_minor: ret.refundMinor });
+        }),
+      );
+    }
+    const payment = yield* orders.findPayment(order.id);
+    if (payment === null || payment.paymentId === null) return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "refunded" }));
+    const refund = yield* (yield* PaymentGateway).refund({
+      merchantId: payment.merchantId,
+      paymentId: payment.paymentId,
+      idempotencyKey: `return:${ret.id}/refund`,
+      amount: { amount_minor: ret.refundMinor, currency: order.currency },
+    });
+    if (refund.status !== "succeeded") return (yield* orders.findReturn(ret.id)) ?? ret;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
+        if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
+        const current = (yield* orders.findPayment(order.id)) ?? payment;
+        yield* orders.updatePayment({ ...current, refundedMinor: current.refundedMinor + ret.refundMinor, updatedAt: yield* now });
+        yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: refund.refundId });
+        return closed;
+      }),
+    );
+  }).pipe(Effect.withSpan("commerce.requestReturnRefund"));

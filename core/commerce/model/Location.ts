@@ -1,0 +1,13 @@
+/** A fulfillment location of a store, where stock is kept. */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+
+export const Location = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  name: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type Location = typeof Location.Type;
+
+export const LocationWire = wireShape(Location);

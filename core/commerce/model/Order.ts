@@ -1,0 +1,91 @@
+/**
+ * The checkout aggregate (spec: orders). Never deleted; moved through its states
+ * (core/commerce/OrderStatus.ts) by conditional updates on `status` and `version`.
+ * `paymentIntentRef` is the gateway payment id once known (unique). The shipping address is
+ * kept minimized (docs/decisions.md, E-commerce).
+ */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+
+export const OrderStatus = Schema.Literal(
+  "pending",
+  "payment_pending",
+  "confirmed",
+  "failed",
+  "expired",
+  "cancellation_requested",
+  "cancelled",
+  "dispatched",
+);
+export type OrderStatus = typeof OrderStatus.Type;
+
+/** The minimized shipping address (one-word keys, so its JSON is the same in storage and on the wire). */
+export const ShippingAddress = Schema.Struct({
+  name: Schema.String,
+  line1: Schema.String,
+  line2: Schema.NullOr(Schema.String),
+  city: Schema.String,
+  postcode: Schema.String,
+  country: Schema.String,
+});
+export type ShippingAddress = typeof ShippingAddress.Type;
+
+export const Order = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  customerId: Schema.NullOr(Schema.String),
+  cartId: Schema.String,
+  status: OrderStatus,
+  currency: Schema.String,
+  subtotalMinor: Schema.Int,
+  discountMinor: Schema.Int,
+  taxMinor: Schema.Int,
+  totalMinor: Schema.Int,
+  paymentIntentRef: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  shippingAddress: ShippingAddress,
+  version: Schema.Int,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+});
+export type Order = typeof Order.Type;
+
+export const OrderWire = wireShape(Order);
+
+/** One immutable purchase line (spec: order_lines); the database refuses UPDATE and DELETE. */
+export const OrderLine = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  orderId: Schema.String,
+  variantId: Schema.String,
+  sku: Schema.String,
+  quantity: Schema.Int,
+  unitPriceMinor: Schema.Int,
+  discountMinor: Schema.Int,
+  taxMinor: Schema.Int,
+  totalMinor: Schema.Int,
+});
+export type OrderLine = typeof OrderLine.Type;
+
+export const OrderLineWire = wireShape(OrderLine);
+
+/** One entry of an order's timeline (append-only): a state change, payment event, shipment or return. */
+export const OrderTimelineEntry = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  orderId: Schema.String,
+  kind: Schema.String,
+  actorId: Schema.String,
+  detail: Schema.Unknown,
+  createdAt: Schema.DateFromSelf,
+});
+export type OrderTimelineEntry = typeof OrderTimelineEntry.Type;
+
+/** An order as its owner reads it. */
+export const OrderView = Schema.Struct({
+  ...Order.fields,
+  lines: Schema.Array(OrderLineWire),
+  timeline: Schema.Array(wireShape(OrderTimelineEntry)),
+});
+export type OrderView = typeof OrderView.Type;
+export const OrderViewWire = wireShape(OrderView);

@@ -1,0 +1,29 @@
+/**
+ * A return authorization for shipped order lines. Stages (core/commerce/ReturnStatus.ts):
+ * authorized → received → restocked | quarantined → refund_requested → closed (the refund is
+ * confirmed).
+ */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+
+export const ReturnStatus = Schema.Literal("authorized", "received", "restocked", "quarantined", "refund_requested", "closed");
+export type ReturnStatus = typeof ReturnStatus.Type;
+
+export const ReturnLine = Schema.Struct({ orderLineId: Schema.String, quantity: Schema.Int });
+export type ReturnLine = typeof ReturnLine.Type;
+
+export const Return = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  orderId: Schema.String,
+  status: ReturnStatus,
+  reason: Schema.String,
+  lines: Schema.Array(wireShape(ReturnLine)),
+  refundMinor: Schema.Int,
+  version: Schema.Int,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+});
+export type Return = typeof Return.Type;
+
+export const ReturnWire = wireShape(Return);

@@ -1,0 +1,37 @@
+/**
+ * Stock of one variant at one location (spec: inventory). `reserved` stays between 0 and
+ * `onHand` at all times (a CHECK in the database too); available = onHand − reserved.
+ */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+
+export const StockLevel = Schema.Struct({
+  storeId: Schema.String,
+  variantId: Schema.String,
+  locationId: Schema.String,
+  onHand: Schema.Int,
+  reserved: Schema.Int,
+  version: Schema.Int,
+  updatedAt: Schema.DateFromSelf,
+});
+export type StockLevel = typeof StockLevel.Type;
+
+/** Stock as clients see it, with the derived `available`. */
+export const StockLevelView = Schema.Struct({ ...StockLevel.fields, available: Schema.Int });
+export type StockLevelView = typeof StockLevelView.Type;
+export const StockLevelWire = wireShape(StockLevelView);
+
+export const viewOfStock = (s: StockLevel): StockLevelView => ({ ...s, available: s.onHand - s.reserved });
+
+/** One audited stock adjustment (append-only). */
+export const StockAdjustment = Schema.Struct({
+  id: Schema.String,
+  storeId: Schema.String,
+  variantId: Schema.String,
+  locationId: Schema.String,
+  delta: Schema.Int,
+  reason: Schema.String,
+  actorId: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type StockAdjustment = typeof StockAdjustment.Type;

@@ -1,0 +1,34 @@
+/** Products, variants (with their prices) and promotions of the stores' catalogs. */
+import { Context, type Effect } from "effect";
+import type { Product } from "../../core/commerce/model/Product.js";
+import type { Promotion } from "../../core/commerce/model/Promotion.js";
+import type { Variant } from "../../core/commerce/model/Variant.js";
+
+export interface CatalogRepository {
+  readonly insertProduct: (product: Product) => Effect.Effect<void>;
+  readonly findProduct: (id: string) => Effect.Effect<Product | null>;
+  /** Inserts a variant; false (nothing written) when the SKU is already used in the store. */
+  readonly insertVariant: (variant: Variant) => Effect.Effect<boolean>;
+  readonly findVariant: (id: string) => Effect.Effect<Variant | null>;
+  /** The variants with these ids (any order; unknown ids are absent). */
+  readonly findVariants: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Variant>>;
+  readonly variantsOfProduct: (productId: string) => Effect.Effect<ReadonlyArray<Variant>>;
+  /** Writes `variant` if the stored version is still `expectedVersion`; false otherwise. */
+  readonly updateVariant: (variant: Variant, expectedVersion: number) => Effect.Effect<boolean>;
+  /**
+   * Products of a store having a purchasable variant, by id, after `afterId`, at most `limit`;
+   * with `words`, only products whose title or description has every word as a prefix.
+   */
+  readonly listProducts: (query: {
+    readonly storeId: string;
+    readonly words: ReadonlyArray<string>;
+    readonly afterId: string | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Product>>;
+  readonly insertPromotion: (promotion: Promotion) => Effect.Effect<void>;
+  /** The store's automatic promotions plus those with one of `codes`. */
+  readonly promotionsFor: (storeId: string, codes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Promotion>>;
+  /** Counts one use if the limit allows (a conditional update); false when used up. */
+  readonly usePromotion: (id: string) => Effect.Effect<boolean>;
+}
+export const CatalogRepository = Context.GenericTag<CatalogRepository>("domainkit/commerce/CatalogRepository");

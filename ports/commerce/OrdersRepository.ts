@@ -1,0 +1,68 @@
+/**
+ * Orders (never deleted; states moved by conditional updates), their immutable lines, timeline,
+ * payment record, shipments, returns and the idempotency records of checkout.
+ */
+import { Context, type Effect } from "effect";
+import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
+import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
+import type { FulfillmentTask } from "../../core/commerce/model/FulfillmentTask.js";
+import type { OrderPayment } from "../../core/commerce/model/OrderPayment.js";
+import type { Return, ReturnStatus } from "../../core/commerce/model/Return.js";
+import type { Shipment } from "../../core/commerce/model/Shipment.js";
+
+/** What changes with a status move. */
+export interface OrderChange {
+  readonly paymentIntentRef?: string;
+}
+
+export interface OrdersRepository {
+  /**
+   * Records the checkout request, unless one with the same scope and key exists: then answers
+   * that one (the payload hash is computed by the adapter from `payload`).
+   */
+  readonly claimCheckout: (
+    request: Omit<CheckoutRequest, "payloadHash">,
+    payload: string,
+  ) => Effect.Effect<{ readonly claimed: true } | { readonly claimed: false; readonly existing: CheckoutRequest; readonly samePayload: boolean }>;
+  readonly insertOrder: (order: Order, lines: ReadonlyArray<OrderLine>) => Effect.Effect<void>;
+  readonly findOrder: (id: string) => Effect.Effect<Order | null>;
+  readonly linesOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderLine>>;
+  /** Moves the order to `to` if its status is one of `from` (version + 1); the order after, or null. */
+  readonly transitionOrder: (
+    id: string,
+    from: ReadonlyArray<OrderStatus>,
+    to: OrderStatus,
+    now: Date,
+    change?: OrderChange,
+  ) => Effect.Effect<Order | null>;
+  /** The customer's orders, newest first, after `beforeId`. */
+  readonly ordersOfCustomer: (customerId: string, beforeId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Order>>;
+  readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
+  readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
+  readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
+  readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
+  readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
+  readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
+  readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
+  readonly insertReturn: (ret: Return) => Effect.Effect<void>;
+  readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
+  readonly findReturn: (id: string) => Effect.Effect<Return | null>;
+  /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
+  readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;
+  /**
+   * Minimizes guest orders in a final state last changed before `before`: e-mail removed, the
+   * address reduced to its country; at most `limit`; how many.
+   */
+  readonly redactGuestOrders: (before: Date, limit: number) => Effect.Effect<number>;
+  /** Records that `consumer` received `eventId` (unique); false when it already had. */
+  readonly receiveEvent: (consumer: string, eventId: string, at: Date) => Effect.Effect<boolean>;
+  /** Inserts the order's task; false when the order already has one (unique per order). */
+  readonly insertFulfillmentTask: (task: FulfillmentTask) => Effect.Effect<boolean>;
+  /** The store's tasks in `status`, oldest first. */
+  readonly fulfillmentTasks: (storeId: string, status: FulfillmentTask["status"]) => Effect.Effect<ReadonlyArray<FulfillmentTask>>;
+  /** Marks the order's task done. */
+  readonly completeFulfillmentTask: (orderId: string) => Effect.Effect<void>;
+  /** Holds the order row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
+  readonly lockOrder: (id: string) => Effect.Effect<void>;
+}
+export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/commerce/OrdersRepository");

@@ -1,0 +1,147 @@
+/**
+ * Checkout (spec, E-commerce: States and transitions, Endpoints rules 2 and 3): carts are priced
+ * from the catalog, checkout reserves stock and authorizes outside the transaction, declines
+ * release stock, the same key replays, and a timeout is never guessed.
+ */
+import { Effect } from "effect";
+import t from "tap";
+import { sql } from "kysely";
+import { getCart, setCartLine } from "../../core/commerce/Carts.js";
+import { updateVariant } from "../../core/commerce/Catalog.js";
+import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { forEachDialect } from "../support/databases.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore } from "./support.js";
+
+const stock = (variantId: string, locationId: string) => Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId));
+
+t.test("cart prices are the catalog's now, never the client's; a changed total needs the customer's explicit confirmation", (t) =>
+  forEachDialect(t, "authoritative prices", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { price: 1000 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const before = await c.run(getCart(shopper, cart.id));
+    t.equal(before.price.subtotalMinor, 2000);
+    t.equal(before.price.taxMinor, 200, "10% tax, rounded half up per line");
+    t.equal(before.price.totalMinor, 2200);
+
+    await c.run(updateVariant(ownerId, variant.id, { priceMinor: 1250, expectedVersion: variant.version }));
+    const after = await c.run(getCart(shopper, cart.id));
+    t.equal(after.price.lines[0]!.unitPriceMinor, 1250, "the cart is repriced from the catalog");
+    t.equal(after.price.totalMinor, 2750);
+
+    const stale = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { expectedTotalMinor: 2200 })));
+    t.equal(stale.ok, false);
+    if (!stale.ok) {
+      t.equal((stale.error as { code: string }).code, "price_changed");
+      t.same((stale.error as { diff: unknown }).diff, { expected_total_minor: 2200, total_minor: 2750, currency: "EUR" });
+    }
+    const orderCount = await db.db.selectFrom("shop_orders").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    t.equal(Number(orderCount.n), 0, "nothing was written for the stale total");
+
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { expectedTotalMinor: 2750 })));
+    t.equal(placed.order.status, "confirmed");
+    t.equal(placed.order.totalMinor, 2750);
+    const view = await c.run(getOrder(shopper, placed.order.id));
+    t.equal(view.lines[0]!.unitPriceMinor, 1250, "the order line snapshots the catalog price");
+    t.ok(placed.order.paymentIntentRef, "the payment is referenced");
+  }),
+);
+
+t.test("a confirmed checkout commits its reservations and publishes OrderConfirmed through the outbox with the order", (t) =>
+  forEachDialect(t, "confirmed checkout", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 3);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.status, "confirmed");
+    const level = await c.run(stock(variant.id, location.id));
+    t.equal(level?.reserved, 3);
+    t.equal(level?.onHand, 5);
+    const reservations = await c.run(Effect.flatMap(InventoryRepository, (i) => i.reservationsOfOrder(placed.order.id)));
+    t.same(reservations.map((r) => r.status), ["committed"]);
+    const events = await db.db.selectFrom("outbox").selectAll().execute();
+    const types = events.map((e) => JSON.stringify(e)).filter((e) => e.includes(placed.order.id));
+    t.ok(types.some((e) => e.includes("OrderPlaced")), "OrderPlaced is in the outbox");
+    t.ok(types.some((e) => e.includes("OrderConfirmed")), "OrderConfirmed is in the outbox");
+    const view = await c.run(getOrder(shopper, placed.order.id));
+    t.same(view.timeline.map((e) => e.kind), ["order.pending", "order.confirmed"], "the timeline records each state change");
+  }),
+);
+
+t.test("a declined payment fails the order (402 payment_declined) and releases its reservations", (t) =>
+  forEachDialect(t, "declined", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const declined = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_declined" })));
+    t.equal(declined.ok, false);
+    if (!declined.ok) t.equal((declined.error as { code: string }).code, "payment_declined");
+    const [order] = await db.db.selectFrom("shop_orders").selectAll().execute();
+    t.equal(order?.status, "failed");
+    t.equal((await c.run(stock(variant.id, location.id)))?.reserved, 0, "the stock is available again");
+  }),
+);
+
+t.test("the same Idempotency-Key and payload replays the order without a second authorization; another payload is 422", (t) =>
+  forEachDialect(t, "idempotent checkout", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c);
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const input = checkoutInput(cart.id);
+    const first = await c.run(placeOrder(shopper, input));
+    const again = await c.run(placeOrder(shopper, input));
+    t.equal(again.replayed, true);
+    t.equal(again.order.id, first.order.id);
+    t.equal(again.order.status, "confirmed");
+    t.equal(c.provider.calls.filter((call) => call.operation === "authorize").length, 1, "one authorization");
+    const other = await c.attempt(placeOrder(shopper, { ...input, email: "someone@else.example" }));
+    t.equal(other.ok, false);
+    if (!other.ok) t.equal((other.error as { code: string }).code, "idempotency_key_reused");
+  }),
+);
+
+t.test("a payment timeout ends payment_pending, never confirmed or failed by guess, until the lookup resolves it", (t) =>
+  forEachDialect(t, "payment timeout", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
+    t.equal(placed.order.status, "payment_pending");
+    t.equal((await c.run(stock(variant.id, location.id)))?.reserved, 2, "the stock stays reserved");
+    const jobs = await db.db.selectFrom("jobs").select(["kind", "status"]).where("kind", "=", "commerce.resolve-order-payment").execute();
+    t.same(jobs, [{ kind: "commerce.resolve-order-payment", status: "pending" }], "a resolution job is scheduled");
+
+    const early = await c.attempt(resolveOrderPayment(placed.order.id));
+    t.equal(early.ok, false, "while the payment is processing, the job tries again later");
+    t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id))))?.status, "payment_pending");
+
+    t.ok(placed.paymentId, "the payment id is known from the ambiguous answer");
+    await c.payments.run(reconcileIntent(placed.paymentId!));
+    const resolved = await c.run(resolveOrderPayment(placed.order.id));
+    t.equal(resolved?.status, "confirmed", "the provider's answer, looked up, confirms the order");
+  }),
+);
+
+t.test("a cart line is refused when the variant is unavailable or stock is short", (t) =>
+  forEachDialect(t, "cart lines", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { stock: 3 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const tooMany = await c.attempt(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 4 }));
+    t.equal(tooMany.ok ? null : (tooMany.error as { code: string }).code, "insufficient_stock");
+    await c.run(updateVariant(ownerId, variant.id, { status: "inactive", expectedVersion: variant.version }));
+    const inactive = await c.attempt(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 2 }));
+    t.equal(inactive.ok ? null : (inactive.error as { code: string }).code, "variant_unavailable");
+    const removed = await c.run(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 0 }));
+    t.equal(removed.price.lines.length, 0, "quantity 0 removes the line");
+  }),
+);

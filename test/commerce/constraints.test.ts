@@ -1,0 +1,79 @@
+/**
+ * The specification's column rules hold in the database itself (spec, E-commerce: Resources):
+ * `reserved` between 0 and `on_hand`, quantities > 0, `payment_intent_ref` unique, SKU unique
+ * per store, order lines immutable (UPDATE and DELETE refused), no reference into another store.
+ */
+import t from "tap";
+import { sql } from "kysely";
+import { createProduct } from "../../core/commerce/Catalog.js";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { forEachDialect } from "../support/databases.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+
+const refused = async (t: { ok: (v: unknown, m: string) => void }, what: string, run: () => Promise<unknown>) => {
+  const outcome = await run().then(
+    () => "accepted",
+    () => "refused",
+  );
+  t.ok(outcome === "refused", `the database refuses ${what}`);
+};
+
+t.test("the database enforces the column rules of stock, orders, lines and catalog", (t) =>
+  forEachDialect(t, "constraints", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const a = await seedStore(c, { stock: 5 });
+    const b = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, a.store.id, a.variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const other = customer();
+    const otherCart = await cartWith(c, other, a.store.id, a.variant.id, 1);
+    const second = await c.run(placeOrder(other, checkoutInput(otherCart.id)));
+    const q = db.db;
+
+    await refused(t, "reserved above on_hand", () =>
+      q.updateTable("shop_inventory").set({ reserved: 6 }).where("variant_id", "=", a.variant.id).execute(),
+    );
+    await refused(t, "reserved below 0", () => q.updateTable("shop_inventory").set({ reserved: -1 }).where("variant_id", "=", a.variant.id).execute());
+    await refused(t, "on_hand below reserved", () =>
+      q.updateTable("shop_inventory").set({ on_hand: 2 }).where("variant_id", "=", a.variant.id).execute(),
+    );
+    await refused(t, "an order line UPDATE", () =>
+      q.updateTable("shop_order_lines").set({ unit_price_minor: 1 }).where("order_id", "=", placed.order.id).execute(),
+    );
+    await refused(t, "an order line DELETE", () => q.deleteFrom("shop_order_lines").where("order_id", "=", placed.order.id).execute());
+    await refused(t, "a timeline rewrite", () => q.deleteFrom("shop_order_timeline").where("order_id", "=", placed.order.id).execute());
+    await refused(t, "a second order with the same payment_intent_ref", () =>
+      q.updateTable("shop_orders").set({ payment_intent_ref: placed.order.paymentIntentRef }).where("id", "=", second.order.id).execute(),
+    );
+    await refused(t, "a cart line of quantity 0", () =>
+      q.updateTable("shop_cart_lines").set({ quantity: 0 }).where("cart_id", "=", cart.id).execute(),
+    );
+    await refused(t, "a negative price", () => q.updateTable("shop_variants").set({ price_minor: -1 }).where("id", "=", a.variant.id).execute());
+    await refused(t, "a reservation of quantity 0", () =>
+      q.updateTable("shop_reservations").set({ quantity: 0 }).where("order_id", "=", placed.order.id).execute(),
+    );
+    await refused(t, "stock of one store at another store's location", () =>
+      q
+        .insertInto("shop_inventory")
+        .values({
+          store_id: a.store.id,
+          variant_id: a.variant.id,
+          location_id: b.location.id,
+          on_hand: 1,
+          reserved: 0,
+          version: 1,
+          updated_at: db.dialect === "sqlite" ? new Date().toISOString() : new Date(),
+        })
+        .execute(),
+    );
+    await refused(t, "an unknown order status", () => q.updateTable("shop_orders").set({ status: "shipped" }).where("id", "=", placed.order.id).execute());
+    const total = await q.selectFrom("shop_orders").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    t.equal(Number(total.n), 2);
+
+    const dup = await c.attempt(createProduct(a.ownerId, a.store.id, { title: "Same SKU", variants: [{ sku: a.variant.sku, priceMinor: 1 }] }));
+    t.equal(dup.ok ? null : (dup.error as { code: string }).code, "sku_taken", "a SKU is unique per store");
+    const elsewhere = await c.run(createProduct(b.ownerId, b.store.id, { title: "Same SKU elsewhere", variants: [{ sku: a.variant.sku, priceMinor: 1 }] }));
+    t.equal(elsewhere.variants.length, 1, "another store may use the same SKU");
+  }),
+);

@@ -1,0 +1,93 @@
+/**
+ * Promotions (issue: percentage and fixed-amount rules by code or automatic, validity window and
+ * usage limit enforced under concurrency; every price answer explains each discount).
+ */
+import t from "tap";
+import { getCart } from "../../core/commerce/Carts.js";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { priceLines } from "../../core/commerce/Pricing.js";
+import { createPromotion } from "../../core/commerce/Promotions.js";
+import type { Promotion } from "../../core/commerce/model/Promotion.js";
+import type { Variant } from "../../core/commerce/model/Variant.js";
+import { forEachDialect } from "../support/databases.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+
+const variant = (id: string, priceMinor: number): Variant => ({
+  id,
+  storeId: "s",
+  productId: "p",
+  sku: id,
+  status: "active",
+  priceMinor,
+  currency: "EUR",
+  version: 1,
+  updatedAt: new Date(0),
+});
+const promotion = (id: string, kind: Promotion["kind"], value: number): Promotion => ({
+  id,
+  storeId: "s",
+  code: id.toUpperCase(),
+  kind,
+  value,
+  automatic: false,
+  startsAt: new Date(0),
+  endsAt: null,
+  usageLimit: null,
+  usageCount: 0,
+  createdAt: new Date(0),
+});
+
+t.test("the price breakdown explains each discount per line and its integer rounding sums exactly", (t) => {
+  const price = priceLines(
+    [
+      { variant: variant("a", 333), quantity: 1 },
+      { variant: variant("b", 333), quantity: 1 },
+      { variant: variant("c", 334), quantity: 1 },
+    ],
+    [promotion("ten", "percentage", 10), promotion("five", "fixed_amount", 100)],
+    1900,
+    "EUR",
+  );
+  t.same(price.lines.map((l) => l.discounts.map((d) => [d.promotionId, d.amountMinor])), [
+    [["ten", 33], ["five", 33]],
+    [["ten", 33], ["five", 33]],
+    [["ten", 33], ["five", 34]],
+  ]);
+  t.equal(price.discountMinor, 199, "33+33+33 percent parts, then the fixed 100 split by largest remainder");
+  t.equal(price.subtotalMinor, 1000);
+  t.equal(price.taxMinor, price.lines.reduce((a, l) => a + l.taxMinor, 0));
+  t.equal(price.totalMinor, 1000 - 199 + price.taxMinor);
+  t.end();
+});
+
+t.test("a promotion's usage limit holds under parallel checkouts; an unknown or used-up code is 422", (t) =>
+  forEachDialect(t, "usage limit", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { stock: 20 });
+    await c.run(
+      createPromotion(ownerId, store.id, {
+        code: "SPRING",
+        kind: "percentage",
+        value: 20,
+        automatic: false,
+        startsAt: null,
+        endsAt: null,
+        usageLimit: 3,
+      }),
+    );
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const unknown = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { promotionCodes: ["NOPE"] })));
+    t.equal(unknown.ok ? null : (unknown.error as { code: string }).code, "promotion_invalid");
+    const priced = await c.run(getCart(shopper, cart.id));
+    t.equal(priced.price.discountMinor, 0, "a code applies only when given at checkout");
+
+    const shoppers = Array.from({ length: 6 }, () => customer());
+    const carts = await Promise.all(shoppers.map((s) => cartWith(c, s, store.id, variant.id, 1)));
+    const results = await Promise.all(shoppers.map((s, i) => c.attempt(placeOrder(s, checkoutInput(carts[i]!.id, { promotionCodes: ["SPRING"] })))));
+    const won = results.filter((r) => r.ok);
+    t.equal(won.length, 3, "exactly the usage limit");
+    for (const r of won) if (r.ok) t.equal(r.value.order.discountMinor, 200, "20% of 1,000");
+    t.ok(results.filter((r) => !r.ok).every((r) => !r.ok && (r.error as { code: string }).code === "promotion_invalid"));
+  }),
+);

@@ -1,0 +1,108 @@
+/**
+ * Races decided by the database (spec, E-commerce: the loser of a stock race receives 409; a
+ * conditional status change prevents releasing twice; order creation is idempotent). Postgres
+ * runs them on real parallel connections; SQLite serializes writers and must agree.
+ */
+import { Effect } from "effect";
+import t from "tap";
+import { sql } from "kysely";
+import { expireOrderReservations } from "../../core/commerce/ReservationExpiry.js";
+import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { forEachDialect } from "../support/databases.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
+
+const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
+  Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
+
+const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
+  c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId)));
+
+const sixteenMinutes = 16 * 60 * 1000;
+
+t.test("oversell is impossible: 20 parallel checkouts for the last 5 units make exactly 5 orders, the rest 409 insufficient_stock", (t) =>
+  forEachDialect(t, "no oversell", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const shoppers = Array.from({ length: 20 }, () => customer());
+    const carts = await Promise.all(shoppers.map((s) => cartWith(c, s, store.id, variant.id, 1)));
+    const results = await Promise.all(shoppers.map((s, i) => c.attempt(placeOrder(s, checkoutInput(carts[i]!.id)))));
+    const won = results.filter((r) => r.ok);
+    const lost = results.filter((r) => !r.ok);
+    t.equal(won.length, 5, "exactly the stock's worth succeed");
+    t.same([...new Set(lost.map((r) => (r.ok ? "" : (r.error as { code: string }).code)))], ["insufficient_stock"], "every loser gets 409 insufficient_stock");
+    const level = await stockOf(c, variant.id, location.id);
+    t.equal(level?.onHand, 5);
+    t.equal(level?.reserved, 5, "reserved is exactly what the winners hold, never above on_hand");
+    t.equal(await count(db, "shop_orders"), 5, "losers wrote no order");
+  }),
+);
+
+t.test("ten parallel identical checkouts make one order and one authorization", (t) =>
+  forEachDialect(t, "parallel retries", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const input = checkoutInput(cart.id);
+    const results = await Promise.all(Array.from({ length: 10 }, () => c.attempt(placeOrder(shopper, input))));
+    t.ok(results.every((r) => r.ok), "every request answers the order");
+    const ids = new Set(results.map((r) => (r.ok ? r.value.order.id : "")));
+    t.equal(ids.size, 1, "one order id for all");
+    t.equal(await count(db, "shop_orders"), 1, "one order");
+    t.equal(c.provider.calls.filter((call) => call.operation === "authorize").length, 1, "one authorization");
+  }),
+);
+
+t.test("an expired reservation is released exactly once, however many expiry runs race", (t) =>
+  forEachDialect(t, "expiry once", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    // A lost provider answer keeps the order in checkout with its reservation active.
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
+    t.equal(placed.order.status, "payment_pending");
+    const notYet = await c.run(expireOrderReservations(placed.order.id));
+    t.equal(notYet, 0, "nothing expires before expires_at");
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 2);
+
+    const released = await Promise.all(Array.from({ length: 4 }, () => c.later(sixteenMinutes, expireOrderReservations(placed.order.id))));
+    t.equal(released.reduce((a, b) => a + b, 0), 1, "one run released the one reservation");
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "its stock was given back once");
+    const events = (await db.db.selectFrom("outbox").select("type").execute()).filter((e: { type: string }) => e.type === "ReservationExpired");
+    t.equal(events.length, 1, "one ReservationExpired");
+    t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id))))?.status, "expired");
+  }),
+);
+
+t.test("expiry racing the payment's confirmation ends in one consistent outcome: confirmed with stock held, or expired with stock and authorization released", (t) =>
+  forEachDialect(t, "expiry vs confirmation", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
+    await c.payments.run(reconcileIntent(placed.paymentId!));
+    await Promise.all([
+      c.later(sixteenMinutes, expireOrderReservations(placed.order.id)),
+      c.attempt(resolveOrderPayment(placed.order.id)),
+    ]);
+    const order = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id)));
+    const reservations = await c.run(Effect.flatMap(InventoryRepository, (i) => i.reservationsOfOrder(placed.order.id)));
+    const level = await stockOf(c, variant.id, location.id);
+    const gatewayPayment = await c.run(
+      Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.paymentId! })),
+    );
+    if (order?.status === "confirmed") {
+      t.same(reservations.map((r) => r.status), ["committed"]);
+      t.equal(level?.reserved, 2);
+      t.equal(gatewayPayment.status, "requires_capture");
+    } else {
+      t.equal(order?.status, "expired");
+      t.same(reservations.map((r) => r.status), ["released"]);
+      t.equal(level?.reserved, 0);
+      t.equal(gatewayPayment.status, "canceled", "an authorization for an expired order is voided");
+    }
+  }),
+);

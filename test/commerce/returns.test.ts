@@ -1,0 +1,73 @@
+/**
+ * Returns (spec, E-commerce: POST /v1/returns → 201 for eligible lines, 422 for lines not
+ * eligible, 409 for an order state conflict; stages up to closed when the refund is confirmed).
+ */
+import { Effect } from "effect";
+import t from "tap";
+import { randomUUID } from "node:crypto";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
+import { grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { forEachDialect } from "../support/databases.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+
+const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
+
+t.test("only shipped lines can be returned, at most what was shipped minus returned; the refund closes the return", (t) =>
+  forEachDialect(t, "returns", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const lineId = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!.id;
+
+    const notShipped = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    t.equal(codeOf(notShipped), "return_not_eligible", "a line not shipped is not returnable (422)");
+
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: "T1" }));
+    const stranger = await c.attempt(createReturn(customer(), { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "x" }));
+    t.equal(codeOf(stranger), "not_found", "another customer's order is NotFound");
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    t.equal(ret.status, "authorized");
+    t.equal(ret.refundMinor, 1100, "one unit with its tax");
+    const tooMany = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 2 }], reason: "more" }));
+    t.equal(codeOf(tooMany), "return_not_eligible", "more than shipped minus returned is 422");
+
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    const skipped = await c.attempt(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "skip inspection" }));
+    t.equal(codeOf(skipped), "return_state_conflict", "stages are not skipped");
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "parcel arrived" }));
+    await c.run(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "inspected, as new" }));
+    const level = await c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variant.id, location.id)));
+    t.equal(level?.onHand, 4, "the restocked unit is back on hand");
+
+    const support = randomUUID();
+    await c.run(grantStaffRole(ownerId, store.id, { userId: support, role: "support" }));
+    const closed = await c.run(requestReturnRefund({ kind: "staff", userId: support, role: "support" }, ret.id, { reason: "customer refund" }));
+    t.equal(closed.status, "closed");
+    const payment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.order.paymentIntentRef! })));
+    t.equal(payment.refundedMinor, 1100, "the refund went through the gateway once");
+    const again = await c.run(requestReturnRefund({ kind: "staff", userId: support, role: "support" }, ret.id, { reason: "again" }).pipe(Effect.either));
+    t.equal(again._tag, "Left", "a closed return is not refunded again");
+  }),
+);
+
+t.test("a return of a cancelled order is 409", (t) =>
+  forEachDialect(t, "return state conflict", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c);
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const lineId = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!.id;
+    await c.run(cancelOrder(shopper, placed.order.id, { reason: "no" }));
+    const refused = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "x" }));
+    t.equal(codeOf(refused), "order_state_conflict");
+  }),
+);
