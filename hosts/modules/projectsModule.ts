@@ -27,13 +27,9 @@ import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebala
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
-import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
-import { attachmentThumbnailJob } from "../../core/projects/AttachmentThumbnails.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
-import { workspaceExportJob } from "../../core/projects/ExportJob.js";
-import { trashPurgeJob } from "../../core/projects/TrashPurge.js";
-import { mentionEmailJobHandler, mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
-import { rankRebalanceJobHandler } from "../../core/projects/RankRebalance.js";
+import { mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
+import { projectsJobs } from "../../core/projects/Jobs.js";
 import { searchIndexingConsumer } from "../../core/projects/SearchIndexing.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
@@ -117,7 +113,7 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
   migrations: projectsMigrations,
   consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
   // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (FileOptions).
-  jobHandlers: [mentionEmailJobHandler, rankRebalanceJobHandler, attachmentScanJob, attachmentThumbnailJob, workspaceExportJob, trashPurgeJob],
+  jobHandlers: projectsJobs,
   channelAuthorizers: [projectChannelAuthorizer],
   channelsFor: projectChannelsFor,
 });

@@ -11,7 +11,7 @@ import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore, type CommerceRuntime } from "./support.js";
 
 const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
@@ -21,7 +21,7 @@ const paymentStatus = (c: CommerceRuntime, merchantId: string, paymentId: string
   c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId, paymentId })));
 
 t.test("cancelling a confirmed order voids its authorization, releases its stock and ends cancelled; again, it answers the same", (t) =>
-  forEachDialect(t, "cancel", async (t, db) => {
+  forEachCommerceDialect(t, "cancel", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();
@@ -46,7 +46,7 @@ t.test("cancelling a confirmed order voids its authorization, releases its stock
 );
 
 t.test("dispatch consumes the reservation and captures the order; cancelling after dispatch is 409 order_dispatched", (t) =>
-  forEachDialect(t, "dispatch", async (t, db) => {
+  forEachCommerceDialect(t, "dispatch", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();

@@ -4,11 +4,11 @@
  */
 import t from "tap";
 import { createProduct, getProduct, listProducts, updateVariant } from "../../core/commerce/Catalog.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { commerceRuntime, seedStore } from "./support.js";
 
 t.test("the catalog lists purchasable products by a stable keyset cursor, searches words as prefixes, and refuses a bad cursor", (t) =>
-  forEachDialect(t, "catalog", async (t, db) => {
+  forEachCommerceDialect(t, "catalog", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, product, variant } = await seedStore(c);
     const kettle = await c.run(

@@ -14,13 +14,13 @@ import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore } from "./support.js";
 
 const stock = (variantId: string, locationId: string) => Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId));
 
 t.test("cart prices are the catalog's now, never the client's; a changed total needs the customer's explicit confirmation", (t) =>
-  forEachDialect(t, "authoritative prices", async (t, db) => {
+  forEachCommerceDialect(t, "authoritative prices", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, variant } = await seedStore(c, { price: 1000 });
     const shopper = customer();
@@ -54,7 +54,7 @@ t.test("cart prices are the catalog's now, never the client's; a changed total n
 );
 
 t.test("a confirmed checkout commits its reservations and publishes OrderConfirmed through the outbox with the order", (t) =>
-  forEachDialect(t, "confirmed checkout", async (t, db) => {
+  forEachCommerceDialect(t, "confirmed checkout", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();
@@ -76,7 +76,7 @@ t.test("a confirmed checkout commits its reservations and publishes OrderConfirm
 );
 
 t.test("a declined payment fails the order (402 payment_declined) and releases its reservations", (t) =>
-  forEachDialect(t, "declined", async (t, db) => {
+  forEachCommerceDialect(t, "declined", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();
@@ -91,7 +91,7 @@ t.test("a declined payment fails the order (402 payment_declined) and releases i
 );
 
 t.test("the same Idempotency-Key and payload replays the order without a second authorization; another payload is 422", (t) =>
-  forEachDialect(t, "idempotent checkout", async (t, db) => {
+  forEachCommerceDialect(t, "idempotent checkout", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c);
     const shopper = customer();
@@ -110,7 +110,7 @@ t.test("the same Idempotency-Key and payload replays the order without a second 
 );
 
 t.test("a payment timeout ends payment_pending, never confirmed or failed by guess, until the lookup resolves it", (t) =>
-  forEachDialect(t, "payment timeout", async (t, db) => {
+  forEachCommerceDialect(t, "payment timeout", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);
@@ -131,7 +131,7 @@ t.test("a payment timeout ends payment_pending, never confirmed or failed by gue
 );
 
 t.test("a cart line is refused when the variant is unavailable or stock is short", (t) =>
-  forEachDialect(t, "cart lines", async (t, db) => {
+  forEachCommerceDialect(t, "cart lines", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, variant } = await seedStore(c, { stock: 3 });
     const shopper = customer();

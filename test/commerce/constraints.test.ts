@@ -7,7 +7,7 @@ import t from "tap";
 import { sql } from "kysely";
 import { createProduct } from "../../core/commerce/Catalog.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 const refused = async (t: { ok: (v: unknown, m: string) => void }, what: string, run: () => Promise<unknown>) => {
@@ -19,7 +19,7 @@ const refused = async (t: { ok: (v: unknown, m: string) => void }, what: string,
 };
 
 t.test("the database enforces the column rules of stock, orders, lines and catalog", (t) =>
-  forEachDialect(t, "constraints", async (t, db) => {
+  forEachCommerceDialect(t, "constraints", async (t, db) => {
     const c = commerceRuntime(t, db);
     const a = await seedStore(c, { stock: 5 });
     const b = await seedStore(c, { stock: 5 });

@@ -9,11 +9,11 @@ import { makeAesGcmFieldSealer } from "../../adapters/sql/commerce/fieldSealer.j
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore, testSealingKey } from "./support.js";
 
 t.test("an order's address and e-mail are stored sealed under a named key, read back plain, and keys rotate", (t) =>
-  forEachDialect(t, "encryption at rest", async (t, db) => {
+  forEachCommerceDialect(t, "encryption at rest", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c);
     const shopper = customer();

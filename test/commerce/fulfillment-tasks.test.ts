@@ -8,11 +8,11 @@ import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { createFulfillmentTask, openFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 t.test("a redelivered OrderConfirmed creates one fulfillment task; dispatch completes it", (t) =>
-  forEachDialect(t, "fulfillment tasks", async (t, db) => {
+  forEachCommerceDialect(t, "fulfillment tasks", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c);
     const shopper = customer();

@@ -12,13 +12,13 @@ import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
 
 t.test("another customer's cart and order answer NotFound; a guest reaches its cart only with its token", (t) =>
-  forEachDialect(t, "customer isolation", async (t, db) => {
+  forEachCommerceDialect(t, "customer isolation", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c);
     const alice = customer();
@@ -44,7 +44,7 @@ t.test("another customer's cart and order answer NotFound; a guest reaches its c
 );
 
 t.test("staff act only in their own store and by role: another store's staff get NotFound, another role Forbidden", (t) =>
-  forEachDialect(t, "staff isolation", async (t, db) => {
+  forEachCommerceDialect(t, "staff isolation", async (t, db) => {
     const c = commerceRuntime(t, db);
     const a = await seedStore(c);
     const b = await seedStore(c);

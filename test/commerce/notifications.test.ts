@@ -9,11 +9,11 @@ import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { notifyCustomer } from "../../core/commerce/Notifications.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 t.test("receipt and shipment mails carry stable ids per event; a transport failure fails the delivery", (t) =>
-  forEachDialect(t, "customer mail", async (t, db) => {
+  forEachCommerceDialect(t, "customer mail", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c);
     const shopper = customer();

@@ -9,7 +9,7 @@ import { priceLines } from "../../core/commerce/Pricing.js";
 import { createPromotion } from "../../core/commerce/Promotions.js";
 import type { Promotion } from "../../core/commerce/model/Promotion.js";
 import type { Variant } from "../../core/commerce/model/Variant.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 const variant = (id: string, priceMinor: number): Variant => ({
@@ -61,7 +61,7 @@ t.test("the price breakdown explains each discount per line and its integer roun
 });
 
 t.test("a promotion's usage limit holds under parallel checkouts; an unknown or used-up code is 422", (t) =>
-  forEachDialect(t, "usage limit", async (t, db) => {
+  forEachCommerceDialect(t, "usage limit", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, variant } = await seedStore(c, { stock: 20 });
     await c.run(

@@ -13,7 +13,7 @@ import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
@@ -25,7 +25,7 @@ const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
 const sixteenMinutes = 16 * 60 * 1000;
 
 t.test("oversell is impossible: 20 parallel checkouts for the last 5 units make exactly 5 orders, the rest 409 insufficient_stock", (t) =>
-  forEachDialect(t, "no oversell", async (t, db) => {
+  forEachCommerceDialect(t, "no oversell", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const shoppers = Array.from({ length: 20 }, () => customer());
@@ -43,7 +43,7 @@ t.test("oversell is impossible: 20 parallel checkouts for the last 5 units make 
 );
 
 t.test("ten parallel identical checkouts make one order and one authorization", (t) =>
-  forEachDialect(t, "parallel retries", async (t, db) => {
+  forEachCommerceDialect(t, "parallel retries", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();
@@ -59,7 +59,7 @@ t.test("ten parallel identical checkouts make one order and one authorization", 
 );
 
 t.test("an expired reservation is released exactly once, however many expiry runs race", (t) =>
-  forEachDialect(t, "expiry once", async (t, db) => {
+  forEachCommerceDialect(t, "expiry once", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     // A lost provider answer keeps the order in checkout with its reservation active.
@@ -79,7 +79,7 @@ t.test("an expired reservation is released exactly once, however many expiry run
 );
 
 t.test("expiry racing the payment's confirmation ends in one consistent outcome: confirmed with stock held, or expired with stock and authorization released", (t) =>
-  forEachDialect(t, "expiry vs confirmation", async (t, db) => {
+  forEachCommerceDialect(t, "expiry vs confirmation", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, location, variant } = await seedStore(c, { stock: 5 });
     const placed = await pendingPaymentOrder(c, store.id, variant.id, 2);

@@ -9,13 +9,13 @@ import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { applyRetention } from "../../core/commerce/Retention.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { checkoutInput, commerceRuntime, customer, cartWith, seedStore } from "./support.js";
 
 const day = 24 * 60 * 60 * 1000;
 
 t.test("abandoned carts are hard-deleted after retention and guest orders minimized, never deleted", (t) =>
-  forEachDialect(t, "retention", async (t, db) => {
+  forEachCommerceDialect(t, "retention", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c);
     const abandoned = await cartWith(c, customer(), store.id, variant.id, 1);

@@ -13,13 +13,13 @@ import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
 
 t.test("only shipped lines can be returned, at most what was shipped minus returned; the refund closes the return", (t) =>
-  forEachDialect(t, "returns", async (t, db) => {
+  forEachCommerceDialect(t, "returns", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
     const shopper = customer();
@@ -59,7 +59,7 @@ t.test("only shipped lines can be returned, at most what was shipped minus retur
 );
 
 t.test("a return of a cancelled order is 409", (t) =>
-  forEachDialect(t, "return state conflict", async (t, db) => {
+  forEachCommerceDialect(t, "return state conflict", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c);
     const shopper = customer();

@@ -9,7 +9,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
 import { makeInProcessPaymentGateway } from "../../adapters/payments-gateway/InProcessPaymentGateway.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import {
@@ -40,10 +39,16 @@ import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
+import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import type { HasTeardown } from "../support/databases.js";
 import { paymentsRuntime } from "../payments/support.js";
 
-registerMigrations("commerce", commerceMigrations);
+/** The tables a commerce test database gets: the reference modules' and this module's. */
+export const commerceTestModules = [...testModules, { name: "commerce", migrations: commerceMigrations }];
+
+/** `forEachDialect` on a database with this module's tables. */
+export const forEachCommerceDialect = (t: TapTest, name: string, fn: (t: TapTest, db: SqlDatabase) => Promise<void>): Promise<unknown> =>
+  forEachDialect(t, name, fn, commerceTestModules);
 
 /** The sealing key of the tests (key id `k1`). */
 export const testSealingKey = randomBytes(32);

@@ -19,11 +19,11 @@ import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Per
 import { restoreNode } from "../../core/files/RestoreNode.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import type { FilesServices } from "../../core/files/Services.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, sha256, uploadParts, workspaceWithDrive } from "./support.js";
 
 t.test("another workspace's node, upload and drive are NotFound for every use case", (t) =>
-  forEachDialect(t, "tenant isolation", async (t, db) => {
+  forEachFilesDialect(t, "tenant isolation", async (t, db) => {
     const env = filesRuntime(t, db);
     const root1 = await workspaceWithDrive(env, "ws1", "ann");
     const root2 = await workspaceWithDrive(env, "ws2", "eve");
@@ -57,7 +57,7 @@ t.test("another workspace's node, upload and drive are NotFound for every use ca
 );
 
 t.test("members list the root but see only granted children, filtered before the limit; grants inherit; 403 only when visible", (t) =>
-  forEachDialect(t, "acl", async (t, db) => {
+  forEachFilesDialect(t, "acl", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const names = ["a", "b", "c", "d", "e"];
@@ -93,7 +93,7 @@ t.test("members list the root but see only granted children, filtered before the
 );
 
 t.test("whoever creates at the root owns the new node; only an admin sets the quota", (t) =>
-  forEachDialect(t, "root owner", async (t, db) => {
+  forEachFilesDialect(t, "root owner", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const mine = await env.run(createFolder({ userId: "ben", workspaceId: "ws1", parentId: root, name: "ben's" }));
@@ -106,7 +106,7 @@ t.test("whoever creates at the root owns the new node; only an admin sets the qu
 );
 
 t.test("the change feed is ordered, filtered by current access, and its cursor never ends", (t) =>
-  forEachDialect(t, "changes", async (t, db) => {
+  forEachFilesDialect(t, "changes", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
@@ -130,7 +130,7 @@ t.test("the change feed is ordered, filtered by current access, and its cursor n
 );
 
 t.test("the change log is append-only and its sequence strictly increases per workspace (database rules)", (t) =>
-  forEachDialect(t, "change log rules", async (t, db) => {
+  forEachFilesDialect(t, "change log rules", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a" }));
@@ -149,7 +149,7 @@ t.test("the change log is append-only and its sequence strictly increases per wo
 );
 
 t.test("a change cursor older than the retention window answers cursor_expired with a restart point", (t) =>
-  forEachDialect(t, "cursor window", async (t, db) => {
+  forEachFilesDialect(t, "cursor window", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "a" }));

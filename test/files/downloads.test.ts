@@ -10,11 +10,11 @@ import { requestDownload } from "../../core/files/RequestDownload.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
 
 t.test("a quarantined or blocked version never yields a download; a published one does, short-lived, after a current access check", (t) =>
-  forEachDialect(t, "downloads", async (t, db) => {
+  forEachFilesDialect(t, "downloads", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const folder = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "f" }));

@@ -8,7 +8,7 @@
 import t from "tap";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { moveNode } from "../../core/files/MoveNode.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { filesRuntime, workspaceWithDrive, type FilesEnv } from "./support.js";
 
 const folder = (env: FilesEnv, parentId: string, name: string) => env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId, name }));
@@ -32,7 +32,7 @@ const acyclic = async (env: FilesEnv): Promise<boolean> => {
 };
 
 t.test("rename and move need If-Match: 428 without, 412 with the current node when stale, 200 and version + 1 when it matches", (t) =>
-  forEachDialect(t, "if-match", async (t, db) => {
+  forEachFilesDialect(t, "if-match", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const a = await folder(env, root, "a");
@@ -44,7 +44,7 @@ t.test("rename and move need If-Match: 428 without, 412 with the current node wh
 );
 
 t.test("a name taken among active siblings is 409 name_taken, for create, rename and move", (t) =>
-  forEachDialect(t, "name taken", async (t, db) => {
+  forEachFilesDialect(t, "name taken", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const a = await folder(env, root, "a");
@@ -58,7 +58,7 @@ t.test("a name taken among active siblings is 409 name_taken, for create, rename
 );
 
 t.test("a node never becomes its own descendant: 409 move_into_descendant", (t) =>
-  forEachDialect(t, "cycle", async (t, db) => {
+  forEachFilesDialect(t, "cycle", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const a = await folder(env, root, "a");
@@ -72,7 +72,7 @@ t.test("a node never becomes its own descendant: 409 move_into_descendant", (t) 
 );
 
 t.test("crossing moves at once (A into B, B into A): exactly one succeeds, the other 409, no cycle stored", (t) =>
-  forEachDialect(t, "crossing moves", async (t, db) => {
+  forEachFilesDialect(t, "crossing moves", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     for (let round = 0; round < 8; round++) {
@@ -89,7 +89,7 @@ t.test("crossing moves at once (A into B, B into A): exactly one succeeds, the o
 );
 
 t.test("two renames to one free name at once: one wins, the other 409 name_taken", (t) =>
-  forEachDialect(t, "rename race", async (t, db) => {
+  forEachFilesDialect(t, "rename race", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     for (let round = 0; round < 8; round++) {
@@ -106,7 +106,7 @@ t.test("two renames to one free name at once: one wins, the other 409 name_taken
 );
 
 t.test("the database refuses two active siblings with one name", (t) =>
-  forEachDialect(t, "unique names", async (t, db) => {
+  forEachFilesDialect(t, "unique names", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     await folder(env, root, "a");

@@ -10,11 +10,11 @@ import { sql } from "kysely";
 import { applyVersionTrigger, scanVersion } from "../../core/files/ScanVersion.js";
 import { ScannerUnavailable, Scanner } from "../../ports/Scanner.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
 
 t.test("a clean scan publishes, makes current, appends the change and FileVersionPublished together", (t) =>
-  forEachDialect(t, "publish", async (t, db) => {
+  forEachFilesDialect(t, "publish", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
@@ -36,7 +36,7 @@ t.test("a clean scan publishes, makes current, appends the change and FileVersio
 );
 
 t.test("EICAR content ends blocked and never becomes current", (t) =>
-  forEachDialect(t, "eicar", async (t, db) => {
+  forEachFilesDialect(t, "eicar", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "eicar.com", bytes: bytesOf(eicarTestString) });
@@ -48,7 +48,7 @@ t.test("EICAR content ends blocked and never becomes current", (t) =>
 );
 
 t.test("a scan that keeps failing retries, then ends scan_failed on the last attempt, never published", (t) =>
-  forEachDialect(t, "scan failed", async (t, db) => {
+  forEachFilesDialect(t, "scan failed", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("data") });
@@ -63,7 +63,7 @@ t.test("a scan that keeps failing retries, then ends scan_failed on the last att
 );
 
 t.test("a blocked version cannot be published by a scan, and the version machine refuses illegal moves", (t) =>
-  forEachDialect(t, "machine", async (t, db) => {
+  forEachFilesDialect(t, "machine", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "eicar.com", bytes: bytesOf(eicarTestString) });
@@ -74,7 +74,7 @@ t.test("a blocked version cannot be published by a scan, and the version machine
 );
 
 t.test("the database keeps one current version per file, and only a published one", (t) =>
-  forEachDialect(t, "current constraint", async (t, db) => {
+  forEachFilesDialect(t, "current constraint", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });

@@ -9,7 +9,7 @@ import { abortUpload } from "../../core/files/AbortUpload.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { expireUpload } from "../../core/files/ExpireUpload.js";
 import { setQuota } from "../../core/files/Drives.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, driveCounters, filesRuntime, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
 
 const newUpload = (root: string, size: number, name: string) => ({
@@ -25,7 +25,7 @@ const newUpload = (root: string, size: number, name: string) => ({
 });
 
 t.test("the database refuses used + reserved above the quota, and negative counters", (t) =>
-  forEachDialect(t, "quota CHECK", async (t, db) => {
+  forEachFilesDialect(t, "quota CHECK", async (t, db) => {
     const env = filesRuntime(t, db);
     await workspaceWithDrive(env, "ws1", "ann");
     await t.rejects(sql`UPDATE fs_drives SET reserved_bytes = quota_bytes + 1 WHERE workspace_id = 'ws1'`.execute(db.db), "reserved above the quota is refused");
@@ -36,7 +36,7 @@ t.test("the database refuses used + reserved above the quota, and negative count
 );
 
 t.test("20 parallel upload creations asking for twice the free space: exactly those that fit succeed, the rest 413, the counter is exact", (t) =>
-  forEachDialect(t, "quota race", async (t, db) => {
+  forEachFilesDialect(t, "quota race", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     await env.run(setQuota("ann", "ws1", 1000));
@@ -53,7 +53,7 @@ t.test("20 parallel upload creations asking for twice the free space: exactly th
 );
 
 t.test("a file above the size limit is 413 file_too_large and reserves nothing", (t) =>
-  forEachDialect(t, "size limit", async (t, db) => {
+  forEachFilesDialect(t, "size limit", async (t, db) => {
     const env = filesRuntime(t, db, { maxFileBytes: 100 });
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const r = await env.attempt(createUpload(newUpload(root, 101, "big")));
@@ -63,7 +63,7 @@ t.test("a file above the size limit is 413 file_too_large and reserves nothing",
 );
 
 t.test("a completed upload converts its reservation into used bytes", (t) =>
-  forEachDialect(t, "complete converts", async (t, db) => {
+  forEachFilesDialect(t, "complete converts", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const bytes = bytesOf("hello, files: forty bytes of content!!!");
@@ -76,7 +76,7 @@ t.test("a completed upload converts its reservation into used bytes", (t) =>
 );
 
 t.test("abort releases the reservation exactly once; a later expiry changes nothing", (t) =>
-  forEachDialect(t, "abort", async (t, db) => {
+  forEachFilesDialect(t, "abort", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("abcdefghijklmnopqrstuvwxyz") });
@@ -90,7 +90,7 @@ t.test("abort releases the reservation exactly once; a later expiry changes noth
 );
 
 t.test("an expired session is removed: its objects deleted, its reservation released once", (t) =>
-  forEachDialect(t, "expiry", async (t, db) => {
+  forEachFilesDialect(t, "expiry", async (t, db) => {
     const env = filesRuntime(t, db, { uploadTtlMs: 300 });
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("0123456789") });

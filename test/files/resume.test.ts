@@ -11,11 +11,11 @@ import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { getUpload } from "../../core/files/UploadQueries.js";
 import { listVersions } from "../../core/files/VersionQueries.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, partChecksums, publishFile, putThroughGrant, sha256, uploadParts, workspaceWithDrive } from "./support.js";
 
 t.test("resume lists the received parts and grants only the missing ones; the upload then completes", (t) =>
-  forEachDialect(t, "resume", async (t, db) => {
+  forEachFilesDialect(t, "resume", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const bytes = bytesOf("0123456789abcdef0123456789abcdef0123"); // three parts of 16
@@ -36,7 +36,7 @@ t.test("resume lists the received parts and grants only the missing ones; the up
 );
 
 t.test("versions list newest first with a keyset cursor", (t) =>
-  forEachDialect(t, "versions", async (t, db) => {
+  forEachFilesDialect(t, "versions", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("1") });
@@ -52,7 +52,7 @@ t.test("versions list newest first with a keyset cursor", (t) =>
 );
 
 t.test("quota reconciliation recomputes used and reserved bytes and reports drift", (t) =>
-  forEachDialect(t, "reconciliation", async (t, db) => {
+  forEachFilesDialect(t, "reconciliation", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("hello") });
@@ -64,7 +64,7 @@ t.test("quota reconciliation recomputes used and reserved bytes and reports drif
 );
 
 t.test("restoring an old version makes it current again as a new version, with no new quota", (t) =>
-  forEachDialect(t, "restore version", async (t, db) => {
+  forEachFilesDialect(t, "restore version", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });

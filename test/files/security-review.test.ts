@@ -8,11 +8,11 @@ import { requestDownload } from "../../core/files/RequestDownload.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
 import { listQuarantine, reviewVersion, sampleVersion } from "../../core/files/SecurityReview.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, uploadFile, workspaceWithDrive } from "./support.js";
 
 t.test("operators review quarantine: list, audited sample access, release or block with a reason", (t) =>
-  forEachDialect(t, "security review", async (t, db) => {
+  forEachFilesDialect(t, "security review", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const blocked = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "eicar.com", bytes: bytesOf(eicarTestString) });

@@ -7,11 +7,11 @@ import t from "tap";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../core/files/ShareLinks.js";
 import { trashNode } from "../../core/files/TrashNode.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, publishFile, sha256, workspaceWithDrive } from "./support.js";
 
 t.test("a share token reaches exactly the shared folder's active subtree; revoked or expired is NotFound", (t) =>
-  forEachDialect(t, "share links", async (t, db) => {
+  forEachFilesDialect(t, "share links", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));

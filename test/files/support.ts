@@ -11,7 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
@@ -40,9 +39,15 @@ import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js"
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory, type WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
+import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import type { HasTeardown } from "../support/databases.js";
 
-registerMigrations("files", filesMigrations);
+/** The tables a files test database gets: the reference modules' and this module's. */
+export const filesTestModules = [...testModules, { name: "files", migrations: filesMigrations }];
+
+/** `forEachDialect` on a database with this module's tables. */
+export const forEachFilesDialect = (t: TapTest, name: string, fn: (t: TapTest, db: SqlDatabase) => Promise<void>): Promise<unknown> =>
+  forEachDialect(t, name, fn, filesTestModules);
 
 /** A membership table a test edits (add, remove members) while the runtime reads it. */
 export class TestDirectory {

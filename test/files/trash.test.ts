@@ -9,11 +9,11 @@ import { listChanges } from "../../core/files/ListChanges.js";
 import { listChildren } from "../../core/files/NodeQueries.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
 import { trashNode } from "../../core/files/TrashNode.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { filesRuntime, workspaceWithDrive } from "./support.js";
 
 t.test("trash takes the subtree, leaves a tombstone and NodeDeleted; restore brings it back unless the name is taken again", (t) =>
-  forEachDialect(t, "trash", async (t, db) => {
+  forEachFilesDialect(t, "trash", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const mk = (parentId: string, name: string) => env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId, name }));

@@ -8,13 +8,13 @@ import t from "tap";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import { bytesOf, driveCounters, filesRuntime, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
 
 const bytes = bytesOf("The quick brown fox jumps over the lazy dog, twice over.");
 
 t.test("a multi-part upload completes into one quarantined version whose size and SHA-256 are the stored bytes'", (t) =>
-  forEachDialect(t, "complete", async (t, db) => {
+  forEachFilesDialect(t, "complete", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
@@ -35,7 +35,7 @@ t.test("a multi-part upload completes into one quarantined version whose size an
 );
 
 t.test("completion is keyed by session and checksum: a retry answers the same version; another checksum is 409", (t) =>
-  forEachDialect(t, "retry", async (t, db) => {
+  forEachFilesDialect(t, "retry", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
@@ -51,7 +51,7 @@ t.test("completion is keyed by session and checksum: a retry answers the same ve
 );
 
 t.test("parallel completes of one session make exactly one version [postgres races, sqlite serializes]", (t) =>
-  forEachDialect(t, "parallel completes", async (t, db) => {
+  forEachFilesDialect(t, "parallel completes", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
@@ -65,7 +65,7 @@ t.test("parallel completes of one session make exactly one version [postgres rac
 );
 
 t.test("a complete before every part is stored is 409 upload_incomplete and the session stays open", (t) =>
-  forEachDialect(t, "incomplete", async (t, db) => {
+  forEachFilesDialect(t, "incomplete", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await env.run(
@@ -78,7 +78,7 @@ t.test("a complete before every part is stored is 409 upload_incomplete and the 
 );
 
 t.test("a complete whose checksum differs from the declared one is 422 checksum_mismatch and publishes nothing", (t) =>
-  forEachDialect(t, "checksum", async (t, db) => {
+  forEachFilesDialect(t, "checksum", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
@@ -89,7 +89,7 @@ t.test("a complete whose checksum differs from the declared one is 422 checksum_
 );
 
 t.test("a stored object that does not match the declaration fails the upload: 422 and the reservation is released once", (t) =>
-  forEachDialect(t, "stored mismatch", async (t, db) => {
+  forEachFilesDialect(t, "stored mismatch", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     // Declared parts whose checksums describe other bytes than the whole the client declared.
@@ -122,7 +122,7 @@ t.test("a stored object that does not match the declaration fails the upload: 42
 const session_parts = (size: number): number => Math.ceil(size / 16);
 
 t.test("a name taken meanwhile makes the complete 409 name_taken; nothing is published and the session stays open", (t) =>
-  forEachDialect(t, "name taken meanwhile", async (t, db) => {
+  forEachFilesDialect(t, "name taken meanwhile", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "report", bytes });
@@ -135,7 +135,7 @@ t.test("a name taken meanwhile makes the complete 409 name_taken; nothing is pub
 );
 
 t.test("a new version of an existing file gets the next number", (t) =>
-  forEachDialect(t, "new version", async (t, db) => {
+  forEachFilesDialect(t, "new version", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const v1 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("one") });
@@ -145,7 +145,7 @@ t.test("a new version of an existing file gets the next number", (t) =>
 );
 
 t.test("only the session's creator may complete it; another user gets 404", (t) =>
-  forEachDialect(t, "session owner", async (t, db) => {
+  forEachFilesDialect(t, "session owner", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes });

@@ -7,11 +7,11 @@ import "../../adapters/sql/projects/index.js";
 import t from "tap";
 import { Effect } from "effect";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachFilesDialect } from "./support.js";
 import "./support.js";
 
 t.test("file storage membership reads the project workspaces: owner is admin, member and guest are members", (t) =>
-  forEachDialect(t, "projects directory", async (t, db) => {
+  forEachFilesDialect(t, "projects directory", async (t, db) => {
     const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
     await db.db.insertInto("pm_workspaces").values({ id: "ws1", name: "One", created_by: "ann", created_at: time }).execute();
     await db.db

@@ -11,7 +11,6 @@ import { commentEditRoutes } from "../../adapters/koa/projects/CommentEditRoutes
 import { notificationRoutes } from "../../adapters/koa/projects/NotificationRoutes.js";
 import { searchRoutes } from "../../adapters/koa/projects/SearchRoutes.js";
 import { taskMoveRoutes } from "../../adapters/koa/projects/TaskMoveRoutes.js";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
 import { projectsMigration0002 } from "../../adapters/sql/projects/projectsMigration0002.js";
 import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
@@ -46,11 +45,6 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { addProjectMember, createProject } from "../../core/projects/Projects.js";
 import { addWorkspaceMember, createWorkspace } from "../../core/projects/Workspaces.js";
 
-/** Migrations 1 and 2 of "projects" (registered on import, so test databases get both). */
-export const slice2aMigrations = projectsMigrations.some((m) => m.version === projectsMigration0002.version)
-  ? projectsMigrations
-  : [...projectsMigrations, projectsMigration0002];
-registerMigrations("projects", slice2aMigrations);
 
 /** A mailer that records what it sent. */
 export const recordingMailer = () => {

@@ -11,7 +11,6 @@
 import t from "tap";
 import { sql } from "kysely";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { migrate, registeredMigrations, registerMigrations } from "../../adapters/sql/Migrations.js";
 import { projectsMigration0008SavedViewIndexes } from "../../adapters/sql/projects/projectsMigration0008SavedViewIndexes.js";
 import { type TapTest } from "../support/databases.js";
 import { startFilesServer } from "../blob/filesHost.js";
@@ -19,13 +18,6 @@ import { projectFixture, type Client } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 
 type Host = Awaited<ReturnType<typeof startFilesServer>>;
-
-/** Applies migration 8 on the test database whether or not the module lists it yet. */
-const applyViewIndexes = async (host: Host) => {
-  const current = registeredMigrations().find((m) => m.module === "projects")?.migrations ?? [];
-  if (!current.some((m) => m.version === 8)) registerMigrations("projects", [...current, projectsMigration0008SavedViewIndexes]);
-  await migrate(host.db);
-};
 
 const indexNames = async (host: Host): Promise<string[]> => {
   const rows =
@@ -161,7 +153,6 @@ const tiedProject = async (host: Host) => {
 
 forEachDialectConfig(t, `a view's sort pages through ties exactly once, in order, both directions`, async (t, config, dialect) => {
   const host = await startFilesServer(t, config);
-  await applyViewIndexes(host);
   t.same(
     (await indexNames(host)).filter((n) => n.startsWith("pm_tasks_order_")).sort(),
     ["pm_tasks_order_created", "pm_tasks_order_title", "pm_tasks_order_updated"],

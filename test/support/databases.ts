@@ -96,16 +96,20 @@ export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules
   return db;
 };
 
-/** Runs `fn` as one subtest per dialect, named `${name} [sqlite]` / `${name} [postgres]`. */
+/**
+ * Runs `fn` as one subtest per dialect, named `${name} [sqlite]` / `${name} [postgres]`, on a
+ * database with the tables of `modules` (the reference modules by default).
+ */
 export const forEachDialect = (
   t: TapTest,
   name: string,
   fn: (t: TapTest, db: SqlDatabase) => Promise<void>,
+  modules: ReadonlyArray<ModuleMigrations> = testModules,
 ): Promise<unknown> =>
   Promise.all(
     dialects.map((dialect) =>
       t.test(`${name} [${dialect}]`, async (sub) => {
-        const db = await openTestDatabase(dialect, sub);
+        const db = await openTestDatabase(dialect, sub, modules);
         await fn(sub, db);
       }),
     ),

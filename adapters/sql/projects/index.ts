@@ -2,7 +2,6 @@
  * The project module's SQL adapter. Importing it registers the module's migrations, so
  * `migrate` creates the project tables (hosts also register them from the module definition).
  */
-import { registerMigrations } from "../Migrations.js";
 import { projectsMigrations } from "./projectsMigrations.js";
 
 export * from "./projectsMigrations.js";
@@ -25,4 +24,3 @@ export * from "./SqlDependenciesRepository.js";
 export * from "./projectsMigration0006ShareLinks.js";
 export * from "./SqlShareLinksRepository.js";
 
-registerMigrations("projects", projectsMigrations);
