@@ -1,0 +1,33 @@
+/**
+ * An order: the immutable commercial snapshot of an accepted quote (spec: Order, rule 2). Its
+ * workflow (payment, the restaurant's answer) lives in RestaurantOrder, so this row is never
+ * updated; the database refuses UPDATE and DELETE.
+ */
+import { Schema } from "effect";
+import { Currency } from "../../kernel/Money.js";
+import { Latitude, Longitude } from "./Geo.js";
+import { QuoteId } from "./Quote.js";
+import { RestaurantId } from "./Restaurant.js";
+
+export const OrderId = Schema.String.pipe(Schema.brand("DeliveryOrderId"));
+export type OrderId = typeof OrderId.Type;
+
+export const Order = Schema.Struct({
+  id: OrderId,
+  customerId: Schema.String,
+  restaurantId: RestaurantId,
+  quoteId: QuoteId,
+  menuVersion: Schema.Int.pipe(Schema.positive()),
+  merchantId: Schema.String,
+  dropoffLat: Latitude,
+  dropoffLng: Longitude,
+  dropoffAddress: Schema.String,
+  subtotalMinor: Schema.Int,
+  deliveryFeeMinor: Schema.Int,
+  serviceFeeMinor: Schema.Int,
+  taxMinor: Schema.Int,
+  totalMinor: Schema.Int,
+  currency: Currency,
+  placedAt: Schema.DateFromSelf,
+});
+export type Order = typeof Order.Type;

@@ -1,0 +1,43 @@
+/** An expiring, server-calculated price for an order against one menu version (spec: Quote). */
+import { Schema } from "effect";
+import { Currency } from "../../kernel/Money.js";
+import { wireShape } from "../../kernel/Wire.js";
+import { Latitude, Longitude } from "./Geo.js";
+import { MenuItemId, Modifier } from "./MenuItem.js";
+import { RestaurantId } from "./Restaurant.js";
+
+export const QuoteId = Schema.String.pipe(Schema.brand("QuoteId"));
+export type QuoteId = typeof QuoteId.Type;
+
+/** One priced line: the item's name and prices as the quoted menu version had them. */
+export const PricedLine = Schema.Struct({
+  item_id: MenuItemId,
+  name: Schema.String,
+  quantity: Schema.Int.pipe(Schema.positive()),
+  unit_price_minor: Schema.Int.pipe(Schema.nonNegative()),
+  modifiers: Schema.Array(Modifier),
+  tax_minor: Schema.Int.pipe(Schema.nonNegative()),
+  line_total_minor: Schema.Int.pipe(Schema.nonNegative()),
+});
+export type PricedLine = typeof PricedLine.Type;
+
+export const Quote = Schema.Struct({
+  id: QuoteId,
+  customerId: Schema.String,
+  restaurantId: RestaurantId,
+  menuVersion: Schema.Int.pipe(Schema.positive()),
+  lines: Schema.Array(PricedLine),
+  dropoffLat: Latitude,
+  dropoffLng: Longitude,
+  dropoffAddress: Schema.String,
+  subtotalMinor: Schema.Int,
+  deliveryFeeMinor: Schema.Int,
+  serviceFeeMinor: Schema.Int,
+  taxMinor: Schema.Int,
+  totalMinor: Schema.Int,
+  currency: Currency,
+  expiresAt: Schema.DateFromSelf,
+  createdAt: Schema.DateFromSelf,
+});
+export type Quote = typeof Quote.Type;
+export const QuoteWire = wireShape(Quote);
