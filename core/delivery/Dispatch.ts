@@ -24,13 +24,14 @@ export type DispatchServices = DeliverySettings | DispatchRepository | Ids | Out
 
 export const dispatchRound = (delivery: Delivery): Effect.Effect<ReadonlyArray<CourierOffer>, never, DispatchServices> =>
   Effect.gen(function* () {
-    if (delivery.status !== "pending") return [] as ReadonlyArray<CourierOffer>;
+    const none: ReadonlyArray<CourierOffer> = [];
+    if (delivery.status !== "pending") return none;
     const settings = yield* DeliverySettings;
     const dispatch = yield* DispatchRepository;
     const ids = yield* Ids;
     const previous = yield* dispatch.offersOfDelivery(delivery.id);
     const round = previous.reduce((max, offer) => Math.max(max, offer.round), 0) + 1;
-    if (round > settings.maxDispatchRounds) return [];
+    if (round > settings.maxDispatchRounds) return none;
     const at = yield* now;
     const expiresAt = new Date(at.getTime() + settings.offerTtlSeconds * 1000);
     const candidates = yield* dispatch.candidates(delivery.id, { lat: delivery.pickupLat, lng: delivery.pickupLng }, settings.offerFanout);

@@ -16,8 +16,8 @@ export const menuDiff = (input: {
   readonly currentVersion: number;
   readonly currentItems: ReadonlyArray<MenuItemView>;
 }): MenuDiff | null => {
-  const quoted = new Map(input.quotedItems.map((item) => [item.id as string, item]));
-  const current = new Map(input.currentItems.map((item) => [item.id as string, item]));
+  const quoted = new Map<string, MenuItemView>(input.quotedItems.map((item) => [item.id, item]));
+  const current = new Map<string, MenuItemView>(input.currentItems.map((item) => [item.id, item]));
   const changed_prices: Array<MenuDiff["changed_prices"][number]> = [];
   const unavailable_items: string[] = [];
   const removed_items: string[] = [];

@@ -10,7 +10,7 @@ import { now } from "../kernel/Clock.js";
 import { Conflict } from "../kernel/Errors.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
-import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { PaymentGateway, type PaymentGatewayError } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentState } from "./model/RestaurantOrder.js";
 import { checkPaymentTransition } from "./OrderStatus.js";
@@ -45,23 +45,31 @@ const pendingPayment = (orderId: string, state: PaymentState) =>
     return { merchantId: order.merchantId, paymentId: workflow.paymentId };
   });
 
-/** Voids a `void_pending` order's authorization, then records `voided`; fails (to be retried) while the provider is down. */
-export const settleVoid = (orderId: string) =>
+/** Calls the gateway for a `from` payment step, then records `to`; fails (to be retried) while the provider is down. */
+const settlePending = (
+  orderId: string,
+  from: "void_pending" | "capture_pending",
+  to: "voided" | "captured",
+  call: (gateway: PaymentGateway, payment: { readonly merchantId: string; readonly paymentId: string }) => Effect.Effect<unknown, PaymentGatewayError>,
+) =>
   Effect.gen(function* () {
-    const pending = yield* pendingPayment(orderId, "void_pending");
+    const pending = yield* pendingPayment(orderId, from);
     if (pending === null) return;
-    yield* (yield* PaymentGateway).cancel({ ...pending, idempotencyKey: voidKey(orderId) });
-    yield* movePayment(orderId, "void_pending", "voided");
-  }).pipe(Effect.withSpan("delivery.settleVoid"));
+    yield* call(yield* PaymentGateway, pending);
+    yield* movePayment(orderId, from, to);
+  });
 
-/** Captures a `capture_pending` order's authorization, then records `captured`; fails (to be retried) while the provider is down. */
+/** Voids a `void_pending` order's authorization, then records `voided`. */
+export const settleVoid = (orderId: string) =>
+  settlePending(orderId, "void_pending", "voided", (gateway, p) => gateway.cancel({ ...p, idempotencyKey: voidKey(orderId) })).pipe(
+    Effect.withSpan("delivery.settleVoid"),
+  );
+
+/** Captures a `capture_pending` order's authorization, then records `captured`. */
 export const settleCapture = (orderId: string) =>
-  Effect.gen(function* () {
-    const pending = yield* pendingPayment(orderId, "capture_pending");
-    if (pending === null) return;
-    yield* (yield* PaymentGateway).capture({ ...pending, idempotencyKey: captureKey(orderId) });
-    yield* movePayment(orderId, "capture_pending", "captured");
-  }).pipe(Effect.withSpan("delivery.settleCapture"));
+  settlePending(orderId, "capture_pending", "captured", (gateway, p) => gateway.capture({ ...p, idempotencyKey: captureKey(orderId) })).pipe(
+    Effect.withSpan("delivery.settleCapture"),
+  );
 
 const OrderPayload = Schema.Struct({ orderId: Schema.String });
 

@@ -47,7 +47,7 @@ export const priceLines = (
   const errors: Array<{ path: string; message: string }> = [];
   if (requests.length === 0) errors.push({ path: "lines", message: "at least one line is required" });
   if (requests.length > 100) errors.push({ path: "lines", message: "at most 100 lines" });
-  const byId = new Map(items.map((item) => [item.id as string, item]));
+  const byId = new Map<string, MenuItemView>(items.map((item) => [item.id, item]));
   const lines: PricedLine[] = [];
   requests.forEach((request, index) => {
     const item = byId.get(request.itemId);

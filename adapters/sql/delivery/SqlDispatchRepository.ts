@@ -31,14 +31,13 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     runQuery(db, (ex) => ex.selectFrom("dl_deliveries").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
       Effect.map((row) => (row === undefined ? null : deliveries.fromRow(row))),
     );
-  const onlineRow = couriers.toRow;
   return {
     insertCourier: (courier) =>
       Effect.gen(function* () {
         yield* runQuery(db, (ex) =>
           ex
             .insertInto("dl_couriers")
-            .values(onlineRow(courier))
+            .values(couriers.toRow(courier))
             .onConflict((oc) => oc.column("user_id").doNothing())
             .execute(),
         );
@@ -54,7 +53,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       runQuery(db, (ex) =>
         ex
           .updateTable("dl_couriers")
-          .set({ online: onlineRow({ ...emptyCourier, online })["online"] })
+          // TRUE / FALSE literals: a boolean column on Postgres, 1 / 0 on SQLite.
+          .set({ online: sql.lit(online) })
           .where("id", "=", id)
           .execute(),
       ).pipe(Effect.asVoid),
@@ -190,14 +190,3 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
   };
 };
 
-// A template for encoding a lone boolean column the dialect's way through the row codec.
-const emptyCourier: Courier = {
-  id: Courier.fields.id.make(""),
-  userId: "",
-  name: "",
-  online: false,
-  lat: null,
-  lng: null,
-  locatedAt: null,
-  createdAt: new Date(0),
-};

@@ -1,5 +1,6 @@
 /** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_menus, dl_menu_items and dl_item_availability. */
 import { Effect } from "effect";
+import type { Kysely } from "kysely";
 import { Menu } from "../../../core/delivery/model/Menu.js";
 import { ItemAvailability, MenuItem, MenuItemView } from "../../../core/delivery/model/MenuItem.js";
 import { Restaurant } from "../../../core/delivery/model/Restaurant.js";
@@ -20,6 +21,14 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
   const items = rowCodec(MenuItem, f);
   const views = rowCodec(MenuItemView, f);
   const availability = rowCodec(ItemAvailability, f);
+  const upsertAvailability = (ex: Kysely<any>, a: ItemAvailability) => {
+    const row = availability.toRow(a);
+    return ex
+      .insertInto("dl_item_availability")
+      .values(row)
+      .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: row["available"], updated_at: row["updated_at"] }))
+      .execute();
+  };
   return {
     insertRestaurant: (restaurant, creator) =>
       runQuery(db, async (ex) => {
@@ -67,14 +76,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
             .values(menuItems.map((item, position) => ({ ...items.toRow(item), position })))
             .execute();
         }
-        for (const a of avail) {
-          const row = availability.toRow(a);
-          await ex
-            .insertInto("dl_item_availability")
-            .values(row)
-            .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: row["available"], updated_at: row["updated_at"] }))
-            .execute();
-        }
+        for (const a of avail) await upsertAvailability(ex, a);
         return true;
       }).pipe(Effect.withSpan("RestaurantsRepository.publishMenu")),
     menuItems: (restaurantId, version) =>
@@ -90,14 +92,9 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       ).pipe(Effect.map((rows) => rows.map((row) => views.fromRow(row)))),
     setAvailability: (a) =>
       runQuery(db, async (ex) => {
-        const row = availability.toRow(a);
         const known = await ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", a.restaurantId).where("id", "=", a.itemId).limit(1).executeTakeFirst();
         if (known === undefined) return false;
-        await ex
-          .insertInto("dl_item_availability")
-          .values(row)
-          .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: row["available"], updated_at: row["updated_at"] }))
-          .execute();
+        await upsertAvailability(ex, a);
         return true;
       }),
     hasItem: (restaurantId, itemId) =>

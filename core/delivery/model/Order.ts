@@ -4,8 +4,7 @@
  * updated; the database refuses UPDATE and DELETE.
  */
 import { Schema } from "effect";
-import { Currency } from "../../kernel/Money.js";
-import { Latitude, Longitude } from "./Geo.js";
+import { PriceSnapshotFields } from "./PriceSnapshot.js";
 import { QuoteId } from "./Quote.js";
 import { RestaurantId } from "./Restaurant.js";
 
@@ -19,15 +18,7 @@ export const Order = Schema.Struct({
   quoteId: QuoteId,
   menuVersion: Schema.Int.pipe(Schema.positive()),
   merchantId: Schema.String,
-  dropoffLat: Latitude,
-  dropoffLng: Longitude,
-  dropoffAddress: Schema.String,
-  subtotalMinor: Schema.Int,
-  deliveryFeeMinor: Schema.Int,
-  serviceFeeMinor: Schema.Int,
-  taxMinor: Schema.Int,
-  totalMinor: Schema.Int,
-  currency: Currency,
+  ...PriceSnapshotFields,
   placedAt: Schema.DateFromSelf,
 });
 export type Order = typeof Order.Type;

@@ -1,8 +1,7 @@
 /** An expiring, server-calculated price for an order against one menu version (spec: Quote). */
 import { Schema } from "effect";
-import { Currency } from "../../kernel/Money.js";
+import { PriceSnapshotFields } from "./PriceSnapshot.js";
 import { wireShape } from "../../kernel/Wire.js";
-import { Latitude, Longitude } from "./Geo.js";
 import { MenuItemId, Modifier } from "./MenuItem.js";
 import { RestaurantId } from "./Restaurant.js";
 
@@ -27,15 +26,7 @@ export const Quote = Schema.Struct({
   restaurantId: RestaurantId,
   menuVersion: Schema.Int.pipe(Schema.positive()),
   lines: Schema.Array(PricedLine),
-  dropoffLat: Latitude,
-  dropoffLng: Longitude,
-  dropoffAddress: Schema.String,
-  subtotalMinor: Schema.Int,
-  deliveryFeeMinor: Schema.Int,
-  serviceFeeMinor: Schema.Int,
-  taxMinor: Schema.Int,
-  totalMinor: Schema.Int,
-  currency: Currency,
+  ...PriceSnapshotFields,
   expiresAt: Schema.DateFromSelf,
   createdAt: Schema.DateFromSelf,
 });

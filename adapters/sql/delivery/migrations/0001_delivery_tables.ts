@@ -59,6 +59,14 @@ const statements = (dialect: SqlDialect): string[] => {
   const lat = (name: string, nullable = false) => `${name} ${real} ${nullable ? "" : "NOT NULL"} CHECK (${name} BETWEEN -90 AND 90)`;
   const lng = (name: string, nullable = false) => `${name} ${real} ${nullable ? "" : "NOT NULL"} CHECK (${name} BETWEEN -180 AND 180)`;
   const money = (name: string) => `${name} ${c.bigint} NOT NULL CHECK (${name} >= 0)`;
+  // The columns of core/delivery/model/PriceSnapshot.ts, shared by quotes and orders.
+  const priceSnapshot = [
+    lat("dropoff_lat"),
+    lng("dropoff_lng"),
+    `dropoff_address ${c.text} NOT NULL`,
+    ...["subtotal_minor", "delivery_fee_minor", "service_fee_minor", "tax_minor", "total_minor"].map(money),
+    `currency ${c.text} NOT NULL CHECK (length(currency) = 3)`,
+  ].join(",\n      ");
   const totals = `CHECK (total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor)`;
   return [
     `CREATE TABLE dl_restaurants (
@@ -116,15 +124,7 @@ const statements = (dialect: SqlDialect): string[] => {
       restaurant_id ${c.text} NOT NULL,
       menu_version ${c.int} NOT NULL,
       lines ${c.json} NOT NULL,
-      ${lat("dropoff_lat")},
-      ${lng("dropoff_lng")},
-      dropoff_address ${c.text} NOT NULL,
-      ${money("subtotal_minor")},
-      ${money("delivery_fee_minor")},
-      ${money("service_fee_minor")},
-      ${money("tax_minor")},
-      ${money("total_minor")},
-      currency ${c.text} NOT NULL CHECK (length(currency) = 3),
+      ${priceSnapshot},
       expires_at ${c.time} NOT NULL,
       created_at ${c.time} NOT NULL,
       ${totals},
@@ -138,15 +138,7 @@ const statements = (dialect: SqlDialect): string[] => {
       quote_id ${c.text} NOT NULL UNIQUE REFERENCES dl_quotes (id),
       menu_version ${c.int} NOT NULL,
       merchant_id ${c.text} NOT NULL,
-      ${lat("dropoff_lat")},
-      ${lng("dropoff_lng")},
-      dropoff_address ${c.text} NOT NULL,
-      ${money("subtotal_minor")},
-      ${money("delivery_fee_minor")},
-      ${money("service_fee_minor")},
-      ${money("tax_minor")},
-      ${money("total_minor")},
-      currency ${c.text} NOT NULL CHECK (length(currency) = 3),
+      ${priceSnapshot},
       placed_at ${c.time} NOT NULL,
       ${totals},
       UNIQUE (id, restaurant_id),
