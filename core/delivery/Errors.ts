@@ -79,3 +79,6 @@ export class TransitionIdReused extends DomainError("TransitionIdReused", "trans
 export class MenuPublishConflict extends DomainError("MenuPublishConflict", "menu_publish_conflict", "conflict")<{
   readonly restaurantId: string;
 }> {}
+
+/** 400: discovery needs a latitude from -90 to 90 and a longitude from -180 to 180. */
+export class InvalidCoordinates extends DomainError("InvalidCoordinates", "invalid_coordinates", "bad_request") {}

@@ -58,7 +58,7 @@ export const quoteOrder = (principal: Principal, request: QuoteRequest) =>
     if (restaurant.openingState !== "open" || restaurant.serviceState !== "active" || restaurant.menuVersion === 0) {
       return yield* Effect.fail(new RestaurantClosed({ restaurantId: restaurant.id, detail: "the restaurant is not taking orders" }));
     }
-    const distanceM = distanceMetres(restaurant, request.dropoff);
+    const distanceM = distanceMetres(request.dropoff, restaurant);
     if (distanceM > restaurant.serviceRadiusM) {
       return yield* Effect.fail(
         new OutsideServiceZone({ distanceM: Math.round(distanceM), serviceRadiusM: restaurant.serviceRadiusM, detail: "the drop-off is outside the restaurant's service zone" }),

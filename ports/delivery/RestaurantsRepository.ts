@@ -28,6 +28,18 @@ export interface RestaurantsRepository {
   readonly menuItems: (restaurantId: string, version: number) => Effect.Effect<ReadonlyArray<MenuItemView>>;
   /** Sets an item's availability; false when the restaurant has no such item. */
   readonly setAvailability: (availability: ItemAvailability) => Effect.Effect<boolean>;
+  /**
+   * Open, active restaurants with a menu whose service zone contains `point`, nearest first
+   * (then by id), after the keyset `after` (squared distance in m², id); at most `limit`.
+   * Distances are those of core/delivery/model/Geo.ts `distanceMetres(point, restaurant)`.
+   */
+  readonly listOpenNear: (query: {
+    readonly point: { readonly lat: number; readonly lng: number };
+    readonly after: { readonly distanceSquared: number; readonly id: string } | null;
+    readonly limit: number;
+    /** The largest service radius any restaurant may have (the latitude band searched). */
+    readonly maxRadiusM: number;
+  }) => Effect.Effect<ReadonlyArray<{ readonly restaurant: Restaurant; readonly distanceSquared: number }>>;
   /** True when the item id belongs to the restaurant in some published version. */
   readonly hasItem: (restaurantId: string, itemId: string) => Effect.Effect<boolean>;
 }

@@ -1,6 +1,7 @@
 /** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_menus, dl_menu_items and dl_item_availability. */
 import { Effect } from "effect";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
+import { lngScale, metresPerDegreeLat } from "../../../core/delivery/model/Geo.js";
 import { Menu } from "../../../core/delivery/model/Menu.js";
 import { ItemAvailability, MenuItem, MenuItemView } from "../../../core/delivery/model/MenuItem.js";
 import { Restaurant } from "../../../core/delivery/model/Restaurant.js";
@@ -97,6 +98,28 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
         await upsertAvailability(ex, a);
         return true;
       }),
+    listOpenNear: ({ point, after, limit, maxRadiusM }) => {
+      const kx = lngScale(point);
+      const d2 = sql<number>`((lat - ${point.lat}) * ${metresPerDegreeLat}) * ((lat - ${point.lat}) * ${metresPerDegreeLat}) + ((lng - ${point.lng}) * ${kx}) * ((lng - ${point.lng}) * ${kx})`;
+      const band = maxRadiusM / metresPerDegreeLat;
+      return runQuery(db, (ex) => {
+        let query = ex
+          .selectFrom("dl_restaurants")
+          .selectAll()
+          .select(d2.as("distance_squared"))
+          .where("opening_state", "=", "open")
+          .where("lat", ">=", point.lat - band)
+          .where("lat", "<=", point.lat + band)
+          .where("service_state", "=", "active")
+          .where("menu_version", ">", 0)
+          .where(sql<boolean>`${d2} <= service_radius_m * service_radius_m`);
+        if (after !== null) query = query.where(sql<boolean>`(${d2} > ${after.distanceSquared} OR (${d2} = ${after.distanceSquared} AND id > ${after.id}))`);
+        return query.orderBy(d2).orderBy("id").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) => rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) }))),
+        Effect.withSpan("RestaurantsRepository.listOpenNear"),
+      );
+    },
     hasItem: (restaurantId, itemId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", restaurantId).where("id", "=", itemId).limit(1).executeTakeFirst()).pipe(
         Effect.map((row) => row !== undefined),

@@ -12,13 +12,20 @@ export interface Point {
   readonly lng: number;
 }
 
+/** Metres per degree of latitude, and of longitude at the equator. */
+export const metresPerDegreeLat = 110_574;
+export const metresPerDegreeLng = 111_320;
+
+/** Metres per degree of longitude at the latitude of `from` (the scale of the projection). */
+export const lngScale = (from: Point): number => Math.cos((from.lat * Math.PI) / 180) * metresPerDegreeLng;
+
 /**
- * Distance in metres between two points (equirectangular approximation: exact enough inside a
- * city-sized service zone, and the same formula the SQL candidate ordering uses).
+ * Distance in metres from `from` (the customer's point) to `to` (equirectangular projection at
+ * `from`'s latitude: exact enough inside a city-sized service zone, and the very formula the
+ * SQL discovery query uses, so the quote's zone check and discovery agree).
  */
-export const distanceMetres = (a: Point, b: Point): number => {
-  const meanLat = ((a.lat + b.lat) / 2) * (Math.PI / 180);
-  const dx = (b.lng - a.lng) * Math.cos(meanLat) * 111_320;
-  const dy = (b.lat - a.lat) * 110_574;
+export const distanceMetres = (from: Point, to: Point): number => {
+  const dx = (to.lng - from.lng) * lngScale(from);
+  const dy = (to.lat - from.lat) * metresPerDegreeLat;
   return Math.sqrt(dx * dx + dy * dy);
 };

@@ -84,6 +84,8 @@ const statements = (dialect: SqlDialect): string[] => {
       created_at ${c.time} NOT NULL,
       version ${c.int} NOT NULL CHECK (version >= 1)
     )`,
+    // Discovery seeks open restaurants by a latitude band around the point.
+    `CREATE INDEX dl_restaurants_open_lat ON dl_restaurants (opening_state, lat)`,
     `CREATE TABLE dl_restaurant_staff (
       restaurant_id ${c.text} NOT NULL REFERENCES dl_restaurants (id),
       user_id ${c.text} NOT NULL,
