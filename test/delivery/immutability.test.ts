@@ -1,8 +1,12 @@
 /**
  * Issue rule 4: orders, order lines, settlement entries and the delivery status history are
- * immutable — the database itself refuses UPDATE and DELETE.
+ * immutable — the database itself refuses UPDATE and DELETE — and a correction is a linked
+ * reversal with actor and reason.
  */
 import t from "tap";
+import { Effect } from "effect";
+import { reverseSettlement } from "../../core/delivery/ReverseSettlement.js";
+import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
@@ -31,5 +35,26 @@ t.test("orders, order lines, settlement entries and status history refuse UPDATE
     await t.rejects(db.db.updateTable("dl_menu_items").set({ price_minor: 1 }).execute(), "published menu items UPDATE refused");
     const count = Number((await db.db.selectFrom("dl_settlement_entries").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     t.equal(count, 4, "nothing was changed");
+  }),
+);
+
+t.test("a settlement correction is a linked reversal with actor and reason, once; the ledger still sums to zero", (t) =>
+  forEachDialect(t, "reversal", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const [c1] = await onlineCouriers(rt, 1);
+    const { placed, accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
+    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    t.match(await rt.attempt(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: " " })), { ok: false, error: { code: "validation_failed" } }, "a reason is required");
+    const reversal = await rt.run(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: "customer never received the order" }));
+    t.equal(reversal.length, 4);
+    t.ok(reversal.every((e) => e.reverses !== null && e.actorId === "support-1" && e.reason === "customer never received the order"), "linked, with actor and reason");
+    t.match(await rt.attempt(reverseSettlement({ actorId: "support-2", orderId: placed.order.id, reason: "again" })), { ok: false, error: { code: "already_reversed" } });
+    const totals = await rt.run(Effect.flatMap(SettlementLedger, (l) => l.totalsByCurrency));
+    t.same(totals, [{ currency: "EUR", totalMinor: 0 }]);
+    const net = (await rt.run(Effect.flatMap(SettlementLedger, (l) => l.entriesOfOrder(placed.order.id)))).reduce((s, e) => s + (e.account.startsWith("restaurant:") ? e.amountMinor : 0), 0);
+    t.equal(net, 0, "the restaurant's payable is undone");
   }),
 );
