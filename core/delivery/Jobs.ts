@@ -11,6 +11,7 @@ import type { Transactions } from "../../ports/Transactions.js";
 import { acceptanceDeadlineJob } from "./AcceptanceDeadline.js";
 import { offerExpiryJob } from "./Dispatch.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
+import { paymentResolveJob } from "./ResolvePayment.js";
 
 /** Every service a delivery job may need. */
 export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings;
@@ -21,4 +22,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob];

@@ -24,6 +24,7 @@ import { OrderId, type Order } from "./model/Order.js";
 import type { OrderLine } from "./model/OrderLine.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 import { checkMenu } from "./QuoteOrder.js";
+import { paymentResolveJob } from "./ResolvePayment.js";
 
 /** The customer's view of an order: snapshot, lines and workflow. */
 export interface PlacedOrder {
@@ -153,6 +154,7 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
         });
         yield* (yield* Outbox).append([event]);
         yield* acceptanceDeadlineJob.schedule({ orderId }, { runAt: workflow.acceptDeadline, key: orderId });
+        if (!authorized) yield* paymentResolveJob.schedule({ orderId }, { runAt: placedAt, key: orderId });
         return "inserted" as const;
       }),
     );

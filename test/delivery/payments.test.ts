@@ -9,7 +9,7 @@ import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
-import { rejectOrder } from "../../core/delivery/AcceptOrder.js";
+import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
@@ -45,7 +45,7 @@ t.test("a declined card is 402 payment_declined and writes nothing; the same quo
   }),
 );
 
-t.test("a lost authorization answer leaves the order payment_pending (202), never guessed", (t) =>
+t.test("a lost authorization answer leaves the order payment_pending (202), never guessed, until the lookup job resolves it", (t) =>
   forEachDialect(t, "ambiguous authorize", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
@@ -54,6 +54,12 @@ t.test("a lost authorization answer leaves the order payment_pending (202), neve
     t.equal(placed.workflow.status, "payment_pending");
     t.equal(placed.workflow.paymentState, "pending");
     t.ok(placed.workflow.paymentId !== null, "the payment id is kept to resolve it later");
+    t.match(await rt.attempt(acceptOrder(user(fixture.owner), placed.order.id, { prepTimeMinutes: 10 })), { ok: false, error: { code: "order_not_acceptable" } }, "not acceptable while pending");
+    await runJobs(rt, Date.now() + 1000);
+    const resolved = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.equal(resolved.workflow.status, "authorized", "resolved by looking the payment up");
+    t.equal(resolved.workflow.paymentState, "authorized");
+    t.match(await rt.attempt(acceptOrder(user(fixture.owner), placed.order.id, { prepTimeMinutes: 10 })), { ok: true }, "then the restaurant accepts it");
   }),
 );
 
