@@ -5,12 +5,15 @@
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
+import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, requireUser } from "./Access.js";
 import { CourierId, type Courier } from "./model/Courier.js";
+import type { LocationSample } from "./model/LocationSample.js";
 
 /** Registers the caller as a courier (offline until they go online); registering again answers the same courier. */
 export const registerCourier = (principal: Principal, input: { readonly name: string }) =>
@@ -46,7 +49,7 @@ export interface LocationSampleInput {
   readonly recordedAt: Date;
 }
 
-/** Records a batch of samples (1 to 100); the newest not in the future becomes the courier's position. */
+/** Records a batch of samples (1 to 100), sealed at rest; the newest becomes the courier's dispatch position. */
 export const recordLocations = (principal: Principal, samples: ReadonlyArray<LocationSampleInput>) =>
   Effect.gen(function* () {
     const courier = yield* callerCourier(yield* requireUser(principal), "courier");
@@ -58,11 +61,20 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
     });
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const at = yield* now;
-    const newest = [...samples].filter((s) => s.recordedAt.getTime() <= at.getTime() + 60_000).sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
+    // Samples from the future (beyond a minute of clock skew) or older than the retention are dropped.
+    const settings = yield* DeliverySettings;
+    const kept = samples.filter(
+      (s) => s.recordedAt.getTime() <= at.getTime() + 60_000 && s.recordedAt.getTime() >= at.getTime() - settings.locationRetentionSeconds * 1000,
+    );
+    const ids = yield* Ids;
+    const rows: LocationSample[] = [];
+    for (const s of kept) rows.push({ id: yield* ids.next, courierId: courier.id, lat: s.lat, lng: s.lng, recordedAt: s.recordedAt, receivedAt: at });
+    yield* (yield* LocationSamples).append(rows);
+    const newest = [...kept].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
     if (newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime())) {
       yield* (yield* DispatchRepository).setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
     }
-    return { accepted: samples.length };
+    return { accepted: kept.length, dropped: samples.length - kept.length };
   }).pipe(Effect.withSpan("delivery.recordLocations"));
 
 /** The caller's live offers, soonest expiry first. */

@@ -2,6 +2,7 @@
 import type { Effect } from "effect";
 import type { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import type { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import type { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import type { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Job, Jobs } from "../../ports/Jobs.js";
@@ -12,9 +13,10 @@ import { acceptanceDeadlineJob } from "./AcceptanceDeadline.js";
 import { offerExpiryJob } from "./Dispatch.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
+import { locationRetentionJob } from "./LocationRetention.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {
@@ -22,4 +24,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob];

@@ -10,6 +10,8 @@ export interface DeliverySettings {
   readonly acceptDeadlineSeconds: number;
   /** Quote lifetime (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
   readonly quoteTtlSeconds: number;
+  /** How long precise location samples are kept (DELIVERY_LOCATION_RETENTION_SECONDS, default 3600). */
+  readonly locationRetentionSeconds: number;
   /** Dispatch rounds before a delivery waits for a dispatcher (default 5). */
   readonly maxDispatchRounds: number;
 }
@@ -21,4 +23,5 @@ export const defaultDeliverySettings: DeliverySettings = {
   acceptDeadlineSeconds: 300,
   quoteTtlSeconds: 300,
   maxDispatchRounds: 5,
+  locationRetentionSeconds: 3600,
 };

@@ -11,6 +11,7 @@ import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispat
 import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
+import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationSamples.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
@@ -24,6 +25,7 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -32,6 +34,9 @@ import { makeFakePaymentGateway, type FakePaymentGateway } from "./FakePaymentGa
 
 registerMigrations("delivery", deliveryMigrations);
 
+/** The location sealing key of the tests (a host reads its own from configuration). */
+export const testLocationKey = new Uint8Array(32).fill(7);
+
 /** Every service the delivery core needs. */
 export type DeliveryServices =
   | StoragePorts
@@ -39,6 +44,7 @@ export type DeliveryServices =
   | OrdersRepository
   | DispatchRepository
   | SettlementLedger
+  | LocationSamples
   | DeliverySettings
   | PaymentGateway
   | MerchantProvisioning;
@@ -67,6 +73,7 @@ export const deliveryLayer = (db: SqlDatabase, gateway: PaymentGateway, settings
     Layer.succeed(OrdersRepository, makeSqlOrdersRepository(db)),
     Layer.succeed(DispatchRepository, makeSqlDispatchRepository(db)),
     Layer.succeed(SettlementLedger, makeSqlSettlementLedger(db)),
+    Layer.succeed(LocationSamples, makeSqlLocationSamples(db, testLocationKey)),
     Layer.succeed(DeliverySettings, settings),
     Layer.succeed(PaymentGateway, gateway),
     Layer.succeed(MerchantProvisioning, makeFakeMerchantProvisioning()),

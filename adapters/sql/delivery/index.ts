@@ -4,3 +4,4 @@ export * from "./SqlDispatchRepository.js";
 export * from "./SqlOrdersRepository.js";
 export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
+export * from "./SqlLocationSamples.js";

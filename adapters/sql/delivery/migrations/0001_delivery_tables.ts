@@ -252,6 +252,16 @@ const statements = (dialect: SqlDialect): string[] => {
       created_at ${c.time} NOT NULL,
       CHECK (reverses IS NULL OR reason IS NOT NULL)
     )`,
+    // Precise positions, sealed (AES-256-GCM) by the adapter; deleted by the retention job.
+    `CREATE TABLE dl_location_samples (
+      id ${c.text} PRIMARY KEY,
+      courier_id ${c.text} NOT NULL REFERENCES dl_couriers (id),
+      sealed ${c.bytes} NOT NULL,
+      recorded_at ${c.time} NOT NULL,
+      received_at ${c.time} NOT NULL
+    )`,
+    `CREATE INDEX dl_location_samples_courier ON dl_location_samples (courier_id, recorded_at)`,
+    `CREATE INDEX dl_location_samples_recorded ON dl_location_samples (recorded_at)`,
     `CREATE INDEX dl_settlement_entries_order ON dl_settlement_entries (order_id)`,
     ...(dialect === "sqlite" ? forwardOnlySqlite : forwardOnlyPostgres),
     ...["dl_menus", "dl_menu_items", "dl_quotes", "dl_orders", "dl_order_lines", "dl_delivery_status_changes", "dl_settlement_entries"].flatMap((table) =>
