@@ -9,6 +9,14 @@ export interface LocationSamples {
   readonly append: (samples: ReadonlyArray<LocationSample>) => Effect.Effect<void>;
   /** The courier's samples recorded at or after `since`, oldest first. */
   readonly samplesOf: (courierId: string, since: Date) => Effect.Effect<ReadonlyArray<LocationSample>>;
+  /** Audits one access to a precise location (who saw whose position, for which delivery); append-only. */
+  readonly recordAccess: (access: {
+    readonly id: string;
+    readonly deliveryId: string;
+    readonly viewerId: string;
+    readonly viewerRole: "customer" | "courier";
+    readonly at: Date;
+  }) => Effect.Effect<void>;
   /** Deletes every sample recorded before `cutoff`; answers how many. */
   readonly deleteRecordedBefore: (cutoff: Date) => Effect.Effect<number>;
 }

@@ -75,6 +75,13 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
           }),
         ),
       ),
+    recordAccess: (access) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("dl_location_access_log")
+          .values({ id: access.id, delivery_id: access.deliveryId, viewer_id: access.viewerId, viewer_role: access.viewerRole, at: f.timeToDb(access.at) })
+          .execute(),
+      ).pipe(Effect.asVoid),
     deleteRecordedBefore: (cutoff) =>
       runQuery(db, (ex) => ex.deleteFrom("dl_location_samples").where("recorded_at", "<", f.timeToDb(cutoff)).executeTakeFirst()).pipe(
         Effect.map((r) => toNumber(r.numDeletedRows)),

@@ -262,9 +262,16 @@ const statements = (dialect: SqlDialect): string[] => {
     )`,
     `CREATE INDEX dl_location_samples_courier ON dl_location_samples (courier_id, recorded_at)`,
     `CREATE INDEX dl_location_samples_recorded ON dl_location_samples (recorded_at)`,
+    `CREATE TABLE dl_location_access_log (
+      id ${c.text} PRIMARY KEY,
+      delivery_id ${c.text} NOT NULL REFERENCES dl_deliveries (id),
+      viewer_id ${c.text} NOT NULL,
+      viewer_role ${c.text} NOT NULL CHECK (viewer_role IN ('customer', 'courier')),
+      at ${c.time} NOT NULL
+    )`,
     `CREATE INDEX dl_settlement_entries_order ON dl_settlement_entries (order_id)`,
     ...(dialect === "sqlite" ? forwardOnlySqlite : forwardOnlyPostgres),
-    ...["dl_menus", "dl_menu_items", "dl_quotes", "dl_orders", "dl_order_lines", "dl_delivery_status_changes", "dl_settlement_entries"].flatMap((table) =>
+    ...["dl_menus", "dl_menu_items", "dl_quotes", "dl_orders", "dl_order_lines", "dl_delivery_status_changes", "dl_settlement_entries", "dl_location_access_log"].flatMap((table) =>
       appendOnlyTriggersSql(dialect, table),
     ),
   ];
