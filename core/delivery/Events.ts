@@ -50,7 +50,8 @@ export const CourierAssigned = defineEvent(
     delivery_id: Schema.String,
     order_id: Schema.String,
     courier_id: Schema.String,
-    offer_id: Schema.String,
+    /** The won offer; null for a dispatcher's manual reassignment. */
+    offer_id: Schema.NullOr(Schema.String),
     version: Schema.Int,
     /** Couriers whose offers were lost to this assignment (each gets a realtime notice). */
     losing_courier_ids: Schema.Array(Schema.String),

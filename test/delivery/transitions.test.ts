@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
+import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { forEachDialect } from "../support/databases.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant } from "./support.js";
@@ -85,5 +86,30 @@ t.test("the database refuses a backwards status, a second accepted offer and a c
     await t.rejects(db.db.updateTable("dl_deliveries").set({ version: 1 }).where("id", "=", id).execute(), "the version never decreases");
     await t.rejects(db.db.updateTable("dl_courier_offers").set({ status: "accepted" }).where("delivery_id", "=", id).where("status", "=", "lost").execute(), "one accepted offer per delivery");
     await t.rejects(db.db.updateTable("dl_deliveries").set({ status: "picked_up", courier_id: null }).where("id", "=", id).execute(), "a picked-up delivery has a courier");
+  }),
+);
+
+t.test("a dispatcher's reassignment records actor and reason; the previous courier loses the delivery", (t) =>
+  forEachDialect(t, "reassignment", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const [c1, c2] = await onlineCouriers(rt, 2);
+    const { accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    const id = accepted.delivery.id;
+    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
+    t.match(await rt.attempt(reassignDelivery({ actorId: "dispatcher-1", deliveryId: id, courierId: c2!.courier.id, reason: "" })), {
+      ok: false,
+      error: { code: "validation_failed" },
+    }, "a reason is required");
+    const moved = await rt.run(reassignDelivery({ actorId: "dispatcher-1", deliveryId: id, courierId: c2!.courier.id, reason: "courier 1 has a flat tyre" }));
+    t.match(moved, { courierId: c2!.courier.id, status: "assigned", version: 3 });
+    const history = await db.db.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", id).where("version", "=", 3).executeTakeFirstOrThrow();
+    t.match(history, { actor_id: "dispatcher-1", reason: "courier 1 has a flat tyre" }, "actor and reason are recorded");
+    t.match(await rt.attempt(updateDeliveryStatus(c1!.principal, id, { transitionId: "p", status: "picked_up" })), { ok: false, error: { code: "not_found" } }, "the previous courier no longer acts on it");
+    t.match(await rt.run(updateDeliveryStatus(c2!.principal, id, { transitionId: "p", status: "picked_up" })), { toStatus: "picked_up", version: 4 });
+    t.match(await rt.attempt(reassignDelivery({ actorId: "dispatcher-1", deliveryId: id, courierId: c1!.courier.id, reason: "back" })), {
+      ok: false,
+      error: { code: "delivery_not_reassignable" },
+    }, "not once picked up");
   }),
 );
