@@ -7,21 +7,15 @@ import t from "tap";
 import { Effect } from "effect";
 import { reverseSettlement } from "../../core/delivery/ReverseSettlement.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
-import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
-import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { forEachDialect } from "../support/databases.js";
-import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant } from "./support.js";
+import { deliveryRuntime, openRestaurant, pickedUpOrder } from "./support.js";
 
 t.test("orders, order lines, settlement entries and status history refuse UPDATE and DELETE", (t) =>
   forEachDialect(t, "append-only", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
-    const [c1] = await onlineCouriers(rt, 1);
-    const { placed, accepted } = await acceptedOrder(rt, "cust-1", fixture);
-    const offer = (await rt.run(listMyOffers(c1!.principal)))[0]!;
-    await rt.run(acceptOffer(c1!.principal, offer.id));
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+    const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
     await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
     const id = placed.order.id;
     await t.rejects(db.db.updateTable("dl_orders").set({ total_minor: 1 }).where("id", "=", id).execute(), "order snapshot UPDATE refused");
@@ -42,10 +36,7 @@ t.test("a settlement correction is a linked reversal with actor and reason, once
   forEachDialect(t, "reversal", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
-    const [c1] = await onlineCouriers(rt, 1);
-    const { placed, accepted } = await acceptedOrder(rt, "cust-1", fixture);
-    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+    const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
     await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
     t.match(await rt.attempt(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: " " })), { ok: false, error: { code: "validation_failed" } }, "a reason is required");
     const reversal = await rt.run(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: "customer never received the order" }));

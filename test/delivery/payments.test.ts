@@ -7,17 +7,15 @@
  */
 import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
-import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
 import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
-import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { forEachDialect } from "../support/databases.js";
 import { at } from "../worker/fixtures.js";
-import { acceptedOrder, authorizedOrder, deliveryRuntime, onlineCouriers, openRestaurant, quoteFor, user, type DeliveryRuntime } from "./support.js";
+import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
 
 const runJobs = (rt: DeliveryRuntime, millis: number) => rt.run(at(millis)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
 
@@ -100,10 +98,7 @@ t.test("a capture that fails after completion is retried by its job; the deliver
   forEachDialect(t, "capture retry", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
-    const [c1] = await onlineCouriers(rt, 1);
-    const { placed, accepted } = await acceptedOrder(rt, "cust-1", fixture);
-    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+    const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
     rt.gateway.failNext("capture");
     await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "capture_pending");

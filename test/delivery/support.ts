@@ -15,7 +15,9 @@ import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationS
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
-import { recordLocations, registerCourier, setCourierOnline } from "../../core/delivery/Couriers.js";
+import { listMyOffers, recordLocations, registerCourier, setCourierOnline } from "../../core/delivery/Couriers.js";
+import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
+import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { publishMenu, type NewMenuItem } from "../../core/delivery/Menus.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { quoteOrder } from "../../core/delivery/QuoteOrder.js";
@@ -162,4 +164,15 @@ export const acceptedOrder = async (rt: DeliveryRuntime, customer: string, fixtu
   const placed = await authorizedOrder(rt, customer, fixture);
   const accepted = await rt.run(acceptOrder(user(fixture.owner), placed.order.id, { prepTimeMinutes: 15 }));
   return { placed, accepted };
+};
+
+/** An accepted order whose delivery a fresh courier won and picked up (transition id "p"). */
+export const pickedUpOrder = async (rt: DeliveryRuntime, customer: string, fixture: Awaited<ReturnType<typeof openRestaurant>>) => {
+  const [courier] = await onlineCouriers(rt, 1, `for-${customer}`);
+  const { placed, accepted } = await acceptedOrder(rt, customer, fixture);
+  const offer = (await rt.run(listMyOffers(courier!.principal))).find((o) => o.deliveryId === accepted.delivery.id);
+  if (offer === undefined) throw new Error("the courier got no offer");
+  await rt.run(acceptOffer(courier!.principal, offer.id));
+  await rt.run(updateDeliveryStatus(courier!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+  return { placed, accepted, courier: courier! };
 };
