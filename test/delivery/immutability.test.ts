@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import { reverseSettlement } from "../../core/delivery/ReverseSettlement.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDialect, openTestDatabase } from "../support/databases.js";
 import { deliveryRuntime, openRestaurant, pickedUpOrder } from "./support.js";
 
 t.test("orders, order lines, settlement entries and status history refuse UPDATE and DELETE", (t) =>
@@ -49,3 +49,27 @@ t.test("a settlement correction is a linked reversal with actor and reason, once
     t.equal(net, 0, "the restaurant's payable is undone");
   }),
 );
+
+t.test("Postgres refuses to commit an order's settlement entries that do not balance", async (t) => {
+  const db = await openTestDatabase("postgres", t);
+  const rt = deliveryRuntime(t, db);
+  const fixture = await openRestaurant(rt);
+  const { placed, accepted } = await pickedUpOrder(rt, "cust-1", fixture);
+  const row = (component: string, amount: number) => ({
+    id: `${component}-id`,
+    order_id: placed.order.id,
+    delivery_id: accepted.delivery.id,
+    component,
+    component_key: `order:${placed.order.id}:${component}`,
+    account: component === "customer_charge" ? "customer:cust-1" : "platform",
+    amount_minor: amount,
+    currency: "EUR",
+    reverses: null,
+    actor_id: "test",
+    reason: null,
+    created_at: new Date(),
+  });
+  await t.rejects(db.db.insertInto("dl_settlement_entries").values([row("customer_charge", 100), row("platform_fee", -99)]).execute(), "unbalanced: refused");
+  await db.db.insertInto("dl_settlement_entries").values([row("customer_charge", 100), row("platform_fee", -100)]).execute();
+  t.pass("balanced: accepted");
+});

@@ -10,7 +10,8 @@
  * - a terminal order workflow (rejected, cancelled, completed) never changes status (trigger);
  * - totals = subtotal + delivery fee + service fee + tax, quotes expire after they are made;
  * - each settlement component key is unique, amounts are non-zero, a reversal links to the
- *   entry it undoes and an entry is reversed at most once;
+ *   entry it undoes and an entry is reversed at most once; on Postgres an order's entries must
+ *   balance per currency at commit (deferred constraint trigger);
  * - tenant keys in composite foreign keys (a delivery's restaurant is its order's restaurant).
  */
 import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
@@ -51,6 +52,17 @@ const forwardOnlyPostgres = [
      RETURN NEW;
    END $$`,
   `CREATE TRIGGER dl_restaurant_orders_terminal BEFORE UPDATE ON dl_restaurant_orders FOR EACH ROW EXECUTE FUNCTION dl_restaurant_orders_terminal()`,
+  // Postgres also checks at commit that an order's settlement entries balance per currency
+  // (SQLite cannot defer a check; there the kernel Ledger's validation before posting holds it).
+  `CREATE FUNCTION dl_settlement_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF (SELECT sum(amount_minor) FROM dl_settlement_entries WHERE order_id = NEW.order_id AND currency = NEW.currency) <> 0 THEN
+       RAISE EXCEPTION 'dl_settlement_entries of order % do not balance in %', NEW.order_id, NEW.currency USING ERRCODE = 'check_violation';
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE CONSTRAINT TRIGGER dl_settlement_balanced AFTER INSERT ON dl_settlement_entries
+   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION dl_settlement_balanced()`,
 ];
 
 const statements = (dialect: SqlDialect): string[] => {
