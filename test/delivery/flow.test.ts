@@ -10,7 +10,8 @@ import { getOrder } from "../../core/delivery/GetOrder.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
+import { DeliveryEvent } from "../../core/delivery/Events.js";
 import { forEachDialect } from "../support/databases.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant, quoteFor, user } from "./support.js";
 
@@ -74,5 +75,17 @@ t.test("order → accept → offers → courier accepts → picked up → delive
     const outbox = await db.db.selectFrom("outbox").select("type").execute();
     const types = outbox.map((r) => String(r.type));
     for (const type of ["OrderPlaced", "RestaurantAcceptedOrder", "CourierAssigned", "DeliveryCompleted"]) t.ok(types.includes(type), `${type} is in the outbox`);
+
+    // Consumers decode envelopes with the module's one event union; CourierAssigned carries the delivery version.
+    const rows = await db.db.selectFrom("outbox").select("event").orderBy("seq").execute();
+    const events = rows.map((r) => Schema.decodeUnknownSync(DeliveryEvent)(typeof r.event === "string" ? JSON.parse(r.event) : r.event));
+    const assignedEvent = events.find((e) => e.type === "CourierAssigned");
+    t.match(assignedEvent, { aggregate_id: assigned.id, aggregate_version: 2, data: { delivery_id: assigned.id, courier_id: first.courier.id, version: 2, offer_id: offer.id } });
+    t.same(
+      assignedEvent?.type === "CourierAssigned" ? [...assignedEvent.data.losing_courier_ids].sort() : [],
+      [couriers[1]!.courier.id, couriers[2]!.courier.id].sort(),
+      "the losing couriers are named for their realtime notice",
+    );
+    t.match(events.find((e) => e.type === "DeliveryCompleted"), { aggregate_version: 4, data: { version: 4, total_minor: placed.order.totalMinor, currency: "EUR" } });
   }),
 );
