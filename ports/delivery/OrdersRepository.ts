@@ -22,6 +22,13 @@ export interface OrdersRepository {
   readonly orderLines: (orderId: string) => Effect.Effect<ReadonlyArray<OrderLine>>;
   /** The workflow row; `forUpdate` holds it until the transaction ends (Postgres). */
   readonly findWorkflow: (orderId: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<RestaurantOrder | null>;
+  /** The restaurant's workflows in the given statuses, oldest order first (ids are time-ordered), after `afterOrderId`; at most `limit`. */
+  readonly listWorkflows: (query: {
+    readonly restaurantId: string;
+    readonly statuses: ReadonlyArray<string>;
+    readonly afterOrderId: string | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<RestaurantOrder>>;
   /** Writes `next` when the stored version is still `expectedVersion` (`next.version` is the advanced one); false otherwise. */
   readonly updateWorkflow: (next: RestaurantOrder, expectedVersion: number) => Effect.Effect<boolean>;
 }

@@ -8,6 +8,7 @@ import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
+import { listIncomingOrders } from "../../core/delivery/IncomingOrders.js";
 import { addStaff, setOpening } from "../../core/delivery/Restaurants.js";
 import { publishMenu } from "../../core/delivery/Menus.js";
 import { forEachDialect } from "../support/databases.js";
@@ -39,5 +40,22 @@ t.test("another restaurant's order, another courier's offer and another customer
     await rt.run(addStaff(user(mine.owner), mine.restaurant.id, "cook-1"));
     const second = await authorizedOrder(rt, "cust-1", mine);
     t.match(await rt.attempt(acceptOrder(user("cook-1"), second.order.id, { prepTimeMinutes: 5 })), { ok: true }, "added staff may accept");
+  }),
+);
+
+t.test("staff list their restaurant's open incoming orders, oldest first, in keyset pages; other restaurants' staff get 404", (t) =>
+  forEachDialect(t, "incoming orders", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const mine = await openRestaurant(rt, "owner-a");
+    const theirs = await openRestaurant(rt, "owner-b");
+    const placed = [];
+    for (let i = 0; i < 3; i++) placed.push(await authorizedOrder(rt, `cust-${i}`, mine));
+    await authorizedOrder(rt, "cust-x", theirs);
+    await rt.run(rejectOrder(user(mine.owner), placed[1]!.order.id, { reason: "closed kitchen" }));
+    const first = await rt.run(listIncomingOrders(user(mine.owner), mine.restaurant.id, { limit: 1 }));
+    const second = await rt.run(listIncomingOrders(user(mine.owner), mine.restaurant.id, { limit: 1, cursor: first.next_cursor! }));
+    t.same([...first.data, ...second.data].map((w) => w.orderId), [placed[0]!.order.id, placed[2]!.order.id], "open orders only, oldest first");
+    t.equal(second.next_cursor, null);
+    t.match(await rt.attempt(listIncomingOrders(user(theirs.owner), mine.restaurant.id)), { ok: false, error: { code: "not_found" } });
   }),
 );

@@ -57,6 +57,12 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("dl_restaurant_orders").selectAll().where("order_id", "=", orderId), options?.forUpdate).executeTakeFirst(),
       ).pipe(Effect.map((row) => (row === undefined ? null : workflows.fromRow(row)))),
+    listWorkflows: ({ restaurantId, statuses, afterOrderId, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex.selectFrom("dl_restaurant_orders").selectAll().where("restaurant_id", "=", restaurantId).where("status", "in", [...statuses]);
+        if (afterOrderId !== null) query = query.where("order_id", ">", afterOrderId);
+        return query.orderBy("order_id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(workflows.fromRow))),
     updateWorkflow: (next, expectedVersion) =>
       runQuery(db, (ex) => {
         const { order_id: _id, ...columns } = workflows.toRow(next);
