@@ -1,0 +1,128 @@
+/** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_menus, dl_menu_items and dl_item_availability. */
+import { Effect } from "effect";
+import { sql, type Kysely } from "kysely";
+import { lngScale, metresPerDegreeLat } from "../../../core/delivery/model/Geo.js";
+import { Menu } from "../../../core/delivery/model/Menu.js";
+import { ItemAvailability, MenuItem, MenuItemView } from "../../../core/delivery/model/MenuItem.js";
+import { Restaurant } from "../../../core/delivery/model/Restaurant.js";
+import { RestaurantStaff } from "../../../core/delivery/model/RestaurantStaff.js";
+import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../payments/lockRow.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Builds the restaurants repository over `db`. */
+export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsRepository => {
+  const f = featuresFor(db);
+  const restaurants = rowCodec(Restaurant, f);
+  const staff = rowCodec(RestaurantStaff, f);
+  const menus = rowCodec(Menu, f);
+  const items = rowCodec(MenuItem, f);
+  const views = rowCodec(MenuItemView, f);
+  const availability = rowCodec(ItemAvailability, f);
+  const upsertAvailability = (ex: Kysely<any>, a: ItemAvailability) => {
+    const row = availability.toRow(a);
+    return ex
+      .insertInto("dl_item_availability")
+      .values(row)
+      .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: row["available"], updated_at: row["updated_at"] }))
+      .execute();
+  };
+  return {
+    insertRestaurant: (restaurant, creator) =>
+      runQuery(db, async (ex) => {
+        await ex.insertInto("dl_restaurants").values(restaurants.toRow(restaurant)).execute();
+        await ex.insertInto("dl_restaurant_staff").values(staff.toRow(creator)).execute();
+      }).pipe(Effect.withSpan("RestaurantsRepository.insertRestaurant")),
+    findRestaurant: (id, options) =>
+      runQuery(db, (ex) => lockRow(db, ex.selectFrom("dl_restaurants").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : restaurants.fromRow(row))),
+      ),
+    setOpening: (id, state, _at) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("dl_restaurants")
+          .set((eb) => ({ opening_state: state, version: eb("version", "+", 1) }))
+          .where("id", "=", id)
+          .where("opening_state", "<>", state)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
+    addStaff: (member) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("dl_restaurant_staff")
+          .values(staff.toRow(member))
+          .onConflict((oc) => oc.columns(["restaurant_id", "user_id"]).doNothing())
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) === 1)),
+    isStaff: (restaurantId, userId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).where("user_id", "=", userId).executeTakeFirst(),
+      ).pipe(Effect.map((row) => row !== undefined)),
+    publishMenu: (menu, menuItems, avail, expectedCurrent) =>
+      runQuery(db, async (ex) => {
+        const moved = await ex
+          .updateTable("dl_restaurants")
+          .set((eb) => ({ menu_version: menu.version, version: eb("version", "+", 1) }))
+          .where("id", "=", menu.restaurantId)
+          .where("menu_version", "=", expectedCurrent)
+          .executeTakeFirst();
+        if (toNumber(moved.numUpdatedRows) !== 1) return false;
+        await ex.insertInto("dl_menus").values(menus.toRow(menu)).execute();
+        if (menuItems.length > 0) {
+          await ex
+            .insertInto("dl_menu_items")
+            .values(menuItems.map((item, position) => ({ ...items.toRow(item), position })))
+            .execute();
+        }
+        for (const a of avail) await upsertAvailability(ex, a);
+        return true;
+      }).pipe(Effect.withSpan("RestaurantsRepository.publishMenu")),
+    menuItems: (restaurantId, version) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("dl_menu_items as i")
+          .innerJoin("dl_item_availability as a", (join) => join.onRef("a.restaurant_id", "=", "i.restaurant_id").onRef("a.item_id", "=", "i.id"))
+          .select(["i.restaurant_id", "i.menu_version", "i.id", "i.name", "i.price_minor", "i.modifiers", "a.available"])
+          .where("i.restaurant_id", "=", restaurantId)
+          .where("i.menu_version", "=", version)
+          .orderBy("i.position")
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map((row) => views.fromRow(row)))),
+    setAvailability: (a) =>
+      runQuery(db, async (ex) => {
+        const known = await ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", a.restaurantId).where("id", "=", a.itemId).limit(1).executeTakeFirst();
+        if (known === undefined) return false;
+        await upsertAvailability(ex, a);
+        return true;
+      }),
+    listOpenNear: ({ point, after, limit, maxRadiusM }) => {
+      const kx = lngScale(point);
+      const d2 = sql<number>`((lat - ${point.lat}) * ${metresPerDegreeLat}) * ((lat - ${point.lat}) * ${metresPerDegreeLat}) + ((lng - ${point.lng}) * ${kx}) * ((lng - ${point.lng}) * ${kx})`;
+      const band = maxRadiusM / metresPerDegreeLat;
+      return runQuery(db, (ex) => {
+        let query = ex
+          .selectFrom("dl_restaurants")
+          .selectAll()
+          .select(d2.as("distance_squared"))
+          .where("opening_state", "=", "open")
+          .where("lat", ">=", point.lat - band)
+          .where("lat", "<=", point.lat + band)
+          .where("service_state", "=", "active")
+          .where("menu_version", ">", 0)
+          .where(sql<boolean>`${d2} <= service_radius_m * service_radius_m`);
+        if (after !== null) query = query.where(sql<boolean>`(${d2} > ${after.distanceSquared} OR (${d2} = ${after.distanceSquared} AND id > ${after.id}))`);
+        return query.orderBy(d2).orderBy("id").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) => rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) }))),
+        Effect.withSpan("RestaurantsRepository.listOpenNear"),
+      );
+    },
+    hasItem: (restaurantId, itemId) =>
+      runQuery(db, (ex) => ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", restaurantId).where("id", "=", itemId).limit(1).executeTakeFirst()).pipe(
+        Effect.map((row) => row !== undefined),
+      ),
+  };
+};

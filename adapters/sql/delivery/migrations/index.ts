@@ -1,0 +1,5 @@
+/** The delivery module's migrations, in version order (a released version never changes). */
+import type { Migration } from "../../Migration.js";
+import { deliveryMigration0001 } from "./0001_delivery_tables.js";
+
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001];

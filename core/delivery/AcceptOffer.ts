@@ -1,0 +1,87 @@
+/**
+ * POST /courier-offers/:id/accept (the offer's courier): the winner election of spec rule 3.
+ * The database decides with one conditional update (`... WHERE courier_id IS NULL`); exactly one
+ * courier wins, every other one fails DeliveryAlreadyAssigned naming the winner (kernel
+ * WinnerElection), an expired offer fails OfferExpired (410). The winner's transaction marks
+ * the other offers lost, records the assignment in the status history and writes
+ * CourierAssigned with the delivery version. Accepting again as the winner answers the same.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Conflict } from "../kernel/Errors.js";
+import { claim } from "../kernel/WinnerElection.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { Outbox } from "../../ports/Outbox.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { callerCourier, notFound, requireUser } from "./Access.js";
+import { DeliveryAlreadyAssigned, OfferExpired } from "./Errors.js";
+import { CourierAssigned } from "./Events.js";
+import type { Delivery } from "./model/Delivery.js";
+
+const alreadyAssigned = (deliveryId: string, winner: string | null) =>
+  new DeliveryAlreadyAssigned({ deliveryId, winner, detail: winner === null ? "the delivery is no longer open" : `the delivery was assigned to courier ${winner}` });
+
+/** Accepts the caller's offer; answers the delivery assigned to the caller. */
+export const acceptOffer = (principal: Principal, offerId: string) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const courier = yield* callerCourier(userId, "courier_offer");
+    const dispatch = yield* DispatchRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const offer = yield* dispatch.findOffer(offerId);
+        if (offer === null || offer.courierId !== courier.id) return yield* Effect.fail(notFound("courier_offer"));
+        const delivery = yield* dispatch.findDelivery(offer.deliveryId);
+        if (delivery === null) return yield* Effect.fail(notFound("courier_offer"));
+        if (offer.status === "accepted") return delivery;
+        if (offer.status === "lost" || (delivery.courierId !== null && delivery.courierId !== courier.id)) {
+          return yield* Effect.fail(alreadyAssigned(delivery.id, delivery.courierId));
+        }
+        const at = yield* now;
+        if (offer.status === "expired" || at.getTime() >= offer.expiresAt.getTime()) {
+          return yield* Effect.fail(new OfferExpired({ offerId, detail: "the offer has expired" }));
+        }
+        const assigned: Delivery | null = yield* dispatch.assignCourier(delivery.id, courier.id, at);
+        if (assigned === null) {
+          // Someone else was first: the stored winner decides (the winner retrying still wins).
+          const current = yield* dispatch.findDelivery(delivery.id);
+          const winner = current?.courierId ?? null;
+          if (winner === null) return yield* Effect.fail(alreadyAssigned(delivery.id, null));
+          yield* claim({ winner }, courier.id).pipe(Effect.mapError((taken) => alreadyAssigned(delivery.id, taken.winner)));
+          if (current === null) return yield* Effect.fail(notFound("courier_offer"));
+          return current;
+        }
+        if (!(yield* dispatch.decideOffer(offer.id, "offered", "accepted", at))) {
+          return yield* Effect.fail(new Conflict({ code: "offer_not_open", detail: "the offer is no longer open" }));
+        }
+        const losers = yield* dispatch.loseOtherOffers(delivery.id, offer.id, at);
+        yield* dispatch.insertStatusChange({
+          deliveryId: assigned.id,
+          transitionId: `offer:${offer.id}`,
+          fromStatus: delivery.status,
+          toStatus: "assigned",
+          version: assigned.version,
+          actorId: userId,
+          reason: null,
+          at,
+        });
+        const event = yield* CourierAssigned.make({
+          tenant_id: assigned.restaurantId,
+          aggregate_id: assigned.id,
+          aggregate_version: assigned.version,
+          actor_id: userId,
+          data: {
+            delivery_id: assigned.id,
+            order_id: assigned.orderId,
+            courier_id: courier.id,
+            offer_id: offer.id,
+            version: assigned.version,
+            losing_courier_ids: losers.map((l) => l.courierId),
+          },
+        });
+        yield* (yield* Outbox).append([event]);
+        return assigned;
+      }),
+    );
+  }).pipe(Effect.withSpan("delivery.acceptOffer"));

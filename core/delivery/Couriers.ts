@@ -1,0 +1,85 @@
+/**
+ * Couriers: register the caller (`POST /couriers`), go online or offline, send location samples
+ * (the newest becomes the courier's dispatch position) and list their live offers.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { ValidationFailed } from "../kernel/Errors.js";
+import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { callerCourier, requireUser } from "./Access.js";
+import { CourierId, type Courier } from "./model/Courier.js";
+import type { LocationSample } from "./model/LocationSample.js";
+
+/** Registers the caller as a courier (offline until they go online); registering again answers the same courier. */
+export const registerCourier = (principal: Principal, input: { readonly name: string }) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 200) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "must be 1 to 200 characters" }] }));
+    const courier: Courier = {
+      id: CourierId.make(yield* (yield* Ids).next),
+      userId,
+      name,
+      online: false,
+      lat: null,
+      lng: null,
+      locatedAt: null,
+      createdAt: yield* now,
+    };
+    return yield* (yield* Transactions).run(Effect.flatMap(DispatchRepository, (d) => d.insertCourier(courier)));
+  }).pipe(Effect.withSpan("delivery.registerCourier"));
+
+/** Puts the caller online or offline for offers. */
+export const setCourierOnline = (principal: Principal, online: boolean) =>
+  Effect.gen(function* () {
+    const courier = yield* callerCourier(yield* requireUser(principal), "courier");
+    yield* (yield* DispatchRepository).setCourierOnline(courier.id, online);
+    return { ...courier, online };
+  }).pipe(Effect.withSpan("delivery.setCourierOnline"));
+
+/** One location sample as a courier's app sends it. */
+export interface LocationSampleInput {
+  readonly lat: number;
+  readonly lng: number;
+  readonly recordedAt: Date;
+}
+
+/** Records a batch of samples (1 to 100), sealed at rest; the newest becomes the courier's dispatch position. */
+export const recordLocations = (principal: Principal, samples: ReadonlyArray<LocationSampleInput>) =>
+  Effect.gen(function* () {
+    const courier = yield* callerCourier(yield* requireUser(principal), "courier");
+    const errors: Array<{ path: string; message: string }> = [];
+    if (samples.length < 1 || samples.length > 100) errors.push({ path: "samples", message: "must have 1 to 100 samples" });
+    samples.forEach((s, i) => {
+      if (!Number.isFinite(s.lat) || s.lat < -90 || s.lat > 90) errors.push({ path: `samples.${i}.lat`, message: "must be from -90 to 90" });
+      if (!Number.isFinite(s.lng) || s.lng < -180 || s.lng > 180) errors.push({ path: `samples.${i}.lng`, message: "must be from -180 to 180" });
+    });
+    if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
+    const at = yield* now;
+    // Samples from the future (beyond a minute of clock skew) or older than the retention are dropped.
+    const settings = yield* DeliverySettings;
+    const kept = samples.filter(
+      (s) => s.recordedAt.getTime() <= at.getTime() + 60_000 && s.recordedAt.getTime() >= at.getTime() - settings.locationRetentionSeconds * 1000,
+    );
+    const ids = yield* Ids;
+    const rows: LocationSample[] = [];
+    for (const s of kept) rows.push({ id: yield* ids.next, courierId: courier.id, lat: s.lat, lng: s.lng, recordedAt: s.recordedAt, receivedAt: at });
+    yield* (yield* LocationSamples).append(rows);
+    const newest = [...kept].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
+    if (newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime())) {
+      yield* (yield* DispatchRepository).setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
+    }
+    return { accepted: kept.length, dropped: samples.length - kept.length };
+  }).pipe(Effect.withSpan("delivery.recordLocations"));
+
+/** The caller's live offers, soonest expiry first. */
+export const listMyOffers = (principal: Principal) =>
+  Effect.gen(function* () {
+    const courier = yield* callerCourier(yield* requireUser(principal), "courier");
+    return yield* (yield* DispatchRepository).liveOffers(courier.id, yield* now);
+  }).pipe(Effect.withSpan("delivery.listMyOffers"));

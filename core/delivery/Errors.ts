@@ -1,0 +1,84 @@
+/**
+ * The delivery module's errors (docs/conventions.md, Errors). HTTP statuses follow the
+ * category; 402 (payment_declined) and 410 (offer_expired) need categories the kernel does not
+ * have yet (docs/decisions.md, Food delivery (slice 1)).
+ */
+import { DomainError } from "../kernel/Errors.js";
+
+/** What changed between the quoted menu version and the current one. */
+export interface MenuDiff {
+  readonly current_version: number;
+  readonly changed_prices: ReadonlyArray<{ readonly item_id: string; readonly quoted_price_minor: number; readonly current_price_minor: number }>;
+  readonly unavailable_items: ReadonlyArray<string>;
+  /** Items of the quote that the current version no longer has. */
+  readonly removed_items: ReadonlyArray<string>;
+}
+
+/** 409: the menu version is not the current one or an item is unavailable; `diff` resolves it. */
+export class MenuChanged extends DomainError("MenuChanged", "menu_changed", "conflict")<{ readonly diff: MenuDiff }> {}
+
+/** 409: the quote has expired; quote again. */
+export class QuoteExpired extends DomainError("QuoteExpired", "quote_expired", "conflict")<{ readonly quoteId: string }> {}
+
+/** 422: the drop-off point is outside the restaurant's service zone. */
+export class OutsideServiceZone extends DomainError("OutsideServiceZone", "outside_service_zone", "unprocessable")<{
+  readonly distanceM: number;
+  readonly serviceRadiusM: number;
+}> {}
+
+/** 422: the restaurant is closed (or suspended). */
+export class RestaurantClosed extends DomainError("RestaurantClosed", "restaurant_closed", "unprocessable")<{ readonly restaurantId: string }> {}
+
+/** 402 payment_declined: the provider declined the payment method; nothing was written. */
+export class OrderPaymentDeclined extends DomainError("OrderPaymentDeclined", "payment_declined", "unprocessable")<{
+  readonly declineCode: string;
+}> {}
+
+/** 409: the order can no longer be accepted or rejected (cancelled, rejected, or its payment is not authorized). */
+export class OrderNotAcceptable extends DomainError("OrderNotAcceptable", "order_not_acceptable", "conflict")<{
+  readonly status: string;
+}> {}
+
+/** 409: an illegal order or payment transition (transition table: OrderStatus.ts). */
+export class IllegalOrderTransition extends DomainError("IllegalOrderTransition", "illegal_order_transition", "conflict")<{
+  readonly from: string;
+  readonly to: string;
+}> {}
+
+/** 409: another courier won the delivery; `winner` names them. */
+export class DeliveryAlreadyAssigned extends DomainError("DeliveryAlreadyAssigned", "delivery_already_assigned", "conflict")<{
+  readonly deliveryId: string;
+  readonly winner: string | null;
+}> {}
+
+/** 410 offer_expired: the offer's time has passed. */
+export class OfferExpired extends DomainError("OfferExpired", "offer_expired", "conflict")<{ readonly offerId: string }> {}
+
+/** 409: a delivery transition the table does not permit (pickup before assignment, backwards). */
+export class IllegalDeliveryTransition extends DomainError("IllegalDeliveryTransition", "illegal_delivery_transition", "conflict")<{
+  readonly from: string;
+  readonly to: string;
+}> {}
+
+/** 409: the expected delivery version is stale; `current` is the delivery now. */
+export class DeliveryVersionConflict extends DomainError("DeliveryVersionConflict", "delivery_version_conflict", "conflict")<{
+  readonly currentVersion: number;
+}> {}
+
+/** 422: the target status is not a delivery status. */
+export class UnknownDeliveryStatus extends DomainError("UnknownDeliveryStatus", "unknown_delivery_status", "unprocessable")<{
+  readonly status: string;
+}> {}
+
+/** 409: the transition id was already used for a different target status. */
+export class TransitionIdReused extends DomainError("TransitionIdReused", "transition_id_reused", "conflict")<{
+  readonly transitionId: string;
+}> {}
+
+/** 409: the menu was published by someone else meanwhile; publish again. */
+export class MenuPublishConflict extends DomainError("MenuPublishConflict", "menu_publish_conflict", "conflict")<{
+  readonly restaurantId: string;
+}> {}
+
+/** 400: discovery needs a latitude from -90 to 90 and a longitude from -180 to 180. */
+export class InvalidCoordinates extends DomainError("InvalidCoordinates", "invalid_coordinates", "bad_request") {}

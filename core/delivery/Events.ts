@@ -1,0 +1,90 @@
+/**
+ * The delivery module's events (spec: Events), each declared once; consumers decode envelopes
+ * with `DeliveryEvent`. Tenant of every event: the restaurant. Aggregate: the order (order
+ * events) or the delivery (dispatch and delivery events, with the delivery version).
+ */
+import { Schema } from "effect";
+import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
+
+export const OrderPlaced = defineEvent(
+  "OrderPlaced",
+  1,
+  Schema.Struct({
+    order_id: Schema.String,
+    restaurant_id: Schema.String,
+    customer_id: Schema.String,
+    total_minor: Schema.Int,
+    currency: Schema.String,
+    payment_state: Schema.String,
+  }),
+);
+
+export const RestaurantAcceptedOrder = defineEvent(
+  "RestaurantAcceptedOrder",
+  1,
+  Schema.Struct({ order_id: Schema.String, restaurant_id: Schema.String, delivery_id: Schema.String, prep_time_minutes: Schema.Int }),
+);
+
+export const RestaurantRejectedOrder = defineEvent(
+  "RestaurantRejectedOrder",
+  1,
+  Schema.Struct({ order_id: Schema.String, restaurant_id: Schema.String, reason: Schema.String }),
+);
+
+export const OrderCancelled = defineEvent(
+  "OrderCancelled",
+  1,
+  Schema.Struct({ order_id: Schema.String, restaurant_id: Schema.String, reason: Schema.String }),
+);
+
+export const CourierOffered = defineEvent(
+  "CourierOffered",
+  1,
+  Schema.Struct({ offer_id: Schema.String, delivery_id: Schema.String, courier_id: Schema.String, expires_at: Schema.String, round: Schema.Int }),
+);
+
+export const CourierAssigned = defineEvent(
+  "CourierAssigned",
+  1,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    order_id: Schema.String,
+    courier_id: Schema.String,
+    /** The won offer; null for a dispatcher's manual reassignment. */
+    offer_id: Schema.NullOr(Schema.String),
+    version: Schema.Int,
+    /** Couriers whose offers were lost to this assignment (each gets a realtime notice). */
+    losing_courier_ids: Schema.Array(Schema.String),
+  }),
+);
+
+export const DeliveryStatusChanged = defineEvent(
+  "DeliveryStatusChanged",
+  1,
+  Schema.Struct({ delivery_id: Schema.String, from: Schema.String, to: Schema.String, version: Schema.Int, transition_id: Schema.String }),
+);
+
+export const DeliveryCompleted = defineEvent(
+  "DeliveryCompleted",
+  1,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    order_id: Schema.String,
+    courier_id: Schema.String,
+    version: Schema.Int,
+    total_minor: Schema.Int,
+    currency: Schema.String,
+  }),
+);
+
+export const DeliveryEvent = eventUnion(
+  OrderPlaced,
+  RestaurantAcceptedOrder,
+  RestaurantRejectedOrder,
+  OrderCancelled,
+  CourierOffered,
+  CourierAssigned,
+  DeliveryStatusChanged,
+  DeliveryCompleted,
+);
+export type DeliveryEvent = typeof DeliveryEvent.Type;

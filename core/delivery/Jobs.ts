@@ -1,0 +1,27 @@
+/** The delivery module's durable jobs (docs/adding-a-module.md, 2. Core), each defined next to its use case. */
+import type { Effect } from "effect";
+import type { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
+import type { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import type { LocationSamples } from "../../ports/delivery/LocationSamples.js";
+import type { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import type { Ids } from "../../ports/Ids.js";
+import type { Job, Jobs } from "../../ports/Jobs.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import type { PaymentGateway } from "../../ports/PaymentGateway.js";
+import type { Transactions } from "../../ports/Transactions.js";
+import { acceptanceDeadlineJob } from "./AcceptanceDeadline.js";
+import { offerExpiryJob } from "./Dispatch.js";
+import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
+import { paymentResolveJob } from "./ResolvePayment.js";
+import { locationRetentionJob } from "./LocationRetention.js";
+
+/** Every service a delivery job may need. */
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples;
+
+/** A delivery job as the worker runs it. */
+export interface DeliveryJob {
+  readonly kind: string;
+  readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
+}
+
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob];

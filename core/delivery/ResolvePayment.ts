@@ -1,0 +1,60 @@
+/**
+ * An order placed while the provider's answer was unknown is `payment_pending` (202); this job
+ * resolves it by looking the payment up (never guessing): held → the order is authorized and
+ * the restaurant may accept it; declined or cancelled → the order is cancelled as `declined`;
+ * still processing, or the provider is down → the job retries with backoff.
+ */
+import { Effect, Schema } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Conflict } from "../kernel/Errors.js";
+import { defineJob } from "../kernel/JobDefinition.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { Transactions } from "../../ports/Transactions.js";
+import type { OrderStatus, PaymentState } from "./model/RestaurantOrder.js";
+import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
+
+/** Resolves a `payment_pending` order; answers its payment state afterwards. */
+export const resolvePendingPayment = (orderId: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const workflow = yield* orders.findWorkflow(orderId);
+    const order = yield* orders.findOrder(orderId);
+    if (workflow === null || order === null || workflow.status !== "payment_pending") return workflow?.paymentState ?? null;
+    if (workflow.paymentId === null) {
+      return yield* Effect.fail(new Conflict({ code: "payment_unknown", detail: `order ${orderId}: the payment id is not known yet` }));
+    }
+    const payment = yield* (yield* PaymentGateway).status({ merchantId: order.merchantId, paymentId: workflow.paymentId });
+    const outcome: { readonly status: OrderStatus; readonly paymentState: PaymentState } | null =
+      payment.status === "requires_capture"
+        ? { status: "authorized", paymentState: "authorized" }
+        : payment.status === "requires_payment_method" || payment.status === "canceled"
+          ? { status: "cancelled", paymentState: "declined" }
+          : null;
+    if (outcome === null) return yield* Effect.fail(new Conflict({ code: "payment_processing", detail: `payment ${payment.paymentId} is ${payment.status}` }));
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const current = yield* orders.findWorkflow(orderId, { forUpdate: true });
+        if (current === null || current.status !== "payment_pending") return current?.paymentState ?? null;
+        yield* checkOrderTransition(current.status, outcome.status);
+        yield* checkPaymentTransition(current.paymentState, outcome.paymentState);
+        yield* orders.updateWorkflow(
+          {
+            ...current,
+            ...outcome,
+            reason: outcome.status === "cancelled" ? "payment_declined" : current.reason,
+            version: current.version + 1,
+            updatedAt: yield* now,
+          },
+          current.version,
+        );
+        return outcome.paymentState;
+      }),
+    );
+  }).pipe(Effect.withSpan("delivery.resolvePendingPayment"));
+
+export const paymentResolveJob = defineJob({
+  kind: "delivery.payment_resolve",
+  payload: Schema.Struct({ orderId: Schema.String }),
+  handle: (p) => Effect.asVoid(resolvePendingPayment(p.orderId)),
+});

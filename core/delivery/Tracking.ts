@@ -1,0 +1,71 @@
+/**
+ * Tracking and the courier's active job (spec: Authentication 2-4; issue rule 5). Precise
+ * positions are exposed only during an active delivery (assigned or picked up): the customer
+ * sees the courier's latest position, the assigned courier sees the drop-off address; every
+ * such access is audited. Before assignment and after completion tracking answers 404.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { callerCourier, notFound, requireUser } from "./Access.js";
+import type { Delivery, DeliveryStatus } from "./model/Delivery.js";
+
+/** How old the newest sample may be to be shown as the courier's position. */
+export const trackingFreshnessMs = 5 * 60_000;
+
+const isActive = (status: DeliveryStatus): boolean => status === "assigned" || status === "picked_up";
+
+/** What the customer sees while the delivery is active. */
+export interface Tracking {
+  readonly deliveryId: string;
+  readonly status: DeliveryStatus;
+  readonly version: number;
+  readonly courierPosition: { readonly lat: number; readonly lng: number; readonly recordedAt: Date } | null;
+}
+
+const audit = (deliveryId: string, viewerId: string, viewerRole: "customer" | "courier") =>
+  Effect.gen(function* () {
+    const id = yield* (yield* Ids).next;
+    yield* (yield* Transactions).run(Effect.flatMap(LocationSamples, (l) => Effect.flatMap(now, (at) => l.recordAccess({ id, deliveryId, viewerId, viewerRole, at }))));
+  });
+
+/** The customer's tracking of their active delivery; NotFound for anyone else or when it is not active. */
+export const trackDelivery = (principal: Principal, deliveryId: string) =>
+  Effect.gen(function* () {
+    const customerId = yield* requireUser(principal);
+    const delivery = yield* (yield* DispatchRepository).findDelivery(deliveryId);
+    if (delivery === null || delivery.customerId !== customerId || !isActive(delivery.status) || delivery.courierId === null) {
+      return yield* Effect.fail(notFound("delivery"));
+    }
+    const at = yield* now;
+    const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, new Date(at.getTime() - trackingFreshnessMs));
+    const latest = samples.at(-1);
+    yield* audit(delivery.id, customerId, "customer");
+    return {
+      deliveryId: delivery.id,
+      status: delivery.status,
+      version: delivery.version,
+      courierPosition: latest === undefined ? null : { lat: latest.lat, lng: latest.lng, recordedAt: latest.recordedAt },
+    } satisfies Tracking;
+  }).pipe(Effect.withSpan("delivery.trackDelivery"));
+
+/** The courier's active job with the minimum pickup and drop-off details; NotFound when there is none. */
+export const myActiveJob = (principal: Principal, deliveryId: string) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const courier = yield* callerCourier(userId, "delivery");
+    const delivery: Delivery | null = yield* (yield* DispatchRepository).findDelivery(deliveryId);
+    if (delivery === null || delivery.courierId !== courier.id || !isActive(delivery.status)) return yield* Effect.fail(notFound("delivery"));
+    yield* audit(delivery.id, userId, "courier");
+    return {
+      deliveryId: delivery.id,
+      status: delivery.status,
+      version: delivery.version,
+      pickup: { lat: delivery.pickupLat, lng: delivery.pickupLng },
+      dropoff: { lat: delivery.dropoffLat, lng: delivery.dropoffLng, address: delivery.dropoffAddress },
+    };
+  }).pipe(Effect.withSpan("delivery.myActiveJob"));

@@ -1,0 +1,21 @@
+/** A courier: a user who opted into offers (spec: Actors). `id` is the `courier_id` deliveries carry. */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+import { Latitude, Longitude } from "./Geo.js";
+
+export const CourierId = Schema.String.pipe(Schema.brand("CourierId"));
+export type CourierId = typeof CourierId.Type;
+
+export const Courier = Schema.Struct({
+  id: CourierId,
+  userId: Schema.String,
+  name: Schema.String,
+  online: Schema.Boolean,
+  /** The latest location sample (approximate; the operational source of dispatch distance). */
+  lat: Schema.NullOr(Latitude),
+  lng: Schema.NullOr(Longitude),
+  locatedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+});
+export type Courier = typeof Courier.Type;
+export const CourierWire = wireShape(Courier);

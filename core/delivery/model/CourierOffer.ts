@@ -1,0 +1,25 @@
+/** An expiring dispatch proposal to one courier (spec: CourierOffer): many per delivery, at most one wins. */
+import { Schema } from "effect";
+import { wireShape } from "../../kernel/Wire.js";
+import { CourierId } from "./Courier.js";
+import { DeliveryId } from "./Delivery.js";
+
+export const CourierOfferId = Schema.String.pipe(Schema.brand("CourierOfferId"));
+export type CourierOfferId = typeof CourierOfferId.Type;
+
+/** Transition table: core/delivery/OfferStatus.ts. */
+export const OfferStatus = Schema.Literal("offered", "accepted", "lost", "expired");
+export type OfferStatus = typeof OfferStatus.Type;
+
+export const CourierOffer = Schema.Struct({
+  id: CourierOfferId,
+  deliveryId: DeliveryId,
+  courierId: CourierId,
+  status: OfferStatus,
+  round: Schema.Int.pipe(Schema.positive()),
+  expiresAt: Schema.DateFromSelf,
+  createdAt: Schema.DateFromSelf,
+  decidedAt: Schema.NullOr(Schema.DateFromSelf),
+});
+export type CourierOffer = typeof CourierOffer.Type;
+export const CourierOfferWire = wireShape(CourierOffer);

@@ -1,0 +1,18 @@
+/**
+ * One courier location sample (spec: LocationSample): ephemeral, approximate, not the source of
+ * truth; stored encrypted and deleted by the retention job (docs/decisions.md, Food delivery
+ * (slice 1)).
+ */
+import { Schema } from "effect";
+import { CourierId } from "./Courier.js";
+import { Latitude, Longitude } from "./Geo.js";
+
+export const LocationSample = Schema.Struct({
+  id: Schema.String,
+  courierId: CourierId,
+  lat: Latitude,
+  lng: Longitude,
+  recordedAt: Schema.DateFromSelf,
+  receivedAt: Schema.DateFromSelf,
+});
+export type LocationSample = typeof LocationSample.Type;

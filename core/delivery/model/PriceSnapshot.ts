@@ -1,0 +1,22 @@
+/**
+ * The priced drop-off that a quote calculates and an order keeps unchanged: where it goes and
+ * what it costs (total = subtotal + delivery fee + service fee + tax; prices exclude tax).
+ * Shared fields of Quote and Order, declared once.
+ */
+import { Schema } from "effect";
+import { Currency } from "../../kernel/Money.js";
+import { Latitude, Longitude } from "./Geo.js";
+
+const Minor = Schema.Int.pipe(Schema.nonNegative());
+
+export const PriceSnapshotFields = {
+  dropoffLat: Latitude,
+  dropoffLng: Longitude,
+  dropoffAddress: Schema.String,
+  subtotalMinor: Minor,
+  deliveryFeeMinor: Minor,
+  serviceFeeMinor: Minor,
+  taxMinor: Minor,
+  totalMinor: Minor,
+  currency: Currency,
+};

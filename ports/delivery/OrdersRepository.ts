@@ -1,0 +1,35 @@
+/** Quotes, immutable orders and lines, and each order's workflow row (dl_quotes, dl_orders, dl_order_lines, dl_restaurant_orders). */
+import { Context, type Effect } from "effect";
+import type { Order } from "../../core/delivery/model/Order.js";
+import type { OrderLine } from "../../core/delivery/model/OrderLine.js";
+import type { Quote } from "../../core/delivery/model/Quote.js";
+import type { RestaurantOrder } from "../../core/delivery/model/RestaurantOrder.js";
+
+export interface OrdersRepository {
+  readonly insertQuote: (quote: Quote) => Effect.Effect<void>;
+  readonly findQuote: (id: string) => Effect.Effect<Quote | null>;
+  /**
+   * Writes the order snapshot, its lines and its workflow row; when an order already exists
+   * for the quote (one order per quote) writes nothing and answers "exists".
+   */
+  readonly insertOrder: (
+    order: Order,
+    lines: ReadonlyArray<OrderLine>,
+    workflow: RestaurantOrder,
+  ) => Effect.Effect<"inserted" | "exists">;
+  readonly findOrder: (id: string) => Effect.Effect<Order | null>;
+  readonly findOrderByQuote: (quoteId: string) => Effect.Effect<Order | null>;
+  readonly orderLines: (orderId: string) => Effect.Effect<ReadonlyArray<OrderLine>>;
+  /** The workflow row; `forUpdate` holds it until the transaction ends (Postgres). */
+  readonly findWorkflow: (orderId: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<RestaurantOrder | null>;
+  /** The restaurant's workflows in the given statuses, oldest order first (ids are time-ordered), after `afterOrderId`; at most `limit`. */
+  readonly listWorkflows: (query: {
+    readonly restaurantId: string;
+    readonly statuses: ReadonlyArray<string>;
+    readonly afterOrderId: string | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<RestaurantOrder>>;
+  /** Writes `next` when the stored version is still `expectedVersion` (`next.version` is the advanced one); false otherwise. */
+  readonly updateWorkflow: (next: RestaurantOrder, expectedVersion: number) => Effect.Effect<boolean>;
+}
+export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/delivery/OrdersRepository");

@@ -1,0 +1,125 @@
+/**
+ * A small in-memory PaymentGateway for the delivery tests (the real in-process gateway needs
+ * the payments module's runtime; docs/decisions.md, Food delivery (slice 1)). It honours
+ * idempotency keys like the real one: the same key and request answers the same result, the
+ * same key with a different request is refused. Tokens follow the sandbox: `pm_card_visa`
+ * authorizes, `pm_card_declined` is declined, `pm_card_timeout_after` authorizes but the answer
+ * is lost. `failNext(op)` makes the next calls of an operation ambiguous (provider down).
+ */
+import { Effect } from "effect";
+import {
+  PaymentDeclined,
+  PaymentNotFound,
+  PaymentOutcomeAmbiguous,
+  PaymentRequestInvalid,
+  PaymentStateConflict,
+  type GatewayPayment,
+  type PaymentGateway,
+  type PaymentGatewayError,
+} from "../../ports/PaymentGateway.js";
+
+type Operation = "authorize" | "capture" | "cancel";
+
+export interface FakePaymentGateway extends PaymentGateway {
+  /** Every payment, by id. */
+  readonly payments: () => ReadonlyArray<GatewayPayment>;
+  /** How many provider-side effects each operation had (a replayed key does not count). */
+  readonly effects: Record<Operation, number>;
+  /** The next `times` calls of `op` fail PaymentOutcomeAmbiguous without acting. */
+  readonly failNext: (op: Operation, times?: number) => void;
+}
+
+export const makeFakePaymentGateway = (): FakePaymentGateway => {
+  const payments = new Map<string, GatewayPayment>();
+  type Outcome = { readonly ok: true; readonly paymentId: string } | { readonly ok: false; readonly error: PaymentGatewayError };
+  const answers = new Map<string, { readonly request: string; readonly outcome: Outcome }>();
+  const failures: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0 };
+  const effects: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0 };
+  let seq = 0;
+
+  const answer = (outcome: Outcome): Effect.Effect<GatewayPayment, PaymentGatewayError> => {
+    if (!outcome.ok) return Effect.fail(outcome.error);
+    const payment = payments.get(outcome.paymentId);
+    return payment === undefined ? Effect.fail(new PaymentNotFound({ paymentId: outcome.paymentId })) : Effect.succeed(payment);
+  };
+
+  /** Runs `act` once per key; `lost` marks a first answer that is lost although the provider acted. */
+  const keyed = (op: Operation, key: string, request: unknown, act: () => Outcome & { readonly lost?: boolean }) =>
+    Effect.suspend((): Effect.Effect<GatewayPayment, PaymentGatewayError> => {
+      if (failures[op] > 0) {
+        failures[op] -= 1;
+        return Effect.fail(new PaymentOutcomeAmbiguous({ operation: op, paymentId: null, detail: "provider down (fake)" }));
+      }
+      const fingerprint = JSON.stringify([op, request]);
+      const scoped = `${op}:${key}`;
+      const previous = answers.get(scoped);
+      if (previous !== undefined) {
+        return previous.request === fingerprint ? answer(previous.outcome) : Effect.fail(new PaymentRequestInvalid({ reason: "idempotency_key_reused" }));
+      }
+      effects[op] += 1;
+      const outcome = act();
+      answers.set(scoped, { request: fingerprint, outcome });
+      if (outcome.lost === true && outcome.ok) {
+        return Effect.fail(new PaymentOutcomeAmbiguous({ operation: op, paymentId: outcome.paymentId, detail: "answer lost (fake)" }));
+      }
+      return answer(outcome);
+    });
+
+  const update = (paymentId: string, merchantId: string, change: (p: GatewayPayment) => GatewayPayment | PaymentGatewayError): Outcome => {
+    const payment = payments.get(paymentId);
+    if (payment === undefined || payment.merchantId !== merchantId) return { ok: false, error: new PaymentNotFound({ paymentId }) };
+    const next = change(payment);
+    if ("_tag" in next) return { ok: false, error: next };
+    payments.set(paymentId, next);
+    return { ok: true, paymentId };
+  };
+
+  return {
+    payments: () => [...payments.values()],
+    effects,
+    failNext: (op, times = 1) => {
+      failures[op] += times;
+    },
+    authorize: (request) =>
+      Effect.suspend(() => {
+        const { idempotencyKey, ...rest } = request;
+        return keyed("authorize", idempotencyKey, rest, () => {
+          const paymentId = `pay_${++seq}`;
+          if (request.paymentMethod === "pm_card_declined") {
+            return { ok: false, error: new PaymentDeclined({ paymentId, declineCode: "card_declined" }) };
+          }
+          const payment: GatewayPayment = {
+            paymentId,
+            merchantId: request.merchantId,
+            status: "requires_capture",
+            amount: request.amount,
+            capturableMinor: request.amount.amount_minor,
+            capturedMinor: 0,
+            refundedMinor: 0,
+          };
+          payments.set(paymentId, payment);
+          return { ok: true, paymentId, lost: request.paymentMethod === "pm_card_timeout_after" };
+        });
+      }),
+    capture: (request) =>
+      keyed("capture", request.idempotencyKey, { paymentId: request.paymentId, amount: request.amount ?? null }, () =>
+        update(request.paymentId, request.merchantId, (p) =>
+          p.status !== "requires_capture"
+            ? new PaymentStateConflict({ reason: `payment is ${p.status}` })
+            : { ...p, status: "succeeded", capturedMinor: p.capturableMinor, capturableMinor: 0 },
+        ),
+      ),
+    cancel: (request) =>
+      keyed("cancel", request.idempotencyKey, { paymentId: request.paymentId }, () =>
+        update(request.paymentId, request.merchantId, (p) =>
+          p.status !== "requires_capture" ? new PaymentStateConflict({ reason: `payment is ${p.status}` }) : { ...p, status: "canceled", capturableMinor: 0 },
+        ),
+      ),
+    refund: () => Effect.fail(new PaymentStateConflict({ reason: "refunds are not used by the delivery tests" })),
+    status: (request) =>
+      Effect.suspend(() => {
+        const payment = payments.get(request.paymentId);
+        return payment === undefined || payment.merchantId !== request.merchantId ? Effect.fail(new PaymentNotFound({ paymentId: request.paymentId })) : Effect.succeed(payment);
+      }),
+  };
+};

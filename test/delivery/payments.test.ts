@@ -1,0 +1,109 @@
+/**
+ * Money through the PaymentGateway port, outside transactions with stable keys: a declined
+ * card is 402 and writes nothing; a lost provider answer is `payment_pending` (202); placing
+ * the same quote again reuses the one authorization; a rejection or deadline voids the
+ * authorization, and while the provider is down the order shows `void_pending` and the void
+ * job retries until it succeeds; a failed capture after completion is retried by its job.
+ */
+import t from "tap";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
+import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
+import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
+import { getOrder } from "../../core/delivery/GetOrder.js";
+import { deliveryJobs } from "../../core/delivery/Jobs.js";
+import { placeOrder } from "../../core/delivery/PlaceOrder.js";
+import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
+import { forEachDialect } from "../support/databases.js";
+import { at } from "../worker/fixtures.js";
+import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
+
+const runJobs = (rt: DeliveryRuntime, millis: number) => rt.run(at(millis)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
+
+t.test("a declined card is 402 payment_declined and writes nothing; the same quote placed twice authorizes once", (t) =>
+  forEachDialect(t, "authorize", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const declined = await quoteFor(rt, "cust-1", fixture);
+    t.match(await rt.attempt(placeOrder(user("cust-1"), { quoteId: declined.id, paymentMethod: "pm_card_declined" })), {
+      ok: false,
+      error: { code: "payment_declined" },
+    });
+    t.equal(Number((await db.db.selectFrom("dl_orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n), 0, "no order");
+    t.equal(Number((await db.db.selectFrom("outbox").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n), 0, "no event");
+
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    const [a, b] = await Promise.all([
+      rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" })),
+      rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" })),
+    ]);
+    t.equal(a.order.id, b.order.id, "one order per quote");
+    t.equal(rt.gateway.effects.authorize, 2, "the declined attempt and one authorization: the second placement replayed the key");
+    t.equal(rt.gateway.payments().filter((p) => p.status === "requires_capture").length, 1);
+    t.equal(a.order.merchantId, fixture.restaurant.merchantId, "paid to the restaurant's own merchant");
+  }),
+);
+
+t.test("a lost authorization answer leaves the order payment_pending (202), never guessed, until the lookup job resolves it", (t) =>
+  forEachDialect(t, "ambiguous authorize", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    const placed = await rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_timeout_after" }));
+    t.equal(placed.workflow.status, "payment_pending");
+    t.equal(placed.workflow.paymentState, "pending");
+    t.ok(placed.workflow.paymentId !== null, "the payment id is kept to resolve it later");
+    t.match(await rt.attempt(acceptOrder(user(fixture.owner), placed.order.id, { prepTimeMinutes: 10 })), { ok: false, error: { code: "order_not_acceptable" } }, "not acceptable while pending");
+    await runJobs(rt, Date.now() + 1000);
+    const resolved = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.equal(resolved.workflow.status, "authorized", "resolved by looking the payment up");
+    t.equal(resolved.workflow.paymentState, "authorized");
+    t.match(await rt.attempt(acceptOrder(user(fixture.owner), placed.order.id, { prepTimeMinutes: 10 })), { ok: true }, "then the restaurant accepts it");
+  }),
+);
+
+t.test("a rejection voids the authorization; while the provider is down it is void_pending and the job retries", (t) =>
+  forEachDialect(t, "void", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const placed = await authorizedOrder(rt, "cust-1", fixture);
+    rt.gateway.failNext("cancel", 2);
+    const rejected = await rt.run(rejectOrder(user(fixture.owner), placed.order.id, { reason: "out of dough" }));
+    t.equal(rejected.status, "rejected");
+    t.equal(rejected.paymentState, "void_pending", "the provider is down: void pending");
+    await runJobs(rt, Date.now() + 1000);
+    t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "void_pending", "still down on the first retry");
+    await runJobs(rt, Date.now() + 3_600_000);
+    const after = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.equal(after.workflow.paymentState, "voided", "the retried void went through");
+    t.equal(rt.gateway.payments()[0]?.status, "canceled");
+    t.equal(rt.gateway.effects.cancel, 1, "voided once at the provider");
+  }),
+);
+
+t.test("the acceptance deadline cancels an unaccepted order and voids its authorization (a durable job)", (t) =>
+  forEachDialect(t, "deadline", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 300 });
+    const fixture = await openRestaurant(rt);
+    const placed = await authorizedOrder(rt, "cust-1", fixture);
+    t.match(await rt.attempt(expireAcceptance(placed.order.id)), { ok: false }, "not before the deadline");
+    await runJobs(rt, placed.workflow.acceptDeadline.getTime() + 1000);
+    const view = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.equal(view.workflow.status, "cancelled");
+    t.equal(view.workflow.reason, "acceptance_deadline");
+    t.equal(view.workflow.paymentState, "voided");
+  }),
+);
+
+t.test("a capture that fails after completion is retried by its job; the delivery stays completed", (t) =>
+  forEachDialect(t, "capture retry", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
+    rt.gateway.failNext("capture");
+    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "capture_pending");
+    await runJobs(rt, Date.now() + 1000);
+    t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "captured");
+    t.equal(rt.gateway.effects.capture, 1);
+  }),
+);

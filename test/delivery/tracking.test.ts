@@ -1,0 +1,40 @@
+/**
+ * Tracking (issue rule 5, spec: Authentication 2-4): the customer sees the courier's position
+ * and the assigned courier the drop-off address only while the delivery is active; each
+ * access is audited; before assignment, for anyone else and after completion it is 404.
+ */
+import t from "tap";
+import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
+import { listMyOffers, recordLocations } from "../../core/delivery/Couriers.js";
+import { myActiveJob, trackDelivery } from "../../core/delivery/Tracking.js";
+import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
+import { forEachDialect } from "../support/databases.js";
+import { acceptedOrder, deliveryRuntime, here, onlineCouriers, openRestaurant, user } from "./support.js";
+
+t.test("tracking and the drop-off address are visible only during the active delivery, audited; 404 after completion", (t) =>
+  forEachDialect(t, "tracking", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const [c1, c2] = await onlineCouriers(rt, 2);
+    const { accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    const id = accepted.delivery.id;
+    const notFound = { ok: false, error: { code: "not_found" } };
+    t.match(await rt.attempt(trackDelivery(user("cust-1"), id)), notFound, "no tracking before assignment");
+    t.match(await rt.attempt(myActiveJob(c1!.principal, id)), notFound, "an offered courier does not see the address");
+
+    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
+    await rt.run(recordLocations(c1!.principal, [{ lat: here.lat + 0.0005, lng: here.lng, recordedAt: new Date() }]));
+    const tracking = await rt.run(trackDelivery(user("cust-1"), id));
+    t.match(tracking, { status: "assigned", version: 2, courierPosition: { lat: here.lat + 0.0005 } });
+    t.match(await rt.run(myActiveJob(c1!.principal, id)), { dropoff: { address: "Alexanderplatz 1" } }, "the assigned courier sees the address");
+    t.match(await rt.attempt(trackDelivery(user("cust-2"), id)), notFound, "another customer");
+    t.match(await rt.attempt(myActiveJob(c2!.principal, id)), notFound, "another courier");
+    const audited = await db.db.selectFrom("dl_location_access_log").select(["viewer_id", "viewer_role"]).execute();
+    t.same(audited.map((a) => `${a.viewer_role}:${a.viewer_id}`).sort(), ["courier:courier-c-0", "customer:cust-1"], "each access is audited");
+
+    await rt.run(updateDeliveryStatus(c1!.principal, id, { transitionId: "p", status: "picked_up" }));
+    await rt.run(updateDeliveryStatus(c1!.principal, id, { transitionId: "d", status: "delivered" }));
+    t.match(await rt.attempt(trackDelivery(user("cust-1"), id)), notFound, "after completion tracking answers 404");
+    t.match(await rt.attempt(myActiveJob(c1!.principal, id)), notFound, "nor does the courier see the address any more");
+  }),
+);
