@@ -7,7 +7,7 @@ import t from "tap";
 import { discoverRestaurants } from "../../core/delivery/Discovery.js";
 import { publishMenu } from "../../core/delivery/Menus.js";
 import { createRestaurant, setOpening } from "../../core/delivery/Restaurants.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { deliveryRuntime, here, sampleMenu, user, type DeliveryRuntime } from "./support.js";
 
 const restaurantAt = async (rt: DeliveryRuntime, name: string, dLat: number, radius: number, open = true) => {
@@ -19,7 +19,7 @@ const restaurantAt = async (rt: DeliveryRuntime, name: string, dLat: number, rad
 };
 
 t.test("discovery lists open restaurants serving the point, nearest first, in stable keyset pages", (t) =>
-  forEachDialect(t, "discovery", async (t, db) => {
+  forEachDeliveryDialect(t, "discovery", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const far = await restaurantAt(rt, "far", 0.03, 5000); // ~3.3 km
     const near = await restaurantAt(rt, "near", 0.001, 5000); // ~110 m

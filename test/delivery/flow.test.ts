@@ -12,11 +12,11 @@ import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.j
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Effect, Schema } from "effect";
 import { DeliveryEvent } from "../../core/delivery/Events.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant, quoteFor, user } from "./support.js";
 
 t.test("a quote is server-calculated: total = subtotal + delivery fee + service fee + tax", (t) =>
-  forEachDialect(t, "quote totals", async (t, db) => {
+  forEachDeliveryDialect(t, "quote totals", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const quote = await quoteFor(rt, "cust-1", fixture);
@@ -31,7 +31,7 @@ t.test("a quote is server-calculated: total = subtotal + delivery fee + service 
 );
 
 t.test("order → accept → offers → courier accepts → picked up → delivered: settlement balanced, payment captured", (t) =>
-  forEachDialect(t, "happy path", async (t, db) => {
+  forEachDeliveryDialect(t, "happy path", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const couriers = await onlineCouriers(rt, 4);

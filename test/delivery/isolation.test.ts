@@ -11,11 +11,11 @@ import { getOrder } from "../../core/delivery/GetOrder.js";
 import { listIncomingOrders } from "../../core/delivery/IncomingOrders.js";
 import { addStaff, setOpening } from "../../core/delivery/Restaurants.js";
 import { publishMenu } from "../../core/delivery/Menus.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { authorizedOrder, deliveryRuntime, onlineCouriers, openRestaurant, sampleMenu, user } from "./support.js";
 
 t.test("another restaurant's order, another courier's offer and another customer's order are NotFound", (t) =>
-  forEachDialect(t, "tenant isolation", async (t, db) => {
+  forEachDeliveryDialect(t, "tenant isolation", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const mine = await openRestaurant(rt, "owner-a");
     const theirs = await openRestaurant(rt, "owner-b");
@@ -44,7 +44,7 @@ t.test("another restaurant's order, another courier's offer and another customer
 );
 
 t.test("staff list their restaurant's open incoming orders, oldest first, in keyset pages; other restaurants' staff get 404", (t) =>
-  forEachDialect(t, "incoming orders", async (t, db) => {
+  forEachDeliveryDialect(t, "incoming orders", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const mine = await openRestaurant(rt, "owner-a");
     const theirs = await openRestaurant(rt, "owner-b");

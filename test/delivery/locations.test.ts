@@ -11,12 +11,12 @@ import { recordLocations } from "../../core/delivery/Couriers.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { locationRetentionJob } from "../../core/delivery/LocationRetention.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { deliveryRuntime, onlineCouriers } from "./support.js";
 
 t.test("location samples are stored encrypted and deleted after the retention period by a durable job", (t) =>
-  forEachDialect(t, "locations", async (t, db) => {
+  forEachDeliveryDialect(t, "locations", async (t, db) => {
     const rt = deliveryRuntime(t, db, { locationRetentionSeconds: 3600 });
     const [c] = await onlineCouriers(rt, 1);
     const start = Date.now();

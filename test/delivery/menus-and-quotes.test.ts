@@ -9,12 +9,12 @@ import { publishMenu, setItemAvailability } from "../../core/delivery/Menus.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { quoteOrder } from "../../core/delivery/QuoteOrder.js";
 import { setOpening } from "../../core/delivery/Restaurants.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { deliveryRuntime, here, openRestaurant, quoteFor, user } from "./support.js";
 
 t.test("a quote against an older menu version is 409 menu_changed with the current version, changed prices and unavailable items", (t) =>
-  forEachDialect(t, "stale menu quote", async (t, db) => {
+  forEachDeliveryDialect(t, "stale menu quote", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [pizza, drink] = fixture.menu.items;
@@ -57,7 +57,7 @@ t.test("a quote against an older menu version is 409 menu_changed with the curre
 );
 
 t.test("a menu changed between quote and order is 409 with the diff and nothing is authorized", (t) =>
-  forEachDialect(t, "menu changed before order", async (t, db) => {
+  forEachDeliveryDialect(t, "menu changed before order", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const quote = await quoteFor(rt, "cust-1", fixture);
@@ -76,7 +76,7 @@ t.test("a menu changed between quote and order is 409 with the diff and nothing 
 );
 
 t.test("an availability toggle is seen by the next quote at once: unavailable is 409 menu_changed listing it; available again, it quotes", (t) =>
-  forEachDialect(t, "unavailable item", async (t, db) => {
+  forEachDeliveryDialect(t, "unavailable item", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [pizza, drink] = fixture.menu.items;
@@ -98,7 +98,7 @@ t.test("an availability toggle is seen by the next quote at once: unavailable is
 );
 
 t.test("an expired quote is 409 quote_expired", (t) =>
-  forEachDialect(t, "quote expiry", async (t, db) => {
+  forEachDeliveryDialect(t, "quote expiry", async (t, db) => {
     const rt = deliveryRuntime(t, db, { quoteTtlSeconds: 60 });
     const fixture = await openRestaurant(rt);
     const quote = await quoteFor(rt, "cust-1", fixture);
@@ -109,7 +109,7 @@ t.test("an expired quote is 409 quote_expired", (t) =>
 );
 
 t.test("a drop-off outside the zone, a closed restaurant and invalid lines are 422", (t) =>
-  forEachDialect(t, "quote 422", async (t, db) => {
+  forEachDeliveryDialect(t, "quote 422", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [pizza] = fixture.menu.items;

@@ -8,12 +8,12 @@ import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant } from "./support.js";
 
 t.test("an expired offer is 410 offer_expired; expiry redispatches to other couriers, who can win", (t) =>
-  forEachDialect(t, "offer expiry", async (t, db) => {
+  forEachDeliveryDialect(t, "offer expiry", async (t, db) => {
     const rt = deliveryRuntime(t, db, { offerFanout: 2, offerTtlSeconds: 30 });
     const fixture = await openRestaurant(rt);
     const couriers = await onlineCouriers(rt, 4);

@@ -13,14 +13,14 @@ import { getOrder } from "../../core/delivery/GetOrder.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
 
 const runJobs = (rt: DeliveryRuntime, millis: number) => rt.run(at(millis)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
 
 t.test("a declined card is 402 payment_declined and writes nothing; the same quote placed twice authorizes once", (t) =>
-  forEachDialect(t, "authorize", async (t, db) => {
+  forEachDeliveryDialect(t, "authorize", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const declined = await quoteFor(rt, "cust-1", fixture);
@@ -44,7 +44,7 @@ t.test("a declined card is 402 payment_declined and writes nothing; the same quo
 );
 
 t.test("a lost authorization answer leaves the order payment_pending (202), never guessed, until the lookup job resolves it", (t) =>
-  forEachDialect(t, "ambiguous authorize", async (t, db) => {
+  forEachDeliveryDialect(t, "ambiguous authorize", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const quote = await quoteFor(rt, "cust-1", fixture);
@@ -62,7 +62,7 @@ t.test("a lost authorization answer leaves the order payment_pending (202), neve
 );
 
 t.test("a rejection voids the authorization; while the provider is down it is void_pending and the job retries", (t) =>
-  forEachDialect(t, "void", async (t, db) => {
+  forEachDeliveryDialect(t, "void", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const placed = await authorizedOrder(rt, "cust-1", fixture);
@@ -81,7 +81,7 @@ t.test("a rejection voids the authorization; while the provider is down it is vo
 );
 
 t.test("the acceptance deadline cancels an unaccepted order and voids its authorization (a durable job)", (t) =>
-  forEachDialect(t, "deadline", async (t, db) => {
+  forEachDeliveryDialect(t, "deadline", async (t, db) => {
     const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 300 });
     const fixture = await openRestaurant(rt);
     const placed = await authorizedOrder(rt, "cust-1", fixture);
@@ -95,7 +95,7 @@ t.test("the acceptance deadline cancels an unaccepted order and voids its author
 );
 
 t.test("a capture that fails after completion is retried by its job; the delivery stays completed", (t) =>
-  forEachDialect(t, "capture retry", async (t, db) => {
+  forEachDeliveryDialect(t, "capture retry", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);

@@ -10,18 +10,18 @@ import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { acceptedOrder, authorizedOrder, deliveryRuntime, onlineCouriers, openRestaurant, user } from "./support.js";
 
-const count = async (db: Parameters<Parameters<typeof forEachDialect>[2]>[1], table: string, where?: [string, string]) => {
+const count = async (db: Parameters<Parameters<typeof forEachDeliveryDialect>[2]>[1], table: string, where?: [string, string]) => {
   let query = db.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n"));
   if (where !== undefined) query = query.where(where[0], "=", where[1]);
   return Number((await query.executeTakeFirstOrThrow()).n);
 };
 
 t.test("ten couriers accept offers for one delivery at once: exactly one wins, nine get 409 naming the winner, one CourierAssigned", (t) =>
-  forEachDialect(t, "offer race", async (t, db) => {
+  forEachDeliveryDialect(t, "offer race", async (t, db) => {
     const rt = deliveryRuntime(t, db, { offerFanout: 10 });
     const fixture = await openRestaurant(rt);
     const couriers = await onlineCouriers(rt, 10);
@@ -52,7 +52,7 @@ t.test("ten couriers accept offers for one delivery at once: exactly one wins, n
 );
 
 t.test("twenty repeated accepts of one restaurant order in parallel create exactly one delivery", (t) =>
-  forEachDialect(t, "accept race", async (t, db) => {
+  forEachDeliveryDialect(t, "accept race", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const placed = await authorizedOrder(rt, "cust-1", fixture);
@@ -68,7 +68,7 @@ t.test("twenty repeated accepts of one restaurant order in parallel create exact
 );
 
 t.test("a restaurant accept racing the acceptance deadline ends in exactly one outcome", (t) =>
-  forEachDialect(t, "accept vs deadline", async (t, db) => {
+  forEachDeliveryDialect(t, "accept vs deadline", async (t, db) => {
     const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 60 });
     const fixture = await openRestaurant(rt);
     const outcomes = new Set<string>();

@@ -16,7 +16,7 @@ import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { OrderId } from "../../core/delivery/model/Order.js";
 import { QuoteId } from "../../core/delivery/model/Quote.js";
 import { RestaurantId } from "../../core/delivery/model/Restaurant.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant } from "./support.js";
 
 t.test("the settlement of any order is a balanced kernel ledger transaction (pure property)", async (t) => {
@@ -65,7 +65,7 @@ const stepArbitrary = fc.array(
 );
 
 t.test("completions, retries and capture faults in any order: each order settles once and the ledger sums to zero per currency", (t) =>
-  forEachDialect(t, "settlement property", async (t, db) => {
+  forEachDeliveryDialect(t, "settlement property", async (t, db) => {
     const rt = deliveryRuntime(t, db, { offerFanout: 1 });
     let run = 0;
     await fc.assert(

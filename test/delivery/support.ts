@@ -5,7 +5,6 @@
  * menu, couriers and orders through the core use cases.
  */
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import { deliveryMigrations } from "../../adapters/sql/delivery/migrations/index.js";
 import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispatchRepository.js";
 import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
@@ -32,9 +31,15 @@ import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { HasTeardown } from "../support/databases.js";
+import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import { makeFakePaymentGateway, type FakePaymentGateway } from "./FakePaymentGateway.js";
 
-registerMigrations("delivery", deliveryMigrations);
+/** The tables a delivery test database gets: the reference modules' and this module's. */
+export const deliveryTestModules = [...testModules, { name: "delivery", migrations: deliveryMigrations }];
+
+/** `forEachDialect` on a database with this module's tables. */
+export const forEachDeliveryDialect = (t: TapTest, name: string, fn: (t: TapTest, db: SqlDatabase) => Promise<void>): Promise<unknown> =>
+  forEachDialect(t, name, fn, deliveryTestModules);
 
 /** The location sealing key of the tests (a host reads its own from configuration). */
 export const testLocationKey = new Uint8Array(32).fill(7);

@@ -8,11 +8,11 @@ import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers, recordLocations } from "../../core/delivery/Couriers.js";
 import { myActiveJob, trackDelivery } from "../../core/delivery/Tracking.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { acceptedOrder, deliveryRuntime, here, onlineCouriers, openRestaurant, user } from "./support.js";
 
 t.test("tracking and the drop-off address are visible only during the active delivery, audited; 404 after completion", (t) =>
-  forEachDialect(t, "tracking", async (t, db) => {
+  forEachDeliveryDialect(t, "tracking", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [c1, c2] = await onlineCouriers(rt, 2);

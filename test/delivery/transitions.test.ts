@@ -11,11 +11,11 @@ import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
-import { forEachDialect } from "../support/databases.js";
+import { forEachDeliveryDialect } from "./support.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant } from "./support.js";
 
 t.test("illegal delivery transitions are refused; the same transition id answers the same and settles once", (t) =>
-  forEachDialect(t, "transitions", async (t, db) => {
+  forEachDeliveryDialect(t, "transitions", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [winner, other] = await onlineCouriers(rt, 2);
@@ -74,7 +74,7 @@ t.test("illegal delivery transitions are refused; the same transition id answers
 );
 
 t.test("the database refuses a backwards status, a second accepted offer and a courier on a pending delivery", (t) =>
-  forEachDialect(t, "delivery constraints", async (t, db) => {
+  forEachDeliveryDialect(t, "delivery constraints", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [c1] = await onlineCouriers(rt, 2);
@@ -90,7 +90,7 @@ t.test("the database refuses a backwards status, a second accepted offer and a c
 );
 
 t.test("a dispatcher's reassignment records actor and reason; the previous courier loses the delivery", (t) =>
-  forEachDialect(t, "reassignment", async (t, db) => {
+  forEachDeliveryDialect(t, "reassignment", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const [c1, c2] = await onlineCouriers(rt, 2);
