@@ -13,7 +13,7 @@ import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
 import { now } from "./Audit.js";
 import { merchantWebhookDeliveryJobKind } from "./MerchantWebhookFanout.js";
-import type { WebhookDelivery } from "./WebhookEndpointRecords.js";
+import type { WebhookDelivery } from "./model/WebhookDelivery.js";
 
 /** One attempt got no 2xx; the job runner retries (or dead-letters) the job. */
 export class MerchantWebhookAttemptFailed extends Data.TaggedError("MerchantWebhookAttemptFailed")<{

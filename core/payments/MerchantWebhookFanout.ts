@@ -9,7 +9,8 @@ import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
-import { merchantWebhookEventTypes, type WebhookDelivery } from "./WebhookEndpointRecords.js";
+import { merchantWebhookEventTypes } from "./model/WebhookEndpoint.js";
+import { type WebhookDelivery } from "./model/WebhookDelivery.js";
 
 /** The job kind that POSTs one delivery. */
 export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";

@@ -15,7 +15,8 @@ import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { audit, now } from "./Audit.js";
 import { defaultMerchantWebhookMaxAttempts, merchantWebhookDeliveryJobKind } from "./MerchantWebhookFanout.js";
-import type { ReplayRequest, WebhookDelivery } from "./WebhookEndpointRecords.js";
+import type { ReplayRequest } from "./model/ReplayRequest.js";
+import type { WebhookDelivery } from "./model/WebhookDelivery.js";
 
 /** The same operator tried to approve its own request (409 dual_control_same_operator). */
 export class DualControlViolation extends Data.TaggedError("DualControlViolation")<{ readonly detail?: string }> {

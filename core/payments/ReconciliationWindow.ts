@@ -21,7 +21,7 @@ import { reconcileIntentJobKind } from "./ConfirmIntent.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./PaymentErrors.js";
 import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
-import { ambiguityWindowName } from "./ReconciliationException.js";
+import { ambiguityWindowName } from "./model/ReconciliationException.js";
 
 /** The audit actor of the reconcilers. */
 export const reconcilerActor = "system:reconciliation";

@@ -14,7 +14,7 @@ import { ReconciliationSettlementFiles } from "../../ports/payments/Reconciliati
 import type { ProviderOutcomeUnknown } from "./PaymentErrors.js";
 import { SettlementFileInvalid } from "./ReconciliationErrors.js";
 import { openReconciliationException, type MismatchInput } from "./ReconciliationExceptions.js";
-import type { SettledObject } from "./ReconciliationException.js";
+import type { SettledObject } from "./model/ReconciliationException.js";
 import { parseSettlementFile, type SettlementRow } from "./SettlementFile.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 

@@ -9,7 +9,7 @@ import type {
   ReconciliationException,
   ReconciliationOutcome,
   SettledObject,
-} from "../../core/payments/ReconciliationException.js";
+} from "../../core/payments/model/ReconciliationException.js";
 import type { LockOptions } from "./PaymentsRepository.js";
 
 /** Open exceptions of one merchant and kind. */

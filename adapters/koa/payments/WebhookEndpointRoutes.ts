@@ -10,8 +10,10 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
 } from "../../../core/payments/WebhookEndpointCommands.js";
-import type { DeliveryWithAttempts, WebhookEndpoint } from "../../../core/payments/WebhookEndpointRecords.js";
-import { PageOf, pageQueryFields } from "../Pagination.js";
+import { CreatedWebhookEndpointWire, WebhookEndpointWire, webhookEndpointView } from "../../../core/payments/model/WebhookEndpoint.js";
+import { WebhookDeliveryWire, webhookDeliveryView } from "../../../core/payments/model/WebhookDelivery.js";
+import { PageOf, mapPage } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 
 const tags = ["payments"];
@@ -25,57 +27,6 @@ export const CreateWebhookEndpointBody = Schema.Struct({
   events: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(20))),
 });
 
-/** An endpoint on the wire (never its secret). */
-export const WebhookEndpointView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_endpoint"),
-  url: Schema.String,
-  events: Schema.NullOr(Schema.Array(Schema.String)),
-  created_at: Schema.String,
-});
-
-/** The creation answer: the only one that carries `secret`. */
-export const CreatedWebhookEndpointView = Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String });
-
-/** One delivery with its attempts. */
-export const WebhookDeliveryView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_delivery"),
-  endpoint_id: Schema.String,
-  event_id: Schema.String,
-  event_type: Schema.String,
-  status: Schema.Literal("pending", "succeeded", "dead"),
-  last_error: Schema.NullOr(Schema.String),
-  attempts: Schema.Array(
-    Schema.Struct({ number: Schema.Int, status_code: Schema.NullOr(Schema.Int), error: Schema.NullOr(Schema.String), attempted_at: Schema.String }),
-  ),
-  created_at: Schema.String,
-  updated_at: Schema.String,
-});
-
-/** An endpoint record on the wire. */
-export const webhookEndpointView = (e: WebhookEndpoint): typeof WebhookEndpointView.Type => ({
-  id: e.id,
-  object: "webhook_endpoint",
-  url: e.url,
-  events: e.events === null ? null : [...e.events],
-  created_at: e.createdAt.toISOString(),
-});
-
-/** A delivery record on the wire. */
-export const webhookDeliveryView = ({ delivery: d, attempts }: DeliveryWithAttempts): typeof WebhookDeliveryView.Type => ({
-  id: d.id,
-  object: "webhook_delivery",
-  endpoint_id: d.endpointId,
-  event_id: d.eventId,
-  event_type: d.eventType,
-  status: d.status,
-  last_error: d.lastError,
-  attempts: attempts.map((a) => ({ number: a.number, status_code: a.statusCode, error: a.error, attempted_at: a.attemptedAt.toISOString() })),
-  created_at: d.createdAt.toISOString(),
-  updated_at: d.updatedAt.toISOString(),
-});
-
 /** POST /v1/webhook-endpoints — register an endpoint; answers its signing secret once. */
 export const createWebhookEndpointRoute = defineRoute({
   method: "POST",
@@ -86,7 +37,7 @@ export const createWebhookEndpointRoute = defineRoute({
   auth: "required",
   idempotency: "none",
   body: CreateWebhookEndpointBody,
-  responses: { 201: CreatedWebhookEndpointView },
+  responses: { 201: CreatedWebhookEndpointWire },
   problems: [403, 422],
   handler: ({ principal, body }) =>
     createWebhookEndpoint(principal, { url: body.url, ...(body.events === undefined ? {} : { events: body.events }) }).pipe(
@@ -103,7 +54,7 @@ export const listWebhookEndpointsRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "none",
-  responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointView) }) },
+  responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointWire) }) },
   problems: [403],
   handler: ({ principal }) =>
     listWebhookEndpoints(principal).pipe(Effect.map((endpoints) => ({ status: 200, body: { data: endpoints.map(webhookEndpointView) } }))),
@@ -136,11 +87,11 @@ export const listWebhookDeliveriesRoute = defineRoute({
   pagination: true,
   params: WebhookEndpointIdParams,
   query: Schema.Struct(pageQueryFields),
-  responses: { 200: PageOf(WebhookDeliveryView) },
+  responses: { 200: PageOf(WebhookDeliveryWire) },
   problems: [400, 403, 404],
   handler: ({ principal, params, page }) =>
     listWebhookDeliveries(principal, params.id, page).pipe(
-      Effect.map((result) => ({ status: 200, body: { data: result.data.map(webhookDeliveryView), next_cursor: result.nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: mapPage(page, webhookDeliveryView) })),
     ),
 });
 
