@@ -1,5 +1,6 @@
 /** Appends one immutable audit record (spec rule 10): every command with its actor and reason. */
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 
@@ -19,9 +20,6 @@ export const audit = (input: AuditInput): Effect.Effect<void, never, PaymentsRep
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
     const id = yield* (yield* Ids).next;
-    const createdAt = new Date(yield* Clock.currentTimeMillis);
+    const createdAt = yield* now;
     yield* repo.appendAudit({ ...input, id, data: input.data ?? {}, createdAt });
   });
-
-/** The current time as a Date, from Effect's Clock. */
-export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis));

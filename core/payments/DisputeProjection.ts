@@ -14,7 +14,8 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { disputeEventTypes, disputeStatuses, type Dispute, type ProviderDisputeEvent } from "./model/Dispute.js";
 import { requireMerchant } from "./MerchantAccess.js";
 

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect";
 import type { IntentStatus } from "./model/PaymentIntent.js";
-import { IllegalTransition } from "./PaymentErrors.js";
+import { IllegalTransition } from "./Errors.js";
 
 
 /** What can happen to an intent. */

@@ -13,7 +13,6 @@
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
-import { makeEvent } from "../kernel/EventEnvelope.js";
 import { emptyLedger, applyPosted, post, reversalOf, type LedgerTransaction } from "../kernel/Ledger.js";
 import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
 import { isCurrency } from "../kernel/Money.js";
@@ -23,14 +22,16 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
+import { ReconciliationMismatchFound } from "./Events.js";
 import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
-import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./ReconciliationErrors.js";
+import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
 import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 
 /** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
-export const reconciliationMismatchFound = "ReconciliationMismatchFound";
+export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
 
 /** The scope that resolves exceptions (reading needs `ledger:read`). */
 export const reconciliationWriteScope = "reconciliation:write";
@@ -75,8 +76,7 @@ export const openReconciliationException = (
       data: { kind: input.kind, settlement_window: input.settlementWindow },
       createdAt: at,
     });
-    const event = yield* makeEvent({
-      type: reconciliationMismatchFound,
+    const event = yield* ReconciliationMismatchFound.make({
       tenant_id: input.merchantId ?? "platform",
       aggregate_id: exception.id,
       aggregate_version: 1,

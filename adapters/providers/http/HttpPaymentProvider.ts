@@ -6,7 +6,7 @@
  * we cannot read, an unexpected status — is ProviderOutcomeUnknown, never guessed.
  */
 import { Effect, Schema } from "effect";
-import type { ProviderOutcomeUnknown } from "../../../core/payments/PaymentErrors.js";
+import type { ProviderOutcomeUnknown } from "../../../core/payments/Errors.js";
 import type { AuthorizeResult, PaymentProvider, ProviderPayment, SettleResult } from "../../../ports/payments/PaymentProvider.js";
 import { jsonOf, makeProviderRequest, outcomeUnknown, type HttpProviderOptions, type ProviderAnswer } from "./HttpProviderClient.js";
 

@@ -6,7 +6,7 @@
  * key, bodies and payment tokens never enter an error (only the operation and the status).
  */
 import { Effect } from "effect";
-import { ProviderOutcomeUnknown } from "../../../core/payments/PaymentErrors.js";
+import { ProviderOutcomeUnknown } from "../../../core/payments/Errors.js";
 
 /** Where the provider is and how we authenticate. */
 export interface HttpProviderOptions {

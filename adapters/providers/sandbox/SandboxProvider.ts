@@ -18,7 +18,7 @@
 import { Effect } from "effect";
 import { randomBytes } from "node:crypto";
 import type { Money } from "../../../core/kernel/Money.js";
-import { ProviderOutcomeUnknown } from "../../../core/payments/PaymentErrors.js";
+import { ProviderOutcomeUnknown } from "../../../core/payments/Errors.js";
 import { formatSettlementFile, type SettlementRow } from "../../../core/payments/SettlementFile.js";
 import type { AuthorizeResult, PaymentProvider, ProviderPayment, SettleResult } from "../../../ports/payments/PaymentProvider.js";
 

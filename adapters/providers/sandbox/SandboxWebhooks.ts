@@ -17,7 +17,7 @@ import {
   WebhookPayloadInvalid,
   WebhookSignatureInvalid,
   WebhookTimestampOutOfTolerance,
-} from "../../../core/payments/WebhookErrors.js";
+} from "../../../core/payments/Errors.js";
 import type { ProviderWebhookReceiver } from "../../../ports/payments/ProviderEvents.js";
 import type { SandboxEvent } from "./SandboxProvider.js";
 
