@@ -4,7 +4,7 @@
  * mutation runs under the caller's idempotency key, so a retry of the same request answers the
  * same result and never pays twice. The effects need no services (R = never): a commerce core
  * depends on this port alone, whether the payment module runs in the same process or behind
- * its HTTP API (adapters/payments-gateway). Amounts are integer minor units (kernel Money).
+ * its HTTP API (adapters/payments/gateway). Amounts are integer minor units (kernel Money).
  */
 import { Context, Data, type Effect } from "effect";
 import type { Money } from "../core/kernel/Money.js";

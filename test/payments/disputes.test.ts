@@ -8,7 +8,7 @@
 import "../../adapters/sql/payments/index.js";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";

@@ -7,7 +7,7 @@ import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 
 /** GET /v1/disputes — the merchant's disputes, newest first. */
-export const listDisputesRoute = defineRoute({
+const listDisputesRoute = defineRoute({
   method: "GET",
   path: "/v1/disputes",
   operationId: "listDisputes",
@@ -24,3 +24,6 @@ export const listDisputesRoute = defineRoute({
       Effect.map((page) => ({ status: 200, body: mapPage(page, disputeView) })),
     ),
 });
+
+/** The dispute routes. */
+export const disputeRoutes = [listDisputesRoute];

@@ -9,26 +9,12 @@ import { Effect, Schema } from "effect";
 import { issueKey, listKeys, revokeKey, rotateKey } from "../../../core/payments/ApiKeyManagement.js";
 import { ApiKeyWire, IssuedApiKeyWire, RotatedApiKeyWire, apiKeyView } from "../../../core/payments/model/ApiKey.js";
 import { defineRoute } from "../Route.js";
+import { ApiKeyIdParams, IssueApiKeyBody, RevokeApiKeyBody, RotateApiKeyBody } from "./KeySchemas.js";
 
 const tags = ["payments"];
 
-/** Path parameter of one key. */
-export const ApiKeyIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
-
-/** Body of POST /v1/api-keys. */
-export const IssueApiKeyBody = Schema.Struct({
-  scopes: Schema.Array(Schema.String.pipe(Schema.maxLength(50))).pipe(Schema.maxItems(20)),
-  expires_at: Schema.optional(Schema.Date),
-});
-
-/** Body of POST /v1/api-keys/:id/revoke. */
-export const RevokeApiKeyBody = Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))) });
-
-/** Body of POST /v1/api-keys/:id/rotate (default overlap: one day). */
-export const RotateApiKeyBody = Schema.Struct({ overlap_seconds: Schema.optional(Schema.Int) });
-
 /** POST /v1/api-keys — issue a key of the caller's merchant (keys:write). */
-export const issueApiKeyRoute = defineRoute({
+const issueApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys",
   operationId: "issueApiKey",
@@ -46,7 +32,7 @@ export const issueApiKeyRoute = defineRoute({
 });
 
 /** GET /v1/api-keys — the caller's merchant's keys, newest first (keys:write). */
-export const listApiKeysRoute = defineRoute({
+const listApiKeysRoute = defineRoute({
   method: "GET",
   path: "/v1/api-keys",
   operationId: "listApiKeys",
@@ -60,7 +46,7 @@ export const listApiKeysRoute = defineRoute({
 });
 
 /** POST /v1/api-keys/:id/revoke — revoke a key at once (keys:write). */
-export const revokeApiKeyRoute = defineRoute({
+const revokeApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys/:id/revoke",
   operationId: "revokeApiKey",
@@ -77,7 +63,7 @@ export const revokeApiKeyRoute = defineRoute({
 });
 
 /** POST /v1/api-keys/:id/rotate — a new key with the same scopes; the old one expires after the overlap. */
-export const rotateApiKeyRoute = defineRoute({
+const rotateApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys/:id/rotate",
   operationId: "rotateApiKey",

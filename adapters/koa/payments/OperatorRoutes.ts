@@ -12,11 +12,9 @@ import { DeadDeliveryWire } from "../../../core/payments/model/WebhookDelivery.j
 import { PageOf } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { ReplayReasonBody } from "./OperatorSchemas.js";
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
-
-/** Body of both steps: why (audited). */
-export const ReplayReasonBody = Schema.Struct({ reason: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)) });
 
 /** The operator routes for `policy` (the configured platform operators). */
 export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route> => [

@@ -20,21 +20,14 @@ import {
 import { PageOf, mapPage } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { ResolveExceptionBody } from "./ReconciliationSchemas.js";
 
 const tags = ["payments"];
-/** Body of POST /v1/reconciliation-exceptions/:id/resolve. */
-export const ResolveExceptionBody = Schema.Struct({
-  resolution: Schema.Literal("reversal", "adjustment", "acknowledgement"),
-  reason: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)),
-  ledger_source: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300))),
-  amount_minor: Schema.optional(Schema.Int),
-  currency: Schema.optional(Schema.String),
-});
 
 const ExceptionIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
 
 /** GET /v1/reconciliation-exceptions — the merchant's exceptions, newest first (ledger:read). */
-export const listReconciliationExceptionsRoute = defineRoute({
+const listReconciliationExceptionsRoute = defineRoute({
   method: "GET",
   path: "/v1/reconciliation-exceptions",
   operationId: "listReconciliationExceptions",
@@ -53,7 +46,7 @@ export const listReconciliationExceptionsRoute = defineRoute({
 });
 
 /** GET /v1/reconciliation-exceptions/:id — one exception with its outcomes (ledger:read). */
-export const getReconciliationExceptionRoute = defineRoute({
+const getReconciliationExceptionRoute = defineRoute({
   method: "GET",
   path: "/v1/reconciliation-exceptions/:id",
   operationId: "getReconciliationException",
@@ -81,7 +74,7 @@ const resolutionOf = (body: typeof ResolveExceptionBody.Type): Resolution =>
       : { kind: "acknowledgement" };
 
 /** POST /v1/reconciliation-exceptions/:id/resolve — an audited reversal, adjustment or acknowledgement. */
-export const resolveReconciliationExceptionRoute = defineRoute({
+const resolveReconciliationExceptionRoute = defineRoute({
   method: "POST",
   path: "/v1/reconciliation-exceptions/:id/resolve",
   operationId: "resolveReconciliationException",

@@ -15,20 +15,12 @@ import { WebhookDeliveryWire, webhookDeliveryView } from "../../../core/payments
 import { PageOf, mapPage } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { CreateWebhookEndpointBody, WebhookEndpointIdParams } from "./WebhookEndpointSchemas.js";
 
 const tags = ["payments"];
 
-/** Path parameter of one endpoint. */
-export const WebhookEndpointIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
-
-/** Body of POST /v1/webhook-endpoints (events default: every type). */
-export const CreateWebhookEndpointBody = Schema.Struct({
-  url: Schema.String.pipe(Schema.maxLength(2048)),
-  events: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(20))),
-});
-
 /** POST /v1/webhook-endpoints — register an endpoint; answers its signing secret once. */
-export const createWebhookEndpointRoute = defineRoute({
+const createWebhookEndpointRoute = defineRoute({
   method: "POST",
   path: "/v1/webhook-endpoints",
   operationId: "createWebhookEndpoint",
@@ -46,7 +38,7 @@ export const createWebhookEndpointRoute = defineRoute({
 });
 
 /** GET /v1/webhook-endpoints — the merchant's live endpoints. */
-export const listWebhookEndpointsRoute = defineRoute({
+const listWebhookEndpointsRoute = defineRoute({
   method: "GET",
   path: "/v1/webhook-endpoints",
   operationId: "listWebhookEndpoints",
@@ -61,7 +53,7 @@ export const listWebhookEndpointsRoute = defineRoute({
 });
 
 /** DELETE /v1/webhook-endpoints/:id — stop sending to an endpoint. */
-export const deleteWebhookEndpointRoute = defineRoute({
+const deleteWebhookEndpointRoute = defineRoute({
   method: "DELETE",
   path: "/v1/webhook-endpoints/:id",
   operationId: "deleteWebhookEndpoint",
@@ -76,7 +68,7 @@ export const deleteWebhookEndpointRoute = defineRoute({
 });
 
 /** GET /v1/webhook-endpoints/:id/deliveries — deliveries with their attempts, newest first. */
-export const listWebhookDeliveriesRoute = defineRoute({
+const listWebhookDeliveriesRoute = defineRoute({
   method: "GET",
   path: "/v1/webhook-endpoints/:id/deliveries",
   operationId: "listWebhookDeliveries",

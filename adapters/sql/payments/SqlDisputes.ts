@@ -9,7 +9,7 @@ import { Dispute } from "../../../core/payments/model/Dispute.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the Disputes port over `db`. */

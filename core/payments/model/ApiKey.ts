@@ -36,13 +36,5 @@ export const IssuedApiKeyView = Schema.Struct({ ...ApiKeyView.fields, apiKey: Sc
 /** The issued key on the wire. */
 export const IssuedApiKeyWire = wireShape(IssuedApiKeyView);
 
-/**
- * The answer of a rotation: the new key (with its secret) and the old one with its new expiry.
- * The nested key is already a wire shape (a suspended schema is carried as it is).
- */
-export const RotatedApiKeyView = Schema.Struct({
-  ...IssuedApiKeyView.fields,
-  previous: Schema.suspend((): Schema.Schema<ApiKeyView, typeof ApiKeyWire.Encoded> => ApiKeyWire),
-});
-/** The rotation answer on the wire. */
-export const RotatedApiKeyWire = wireShape(RotatedApiKeyView);
+/** The answer of a rotation on the wire: the new key (with its secret) and the old one with its new expiry. */
+export const RotatedApiKeyWire = Schema.extend(IssuedApiKeyWire, Schema.Struct({ previous: ApiKeyWire }));

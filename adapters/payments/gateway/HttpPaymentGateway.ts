@@ -12,7 +12,7 @@ import {
   type GatewayPayment,
   type PaymentGateway,
   type PaymentGatewayError,
-} from "../../ports/PaymentGateway.js";
+} from "../../../ports/PaymentGateway.js";
 import {
   categoryOfStatus,
   checkGatewayKey,

@@ -5,9 +5,9 @@
  * adapters cannot disagree on what a code means.
  */
 import { Effect } from "effect";
-import type { ErrorCategory } from "../../core/kernel/Errors.js";
-import type { PaymentIntentWire } from "../../core/payments/model/PaymentIntent.js";
-import type { RefundWire } from "../../core/payments/model/Refund.js";
+import type { ErrorCategory } from "../../../core/kernel/Errors.js";
+import type { PaymentIntentWire } from "../../../core/payments/model/PaymentIntent.js";
+import type { RefundWire } from "../../../core/payments/model/Refund.js";
 import {
   CaptureExceedsAuthorized,
   PaymentCurrencyMismatch,
@@ -21,7 +21,7 @@ import {
   type GatewayPayment,
     type GatewayRefund,
   type PaymentGatewayError,
-} from "../../ports/PaymentGateway.js";
+} from "../../../ports/PaymentGateway.js";
 
 /** A failure as the payment service states it: stable code, category, detail and problem extensions. */
 export interface ServiceFailure {
