@@ -57,7 +57,7 @@ export const reportOpenExceptions = (
         by_kind: Object.fromEntries(items.map((g) => [g.kind, g.count])),
         oldest_opened_at: oldest.toISOString(),
       };
-      if (!(yield* repo.recordExceptionReport({ merchantKey, day, openCount: count, summary, createdAt: at }))) continue;
+      if (!(yield* repo.recordExceptionReport({ merchantKey, reportDay: day, openCount: count, summary, createdAt: at }))) continue;
       announced += 1;
       const event = yield* ReconciliationExceptionsOpen.make({
         tenant_id: merchantKey,

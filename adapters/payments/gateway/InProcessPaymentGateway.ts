@@ -44,8 +44,6 @@ import {
   paymentOfWire,
   refundOfWire,
   stepKey,
-  type IntentWire,
-  type RefundWire,
   type ServiceFailure,
 } from "./GatewayErrors.js";
 
@@ -173,7 +171,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
     );
 
   const intentAnswer = (operation: string, paymentId: string | null, response: StoredResponse) =>
-    Effect.map(answerOf<IntentWire>(operation, paymentId, response), paymentOfWire);
+    Effect.map(answerOf<unknown>(operation, paymentId, response), paymentOfWire);
 
   return {
     authorize: (req) =>
@@ -284,7 +282,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
               Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundWire(refund) })),
             ),
           ),
-          (response) => Effect.map(answerOf<RefundWire>("refund", req.paymentId, response), refundOfWire),
+          (response) => Effect.map(answerOf<unknown>("refund", req.paymentId, response), refundOfWire),
         ),
       ),
     status: (req) =>

@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import { Effect } from "effect";
+import { ExceptionReport } from "../../../core/payments/model/ExceptionReport.js";
 import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
 import {
   ReconciliationException,
@@ -31,6 +32,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   const f = featuresFor(db);
   const exceptions = rowCodec(ReconciliationException, f);
   const outcomes = rowCodec(ReconciliationOutcome, f);
+  const reports = rowCodec(ExceptionReport, f);
   const paymentsQuery = (ex: Parameters<Parameters<typeof runQuery>[1]>[0]) =>
     ex
       .selectFrom("payment_attempts as a")
@@ -85,13 +87,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_exception_reports")
-          .values({
-            merchant_key: report.merchantKey,
-            report_day: report.day,
-            open_count: report.openCount,
-            summary: f.jsonToDb(report.summary),
-            created_at: f.timeToDb(report.createdAt),
-          })
+          .values(reports.toRow(report))
           .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
           .returning("merchant_key")
           .executeTakeFirst(),
