@@ -3,17 +3,10 @@ import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { AuditRecord } from "./model/AuditRecord.js";
 
-/** What a command records; id and time are filled in here. */
-export interface AuditInput {
-  readonly merchantId: string | null;
-  readonly actor: string;
-  readonly action: string;
-  readonly subjectType: string;
-  readonly subjectId: string;
-  readonly reason: string;
-  readonly data?: Readonly<Record<string, unknown>>;
-}
+/** What a command records; id and time are filled in here, `data` defaults to `{}`. */
+export type AuditInput = Omit<AuditRecord, "id" | "createdAt" | "data"> & { readonly data?: AuditRecord["data"] };
 
 /** Records `input` in the audit log (inside the command's transaction). */
 export const audit = (input: AuditInput): Effect.Effect<void, never, PaymentsRepository | Ids> =>

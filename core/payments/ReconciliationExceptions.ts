@@ -28,7 +28,7 @@ import { ReconciliationMismatchFound } from "./Events.js";
 import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
 import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
-import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
+import type { ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 
 /** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
 export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
@@ -37,17 +37,10 @@ export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
 export const reconciliationWriteScope = "reconciliation:write";
 
 /** What a reconciler found. */
-export interface MismatchInput {
-  readonly merchantId: string | null;
-  readonly providerObject: string;
-  readonly settlementWindow: string;
-  readonly kind: MismatchKind;
-  readonly subjectType: ReconciliationException["subjectType"];
-  readonly subjectId: string | null;
-  readonly expected: Readonly<Record<string, unknown>> | null;
-  readonly observed: Readonly<Record<string, unknown>> | null;
-  readonly currency: string | null;
-}
+export type MismatchInput = Pick<
+  ReconciliationException,
+  "merchantId" | "providerObject" | "settlementWindow" | "kind" | "subjectType" | "subjectId" | "expected" | "observed" | "currency"
+>;
 
 /**
  * Opens an exception unless the same (provider object, window, kind) exists; true when it was
