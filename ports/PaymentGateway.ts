@@ -4,9 +4,10 @@
  * mutation runs under the caller's idempotency key, so a retry of the same request answers the
  * same result and never pays twice. The effects need no services (R = never): a commerce core
  * depends on this port alone, whether the payment module runs in the same process or behind
- * its HTTP API (adapters/payments-gateway). Amounts are integer minor units (kernel Money).
+ * its HTTP API (adapters/payments/gateway). Amounts are integer minor units (kernel Money).
  */
-import { Context, Data, type Effect } from "effect";
+import { Context, type Effect } from "effect";
+import { DomainError } from "../core/kernel/Errors.js";
 import type { Money } from "../core/kernel/Money.js";
 
 /**
@@ -78,76 +79,41 @@ export interface RefundRequest extends GatewayCommand {
 }
 
 /** The provider declined the payment method (`card_declined`); authorize again with another one under a new key. */
-export class PaymentDeclined extends Data.TaggedError("PaymentDeclined")<{
+export class PaymentDeclined extends DomainError("PaymentDeclined", "card_declined", "unprocessable")<{
   readonly paymentId: string;
   readonly declineCode: string;
-  readonly detail?: string;
-}> {
-  readonly code = "card_declined";
-  readonly category = "unprocessable" as const;
-}
+}> {}
 
 /**
  * Whether the provider acted is not known (a lost answer, a network error to the payment
  * service). Never guessed: the payment stays `processing` until reconciliation resolves it, so
  * read its status later (`paymentId` when known); retrying under the same key is always safe.
  */
-export class PaymentOutcomeAmbiguous extends Data.TaggedError("PaymentOutcomeAmbiguous")<{
+export class PaymentOutcomeAmbiguous extends DomainError("PaymentOutcomeAmbiguous", "payment_outcome_ambiguous", "unavailable")<{
   readonly operation: string;
   readonly paymentId: string | null;
-  readonly detail?: string;
-}> {
-  readonly code = "payment_outcome_ambiguous";
-  readonly category = "unavailable" as const;
-}
+}> {}
 
 /** No such payment for this merchant (another merchant's payment answers the same). */
-export class PaymentNotFound extends Data.TaggedError("PaymentNotFound")<{ readonly paymentId: string; readonly detail?: string }> {
-  readonly code = "payment_not_found";
-  readonly category = "not_found" as const;
-}
+export class PaymentNotFound extends DomainError("PaymentNotFound", "payment_not_found", "not_found")<{ readonly paymentId: string }> {}
 
 /** The amount's currency is not the payment's. */
-export class PaymentCurrencyMismatch extends Data.TaggedError("PaymentCurrencyMismatch")<{ readonly detail?: string }> {
-  readonly code = "currency_mismatch";
-  readonly category = "unprocessable" as const;
-}
+export class PaymentCurrencyMismatch extends DomainError("PaymentCurrencyMismatch", "currency_mismatch", "unprocessable") {}
 
 /** A capture asked for more than the authorization holds. */
-export class CaptureExceedsAuthorized extends Data.TaggedError("CaptureExceedsAuthorized")<{
-  readonly maximumMinor: number | null;
-  readonly detail?: string;
-}> {
-  readonly code = "amount_too_large";
-  readonly category = "unprocessable" as const;
-}
+export class CaptureExceedsAuthorized extends DomainError("CaptureExceedsAuthorized", "amount_too_large", "unprocessable")<{ readonly maximumMinor: number | null }> {}
 
 /** A refund would take the refunded total above the captured amount. */
-export class RefundExceedsCapturedAmount extends Data.TaggedError("RefundExceedsCapturedAmount")<{
-  readonly refundableMinor: number | null;
-  readonly detail?: string;
-}> {
-  readonly code = "refund_exceeds_captured";
-  readonly category = "unprocessable" as const;
-}
+export class RefundExceedsCapturedAmount extends DomainError("RefundExceedsCapturedAmount", "refund_exceeds_captured", "unprocessable")<{ readonly refundableMinor: number | null }> {}
 
 /** The payment's state does not allow this (e.g. capture of a canceled payment), or the same key is still running. */
-export class PaymentStateConflict extends Data.TaggedError("PaymentStateConflict")<{ readonly reason: string; readonly detail?: string }> {
-  readonly code = "payment_state_conflict";
-  readonly category = "conflict" as const;
-}
+export class PaymentStateConflict extends DomainError("PaymentStateConflict", "payment_state_conflict", "conflict")<{ readonly reason: string }> {}
 
 /** The request is invalid (amount, token, key too long, or the key reused for a different request). */
-export class PaymentRequestInvalid extends Data.TaggedError("PaymentRequestInvalid")<{ readonly reason: string; readonly detail?: string }> {
-  readonly code = "payment_request_invalid";
-  readonly category = "unprocessable" as const;
-}
+export class PaymentRequestInvalid extends DomainError("PaymentRequestInvalid", "payment_request_invalid", "unprocessable")<{ readonly reason: string }> {}
 
 /** The gateway may not act for this merchant (unknown merchant, no credential, missing scope). */
-export class PaymentGatewayRefused extends Data.TaggedError("PaymentGatewayRefused")<{ readonly detail?: string }> {
-  readonly code = "payment_gateway_refused";
-  readonly category = "forbidden" as const;
-}
+export class PaymentGatewayRefused extends DomainError("PaymentGatewayRefused", "payment_gateway_refused", "forbidden") {}
 
 /** Every typed failure of the gateway. */
 export type PaymentGatewayError =

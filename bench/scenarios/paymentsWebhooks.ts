@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { Effect } from "effect";
-import { sandboxWebhookBody, signWebhook, webhookSignatureHeader } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
+import { sandboxWebhookBody, signWebhook, webhookSignatureHeader } from "../../adapters/payments/providers/sandbox/SandboxWebhooks.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { attemptReference } from "../../core/payments/ProviderReferences.js";

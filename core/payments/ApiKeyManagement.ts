@@ -9,9 +9,11 @@ import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { ApiKeys, type ApiKeySummary } from "../../ports/payments/ApiKeys.js";
+import { ApiKeys } from "../../ports/payments/ApiKeys.js";
+import type { ApiKey } from "./model/ApiKey.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
 import { issueMerchantKey, revokeMerchantKey } from "./Merchants.js";
 
@@ -35,7 +37,7 @@ const noEscalation = (caller: MerchantCaller, scopes: ReadonlyArray<string>): Ef
     : Effect.fail(new Forbidden({ detail: `A key cannot grant scopes it does not hold: ${beyond.join(", ")}.` }));
 };
 
-const liveKeyOf = (caller: MerchantCaller, keyId: string, at: Date): Effect.Effect<ApiKeySummary, NotFound, ApiKeys> =>
+const liveKeyOf = (caller: MerchantCaller, keyId: string, at: Date): Effect.Effect<ApiKey, NotFound, ApiKeys> =>
   Effect.flatMap(ApiKeys, (keys) => keys.find(caller.merchantId, keyId)).pipe(
     Effect.flatMap((key) =>
       key !== null && key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > at.getTime())
@@ -48,7 +50,7 @@ const liveKeyOf = (caller: MerchantCaller, keyId: string, at: Date): Effect.Effe
 export const issueKey = (
   principal: Principal,
   input: { readonly scopes: ReadonlyArray<string>; readonly expiresAt?: Date },
-): Effect.Effect<{ readonly key: ApiKeySummary; readonly apiKey: string }, Forbidden | ValidationFailed | NotFound, PaymentsRepository | ApiKeys | Transactions | Ids> =>
+): Effect.Effect<{ readonly key: ApiKey; readonly apiKey: string }, Forbidden | ValidationFailed | NotFound, PaymentsRepository | ApiKeys | Transactions | Ids> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     if (input.scopes.length === 0) {
@@ -74,7 +76,7 @@ export const issueKey = (
   }).pipe(Effect.withSpan("Payments.issueKey"));
 
 /** The caller's merchant's keys, newest first, live and revoked (never a secret or hash). */
-export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiKeySummary>, Forbidden, ApiKeys> =>
+export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiKey>, Forbidden, ApiKeys> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     return yield* (yield* ApiKeys).list(caller.merchantId);
@@ -100,7 +102,7 @@ export const rotateKey = (
   keyId: string,
   overlapSeconds: number,
 ): Effect.Effect<
-  { readonly key: ApiKeySummary; readonly apiKey: string; readonly previous: ApiKeySummary },
+  { readonly key: ApiKey; readonly apiKey: string; readonly previous: ApiKey },
   Forbidden | ValidationFailed | NotFound,
   PaymentsRepository | ApiKeys | Transactions | Ids
 > =>

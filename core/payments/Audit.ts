@@ -1,27 +1,18 @@
 /** Appends one immutable audit record (spec rule 10): every command with its actor and reason. */
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { AuditRecord } from "./model/AuditRecord.js";
 
-/** What a command records; id and time are filled in here. */
-export interface AuditInput {
-  readonly merchantId: string | null;
-  readonly actor: string;
-  readonly action: string;
-  readonly subjectType: string;
-  readonly subjectId: string;
-  readonly reason: string;
-  readonly data?: Readonly<Record<string, unknown>>;
-}
+/** What a command records; id and time are filled in here, `data` defaults to `{}`. */
+export type AuditInput = Omit<AuditRecord, "id" | "createdAt" | "data"> & { readonly data?: AuditRecord["data"] };
 
 /** Records `input` in the audit log (inside the command's transaction). */
 export const audit = (input: AuditInput): Effect.Effect<void, never, PaymentsRepository | Ids> =>
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
     const id = yield* (yield* Ids).next;
-    const createdAt = new Date(yield* Clock.currentTimeMillis);
+    const createdAt = yield* now;
     yield* repo.appendAudit({ ...input, id, data: input.data ?? {}, createdAt });
   });
-
-/** The current time as a Date, from Effect's Clock. */
-export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis));

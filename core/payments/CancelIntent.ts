@@ -10,11 +10,12 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { transition } from "./IntentStatus.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
-import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { voidReference } from "./ProviderReferences.js";
 

@@ -18,14 +18,16 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
+import { reconcileIntentJob } from "./ReconciliationWindow.js";
 import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { transition, type IntentTrigger } from "./IntentStatus.js";
 import { type IntentStatus } from "./model/PaymentIntent.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireConfirmer, type MerchantCaller } from "./MerchantAccess.js";
-import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
@@ -48,7 +50,7 @@ export interface ConfirmIntentInput {
 type Services = PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs;
 
 /** The job that asks the provider, by our reference, what became of an unknown attempt. */
-export const reconcileIntentJobKind = "payments.reconcile_intent";
+export { reconcileIntentJobKind } from "./ReconciliationWindow.js";
 
 /** How long after a lost answer the reconciliation job first asks the provider. */
 export const reconcileDelayMs = 30_000;
@@ -195,12 +197,7 @@ export const applyAttemptOutcome = (
     });
     if (meaning.trigger === "provider_outcome_unknown") {
       // Never guessed: a durable job asks the provider later by the same reference.
-      yield* (yield* Jobs).schedule({
-        kind: reconcileIntentJobKind,
-        key: intent.id,
-        payload: { intent_id: intent.id },
-        runAt: new Date(at.getTime() + reconcileDelayMs),
-      });
+      yield* reconcileIntentJob.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
       return { intent, outcome: "processing" as const, declineCode: null };
     }
     const saved = yield* saveIntent(

@@ -6,7 +6,8 @@ import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import type { CaptureMethod, PaymentIntent } from "./model/PaymentIntent.js";
 

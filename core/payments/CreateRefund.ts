@@ -13,13 +13,14 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider, type SettleResult } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { requireCurrency } from "./CurrencyCheck.js";
 import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { postLedger, refundPosting } from "./LedgerPostings.js";
 import { emitRefundSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
-import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
 

@@ -4,15 +4,17 @@
  * the day it covers, so any number of worker processes scheduling at start-up, or a run
  * scheduling its successor twice, still yields one job per day.
  */
-import { Effect } from "effect";
+import { Clock, Effect, Schema } from "effect";
 import { Jobs } from "../../ports/Jobs.js";
-import { exceptionReportJobKind } from "./ExceptionReport.js";
-import { reconcileSettlementJobKind } from "./SettlementReconciliation.js";
 
 const dayMs = 24 * 60 * 60_000;
 
 /** The UTC day (YYYY-MM-DD) of `at`. */
 export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+/** The payload of a daily run's job: the UTC day (YYYY-MM-DD) it covers. */
+export const DailyRunPayload = Schema.Struct({ day: Schema.String });
+export type DailyRunPayload = typeof DailyRunPayload.Type;
 
 /** A daily run: its job kind and the UTC hour it runs at. */
 export interface DailyRun {
@@ -21,10 +23,14 @@ export interface DailyRun {
 }
 
 /** Settlement files of a day are final early the next morning: reconcile yesterday at 06:00 UTC. */
-export const dailySettlementRun: DailyRun = { kind: reconcileSettlementJobKind, hourUtc: 6 };
+export const dailySettlementRun: DailyRun = { kind: "payments.reconcile_settlement", hourUtc: 6 };
 
 /** The open-exception report, after the settlement run: 07:00 UTC. */
-export const dailyExceptionReportRun: DailyRun = { kind: exceptionReportJobKind, hourUtc: 7 };
+export const dailyExceptionReportRun: DailyRun = { kind: "payments.exception_report", hourUtc: 7 };
+
+/** Schedules the run after `nowMs` of the daily job that just ran (at the end of its handler). */
+export const scheduleFollowingRun = (run: DailyRun): Effect.Effect<void, never, Jobs> =>
+  Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(run, nowMs));
 
 /**
  * Schedules the first run of `run` after `nowMs`; its payload's `day` is the UTC day before the
@@ -36,5 +42,5 @@ export const scheduleNextDailyRun = (run: DailyRun, nowMs: number): Effect.Effec
     let runAt = startOfDay + run.hourUtc * 60 * 60_000;
     if (runAt <= nowMs) runAt += dayMs;
     const day = utcDay(new Date(runAt - dayMs));
-    yield* (yield* Jobs).schedule({ kind: run.kind, key: `day-${day}`, payload: { day }, runAt: new Date(runAt) });
+    yield* (yield* Jobs).schedule({ kind: run.kind, key: `day-${day}`, payload: Schema.encodeSync(DailyRunPayload)({ day }), runAt: new Date(runAt) });
   });

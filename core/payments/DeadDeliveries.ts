@@ -4,32 +4,25 @@
  * kernel's cursor codec. Only operators see it; it shows ids, event type, attempts, last error
  * and timestamps: never the payload (it may carry customer data) nor any secret.
  */
-import { Effect, Schema } from "effect";
-import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import { Effect } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, mapPage, pageFrom, type Page } from "../kernel/Page.js";
 import type { Forbidden, InvalidCursor } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { requireOperator, type OperatorPolicy } from "./OperatorReplay.js";
-import type { WebhookDelivery } from "./WebhookEndpointRecords.js";
-
-/** A dead delivery as an operator sees it: no body. */
-export type DeadDelivery = Omit<WebhookDelivery, "body">;
-
-/** The sort key a dead-deliveries cursor carries: the last delivery's id. */
-export const DeadDeliveryCursor = Schema.Tuple(Schema.String);
+import { deadDeliveryView, type DeadDeliveryView } from "./model/WebhookDelivery.js";
 
 /** One page of dead deliveries across merchants (platform operators only). */
 export const listDeadDeliveries = (
   principal: Principal,
   policy: OperatorPolicy,
   page: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<{ readonly data: ReadonlyArray<DeadDelivery>; readonly nextCursor: string | null }, Forbidden | InvalidCursor, WebhookEndpoints> =>
+): Effect.Effect<Page<DeadDeliveryView>, Forbidden | InvalidCursor, WebhookEndpoints> =>
   Effect.gen(function* () {
     yield* requireOperator(principal, policy);
-    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(DeadDeliveryCursor, page.cursor))[0];
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* WebhookEndpoints).listDeadDeliveries({ ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
-    // The payload is dropped here, so no adapter or view can show it by mistake.
-    const data = rows.slice(0, page.limit).map(({ body: _body, ...rest }): DeadDelivery => rest);
-    const last = data[data.length - 1];
-    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.id]) : null };
+    // The payload is dropped here (the view has no body), so no adapter can show it by mistake.
+    return mapPage(pageFrom(rows, page.limit, (row) => [row.id]), deadDeliveryView);
   }).pipe(Effect.withSpan("Payments.listDeadDeliveries"));

@@ -6,15 +6,17 @@
  * reordered events never move a dispute backwards.
  */
 import { Effect, Either, Schema } from "effect";
-import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import type { Forbidden, InvalidCursor } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
-import { disputeEventTypes, disputeStatuses, type Dispute, type ProviderDisputeEvent } from "./DisputeRecords.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
+import { disputeEventTypes, disputeStatuses, type Dispute, type ProviderDisputeEvent } from "./model/Dispute.js";
 import { requireMerchant } from "./MerchantAccess.js";
 
 /** The audit actor of dispute changes. */
@@ -102,19 +104,14 @@ export const applyDisputeEvent = (
     );
   }).pipe(Effect.withSpan("Payments.applyDisputeEvent"));
 
-/** The sort key a disputes cursor carries: the last dispute's id. */
-export const DisputeCursor = Schema.Tuple(Schema.String);
-
 /** The caller's disputes, newest first, as keyset pages (scope ledger:read: a finance read). */
 export const listDisputes = (
   principal: Principal,
   page: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<{ readonly data: ReadonlyArray<Dispute>; readonly nextCursor: string | null }, Forbidden | InvalidCursor, Disputes> =>
+): Effect.Effect<Page<Dispute>, Forbidden | InvalidCursor, Disputes> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "ledger:read");
-    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(DisputeCursor, page.cursor))[0];
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* Disputes).list({ merchantId: caller.merchantId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
-    const data = rows.slice(0, page.limit);
-    const last = data[data.length - 1];
-    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.id]) : null };
+    return pageFrom(rows, page.limit, (row) => [row.id]);
   }).pipe(Effect.withSpan("Payments.listDisputes"));

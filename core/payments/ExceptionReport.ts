@@ -6,19 +6,21 @@
  * is unique per (merchant, day), so a retried or raced run announces each report once.
  */
 import { Effect } from "effect";
-import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { ReconciliationRepository, type OpenExceptionGroup } from "../../ports/payments/ReconciliationRepository.js";
-import { now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { ReconciliationExceptionsOpen } from "./Events.js";
+import { DailyRunPayload, dailyExceptionReportRun, scheduleFollowingRun } from "./DailyRuns.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 
 /** The job kind of the daily report (payload `{ day: "YYYY-MM-DD" }`). */
-export const exceptionReportJobKind = "payments.exception_report";
+export const exceptionReportJobKind = dailyExceptionReportRun.kind;
 
 /** The event announcing a merchant's open exceptions. */
-export const reconciliationExceptionsOpen = "ReconciliationExceptionsOpen";
+export const reconciliationExceptionsOpen = ReconciliationExceptionsOpen.type;
 
 /** What one report run did. */
 export interface ExceptionReportSummary {
@@ -55,10 +57,9 @@ export const reportOpenExceptions = (
         by_kind: Object.fromEntries(items.map((g) => [g.kind, g.count])),
         oldest_opened_at: oldest.toISOString(),
       };
-      if (!(yield* repo.recordExceptionReport({ merchantKey, day, openCount: count, summary, createdAt: at }))) continue;
+      if (!(yield* repo.recordExceptionReport({ merchantKey, reportDay: day, openCount: count, summary, createdAt: at }))) continue;
       announced += 1;
-      const event = yield* makeEvent({
-        type: reconciliationExceptionsOpen,
+      const event = yield* ReconciliationExceptionsOpen.make({
         tenant_id: merchantKey,
         aggregate_id: `exception_report:${merchantKey}:${day}`,
         aggregate_version: 1,
@@ -72,3 +73,10 @@ export const reportOpenExceptions = (
   }).pipe((program) => Effect.flatMap(Transactions, (transactions) => transactions.run(program)))).pipe(
     Effect.withSpan("Payments.reportOpenExceptions"),
   );
+
+/** The daily open-exception report as a durable job; it schedules the next day's. */
+export const exceptionReportJob = defineJob({
+  kind: exceptionReportJobKind,
+  payload: DailyRunPayload,
+  handle: ({ day }) => Effect.zipRight(reportOpenExceptions(day), scheduleFollowingRun(dailyExceptionReportRun)),
+});

@@ -1,11 +1,11 @@
 /**
  * The payment intent state machine as one explicit table of (status, trigger) -> next status
- * (docs/decisions.md). Status names are the ones payment developers know. Anything not
+ * (docs/decisions.md, Payments (first slice)). Status names are the ones payment developers know. Anything not
  * in the table is an illegal transition and fails with a typed error, never a silent no-op.
  */
 import { Effect } from "effect";
 import type { IntentStatus } from "./model/PaymentIntent.js";
-import { IllegalTransition } from "./PaymentErrors.js";
+import { IllegalTransition } from "./Errors.js";
 
 
 /** What can happen to an intent. */

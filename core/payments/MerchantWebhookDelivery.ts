@@ -5,23 +5,25 @@
  * retries it with its exponential backoff; at the job's bound the delivery is marked dead and
  * waits for an operator replay (dual control, OperatorReplay.ts).
  */
-import { Data, Effect } from "effect";
+import { Effect, Schema } from "effect";
+import { DomainError } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Job } from "../../ports/Jobs.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
-import { now } from "./Audit.js";
-import { merchantWebhookDeliveryJobKind } from "./MerchantWebhookFanout.js";
-import type { WebhookDelivery } from "./WebhookEndpointRecords.js";
+import type { WebhookDelivery } from "./model/WebhookDelivery.js";
+
+/** The job kind that POSTs one delivery. */
+export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";
 
 /** One attempt got no 2xx; the job runner retries (or dead-letters) the job. */
-export class MerchantWebhookAttemptFailed extends Data.TaggedError("MerchantWebhookAttemptFailed")<{
+export class MerchantWebhookAttemptFailed extends DomainError("MerchantWebhookAttemptFailed", "merchant_webhook_attempt_failed", "unavailable")<{
   readonly deliveryId: string;
   readonly reason: string;
 }> {
-  readonly code = "merchant_webhook_attempt_failed";
-  readonly category = "unavailable" as const;
   override get message(): string {
     return `delivery ${this.deliveryId}: ${this.reason}`;
   }
@@ -33,12 +35,12 @@ export type DeliveryOutcome = "succeeded" | "retrying" | "dead" | "skipped";
 const finish = (delivery: WebhookDelivery, changes: Partial<WebhookDelivery>, at: Date) =>
   Effect.flatMap(WebhookEndpoints, (store) => store.updateDelivery({ ...delivery, ...changes, updatedAt: at }));
 
-/** Runs one attempt of the delivery named by `job` (job.attempts counts this attempt). */
+/** Runs one attempt of delivery `deliveryId` as `job` (job.attempts counts this attempt). */
 export const deliverMerchantWebhook = (
+  deliveryId: string,
   job: Job,
 ): Effect.Effect<DeliveryOutcome, MerchantWebhookAttemptFailed, WebhookEndpoints | MerchantWebhookSender | Transactions | Ids> =>
   Effect.gen(function* () {
-    const deliveryId = String((job.payload as { delivery_id?: unknown }).delivery_id);
     const store = yield* WebhookEndpoints;
     const transactions = yield* Transactions;
     const prepared = yield* transactions.run(
@@ -87,8 +89,9 @@ export const deliverMerchantWebhook = (
     return outcome;
   }).pipe(Effect.withSpan("Payments.deliverMerchantWebhook"));
 
-/** The durable job handler of merchant webhook deliveries (structurally an adapters/worker JobHandler). */
-export const merchantWebhookDeliveryJob = {
+/** The durable job of merchant webhook deliveries (payload `{ delivery_id }`). */
+export const merchantWebhookDeliveryJob = defineJob({
   kind: merchantWebhookDeliveryJobKind,
-  run: (job: Job) => Effect.asVoid(deliverMerchantWebhook(job)),
-};
+  payload: Schema.Struct({ delivery_id: Schema.String }),
+  handle: ({ delivery_id }, job) => Effect.asVoid(deliverMerchantWebhook(delivery_id, job)),
+});

@@ -4,15 +4,18 @@
  * endpoint (UNIQUE per endpoint and event, so a redelivered event adds nothing) and schedules
  * one durable job per delivery, in the consumer's transaction.
  */
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
-import { merchantWebhookEventTypes, type WebhookDelivery } from "./WebhookEndpointRecords.js";
+import { merchantWebhookEventTypes } from "./model/WebhookEndpoint.js";
+import { type WebhookDelivery } from "./model/WebhookDelivery.js";
+import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 
 /** The job kind that POSTs one delivery. */
-export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";
+export { merchantWebhookDeliveryJobKind } from "./MerchantWebhookDelivery.js";
 
 /** Attempts per delivery before it is dead-lettered (the job runner's backoff spaces them). */
 export const defaultMerchantWebhookMaxAttempts = 8;
@@ -37,9 +40,8 @@ export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions 
   handle: (event: EventEnvelope): Effect.Effect<void, never, WebhookEndpoints | Jobs | Ids> =>
     Effect.gen(function* () {
       const store = yield* WebhookEndpoints;
-      const jobs = yield* Jobs;
       const ids = yield* Ids;
-      const at = new Date(yield* Clock.currentTimeMillis);
+      const at = yield* now;
       const body = merchantWebhookBody(event);
       for (const endpoint of yield* store.subscribed(event.tenant_id, event.type)) {
         const delivery: WebhookDelivery = {
@@ -56,13 +58,10 @@ export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions 
           updatedAt: at,
         };
         if (!(yield* store.insertDelivery(delivery))) continue;
-        yield* jobs.schedule({
-          kind: merchantWebhookDeliveryJobKind,
-          key: delivery.id,
-          payload: { delivery_id: delivery.id },
-          runAt: at,
-          maxAttempts: options.maxAttempts ?? defaultMerchantWebhookMaxAttempts,
-        });
+        yield* merchantWebhookDeliveryJob.schedule(
+          { delivery_id: delivery.id },
+          { key: delivery.id, runAt: at, maxAttempts: options.maxAttempts ?? defaultMerchantWebhookMaxAttempts },
+        );
       }
     }).pipe(Effect.withSpan("Payments.merchantWebhookFanout")),
 });

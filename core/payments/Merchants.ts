@@ -10,7 +10,8 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { merchantScopes, type Merchant } from "./model/Merchant.js";
 
 /** A new merchant and its first key; `apiKey` is shown once and never stored in clear. */

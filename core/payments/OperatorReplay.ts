@@ -5,23 +5,23 @@
  * operator approves it, and only then is the delivery put back in line. Every step is audited
  * with its actor and reason; the database also refuses an approval by the requester.
  */
-import { Data, Effect } from "effect";
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { Effect } from "effect";
+import { Conflict, DomainError, Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
-import { audit, now } from "./Audit.js";
-import { defaultMerchantWebhookMaxAttempts, merchantWebhookDeliveryJobKind } from "./MerchantWebhookFanout.js";
-import type { ReplayRequest, WebhookDelivery } from "./WebhookEndpointRecords.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
+import { defaultMerchantWebhookMaxAttempts } from "./MerchantWebhookFanout.js";
+import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
+import type { ReplayRequest } from "./model/ReplayRequest.js";
+import type { WebhookDelivery } from "./model/WebhookDelivery.js";
 
 /** The same operator tried to approve its own request (409 dual_control_same_operator). */
-export class DualControlViolation extends Data.TaggedError("DualControlViolation")<{ readonly detail?: string }> {
-  readonly code = "dual_control_same_operator";
-  readonly category = "conflict" as const;
-}
+export class DualControlViolation extends DomainError("DualControlViolation", "dual_control_same_operator", "conflict") {}
 
 /** Who the platform operators are, and how many attempts a replayed delivery gets. */
 export interface OperatorPolicy {
@@ -134,13 +134,10 @@ export const approveDeliveryReplay = (
           return yield* Effect.fail(new Conflict({ code: "replay_already_approved", detail: "This replay request was already approved." }));
         }
         yield* store.updateDelivery({ ...delivery, status: "pending", lastError: null, updatedAt: at });
-        yield* (yield* Jobs).schedule({
-          kind: merchantWebhookDeliveryJobKind,
-          key: deliveryId,
-          payload: { delivery_id: deliveryId },
-          runAt: at,
-          maxAttempts: policy.maxAttempts ?? defaultMerchantWebhookMaxAttempts,
-        });
+        yield* merchantWebhookDeliveryJob.schedule(
+          { delivery_id: deliveryId },
+          { key: deliveryId, runAt: at, maxAttempts: policy.maxAttempts ?? defaultMerchantWebhookMaxAttempts },
+        );
         yield* audit({
           merchantId: delivery.merchantId,
           actor: operatorActor(operator),

@@ -1,23 +1,21 @@
 /**
- * Domain events of the payment module, appended to the outbox in the transaction that makes
- * them true (merchant webhook delivery and reports consume them in a later slice). Payloads
- * carry ids and amounts only: never tokens or secrets.
+ * Appending the payment module's events (core/payments/Events.ts) for captured intents and
+ * completed refunds, in the transaction that makes them true.
  */
 import { Effect } from "effect";
-import { makeEvent } from "../kernel/EventEnvelope.js";
 import type { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
+import { PaymentSucceeded, RefundSucceeded } from "./Events.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import type { Refund } from "./model/Refund.js";
 
-/** The event types this module emits. */
-export const paymentEventTypes = { paymentSucceeded: "PaymentSucceeded", refundSucceeded: "RefundSucceeded" } as const;
+/** The event types this module emits for intents and refunds. */
+export const paymentEventTypes = { paymentSucceeded: PaymentSucceeded.type, refundSucceeded: RefundSucceeded.type } as const;
 
 /** Appends PaymentSucceeded for a captured intent. */
 export const emitPaymentSucceeded = (intent: PaymentIntent, actor: string): Effect.Effect<void, never, Outbox | Ids> =>
   Effect.gen(function* () {
-    const event = yield* makeEvent({
-      type: paymentEventTypes.paymentSucceeded,
+    const event = yield* PaymentSucceeded.make({
       tenant_id: intent.merchantId,
       aggregate_id: intent.id,
       aggregate_version: intent.version,
@@ -30,8 +28,7 @@ export const emitPaymentSucceeded = (intent: PaymentIntent, actor: string): Effe
 /** Appends RefundSucceeded for a completed refund; `intentVersion` orders it on the intent. */
 export const emitRefundSucceeded = (refund: Refund, intentVersion: number, actor: string): Effect.Effect<void, never, Outbox | Ids> =>
   Effect.gen(function* () {
-    const event = yield* makeEvent({
-      type: paymentEventTypes.refundSucceeded,
+    const event = yield* RefundSucceeded.make({
       tenant_id: refund.merchantId,
       aggregate_id: refund.intentId,
       aggregate_version: intentVersion,

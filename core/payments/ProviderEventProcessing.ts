@@ -18,7 +18,8 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
 import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { applyAttemptOutcome } from "./ConfirmIntent.js";
 import { applyRefundOutcome } from "./CreateRefund.js";
 import { reloadIntent, saveIntent } from "./IntentRecords.js";
@@ -27,9 +28,9 @@ import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { applyDisputeEvent, disputeEventFromProvider } from "./DisputeProjection.js";
 import type { Disputes } from "../../ports/payments/Disputes.js";
-import type { IllegalTransition } from "./PaymentErrors.js";
+import type { IllegalTransition } from "./Errors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
-import type { WebhookRejected } from "./WebhookErrors.js";
+import type { WebhookRejected } from "./Errors.js";
 
 /** The audit actor of everything a provider webhook does. */
 export const providerWebhookActor = "provider:webhook";

@@ -1,5 +1,5 @@
 /**
- * Stable provider idempotency references (conventions.md, Idempotency). Each is derived from
+ * Stable provider idempotency references (docs/conventions.md, Idempotency). Each is derived from
  * our own identifiers only, so a retry of the same step after a crash or a timeout sends the
  * same reference and the provider answers with what it already did instead of acting twice.
  */

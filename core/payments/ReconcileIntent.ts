@@ -15,7 +15,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider, type AuthorizeResult, type ProviderPayment } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
-import type { IllegalTransition, ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 
 /** What reconciliation found. */
 export type ReconcileOutcome =

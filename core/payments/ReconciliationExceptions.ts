@@ -10,9 +10,9 @@
  * Who: a merchant key (the merchant's finance operator) reads its own exceptions with
  * `ledger:read` and resolves them with `reconciliation:write`; another merchant's is 404.
  */
-import { Effect, Schema } from "effect";
-import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
-import { makeEvent } from "../kernel/EventEnvelope.js";
+import { Effect } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { emptyLedger, applyPosted, post, reversalOf, type LedgerTransaction } from "../kernel/Ledger.js";
 import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
 import { isCurrency } from "../kernel/Money.js";
@@ -22,30 +22,25 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
+import { ReconciliationMismatchFound } from "./Events.js";
 import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
-import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./ReconciliationErrors.js";
-import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./ReconciliationException.js";
+import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
+import type { ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 
 /** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
-export const reconciliationMismatchFound = "ReconciliationMismatchFound";
+export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
 
 /** The scope that resolves exceptions (reading needs `ledger:read`). */
 export const reconciliationWriteScope = "reconciliation:write";
 
 /** What a reconciler found. */
-export interface MismatchInput {
-  readonly merchantId: string | null;
-  readonly providerObject: string;
-  readonly settlementWindow: string;
-  readonly kind: MismatchKind;
-  readonly subjectType: ReconciliationException["subjectType"];
-  readonly subjectId: string | null;
-  readonly expected: Readonly<Record<string, unknown>> | null;
-  readonly observed: Readonly<Record<string, unknown>> | null;
-  readonly currency: string | null;
-}
+export type MismatchInput = Pick<
+  ReconciliationException,
+  "merchantId" | "providerObject" | "settlementWindow" | "kind" | "subjectType" | "subjectId" | "expected" | "observed" | "currency"
+>;
 
 /**
  * Opens an exception unless the same (provider object, window, kind) exists; true when it was
@@ -74,8 +69,7 @@ export const openReconciliationException = (
       data: { kind: input.kind, settlement_window: input.settlementWindow },
       createdAt: at,
     });
-    const event = yield* makeEvent({
-      type: reconciliationMismatchFound,
+    const event = yield* ReconciliationMismatchFound.make({
       tenant_id: input.merchantId ?? "platform",
       aggregate_id: exception.id,
       aggregate_version: 1,
@@ -102,26 +96,21 @@ export const openReconciliationException = (
     return true;
   });
 
-/** The sort key an exceptions cursor carries: the last exception's id. */
-export const ExceptionCursor = Schema.Tuple(Schema.String);
-
 /** Lists the caller's exceptions, newest first (scope ledger:read). */
 export const listReconciliationExceptions = (
   principal: Principal,
   page: { readonly cursor?: string | undefined; readonly limit: number; readonly status?: "open" | "resolved" | undefined },
-): Effect.Effect<{ readonly data: ReadonlyArray<ReconciliationException>; readonly nextCursor: string | null }, Forbidden | InvalidCursor, ReconciliationRepository> =>
+): Effect.Effect<Page<ReconciliationException>, Forbidden | InvalidCursor, ReconciliationRepository> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "ledger:read");
-    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(ExceptionCursor, page.cursor))[0];
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* ReconciliationRepository).listExceptions({
       merchantId: caller.merchantId,
       ...(page.status === undefined ? {} : { status: page.status }),
       ...(before === undefined ? {} : { before }),
       limit: page.limit + 1,
     });
-    const data = rows.slice(0, page.limit);
-    const last = data[data.length - 1];
-    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.id]) : null };
+    return pageFrom(rows, page.limit, (row) => [row.id]);
   }).pipe(Effect.withSpan("Payments.listReconciliationExceptions"));
 
 /** One of the caller's exceptions with its outcomes (scope ledger:read). */

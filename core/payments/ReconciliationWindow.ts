@@ -6,7 +6,7 @@
  * exception of kind `unresolved` is opened for a human instead of retrying forever. The intent
  * stays processing: nothing is assumed about money that may or may not have moved.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
@@ -16,15 +16,18 @@ import type { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import type { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { ReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
-import { now } from "./Audit.js";
-import { reconcileIntentJobKind } from "./ConfirmIntent.js";
-import type { IllegalTransition, ProviderOutcomeUnknown } from "./PaymentErrors.js";
+import { now } from "../kernel/Clock.js";
+import { defineJob } from "../kernel/JobDefinition.js";
+import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
-import { ambiguityWindowName } from "./ReconciliationException.js";
+import { ambiguityWindowName } from "./model/ReconciliationException.js";
 
 /** The audit actor of the reconcilers. */
 export const reconcilerActor = "system:reconciliation";
+
+/** The job that asks the provider, by our reference, what became of an unknown attempt. */
+export const reconcileIntentJobKind = "payments.reconcile_intent";
 
 /** What one check did. */
 export type WindowedReconcileOutcome =
@@ -59,12 +62,7 @@ export const reconcileIntentWithinWindow = (
         if (at.getTime() < deadline) {
           const next = new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline));
           // A key of its own: the running job still holds the intent's key until it completes.
-          yield* (yield* Jobs).schedule({
-            kind: reconcileIntentJobKind,
-            key: `${intent.id}:recheck:${next.getTime()}`,
-            payload: { intent_id: intent.id },
-            runAt: next,
-          });
+          yield* reconcileIntentJob.schedule({ intent_id: intent.id }, { key: `${intent.id}:recheck:${next.getTime()}`, runAt: next });
           return { _tag: "RecheckScheduled" as const, at: next };
         }
         const opened = yield* openReconciliationException(
@@ -86,3 +84,15 @@ export const reconcileIntentWithinWindow = (
       }),
     );
   }).pipe(Effect.withSpan("Payments.reconcileIntentWithinWindow"));
+
+/**
+ * Provider status reconciliation as a durable job: resolves an intent left processing by a lost
+ * answer. While the provider has not seen the reference and the ambiguity window is open it
+ * schedules a re-check; once the window has passed it opens a reconciliation exception. A
+ * provider that does not answer fails the job, so the runner retries it with backoff.
+ */
+export const reconcileIntentJob = defineJob({
+  kind: reconcileIntentJobKind,
+  payload: Schema.Struct({ intent_id: Schema.String }),
+  handle: ({ intent_id }) => Effect.asVoid(reconcileIntentWithinWindow(intent_id)),
+});

@@ -4,7 +4,7 @@
  * fields, integer amounts): a file we cannot read fails instead of reconciling half of it.
  */
 import { Effect } from "effect";
-import { SettlementFileInvalid } from "./ReconciliationErrors.js";
+import { SettlementFileInvalid } from "./Errors.js";
 
 /** The columns, in order. */
 export const settlementColumns = ["type", "reference", "provider_payment_id", "amount_minor", "currency", "status", "settled_at"] as const;

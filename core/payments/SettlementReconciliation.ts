@@ -11,15 +11,17 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { ReconciliationSettlementFiles } from "../../ports/payments/ReconciliationSettings.js";
-import type { ProviderOutcomeUnknown } from "./PaymentErrors.js";
-import { SettlementFileInvalid } from "./ReconciliationErrors.js";
+import type { ProviderOutcomeUnknown } from "./Errors.js";
+import { SettlementFileInvalid } from "./Errors.js";
 import { openReconciliationException, type MismatchInput } from "./ReconciliationExceptions.js";
-import type { SettledObject } from "./ReconciliationException.js";
+import type { SettledObject } from "./model/ReconciliationException.js";
 import { parseSettlementFile, type SettlementRow } from "./SettlementFile.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
+import { DailyRunPayload, dailySettlementRun, scheduleFollowingRun } from "./DailyRuns.js";
+import { defineJob } from "../kernel/JobDefinition.js";
 
-/** The durable job that reconciles one day's settlement file (payload `{ day }`). */
-export const reconcileSettlementJobKind = "payments.reconcile_settlement";
+/** The durable job kind that reconciles one day's settlement file (payload `{ day }`). */
+export const reconcileSettlementJobKind = dailySettlementRun.kind;
 
 /** What one run found. */
 export interface SettlementSummary {
@@ -103,3 +105,13 @@ export const reconcileSettlementDay = (
   day: string,
 ): Effect.Effect<SettlementSummary, SettlementFileInvalid | ProviderOutcomeUnknown, Services | ReconciliationSettlementFiles> =>
   Effect.flatMap(ReconciliationSettlementFiles, (files) => files.fetch(day)).pipe(Effect.flatMap((csv) => reconcileSettlementFile(day, csv)));
+
+/**
+ * Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`);
+ * the daily run schedules the next day's once it has finished.
+ */
+export const reconcileSettlementJob = defineJob({
+  kind: reconcileSettlementJobKind,
+  payload: DailyRunPayload,
+  handle: ({ day }) => Effect.zipRight(reconcileSettlementDay(day), scheduleFollowingRun(dailySettlementRun)),
+});

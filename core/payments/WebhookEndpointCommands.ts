@@ -3,8 +3,9 @@
  * list, delete, and list an endpoint's deliveries with their attempts. Scope `webhooks:write`;
  * another merchant's endpoint answers 404 like an unknown one.
  */
-import { Effect, Schema } from "effect";
-import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
+import { Effect } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { NotFound, ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -12,14 +13,11 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { requireMerchantScope, webhooksWriteScope } from "./ApiKeyManagement.js";
-import { audit, now } from "./Audit.js";
+import { now } from "../kernel/Clock.js";
+import { audit } from "./Audit.js";
 import { actorOf, ownedBy } from "./MerchantAccess.js";
-import {
-  merchantWebhookEventTypes,
-  type DeliveryWithAttempts,
-  type MerchantWebhookEventType,
-  type WebhookEndpoint,
-} from "./WebhookEndpointRecords.js";
+import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookEndpoint } from "./model/WebhookEndpoint.js";
+import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -119,20 +117,15 @@ export const deleteWebhookEndpoint = (
     );
   }).pipe(Effect.withSpan("Payments.deleteWebhookEndpoint"));
 
-/** The sort key a deliveries cursor carries: the last delivery's id. */
-export const DeliveryCursor = Schema.Tuple(Schema.String);
-
 /** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
 export const listWebhookDeliveries = (
   principal: Principal,
   endpointId: string,
   page: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<{ readonly data: ReadonlyArray<DeliveryWithAttempts>; readonly nextCursor: string | null }, Forbidden | NotFound | InvalidCursor, WebhookEndpoints> =>
+): Effect.Effect<Page<DeliveryWithAttempts>, Forbidden | NotFound | InvalidCursor, WebhookEndpoints> =>
   Effect.gen(function* () {
     yield* ownedEndpoint(principal, endpointId);
-    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(DeliveryCursor, page.cursor))[0];
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* WebhookEndpoints).listDeliveries({ endpointId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
-    const data = rows.slice(0, page.limit);
-    const last = data[data.length - 1];
-    return { data, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor([last.delivery.id]) : null };
+    return pageFrom(rows, page.limit, (row) => [row.delivery.id]);
   }).pipe(Effect.withSpan("Payments.listWebhookDeliveries"));

@@ -5,6 +5,7 @@
  * overlap: issue the new key, move clients, then revoke the old one.
  */
 import { Context, Effect } from "effect";
+import type { ApiKey } from "../../core/payments/model/ApiKey.js";
 
 /** A verified key: whose it is and what it may do. */
 export interface VerifiedApiKey {
@@ -17,18 +18,6 @@ export interface VerifiedApiKey {
 export interface IssuedApiKey {
   readonly keyId: string;
   readonly secret: string;
-}
-
-/** A key as listed and managed: never its secret nor its hash, only a short display prefix. */
-export interface ApiKeySummary {
-  readonly keyId: string;
-  readonly merchantId: string;
-  /** `sk_test_` and the first 4 characters of the secret, to recognise a key. */
-  readonly prefix: string;
-  readonly scopes: ReadonlyArray<string>;
-  readonly createdAt: Date;
-  readonly expiresAt: Date | null;
-  readonly revokedAt: Date | null;
 }
 
 /** Merchant API key storage and verification. */
@@ -47,9 +36,9 @@ export interface ApiKeys {
   /** Revokes a key of `merchantId`; false when there is no such live key. */
   readonly revoke: (req: { readonly merchantId: string; readonly keyId: string; readonly now: Date }) => Effect.Effect<boolean>;
   /** Every key of `merchantId` (live, expired and revoked), newest first. */
-  readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<ApiKeySummary>>;
+  readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<ApiKey>>;
   /** One key of `merchantId`, or null (another merchant's key is null too). */
-  readonly find: (merchantId: string, keyId: string) => Effect.Effect<ApiKeySummary | null>;
+  readonly find: (merchantId: string, keyId: string) => Effect.Effect<ApiKey | null>;
   /** Makes a live key expire at `at` (never later than an expiry it already has); false when not live. */
   readonly expire: (req: { readonly merchantId: string; readonly keyId: string; readonly at: Date }) => Effect.Effect<boolean>;
 }

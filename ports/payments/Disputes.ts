@@ -4,7 +4,7 @@
  * it is newer (provider time) than what is stored and the stored dispute is not closed.
  */
 import { Context, Effect } from "effect";
-import type { Dispute } from "../../core/payments/DisputeRecords.js";
+import type { Dispute } from "../../core/payments/model/Dispute.js";
 
 /** The disputes projection. */
 export interface Disputes {

@@ -4,12 +4,13 @@
  * reconciliation outcomes, and the reads a settlement comparison needs. Joins the open transaction.
  */
 import { Context, Effect } from "effect";
+import type { ExceptionReport } from "../../core/payments/model/ExceptionReport.js";
 import type { LedgerTransaction } from "../../core/kernel/Ledger.js";
 import type {
   ReconciliationException,
   ReconciliationOutcome,
   SettledObject,
-} from "../../core/payments/ReconciliationException.js";
+} from "../../core/payments/model/ReconciliationException.js";
 import type { LockOptions } from "./PaymentsRepository.js";
 
 /** Open exceptions of one merchant and kind. */
@@ -48,13 +49,7 @@ export interface ReconciliationRepository {
   /** Open exceptions grouped by merchant (null: operator items) and kind, with the oldest opening. */
   readonly openExceptionSummary: () => Effect.Effect<ReadonlyArray<OpenExceptionGroup>>;
   /** Records the exception report of `merchantKey` for `day`; false when that report exists. */
-  readonly recordExceptionReport: (report: {
-    readonly merchantKey: string;
-    readonly day: string;
-    readonly openCount: number;
-    readonly summary: Readonly<Record<string, unknown>>;
-    readonly createdAt: Date;
-  }) => Effect.Effect<boolean>;
+  readonly recordExceptionReport: (report: ExceptionReport) => Effect.Effect<boolean>;
   /** A posted ledger transaction by its source, with the source of its reversal if any. */
   readonly findLedgerTransaction: (source: string) => Effect.Effect<{
     readonly merchantId: string;

@@ -4,13 +4,9 @@
  * the dual-control replay requests. Every call joins the open transaction.
  */
 import { Context, Effect } from "effect";
-import type {
-  DeliveryAttempt,
-  DeliveryWithAttempts,
-  ReplayRequest,
-  WebhookDelivery,
-  WebhookEndpoint,
-} from "../../core/payments/WebhookEndpointRecords.js";
+import type { DeliveryAttempt, DeliveryWithAttempts, WebhookDelivery } from "../../core/payments/model/WebhookDelivery.js";
+import type { ReplayRequest } from "../../core/payments/model/ReplayRequest.js";
+import type { WebhookEndpoint } from "../../core/payments/model/WebhookEndpoint.js";
 import type { LockOptions } from "./PaymentsRepository.js";
 
 /** An endpoint together with the secret deliveries are signed with (for the sender only). */

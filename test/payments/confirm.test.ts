@@ -10,7 +10,7 @@ import { captureIntent } from "../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialect } from "../support/databases.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 

@@ -3,8 +3,8 @@
  * read-only disputes projection, once, in provider-time order — on SQLite and Postgres.
  */
 import t from "tap";
-import { deliverSandboxWebhook } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { deliverSandboxWebhook } from "../../adapters/payments/providers/sandbox/SandboxWebhooks.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 

@@ -8,7 +8,7 @@
 import "../../adapters/sql/payments/index.js";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
@@ -17,7 +17,7 @@ import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { applyDisputeEvent, disputeEventFromProvider, listDisputes } from "../../core/payments/DisputeProjection.js";
-import type { DisputeEventType, DisputeStatus, ProviderDisputeEvent } from "../../core/payments/DisputeRecords.js";
+import type { DisputeEventType, DisputeStatus, ProviderDisputeEvent } from "../../core/payments/model/Dispute.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";

@@ -14,7 +14,7 @@ import "../../adapters/sql/payments/index.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { dailyExceptionReportRun, dailySettlementRun, scheduleNextDailyRun } from "../../core/payments/DailyRuns.js";
 import { reconciliationExceptionsOpen, reportOpenExceptions } from "../../core/payments/ExceptionReport.js";
-import type { MismatchKind } from "../../core/payments/ReconciliationException.js";
+import type { MismatchKind } from "../../core/payments/model/ReconciliationException.js";
 import { exceptionReportJob, reconcileSettlementJob } from "../../hosts/modules/paymentsModule.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";

@@ -4,9 +4,9 @@
  * pointed at it, with the sandbox pushing signed webhooks to that server. The worker is not
  * started in-process, so tests run jobs themselves (runJobsOnce at a chosen time).
  */
-import { makeHttpPaymentProvider } from "../../adapters/providers/http/HttpPaymentProvider.js";
-import { makeHttpSettlementFiles } from "../../adapters/providers/http/HttpSettlementFiles.js";
-import { startSandboxServer, type SandboxServer, type SandboxServerOptions } from "../../adapters/providers/sandbox/SandboxServer.js";
+import { makeHttpPaymentProvider } from "../../adapters/payments/providers/http/HttpPaymentProvider.js";
+import { makeHttpSettlementFiles } from "../../adapters/payments/providers/http/HttpSettlementFiles.js";
+import { startSandboxServer, type SandboxServer, type SandboxServerOptions } from "../../adapters/payments/providers/sandbox/SandboxServer.js";
 import { runJobsOnce, type JobHandler } from "../../adapters/worker/JobRunner.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";

@@ -6,64 +6,60 @@
  * a currency mismatch, and no API key or payment token in any log line or error body.
  */
 import t from "tap";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
-import { dialects } from "../support/databases.js";
+import { forEachDialect } from "../support/databases.js";
 import { call, freshKey, startPaymentsServer } from "./support.js";
 
 t.test("a payment from intent to refund over HTTP, with the ledger as keyset pages", (t) =>
-  Promise.all(
-    dialects.map((dialect) =>
-      t.test(`walk-through [${dialect}]`, async (t) => {
-        const { server, merchant } = await startPaymentsServer(t, dialect);
-        const { api_key: key, merchant_id } = await merchant();
-        const created = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 2500, currency: "EUR" } });
-        t.equal(created.status, 201);
-        t.match(created.body, { object: "payment_intent", merchant_id, status: "requires_payment_method", amount_minor: 2500 });
-        t.equal(created.headers.get("etag"), '"1"');
-        const id = String(created.body.id);
-        const confirmed = await call(`${server.url}/v1/payment-intents/${id}/confirm`, {
-          key,
-          idempotencyKey: freshKey(),
-          body: { payment_method: sandboxTokens.visa },
-        });
-        t.equal(confirmed.status, 200);
-        t.match(confirmed.body, { status: "succeeded", amount_captured_minor: 2500 });
-        t.notOk("payment_method" in confirmed.body, "the token is never shown");
-        const refundKey = freshKey();
-        const refund = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 1000 } });
-        t.equal(refund.status, 201);
-        t.match(refund.body, { object: "refund", status: "succeeded", amount_minor: 1000, currency: "EUR" });
-        const replay = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 1000 } });
-        t.equal(replay.status, 201);
-        t.equal(replay.headers.get("idempotent-replayed"), "true");
-        t.same(replay.body, refund.body, "the same key replays the stored answer");
-        const reused = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 999 } });
-        t.match(reused, { status: 422, body: { code: "idempotency_key_reused" } });
-        const read = await call(`${server.url}/v1/payment-intents/${id}`, { key });
-        t.match(read, { status: 200, body: { amount_refunded_minor: 1000 } });
+  forEachDialect(t, "walk-through", async (t, db) => {
+    const { server, merchant } = await startPaymentsServer(t, db.dialect);
+    const { api_key: key, merchant_id } = await merchant();
+    const created = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 2500, currency: "EUR" } });
+    t.equal(created.status, 201);
+    t.match(created.body, { object: "payment_intent", merchant_id, status: "requires_payment_method", amount_minor: 2500 });
+    t.equal(created.headers.get("etag"), '"1"');
+    const id = String(created.body.id);
+    const confirmed = await call(`${server.url}/v1/payment-intents/${id}/confirm`, {
+      key,
+      idempotencyKey: freshKey(),
+      body: { payment_method: sandboxTokens.visa },
+    });
+    t.equal(confirmed.status, 200);
+    t.match(confirmed.body, { status: "succeeded", amount_captured_minor: 2500 });
+    t.notOk("payment_method" in confirmed.body, "the token is never shown");
+    const refundKey = freshKey();
+    const refund = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 1000 } });
+    t.equal(refund.status, 201);
+    t.match(refund.body, { object: "refund", status: "succeeded", amount_minor: 1000, currency: "EUR" });
+    const replay = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 1000 } });
+    t.equal(replay.status, 201);
+    t.equal(replay.headers.get("idempotent-replayed"), "true");
+    t.same(replay.body, refund.body, "the same key replays the stored answer");
+    const reused = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 999 } });
+    t.match(reused, { status: 422, body: { code: "idempotency_key_reused" } });
+    const read = await call(`${server.url}/v1/payment-intents/${id}`, { key });
+    t.match(read, { status: 200, body: { amount_refunded_minor: 1000 } });
 
-        const first = await call(`${server.url}/v1/balance-transactions?limit=3`, { key });
-        t.equal(first.status, 200);
-        const data = first.body.data as Array<Record<string, unknown>>;
-        t.equal(data.length, 3);
-        t.type(first.body.next_cursor, "string");
-        const second = await call(`${server.url}/v1/balance-transactions?limit=3&cursor=${String(first.body.next_cursor)}`, { key });
-        const rest = second.body.data as Array<Record<string, unknown>>;
-        t.equal(rest.length, 1, "four entries: capture and refund, two each");
-        t.equal(second.body.next_cursor, null);
-        const all = [...data, ...rest];
-        t.equal(new Set(all.map((e) => e.id)).size, 4, "no entry twice across pages");
-        t.equal(all.reduce((s, e) => s + Number(e.amount_minor), 0), 0, "the merchant's entries balance");
-        const bad = await call(`${server.url}/v1/balance-transactions?cursor=not-a-cursor`, { key });
-        t.match(bad, { status: 400, body: { code: "invalid_cursor" } });
-        const openApi = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
-        for (const path of ["/v1/payment-intents", "/v1/payment-intents/{id}/confirm", "/v1/payment-intents/{id}", "/v1/refunds", "/v1/balance-transactions"]) {
-          t.ok(openApi.paths[path], `${path} is described in the OpenAPI document`);
-        }
-      }),
-    ),
-  ),
+    const first = await call(`${server.url}/v1/balance-transactions?limit=3`, { key });
+    t.equal(first.status, 200);
+    const data = first.body.data as Array<Record<string, unknown>>;
+    t.equal(data.length, 3);
+    t.type(first.body.next_cursor, "string");
+    const second = await call(`${server.url}/v1/balance-transactions?limit=3&cursor=${String(first.body.next_cursor)}`, { key });
+    const rest = second.body.data as Array<Record<string, unknown>>;
+    t.equal(rest.length, 1, "four entries: capture and refund, two each");
+    t.equal(second.body.next_cursor, null);
+    const all = [...data, ...rest];
+    t.equal(new Set(all.map((e) => e.id)).size, 4, "no entry twice across pages");
+    t.equal(all.reduce((s, e) => s + Number(e.amount_minor), 0), 0, "the merchant's entries balance");
+    const bad = await call(`${server.url}/v1/balance-transactions?cursor=not-a-cursor`, { key });
+    t.match(bad, { status: 400, body: { code: "invalid_cursor" } });
+    const openApi = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    for (const path of ["/v1/payment-intents", "/v1/payment-intents/{id}/confirm", "/v1/payment-intents/{id}", "/v1/refunds", "/v1/balance-transactions"]) {
+      t.ok(openApi.paths[path], `${path} is described in the OpenAPI document`);
+    }
+  }),
 );
 
 t.test("ten parallel identical confirms make exactly one provider call", (t) =>

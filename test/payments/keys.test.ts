@@ -5,7 +5,7 @@
  * grant scopes it lacks; a key without `keys:write` is 403; another merchant's key is 404.
  */
 import t from "tap";
-import { makeSandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey } from "./support.js";

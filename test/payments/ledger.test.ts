@@ -11,7 +11,7 @@ import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { clearingAccount, postLedger } from "../../core/payments/LedgerPostings.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { forEachDialect } from "../support/databases.js";
 import { operationsArbitrary, runOperations } from "./randomOperations.js";

@@ -9,8 +9,8 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { verifyMerchantWebhookSignature } from "../../adapters/webhooks/FetchMerchantWebhookSender.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { verifyMerchantWebhookSignature } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
 import { makeMerchantWebhookFanout } from "../../core/payments/MerchantWebhookFanout.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import type { HasTeardown } from "../support/databases.js";

@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
 import { paymentsMigration0005DeadDeliveries } from "../../adapters/sql/payments/paymentsMigration0005DeadDeliveries.js";
 import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";

@@ -8,15 +8,15 @@
  */
 import { Effect, Layer } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { makeHttpPaymentGateway } from "../../adapters/payments-gateway/HttpPaymentGateway.js";
-import { makeInProcessPaymentGateway } from "../../adapters/payments-gateway/InProcessPaymentGateway.js";
+import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { makeHttpPaymentGateway } from "../../adapters/payments/gateway/HttpPaymentGateway.js";
+import { makeInProcessPaymentGateway } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { PaymentGatewayFixture, paymentGatewaySuite } from "../contract/paymentGatewayKit.js";
-import { dialects, openTestDatabase } from "../support/databases.js";
+import { forEachDialect, openTestDatabase } from "../support/databases.js";
 import { paymentsRuntime, startPaymentsServer } from "./support.js";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { migrateModules, openConfiguredDatabase } from "../../hosts/Database.js";
@@ -29,50 +29,47 @@ import { testConfig } from "../hosts/support.js";
 const authorizations = (provider: SandboxProvider) => Effect.sync(() => provider.calls.filter((c) => c.operation === "authorize").length);
 const paymentMethods = { approved: sandboxTokens.visa, declined: sandboxTokens.declined, ambiguous: sandboxTokens.timeoutAfter };
 
-for (const dialect of dialects) {
-  t.test(`the in-process payment gateway passes the contract kit [${dialect}]`, async (t) => {
-    const db = await openTestDatabase(dialect, t);
-    const payments = paymentsRuntime(t, db, makeSandboxProvider());
-    const gateway = makeInProcessPaymentGateway({ runtime: () => payments.runtime, caller: "kit" });
-    const fixture: PaymentGatewayFixture = {
-      newMerchant: Effect.promise(() =>
-        payments.run(createMerchant({ name: "Gateway shop", scopes: ["payments:write"], actor: "system:test" })),
-      ).pipe(Effect.map((created) => created.merchant.id)),
-      paymentMethods,
-      authorizations: authorizations(payments.provider),
-    };
-    await paymentGatewaySuite({
-      test: (name, fn) => t.test(name, fn),
-      factory: async () => ({
-        layer: Layer.mergeAll(Layer.succeed(PaymentGateway, gateway), Layer.succeed(PaymentGatewayFixture, fixture)),
-        close: async () => undefined,
-      }),
-    });
+void forEachDialect(t, "the in-process payment gateway passes the contract kit", async (t, db) => {
+  const payments = paymentsRuntime(t, db, makeSandboxProvider());
+  const gateway = makeInProcessPaymentGateway({ runtime: () => payments.runtime, caller: "kit" });
+  const fixture: PaymentGatewayFixture = {
+    newMerchant: Effect.promise(() =>
+      payments.run(createMerchant({ name: "Gateway shop", scopes: ["payments:write"], actor: "system:test" })),
+    ).pipe(Effect.map((created) => created.merchant.id)),
+    paymentMethods,
+    authorizations: authorizations(payments.provider),
+  };
+  await paymentGatewaySuite({
+    test: (name, fn) => t.test(name, fn),
+    factory: async () => ({
+      layer: Layer.mergeAll(Layer.succeed(PaymentGateway, gateway), Layer.succeed(PaymentGatewayFixture, fixture)),
+      close: async () => undefined,
+    }),
   });
+});
 
-  t.test(`the HTTP payment gateway passes the contract kit against the reference server [${dialect}]`, async (t) => {
-    const { server, provider, merchant } = await startPaymentsServer(t, dialect);
-    const keys = new Map<string, string>();
-    const gateway = makeHttpPaymentGateway({ baseUrl: server.url, apiKeyFor: (merchantId) => keys.get(merchantId) });
-    const fixture: PaymentGatewayFixture = {
-      newMerchant: Effect.promise(() => merchant(["payments:write", "refunds:write"])).pipe(
-        Effect.map((created) => {
-          keys.set(created.merchant_id, created.api_key);
-          return created.merchant_id;
-        }),
-      ),
-      paymentMethods,
-      authorizations: authorizations(provider),
-    };
-    await paymentGatewaySuite({
-      test: (name, fn) => t.test(name, fn),
-      factory: async () => ({
-        layer: Layer.mergeAll(Layer.succeed(PaymentGateway, gateway), Layer.succeed(PaymentGatewayFixture, fixture)),
-        close: async () => undefined,
+void forEachDialect(t, "the HTTP payment gateway passes the contract kit against the reference server", async (t, db) => {
+  const { server, provider, merchant } = await startPaymentsServer(t, db.dialect);
+  const keys = new Map<string, string>();
+  const gateway = makeHttpPaymentGateway({ baseUrl: server.url, apiKeyFor: (merchantId) => keys.get(merchantId) });
+  const fixture: PaymentGatewayFixture = {
+    newMerchant: Effect.promise(() => merchant(["payments:write", "refunds:write"])).pipe(
+      Effect.map((created) => {
+        keys.set(created.merchant_id, created.api_key);
+        return created.merchant_id;
       }),
-    });
+    ),
+    paymentMethods,
+    authorizations: authorizations(provider),
+  };
+  await paymentGatewaySuite({
+    test: (name, fn) => t.test(name, fn),
+    factory: async () => ({
+      layer: Layer.mergeAll(Layer.succeed(PaymentGateway, gateway), Layer.succeed(PaymentGatewayFixture, fixture)),
+      close: async () => undefined,
+    }),
   });
-}
+});
 
 t.test("the in-process gateway runs outside the caller's transaction: a rolled-back caller keeps the payment [postgres]", async (t) => {
   const db = await openTestDatabase("postgres", t);

@@ -13,13 +13,13 @@ import t from "tap";
 import type { Job } from "../../ports/Jobs.js";
 import { reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { reconcileIntentJob, reconcileSettlementJob } from "../../hosts/modules/paymentsModule.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
+import { dialects, forEachDialect, type Dialect, type TapTest } from "../support/databases.js";
 import { attemptReference, cards, sandboxApiKey, sandboxCall, startWiredServers } from "./http-provider-support.js";
 import { freshKey } from "./support.js";
 
 const bothDialects = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) => {
   t.jobs = dialects.length;
-  return Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+  return forEachDialect(t, name, (sub, db) => fn(sub, db.dialect));
 };
 
 // Each case starts its own servers and databases: they run side by side to keep the file short.

@@ -12,7 +12,7 @@ import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import type { IntentStatus } from "../../core/payments/model/PaymentIntent.js";
 import type { PaymentIntent } from "../../core/payments/model/PaymentIntent.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { paymentsRuntime } from "./support.js";
 

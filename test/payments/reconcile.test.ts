@@ -11,7 +11,7 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { reconcileIntentJob } from "../../hosts/modules/paymentsModule.js";
 import type { Job } from "../../ports/Jobs.js";
 import { forEachDialect } from "../support/databases.js";

@@ -11,41 +11,19 @@
 import { randomUUID } from "node:crypto";
 import { Clock, Effect } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
-import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
-import { reconciliationRoutes } from "../../adapters/koa/payments/ReconciliationRoutes.js";
-import { webhookRoutes } from "../../adapters/koa/payments/WebhookRoutes.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import "../../adapters/sql/payments/index.js";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
-import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
-import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
-import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
-import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
-import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
 import { confirmIntent, reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
-import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
-import type { HostServices } from "../../hosts/PortBindings.js";
-import type { PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
-import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
+import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
-import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
-import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey, paymentsRuntime } from "./support.js";
+import { call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
 
-const firstBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): A[] => items.filter((a, i) => items.findIndex((b) => key(b) === key(a)) === i);
-const migrations = firstBy([...paymentsMigrations, paymentsMigration0002Reconciliation], (m) => m.version);
-registerMigrations("payments", migrations);
 
 /** Effect's clock moved `ms` into the future (the window is read from Clock, never Date.now). */
 const clockAhead = (ms: number): Clock.Clock => {
@@ -102,13 +80,9 @@ t.test("inside the window a reference the provider did see resolves the intent n
 // ---- the exceptions queue over HTTP ----
 
 const secret = "whsec_reconciliation_tests_0001";
-const withSlice2A = <P, R>(_base: ModuleDefinition<P, R>, provider: SandboxProvider): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> =>
-  // The module now carries slice 2A itself; the provider's settlement files and the secrets are options.
-  makePaymentsModule({ provider, webhookSecret: [...[secret]], settlementFiles: makeSandboxSettlementFiles(provider) });
-
 const startServer = async (t: HasTeardown, config: Parameters<typeof startReferenceServer>[1]) => {
   const provider = makeSandboxProvider();
-  const { server } = await startReferenceServer(t, config, { modules: [withSlice2A(makePaymentsModule({ provider }), provider)] });
+  const { server } = await startReferenceServer(t, config, { modules: [sandboxPaymentsModule(provider, [secret])] });
   const runtime = server.core.runtime;
   const merchant = async () => {
     const { merchant_id, api_key } = await createMerchantWithKey(runtime, { name: "Finance shop", scopes: ["payments:write", "refunds:write", "ledger:read"] });

@@ -9,7 +9,7 @@ import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { forEachDialect } from "../support/databases.js";
 import { call, freshKey, newMerchant, paymentsRuntime, startPaymentsServer } from "./support.js";

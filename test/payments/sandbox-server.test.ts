@@ -14,11 +14,11 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Effect, Either } from "effect";
 import t from "tap";
-import { makeHttpPaymentProvider } from "../../adapters/providers/http/HttpPaymentProvider.js";
-import { makeHttpSettlementFiles } from "../../adapters/providers/http/HttpSettlementFiles.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { sandboxSettingsFrom } from "../../adapters/providers/sandbox/sandboxMain.js";
-import { makeSandboxWebhookReceiver, webhookSignatureHeader } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
+import { makeHttpPaymentProvider } from "../../adapters/payments/providers/http/HttpPaymentProvider.js";
+import { makeHttpSettlementFiles } from "../../adapters/payments/providers/http/HttpSettlementFiles.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { sandboxSettingsFrom } from "../../adapters/payments/providers/sandbox/sandboxMain.js";
+import { makeSandboxWebhookReceiver, webhookSignatureHeader } from "../../adapters/payments/providers/sandbox/SandboxWebhooks.js";
 import { cards, providerWebhookSecret, sandboxApiKey, sandboxCall, startTestSandbox, tokenize } from "./http-provider-support.js";
 
 // Each case starts its own sandbox: they run side by side to keep the file short.
@@ -312,7 +312,7 @@ t.test("the HTTP provider maps answers without guessing and never reveals the ke
 });
 
 t.test("the sandbox runs as a separate process from flags and environment", async (t) => {
-  const main = fileURLToPath(new URL("../../adapters/providers/sandbox/sandboxMain.js", import.meta.url));
+  const main = fileURLToPath(new URL("../../adapters/payments/providers/sandbox/sandboxMain.js", import.meta.url));
   const child = spawn(process.execPath, [main, "--port", "0"], {
     env: { ...process.env, SANDBOX_API_KEY: sandboxApiKey, PROVIDER_WEBHOOK_SECRET: providerWebhookSecret },
     stdio: ["ignore", "pipe", "pipe"],

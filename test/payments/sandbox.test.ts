@@ -5,7 +5,7 @@
  */
 import { Effect, Either } from "effect";
 import t from "tap";
-import { makeSandboxProvider, sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 
 const eur = (amount_minor: number) => ({ amount_minor, currency: "EUR" });
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect));

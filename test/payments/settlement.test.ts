@@ -7,30 +7,16 @@
  */
 import { Effect } from "effect";
 import t from "tap";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import "../../adapters/sql/payments/index.js";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
-import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
-import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileSettlementDay, reconcileSettlementFile } from "../../core/payments/SettlementReconciliation.js";
-import { ApiKeys } from "../../ports/payments/ApiKeys.js";
-import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { forEachDialect } from "../support/databases.js";
 import { paymentsRuntime } from "./support.js";
-
-registerMigrations(
-  "payments",
-  [...paymentsMigrations, paymentsMigration0002Reconciliation].filter((m, i, all) => all.findIndex((x) => x.version === m.version) === i),
-);
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -11,7 +11,7 @@ import { intentTriggers, isTerminal, nextStatus, transition, transitionTable } f
 import { intentStatuses, type IntentStatus } from "../../core/payments/model/PaymentIntent.js";
 import { forEachDialect } from "../support/databases.js";
 import { operationsArbitrary, runOperations, type Operation } from "./randomOperations.js";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
 t.test("every status and trigger either has an edge in the table or fails IllegalTransition (409)", async (t) => {

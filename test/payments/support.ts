@@ -9,7 +9,7 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
-import { makeSandboxProvider, type SandboxOptions, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, type SandboxOptions, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Principal } from "../../ports/Principal.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
@@ -19,7 +19,7 @@ import { ReconciliationRepository } from "../../ports/payments/ReconciliationRep
 import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
-import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
+import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sandbox/SandboxSettlementFiles.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
@@ -82,6 +82,13 @@ export const newMerchant = async (
   const created = await run(createMerchant({ name: "Test shop", scopes, actor: "system:test" }));
   return { kind: "merchant", merchantId: created.merchant.id, keyId: created.keyId, scopes };
 };
+
+/**
+ * The payment module over a given sandbox: its provider, its settlement files and the provider
+ * webhook secrets a test signs with (what a host configures from the environment).
+ */
+export const sandboxPaymentsModule = (provider: SandboxProvider, webhookSecrets: ReadonlyArray<string> = []) =>
+  makePaymentsModule({ provider, webhookSecret: webhookSecrets, settlementFiles: makeSandboxSettlementFiles(provider) });
 
 /** A reference server mounting only the payment module, with an observable sandbox. */
 export const startPaymentsServer = async (t: HasTeardown, dialect: Dialect, sandbox: SandboxOptions = {}) => {

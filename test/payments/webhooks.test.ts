@@ -10,53 +10,24 @@
  */
 import { Cause, Effect, Exit } from "effect";
 import t from "tap";
-import { Disputes } from "../../ports/payments/Disputes.js";
-import { makeSandboxProvider, sandboxTokens, type SandboxEvent, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { deliverSandboxWebhook, makeSandboxWebhookReceiver, signWebhook } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
-import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
-import { reconciliationRoutes } from "../../adapters/koa/payments/ReconciliationRoutes.js";
-import { webhookRoutes } from "../../adapters/koa/payments/WebhookRoutes.js";
+import { makeSandboxProvider, sandboxTokens, type SandboxEvent, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { deliverSandboxWebhook, makeSandboxWebhookReceiver, signWebhook } from "../../adapters/payments/providers/sandbox/SandboxWebhooks.js";
 import "../../adapters/sql/payments/index.js";
-import { registerMigrations } from "../../adapters/sql/Migrations.js";
-import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
-import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
-import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
-import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
-import { paymentsMigration0002Reconciliation } from "../../adapters/sql/payments/paymentsMigration0002Reconciliation.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { processProviderEvent } from "../../core/payments/ProviderEventProcessing.js";
-import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
-import type { HostServices } from "../../hosts/PortBindings.js";
-import type { PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
-import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
-import { ApiKeys } from "../../ports/payments/ApiKeys.js";
-import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
-import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
+import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey, paymentsRuntime } from "./support.js";
+import { call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
 
 const secret = "whsec_test_current_secret_0123456789";
 const oldSecret = "whsec_test_previous_secret_9876543210";
 
-// Until the lead wires slice 2A into the module, compose it here; first occurrence wins, so the
-// same helper keeps working once makePaymentsModule includes these pieces itself.
-const firstBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): A[] => items.filter((a, i) => items.findIndex((b) => key(b) === key(a)) === i);
-const migrations = firstBy([...paymentsMigrations, paymentsMigration0002Reconciliation], (m) => m.version);
-registerMigrations("payments", migrations);
-const withSlice2A = <P, R>(_base: ModuleDefinition<P, R>, provider: SandboxProvider, secrets: ReadonlyArray<string>): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> =>
-  // The module now carries slice 2A itself; the provider's settlement files and the secrets are options.
-  makePaymentsModule({ provider, webhookSecret: [...secrets], settlementFiles: makeSandboxSettlementFiles(provider) });
-
 const startServer = async (t: HasTeardown, config: Parameters<typeof startReferenceServer>[1], secrets: ReadonlyArray<string> = [secret]) => {
   const provider = makeSandboxProvider();
-  const { server, logText } = await startReferenceServer(t, config, { modules: [withSlice2A(makePaymentsModule({ provider }), provider, secrets)] });
+  const { server, logText } = await startReferenceServer(t, config, { modules: [sandboxPaymentsModule(provider, secrets)] });
   const { api_key: key } = await createMerchantWithKey(server.core.runtime, { name: "Webhook shop", scopes: ["payments:write", "refunds:write", "ledger:read"] });
   const db = server.core.database.db;
   const hook = `${server.url}/v1/webhooks/provider`;

@@ -7,56 +7,14 @@
  */
 import { Effect, Schema } from "effect";
 import { issueKey, listKeys, revokeKey, rotateKey } from "../../../core/payments/ApiKeyManagement.js";
-import type { ApiKeySummary } from "../../../ports/payments/ApiKeys.js";
+import { ApiKeyWire, IssuedApiKeyWire, RotatedApiKeyWire, apiKeyView } from "../../../core/payments/model/ApiKey.js";
 import { defineRoute } from "../Route.js";
+import { ApiKeyIdParams, IssueApiKeyBody, RevokeApiKeyBody, RotateApiKeyBody } from "./KeySchemas.js";
 
 const tags = ["payments"];
 
-/** Path parameter of one key. */
-export const ApiKeyIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
-
-/** Body of POST /v1/api-keys. */
-export const IssueApiKeyBody = Schema.Struct({
-  scopes: Schema.Array(Schema.String.pipe(Schema.maxLength(50))).pipe(Schema.maxItems(20)),
-  expires_at: Schema.optional(Schema.Date),
-});
-
-/** Body of POST /v1/api-keys/:id/revoke. */
-export const RevokeApiKeyBody = Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))) });
-
-/** Body of POST /v1/api-keys/:id/rotate (default overlap: one day). */
-export const RotateApiKeyBody = Schema.Struct({ overlap_seconds: Schema.optional(Schema.Int) });
-
-/** A key as listed: a display prefix, never the secret. */
-export const ApiKeyView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("api_key"),
-  prefix: Schema.String,
-  scopes: Schema.Array(Schema.String),
-  created_at: Schema.String,
-  expires_at: Schema.NullOr(Schema.String),
-  revoked_at: Schema.NullOr(Schema.String),
-});
-
-/** A freshly issued key: the only answer that carries `api_key` (the secret). */
-export const IssuedApiKeyView = Schema.Struct({ ...ApiKeyView.fields, api_key: Schema.String });
-
-/** The answer of a rotation: the new key (with its secret) and the old one with its new expiry. */
-export const RotatedApiKeyView = Schema.Struct({ ...IssuedApiKeyView.fields, previous: ApiKeyView });
-
-/** A key summary on the wire. */
-export const apiKeyView = (k: ApiKeySummary): typeof ApiKeyView.Type => ({
-  id: k.keyId,
-  object: "api_key",
-  prefix: k.prefix,
-  scopes: [...k.scopes],
-  created_at: k.createdAt.toISOString(),
-  expires_at: k.expiresAt?.toISOString() ?? null,
-  revoked_at: k.revokedAt?.toISOString() ?? null,
-});
-
 /** POST /v1/api-keys — issue a key of the caller's merchant (keys:write). */
-export const issueApiKeyRoute = defineRoute({
+const issueApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys",
   operationId: "issueApiKey",
@@ -65,16 +23,16 @@ export const issueApiKeyRoute = defineRoute({
   auth: "required",
   idempotency: "none",
   body: IssueApiKeyBody,
-  responses: { 201: IssuedApiKeyView },
+  responses: { 201: IssuedApiKeyWire },
   problems: [403, 422],
   handler: ({ principal, body }) =>
     issueKey(principal, { scopes: body.scopes, ...(body.expires_at === undefined ? {} : { expiresAt: body.expires_at }) }).pipe(
-      Effect.map(({ key, apiKey }) => ({ status: 201, body: { ...apiKeyView(key), api_key: apiKey } })),
+      Effect.map(({ key, apiKey }) => ({ status: 201, body: { ...apiKeyView(key), apiKey } })),
     ),
 });
 
 /** GET /v1/api-keys — the caller's merchant's keys, newest first (keys:write). */
-export const listApiKeysRoute = defineRoute({
+const listApiKeysRoute = defineRoute({
   method: "GET",
   path: "/v1/api-keys",
   operationId: "listApiKeys",
@@ -82,13 +40,13 @@ export const listApiKeysRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "none",
-  responses: { 200: Schema.Struct({ data: Schema.Array(ApiKeyView) }) },
+  responses: { 200: Schema.Struct({ data: Schema.Array(ApiKeyWire) }) },
   problems: [403],
   handler: ({ principal }) => listKeys(principal).pipe(Effect.map((keys) => ({ status: 200, body: { data: keys.map(apiKeyView) } }))),
 });
 
 /** POST /v1/api-keys/:id/revoke — revoke a key at once (keys:write). */
-export const revokeApiKeyRoute = defineRoute({
+const revokeApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys/:id/revoke",
   operationId: "revokeApiKey",
@@ -105,7 +63,7 @@ export const revokeApiKeyRoute = defineRoute({
 });
 
 /** POST /v1/api-keys/:id/rotate — a new key with the same scopes; the old one expires after the overlap. */
-export const rotateApiKeyRoute = defineRoute({
+const rotateApiKeyRoute = defineRoute({
   method: "POST",
   path: "/v1/api-keys/:id/rotate",
   operationId: "rotateApiKey",
@@ -115,11 +73,11 @@ export const rotateApiKeyRoute = defineRoute({
   idempotency: "none",
   params: ApiKeyIdParams,
   body: RotateApiKeyBody,
-  responses: { 201: RotatedApiKeyView },
+  responses: { 201: RotatedApiKeyWire },
   problems: [403, 404, 422],
   handler: ({ principal, params, body }) =>
     rotateKey(principal, params.id, body.overlap_seconds ?? 86_400).pipe(
-      Effect.map(({ key, apiKey, previous }) => ({ status: 201, body: { ...apiKeyView(key), api_key: apiKey, previous: apiKeyView(previous) } })),
+      Effect.map(({ key, apiKey, previous }) => ({ status: 201, body: { ...apiKeyView(key), apiKey, previous: apiKeyView(previous) } })),
     ),
 });
 

@@ -39,7 +39,7 @@ const DeclinedProblemAsSeen = Schema.Struct({
 });
 
 /** POST /v1/payment-intents — create an intent (payments:write); answers its client secret once. */
-export const createIntentRoute = defineRoute({
+const createIntentRoute = defineRoute({
   method: "POST",
   path: "/v1/payment-intents",
   operationId: "createPaymentIntent",
@@ -66,7 +66,7 @@ export const createIntentRoute = defineRoute({
 });
 
 /** POST /v1/payment-intents/:id/confirm — 200 done, 202 still processing, 402 declined. */
-export const confirmIntentRoute = defineRoute({
+const confirmIntentRoute = defineRoute({
   method: "POST",
   path: "/v1/payment-intents/:id/confirm",
   operationId: "confirmPaymentIntent",
@@ -99,7 +99,7 @@ export const confirmIntentRoute = defineRoute({
 });
 
 /** GET /v1/payment-intents/:id — the owning merchant's view, or the client view for the customer. */
-export const getIntentRoute = defineRoute({
+const getIntentRoute = defineRoute({
   method: "GET",
   path: "/v1/payment-intents/:id",
   operationId: "getPaymentIntent",
@@ -121,7 +121,7 @@ export const getIntentRoute = defineRoute({
 });
 
 /** POST /v1/payment-intents/:id/capture — capture a held authorization, fully or partly. */
-export const captureIntentRoute = defineRoute({
+const captureIntentRoute = defineRoute({
   method: "POST",
   path: "/v1/payment-intents/:id/capture",
   operationId: "capturePaymentIntent",
@@ -141,7 +141,7 @@ export const captureIntentRoute = defineRoute({
 });
 
 /** POST /v1/payment-intents/:id/cancel — cancel an uncaptured intent (voids a held authorization). */
-export const cancelIntentRoute = defineRoute({
+const cancelIntentRoute = defineRoute({
   method: "POST",
   path: "/v1/payment-intents/:id/cancel",
   operationId: "cancelPaymentIntent",
@@ -155,3 +155,6 @@ export const cancelIntentRoute = defineRoute({
   handler: ({ principal, params }) =>
     cancelIntent(principal, params.id).pipe(Effect.map((intent) => ({ status: 200, body: paymentIntentView(intent), etag: intent.version }))),
 });
+
+/** The payment intent routes, in documentation order. */
+export const paymentIntentRoutes = [createIntentRoute, confirmIntentRoute, getIntentRoute, captureIntentRoute, cancelIntentRoute];

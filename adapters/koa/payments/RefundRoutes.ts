@@ -10,7 +10,7 @@ import { defineRoute } from "../Route.js";
 import { CreateRefundBody } from "./PaymentSchemas.js";
 
 /** POST /v1/refunds — 201 completed or failed, 202 accepted and pending at the provider. */
-export const createRefundRoute = defineRoute({
+const createRefundRoute = defineRoute({
   method: "POST",
   path: "/v1/refunds",
   operationId: "createRefund",
@@ -30,7 +30,7 @@ export const createRefundRoute = defineRoute({
 });
 
 /** GET /v1/balance-transactions — the merchant's ledger entries, newest first (ledger:read). */
-export const listBalanceTransactionsRoute = defineRoute({
+const listBalanceTransactionsRoute = defineRoute({
   method: "GET",
   path: "/v1/balance-transactions",
   operationId: "listBalanceTransactions",
@@ -47,3 +47,6 @@ export const listBalanceTransactionsRoute = defineRoute({
       Effect.map((page) => ({ status: 200, body: mapPage(page, balanceTransactionView) })),
     ),
 });
+
+/** The refund and ledger routes, in documentation order. */
+export const refundRoutes = [createRefundRoute, listBalanceTransactionsRoute];

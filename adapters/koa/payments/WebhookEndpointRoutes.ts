@@ -10,74 +10,17 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
 } from "../../../core/payments/WebhookEndpointCommands.js";
-import type { DeliveryWithAttempts, WebhookEndpoint } from "../../../core/payments/WebhookEndpointRecords.js";
-import { PageOf, pageQueryFields } from "../Pagination.js";
+import { CreatedWebhookEndpointWire, WebhookEndpointWire, webhookEndpointView } from "../../../core/payments/model/WebhookEndpoint.js";
+import { WebhookDeliveryWire, webhookDeliveryView } from "../../../core/payments/model/WebhookDelivery.js";
+import { PageOf, mapPage } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { CreateWebhookEndpointBody, WebhookEndpointIdParams } from "./WebhookEndpointSchemas.js";
 
 const tags = ["payments"];
 
-/** Path parameter of one endpoint. */
-export const WebhookEndpointIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
-
-/** Body of POST /v1/webhook-endpoints (events default: every type). */
-export const CreateWebhookEndpointBody = Schema.Struct({
-  url: Schema.String.pipe(Schema.maxLength(2048)),
-  events: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(20))),
-});
-
-/** An endpoint on the wire (never its secret). */
-export const WebhookEndpointView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_endpoint"),
-  url: Schema.String,
-  events: Schema.NullOr(Schema.Array(Schema.String)),
-  created_at: Schema.String,
-});
-
-/** The creation answer: the only one that carries `secret`. */
-export const CreatedWebhookEndpointView = Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String });
-
-/** One delivery with its attempts. */
-export const WebhookDeliveryView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_delivery"),
-  endpoint_id: Schema.String,
-  event_id: Schema.String,
-  event_type: Schema.String,
-  status: Schema.Literal("pending", "succeeded", "dead"),
-  last_error: Schema.NullOr(Schema.String),
-  attempts: Schema.Array(
-    Schema.Struct({ number: Schema.Int, status_code: Schema.NullOr(Schema.Int), error: Schema.NullOr(Schema.String), attempted_at: Schema.String }),
-  ),
-  created_at: Schema.String,
-  updated_at: Schema.String,
-});
-
-/** An endpoint record on the wire. */
-export const webhookEndpointView = (e: WebhookEndpoint): typeof WebhookEndpointView.Type => ({
-  id: e.id,
-  object: "webhook_endpoint",
-  url: e.url,
-  events: e.events === null ? null : [...e.events],
-  created_at: e.createdAt.toISOString(),
-});
-
-/** A delivery record on the wire. */
-export const webhookDeliveryView = ({ delivery: d, attempts }: DeliveryWithAttempts): typeof WebhookDeliveryView.Type => ({
-  id: d.id,
-  object: "webhook_delivery",
-  endpoint_id: d.endpointId,
-  event_id: d.eventId,
-  event_type: d.eventType,
-  status: d.status,
-  last_error: d.lastError,
-  attempts: attempts.map((a) => ({ number: a.number, status_code: a.statusCode, error: a.error, attempted_at: a.attemptedAt.toISOString() })),
-  created_at: d.createdAt.toISOString(),
-  updated_at: d.updatedAt.toISOString(),
-});
-
 /** POST /v1/webhook-endpoints — register an endpoint; answers its signing secret once. */
-export const createWebhookEndpointRoute = defineRoute({
+const createWebhookEndpointRoute = defineRoute({
   method: "POST",
   path: "/v1/webhook-endpoints",
   operationId: "createWebhookEndpoint",
@@ -86,7 +29,7 @@ export const createWebhookEndpointRoute = defineRoute({
   auth: "required",
   idempotency: "none",
   body: CreateWebhookEndpointBody,
-  responses: { 201: CreatedWebhookEndpointView },
+  responses: { 201: CreatedWebhookEndpointWire },
   problems: [403, 422],
   handler: ({ principal, body }) =>
     createWebhookEndpoint(principal, { url: body.url, ...(body.events === undefined ? {} : { events: body.events }) }).pipe(
@@ -95,7 +38,7 @@ export const createWebhookEndpointRoute = defineRoute({
 });
 
 /** GET /v1/webhook-endpoints — the merchant's live endpoints. */
-export const listWebhookEndpointsRoute = defineRoute({
+const listWebhookEndpointsRoute = defineRoute({
   method: "GET",
   path: "/v1/webhook-endpoints",
   operationId: "listWebhookEndpoints",
@@ -103,14 +46,14 @@ export const listWebhookEndpointsRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "none",
-  responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointView) }) },
+  responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointWire) }) },
   problems: [403],
   handler: ({ principal }) =>
     listWebhookEndpoints(principal).pipe(Effect.map((endpoints) => ({ status: 200, body: { data: endpoints.map(webhookEndpointView) } }))),
 });
 
 /** DELETE /v1/webhook-endpoints/:id — stop sending to an endpoint. */
-export const deleteWebhookEndpointRoute = defineRoute({
+const deleteWebhookEndpointRoute = defineRoute({
   method: "DELETE",
   path: "/v1/webhook-endpoints/:id",
   operationId: "deleteWebhookEndpoint",
@@ -125,7 +68,7 @@ export const deleteWebhookEndpointRoute = defineRoute({
 });
 
 /** GET /v1/webhook-endpoints/:id/deliveries — deliveries with their attempts, newest first. */
-export const listWebhookDeliveriesRoute = defineRoute({
+const listWebhookDeliveriesRoute = defineRoute({
   method: "GET",
   path: "/v1/webhook-endpoints/:id/deliveries",
   operationId: "listWebhookDeliveries",
@@ -136,11 +79,11 @@ export const listWebhookDeliveriesRoute = defineRoute({
   pagination: true,
   params: WebhookEndpointIdParams,
   query: Schema.Struct(pageQueryFields),
-  responses: { 200: PageOf(WebhookDeliveryView) },
+  responses: { 200: PageOf(WebhookDeliveryWire) },
   problems: [400, 403, 404],
   handler: ({ principal, params, page }) =>
     listWebhookDeliveries(principal, params.id, page).pipe(
-      Effect.map((result) => ({ status: 200, body: { data: result.data.map(webhookDeliveryView), next_cursor: result.nextCursor } })),
+      Effect.map((page) => ({ status: 200, body: mapPage(page, webhookDeliveryView) })),
     ),
 });
 

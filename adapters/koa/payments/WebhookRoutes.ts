@@ -29,7 +29,7 @@ const rawBodyOf = (ctx: Context): string => {
 };
 
 /** POST /v1/webhooks/provider. */
-export const providerWebhookRoute = defineRoute({
+const providerWebhookRoute = defineRoute({
   method: "POST",
   path: "/v1/webhooks/provider",
   operationId: "receiveProviderWebhook",

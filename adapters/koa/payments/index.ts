@@ -1,17 +1,17 @@
 /** Every route of the payment module. */
-import { cancelIntentRoute, captureIntentRoute, confirmIntentRoute, createIntentRoute, getIntentRoute } from "./PaymentIntentRoutes.js";
-import { createRefundRoute, listBalanceTransactionsRoute } from "./RefundRoutes.js";
-import { listDisputesRoute } from "./DisputeRoutes.js";
+import { disputeRoutes } from "./DisputeRoutes.js";
 import { apiKeyRoutes } from "./KeyRoutes.js";
+import { paymentIntentRoutes } from "./PaymentIntentRoutes.js";
+import { reconciliationRoutes } from "./ReconciliationRoutes.js";
+import { refundRoutes } from "./RefundRoutes.js";
 import { webhookEndpointRoutes } from "./WebhookEndpointRoutes.js";
-import { providerWebhookRoute } from "./WebhookRoutes.js";
-import {
-  getReconciliationExceptionRoute,
-  listReconciliationExceptionsRoute,
-  resolveReconciliationExceptionRoute,
-} from "./ReconciliationRoutes.js";
+import { webhookRoutes } from "./WebhookRoutes.js";
 
 export * from "./PaymentSchemas.js";
+export * from "./KeySchemas.js";
+export * from "./WebhookEndpointSchemas.js";
+export * from "./OperatorSchemas.js";
+export * from "./ReconciliationSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
 export * from "./KeyRoutes.js";
@@ -21,20 +21,19 @@ export * from "./OperatorRoutes.js";
 export * from "./WebhookRoutes.js";
 export * from "./ReconciliationRoutes.js";
 
-/** The payment module's routes, in documentation order. */
-export const paymentRoutes = [
-  createIntentRoute,
-  confirmIntentRoute,
-  getIntentRoute,
-  captureIntentRoute,
-  cancelIntentRoute,
-  createRefundRoute,
-  listBalanceTransactionsRoute,
+/**
+ * The payment module's routes, in documentation order. The platform operator routes are built
+ * from the configured operators (`makeOperatorRoutes`) and mounted beside these.
+ */
+export const paymentsRoutes = [
+  ...paymentIntentRoutes,
+  ...refundRoutes,
   ...apiKeyRoutes,
   ...webhookEndpointRoutes,
-  listDisputesRoute,
-  providerWebhookRoute,
-  listReconciliationExceptionsRoute,
-  getReconciliationExceptionRoute,
-  resolveReconciliationExceptionRoute,
+  ...disputeRoutes,
+  ...webhookRoutes,
+  ...reconciliationRoutes,
 ];
+
+/** The former name of `paymentsRoutes`, kept while hosts/modules/paymentsModule.ts imports it. */
+export const paymentRoutes = paymentsRoutes;

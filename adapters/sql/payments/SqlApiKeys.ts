@@ -6,8 +6,10 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
-import type { ApiKeySummary, ApiKeys } from "../../../ports/payments/ApiKeys.js";
+import { ApiKey } from "../../../core/payments/model/ApiKey.js";
+import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
@@ -33,15 +35,9 @@ const displayLength = apiKeyPrefix.length + 4;
 export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
   const f = featuresFor(db);
   const summaryColumns = ["id", "merchant_id", "key_prefix", "scopes", "created_at", "expires_at", "revoked_at"] as const;
-  const summary = (row: Record<string, unknown>): ApiKeySummary => ({
-    keyId: String(row.id),
-    merchantId: String(row.merchant_id),
-    prefix: String(row.key_prefix).slice(0, displayLength),
-    scopes: f.jsonFromDb(row.scopes) as string[],
-    createdAt: f.timeFromDb(row.created_at),
-    expiresAt: row.expires_at === null ? null : f.timeFromDb(row.expires_at),
-    revokedAt: row.revoked_at === null ? null : f.timeFromDb(row.revoked_at),
-  });
+  const keys = rowCodec(ApiKey, f);
+  // The stored lookup prefix is longer than what a listing shows.
+  const summary = (row: Record<string, unknown>): ApiKey => keys.fromRow({ ...row, prefix: String(row.key_prefix).slice(0, displayLength) });
   return {
     issue: ({ keyId, merchantId, scopes, now, expiresAt }) =>
       Effect.gen(function* () {

@@ -5,33 +5,16 @@
  * same way on SQLite and Postgres.
  */
 import { Effect } from "effect";
-import type { Dispute, DisputeStatus } from "../../../core/payments/DisputeRecords.js";
+import { Dispute } from "../../../core/payments/model/Dispute.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
-import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-
-type Row = Record<string, unknown>;
-
-const fromRow = (f: DialectFeatures, r: Row): Dispute => ({
-  id: String(r.id),
-  providerDisputeId: String(r.provider_dispute_id),
-  merchantId: String(r.merchant_id),
-  paymentIntentId: String(r.payment_intent_id),
-  amountMinor: toNumber(r.amount_minor),
-  currency: String(r.currency),
-  reason: String(r.reason),
-  status: String(r.status) as DisputeStatus,
-  lastEventMs: toNumber(r.last_event_ms),
-  lastEventId: String(r.last_event_id),
-  createdAt: f.timeFromDb(r.created_at),
-  updatedAt: f.timeFromDb(r.updated_at),
-});
 
 /** Builds the Disputes port over `db`. */
 export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
-  const f = featuresFor(db);
+  const disputes = rowCodec(Dispute, featuresFor(db));
   return {
     intentOfProviderPayment: (providerPaymentId) =>
       runQuery(db, (ex) =>
@@ -41,20 +24,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_disputes")
-          .values({
-            id: d.id,
-            provider_dispute_id: d.providerDisputeId,
-            merchant_id: d.merchantId,
-            payment_intent_id: d.paymentIntentId,
-            amount_minor: d.amountMinor,
-            currency: d.currency,
-            reason: d.reason,
-            status: d.status,
-            last_event_ms: d.lastEventMs,
-            last_event_id: d.lastEventId,
-            created_at: f.timeToDb(d.createdAt),
-            updated_at: f.timeToDb(d.updatedAt),
-          })
+          .values(disputes.toRow(d))
           .onConflict((oc) =>
             oc
               .column("provider_dispute_id")
@@ -82,7 +52,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
       ),
     findByProviderId: (providerDisputeId) =>
       runQuery(db, (ex) => ex.selectFrom("payment_disputes").selectAll().where("provider_dispute_id", "=", providerDisputeId).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : fromRow(f, r))),
+        Effect.map((r) => (r === undefined ? null : disputes.fromRow(r))),
       ),
     list: ({ merchantId, before, limit }) =>
       runQuery(db, (ex) => {
@@ -90,7 +60,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
         if (before !== undefined) q = q.where("id", "<", before);
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(
-        Effect.map((rows) => rows.map((r) => fromRow(f, r))),
+        Effect.map((rows) => rows.map((r) => disputes.fromRow(r))),
         Effect.withSpan("Disputes.list"),
       ),
   };

@@ -6,41 +6,22 @@
  */
 import { sql } from "kysely";
 import { Effect } from "effect";
+import { ExceptionReport } from "../../../core/payments/model/ExceptionReport.js";
 import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
-import type {
-  MismatchKind,
+import {
   ReconciliationException,
   ReconciliationOutcome,
-  SettledObject,
-} from "../../../core/payments/ReconciliationException.js";
+  type SettledObject,
+} from "../../../core/payments/model/ReconciliationException.js";
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
-import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "./lockRow.js";
 
 type Row = Record<string, unknown>;
 const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const jsonOrNull = (f: DialectFeatures, v: unknown): Record<string, unknown> | null =>
-  v === null || v === undefined ? null : (f.jsonFromDb(v) as Record<string, unknown>);
-
-const exceptionFromRow = (f: DialectFeatures, r: Row): ReconciliationException => ({
-  id: String(r.id),
-  merchantId: nullable(r.merchant_id),
-  providerObject: String(r.provider_object),
-  settlementWindow: String(r.settlement_window),
-  kind: String(r.kind) as MismatchKind,
-  subjectType: String(r.subject_type) as ReconciliationException["subjectType"],
-  subjectId: nullable(r.subject_id),
-  expected: jsonOrNull(f, r.expected),
-  observed: jsonOrNull(f, r.observed),
-  currency: nullable(r.currency),
-  status: r.status === "resolved" ? "resolved" : "open",
-  resolution: jsonOrNull(f, r.resolution),
-  openedAt: f.timeFromDb(r.opened_at),
-  resolvedAt: r.resolved_at === null || r.resolved_at === undefined ? null : f.timeFromDb(r.resolved_at),
-});
 
 // Our status in the provider's vocabulary: a captured intent is "captured", a held one "authorized".
 const paymentStatus = (intentStatus: string): string =>
@@ -49,6 +30,9 @@ const paymentStatus = (intentStatus: string): string =>
 /** Builds the reconciliation repository over `db`. */
 export const makeSqlReconciliationRepository = (db: SqlDatabase): ReconciliationRepository => {
   const f = featuresFor(db);
+  const exceptions = rowCodec(ReconciliationException, f);
+  const outcomes = rowCodec(ReconciliationOutcome, f);
+  const reports = rowCodec(ExceptionReport, f);
   const paymentsQuery = (ex: Parameters<Parameters<typeof runQuery>[1]>[0]) =>
     ex
       .selectFrom("payment_attempts as a")
@@ -77,22 +61,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_reconciliation_exceptions")
-          .values({
-            id: e.id,
-            merchant_id: e.merchantId,
-            provider_object: e.providerObject,
-            settlement_window: e.settlementWindow,
-            kind: e.kind,
-            subject_type: e.subjectType,
-            subject_id: e.subjectId,
-            expected: e.expected === null ? null : f.jsonToDb(e.expected),
-            observed: e.observed === null ? null : f.jsonToDb(e.observed),
-            currency: e.currency,
-            status: e.status,
-            resolution: null,
-            opened_at: f.timeToDb(e.openedAt),
-            resolved_at: null,
-          })
+          .values(exceptions.toRow({ ...e, resolution: null, resolvedAt: null }))
           .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
           .returning("id")
           .executeTakeFirst(),
@@ -118,13 +87,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_exception_reports")
-          .values({
-            merchant_key: report.merchantKey,
-            report_day: report.day,
-            open_count: report.openCount,
-            summary: f.jsonToDb(report.summary),
-            created_at: f.timeToDb(report.createdAt),
-          })
+          .values(reports.toRow(report))
           .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
           .returning("merchant_key")
           .executeTakeFirst(),
@@ -132,7 +95,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
     findException: (id, options) =>
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : exceptionFromRow(f, r)))),
+      ).pipe(Effect.map((r) => (r === undefined ? null : exceptions.fromRow(r)))),
     markResolved: ({ id, resolvedAt, resolution }) =>
       runQuery(db, (ex) =>
         ex
@@ -148,22 +111,12 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         if (status !== undefined) query = query.where("status", "=", status);
         if (before !== undefined) query = query.where("id", "<", before);
         return query.orderBy("id", "desc").limit(limit).execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => exceptionFromRow(f, r)))),
+      }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
     appendOutcome: (o) =>
       runQuery(db, (ex) =>
         ex
           .insertInto("payment_reconciliation_outcomes")
-          .values({
-            id: o.id,
-            exception_id: o.exceptionId,
-            merchant_id: o.merchantId,
-            action: o.action,
-            actor: o.actor,
-            reason: o.reason,
-            ledger_source: o.ledgerSource,
-            data: f.jsonToDb(o.data),
-            created_at: f.timeToDb(o.createdAt),
-          })
+          .values(outcomes.toRow(o))
           .execute(),
       ).pipe(Effect.asVoid),
     listOutcomes: (exceptionId) =>
@@ -171,19 +124,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         ex.selectFrom("payment_reconciliation_outcomes").selectAll().where("exception_id", "=", exceptionId).orderBy("id").execute(),
       ).pipe(
         Effect.map((rows) =>
-          rows.map(
-            (r): ReconciliationOutcome => ({
-              id: String(r.id),
-              exceptionId: String(r.exception_id),
-              merchantId: nullable(r.merchant_id),
-              action: r.action === "resolved" ? "resolved" : "opened",
-              actor: String(r.actor),
-              reason: String(r.reason),
-              ledgerSource: nullable(r.ledger_source),
-              data: f.jsonFromDb(r.data) as Record<string, unknown>,
-              createdAt: f.timeFromDb(r.created_at),
-            }),
-          ),
+          rows.map((r) => outcomes.fromRow(r)),
         ),
       ),
     settledInWindow: ({ from, to }) =>

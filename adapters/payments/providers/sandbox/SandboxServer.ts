@@ -25,8 +25,8 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Effect, Exit } from "effect";
-import type { ProviderOutcomeUnknown } from "../../../core/payments/PaymentErrors.js";
-import type { ProviderPayment } from "../../../ports/payments/PaymentProvider.js";
+import type { ProviderOutcomeUnknown } from "../../../../core/payments/Errors.js";
+import type { ProviderPayment } from "../../../../ports/payments/PaymentProvider.js";
 import { tokenBehaviourOf } from "./SandboxCards.js";
 import { makeSandboxProvider, type SandboxFault, type SandboxOptions, type SandboxProvider, type SettlementFault } from "./SandboxProvider.js";
 import {

@@ -12,7 +12,7 @@ import {
   type GatewayPayment,
   type PaymentGateway,
   type PaymentGatewayError,
-} from "../../ports/PaymentGateway.js";
+} from "../../../ports/PaymentGateway.js";
 import {
   categoryOfStatus,
   checkGatewayKey,
@@ -20,8 +20,6 @@ import {
   paymentOfWire,
   refundOfWire,
   stepKey,
-  type IntentWire,
-  type RefundWire,
 } from "./GatewayErrors.js";
 
 /** Options of the HTTP gateway. */
@@ -92,7 +90,7 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
     });
 
   const intentPath = (id: string, action = "") => `/v1/payment-intents/${encodeURIComponent(id)}${action}`;
-  const payment = (answer: Answer): GatewayPayment => paymentOfWire(answer.body as unknown as IntentWire);
+  const payment = (answer: Answer): GatewayPayment => paymentOfWire(answer.body);
 
   return {
     authorize: (req) =>
@@ -155,7 +153,7 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
           body: { payment_intent_id: req.paymentId, amount_minor: req.amount.amount_minor, currency: req.amount.currency },
         }),
       ).pipe(
-        Effect.map((answer) => refundOfWire(answer.body as unknown as RefundWire)),
+        Effect.map((answer) => refundOfWire(answer.body)),
         Effect.withSpan("PaymentGateway.http.refund"),
       ),
     status: (req) =>

@@ -4,10 +4,10 @@
  * is checked and derived per step, and the wire view of a payment. One table, so the two
  * adapters cannot disagree on what a code means.
  */
-import { Effect } from "effect";
-import type { ErrorCategory } from "../../core/kernel/Errors.js";
-import type { PaymentIntentWire } from "../../core/payments/model/PaymentIntent.js";
-import type { RefundWire } from "../../core/payments/model/Refund.js";
+import { Effect, Schema } from "effect";
+import type { ErrorCategory } from "../../../core/kernel/Errors.js";
+import { PaymentIntentWire } from "../../../core/payments/model/PaymentIntent.js";
+import { RefundWire } from "../../../core/payments/model/Refund.js";
 import {
   CaptureExceedsAuthorized,
   PaymentCurrencyMismatch,
@@ -21,7 +21,7 @@ import {
   type GatewayPayment,
     type GatewayRefund,
   type PaymentGatewayError,
-} from "../../ports/PaymentGateway.js";
+} from "../../../ports/PaymentGateway.js";
 
 /** A failure as the payment service states it: stable code, category, detail and problem extensions. */
 export interface ServiceFailure {
@@ -105,27 +105,25 @@ export const checkGatewayKey = (key: string): Effect.Effect<string, PaymentReque
  */
 export const stepKey = (key: string, step: "create" | "confirm" | "capture" | "cancel" | "refund"): string => `${key}/${step}`;
 
-/** The payment intent as the payment API shows it (the merchant's wire view). */
-export type IntentWire = typeof PaymentIntentWire.Encoded;
+const decodeIntent = Schema.decodeUnknownSync(PaymentIntentWire);
+const decodeRefund = Schema.decodeUnknownSync(RefundWire);
 
-/** A payment of the port from the payment API's intent view. */
-export const paymentOfWire = (i: IntentWire): GatewayPayment => ({
-  paymentId: i.id,
-  merchantId: i.merchant_id,
-  status: i.status,
-  amount: { amount_minor: i.amount_minor, currency: i.currency },
-  capturableMinor: i.amount_capturable_minor,
-  capturedMinor: i.amount_captured_minor,
-  refundedMinor: i.amount_refunded_minor,
-});
+/** A payment of the port from the payment API's intent view (a body that is not one is a defect). */
+export const paymentOfWire = (body: unknown): GatewayPayment => {
+  const i = decodeIntent(body);
+  return {
+    paymentId: i.id,
+    merchantId: i.merchantId,
+    status: i.status,
+    amount: { amount_minor: i.amountMinor, currency: i.currency },
+    capturableMinor: i.amountCapturableMinor,
+    capturedMinor: i.amountCapturedMinor,
+    refundedMinor: i.amountRefundedMinor,
+  };
+};
 
-/** The refund as the payment API shows it (the merchant's wire view). */
-export type RefundWire = typeof RefundWire.Encoded;
-
-/** A refund of the port from the payment API's refund view. */
-export const refundOfWire = (r: RefundWire): GatewayRefund => ({
-  refundId: r.id,
-  paymentId: r.payment_intent_id,
-  amount: { amount_minor: r.amount_minor, currency: r.currency },
-  status: r.status,
-});
+/** A refund of the port from the payment API's refund view (a body that is not one is a defect). */
+export const refundOfWire = (body: unknown): GatewayRefund => {
+  const r = decodeRefund(body);
+  return { refundId: r.id, paymentId: r.paymentIntentId, amount: { amount_minor: r.amountMinor, currency: r.currency }, status: r.status };
+};

@@ -1,0 +1,5 @@
+/** Request bodies of the platform operator routes. */
+import { Schema } from "effect";
+
+/** Body of both steps: why (audited). */
+export const ReplayReasonBody = Schema.Struct({ reason: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)) });

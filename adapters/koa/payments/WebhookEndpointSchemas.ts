@@ -1,0 +1,11 @@
+/** Request params and bodies of the merchant webhook endpoint routes. */
+import { Schema } from "effect";
+
+/** Path parameter of one endpoint. */
+export const WebhookEndpointIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
+
+/** Body of POST /v1/webhook-endpoints (events default: every type). */
+export const CreateWebhookEndpointBody = Schema.Struct({
+  url: Schema.String.pipe(Schema.maxLength(2048)),
+  events: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(20))),
+});

@@ -1,0 +1,13 @@
+/**
+ * The payment module's durable jobs (docs/architecture.md, Events and background work), each
+ * defined next to its use case; a host registers them all with its worker.
+ */
+import { exceptionReportJob } from "./ExceptionReport.js";
+import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
+import { reconcileIntentJob } from "./ReconciliationWindow.js";
+import { reconcileSettlementJob } from "./SettlementReconciliation.js";
+
+export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob };
+
+/** Every job of the payment module. */
+export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, exceptionReportJob] as const;
