@@ -17,7 +17,7 @@ import type { ModuleCommand } from "./ModuleDefinition.js";
 import type { HostServices } from "./PortBindings.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
 import { configuredBlobStore } from "./modules/blobStorageModule.js";
-import { runSandboxFromEnv, SandboxUsageError } from "../adapters/providers/sandbox/sandboxMain.js";
+import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
 import { createServer } from "./ReferenceServer.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 

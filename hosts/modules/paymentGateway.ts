@@ -7,7 +7,7 @@
  * whose payment service runs elsewhere rebinds the port to `makeHttpPaymentGateway` instead.
  */
 import { Layer, type ManagedRuntime } from "effect";
-import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments-gateway/InProcessPaymentGateway.js";
+import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 

@@ -4,18 +4,18 @@
  * secret authentication, and its CLI commands (paymentsCommands.ts). `makePaymentsModule({ provider })`
  * lets a host or a test bring its own PaymentProvider; the default is an in-process sandbox.
  */
-import { Clock, Effect, Layer, Schema } from "effect";
+import { Effect, Layer } from "effect";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeSqlOperatorExceptions } from "../../adapters/sql/payments/SqlOperatorExceptions.js";
 import { OperatorExceptions } from "../../ports/payments/OperatorExceptions.js";
-import { makeOperatorRoutes, paymentRoutes } from "../../adapters/koa/payments/index.js";
-import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
-import { makeSandboxSettlementFiles } from "../../adapters/providers/sandbox/SandboxSettlementFiles.js";
-import { makeSandboxWebhookReceiver } from "../../adapters/providers/sandbox/SandboxWebhooks.js";
-import type { HttpProviderOptions } from "../../adapters/providers/http/HttpProviderClient.js";
-import { makeHttpPaymentProvider } from "../../adapters/providers/http/HttpPaymentProvider.js";
-import { makeHttpSettlementFiles } from "../../adapters/providers/http/HttpSettlementFiles.js";
+import { makeOperatorRoutes, paymentsRoutes } from "../../adapters/koa/payments/index.js";
+import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sandbox/SandboxSettlementFiles.js";
+import { makeSandboxWebhookReceiver } from "../../adapters/payments/providers/sandbox/SandboxWebhooks.js";
+import type { HttpProviderOptions } from "../../adapters/payments/providers/http/HttpProviderClient.js";
+import { makeHttpPaymentProvider } from "../../adapters/payments/providers/http/HttpPaymentProvider.js";
+import { makeHttpSettlementFiles } from "../../adapters/payments/providers/http/HttpSettlementFiles.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
@@ -24,17 +24,12 @@ import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigratio
 import { makeSqlClientSecrets } from "../../adapters/sql/payments/SqlClientSecrets.js";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSqlWebhookEndpoints } from "../../adapters/sql/payments/SqlWebhookEndpoints.js";
-import { makeFetchMerchantWebhookSender } from "../../adapters/webhooks/FetchMerchantWebhookSender.js";
-import { merchantWebhookDeliveryJob } from "../../core/payments/MerchantWebhookDelivery.js";
+import { makeFetchMerchantWebhookSender } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
+import { paymentsJobs } from "../../core/payments/Jobs.js";
 import { defaultMerchantWebhookMaxAttempts, makeMerchantWebhookFanout } from "../../core/payments/MerchantWebhookFanout.js";
-import { makeJobHandler } from "../../adapters/worker/JobRunner.js";
-import { reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { authenticateApiKey, createMerchant } from "../../core/payments/Merchants.js";
 import { authenticateClientSecret, looksLikeClientSecret } from "../../core/payments/ClientView.js";
-import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
-import { reconcileSettlementDay, reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { dailyExceptionReportRun, dailySettlementRun, scheduleNextDailyRun } from "../../core/payments/DailyRuns.js";
-import { exceptionReportJobKind, reportOpenExceptions } from "../../core/payments/ExceptionReport.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
@@ -53,46 +48,6 @@ import type { ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
 import type { DomainRuntime } from "../Runtime.js";
 import { paymentsCommands } from "./paymentsCommands.js";
-
-/**
- * Provider status reconciliation as a durable job: resolves an intent left processing by a lost
- * answer. While the provider has not seen the reference and the ambiguity window is open it
- * schedules a re-check; once the window has passed it opens a reconciliation exception. A
- * provider that does not answer fails the job, so the runner retries it with backoff.
- */
-export const reconcileIntentJob = makeJobHandler({
-  kind: reconcileIntentJobKind,
-  run: (job) =>
-    Schema.decodeUnknown(Schema.Struct({ intent_id: Schema.String }))(job.payload).pipe(
-      Effect.flatMap((payload) => reconcileIntentWithinWindow(payload.intent_id)),
-      Effect.asVoid,
-    ),
-});
-
-const decodeDayPayload = Schema.decodeUnknown(Schema.Struct({ day: Schema.String }));
-
-/**
- * Settlement-file reconciliation of one UTC day as a durable job (payload `{ day: "YYYY-MM-DD" }`);
- * the daily run schedules the next day's once it has finished.
- */
-export const reconcileSettlementJob = makeJobHandler({
-  kind: reconcileSettlementJobKind,
-  run: (job) =>
-    Effect.zipRight(
-      Effect.flatMap(decodeDayPayload(job.payload), (payload) => reconcileSettlementDay(payload.day)),
-      Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailySettlementRun, nowMs)),
-    ),
-});
-
-/** The daily open-exception report as a durable job; it schedules the next day's. */
-export const exceptionReportJob = makeJobHandler({
-  kind: exceptionReportJobKind,
-  run: (job) =>
-    Effect.zipRight(
-      Effect.flatMap(decodeDayPayload(job.payload), (payload) => reportOpenExceptions(payload.day)),
-      Effect.flatMap(Clock.currentTimeMillis, (nowMs) => scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
-    ),
-});
 
 /** Options of the payment module. */
 export interface PaymentsModuleOptions {
@@ -170,10 +125,10 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
   return {
     name: "payments",
     layer,
-    routes: [...paymentRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],
+    routes: [...paymentsRoutes, ...makeOperatorRoutes({ operators: options.platformOperators ?? [], maxAttempts })],
     migrations: paymentsMigrations,
     consumers: [makeMerchantWebhookFanout({ maxAttempts })],
-    jobHandlers: [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, exceptionReportJob],
+    jobHandlers: paymentsJobs,
     scheduleRecurring: (nowMs) =>
       Effect.zipRight(scheduleNextDailyRun(dailySettlementRun, nowMs), scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
     bearerAuthenticators: [

@@ -7,8 +7,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
-import { makeInProcessPaymentGateway } from "../../adapters/payments-gateway/InProcessPaymentGateway.js";
-import { makeSandboxProvider, type SandboxProvider } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { makeInProcessPaymentGateway } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
+import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import {

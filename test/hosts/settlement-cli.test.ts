@@ -5,7 +5,7 @@
  * lists the open exceptions of every merchant; a bad day exits 2 with the usage text.
  */
 import t from "tap";
-import { sandboxTokens } from "../../adapters/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Config } from "../../hosts/Config.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { call, freshKey } from "../payments/support.js";

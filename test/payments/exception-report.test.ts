@@ -15,7 +15,7 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { dailyExceptionReportRun, dailySettlementRun, scheduleNextDailyRun } from "../../core/payments/DailyRuns.js";
 import { reconciliationExceptionsOpen, reportOpenExceptions } from "../../core/payments/ExceptionReport.js";
 import type { MismatchKind } from "../../core/payments/model/ReconciliationException.js";
-import { exceptionReportJob, reconcileSettlementJob } from "../../hosts/modules/paymentsModule.js";
+import { exceptionReportJob, reconcileSettlementJob } from "../../core/payments/Jobs.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { forEachDialect } from "../support/databases.js";

@@ -12,7 +12,7 @@
 import t from "tap";
 import type { Job } from "../../ports/Jobs.js";
 import { reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
-import { reconcileIntentJob, reconcileSettlementJob } from "../../hosts/modules/paymentsModule.js";
+import { reconcileIntentJob, reconcileSettlementJob } from "../../core/payments/Jobs.js";
 import { dialects, forEachDialect, type Dialect, type TapTest } from "../support/databases.js";
 import { attemptReference, cards, sandboxApiKey, sandboxCall, startWiredServers } from "./http-provider-support.js";
 import { freshKey } from "./support.js";

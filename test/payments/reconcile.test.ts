@@ -12,7 +12,7 @@ import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
-import { reconcileIntentJob } from "../../hosts/modules/paymentsModule.js";
+import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import type { Job } from "../../ports/Jobs.js";
 import { forEachDialect } from "../support/databases.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
