@@ -76,8 +76,8 @@ t.test("the module rule: each file's module, and only top-level ports between mo
   t.equal(moduleOf("ports/payments.ts"), "payments");
   t.equal(moduleOf("adapters/sql/projects/SqlTasksRepository.ts"), "projects");
   t.equal(moduleOf("adapters/koa/payments/index.ts"), "payments");
-  t.equal(moduleOf("adapters/providers/sandbox/SandboxProvider.ts"), "payments");
-  t.equal(moduleOf("adapters/payments-gateway/InProcessPaymentGateway.ts"), "payments");
+  t.equal(moduleOf("adapters/payments/providers/sandbox/SandboxProvider.ts"), "payments");
+  t.equal(moduleOf("adapters/payments/gateway/InProcessPaymentGateway.ts"), "payments");
   t.equal(moduleOf("ports/PaymentGateway.ts"), undefined, "the payment module's public entry belongs to no module");
   t.equal(moduleOf("core/kernel/Page.ts"), undefined);
   t.equal(moduleOf("adapters/sql/SqlJobs.ts"), undefined);
@@ -117,7 +117,7 @@ const broken: ReadonlyArray<readonly [string, string, string]> = [
   ["adapters/sql/commerce/SqlOrders.ts", `import { makeSqlPaymentsRepository } from "../payments/SqlPaymentsRepository.js";`, "a module imports no other module"],
   ["adapters/koa/commerce/OrderRoutes.ts", `import { paymentRoutes } from "../payments/index.js";`, "a module imports no other module"],
   ["adapters/koa/commerce/OrderRoutes.ts", `import { makeSandboxProvider } from "../../providers/sandbox/SandboxProvider.js";`, "a module imports no other module"],
-  ["adapters/payments-gateway/X.ts", `import { tasksRoute } from "../koa/projects/TaskRoutes.js";`, "a module imports no other module"],
+  ["adapters/payments/gateway/X.ts", `import { tasksRoute } from "../../koa/projects/TaskRoutes.js";`, "a module imports no other module"],
   // Koa and SQL adapters apart; adapters/sql dialect-neutral
   ["adapters/koa/projects/TaskRoutes.ts", `import { makeSqlTasksRepository } from "../../sql/projects/SqlTasksRepository.js";`, "Koa and SQL adapters never import each other"],
   ["adapters/koa/Route.ts", `import { openSqlite } from "../sqlite/openSqlite.js";`, "Koa and SQL adapters never import each other"],

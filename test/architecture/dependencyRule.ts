@@ -189,9 +189,7 @@ export const modules = ["projects", "payments", "identity", "files", "commerce",
 
 /** Adapter folders that belong to one module as a whole. */
 const moduleAdapterFolders: Readonly<Record<string, (typeof modules)[number]>> = {
-  "adapters/providers": "payments",
-  "adapters/payments-gateway": "payments",
-  "adapters/webhooks": "payments",
+  "adapters/payments": "payments",
 };
 
 /**

@@ -8,11 +8,11 @@ import { Effect } from "effect";
 import { reverseSettlement } from "../../core/delivery/ReverseSettlement.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDialect, openTestDatabase } from "../support/databases.js";
-import { deliveryRuntime, openRestaurant, pickedUpOrder } from "./support.js";
+import { openTestDatabase } from "../support/databases.js";
+import { deliveryRuntime, deliveryTestModules, forEachDeliveryDialect, openRestaurant, pickedUpOrder } from "./support.js";
 
 t.test("orders, order lines, settlement entries and status history refuse UPDATE and DELETE", (t) =>
-  forEachDialect(t, "append-only", async (t, db) => {
+  forEachDeliveryDialect(t, "append-only", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
@@ -33,7 +33,7 @@ t.test("orders, order lines, settlement entries and status history refuse UPDATE
 );
 
 t.test("a settlement correction is a linked reversal with actor and reason, once; the ledger still sums to zero", (t) =>
-  forEachDialect(t, "reversal", async (t, db) => {
+  forEachDeliveryDialect(t, "reversal", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
@@ -51,7 +51,7 @@ t.test("a settlement correction is a linked reversal with actor and reason, once
 );
 
 t.test("Postgres refuses to commit an order's settlement entries that do not balance", async (t) => {
-  const db = await openTestDatabase("postgres", t);
+  const db = await openTestDatabase("postgres", t, deliveryTestModules);
   const rt = deliveryRuntime(t, db);
   const fixture = await openRestaurant(rt);
   const { placed, accepted } = await pickedUpOrder(rt, "cust-1", fixture);
