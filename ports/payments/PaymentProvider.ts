@@ -6,7 +6,7 @@
  */
 import { Context, Effect } from "effect";
 import type { Money } from "../../core/kernel/Money.js";
-import type { ProviderOutcomeUnknown } from "../../core/payments/Errors.js";
+import type { ProviderOutcomeUnknown } from "../../core/payments/model/ProviderErrors.js";
 
 /** The answer to an authorization (with or without immediate capture). */
 export type AuthorizeResult =

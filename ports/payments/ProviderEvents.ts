@@ -9,7 +9,7 @@ import { Context, Effect } from "effect";
 import type { PaymentAttempt } from "../../core/payments/model/PaymentAttempt.js";
 import type { Refund } from "../../core/payments/model/Refund.js";
 import type { ProviderEvent, StoredProviderEvent } from "../../core/payments/model/ProviderEvent.js";
-import type { WebhookRejected } from "../../core/payments/Errors.js";
+import type { WebhookRejected } from "../../core/payments/model/ProviderErrors.js";
 
 /** Verifies and reads one provider webhook delivery. */
 export interface ProviderWebhookReceiver {

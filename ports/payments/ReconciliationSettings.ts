@@ -4,7 +4,7 @@
  * processing intent is re-checked inside it.
  */
 import { Context, Effect } from "effect";
-import type { ProviderOutcomeUnknown } from "../../core/payments/Errors.js";
+import type { ProviderOutcomeUnknown } from "../../core/payments/model/ProviderErrors.js";
 
 /** How long an ambiguous provider outcome may stay unresolved, and how often it is re-checked. */
 export interface ReconciliationSettings {

@@ -7,7 +7,7 @@ import { Delivery } from "../../../core/delivery/model/Delivery.js";
 import { DeliveryStatusChange } from "../../../core/delivery/model/DeliveryStatusChange.js";
 import type { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { lockRow } from "../payments/lockRow.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";

@@ -6,7 +6,7 @@ import { Quote } from "../../../core/delivery/model/Quote.js";
 import { RestaurantOrder } from "../../../core/delivery/model/RestaurantOrder.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { lockRow } from "../payments/lockRow.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";

@@ -8,7 +8,7 @@ import { Restaurant } from "../../../core/delivery/model/Restaurant.js";
 import { RestaurantStaff } from "../../../core/delivery/model/RestaurantStaff.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { lockRow } from "../payments/lockRow.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";

@@ -5,7 +5,7 @@ import { Drive } from "../../../core/files/model/Drive.js";
 import { Node } from "../../../core/files/model/Node.js";
 import type { DriveRepository } from "../../../ports/files/DriveRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { lockRow } from "../payments/lockRow.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";

@@ -12,7 +12,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { lockRow } from "./lockRow.js";
+import { lockRow } from "../lockRow.js";
 
 /** Builds the payment repository over `db`. */
 export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository => {

@@ -18,7 +18,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { lockRow } from "./lockRow.js";
+import { lockRow } from "../lockRow.js";
 
 type Row = Record<string, unknown>;
 const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));

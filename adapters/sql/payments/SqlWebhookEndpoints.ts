@@ -14,7 +14,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-import { lockRow } from "./lockRow.js";
+import { lockRow } from "../lockRow.js";
 
 const endpointColumns = ["id", "merchant_id", "url", "events", "created_at", "deleted_at"] as const;
 

@@ -3,7 +3,7 @@
  * locks and needs none, because its transactions begin IMMEDIATE and run one at a time.
  */
 import type { SelectQueryBuilder } from "kysely";
-import type { SqlDatabase } from "../SqlDatabase.js";
+import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** `query` with FOR UPDATE on Postgres when `forUpdate`, unchanged otherwise. */
 export const lockRow = <DB, TB extends keyof DB, O>(
