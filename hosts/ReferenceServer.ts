@@ -4,7 +4,6 @@
  */
 import type { Container } from "inversify";
 import type { Logger } from "pino";
-import { sql } from "kysely";
 import { createKoaApp } from "../adapters/koa/App.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
@@ -19,6 +18,10 @@ import type { ModuleDefinition } from "./ModuleDefinition.js";
 import { referenceModules } from "./modules/index.js";
 import { withBlobStorage } from "./modules/blobStorageModule.js";
 import { hostAuthentication } from "./HostAuthentication.js";
+import type { Registry } from "prom-client";
+import { observeHost } from "../adapters/observability/Observability.js";
+import { mountMetrics } from "../adapters/observability/HttpMetrics.js";
+import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "../adapters/observability/Readiness.js";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
@@ -31,6 +34,8 @@ export interface ServerOptions {
   readonly rebind?: (container: Container) => void;
   /** Realtime heartbeat interval (default 30 s). */
   readonly heartbeatMs?: number;
+  /** The Prometheus registry of GET /metrics (a fresh one by default). */
+  readonly registry?: Registry;
 }
 
 /** A running reference server. */
@@ -54,7 +59,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   }
   // The shared ObjectStore and Scanner are bound once for every module (rebind to replace them).
   const { store: blobStore, modules } = withBlobStorage(config, options.modules ?? referenceModules(config));
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, logger);
   try {
     if (config.migrateOnStart) {
       const { applied } = await migrateModules(database, modules);
@@ -64,36 +69,54 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     await database.close();
     throw error;
   }
-  const core = await createHostCore({ database, modules, logger, ...(options.rebind ? { rebind: options.rebind } : {}) });
+  // --- observability (adapters/observability): metrics sources, transaction timing, readiness checks
+  const observed = observeHost({ database, modules: modules.map((m) => m.name), ...(options.registry ? { registry: options.registry } : {}) });
+  const rebind = (container: Container): void => {
+    observed.rebind(container);
+    options.rebind?.(container);
+  };
+  const core = await createHostCore({ database, modules, logger, rebind });
+  const busCheck = realtimeBusCheck(core.bus);
+  // --- end observability
   const app = createKoaApp({
     logger,
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap((m) => m.routes),
     // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
-    configureRouter: (router) => mountBlobGrantHandler(router, blobStore),
+    configureRouter: (router) => {
+      if (config.metricsEnabled) mountMetrics(router, observed.metrics, { token: config.metricsToken });
+      mountBlobGrantHandler(router, blobStore);
+    },
+    ...(config.metricsEnabled ? { observe: observed.middleware } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.actionBudgets ? { actionBudgets: options.actionBudgets } : {}),
-    readiness: async () => {
-      await sql`select 1`.execute(database.db);
-    },
+    readiness: [databaseCheck(database), objectStoreCheck(blobStore), busCheck, workerCheck(database)],
     openApi: { title: "domainkit", version: "0.1.0", description: "Reference server of the domainkit library." },
   });
   const worker = config.workerInProcess ? await startHostWorker(core) : undefined;
+  const shutdownCore = async (): Promise<void> => {
+    busCheck.close();
+    observed.close();
+    await worker?.stop();
+    await core.close();
+  };
   const http = await startHttpServer(app, {
     host: config.host,
     port: config.port,
     ...(options.limits ? { limits: options.limits } : {}),
-    onClose: async () => {
-      await worker?.stop();
-      await core.close();
-    },
+    onClose: shutdownCore,
+  }).catch(async (error: unknown) => {
+    // e.g. EADDRINUSE: release the database and the worker so the process can exit with the error.
+    await shutdownCore();
+    throw error;
   });
   const realtime = attachRealtime(http.server, {
     authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
     runtime: core.runtime,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   });
+  observed.observeRealtime(realtime);
   logger.info({ url: http.url, database: database.dialect, worker: worker !== undefined }, "domainkit listening");
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
