@@ -61,6 +61,12 @@ export const describeError = (error: unknown): string => {
   return redactUrl(text.replace(/\s+/g, " ").trim());
 };
 
+// Without a logger (one-off commands), attempt lines go to stderr as plain text.
+const stderrLog: StartupLog = {
+  warn: (_fields, message) => void process.stderr.write(`${message}\n`),
+  info: (_fields, message) => void process.stderr.write(`${message}\n`),
+};
+
 /** One connection attempt on a throwaway client, with a bounded connect time. */
 const probePostgres = async (connectionString: string, timeoutMs: number): Promise<void> => {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: timeoutMs });
@@ -90,7 +96,7 @@ export const waitForPostgres = async (
     const left = deadline - Date.now();
     try {
       await probePostgres(url, Math.max(1000, Math.min(5000, left)));
-      if (attempt > 1) log?.info({ attempt, database: shown }, "database reachable");
+      if (attempt > 1) (log ?? stderrLog).info({ attempt, database: shown }, `database reachable (attempt ${attempt})`);
       return;
     } catch (error) {
       const reason = describeError(error);
@@ -112,11 +118,6 @@ export const waitForPostgres = async (
       delay = Math.min(delay * 2, 5000);
     }
   }
-};
-
-const stderrLog: StartupLog = {
-  warn: (_fields, message) => void process.stderr.write(`${message}\n`),
-  info: (_fields, message) => void process.stderr.write(`${message}\n`),
 };
 
 /**
