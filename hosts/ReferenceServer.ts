@@ -22,6 +22,9 @@ import type { Registry } from "prom-client";
 import { observeHost } from "../adapters/observability/Observability.js";
 import { mountMetrics } from "../adapters/observability/HttpMetrics.js";
 import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "../adapters/observability/Readiness.js";
+import { createTracing } from "../adapters/observability/Tracing.js";
+import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
@@ -36,6 +39,8 @@ export interface ServerOptions {
   readonly heartbeatMs?: number;
   /** The Prometheus registry of GET /metrics (a fresh one by default). */
   readonly registry?: Registry;
+  /** Export spans here instead of OTLP (tests: an InMemorySpanExporter); turns tracing on. */
+  readonly spanExporter?: SpanExporter;
 }
 
 /** A running reference server. */
@@ -77,6 +82,18 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
   };
   const core = await createHostCore({ database, modules, logger, rebind });
   const busCheck = realtimeBusCheck(core.bus);
+  const tracing =
+    options.spanExporter !== undefined || config.otlpEndpoint !== undefined
+      ? createTracing({
+          serviceName: config.serviceName,
+          ...(config.otlpEndpoint !== undefined ? { endpoint: config.otlpEndpoint } : {}),
+          ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),
+        })
+      : undefined;
+  const observe =
+    config.metricsEnabled || tracing !== undefined
+      ? chain(tracing?.middleware, tracing !== undefined ? problemIds() : undefined, config.metricsEnabled ? observed.middleware : undefined)
+      : undefined;
   // --- end observability
   const app = createKoaApp({
     logger,
@@ -88,7 +105,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
       if (config.metricsEnabled) mountMetrics(router, observed.metrics, { token: config.metricsToken });
       mountBlobGrantHandler(router, blobStore);
     },
-    ...(config.metricsEnabled ? { observe: observed.middleware } : {}),
+    ...(observe !== undefined ? { observe } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.actionBudgets ? { actionBudgets: options.actionBudgets } : {}),
     readiness: [databaseCheck(database), objectStoreCheck(blobStore), busCheck, workerCheck(database)],
@@ -100,6 +117,7 @@ export const createServer = async (config: Config = loadConfig(), options: Serve
     observed.close();
     await worker?.stop();
     await core.close();
+    await tracing?.shutdown();
   };
   const http = await startHttpServer(app, {
     host: config.host,
