@@ -57,6 +57,8 @@ export interface DomainkitMetrics {
   readonly rateLimitRefusals: Counter<"route" | "code">;
   readonly transactionDuration: Histogram<"outcome">;
   readonly scrapeErrors: Counter<"source">;
+  /** Runs `hook` at the start of every scrape (buffered observations are flushed there). */
+  readonly beforeScrape: (hook: () => void) => void;
   /** Adds a scrape-time source (sources keyed alike replace each other); returns its removal. */
   readonly addSource: (key: unknown, source: GaugeSource) => () => void;
 }
@@ -123,9 +125,13 @@ export const metricsFor = (registry: Registry = new Registry(), options: Metrics
       },
     });
   }
+  const hooks: Array<() => void> = [];
   const metrics: DomainkitMetrics = {
     registry,
     httpRequestDuration: new Histogram({
+      collect() {
+        for (const hook of hooks) hook();
+      },
       name: "domainkit_http_request_duration_seconds",
       help: "HTTP requests by route template, method and status, with their latency (the _count series counts requests).",
       labelNames: ["route", "method", "status"] as const,
@@ -158,6 +164,7 @@ export const metricsFor = (registry: Registry = new Registry(), options: Metrics
       registers: [registry],
     }),
     scrapeErrors,
+    beforeScrape: (hook) => void hooks.push(hook),
     addSource: (key, source) => {
       sources.set(key, source);
       return () => {

@@ -24,6 +24,7 @@ export const problemIds = (): Middleware => async (ctx, next) => {
 /** Runs `middlewares` in order as one middleware (undefined entries are left out). */
 export const chain = (...middlewares: ReadonlyArray<Middleware | undefined>): Middleware => {
   const present = middlewares.filter((m): m is Middleware => m !== undefined);
+  if (present.length === 1) return present[0]!;
   return (ctx, next) => {
     const dispatch = (i: number): Promise<void> => (i === present.length ? Promise.resolve(next()).then(() => undefined) : Promise.resolve(present[i]!(ctx, () => dispatch(i + 1))).then(() => undefined));
     return dispatch(0);
