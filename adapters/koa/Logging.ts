@@ -69,8 +69,9 @@ export interface LoggerOptions {
   /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
   readonly destination?: DestinationStream;
   /**
-   * `json` (one JSON object a line), `pretty` (readable lines through pino-pretty) or `auto`
-   * (the default): pretty when stdout is a terminal and `production` is false, JSON otherwise.
+   * `json` (one JSON object a line, the default), `pretty` (readable lines through pino-pretty)
+   * or `auto`: pretty when stdout is a terminal and `production` is false, JSON otherwise.
+   * The CLI passes the configured LOG_FORMAT (default auto).
    */
   readonly format?: "auto" | "pretty" | "json";
   /** NODE_ENV is production: `auto` then always means JSON. */
@@ -81,7 +82,7 @@ export interface LoggerOptions {
 
 /** Whether a logger with these options writes readable (pino-pretty) lines. */
 export const wantsPrettyLogs = (options: Pick<LoggerOptions, "format" | "production" | "isTTY"> = {}): boolean => {
-  const format = options.format ?? "auto";
+  const format = options.format ?? "json";
   if (format !== "auto") return format === "pretty";
   return (options.isTTY ?? process.stdout.isTTY === true) && options.production !== true;
 };
