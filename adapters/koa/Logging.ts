@@ -87,7 +87,8 @@ export const wantsPrettyLogs = (options: Pick<LoggerOptions, "format" | "product
   return (options.isTTY ?? process.stdout.isTTY === true) && options.production !== true;
 };
 
-const prettyOptions = { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } as const;
+// One line per event, as in JSON: the fields follow the message on the same line.
+const prettyOptions = { colorize: true, singleLine: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } as const;
 
 /**
  * A pino logger with the redaction above. Redaction runs before a line is serialized, so it

@@ -116,7 +116,8 @@ t.test("readable log lines keep redaction in force", async (t) => {
   const text = out.text();
   t.match(text, /INFO.*request/, "a readable line");
   t.notMatch(text.split("\n")[0], /^\{/, "not JSON");
-  t.match(text, /request_id: "r-1"/);
+  t.match(text, /"request_id":"r-1"/);
+  t.equal(text.trim().split("\n").length, 1, "one line per event");
   t.notMatch(text, /top-secret|sk_live_123/, "secrets redacted");
   t.match(text, /\[REDACTED\]/);
 });
