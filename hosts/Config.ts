@@ -1,8 +1,14 @@
 /**
  * Reference server configuration, read from the environment with documented defaults
- * (README "Configuration"). Nothing else in the project reads process.env.
+ * (README "Configuration" and "Operations"). Nothing else in the project reads process.env.
+ *
+ * Every variable is validated here, before anything starts: a bad value is a `ConfigError`
+ * whose lines each name the variable, what is wrong with the value and the expected form
+ * (secrets are never echoed; URLs are shown with their credentials redacted). The CLI prints
+ * those lines without a stack trace and exits 2.
  */
 import path from "node:path";
+import { redactUrl } from "../adapters/observability/Redact.js";
 
 /** The development JWT secret used when AUTH_JWT_SECRET is unset; never use it in production. */
 export const DEVELOPMENT_JWT_SECRET = "domainkit-development-secret-change-me-0123456789";
@@ -55,56 +61,206 @@ export interface Config {
   readonly paymentProviderApiKey: string;
   /** Per-call provider timeout in milliseconds (PAYMENT_PROVIDER_TIMEOUT_MS, default 10000); a timeout is an unknown outcome. */
   readonly paymentProviderTimeoutMs: number;
+  /** How long start-up waits for an unreachable database, in seconds (STARTUP_DB_WAIT_SECONDS, default 30). */
+  readonly startupDbWaitSeconds: number;
+  /** Log lines as readable text or JSON (LOG_FORMAT: auto, pretty or json; auto = pretty on a terminal outside production). */
+  readonly logFormat: "auto" | "pretty" | "json";
+  /** NODE_ENV === "production". */
+  readonly production: boolean;
+  /** GET /metrics on the server's port (METRICS_ENABLED, default true). */
+  readonly metricsEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>` (METRICS_TOKEN). Never logged. */
+  readonly metricsToken: string | undefined;
+  /** OTLP/HTTP endpoint that Effect spans are exported to (OTEL_EXPORTER_OTLP_ENDPOINT); no export when unset. */
+  readonly otlpEndpoint: string | undefined;
+  /** service.name of exported spans (OTEL_SERVICE_NAME, default domainkit). */
+  readonly serviceName: string;
 }
 
-const bool = (value: string | undefined, fallback: boolean): boolean =>
-  value === undefined || value === "" ? fallback : !["0", "false", "no", "off"].includes(value.toLowerCase());
-
-/** Reads the configuration from an environment (process.env by default). */
-export const loadConfig = (env: Readonly<Record<string, string | undefined>> = process.env): Config => {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const jwtSecret = env.AUTH_JWT_SECRET && env.AUTH_JWT_SECRET.length > 0 ? env.AUTH_JWT_SECRET : DEVELOPMENT_JWT_SECRET;
-  const blobSigningSecret = env.BLOB_SIGNING_SECRET && env.BLOB_SIGNING_SECRET.length > 0 ? env.BLOB_SIGNING_SECRET : DEVELOPMENT_BLOB_SECRET;
-  if (blobSigningSecret.length < 32) throw new Error("BLOB_SIGNING_SECRET must be at least 32 characters");
-  const dataDir = path.resolve(env.DATA_DIR ?? "./.data");
-  const paymentProviderUrl = env.PAYMENT_PROVIDER_URL && env.PAYMENT_PROVIDER_URL.length > 0 ? env.PAYMENT_PROVIDER_URL : undefined;
-  const paymentProviderApiKey = env.PAYMENT_PROVIDER_API_KEY ?? "";
-  if (paymentProviderUrl !== undefined && !/^https?:\/\//.test(paymentProviderUrl)) throw new Error("PAYMENT_PROVIDER_URL must be an http(s) URL");
-  if (paymentProviderUrl !== undefined && paymentProviderApiKey.length === 0) throw new Error("PAYMENT_PROVIDER_API_KEY must be set with PAYMENT_PROVIDER_URL");
-  const paymentProviderTimeoutMs = Number(env.PAYMENT_PROVIDER_TIMEOUT_MS && env.PAYMENT_PROVIDER_TIMEOUT_MS.length > 0 ? env.PAYMENT_PROVIDER_TIMEOUT_MS : 10_000);
-  if (!Number.isInteger(paymentProviderTimeoutMs) || paymentProviderTimeoutMs <= 0) {
-    throw new Error(`PAYMENT_PROVIDER_TIMEOUT_MS must be a positive number of milliseconds, got ${env.PAYMENT_PROVIDER_TIMEOUT_MS}`);
+/** One or more invalid configuration variables; `lines` holds one line per problem. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly lines: ReadonlyArray<string>) {
+    super(lines.join("\n"));
   }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const truthy = ["1", "true", "yes", "on"];
+const falsy = ["0", "false", "no", "off"];
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads variables and collects every problem, so one start shows them all. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  /** The value, or undefined when unset or empty. */
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === "" ? undefined : value;
+  }
+
+  /** Records one line: `NAME="value": what is wrong; expected <form>`. */
+  problem(name: string, what: string, expected: string, secret = false): void {
+    const value = this.env[name];
+    const shown = value === undefined ? " (unset)" : `=${Reader.shown(value, secret)}`;
+    this.problems.push(`${name}${shown}: ${what}; expected ${expected}`);
+  }
+
+  /** `shown` quotes a value for a message: secrets are never shown, URLs lose their credentials. */
+  static shown(value: string, secret = false): string {
+    if (secret) return `<${value.length} characters, not shown>`;
+    return JSON.stringify(redactUrl(value).slice(0, 120));
+  }
+
+  integer(name: string, fallback: number, min: number, max: number, expected: string): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\s*-?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.problem(name, Number.isSafeInteger(parsed) ? "out of range" : "not a whole number", expected);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const lower = value.trim().toLowerCase();
+    if (truthy.includes(lower)) return true;
+    if (falsy.includes(lower)) return false;
+    this.problem(name, "not a boolean", "true or false (also 1/0, yes/no, on/off)");
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: ReadonlyArray<T>): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const lower = value.trim().toLowerCase() as T;
+    if (allowed.includes(lower)) return lower;
+    this.problem(name, "not a known value", `one of ${allowed.join(", ")}`);
+    return fallback;
+  }
+
+  url(name: string, protocols: ReadonlyArray<string>, expected: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || !protocols.includes(parsed.protocol) || parsed.hostname === "") {
+      const what =
+        parsed === undefined ? "not a URL" : !protocols.includes(parsed.protocol) ? `the scheme ${parsed.protocol} is not supported` : "the URL names no host";
+      this.problem(name, what, expected);
+      return undefined;
+    }
+    return value;
+  }
+
+  secret(name: string, minLength: number): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (value.length < minLength || value.trim() !== value) {
+      const what = value.trim() !== value ? "has leading or trailing whitespace" : "too short";
+      this.problem(name, what, `a secret of at least ${minLength} characters without surrounding whitespace`, true);
+      return undefined;
+    }
+    return value;
+  }
+
+  path(name: string, fallback: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return path.resolve(fallback);
+    if (value.includes("\0") || value.trim() === "") {
+      this.problem(name, "not a usable folder path", "a folder path such as ./.data");
+      return path.resolve(fallback);
+    }
+    return path.resolve(value);
+  }
+
+  list(name: string): string[] {
+    return (this.raw(name) ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0);
+  }
+}
+
+/** Reads the configuration from an environment (process.env by default); throws ConfigError listing every bad variable. */
+export const loadConfig = (env: Env = process.env): Config => {
+  const r = new Reader(env);
+  const port = r.integer("PORT", 3000, 0, 65535, "a port number from 0 to 65535");
+  const hostValue = r.raw("HOST") ?? "127.0.0.1";
+  if (!/^[A-Za-z0-9.:[\]%-]+$/.test(hostValue)) {
+    r.problem("HOST", "not a host name or IP address", "an interface address such as 127.0.0.1 or 0.0.0.0");
+  }
+  const dataDir = r.path("DATA_DIR", "./.data");
+  const databaseUrl = r.url("DATABASE_URL", ["postgres:", "postgresql:"], "a Postgres URL such as postgres://user:password@host:5432/database");
+  const jwtSecret = r.secret("AUTH_JWT_SECRET", 32) ?? DEVELOPMENT_JWT_SECRET;
+  const blobSigningSecret = r.secret("BLOB_SIGNING_SECRET", 32) ?? DEVELOPMENT_BLOB_SECRET;
+  const workerInProcess = r.bool("WORKER_IN_PROCESS", true);
+  const migrateOnStart = r.bool("MIGRATE_ON_START", true);
+  const logLevel = r.oneOf("LOG_LEVEL", "info", logLevels);
+  const logFormat = r.oneOf("LOG_FORMAT", "auto", ["auto", "pretty", "json"] as const);
+  const platformOperators = r.list("PLATFORM_OPERATORS");
+  const badOperator = platformOperators.find((id) => !uuidPattern.test(id));
+  if (badOperator !== undefined) {
+    r.problem("PLATFORM_OPERATORS", `${Reader.shown(badOperator)} is not a user id`, "comma-separated user UUIDs");
+  }
+  const providerWebhookSecrets = r.list("PROVIDER_WEBHOOK_SECRET");
+  const blobDir = r.path("BLOB_DIR", path.join(dataDir, "blobs"));
+  const smtpUrl = r.url("SMTP_URL", ["smtp:", "smtps:"], "an SMTP URL such as smtp://user:password@mail.example.com:587");
+  const from = r.raw("MAIL_FROM") ?? "domainkit@localhost";
+  if (!/^[^\s@]+@[^\s@]+$/.test(from) && !/<[^\s@]+@[^\s@]+>\s*$/.test(from)) {
+    r.problem("MAIL_FROM", "not an e-mail address", 'an address such as domainkit@example.com or "Name <a@example.com>"');
+  }
+  const mailFolder = r.path("MAIL_DIR", path.join(dataDir, "mail"));
+  const blobPublicUrl = r.url("BLOB_PUBLIC_URL", ["http:", "https:"], "an absolute http(s) URL such as https://api.example.com");
+  const paymentProviderUrl = r.url("PAYMENT_PROVIDER_URL", ["http:", "https:"], "an http(s) URL such as http://127.0.0.1:4010");
+  const paymentProviderApiKey = r.raw("PAYMENT_PROVIDER_API_KEY") ?? "";
+  if (r.raw("PAYMENT_PROVIDER_URL") !== undefined && paymentProviderApiKey.length === 0) {
+    r.problem("PAYMENT_PROVIDER_API_KEY", "required because PAYMENT_PROVIDER_URL is set", "the provider's API key");
+  }
+  const paymentProviderTimeoutMs = r.integer("PAYMENT_PROVIDER_TIMEOUT_MS", 10_000, 1, 600_000, "a positive number of milliseconds (at most 600000)");
+  const startupDbWaitSeconds = r.integer("STARTUP_DB_WAIT_SECONDS", 30, 0, 3600, "a whole number of seconds from 0 to 3600");
+  const metricsEnabled = r.bool("METRICS_ENABLED", true);
+  const metricsToken = r.secret("METRICS_TOKEN", 16);
+  const otlpEndpoint = r.url("OTEL_EXPORTER_OTLP_ENDPOINT", ["http:", "https:"], "an OTLP/HTTP base URL such as http://127.0.0.1:4318");
+  const serviceName = r.raw("OTEL_SERVICE_NAME") ?? "domainkit";
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,
-    host: env.HOST ?? "127.0.0.1",
+    host: hostValue,
     dataDir,
-    databaseUrl: env.DATABASE_URL && env.DATABASE_URL.length > 0 ? env.DATABASE_URL : undefined,
+    databaseUrl,
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
-    workerInProcess: bool(env.WORKER_IN_PROCESS, true),
-    migrateOnStart: bool(env.MIGRATE_ON_START, true),
-    logLevel: env.LOG_LEVEL ?? "info",
-    platformOperators: (env.PLATFORM_OPERATORS ?? "")
-      .split(",")
-      .map((id) => id.trim())
-      .filter((id) => id.length > 0),
-    providerWebhookSecrets: (env.PROVIDER_WEBHOOK_SECRET ?? "")
-      .split(",")
-      .map((secret) => secret.trim())
-      .filter((secret) => secret.length > 0),
-    blobDir: path.resolve(env.BLOB_DIR && env.BLOB_DIR.length > 0 ? env.BLOB_DIR : path.join(dataDir, "blobs")),
+    workerInProcess,
+    migrateOnStart,
+    logLevel,
+    platformOperators,
+    providerWebhookSecrets,
+    blobDir,
     blobSigningSecret,
     usingDevelopmentBlobSecret: blobSigningSecret === DEVELOPMENT_BLOB_SECRET,
-    mail: {
-      smtpUrl: env.SMTP_URL && env.SMTP_URL.length > 0 ? env.SMTP_URL : undefined,
-      from: env.MAIL_FROM && env.MAIL_FROM.length > 0 ? env.MAIL_FROM : "domainkit@localhost",
-      folder: path.resolve(env.MAIL_DIR && env.MAIL_DIR.length > 0 ? env.MAIL_DIR : path.join(dataDir, "mail")),
-    },
-    blobPublicUrl: env.BLOB_PUBLIC_URL && env.BLOB_PUBLIC_URL.length > 0 ? env.BLOB_PUBLIC_URL : undefined,
+    mail: { smtpUrl, from, folder: mailFolder },
+    blobPublicUrl,
     paymentProviderUrl,
     paymentProviderApiKey,
     paymentProviderTimeoutMs,
+    startupDbWaitSeconds,
+    logFormat,
+    production: env.NODE_ENV === "production",
+    metricsEnabled,
+    metricsToken,
+    otlpEndpoint,
+    serviceName,
   };
 };

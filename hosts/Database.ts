@@ -1,20 +1,142 @@
-/** Opens the configured database (SQLite under DATA_DIR by default, Postgres when DATABASE_URL is set) and migrates it. */
+/**
+ * Opens the configured database (SQLite under DATA_DIR by default, Postgres when DATABASE_URL is
+ * set) and migrates it. A Postgres that is not reachable yet (a container started before its
+ * database) is retried with backoff for STARTUP_DB_WAIT_SECONDS, one log line per attempt; then,
+ * or at once for errors that waiting cannot fix (wrong password, missing database), start-up
+ * fails with a one-line `StartupError`. URLs in every message have their credentials redacted.
+ */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { migrate, type ModuleMigrations } from "../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../adapters/sqlite/openSqlite.js";
+import { redactUrl } from "../adapters/observability/Redact.js";
 import type { Config } from "./Config.js";
+
+/** A start-up failure an operator fixes outside the program (connectivity, permissions); its message is one line. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
+
+/** Where the per-attempt lines of the database wait go (a pino logger fits). */
+export interface StartupLog {
+  readonly warn: (fields: Record<string, unknown>, message: string) => void;
+  readonly info: (fields: Record<string, unknown>, message: string) => void;
+}
 
 /** The SQLite file of the embedded default. */
 export const sqliteFileOf = (config: Pick<Config, "dataDir">): string => path.join(config.dataDir, "domainkit.sqlite");
 
-/** Opens the database the configuration names. */
-export const openConfiguredDatabase = async (config: Pick<Config, "dataDir" | "databaseUrl">): Promise<SqlDatabase> => {
-  if (config.databaseUrl !== undefined) return openPostgres({ connectionString: config.databaseUrl });
-  mkdirSync(config.dataDir, { recursive: true });
-  return openSqlite({ filename: sqliteFileOf(config) });
+// Errors that a database still starting (or a network still coming up) gives; others are final.
+const transientCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "57P03", // cannot_connect_now: the database system is starting up
+  "53300", // too_many_connections
+]);
+
+/** True when waiting may help: the server is not (yet) reachable or not yet accepting. */
+export const isTransientConnectError = (error: unknown): boolean => {
+  const e = error as { code?: unknown; errors?: ReadonlyArray<{ code?: unknown }>; message?: unknown };
+  if (typeof e?.code === "string" && transientCodes.has(e.code)) return true;
+  if (Array.isArray(e?.errors) && e.errors.some((inner) => typeof inner?.code === "string" && transientCodes.has(inner.code))) return true;
+  return typeof e?.message === "string" && /timeout|terminated unexpectedly|starting up/i.test(e.message);
+};
+
+/** A one-line description of a connection error, credentials redacted. */
+export const describeError = (error: unknown): string => {
+  const e = error as { message?: unknown; code?: unknown; errors?: ReadonlyArray<{ message?: unknown }> };
+  let text = typeof e?.message === "string" && e.message !== "" ? e.message : "";
+  if (text === "" && Array.isArray(e?.errors)) text = e.errors.map((inner) => String(inner?.message ?? "")).filter(Boolean).join("; ");
+  if (text === "") text = typeof e?.code === "string" ? e.code : String(error);
+  return redactUrl(text.replace(/\s+/g, " ").trim());
+};
+
+// Without a logger (one-off commands), attempt lines go to stderr as plain text.
+const stderrLog: StartupLog = {
+  warn: (_fields, message) => void process.stderr.write(`${message}\n`),
+  info: (_fields, message) => void process.stderr.write(`${message}\n`),
+};
+
+/** One connection attempt on a throwaway client, with a bounded connect time. */
+const probePostgres = async (connectionString: string, timeoutMs: number): Promise<void> => {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: timeoutMs });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
+/**
+ * Waits until Postgres at `url` accepts a connection, retrying transient failures with backoff
+ * (0.25 s doubling to 5 s) for `waitSeconds`. Throws StartupError when it gives up.
+ */
+export const waitForPostgres = async (
+  url: string,
+  waitSeconds: number,
+  log: StartupLog | undefined,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<void> => {
+  const shown = redactUrl(url);
+  const deadline = Date.now() + waitSeconds * 1000;
+  let delay = 250;
+  for (let attempt = 1; ; attempt++) {
+    const left = deadline - Date.now();
+    try {
+      await probePostgres(url, Math.max(1000, Math.min(5000, left)));
+      if (attempt > 1) (log ?? stderrLog).info({ attempt, database: shown }, `database reachable (attempt ${attempt})`);
+      return;
+    } catch (error) {
+      const reason = describeError(error);
+      if (!isTransientConnectError(error)) {
+        throw new StartupError(`database at ${shown} refused the connection: ${reason} (check DATABASE_URL)`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new StartupError(
+          `database at ${shown} is unreachable after ${attempt} attempt${attempt === 1 ? "" : "s"} over ${waitSeconds} s: ${reason} (STARTUP_DB_WAIT_SECONDS=${waitSeconds})`,
+        );
+      }
+      const wait = Math.min(delay, remaining);
+      (log ?? stderrLog).warn(
+        { attempt, retry_in_ms: wait, database: shown, error: reason },
+        `database not reachable (attempt ${attempt}): ${reason}; retrying in ${wait} ms`,
+      );
+      await sleep(wait);
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+};
+
+/**
+ * Opens the database the configuration names; for Postgres, first waits for it
+ * (`startupDbWaitSeconds`, default 30). Fails with a one-line StartupError.
+ */
+export const openConfiguredDatabase = async (
+  config: Pick<Config, "dataDir" | "databaseUrl"> & { readonly startupDbWaitSeconds?: number },
+  log?: StartupLog,
+): Promise<SqlDatabase> => {
+  if (config.databaseUrl !== undefined) {
+    await waitForPostgres(config.databaseUrl, config.startupDbWaitSeconds ?? 30, log);
+    return openPostgres({ connectionString: config.databaseUrl });
+  }
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    return await openSqlite({ filename: sqliteFileOf(config) });
+  } catch (error) {
+    throw new StartupError(`cannot open the SQLite database ${sqliteFileOf(config)}: ${describeError(error)} (check DATA_DIR)`);
+  }
 };
 
 /** Applies what is pending of the kernel's and `modules`' migrations (a composition's `modules` fit). */

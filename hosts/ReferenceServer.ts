@@ -4,7 +4,6 @@
  */
 import type { Container } from "inversify";
 import type { Logger } from "pino";
-import { sql } from "kysely";
 import { createKoaApp } from "../adapters/koa/App.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
@@ -20,6 +19,13 @@ import { mountedRoutes } from "./ModuleDefinition.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
 import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { hostAuthentication } from "./HostAuthentication.js";
+import type { Registry } from "prom-client";
+import { observeHost } from "../adapters/observability/Observability.js";
+import { mountMetrics } from "../adapters/observability/HttpMetrics.js";
+import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "../adapters/observability/Readiness.js";
+import { createTracing } from "../adapters/observability/Tracing.js";
+import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type FileOptions, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
@@ -36,6 +42,10 @@ export interface ServerOptions<P = ReferencePorts> {
   readonly rebind?: (container: Container) => void;
   /** Realtime heartbeat interval (default 30 s). */
   readonly heartbeatMs?: number;
+  /** The Prometheus registry of GET /metrics (a fresh one by default). */
+  readonly registry?: Registry;
+  /** Export spans here instead of OTLP (tests: an InMemorySpanExporter); turns tracing on. */
+  readonly spanExporter?: SpanExporter;
 }
 
 /** A running reference server. */
@@ -68,7 +78,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
   const blobStore = configuredBlobStore(config);
   const modules = composition.modules;
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, logger);
   try {
     if (config.migrateOnStart) {
       const { applied } = await migrateModules(database, modules);
@@ -78,42 +88,67 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     await database.close();
     throw error;
   }
-  const core = await createHostCore({
-    database,
-    modules: composition,
-    logger,
-    files: { ...options.files, store: blobStore },
-    ...(options.rebind ? { rebind: options.rebind } : {}),
-  });
+  // --- observability (adapters/observability): metrics sources, transaction timing, readiness checks
+  const observed = observeHost({ database, modules: modules.map((m) => m.name), ...(options.registry ? { registry: options.registry } : {}) });
+  const rebind = (container: Container): void => {
+    observed.rebind(container);
+    options.rebind?.(container);
+  };
+  const core = await createHostCore({ database, modules: composition, logger, files: { ...options.files, store: blobStore }, rebind });
+  const busCheck = realtimeBusCheck(core.bus);
+  const tracing =
+    options.spanExporter !== undefined || config.otlpEndpoint !== undefined
+      ? createTracing({
+          serviceName: config.serviceName,
+          ...(config.otlpEndpoint !== undefined ? { endpoint: config.otlpEndpoint } : {}),
+          ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),
+        })
+      : undefined;
+  const observe =
+    config.metricsEnabled || tracing !== undefined
+      ? chain(tracing?.middleware, tracing !== undefined ? problemIds() : undefined, config.metricsEnabled ? observed.middleware : undefined)
+      : undefined;
+  // --- end observability
   const app = createKoaApp({
     logger,
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap(mountedRoutes),
     // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
-    configureRouter: (router) => mountBlobGrantHandler(router, blobStore),
+    configureRouter: (router) => {
+      if (config.metricsEnabled) mountMetrics(router, observed.metrics, { token: config.metricsToken });
+      mountBlobGrantHandler(router, blobStore);
+    },
+    ...(observe !== undefined ? { observe } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.actionBudgets ? { actionBudgets: options.actionBudgets } : {}),
-    readiness: async () => {
-      await sql`select 1`.execute(database.db);
-    },
+    readiness: [databaseCheck(database), objectStoreCheck(blobStore), busCheck, workerCheck(database)],
     openApi: { title: "domainkit", version: "0.1.0", description: "Reference server of the domainkit library." },
   });
   const worker = config.workerInProcess ? await startHostWorker(core) : undefined;
+  const shutdownCore = async (): Promise<void> => {
+    busCheck.close();
+    observed.close();
+    await worker?.stop();
+    await core.close();
+    await tracing?.shutdown();
+  };
   const http = await startHttpServer(app, {
     host: config.host,
     port: config.port,
     ...(options.limits ? { limits: options.limits } : {}),
-    onClose: async () => {
-      await worker?.stop();
-      await core.close();
-    },
+    onClose: shutdownCore,
+  }).catch(async (error: unknown) => {
+    // e.g. EADDRINUSE: release the database and the worker so the process can exit with the error.
+    await shutdownCore();
+    throw error;
   });
   const realtime = attachRealtime(http.server, {
     authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
     runtime: core.runtime,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   });
+  observed.observeRealtime(realtime);
   logger.info({ url: http.url, database: database.dialect, worker: worker !== undefined }, "domainkit listening");
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>

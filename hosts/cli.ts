@@ -11,8 +11,9 @@ import { listDeadJobs, replayJob } from "../adapters/worker/JobRunner.js";
 import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.js";
 import { revokeSessions } from "../core/identity/RevokeSessions.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
-import { loadConfig, type Config } from "./Config.js";
-import { migrateModules, openConfiguredDatabase } from "./Database.js";
+import { ConfigError, loadConfig, type Config } from "./Config.js";
+import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
+import { redactUrl } from "../adapters/observability/Redact.js";
 import type { ModuleCommand } from "./ModuleDefinition.js";
 import type { HostServices } from "./PortBindings.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
@@ -151,7 +152,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
     const config = loadConfig();
     switch (command) {
       case "serve": {
-        const server = await createServer(config);
+        const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
+        const server = await createServer(config, { logger });
         onSignals(server.close);
         return;
       }
@@ -227,6 +229,33 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       process.exitCode = 2;
       return;
     }
+    // Start-up errors an operator fixes outside the program: one line each, no stack trace.
+    if (error instanceof ConfigError) {
+      for (const line of error.lines) process.stderr.write(`domainkit: configuration error: ${line}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const startup = startupProblem(error);
+    if (startup !== undefined) {
+      process.stderr.write(`domainkit: cannot start: ${startup}\n`);
+      process.exitCode = 1;
+      return;
+    }
     throw error;
   }
+};
+
+/** The one-line text of a connectivity or listen failure at start-up; undefined for anything else (a bug keeps its stack). */
+const startupProblem = (error: unknown): string | undefined => {
+  if (error instanceof StartupError) return redactUrl(error.message);
+  const e = error as { syscall?: unknown; code?: unknown; address?: unknown; port?: unknown };
+  if (e?.syscall === "listen" && typeof e.code === "string") {
+    const why: Record<string, string> = {
+      EADDRINUSE: "the address is already in use",
+      EACCES: "permission denied (ports below 1024 need privileges)",
+      EADDRNOTAVAIL: "the address is not available on this machine",
+    };
+    return `cannot listen on ${String(e.address ?? "?")}:${String(e.port ?? "?")}: ${why[e.code] ?? e.code} (check HOST and PORT)`;
+  }
+  return undefined;
 };

@@ -45,6 +45,8 @@ export interface KoaAppOptions {
   readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
   /** Adds further raw routes (e.g. a module's webhook) to the router before the module routes. */
   readonly configureRouter?: (router: Router) => void;
+  /** Observability middleware (adapters/observability: metrics, tracing), placed right after the request id. */
+  readonly observe?: Middleware;
 }
 
 /** Builds the host's Koa application; start it with `startHttpServer`. */
@@ -71,6 +73,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     actionBudgets: options.actionBudgets,
   });
   app.use(requestId());
+  if (options.observe !== undefined) app.use(options.observe);
   app.use(accessLog(options.logger));
   app.use(errorHandling(options.logger));
   // Raw routes added by configureRouter can call runHandler too.

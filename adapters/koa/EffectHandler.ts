@@ -7,7 +7,7 @@
  * idempotency path can store and replay them; server errors and defects stay failures, which
  * releases an idempotency key instead of storing the failure.
  */
-import { Cause, Effect, Exit, Option } from "effect";
+import { Cause, Effect, Exit, Option, type Tracer } from "effect";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { CurrentPrincipal } from "../../ports/Principal.js";
@@ -103,7 +103,10 @@ export const writeStoredResponse = (ctx: Context, response: StoredResponse): voi
 export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<StoredResponse, E, R>): Promise<void> => {
   const { runtime, logger } = hostOf(ctx);
   const principal = principalOf(ctx);
-  const provided = principal === undefined ? program : Effect.provideService(program, CurrentPrincipal, principal);
+  const withPrincipal = principal === undefined ? program : Effect.provideService(program, CurrentPrincipal, principal);
+  // Tracing (adapters/observability/Tracing.ts): only when spans are exported, run under the request's span.
+  const tracing = ctx.state.effectTracing as { readonly tracer: Tracer.Tracer; readonly parent: Tracer.AnySpan } | undefined;
+  const provided = tracing === undefined ? withPrincipal : Effect.withTracer(Effect.withParentSpan(withPrincipal, tracing.parent), tracing.tracer);
   const abandoned = new AbortController();
   const onClose = (): void => {
     if (!ctx.res.writableFinished) abandoned.abort();

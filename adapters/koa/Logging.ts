@@ -4,6 +4,7 @@
  * and up to `redactDepth` objects deep, plus the credential headers. The access log writes one
  * line per request and never the body or the raw query string.
  */
+import { createRequire } from "node:module";
 import type { Context, Middleware } from "koa";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { requestIdOf } from "./RequestId.js";
@@ -67,9 +68,32 @@ export interface LoggerOptions {
   readonly name?: string;
   /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
   readonly destination?: DestinationStream;
+  /**
+   * `json` (one JSON object a line, the default), `pretty` (readable lines through pino-pretty)
+   * or `auto`: pretty when stdout is a terminal and `production` is false, JSON otherwise.
+   * The CLI passes the configured LOG_FORMAT (default auto).
+   */
+  readonly format?: "auto" | "pretty" | "json";
+  /** NODE_ENV is production: `auto` then always means JSON. */
+  readonly production?: boolean;
+  /** Whether stdout is a terminal (default `process.stdout.isTTY`); for tests of `auto`. */
+  readonly isTTY?: boolean;
 }
 
-/** A pino logger with the redaction above. */
+/** Whether a logger with these options writes readable (pino-pretty) lines. */
+export const wantsPrettyLogs = (options: Pick<LoggerOptions, "format" | "production" | "isTTY"> = {}): boolean => {
+  const format = options.format ?? "json";
+  if (format !== "auto") return format === "pretty";
+  return (options.isTTY ?? process.stdout.isTTY === true) && options.production !== true;
+};
+
+// One line per event, as in JSON: the fields follow the message on the same line.
+const prettyOptions = { colorize: true, singleLine: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } as const;
+
+/**
+ * A pino logger with the redaction above. Redaction runs before a line is serialized, so it
+ * holds in both formats; pretty lines go through pino-pretty as a transport (a worker thread).
+ */
 export const createLogger = (options: LoggerOptions = {}): Logger => {
   const config = {
     level: options.level ?? "info",
@@ -77,6 +101,13 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
     redact: { paths: [...redactPaths], censor: redactedText },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
+  const pretty = wantsPrettyLogs(options);
+  if (pretty && options.destination !== undefined) {
+    // In-process pretty stream to the given destination (a transport cannot write to a JS stream).
+    const build = createRequire(import.meta.url)("pino-pretty") as (o: object) => DestinationStream;
+    return pino(config, build({ ...prettyOptions, colorize: false, sync: true, destination: options.destination }));
+  }
+  if (pretty) return pino({ ...config, transport: { target: "pino-pretty", options: prettyOptions } });
   return options.destination ? pino(config, options.destination) : pino(config);
 };
 
@@ -101,6 +132,8 @@ export const accessLog = (logger: Logger): Middleware => async (ctx, next) => {
     logger.info(
       {
         request_id: requestIdOf(ctx),
+        // Set by the tracing middleware when spans are exported (adapters/observability).
+        trace_id: typeof ctx.state.traceId === "string" ? ctx.state.traceId : undefined,
         method: ctx.method,
         path: loggablePath(ctx),
         // The parsed query goes through redaction; the raw query string never is logged.

@@ -16,6 +16,12 @@ const connectionStrings = new WeakMap<SqlDatabase, string>();
 /** The connection string `db` was opened with, if it came from {@link openPostgres}. */
 export const postgresConnectionString = (db: SqlDatabase): string | undefined => connectionStrings.get(db);
 
+// The pool of each database, read by the pool-usage metric (adapters/observability).
+const pools = new WeakMap<SqlDatabase, pg.Pool>();
+
+/** The pg Pool under `db`, if it came from {@link openPostgres}. */
+export const postgresPool = (db: SqlDatabase): pg.Pool | undefined => pools.get(db);
+
 /** Opens a pooled Postgres connection; the pool is ended by `close`. */
 export const openPostgres = async ({ connectionString, max }: PostgresOptions): Promise<SqlDatabase> => {
   const pool = new pg.Pool({ connectionString, max: max ?? 10 });
@@ -33,5 +39,6 @@ export const openPostgres = async ({ connectionString, max }: PostgresOptions): 
     },
   };
   connectionStrings.set(database, connectionString);
+  pools.set(database, pool);
   return database;
 };

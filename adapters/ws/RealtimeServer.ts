@@ -38,6 +38,8 @@ export interface RealtimeOptions {
 export interface RealtimeHandle {
   /** Live connections (for health and tests). */
   readonly connectionCount: () => number;
+  /** Channel subscriptions over all connections (the websocket metrics). */
+  readonly subscriptionCount: () => number;
   /** Stops accepting upgrades, stops listening to the bus and closes every socket. */
   readonly close: () => Promise<void>;
 }
@@ -221,6 +223,11 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
   let closed: Promise<void> | undefined;
   return {
     connectionCount: () => connections.size,
+    subscriptionCount: () => {
+      let count = 0;
+      for (const subscribers of byChannel.values()) count += subscribers.size;
+      return count;
+    },
     close: () => {
       closed ??= (async () => {
         closing = true;

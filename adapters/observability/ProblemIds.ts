@@ -1,0 +1,32 @@
+/**
+ * When spans are exported, every problem+json answer carries the trace id (`trace_id`) and the
+ * request id (`request_id`), so a user's error report leads to the trace and the log lines.
+ * Added as the answer leaves (after error handling and idempotent replays), so a replayed
+ * problem names the request that received it. Only problem answers are touched. Without
+ * tracing the bodies stay as they are (two answers to the same question stay identical); the
+ * request id is always in the `X-Request-Id` response header.
+ */
+import type { Middleware } from "koa";
+import { problemContentType } from "../koa/ProblemJson.js";
+import { requestIdOf } from "../koa/RequestId.js";
+
+/** Middleware: adds `request_id` (and `trace_id`) to problem+json bodies; mount right after the request id. */
+export const problemIds = (): Middleware => async (ctx, next) => {
+  await next();
+  if (ctx.response.type !== problemContentType) return;
+  const body = ctx.body as unknown;
+  if (typeof body !== "object" || body === null || Buffer.isBuffer(body) || Array.isArray(body) || typeof (body as { pipe?: unknown }).pipe === "function") return;
+  const traceId = typeof ctx.state.traceId === "string" ? ctx.state.traceId : undefined;
+  ctx.body = { ...(body as Record<string, unknown>), request_id: requestIdOf(ctx), ...(traceId !== undefined ? { trace_id: traceId } : {}) };
+  ctx.type = problemContentType;
+};
+
+/** Runs `middlewares` in order as one middleware (undefined entries are left out). */
+export const chain = (...middlewares: ReadonlyArray<Middleware | undefined>): Middleware => {
+  const present = middlewares.filter((m): m is Middleware => m !== undefined);
+  if (present.length === 1) return present[0]!;
+  return (ctx, next) => {
+    const dispatch = (i: number): Promise<void> => (i === present.length ? Promise.resolve(next()).then(() => undefined) : Promise.resolve(present[i]!(ctx, () => dispatch(i + 1))).then(() => undefined));
+    return dispatch(0);
+  };
+};

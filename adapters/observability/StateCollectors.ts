@@ -1,0 +1,103 @@
+/**
+ * State metrics read when Prometheus scrapes, straight from the tables the worker already
+ * keeps (no counters inside the relay or the job runner): outbox backlog, dead events and the
+ * age of the oldest undelivered one (relay lag); jobs due, scheduled, running and dead; and,
+ * when the payments module is mounted, merchant webhook deliveries by outcome, provider calls
+ * with an unknown outcome (timeouts) and open reconciliation exceptions. Also the Postgres pool
+ * and the websocket counts, from the objects that hold them.
+ *
+ * Every query reads an indexed status column (outbox_due, jobs_due, ...) and runs outside any
+ * transaction; a failed read leaves that source out of the scrape and counts a scrape error.
+ */
+import type { Kysely } from "kysely";
+import { featuresFor } from "../sql/featuresFor.js";
+import type { SqlDatabase } from "../sql/SqlDatabase.js";
+import { postgresPool } from "../postgres/openPostgres.js";
+import type { GaugeReading } from "./Metrics.js";
+
+const n = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0));
+
+/** What to read: the database, and whether the payments tables exist there. */
+export interface DatabaseStateOptions {
+  readonly payments: boolean;
+  /** The clock (tests). */
+  readonly now?: () => Date;
+}
+
+/** The outbox and job gauges (and the payments ones) of `database`. */
+export const databaseState =
+  (database: SqlDatabase, options: DatabaseStateOptions) =>
+  async (): Promise<ReadonlyArray<GaugeReading>> => {
+    const f = featuresFor(database);
+    const db: Kysely<any> = database.db;
+    const now = options.now?.() ?? new Date();
+    const nowDb = f.timeToDb(now);
+    const [outbox, jobs] = await Promise.all([
+      db
+        .selectFrom("outbox")
+        .select(["status", (eb) => eb.fn.countAll().as("count"), (eb) => eb.fn.min("created_at").as("oldest")])
+        .where("status", "in", ["pending", "dead"])
+        .groupBy("status")
+        .execute(),
+      db
+        .selectFrom("jobs")
+        .select((eb) => [
+          eb.fn.countAll().filterWhere(eb.and([eb("status", "=", "pending"), eb("run_at", "<=", nowDb)])).as("due"),
+          eb.fn.countAll().filterWhere(eb.and([eb("status", "=", "pending"), eb("run_at", ">", nowDb)])).as("scheduled"),
+          eb.fn.countAll().filterWhere("status", "=", "running").as("running"),
+          eb.fn.countAll().filterWhere("status", "=", "dead").as("dead"),
+        ])
+        .where("status", "in", ["pending", "running", "dead"])
+        .executeTakeFirst(),
+    ]);
+    const pending = outbox.find((row) => row.status === "pending");
+    const dead = outbox.find((row) => row.status === "dead");
+    const oldest = pending?.oldest === null || pending?.oldest === undefined ? undefined : f.timeFromDb(pending.oldest);
+    const readings: GaugeReading[] = [
+      { metric: "domainkit_outbox_backlog", value: n(pending?.count) },
+      { metric: "domainkit_outbox_dead", value: n(dead?.count) },
+      { metric: "domainkit_outbox_oldest_pending_age_seconds", value: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000) },
+      ...(["due", "scheduled", "running", "dead"] as const).map((state) => ({
+        metric: "domainkit_jobs" as const,
+        labels: { state },
+        value: n(jobs?.[state]),
+      })),
+    ];
+    if (options.payments) {
+      const [deliveries, unknown, open] = await Promise.all([
+        db.selectFrom("payment_webhook_deliveries").select(["status", (eb) => eb.fn.countAll().as("count")]).groupBy("status").execute(),
+        db.selectFrom("payment_attempts").select((eb) => eb.fn.countAll().as("count")).where("status", "=", "unknown").executeTakeFirst(),
+        db
+          .selectFrom("payment_reconciliation_exceptions")
+          .select((eb) => eb.fn.countAll().as("count"))
+          .where("status", "=", "open")
+          .executeTakeFirst(),
+      ]);
+      for (const outcome of ["pending", "succeeded", "dead"]) {
+        const row = deliveries.find((d) => d.status === outcome);
+        readings.push({ metric: "domainkit_webhook_deliveries", labels: { outcome }, value: n(row?.count) });
+      }
+      readings.push({ metric: "domainkit_payments_provider_timeouts", value: n(unknown?.count) });
+      readings.push({ metric: "domainkit_payments_reconciliation_exceptions_open", value: n(open?.count) });
+    }
+    return readings;
+  };
+
+/** The Postgres pool's connections (none for SQLite, whose one connection is not pooled). */
+export const poolState = (database: SqlDatabase) => (): ReadonlyArray<GaugeReading> => {
+  const pool = postgresPool(database);
+  if (pool === undefined) return [];
+  return [
+    { metric: "domainkit_db_pool_connections", labels: { state: "total" }, value: pool.totalCount },
+    { metric: "domainkit_db_pool_connections", labels: { state: "idle" }, value: pool.idleCount },
+    { metric: "domainkit_db_pool_connections", labels: { state: "waiting" }, value: pool.waitingCount },
+  ];
+};
+
+/** The realtime endpoint's counts (RealtimeHandle). */
+export const realtimeState =
+  (realtime: { readonly connectionCount: () => number; readonly subscriptionCount?: () => number }) =>
+  (): ReadonlyArray<GaugeReading> => [
+    { metric: "domainkit_websocket_connections", value: realtime.connectionCount() },
+    ...(realtime.subscriptionCount ? [{ metric: "domainkit_websocket_subscriptions" as const, value: realtime.subscriptionCount() }] : []),
+  ];
