@@ -26,6 +26,8 @@ import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "
 import { createTracing } from "../adapters/observability/Tracing.js";
 import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { rebindPort } from "./PortBindings.js";
+import { Transactions } from "../ports/Transactions.js";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type FileOptions, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
@@ -91,7 +93,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // --- observability (adapters/observability): metrics sources, transaction timing, readiness checks
   const observed = observeHost({ database, modules: modules.map((m) => m.name), ...(options.registry ? { registry: options.registry } : {}) });
   const rebind = (container: Container): void => {
-    observed.rebind(container);
+    rebindPort(container, Transactions, observed.transactions);
     options.rebind?.(container);
   };
   const core = await createHostCore({ database, modules: composition, logger, files: { ...options.files, store: blobStore }, rebind });

@@ -4,23 +4,18 @@
  * middleware that times requests. The reference server uses this; an embedding host can too:
  *
  *   const obs = observeHost({ registry: myRegistry, database, modules: ["payments"] });
- *   embedModule(paymentsModule, { database, rebind: obs.rebind, ... });
+ *   embedModule(paymentsModule, { database, rebind: (c) => rebindPort(c, Transactions, obs.transactions), ... });
  *   app.use(obs.middleware);   // before the module router
  */
 import type { Middleware } from "koa";
 import type { Registry } from "prom-client";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
-import { Transactions } from "../../ports/Transactions.js";
+import type { Transactions } from "../../ports/Transactions.js";
+import { makeTransactions } from "../sql/Transactions.js";
 import { httpMetrics } from "./HttpMetrics.js";
 import { metricsFor, type DomainkitMetrics, type MetricsOptions } from "./Metrics.js";
 import { databaseState, poolState, realtimeState } from "./StateCollectors.js";
 import { timedTransactions } from "./TransactionMetrics.js";
-
-/** The part of an inversify Container this needs (hosts pass their container). */
-export interface RebindableContainer {
-  get(id: string | symbol): unknown;
-  rebind(id: string | symbol): { toConstantValue(value: unknown): unknown };
-}
 
 /** What {@link observeHost} is given. */
 export interface ObserveHostOptions extends MetricsOptions {
@@ -36,8 +31,11 @@ export interface HostObservability {
   readonly metrics: DomainkitMetrics;
   /** Times every request; mount it before the routes (KoaAppOptions.observe). */
   readonly middleware: Middleware;
-  /** Wraps the Transactions port with the latency histogram; pass as (or call inside) `rebind`. */
-  readonly rebind: (container: RebindableContainer) => void;
+  /**
+   * The Transactions port over the database, timed by the latency histogram: a host binds it in
+   * place of the default (`rebindPort(container, Transactions, observed.transactions)`).
+   */
+  readonly transactions: Transactions;
   /** Adds the websocket gauges of a realtime endpoint. */
   readonly observeRealtime: (realtime: { readonly connectionCount: () => number; readonly subscriptionCount?: () => number }) => void;
   /** Removes this host's scrape-time sources (the registry's metrics stay). */
@@ -54,10 +52,7 @@ export const observeHost = (options: ObserveHostOptions): HostObservability => {
   return {
     metrics,
     middleware: httpMetrics(metrics),
-    rebind: (container) => {
-      const original = container.get(Transactions.key) as Transactions;
-      container.rebind(Transactions.key).toConstantValue(timedTransactions(original, options.database, metrics.transactionDuration));
-    },
+    transactions: timedTransactions(makeTransactions(options.database), options.database, metrics.transactionDuration),
     observeRealtime: (realtime) => {
       removals.push(metrics.addSource(realtime, realtimeState(realtime)));
     },

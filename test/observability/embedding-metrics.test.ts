@@ -8,6 +8,8 @@ import Router from "@koa/router";
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { embedModule } from "../../hosts/Embedding.js";
+import { rebindPort } from "../../hosts/PortBindings.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { identityModule } from "../../hosts/modules/identityModule.js";
 import { observeHost } from "../../adapters/observability/Observability.js";
 import { mountMetrics } from "../../adapters/observability/HttpMetrics.js";
@@ -26,7 +28,7 @@ t.test("an embedding host's own registry gets the module's request, transaction 
   const embedded = await embedModule(identityModule, {
     database,
     worker: false,
-    rebind: observed.rebind,
+    rebind: (container) => rebindPort(container, Transactions, observed.transactions),
     authentication: async (ctx, next) => {
       ctx.state.principal = { kind: "user", userId: ctx.get("X-Host-User") };
       await next();
