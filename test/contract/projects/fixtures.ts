@@ -1,0 +1,67 @@
+/**
+ * Records the project kits build on: ids that sort in creation order on every store, and a
+ * workspace with a project (and tasks) written through the ports, since every project record
+ * belongs to one (composite tenant keys: a row can never point into another workspace).
+ */
+import { Effect } from "effect";
+import type { Project } from "../../../core/projects/model/Project.js";
+import type { Task } from "../../../core/projects/model/Task.js";
+import type { Workspace } from "../../../core/projects/model/Workspace.js";
+import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
+import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
+import { T0 } from "../Kit.js";
+
+/** A time-ordered, UUID-shaped id: `uid("a", 2)` < `uid("a", 10)`, and ids of a kind sort together. */
+export const uid = (kind: string, n: number): string => {
+  const prefix = Buffer.from(kind).toString("hex").padEnd(8, "0").slice(0, 8);
+  return `${prefix}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+};
+
+/** A workspace record. */
+export const workspaceRecord = (id: string): Workspace => ({ id, name: `Workspace ${id.slice(-4)}`, createdBy: "owner-1", createdAt: T0 });
+
+/** A project record of `workspaceId`. */
+export const projectRecord = (workspaceId: string, id: string): Project => ({
+  id,
+  workspaceId,
+  name: `Project ${id.slice(-4)}`,
+  createdBy: "owner-1",
+  createdAt: T0,
+});
+
+/** A live task record (version 1) of `project`. */
+export const taskRecord = (project: Project, id: string, overrides: Partial<Task> = {}): Task => ({
+  id,
+  workspaceId: project.workspaceId,
+  projectId: project.id,
+  title: `Task ${id.slice(-4)}`,
+  status: "todo",
+  assigneeId: null,
+  rank: "m",
+  version: 1,
+  deletedAt: null,
+  createdBy: "owner-1",
+  createdAt: T0,
+  updatedAt: T0,
+  ...overrides,
+});
+
+/** What seeding needs. */
+export type SeedPorts = WorkspacesRepository | ProjectsRepository;
+
+/** Writes workspace `n` and its project `n` (ids `uid("ws", n)`, `uid("prj", n)`); answers the project. */
+export const seedProject = (n: number, projectN: number = n): Effect.Effect<Project, never, SeedPorts> =>
+  Effect.gen(function* () {
+    const workspaces = yield* WorkspacesRepository;
+    const projects = yield* ProjectsRepository;
+    const workspaceId = uid("ws", n);
+    if ((yield* workspaces.findWorkspace(workspaceId)) === null) yield* workspaces.insertWorkspace(workspaceRecord(workspaceId));
+    const project = projectRecord(workspaceId, uid("prj", projectN));
+    yield* projects.insertProject(project);
+    return project;
+  });
+
+/** Writes the tasks through the TasksRepository. */
+export const seedTasks = (tasks: ReadonlyArray<Task>): Effect.Effect<void, never, TasksRepository> =>
+  Effect.flatMap(TasksRepository, (repo) => Effect.forEach(tasks, (task) => repo.insertTask(task), { discard: true }));

@@ -1,0 +1,47 @@
+/**
+ * The contract kits of the project module's repository ports (exported from the package's
+ * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
+ * exports its cases (`xxxCases`); a kit's ports include the workspace and project repositories,
+ * since every project record belongs to a workspace and a project written through them.
+ */
+export * from "./fixtures.js";
+export * from "./TasksKit.js";
+
+import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
+import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
+import type { CommentsRepository } from "../../../ports/projects/CommentsRepository.js";
+import type { CustomFieldsRepository } from "../../../ports/projects/CustomFieldsRepository.js";
+import type { DependenciesRepository } from "../../../ports/projects/DependenciesRepository.js";
+import type { ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
+import type { NotificationsRepository } from "../../../ports/projects/NotificationsRepository.js";
+import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
+import type { SavedViewsRepository } from "../../../ports/projects/SavedViewsRepository.js";
+import type { SearchIndex } from "../../../ports/projects/SearchIndex.js";
+import type { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
+import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
+import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
+import type { SuiteOptions } from "../Kit.js";
+import { tasksSuite } from "./TasksKit.js";
+
+/** Every repository port of the project module (an adapter providing them all runs every kit). */
+export type ProjectKitPorts =
+  | WorkspacesRepository
+  | ProjectsRepository
+  | TasksRepository
+  | TaskRanks
+  | CommentsRepository
+  | CommentEdits
+  | NotificationsRepository
+  | ShareLinksRepository
+  | AttachmentsRepository
+  | DependenciesRepository
+  | CustomFieldsRepository
+  | SavedViewsRepository
+  | ExportsRepository
+  | SearchIndex;
+
+/** Every project kit by port name, for an adapter that provides all of {@link ProjectKitPorts}. */
+export const projectKits: Readonly<Record<string, (options: SuiteOptions<ProjectKitPorts>) => Promise<unknown>>> = {
+  TasksRepository: tasksSuite,
+};
