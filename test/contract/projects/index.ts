@@ -6,6 +6,13 @@
  */
 export * from "./fixtures.js";
 export * from "./TasksKit.js";
+export * from "./WorkspacesKit.js";
+export * from "./ProjectsKit.js";
+export * from "./CommentsKit.js";
+export * from "./NotificationsKit.js";
+export * from "./ShareLinksKit.js";
+export * from "./AttachmentsKit.js";
+export * from "./DependenciesKit.js";
 
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
@@ -22,7 +29,14 @@ import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import type { SuiteOptions } from "../Kit.js";
+import { attachmentsSuite } from "./AttachmentsKit.js";
+import { commentsSuite } from "./CommentsKit.js";
+import { dependenciesSuite } from "./DependenciesKit.js";
+import { notificationsSuite } from "./NotificationsKit.js";
+import { projectsSuite } from "./ProjectsKit.js";
+import { shareLinksSuite } from "./ShareLinksKit.js";
 import { tasksSuite } from "./TasksKit.js";
+import { workspacesSuite } from "./WorkspacesKit.js";
 
 /** Every repository port of the project module (an adapter providing them all runs every kit). */
 export type ProjectKitPorts =
@@ -43,5 +57,12 @@ export type ProjectKitPorts =
 
 /** Every project kit by port name, for an adapter that provides all of {@link ProjectKitPorts}. */
 export const projectKits: Readonly<Record<string, (options: SuiteOptions<ProjectKitPorts>) => Promise<unknown>>> = {
+  WorkspacesRepository: workspacesSuite,
+  ProjectsRepository: projectsSuite,
   TasksRepository: tasksSuite,
+  CommentsRepository: commentsSuite,
+  NotificationsRepository: notificationsSuite,
+  ShareLinksRepository: shareLinksSuite,
+  AttachmentsRepository: attachmentsSuite,
+  DependenciesRepository: dependenciesSuite,
 };
