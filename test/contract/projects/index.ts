@@ -13,6 +13,10 @@ export * from "./NotificationsKit.js";
 export * from "./ShareLinksKit.js";
 export * from "./AttachmentsKit.js";
 export * from "./DependenciesKit.js";
+export * from "./TaskRanksKit.js";
+export * from "./CustomFieldsKit.js";
+export * from "./SavedViewsKit.js";
+export * from "./SearchIndexKit.js";
 
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
@@ -31,7 +35,11 @@ import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRep
 import type { SuiteOptions } from "../Kit.js";
 import { attachmentsSuite } from "./AttachmentsKit.js";
 import { commentsSuite } from "./CommentsKit.js";
+import { customFieldsSuite } from "./CustomFieldsKit.js";
 import { dependenciesSuite } from "./DependenciesKit.js";
+import { savedViewsSuite } from "./SavedViewsKit.js";
+import { searchIndexSuite } from "./SearchIndexKit.js";
+import { taskRanksSuite } from "./TaskRanksKit.js";
 import { notificationsSuite } from "./NotificationsKit.js";
 import { projectsSuite } from "./ProjectsKit.js";
 import { shareLinksSuite } from "./ShareLinksKit.js";
@@ -65,4 +73,8 @@ export const projectKits: Readonly<Record<string, (options: SuiteOptions<Project
   ShareLinksRepository: shareLinksSuite,
   AttachmentsRepository: attachmentsSuite,
   DependenciesRepository: dependenciesSuite,
+  TaskRanks: taskRanksSuite,
+  CustomFieldsRepository: customFieldsSuite,
+  SavedViewsRepository: savedViewsSuite,
+  SearchIndex: searchIndexSuite,
 };
