@@ -17,6 +17,7 @@ export * from "./TaskRanksKit.js";
 export * from "./CustomFieldsKit.js";
 export * from "./SavedViewsKit.js";
 export * from "./SearchIndexKit.js";
+export * from "./ExportsKit.js";
 
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { CommentEdits } from "../../../ports/projects/CommentEdits.js";
@@ -37,6 +38,7 @@ import { attachmentsSuite } from "./AttachmentsKit.js";
 import { commentsSuite } from "./CommentsKit.js";
 import { customFieldsSuite } from "./CustomFieldsKit.js";
 import { dependenciesSuite } from "./DependenciesKit.js";
+import { exportsSuite } from "./ExportsKit.js";
 import { savedViewsSuite } from "./SavedViewsKit.js";
 import { searchIndexSuite } from "./SearchIndexKit.js";
 import { taskRanksSuite } from "./TaskRanksKit.js";
@@ -77,4 +79,5 @@ export const projectKits: Readonly<Record<string, (options: SuiteOptions<Project
   CustomFieldsRepository: customFieldsSuite,
   SavedViewsRepository: savedViewsSuite,
   SearchIndex: searchIndexSuite,
+  ExportsRepository: exportsSuite,
 };
