@@ -11,13 +11,13 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { idsOf, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type AttachmentsKitPorts = AttachmentsRepository | TasksRepository | SeedPorts;
 
 const attachments = <A>(f: (r: AttachmentsRepository) => Effect.Effect<A>) => Effect.flatMap(AttachmentsRepository, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** A pending attachment `n` of task `taskN` of `project`, its upload grant expiring at `at(expiresMs)`. */
 export const attachmentRecord = (project: Project, taskN: number, n: number, overrides: Partial<Attachment> = {}): Attachment => ({
@@ -46,11 +46,7 @@ export const attachmentRecord = (project: Project, taskN: number, n: number, ove
   ...overrides,
 });
 
-const seed = Effect.gen(function* () {
-  const project = yield* seedProject(1);
-  yield* seedTasks([taskRecord(project, uid("task", 1)), taskRecord(project, uid("task", 2))]);
-  return project;
-});
+const seed = seedProjectWithTasks;
 const insertAll = (list: ReadonlyArray<Attachment>) => attachments((r) => Effect.forEach(list, (a) => r.insertAttachment(a), { discard: true }));
 const find = (n: number) => attachments((r) => r.findAttachment(uid("att", n)));
 

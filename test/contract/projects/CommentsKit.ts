@@ -11,14 +11,14 @@ import { CommentEdits } from "../../../ports/projects/CommentEdits.js";
 import { CommentsRepository } from "../../../ports/projects/CommentsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { idsOf, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type CommentsKitPorts = CommentsRepository | CommentEdits | TasksRepository | SeedPorts;
 
 const comments = <A>(f: (r: CommentsRepository) => Effect.Effect<A>) => Effect.flatMap(CommentsRepository, f);
 const edits = <A>(f: (r: CommentEdits) => Effect.Effect<A>) => Effect.flatMap(CommentEdits, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** A comment `n` on task `taskN` of `project`. */
 export const commentRecord = (project: Project, taskN: number, n: number, overrides: Partial<Comment> = {}): Comment => ({
@@ -34,12 +34,7 @@ export const commentRecord = (project: Project, taskN: number, n: number, overri
   ...overrides,
 });
 
-/** A project with tasks 1 and 2. */
-const seed = Effect.gen(function* () {
-  const project = yield* seedProject(1);
-  yield* seedTasks([taskRecord(project, uid("task", 1)), taskRecord(project, uid("task", 2))]);
-  return project;
-});
+const seed = seedProjectWithTasks;
 
 /** The cases of the comments kit. */
 export const commentsCases: ReadonlyArray<KitCase<CommentsKitPorts>> = [

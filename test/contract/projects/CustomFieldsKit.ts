@@ -10,7 +10,7 @@ import type { TaskFieldValue } from "../../../core/projects/model/TaskFieldValue
 import { CustomFieldsRepository } from "../../../ports/projects/CustomFieldsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type CustomFieldsKitPorts = CustomFieldsRepository | TasksRepository | SeedPorts;
@@ -40,11 +40,7 @@ const valueOf = (project: Project, taskN: number, fieldN: number, value: string 
   updatedAt,
 });
 
-const seed = Effect.gen(function* () {
-  const project = yield* seedProject(1);
-  yield* seedTasks([taskRecord(project, uid("task", 1)), taskRecord(project, uid("task", 2))]);
-  return project;
-});
+const seed = seedProjectWithTasks;
 
 /** The cases of the custom fields repository kit. */
 export const customFieldsCases: ReadonlyArray<KitCase<CustomFieldsKitPorts>> = [

@@ -8,17 +8,15 @@ import { Effect } from "effect";
 import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import { ExportsRepository, type ExportPage } from "../../../ports/projects/ExportsRepository.js";
-import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
-import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, seedTasks, taskRecord, idsOf, joinProject, uid, walkPages, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type ExportsKitPorts = ExportsRepository | TasksRepository | SeedPorts;
 
 const exportsRepo = <A>(f: (r: ExportsRepository) => Effect.Effect<A>) => Effect.flatMap(ExportsRepository, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** A pending export `n` of workspace 1. */
 export const exportRecord = (n: number): WorkspaceExport => ({
@@ -37,17 +35,7 @@ export const exportRecord = (n: number): WorkspaceExport => ({
 
 /** Reads every page of `read` over `projectIds`, `limit` rows at a time, following the last row's id. */
 const drain = <A extends { readonly id: string }, R>(read: (req: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>, projectIds: ReadonlyArray<string>, limit: number) =>
-  Effect.gen(function* () {
-    const all: A[] = [];
-    let afterId: string | undefined;
-    for (let i = 0; i < 20; i++) {
-      const page = yield* read({ projectIds, afterId, limit });
-      if (page.length === 0) break;
-      all.push(...page);
-      afterId = page[page.length - 1]!.id;
-    }
-    return all;
-  });
+  walkPages((afterId: string | undefined) => read({ projectIds, afterId, limit }), (last) => last.id);
 
 /** The cases of the exports repository kit. */
 export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
@@ -102,14 +90,7 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
         createdAt: T0,
       });
       const memberships = [add(a.id, "user-2"), add(a.id, "user-1"), add(b.id, "user-1"), add(c.id, "user-3"), add(b.id, "user-3")];
-      await run(
-        Effect.forEach(memberships, (m) =>
-          Effect.zipRight(
-            Effect.flatMap(WorkspacesRepository, (r) => r.upsertMember({ workspaceId: m.workspaceId, userId: m.userId, role: "member", createdAt: T0 })),
-            Effect.flatMap(ProjectsRepository, (r) => r.upsertMember(m)),
-          ),
-        ),
-      );
+      await run(Effect.forEach(memberships, joinProject));
       const rows = await run(drain((req) => exportsRepo((r) => r.projectMembers(req)), [a.id, b.id], 2));
       const seen = rows.map((m) => `${m.projectId} ${m.userId}`);
       t.same([...seen].sort(), [`${a.id} user-1`, `${a.id} user-2`, `${b.id} user-1`, `${b.id} user-3`], "every membership once, none of project c");

@@ -9,13 +9,13 @@ import type { Notification } from "../../../core/projects/model/Notification.js"
 import type { Project } from "../../../core/projects/model/Project.js";
 import { NotificationsRepository } from "../../../ports/projects/NotificationsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, idsOf, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type NotificationsKitPorts = NotificationsRepository | SeedPorts;
 
 const notifications = <A>(f: (r: NotificationsRepository) => Effect.Effect<A>) => Effect.flatMap(NotificationsRepository, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** Notification `n` for `recipientId` about event `eventN` in `project`. */
 export const notificationRecord = (project: Project, n: number, recipientId = "user-2", eventN = n): Notification => ({

@@ -9,9 +9,8 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectRole } from "../../../core/projects/model/Roles.js";
 import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
-import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { projectRecord, seedProject, uid, type SeedPorts } from "./fixtures.js";
+import { joinProject, projectRecord, seedProject, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type ProjectsKitPorts = SeedPorts;
@@ -25,12 +24,7 @@ const member = (project: Project, userId: string, role: ProjectRole, createdAt: 
   addedBy: "owner-1",
   createdAt,
 });
-/** Makes the users workspace members first: a project membership requires one (composite key). */
-const joinWorkspaces = (members: ReadonlyArray<ProjectMember>) =>
-  Effect.flatMap(WorkspacesRepository, (r) =>
-    Effect.forEach(members, (m) => r.upsertMember({ workspaceId: m.workspaceId, userId: m.userId, role: "member", createdAt: T0 }), { discard: true }),
-  );
-const upsert = (m: ProjectMember) => Effect.zipRight(joinWorkspaces([m]), projects((r) => r.upsertMember(m)));
+const upsert = joinProject;
 const upsertAll = (list: ReadonlyArray<ProjectMember>) => Effect.forEach(list, upsert);
 const sorted = (ids: ReadonlyArray<string>) => [...ids].sort();
 

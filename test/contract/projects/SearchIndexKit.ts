@@ -9,13 +9,13 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import { SearchIndex, type SearchDocument } from "../../../ports/projects/SearchIndex.js";
 import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, seedTasks, taskRecord, idsOf, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type SearchIndexKitPorts = SearchIndex | TasksRepository | SeedPorts;
 
 const index = <A>(f: (r: SearchIndex) => Effect.Effect<A>) => Effect.flatMap(SearchIndex, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** Document `n` (a comment) on task `taskN` of `project`. */
 export const searchDocument = (project: Project, n: number, taskN: number, text: string, version = 1): SearchDocument => ({

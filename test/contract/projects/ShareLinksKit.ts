@@ -9,13 +9,13 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import type { ShareLink } from "../../../core/projects/model/ShareLink.js";
 import { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, idsOf, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type ShareLinksKitPorts = ShareLinksRepository | SeedPorts;
 
 const links = <A>(f: (r: ShareLinksRepository) => Effect.Effect<A>) => Effect.flatMap(ShareLinksRepository, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 /** An unrevoked link `n` of `project`, created by `createdBy`. */
 export const shareLinkRecord = (project: Project, n: number, createdBy = "user-1"): ShareLink => ({

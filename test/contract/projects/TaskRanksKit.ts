@@ -6,15 +6,15 @@
  */
 import { Effect } from "effect";
 import { TaskRanks } from "../../../ports/projects/TaskRanks.js";
-import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import type { RankKey, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type TaskRanksKitPorts = TaskRanks | TasksRepository | SeedPorts;
 
 const ranks = <A>(f: (r: TaskRanks) => Effect.Effect<A>) => Effect.flatMap(TaskRanks, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 const task = (n: number) => uid("task", n);
 
 /**
@@ -44,16 +44,13 @@ export const taskRanksCases: ReadonlyArray<KitCase<TaskRanksKitPorts>> = [
     run: async (t, run) => {
       const project = await run(seed);
       t.same(ids(await run(ranks((r) => r.slice({ projectId: project.id, limit: 10 })))), fullOrder);
-      const seen: string[] = [];
-      let after: { rank: string; id: string } | undefined;
-      for (let i = 0; i < 6; i++) {
-        const page = await run(ranks((r) => r.slice({ projectId: project.id, after, limit: 2 })));
-        if (page.length === 0) break;
-        seen.push(...ids(page));
-        const last = page[page.length - 1]!;
-        after = { rank: last.rank, id: last.id };
-      }
-      t.same(seen, fullOrder, "pages of 2 see every task once");
+      const walked = await run(
+        walkPages(
+          (after: RankKey | undefined) => ranks((r) => r.slice({ projectId: project.id, after, limit: 2 })),
+          (last) => ({ rank: last.rank, id: last.id }),
+        ),
+      );
+      t.same(ids(walked), fullOrder, "pages of 2 see every task once");
     },
   },
   {

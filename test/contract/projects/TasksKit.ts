@@ -8,15 +8,15 @@
 import { Effect } from "effect";
 import type { Task } from "../../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
-import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { TasksRepository, type RankKey } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type TasksKitPorts = TasksRepository | SeedPorts;
 
 const tasks = <A>(f: (r: TasksRepository) => Effect.Effect<A>) => Effect.flatMap(TasksRepository, f);
-const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((x) => x.id);
+const ids = idsOf;
 
 const event = (task: Task, n: number, createdAt: Date): TaskEvent => ({
   id: uid("evt", n),
@@ -84,16 +84,13 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       await run(seedTasks(rows));
       const expected = [uid("task", 2), uid("task", 4), uid("task", 5), uid("task", 6), uid("task", 3), uid("task", 1)];
       t.same(ids(await run(tasks((r) => r.listTasks({ projectId: project.id, limit: 10 })))), expected);
-      const seen: string[] = [];
-      let after: { rank: string; id: string } | undefined;
-      for (let page = 0; page < 5; page++) {
-        const batch = await run(tasks((r) => r.listTasks({ projectId: project.id, after, limit: 2 })));
-        if (batch.length === 0) break;
-        seen.push(...ids(batch));
-        const last = batch[batch.length - 1]!;
-        after = { rank: last.rank, id: last.id };
-      }
-      t.same(seen, expected, "pages of 2 walk the same order, each row once, across equal ranks");
+      const walked = await run(
+        walkPages(
+          (after: RankKey | undefined) => tasks((r) => r.listTasks({ projectId: project.id, after, limit: 2 })),
+          (last) => ({ rank: last.rank, id: last.id }),
+        ),
+      );
+      t.same(ids(walked), expected, "pages of 2 walk the same order, each row once, across equal ranks");
     },
   },
   {

@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
+import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { Task } from "../../../core/projects/model/Task.js";
 import type { Workspace } from "../../../core/projects/model/Workspace.js";
 import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
@@ -65,3 +66,43 @@ export const seedProject = (n: number, projectN: number = n): Effect.Effect<Proj
 /** Writes the tasks through the TasksRepository. */
 export const seedTasks = (tasks: ReadonlyArray<Task>): Effect.Effect<void, never, TasksRepository> =>
   Effect.flatMap(TasksRepository, (repo) => Effect.forEach(tasks, (task) => repo.insertTask(task), { discard: true }));
+
+/** The ids of some rows, in their order. */
+export const idsOf = (rows: ReadonlyArray<{ readonly id: string }>): ReadonlyArray<string> => rows.map((row) => row.id);
+
+/** Workspace 1 with project 1 holding tasks 1 and 2 (ids `uid("task", 1)`, `uid("task", 2)`); answers the project. */
+export const seedProjectWithTasks: Effect.Effect<Project, never, SeedPorts | TasksRepository> = Effect.gen(function* () {
+  const project = yield* seedProject(1);
+  yield* seedTasks([taskRecord(project, uid("task", 1)), taskRecord(project, uid("task", 2))]);
+  return project;
+});
+
+/** Adds a project membership, making the user a workspace member first (a project membership requires one). */
+export const joinProject = (member: ProjectMember): Effect.Effect<"created" | "updated", never, SeedPorts> =>
+  Effect.gen(function* () {
+    const workspaces = yield* WorkspacesRepository;
+    yield* workspaces.upsertMember({ workspaceId: member.workspaceId, userId: member.userId, role: "member", createdAt: T0 });
+    return yield* Effect.flatMap(ProjectsRepository, (projects) => projects.upsertMember(member));
+  });
+
+/**
+ * Reads a keyset list page by page (`read(cursor)`, the next cursor made from a page's last row)
+ * until a page is empty; answers every row in the order read. At most `maxPages` pages.
+ */
+export const walkPages = <A, C, R>(
+  read: (cursor: C | undefined) => Effect.Effect<ReadonlyArray<A>, never, R>,
+  cursorOf: (last: A) => C,
+  maxPages = 20,
+): Effect.Effect<ReadonlyArray<A>, never, R> =>
+  Effect.gen(function* () {
+    const all: A[] = [];
+    let cursor: C | undefined;
+    for (let i = 0; i < maxPages; i++) {
+      const page = yield* read(cursor);
+      const last = page[page.length - 1];
+      if (last === undefined) break;
+      all.push(...page);
+      cursor = cursorOf(last);
+    }
+    return all;
+  });
