@@ -7,6 +7,7 @@ import { Layer } from "effect";
 import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
 import { registerMigrations } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { makeSqlAttachmentsRepository } from "../../adapters/sql/projects/SqlAttachmentsRepository.js";
 import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
 import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
@@ -48,9 +49,10 @@ const openProjectsDatabase = (dialect: Dialect, t: { readonly teardown: (fn: () 
   return openTestDatabase(dialect, t);
 };
 
-/** Every project repository port over `db`, as the SQL adapter provides them. */
-const sqlProjectRepositories = (db: SqlDatabase): Layer.Layer<ProjectKitPorts> =>
+/** Every project repository port over `db`, as the SQL adapter provides them, with the storage ports. */
+const sqlProjectRepositories = (db: SqlDatabase): Layer.Layer<ProjectKitPorts | StoragePorts> =>
   Layer.mergeAll(
+    storageLayer(db),
     Layer.succeed(WorkspacesRepository, makeSqlWorkspacesRepository(db)),
     Layer.succeed(ProjectsRepository, makeSqlProjectsRepository(db)),
     Layer.succeed(TasksRepository, makeSqlTasksRepository(db)),
@@ -69,7 +71,7 @@ const sqlProjectRepositories = (db: SqlDatabase): Layer.Layer<ProjectKitPorts> =
 
 /** A kit factory: a fresh database per case, closed and dropped after it. */
 const sqlProjectsFactory =
-  (dialect: Dialect): AdapterFactory<ProjectKitPorts> =>
+  (dialect: Dialect): AdapterFactory<ProjectKitPorts | StoragePorts> =>
   async () => {
     const teardowns: Array<() => unknown> = [];
     const db = await openProjectsDatabase(dialect, { teardown: (fn) => teardowns.push(fn) });

@@ -9,11 +9,12 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import type { TaskDependency } from "../../../core/projects/model/TaskDependency.js";
 import { DependenciesRepository } from "../../../ports/projects/DependenciesRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import type { Transactions } from "../../../ports/Transactions.js";
 import { runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { contendWith, seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
-export type DependenciesKitPorts = DependenciesRepository | TasksRepository | SeedPorts;
+export type DependenciesKitPorts = DependenciesRepository | TasksRepository | Transactions | SeedPorts;
 
 const deps = <A>(f: (r: DependenciesRepository) => Effect.Effect<A>) => Effect.flatMap(DependenciesRepository, f);
 const task = (n: number) => uid("task", n);
@@ -98,6 +99,20 @@ export const dependenciesCases: ReadonlyArray<KitCase<DependenciesKitPorts>> = [
       t.equal(await run(deps((r) => r.countEdges(task(1)))), 4);
       t.same(await run(deps((r) => r.dependenciesOf(task(3)))), { blockedBy: [], blocking: [task(1)] });
       t.equal(await run(deps((r) => r.countEdges(uid("task", 9)))), 0);
+    },
+  },
+  {
+    name: "dependencies: lockProject serializes dependency changes of one project until the transaction ends",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const project = await run(seed);
+      await run(link(project, [[1, 2]]));
+      // The first holds the project, then adds "2 blocked by 3"; the second, under the same lock,
+      // checks whether "3 blocked by 1" would close a cycle.
+      const lock = deps((r) => r.lockProject(project.id));
+      const outcome = await run(contendWith(lock, link(project, [[2, 3]]), Effect.zipRight(lock, deps((r) => r.reaches(task(1), task(3))))));
+      t.equal(outcome.finishedWhileHeld, false, "the second waits while the first holds the project");
+      t.equal(outcome.result, true, "after the first commits, the second sees its edge (1 reaches 3 through 2)");
     },
   },
 ];

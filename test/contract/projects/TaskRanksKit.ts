@@ -6,12 +6,13 @@
  */
 import { Effect } from "effect";
 import { TaskRanks } from "../../../ports/projects/TaskRanks.js";
-import type { RankKey, TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { TasksRepository, type RankKey } from "../../../ports/projects/TasksRepository.js";
+import type { Transactions } from "../../../ports/Transactions.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
+import { contendWith, seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
-export type TaskRanksKitPorts = TaskRanks | TasksRepository | SeedPorts;
+export type TaskRanksKitPorts = TaskRanks | TasksRepository | Transactions | SeedPorts;
 
 const ranks = <A>(f: (r: TaskRanks) => Effect.Effect<A>) => Effect.flatMap(TaskRanks, f);
 const ids = idsOf;
@@ -85,6 +86,23 @@ export const taskRanksCases: ReadonlyArray<KitCase<TaskRanksKitPorts>> = [
       t.same(ids(locked), [task(2), task(4), task(6)]);
       t.equal(locked[0]?.rank, "a");
       t.same(ids(await run(ranks((r) => r.lockTasks([uid("task", 99)])))), [], "an unknown id locks nothing");
+    },
+  },
+  {
+    name: "task ranks: a locked task is locked until the transaction ends; a second lock answers it as committed",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const project = await run(seed);
+      const moved = taskRecord(project, task(4), { rank: "e", version: 2, updatedAt: at(50) });
+      const outcome = await run(
+        contendWith(
+          Effect.asVoid(ranks((r) => r.lockTasks([task(4), task(2)]))),
+          Effect.flatMap(TasksRepository, (r) => r.updateTask(moved, 1)),
+          ranks((r) => r.lockTasks([task(4)])),
+        ),
+      );
+      t.equal(outcome.finishedWhileHeld, false, "the second lock waits for the first transaction");
+      t.same(outcome.result, [moved], "then answers the task as the first committed it");
     },
   },
 ];

@@ -3,13 +3,14 @@
  * workspace with a project (and tasks) written through the ports, since every project record
  * belongs to one (composite tenant keys: a row can never point into another workspace).
  */
-import { Effect } from "effect";
+import { Deferred, Duration, Effect, Fiber, Option } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
 import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { Task } from "../../../core/projects/model/Task.js";
 import type { Workspace } from "../../../core/projects/model/Workspace.js";
 import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { Transactions } from "../../../ports/Transactions.js";
 import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { T0 } from "../Kit.js";
 
@@ -105,4 +106,31 @@ export const walkPages = <A, C, R>(
       cursor = cursorOf(last);
     }
     return all;
+  });
+
+/**
+ * Runs `hold` in one transaction and, once it has run, `contender` in a second one; after
+ * `waitMs` it notes whether the second has finished (it must not, when `hold` took a lock the
+ * contender needs), then lets the first transaction go on with `thenWrite` and commit. Answers
+ * `{ finishedWhileHeld, result }` (the contender's answer after the first committed).
+ */
+export const contendWith = <B, R1, R2, R3>(
+  hold: Effect.Effect<void, never, R1>,
+  thenWrite: Effect.Effect<unknown, never, R2>,
+  contender: Effect.Effect<B, never, R3>,
+  waitMs = 300,
+): Effect.Effect<{ readonly finishedWhileHeld: boolean; readonly result: B }, never, R1 | R2 | R3 | Transactions> =>
+  Effect.gen(function* () {
+    const tx = yield* Transactions;
+    const held = yield* Deferred.make<void>();
+    const release = yield* Deferred.make<void>();
+    const first = yield* Effect.fork(tx.run(Effect.zipRight(Effect.zipRight(hold, Deferred.succeed(held, undefined)), Effect.zipRight(Deferred.await(release), thenWrite))));
+    yield* Deferred.await(held);
+    const second = yield* Effect.fork(tx.run(contender));
+    yield* Effect.sleep(Duration.millis(waitMs));
+    const finishedWhileHeld = Option.isSome(yield* Fiber.poll(second));
+    yield* Deferred.succeed(release, undefined);
+    yield* Fiber.join(first);
+    const result = yield* Fiber.join(second);
+    return { finishedWhileHeld, result };
   });

@@ -33,6 +33,7 @@ import type { ShareLinksRepository } from "../../../ports/projects/ShareLinksRep
 import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
+import type { Transactions } from "../../../ports/Transactions.js";
 import type { SuiteOptions } from "../Kit.js";
 import { attachmentsSuite } from "./AttachmentsKit.js";
 import { commentsSuite } from "./CommentsKit.js";
@@ -48,7 +49,7 @@ import { shareLinksSuite } from "./ShareLinksKit.js";
 import { tasksSuite } from "./TasksKit.js";
 import { workspacesSuite } from "./WorkspacesKit.js";
 
-/** Every repository port of the project module (an adapter providing them all runs every kit). */
+/** Every repository port of the project module, and Transactions (an adapter providing them all runs every kit). */
 export type ProjectKitPorts =
   | WorkspacesRepository
   | ProjectsRepository
@@ -63,7 +64,8 @@ export type ProjectKitPorts =
   | CustomFieldsRepository
   | SavedViewsRepository
   | ExportsRepository
-  | SearchIndex;
+  | SearchIndex
+  | Transactions;
 
 /** Every project kit by port name, for an adapter that provides all of {@link ProjectKitPorts}. */
 export const projectKits: Readonly<Record<string, (options: SuiteOptions<ProjectKitPorts>) => Promise<unknown>>> = {
