@@ -2,9 +2,12 @@
  * The contract kits of the project module's repository ports (exported from the package's
  * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
  * exports its cases (`xxxCases`); a kit's ports include the workspace and project repositories,
- * since every project record belongs to a workspace and a project written through them.
+ * since every project record belongs to a workspace and a project written through them, and the
+ * kits with lock cases (Dependencies, TaskRanks) need Transactions; those cases run only when the
+ * adapter declares `concurrentConnections`.
  */
-export * from "./fixtures.js";
+/** The records and helpers the kits build on (a namespace, so their short names cannot clash with other modules' kits). */
+export * as projectFixtures from "./fixtures.js";
 export * from "./TasksKit.js";
 export * from "./WorkspacesKit.js";
 export * from "./ProjectsKit.js";
