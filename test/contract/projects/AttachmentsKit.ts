@@ -11,7 +11,7 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { idsOf, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
+import { idsOf, seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type AttachmentsKitPorts = AttachmentsRepository | TasksRepository | SeedPorts;
@@ -142,6 +142,16 @@ export const attachmentsCases: ReadonlyArray<KitCase<AttachmentsKitPorts>> = [
       t.equal(await run(attachments((r) => r.deletePurging(uid("att", 1)))), true);
       t.equal(await run(find(1)), null);
       t.equal(await run(attachments((r) => r.deletePurging(uid("att", 1)))), false, "already gone");
+    },
+  },
+  {
+    name: "attachments: an attachment cannot point at a task in another tenant",
+    run: async (t, run) => {
+      await run(seed);
+      const other = await run(seedProject(2));
+      const exit = await run(Effect.exit(insertAll([attachmentRecord(other, 1, 1)])));
+      t.equal(exit._tag, "Failure", "spec, composite tenant references: refused");
+      t.equal(await run(find(1)), null, "nothing written");
     },
   },
 ];

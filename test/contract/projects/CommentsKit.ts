@@ -11,7 +11,7 @@ import { CommentEdits } from "../../../ports/projects/CommentEdits.js";
 import { CommentsRepository } from "../../../ports/projects/CommentsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { idsOf, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
+import { idsOf, seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type CommentsKitPorts = CommentsRepository | CommentEdits | TasksRepository | SeedPorts;
@@ -96,6 +96,18 @@ export const commentsCases: ReadonlyArray<KitCase<CommentsKitPorts>> = [
       t.equal((await run(edits((r) => r.findComment(comment.id))))?.comment.body, "edited", "nothing written by the stale edit");
       t.equal(await run(edits((r) => r.findComment(uid("cmt", 9)))), null);
       t.equal(await run(edits((r) => r.updateContent({ id: uid("cmt", 9), body: "x", mentions: [], editedAt: T0, expectedVersion: version }))), false);
+    },
+  },
+  {
+    name: "comments: a comment cannot point at a task of another workspace",
+    run: async (t, run) => {
+      await run(seed);
+      const other = await run(seedProject(2));
+      // Task 1 is in workspace 1; the comment claims workspace 2's project.
+      const crossing = commentRecord(other, 1, 1);
+      const exit = await run(Effect.exit(comments((r) => r.insertComment(crossing))));
+      t.equal(exit._tag, "Failure", "spec, composite tenant references: refused");
+      t.equal(await run(comments((r) => r.findByClientMutationId("user-1", uid("task", 1), "cm-1"))), null, "nothing written");
     },
   },
 ];

@@ -196,6 +196,17 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       t.same(ids(await run(tasks((r) => r.listEvents({ projectIds: [project.id], limit: 10 })))), [uid("evt", 1)]);
     },
   },
+  {
+    name: "tasks: a task never crosses workspaces: (workspace, project) must be a project of that workspace",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const other = await run(seedProject(2));
+      const crossing = taskRecord(project, uid("task", 1), { workspaceId: other.workspaceId });
+      const exit = await run(Effect.exit(seedTasks([crossing])));
+      t.equal(exit._tag, "Failure", "spec, composite tenant references: refused");
+      t.equal(await run(tasks((r) => r.findTask(crossing.id))), null, "nothing written");
+    },
+  },
 ];
 
 /** Runs the tasks repository kit. */
