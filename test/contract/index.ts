@@ -12,3 +12,4 @@ export * from "./idempotencyKit.js";
 export * from "./userEpochsKit.js";
 export * from "./channelLogKit.js";
 export * from "./paymentGatewayKit.js";
+export * from "./projects/index.js";

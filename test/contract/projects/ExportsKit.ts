@@ -1,0 +1,104 @@
+/**
+ * Contract kit for the ExportsRepository: an export reads back as written and is finished once
+ * (only while pending); the keyset reads an export streams from are in id order, strictly after
+ * the cursor (the last row's `id`), limited to the given projects in the query (none given:
+ * nothing), tasks in the trash included.
+ */
+import { Effect } from "effect";
+import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
+import type { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
+import { ExportsRepository, type ExportPage } from "../../../ports/projects/ExportsRepository.js";
+import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { seedProject, seedTasks, taskRecord, idsOf, joinProject, uid, walkPages, type SeedPorts } from "./fixtures.js";
+
+/** The ports this kit needs. */
+export type ExportsKitPorts = ExportsRepository | TasksRepository | SeedPorts;
+
+const exportsRepo = <A>(f: (r: ExportsRepository) => Effect.Effect<A>) => Effect.flatMap(ExportsRepository, f);
+const ids = idsOf;
+
+/** A pending export `n` of workspace 1. */
+export const exportRecord = (n: number): WorkspaceExport => ({
+  id: uid("exp", n),
+  workspaceId: uid("ws", 1),
+  requestedBy: "user-1",
+  status: "pending",
+  objectKey: `exports/${uid("exp", n)}.jsonl`,
+  size: null,
+  sha256: null,
+  lineCount: null,
+  error: null,
+  createdAt: T0,
+  completedAt: null,
+});
+
+/** Reads every page of `read` over `projectIds`, `limit` rows at a time, following the last row's id. */
+const drain = <A extends { readonly id: string }, R>(read: (req: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>, projectIds: ReadonlyArray<string>, limit: number) =>
+  walkPages((afterId: string | undefined) => read({ projectIds, afterId, limit }), (last) => last.id);
+
+/** The cases of the exports repository kit. */
+export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
+  {
+    name: "exports: an export reads back as written and is finished only while pending",
+    run: async (t, run) => {
+      await run(seedProject(1));
+      await run(exportsRepo((r) => r.insertExport(exportRecord(1))));
+      t.same(await run(exportsRepo((r) => r.findExport(uid("exp", 1)))), exportRecord(1));
+      t.equal(await run(exportsRepo((r) => r.findExport(uid("exp", 2)))), null);
+      const done: WorkspaceExport = { ...exportRecord(1), status: "done", size: 2048, sha256: "b".repeat(64), lineCount: 12, completedAt: at(100) };
+      t.equal(await run(exportsRepo((r) => r.finishExport(done))), true);
+      t.same(await run(exportsRepo((r) => r.findExport(uid("exp", 1)))), done);
+      const failed: WorkspaceExport = { ...exportRecord(1), status: "failed", error: "late", completedAt: at(200) };
+      t.equal(await run(exportsRepo((r) => r.finishExport(failed))), false, "no longer pending");
+      t.same(await run(exportsRepo((r) => r.findExport(uid("exp", 1)))), done, "the first outcome stands");
+    },
+  },
+  {
+    name: "exports: tasks are read in id order over the given projects, deleted ones included, page by page",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      const c = await run(seedProject(1, 3));
+      await run(
+        seedTasks([
+          taskRecord(a, uid("task", 3)),
+          taskRecord(b, uid("task", 1), { deletedAt: at(1) }),
+          taskRecord(c, uid("task", 2)),
+          taskRecord(a, uid("task", 5)),
+          taskRecord(b, uid("task", 4)),
+        ]),
+      );
+      const read = (req: ExportPage) => exportsRepo((r) => r.tasks(req));
+      t.same(ids(await run(drain(read, [a.id, b.id], 2))), [uid("task", 1), uid("task", 3), uid("task", 4), uid("task", 5)], "not project c's; the deleted one too");
+      t.same(ids(await run(read({ projectIds: [c.id], limit: 1 }))), [uid("task", 2)], "the project filter applies before the limit");
+      t.same(await run(read({ projectIds: [], limit: 10 })), [], "no visible project, nothing");
+    },
+  },
+  {
+    name: "exports: project memberships are read page by page over the given projects, each once",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      const c = await run(seedProject(1, 3));
+      const add = (projectId: string, userId: string): ProjectMember => ({
+        workspaceId: a.workspaceId,
+        projectId,
+        userId,
+        role: "viewer",
+        addedBy: "owner-1",
+        createdAt: T0,
+      });
+      const memberships = [add(a.id, "user-2"), add(a.id, "user-1"), add(b.id, "user-1"), add(c.id, "user-3"), add(b.id, "user-3")];
+      await run(Effect.forEach(memberships, joinProject));
+      const rows = await run(drain((req) => exportsRepo((r) => r.projectMembers(req)), [a.id, b.id], 2));
+      const seen = rows.map((m) => `${m.projectId} ${m.userId}`);
+      t.same([...seen].sort(), [`${a.id} user-1`, `${a.id} user-2`, `${b.id} user-1`, `${b.id} user-3`], "every membership once, none of project c");
+      t.same(rows.map((m) => m.id), [...rows.map((m) => m.id)].sort(), "in id order");
+      t.equal(new Set(rows.map((m) => m.id)).size, rows.length, "ids are distinct");
+    },
+  },
+];
+
+/** Runs the exports repository kit. */
+export const exportsSuite = (options: SuiteOptions<ExportsKitPorts>): Promise<unknown> => runCases(options, exportsCases);

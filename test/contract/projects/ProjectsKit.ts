@@ -1,0 +1,124 @@
+/**
+ * Contract kit for the ProjectsRepository: a project reads back as written; a project membership
+ * is unique per (project, user); removals answer whether there was one and stay within the
+ * workspace; membership and workspace lookups are scoped; the audit log is append-only.
+ */
+import { Effect } from "effect";
+import type { MembershipAudit } from "../../../core/projects/model/MembershipAudit.js";
+import type { Project } from "../../../core/projects/model/Project.js";
+import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
+import type { ProjectRole } from "../../../core/projects/model/Roles.js";
+import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
+import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { joinProject, projectRecord, seedProject, uid, type SeedPorts } from "./fixtures.js";
+
+/** The ports this kit needs. */
+export type ProjectsKitPorts = SeedPorts;
+
+const projects = <A>(f: (r: ProjectsRepository) => Effect.Effect<A>) => Effect.flatMap(ProjectsRepository, f);
+const member = (project: Project, userId: string, role: ProjectRole, createdAt: Date = T0): ProjectMember => ({
+  workspaceId: project.workspaceId,
+  projectId: project.id,
+  userId,
+  role,
+  addedBy: "owner-1",
+  createdAt,
+});
+const upsert = joinProject;
+const upsertAll = (list: ReadonlyArray<ProjectMember>) => Effect.forEach(list, upsert);
+const sorted = (ids: ReadonlyArray<string>) => [...ids].sort();
+
+/** The cases of the projects repository kit. */
+export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
+  {
+    name: "projects: a project reads back as written; an unknown id finds nothing",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      t.same(await run(projects((r) => r.findProject(project.id))), projectRecord(uid("ws", 1), uid("prj", 1)));
+      t.equal(await run(projects((r) => r.findProject(uid("prj", 2)))), null);
+    },
+  },
+  {
+    name: "projects: upsertMember creates a membership once per (project, user), then changes its role",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const sibling = await run(seedProject(1, 2));
+      t.equal(await run(upsert(member(project, "user-1", "viewer"))), "created");
+      t.equal(await run(upsert(member(sibling, "user-1", "admin"))), "created", "another project is another membership");
+      t.equal(await run(upsert(member(project, "user-1", "contributor", at(9)))), "updated");
+      t.equal((await run(projects((r) => r.findMember(project.id, "user-1"))))?.role, "contributor");
+      t.equal((await run(projects((r) => r.findMember(sibling.id, "user-1"))))?.role, "admin", "the other membership is untouched");
+      t.equal(await run(projects((r) => r.findMember(project.id, "user-2"))), null);
+    },
+  },
+  {
+    name: "projects: removeMember answers whether there was a membership (a repeated revocation is false)",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      await run(upsert(member(project, "user-1", "viewer")));
+      t.equal(await run(projects((r) => r.removeMember(project.id, "user-1"))), true);
+      t.equal(await run(projects((r) => r.removeMember(project.id, "user-1"))), false);
+      t.equal(await run(projects((r) => r.findMember(project.id, "user-1"))), null);
+    },
+  },
+  {
+    name: "projects: removeMembershipsInWorkspace removes the user's memberships of that workspace only",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      const elsewhere = await run(seedProject(2, 3));
+      await run(
+        upsertAll([member(a, "user-1", "viewer"), member(b, "user-1", "admin"), member(elsewhere, "user-1", "viewer"), member(a, "user-2", "viewer")]),
+      );
+      t.same(sorted(await run(projects((r) => r.removeMembershipsInWorkspace(a.workspaceId, "user-1")))), sorted([a.id, b.id]));
+      t.same(await run(projects((r) => r.projectIdsOfMember("user-1"))), [elsewhere.id], "another workspace's membership stays");
+      t.not(await run(projects((r) => r.findMember(a.id, "user-2"))), null, "another user's membership stays");
+      t.same(await run(projects((r) => r.removeMembershipsInWorkspace(a.workspaceId, "user-1"))), [], "nothing left to remove");
+    },
+  },
+  {
+    name: "projects: projectIdsOfMember is scoped to the user and, when given, the workspace",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(2, 2));
+      await run(upsertAll([member(a, "user-1", "viewer"), member(b, "user-1", "viewer"), member(b, "user-2", "admin")]));
+      t.same(sorted(await run(projects((r) => r.projectIdsOfMember("user-1")))), sorted([a.id, b.id]));
+      t.same(await run(projects((r) => r.projectIdsOfMember("user-1", a.workspaceId))), [a.id]);
+      t.same(await run(projects((r) => r.projectIdsOfMember("user-3"))), []);
+    },
+  },
+  {
+    name: "projects: projectIdsOfWorkspaces lists every project of the given workspaces only",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      const c = await run(seedProject(2, 3));
+      await run(seedProject(3, 4));
+      t.same(sorted(await run(projects((r) => r.projectIdsOfWorkspaces([a.workspaceId, c.workspaceId])))), sorted([a.id, b.id, c.id]));
+      t.same(await run(projects((r) => r.projectIdsOfWorkspaces([]))), [], "no workspace, no project");
+    },
+  },
+  {
+    name: "projects: an audit record is appended once; its id cannot be written again",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const record: MembershipAudit = {
+        id: uid("aud", 1),
+        workspaceId: project.workspaceId,
+        projectId: project.id,
+        actorId: "owner-1",
+        userId: "user-1",
+        action: "removed",
+        role: null,
+        reason: "left the team",
+        createdAt: T0,
+      };
+      await run(projects((r) => r.appendAudit(record)));
+      const again = await run(projects((r) => r.appendAudit({ ...record, reason: "rewritten" })).pipe(Effect.exit));
+      t.equal(again._tag, "Failure", "the audit log is append-only");
+    },
+  },
+];
+
+/** Runs the projects repository kit. */
+export const projectsSuite = (options: SuiteOptions<ProjectsKitPorts>): Promise<unknown> => runCases(options, projectsCases);
