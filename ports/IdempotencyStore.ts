@@ -1,5 +1,5 @@
 /**
- * Idempotency record store (conventions.md, Idempotency). The kernel core
+ * Idempotency record store (docs/conventions.md, Idempotency). The kernel core
  * (core/kernel/Idempotency.ts) decides; this port persists. Keys are scoped to the caller.
  */
 import { Context, Effect } from "effect";

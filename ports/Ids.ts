@@ -1,4 +1,4 @@
-/** Identifier generation port: server-generated, time-ordered UUID v7 (conventions.md). */
+/** Identifier generation port: server-generated, time-ordered UUID v7 (docs/conventions.md). */
 import { Context, Effect } from "effect";
 
 export interface Ids {

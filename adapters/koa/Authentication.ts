@@ -1,5 +1,5 @@
 /**
- * Bearer JWT authentication of the reference server (conventions.md, Authentication): HS256
+ * Bearer JWT authentication of the reference server (docs/conventions.md, Authentication): HS256
  * with a configured secret, `sub` is the user id (a UUID), `exp` is required, and an `epoch`
  * claim older than the user's current epoch is refused so revocation takes effect at once.
  *

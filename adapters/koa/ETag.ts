@@ -1,5 +1,5 @@
 /**
- * Optimistic concurrency over HTTP (conventions.md): versioned resources answer with
+ * Optimistic concurrency over HTTP (docs/conventions.md): versioned resources answer with
  * `ETag: "<version>"`; updates send `If-Match` with that version (a bare number or a weak
  * validator is accepted too). A missing `If-Match` where one is required answers 428.
  */

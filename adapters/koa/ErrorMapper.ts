@@ -1,5 +1,5 @@
 /**
- * THE error mapper (style.md: one way to do each thing): any failure -> problem+json.
+ * THE error mapper (docs/architecture.md: one way to do each thing): any failure -> problem+json.
  * Domain errors of every module (objects with `_tag`, `code`, `category`) map through the
  * category -> status table below; anything else is a 500 `internal_error` whose body says
  * nothing about the cause (no stack, no SQL, no secrets).

@@ -1,5 +1,5 @@
 /**
- * THE idempotency path for HTTP (conventions.md, Idempotency), on top of the kernel's
+ * THE idempotency path for HTTP (docs/conventions.md, Idempotency), on top of the kernel's
  * `runIdempotent`. The key comes from `Idempotency-Key`, is scoped to the caller
  * (`principalScope`) and bound to a SHA-256 of method, path and the canonical JSON of the body.
  * Client-error (4xx) answers are part of the stored response; server errors and defects release

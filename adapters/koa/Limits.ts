@@ -1,5 +1,5 @@
 /**
- * Every bound of the HTTP host in one place (conventions.md, Limits). Hosts pass a partial
+ * Every bound of the HTTP host in one place (docs/conventions.md, Limits). Hosts pass a partial
  * override to `createKoaApp`; anything not overridden keeps the documented default below.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Structured logs with pino (conventions.md: tokens, secrets, share tokens and payment tokens
+ * Structured logs with pino (docs/conventions.md: tokens, secrets, share tokens and payment tokens
  * never appear in logs). Redaction is by path: every key in `sensitiveKeys`, at the top level
  * and up to `redactDepth` objects deep, plus the credential headers. The access log writes one
  * line per request and never the body or the raw query string.

@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 
 const schemaPath = "#/components/schemas/";
 
-/** The JSON Schema of a problem body (conventions.md, Errors). */
+/** The JSON Schema of a problem body (docs/conventions.md, Errors). */
 const problemSchema = {
   type: "object",
   required: ["type", "title", "status", "detail", "code"],

@@ -1,5 +1,5 @@
 /**
- * List pages (conventions.md, Lists): `?cursor=&limit=` in, `{ data, next_cursor }` out.
+ * List pages (docs/conventions.md, Lists): `?cursor=&limit=` in, `{ data, next_cursor }` out.
  * Cursors come from the kernel's one cursor codec (core/kernel/Cursor.ts); this file only
  * reads the query and shapes the page.
  */

@@ -1,6 +1,6 @@
 /**
  * The wire format of every error answer: RFC 9457 problem details with a stable `code`
- * (conventions.md, Errors), and the one function that writes it to a Koa response.
+ * (docs/conventions.md, Errors), and the one function that writes it to a Koa response.
  */
 import { STATUS_CODES } from "node:http";
 import type { Context } from "koa";

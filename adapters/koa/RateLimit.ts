@@ -1,5 +1,5 @@
 /**
- * Per-caller rate limiting (conventions.md, Limits: 429 with Retry-After). Counts live in this
+ * Per-caller rate limiting (docs/conventions.md, Limits: 429 with Retry-After). Counts live in this
  * process (rate-limiter-flexible's RateLimiterMemory): with several server processes each
  * enforces the budget on its own, which bounds abuse per process without a shared store.
  */

@@ -1,5 +1,5 @@
 /**
- * The one keyset cursor codec of the project (conventions.md, Lists). A cursor carries the last
+ * The one keyset cursor codec of the project (docs/conventions.md, Lists). A cursor carries the last
  * row's sort key as an opaque base64url string of a versioned JSON payload with a short
  * checksum. Decoding accepts only the exact string this codec would produce for the same keys,
  * then validates the keys with the caller's schema, so an edited, truncated or foreign cursor

@@ -1,5 +1,5 @@
 /**
- * The event envelope of conventions.md. Every accepted command appends envelopes to the outbox
+ * The event envelope of docs/conventions.md. Every accepted command appends envelopes to the outbox
  * in its own transaction; consumers dedupe by `id` and drop envelopes whose `aggregate_version`
  * is older than what they hold.
  */

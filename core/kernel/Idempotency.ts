@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (conventions.md, Idempotency). The key, scoped to the caller and bound to a
+ * Idempotency keys (docs/conventions.md, Idempotency). The key, scoped to the caller and bound to a
  * hash of the request, is reserved in the store BEFORE any side effect runs; a finished request
  * is replayed, a different request under the same key is refused, and a retry while the first
  * is still running is told to come back later. This is the one idempotency path every module uses.

@@ -1,5 +1,5 @@
 /**
- * Optimistic versioning (conventions.md, Optimistic concurrency). A versioned resource carries
+ * Optimistic versioning (docs/conventions.md, Optimistic concurrency). A versioned resource carries
  * an integer `version` that every accepted change advances by one; an update names the version
  * it was based on and is refused when that is stale, answering with the current resource so
  * the client can merge or retry.

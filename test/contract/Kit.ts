@@ -1,5 +1,5 @@
 /**
- * The shape shared by every contract kit: `suite({ test, factory, supports })` (style.md, after
+ * The shape shared by every contract kit: `suite({ test, factory, supports })` (docs/adding-a-module.md; after
  * abstract-level and keyv). `test` is the runner's test function, `factory` makes a fresh
  * adapter, `supports` declares optional capabilities; optional cases are gated on it, never on
  * an adapter's name. Each kit also exports its cases so an author can run one group alone.
