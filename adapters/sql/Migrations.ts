@@ -43,14 +43,6 @@ export const migrationPlan = (
   });
 };
 
-/**
- * Transition shims for tests that still register migrations (issue 9): they do nothing, because
- * `migrate` takes the modules' migrations. The lead deletes them with their last callers.
- * @deprecated pass the modules to `migrate(db, modules)`.
- */
-export const registerMigrations = (_module: string, _migrations: ReadonlyArray<Migration>): void => undefined;
-/** @deprecated see registerMigrations. */
-export const registeredMigrations = (): ReadonlyArray<{ readonly module: string; readonly migrations: ReadonlyArray<Migration> }> => [];
 
 /** The label recorded in `applied`, e.g. "kernel/0001_kernel_tables". */
 export const migrationLabel = (module: string, m: Migration): string =>

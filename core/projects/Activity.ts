@@ -4,7 +4,7 @@
  * limit counts only visible events. A new event sorts before page one and never shifts a page
  * the client already holds.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import type { Forbidden, InvalidCursor, NotFound } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";

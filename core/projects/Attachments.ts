@@ -6,7 +6,7 @@
  * the stored size and checksum, quarantines it and queues the scan job. Only a clean attachment
  * yields a download grant. An attachment the caller may not see answers 404 like an unknown id.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { Forbidden, NotFound, ValidationFailed, type FieldError, type InvalidCursor } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";

@@ -4,7 +4,7 @@
  * nothing; the same id with other content is a 422. The comment, its TaskEvent and its
  * CommentAdded envelope commit together. Mention delivery is a consumer's job (later slice).
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { ValidationFailed, type Forbidden, type InvalidCursor, type NotFound } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";

@@ -4,7 +4,7 @@
  * limit, so a revoked membership also hides what it once notified. Marking read is idempotent;
  * someone else's notification answers 404.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { NotFound, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";

@@ -5,7 +5,7 @@
  * with it and a page is never short because of hidden rows. Results are newest first by
  * document id (time-ordered), a stable keyset under an index that keeps changing.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";

@@ -6,7 +6,7 @@
  * revoked token answers NotFound. A removed member's links are revoked in the removal's
  * transaction (`revokeShareLinksOfMember`).
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";

@@ -1,5 +1,5 @@
 /** POST /v1/tasks/:id/move: place a task between two neighbour ids (fractional rank). */
-import { Effect, Schema } from "effect";
+import { Schema } from "effect";
 import { moveTask } from "../../../core/projects/TaskMove.js";
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";

@@ -1,9 +1,7 @@
 /**
- * The payment module's SQL adapter. Importing it registers the module's migrations, so
- * `migrate` creates the payment tables (hosts also register them from the module definition).
+ * The payment module's SQL adapter: its repositories and migrations (`migrate(db, [paymentsModule])`
+ * creates the payment tables).
  */
-import { registerMigrations } from "../Migrations.js";
-import { paymentsMigrations } from "./paymentsMigrations.js";
 
 export * from "./paymentsMigrations.js";
 export * from "./SqlPaymentsRepository.js";
@@ -18,4 +16,3 @@ export * from "./SqlProviderWebhookInbox.js";
 export * from "./SqlReconciliationRepository.js";
 export * from "./paymentsMigration0002Reconciliation.js";
 
-registerMigrations("payments", paymentsMigrations);

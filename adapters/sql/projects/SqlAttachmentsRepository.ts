@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { runQuery } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 

@@ -11,7 +11,7 @@ import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { runQuery } from "../runQuery.js";
 import { rowCodec, type Row } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 

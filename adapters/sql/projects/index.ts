@@ -1,8 +1,7 @@
 /**
- * The project module's SQL adapter. Importing it registers the module's migrations, so
- * `migrate` creates the project tables (hosts also register them from the module definition).
+ * The project module's SQL adapter: its repositories and migrations (`migrate(db, [projectsModule])`
+ * creates the project tables).
  */
-import { projectsMigrations } from "./projectsMigrations.js";
 
 export * from "./projectsMigrations.js";
 export * from "./SqlWorkspacesRepository.js";
