@@ -28,7 +28,7 @@ const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransa
  * transaction, so such a query would wait for it forever.
  */
 export const currentExecutor = (db: SqlDatabase): Effect.Effect<Kysely<any>> =>
-  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.db);
+  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.autocommit ?? db.db);
 
 /** True when the calling fiber is inside a transaction on `db`. */
 export const inTransaction = (db: SqlDatabase): Effect.Effect<boolean> =>
