@@ -35,6 +35,8 @@ export interface BenchRequest {
  */
 export interface LoadPlan {
   readonly requests: ReadonlyArray<BenchRequest>;
+  /** Figures measured during setup, reported with the row and in the JSON results (e.g. latency ms). */
+  readonly metrics?: Readonly<Record<string, number>>;
 }
 
 /** How long and how wide a raw baseline loop may run. */
