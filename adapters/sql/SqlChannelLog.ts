@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The ChannelLog port. */
@@ -33,7 +33,7 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
           return { channel, offset, event } satisfies ChannelMessage;
         }),
       ),
-    ).pipe(Effect.withSpan("ChannelLog.append")),
+    ).pipe(span("ChannelLog.append")),
   readSince: (channel, since, limit) =>
     runQuery(db, async (ex) => {
       const head = await ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", channel).executeTakeFirst();
@@ -53,13 +53,13 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
       // this log never issued (e.g. the database was reset).
       const missingNext = last > since && (messages.length === 0 || messages[0]!.offset !== since + 1);
       return { messages, resync: missingNext || since > last };
-    }).pipe(Effect.withSpan("ChannelLog.readSince")),
+    }).pipe(span("ChannelLog.readSince")),
   head: (channel) =>
     runQuery(db, (ex) =>
       ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", channel).executeTakeFirst(),
     ).pipe(
       Effect.map((row) => (row === undefined ? 0 : toNumber(row.last_offset))),
-      Effect.withSpan("ChannelLog.head"),
+      span("ChannelLog.head"),
     ),
   trim: (before) =>
     runQuery(db, (ex) =>
@@ -76,6 +76,6 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
         .executeTakeFirst(),
     ).pipe(
       Effect.map((result) => toNumber(result.numDeletedRows)),
-      Effect.withSpan("ChannelLog.trim"),
+      span("ChannelLog.trim"),
     ),
 });

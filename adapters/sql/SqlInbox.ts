@@ -2,7 +2,7 @@
 import { Clock, Effect } from "effect";
 import type { Inbox } from "../../ports/Inbox.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery } from "./runQuery.js";
+import { runQuery, span } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The Inbox port: true the first time (consumer, event id) is claimed, false after. */
@@ -19,6 +19,6 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => ({
       ),
     ).pipe(
       Effect.map((rows) => rows.length > 0),
-      Effect.withSpan("Inbox.claim"),
+      span("Inbox.claim"),
     ),
 });

@@ -8,7 +8,7 @@ import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox
 import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
@@ -48,7 +48,7 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: Wor
               )
               .execute(),
           ).pipe(Effect.zipRight(signalOutbox(signals)));
-        }).pipe(Effect.asVoid, Effect.withSpan("Outbox.append")),
+        }).pipe(Effect.asVoid, span("Outbox.append")),
 });
 
 /** The relay's side of the outbox. */
@@ -87,7 +87,7 @@ export const makeSqlOutboxRelayStore = (
           return rows.sort((a, b) => toNumber(a.seq) - toNumber(b.seq)).map((row) => toMessage(f, row));
         }),
       )
-      .pipe(Effect.withSpan("OutboxRelayStore.claimBatch")),
+      .pipe(span("OutboxRelayStore.claimBatch")),
   markDelivered: (id) =>
     runQuery(db, (ex) =>
       ex
@@ -95,7 +95,17 @@ export const makeSqlOutboxRelayStore = (
         .set({ status: "delivered", locked_by: null, locked_until: null })
         .where("id", "=", id)
         .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markDelivered")),
+    ).pipe(Effect.asVoid, span("OutboxRelayStore.markDelivered")),
+  markDeliveredMany: (ids) =>
+    ids.length === 0
+      ? Effect.void
+      : runQuery(db, (ex) =>
+          ex
+            .updateTable("outbox")
+            .set({ status: "delivered", locked_by: null, locked_until: null })
+            .where("id", "in", ids)
+            .execute(),
+        ).pipe(Effect.asVoid, span("OutboxRelayStore.markDeliveredMany")),
   markFailed: (id, { error, retryAt }) =>
     runQuery(db, (ex) =>
       ex
@@ -108,13 +118,13 @@ export const makeSqlOutboxRelayStore = (
         .where("id", "=", id)
         .where("status", "=", "pending")
         .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markFailed")),
+    ).pipe(Effect.asVoid, span("OutboxRelayStore.markFailed")),
   listDead: (limit) =>
     runQuery(db, (ex) =>
       ex.selectFrom("outbox").selectAll().where("status", "=", "dead").orderBy("seq").limit(limit).execute(),
     ).pipe(
       Effect.map((rows) => rows.map((row) => toMessage(f, row))),
-      Effect.withSpan("OutboxRelayStore.listDead"),
+      span("OutboxRelayStore.listDead"),
     ),
   replay: (id, now) =>
     runQuery(db, (ex) =>
@@ -127,6 +137,6 @@ export const makeSqlOutboxRelayStore = (
     ).pipe(
       Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
       Effect.tap((replayed) => (replayed ? signalOutbox(signals) : Effect.void)),
-      Effect.withSpan("OutboxRelayStore.replay"),
+      span("OutboxRelayStore.replay"),
     ),
 });

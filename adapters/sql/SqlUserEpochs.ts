@@ -1,7 +1,7 @@
 /** UserEpochs over the `user_epochs` table; bump is one atomic upsert. */
 import { Effect } from "effect";
 import type { UserEpochs } from "../../ports/UserEpochs.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The UserEpochs port. */
@@ -9,7 +9,7 @@ export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => ({
   current: (userId) =>
     runQuery(db, (ex) => ex.selectFrom("user_epochs").select("epoch").where("user_id", "=", userId).executeTakeFirst()).pipe(
       Effect.map((row) => (row === undefined ? 0 : toNumber(row.epoch))),
-      Effect.withSpan("UserEpochs.current"),
+      span("UserEpochs.current"),
     ),
   bump: (userId) =>
     runQuery(db, (ex) =>
@@ -21,6 +21,6 @@ export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => ({
         .executeTakeFirstOrThrow(),
     ).pipe(
       Effect.map((row) => toNumber(row.epoch)),
-      Effect.withSpan("UserEpochs.bump"),
+      span("UserEpochs.bump"),
     ),
 });
