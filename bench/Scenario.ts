@@ -37,6 +37,11 @@ export interface LoadPlan {
   readonly requests: ReadonlyArray<BenchRequest>;
   /** Figures measured during setup, reported with the row and in the JSON results (e.g. latency ms). */
   readonly metrics?: Readonly<Record<string, number>>;
+  /**
+   * Runs beside the HTTP load: started just before it, `stop()` is called once the load ended,
+   * and the figures it answers join the row's metrics (e.g. realtime latency while writes run).
+   */
+  readonly during?: () => { readonly stop: () => Promise<Readonly<Record<string, number>>> };
 }
 
 /** How long and how wide a raw baseline loop may run. */

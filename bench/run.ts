@@ -139,7 +139,12 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
           const plan = await scenario.setup(target, { connections: options.connections });
           metrics = plan.metrics;
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
-          http = await load(target.url, plan.requests);
+          const beside = plan.during?.();
+          try {
+            http = await load(target.url, plan.requests);
+          } finally {
+            if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop()) };
+          }
           if (scenario.rawBaseline !== undefined) {
             const bounds: RawBounds = {
               durationMs: options.durationSeconds * 1000,
