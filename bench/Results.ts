@@ -23,6 +23,13 @@ export interface StoredRow {
   readonly rawOpsPerSecond: number | null;
   readonly vsSql: number | null;
   readonly error: string | null;
+  /** CPU ms of the server process per request, and the baselines' CPU per operation. */
+  readonly cpuMsPerRequest: number | null;
+  readonly floorCpuMsPerRequest: number | null;
+  readonly rawCpuMsPerOp: number | null;
+  /** Baseline CPU per operation / CPU per request (1.0: as cheap as the baseline). */
+  readonly cpuVsFloor: number | null;
+  readonly cpuVsSql: number | null;
   readonly metrics: Readonly<Record<string, number>>;
 }
 
@@ -55,6 +62,11 @@ export const toStoredRun = (rows: ReadonlyArray<ResultRow>, options: Readonly<Re
     rawOpsPerSecond: row.raw?.opsPerSecond ?? null,
     vsSql: div(row.http?.requestsPerSecond, row.raw?.opsPerSecond),
     error: row.error ?? null,
+    cpuMsPerRequest: row.cpuMsPerRequest ?? null,
+    floorCpuMsPerRequest: row.floorCpuMsPerRequest ?? null,
+    rawCpuMsPerOp: row.raw?.cpuMsPerOp ?? null,
+    cpuVsFloor: div(row.floorCpuMsPerRequest, row.cpuMsPerRequest),
+    cpuVsSql: div(row.raw?.cpuMsPerOp, row.cpuMsPerRequest),
     metrics: row.metrics ?? {},
   })),
 });
@@ -76,13 +88,14 @@ export const readRun = (file: string): StoredRun => {
   return parsed;
 };
 
-const fmt = (value: number | null): string => (value === null ? "-" : `${value.toFixed(2)}x`);
+const fmt = (value: number | null | undefined): string =>
+  value === null || value === undefined ? "-" : `${value >= 0.1 ? value.toFixed(2) : value.toFixed(3)}x`;
 const change = (now: number | null, before: number | null): string =>
   now === null || before === null || before <= 0 ? "-" : `${(now / before).toFixed(2)}x`;
 
 /** The comparison table: each ratio before and now, and now / before. */
 export const renderComparison = (now: StoredRun, before: StoredRun, beforeName: string): string => {
-  const header = ["scenario", "db", "vs floor before", "vs floor now", "change", "vs SQL before", "vs SQL now", "change"];
+  const header = ["scenario", "db", "vs floor before", "vs floor now", "change", "vs SQL before", "vs SQL now", "change", "cpu ms/req before", "now", "change"];
   const lines = now.rows.map((row) => {
     const old = before.rows.find((b) => b.scenario === row.scenario && b.db === row.db);
     return [
@@ -94,6 +107,10 @@ export const renderComparison = (now: StoredRun, before: StoredRun, beforeName: 
       fmt(old?.vsSql ?? null),
       fmt(row.vsSql),
       change(row.vsSql, old?.vsSql ?? null),
+      old?.cpuMsPerRequest == null ? "-" : old.cpuMsPerRequest.toFixed(3),
+      row.cpuMsPerRequest === null ? "-" : row.cpuMsPerRequest.toFixed(3),
+      // For CPU, less is better: before / now, so above 1.00x is an improvement here too.
+      change(old?.cpuMsPerRequest ?? null, row.cpuMsPerRequest),
     ];
   });
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => (line[i] ?? "").length)));
@@ -104,6 +121,6 @@ export const renderComparison = (now: StoredRun, before: StoredRun, beforeName: 
     format(header),
     widths.map((w) => "-".repeat(w)).join("  "),
     ...lines.map(format),
-    "change = now / before (above 1.00x: a larger share of the baseline than before)",
+    "change = now / before for ratios, before / now for CPU per request (above 1.00x: better than before)",
   ].join("\n");
 };

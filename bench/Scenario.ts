@@ -60,6 +60,8 @@ export interface RawBounds {
 export interface RawMeasurement {
   readonly opsPerSecond: number;
   readonly ops: number;
+  /** CPU time of this process per operation (ms): the driver's side of the work. */
+  readonly cpuMsPerOp?: number;
   /** What one operation is, for the report (e.g. "BEGIN; upsert user_epochs; COMMIT"). */
   readonly label: string;
 }

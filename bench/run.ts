@@ -115,7 +115,13 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
   const floorApp = await startKoaFloor();
   cleanup.add("close koa floor", floorApp.close);
   say(`koa floor: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
+  const floorCpu = process.cpuUsage();
   const floor = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
+  const floorUsed = process.cpuUsage(floorCpu);
+  // Includes the 1 s warm-up's requests in the CPU but not in the count: scaled by duration.
+  const cpuPerRequest = (used: NodeJS.CpuUsage, summary: { total: number }): number | undefined =>
+    summary.total > 0 ? ((used.user + used.system) / 1000 / summary.total) * (options.durationSeconds / (options.durationSeconds + (options.durationSeconds >= 2 ? 1 : 0))) : undefined;
+  const floorCpuMsPerRequest = cpuPerRequest(floorUsed, floor);
   await floorApp.close();
   const rows: ResultRow[] = [];
   for (const dialect of options.dialects) {
@@ -135,13 +141,16 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
         let http;
         let raw;
         let metrics;
+        let cpuMsPerRequest: number | undefined;
         try {
           const plan = await scenario.setup(target, { connections: options.connections });
           metrics = plan.metrics;
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
           const beside = plan.during?.();
+          const cpu = process.cpuUsage();
           try {
             http = await load(target.url, plan.requests);
+            cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
           } finally {
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop()) };
           }
@@ -156,10 +165,10 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
             say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
             raw = await scenario.rawBaseline(target.raw, bounds);
           }
-          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics });
+          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest });
         } catch (error) {
           say(`${scenario.name} [${dialect}]: FAILED: ${describe(error)}`);
-          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, error: describe(error) });
+          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest, error: describe(error) });
         }
       }
     } finally {
