@@ -3,6 +3,7 @@
  * a claim leases rows to one relay (locked_by / locked_until) and counts the attempt.
  */
 import { Clock, Effect } from "effect";
+import { sql } from "kysely";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { Transactions } from "../../ports/Transactions.js";
@@ -78,8 +79,9 @@ export const makeSqlOutboxRelayStore = (
     const due = f.skipLocked(
       ex
         .selectFrom("outbox")
-        .select("id")
-        .where("status", "=", "pending")
+        .select("seq")
+        // A literal, so a cached generic plan on Postgres can still use the partial index.
+        .where("status", "=", sql.lit("pending"))
         .where("next_attempt_at", "<=", p("at"))
         .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", p("at"))]))
         .orderBy("seq")
@@ -88,7 +90,7 @@ export const makeSqlOutboxRelayStore = (
     return ex
       .updateTable("outbox")
       .set((eb) => ({ locked_by: p("workerId"), locked_until: p("lockedUntil"), attempts: eb("attempts", "+", 1) }))
-      .where("id", "in", due)
+      .where("seq", "in", due)
       .returningAll();
   });
   return {
