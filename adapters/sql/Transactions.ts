@@ -32,12 +32,13 @@ const beginFor = (db: SqlDatabase): CompiledQuery => {
   return begin;
 };
 
-
 // Keyed by database so a transaction on one database never leaks into queries on another.
 const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransaction>>(new Map());
 
 /**
- * The executor repositories must use: the open transaction on `db`, else `db` itself. Never
+ * The executor repositories must use: the open transaction on `db`, else `db.autocommit` (on
+ * SQLite: SELECTs on the read connection, other statements one at a time on the write
+ * connection), else `db.db`. Never
  * query `db.db` directly inside a transaction: on SQLite the one connection is pinned by the
  * transaction, so such a query would wait for it forever.
  */
