@@ -41,7 +41,10 @@ export interface LoadPlan {
    * Runs beside the HTTP load: started just before it, `stop()` is called once the load ended,
    * and the figures it answers join the row's metrics (e.g. realtime latency while writes run).
    */
-  readonly during?: () => { readonly stop: () => Promise<Readonly<Record<string, number>>> };
+  readonly during?: () => {
+    /** `answered`: the 2xx answers of the load (undefined when the load failed). */
+    readonly stop: (answered: number | undefined) => Promise<Readonly<Record<string, number>>>;
+  };
 }
 
 /** How long and how wide a raw baseline loop may run. */

@@ -152,7 +152,7 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
             http = await load(target.url, plan.requests);
             cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
           } finally {
-            if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop()) };
+            if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
           }
           if (scenario.rawBaseline !== undefined) {
             const bounds: RawBounds = {

@@ -70,14 +70,15 @@ export const projectsFanoutUnderWrites: Scenario = {
       during: () => {
         recording.on = true;
         return {
-          stop: async () => {
-            // Every subscriber must end up with every event the first one saw (the backlog drains).
+          stop: async (answered) => {
+            // Every subscriber must end up with an event for every PATCH answered (the backlog
+            // drains), and with every event any other subscriber saw.
             const ended = performance.now();
             const union = () => new Set(subscribers.flatMap((s) => [...s.seen]));
             let drained = false;
             while (performance.now() - ended < drainTimeoutMs) {
               const all = union();
-              if (subscribers.every((s) => s.seen.size === all.size)) {
+              if (all.size >= (answered ?? 0) && subscribers.every((s) => s.seen.size === all.size)) {
                 // Quiet for a moment: nothing new arrived, so the relay has caught up.
                 const before = all.size;
                 await new Promise((resolve) => setTimeout(resolve, 500));
