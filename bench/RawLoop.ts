@@ -10,12 +10,13 @@ import type { RawBounds } from "./Scenario.js";
 export const measureOps = async (
   op: (sequence: number, lane: number) => unknown,
   bounds: RawBounds,
-): Promise<{ ops: number; opsPerSecond: number }> => {
+): Promise<{ ops: number; opsPerSecond: number; cpuMsPerOp: number }> => {
   const warmup = Math.min(200, bounds.maxOps);
   for (let i = 0; i < warmup; i++) await op(i, 0);
   let next = warmup;
   let done = 0;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const deadline = start + bounds.durationMs;
   const lane = async (index: number): Promise<void> => {
     while (done < bounds.maxOps && performance.now() < deadline) {
@@ -28,5 +29,6 @@ export const measureOps = async (
   };
   await Promise.all(Array.from({ length: Math.max(1, bounds.concurrency) }, (_, i) => lane(i)));
   const seconds = (performance.now() - start) / 1000;
-  return { ops: done, opsPerSecond: seconds > 0 ? done / seconds : 0 };
+  const used = process.cpuUsage(cpu);
+  return { ops: done, opsPerSecond: seconds > 0 ? done / seconds : 0, cpuMsPerOp: done > 0 ? (used.user + used.system) / 1000 / done : 0 };
 };

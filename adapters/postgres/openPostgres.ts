@@ -2,12 +2,15 @@
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
+import { namedStatementPool } from "./NamedStatements.js";
 
 /** Options for {@link openPostgres}. */
 export interface PostgresOptions {
   readonly connectionString: string;
   /** Pool size; 10 by default. */
   readonly max?: number;
+  /** Run parameterized queries as named prepared statements (default true). */
+  readonly namedStatements?: boolean;
 }
 
 // Remembered per database so the realtime bus can open its own dedicated LISTEN connection.
@@ -23,11 +26,11 @@ const pools = new WeakMap<SqlDatabase, pg.Pool>();
 export const postgresPool = (db: SqlDatabase): pg.Pool | undefined => pools.get(db);
 
 /** Opens a pooled Postgres connection; the pool is ended by `close`. */
-export const openPostgres = async ({ connectionString, max }: PostgresOptions): Promise<SqlDatabase> => {
+export const openPostgres = async ({ connectionString, max, namedStatements }: PostgresOptions): Promise<SqlDatabase> => {
   const pool = new pg.Pool({ connectionString, max: max ?? 10 });
   // An idle client losing its server (e.g. a restart) must not crash the process.
   pool.on("error", () => undefined);
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatements === false ? pool : namedStatementPool(pool) }) });
   let closed = false;
   const database: SqlDatabase = {
     dialect: "postgres",

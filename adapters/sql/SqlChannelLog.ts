@@ -8,74 +8,80 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The ChannelLog port. */
-export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): ChannelLog => ({
-  append: (channel, event) =>
-    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-      tx.run(
-        runQuery(db, async (ex) => {
-          const head = await ex
-            .insertInto("channel_heads")
-            .values({ channel, last_offset: 1 })
-            .onConflict((oc) =>
-              oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", 1) })),
-            )
-            .returning("last_offset")
-            .executeTakeFirstOrThrow();
-          const offset = toNumber(head.last_offset);
-          await ex
-            .insertInto("channel_messages")
-            .values({ channel, offset, event: f.jsonToDb(event), created_at: f.timeToDb(new Date(millis)) })
-            .execute();
-          return { channel, offset, event } satisfies ChannelMessage;
-        }),
+export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): ChannelLog => {
+  // The hot statements (every realtime event, every subscriber wake-up) are compiled once.
+  const bumpHead = compiledOnce<{ channel: string }>((ex, p) =>
+    ex
+      .insertInto("channel_heads")
+      .values({ channel: p("channel"), last_offset: 1 })
+      .onConflict((oc) => oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", 1) })))
+      .returning("last_offset"),
+  );
+  const insertMessage = compiledOnce<{ channel: string; offset: number; event: unknown; at: unknown }>((ex, p) =>
+    ex.insertInto("channel_messages").values({ channel: p("channel"), offset: p("offset"), event: p("event"), created_at: p("at") }),
+  );
+  const selectHead = compiledOnce<{ channel: string }>((ex, p) =>
+    ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", p("channel")),
+  );
+  const selectSince = compiledOnce<{ channel: string; since: number; limit: number }>((ex, p) =>
+    ex
+      .selectFrom("channel_messages")
+      .selectAll()
+      .where("channel", "=", p("channel"))
+      .where("offset", ">", p("since"))
+      .orderBy("offset")
+      .limit(p("limit")),
+  );
+  const headOf = async (ex: Parameters<typeof selectHead>[0], channel: string): Promise<number> => {
+    const { rows } = await selectHead(ex, { channel });
+    return rows[0] === undefined ? 0 : toNumber(rows[0].last_offset);
+  };
+  return {
+    append: (channel, event) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        tx.run(
+          runQuery(db, async (ex) => {
+            const head = await bumpHead(ex, { channel });
+            if (head.rows[0] === undefined) throw new Error(`ChannelLog.append: no head returned for ${channel}`);
+            const offset = toNumber(head.rows[0].last_offset);
+            await insertMessage(ex, { channel, offset, event: f.jsonToDb(event), at: f.timeToDb(new Date(millis)) });
+            return { channel, offset, event } satisfies ChannelMessage;
+          }),
+        ),
+      ).pipe(span("ChannelLog.append")),
+    readSince: (channel, since, limit) =>
+      runQuery(db, async (ex) => {
+        const last = await headOf(ex, channel);
+        const { rows } = await selectSince(ex, { channel, since, limit });
+        const messages = rows.map(
+          (row): ChannelMessage => ({ channel, offset: toNumber(row.offset), event: f.jsonFromDb(row.event) as EventEnvelope }),
+        );
+        // Resync when the next offset the client needs is gone, or the client claims an offset
+        // this log never issued (e.g. the database was reset).
+        const missingNext = last > since && (messages.length === 0 || messages[0]!.offset !== since + 1);
+        return { messages, resync: missingNext || since > last };
+      }).pipe(span("ChannelLog.readSince")),
+    head: (channel) => runQuery(db, (ex) => headOf(ex, channel)).pipe(span("ChannelLog.head")),
+    trim: (before) =>
+      runQuery(db, (ex) =>
+        ex
+          .deleteFrom("channel_messages")
+          .where("created_at", "<", f.timeToDb(before))
+          .where((eb) =>
+            eb(
+              "offset",
+              "<",
+              eb.selectFrom("channel_heads").select("channel_heads.last_offset").whereRef("channel_heads.channel", "=", "channel_messages.channel"),
+            ),
+          )
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numDeletedRows)),
+        span("ChannelLog.trim"),
       ),
-    ).pipe(Effect.withSpan("ChannelLog.append")),
-  readSince: (channel, since, limit) =>
-    runQuery(db, async (ex) => {
-      const head = await ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", channel).executeTakeFirst();
-      const last = head === undefined ? 0 : toNumber(head.last_offset);
-      const rows = await ex
-        .selectFrom("channel_messages")
-        .selectAll()
-        .where("channel", "=", channel)
-        .where("offset", ">", since)
-        .orderBy("offset")
-        .limit(limit)
-        .execute();
-      const messages = rows.map(
-        (row): ChannelMessage => ({ channel, offset: toNumber(row.offset), event: f.jsonFromDb(row.event) as EventEnvelope }),
-      );
-      // Resync when the next offset the client needs is gone, or the client claims an offset
-      // this log never issued (e.g. the database was reset).
-      const missingNext = last > since && (messages.length === 0 || messages[0]!.offset !== since + 1);
-      return { messages, resync: missingNext || since > last };
-    }).pipe(Effect.withSpan("ChannelLog.readSince")),
-  head: (channel) =>
-    runQuery(db, (ex) =>
-      ex.selectFrom("channel_heads").select("last_offset").where("channel", "=", channel).executeTakeFirst(),
-    ).pipe(
-      Effect.map((row) => (row === undefined ? 0 : toNumber(row.last_offset))),
-      Effect.withSpan("ChannelLog.head"),
-    ),
-  trim: (before) =>
-    runQuery(db, (ex) =>
-      ex
-        .deleteFrom("channel_messages")
-        .where("created_at", "<", f.timeToDb(before))
-        .where((eb) =>
-          eb(
-            "offset",
-            "<",
-            eb.selectFrom("channel_heads").select("channel_heads.last_offset").whereRef("channel_heads.channel", "=", "channel_messages.channel"),
-          ),
-        )
-        .executeTakeFirst(),
-    ).pipe(
-      Effect.map((result) => toNumber(result.numDeletedRows)),
-      Effect.withSpan("ChannelLog.trim"),
-    ),
-});
+  };
+};

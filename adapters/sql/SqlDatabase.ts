@@ -13,5 +13,12 @@ export interface SqlDatabase {
   // Kysely<any>: modules own their tables, so no single schema type can describe them all.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly db: Kysely<any>;
+  /**
+   * Where single statements outside a transaction go, when the driver routes them (SQLite: a
+   * SELECT to the read connection, anything else to the write connection for that statement).
+   * It cannot open transactions. Absent: `db` serves them (Postgres: its pool).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly autocommit?: Kysely<any>;
   readonly close: () => Promise<void>;
 }

@@ -2,23 +2,25 @@
 import { Clock, Effect } from "effect";
 import type { Inbox } from "../../ports/Inbox.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery } from "./runQuery.js";
+import { compiledOnce, runQuery, span } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The Inbox port: true the first time (consumer, event id) is claimed, false after. */
-export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => ({
-  claim: (consumer, eventId) =>
-    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("inbox")
-          .values({ consumer, event_id: eventId, processed_at: f.timeToDb(new Date(millis)) })
-          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-          .returning("event_id")
-          .execute(),
+export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
+  const insert = compiledOnce<{ consumer: string; eventId: string; at: unknown }>((ex, p) =>
+    ex
+      .insertInto("inbox")
+      .values({ consumer: p("consumer"), event_id: p("eventId"), processed_at: p("at") })
+      .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+      .returning("event_id"),
+  );
+  return {
+    claim: (consumer, eventId) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        runQuery(db, (ex) => insert(ex, { consumer, eventId, at: f.timeToDb(new Date(millis)) })),
+      ).pipe(
+        Effect.map((result) => result.rows.length > 0),
+        span("Inbox.claim"),
       ),
-    ).pipe(
-      Effect.map((rows) => rows.length > 0),
-      Effect.withSpan("Inbox.claim"),
-    ),
-});
+  };
+};

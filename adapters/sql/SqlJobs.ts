@@ -10,7 +10,7 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import { newId } from "../system/Ids.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** Attempts allowed when a JobSpec does not say. */
@@ -89,7 +89,7 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
             );
           });
         return tx.run(attempt(3));
-      }).pipe(Effect.withSpan("Jobs.schedule")),
+      }).pipe(span("Jobs.schedule")),
     cancel: (kind, key) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         runQuery(db, (ex) =>
@@ -103,7 +103,7 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
         ),
       ).pipe(
         Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-        Effect.withSpan("Jobs.cancel"),
+        span("Jobs.cancel"),
       ),
   };
 };
@@ -132,7 +132,7 @@ const updateHeld = (
     ),
   ).pipe(
     Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-    Effect.withSpan(`JobQueue.${operation}`),
+    span(`JobQueue.${operation}`),
   );
 
 export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transactions, signals?: WorkSignals): JobQueue => ({
@@ -172,7 +172,7 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
               .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
           }),
         )
-    ).pipe(Effect.withSpan("JobQueue.claimDue")),
+    ).pipe(span("JobQueue.claimDue")),
   extendLease: (id, workerId, until) => updateHeld(db, id, workerId, "extendLease", () => ({ locked_until: f.timeToDb(until) })),
   complete: (id, workerId) =>
     updateHeld(db, id, workerId, "complete", (at) => ({ status: "done", locked_by: null, locked_until: null, updated_at: f.timeToDb(at) })),
@@ -190,7 +190,7 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       ex.selectFrom("jobs").selectAll().where("status", "=", "dead").orderBy("updated_at").orderBy("id").limit(limit).execute(),
     ).pipe(
       Effect.map((rows) => rows.map((row) => toJob(f, row))),
-      Effect.withSpan("JobQueue.listDead"),
+      span("JobQueue.listDead"),
     ),
   replay: (id, now) =>
     runQuery(db, (ex) =>
@@ -205,11 +205,11 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       // unique index: that is an operator mistake surfaced as a defect, not silently merged.
       Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
       Effect.tap((replayed) => (replayed ? signalJobs(signals) : Effect.void)),
-      Effect.withSpan("JobQueue.replay"),
+      span("JobQueue.replay"),
     ),
   get: (id) =>
     runQuery(db, (ex) => ex.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
       Effect.map((row) => (row === undefined ? null : toJob(f, row))),
-      Effect.withSpan("JobQueue.get"),
+      span("JobQueue.get"),
     ),
 });

@@ -3,12 +3,13 @@
  * a claim leases rows to one relay (locked_by / locked_until) and counts the attempt.
  */
 import { Clock, Effect } from "effect";
+import { sql } from "kysely";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
@@ -25,31 +26,47 @@ const signalOutbox = (signals: WorkSignals | undefined): Effect.Effect<void> =>
   signals === undefined ? Effect.void : signals.notify("outbox");
 
 /** The Outbox port: appends in the caller's transaction, due at once; `signals` wakes the relay on commit. */
-export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: WorkSignals): Outbox => ({
-  append: (events) =>
-    events.length === 0
-      ? Effect.void
-      : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
-          const now = f.timeToDb(new Date(millis));
-          return runQuery(db, (ex) =>
-            ex
-              .insertInto("outbox")
-              .values(
-                events.map((event) => ({
-                  id: event.id,
-                  tenant_id: event.tenant_id,
-                  type: event.type,
-                  event: f.jsonToDb(event),
-                  status: "pending",
-                  attempts: 0,
-                  next_attempt_at: now,
-                  created_at: now,
-                })),
-              )
-              .execute(),
-          ).pipe(Effect.zipRight(signalOutbox(signals)));
-        }).pipe(Effect.asVoid, Effect.withSpan("Outbox.append")),
-});
+export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: WorkSignals): Outbox => {
+  const row = (event: EventEnvelope, now: unknown) => ({
+    id: event.id,
+    tenant_id: event.tenant_id,
+    type: event.type,
+    event: f.jsonToDb(event),
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+  });
+  // The common case, one event per command, is compiled once.
+  const appendOne = compiledOnce<ReturnType<typeof row>>((ex, p) =>
+    ex.insertInto("outbox").values({
+      id: p("id"),
+      tenant_id: p("tenant_id"),
+      type: p("type"),
+      event: p("event"),
+      status: p("status"),
+      attempts: p("attempts"),
+      next_attempt_at: p("next_attempt_at"),
+      created_at: p("created_at"),
+    }),
+  );
+  return {
+    append: (events) =>
+      events.length === 0
+        ? Effect.void
+        : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+            const now = f.timeToDb(new Date(millis));
+            return runQuery(db, (ex): Promise<unknown> =>
+              events.length === 1
+                ? appendOne(ex, row(events[0]!, now))
+                : ex
+                    .insertInto("outbox")
+                    .values(events.map((event) => row(event, now)))
+                    .execute(),
+            ).pipe(Effect.zipRight(signalOutbox(signals)));
+          }).pipe(Effect.asVoid, span("Outbox.append")),
+  };
+};
 
 /** The relay's side of the outbox. */
 export const makeSqlOutboxRelayStore = (
@@ -57,76 +74,91 @@ export const makeSqlOutboxRelayStore = (
   f: DialectFeatures,
   tx: Transactions,
   signals?: WorkSignals,
-): OutboxRelayStore => ({
-  claimBatch: ({ workerId, now, limit, leaseMs }) =>
-    tx
-      .run(
-        runQuery(db, async (ex) => {
-          const at = f.timeToDb(now);
-          const due = f.skipLocked(
-            ex
-              .selectFrom("outbox")
-              .select("id")
-              .where("status", "=", "pending")
-              .where("next_attempt_at", "<=", at)
-              .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
-              .orderBy("seq")
-              .limit(limit),
-          );
-          const rows = await ex
-            .updateTable("outbox")
-            .set((eb) => ({
-              locked_by: workerId,
-              locked_until: f.timeToDb(new Date(now.getTime() + leaseMs)),
-              attempts: eb("attempts", "+", 1),
-            }))
-            .where("id", "in", due)
-            .returningAll()
-            .execute();
-          // RETURNING order is unspecified; the relay wants event order.
-          return rows.sort((a, b) => toNumber(a.seq) - toNumber(b.seq)).map((row) => toMessage(f, row));
-        }),
-      )
-      .pipe(Effect.withSpan("OutboxRelayStore.claimBatch")),
-  markDelivered: (id) =>
-    runQuery(db, (ex) =>
+): OutboxRelayStore => {
+  const claim = compiledOnce<{ workerId: string; at: unknown; lockedUntil: unknown; limit: number }>((ex, p) => {
+    const due = f.skipLocked(
       ex
-        .updateTable("outbox")
-        .set({ status: "delivered", locked_by: null, locked_until: null })
-        .where("id", "=", id)
-        .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markDelivered")),
-  markFailed: (id, { error, retryAt }) =>
-    runQuery(db, (ex) =>
-      ex
-        .updateTable("outbox")
-        .set(
-          retryAt === null
-            ? { status: "dead", last_error: error, locked_by: null, locked_until: null }
-            : { status: "pending", last_error: error, next_attempt_at: f.timeToDb(retryAt), locked_by: null, locked_until: null },
+        .selectFrom("outbox")
+        .select("seq")
+        // A literal, so a cached generic plan on Postgres can still use the partial index.
+        .where("status", "=", sql.lit("pending"))
+        .where("next_attempt_at", "<=", p("at"))
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", p("at"))]))
+        .orderBy("seq")
+        .limit(p("limit")),
+    );
+    return ex
+      .updateTable("outbox")
+      .set((eb) => ({ locked_by: p("workerId"), locked_until: p("lockedUntil"), attempts: eb("attempts", "+", 1) }))
+      .where("seq", "in", due)
+      .returningAll();
+  });
+  return {
+    claimBatch: ({ workerId, now, limit, leaseMs }) =>
+      tx
+        .run(
+          runQuery(db, async (ex) => {
+            const { rows } = await claim(ex, {
+              workerId,
+              at: f.timeToDb(now),
+              lockedUntil: f.timeToDb(new Date(now.getTime() + leaseMs)),
+              limit,
+            });
+            // RETURNING order is unspecified; the relay wants event order.
+            return rows.sort((a, b) => toNumber(a.seq) - toNumber(b.seq)).map((row) => toMessage(f, row));
+          }),
         )
-        .where("id", "=", id)
-        .where("status", "=", "pending")
-        .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("OutboxRelayStore.markFailed")),
-  listDead: (limit) =>
-    runQuery(db, (ex) =>
-      ex.selectFrom("outbox").selectAll().where("status", "=", "dead").orderBy("seq").limit(limit).execute(),
-    ).pipe(
-      Effect.map((rows) => rows.map((row) => toMessage(f, row))),
-      Effect.withSpan("OutboxRelayStore.listDead"),
-    ),
-  replay: (id, now) =>
-    runQuery(db, (ex) =>
-      ex
-        .updateTable("outbox")
-        .set({ status: "pending", attempts: 0, next_attempt_at: f.timeToDb(now), locked_by: null, locked_until: null })
-        .where("id", "=", id)
-        .where("status", "=", "dead")
-        .executeTakeFirst(),
-    ).pipe(
-      Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
-      Effect.tap((replayed) => (replayed ? signalOutbox(signals) : Effect.void)),
-      Effect.withSpan("OutboxRelayStore.replay"),
-    ),
-});
+        .pipe(span("OutboxRelayStore.claimBatch")),
+    markDelivered: (id) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("outbox")
+          .set({ status: "delivered", locked_by: null, locked_until: null })
+          .where("id", "=", id)
+          .execute(),
+      ).pipe(Effect.asVoid, span("OutboxRelayStore.markDelivered")),
+    markDeliveredMany: (ids) =>
+      ids.length === 0
+        ? Effect.void
+        : runQuery(db, (ex) =>
+            ex
+              .updateTable("outbox")
+              .set({ status: "delivered", locked_by: null, locked_until: null })
+              .where("id", "in", ids)
+              .execute(),
+          ).pipe(Effect.asVoid, span("OutboxRelayStore.markDeliveredMany")),
+    markFailed: (id, { error, retryAt }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("outbox")
+          .set(
+            retryAt === null
+              ? { status: "dead", last_error: error, locked_by: null, locked_until: null }
+              : { status: "pending", last_error: error, next_attempt_at: f.timeToDb(retryAt), locked_by: null, locked_until: null },
+          )
+          .where("id", "=", id)
+          .where("status", "=", "pending")
+          .execute(),
+      ).pipe(Effect.asVoid, span("OutboxRelayStore.markFailed")),
+    listDead: (limit) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("outbox").selectAll().where("status", "=", "dead").orderBy("seq").limit(limit).execute(),
+      ).pipe(
+        Effect.map((rows) => rows.map((row) => toMessage(f, row))),
+        span("OutboxRelayStore.listDead"),
+      ),
+    replay: (id, now) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("outbox")
+          .set({ status: "pending", attempts: 0, next_attempt_at: f.timeToDb(now), locked_by: null, locked_until: null })
+          .where("id", "=", id)
+          .where("status", "=", "dead")
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+        Effect.tap((replayed) => (replayed ? signalOutbox(signals) : Effect.void)),
+        span("OutboxRelayStore.replay"),
+      ),
+  };
+};

@@ -1,15 +1,18 @@
 /** UserEpochs over the `user_epochs` table; bump is one atomic upsert. */
 import { Effect } from "effect";
 import type { UserEpochs } from "../../ports/UserEpochs.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The UserEpochs port. */
-export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => ({
+export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => {
+  // Read on every authenticated request: compiled once (the read itself is never cached).
+  const select = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("user_epochs").select("epoch").where("user_id", "=", p("userId")));
+  return {
   current: (userId) =>
-    runQuery(db, (ex) => ex.selectFrom("user_epochs").select("epoch").where("user_id", "=", userId).executeTakeFirst()).pipe(
-      Effect.map((row) => (row === undefined ? 0 : toNumber(row.epoch))),
-      Effect.withSpan("UserEpochs.current"),
+    runQuery(db, (ex) => select(ex, { userId })).pipe(
+      Effect.map(({ rows }) => (rows[0] === undefined ? 0 : toNumber(rows[0].epoch))),
+      span("UserEpochs.current"),
     ),
   bump: (userId) =>
     runQuery(db, (ex) =>
@@ -21,6 +24,7 @@ export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => ({
         .executeTakeFirstOrThrow(),
     ).pipe(
       Effect.map((row) => toNumber(row.epoch)),
-      Effect.withSpan("UserEpochs.bump"),
+      span("UserEpochs.bump"),
     ),
-});
+};
+};

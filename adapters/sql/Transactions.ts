@@ -5,9 +5,10 @@
  * which lets SQLite begin with BEGIN IMMEDIATE (Kysely's own transaction() cannot).
  */
 import { Effect, Exit, FiberRef, Layer, Runtime } from "effect";
-import { sql, type Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
+import { span } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** One open transaction: its pinned connection and what must happen once it commits. */
@@ -17,18 +18,32 @@ interface OpenTransaction {
   readonly afterCommit: Map<string, () => void>;
   /** Keys of the once-per-transaction steps already taken. */
   readonly done: Set<string>;
+  /** Savepoints opened so far (names them uniquely). */
+  savepoints: number;
 }
+
+// Compiled once: the control statements are the same text on every transaction.
+const control = { commit: CompiledQuery.raw("COMMIT"), rollback: CompiledQuery.raw("ROLLBACK") };
+const begins = new Map<string, CompiledQuery>();
+const beginFor = (db: SqlDatabase): CompiledQuery => {
+  const text = featuresFor(db).beginSql;
+  let begin = begins.get(text);
+  if (begin === undefined) begins.set(text, (begin = CompiledQuery.raw(text)));
+  return begin;
+};
 
 // Keyed by database so a transaction on one database never leaks into queries on another.
 const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransaction>>(new Map());
 
 /**
- * The executor repositories must use: the open transaction on `db`, else `db` itself. Never
+ * The executor repositories must use: the open transaction on `db`, else `db.autocommit` (on
+ * SQLite: SELECTs on the read connection, other statements one at a time on the write
+ * connection), else `db.db`. Never
  * query `db.db` directly inside a transaction: on SQLite the one connection is pinned by the
  * transaction, so such a query would wait for it forever.
  */
 export const currentExecutor = (db: SqlDatabase): Effect.Effect<Kysely<any>> =>
-  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.db);
+  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.autocommit ?? db.db);
 
 /** True when the calling fiber is inside a transaction on `db`. */
 export const inTransaction = (db: SqlDatabase): Effect.Effect<boolean> =>
@@ -79,25 +94,25 @@ const runInNewTransaction = <A, E, R>(
   Effect.flatMap(Effect.runtime<R>(), (runtime) =>
     Effect.async<A, E, R>((resume) => {
       const controller = new AbortController();
-      const begin = featuresFor(db).beginSql;
+      const begin = beginFor(db);
       const finished = db.db.connection().execute(async (connection) => {
-        await sql.raw(begin).execute(connection);
-        const transaction: OpenTransaction = { executor: connection, afterCommit: new Map(), done: new Set() };
+        await connection.executeQuery(begin);
+        const transaction: OpenTransaction = { executor: connection, afterCommit: new Map(), done: new Set(), savepoints: 0 };
         const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
         // The inner fiber is interrupted through the signal when the caller is interrupted.
         const exit = await Runtime.runPromiseExit(runtime)(inner, { signal: controller.signal }).catch(
           (error: unknown) => Exit.die(error) as Exit.Exit<A, E>,
         );
         if (Exit.isFailure(exit)) {
-          await sql.raw("ROLLBACK").execute(connection);
+          await connection.executeQuery(control.rollback);
           return exit;
         }
         try {
-          await sql.raw("COMMIT").execute(connection);
+          await connection.executeQuery(control.commit);
         } catch (error) {
           // A failed COMMIT can leave the transaction open (SQLite when busy): never hand the
           // connection back inside it.
-          await sql.raw("ROLLBACK").execute(connection).catch(() => undefined);
+          await connection.executeQuery(control.rollback).catch(() => undefined);
           throw error;
         }
         for (const hook of transaction.afterCommit.values()) runHook(hook);
@@ -118,13 +133,51 @@ const runInNewTransaction = <A, E, R>(
     }),
   );
 
+/**
+ * Runs `effect` inside the open transaction `transaction` behind a savepoint: when it fails, its
+ * writes (and the after-commit hooks and once-per-transaction steps it registered) are undone
+ * and the transaction stays usable; when it succeeds, the savepoint is released.
+ */
+const runInSavepoint = <A, E, R>(transaction: OpenTransaction, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.uninterruptibleMask((restore) => {
+    const name = `dk_savepoint_${(transaction.savepoints += 1)}`;
+    const statement = (text: string) => Effect.promise(() => transaction.executor.executeQuery(CompiledQuery.raw(text)));
+    const hooksBefore = new Set(transaction.afterCommit.keys());
+    const doneBefore = new Set(transaction.done);
+    return Effect.zipRight(
+      statement(`SAVEPOINT ${name}`),
+      Effect.onExit(restore(effect), (exit) =>
+        Exit.isSuccess(exit)
+          ? statement(`RELEASE SAVEPOINT ${name}`)
+          : Effect.zipRight(
+              statement(`ROLLBACK TO SAVEPOINT ${name}`),
+              Effect.zipRight(
+                statement(`RELEASE SAVEPOINT ${name}`),
+                Effect.sync(() => {
+                  for (const key of [...transaction.afterCommit.keys()]) if (!hooksBefore.has(key)) transaction.afterCommit.delete(key);
+                  for (const key of [...transaction.done]) if (!doneBefore.has(key)) transaction.done.delete(key);
+                }),
+              ),
+            ),
+      ),
+    );
+  });
+
 /** Builds the Transactions port for `db`. */
-export const makeTransactions = (db: SqlDatabase): Transactions => ({
-  run: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+export const makeTransactions = (db: SqlDatabase): Transactions => {
+  const run = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(openTransactions), (open) =>
       open.has(db) ? effect : runInNewTransaction(db, open, effect),
-    ).pipe(Effect.withSpan("Transactions.run")),
-});
+    ).pipe(span("Transactions.run"));
+  return {
+    run,
+    savepoint: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(FiberRef.get(openTransactions), (open) => {
+        const transaction = open.get(db);
+        return transaction === undefined ? run(effect) : runInSavepoint(transaction, effect);
+      }).pipe(span("Transactions.savepoint")),
+  };
+};
 
 /** Provides the Transactions port for `db`. */
 export const transactionsLayer = (db: SqlDatabase): Layer.Layer<Transactions> =>

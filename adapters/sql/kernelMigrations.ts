@@ -151,4 +151,12 @@ const postgres = [
 /** The kernel module's migrations. */
 export const kernelMigrations: ReadonlyArray<Migration> = [
   { version: 1, name: "kernel_tables", sqlite, postgres },
+  // The relay claims pending rows in seq order: walking an index in that order stops after the
+  // batch, where the due index made every claim sort the whole backlog (slower as it grew).
+  {
+    version: 2,
+    name: "outbox_pending_seq",
+    sqlite: [`CREATE INDEX outbox_pending_seq ON outbox (status, seq)`],
+    postgres: [`CREATE INDEX outbox_pending_seq ON outbox (seq) WHERE status = 'pending'`],
+  },
 ];

@@ -1,6 +1,6 @@
 /** The one bridge from Kysely promises to Effect used by every repository. */
 import { Effect } from "effect";
-import type { Kysely } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { currentExecutor } from "./Transactions.js";
 
@@ -12,6 +12,48 @@ export const runQuery = <A>(db: SqlDatabase, query: (executor: Kysely<any>) => P
   Effect.flatMap(currentExecutor(db), (executor) =>
     Effect.tryPromise({ try: () => query(executor), catch: (error) => error }),
   ).pipe(Effect.orDie);
+
+let spanStackTraces = false;
+const withoutStackTrace = { captureStackTrace: false } as const;
+
+/**
+ * Makes the storage spans capture their call site again (off by default: capturing is a `new
+ * Error()` per span, paid on every query even when no tracer exports anything). A host that
+ * installs an exporting tracer calls this once.
+ */
+export const enableSpanStackTraces = (enabled = true): void => {
+  spanStackTraces = enabled;
+};
+
+/** `Effect.withSpan(name)` without the call-site stack trace unless enabled (see above). */
+export const span =
+  (name: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withSpan(self, name, spanStackTraces ? undefined : withoutStackTrace);
+
+/** A parameter slot in a query built once by {@link compiledOnce}. */
+class Slot {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * A hot query built and compiled once, then executed with fresh parameter values: Kysely builds
+ * and compiles every query on every call otherwise. `build` receives `param(key)`, a placeholder
+ * that stands for a value (never for a list, an identifier or a piece of SQL); each call
+ * substitutes `params[key]` for it. The compiled text is kept per dialect adapter, i.e. per
+ * database handle this is created for.
+ */
+export const compiledOnce = <P extends Record<string, unknown>>(
+  build: (db: Kysely<any>, param: (key: keyof P & string) => any) => Compilable<unknown>,
+): ((executor: Kysely<any>, params: P) => Promise<QueryResult<any>>) => {
+  let compiled: CompiledQuery | undefined;
+  return (executor, params) => {
+    compiled ??= build(executor, (key) => new Slot(key)).compile();
+    const template = compiled;
+    const parameters = template.parameters.map((value) => (value instanceof Slot ? params[value.key] : value));
+    return executor.executeQuery({ ...template, parameters });
+  };
+};
 
 /** A database count or id (pg returns bigint columns as strings) as a JS number. */
 export const toNumber = (value: unknown): number => (typeof value === "number" ? value : Number(value));

@@ -1,29 +1,50 @@
 /** The SQLite driver: better-sqlite3 under Kysely, tuned for an embedded, file-backed store. */
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
+import { sqliteDialects } from "./SqliteConnections.js";
 
 /** Options for {@link openSqlite}. */
 export interface SqliteOptions {
   /** A file path, or ":memory:" (WAL is then silently not used). */
   readonly filename: string;
+  /** Prepared statements cached per connection (default 500). */
+  readonly statementCacheSize?: number;
+  /**
+   * Opens a second, query-only connection for SELECTs issued outside a transaction, so they do
+   * not wait for an open write transaction (default true; never for an in-memory database).
+   */
+  readonly readConnection?: boolean;
 }
+
+const inMemory = (filename: string): boolean => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:");
 
 /**
  * Opens a SQLite database. WAL lets readers run beside the single writer; busy_timeout makes a
  * second process wait for the write lock instead of failing at once.
  */
-export const openSqlite = async ({ filename }: SqliteOptions): Promise<SqlDatabase> => {
-  const database = new Database(filename);
-  database.pragma("journal_mode = WAL");
-  database.pragma("busy_timeout = 5000");
-  database.pragma("foreign_keys = ON");
-  database.pragma("synchronous = NORMAL");
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
+export const openSqlite = async ({ filename, statementCacheSize, readConnection }: SqliteOptions): Promise<SqlDatabase> => {
+  const writer = new Database(filename);
+  writer.pragma("journal_mode = WAL");
+  writer.pragma("busy_timeout = 5000");
+  writer.pragma("foreign_keys = ON");
+  writer.pragma("synchronous = NORMAL");
+  let reader: Database.Database | undefined;
+  if (readConnection !== false && !inMemory(filename) && writer.pragma("journal_mode", { simple: true }) === "wal") {
+    // Opened after the writer switched the file to WAL: a WAL reader sees every committed write
+    // and is never blocked by the writer. query_only makes a routing mistake fail loudly.
+    reader = new Database(filename);
+    reader.pragma("busy_timeout = 5000");
+    reader.pragma("query_only = ON");
+  }
+  const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize });
+  const db = new Kysely<any>({ dialect: dialects.writer });
+  const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
   let closed = false;
   return {
     dialect: "sqlite",
     db,
+    autocommit,
     close: async () => {
       if (closed) return;
       closed = true;

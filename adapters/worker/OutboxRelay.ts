@@ -99,7 +99,77 @@ export const deliverMessage = <R>(
     return next === null ? ("dead" as const) : ("retried" as const);
   });
 
-/** One relay pass: claims a batch and delivers it in event order. */
+/**
+ * Delivers several events to one consumer in one transaction, each behind its own savepoint, so
+ * one event's failure undoes only that event (its inbox record and its effects) and the others
+ * commit together; after-commit steps run once the batch has committed. Without savepoints (an
+ * adapter that has none), or when the batch transaction itself fails, it falls back to one
+ * transaction per event ({@link deliverTo}), which redoes nothing already committed.
+ */
+export const deliverBatchTo = <R>(
+  consumer: Consumer<R>,
+  events: ReadonlyArray<EventEnvelope>,
+): Effect.Effect<ReadonlyArray<ConsumerOutcome>, never, R | Inbox | Transactions> =>
+  Effect.gen(function* () {
+    const transactions = yield* Transactions;
+    const inbox = yield* Inbox;
+    const savepoint = transactions.savepoint;
+    if (savepoint === undefined || events.length < 2) return yield* Effect.forEach(events, (event) => deliverTo(consumer, event));
+    const outcomes: ConsumerOutcome[] = [];
+    const afterCommit: Array<{ readonly event: EventEnvelope; readonly step: AfterCommit }> = [];
+    const batch = transactions.run(
+      Effect.forEach(
+        events,
+        (event) =>
+          Effect.exit(
+            savepoint(
+              Effect.gen(function* () {
+                const first = yield* inbox.claim(consumer.name, event.id);
+                // Already handled in an earlier, committed delivery: nothing to change.
+                if (!first) return undefined;
+                const result = yield* consumer.handle(event);
+                return Effect.isEffect(result) ? (result as AfterCommit) : undefined;
+              }),
+            ),
+          ).pipe(
+            Effect.flatMap((exit) => {
+              if (exit._tag === "Success") {
+                outcomes.push({ ok: true });
+                if (exit.value !== undefined) afterCommit.push({ event, step: exit.value });
+                return Effect.void;
+              }
+              const error = `${consumer.name}: ${describeFailure(Cause.squash(exit.cause))}`;
+              outcomes.push({ ok: false, error });
+              return Effect.logWarning("consumer failed").pipe(Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error }));
+            }),
+          ),
+        { discard: true },
+      ),
+    );
+    const exit = yield* Effect.exit(batch);
+    if (exit._tag === "Failure") {
+      if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt;
+      // The batch did not commit (e.g. COMMIT failed): nothing of it stands, deliver one by one.
+      return yield* Effect.forEach(events, (event) => deliverTo(consumer, event));
+    }
+    // The transaction committed, so the work is done even if a notice cannot be sent.
+    for (const { event, step } of afterCommit) {
+      yield* step.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("after-commit step failed").pipe(
+            Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error: describeFailure(Cause.squash(cause)) }),
+          ),
+        ),
+      );
+    }
+    return outcomes;
+  });
+
+/**
+ * One relay pass: claims a batch, delivers it to each consumer as one batch (in event order per
+ * consumer), marks every fully delivered message in one statement, and schedules a retry (or
+ * dead-letters) each message that some consumer failed.
+ */
 export const relayOnce = <R>(
   consumers: ReadonlyArray<Consumer<R>>,
   options: RelayOptions,
@@ -114,12 +184,37 @@ export const relayOnce = <R>(
       leaseMs: options.leaseMs ?? 30_000,
     });
     const counts = { claimed: batch.length, delivered: 0, retried: 0, dead: 0 };
+    if (batch.length === 0) return counts;
+    const errors = new Map<string, string[]>();
+    for (const consumer of consumers) {
+      const mine = batch.filter((message) => consumer.handles(message.event));
+      if (mine.length === 0) continue;
+      const outcomes = yield* deliverBatchTo(
+        consumer,
+        mine.map((message) => message.event),
+      );
+      outcomes.forEach((outcome, i) => {
+        if (outcome.ok) return;
+        const id = mine[i]!.id;
+        errors.set(id, [...(errors.get(id) ?? []), outcome.error]);
+      });
+    }
+    const delivered = batch.filter((message) => !errors.has(message.id)).map((message) => message.id);
+    if (store.markDeliveredMany !== undefined) yield* store.markDeliveredMany(delivered);
+    else for (const id of delivered) yield* store.markDelivered(id);
+    counts.delivered = delivered.length;
+    const backoff = options.backoff ?? defaultBackoff;
     for (const message of batch) {
-      const outcome = yield* deliverMessage(consumers, message, options.backoff ?? defaultBackoff);
-      counts[outcome] += 1;
+      const failures = errors.get(message.id);
+      if (failures === undefined) continue;
+      const at = yield* nowDate;
+      // The claim counted this attempt (so a crashed relay still moves towards the bound).
+      const next = yield* retryAt({ ...backoff, attempts: Math.max(1, message.attempts), now: at });
+      yield* store.markFailed(message.id, { error: failures.join("; ").slice(0, 2000), retryAt: next });
+      counts[next === null ? "dead" : "retried"] += 1;
     }
     return counts;
-  }).pipe(Effect.withSpan("OutboxRelay.relayOnce"));
+  }).pipe(Effect.withSpan("OutboxRelay.relayOnce", { captureStackTrace: false }));
 
 /** Dead-lettered outbox messages, oldest first, for an operator to inspect. */
 export const listDeadMessages = (limit = 100): Effect.Effect<ReadonlyArray<OutboxMessage>, never, OutboxRelayStore> =>

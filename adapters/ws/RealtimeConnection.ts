@@ -11,9 +11,31 @@ import { ChannelAuthorizers, ChannelLog } from "../../ports/Realtime.js";
 import { parseChannel, type ServerMessage, type UnsubscribeReason } from "./Protocol.js";
 import type { AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
+/** A retained message ready to send: its offset and its `event` frame, serialized once. */
+export interface EncodedMessage {
+  readonly offset: number;
+  /** The UTF-8 bytes of `{"type":"event","channel","offset","event"}`, shared by every subscriber. */
+  readonly frame: Buffer;
+}
+
+/** A page of a channel's log as every subscriber at the same offset shares it. */
+export interface EncodedPage {
+  readonly messages: ReadonlyArray<EncodedMessage>;
+  readonly resync: boolean;
+}
+
+/** Encodes one event frame (the server's message format, serialized once for all sockets). */
+export const encodeEvent = (channel: string, offset: number, event: unknown): Buffer =>
+  Buffer.from(JSON.stringify({ type: "event", channel, offset, event }));
+
 /** What a connection needs from its server. */
 export interface ConnectionContext {
   readonly run: <A>(effect: Effect.Effect<A, unknown, ChannelLog | ChannelAuthorizers>) => Promise<A>;
+  /**
+   * Reads the channel log after `since`, encoded; concurrent reads of the same page (every
+   * subscriber of a channel woken by one notice) share one query and one serialization.
+   */
+  readonly readPage: (channel: string, since: number, limit: number) => Promise<EncodedPage>;
   readonly maxSubscriptions: number;
   readonly pageSize: number;
   readonly onSubscribed: (connection: RealtimeConnection, channel: string) => void;
@@ -66,6 +88,11 @@ export class RealtimeConnection {
   /** Sends one protocol message if the socket is still open. */
   send(message: ServerMessage): void {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /** Sends an already encoded text frame if the socket is still open. */
+  sendFrame(frame: Buffer): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(frame, { binary: false });
   }
 
   /** Queues a control step behind the previous ones. */
@@ -207,9 +234,7 @@ export class RealtimeConnection {
   private async drain(subscription: Subscription): Promise<void> {
     const { pageSize } = this.context;
     for (;;) {
-      const page = await this.context.run(
-        Effect.flatMap(ChannelLog, (log) => log.readSince(subscription.channel, subscription.lastOffset, pageSize)),
-      );
+      const page = await this.context.readPage(subscription.channel, subscription.lastOffset, pageSize);
       if (subscription.ended) return;
       if (page.resync) {
         const head = await this.context.run(
@@ -223,7 +248,7 @@ export class RealtimeConnection {
       for (const message of page.messages) {
         if (message.offset <= subscription.lastOffset) continue;
         subscription.lastOffset = message.offset;
-        this.send({ type: "event", channel: subscription.channel, offset: message.offset, event: message.event });
+        this.sendFrame(message.frame);
       }
       if (page.messages.length < pageSize) return;
     }

@@ -12,7 +12,7 @@ import { isDomainError } from "../../core/kernel/Errors.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
 import { closeCodeRevoked, parseClientMessage } from "./Protocol.js";
-import { RealtimeConnection } from "./RealtimeConnection.js";
+import { encodeEvent, RealtimeConnection, type EncodedPage } from "./RealtimeConnection.js";
 import { rejectUpgrade, tokenFrom, type Authenticate, type AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
 /** The ports the realtime host uses. */
@@ -62,6 +62,24 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     Effect.runFork(Effect.logWarning(message).pipe(Effect.annotateLogs(fields)));
   };
   const run = <A>(effect: Effect.Effect<A, unknown, RealtimeServices>): Promise<A> => runtime.runPromise(effect);
+
+  // Reads in flight, by channel, offset and size: a notice wakes every subscriber of a channel at
+  // once, and those at the same offset share one query and one serialization of each message.
+  const pagesInFlight = new Map<string, Promise<EncodedPage>>();
+  const readPage = (channel: string, since: number, limit: number): Promise<EncodedPage> => {
+    const key = `${since}:${limit}:${channel}`;
+    let page = pagesInFlight.get(key);
+    if (page === undefined) {
+      page = run(Effect.flatMap(ChannelLog, (log) => log.readSince(channel, since, limit))).then((read) => ({
+        resync: read.resync,
+        messages: read.messages.map((message) => ({ offset: message.offset, frame: encodeEvent(channel, message.offset, message.event) })),
+      }));
+      pagesInFlight.set(key, page);
+      const forget = (): void => void pagesInFlight.delete(key);
+      page.then(forget, forget);
+    }
+    return page;
+  };
 
   const index = <K>(map: Map<K, Set<RealtimeConnection>>, key: K, connection: RealtimeConnection) => {
     let set = map.get(key);
@@ -118,6 +136,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
   const accept = (socket: WebSocket, principal: AuthenticatedPrincipal, epoch: number | null): void => {
     const connection = new RealtimeConnection(socket, principal, epoch, {
       run,
+      readPage,
       maxSubscriptions: options.maxSubscriptions ?? 100,
       pageSize: options.pageSize ?? 200,
       onSubscribed: (c, channel) => index(byChannel, channel, c),

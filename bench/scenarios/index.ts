@@ -4,6 +4,7 @@ import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
 import { projectsActivityDeepPage, projectsActivityFirstPage } from "./projectsActivity.js";
+import { projectsFanoutUnderWrites } from "./projectsFanoutUnderWrites.js";
 import { projectsRealtimeFanout } from "./projectsRealtime.js";
 import { projectsCreateTask, projectsPatchTask } from "./projectsTasks.js";
 import { revokeSessions } from "./revokeSessions.js";
@@ -20,4 +21,5 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsActivityFirstPage,
   projectsActivityDeepPage,
   projectsRealtimeFanout,
+  projectsFanoutUnderWrites,
 ];

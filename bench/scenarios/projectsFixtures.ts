@@ -29,10 +29,17 @@ export const callJson = async (
   body?: unknown,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<any> => {
-  const response = await fetch(`${target.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  const send = () =>
+    fetch(`${target.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // A pooled keep-alive connection the server closed meanwhile (e.g. during a long seeding on a
+  // busy machine) fails with "fetch failed" (ECONNRESET): a GET is safe to send once more.
+  const response = await send().catch((error: unknown) => {
+    if (method !== "GET" || !(error instanceof TypeError)) throw error;
+    return send();
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`bench setup: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);

@@ -100,6 +100,9 @@ export const projectsRealtimeFanout: Scenario = {
       headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "if-match": `"${task.version}"` },
       body: JSON.stringify({ title: "bench task, patched" }),
     }));
-    return { requests };
+    return {
+      requests,
+      metrics: { "delivery p50 ms": percentile(sorted, 50), "delivery p99 ms": percentile(sorted, 99), "delivery max ms": sorted[sorted.length - 1] ?? 0 },
+    };
   },
 };

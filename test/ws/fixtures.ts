@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 import { Effect, Layer } from "effect";
 import WebSocket from "ws";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { featuresFor } from "../../adapters/sql/featuresFor.js";
+import { makeSqlChannelLog } from "../../adapters/sql/SqlChannelLog.js";
+import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { attachRealtime, type RealtimeHandle } from "../../adapters/ws/RealtimeServer.js";
 import type { AuthenticatedPrincipal } from "../../adapters/ws/UpgradeAuthentication.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type ChannelAuthorizer, type RealtimeNotice } from "../../ports/Realtime.js";
@@ -42,7 +45,7 @@ export const startRealtime = async (
   t: { teardown: (fn: () => unknown) => unknown },
   db: SqlDatabase,
   memberships: Memberships,
-  options: { heartbeatMs?: number } = {},
+  options: { heartbeatMs?: number; wrapLog?: (log: ChannelLog) => ChannelLog } = {},
 ): Promise<RealtimeInstance> => {
   const project: ChannelAuthorizer = {
     kind: "project",
@@ -50,7 +53,12 @@ export const startRealtime = async (
       Effect.succeed(principal.kind === "user" && memberships.has(`${principal.userId}:${id}`)),
   };
   const authorizers = Layer.succeed(ChannelAuthorizers, { forKind: (kind) => (kind === "project" ? project : undefined) });
-  const { runtime, close } = await openRuntime(db, authorizers);
+  const wrapLog = options.wrapLog;
+  const log =
+    wrapLog === undefined
+      ? Layer.empty
+      : Layer.succeed(ChannelLog, wrapLog(makeSqlChannelLog(db, featuresFor(db), makeTransactions(db))));
+  const { runtime, close } = await openRuntime(db, Layer.merge(authorizers, log));
   const server = createServer((_req, res) => {
     res.statusCode = 404;
     res.end();

@@ -1,0 +1,50 @@
+/**
+ * Named prepared statements on Postgres. Kysely sends every query as `client.query(text, values)`,
+ * which pg runs as an unnamed statement: parsed and planned by the server on every execution.
+ * This pool wrapper names each distinct parameterized text once (process-wide), so pg parses it
+ * once per connection and later executions only bind and execute it. Names are bounded: past
+ * `maxNamed` distinct texts, further ones run unnamed as before (a query built with literal
+ * values inlined must not grow the server's per-connection statement cache without end).
+ */
+import type pg from "pg";
+import type { PostgresPool, PostgresPoolClient } from "kysely";
+
+/** Text -> statement name, shared by every pool in the process (names are per text, not per pool). */
+const names = new Map<string, string>();
+
+const nameFor = (text: string, maxNamed: number): string | undefined => {
+  let name = names.get(text);
+  if (name === undefined && names.size < maxNamed) {
+    name = `dk_${names.size.toString(36)}`;
+    names.set(text, name);
+  }
+  return name;
+};
+
+/** A pool whose clients run parameterized queries as named prepared statements. */
+export const namedStatementPool = (pool: pg.Pool, options: { readonly maxNamed?: number } = {}): PostgresPool => {
+  const maxNamed = options.maxNamed ?? 2_000;
+  // One wrapper per client, so Kysely keeps one connection object per client as it does for pg's.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapper = wrappers.get(client);
+    if (wrapper === undefined) {
+      wrapper = {
+        query: ((textOrCursor: unknown, values?: ReadonlyArray<unknown>) => {
+          if (typeof textOrCursor === "string" && values !== undefined && values.length > 0) {
+            const name = nameFor(textOrCursor, maxNamed);
+            if (name !== undefined) return client.query({ name, text: textOrCursor, values: values as unknown[] });
+          }
+          return (client.query as (...args: unknown[]) => unknown)(textOrCursor, values);
+        }) as PostgresPoolClient["query"],
+        release: () => client.release(),
+      };
+      wrappers.set(client, wrapper);
+    }
+    return wrapper;
+  };
+  return {
+    connect: async () => wrap(await pool.connect()),
+    end: () => pool.end(),
+  };
+};

@@ -1,0 +1,121 @@
+/**
+ * The drivers' statement handling: SQLite keeps prepared statements per connection in a bounded
+ * LRU cache and answers SELECTs outside a transaction from a separate WAL read connection;
+ * Postgres runs parameterized queries as named prepared statements.
+ */
+import { Deferred, Effect } from "effect";
+import type BetterSqlite3 from "better-sqlite3";
+import t from "tap";
+import { openPostgres } from "../../adapters/postgres/openPostgres.js";
+import { runQuery } from "../../adapters/sql/runQuery.js";
+import { makeTransactions } from "../../adapters/sql/Transactions.js";
+import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
+import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
+import { createTestPostgresDatabase, createTestSqliteFile } from "../support/databases.js";
+
+/** A stand-in better-sqlite3 database that counts prepares. */
+const countingDatabase = () => {
+  const prepared: string[] = [];
+  const database = {
+    prepare: (sql: string) => {
+      prepared.push(sql);
+      return { sql, busy: false } as unknown as BetterSqlite3.Statement;
+    },
+  } as unknown as BetterSqlite3.Database;
+  return { database, prepared };
+};
+
+t.test("a SQLite statement is prepared once per SQL text and reused while cached", async (t) => {
+  const { database, prepared } = countingDatabase();
+  const cache = new StatementCache(database, 10);
+  const first = cache.prepare("select 1");
+  t.equal(cache.prepare("select 1"), first, "the same statement object comes back");
+  cache.prepare("select 2");
+  t.same(prepared, ["select 1", "select 2"]);
+});
+
+t.test("the SQLite statement cache is bounded and evicts the least recently used statement", async (t) => {
+  const { database, prepared } = countingDatabase();
+  const cache = new StatementCache(database, 2);
+  cache.prepare("a");
+  cache.prepare("b");
+  cache.prepare("a"); // a is now the most recently used
+  cache.prepare("c"); // evicts b
+  t.equal(cache.size, 2);
+  cache.prepare("a");
+  cache.prepare("b");
+  t.same(prepared, ["a", "b", "c", "b"], "a stayed cached, b was evicted and prepared again");
+});
+
+t.test("a busy (still iterating) cached SQLite statement is not handed out again", async (t) => {
+  const { database, prepared } = countingDatabase();
+  const cache = new StatementCache(database, 2);
+  const first = cache.prepare("a") as unknown as { busy: boolean };
+  first.busy = true;
+  t.not(cache.prepare("a"), first, "a fresh statement while the cached one iterates");
+  t.same(prepared, ["a", "a"]);
+});
+
+t.test("on SQLite a SELECT outside a transaction does not wait for an open write transaction", async (t) => {
+  const db = await openSqlite({ filename: createTestSqliteFile(t) });
+  t.teardown(db.close);
+  await db.db.schema.createTable("things").addColumn("id", "integer", (c) => c.primaryKey()).execute();
+  await db.db.insertInto("things").values({ id: 1 }).execute();
+  const tx = makeTransactions(db);
+  const count = runQuery(db, (ex) => ex.selectFrom("things").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).pipe(
+    Effect.map((row) => Number(row.n)),
+  );
+  const program = Effect.gen(function* () {
+    const inserted = yield* Deferred.make<void>();
+    const release = yield* Deferred.make<void>();
+    const writer = yield* Effect.fork(
+      tx.run(
+        Effect.gen(function* () {
+          yield* runQuery(db, (ex) => ex.insertInto("things").values({ id: 2 }).execute());
+          yield* Deferred.succeed(inserted, undefined);
+          yield* Deferred.await(release);
+        }),
+      ),
+    );
+    yield* Deferred.await(inserted);
+    // The write transaction holds the write connection; the read must still answer at once.
+    const during = yield* count.pipe(Effect.timeout("2 seconds"));
+    yield* Deferred.succeed(release, undefined);
+    yield* writer.await;
+    const after = yield* count;
+    return { during, after };
+  });
+  const { during, after } = await Effect.runPromise(program);
+  t.equal(during, 1, "the read sees only committed rows");
+  t.equal(after, 2, "once committed, the next read sees the write");
+});
+
+t.test("on SQLite writes outside a transaction still go to the write connection", async (t) => {
+  const db = await openSqlite({ filename: createTestSqliteFile(t) });
+  t.teardown(db.close);
+  await db.db.schema.createTable("things").addColumn("id", "integer", (c) => c.primaryKey()).execute();
+  await Effect.runPromise(runQuery(db, (ex) => ex.insertInto("things").values({ id: 7 }).returning("id").execute()));
+  const rows = await Effect.runPromise(runQuery(db, (ex) => ex.selectFrom("things").selectAll().execute()));
+  t.same(rows, [{ id: 7 }]);
+});
+
+t.test("an in-memory SQLite database has no separate read connection (it would be another database)", async (t) => {
+  const db = await openSqlite({ filename: ":memory:" });
+  t.teardown(db.close);
+  await db.db.schema.createTable("things").addColumn("id", "integer").execute();
+  await db.db.insertInto("things").values({ id: 1 }).execute();
+  const rows = await Effect.runPromise(runQuery(db, (ex) => ex.selectFrom("things").selectAll().execute()));
+  t.same(rows, [{ id: 1 }]);
+});
+
+t.test("on Postgres a parameterized query runs as a named prepared statement, prepared once per connection", async (t) => {
+  const db = await openPostgres({ connectionString: await createTestPostgresDatabase(t), max: 1 });
+  t.teardown(db.close);
+  const query = () => db.db.selectFrom("pg_class").select("relname").where("relname", "=", "pg_class").execute();
+  await query();
+  await query();
+  const { rows } = await import("kysely").then(({ sql }) =>
+    sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%from "pg_class"%'`.execute(db.db),
+  );
+  t.equal(rows.length, 1, "one prepared statement for the query's text on the one connection");
+});
