@@ -15,7 +15,7 @@ import type { Logger } from "pino";
 import { databaseLayer, sqlStorageLayer } from "../adapters/sql/DatabaseLayer.js";
 import type { StoragePorts } from "../adapters/sql/storageLayer.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
-import type { ClosableRealtimeBus } from "../adapters/sqlite/InProcessRealtimeBus.js";
+import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
 import { ObjectStore } from "../ports/ObjectStore.js";
 import type { Principal } from "../ports/Principal.js";
 import { ChannelAuthorizers, RealtimeBus, type ChannelAuthorizer } from "../ports/Realtime.js";

@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { verifyToken } from "../adapters/koa/Authentication.js";
 import { realtimeBus } from "../adapters/sql/realtimeBus.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
-import type { ClosableRealtimeBus } from "../adapters/sqlite/InProcessRealtimeBus.js";
+import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
 import { combineChannels, realtimeConsumer } from "../adapters/worker/RealtimeConsumer.js";
 import { startWorker, type RunningWorker } from "../adapters/worker/Worker.js";
 import type { Authenticate } from "../adapters/ws/UpgradeAuthentication.js";

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect";
 import type { RealtimeNotice } from "../../ports/Realtime.js";
-import type { ClosableRealtimeBus } from "../sqlite/InProcessRealtimeBus.js";
+import type { ClosableRealtimeBus } from "../sql/InProcessRealtimeBus.js";
 import { sql, type Kysely } from "kysely";
 import { listenPostgres } from "./PostgresListener.js";
 

@@ -7,7 +7,7 @@
 import { Effect } from "effect";
 import { sql, type Kysely } from "kysely";
 import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
-import type { InProcessWorkSignals } from "../sqlite/InProcessWorkSignals.js";
+import type { InProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { listenPostgres, type PostgresListener } from "./PostgresListener.js";
 
 /** The NOTIFY channel of work signals; the payload is the WorkKind. */

@@ -3,6 +3,11 @@ import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { namedStatementPool } from "./NamedStatements.js";
+import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
+import { afterCommit, currentExecutor, oncePerTransaction } from "../sql/Transactions.js";
+import { postgresFeatures } from "./postgresFeatures.js";
+import { postgresRealtimeBus } from "./PostgresRealtimeBus.js";
+import { postgresWorkSignals } from "./PostgresWorkSignals.js";
 
 /** Options for {@link openPostgres}. */
 export interface PostgresOptions {
@@ -35,6 +40,17 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
   const database: SqlDatabase = {
     dialect: "postgres",
     db,
+    features: postgresFeatures,
+    // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
+    workSignals: () =>
+      postgresWorkSignals({
+        key: database,
+        connectionString,
+        local: inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook)),
+        executor: currentExecutor(database),
+        oncePerTransaction: (key, effect) => oncePerTransaction(database, key, effect),
+      }),
+    realtimeBus: async () => postgresRealtimeBus(connectionString, currentExecutor(database)),
     close: async () => {
       if (closed) return;
       closed = true;

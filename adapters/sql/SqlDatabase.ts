@@ -1,8 +1,13 @@
 /**
- * One open database: its dialect and a Kysely instance over the driver. Repositories are
- * written once against `db`; what differs by dialect is looked up from `dialect`.
+ * One open database: its dialect, a Kysely instance over the driver, and what differs by
+ * dialect (times and JSON, cross-process signals, the realtime bus), supplied by the driver that
+ * opened it (adapters/sqlite, adapters/postgres). Repositories are written once against `db`;
+ * adapters/sql never imports a driver folder (docs/architecture.md, Rings).
  */
 import type { Kysely } from "kysely";
+import type { RealtimeBus } from "../../ports/Realtime.js";
+import type { WorkSignals } from "../../ports/WorkSignals.js";
+import type { DialectFeatures } from "./DialectFeatures.js";
 
 /** The two SQL dialects domainkit speaks. */
 export type SqlDialect = "sqlite" | "postgres";
@@ -20,5 +25,16 @@ export interface SqlDatabase {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly autocommit?: Kysely<any>;
+  /** Times, JSON and row-lock differences of this dialect. */
+  readonly features: DialectFeatures;
+  /** The WorkSignals of this database: LISTEN/NOTIFY on Postgres, in-process after commit on SQLite. */
+  readonly workSignals: () => WorkSignals;
+  /** A RealtimeBus over this database; `close()` it on shutdown. */
+  readonly realtimeBus: () => Promise<ClosableRealtimeBus>;
+  readonly close: () => Promise<void>;
+}
+
+/** A RealtimeBus that holds a resource (a LISTEN connection) until closed. */
+export interface ClosableRealtimeBus extends RealtimeBus {
   readonly close: () => Promise<void>;
 }

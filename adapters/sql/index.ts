@@ -15,4 +15,5 @@ export * from "./SqlUserEpochs.js";
 export * from "./SqlChannelLog.js";
 export * from "./storageLayer.js";
 export * from "./realtimeBus.js";
-export type { ClosableRealtimeBus } from "../sqlite/InProcessRealtimeBus.js";
+export * from "./InProcessRealtimeBus.js";
+export * from "./InProcessWorkSignals.js";

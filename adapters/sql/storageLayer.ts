@@ -9,9 +9,6 @@ import { ChannelLog } from "../../ports/Realtime.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
 import { WorkSignals } from "../../ports/WorkSignals.js";
-import { postgresConnectionString } from "../postgres/openPostgres.js";
-import { postgresWorkSignals } from "../postgres/PostgresWorkSignals.js";
-import { inProcessWorkSignals } from "../sqlite/InProcessWorkSignals.js";
 import { ids } from "../system/Ids.js";
 import { featuresFor } from "./featuresFor.js";
 import { makeSqlChannelLog } from "./SqlChannelLog.js";
@@ -21,7 +18,7 @@ import { makeSqlInbox } from "./SqlInbox.js";
 import { makeSqlJobQueue, makeSqlJobs } from "./SqlJobs.js";
 import { makeSqlOutbox, makeSqlOutboxRelayStore } from "./SqlOutbox.js";
 import { makeSqlUserEpochs } from "./SqlUserEpochs.js";
-import { afterCommit, currentExecutor, makeTransactions, oncePerTransaction } from "./Transactions.js";
+import { makeTransactions } from "./Transactions.js";
 
 /** Every port the kernel storage layer provides. */
 export type StoragePorts =
@@ -37,22 +34,8 @@ export type StoragePorts =
   | WorkSignals
   | Ids;
 
-/**
- * The WorkSignals for `db`: LISTEN/NOTIFY on Postgres (every process on the database hears a
- * commit), in-process after commit on SQLite (or a Postgres database not opened by openPostgres).
- */
-export const workSignalsFor = (db: SqlDatabase): WorkSignals => {
-  const local = inProcessWorkSignals(db, (key, hook) => afterCommit(db, key, hook));
-  const connectionString = db.dialect === "postgres" ? postgresConnectionString(db) : undefined;
-  if (connectionString === undefined) return local;
-  return postgresWorkSignals({
-    key: db,
-    connectionString,
-    local,
-    executor: currentExecutor(db),
-    oncePerTransaction: (key, effect) => oncePerTransaction(db, key, effect),
-  });
-};
+/** The WorkSignals for `db` (LISTEN/NOTIFY on Postgres, in-process after commit on SQLite). */
+export const workSignalsFor = (db: SqlDatabase): WorkSignals => db.workSignals();
 
 /** Provides every kernel storage port over `db` (which must be migrated). */
 export const storageLayer = (db: SqlDatabase): Layer.Layer<StoragePorts> => {

@@ -1,5 +1,3 @@
 /** SQLite adapter: the driver and what differs on SQLite. */
 export * from "./openSqlite.js";
 export * from "./sqliteFeatures.js";
-export * from "./InProcessRealtimeBus.js";
-export * from "./InProcessWorkSignals.js";

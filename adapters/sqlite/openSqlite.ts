@@ -1,6 +1,10 @@
 /** The SQLite driver: better-sqlite3 under Kysely, tuned for an embedded, file-backed store. */
 import Database from "better-sqlite3";
 import { Kysely } from "kysely";
+import { inProcessRealtimeBus } from "../sql/InProcessRealtimeBus.js";
+import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
+import { afterCommit } from "../sql/Transactions.js";
+import { sqliteFeatures } from "./sqliteFeatures.js";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { sqliteDialects } from "./SqliteConnections.js";
 
@@ -41,14 +45,19 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection 
   const db = new Kysely<any>({ dialect: dialects.writer });
   const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
   let closed = false;
-  return {
+  const database: SqlDatabase = {
     dialect: "sqlite",
     db,
     autocommit,
+    features: sqliteFeatures,
+    // One process writes a SQLite file: commits wake in-process listeners.
+    workSignals: () => inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook)),
+    realtimeBus: async () => inProcessRealtimeBus(database),
     close: async () => {
       if (closed) return;
       closed = true;
       await db.destroy();
     },
   };
+  return database;
 };

@@ -2,9 +2,10 @@
 import { EventEmitter } from "node:events";
 import { Effect } from "effect";
 import type { RealtimeBus, RealtimeNotice } from "../../ports/Realtime.js";
+import type { ClosableRealtimeBus } from "./SqlDatabase.js";
 
 /** A RealtimeBus that can be closed. */
-export type ClosableRealtimeBus = RealtimeBus & { readonly close: () => Promise<void> };
+export type { ClosableRealtimeBus } from "./SqlDatabase.js";
 
 // Shared per key (the database), so every bus built on one database hears the others.
 const emitters = new WeakMap<object, EventEmitter>();
