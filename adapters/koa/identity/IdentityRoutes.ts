@@ -20,7 +20,6 @@ export const revokeSessionsRoute = defineRoute({
   description: "Advances the caller's token epoch: every token issued before stops working at once, on HTTP and realtime.",
   tags: ["identity"],
   auth: "required",
-  idempotency: "none",
   responses: { 200: SessionsRevoked },
   problems: [401, 403],
   handler: ({ principal }) =>

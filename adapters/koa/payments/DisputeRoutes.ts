@@ -14,7 +14,6 @@ const listDisputesRoute = defineRoute({
   summary: "List the merchant's disputes (read-only projection of provider events)",
   tags: ["payments"],
   auth: "required",
-  idempotency: "none",
   pagination: true,
   query: Schema.Struct(pageQueryFields),
   responses: { 200: PageOf(DisputeWire) },

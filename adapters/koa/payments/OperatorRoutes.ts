@@ -25,7 +25,6 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     summary: "List dead-lettered merchant webhook deliveries across merchants (platform operators; keyset pages)",
     tags: ["operator"],
     auth: "required",
-    idempotency: "none",
     pagination: true,
     // Only the dead-letter queue is an operator's concern; other statuses belong to each merchant.
     query: Schema.Struct({ ...pageQueryFields, status: Schema.Literal("dead") }),

@@ -108,7 +108,6 @@ const getIntentRoute = defineRoute({
     "The owning merchant reads the whole intent; the customer presenting the intent's client secret as its bearer credential reads the restricted client view (no merchant, provider, token or ledger data).",
   tags,
   auth: "required",
-  idempotency: "none",
   params: IntentIdParams,
   responses: { 200: IntentAsSeen },
   problems: [403, 404],

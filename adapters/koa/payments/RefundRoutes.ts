@@ -37,7 +37,6 @@ const listBalanceTransactionsRoute = defineRoute({
   summary: "List the merchant's ledger entries (keyset pages)",
   tags: ["payments"],
   auth: "required",
-  idempotency: "none",
   pagination: true,
   query: Schema.Struct(pageQueryFields),
   responses: { 200: PageOf(BalanceTransactionWire) },

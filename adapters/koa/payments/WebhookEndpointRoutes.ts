@@ -27,7 +27,6 @@ const createWebhookEndpointRoute = defineRoute({
   summary: "Register a merchant webhook endpoint (the signing secret is shown once)",
   tags,
   auth: "required",
-  idempotency: "none",
   body: CreateWebhookEndpointBody,
   responses: { 201: CreatedWebhookEndpointWire },
   problems: [403, 422],
@@ -45,7 +44,6 @@ const listWebhookEndpointsRoute = defineRoute({
   summary: "List the merchant's webhook endpoints",
   tags,
   auth: "required",
-  idempotency: "none",
   responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointWire) }) },
   problems: [403],
   handler: ({ principal }) =>
@@ -75,7 +73,6 @@ const listWebhookDeliveriesRoute = defineRoute({
   summary: "List an endpoint's deliveries with their attempts (keyset pages)",
   tags,
   auth: "required",
-  idempotency: "none",
   pagination: true,
   params: WebhookEndpointIdParams,
   query: Schema.Struct(pageQueryFields),

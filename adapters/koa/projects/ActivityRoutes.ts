@@ -14,7 +14,6 @@ export const listActivityRoute = defineRoute({
   summary: "Activity of the projects the caller can see, newest first by (created_at, id)",
   tags: ["projects"],
   auth: "required",
-  idempotency: "none",
   pagination: true,
   query: ActivityQuery,
   responses: { 200: PageOf(ActivityView) },

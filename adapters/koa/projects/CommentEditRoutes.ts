@@ -20,7 +20,6 @@ export const editCommentRoute = defineRoute({
   description: "Mentions replace the old list; only users newly mentioned are notified. 409 task_deleted when the task is in the trash.",
   tags: ["projects"],
   auth: "required",
-  idempotency: "none",
   params: IdParams,
   body: EditCommentBody,
   responses: { 200: CommentView },

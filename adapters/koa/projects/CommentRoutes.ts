@@ -17,6 +17,7 @@ export const addCommentRoute = defineRoute({
   description: "`client_mutation_id` is unique per author and task: a retry answers the comment the first call created.",
   tags,
   auth: "required",
+  // The specification's mechanism here is the body's client_mutation_id, not Idempotency-Key.
   idempotency: "none",
   params: IdParams,
   body: CommentBody,
@@ -38,7 +39,6 @@ export const listCommentsRoute = defineRoute({
   summary: "List a task's comments",
   tags,
   auth: "required",
-  idempotency: "none",
   pagination: true,
   params: IdParams,
   query: PageQuery,

@@ -22,7 +22,6 @@ export const searchRoute = defineRoute({
   description: "Filtered to projects the caller can see before the page limit; hits of tasks in the trash are left out.",
   tags: ["projects"],
   auth: "required",
-  idempotency: "none",
   pagination: true,
   query: SearchQuery,
   responses: { 200: PageOf(SearchHitView) },

@@ -21,7 +21,6 @@ export const moveTaskRoute = defineRoute({
     "The task lands right after before_id (or right before after_id), even when tasks the caller cannot see sit between them. 409 task_deleted for a task in the trash; 409 task_order_changed if the neighbours kept changing.",
   tags: ["projects"],
   auth: "required",
-  idempotency: "none",
   params: IdParams,
   body: MoveTaskBody,
   responses: { 200: TaskView },
