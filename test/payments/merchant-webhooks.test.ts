@@ -101,6 +101,12 @@ t.test("payment and refund events are delivered signed, once per endpoint, with 
     t.equal(onRefunds.length, 1, "an endpoint gets only the events it subscribed to");
     t.equal(onRefunds[0]?.id, onAll.find((b) => b.body.type === "RefundSucceeded")?.id, "the same event keeps its id on every endpoint");
 
+    // The receiver answers before the job records the attempt: wait for both deliveries to settle.
+    const settled = async () => {
+      const listed = await call(`${server.url}/v1/webhook-endpoints/${String(all.body.id)}/deliveries`, { key });
+      return (listed.body.data as Array<{ status?: string }>).filter((d) => d.status === "succeeded").length === 2;
+    };
+    await eventually(settled, "both deliveries recorded as succeeded");
     const deliveries = await call(`${server.url}/v1/webhook-endpoints/${String(all.body.id)}/deliveries`, { key });
     t.equal(deliveries.status, 200);
     const rows = deliveries.body.data as Array<Record<string, unknown>>;
