@@ -20,7 +20,7 @@ import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProv
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
-import { paymentsMigrations } from "../../adapters/sql/payments/paymentsMigrations.js";
+import { paymentsMigrations } from "../../adapters/sql/payments/migrations/index.js";
 import { makeSqlClientSecrets } from "../../adapters/sql/payments/SqlClientSecrets.js";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
 import { makeSqlWebhookEndpoints } from "../../adapters/sql/payments/SqlWebhookEndpoints.js";

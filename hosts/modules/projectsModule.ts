@@ -26,7 +26,7 @@ import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShar
 import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebalance.js";
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
-import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
+import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import { mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
 import { projectsJobs } from "../../core/projects/Jobs.js";

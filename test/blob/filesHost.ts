@@ -26,8 +26,8 @@ import { makeSqlCustomFieldsRepository } from "../../adapters/sql/projects/SqlCu
 import { makeSqlDependenciesRepository } from "../../adapters/sql/projects/SqlDependenciesRepository.js";
 import { makeSqlExportsRepository } from "../../adapters/sql/projects/SqlExportsRepository.js";
 import { makeSqlSavedViewsRepository } from "../../adapters/sql/projects/SqlSavedViewsRepository.js";
-import { projectsMigration0005CustomFieldsViewsDependencies } from "../../adapters/sql/projects/projectsMigration0005CustomFieldsViewsDependencies.js";
-import { projectsMigration0004Attachments } from "../../adapters/sql/projects/projectsMigration0004Attachments.js";
+import { projectsMigration0005CustomFieldsViewsDependencies } from "../../adapters/sql/projects/migrations/0005_custom_fields_views_dependencies.js";
+import { projectsMigration0004Attachments } from "../../adapters/sql/projects/migrations/0004_attachments_and_exports.js";
 import { runJobsOnce, type JobHandler } from "../../adapters/worker/JobRunner.js";
 import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
 import { workspaceExportJob } from "../../core/projects/ExportJob.js";

@@ -11,8 +11,8 @@ import { commentEditRoutes } from "../../adapters/koa/projects/CommentEditRoutes
 import { notificationRoutes } from "../../adapters/koa/projects/NotificationRoutes.js";
 import { searchRoutes } from "../../adapters/koa/projects/SearchRoutes.js";
 import { taskMoveRoutes } from "../../adapters/koa/projects/TaskMoveRoutes.js";
-import { projectsMigrations } from "../../adapters/sql/projects/projectsMigrations.js";
-import { projectsMigration0002 } from "../../adapters/sql/projects/projectsMigration0002.js";
+import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
+import { projectsMigration0002 } from "../../adapters/sql/projects/migrations/0002_notifications_comment_edits_search.js";
 import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
 import { makeSqlNotificationsRepository } from "../../adapters/sql/projects/SqlNotificationsRepository.js";
 import { makeSqlSearchIndex } from "../../adapters/sql/projects/SqlSearchIndex.js";

@@ -11,7 +11,7 @@
 import t from "tap";
 import { sql } from "kysely";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { projectsMigration0008SavedViewIndexes } from "../../adapters/sql/projects/projectsMigration0008SavedViewIndexes.js";
+import { projectsMigration0008SavedViewIndexes } from "../../adapters/sql/projects/migrations/0008_saved_view_indexes.js";
 import { type TapTest } from "../support/databases.js";
 import { startFilesServer } from "../blob/filesHost.js";
 import { projectFixture, type Client } from "./support.js";

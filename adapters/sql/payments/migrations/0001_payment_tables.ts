@@ -4,13 +4,9 @@
  * status column has a CHECK; API keys keep only a hash; the ledger and the audit log are
  * append-only (the database refuses UPDATE and DELETE) and a ledger source is UNIQUE.
  */
-import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
-import { paymentsMigration0004 } from "./paymentsMigration0004.js";
-import { paymentsMigration0005DeadDeliveries } from "./paymentsMigration0005DeadDeliveries.js";
-import { paymentsMigration0006ExceptionReports } from "./paymentsMigration0006ExceptionReports.js";
-import { paymentsMigration0002Reconciliation } from "./paymentsMigration0002Reconciliation.js";
+import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const statuses =
   "'requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled'";
@@ -130,10 +126,5 @@ const tables = (dialect: SqlDialect): string[] => {
 };
 
 /** The payment module's migrations, in version order. */
-export const paymentsMigrations: ReadonlyArray<Migration> = [
-  { version: 1, name: "payment_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
-  paymentsMigration0002Reconciliation,
-  paymentsMigration0004,
-  paymentsMigration0005DeadDeliveries,
-  paymentsMigration0006ExceptionReports,
-];
+/** Version 1 of the payments module: its first tables. */
+export const paymentsMigration0001: Migration = { version: 1, name: "payment_tables", sqlite: tables("sqlite"), postgres: tables("postgres") };

@@ -3,7 +3,7 @@
  * operators' cross-merchant queue (newest first by id, keyset pages) seeks its rows directly
  * instead of scanning every delivery; dead deliveries are few, so the index stays small.
  */
-import type { Migration } from "../Migration.js";
+import type { Migration } from "../../Migration.js";
 
 const statements = [`CREATE INDEX payment_webhook_deliveries_dead ON payment_webhook_deliveries (id) WHERE status = 'dead'`];
 

@@ -9,9 +9,9 @@
  * returned after creation, never logged, and belongs in the same protection class as the
  * database credentials (encrypt the column once a vault-managed key exists).
  */
-import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const statements = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

@@ -4,8 +4,8 @@
  * link inside its project's workspace; a link always expires after it was created, and a
  * revocation always carries its reason.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

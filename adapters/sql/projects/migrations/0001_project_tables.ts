@@ -6,15 +6,9 @@
  * memberships, client mutation ids and notifications are UNIQUE as the spec states, and task
  * events and the membership audit are append-only (the database refuses UPDATE and DELETE).
  */
-import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
-import { projectsMigration0002 } from "./projectsMigration0002.js";
-import { projectsMigration0004Attachments } from "./projectsMigration0004Attachments.js";
-import { projectsMigration0005CustomFieldsViewsDependencies } from "./projectsMigration0005CustomFieldsViewsDependencies.js";
-import { projectsMigration0006ShareLinks } from "./projectsMigration0006ShareLinks.js";
-import { projectsMigration0007Thumbnails } from "./projectsMigration0007Thumbnails.js";
-import { projectsMigration0008SavedViewIndexes } from "./projectsMigration0008SavedViewIndexes.js";
+import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";
@@ -129,13 +123,5 @@ const tables = (dialect: SqlDialect): string[] => {
   ];
 };
 
-/** Migrations of the project module. */
-export const projectsMigrations: ReadonlyArray<Migration> = [
-  { version: 1, name: "project_tables", sqlite: tables("sqlite"), postgres: tables("postgres") },
-  projectsMigration0002,
-  projectsMigration0004Attachments,
-  projectsMigration0005CustomFieldsViewsDependencies,
-  projectsMigration0006ShareLinks,
-  projectsMigration0007Thumbnails,
-  projectsMigration0008SavedViewIndexes,
-];
+/** Version 1 of the projects module: its first tables. */
+export const projectsMigration0001: Migration = { version: 1, name: "project_tables", sqlite: tables("sqlite"), postgres: tables("postgres") };

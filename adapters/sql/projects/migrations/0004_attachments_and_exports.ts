@@ -4,8 +4,8 @@
  * into another workspace; its status, size and checksum have CHECKs, and its object key is
  * unique. Exports belong to a workspace and name their requester.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

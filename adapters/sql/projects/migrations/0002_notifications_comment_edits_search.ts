@@ -4,8 +4,8 @@
  * and comments — an FTS5 table on SQLite, a tsvector column with a GIN index on Postgres, both
  * beside one `pm_search_docs` table carrying the tenant, project, task and source version.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const statements = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

@@ -3,9 +3,9 @@
  * primary key makes a repeated or raced report run record (and announce) each report once —
  * append-only in the database like every other reconciliation outcome.
  */
-import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const statements = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

@@ -4,8 +4,8 @@
  * indexed byte-wise (COLLATE "C" on Postgres), the collation the list sorts them with. A field
  * filter is an EXISTS on the values' primary key (task_id, field_id) and needs no index.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const indexes = (dialect: SqlDialect): string[] => [
   `CREATE INDEX pm_tasks_order_created ON pm_tasks (project_id, created_at, id)`,

@@ -4,8 +4,8 @@
  * dependency, reference (workspace_id, project_id, ...) of the same project; a task cannot
  * block itself; field names and view names are unique where the spec's users expect.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const tables = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

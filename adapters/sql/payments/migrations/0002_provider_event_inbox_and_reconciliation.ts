@@ -4,9 +4,9 @@
  * database), and the reconciliation exceptions queue with its append-only outcome log.
  * (provider_object, settlement_window, kind) is UNIQUE: a mismatch is opened once.
  */
-import { appendOnlyTriggersSql } from "../appendOnlyTriggers.js";
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import { appendOnlyTriggersSql } from "../../appendOnlyTriggers.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 // A resolved exception is never edited and no exception is deleted (the function comes from appendOnlyTriggersSql).
 const settledTriggers = (dialect: SqlDialect): string[] =>

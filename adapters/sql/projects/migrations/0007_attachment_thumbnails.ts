@@ -4,8 +4,8 @@
  * that is unique and required once ready, and positive dimensions bounded by the thumbnail size.
  * Column CHECKs (not table constraints), because SQLite's ALTER TABLE can only add those.
  */
-import type { Migration } from "../Migration.js";
-import type { SqlDialect } from "../SqlDatabase.js";
+import type { Migration } from "../../Migration.js";
+import type { SqlDialect } from "../../SqlDatabase.js";
 
 const statements = (dialect: SqlDialect): string[] => {
   const text = dialect === "sqlite" ? "TEXT" : "text";

@@ -1,0 +1,19 @@
+/**
+ * The payments module's migrations, one file per version (`NNNN_name.ts`). A released migration never
+ * changes and a version number is never reused: version 3 was never released (docs/decisions.md).
+ */
+import type { Migration } from "../../Migration.js";
+import { paymentsMigration0001 } from "./0001_payment_tables.js";
+import { paymentsMigration0004 } from "./0004_client_secrets_merchant_webhooks_disputes.js";
+import { paymentsMigration0005DeadDeliveries } from "./0005_payment_webhook_deliveries_dead_index.js";
+import { paymentsMigration0006ExceptionReports } from "./0006_payment_exception_reports.js";
+import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
+
+/** Migrations of the payments module, in version order. */
+export const paymentsMigrations: ReadonlyArray<Migration> = [
+  paymentsMigration0001,
+  paymentsMigration0002Reconciliation,
+  paymentsMigration0004,
+  paymentsMigration0005DeadDeliveries,
+  paymentsMigration0006ExceptionReports,
+];

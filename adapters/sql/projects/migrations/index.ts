@@ -1,0 +1,23 @@
+/**
+ * The projects module's migrations, one file per version (`NNNN_name.ts`). A released migration never
+ * changes and a version number is never reused: version 3 was never released (docs/decisions.md).
+ */
+import type { Migration } from "../../Migration.js";
+import { projectsMigration0001 } from "./0001_project_tables.js";
+import { projectsMigration0002 } from "./0002_notifications_comment_edits_search.js";
+import { projectsMigration0004Attachments } from "./0004_attachments_and_exports.js";
+import { projectsMigration0005CustomFieldsViewsDependencies } from "./0005_custom_fields_views_dependencies.js";
+import { projectsMigration0006ShareLinks } from "./0006_share_links.js";
+import { projectsMigration0007Thumbnails } from "./0007_attachment_thumbnails.js";
+import { projectsMigration0008SavedViewIndexes } from "./0008_saved_view_indexes.js";
+
+/** Migrations of the projects module, in version order. */
+export const projectsMigrations: ReadonlyArray<Migration> = [
+  projectsMigration0001,
+  projectsMigration0002,
+  projectsMigration0004Attachments,
+  projectsMigration0005CustomFieldsViewsDependencies,
+  projectsMigration0006ShareLinks,
+  projectsMigration0007Thumbnails,
+  projectsMigration0008SavedViewIndexes,
+];
