@@ -5,7 +5,7 @@
  */
 import "reflect-metadata";
 import type { Container } from "inversify";
-import { Layer, type Context } from "effect";
+import { Layer, type Context, type ManagedRuntime } from "effect";
 import type { StoragePorts } from "../adapters/sql/storageLayer.js";
 import type { ObjectStore } from "../ports/ObjectStore.js";
 import type { ChannelAuthorizers, RealtimeBus } from "../ports/Realtime.js";
@@ -20,6 +20,12 @@ export type SharedPorts = StoragePorts | RealtimeBus | ChannelAuthorizers | File
 
 /** What the programs of a host composing modules that provide `P` may use. */
 export type HostServices<P> = SharedPorts | P;
+
+/**
+ * The runtime every handler, consumer and job of a host runs on: the shared ports plus the ports
+ * `P` of its modules (`ModuleRuntime<ProjectsPorts | PaymentsPorts>`).
+ */
+export type ModuleRuntime<P> = ManagedRuntime.ManagedRuntime<HostServices<P>, never>;
 
 /** The container's identifier of the replaced adapters (each one a Layer of one port). */
 export const PortOverrides = Symbol.for("domainkit/PortOverrides");

@@ -4,7 +4,7 @@
  * embedding team all start from here, so they compose the same way.
  */
 import { decodeJwt } from "jose";
-import { Clock, Effect, type ManagedRuntime } from "effect";
+import { Clock, Effect } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { verifyToken } from "../adapters/koa/Authentication.js";
@@ -24,15 +24,12 @@ import { kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } 
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { buildRuntime, createContainer, type FileServices } from "./Container.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
-import type { HostServices } from "./PortBindings.js";
+import type { HostServices, ModuleRuntime } from "./PortBindings.js";
 import { unconfiguredObjectStore } from "./modules/blobStorageModule.js";
 import type { ReferencePorts } from "./modules/index.js";
 
-/**
- * The runtime every handler, consumer and job of a host runs on: the shared ports plus the ports
- * `P` of its modules (`DomainRuntime<ProjectsPorts | PaymentsPorts>`).
- */
-export type DomainRuntime<P = ReferencePorts> = ManagedRuntime.ManagedRuntime<HostServices<P>, never>;
+/** The runtime of a host (ModuleRuntime), the reference modules' by default. */
+export type DomainRuntime<P = ReferencePorts> = ModuleRuntime<P>;
 
 /** A composed host core. */
 export interface HostCore<P> {

@@ -4,7 +4,10 @@
  * Each dialect folder supplies one; repositories never branch on the dialect name themselves.
  */
 import type { SelectQueryBuilder } from "kysely";
-import type { SqlDialect } from "./SqlDatabase.js";
+
+
+/** The two SQL dialects domainkit speaks. */
+export type SqlDialect = "sqlite" | "postgres";
 
 /** The dialect-specific pieces the repositories in adapters/sql rely on. */
 export interface DialectFeatures {

@@ -1,7 +1,7 @@
 /** The RealtimeBus on SQLite: one process owns the file, so an in-process emitter is enough. */
 import { EventEmitter } from "node:events";
 import { Effect } from "effect";
-import type { RealtimeBus, RealtimeNotice } from "../../ports/Realtime.js";
+import type { RealtimeNotice } from "../../ports/Realtime.js";
 import type { ClosableRealtimeBus } from "./SqlDatabase.js";
 
 /** A RealtimeBus that can be closed. */

@@ -7,10 +7,9 @@
 import type { Kysely } from "kysely";
 import type { RealtimeBus } from "../../ports/Realtime.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
-import type { DialectFeatures } from "./DialectFeatures.js";
+import type { DialectFeatures, SqlDialect } from "./DialectFeatures.js";
 
-/** The two SQL dialects domainkit speaks. */
-export type SqlDialect = "sqlite" | "postgres";
+export type { SqlDialect } from "./DialectFeatures.js";
 
 /** An open SQLite or Postgres database (see adapters/sqlite and adapters/postgres). */
 export interface SqlDatabase {

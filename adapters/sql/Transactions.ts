@@ -8,7 +8,7 @@ import { Effect, Exit, FiberRef, Layer, Runtime } from "effect";
 import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
-import { span } from "./runQuery.js";
+import { span } from "./StorageSpans.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** One open transaction: its pinned connection and what must happen once it commits. */

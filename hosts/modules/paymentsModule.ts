@@ -46,7 +46,7 @@ import {
 } from "../../ports/payments/ReconciliationSettings.js";
 import type { ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
-import type { DomainRuntime } from "../Runtime.js";
+import type { ModuleRuntime } from "../PortBindings.js";
 import { paymentsCommands } from "./paymentsCommands.js";
 
 /** Options of the payment module. */
@@ -147,7 +147,7 @@ export const paymentsModule = makePaymentsModule();
  * `domainkit merchant create --name <name> --scopes a,b` prints (the key is shown once).
  */
 export const createMerchantWithKey = (
-  runtime: DomainRuntime<PaymentsPorts>,
+  runtime: ModuleRuntime<PaymentsPorts>,
   input: { readonly name: string; readonly scopes: ReadonlyArray<string>; readonly actor?: string },
 ): Promise<{ readonly merchant_id: string; readonly key_id: string; readonly api_key: string }> =>
   runtime.runPromise(
