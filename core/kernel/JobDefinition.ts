@@ -35,28 +35,50 @@ export class JobPayloadInvalid extends Error {
   override readonly name = "JobPayloadInvalid";
 }
 
-/** Declares a job. */
-export const defineJob = <P, I, R>(spec: JobSpecification<P, I, R>): JobDefinition<P, R> => {
+/**
+ * A job's kind and payload without its handler: for a job whose own handling schedules it again
+ * (a re-check), declared in a file of its own so the use case and the handler do not import each
+ * other. `handledBy` completes it into the definition a worker runs.
+ */
+export interface JobType<P, I> {
+  readonly kind: string;
+  readonly payload: Schema.Schema<P, I, never>;
+  readonly schedule: (payload: P, options: ScheduleOptions) => Effect.Effect<Job, never, Jobs>;
+  readonly handledBy: <R>(handle: (payload: P, job: Job) => Effect.Effect<void, unknown, R>) => JobDefinition<P, R>;
+}
+
+/** Declares a job's kind and payload (see {@link JobType}). */
+export const defineJobType = <P, I>(spec: { readonly kind: string; readonly payload: Schema.Schema<P, I, never> }): JobType<P, I> => {
   const decode = Schema.decodeUnknown(spec.payload);
   const encode = Schema.encodeSync(spec.payload);
+  const schedule = (payload: P, options: ScheduleOptions): Effect.Effect<Job, never, Jobs> =>
+    Effect.flatMap(Jobs, (jobs) =>
+      jobs.schedule({
+        kind: spec.kind,
+        payload: encode(payload),
+        runAt: options.runAt,
+        ...(options.key === undefined ? {} : { key: options.key }),
+        ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+      }),
+    );
   return {
     kind: spec.kind,
-    run: (job) =>
-      decode(job.payload).pipe(
-        Effect.mapError(
-          (error) => new JobPayloadInvalid(`job ${job.id} (${spec.kind}): ${ParseResult.TreeFormatter.formatErrorSync(error)}`),
+    payload: spec.payload,
+    schedule,
+    handledBy: (handle) => ({
+      kind: spec.kind,
+      run: (job) =>
+        decode(job.payload).pipe(
+          Effect.mapError(
+            (error) => new JobPayloadInvalid(`job ${job.id} (${spec.kind}): ${ParseResult.TreeFormatter.formatErrorSync(error)}`),
+          ),
+          Effect.flatMap((payload) => handle(payload, job)),
         ),
-        Effect.flatMap((payload) => spec.handle(payload, job)),
-      ),
-    schedule: (payload, options) =>
-      Effect.flatMap(Jobs, (jobs) =>
-        jobs.schedule({
-          kind: spec.kind,
-          payload: encode(payload),
-          runAt: options.runAt,
-          ...(options.key === undefined ? {} : { key: options.key }),
-          ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-        }),
-      ),
+      schedule,
+    }),
   };
 };
+
+/** Declares a job. */
+export const defineJob = <P, I, R>(spec: JobSpecification<P, I, R>): JobDefinition<P, R> =>
+  defineJobType({ kind: spec.kind, payload: spec.payload }).handledBy(spec.handle);

@@ -20,7 +20,7 @@ import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/Paym
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
-import { reconcileIntentJob } from "./ReconciliationWindow.js";
+import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
 import { loadOwnedIntent, reloadIntent, saveIntent } from "./IntentRecords.js";
 import { transition, type IntentTrigger } from "./IntentStatus.js";
 import { type IntentStatus } from "./model/PaymentIntent.js";
@@ -50,7 +50,7 @@ export interface ConfirmIntentInput {
 type Services = PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs;
 
 /** The job that asks the provider, by our reference, what became of an unknown attempt. */
-export { reconcileIntentJobKind } from "./ReconciliationWindow.js";
+export { reconcileIntentJobKind } from "./ReconcileIntentJobType.js";
 
 /** How long after a lost answer the reconciliation job first asks the provider. */
 export const reconcileDelayMs = 30_000;
@@ -197,7 +197,7 @@ export const applyAttemptOutcome = (
     });
     if (meaning.trigger === "provider_outcome_unknown") {
       // Never guessed: a durable job asks the provider later by the same reference.
-      yield* reconcileIntentJob.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
+      yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
       return { intent, outcome: "processing" as const, declineCode: null };
     }
     const saved = yield* saveIntent(

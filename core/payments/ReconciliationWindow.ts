@@ -6,7 +6,7 @@
  * exception of kind `unresolved` is opened for a human instead of retrying forever. The intent
  * stays processing: nothing is assumed about money that may or may not have moved.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
@@ -17,7 +17,7 @@ import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import type { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { ReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 import { now } from "../kernel/Clock.js";
-import { defineJob } from "../kernel/JobDefinition.js";
+import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
@@ -26,8 +26,7 @@ import { ambiguityWindowName } from "./model/ReconciliationException.js";
 /** The audit actor of the reconcilers. */
 export const reconcilerActor = "system:reconciliation";
 
-/** The job that asks the provider, by our reference, what became of an unknown attempt. */
-export const reconcileIntentJobKind = "payments.reconcile_intent";
+export { reconcileIntentJobKind } from "./ReconcileIntentJobType.js";
 
 /** What one check did. */
 export type WindowedReconcileOutcome =
@@ -62,7 +61,7 @@ export const reconcileIntentWithinWindow = (
         if (at.getTime() < deadline) {
           const next = new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline));
           // A key of its own: the running job still holds the intent's key until it completes.
-          yield* reconcileIntentJob.schedule({ intent_id: intent.id }, { key: `${intent.id}:recheck:${next.getTime()}`, runAt: next });
+          yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: `${intent.id}:recheck:${next.getTime()}`, runAt: next });
           return { _tag: "RecheckScheduled" as const, at: next };
         }
         const opened = yield* openReconciliationException(
@@ -91,8 +90,4 @@ export const reconcileIntentWithinWindow = (
  * schedules a re-check; once the window has passed it opens a reconciliation exception. A
  * provider that does not answer fails the job, so the runner retries it with backoff.
  */
-export const reconcileIntentJob = defineJob({
-  kind: reconcileIntentJobKind,
-  payload: Schema.Struct({ intent_id: Schema.String }),
-  handle: ({ intent_id }) => Effect.asVoid(reconcileIntentWithinWindow(intent_id)),
-});
+export const reconcileIntentJob = reconcileIntentJobType.handledBy(({ intent_id }) => Effect.asVoid(reconcileIntentWithinWindow(intent_id)));

@@ -11,7 +11,7 @@ import { rowCodec, RowDoesNotFit } from "../../adapters/sql/RowCodec.js";
 import { sqliteFeatures } from "../../adapters/sqlite/sqliteFeatures.js";
 import { postgresFeatures } from "../../adapters/postgres/postgresFeatures.js";
 import { DomainError } from "../../core/kernel/Errors.js";
-import { defineJob, JobPayloadInvalid } from "../../core/kernel/JobDefinition.js";
+import { defineJob, defineJobType, JobPayloadInvalid } from "../../core/kernel/JobDefinition.js";
 import { defineEvent, eventUnion } from "../../core/kernel/EventDefinition.js";
 import { pageFrom } from "../../core/kernel/Page.js";
 import { decodeCursor } from "../../core/kernel/Cursor.js";
@@ -167,4 +167,16 @@ t.test("pageFrom keeps limit rows and derives the next cursor from the last one 
   t.not(page.next_cursor, null);
   t.same(await Effect.runPromise(decodeCursor(IdCursorKey, page.next_cursor!)), ["b"]);
   t.equal(pageFrom(rows, 3, (r) => [r.id]).next_cursor, null, "no extra row: the last page");
+});
+
+t.test("a job type declared apart from its handler decodes the same way once handled", async (t) => {
+  const recheck = defineJobType({ kind: "widgets.recheck", payload: Schema.Struct({ widget_id: Schema.String }) });
+  const seen: string[] = [];
+  const handled = recheck.handledBy((payload) => Effect.sync(() => void seen.push(payload.widget_id)));
+  t.equal(handled.kind, "widgets.recheck");
+  await Effect.runPromise(handled.run(job({ widget_id: "w2" })));
+  t.same(seen, ["w2"]);
+  const exit = await Effect.runPromiseExit(handled.run(job({ widget_id: 7 })));
+  t.ok(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error instanceof JobPayloadInvalid, "a bad payload fails the attempt");
+  t.same(seen, ["w2"]);
 });
