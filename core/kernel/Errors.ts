@@ -11,12 +11,15 @@ import type { YieldableError } from "effect/Cause";
 export type ErrorCategory =
   | "bad_request" // 400: malformed syntax, bad cursor, missing idempotency key
   | "unauthorized" // 401
+  | "payment_required" // 402: the payment was declined
   | "forbidden" // 403: caller can see the object but may not do this
   | "not_found" // 404: unknown, or the caller may not learn it exists
   | "conflict" // 409: illegal state transition, in-progress duplicate, already taken
+  | "gone" // 410: expired (an offer, a change-feed cursor older than retention)
   | "precondition_failed" // 412: stale expected version
   | "precondition_required" // 428: If-Match missing
   | "unprocessable" // 422: well-formed but invalid
+  | "locked" // 423: the resource may not be used now (a quarantined file version)
   | "payload_too_large" // 413
   | "rate_limited" // 429
   | "unavailable"; // 503

@@ -7,6 +7,7 @@ import t from "tap";
 import {
   Conflict,
   CurrencyMismatch,
+  DomainError,
   Forbidden,
   IdempotencyKeyRequired,
   IdempotencyKeyReused,
@@ -96,5 +97,20 @@ t.test("unknown failures are a 500 internal_error that reveals nothing", async (
     t.equal(problem.status, 500);
     t.equal(problem.body.code, "internal_error");
     t.notMatch(JSON.stringify(problem.body), /hunter2|SELECT|users_pkey/);
+  }
+});
+
+t.test("module errors declared with DomainError map by category: 402 payment declined, 410 gone, 423 locked", async (t) => {
+  class CardDeclined extends DomainError("CardDeclined", "payment_declined", "payment_required") {}
+  class OfferExpired extends DomainError("OfferExpired", "offer_expired", "gone") {}
+  class VersionQuarantined extends DomainError("VersionQuarantined", "version_quarantined", "locked")<{ readonly versionId: string }> {}
+  for (const [error, status, code] of [
+    [new CardDeclined({}), 402, "payment_declined"],
+    [new OfferExpired({ detail: "The offer expired." }), 410, "offer_expired"],
+    [new VersionQuarantined({ versionId: "v1" }), 423, "version_quarantined"],
+  ] as const) {
+    const problem = toProblem(error);
+    t.equal(problem.status, status, code);
+    t.match(problem.body, { status, code });
   }
 });
