@@ -69,19 +69,12 @@ export type DomainErrorClass<Tag extends string, Code extends string, Category e
 ) => YieldableError & { readonly _tag: Tag; readonly code: Code; readonly category: Category; readonly detail?: string } & Readonly<A>;
 
 /** The object does not exist, or the caller may not learn that it does. */
-export class NotFound extends Data.TaggedError("NotFound")<{
+export class NotFound extends DomainError("NotFound", "not_found", "not_found")<{
   readonly resource: string;
-  readonly detail?: string;
-}> {
-  readonly code = "not_found";
-  readonly category = "not_found" as const;
-}
+}> {}
 
 /** The caller can see the object but lacks the right for this action. */
-export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly detail?: string }> {
-  readonly code = "forbidden";
-  readonly category = "forbidden" as const;
-}
+export class Forbidden extends DomainError("Forbidden", "forbidden", "forbidden") {}
 
 /** Why a credential was refused; each reason has its own stable code. */
 export type UnauthorizedReason = "missing" | "invalid" | "expired" | "revoked";
@@ -116,21 +109,12 @@ export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
 }
 
 /** The expected version is stale; `current` is the resource as it is now (412). */
-export class VersionMismatch extends Data.TaggedError("VersionMismatch")<{
+export class VersionMismatch extends DomainError("VersionMismatch", "version_mismatch", "precondition_failed")<{
   readonly current: unknown;
-  readonly detail?: string;
-}> {
-  readonly code = "version_mismatch";
-  readonly category = "precondition_failed" as const;
-}
+}> {}
 
 /** A conditional update needs an expected version and none was given (428). */
-export class PreconditionRequired extends Data.TaggedError("PreconditionRequired")<{
-  readonly detail?: string;
-}> {
-  readonly code = "precondition_required";
-  readonly category = "precondition_required" as const;
-}
+export class PreconditionRequired extends DomainError("PreconditionRequired", "precondition_required", "precondition_required") {}
 
 /** A state conflict with a stable machine code (409), optionally with a `diff`. */
 export class Conflict extends Data.TaggedError("Conflict")<{
@@ -142,45 +126,24 @@ export class Conflict extends Data.TaggedError("Conflict")<{
 }
 
 /** A cursor the server cannot read (400 invalid_cursor). */
-export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly detail?: string }> {
-  readonly code = "invalid_cursor";
-  readonly category = "bad_request" as const;
-}
+export class InvalidCursor extends DomainError("InvalidCursor", "invalid_cursor", "bad_request") {}
 
 /** Two amounts of different currencies were combined (422 currency_mismatch). */
-export class CurrencyMismatch extends Data.TaggedError("CurrencyMismatch")<{
+export class CurrencyMismatch extends DomainError("CurrencyMismatch", "currency_mismatch", "unprocessable")<{
   readonly expected: string;
   readonly actual: string;
-  readonly detail?: string;
-}> {
-  readonly code = "currency_mismatch";
-  readonly category = "unprocessable" as const;
-}
+}> {}
 
 /** Idempotency: the key was already used for a different request (422). */
-export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{
-  readonly detail?: string;
-}> {
-  readonly code = "idempotency_key_reused";
-  readonly category = "unprocessable" as const;
-}
+export class IdempotencyKeyReused extends DomainError("IdempotencyKeyReused", "idempotency_key_reused", "unprocessable") {}
 
 /** Idempotency: the first request with this key is still running (409 + Retry-After). */
-export class IdempotencyRequestInProgress extends Data.TaggedError("IdempotencyRequestInProgress")<{
+export class IdempotencyRequestInProgress extends DomainError("IdempotencyRequestInProgress", "idempotency_request_in_progress", "conflict")<{
   readonly retryAfterSeconds: number;
-  readonly detail?: string;
-}> {
-  readonly code = "idempotency_request_in_progress";
-  readonly category = "conflict" as const;
-}
+}> {}
 
 /** Idempotency: the endpoint requires an Idempotency-Key header (400). */
-export class IdempotencyKeyRequired extends Data.TaggedError("IdempotencyKeyRequired")<{
-  readonly detail?: string;
-}> {
-  readonly code = "idempotency_key_required";
-  readonly category = "bad_request" as const;
-}
+export class IdempotencyKeyRequired extends DomainError("IdempotencyKeyRequired", "idempotency_key_required", "bad_request") {}
 
 /** Every error the shared kernel can raise. */
 export type KernelError =
