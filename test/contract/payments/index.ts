@@ -9,21 +9,25 @@ export * as paymentFixtures from "./fixtures.js";
 export * from "./PaymentsRepositoryKit.js";
 export * from "./ApiKeysKit.js";
 export * from "./ProviderEventsInboxKit.js";
+export * from "./WebhookEndpointsKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
+import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import type { SuiteOptions } from "../Kit.js";
 import { apiKeysSuite } from "./ApiKeysKit.js";
 import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
+import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
   PaymentsRepository: paymentsRepositorySuite,
   ApiKeys: apiKeysSuite,
   ProviderEventsInbox: providerEventsInboxSuite,
+  WebhookEndpoints: webhookEndpointsSuite,
 };
