@@ -10,19 +10,22 @@ export * from "./PaymentsRepositoryKit.js";
 export * from "./ApiKeysKit.js";
 export * from "./ProviderEventsInboxKit.js";
 export * from "./WebhookEndpointsKit.js";
+export * from "./ReconciliationRepositoryKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
+import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import type { SuiteOptions } from "../Kit.js";
 import { apiKeysSuite } from "./ApiKeysKit.js";
 import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
+import { reconciliationRepositorySuite } from "./ReconciliationRepositoryKit.js";
 import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
@@ -30,4 +33,5 @@ export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<Paymen
   ApiKeys: apiKeysSuite,
   ProviderEventsInbox: providerEventsInboxSuite,
   WebhookEndpoints: webhookEndpointsSuite,
+  ReconciliationRepository: reconciliationRepositorySuite,
 };
