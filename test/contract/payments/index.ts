@@ -13,9 +13,11 @@ export * from "./WebhookEndpointsKit.js";
 export * from "./ReconciliationRepositoryKit.js";
 export * from "./ClientSecretsKit.js";
 export * from "./OperatorExceptionsKit.js";
+export * from "./DisputesKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
+import type { Disputes } from "../../../ports/payments/Disputes.js";
 import type { OperatorExceptions } from "../../../ports/payments/OperatorExceptions.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
@@ -24,6 +26,7 @@ import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.
 import type { SuiteOptions } from "../Kit.js";
 import { apiKeysSuite } from "./ApiKeysKit.js";
 import { clientSecretsSuite } from "./ClientSecretsKit.js";
+import { disputesSuite } from "./DisputesKit.js";
 import { operatorExceptionsSuite } from "./OperatorExceptionsKit.js";
 import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
@@ -31,7 +34,7 @@ import { reconciliationRepositorySuite } from "./ReconciliationRepositoryKit.js"
 import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | OperatorExceptions;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | OperatorExceptions | Disputes;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
@@ -42,4 +45,5 @@ export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<Paymen
   ReconciliationRepository: reconciliationRepositorySuite,
   ClientSecrets: clientSecretsSuite,
   OperatorExceptions: operatorExceptionsSuite,
+  Disputes: disputesSuite,
 };
