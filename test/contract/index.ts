@@ -13,3 +13,4 @@ export * from "./userEpochsKit.js";
 export * from "./channelLogKit.js";
 export * from "./paymentGatewayKit.js";
 export * from "./projects/index.js";
+export * from "./payments/index.js";

@@ -1,0 +1,91 @@
+/**
+ * Records the payment kits build on: ids that sort in creation order on every store, and
+ * merchants with intents written through the PaymentsRepository (every payment record belongs
+ * to a merchant).
+ */
+import { Effect } from "effect";
+import type { Merchant } from "../../../core/payments/model/Merchant.js";
+import type { PaymentAttempt } from "../../../core/payments/model/PaymentAttempt.js";
+import type { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
+import type { Refund } from "../../../core/payments/model/Refund.js";
+import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
+import { T0 } from "../Kit.js";
+
+/** A time-ordered, UUID-shaped id: `uid("a", 2)` < `uid("a", 10)`, and ids of a kind sort together. */
+export const uid = (kind: string, n: number): string => {
+  const prefix = Buffer.from(kind).toString("hex").padEnd(8, "0").slice(0, 8);
+  return `${prefix}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+};
+
+/** Merchant `n` (id `uid("mer", n)`). */
+export const merchantRecord = (n: number): Merchant => ({ id: uid("mer", n), name: `Merchant ${n}`, createdAt: T0 });
+
+/** Intent `n` of `merchantId` (version 1, awaiting a payment method). */
+export const intentRecord = (merchantId: string, n: number, overrides: Partial<PaymentIntent> = {}): PaymentIntent => ({
+  id: uid("pi", n),
+  merchantId,
+  amountMinor: 1000,
+  currency: "USD",
+  captureMethod: "automatic",
+  status: "requires_payment_method",
+  amountCapturableMinor: 0,
+  amountCapturedMinor: 0,
+  amountRefundedMinor: 0,
+  paymentMethod: null,
+  providerPaymentId: null,
+  lastDeclineCode: null,
+  attemptCount: 0,
+  version: 1,
+  createdAt: T0,
+  updatedAt: T0,
+  ...overrides,
+});
+
+/** Attempt `number` of `intent` (id `uid("att", n)`). */
+export const attemptRecord = (intent: PaymentIntent, n: number, number: number, overrides: Partial<PaymentAttempt> = {}): PaymentAttempt => ({
+  id: uid("att", n),
+  intentId: intent.id,
+  merchantId: intent.merchantId,
+  number,
+  reference: `${intent.id}:${number}`,
+  paymentMethod: "pm_card_visa",
+  status: "pending",
+  providerPaymentId: null,
+  declineCode: null,
+  createdAt: T0,
+  updatedAt: T0,
+  ...overrides,
+});
+
+/** Refund `n` of `intent`. */
+export const refundRecord = (intent: PaymentIntent, n: number, amountMinor: number, overrides: Partial<Refund> = {}): Refund => ({
+  id: uid("re", n),
+  intentId: intent.id,
+  merchantId: intent.merchantId,
+  amountMinor,
+  currency: intent.currency,
+  status: "pending",
+  reference: `refund:${uid("re", n)}`,
+  failureReason: null,
+  createdAt: T0,
+  updatedAt: T0,
+  ...overrides,
+});
+
+/** Writes merchant `n` unless present; answers it. */
+export const seedMerchant = (n: number): Effect.Effect<Merchant, never, PaymentsRepository> =>
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepository;
+    const merchant = merchantRecord(n);
+    if ((yield* repo.findMerchant(merchant.id)) === null) yield* repo.insertMerchant(merchant);
+    return merchant;
+  });
+
+/** Writes merchant `merchantN` and its intent `intentN`; answers the intent. */
+export const seedIntent = (merchantN: number, intentN: number, overrides: Partial<PaymentIntent> = {}): Effect.Effect<PaymentIntent, never, PaymentsRepository> =>
+  Effect.gen(function* () {
+    const merchant = yield* seedMerchant(merchantN);
+    const intent = intentRecord(merchant.id, intentN, overrides);
+    yield* Effect.flatMap(PaymentsRepository, (repo) => repo.insertIntent(intent));
+    return intent;
+  });
