@@ -106,10 +106,9 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
           ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),
         })
       : undefined;
-  const observe =
-    config.metricsEnabled || tracing !== undefined
-      ? chain(tracing?.middleware, tracing !== undefined ? problemIds() : undefined, config.metricsEnabled ? observed.middleware : undefined)
-      : undefined;
+  // Every problem+json answer names its request (and its trace when spans are exported), so a
+  // user's error report leads to the log lines and the trace.
+  const observe = chain(tracing?.middleware, problemIds(), config.metricsEnabled ? observed.middleware : undefined);
   // --- end observability
   const app = createKoaApp({
     logger,

@@ -1,10 +1,9 @@
 /**
- * When spans are exported, every problem+json answer carries the trace id (`trace_id`) and the
- * request id (`request_id`), so a user's error report leads to the trace and the log lines.
+ * Every problem+json answer carries the request id (`request_id`) and, when spans are exported,
+ * the trace id (`trace_id`), so a user's error report leads to the log lines and the trace.
  * Added as the answer leaves (after error handling and idempotent replays), so a replayed
- * problem names the request that received it. Only problem answers are touched. Without
- * tracing the bodies stay as they are (two answers to the same question stay identical); the
- * request id is always in the `X-Request-Id` response header.
+ * problem names the request that received it. Only problem answers are touched; the request id
+ * is also in the `X-Request-Id` response header.
  */
 import type { Middleware } from "koa";
 import { problemContentType } from "../koa/ProblemJson.js";

@@ -58,13 +58,13 @@ t.test("with tracing on, problem+json bodies carry the trace id and the request 
   t.equal(body.trace_id, root?.spanContext().traceId, "the body names the exported trace");
 });
 
-t.test("without an exporter nothing is traced: no trace id in bodies or log lines", async (t) => {
+t.test("without an exporter nothing is traced: no trace id in bodies or log lines, the request id still in problems", async (t) => {
   const config = await testConfig("sqlite", t);
   const { server, logText } = await startReferenceServer(t, { ...config, workerInProcess: false });
   const response = await fetch(`${server.url}/v1/workspaces`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   t.equal(response.status, 401);
   const body = (await response.json()) as Record<string, unknown>;
   t.notOk("trace_id" in body);
-  t.notOk("request_id" in body, "problem bodies stay as they were");
+  t.equal(body.request_id, response.headers.get("x-request-id"), "a problem always names its request");
   t.notMatch(logText(), /trace_id/);
 });
