@@ -35,6 +35,14 @@ export const wireShape = <S extends RecordSchema>(record: S): WireShape<S> => {
   return shape as unknown as WireShape<S>;
 };
 
-/** Encodes a record into its wire shape (for event data and other non-route uses). */
-export const toWire = <S extends RecordSchema>(record: S, value: Schema.Schema.Type<S>): WireOf<Schema.Schema.Type<S>> =>
-  Schema.encodeSync(wireShape(record))(value);
+const encoders = new WeakMap<object, (value: unknown) => unknown>();
+
+/** Encodes a record into its wire shape (for event data and other non-route uses); the encoder is built once per record. */
+export const toWire = <S extends RecordSchema>(record: S, value: Schema.Schema.Type<S>): WireOf<Schema.Schema.Type<S>> => {
+  let encode = encoders.get(record);
+  if (encode === undefined) {
+    encode = Schema.encodeSync(wireShape(record) as Schema.Schema<unknown, unknown>);
+    encoders.set(record, encode);
+  }
+  return encode(value) as WireOf<Schema.Schema.Type<S>>;
+};
