@@ -10,7 +10,8 @@
  */
 import "reflect-metadata";
 import { Container } from "inversify";
-import { Context, Effect, Layer, ManagedRuntime } from "effect";
+import { Context, Effect, Layer, ManagedRuntime, type Tracer } from "effect";
+import { pinoEffectLoggerLayer } from "../adapters/observability/EffectLogger.js";
 import type { Logger } from "pino";
 import { databaseLayer, sqlStorageLayer } from "../adapters/sql/DatabaseLayer.js";
 import type { StoragePorts } from "../adapters/sql/storageLayer.js";
@@ -82,6 +83,12 @@ const channelAuthorizers = <S>(authorizers: ReadonlyArray<ModuleChannelAuthorize
   return { forKind: (kind) => byKind.get(kind) };
 };
 
+/** How the runtime observes what it runs. */
+export interface RuntimeOptions {
+  /** Exports every span the runtime's programs open (adapters/observability/Tracing.ts); none when omitted. */
+  readonly tracer?: Tracer.Tracer;
+}
+
 /** The host's services but the channel authorizers, which are built over them. */
 type BaseServices<P> = StoragePorts | RealtimeBus | FilePorts | P;
 
@@ -90,8 +97,13 @@ type BaseServices<P> = StoragePorts | RealtimeBus | FilePorts | P;
  * module's Layer over the database, then the replaced adapters, then the channel authorizers
  * closed over all of it.
  */
-export const buildRuntime = <P>(container: Container, composition: Composition<P>): ManagedRuntime.ManagedRuntime<HostServices<P>, never> => {
+export const buildRuntime = <P>(
+  container: Container,
+  composition: Composition<P>,
+  options: RuntimeOptions = {},
+): ManagedRuntime.ManagedRuntime<HostServices<P>, never> => {
   const database = container.get<SqlDatabase>(HostBindings.Database);
+  const logger = container.get<Logger>(HostBindings.Logger);
   const bus = container.get<ClosableRealtimeBus>(HostBindings.Bus);
   const files = container.get<FileServices>(HostBindings.Files);
   const base = Layer.mergeAll(
@@ -112,5 +124,9 @@ export const buildRuntime = <P>(container: Container, composition: Composition<P
     built.services = services;
     return Layer.succeedContext(services);
   });
-  return ManagedRuntime.make(complete);
+  // Effect's log lines go through the host's pino logger; with a tracer, every program the runtime
+  // runs (requests, jobs, consumers, relay passes) is traced, not only the HTTP handlers.
+  const logging = pinoEffectLoggerLayer(logger, { traceIds: options.tracer !== undefined });
+  const observed = options.tracer === undefined ? logging : Layer.merge(logging, Layer.setTracer(options.tracer));
+  return ManagedRuntime.make(Layer.merge(complete, observed));
 };

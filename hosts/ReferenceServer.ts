@@ -96,8 +96,6 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     rebindPort(container, Transactions, observed.transactions);
     options.rebind?.(container);
   };
-  const core = await createHostCore({ database, modules: composition, logger, files: { ...options.files, store: blobStore }, rebind });
-  const busCheck = realtimeBusCheck(core.bus);
   const tracing =
     options.spanExporter !== undefined || config.otlpEndpoint !== undefined
       ? createTracing({
@@ -106,6 +104,15 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
           ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),
         })
       : undefined;
+  const core = await createHostCore({
+    database,
+    modules: composition,
+    logger,
+    files: { ...options.files, store: blobStore },
+    rebind,
+    ...(tracing !== undefined ? { tracer: tracing.tracer } : {}),
+  });
+  const busCheck = realtimeBusCheck(core.bus);
   // Every problem+json answer names its request (and its trace when spans are exported), so a
   // user's error report leads to the log lines and the trace.
   const observe = chain(tracing?.middleware, problemIds(), config.metricsEnabled ? observed.middleware : undefined);

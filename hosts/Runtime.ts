@@ -4,7 +4,7 @@
  * embedding team all start from here, so they compose the same way.
  */
 import { decodeJwt } from "jose";
-import { Clock, Effect } from "effect";
+import { Clock, Effect, type Tracer } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { verifyToken } from "../adapters/koa/Authentication.js";
@@ -60,6 +60,8 @@ export interface HostCoreOptions<P> {
   readonly files?: FileOptions;
   /** Replace adapters before the runtime is built, e.g. `c => rebindPort(c, Tag, adapter)`. */
   readonly rebind?: (container: Container) => void;
+  /** Exports the spans of everything the runtime runs (createTracing's tracer); none when omitted. */
+  readonly tracer?: Tracer.Tracer;
 }
 
 const fileServices = (options: FileOptions = {}): FileServices => ({
@@ -74,7 +76,7 @@ export const createHostCore = async <P>(options: HostCoreOptions<P>): Promise<Ho
   const bus = await realtimeBus(options.database);
   const container = createContainer({ database: options.database, bus, logger: options.logger, files: fileServices(options.files) });
   options.rebind?.(container);
-  const runtime = buildRuntime(container, composition);
+  const runtime = buildRuntime(container, composition, options.tracer !== undefined ? { tracer: options.tracer } : {});
   for (const module of composition.modules) module.attachRuntime?.(runtime);
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>

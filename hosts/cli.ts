@@ -20,6 +20,7 @@ import { referenceModules, type ReferencePorts } from "./modules/index.js";
 import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
 import { createServer } from "./ReferenceServer.js";
+import { createTracing } from "../adapters/observability/Tracing.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
 const kernelUsage = `Usage: domainkit <command> [options]
@@ -158,17 +159,26 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         return;
       }
       case "worker": {
-        const logger = createLogger({ level: config.logLevel });
+        const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
         const database = await openConfiguredDatabase(config);
+        // Jobs, consumers and relay passes are traced like requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+        const tracing = config.otlpEndpoint !== undefined ? createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint }) : undefined;
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.
         const modules = referenceModules(config);
         if (config.migrateOnStart) await migrateModules(database, modules.modules);
-        const core = await createHostCore({ database, modules, logger, files: { store: configuredBlobStore(config) } });
+        const core = await createHostCore({
+          database,
+          modules,
+          logger,
+          files: { store: configuredBlobStore(config) },
+          ...(tracing !== undefined ? { tracer: tracing.tracer } : {}),
+        });
         const worker = await startHostWorker(core);
         logger.info({ workerId: worker.workerId, database: database.dialect }, "domainkit worker running");
         onSignals(async () => {
           await worker.stop();
           await core.close();
+          await tracing?.shutdown();
         });
         return;
       }

@@ -103,7 +103,9 @@ export const writeStoredResponse = (ctx: Context, response: StoredResponse): voi
 export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<StoredResponse, E, R>): Promise<void> => {
   const { runtime, logger } = hostOf(ctx);
   const principal = principalOf(ctx);
-  const withPrincipal = principal === undefined ? program : Effect.provideService(program, CurrentPrincipal, principal);
+  // Every Effect log line of the request names it (adapters/observability/EffectLogger.ts).
+  const named = Effect.annotateLogs(program, "request_id", ctx.state.requestId);
+  const withPrincipal = principal === undefined ? named : Effect.provideService(named, CurrentPrincipal, principal);
   // Tracing (adapters/observability/Tracing.ts): only when spans are exported, run under the request's span.
   const tracing = ctx.state.effectTracing as { readonly tracer: Tracer.Tracer; readonly parent: Tracer.AnySpan } | undefined;
   const provided = tracing === undefined ? withPrincipal : Effect.withTracer(Effect.withParentSpan(withPrincipal, tracing.parent), tracing.tracer);

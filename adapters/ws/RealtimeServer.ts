@@ -59,7 +59,8 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
   let closing = false;
 
   const warn = (message: string, fields: Record<string, unknown>): void => {
-    Effect.runFork(Effect.logWarning(message).pipe(Effect.annotateLogs(fields)));
+    // On the host runtime, so the line goes through its logger (pino), not the console.
+    runtime.runFork(Effect.logWarning(message).pipe(Effect.annotateLogs(fields)));
   };
   const run = <A>(effect: Effect.Effect<A, unknown, RealtimeServices>): Promise<A> => runtime.runPromise(effect);
 

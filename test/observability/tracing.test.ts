@@ -68,3 +68,31 @@ t.test("without an exporter nothing is traced: no trace id in bodies or log line
   t.equal(body.request_id, response.headers.get("x-request-id"), "a problem always names its request");
   t.notMatch(logText(), /trace_id/);
 });
+
+t.test("with tracing on, the worker is traced too: a job's run is exported with the job's own span below it", async (t) => {
+  const exporter = new InMemorySpanExporter();
+  const config = await testConfig("sqlite", t);
+  const { server } = await startReferenceServer(t, { ...config, workerInProcess: true }, { spanExporter: exporter });
+  const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
+  const created = await post(`${server.url}/v1/workspaces`, token, { name: "Exported" });
+  t.equal(created.status, 201);
+  const workspace = (await created.json()) as { id: string };
+  const requested = await fetch(`${server.url}/v1/workspaces/${workspace.id}/exports`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": "export-traced-1" },
+  });
+  t.equal(requested.status, 202);
+  const deadline = Date.now() + 15_000;
+  let exportSpan: ReadableSpan | undefined;
+  while (exportSpan === undefined && Date.now() < deadline) {
+    exportSpan = exporter.getFinishedSpans().find((s) => s.name === "Projects.runWorkspaceExport");
+    if (exportSpan === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.ok(exportSpan, "the export job's span was exported");
+  if (exportSpan === undefined) return;
+  const byId = new Map(exporter.getFinishedSpans().map((s) => [s.spanContext().spanId, s]));
+  const ancestors: string[] = [];
+  for (let current: ReadableSpan | undefined = exportSpan; current !== undefined; current = byId.get(parentOf(current) ?? "")) ancestors.push(current.name);
+  t.ok(ancestors.includes("JobRunner.runJob"), `below the runner's span of the job (${ancestors.join(" <- ")})`);
+  t.notOk(ancestors.some((name) => name.startsWith("POST ")), "in the worker's own trace, not the request's");
+});
