@@ -19,4 +19,6 @@ export const timedTransactions = (inner: Transactions, database: SqlDatabase, hi
         Effect.sync(() => histogram.observe({ outcome: Exit.isSuccess(exit) ? "commit" : "rollback" }, (performance.now() - started) / 1000)),
       );
     }),
+  // Kept: without it the relay would lose its savepoints and deliver a batch one transaction per event.
+  ...(inner.savepoint !== undefined ? { savepoint: inner.savepoint } : {}),
 });

@@ -82,7 +82,10 @@ export const makeSqlOutboxRelayStore = (
         .select("seq")
         // A literal, so a cached generic plan on Postgres can still use the partial index.
         .where("status", "=", sql.lit("pending"))
-        .where("next_attempt_at", "<=", p("at"))
+        // On SQLite a unary plus keeps the planner off outbox_due (status, next_attempt_at), which
+        // reads every due pending row and sorts them: it walks outbox_pending_seq (status, seq) in
+        // order instead and stops at the limit (7 ms -> 1.4 ms a claim with 20,000 rows pending).
+        .where(f.dialect === "sqlite" ? sql<string>`+${sql.ref("next_attempt_at")}` : sql.ref("next_attempt_at"), "<=", p("at"))
         .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", p("at"))]))
         .orderBy("seq")
         .limit(p("limit")),

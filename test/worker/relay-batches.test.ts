@@ -17,6 +17,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Consumer } from "../../adapters/worker/Consumer.js";
 import { relayOnce, type RelayOptions } from "../../adapters/worker/OutboxRelay.js";
 import { makeEnvelope, openRuntime } from "./fixtures.js";
+import { startReferenceServer, testConfig } from "../hosts/support.js";
 
 const options: RelayOptions = { workerId: "batch-test", batchSize: 50, leaseMs: 30_000 };
 
@@ -115,4 +116,13 @@ forEachDialect(t, "a savepoint that fails forgets the once-per-transaction steps
     ),
   );
   t.equal(ran, 2, "taken in the failed savepoint, taken again once after it, not a third time");
+});
+
+t.test("the reference server's Transactions, timed for metrics, keep the savepoints, so its relay delivers a batch in one transaction per consumer", async (t) => {
+  const config = await testConfig("sqlite", t);
+  const { server } = await startReferenceServer(t, { ...config, workerInProcess: false, metricsEnabled: true });
+  const savepoints = await server.core.runtime.runPromise(
+    Effect.flatMap(Transactions, (tx) => tx.run(Effect.succeed(tx.savepoint !== undefined))),
+  );
+  t.equal(savepoints, true, "the port the relay reads offers savepoints");
 });
