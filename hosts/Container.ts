@@ -127,6 +127,7 @@ export const buildRuntime = <P>(
   // Effect's log lines go through the host's pino logger; with a tracer, every program the runtime
   // runs (requests, jobs, consumers, relay passes) is traced, not only the HTTP handlers.
   const logging = pinoEffectLoggerLayer(logger, { traceIds: options.tracer !== undefined });
-  const observed = options.tracer === undefined ? logging : Layer.merge(logging, Layer.setTracer(options.tracer));
+  // Without one, spans are no-ops: no span objects, clock reads or attribute maps per call.
+  const observed = Layer.merge(logging, options.tracer === undefined ? Layer.setTracerEnabled(false) : Layer.setTracer(options.tracer));
   return ManagedRuntime.make(Layer.merge(complete, observed));
 };
