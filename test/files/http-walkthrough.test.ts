@@ -95,7 +95,8 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     const archive = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Archive", kind: "folder" } });
     t.match(await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: archive.body.id } }), { status: 428 }, "a move needs If-Match");
     const stale = await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: archive.body.id }, headers: { "If-Match": '"9"' } });
-    t.match(stale, { status: 412, body: { code: "version_mismatch", current: { id: fileId } } });
+    t.match(stale, { status: 412, body: { code: "version_mismatch", current: { id: fileId, parent_id: folderId, version: node.version } } });
+    t.notOk("created_by" in (stale.body.current as Json) || "trashRootId" in (stale.body.current as Json), "`current` is the node view a GET answers");
     const moved = await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: archive.body.id, name: "q3-final.txt" }, headers: { "If-Match": `"${String(node.version)}"` } });
     t.match(moved, { status: 200, body: { parent_id: archive.body.id, name: "q3-final.txt" } });
     t.equal(moved.headers.get("etag"), `"${Number(node.version) + 1}"`, "the ETag is the new version");

@@ -2,7 +2,10 @@
  * Routes of the tree: create a folder, read a node (ETag = its version), list children (keyset,
  * filtered by access before the limit), rename or move with If-Match, trash and restore.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
+import { VersionMismatch } from "../../../core/kernel/Errors.js";
+import { toWire } from "../../../core/kernel/Wire.js";
+import { Node, NodeView } from "../../../core/files/model/Node.js";
 import { createFolder } from "../../../core/files/CreateFolder.js";
 import { moveNode } from "../../../core/files/MoveNode.js";
 import { getNode, listChildren } from "../../../core/files/NodeQueries.js";
@@ -14,6 +17,14 @@ import { onNode } from "./Callers.js";
 import { CreateFolderBody, IdParams, NodeResponse, PageQuery, PatchNodeBody } from "./FilesSchemas.js";
 
 const tags = ["files"];
+
+const isNode = Schema.is(Node);
+
+/** A stale-version 412 whose `current` is the node view a GET answers (the core carries the record). */
+export const currentAsNodeView = <E>(error: E): E | VersionMismatch =>
+  error instanceof VersionMismatch && isNode(error.current)
+    ? new VersionMismatch({ current: toWire(NodeView, error.current), ...(error.detail !== undefined ? { detail: error.detail } : {}) })
+    : error;
 
 /** POST /v1/nodes — an editor of the parent folder (any member at the root). */
 export const createFolderRoute = defineRoute({
@@ -91,7 +102,10 @@ export const patchNodeRoute = defineRoute({
   handler: ({ principal, params, body, ifMatch }) =>
     onNode(principal, params.id, ({ userId, workspaceId }) =>
       moveNode({ userId, workspaceId, nodeId: params.id, expectedVersion: ifMatch, name: body.name ?? null, parentId: body.parent_id ?? null }),
-    ).pipe(Effect.map((node) => ({ status: 200, body: node, etag: node.version }))),
+    ).pipe(
+      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+      Effect.mapError(currentAsNodeView),
+    ),
 });
 
 /** DELETE /v1/nodes/:id — trash the node and its active subtree (an editor). */
