@@ -37,6 +37,10 @@ export interface Config {
   readonly logLevel: string;
   /** User ids of the platform operators (PLATFORM_OPERATORS, comma-separated): payments replay dual control. */
   readonly platformOperators: ReadonlyArray<string>;
+  /** Quota of a new workspace drive in bytes (FILES_DEFAULT_QUOTA_BYTES, default 10737418240 = 10 GiB; 0 to 2^53-1). */
+  readonly filesDefaultQuotaBytes: number;
+  /** User ids of file storage's security operators (FILES_SECURITY_OPERATORS, comma-separated): quarantine review and audited samples. */
+  readonly filesSecurityOperators: ReadonlyArray<string>;
   /**
    * Secrets the payment provider signs its webhooks with (PROVIDER_WEBHOOK_SECRET, comma-separated
    * during rotation). None: every provider webhook is refused.
@@ -214,6 +218,12 @@ export const loadConfig = (env: Env = process.env): Config => {
   if (badOperator !== undefined) {
     r.problem("PLATFORM_OPERATORS", `${Reader.shown(badOperator)} is not a user id`, "comma-separated user UUIDs");
   }
+  const filesDefaultQuotaBytes = r.integer("FILES_DEFAULT_QUOTA_BYTES", 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER, "a whole number of bytes such as 10737418240 (10 GiB)");
+  const filesSecurityOperators = r.list("FILES_SECURITY_OPERATORS");
+  const badSecurityOperator = filesSecurityOperators.find((id) => !uuidPattern.test(id));
+  if (badSecurityOperator !== undefined) {
+    r.problem("FILES_SECURITY_OPERATORS", `${Reader.shown(badSecurityOperator)} is not a user id`, "comma-separated user UUIDs");
+  }
   const providerWebhookSecrets = r.list("PROVIDER_WEBHOOK_SECRET");
   const blobDir = r.path("BLOB_DIR", path.join(dataDir, "blobs"));
   const smtpUrl = r.url("SMTP_URL", ["smtp:", "smtps:"], "an SMTP URL such as smtp://user:password@mail.example.com:587");
@@ -246,6 +256,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     migrateOnStart,
     logLevel,
     platformOperators,
+    filesDefaultQuotaBytes,
+    filesSecurityOperators,
     providerWebhookSecrets,
     blobDir,
     blobSigningSecret,

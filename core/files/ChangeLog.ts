@@ -1,12 +1,17 @@
 /**
  * Appends one change record: the sequence number comes from the drive's counter, whose row stays
  * locked until the transaction ends, so change records commit in sequence order and a sync
- * reader never sees seq n+1 before seq n. Call inside the command's transaction.
+ * reader never sees seq n+1 before seq n. A DriveChanged event goes to the outbox with it, so
+ * sync clients subscribed to `drive:<workspace id>` learn that the log grew. Call inside the
+ * command's transaction.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
+import { Outbox } from "../../ports/Outbox.js";
+import type { Ids } from "../../ports/Ids.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { DriveChanged } from "./Events.js";
 import type { ChangeType } from "./model/Change.js";
 import type { FileVersionId, NodeId, WorkspaceId } from "./model/Ids.js";
 
@@ -17,9 +22,11 @@ export const recordChange = (input: {
   readonly type: ChangeType;
   readonly versionId: FileVersionId | null;
   readonly actorId: string;
-}): Effect.Effect<number, never, DriveRepository | ChangesRepository> =>
+}): Effect.Effect<number, never, DriveRepository | ChangesRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const seq = yield* (yield* DriveRepository).nextChangeSeq(input.workspaceId);
     yield* (yield* ChangesRepository).append({ ...input, seq, createdAt: yield* now });
+    const event = yield* DriveChanged.make({ tenant_id: input.workspaceId, aggregate_id: input.workspaceId, aggregate_version: seq, actor_id: input.actorId, data: { seq } });
+    yield* (yield* Outbox).append([event]);
     return seq;
   });

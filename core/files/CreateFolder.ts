@@ -7,6 +7,7 @@ import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import type { Forbidden, NotFound } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
+import type { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
@@ -29,7 +30,7 @@ export const requireFreeName = (workspaceId: string, parent: Node, name: string)
   });
 
 /** Stores a new node under the drive lock: name check, insert, owner grant at the root, change record. */
-export const insertNode = (node: Node, parentIsRoot: boolean): Effect.Effect<Node, NameTaken, NodesRepository | DriveRepository | ChangesRepository> =>
+export const insertNode = (node: Node, parentIsRoot: boolean): Effect.Effect<Node, NameTaken, NodesRepository | DriveRepository | ChangesRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const nodes = yield* NodesRepository;
     const written = yield* nodes.insert(node);

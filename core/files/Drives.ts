@@ -68,7 +68,13 @@ export const setQuota = (
         const drive = yield* drives.lock(workspaceId);
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
         if (quotaBytes < drive.usedBytes + drive.reservedBytes) {
-          return yield* Effect.fail(new QuotaBelowUsage({ usedBytes: drive.usedBytes, reservedBytes: drive.reservedBytes }));
+          return yield* Effect.fail(
+            new QuotaBelowUsage({
+              usedBytes: drive.usedBytes,
+              reservedBytes: drive.reservedBytes,
+              detail: `the quota cannot be below the ${drive.usedBytes + drive.reservedBytes} bytes used and reserved`,
+            }),
+          );
         }
         yield* drives.setQuota(workspaceId, quotaBytes, yield* now);
         return view({ ...drive, quotaBytes });

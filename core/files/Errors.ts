@@ -1,7 +1,8 @@
 /**
  * The file storage module's errors (docs/conventions.md, Errors). Statuses follow the
  * specification's table: 409 for name and move conflicts and conflicting completes, 413 for
- * quota and size, 422 for a stored object that does not match, 410 for an expired cursor.
+ * quota and size, 422 for a stored object that does not match, 410 for an expired cursor, 423
+ * for a version that may not be downloaded.
  */
 import { DomainError } from "../kernel/Errors.js";
 
@@ -72,20 +73,28 @@ export class IllegalTransition extends DomainError("IllegalTransition", "illegal
 
 /**
  * A change cursor older than the retention window (spec: 410 cursor_expired) with the restart
- * point. The kernel has no "gone" category yet: until it does this maps to 409 (see the report).
+ * point, answered as the problem's `restart_cursor` member.
  */
-export class CursorExpired extends DomainError("CursorExpired", "cursor_expired", "conflict")<{
+export class CursorExpired extends DomainError("CursorExpired", "cursor_expired", "gone")<{
   readonly restartCursor: string;
-}> {}
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { restart_cursor: this.restartCursor };
+  }
+}
 
 /** An invalid name: empty, too long, `.`/`..`, or containing `/`, `\` or control characters (422). */
 export class InvalidName extends DomainError("InvalidName", "invalid_name", "unprocessable")<{ readonly name: string }> {}
 
 /**
- * A download of a quarantined, blocked or scan_failed version (spec: 423 version_quarantined).
- * The kernel has no 423 category yet: declared `conflict` until the lead adds `locked`.
+ * A download of a quarantined, blocked or scan_failed version (spec: 423 version_quarantined),
+ * naming the version's status in the problem's `version_status` member.
  */
-export class VersionQuarantined extends DomainError("VersionQuarantined", "version_quarantined", "conflict")<{
+export class VersionQuarantined extends DomainError("VersionQuarantined", "version_quarantined", "locked")<{
   readonly versionId: string;
   readonly status: string;
-}> {}
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { version_status: this.status };
+  }
+}

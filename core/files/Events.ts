@@ -2,7 +2,8 @@
  * The file storage events (spec: Events): UploadFinalized (upload API to scanner and type
  * detector, unique per version stage), FileVersionPublished (scanner coordinator to preview,
  * search and sync; consumers dedupe by version id), NodeDeleted (to sync, search removal and
- * lifecycle; the tombstone stays in the change feed through the cursor window).
+ * lifecycle; the tombstone stays in the change feed through the cursor window), and
+ * DriveChanged (sync: the workspace's change log grew; realtime channel `drive:<workspace id>`).
  */
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
@@ -44,5 +45,13 @@ export const NodeDeleted = defineEvent(
   Schema.Struct({ node_id: Schema.String, parent_id: Schema.NullOr(Schema.String), change_seq: Schema.Int, subtree_count: Schema.Int }),
 );
 
+/**
+ * The change log of a workspace reached `seq` (one per change record, in its transaction). The
+ * aggregate is the drive (`aggregate_id` = workspace id, `aggregate_version` = seq). It names no
+ * node: subscribers of `drive:<workspace id>` read `GET /v1/changes`, which filters by their
+ * access, so the announcement never tells a member about a node they may not see.
+ */
+export const DriveChanged = defineEvent("DriveChanged", 1, Schema.Struct({ seq: Schema.Int }));
+
 /** Every file storage event; consumers decode envelopes with it. */
-export const FilesEvent = eventUnion(UploadFinalized, FileVersionPublished, NodeDeleted);
+export const FilesEvent = eventUnion(UploadFinalized, FileVersionPublished, NodeDeleted, DriveChanged);

@@ -2,6 +2,8 @@
 export * from "./Access.js";
 export * from "./AbortUpload.js";
 export * from "./ChangeLog.js";
+export * from "./Caller.js";
+export * from "./ChannelAccess.js";
 export * from "./CompleteUpload.js";
 export * from "./CreateFolder.js";
 export * from "./CreateUpload.js";
@@ -11,6 +13,7 @@ export * from "./Events.js";
 export * from "./ExpireUpload.js";
 export * from "./Jobs.js";
 export * from "./ListChanges.js";
+export * from "./Locate.js";
 export * from "./MoveNode.js";
 export * from "./NodeQueries.js";
 export * from "./NodeState.js";

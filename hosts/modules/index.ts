@@ -6,16 +6,18 @@ import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { compose, type Composition } from "../Composition.js";
 import type { Config } from "../Config.js";
 import { identityModule } from "./identityModule.js";
+import { makeFilesModule, type FilesPorts } from "./filesModule.js";
 import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
 import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
 
 /** The ports the reference modules provide (beyond the shared ones). */
-export type ReferencePorts = ProjectsPorts | PaymentsPorts;
+export type ReferencePorts = ProjectsPorts | PaymentsPorts | FilesPorts;
 
 /** The configuration the reference modules read. */
 export type ReferenceModulesConfig = Pick<
   Config,
   "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs"
+  | "filesDefaultQuotaBytes" | "filesSecurityOperators"
 >;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
@@ -31,4 +33,5 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           ? {}
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
-    );
+    )
+    .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }));

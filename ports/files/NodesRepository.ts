@@ -18,6 +18,8 @@ export type ChildrenFilter =
   | { readonly kind: "granted"; readonly userId: string };
 
 export interface NodesRepository {
+  /** The workspace a node id belongs to, or null (ids are unique across workspaces). Routes that name only a node start here. */
+  readonly workspaceOf: (id: string) => Effect.Effect<string | null>;
   /** The node of the workspace, or null (another workspace's node is null too). */
   readonly find: (workspaceId: string, id: string) => Effect.Effect<Node | null>;
   /** Stores a new node. */

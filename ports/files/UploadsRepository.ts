@@ -5,6 +5,8 @@ import type { UploadPart, UploadSession, UploadStatus } from "../../core/files/m
 export interface UploadsRepository {
   /** Stores a new session with its parts. */
   readonly insert: (session: UploadSession, parts: ReadonlyArray<UploadPart>) => Effect.Effect<void>;
+  /** The workspace an upload session id belongs to, or null. */
+  readonly workspaceOf: (id: string) => Effect.Effect<string | null>;
   /** The session of the workspace, or null. */
   readonly find: (workspaceId: string, id: string) => Effect.Effect<UploadSession | null>;
   /** The parts of a session by part number. */

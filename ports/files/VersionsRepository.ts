@@ -5,6 +5,8 @@ import type { FileVersion, VersionStatus } from "../../core/files/model/FileVers
 export interface VersionsRepository {
   /** Stores a new version. */
   readonly insert: (version: FileVersion) => Effect.Effect<void>;
+  /** The workspace a version id belongs to, or null. */
+  readonly workspaceOf: (id: string) => Effect.Effect<string | null>;
   /** The version of the workspace, or null. */
   readonly find: (workspaceId: string, id: string) => Effect.Effect<FileVersion | null>;
   /** The next version number of a file (1 for the first). */

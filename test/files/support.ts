@@ -1,9 +1,9 @@
 /**
- * Test support of the file storage module: the ONE place that registers its migrations (the
- * registry is being replaced; the lead adapts this file when merging), a runtime of the files
- * core over one test database with the real SQL repositories, the local blob store as the
- * object store, the signature scanner, and an in-memory workspace directory (the membership a
- * host binds), plus helpers to upload bytes through grants.
+ * Test support of the file storage module: a runtime of the files core over one test database
+ * built from the module's definition (`moduleLayer(db, [makeFilesModule(...)])`: the real SQL
+ * repositories), the local blob store as the object store, the signature scanner, and an
+ * in-memory workspace directory (the membership a host binds), plus helpers to upload bytes
+ * through grants.
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,16 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
-import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
-import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
-import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
-import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
-import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
-import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
-import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
-import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
 import { makeSignatureScanner } from "../../adapters/scanner/SignatureScanner.js";
 import type { FilesServices } from "../../core/files/Services.js";
@@ -28,22 +19,17 @@ import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { ensureDrive } from "../../core/files/Drives.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
+import { makeFilesModule } from "../../hosts/modules/filesModule.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Scanner } from "../../ports/Scanner.js";
-import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
-import { DriveRepository } from "../../ports/files/DriveRepository.js";
-import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { FilesAudit } from "../../ports/files/FilesAudit.js";
-import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
-import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
-import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
-import { WorkspaceDirectory, type WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
+import { defaultFilesSettings, type FilesSettings } from "../../ports/files/FilesSettings.js";
+import type { WorkspaceDirectory, WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import type { HasTeardown } from "../support/databases.js";
+import { moduleLayer } from "../support/moduleLayer.js";
 
 /** The tables a files test database gets: the reference modules' and this module's. */
-export const filesTestModules = [...testModules, { name: "files", migrations: filesMigrations }];
+export const filesTestModules = [...testModules, makeFilesModule()];
 
 /** `forEachDialect` on a database with this module's tables. */
 export const forEachFilesDialect = (t: TapTest, name: string, fn: (t: TapTest, db: SqlDatabase) => Promise<void>): Promise<unknown> =>
@@ -70,21 +56,10 @@ export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const store = makeLocalBlobStore({ dir, signingSecret: "files-test-signing-secret-0123456789abcdef" });
   const directory = new TestDirectory();
+  // The module's own Layer (as hosts compose it), with the membership a test edits and its limits.
+  const module = makeFilesModule({ directory: directory.port, settings: { ...testSettings, ...settings } });
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(ObjectStore, store),
-      Layer.succeed(Scanner, makeSignatureScanner()),
-      Layer.succeed(DriveRepository, makeSqlDriveRepository(db)),
-      Layer.succeed(NodesRepository, makeSqlNodesRepository(db)),
-      Layer.succeed(VersionsRepository, makeSqlVersionsRepository(db)),
-      Layer.succeed(UploadsRepository, makeSqlUploadsRepository(db)),
-      Layer.succeed(ChangesRepository, makeSqlChangesRepository(db)),
-      Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
-      Layer.succeed(FilesAudit, makeSqlFilesAudit(db)),
-      Layer.succeed(WorkspaceDirectory, directory.port),
-      Layer.succeed(FilesSettings, { ...testSettings, ...settings }),
-    ),
+    Layer.mergeAll(moduleLayer(db, [module]), Layer.succeed(ObjectStore, store), Layer.succeed(Scanner, makeSignatureScanner())),
   );
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, FilesServices>): Promise<A> => runtime.runPromise(effect);

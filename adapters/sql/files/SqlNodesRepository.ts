@@ -19,6 +19,10 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   const nodes = rowCodec(Node, f);
   const acl = rowCodec(AclEntry, f);
   return {
+    workspaceOf: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_nodes").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      ),
     find: (workspaceId, id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : nodes.fromRow(row))),

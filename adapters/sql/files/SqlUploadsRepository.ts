@@ -20,6 +20,10 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
           if (sessionParts.length > 0) await ex.insertInto("fs_upload_parts").values(sessionParts.map(parts.toRow)).execute();
         }),
       ),
+    workspaceOf: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_upload_sessions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      ),
     find: (workspaceId, id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_upload_sessions").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : sessions.fromRow(row))),

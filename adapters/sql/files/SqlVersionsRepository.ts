@@ -14,6 +14,10 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
   const bool = (b: boolean) => (db.dialect === "sqlite" ? (b ? 1 : 0) : b);
   return {
     insert: (version) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_file_versions").values(versions.toRow(version)).execute())),
+    workspaceOf: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_file_versions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      ),
     find: (workspaceId, id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : versions.fromRow(row))),

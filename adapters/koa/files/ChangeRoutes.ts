@@ -1,0 +1,36 @@
+/**
+ * The sync change feed: a member reads the workspace's ordered change log, filtered by current
+ * access before the limit. Unlike other lists `next_cursor` is never null (keep it to ask for
+ * later changes); a cursor older than the window is 410 cursor_expired with `restart_cursor`.
+ * Live: the `drive:<workspace id>` realtime channel announces each new change.
+ */
+import { Effect } from "effect";
+import { listChanges } from "../../../core/files/ListChanges.js";
+import { defineRoute } from "../Route.js";
+import { inWorkspace } from "./Callers.js";
+import { ChangesPageResponse, ChangesQuery } from "./FilesSchemas.js";
+
+/** GET /v1/changes?workspace_id=&cursor= — a member; spec: 200, 410. */
+export const listChangesRoute = defineRoute({
+  method: "GET",
+  path: "/v1/changes",
+  operationId: "listChanges",
+  summary: "Read the workspace's ordered sync changes after a cursor",
+  description:
+    "Each item carries the node as it is now, or its tombstone once trashed. `next_cursor` is never null; `has_more` says whether to ask again at once. " +
+    "410 cursor_expired with `restart_cursor` when the cursor is older than the change window: list the tree again, then continue from it. " +
+    "Subscribe to `drive:<workspace_id>` on /v1/realtime to learn of new changes.",
+  tags: ["files"],
+  auth: "required",
+  pagination: true,
+  query: ChangesQuery,
+  responses: { 200: ChangesPageResponse },
+  problems: [400, 404, 410],
+  handler: ({ principal, query, page }) =>
+    inWorkspace(principal, query.workspace_id, ({ userId, workspaceId }) => listChanges({ userId, workspaceId, cursor: page.cursor ?? null, limit: page.limit })).pipe(
+      Effect.map((changes) => ({ status: 200, body: changes })),
+    ),
+});
+
+/** Change feed routes. */
+export const changeRoutes = [listChangesRoute];

@@ -1,0 +1,147 @@
+/**
+ * Request shapes of the file storage endpoints (snake_case, docs/conventions.md, HTTP) and the
+ * response shapes derived from the records of core/files/model (`wireShape`). Nested records
+ * (part grants, a change's node) are their own derived wire shapes, so every key on the wire is
+ * snake_case and every time RFC 3339.
+ */
+import { Schema, Struct } from "effect";
+import { wireShape } from "../../../core/kernel/Wire.js";
+import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
+import { ChangeItem } from "../../../core/files/model/Change.js";
+import { DriveView } from "../../../core/files/model/Drive.js";
+import { FileVersionView } from "../../../core/files/model/FileVersion.js";
+import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
+import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
+import { PartGrant, UploadSessionView } from "../../../core/files/model/UploadSession.js";
+import { pageQueryFields } from "../Pagination.js";
+
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** `:id` path parameter. */
+export const IdParams = Schema.Struct({ id: Id });
+
+/** `/v1/nodes/:id/permissions/:user_id`. */
+export const PermissionParams = Schema.Struct({ id: Id, user_id: Id });
+
+/** `/v1/nodes/:id/share-links/:link_id`. */
+export const ShareLinkParams = Schema.Struct({ id: Id, link_id: Id });
+
+/** `/v1/nodes/:id/versions/:version_id/restore`. */
+export const VersionParams = Schema.Struct({ id: Id, version_id: Id });
+
+/** Query of the cursor lists. */
+export const PageQuery = Schema.Struct(pageQueryFields);
+
+/** Body of PUT /v1/workspaces/:id/drive/quota. */
+export const QuotaBody = Schema.Struct({
+  quota_bytes: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({ description: "The drive's quota in bytes; never below used + reserved (409 quota_below_usage)." }),
+});
+
+/** Body of POST /v1/nodes. */
+export const CreateFolderBody = Schema.Struct({
+  parent_id: Id,
+  name: Schema.String,
+  kind: Schema.Literal("folder").annotations({ description: "Only folders are created here; files come from uploads." }),
+});
+
+/** Body of PATCH /v1/nodes/:id: the new name and/or the new parent. */
+export const PatchNodeBody = Schema.Struct({
+  name: Schema.optional(Schema.String),
+  parent_id: Schema.optional(Id),
+});
+
+/** Body of POST /v1/uploads. */
+export const CreateUploadBody = Schema.Struct({
+  parent_id: Id.annotations({ description: "The folder the new file goes into (for a new version: the file's folder)." }),
+  name: Schema.String,
+  size_bytes: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
+  sha256: Schema.String.annotations({ description: "SHA-256 of the whole file, lowercase hex." }),
+  content_type: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)), { default: () => "application/octet-stream" }),
+  node_id: Schema.optional(Schema.NullOr(Id)).annotations({ description: "Set to upload a new version of this file." }),
+  part_sha256: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(10_000))).annotations({
+    description: "SHA-256 of each part in order (lowercase hex); required when the file has more than one part.",
+  }),
+});
+
+/** Body of POST /v1/uploads/:id/complete. */
+export const CompleteUploadBody = Schema.Struct({ sha256: Schema.String });
+
+/** Body of POST /v1/nodes/:id/downloads. */
+export const DownloadBody = Schema.Struct({
+  version_id: Schema.optional(Schema.NullOr(Id)).annotations({ description: "A version of this file; the current version when omitted." }),
+});
+
+/** Body of POST /v1/nodes/:id/permissions. */
+export const GrantBody = Schema.Struct({ user_id: Id, role: NodeRole });
+
+/** Body of POST /v1/nodes/:id/share-links. */
+export const CreateShareLinkBody = Schema.Struct({
+  expires_at: Schema.optional(Schema.NullOr(Schema.Date)).annotations({ description: "RFC 3339 time in the future; never expires when omitted." }),
+  allow_download: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+});
+
+/** Query of GET /v1/file-shares/access: a node inside the shared folder (the shared node when omitted). */
+export const SharedNodeQuery = Schema.Struct({ node_id: Schema.optional(Id) });
+
+/** Body of POST /v1/file-shares/access/downloads. */
+export const SharedDownloadBody = Schema.Struct({ node_id: Schema.optional(Schema.NullOr(Id)) });
+
+/** Query of GET /v1/changes. */
+export const ChangesQuery = Schema.Struct({ workspace_id: Id, ...pageQueryFields });
+
+/** Body of POST /v1/operator/file-versions/:id/review. */
+export const ReviewBody = Schema.Struct({ decision: Schema.Literal("release", "block"), reason: Schema.String });
+
+/** Body of POST /v1/operator/file-versions/:id/samples. */
+export const SampleBody = Schema.Struct({ reason: Schema.String });
+
+/** A drive: `{root_node_id, quota_bytes, used_bytes, reserved_bytes}`. */
+export const DriveResponse = wireShape(DriveView);
+
+/** A node. */
+export const NodeResponse = wireShape(NodeView);
+
+/** A file version (never its object key). */
+export const VersionResponse = wireShape(FileVersionView);
+
+/** An upload session with its part grants (`parts[].url`, `parts[].headers`) and `received_parts`. */
+export const UploadResponse = wireShape(Schema.Struct({ ...UploadSessionView.fields, parts: Schema.Array(wireShape(PartGrant)) }));
+
+/** A download grant: the URL (short-lived), its expiry and the version it serves. */
+export const DownloadResponse = Schema.Struct({
+  url: Schema.String,
+  expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")),
+  // A nested record is its own derived wire shape (a record field cannot hold one).
+  version: VersionResponse,
+});
+
+/** A direct grant on a node. */
+export const PermissionResponse = wireShape(AclEntryView);
+
+/** A share link as listed (never the token). */
+export const ShareLinkResponse = wireShape(ShareLinkView);
+
+/** A new share link: its token is shown here once. */
+export const CreatedShareLinkResponse = wireShape(
+  Schema.Struct({ ...Struct.pick(ShareLink.fields, "id", "nodeId", "allowDownload", "expiresAt"), token: Schema.String }),
+);
+
+/** One item of the change feed: the node as it is now, or its tombstone. */
+export const ChangeResponse = Schema.Struct({
+  seq: ChangeItem.fields.seq,
+  nodeId: Schema.propertySignature(ChangeItem.fields.nodeId).pipe(Schema.fromKey("node_id")),
+  type: ChangeItem.fields.type,
+  // Nested records are their own derived wire shapes (a record field cannot hold one).
+  node: Schema.NullOr(NodeResponse),
+  tombstone: Schema.NullOr(wireShape(NodeTombstone)),
+});
+
+/** A page of the change feed: `next_cursor` is never null (keep it to ask for later changes). */
+export const ChangesPageResponse = Schema.Struct({
+  data: Schema.Array(ChangeResponse),
+  nextCursor: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("next_cursor")),
+  hasMore: Schema.propertySignature(Schema.Boolean).pipe(Schema.fromKey("has_more")),
+});
+
+/** The outcome of a review: the version's status now (`skipped` when it had already moved). */
+export const ReviewResponse = Schema.Struct({ version_id: Schema.String, status: Schema.String });

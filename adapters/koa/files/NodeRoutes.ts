@@ -1,0 +1,146 @@
+/**
+ * Routes of the tree: create a folder, read a node (ETag = its version), list children (keyset,
+ * filtered by access before the limit), rename or move with If-Match, trash and restore.
+ */
+import { Effect, Schema } from "effect";
+import { VersionMismatch } from "../../../core/kernel/Errors.js";
+import { toWire } from "../../../core/kernel/Wire.js";
+import { Node, NodeView } from "../../../core/files/model/Node.js";
+import { createFolder } from "../../../core/files/CreateFolder.js";
+import { moveNode } from "../../../core/files/MoveNode.js";
+import { getNode, listChildren } from "../../../core/files/NodeQueries.js";
+import { restoreNode } from "../../../core/files/RestoreNode.js";
+import { trashNode } from "../../../core/files/TrashNode.js";
+import { PageOf } from "../../../core/kernel/Page.js";
+import { defineRoute } from "../Route.js";
+import { onNode } from "./Callers.js";
+import { CreateFolderBody, IdParams, NodeResponse, PageQuery, PatchNodeBody } from "./FilesSchemas.js";
+
+const tags = ["files"];
+
+const isNode = Schema.is(Node);
+
+/** A stale-version 412 whose `current` is the node view a GET answers (the core carries the record). */
+export const currentAsNodeView = <E>(error: E): E | VersionMismatch =>
+  error instanceof VersionMismatch && isNode(error.current)
+    ? new VersionMismatch({ current: toWire(NodeView, error.current), ...(error.detail !== undefined ? { detail: error.detail } : {}) })
+    : error;
+
+/** POST /v1/nodes — an editor of the parent folder (any member at the root). */
+export const createFolderRoute = defineRoute({
+  method: "POST",
+  path: "/v1/nodes",
+  operationId: "createFolder",
+  summary: "Create a folder",
+  description:
+    "An editor of the parent folder; at the root any member, who becomes the new folder's owner. 409 name_taken when an active sibling has the name; 422 invalid_name.",
+  tags,
+  auth: "required",
+  body: CreateFolderBody,
+  responses: { 201: NodeResponse },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, body }) =>
+    onNode(principal, body.parent_id, ({ userId, workspaceId }) => createFolder({ userId, workspaceId, parentId: body.parent_id, name: body.name })).pipe(
+      Effect.map((node) => ({ status: 201, body: node, etag: node.version })),
+    ),
+});
+
+/** GET /v1/nodes/:id — a viewer; ETag is the node's version. */
+export const getNodeRoute = defineRoute({
+  method: "GET",
+  path: "/v1/nodes/:id",
+  operationId: "getNode",
+  summary: "Read a node (ETag carries its version)",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: NodeResponse },
+  problems: [404],
+  handler: ({ principal, params }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => getNode({ userId, workspaceId, nodeId: params.id })).pipe(
+      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+    ),
+});
+
+/** GET /v1/nodes/:id/children — node viewer (spec: 200, 403). */
+export const listChildrenRoute = defineRoute({
+  method: "GET",
+  path: "/v1/nodes/:id/children",
+  operationId: "listChildren",
+  summary: "List the authorized active children of a folder (keyset pages by name, then id)",
+  description:
+    "A viewer of the folder sees every active child. At the root, a member without a role on it sees only the children granted to them, filtered before the page limit.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: IdParams,
+  query: PageQuery,
+  responses: { 200: PageOf(NodeResponse) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      listChildren({ userId, workspaceId, nodeId: params.id, cursor: page.cursor ?? null, limit: page.limit }),
+    ).pipe(Effect.map((children) => ({ status: 200, body: children }))),
+});
+
+/** PATCH /v1/nodes/:id — rename and/or move with the expected version. */
+export const patchNodeRoute = defineRoute({
+  method: "PATCH",
+  path: "/v1/nodes/:id",
+  operationId: "moveNode",
+  summary: "Rename or move a node with the expected version in If-Match",
+  description:
+    "An editor of the node and, for a move, of the destination folder. 428 without If-Match; 412 version_mismatch with `current`; " +
+    "409 name_taken, move_into_descendant (a node never becomes its own descendant), concurrent_move, root_immutable, node_trashed.",
+  tags,
+  auth: "required",
+  ifMatch: "required",
+  params: IdParams,
+  body: PatchNodeBody,
+  responses: { 200: NodeResponse },
+  problems: [403, 404, 409, 412, 422, 428],
+  handler: ({ principal, params, body, ifMatch }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      moveNode({ userId, workspaceId, nodeId: params.id, expectedVersion: ifMatch, name: body.name ?? null, parentId: body.parent_id ?? null }),
+    ).pipe(
+      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+      Effect.mapError(currentAsNodeView),
+    ),
+});
+
+/** DELETE /v1/nodes/:id — trash the node and its active subtree (an editor). */
+export const trashNodeRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/nodes/:id",
+  operationId: "trashNode",
+  summary: "Move a node and its subtree to the trash",
+  description: "An editor. The change feed gets one node.trashed tombstone for the node (clients drop its subtree); NodeDeleted is produced. 409 root_immutable for the root.",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 204: null },
+  problems: [403, 404, 409],
+  handler: ({ principal, params }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => trashNode({ userId, workspaceId, nodeId: params.id })).pipe(Effect.as({ status: 204 })),
+});
+
+/** POST /v1/nodes/:id/restore — bring back exactly what was trashed with the node. */
+export const restoreNodeRoute = defineRoute({
+  method: "POST",
+  path: "/v1/nodes/:id/restore",
+  operationId: "restoreNode",
+  summary: "Restore a trashed node and the subtree trashed with it",
+  description: "An editor. 409 name_taken when the name was taken again meanwhile; 409 node_trashed for a node trashed with an ancestor (restore the ancestor).",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: NodeResponse },
+  problems: [403, 404, 409],
+  handler: ({ principal, params }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => restoreNode({ userId, workspaceId, nodeId: params.id })).pipe(
+      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+    ),
+});
+
+/** Node routes. */
+export const nodeRoutes = [createFolderRoute, getNodeRoute, listChildrenRoute, patchNodeRoute, trashNodeRoute, restoreNodeRoute];

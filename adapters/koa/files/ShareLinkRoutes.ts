@@ -1,0 +1,130 @@
+/**
+ * Routes of file share links. An owner creates (the token is answered once, stored as a hash),
+ * lists (never the tokens) and revokes links. A recipient presents the token only in the
+ * `X-Share-Token` header — never in a URL, so it stays out of access logs — and reaches exactly
+ * the shared node and, for a folder, its active subtree; anything else, or a revoked, expired or
+ * unknown token, is 404.
+ */
+import { Effect, Schema } from "effect";
+import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../../core/files/ShareLinks.js";
+import { defineRoute } from "../Route.js";
+import { onNode } from "./Callers.js";
+import {
+  CreatedShareLinkResponse,
+  CreateShareLinkBody,
+  DownloadResponse,
+  IdParams,
+  NodeResponse,
+  SharedDownloadBody,
+  SharedNodeQuery,
+  ShareLinkParams,
+  ShareLinkResponse,
+} from "./FilesSchemas.js";
+
+const tags = ["files"];
+
+/** The header carrying a file share token (as project share links do). */
+export const fileShareTokenHeader = "X-Share-Token";
+
+// Answers carrying or granted by a token must not be cached by anyone.
+const noStore = { "Cache-Control": "no-store" };
+
+/** POST /v1/nodes/:id/share-links — the node's owner. */
+export const createFileShareLinkRoute = defineRoute({
+  method: "POST",
+  path: "/v1/nodes/:id/share-links",
+  operationId: "createFileShareLink",
+  summary: "Create a share link to a node (owner; the token is shown once)",
+  description: "`expires_at` must be in the future (never expires when omitted); `allow_download` lets recipients take download grants. Present the token in X-Share-Token.",
+  tags,
+  auth: "required",
+  // Not replayable: a stored replay would keep the token in clear in the idempotency record.
+  idempotency: "none",
+  params: IdParams,
+  body: CreateShareLinkBody,
+  responses: { 201: CreatedShareLinkResponse },
+  problems: [403, 404, 422],
+  handler: ({ principal, params, body }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      createShareLink({ userId, workspaceId, nodeId: params.id, expiresAt: body.expires_at ?? null, allowDownload: body.allow_download }),
+    ).pipe(
+      Effect.map(({ link, token }) => ({
+        status: 201,
+        body: { id: link.id, nodeId: link.nodeId, allowDownload: link.allowDownload, expiresAt: link.expiresAt, token },
+        headers: noStore,
+      })),
+    ),
+});
+
+/** GET /v1/nodes/:id/share-links — the node's owner; never the tokens. */
+export const listFileShareLinksRoute = defineRoute({
+  method: "GET",
+  path: "/v1/nodes/:id/share-links",
+  operationId: "listFileShareLinks",
+  summary: "List a node's share links (owner; never the tokens)",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkResponse) }) },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => listShareLinks({ userId, workspaceId, nodeId: params.id })).pipe(
+      Effect.map((links) => ({ status: 200, body: { data: links } })),
+    ),
+});
+
+/** DELETE /v1/nodes/:id/share-links/:link_id — the node's owner (idempotent). */
+export const revokeFileShareLinkRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/nodes/:id/share-links/:link_id",
+  operationId: "revokeFileShareLink",
+  summary: "Revoke a share link (owner; idempotent)",
+  tags,
+  auth: "required",
+  params: ShareLinkParams,
+  responses: { 204: null },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => revokeShareLink({ userId, workspaceId, nodeId: params.id, linkId: params.link_id })).pipe(
+      Effect.as({ status: 204 }),
+    ),
+});
+
+/** GET /v1/file-shares/access — public; the token in X-Share-Token. */
+export const accessFileShareRoute = defineRoute({
+  method: "GET",
+  path: "/v1/file-shares/access",
+  operationId: "accessFileShare",
+  summary: "Read the shared node, or a node inside a shared folder (X-Share-Token header)",
+  description: "A missing, unknown, expired or revoked token, or a node outside the shared subtree, answers 404.",
+  tags,
+  auth: "none",
+  query: SharedNodeQuery,
+  responses: { 200: NodeResponse },
+  problems: [404],
+  handler: ({ query }, ctx) =>
+    resolveShare(ctx.get(fileShareTokenHeader) || undefined, query.node_id ?? null).pipe(
+      Effect.map(({ node }) => ({ status: 200, body: node, headers: noStore })),
+    ),
+});
+
+/** POST /v1/file-shares/access/downloads — public; the token in X-Share-Token. */
+export const fileShareDownloadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/file-shares/access/downloads",
+  operationId: "fileShareDownload",
+  summary: "Issue a download grant through a share link (X-Share-Token header)",
+  description: "403 when the link does not allow downloads; 423 version_quarantined when the file has no published version; 404 as for access.",
+  tags,
+  auth: "none",
+  body: SharedDownloadBody,
+  responses: { 201: DownloadResponse },
+  problems: [403, 404, 409, 423],
+  handler: ({ body }, ctx) =>
+    shareDownload(ctx.get(fileShareTokenHeader) || undefined, body.node_id ?? null).pipe(
+      Effect.map((grant) => ({ status: 201, body: grant, headers: noStore })),
+    ),
+});
+
+/** File share link routes. */
+export const fileShareLinkRoutes = [createFileShareLinkRoute, listFileShareLinksRoute, revokeFileShareLinkRoute, accessFileShareRoute, fileShareDownloadRoute];

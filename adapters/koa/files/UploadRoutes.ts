@@ -1,0 +1,105 @@
+/**
+ * Routes of resumable uploads. Bytes never pass through these routes: a session answers one
+ * grant per part (bound to object key, PUT, size, SHA-256 and expiry) and the client PUTs each
+ * part to the object store directly; completion verifies what the store holds.
+ */
+import { Effect } from "effect";
+import { abortUpload } from "../../../core/files/AbortUpload.js";
+import { completeUpload } from "../../../core/files/CompleteUpload.js";
+import { createUpload } from "../../../core/files/CreateUpload.js";
+import { getUpload } from "../../../core/files/UploadQueries.js";
+import { defineRoute } from "../Route.js";
+import { onNode, onUpload } from "./Callers.js";
+import { CompleteUploadBody, CreateUploadBody, IdParams, UploadResponse, VersionResponse } from "./FilesSchemas.js";
+
+const tags = ["files"];
+
+/** POST /v1/uploads — parent folder editor; Idempotency-Key required (spec). */
+export const createUploadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/uploads",
+  operationId: "createUpload",
+  summary: "Reserve quota and open an upload session with a grant per part",
+  description:
+    "An editor of the parent folder (any member at the root), or of the file for a new version (`node_id`). The size is reserved against the drive's quota " +
+    "in the same transaction: 413 quota_exceeded or file_too_large. PUT each part's bytes to `parts[].url` with `parts[].headers`. " +
+    "A file of more than one part declares each part's SHA-256 in `part_sha256`. 409 name_taken when the name is taken.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  body: CreateUploadBody,
+  responses: { 201: UploadResponse },
+  problems: [403, 404, 409, 413, 422],
+  handler: ({ principal, body }) =>
+    onNode(principal, body.node_id ?? body.parent_id, ({ userId, workspaceId }) =>
+      createUpload({
+        userId,
+        workspaceId,
+        parentId: body.parent_id,
+        name: body.name,
+        sizeBytes: body.size_bytes,
+        sha256: body.sha256,
+        contentType: body.content_type,
+        nodeId: body.node_id ?? null,
+        partSha256: body.part_sha256 ?? null,
+      }),
+    ).pipe(Effect.map((session) => ({ status: 201, body: session }))),
+});
+
+/** GET /v1/uploads/:id — the session's owner resumes: received parts and fresh grants for the missing ones. */
+export const getUploadRoute = defineRoute({
+  method: "GET",
+  path: "/v1/uploads/:id",
+  operationId: "getUpload",
+  summary: "Resume an upload: the parts already stored and fresh grants for the missing ones",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: UploadResponse },
+  problems: [404],
+  handler: ({ principal, params }) =>
+    onUpload(principal, params.id, ({ userId, workspaceId }) => getUpload({ userId, workspaceId, uploadId: params.id })).pipe(
+      Effect.map((session) => ({ status: 200, body: session })),
+    ),
+});
+
+/** POST /v1/uploads/:id/complete — the session's owner; keyed by session and checksum (spec). */
+export const completeUploadRoute = defineRoute({
+  method: "POST",
+  path: "/v1/uploads/:id/complete",
+  operationId: "completeUpload",
+  summary: "Verify the stored object and queue its scan (202 with the quarantined version)",
+  description:
+    "Keyed by session and checksum: repeating it with the same `sha256` answers the same version. 422 checksum_mismatch or size_mismatch when the " +
+    "stored bytes differ (nothing published, the reservation released); 409 upload_incomplete (parts missing; the session stays open), " +
+    "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken.",
+  tags,
+  auth: "required",
+  params: IdParams,
+  body: CompleteUploadBody,
+  responses: { 202: VersionResponse },
+  problems: [404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    onUpload(principal, params.id, ({ userId, workspaceId }) => completeUpload({ userId, workspaceId, uploadId: params.id, sha256: body.sha256 })).pipe(
+      Effect.map((version) => ({ status: 202, body: version })),
+    ),
+});
+
+/** DELETE /v1/uploads/:id — the session's owner aborts; the reservation is released once. */
+export const abortUploadRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/uploads/:id",
+  operationId: "abortUpload",
+  summary: "Abort an upload and release its reservation (idempotent)",
+  description: "409 upload_not_open when the session already completed, expired or failed.",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 204: null },
+  problems: [404, 409],
+  handler: ({ principal, params }) =>
+    onUpload(principal, params.id, ({ userId, workspaceId }) => abortUpload({ userId, workspaceId, uploadId: params.id })).pipe(Effect.as({ status: 204 })),
+});
+
+/** Upload routes. */
+export const uploadRoutes = [createUploadRoute, getUploadRoute, completeUploadRoute, abortUploadRoute];

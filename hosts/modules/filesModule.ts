@@ -1,0 +1,96 @@
+/**
+ * The file storage module as a host sees it: the Layer of its ports (`FilesPorts`: the
+ * repositories over the host's database, the workspace directory and the settings), routes,
+ * migrations, jobs (scan, upload expiry, quota reconciliation) and the `drive:<workspace id>`
+ * channel. Bytes go through the host's shared ObjectStore and Scanner (blobStorageModule.ts),
+ * never through this module's routes.
+ *
+ * The workspace is the tenant. By default the module reads membership from the project module's
+ * workspaces (SqlProjectsWorkspaceDirectory: the reference server composes both); a host that
+ * embeds file storage alone passes its own `directory`.
+ */
+import { Layer } from "effect";
+import { filesRoutes } from "../../adapters/koa/files/index.js";
+import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
+import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
+import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
+import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
+import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
+import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
+import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
+import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
+import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
+import { filesJobs } from "../../core/files/Jobs.js";
+import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
+import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
+import type { HostServices } from "../PortBindings.js";
+
+/** The ports the file storage module's Layer provides. */
+export type FilesPorts =
+  | DriveRepository
+  | NodesRepository
+  | VersionsRepository
+  | UploadsRepository
+  | ChangesRepository
+  | ShareLinksRepository
+  | FilesAudit
+  | WorkspaceDirectory
+  | FilesSettings;
+
+/** Options of the file storage module. */
+export interface FilesModuleOptions {
+  /**
+   * Limits and operators; `defaultFilesSettings` for what is omitted. The reference server sets
+   * `defaultQuotaBytes` from FILES_DEFAULT_QUOTA_BYTES and `securityOperators` from
+   * FILES_SECURITY_OPERATORS.
+   */
+  readonly settings?: Partial<FilesSettings>;
+  /** Workspace membership; the project module's workspaces (same database) when omitted. */
+  readonly directory?: WorkspaceDirectory;
+}
+
+/** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
+export const driveChannelAuthorizer: ModuleChannelAuthorizer<WorkspaceDirectory> = {
+  kind: driveChannelKind,
+  authorize: maySubscribeToDrive,
+};
+
+/** The file storage module's ports over the host's database. */
+export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesPorts, never, SqlDatabase> =>
+  Layer.mergeAll(
+    sqlPort(DriveRepository, makeSqlDriveRepository),
+    sqlPort(NodesRepository, makeSqlNodesRepository),
+    sqlPort(VersionsRepository, makeSqlVersionsRepository),
+    sqlPort(UploadsRepository, makeSqlUploadsRepository),
+    sqlPort(ChangesRepository, makeSqlChangesRepository),
+    sqlPort(ShareLinksRepository, makeSqlShareLinksRepository),
+    sqlPort(FilesAudit, makeSqlFilesAudit),
+    options.directory === undefined ? sqlPort(WorkspaceDirectory, makeSqlProjectsWorkspaceDirectory) : Layer.succeed(WorkspaceDirectory, options.directory),
+    Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
+  );
+
+/** Builds the file storage module's definition. */
+export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinition<FilesPorts, HostServices<FilesPorts>> => ({
+  name: "files",
+  layer: filesLayer(options),
+  routes: filesRoutes,
+  migrations: filesMigrations,
+  // Scanning, upload expiry and quota reconciliation use the host's ObjectStore and Scanner.
+  jobHandlers: filesJobs,
+  channelAuthorizers: [driveChannelAuthorizer],
+  channelsFor: filesChannelsFor,
+});
+
+/** The file storage module with default settings, over the project module's workspaces. */
+export const filesModule = makeFilesModule();
