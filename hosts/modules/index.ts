@@ -5,12 +5,13 @@
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { compose, type Composition } from "../Composition.js";
 import type { Config } from "../Config.js";
+import { makeCommerceModule, type CommercePorts } from "./commerceModule.js";
 import { identityModule } from "./identityModule.js";
 import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
 import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
 
 /** The ports the reference modules provide (beyond the shared ones). */
-export type ReferencePorts = ProjectsPorts | PaymentsPorts;
+export type ReferencePorts = ProjectsPorts | PaymentsPorts | CommercePorts;
 
 /** The configuration the reference modules read. */
 export type ReferenceModulesConfig = Pick<
@@ -31,4 +32,5 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           ? {}
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
-    );
+    )
+    .add(makeCommerceModule({ mailer: configuredMailer(config.mail) }));
