@@ -22,3 +22,7 @@ export * from "./Returns.js";
 export * from "./Retention.js";
 export * from "./Jobs.js";
 export * from "./Services.js";
+export * from "./Callers.js";
+export * from "./ChannelAccess.js";
+export * from "./Consumers.js";
+export * from "./ReturnQueries.js";
