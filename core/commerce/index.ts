@@ -26,3 +26,4 @@ export * from "./Callers.js";
 export * from "./ChannelAccess.js";
 export * from "./Consumers.js";
 export * from "./ReturnQueries.js";
+export * from "./CarrierTracking.js";

@@ -4,13 +4,15 @@
  * and — in the reference server — the PaymentGateway and MerchantProvisioning bound in-process
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
  * tasks, customer mail), jobs and the daily retention run, the `shop-order` and `shop-store`
- * channels, and guest cart tokens as bearer credentials. It composes after the payment module,
+ * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
+ * an hourly poll of the sandbox carrier unless a host brings its own). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
  * PaymentGateway (makeHttpPaymentGateway) and MerchantProvisioning with `rebindPort`.
  */
 import { createHash } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
+import { makeHmacCarrierWebhookReceiver, makeSandboxCarrier } from "../../adapters/commerce/carriers/SandboxCarrier.js";
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
@@ -32,10 +34,12 @@ import { mayWatchOrder, mayWatchStore, commerceChannelsFor, orderChannelKind, st
 import { commerceConsumers } from "../../core/commerce/Consumers.js";
 import { commerceJobs } from "../../core/commerce/Jobs.js";
 import { scheduleRetention } from "../../core/commerce/Retention.js";
+import { scheduleCarrierPoll } from "../../core/commerce/CarrierTracking.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import { CartTokens } from "../../ports/commerce/CartTokens.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
@@ -55,7 +59,9 @@ export type CommercePorts =
   | CartTokens
   | Mailer
   | PaymentGateway
-  | MerchantProvisioning;
+  | MerchantProvisioning
+  | CarrierWebhookReceiver
+  | CarrierTracking;
 
 /** Options of the e-commerce module. */
 export interface CommerceModuleOptions {
@@ -67,7 +73,11 @@ export interface CommerceModuleOptions {
    * development key (id `dev`) — never for production data (docs/decisions.md, E-commerce slice 2).
    */
   readonly sealingKeys?: FieldSealerKeys;
-  /** Environment to read COMMERCE_SEALING_KEYS from (process.env when omitted). */
+  /** Secrets of carrier webhooks (several while rotating); else COMMERCE_CARRIER_WEBHOOK_SECRET; none: every delivery is refused (400). */
+  readonly carrierWebhookSecrets?: ReadonlyArray<string>;
+  /** The carrier tracking adapter of the hourly poll; the sandbox carrier when omitted. */
+  readonly carrierTracking?: CarrierTracking;
+  /** Environment to read COMMERCE_SEALING_KEYS and COMMERCE_CARRIER_WEBHOOK_SECRET from (process.env when omitted). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -99,7 +109,10 @@ export const commerceLayer = (
   options: CommerceModuleOptions,
   runtime: () => CommerceRuntime,
 ): Layer.Layer<CommercePorts, never, SqlDatabase> => {
-  const sealer = makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(options.env ?? process.env));
+  const env = options.env ?? process.env;
+  const sealer = makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env));
+  const carrierSecrets =
+    options.carrierWebhookSecrets ?? (env.COMMERCE_CARRIER_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   return Layer.mergeAll(
     sqlPort(StoresRepository, makeSqlStoresRepository),
     sqlPort(CatalogRepository, makeSqlCatalogRepository),
@@ -111,6 +124,8 @@ export const commerceLayer = (
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
     Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ caller: "commerce", runtime })),
     Layer.succeed(MerchantProvisioning, makeInProcessMerchantProvisioning(runtime)),
+    Layer.succeed(CarrierWebhookReceiver, makeHmacCarrierWebhookReceiver({ secrets: carrierSecrets })),
+    Layer.sync(CarrierTracking, () => options.carrierTracking ?? makeSandboxCarrier()),
   );
 };
 
@@ -134,7 +149,7 @@ export const makeCommerceModule = (options: CommerceModuleOptions = {}): ModuleD
     migrations: commerceMigrations,
     consumers: commerceConsumers,
     jobHandlers: commerceJobs,
-    scheduleRecurring: (nowMs) => Effect.asVoid(scheduleRetention(nowMs)),
+    scheduleRecurring: (nowMs) => Effect.asVoid(Effect.zipRight(scheduleRetention(nowMs), scheduleCarrierPoll(nowMs))),
     channelAuthorizers: [orderChannelAuthorizer, storeChannelAuthorizer],
     channelsFor: commerceChannelsFor,
     bearerAuthenticators: [{ name: "guest_cart_token", matches: looksLikeCartToken, authenticate: authenticateCartToken }],

@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { makeSandboxProvider, type SandboxOptions } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { compose } from "../../hosts/Composition.js";
-import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
+import { makeCommerceModule, type CommerceModuleOptions } from "../../hosts/modules/commerceModule.js";
 import { identityModule } from "../../hosts/modules/identityModule.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
@@ -30,12 +30,17 @@ export interface User {
 }
 
 /** Starts the server; answers helpers bound to it. */
-export const startCommerceServer = async (t: HasTeardown, dialect: Dialect, sandbox: SandboxOptions = {}) => {
+export const startCommerceServer = async (
+  t: HasTeardown,
+  dialect: Dialect,
+  sandbox: SandboxOptions = {},
+  commerce: Omit<CommerceModuleOptions, "mailer"> = {},
+) => {
   const provider = makeSandboxProvider(sandbox);
   const mail: MailMessage[] = [];
   const mailer: Mailer = { send: (message) => Effect.sync(() => void mail.push(message)) };
   const config = await testConfig(dialect, t);
-  const modules = compose().add(identityModule).add(sandboxPaymentsModule(provider)).add(makeCommerceModule({ mailer }));
+  const modules = compose().add(identityModule).add(sandboxPaymentsModule(provider)).add(makeCommerceModule({ mailer, ...commerce }));
   const { server } = await startReferenceServer(t, config, { modules });
   const user = async (): Promise<User> => {
     const id = randomUUID();

@@ -1,4 +1,5 @@
 /** Every route of the e-commerce module. */
+import { carrierWebhookRoutes } from "./CarrierWebhookRoutes.js";
 import { cartRoutes } from "./CartRoutes.js";
 import { catalogRoutes } from "./CatalogRoutes.js";
 import { orderRoutes } from "./OrderRoutes.js";
@@ -15,6 +16,7 @@ export * from "./CatalogRoutes.js";
 export * from "./CartRoutes.js";
 export * from "./OrderRoutes.js";
 export * from "./ReturnRoutes.js";
+export * from "./CarrierWebhookRoutes.js";
 
 /** The e-commerce module's routes, in documentation order. */
-export const commerceRoutes = [...storeRoutes, ...catalogRoutes, ...cartRoutes, ...orderRoutes, ...returnRoutes];
+export const commerceRoutes = [...storeRoutes, ...catalogRoutes, ...cartRoutes, ...orderRoutes, ...returnRoutes, ...carrierWebhookRoutes];

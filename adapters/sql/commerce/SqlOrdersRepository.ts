@@ -128,6 +128,27 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
       ),
+    findShipmentByTracking: (carrier, trackingNumber) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("shop_shipments")
+          .selectAll()
+          .where("carrier", "=", carrier)
+          .where("tracking_number", "=", trackingNumber)
+          .where("status", "in", ["dispatched", "delivered"])
+          .orderBy("id", "desc")
+          .limit(1)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => (r === undefined ? null : shipments.fromRow(r)))),
+    markShipmentDelivered: (id) =>
+      runQuery(db, (ex) => ex.updateTable("shop_shipments").set({ status: "delivered" }).where("id", "=", id).where("status", "=", "dispatched").executeTakeFirst()).pipe(
+        Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
+      ),
+    shipmentsInTransit: (afterId, limit) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("shop_shipments").selectAll().where("status", "=", "dispatched");
+        return (afterId === null ? q : q.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(shipments.fromRow))),
     insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
     findReturn: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
