@@ -27,3 +27,4 @@ export * from "./ChannelAccess.js";
 export * from "./Consumers.js";
 export * from "./ReturnQueries.js";
 export * from "./CarrierTracking.js";
+export * from "./CheckoutRisk.js";

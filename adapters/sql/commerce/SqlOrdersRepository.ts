@@ -105,6 +105,18 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         if (beforeId !== null) q = q.where("id", "<", beforeId);
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
+    declinedCheckoutsSince: (customerId, since, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("shop_orders")
+          .select("updated_at")
+          .where("customer_id", "=", customerId)
+          .where("status", "=", "failed")
+          .where("updated_at", ">=", f.timeToDb(since))
+          .orderBy("updated_at")
+          .limit(limit)
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map((r) => f.timeFromDb(r.updated_at)))),
     appendTimeline: (entry) =>
       runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
     timelineOf: (orderId) =>
