@@ -1,7 +1,7 @@
 /**
  * Principal and authorization context. The library takes the principal from the host: the
  * reference server derives it from a verified JWT (users), an API key (merchants) or a payment
- * intent's client secret (customers).
+ * intent's client secret (customers) or a guest cart token (e-commerce guests).
  */
 import { Context } from "effect";
 
@@ -16,7 +16,9 @@ export type Principal =
     }
   | { readonly kind: "system"; readonly name: string }
   /** A customer holding one payment intent's client secret: may confirm and read that intent only. */
-  | { readonly kind: "client"; readonly intentId: string; readonly merchantId: string };
+  | { readonly kind: "client"; readonly intentId: string; readonly merchantId: string }
+  /** A guest shopper holding one cart's token (e-commerce): may reach that cart and its order only. */
+  | { readonly kind: "guest"; readonly cartId: string; readonly cartToken: string };
 
 /** The principal of the request or job being served. */
 export const CurrentPrincipal = Context.GenericTag<Principal>("domainkit/CurrentPrincipal");
@@ -32,5 +34,7 @@ export const principalScope = (p: Principal): string => {
       return `client:${p.intentId}`;
     case "system":
       return `system:${p.name}`;
+    case "guest":
+      return `guest:${p.cartId}`;
   }
 };

@@ -138,7 +138,7 @@ const operation = (route: Route, toJsonSchema: ToJsonSchema): Record<string, unk
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [...route.tags],
-    security: route.auth === "required" ? [{ bearerAuth: [] }] : [],
+    security: route.auth === "required" ? [{ bearerAuth: [] }] : route.auth === "optional" ? [{ bearerAuth: [] }, {}] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? { requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(route.body.ast) } } } }
@@ -151,7 +151,7 @@ const operation = (route: Route, toJsonSchema: ToJsonSchema): Record<string, unk
 const problemStatuses = (route: Route): number[] => {
   const statuses = new Set<number>([429, 500, ...route.problems]);
   if (route.params || route.query || route.pagination || route.idempotency !== "none" || route.ifMatch !== "none") statuses.add(400);
-  if (route.auth === "required") statuses.add(401);
+  if (route.auth !== "none") statuses.add(401);
   if (route.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
   if (route.idempotency !== "none") [409, 422].forEach((s) => statuses.add(s));
   if (route.ifMatch !== "none") statuses.add(412);

@@ -35,8 +35,11 @@ import { requestIdOf } from "./RequestId.js";
 
 /** The methods a route may use. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-/** Whether a route needs an authenticated principal. */
-export type AuthMode = "required" | "none";
+/**
+ * Whether a route needs an authenticated principal; "optional": a request with an
+ * `Authorization` header is authenticated (and refused if it fails), one without runs anonymously.
+ */
+export type AuthMode = "required" | "optional" | "none";
 /** Whether a route requires, accepts or ignores `If-Match`. */
 export type IfMatchMode = "required" | "optional" | "none";
 
@@ -198,11 +201,12 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, option
   const spendBudget = makeActionBudgets(options.actionBudgets);
   for (const route of routes) {
     const chain: Middleware[] = [boundary, host];
-    if (route.auth === "required") {
-      if (options.authentication === undefined) {
+    if (route.auth !== "none") {
+      const authentication = options.authentication;
+      if (authentication === undefined) {
         throw new Error(`route ${route.operationId} requires auth but no authentication middleware was given`);
       }
-      chain.push(options.authentication);
+      chain.push(route.auth === "required" ? authentication : (ctx, next) => (ctx.get("Authorization") === "" ? next() : authentication(ctx, next)));
     }
     if (options.rateLimit !== undefined) chain.push(options.rateLimit);
     if (route.body !== undefined) chain.push(body);

@@ -6,12 +6,20 @@ export class InsufficientStock extends DomainError("InsufficientStock", "insuffi
   readonly variantId: string;
   readonly requested: number;
   readonly available: number;
-}> {}
+}> {
+  get problemExtensions() {
+    return { variant_id: this.variantId, requested: this.requested, available: this.available };
+  }
+}
 
 /** The variant is not purchasable (inactive, archived, another store's or unknown). */
 export class VariantUnavailable extends DomainError("VariantUnavailable", "variant_unavailable", "conflict")<{
   readonly variantId: string;
-}> {}
+}> {
+  get problemExtensions() {
+    return { variant_id: this.variantId };
+  }
+}
 
 /** The server-side total differs from the total the customer confirmed; `diff` says how. */
 export class PriceChanged extends DomainError("PriceChanged", "price_changed", "conflict")<{
@@ -20,12 +28,16 @@ export class PriceChanged extends DomainError("PriceChanged", "price_changed", "
 
 /**
  * The payment method was declined: the order is `failed` and its reservations are released.
- * HTTP 402 (the route maps this code; the kernel has no payment-required category yet).
+ * HTTP 402 (category payment_required).
  */
-export class PaymentDeclinedForOrder extends DomainError("PaymentDeclinedForOrder", "payment_declined", "unprocessable")<{
+export class PaymentDeclinedForOrder extends DomainError("PaymentDeclinedForOrder", "payment_declined", "payment_required")<{
   readonly orderId: string;
   readonly declineCode: string;
-}> {}
+}> {
+  get problemExtensions() {
+    return { order_id: this.orderId, decline_code: this.declineCode };
+  }
+}
 
 /** The order was dispatched: cancellation is refused (use a return). */
 export class OrderDispatched extends DomainError("OrderDispatched", "order_dispatched", "conflict")<{ readonly orderId: string }> {}

@@ -104,7 +104,8 @@ export const dispatchShipment = (userId: string, orderId: string, input: Dispatc
           return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
         }
         if (finished !== null) yield* orders.completeFulfillmentTask(orderId);
-        if (finished !== null) yield* captureJob.schedule({ orderId }, { runAt: at, key: `order:${orderId}` });
+        // The fallback if the capture below cannot finish now (it runs first, outside this transaction).
+        if (finished !== null) yield* captureJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
         const event = yield* ShipmentDispatched.make({
           tenant_id: order.storeId,
           aggregate_id: orderId,

@@ -1,8 +1,9 @@
 /** The e-commerce module's durable jobs (each defined next to its use case). */
 import { cancellationJob } from "./CancelOrder.js";
+import { carrierPollJob } from "./CarrierTracking.js";
 import { captureJob } from "./Fulfillment.js";
 import { paymentResolutionJob } from "./OrderPayments.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { retentionJob } from "./Retention.js";
 
-export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob] as const;
+export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob] as const;

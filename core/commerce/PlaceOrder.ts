@@ -25,6 +25,7 @@ import type { Order, OrderLine, ShippingAddress } from "./model/Order.js";
 import type { Reservation } from "./model/Reservation.js";
 import { loadOwnedCart, loadStore, shopperActor, type Shopper } from "./Access.js";
 import { priceCartLines } from "./Carts.js";
+import { checkCheckoutRisk } from "./CheckoutRisk.js";
 import { CartCheckedOut, InsufficientStock, PriceChanged, PromotionInvalid } from "./Errors.js";
 import { OrderPlaced } from "./Events.js";
 import { authorizeOrderPayment, orderPaymentKey } from "./OrderPayments.js";
@@ -116,6 +117,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
     const errors = validate(input);
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const cart = yield* loadOwnedCart(shopper, input.cartId);
+    yield* checkCheckoutRisk(shopper);
     const store = yield* loadStore(cart.storeId);
     const scope = shopper.kind === "customer" ? `user:${shopper.userId}` : `cart:${cart.id}`;
     const { idempotencyKey, ...request } = input;

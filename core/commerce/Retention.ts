@@ -56,3 +56,12 @@ export const retentionJob: JobDefinition<{ readonly day: string }, CommerceServi
       yield* retentionJob.schedule({ day: next.toISOString().slice(0, 10) }, { runAt: next, key: `day-${next.toISOString().slice(0, 10)}` });
     }),
 });
+
+/** Schedules the next daily retention run (03:00 UTC) after `nowMs`; a no-op when that day's run exists. */
+export const scheduleRetention = (nowMs: number) => {
+  const dayMs = Duration.toMillis(Duration.days(1));
+  let runAt = Math.floor(nowMs / dayMs) * dayMs + 3 * 60 * 60_000;
+  if (runAt <= nowMs) runAt += dayMs;
+  const day = new Date(runAt).toISOString().slice(0, 10);
+  return retentionJob.schedule({ day }, { runAt: new Date(runAt), key: `day-${day}` });
+};

@@ -6,6 +6,7 @@ import type { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { Transactions } from "../../ports/Transactions.js";
+import type { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import type { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import type { CartTokens } from "../../ports/commerce/CartTokens.js";
 import type { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
@@ -26,4 +27,6 @@ export type CommerceServices =
   | InventoryRepository
   | CartsRepository
   | CartTokens
-  | OrdersRepository;
+  | OrdersRepository
+  | CarrierWebhookReceiver
+  | CarrierTracking;

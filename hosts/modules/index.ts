@@ -5,13 +5,14 @@
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { compose, type Composition } from "../Composition.js";
 import type { Config } from "../Config.js";
+import { makeCommerceModule, type CommercePorts } from "./commerceModule.js";
 import { identityModule } from "./identityModule.js";
 import { makeFilesModule, type FilesPorts } from "./filesModule.js";
 import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
 import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
 
 /** The ports the reference modules provide (beyond the shared ones). */
-export type ReferencePorts = ProjectsPorts | PaymentsPorts | FilesPorts;
+export type ReferencePorts = ProjectsPorts | PaymentsPorts | FilesPorts | CommercePorts;
 
 /** The configuration the reference modules read. */
 export type ReferenceModulesConfig = Pick<
@@ -34,4 +35,5 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
     )
-    .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }));
+    .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }))
+    .add(makeCommerceModule({ mailer: configuredMailer(config.mail) }));

@@ -5,6 +5,8 @@ import type { Cart, CartLine } from "../../core/commerce/model/Cart.js";
 export interface CartsRepository {
   readonly insertCart: (cart: Cart) => Effect.Effect<void>;
   readonly findCart: (id: string) => Effect.Effect<Cart | null>;
+  /** The guest cart whose token has this digest (unique). */
+  readonly findCartByTokenHash: (tokenHash: string) => Effect.Effect<Cart | null>;
   /** Adds or replaces the line of `line.variantId`. */
   readonly putLine: (line: CartLine) => Effect.Effect<void>;
   readonly removeLine: (cartId: string, variantId: string) => Effect.Effect<void>;

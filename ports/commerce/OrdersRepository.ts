@@ -37,6 +37,8 @@ export interface OrdersRepository {
   ) => Effect.Effect<Order | null>;
   /** The customer's orders, newest first, after `beforeId`. */
   readonly ordersOfCustomer: (customerId: string, beforeId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Order>>;
+  /** When the customer's checkouts that failed (declined) since `since` last changed, oldest first, at most `limit`. */
+  readonly declinedCheckoutsSince: (customerId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
   readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
@@ -44,6 +46,12 @@ export interface OrdersRepository {
   readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
   readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
+  /** The newest dispatched or delivered shipment with this carrier and tracking number. */
+  readonly findShipmentByTracking: (carrier: string, trackingNumber: string) => Effect.Effect<Shipment | null>;
+  /** dispatched → delivered if still dispatched; false otherwise. */
+  readonly markShipmentDelivered: (id: string) => Effect.Effect<boolean>;
+  /** Dispatched (not yet delivered) shipments by id after `afterId`, at most `limit`. */
+  readonly shipmentsInTransit: (afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Shipment>>;
   readonly insertReturn: (ret: Return) => Effect.Effect<void>;
   readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
   readonly findReturn: (id: string) => Effect.Effect<Return | null>;

@@ -27,8 +27,9 @@ t.test("an order's address and e-mail are stored sealed under a named key, read 
     t.equal(view.shippingAddress.line1, "1 Analytical St");
     t.equal(view.email, "ada@example.com");
 
-    const rotated = makeAesGcmFieldSealer({ currentKeyId: "k2", keys: { k1: testSealingKey, k2: randomBytes(32) } });
-    const after = commerceRuntime(t, db, undefined, rotated);
+    const rotatedKeys = { currentKeyId: "k2", keys: { k1: testSealingKey, k2: randomBytes(32) } };
+    const rotated = makeAesGcmFieldSealer(rotatedKeys);
+    const after = commerceRuntime(t, db, undefined, rotatedKeys);
     const old = await after.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id)));
     t.equal(old?.email, "ada@example.com", "an order sealed with the old key still opens after rotation");
     const secondShopper = customer();

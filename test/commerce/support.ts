@@ -1,27 +1,15 @@
 /**
- * Test support of the e-commerce module: its migrations registered (the ONE place; the
- * registry is being replaced), a runtime of the commerce core over one test database with the
- * real SQL repositories and the real in-process payment gateway (the payment core on its own
- * runtime over the same database, with the sandbox provider), a merchant provisioning that
- * creates a payments merchant per store reference once, and a small store fixture.
+ * Test support of the e-commerce module: its migrations, a runtime built from the module
+ * definitions (the payment module with a sandbox provider, then the commerce module with its
+ * in-process payment gateway and merchant provisioning), and a small store fixture.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
-import { makeInProcessPaymentGateway } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
+import { Cause, Effect, Exit, ManagedRuntime, Option, TestClock, TestContext } from "effect";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
-import {
-  commerceMigrations,
-  cryptoCartTokens,
-  makeSqlCartsRepository,
-  makeSqlCatalogRepository,
-  makeSqlInventoryRepository,
-  makeSqlOrdersRepository,
-  makeSqlStoresRepository,
-  makeAesGcmFieldSealer,
-} from "../../adapters/sql/commerce/index.js";
-import { createMerchant } from "../../core/payments/Merchants.js";
+import { commerceMigrations, makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/sql/commerce/index.js";
+import { compose } from "../../hosts/Composition.js";
+import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
 import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { createProduct } from "../../core/commerce/Catalog.js";
 import { createLocation, createStore } from "../../core/commerce/CreateStore.js";
@@ -30,18 +18,11 @@ import { placeOrder, type PlaceOrderInput } from "../../core/commerce/PlaceOrder
 import type { Shopper } from "../../core/commerce/Access.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { Mailer, MailDeliveryFailed, type MailMessage } from "../../ports/Mailer.js";
-import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
-import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import type { FieldSealer } from "../../ports/commerce/FieldSealer.js";
-import { CartTokens } from "../../ports/commerce/CartTokens.js";
-import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
-import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
-import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import type { HasTeardown } from "../support/databases.js";
-import { paymentsRuntime } from "../payments/support.js";
+import { moduleLayer } from "../support/moduleLayer.js";
+import { sandboxPaymentsModule, type PaymentServices } from "../payments/support.js";
 
 /** The tables a commerce test database gets: the reference modules' and this module's. */
 export const commerceTestModules = [...testModules, { name: "commerce", migrations: commerceMigrations }];
@@ -52,51 +33,30 @@ export const forEachCommerceDialect = (t: TapTest, name: string, fn: (t: TapTest
 
 /** The sealing key of the tests (key id `k1`). */
 export const testSealingKey = randomBytes(32);
-const testSealer = makeAesGcmFieldSealer({ currentKeyId: "k1", keys: { k1: testSealingKey } });
+const testSealingKeys: FieldSealerKeys = { currentKeyId: "k1", keys: { k1: testSealingKey } };
 
-/** The commerce core over `db` with the in-process payment gateway, disposed at teardown. */
+/**
+ * The commerce core over `db`, built from the module definitions the reference server composes
+ * (the payment module over `provider`, then the commerce module with an observable Mailer and the
+ * test sealing key): one runtime, attached to the modules' in-process payment bindings.
+ */
 export const commerceRuntime = (
   t: HasTeardown,
   db: SqlDatabase,
   provider: SandboxProvider = makeSandboxProvider(),
-  sealer: FieldSealer = testSealer,
+  sealingKeys: FieldSealerKeys = testSealingKeys,
 ) => {
-  const payments = paymentsRuntime(t, db, provider);
-  const gateway = makeInProcessPaymentGateway({ runtime: () => payments.runtime, caller: "commerce" });
-  const merchants = new Map<string, Promise<string>>();
-  const provisioning: MerchantProvisioning = {
-    provision: ({ name, reference }) =>
-      Effect.promise(() => {
-        let merchant = merchants.get(reference);
-        if (merchant === undefined) {
-          merchant = payments
-            .run(createMerchant({ name, scopes: ["payments:write", "refunds:write"], actor: "system:commerce" }))
-            .then((created) => created.merchant.id);
-          merchants.set(reference, merchant);
-        }
-        return merchant;
-      }).pipe(Effect.map((merchantId) => ({ merchantId }))),
-  };
   const mail = { sent: [] as MailMessage[], failing: false };
   const mailer: Mailer = {
     send: (message) =>
       mail.failing ? Effect.fail(new MailDeliveryFailed({ detail: "test transport down" })) : Effect.sync(() => void mail.sent.push(message)),
   };
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(Mailer, mailer),
-      Layer.succeed(StoresRepository, makeSqlStoresRepository(db)),
-      Layer.succeed(CatalogRepository, makeSqlCatalogRepository(db)),
-      Layer.succeed(InventoryRepository, makeSqlInventoryRepository(db)),
-      Layer.succeed(CartsRepository, makeSqlCartsRepository(db)),
-      Layer.succeed(OrdersRepository, makeSqlOrdersRepository(db, sealer)),
-      Layer.succeed(CartTokens, cryptoCartTokens),
-      Layer.succeed(PaymentGateway, gateway),
-      Layer.succeed(MerchantProvisioning, provisioning),
-    ),
-  );
+  const commerce = makeCommerceModule({ mailer, sealingKeys });
+  const runtime = ManagedRuntime.make(moduleLayer(db, compose().add(sandboxPaymentsModule(provider)).add(commerce)));
+  commerce.attachRuntime?.(runtime);
   t.teardown(() => runtime.dispose());
+  const payments = { run: <A, E>(effect: Effect.Effect<A, E, PaymentServices>): Promise<A> => runtime.runPromise(effect) };
+  const sealer = makeAesGcmFieldSealer(sealingKeys);
   const run = <A, E>(effect: Effect.Effect<A, E, CommerceServices>): Promise<A> => runtime.runPromise(effect);
   /** The typed failure or the value of `effect`. */
   const attempt = async <A, E>(effect: Effect.Effect<A, E, CommerceServices>): Promise<{ ok: true; value: A } | { ok: false; error: E }> => {
@@ -114,7 +74,7 @@ export const commerceRuntime = (
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, payments, provider, gateway, sealer, mail };
+  return { run, attempt, later, payments, provider, sealer, mail };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;

@@ -18,6 +18,10 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
       runQuery(db, (ex) => ex.selectFrom("shop_carts").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : carts.fromRow(r))),
       ),
+    findCartByTokenHash: (tokenHash) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_carts").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : carts.fromRow(r))),
+      ),
     putLine: (line) =>
       runQuery(db, (ex) =>
         ex

@@ -105,6 +105,18 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         if (beforeId !== null) q = q.where("id", "<", beforeId);
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
+    declinedCheckoutsSince: (customerId, since, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("shop_orders")
+          .select("updated_at")
+          .where("customer_id", "=", customerId)
+          .where("status", "=", "failed")
+          .where("updated_at", ">=", f.timeToDb(since))
+          .orderBy("updated_at")
+          .limit(limit)
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map((r) => f.timeFromDb(r.updated_at)))),
     appendTimeline: (entry) =>
       runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
     timelineOf: (orderId) =>
@@ -128,6 +140,27 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
       ),
+    findShipmentByTracking: (carrier, trackingNumber) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("shop_shipments")
+          .selectAll()
+          .where("carrier", "=", carrier)
+          .where("tracking_number", "=", trackingNumber)
+          .where("status", "in", ["dispatched", "delivered"])
+          .orderBy("id", "desc")
+          .limit(1)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => (r === undefined ? null : shipments.fromRow(r)))),
+    markShipmentDelivered: (id) =>
+      runQuery(db, (ex) => ex.updateTable("shop_shipments").set({ status: "delivered" }).where("id", "=", id).where("status", "=", "dispatched").executeTakeFirst()).pipe(
+        Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
+      ),
+    shipmentsInTransit: (afterId, limit) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("shop_shipments").selectAll().where("status", "=", "dispatched");
+        return (afterId === null ? q : q.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(shipments.fromRow))),
     insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
     findReturn: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(

@@ -1,16 +1,22 @@
 /**
- * The CartTokens port with node:crypto: 32 random bytes (base64url) per guest cart, stored as
+ * The CartTokens port with node:crypto: `ct_` and 32 random bytes (base64url) per guest cart, stored as
  * their SHA-256 hex digest. (Not SQL: it should move to adapters/system when the module is wired.)
  */
 import { createHash, randomBytes } from "node:crypto";
 import { Effect } from "effect";
 import type { CartTokens } from "../../../ports/commerce/CartTokens.js";
 
+/** Every cart token starts with this, so a host tells it from other bearer credentials without I/O. */
+export const cartTokenPrefix = "ct_";
+
+/** Whether `token` has the shape of a cart token. */
+export const looksLikeCartToken = (token: string): boolean => /^ct_[A-Za-z0-9_-]{43}$/.test(token);
+
 const digest = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 export const cryptoCartTokens: CartTokens = {
   issue: Effect.sync(() => {
-    const token = randomBytes(32).toString("base64url");
+    const token = `${cartTokenPrefix}${randomBytes(32).toString("base64url")}`;
     return { token, hash: digest(token) };
   }),
   hash: digest,

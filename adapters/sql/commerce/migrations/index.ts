@@ -1,5 +1,6 @@
 /** The e-commerce module's migrations, in version order (a released version never changes). */
 import type { Migration } from "../../Migration.js";
 import { commerceMigration0001Tables } from "./0001_commerce_tables.js";
+import { commerceMigration0002ShipmentTracking } from "./0002_shipment_tracking.js";
 
-export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables];
+export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking];

@@ -1,0 +1,42 @@
+/**
+ * Request shapes of the store endpoints (snake_case, docs/conventions.md, HTTP): stores, staff
+ * roles, locations, promotions. Responses are the derived wire shapes of core/commerce/model.
+ */
+import { Schema } from "effect";
+import { PromotionKind } from "../../../core/commerce/model/Promotion.js";
+import { StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
+
+/** An object id in a path or body. */
+export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** `:id` path parameter. */
+export const IdParams = Schema.Struct({ id: Id });
+
+/** A user id (the `sub` of a token): a UUID. */
+export const UserId = Schema.String.pipe(
+  Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
+);
+
+/** Body of POST /v1/stores. */
+export const CreateStoreBody = Schema.Struct({
+  name: Schema.String,
+  currency: Schema.String,
+  tax_rate_basis_points: Schema.optional(Schema.Int).annotations({ description: "One tax rate for the store, 0 to 10000 (default 0)." }),
+});
+
+/** Body of POST /v1/stores/:id/staff. */
+export const GrantStaffBody = Schema.Struct({ user_id: UserId, role: StaffRoleName });
+
+/** Body of POST /v1/stores/:id/locations. */
+export const CreateLocationBody = Schema.Struct({ name: Schema.String });
+
+/** Body of POST /v1/stores/:id/promotions. */
+export const CreatePromotionBody = Schema.Struct({
+  code: Schema.optional(Schema.NullOr(Schema.String)),
+  kind: PromotionKind,
+  value: Schema.Int.annotations({ description: "Whole percent (1 to 100) or minor units off." }),
+  automatic: Schema.optional(Schema.Boolean),
+  starts_at: Schema.optional(Schema.NullOr(Schema.Date)),
+  ends_at: Schema.optional(Schema.NullOr(Schema.Date)),
+  usage_limit: Schema.optional(Schema.NullOr(Schema.Int)),
+});

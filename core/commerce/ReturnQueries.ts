@@ -1,0 +1,18 @@
+/**
+ * Query: a return authorization, for whoever may see its order (its customer, the guest holding
+ * the cart token, or support staff of the store); anyone else gets NotFound.
+ */
+import { Effect } from "effect";
+import { NotFound } from "../kernel/Errors.js";
+import type { Principal } from "../../ports/Principal.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { loadVisibleOrder } from "./Access.js";
+import { orderActorOf } from "./Callers.js";
+
+export const getReturn = (principal: Principal, returnId: string) =>
+  Effect.gen(function* () {
+    const ret = yield* (yield* OrdersRepository).findReturn(returnId);
+    if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
+    yield* loadVisibleOrder(yield* orderActorOf(principal, ret.orderId, "support"), ret.orderId);
+    return ret;
+  }).pipe(Effect.withSpan("commerce.getReturn"));

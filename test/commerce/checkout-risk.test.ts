@@ -1,0 +1,34 @@
+/**
+ * Rate limit by checkout risk (issue rule 8): after five declined payments within an hour a
+ * customer's next checkout is refused with 429 checkout_risk and a Retry-After until the oldest
+ * decline leaves the hour; other customers are not affected; an hour later checkout works again.
+ */
+import t from "tap";
+import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { CheckoutRiskTooHigh, checkoutRisk } from "../../core/commerce/CheckoutRisk.js";
+import { forEachCommerceDialect } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+
+t.test("five declines within the hour refuse the customer's next checkout with 429 checkout_risk until the hour has passed", (t) =>
+  forEachCommerceDialect(t, "checkout risk", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 20 });
+    const shopper = customer();
+    for (let i = 0; i < checkoutRisk.maxDeclines; i++) {
+      const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+      const declined = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_declined" })));
+      t.match(declined, { ok: false, error: { code: "payment_declined" } });
+    }
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const refused = await c.attempt(placeOrder(shopper, checkoutInput(cart.id)));
+    t.match(refused, { ok: false, error: { code: "checkout_risk", category: "rate_limited" } });
+    const retryAfter = !refused.ok && refused.error instanceof CheckoutRiskTooHigh ? refused.error.retryAfterSeconds : 0;
+    t.ok(retryAfter > 3500 && retryAfter <= 3600, `Retry-After until the oldest decline leaves the hour (${retryAfter} s)`);
+
+    const other = customer();
+    const otherCart = await cartWith(c, other, store.id, variant.id, 1);
+    t.match(await c.run(placeOrder(other, checkoutInput(otherCart.id))), { order: { status: "confirmed" } }, "another customer checks out");
+    const later = await c.later(61 * 60_000, placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(later.order.status, "confirmed", "an hour later the customer checks out again");
+  }),
+);

@@ -1,0 +1,110 @@
+/**
+ * Over HTTP on the reference server (SQLite and Postgres): guests check out with a cart token
+ * (shown once, presented as the bearer; another token or another customer gets 404, a forged
+ * one 401); ten parallel identical checkouts make one order and one authorization; twenty
+ * parallel checkouts for the last five units make exactly five orders (the rest 409, reserved
+ * never above on hand); realtime channels of another store or another customer's order are
+ * refused, the store's own warehouse channel receives its events.
+ */
+import t from "tap";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-support.js";
+
+t.test("a guest checks out with its cart token; another token or customer gets 404, a forged one 401", (t) =>
+  forEachDialectConfig(t, "guest checkout", async (t, _config, dialect) => {
+    const { call, user, setupStore } = await startCommerceServer(t, dialect);
+    const { storeId, variantId } = await setupStore({ stock: 5 });
+    const created = await call("POST", "/v1/carts", { body: { store_id: storeId } });
+    t.match(created, { status: 201, body: { customer_id: null, cart_token: /^ct_/ } });
+    t.equal(created.headers.get("cache-control"), "no-store");
+    const cartId = String(created.body.id);
+    const token = String(created.body.cart_token);
+    t.match(await call("POST", `/v1/carts/${cartId}/lines`, { token, body: { variant_id: variantId, quantity: 2 } }), { status: 200, body: { total_minor: 2200 } });
+    t.match(await call("GET", `/v1/carts/${cartId}`, { token }), { status: 200, body: { cart_token: null } }, "the token is shown once");
+    const otherGuest = String((await call("POST", "/v1/carts", { body: { store_id: storeId } })).body.cart_token);
+    t.match(await call("GET", `/v1/carts/${cartId}`, { token: otherGuest }), { status: 404 }, "another guest's token reaches nothing");
+    t.match(await call("GET", `/v1/carts/${cartId}`, { token: `ct_${"A".repeat(43)}` }), { status: 401, body: { code: "invalid_token" } });
+    const customer = await user();
+    t.match(await call("GET", `/v1/carts/${cartId}`, { token: customer.token }), { status: 404 }, "a guest cart is no customer's");
+
+    const key = freshKey();
+    const placed = await call("POST", "/v1/orders", { token, key, body: checkoutBody(cartId) });
+    t.match(placed, { status: 201, body: { status: "confirmed", customer_id: null } });
+    const replay = await call("POST", "/v1/orders", { token, key, body: checkoutBody(cartId) });
+    t.equal(replay.headers.get("idempotent-replayed"), "true", "the guest's key is scoped to its cart");
+    const orderId = String(placed.body.id);
+    t.match(await call("GET", `/v1/orders/${orderId}`, { token }), { status: 200, body: { id: orderId, email: "ada@example.com" } });
+    t.match(await call("GET", `/v1/orders/${orderId}`, { token: otherGuest }), { status: 404 });
+    t.match(await call("GET", `/v1/orders/${orderId}`, { token: customer.token }), { status: 404 });
+    t.match(await call("POST", "/v1/stores", { token, body: { name: "Mine", currency: "EUR" } }), { status: 403 }, "a guest is no user");
+  }),
+);
+
+t.test("ten parallel identical checkouts make one order and one authorization", (t) =>
+  forEachDialectConfig(t, "parallel identical checkouts", async (t, _config, dialect) => {
+    const { call, user, setupStore, cartWith, provider } = await startCommerceServer(t, dialect, { latencyMs: 50 });
+    const { storeId, variantId } = await setupStore({ stock: 5 });
+    const customer = await user();
+    const cartId = await cartWith(customer, storeId, variantId, 1);
+    const key = freshKey();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call("POST", "/v1/orders", { token: customer.token, key, body: checkoutBody(cartId) })));
+    for (const answer of answers) {
+      t.ok(
+        answer.status === 201 || (answer.status === 409 && answer.body.code === "idempotency_request_in_progress"),
+        `each answer is the order or in progress (${answer.status} ${String(answer.body.code ?? "")})`,
+      );
+    }
+    const ids = new Set(answers.filter((a) => a.status === 201).map((a) => String(a.body.id)));
+    t.equal(ids.size, 1, "one order");
+    t.equal(provider.calls.filter((c) => c.operation === "authorize").length, 1, "one authorization");
+    t.equal(((await call("GET", "/v1/orders", { token: customer.token })).body.data as unknown[]).length, 1);
+  }),
+);
+
+t.test("twenty parallel checkouts for the last five units make exactly five orders; the rest 409", (t) =>
+  forEachDialectConfig(t, "no oversell", async (t, _config, dialect) => {
+    const { call, user, setupStore, cartWith } = await startCommerceServer(t, dialect);
+    const { owner, storeId, variantId } = await setupStore({ stock: 5 });
+    const customers = await Promise.all(Array.from({ length: 20 }, () => user()));
+    const carts = [];
+    for (const customer of customers) carts.push({ customer, cartId: await cartWith(customer, storeId, variantId, 1) });
+    const answers = await Promise.all(carts.map(({ customer, cartId }) => call("POST", "/v1/orders", { token: customer.token, key: freshKey(), body: checkoutBody(cartId) })));
+    t.equal(answers.filter((a) => a.status === 201).length, 5, "five orders reserve");
+    t.equal(answers.filter((a) => a.status === 409 && a.body.code === "insufficient_stock").length, 15, "the rest lose with 409 insufficient_stock");
+    const stock = ((await call("GET", `/v1/variants/${variantId}/stock`, { token: owner.token })).body.data as Array<Record<string, number>>)[0]!;
+    t.match(stock, { on_hand: 5, reserved: 5, available: 0 }, "reserved never above on hand");
+  }),
+);
+
+t.test("realtime: the store's warehouse channel receives its order events; another store's or another customer's channels are refused", (t) =>
+  forEachDialectConfig(t, "commerce channels", async (t, _config, dialect) => {
+    const { call, user, setupStore, cartWith, socket } = await startCommerceServer(t, dialect);
+    const { owner, storeId, variantId } = await setupStore({ stock: 5 });
+    const other = await setupStore({ stock: 1 });
+    const customer = await user();
+    const ownerSocket = await socket(owner.token);
+    ownerSocket.send({ type: "subscribe", channel: `shop-store:${storeId}` });
+    const intruder = await socket(other.owner.token);
+    intruder.send({ type: "subscribe", channel: `shop-store:${storeId}` });
+    await eventually(async () => ownerSocket.messages, (m) => m.some((x) => x.type === "subscribed"));
+    const placed = await call("POST", "/v1/orders", { token: customer.token, key: freshKey(), body: checkoutBody(await cartWith(customer, storeId, variantId, 1)) });
+    const orderId = String(placed.body.id);
+    const stranger = await user();
+    const snoop = await socket(stranger.token);
+    snoop.send({ type: "subscribe", channel: `shop-order:${orderId}` });
+    intruder.send({ type: "subscribe", channel: `shop-order:${orderId}` });
+    const confirmed = await eventually(
+      async () => ownerSocket.messages.find((m) => m.type === "event" && (m.event as { type: string }).type === "OrderConfirmed"),
+      (m) => m !== undefined,
+    );
+    t.match(confirmed, { channel: `shop-store:${storeId}`, event: { tenant_id: storeId, data: { order_id: orderId } } }, "the warehouse sees the confirmed order");
+    await eventually(async () => [...intruder.messages, ...snoop.messages].filter((m) => m.type === "error").length, (n) => n >= 3);
+    t.same(
+      intruder.messages.filter((m) => m.type === "error").map((m) => m.channel),
+      [`shop-store:${storeId}`, `shop-order:${orderId}`],
+      "another store's staff are refused both channels",
+    );
+    t.same(snoop.messages.filter((m) => m.type === "error").map((m) => m.channel), [`shop-order:${orderId}`], "another customer is refused the order's channel");
+    t.notOk([...intruder.messages, ...snoop.messages].some((m) => m.type === "event"), "no event leaks");
+  }),
+);

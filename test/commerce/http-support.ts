@@ -1,0 +1,126 @@
+/**
+ * HTTP test support of the e-commerce module: a reference server (SQLite or Postgres) mounting
+ * identity, payments over an observable sandbox and commerce; users with minted tokens; a JSON
+ * call helper; a store set up through the API (owner, location, one product, stock).
+ */
+import { randomUUID } from "node:crypto";
+import WebSocket from "ws";
+import { mintToken } from "../../adapters/koa/Authentication.js";
+import { makeSandboxProvider, type SandboxOptions } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { compose } from "../../hosts/Composition.js";
+import { makeCommerceModule, type CommerceModuleOptions } from "../../hosts/modules/commerceModule.js";
+import { identityModule } from "../../hosts/modules/identityModule.js";
+import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
+import type { Dialect, HasTeardown } from "../support/databases.js";
+import { sandboxPaymentsModule } from "../payments/support.js";
+import type { MailMessage, Mailer } from "../../ports/Mailer.js";
+import { Effect } from "effect";
+
+/** A JSON answer. */
+export interface Answer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers: Headers;
+}
+
+/** A user of the server: id and bearer token. */
+export interface User {
+  readonly id: string;
+  readonly token: string;
+}
+
+/** Starts the server; answers helpers bound to it. */
+export const startCommerceServer = async (
+  t: HasTeardown,
+  dialect: Dialect,
+  sandbox: SandboxOptions = {},
+  commerce: Omit<CommerceModuleOptions, "mailer"> = {},
+) => {
+  const provider = makeSandboxProvider(sandbox);
+  const mail: MailMessage[] = [];
+  const mailer: Mailer = { send: (message) => Effect.sync(() => void mail.push(message)) };
+  const config = await testConfig(dialect, t);
+  const modules = compose().add(identityModule).add(sandboxPaymentsModule(provider)).add(makeCommerceModule({ mailer, ...commerce }));
+  const { server } = await startReferenceServer(t, config, { modules });
+  const user = async (): Promise<User> => {
+    const id = randomUUID();
+    return { id, token: await mintToken({ secret: hostSecret, userId: id, ttlSeconds: 600 }) };
+  };
+  const call = async (
+    method: string,
+    path: string,
+    init: { token?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token !== undefined) headers.Authorization = `Bearer ${init.token}`;
+    if (init.key !== undefined) headers["Idempotency-Key"] = init.key;
+    if (init.body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(`${server.url}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>), headers: response.headers };
+  };
+  /** A store with a location and one product of one variant (price 1,000, tax 10%) with `stock` units. */
+  const setupStore = async (options: { readonly stock?: number; readonly price?: number } = {}) => {
+    const owner = await user();
+    const store = await call("POST", "/v1/stores", { token: owner.token, body: { name: "Tea shop", currency: "EUR", tax_rate_basis_points: 1000 } });
+    const storeId = String(store.body.id);
+    const location = await call("POST", `/v1/stores/${storeId}/locations`, { token: owner.token, body: { name: "Main warehouse" } });
+    const product = await call("POST", `/v1/stores/${storeId}/products`, {
+      token: owner.token,
+      body: { title: "Teapot", description: "Cast iron teapot", variants: [{ sku: `TEA-${randomUUID().slice(0, 8)}`, price_minor: options.price ?? 1000 }] },
+    });
+    const variant = (product.body.variants as Array<Record<string, unknown>>)[0]!;
+    const locationId = String(location.body.id);
+    const variantId = String(variant.id);
+    if ((options.stock ?? 10) > 0) {
+      await call("POST", "/v1/inventory/adjustments", {
+        token: owner.token,
+        body: { variant_id: variantId, location_id: locationId, delta: options.stock ?? 10, reason: "initial stock" },
+      });
+    }
+    return { owner, store: store.body, storeId, locationId, productId: String(product.body.id), variantId, variant };
+  };
+  /** A customer's cart holding `quantity` of `variantId`. */
+  const cartWith = async (customer: User, storeId: string, variantId: string, quantity: number) => {
+    const cart = await call("POST", "/v1/carts", { token: customer.token, body: { store_id: storeId } });
+    const cartId = String(cart.body.id);
+    await call("POST", `/v1/carts/${cartId}/lines`, { token: customer.token, body: { variant_id: variantId, quantity } });
+    return cartId;
+  };
+  /** A realtime socket of `token`, with the messages it received. */
+  const socket = async (token: string) => {
+    const ws = new WebSocket(`${server.url.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${token}` } });
+    const messages: Array<Record<string, unknown>> = [];
+    ws.on("message", (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    t.teardown(() => ws.terminate());
+    return { ws, messages, send: (message: unknown) => ws.send(JSON.stringify(message)) };
+  };
+  return { server, provider, mail, user, call, setupStore, cartWith, socket };
+};
+
+/** The checkout body of a cart. */
+export const checkoutBody = (cartId: string, overrides: Record<string, unknown> = {}) => ({
+  cart_id: cartId,
+  payment_method: "pm_card_visa",
+  shipping_address: { name: "Ada Lovelace", line1: "1 Analytical St", city: "London", postcode: "N1 1AA", country: "GB" },
+  email: "ada@example.com",
+  ...overrides,
+});
+
+let seq = 0;
+/** A fresh Idempotency-Key. */
+export const freshKey = (): string => `commerce-${process.pid}-${++seq}-${Math.random().toString(36).slice(2)}`;
+
+/** Polls `check` every 50 ms for up to `ms`; answers its last result. */
+export const eventually = async <A>(check: () => Promise<A>, ok: (a: A) => boolean, ms = 5000): Promise<A> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (ok(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
