@@ -5,17 +5,18 @@
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { compose, type Composition } from "../Composition.js";
 import type { Config } from "../Config.js";
+import { makeDeliveryModule, type DeliveryPorts } from "./deliveryModule.js";
 import { identityModule } from "./identityModule.js";
 import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
 import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
 
 /** The ports the reference modules provide (beyond the shared ones). */
-export type ReferencePorts = ProjectsPorts | PaymentsPorts;
+export type ReferencePorts = ProjectsPorts | PaymentsPorts | DeliveryPorts;
 
 /** The configuration the reference modules read. */
 export type ReferenceModulesConfig = Pick<
   Config,
-  "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs"
+  "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs" | "delivery"
 >;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
@@ -31,4 +32,5 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           ? {}
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
-    );
+    )
+    .add(makeDeliveryModule({ prefix: "/v1/delivery", settings: config.delivery, locationKey: config.delivery.locationKey }));
