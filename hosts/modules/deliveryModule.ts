@@ -21,6 +21,7 @@ import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationS
 import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
+import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
@@ -31,7 +32,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import type { ModuleDefinition } from "../ModuleDefinition.js";
+import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
 import { makeInProcessMerchantProvisioning, type MerchantProvisioningServices } from "./deliveryPayments.js";
 
@@ -80,6 +81,13 @@ export const deliveryLayer = (
     Layer.succeed(MerchantProvisioning, options.merchantProvisioning),
   );
 
+/** `restaurant:<id>` (staff), `courier:<id>` (that courier), `delivery:<id>` (its customer, while unfinished). */
+export const deliveryChannelAuthorizers: ReadonlyArray<ModuleChannelAuthorizer<RestaurantsRepository | DispatchRepository>> = [
+  { kind: "restaurant", authorize: maySubscribeToRestaurant },
+  { kind: "courier", authorize: maySubscribeToCourier },
+  { kind: "delivery", authorize: maySubscribeToDelivery },
+];
+
 const definition = <R>(
   options: DeliveryModuleOptions,
   layer: Layer.Layer<DeliveryPorts, never, SqlDatabase>,
@@ -91,6 +99,8 @@ const definition = <R>(
   migrations: deliveryMigrations,
   jobHandlers: deliveryJobs,
   scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
+  channelAuthorizers: deliveryChannelAuthorizers,
+  channelsFor: deliveryChannelsFor,
 });
 
 /**
