@@ -31,7 +31,7 @@ export const PublishedMenuWire = wireShape(PublishedMenuView);
 
 const NullableDeliverySummary = Schema.suspend(
   (): Schema.Schema<DeliverySummary | null, WireOf<DeliverySummary> | null> => Schema.NullOr(DeliverySummaryWire),
-);
+).annotations({ identifier: "DeliveryOrderDeliverySummary" });
 
 /** The customer's order: the immutable snapshot, its lines, where the workflow stands and its delivery. */
 export const CustomerOrderView = Schema.Struct({
@@ -83,7 +83,9 @@ export const TrackingView = Schema.Struct({
   deliveryId: Schema.String,
   status: DeliveryStatus,
   version: Schema.Int,
-  courierPosition: Schema.suspend((): Schema.Schema<CourierPosition | null, WireOf<CourierPosition> | null> => Schema.NullOr(CourierPositionWire)),
+  courierPosition: Schema.suspend((): Schema.Schema<CourierPosition | null, WireOf<CourierPosition> | null> => Schema.NullOr(CourierPositionWire)).annotations({
+    identifier: "DeliveryCourierPosition",
+  }),
 });
 export const TrackingWire = wireShape(TrackingView);
 
