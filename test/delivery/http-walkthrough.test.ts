@@ -102,6 +102,12 @@ for (const dialect of dialects) {
       (a) => a.body.payment_state === "captured",
     );
     t.match(finalOrder, { status: 200, body: { status: "completed", payment_state: "captured", delivery: { id: deliveryId, status: "delivered", courier_id: courierId } } }, "settled and captured");
+    const settlement = await owner.get(`/restaurant-orders/${orderId}/settlement`);
+    t.equal(settlement.status, 200);
+    const entries = settlement.body.data as Array<{ component: string; amount_minor: number }>;
+    t.equal(entries.length, 4, "customer charge, restaurant, courier and platform");
+    t.equal(entries.reduce((sum, e) => sum + e.amount_minor, 0), 0, "the settlement sums to zero");
+    t.match(await customer.get(`/restaurant-orders/${orderId}/settlement`), { status: 404 }, "only the restaurant reads it");
     t.match(await customer.get(`/deliveries/${deliveryId}/tracking`), { status: 404 }, "tracking ends with the delivery");
     const later = await connectRealtime(server.url, await customer.token());
     t.teardown(() => later.close());

@@ -7,6 +7,8 @@ import { Effect, Schema } from "effect";
 import { acceptOrder, rejectOrder } from "../../../core/delivery/AcceptOrder.js";
 import { discoverRestaurants } from "../../../core/delivery/Discovery.js";
 import { listIncomingOrders } from "../../../core/delivery/IncomingOrders.js";
+import { orderSettlement } from "../../../core/delivery/OrderSettlement.js";
+import { SettlementEntryWire } from "../../../core/delivery/model/SettlementEntry.js";
 import { currentMenu, publishMenu, setItemAvailability } from "../../../core/delivery/Menus.js";
 import { addStaff, createRestaurant, setOpening } from "../../../core/delivery/Restaurants.js";
 import { RestaurantWire } from "../../../core/delivery/model/Restaurant.js";
@@ -232,6 +234,23 @@ const rejectOrderRoute = defineRoute({
     rejectOrder(principal, params.id, { reason: body.reason }).pipe(Effect.map((workflow) => ({ status: 200, body: workflow, etag: workflow.version }))),
 });
 
+/** GET /restaurant-orders/:id/settlement — the order's balanced settlement entries (staff). */
+const settlementRoute = defineRoute({
+  method: "GET",
+  path: "/restaurant-orders/:id/settlement",
+  operationId: "getOrderSettlement",
+  summary: "Read an order's settlement entries (they sum to zero per currency)",
+  description:
+    "Staff of the owning restaurant. Posted with the delivery's completion: customer charge (+total), restaurant payable (-(subtotal + tax)), courier payable (-delivery fee), platform fee (-service fee), each under a unique component key; corrections are linked reversals. Empty before completion (a handful of entries: one page).",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: PageOf(SettlementEntryWire) },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    orderSettlement(principal, params.id).pipe(Effect.map((entries) => ({ status: 200, body: { data: entries, next_cursor: null } }))),
+});
+
 /** Every restaurant route. */
 export const restaurantRoutes = [
   discoverRoute,
@@ -245,4 +264,5 @@ export const restaurantRoutes = [
   incomingOrdersRoute,
   acceptOrderRoute,
   rejectOrderRoute,
+  settlementRoute,
 ];
