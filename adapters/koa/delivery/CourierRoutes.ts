@@ -57,6 +57,7 @@ const locationsRoute = defineRoute({
   description:
     "Samples from the future (beyond a minute of clock skew) or past the retention period are dropped and counted. The newest becomes the courier's dispatch position; while the courier has an active delivery, its customer's tracking channel is told.",
   tags,
+  budget: { name: "delivery_locations" },
   auth: "required",
   body: LocationsBody,
   responses: { 200: LocationBatchWire },
@@ -91,6 +92,7 @@ const acceptOfferRoute = defineRoute({
   description:
     "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404.",
   tags,
+  budget: { name: "delivery_offers" },
   auth: "required",
   idempotency: "required",
   params: IdParams,

@@ -48,6 +48,7 @@ const placeOrderRoute = defineRoute({
   description:
     "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, or menu_changed with its diff. One order per quote.",
   tags,
+  budget: { name: "delivery_orders" },
   auth: "required",
   idempotency: "required",
   body: PlaceOrderBody,

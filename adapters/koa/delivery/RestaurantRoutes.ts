@@ -48,6 +48,7 @@ const discoverRoute = defineRoute({
   description:
     "Public. Open restaurants with a published menu whose service zone contains (lat, lng), nearest first then by id. 400 invalid_coordinates for a missing or out-of-range point; a cursor is bound to its point. At most 100 per page.",
   tags,
+  budget: { name: "delivery_discovery" },
   auth: "none",
   pagination: true,
   query: DiscoveryQuery,
