@@ -79,7 +79,30 @@ export interface Config {
   readonly otlpEndpoint: string | undefined;
   /** service.name of exported spans (OTEL_SERVICE_NAME, default domainkit). */
   readonly serviceName: string;
+  /** The food delivery module's settings (DELIVERY_*; documented defaults in docs/decisions.md). */
+  readonly delivery: DeliveryConfig;
 }
+
+/** DELIVERY_* variables (docs/decisions.md, Food delivery). */
+export interface DeliveryConfig {
+  /** Offers sent at once per dispatch round (DELIVERY_OFFER_FANOUT, default 3). */
+  readonly offerFanout: number;
+  /** Offer lifetime in seconds (DELIVERY_OFFER_TTL_SECONDS, default 30). */
+  readonly offerTtlSeconds: number;
+  /** Restaurant acceptance deadline in seconds (DELIVERY_ACCEPT_DEADLINE_SECONDS, default 300). */
+  readonly acceptDeadlineSeconds: number;
+  /** Quote lifetime in seconds (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
+  readonly quoteTtlSeconds: number;
+  /** How long precise courier positions are kept (DELIVERY_LOCATION_RETENTION_SECONDS, default 3600). */
+  readonly locationRetentionSeconds: number;
+  /** The AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY, 64 hex digits); a development key when unset. Never logged. */
+  readonly locationKey: Uint8Array;
+  /** True when DELIVERY_LOCATION_KEY is unset and the development key is used. */
+  readonly usingDevelopmentLocationKey: boolean;
+}
+
+/** The development location key (DELIVERY_LOCATION_KEY unset): never for production data. */
+export const DEVELOPMENT_LOCATION_KEY = "646f6d61696e6b69742d646576656c6f706d656e742d6c6f636174696f6e2121";
 
 /** One or more invalid configuration variables; `lines` holds one line per problem. */
 export class ConfigError extends Error {
@@ -244,6 +267,19 @@ export const loadConfig = (env: Env = process.env): Config => {
   const metricsToken = r.secret("METRICS_TOKEN", 16);
   const otlpEndpoint = r.url("OTEL_EXPORTER_OTLP_ENDPOINT", ["http:", "https:"], "an OTLP/HTTP base URL such as http://127.0.0.1:4318");
   const serviceName = r.raw("OTEL_SERVICE_NAME") ?? "domainkit";
+  const locationKeyHex = r.raw("DELIVERY_LOCATION_KEY");
+  if (locationKeyHex !== undefined && !/^[0-9a-fA-F]{64}$/.test(locationKeyHex)) {
+    r.problem("DELIVERY_LOCATION_KEY", "not a 256-bit key", "64 hexadecimal digits", true);
+  }
+  const delivery: DeliveryConfig = {
+    offerFanout: r.integer("DELIVERY_OFFER_FANOUT", 3, 1, 50, "a whole number from 1 to 50"),
+    offerTtlSeconds: r.integer("DELIVERY_OFFER_TTL_SECONDS", 30, 1, 3600, "a whole number of seconds from 1 to 3600"),
+    acceptDeadlineSeconds: r.integer("DELIVERY_ACCEPT_DEADLINE_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
+    quoteTtlSeconds: r.integer("DELIVERY_QUOTE_TTL_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
+    locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),
+    locationKey: Uint8Array.from(Buffer.from(locationKeyHex !== undefined && /^[0-9a-fA-F]{64}$/.test(locationKeyHex) ? locationKeyHex : DEVELOPMENT_LOCATION_KEY, "hex")),
+    usingDevelopmentLocationKey: locationKeyHex === undefined,
+  };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,
@@ -274,5 +310,6 @@ export const loadConfig = (env: Env = process.env): Config => {
     metricsToken,
     otlpEndpoint,
     serviceName,
+    delivery,
   };
 };

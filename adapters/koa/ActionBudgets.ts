@@ -9,7 +9,10 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { RateLimited } from "./HttpErrors.js";
 
 /** The budgets routes may spend. */
-export type ActionBudgetName = "invitations" | "mentions" | "shares";
+export type ActionBudgetName = "invitations" | "mentions" | "shares" | DeliveryBudgetName;
+
+/** The delivery module's independent limits (issue: discovery, order creation, offers and location ingestion). */
+export type DeliveryBudgetName = "delivery_discovery" | "delivery_orders" | "delivery_offers" | "delivery_locations";
 
 /** How many points one principal may spend in one window. */
 export interface ActionBudgetLimit {
@@ -22,6 +25,11 @@ export const defaultActionBudgets: Readonly<Record<ActionBudgetName, ActionBudge
   invitations: { points: 100, windowSeconds: 3600 },
   mentions: { points: 300, windowSeconds: 3600 },
   shares: { points: 30, windowSeconds: 3600 },
+  // Per caller (an anonymous discovery request counts against its client IP), per window.
+  delivery_discovery: { points: 120, windowSeconds: 60 },
+  delivery_orders: { points: 30, windowSeconds: 600 },
+  delivery_offers: { points: 120, windowSeconds: 600 },
+  delivery_locations: { points: 600, windowSeconds: 600 },
 };
 
 /** Spends `cost` points of budget `name` for `key` or fails RateLimited. */

@@ -144,8 +144,6 @@ export const defineRoute = <
   if (idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
   const statuses = Object.keys(spec.responses).map(Number);
   if (!statuses.some((s) => s >= 200 && s < 300)) throw new Error(`${where}: responses must declare a 2xx status`);
-  // Budgets are per principal: an anonymous route has nobody to count against.
-  if (spec.budget !== undefined && spec.auth !== "required") throw new Error(`${where}: an action budget requires auth`);
   return {
     method: spec.method,
     path: spec.path,
@@ -243,12 +241,13 @@ const routeHandler = (
         page,
         requestId: requestIdOf(ctx),
       };
-      if (route.budget !== undefined && input.principal !== undefined) {
+      if (route.budget !== undefined) {
         // Spent before the idempotency key is taken, so a refused request leaves no stored answer.
+        // Budgets are per principal; an anonymous request counts against its client IP.
         const { name, cost } = route.budget;
-        const principal = input.principal;
+        const key = input.principal === undefined ? `ip:${ctx.ip}` : principalScope(input.principal);
         yield* Effect.tryPromise({
-          try: () => spendBudget(name, principalScope(principal), cost === undefined ? 1 : cost(input)),
+          try: () => spendBudget(name, key, cost === undefined ? 1 : cost(input)),
           catch: (error) => error,
         });
       }

@@ -5,13 +5,16 @@
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, requireUser } from "./Access.js";
+import { CourierPositionUpdated } from "./Events.js";
 import { CourierId, type Courier } from "./model/Courier.js";
 import type { LocationSample } from "./model/LocationSample.js";
 
@@ -41,6 +44,9 @@ export const setCourierOnline = (principal: Principal, online: boolean) =>
     yield* (yield* DispatchRepository).setCourierOnline(courier.id, online);
     return { ...courier, online };
   }).pipe(Effect.withSpan("delivery.setCourierOnline"));
+
+/** A coordinate rounded to 3 decimals (about 100 m): what realtime position events carry. */
+const coarse = (degrees: number): number => Math.round(degrees * 1000) / 1000;
 
 /** One location sample as a courier's app sends it. */
 export interface LocationSampleInput {
@@ -72,7 +78,32 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
     yield* (yield* LocationSamples).append(rows);
     const newest = [...kept].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
     if (newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime())) {
-      yield* (yield* DispatchRepository).setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
+      const dispatch = yield* DispatchRepository;
+      yield* dispatch.setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
+      // The customers of the courier's active deliveries see the move on their tracking channel.
+      const active = yield* dispatch.activeDeliveriesOf(courier.id);
+      if (active.length > 0) {
+        const events: EventEnvelope[] = [];
+        for (const delivery of active) {
+          events.push(
+            yield* CourierPositionUpdated.make({
+              tenant_id: delivery.restaurantId,
+              aggregate_id: delivery.id,
+              aggregate_version: delivery.version,
+              actor_id: courier.userId,
+              data: {
+                delivery_id: delivery.id,
+                courier_id: courier.id,
+                lat: coarse(newest.lat),
+                lng: coarse(newest.lng),
+                recorded_at: newest.recordedAt.toISOString(),
+                version: delivery.version,
+              },
+            }),
+          );
+        }
+        yield* (yield* Transactions).run(Effect.flatMap(Outbox, (outbox) => outbox.append(events)));
+      }
     }
     return { accepted: kept.length, dropped: samples.length - kept.length };
   }).pipe(Effect.withSpan("delivery.recordLocations"));

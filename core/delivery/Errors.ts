@@ -1,8 +1,4 @@
-/**
- * The delivery module's errors (docs/conventions.md, Errors). HTTP statuses follow the
- * category; 402 (payment_declined) and 410 (offer_expired) need categories the kernel does not
- * have yet (docs/decisions.md, Food delivery (slice 1)).
- */
+/** The delivery module's errors (docs/conventions.md, Errors). HTTP statuses follow the category. */
 import { DomainError } from "../kernel/Errors.js";
 
 /** What changed between the quoted menu version and the current one. */
@@ -30,9 +26,13 @@ export class OutsideServiceZone extends DomainError("OutsideServiceZone", "outsi
 export class RestaurantClosed extends DomainError("RestaurantClosed", "restaurant_closed", "unprocessable")<{ readonly restaurantId: string }> {}
 
 /** 402 payment_declined: the provider declined the payment method; nothing was written. */
-export class OrderPaymentDeclined extends DomainError("OrderPaymentDeclined", "payment_declined", "unprocessable")<{
+export class OrderPaymentDeclined extends DomainError("OrderPaymentDeclined", "payment_declined", "payment_required")<{
   readonly declineCode: string;
-}> {}
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { decline_code: this.declineCode };
+  }
+}
 
 /** 409: the order can no longer be accepted or rejected (cancelled, rejected, or its payment is not authorized). */
 export class OrderNotAcceptable extends DomainError("OrderNotAcceptable", "order_not_acceptable", "conflict")<{
@@ -49,10 +49,14 @@ export class IllegalOrderTransition extends DomainError("IllegalOrderTransition"
 export class DeliveryAlreadyAssigned extends DomainError("DeliveryAlreadyAssigned", "delivery_already_assigned", "conflict")<{
   readonly deliveryId: string;
   readonly winner: string | null;
-}> {}
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { delivery_id: this.deliveryId };
+  }
+}
 
 /** 410 offer_expired: the offer's time has passed. */
-export class OfferExpired extends DomainError("OfferExpired", "offer_expired", "conflict")<{ readonly offerId: string }> {}
+export class OfferExpired extends DomainError("OfferExpired", "offer_expired", "gone")<{ readonly offerId: string }> {}
 
 /** 409: a delivery transition the table does not permit (pickup before assignment, backwards). */
 export class IllegalDeliveryTransition extends DomainError("IllegalDeliveryTransition", "illegal_delivery_transition", "conflict")<{
@@ -63,7 +67,11 @@ export class IllegalDeliveryTransition extends DomainError("IllegalDeliveryTrans
 /** 409: the expected delivery version is stale; `current` is the delivery now. */
 export class DeliveryVersionConflict extends DomainError("DeliveryVersionConflict", "delivery_version_conflict", "conflict")<{
   readonly currentVersion: number;
-}> {}
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { current_version: this.currentVersion };
+  }
+}
 
 /** 422: the target status is not a delivery status. */
 export class UnknownDeliveryStatus extends DomainError("UnknownDeliveryStatus", "unknown_delivery_status", "unprocessable")<{

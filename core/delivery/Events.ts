@@ -77,6 +77,25 @@ export const DeliveryCompleted = defineEvent(
   }),
 );
 
+/**
+ * The courier of an active delivery moved (for the customer's tracking channel). The position
+ * is coarse (3 decimals, about 100 m): precise positions stay sealed at rest and are read only
+ * through the audited tracking endpoint.
+ */
+export const CourierPositionUpdated = defineEvent(
+  "CourierPositionUpdated",
+  1,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    courier_id: Schema.String,
+    lat: Schema.Number,
+    lng: Schema.Number,
+    recorded_at: Schema.String,
+    /** The delivery's version when the position was sent. */
+    version: Schema.Int,
+  }),
+);
+
 export const DeliveryEvent = eventUnion(
   OrderPlaced,
   RestaurantAcceptedOrder,
@@ -86,5 +105,6 @@ export const DeliveryEvent = eventUnion(
   CourierAssigned,
   DeliveryStatusChanged,
   DeliveryCompleted,
+  CourierPositionUpdated,
 );
 export type DeliveryEvent = typeof DeliveryEvent.Type;

@@ -1,7 +1,9 @@
 /**
  * Location retention (spec: precise locations are retained briefly; issue rule 5): a durable
  * job deletes samples older than DELIVERY_LOCATION_RETENTION_SECONDS (default one hour) and
- * schedules its next pass five minutes later.
+ * schedules its next pass in the next five-minute slot. A pass is keyed by its slot number, so
+ * the chain a worker starts (`scheduleLocationRetention`) and the chain already running meet in
+ * the same key and never double.
  */
 import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -19,13 +21,21 @@ export const purgeLocations = Effect.gen(function* () {
   return yield* (yield* LocationSamples).deleteRecordedBefore(new Date(at.getTime() - settings.locationRetentionSeconds * 1000));
 }).pipe(Effect.withSpan("delivery.purgeLocations"));
 
+/** The pass of the slot after the one `atMs` is in; it runs at the start of that slot. */
+const nextPass = (atMs: number): number => Math.floor(atMs / retentionIntervalMs) + 1;
+
+const schedulePass = (pass: number) =>
+  locationRetentionJob.schedule({ pass }, { runAt: new Date(pass * retentionIntervalMs), key: `pass-${pass}` });
+
 export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | Jobs> = defineJob({
   kind: "delivery.location_retention",
   payload: Schema.Struct({ pass: Schema.Int }),
   handle: (p) =>
     Effect.gen(function* () {
       yield* purgeLocations;
-      const next = new Date((yield* now).getTime() + retentionIntervalMs);
-      yield* locationRetentionJob.schedule({ pass: p.pass + 1 }, { runAt: next, key: `pass-${p.pass + 1}` });
+      yield* schedulePass(Math.max(p.pass + 1, nextPass((yield* now).getTime())));
     }),
 });
+
+/** Starts the retention chain when a worker starts (a no-op while the next pass is scheduled). */
+export const scheduleLocationRetention = (nowMs: number): Effect.Effect<void, never, Jobs> => Effect.asVoid(schedulePass(nextPass(nowMs)));

@@ -6,19 +6,27 @@ import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { compose, type Composition } from "../Composition.js";
 import type { Config } from "../Config.js";
 import { makeCommerceModule, type CommercePorts } from "./commerceModule.js";
+import { makeDeliveryModule, type DeliveryPorts } from "./deliveryModule.js";
 import { identityModule } from "./identityModule.js";
 import { makeFilesModule, type FilesPorts } from "./filesModule.js";
 import { makePaymentsModule, type PaymentsPorts } from "./paymentsModule.js";
 import { makeProjectsModule, type ProjectsPorts } from "./projectsModule.js";
 
 /** The ports the reference modules provide (beyond the shared ones). */
-export type ReferencePorts = ProjectsPorts | PaymentsPorts | FilesPorts | CommercePorts;
+export type ReferencePorts = ProjectsPorts | PaymentsPorts | FilesPorts | CommercePorts | DeliveryPorts;
 
 /** The configuration the reference modules read. */
 export type ReferenceModulesConfig = Pick<
   Config,
-  "providerWebhookSecrets" | "platformOperators" | "mail" | "paymentProviderUrl" | "paymentProviderApiKey" | "paymentProviderTimeoutMs"
-  | "filesDefaultQuotaBytes" | "filesSecurityOperators"
+  | "providerWebhookSecrets"
+  | "platformOperators"
+  | "mail"
+  | "paymentProviderUrl"
+  | "paymentProviderApiKey"
+  | "paymentProviderTimeoutMs"
+  | "filesDefaultQuotaBytes"
+  | "filesSecurityOperators"
+  | "delivery"
 >;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
@@ -36,4 +44,5 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
       }),
     )
     .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }))
-    .add(makeCommerceModule({ mailer: configuredMailer(config.mail) }));
+    .add(makeCommerceModule({ mailer: configuredMailer(config.mail) }))
+    .add(makeDeliveryModule({ prefix: "/v1/delivery", settings: config.delivery, locationKey: config.delivery.locationKey }));

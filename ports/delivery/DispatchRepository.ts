@@ -26,6 +26,8 @@ export interface DispatchRepository {
   readonly insertDelivery: (delivery: Delivery) => Effect.Effect<{ readonly delivery: Delivery; readonly created: boolean }>;
   readonly findDelivery: (id: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<Delivery | null>;
   readonly findDeliveryByOrder: (orderId: string) => Effect.Effect<Delivery | null>;
+  /** The courier's deliveries that are assigned or picked up (its active jobs). */
+  readonly activeDeliveriesOf: (courierId: string) => Effect.Effect<ReadonlyArray<Delivery>>;
   /**
    * The winner election: `UPDATE ... SET courier_id = $courier, status = 'assigned', version =
    * version + 1 WHERE id = $id AND courier_id IS NULL AND status = 'pending'`. Answers the

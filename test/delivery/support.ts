@@ -6,13 +6,10 @@
  */
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect";
 import { deliveryMigrations } from "../../adapters/sql/delivery/migrations/index.js";
-import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispatchRepository.js";
-import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
-import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
-import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
-import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationSamples.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
+import type { StoragePorts } from "../../adapters/sql/storageLayer.js";
+import { makeDeliveryModule } from "../../hosts/modules/deliveryModule.js";
+import { moduleLayer } from "../support/moduleLayer.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
 import { listMyOffers, recordLocations, registerCourier, setCourierOnline } from "../../core/delivery/Couriers.js";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
@@ -72,25 +69,19 @@ export const makeFakeMerchantProvisioning = (): MerchantProvisioning & { readonl
   };
 };
 
-/** The delivery core's layer over `db` (real SQL adapters) with the given outside services. */
-export const deliveryLayer = (db: SqlDatabase, gateway: PaymentGateway, settings: DeliverySettings = defaultDeliverySettings) =>
-  Layer.mergeAll(
-    storageLayer(db),
-    Layer.succeed(RestaurantsRepository, makeSqlRestaurantsRepository(db)),
-    Layer.succeed(OrdersRepository, makeSqlOrdersRepository(db)),
-    Layer.succeed(DispatchRepository, makeSqlDispatchRepository(db)),
-    Layer.succeed(SettlementLedger, makeSqlSettlementLedger(db)),
-    Layer.succeed(LocationSamples, makeSqlLocationSamples(db, testLocationKey)),
-    Layer.succeed(DeliverySettings, settings),
-    Layer.succeed(PaymentGateway, gateway),
-    Layer.succeed(MerchantProvisioning, makeFakeMerchantProvisioning()),
+/** The delivery core's layer over `db`: the module definition's own bindings, with the given outside services. */
+export const deliveryTestLayer = (db: SqlDatabase, gateway: PaymentGateway, settings: DeliverySettings = defaultDeliverySettings) =>
+  Layer.merge(
+    moduleLayer(db, [
+      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings }),
+    ]),
     Logger.minimumLogLevel(LogLevel.Error),
   );
 
 /** A runtime of the delivery core over `db`, disposed at teardown. */
 export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<DeliverySettings> = {}) => {
   const gateway: FakePaymentGateway = makeFakePaymentGateway();
-  const runtime = ManagedRuntime.make(deliveryLayer(db, gateway, { ...defaultDeliverySettings, ...settings }));
+  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }));
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, DeliveryServices>): Promise<A> => runtime.runPromise(effect);
   /** Runs and answers the typed failure (or the value) so tests can inspect error codes. */

@@ -108,6 +108,19 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       }).pipe(Effect.withSpan("DispatchRepository.insertDelivery")),
     findDelivery,
     findDeliveryByOrder,
+    activeDeliveriesOf: (courierId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("dl_deliveries")
+          .selectAll()
+          .where("courier_id", "=", courierId)
+          .where("status", "in", ["assigned", "picked_up"])
+          .orderBy("id")
+          .execute(),
+      ).pipe(
+        Effect.map((rows) => rows.map((row) => deliveries.fromRow(row))),
+        Effect.withSpan("DispatchRepository.activeDeliveriesOf"),
+      ),
     assignCourier: (deliveryId, courierId, at) =>
       runQuery(db, (ex) =>
         ex

@@ -1,0 +1,103 @@
+/**
+ * The customer's endpoints: quote, place (Idempotency-Key required: it authorizes a payment),
+ * read the order with its delivery, and track the active delivery.
+ */
+import { Effect } from "effect";
+import { getOrder } from "../../../core/delivery/GetOrder.js";
+import { placeOrder } from "../../../core/delivery/PlaceOrder.js";
+import { quoteOrder } from "../../../core/delivery/QuoteOrder.js";
+import { trackDelivery } from "../../../core/delivery/Tracking.js";
+import { QuoteWire } from "../../../core/delivery/model/Quote.js";
+import { CustomerOrderWire, TrackingWire, customerOrderView } from "../../../core/delivery/model/Views.js";
+import { defineRoute } from "../Route.js";
+import { PlaceOrderBody, QuoteBody } from "./OrderSchemas.js";
+import { IdParams } from "./RestaurantSchemas.js";
+
+const tags = ["delivery"];
+// The customer's own order and position data: nobody may cache them.
+const privateAnswer = { "Cache-Control": "no-store" };
+
+/** POST /orders/quote — an expiring, server-calculated quote. */
+const quoteRoute = defineRoute({
+  method: "POST",
+  path: "/orders/quote",
+  operationId: "quoteDeliveryOrder",
+  summary: "Quote an order: expiring, calculated by the server",
+  description:
+    "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines.",
+  tags,
+  auth: "required",
+  body: QuoteBody,
+  responses: { 200: QuoteWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, body }) =>
+    quoteOrder(principal, {
+      restaurantId: body.restaurant_id,
+      menuVersion: body.menu_version,
+      lines: body.lines.map((line) => ({ itemId: line.item_id, quantity: line.quantity, modifierIds: line.modifier_ids ?? [] })),
+      dropoff: body.dropoff,
+    }).pipe(Effect.map((quote) => ({ status: 200, body: quote, headers: privateAnswer }))),
+});
+
+/** POST /orders — authorize the payment, then place the order (201), or 202 while the provider's answer is unknown. */
+const placeOrderRoute = defineRoute({
+  method: "POST",
+  path: "/orders",
+  operationId: "placeDeliveryOrder",
+  summary: "Authorize the payment and place the order",
+  description:
+    "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, or menu_changed with its diff. One order per quote.",
+  tags,
+  budget: { name: "delivery_orders" },
+  auth: "required",
+  idempotency: "required",
+  body: PlaceOrderBody,
+  responses: { 201: CustomerOrderWire, 202: CustomerOrderWire },
+  problems: [402, 403, 404, 409, 422],
+  handler: ({ principal, body }) =>
+    placeOrder(principal, { quoteId: body.quote_id, paymentMethod: body.payment_method }).pipe(
+      Effect.map((placed) => ({
+        status: placed.workflow.status === "payment_pending" ? 202 : 201,
+        body: customerOrderView(placed),
+        etag: placed.workflow.version,
+        headers: privateAnswer,
+      })),
+    ),
+});
+
+/** GET /orders/:id — the customer's order with `delivery: {id, status, courier_id, version}`. */
+const getOrderRoute = defineRoute({
+  method: "GET",
+  path: "/orders/:id",
+  operationId: "getDeliveryOrder",
+  summary: "Read the caller's order and its delivery",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: CustomerOrderWire },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    getOrder(principal, params.id).pipe(
+      Effect.map((order) => ({ status: 200, body: customerOrderView(order), etag: order.workflow.version, headers: privateAnswer })),
+    ),
+});
+
+/** GET /deliveries/:id/tracking — the customer's view of the active delivery (audited). */
+const trackingRoute = defineRoute({
+  method: "GET",
+  path: "/deliveries/:id/tracking",
+  operationId: "trackDelivery",
+  summary: "Track the caller's active delivery (courier position, status, version)",
+  description:
+    "The customer of the delivery, only while it is assigned or picked up; otherwise 404 (also before assignment and after completion). The courier's newest position of the last five minutes; each access is audited.",
+  tags,
+  auth: "required",
+  params: IdParams,
+  responses: { 200: TrackingWire },
+  problems: [403, 404],
+  handler: ({ principal, params }) =>
+    trackDelivery(principal, params.id).pipe(Effect.map((tracking) => ({ status: 200, body: tracking, etag: tracking.version, headers: privateAnswer }))),
+});
+
+/** Every customer order route. */
+export const orderRoutes = [quoteRoute, placeOrderRoute, getOrderRoute, trackingRoute];

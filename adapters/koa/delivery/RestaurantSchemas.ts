@@ -1,0 +1,60 @@
+/**
+ * Request params, queries and bodies of the restaurant endpoints (docs/conventions.md, HTTP).
+ * Values are checked by the core (names, coordinates, prices); these schemas check the shape.
+ */
+import { Schema } from "effect";
+import { pageQueryFields } from "../Pagination.js";
+
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+
+/** Path parameter `:id` of a restaurant, an order, an offer or a delivery. */
+export const IdParams = Schema.Struct({ id: Id });
+
+/** Path of PUT /restaurants/:id/items/:item_id/availability. */
+export const ItemParams = Schema.Struct({ id: Id, item_id: Id });
+
+/** Query of GET /restaurants: the point (checked by the core: 400 invalid_coordinates), cursor and limit. */
+export const DiscoveryQuery = Schema.Struct({
+  lat: Schema.optional(Schema.String).annotations({ description: "Latitude of the drop-off point, -90 to 90." }),
+  lng: Schema.optional(Schema.String).annotations({ description: "Longitude of the drop-off point, -180 to 180." }),
+  ...pageQueryFields,
+});
+
+/** Body of POST /restaurants. */
+export const CreateRestaurantBody = Schema.Struct({
+  name: Schema.String,
+  lat: Schema.Number,
+  lng: Schema.Number,
+  service_radius_m: Schema.Int,
+  currency: Schema.String,
+});
+
+/** Body of POST /restaurants/:id/staff. */
+export const AddStaffBody = Schema.Struct({ user_id: Id });
+
+const MenuModifierBody = Schema.Struct({
+  id: Schema.optional(Id),
+  name: Schema.String,
+  price_minor: Schema.Int,
+});
+
+const MenuItemBody = Schema.Struct({
+  /** An item id of an earlier version keeps the item's identity (the quote diff relies on it). */
+  id: Schema.optional(Id),
+  name: Schema.String,
+  price_minor: Schema.Int,
+  available: Schema.optional(Schema.Boolean),
+  modifiers: Schema.optional(Schema.Array(MenuModifierBody).pipe(Schema.maxItems(50))),
+});
+
+/** Body of POST /restaurants/:id/menus: the items of the next immutable version. */
+export const PublishMenuBody = Schema.Struct({ items: Schema.Array(MenuItemBody).pipe(Schema.maxItems(500)) });
+
+/** Body of PUT /restaurants/:id/items/:item_id/availability. */
+export const AvailabilityBody = Schema.Struct({ available: Schema.Boolean });
+
+/** Body of POST /restaurant-orders/:id/accept. */
+export const AcceptOrderBody = Schema.Struct({ prep_time_minutes: Schema.Int });
+
+/** Body of POST /restaurant-orders/:id/reject. */
+export const RejectOrderBody = Schema.Struct({ reason: Schema.String });

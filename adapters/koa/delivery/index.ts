@@ -1,0 +1,14 @@
+/** Every route of the food delivery module (paths without the mount prefix; the host adds it). */
+import { courierRoutes } from "./CourierRoutes.js";
+import { orderRoutes } from "./OrderRoutes.js";
+import { restaurantRoutes } from "./RestaurantRoutes.js";
+
+export * from "./CourierSchemas.js";
+export * from "./OrderSchemas.js";
+export * from "./RestaurantSchemas.js";
+export * from "./CourierRoutes.js";
+export * from "./OrderRoutes.js";
+export * from "./RestaurantRoutes.js";
+
+/** The delivery module's routes, in documentation order. */
+export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes];

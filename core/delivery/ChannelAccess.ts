@@ -1,0 +1,84 @@
+/**
+ * Realtime access for the delivery module (spec: Authentication 1-3; issue: Roles):
+ *   - `restaurant:<id>`: the restaurant's incoming orders and their deliveries — its staff only;
+ *   - `courier:<id>`: the courier's offers, assignments and lost offers — that courier only;
+ *   - `delivery:<id>`: status and coarse courier positions of one delivery — its customer only,
+ *     while the delivery is not finished (positions flow only while it is assigned or picked up).
+ * Each authorizer is the HTTP rule (an unknown object and another's look the same: refused), is
+ * re-run when the host rechecks access, and fails closed on any error.
+ */
+import { Effect, Option, Schema } from "effect";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import type { Principal } from "../../ports/Principal.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
+import {
+  CourierAssigned,
+  CourierOffered,
+  CourierPositionUpdated,
+  DeliveryCompleted,
+  DeliveryStatusChanged,
+  OrderCancelled,
+  OrderPlaced,
+  RestaurantAcceptedOrder,
+  RestaurantRejectedOrder,
+} from "./Events.js";
+
+export const restaurantChannel = (restaurantId: string): string => `restaurant:${restaurantId}`;
+export const courierChannel = (courierId: string): string => `courier:${courierId}`;
+export const deliveryChannel = (deliveryId: string): string => `delivery:${deliveryId}`;
+
+const failClosed = <R>(decision: Effect.Effect<boolean, unknown, R>): Effect.Effect<boolean, never, R> =>
+  decision.pipe(Effect.catchAllCause(() => Effect.succeed(false)));
+
+/** True when the principal is staff of the restaurant. */
+export const maySubscribeToRestaurant = (principal: Principal, restaurantId: string): Effect.Effect<boolean, never, RestaurantsRepository> =>
+  principal.kind !== "user" ? Effect.succeed(false) : failClosed(Effect.flatMap(RestaurantsRepository, (r) => r.isStaff(restaurantId, principal.userId)));
+
+/** True when the principal is that courier. */
+export const maySubscribeToCourier = (principal: Principal, courierId: string): Effect.Effect<boolean, never, DispatchRepository> =>
+  principal.kind !== "user"
+    ? Effect.succeed(false)
+    : failClosed(
+        Effect.map(
+          Effect.flatMap(DispatchRepository, (d) => d.findCourierByUser(principal.userId)),
+          (courier) => courier !== null && courier.id === courierId,
+        ),
+      );
+
+/** True when the principal is the delivery's customer and the delivery is not finished. */
+export const maySubscribeToDelivery = (principal: Principal, deliveryId: string): Effect.Effect<boolean, never, DispatchRepository> =>
+  principal.kind !== "user"
+    ? Effect.succeed(false)
+    : failClosed(
+        Effect.map(
+          Effect.flatMap(DispatchRepository, (d) => d.findDelivery(deliveryId)),
+          (delivery) => delivery !== null && delivery.customerId === principal.userId && delivery.status !== "delivered" && delivery.status !== "cancelled",
+        ),
+      );
+
+const restaurantEvents = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, OrderCancelled].map((d) => d.type));
+const deliveryEvents = new Set<string>([CourierAssigned, DeliveryStatusChanged, DeliveryCompleted].map((d) => d.type));
+
+// Routing reads only the ids of an event (consumers decode the whole of it).
+const idsOf = Schema.decodeUnknownOption(
+  Schema.Struct({
+    restaurant_id: Schema.optional(Schema.String),
+    delivery_id: Schema.optional(Schema.String),
+    courier_id: Schema.optional(Schema.String),
+    losing_courier_ids: Schema.optional(Schema.Array(Schema.String)),
+  }),
+);
+
+/** The channels of a delivery module event; none for other events. */
+export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
+  const ids = Option.getOrNull(idsOf(event.data));
+  if (ids === null) return [];
+  if (restaurantEvents.has(event.type)) return ids.restaurant_id === undefined ? [] : [restaurantChannel(ids.restaurant_id)];
+  if (event.type === CourierOffered.type) return ids.courier_id === undefined ? [] : [courierChannel(ids.courier_id)];
+  if (event.type === CourierPositionUpdated.type) return ids.delivery_id === undefined ? [] : [deliveryChannel(ids.delivery_id)];
+  if (!deliveryEvents.has(event.type) || ids.delivery_id === undefined) return [];
+  // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers concerned.
+  const couriers = [...(ids.courier_id === undefined ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];
+  return [deliveryChannel(ids.delivery_id), restaurantChannel(event.tenant_id), ...couriers.map(courierChannel)];
+};

@@ -1,0 +1,132 @@
+/**
+ * The food delivery module as a host sees it: its repositories, settings and location sealing
+ * key, the payment port and merchant provisioning, routes (mounted under a prefix: `/v1/delivery`
+ * in the reference server, `/v1` in a host that embeds delivery alone), migrations, jobs, the
+ * recurring location-retention pass and the realtime channels `delivery:<id>`,
+ * `restaurant:<id>` and `courier:<id>`.
+ *
+ * Money moves only through the PaymentGateway port. Given `paymentGateway` and
+ * `merchantProvisioning`, the module uses them (a host whose payment service runs elsewhere, or
+ * a test); without them it binds both in-process to the payment module, which must then be
+ * composed before it (the composition checks this at compile time).
+ */
+import { Effect, Layer } from "effect";
+import { deliveryRoutes } from "../../adapters/koa/delivery/index.js";
+import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
+import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { deliveryMigrations } from "../../adapters/sql/delivery/migrations/index.js";
+import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispatchRepository.js";
+import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationSamples.js";
+import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
+import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
+import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
+import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
+import { deliveryJobs } from "../../core/delivery/Jobs.js";
+import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
+import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
+import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
+import type { HostServices } from "../PortBindings.js";
+import { makeInProcessMerchantProvisioning, type MerchantProvisioningServices } from "./deliveryPayments.js";
+
+/** The ports the delivery module's Layer provides. */
+export type DeliveryPorts =
+  | RestaurantsRepository
+  | OrdersRepository
+  | DispatchRepository
+  | SettlementLedger
+  | LocationSamples
+  | DeliverySettings
+  | PaymentGateway
+  | MerchantProvisioning;
+
+/** What the in-process payment adapters need of the host runtime (the payment module's ports). */
+export type DeliveryInProcessPaymentServices = InProcessGatewayServices | MerchantProvisioningServices;
+
+/** Options of the delivery module. */
+export interface DeliveryModuleOptions {
+  /** DELIVERY_* settings; the documented defaults for what is omitted. */
+  readonly settings?: Partial<DeliverySettings>;
+  /** The 32-byte AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY). */
+  readonly locationKey: Uint8Array;
+  /** Mount prefix of the routes: "/v1/delivery" in the reference server, "/v1" (the default) alone. */
+  readonly prefix?: string;
+}
+
+/** Options with the payment adapters supplied by the host. */
+export interface DeliveryModuleOwnPaymentsOptions extends DeliveryModuleOptions {
+  readonly paymentGateway: PaymentGateway;
+  readonly merchantProvisioning: MerchantProvisioning;
+}
+
+/** The delivery module's repositories over the host's database, its settings and the given payment adapters. */
+export const deliveryLayer = (
+  options: DeliveryModuleOptions & { readonly paymentGateway: PaymentGateway; readonly merchantProvisioning: MerchantProvisioning },
+): Layer.Layer<DeliveryPorts, never, SqlDatabase> =>
+  Layer.mergeAll(
+    sqlPort(RestaurantsRepository, makeSqlRestaurantsRepository),
+    sqlPort(OrdersRepository, makeSqlOrdersRepository),
+    sqlPort(DispatchRepository, makeSqlDispatchRepository),
+    sqlPort(SettlementLedger, makeSqlSettlementLedger),
+    sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
+    Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
+    Layer.succeed(PaymentGateway, options.paymentGateway),
+    Layer.succeed(MerchantProvisioning, options.merchantProvisioning),
+  );
+
+/** `restaurant:<id>` (staff), `courier:<id>` (that courier), `delivery:<id>` (its customer, while unfinished). */
+export const deliveryChannelAuthorizers: ReadonlyArray<ModuleChannelAuthorizer<RestaurantsRepository | DispatchRepository>> = [
+  { kind: "restaurant", authorize: maySubscribeToRestaurant },
+  { kind: "courier", authorize: maySubscribeToCourier },
+  { kind: "delivery", authorize: maySubscribeToDelivery },
+];
+
+const definition = <R>(
+  options: DeliveryModuleOptions,
+  layer: Layer.Layer<DeliveryPorts, never, SqlDatabase>,
+): ModuleDefinition<DeliveryPorts, HostServices<DeliveryPorts> | R> => ({
+  name: "delivery",
+  layer,
+  routes: deliveryRoutes,
+  prefix: options.prefix ?? "/v1",
+  migrations: deliveryMigrations,
+  jobHandlers: deliveryJobs,
+  scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
+  channelAuthorizers: deliveryChannelAuthorizers,
+  channelsFor: deliveryChannelsFor,
+});
+
+/**
+ * Builds the delivery module's definition: with the host's own payment adapters, or (without
+ * them) bound in-process to the payment module composed before it.
+ */
+export function makeDeliveryModule(options: DeliveryModuleOwnPaymentsOptions): ModuleDefinition<DeliveryPorts, HostServices<DeliveryPorts>>;
+export function makeDeliveryModule(
+  options: DeliveryModuleOptions,
+): ModuleDefinition<DeliveryPorts, HostServices<DeliveryPorts> | DeliveryInProcessPaymentServices>;
+export function makeDeliveryModule(
+  options: DeliveryModuleOptions | DeliveryModuleOwnPaymentsOptions,
+): ModuleDefinition<DeliveryPorts, HostServices<DeliveryPorts> | DeliveryInProcessPaymentServices> {
+  if ("paymentGateway" in options) return definition(options, deliveryLayer(options));
+  let attached: { readonly runFork: <A, E>(effect: Effect.Effect<A, E, DeliveryInProcessPaymentServices>) => import("effect").Fiber.RuntimeFiber<A, E> } | undefined;
+  const runtime = () => {
+    // A wiring error, not a payment failure: it surfaces as a defect at the first call.
+    if (attached === undefined) throw new Error("the delivery module's payment runtime was not attached (attachRuntime after building the host runtime)");
+    return attached;
+  };
+  const paymentGateway = makeInProcessPaymentGateway({ caller: "delivery", runtime });
+  const merchantProvisioning = makeInProcessMerchantProvisioning({ caller: "delivery", runtime });
+  return {
+    ...definition<DeliveryInProcessPaymentServices>(options, deliveryLayer({ ...options, paymentGateway, merchantProvisioning })),
+    attachRuntime: (built) => {
+      attached = built;
+    },
+  };
+}
