@@ -7,5 +7,11 @@ export interface Inbox {
    * later call. Call inside the consumer's transaction so the record commits with its effects.
    */
   readonly claim: (consumer: string, eventId: string) => Effect.Effect<boolean>;
+  /**
+   * Claims several events for `consumer` in one round trip: answers the ids claimed for the first
+   * time (the others were handled before). Same rule as `claim`: call it inside the consumer's
+   * transaction. Optional: without it the relay claims event by event.
+   */
+  readonly claimMany?: (consumer: string, eventIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>;
 }
 export const Inbox = Context.GenericTag<Inbox>("domainkit/Inbox");

@@ -22,5 +22,22 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
         Effect.map((result) => result.rows.length > 0),
         span("Inbox.claim"),
       ),
+    claimMany: (consumer, eventIds) =>
+      eventIds.length === 0
+        ? Effect.succeed(new Set<string>())
+        : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+            const at = f.timeToDb(new Date(millis));
+            return runQuery(db, (ex) =>
+              ex
+                .insertInto("inbox")
+                .values(eventIds.map((eventId) => ({ consumer, event_id: eventId, processed_at: at })))
+                .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
+                .returning("event_id")
+                .execute(),
+            );
+          }).pipe(
+            Effect.map((rows) => new Set(rows.map((row) => row.event_id))),
+            span("Inbox.claimMany"),
+          ),
   };
 };

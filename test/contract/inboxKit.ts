@@ -41,6 +41,60 @@ export const inboxCases: ReadonlyArray<KitCase<InboxKitPorts>> = [
       t.equal(results.filter((r) => r).length, 1);
     },
   },
+  {
+    name: "inbox: claimMany (when offered) answers exactly the events not claimed before, and claims them",
+    run: async (t, run) => {
+      const inbox = await run(Inbox);
+      if (inbox.claimMany === undefined) {
+        t.equal(typeof inbox.claimMany, "undefined", "the adapter claims event by event");
+        return;
+      }
+      t.equal(await run(claim("a", "e2")), true);
+      const fresh = await run(inbox.claimMany("a", ["e1", "e2", "e3"]));
+      t.same([...fresh].sort(), ["e1", "e3"], "e2 was claimed before");
+      t.same([...(await run(inbox.claimMany("a", ["e1", "e2", "e3", "e4"])))], ["e4"]);
+      t.equal(await run(claim("a", "e3")), false, "a batch claim counts like a single one");
+      t.same([...(await run(inbox.claimMany("b", ["e1"])))], ["e1"], "per consumer");
+      t.same([...(await run(inbox.claimMany("b", [])))], []);
+    },
+  },
+  {
+    name: "inbox: a claimMany in a rolled-back transaction does not count",
+    run: async (t, run) => {
+      const inbox = await run(Inbox);
+      const claimMany = inbox.claimMany;
+      if (claimMany === undefined) {
+        t.equal(typeof claimMany, "undefined", "the adapter claims event by event");
+        return;
+      }
+      await run(Effect.exit(Effect.flatMap(Transactions, (tx) => tx.run(Effect.zipRight(claimMany("a", ["e1", "e2"]), Effect.fail("handler failed"))))));
+      t.same([...(await run(claimMany("a", ["e1", "e2"])))].sort(), ["e1", "e2"]);
+    },
+  },
+  {
+    name: "inbox: of concurrent overlapping claimMany calls each event is claimed exactly once",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const inbox = await run(Inbox);
+      const claimMany = inbox.claimMany;
+      if (claimMany === undefined) {
+        t.equal(typeof claimMany, "undefined", "the adapter claims event by event");
+        return;
+      }
+      const ids = Array.from({ length: 20 }, (_, i) => `e${i}`);
+      const results = await run(
+        Effect.all(
+          Array.from({ length: 6 }, (_, k) =>
+            Effect.flatMap(Transactions, (tx) => tx.run(claimMany("a", k % 2 === 0 ? ids : [...ids].reverse()))),
+          ),
+          { concurrency: "unbounded" },
+        ),
+      );
+      const all = results.flatMap((set) => [...set]);
+      t.equal(all.length, ids.length, "no event claimed twice");
+      t.same([...new Set(all)].sort(), [...ids].sort(), "every event claimed once");
+    },
+  },
 ];
 
 /** Runs the inbox kit against an adapter. */

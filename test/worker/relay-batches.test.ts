@@ -1,7 +1,8 @@
 /**
  * The relay works in batches: a pass claims many messages, applies each consumer's share in one
- * transaction (a savepoint per event, so a failing event undoes only itself), and marks the
- * delivered messages in one statement.
+ * transaction (one inbox statement for the batch; when an event fails, the batch is redone one
+ * transaction per event, so a failing event undoes only itself), and marks the delivered
+ * messages in one statement.
  */
 import t from "tap";
 import { Effect, Layer } from "effect";
