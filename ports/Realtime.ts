@@ -18,6 +18,11 @@ export interface ChannelLog {
   /** Appends the event to the channel at the next offset (committed order = offset order). */
   readonly append: (channel: string, event: EventEnvelope) => Effect.Effect<ChannelMessage>;
   /**
+   * Appends several events to the channel at the next offsets, in order, as `append` would one
+   * by one (one round trip per statement kind instead of per event). Optional.
+   */
+  readonly appendMany?: (channel: string, events: ReadonlyArray<EventEnvelope>) => Effect.Effect<ReadonlyArray<ChannelMessage>>;
+  /**
    * Messages with offset > `since`, oldest first, at most `limit`. `resync` is true when some
    * of them are no longer retained, so the client must reload instead of catching up.
    */

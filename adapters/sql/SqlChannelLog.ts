@@ -53,6 +53,31 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
           }),
         ),
       ).pipe(span("ChannelLog.append")),
+    appendMany: (channel, events) =>
+      events.length === 0
+        ? Effect.succeed([])
+        : Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+            tx.run(
+              runQuery(db, async (ex) => {
+                const count = events.length;
+                const head = await ex
+                  .insertInto("channel_heads")
+                  .values({ channel, last_offset: count })
+                  .onConflict((oc) => oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", count) })))
+                  .returning("last_offset")
+                  .executeTakeFirst();
+                if (head === undefined) throw new Error(`ChannelLog.appendMany: no head returned for ${channel}`);
+                // The head row stays locked until commit, so these offsets are this transaction's alone.
+                const first = toNumber(head.last_offset) - count + 1;
+                const at = f.timeToDb(new Date(millis));
+                await ex
+                  .insertInto("channel_messages")
+                  .values(events.map((event, i) => ({ channel, offset: first + i, event: f.jsonToDb(event), created_at: at })))
+                  .execute();
+                return events.map((event, i): ChannelMessage => ({ channel, offset: first + i, event }));
+              }),
+            ),
+          ).pipe(span("ChannelLog.appendMany")),
     readSince: (channel, since, limit) =>
       runQuery(db, async (ex) => {
         const last = await headOf(ex, channel);

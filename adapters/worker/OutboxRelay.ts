@@ -119,10 +119,18 @@ export const deliverBatchTo = <R>(
       Effect.gen(function* () {
         const fresh = inbox.claimMany !== undefined ? yield* inbox.claimMany(consumer.name, events.map((event) => event.id)) : undefined;
         const afterCommit: Array<{ readonly event: EventEnvelope; readonly step: AfterCommit }> = [];
+        const unseen: EventEnvelope[] = [];
         for (const event of events) {
           // Already handled in an earlier, committed delivery: nothing to change.
           const first = fresh !== undefined ? fresh.has(event.id) : yield* inbox.claim(consumer.name, event.id);
-          if (!first) continue;
+          if (first) unseen.push(event);
+        }
+        if (consumer.handleBatch !== undefined && unseen.length > 0) {
+          const result = yield* consumer.handleBatch(unseen);
+          if (Effect.isEffect(result)) afterCommit.push({ event: unseen[0]!, step: result as AfterCommit });
+          return afterCommit;
+        }
+        for (const event of unseen) {
           const result = yield* consumer.handle(event);
           if (Effect.isEffect(result)) afterCommit.push({ event, step: result as AfterCommit });
         }

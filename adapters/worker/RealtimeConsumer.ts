@@ -34,6 +34,28 @@ export const realtimeConsumer = (options: {
         { discard: true },
       );
     }),
+  handleBatch: (events) =>
+    Effect.gen(function* () {
+      const log = yield* ChannelLog;
+      const bus = yield* RealtimeBus;
+      const byChannel = new Map<string, EventEnvelope[]>();
+      for (const event of events) {
+        for (const channel of new Set(options.channelsFor(event))) {
+          const list = byChannel.get(channel);
+          if (list === undefined) byChannel.set(channel, [event]);
+          else list.push(event);
+        }
+      }
+      const newest = new Map<string, number>();
+      for (const [channel, list] of byChannel) {
+        const appended =
+          log.appendMany !== undefined ? yield* log.appendMany(channel, list) : yield* Effect.forEach(list, (event) => log.append(channel, event));
+        const last = appended[appended.length - 1];
+        if (last !== undefined) newest.set(channel, last.offset);
+      }
+      // One notice per channel, at its newest offset: a subscriber reads everything up to it.
+      return Effect.forEach(newest, ([channel, offset]) => bus.publish({ type: "message", channel, offset }), { discard: true });
+    }),
 });
 
 /** Combines the channel mappings of several modules. */

@@ -106,6 +106,55 @@ export const channelLogCases: ReadonlyArray<KitCase<ChannelLogKitPorts>> = [
       }
     },
   },
+  {
+    name: "channel log: appendMany (when offered) numbers the events in order after the last append, like appends one by one",
+    run: async (t, run) => {
+      const l = await run(ChannelLog);
+      const appendMany = l.appendMany;
+      if (appendMany === undefined) {
+        t.equal(typeof appendMany, "undefined", "the adapter appends event by event");
+        return;
+      }
+      await run(append("c", "e1"));
+      const many = await run(appendMany("c", [testEvent("e2"), testEvent("e3"), testEvent("e4")]));
+      t.same(many.map((m) => [m.channel, m.offset, m.event.id]), [["c", 2, "e2"], ["c", 3, "e3"], ["c", 4, "e4"]]);
+      t.equal((await run(append("c", "e5"))).offset, 5, "an append continues after the batch");
+      t.same((await run(appendMany("other", [testEvent("o1")]))).map((m) => m.offset), [1], "per channel");
+      t.same(await run(appendMany("c", [])), []);
+      const read = await run(log((x) => x.readSince("c", 0, 10)));
+      t.same(read.messages.map((m) => m.event.id), ["e1", "e2", "e3", "e4", "e5"]);
+      t.equal(await run(log((x) => x.head("c"))), 5);
+    },
+  },
+  {
+    name: "channel log: concurrent appendMany and appends to one channel get gapless distinct offsets",
+    run: async (t, run) => {
+      const l = await run(ChannelLog);
+      const appendMany = l.appendMany;
+      if (appendMany === undefined) {
+        t.equal(typeof appendMany, "undefined", "the adapter appends event by event");
+        return;
+      }
+      const batches = await run(
+        Effect.all(
+          Array.from({ length: 8 }, (_, i) =>
+            i % 2 === 0
+              ? appendMany("c", [testEvent(`b${i}-1`), testEvent(`b${i}-2`), testEvent(`b${i}-3`)])
+              : Effect.map(append("c", `s${i}`), (m) => [m]),
+          ),
+          { concurrency: "unbounded" },
+        ),
+      );
+      const all = batches.flat();
+      t.same(all.map((m) => m.offset).sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i + 1), "4 batches of 3 and 4 single appends");
+      for (const batch of batches) {
+        const offsetsOfBatch = batch.map((m) => m.offset);
+        t.same(offsetsOfBatch, offsetsOfBatch.map((_, i) => offsetsOfBatch[0]! + i), "a batch's offsets are consecutive, in order");
+      }
+      const read = await run(log((x) => x.readSince("c", 0, 100)));
+      for (const m of all) t.equal(read.messages[m.offset - 1]?.event.id, m.event.id, `offset ${m.offset} holds its event`);
+    },
+  },
 ];
 
 /** Runs the channel log kit against an adapter. */

@@ -17,7 +17,9 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Consumer } from "../../adapters/worker/Consumer.js";
 import { relayOnce, type RelayOptions } from "../../adapters/worker/OutboxRelay.js";
-import { makeEnvelope, openRuntime } from "./fixtures.js";
+import { eventually, makeEnvelope, openRuntime } from "./fixtures.js";
+import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
+import { ChannelLog } from "../../ports/Realtime.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
 
 const options: RelayOptions = { workerId: "batch-test", batchSize: 50, leaseMs: 30_000 };
@@ -126,4 +128,32 @@ t.test("the reference server's Transactions, timed for metrics, keep the savepoi
     Effect.flatMap(Transactions, (tx) => tx.run(Effect.succeed(tx.savepoint !== undefined))),
   );
   t.equal(savepoints, true, "the port the relay reads offers savepoints");
+});
+
+forEachDialect(t, "the realtime consumer appends a batch to each channel in order and announces each channel once, at its newest offset", async (t, db) => {
+  const published: Array<{ channel: string; offset: number }> = [];
+  const { runtime, bus, close } = await openRuntime(db);
+  t.teardown(close);
+  await runtime.runPromise(
+    bus.listen((notice) => {
+      if (notice.type === "message") published.push({ channel: notice.channel, offset: notice.offset });
+    }),
+  );
+  const events = [
+    ...Array.from({ length: 5 }, (_, i) => makeEnvelope({ aggregate_id: "p1", aggregate_version: i + 1 })),
+    ...Array.from({ length: 3 }, (_, i) => makeEnvelope({ aggregate_id: "p2", aggregate_version: i + 1 })),
+  ];
+  await runtime.runPromise(append(events));
+  const consumer = realtimeConsumer({ channelsFor: (event) => [`project:${event.aggregate_id}`, "all:feed"] });
+  t.same(await runtime.runPromise(relayOnce([consumer], options)), { claimed: 8, delivered: 8, retried: 0, dead: 0 });
+  const read = (channel: string) => runtime.runPromise(Effect.flatMap(ChannelLog, (l) => l.readSince(channel, 0, 100)));
+  t.same((await read("project:p1")).messages.map((m) => m.event.id), events.slice(0, 5).map((e) => e.id), "p1's events in order");
+  t.same((await read("project:p2")).messages.map((m) => m.event.id), events.slice(5).map((e) => e.id));
+  t.same((await read("all:feed")).messages.map((m) => [m.offset, m.event.id]), events.map((e, i) => [i + 1, e.id]), "a shared channel gets every event once, in event order");
+  await eventually(() => published.length >= 3, 5_000, "the notices");
+  t.same(
+    [...published].sort((a, b) => a.channel.localeCompare(b.channel)),
+    [{ channel: "all:feed", offset: 8 }, { channel: "project:p1", offset: 5 }, { channel: "project:p2", offset: 3 }],
+    "one notice per channel, at its newest offset",
+  );
 });
