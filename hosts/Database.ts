@@ -126,6 +126,7 @@ export const waitForPostgres = async (
 export const openConfiguredDatabase = async (
   config: Pick<Config, "dataDir" | "databaseUrl"> & { readonly startupDbWaitSeconds?: number },
   log?: StartupLog,
+  options: { readonly watchOtherProcesses?: boolean } = {},
 ): Promise<SqlDatabase> => {
   if (config.databaseUrl !== undefined) {
     await waitForPostgres(config.databaseUrl, config.startupDbWaitSeconds ?? 30, log);
@@ -133,7 +134,7 @@ export const openConfiguredDatabase = async (
   }
   try {
     mkdirSync(config.dataDir, { recursive: true });
-    return await openSqlite({ filename: sqliteFileOf(config) });
+    return await openSqlite({ filename: sqliteFileOf(config), ...(options.watchOtherProcesses === true ? { watchOtherProcesses: true } : {}) });
   } catch (error) {
     throw new StartupError(`cannot open the SQLite database ${sqliteFileOf(config)}: ${describeError(error)} (check DATA_DIR)`);
   }

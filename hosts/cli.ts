@@ -160,7 +160,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       }
       case "worker": {
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
-        const database = await openConfiguredDatabase(config);
+        // On SQLite the server commits in another process: watch the file so its writes wake this worker at once.
+        const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true });
         // Jobs, consumers and relay passes are traced like requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
         const tracing = config.otlpEndpoint !== undefined ? createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint }) : undefined;
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.

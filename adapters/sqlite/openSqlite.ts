@@ -7,6 +7,8 @@ import { afterCommit } from "../sql/Transactions.js";
 import { sqliteFeatures } from "./sqliteFeatures.js";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { sqliteDialects } from "./SqliteConnections.js";
+import { watchWal, type WalWatcher } from "./WalWatcher.js";
+import { workKinds } from "../../ports/WorkSignals.js";
 
 /** Options for {@link openSqlite}. */
 export interface SqliteOptions {
@@ -19,6 +21,13 @@ export interface SqliteOptions {
    * not wait for an open write transaction (default true; never for an in-memory database).
    */
   readonly readConnection?: boolean;
+  /**
+   * Wake this process's worker loops when another process commits to the file (a `domainkit
+   * worker` beside the server): the WAL file is watched, and each change wakes the outbox relay
+   * and the job runner at once instead of at their next poll. Default false (one process owns
+   * the file and its own commits already wake it); never for an in-memory database.
+   */
+  readonly watchOtherProcesses?: boolean;
 }
 
 const inMemory = (filename: string): boolean => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:");
@@ -27,7 +36,7 @@ const inMemory = (filename: string): boolean => filename === "" || filename === 
  * Opens a SQLite database. WAL lets readers run beside the single writer; busy_timeout makes a
  * second process wait for the write lock instead of failing at once.
  */
-export const openSqlite = async ({ filename, statementCacheSize, readConnection }: SqliteOptions): Promise<SqlDatabase> => {
+export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses }: SqliteOptions): Promise<SqlDatabase> => {
   const writer = new Database(filename);
   writer.pragma("journal_mode = WAL");
   writer.pragma("busy_timeout = 5000");
@@ -45,17 +54,23 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection 
   const db = new Kysely<any>({ dialect: dialects.writer });
   const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
   let closed = false;
+  let watcher: WalWatcher | undefined;
   const database: SqlDatabase = {
     dialect: "sqlite",
     db,
     autocommit,
     features: sqliteFeatures,
-    // One process writes a SQLite file: commits wake in-process listeners.
-    workSignals: () => inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook)),
+    // Commits wake in-process listeners; with watchOtherProcesses, other processes' commits too.
+    workSignals: () => {
+      const signals = inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook));
+      if (watchOtherProcesses === true && !inMemory(filename) && watcher === undefined) watcher = watchWal(filename, () => workKinds.forEach(signals.emit));
+      return signals;
+    },
     realtimeBus: async () => inProcessRealtimeBus(database),
     close: async () => {
       if (closed) return;
       closed = true;
+      watcher?.close();
       await db.destroy();
     },
   };

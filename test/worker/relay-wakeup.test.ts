@@ -1,7 +1,8 @@
 /**
  * Worker wake-up rules (architecture.md, Events and background work): a committed outbox row or a
  * job due now is picked up at once rather than at the next poll; a rolled-back transaction wakes
- * nothing; on Postgres a commit through one pool wakes a worker on another (another process).
+ * nothing; on Postgres a commit through one pool wakes a worker on another (another process), and
+ * on SQLite a worker watching the file is woken by another connection's commit.
  * Every worker here polls once a minute, so a missing wake-up makes the test time out.
  */
 import t from "tap";
@@ -11,6 +12,10 @@ import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
+import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { JobQueue, Jobs } from "../../ports/Jobs.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -166,4 +171,32 @@ t.test("on Postgres a commit through one pool wakes a worker on another pool", a
   t.same(seen, [event.id]);
   t.same(ran, [{ remote: true }]);
   t.equal(writer.claims.outbox, 0, "the writer's process ran no relay");
+});
+
+t.test("on SQLite a worker that watches the file is woken by another connection's commit (another process)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-wal-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const filename = join(dir, "shared.db");
+  const writerDb = await openSqlite({ filename });
+  t.teardown(writerDb.close);
+  await migrate(writerDb);
+  const workerDb = await openSqlite({ filename, watchOtherProcesses: true });
+  t.teardown(workerDb.close);
+  const writer = openCountingRuntime(writerDb);
+  t.teardown(() => writer.runtime.dispose());
+  const other = openCountingRuntime(workerDb);
+  t.teardown(() => other.runtime.dispose());
+  const seen: string[] = [];
+  const ran: unknown[] = [];
+  await startIdleWorker(t, workerDb, other, [recorder(seen)], ran);
+  const event = makeEnvelope();
+  await appendCommitted(writer, [event]);
+  await eventually(() => seen.length === 1, 10_000, "the event on the watching worker (its poll is a minute away)");
+  await writer.runtime.runPromise(
+    Effect.flatMap(Jobs, (jobs) => jobs.schedule({ kind: "wakeup-test", payload: { remote: true }, runAt: new Date() })),
+  );
+  await eventually(() => ran.length === 1, 10_000, "the job on the watching worker");
+  t.same(seen, [event.id]);
+  t.same(ran, [{ remote: true }]);
+  t.equal(writer.claims.outbox, 0, "the writer ran no relay");
 });
