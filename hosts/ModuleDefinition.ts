@@ -76,7 +76,8 @@ export interface ModuleDefinition<P = never, R = never> {
    * `Layer.Layer<ProjectsPorts, never, SqlDatabase>`. A host replaces one with `rebindPort`.
    */
   readonly layer: Layer.Layer<P, never, SqlDatabase>;
-  readonly routes: ReadonlyArray<Route>;
+  /** Its HTTP routes; their handlers may need only the module's ports and the shared ones. */
+  readonly routes: ReadonlyArray<Route<R>>;
   /**
    * Prepended to every route path when the routes are mounted (default: none, for modules whose
    * routes already carry their full `/v1/...` path), e.g. "/v1/delivery" with routes "/orders".

@@ -93,8 +93,14 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
   readonly handler: (input: RouteInput<P, Q, B, A>, ctx: Context) => Effect.Effect<RouteResponse, E, R>;
 }
 
-/** A route with its types erased, as `mountRoutes` and `openApiDocument` take it. */
-export interface Route {
+/**
+ * A route with its input types erased, as `mountRoutes` and `openApiDocument` take it. `R` is
+ * what its handler needs from the host runtime (a module definition's routes must be served by
+ * the module's ports and the shared ones: the composition type-checks it); `Route` alone accepts
+ * any.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Route<R = any> {
   readonly method: HttpMethod;
   readonly path: string;
   readonly operationId: string;
@@ -113,7 +119,7 @@ export interface Route {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly budget?: { readonly name: ActionBudgetName; readonly cost?: ((input: RouteInput<any, any, any, AuthMode>) => number) | undefined } | undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly handler: (input: RouteInput<any, any, any, AuthMode>, ctx: Context) => Effect.Effect<RouteResponse, unknown, any>;
+  readonly handler: (input: RouteInput<any, any, any, AuthMode>, ctx: Context) => Effect.Effect<RouteResponse, unknown, R>;
 }
 
 /**
@@ -136,7 +142,7 @@ export const defineRoute = <
   R = never,
 >(
   spec: RouteSpec<P, Q, B, A, E, R>,
-): Route => {
+): Route<Exclude<R, Principal>> => {
   const where = `route ${spec.operationId} (${spec.method} ${spec.path})`;
   if (!spec.path.startsWith("/")) throw new Error(`${where}: path must start with /`);
   const idempotency = spec.idempotency ?? defaultIdempotency(spec.method, spec.auth);
@@ -161,7 +167,8 @@ export const defineRoute = <
     responses: spec.responses,
     problems: spec.problems ?? [],
     budget: spec.budget as Route["budget"],
-    handler: spec.handler as Route["handler"],
+    // The route machinery provides CurrentPrincipal (EffectHandler.runStored); the rest comes from the host runtime.
+    handler: spec.handler as Route<Exclude<R, Principal>>["handler"],
   };
 };
 

@@ -31,6 +31,25 @@ export const compileTimeChecks = () => {
     current: () => Effect.succeed("not a number"),
     bump: () => Effect.succeed(1),
   });
+  // A route's handler needs the projects ports: a module that does not provide them cannot carry it ...
+  const projectRoute = defineRoute({
+    method: "GET",
+    path: "/v1/projects/:id/count",
+    operationId: "countProject",
+    summary: "needs ProjectsRepository",
+    tags: ["test"],
+    auth: "none",
+    responses: { 200: Schema.Unknown },
+    handler: () => Effect.map(ProjectsRepository, () => ({ status: 200, body: {} })),
+  });
+  // @ts-expect-error the route's handler needs ProjectsRepository, which this module's host runtime lacks
+  const orphan: ModuleDefinition<never, never> = { name: "orphan", layer: Layer.empty, routes: [projectRoute] };
+  // ... and one that needs them is composed only after a module providing them.
+  const needsProjects: ModuleDefinition<never, ProjectsRepository> = { name: "needs-projects", layer: Layer.empty, routes: [projectRoute] };
+  // @ts-expect-error the projects ports are not composed yet
+  compose().add(needsProjects);
+  compose().add(projectsModule).add(needsProjects);
+  void orphan;
   const runtime = compose().add(projectsModule);
   // The composition's type names the module's ports: the runtime built from it provides them.
   const layer: Layer.Layer<ProjectsRepository, never, unknown> = runtime.layer;
