@@ -50,18 +50,42 @@ export const mintToken = async (options: {
  * Verifies a token and returns the user principal, or rejects with `Unauthorized` (`invalid`,
  * `expired` or `revoked`). Shared by the HTTP middleware and the ws upgrade.
  */
+/**
+ * Tokens whose signature and claims already verified under a secret, until they expire: the HMAC
+ * check is the costliest step of authenticating a request and its answer cannot change for the
+ * same token and secret. Only the signature is remembered; the epoch (revocation) is checked on
+ * every request. Bounded: the oldest entries go first.
+ */
+const verifiedTokens = new Map<string, { readonly secret: string | Uint8Array; readonly payload: Record<string, unknown>; readonly expiresAtMs: number }>();
+const verifiedTokensCapacity = 10_000;
+
+const rememberVerified = (token: string, secret: string | Uint8Array, payload: Record<string, unknown>): void => {
+  if (typeof payload.exp !== "number") return;
+  if (verifiedTokens.size >= verifiedTokensCapacity) {
+    const oldest = verifiedTokens.keys().next();
+    if (oldest.done !== true) verifiedTokens.delete(oldest.value);
+  }
+  verifiedTokens.set(token, { secret, payload, expiresAtMs: payload.exp * 1000 });
+};
+
 export const verifyToken = async (
   secret: string | Uint8Array,
   token: string,
   userEpochs?: UserEpochLookup,
 ): Promise<Principal> => {
   let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [algorithm], requiredClaims: ["exp", "sub"] }));
-  } catch (error) {
-    // jose reports expiry only after the signature verified, so a forged token is never "expired".
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized({ reason: "expired" });
-    throw new Unauthorized({ reason: "invalid" });
+  const known = verifiedTokens.get(token);
+  if (known !== undefined && known.secret === secret && known.expiresAtMs > Date.now()) {
+    payload = known.payload;
+  } else {
+    try {
+      ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [algorithm], requiredClaims: ["exp", "sub"] }));
+    } catch (error) {
+      // jose reports expiry only after the signature verified, so a forged token is never "expired".
+      if (error instanceof joseErrors.JWTExpired) throw new Unauthorized({ reason: "expired" });
+      throw new Unauthorized({ reason: "invalid" });
+    }
+    rememberVerified(token, secret, payload);
   }
   const sub = payload.sub;
   if (typeof sub !== "string" || !uuid.test(sub)) {

@@ -118,3 +118,25 @@ t.test("a host can replace JWT authentication with its own middleware that sets 
   t.same((await call(`${app.url}/v1/me`, { headers: { "x-test-user": bobId } })).body, { user_id: bobId });
   t.equal((await call(`${app.url}/v1/me`)).body.code, "authentication_required");
 });
+
+t.test("a token verified once is still checked on every use: refused under another secret, once revoked, and once expired", async (t) => {
+  const reasonOf = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return "accepted";
+    } catch (error) {
+      return error instanceof Unauthorized ? error.reason : "other";
+    }
+  };
+  const token = await new SignJWT({ epoch: 3 })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(aliceId)
+    .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
+    .sign(new TextEncoder().encode(testSecret));
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "accepted");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "accepted", "again (remembered)");
+  t.equal(await reasonOf(verifyToken(`${testSecret}-rotated`, token)), "invalid", "another secret verifies it anew");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 4)), "revoked", "the epoch is read on every use");
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "expired", "a remembered token expires on time");
+});
