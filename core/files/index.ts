@@ -13,6 +13,7 @@ export * from "./Events.js";
 export * from "./ExpireUpload.js";
 export * from "./Jobs.js";
 export * from "./ListChanges.js";
+export * from "./ListTrash.js";
 export * from "./Locate.js";
 export * from "./MoveNode.js";
 export * from "./NodeQueries.js";

@@ -63,6 +63,7 @@ t.test("another workspace's objects answer 404 on every route, and its drive cha
       [`/v1/nodes/${folderId}/share-links`, { body: {} }],
       [`/v1/nodes/${folderId}/share-links/${String(link.body.id)}`, { method: "DELETE" }],
       [`/v1/changes?workspace_id=${ws.id}`, {}],
+      [`/v1/workspaces/${ws.id}/trash`, {}],
     ];
     for (const [path, options] of attempts) {
       const answer = await call(path, { user: eve, ...options });

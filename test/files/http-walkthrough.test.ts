@@ -21,7 +21,7 @@ const partSize = defaultFilesSettings.partSizeBytes;
 t.test("a file from folder to download over HTTP, with a share link, a move, the change feed and the live drive channel", (t) =>
   eachDialect(t, "walk-through", async (t, dialect) => {
     const quota = 64 * 1024 * 1024;
-    const { server, call, user, workspace, putPart, published } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: String(quota) });
+    const { server, call, user, workspace, putPart, published, logText } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: String(quota) });
     const ann = await user();
     const bob = await user();
     const ws = await workspace(ann, [bob]);
@@ -91,6 +91,7 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.notOk("token" in (listed.body.data as Json[])[0]!, "listing never shows the token");
     t.equal((await call(`/v1/nodes/${folderId}/share-links/${String(link.body.id)}`, { user: ann, method: "DELETE" })).status, 204);
     t.match(await call("/v1/file-shares/access", { headers: { "X-Share-Token": token } }), { status: 404 }, "a revoked link answers 404");
+    t.notOk(logText().includes(token), "the share token appears in no log line");
 
     const archive = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Archive", kind: "folder" } });
     t.match(await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: archive.body.id } }), { status: 428 }, "a move needs If-Match");
@@ -102,6 +103,8 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.equal(moved.headers.get("etag"), `"${Number(node.version) + 1}"`, "the ETag is the new version");
 
     t.equal((await call(`/v1/nodes/${folderId}`, { user: ann, method: "DELETE" })).status, 204, "trash");
+    const trash = await call(`/v1/workspaces/${ws.id}/trash`, { user: ann });
+    t.match(trash, { status: 200, body: { data: [{ id: folderId, name: "Reports" }], next_cursor: null } }, "the trash lists the folder");
     t.match(await call(`/v1/nodes/${folderId}/restore`, { user: ann, method: "POST" }), { status: 200, body: { trashed_at: null } }, "restore");
 
     const feed = await call(`/v1/changes?workspace_id=${ws.id}`, { user: ann });

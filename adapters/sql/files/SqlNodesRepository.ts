@@ -115,6 +115,24 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         }
         return q.orderBy("name").orderBy("id").limit(req.limit).execute();
       }).pipe(Effect.map((rows) => rows.map(nodes.fromRow))),
+    trashRoots: (req) =>
+      runQuery(db, (ex) =>
+        sql<Record<string, unknown>>`
+          WITH RECURSIVE visible (id) AS (
+            SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
+            UNION
+            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
+          )
+          SELECT n.* FROM fs_nodes n
+          WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.id IN (SELECT id FROM visible)
+          ${
+            req.after === null
+              ? sql``
+              : sql`AND (n.trashed_at < ${f.timeToDb(req.after[0])} OR (n.trashed_at = ${f.timeToDb(req.after[0])} AND n.id < ${req.after[1]}))`
+          }
+          ORDER BY n.trashed_at DESC, n.id DESC
+          LIMIT ${req.limit}`.execute(ex),
+      ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     grantsOn: (workspaceId, userId, nodeIds) =>
       nodeIds.length === 0
         ? Effect.succeed([])
