@@ -27,6 +27,7 @@ export * from "./ScanVersion.js";
 export * from "./SecurityReview.js";
 export * from "./Services.js";
 export * from "./SettleUpload.js";
+export * from "./SharedChildren.js";
 export * from "./ShareLinks.js";
 export * from "./TrashNode.js";
 export * from "./UploadQueries.js";

@@ -83,6 +83,9 @@ export const CreateShareLinkBody = Schema.Struct({
 /** Query of GET /v1/file-shares/access: a node inside the shared folder (the shared node when omitted). */
 export const SharedNodeQuery = Schema.Struct({ node_id: Schema.optional(Id) });
 
+/** Query of GET /v1/file-shares/access/children: a folder inside the shared subtree (the shared folder when omitted). */
+export const SharedChildrenQuery = Schema.Struct({ parent_id: Schema.optional(Id), ...pageQueryFields });
+
 /** Body of POST /v1/file-shares/access/downloads. */
 export const SharedDownloadBody = Schema.Struct({ node_id: Schema.optional(Schema.NullOr(Id)) });
 
