@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
+import { filesRoutes } from "../../adapters/koa/files/index.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { connectRealtime, startFilesServer, type Json } from "./http-support.js";
@@ -116,3 +117,12 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.match(later, { status: 200, body: { data: [], has_more: false, next_cursor: feed.body.next_cursor } }, "next_cursor is never null: nothing new yet");
   }),
 );
+
+t.test("the OpenAPI document describes every file storage route", async (t) => {
+  const { server } = await startFilesServer(t, "sqlite");
+  const document = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  for (const route of filesRoutes) {
+    const path = route.path.replace(/:([a-z_]+)/g, "{$1}");
+    t.ok(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path} is described`);
+  }
+});
