@@ -19,6 +19,8 @@ export * from "./MoveNode.js";
 export * from "./NodeQueries.js";
 export * from "./NodeState.js";
 export * from "./Permissions.js";
+export * from "./QuotaSweep.js";
+export * from "./QuotaSweepJobType.js";
 export * from "./ReconcileQuota.js";
 export * from "./RequestDownload.js";
 export * from "./RestoreNode.js";

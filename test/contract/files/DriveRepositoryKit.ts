@@ -5,7 +5,7 @@
  * by `adjust` and the store refuses a breach (used + reserved above the quota, or below zero)
  * instead of storing it; change sequence numbers are 1, 2, 3, ... per workspace; `setQuota`
  * reports a missing drive; each revocation advances the ACL epoch by one; a new drive uses
- * nothing. Any adapter a host binds (another database, a managed store) must pass it.
+ * nothing; the workspaces with a drive are paged in id order. Any adapter a host binds (another database, a managed store) must pass it.
  */
 import { Effect, Exit } from "effect";
 import type { Drive } from "../../../core/files/model/Drive.js";
@@ -110,6 +110,15 @@ export const driveRepositoryCases: ReadonlyArray<KitCase<DriveRepositoryKitPorts
       t.equal(await run(inTransaction(drives((r) => r.bumpAclEpoch(drive.workspaceId)))), 3);
       t.equal((await run(drives((r) => r.find(drive.workspaceId))))?.aclEpoch, 3);
       t.same(await run(drives((r) => r.usage(drive.workspaceId))), { versionBytes: 0, openReservedBytes: 0 });
+    },
+  },
+  {
+    name: "drives: the workspaces with a drive come in id order, in pages after a workspace",
+    run: async (t, run) => {
+      for (const n of [3, 1, 2]) await run(create(n));
+      t.same(await run(drives((r) => r.workspaces(null, 2))), [driveKitId(1, 1), driveKitId(1, 2)]);
+      t.same(await run(drives((r) => r.workspaces(driveKitId(1, 2), 2))), [driveKitId(1, 3)]);
+      t.same(await run(drives((r) => r.workspaces(driveKitId(1, 3), 2))), []);
     },
   },
 ];
