@@ -80,6 +80,11 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     const got = await fetch(`${server.url}${String(download.body.url)}`);
     t.equal(got.status, 200);
     t.equal(sha256(new Uint8Array(await got.arrayBuffer())), sha256(bytes), "the grant serves the stored bytes");
+    const ranged = await fetch(`${server.url}${String(download.body.url)}`, { headers: { Range: `bytes=${partSize}-` } });
+    t.equal(ranged.status, 206, "an interrupted download resumes with Range");
+    t.equal(ranged.headers.get("content-range"), `bytes ${partSize}-${bytes.length - 1}/${bytes.length}`);
+    t.same(new Uint8Array(await ranged.arrayBuffer()), bytes.subarray(partSize), "exactly the rest of the bytes");
+    t.equal((await fetch(`${server.url}${String(download.body.url)}`, { headers: { Range: `bytes=${bytes.length}-` } })).status, 416, "a range outside the object is 416");
 
     const link = await call(`/v1/nodes/${folderId}/share-links`, { user: ann, body: { allow_download: true } });
     t.equal(link.status, 201);
