@@ -20,7 +20,7 @@ const part = 8 * 1024 * 1024;
 
 t.test("drive, tree, upload and version routes answer the specification's problem codes", (t) =>
   eachDialect(t, "problem codes", async (t, dialect) => {
-    const { call, user, workspace, upload, published, scanned, putPart } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: "1000" });
+    const { server, call, user, workspace, upload, published, scanned, putPart } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: "1000" });
     const ann = await user();
     const bob = await user();
     const ws = await workspace(ann, [bob]);
@@ -29,6 +29,8 @@ t.test("drive, tree, upload and version routes answer the specification's proble
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: bob, method: "PUT", body: { quota_bytes: 5000 } }), { status: 403, body: { code: "forbidden" } });
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: ann, method: "PUT", body: { quota_bytes: -1 } }), { status: 422, body: { code: "validation_failed" } });
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: ann, method: "PUT", body: { quota_bytes: 2000 } }), { status: 200, body: { quota_bytes: 2000 } });
+    const audited = await server.core.database.db.selectFrom("fs_audit").select(["action", "actor_id"]).where("workspace_id", "=", ws.id).execute();
+    t.same(audited, [{ action: "drive.quota_set", actor_id: ann.id }], "the quota change is audited, the refused ones are not");
 
     // Folders.
     const docs = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Docs", kind: "folder" } });
