@@ -1,9 +1,11 @@
 /**
  * The contract kits of the file storage module's repository ports (exported from the package's
  * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
- * exports its cases (`xxxCases`).
+ * exports its cases (`xxxCases`). `workspaceDirectorySuite` also needs a `WorkspaceDirectorySeed`
+ * over the host's membership store, so it is not in `filesKits`.
  */
 export * from "./DriveRepositoryKit.js";
+export * from "./WorkspaceDirectoryKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
