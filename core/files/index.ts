@@ -12,6 +12,7 @@ export * from "./Errors.js";
 export * from "./Events.js";
 export * from "./ExpireUpload.js";
 export * from "./Jobs.js";
+export * from "./LegalHold.js";
 export * from "./ListChanges.js";
 export * from "./ListTrash.js";
 export * from "./Locate.js";

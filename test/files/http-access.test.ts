@@ -64,6 +64,7 @@ t.test("another workspace's objects answer 404 on every route, and its drive cha
       [`/v1/nodes/${folderId}/share-links/${String(link.body.id)}`, { method: "DELETE" }],
       [`/v1/changes?workspace_id=${ws.id}`, {}],
       [`/v1/workspaces/${ws.id}/trash`, {}],
+      [`/v1/nodes/${folderId}/legal-hold`, { method: "PUT", body: { hold: true, reason: "x" } }],
     ];
     for (const [path, options] of attempts) {
       const answer = await call(path, { user: eve, ...options });

@@ -41,6 +41,9 @@ t.test("drive, tree, upload and version routes answer the specification's proble
     t.match(await call(`/v1/nodes/${docsId}/permissions`, { user: ann, body: { user_id: bob.id, role: "viewer" } }), { status: 200, body: { role: "viewer", user_id: bob.id } });
     t.match(await call("/v1/nodes", { user: bob, body: { parent_id: docsId, name: "Mine", kind: "folder" } }), { status: 403 }, "a viewer sees the folder but may not create in it");
     t.match(await call(`/v1/nodes/${docsId}`, { user: bob, method: "PATCH", body: { name: "Bob's" }, headers: { "If-Match": "1" } }), { status: 403 }, "nor rename it");
+    t.match(await call(`/v1/nodes/${docsId}/legal-hold`, { user: bob, method: "PUT", body: { hold: true, reason: "x" } }), { status: 403 }, "nor hold it: admins only");
+    t.match(await call(`/v1/nodes/${docsId}/legal-hold`, { user: ann, method: "PUT", body: { hold: true, reason: "" } }), { status: 422 });
+    t.match(await call(`/v1/nodes/${String(inner.body.id)}/legal-hold`, { user: ann, method: "PUT", body: { hold: true, reason: "litigation" } }), { status: 200, body: { legal_hold: true } });
 
     // Moves and renames.
     const current = await call(`/v1/nodes/${docsId}`, { user: ann });

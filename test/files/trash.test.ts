@@ -6,6 +6,7 @@
 import t from "tap";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { listChanges } from "../../core/files/ListChanges.js";
+import { setLegalHold } from "../../core/files/LegalHold.js";
 import { listTrash } from "../../core/files/ListTrash.js";
 import { listChildren } from "../../core/files/NodeQueries.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
@@ -62,5 +63,27 @@ t.test("the trash lists the nodes trashed as roots, newest first in keyset pages
     await env.run(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: b.id }));
     t.same((await list("ann", null)).data.map((n) => n.name), ["a"], "a restored node leaves the trash");
     t.match(await env.attempt(listTrash({ userId: "carl", workspaceId: "ws1", cursor: null, limit: 50 })), { ok: false, error: { code: "not_found" } }, "a non-member learns nothing");
+  }),
+);
+
+t.test("a workspace admin places and releases a legal hold on any node, audited with the reason; members cannot", (t) =>
+  forEachFilesDialect(t, "legal hold", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann", "bob"]);
+    const docs = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "docs" }));
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: docs.id }));
+    const hold = (userId: string, value: boolean, reason = "litigation 42") => setLegalHold({ userId, workspaceId: "ws1", nodeId: docs.id, hold: value, reason });
+    const held = await env.run(hold("adm", true));
+    t.match(held, { legalHold: true, version: docs.version + 2 }, "the admin holds a trashed node without any role on it");
+    t.match(await env.run(hold("adm", true)), { legalHold: true, version: held.version }, "holding again changes nothing");
+    t.match(await env.attempt(hold("ann", false)), { ok: false, error: { _tag: "Forbidden" } }, "the owner sees it but may not release it");
+    t.match(await env.attempt(hold("bob", false)), { ok: false, error: { _tag: "NotFound" } }, "a member who cannot see it learns nothing");
+    t.match(await env.attempt(hold("adm", false, " ")), { ok: false, error: { code: "validation_failed" } }, "a reason is required");
+    t.match(await env.run(hold("adm", false, "settled")), { legalHold: false });
+    const audit = await db.db.selectFrom("fs_audit").select(["action", "reason", "actor_id"]).where("target_id", "=", docs.id).orderBy("created_at").orderBy("id").execute();
+    t.same(audit, [
+      { action: "node.legal_hold_placed", reason: "litigation 42", actor_id: "adm" },
+      { action: "node.legal_hold_released", reason: "settled", actor_id: "adm" },
+    ], "each change is audited once, with its reason");
   }),
 );

@@ -44,6 +44,12 @@ export const CreateFolderBody = Schema.Struct({
   kind: Schema.Literal("folder").annotations({ description: "Only folders are created here; files come from uploads." }),
 });
 
+/** Body of PUT /v1/nodes/:id/legal-hold. */
+export const LegalHoldBody = Schema.Struct({
+  hold: Schema.Boolean.annotations({ description: "true places the hold, false releases it." }),
+  reason: Schema.String.annotations({ description: "Why (1 to 1000 characters); kept in the audit trail." }),
+});
+
 /** Body of PATCH /v1/nodes/:id: the new name and/or the new parent. */
 export const PatchNodeBody = Schema.Struct({
   name: Schema.optional(Schema.String),
