@@ -1,7 +1,8 @@
 /**
  * The HTTP handler of the local blob store, mounted by the host on its own path (default
  * `/v1/blobs/:grant_token`), outside the application routes: `PUT` uploads the bytes a grant
- * binds, `GET` downloads the object a grant names. The grant is the only credential (no bearer
+ * binds, `GET` downloads the object a grant names (one `Range: bytes=` range answers 206, so an
+ * interrupted download resumes). The grant is the only credential (no bearer
  * token), refusals are problem+json through the one error mapper, and the parameter's name
  * makes the access log mask the grant like any other token.
  */
@@ -41,18 +42,43 @@ const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> =>
   ctx.body = { key: outcome.key, size: outcome.size, sha256: outcome.sha256 };
 };
 
-/** GET: streams the granted object. */
+/**
+ * The one `bytes=start-end` (or `bytes=-suffix`) range of a `Range` header within `size` (RFC
+ * 9110 §14): null when there is none to honour (absent, several ranges, another unit: the whole
+ * object is sent), "unsatisfiable" when it lies outside the object.
+ */
+export const byteRange = (header: string, size: number): { readonly start: number; readonly end: number } | null | "unsatisfiable" => {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    return suffix === 0 || size === 0 ? "unsatisfiable" : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  return start >= size || start > end ? "unsatisfiable" : { start, end };
+};
+
+/** GET: streams the granted object, or the one range asked for. */
 const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
   const claims = store.verify(String(ctx.params.grant_token ?? ""), "GET");
   if (claims instanceof Error) return fail(ctx, claims);
   const file = await store.fileOf(claims.k);
   if (file === null) return fail(ctx, new BlobNotFound({ detail: "The object is no longer stored." }));
-  ctx.status = 200;
-  ctx.set("Content-Length", String(file.size));
+  ctx.set("Accept-Ranges", "bytes");
+  const range = ctx.get("Range") === "" ? null : byteRange(ctx.get("Range"), file.size);
+  if (range === "unsatisfiable") {
+    ctx.status = 416;
+    ctx.set("Content-Range", `bytes */${file.size}`);
+    return;
+  }
+  ctx.status = range === null ? 200 : 206;
+  ctx.set("Content-Length", String(range === null ? file.size : range.end - range.start + 1));
+  if (range !== null) ctx.set("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
   ctx.set("Content-Disposition", disposition(claims.f ?? "download"));
   ctx.set("X-Content-Type-Options", "nosniff");
   ctx.set("Cache-Control", "private, no-store");
-  ctx.body = createReadStream(file.path);
+  ctx.body = range === null ? createReadStream(file.path) : createReadStream(file.path, { start: range.start, end: range.end });
   // Set after the body: Koa would otherwise pick octet-stream itself (same here, but explicit).
   ctx.type = claims.t;
 };

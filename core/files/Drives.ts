@@ -8,6 +8,7 @@ import { Forbidden, NotFound } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { requireMember } from "./Access.js";
 import { QuotaBelowUsage } from "./Errors.js";
@@ -52,7 +53,7 @@ export const getDrive = (userId: string, workspaceId: string): Effect.Effect<Dri
     return view(yield* ensureDrive(workspaceId, userId));
   }).pipe(Effect.withSpan("files.getDrive"));
 
-/** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved. */
+/** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved; audited. */
 export const setQuota = (
   userId: string,
   workspaceId: string,
@@ -76,7 +77,19 @@ export const setQuota = (
             }),
           );
         }
-        yield* drives.setQuota(workspaceId, quotaBytes, yield* now);
+        const at = yield* now;
+        yield* drives.setQuota(workspaceId, quotaBytes, at);
+        // The admin's quota change is audited in its transaction (spec: admins manage quota and audit).
+        yield* (yield* FilesAudit).append({
+          id: yield* (yield* Ids).next,
+          workspaceId: drive.workspaceId,
+          actorId: userId,
+          action: "drive.quota_set",
+          targetId: workspaceId,
+          reason: null,
+          data: { from: drive.quotaBytes, to: quotaBytes },
+          createdAt: at,
+        });
         return view({ ...drive, quotaBytes });
       }),
     );

@@ -1,7 +1,7 @@
 /**
  * The file storage module as a host sees it: the Layer of its ports (`FilesPorts`: the
  * repositories over the host's database, the workspace directory and the settings), routes,
- * migrations, jobs (scan, upload expiry, quota reconciliation) and the `drive:<workspace id>`
+ * migrations, jobs (scan, upload expiry, quota reconciliation and its daily sweep) and the `drive:<workspace id>`
  * channel. Bytes go through the host's shared ObjectStore and Scanner (blobStorageModule.ts),
  * never through this module's routes.
  *
@@ -24,6 +24,7 @@ import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRep
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
 import { filesJobs } from "../../core/files/Jobs.js";
+import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
@@ -88,6 +89,8 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   migrations: filesMigrations,
   // Scanning, upload expiry and quota reconciliation use the host's ObjectStore and Scanner.
   jobHandlers: filesJobs,
+  // The daily quota sweep (03:00 UTC) schedules a reconciliation per drive.
+  scheduleRecurring: scheduleQuotaSweep,
   channelAuthorizers: [driveChannelAuthorizer],
   channelsFor: filesChannelsFor,
 });

@@ -23,6 +23,8 @@ export interface DriveRepository {
   readonly nextChangeSeq: (workspaceId: string) => Effect.Effect<number>;
   /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions. */
   readonly usage: (workspaceId: string) => Effect.Effect<{ readonly versionBytes: number; readonly openReservedBytes: number }>;
+  /** Up to `limit` workspaces that have a drive, in id order, after `afterWorkspaceId` (the quota sweep's pages). */
+  readonly workspaces: (afterWorkspaceId: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>>;
   /** Advances the ACL epoch (a revocation); answers the new epoch. */
   readonly bumpAclEpoch: (workspaceId: string) => Effect.Effect<number>;
 }

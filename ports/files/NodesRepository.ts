@@ -42,6 +42,17 @@ export interface NodesRepository {
     readonly after: readonly [string, string] | null;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<Node>>;
+  /**
+   * One page of the workspace's trash: the nodes trashed as roots (`trashRootId` = their own id),
+   * newest trashing first then by id, only those `userId` can see (a direct grant on the node or
+   * an ancestor), filtered before `limit`; after the `(trashedAt, id)` key.
+   */
+  readonly trashRoots: (req: {
+    readonly workspaceId: string;
+    readonly userId: string;
+    readonly after: readonly [Date, string] | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Node>>;
   /** The direct grants of `userId` on any of `nodeIds`. */
   readonly grantsOn: (workspaceId: string, userId: string, nodeIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<AclEntry>>;
   /** Grants (or changes) a role. */

@@ -63,6 +63,8 @@ t.test("another workspace's objects answer 404 on every route, and its drive cha
       [`/v1/nodes/${folderId}/share-links`, { body: {} }],
       [`/v1/nodes/${folderId}/share-links/${String(link.body.id)}`, { method: "DELETE" }],
       [`/v1/changes?workspace_id=${ws.id}`, {}],
+      [`/v1/workspaces/${ws.id}/trash`, {}],
+      [`/v1/nodes/${folderId}/legal-hold`, { method: "PUT", body: { hold: true, reason: "x" } }],
     ];
     for (const [path, options] of attempts) {
       const answer = await call(path, { user: eve, ...options });
@@ -113,6 +115,10 @@ t.test("members see what they are granted; a revocation is visible in the next r
     t.match(await call("/v1/file-shares/access", { headers: { "X-Share-Token": token } }), { status: 200, body: { id: sharedId } });
     t.match(await call(`/v1/file-shares/access?node_id=${String(secret.body.node_id)}`, { headers: { "X-Share-Token": token } }), { status: 404 }, "nothing outside the shared subtree");
     t.match(await call("/v1/file-shares/access/downloads", { body: { node_id: fileId }, headers: { "X-Share-Token": token } }), { status: 403 }, "a link without allow_download gives no download");
+    const children = await call("/v1/file-shares/access/children", { headers: { "X-Share-Token": token } });
+    t.match(children, { status: 200, body: { data: [{ id: fileId, name: "plan.txt" }], next_cursor: null } }, "a recipient lists the shared folder");
+    t.match(await call(`/v1/file-shares/access/children?parent_id=${String(hidden.body.id)}`, { headers: { "X-Share-Token": token } }), { status: 404 }, "but no folder outside it");
+    t.match(await call(`/v1/file-shares/access/children?parent_id=${fileId}`, { headers: { "X-Share-Token": token } }), { status: 409, body: { code: "not_a_folder" } });
     t.match(await call("/v1/file-shares/access"), { status: 404 }, "no token: 404");
     t.match(await call("/v1/file-shares/access", { headers: { "X-Share-Token": "not-a-token" } }), { status: 404 }, "an unknown token: 404");
   }),

@@ -20,7 +20,7 @@ const part = 8 * 1024 * 1024;
 
 t.test("drive, tree, upload and version routes answer the specification's problem codes", (t) =>
   eachDialect(t, "problem codes", async (t, dialect) => {
-    const { call, user, workspace, upload, published, scanned, putPart } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: "1000" });
+    const { server, call, user, workspace, upload, published, scanned, putPart } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: "1000" });
     const ann = await user();
     const bob = await user();
     const ws = await workspace(ann, [bob]);
@@ -29,6 +29,8 @@ t.test("drive, tree, upload and version routes answer the specification's proble
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: bob, method: "PUT", body: { quota_bytes: 5000 } }), { status: 403, body: { code: "forbidden" } });
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: ann, method: "PUT", body: { quota_bytes: -1 } }), { status: 422, body: { code: "validation_failed" } });
     t.match(await call(`/v1/workspaces/${ws.id}/drive/quota`, { user: ann, method: "PUT", body: { quota_bytes: 2000 } }), { status: 200, body: { quota_bytes: 2000 } });
+    const audited = await server.core.database.db.selectFrom("fs_audit").select(["action", "actor_id"]).where("workspace_id", "=", ws.id).execute();
+    t.same(audited, [{ action: "drive.quota_set", actor_id: ann.id }], "the quota change is audited, the refused ones are not");
 
     // Folders.
     const docs = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Docs", kind: "folder" } });
@@ -39,6 +41,9 @@ t.test("drive, tree, upload and version routes answer the specification's proble
     t.match(await call(`/v1/nodes/${docsId}/permissions`, { user: ann, body: { user_id: bob.id, role: "viewer" } }), { status: 200, body: { role: "viewer", user_id: bob.id } });
     t.match(await call("/v1/nodes", { user: bob, body: { parent_id: docsId, name: "Mine", kind: "folder" } }), { status: 403 }, "a viewer sees the folder but may not create in it");
     t.match(await call(`/v1/nodes/${docsId}`, { user: bob, method: "PATCH", body: { name: "Bob's" }, headers: { "If-Match": "1" } }), { status: 403 }, "nor rename it");
+    t.match(await call(`/v1/nodes/${docsId}/legal-hold`, { user: bob, method: "PUT", body: { hold: true, reason: "x" } }), { status: 403 }, "nor hold it: admins only");
+    t.match(await call(`/v1/nodes/${docsId}/legal-hold`, { user: ann, method: "PUT", body: { hold: true, reason: "" } }), { status: 422 });
+    t.match(await call(`/v1/nodes/${String(inner.body.id)}/legal-hold`, { user: ann, method: "PUT", body: { hold: true, reason: "litigation" } }), { status: 200, body: { legal_hold: true } });
 
     // Moves and renames.
     const current = await call(`/v1/nodes/${docsId}`, { user: ann });

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
+import { filesRoutes } from "../../adapters/koa/files/index.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { connectRealtime, startFilesServer, type Json } from "./http-support.js";
@@ -21,7 +22,7 @@ const partSize = defaultFilesSettings.partSizeBytes;
 t.test("a file from folder to download over HTTP, with a share link, a move, the change feed and the live drive channel", (t) =>
   eachDialect(t, "walk-through", async (t, dialect) => {
     const quota = 64 * 1024 * 1024;
-    const { server, call, user, workspace, putPart, published } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: String(quota) });
+    const { server, call, user, workspace, putPart, published, logText } = await startFilesServer(t, dialect, { FILES_DEFAULT_QUOTA_BYTES: String(quota) });
     const ann = await user();
     const bob = await user();
     const ws = await workspace(ann, [bob]);
@@ -79,6 +80,11 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     const got = await fetch(`${server.url}${String(download.body.url)}`);
     t.equal(got.status, 200);
     t.equal(sha256(new Uint8Array(await got.arrayBuffer())), sha256(bytes), "the grant serves the stored bytes");
+    const ranged = await fetch(`${server.url}${String(download.body.url)}`, { headers: { Range: `bytes=${partSize}-` } });
+    t.equal(ranged.status, 206, "an interrupted download resumes with Range");
+    t.equal(ranged.headers.get("content-range"), `bytes ${partSize}-${bytes.length - 1}/${bytes.length}`);
+    t.same(new Uint8Array(await ranged.arrayBuffer()), bytes.subarray(partSize), "exactly the rest of the bytes");
+    t.equal((await fetch(`${server.url}${String(download.body.url)}`, { headers: { Range: `bytes=${bytes.length}-` } })).status, 416, "a range outside the object is 416");
 
     const link = await call(`/v1/nodes/${folderId}/share-links`, { user: ann, body: { allow_download: true } });
     t.equal(link.status, 201);
@@ -91,6 +97,7 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.notOk("token" in (listed.body.data as Json[])[0]!, "listing never shows the token");
     t.equal((await call(`/v1/nodes/${folderId}/share-links/${String(link.body.id)}`, { user: ann, method: "DELETE" })).status, 204);
     t.match(await call("/v1/file-shares/access", { headers: { "X-Share-Token": token } }), { status: 404 }, "a revoked link answers 404");
+    t.notOk(logText().includes(token), "the share token appears in no log line");
 
     const archive = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Archive", kind: "folder" } });
     t.match(await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: archive.body.id } }), { status: 428 }, "a move needs If-Match");
@@ -102,6 +109,8 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.equal(moved.headers.get("etag"), `"${Number(node.version) + 1}"`, "the ETag is the new version");
 
     t.equal((await call(`/v1/nodes/${folderId}`, { user: ann, method: "DELETE" })).status, 204, "trash");
+    const trash = await call(`/v1/workspaces/${ws.id}/trash`, { user: ann });
+    t.match(trash, { status: 200, body: { data: [{ id: folderId, name: "Reports" }], next_cursor: null } }, "the trash lists the folder");
     t.match(await call(`/v1/nodes/${folderId}/restore`, { user: ann, method: "POST" }), { status: 200, body: { trashed_at: null } }, "restore");
 
     const feed = await call(`/v1/changes?workspace_id=${ws.id}`, { user: ann });
@@ -113,3 +122,12 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.match(later, { status: 200, body: { data: [], has_more: false, next_cursor: feed.body.next_cursor } }, "next_cursor is never null: nothing new yet");
   }),
 );
+
+t.test("the OpenAPI document describes every file storage route", async (t) => {
+  const { server } = await startFilesServer(t, "sqlite");
+  const document = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  for (const route of filesRoutes) {
+    const path = route.path.replace(/:([a-z_]+)/g, "{$1}");
+    t.ok(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${path} is described`);
+  }
+});

@@ -4,6 +4,7 @@
  * used bytes; abort, expiry and a failed completion release it exactly once.
  */
 import t from "tap";
+import { nextQuotaSweepAt, sweepQuotas } from "../../core/files/QuotaSweep.js";
 import { sql } from "kysely";
 import { abortUpload } from "../../core/files/AbortUpload.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -102,5 +103,22 @@ t.test("an expired session is removed: its objects deleted, its reservation rele
     t.equal(await env.run(env.store.stat(`files/ws1/uploads/${session.id}/part-1`)), null, "its part object is deleted");
     const jobs = await db.db.selectFrom("jobs").select(["kind", "key"]).where("kind", "=", "files.upload_expiry").execute();
     t.same(jobs.map((j) => j.key), [session.id], "the expiry job was scheduled with the session, keyed by it");
+  }),
+);
+
+t.test("the daily quota sweep schedules one reconciliation per drive, page by page, then the next day's sweep", (t) =>
+  forEachFilesDialect(t, "quota sweep", async (t, db) => {
+    const env = filesRuntime(t, db);
+    for (const ws of ["ws1", "ws2", "ws3"]) await workspaceWithDrive(env, ws, "ann");
+    t.equal(await env.run(sweepQuotas({ day: "2030-01-01", after: null }, 2)), 2, "the first page");
+    const keys = async (kind: string) => (await db.db.selectFrom("jobs").select("key").where("kind", "=", kind).orderBy("key").execute()).map((j) => j.key);
+    t.same(await keys("files.quota_reconciliation"), ["ws1:2030-01-01", "ws2:2030-01-01"]);
+    t.same(await keys("files.quota_sweep"), ["day-2030-01-01:after-ws2"], "a full page schedules the next page");
+    t.equal(await env.run(sweepQuotas({ day: "2030-01-01", after: "ws2" }, 2)), 1, "the last page");
+    await env.run(sweepQuotas({ day: "2030-01-01", after: null }, 2));
+    t.same(await keys("files.quota_reconciliation"), ["ws1:2030-01-01", "ws2:2030-01-01", "ws3:2030-01-01"], "one per drive and day, however often a page runs");
+    const next = new Date(nextQuotaSweepAt(Date.now()));
+    t.ok((await keys("files.quota_sweep")).includes(`day-${next.toISOString().slice(0, 10)}`), "the last page schedules the next day's sweep");
+    t.equal(next.getUTCHours(), 3, "at 03:00 UTC");
   }),
 );

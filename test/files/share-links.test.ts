@@ -5,6 +5,7 @@
  */
 import t from "tap";
 import { createFolder } from "../../core/files/CreateFolder.js";
+import { listSharedChildren } from "../../core/files/SharedChildren.js";
 import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../core/files/ShareLinks.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import { forEachFilesDialect } from "./support.js";
@@ -45,5 +46,29 @@ t.test("a share token reaches exactly the shared folder's active subtree; revoke
     const soon = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: new Date(Date.now() + 200), allowDownload: true }));
     await new Promise((r) => setTimeout(r, 250));
     t.match(await env.attempt(resolveShare(soon.token, null)), { ok: false, error: { _tag: "NotFound" } }, "expired: NotFound");
+  }),
+);
+
+t.test("a share token lists the shared folder's active children and its subfolders', never a folder outside or under a trashed one", (t) =>
+  forEachFilesDialect(t, "shared children", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const mk = (parentId: string, name: string) => env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId, name }));
+    const shared = await mk(root, "shared");
+    const outside = await mk(root, "outside");
+    const sub = await mk(shared.id, "sub");
+    await mk(shared.id, "b");
+    await mk(sub.id, "deep");
+    const { token } = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: null, allowDownload: false }));
+    const list = (parentId: string | null, cursor: string | null = null, limit = 50) => listSharedChildren({ token, parentId, cursor, limit });
+    const first = await env.run(list(null, null, 1));
+    t.same(first.data.map((n) => n.name), ["b"], "by name, in keyset pages");
+    t.same((await env.run(list(null, first.next_cursor, 1))).data.map((n) => n.name), ["sub"]);
+    t.same((await env.run(list(sub.id))).data.map((n) => n.name), ["deep"], "a subfolder of the shared one");
+    t.match(await env.attempt(list(outside.id)), { ok: false, error: { _tag: "NotFound" } }, "nothing outside");
+    t.match(await env.attempt(listSharedChildren({ token: "nope", parentId: null, cursor: null, limit: 50 })), { ok: false, error: { _tag: "NotFound" } }, "an unknown token");
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: sub.id }));
+    t.same((await env.run(list(null))).data.map((n) => n.name), ["b"], "a trashed child is gone");
+    t.match(await env.attempt(list(sub.id)), { ok: false, error: { _tag: "NotFound" } }, "and so is its folder");
   }),
 );

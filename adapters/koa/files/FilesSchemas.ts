@@ -44,6 +44,12 @@ export const CreateFolderBody = Schema.Struct({
   kind: Schema.Literal("folder").annotations({ description: "Only folders are created here; files come from uploads." }),
 });
 
+/** Body of PUT /v1/nodes/:id/legal-hold. */
+export const LegalHoldBody = Schema.Struct({
+  hold: Schema.Boolean.annotations({ description: "true places the hold, false releases it." }),
+  reason: Schema.String.annotations({ description: "Why (1 to 1000 characters); kept in the audit trail." }),
+});
+
 /** Body of PATCH /v1/nodes/:id: the new name and/or the new parent. */
 export const PatchNodeBody = Schema.Struct({
   name: Schema.optional(Schema.String),
@@ -82,6 +88,9 @@ export const CreateShareLinkBody = Schema.Struct({
 
 /** Query of GET /v1/file-shares/access: a node inside the shared folder (the shared node when omitted). */
 export const SharedNodeQuery = Schema.Struct({ node_id: Schema.optional(Id) });
+
+/** Query of GET /v1/file-shares/access/children: a folder inside the shared subtree (the shared folder when omitted). */
+export const SharedChildrenQuery = Schema.Struct({ parent_id: Schema.optional(Id), ...pageQueryFields });
 
 /** Body of POST /v1/file-shares/access/downloads. */
 export const SharedDownloadBody = Schema.Struct({ node_id: Schema.optional(Schema.NullOr(Id)) });

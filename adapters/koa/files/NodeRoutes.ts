@@ -9,12 +9,14 @@ import { Node, NodeView } from "../../../core/files/model/Node.js";
 import { createFolder } from "../../../core/files/CreateFolder.js";
 import { moveNode } from "../../../core/files/MoveNode.js";
 import { getNode, listChildren } from "../../../core/files/NodeQueries.js";
+import { setLegalHold } from "../../../core/files/LegalHold.js";
+import { listTrash } from "../../../core/files/ListTrash.js";
 import { restoreNode } from "../../../core/files/RestoreNode.js";
 import { trashNode } from "../../../core/files/TrashNode.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { onNode } from "./Callers.js";
-import { CreateFolderBody, IdParams, NodeResponse, PageQuery, PatchNodeBody } from "./FilesSchemas.js";
+import { inWorkspace, onNode } from "./Callers.js";
+import { CreateFolderBody, IdParams, LegalHoldBody, NodeResponse, PageQuery, PatchNodeBody } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -142,5 +144,45 @@ export const restoreNodeRoute = defineRoute({
     ),
 });
 
+/** GET /v1/workspaces/:id/trash — a member; what they may see. */
+export const listTrashRoute = defineRoute({
+  method: "GET",
+  path: "/v1/workspaces/:id/trash",
+  operationId: "listTrash",
+  summary: "List the workspace's trash: nodes trashed as roots, newest first (keyset pages)",
+  description: "Only nodes the caller can see (a grant on the node or an ancestor), filtered before the page limit. A trashed folder stands for its subtree; restore it with POST /v1/nodes/:id/restore.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: IdParams,
+  query: PageQuery,
+  responses: { 200: PageOf(NodeResponse) },
+  problems: [400, 404],
+  handler: ({ principal, params, page }) =>
+    inWorkspace(principal, params.id, ({ userId, workspaceId }) => listTrash({ userId, workspaceId, cursor: page.cursor ?? null, limit: page.limit })).pipe(
+      Effect.map((trash) => ({ status: 200, body: trash })),
+    ),
+});
+
+/** PUT /v1/nodes/:id/legal-hold — a workspace admin; audited. */
+export const legalHoldRoute = defineRoute({
+  method: "PUT",
+  path: "/v1/nodes/:id/legal-hold",
+  operationId: "setLegalHold",
+  summary: "Place or release a legal hold on a node (workspace admin; audited with the reason)",
+  description: "A held node is kept by the trash retention purge. Admins govern policy, not content: no role on the node is needed. 403 for other members who can see the node.",
+  tags,
+  auth: "required",
+  params: IdParams,
+  body: LegalHoldBody,
+  responses: { 200: NodeResponse },
+  problems: [403, 404, 412, 422],
+  handler: ({ principal, params, body }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => setLegalHold({ userId, workspaceId, nodeId: params.id, hold: body.hold, reason: body.reason })).pipe(
+      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+      Effect.mapError(currentAsNodeView),
+    ),
+});
+
 /** Node routes. */
-export const nodeRoutes = [createFolderRoute, getNodeRoute, listChildrenRoute, patchNodeRoute, trashNodeRoute, restoreNodeRoute];
+export const nodeRoutes = [createFolderRoute, getNodeRoute, listChildrenRoute, patchNodeRoute, trashNodeRoute, restoreNodeRoute, listTrashRoute, legalHoldRoute];

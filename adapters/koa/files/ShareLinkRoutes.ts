@@ -6,7 +6,9 @@
  * unknown token, is 404.
  */
 import { Effect, Schema } from "effect";
+import { listSharedChildren } from "../../../core/files/SharedChildren.js";
 import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../../core/files/ShareLinks.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
 import {
@@ -15,6 +17,7 @@ import {
   DownloadResponse,
   IdParams,
   NodeResponse,
+  SharedChildrenQuery,
   SharedDownloadBody,
   SharedNodeQuery,
   ShareLinkParams,
@@ -108,6 +111,25 @@ export const accessFileShareRoute = defineRoute({
     ),
 });
 
+/** GET /v1/file-shares/access/children — public; the token in X-Share-Token. */
+export const sharedChildrenRoute = defineRoute({
+  method: "GET",
+  path: "/v1/file-shares/access/children",
+  operationId: "listFileShareChildren",
+  summary: "List the children of the shared folder, or of a folder inside it (X-Share-Token header)",
+  description: "`parent_id` names a folder in the shared subtree (the shared folder when omitted). 404 as for access; 409 not_a_folder for a file.",
+  tags,
+  auth: "none",
+  pagination: true,
+  query: SharedChildrenQuery,
+  responses: { 200: PageOf(NodeResponse) },
+  problems: [400, 404, 409],
+  handler: ({ query, page }, ctx) =>
+    listSharedChildren({ token: ctx.get(fileShareTokenHeader) || undefined, parentId: query.parent_id ?? null, cursor: page.cursor ?? null, limit: page.limit }).pipe(
+      Effect.map((children) => ({ status: 200, body: children, headers: noStore })),
+    ),
+});
+
 /** POST /v1/file-shares/access/downloads — public; the token in X-Share-Token. */
 export const fileShareDownloadRoute = defineRoute({
   method: "POST",
@@ -127,4 +149,11 @@ export const fileShareDownloadRoute = defineRoute({
 });
 
 /** File share link routes. */
-export const fileShareLinkRoutes = [createFileShareLinkRoute, listFileShareLinksRoute, revokeFileShareLinkRoute, accessFileShareRoute, fileShareDownloadRoute];
+export const fileShareLinkRoutes = [
+  createFileShareLinkRoute,
+  listFileShareLinksRoute,
+  revokeFileShareLinkRoute,
+  accessFileShareRoute,
+  sharedChildrenRoute,
+  fileShareDownloadRoute,
+];

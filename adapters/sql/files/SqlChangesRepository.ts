@@ -1,6 +1,8 @@
 /**
  * ChangesRepository over Kysely (both dialects). The feed's access filter is a recursive CTE of
- * the nodes under the caller's direct grants, evaluated in the query before the limit.
+ * the nodes under the caller's direct grants, evaluated in the query before the limit. Its step
+ * is `visible CROSS JOIN fs_nodes` so SQLite seeks children by parent instead of scanning the
+ * workspace per step (SqlNodesRepository explains).
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -25,7 +27,7 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
           WITH RECURSIVE visible (id) AS (
             SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
             UNION
-            SELECT n.id FROM fs_nodes n JOIN visible v ON n.parent_id = v.id WHERE n.workspace_id = ${req.workspaceId}
+            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
           )
           SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
                  c.actor_id AS change_actor_id, c.created_at AS change_created_at

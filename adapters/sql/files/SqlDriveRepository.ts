@@ -78,6 +78,11 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
           .executeTakeFirstOrThrow();
         return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) };
       }),
+    workspaces: (afterWorkspaceId, limit) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("fs_drives").select("workspace_id").orderBy("workspace_id").limit(limit);
+        return (afterWorkspaceId === null ? q : q.where("workspace_id", ">", afterWorkspaceId)).execute();
+      }).pipe(Effect.map((rows) => rows.map((row) => String(row.workspace_id)))),
     bumpAclEpoch: (workspaceId) =>
       runQuery(db, (ex) =>
         ex

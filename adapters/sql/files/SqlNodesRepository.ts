@@ -1,6 +1,9 @@
 /**
  * NodesRepository over Kysely (both dialects). Tree walks are recursive CTEs bounded by depth;
- * writes that may hit the active-name UNIQUE index answer `name_taken` instead of dying.
+ * writes that may hit the active-name UNIQUE index answer `name_taken` instead of dying. Each
+ * recursive step is written `FROM <queue> CROSS JOIN fs_nodes WHERE ...`: SQLite then keeps the
+ * queue row outer and seeks the node by key (a plain JOIN let it scan the workspace's nodes once
+ * per step); Postgres plans a CROSS JOIN with a WHERE as the inner join it is.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -61,8 +64,8 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           WITH RECURSIVE chain (id, parent_id, depth) AS (
             SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
             UNION ALL
-            SELECT n.id, n.parent_id, c.depth + 1 FROM fs_nodes n JOIN chain c ON n.id = c.parent_id
-            WHERE n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
+            SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
+            WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
           )
           SELECT n.* FROM chain c JOIN fs_nodes n ON n.id = c.id WHERE c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
@@ -72,7 +75,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           WITH RECURSIVE sub (id) AS (
             SELECT id FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${rootId} AND trashed_at IS NULL
             UNION ALL
-            SELECT n.id FROM fs_nodes n JOIN sub s ON n.parent_id = s.id WHERE n.workspace_id = ${workspaceId} AND n.trashed_at IS NULL
+            SELECT n.id FROM sub s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${workspaceId} AND n.trashed_at IS NULL
           )
           UPDATE fs_nodes SET trashed_at = ${f.timeToDb(at)}, trash_root_id = ${rootId}, version = version + 1, updated_at = ${f.timeToDb(at)}
           WHERE workspace_id = ${workspaceId} AND id IN (SELECT id FROM sub)
@@ -112,6 +115,24 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         }
         return q.orderBy("name").orderBy("id").limit(req.limit).execute();
       }).pipe(Effect.map((rows) => rows.map(nodes.fromRow))),
+    trashRoots: (req) =>
+      runQuery(db, (ex) =>
+        sql<Record<string, unknown>>`
+          WITH RECURSIVE visible (id) AS (
+            SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
+            UNION
+            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
+          )
+          SELECT n.* FROM fs_nodes n
+          WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.id IN (SELECT id FROM visible)
+          ${
+            req.after === null
+              ? sql``
+              : sql`AND (n.trashed_at < ${f.timeToDb(req.after[0])} OR (n.trashed_at = ${f.timeToDb(req.after[0])} AND n.id < ${req.after[1]}))`
+          }
+          ORDER BY n.trashed_at DESC, n.id DESC
+          LIMIT ${req.limit}`.execute(ex),
+      ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     grantsOn: (workspaceId, userId, nodeIds) =>
       nodeIds.length === 0
         ? Effect.succeed([])

@@ -27,6 +27,8 @@ export const Node = Schema.Struct({
   sha256: Schema.NullOr(Schema.String),
   trashedAt: Schema.NullOr(Schema.DateFromSelf),
   trashRootId: Schema.NullOr(NodeId),
+  /** Under legal hold (a workspace admin's, audited): the trash retention purge must keep it. */
+  legalHold: Schema.Boolean,
   createdBy: Schema.String,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
@@ -51,5 +53,6 @@ export const newNode = (fields: Pick<Node, "id" | "workspaceId" | "parentId" | "
   sha256: null,
   trashedAt: null,
   trashRootId: null,
+  legalHold: false,
   updatedAt: fields.createdAt,
 });

@@ -1,5 +1,6 @@
 /** The file storage module's migrations, in order (versions never change once released). */
 import type { Migration } from "../../Migration.js";
 import { filesMigration0001 } from "./0001_files_tables.js";
+import { filesMigration0002 } from "./0002_legal_hold.js";
 
-export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001];
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002];

@@ -1,0 +1,59 @@
+/**
+ * `PUT /v1/nodes/:id/legal-hold {hold, reason}`: a workspace admin places or releases a legal
+ * hold on a node (spec: trash purge follows retention and legal hold), whatever their content
+ * access (admins govern policy and audit, not content). Audited with the reason in the same
+ * transaction; the node's version advances (its representation changed). A member who is not an
+ * admin gets 403 where they can see the node, else 404.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { advanced, versionMismatch } from "../kernel/Versioning.js";
+import type { VersionMismatch } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { authorize, resolveAccess } from "./Access.js";
+import type { Node } from "./model/Node.js";
+import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import type { FilesServices } from "./Services.js";
+
+/** Places (`hold`) or releases a legal hold; holding a held node again changes nothing. */
+export const setLegalHold = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly hold: boolean;
+  readonly reason: string;
+}): Effect.Effect<Node, NotFound | Forbidden | ValidationFailed | VersionMismatch, FilesServices> =>
+  Effect.gen(function* () {
+    const access = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
+    if (access.standing !== "admin") {
+      yield* authorize(access, "view");
+      return yield* Effect.fail(new Forbidden({ detail: "only a workspace admin places or releases a legal hold" }));
+    }
+    const reason = input.reason.trim();
+    if (reason.length < 1 || reason.length > 1000) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "1 to 1000 characters" }] }));
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        if (node.legalHold === input.hold) return node;
+        const at = yield* now;
+        const updated = advanced({ ...node, legalHold: input.hold, updatedAt: at });
+        const written = yield* (yield* NodesRepository).update(updated, node.version);
+        if (written !== "written") return yield* Effect.fail(versionMismatch(node));
+        yield* (yield* FilesAudit).append({
+          id: yield* (yield* Ids).next,
+          workspaceId: node.workspaceId,
+          actorId: input.userId,
+          action: input.hold ? "node.legal_hold_placed" : "node.legal_hold_released",
+          targetId: node.id,
+          reason,
+          data: { kind: node.kind },
+          createdAt: at,
+        });
+        return updated;
+      }),
+    );
+  }).pipe(Effect.withSpan("files.setLegalHold"));

@@ -1,0 +1,19 @@
+/**
+ * The contract kits of the file storage module's repository ports (exported from the package's
+ * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
+ * exports its cases (`xxxCases`). `workspaceDirectorySuite` also needs a `WorkspaceDirectorySeed`
+ * over the host's membership store, so it is not in `filesKits`.
+ */
+export * from "./DriveRepositoryKit.js";
+export * from "./WorkspaceDirectoryKit.js";
+
+import type { SuiteOptions } from "../Kit.js";
+import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
+
+/** Every repository port of the file storage module the kits cover (with Transactions). */
+export type FilesKitPorts = DriveRepositoryKitPorts;
+
+/** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
+export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
+  DriveRepository: driveRepositorySuite,
+};
