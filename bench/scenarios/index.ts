@@ -1,5 +1,6 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
+import { commerceCatalog, commerceCheckout } from "./commerce.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -22,4 +23,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsActivityDeepPage,
   projectsRealtimeFanout,
   projectsFanoutUnderWrites,
+  commerceCheckout,
+  commerceCatalog,
 ];
