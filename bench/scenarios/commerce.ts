@@ -86,6 +86,8 @@ export const commerceCheckout: Scenario = {
       if (db.dialect === "sqlite") db.sqlite.pragma(`busy_timeout = ${Number(busyTimeout)}`);
     };
     if (db.dialect === "sqlite") db.sqlite.pragma("busy_timeout = 60000");
+    // Let the relay finish the HTTP run's events first (its deliveries hold the one write lock).
+    await waitForRelay(db);
     const fixture = await rawFixture(db).catch((error: unknown) => {
       restore();
       throw error;
@@ -132,6 +134,16 @@ export const commerceCheckout: Scenario = {
 
 const rawLabel =
   "BEGIN; insert checkout record; 3 × conditional reserve UPDATE; insert order, 3 lines, 3 reservations, payment record, timeline entry, outbox row; COMMIT";
+
+/** Waits (up to 30 s) until no outbox event is pending, so the raw loop does not compete with the relay. */
+const waitForRelay = async (db: RawDatabase): Promise<void> => {
+  const until = Date.now() + 30_000;
+  const pending = async (): Promise<number> => {
+    if (db.dialect === "sqlite") return Number((db.sqlite.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n);
+    return Number((await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM outbox WHERE status = 'pending'")).rows[0]?.n ?? 0);
+  };
+  while (Date.now() < until && (await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+};
 
 interface RawFixture {
   readonly storeId: string;
