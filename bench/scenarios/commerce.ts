@@ -46,39 +46,46 @@ const benchStore = async (target: BenchTarget) => {
 
 const address = { name: "Ada Lovelace", line1: "1 Analytical St", city: "London", postcode: "N1 1AA", country: "GB" };
 
+/** A checkout plan: `connections × cartsPerConnection` carts of `linesOf(variants)`, each its own key. */
+const checkoutPlan = async (
+  target: BenchTarget,
+  connections: number,
+  linesOf: (variants: ReadonlyArray<{ readonly id: string }>) => ReadonlyArray<{ readonly id: string }>,
+): Promise<{ readonly requests: ReadonlyArray<BenchRequest> }> => {
+  const runtime = target.server.core.runtime;
+  const { store, variants } = await benchStore(target);
+  const customers = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const id = randomUUID();
+      return { id, token: await mintToken({ secret: target.jwtSecret, userId: id, ttlSeconds: 3600 }) };
+    }),
+  );
+  const requests: BenchRequest[] = [];
+  for (let i = 0; i < connections * cartsPerConnection; i++) {
+    const customer = customers[i % customers.length]!;
+    const shopper = { kind: "customer" as const, userId: customer.id };
+    const cartId = await runtime.runPromise(
+      Effect.gen(function* () {
+        const { cart } = yield* createCart(customer.id, store.id);
+        for (const variant of linesOf(variants)) yield* setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 1 });
+        return cart.id;
+      }),
+    );
+    requests.push({
+      method: "POST",
+      path: "/v1/orders",
+      headers: { authorization: `Bearer ${customer.token}`, "content-type": "application/json", "idempotency-key": `bench-${cartId}` },
+      body: JSON.stringify({ cart_id: cartId, payment_method: "pm_card_visa", shipping_address: address, email: "bench@example.com" }),
+    });
+  }
+  return { requests };
+};
+
 /** Checkout of a three-line cart, against the bare reservation + order + outbox transaction. */
 export const commerceCheckout: Scenario = {
   name: "commerce-checkout",
   description: "POST /v1/orders (3 lines, pm_card_visa): price, 3 reservations, order + lines + outbox in one transaction, in-process authorization",
-  setup: async (target, { connections }) => {
-    const runtime = target.server.core.runtime;
-    const { store, variants } = await benchStore(target);
-    const customers = await Promise.all(
-      Array.from({ length: connections }, async () => {
-        const id = randomUUID();
-        return { id, token: await mintToken({ secret: target.jwtSecret, userId: id, ttlSeconds: 3600 }) };
-      }),
-    );
-    const requests: BenchRequest[] = [];
-    for (let i = 0; i < connections * cartsPerConnection; i++) {
-      const customer = customers[i % customers.length]!;
-      const shopper = { kind: "customer" as const, userId: customer.id };
-      const cartId = await runtime.runPromise(
-        Effect.gen(function* () {
-          const { cart } = yield* createCart(customer.id, store.id);
-          for (const variant of variants) yield* setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 1 });
-          return cart.id;
-        }),
-      );
-      requests.push({
-        method: "POST",
-        path: "/v1/orders",
-        headers: { authorization: `Bearer ${customer.token}`, "content-type": "application/json", "idempotency-key": `bench-${cartId}` },
-        body: JSON.stringify({ cart_id: cartId, payment_method: "pm_card_visa", shipping_address: address, email: "bench@example.com" }),
-      });
-    }
-    return { requests };
-  },
+  setup: (target, { connections }) => checkoutPlan(target, connections, (variants) => variants),
   rawBaseline: async (db, bounds) => {
     // The server's in-process relay may still be delivering the HTTP run's events: wait for its writes.
     const busyTimeout: unknown = db.dialect === "sqlite" ? db.sqlite.pragma("busy_timeout", { simple: true }) : null;
@@ -232,6 +239,13 @@ const checkoutStatements = (dialect: RawDatabase["dialect"], f: RawFixture, sequ
     ],
   ];
   return statements.map(([sql, params]) => [sqlFor(dialect, sql), params]);
+};
+
+/** Every checkout reserves the same SKU: contention on one stock row (no raw baseline; compare with commerce-checkout). */
+export const commerceCheckoutHotSku: Scenario = {
+  name: "commerce-checkout-hot-sku",
+  description: "POST /v1/orders, every cart one unit of the same variant: all reservations contend for one stock row",
+  setup: (target, { connections }) => checkoutPlan(target, connections, (variants) => variants.slice(0, 1)),
 };
 
 /** The public first page of a store's catalog (100 products). */

@@ -1,6 +1,6 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
-import { commerceCatalog, commerceCheckout } from "./commerce.js";
+import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -24,5 +24,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsRealtimeFanout,
   projectsFanoutUnderWrites,
   commerceCheckout,
+  commerceCheckoutHotSku,
   commerceCatalog,
 ];
