@@ -1,6 +1,7 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
+import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -25,4 +26,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsFanoutUnderWrites,
   filesChildren,
   filesChanges,
+  commerceCheckout,
+  commerceCheckoutHotSku,
+  commerceCatalog,
 ];

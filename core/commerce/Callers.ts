@@ -36,7 +36,10 @@ export const userOf = (principal: Principal): Effect.Effect<string, Forbidden> =
 export const orderActorOf = (principal: Principal, orderId: string, role: StaffRoleName) =>
   Effect.gen(function* () {
     const shopper = yield* shopperOf(principal);
-    if (shopper.kind === "guest") return shopper as OrderActor;
+    if (shopper.kind === "guest") {
+      const guest: OrderActor = shopper;
+      return guest;
+    }
     const order = yield* (yield* OrdersRepository).findOrder(orderId);
     const actor: OrderActor = order !== null && order.customerId === shopper.userId ? shopper : { kind: "staff", userId: shopper.userId, role };
     return actor;

@@ -143,10 +143,9 @@ export const listProducts = (input: {
     const catalog = yield* CatalogRepository;
     const rows = yield* catalog.listProducts({ storeId: input.storeId, words: searchWords(input.q), afterId: after === null ? null : after[0], limit: input.limit + 1 });
     const page = pageFrom(rows, input.limit, (p) => [p.id]);
-    const data: ProductWithVariants[] = [];
-    for (const p of page.data) {
-      data.push(withVariants(p, (yield* catalog.variantsOfProduct(p.id)).filter((v) => v.status === "active")));
-    }
+    // One query for the page's variants, not one per product.
+    const active = (yield* catalog.variantsOfProducts(page.data.map((p) => p.id))).filter((v) => v.status === "active");
+    const data: ProductWithVariants[] = page.data.map((p) => withVariants(p, active.filter((v) => v.productId === p.id)));
     const result: Page<ProductWithVariants> = { data, next_cursor: page.next_cursor };
     return result;
   }).pipe(Effect.withSpan("commerce.listProducts"));

@@ -5,5 +5,6 @@ import { captureJob } from "./Fulfillment.js";
 import { paymentResolutionJob } from "./OrderPayments.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { retentionJob } from "./Retention.js";
+import { returnRefundJob } from "./ReturnRefunds.js";
 
-export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob] as const;
+export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob, returnRefundJob] as const;

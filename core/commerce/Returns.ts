@@ -21,6 +21,7 @@ import { OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
+import { returnRefundJob } from "./ReturnRefunds.js";
 
 /** How long after dispatch a line can be returned (docs/decisions.md, E-commerce). */
 export const returnWindow = Duration.days(30);
@@ -168,7 +169,12 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       idempotencyKey: `return:${ret.id}/refund`,
       amount: { amount_minor: ret.refundMinor, currency: order.currency },
     });
-    if (refund.status !== "succeeded") return (yield* orders.findReturn(ret.id)) ?? ret;
+    if (refund.status !== "succeeded") {
+      // Pending at the provider: the confirmation job closes the return once the payment confirms it.
+      const at = yield* now;
+      yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + 60_000), key: `return:${ret.id}` });
+      return (yield* orders.findReturn(ret.id)) ?? ret;
+    }
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);

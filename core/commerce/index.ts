@@ -28,3 +28,4 @@ export * from "./Consumers.js";
 export * from "./ReturnQueries.js";
 export * from "./CarrierTracking.js";
 export * from "./CheckoutRisk.js";
+export * from "./ReturnRefunds.js";

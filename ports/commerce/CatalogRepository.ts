@@ -13,6 +13,8 @@ export interface CatalogRepository {
   /** The variants with these ids (any order; unknown ids are absent). */
   readonly findVariants: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Variant>>;
   readonly variantsOfProduct: (productId: string) => Effect.Effect<ReadonlyArray<Variant>>;
+  /** The variants of these products (one query for a page), by id. */
+  readonly variantsOfProducts: (productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Variant>>;
   /** Writes `variant` if the stored version is still `expectedVersion`; false otherwise. */
   readonly updateVariant: (variant: Variant, expectedVersion: number) => Effect.Effect<boolean>;
   /**

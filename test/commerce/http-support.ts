@@ -99,7 +99,7 @@ export const startCommerceServer = async (
     t.teardown(() => ws.terminate());
     return { ws, messages, send: (message: unknown) => ws.send(JSON.stringify(message)) };
   };
-  return { server, provider, mail, user, call, setupStore, cartWith, socket };
+  return { server, config, provider, mail, user, call, setupStore, cartWith, socket };
 };
 
 /** The checkout body of a cart. */

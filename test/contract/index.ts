@@ -15,3 +15,4 @@ export * from "./paymentGatewayKit.js";
 export * from "./projects/index.js";
 export * from "./payments/index.js";
 export * from "./files/index.js";
+export * from "./commerce/index.js";

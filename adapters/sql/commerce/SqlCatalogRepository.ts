@@ -48,6 +48,12 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
       runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("product_id", "=", productId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(variants.fromRow)),
       ),
+    variantsOfProducts: (productIds) =>
+      productIds.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("product_id", "in", [...productIds]).orderBy("id").execute()).pipe(
+            Effect.map((rows) => rows.map(variants.fromRow)),
+          ),
     updateVariant: (variant, expectedVersion) =>
       runQuery(db, (ex) =>
         ex
