@@ -81,6 +81,20 @@ export interface Config {
   readonly serviceName: string;
   /** The food delivery module's settings (DELIVERY_*; documented defaults in docs/decisions.md). */
   readonly delivery: DeliveryConfig;
+  /** The e-commerce module's secrets (COMMERCE_*). */
+  readonly commerce: CommerceConfig;
+}
+
+/** COMMERCE_* variables (docs/decisions.md, E-commerce slice 2). */
+export interface CommerceConfig {
+  /**
+   * Keys sealing order addresses and e-mails at rest (COMMERCE_SEALING_KEYS: `id:base64` pairs of
+   * 32-byte keys, comma-separated, the first current; older ones still open what they sealed).
+   * Undefined when unset: the module's development key. Never logged.
+   */
+  readonly sealingKeys: { readonly currentKeyId: string; readonly keys: Readonly<Record<string, Buffer>> } | undefined;
+  /** Secrets carrier webhooks are signed with (COMMERCE_CARRIER_WEBHOOK_SECRET, comma-separated while rotating); none: every delivery is refused. Never logged. */
+  readonly carrierWebhookSecrets: ReadonlyArray<string>;
 }
 
 /** DELIVERY_* variables (docs/decisions.md, Food delivery). */
@@ -220,6 +234,27 @@ class Reader {
   }
 }
 
+/** COMMERCE_SEALING_KEYS: `id:base64,...` of 32-byte keys with distinct ids, or undefined when unset. */
+const sealingKeysOf = (r: Reader): CommerceConfig["sealingKeys"] => {
+  const raw = r.raw("COMMERCE_SEALING_KEYS");
+  if (raw === undefined) return undefined;
+  const expected = "comma-separated id:base64 pairs of 32-byte keys (e.g. k1:<44 base64 characters>), the first current";
+  const keys: Record<string, Buffer> = {};
+  const ids: string[] = [];
+  for (const part of raw.split(",")) {
+    const colon = part.indexOf(":");
+    const id = part.slice(0, Math.max(colon, 0)).trim();
+    const key = Buffer.from(part.slice(colon + 1).trim(), "base64");
+    if (colon <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length !== 32 || id in keys) {
+      r.problem("COMMERCE_SEALING_KEYS", colon <= 0 || id === "" ? "an entry has no key id" : id in keys ? `the key id ${id} appears twice` : `the key ${id} is not 32 bytes of base64`, expected, true);
+      return undefined;
+    }
+    keys[id] = key;
+    ids.push(id);
+  }
+  return { currentKeyId: ids[0]!, keys };
+};
+
 /** Reads the configuration from an environment (process.env by default); throws ConfigError listing every bad variable. */
 export const loadConfig = (env: Env = process.env): Config => {
   const r = new Reader(env);
@@ -280,6 +315,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     locationKey: Uint8Array.from(Buffer.from(locationKeyHex !== undefined && /^[0-9a-fA-F]{64}$/.test(locationKeyHex) ? locationKeyHex : DEVELOPMENT_LOCATION_KEY, "hex")),
     usingDevelopmentLocationKey: locationKeyHex === undefined,
   };
+  const commerce: CommerceConfig = { sealingKeys: sealingKeysOf(r), carrierWebhookSecrets: r.list("COMMERCE_CARRIER_WEBHOOK_SECRET") };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,
@@ -311,5 +347,6 @@ export const loadConfig = (env: Env = process.env): Config => {
     otlpEndpoint,
     serviceName,
     delivery,
+    commerce,
   };
 };

@@ -27,6 +27,7 @@ export type ReferenceModulesConfig = Pick<
   | "filesDefaultQuotaBytes"
   | "filesSecurityOperators"
   | "delivery"
+  | "commerce"
 >;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
@@ -44,5 +45,13 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
       }),
     )
     .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }))
-    .add(makeCommerceModule({ mailer: configuredMailer(config.mail) }))
+    .add(
+      makeCommerceModule({
+        mailer: configuredMailer(config.mail),
+        // From the validated configuration, never process.env directly; no keys: the development key.
+        env: {},
+        ...(config.commerce.sealingKeys !== undefined ? { sealingKeys: config.commerce.sealingKeys } : {}),
+        carrierWebhookSecrets: config.commerce.carrierWebhookSecrets,
+      }),
+    )
     .add(makeDeliveryModule({ prefix: "/v1/delivery", settings: config.delivery, locationKey: config.delivery.locationKey }));

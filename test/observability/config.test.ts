@@ -49,12 +49,25 @@ t.test("each bad variable is one line: name, value, problem, expected form", asy
     [{ STARTUP_DB_WAIT_SECONDS: "soon" }, /^STARTUP_DB_WAIT_SECONDS="soon": not a whole number; expected a whole number of seconds from 0 to 3600$/],
     [{ METRICS_ENABLED: "perhaps" }, /^METRICS_ENABLED="perhaps": not a boolean/],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, /^OTEL_EXPORTER_OTLP_ENDPOINT=.*; expected an OTLP\/HTTP base URL/],
+    [{ COMMERCE_SEALING_KEYS: "k1:c2hvcnQ=" }, /^COMMERCE_SEALING_KEYS=<\d+ characters, not shown>: the key k1 is not 32 bytes of base64; expected comma-separated id:base64 pairs/],
+    [{ COMMERCE_SEALING_KEYS: `k1:${Buffer.alloc(32, 1).toString("base64")},k1:${Buffer.alloc(32, 2).toString("base64")}` }, /^COMMERCE_SEALING_KEYS=<\d+ characters, not shown>: the key id k1 appears twice/],
   ];
   for (const [env, expected] of cases) {
     const lines = problemsOf(env);
     t.equal(lines.length, 1, `${Object.keys(env)[0]}: one line`);
     t.match(lines[0], expected);
   }
+});
+
+t.test("commerce sealing keys: the first listed is current, every listed key opens what it sealed", async (t) => {
+  const current = Buffer.alloc(32, 7);
+  const older = Buffer.alloc(32, 9);
+  const config = loadConfig({ COMMERCE_SEALING_KEYS: `k2:${current.toString("base64")}, k1:${older.toString("base64")}`, COMMERCE_CARRIER_WEBHOOK_SECRET: "s-new,s-old" });
+  t.equal(config.commerce.sealingKeys?.currentKeyId, "k2");
+  t.same(Object.keys(config.commerce.sealingKeys?.keys ?? {}), ["k2", "k1"]);
+  t.ok(config.commerce.sealingKeys?.keys.k1?.equals(older));
+  t.same(config.commerce.carrierWebhookSecrets, ["s-new", "s-old"]);
+  t.equal(loadConfig({}).commerce.sealingKeys, undefined, "unset: the module's development key (the server warns)");
 });
 
 t.test("secrets are never echoed: too-short secrets show only their length", async (t) => {
