@@ -16,6 +16,7 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
 import { issueMerchantKey, revokeMerchantKey } from "./Merchants.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The scope that lets a key manage the merchant's keys. */
 export const keysWriteScope = "keys:write";
@@ -73,14 +74,14 @@ export const issueKey = (
         return { key, apiKey: issued.apiKey };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.issueKey"));
+  }).pipe(withSpan("Payments.issueKey"));
 
 /** The caller's merchant's keys, newest first, live and revoked (never a secret or hash). */
 export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiKey>, Forbidden, ApiKeys> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     return yield* (yield* ApiKeys).list(caller.merchantId);
-  }).pipe(Effect.withSpan("Payments.listKeys"));
+  }).pipe(withSpan("Payments.listKeys"));
 
 /** Revokes a key of the caller's merchant at once (another merchant's key is 404). */
 export const revokeKey = (
@@ -91,7 +92,7 @@ export const revokeKey = (
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     yield* revokeMerchantKey({ merchantId: caller.merchantId, keyId, actor: actorOf(caller), reason });
-  }).pipe(Effect.withSpan("Payments.revokeKey"));
+  }).pipe(withSpan("Payments.revokeKey"));
 
 /**
  * Rotates a key with overlap: issues a new key with the same scopes and makes the old one
@@ -137,4 +138,4 @@ export const rotateKey = (
         return { key, apiKey: issued.apiKey, previous };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.rotateKey"));
+  }).pipe(withSpan("Payments.rotateKey"));

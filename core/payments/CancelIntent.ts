@@ -18,6 +18,7 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { voidReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Cancels the caller's intent (scope payments:write). */
 export const cancelIntent = (
@@ -59,4 +60,4 @@ export const cancelIntent = (
         return saved;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.cancelIntent"));
+  }).pipe(withSpan("Payments.cancelIntent"));

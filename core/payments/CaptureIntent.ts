@@ -24,6 +24,7 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { AmountTooLarge, ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { captureReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The amount to capture (default: everything held) and optionally its currency. */
 export interface CaptureIntentInput {
@@ -99,4 +100,4 @@ export const captureIntent = (
         return saved;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.captureIntent"));
+  }).pipe(withSpan("Payments.captureIntent"));

@@ -31,6 +31,7 @@ import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown }
 import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** How a confirm ended, for the caller to answer 200, 202 or 402. */
 export type ConfirmOutcome = "succeeded" | "requires_capture" | "requires_action" | "declined" | "processing";
@@ -75,7 +76,7 @@ export const confirmIntent = (
       })
       .pipe(Effect.either);
     return yield* transactions.run(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, answer));
-  }).pipe(Effect.withSpan("Payments.confirmIntent"));
+  }).pipe(withSpan("Payments.confirmIntent"));
 
 /** Step 1: a new attempt (or the unknown one again) with the intent moved to processing. */
 const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: string | undefined) =>

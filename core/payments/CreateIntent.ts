@@ -10,6 +10,7 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import type { CaptureMethod, PaymentIntent } from "./model/PaymentIntent.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** What a merchant asks for. */
 export interface CreateIntentInput {
@@ -67,4 +68,4 @@ export const createIntent = (
       }),
     );
     return intent;
-  }).pipe(Effect.withSpan("Payments.createIntent"));
+  }).pipe(withSpan("Payments.createIntent"));

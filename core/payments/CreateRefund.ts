@@ -23,6 +23,7 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Which intent, how much, and optionally in which currency. */
 export interface CreateRefundInput {
@@ -93,7 +94,7 @@ export const createRefund = (
       })
       .pipe(Effect.either);
     return yield* transactions.run(applyRefundOutcome(actorOf(caller), refund.refund.id, answer));
-  }).pipe(Effect.withSpan("Payments.createRefund"));
+  }).pipe(withSpan("Payments.createRefund"));
 
 /** Completes or fails a pending refund from the provider's answer; a lost answer keeps it pending. */
 export const applyRefundOutcome = (

@@ -6,6 +6,7 @@ import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository
 import { loadOwnedIntent } from "./IntentRecords.js";
 import { requireMerchant } from "./MerchantAccess.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The caller's intent; another merchant's answers NotFound like an unknown id. */
 export const getIntent = (
@@ -13,5 +14,5 @@ export const getIntent = (
   intentId: string,
 ): Effect.Effect<PaymentIntent, Forbidden | NotFound, PaymentsRepository> =>
   Effect.flatMap(requireMerchant(principal), (caller) => loadOwnedIntent(caller, intentId, false)).pipe(
-    Effect.withSpan("Payments.getIntent"),
+    withSpan("Payments.getIntent"),
   );

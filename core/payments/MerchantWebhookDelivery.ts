@@ -15,6 +15,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind that POSTs one delivery. */
 export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";
@@ -87,7 +88,7 @@ export const deliverMerchantWebhook = (
       return yield* Effect.fail(new MerchantWebhookAttemptFailed({ deliveryId, reason: result.error ?? `status ${String(result.statusCode)}` }));
     }
     return outcome;
-  }).pipe(Effect.withSpan("Payments.deliverMerchantWebhook"));
+  }).pipe(withSpan("Payments.deliverMerchantWebhook"));
 
 /** The durable job of merchant webhook deliveries (payload `{ delivery_id }`). */
 export const merchantWebhookDeliveryJob = defineJob({

@@ -13,6 +13,7 @@ import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { merchantWebhookEventTypes } from "./model/WebhookEndpoint.js";
 import { type WebhookDelivery } from "./model/WebhookDelivery.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind that POSTs one delivery. */
 export { merchantWebhookDeliveryJobKind } from "./MerchantWebhookDelivery.js";
@@ -63,5 +64,5 @@ export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions 
           { key: delivery.id, runAt: at, maxAttempts: options.maxAttempts ?? defaultMerchantWebhookMaxAttempts },
         );
       }
-    }).pipe(Effect.withSpan("Payments.merchantWebhookFanout")),
+    }).pipe(withSpan("Payments.merchantWebhookFanout")),
 });

@@ -19,6 +19,7 @@ import { defaultMerchantWebhookMaxAttempts } from "./MerchantWebhookFanout.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import type { ReplayRequest } from "./model/ReplayRequest.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The same operator tried to approve its own request (409 dual_control_same_operator). */
 export class DualControlViolation extends DomainError("DualControlViolation", "dual_control_same_operator", "conflict") {}
@@ -97,7 +98,7 @@ export const requestDeliveryReplay = (
         return request;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.requestDeliveryReplay"));
+  }).pipe(withSpan("Payments.requestDeliveryReplay"));
 
 /** Second, different operator: approves the request; the delivery goes back in line at once. */
 export const approveDeliveryReplay = (
@@ -150,4 +151,4 @@ export const approveDeliveryReplay = (
         return { ...request, approvedBy: operator, approvalReason: why, approvedAt: at };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.approveDeliveryReplay"));
+  }).pipe(withSpan("Payments.approveDeliveryReplay"));

@@ -31,6 +31,7 @@ import type { Disputes } from "../../ports/payments/Disputes.js";
 import type { IllegalTransition } from "./Errors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
 import type { WebhookRejected } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The audit actor of everything a provider webhook does. */
 export const providerWebhookActor = "provider:webhook";
@@ -59,7 +60,7 @@ export const receiveProviderWebhook = (delivery: {
   Effect.gen(function* () {
     const event = yield* (yield* ProviderWebhookReceiver).open({ ...delivery, now: yield* now });
     return yield* processProviderEvent(event);
-  }).pipe(Effect.withSpan("Payments.receiveProviderWebhook"));
+  }).pipe(withSpan("Payments.receiveProviderWebhook"));
 
 /** Stores and applies one verified event exactly once (a replay changes nothing). */
 export const processProviderEvent = (event: ProviderEvent): Effect.Effect<WebhookReceipt, IllegalTransition | Conflict, Services> =>
@@ -111,7 +112,7 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
         })),
       ),
     ),
-    Effect.withSpan("Payments.processProviderEvent"),
+    withSpan("Payments.processProviderEvent"),
   );
 
 interface Applied {

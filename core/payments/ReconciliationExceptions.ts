@@ -29,6 +29,7 @@ import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPos
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
 import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
 import type { ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
 export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
@@ -111,7 +112,7 @@ export const listReconciliationExceptions = (
       limit: page.limit + 1,
     });
     return pageFrom(rows, page.limit, (row) => [row.id]);
-  }).pipe(Effect.withSpan("Payments.listReconciliationExceptions"));
+  }).pipe(withSpan("Payments.listReconciliationExceptions"));
 
 /** One of the caller's exceptions with its outcomes (scope ledger:read). */
 export const getReconciliationException = (
@@ -123,7 +124,7 @@ export const getReconciliationException = (
     const repo = yield* ReconciliationRepository;
     const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id)));
     return { exception, outcomes: yield* repo.listOutcomes(exception.id) };
-  }).pipe(Effect.withSpan("Payments.getReconciliationException"));
+  }).pipe(withSpan("Payments.getReconciliationException"));
 
 // An exception without a merchant is nobody's here (an operator item): 404 like an unknown id.
 const toOwned = (found: ReconciliationException | null): (ReconciliationException & { merchantId: string }) | null =>
@@ -205,7 +206,7 @@ export const resolveReconciliationException = (
         return { ...exception, status: "resolved" as const, resolution: recorded, resolvedAt: at };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.resolveReconciliationException"));
+  }).pipe(withSpan("Payments.resolveReconciliationException"));
 
 /**
  * The posting of a resolution, checked by the kernel ledger: a reversal must name one of the

@@ -18,6 +18,7 @@ import { audit } from "./Audit.js";
 import { actorOf, ownedBy } from "./MerchantAccess.js";
 import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookEndpoint } from "./model/WebhookEndpoint.js";
 import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -74,14 +75,14 @@ export const createWebhookEndpoint = (
         return { endpoint, secret };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.createWebhookEndpoint"));
+  }).pipe(withSpan("Payments.createWebhookEndpoint"));
 
 /** The caller's live endpoints (never a secret). */
 export const listWebhookEndpoints = (principal: Principal): Effect.Effect<ReadonlyArray<WebhookEndpoint>, Forbidden, WebhookEndpoints> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
     return yield* (yield* WebhookEndpoints).list(caller.merchantId);
-  }).pipe(Effect.withSpan("Payments.listWebhookEndpoints"));
+  }).pipe(withSpan("Payments.listWebhookEndpoints"));
 
 const ownedEndpoint = (principal: Principal, endpointId: string) =>
   Effect.gen(function* () {
@@ -115,7 +116,7 @@ export const deleteWebhookEndpoint = (
         });
       }),
     );
-  }).pipe(Effect.withSpan("Payments.deleteWebhookEndpoint"));
+  }).pipe(withSpan("Payments.deleteWebhookEndpoint"));
 
 /** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
 export const listWebhookDeliveries = (
@@ -128,4 +129,4 @@ export const listWebhookDeliveries = (
     const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* WebhookEndpoints).listDeliveries({ endpointId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
     return pageFrom(rows, page.limit, (row) => [row.delivery.id]);
-  }).pipe(Effect.withSpan("Payments.listWebhookDeliveries"));
+  }).pipe(withSpan("Payments.listWebhookDeliveries"));

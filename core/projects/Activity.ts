@@ -14,6 +14,7 @@ import type { WorkspacesRepository } from "../../ports/projects/WorkspacesReposi
 import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
 import { pageFrom, TimeIdCursorKey, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** One page of the caller's activity, optionally within one workspace. */
 export const listActivity = (
@@ -32,4 +33,4 @@ export const listActivity = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, (e) => [e.createdAt.toISOString(), e.id]);
-  }).pipe(Effect.withSpan("Projects.listActivity"));
+  }).pipe(withSpan("Projects.listActivity"));

@@ -23,6 +23,7 @@ import { attachmentScanActor, initialThumbnailState, scheduleThumbnail } from ".
 import { attachmentScanJobKind } from "./Attachments.js";
 import { now } from "../kernel/Clock.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services the scan uses. */
 export type ScanServices = AttachmentsRepository | ObjectStore | Scanner | Transactions | TasksRepository | Outbox | Ids | Jobs;
@@ -77,7 +78,7 @@ export const scanAttachment = (
     );
     if (verdict.verdict === "failed") return yield* record("scan_failed", verdict.detail);
     return verdict.verdict === "clean" ? yield* record("clean", null) : yield* record("infected", verdict.signature);
-  }).pipe(Effect.withSpan("Projects.scanAttachment"));
+  }).pipe(withSpan("Projects.scanAttachment"));
 
 /** The scan as a job: payload `{ attachment_id }`. */
 export const attachmentScanJob = defineJob({

@@ -24,6 +24,7 @@ import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./Errors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of attachment thumbnails; its key is the attachment id. */
 export const attachmentThumbnailJobKind = "projects.attachment_thumbnail";
@@ -146,7 +147,7 @@ export const generateThumbnail = (
         return "ready" as const;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.generateThumbnail"));
+  }).pipe(withSpan("Projects.generateThumbnail"));
 
 /** The thumbnail as a job: payload `{ attachment_id }`. */
 export const attachmentThumbnailJob = defineJob({
@@ -187,4 +188,4 @@ export const downloadThumbnail = (
       filename: thumbnailFilename(contentType),
       ttlMs: attachmentPolicy.downloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadThumbnail"));
+  }).pipe(withSpan("Projects.downloadThumbnail"));

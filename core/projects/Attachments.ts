@@ -31,6 +31,7 @@ import { TaskDeleted } from "./Errors.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services the attachment commands use. */
 export type AttachmentServices = TaskServices | AttachmentsRepository | ObjectStore | Jobs;
@@ -147,7 +148,7 @@ export const requestAttachmentUpload = (
       ttlMs: attachmentPolicy.uploadTtlMs,
     });
     return { attachment, upload };
-  }).pipe(Effect.withSpan("Projects.requestAttachmentUpload"));
+  }).pipe(withSpan("Projects.requestAttachmentUpload"));
 
 /**
  * Completes an upload (its uploader only): the stored object must have the declared size and
@@ -211,7 +212,7 @@ export const completeAttachment = (
         return current;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.completeAttachment"));
+  }).pipe(withSpan("Projects.completeAttachment"));
 
 /** Reads one attachment the caller can see. */
 export const getAttachment = (principal: Principal, attachmentId: string): Effect.Effect<Attachment, Forbidden | NotFound, AttachmentServices> =>
@@ -220,7 +221,7 @@ export const getAttachment = (principal: Principal, attachmentId: string): Effec
     const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
     yield* requireRight(access, "read");
     return attachment;
-  }).pipe(Effect.withSpan("Projects.getAttachment"));
+  }).pipe(withSpan("Projects.getAttachment"));
 
 /** Attachments of a visible task, oldest first (every status, so uploaders see progress). */
 export const listAttachments = (
@@ -235,7 +236,7 @@ export const listAttachments = (
     const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* AttachmentsRepository).listAttachments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (a) => [a.id]);
-  }).pipe(Effect.withSpan("Projects.listAttachments"));
+  }).pipe(withSpan("Projects.listAttachments"));
 
 /**
  * The attachment, after a fresh read-access check, when it is clean; otherwise 409 with its
@@ -271,4 +272,4 @@ export const downloadAttachment = (
       filename: attachment.filename,
       ttlMs: attachmentPolicy.downloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadAttachment"));
+  }).pipe(withSpan("Projects.downloadAttachment"));

@@ -17,6 +17,7 @@ import { TaskDeleted } from "./Errors.js";
 import { Comment } from "./model/Comment.js";
 import { toWire } from "../kernel/Wire.js";
 import { factTypes, recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The event type of an edit. */
 export const commentEditedType = factTypes["comment.edited"];
@@ -83,4 +84,4 @@ export const editComment = (
         return { comment, addedMentions };
       }),
     );
-  }).pipe(Effect.withSpan("Projects.editComment"));
+  }).pipe(withSpan("Projects.editComment"));

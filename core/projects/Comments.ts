@@ -19,6 +19,7 @@ import { Comment } from "./model/Comment.js";
 import { toWire } from "../kernel/Wire.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** What an author sends. */
 export interface NewComment {
@@ -95,7 +96,7 @@ export const addComment = (
         return { comment, created: true };
       }),
     );
-  }).pipe(Effect.withSpan("Projects.addComment"));
+  }).pipe(withSpan("Projects.addComment"));
 
 /** Comments of a visible task, oldest first. */
 export const listComments = (
@@ -110,4 +111,4 @@ export const listComments = (
     const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* CommentsRepository).listComments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (c) => [c.id]);
-  }).pipe(Effect.withSpan("Projects.listComments"));
+  }).pipe(withSpan("Projects.listComments"));

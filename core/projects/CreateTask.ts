@@ -16,6 +16,7 @@ import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { initialStatus } from "./TaskWorkflow.js";
 import { type TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services the task commands use. */
 export type TaskServices = WorkspacesRepository | ProjectsRepository | TasksRepository | Transactions | Outbox | Ids;
@@ -76,4 +77,4 @@ export const createTask = (
         return task;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.createTask"));
+  }).pipe(withSpan("Projects.createTask"));

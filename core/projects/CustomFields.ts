@@ -24,6 +24,7 @@ import type { CustomFieldValue, TaskFieldValue } from "./model/TaskFieldValue.js
 import { TaskDeleted } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services of the custom field commands. */
 export type CustomFieldServices = TaskServices | CustomFieldsRepository;
@@ -96,7 +97,7 @@ export const createCustomField = (
       return yield* Effect.fail(new Conflict({ code: "custom_field_exists", detail: `The project already has a field named "${name}".` }));
     }
     return field;
-  }).pipe(Effect.withSpan("Projects.createCustomField"));
+  }).pipe(withSpan("Projects.createCustomField"));
 
 /** The project's field definitions (any project reader). */
 export const listCustomFields = (principal: Principal, projectId: string): Effect.Effect<ReadonlyArray<CustomField>, Forbidden | NotFound, CustomFieldServices> =>
@@ -171,7 +172,7 @@ export const setTaskFieldValue = (
         return { value: stored, task: next };
       });
     return yield* (yield* Transactions).run(write(bumpAttempts));
-  }).pipe(Effect.withSpan("Projects.setTaskFieldValue"));
+  }).pipe(withSpan("Projects.setTaskFieldValue"));
 
 /** A visible task's field values. */
 export const listTaskFieldValues = (principal: Principal, taskId: string): Effect.Effect<ReadonlyArray<TaskFieldValue>, Forbidden | NotFound, CustomFieldServices> =>

@@ -14,6 +14,7 @@ import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services of the dependency commands. */
 export type DependencyServices = TaskServices | DependenciesRepository;
@@ -59,7 +60,7 @@ export const addDependency = (
         });
       }),
     );
-  }).pipe(Effect.withSpan("Projects.addDependency"));
+  }).pipe(withSpan("Projects.addDependency"));
 
 /** Removes an edge (task editors); idempotent. */
 export const removeDependency = (principal: Principal, taskId: string, blockedById: string): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>

@@ -22,6 +22,7 @@ import { Task } from "./model/Task.js";
 import { TaskEvent } from "./model/TaskEvent.js";
 import { WorkspaceWithRole } from "./model/Workspace.js";
 import { now } from "../kernel/Clock.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of the workspace export; its key is the export id. */
 export const workspaceExportJobKind = "projects.workspace_export";
@@ -92,7 +93,7 @@ export const runWorkspaceExport = (
     const stored = yield* (yield* ObjectStore).put(found.objectKey, body);
     yield* repo.finishExport({ ...found, status: "done", size: stored.size, sha256: stored.sha256, lineCount: lines, completedAt: yield* now });
     return "done" as const;
-  }).pipe(Effect.withSpan("Projects.runWorkspaceExport"));
+  }).pipe(withSpan("Projects.runWorkspaceExport"));
 
 /** The export as a job: payload `{ export_id }`. */
 export const workspaceExportJob = defineJob({

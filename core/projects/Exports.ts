@@ -18,6 +18,7 @@ import { now } from "../kernel/Clock.js";
 import { ExportNotReady } from "./Errors.js";
 import { workspaceExportJob } from "./ExportJob.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
+import { withSpan } from "../kernel/Span.js";
 
 
 /** Lifetime of an export download grant. */
@@ -56,7 +57,7 @@ export const requestExport = (
         return requested;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.requestExport"));
+  }).pipe(withSpan("Projects.requestExport"));
 
 const ownExport = (userId: string, exportId: string) =>
   Effect.gen(function* () {
@@ -69,7 +70,7 @@ const ownExport = (userId: string, exportId: string) =>
 
 /** The caller's export and its status. */
 export const getExport = (principal: Principal, exportId: string): Effect.Effect<WorkspaceExport, Forbidden | NotFound, ExportServices> =>
-  Effect.flatMap(requireUser(principal), (userId) => ownExport(userId, exportId)).pipe(Effect.withSpan("Projects.getExport"));
+  Effect.flatMap(requireUser(principal), (userId) => ownExport(userId, exportId)).pipe(withSpan("Projects.getExport"));
 
 /** A short-lived download grant for a finished export. */
 export const downloadExport = (
@@ -90,4 +91,4 @@ export const downloadExport = (
       filename: `workspace-${found.workspaceId}-export.jsonl`,
       ttlMs: exportDownloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadExport"));
+  }).pipe(withSpan("Projects.downloadExport"));

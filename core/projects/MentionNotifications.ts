@@ -19,6 +19,7 @@ import { projectAccess } from "./Access.js";
 import type { Notification } from "./model/Notification.js";
 import { allows } from "./Roles.js";
 import { ProjectEvent } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The inbox name of the mention consumer. */
 export const mentionConsumerName = "projects.mentions";
@@ -79,7 +80,7 @@ export const notifyMentions = (
       created.push(notification);
     }
     return created;
-  }).pipe(Effect.withSpan("Projects.notifyMentions"));
+  }).pipe(withSpan("Projects.notifyMentions"));
 
 /** The mention consumer (shaped as adapters/worker's Consumer; hosts list it in the module). */
 export const mentionNotificationsConsumer = {
@@ -107,7 +108,7 @@ export const sendMentionEmail = (
       text: `${notification.data.excerpt}\n\nTask ${notification.data.task_id}, comment ${notification.data.comment_id}.`,
     });
     return "sent" as const;
-  }).pipe(Effect.withSpan("Projects.sendMentionEmail"));
+  }).pipe(withSpan("Projects.sendMentionEmail"));
 
 /** The e-mail job: payload `{ notification_id }`. */
 export const mentionEmailJob = defineJob({

@@ -22,6 +22,7 @@ import { mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
 import { type ProjectRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
+import { withSpan } from "../kernel/Span.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
@@ -57,14 +58,14 @@ export const createProject = (
       }),
     );
     return { project, role: "admin" as const };
-  }).pipe(Effect.withSpan("Projects.createProject"));
+  }).pipe(withSpan("Projects.createProject"));
 
 /** Reads a project the caller can see. */
 export const getProject = (
   principal: Principal,
   projectId: string,
 ): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
-  Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(Effect.withSpan("Projects.getProject"));
+  Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(withSpan("Projects.getProject"));
 
 /** Adds a project member or changes its role (project admin). */
 export const addProjectMember = (
@@ -103,7 +104,7 @@ export const addProjectMember = (
     );
     const stored = (yield* repo.findMember(projectId, input.userId)) ?? member;
     return { member: stored, created: outcome === "created" };
-  }).pipe(Effect.withSpan("Projects.addProjectMember"));
+  }).pipe(withSpan("Projects.addProjectMember"));
 
 /**
  * Revokes a project membership (project admin). Idempotent: revoking an absent membership
@@ -143,4 +144,4 @@ export const revokeProjectMembership = (
     );
     if (removed) yield* announceAccessChanged(input.userId, projectId);
     return { removed };
-  }).pipe(Effect.withSpan("Projects.revokeProjectMembership"));
+  }).pipe(withSpan("Projects.revokeProjectMembership"));

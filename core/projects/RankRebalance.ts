@@ -21,6 +21,7 @@ import { rankBetween } from "./Rank.js";
 import { TaskOrderChanged } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of a project's rank rebalance. */
 export const rankRebalanceJobKind = "projects.rank_rebalance";
@@ -120,7 +121,7 @@ export const rebalanceBatch = (
     if (rows.length < limit || last === undefined) return { processed: rows.length, moved, next: null };
     const current = yield* (yield* TasksRepository).findTask(last.id);
     return { processed: rows.length, moved, next: { rank: current?.rank ?? last.rank, id: last.id } };
-  }).pipe(Effect.withSpan("Projects.rebalanceBatch"));
+  }).pipe(withSpan("Projects.rebalanceBatch"));
 
 /** Schedules a project's rebalance (one unfinished job per project). */
 export const scheduleRankRebalance = (projectId: string) =>

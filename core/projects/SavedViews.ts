@@ -17,6 +17,7 @@ import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { validFieldValue } from "./CustomFields.js";
 import type { SavedView, SavedViewFilters, SavedViewSort } from "./model/SavedView.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services of the saved view commands. */
 export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids;
@@ -69,7 +70,7 @@ export const createSavedView = (
       return yield* Effect.fail(new Conflict({ code: "saved_view_exists", detail: `You already have a view named "${name}" in this project.` }));
     }
     return view;
-  }).pipe(Effect.withSpan("Projects.createSavedView"));
+  }).pipe(withSpan("Projects.createSavedView"));
 
 /** The caller's views of a project. */
 export const listSavedViews = (principal: Principal, projectId: string): Effect.Effect<ReadonlyArray<SavedView>, Forbidden | NotFound, SavedViewServices> =>

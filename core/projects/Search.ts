@@ -15,6 +15,7 @@ import type { SearchHit } from "./model/SearchHit.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** At most this many terms are matched (the rest of a long query is ignored). */
 export const maxSearchTerms = 8;
@@ -37,4 +38,4 @@ export const search = (
     if (projectIds.length === 0) return { data: [], next_cursor: null };
     const rows = yield* (yield* SearchIndex).search({ terms, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (h) => [h.id]);
-  }).pipe(Effect.withSpan("Projects.search"));
+  }).pipe(withSpan("Projects.search"));

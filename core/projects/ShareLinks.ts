@@ -23,6 +23,7 @@ import { allows } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
 import { pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Lifetime of a link when the caller names none. */
 export const defaultShareLinkSeconds = 7 * 24 * 3600;
@@ -64,7 +65,7 @@ export const createShareLink = (
     };
     const token = yield* (yield* ShareLinksRepository).create(link);
     return { link, token };
-  }).pipe(Effect.withSpan("Projects.createShareLink"));
+  }).pipe(withSpan("Projects.createShareLink"));
 
 /** The project's links, newest first (project admin; bounded to the latest 200). */
 export const listShareLinks = (
@@ -76,7 +77,7 @@ export const listShareLinks = (
     const access = yield* projectAccess(userId, projectId);
     yield* requireRight(access, "manage_members");
     return yield* (yield* ShareLinksRepository).listForProject(projectId, 200);
-  }).pipe(Effect.withSpan("Projects.listShareLinks"));
+  }).pipe(withSpan("Projects.listShareLinks"));
 
 /**
  * Revokes a link (a project admin, or its creator while still seeing the project). Idempotent:
@@ -97,7 +98,7 @@ export const revokeShareLink = (
       return yield* Effect.fail(new Forbidden({ detail: "Only a project admin or the link's creator revokes it." }));
     }
     return { revoked: yield* links.revoke(linkId, yield* now, "revoked") };
-  }).pipe(Effect.withSpan("Projects.revokeShareLink"));
+  }).pipe(withSpan("Projects.revokeShareLink"));
 
 /** What a share token grants: the project and one page of its live tasks. */
 export interface SharedProject {
@@ -125,7 +126,7 @@ export const accessSharedProject = (
       limit: page.limit + 1,
     });
     return { project, tasks: pageFrom(rows, page.limit, (task) => [task.rank, task.id]) };
-  }).pipe(Effect.withSpan("Projects.accessSharedProject"));
+  }).pipe(withSpan("Projects.accessSharedProject"));
 
 /**
  * Revokes every live link `userId` created in the affected projects (all of the workspace when

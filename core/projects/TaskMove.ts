@@ -28,6 +28,7 @@ import {
   writeRank,
 } from "./RankRebalance.js";
 import type { Task } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Where to put the task. */
 export interface TaskMoveTarget {
@@ -136,4 +137,4 @@ export const moveTask = (
       }),
     );
     return yield* retryOnOrderChange(attempt);
-  }).pipe(Effect.withSpan("Projects.moveTask"));
+  }).pipe(withSpan("Projects.moveTask"));

@@ -17,6 +17,7 @@ import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.j
 import type { Task } from "./model/Task.js";
 import type { SavedView } from "./model/SavedView.js";
 import { TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
 
 type ReadServices = WorkspacesRepository | ProjectsRepository | TasksRepository;
 
@@ -27,7 +28,7 @@ export const getTask = (principal: Principal, taskId: string): Effect.Effect<Tas
     const { task, access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "read");
     return task;
-  }).pipe(Effect.withSpan("Projects.getTask"));
+  }).pipe(withSpan("Projects.getTask"));
 
 /** The key of a list in rank order: `[rank, id]`. */
 export const RankCursor = Schema.Tuple(Schema.String, Schema.String);
@@ -60,7 +61,7 @@ export const listTasks = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, (task) => [task.rank, task.id]);
-  }).pipe(Effect.withSpan("Projects.listTasks"));
+  }).pipe(withSpan("Projects.listTasks"));
 
 /** The caller's view of this project, or 404 (another user's, another project's, or none). */
 const ownView = (userId: string, projectId: string, viewId: string): Effect.Effect<SavedView, NotFound, SavedViewsRepository> =>
@@ -161,4 +162,4 @@ export const listTasksInView = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, keysOf);
-  }).pipe(Effect.withSpan("Projects.listTasksInView"));
+  }).pipe(withSpan("Projects.listTasksInView"));

@@ -14,6 +14,7 @@ import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
 
 const setDeleted = (principal: Principal, taskId: string, deleted: boolean) =>
   Effect.gen(function* () {
@@ -39,8 +40,8 @@ const setDeleted = (principal: Principal, taskId: string, deleted: boolean) =>
 
 /** Moves a task to the trash (project contributor). */
 export const deleteTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, true).pipe(Effect.withSpan("Projects.deleteTask"));
+  setDeleted(principal, taskId, true).pipe(withSpan("Projects.deleteTask"));
 
 /** Takes a task out of the trash (project contributor). */
 export const restoreTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, false).pipe(Effect.withSpan("Projects.restoreTask"));
+  setDeleted(principal, taskId, false).pipe(withSpan("Projects.restoreTask"));

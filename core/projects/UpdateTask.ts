@@ -19,6 +19,7 @@ import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { moveStatus } from "./TaskWorkflow.js";
 import { type TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The fields a PATCH may change; absent fields stay as they are. */
 export interface TaskPatch {
@@ -84,4 +85,4 @@ export const updateTask = (
         return next;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.updateTask"));
+  }).pipe(withSpan("Projects.updateTask"));

@@ -21,6 +21,7 @@ import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
+import { withSpan } from "../kernel/Span.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
@@ -59,7 +60,7 @@ export const createWorkspace = (
       }),
     );
     return { workspace, role: "owner" as const };
-  }).pipe(Effect.withSpan("Projects.createWorkspace"));
+  }).pipe(withSpan("Projects.createWorkspace"));
 
 /** Reads a workspace the caller belongs to. */
 export const getWorkspace = (
@@ -70,7 +71,7 @@ export const getWorkspace = (
     const userId = yield* requireUser(principal);
     const access = yield* workspaceAccess(userId, workspaceId);
     return { workspace: access.workspace, role: access.membership.role };
-  }).pipe(Effect.withSpan("Projects.getWorkspace"));
+  }).pipe(withSpan("Projects.getWorkspace"));
 
 const requireOwner = (principal: Principal, workspaceId: string) =>
   Effect.gen(function* () {
@@ -113,7 +114,7 @@ export const addWorkspaceMember = (
     );
     const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
     return { member: stored, created: outcome === "created" };
-  }).pipe(Effect.withSpan("Projects.addWorkspaceMember"));
+  }).pipe(withSpan("Projects.addWorkspaceMember"));
 
 /** Removes a member, its project memberships and its share links (owner only; idempotent). */
 export const removeWorkspaceMember = (
@@ -145,4 +146,4 @@ export const removeWorkspaceMember = (
       }),
     );
     if (removed) yield* announceAccessChanged(input.userId);
-  }).pipe(Effect.withSpan("Projects.removeWorkspaceMember"));
+  }).pipe(withSpan("Projects.removeWorkspaceMember"));
