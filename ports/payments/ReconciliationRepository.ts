@@ -1,7 +1,8 @@
 /**
  * Storage of reconciliation: the exceptions queue (UNIQUE provider object, settlement window and
- * kind, so a mismatch is opened once however often a run repeats), the append-only log of
- * reconciliation outcomes, and the reads a settlement comparison needs. Joins the open transaction.
+ * kind, so a mismatch is opened once however often a run repeats), read per merchant or, by the
+ * operator, across all of them; the append-only log of reconciliation outcomes; and the reads a
+ * settlement comparison needs. Joins the open transaction.
  */
 import { Context, Effect } from "effect";
 import type { ExceptionReport } from "../../core/payments/model/ExceptionReport.js";
@@ -37,6 +38,14 @@ export interface ReconciliationRepository {
     readonly merchantId: string;
     readonly status?: "open" | "resolved";
     readonly before?: string;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<ReconciliationException>>;
+  /**
+   * The operator's view (`domainkit settlement exceptions`): every merchant's exceptions and the
+   * unmatched ones of none, newest first, of `status` when given, at most `limit`.
+   */
+  readonly listAllExceptions: (req: {
+    readonly status?: "open" | "resolved";
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<ReconciliationException>>;
   /** Appends one immutable outcome (opened, resolved) with its actor and reason. */

@@ -112,6 +112,12 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         if (before !== undefined) query = query.where("id", "<", before);
         return query.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
+    listAllExceptions: ({ status, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll();
+        if (status !== undefined) query = query.where("status", "=", status);
+        return query.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
     appendOutcome: (o) =>
       runQuery(db, (ex) =>
         ex

@@ -2,7 +2,7 @@
  * Contract kit for the ReconciliationRepository: an exception is opened once per (provider
  * object, settlement window, kind) however often a run repeats; it is resolved once (with its
  * time and resolution); a merchant's exceptions are listed newest first, by status, before
- * `before`, its own only; outcomes are appended and listed in order; open exceptions are grouped
+ * `before`, its own only; the operator lists every merchant's and those of none; outcomes are appended and listed in order; open exceptions are grouped
  * by merchant and kind; an exception report is recorded once per merchant key and day; a posted
  * ledger transaction is found by its source with the source of its reversal.
  */
@@ -87,6 +87,29 @@ export const reconciliationRepositoryCases: ReadonlyArray<KitCase<Reconciliation
       t.same(ids(await list({ status: "resolved", limit: 10 })), [uid("rex", 3)]);
       t.same(ids(await list({ before: uid("rex", 4), limit: 1 })), [uid("rex", 3)]);
       t.same(ids(await run(recon((r) => r.listExceptions({ merchantId: b.id, limit: 10 })))), [uid("rex", 2)]);
+    },
+  },
+  {
+    name: "reconciliation: the operator lists every merchant's exceptions and those of none, newest first, by status, at most `limit`",
+    run: async (t, run) => {
+      const a = await run(seedMerchant(1));
+      const b = await run(seedMerchant(2));
+      await run(
+        Effect.zipRight(
+          insertAll([exceptionRecord(1, a.id), exceptionRecord(2, b.id), exceptionRecord(3, null, { subjectType: "unknown", subjectId: null }), exceptionRecord(4, a.id)]),
+          recon((r) => r.markResolved({ id: uid("rex", 2), resolvedAt: at(10), resolution: { action: "written_off" } })),
+        ),
+      );
+      const listAll = (req: { readonly status?: "open" | "resolved"; readonly limit: number }) => run(recon((r) => r.listAllExceptions(req)));
+      t.same(ids(await listAll({ limit: 10 })), [uid("rex", 4), uid("rex", 3), uid("rex", 2), uid("rex", 1)]);
+      t.same(ids(await listAll({ status: "open", limit: 10 })), [uid("rex", 4), uid("rex", 3), uid("rex", 1)]);
+      t.same(ids(await listAll({ status: "resolved", limit: 10 })), [uid("rex", 2)]);
+      t.same(ids(await listAll({ limit: 2 })), [uid("rex", 4), uid("rex", 3)]);
+      t.same(
+        await listAll({ status: "resolved", limit: 1 }),
+        [{ ...exceptionRecord(2, b.id), status: "resolved", resolvedAt: at(10), resolution: { action: "written_off" } }],
+        "the record as stored",
+      );
     },
   },
   {
