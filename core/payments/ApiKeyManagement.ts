@@ -122,7 +122,7 @@ export const rotateKey = (
         yield* noEscalation(caller, old.scopes);
         const issued = yield* issueMerchantKey({ merchantId: caller.merchantId, scopes: old.scopes, actor: actorOf(caller) });
         const endsAt = new Date(at.getTime() + overlapSeconds * 1000);
-        yield* keys.expire({ merchantId: caller.merchantId, keyId, at: endsAt });
+        yield* keys.expire({ merchantId: caller.merchantId, keyId, at: endsAt, now: at });
         yield* audit({
           merchantId: caller.merchantId,
           actor: actorOf(caller),
