@@ -15,11 +15,12 @@ import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
 import { pageFrom, TimeIdCursorKey, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
+import type { WorkspaceId } from "./model/Ids.js";
 
 /** One page of the caller's activity, optionally within one workspace. */
 export const listActivity = (
   principal: Principal,
-  query: { readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+  query: { readonly workspaceId?: WorkspaceId | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<TaskEvent>, Forbidden | NotFound | InvalidCursor, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);

@@ -25,6 +25,7 @@ import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from ".
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { withSpan } from "../kernel/Span.js";
+import { AttachmentId } from "./model/Ids.js";
 
 /** The job kind of attachment thumbnails; its key is the attachment id. */
 export const attachmentThumbnailJobKind = "projects.attachment_thumbnail";
@@ -53,7 +54,7 @@ export const initialThumbnailState = (attachment: Attachment): { readonly status
     : { status: "unsupported", detail: `${attachment.contentType} is not an image` };
 
 /** Schedules the thumbnail job of `attachmentId` (call in the transaction that made it pending). */
-export const scheduleThumbnail = (attachmentId: string, at: Date): Effect.Effect<void, never, Jobs> =>
+export const scheduleThumbnail = (attachmentId: AttachmentId, at: Date): Effect.Effect<void, never, Jobs> =>
   Effect.asVoid(attachmentThumbnailJob.schedule({ attachment_id: attachmentId }, { runAt: at, key: attachmentId, maxAttempts: thumbnailPolicy.attempts }));
 
 /** What one thumbnail run concluded (for logs and tests). */
@@ -94,7 +95,7 @@ export type ThumbnailJobServices = AttachmentsRepository | ObjectStore | Thumbna
  * attempt, which records `failed`.
  */
 export const generateThumbnail = (
-  attachmentId: string,
+  attachmentId: AttachmentId,
   attempt: { readonly attempt: number; readonly maxAttempts: number },
 ): Effect.Effect<ThumbnailOutcome, ThumbnailInputRejected, ThumbnailJobServices> =>
   Effect.gen(function* () {
@@ -152,7 +153,7 @@ export const generateThumbnail = (
 /** The thumbnail as a job: payload `{ attachment_id }`. */
 export const attachmentThumbnailJob = defineJob({
   kind: attachmentThumbnailJobKind,
-  payload: Schema.Struct({ attachment_id: Schema.String }),
+  payload: Schema.Struct({ attachment_id: AttachmentId }),
   handle: (payload, job) =>
     Effect.asVoid(
       generateThumbnail(payload.attachment_id, {
@@ -172,7 +173,7 @@ const thumbnailFilename = (contentType: string): string => (contentType === "ima
  */
 export const downloadThumbnail = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable | ThumbnailNotAvailable, AttachmentServices> =>
   Effect.gen(function* () {
     const attachment = yield* readableCleanAttachment(principal, attachmentId, "has a thumbnail");

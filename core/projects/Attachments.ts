@@ -32,6 +32,7 @@ import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
+import { AttachmentId, TaskId } from "./model/Ids.js";
 
 /** Services the attachment commands use. */
 export type AttachmentServices = TaskServices | AttachmentsRepository | ObjectStore | Jobs;
@@ -82,7 +83,7 @@ const validate = (input: NewAttachment): Effect.Effect<NewAttachment, Validation
 };
 
 /** The attachment and the caller's access to its task; NotFound("attachment") when either is hidden. */
-export const attachmentAccess = (userId: string, attachmentId: string) =>
+export const attachmentAccess = (userId: string, attachmentId: AttachmentId) =>
   Effect.gen(function* () {
     const attachment = yield* (yield* AttachmentsRepository).findAttachment(attachmentId);
     const hidden = new NotFound({ resource: "attachment", detail: "No such attachment." });
@@ -94,7 +95,7 @@ export const attachmentAccess = (userId: string, attachmentId: string) =>
 /** Registers a pending attachment and answers it with its upload grant (commenter or above). */
 export const requestAttachmentUpload = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   input: NewAttachment,
 ): Effect.Effect<
   { readonly attachment: Attachment; readonly upload: ObjectGrant },
@@ -107,7 +108,7 @@ export const requestAttachmentUpload = (
     yield* requireRight(access, "comment");
     const valid = yield* validate(input);
     if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
-    const id = yield* (yield* Ids).next;
+    const id = AttachmentId.make(yield* (yield* Ids).next);
     const at = yield* now;
     const attachment: Attachment = {
       id,
@@ -159,7 +160,7 @@ export const requestAttachmentUpload = (
  */
 export const completeAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<
   Attachment,
   Forbidden | NotFound | TaskDeleted | UploadIncomplete | UploadMismatch | UploadExpired,
@@ -215,7 +216,7 @@ export const completeAttachment = (
   }).pipe(withSpan("Projects.completeAttachment"));
 
 /** Reads one attachment the caller can see. */
-export const getAttachment = (principal: Principal, attachmentId: string): Effect.Effect<Attachment, Forbidden | NotFound, AttachmentServices> =>
+export const getAttachment = (principal: Principal, attachmentId: AttachmentId): Effect.Effect<Attachment, Forbidden | NotFound, AttachmentServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
@@ -226,7 +227,7 @@ export const getAttachment = (principal: Principal, attachmentId: string): Effec
 /** Attachments of a visible task, oldest first (every status, so uploaders see progress). */
 export const listAttachments = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   query: { readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<Attachment>, Forbidden | NotFound | InvalidCursor, AttachmentServices> =>
   Effect.gen(function* () {
@@ -244,7 +245,7 @@ export const listAttachments = (
  */
 export const readableCleanAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
   use: string,
 ): Effect.Effect<Attachment, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
   Effect.gen(function* () {
@@ -262,7 +263,7 @@ export const readableCleanAttachment = (
 /** A short-lived download grant, issued after a fresh access check and only for a clean attachment. */
 export const downloadAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
   Effect.gen(function* () {
     const attachment = yield* readableCleanAttachment(principal, attachmentId, "can be downloaded");

@@ -23,13 +23,14 @@ import { type ProjectRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
 import { withSpan } from "../kernel/Span.js";
+import { ProjectId, WorkspaceId } from "./model/Ids.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
 /** Creates a project in a workspace; the caller becomes its admin. */
 export const createProject = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly name: string },
 ): Effect.Effect<{ project: Project; role: ProjectRole }, Forbidden | NotFound | ValidationFailed, Repos> =>
   Effect.gen(function* () {
@@ -40,7 +41,7 @@ export const createProject = (
     }
     const name = yield* validName(input.name);
     const at = yield* now;
-    const project: Project = { id: yield* (yield* Ids).next, workspaceId, name, createdBy: userId, createdAt: at };
+    const project: Project = { id: ProjectId.make(yield* (yield* Ids).next), workspaceId, name, createdBy: userId, createdAt: at };
     const repo = yield* ProjectsRepository;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -63,14 +64,14 @@ export const createProject = (
 /** Reads a project the caller can see. */
 export const getProject = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
 ): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
   Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(withSpan("Projects.getProject"));
 
 /** Adds a project member or changes its role (project admin). */
 export const addProjectMember = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly userId: string; readonly role: ProjectRole; readonly reason?: string | undefined },
 ): Effect.Effect<{ member: ProjectMember; created: boolean }, Forbidden | NotFound | ValidationFailed, Repos> =>
   Effect.gen(function* () {
@@ -115,7 +116,7 @@ export const addProjectMember = (
  */
 export const revokeProjectMembership = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly userId: string; readonly reason?: string | undefined },
 ): Effect.Effect<{ removed: boolean }, Forbidden | NotFound, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {

@@ -16,6 +16,7 @@ import type { WorkspacesRepository } from "../../ports/projects/WorkspacesReposi
 import { requireUser, visibleProjectIds } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
+import type { WorkspaceId } from "./model/Ids.js";
 
 /** At most this many terms are matched (the rest of a long query is ignored). */
 export const maxSearchTerms = 8;
@@ -27,7 +28,7 @@ export const searchTerms = (q: string): ReadonlyArray<string> =>
 /** Tasks and comments matching every word of `q` in the projects the caller can see. */
 export const search = (
   principal: Principal,
-  query: { readonly q: string; readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+  query: { readonly q: string; readonly workspaceId?: WorkspaceId | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<SearchHit>, Forbidden | ValidationFailed | InvalidCursor, SearchIndex | WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);

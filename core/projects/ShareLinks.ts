@@ -24,6 +24,7 @@ import type { ShareLink } from "./model/ShareLink.js";
 import { pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
 import { withSpan } from "../kernel/Span.js";
+import { ProjectId, ShareLinkId, WorkspaceId } from "./model/Ids.js";
 
 /** Lifetime of a link when the caller names none. */
 export const defaultShareLinkSeconds = 7 * 24 * 3600;
@@ -39,7 +40,7 @@ const linkNotFound = () => new NotFound({ resource: "share_link", detail: "No su
 /** Creates a link to a project (admin or contributor); answers the link and its token, shown once. */
 export const createShareLink = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly expiresInSeconds?: number | undefined },
 ): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
   Effect.gen(function* () {
@@ -54,7 +55,7 @@ export const createShareLink = (
     }
     const at = yield* now;
     const link: ShareLink = {
-      id: yield* (yield* Ids).next,
+      id: ShareLinkId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
       projectId,
       createdBy: userId,
@@ -70,7 +71,7 @@ export const createShareLink = (
 /** The project's links, newest first (project admin; bounded to the latest 200). */
 export const listShareLinks = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
 ): Effect.Effect<ReadonlyArray<ShareLink>, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -86,7 +87,7 @@ export const listShareLinks = (
  */
 export const revokeShareLink = (
   principal: Principal,
-  linkId: string,
+  linkId: ShareLinkId,
 ): Effect.Effect<{ revoked: boolean }, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -133,7 +134,7 @@ export const accessSharedProject = (
  * `projectIds` is omitted); call inside the membership removal's transaction. Answers how many.
  */
 export const revokeShareLinksOfMember = (req: {
-  readonly workspaceId: string;
+  readonly workspaceId: WorkspaceId;
   readonly projectIds?: ReadonlyArray<string> | undefined;
   readonly userId: string;
 }): Effect.Effect<number, never, ShareLinksRepository> =>

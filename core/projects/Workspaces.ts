@@ -22,6 +22,7 @@ import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { withSpan } from "../kernel/Span.js";
+import { WorkspaceId } from "./model/Ids.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
@@ -42,7 +43,7 @@ export const createWorkspace = (
     const userId = yield* requireUser(principal);
     const name = yield* validName(input.name);
     const at = yield* now;
-    const workspace: Workspace = { id: yield* (yield* Ids).next, name, createdBy: userId, createdAt: at };
+    const workspace: Workspace = { id: WorkspaceId.make(yield* (yield* Ids).next), name, createdBy: userId, createdAt: at };
     const repo = yield* WorkspacesRepository;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -65,7 +66,7 @@ export const createWorkspace = (
 /** Reads a workspace the caller belongs to. */
 export const getWorkspace = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<{ workspace: Workspace; role: WorkspaceRole }, Forbidden | NotFound, WorkspacesRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -73,7 +74,7 @@ export const getWorkspace = (
     return { workspace: access.workspace, role: access.membership.role };
   }).pipe(withSpan("Projects.getWorkspace"));
 
-const requireOwner = (principal: Principal, workspaceId: string) =>
+const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* workspaceAccess(userId, workspaceId);
@@ -86,7 +87,7 @@ const requireOwner = (principal: Principal, workspaceId: string) =>
 /** Adds a member or changes its role (owner only). */
 export const addWorkspaceMember = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
 ): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos> =>
   Effect.gen(function* () {
@@ -119,7 +120,7 @@ export const addWorkspaceMember = (
 /** Removes a member, its project memberships and its share links (owner only; idempotent). */
 export const removeWorkspaceMember = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly reason?: string | undefined },
 ): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
