@@ -17,6 +17,7 @@ import { audit } from "./Audit.js";
 import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
 import { issueMerchantKey, revokeMerchantKey } from "./Merchants.js";
 import { withSpan } from "../kernel/Span.js";
+import type { ApiKeyId } from "./model/Ids.js";
 
 /** The scope that lets a key manage the merchant's keys. */
 export const keysWriteScope = "keys:write";
@@ -86,7 +87,7 @@ export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiK
 /** Revokes a key of the caller's merchant at once (another merchant's key is 404). */
 export const revokeKey = (
   principal: Principal,
-  keyId: string,
+  keyId: ApiKeyId,
   reason: string,
 ): Effect.Effect<void, Forbidden | NotFound, PaymentsRepository | ApiKeys | Transactions | Ids> =>
   Effect.gen(function* () {
@@ -100,7 +101,7 @@ export const revokeKey = (
  */
 export const rotateKey = (
   principal: Principal,
-  keyId: string,
+  keyId: ApiKeyId,
   overlapSeconds: number,
 ): Effect.Effect<
   { readonly key: ApiKey; readonly apiKey: string; readonly previous: ApiKey },

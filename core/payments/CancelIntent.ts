@@ -19,11 +19,12 @@ import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown }
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { voidReference } from "./ProviderReferences.js";
 import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Cancels the caller's intent (scope payments:write). */
 export const cancelIntent = (
   principal: Principal,
-  intentId: string,
+  intentId: PaymentIntentId,
   reason?: string,
 ): Effect.Effect<
   PaymentIntent,

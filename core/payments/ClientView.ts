@@ -17,6 +17,7 @@ import { now } from "../kernel/Clock.js";
 import { createIntent, type CreateIntentInput } from "./CreateIntent.js";
 import { clientViewOf, type IntentClientView, type PaymentIntent } from "./model/PaymentIntent.js";
 import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Creates an intent (as createIntent) and mints its client secret, atomically. */
 export const createIntentWithClientSecret = (
@@ -64,7 +65,7 @@ export const authenticateClientSecret = (secret: string): Effect.Effect<Principa
 /** The client view of `intentId` for the customer holding its client secret; NotFound for any other intent. */
 export const getClientView = (
   principal: Principal & { readonly kind: "client" },
-  intentId: string,
+  intentId: PaymentIntentId,
 ): Effect.Effect<IntentClientView, NotFound, PaymentsRepository> =>
   Effect.gen(function* () {
     if (principal.intentId !== intentId) return yield* Effect.fail(notFound);

@@ -24,10 +24,11 @@ import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown }
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
 import { withSpan } from "../kernel/Span.js";
+import { PaymentIntentId, RefundId } from "./model/Ids.js";
 
 /** Which intent, how much, and optionally in which currency. */
 export interface CreateRefundInput {
-  readonly intentId: string;
+  readonly intentId: PaymentIntentId;
   readonly amountMinor: number;
   readonly currency?: string;
 }
@@ -59,7 +60,7 @@ export const createRefund = (
         if (input.amountMinor > refundable) {
           return yield* Effect.fail(new RefundExceedsCaptured({ refundableMinor: refundable, detail: `At most ${refundable} can still be refunded.` }));
         }
-        const id = yield* (yield* Ids).next;
+        const id = RefundId.make(yield* (yield* Ids).next);
         const at = yield* now;
         const refund: Refund = {
           id,
@@ -99,7 +100,7 @@ export const createRefund = (
 /** Completes or fails a pending refund from the provider's answer; a lost answer keeps it pending. */
 export const applyRefundOutcome = (
   actor: string,
-  refundId: string,
+  refundId: RefundId,
   answer: Either.Either<SettleResult, ProviderOutcomeUnknown>,
 ): Effect.Effect<Refund, Conflict, PaymentsRepository | Ids | Outbox> =>
   Effect.gen(function* () {

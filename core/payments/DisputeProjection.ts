@@ -19,6 +19,7 @@ import { audit } from "./Audit.js";
 import { disputeEventTypes, disputeStatuses, type Dispute, type ProviderDisputeEvent } from "./model/Dispute.js";
 import { requireMerchant } from "./MerchantAccess.js";
 import { withSpan } from "../kernel/Span.js";
+import { DisputeId } from "./model/Ids.js";
 
 /** The audit actor of dispute changes. */
 export const providerDisputeActor = "provider:dispute_event";
@@ -69,7 +70,7 @@ export const applyDisputeEvent = (
 ): Effect.Effect<DisputeEventOutcome, never, Disputes | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const disputes = yield* Disputes;
-    const newId = yield* (yield* Ids).next;
+    const newId = DisputeId.make(yield* (yield* Ids).next);
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {

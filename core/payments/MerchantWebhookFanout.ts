@@ -15,6 +15,7 @@ import { type WebhookDelivery } from "./model/WebhookDelivery.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import { PaymentsEvent } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
+import { WebhookDeliveryId } from "./model/Ids.js";
 
 /** The job kind that POSTs one delivery. */
 export { merchantWebhookDeliveryJobKind } from "./MerchantWebhookDelivery.js";
@@ -59,7 +60,7 @@ export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions 
       const body = merchantWebhookBody(envelope);
       for (const endpoint of yield* store.subscribed(event.tenant_id, event.type)) {
         const delivery: WebhookDelivery = {
-          id: yield* ids.next,
+          id: WebhookDeliveryId.make(yield* ids.next),
           endpointId: endpoint.id,
           merchantId: endpoint.merchantId,
           eventId: event.id,

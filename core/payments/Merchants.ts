@@ -14,6 +14,7 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { merchantScopes, type Merchant } from "./model/Merchant.js";
 import { withSpan } from "../kernel/Span.js";
+import { MerchantId } from "./model/Ids.js";
 
 /** A new merchant and its first key; `apiKey` is shown once and never stored in clear. */
 export interface CreatedMerchant {
@@ -43,7 +44,7 @@ export const createMerchant = (input: {
     yield* checkScopes(input.scopes);
     const repo = yield* PaymentsRepository;
     const keys = yield* ApiKeys;
-    const merchant: Merchant = { id: yield* (yield* Ids).next, name, createdAt: yield* now };
+    const merchant: Merchant = { id: MerchantId.make(yield* (yield* Ids).next), name, createdAt: yield* now };
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* repo.insertMerchant(merchant);
@@ -72,7 +73,7 @@ export const authenticateApiKey = (secret: string): Effect.Effect<Principal, Una
 
 /** Issues another key for a merchant (rotation: issue, move clients, then revoke the old one). */
 export const issueMerchantKey = (input: {
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly scopes: ReadonlyArray<string>;
   readonly actor: string;
   readonly expiresAt?: Date;
@@ -108,7 +109,7 @@ export const issueMerchantKey = (input: {
 
 /** Revokes one key of a merchant at once; NotFound when it is not a live key of that merchant. */
 export const revokeMerchantKey = (input: {
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly keyId: string;
   readonly actor: string;
   readonly reason: string;

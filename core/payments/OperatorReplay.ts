@@ -20,6 +20,7 @@ import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import type { ReplayRequest } from "./model/ReplayRequest.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
 import { withSpan } from "../kernel/Span.js";
+import { ReplayRequestId, WebhookDeliveryId } from "./model/Ids.js";
 
 /** The same operator tried to approve its own request (409 dual_control_same_operator). */
 export class DualControlViolation extends DomainError("DualControlViolation", "dual_control_same_operator", "conflict") {}
@@ -61,14 +62,14 @@ const deadDelivery = (deliveryId: string): Effect.Effect<WebhookDelivery, NotFou
 export const requestDeliveryReplay = (
   principal: Principal,
   policy: OperatorPolicy,
-  deliveryId: string,
+  deliveryId: WebhookDeliveryId,
   reason: string,
 ): Effect.Effect<ReplayRequest, Forbidden | ValidationFailed | NotFound | Conflict, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const operator = yield* requireOperator(principal, policy);
     const why = yield* checkReason(reason);
     const store = yield* WebhookEndpoints;
-    const id = yield* (yield* Ids).next;
+    const id = ReplayRequestId.make(yield* (yield* Ids).next);
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -104,7 +105,7 @@ export const requestDeliveryReplay = (
 export const approveDeliveryReplay = (
   principal: Principal,
   policy: OperatorPolicy,
-  deliveryId: string,
+  deliveryId: WebhookDeliveryId,
   requestId: string,
   reason: string,
 ): Effect.Effect<

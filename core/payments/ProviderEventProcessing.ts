@@ -32,6 +32,7 @@ import type { IllegalTransition } from "./Errors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
 import type { WebhookRejected } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
+import { MerchantId, StoredProviderEventId } from "./model/Ids.js";
 
 /** The audit actor of everything a provider webhook does. */
 export const providerWebhookActor = "provider:webhook";
@@ -77,7 +78,7 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
     const applied = yield* applyProviderEvent(event);
     const receivedAt = yield* now;
     const inserted = yield* inbox.insert({
-      id: yield* (yield* Ids).next,
+      id: StoredProviderEventId.make(yield* (yield* Ids).next),
       providerEventId: event.id,
       type: event.type,
       payload: event.payload,
@@ -117,11 +118,11 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
 
 interface Applied {
   readonly outcome: ProviderEventOutcome;
-  readonly merchantId: string | null;
+  readonly merchantId: MerchantId | null;
   readonly providerObject: string | null;
 }
 
-const ignored = (reason: string, merchantId: string | null, providerObject: string | null): Applied => ({
+const ignored = (reason: string, merchantId: MerchantId | null, providerObject: string | null): Applied => ({
   outcome: { status: "ignored", reason },
   merchantId,
   providerObject,

@@ -19,6 +19,7 @@ import { actorOf, ownedBy } from "./MerchantAccess.js";
 import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookEndpoint } from "./model/WebhookEndpoint.js";
 import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
 import { withSpan } from "../kernel/Span.js";
+import { WebhookEndpointId } from "./model/Ids.js";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -58,7 +59,7 @@ export const createWebhookEndpoint = (
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
     const url = yield* checkUrl(input.url);
     const events = yield* checkEvents(input.events);
-    const endpoint: WebhookEndpoint = { id: yield* (yield* Ids).next, merchantId: caller.merchantId, url, events, createdAt: yield* now, deletedAt: null };
+    const endpoint: WebhookEndpoint = { id: WebhookEndpointId.make(yield* (yield* Ids).next), merchantId: caller.merchantId, url, events, createdAt: yield* now, deletedAt: null };
     const store = yield* WebhookEndpoints;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -95,7 +96,7 @@ const ownedEndpoint = (principal: Principal, endpointId: string) =>
 /** Deletes one of the caller's endpoints: no new deliveries go to it; pending ones stop. */
 export const deleteWebhookEndpoint = (
   principal: Principal,
-  endpointId: string,
+  endpointId: WebhookEndpointId,
 ): Effect.Effect<void, Forbidden | NotFound, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const store = yield* WebhookEndpoints;
@@ -121,7 +122,7 @@ export const deleteWebhookEndpoint = (
 /** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
 export const listWebhookDeliveries = (
   principal: Principal,
-  endpointId: string,
+  endpointId: WebhookEndpointId,
   page: { readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<DeliveryWithAttempts>, Forbidden | NotFound | InvalidCursor, WebhookEndpoints> =>
   Effect.gen(function* () {

@@ -13,10 +13,11 @@ import type {
   SettledObject,
 } from "../../core/payments/model/ReconciliationException.js";
 import type { LockOptions } from "./PaymentsRepository.js";
+import type { MerchantId } from "../../core/payments/model/Ids.js";
 
 /** Open exceptions of one merchant and kind. */
 export interface OpenExceptionGroup {
-  readonly merchantId: string | null;
+  readonly merchantId: MerchantId | null;
   readonly kind: string;
   readonly count: number;
   readonly oldestOpenedAt: Date;
@@ -61,7 +62,7 @@ export interface ReconciliationRepository {
   readonly recordExceptionReport: (report: ExceptionReport) => Effect.Effect<boolean>;
   /** A posted ledger transaction by its source, with the source of its reversal if any. */
   readonly findLedgerTransaction: (source: string) => Effect.Effect<{
-    readonly merchantId: string;
+    readonly merchantId: MerchantId;
     readonly transaction: LedgerTransaction;
     readonly reversedBy: string | null;
   } | null>;

@@ -12,6 +12,7 @@ import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { attemptRecord, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { MerchantId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs. */
 export type PaymentsRepositoryKitPorts = PaymentsRepository;
@@ -65,7 +66,7 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
       const stale = { ...intent, status: "canceled" as const, version: 2, updatedAt: at(20) };
       t.equal(await run(repo((r) => r.updateIntent(stale, 1))), false, "the version moved: refused");
       t.same(await run(repo((r) => r.findIntent(intent.id))), next, "nothing written by the refused update");
-      t.equal(await run(repo((r) => r.updateIntent(intentRecord(uid("mer", 1), 9, { version: 2 }), 1))), false, "an unknown intent: false");
+      t.equal(await run(repo((r) => r.updateIntent(intentRecord(MerchantId.make(uid("mer", 1)), 9, { version: 2 }), 1))), false, "an unknown intent: false");
     },
   },
   {

@@ -12,6 +12,7 @@ import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.j
 import { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedMerchant, uid } from "./fixtures.js";
+import { MerchantId, ReconciliationExceptionId, ReconciliationOutcomeId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (merchants and ledger postings are written through the PaymentsRepository). */
 export type ReconciliationRepositoryKitPorts = ReconciliationRepository | PaymentsRepository;
@@ -22,10 +23,10 @@ const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((row) => 
 /** Open exception `n` of merchant `merchantId` on provider object `pp_<object>`. */
 export const exceptionRecord = (
   n: number,
-  merchantId: string | null,
+  merchantId: MerchantId | null,
   overrides: Partial<ReconciliationException> = {},
 ): ReconciliationException => ({
-  id: uid("rex", n),
+  id: ReconciliationExceptionId.make(uid("rex", n)),
   merchantId,
   providerObject: `pp_${n}`,
   settlementWindow: "2030-01-01",
@@ -118,8 +119,8 @@ export const reconciliationRepositoryCases: ReadonlyArray<KitCase<Reconciliation
       const m = await run(seedMerchant(1));
       await run(insertAll([exceptionRecord(1, m.id), exceptionRecord(2, m.id)]));
       const outcome = (n: number, exceptionId: string, action: "opened" | "resolved"): ReconciliationOutcome => ({
-        id: uid("rou", n),
-        exceptionId,
+        id: ReconciliationOutcomeId.make(uid("rou", n)),
+        exceptionId: ReconciliationExceptionId.make(exceptionId),
         merchantId: m.id,
         action,
         actor: action === "opened" ? "system" : "operator-1",
