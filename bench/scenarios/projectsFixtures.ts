@@ -11,6 +11,7 @@ import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { rowCodec } from "../../adapters/sql/RowCodec.js";
 import type { RawDatabase } from "../RawDatabase.js";
 import type { BenchTarget } from "../Scenario.js";
+import { ProjectId, TaskId, WorkspaceId } from "../../core/projects/model/Ids.js";
 
 /** A user who owns a workspace and administers one project in it. */
 export interface ProjectOwner {
@@ -75,7 +76,7 @@ export const insertTasks = async (target: BenchTarget, owner: ProjectOwner, coun
   for (let i = 0; i < count; i++) {
     rank = rankBetween(rank, null);
     tasks.push({
-      id: randomUUID(), workspaceId: owner.workspaceId, projectId: owner.projectId, title: `bench task ${i}`, status: "todo",
+      id: TaskId.make(randomUUID()), workspaceId: WorkspaceId.make(owner.workspaceId), projectId: ProjectId.make(owner.projectId), title: `bench task ${i}`, status: "todo",
       assigneeId: null, rank, version: 1, deletedAt: null, createdBy: owner.userId, createdAt: at, updatedAt: at,
     });
   }

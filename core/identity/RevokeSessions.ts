@@ -7,6 +7,7 @@ import { Effect } from "effect";
 import { UserEpochs } from "../../ports/UserEpochs.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Revokes every token of `userId`; returns the new epoch that fresh tokens must carry. */
 export const revokeSessions = (userId: string): Effect.Effect<number, never, UserEpochs | Transactions | RealtimeBus> =>
@@ -18,4 +19,4 @@ export const revokeSessions = (userId: string): Effect.Effect<number, never, Use
     // After commit: live sockets of this user are closed by the realtime host on every process.
     yield* bus.publish({ type: "access_changed", userId });
     return epoch;
-  }).pipe(Effect.withSpan("Identity.revokeSessions"));
+  }).pipe(withSpan("Identity.revokeSessions"));

@@ -16,6 +16,7 @@ import {
   IdempotencyRequestInProgress,
   ValidationFailed,
 } from "./Errors.js";
+import { withSpan } from "./Span.js";
 
 /** One request under an idempotency key: the caller's scope, the key and the request's hash. */
 export interface IdempotentRequest {
@@ -140,4 +141,4 @@ export const runIdempotent = <E, R>(
       }
     }
     return yield* Effect.fail(inProgress);
-  }).pipe(Effect.withSpan("Idempotency.runIdempotent"));
+  }).pipe(withSpan("Idempotency.runIdempotent"));

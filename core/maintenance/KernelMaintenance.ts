@@ -8,6 +8,7 @@ import { Clock, Effect } from "effect";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { Jobs } from "../../ports/Jobs.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of kernel maintenance. */
 export const kernelMaintenanceKind = "kernel.maintenance";
@@ -47,4 +48,4 @@ export const runKernelMaintenance = (
     const channelMessages = yield* (yield* ChannelLog).trim(new Date(nowMs - policy.channelRetentionMs));
     yield* scheduleNextMaintenance(nowMs, policy);
     return { idempotencyRecords, channelMessages };
-  }).pipe(Effect.withSpan("Kernel.maintenance"));
+  }).pipe(withSpan("Kernel.maintenance"));

@@ -16,6 +16,8 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { actorOf, requireMerchant, type MerchantCaller } from "./MerchantAccess.js";
 import { issueMerchantKey, revokeMerchantKey } from "./Merchants.js";
+import { withSpan } from "../kernel/Span.js";
+import type { ApiKeyId } from "./model/Ids.js";
 
 /** The scope that lets a key manage the merchant's keys. */
 export const keysWriteScope = "keys:write";
@@ -73,25 +75,25 @@ export const issueKey = (
         return { key, apiKey: issued.apiKey };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.issueKey"));
+  }).pipe(withSpan("Payments.issueKey"));
 
 /** The caller's merchant's keys, newest first, live and revoked (never a secret or hash). */
 export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiKey>, Forbidden, ApiKeys> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     return yield* (yield* ApiKeys).list(caller.merchantId);
-  }).pipe(Effect.withSpan("Payments.listKeys"));
+  }).pipe(withSpan("Payments.listKeys"));
 
 /** Revokes a key of the caller's merchant at once (another merchant's key is 404). */
 export const revokeKey = (
   principal: Principal,
-  keyId: string,
+  keyId: ApiKeyId,
   reason: string,
 ): Effect.Effect<void, Forbidden | NotFound, PaymentsRepository | ApiKeys | Transactions | Ids> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
     yield* revokeMerchantKey({ merchantId: caller.merchantId, keyId, actor: actorOf(caller), reason });
-  }).pipe(Effect.withSpan("Payments.revokeKey"));
+  }).pipe(withSpan("Payments.revokeKey"));
 
 /**
  * Rotates a key with overlap: issues a new key with the same scopes and makes the old one
@@ -99,7 +101,7 @@ export const revokeKey = (
  */
 export const rotateKey = (
   principal: Principal,
-  keyId: string,
+  keyId: ApiKeyId,
   overlapSeconds: number,
 ): Effect.Effect<
   { readonly key: ApiKey; readonly apiKey: string; readonly previous: ApiKey },
@@ -121,7 +123,7 @@ export const rotateKey = (
         yield* noEscalation(caller, old.scopes);
         const issued = yield* issueMerchantKey({ merchantId: caller.merchantId, scopes: old.scopes, actor: actorOf(caller) });
         const endsAt = new Date(at.getTime() + overlapSeconds * 1000);
-        yield* keys.expire({ merchantId: caller.merchantId, keyId, at: endsAt });
+        yield* keys.expire({ merchantId: caller.merchantId, keyId, at: endsAt, now: at });
         yield* audit({
           merchantId: caller.merchantId,
           actor: actorOf(caller),
@@ -137,4 +139,4 @@ export const rotateKey = (
         return { key, apiKey: issued.apiKey, previous };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.rotateKey"));
+  }).pipe(withSpan("Payments.rotateKey"));

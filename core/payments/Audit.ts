@@ -4,6 +4,7 @@ import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import type { AuditRecord } from "./model/AuditRecord.js";
+import { AuditRecordId } from "./model/Ids.js";
 
 /** What a command records; id and time are filled in here, `data` defaults to `{}`. */
 export type AuditInput = Omit<AuditRecord, "id" | "createdAt" | "data"> & { readonly data?: AuditRecord["data"] };
@@ -12,7 +13,7 @@ export type AuditInput = Omit<AuditRecord, "id" | "createdAt" | "data"> & { read
 export const audit = (input: AuditInput): Effect.Effect<void, never, PaymentsRepository | Ids> =>
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
-    const id = yield* (yield* Ids).next;
+    const id = AuditRecordId.make(yield* (yield* Ids).next);
     const createdAt = yield* now;
     yield* repo.appendAudit({ ...input, id, data: input.data ?? {}, createdAt });
   });

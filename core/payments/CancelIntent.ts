@@ -18,11 +18,13 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { voidReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Cancels the caller's intent (scope payments:write). */
 export const cancelIntent = (
   principal: Principal,
-  intentId: string,
+  intentId: PaymentIntentId,
   reason?: string,
 ): Effect.Effect<
   PaymentIntent,
@@ -59,4 +61,4 @@ export const cancelIntent = (
         return saved;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.cancelIntent"));
+  }).pipe(withSpan("Payments.cancelIntent"));

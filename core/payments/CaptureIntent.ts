@@ -24,6 +24,8 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { AmountTooLarge, ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { captureReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** The amount to capture (default: everything held) and optionally its currency. */
 export interface CaptureIntentInput {
@@ -45,7 +47,7 @@ type CaptureError =
 /** Captures the caller's authorized intent (scope payments:write). */
 export const captureIntent = (
   principal: Principal,
-  intentId: string,
+  intentId: PaymentIntentId,
   input: CaptureIntentInput,
 ): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox> =>
   Effect.gen(function* () {
@@ -99,4 +101,4 @@ export const captureIntent = (
         return saved;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.captureIntent"));
+  }).pipe(withSpan("Payments.captureIntent"));

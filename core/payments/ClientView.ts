@@ -16,6 +16,8 @@ import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { now } from "../kernel/Clock.js";
 import { createIntent, type CreateIntentInput } from "./CreateIntent.js";
 import { clientViewOf, type IntentClientView, type PaymentIntent } from "./model/PaymentIntent.js";
+import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Creates an intent (as createIntent) and mints its client secret, atomically. */
 export const createIntentWithClientSecret = (
@@ -36,7 +38,7 @@ export const createIntentWithClientSecret = (
         return { intent, clientSecret };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.createIntentWithClientSecret"));
+  }).pipe(withSpan("Payments.createIntentWithClientSecret"));
 
 const notFound = new NotFound({ resource: "payment_intent", detail: "No such payment intent." });
 
@@ -58,16 +60,16 @@ export const authenticateClientSecret = (secret: string): Effect.Effect<Principa
     const intent = yield* (yield* PaymentsRepository).findIntent(intentId);
     if (intent === null) return yield* Effect.fail(invalid);
     return { kind: "client" as const, intentId: intent.id, merchantId: intent.merchantId };
-  }).pipe(Effect.withSpan("Payments.authenticateClientSecret"));
+  }).pipe(withSpan("Payments.authenticateClientSecret"));
 
 /** The client view of `intentId` for the customer holding its client secret; NotFound for any other intent. */
 export const getClientView = (
   principal: Principal & { readonly kind: "client" },
-  intentId: string,
+  intentId: PaymentIntentId,
 ): Effect.Effect<IntentClientView, NotFound, PaymentsRepository> =>
   Effect.gen(function* () {
     if (principal.intentId !== intentId) return yield* Effect.fail(notFound);
     const intent = yield* (yield* PaymentsRepository).findIntent(intentId);
     if (intent === null) return yield* Effect.fail(notFound);
     return clientViewOf(intent);
-  }).pipe(Effect.withSpan("Payments.getClientView"));
+  }).pipe(withSpan("Payments.getClientView"));

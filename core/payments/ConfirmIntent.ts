@@ -31,6 +31,8 @@ import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown }
 import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
+import { PaymentAttemptId, PaymentIntentId } from "./model/Ids.js";
 
 /** How a confirm ended, for the caller to answer 200, 202 or 402. */
 export type ConfirmOutcome = "succeeded" | "requires_capture" | "requires_action" | "declined" | "processing";
@@ -58,7 +60,7 @@ export const reconcileDelayMs = 30_000;
 /** Confirms the caller's intent (a merchant with payments:write, or the customer holding its client secret). */
 export const confirmIntent = (
   principal: Principal,
-  intentId: string,
+  intentId: PaymentIntentId,
   input: ConfirmIntentInput,
 ): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict, Services> =>
   Effect.gen(function* () {
@@ -75,7 +77,7 @@ export const confirmIntent = (
       })
       .pipe(Effect.either);
     return yield* transactions.run(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, answer));
-  }).pipe(Effect.withSpan("Payments.confirmIntent"));
+  }).pipe(withSpan("Payments.confirmIntent"));
 
 /** Step 1: a new attempt (or the unknown one again) with the intent moved to processing. */
 const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: string | undefined) =>
@@ -110,7 +112,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
     }
     const number = intent.attemptCount + 1;
     const attempt: PaymentAttempt = {
-      id: yield* (yield* Ids).next,
+      id: PaymentAttemptId.make(yield* (yield* Ids).next),
       intentId: intent.id,
       merchantId: intent.merchantId,
       number,

@@ -10,6 +10,8 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import type { CaptureMethod, PaymentIntent } from "./model/PaymentIntent.js";
+import { withSpan } from "../kernel/Span.js";
+import { PaymentIntentId } from "./model/Ids.js";
 
 /** What a merchant asks for. */
 export interface CreateIntentInput {
@@ -31,7 +33,7 @@ export const createIntent = (
     if (money.amount_minor <= 0) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a positive amount of minor units" }] }));
     }
-    const id = yield* (yield* Ids).next;
+    const id = PaymentIntentId.make(yield* (yield* Ids).next);
     const createdAt = yield* now;
     const intent: PaymentIntent = {
       id,
@@ -67,4 +69,4 @@ export const createIntent = (
       }),
     );
     return intent;
-  }).pipe(Effect.withSpan("Payments.createIntent"));
+  }).pipe(withSpan("Payments.createIntent"));

@@ -23,10 +23,12 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
+import { withSpan } from "../kernel/Span.js";
+import { PaymentIntentId, RefundId } from "./model/Ids.js";
 
 /** Which intent, how much, and optionally in which currency. */
 export interface CreateRefundInput {
-  readonly intentId: string;
+  readonly intentId: PaymentIntentId;
   readonly amountMinor: number;
   readonly currency?: string;
 }
@@ -58,7 +60,7 @@ export const createRefund = (
         if (input.amountMinor > refundable) {
           return yield* Effect.fail(new RefundExceedsCaptured({ refundableMinor: refundable, detail: `At most ${refundable} can still be refunded.` }));
         }
-        const id = yield* (yield* Ids).next;
+        const id = RefundId.make(yield* (yield* Ids).next);
         const at = yield* now;
         const refund: Refund = {
           id,
@@ -93,12 +95,12 @@ export const createRefund = (
       })
       .pipe(Effect.either);
     return yield* transactions.run(applyRefundOutcome(actorOf(caller), refund.refund.id, answer));
-  }).pipe(Effect.withSpan("Payments.createRefund"));
+  }).pipe(withSpan("Payments.createRefund"));
 
 /** Completes or fails a pending refund from the provider's answer; a lost answer keeps it pending. */
 export const applyRefundOutcome = (
   actor: string,
-  refundId: string,
+  refundId: RefundId,
   answer: Either.Either<SettleResult, ProviderOutcomeUnknown>,
 ): Effect.Effect<Refund, Conflict, PaymentsRepository | Ids | Outbox> =>
   Effect.gen(function* () {

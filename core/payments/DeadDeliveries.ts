@@ -12,6 +12,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { requireOperator, type OperatorPolicy } from "./OperatorReplay.js";
 import { deadDeliveryView, type DeadDeliveryView } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** One page of dead deliveries across merchants (platform operators only). */
 export const listDeadDeliveries = (
@@ -25,4 +26,4 @@ export const listDeadDeliveries = (
     const rows = yield* (yield* WebhookEndpoints).listDeadDeliveries({ ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
     // The payload is dropped here (the view has no body), so no adapter can show it by mistake.
     return mapPage(pageFrom(rows, page.limit, (row) => [row.id]), deadDeliveryView);
-  }).pipe(Effect.withSpan("Payments.listDeadDeliveries"));
+  }).pipe(withSpan("Payments.listDeadDeliveries"));

@@ -18,6 +18,8 @@ import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { disputeEventTypes, disputeStatuses, type Dispute, type ProviderDisputeEvent } from "./model/Dispute.js";
 import { requireMerchant } from "./MerchantAccess.js";
+import { withSpan } from "../kernel/Span.js";
+import { DisputeId } from "./model/Ids.js";
 
 /** The audit actor of dispute changes. */
 export const providerDisputeActor = "provider:dispute_event";
@@ -68,7 +70,7 @@ export const applyDisputeEvent = (
 ): Effect.Effect<DisputeEventOutcome, never, Disputes | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const disputes = yield* Disputes;
-    const newId = yield* (yield* Ids).next;
+    const newId = DisputeId.make(yield* (yield* Ids).next);
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -102,7 +104,7 @@ export const applyDisputeEvent = (
         return { status: "applied", dispute } as const;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.applyDisputeEvent"));
+  }).pipe(withSpan("Payments.applyDisputeEvent"));
 
 /** The caller's disputes, newest first, as keyset pages (scope ledger:read: a finance read). */
 export const listDisputes = (
@@ -114,4 +116,4 @@ export const listDisputes = (
     const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* Disputes).list({ merchantId: caller.merchantId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
     return pageFrom(rows, page.limit, (row) => [row.id]);
-  }).pipe(Effect.withSpan("Payments.listDisputes"));
+  }).pipe(withSpan("Payments.listDisputes"));

@@ -6,19 +6,20 @@
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
 import { MismatchKind, ReconciliationException } from "./model/ReconciliationException.js";
+import { PaymentIntentId, ReconciliationExceptionId, RefundId } from "./model/Ids.js";
 
 /** An intent was captured (fully or partly). */
 export const PaymentSucceeded = defineEvent(
   "PaymentSucceeded",
   1,
-  Schema.Struct({ payment_intent_id: Schema.String, amount_captured_minor: Schema.Int, currency: Schema.String }),
+  Schema.Struct({ payment_intent_id: PaymentIntentId, amount_captured_minor: Schema.Int, currency: Schema.String }),
 );
 
 /** A refund completed at the provider. */
 export const RefundSucceeded = defineEvent(
   "RefundSucceeded",
   1,
-  Schema.Struct({ refund_id: Schema.String, payment_intent_id: Schema.String, amount_minor: Schema.Int, currency: Schema.String }),
+  Schema.Struct({ refund_id: RefundId, payment_intent_id: PaymentIntentId, amount_minor: Schema.Int, currency: Schema.String }),
 );
 
 /** A reconciliation exception was opened. */
@@ -26,7 +27,7 @@ export const ReconciliationMismatchFound = defineEvent(
   "ReconciliationMismatchFound",
   1,
   Schema.Struct({
-    reconciliation_exception_id: Schema.String,
+    reconciliation_exception_id: ReconciliationExceptionId,
     kind: MismatchKind,
     provider_object: Schema.String,
     settlement_window: Schema.String,

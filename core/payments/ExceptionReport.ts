@@ -15,6 +15,7 @@ import { ReconciliationExceptionsOpen } from "./Events.js";
 import { DailyRunPayload, dailyExceptionReportRun, scheduleFollowingRun } from "./DailyRuns.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of the daily report (payload `{ day: "YYYY-MM-DD" }`). */
 export const exceptionReportJobKind = dailyExceptionReportRun.kind;
@@ -71,7 +72,7 @@ export const reportOpenExceptions = (
     }
     return { day, reported: byMerchant.size, announced, open };
   }).pipe((program) => Effect.flatMap(Transactions, (transactions) => transactions.run(program)))).pipe(
-    Effect.withSpan("Payments.reportOpenExceptions"),
+    withSpan("Payments.reportOpenExceptions"),
   );
 
 /** The daily open-exception report as a durable job; it schedules the next day's. */

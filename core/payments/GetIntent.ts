@@ -6,12 +6,14 @@ import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository
 import { loadOwnedIntent } from "./IntentRecords.js";
 import { requireMerchant } from "./MerchantAccess.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
+import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntentId } from "./model/Ids.js";
 
 /** The caller's intent; another merchant's answers NotFound like an unknown id. */
 export const getIntent = (
   principal: Principal,
-  intentId: string,
+  intentId: PaymentIntentId,
 ): Effect.Effect<PaymentIntent, Forbidden | NotFound, PaymentsRepository> =>
   Effect.flatMap(requireMerchant(principal), (caller) => loadOwnedIntent(caller, intentId, false)).pipe(
-    Effect.withSpan("Payments.getIntent"),
+    withSpan("Payments.getIntent"),
   );

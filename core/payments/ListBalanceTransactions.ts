@@ -11,6 +11,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { requireMerchant } from "./MerchantAccess.js";
 import type { BalanceEntry } from "./model/BalanceEntry.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Lists the caller's ledger entries (scope ledger:read). */
 export const listBalanceTransactions = (
@@ -27,4 +28,4 @@ export const listBalanceTransactions = (
       limit: page.limit + 1,
     });
     return pageFrom(rows, page.limit, (entry) => [entry.id]);
-  }).pipe(Effect.withSpan("Payments.listBalanceTransactions"));
+  }).pipe(withSpan("Payments.listBalanceTransactions"));

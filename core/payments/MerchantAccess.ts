@@ -7,10 +7,11 @@ import { Effect } from "effect";
 import { Forbidden, NotFound } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { MerchantScope } from "./model/Merchant.js";
+import { MerchantId } from "./model/Ids.js";
 
-/** A merchant caller, as the commands use it. */
+/** A merchant caller, as the commands use it (the principal's ids, branded here once for every command). */
 export interface MerchantCaller {
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly keyId: string;
   readonly scopes: ReadonlyArray<string>;
   /** Set when a customer acts through the intent's client secret (confirm only). */
@@ -25,7 +26,7 @@ export const requireMerchant = (principal: Principal, scope?: MerchantScope): Ef
   if (scope !== undefined && !principal.scopes.includes(scope)) {
     return Effect.fail(new Forbidden({ detail: `This API key lacks the ${scope} scope.` }));
   }
-  return Effect.succeed({ merchantId: principal.merchantId, keyId: principal.keyId, scopes: principal.scopes });
+  return Effect.succeed({ merchantId: MerchantId.make(principal.merchantId), keyId: principal.keyId, scopes: principal.scopes });
 };
 
 /**
@@ -36,7 +37,7 @@ export const requireMerchant = (principal: Principal, scope?: MerchantScope): Ef
 export const requireConfirmer = (principal: Principal, intentId: string): Effect.Effect<MerchantCaller, Forbidden | NotFound> => {
   if (principal.kind !== "client") return requireMerchant(principal, "payments:write");
   if (principal.intentId !== intentId) return Effect.fail(new NotFound({ resource: "payment_intent", detail: "No such payment intent." }));
-  return Effect.succeed({ merchantId: principal.merchantId, keyId: "client_secret", scopes: [], customerOfIntent: principal.intentId });
+  return Effect.succeed({ merchantId: MerchantId.make(principal.merchantId), keyId: "client_secret", scopes: [], customerOfIntent: principal.intentId });
 };
 
 /** `found` when it belongs to the caller; NotFound when it is missing or someone else's. */

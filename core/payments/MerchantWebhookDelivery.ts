@@ -15,6 +15,8 @@ import { Transactions } from "../../ports/Transactions.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
+import { DeliveryAttemptId, WebhookDeliveryId } from "./model/Ids.js";
 
 /** The job kind that POSTs one delivery. */
 export const merchantWebhookDeliveryJobKind = "payments.merchant_webhook.deliver";
@@ -37,7 +39,7 @@ const finish = (delivery: WebhookDelivery, changes: Partial<WebhookDelivery>, at
 
 /** Runs one attempt of delivery `deliveryId` as `job` (job.attempts counts this attempt). */
 export const deliverMerchantWebhook = (
-  deliveryId: string,
+  deliveryId: WebhookDeliveryId,
   job: Job,
 ): Effect.Effect<DeliveryOutcome, MerchantWebhookAttemptFailed, WebhookEndpoints | MerchantWebhookSender | Transactions | Ids> =>
   Effect.gen(function* () {
@@ -71,7 +73,7 @@ export const deliverMerchantWebhook = (
         if (current === null || current.status !== "pending") return "skipped" as const;
         const number = current.attempts + 1;
         yield* store.appendAttempt({
-          id: yield* (yield* Ids).next,
+          id: DeliveryAttemptId.make(yield* (yield* Ids).next),
           deliveryId,
           number,
           statusCode: result.statusCode,
@@ -87,11 +89,11 @@ export const deliverMerchantWebhook = (
       return yield* Effect.fail(new MerchantWebhookAttemptFailed({ deliveryId, reason: result.error ?? `status ${String(result.statusCode)}` }));
     }
     return outcome;
-  }).pipe(Effect.withSpan("Payments.deliverMerchantWebhook"));
+  }).pipe(withSpan("Payments.deliverMerchantWebhook"));
 
 /** The durable job of merchant webhook deliveries (payload `{ delivery_id }`). */
 export const merchantWebhookDeliveryJob = defineJob({
   kind: merchantWebhookDeliveryJobKind,
-  payload: Schema.Struct({ delivery_id: Schema.String }),
+  payload: Schema.Struct({ delivery_id: WebhookDeliveryId }),
   handle: ({ delivery_id }, job) => Effect.asVoid(deliverMerchantWebhook(delivery_id, job)),
 });

@@ -4,15 +4,18 @@
  * endpoint (UNIQUE per endpoint and event, so a redelivered event adds nothing) and schedules
  * one durable job per delivery, in the consumer's transaction.
  */
-import { Effect } from "effect";
+import { Effect, Option, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
-import { merchantWebhookEventTypes } from "./model/WebhookEndpoint.js";
+import { MerchantWebhookEventType } from "./model/WebhookEndpoint.js";
 import { type WebhookDelivery } from "./model/WebhookDelivery.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
+import { PaymentsEvent } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
+import { WebhookDeliveryId } from "./model/Ids.js";
 
 /** The job kind that POSTs one delivery. */
 export { merchantWebhookDeliveryJobKind } from "./MerchantWebhookDelivery.js";
@@ -33,19 +36,31 @@ export interface MerchantWebhookFanoutOptions {
   readonly maxAttempts?: number;
 }
 
+const isMerchantWebhookEventType = Schema.is(MerchantWebhookEventType);
+const decodeEvent = Schema.decodeUnknownOption(PaymentsEvent);
+
 /** The outbox consumer creating merchant webhook deliveries (structurally an adapters/worker Consumer). */
 export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions = {}) => ({
   name: "payments.merchant_webhooks",
-  handles: (event: EventEnvelope): boolean => (merchantWebhookEventTypes as ReadonlyArray<string>).includes(event.type),
-  handle: (event: EventEnvelope): Effect.Effect<void, never, WebhookEndpoints | Jobs | Ids> =>
+  // The type alone decides (cheap: the relay asks this of every module's events); `handle` decodes.
+  handles: (event: EventEnvelope): boolean => isMerchantWebhookEventType(event.type),
+  handle: (envelope: EventEnvelope): Effect.Effect<void, never, WebhookEndpoints | Jobs | Ids> =>
     Effect.gen(function* () {
+      const decoded = decodeEvent(envelope);
+      if (Option.isNone(decoded)) {
+        // Only this module's commands write these types, through the same Schemas: a misfit is a
+        // bug to report, not a webhook to send (nor a reason to retry the event forever).
+        return yield* Effect.logWarning("merchant webhook fan-out: event does not fit its type", { event_id: envelope.id, type: envelope.type });
+      }
+      const event = decoded.value;
       const store = yield* WebhookEndpoints;
       const ids = yield* Ids;
       const at = yield* now;
-      const body = merchantWebhookBody(event);
+      // The stored envelope's own data, so merchants receive exactly what was recorded.
+      const body = merchantWebhookBody(envelope);
       for (const endpoint of yield* store.subscribed(event.tenant_id, event.type)) {
         const delivery: WebhookDelivery = {
-          id: yield* ids.next,
+          id: WebhookDeliveryId.make(yield* ids.next),
           endpointId: endpoint.id,
           merchantId: endpoint.merchantId,
           eventId: event.id,
@@ -63,5 +78,5 @@ export const makeMerchantWebhookFanout = (options: MerchantWebhookFanoutOptions 
           { key: delivery.id, runAt: at, maxAttempts: options.maxAttempts ?? defaultMerchantWebhookMaxAttempts },
         );
       }
-    }).pipe(Effect.withSpan("Payments.merchantWebhookFanout")),
+    }).pipe(withSpan("Payments.merchantWebhookFanout")),
 });

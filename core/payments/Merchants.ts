@@ -13,6 +13,8 @@ import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { merchantScopes, type Merchant } from "./model/Merchant.js";
+import { withSpan } from "../kernel/Span.js";
+import { MerchantId } from "./model/Ids.js";
 
 /** A new merchant and its first key; `apiKey` is shown once and never stored in clear. */
 export interface CreatedMerchant {
@@ -42,7 +44,7 @@ export const createMerchant = (input: {
     yield* checkScopes(input.scopes);
     const repo = yield* PaymentsRepository;
     const keys = yield* ApiKeys;
-    const merchant: Merchant = { id: yield* (yield* Ids).next, name, createdAt: yield* now };
+    const merchant: Merchant = { id: MerchantId.make(yield* (yield* Ids).next), name, createdAt: yield* now };
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* repo.insertMerchant(merchant);
@@ -59,7 +61,7 @@ export const createMerchant = (input: {
         return { merchant, keyId: issued.keyId, apiKey: issued.secret };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.createMerchant"));
+  }).pipe(withSpan("Payments.createMerchant"));
 
 /** The merchant principal of an API key secret; Unauthorized (invalid) for anything else. */
 export const authenticateApiKey = (secret: string): Effect.Effect<Principal, Unauthorized, ApiKeys> =>
@@ -67,11 +69,11 @@ export const authenticateApiKey = (secret: string): Effect.Effect<Principal, Una
     const verified = yield* (yield* ApiKeys).verify(secret, yield* now);
     if (verified === null) return yield* Effect.fail(new Unauthorized({ reason: "invalid", detail: "The API key is not valid." }));
     return { kind: "merchant" as const, merchantId: verified.merchantId, keyId: verified.keyId, scopes: verified.scopes };
-  }).pipe(Effect.withSpan("Payments.authenticateApiKey"));
+  }).pipe(withSpan("Payments.authenticateApiKey"));
 
 /** Issues another key for a merchant (rotation: issue, move clients, then revoke the old one). */
 export const issueMerchantKey = (input: {
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly scopes: ReadonlyArray<string>;
   readonly actor: string;
   readonly expiresAt?: Date;
@@ -103,11 +105,11 @@ export const issueMerchantKey = (input: {
         return { keyId: issued.keyId, apiKey: issued.secret };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.issueMerchantKey"));
+  }).pipe(withSpan("Payments.issueMerchantKey"));
 
 /** Revokes one key of a merchant at once; NotFound when it is not a live key of that merchant. */
 export const revokeMerchantKey = (input: {
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly keyId: string;
   readonly actor: string;
   readonly reason: string;
@@ -129,4 +131,4 @@ export const revokeMerchantKey = (input: {
         });
       }),
     );
-  }).pipe(Effect.withSpan("Payments.revokeMerchantKey"));
+  }).pipe(withSpan("Payments.revokeMerchantKey"));

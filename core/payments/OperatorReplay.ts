@@ -19,6 +19,8 @@ import { defaultMerchantWebhookMaxAttempts } from "./MerchantWebhookFanout.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import type { ReplayRequest } from "./model/ReplayRequest.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
+import { ReplayRequestId, WebhookDeliveryId } from "./model/Ids.js";
 
 /** The same operator tried to approve its own request (409 dual_control_same_operator). */
 export class DualControlViolation extends DomainError("DualControlViolation", "dual_control_same_operator", "conflict") {}
@@ -60,14 +62,14 @@ const deadDelivery = (deliveryId: string): Effect.Effect<WebhookDelivery, NotFou
 export const requestDeliveryReplay = (
   principal: Principal,
   policy: OperatorPolicy,
-  deliveryId: string,
+  deliveryId: WebhookDeliveryId,
   reason: string,
 ): Effect.Effect<ReplayRequest, Forbidden | ValidationFailed | NotFound | Conflict, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const operator = yield* requireOperator(principal, policy);
     const why = yield* checkReason(reason);
     const store = yield* WebhookEndpoints;
-    const id = yield* (yield* Ids).next;
+    const id = ReplayRequestId.make(yield* (yield* Ids).next);
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -97,13 +99,13 @@ export const requestDeliveryReplay = (
         return request;
       }),
     );
-  }).pipe(Effect.withSpan("Payments.requestDeliveryReplay"));
+  }).pipe(withSpan("Payments.requestDeliveryReplay"));
 
 /** Second, different operator: approves the request; the delivery goes back in line at once. */
 export const approveDeliveryReplay = (
   principal: Principal,
   policy: OperatorPolicy,
-  deliveryId: string,
+  deliveryId: WebhookDeliveryId,
   requestId: string,
   reason: string,
 ): Effect.Effect<
@@ -150,4 +152,4 @@ export const approveDeliveryReplay = (
         return { ...request, approvedBy: operator, approvalReason: why, approvedAt: at };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.approveDeliveryReplay"));
+  }).pipe(withSpan("Payments.approveDeliveryReplay"));

@@ -31,6 +31,8 @@ import type { Disputes } from "../../ports/payments/Disputes.js";
 import type { IllegalTransition } from "./Errors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
 import type { WebhookRejected } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
+import { MerchantId, StoredProviderEventId } from "./model/Ids.js";
 
 /** The audit actor of everything a provider webhook does. */
 export const providerWebhookActor = "provider:webhook";
@@ -59,7 +61,7 @@ export const receiveProviderWebhook = (delivery: {
   Effect.gen(function* () {
     const event = yield* (yield* ProviderWebhookReceiver).open({ ...delivery, now: yield* now });
     return yield* processProviderEvent(event);
-  }).pipe(Effect.withSpan("Payments.receiveProviderWebhook"));
+  }).pipe(withSpan("Payments.receiveProviderWebhook"));
 
 /** Stores and applies one verified event exactly once (a replay changes nothing). */
 export const processProviderEvent = (event: ProviderEvent): Effect.Effect<WebhookReceipt, IllegalTransition | Conflict, Services> =>
@@ -76,7 +78,7 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
     const applied = yield* applyProviderEvent(event);
     const receivedAt = yield* now;
     const inserted = yield* inbox.insert({
-      id: yield* (yield* Ids).next,
+      id: StoredProviderEventId.make(yield* (yield* Ids).next),
       providerEventId: event.id,
       type: event.type,
       payload: event.payload,
@@ -111,16 +113,16 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
         })),
       ),
     ),
-    Effect.withSpan("Payments.processProviderEvent"),
+    withSpan("Payments.processProviderEvent"),
   );
 
 interface Applied {
   readonly outcome: ProviderEventOutcome;
-  readonly merchantId: string | null;
+  readonly merchantId: MerchantId | null;
   readonly providerObject: string | null;
 }
 
-const ignored = (reason: string, merchantId: string | null, providerObject: string | null): Applied => ({
+const ignored = (reason: string, merchantId: MerchantId | null, providerObject: string | null): Applied => ({
   outcome: { status: "ignored", reason },
   merchantId,
   providerObject,

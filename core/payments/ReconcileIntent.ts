@@ -16,6 +16,7 @@ import { PaymentProvider, type AuthorizeResult, type ProviderPayment } from "../
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** What reconciliation found. */
 export type ReconcileOutcome =
@@ -59,4 +60,4 @@ export const reconcileIntent = (
     if (answer === null) return { _tag: "NotSeenByProvider" as const };
     const result = yield* (yield* Transactions).run(applyAttemptOutcome(actor, intent.id, attempt.number, Either.right(answer)));
     return { _tag: "Resolved" as const, outcome: result.outcome };
-  }).pipe(Effect.withSpan("Payments.reconcileIntent"));
+  }).pipe(withSpan("Payments.reconcileIntent"));

@@ -29,6 +29,8 @@ import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPos
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
 import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
 import type { ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
+import { withSpan } from "../kernel/Span.js";
+import { ReconciliationExceptionId, ReconciliationOutcomeId } from "./model/Ids.js";
 
 /** The event a newly opened exception emits (merchant webhooks and alerting consume it). */
 export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
@@ -55,11 +57,11 @@ export const openReconciliationException = (
     const repo = yield* ReconciliationRepository;
     const ids = yield* Ids;
     const at = yield* now;
-    const exception: ReconciliationException = { ...input, id: yield* ids.next, status: "open", resolution: null, openedAt: at, resolvedAt: null };
+    const exception: ReconciliationException = { ...input, id: ReconciliationExceptionId.make(yield* ids.next), status: "open", resolution: null, openedAt: at, resolvedAt: null };
     const opened = yield* repo.insertException(exception);
     if (!opened) return false;
     yield* repo.appendOutcome({
-      id: yield* ids.next,
+      id: ReconciliationOutcomeId.make(yield* ids.next),
       exceptionId: exception.id,
       merchantId: input.merchantId,
       action: "opened",
@@ -111,19 +113,19 @@ export const listReconciliationExceptions = (
       limit: page.limit + 1,
     });
     return pageFrom(rows, page.limit, (row) => [row.id]);
-  }).pipe(Effect.withSpan("Payments.listReconciliationExceptions"));
+  }).pipe(withSpan("Payments.listReconciliationExceptions"));
 
 /** One of the caller's exceptions with its outcomes (scope ledger:read). */
 export const getReconciliationException = (
   principal: Principal,
-  id: string,
+  id: ReconciliationExceptionId,
 ): Effect.Effect<{ readonly exception: ReconciliationException; readonly outcomes: ReadonlyArray<ReconciliationOutcome> }, Forbidden | NotFound, ReconciliationRepository> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "ledger:read");
     const repo = yield* ReconciliationRepository;
     const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id)));
     return { exception, outcomes: yield* repo.listOutcomes(exception.id) };
-  }).pipe(Effect.withSpan("Payments.getReconciliationException"));
+  }).pipe(withSpan("Payments.getReconciliationException"));
 
 // An exception without a merchant is nobody's here (an operator item): 404 like an unknown id.
 const toOwned = (found: ReconciliationException | null): (ReconciliationException & { merchantId: string }) | null =>
@@ -144,7 +146,7 @@ export const resolutionSource = (exceptionId: string, kind: "reversal" | "adjust
 /** Resolves one of the caller's open exceptions (scope reconciliation:write); `reason` is audited. */
 export const resolveReconciliationException = (
   principal: Principal,
-  id: string,
+  id: ReconciliationExceptionId,
   resolution: Resolution,
   reason: string,
 ): Effect.Effect<
@@ -183,7 +185,7 @@ export const resolveReconciliationException = (
         const moved = yield* repo.markResolved({ id: exception.id, resolvedAt: at, resolution: recorded });
         if (!moved) return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception was resolved concurrently." }));
         yield* repo.appendOutcome({
-          id: yield* (yield* Ids).next,
+          id: ReconciliationOutcomeId.make(yield* (yield* Ids).next),
           exceptionId: exception.id,
           merchantId: exception.merchantId,
           action: "resolved",
@@ -205,7 +207,7 @@ export const resolveReconciliationException = (
         return { ...exception, status: "resolved" as const, resolution: recorded, resolvedAt: at };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.resolveReconciliationException"));
+  }).pipe(withSpan("Payments.resolveReconciliationException"));
 
 /**
  * The posting of a resolution, checked by the kernel ledger: a reversal must name one of the

@@ -22,6 +22,7 @@ import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { ambiguityWindowName } from "./model/ReconciliationException.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The audit actor of the reconcilers. */
 export const reconcilerActor = "system:reconciliation";
@@ -82,7 +83,7 @@ export const reconcileIntentWithinWindow = (
         return { _tag: "ExceptionOpened" as const, opened };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.reconcileIntentWithinWindow"));
+  }).pipe(withSpan("Payments.reconcileIntentWithinWindow"));
 
 /**
  * Provider status reconciliation as a durable job: resolves an intent left processing by a lost

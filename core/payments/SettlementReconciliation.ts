@@ -19,6 +19,7 @@ import { parseSettlementFile, type SettlementRow } from "./SettlementFile.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 import { DailyRunPayload, dailySettlementRun, scheduleFollowingRun } from "./DailyRuns.js";
 import { defineJob } from "../kernel/JobDefinition.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The durable job kind that reconciles one day's settlement file (payload `{ day }`). */
 export const reconcileSettlementJobKind = dailySettlementRun.kind;
@@ -98,7 +99,7 @@ export const reconcileSettlementFile = (day: string, csv: string): Effect.Effect
       if (isNew) opened += 1;
     }
     return { day, rows: rows.length, mismatches: mismatches.length, opened };
-  }).pipe(Effect.withSpan("Payments.reconcileSettlementFile"));
+  }).pipe(withSpan("Payments.reconcileSettlementFile"));
 
 /** Fetches the provider's file of `day` and reconciles it (what the durable job runs). */
 export const reconcileSettlementDay = (

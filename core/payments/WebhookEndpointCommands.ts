@@ -18,6 +18,8 @@ import { audit } from "./Audit.js";
 import { actorOf, ownedBy } from "./MerchantAccess.js";
 import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookEndpoint } from "./model/WebhookEndpoint.js";
 import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
+import { withSpan } from "../kernel/Span.js";
+import { WebhookEndpointId } from "./model/Ids.js";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -57,7 +59,7 @@ export const createWebhookEndpoint = (
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
     const url = yield* checkUrl(input.url);
     const events = yield* checkEvents(input.events);
-    const endpoint: WebhookEndpoint = { id: yield* (yield* Ids).next, merchantId: caller.merchantId, url, events, createdAt: yield* now, deletedAt: null };
+    const endpoint: WebhookEndpoint = { id: WebhookEndpointId.make(yield* (yield* Ids).next), merchantId: caller.merchantId, url, events, createdAt: yield* now, deletedAt: null };
     const store = yield* WebhookEndpoints;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -74,14 +76,14 @@ export const createWebhookEndpoint = (
         return { endpoint, secret };
       }),
     );
-  }).pipe(Effect.withSpan("Payments.createWebhookEndpoint"));
+  }).pipe(withSpan("Payments.createWebhookEndpoint"));
 
 /** The caller's live endpoints (never a secret). */
 export const listWebhookEndpoints = (principal: Principal): Effect.Effect<ReadonlyArray<WebhookEndpoint>, Forbidden, WebhookEndpoints> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
     return yield* (yield* WebhookEndpoints).list(caller.merchantId);
-  }).pipe(Effect.withSpan("Payments.listWebhookEndpoints"));
+  }).pipe(withSpan("Payments.listWebhookEndpoints"));
 
 const ownedEndpoint = (principal: Principal, endpointId: string) =>
   Effect.gen(function* () {
@@ -94,7 +96,7 @@ const ownedEndpoint = (principal: Principal, endpointId: string) =>
 /** Deletes one of the caller's endpoints: no new deliveries go to it; pending ones stop. */
 export const deleteWebhookEndpoint = (
   principal: Principal,
-  endpointId: string,
+  endpointId: WebhookEndpointId,
 ): Effect.Effect<void, Forbidden | NotFound, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
   Effect.gen(function* () {
     const store = yield* WebhookEndpoints;
@@ -115,12 +117,12 @@ export const deleteWebhookEndpoint = (
         });
       }),
     );
-  }).pipe(Effect.withSpan("Payments.deleteWebhookEndpoint"));
+  }).pipe(withSpan("Payments.deleteWebhookEndpoint"));
 
 /** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
 export const listWebhookDeliveries = (
   principal: Principal,
-  endpointId: string,
+  endpointId: WebhookEndpointId,
   page: { readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<DeliveryWithAttempts>, Forbidden | NotFound | InvalidCursor, WebhookEndpoints> =>
   Effect.gen(function* () {
@@ -128,4 +130,4 @@ export const listWebhookDeliveries = (
     const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
     const rows = yield* (yield* WebhookEndpoints).listDeliveries({ endpointId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
     return pageFrom(rows, page.limit, (row) => [row.delivery.id]);
-  }).pipe(Effect.withSpan("Payments.listWebhookDeliveries"));
+  }).pipe(withSpan("Payments.listWebhookDeliveries"));

@@ -16,6 +16,7 @@ import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { allows, type ProjectRight } from "./Roles.js";
 import { type ProjectRole, type WorkspaceRole } from "./model/Roles.js";
+import type { ProjectId, TaskId, WorkspaceId } from "./model/Ids.js";
 
 /** The caller as a user id; only users act in this module. */
 export const requireUser = (principal: Principal): Effect.Effect<string, Forbidden> =>
@@ -41,7 +42,7 @@ const notFound = (resource: string) => new NotFound({ resource, detail: `No such
 /** The caller's workspace membership, or NotFound when it has none (or the workspace is unknown). */
 export const workspaceAccess = (
   userId: string,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<WorkspaceAccess, NotFound, WorkspacesRepository> =>
   Effect.gen(function* () {
     const repo = yield* WorkspacesRepository;
@@ -57,7 +58,7 @@ export const workspaceAccess = (
  */
 export const projectAccess = (
   userId: string,
-  projectId: string,
+  projectId: ProjectId,
   resource = "project",
 ): Effect.Effect<ProjectAccess, NotFound, WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
@@ -81,7 +82,7 @@ export const requireRight = (access: ProjectAccess, right: ProjectRight): Effect
 /** A task with the caller's access to its project; NotFound when either is not visible. */
 export const taskAccess = (
   userId: string,
-  taskId: string,
+  taskId: TaskId,
 ): Effect.Effect<{ readonly task: Task; readonly access: ProjectAccess }, NotFound, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
   Effect.gen(function* () {
     const task = yield* (yield* TasksRepository).findTask(taskId);
@@ -93,8 +94,8 @@ export const taskAccess = (
 /** Ids of every project the user can see: all projects of workspaces it owns, plus its memberships. */
 export const visibleProjectIds = (
   userId: string,
-  workspaceId?: string,
-): Effect.Effect<ReadonlyArray<string>, never, WorkspacesRepository | ProjectsRepository> =>
+  workspaceId?: WorkspaceId,
+): Effect.Effect<ReadonlyArray<ProjectId>, never, WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
     const projects = yield* ProjectsRepository;
     const owned = (yield* (yield* WorkspacesRepository).workspaceIdsWithRole(userId, "owner")).filter(

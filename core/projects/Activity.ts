@@ -14,11 +14,13 @@ import type { WorkspacesRepository } from "../../ports/projects/WorkspacesReposi
 import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
 import { pageFrom, TimeIdCursorKey, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import type { WorkspaceId } from "./model/Ids.js";
 
 /** One page of the caller's activity, optionally within one workspace. */
 export const listActivity = (
   principal: Principal,
-  query: { readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+  query: { readonly workspaceId?: WorkspaceId | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<TaskEvent>, Forbidden | NotFound | InvalidCursor, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -32,4 +34,4 @@ export const listActivity = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, (e) => [e.createdAt.toISOString(), e.id]);
-  }).pipe(Effect.withSpan("Projects.listActivity"));
+  }).pipe(withSpan("Projects.listActivity"));

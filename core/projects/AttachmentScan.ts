@@ -23,6 +23,8 @@ import { attachmentScanActor, initialThumbnailState, scheduleThumbnail } from ".
 import { attachmentScanJobKind } from "./Attachments.js";
 import { now } from "../kernel/Clock.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import { AttachmentId } from "./model/Ids.js";
 
 /** Services the scan uses. */
 export type ScanServices = AttachmentsRepository | ObjectStore | Scanner | Transactions | TasksRepository | Outbox | Ids | Jobs;
@@ -35,7 +37,7 @@ export type ScanOutcome = AttachmentStatus | "skipped";
  * unavailable on the last attempt, the attachment becomes `scan_failed`.
  */
 export const scanAttachment = (
-  attachmentId: string,
+  attachmentId: AttachmentId,
   attempt: { readonly attempt: number; readonly maxAttempts: number },
 ): Effect.Effect<ScanOutcome, ScannerUnavailable, ScanServices> =>
   Effect.gen(function* () {
@@ -77,12 +79,12 @@ export const scanAttachment = (
     );
     if (verdict.verdict === "failed") return yield* record("scan_failed", verdict.detail);
     return verdict.verdict === "clean" ? yield* record("clean", null) : yield* record("infected", verdict.signature);
-  }).pipe(Effect.withSpan("Projects.scanAttachment"));
+  }).pipe(withSpan("Projects.scanAttachment"));
 
 /** The scan as a job: payload `{ attachment_id }`. */
 export const attachmentScanJob = defineJob({
   kind: attachmentScanJobKind,
-  payload: Schema.Struct({ attachment_id: Schema.String }),
+  payload: Schema.Struct({ attachment_id: AttachmentId }),
   handle: (payload, job) =>
     Effect.asVoid(
       scanAttachment(payload.attachment_id, {

@@ -24,6 +24,8 @@ import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./Errors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import { AttachmentId } from "./model/Ids.js";
 
 /** The job kind of attachment thumbnails; its key is the attachment id. */
 export const attachmentThumbnailJobKind = "projects.attachment_thumbnail";
@@ -52,7 +54,7 @@ export const initialThumbnailState = (attachment: Attachment): { readonly status
     : { status: "unsupported", detail: `${attachment.contentType} is not an image` };
 
 /** Schedules the thumbnail job of `attachmentId` (call in the transaction that made it pending). */
-export const scheduleThumbnail = (attachmentId: string, at: Date): Effect.Effect<void, never, Jobs> =>
+export const scheduleThumbnail = (attachmentId: AttachmentId, at: Date): Effect.Effect<void, never, Jobs> =>
   Effect.asVoid(attachmentThumbnailJob.schedule({ attachment_id: attachmentId }, { runAt: at, key: attachmentId, maxAttempts: thumbnailPolicy.attempts }));
 
 /** What one thumbnail run concluded (for logs and tests). */
@@ -93,7 +95,7 @@ export type ThumbnailJobServices = AttachmentsRepository | ObjectStore | Thumbna
  * attempt, which records `failed`.
  */
 export const generateThumbnail = (
-  attachmentId: string,
+  attachmentId: AttachmentId,
   attempt: { readonly attempt: number; readonly maxAttempts: number },
 ): Effect.Effect<ThumbnailOutcome, ThumbnailInputRejected, ThumbnailJobServices> =>
   Effect.gen(function* () {
@@ -146,12 +148,12 @@ export const generateThumbnail = (
         return "ready" as const;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.generateThumbnail"));
+  }).pipe(withSpan("Projects.generateThumbnail"));
 
 /** The thumbnail as a job: payload `{ attachment_id }`. */
 export const attachmentThumbnailJob = defineJob({
   kind: attachmentThumbnailJobKind,
-  payload: Schema.Struct({ attachment_id: Schema.String }),
+  payload: Schema.Struct({ attachment_id: AttachmentId }),
   handle: (payload, job) =>
     Effect.asVoid(
       generateThumbnail(payload.attachment_id, {
@@ -171,7 +173,7 @@ const thumbnailFilename = (contentType: string): string => (contentType === "ima
  */
 export const downloadThumbnail = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable | ThumbnailNotAvailable, AttachmentServices> =>
   Effect.gen(function* () {
     const attachment = yield* readableCleanAttachment(principal, attachmentId, "has a thumbnail");
@@ -187,4 +189,4 @@ export const downloadThumbnail = (
       filename: thumbnailFilename(contentType),
       ttlMs: attachmentPolicy.downloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadThumbnail"));
+  }).pipe(withSpan("Projects.downloadThumbnail"));

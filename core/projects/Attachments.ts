@@ -31,6 +31,8 @@ import { TaskDeleted } from "./Errors.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import { AttachmentId, TaskId } from "./model/Ids.js";
 
 /** Services the attachment commands use. */
 export type AttachmentServices = TaskServices | AttachmentsRepository | ObjectStore | Jobs;
@@ -81,7 +83,7 @@ const validate = (input: NewAttachment): Effect.Effect<NewAttachment, Validation
 };
 
 /** The attachment and the caller's access to its task; NotFound("attachment") when either is hidden. */
-export const attachmentAccess = (userId: string, attachmentId: string) =>
+export const attachmentAccess = (userId: string, attachmentId: AttachmentId) =>
   Effect.gen(function* () {
     const attachment = yield* (yield* AttachmentsRepository).findAttachment(attachmentId);
     const hidden = new NotFound({ resource: "attachment", detail: "No such attachment." });
@@ -93,7 +95,7 @@ export const attachmentAccess = (userId: string, attachmentId: string) =>
 /** Registers a pending attachment and answers it with its upload grant (commenter or above). */
 export const requestAttachmentUpload = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   input: NewAttachment,
 ): Effect.Effect<
   { readonly attachment: Attachment; readonly upload: ObjectGrant },
@@ -106,7 +108,7 @@ export const requestAttachmentUpload = (
     yield* requireRight(access, "comment");
     const valid = yield* validate(input);
     if (task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
-    const id = yield* (yield* Ids).next;
+    const id = AttachmentId.make(yield* (yield* Ids).next);
     const at = yield* now;
     const attachment: Attachment = {
       id,
@@ -147,7 +149,7 @@ export const requestAttachmentUpload = (
       ttlMs: attachmentPolicy.uploadTtlMs,
     });
     return { attachment, upload };
-  }).pipe(Effect.withSpan("Projects.requestAttachmentUpload"));
+  }).pipe(withSpan("Projects.requestAttachmentUpload"));
 
 /**
  * Completes an upload (its uploader only): the stored object must have the declared size and
@@ -158,7 +160,7 @@ export const requestAttachmentUpload = (
  */
 export const completeAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<
   Attachment,
   Forbidden | NotFound | TaskDeleted | UploadIncomplete | UploadMismatch | UploadExpired,
@@ -211,21 +213,21 @@ export const completeAttachment = (
         return current;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.completeAttachment"));
+  }).pipe(withSpan("Projects.completeAttachment"));
 
 /** Reads one attachment the caller can see. */
-export const getAttachment = (principal: Principal, attachmentId: string): Effect.Effect<Attachment, Forbidden | NotFound, AttachmentServices> =>
+export const getAttachment = (principal: Principal, attachmentId: AttachmentId): Effect.Effect<Attachment, Forbidden | NotFound, AttachmentServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
     yield* requireRight(access, "read");
     return attachment;
-  }).pipe(Effect.withSpan("Projects.getAttachment"));
+  }).pipe(withSpan("Projects.getAttachment"));
 
 /** Attachments of a visible task, oldest first (every status, so uploaders see progress). */
 export const listAttachments = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   query: { readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<Attachment>, Forbidden | NotFound | InvalidCursor, AttachmentServices> =>
   Effect.gen(function* () {
@@ -235,7 +237,7 @@ export const listAttachments = (
     const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* AttachmentsRepository).listAttachments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (a) => [a.id]);
-  }).pipe(Effect.withSpan("Projects.listAttachments"));
+  }).pipe(withSpan("Projects.listAttachments"));
 
 /**
  * The attachment, after a fresh read-access check, when it is clean; otherwise 409 with its
@@ -243,7 +245,7 @@ export const listAttachments = (
  */
 export const readableCleanAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
   use: string,
 ): Effect.Effect<Attachment, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
   Effect.gen(function* () {
@@ -261,7 +263,7 @@ export const readableCleanAttachment = (
 /** A short-lived download grant, issued after a fresh access check and only for a clean attachment. */
 export const downloadAttachment = (
   principal: Principal,
-  attachmentId: string,
+  attachmentId: AttachmentId,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | AttachmentNotDownloadable, AttachmentServices> =>
   Effect.gen(function* () {
     const attachment = yield* readableCleanAttachment(principal, attachmentId, "can be downloaded");
@@ -271,4 +273,4 @@ export const downloadAttachment = (
       filename: attachment.filename,
       ttlMs: attachmentPolicy.downloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadAttachment"));
+  }).pipe(withSpan("Projects.downloadAttachment"));

@@ -20,15 +20,16 @@ import {
   TaskCreated,
 } from "./Events.js";
 import { projectChannel } from "./MembershipEvents.js";
+import { ProjectId } from "./model/Ids.js";
 
-/** True when the principal currently sees the project (fails closed on any error). */
+/** True when the principal currently sees the project of channel `project:<projectId>` (fails closed on any error). */
 export const maySubscribeToProject = (
   principal: Principal,
-  projectId: string,
+  channelId: string,
 ): Effect.Effect<boolean, never, WorkspacesRepository | ProjectsRepository> =>
   principal.kind !== "user"
     ? Effect.succeed(false)
-    : projectAccess(principal.userId, projectId).pipe(
+    : projectAccess(principal.userId, ProjectId.make(channelId)).pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false)),
       );

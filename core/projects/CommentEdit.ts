@@ -17,6 +17,8 @@ import { TaskDeleted } from "./Errors.js";
 import { Comment } from "./model/Comment.js";
 import { toWire } from "../kernel/Wire.js";
 import { factTypes, recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import type { CommentId } from "./model/Ids.js";
 
 /** The event type of an edit. */
 export const commentEditedType = factTypes["comment.edited"];
@@ -41,7 +43,7 @@ const noComment = () => new NotFound({ resource: "comment", detail: "No such com
 /** Edits the caller's own comment; answers the edited comment and the mentions it added. */
 export const editComment = (
   principal: Principal,
-  commentId: string,
+  commentId: CommentId,
   input: CommentEdit,
 ): Effect.Effect<
   { readonly comment: Comment; readonly addedMentions: ReadonlyArray<string> },
@@ -83,4 +85,4 @@ export const editComment = (
         return { comment, addedMentions };
       }),
     );
-  }).pipe(Effect.withSpan("Projects.editComment"));
+  }).pipe(withSpan("Projects.editComment"));

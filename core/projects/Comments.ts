@@ -19,6 +19,8 @@ import { Comment } from "./model/Comment.js";
 import { toWire } from "../kernel/Wire.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import { CommentId, TaskId } from "./model/Ids.js";
 
 /** What an author sends. */
 export interface NewComment {
@@ -45,7 +47,7 @@ const validate = (input: NewComment): Effect.Effect<{ body: string; mentions: st
 /** Adds a comment (commenter or above); answers the comment and whether this call created it. */
 export const addComment = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   input: NewComment,
 ): Effect.Effect<
   { readonly comment: Comment; readonly created: boolean },
@@ -58,7 +60,7 @@ export const addComment = (
     yield* requireRight(access, "comment");
     const { body, mentions } = yield* validate(input);
     const repo = yield* CommentsRepository;
-    const id = yield* (yield* Ids).next;
+    const id = CommentId.make(yield* (yield* Ids).next);
     const replay = (existing: Comment) =>
       sameContent(existing, body, mentions)
         ? Effect.succeed({ comment: existing, created: false })
@@ -95,12 +97,12 @@ export const addComment = (
         return { comment, created: true };
       }),
     );
-  }).pipe(Effect.withSpan("Projects.addComment"));
+  }).pipe(withSpan("Projects.addComment"));
 
 /** Comments of a visible task, oldest first. */
 export const listComments = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   query: { readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<Comment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository> =>
   Effect.gen(function* () {
@@ -110,4 +112,4 @@ export const listComments = (
     const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* CommentsRepository).listComments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (c) => [c.id]);
-  }).pipe(Effect.withSpan("Projects.listComments"));
+  }).pipe(withSpan("Projects.listComments"));

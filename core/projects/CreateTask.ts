@@ -16,6 +16,8 @@ import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { initialStatus } from "./TaskWorkflow.js";
 import { type TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
+import { ProjectId, TaskId } from "./model/Ids.js";
 
 /** Services the task commands use. */
 export type TaskServices = WorkspacesRepository | ProjectsRepository | TasksRepository | Transactions | Outbox | Ids;
@@ -29,7 +31,7 @@ export const validTitle = (title: string): Effect.Effect<string, ValidationFaile
 };
 
 /** An assignee must be able to see the project; anyone else is a 422 (existence is not revealed). */
-export const validAssignee = (projectId: string, assigneeId: string | null) =>
+export const validAssignee = (projectId: ProjectId, assigneeId: string | null) =>
   assigneeId === null
     ? Effect.succeed(null)
     : projectAccess(assigneeId, projectId).pipe(
@@ -42,7 +44,7 @@ export const validAssignee = (projectId: string, assigneeId: string | null) =>
 /** Creates a task at the end of the project's order. */
 export const createTask = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly title: string; readonly status?: TaskStatus | undefined; readonly assigneeId?: string | null | undefined },
 ): Effect.Effect<Task, Forbidden | NotFound | ValidationFailed, TaskServices> =>
   Effect.gen(function* () {
@@ -52,7 +54,7 @@ export const createTask = (
     const title = yield* validTitle(input.title);
     const assigneeId = yield* validAssignee(projectId, input.assigneeId ?? null);
     const repo = yield* TasksRepository;
-    const id = yield* (yield* Ids).next;
+    const id = TaskId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;
@@ -76,4 +78,4 @@ export const createTask = (
         return task;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.createTask"));
+  }).pipe(withSpan("Projects.createTask"));

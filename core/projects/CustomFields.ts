@@ -24,6 +24,8 @@ import type { CustomFieldValue, TaskFieldValue } from "./model/TaskFieldValue.js
 import { TaskDeleted } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import { CustomFieldId, ProjectId, TaskId } from "./model/Ids.js";
 
 /** Services of the custom field commands. */
 export type CustomFieldServices = TaskServices | CustomFieldsRepository;
@@ -70,7 +72,7 @@ export const validFieldValue = (field: CustomField, raw: unknown): Effect.Effect
 /** Defines a field on a project (project admin). 409 custom_field_exists for a taken name. */
 export const createCustomField = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly name: string; readonly type: CustomFieldType; readonly options?: ReadonlyArray<string> | undefined },
 ): Effect.Effect<CustomField, Forbidden | NotFound | ValidationFailed | Conflict, CustomFieldServices> =>
   Effect.gen(function* () {
@@ -83,7 +85,7 @@ export const createCustomField = (
       return yield* Effect.fail(invalid([{ path: "name", message: `a project has at most ${maxFieldsPerProject} custom fields` }]));
     }
     const field: CustomField = {
-      id: yield* (yield* Ids).next,
+      id: CustomFieldId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
       projectId,
       name,
@@ -96,10 +98,10 @@ export const createCustomField = (
       return yield* Effect.fail(new Conflict({ code: "custom_field_exists", detail: `The project already has a field named "${name}".` }));
     }
     return field;
-  }).pipe(Effect.withSpan("Projects.createCustomField"));
+  }).pipe(withSpan("Projects.createCustomField"));
 
 /** The project's field definitions (any project reader). */
-export const listCustomFields = (principal: Principal, projectId: string): Effect.Effect<ReadonlyArray<CustomField>, Forbidden | NotFound, CustomFieldServices> =>
+export const listCustomFields = (principal: Principal, projectId: ProjectId): Effect.Effect<ReadonlyArray<CustomField>, Forbidden | NotFound, CustomFieldServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     yield* requireRight(yield* projectAccess(userId, projectId), "read");
@@ -122,8 +124,8 @@ const bumpAttempts = 8;
  */
 export const setTaskFieldValue = (
   principal: Principal,
-  taskId: string,
-  fieldId: string,
+  taskId: TaskId,
+  fieldId: CustomFieldId,
   raw: unknown,
   expectedVersion?: number | undefined,
 ): Effect.Effect<FieldValueChange, Forbidden | NotFound | ValidationFailed | VersionMismatch | TaskDeleted, CustomFieldServices> =>
@@ -171,10 +173,10 @@ export const setTaskFieldValue = (
         return { value: stored, task: next };
       });
     return yield* (yield* Transactions).run(write(bumpAttempts));
-  }).pipe(Effect.withSpan("Projects.setTaskFieldValue"));
+  }).pipe(withSpan("Projects.setTaskFieldValue"));
 
 /** A visible task's field values. */
-export const listTaskFieldValues = (principal: Principal, taskId: string): Effect.Effect<ReadonlyArray<TaskFieldValue>, Forbidden | NotFound, CustomFieldServices> =>
+export const listTaskFieldValues = (principal: Principal, taskId: TaskId): Effect.Effect<ReadonlyArray<TaskFieldValue>, Forbidden | NotFound, CustomFieldServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);

@@ -14,6 +14,8 @@ import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
+import type { TaskId } from "./model/Ids.js";
 
 /** Services of the dependency commands. */
 export type DependencyServices = TaskServices | DependenciesRepository;
@@ -24,8 +26,8 @@ export const maxEdgesPerTask = 200;
 /** Records that `taskId` is blocked by `blockedById` (task editors). Answers whether it was new. */
 export const addDependency = (
   principal: Principal,
-  taskId: string,
-  blockedById: string,
+  taskId: TaskId,
+  blockedById: TaskId,
 ): Effect.Effect<boolean, Forbidden | NotFound | ValidationFailed | Conflict | TaskDeleted, DependencyServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -59,10 +61,10 @@ export const addDependency = (
         });
       }),
     );
-  }).pipe(Effect.withSpan("Projects.addDependency"));
+  }).pipe(withSpan("Projects.addDependency"));
 
 /** Removes an edge (task editors); idempotent. */
-export const removeDependency = (principal: Principal, taskId: string, blockedById: string): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>
+export const removeDependency = (principal: Principal, taskId: TaskId, blockedById: TaskId): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
@@ -71,7 +73,7 @@ export const removeDependency = (principal: Principal, taskId: string, blockedBy
   });
 
 /** A visible task's blockers and the tasks it blocks. */
-export const listDependencies = (principal: Principal, taskId: string) =>
+export const listDependencies = (principal: Principal, taskId: TaskId) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);

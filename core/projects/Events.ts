@@ -10,9 +10,10 @@ import { AttachmentStatus } from "./model/Attachment.js";
 import { CommentView } from "./model/Comment.js";
 import { TaskView } from "./model/Task.js";
 import { CustomFieldValue } from "./model/TaskFieldValue.js";
+import { AttachmentId, CustomFieldId, ProjectId, WorkspaceId } from "./model/Ids.js";
 
 /** What every task fact carries: its project and the task as it is after the fact. */
-const taskFact = { project_id: Schema.String, task: TaskView };
+const taskFact = { project_id: ProjectId, task: TaskView };
 
 /** A field that changed: its value before and after. */
 const Change = Schema.Struct({ from: Schema.Unknown, to: Schema.Unknown });
@@ -28,7 +29,7 @@ export const TaskChanged = defineEvent(
     kind: Schema.Literal("task.updated", "task.deleted", "task.restored", "task.field_set"),
     ...taskFact,
     changes: Schema.optional(Schema.Record({ key: Schema.String, value: Change })),
-    field_id: Schema.optional(Schema.String),
+    field_id: Schema.optional(CustomFieldId),
     field_name: Schema.optional(Schema.String),
     value: Schema.optional(Schema.NullOr(CustomFieldValue)),
     previous_value: Schema.optional(Schema.NullOr(CustomFieldValue)),
@@ -51,7 +52,7 @@ export const AttachmentAdded = defineEvent(
   Schema.Struct({
     kind: Schema.Literal("attachment.added"),
     ...taskFact,
-    attachment_id: Schema.String,
+    attachment_id: AttachmentId,
     filename: Schema.String,
     content_type: Schema.String,
     size: Schema.Int,
@@ -63,7 +64,7 @@ export const AttachmentAdded = defineEvent(
 export const AttachmentScanned = defineEvent(
   "AttachmentScanned",
   1,
-  Schema.Struct({ kind: Schema.Literal("attachment.scanned"), ...taskFact, attachment_id: Schema.String, outcome: AttachmentStatus }),
+  Schema.Struct({ kind: Schema.Literal("attachment.scanned"), ...taskFact, attachment_id: AttachmentId, outcome: AttachmentStatus }),
 );
 
 /** An attachment changed after its scan (its thumbnail is ready). */
@@ -73,7 +74,7 @@ export const AttachmentChanged = defineEvent(
   Schema.Struct({
     kind: Schema.Literal("attachment.thumbnail_ready"),
     ...taskFact,
-    attachment_id: Schema.String,
+    attachment_id: AttachmentId,
     change: Schema.Literal("thumbnail_ready"),
     thumbnail: Schema.Struct({ width: Schema.Int, height: Schema.Int }),
   }),
@@ -81,8 +82,8 @@ export const AttachmentChanged = defineEvent(
 
 /** What a membership fact carries (`project_id` null for a workspace membership). */
 const MembershipData = Schema.Struct({
-  workspace_id: Schema.String,
-  project_id: Schema.NullOr(Schema.String),
+  workspace_id: WorkspaceId,
+  project_id: Schema.NullOr(ProjectId),
   user_id: Schema.String,
   role: Schema.NullOr(Schema.String),
   reason: Schema.String,

@@ -22,6 +22,8 @@ import { Task } from "./model/Task.js";
 import { TaskEvent } from "./model/TaskEvent.js";
 import { WorkspaceWithRole } from "./model/Workspace.js";
 import { now } from "../kernel/Clock.js";
+import { withSpan } from "../kernel/Span.js";
+import { WorkspaceExportId } from "./model/Ids.js";
 
 /** The job kind of the workspace export; its key is the export id. */
 export const workspaceExportJobKind = "projects.workspace_export";
@@ -48,7 +50,7 @@ const paged = <A extends { readonly id: string }>(
 
 /** Runs one export to its end (a finished export is left as it is). */
 export const runWorkspaceExport = (
-  exportId: string,
+  exportId: WorkspaceExportId,
 ): Effect.Effect<"done" | "failed" | "skipped", never, ExportsRepository | WorkspacesRepository | ProjectsRepository | ObjectStore> =>
   Effect.gen(function* () {
     const repo = yield* ExportsRepository;
@@ -92,11 +94,11 @@ export const runWorkspaceExport = (
     const stored = yield* (yield* ObjectStore).put(found.objectKey, body);
     yield* repo.finishExport({ ...found, status: "done", size: stored.size, sha256: stored.sha256, lineCount: lines, completedAt: yield* now });
     return "done" as const;
-  }).pipe(Effect.withSpan("Projects.runWorkspaceExport"));
+  }).pipe(withSpan("Projects.runWorkspaceExport"));
 
 /** The export as a job: payload `{ export_id }`. */
 export const workspaceExportJob = defineJob({
   kind: workspaceExportJobKind,
-  payload: Schema.Struct({ export_id: Schema.String }),
+  payload: Schema.Struct({ export_id: WorkspaceExportId }),
   handle: (payload) => Effect.asVoid(runWorkspaceExport(payload.export_id)),
 });

@@ -18,6 +18,8 @@ import { now } from "../kernel/Clock.js";
 import { ExportNotReady } from "./Errors.js";
 import { workspaceExportJob } from "./ExportJob.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
+import { withSpan } from "../kernel/Span.js";
+import { WorkspaceExportId, WorkspaceId } from "./model/Ids.js";
 
 
 /** Lifetime of an export download grant. */
@@ -29,12 +31,12 @@ export type ExportServices = WorkspacesRepository | ExportsRepository | Transact
 /** Asks for an export of a workspace (any member, guests included: it holds what they may see). */
 export const requestExport = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<WorkspaceExport, Forbidden | NotFound, ExportServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     yield* workspaceAccess(userId, workspaceId);
-    const id = yield* (yield* Ids).next;
+    const id = WorkspaceExportId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;
@@ -56,9 +58,9 @@ export const requestExport = (
         return requested;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.requestExport"));
+  }).pipe(withSpan("Projects.requestExport"));
 
-const ownExport = (userId: string, exportId: string) =>
+const ownExport = (userId: string, exportId: WorkspaceExportId) =>
   Effect.gen(function* () {
     const found = yield* (yield* ExportsRepository).findExport(exportId);
     const hidden = new NotFound({ resource: "export", detail: "No such export." });
@@ -68,13 +70,13 @@ const ownExport = (userId: string, exportId: string) =>
   });
 
 /** The caller's export and its status. */
-export const getExport = (principal: Principal, exportId: string): Effect.Effect<WorkspaceExport, Forbidden | NotFound, ExportServices> =>
-  Effect.flatMap(requireUser(principal), (userId) => ownExport(userId, exportId)).pipe(Effect.withSpan("Projects.getExport"));
+export const getExport = (principal: Principal, exportId: WorkspaceExportId): Effect.Effect<WorkspaceExport, Forbidden | NotFound, ExportServices> =>
+  Effect.flatMap(requireUser(principal), (userId) => ownExport(userId, exportId)).pipe(withSpan("Projects.getExport"));
 
 /** A short-lived download grant for a finished export. */
 export const downloadExport = (
   principal: Principal,
-  exportId: string,
+  exportId: WorkspaceExportId,
 ): Effect.Effect<ObjectGrant, Forbidden | NotFound | ExportNotReady, ExportServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -90,4 +92,4 @@ export const downloadExport = (
       filename: `workspace-${found.workspaceId}-export.jsonl`,
       ttlMs: exportDownloadTtlMs,
     });
-  }).pipe(Effect.withSpan("Projects.downloadExport"));
+  }).pipe(withSpan("Projects.downloadExport"));

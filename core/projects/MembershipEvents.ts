@@ -12,14 +12,15 @@ import { RealtimeBus } from "../../ports/Realtime.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { now } from "../kernel/Clock.js";
 import { MembershipGranted, MembershipRevoked, WorkspaceMembershipGranted, WorkspaceMembershipRevoked } from "./Events.js";
+import { MembershipAuditId, ProjectId, WorkspaceId } from "./model/Ids.js";
 
 /** The channel of a project's live updates. */
 export const projectChannel = (projectId: string): string => `project:${projectId}`;
 
 /** What changed about one membership. */
 export interface MembershipFact {
-  readonly workspaceId: string;
-  readonly projectId: string | null;
+  readonly workspaceId: WorkspaceId;
+  readonly projectId: ProjectId | null;
   readonly userId: string;
   readonly actorId: string;
   readonly action: "workspace_member.added" | "workspace_member.removed" | "project_member.added" | "project_member.removed";
@@ -47,7 +48,7 @@ const membershipEvent = (action: MembershipFact["action"], input: EventInput<Mem
 export const recordMembershipFact = (fact: MembershipFact): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const at = yield* now;
-    const id = yield* (yield* Ids).next;
+    const id = MembershipAuditId.make(yield* (yield* Ids).next);
     yield* (yield* ProjectsRepository).appendAudit({ id, ...fact, createdAt: at });
     const envelope = yield* membershipEvent(fact.action, {
       tenant_id: fact.workspaceId,

@@ -19,6 +19,8 @@ import { projectAccess } from "./Access.js";
 import type { Notification } from "./model/Notification.js";
 import { allows } from "./Roles.js";
 import { ProjectEvent } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
+import { NotificationId, ProjectId } from "./model/Ids.js";
 
 /** The inbox name of the mention consumer. */
 export const mentionConsumerName = "projects.mentions";
@@ -36,7 +38,7 @@ const commentData = (envelope: EventEnvelope) => {
 };
 
 /** Whether `userId` may read the project now (workspace and project membership, as for any read). */
-const maySee = (userId: string, projectId: string) =>
+const maySee = (userId: string, projectId: ProjectId) =>
   projectAccess(userId, projectId).pipe(
     Effect.map((access) => allows(access.role, "read")),
     Effect.catchTag("NotFound", () => Effect.succeed(false)),
@@ -57,8 +59,8 @@ export const notifyMentions = (
       if (recipientId === event.actor_id) continue;
       if (!(yield* maySee(recipientId, data.project_id))) continue;
       const notification: Notification = {
-        id: yield* ids.next,
-        workspaceId: event.tenant_id,
+        id: NotificationId.make(yield* ids.next),
+        workspaceId: data.task.workspaceId,
         projectId: data.project_id,
         recipientId,
         eventId: event.id,
@@ -79,7 +81,7 @@ export const notifyMentions = (
       created.push(notification);
     }
     return created;
-  }).pipe(Effect.withSpan("Projects.notifyMentions"));
+  }).pipe(withSpan("Projects.notifyMentions"));
 
 /** The mention consumer (shaped as adapters/worker's Consumer; hosts list it in the module). */
 export const mentionNotificationsConsumer = {
@@ -93,7 +95,7 @@ export const mentionNotificationsConsumer = {
  * backoff; the message id is the notification's, so a retry is recognisable as the same mail.
  */
 export const sendMentionEmail = (
-  notificationId: string,
+  notificationId: NotificationId,
 ): Effect.Effect<"sent" | "skipped", unknown, NotificationsRepository | NotificationsAddressBook | Mailer> =>
   Effect.gen(function* () {
     const notification = yield* (yield* NotificationsRepository).findById(notificationId);
@@ -107,12 +109,12 @@ export const sendMentionEmail = (
       text: `${notification.data.excerpt}\n\nTask ${notification.data.task_id}, comment ${notification.data.comment_id}.`,
     });
     return "sent" as const;
-  }).pipe(Effect.withSpan("Projects.sendMentionEmail"));
+  }).pipe(withSpan("Projects.sendMentionEmail"));
 
 /** The e-mail job: payload `{ notification_id }`. */
 export const mentionEmailJob = defineJob({
   kind: mentionEmailJobKind,
-  payload: Schema.Struct({ notification_id: Schema.String }),
+  payload: Schema.Struct({ notification_id: NotificationId }),
   handle: (payload) => Effect.asVoid(sendMentionEmail(payload.notification_id)),
 });
 

@@ -15,6 +15,7 @@ import { requireUser, visibleProjectIds } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { Notification } from "./model/Notification.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
 
 type Services = NotificationsRepository | WorkspacesRepository | ProjectsRepository;
 
@@ -29,7 +30,7 @@ export const listNotifications = (
     const projectIds = yield* visibleProjectIds(userId);
     const rows = yield* (yield* NotificationsRepository).list({ recipientId: userId, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (n) => [n.id]);
-  }).pipe(Effect.withSpan("Projects.listNotifications"));
+  }).pipe(withSpan("Projects.listNotifications"));
 
 /** How many of the caller's visible notifications are unread. */
 export const unreadNotificationCount = (principal: Principal): Effect.Effect<number, Forbidden, Services> =>

@@ -22,13 +22,15 @@ import { mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
 import { type ProjectRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
+import { withSpan } from "../kernel/Span.js";
+import { ProjectId, WorkspaceId } from "./model/Ids.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
 /** Creates a project in a workspace; the caller becomes its admin. */
 export const createProject = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly name: string },
 ): Effect.Effect<{ project: Project; role: ProjectRole }, Forbidden | NotFound | ValidationFailed, Repos> =>
   Effect.gen(function* () {
@@ -39,7 +41,7 @@ export const createProject = (
     }
     const name = yield* validName(input.name);
     const at = yield* now;
-    const project: Project = { id: yield* (yield* Ids).next, workspaceId, name, createdBy: userId, createdAt: at };
+    const project: Project = { id: ProjectId.make(yield* (yield* Ids).next), workspaceId, name, createdBy: userId, createdAt: at };
     const repo = yield* ProjectsRepository;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -57,19 +59,19 @@ export const createProject = (
       }),
     );
     return { project, role: "admin" as const };
-  }).pipe(Effect.withSpan("Projects.createProject"));
+  }).pipe(withSpan("Projects.createProject"));
 
 /** Reads a project the caller can see. */
 export const getProject = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
 ): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
-  Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(Effect.withSpan("Projects.getProject"));
+  Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(withSpan("Projects.getProject"));
 
 /** Adds a project member or changes its role (project admin). */
 export const addProjectMember = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly userId: string; readonly role: ProjectRole; readonly reason?: string | undefined },
 ): Effect.Effect<{ member: ProjectMember; created: boolean }, Forbidden | NotFound | ValidationFailed, Repos> =>
   Effect.gen(function* () {
@@ -103,7 +105,7 @@ export const addProjectMember = (
     );
     const stored = (yield* repo.findMember(projectId, input.userId)) ?? member;
     return { member: stored, created: outcome === "created" };
-  }).pipe(Effect.withSpan("Projects.addProjectMember"));
+  }).pipe(withSpan("Projects.addProjectMember"));
 
 /**
  * Revokes a project membership (project admin). Idempotent: revoking an absent membership
@@ -114,7 +116,7 @@ export const addProjectMember = (
  */
 export const revokeProjectMembership = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly userId: string; readonly reason?: string | undefined },
 ): Effect.Effect<{ removed: boolean }, Forbidden | NotFound, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
@@ -143,4 +145,4 @@ export const revokeProjectMembership = (
     );
     if (removed) yield* announceAccessChanged(input.userId, projectId);
     return { removed };
-  }).pipe(Effect.withSpan("Projects.revokeProjectMembership"));
+  }).pipe(withSpan("Projects.revokeProjectMembership"));

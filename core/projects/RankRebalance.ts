@@ -21,6 +21,8 @@ import { rankBetween } from "./Rank.js";
 import { TaskOrderChanged } from "./Errors.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import { ProjectId, TaskId } from "./model/Ids.js";
 
 /** The job kind of a project's rank rebalance. */
 export const rankRebalanceJobKind = "projects.rank_rebalance";
@@ -58,7 +60,7 @@ export const writeRank = (task: Task, rank: string, actorId: string) =>
 
 type RebalanceServices = TaskRanks | TasksRepository | Transactions | Outbox | Ids;
 
-const plan = (ranks: TaskRanks, tasks: TasksRepository, taskId: string) =>
+const plan = (ranks: TaskRanks, tasks: TasksRepository, taskId: TaskId) =>
   Effect.gen(function* () {
     const task = yield* tasks.findTask(taskId);
     if (task === null) return null;
@@ -69,7 +71,7 @@ const plan = (ranks: TaskRanks, tasks: TasksRepository, taskId: string) =>
   });
 
 /** Rebalances one row: "moved" when its key was rewritten, "kept" otherwise. */
-export const rebalanceRow = (taskId: string): Effect.Effect<"moved" | "kept", TaskOrderChanged, RebalanceServices> =>
+export const rebalanceRow = (taskId: TaskId): Effect.Effect<"moved" | "kept", TaskOrderChanged, RebalanceServices> =>
   retryOnOrderChange(
       Effect.flatMap(Effect.all([TaskRanks, TasksRepository, Transactions]), ([ranks, tasks, tx]) =>
         tx.run(
@@ -104,10 +106,10 @@ export const rebalanceRow = (taskId: string): Effect.Effect<"moved" | "kept", Ta
 
 /** One bounded batch of a project's rebalance, after `after`; answers where the next batch starts. */
 export const rebalanceBatch = (
-  projectId: string,
-  after: { readonly rank: string; readonly id: string } | undefined,
+  projectId: ProjectId,
+  after: { readonly rank: string; readonly id: TaskId } | undefined,
   limit: number,
-): Effect.Effect<{ readonly processed: number; readonly moved: number; readonly next: { rank: string; id: string } | null }, never, RebalanceServices> =>
+): Effect.Effect<{ readonly processed: number; readonly moved: number; readonly next: { rank: string; id: TaskId } | null }, never, RebalanceServices> =>
   Effect.gen(function* () {
     const rows = yield* (yield* TaskRanks).slice({ projectId, after, limit });
     let moved = 0;
@@ -120,10 +122,10 @@ export const rebalanceBatch = (
     if (rows.length < limit || last === undefined) return { processed: rows.length, moved, next: null };
     const current = yield* (yield* TasksRepository).findTask(last.id);
     return { processed: rows.length, moved, next: { rank: current?.rank ?? last.rank, id: last.id } };
-  }).pipe(Effect.withSpan("Projects.rebalanceBatch"));
+  }).pipe(withSpan("Projects.rebalanceBatch"));
 
 /** Schedules a project's rebalance (one unfinished job per project). */
-export const scheduleRankRebalance = (projectId: string) =>
+export const scheduleRankRebalance = (projectId: ProjectId) =>
   Effect.gen(function* () {
     yield* rankRebalanceJob.schedule({ project_id: projectId }, { runAt: yield* now, key: projectId });
   });
@@ -138,8 +140,8 @@ export const maxRebalancePasses = 4;
 
 /** Where a rebalance run starts: the project, the last row done, the pass and rows moved so far. */
 const RebalancePayload = Schema.Struct({
-  project_id: Schema.String,
-  after: Schema.optional(Schema.Struct({ rank: Schema.String, id: Schema.String })),
+  project_id: ProjectId,
+  after: Schema.optional(Schema.Struct({ rank: Schema.String, id: TaskId })),
   pass: Schema.optional(Schema.Int),
   moved: Schema.optional(Schema.Int),
 });

@@ -17,12 +17,14 @@ import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { validFieldValue } from "./CustomFields.js";
 import type { SavedView, SavedViewFilters, SavedViewSort } from "./model/SavedView.js";
+import { withSpan } from "../kernel/Span.js";
+import { ProjectId, SavedViewId } from "./model/Ids.js";
 
 /** Services of the saved view commands. */
 export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids;
 
 /** A field filter must name a field of this project and a value of the field's type (422 otherwise). */
-const validFieldFilter = (projectId: string, filters: SavedViewFilters): Effect.Effect<SavedViewFilters, ValidationFailed, CustomFieldsRepository> =>
+const validFieldFilter = (projectId: ProjectId, filters: SavedViewFilters): Effect.Effect<SavedViewFilters, ValidationFailed, CustomFieldsRepository> =>
   Effect.gen(function* () {
     if (filters.field === undefined) return filters;
     const field = yield* (yield* CustomFieldsRepository).findField(filters.field.field_id);
@@ -41,7 +43,7 @@ export const maxViewsPerProject = 50;
 /** Saves a view of a project for the caller (409 saved_view_exists for a taken name). */
 export const createSavedView = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly name: string; readonly filters: SavedViewFilters; readonly sort: SavedViewSort },
 ): Effect.Effect<SavedView, Forbidden | NotFound | ValidationFailed | Conflict, SavedViewServices> =>
   Effect.gen(function* () {
@@ -56,7 +58,7 @@ export const createSavedView = (
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `at most ${maxViewsPerProject} views per project` }] }));
     }
     const view: SavedView = {
-      id: yield* (yield* Ids).next,
+      id: SavedViewId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
       projectId,
       userId,
@@ -69,10 +71,10 @@ export const createSavedView = (
       return yield* Effect.fail(new Conflict({ code: "saved_view_exists", detail: `You already have a view named "${name}" in this project.` }));
     }
     return view;
-  }).pipe(Effect.withSpan("Projects.createSavedView"));
+  }).pipe(withSpan("Projects.createSavedView"));
 
 /** The caller's views of a project. */
-export const listSavedViews = (principal: Principal, projectId: string): Effect.Effect<ReadonlyArray<SavedView>, Forbidden | NotFound, SavedViewServices> =>
+export const listSavedViews = (principal: Principal, projectId: ProjectId): Effect.Effect<ReadonlyArray<SavedView>, Forbidden | NotFound, SavedViewServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     yield* requireRight(yield* projectAccess(userId, projectId), "read");
@@ -80,7 +82,7 @@ export const listSavedViews = (principal: Principal, projectId: string): Effect.
   });
 
 /** Deletes one of the caller's views (idempotent for its owner: a second delete is a 404). */
-export const deleteSavedView = (principal: Principal, viewId: string): Effect.Effect<void, Forbidden | NotFound, SavedViewServices> =>
+export const deleteSavedView = (principal: Principal, viewId: SavedViewId): Effect.Effect<void, Forbidden | NotFound, SavedViewServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const repo = yield* SavedViewsRepository;

@@ -15,6 +15,8 @@ import type { SearchHit } from "./model/SearchHit.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, visibleProjectIds } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import type { WorkspaceId } from "./model/Ids.js";
 
 /** At most this many terms are matched (the rest of a long query is ignored). */
 export const maxSearchTerms = 8;
@@ -26,7 +28,7 @@ export const searchTerms = (q: string): ReadonlyArray<string> =>
 /** Tasks and comments matching every word of `q` in the projects the caller can see. */
 export const search = (
   principal: Principal,
-  query: { readonly q: string; readonly workspaceId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number },
+  query: { readonly q: string; readonly workspaceId?: WorkspaceId | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<SearchHit>, Forbidden | ValidationFailed | InvalidCursor, SearchIndex | WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -37,4 +39,4 @@ export const search = (
     if (projectIds.length === 0) return { data: [], next_cursor: null };
     const rows = yield* (yield* SearchIndex).search({ terms, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (h) => [h.id]);
-  }).pipe(Effect.withSpan("Projects.search"));
+  }).pipe(withSpan("Projects.search"));

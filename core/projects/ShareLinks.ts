@@ -23,6 +23,8 @@ import { allows } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
 import { pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
+import { withSpan } from "../kernel/Span.js";
+import { ProjectId, ShareLinkId, WorkspaceId } from "./model/Ids.js";
 
 /** Lifetime of a link when the caller names none. */
 export const defaultShareLinkSeconds = 7 * 24 * 3600;
@@ -38,7 +40,7 @@ const linkNotFound = () => new NotFound({ resource: "share_link", detail: "No su
 /** Creates a link to a project (admin or contributor); answers the link and its token, shown once. */
 export const createShareLink = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   input: { readonly expiresInSeconds?: number | undefined },
 ): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
   Effect.gen(function* () {
@@ -53,7 +55,7 @@ export const createShareLink = (
     }
     const at = yield* now;
     const link: ShareLink = {
-      id: yield* (yield* Ids).next,
+      id: ShareLinkId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
       projectId,
       createdBy: userId,
@@ -64,19 +66,19 @@ export const createShareLink = (
     };
     const token = yield* (yield* ShareLinksRepository).create(link);
     return { link, token };
-  }).pipe(Effect.withSpan("Projects.createShareLink"));
+  }).pipe(withSpan("Projects.createShareLink"));
 
 /** The project's links, newest first (project admin; bounded to the latest 200). */
 export const listShareLinks = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
 ): Effect.Effect<ReadonlyArray<ShareLink>, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* projectAccess(userId, projectId);
     yield* requireRight(access, "manage_members");
     return yield* (yield* ShareLinksRepository).listForProject(projectId, 200);
-  }).pipe(Effect.withSpan("Projects.listShareLinks"));
+  }).pipe(withSpan("Projects.listShareLinks"));
 
 /**
  * Revokes a link (a project admin, or its creator while still seeing the project). Idempotent:
@@ -85,7 +87,7 @@ export const listShareLinks = (
  */
 export const revokeShareLink = (
   principal: Principal,
-  linkId: string,
+  linkId: ShareLinkId,
 ): Effect.Effect<{ revoked: boolean }, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -97,7 +99,7 @@ export const revokeShareLink = (
       return yield* Effect.fail(new Forbidden({ detail: "Only a project admin or the link's creator revokes it." }));
     }
     return { revoked: yield* links.revoke(linkId, yield* now, "revoked") };
-  }).pipe(Effect.withSpan("Projects.revokeShareLink"));
+  }).pipe(withSpan("Projects.revokeShareLink"));
 
 /** What a share token grants: the project and one page of its live tasks. */
 export interface SharedProject {
@@ -125,14 +127,14 @@ export const accessSharedProject = (
       limit: page.limit + 1,
     });
     return { project, tasks: pageFrom(rows, page.limit, (task) => [task.rank, task.id]) };
-  }).pipe(Effect.withSpan("Projects.accessSharedProject"));
+  }).pipe(withSpan("Projects.accessSharedProject"));
 
 /**
  * Revokes every live link `userId` created in the affected projects (all of the workspace when
  * `projectIds` is omitted); call inside the membership removal's transaction. Answers how many.
  */
 export const revokeShareLinksOfMember = (req: {
-  readonly workspaceId: string;
+  readonly workspaceId: WorkspaceId;
   readonly projectIds?: ReadonlyArray<string> | undefined;
   readonly userId: string;
 }): Effect.Effect<number, never, ShareLinksRepository> =>

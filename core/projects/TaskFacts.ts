@@ -22,6 +22,7 @@ import {
   TaskChanged,
   TaskCreated,
 } from "./Events.js";
+import { TaskEventId } from "./model/Ids.js";
 
 // Every fact is checked against its declared event (core/projects/Events.ts) before it is written.
 const checkEvent = Schema.decodeUnknown(ProjectEvent);
@@ -67,7 +68,7 @@ export const recordTaskFact = (input: {
     });
     yield* Effect.orDie(checkEvent(envelope));
     const event: TaskEvent = {
-      id: envelope.id,
+      id: TaskEventId.make(envelope.id),
       workspaceId: task.workspaceId,
       projectId: task.projectId,
       taskId: task.id,

@@ -28,11 +28,13 @@ import {
   writeRank,
 } from "./RankRebalance.js";
 import type { Task } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
+import type { TaskId } from "./model/Ids.js";
 
 /** Where to put the task. */
 export interface TaskMoveTarget {
-  readonly beforeId?: string | undefined;
-  readonly afterId?: string | undefined;
+  readonly beforeId?: TaskId | undefined;
+  readonly afterId?: TaskId | undefined;
 }
 
 /** The largest tie group a move spreads inline (larger ones are left to the rebalance job). */
@@ -64,7 +66,7 @@ const anchor = (tasks: TasksRepository, id: string, path: string, task: Task) =>
       : Effect.succeed(found),
   );
 
-const makePlan = (ranks: TaskRanks, tasks: TasksRepository, taskId: string, target: TaskMoveTarget) =>
+const makePlan = (ranks: TaskRanks, tasks: TasksRepository, taskId: TaskId, target: TaskMoveTarget) =>
   Effect.gen(function* () {
     const task = yield* tasks.findTask(taskId);
     if (task === null) return yield* Effect.fail(new TaskOrderChanged({}));
@@ -100,7 +102,7 @@ const planFingerprint = (p: Plan) => fingerprint([p.task, p.lower, p.upper, p.fl
 /** Moves a task between two neighbours (contributor or above); answers the moved task. */
 export const moveTask = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   target: TaskMoveTarget,
 ): Effect.Effect<Task, Forbidden | NotFound | ValidationFailed | TaskDeleted | TaskOrderChanged, TaskServices | TaskRanks | Jobs> =>
   Effect.gen(function* () {
@@ -136,4 +138,4 @@ export const moveTask = (
       }),
     );
     return yield* retryOnOrderChange(attempt);
-  }).pipe(Effect.withSpan("Projects.moveTask"));
+  }).pipe(withSpan("Projects.moveTask"));

@@ -17,17 +17,19 @@ import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.j
 import type { Task } from "./model/Task.js";
 import type { SavedView } from "./model/SavedView.js";
 import { TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
+import type { ProjectId, SavedViewId, TaskId } from "./model/Ids.js";
 
 type ReadServices = WorkspacesRepository | ProjectsRepository | TasksRepository;
 
 /** Reads a task the caller can see. */
-export const getTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound, ReadServices> =>
+export const getTask = (principal: Principal, taskId: TaskId): Effect.Effect<Task, Forbidden | NotFound, ReadServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { task, access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "read");
     return task;
-  }).pipe(Effect.withSpan("Projects.getTask"));
+  }).pipe(withSpan("Projects.getTask"));
 
 /** The key of a list in rank order: `[rank, id]`. */
 export const RankCursor = Schema.Tuple(Schema.String, Schema.String);
@@ -40,7 +42,7 @@ const foreignCursor = () =>
 /** The project's live tasks in (rank, id) order, one page after `cursor`. */
 export const listTasks = (
   principal: Principal,
-  projectId: string,
+  projectId: ProjectId,
   query: { readonly status?: TaskStatus | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<Task>, Forbidden | NotFound | InvalidCursor, ReadServices> =>
   Effect.gen(function* () {
@@ -60,10 +62,10 @@ export const listTasks = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, (task) => [task.rank, task.id]);
-  }).pipe(Effect.withSpan("Projects.listTasks"));
+  }).pipe(withSpan("Projects.listTasks"));
 
 /** The caller's view of this project, or 404 (another user's, another project's, or none). */
-const ownView = (userId: string, projectId: string, viewId: string): Effect.Effect<SavedView, NotFound, SavedViewsRepository> =>
+const ownView = (userId: string, projectId: ProjectId, viewId: SavedViewId): Effect.Effect<SavedView, NotFound, SavedViewsRepository> =>
   Effect.flatMap(SavedViewsRepository, (repo) => repo.findView(viewId)).pipe(
     Effect.filterOrFail(
       (view): view is SavedView => view !== null && view.userId === userId && view.projectId === projectId,
@@ -121,8 +123,8 @@ export const viewFilter = (view: SavedView): TaskFilter => ({
  */
 export const listTasksInView = (
   principal: Principal,
-  projectId: string,
-  viewId: string,
+  projectId: ProjectId,
+  viewId: SavedViewId,
   query: { readonly status?: TaskStatus | undefined; readonly cursor?: string | undefined; readonly limit: number },
 ): Effect.Effect<Page<Task>, Forbidden | NotFound | InvalidCursor, ReadServices | SavedViewsRepository> =>
   Effect.gen(function* () {
@@ -161,4 +163,4 @@ export const listTasksInView = (
       limit: query.limit + 1,
     });
     return pageFrom(rows, query.limit, keysOf);
-  }).pipe(Effect.withSpan("Projects.listTasksInView"));
+  }).pipe(withSpan("Projects.listTasksInView"));

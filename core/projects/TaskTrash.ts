@@ -14,8 +14,10 @@ import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
+import { withSpan } from "../kernel/Span.js";
+import type { TaskId } from "./model/Ids.js";
 
-const setDeleted = (principal: Principal, taskId: string, deleted: boolean) =>
+const setDeleted = (principal: Principal, taskId: TaskId, deleted: boolean) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
@@ -38,9 +40,9 @@ const setDeleted = (principal: Principal, taskId: string, deleted: boolean) =>
   });
 
 /** Moves a task to the trash (project contributor). */
-export const deleteTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, true).pipe(Effect.withSpan("Projects.deleteTask"));
+export const deleteTask = (principal: Principal, taskId: TaskId): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
+  setDeleted(principal, taskId, true).pipe(withSpan("Projects.deleteTask"));
 
 /** Takes a task out of the trash (project contributor). */
-export const restoreTask = (principal: Principal, taskId: string): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, false).pipe(Effect.withSpan("Projects.restoreTask"));
+export const restoreTask = (principal: Principal, taskId: TaskId): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
+  setDeleted(principal, taskId, false).pipe(withSpan("Projects.restoreTask"));

@@ -12,6 +12,7 @@ import type { Jobs } from "../../ports/Jobs.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { AttachmentsRepository } from "../../ports/projects/AttachmentsRepository.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of the purge; its key is the time slot. */
 export const trashPurgeJobKind = "projects.trash_purge";
@@ -63,7 +64,7 @@ export const runTrashPurge = (
     }
     yield* scheduleNextTrashPurge(nowMs, policy);
     return { purged };
-  }).pipe(Effect.withSpan("Projects.trashPurge"));
+  }).pipe(withSpan("Projects.trashPurge"));
 
 /** The purge as a job (no payload: each run purges what has expired by then). */
 export const trashPurgeJob = defineJob({

@@ -19,6 +19,8 @@ import type { Task } from "./model/Task.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { moveStatus } from "./TaskWorkflow.js";
 import { type TaskStatus } from "./model/Task.js";
+import { withSpan } from "../kernel/Span.js";
+import type { TaskId } from "./model/Ids.js";
 
 /** The fields a PATCH may change; absent fields stay as they are. */
 export interface TaskPatch {
@@ -40,7 +42,7 @@ export type UpdateTaskError =
 /** Applies `patch` to the task if its version is still `expectedVersion`. */
 export const updateTask = (
   principal: Principal,
-  taskId: string,
+  taskId: TaskId,
   expectedVersion: number | undefined,
   patch: TaskPatch,
 ): Effect.Effect<Task, UpdateTaskError, TaskServices> =>
@@ -84,4 +86,4 @@ export const updateTask = (
         return next;
       }),
     );
-  }).pipe(Effect.withSpan("Projects.updateTask"));
+  }).pipe(withSpan("Projects.updateTask"));

@@ -21,6 +21,8 @@ import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember } from "./ShareLinks.js";
+import { withSpan } from "../kernel/Span.js";
+import { WorkspaceId } from "./model/Ids.js";
 
 type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
 
@@ -41,7 +43,7 @@ export const createWorkspace = (
     const userId = yield* requireUser(principal);
     const name = yield* validName(input.name);
     const at = yield* now;
-    const workspace: Workspace = { id: yield* (yield* Ids).next, name, createdBy: userId, createdAt: at };
+    const workspace: Workspace = { id: WorkspaceId.make(yield* (yield* Ids).next), name, createdBy: userId, createdAt: at };
     const repo = yield* WorkspacesRepository;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -59,20 +61,20 @@ export const createWorkspace = (
       }),
     );
     return { workspace, role: "owner" as const };
-  }).pipe(Effect.withSpan("Projects.createWorkspace"));
+  }).pipe(withSpan("Projects.createWorkspace"));
 
 /** Reads a workspace the caller belongs to. */
 export const getWorkspace = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<{ workspace: Workspace; role: WorkspaceRole }, Forbidden | NotFound, WorkspacesRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* workspaceAccess(userId, workspaceId);
     return { workspace: access.workspace, role: access.membership.role };
-  }).pipe(Effect.withSpan("Projects.getWorkspace"));
+  }).pipe(withSpan("Projects.getWorkspace"));
 
-const requireOwner = (principal: Principal, workspaceId: string) =>
+const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* workspaceAccess(userId, workspaceId);
@@ -85,7 +87,7 @@ const requireOwner = (principal: Principal, workspaceId: string) =>
 /** Adds a member or changes its role (owner only). */
 export const addWorkspaceMember = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
 ): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos> =>
   Effect.gen(function* () {
@@ -113,12 +115,12 @@ export const addWorkspaceMember = (
     );
     const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
     return { member: stored, created: outcome === "created" };
-  }).pipe(Effect.withSpan("Projects.addWorkspaceMember"));
+  }).pipe(withSpan("Projects.addWorkspaceMember"));
 
 /** Removes a member, its project memberships and its share links (owner only; idempotent). */
 export const removeWorkspaceMember = (
   principal: Principal,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly reason?: string | undefined },
 ): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
@@ -145,4 +147,4 @@ export const removeWorkspaceMember = (
       }),
     );
     if (removed) yield* announceAccessChanged(input.userId);
-  }).pipe(Effect.withSpan("Projects.removeWorkspaceMember"));
+  }).pipe(withSpan("Projects.removeWorkspaceMember"));

@@ -7,7 +7,8 @@ import { Effect, Either } from "effect";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
 import { toWire } from "../../core/kernel/Wire.js";
-import { OperatorException, OperatorExceptions } from "../../ports/payments/OperatorExceptions.js";
+import { ReconciliationException } from "../../core/payments/model/ReconciliationException.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { CommandUsageError, type ModuleCommand } from "../ModuleDefinition.js";
 
 const usageError = (message: string) => Either.left(new CommandUsageError({ message }));
@@ -70,8 +71,8 @@ const settlementCommand = {
       const status = values.status;
       if (status !== undefined && status !== "open" && status !== "resolved") return usageError("--status must be open or resolved");
       return Either.map(positiveLimit(values.limit), (limit) =>
-        Effect.flatMap(OperatorExceptions, (exceptions) => exceptions.listAll({ ...(status !== undefined ? { status } : {}), limit })).pipe(
-          Effect.map((listed) => json({ data: listed.map((e) => toWire(OperatorException, e)) }, true)),
+        Effect.flatMap(ReconciliationRepository, (exceptions) => exceptions.listAllExceptions({ ...(status !== undefined ? { status } : {}), limit })).pipe(
+          Effect.map((listed) => json({ data: listed.map((e) => toWire(ReconciliationException, e)) }, true)),
         ),
       );
     }

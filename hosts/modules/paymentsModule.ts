@@ -7,8 +7,6 @@
 import { Effect, Layer } from "effect";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { makeSqlOperatorExceptions } from "../../adapters/sql/payments/SqlOperatorExceptions.js";
-import { OperatorExceptions } from "../../ports/payments/OperatorExceptions.js";
 import { makeOperatorRoutes, paymentsRoutes } from "../../adapters/koa/payments/index.js";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sandbox/SandboxSettlementFiles.js";
@@ -84,8 +82,7 @@ export type PaymentsPorts =
   | ProviderEventsInbox
   | ReconciliationRepository
   | ReconciliationSettings
-  | ReconciliationSettlementFiles
-  | OperatorExceptions;
+  | ReconciliationSettlementFiles;
 
 /** Builds the payment module's definition. */
 export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleDefinition<PaymentsPorts, HostServices<PaymentsPorts>> => {
@@ -120,7 +117,6 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     sqlPort(ReconciliationRepository, makeSqlReconciliationRepository),
     Layer.succeed(ReconciliationSettings, { ...defaultReconciliationSettings, ...options.reconciliation }),
     Layer.succeed(ReconciliationSettlementFiles, settlementFiles),
-    sqlPort(OperatorExceptions, makeSqlOperatorExceptions),
   );
   return {
     name: "payments",

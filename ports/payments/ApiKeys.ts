@@ -39,7 +39,11 @@ export interface ApiKeys {
   readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<ApiKey>>;
   /** One key of `merchantId`, or null (another merchant's key is null too). */
   readonly find: (merchantId: string, keyId: string) => Effect.Effect<ApiKey | null>;
-  /** Makes a live key expire at `at` (never later than an expiry it already has); false when not live. */
-  readonly expire: (req: { readonly merchantId: string; readonly keyId: string; readonly at: Date }) => Effect.Effect<boolean>;
+  /**
+   * Makes a key of `merchantId` that is live at `now` expire at `at` (never later than an expiry
+   * it already has); false, changing nothing, when the key is not live at `now` (revoked, or
+   * already expired), is not the merchant's, or would be extended.
+   */
+  readonly expire: (req: { readonly merchantId: string; readonly keyId: string; readonly at: Date; readonly now: Date }) => Effect.Effect<boolean>;
 }
 export const ApiKeys = Context.GenericTag<ApiKeys>("domainkit/payments/ApiKeys");

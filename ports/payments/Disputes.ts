@@ -5,13 +5,14 @@
  */
 import { Context, Effect } from "effect";
 import type { Dispute } from "../../core/payments/model/Dispute.js";
+import type { MerchantId, PaymentIntentId } from "../../core/payments/model/Ids.js";
 
 /** The disputes projection. */
 export interface Disputes {
   /** The merchant and intent of a provider payment id, or null when no intent carries it. */
   readonly intentOfProviderPayment: (
     providerPaymentId: string,
-  ) => Effect.Effect<{ readonly merchantId: string; readonly intentId: string } | null>;
+  ) => Effect.Effect<{ readonly merchantId: MerchantId; readonly intentId: PaymentIntentId } | null>;
   /** Inserts or advances a dispute; false when the stored one is newer, as new, or closed. */
   readonly apply: (dispute: Dispute) => Effect.Effect<boolean>;
   readonly findByProviderId: (providerDisputeId: string) => Effect.Effect<Dispute | null>;

@@ -1,7 +1,8 @@
 /**
  * Storage of reconciliation: the exceptions queue (UNIQUE provider object, settlement window and
- * kind, so a mismatch is opened once however often a run repeats), the append-only log of
- * reconciliation outcomes, and the reads a settlement comparison needs. Joins the open transaction.
+ * kind, so a mismatch is opened once however often a run repeats), read per merchant or, by the
+ * operator, across all of them; the append-only log of reconciliation outcomes; and the reads a
+ * settlement comparison needs. Joins the open transaction.
  */
 import { Context, Effect } from "effect";
 import type { ExceptionReport } from "../../core/payments/model/ExceptionReport.js";
@@ -12,10 +13,11 @@ import type {
   SettledObject,
 } from "../../core/payments/model/ReconciliationException.js";
 import type { LockOptions } from "./PaymentsRepository.js";
+import type { MerchantId } from "../../core/payments/model/Ids.js";
 
 /** Open exceptions of one merchant and kind. */
 export interface OpenExceptionGroup {
-  readonly merchantId: string | null;
+  readonly merchantId: MerchantId | null;
   readonly kind: string;
   readonly count: number;
   readonly oldestOpenedAt: Date;
@@ -39,6 +41,14 @@ export interface ReconciliationRepository {
     readonly before?: string;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<ReconciliationException>>;
+  /**
+   * The operator's view (`domainkit settlement exceptions`): every merchant's exceptions and the
+   * unmatched ones of none, newest first, of `status` when given, at most `limit`.
+   */
+  readonly listAllExceptions: (req: {
+    readonly status?: "open" | "resolved";
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<ReconciliationException>>;
   /** Appends one immutable outcome (opened, resolved) with its actor and reason. */
   readonly appendOutcome: (outcome: ReconciliationOutcome) => Effect.Effect<void>;
   readonly listOutcomes: (exceptionId: string) => Effect.Effect<ReadonlyArray<ReconciliationOutcome>>;
@@ -52,7 +62,7 @@ export interface ReconciliationRepository {
   readonly recordExceptionReport: (report: ExceptionReport) => Effect.Effect<boolean>;
   /** A posted ledger transaction by its source, with the source of its reversal if any. */
   readonly findLedgerTransaction: (source: string) => Effect.Effect<{
-    readonly merchantId: string;
+    readonly merchantId: MerchantId;
     readonly transaction: LedgerTransaction;
     readonly reversedBy: string | null;
   } | null>;

@@ -1,6 +1,7 @@
 /** Storage of task dependencies (blocked-by edges). */
 import { Context, Effect } from "effect";
 import type { TaskDependency } from "../../core/projects/model/TaskDependency.js";
+import type { TaskId } from "../../core/projects/model/Ids.js";
 
 /** The dependency repository. */
 export interface DependenciesRepository {
@@ -16,7 +17,7 @@ export interface DependenciesRepository {
   readonly insertDependency: (dependency: TaskDependency) => Effect.Effect<boolean>;
   readonly deleteDependency: (taskId: string, blockedById: string) => Effect.Effect<boolean>;
   /** The ids blocking `taskId` and the ids it blocks (bounded: at most 200 edges per task). */
-  readonly dependenciesOf: (taskId: string) => Effect.Effect<{ readonly blockedBy: ReadonlyArray<string>; readonly blocking: ReadonlyArray<string> }>;
+  readonly dependenciesOf: (taskId: string) => Effect.Effect<{ readonly blockedBy: ReadonlyArray<TaskId>; readonly blocking: ReadonlyArray<TaskId> }>;
   readonly countEdges: (taskId: string) => Effect.Effect<number>;
 }
 export const DependenciesRepository = Context.GenericTag<DependenciesRepository>("domainkit/projects/DependenciesRepository");

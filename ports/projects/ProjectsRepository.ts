@@ -3,6 +3,7 @@ import { Context, Effect } from "effect";
 import type { MembershipAudit } from "../../core/projects/model/MembershipAudit.js";
 import type { Project } from "../../core/projects/model/Project.js";
 import type { ProjectMember } from "../../core/projects/model/ProjectMember.js";
+import type { ProjectId } from "../../core/projects/model/Ids.js";
 
 /** The project repository. */
 export interface ProjectsRepository {
@@ -14,11 +15,11 @@ export interface ProjectsRepository {
   /** Removes the membership; false when there was none (a repeated revocation). */
   readonly removeMember: (projectId: string, userId: string) => Effect.Effect<boolean>;
   /** Removes every project membership of `userId` in the workspace; answers the project ids. */
-  readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>;
+  readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Ids of the projects where `userId` has a membership (optionally within one workspace). */
-  readonly projectIdsOfMember: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<string>>;
+  readonly projectIdsOfMember: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Ids of every project of the given workspaces. */
-  readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>;
+  readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Appends one immutable audit record. */
   readonly appendAudit: (record: MembershipAudit) => Effect.Effect<void>;
 }

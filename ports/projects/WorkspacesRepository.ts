@@ -3,6 +3,7 @@ import { Context, Effect } from "effect";
 import type { Workspace } from "../../core/projects/model/Workspace.js";
 import type { WorkspaceMember } from "../../core/projects/model/WorkspaceMember.js";
 import type { WorkspaceRole } from "../../core/projects/model/Roles.js";
+import type { WorkspaceId } from "../../core/projects/model/Ids.js";
 
 /** The workspace repository. */
 export interface WorkspacesRepository {
@@ -15,6 +16,6 @@ export interface WorkspacesRepository {
   readonly removeMember: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
   readonly countOwners: (workspaceId: string) => Effect.Effect<number>;
   /** Ids of the workspaces where `userId` holds `role`. */
-  readonly workspaceIdsWithRole: (userId: string, role: WorkspaceRole) => Effect.Effect<ReadonlyArray<string>>;
+  readonly workspaceIdsWithRole: (userId: string, role: WorkspaceRole) => Effect.Effect<ReadonlyArray<WorkspaceId>>;
 }
 export const WorkspacesRepository = Context.GenericTag<WorkspacesRepository>("domainkit/projects/WorkspacesRepository");

@@ -10,6 +10,7 @@ import { authenticateApiKey, createMerchant, issueMerchantKey, revokeMerchantKey
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { forEachDialect } from "../support/databases.js";
 import { paymentsRuntime } from "./support.js";
+import { MerchantId } from "../../core/payments/model/Ids.js";
 
 t.test("an API key is stored only as a hash and verifies to its merchant principal", (t) =>
   forEachDialect(t, "hashed keys", async (t, db) => {
@@ -67,7 +68,7 @@ t.test("issuing and revoking keys is audited with actor and reason, and never re
       ok: false,
       error: { code: "not_found" },
     });
-    t.match(await attempt(issueMerchantKey({ merchantId: "no-such-merchant", scopes: [], actor: "system:operator" })), { ok: false, error: { code: "not_found" } });
+    t.match(await attempt(issueMerchantKey({ merchantId: MerchantId.make("no-such-merchant"), scopes: [], actor: "system:operator" })), { ok: false, error: { code: "not_found" } });
     const log = await db.db.selectFrom("payment_audit_log").select(["action", "actor", "reason"]).orderBy("id").execute();
     t.same(log.map((r) => r.action), ["merchant.created", "api_key.issued", "api_key.revoked"]);
     t.match(log[2], { actor: "system:operator", reason: "rotation" });

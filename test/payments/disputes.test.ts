@@ -6,41 +6,22 @@
  * list only their own disputes as keyset pages (GET /v1/disputes, scope ledger:read).
  */
 import "../../adapters/sql/payments/index.js";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import { Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
-import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
-import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
-import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { applyDisputeEvent, disputeEventFromProvider, listDisputes } from "../../core/payments/DisputeProjection.js";
 import type { DisputeEventType, DisputeStatus, ProviderDisputeEvent } from "../../core/payments/model/Dispute.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
-import { ApiKeys } from "../../ports/payments/ApiKeys.js";
-import { Disputes } from "../../ports/payments/Disputes.js";
-import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
-import { call } from "./support.js";
+import { call, paymentsRuntime } from "./support.js";
 
-const runtimeOver = (t: HasTeardown, db: SqlDatabase) => {
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
-      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
-      Layer.succeed(PaymentProvider, makeSandboxProvider()),
-      Layer.succeed(Disputes, makeSqlDisputes(db)),
-    ),
-  );
-  t.teardown(() => runtime.dispose());
-  return runtime;
-};
+/** The payment module's runtime over `db` (its definition, a fresh sandbox provider). */
+const runtimeOver = (t: HasTeardown, db: SqlDatabase) => paymentsRuntime(t, db).runtime;
 
 /** A merchant with one captured intent; answers the merchant principal and the provider payment id. */
 const paidIntent = (scopes: ReadonlyArray<string> = ["payments:write", "ledger:read"]) =>

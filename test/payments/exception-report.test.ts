@@ -20,12 +20,13 @@ import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { forEachDialect } from "../support/databases.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
+import { MerchantId, ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
 
 const openException = (merchantId: string | null, kind: MismatchKind, openedAt: Date) =>
   Effect.flatMap(ReconciliationRepository, (repo) =>
     repo.insertException({
-      id: randomUUID(),
-      merchantId,
+      id: ReconciliationExceptionId.make(randomUUID()),
+      merchantId: merchantId === null ? null : MerchantId.make(merchantId),
       providerObject: `pi_${randomUUID()}_attempt_1`,
       settlementWindow: "2026-11-20",
       kind,
@@ -66,8 +67,8 @@ t.test("each merchant with open exceptions gets one report a day, counted per ki
       Effect.flatMap(ReconciliationRepository, (repo) =>
         Effect.zipRight(
           repo.insertException({
-            id: resolvedId,
-            merchantId: quiet.merchantId,
+            id: ReconciliationExceptionId.make(resolvedId),
+            merchantId: MerchantId.make(quiet.merchantId),
             providerObject: "pi_resolved_attempt_1",
             settlementWindow: "2026-11-20",
             kind: "status",

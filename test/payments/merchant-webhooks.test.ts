@@ -119,10 +119,15 @@ t.test("payment and refund events are delivered signed, once per endpoint, with 
     t.same((await call(`${server.url}/v1/webhook-endpoints`, { key: other.api_key })).body, { data: [] });
 
     // The relay delivers at least once: handing the same event to the fan-out again adds nothing.
-    const event = { id: String(paid?.id), type: "PaymentSucceeded", schema_version: 1, tenant_id: merchant_id, aggregate_id: id, aggregate_version: 3, occurred_at: new Date().toISOString(), actor_id: null, data: {} };
+    const event = { id: String(paid?.id), type: "PaymentSucceeded", schema_version: 1, tenant_id: merchant_id, aggregate_id: id, aggregate_version: 3, occurred_at: String(paid?.body.created_at), actor_id: null, data: paid?.body.data };
     await server.core.runtime.runPromise(makeMerchantWebhookFanout().handle(event));
     const forEvent = await server.core.database.db.selectFrom("payment_webhook_deliveries").selectAll().where("event_id", "=", event.id).execute();
     t.equal(forEvent.length, 1, "one delivery per (endpoint, event)");
+    // The fan-out decodes with the module's event union: an envelope whose data does not fit its type is not sent.
+    const misfit = { ...event, id: "00000000-0000-7000-8000-00000000f00d", data: { payment_intent_id: id } };
+    await server.core.runtime.runPromise(makeMerchantWebhookFanout().handle(misfit));
+    const forMisfit = await server.core.database.db.selectFrom("payment_webhook_deliveries").selectAll().where("event_id", "=", misfit.id).execute();
+    t.equal(forMisfit.length, 0, "an event that does not decode makes no delivery");
     const jobs = await server.core.database.db.selectFrom("jobs").select("id").where("key", "=", String(forEvent[0]?.id)).execute();
     t.equal(jobs.length, 1, "and one job");
 

@@ -15,6 +15,7 @@ import type { PaymentIntent } from "../../core/payments/model/PaymentIntent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { paymentsRuntime } from "./support.js";
+import { PaymentIntentId } from "../../core/payments/model/Ids.js";
 
 /** One generated command. */
 export type Operation =
@@ -63,7 +64,7 @@ export const runOperations = async (
   operations: ReadonlyArray<Operation>,
   onStep: (step: Step) => Promise<void> | void,
 ): Promise<void> => {
-  const ids: string[] = [];
+  const ids: PaymentIntentId[] = [];
   for (const operation of operations) {
     if (operation.kind === "create") {
       const created = await runtime.run(

@@ -4,56 +4,27 @@
  * sandbox provider (HTTP tests), and small HTTP helpers.
  */
 import "../../adapters/sql/payments/index.js";
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
+import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
-import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
+import type { StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { makeSandboxProvider, type SandboxOptions, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Principal } from "../../ports/Principal.js";
-import { ApiKeys } from "../../ports/payments/ApiKeys.js";
-import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
-import { ProviderEventsInbox } from "../../ports/payments/ProviderEvents.js";
-import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationSettings, ReconciliationSettlementFiles, defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
-import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
-import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sandbox/SandboxSettlementFiles.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
-import { Disputes } from "../../ports/payments/Disputes.js";
-import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
-import { makePaymentsModule, createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
+import { makePaymentsModule, createMerchantWithKey, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
+import { moduleLayer } from "../support/moduleLayer.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
 
-/** Every service the payment core needs. */
-export type PaymentServices =
-  | StoragePorts
-  | PaymentsRepository
-  | ApiKeys
-  | PaymentProvider
-  | ProviderEventsInbox
-  | ReconciliationRepository
-  | ReconciliationSettings
-  | ReconciliationSettlementFiles
-  | Disputes;
+/** Every service the payment core needs: the kernel storage ports and the module's ports. */
+export type PaymentServices = StoragePorts | PaymentsPorts;
 
-/** A runtime of the payment core over `db` with `provider`, disposed at teardown. */
+/**
+ * A runtime of the payment core over `db`, built from the module's definition with `provider`
+ * (and its settlement files), disposed at teardown.
+ */
 export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      storageLayer(db),
-      Layer.succeed(PaymentsRepository, makeSqlPaymentsRepository(db)),
-      Layer.succeed(ApiKeys, makeSqlApiKeys(db)),
-      Layer.succeed(PaymentProvider, provider),
-      Layer.succeed(ProviderEventsInbox, makeSqlProviderWebhookInbox(db)),
-      Layer.succeed(ReconciliationRepository, makeSqlReconciliationRepository(db)),
-      Layer.succeed(ReconciliationSettings, defaultReconciliationSettings),
-      Layer.succeed(ReconciliationSettlementFiles, makeSandboxSettlementFiles(provider)),
-      Layer.succeed(Disputes, makeSqlDisputes(db)),
-    ),
-  );
+  const runtime = ManagedRuntime.make(moduleLayer(db, [sandboxPaymentsModule(provider)]));
   t.teardown(() => runtime.dispose());
   return {
     provider,

@@ -6,17 +6,12 @@
 import type { Config } from "../../hosts/Config.js";
 import "../../adapters/sql/projects/index.js";
 import { Effect, Layer, Logger, LogLevel } from "effect";
-import { makeDomainAddressBook } from "../../adapters/mail/DomainAddressBook.js";
 import { commentEditRoutes } from "../../adapters/koa/projects/CommentEditRoutes.js";
 import { notificationRoutes } from "../../adapters/koa/projects/NotificationRoutes.js";
 import { searchRoutes } from "../../adapters/koa/projects/SearchRoutes.js";
 import { taskMoveRoutes } from "../../adapters/koa/projects/TaskMoveRoutes.js";
 import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
 import { projectsMigration0002 } from "../../adapters/sql/projects/migrations/0002_notifications_comment_edits_search.js";
-import { makeSqlCommentEdits } from "../../adapters/sql/projects/SqlCommentEdits.js";
-import { makeSqlNotificationsRepository } from "../../adapters/sql/projects/SqlNotificationsRepository.js";
-import { makeSqlSearchIndex } from "../../adapters/sql/projects/SqlSearchIndex.js";
-import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebalance.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import { runJobsOnce, type JobHandler } from "../../adapters/worker/JobRunner.js";
@@ -29,17 +24,12 @@ import { projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import type { ModuleDefinition } from "../../hosts/ModuleDefinition.js";
 import { makeProjectsModule } from "../../hosts/modules/projectsModule.js";
 import { Mailer, type MailMessage } from "../../ports/Mailer.js";
-import { CommentEdits } from "../../ports/projects/CommentEdits.js";
-import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddressBook.js";
-import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
-import { SearchIndex } from "../../ports/projects/SearchIndex.js";
-import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { randomUUID } from "node:crypto";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import type { Client } from "./support.js";
-import { projectsRuntime, newUser } from "./support.js";
+import { projectsRuntime, newUser, testProjectsModule } from "./support.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { addProjectMember, createProject } from "../../core/projects/Projects.js";
@@ -70,27 +60,9 @@ export const slice2aJobHandlers: ReadonlyArray<JobHandler<any>> = [mentionEmailJ
  */
 export const slice2aModule = (mailer: Mailer = recordingMailer().mailer) => makeProjectsModule({ mailer });
 
-/** The slice 2A ports over `db` (mailer replaceable). */
-export const slice2aPorts = (db: SqlDatabase, mailer: Mailer) =>
-  Layer.mergeAll(
-    Layer.succeed(NotificationsRepository, makeSqlNotificationsRepository(db)),
-    Layer.succeed(SearchIndex, makeSqlSearchIndex(db)),
-    Layer.succeed(TaskRanks, makeSqlTaskRanks(db)),
-    Layer.succeed(CommentEdits, makeSqlCommentEdits(db)),
-    Layer.succeed(Mailer, mailer),
-    Layer.succeed(NotificationsAddressBook, makeDomainAddressBook()),
-  );
-
-/** A core runtime of the projects module with slice 2A's ports (`overrides` win). */
-export const slice2aRuntime = (t: HasTeardown, db: SqlDatabase, options: { mailer?: Mailer; overrides?: Layer.Layer<any> } = {}) => {
-  const base = projectsRuntime(t, db, Layer.merge(slice2aPorts(db, options.mailer ?? recordingMailer().mailer), options.overrides ?? Layer.empty));
-  // The runtime provides every port of the module, so any requirement is satisfied.
-  return {
-    notices: base.notices,
-    run: <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> => base.run(effect as Effect.Effect<A, E, never>),
-    attempt: <A, E>(effect: Effect.Effect<A, E, any>) => base.attempt(effect as Effect.Effect<A, E, never>),
-  };
-};
+/** A core runtime of the projects module (its definition, with `mailer`: recording by default; `overrides` win). */
+export const slice2aRuntime = (t: HasTeardown, db: SqlDatabase, options: { mailer?: Mailer; overrides?: Layer.Layer<never> } = {}) =>
+  projectsRuntime(t, db, options.overrides, testProjectsModule(options.mailer ?? recordingMailer().mailer));
 
 /** Relays the outbox to `consumers` until nothing is pending; answers the passes' totals. */
 export const drainOutbox = (consumers: ReadonlyArray<Consumer<any>> = slice2aConsumers) =>

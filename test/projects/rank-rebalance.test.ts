@@ -16,10 +16,11 @@ import { rankRebalanceJobKind, rebalanceBatch, scheduleRankRebalance } from "../
 import { moveTask } from "../../core/projects/TaskMove.js";
 import { forEachDialect, openTestDatabase } from "../support/databases.js";
 import { coreFixture, drainJobs, slice2aRuntime } from "./notifications-support.js";
+import { ProjectId, TaskId, WorkspaceId } from "../../core/projects/model/Ids.js";
 
-const insertTasks = async (db: SqlDatabase, owner: string, workspaceId: string, projectId: string, ranks: ReadonlyArray<string>) => {
+const insertTasks = async (db: SqlDatabase, owner: string, workspaceId: WorkspaceId, projectId: ProjectId, ranks: ReadonlyArray<string>) => {
   const at = new Date();
-  const ids = ranks.map(() => randomUUID());
+  const ids = ranks.map(() => TaskId.make(randomUUID()));
   for (const [i, id] of ids.entries()) {
     const task = { id, workspaceId, projectId, title: `t${i}`, status: "todo" as const, assigneeId: null, rank: ranks[i]!, version: 1, deletedAt: null, createdBy: owner, createdAt: at, updatedAt: at };
     await db.db.insertInto("pm_tasks").values(rowCodec(Task, featuresFor(db)).toRow(task)).execute();
@@ -64,7 +65,7 @@ t.test("rebalance racing user moves on Postgres keeps the expected order and los
   const { owner, workspace, project } = await coreFixture(run);
   // 30 tasks on one rank (the worst case for both moves and the rebalance).
   const ids = await insertTasks(db, owner.userId, workspace.id, project.id, Array(30).fill("V"));
-  const initial = (await fullOrder(db, project.id)).map((r) => r.id);
+  const initial = (await fullOrder(db, project.id)).map((r) => TaskId.make(r.id));
   // Move 10 tasks, each right after its own anchor; anchors and moved tasks are disjoint.
   const moves = Array.from({ length: 10 }, (_, i) => ({ task: initial[i * 3 + 1]!, anchor: initial[29 - i * 3]! }));
   const movedSet = new Set(moves.map((m) => m.task));
@@ -77,7 +78,7 @@ t.test("rebalance racing user moves on Postgres keeps the expected order and los
   let rebalanced = 0;
   const rebalancers = Array.from({ length: 2 }, async () => {
     for (let round = 0; round < 3; round++) {
-      let after: { rank: string; id: string } | undefined;
+      let after: { rank: string; id: TaskId } | undefined;
       for (;;) {
         const batch = await run(rebalanceBatch(project.id, after, 7));
         rebalanced += batch.moved;

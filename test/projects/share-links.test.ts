@@ -16,18 +16,16 @@ import { mintToken } from "../../adapters/koa/Authentication.js";
 import { makeSqlOutbox } from "../../adapters/sql/SqlOutbox.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShareLinksRepository.js";
 import { addProjectMember, createProject, revokeProjectMembership } from "../../core/projects/Projects.js";
 import { accessSharedProject, createShareLink } from "../../core/projects/ShareLinks.js";
 import { addWorkspaceMember, createWorkspace, removeWorkspaceMember } from "../../core/projects/Workspaces.js";
 import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
-import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { forEachDialect } from "../support/databases.js";
 import { forEachDialectConfig, hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
-import { newUser, projectFixture, projectsRuntime, type Answer, type Client, type ProjectServices } from "./support.js";
+import { newUser, projectFixture, projectsRuntime, type Answer, type Client } from "./support.js";
 
 const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
 
@@ -159,17 +157,8 @@ const failingOutbox = (db: SqlDatabase) => {
   return Layer.succeed(Outbox, { append: (events) => Effect.zipRight(real.append(events), Effect.dieMessage("outbox outage")) });
 };
 
-/** The core runtime with the share link repository (and any other override). */
-const runtimeWithLinks = (t: Parameters<typeof projectsRuntime>[0], db: SqlDatabase, extra?: Layer.Layer<any>) => {
-  const links = Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db));
-  const runtime = projectsRuntime(t, db, extra === undefined ? links : Layer.merge(links, extra));
-  // The share link port is provided above, whether or not ProjectServices lists it yet.
-  const widen = <A, E>(effect: Effect.Effect<A, E, any>) => effect as Effect.Effect<A, E, ProjectServices>;
-  return {
-    run: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.run(widen(effect)),
-    attempt: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.attempt(widen(effect)),
-  };
-};
+/** The core runtime of the module (its definition provides the share link repository), with any override. */
+const runtimeWithLinks = (t: Parameters<typeof projectsRuntime>[0], db: SqlDatabase, extra?: Layer.Layer<never>) => projectsRuntime(t, db, extra);
 
 const linkState = (db: SqlDatabase) =>
   db.db.selectFrom("pm_share_links").select(["id", "revoked_at", "revoked_reason"]).orderBy("id").execute();

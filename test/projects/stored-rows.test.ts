@@ -9,12 +9,13 @@ import { RowDoesNotFit, rowCodec } from "../../adapters/sql/RowCodec.js";
 import { SavedView } from "../../core/projects/model/SavedView.js";
 import { Task } from "../../core/projects/model/Task.js";
 import { forEachDialect } from "../support/databases.js";
+import { ProjectId, SavedViewId, TaskId, WorkspaceId } from "../../core/projects/model/Ids.js";
 
 const at = new Date("2026-01-02T03:04:05.000Z");
 const task: Task = {
-  id: "7d3c1d3e-0000-4000-8000-000000000001",
-  workspaceId: "w",
-  projectId: "p",
+  id: TaskId.make("7d3c1d3e-0000-4000-8000-000000000001"),
+  workspaceId: WorkspaceId.make("w"),
+  projectId: ProjectId.make("p"),
   title: "Write the spec",
   status: "in_progress",
   assigneeId: null,
@@ -38,9 +39,9 @@ forEachDialect(t, "stored JSON that no longer fits its record is refused, never 
   const f = featuresFor(db);
   const views = rowCodec(SavedView, f);
   const view: SavedView = {
-    id: "v",
-    workspaceId: "w",
-    projectId: "p",
+    id: SavedViewId.make("v"),
+    workspaceId: WorkspaceId.make("w"),
+    projectId: ProjectId.make("p"),
     userId: "u",
     name: "Mine",
     filters: { status: ["todo"] },

@@ -9,43 +9,24 @@ import { randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { makeSqlCommentsRepository } from "../../adapters/sql/projects/SqlCommentsRepository.js";
-import { makeSqlProjectsRepository } from "../../adapters/sql/projects/SqlProjectsRepository.js";
-import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShareLinksRepository.js";
-import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
-import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
-import { projectsModule } from "../../hosts/modules/projectsModule.js";
+import type { StoragePorts } from "../../adapters/sql/storageLayer.js";
+import { makeProjectsModule, projectsModule, type ProjectsPorts } from "../../hosts/modules/projectsModule.js";
 import type { ServerOptions } from "../../hosts/ReferenceServer.js";
-import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
-import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
-import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
-import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import type { Mailer } from "../../ports/Mailer.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
+import { moduleLayer } from "../support/moduleLayer.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 
-/** Every service the project core needs. */
-export type ProjectServices =
-  | StoragePorts
-  | WorkspacesRepository
-  | ProjectsRepository
-  | TasksRepository
-  | CommentsRepository
-  | ShareLinksRepository
-  | RealtimeBus;
+/** Every service the project core needs: the kernel storage ports, the module's ports and a realtime bus. */
+export type ProjectServices = StoragePorts | ProjectsPorts | RealtimeBus;
 
-/** The project repositories over `db`. */
-export const projectRepositories = (db: SqlDatabase) =>
-  Layer.mergeAll(
-    Layer.succeed(WorkspacesRepository, makeSqlWorkspacesRepository(db)),
-    Layer.succeed(ProjectsRepository, makeSqlProjectsRepository(db)),
-    Layer.succeed(TasksRepository, makeSqlTasksRepository(db)),
-    Layer.succeed(CommentsRepository, makeSqlCommentsRepository(db)),
-    Layer.succeed(ShareLinksRepository, makeSqlShareLinksRepository(db)),
-  );
+/** A mailer that drops every message (core-level tests that do not look at mail). */
+const discardingMailer: Mailer = { send: () => Effect.void };
+
+/** The project module as core-level tests compose it: its own definition, with `mailer` (default: discards). */
+export const testProjectsModule = (mailer: Mailer = discardingMailer) => makeProjectsModule({ mailer });
 
 /** A bus that records notices (no other process listens in these tests). */
 export const recordingBus = () => {
@@ -57,21 +38,28 @@ export const recordingBus = () => {
   return { bus, notices };
 };
 
-/** A runtime of the project core over `db` (override any port with `overrides`), disposed at teardown. */
-export const projectsRuntime = (t: HasTeardown, db: SqlDatabase, overrides: Layer.Layer<never> | Layer.Layer<any> = Layer.empty) => {
+/**
+ * A runtime of the project core over `db`, built from the module's definition (`module`, by
+ * default `testProjectsModule()`), with a recording realtime bus; `overrides` replace any port.
+ * Disposed at teardown.
+ */
+export const projectsRuntime = (
+  t: HasTeardown,
+  db: SqlDatabase,
+  overrides: Layer.Layer<never> = Layer.empty,
+  module: ReturnType<typeof makeProjectsModule> = testProjectsModule(),
+) => {
   const { bus, notices } = recordingBus();
-  const runtime = ManagedRuntime.make(
-    Layer.merge(Layer.mergeAll(storageLayer(db), projectRepositories(db), Layer.succeed(RealtimeBus, bus)), overrides),
-  );
+  const runtime = ManagedRuntime.make(Layer.merge(Layer.merge(moduleLayer(db, [module]), Layer.succeed(RealtimeBus, bus)), overrides));
   t.teardown(() => runtime.dispose());
   return {
     notices,
-    run: <A, E>(effect: Effect.Effect<A, E, ProjectServices>): Promise<A> => runtime.runPromise(effect as Effect.Effect<A, E, never>),
+    run: <A, E>(effect: Effect.Effect<A, E, ProjectServices>): Promise<A> => runtime.runPromise(effect),
     /** The typed failure, the value, or the defect of `effect`. */
     attempt: async <A, E>(
       effect: Effect.Effect<A, E, ProjectServices>,
     ): Promise<{ ok: true; value: A } | { ok: false; error?: E; defect?: unknown }> => {
-      const exit = await runtime.runPromiseExit(effect as Effect.Effect<A, E, never>);
+      const exit = await runtime.runPromiseExit(effect);
       if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
       const failure = Cause.failureOption(exit.cause);
       return Option.isSome(failure) ? { ok: false, error: failure.value } : { ok: false, defect: Cause.squash(exit.cause) };

@@ -13,14 +13,15 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { projectFixture, type Client } from "./support.js";
 import { startSlice2aServer } from "./notifications-support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
+import { ProjectId, TaskId, WorkspaceId } from "../../core/projects/model/Ids.js";
 
 const titles = async (c: Client, projectId: string): Promise<string[]> =>
   (await c.call("GET", `/v1/projects/${projectId}/tasks?limit=200`)).body.data.map((x: { title: string }) => x.title);
 
 /** Inserts tasks that all share `rank` (as concurrent creates may), answering them in id order. */
-const insertTied = async (db: SqlDatabase, owner: string, workspaceId: string, projectId: string, rank: string, n: number) => {
+const insertTied = async (db: SqlDatabase, owner: string, workspaceId: WorkspaceId, projectId: ProjectId, rank: string, n: number) => {
   const at = new Date();
-  const ids = Array.from({ length: n }, () => randomUUID()).sort();
+  const ids = Array.from({ length: n }, () => TaskId.make(randomUUID())).sort();
   for (const [i, id] of ids.entries()) {
     const task = { id, workspaceId, projectId, title: `tied-${i}`, status: "todo" as const, assigneeId: null, rank, version: 1, deletedAt: null, createdBy: owner, createdAt: at, updatedAt: at };
     await db.db.insertInto("pm_tasks").values(rowCodec(Task, featuresFor(db)).toRow(task)).execute();
@@ -53,7 +54,7 @@ forEachDialectConfig(t, `a move lands between two neighbour ids even when hidden
 forEachDialectConfig(t, `many tasks may share one rank, the order stays total, and a move between tied tasks lands between them`, async (t, config, dialect) => {
   const { client, db } = await startSlice2aServer(t, config);
   const { owner, workspaceId, projectId } = await projectFixture(client);
-  const tied = await insertTied(db, owner.userId, workspaceId, projectId, "V", 6);
+  const tied = await insertTied(db, owner.userId, WorkspaceId.make(workspaceId), ProjectId.make(projectId), "V", 6);
   t.same(await titles(owner, projectId), tied.map((_, i) => `tied-${i}`), "ties are ordered by id");
   const pages: string[] = [];
   let cursor: string | null = null;

@@ -1,8 +1,9 @@
 /** Request params and bodies of the API key routes. */
 import { Schema } from "effect";
+import { ApiKeyId } from "../../../core/payments/model/Ids.js";
 
 /** Path parameter of one key. */
-export const ApiKeyIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
+export const ApiKeyIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(ApiKeyId)) });
 
 /** Body of POST /v1/api-keys. */
 export const IssueApiKeyBody = Schema.Struct({

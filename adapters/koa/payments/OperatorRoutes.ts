@@ -13,6 +13,7 @@ import { PageOf } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { ReplayReasonBody } from "./OperatorSchemas.js";
+import { ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
@@ -43,7 +44,7 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     tags: ["operator"],
     auth: "required",
     idempotency: "required",
-    params: Schema.Struct({ id: Id }),
+    params: Schema.Struct({ id: Id.pipe(Schema.compose(WebhookDeliveryId)) }),
     body: ReplayReasonBody,
     responses: { 201: ReplayRequestWire },
     problems: [403, 404, 409, 422],
@@ -58,7 +59,7 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     tags: ["operator"],
     auth: "required",
     idempotency: "required",
-    params: Schema.Struct({ id: Id, request_id: Id }),
+    params: Schema.Struct({ id: Id.pipe(Schema.compose(WebhookDeliveryId)), request_id: Id.pipe(Schema.compose(ReplayRequestId)) }),
     body: ReplayReasonBody,
     responses: { 200: ReplayRequestWire },
     problems: [403, 404, 409, 422],

@@ -3,6 +3,7 @@
  * HTTP). Response shapes are derived from the records in core/payments/model.
  */
 import { Schema } from "effect";
+import { PaymentIntentId } from "../../../core/payments/model/Ids.js";
 
 /** A provider payment method token; the error message never repeats the value sent. */
 export const PaymentMethodToken = Schema.String.pipe(
@@ -10,7 +11,7 @@ export const PaymentMethodToken = Schema.String.pipe(
 );
 
 /** Path parameter of the intent routes. */
-export const IntentIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
+export const IntentIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(PaymentIntentId)) });
 
 /** Body of POST /v1/payment-intents. */
 export const CreateIntentBody = Schema.Struct({
@@ -31,7 +32,7 @@ export const CaptureIntentBody = Schema.Struct({
 
 /** Body of POST /v1/refunds. */
 export const CreateRefundBody = Schema.Struct({
-  payment_intent_id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  payment_intent_id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(PaymentIntentId)),
   amount_minor: Schema.Int,
   currency: Schema.optional(Schema.String),
 });

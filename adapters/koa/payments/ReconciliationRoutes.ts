@@ -21,10 +21,11 @@ import { PageOf, mapPage } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { ResolveExceptionBody } from "./ReconciliationSchemas.js";
+import { ReconciliationExceptionId } from "../../../core/payments/model/Ids.js";
 
 const tags = ["payments"];
 
-const ExceptionIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
+const ExceptionIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(ReconciliationExceptionId)) });
 
 /** GET /v1/reconciliation-exceptions — the merchant's exceptions, newest first (ledger:read). */
 const listReconciliationExceptionsRoute = defineRoute({

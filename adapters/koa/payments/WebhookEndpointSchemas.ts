@@ -1,8 +1,9 @@
 /** Request params and bodies of the merchant webhook endpoint routes. */
 import { Schema } from "effect";
+import { WebhookEndpointId } from "../../../core/payments/model/Ids.js";
 
 /** Path parameter of one endpoint. */
-export const WebhookEndpointIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) });
+export const WebhookEndpointIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(WebhookEndpointId)) });
 
 /** Body of POST /v1/webhook-endpoints (events default: every type). */
 export const CreateWebhookEndpointBody = Schema.Struct({

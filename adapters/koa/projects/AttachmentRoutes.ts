@@ -15,7 +15,7 @@ import { TransferGrantView } from "../../../core/projects/model/TransferGrant.js
 import { downloadThumbnail } from "../../../core/projects/AttachmentThumbnails.js";
 import { mapPage, PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { IdParams, PageQuery } from "./ProjectSchemas.js";
+import { AttachmentParams, PageQuery, TaskParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -41,7 +41,7 @@ export const requestAttachmentUploadRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: TaskParams,
   body: AttachmentUploadBody,
   responses: { 201: AttachmentUploadView },
   problems: [403, 404, 409, 413, 422],
@@ -63,7 +63,7 @@ export const completeAttachmentRoute = defineRoute({
   description: "Idempotent: completing again answers the attachment as it is. 409 upload_incomplete before the bytes were uploaded.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: AttachmentParams,
   responses: { 202: AttachmentView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params }) =>
@@ -79,7 +79,7 @@ export const listAttachmentsRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: TaskParams,
   query: PageQuery,
   responses: { 200: PageOf(AttachmentView) },
   problems: [400, 403, 404],
@@ -97,7 +97,7 @@ export const getAttachmentRoute = defineRoute({
   summary: "Read an attachment and its scan status",
   tags,
   auth: "required",
-  params: IdParams,
+  params: AttachmentParams,
   responses: { 200: AttachmentView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -113,7 +113,7 @@ export const downloadAttachmentRoute = defineRoute({
   description: "409 attachment_quarantined until the scan is clean; 409 attachment_infected, attachment_scan_failed, attachment_not_uploaded.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: AttachmentParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
   handler: ({ principal, params }) => downloadAttachment(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),
@@ -129,7 +129,7 @@ export const downloadThumbnailRoute = defineRoute({
     "Same access rules as the download. 409 with the download's code when the attachment is not clean; 409 thumbnail_not_ready, thumbnail_unsupported or thumbnail_failed per `thumbnail.status`.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: AttachmentParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
   handler: ({ principal, params }) => downloadThumbnail(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect";
 import { editComment } from "../../../core/projects/CommentEdit.js";
 import { CommentView } from "../../../core/projects/model/Comment.js";
 import { defineRoute } from "../Route.js";
-import { IdParams, UserId } from "./ProjectSchemas.js";
+import { CommentParams, UserId } from "./ProjectSchemas.js";
 
 /** Body of a comment edit. */
 export const EditCommentBody = Schema.Struct({
@@ -20,7 +20,7 @@ export const editCommentRoute = defineRoute({
   description: "Mentions replace the old list; only users newly mentioned are notified. 409 task_deleted when the task is in the trash.",
   tags: ["projects"],
   auth: "required",
-  params: IdParams,
+  params: CommentParams,
   body: EditCommentBody,
   responses: { 200: CommentView },
   problems: [403, 404, 409, 422, 429],

@@ -4,7 +4,7 @@ import { addComment, listComments } from "../../../core/projects/Comments.js";
 import { CommentView } from "../../../core/projects/model/Comment.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { CommentBody, IdParams, PageQuery } from "./ProjectSchemas.js";
+import { CommentBody, PageQuery, TaskParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -19,7 +19,7 @@ export const addCommentRoute = defineRoute({
   auth: "required",
   // The specification's mechanism here is the body's client_mutation_id, not Idempotency-Key.
   idempotency: "none",
-  params: IdParams,
+  params: TaskParams,
   body: CommentBody,
   responses: { 201: CommentView },
   problems: [403, 404, 409, 422, 429],
@@ -40,7 +40,7 @@ export const listCommentsRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: TaskParams,
   query: PageQuery,
   responses: { 200: PageOf(CommentView) },
   problems: [400, 403, 404],

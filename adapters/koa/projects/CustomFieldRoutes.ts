@@ -4,11 +4,11 @@ import { CustomFieldType, CustomFieldView } from "../../../core/projects/model/C
 import { TaskFieldValueView } from "../../../core/projects/model/TaskFieldValue.js";
 import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { idOf, ProjectParams, TaskParams } from "./ProjectSchemas.js";
+import { CustomFieldId, TaskId } from "../../../core/projects/model/Ids.js";
 import { currentAsTaskView } from "./TaskResponses.js";
 
 const tags = ["projects"];
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
 /** Body of POST /v1/projects/:id/fields. */
 export const CustomFieldBody = Schema.Struct({
@@ -29,7 +29,7 @@ export const createCustomFieldRoute = defineRoute({
   description: "409 custom_field_exists when the project already has a field of that name.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   body: CustomFieldBody,
   responses: { 201: CustomFieldView },
   problems: [403, 404, 409, 422],
@@ -45,7 +45,7 @@ export const listCustomFieldsRoute = defineRoute({
   summary: "List a project's custom fields",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(CustomFieldView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -65,7 +65,7 @@ export const setTaskFieldValueRoute = defineRoute({
   tags,
   auth: "required",
   ifMatch: "optional",
-  params: Schema.Struct({ id: Id, fieldId: Id }),
+  params: Schema.Struct({ id: idOf(TaskId), fieldId: idOf(CustomFieldId) }),
   body: FieldValueBody,
   responses: { 200: TaskFieldValueView, 204: null },
   problems: [403, 404, 409, 412, 422],
@@ -86,7 +86,7 @@ export const listTaskFieldValuesRoute = defineRoute({
   summary: "List a task's custom field values",
   tags,
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(TaskFieldValueView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>

@@ -3,12 +3,12 @@ import { Effect, Schema } from "effect";
 import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
 import { TaskDependenciesView, type TaskDependencies } from "../../../core/projects/model/TaskDependency.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { idOf, TaskParams } from "./ProjectSchemas.js";
+import { TaskId } from "../../../core/projects/model/Ids.js";
 
 const tags = ["projects"];
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
-const view = (taskId: string, deps: { readonly blockedBy: ReadonlyArray<string>; readonly blocking: ReadonlyArray<string> }): TaskDependencies => ({
+const view = (taskId: TaskId, deps: { readonly blockedBy: ReadonlyArray<TaskId>; readonly blocking: ReadonlyArray<TaskId> }): TaskDependencies => ({
   taskId,
   blockedBy: deps.blockedBy,
   blocking: deps.blocking,
@@ -23,8 +23,8 @@ export const addDependencyRoute = defineRoute({
   description: "409 dependency_cycle when the edge would close a cycle (or a task would block itself).",
   tags,
   auth: "required",
-  params: IdParams,
-  body: Schema.Struct({ blocked_by_id: Id }),
+  params: TaskParams,
+  body: Schema.Struct({ blocked_by_id: idOf(TaskId) }),
   responses: { 201: TaskDependenciesView, 200: TaskDependenciesView },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
@@ -43,7 +43,7 @@ export const listDependenciesRoute = defineRoute({
   summary: "A task's blockers and the tasks it blocks",
   tags,
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   responses: { 200: TaskDependenciesView },
   problems: [403, 404],
   handler: ({ principal, params }) => listDependencies(principal, params.id).pipe(Effect.map((deps) => ({ status: 200, body: view(params.id, deps) }))),
@@ -57,7 +57,7 @@ export const removeDependencyRoute = defineRoute({
   summary: "Remove a blocked-by dependency",
   tags,
   auth: "required",
-  params: Schema.Struct({ id: Id, blockedById: Id }),
+  params: Schema.Struct({ id: idOf(TaskId), blockedById: idOf(TaskId) }),
   responses: { 204: null },
   problems: [403, 404],
   handler: ({ principal, params }) => removeDependency(principal, params.id, params.blockedById).pipe(Effect.as({ status: 204 })),

@@ -4,7 +4,7 @@ import { TransferGrantView } from "../../../core/projects/model/TransferGrant.js
 import { downloadExport, getExport, requestExport } from "../../../core/projects/Exports.js";
 import { ExportView } from "../../../core/projects/model/WorkspaceExport.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { ExportParams, WorkspaceParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -18,7 +18,7 @@ export const requestExportRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   responses: { 202: ExportView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -35,7 +35,7 @@ export const getExportRoute = defineRoute({
   summary: "Poll an export",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ExportParams,
   responses: { 200: ExportView },
   problems: [403, 404],
   handler: ({ principal, params }) => getExport(principal, params.id).pipe(Effect.map((e) => ({ status: 200, body: e }))),
@@ -50,7 +50,7 @@ export const downloadExportRoute = defineRoute({
   description: "409 export_not_ready while the job runs; 409 export_failed when it failed.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ExportParams,
   responses: { 200: TransferGrantView },
   problems: [403, 404, 409],
   handler: ({ principal, params }) => downloadExport(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),

@@ -9,7 +9,7 @@ import {
 } from "../../../core/projects/NotificationQueries.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { IdParams, PageQuery } from "./ProjectSchemas.js";
+import { NotificationParams, PageQuery } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -52,7 +52,7 @@ export const markReadRoute = defineRoute({
   summary: "Mark one notification read",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NotificationParams,
   responses: { 200: NotificationView },
   problems: [403, 404],
   handler: ({ principal, params }) =>

@@ -4,7 +4,7 @@ import { addProjectMember, createProject, getProject, revokeProjectMembership } 
 import { ProjectMemberView } from "../../../core/projects/model/ProjectMember.js";
 import { ProjectView } from "../../../core/projects/model/Project.js";
 import { defineRoute } from "../Route.js";
-import { IdParams, MemberParams, NameBody, ProjectMemberBody, ReasonQuery } from "./ProjectSchemas.js";
+import { NameBody, ProjectMemberBody, ProjectMemberParams, ProjectParams, ReasonQuery, WorkspaceParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -16,7 +16,7 @@ export const createProjectRoute = defineRoute({
   summary: "Create a project (the caller becomes its admin)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   body: NameBody,
   responses: { 201: ProjectView },
   problems: [403, 404, 422],
@@ -32,7 +32,7 @@ export const getProjectRoute = defineRoute({
   summary: "Read a project the caller can see",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   responses: { 200: ProjectView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -47,7 +47,7 @@ export const addProjectMemberRoute = defineRoute({
   summary: "Add a project member or change its role (project admin)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   body: ProjectMemberBody,
   responses: { 201: ProjectMemberView, 200: ProjectMemberView },
   problems: [403, 404, 422, 429],
@@ -68,7 +68,7 @@ export const revokeProjectMemberRoute = defineRoute({
     "Removes the membership, records actor and reason, produces MembershipRevoked and drops the user's live subscriptions to the project. Repeating it answers 204 and changes nothing.",
   tags,
   auth: "required",
-  params: MemberParams,
+  params: ProjectMemberParams,
   query: ReasonQuery,
   responses: { 204: null },
   problems: [403, 404],

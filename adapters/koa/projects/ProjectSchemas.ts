@@ -2,6 +2,17 @@
 import { Schema } from "effect";
 import { ProjectRole, WorkspaceRole } from "../../../core/projects/model/Roles.js";
 import { TaskStatus } from "../../../core/projects/model/Task.js";
+import {
+  AttachmentId,
+  CommentId,
+  NotificationId,
+  ProjectId,
+  SavedViewId,
+  ShareLinkId,
+  TaskId,
+  WorkspaceExportId,
+  WorkspaceId,
+} from "../../../core/projects/model/Ids.js";
 import { pageQueryFields } from "../Pagination.js";
 
 /** A user id (the `sub` of a token): a UUID. */
@@ -11,11 +22,35 @@ export const UserId = Schema.String.pipe(
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
-/** `:id` path parameter. */
-export const IdParams = Schema.Struct({ id: Id });
+/**
+ * An id in a path, query or body, decoded into its record's id brand: any 1 to 100 characters, as
+ * before the brands (an id that names nothing answers 404, not 400).
+ */
+export const idOf = <A extends string>(brand: Schema.Schema<A, string>): Schema.Schema<A, string> => Schema.compose(Id, brand);
 
-/** `:id/members/:userId` path parameters. */
-export const MemberParams = Schema.Struct({ id: Id, userId: Id });
+/** `:id` of a workspace. */
+export const WorkspaceParams = Schema.Struct({ id: idOf(WorkspaceId) });
+/** `:id` of a project. */
+export const ProjectParams = Schema.Struct({ id: idOf(ProjectId) });
+/** `:id` of a task. */
+export const TaskParams = Schema.Struct({ id: idOf(TaskId) });
+/** `:id` of a comment. */
+export const CommentParams = Schema.Struct({ id: idOf(CommentId) });
+/** `:id` of an attachment. */
+export const AttachmentParams = Schema.Struct({ id: idOf(AttachmentId) });
+/** `:id` of a saved view. */
+export const SavedViewParams = Schema.Struct({ id: idOf(SavedViewId) });
+/** `:id` of a share link. */
+export const ShareLinkParams = Schema.Struct({ id: idOf(ShareLinkId) });
+/** `:id` of a workspace export. */
+export const ExportParams = Schema.Struct({ id: idOf(WorkspaceExportId) });
+/** `:id` of a notification. */
+export const NotificationParams = Schema.Struct({ id: idOf(NotificationId) });
+
+/** `/v1/workspaces/:id/members/:userId` path parameters. */
+export const WorkspaceMemberParams = Schema.Struct({ id: idOf(WorkspaceId), userId: Id });
+/** `/v1/projects/:id/members/:userId` path parameters. */
+export const ProjectMemberParams = Schema.Struct({ id: idOf(ProjectId), userId: Id });
 
 /** Body of POST /v1/workspaces and POST /v1/workspaces/:id/projects. */
 export const NameBody = Schema.Struct({ name: Schema.String });
@@ -67,4 +102,4 @@ export const CommentBody = Schema.Struct({
 export const PageQuery = Schema.Struct(pageQueryFields);
 
 /** Query of GET /v1/activity. */
-export const ActivityQuery = Schema.Struct({ workspace_id: Schema.optional(Id), ...pageQueryFields });
+export const ActivityQuery = Schema.Struct({ workspace_id: Schema.optional(idOf(WorkspaceId)), ...pageQueryFields });

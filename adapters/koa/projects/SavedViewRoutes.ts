@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect";
 import { SavedViewFilters, SavedViewSort, SavedViewView } from "../../../core/projects/model/SavedView.js";
 import { createSavedView, deleteSavedView, listSavedViews } from "../../../core/projects/SavedViews.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { ProjectParams, SavedViewParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -23,7 +23,7 @@ export const createSavedViewRoute = defineRoute({
   description: "409 saved_view_exists when you already have a view of that name in the project.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   body: SavedViewBody,
   responses: { 201: SavedViewView },
   problems: [403, 404, 409, 422],
@@ -39,7 +39,7 @@ export const listSavedViewsRoute = defineRoute({
   summary: "List your saved views of a project",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(SavedViewView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -54,7 +54,7 @@ export const deleteSavedViewRoute = defineRoute({
   summary: "Delete one of your saved views",
   tags,
   auth: "required",
-  params: IdParams,
+  params: SavedViewParams,
   responses: { 204: null },
   problems: [404],
   handler: ({ principal, params }) => deleteSavedView(principal, params.id).pipe(Effect.as({ status: 204 })),

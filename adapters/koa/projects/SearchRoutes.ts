@@ -5,11 +5,13 @@ import { search } from "../../../core/projects/Search.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { WorkspaceId } from "../../../core/projects/model/Ids.js";
+import { idOf } from "./ProjectSchemas.js";
 
 /** Query of GET /v1/search. */
 export const SearchQuery = Schema.Struct({
   q: Schema.String.pipe(Schema.maxLength(500)),
-  workspace_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  workspace_id: Schema.optional(idOf(WorkspaceId)),
   ...pageQueryFields,
 });
 

@@ -11,7 +11,7 @@ import { CreatedShareLinkView, ShareLinkView } from "../../../core/projects/mode
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { ProjectParams, ShareLinkParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -43,7 +43,7 @@ export const createShareLinkRoute = defineRoute({
   tags,
   auth: "required",
   // Not replayable: a stored replay would keep the token in clear in the idempotency record.
-  params: IdParams,
+  params: ProjectParams,
   body: ShareLinkBody,
   responses: { 201: CreatedShareLinkView },
   problems: [403, 404, 422, 429],
@@ -62,7 +62,7 @@ export const listShareLinksRoute = defineRoute({
   summary: "List a project's share links (project admin; never the tokens)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkView) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -77,7 +77,7 @@ export const revokeShareLinkRoute = defineRoute({
   summary: "Revoke a share link (project admin or its creator; idempotent)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ShareLinkParams,
   responses: { 204: null },
   problems: [403, 404],
   handler: ({ principal, params }) => revokeShareLink(principal, params.id).pipe(Effect.as({ status: 204 })),

@@ -4,12 +4,12 @@ import { moveTask } from "../../../core/projects/TaskMove.js";
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./ProjectSchemas.js";
+import { idOf, TaskParams } from "./ProjectSchemas.js";
+import { TaskId } from "../../../core/projects/model/Ids.js";
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
 /** Body of the move: the task lands right after `before_id`, or right before `after_id`. */
-export const MoveTaskBody = Schema.Struct({ before_id: Schema.optional(Id), after_id: Schema.optional(Id) });
+export const MoveTaskBody = Schema.Struct({ before_id: Schema.optional(idOf(TaskId)), after_id: Schema.optional(idOf(TaskId)) });
 
 /** POST /v1/tasks/:id/move — contributor or above. */
 export const moveTaskRoute = defineRoute({
@@ -21,7 +21,7 @@ export const moveTaskRoute = defineRoute({
     "The task lands right after before_id (or right before after_id), even when tasks the caller cannot see sit between them. 409 task_deleted for a task in the trash; 409 task_order_changed if the neighbours kept changing.",
   tags: ["projects"],
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   body: MoveTaskBody,
   responses: { 200: TaskView },
   problems: [403, 404, 409, 422],

@@ -8,14 +8,15 @@ import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { CreateTaskBody, IdParams, PatchTaskBody, TaskListQuery } from "./ProjectSchemas.js";
+import { CreateTaskBody, idOf, PatchTaskBody, ProjectParams, TaskListQuery, TaskParams } from "./ProjectSchemas.js";
+import { SavedViewId } from "../../../core/projects/model/Ids.js";
 
 const tags = ["projects"];
 
 /** Query of GET /v1/projects/:id/tasks: the plain list's, plus an optional saved view. */
 export const TaskListViewQuery = Schema.Struct({
   ...TaskListQuery.fields,
-  view: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+  view: Schema.optional(idOf(SavedViewId)).annotations({
     description: "Id of one of your saved views of this project: its filters and sort apply (404 for any other view).",
   }),
 });
@@ -32,7 +33,7 @@ export const listTasksRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: ProjectParams,
   query: TaskListViewQuery,
   responses: { 200: PageOf(TaskView) },
   problems: [400, 403, 404],
@@ -52,7 +53,7 @@ export const createTaskRoute = defineRoute({
   description: "Status defaults to the first status of the workflow (todo). An Idempotency-Key is accepted and recommended.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ProjectParams,
   body: CreateTaskBody,
   responses: { 201: TaskView },
   problems: [403, 404, 422],
@@ -68,7 +69,7 @@ export const getTaskRoute = defineRoute({
   summary: "Read a task (ETag carries its version)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   responses: { 200: TaskView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -86,7 +87,7 @@ export const patchTaskRoute = defineRoute({
   tags,
   auth: "required",
   ifMatch: "required",
-  params: IdParams,
+  params: TaskParams,
   body: PatchTaskBody,
   responses: { 200: TaskView },
   problems: [403, 404, 409, 412, 422, 428],
@@ -102,7 +103,7 @@ export const deleteTaskRoute = defineRoute({
   summary: "Move a task to the trash (kept for restore and audit)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
   handler: ({ principal, params }) =>
@@ -117,7 +118,7 @@ export const restoreTaskRoute = defineRoute({
   summary: "Restore a task from the trash",
   tags,
   auth: "required",
-  params: IdParams,
+  params: TaskParams,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
   handler: ({ principal, params }) =>

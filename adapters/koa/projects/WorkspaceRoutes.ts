@@ -4,7 +4,7 @@ import { WorkspaceMemberView } from "../../../core/projects/model/WorkspaceMembe
 import { WorkspaceView } from "../../../core/projects/model/Workspace.js";
 import { addWorkspaceMember, createWorkspace, getWorkspace, removeWorkspaceMember } from "../../../core/projects/Workspaces.js";
 import { defineRoute } from "../Route.js";
-import { IdParams, MemberParams, NameBody, ReasonQuery, WorkspaceMemberBody } from "./ProjectSchemas.js";
+import { NameBody, ReasonQuery, WorkspaceMemberBody, WorkspaceMemberParams, WorkspaceParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -31,7 +31,7 @@ export const getWorkspaceRoute = defineRoute({
   summary: "Read a workspace the caller belongs to",
   tags,
   auth: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   responses: { 200: WorkspaceView },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -46,7 +46,7 @@ export const addWorkspaceMemberRoute = defineRoute({
   summary: "Add a workspace member or change its role (owner)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   body: WorkspaceMemberBody,
   responses: { 201: WorkspaceMemberView, 200: WorkspaceMemberView },
   problems: [403, 404, 409, 422, 429],
@@ -65,7 +65,7 @@ export const removeWorkspaceMemberRoute = defineRoute({
   summary: "Remove a workspace member and its project memberships (owner; idempotent)",
   tags,
   auth: "required",
-  params: MemberParams,
+  params: WorkspaceMemberParams,
   query: ReasonQuery,
   responses: { 204: null },
   problems: [403, 404, 409],

@@ -46,6 +46,8 @@ import {
   stepKey,
   type ServiceFailure,
 } from "./GatewayErrors.js";
+// The shared PaymentGateway port carries plain ids (another module's boundary); they are branded here, where they enter the payment core.
+import { PaymentIntentId } from "../../../core/payments/model/Ids.js";
 
 /** The services the payment programs run with (the payment module's runtime provides them). */
 export type InProcessGatewayServices =
@@ -208,7 +210,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "authorize",
             { payment_intent_id: intent.paymentId },
             intent.paymentId,
-            confirmIntent(principal, intent.paymentId, {}).pipe(
+            confirmIntent(principal, PaymentIntentId.make(intent.paymentId), {}).pipe(
               Effect.map(({ intent: after, outcome, declineCode }): StoredResponse =>
                 outcome === "declined"
                   ? {
@@ -248,7 +250,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "capture",
             { payment_id: req.paymentId, amount_minor: req.amount?.amount_minor ?? null, currency: req.amount?.currency ?? null },
             req.paymentId,
-            captureIntent(principal, req.paymentId, {
+            captureIntent(principal, PaymentIntentId.make(req.paymentId), {
               ...(req.amount === undefined ? {} : { amountMinor: req.amount.amount_minor, currency: req.amount.currency }),
             }).pipe(Effect.map((intent) => ({ status: 200, body: intentWire(intent) }))),
           ),
@@ -264,7 +266,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "cancel",
             { payment_id: req.paymentId },
             req.paymentId,
-            cancelIntent(principal, req.paymentId).pipe(Effect.map((intent) => ({ status: 200, body: intentWire(intent) }))),
+            cancelIntent(principal, PaymentIntentId.make(req.paymentId)).pipe(Effect.map((intent) => ({ status: 200, body: intentWire(intent) }))),
           ),
           (response) => intentAnswer("cancel", req.paymentId, response),
         ),
@@ -278,7 +280,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "refund",
             { payment_id: req.paymentId, amount_minor: req.amount.amount_minor, currency: req.amount.currency },
             req.paymentId,
-            createRefund(principal, { intentId: req.paymentId, amountMinor: req.amount.amount_minor, currency: req.amount.currency }).pipe(
+            createRefund(principal, { intentId: PaymentIntentId.make(req.paymentId), amountMinor: req.amount.amount_minor, currency: req.amount.currency }).pipe(
               Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundWire(refund) })),
             ),
           ),
@@ -287,7 +289,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
       ),
     status: (req) =>
       onPaymentRuntime(
-        getIntent(principalOf(req.merchantId), req.paymentId).pipe(
+        getIntent(principalOf(req.merchantId), PaymentIntentId.make(req.paymentId)).pipe(
           Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
           Effect.mapError(toGatewayError("status", req.paymentId)),
         ),

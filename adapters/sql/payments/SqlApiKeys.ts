@@ -102,7 +102,7 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
           .where("merchant_id", "=", merchantId)
           .executeTakeFirst(),
       ).pipe(Effect.map((row) => (row === undefined ? null : summary(row)))),
-    expire: ({ merchantId, keyId, at }) =>
+    expire: ({ merchantId, keyId, at, now }) =>
       runQuery(db, (ex) =>
         ex
           .updateTable("payment_api_keys")
@@ -110,8 +110,14 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
           .where("id", "=", keyId)
           .where("merchant_id", "=", merchantId)
           .where("revoked_at", "is", null)
-          // Never extends a key: only an absent or later expiry is moved earlier.
-          .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", f.timeToDb(at))]))
+          // Live at `now` (an expired key stays expired when it was) and never extended: only an
+          // absent expiry, or one later than both `now` and `at`, is moved earlier.
+          .where((eb) =>
+            eb.or([
+              eb("expires_at", "is", null),
+              eb.and([eb("expires_at", ">", f.timeToDb(at)), eb("expires_at", ">", f.timeToDb(now))]),
+            ]),
+          )
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
   };

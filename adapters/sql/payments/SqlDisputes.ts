@@ -11,6 +11,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { MerchantId, PaymentIntentId } from "../../../core/payments/model/Ids.js";
 
 /** Builds the Disputes port over `db`. */
 export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
@@ -19,7 +20,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
     intentOfProviderPayment: (providerPaymentId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("payment_intents").select(["id", "merchant_id"]).where("provider_payment_id", "=", providerPaymentId).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : { merchantId: String(r.merchant_id), intentId: String(r.id) }))),
+      ).pipe(Effect.map((r) => (r === undefined ? null : { merchantId: MerchantId.make(String(r.merchant_id)), intentId: PaymentIntentId.make(String(r.id)) }))),
     apply: (d) =>
       runQuery(db, (ex) =>
         ex

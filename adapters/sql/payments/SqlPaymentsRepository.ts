@@ -13,6 +13,7 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
+import { makeTransactions } from "../Transactions.js";
 
 /** Builds the payment repository over `db`. */
 export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository => {
@@ -23,6 +24,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
   const refunds = rowCodec(Refund, f);
   const balanceEntries = rowCodec(BalanceEntry, f);
   const audits = rowCodec(AuditRecord, f);
+  const ledgerTransactions = makeTransactions(db);
   return {
     insertMerchant: (m) =>
       runQuery(db, (ex) =>
@@ -99,6 +101,10 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
       ).pipe(Effect.map((r) => toNumber(r.total))),
     postLedger: ({ id, entryIds, merchantId, transaction, createdAt }) =>
       Effect.gen(function* () {
+        // Checked before anything is written, so a refused posting leaves no row behind.
+        if (entryIds.length !== transaction.entries.length) {
+          return yield* Effect.dieMessage(`ledger posting ${id}: ${entryIds.length} entry ids for ${transaction.entries.length} entries`);
+        }
         // ON CONFLICT DO NOTHING keeps a Postgres transaction usable after a duplicate source.
         const inserted = yield* runQuery(db, (ex) =>
           ex
@@ -114,9 +120,6 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
             .returning("id")
             .executeTakeFirst(),
         );
-        if (entryIds.length !== transaction.entries.length) {
-          return yield* Effect.dieMessage(`ledger posting ${id}: ${entryIds.length} entry ids for ${transaction.entries.length} entries`);
-        }
         if (inserted === undefined) {
           return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
         }
@@ -136,7 +139,8 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
             )
             .execute(),
         );
-      }).pipe(Effect.withSpan("PaymentsRepository.postLedger")),
+        // The header and its entries commit together: inside the caller's transaction (joined), else in one of their own.
+      }).pipe(ledgerTransactions.run, Effect.withSpan("PaymentsRepository.postLedger")),
     listBalanceEntries: ({ merchantId, before, limit }) =>
       runQuery(db, (ex) => {
         let query = ex

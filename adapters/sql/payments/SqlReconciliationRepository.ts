@@ -19,9 +19,10 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
+import { MerchantId } from "../../../core/payments/model/Ids.js";
 
 type Row = Record<string, unknown>;
-const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const nullableMerchant = (v: unknown): MerchantId | null => (v === null || v === undefined ? null : MerchantId.make(String(v)));
 
 // Our status in the provider's vocabulary: a captured intent is "captured", a held one "authorized".
 const paymentStatus = (intentStatus: string): string =>
@@ -41,7 +42,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   const paymentObject = (r: Row): SettledObject => ({
     type: "payment",
     reference: String(r.reference),
-    merchantId: String(r.merchant_id),
+    merchantId: MerchantId.make(String(r.merchant_id)),
     subjectId: String(r.id),
     amountMinor: toNumber(r.amount_captured_minor),
     currency: String(r.currency),
@@ -50,7 +51,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   const refundObject = (r: Row): SettledObject => ({
     type: "refund",
     reference: String(r.reference),
-    merchantId: String(r.merchant_id),
+    merchantId: MerchantId.make(String(r.merchant_id)),
     subjectId: String(r.id),
     amountMinor: toNumber(r.amount_minor),
     currency: String(r.currency),
@@ -79,7 +80,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
           .execute(),
       ).pipe(
         Effect.map((rows) =>
-          rows.map((r: Row) => ({ merchantId: nullable(r.merchant_id), kind: String(r.kind), count: toNumber(r.count), oldestOpenedAt: f.timeFromDb(r.oldest) })),
+          rows.map((r: Row) => ({ merchantId: nullableMerchant(r.merchant_id), kind: String(r.kind), count: toNumber(r.count), oldestOpenedAt: f.timeFromDb(r.oldest) })),
         ),
         Effect.withSpan("ReconciliationRepository.openExceptionSummary"),
       ),
@@ -110,6 +111,12 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("merchant_id", "=", merchantId);
         if (status !== undefined) query = query.where("status", "=", status);
         if (before !== undefined) query = query.where("id", "<", before);
+        return query.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
+    listAllExceptions: ({ status, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll();
+        if (status !== undefined) query = query.where("status", "=", status);
         return query.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
     appendOutcome: (o) =>
@@ -177,7 +184,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
           entries: entries.map((e) => ({ account: String(e.account), amount_minor: toNumber(e.amount_minor), currency: String(e.currency) })),
           ...(tx.reverses === null || tx.reverses === undefined ? {} : { reverses: String(tx.reverses) }),
         };
-        return { merchantId: String(tx.merchant_id), transaction, reversedBy: reversal === undefined ? null : String(reversal.source) };
+        return { merchantId: MerchantId.make(String(tx.merchant_id)), transaction, reversedBy: reversal === undefined ? null : String(reversal.source) };
       }),
   };
 };

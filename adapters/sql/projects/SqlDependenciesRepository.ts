@@ -11,6 +11,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { TaskId } from "../../../core/projects/model/Ids.js";
 
 /** Builds the dependency repository over `db`. */
 export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepository => {
@@ -48,7 +49,7 @@ export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepo
       runQuery(db, async (ex) => {
         const blockedBy = await ex.selectFrom("pm_task_dependencies").select("blocked_by_id").where("task_id", "=", taskId).orderBy("blocked_by_id").limit(200).execute();
         const blocking = await ex.selectFrom("pm_task_dependencies").select("task_id").where("blocked_by_id", "=", taskId).orderBy("task_id").limit(200).execute();
-        return { blockedBy: blockedBy.map((r) => String(r.blocked_by_id)), blocking: blocking.map((r) => String(r.task_id)) };
+        return { blockedBy: blockedBy.map((r) => TaskId.make(String(r.blocked_by_id))), blocking: blocking.map((r) => TaskId.make(String(r.task_id))) };
       }),
     countEdges: (taskId) =>
       runQuery(db, (ex) =>

@@ -8,6 +8,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { ProjectId } from "../../../core/projects/model/Ids.js";
 
 /** Builds the project repository over `db`. */
 export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository => {
@@ -56,18 +57,18 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           .where("user_id", "=", userId)
           .returning("project_id")
           .execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => String(r.project_id)))),
+      ).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
     projectIdsOfMember: (userId, workspaceId) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_project_members").select("project_id").where("user_id", "=", userId);
         if (workspaceId !== undefined) query = query.where("workspace_id", "=", workspaceId);
         return query.execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => String(r.project_id)))),
+      }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
     projectIdsOfWorkspaces: (workspaceIds) =>
       workspaceIds.length === 0
         ? Effect.succeed([])
         : runQuery(db, (ex) => ex.selectFrom("pm_projects").select("id").where("workspace_id", "in", [...workspaceIds]).execute()).pipe(
-            Effect.map((rows) => rows.map((r) => String(r.id))),
+            Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id)))),
           ),
     appendAudit: (a) =>
       runQuery(db, (ex) =>

@@ -7,6 +7,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { WorkspaceId } from "../../../core/projects/model/Ids.js";
 
 /** Builds the workspace repository over `db`. */
 export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesRepository => {
@@ -58,6 +59,6 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
     workspaceIdsWithRole: (userId, role) =>
       runQuery(db, (ex) =>
         ex.selectFrom("pm_workspace_members").select("workspace_id").where("user_id", "=", userId).where("role", "=", role).execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => String(r.workspace_id)))),
+      ).pipe(Effect.map((rows) => rows.map((r) => WorkspaceId.make(String(r.workspace_id))))),
   };
 };

@@ -4,11 +4,12 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ApiKeyId, MerchantId } from "./Ids.js";
 
 /** An API key record without its secret hash. */
 export const ApiKey = Schema.Struct({
-  id: Schema.String,
-  merchantId: Schema.String,
+  id: ApiKeyId,
+  merchantId: MerchantId,
   /** `sk_test_` and the first 4 characters of the secret, to recognise a key. */
   prefix: Schema.String,
   scopes: Schema.Array(Schema.String),

@@ -1,10 +1,11 @@
 /** One immutable audit record (spec rule 10): who did what to which object, and why. */
 import { Schema } from "effect";
+import { AuditRecordId, MerchantId } from "./Ids.js";
 
 /** An audit record (table payment_audit_log). */
 export const AuditRecord = Schema.Struct({
-  id: Schema.String,
-  merchantId: Schema.NullOr(Schema.String),
+  id: AuditRecordId,
+  merchantId: Schema.NullOr(MerchantId),
   actor: Schema.String,
   action: Schema.String,
   subjectType: Schema.String,

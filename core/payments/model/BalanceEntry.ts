@@ -1,11 +1,12 @@
 /** One immutable ledger entry of a merchant, with the source of its transaction. */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { BalanceEntryId, LedgerTransactionId } from "./Ids.js";
 
 /** A ledger entry joined with its transaction's source (payment_ledger_entries + transactions). */
 export const BalanceEntry = Schema.Struct({
-  id: Schema.String,
-  transactionId: Schema.String,
+  id: BalanceEntryId,
+  transactionId: LedgerTransactionId,
   source: Schema.String,
   account: Schema.String,
   amountMinor: Schema.Int,

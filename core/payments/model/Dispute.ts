@@ -5,6 +5,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { DisputeId, MerchantId, PaymentIntentId } from "./Ids.js";
 
 /** The statuses of a dispute; won and lost are final. */
 export const disputeStatuses = ["needs_response", "under_review", "won", "lost"] as const;
@@ -39,10 +40,10 @@ export type ProviderDisputeEvent = typeof ProviderDisputeEvent.Type;
 
 /** One dispute of a merchant, as projected (table payment_disputes). */
 export const Dispute = Schema.Struct({
-  id: Schema.String,
+  id: DisputeId,
   providerDisputeId: Schema.String,
-  merchantId: Schema.String,
-  paymentIntentId: Schema.String,
+  merchantId: MerchantId,
+  paymentIntentId: PaymentIntentId,
   amountMinor: Schema.Int,
   currency: Schema.String,
   reason: Schema.String,

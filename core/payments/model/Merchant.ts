@@ -1,9 +1,10 @@
 /** A merchant: the tenant of intents, refunds and ledger entries; and the scopes of its API keys. */
 import { Schema } from "effect";
+import { MerchantId } from "./Ids.js";
 
 /** A merchant record (table payment_merchants). */
 export const Merchant = Schema.Struct({
-  id: Schema.String,
+  id: MerchantId,
   name: Schema.String,
   createdAt: Schema.DateFromSelf,
 });

@@ -5,6 +5,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { MerchantId, PaymentIntentId } from "./Ids.js";
 
 /** Every status an intent can be in (the state machine is IntentStatus.ts). */
 export const intentStatuses = [
@@ -27,8 +28,8 @@ export type CaptureMethod = typeof CaptureMethod.Type;
 
 /** A payment intent record (table payment_intents). */
 export const PaymentIntent = Schema.Struct({
-  id: Schema.String,
-  merchantId: Schema.String,
+  id: PaymentIntentId,
+  merchantId: MerchantId,
   amountMinor: Schema.Int,
   currency: Schema.String,
   captureMethod: CaptureMethod,

@@ -5,6 +5,7 @@
  * stored and acknowledged, never applied.
  */
 import { Schema } from "effect";
+import { MerchantId, StoredProviderEventId } from "./Ids.js";
 
 /** What the provider says happened to a payment (the authorization under our attempt reference). */
 export const ProviderPaymentEventData = Schema.Struct({
@@ -55,13 +56,13 @@ export type ProviderEventOutcome = { readonly status: typeof ProviderEventStatus
 
 /** An inbox row (table payment_provider_events): the event with its outcome, written once in the transaction that applied it. */
 export const StoredProviderEvent = Schema.Struct({
-  id: Schema.String,
+  id: StoredProviderEventId,
   providerEventId: Schema.String,
   type: Schema.String,
   payload: Schema.Unknown,
   status: ProviderEventStatus,
   outcome: Schema.String,
-  merchantId: Schema.NullOr(Schema.String),
+  merchantId: Schema.NullOr(MerchantId),
   providerObject: Schema.NullOr(Schema.String),
   occurredAt: Schema.DateFromSelf,
   receivedAt: Schema.DateFromSelf,

@@ -5,6 +5,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { MerchantId, ReconciliationExceptionId, ReconciliationOutcomeId } from "./Ids.js";
 
 /** What does not match: `unresolved` is an ambiguous outcome left past its resolution window. */
 export const mismatchKinds = ["missing", "amount", "currency", "status", "unresolved"] as const;
@@ -20,9 +21,9 @@ const JsonObject = Schema.NullOr(Schema.Record({ key: Schema.String, value: Sche
 
 /** An open or resolved exception (table payment_reconciliation_exceptions). */
 export const ReconciliationException = Schema.Struct({
-  id: Schema.String,
+  id: ReconciliationExceptionId,
   /** Null when the provider object matches nothing of ours (an operator's item). */
-  merchantId: Schema.NullOr(Schema.String),
+  merchantId: Schema.NullOr(MerchantId),
   /** Our stable provider reference of the object (attempt or refund reference). */
   providerObject: Schema.String,
   /** A settlement day (YYYY-MM-DD) or {@link ambiguityWindowName}. */
@@ -44,9 +45,9 @@ export type ReconciliationException = typeof ReconciliationException.Type;
 
 /** One immutable step of an exception's life, with who did it and why (table payment_reconciliation_outcomes). */
 export const ReconciliationOutcome = Schema.Struct({
-  id: Schema.String,
-  exceptionId: Schema.String,
-  merchantId: Schema.NullOr(Schema.String),
+  id: ReconciliationOutcomeId,
+  exceptionId: ReconciliationExceptionId,
+  merchantId: Schema.NullOr(MerchantId),
   action: Schema.Literal("opened", "resolved"),
   actor: Schema.String,
   reason: Schema.String,
@@ -61,7 +62,7 @@ export interface SettledObject {
   readonly type: "payment" | "refund";
   /** The provider reference: the intent's current attempt reference, or the refund's. */
   readonly reference: string;
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   readonly subjectId: string;
   readonly amountMinor: number;
   readonly currency: string;

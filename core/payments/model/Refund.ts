@@ -1,6 +1,7 @@
 /** A full or partial refund of a captured intent. */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { MerchantId, PaymentIntentId, RefundId } from "./Ids.js";
 
 /** pending counts against the refundable amount until it succeeds or fails. */
 export const RefundStatus = Schema.Literal("pending", "succeeded", "failed");
@@ -8,9 +9,9 @@ export type RefundStatus = typeof RefundStatus.Type;
 
 /** A refund record (table payment_refunds). */
 export const Refund = Schema.Struct({
-  id: Schema.String,
-  intentId: Schema.String,
-  merchantId: Schema.String,
+  id: RefundId,
+  intentId: PaymentIntentId,
+  merchantId: MerchantId,
   amountMinor: Schema.Int,
   currency: Schema.String,
   status: RefundStatus,

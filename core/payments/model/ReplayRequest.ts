@@ -1,11 +1,12 @@
 /** A request to replay a dead merchant webhook delivery: one operator asks, a different one approves. */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ReplayRequestId, WebhookDeliveryId } from "./Ids.js";
 
 /** A replay request record (table payment_webhook_replay_requests). */
 export const ReplayRequest = Schema.Struct({
-  id: Schema.String,
-  deliveryId: Schema.String,
+  id: ReplayRequestId,
+  deliveryId: WebhookDeliveryId,
   requestedBy: Schema.String,
   reason: Schema.String,
   requestedAt: Schema.DateFromSelf,

@@ -4,6 +4,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { DeliveryAttemptId, MerchantId, WebhookDeliveryId, WebhookEndpointId } from "./Ids.js";
 
 /** pending: waiting for its (next) attempt; succeeded: a 2xx was received; dead: the bound was reached. */
 export const DeliveryStatus = Schema.Literal("pending", "succeeded", "dead");
@@ -11,9 +12,9 @@ export type DeliveryStatus = typeof DeliveryStatus.Type;
 
 /** A delivery record (table payment_webhook_deliveries). */
 export const WebhookDelivery = Schema.Struct({
-  id: Schema.String,
-  endpointId: Schema.String,
-  merchantId: Schema.String,
+  id: WebhookDeliveryId,
+  endpointId: WebhookEndpointId,
+  merchantId: MerchantId,
   eventId: Schema.String,
   eventType: Schema.String,
   body: Schema.String,
@@ -27,8 +28,8 @@ export type WebhookDelivery = typeof WebhookDelivery.Type;
 
 /** One immutable POST of a delivery and what came back (table payment_webhook_delivery_attempts). */
 export const DeliveryAttempt = Schema.Struct({
-  id: Schema.String,
-  deliveryId: Schema.String,
+  id: DeliveryAttemptId,
+  deliveryId: WebhookDeliveryId,
   number: Schema.Int,
   /** The HTTP status received, null when no answer came (network error, timeout). */
   statusCode: Schema.NullOr(Schema.Int),

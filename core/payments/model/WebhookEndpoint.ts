@@ -4,6 +4,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { MerchantId, WebhookEndpointId } from "./Ids.js";
 
 /** The events a merchant endpoint may subscribe to (ReconciliationMismatchFound once the reconciler emits it). */
 export const merchantWebhookEventTypes = [
@@ -18,8 +19,8 @@ export type MerchantWebhookEventType = typeof MerchantWebhookEventType.Type;
 
 /** An endpoint record (table payment_webhook_endpoints); `events` null means every type. */
 export const WebhookEndpoint = Schema.Struct({
-  id: Schema.String,
-  merchantId: Schema.String,
+  id: WebhookEndpointId,
+  merchantId: MerchantId,
   url: Schema.String,
   events: Schema.NullOr(Schema.Array(MerchantWebhookEventType)),
   createdAt: Schema.DateFromSelf,

@@ -10,6 +10,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { AttachmentId, ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** Where an attachment is in its lifecycle. */
 export const AttachmentStatus = Schema.Literal("pending", "quarantined", "clean", "infected", "scan_failed", "purging");
@@ -28,10 +29,10 @@ export const attachmentFactVersions = { added: 1, scanned: 2, thumbnailReady: 3 
 
 /** An attachment of one task (composite tenant key: workspace, project, task). */
 export const Attachment = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
-  taskId: Schema.String,
+  id: AttachmentId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
+  taskId: TaskId,
   uploadedBy: Schema.String,
   filename: Schema.String,
   contentType: Schema.String,

@@ -1,13 +1,14 @@
 /** A comment on a task. */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { CommentId, ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** A comment; (authorId, taskId, clientMutationId) is unique so a retry finds the first one. */
 export const Comment = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
-  taskId: Schema.String,
+  id: CommentId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
+  taskId: TaskId,
   authorId: Schema.String,
   body: Schema.String,
   mentions: Schema.Array(Schema.String),

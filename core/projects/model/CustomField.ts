@@ -4,6 +4,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { CustomFieldId, ProjectId, WorkspaceId } from "./Ids.js";
 
 /** The kinds of custom field. */
 export const CustomFieldType = Schema.Literal("text", "number", "date", "single_select");
@@ -11,9 +12,9 @@ export type CustomFieldType = typeof CustomFieldType.Type;
 
 /** A field definition of one project; its name is unique within the project. */
 export const CustomField = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  id: CustomFieldId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   name: Schema.String,
   type: CustomFieldType,
   /** The allowed values of a single_select (empty for other types). */

@@ -1,11 +1,12 @@
 /** Audit of a permission or membership change: who did it and why. */
 import { Schema } from "effect";
+import { MembershipAuditId, ProjectId, WorkspaceId } from "./Ids.js";
 
 /** Audit of a permission or membership change. */
 export const MembershipAudit = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.NullOr(Schema.String),
+  id: MembershipAuditId,
+  workspaceId: WorkspaceId,
+  projectId: Schema.NullOr(ProjectId),
   userId: Schema.String,
   actorId: Schema.String,
   action: Schema.String,

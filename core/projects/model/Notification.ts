@@ -1,11 +1,12 @@
 /** A per-recipient notification (spec: Notification, unique per recipient and event). */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { CommentId, NotificationId, ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** What a mention notification tells its recipient. */
 export const MentionNotificationData = Schema.Struct({
-  task_id: Schema.String,
-  comment_id: Schema.String,
+  task_id: TaskId,
+  comment_id: CommentId,
   actor_id: Schema.String,
   task_title: Schema.String,
   excerpt: Schema.String,
@@ -13,9 +14,9 @@ export const MentionNotificationData = Schema.Struct({
 
 /** One notification; `readAt` null means unread. */
 export const Notification = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  id: NotificationId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   recipientId: Schema.String,
   /** The event that caused it (CommentAdded or CommentEdited); unique together with the recipient. */
   eventId: Schema.String,

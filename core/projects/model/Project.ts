@@ -2,11 +2,12 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { ProjectRole } from "./Roles.js";
+import { ProjectId, WorkspaceId } from "./Ids.js";
 
 /** A project of one workspace. */
 export const Project = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
+  id: ProjectId,
+  workspaceId: WorkspaceId,
   name: Schema.String,
   createdBy: Schema.String,
   createdAt: Schema.DateFromSelf,

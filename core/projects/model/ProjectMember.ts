@@ -2,11 +2,12 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { ProjectRole } from "./Roles.js";
+import { ProjectId, WorkspaceId } from "./Ids.js";
 
 /** A user's membership of one project (unique per project and user). */
 export const ProjectMember = Schema.Struct({
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   userId: Schema.String,
   role: ProjectRole,
   addedBy: Schema.String,

@@ -2,6 +2,7 @@
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { TaskStatus } from "./Task.js";
+import { ProjectId, SavedViewId, WorkspaceId } from "./Ids.js";
 
 const Uuid = Schema.String.pipe(
   Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
@@ -24,9 +25,9 @@ export type SavedViewSort = typeof SavedViewSort.Type;
 
 /** A saved view, private to its owner; the name is unique per owner and project. */
 export const SavedView = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  id: SavedViewId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   userId: Schema.String,
   name: Schema.String,
   filters: SavedViewFilters,

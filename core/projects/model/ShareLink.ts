@@ -1,12 +1,13 @@
 /** A read-only project share link as stored (the token itself is never part of it). */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ProjectId, ShareLinkId, WorkspaceId } from "./Ids.js";
 
 /** A share link as stored. */
 export const ShareLink = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  id: ShareLinkId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   createdBy: Schema.String,
   createdAt: Schema.DateFromSelf,
   expiresAt: Schema.DateFromSelf,

@@ -1,6 +1,7 @@
 /** A task of one project, and the statuses of the default workflow (core/projects/TaskWorkflow.ts). */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** Every status of the default workflow. */
 export const TaskStatus = Schema.Literal("todo", "in_progress", "done");
@@ -8,9 +9,9 @@ export type TaskStatus = typeof TaskStatus.Type;
 
 /** A task; `version` > 0 advances by one on every accepted change. */
 export const Task = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  projectId: Schema.String,
+  id: TaskId,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
   title: Schema.String,
   status: TaskStatus,
   assigneeId: Schema.NullOr(Schema.String),

@@ -1,13 +1,14 @@
 /** Task dependencies (should-have): "task is blocked by another task" within one project. */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** One blocked-by edge. */
 export const TaskDependency = Schema.Struct({
-  workspaceId: Schema.String,
-  projectId: Schema.String,
-  taskId: Schema.String,
-  blockedById: Schema.String,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
+  taskId: TaskId,
+  blockedById: TaskId,
   createdBy: Schema.String,
   createdAt: Schema.DateFromSelf,
 });
@@ -15,9 +16,9 @@ export type TaskDependency = typeof TaskDependency.Type;
 
 /** A task's dependencies in both directions. */
 export const TaskDependencies = Schema.Struct({
-  taskId: Schema.String,
-  blockedBy: Schema.Array(Schema.String),
-  blocking: Schema.Array(Schema.String),
+  taskId: TaskId,
+  blockedBy: Schema.Array(TaskId),
+  blocking: Schema.Array(TaskId),
 });
 export type TaskDependencies = typeof TaskDependencies.Type;
 

@@ -1,6 +1,7 @@
 /** The value of one custom field on one task. */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { CustomFieldId, ProjectId, TaskId, WorkspaceId } from "./Ids.js";
 
 /** A stored value: a string (text, date as YYYY-MM-DD, select option) or a number. */
 export const CustomFieldValue = Schema.Union(Schema.String, Schema.Number);
@@ -8,10 +9,10 @@ export type CustomFieldValue = typeof CustomFieldValue.Type;
 
 /** The value of one field on one task. */
 export const TaskFieldValue = Schema.Struct({
-  workspaceId: Schema.String,
-  projectId: Schema.String,
-  taskId: Schema.String,
-  fieldId: Schema.String,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
+  taskId: TaskId,
+  fieldId: CustomFieldId,
   value: CustomFieldValue,
   updatedBy: Schema.String,
   updatedAt: Schema.DateFromSelf,

@@ -2,10 +2,11 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { WorkspaceRole } from "./Roles.js";
+import { WorkspaceId } from "./Ids.js";
 
 /** The tenant. */
 export const Workspace = Schema.Struct({
-  id: Schema.String,
+  id: WorkspaceId,
   name: Schema.String,
   createdBy: Schema.String,
   createdAt: Schema.DateFromSelf,

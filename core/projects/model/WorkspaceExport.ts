@@ -4,6 +4,7 @@
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { WorkspaceExportId, WorkspaceId } from "./Ids.js";
 
 /** Where an export is. */
 export const ExportStatus = Schema.Literal("pending", "done", "failed");
@@ -11,8 +12,8 @@ export type ExportStatus = typeof ExportStatus.Type;
 
 /** An export of one workspace for one requester. */
 export const WorkspaceExport = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
+  id: WorkspaceExportId,
+  workspaceId: WorkspaceId,
   requestedBy: Schema.String,
   status: ExportStatus,
   objectKey: Schema.String,

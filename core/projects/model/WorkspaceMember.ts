@@ -2,10 +2,11 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { WorkspaceRole } from "./Roles.js";
+import { WorkspaceId } from "./Ids.js";
 
 /** A user's tenant-level membership. */
 export const WorkspaceMember = Schema.Struct({
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   userId: Schema.String,
   role: WorkspaceRole,
   createdAt: Schema.DateFromSelf,

@@ -3,7 +3,7 @@
  * issued), and no other secret does; the key is stored without its secret (its listed prefix
  * begins the secret but is not it); a revoked or expired key no longer verifies; revoke and
  * expire are conditional and scoped to the key's merchant (another merchant's key is not found);
- * expire never extends a key; a merchant's keys are listed newest first.
+ * expire never extends a key and answers false for one already expired; a merchant's keys are listed newest first.
  */
 import { Effect } from "effect";
 import { ApiKeys } from "../../../ports/payments/ApiKeys.js";
@@ -78,14 +78,26 @@ export const apiKeysCases: ReadonlyArray<KitCase<ApiKeysKitPorts>> = [
       const b = await run(issue(1, 2, ["payments:write"]));
       t.ok((await run(keys((r) => r.verify(a.secret, at(999))))) !== null, "live before its expiry");
       t.equal(await run(keys((r) => r.verify(a.secret, at(1_000)))), null, "not live at its expiry");
-      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 1), at: at(2_000) }))), false, "never extended");
+      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 1), at: at(2_000), now: at(10) }))), false, "never extended");
       t.equal((await run(keys((r) => r.find(uid("mer", 1), uid("key", 1)))))?.expiresAt?.getTime(), at(1_000).getTime());
-      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 2), keyId: uid("key", 2), at: at(500) }))), false, "another merchant's key");
-      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 2), at: at(500) }))), true);
+      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 2), keyId: uid("key", 2), at: at(500), now: at(10) }))), false, "another merchant's key");
+      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 2), at: at(500), now: at(10) }))), true);
       t.ok((await run(keys((r) => r.verify(b.secret, at(499))))) !== null);
       t.equal(await run(keys((r) => r.verify(b.secret, at(500)))), null, "expired by expire");
       await run(keys((r) => r.revoke({ merchantId: uid("mer", 1), keyId: uid("key", 2), now: at(100) })));
-      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 2), at: at(50) }))), false, "a revoked key is not live");
+      t.equal(await run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 2), at: at(50), now: at(10) }))), false, "a revoked key is not live");
+    },
+  },
+  {
+    name: "api keys: expire tells an already-expired key apart: it is not live, so the answer is false and its expiry stands",
+    run: async (t, run) => {
+      await run(issue(1, 1, ["payments:write"], at(1_000)));
+      const expire = (when: number, now: number) => run(keys((r) => r.expire({ merchantId: uid("mer", 1), keyId: uid("key", 1), at: at(when), now: at(now) })));
+      t.equal(await expire(500, 1_500), false, "expired before now: not live");
+      t.equal(await expire(500, 1_000), false, "expiring exactly now: not live any more");
+      t.equal((await run(keys((r) => r.find(uid("mer", 1), uid("key", 1)))))?.expiresAt?.getTime(), at(1_000).getTime(), "the expiry it had stands");
+      t.equal(await expire(500, 999), true, "live just before its expiry: moved earlier");
+      t.equal((await run(keys((r) => r.find(uid("mer", 1), uid("key", 1)))))?.expiresAt?.getTime(), at(500).getTime());
     },
   },
   {

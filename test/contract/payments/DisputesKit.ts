@@ -11,6 +11,7 @@ import { Disputes } from "../../../ports/payments/Disputes.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedIntent, uid } from "./fixtures.js";
+import { DisputeId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (intents are written through the PaymentsRepository). */
 export type DisputesKitPorts = Disputes | PaymentsRepository;
@@ -19,7 +20,7 @@ const disputes = <A>(f: (r: Disputes) => Effect.Effect<A>) => Effect.flatMap(Dis
 
 /** Dispute `n` (provider id `dp_<n>`) of `intent`, last event at provider time `eventMs`. */
 export const disputeRecord = (intent: PaymentIntent, n: number, eventMs: number, overrides: Partial<Dispute> = {}): Dispute => ({
-  id: uid("dsp", n),
+  id: DisputeId.make(uid("dsp", n)),
   providerDisputeId: `dp_${n}`,
   merchantId: intent.merchantId,
   paymentIntentId: intent.id,

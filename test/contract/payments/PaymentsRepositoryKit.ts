@@ -3,7 +3,8 @@
  * conditional on the stored version (false, and nothing written, once it moved); an intent's
  * attempts are unique per number; `committedRefundsMinor` sums the pending and succeeded refunds
  * of that intent only; a ledger posting's source is posted once (DuplicateLedgerSource, nothing
- * written the second time) and its balanced entries are listed for its merchant only, newest
+ * written the second time); a posting whose entry ids do not match its entries writes nothing;
+ * the balanced entries are listed for its merchant only, newest
  * first, strictly before `before`.
  */
 import { Effect, Exit } from "effect";
@@ -11,6 +12,7 @@ import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { attemptRecord, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { MerchantId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs. */
 export type PaymentsRepositoryKitPorts = PaymentsRepository;
@@ -64,7 +66,7 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
       const stale = { ...intent, status: "canceled" as const, version: 2, updatedAt: at(20) };
       t.equal(await run(repo((r) => r.updateIntent(stale, 1))), false, "the version moved: refused");
       t.same(await run(repo((r) => r.findIntent(intent.id))), next, "nothing written by the refused update");
-      t.equal(await run(repo((r) => r.updateIntent(intentRecord(uid("mer", 1), 9, { version: 2 }), 1))), false, "an unknown intent: false");
+      t.equal(await run(repo((r) => r.updateIntent(intentRecord(MerchantId.make(uid("mer", 1)), 9, { version: 2 }), 1))), false, "an unknown intent: false");
     },
   },
   {
@@ -119,6 +121,22 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
       t.equal(entries.length, 2, "only the first posting's entries");
       t.same(entries.map((e) => e.transactionId), [uid("ltx", 1), uid("ltx", 1)]);
       t.equal(entries.reduce((sum, e) => sum + e.amountMinor, 0), 0, "the entries balance");
+    },
+  },
+  {
+    name: "payments: a posting with a wrong number of entry ids is refused (a defect) and writes nothing, outside a transaction too",
+    run: async (t, run) => {
+      const merchant = await run(seedMerchant(1));
+      const tx = capture("charge:1:capture", 500);
+      for (const entryIds of [[uid("ent", 10)], [uid("ent", 10), uid("ent", 11), uid("ent", 12)]]) {
+        const exit = await run(exitOf(repo((r) => r.postLedger({ id: uid("ltx", 1), entryIds, merchantId: merchant.id, transaction: tx, createdAt: at(1) }))));
+        t.ok(Exit.isFailure(exit) && exit.cause._tag === "Die", `${entryIds.length} ids for 2 entries: a defect, not a typed failure`);
+      }
+      t.same(await run(repo((r) => r.listBalanceEntries({ merchantId: merchant.id, limit: 10 }))), [], "no entries");
+      // Had a transaction row been left behind, its source would be taken and this would be a DuplicateLedgerSource.
+      await run(post(merchant.id, 1, tx));
+      const entries = await run(repo((r) => r.listBalanceEntries({ merchantId: merchant.id, limit: 10 })));
+      t.same(entries.map((e) => e.transactionId), [uid("ltx", 1), uid("ltx", 1)], "the source is still free: the correct posting goes through");
     },
   },
   {

@@ -9,6 +9,7 @@ import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.j
 import { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { attemptRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { MerchantId, StoredProviderEventId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (merchants, attempts and refunds are written through the PaymentsRepository). */
 export type ProviderEventsInboxKitPorts = ProviderEventsInbox | PaymentsRepository;
@@ -16,8 +17,8 @@ export type ProviderEventsInboxKitPorts = ProviderEventsInbox | PaymentsReposito
 const inbox = <A>(f: (r: ProviderEventsInbox) => Effect.Effect<A>) => Effect.flatMap(ProviderEventsInbox, f);
 
 /** Stored event `n` with provider event id `evt_<n>` of merchant `merchantId`. */
-export const storedEventRecord = (n: number, merchantId: string | null, overrides: Partial<StoredProviderEvent> = {}): StoredProviderEvent => ({
-  id: uid("pev", n),
+export const storedEventRecord = (n: number, merchantId: MerchantId | null, overrides: Partial<StoredProviderEvent> = {}): StoredProviderEvent => ({
+  id: StoredProviderEventId.make(uid("pev", n)),
   providerEventId: `evt_${n}`,
   type: "payment.captured",
   payload: { id: `evt_${n}`, data: { amount: 1000, nested: ["a", 1, null] } },
@@ -38,7 +39,7 @@ export const providerEventsInboxCases: ReadonlyArray<KitCase<ProviderEventsInbox
       const merchant = await run(seedMerchant(1));
       t.equal(await run(inbox((r) => r.insert(storedEventRecord(1, merchant.id)))), true);
       t.same(await run(inbox((r) => r.find("evt_1"))), storedEventRecord(1, merchant.id), "read back as written, payload included");
-      const again = storedEventRecord(1, merchant.id, { id: uid("pev", 2), status: "ignored", outcome: "duplicate", receivedAt: at(50) });
+      const again = storedEventRecord(1, merchant.id, { id: StoredProviderEventId.make(uid("pev", 2)), status: "ignored", outcome: "duplicate", receivedAt: at(50) });
       t.equal(await run(inbox((r) => r.insert(again))), false, "the same provider event id again");
       t.same(await run(inbox((r) => r.find("evt_1"))), storedEventRecord(1, merchant.id), "the first one stands");
       t.equal(await run(inbox((r) => r.find("evt_9"))), null);

@@ -2,7 +2,7 @@
  * Contract kit for the ReconciliationRepository: an exception is opened once per (provider
  * object, settlement window, kind) however often a run repeats; it is resolved once (with its
  * time and resolution); a merchant's exceptions are listed newest first, by status, before
- * `before`, its own only; outcomes are appended and listed in order; open exceptions are grouped
+ * `before`, its own only; the operator lists every merchant's and those of none; outcomes are appended and listed in order; open exceptions are grouped
  * by merchant and kind; an exception report is recorded once per merchant key and day; a posted
  * ledger transaction is found by its source with the source of its reversal.
  */
@@ -12,6 +12,7 @@ import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.j
 import { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedMerchant, uid } from "./fixtures.js";
+import { MerchantId, ReconciliationExceptionId, ReconciliationOutcomeId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (merchants and ledger postings are written through the PaymentsRepository). */
 export type ReconciliationRepositoryKitPorts = ReconciliationRepository | PaymentsRepository;
@@ -22,10 +23,10 @@ const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((row) => 
 /** Open exception `n` of merchant `merchantId` on provider object `pp_<object>`. */
 export const exceptionRecord = (
   n: number,
-  merchantId: string | null,
+  merchantId: MerchantId | null,
   overrides: Partial<ReconciliationException> = {},
 ): ReconciliationException => ({
-  id: uid("rex", n),
+  id: ReconciliationExceptionId.make(uid("rex", n)),
   merchantId,
   providerObject: `pp_${n}`,
   settlementWindow: "2030-01-01",
@@ -90,13 +91,36 @@ export const reconciliationRepositoryCases: ReadonlyArray<KitCase<Reconciliation
     },
   },
   {
+    name: "reconciliation: the operator lists every merchant's exceptions and those of none, newest first, by status, at most `limit`",
+    run: async (t, run) => {
+      const a = await run(seedMerchant(1));
+      const b = await run(seedMerchant(2));
+      await run(
+        Effect.zipRight(
+          insertAll([exceptionRecord(1, a.id), exceptionRecord(2, b.id), exceptionRecord(3, null, { subjectType: "unknown", subjectId: null }), exceptionRecord(4, a.id)]),
+          recon((r) => r.markResolved({ id: uid("rex", 2), resolvedAt: at(10), resolution: { action: "written_off" } })),
+        ),
+      );
+      const listAll = (req: { readonly status?: "open" | "resolved"; readonly limit: number }) => run(recon((r) => r.listAllExceptions(req)));
+      t.same(ids(await listAll({ limit: 10 })), [uid("rex", 4), uid("rex", 3), uid("rex", 2), uid("rex", 1)]);
+      t.same(ids(await listAll({ status: "open", limit: 10 })), [uid("rex", 4), uid("rex", 3), uid("rex", 1)]);
+      t.same(ids(await listAll({ status: "resolved", limit: 10 })), [uid("rex", 2)]);
+      t.same(ids(await listAll({ limit: 2 })), [uid("rex", 4), uid("rex", 3)]);
+      t.same(
+        await listAll({ status: "resolved", limit: 1 }),
+        [{ ...exceptionRecord(2, b.id), status: "resolved", resolvedAt: at(10), resolution: { action: "written_off" } }],
+        "the record as stored",
+      );
+    },
+  },
+  {
     name: "reconciliation: outcomes are appended and listed in order, per exception",
     run: async (t, run) => {
       const m = await run(seedMerchant(1));
       await run(insertAll([exceptionRecord(1, m.id), exceptionRecord(2, m.id)]));
       const outcome = (n: number, exceptionId: string, action: "opened" | "resolved"): ReconciliationOutcome => ({
-        id: uid("rou", n),
-        exceptionId,
+        id: ReconciliationOutcomeId.make(uid("rou", n)),
+        exceptionId: ReconciliationExceptionId.make(exceptionId),
         merchantId: m.id,
         action,
         actor: action === "opened" ? "system" : "operator-1",

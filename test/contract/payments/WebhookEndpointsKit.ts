@@ -15,6 +15,7 @@ import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.j
 import { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedMerchant, uid } from "./fixtures.js";
+import { DeliveryAttemptId, MerchantId, ReplayRequestId, WebhookDeliveryId, WebhookEndpointId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (merchants are written through the PaymentsRepository). */
 export type WebhookEndpointsKitPorts = WebhookEndpoints | PaymentsRepository;
@@ -24,8 +25,8 @@ const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((row) => 
 
 /** Live endpoint `n` of merchant `merchantN`. */
 export const endpointRecord = (merchantN: number, n: number, events: WebhookEndpoint["events"] = null): WebhookEndpoint => ({
-  id: uid("whe", n),
-  merchantId: uid("mer", merchantN),
+  id: WebhookEndpointId.make(uid("whe", n)),
+  merchantId: MerchantId.make(uid("mer", merchantN)),
   url: `https://merchant-${merchantN}.example/hooks/${n}`,
   events,
   createdAt: at(n),
@@ -34,7 +35,7 @@ export const endpointRecord = (merchantN: number, n: number, events: WebhookEndp
 
 /** Pending delivery `n` of `endpoint` for event `eventId`. */
 export const deliveryRecord = (endpoint: WebhookEndpoint, n: number, eventId: string, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
-  id: uid("whd", n),
+  id: WebhookDeliveryId.make(uid("whd", n)),
   endpointId: endpoint.id,
   merchantId: endpoint.merchantId,
   eventId,
@@ -50,8 +51,8 @@ export const deliveryRecord = (endpoint: WebhookEndpoint, n: number, eventId: st
 
 /** Replay request `n` of delivery `deliveryId`, by `requestedBy`. */
 export const replayRequestRecord = (deliveryId: string, n: number, requestedBy = "operator-1"): ReplayRequest => ({
-  id: uid("rpl", n),
-  deliveryId,
+  id: ReplayRequestId.make(uid("rpl", n)),
+  deliveryId: WebhookDeliveryId.make(deliveryId),
   requestedBy,
   reason: "merchant asked",
   requestedAt: at(n),
@@ -128,8 +129,8 @@ export const webhookEndpointsCases: ReadonlyArray<KitCase<WebhookEndpointsKitPor
       await run(createEndpoints([a, endpointRecord(1, 2)]));
       await run(hooks((r) => Effect.forEach([deliveryRecord(a, 1, "evt-1"), deliveryRecord(a, 2, "evt-2"), deliveryRecord(a, 3, "evt-3")], (d) => r.insertDelivery(d))));
       const attempt = (n: number, number: number, statusCode: number | null, error: string | null): DeliveryAttempt => ({
-        id: uid("wha", n),
-        deliveryId: uid("whd", 1),
+        id: DeliveryAttemptId.make(uid("wha", n)),
+        deliveryId: WebhookDeliveryId.make(uid("whd", 1)),
         number,
         statusCode,
         error,

@@ -10,6 +10,7 @@ import type { PaymentIntent } from "../../../core/payments/model/PaymentIntent.j
 import type { Refund } from "../../../core/payments/model/Refund.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { T0 } from "../Kit.js";
+import { MerchantId, PaymentAttemptId, PaymentIntentId, RefundId } from "../../../core/payments/model/Ids.js";
 
 /** A time-ordered, UUID-shaped id: `uid("a", 2)` < `uid("a", 10)`, and ids of a kind sort together. */
 export const uid = (kind: string, n: number): string => {
@@ -18,11 +19,11 @@ export const uid = (kind: string, n: number): string => {
 };
 
 /** Merchant `n` (id `uid("mer", n)`). */
-export const merchantRecord = (n: number): Merchant => ({ id: uid("mer", n), name: `Merchant ${n}`, createdAt: T0 });
+export const merchantRecord = (n: number): Merchant => ({ id: MerchantId.make(uid("mer", n)), name: `Merchant ${n}`, createdAt: T0 });
 
 /** Intent `n` of `merchantId` (version 1, awaiting a payment method). */
-export const intentRecord = (merchantId: string, n: number, overrides: Partial<PaymentIntent> = {}): PaymentIntent => ({
-  id: uid("pi", n),
+export const intentRecord = (merchantId: MerchantId, n: number, overrides: Partial<PaymentIntent> = {}): PaymentIntent => ({
+  id: PaymentIntentId.make(uid("pi", n)),
   merchantId,
   amountMinor: 1000,
   currency: "USD",
@@ -43,7 +44,7 @@ export const intentRecord = (merchantId: string, n: number, overrides: Partial<P
 
 /** Attempt `number` of `intent` (id `uid("att", n)`). */
 export const attemptRecord = (intent: PaymentIntent, n: number, number: number, overrides: Partial<PaymentAttempt> = {}): PaymentAttempt => ({
-  id: uid("att", n),
+  id: PaymentAttemptId.make(uid("att", n)),
   intentId: intent.id,
   merchantId: intent.merchantId,
   number,
@@ -59,7 +60,7 @@ export const attemptRecord = (intent: PaymentIntent, n: number, number: number, 
 
 /** Refund `n` of `intent`. */
 export const refundRecord = (intent: PaymentIntent, n: number, amountMinor: number, overrides: Partial<Refund> = {}): Refund => ({
-  id: uid("re", n),
+  id: RefundId.make(uid("re", n)),
   intentId: intent.id,
   merchantId: intent.merchantId,
   amountMinor,

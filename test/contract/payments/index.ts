@@ -12,13 +12,11 @@ export * from "./ProviderEventsInboxKit.js";
 export * from "./WebhookEndpointsKit.js";
 export * from "./ReconciliationRepositoryKit.js";
 export * from "./ClientSecretsKit.js";
-export * from "./OperatorExceptionsKit.js";
 export * from "./DisputesKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
-import type { OperatorExceptions } from "../../../ports/payments/OperatorExceptions.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
@@ -27,14 +25,13 @@ import type { SuiteOptions } from "../Kit.js";
 import { apiKeysSuite } from "./ApiKeysKit.js";
 import { clientSecretsSuite } from "./ClientSecretsKit.js";
 import { disputesSuite } from "./DisputesKit.js";
-import { operatorExceptionsSuite } from "./OperatorExceptionsKit.js";
 import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
 import { reconciliationRepositorySuite } from "./ReconciliationRepositoryKit.js";
 import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | OperatorExceptions | Disputes;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | Disputes;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
@@ -44,6 +41,5 @@ export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<Paymen
   WebhookEndpoints: webhookEndpointsSuite,
   ReconciliationRepository: reconciliationRepositorySuite,
   ClientSecrets: clientSecretsSuite,
-  OperatorExceptions: operatorExceptionsSuite,
   Disputes: disputesSuite,
 };

@@ -12,6 +12,7 @@ import { AttachmentsRepository } from "../../../ports/projects/AttachmentsReposi
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { idsOf, seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
+import { AttachmentId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type AttachmentsKitPorts = AttachmentsRepository | TasksRepository | SeedPorts;
@@ -21,10 +22,10 @@ const ids = idsOf;
 
 /** A pending attachment `n` of task `taskN` of `project`, its upload grant expiring at `at(expiresMs)`. */
 export const attachmentRecord = (project: Project, taskN: number, n: number, overrides: Partial<Attachment> = {}): Attachment => ({
-  id: uid("att", n),
+  id: AttachmentId.make(uid("att", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
-  taskId: uid("task", taskN),
+  taskId: TaskId.make(uid("task", taskN)),
   uploadedBy: "user-1",
   filename: `file-${n}.png`,
   contentType: "image/png",

@@ -12,6 +12,7 @@ import { CommentsRepository } from "../../../ports/projects/CommentsRepository.j
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { idsOf, seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
+import { CommentId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type CommentsKitPorts = CommentsRepository | CommentEdits | TasksRepository | SeedPorts;
@@ -22,10 +23,10 @@ const ids = idsOf;
 
 /** A comment `n` on task `taskN` of `project`. */
 export const commentRecord = (project: Project, taskN: number, n: number, overrides: Partial<Comment> = {}): Comment => ({
-  id: uid("cmt", n),
+  id: CommentId.make(uid("cmt", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
-  taskId: uid("task", taskN),
+  taskId: TaskId.make(uid("task", taskN)),
   authorId: "user-1",
   body: `Comment ${n} for @user-2`,
   mentions: ["user-2"],

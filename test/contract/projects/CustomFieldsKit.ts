@@ -11,6 +11,7 @@ import { CustomFieldsRepository } from "../../../ports/projects/CustomFieldsRepo
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
+import { CustomFieldId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type CustomFieldsKitPorts = CustomFieldsRepository | TasksRepository | SeedPorts;
@@ -19,7 +20,7 @@ const fields = <A>(f: (r: CustomFieldsRepository) => Effect.Effect<A>) => Effect
 
 /** Field `n` of `project`. */
 export const customFieldRecord = (project: Project, n: number, name: string, overrides: Partial<CustomField> = {}): CustomField => ({
-  id: uid("fld", n),
+  id: CustomFieldId.make(uid("fld", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
   name,
@@ -33,8 +34,8 @@ export const customFieldRecord = (project: Project, n: number, name: string, ove
 const valueOf = (project: Project, taskN: number, fieldN: number, value: string | number, updatedAt: Date = T0): TaskFieldValue => ({
   workspaceId: project.workspaceId,
   projectId: project.id,
-  taskId: uid("task", taskN),
-  fieldId: uid("fld", fieldN),
+  taskId: TaskId.make(uid("task", taskN)),
+  fieldId: CustomFieldId.make(uid("fld", fieldN)),
   value,
   updatedBy: "user-1",
   updatedAt,

@@ -12,6 +12,7 @@ import type { TasksRepository } from "../../../ports/projects/TasksRepository.js
 import type { Transactions } from "../../../ports/Transactions.js";
 import { runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { contendWith, seedProject, seedTasks, taskRecord, uid, type SeedPorts } from "./fixtures.js";
+import { TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type DependenciesKitPorts = DependenciesRepository | TasksRepository | Transactions | SeedPorts;
@@ -23,8 +24,8 @@ const task = (n: number) => uid("task", n);
 export const dependencyRecord = (project: Project, taskN: number, blockedByN: number): TaskDependency => ({
   workspaceId: project.workspaceId,
   projectId: project.id,
-  taskId: task(taskN),
-  blockedById: task(blockedByN),
+  taskId: TaskId.make(task(taskN)),
+  blockedById: TaskId.make(task(blockedByN)),
   createdBy: "user-1",
   createdAt: T0,
 });

@@ -11,6 +11,7 @@ import { ExportsRepository, type ExportPage } from "../../../ports/projects/Expo
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, seedTasks, taskRecord, idsOf, joinProject, uid, walkPages, type SeedPorts } from "./fixtures.js";
+import { ProjectId, WorkspaceExportId, WorkspaceId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type ExportsKitPorts = ExportsRepository | TasksRepository | SeedPorts;
@@ -20,8 +21,8 @@ const ids = idsOf;
 
 /** A pending export `n` of workspace 1. */
 export const exportRecord = (n: number): WorkspaceExport => ({
-  id: uid("exp", n),
-  workspaceId: uid("ws", 1),
+  id: WorkspaceExportId.make(uid("exp", n)),
+  workspaceId: WorkspaceId.make(uid("ws", 1)),
   requestedBy: "user-1",
   status: "pending",
   objectKey: `exports/${uid("exp", n)}.jsonl`,
@@ -81,7 +82,7 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
       const a = await run(seedProject(1));
       const b = await run(seedProject(1, 2));
       const c = await run(seedProject(1, 3));
-      const add = (projectId: string, userId: string): ProjectMember => ({
+      const add = (projectId: ProjectId, userId: string): ProjectMember => ({
         workspaceId: a.workspaceId,
         projectId,
         userId,

@@ -10,6 +10,7 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import { NotificationsRepository } from "../../../ports/projects/NotificationsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, idsOf, uid, type SeedPorts } from "./fixtures.js";
+import { CommentId, NotificationId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type NotificationsKitPorts = NotificationsRepository | SeedPorts;
@@ -19,13 +20,13 @@ const ids = idsOf;
 
 /** Notification `n` for `recipientId` about event `eventN` in `project`. */
 export const notificationRecord = (project: Project, n: number, recipientId = "user-2", eventN = n): Notification => ({
-  id: uid("ntf", n),
+  id: NotificationId.make(uid("ntf", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
   recipientId,
   eventId: uid("evt", eventN),
   kind: "mention",
-  data: { task_id: uid("task", 1), comment_id: uid("cmt", n), actor_id: "user-1", task_title: "Write the spec", excerpt: `mention ${n}` },
+  data: { task_id: TaskId.make(uid("task", 1)), comment_id: CommentId.make(uid("cmt", n)), actor_id: "user-1", task_title: "Write the spec", excerpt: `mention ${n}` },
   readAt: null,
   createdAt: at(n),
 });

@@ -11,6 +11,7 @@ import type { ProjectRole } from "../../../core/projects/model/Roles.js";
 import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { joinProject, projectRecord, seedProject, uid, type SeedPorts } from "./fixtures.js";
+import { MembershipAuditId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type ProjectsKitPorts = SeedPorts;
@@ -103,7 +104,7 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
     run: async (t, run) => {
       const project = await run(seedProject(1));
       const record: MembershipAudit = {
-        id: uid("aud", 1),
+        id: MembershipAuditId.make(uid("aud", 1)),
         workspaceId: project.workspaceId,
         projectId: project.id,
         actorId: "owner-1",

@@ -9,6 +9,7 @@ import type { SavedView } from "../../../core/projects/model/SavedView.js";
 import { SavedViewsRepository } from "../../../ports/projects/SavedViewsRepository.js";
 import { runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, uid, type SeedPorts } from "./fixtures.js";
+import { SavedViewId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type SavedViewsKitPorts = SavedViewsRepository | SeedPorts;
@@ -17,7 +18,7 @@ const views = <A>(f: (r: SavedViewsRepository) => Effect.Effect<A>) => Effect.fl
 
 /** View `n` of `userId` in `project`. */
 export const savedViewRecord = (project: Project, n: number, name: string, userId = "user-1"): SavedView => ({
-  id: uid("view", n),
+  id: SavedViewId.make(uid("view", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
   userId,

@@ -10,6 +10,7 @@ import type { ShareLink } from "../../../core/projects/model/ShareLink.js";
 import { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, idsOf, uid, type SeedPorts } from "./fixtures.js";
+import { ShareLinkId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type ShareLinksKitPorts = ShareLinksRepository | SeedPorts;
@@ -19,7 +20,7 @@ const ids = idsOf;
 
 /** An unrevoked link `n` of `project`, created by `createdBy`. */
 export const shareLinkRecord = (project: Project, n: number, createdBy = "user-1"): ShareLink => ({
-  id: uid("shl", n),
+  id: ShareLinkId.make(uid("shl", n)),
   workspaceId: project.workspaceId,
   projectId: project.id,
   createdBy,

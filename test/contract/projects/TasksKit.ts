@@ -11,6 +11,7 @@ import type { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { TasksRepository, type RankKey } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
+import { TaskEventId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type TasksKitPorts = TasksRepository | SeedPorts;
@@ -19,7 +20,7 @@ const tasks = <A>(f: (r: TasksRepository) => Effect.Effect<A>) => Effect.flatMap
 const ids = idsOf;
 
 const event = (task: Task, n: number, createdAt: Date): TaskEvent => ({
-  id: uid("evt", n),
+  id: TaskEventId.make(uid("evt", n)),
   workspaceId: task.workspaceId,
   projectId: task.projectId,
   taskId: task.id,
@@ -53,7 +54,7 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       const stale: Task = { ...task, title: "Stale", version: 2, updatedAt: at(20) };
       t.equal(await run(tasks((r) => r.updateTask(stale, 1))), false, "the version moved: refused");
       t.same(await run(tasks((r) => r.findTask(task.id))), v2, "nothing written by the refused update");
-      t.equal(await run(tasks((r) => r.updateTask({ ...task, id: uid("task", 9) }, 1))), false, "an unknown task is not updated");
+      t.equal(await run(tasks((r) => r.updateTask({ ...task, id: TaskId.make(uid("task", 9)) }, 1))), false, "an unknown task is not updated");
     },
   },
   {

@@ -10,13 +10,14 @@ import type { WorkspaceRole } from "../../../core/projects/model/Roles.js";
 import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { uid, workspaceRecord } from "./fixtures.js";
+import { WorkspaceId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type WorkspacesKitPorts = WorkspacesRepository;
 
 const workspaces = <A>(f: (r: WorkspacesRepository) => Effect.Effect<A>) => Effect.flatMap(WorkspacesRepository, f);
 const member = (workspaceN: number, userId: string, role: WorkspaceRole, createdAt: Date = T0): WorkspaceMember => ({
-  workspaceId: uid("ws", workspaceN),
+  workspaceId: WorkspaceId.make(uid("ws", workspaceN)),
   userId,
   role,
   createdAt,

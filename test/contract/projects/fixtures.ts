@@ -13,6 +13,7 @@ import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { Transactions } from "../../../ports/Transactions.js";
 import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { T0 } from "../Kit.js";
+import { ProjectId, TaskId, WorkspaceId } from "../../../core/projects/model/Ids.js";
 
 /** A time-ordered, UUID-shaped id: `uid("a", 2)` < `uid("a", 10)`, and ids of a kind sort together. */
 export const uid = (kind: string, n: number): string => {
@@ -21,12 +22,12 @@ export const uid = (kind: string, n: number): string => {
 };
 
 /** A workspace record. */
-export const workspaceRecord = (id: string): Workspace => ({ id, name: `Workspace ${id.slice(-4)}`, createdBy: "owner-1", createdAt: T0 });
+export const workspaceRecord = (id: string): Workspace => ({ id: WorkspaceId.make(id), name: `Workspace ${id.slice(-4)}`, createdBy: "owner-1", createdAt: T0 });
 
 /** A project record of `workspaceId`. */
 export const projectRecord = (workspaceId: string, id: string): Project => ({
-  id,
-  workspaceId,
+  id: ProjectId.make(id),
+  workspaceId: WorkspaceId.make(workspaceId),
   name: `Project ${id.slice(-4)}`,
   createdBy: "owner-1",
   createdAt: T0,
@@ -34,7 +35,7 @@ export const projectRecord = (workspaceId: string, id: string): Project => ({
 
 /** A live task record (version 1) of `project`. */
 export const taskRecord = (project: Project, id: string, overrides: Partial<Task> = {}): Task => ({
-  id,
+  id: TaskId.make(id),
   workspaceId: project.workspaceId,
   projectId: project.id,
   title: `Task ${id.slice(-4)}`,
