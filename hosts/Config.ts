@@ -95,6 +95,10 @@ export interface DeliveryConfig {
   readonly locationKey: Uint8Array;
   /** True when DELIVERY_LOCATION_KEY is unset and the development key is used. */
   readonly usingDevelopmentLocationKey: boolean;
+  /** How recent a dispatcher's sign-in must be for a reassignment (DELIVERY_STEP_UP_SECONDS, default 300). */
+  readonly stepUpMaxAgeSeconds: number;
+  /** Dispatchers and their regions (DELIVERY_DISPATCHERS=`<user uuid>=<minLat>:<minLng>:<maxLat>:<maxLng>`, comma-separated). */
+  readonly dispatchers: ReadonlyArray<{ readonly userId: string; readonly region: { readonly minLat: number; readonly minLng: number; readonly maxLat: number; readonly maxLng: number } }>;
 }
 
 /** The development location key (DELIVERY_LOCATION_KEY unset): never for production data. */
@@ -269,6 +273,17 @@ export const loadConfig = (env: Env = process.env): Config => {
     locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),
     locationKey: Uint8Array.from(Buffer.from(locationKeyHex !== undefined && /^[0-9a-fA-F]{64}$/.test(locationKeyHex) ? locationKeyHex : DEVELOPMENT_LOCATION_KEY, "hex")),
     usingDevelopmentLocationKey: locationKeyHex === undefined,
+    stepUpMaxAgeSeconds: r.integer("DELIVERY_STEP_UP_SECONDS", 300, 10, 86_400, "a whole number of seconds from 10 to 86400"),
+    dispatchers: r.list("DELIVERY_DISPATCHERS").flatMap((entry) => {
+      const match = /^([^=]+)=(-?[\d.]+):(-?[\d.]+):(-?[\d.]+):(-?[\d.]+)$/.exec(entry);
+      const [minLat, minLng, maxLat, maxLng] = (match?.slice(2) ?? []).map(Number);
+      if (match === null || !uuidPattern.test(match[1] ?? "") || minLat === undefined || minLng === undefined || maxLat === undefined || maxLng === undefined
+        || !(minLat <= maxLat && minLng <= maxLng && minLat >= -90 && maxLat <= 90 && minLng >= -180 && maxLng <= 180)) {
+        r.problem("DELIVERY_DISPATCHERS", `${Reader.shown(entry)} is not a dispatcher and region`, "comma-separated <user uuid>=<minLat>:<minLng>:<maxLat>:<maxLng>");
+        return [];
+      }
+      return [{ userId: (match[1] ?? "").toLowerCase(), region: { minLat, minLng, maxLat, maxLng } }];
+    }),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {

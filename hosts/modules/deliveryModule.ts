@@ -26,6 +26,7 @@ import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { Dispatchers, type Region } from "../../ports/delivery/Dispatchers.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
@@ -44,6 +45,7 @@ export type DeliveryPorts =
   | SettlementLedger
   | LocationSamples
   | DeliverySettings
+  | Dispatchers
   | PaymentGateway
   | MerchantProvisioning;
 
@@ -56,6 +58,8 @@ export interface DeliveryModuleOptions {
   readonly settings?: Partial<DeliverySettings>;
   /** The 32-byte AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY). */
   readonly locationKey: Uint8Array;
+  /** The dispatchers and their regions (DELIVERY_DISPATCHERS); nobody when omitted. */
+  readonly dispatchers?: ReadonlyArray<{ readonly userId: string; readonly region: Region }>;
   /** Mount prefix of the routes: "/v1/delivery" in the reference server, "/v1" (the default) alone. */
   readonly prefix?: string;
 }
@@ -77,6 +81,10 @@ export const deliveryLayer = (
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
     Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
+    Layer.sync(Dispatchers, () => {
+      const regions = new Map((options.dispatchers ?? []).map((d) => [d.userId.toLowerCase(), d.region]));
+      return { regionOf: (userId) => Effect.succeed(regions.get(userId.toLowerCase()) ?? null) };
+    }),
     Layer.succeed(PaymentGateway, options.paymentGateway),
     Layer.succeed(MerchantProvisioning, options.merchantProvisioning),
   );
