@@ -14,3 +14,4 @@ export * from "./channelLogKit.js";
 export * from "./paymentGatewayKit.js";
 export * from "./projects/index.js";
 export * from "./payments/index.js";
+export * from "./delivery/index.js";
