@@ -1,5 +1,6 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
+import { deliveryLocations } from "./delivery.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -22,4 +23,5 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsActivityDeepPage,
   projectsRealtimeFanout,
   projectsFanoutUnderWrites,
+  deliveryLocations,
 ];
