@@ -77,6 +77,9 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   if (config.usingDevelopmentBlobSecret) {
     logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
   }
+  if (config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery")) {
+    logger.warn("DELIVERY_LOCATION_KEY is not set: courier positions are sealed with the documented development key. Set it in production.");
+  }
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
   const blobStore = configuredBlobStore(config);
   const modules = composition.modules;

@@ -33,4 +33,4 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
     )
-    .add(makeDeliveryModule({ prefix: "/v1/delivery", settings: config.delivery, locationKey: config.delivery.locationKey, dispatchers: config.delivery.dispatchers }));
+    .add(makeDeliveryModule({ prefix: "/v1/delivery", ...config.delivery }));
