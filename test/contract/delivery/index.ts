@@ -7,14 +7,17 @@
 /** The records and helpers the kits build on (a namespace, so their short names cannot clash with other modules' kits). */
 export * as deliveryFixtures from "./fixtures.js";
 export * from "./DispatchRepositoryKit.js";
+export * from "./SettlementLedgerKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { dispatchRepositorySuite, type DispatchRepositoryKitPorts } from "./DispatchRepositoryKit.js";
+import { settlementLedgerSuite, type SettlementLedgerKitPorts } from "./SettlementLedgerKit.js";
 
 /** Every repository port of the delivery module the kits cover. */
-export type DeliveryKitPorts = DispatchRepositoryKitPorts;
+export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts;
 
 /** Every delivery kit by port name. */
 export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<DeliveryKitPorts>) => Promise<unknown>>> = {
   DispatchRepository: dispatchRepositorySuite,
+  SettlementLedger: settlementLedgerSuite,
 };
