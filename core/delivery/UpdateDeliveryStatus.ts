@@ -23,6 +23,7 @@ import { DeliveryCompleted, DeliveryStatusChanged } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
 import type { DeliveryStatusChange } from "./model/DeliveryStatusChange.js";
 import { paymentCaptureJob, paymentFallbackAt, settleCapture, tryNow } from "./OrderPayments.js";
+import { trackingClosedJob, trackingCloseDelayMs } from "./TrackingClosed.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { settlementEntries } from "./Settlement.js";
 
@@ -110,6 +111,10 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
         ];
         if (target === "delivered") {
           const order = yield* completeOrder(next, courier.id, userId, at);
+          yield* trackingClosedJob.schedule(
+            { deliveryId: delivery.id, customerId: delivery.customerId },
+            { runAt: new Date(at.getTime() + trackingCloseDelayMs), key: delivery.id },
+          );
           events.push(
             yield* DeliveryCompleted.make({
               ...envelope,
