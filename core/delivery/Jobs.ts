@@ -16,9 +16,11 @@ import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 import { locationRetentionJob } from "./LocationRetention.js";
 import { trackingClosedJob } from "./TrackingClosed.js";
+import { pushJob } from "./PushNotifications.js";
+import type { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {
@@ -26,4 +28,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob];

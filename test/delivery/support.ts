@@ -28,6 +28,7 @@ import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { Principal } from "../../ports/Principal.js";
 import { RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
+import type { Push, PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import type { HasTeardown } from "../support/databases.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import { makeFakePaymentGateway, type FakePaymentGateway } from "./FakePaymentGateway.js";
@@ -53,7 +54,8 @@ export type DeliveryServices =
   | DeliverySettings
   | PaymentGateway
   | MerchantProvisioning
-  | RealtimeBus;
+  | RealtimeBus
+  | PushNotifier;
 
 /** Merchant provisioning that answers one merchant per reference, as the payments module does. */
 export const makeFakeMerchantProvisioning = (): MerchantProvisioning & { readonly merchants: Map<string, string> } => {
@@ -72,14 +74,27 @@ export const makeFakeMerchantProvisioning = (): MerchantProvisioning & { readonl
 };
 
 /** The delivery core's layer over `db`: the module definition's own bindings, with the given outside services. */
-export const deliveryTestLayer = (db: SqlDatabase, gateway: PaymentGateway, settings: DeliverySettings = defaultDeliverySettings, bus: RealtimeBus = recordingBus().bus) =>
+export const deliveryTestLayer = (
+  db: SqlDatabase,
+  gateway: PaymentGateway,
+  settings: DeliverySettings = defaultDeliverySettings,
+  bus: RealtimeBus = recordingBus().bus,
+  pushNotifier: PushNotifier = recordingPushNotifier().notifier,
+) =>
   Layer.mergeAll(
     moduleLayer(db, [
-      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings }),
+      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings, pushNotifier }),
     ]),
     Layer.succeed(RealtimeBus, bus),
     Logger.minimumLogLevel(LogLevel.Error),
   );
+
+/** A push notifier that records what it sends. */
+export const recordingPushNotifier = () => {
+  const pushes: Push[] = [];
+  const notifier: PushNotifier = { send: (push) => Effect.sync(() => void pushes.push(push)) };
+  return { notifier, pushes };
+};
 
 /** A realtime bus that records the notices published (no other process listens in these tests). */
 export const recordingBus = () => {
@@ -95,7 +110,8 @@ export const recordingBus = () => {
 export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<DeliverySettings> = {}) => {
   const gateway: FakePaymentGateway = makeFakePaymentGateway();
   const { bus, notices } = recordingBus();
-  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }, bus));
+  const { notifier, pushes } = recordingPushNotifier();
+  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }, bus, notifier));
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, DeliveryServices>): Promise<A> => runtime.runPromise(effect);
   /** Runs and answers the typed failure (or the value) so tests can inspect error codes. */
@@ -106,7 +122,7 @@ export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Parti
     if (Option.isNone(failure)) throw new Error(`unexpected defect: ${Cause.pretty(exit.cause)}`);
     return { ok: false, error: failure.value };
   };
-  return { runtime, run, attempt, gateway, notices };
+  return { runtime, run, attempt, gateway, notices, pushes };
 };
 
 export type DeliveryRuntime = ReturnType<typeof deliveryRuntime>;
