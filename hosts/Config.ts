@@ -99,20 +99,26 @@ export interface CommerceConfig {
 
 /** DELIVERY_* variables (docs/decisions.md, Food delivery). */
 export interface DeliveryConfig {
-  /** Offers sent at once per dispatch round (DELIVERY_OFFER_FANOUT, default 3). */
-  readonly offerFanout: number;
-  /** Offer lifetime in seconds (DELIVERY_OFFER_TTL_SECONDS, default 30). */
-  readonly offerTtlSeconds: number;
-  /** Restaurant acceptance deadline in seconds (DELIVERY_ACCEPT_DEADLINE_SECONDS, default 300). */
-  readonly acceptDeadlineSeconds: number;
-  /** Quote lifetime in seconds (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
-  readonly quoteTtlSeconds: number;
-  /** How long precise courier positions are kept (DELIVERY_LOCATION_RETENTION_SECONDS, default 3600). */
-  readonly locationRetentionSeconds: number;
+  readonly settings: {
+    /** Offers sent at once per dispatch round (DELIVERY_OFFER_FANOUT, default 3). */
+    readonly offerFanout: number;
+    /** Offer lifetime in seconds (DELIVERY_OFFER_TTL_SECONDS, default 30). */
+    readonly offerTtlSeconds: number;
+    /** Restaurant acceptance deadline in seconds (DELIVERY_ACCEPT_DEADLINE_SECONDS, default 300). */
+    readonly acceptDeadlineSeconds: number;
+    /** Quote lifetime in seconds (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
+    readonly quoteTtlSeconds: number;
+    /** How long precise courier positions are kept (DELIVERY_LOCATION_RETENTION_SECONDS, default 3600). */
+    readonly locationRetentionSeconds: number;
+    /** How recent a dispatcher's sign-in must be for a reassignment (DELIVERY_STEP_UP_SECONDS, default 300). */
+    readonly stepUpMaxAgeSeconds: number;
+  };
   /** The AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY, 64 hex digits); a development key when unset. Never logged. */
   readonly locationKey: Uint8Array;
   /** True when DELIVERY_LOCATION_KEY is unset and the development key is used. */
   readonly usingDevelopmentLocationKey: boolean;
+  /** Dispatchers and their regions (DELIVERY_DISPATCHERS=`<user uuid>=<minLat>:<minLng>:<maxLat>:<maxLng>`, comma-separated). */
+  readonly dispatchers: ReadonlyArray<{ readonly userId: string; readonly region: { readonly minLat: number; readonly minLng: number; readonly maxLat: number; readonly maxLng: number } }>;
 }
 
 /** The development location key (DELIVERY_LOCATION_KEY unset): never for production data. */
@@ -307,13 +313,26 @@ export const loadConfig = (env: Env = process.env): Config => {
     r.problem("DELIVERY_LOCATION_KEY", "not a 256-bit key", "64 hexadecimal digits", true);
   }
   const delivery: DeliveryConfig = {
-    offerFanout: r.integer("DELIVERY_OFFER_FANOUT", 3, 1, 50, "a whole number from 1 to 50"),
-    offerTtlSeconds: r.integer("DELIVERY_OFFER_TTL_SECONDS", 30, 1, 3600, "a whole number of seconds from 1 to 3600"),
-    acceptDeadlineSeconds: r.integer("DELIVERY_ACCEPT_DEADLINE_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
-    quoteTtlSeconds: r.integer("DELIVERY_QUOTE_TTL_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
-    locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),
+    settings: {
+      offerFanout: r.integer("DELIVERY_OFFER_FANOUT", 3, 1, 50, "a whole number from 1 to 50"),
+      offerTtlSeconds: r.integer("DELIVERY_OFFER_TTL_SECONDS", 30, 1, 3600, "a whole number of seconds from 1 to 3600"),
+      acceptDeadlineSeconds: r.integer("DELIVERY_ACCEPT_DEADLINE_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
+      quoteTtlSeconds: r.integer("DELIVERY_QUOTE_TTL_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
+      locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),
+      stepUpMaxAgeSeconds: r.integer("DELIVERY_STEP_UP_SECONDS", 300, 10, 86_400, "a whole number of seconds from 10 to 86400"),
+    },
     locationKey: Uint8Array.from(Buffer.from(locationKeyHex !== undefined && /^[0-9a-fA-F]{64}$/.test(locationKeyHex) ? locationKeyHex : DEVELOPMENT_LOCATION_KEY, "hex")),
     usingDevelopmentLocationKey: locationKeyHex === undefined,
+    dispatchers: r.list("DELIVERY_DISPATCHERS").flatMap((entry) => {
+      const match = /^([^=]+)=(-?[\d.]+):(-?[\d.]+):(-?[\d.]+):(-?[\d.]+)$/.exec(entry);
+      const [minLat, minLng, maxLat, maxLng] = (match?.slice(2) ?? []).map(Number);
+      if (match === null || !uuidPattern.test(match[1] ?? "") || minLat === undefined || minLng === undefined || maxLat === undefined || maxLng === undefined
+        || !(minLat <= maxLat && minLng <= maxLng && minLat >= -90 && maxLat <= 90 && minLng >= -180 && maxLng <= 180)) {
+        r.problem("DELIVERY_DISPATCHERS", `${Reader.shown(entry)} is not a dispatcher and region`, "comma-separated <user uuid>=<minLat>:<minLng>:<maxLat>:<maxLng>");
+        return [];
+      }
+      return [{ userId: (match[1] ?? "").toLowerCase(), region: { minLat, minLng, maxLat, maxLng } }];
+    }),
   };
   const commerce: CommerceConfig = { sealingKeys: sealingKeysOf(r), carrierWebhookSecrets: r.list("COMMERCE_CARRIER_WEBHOOK_SECRET") };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

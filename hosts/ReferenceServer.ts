@@ -77,10 +77,10 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   if (config.usingDevelopmentBlobSecret) {
     logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
   }
-  if (config.commerce.sealingKeys === undefined) {
+  if (config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce")) {
     logger.warn("COMMERCE_SEALING_KEYS is not set: order addresses are sealed with the documented development key. Set it in production.");
   }
-  if (config.delivery.usingDevelopmentLocationKey) {
+  if (config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery")) {
     logger.warn("DELIVERY_LOCATION_KEY is not set: courier positions are sealed with the documented development key. Set it in production.");
   }
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).

@@ -29,7 +29,7 @@ Commands:
   serve                          start the reference server (HTTP, realtime, in-process worker)
   worker                         run the outbox relay and job runner alone
   migrate                        apply pending migrations and exit
-  token --user <uuid> [--ttl s]  print a development JWT for that user (default ttl 3600)
+  token --user <uuid> [--ttl s]  print a development JWT for that user (default ttl 3600; auth_time = now)
   sandbox [--port 4010] [--host 127.0.0.1] [--webhook-url <url>]
                                  run the sandbox payment provider's HTTP API; pushes signed webhooks
                                  to <url> (SANDBOX_API_KEY, PROVIDER_WEBHOOK_SECRET from the environment)
@@ -202,7 +202,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const epoch = await withCore(config, (core) =>
           core.runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId))),
         );
-        process.stdout.write(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch })}\n`);
+        // A development sign-in: auth_time is now, so step-up checks (delivery reassignment) pass until it ages.
+        process.stdout.write(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch, authTime: Math.floor(Date.now() / 1000) })}\n`);
         return;
       }
       case "revoke": {

@@ -7,7 +7,8 @@ import { Context } from "effect";
 
 /** Who is calling. */
 export type Principal =
-  | { readonly kind: "user"; readonly userId: string }
+  /** `authTime`: when the user last signed in (the token's `auth_time`, Unix seconds), when the token says. */
+  | { readonly kind: "user"; readonly userId: string; readonly authTime?: number }
   | {
       readonly kind: "merchant";
       readonly merchantId: string;

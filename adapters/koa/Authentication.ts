@@ -35,10 +35,15 @@ export const mintToken = async (options: {
   readonly userId: string;
   readonly ttlSeconds: number;
   readonly epoch?: number;
+  /** The `auth_time` claim (Unix seconds): when the user signed in, for step-up checks. */
+  readonly authTime?: number;
 }): Promise<string> => {
   if (!uuid.test(options.userId)) throw new Error("mintToken: userId must be a UUID");
   const nowSeconds = Math.floor(Date.now() / 1000);
-  return new SignJWT(options.epoch === undefined ? {} : { epoch: options.epoch })
+  return new SignJWT({
+    ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
+    ...(options.authTime === undefined ? {} : { auth_time: options.authTime }),
+  })
     .setProtectedHeader({ alg: algorithm, typ: "JWT" })
     .setSubject(options.userId.toLowerCase())
     .setIssuedAt(nowSeconds)
@@ -97,7 +102,9 @@ export const verifyToken = async (
   }
   const userId = sub.toLowerCase();
   if (userEpochs !== undefined && epoch < (await userEpochs(userId))) throw new Unauthorized({ reason: "revoked" });
-  return { kind: "user", userId };
+  // OpenID Connect's auth_time (when the user signed in) travels for step-up checks; ignored when malformed.
+  const authTime = payload.auth_time;
+  return typeof authTime === "number" && Number.isFinite(authTime) ? { kind: "user", userId, authTime } : { kind: "user", userId };
 };
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined when there is none. */

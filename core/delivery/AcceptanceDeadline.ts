@@ -12,7 +12,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { OrderCancelled, RestaurantRejectedOrder } from "./Events.js";
-import { paymentVoidJob, settleVoid, tryNow } from "./OrderPayments.js";
+import { paymentFallbackAt, paymentVoidJob, settleVoid, tryNow } from "./OrderPayments.js";
 import { checkOrderTransition } from "./OrderStatus.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 
@@ -45,7 +45,7 @@ export const cancelWorkflow = (workflow: RestaurantOrder, to: "cancelled" | "rej
     };
     const event = yield* (to === "rejected" ? RestaurantRejectedOrder.make(input) : OrderCancelled.make(input));
     yield* (yield* Outbox).append([event]);
-    if (voidable) yield* paymentVoidJob.schedule({ orderId: workflow.orderId }, { runAt: at, key: workflow.orderId });
+    if (voidable) yield* paymentVoidJob.schedule({ orderId: workflow.orderId }, { runAt: paymentFallbackAt(at), key: workflow.orderId });
     return next;
   });
 

@@ -90,3 +90,10 @@ export class MenuPublishConflict extends DomainError("MenuPublishConflict", "men
 
 /** 400: discovery needs a latitude from -90 to 90 and a longitude from -180 to 180. */
 export class InvalidCoordinates extends DomainError("InvalidCoordinates", "invalid_coordinates", "bad_request") {}
+
+/** 403: a sensitive dispatcher action needs a recent sign-in (the token's `auth_time`). */
+export class StepUpRequired extends DomainError("StepUpRequired", "step_up_required", "forbidden")<{ readonly maxAgeSeconds: number }> {
+  get problemExtensions(): Record<string, unknown> {
+    return { max_age_seconds: this.maxAgeSeconds };
+  }
+}

@@ -8,15 +8,19 @@ import type { Ids } from "../../ports/Ids.js";
 import type { Job, Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { PaymentGateway } from "../../ports/PaymentGateway.js";
+import type { RealtimeBus } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import { acceptanceDeadlineJob } from "./AcceptanceDeadline.js";
 import { offerExpiryJob } from "./Dispatch.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 import { locationRetentionJob } from "./LocationRetention.js";
+import { trackingClosedJob } from "./TrackingClosed.js";
+import { pushJob } from "./PushNotifications.js";
+import type { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {
@@ -24,4 +28,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob];

@@ -15,6 +15,16 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentState } from "./model/RestaurantOrder.js";
 import { checkPaymentTransition } from "./OrderStatus.js";
 
+/**
+ * How long a void or capture job waits before its first run. The step is tried at once after
+ * commit (`tryNow`); the job is its fallback while the provider is down, so it starts a little
+ * later and the two never call the provider together under one key.
+ */
+export const paymentFallbackDelayMs = 5_000;
+
+/** When the fallback job of a payment step decided at `at` first runs. */
+export const paymentFallbackAt = (at: Date): Date => new Date(at.getTime() + paymentFallbackDelayMs);
+
 export const voidKey = (orderId: string): string => `delivery:order:${orderId}:void`;
 export const captureKey = (orderId: string): string => `delivery:order:${orderId}:capture`;
 

@@ -22,7 +22,8 @@ import { DeliveryVersionConflict, TransitionIdReused } from "./Errors.js";
 import { DeliveryCompleted, DeliveryStatusChanged } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
 import type { DeliveryStatusChange } from "./model/DeliveryStatusChange.js";
-import { paymentCaptureJob, settleCapture, tryNow } from "./OrderPayments.js";
+import { paymentCaptureJob, paymentFallbackAt, settleCapture, tryNow } from "./OrderPayments.js";
+import { trackingClosedJob, trackingCloseDelayMs } from "./TrackingClosed.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { settlementEntries } from "./Settlement.js";
 
@@ -51,7 +52,7 @@ const completeOrder = (delivery: Delivery, courierId: string, actorId: string, a
     if (!(yield* orders.updateWorkflow(next, workflow.version))) {
       return yield* Effect.fail(new Conflict({ code: "concurrent_update", detail: "the order changed meanwhile; retry" }));
     }
-    yield* paymentCaptureJob.schedule({ orderId: order.id }, { runAt: at, key: order.id });
+    yield* paymentCaptureJob.schedule({ orderId: order.id }, { runAt: paymentFallbackAt(at), key: order.id });
     return order;
   });
 
@@ -110,6 +111,10 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
         ];
         if (target === "delivered") {
           const order = yield* completeOrder(next, courier.id, userId, at);
+          yield* trackingClosedJob.schedule(
+            { deliveryId: delivery.id, customerId: delivery.customerId },
+            { runAt: new Date(at.getTime() + trackingCloseDelayMs), key: delivery.id },
+          );
           events.push(
             yield* DeliveryCompleted.make({
               ...envelope,

@@ -23,18 +23,22 @@ import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRes
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
 import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
+import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
 import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { Dispatchers, type Region } from "../../ports/delivery/Dispatchers.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
 import { makeInProcessMerchantProvisioning, type MerchantProvisioningServices } from "./deliveryPayments.js";
+import { makeDevelopmentPushNotifier } from "./deliveryPush.js";
 
 /** The ports the delivery module's Layer provides. */
 export type DeliveryPorts =
@@ -44,6 +48,8 @@ export type DeliveryPorts =
   | SettlementLedger
   | LocationSamples
   | DeliverySettings
+  | Dispatchers
+  | PushNotifier
   | PaymentGateway
   | MerchantProvisioning;
 
@@ -56,6 +62,10 @@ export interface DeliveryModuleOptions {
   readonly settings?: Partial<DeliverySettings>;
   /** The 32-byte AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY). */
   readonly locationKey: Uint8Array;
+  /** The dispatchers and their regions (DELIVERY_DISPATCHERS); nobody when omitted. */
+  readonly dispatchers?: ReadonlyArray<{ readonly userId: string; readonly region: Region }>;
+  /** Where pushes go; the development adapter (one log line per push) when omitted. */
+  readonly pushNotifier?: PushNotifier;
   /** Mount prefix of the routes: "/v1/delivery" in the reference server, "/v1" (the default) alone. */
   readonly prefix?: string;
 }
@@ -77,6 +87,11 @@ export const deliveryLayer = (
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
     Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
+    Layer.sync(Dispatchers, () => {
+      const regions = new Map((options.dispatchers ?? []).map((d) => [d.userId.toLowerCase(), d.region]));
+      return { regionOf: (userId) => Effect.succeed(regions.get(userId.toLowerCase()) ?? null) };
+    }),
+    Layer.sync(PushNotifier, () => options.pushNotifier ?? makeDevelopmentPushNotifier()),
     Layer.succeed(PaymentGateway, options.paymentGateway),
     Layer.succeed(MerchantProvisioning, options.merchantProvisioning),
   );
@@ -97,6 +112,7 @@ const definition = <R>(
   routes: deliveryRoutes,
   prefix: options.prefix ?? "/v1",
   migrations: deliveryMigrations,
+  consumers: [deliveryPushConsumer],
   jobHandlers: deliveryJobs,
   scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
   channelAuthorizers: deliveryChannelAuthorizers,

@@ -54,4 +54,4 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
         carrierWebhookSecrets: config.commerce.carrierWebhookSecrets,
       }),
     )
-    .add(makeDeliveryModule({ prefix: "/v1/delivery", settings: config.delivery, locationKey: config.delivery.locationKey }));
+    .add(makeDeliveryModule({ prefix: "/v1/delivery", ...config.delivery }));

@@ -14,6 +14,8 @@ export interface DeliverySettings {
   readonly locationRetentionSeconds: number;
   /** Dispatch rounds before a delivery waits for a dispatcher (default 5). */
   readonly maxDispatchRounds: number;
+  /** How recent a dispatcher's sign-in (`auth_time`) must be for a reassignment (DELIVERY_STEP_UP_SECONDS, default 300). */
+  readonly stepUpMaxAgeSeconds: number;
 }
 export const DeliverySettings = Context.GenericTag<DeliverySettings>("domainkit/delivery/DeliverySettings");
 
@@ -24,4 +26,5 @@ export const defaultDeliverySettings: DeliverySettings = {
   quoteTtlSeconds: 300,
   maxDispatchRounds: 5,
   locationRetentionSeconds: 3600,
+  stepUpMaxAgeSeconds: 300,
 };

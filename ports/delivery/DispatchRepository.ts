@@ -26,6 +26,12 @@ export interface DispatchRepository {
   readonly insertDelivery: (delivery: Delivery) => Effect.Effect<{ readonly delivery: Delivery; readonly created: boolean }>;
   readonly findDelivery: (id: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<Delivery | null>;
   readonly findDeliveryByOrder: (orderId: string) => Effect.Effect<Delivery | null>;
+  /** Unfinished deliveries picked up inside the region, by id after `afterId`. */
+  readonly deliveriesInRegion: (query: {
+    readonly region: { readonly minLat: number; readonly minLng: number; readonly maxLat: number; readonly maxLng: number };
+    readonly afterId: string | null;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Delivery>>;
   /** The courier's deliveries that are assigned or picked up (its active jobs). */
   readonly activeDeliveriesOf: (courierId: string) => Effect.Effect<ReadonlyArray<Delivery>>;
   /**

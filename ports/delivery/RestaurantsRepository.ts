@@ -13,6 +13,8 @@ export interface RestaurantsRepository {
   /** Adds a staff member; false when already staff. */
   readonly addStaff: (staff: RestaurantStaff) => Effect.Effect<boolean>;
   readonly isStaff: (restaurantId: string, userId: string) => Effect.Effect<boolean>;
+  /** The user ids of the restaurant's staff, in user id order (at most `limit`). */
+  readonly staffOf: (restaurantId: string, limit: number) => Effect.Effect<ReadonlyArray<string>>;
   /**
    * Publishes `menu` with its items as the restaurant's current version, when the current
    * version is still `expectedCurrent`; false when another publication got there first.

@@ -16,3 +16,4 @@ export * from "./projects/index.js";
 export * from "./payments/index.js";
 export * from "./files/index.js";
 export * from "./commerce/index.js";
+export * from "./delivery/index.js";

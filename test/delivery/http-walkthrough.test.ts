@@ -109,6 +109,11 @@ for (const dialect of dialects) {
     t.equal(entries.reduce((sum, e) => sum + e.amount_minor, 0), 0, "the settlement sums to zero");
     t.match(await customer.get(`/restaurant-orders/${orderId}/settlement`), { status: 404 }, "only the restaurant reads it");
     t.match(await customer.get(`/deliveries/${deliveryId}/tracking`), { status: 404 }, "tracking ends with the delivery");
+    t.match(
+      await customerLive.next((m) => m.type === "unsubscribed", 10_000),
+      { type: "unsubscribed", channel: `delivery:${deliveryId}`, reason: "access_revoked" },
+      "the live tracking subscription is dropped shortly after completion",
+    );
     const later = await connectRealtime(server.url, await customer.token());
     t.teardown(() => later.close());
     later.send({ type: "subscribe", channel: `delivery:${deliveryId}` });

@@ -10,6 +10,7 @@ import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
 import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
+import { paymentFallbackDelayMs } from "../../core/delivery/OrderPayments.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
@@ -71,6 +72,8 @@ t.test("a rejection voids the authorization; while the provider is down it is vo
     t.equal(rejected.status, "rejected");
     t.equal(rejected.paymentState, "void_pending", "the provider is down: void pending");
     await runJobs(rt, Date.now() + 1000);
+    t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "void_pending", "the fallback job waits a few seconds");
+    await runJobs(rt, Date.now() + paymentFallbackDelayMs + 1000);
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "void_pending", "still down on the first retry");
     await runJobs(rt, Date.now() + 3_600_000);
     const after = await rt.run(getOrder(user("cust-1"), placed.order.id));
@@ -102,7 +105,7 @@ t.test("a capture that fails after completion is retried by its job; the deliver
     rt.gateway.failNext("capture");
     await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "capture_pending");
-    await runJobs(rt, Date.now() + 1000);
+    await runJobs(rt, Date.now() + paymentFallbackDelayMs + 1000);
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "captured");
     t.equal(rt.gateway.effects.capture, 1);
   }),

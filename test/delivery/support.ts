@@ -27,6 +27,8 @@ import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { Principal } from "../../ports/Principal.js";
+import { RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
+import type { Push, PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import type { HasTeardown } from "../support/databases.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import { makeFakePaymentGateway, type FakePaymentGateway } from "./FakePaymentGateway.js";
@@ -51,7 +53,9 @@ export type DeliveryServices =
   | LocationSamples
   | DeliverySettings
   | PaymentGateway
-  | MerchantProvisioning;
+  | MerchantProvisioning
+  | RealtimeBus
+  | PushNotifier;
 
 /** Merchant provisioning that answers one merchant per reference, as the payments module does. */
 export const makeFakeMerchantProvisioning = (): MerchantProvisioning & { readonly merchants: Map<string, string> } => {
@@ -70,18 +74,44 @@ export const makeFakeMerchantProvisioning = (): MerchantProvisioning & { readonl
 };
 
 /** The delivery core's layer over `db`: the module definition's own bindings, with the given outside services. */
-export const deliveryTestLayer = (db: SqlDatabase, gateway: PaymentGateway, settings: DeliverySettings = defaultDeliverySettings) =>
-  Layer.merge(
+export const deliveryTestLayer = (
+  db: SqlDatabase,
+  gateway: PaymentGateway,
+  settings: DeliverySettings = defaultDeliverySettings,
+  bus: RealtimeBus = recordingBus().bus,
+  pushNotifier: PushNotifier = recordingPushNotifier().notifier,
+) =>
+  Layer.mergeAll(
     moduleLayer(db, [
-      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings }),
+      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings, pushNotifier }),
     ]),
+    Layer.succeed(RealtimeBus, bus),
     Logger.minimumLogLevel(LogLevel.Error),
   );
+
+/** A push notifier that records what it sends. */
+export const recordingPushNotifier = () => {
+  const pushes: Push[] = [];
+  const notifier: PushNotifier = { send: (push) => Effect.sync(() => void pushes.push(push)) };
+  return { notifier, pushes };
+};
+
+/** A realtime bus that records the notices published (no other process listens in these tests). */
+export const recordingBus = () => {
+  const notices: RealtimeNotice[] = [];
+  const bus: RealtimeBus = {
+    publish: (notice) => Effect.sync(() => void notices.push(notice)),
+    listen: () => Effect.succeed(() => undefined),
+  };
+  return { bus, notices };
+};
 
 /** A runtime of the delivery core over `db`, disposed at teardown. */
 export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<DeliverySettings> = {}) => {
   const gateway: FakePaymentGateway = makeFakePaymentGateway();
-  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }));
+  const { bus, notices } = recordingBus();
+  const { notifier, pushes } = recordingPushNotifier();
+  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }, bus, notifier));
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, DeliveryServices>): Promise<A> => runtime.runPromise(effect);
   /** Runs and answers the typed failure (or the value) so tests can inspect error codes. */
@@ -92,7 +122,7 @@ export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Parti
     if (Option.isNone(failure)) throw new Error(`unexpected defect: ${Cause.pretty(exit.cause)}`);
     return { ok: false, error: failure.value };
   };
-  return { runtime, run, attempt, gateway };
+  return { runtime, run, attempt, gateway, notices, pushes };
 };
 
 export type DeliveryRuntime = ReturnType<typeof deliveryRuntime>;

@@ -8,8 +8,12 @@ import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers, recordLocations } from "../../core/delivery/Couriers.js";
 import { myActiveJob, trackDelivery } from "../../core/delivery/Tracking.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
+import { deliveryJobs } from "../../core/delivery/Jobs.js";
+import { trackingCloseDelayMs } from "../../core/delivery/TrackingClosed.js";
+import { at } from "../worker/fixtures.js";
 import { forEachDeliveryDialect } from "./support.js";
-import { acceptedOrder, deliveryRuntime, here, onlineCouriers, openRestaurant, user } from "./support.js";
+import { acceptedOrder, deliveryRuntime, here, onlineCouriers, openRestaurant, pickedUpOrder, user } from "./support.js";
 
 t.test("tracking and the drop-off address are visible only during the active delivery, audited; 404 after completion", (t) =>
   forEachDeliveryDialect(t, "tracking", async (t, db) => {
@@ -36,5 +40,23 @@ t.test("tracking and the drop-off address are visible only during the active del
     await rt.run(updateDeliveryStatus(c1!.principal, id, { transitionId: "d", status: "delivered" }));
     t.match(await rt.attempt(trackDelivery(user("cust-1"), id)), notFound, "after completion tracking answers 404");
     t.match(await rt.attempt(myActiveJob(c1!.principal, id)), notFound, "nor does the courier see the address any more");
+  }),
+);
+
+t.test("tracking ends with the delivery: a few seconds after completion the customer's live subscription is re-checked", (t) =>
+  forEachDeliveryDialect(t, "tracking closed", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt, "owner-tc");
+    const { accepted, courier } = await pickedUpOrder(rt, "customer-tc", fixture);
+    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    const completedAt = Date.now();
+    await rt.run(at(completedAt + 1000)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
+    t.same(rt.notices.filter((n) => n.type === "access_changed"), [], "not before the completion's own events had time to arrive");
+    await rt.run(at(completedAt + trackingCloseDelayMs + 1000)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
+    t.same(
+      rt.notices.filter((n) => n.type === "access_changed"),
+      [{ type: "access_changed", userId: "customer-tc", channel: `delivery:${accepted.delivery.id}` }],
+      "then the customer's access to the delivery channel is re-checked (and refused)",
+    );
   }),
 );

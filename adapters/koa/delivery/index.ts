@@ -1,5 +1,6 @@
 /** Every route of the food delivery module (paths without the mount prefix; the host adds it). */
 import { courierRoutes } from "./CourierRoutes.js";
+import { dispatchRoutes } from "./DispatchRoutes.js";
 import { orderRoutes } from "./OrderRoutes.js";
 import { restaurantRoutes } from "./RestaurantRoutes.js";
 
@@ -7,8 +8,9 @@ export * from "./CourierSchemas.js";
 export * from "./OrderSchemas.js";
 export * from "./RestaurantSchemas.js";
 export * from "./CourierRoutes.js";
+export * from "./DispatchRoutes.js";
 export * from "./OrderRoutes.js";
 export * from "./RestaurantRoutes.js";
 
 /** The delivery module's routes, in documentation order. */
-export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes];
+export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes];

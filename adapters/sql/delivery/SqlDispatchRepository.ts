@@ -108,6 +108,22 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       }).pipe(Effect.withSpan("DispatchRepository.insertDelivery")),
     findDelivery,
     findDeliveryByOrder,
+    deliveriesInRegion: ({ region, afterId, limit }) =>
+      runQuery(db, (ex) => {
+        let query = ex
+          .selectFrom("dl_deliveries")
+          .selectAll()
+          .where("status", "in", ["pending", "assigned", "picked_up"])
+          .where("pickup_lat", ">=", region.minLat)
+          .where("pickup_lat", "<=", region.maxLat)
+          .where("pickup_lng", ">=", region.minLng)
+          .where("pickup_lng", "<=", region.maxLng);
+        if (afterId !== null) query = query.where("id", ">", afterId);
+        return query.orderBy("id").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) => rows.map((row) => deliveries.fromRow(row))),
+        Effect.withSpan("DispatchRepository.deliveriesInRegion"),
+      ),
     activeDeliveriesOf: (courierId) =>
       runQuery(db, (ex) =>
         ex

@@ -61,6 +61,10 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       runQuery(db, (ex) =>
         ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).where("user_id", "=", userId).executeTakeFirst(),
       ).pipe(Effect.map((row) => row !== undefined)),
+    staffOf: (restaurantId, limit) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).orderBy("user_id").limit(limit).execute(),
+      ).pipe(Effect.map((rows) => rows.map((row) => String(row.user_id)))),
     publishMenu: (menu, menuItems, avail, expectedCurrent) =>
       runQuery(db, async (ex) => {
         const moved = await ex

@@ -69,6 +69,9 @@ export const customerOrderView = (placed: {
   };
 };
 
+/** A delivery as a dispatcher of its region sees it (everything). */
+export const DeliveryWire = wireShape(Delivery);
+
 /** A delivery as its assigned courier sees it: pickup and drop-off, not the customer's identity. */
 export const CourierDeliveryView = Schema.Struct(Struct.omit(Delivery.fields, "customerId"));
 export const CourierDeliveryWire = wireShape(CourierDeliveryView);

@@ -1,0 +1,60 @@
+/**
+ * The dispatch console (dispatchers, region-scoped): list the unfinished deliveries of the
+ * caller's region and reassign one to another courier with a reason (Idempotency-Key required,
+ * like every operator action; a recent sign-in required: step-up).
+ */
+import { Effect, Schema } from "effect";
+import { listRegionDeliveries } from "../../../core/delivery/ListRegionDeliveries.js";
+import { reassignAsDispatcher } from "../../../core/delivery/ReassignAsDispatcher.js";
+import { DeliveryWire } from "../../../core/delivery/model/Views.js";
+import { PageOf, pageQueryFields } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./RestaurantSchemas.js";
+
+const tags = ["delivery"];
+
+/** Body of POST /deliveries/:id/reassign. */
+export const ReassignBody = Schema.Struct({ courier_id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)), reason: Schema.String });
+
+/** GET /dispatch/deliveries — the region's pending, assigned and picked-up deliveries. */
+const listRoute = defineRoute({
+  method: "GET",
+  path: "/dispatch/deliveries",
+  operationId: "listRegionDeliveries",
+  summary: "List the unfinished deliveries of the dispatcher's region (keyset pages)",
+  description: "Dispatchers only (DELIVERY_DISPATCHERS): deliveries picked up inside the caller's region, by id. Anyone else: 403.",
+  tags,
+  auth: "required",
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(DeliveryWire) },
+  problems: [400, 403],
+  handler: ({ principal, page }) =>
+    listRegionDeliveries(principal, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+      Effect.map((deliveries) => ({ status: 200, body: deliveries })),
+    ),
+});
+
+/** POST /deliveries/:id/reassign — manual reassignment with a reason (audited). */
+const reassignRoute = defineRoute({
+  method: "POST",
+  path: "/deliveries/:id/reassign",
+  operationId: "reassignDelivery",
+  summary: "Reassign a pending or assigned delivery to another courier, with a reason",
+  description:
+    "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IdParams,
+  body: ReassignBody,
+  responses: { 200: DeliveryWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    reassignAsDispatcher(principal, params.id, { courierId: body.courier_id, reason: body.reason }).pipe(
+      Effect.map((delivery) => ({ status: 200, body: delivery, etag: delivery.version })),
+    ),
+});
+
+/** Every dispatch console route. */
+export const dispatchRoutes = [listRoute, reassignRoute];

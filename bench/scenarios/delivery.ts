@@ -1,0 +1,85 @@
+/**
+ * Food delivery under load. `delivery-locations`: POST /v1/delivery/couriers/me/locations, one
+ * sample per batch, spread over many couriers (authentication, the courier lookup, the location
+ * budget, sealing the position with AES-256-GCM, the sample insert, the courier's dispatch
+ * position update and the active-delivery read). Its raw baseline is the same two writes on the
+ * bare driver (insert one sealed-size sample row; update the courier's position), so the
+ * overhead of the stack is a ratio in the same run.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { Effect } from "effect";
+import { mintToken } from "../../adapters/koa/Authentication.js";
+import { registerCourier } from "../../core/delivery/Couriers.js";
+import { measureOps } from "../RawLoop.js";
+import type { BenchRequest, Scenario } from "../Scenario.js";
+
+/**
+ * Couriers per HTTP connection: each courier spends its own location budget (600 batches per
+ * 10 minutes), so a plan spread over this many couriers runs for minutes without a 429.
+ */
+const couriersPerConnection = 100;
+/** Batches per courier in the plan (each a later `recorded_at`, so every batch moves the courier). */
+const batchesPerCourier = 20;
+
+/** The size of a sealed position: 12-byte IV, 16-byte tag and the ciphertext of `[lat,lng]`. */
+const sealedBytes = 12 + 16 + 20;
+
+/** Ingesting location batches over HTTP, against the bare sample insert and position update. */
+export const deliveryLocations: Scenario = {
+  name: "delivery-locations",
+  description: "POST /v1/delivery/couriers/me/locations (1 sample): budget, seal, insert sample, move the courier",
+  setup: async (target, { connections }) => {
+    const runtime = target.server.core.runtime;
+    const userIds = Array.from({ length: connections * couriersPerConnection }, () => randomUUID());
+    await runtime.runPromise(
+      Effect.forEach(userIds, (userId) => registerCourier({ kind: "user", userId }, { name: "Bench courier" }), { concurrency: target.dialect === "sqlite" ? 1 : 10 }),
+    );
+    const tokens = await Promise.all(userIds.map((userId) => mintToken({ secret: target.jwtSecret, userId, ttlSeconds: 3600 })));
+    const base = Date.now() - 60_000;
+    const requests: BenchRequest[] = [];
+    // Batch-major order: consecutive requests go to different couriers, each courier's times increase.
+    for (let batch = 0; batch < batchesPerCourier; batch++) {
+      for (const [i, token] of tokens.entries()) {
+        const sample = { lat: 52.5 + (i % 100) / 1000, lng: 13.4 + batch / 10_000, recorded_at: new Date(base + batch * 1000).toISOString() };
+        requests.push({
+          method: "POST",
+          path: "/v1/delivery/couriers/me/locations",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ samples: [sample] }),
+        });
+      }
+    }
+    return { requests };
+  },
+  rawBaseline: async (db, bounds) => {
+    const courierId = randomUUID();
+    const now = () => new Date().toISOString();
+    if (db.dialect === "sqlite") {
+      db.sqlite
+        .prepare(`insert into dl_couriers (id, user_id, name, online, lat, lng, located_at, created_at) values (?, ?, ?, 1, null, null, null, ?)`)
+        .run(courierId, randomUUID(), "Raw courier", now());
+      const insert = db.sqlite.prepare(`insert into dl_location_samples (id, courier_id, sealed, recorded_at, received_at) values (?, ?, ?, ?, ?)`);
+      const move = db.sqlite.prepare(`update dl_couriers set lat = ?, lng = ?, located_at = ? where id = ?`);
+      const measured = await measureOps(() => {
+        const at = now();
+        insert.run(randomUUID(), courierId, randomBytes(sealedBytes), at, at);
+        move.run(52.5, 13.4, at, courierId);
+      }, bounds);
+      return { ...measured, label: "insert dl_location_samples (sealed bytes); update dl_couriers position" };
+    }
+    const pool = db.pool;
+    await pool.query(`insert into dl_couriers (id, user_id, name, online, created_at) values ($1, $2, $3, true, now())`, [courierId, randomUUID(), "Raw courier"]);
+    const measured = await measureOps(async () => {
+      const at = new Date();
+      await pool.query(`insert into dl_location_samples (id, courier_id, sealed, recorded_at, received_at) values ($1, $2, $3, $4, $5)`, [
+        randomUUID(),
+        courierId,
+        randomBytes(sealedBytes),
+        at,
+        at,
+      ]);
+      await pool.query(`update dl_couriers set lat = $1, lng = $2, located_at = $3 where id = $4`, [52.5, 13.4, at, courierId]);
+    }, bounds);
+    return { ...measured, label: "insert dl_location_samples (sealed bytes); update dl_couriers position" };
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * Push notifications (spec: background work): the push consumer turns delivery events into one
+ * durable push job per recipient — the restaurant's staff hear of a new order, a courier of an
+ * offer, the customer of a rejection or cancellation, an assigned courier and the completion.
+ * The job calls the PushNotifier outside any transaction and is retried with backoff (and
+ * dead-lettered) while the provider fails; its key is the event and recipient, so a redelivered
+ * event schedules nothing new.
+ */
+import { Effect, Option, Schema } from "effect";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import { defineJob } from "../kernel/JobDefinition.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import { PushNotifier, type Push } from "../../ports/delivery/PushNotifier.js";
+import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
+import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantRejectedOrder } from "./Events.js";
+
+/** At most this many staff members of one restaurant are told of a new order. */
+export const maxStaffPushes = 20;
+
+const PushPayload = Schema.Struct({
+  id: Schema.String,
+  recipientUserId: Schema.String,
+  kind: Schema.Literal("order_placed", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed"),
+  title: Schema.String,
+  body: Schema.String,
+  data: Schema.Record({ key: Schema.String, value: Schema.String }),
+});
+
+/** Sends one push; a failure fails the job, which the runner retries with backoff. */
+export const pushJob = defineJob({
+  kind: "delivery.push",
+  payload: PushPayload,
+  handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(Effect.withSpan("delivery.push")),
+});
+
+const pushTypes = new Set<string>([OrderPlaced, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted].map((d) => d.type));
+const decodeEvent = Schema.decodeUnknownOption(DeliveryEvent);
+
+/** The pushes one event asks for (reads who the recipients are). */
+const pushesOf = (event: EventEnvelope) =>
+  Effect.gen(function* () {
+    const decoded = Option.getOrNull(decodeEvent(event));
+    if (decoded === null) return [];
+    const push = (recipientUserId: string, kind: Push["kind"], title: string, body: string, data: Record<string, string>): Push => ({
+      id: `${event.id}:${recipientUserId}`,
+      recipientUserId,
+      kind,
+      title,
+      body,
+      data,
+    });
+    const customerOf = (orderId: string) => Effect.map(Effect.flatMap(OrdersRepository, (o) => o.findOrder(orderId)), (order) => order?.customerId ?? null);
+    switch (decoded.type) {
+      case "OrderPlaced": {
+        const staff = yield* Effect.flatMap(RestaurantsRepository, (r) => r.staffOf(decoded.data.restaurant_id, maxStaffPushes));
+        return staff.map((userId) => push(userId, "order_placed", "New order", "A new order is waiting for you.", { order_id: decoded.data.order_id }));
+      }
+      case "OrderCancelled":
+      case "RestaurantRejectedOrder": {
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        const rejected = decoded.type === "RestaurantRejectedOrder";
+        return [
+          push(customer, rejected ? "order_rejected" : "order_cancelled", rejected ? "Order declined" : "Order cancelled", "Your order will not be delivered; the payment is released.", {
+            order_id: decoded.data.order_id,
+          }),
+        ];
+      }
+      case "CourierOffered": {
+        const courier = yield* Effect.flatMap(DispatchRepository, (d) => d.findCourier(decoded.data.courier_id));
+        if (courier === null) return [];
+        return [push(courier.userId, "courier_offered", "New delivery offer", "Accept it before it expires.", { offer_id: decoded.data.offer_id, delivery_id: decoded.data.delivery_id, expires_at: decoded.data.expires_at })];
+      }
+      case "CourierAssigned": {
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        return [push(customer, "courier_assigned", "Courier on the way", "A courier is assigned to your order.", { order_id: decoded.data.order_id, delivery_id: decoded.data.delivery_id })];
+      }
+      case "DeliveryCompleted": {
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        return [push(customer, "delivery_completed", "Delivered", "Enjoy your meal.", { order_id: decoded.data.order_id, delivery_id: decoded.data.delivery_id })];
+      }
+      default:
+        return [];
+    }
+  });
+
+/** Schedules the pushes of one event (each job keyed by event and recipient). */
+export const schedulePushes = (event: EventEnvelope): Effect.Effect<number, never, OrdersRepository | RestaurantsRepository | DispatchRepository | Jobs> =>
+  Effect.gen(function* () {
+    const pushes = yield* pushesOf(event);
+    for (const push of pushes) yield* pushJob.schedule(push, { runAt: new Date(event.occurred_at), key: push.id });
+    return pushes.length;
+  });
+
+/** The push consumer (shaped as adapters/worker's Consumer; the module lists it). */
+export const deliveryPushConsumer = {
+  name: "delivery.push",
+  handles: (event: EventEnvelope): boolean => pushTypes.has(event.type),
+  handle: (event: EventEnvelope) => Effect.asVoid(schedulePushes(event)),
+};

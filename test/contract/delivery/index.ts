@@ -1,0 +1,23 @@
+/**
+ * The contract kits of the delivery module's repository ports (exported from the package's
+ * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
+ * exports its cases; restaurants, orders and deliveries are written through the module's own
+ * repositories, so a kit's ports include them.
+ */
+/** The records and helpers the kits build on (a namespace, so their short names cannot clash with other modules' kits). */
+export * as deliveryFixtures from "./fixtures.js";
+export * from "./DispatchRepositoryKit.js";
+export * from "./SettlementLedgerKit.js";
+
+import type { SuiteOptions } from "../Kit.js";
+import { dispatchRepositorySuite, type DispatchRepositoryKitPorts } from "./DispatchRepositoryKit.js";
+import { settlementLedgerSuite, type SettlementLedgerKitPorts } from "./SettlementLedgerKit.js";
+
+/** Every repository port of the delivery module the kits cover. */
+export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts;
+
+/** Every delivery kit by port name. */
+export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<DeliveryKitPorts>) => Promise<unknown>>> = {
+  DispatchRepository: dispatchRepositorySuite,
+  SettlementLedger: settlementLedgerSuite,
+};

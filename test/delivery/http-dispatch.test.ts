@@ -1,0 +1,93 @@
+/**
+ * The dispatch console (spec: dispatcher or support, region-scoped; every manual reassignment
+ * records actor and reason; overrides need a reason and step-up authentication): a dispatcher
+ * lists the unfinished deliveries of their region only and reassigns one with a reason when
+ * their sign-in (`auth_time`) is recent; otherwise 403 step_up_required; a delivery outside the
+ * region, or any caller who is no dispatcher, gets 404 — SQLite and Postgres.
+ */
+import { randomUUID } from "node:crypto";
+import { Effect } from "effect";
+import t from "tap";
+import { mintToken } from "../../adapters/koa/Authentication.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { hostSecret } from "../hosts/support.js";
+import { dialects } from "../support/databases.js";
+import { freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer, type Client } from "./http-support.js";
+
+for (const dialect of dialects) {
+  t.test(`dispatchers list their region and reassign with a reason and a recent sign-in [${dialect}]`, async (t) => {
+    const dispatcherId = randomUUID();
+    // The region holds the fixtures' restaurants (around 52.52, 13.405) and not the far one.
+    const { server, as, base } = await startDeliveryServer(t, dialect, { DELIVERY_DISPATCHERS: `${dispatcherId}=52.0:13.0:53.0:14.0`, DELIVERY_STEP_UP_SECONDS: "300" });
+    const withToken = async (userId: string, authTime?: number) => {
+      const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600, ...(authTime === undefined ? {} : { authTime }) });
+      const call = async (method: string, path: string, body?: unknown, key?: string) => {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...(key === undefined ? {} : { "Idempotency-Key": key }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, any> };
+      };
+      return call;
+    };
+    const nowSeconds = () => Math.floor(Date.now() / 1000);
+    const fresh = await withToken(dispatcherId, nowSeconds());
+    const stale = await withToken(dispatcherId, nowSeconds() - 3600);
+    const plain = await withToken(dispatcherId);
+
+    const owner = as();
+    const customer = as();
+    const r = await openRestaurant(owner, t);
+    const first: Client = as();
+    const second: Client = as();
+    const firstId = await onlineCourier(first, 0.001);
+    const secondId = await onlineCourier(second, 0.002);
+    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
+    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+    const offer = (await first.get("/couriers/me/offers")).body.data[0];
+    t.equal((await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200);
+
+    // A restaurant far outside the region, with its own accepted order.
+    const farOwner = as();
+    const far = await farOwner.post("/restaurants", { name: "Far", lat: 48.1, lng: 11.5, service_radius_m: 5000, currency: "EUR" });
+    const farMenu = await farOwner.post(`/restaurants/${String(far.body.id)}/menus`, { items: [{ name: "Brezel", price_minor: 300 }] });
+    await farOwner.post(`/restaurants/${String(far.body.id)}/open`);
+    const farQuote = await customer.post("/orders/quote", {
+      restaurant_id: far.body.id,
+      menu_version: 1,
+      lines: [{ item_id: farMenu.body.items[0].id, quantity: 1 }],
+      dropoff: { lat: 48.101, lng: 11.5, address: "Marienplatz 1" },
+    });
+    const farOrder = await customer.post("/orders", { quote_id: farQuote.body.id, payment_method: "pm_card_visa" }, freshKey());
+    const farDelivery = String((await farOwner.post(`/restaurant-orders/${String(farOrder.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+
+    t.match(await customer.get("/dispatch/deliveries"), { status: 403 }, "the console is for dispatchers");
+    const listed = await fresh("GET", "/dispatch/deliveries");
+    t.equal(listed.status, 200);
+    const ids = (listed.body.data as Array<{ id: string }>).map((d) => d.id);
+    t.ok(ids.includes(deliveryId), "the region's delivery is listed");
+    t.notOk(ids.includes(farDelivery), "another region's delivery is not");
+
+    const reassign = (call: typeof fresh, id: string, body: unknown = { courier_id: secondId, reason: "courier reported a flat tyre" }) =>
+      call("POST", `/deliveries/${id}/reassign`, body, freshKey());
+    t.match(await reassign(plain, deliveryId), { status: 403, body: { code: "step_up_required" } }, "a token without auth_time is not enough");
+    t.match(await reassign(stale, deliveryId), { status: 403, body: { code: "step_up_required", max_age_seconds: 300 } }, "an old sign-in is not enough");
+    t.match(await reassign(fresh, farDelivery), { status: 404 }, "a delivery outside the region answers 404");
+    const customerCall = await withToken(customer.userId, nowSeconds());
+    t.match(await reassign(customerCall, deliveryId), { status: 404 }, "a non-dispatcher answers 404");
+    t.match(await reassign(fresh, deliveryId, { courier_id: secondId, reason: " " }), { status: 422 }, "a reason is required");
+    const done = await reassign(fresh, deliveryId);
+    t.match(done, { status: 200, body: { id: deliveryId, courier_id: secondId, status: "assigned" } });
+    t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 404, "the previous courier lost the job");
+    t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 200, "the new courier has it");
+
+    const history = await server.core.runtime.runPromise(Effect.flatMap(DispatchRepository, (d) => d.statusHistory(deliveryId)));
+    t.match(
+      history.find((h) => h.transitionId.startsWith("reassign:")),
+      { actorId: dispatcherId, reason: "courier reported a flat tyre", toStatus: "assigned" },
+      "actor and reason are recorded",
+    );
+    t.not(firstId, secondId);
+  });
+}
