@@ -1,6 +1,6 @@
 /**
  * The file storage walk-through over HTTP and ws on the reference server (SQLite and Postgres),
- * as docs/walkthroughs/files.md shows it: the drive (quota from FILES_DEFAULT_QUOTA_BYTES), a
+ * as the README's file storage walk-through shows it: the drive (quota from FILES_DEFAULT_QUOTA_BYTES), a
  * folder, an upload in two parts straight to storage (Idempotency-Key required, replayed), resume,
  * complete (202, repeated with the same checksum: the same version), the scan publishing it, a
  * download grant serving the bytes with Range, a share link, a move with If-Match, trash and
