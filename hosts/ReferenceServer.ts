@@ -24,6 +24,7 @@ import { observeHost } from "../adapters/observability/Observability.js";
 import { mountMetrics } from "../adapters/observability/HttpMetrics.js";
 import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "../adapters/observability/Readiness.js";
 import { createTracing } from "../adapters/observability/Tracing.js";
+import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { rebindPort } from "./PortBindings.js";
@@ -110,6 +111,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
           ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),
         })
       : undefined;
+  // Exported spans carry their call sites; without an exporter nobody pays for capturing them.
+  if (tracing !== undefined) enableSpanStackTraces();
   const core = await createHostCore({
     database,
     modules: composition,

@@ -21,6 +21,7 @@ import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
 import { createServer } from "./ReferenceServer.js";
 import { createTracing } from "../adapters/observability/Tracing.js";
+import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
 const kernelUsage = `Usage: domainkit <command> [options]
@@ -164,6 +165,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true });
         // Jobs, consumers and relay passes are traced like requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
         const tracing = config.otlpEndpoint !== undefined ? createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint }) : undefined;
+        if (tracing !== undefined) enableSpanStackTraces();
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.
         const modules = referenceModules(config);
         if (config.migrateOnStart) await migrateModules(database, modules.modules);

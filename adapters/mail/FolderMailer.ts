@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Effect } from "effect";
 import { MailDeliveryFailed, type Mailer, type MailMessage } from "../../ports/Mailer.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** The file name of a message: its id with anything outside [A-Za-z0-9._-] replaced. */
 export const mailFileName = (message: MailMessage): string => `${message.messageId.replace(/[^A-Za-z0-9._-]/g, "_")}.eml`;
@@ -24,5 +25,5 @@ export const makeFolderMailer = (options: { readonly folder: string; readonly fr
         await writeFile(join(options.folder, mailFileName(message)), render(options.from ?? "domainkit@localhost", message));
       },
       catch: (error) => new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "write failed" }),
-    }).pipe(Effect.withSpan("FolderMailer.send")),
+    }).pipe(withSpan("FolderMailer.send")),
 });

@@ -2,6 +2,7 @@
 import { Effect } from "effect";
 import nodemailer from "nodemailer";
 import { MailDeliveryFailed, type Mailer } from "../../ports/Mailer.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** Options of the SMTP mailer. */
 export interface SmtpMailerOptions {
@@ -33,7 +34,7 @@ export const makeSmtpMailer = (options: SmtpMailerOptions): SmtpMailer => {
         // Only the transport's own message: it never contains the URL's credentials.
         catch: (error) =>
           new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "SMTP delivery failed" }),
-      }).pipe(Effect.asVoid, Effect.withSpan("SmtpMailer.send")),
+      }).pipe(Effect.asVoid, withSpan("SmtpMailer.send")),
     close: () => transport.close(),
   };
 };

@@ -8,6 +8,7 @@ import type { RealtimeNotice } from "../../ports/Realtime.js";
 import type { ClosableRealtimeBus } from "../sql/InProcessRealtimeBus.js";
 import { sql, type Kysely } from "kysely";
 import { listenPostgres } from "./PostgresListener.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** The NOTIFY channel every domainkit process listens on. */
 export const REALTIME_CHANNEL = "domainkit_realtime";
@@ -58,7 +59,7 @@ export const postgresRealtimeBus = async (
     publish: (notice) =>
       Effect.flatMap(publishOn, (executor) =>
         Effect.tryPromise(() => sql`SELECT pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify(notice)})`.execute(executor)),
-      ).pipe(Effect.orDie, Effect.asVoid, Effect.withSpan("RealtimeBus.publish")),
+      ).pipe(Effect.orDie, Effect.asVoid, withSpan("RealtimeBus.publish")),
     listen: (onNotice) =>
       Effect.sync(() => {
         listeners.add(onNotice);

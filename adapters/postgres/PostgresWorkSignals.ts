@@ -9,6 +9,7 @@ import { sql, type Kysely } from "kysely";
 import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
 import type { InProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { listenPostgres, type PostgresListener } from "./PostgresListener.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** The NOTIFY channel of work signals; the payload is the WorkKind. */
 export const WORK_CHANNEL = "domainkit_work";
@@ -73,7 +74,7 @@ export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSi
             Effect.promise(() => sql`SELECT pg_notify(${WORK_CHANNEL}, ${kind})`.execute(executor)),
           ).pipe(Effect.asVoid),
         )
-        .pipe(Effect.withSpan("WorkSignals.notify")),
+        .pipe(withSpan("WorkSignals.notify")),
     listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
   };
 };

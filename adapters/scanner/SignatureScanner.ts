@@ -6,6 +6,7 @@
  */
 import { Effect, Stream } from "effect";
 import type { ScanVerdict, Scanner } from "../../ports/Scanner.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** One signature: a name reported in the verdict and the bytes that betray it. */
 export interface Signature {
@@ -54,6 +55,6 @@ export const makeSignatureScanner = (options: SignatureScannerOptions = {}): Sca
         );
         const verdict: ScanVerdict = found === null ? { verdict: "clean" } : { verdict: "infected", signature: found };
         return verdict;
-      }).pipe(Effect.withSpan("SignatureScanner.scan")),
+      }).pipe(withSpan("SignatureScanner.scan")),
   };
 };

@@ -9,6 +9,7 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { runQuery, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 const toRecord = (f: DialectFeatures, row: any): IdempotencyRecord => ({
   scope: row.scope,
@@ -74,7 +75,7 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
                   : Effect.die(new Error("idempotency: could not reserve or read the key")),
             ),
       );
-    return tx.run(attempt(3)).pipe(Effect.withSpan("IdempotencyStore.reserve"));
+    return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
   },
   complete: ({ scope, key, response }) =>
     runQuery(db, (ex) =>
@@ -86,7 +87,7 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
         // A stored response is final: a late completion never overwrites it.
         .where("state", "=", "in_progress")
         .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("IdempotencyStore.complete")),
+    ).pipe(Effect.asVoid, withSpan("IdempotencyStore.complete")),
   release: (scope, key) =>
     runQuery(db, (ex) =>
       ex
@@ -95,11 +96,11 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
         .where("key", "=", key)
         .where("state", "=", "in_progress")
         .execute(),
-    ).pipe(Effect.asVoid, Effect.withSpan("IdempotencyStore.release")),
+    ).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
   purgeExpired: (now) =>
     runQuery(db, (ex) => ex.deleteFrom("idempotency_keys").where("expires_at", "<=", f.timeToDb(now)).executeTakeFirst()).pipe(
       Effect.map((result) => toNumber(result.numDeletedRows)),
-      Effect.withSpan("IdempotencyStore.purgeExpired"),
+      withSpan("IdempotencyStore.purgeExpired"),
     ),
 });
 

@@ -9,6 +9,7 @@
 import { Effect } from "effect";
 import sharp from "sharp";
 import { ThumbnailInputRejected, type ThumbnailResult, type Thumbnailer } from "../../ports/Thumbnailer.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** Options of the sharp thumbnailer. */
 export interface SharpThumbnailerOptions {
@@ -68,6 +69,6 @@ export const makeSharpThumbnailer = (options: SharpThumbnailerOptions = {}): Thu
           _tag: "Thumbnail",
           thumbnail: { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: "image/webp", width: info.width, height: info.height },
         } satisfies ThumbnailResult;
-      }).pipe(Effect.withSpan("SharpThumbnailer.thumbnail")),
+      }).pipe(withSpan("SharpThumbnailer.thumbnail")),
   };
 };

@@ -10,6 +10,7 @@ import { Cause, Clock, Effect, Fiber } from "effect";
 import { JobQueue, type Job } from "../../ports/Jobs.js";
 import { defaultBackoff, retryAt } from "./Backoff.js";
 import { describeFailure } from "./Consumer.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** Runs the jobs of one kind. */
 export interface JobHandler<R = never> {
@@ -104,7 +105,7 @@ export const runJob = <R>(
     const held = yield* queue.fail(job.id, options.workerId, { error, retryAt: next });
     if (!held) return "lost" as const;
     return next === null ? ("dead" as const) : ("retried" as const);
-  }).pipe(Effect.withSpan("JobRunner.runJob", { attributes: { kind: job.kind } }));
+  }).pipe(withSpan("JobRunner.runJob", { attributes: { kind: job.kind } }));
 
 /** One runner pass: claims due jobs and runs them. */
 export const runJobsOnce = <R>(
@@ -129,7 +130,7 @@ export const runJobsOnce = <R>(
     const counts = { claimed: jobs.length, done: 0, retried: 0, dead: 0, lost: 0 };
     for (const outcome of outcomes) counts[outcome] += 1;
     return counts;
-  }).pipe(Effect.withSpan("JobRunner.runJobsOnce"));
+  }).pipe(withSpan("JobRunner.runJobsOnce"));
 
 /** Dead jobs, oldest first, for an operator to inspect. */
 export const listDeadJobs = (limit = 100): Effect.Effect<ReadonlyArray<Job>, never, JobQueue> =>

@@ -11,6 +11,7 @@ import { OutboxRelayStore, type OutboxMessage } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { defaultBackoff, retryAt, type BackoffPolicy } from "./Backoff.js";
 import { describeFailure, type AfterCommit, type Consumer } from "./Consumer.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** How one relay pass claims and retries. */
 export interface RelayOptions {
@@ -205,7 +206,7 @@ export const relayOnce = <R>(
       counts[next === null ? "dead" : "retried"] += 1;
     }
     return counts;
-  }).pipe(Effect.withSpan("OutboxRelay.relayOnce", { captureStackTrace: false }));
+  }).pipe(withSpan("OutboxRelay.relayOnce", { captureStackTrace: false }));
 
 /** Dead-lettered outbox messages, oldest first, for an operator to inspect. */
 export const listDeadMessages = (limit = 100): Effect.Effect<ReadonlyArray<OutboxMessage>, never, OutboxRelayStore> =>

@@ -11,6 +11,7 @@ import { CartTokens } from "../../ports/commerce/CartTokens.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { OrderActor, Shopper } from "./Access.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The shopper a principal is (customer or guest); Forbidden for any other credential. */
 export const shopperOf = (principal: Principal): Effect.Effect<Shopper, Forbidden> => {
@@ -52,4 +53,4 @@ export const authenticateCartToken = (token: string) =>
     if (cart === null || cart.customerId !== null) return yield* Effect.fail(new Unauthorized({ reason: "invalid", detail: "The cart token is not valid." }));
     const principal: Principal = { kind: "guest", cartId: cart.id, cartToken: token };
     return principal;
-  }).pipe(Effect.withSpan("commerce.authenticateCartToken"));
+  }).pipe(withSpan("commerce.authenticateCartToken"));

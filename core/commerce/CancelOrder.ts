@@ -21,6 +21,7 @@ import { OrderCancelled } from "./Events.js";
 import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
 import { PaymentStillProcessing, releasePayment } from "./OrderPayments.js";
 import type { CommerceServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Finishes a requested cancellation: payment released, stock released, order cancelled. */
 export const completeCancellation = (orderId: string, actorId: string) =>
@@ -50,7 +51,7 @@ export const completeCancellation = (orderId: string, actorId: string) =>
         return moved;
       }),
     );
-  }).pipe(Effect.withSpan("commerce.completeCancellation"));
+  }).pipe(withSpan("commerce.completeCancellation"));
 
 /** The durable job that completes a cancellation whose payment step could not finish at once. */
 export const cancellationJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
@@ -100,4 +101,4 @@ export const cancelOrder = (actor: OrderActor, orderId: string, input: { readonl
     );
     const result: Order = completed ?? order;
     return result;
-  }).pipe(Effect.withSpan("commerce.cancelOrder"));
+  }).pipe(withSpan("commerce.cancelOrder"));

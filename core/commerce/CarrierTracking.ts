@@ -15,6 +15,7 @@ import { CarrierTracking, CarrierWebhookReceiver, type TrackingUpdate } from "..
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { recordTimeline } from "./OrderRecords.js";
 import type { CommerceServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The receipts' consumer name of tracking updates. */
 export const carrierTrackingConsumerName = "commerce.carrier-tracking";
@@ -54,14 +55,14 @@ export const applyTrackingUpdate = (update: TrackingUpdate) =>
         return receipt("applied", false);
       }),
     );
-  }).pipe(Effect.withSpan("commerce.applyTrackingUpdate"));
+  }).pipe(withSpan("commerce.applyTrackingUpdate"));
 
 /** POST /v1/webhooks/carrier: verify the delivery (400 when it is not a signed, timely carrier event), then apply it. */
 export const receiveCarrierWebhook = (delivery: { readonly rawBody: string; readonly signatureHeader: string | undefined }) =>
   Effect.gen(function* () {
     const update = yield* (yield* CarrierWebhookReceiver).verify({ ...delivery, now: yield* now });
     return yield* applyTrackingUpdate(update);
-  }).pipe(Effect.withSpan("commerce.receiveCarrierWebhook"));
+  }).pipe(withSpan("commerce.receiveCarrierWebhook"));
 
 const pollBatch = 200;
 
@@ -87,7 +88,7 @@ export const pollCarriers = Effect.gen(function* () {
     if (batch.length < pollBatch) return applied;
     after = batch[batch.length - 1]!.id;
   }
-}).pipe(Effect.withSpan("commerce.pollCarriers"));
+}).pipe(withSpan("commerce.pollCarriers"));
 
 const hourMs = 60 * 60_000;
 

@@ -21,6 +21,7 @@ import type { Variant } from "./model/Variant.js";
 import { loadOwnedCart, loadStore, type Shopper } from "./Access.js";
 import { CartCheckedOut, InsufficientStock, PromotionInvalid, VariantUnavailable } from "./Errors.js";
 import { priceLines, promotionActive } from "./Pricing.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Largest quantity of one line. */
 export const maxLineQuantity = 1000;
@@ -108,11 +109,11 @@ export const createCart = (customerId: string | null, storeId: string) =>
     yield* (yield* CartsRepository).insertCart(cart);
     const created: CreatedCart = { cart, price: priceLines([], [], store.taxRateBasisPoints, store.currency), cartToken: issued === null ? null : issued.token };
     return created;
-  }).pipe(Effect.withSpan("commerce.createCart"));
+  }).pipe(withSpan("commerce.createCart"));
 
 /** Query: the shopper's cart priced now. */
 export const getCart = (shopper: Shopper, cartId: string) =>
-  Effect.flatMap(loadOwnedCart(shopper, cartId), priced).pipe(Effect.withSpan("commerce.getCart"));
+  Effect.flatMap(loadOwnedCart(shopper, cartId), priced).pipe(withSpan("commerce.getCart"));
 
 /** Command: add or replace a line (quantity 0 removes it); answers the cart priced now. */
 export const setCartLine = (shopper: Shopper, cartId: string, input: { readonly variantId: string; readonly quantity: number }) =>
@@ -144,4 +145,4 @@ export const setCartLine = (shopper: Shopper, cartId: string, input: { readonly 
     );
     const after = yield* carts.findCart(cartId);
     return yield* priced(after ?? cart);
-  }).pipe(Effect.withSpan("commerce.setCartLine"));
+  }).pipe(withSpan("commerce.setCartLine"));

@@ -17,6 +17,7 @@ import type { Product, ProductWithVariants } from "./model/Product.js";
 import { Variant, type VariantStatus } from "./model/Variant.js";
 import { loadStore, requireStaffRole } from "./Access.js";
 import { SkuTaken } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface NewVariantInput {
   readonly sku: string;
@@ -79,7 +80,7 @@ export const createProduct = (userId: string, storeId: string, input: CreateProd
       }),
     );
     return withVariants(product, variants);
-  }).pipe(Effect.withSpan("commerce.createProduct"));
+  }).pipe(withSpan("commerce.createProduct"));
 
 /** Command: a catalog manager changes a variant's price or status (If-Match on its version is required). */
 export const updateVariant = (
@@ -110,7 +111,7 @@ export const updateVariant = (
       return yield* Effect.fail(current === null ? new VersionMismatch({ current: null }) : versionMismatch(toWire(Variant, current)));
     }
     return next;
-  }).pipe(Effect.withSpan("commerce.updateVariant"));
+  }).pipe(withSpan("commerce.updateVariant"));
 
 /** Query: a product with its purchasable variants (public). */
 export const getProduct = (productId: string) =>
@@ -121,7 +122,7 @@ export const getProduct = (productId: string) =>
     const variants = (yield* catalog.variantsOfProduct(productId)).filter((v) => v.status === "active");
     if (variants.length === 0) return yield* Effect.fail(new NotFound({ resource: "product" }));
     return withVariants(product, variants);
-  }).pipe(Effect.withSpan("commerce.getProduct"));
+  }).pipe(withSpan("commerce.getProduct"));
 
 /** The words of a search query: lowercase letters and digits, at most 8, each matched as a prefix. */
 export const searchWords = (q: string | null): ReadonlyArray<string> =>
@@ -148,4 +149,4 @@ export const listProducts = (input: {
     const data: ProductWithVariants[] = page.data.map((p) => withVariants(p, active.filter((v) => v.productId === p.id)));
     const result: Page<ProductWithVariants> = { data, next_cursor: page.next_cursor };
     return result;
-  }).pipe(Effect.withSpan("commerce.listProducts"));
+  }).pipe(withSpan("commerce.listProducts"));

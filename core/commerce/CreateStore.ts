@@ -16,6 +16,7 @@ import { allStaffRoles, type StaffRoleName } from "./model/StaffRole.js";
 import type { Store } from "./model/Store.js";
 import type { Location } from "./model/Location.js";
 import { requireStaffRole } from "./Access.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface CreateStoreInput {
   readonly name: string;
@@ -54,7 +55,7 @@ export const createStore = (userId: string, input: CreateStoreInput) =>
       }),
     );
     return store;
-  }).pipe(Effect.withSpan("commerce.createStore"));
+  }).pipe(withSpan("commerce.createStore"));
 
 /** Command: the owner grants a staff role. */
 export const grantStaffRole = (ownerId: string, storeId: string, grant: { readonly userId: string; readonly role: StaffRoleName }) =>
@@ -64,7 +65,7 @@ export const grantStaffRole = (ownerId: string, storeId: string, grant: { readon
     const role = { storeId, userId: grant.userId, role: grant.role, grantedBy: ownerId, createdAt: at };
     yield* (yield* StoresRepository).grantRole(role);
     return role;
-  }).pipe(Effect.withSpan("commerce.grantStaffRole"));
+  }).pipe(withSpan("commerce.grantStaffRole"));
 
 /** Command: a warehouse operator adds a fulfillment location. */
 export const createLocation = (userId: string, storeId: string, input: { readonly name: string }) =>
@@ -76,4 +77,4 @@ export const createLocation = (userId: string, storeId: string, input: { readonl
     const location: Location = { id: yield* (yield* Ids).next, storeId, name: input.name, createdAt: yield* now };
     yield* (yield* StoresRepository).insertLocation(location);
     return location;
-  }).pipe(Effect.withSpan("commerce.createLocation"));
+  }).pipe(withSpan("commerce.createLocation"));

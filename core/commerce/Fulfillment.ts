@@ -24,6 +24,7 @@ import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline } from "./OrderRecords.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface DispatchInput {
   readonly locationId: string;
@@ -46,7 +47,7 @@ export const captureOrder = (orderId: string) =>
     });
     yield* orders.updatePayment({ ...payment, status: "captured", capturedMinor: captured.capturedMinor, updatedAt: yield* now });
     yield* recordTimeline(order, "payment.captured", "system:commerce-fulfillment", { amount_minor: captured.capturedMinor });
-  }).pipe(Effect.withSpan("commerce.captureOrder"));
+  }).pipe(withSpan("commerce.captureOrder"));
 
 /** The durable job that captures a shipped order (retried with backoff while the outcome is unknown). */
 export const captureJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
@@ -127,4 +128,4 @@ export const dispatchShipment = (userId: string, orderId: string, input: Dispatc
     // Capture now; if the outcome is unknown, the capture job (already scheduled) retries under the same key.
     if (result.finished) yield* captureOrder(orderId).pipe(Effect.catchAll(() => Effect.void));
     return result.shipment;
-  }).pipe(Effect.withSpan("commerce.dispatchShipment"));
+  }).pipe(withSpan("commerce.dispatchShipment"));

@@ -13,6 +13,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { requireStaffRole } from "./Access.js";
 import { CommerceEvent } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The consumer's stable name (its receipts are keyed by it). */
 export const fulfillmentConsumerName = "commerce.fulfillment-tasks";
@@ -33,11 +34,11 @@ export const createFulfillmentTask = (envelope: EventEnvelope) =>
         return yield* orders.insertFulfillmentTask({ id, storeId: event.tenant_id, orderId: event.data.order_id, status: "open", createdAt: at });
       }),
     );
-  }).pipe(Effect.withSpan("commerce.createFulfillmentTask"));
+  }).pipe(withSpan("commerce.createFulfillmentTask"));
 
 /** Query: a store's open fulfillment tasks (warehouse operators). */
 export const openFulfillmentTasks = (userId: string, storeId: string) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "warehouse_operator");
     return yield* (yield* OrdersRepository).fulfillmentTasks(storeId, "open");
-  }).pipe(Effect.withSpan("commerce.openFulfillmentTasks"));
+  }).pipe(withSpan("commerce.openFulfillmentTasks"));

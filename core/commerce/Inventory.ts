@@ -14,6 +14,7 @@ import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { viewOfStock, type StockLevelView } from "./model/StockLevel.js";
 import { requireStaffRole } from "./Access.js";
 import { StockBelowReserved } from "./Errors.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface AdjustStockInput {
   readonly variantId: string;
@@ -55,7 +56,7 @@ export const adjustStock = (userId: string, input: AdjustStockInput) =>
         return viewOfStock(after);
       }),
     );
-  }).pipe(Effect.withSpan("commerce.adjustStock"));
+  }).pipe(withSpan("commerce.adjustStock"));
 
 /** Query: a variant's stock at every location (warehouse operators of its store). */
 export const stockOfVariant = (userId: string, variantId: string) =>
@@ -66,4 +67,4 @@ export const stockOfVariant = (userId: string, variantId: string) =>
     const rows = yield* (yield* InventoryRepository).stockOf([variantId]);
     const views: ReadonlyArray<StockLevelView> = rows.map(viewOfStock);
     return views;
-  }).pipe(Effect.withSpan("commerce.stockOfVariant"));
+  }).pipe(withSpan("commerce.stockOfVariant"));

@@ -11,6 +11,7 @@ import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { CommerceEvent } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The consumer's stable name. */
 export const customerMailConsumerName = "commerce.customer-mail";
@@ -39,4 +40,4 @@ export const notifyCustomer = (envelope: EventEnvelope) =>
           };
     yield* (yield* Mailer).send({ messageId, to: order.email, ...message });
     return true;
-  }).pipe(Effect.withSpan("commerce.notifyCustomer"));
+  }).pipe(withSpan("commerce.notifyCustomer"));

@@ -30,6 +30,7 @@ import type { OrderPayment } from "./model/OrderPayment.js";
 import { PaymentDeclinedForOrder } from "./Errors.js";
 import { OrderConfirmed } from "./Events.js";
 import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The stable idempotency key of the order's authorization. */
 export const orderPaymentKey = (orderId: string): string => `order:${orderId}/authorize`;
@@ -197,7 +198,7 @@ export const authorizeOrderPayment = (orderId: string, actorId: string) =>
     const { order, payment } = yield* loadOrderAndPayment(orderId);
     const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
     return yield* applyOutcome(order, payment, outcome, actorId);
-  }).pipe(Effect.withSpan("commerce.authorizeOrderPayment"));
+  }).pipe(withSpan("commerce.authorizeOrderPayment"));
 
 /**
  * Resolves an order whose payment outcome is unknown: looks the payment up (by its id, or —
@@ -226,7 +227,7 @@ export const resolveOrderPayment = (orderId: string) =>
       Effect.catchTag("PaymentDeclinedForOrder", () => Effect.flatMap(OrdersRepository, (o) => o.findOrder(orderId))),
       Effect.map((o) => o ?? order),
     );
-  }).pipe(Effect.withSpan("commerce.resolveOrderPayment"));
+  }).pipe(withSpan("commerce.resolveOrderPayment"));
 
 /** The durable job that resolves an unknown payment outcome (scheduled by checkout). */
 export const paymentResolutionJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({

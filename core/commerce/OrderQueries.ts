@@ -5,6 +5,7 @@ import { IdCursorKey, pageFrom } from "../kernel/Page.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { OrderView } from "./model/Order.js";
 import { loadVisibleOrder, type OrderActor } from "./Access.js";
+import { withSpan } from "../kernel/Span.js";
 
 export const getOrder = (actor: OrderActor, orderId: string) =>
   Effect.gen(function* () {
@@ -12,11 +13,11 @@ export const getOrder = (actor: OrderActor, orderId: string) =>
     const orders = yield* OrdersRepository;
     const view: OrderView = { ...order, lines: yield* orders.linesOf(orderId), timeline: yield* orders.timelineOf(orderId) };
     return view;
-  }).pipe(Effect.withSpan("commerce.getOrder"));
+  }).pipe(withSpan("commerce.getOrder"));
 
 export const listOrders = (customerId: string, input: { readonly cursor: string | null; readonly limit: number }) =>
   Effect.gen(function* () {
     const before = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
     const rows = yield* (yield* OrdersRepository).ordersOfCustomer(customerId, before, input.limit + 1);
     return pageFrom(rows, input.limit, (o) => [o.id]);
-  }).pipe(Effect.withSpan("commerce.listOrders"));
+  }).pipe(withSpan("commerce.listOrders"));

@@ -31,6 +31,7 @@ import { OrderPlaced } from "./Events.js";
 import { authorizeOrderPayment, orderPaymentKey } from "./OrderPayments.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** How long checkout holds stock before the expiry job releases it (docs/decisions.md, E-commerce). */
 export const reservationLifetime = Duration.minutes(15);
@@ -227,4 +228,4 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
     const order = yield* authorizeOrderPayment(written.order.id, actor);
     const placed: PlacedOrder = { order, replayed: false };
     return placed;
-  }).pipe(Effect.withSpan("commerce.placeOrder"));
+  }).pipe(withSpan("commerce.placeOrder"));

@@ -10,6 +10,7 @@ import { Ids } from "../../ports/Ids.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import type { Promotion, PromotionKind } from "./model/Promotion.js";
 import { requireStaffRole } from "./Access.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface CreatePromotionInput {
   readonly code: string | null;
@@ -51,4 +52,4 @@ export const createPromotion = (userId: string, storeId: string, input: CreatePr
     };
     yield* (yield* CatalogRepository).insertPromotion(promotion);
     return promotion;
-  }).pipe(Effect.withSpan("commerce.createPromotion"));
+  }).pipe(withSpan("commerce.createPromotion"));

@@ -14,6 +14,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { ReservationExpired } from "./Events.js";
 import { moveOrder, releaseReservations } from "./OrderRecords.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Releases the order's expired reservations; answers how many this run released. */
 export const expireOrderReservations = (orderId: string) =>
@@ -44,7 +45,7 @@ export const expireOrderReservations = (orderId: string) =>
         return released.length;
       }),
     );
-  })).pipe(Effect.withSpan("commerce.expireOrderReservations"));
+  })).pipe(withSpan("commerce.expireOrderReservations"));
 
 /** The durable job, scheduled by checkout at the reservations' expiry (key `order:<id>`). */
 export const reservationExpiryJob = defineJob({

@@ -13,6 +13,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { CommerceServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 export const retention = {
   abandonedCart: Duration.days(30),
@@ -43,7 +44,7 @@ export const applyRetention = Effect.gen(function* () {
     checkedOutCarts: yield* drain(carts.deleteStale("checked_out", before(retention.checkedOutCart), batch)),
     guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch)),
   };
-}).pipe(Effect.withSpan("commerce.applyRetention"));
+}).pipe(withSpan("commerce.applyRetention"));
 
 /** The daily job (key `day-<yyyy-mm-dd>`); each run schedules the next day's after it finishes. */
 export const retentionJob: JobDefinition<{ readonly day: string }, CommerceServices> = defineJob({

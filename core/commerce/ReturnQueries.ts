@@ -8,6 +8,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { loadVisibleOrder } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
+import { withSpan } from "../kernel/Span.js";
 
 export const getReturn = (principal: Principal, returnId: string) =>
   Effect.gen(function* () {
@@ -15,4 +16,4 @@ export const getReturn = (principal: Principal, returnId: string) =>
     if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
     yield* loadVisibleOrder(yield* orderActorOf(principal, ret.orderId, "support"), ret.orderId);
     return ret;
-  }).pipe(Effect.withSpan("commerce.getReturn"));
+  }).pipe(withSpan("commerce.getReturn"));

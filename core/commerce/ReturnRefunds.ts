@@ -14,6 +14,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { recordTimeline } from "./OrderRecords.js";
 import type { CommerceServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The payment has not confirmed the requested refunds yet: the job tries again later. */
 export class RefundNotConfirmedYet extends Data.TaggedError("RefundNotConfirmedYet")<{ readonly orderId: string }> {}
@@ -45,7 +46,7 @@ export const confirmReturnRefunds = (orderId: string) =>
         return closed;
       }),
     );
-  }).pipe(Effect.withSpan("commerce.confirmReturnRefunds"));
+  }).pipe(withSpan("commerce.confirmReturnRefunds"));
 
 /** The durable job that confirms pending return refunds of an order (retried with backoff, then dead-lettered). */
 export const returnRefundJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({

@@ -22,6 +22,7 @@ import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
 import { returnRefundJob } from "./ReturnRefunds.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** How long after dispatch a line can be returned (docs/decisions.md, E-commerce). */
 export const returnWindow = Duration.days(30);
@@ -86,7 +87,7 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
       }),
     );
     return ret;
-  }).pipe(Effect.withSpan("commerce.createReturn"));
+  }).pipe(withSpan("commerce.createReturn"));
 
 /** The next stage a staff member moves a return to, with the reason (audited on the timeline). */
 export type ReturnStep = "received" | "restocked" | "quarantined";
@@ -135,7 +136,7 @@ export const advanceReturn = (
         return moved;
       }),
     );
-  }).pipe(Effect.withSpan("commerce.advanceReturn"));
+  }).pipe(withSpan("commerce.advanceReturn"));
 
 /**
  * Command: support requests the return's refund (audited with a reason). The return moves to
@@ -185,4 +186,4 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
         return closed;
       }),
     );
-  }).pipe(Effect.withSpan("commerce.requestReturnRefund"));
+  }).pipe(withSpan("commerce.requestReturnRefund"));

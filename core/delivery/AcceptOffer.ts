@@ -18,6 +18,7 @@ import { callerCourier, notFound, requireUser } from "./Access.js";
 import { DeliveryAlreadyAssigned, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 const alreadyAssigned = (deliveryId: string, winner: string | null) =>
   new DeliveryAlreadyAssigned({ deliveryId, winner, detail: winner === null ? "the delivery is no longer open" : `the delivery was assigned to courier ${winner}` });
@@ -84,4 +85,4 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         return assigned;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.acceptOffer"));
+  }).pipe(withSpan("delivery.acceptOffer"));

@@ -25,6 +25,7 @@ import { DeliveryId, type Delivery } from "./model/Delivery.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 import { settleVoid, tryNow } from "./OrderPayments.js";
 import { checkOrderTransition } from "./OrderStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The accepted order and its one delivery. */
 export interface AcceptedOrder {
@@ -118,7 +119,7 @@ export const acceptOrder = (principal: Principal, orderId: string, input: { read
         return { workflow: next, delivery } satisfies AcceptedOrder;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.acceptOrder"));
+  }).pipe(withSpan("delivery.acceptOrder"));
 
 /** Rejects the order with a reason; the authorization is voided (retried while the provider is down). */
 export const rejectOrder = (principal: Principal, orderId: string, input: { readonly reason: string }) =>
@@ -141,4 +142,4 @@ export const rejectOrder = (principal: Principal, orderId: string, input: { read
     );
     yield* tryNow(settleVoid(orderId));
     return (yield* (yield* OrdersRepository).findWorkflow(orderId)) ?? workflow;
-  }).pipe(Effect.withSpan("delivery.rejectOrder"));
+  }).pipe(withSpan("delivery.rejectOrder"));

@@ -15,6 +15,7 @@ import { OrderCancelled, RestaurantRejectedOrder } from "./Events.js";
 import { paymentFallbackAt, paymentVoidJob, settleVoid, tryNow } from "./OrderPayments.js";
 import { checkOrderTransition } from "./OrderStatus.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The deadline fired before it was due (a clock skew); the job retries. */
 export class DeadlineNotDue extends Error {
@@ -65,7 +66,7 @@ export const expireAcceptance = (orderId: string) =>
     );
     if (outcome === "cancelled") yield* tryNow(settleVoid(orderId));
     return outcome;
-  }).pipe(Effect.withSpan("delivery.expireAcceptance"));
+  }).pipe(withSpan("delivery.expireAcceptance"));
 
 export const acceptanceDeadlineJob = defineJob({
   kind: "delivery.acceptance_deadline",

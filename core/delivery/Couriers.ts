@@ -17,6 +17,7 @@ import { callerCourier, requireUser } from "./Access.js";
 import { CourierPositionUpdated } from "./Events.js";
 import { CourierId, type Courier } from "./model/Courier.js";
 import type { LocationSample } from "./model/LocationSample.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Registers the caller as a courier (offline until they go online); registering again answers the same courier. */
 export const registerCourier = (principal: Principal, input: { readonly name: string }) =>
@@ -35,7 +36,7 @@ export const registerCourier = (principal: Principal, input: { readonly name: st
       createdAt: yield* now,
     };
     return yield* (yield* Transactions).run(Effect.flatMap(DispatchRepository, (d) => d.insertCourier(courier)));
-  }).pipe(Effect.withSpan("delivery.registerCourier"));
+  }).pipe(withSpan("delivery.registerCourier"));
 
 /** Puts the caller online or offline for offers. */
 export const setCourierOnline = (principal: Principal, online: boolean) =>
@@ -43,7 +44,7 @@ export const setCourierOnline = (principal: Principal, online: boolean) =>
     const courier = yield* callerCourier(yield* requireUser(principal), "courier");
     yield* (yield* DispatchRepository).setCourierOnline(courier.id, online);
     return { ...courier, online };
-  }).pipe(Effect.withSpan("delivery.setCourierOnline"));
+  }).pipe(withSpan("delivery.setCourierOnline"));
 
 /** A coordinate rounded to 3 decimals (about 100 m): what realtime position events carry. */
 const coarse = (degrees: number): number => Math.round(degrees * 1000) / 1000;
@@ -106,11 +107,11 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
       }
     }
     return { accepted: kept.length, dropped: samples.length - kept.length };
-  }).pipe(Effect.withSpan("delivery.recordLocations"));
+  }).pipe(withSpan("delivery.recordLocations"));
 
 /** The caller's live offers, soonest expiry first. */
 export const listMyOffers = (principal: Principal) =>
   Effect.gen(function* () {
     const courier = yield* callerCourier(yield* requireUser(principal), "courier");
     return yield* (yield* DispatchRepository).liveOffers(courier.id, yield* now);
-  }).pipe(Effect.withSpan("delivery.listMyOffers"));
+  }).pipe(withSpan("delivery.listMyOffers"));

@@ -12,6 +12,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { InvalidCoordinates } from "./Errors.js";
 import type { Restaurant } from "./model/Restaurant.js";
 import { maxServiceRadiusM } from "./Restaurants.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The cursor of a discovery page: the point, then the last row's squared distance and id. */
 export const DiscoveryCursorKey = Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.String);
@@ -47,4 +48,4 @@ export const discoverRestaurants = (query: { readonly lat?: number; readonly lng
       data: page.data.map((row) => ({ restaurant: row.restaurant, distanceM: Math.round(Math.sqrt(row.distanceSquared)) })),
       next_cursor: page.next_cursor,
     } satisfies Page<DiscoveredRestaurant>;
-  }).pipe(Effect.withSpan("delivery.discoverRestaurants"));
+  }).pipe(withSpan("delivery.discoverRestaurants"));

@@ -17,6 +17,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { CourierOffered } from "./Events.js";
 import { CourierOfferId, type CourierOffer } from "./model/CourierOffer.js";
 import type { Delivery } from "./model/Delivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Runs one dispatch round for a pending delivery inside the caller's transaction; answers the new offers. */
 /** The services a dispatch round needs. */
@@ -65,7 +66,7 @@ export const dispatchRound = (delivery: Delivery): Effect.Effect<ReadonlyArray<C
     // With no candidate now, the same round is tried again after one offer lifetime.
     yield* offerExpiryJob.schedule({ deliveryId: delivery.id }, { runAt: expiresAt, key: `${delivery.id}:${round}:${expiresAt.getTime()}` });
     return offers;
-  }).pipe(Effect.withSpan("delivery.dispatchRound"));
+  }).pipe(withSpan("delivery.dispatchRound"));
 
 /** Expires the delivery's overdue offers and redispatches when none is live; answers the new offers. */
 export const expireOffers = (deliveryId: string): Effect.Effect<ReadonlyArray<CourierOffer>, never, DispatchServices | Transactions> =>
@@ -82,7 +83,7 @@ export const expireOffers = (deliveryId: string): Effect.Effect<ReadonlyArray<Co
         return live.length > 0 ? [] : yield* dispatchRound(delivery);
       }),
     );
-  }).pipe(Effect.withSpan("delivery.expireOffers"));
+  }).pipe(withSpan("delivery.expireOffers"));
 
 export const offerExpiryJob: JobDefinition<{ readonly deliveryId: string }, DispatchServices | Transactions> = defineJob({
   kind: "delivery.offer_expiry",

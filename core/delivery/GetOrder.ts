@@ -6,6 +6,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { notFound, requireUser } from "./Access.js";
 import type { DeliverySummary } from "./model/Delivery.js";
 import type { PlacedOrder } from "./PlaceOrder.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface CustomerOrder extends PlacedOrder {
   readonly delivery: DeliverySummary | null;
@@ -26,4 +27,4 @@ export const getOrder = (principal: Principal, orderId: string) =>
       workflow,
       delivery: delivery === null ? null : { id: delivery.id, status: delivery.status, courierId: delivery.courierId, version: delivery.version },
     } satisfies CustomerOrder;
-  }).pipe(Effect.withSpan("delivery.getOrder"));
+  }).pipe(withSpan("delivery.getOrder"));

@@ -10,6 +10,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import type { Principal } from "../../ports/Principal.js";
 import { requireUser, staffRestaurant } from "./Access.js";
 import type { OrderStatus, RestaurantOrder } from "./model/RestaurantOrder.js";
+import { withSpan } from "../kernel/Span.js";
 
 export const openOrderStatuses: ReadonlyArray<OrderStatus> = ["payment_pending", "authorized", "accepted"];
 
@@ -22,4 +23,4 @@ export const listIncomingOrders = (principal: Principal, restaurantId: string, q
     const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
     const rows = yield* (yield* OrdersRepository).listWorkflows({ restaurantId: restaurant.id, statuses: openOrderStatuses, afterOrderId: after, limit: limit + 1 });
     return pageFrom(rows, limit, (row) => [row.orderId]) satisfies Page<RestaurantOrder>;
-  }).pipe(Effect.withSpan("delivery.listIncomingOrders"));
+  }).pipe(withSpan("delivery.listIncomingOrders"));

@@ -12,6 +12,7 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { Dispatchers, type Region } from "../../ports/delivery/Dispatchers.js";
 import { requireUser } from "./Access.js";
 import type { Delivery } from "./model/Delivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The caller's dispatch region; Forbidden for anyone who is not a dispatcher. */
 export const dispatcherRegion = (principal: Principal): Effect.Effect<{ readonly userId: string; readonly region: Region }, Forbidden, Dispatchers> =>
@@ -34,4 +35,4 @@ export const listRegionDeliveries = (principal: Principal, query: { readonly cur
     const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
     const rows = yield* (yield* DispatchRepository).deliveriesInRegion({ region, afterId, limit: limit + 1 });
     return pageFrom(rows, limit, (row) => [row.id]) satisfies Page<Delivery>;
-  }).pipe(Effect.withSpan("delivery.listRegionDeliveries"));
+  }).pipe(withSpan("delivery.listRegionDeliveries"));

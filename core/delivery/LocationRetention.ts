@@ -11,6 +11,7 @@ import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import type { Jobs } from "../../ports/Jobs.js";
+import { withSpan } from "../kernel/Span.js";
 
 export const retentionIntervalMs = 5 * 60_000;
 
@@ -19,7 +20,7 @@ export const purgeLocations = Effect.gen(function* () {
   const settings = yield* DeliverySettings;
   const at = yield* now;
   return yield* (yield* LocationSamples).deleteRecordedBefore(new Date(at.getTime() - settings.locationRetentionSeconds * 1000));
-}).pipe(Effect.withSpan("delivery.purgeLocations"));
+}).pipe(withSpan("delivery.purgeLocations"));
 
 /** The pass of the slot after the one `atMs` is in; it runs at the start of that slot. */
 const nextPass = (atMs: number): number => Math.floor(atMs / retentionIntervalMs) + 1;

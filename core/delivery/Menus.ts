@@ -14,6 +14,7 @@ import { notFound, requireUser, staffRestaurant } from "./Access.js";
 import { MenuPublishConflict } from "./Errors.js";
 import type { Menu } from "./model/Menu.js";
 import { MenuItemId, type ItemAvailability, type MenuItem, type MenuItemView, type Modifier } from "./model/MenuItem.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface NewMenuItem {
   /** An existing item id of this restaurant keeps the item's identity across versions. */
@@ -91,7 +92,7 @@ export const publishMenu = (principal: Principal, restaurantId: string, items: R
         return { version, items: menuItems } satisfies PublishedMenu;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.publishMenu"));
+  }).pipe(withSpan("delivery.publishMenu"));
 
 /** Sets an item's availability (staff only); the next quote sees it. */
 export const setItemAvailability = (principal: Principal, restaurantId: string, itemId: string, available: boolean) =>
@@ -106,7 +107,7 @@ export const setItemAvailability = (principal: Principal, restaurantId: string, 
         return row;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.setItemAvailability"));
+  }).pipe(withSpan("delivery.setItemAvailability"));
 
 /** The restaurant's current menu (public: customers read it to quote). */
 export const currentMenu = (restaurantId: string) =>
@@ -115,4 +116,4 @@ export const currentMenu = (restaurantId: string) =>
     const restaurant = yield* restaurants.findRestaurant(restaurantId);
     if (restaurant === null || restaurant.menuVersion === 0) return yield* Effect.fail(notFound("menu"));
     return { version: restaurant.menuVersion, items: yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion) } satisfies PublishedMenu;
-  }).pipe(Effect.withSpan("delivery.currentMenu"));
+  }).pipe(withSpan("delivery.currentMenu"));

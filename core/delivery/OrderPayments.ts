@@ -14,6 +14,7 @@ import { PaymentGateway, type PaymentGatewayError } from "../../ports/PaymentGat
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentState } from "./model/RestaurantOrder.js";
 import { checkPaymentTransition } from "./OrderStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /**
  * How long a void or capture job waits before its first run. The step is tried at once after
@@ -72,13 +73,13 @@ const settlePending = (
 /** Voids a `void_pending` order's authorization, then records `voided`. */
 export const settleVoid = (orderId: string) =>
   settlePending(orderId, "void_pending", "voided", (gateway, p) => gateway.cancel({ ...p, idempotencyKey: voidKey(orderId) })).pipe(
-    Effect.withSpan("delivery.settleVoid"),
+    withSpan("delivery.settleVoid"),
   );
 
 /** Captures a `capture_pending` order's authorization, then records `captured`. */
 export const settleCapture = (orderId: string) =>
   settlePending(orderId, "capture_pending", "captured", (gateway, p) => gateway.capture({ ...p, idempotencyKey: captureKey(orderId) })).pipe(
-    Effect.withSpan("delivery.settleCapture"),
+    withSpan("delivery.settleCapture"),
   );
 
 const OrderPayload = Schema.Struct({ orderId: Schema.String });

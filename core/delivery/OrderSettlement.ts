@@ -10,6 +10,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { notFound, requireUser } from "./Access.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The settlement entries of an order of the caller's restaurant. */
 export const orderSettlement = (principal: Principal, orderId: string) =>
@@ -18,4 +19,4 @@ export const orderSettlement = (principal: Principal, orderId: string) =>
     const workflow = yield* (yield* OrdersRepository).findWorkflow(orderId);
     if (workflow === null || !(yield* (yield* RestaurantsRepository).isStaff(workflow.restaurantId, userId))) return yield* Effect.fail(notFound("order"));
     return yield* (yield* SettlementLedger).entriesOfOrder(orderId);
-  }).pipe(Effect.withSpan("delivery.orderSettlement"));
+  }).pipe(withSpan("delivery.orderSettlement"));

@@ -25,6 +25,7 @@ import type { OrderLine } from "./model/OrderLine.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 import { checkMenu } from "./QuoteOrder.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The customer's view of an order: snapshot, lines and workflow. */
 export interface PlacedOrder {
@@ -164,4 +165,4 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
       return yield* loadPlaced(placed.id);
     }
     return { order, lines, workflow } satisfies PlacedOrder;
-  }).pipe(Effect.withSpan("delivery.placeOrder"));
+  }).pipe(withSpan("delivery.placeOrder"));

@@ -15,6 +15,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { PushNotifier, type Push } from "../../ports/delivery/PushNotifier.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantRejectedOrder } from "./Events.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** At most this many staff members of one restaurant are told of a new order. */
 export const maxStaffPushes = 20;
@@ -32,7 +33,7 @@ const PushPayload = Schema.Struct({
 export const pushJob = defineJob({
   kind: "delivery.push",
   payload: PushPayload,
-  handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(Effect.withSpan("delivery.push")),
+  handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(withSpan("delivery.push")),
 });
 
 const pushTypes = new Set<string>([OrderPlaced, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted].map((d) => d.type));

@@ -20,6 +20,7 @@ import { distanceMetres } from "./model/Geo.js";
 import { QuoteId, type Quote } from "./model/Quote.js";
 import type { Restaurant } from "./model/Restaurant.js";
 import { priceLines, totalsOf, type LineRequest } from "./Pricing.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface QuoteRequest {
   readonly restaurantId: string;
@@ -85,4 +86,4 @@ export const quoteOrder = (principal: Principal, request: QuoteRequest) =>
     };
     yield* (yield* Transactions).run(Effect.flatMap(OrdersRepository, (orders) => orders.insertQuote(quote)));
     return quote;
-  }).pipe(Effect.withSpan("delivery.quoteOrder"));
+  }).pipe(withSpan("delivery.quoteOrder"));

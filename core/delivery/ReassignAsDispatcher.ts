@@ -14,6 +14,7 @@ import { notFound } from "./Access.js";
 import { StepUpRequired } from "./Errors.js";
 import { dispatcherRegion, inRegion } from "./ListRegionDeliveries.js";
 import { reassignDelivery } from "./ReassignDelivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Reassigns a delivery of the caller's region to `courierId`, for `reason`. */
 export const reassignAsDispatcher = (principal: Principal, deliveryId: string, input: { readonly courierId: string; readonly reason: string }) =>
@@ -30,4 +31,4 @@ export const reassignAsDispatcher = (principal: Principal, deliveryId: string, i
       );
     }
     return yield* reassignDelivery({ actorId: userId, deliveryId: delivery.id, courierId: input.courierId, reason: input.reason });
-  }).pipe(Effect.withSpan("delivery.reassignAsDispatcher"));
+  }).pipe(withSpan("delivery.reassignAsDispatcher"));

@@ -15,6 +15,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { notFound } from "./Access.js";
 import { CourierAssigned } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Reassigns the delivery to `courierId` on behalf of `actorId` for `reason`; answers the delivery. */
 export const reassignDelivery = (input: { readonly actorId: string; readonly deliveryId: string; readonly courierId: string; readonly reason: string }) =>
@@ -68,4 +69,4 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
         return next;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.reassignDelivery"));
+  }).pipe(withSpan("delivery.reassignDelivery"));

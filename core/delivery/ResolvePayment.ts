@@ -13,6 +13,7 @@ import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { OrderStatus, PaymentState } from "./model/RestaurantOrder.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Resolves a `payment_pending` order; answers its payment state afterwards. */
 export const resolvePendingPayment = (orderId: string) =>
@@ -51,7 +52,7 @@ export const resolvePendingPayment = (orderId: string) =>
         return outcome.paymentState;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.resolvePendingPayment"));
+  }).pipe(withSpan("delivery.resolvePendingPayment"));
 
 export const paymentResolveJob = defineJob({
   kind: "delivery.payment_resolve",

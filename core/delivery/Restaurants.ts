@@ -14,6 +14,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { requireUser, staffRestaurant } from "./Access.js";
 import { RestaurantId, type OpeningState, type Restaurant } from "./model/Restaurant.js";
 import type { RestaurantStaff } from "./model/RestaurantStaff.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface NewRestaurant {
   readonly name: string;
@@ -67,7 +68,7 @@ export const createRestaurant = (principal: Principal, input: NewRestaurant) =>
     const creator: RestaurantStaff = { restaurantId: id, userId, addedBy: userId, createdAt: at };
     yield* (yield* Transactions).run(Effect.flatMap(RestaurantsRepository, (r) => r.insertRestaurant(restaurant, creator)));
     return restaurant;
-  }).pipe(Effect.withSpan("delivery.createRestaurant"));
+  }).pipe(withSpan("delivery.createRestaurant"));
 
 /** Adds `newUserId` to the restaurant's staff (staff only); repeating it changes nothing. */
 export const addStaff = (principal: Principal, restaurantId: string, newUserId: string): Effect.Effect<RestaurantStaff, Forbidden | NotFound | ValidationFailed, RestaurantsRepository | Transactions> =>
@@ -78,7 +79,7 @@ export const addStaff = (principal: Principal, restaurantId: string, newUserId: 
     const staff: RestaurantStaff = { restaurantId: restaurant.id, userId: newUserId, addedBy: userId, createdAt: yield* now };
     yield* (yield* Transactions).run(Effect.flatMap(RestaurantsRepository, (r) => r.addStaff(staff)));
     return staff;
-  }).pipe(Effect.withSpan("delivery.addStaff"));
+  }).pipe(withSpan("delivery.addStaff"));
 
 /** Opens or closes the restaurant (staff only); answers the restaurant as it is now. */
 export const setOpening = (principal: Principal, restaurantId: string, state: OpeningState) =>
@@ -94,4 +95,4 @@ export const setOpening = (principal: Principal, restaurantId: string, state: Op
         return { ...restaurant, openingState: state, version: restaurant.version + 1 };
       }),
     );
-  }).pipe(Effect.withSpan("delivery.setOpening"));
+  }).pipe(withSpan("delivery.setOpening"));

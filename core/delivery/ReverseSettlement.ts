@@ -14,6 +14,7 @@ import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { SettlementEntry } from "./model/SettlementEntry.js";
 import { settlementSource } from "./Settlement.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Reverses the order's settlement on behalf of `actorId` for `reason`; answers the reversal entries. */
 export const reverseSettlement = (input: { readonly actorId: string; readonly orderId: string; readonly reason: string }) =>
@@ -54,4 +55,4 @@ export const reverseSettlement = (input: { readonly actorId: string; readonly or
         return entries;
       }),
     );
-  }).pipe(Effect.withSpan("delivery.reverseSettlement"));
+  }).pipe(withSpan("delivery.reverseSettlement"));

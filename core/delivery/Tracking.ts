@@ -13,6 +13,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
 import type { Delivery, DeliveryStatus } from "./model/Delivery.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** How old the newest sample may be to be shown as the courier's position. */
 export const trackingFreshnessMs = 5 * 60_000;
@@ -51,7 +52,7 @@ export const trackDelivery = (principal: Principal, deliveryId: string) =>
       version: delivery.version,
       courierPosition: latest === undefined ? null : { lat: latest.lat, lng: latest.lng, recordedAt: latest.recordedAt },
     } satisfies Tracking;
-  }).pipe(Effect.withSpan("delivery.trackDelivery"));
+  }).pipe(withSpan("delivery.trackDelivery"));
 
 /** The courier's active job with the minimum pickup and drop-off details; NotFound when there is none. */
 export const myActiveJob = (principal: Principal, deliveryId: string) =>
@@ -68,4 +69,4 @@ export const myActiveJob = (principal: Principal, deliveryId: string) =>
       pickup: { lat: delivery.pickupLat, lng: delivery.pickupLng },
       dropoff: { lat: delivery.dropoffLat, lng: delivery.dropoffLng, address: delivery.dropoffAddress },
     };
-  }).pipe(Effect.withSpan("delivery.myActiveJob"));
+  }).pipe(withSpan("delivery.myActiveJob"));

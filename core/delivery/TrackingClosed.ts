@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
 import { deliveryChannel } from "./ChannelAccess.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** How long after completion the customer's live tracking subscription is re-checked and dropped. */
 export const trackingCloseDelayMs = 5_000;
@@ -19,6 +20,6 @@ export const trackingClosedJob = defineJob({
   payload: Schema.Struct({ deliveryId: Schema.String, customerId: Schema.String }),
   handle: (p) =>
     Effect.flatMap(RealtimeBus, (bus) => bus.publish({ type: "access_changed", userId: p.customerId, channel: deliveryChannel(p.deliveryId) })).pipe(
-      Effect.withSpan("delivery.trackingClosed"),
+      withSpan("delivery.trackingClosed"),
     ),
 });

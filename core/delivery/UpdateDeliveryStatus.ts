@@ -26,6 +26,7 @@ import { paymentCaptureJob, paymentFallbackAt, settleCapture, tryNow } from "./O
 import { trackingClosedJob, trackingCloseDelayMs } from "./TrackingClosed.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { settlementEntries } from "./Settlement.js";
+import { withSpan } from "../kernel/Span.js";
 
 export interface StatusRequest {
   readonly transitionId: string;
@@ -131,4 +132,4 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
       if (delivery !== null) yield* tryNow(settleCapture(delivery.orderId));
     }
     return result.change satisfies StatusResult;
-  }).pipe(Effect.withSpan("delivery.updateDeliveryStatus"));
+  }).pipe(withSpan("delivery.updateDeliveryStatus"));

@@ -6,6 +6,7 @@ import { requireMember } from "./Access.js";
 import { UploadNotOpen } from "./Errors.js";
 import type { FilesServices } from "./Services.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Aborts an open upload; aborting an aborted one again answers as before (idempotent DELETE). */
 export const abortUpload = (input: { readonly userId: string; readonly workspaceId: string; readonly uploadId: string }): Effect.Effect<void, NotFound | UploadNotOpen, FilesServices> =>
@@ -16,4 +17,4 @@ export const abortUpload = (input: { readonly userId: string; readonly workspace
     if (session.status === "aborted") return;
     if (session.status !== "open") return yield* Effect.fail(new UploadNotOpen({ status: session.status, detail: `the upload is ${session.status}` }));
     yield* settleWithoutVersion(session, "abort");
-  }).pipe(Effect.withSpan("files.abortUpload"));
+  }).pipe(withSpan("files.abortUpload"));

@@ -46,6 +46,7 @@ import { assembledKey } from "./ObjectKeys.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Errors a complete may answer. */
 export type CompleteUploadError =
@@ -203,5 +204,5 @@ export const completeUpload = (input: {
       yield* Effect.forEach(parts, (p) => store.remove(p.objectKey), { discard: true });
     }
     return outcome.version;
-  }).pipe(Effect.withSpan("files.completeUpload"));
+  }).pipe(withSpan("files.completeUpload"));
 

@@ -19,6 +19,7 @@ import { NodeId, WorkspaceId } from "./model/Ids.js";
 import { newNode, type Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Checks, under the drive lock, that `parentId` is an active folder without an active child `name`. */
 export const requireFreeName = (workspaceId: string, parent: Node, name: string): Effect.Effect<void, NameTaken | NotAFolder | NodeTrashed, NodesRepository> =>
@@ -63,4 +64,4 @@ export const createFolder = (input: {
         return yield* insertNode(node, parent.parentId === null);
       }),
     );
-  }).pipe(Effect.withSpan("files.createFolder"));
+  }).pipe(withSpan("files.createFolder"));

@@ -32,6 +32,7 @@ import { validName } from "./Names.js";
 import { partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
 
@@ -159,4 +160,4 @@ export const createUpload = (
     );
     const grants = yield* partGrants(session, parts);
     return uploadSessionView(session, grants, []);
-  }).pipe(Effect.withSpan("files.createUpload"));
+  }).pipe(withSpan("files.createUpload"));

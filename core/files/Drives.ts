@@ -16,6 +16,7 @@ import type { Drive, DriveView } from "./model/Drive.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import { newNode } from "./model/Node.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The workspace's drive, created with an empty root folder and the default quota when missing. */
 export const ensureDrive = (workspaceId: string, actorId: string): Effect.Effect<Drive, never, FilesServices> =>
@@ -42,7 +43,7 @@ export const ensureDrive = (workspaceId: string, actorId: string): Effect.Effect
     yield* (yield* Transactions).run(drives.create(drive, root));
     // Two first uses at once: one insert wins (primary key); both answer the stored drive.
     return (yield* drives.find(workspaceId)) ?? drive;
-  }).pipe(Effect.withSpan("files.ensureDrive"));
+  }).pipe(withSpan("files.ensureDrive"));
 
 const view = (d: Drive): DriveView => ({ rootNodeId: d.rootNodeId, quotaBytes: d.quotaBytes, usedBytes: d.usedBytes, reservedBytes: d.reservedBytes });
 
@@ -51,7 +52,7 @@ export const getDrive = (userId: string, workspaceId: string): Effect.Effect<Dri
   Effect.gen(function* () {
     yield* requireMember(workspaceId, userId);
     return view(yield* ensureDrive(workspaceId, userId));
-  }).pipe(Effect.withSpan("files.getDrive"));
+  }).pipe(withSpan("files.getDrive"));
 
 /** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved; audited. */
 export const setQuota = (
@@ -93,4 +94,4 @@ export const setQuota = (
         return view({ ...drive, quotaBytes });
       }),
     );
-  }).pipe(Effect.withSpan("files.setQuota"));
+  }).pipe(withSpan("files.setQuota"));

@@ -8,6 +8,7 @@ import { defineJob } from "../kernel/JobDefinition.js";
 import { now } from "../kernel/Clock.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Expires one session if it is still open and past its expiry; answers the bytes released. */
 export const expireUpload = (workspaceId: string, uploadId: string) =>
@@ -16,7 +17,7 @@ export const expireUpload = (workspaceId: string, uploadId: string) =>
     if (session === null || session.status !== "open") return null;
     if (session.expiresAt.getTime() > (yield* now).getTime()) return null;
     return yield* settleWithoutVersion(session, "expire");
-  }).pipe(Effect.withSpan("files.expireUpload"));
+  }).pipe(withSpan("files.expireUpload"));
 
 export const uploadExpiryJob = defineJob({
   kind: "files.upload_expiry",

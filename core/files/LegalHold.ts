@@ -18,6 +18,7 @@ import { authorize, resolveAccess } from "./Access.js";
 import type { Node } from "./model/Node.js";
 import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Places (`hold`) or releases a legal hold; holding a held node again changes nothing. */
 export const setLegalHold = (input: {
@@ -56,4 +57,4 @@ export const setLegalHold = (input: {
         return updated;
       }),
     );
-  }).pipe(Effect.withSpan("files.setLegalHold"));
+  }).pipe(withSpan("files.setLegalHold"));

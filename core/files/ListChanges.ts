@@ -15,6 +15,7 @@ import { ensureDrive } from "./Drives.js";
 import { CursorExpired } from "./Errors.js";
 import type { ChangeItem, ChangePage } from "./model/Change.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The key of a change cursor: `[seq]`. */
 export const ChangeCursorKey = Schema.Tuple(Schema.Int);
@@ -48,4 +49,4 @@ export const listChanges = (input: {
     }));
     const last = page[page.length - 1];
     return { data, nextCursor: changeCursor(last === undefined ? afterSeq : last.change.seq), hasMore: rows.length > input.limit };
-  }).pipe(Effect.withSpan("files.listChanges"));
+  }).pipe(withSpan("files.listChanges"));

@@ -12,6 +12,7 @@ import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { requireMember } from "./Access.js";
 import type { Node } from "./model/Node.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** One page of the trash the caller may see. */
 export const listTrash = (input: {
@@ -27,4 +28,4 @@ export const listTrash = (input: {
     if (after !== null && Number.isNaN(after[0].getTime())) return yield* Effect.fail(new InvalidCursor({}));
     const rows = yield* (yield* NodesRepository).trashRoots({ workspaceId: input.workspaceId, userId: input.userId, after, limit: input.limit + 1 });
     return pageFrom(rows, input.limit, (n) => [(n.trashedAt ?? n.updatedAt).toISOString(), n.id]);
-  }).pipe(Effect.withSpan("files.listTrash"));
+  }).pipe(withSpan("files.listTrash"));

@@ -34,6 +34,7 @@ import type { Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The errors of a rename or move. */
 export type MoveNodeError =
@@ -107,4 +108,4 @@ export const moveNode = (input: {
         return updated;
       }),
     );
-  }).pipe(Effect.withSpan("files.moveNode"));
+  }).pipe(withSpan("files.moveNode"));

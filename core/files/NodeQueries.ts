@@ -12,13 +12,14 @@ import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { requireAccess } from "./Access.js";
 import type { Node } from "./model/Node.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The key of a children page: `[name, id]`. */
 export const ChildrenCursorKey = Schema.Tuple(Schema.String, Schema.String);
 
 /** One node the caller may view. */
 export const getNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<Node, NotFound | Forbidden, FilesServices> =>
-  Effect.map(requireAccess(input.workspaceId, input.userId, input.nodeId, "view"), (a) => a.node).pipe(Effect.withSpan("files.getNode"));
+  Effect.map(requireAccess(input.workspaceId, input.userId, input.nodeId, "view"), (a) => a.node).pipe(withSpan("files.getNode"));
 
 /** One page of the active children the caller may see. */
 export const listChildren = (input: {
@@ -39,4 +40,4 @@ export const listChildren = (input: {
       limit: input.limit + 1,
     });
     return pageFrom(rows, input.limit, (n) => [n.name, n.id]);
-  }).pipe(Effect.withSpan("files.listChildren"));
+  }).pipe(withSpan("files.listChildren"));

@@ -15,6 +15,7 @@ import { requireAccess } from "./Access.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Grants `role` on a node to a member. */
 export const grantAccess = (input: {
@@ -38,7 +39,7 @@ export const grantAccess = (input: {
     };
     yield* (yield* Transactions).run((yield* NodesRepository).putGrant(entry));
     return entry;
-  }).pipe(Effect.withSpan("files.grantAccess"));
+  }).pipe(withSpan("files.grantAccess"));
 
 /** Revokes a member's direct grant on a node; answers false when there was none. */
 export const revokeAccess = (input: {
@@ -58,11 +59,11 @@ export const revokeAccess = (input: {
         return removed;
       }),
     );
-  }).pipe(Effect.withSpan("files.revokeAccess"));
+  }).pipe(withSpan("files.revokeAccess"));
 
 /** The direct grants on a node, for its owners. */
 export const listPermissions = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<ReadonlyArray<AclEntry>, NotFound | Forbidden, FilesServices> =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
     return yield* (yield* NodesRepository).grantsOfNode(input.workspaceId, input.nodeId);
-  }).pipe(Effect.withSpan("files.listPermissions"));
+  }).pipe(withSpan("files.listPermissions"));

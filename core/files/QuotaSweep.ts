@@ -12,6 +12,7 @@ import type { Jobs } from "../../ports/Jobs.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { quotaSweepJobType } from "./QuotaSweepJobType.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
+import { withSpan } from "../kernel/Span.js";
 
 const dayMs = 86_400_000;
 
@@ -55,7 +56,7 @@ export const sweepQuotas = (payload: { readonly day: string; readonly after: str
       }),
     );
     return workspaces.length;
-  }).pipe(Effect.withSpan("files.sweepQuotas"));
+  }).pipe(withSpan("files.sweepQuotas"));
 
 /** The sweep job a worker runs. */
 export const quotaSweepJob = quotaSweepJobType.handledBy((payload) => Effect.asVoid(sweepQuotas(payload)));

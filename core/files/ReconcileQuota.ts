@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** What the reconciliation found. */
 export interface QuotaDrift {
@@ -40,7 +41,7 @@ export const reconcileQuota = (workspaceId: string) =>
         return report;
       }),
     ),
-  ).pipe(Effect.withSpan("files.reconcileQuota"));
+  ).pipe(withSpan("files.reconcileQuota"));
 
 export const quotaReconciliationJob = defineJob({
   kind: "files.quota_reconciliation",

@@ -15,6 +15,7 @@ import { NotAFile, VersionQuarantined } from "./Errors.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import type { FilesServices } from "./Services.js";
 import { isDownloadable } from "./VersionStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** A download grant as the client receives it. */
 export interface DownloadGrant {
@@ -49,4 +50,4 @@ export const requestDownload = (input: {
       ttlMs: (yield* FilesSettings).downloadTtlMs,
     });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
-  }).pipe(Effect.withSpan("files.requestDownload"));
+  }).pipe(withSpan("files.requestDownload"));

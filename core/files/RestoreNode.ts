@@ -16,6 +16,7 @@ import { NodeTrashed, type IllegalTransition, type NameTaken, type NotAFolder } 
 import type { Node } from "./model/Node.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Restores a trashed node and its subtree. */
 export const restoreNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | IllegalTransition, FilesServices> =>
@@ -38,4 +39,4 @@ export const restoreNode = (input: { readonly userId: string; readonly workspace
         return (yield* nodes.find(input.workspaceId, node.id)) ?? node;
       }),
     );
-  }).pipe(Effect.withSpan("files.restoreNode"));
+  }).pipe(withSpan("files.restoreNode"));

@@ -18,6 +18,7 @@ import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { applyVersionTrigger } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { isDownloadable } from "./VersionStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The trigger that publishes a restored copy at once: its bytes were already found clean. */
 const restoredTrigger = "scan_clean" as const;
@@ -58,4 +59,4 @@ export const restoreVersion = (input: {
         return (yield* versions.find(input.workspaceId, id)) ?? copy;
       }),
     );
-  }).pipe(Effect.withSpan("files.restoreVersion"));
+  }).pipe(withSpan("files.restoreVersion"));

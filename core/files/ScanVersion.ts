@@ -23,6 +23,7 @@ import { FileVersionPublished } from "./Events.js";
 import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
 import { advance } from "../kernel/Versioning.js";
 import { nextVersionStatus, versionStatusesAllowing, type VersionTrigger } from "./VersionStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The actor recorded for the scanner's decisions. */
 export const scannerActor = "system:files-scanner";
@@ -103,7 +104,7 @@ export const scanVersion = (workspaceId: string, versionId: string, attempt: { r
     if (verdict.verdict === "failed") return yield* applyVersionTrigger(version, "scan_gave_up", verdict.detail, scannerActor);
     if (verdict.verdict === "infected") return yield* applyVersionTrigger(version, "scan_infected", verdict.signature, scannerActor);
     return yield* applyVersionTrigger(version, "scan_clean", null, scannerActor);
-  }).pipe(Effect.withSpan("files.scanVersion"));
+  }).pipe(withSpan("files.scanVersion"));
 
 export const scanVersionJob = defineJob({
   kind: "files.version_scan",

@@ -21,6 +21,7 @@ import type { FileVersion } from "./model/FileVersion.js";
 import type { DownloadGrant } from "./RequestDownload.js";
 import { applyVersionTrigger } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 const requireOperator = (userId: string): Effect.Effect<void, Forbidden, FilesSettings> =>
   Effect.flatMap(FilesSettings, (s) => (s.securityOperators.includes(userId) ? Effect.void : Effect.fail(new Forbidden({ detail: "security operators only" }))));
@@ -51,7 +52,7 @@ export const listQuarantine = (input: { readonly operatorId: string; readonly cu
     const after = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
     const rows = yield* (yield* VersionsRepository).listByStatus(["quarantined", "blocked", "scan_failed"], after, input.limit + 1);
     return pageFrom(rows, input.limit, (v) => [v.id]);
-  }).pipe(Effect.withSpan("files.listQuarantine"));
+  }).pipe(withSpan("files.listQuarantine"));
 
 /** Releases (publishes) or blocks a version after review, audited with the reason. */
 export const reviewVersion = (input: {
@@ -73,7 +74,7 @@ export const reviewVersion = (input: {
         return to;
       }),
     );
-  }).pipe(Effect.withSpan("files.reviewVersion"));
+  }).pipe(withSpan("files.reviewVersion"));
 
 /** A short-lived sample grant of any version, for review, audited with the reason before it is issued. */
 export const sampleVersion = (input: {
@@ -95,4 +96,4 @@ export const sampleVersion = (input: {
       ttlMs: (yield* FilesSettings).downloadTtlMs,
     });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
-  }).pipe(Effect.withSpan("files.sampleVersion"));
+  }).pipe(withSpan("files.sampleVersion"));

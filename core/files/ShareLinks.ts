@@ -22,6 +22,7 @@ import type { ShareLink } from "./model/ShareLink.js";
 import type { DownloadGrant } from "./RequestDownload.js";
 import type { FilesServices } from "./Services.js";
 import { isDownloadable } from "./VersionStatus.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Services of the share link use cases. */
 export type ShareServices = FilesServices;
@@ -52,21 +53,21 @@ export const createShareLink = (input: {
       expiresAt: input.expiresAt,
       revokedAt: null,
     });
-  }).pipe(Effect.withSpan("files.createShareLink"));
+  }).pipe(withSpan("files.createShareLink"));
 
 /** The links of a node, for its owners (never the tokens). */
 export const listShareLinks = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }) =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
     return yield* (yield* ShareLinksRepository).listForNode(input.workspaceId, input.nodeId);
-  }).pipe(Effect.withSpan("files.listShareLinks"));
+  }).pipe(withSpan("files.listShareLinks"));
 
 /** Revokes a link (its node's owner); revoking a revoked link again answers as before. */
 export const revokeShareLink = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string; readonly linkId: string }) =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
     yield* (yield* ShareLinksRepository).revoke(input.workspaceId, input.nodeId, input.linkId, yield* now);
-  }).pipe(Effect.withSpan("files.revokeShareLink"));
+  }).pipe(withSpan("files.revokeShareLink"));
 
 /** The live link of a token and the node it reaches (`nodeId`: the shared node or one in its subtree). */
 export const resolveShare = (token: string | undefined, nodeId: string | null): Effect.Effect<{ readonly link: ShareLink; readonly node: Node }, NotFound, ShareServices> =>
@@ -85,7 +86,7 @@ export const resolveShare = (token: string | undefined, nodeId: string | null): 
       if (index === -1 || chain.slice(0, index + 1).some((a) => a.trashedAt !== null)) return yield* Effect.fail(new NotFound({ resource: "node" }));
     }
     return { link, node };
-  }).pipe(Effect.withSpan("files.resolveShare"));
+  }).pipe(withSpan("files.resolveShare"));
 
 /** A download grant through a link: the link must allow downloads and the version be published. */
 export const shareDownload = (token: string | undefined, nodeId: string | null): Effect.Effect<DownloadGrant, NotFound | Forbidden | NotAFile | VersionQuarantined, ShareServices> =>
@@ -99,4 +100,4 @@ export const shareDownload = (token: string | undefined, nodeId: string | null):
     }
     const grant = yield* (yield* ObjectStore).grantDownload({ key: version.objectKey, contentType: version.contentType, filename: node.name, ttlMs: (yield* FilesSettings).downloadTtlMs });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
-  }).pipe(Effect.withSpan("files.shareDownload"));
+  }).pipe(withSpan("files.shareDownload"));

@@ -14,6 +14,7 @@ import type { Node } from "./model/Node.js";
 import { ChildrenCursorKey } from "./NodeQueries.js";
 import type { FilesServices } from "./Services.js";
 import { resolveShare } from "./ShareLinks.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** One page of a shared folder's active children. */
 export const listSharedChildren = (input: {
@@ -28,4 +29,4 @@ export const listSharedChildren = (input: {
     const after = input.cursor === null ? null : yield* decodeCursor(ChildrenCursorKey, input.cursor);
     const rows = yield* (yield* NodesRepository).children({ workspaceId: link.workspaceId, parentId: node.id, filter: { kind: "all" }, after, limit: input.limit + 1 });
     return pageFrom(rows, input.limit, (n) => [n.name, n.id]);
-  }).pipe(Effect.withSpan("files.listSharedChildren"));
+  }).pipe(withSpan("files.listSharedChildren"));

@@ -16,6 +16,7 @@ import { RootImmutable, type IllegalTransition } from "./Errors.js";
 import { NodeDeleted } from "./Events.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** Trashes a node and its subtree; answers how many nodes went to the trash. */
 export const trashNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<number, NotFound | Forbidden | RootImmutable | IllegalTransition, FilesServices> =>
@@ -41,4 +42,4 @@ export const trashNode = (input: { readonly userId: string; readonly workspaceId
         return trashed.length;
       }),
     );
-  }).pipe(Effect.withSpan("files.trashNode"));
+  }).pipe(withSpan("files.trashNode"));

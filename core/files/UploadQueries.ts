@@ -11,6 +11,7 @@ import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
 import { uploadSessionView, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The session with its received parts and fresh grants for the missing ones (none once settled). */
 export const getUpload = (input: { readonly userId: string; readonly workspaceId: string; readonly uploadId: string }): Effect.Effect<UploadSessionView, NotFound, FilesServices> =>
@@ -26,4 +27,4 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
     const missing = session.status === "open" ? parts.filter((_, i) => !stored[i]) : [];
     const grants = yield* partGrants(session, missing);
     return uploadSessionView(session, grants, received);
-  }).pipe(Effect.withSpan("files.getUpload"));
+  }).pipe(withSpan("files.getUpload"));

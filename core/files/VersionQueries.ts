@@ -8,6 +8,7 @@ import { requireAccess } from "./Access.js";
 import { NotAFile } from "./Errors.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import type { FilesServices } from "./Services.js";
+import { withSpan } from "../kernel/Span.js";
 
 /** The key of a versions page: `[number]`. */
 export const VersionCursorKey = Schema.Tuple(Schema.Int);
@@ -26,4 +27,4 @@ export const listVersions = (input: {
     const after = input.cursor === null ? null : (yield* decodeCursor(VersionCursorKey, input.cursor))[0];
     const rows = yield* (yield* VersionsRepository).list(input.workspaceId, input.nodeId, after, input.limit + 1);
     return pageFrom(rows, input.limit, (v) => [v.number]);
-  }).pipe(Effect.withSpan("files.listVersions"));
+  }).pipe(withSpan("files.listVersions"));

@@ -14,6 +14,7 @@ import type { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** What provisioning runs with (the payment module's ports and the kernel's). */
 export type ProvisioningServices = PaymentsRepository | ApiKeys | Transactions | Ids | IdempotencyStore;
@@ -47,5 +48,5 @@ export const makeInProcessMerchantProvisioning = (runtime: () => ProvisioningRun
       );
       const fiber = runtime().runFork(program);
       return Fiber.join(fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)));
-    }).pipe(Effect.orDie, Effect.withSpan("MerchantProvisioning.inProcess")),
+    }).pipe(Effect.orDie, withSpan("MerchantProvisioning.inProcess")),
 });

@@ -16,6 +16,7 @@ import type { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { withSpan } from "../../core/kernel/Span.js";
 
 /** What provisioning a merchant in-process needs of the host runtime (the payment module's ports). */
 export type MerchantProvisioningServices = PaymentsRepository | ApiKeys | Transactions | Ids | IdempotencyStore;
@@ -53,6 +54,6 @@ export const makeInProcessMerchantProvisioning = (options: { readonly runtime: (
     }).pipe(
       // A restaurant cannot be created without its merchant; a failure here is the host's fault.
       Effect.orDie,
-      Effect.withSpan("MerchantProvisioning.inProcess"),
+      withSpan("MerchantProvisioning.inProcess"),
     ),
 });

@@ -21,6 +21,7 @@ import {
   refundOfWire,
   stepKey,
 } from "./GatewayErrors.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Options of the HTTP gateway. */
 export interface HttpPaymentGatewayOptions {
@@ -126,7 +127,7 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
           );
         }
         return payment(confirmed);
-      }).pipe(Effect.withSpan("PaymentGateway.http.authorize")),
+      }).pipe(withSpan("PaymentGateway.http.authorize")),
     capture: (req) =>
       Effect.flatMap(checkGatewayKey(req.idempotencyKey), (key) =>
         send("capture", req.paymentId, req.merchantId, {
@@ -135,7 +136,7 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
           idempotencyKey: stepKey(key, "capture"),
           body: req.amount === undefined ? {} : { amount_minor: req.amount.amount_minor, currency: req.amount.currency },
         }),
-      ).pipe(Effect.map(payment), Effect.withSpan("PaymentGateway.http.capture")),
+      ).pipe(Effect.map(payment), withSpan("PaymentGateway.http.capture")),
     cancel: (req) =>
       Effect.flatMap(checkGatewayKey(req.idempotencyKey), (key) =>
         send("cancel", req.paymentId, req.merchantId, {
@@ -143,7 +144,7 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
           path: intentPath(req.paymentId, "/cancel"),
           idempotencyKey: stepKey(key, "cancel"),
         }),
-      ).pipe(Effect.map(payment), Effect.withSpan("PaymentGateway.http.cancel")),
+      ).pipe(Effect.map(payment), withSpan("PaymentGateway.http.cancel")),
     refund: (req) =>
       Effect.flatMap(checkGatewayKey(req.idempotencyKey), (key) =>
         send("refund", req.paymentId, req.merchantId, {
@@ -154,12 +155,12 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
         }),
       ).pipe(
         Effect.map((answer) => refundOfWire(answer.body)),
-        Effect.withSpan("PaymentGateway.http.refund"),
+        withSpan("PaymentGateway.http.refund"),
       ),
     status: (req) =>
       send("status", req.paymentId, req.merchantId, { method: "GET", path: intentPath(req.paymentId) }).pipe(
         Effect.map(payment),
-        Effect.withSpan("PaymentGateway.http.status"),
+        withSpan("PaymentGateway.http.status"),
       ),
   };
 };

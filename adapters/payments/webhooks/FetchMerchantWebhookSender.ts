@@ -8,6 +8,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { MerchantWebhookSender } from "../../../ports/payments/WebhookEndpointsSender.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** The signature header value for `body` sent at `timestampSeconds`. */
 export const signMerchantWebhook = (secret: string, timestampSeconds: number, body: string): string =>
@@ -64,5 +65,5 @@ export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {})
         const name = error instanceof Error ? error.name : "Error";
         return { ok: false, statusCode: null, error: name === "TimeoutError" ? "timed out" : `no answer (${name})` };
       }
-    }).pipe(Effect.withSpan("MerchantWebhookSender.send")),
+    }).pipe(withSpan("MerchantWebhookSender.send")),
 });

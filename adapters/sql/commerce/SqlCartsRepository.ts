@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the cart repository over `db`. */
 export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
@@ -64,7 +65,7 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
         yield* runQuery(db, (ex) => ex.deleteFrom("shop_cart_lines").where("cart_id", "in", list).execute());
         const deleted = yield* runQuery(db, (ex) => ex.deleteFrom("shop_carts").where("id", "in", list).executeTakeFirst());
         return toNumber(deleted.numDeletedRows);
-      }).pipe(Effect.withSpan("CartsRepository.deleteStale")),
+      }).pipe(withSpan("CartsRepository.deleteStale")),
     touch: (cartId, now) =>
       runQuery(db, (ex) =>
         ex

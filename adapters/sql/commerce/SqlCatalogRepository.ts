@@ -9,6 +9,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the catalog repository over `db`. */
 export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => {
@@ -32,7 +33,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0),
-        Effect.withSpan("CatalogRepository.insertVariant"),
+        withSpan("CatalogRepository.insertVariant"),
       ),
     findVariant: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
@@ -69,7 +70,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
-        Effect.withSpan("CatalogRepository.updateVariant"),
+        withSpan("CatalogRepository.updateVariant"),
       ),
     listProducts: ({ storeId, words, afterId, limit }) =>
       runQuery(db, (ex) => {

@@ -13,6 +13,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the inventory repository over `db`. */
 export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository => {
@@ -57,7 +58,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
         );
         if (toNumber(updated.numUpdatedRows) === 0) return null;
         return yield* findStock(variantId, locationId);
-      }).pipe(Effect.withSpan("InventoryRepository.adjust")),
+      }).pipe(withSpan("InventoryRepository.adjust")),
     insertAdjustment: (a) =>
       runQuery(db, (ex) => ex.insertInto("shop_stock_adjustments").values(adjustments.toRow(a)).execute()).pipe(Effect.asVoid),
     reserve: (variantId, locationId, quantity, now) =>
@@ -71,7 +72,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
-        Effect.withSpan("InventoryRepository.reserve"),
+        withSpan("InventoryRepository.reserve"),
       ),
     unreserve: (variantId, locationId, quantity, now) =>
       runQuery(db, (ex) =>
@@ -116,7 +117,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
-        Effect.withSpan("InventoryRepository.transitionReservation"),
+        withSpan("InventoryRepository.transitionReservation"),
       ),
   };
 };

@@ -17,6 +17,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const isAddress = Schema.is(ShippingAddress);
 
@@ -69,14 +70,14 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         );
         const existing = requests.fromRow(row);
         return { claimed: false as const, existing, samePayload: existing.payloadHash === payloadHash };
-      }).pipe(Effect.withSpan("OrdersRepository.claimCheckout")),
+      }).pipe(withSpan("OrdersRepository.claimCheckout")),
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
         yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orderToRow(order)).execute());
         if (orderLines.length > 0) {
           yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
         }
-      }).pipe(Effect.withSpan("OrdersRepository.insertOrder")),
+      }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
     linesOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_order_lines").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
@@ -98,7 +99,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
             .executeTakeFirst(),
         );
         return toNumber(updated.numUpdatedRows) > 0 ? yield* findOrder(id) : null;
-      }).pipe(Effect.withSpan("OrdersRepository.transitionOrder")),
+      }).pipe(withSpan("OrdersRepository.transitionOrder")),
     ordersOfCustomer: (customerId, beforeId, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("shop_orders").selectAll().where("customer_id", "=", customerId);
@@ -179,7 +180,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         if (toNumber(updated.numUpdatedRows) === 0) return null;
         const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
         return returns.fromRow(row);
-      }).pipe(Effect.withSpan("OrdersRepository.transitionReturn")),
+      }).pipe(withSpan("OrdersRepository.transitionReturn")),
     redactGuestOrders: (before, limit) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) =>
@@ -207,7 +208,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
           );
         }
         return rows.length;
-      }).pipe(Effect.withSpan("OrdersRepository.redactGuestOrders")),
+      }).pipe(withSpan("OrdersRepository.redactGuestOrders")),
     receiveEvent: (consumer, eventId, at) =>
       runQuery(db, (ex) =>
         ex

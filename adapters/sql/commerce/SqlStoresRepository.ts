@@ -8,6 +8,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const isRole = StaffRoleName.literals;
 
@@ -21,7 +22,7 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
     insertStore: (store) =>
       runQuery(db, (ex) => ex.insertInto("shop_stores").values(stores.toRow(store)).execute()).pipe(
         Effect.asVoid,
-        Effect.withSpan("StoresRepository.insertStore"),
+        withSpan("StoresRepository.insertStore"),
       ),
     findStore: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_stores").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
@@ -34,7 +35,7 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
           .values(roles.toRow(role))
           .onConflict((oc) => oc.columns(["store_id", "user_id", "role"]).doNothing())
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("StoresRepository.grantRole")),
+      ).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
     rolesOf: (storeId, userId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", storeId).where("user_id", "=", userId).execute(),

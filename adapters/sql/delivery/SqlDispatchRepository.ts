@@ -11,6 +11,7 @@ import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the dispatch repository over `db`. */
 export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository => {
@@ -43,7 +44,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         );
         const stored = yield* findCourierByUser(courier.userId);
         return stored ?? courier;
-      }).pipe(Effect.withSpan("DispatchRepository.insertCourier")),
+      }).pipe(withSpan("DispatchRepository.insertCourier")),
     findCourier: (id) =>
       runQuery(db, (ex) => ex.selectFrom("dl_couriers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : couriers.fromRow(row))),
@@ -90,7 +91,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(
         Effect.map((rows) => rows.map(couriers.fromRow)),
-        Effect.withSpan("DispatchRepository.candidates"),
+        withSpan("DispatchRepository.candidates"),
       );
     },
     insertDelivery: (delivery) =>
@@ -105,7 +106,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         const created = toNumber(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
         const stored = yield* findDeliveryByOrder(delivery.orderId);
         return { delivery: stored ?? delivery, created };
-      }).pipe(Effect.withSpan("DispatchRepository.insertDelivery")),
+      }).pipe(withSpan("DispatchRepository.insertDelivery")),
     findDelivery,
     findDeliveryByOrder,
     deliveriesInRegion: ({ region, afterId, limit }) =>
@@ -122,7 +123,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         return query.orderBy("id").limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((row) => deliveries.fromRow(row))),
-        Effect.withSpan("DispatchRepository.deliveriesInRegion"),
+        withSpan("DispatchRepository.deliveriesInRegion"),
       ),
     activeDeliveriesOf: (courierId) =>
       runQuery(db, (ex) =>
@@ -135,7 +136,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(
         Effect.map((rows) => rows.map((row) => deliveries.fromRow(row))),
-        Effect.withSpan("DispatchRepository.activeDeliveriesOf"),
+        withSpan("DispatchRepository.activeDeliveriesOf"),
       ),
     assignCourier: (deliveryId, courierId, at) =>
       runQuery(db, (ex) =>
@@ -149,7 +150,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .executeTakeFirst(),
       ).pipe(
         Effect.map((row) => (row === undefined ? null : deliveries.fromRow(row))),
-        Effect.withSpan("DispatchRepository.assignCourier"),
+        withSpan("DispatchRepository.assignCourier"),
       ),
     updateDelivery: (next, expectedVersion) =>
       runQuery(db, (ex) => {
@@ -157,7 +158,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         return ex.updateTable("dl_deliveries").set(columns).where("id", "=", next.id).where("version", "=", expectedVersion).executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
-        Effect.withSpan("DispatchRepository.updateDelivery"),
+        withSpan("DispatchRepository.updateDelivery"),
       ),
     insertStatusChange: (change) =>
       runQuery(db, (ex) => ex.insertInto("dl_delivery_status_changes").values(changes.toRow(change)).execute()).pipe(Effect.asVoid),

@@ -13,6 +13,7 @@ import type { LocationSamples } from "../../../ports/delivery/LocationSamples.js
 import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const Position = Schema.parseJson(Schema.Tuple(Schema.Number, Schema.Number));
 const encodePosition = Schema.encodeSync(Position);
@@ -55,7 +56,7 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
                 })),
               )
               .execute(),
-          ).pipe(Effect.asVoid, Effect.withSpan("LocationSamples.append")),
+          ).pipe(Effect.asVoid, withSpan("LocationSamples.append")),
     samplesOf: (courierId, since) =>
       runQuery(db, (ex) =>
         ex
@@ -85,7 +86,7 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
     deleteRecordedBefore: (cutoff) =>
       runQuery(db, (ex) => ex.deleteFrom("dl_location_samples").where("recorded_at", "<", f.timeToDb(cutoff)).executeTakeFirst()).pipe(
         Effect.map((r) => toNumber(r.numDeletedRows)),
-        Effect.withSpan("LocationSamples.deleteRecordedBefore"),
+        withSpan("LocationSamples.deleteRecordedBefore"),
       ),
   };
 };

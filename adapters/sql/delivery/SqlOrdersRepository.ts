@@ -10,6 +10,7 @@ import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the orders repository over `db`. */
 export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
@@ -22,7 +23,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
     insertQuote: (quote) =>
       runQuery(db, (ex) => ex.insertInto("dl_quotes").values(quotes.toRow(quote)).execute()).pipe(
         Effect.asVoid,
-        Effect.withSpan("OrdersRepository.insertQuote"),
+        withSpan("OrdersRepository.insertQuote"),
       ),
     findQuote: (id) =>
       runQuery(db, (ex) => ex.selectFrom("dl_quotes").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
@@ -40,7 +41,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         if (orderLines.length > 0) await ex.insertInto("dl_order_lines").values(orderLines.map(lines.toRow)).execute();
         await ex.insertInto("dl_restaurant_orders").values(workflows.toRow(workflow)).execute();
         return "inserted" as const;
-      }).pipe(Effect.withSpan("OrdersRepository.insertOrder")),
+      }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder: (id) =>
       runQuery(db, (ex) => ex.selectFrom("dl_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : orders.fromRow(row))),
@@ -74,7 +75,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
           .executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
-        Effect.withSpan("OrdersRepository.updateWorkflow"),
+        withSpan("OrdersRepository.updateWorkflow"),
       ),
   };
 };

@@ -12,6 +12,7 @@ import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the restaurants repository over `db`. */
 export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsRepository => {
@@ -35,7 +36,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       runQuery(db, async (ex) => {
         await ex.insertInto("dl_restaurants").values(restaurants.toRow(restaurant)).execute();
         await ex.insertInto("dl_restaurant_staff").values(staff.toRow(creator)).execute();
-      }).pipe(Effect.withSpan("RestaurantsRepository.insertRestaurant")),
+      }).pipe(withSpan("RestaurantsRepository.insertRestaurant")),
     findRestaurant: (id, options) =>
       runQuery(db, (ex) => lockRow(db, ex.selectFrom("dl_restaurants").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : restaurants.fromRow(row))),
@@ -83,7 +84,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
         }
         for (const a of avail) await upsertAvailability(ex, a);
         return true;
-      }).pipe(Effect.withSpan("RestaurantsRepository.publishMenu")),
+      }).pipe(withSpan("RestaurantsRepository.publishMenu")),
     menuItems: (restaurantId, version) =>
       runQuery(db, (ex) =>
         ex
@@ -121,7 +122,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
         return query.orderBy(d2).orderBy("id").limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) }))),
-        Effect.withSpan("RestaurantsRepository.listOpenNear"),
+        withSpan("RestaurantsRepository.listOpenNear"),
       );
     },
     hasItem: (restaurantId, itemId) =>

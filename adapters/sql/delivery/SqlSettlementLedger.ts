@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the settlement ledger over `db`. */
 export const makeSqlSettlementLedger = (db: SqlDatabase): SettlementLedger => {
@@ -20,7 +21,7 @@ export const makeSqlSettlementLedger = (db: SqlDatabase): SettlementLedger => {
         if (existing.length > 0) return "duplicate" as const;
         await ex.insertInto("dl_settlement_entries").values(list.map(entries.toRow)).execute();
         return "posted" as const;
-      }).pipe(Effect.withSpan("SettlementLedger.post")),
+      }).pipe(withSpan("SettlementLedger.post")),
     entriesOfOrder: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_settlement_entries").selectAll().where("order_id", "=", orderId).orderBy("component").execute()).pipe(
         Effect.map((rows) => rows.map(entries.fromRow)),

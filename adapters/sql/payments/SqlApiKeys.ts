@@ -12,6 +12,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Every merchant secret starts with this. */
 export const apiKeyPrefix = "sk_test_";
@@ -58,7 +59,7 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
             .execute(),
         );
         return { keyId, secret };
-      }).pipe(Effect.withSpan("ApiKeys.issue")),
+      }).pipe(withSpan("ApiKeys.issue")),
     verify: (secret, now) =>
       Effect.gen(function* () {
         if (!looksLikeApiKey(secret)) return null;
@@ -78,7 +79,7 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
           }
         }
         return null;
-      }).pipe(Effect.withSpan("ApiKeys.verify")),
+      }).pipe(withSpan("ApiKeys.verify")),
     revoke: ({ merchantId, keyId, now }) =>
       runQuery(db, (ex) =>
         ex

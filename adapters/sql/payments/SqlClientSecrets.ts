@@ -9,6 +9,7 @@ import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const hashOf = (secret: string): Buffer => createHash("sha256").update(secret).digest();
 
@@ -26,7 +27,7 @@ export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
             .execute(),
         );
         return secret;
-      }).pipe(Effect.withSpan("ClientSecrets.issue")),
+      }).pipe(withSpan("ClientSecrets.issue")),
     verify: (intentId, secret) =>
       runQuery(db, (ex) => ex.selectFrom("payment_client_secrets").select("secret_hash").where("intent_id", "=", intentId).executeTakeFirst()).pipe(
         Effect.map((row) => {
@@ -35,7 +36,7 @@ export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
           const given = hashOf(secret);
           return stored.length === given.length && timingSafeEqual(stored, given);
         }),
-        Effect.withSpan("ClientSecrets.verify"),
+        withSpan("ClientSecrets.verify"),
       ),
   };
 };

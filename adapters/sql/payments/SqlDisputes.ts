@@ -12,6 +12,7 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { MerchantId, PaymentIntentId } from "../../../core/payments/model/Ids.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the Disputes port over `db`. */
 export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
@@ -49,7 +50,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
           .execute(),
       ).pipe(
         Effect.map((rows) => rows.length === 1),
-        Effect.withSpan("Disputes.apply"),
+        withSpan("Disputes.apply"),
       ),
     findByProviderId: (providerDisputeId) =>
       runQuery(db, (ex) => ex.selectFrom("payment_disputes").selectAll().where("provider_dispute_id", "=", providerDisputeId).executeTakeFirst()).pipe(
@@ -62,7 +63,7 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((r) => disputes.fromRow(r))),
-        Effect.withSpan("Disputes.list"),
+        withSpan("Disputes.list"),
       ),
   };
 };

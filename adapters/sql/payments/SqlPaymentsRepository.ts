@@ -14,6 +14,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { makeTransactions } from "../Transactions.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the payment repository over `db`. */
 export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository => {
@@ -29,7 +30,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     insertMerchant: (m) =>
       runQuery(db, (ex) =>
         ex.insertInto("payment_merchants").values(merchants.toRow(m)).execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("PaymentsRepository.insertMerchant")),
+      ).pipe(Effect.asVoid, withSpan("PaymentsRepository.insertMerchant")),
     findMerchant: (id) =>
       runQuery(db, (ex) => ex.selectFrom("payment_merchants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : merchants.fromRow(r))),
@@ -37,12 +38,12 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     insertIntent: (intent) =>
       runQuery(db, (ex) => ex.insertInto("payment_intents").values(intents.toRow(intent)).execute()).pipe(
         Effect.asVoid,
-        Effect.withSpan("PaymentsRepository.insertIntent"),
+        withSpan("PaymentsRepository.insertIntent"),
       ),
     findIntent: (id, options) =>
       runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : intents.fromRow(r))),
-        Effect.withSpan("PaymentsRepository.findIntent"),
+        withSpan("PaymentsRepository.findIntent"),
       ),
     updateIntent: (intent, expectedVersion) =>
       runQuery(db, (ex) => {
@@ -55,7 +56,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           .executeTakeFirst();
       }).pipe(
         Effect.map((result) => toNumber(result.numUpdatedRows) === 1),
-        Effect.withSpan("PaymentsRepository.updateIntent"),
+        withSpan("PaymentsRepository.updateIntent"),
       ),
     insertAttempt: (attempt) =>
       runQuery(db, (ex) => ex.insertInto("payment_attempts").values(attempts.toRow(attempt)).execute()).pipe(Effect.asVoid),
@@ -140,7 +141,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
             .execute(),
         );
         // The header and its entries commit together: inside the caller's transaction (joined), else in one of their own.
-      }).pipe(ledgerTransactions.run, Effect.withSpan("PaymentsRepository.postLedger")),
+      }).pipe(ledgerTransactions.run, withSpan("PaymentsRepository.postLedger")),
     listBalanceEntries: ({ merchantId, before, limit }) =>
       runQuery(db, (ex) => {
         let query = ex

@@ -8,6 +8,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the provider event inbox over `db`. */
 export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbox => {
@@ -22,7 +23,7 @@ export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbo
         Effect.map((r) =>
           r === undefined ? null : events.fromRow({ ...r, occurred_at: r.occurred_at ?? r.received_at, outcome: r.outcome ?? "" }),
         ),
-        Effect.withSpan("ProviderEventsInbox.find"),
+        withSpan("ProviderEventsInbox.find"),
       ),
     insert: (e) =>
       // DO NOTHING: a concurrent duplicate waits for the winner on the UNIQUE index, then inserts nothing.
@@ -35,7 +36,7 @@ export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbo
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => r !== undefined),
-        Effect.withSpan("ProviderEventsInbox.insert"),
+        withSpan("ProviderEventsInbox.insert"),
       ),
     findAttemptByReference: (reference) =>
       runQuery(db, (ex) => ex.selectFrom("payment_attempts").selectAll().where("reference", "=", reference).executeTakeFirst()).pipe(

@@ -20,6 +20,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { MerchantId } from "../../../core/payments/model/Ids.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 type Row = Record<string, unknown>;
 const nullableMerchant = (v: unknown): MerchantId | null => (v === null || v === undefined ? null : MerchantId.make(String(v)));
@@ -66,7 +67,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
           .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
           .returning("id")
           .executeTakeFirst(),
-      ).pipe(Effect.map((r) => r !== undefined), Effect.withSpan("ReconciliationRepository.insertException")),
+      ).pipe(Effect.map((r) => r !== undefined), withSpan("ReconciliationRepository.insertException")),
     openExceptionSummary: () =>
       runQuery(db, (ex) =>
         ex
@@ -82,7 +83,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         Effect.map((rows) =>
           rows.map((r: Row) => ({ merchantId: nullableMerchant(r.merchant_id), kind: String(r.kind), count: toNumber(r.count), oldestOpenedAt: f.timeFromDb(r.oldest) })),
         ),
-        Effect.withSpan("ReconciliationRepository.openExceptionSummary"),
+        withSpan("ReconciliationRepository.openExceptionSummary"),
       ),
     recordExceptionReport: (report) =>
       runQuery(db, (ex) =>
@@ -92,7 +93,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
           .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
           .returning("merchant_key")
           .executeTakeFirst(),
-      ).pipe(Effect.map((r) => r !== undefined), Effect.withSpan("ReconciliationRepository.recordExceptionReport")),
+      ).pipe(Effect.map((r) => r !== undefined), withSpan("ReconciliationRepository.recordExceptionReport")),
     findException: (id, options) =>
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),

@@ -15,6 +15,7 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const endpointColumns = ["id", "merchant_id", "url", "events", "created_at", "deleted_at"] as const;
 
@@ -36,7 +37,7 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
             .execute(),
         );
         return { secret };
-      }).pipe(Effect.withSpan("WebhookEndpoints.create")),
+      }).pipe(withSpan("WebhookEndpoints.create")),
     list: (merchantId) =>
       runQuery(db, (ex) =>
         ex
@@ -137,7 +138,7 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
           byDelivery.set(attempt.deliveryId, list);
         }
         return found.map((delivery) => ({ delivery, attempts: byDelivery.get(delivery.id) ?? [] }));
-      }).pipe(Effect.withSpan("WebhookEndpoints.listDeliveries")),
+      }).pipe(withSpan("WebhookEndpoints.listDeliveries")),
     listDeadDeliveries: ({ before, limit }) =>
       runQuery(db, (ex) => {
         // Served by the partial index on dead deliveries (migration 5): the seek starts at `before`.
@@ -146,7 +147,7 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((r) => deliveries.fromRow(r))),
-        Effect.withSpan("WebhookEndpoints.listDeadDeliveries"),
+        withSpan("WebhookEndpoints.listDeadDeliveries"),
       ),
     insertReplayRequest: (r) =>
       runQuery(db, (ex) =>

@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the attachment repository over `db`. */
 export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsRepository => {
@@ -18,7 +19,7 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
           .insertInto("pm_attachments")
           .values(attachments.toRow(a))
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("AttachmentsRepository.insertAttachment")),
+      ).pipe(Effect.asVoid, withSpan("AttachmentsRepository.insertAttachment")),
     findAttachment: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_attachments").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : attachments.fromRow(r))),
@@ -42,7 +43,7 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
         return ex.updateTable("pm_attachments").set(set).where("id", "=", id).where("status", "in", [...from]).executeTakeFirst();
       }).pipe(
         Effect.map((r) => Number(r.numUpdatedRows) === 1),
-        Effect.withSpan("AttachmentsRepository.transition"),
+        withSpan("AttachmentsRepository.transition"),
       ),
     settleThumbnail: ({ id, status, objectKey, contentType, width, height, detail }) =>
       runQuery(db, (ex) =>
@@ -62,7 +63,7 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => Number(r.numUpdatedRows) === 1),
-        Effect.withSpan("AttachmentsRepository.settleThumbnail"),
+        withSpan("AttachmentsRepository.settleThumbnail"),
       ),
     expiredUploads: (cutoff, limit) =>
       runQuery(db, (ex) =>

@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the comment-edit port over `db`. */
 export const makeSqlCommentEdits = (db: SqlDatabase): CommentEdits => {
@@ -26,7 +27,7 @@ export const makeSqlCommentEdits = (db: SqlDatabase): CommentEdits => {
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
-        Effect.withSpan("CommentEdits.updateContent"),
+        withSpan("CommentEdits.updateContent"),
       ),
   };
 };

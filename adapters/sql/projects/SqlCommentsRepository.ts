@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the comment repository over `db`. */
 export const makeSqlCommentsRepository = (db: SqlDatabase): CommentsRepository => {
@@ -22,7 +23,7 @@ export const makeSqlCommentsRepository = (db: SqlDatabase): CommentsRepository =
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => r !== undefined),
-        Effect.withSpan("CommentsRepository.insertComment"),
+        withSpan("CommentsRepository.insertComment"),
       ),
     findByClientMutationId: (authorId, taskId, clientMutationId) =>
       runQuery(db, (ex) =>

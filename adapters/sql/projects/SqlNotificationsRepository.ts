@@ -6,6 +6,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the notification repository over `db`. */
 export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRepository => {
@@ -23,7 +24,7 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
           .executeTakeFirst(),
       ).pipe(
         Effect.map((r) => r !== undefined),
-        Effect.withSpan("NotificationsRepository.insert"),
+        withSpan("NotificationsRepository.insert"),
       ),
     find: (recipientId, id) =>
       runQuery(db, (ex) =>
@@ -46,7 +47,7 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
             return query.orderBy("id", "desc").limit(limit).execute();
           }).pipe(
             Effect.map((rows) => rows.map((r) => notifications.fromRow(r))),
-            Effect.withSpan("NotificationsRepository.list"),
+            withSpan("NotificationsRepository.list"),
           ),
     unreadCount: (recipientId, projectIds) =>
       projectIds.length === 0

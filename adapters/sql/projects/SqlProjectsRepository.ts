@@ -9,6 +9,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the project repository over `db`. */
 export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository => {
@@ -27,7 +28,7 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           .insertInto("pm_projects")
           .values(projects.toRow(p))
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("ProjectsRepository.insertProject")),
+      ).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
     findProject: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_projects").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
@@ -43,7 +44,7 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
             .execute(),
         );
         return existing === null ? ("created" as const) : ("updated" as const);
-      }).pipe(Effect.withSpan("ProjectsRepository.upsertMember")),
+      }).pipe(withSpan("ProjectsRepository.upsertMember")),
     findMember,
     removeMember: (projectId, userId) =>
       runQuery(db, (ex) =>
@@ -76,6 +77,6 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           .insertInto("pm_membership_audit")
           .values(audits.toRow(a))
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("ProjectsRepository.appendAudit")),
+      ).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
   };
 };

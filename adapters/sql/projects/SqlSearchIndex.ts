@@ -12,6 +12,7 @@ import { featuresFor } from "../featuresFor.js";
 import { rowCodec, type Row } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** The query executor `runQuery` hands a query. */
 type Executor = Parameters<Parameters<typeof runQuery>[1]>[0];
@@ -49,7 +50,7 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
   return {
   upsert: (doc) =>
     runQuery(db, (ex) => (db.dialect === "sqlite" ? upsertSqlite(ex, doc) : upsertPostgres(ex, doc))).pipe(
-      Effect.withSpan("SearchIndex.upsert"),
+      withSpan("SearchIndex.upsert"),
     ),
   search: ({ terms, projectIds, beforeId, limit }) =>
     projectIds.length === 0 || terms.length === 0
@@ -67,6 +68,6 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
             WHERE ${match} AND d.project_id IN (${sql.join([...projectIds])}) ${before}
             ORDER BY d.id DESC LIMIT ${limit}`.execute(ex);
           return result.rows.map(hits.fromRow);
-        }).pipe(Effect.withSpan("SearchIndex.search")),
+        }).pipe(withSpan("SearchIndex.search")),
   };
 };

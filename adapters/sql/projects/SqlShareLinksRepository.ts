@@ -11,6 +11,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 const hashOf = (token: string): Buffer => createHash("sha256").update(token).digest();
 
@@ -29,7 +30,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
             .execute(),
         );
         return token;
-      }).pipe(Effect.withSpan("ShareLinksRepository.create")),
+      }).pipe(withSpan("ShareLinksRepository.create")),
     find: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_share_links").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : links.fromRow(r))),
@@ -44,7 +45,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           const stored = Buffer.from(String(r.token_hash), "hex");
           return stored.length === given.length && timingSafeEqual(stored, given) ? links.fromRow(r) : null;
         }),
-        Effect.withSpan("ShareLinksRepository.findByToken"),
+        withSpan("ShareLinksRepository.findByToken"),
       );
     },
     listForProject: (projectId, limit) =>
@@ -72,7 +73,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
         return query.executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows)),
-        Effect.withSpan("ShareLinksRepository.revokeCreatedBy"),
+        withSpan("ShareLinksRepository.revokeCreatedBy"),
       ),
   };
 };

@@ -11,6 +11,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the rank port over `db`. */
 export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
@@ -24,7 +25,7 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
             return (db.dialect === "postgres" ? query.forUpdate() : query).execute();
           }).pipe(
             Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
-            Effect.withSpan("TaskRanks.lockTasks"),
+            withSpan("TaskRanks.lockTasks"),
           ),
     neighbour: ({ projectId, of, direction, excludeId }) =>
       runQuery(db, (ex) => {

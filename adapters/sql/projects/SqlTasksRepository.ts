@@ -14,6 +14,7 @@ import { featuresFor } from "../featuresFor.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 // Workflow order (todo, in_progress, done), not alphabetical, for sorting by status.
 const statusPositionSql: RawBuilder<number> = sql<number>`CASE status ${sql.join(
@@ -83,12 +84,12 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
     insertTask: (task) =>
       runQuery(db, (ex) => ex.insertInto("pm_tasks").values(tasks.toRow(task)).execute()).pipe(
         Effect.asVoid,
-        Effect.withSpan("TasksRepository.insertTask"),
+        withSpan("TasksRepository.insertTask"),
       ),
     findTask: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
-        Effect.withSpan("TasksRepository.findTask"),
+        withSpan("TasksRepository.findTask"),
       ),
     updateTask: (task, expectedVersion) =>
       runQuery(db, (ex) => {
@@ -101,7 +102,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
           .executeTakeFirst();
       }).pipe(
         Effect.map((result) => toNumber(result.numUpdatedRows) === 1),
-        Effect.withSpan("TasksRepository.updateTask"),
+        withSpan("TasksRepository.updateTask"),
       ),
     lastRank: (projectId) =>
       runQuery(db, (ex) =>
@@ -124,7 +125,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         return query.limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
-        Effect.withSpan("TasksRepository.listTasks"),
+        withSpan("TasksRepository.listTasks"),
       ),
     appendEvent: (e) =>
       runQuery(db, (ex) =>
@@ -132,7 +133,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
           .insertInto("pm_task_events")
           .values(events.toRow(e))
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("TasksRepository.appendEvent")),
+      ).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "in", [...projectIds]);
@@ -144,7 +145,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
       }).pipe(
         Effect.map((rows) => rows.map((r) => events.fromRow(r))),
-        Effect.withSpan("TasksRepository.listEvents"),
+        withSpan("TasksRepository.listEvents"),
       ),
   };
 };

@@ -8,6 +8,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { WorkspaceId } from "../../../core/projects/model/Ids.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the workspace repository over `db`. */
 export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesRepository => {
@@ -25,7 +26,7 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
           .insertInto("pm_workspaces")
           .values(workspaces.toRow(w))
           .execute(),
-      ).pipe(Effect.asVoid, Effect.withSpan("WorkspacesRepository.insertWorkspace")),
+      ).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
     findWorkspace: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
@@ -41,7 +42,7 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
             .execute(),
         );
         return existing === null ? ("created" as const) : ("updated" as const);
-      }).pipe(Effect.withSpan("WorkspacesRepository.upsertMember")),
+      }).pipe(withSpan("WorkspacesRepository.upsertMember")),
     findMember,
     removeMember: (workspaceId, userId) =>
       runQuery(db, (ex) =>
