@@ -47,7 +47,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
-import { makeInProcessMerchantProvisioning, type ProvisioningServices } from "./commerceProvisioning.js";
+import { makeInProcessMerchantProvisioning, type ProvisioningServices } from "../../adapters/payments/gateway/InProcessMerchantProvisioning.js";
 
 /** The ports the e-commerce module's Layer provides. */
 export type CommercePorts =
@@ -122,7 +122,7 @@ export const commerceLayer = (
     Layer.succeed(CartTokens, cryptoCartTokens),
     // Built when the runtime is, so merely importing the module opens no SMTP transport.
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
-    Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ caller: "commerce", runtime })),
+    Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ runtime })),
     Layer.succeed(MerchantProvisioning, makeInProcessMerchantProvisioning(runtime)),
     Layer.succeed(CarrierWebhookReceiver, makeHmacCarrierWebhookReceiver({ secrets: carrierSecrets })),
     Layer.sync(CarrierTracking, () => options.carrierTracking ?? makeSandboxCarrier()),

@@ -37,7 +37,7 @@ import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
-import { makeInProcessMerchantProvisioning, type MerchantProvisioningServices } from "./deliveryPayments.js";
+import { makeInProcessMerchantProvisioning, type ProvisioningServices as MerchantProvisioningServices } from "../../adapters/payments/gateway/InProcessMerchantProvisioning.js";
 import { makeDevelopmentPushNotifier } from "./deliveryPush.js";
 
 /** The ports the delivery module's Layer provides. */
@@ -137,8 +137,8 @@ export function makeDeliveryModule(
     if (attached === undefined) throw new Error("the delivery module's payment runtime was not attached (attachRuntime after building the host runtime)");
     return attached;
   };
-  const paymentGateway = makeInProcessPaymentGateway({ caller: "delivery", runtime });
-  const merchantProvisioning = makeInProcessMerchantProvisioning({ caller: "delivery", runtime });
+  const paymentGateway = makeInProcessPaymentGateway({ runtime });
+  const merchantProvisioning = makeInProcessMerchantProvisioning(runtime);
   return {
     ...definition<DeliveryInProcessPaymentServices>(options, deliveryLayer({ ...options, paymentGateway, merchantProvisioning })),
     attachRuntime: (built) => {
