@@ -6,5 +6,6 @@ import { paymentResolutionJob } from "./OrderPayments.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { retentionJob } from "./Retention.js";
 import { returnRefundJob } from "./ReturnRefunds.js";
+import { customerMailJob } from "./Notifications.js";
 
-export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob, returnRefundJob] as const;
+export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob, returnRefundJob, customerMailJob] as const;
