@@ -40,6 +40,16 @@ export const stateGauges = {
     labels: [],
   },
   domainkit_payments_reconciliation_exceptions_open: { help: "Open settlement reconciliation exceptions.", labels: [] },
+  domainkit_files_versions_unpublished: {
+    help: "File versions not published, by status: quarantined (waiting for the scanner), scan_failed (the scanner gave up), blocked (malware).",
+    labels: ["status"],
+  },
+  domainkit_files_uploads_open: { help: "Upload sessions open (holding quota reservations).", labels: [] },
+  domainkit_commerce_orders: {
+    help: "Orders an operator watches, by status: payment_pending (provider outcome unknown), cancellation_requested.",
+    labels: ["status"],
+  },
+  domainkit_delivery_deliveries_unassigned: { help: "Deliveries of accepted orders still without a courier.", labels: [] },
   domainkit_db_pool_connections: { help: "Database pool connections by state (total, idle, waiting clients).", labels: ["state"] },
   domainkit_websocket_connections: { help: "Open realtime websocket connections.", labels: [] },
   domainkit_websocket_subscriptions: { help: "Channel subscriptions over all realtime connections.", labels: [] },

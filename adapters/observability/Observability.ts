@@ -46,7 +46,12 @@ export interface HostObservability {
 export const observeHost = (options: ObserveHostOptions): HostObservability => {
   const metrics = metricsFor(options.registry, options);
   const removals = [
-    metrics.addSource(options.database, databaseState(options.database, { payments: options.modules.includes("payments") })),
+    metrics.addSource(options.database, databaseState(options.database, {
+        payments: options.modules.includes("payments"),
+        files: options.modules.includes("files"),
+        commerce: options.modules.includes("commerce"),
+        delivery: options.modules.includes("delivery"),
+      })),
     metrics.addSource(Symbol("pool"), poolState(options.database)),
   ];
   return {

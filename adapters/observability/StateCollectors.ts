@@ -3,7 +3,9 @@
  * keeps (no counters inside the relay or the job runner): outbox backlog, dead events and the
  * age of the oldest undelivered one (relay lag); jobs due, scheduled, running and dead; and,
  * when the payments module is mounted, merchant webhook deliveries by outcome, provider calls
- * with an unknown outcome (timeouts) and open reconciliation exceptions. Also the Postgres pool
+ * with an unknown outcome (timeouts) and open reconciliation exceptions; likewise the file
+ * storage (unpublished versions, open uploads), e-commerce (orders waiting on a payment outcome
+ * or a cancellation) and food delivery (deliveries without a courier) gauges. Also the Postgres pool
  * and the websocket counts, from the objects that hold them.
  *
  * Every query reads an indexed status column (outbox_due, jobs_due, ...) and runs outside any
@@ -17,9 +19,12 @@ import type { GaugeReading } from "./Metrics.js";
 
 const n = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0));
 
-/** What to read: the database, and whether the payments tables exist there. */
+/** What to read: the database, and which modules' tables exist there. */
 export interface DatabaseStateOptions {
   readonly payments: boolean;
+  readonly files?: boolean;
+  readonly commerce?: boolean;
+  readonly delivery?: boolean;
   /** The clock (tests). */
   readonly now?: () => Date;
 }
@@ -79,6 +84,36 @@ export const databaseState =
       }
       readings.push({ metric: "domainkit_payments_provider_timeouts", value: n(unknown?.count) });
       readings.push({ metric: "domainkit_payments_reconciliation_exceptions_open", value: n(open?.count) });
+    }
+    if (options.files === true) {
+      const [versions, uploads] = await Promise.all([
+        db
+          .selectFrom("fs_file_versions")
+          .select(["status", (eb) => eb.fn.countAll().as("count")])
+          .where("status", "in", ["quarantined", "scan_failed", "blocked"])
+          .groupBy("status")
+          .execute(),
+        db.selectFrom("fs_upload_sessions").select((eb) => eb.fn.countAll().as("count")).where("status", "=", "open").executeTakeFirst(),
+      ]);
+      for (const status of ["quarantined", "scan_failed", "blocked"]) {
+        readings.push({ metric: "domainkit_files_versions_unpublished", labels: { status }, value: n(versions.find((v) => v.status === status)?.count) });
+      }
+      readings.push({ metric: "domainkit_files_uploads_open", value: n(uploads?.count) });
+    }
+    if (options.commerce === true) {
+      const orders = await db
+        .selectFrom("shop_orders")
+        .select(["status", (eb) => eb.fn.countAll().as("count")])
+        .where("status", "in", ["payment_pending", "cancellation_requested"])
+        .groupBy("status")
+        .execute();
+      for (const status of ["payment_pending", "cancellation_requested"]) {
+        readings.push({ metric: "domainkit_commerce_orders", labels: { status }, value: n(orders.find((o) => o.status === status)?.count) });
+      }
+    }
+    if (options.delivery === true) {
+      const unassigned = await db.selectFrom("dl_deliveries").select((eb) => eb.fn.countAll().as("count")).where("status", "=", "pending").executeTakeFirst();
+      readings.push({ metric: "domainkit_delivery_deliveries_unassigned", value: n(unassigned?.count) });
     }
     return readings;
   };

@@ -1,5 +1,6 @@
 /** The delivery module's migrations, in version order (a released version never changes). */
 import type { Migration } from "../../Migration.js";
 import { deliveryMigration0001 } from "./0001_delivery_tables.js";
+import { deliveryMigration0002DeliveryStatusIndex } from "./0002_delivery_status_index.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex];
