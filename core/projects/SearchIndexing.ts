@@ -44,4 +44,18 @@ export const searchIndexingConsumer = {
     const doc = documentOf(event);
     return doc === null ? Effect.void : Effect.asVoid(Effect.flatMap(SearchIndex, (index) => index.upsert(doc)));
   },
+  /** A relay batch: per document only its newest version (the others would be refused anyway), in one statement where the index can. */
+  handleBatch: (events: ReadonlyArray<EventEnvelope>): Effect.Effect<void, never, SearchIndex> => {
+    const newest = new Map<string, SearchDocument>();
+    for (const event of events) {
+      const doc = documentOf(event);
+      if (doc === null) continue;
+      const known = newest.get(doc.id);
+      if (known === undefined || known.version < doc.version) newest.set(doc.id, doc);
+    }
+    const docs = [...newest.values()];
+    return Effect.flatMap(SearchIndex, (index) =>
+      index.upsertMany !== undefined ? index.upsertMany(docs) : Effect.forEach(docs, (doc) => index.upsert(doc), { discard: true }),
+    );
+  },
 };

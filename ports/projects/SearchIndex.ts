@@ -24,6 +24,11 @@ export interface SearchIndex {
   /** Inserts or replaces the document unless the stored one has a version >= this one's. */
   readonly upsert: (doc: SearchDocument) => Effect.Effect<boolean>;
   /**
+   * `upsert` for several documents of distinct ids at once (the outbox relay's batches): the
+   * same outcome per document, in fewer statements. Optional.
+   */
+  readonly upsertMany?: (docs: ReadonlyArray<SearchDocument>) => Effect.Effect<void>;
+  /**
    * Documents matching every term (each as a prefix), in the given projects, whose task is not
    * in the trash, newest first by id, strictly before `beforeId`, at most `limit`.
    */

@@ -74,3 +74,24 @@ forEachDialectConfig(t, `an older or repeated event never overwrites newer index
   t.same((await hits(owner, "alpha")).data, [], "replaying TaskCreated (version 1) does not bring the old title back");
   t.same((await hits(owner, "bravo")).data.map((h) => h.id), [task.id], "the newer title stays");
 });
+
+forEachDialectConfig(t, `a relay batch indexes each document at its newest version in the batch, and never below what is stored`, async (t, config) => {
+  const { client, drain, db, server } = await startSlice2aServer(t, config);
+  const { owner, projectId } = await projectFixture(client);
+  const task = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Alpha" })).body;
+  await owner.call("PATCH", `/v1/tasks/${task.id}`, { title: "Bravo" }, { "If-Match": '"1"' });
+  await owner.call("PATCH", `/v1/tasks/${task.id}`, { title: "Charlie" }, { "If-Match": '"2"' });
+  const other = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Delta" })).body;
+  await drain();
+  t.same((await hits(owner, "charlie")).data.map((h) => h.id), [task.id]);
+  const events = [...(await outboxEvents(db, "TaskCreated")), ...(await outboxEvents(db, "TaskChanged"))];
+  t.ok(events.length >= 4, "the task's three versions and the other task's creation");
+  // Replayed as one batch, out of order: per document only the newest version counts.
+  await server.core.runtime.runPromise(
+    Effect.flatMap(Transactions, (tx) => tx.run(searchIndexingConsumer.handleBatch([...events].reverse()))),
+  );
+  t.same((await hits(owner, "alpha")).data, [], "no older title comes back");
+  t.same((await hits(owner, "bravo")).data, []);
+  t.same((await hits(owner, "charlie")).data.map((h) => h.id), [task.id], "the newest title stays");
+  t.same((await hits(owner, "delta")).data.map((h) => h.id), [other.id], "the other document is indexed too");
+});

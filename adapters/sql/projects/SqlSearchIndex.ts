@@ -44,6 +44,18 @@ const upsertPostgres = async (ex: Executor, doc: SearchDocument): Promise<boolea
   return result.rows.length === 1;
 };
 
+/** Several documents of distinct ids in one statement (ON CONFLICT may touch a row only once per statement). */
+const upsertManyPostgres = async (ex: Executor, docs: ReadonlyArray<SearchDocument>): Promise<void> => {
+  const rows = docs.map(
+    (doc) => sql`(${doc.id}, ${doc.kind}, ${doc.workspaceId}, ${doc.projectId}, ${doc.taskId}, ${doc.text}, ${doc.version}::integer, to_tsvector('simple', ${doc.text}))`,
+  );
+  await sql`
+    INSERT INTO pm_search_docs (id, kind, workspace_id, project_id, task_id, body, version, tsv)
+    VALUES ${sql.join(rows)}
+    ON CONFLICT (id) DO UPDATE SET body = excluded.body, version = excluded.version, tsv = excluded.tsv
+    WHERE pm_search_docs.version < excluded.version`.execute(ex);
+};
+
 /** Builds the search index over `db`. */
 export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
   const hits = rowCodec(SearchHit, featuresFor(db));
@@ -52,6 +64,15 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
     runQuery(db, (ex) => (db.dialect === "sqlite" ? upsertSqlite(ex, doc) : upsertPostgres(ex, doc))).pipe(
       withSpan("SearchIndex.upsert"),
     ),
+  upsertMany: (docs) =>
+    docs.length === 0
+      ? Effect.void
+      : runQuery(db, async (ex) => {
+          if (new Set(docs.map((doc) => doc.id)).size !== docs.length) throw new Error("SearchIndex.upsertMany: document ids must be distinct");
+          if (db.dialect === "postgres") return upsertManyPostgres(ex, docs);
+          // SQLite runs in process: a statement per document costs no round trip.
+          for (const doc of docs) await upsertSqlite(ex, doc);
+        }).pipe(withSpan("SearchIndex.upsertMany")),
   search: ({ terms, projectIds, beforeId, limit }) =>
     projectIds.length === 0 || terms.length === 0
       ? Effect.succeed([])

@@ -69,6 +69,28 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
     },
   },
   {
+    name: "search: upsertMany (when offered) treats each document like upsert: a newer version replaces, an older or equal one is refused",
+    run: async (t, run) => {
+      const { a } = await run(seed);
+      const upsertMany = (await run(SearchIndex)).upsertMany;
+      if (upsertMany === undefined) {
+        t.equal(typeof upsertMany, "undefined", "the adapter indexes document by document");
+        return;
+      }
+      await run(upsertAll([searchDocument(a, 1, 1, "first draft", 2), searchDocument(a, 2, 1, "old notes", 1)]));
+      await run(upsertMany([searchDocument(a, 1, 1, "stale text", 1), searchDocument(a, 2, 1, "new notes", 2), searchDocument(a, 3, 2, "fresh words", 1)]));
+      const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
+      t.same(ids(await search("stale")), [], "an older version is refused");
+      t.same(ids(await search("draft")), [uid("doc", 1)], "the stored newer text stays");
+      t.same(ids(await search("new")), [uid("doc", 2)], "a newer version replaces");
+      t.same(ids(await search("old")), [], "and its old words are gone");
+      t.same(ids(await search("fresh")), [uid("doc", 3)], "a new document is indexed");
+      await run(upsertMany([searchDocument(a, 1, 1, "same version", 2)]));
+      t.same(ids(await search("same")), [], "an equal version is refused");
+      await run(upsertMany([]));
+    },
+  },
+  {
     name: "search: only the given projects and live tasks, strictly before the cursor, filtered before the limit",
     run: async (t, run) => {
       const { a, b } = await run(seed);
