@@ -117,7 +117,11 @@ t.test("after random operations and provider faults every currency sums to zero 
         }
         return problems.length === 0;
       }),
-      { numRuns: db.dialect === "sqlite" ? 25 : 10 },
+      {
+        numRuns: db.dialect === "sqlite" ? 25 : 10,
+        // One known capture always runs, so the clearing comparison is never vacuous.
+        examples: [[[{ kind: "create", amount: 1_000, currency: "EUR", manual: false }, { kind: "confirm", target: 0, token: sandboxTokens.visa }]]],
+      },
     );
     t.same(problems, []);
     t.ok(postings > 0, `the sequences posted ${postings} clearing entries`);
