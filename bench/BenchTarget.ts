@@ -12,6 +12,7 @@ import { createLogger } from "../adapters/koa/Logging.js";
 import { loadConfig } from "../hosts/Config.js";
 import { sqliteFileOf } from "../hosts/Database.js";
 import { createServer } from "../hosts/ReferenceServer.js";
+import { defaultActionBudgets, type ActionBudgetLimit, type ActionBudgetName } from "../adapters/koa/ActionBudgets.js";
 import { ensurePostgres, redact } from "../test/support/postgres.js";
 import { Cleanup } from "./Cleanup.js";
 import { openRawPostgres, openRawSqlite, type RawDatabase } from "./RawDatabase.js";
@@ -31,6 +32,10 @@ export interface RunningTarget extends BenchTarget {
  * never reaches.
  */
 const benchLimits = { rateLimitPoints: 1_000_000_000 };
+/** Every action budget raised out of reach too (the limiter still runs), so e.g. anonymous discovery is measured, not refused. */
+const benchActionBudgets = Object.fromEntries(
+  Object.entries(defaultActionBudgets).map(([name, limit]) => [name, { ...limit, points: 1_000_000_000 }]),
+) as Record<ActionBudgetName, ActionBudgetLimit>;
 
 const withDatabase = (url: string, database: string): string => {
   const parsed = new URL(url);
@@ -78,7 +83,7 @@ export const startTarget = async (dialect: BenchDialect, parent: Cleanup): Promi
       PROVIDER_WEBHOOK_SECRET: benchProviderWebhookSecret,
       ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
     });
-    const server = await createServer(config, { logger: createLogger({ level: config.logLevel }), limits: benchLimits });
+    const server = await createServer(config, { logger: createLogger({ level: config.logLevel }), limits: benchLimits, actionBudgets: benchActionBudgets });
     cleanup.add("close server", server.close);
     const raw = databaseUrl !== undefined ? openRawPostgres(databaseUrl) : openRawSqlite(sqliteFileOf(config));
     cleanup.add("close raw database", raw.close);

@@ -4,12 +4,16 @@
  * budget, sealing the position with AES-256-GCM, the sample insert, the courier's dispatch
  * position update and the active-delivery read). Its raw baseline is the same two writes on the
  * bare driver (insert one sealed-size sample row; update the courier's position), so the
- * overhead of the stack is a ratio in the same run.
+ * overhead of the stack is a ratio in the same run. `delivery-discovery`: the first page of
+ * GET /v1/delivery/restaurants for a drop-off point among 200 open restaurants, anonymous (the
+ * spec's public discovery), compared with the Koa floor.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { registerCourier } from "../../core/delivery/Couriers.js";
+import { publishMenu } from "../../core/delivery/Menus.js";
+import { createRestaurant, setOpening } from "../../core/delivery/Restaurants.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -81,5 +85,37 @@ export const deliveryLocations: Scenario = {
       await pool.query(`update dl_couriers set lat = $1, lng = $2, located_at = $3 where id = $4`, [52.5, 13.4, at, courierId]);
     }, bounds);
     return { ...measured, label: "insert dl_location_samples (sealed bytes); update dl_couriers position" };
+  },
+};
+
+/** Restaurants around the bench's drop-off point. */
+const discoveryRestaurants = 200;
+
+/** Public discovery, first page, among many open restaurants. */
+export const deliveryDiscovery: Scenario = {
+  name: "delivery-discovery",
+  description: "GET /v1/delivery/restaurants?lat&lng (anonymous, first page of 20 among 200 open restaurants)",
+  setup: async (target) => {
+    const runtime = target.server.core.runtime;
+    await runtime.runPromise(
+      Effect.forEach(
+        Array.from({ length: discoveryRestaurants }, (_, i) => i),
+        (i) =>
+          Effect.gen(function* () {
+            const owner = { kind: "user" as const, userId: randomUUID() };
+            const restaurant = yield* createRestaurant(owner, {
+              name: `Bench kitchen ${i}`,
+              lat: 52.5 + (i % 20) / 1000,
+              lng: 13.4 + Math.floor(i / 20) / 1000,
+              serviceRadiusM: 5000,
+              currency: "EUR",
+            });
+            yield* publishMenu(owner, restaurant.id, [{ name: "Soup", priceMinor: 650 }]);
+            yield* setOpening(owner, restaurant.id, "open");
+          }),
+        { concurrency: target.dialect === "sqlite" ? 1 : 10, discard: true },
+      ),
+    );
+    return { requests: [{ method: "GET", path: "/v1/delivery/restaurants?lat=52.51&lng=13.405&limit=20" }] };
   },
 };

@@ -2,7 +2,7 @@
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
-import { deliveryLocations } from "./delivery.js";
+import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -31,4 +31,5 @@ export const scenarios: ReadonlyArray<Scenario> = [
   commerceCheckoutHotSku,
   commerceCatalog,
   deliveryLocations,
+  deliveryDiscovery,
 ];
