@@ -147,13 +147,11 @@ forEachDialect(t, "a rolled-back transaction wakes nothing and delivers nothing"
   t.same(seen, [kept.id]);
 });
 
-t.test("on Postgres a commit through one pool wakes a worker on another pool", async (t) => {
-  const url = await createTestPostgresDatabase(t);
-  const writerDb = await openPostgres({ connectionString: url, max: 4 });
-  t.teardown(writerDb.close);
-  await migrate(writerDb);
-  const workerDb = await openPostgres({ connectionString: url, max: 4 });
-  t.teardown(workerDb.close);
+/**
+ * A commit through `writerDb` wakes an idle worker on `workerDb` (another pool or connection, as
+ * another process has): its event and its job are handled long before the worker's next poll.
+ */
+const assertCommitsWakeTheOtherWorker = async (t: TapTest, writerDb: SqlDatabase, workerDb: SqlDatabase) => {
   const writer = openCountingRuntime(writerDb);
   t.teardown(() => writer.runtime.dispose());
   const other = openCountingRuntime(workerDb);
@@ -163,14 +161,24 @@ t.test("on Postgres a commit through one pool wakes a worker on another pool", a
   await startIdleWorker(t, workerDb, other, [recorder(seen)], ran);
   const event = makeEnvelope();
   await appendCommitted(writer, [event]);
-  await eventually(() => seen.length === 1, 10_000, "the event on the other worker");
+  await eventually(() => seen.length === 1, 10_000, "the event on the other worker (its poll is a minute away)");
   await writer.runtime.runPromise(
     Effect.flatMap(Jobs, (jobs) => jobs.schedule({ kind: "wakeup-test", payload: { remote: true }, runAt: new Date() })),
   );
   await eventually(() => ran.length === 1, 10_000, "the job on the other worker");
   t.same(seen, [event.id]);
   t.same(ran, [{ remote: true }]);
-  t.equal(writer.claims.outbox, 0, "the writer's process ran no relay");
+  t.equal(writer.claims.outbox, 0, "the writer ran no relay");
+};
+
+t.test("on Postgres a commit through one pool wakes a worker on another pool", async (t) => {
+  const url = await createTestPostgresDatabase(t);
+  const writerDb = await openPostgres({ connectionString: url, max: 4 });
+  t.teardown(writerDb.close);
+  await migrate(writerDb);
+  const workerDb = await openPostgres({ connectionString: url, max: 4 });
+  t.teardown(workerDb.close);
+  await assertCommitsWakeTheOtherWorker(t, writerDb, workerDb);
 });
 
 t.test("on SQLite a worker that watches the file is woken by another connection's commit (another process)", async (t) => {
@@ -182,21 +190,5 @@ t.test("on SQLite a worker that watches the file is woken by another connection'
   await migrate(writerDb);
   const workerDb = await openSqlite({ filename, watchOtherProcesses: true });
   t.teardown(workerDb.close);
-  const writer = openCountingRuntime(writerDb);
-  t.teardown(() => writer.runtime.dispose());
-  const other = openCountingRuntime(workerDb);
-  t.teardown(() => other.runtime.dispose());
-  const seen: string[] = [];
-  const ran: unknown[] = [];
-  await startIdleWorker(t, workerDb, other, [recorder(seen)], ran);
-  const event = makeEnvelope();
-  await appendCommitted(writer, [event]);
-  await eventually(() => seen.length === 1, 10_000, "the event on the watching worker (its poll is a minute away)");
-  await writer.runtime.runPromise(
-    Effect.flatMap(Jobs, (jobs) => jobs.schedule({ kind: "wakeup-test", payload: { remote: true }, runAt: new Date() })),
-  );
-  await eventually(() => ran.length === 1, 10_000, "the job on the watching worker");
-  t.same(seen, [event.id]);
-  t.same(ran, [{ remote: true }]);
-  t.equal(writer.claims.outbox, 0, "the writer ran no relay");
+  await assertCommitsWakeTheOtherWorker(t, writerDb, workerDb);
 });
