@@ -37,6 +37,16 @@ export type RelayServices = OutboxRelayStore | Inbox | Transactions;
 
 const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms));
 
+/** Runs a consumer's after-commit step; its transaction committed, so a failing step is only logged. */
+const runAfterCommit = <R>(consumer: Consumer<R>, event: EventEnvelope, step: AfterCommit): Effect.Effect<void> =>
+  step.pipe(
+    Effect.catchAllCause((cause) =>
+      Effect.logWarning("after-commit step failed").pipe(
+        Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error: describeFailure(Cause.squash(cause)) }),
+      ),
+    ),
+  );
+
 /** Delivers one event to one consumer: inbox claim + handle in one transaction, then after-commit work. */
 export const deliverTo = <R>(
   consumer: Consumer<R>,
@@ -63,14 +73,7 @@ export const deliverTo = <R>(
       return { ok: false, error } as const;
     }
     if (exit.value !== undefined) {
-      // The transaction committed, so the work is done even if the notice cannot be sent.
-      yield* exit.value.pipe(
-        Effect.catchAllCause((cause) =>
-          Effect.logWarning("after-commit step failed").pipe(
-            Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error: describeFailure(Cause.squash(cause)) }),
-          ),
-        ),
-      );
+      yield* runAfterCommit(consumer, event, exit.value);
     }
     return { ok: true } as const;
   });
@@ -145,15 +148,7 @@ export const deliverBatchTo = <R>(
       return yield* Effect.forEach(events, (event) => deliverTo(consumer, event));
     }
     // The transaction committed, so the work is done even if a notice cannot be sent.
-    for (const { event, step } of exit.value) {
-      yield* step.pipe(
-        Effect.catchAllCause((cause) =>
-          Effect.logWarning("after-commit step failed").pipe(
-            Effect.annotateLogs({ consumer: consumer.name, event_id: event.id, error: describeFailure(Cause.squash(cause)) }),
-          ),
-        ),
-      );
-    }
+    for (const { event, step } of exit.value) yield* runAfterCommit(consumer, event, step);
     return events.map((): ConsumerOutcome => ({ ok: true }));
   });
 
