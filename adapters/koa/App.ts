@@ -3,7 +3,8 @@
  * the OpenAPI document and docs page, and every module's routes, composed in one order:
  *
  *   request id -> access log -> error handling -> host runtime -> routing fallback (404/405) -> router
- *   router: /healthz, /readyz, /v1/openapi.json, /v1/docs, then each route's own chain
+ *   router: /healthz, /readyz, /v1/openapi.json, /v1/docs and the host's raw routes; then the
+ *   module routes, one router per path group (RouteGroups.ts), each route with its own chain
  *   (see Route.ts: authentication -> rate limit -> body -> decode -> idempotency -> handler).
  */
 import Router from "@koa/router";
@@ -20,7 +21,8 @@ import { accessLog } from "./Logging.js";
 import { openApiDocument } from "./OpenApi.js";
 import { rateLimit } from "./RateLimit.js";
 import { requestId } from "./RequestId.js";
-import { mountRoutes, type Route } from "./Route.js";
+import { groupedRoutes } from "./RouteGroups.js";
+import { routeMounter, type Route } from "./Route.js";
 
 /** Everything a host decides about its HTTP app. */
 export interface KoaAppOptions {
@@ -56,6 +58,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
   // Errors are answered and logged by errorHandling; this only sees failures after the answer.
   app.silent = true;
   app.on("error", (err: unknown) => options.logger.error({ err }, "response stream failed"));
+  // Probes, docs and the host's raw routes; the module routes are dispatched by group (RouteGroups.ts).
   const router = new Router();
   mountHealth(router, options.readiness, options.logger);
   if (options.openApi !== false) {
@@ -63,7 +66,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     mountApiDocs(router, () => openApiDocument({ ...info, routes: options.routes }), { title: `${info.title} API` });
   }
   options.configureRouter?.(router);
-  mountRoutes(router, options.routes, {
+  const mountOptions = {
     runtime: options.runtime,
     logger: options.logger,
     authentication: options.authentication,
@@ -71,7 +74,8 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     limits,
     idempotencyPolicy: options.idempotencyPolicy,
     actionBudgets: options.actionBudgets,
-  });
+  };
+  const moduleRoutes = groupedRoutes(options.routes, routeMounter(mountOptions));
   app.use(requestId());
   if (options.observe !== undefined) app.use(options.observe);
   app.use(accessLog(options.logger));
@@ -80,6 +84,8 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
   app.use(provideHost({ runtime: options.runtime, logger: options.logger }));
   app.use(routingFallback());
   app.use(router.routes());
+  app.use(moduleRoutes);
+  // Sees the routes matched by both (ctx.matched accumulates): 405 with Allow, OPTIONS.
   app.use(router.allowedMethods());
   return app;
 };

@@ -124,6 +124,8 @@ export const loggablePath = (ctx: Context): string => {
 
 /** Middleware: one `request` line per request (method, path, status, duration, request id). */
 export const accessLog = (logger: Logger): Middleware => async (ctx, next) => {
+  // The level can change at run time, so it is asked per request; a disabled line costs nothing.
+  if (!logger.isLevelEnabled("info")) return next();
   const started = process.hrtime.bigint();
   try {
     await next();

@@ -191,7 +191,14 @@ export interface MountOptions {
 }
 
 /** Registers every route on `router`, each wired the same way. */
-export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, options: MountOptions): Router => {
+export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, options: MountOptions): Router =>
+  routeMounter(options)(router, routes);
+
+/**
+ * `mountRoutes` with what the routes share made once (action budgets, body parser, host
+ * runtime), for an app that spreads its routes over several routers (RouteGroups.ts).
+ */
+export const routeMounter = (options: MountOptions): ((router: Router, routes: ReadonlyArray<Route>) => Router) => {
   const limits = resolveLimits(options.limits);
   const host = provideHost({ runtime: options.runtime, logger: options.logger });
   // Each route answers its own errors, so a router mounted in a host's app needs nothing else.
@@ -204,21 +211,23 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, option
   };
   const body = jsonBody(limits);
   const spendBudget = makeActionBudgets(options.actionBudgets);
-  for (const route of routes) {
-    const chain: Middleware[] = [boundary, host];
-    if (route.auth !== "none") {
-      const authentication = options.authentication;
-      if (authentication === undefined) {
-        throw new Error(`route ${route.operationId} requires auth but no authentication middleware was given`);
+  return (router, routes) => {
+    for (const route of routes) {
+      const chain: Middleware[] = [boundary, host];
+      if (route.auth !== "none") {
+        const authentication = options.authentication;
+        if (authentication === undefined) {
+          throw new Error(`route ${route.operationId} requires auth but no authentication middleware was given`);
+        }
+        chain.push(route.auth === "required" ? authentication : (ctx, next) => (ctx.get("Authorization") === "" ? next() : authentication(ctx, next)));
       }
-      chain.push(route.auth === "required" ? authentication : (ctx, next) => (ctx.get("Authorization") === "" ? next() : authentication(ctx, next)));
+      if (options.rateLimit !== undefined) chain.push(options.rateLimit);
+      if (route.body !== undefined) chain.push(body);
+      chain.push(routeHandler(route, limits, options.idempotencyPolicy, spendBudget));
+      router.register(route.path, [route.method], chain, { name: route.operationId });
     }
-    if (options.rateLimit !== undefined) chain.push(options.rateLimit);
-    if (route.body !== undefined) chain.push(body);
-    chain.push(routeHandler(route, limits, options.idempotencyPolicy, spendBudget));
-    router.register(route.path, [route.method], chain, { name: route.operationId });
-  }
-  return router;
+    return router;
+  };
 };
 
 /** The terminal middleware of a route: read headers, decode, run the handler, answer. */

@@ -25,7 +25,7 @@ export const chain = (...middlewares: ReadonlyArray<Middleware | undefined>): Mi
   const present = middlewares.filter((m): m is Middleware => m !== undefined);
   if (present.length === 1) return present[0]!;
   return (ctx, next) => {
-    const dispatch = (i: number): Promise<void> => (i === present.length ? Promise.resolve(next()).then(() => undefined) : Promise.resolve(present[i]!(ctx, () => dispatch(i + 1))).then(() => undefined));
+    const dispatch = (i: number): Promise<unknown> => (i === present.length ? next() : Promise.resolve(present[i]!(ctx, () => dispatch(i + 1))));
     return dispatch(0);
   };
 };
