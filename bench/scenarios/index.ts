@@ -8,7 +8,7 @@ import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
 import { projectsActivityDeepPage, projectsActivityFirstPage } from "./projectsActivity.js";
 import { projectsFanoutUnderWrites } from "./projectsFanoutUnderWrites.js";
-import { projectsRealtimeFanout } from "./projectsRealtime.js";
+import { projectsRealtimeFanout, projectsRealtimeFanout10k } from "./projectsRealtime.js";
 import { projectsCreateTask, projectsPatchTask } from "./projectsTasks.js";
 import { revokeSessions } from "./revokeSessions.js";
 
@@ -24,6 +24,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsActivityFirstPage,
   projectsActivityDeepPage,
   projectsRealtimeFanout,
+  projectsRealtimeFanout10k,
   projectsFanoutUnderWrites,
   filesChildren,
   filesChanges,
