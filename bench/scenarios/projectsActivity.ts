@@ -1,6 +1,6 @@
 /**
- * The activity feed on a big workspace: GET /v1/activity at page 1 and at page 1,000 of a
- * project with BENCH_ACTIVITY_EVENTS TaskEvents (default 1,000,000). The feed is a keyset query
+ * The activity feed on a big workspace: GET /v1/activity at page 1 and at page 1,000 for an owner
+ * of five projects, one of them with BENCH_ACTIVITY_EVENTS TaskEvents (default 1,000,000). The feed is a keyset query
  * on (created_at, id) over the index pm_task_events_feed (project_id, created_at, id), so the
  * deep page should cost about what the first one does; the two scenarios print side by side.
  * The events are seeded with bulk SQL straight into pm_task_events (the table the feed reads),
@@ -8,11 +8,16 @@
  */
 import { sql } from "kysely";
 import { encodeCursor } from "../../core/kernel/Cursor.js";
-import type { BenchTarget, Scenario } from "../Scenario.js";
+import type { RawDatabase } from "../RawDatabase.js";
+import { measureOps } from "../RawLoop.js";
+import type { BenchTarget, RawBounds, RawMeasurement, Scenario } from "../Scenario.js";
 import { callJson, insertTasks, projectOwner, type ProjectOwner } from "./projectsFixtures.js";
 
 /** The page size the feed uses when the client sends no limit (Limits.listDefault). */
 const pageSize = 50;
+
+/** Further (quiet) projects of the feed's owner, so the feed covers several projects. */
+const otherProjects = 4;
 
 /** The deep page measured. */
 const deepPage = 1_000;
@@ -80,6 +85,8 @@ const seedFeed = (target: BenchTarget): Promise<SeededFeed> => {
     feed = (async () => {
       const count = eventCount();
       const owner = await projectOwner(target, "bench activity");
+      // The owner sees more projects than the busy one, as a real member does: the feed merges them.
+      for (let i = 0; i < otherProjects; i++) await callJson(target, owner.token, "POST", `/v1/workspaces/${owner.workspaceId}/projects`, { name: `bench activity ${i}` });
       const [task] = await insertTasks(target, owner, 1);
       const started = performance.now();
       await seedEvents(target, owner, task!.id, count);
@@ -112,6 +119,37 @@ const seedFeed = (target: BenchTarget): Promise<SeededFeed> => {
   return feed;
 };
 
+/**
+ * The feed's own SQL on the driver: the page query of the busy project (the one with the most
+ * events), the first page or the page after the deep cursor's row, 51 rows fetched as the route
+ * asks (limit + 1). The route also reads the caller's visible projects and merges the quiet ones'
+ * pages; this is the busy project's page alone, the floor of what a feed page costs the database.
+ */
+const rawPage = (deep: boolean) => async (db: RawDatabase, bounds: RawBounds): Promise<RawMeasurement> => {
+  const offset = pageSize * (deepPage - 1) - 1;
+  const label = `select ${pageSize + 1} pm_task_events of one project by (created_at, id) desc${deep ? `, after the row of page ${deepPage - 1}` : ""}`;
+  if (db.dialect === "sqlite") {
+    const s = db.sqlite;
+    const { project_id: projectId } = s.prepare("SELECT project_id FROM pm_task_events GROUP BY project_id ORDER BY count(*) DESC LIMIT 1").get() as { project_id: string };
+    const cursor = s.prepare("SELECT created_at, id FROM pm_task_events WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?").get(projectId, offset) as { created_at: string; id: string };
+    const first = s.prepare("SELECT * FROM pm_task_events WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT ?");
+    const after = s.prepare("SELECT * FROM pm_task_events WHERE project_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?");
+    const measured = await measureOps(() => (deep ? after.all(projectId, cursor.created_at, cursor.id, pageSize + 1) : first.all(projectId, pageSize + 1)), bounds);
+    return { ...measured, label };
+  }
+  const pool = db.pool;
+  const projectId = (await pool.query("SELECT project_id FROM pm_task_events GROUP BY project_id ORDER BY count(*) DESC LIMIT 1")).rows[0].project_id as string;
+  const cursor = (await pool.query("SELECT created_at, id FROM pm_task_events WHERE project_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2", [projectId, offset])).rows[0] as { created_at: Date; id: string };
+  const measured = await measureOps(
+    () =>
+      deep
+        ? pool.query({ name: "bench_activity_after", text: "SELECT * FROM pm_task_events WHERE project_id = $1 AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4", values: [projectId, cursor.created_at, cursor.id, pageSize + 1] })
+        : pool.query({ name: "bench_activity_first", text: "SELECT * FROM pm_task_events WHERE project_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", values: [projectId, pageSize + 1] }),
+    bounds,
+  );
+  return { ...measured, label };
+};
+
 /** GET /v1/activity, first page, of the seeded project. */
 export const projectsActivityFirstPage: Scenario = {
   name: "projects-activity-page-1",
@@ -120,6 +158,7 @@ export const projectsActivityFirstPage: Scenario = {
     const { owner } = await seedFeed(target);
     return { requests: [{ method: "GET", path: "/v1/activity", headers: { authorization: `Bearer ${owner.token}` } }] };
   },
+  rawBaseline: rawPage(false),
 };
 
 /** GET /v1/activity at page 1,000 of the same project (cursor after row 49,950). */
@@ -132,4 +171,5 @@ export const projectsActivityDeepPage: Scenario = {
       requests: [{ method: "GET", path: `/v1/activity?cursor=${encodeURIComponent(deepCursor)}`, headers: { authorization: `Bearer ${owner.token}` } }],
     };
   },
+  rawBaseline: rawPage(true),
 };

@@ -16,6 +16,21 @@ import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
+/** Projects merged per statement of the activity feed (SQLite allows 500 terms in a compound SELECT). */
+const feedProjectsPerStatement = 100;
+
+const chunked = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+
+/** Newest first by (created_at, id), as the feed's ORDER BY, for merging pages of several statements. */
+const feedOrder = (f: DialectFeatures, a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): number => {
+  const at = (row: Readonly<Record<string, unknown>>) => f.timeFromDb(row.created_at).getTime();
+  const byTime = at(b) - at(a);
+  if (byTime !== 0) return byTime;
+  const [x, y] = [String(a.id), String(b.id)];
+  return x < y ? 1 : x > y ? -1 : 0;
+};
+
 // Workflow order (todo, in_progress, done), not alphabetical, for sorting by status.
 const statusPositionSql: RawBuilder<number> = sql<number>`CASE status ${sql.join(
   TaskStatus.literals.map((status, i) => sql`WHEN ${sql.lit(status)} THEN ${sql.lit(i)}`),
@@ -135,14 +150,35 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
           .execute(),
       ).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
-      runQuery(db, (ex) => {
-        let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "in", [...projectIds]);
-        if (before !== undefined) {
-          const at = f.timeToDb(new Date(before.createdAt));
-          // A row-value comparison: the index seeks to the cursor instead of filtering every newer row.
-          query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(at, before.id)));
-        }
-        return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+      runQuery(db, async (ex) => {
+        const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
+        // One project's page: a backward walk of pm_task_events_feed (project_id, created_at, id);
+        // the row-value comparison seeks to the cursor instead of filtering every newer row.
+        const projectPage = (projectId: string) => {
+          let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "=", projectId);
+          if (at !== undefined && before !== undefined) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(at, before.id)));
+          return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit);
+        };
+        if (projectIds.length === 1) return projectPage(projectIds[0]!).execute();
+        // Several projects: an IN list cannot walk the index in feed order, so the database would
+        // read and sort every event of every visible project. Instead each project's page is one
+        // seek (at most `limit` rows) and the pages are merged, in statements of feedProjectsPerStatement.
+        const pages = await Promise.all(
+          chunked(projectIds, feedProjectsPerStatement).map((ids) => {
+            const [first, ...rest] = ids.map((id, i) => ex.selectFrom(projectPage(id).as(`p${i}`)).selectAll());
+            return rest
+              .reduce((union, page) => union.unionAll(page), first!)
+              .orderBy("created_at", "desc")
+              .orderBy("id", "desc")
+              .limit(limit)
+              .execute();
+          }),
+        );
+        if (pages.length === 1) return pages[0]!;
+        return pages
+          .flat()
+          .sort((a, b) => feedOrder(f, a, b))
+          .slice(0, limit);
       }).pipe(
         Effect.map((rows) => rows.map((r) => events.fromRow(r))),
         withSpan("TasksRepository.listEvents"),

@@ -186,6 +186,30 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
     },
   },
   {
+    name: "tasks: the activity feed over several projects merges them newest first by (created_at, id), the limit counting merged events",
+    run: async (t, run) => {
+      // 130 projects: more than an adapter may merge in one statement (the SQL adapter merges 100).
+      const projects = await run(Effect.forEach(Array.from({ length: 130 }, (_, i) => i + 1), (n) => seedProject(1, n)));
+      const taskOf = projects.map((project, i) => taskRecord(project, uid("task", i + 1)));
+      await run(seedTasks(taskOf));
+      // Event n of project i at time (n * 1000 + i): the feed interleaves every project; two events share a time.
+      const events = taskOf.flatMap((task, i) => [1, 2, 3].map((n) => event(task, i * 10 + n, at(n * 1000 + i))));
+      events.push(event(taskOf[7]!, 5000, at(3000 + 129)));
+      await run(Effect.forEach(events, (e) => tasks((r) => r.appendEvent(e)), { discard: true }));
+      const expected = [...events]
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        .map((e) => e.id);
+      const projectIds = projects.map((p) => p.id);
+      const first = await run(tasks((r) => r.listEvents({ projectIds, limit: 25 })));
+      t.same(ids(first), expected.slice(0, 25), "page 1: the 25 newest of all projects, ties by id");
+      const last = first[first.length - 1]!;
+      const second = await run(tasks((r) => r.listEvents({ projectIds, before: { createdAt: last.createdAt.toISOString(), id: last.id }, limit: 25 })));
+      t.same(ids(second), expected.slice(25, 50), "page 2 continues strictly after the cursor, across projects");
+      const some = await run(tasks((r) => r.listEvents({ projectIds: [projectIds[3]!, projectIds[120]!], limit: 10 })));
+      t.same(ids(some), expected.filter((id) => [uid("evt", 31), uid("evt", 32), uid("evt", 33), uid("evt", 1201), uid("evt", 1202), uid("evt", 1203)].includes(id)), "only the given projects");
+    },
+  },
+  {
     name: "tasks: an appended event cannot be appended again under its id",
     run: async (t, run) => {
       const project = await run(seedProject(1));
