@@ -97,3 +97,9 @@ export class StepUpRequired extends DomainError("StepUpRequired", "step_up_requi
     return { max_age_seconds: this.maxAgeSeconds };
   }
 }
+
+/** The settlement job found no posted settlement for a completed order (it retries, then dead-letters). */
+export class SettlementNotPosted extends DomainError("SettlementNotPosted", "settlement_not_posted", "conflict")<{ readonly orderId: string }> {}
+
+/** 409: the settlement job to replay is not dead (already replayed, running or done). */
+export class NotADeadSettlement extends DomainError("NotADeadSettlement", "not_a_dead_settlement", "conflict")<{ readonly jobId: string }> {}

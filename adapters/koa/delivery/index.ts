@@ -1,6 +1,7 @@
 /** Every route of the food delivery module (paths without the mount prefix; the host adds it). */
 import { courierRoutes } from "./CourierRoutes.js";
 import { dispatchRoutes } from "./DispatchRoutes.js";
+import { operatorRoutes } from "./OperatorRoutes.js";
 import { orderRoutes } from "./OrderRoutes.js";
 import { restaurantRoutes } from "./RestaurantRoutes.js";
 
@@ -9,8 +10,9 @@ export * from "./OrderSchemas.js";
 export * from "./RestaurantSchemas.js";
 export * from "./CourierRoutes.js";
 export * from "./DispatchRoutes.js";
+export * from "./OperatorRoutes.js";
 export * from "./OrderRoutes.js";
 export * from "./RestaurantRoutes.js";
 
 /** The delivery module's routes, in documentation order. */
-export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes];
+export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes, ...operatorRoutes];

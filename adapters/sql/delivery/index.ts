@@ -4,4 +4,5 @@ export * from "./SqlDispatchRepository.js";
 export * from "./SqlOrdersRepository.js";
 export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
+export * from "./SqlPayables.js";
 export * from "./SqlLocationSamples.js";

@@ -2,5 +2,6 @@
 import type { Migration } from "../../Migration.js";
 import { deliveryMigration0001 } from "./0001_delivery_tables.js";
 import { deliveryMigration0002DeliveryStatusIndex } from "./0002_delivery_status_index.js";
+import { deliveryMigration0003Payables } from "./0003_payables.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables];
