@@ -19,11 +19,12 @@ import { trackingClosedJob } from "./TrackingClosed.js";
 import { pushJob } from "./PushNotifications.js";
 import type { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import type { Payables } from "../../ports/delivery/Payables.js";
+import type { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import type { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { settlementJob } from "./SettlePayouts.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {

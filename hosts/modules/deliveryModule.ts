@@ -22,6 +22,7 @@ import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRe
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
 import { makeSqlPayables } from "../../adapters/sql/delivery/SqlPayables.js";
+import { makeSqlChatMessages } from "../../adapters/sql/delivery/SqlChatMessages.js";
 import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
@@ -35,6 +36,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -50,6 +52,7 @@ export type DeliveryPorts =
   | DispatchRepository
   | SettlementLedger
   | Payables
+  | ChatMessages
   | LocationSamples
   | DeliverySettings
   | Dispatchers
@@ -90,6 +93,7 @@ export const deliveryLayer = (
     sqlPort(DispatchRepository, makeSqlDispatchRepository),
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
     sqlPort(Payables, makeSqlPayables),
+    sqlPort(ChatMessages, makeSqlChatMessages),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
     Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
     Layer.sync(Dispatchers, () => {

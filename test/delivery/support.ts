@@ -25,6 +25,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -53,6 +54,7 @@ export type DeliveryServices =
   | DispatchRepository
   | SettlementLedger
   | Payables
+  | ChatMessages
   | Dispatchers
   | LocationSamples
   | DeliverySettings

@@ -1,4 +1,5 @@
 /** Every route of the food delivery module (paths without the mount prefix; the host adds it). */
+import { chatRoutes } from "./ChatRoutes.js";
 import { courierRoutes } from "./CourierRoutes.js";
 import { dispatchRoutes } from "./DispatchRoutes.js";
 import { operatorRoutes } from "./OperatorRoutes.js";
@@ -8,6 +9,7 @@ import { restaurantRoutes } from "./RestaurantRoutes.js";
 export * from "./CourierSchemas.js";
 export * from "./OrderSchemas.js";
 export * from "./RestaurantSchemas.js";
+export * from "./ChatRoutes.js";
 export * from "./CourierRoutes.js";
 export * from "./DispatchRoutes.js";
 export * from "./OperatorRoutes.js";
@@ -15,4 +17,4 @@ export * from "./OrderRoutes.js";
 export * from "./RestaurantRoutes.js";
 
 /** The delivery module's routes, in documentation order. */
-export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes, ...operatorRoutes];
+export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes, ...chatRoutes, ...operatorRoutes];

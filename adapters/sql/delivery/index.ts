@@ -5,4 +5,5 @@ export * from "./SqlOrdersRepository.js";
 export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
 export * from "./SqlPayables.js";
+export * from "./SqlChatMessages.js";
 export * from "./SqlLocationSamples.js";

@@ -3,5 +3,6 @@ import type { Migration } from "../../Migration.js";
 import { deliveryMigration0001 } from "./0001_delivery_tables.js";
 import { deliveryMigration0002DeliveryStatusIndex } from "./0002_delivery_status_index.js";
 import { deliveryMigration0003Payables } from "./0003_payables.js";
+import { deliveryMigration0004ChatMessages } from "./0004_chat_messages.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages];
