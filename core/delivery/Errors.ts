@@ -106,3 +106,9 @@ export class NotADeadSettlement extends DomainError("NotADeadSettlement", "not_a
 
 /** 409: chat is open only while the delivery has an assigned courier and is not finished. */
 export class ChatClosed extends DomainError("ChatClosed", "chat_closed", "conflict")<{ readonly deliveryStatus: string }> {}
+
+/** 409: substitutions are proposed only before pickup, on an authorized or accepted order. */
+export class SubstitutionNotAllowed extends DomainError("SubstitutionNotAllowed", "substitution_not_allowed", "conflict")<{ readonly status: string }> {}
+
+/** 409: the line already has a substitution, or the substitution was already decided otherwise. */
+export class SubstitutionConflict extends DomainError("SubstitutionConflict", "substitution_conflict", "conflict")<{ readonly substitutionId: string | null }> {}

@@ -22,6 +22,7 @@ import type { Payables } from "../../ports/delivery/Payables.js";
 import type { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import type { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { settlementJob } from "./SettlePayouts.js";
+import { scheduledDispatchJob } from "./ScheduledDispatch.js";
 
 /** Every service a delivery job may need. */
 export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
@@ -32,4 +33,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob];

@@ -23,6 +23,7 @@ import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRes
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
 import { makeSqlPayables } from "../../adapters/sql/delivery/SqlPayables.js";
 import { makeSqlChatMessages } from "../../adapters/sql/delivery/SqlChatMessages.js";
+import { makeSqlSubstitutions } from "../../adapters/sql/delivery/SqlSubstitutions.js";
 import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
@@ -37,6 +38,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -53,6 +55,7 @@ export type DeliveryPorts =
   | SettlementLedger
   | Payables
   | ChatMessages
+  | Substitutions
   | LocationSamples
   | DeliverySettings
   | Dispatchers
@@ -94,6 +97,7 @@ export const deliveryLayer = (
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
     sqlPort(Payables, makeSqlPayables),
     sqlPort(ChatMessages, makeSqlChatMessages),
+    sqlPort(Substitutions, makeSqlSubstitutions),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
     Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
     Layer.sync(Dispatchers, () => {

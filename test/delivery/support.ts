@@ -26,6 +26,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -55,6 +56,7 @@ export type DeliveryServices =
   | SettlementLedger
   | Payables
   | ChatMessages
+  | Substitutions
   | Dispatchers
   | LocationSamples
   | DeliverySettings

@@ -5,6 +5,7 @@ import { dispatchRoutes } from "./DispatchRoutes.js";
 import { operatorRoutes } from "./OperatorRoutes.js";
 import { orderRoutes } from "./OrderRoutes.js";
 import { restaurantRoutes } from "./RestaurantRoutes.js";
+import { substitutionRoutes } from "./SubstitutionRoutes.js";
 
 export * from "./CourierSchemas.js";
 export * from "./OrderSchemas.js";
@@ -15,6 +16,7 @@ export * from "./DispatchRoutes.js";
 export * from "./OperatorRoutes.js";
 export * from "./OrderRoutes.js";
 export * from "./RestaurantRoutes.js";
+export * from "./SubstitutionRoutes.js";
 
 /** The delivery module's routes, in documentation order. */
-export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...courierRoutes, ...dispatchRoutes, ...chatRoutes, ...operatorRoutes];
+export const deliveryRoutes = [...restaurantRoutes, ...orderRoutes, ...substitutionRoutes, ...courierRoutes, ...dispatchRoutes, ...chatRoutes, ...operatorRoutes];

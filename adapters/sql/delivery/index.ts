@@ -6,4 +6,5 @@ export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
 export * from "./SqlPayables.js";
 export * from "./SqlChatMessages.js";
+export * from "./SqlSubstitutions.js";
 export * from "./SqlLocationSamples.js";
