@@ -112,6 +112,8 @@ export interface DeliveryConfig {
     readonly locationRetentionSeconds: number;
     /** How recent a dispatcher's sign-in must be for a reassignment (DELIVERY_STEP_UP_SECONDS, default 300). */
     readonly stepUpMaxAgeSeconds: number;
+    /** How long chat messages are kept after their delivery ended (DELIVERY_CHAT_RETENTION_SECONDS, default 86400). */
+    readonly chatRetentionSeconds: number;
   };
   /** The AES-256 key sealing courier positions at rest (DELIVERY_LOCATION_KEY, 64 hex digits); a development key when unset. Never logged. */
   readonly locationKey: Uint8Array;
@@ -320,6 +322,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       quoteTtlSeconds: r.integer("DELIVERY_QUOTE_TTL_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
       locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),
       stepUpMaxAgeSeconds: r.integer("DELIVERY_STEP_UP_SECONDS", 300, 10, 86_400, "a whole number of seconds from 10 to 86400"),
+      chatRetentionSeconds: r.integer("DELIVERY_CHAT_RETENTION_SECONDS", 86_400, 0, 30 * 86_400, "a whole number of seconds from 0 to 2592000"),
     },
     locationKey: Uint8Array.from(Buffer.from(locationKeyHex !== undefined && /^[0-9a-fA-F]{64}$/.test(locationKeyHex) ? locationKeyHex : DEVELOPMENT_LOCATION_KEY, "hex")),
     usingDevelopmentLocationKey: locationKeyHex === undefined,

@@ -5,6 +5,7 @@
  * worker crashed still moves towards its bound.
  */
 import { Clock, Effect } from "effect";
+import { sql } from "kysely";
 import type { Job, JobQueue, Jobs } from "../../ports/Jobs.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
@@ -185,10 +186,12 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       locked_until: null,
       updated_at: f.timeToDb(at),
     })),
-  listDead: (limit) =>
-    runQuery(db, (ex) =>
-      ex.selectFrom("jobs").selectAll().where("status", "=", "dead").orderBy("updated_at").orderBy("id").limit(limit).execute(),
-    ).pipe(
+  listDead: (limit, kinds) =>
+    runQuery(db, (ex) => {
+      const dead = ex.selectFrom("jobs").selectAll().where("status", "=", "dead");
+      const filtered = kinds === undefined ? dead : kinds.length === 0 ? dead.where(sql<boolean>`1 = 0`) : dead.where("kind", "in", kinds);
+      return filtered.orderBy("updated_at").orderBy("id").limit(limit).execute();
+    }).pipe(
       Effect.map((rows) => rows.map((row) => toJob(f, row))),
       span("JobQueue.listDead"),
     ),

@@ -2,7 +2,8 @@
  * POST /restaurant-orders/:id/accept and /reject (staff of the owning restaurant). Accepting is
  * idempotent (the same answer and the same delivery on repeat): the workflow row is locked, one
  * delivery is created (unique per order), RestaurantAcceptedOrder is written to the outbox,
- * the acceptance deadline is cancelled and dispatch starts — all in one transaction. A
+ * the acceptance deadline is cancelled and dispatch starts (for a scheduled order: its timer is set
+ * for 20 minutes before the slot) — all in one transaction. A
  * cancelled or rejected order answers 409. Rejecting voids the authorization.
  */
 import { Effect } from "effect";
@@ -26,6 +27,8 @@ import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 import { settleVoid, tryNow } from "./OrderPayments.js";
 import { checkOrderTransition } from "./OrderStatus.js";
 import { withSpan } from "../kernel/Span.js";
+import { scheduledDispatchJob } from "./ScheduledDispatch.js";
+import { dispatchStartOf } from "./ScheduledSlot.js";
 
 /** The accepted order and its one delivery. */
 export interface AcceptedOrder {
@@ -115,7 +118,13 @@ export const acceptOrder = (principal: Principal, orderId: string, input: { read
           data: { order_id: orderId, restaurant_id: restaurant.id, delivery_id: delivery.id, prep_time_minutes: input.prepTimeMinutes },
         });
         yield* (yield* Outbox).append([event]);
-        yield* dispatchRound(delivery);
+        // A scheduled order is offered to couriers by its timer, shortly before its slot.
+        const dispatchAt = dispatchStartOf(order.scheduledFor);
+        if (dispatchAt !== null && dispatchAt.getTime() > at.getTime()) {
+          yield* scheduledDispatchJob.schedule({ deliveryId: delivery.id }, { runAt: dispatchAt, key: delivery.id });
+        } else {
+          yield* dispatchRound(delivery);
+        }
         return { workflow: next, delivery } satisfies AcceptedOrder;
       }),
     );

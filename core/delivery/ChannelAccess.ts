@@ -13,6 +13,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import {
+  ChatMessageSent,
   CourierAssigned,
   CourierOffered,
   CourierPositionUpdated,
@@ -77,6 +78,10 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
   if (restaurantEvents.has(event.type)) return ids.restaurant_id === undefined ? [] : [restaurantChannel(ids.restaurant_id)];
   if (event.type === CourierOffered.type) return ids.courier_id === undefined ? [] : [courierChannel(ids.courier_id)];
   if (event.type === CourierPositionUpdated.type) return ids.delivery_id === undefined ? [] : [deliveryChannel(ids.delivery_id)];
+  // A chat message: the customer's delivery channel and the assigned courier's channel, nobody else.
+  if (event.type === ChatMessageSent.type) {
+    return ids.delivery_id === undefined || ids.courier_id === undefined ? [] : [deliveryChannel(ids.delivery_id), courierChannel(ids.courier_id)];
+  }
   if (!deliveryEvents.has(event.type) || ids.delivery_id === undefined) return [];
   // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers concerned.
   const couriers = [...(ids.courier_id === undefined ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];

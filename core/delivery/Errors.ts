@@ -97,3 +97,18 @@ export class StepUpRequired extends DomainError("StepUpRequired", "step_up_requi
     return { max_age_seconds: this.maxAgeSeconds };
   }
 }
+
+/** The settlement job found no posted settlement for a completed order (it retries, then dead-letters). */
+export class SettlementNotPosted extends DomainError("SettlementNotPosted", "settlement_not_posted", "conflict")<{ readonly orderId: string }> {}
+
+/** 409: the settlement job to replay is not dead (already replayed, running or done). */
+export class NotADeadSettlement extends DomainError("NotADeadSettlement", "not_a_dead_settlement", "conflict")<{ readonly jobId: string }> {}
+
+/** 409: chat is open only while the delivery has an assigned courier and is not finished. */
+export class ChatClosed extends DomainError("ChatClosed", "chat_closed", "conflict")<{ readonly deliveryStatus: string }> {}
+
+/** 409: substitutions are proposed only before pickup, on an authorized or accepted order. */
+export class SubstitutionNotAllowed extends DomainError("SubstitutionNotAllowed", "substitution_not_allowed", "conflict")<{ readonly status: string }> {}
+
+/** 409: the line already has a substitution, or the substitution was already decided otherwise. */
+export class SubstitutionConflict extends DomainError("SubstitutionConflict", "substitution_conflict", "conflict")<{ readonly substitutionId: string | null }> {}

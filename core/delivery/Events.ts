@@ -96,6 +96,23 @@ export const CourierPositionUpdated = defineEvent(
   }),
 );
 
+/**
+ * A chat message between the customer and the assigned courier of an active delivery, relayed
+ * by the server (already redacted: no digit runs, no e-mail addresses).
+ */
+export const ChatMessageSent = defineEvent(
+  "ChatMessageSent",
+  1,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    courier_id: Schema.String,
+    message_id: Schema.String,
+    sender_role: Schema.Literal("customer", "courier"),
+    body: Schema.String,
+    sent_at: Schema.String,
+  }),
+);
+
 export const DeliveryEvent = eventUnion(
   OrderPlaced,
   RestaurantAcceptedOrder,
@@ -106,5 +123,6 @@ export const DeliveryEvent = eventUnion(
   DeliveryStatusChanged,
   DeliveryCompleted,
   CourierPositionUpdated,
+  ChatMessageSent,
 );
 export type DeliveryEvent = typeof DeliveryEvent.Type;

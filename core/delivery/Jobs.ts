@@ -18,9 +18,14 @@ import { locationRetentionJob } from "./LocationRetention.js";
 import { trackingClosedJob } from "./TrackingClosed.js";
 import { pushJob } from "./PushNotifications.js";
 import type { PushNotifier } from "../../ports/delivery/PushNotifier.js";
+import type { Payables } from "../../ports/delivery/Payables.js";
+import type { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import type { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { settlementJob } from "./SettlePayouts.js";
+import { scheduledDispatchJob } from "./ScheduledDispatch.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {
@@ -28,4 +33,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob];

@@ -10,6 +10,7 @@ import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -22,18 +23,26 @@ export const purgeLocations = Effect.gen(function* () {
   return yield* (yield* LocationSamples).deleteRecordedBefore(new Date(at.getTime() - settings.locationRetentionSeconds * 1000));
 }).pipe(withSpan("delivery.purgeLocations"));
 
+/** Deletes the chat messages of deliveries that ended before the chat retention; answers how many. */
+export const purgeChat = Effect.gen(function* () {
+  const settings = yield* DeliverySettings;
+  const at = yield* now;
+  return yield* (yield* ChatMessages).deleteEndedBefore(new Date(at.getTime() - settings.chatRetentionSeconds * 1000));
+}).pipe(withSpan("delivery.purgeChat"));
+
 /** The pass of the slot after the one `atMs` is in; it runs at the start of that slot. */
 const nextPass = (atMs: number): number => Math.floor(atMs / retentionIntervalMs) + 1;
 
 const schedulePass = (pass: number) =>
   locationRetentionJob.schedule({ pass }, { runAt: new Date(pass * retentionIntervalMs), key: `pass-${pass}` });
 
-export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | Jobs> = defineJob({
+export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | ChatMessages | Jobs> = defineJob({
   kind: "delivery.location_retention",
   payload: Schema.Struct({ pass: Schema.Int }),
   handle: (p) =>
     Effect.gen(function* () {
       yield* purgeLocations;
+      yield* purgeChat;
       yield* schedulePass(Math.max(p.pass + 1, nextPass((yield* now).getTime())));
     }),
 });

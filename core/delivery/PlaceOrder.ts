@@ -108,6 +108,7 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
       taxMinor: quote.taxMinor,
       totalMinor: quote.totalMinor,
       currency: quote.currency,
+      scheduledFor: quote.scheduledFor,
       placedAt,
     };
     const lines: OrderLine[] = quote.lines.map((line, i) => ({
@@ -131,6 +132,7 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
       prepTimeMinutes: null,
       reason: null,
       acceptDeadline: new Date(placedAt.getTime() + settings.acceptDeadlineSeconds * 1000),
+      scheduledFor: quote.scheduledFor,
       deliveryId: null,
       version: 1,
       updatedAt: placedAt,

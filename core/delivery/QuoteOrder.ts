@@ -2,7 +2,7 @@
  * POST /orders/quote: an expiring, server-calculated quote against the current menu version
  * (spec: Quote). A quote against an older version, or with an unavailable item, is 409
  * menu_changed with the diff; a drop-off outside the zone, a closed restaurant or invalid
- * lines are 422.
+ * lines are 422. A scheduled order names its slot (`scheduled_for`, checked by ScheduledSlot.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -21,12 +21,15 @@ import { QuoteId, type Quote } from "./model/Quote.js";
 import type { Restaurant } from "./model/Restaurant.js";
 import { priceLines, totalsOf, type LineRequest } from "./Pricing.js";
 import { withSpan } from "../kernel/Span.js";
+import { validateSlot } from "./ScheduledSlot.js";
 
 export interface QuoteRequest {
   readonly restaurantId: string;
   readonly menuVersion: number;
   readonly lines: ReadonlyArray<LineRequest>;
   readonly dropoff: { readonly lat: number; readonly lng: number; readonly address: string };
+  /** A delivery slot (ScheduledSlot.ts); omitted or null: as soon as possible. */
+  readonly scheduledFor?: Date | null;
 }
 
 /** Fails MenuChanged when `version` is not current or a requested item is unavailable now. */
@@ -53,6 +56,8 @@ export const quoteOrder = (principal: Principal, request: QuoteRequest) =>
   Effect.gen(function* () {
     const customerId = yield* requireUser(principal);
     yield* validateDropoff(request.dropoff);
+    const quotedAt = yield* now;
+    const scheduledFor = request.scheduledFor === undefined || request.scheduledFor === null ? null : yield* validateSlot(request.scheduledFor, quotedAt);
     const restaurants = yield* RestaurantsRepository;
     const restaurant = yield* restaurants.findRestaurant(request.restaurantId);
     if (restaurant === null) return yield* Effect.fail(notFound("restaurant"));
@@ -81,6 +86,7 @@ export const quoteOrder = (principal: Principal, request: QuoteRequest) =>
       dropoffAddress: request.dropoff.address.trim(),
       ...totals,
       currency: restaurant.currency,
+      scheduledFor,
       expiresAt: new Date(at.getTime() + settings.quoteTtlSeconds * 1000),
       createdAt: at,
     };

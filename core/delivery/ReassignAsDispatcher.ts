@@ -6,12 +6,10 @@
  * gives a reason; actor and reason are kept in the delivery's status history.
  */
 import { Effect } from "effect";
-import { now } from "../kernel/Clock.js";
 import type { Principal } from "../../ports/Principal.js";
-import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { notFound } from "./Access.js";
-import { StepUpRequired } from "./Errors.js";
+import { requireStepUp } from "./StepUp.js";
 import { dispatcherRegion, inRegion } from "./ListRegionDeliveries.js";
 import { reassignDelivery } from "./ReassignDelivery.js";
 import { withSpan } from "../kernel/Span.js";
@@ -22,13 +20,6 @@ export const reassignAsDispatcher = (principal: Principal, deliveryId: string, i
     const { userId, region } = yield* dispatcherRegion(principal).pipe(Effect.mapError(() => notFound("delivery")));
     const delivery = yield* (yield* DispatchRepository).findDelivery(deliveryId);
     if (delivery === null || !inRegion(delivery, region)) return yield* Effect.fail(notFound("delivery"));
-    const { stepUpMaxAgeSeconds } = yield* DeliverySettings;
-    const authTime = principal.kind === "user" ? principal.authTime : undefined;
-    const nowSeconds = (yield* now).getTime() / 1000;
-    if (authTime === undefined || nowSeconds - authTime > stepUpMaxAgeSeconds || authTime > nowSeconds + 60) {
-      return yield* Effect.fail(
-        new StepUpRequired({ maxAgeSeconds: stepUpMaxAgeSeconds, detail: `Sign in again: a reassignment needs a sign-in within the last ${stepUpMaxAgeSeconds} seconds.` }),
-      );
-    }
+    yield* requireStepUp(principal, "a reassignment");
     return yield* reassignDelivery({ actorId: userId, deliveryId: delivery.id, courierId: input.courierId, reason: input.reason });
   }).pipe(withSpan("delivery.reassignAsDispatcher"));

@@ -21,9 +21,13 @@ import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationS
 import { makeSqlOrdersRepository } from "../../adapters/sql/delivery/SqlOrdersRepository.js";
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
+import { makeSqlPayables } from "../../adapters/sql/delivery/SqlPayables.js";
+import { makeSqlChatMessages } from "../../adapters/sql/delivery/SqlChatMessages.js";
+import { makeSqlSubstitutions } from "../../adapters/sql/delivery/SqlSubstitutions.js";
 import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
+import { deliverySettlementConsumer } from "../../core/delivery/SettlePayouts.js";
 import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
@@ -32,6 +36,9 @@ import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { Payables } from "../../ports/delivery/Payables.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -46,6 +53,9 @@ export type DeliveryPorts =
   | OrdersRepository
   | DispatchRepository
   | SettlementLedger
+  | Payables
+  | ChatMessages
+  | Substitutions
   | LocationSamples
   | DeliverySettings
   | Dispatchers
@@ -85,6 +95,9 @@ export const deliveryLayer = (
     sqlPort(OrdersRepository, makeSqlOrdersRepository),
     sqlPort(DispatchRepository, makeSqlDispatchRepository),
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
+    sqlPort(Payables, makeSqlPayables),
+    sqlPort(ChatMessages, makeSqlChatMessages),
+    sqlPort(Substitutions, makeSqlSubstitutions),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),
     Layer.succeed(DeliverySettings, { ...defaultDeliverySettings, ...options.settings }),
     Layer.sync(Dispatchers, () => {
@@ -112,7 +125,7 @@ const definition = <R>(
   routes: deliveryRoutes,
   prefix: options.prefix ?? "/v1",
   migrations: deliveryMigrations,
-  consumers: [deliveryPushConsumer],
+  consumers: [deliveryPushConsumer, deliverySettlementConsumer],
   jobHandlers: deliveryJobs,
   scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
   channelAuthorizers: deliveryChannelAuthorizers,

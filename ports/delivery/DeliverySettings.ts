@@ -16,6 +16,8 @@ export interface DeliverySettings {
   readonly maxDispatchRounds: number;
   /** How recent a dispatcher's sign-in (`auth_time`) must be for a reassignment (DELIVERY_STEP_UP_SECONDS, default 300). */
   readonly stepUpMaxAgeSeconds: number;
+  /** How long chat messages are kept after their delivery ended (DELIVERY_CHAT_RETENTION_SECONDS, default 86400). */
+  readonly chatRetentionSeconds: number;
 }
 export const DeliverySettings = Context.GenericTag<DeliverySettings>("domainkit/delivery/DeliverySettings");
 
@@ -27,4 +29,5 @@ export const defaultDeliverySettings: DeliverySettings = {
   maxDispatchRounds: 5,
   locationRetentionSeconds: 3600,
   stepUpMaxAgeSeconds: 300,
+  chatRetentionSeconds: 86_400,
 };

@@ -47,6 +47,7 @@ t.test("the settlement of any order is a balanced kernel ledger transaction (pur
             taxMinor: p.tax,
             totalMinor: total,
             currency: "EUR",
+            scheduledFor: null,
             placedAt: new Date(0),
           },
           "k",

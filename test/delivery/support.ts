@@ -20,9 +20,13 @@ import { quoteOrder } from "../../core/delivery/QuoteOrder.js";
 import { createRestaurant, setOpening } from "../../core/delivery/Restaurants.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import type { Dispatchers, Region } from "../../ports/delivery/Dispatchers.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { Payables } from "../../ports/delivery/Payables.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -50,6 +54,10 @@ export type DeliveryServices =
   | OrdersRepository
   | DispatchRepository
   | SettlementLedger
+  | Payables
+  | ChatMessages
+  | Substitutions
+  | Dispatchers
   | LocationSamples
   | DeliverySettings
   | PaymentGateway
@@ -80,10 +88,11 @@ export const deliveryTestLayer = (
   settings: DeliverySettings = defaultDeliverySettings,
   bus: RealtimeBus = recordingBus().bus,
   pushNotifier: PushNotifier = recordingPushNotifier().notifier,
+  dispatchers: ReadonlyArray<{ readonly userId: string; readonly region: Region }> = [],
 ) =>
   Layer.mergeAll(
     moduleLayer(db, [
-      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings, pushNotifier }),
+      makeDeliveryModule({ paymentGateway: gateway, merchantProvisioning: makeFakeMerchantProvisioning(), locationKey: testLocationKey, settings, pushNotifier, dispatchers }),
     ]),
     Layer.succeed(RealtimeBus, bus),
     Logger.minimumLogLevel(LogLevel.Error),
@@ -107,11 +116,16 @@ export const recordingBus = () => {
 };
 
 /** A runtime of the delivery core over `db`, disposed at teardown. */
-export const deliveryRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<DeliverySettings> = {}) => {
+export const deliveryRuntime = (
+  t: HasTeardown,
+  db: SqlDatabase,
+  settings: Partial<DeliverySettings> = {},
+  dispatchers: ReadonlyArray<{ readonly userId: string; readonly region: Region }> = [],
+) => {
   const gateway: FakePaymentGateway = makeFakePaymentGateway();
   const { bus, notices } = recordingBus();
   const { notifier, pushes } = recordingPushNotifier();
-  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }, bus, notifier));
+  const runtime = ManagedRuntime.make(deliveryTestLayer(db, gateway, { ...defaultDeliverySettings, ...settings }, bus, notifier, dispatchers));
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, DeliveryServices>): Promise<A> => runtime.runPromise(effect);
   /** Runs and answers the typed failure (or the value) so tests can inspect error codes. */

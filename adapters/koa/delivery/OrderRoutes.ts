@@ -24,7 +24,7 @@ const quoteRoute = defineRoute({
   operationId: "quoteDeliveryOrder",
   summary: "Quote an order: expiring, calculated by the server",
   description:
-    "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines.",
+    "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines. A scheduled order names its delivery slot in scheduled_for (a quarter hour, 30 minutes to 7 days ahead, else 422); the restaurant accepts it as usual and dispatch starts 20 minutes before the slot.",
   tags,
   auth: "required",
   body: QuoteBody,
@@ -36,6 +36,7 @@ const quoteRoute = defineRoute({
       menuVersion: body.menu_version,
       lines: body.lines.map((line) => ({ itemId: line.item_id, quantity: line.quantity, modifierIds: line.modifier_ids ?? [] })),
       dropoff: body.dropoff,
+      scheduledFor: body.scheduled_for ?? null,
     }).pipe(Effect.map((quote) => ({ status: 200, body: quote, headers: privateAnswer }))),
 });
 

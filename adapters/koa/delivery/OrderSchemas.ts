@@ -15,6 +15,8 @@ export const QuoteBody = Schema.Struct({
   menu_version: Schema.Int,
   lines: Schema.Array(QuoteLineBody).pipe(Schema.maxItems(100)),
   dropoff: Schema.Struct({ lat: Schema.Number, lng: Schema.Number, address: Schema.String }),
+  /** A delivery slot (a quarter hour, 30 minutes to 7 days ahead); omitted or null: as soon as possible. */
+  scheduled_for: Schema.optional(Schema.NullOr(Schema.Date)),
 });
 
 /** A provider payment method token (`pm_card_visa` with the development sandbox); an error never repeats the value. */

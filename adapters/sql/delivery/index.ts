@@ -4,4 +4,7 @@ export * from "./SqlDispatchRepository.js";
 export * from "./SqlOrdersRepository.js";
 export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
+export * from "./SqlPayables.js";
+export * from "./SqlChatMessages.js";
+export * from "./SqlSubstitutions.js";
 export * from "./SqlLocationSamples.js";

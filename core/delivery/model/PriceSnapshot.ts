@@ -1,6 +1,6 @@
 /**
- * The priced drop-off that a quote calculates and an order keeps unchanged: where it goes and
- * what it costs (total = subtotal + delivery fee + service fee + tax; prices exclude tax).
+ * The priced drop-off that a quote calculates and an order keeps unchanged: where and when it
+ * goes and what it costs (total = subtotal + delivery fee + service fee + tax; prices exclude tax).
  * Shared fields of Quote and Order, declared once.
  */
 import { Schema } from "effect";
@@ -19,4 +19,6 @@ export const PriceSnapshotFields = {
   taxMinor: Minor,
   totalMinor: Minor,
   currency: Currency,
+  /** The slot a scheduled order is delivered in (its start); null: as soon as possible. */
+  scheduledFor: Schema.NullOr(Schema.DateFromSelf),
 };

@@ -26,6 +26,8 @@ export const RestaurantOrder = Schema.Struct({
   /** Why the restaurant rejected or the order was cancelled. */
   reason: Schema.NullOr(Schema.String),
   acceptDeadline: Schema.DateFromSelf,
+  /** The order's delivery slot (a copy of the snapshot's, for the kitchen's list); null: as soon as possible. */
+  scheduledFor: Schema.NullOr(Schema.DateFromSelf),
   deliveryId: Schema.NullOr(Schema.String),
   version: Schema.Int,
   updatedAt: Schema.DateFromSelf,

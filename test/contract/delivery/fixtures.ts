@@ -70,6 +70,7 @@ export const seedOrder = (restaurant: Effect.Effect.Success<ReturnType<typeof se
       taxMinor: 90,
       totalMinor: 1334,
       currency: "EUR",
+      scheduledFor: null,
     };
     const quote: Quote = {
       id: QuoteId.make(uid("quo", n)),
@@ -93,6 +94,7 @@ export const seedOrder = (restaurant: Effect.Effect.Success<ReturnType<typeof se
       prepTimeMinutes: null,
       reason: null,
       acceptDeadline: new Date(T0.getTime() + 300_000),
+      scheduledFor: null,
       deliveryId: null,
       version: 1,
       updatedAt: T0,

@@ -1,0 +1,55 @@
+/**
+ * The operators' page of settlement dead letters (spec: "settlement uses an event-id inbox;
+ * dead-letter pages operations"): dispatchers list the settlement jobs that exhausted their
+ * retries and replay one with a reason (step-up, Idempotency-Key required like every operator
+ * action).
+ */
+import { Effect, Schema } from "effect";
+import { listSettlementDeadLetters } from "../../../core/delivery/ListSettlementDeadLetters.js";
+import { replaySettlementDeadLetter } from "../../../core/delivery/ReplaySettlementDeadLetter.js";
+import { SettlementDeadLetterWire } from "../../../core/delivery/model/SettlementDeadLetter.js";
+import { PageOf } from "../Pagination.js";
+import { defineRoute } from "../Route.js";
+import { IdParams } from "./RestaurantSchemas.js";
+
+const tags = ["delivery"];
+
+/** Body of POST /operator/settlement-dead-letters/:id/replay. */
+export const ReplayBody = Schema.Struct({ reason: Schema.String });
+
+/** GET /operator/settlement-dead-letters — the dead settlement jobs, oldest first (at most 100). */
+const listRoute = defineRoute({
+  method: "GET",
+  path: "/operator/settlement-dead-letters",
+  operationId: "listSettlementDeadLetters",
+  summary: "List the settlement jobs that exhausted their retries (dispatchers)",
+  description:
+    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region: settlement belongs to participants, not streets. Oldest first, at most 100 in one page (next_cursor null). Ids, attempts and the last error only. Anyone else: 403.",
+  tags,
+  auth: "required",
+  responses: { 200: PageOf(SettlementDeadLetterWire) },
+  problems: [403],
+  handler: ({ principal }) => listSettlementDeadLetters(principal).pipe(Effect.map((page) => ({ status: 200, body: page }))),
+});
+
+/** POST /operator/settlement-dead-letters/:id/replay — run a dead settlement job again now. */
+const replayRoute = defineRoute({
+  method: "POST",
+  path: "/operator/settlement-dead-letters/:id/replay",
+  operationId: "replaySettlementDeadLetter",
+  summary: "Replay a dead settlement job, with a reason (dispatchers, step-up)",
+  description:
+    "A dispatcher (else 404) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Puts the job back in line with its attempts reset; payables are recorded under unique component keys, so a replay never pays twice. 404 for an unknown id or another kind of job, 409 not_a_dead_settlement once it is no longer dead.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: IdParams,
+  body: ReplayBody,
+  responses: { 200: SettlementDeadLetterWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    replaySettlementDeadLetter(principal, params.id, { reason: body.reason }).pipe(Effect.map((letter) => ({ status: 200, body: letter }))),
+});
+
+/** Every operator route of the delivery module. */
+export const operatorRoutes = [listRoute, replayRoute];

@@ -1,0 +1,38 @@
+/** The ChatMessages port over dl_chat_messages. */
+import { Effect } from "effect";
+import { ChatMessage } from "../../../core/delivery/model/ChatMessage.js";
+import type { ChatMessages } from "../../../ports/delivery/ChatMessages.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
+
+/** Builds the chat messages over `db`. */
+export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
+  const f = featuresFor(db);
+  const rows = rowCodec(ChatMessage, f);
+  return {
+    insert: (message) => runQuery(db, (ex) => ex.insertInto("dl_chat_messages").values(rows.toRow(message)).execute()).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
+    list: ({ deliveryId, afterId, limit }) =>
+      runQuery(db, (ex) => {
+        const query = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);
+        return (afterId === null ? query : query.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
+      }).pipe(
+        Effect.map((list) => list.map(rows.fromRow)),
+        withSpan("ChatMessages.list"),
+      ),
+    deleteEndedBefore: (endedBefore) =>
+      runQuery(db, (ex) =>
+        ex
+          .deleteFrom("dl_chat_messages")
+          .where("delivery_id", "in",
+            ex.selectFrom("dl_deliveries").select("id").where("status", "in", ["delivered", "cancelled"]).where("updated_at", "<", f.timeToDb(endedBefore)),
+          )
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numDeletedRows)),
+        withSpan("ChatMessages.deleteEndedBefore"),
+      ),
+  };
+};

@@ -1,0 +1,34 @@
+/** The Payables port over dl_payables (append-only; component keys unique). */
+import { Effect } from "effect";
+import { Payable } from "../../../core/delivery/model/Payable.js";
+import type { Payables } from "../../../ports/delivery/Payables.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+import { withSpan } from "../../../core/kernel/Span.js";
+
+/** Builds the payables over `db`. */
+export const makeSqlPayables = (db: SqlDatabase): Payables => {
+  const rows = rowCodec(Payable, featuresFor(db));
+  return {
+    record: (list) =>
+      list.length === 0
+        ? Effect.succeed(0)
+        : runQuery(db, (ex) =>
+            ex
+              .insertInto("dl_payables")
+              .values(list.map(rows.toRow))
+              .onConflict((oc) => oc.column("component_key").doNothing())
+              .executeTakeFirst(),
+          ).pipe(
+            Effect.map((result) => toNumber(result.numInsertedOrUpdatedRows ?? 0n)),
+            withSpan("Payables.record"),
+          ),
+    ofOrder: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("dl_payables").selectAll().where("order_id", "=", orderId).orderBy("component_key").execute()).pipe(
+        Effect.map((list) => list.map(rows.fromRow)),
+        withSpan("Payables.ofOrder"),
+      ),
+  };
+};

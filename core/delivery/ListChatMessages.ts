@@ -1,0 +1,26 @@
+/**
+ * GET /deliveries/:id/messages (the customer or the assigned courier): the delivery's chat,
+ * oldest first, in keyset pages — only while the chat is open (assigned or picked up); before
+ * and after, like for anyone else, 404 (the messages stay for support until the retention pass
+ * deletes them).
+ */
+import { Effect } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import type { Principal } from "../../ports/Principal.js";
+import { notFound } from "./Access.js";
+import { chatOpen, chatSeat } from "./ChatParticipant.js";
+import type { ChatMessage } from "./model/ChatMessage.js";
+
+/** One page of the delivery's chat. */
+export const listChatMessages = (principal: Principal, deliveryId: string, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+  Effect.gen(function* () {
+    const { delivery } = yield* chatSeat(principal, deliveryId);
+    if (!chatOpen(delivery)) return yield* Effect.fail(notFound("delivery"));
+    const afterId = query.cursor === undefined ? null : (yield* decodeCursor(IdCursorKey, query.cursor))[0];
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
+    const rows = yield* (yield* ChatMessages).list({ deliveryId: delivery.id, afterId, limit: limit + 1 });
+    return pageFrom(rows, limit, (row) => [row.id]) satisfies Page<ChatMessage>;
+  }).pipe(withSpan("delivery.listChatMessages"));

@@ -1,0 +1,76 @@
+/**
+ * POST /restaurant-orders/:id/substitutions (staff of the owning restaurant): proposes to replace
+ * one line of an authorized or accepted order, before pickup, with another available item of the
+ * current menu (same quantity). One proposal per line (a second answers 409
+ * substitution_conflict). The replacement is supplied at the original line's price: the
+ * customer is never charged more than authorized (the replacement's menu price is shown for the
+ * decision). Another restaurant's order answers 404.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { ValidationFailed } from "../kernel/Errors.js";
+import { withSpan } from "../kernel/Span.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
+import { Substitutions } from "../../ports/delivery/Substitutions.js";
+import { Ids } from "../../ports/Ids.js";
+import type { Principal } from "../../ports/Principal.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { notFound, requireUser } from "./Access.js";
+import { SubstitutionConflict, SubstitutionNotAllowed } from "./Errors.js";
+import { SubstitutionId, type Substitution } from "./model/Substitution.js";
+
+/** What the restaurant proposes. */
+export interface SubstitutionProposal {
+  readonly lineNo: number;
+  readonly replacementItemId: string;
+  readonly reason: string | null;
+}
+
+/** Proposes a substitution on the order's line; answers it (status `proposed`). */
+export const proposeSubstitution = (principal: Principal, orderId: string, proposal: SubstitutionProposal) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const orders = yield* OrdersRepository;
+    const restaurants = yield* RestaurantsRepository;
+    const workflow = yield* orders.findWorkflow(orderId);
+    if (workflow === null || !(yield* restaurants.isStaff(workflow.restaurantId, userId))) return yield* Effect.fail(notFound("order"));
+    const delivery = yield* (yield* DispatchRepository).findDeliveryByOrder(orderId);
+    const beforePickup = delivery === null || delivery.status === "pending" || delivery.status === "assigned";
+    if ((workflow.status !== "authorized" && workflow.status !== "accepted") || !beforePickup) {
+      return yield* Effect.fail(new SubstitutionNotAllowed({ status: workflow.status, detail: "substitutions are proposed on an authorized or accepted order before pickup" }));
+    }
+    const reason = proposal.reason === null ? null : proposal.reason.trim().slice(0, 500) || null;
+    const line = (yield* orders.orderLines(orderId)).find((l) => l.lineNo === proposal.lineNo);
+    if (line === undefined) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "line_no", message: "the order has no such line" }] }));
+    const restaurant = yield* restaurants.findRestaurant(workflow.restaurantId);
+    if (restaurant === null) return yield* Effect.fail(notFound("order"));
+    const replacement = (yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion)).find((item) => item.id === proposal.replacementItemId);
+    if (replacement === undefined || !replacement.available || replacement.id === line.itemId) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "item_id", message: "must be another available item of the current menu" }] }));
+    }
+    const substitution: Substitution = {
+      id: SubstitutionId.make(yield* (yield* Ids).next),
+      orderId: line.orderId,
+      lineNo: line.lineNo,
+      originalItemId: line.itemId,
+      originalName: line.name,
+      replacementItemId: replacement.id,
+      replacementName: replacement.name,
+      quantity: line.quantity,
+      replacementUnitPriceMinor: replacement.priceMinor,
+      chargedLineTotalMinor: line.lineTotalMinor,
+      reason,
+      status: "proposed",
+      proposedBy: userId,
+      decidedAt: null,
+      createdAt: yield* now,
+    };
+    const inserted = yield* (yield* Transactions).run((yield* Substitutions).insert(substitution));
+    if (inserted === "exists") {
+      const existing = (yield* (yield* Substitutions).ofOrder(orderId)).find((s) => s.lineNo === line.lineNo);
+      return yield* Effect.fail(new SubstitutionConflict({ substitutionId: existing?.id ?? null, detail: `line ${line.lineNo} already has a substitution` }));
+    }
+    return substitution;
+  }).pipe(withSpan("delivery.proposeSubstitution"));

@@ -1,0 +1,27 @@
+/**
+ * What the platform owes one participant (the restaurant or the courier) for one delivered
+ * order: a settlement payable placed in that participant's daily payout batch
+ * (`<account>:<currency>:<YYYY-MM-DD>`, the UTC day of the completion). Immutable; its
+ * `componentKey` is the settlement entry's, unique, so a payable is never recorded twice.
+ */
+import { Schema } from "effect";
+import { Currency } from "../../kernel/Money.js";
+import { wireShape } from "../../kernel/Wire.js";
+import { OrderId } from "./Order.js";
+
+export const Payable = Schema.Struct({
+  id: Schema.String,
+  orderId: OrderId,
+  deliveryId: Schema.String,
+  /** The settlement entry's component key (`order:<id>:restaurant_payable`). */
+  componentKey: Schema.String,
+  /** `restaurant:<id>` or `courier:<id>`. */
+  account: Schema.String,
+  /** What is owed, positive. */
+  amountMinor: Schema.Int.pipe(Schema.positive()),
+  currency: Currency,
+  payoutBatch: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type Payable = typeof Payable.Type;
+export const PayableWire = wireShape(Payable);

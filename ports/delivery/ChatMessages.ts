@@ -1,0 +1,12 @@
+/** Masked chat messages of deliveries (dl_chat_messages; deleted by the retention pass). */
+import { Context, type Effect } from "effect";
+import type { ChatMessage } from "../../core/delivery/model/ChatMessage.js";
+
+export interface ChatMessages {
+  readonly insert: (message: ChatMessage) => Effect.Effect<void>;
+  /** A delivery's messages oldest first (ids are time-ordered), after `afterId`; at most `limit`. */
+  readonly list: (query: { readonly deliveryId: string; readonly afterId: string | null; readonly limit: number }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
+  /** Deletes the messages of deliveries that ended (delivered or cancelled) before `endedBefore`; answers how many. */
+  readonly deleteEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
+}
+export const ChatMessages = Context.GenericTag<ChatMessages>("domainkit/delivery/ChatMessages");

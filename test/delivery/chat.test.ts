@@ -1,0 +1,81 @@
+/**
+ * Masked customer–courier chat (spec: should-have): messages are relayed through the server only
+ * between the customer and the assigned courier of an active delivery (anyone else 404; before
+ * assignment and after completion the chat is closed), phone numbers and e-mail addresses are
+ * redacted before anything is stored or pushed, each message is pushed on `delivery:<id>` and
+ * `courier:<id>`, and the retention pass deletes the messages of ended deliveries — SQLite and
+ * Postgres.
+ */
+import { Effect } from "effect";
+import t from "tap";
+import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
+import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import { deliveryChannelsFor } from "../../core/delivery/ChannelAccess.js";
+import { redactChat, redactedEmail, redactedNumber } from "../../core/delivery/ChatRedaction.js";
+import { listChatMessages } from "../../core/delivery/ListChatMessages.js";
+import { purgeChat } from "../../core/delivery/LocationRetention.js";
+import { sendChatMessage } from "../../core/delivery/SendChatMessage.js";
+import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
+import { at } from "../worker/fixtures.js";
+import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, onlineCouriers, openRestaurant, pickedUpOrder, user } from "./support.js";
+
+t.test("the relay redacts phone numbers and e-mail addresses and keeps short numbers", async (t) => {
+  t.equal(redactChat("call me on +49 170 1234567"), `call me on ${redactedNumber}`);
+  t.equal(redactChat("(030) 123-45-67 please"), `${redactedNumber} please`);
+  t.equal(redactChat("0170.123.4567"), redactedNumber);
+  t.equal(redactChat("mail jane.doe@example.org"), `mail ${redactedEmail}`);
+  t.equal(redactChat("door 3, 4th floor, 2 min"), "door 3, 4th floor, 2 min", "short numbers stay");
+  t.equal(redactChat("code 12345"), `code ${redactedNumber}`, "five digits are a number");
+});
+
+t.test("only the customer and the assigned courier chat, while the delivery is active; messages are masked, pushed to both and deleted after retention", (t) =>
+  forEachDeliveryDialect(t, "chat", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { chatRetentionSeconds: 3600 });
+    const fixture = await openRestaurant(rt, "owner-chat");
+
+    // Before a courier is assigned there is nobody to talk to.
+    const waiting = await acceptedOrder(rt, "customer-wait", fixture);
+    t.match(await rt.attempt(sendChatMessage(user("customer-wait"), waiting.accepted.delivery.id, { body: "hello" })), { ok: false, error: { code: "chat_closed" } });
+
+    const { accepted, courier } = await pickedUpOrder(rt, "customer-chat", fixture);
+    const deliveryId = accepted.delivery.id;
+    const fromCustomer = await rt.run(sendChatMessage(user("customer-chat"), deliveryId, { body: "Ring twice or call +49 170 1234567 / me@home.example" }));
+    t.equal(fromCustomer.body, `Ring twice or call ${redactedNumber} / ${redactedEmail}`, "stored masked");
+    t.equal(fromCustomer.senderRole, "customer");
+    const fromCourier = await rt.run(sendChatMessage(courier.principal, deliveryId, { body: "At the door in 2 min" }));
+    t.equal(fromCourier.senderRole, "courier");
+    t.match(await rt.attempt(sendChatMessage(user("customer-chat"), deliveryId, { body: "   " })), { ok: false, error: { code: "validation_failed" } });
+
+    for (const reader of [user("customer-chat"), courier.principal]) {
+      const page = await rt.run(listChatMessages(reader, deliveryId));
+      t.same(page.data.map((m) => m.body), [fromCustomer.body, fromCourier.body], "both sides read the masked conversation");
+    }
+    const [stranger] = await onlineCouriers(rt, 1, "stranger");
+    for (const outsider of [user("customer-wait"), user("owner-chat"), stranger!.principal]) {
+      t.match(await rt.attempt(listChatMessages(outsider, deliveryId)), { ok: false, error: { code: "not_found" } }, "anyone else: 404");
+      t.match(await rt.attempt(sendChatMessage(outsider, deliveryId, { body: "hi" })), { ok: false, error: { code: "not_found" } });
+    }
+
+    // Each message is pushed to the customer's delivery channel and the courier's channel, masked.
+    const seen: EventEnvelope[] = [];
+    const recorder = { name: "test.chat", handles: (e: EventEnvelope) => e.type === "ChatMessageSent", handle: (e: EventEnvelope) => Effect.sync(() => void seen.push(e)) };
+    await rt.run(
+      Effect.gen(function* () {
+        for (let i = 0; i < 20; i++) if ((yield* relayOnce([recorder], { workerId: "chat-relay" })).claimed === 0) break;
+      }),
+    );
+    t.equal(seen.length, 2);
+    for (const event of seen) {
+      t.same(deliveryChannelsFor(event).map((c) => c.split(":")[0]), ["delivery", "courier"]);
+      t.equal(deliveryChannelsFor(event)[0], `delivery:${deliveryId}`);
+      t.notOk(JSON.stringify(event).includes("1234567"), "no phone number in the pushed event");
+    }
+
+    // Completion closes the chat; the messages stay for support until the retention pass.
+    await rt.run(updateDeliveryStatus(courier.principal, deliveryId, { transitionId: "d", status: "delivered" }));
+    t.match(await rt.attempt(sendChatMessage(user("customer-chat"), deliveryId, { body: "thanks" })), { ok: false, error: { code: "chat_closed" } });
+    t.match(await rt.attempt(listChatMessages(user("customer-chat"), deliveryId)), { ok: false, error: { code: "not_found" } }, "closed chat: 404");
+    t.equal(await rt.run(purgeChat), 0, "kept within the retention");
+    t.equal(await rt.run(at(Date.now() + 3601_000)(purgeChat)), 2, "deleted once the retention has passed");
+  }),
+);
