@@ -74,7 +74,15 @@ export const commerceRuntime = (
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, payments, provider, sealer, mail };
+  /** Runs a host-side program (job runner, outbox relay, dead letters) with the clock `ms` into the future. */
+  const host = <A, E>(ms: number, effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>): Promise<A> =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ms);
+        return yield* effect;
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    );
+  return { run, attempt, later, host, payments, provider, sealer, mail };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;
