@@ -17,17 +17,15 @@ import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { cryptoCartTokens, looksLikeCartToken } from "../../adapters/commerce/CartTokens.js";
+import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
 import {
   commerceMigrations,
-  cryptoCartTokens,
-  looksLikeCartToken,
-  makeAesGcmFieldSealer,
   makeSqlCartsRepository,
   makeSqlCatalogRepository,
   makeSqlInventoryRepository,
   makeSqlOrdersRepository,
   makeSqlStoresRepository,
-  type FieldSealerKeys,
 } from "../../adapters/sql/commerce/index.js";
 import { authenticateCartToken } from "../../core/commerce/Callers.js";
 import { mayWatchOrder, mayWatchStore, commerceChannelsFor, orderChannelKind, storeChannelKind } from "../../core/commerce/ChannelAccess.js";
@@ -41,6 +39,7 @@ import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import { CartTokens } from "../../ports/commerce/CartTokens.js";
+import { FieldSealer } from "../../ports/commerce/FieldSealer.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -57,6 +56,7 @@ export type CommercePorts =
   | CartsRepository
   | OrdersRepository
   | CartTokens
+  | FieldSealer
   | Mailer
   | PaymentGateway
   | MerchantProvisioning
@@ -110,7 +110,7 @@ export const commerceLayer = (
   runtime: () => CommerceRuntime,
 ): Layer.Layer<CommercePorts, never, SqlDatabase> => {
   const env = options.env ?? process.env;
-  const sealer = makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env));
+  const sealing = Layer.sync(FieldSealer, () => makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env)));
   const carrierSecrets =
     options.carrierWebhookSecrets ?? (env.COMMERCE_CARRIER_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   return Layer.mergeAll(
@@ -118,7 +118,8 @@ export const commerceLayer = (
     sqlPort(CatalogRepository, makeSqlCatalogRepository),
     sqlPort(InventoryRepository, makeSqlInventoryRepository),
     sqlPort(CartsRepository, makeSqlCartsRepository),
-    sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)),
+    // The SQL adapter seals through the FieldSealer port it is given (adapters/sql imports no crypto adapter).
+    Layer.provideMerge(Layer.unwrapEffect(Effect.map(FieldSealer, (sealer) => sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)))), sealing),
     Layer.succeed(CartTokens, cryptoCartTokens),
     // Built when the runtime is, so merely importing the module opens no SMTP transport.
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
