@@ -5,13 +5,14 @@
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
  * tasks, customer mail), jobs and the daily retention run, the `shop-order` and `shop-store`
  * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
- * an hourly poll of the sandbox carrier unless a host brings its own). It composes after the payment module,
+ * an hourly poll of the carrier's HTTP API when configured, else the sandbox carrier). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
  * PaymentGateway (makeHttpPaymentGateway) and MerchantProvisioning with `rebindPort`.
  */
 import { createHash } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
+import { makeHttpCarrier, type HttpCarrierOptions } from "../../adapters/commerce/carriers/HttpCarrier.js";
 import { makeHmacCarrierWebhookReceiver, makeSandboxCarrier } from "../../adapters/commerce/carriers/SandboxCarrier.js";
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
@@ -75,8 +76,10 @@ export interface CommerceModuleOptions {
   readonly sealingKeys?: FieldSealerKeys;
   /** Secrets of carrier webhooks (several while rotating); else COMMERCE_CARRIER_WEBHOOK_SECRET; none: every delivery is refused (400). */
   readonly carrierWebhookSecrets?: ReadonlyArray<string>;
-  /** The carrier tracking adapter of the hourly poll; the sandbox carrier when omitted. */
+  /** The carrier tracking adapter of the hourly poll; else the HTTP carrier of `carrierApi`; else the sandbox carrier. */
   readonly carrierTracking?: CarrierTracking;
+  /** The carrier's tracking API (COMMERCE_CARRIER_URL, COMMERCE_CARRIER_API_KEY in the reference server's Config). */
+  readonly carrierApi?: HttpCarrierOptions;
   /** Environment to read COMMERCE_SEALING_KEYS and COMMERCE_CARRIER_WEBHOOK_SECRET from (process.env when omitted). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -126,7 +129,7 @@ export const commerceLayer = (
     Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ runtime })),
     Layer.succeed(MerchantProvisioning, makeInProcessMerchantProvisioning(runtime)),
     Layer.succeed(CarrierWebhookReceiver, makeHmacCarrierWebhookReceiver({ secrets: carrierSecrets })),
-    Layer.sync(CarrierTracking, () => options.carrierTracking ?? makeSandboxCarrier()),
+    Layer.sync(CarrierTracking, () => options.carrierTracking ?? (options.carrierApi !== undefined ? makeHttpCarrier(options.carrierApi) : makeSandboxCarrier())),
   );
 };
 
