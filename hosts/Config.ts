@@ -95,6 +95,12 @@ export interface CommerceConfig {
   readonly sealingKeys: { readonly currentKeyId: string; readonly keys: Readonly<Record<string, Buffer>> } | undefined;
   /** Secrets carrier webhooks are signed with (COMMERCE_CARRIER_WEBHOOK_SECRET, comma-separated while rotating); none: every delivery is refused. Never logged. */
   readonly carrierWebhookSecrets: ReadonlyArray<string>;
+  /**
+   * The carrier's tracking API the hourly poll asks (COMMERCE_CARRIER_URL, an http(s) URL;
+   * COMMERCE_CARRIER_API_KEY required with it, never logged; COMMERCE_CARRIER_TIMEOUT_MS per call,
+   * default 10000); unset: the sandbox carrier.
+   */
+  readonly carrierApi: { readonly baseUrl: string; readonly apiKey: string; readonly timeoutMs: number } | undefined;
 }
 
 /** DELIVERY_* variables (docs/decisions.md, Food delivery). */
@@ -242,6 +248,19 @@ class Reader {
   }
 }
 
+/** COMMERCE_CARRIER_URL with COMMERCE_CARRIER_API_KEY (required with it) and COMMERCE_CARRIER_TIMEOUT_MS, or undefined when no URL is set. */
+const carrierApiOf = (r: Reader): CommerceConfig["carrierApi"] => {
+  const baseUrl = r.url("COMMERCE_CARRIER_URL", ["http:", "https:"], "an http(s) URL such as https://carrier.example/api");
+  const apiKey = r.raw("COMMERCE_CARRIER_API_KEY") ?? "";
+  const timeoutMs = r.integer("COMMERCE_CARRIER_TIMEOUT_MS", 10_000, 1, 600_000, "a positive number of milliseconds (at most 600000)");
+  if (r.raw("COMMERCE_CARRIER_URL") === undefined) return undefined;
+  if (apiKey.length === 0) {
+    r.problem("COMMERCE_CARRIER_API_KEY", "required because COMMERCE_CARRIER_URL is set", "the carrier's API key", true);
+    return undefined;
+  }
+  return baseUrl === undefined ? undefined : { baseUrl, apiKey, timeoutMs };
+};
+
 /** COMMERCE_SEALING_KEYS: `id:base64,...` of 32-byte keys with distinct ids, or undefined when unset. */
 const sealingKeysOf = (r: Reader): CommerceConfig["sealingKeys"] => {
   const raw = r.raw("COMMERCE_SEALING_KEYS");
@@ -337,7 +356,11 @@ export const loadConfig = (env: Env = process.env): Config => {
       return [{ userId: (match[1] ?? "").toLowerCase(), region: { minLat, minLng, maxLat, maxLng } }];
     }),
   };
-  const commerce: CommerceConfig = { sealingKeys: sealingKeysOf(r), carrierWebhookSecrets: r.list("COMMERCE_CARRIER_WEBHOOK_SECRET") };
+  const commerce: CommerceConfig = {
+    sealingKeys: sealingKeysOf(r),
+    carrierWebhookSecrets: r.list("COMMERCE_CARRIER_WEBHOOK_SECRET"),
+    carrierApi: carrierApiOf(r),
+  };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,

@@ -5,29 +5,28 @@
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
  * tasks, customer mail), jobs and the daily retention run, the `shop-order` and `shop-store`
  * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
- * an hourly poll of the sandbox carrier unless a host brings its own). It composes after the payment module,
+ * an hourly poll of the carrier's HTTP API when configured, else the sandbox carrier). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
  * PaymentGateway (makeHttpPaymentGateway) and MerchantProvisioning with `rebindPort`.
  */
 import { createHash } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
+import { makeHttpCarrier, type HttpCarrierOptions } from "../../adapters/commerce/carriers/HttpCarrier.js";
 import { makeHmacCarrierWebhookReceiver, makeSandboxCarrier } from "../../adapters/commerce/carriers/SandboxCarrier.js";
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { cryptoCartTokens, looksLikeCartToken } from "../../adapters/commerce/CartTokens.js";
+import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
 import {
   commerceMigrations,
-  cryptoCartTokens,
-  looksLikeCartToken,
-  makeAesGcmFieldSealer,
   makeSqlCartsRepository,
   makeSqlCatalogRepository,
   makeSqlInventoryRepository,
   makeSqlOrdersRepository,
   makeSqlStoresRepository,
-  type FieldSealerKeys,
 } from "../../adapters/sql/commerce/index.js";
 import { authenticateCartToken } from "../../core/commerce/Callers.js";
 import { mayWatchOrder, mayWatchStore, commerceChannelsFor, orderChannelKind, storeChannelKind } from "../../core/commerce/ChannelAccess.js";
@@ -41,6 +40,7 @@ import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import { CartTokens } from "../../ports/commerce/CartTokens.js";
+import { FieldSealer } from "../../ports/commerce/FieldSealer.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -57,6 +57,7 @@ export type CommercePorts =
   | CartsRepository
   | OrdersRepository
   | CartTokens
+  | FieldSealer
   | Mailer
   | PaymentGateway
   | MerchantProvisioning
@@ -75,8 +76,10 @@ export interface CommerceModuleOptions {
   readonly sealingKeys?: FieldSealerKeys;
   /** Secrets of carrier webhooks (several while rotating); else COMMERCE_CARRIER_WEBHOOK_SECRET; none: every delivery is refused (400). */
   readonly carrierWebhookSecrets?: ReadonlyArray<string>;
-  /** The carrier tracking adapter of the hourly poll; the sandbox carrier when omitted. */
+  /** The carrier tracking adapter of the hourly poll; else the HTTP carrier of `carrierApi`; else the sandbox carrier. */
   readonly carrierTracking?: CarrierTracking;
+  /** The carrier's tracking API (COMMERCE_CARRIER_URL, COMMERCE_CARRIER_API_KEY in the reference server's Config). */
+  readonly carrierApi?: HttpCarrierOptions;
   /** Environment to read COMMERCE_SEALING_KEYS and COMMERCE_CARRIER_WEBHOOK_SECRET from (process.env when omitted). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -110,7 +113,7 @@ export const commerceLayer = (
   runtime: () => CommerceRuntime,
 ): Layer.Layer<CommercePorts, never, SqlDatabase> => {
   const env = options.env ?? process.env;
-  const sealer = makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env));
+  const sealing = Layer.sync(FieldSealer, () => makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env)));
   const carrierSecrets =
     options.carrierWebhookSecrets ?? (env.COMMERCE_CARRIER_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   return Layer.mergeAll(
@@ -118,14 +121,15 @@ export const commerceLayer = (
     sqlPort(CatalogRepository, makeSqlCatalogRepository),
     sqlPort(InventoryRepository, makeSqlInventoryRepository),
     sqlPort(CartsRepository, makeSqlCartsRepository),
-    sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)),
+    // The SQL adapter seals through the FieldSealer port it is given (adapters/sql imports no crypto adapter).
+    Layer.provideMerge(Layer.unwrapEffect(Effect.map(FieldSealer, (sealer) => sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)))), sealing),
     Layer.succeed(CartTokens, cryptoCartTokens),
     // Built when the runtime is, so merely importing the module opens no SMTP transport.
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
     Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ runtime })),
     Layer.succeed(MerchantProvisioning, makeInProcessMerchantProvisioning(runtime)),
     Layer.succeed(CarrierWebhookReceiver, makeHmacCarrierWebhookReceiver({ secrets: carrierSecrets })),
-    Layer.sync(CarrierTracking, () => options.carrierTracking ?? makeSandboxCarrier()),
+    Layer.sync(CarrierTracking, () => options.carrierTracking ?? (options.carrierApi !== undefined ? makeHttpCarrier(options.carrierApi) : makeSandboxCarrier())),
   );
 };
 

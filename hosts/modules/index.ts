@@ -52,6 +52,7 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
         env: {},
         ...(config.commerce.sealingKeys !== undefined ? { sealingKeys: config.commerce.sealingKeys } : {}),
         carrierWebhookSecrets: config.commerce.carrierWebhookSecrets,
+        ...(config.commerce.carrierApi !== undefined ? { carrierApi: config.commerce.carrierApi } : {}),
       }),
     )
     .add(makeDeliveryModule({ prefix: "/v1/delivery", ...config.delivery }));

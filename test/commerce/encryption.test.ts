@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { Effect } from "effect";
 import t from "tap";
-import { makeAesGcmFieldSealer } from "../../adapters/sql/commerce/fieldSealer.js";
+import { makeAesGcmFieldSealer } from "../../adapters/commerce/FieldSealer.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";

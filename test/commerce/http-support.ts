@@ -15,6 +15,7 @@ import type { Dialect, HasTeardown } from "../support/databases.js";
 import { sandboxPaymentsModule } from "../payments/support.js";
 import type { MailMessage, Mailer } from "../../ports/Mailer.js";
 import { Effect } from "effect";
+import type { Limits } from "../../adapters/koa/Limits.js";
 
 /** A JSON answer. */
 export interface Answer {
@@ -35,13 +36,14 @@ export const startCommerceServer = async (
   dialect: Dialect,
   sandbox: SandboxOptions = {},
   commerce: Omit<CommerceModuleOptions, "mailer"> = {},
+  host: { readonly limits?: Partial<Limits> } = {},
 ) => {
   const provider = makeSandboxProvider(sandbox);
   const mail: MailMessage[] = [];
   const mailer: Mailer = { send: (message) => Effect.sync(() => void mail.push(message)) };
   const config = await testConfig(dialect, t);
   const modules = compose().add(identityModule).add(sandboxPaymentsModule(provider)).add(makeCommerceModule({ mailer, ...commerce }));
-  const { server } = await startReferenceServer(t, config, { modules });
+  const { server } = await startReferenceServer(t, config, { modules, ...host });
   const user = async (): Promise<User> => {
     const id = randomUUID();
     return { id, token: await mintToken({ secret: hostSecret, userId: id, ttlSeconds: 600 }) };

@@ -7,7 +7,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, ManagedRuntime, Option, TestClock, TestContext } from "effect";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { commerceMigrations, makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/sql/commerce/index.js";
+import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
+import { commerceMigrations } from "../../adapters/sql/commerce/index.js";
 import { compose } from "../../hosts/Composition.js";
 import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
 import { createCart, setCartLine } from "../../core/commerce/Carts.js";
@@ -74,7 +75,15 @@ export const commerceRuntime = (
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, payments, provider, sealer, mail };
+  /** Runs a host-side program (job runner, outbox relay, dead letters) with the clock `ms` into the future. */
+  const host = <A, E>(ms: number, effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>): Promise<A> =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ms);
+        return yield* effect;
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    );
+  return { run, attempt, later, host, payments, provider, sealer, mail };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;

@@ -5,5 +5,3 @@ export * from "./SqlCatalogRepository.js";
 export * from "./SqlInventoryRepository.js";
 export * from "./SqlCartsRepository.js";
 export * from "./SqlOrdersRepository.js";
-export * from "./cartTokens.js";
-export * from "./fieldSealer.js";

@@ -8,19 +8,16 @@
  * through the module's other repositories (the references the tables require).
  */
 import { Effect } from "effect";
-import type { Order } from "../../../core/commerce/model/Order.js";
 import type { Reservation } from "../../../core/commerce/model/Reservation.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { orderRecord, seedStore, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type InventoryKitPorts = InventoryRepository | StoresRepository | CatalogRepository | OrdersRepository;
-
-/** A time-ordered, UUID-shaped id of a kind. */
-const uid = (kind: string, n: number): string => `${Buffer.from(kind).toString("hex").padEnd(8, "0").slice(0, 8)}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
 
 const store = uid("store", 1);
 const location = uid("loc", 1);
@@ -29,38 +26,14 @@ const variant = uid("var", 1);
 const inventory = <A>(f: (r: InventoryRepository) => Effect.Effect<A>) => Effect.flatMap(InventoryRepository, f);
 
 /** A store with one location and one variant, without stock. */
-const seed = Effect.gen(function* () {
-  const stores = yield* StoresRepository;
-  const catalog = yield* CatalogRepository;
-  yield* stores.insertStore({ id: store, name: "Kit shop", currency: "EUR", ownerId: uid("user", 1), merchantId: uid("mer", 1), taxRateBasisPoints: 0, createdAt: T0 });
-  yield* stores.insertLocation({ id: location, storeId: store, name: "Kit warehouse", createdAt: T0 });
-  yield* catalog.insertProduct({ id: uid("prod", 1), storeId: store, title: "Kit teapot", description: null, createdAt: T0 });
-  yield* catalog.insertVariant({ id: variant, storeId: store, productId: uid("prod", 1), sku: "KIT-1", status: "active", priceMinor: 100, currency: "EUR", version: 1, updatedAt: T0 });
-});
+const seed = seedStore(1);
 
 /** `seed` with `onHand` units at the location. */
 const seedWithStock = (onHand: number) =>
   Effect.zipRight(seed, inventory((r) => r.adjust({ storeId: store, variantId: variant, locationId: location, delta: onHand, now: at(1) })));
 
 /** Order `n` (pending), so reservations can reference it. */
-const order = (n: number): Order => ({
-  id: uid("order", n),
-  storeId: store,
-  customerId: uid("user", 2),
-  cartId: uid("cart", n),
-  status: "pending",
-  currency: "EUR",
-  subtotalMinor: 100,
-  discountMinor: 0,
-  taxMinor: 0,
-  totalMinor: 100,
-  paymentIntentRef: null,
-  email: null,
-  shippingAddress: { name: "A", line1: "B", line2: null, city: "C", postcode: "D", country: "GB" },
-  version: 1,
-  createdAt: T0,
-  updatedAt: T0,
-});
+const order = (n: number) => orderRecord(n);
 
 const reservation = (n: number, quantity: number): Reservation => ({
   id: uid("res", n),

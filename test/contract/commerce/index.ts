@@ -1,17 +1,32 @@
 /**
- * The contract kits of the e-commerce module's repository ports (exported from the package's
- * `testkit` subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and
- * exports its cases (`xxxCases`).
+ * The contract kits of the e-commerce module's ports (exported from the package's `testkit`
+ * subpath with the others). Each kit is `xxxSuite({ test, factory, supports })` and exports its
+ * cases (`xxxCases`).
  */
+export * from "./CartsRepositoryKit.js";
+export * from "./CartTokensKit.js";
+export * from "./CatalogRepositoryKit.js";
 export * from "./InventoryRepositoryKit.js";
+export * from "./OrdersRepositoryKit.js";
+export * from "./StoresRepositoryKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
+import { cartsRepositorySuite, type CartsKitPorts } from "./CartsRepositoryKit.js";
+import { cartTokensSuite, type CartTokensKitPorts } from "./CartTokensKit.js";
+import { catalogRepositorySuite, type CatalogKitPorts } from "./CatalogRepositoryKit.js";
 import { inventoryRepositorySuite, type InventoryKitPorts } from "./InventoryRepositoryKit.js";
+import { ordersRepositorySuite, type OrdersKitPorts } from "./OrdersRepositoryKit.js";
+import { storesRepositorySuite, type StoresKitPorts } from "./StoresRepositoryKit.js";
 
-/** Every repository port the commerce kits cover. */
-export type CommerceKitPorts = InventoryKitPorts;
+/** Every port the commerce kits cover. */
+export type CommerceKitPorts = InventoryKitPorts | StoresKitPorts | CatalogKitPorts | CartsKitPorts | OrdersKitPorts | CartTokensKitPorts;
 
 /** Every commerce kit by port name. */
 export const commerceKits: Readonly<Record<string, (options: SuiteOptions<CommerceKitPorts>) => Promise<unknown>>> = {
+  StoresRepository: storesRepositorySuite,
+  CatalogRepository: catalogRepositorySuite,
   InventoryRepository: inventoryRepositorySuite,
+  CartsRepository: cartsRepositorySuite,
+  OrdersRepository: ordersRepositorySuite,
+  CartTokens: cartTokensSuite,
 };

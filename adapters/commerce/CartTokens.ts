@@ -1,10 +1,10 @@
 /**
  * The CartTokens port with node:crypto: `ct_` and 32 random bytes (base64url) per guest cart, stored as
- * their SHA-256 hex digest. (Not SQL: it should move to adapters/system when the module is wired.)
+ * their SHA-256 hex digest.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { Effect } from "effect";
-import type { CartTokens } from "../../../ports/commerce/CartTokens.js";
+import type { CartTokens } from "../../ports/commerce/CartTokens.js";
 
 /** Every cart token starts with this, so a host tells it from other bearer credentials without I/O. */
 export const cartTokenPrefix = "ct_";

@@ -1,11 +1,11 @@
 /**
  * The FieldSealer port with node:crypto AES-256-GCM: `v1.<key id>.<iv>.<tag>.<ciphertext>`
  * (base64url parts, 12-byte random IV, 16-byte tag). Keys are 32 bytes, configured by the host
- * with one current key id; older keys stay configured to open older rows. (Not SQL: it should
- * move to adapters/system when the module is wired into hosts.)
+ * with one current key id; older keys stay configured to open older rows. The module binds it
+ * to the FieldSealer port and hands it to the SQL orders repository, which seals on write.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
+import type { FieldSealer } from "../../ports/commerce/FieldSealer.js";
 
 export interface FieldSealerKeys {
   readonly currentKeyId: string;

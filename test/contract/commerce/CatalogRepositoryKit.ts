@@ -1,0 +1,149 @@
+/**
+ * Contract kit for the e-commerce CatalogRepository: a SKU is unique per store (taken in the same
+ * store: nothing written; another store may reuse it); a variant changes only at the version the
+ * caller read (conditional update); products are listed per store, only with a purchasable
+ * variant, in id order after the keyset cursor, and search words match as prefixes; promotions
+ * are answered per store (automatic ones, plus those whose code is given); a promotion's uses
+ * never pass its limit, also when they race on separate connections.
+ */
+import { Effect } from "effect";
+import type { Promotion } from "../../../core/commerce/model/Promotion.js";
+import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
+import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
+import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { storeRecord, uid, variantRecord } from "./fixtures.js";
+
+/** The ports this kit needs. */
+export type CatalogKitPorts = CatalogRepository | StoresRepository;
+
+const catalog = <A>(f: (r: CatalogRepository) => Effect.Effect<A>) => Effect.flatMap(CatalogRepository, f);
+
+const twoStores = Effect.flatMap(StoresRepository, (r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))]));
+
+/** Product `n` of store `storeN`. */
+const product = (n: number, storeN = 1, title = `Product ${n}`, description: string | null = null) =>
+  catalog((r) => r.insertProduct({ id: uid("prod", n), storeId: uid("store", storeN), title, description, createdAt: at(n) }));
+
+const promotion = (n: number, overrides: Partial<Promotion> = {}): Promotion => ({
+  id: uid("promo", n),
+  storeId: uid("store", 1),
+  code: null,
+  kind: "percentage",
+  value: 10,
+  automatic: true,
+  startsAt: T0,
+  endsAt: null,
+  usageLimit: null,
+  usageCount: 0,
+  createdAt: at(n),
+  ...overrides,
+});
+
+const listed = (storeN: number, afterId: string | null, limit: number, words: ReadonlyArray<string> = []) =>
+  Effect.map(
+    catalog((r) => r.listProducts({ storeId: uid("store", storeN), words, afterId, limit })),
+    (products) => products.map((p) => p.id),
+  );
+
+/** The cases of the catalog kit. */
+export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
+  {
+    name: "catalog: a SKU is unique per store; another store may reuse it",
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(Effect.all([product(1, 1), product(2, 2)]));
+      t.ok(await run(catalog((r) => r.insertVariant(variantRecord(1, { sku: "TEA" })))));
+      t.notOk(await run(catalog((r) => r.insertVariant(variantRecord(2, { sku: "TEA" })))), "the same SKU in the same store writes nothing");
+      t.equal(await run(catalog((r) => r.findVariant(uid("var", 2)))), null);
+      t.ok(await run(catalog((r) => r.insertVariant(variantRecord(3, { storeN: 2, productN: 2, sku: "TEA" })))), "another store may use it");
+      t.same((await run(catalog((r) => r.findVariants([uid("var", 1), uid("var", 3), uid("var", 9)])))).map((v) => v.id).sort(), [uid("var", 1), uid("var", 3)], "unknown ids are absent");
+    },
+  },
+  {
+    name: "catalog: a variant changes only at the version the caller read",
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(product(1));
+      await run(catalog((r) => r.insertVariant(variantRecord(1))));
+      const read = (await run(catalog((r) => r.findVariant(uid("var", 1)))))!;
+      t.ok(await run(catalog((r) => r.updateVariant({ ...read, priceMinor: 250, version: read.version + 1, updatedAt: at(5) }, read.version))));
+      t.notOk(await run(catalog((r) => r.updateVariant({ ...read, priceMinor: 999, version: read.version + 1, updatedAt: at(6) }, read.version))), "a stale version writes nothing");
+      t.same(
+        await run(Effect.map(catalog((r) => r.findVariant(uid("var", 1))), (v) => [v?.priceMinor, v?.version])),
+        [250, read.version + 1],
+        "the first writer's change stands",
+      );
+    },
+  },
+  {
+    name: "catalog: products are listed per store, only with a purchasable variant, in id order after the cursor; words match as prefixes",
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(product(1, 1, "Cast iron teapot", "Holds a litre"));
+      await run(product(2, 1, "Tea cups"));
+      await run(product(3, 1, "Retired kettle"));
+      await run(product(4, 1, "Green tea", "Loose leaf"));
+      await run(product(5, 2, "Teapot elsewhere"));
+      await run(catalog((r) => r.insertVariant(variantRecord(1, { productN: 1 }))));
+      await run(catalog((r) => r.insertVariant(variantRecord(2, { productN: 2 }))));
+      await run(catalog((r) => r.insertVariant(variantRecord(3, { productN: 3, status: "archived" }))));
+      await run(catalog((r) => r.insertVariant(variantRecord(4, { productN: 4, status: "inactive" }))));
+      await run(catalog((r) => r.insertVariant(variantRecord(5, { productN: 4 }))));
+      await run(catalog((r) => r.insertVariant(variantRecord(6, { storeN: 2, productN: 5 }))));
+      t.same(await run(listed(1, null, 10)), [uid("prod", 1), uid("prod", 2), uid("prod", 4)], "the store's purchasable products, by id");
+      t.same(await run(listed(1, null, 2)), [uid("prod", 1), uid("prod", 2)], "at most the limit");
+      t.same(await run(listed(1, uid("prod", 2), 2)), [uid("prod", 4)], "after the cursor id");
+      t.same(await run(listed(1, null, 10, ["tea"])), [uid("prod", 1), uid("prod", 2), uid("prod", 4)], "a word matches as a prefix of title words");
+      t.same(await run(listed(1, null, 10, ["tea", "lit"])), [uid("prod", 1)], "every word must match, description included");
+      t.same(await run(listed(1, uid("prod", 1), 10, ["tea"])), [uid("prod", 2), uid("prod", 4)], "search pages by the same cursor");
+      t.same(await run(listed(1, null, 10, ["kettle"])), [], "a product without a purchasable variant is not found");
+      t.same(await run(listed(2, null, 10)), [uid("prod", 5)], "another store's catalog is its own");
+      t.same(
+        (await run(catalog((r) => r.variantsOfProducts([uid("prod", 1), uid("prod", 4)])))).map((v) => v.id).sort(),
+        [uid("var", 1), uid("var", 4), uid("var", 5)],
+        "the variants of a page in one call",
+      );
+    },
+  },
+  {
+    name: "catalog: promotions are the store's automatic ones plus those whose code is given",
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(catalog((r) => r.insertPromotion(promotion(1))));
+      await run(catalog((r) => r.insertPromotion(promotion(2, { code: "WELCOME", automatic: false }))));
+      await run(catalog((r) => r.insertPromotion(promotion(3, { code: "OTHER", automatic: false }))));
+      await run(catalog((r) => r.insertPromotion(promotion(4, { storeId: uid("store", 2) }))));
+      const ids = (codes: ReadonlyArray<string>) => Effect.map(catalog((r) => r.promotionsFor(uid("store", 1), codes)), (ps) => ps.map((p) => p.id).sort());
+      t.same(await run(ids([])), [uid("promo", 1)], "without codes, the automatic ones");
+      t.same(await run(ids(["WELCOME"])), [uid("promo", 1), uid("promo", 2)], "a given code adds its promotion");
+      t.same(await run(ids(["NOPE"])), [uid("promo", 1)], "an unknown code adds nothing");
+    },
+  },
+  {
+    name: "catalog: a promotion's uses never pass its limit",
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(catalog((r) => r.insertPromotion(promotion(1, { usageLimit: 2 }))));
+      await run(catalog((r) => r.insertPromotion(promotion(2))));
+      const use = (n: number) => catalog((r) => r.usePromotion(uid("promo", n)));
+      t.same([await run(use(1)), await run(use(1)), await run(use(1))], [true, true, false], "two uses, then used up");
+      t.same([await run(use(2)), await run(use(2)), await run(use(2))], [true, true, true], "no limit: every use counts");
+      const promotions = await run(catalog((r) => r.promotionsFor(uid("store", 1), [])));
+      t.same(promotions.map((p) => p.usageCount), [2, 3]);
+    },
+  },
+  {
+    name: "catalog: ten concurrent uses of a promotion limited to three: exactly three count",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      await run(twoStores);
+      await run(catalog((r) => r.insertPromotion(promotion(1, { usageLimit: 3 }))));
+      const results = await run(Effect.all(Array.from({ length: 10 }, () => catalog((r) => r.usePromotion(uid("promo", 1)))), { concurrency: "unbounded" }));
+      t.equal(results.filter(Boolean).length, 3);
+      t.same((await run(catalog((r) => r.promotionsFor(uid("store", 1), [])))).map((p) => p.usageCount), [3]);
+    },
+  },
+];
+
+/** Runs the catalog kit against the adapter `options.factory` makes. */
+export const catalogRepositorySuite = (options: SuiteOptions<CatalogKitPorts>): Promise<unknown> => runCases(options, catalogCases);

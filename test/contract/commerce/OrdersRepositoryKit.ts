@@ -1,0 +1,184 @@
+/**
+ * Contract kit for the e-commerce OrdersRepository: a checkout is claimed once per scope and key
+ * (a repeat answers the first claim and whether its payload is the same; another scope is its
+ * own; racing claims on separate connections make one winner); an order and its lines read back
+ * as written (sealed fields read back plain); an order moves only from the statuses the caller
+ * names, once, its version rising; a customer's orders come newest first by a keyset cursor, and
+ * only theirs; an event is received once per consumer; an order has at most one fulfillment task;
+ * a shipment is delivered once and leaves the in-transit list; a return moves only from the
+ * status the caller read.
+ */
+import { Effect } from "effect";
+import type { OrderLine } from "../../../core/commerce/model/Order.js";
+import type { Return } from "../../../core/commerce/model/Return.js";
+import type { Shipment } from "../../../core/commerce/model/Shipment.js";
+import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
+import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
+import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { orderRecord, seedStore, uid } from "./fixtures.js";
+
+/** The ports this kit needs. */
+export type OrdersKitPorts = OrdersRepository | StoresRepository | CatalogRepository;
+
+const orders = <A>(f: (r: OrdersRepository) => Effect.Effect<A>) => Effect.flatMap(OrdersRepository, f);
+
+const lineOf = (orderN: number, n: number): OrderLine => ({
+  id: uid("line", orderN * 10 + n),
+  storeId: uid("store", 1),
+  orderId: uid("order", orderN),
+  variantId: uid("var", 1),
+  sku: "KIT-1",
+  quantity: n,
+  unitPriceMinor: 100,
+  discountMinor: 0,
+  taxMinor: 0,
+  totalMinor: 100 * n,
+});
+
+const claim = (scope: string, key: string, orderN: number, payload: string) =>
+  orders((r) => r.claimCheckout({ storeId: uid("store", 1), scope, idempotencyKey: key, orderId: uid("order", orderN), createdAt: at(orderN) }, payload));
+
+const shipment = (n: number, orderN: number, tracking: string): Shipment => ({
+  id: uid("ship", n),
+  storeId: uid("store", 1),
+  orderId: uid("order", orderN),
+  locationId: uid("loc", 1),
+  status: "dispatched",
+  carrier: "DHL",
+  trackingNumber: tracking,
+  amountMinor: 100,
+  dispatchedAt: at(n),
+  createdAt: at(n),
+});
+
+const returnOf = (n: number, orderN: number): Return => ({
+  id: uid("ret", n),
+  storeId: uid("store", 1),
+  orderId: uid("order", orderN),
+  status: "authorized",
+  reason: "too small",
+  lines: [{ orderLineId: uid("line", orderN * 10 + 1), quantity: 1 }],
+  refundMinor: 100,
+  version: 1,
+  createdAt: at(n),
+  updatedAt: at(n),
+});
+
+/** The cases of the orders kit. */
+export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
+  {
+    name: "orders: a checkout is claimed once per scope and key; a repeat answers the first claim and whether its payload is the same",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      t.same(await run(claim("user:a", "k1", 1, "payload-1")), { claimed: true });
+      const again = await run(claim("user:a", "k1", 2, "payload-1"));
+      t.same([again.claimed, again.claimed ? null : again.existing.orderId, again.claimed ? null : again.samePayload], [false, uid("order", 1), true], "the same request answers the first order");
+      const other = await run(claim("user:a", "k1", 3, "payload-2"));
+      t.same([other.claimed, other.claimed ? null : other.samePayload], [false, false], "another payload under the key is told apart");
+      t.same(await run(claim("user:b", "k1", 4, "payload-1")), { claimed: true }, "a key is scoped to its account");
+    },
+  },
+  {
+    name: "orders: ten concurrent claims of one key: exactly one wins and the others answer its order",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      await run(seedStore(1));
+      const results = await run(Effect.all(Array.from({ length: 10 }, (_, i) => claim("user:a", "race", i + 1, "same")), { concurrency: "unbounded" }));
+      const winners = results.filter((r) => r.claimed);
+      t.equal(winners.length, 1);
+      t.equal(new Set(results.flatMap((r) => (r.claimed ? [] : [r.existing.orderId]))).size, 1, "every loser answers the one winning order");
+    },
+  },
+  {
+    name: "orders: an order and its lines read back as written, sealed fields plain",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 2), lineOf(1, 1)])));
+      t.same(await run(orders((r) => r.findOrder(uid("order", 1)))), orderRecord(1));
+      t.same((await run(orders((r) => r.linesOf(uid("order", 1))))).map((l) => l.id), [uid("line", 11), uid("line", 12)], "lines by id");
+      t.equal(await run(orders((r) => r.findOrder(uid("order", 9)))), null);
+    },
+  },
+  {
+    name: "orders: an order moves only from the statuses named, once, its version rising",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      const confirmed = await run(orders((r) => r.transitionOrder(uid("order", 1), ["pending", "payment_pending"], "confirmed", at(5), { paymentIntentRef: "pay_1" })));
+      t.same([confirmed?.status, confirmed?.version, confirmed?.paymentIntentRef], ["confirmed", 2, "pay_1"]);
+      t.equal(await run(orders((r) => r.transitionOrder(uid("order", 1), ["pending", "payment_pending"], "failed", at(6)))), null, "a second mover from pending finds nothing");
+      t.equal((await run(orders((r) => r.findOrder(uid("order", 1)))))?.status, "confirmed");
+    },
+  },
+  {
+    name: "orders: ten concurrent moves out of pending: exactly one succeeds",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      const results = await run(
+        Effect.all(
+          Array.from({ length: 10 }, (_, i) => orders((r) => r.transitionOrder(uid("order", 1), ["pending"], i % 2 === 0 ? "confirmed" : "expired", at(10 + i)))),
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.equal(results.filter((r) => r !== null).length, 1);
+      t.equal((await run(orders((r) => r.findOrder(uid("order", 1)))))?.version, 2);
+    },
+  },
+  {
+    name: "orders: a customer's orders come newest first by a keyset cursor, and only theirs",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      for (const n of [1, 2, 3]) await run(orders((r) => r.insertOrder(orderRecord(n, uid("user", 2)), [])));
+      await run(orders((r) => r.insertOrder(orderRecord(4, uid("user", 3)), [])));
+      await run(orders((r) => r.insertOrder(orderRecord(5, null), [])));
+      const page = (beforeId: string | null) => Effect.map(orders((r) => r.ordersOfCustomer(uid("user", 2), beforeId, 2)), (os) => os.map((o) => o.id));
+      t.same(await run(page(null)), [uid("order", 3), uid("order", 2)]);
+      t.same(await run(page(uid("order", 2))), [uid("order", 1)], "before the cursor id");
+    },
+  },
+  {
+    name: "orders: an event is received once per consumer; an order has at most one fulfillment task",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      t.ok(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(1)))));
+      t.notOk(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(2)))), "a redelivery is told apart");
+      t.ok(await run(orders((r) => r.receiveEvent("tasks", "evt-1", at(2)))), "another consumer receives it too");
+      const task = (n: number) => ({ id: uid("task", n), storeId: uid("store", 1), orderId: uid("order", 1), status: "open" as const, createdAt: at(n) });
+      t.ok(await run(orders((r) => r.insertFulfillmentTask(task(1)))));
+      t.notOk(await run(orders((r) => r.insertFulfillmentTask(task(2)))), "one task per order");
+      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 1), "open")))).map((x) => x.id), [uid("task", 1)]);
+      await run(orders((r) => r.completeFulfillmentTask(uid("order", 1))));
+      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 1), "open")))).length, 0);
+      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 2), "done")))).length, 0, "tasks are answered per store");
+    },
+  },
+  {
+    name: "orders: a shipment is delivered once and leaves the in-transit list; a return moves only from the status read",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 1)])));
+      await run(orders((r) => r.insertShipment(shipment(1, 1, "JD1"))));
+      await run(orders((r) => r.insertShipment(shipment(2, 1, "JD2"))));
+      t.equal((await run(orders((r) => r.findShipmentByTracking("DHL", "JD2"))))?.id, uid("ship", 2));
+      t.equal(await run(orders((r) => r.findShipmentByTracking("UPS", "JD2"))), null, "tracking numbers are per carrier");
+      t.same((await run(orders((r) => r.shipmentsInTransit(null, 1)))).map((s) => s.id), [uid("ship", 1)], "in transit by id, at most the limit");
+      t.ok(await run(orders((r) => r.markShipmentDelivered(uid("ship", 1)))));
+      t.notOk(await run(orders((r) => r.markShipmentDelivered(uid("ship", 1)))), "delivered once");
+      t.same((await run(orders((r) => r.shipmentsInTransit(null, 10)))).map((s) => s.id), [uid("ship", 2)]);
+      t.same((await run(orders((r) => r.shipmentsInTransit(uid("ship", 2), 10)))).length, 0, "after the cursor id");
+
+      await run(orders((r) => r.insertReturn(returnOf(1, 1))));
+      const received = await run(orders((r) => r.transitionReturn(uid("ret", 1), "authorized", "received", at(5))));
+      t.same([received?.status, received?.version], ["received", 2]);
+      t.equal(await run(orders((r) => r.transitionReturn(uid("ret", 1), "authorized", "received", at(6)))), null, "a stale status moves nothing");
+      t.same((await run(orders((r) => r.returnsOf(uid("order", 1))))).map((x) => x.status), ["received"]);
+    },
+  },
+];
+
+/** Runs the orders kit against the adapter `options.factory` makes. */
+export const ordersRepositorySuite = (options: SuiteOptions<OrdersKitPorts>): Promise<unknown> => runCases(options, ordersCases);

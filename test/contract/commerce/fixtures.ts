@@ -1,0 +1,71 @@
+/**
+ * Records shared by the commerce contract kits: UUID-shaped ids that sort by their number, and a
+ * store (with a location, a product and an active variant) written through the module's ports,
+ * since every `shop_` row references its store.
+ */
+import { Effect } from "effect";
+import type { Order } from "../../../core/commerce/model/Order.js";
+import type { Store } from "../../../core/commerce/model/Store.js";
+import type { Variant } from "../../../core/commerce/model/Variant.js";
+import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
+import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
+import { T0 } from "../Kit.js";
+
+/** A time-ordered, UUID-shaped id of a kind: ids of one kind sort by `n`. */
+export const uid = (kind: string, n: number): string =>
+  `${Buffer.from(kind).toString("hex").padEnd(8, "0").slice(0, 8)}-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+
+/** Store `n` (EUR, no tax). */
+export const storeRecord = (n: number): Store => ({
+  id: uid("store", n),
+  name: `Kit shop ${n}`,
+  currency: "EUR",
+  ownerId: uid("user", 1),
+  merchantId: uid("mer", n),
+  taxRateBasisPoints: 0,
+  createdAt: T0,
+});
+
+/** Variant `n` of product `productN` in store `storeN`. */
+export const variantRecord = (n: number, options: { readonly storeN?: number; readonly productN?: number; readonly sku?: string; readonly status?: Variant["status"] } = {}): Variant => ({
+  id: uid("var", n),
+  storeId: uid("store", options.storeN ?? 1),
+  productId: uid("prod", options.productN ?? 1),
+  sku: options.sku ?? `KIT-${n}`,
+  status: options.status ?? "active",
+  priceMinor: 100 * n,
+  currency: "EUR",
+  version: 1,
+  updatedAt: T0,
+});
+
+/** Store `n` with location `n`, product `n` ("Kit teapot") and its active variant `n`. */
+export const seedStore = (n = 1) =>
+  Effect.gen(function* () {
+    const stores = yield* StoresRepository;
+    const catalog = yield* CatalogRepository;
+    yield* stores.insertStore(storeRecord(n));
+    yield* stores.insertLocation({ id: uid("loc", n), storeId: uid("store", n), name: `Kit warehouse ${n}`, createdAt: T0 });
+    yield* catalog.insertProduct({ id: uid("prod", n), storeId: uid("store", n), title: "Kit teapot", description: "Cast iron", createdAt: T0 });
+    yield* catalog.insertVariant(variantRecord(n, { storeN: n, productN: n }));
+  });
+
+/** Order `n` of store 1 (pending, total 100) by `customerId` (a guest when null). */
+export const orderRecord = (n: number, customerId: string | null = uid("user", 2)): Order => ({
+  id: uid("order", n),
+  storeId: uid("store", 1),
+  customerId,
+  cartId: uid("cart", n),
+  status: "pending",
+  currency: "EUR",
+  subtotalMinor: 100,
+  discountMinor: 0,
+  taxMinor: 0,
+  totalMinor: 100,
+  paymentIntentRef: null,
+  email: "ada@example.com",
+  shippingAddress: { name: "Ada Lovelace", line1: "1 Analytical St", line2: null, city: "London", postcode: "N1 1AA", country: "GB" },
+  version: 1,
+  createdAt: T0,
+  updatedAt: T0,
+});
