@@ -12,15 +12,11 @@ import type { Context } from "koa";
 import { respondWithError } from "../koa/ErrorHandling.js";
 import { hostOf } from "../koa/EffectHandler.js";
 import { BlobNotFound, SizeMismatch } from "./BlobGrant.js";
+import { attachmentDisposition } from "./ContentDisposition.js";
 import type { LocalBlobStore } from "./LocalBlobStore.js";
 
 const fail = (ctx: Context, error: unknown): void => respondWithError(ctx, error, ctx.state.domainkitHost === undefined ? undefined : hostOf(ctx).logger);
 
-/** RFC 6266 `attachment` disposition with an ASCII fallback and the UTF-8 name. */
-const disposition = (filename: string): string => {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-};
 
 /** PUT: receives exactly the granted bytes. */
 const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
@@ -75,7 +71,7 @@ const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> 
   ctx.status = range === null ? 200 : 206;
   ctx.set("Content-Length", String(range === null ? file.size : range.end - range.start + 1));
   if (range !== null) ctx.set("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
-  ctx.set("Content-Disposition", disposition(claims.f ?? "download"));
+  ctx.set("Content-Disposition", attachmentDisposition(claims.f ?? "download"));
   ctx.set("X-Content-Type-Options", "nosniff");
   ctx.set("Cache-Control", "private, no-store");
   ctx.body = range === null ? createReadStream(file.path) : createReadStream(file.path, { start: range.start, end: range.end });
