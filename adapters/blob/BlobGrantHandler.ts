@@ -13,7 +13,8 @@ import { respondWithError } from "../koa/ErrorHandling.js";
 import { hostOf } from "../koa/EffectHandler.js";
 import { BlobNotFound, SizeMismatch } from "./BlobGrant.js";
 import { attachmentDisposition } from "./ContentDisposition.js";
-import type { LocalBlobStore } from "./LocalBlobStore.js";
+import { isLocalBlobStore, type LocalBlobStore } from "./LocalBlobStore.js";
+import type { ObjectStore } from "../../ports/ObjectStore.js";
 
 const fail = (ctx: Context, error: unknown): void => respondWithError(ctx, error, ctx.state.domainkitHost === undefined ? undefined : hostOf(ctx).logger);
 
@@ -35,6 +36,8 @@ const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> =>
     return fail(ctx, outcome);
   }
   ctx.status = 201;
+  // An ETag as object stores answer a PUT (the client reports it for the part; here, the SHA-256).
+  ctx.set("ETag", `"${outcome.sha256}"`);
   ctx.body = { key: outcome.key, size: outcome.size, sha256: outcome.sha256 };
 };
 
@@ -79,8 +82,12 @@ const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> 
   ctx.type = claims.t;
 };
 
-/** Mounts the grant handler on `router` at `<store.mountPath>/:grant_token` (PUT and GET). */
-export const mountBlobGrantHandler = (router: Router, store: LocalBlobStore): void => {
+/**
+ * Mounts the grant handler on `router` at `<store.mountPath>/:grant_token` (PUT and GET) for the
+ * local store; another store (S3) serves its grants itself, so nothing is mounted for it.
+ */
+export const mountBlobGrantHandler = (router: Router, store: ObjectStore): void => {
+  if (!isLocalBlobStore(store)) return;
   router.put(`${store.mountPath}/:grant_token`, upload(store));
   router.get(`${store.mountPath}/:grant_token`, download(store));
 };
