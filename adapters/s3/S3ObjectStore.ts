@@ -165,7 +165,13 @@ export const makeS3ObjectStore = (options: S3ObjectStoreOptions): S3ObjectStore 
       Effect.tryPromise({
         try: async () => {
           const parts = [...req.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: p.etag }));
-          await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: req.key, UploadId: req.uploadId, MultipartUpload: { Parts: parts } }));
+          try {
+            await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: req.key, UploadId: req.uploadId, MultipartUpload: { Parts: parts } }));
+          } catch (error) {
+            // Completed already (a retry after a lost response, or a concurrent complete): the upload is
+            // gone (S3: NoSuchUpload; s3rver: 500) and its object is there. Otherwise the refusal stands.
+            if ((await head(req.key)) === null) throw error;
+          }
           const stored = await statOf(req.key);
           if (stored === null) throw new Error(`the completed object ${req.key} is not stored`);
           return stored;

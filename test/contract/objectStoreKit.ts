@@ -180,6 +180,22 @@ export const objectStoreCases: ReadonlyArray<ObjectStoreCase> = [
     },
   },
   {
+    name: "object store (multipart): completing again after the store completed (a lost response) answers the same object",
+    requires: ["multipart"],
+    run: async (t, subject) => {
+      const multipart = subject.store.multipart!;
+      const key = "kit/mp/twice";
+      const bytes = bytesOf(3000, 9);
+      const uploadId = await run(multipart.begin({ key, contentType: "text/plain" }));
+      const grant = await run(multipart.grantPart({ key, uploadId, partNumber: 1, size: bytes.length, ttlMs: 60_000 }));
+      const put = await send(subject, grant, bytes);
+      const parts = [{ partNumber: 1, etag: put.headers.get("etag") ?? "" }];
+      const first = await run(multipart.complete({ key, uploadId, parts }));
+      t.same(first, { key, size: bytes.length, sha256: sha256(bytes) });
+      t.same(await run(multipart.complete({ key, uploadId, parts })), first, "the same object, no error");
+    },
+  },
+  {
     name: "object store (multipart): abort discards an unfinished upload without error, twice",
     requires: ["multipart"],
     run: async (t, subject) => {
