@@ -56,6 +56,8 @@ export interface Config {
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly folder: string };
   /** Absolute base of grant URLs, e.g. https://api.example.com (BLOB_PUBLIC_URL); root-relative when unset. */
   readonly blobPublicUrl: string | undefined;
+  /** The S3-compatible object store (OBJECT_STORE_URL and the other OBJECT_STORE_* variables); unset: the local blob store. */
+  readonly objectStore: ObjectStoreConfig | undefined;
   /**
    * The payment provider's HTTP API (PAYMENT_PROVIDER_URL, e.g. `domainkit sandbox` at
    * http://127.0.0.1:4010); unset: the in-process sandbox (development and tests only).
@@ -261,6 +263,51 @@ const carrierApiOf = (r: Reader): CommerceConfig["carrierApi"] => {
   return baseUrl === undefined ? undefined : { baseUrl, apiKey, timeoutMs };
 };
 
+/** Where an S3-compatible object store is (AWS S3, MinIO, Garage). */
+export interface ObjectStoreConfig {
+  /** OBJECT_STORE_URL: the service endpoint, e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000. */
+  readonly endpoint: string;
+  /** OBJECT_STORE_BUCKET (required with OBJECT_STORE_URL). */
+  readonly bucket: string;
+  /** OBJECT_STORE_REGION (default us-east-1). */
+  readonly region: string;
+  /** OBJECT_STORE_ACCESS_KEY_ID and OBJECT_STORE_SECRET_ACCESS_KEY (both or neither; neither: the SDK's default chain). Never logged. */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
+  /** OBJECT_STORE_FORCE_PATH_STYLE (default true: MinIO, Garage; false for virtual-hosted buckets). */
+  readonly forcePathStyle: boolean;
+}
+
+/** OBJECT_STORE_*: the S3-compatible store, or undefined when OBJECT_STORE_URL is unset. */
+const objectStoreOf = (r: Reader): ObjectStoreConfig | undefined => {
+  const endpoint = r.url("OBJECT_STORE_URL", ["http:", "https:"], "an http(s) endpoint such as https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000");
+  const bucket = r.raw("OBJECT_STORE_BUCKET");
+  const region = r.raw("OBJECT_STORE_REGION") ?? "us-east-1";
+  const accessKeyId = r.raw("OBJECT_STORE_ACCESS_KEY_ID");
+  const secretAccessKey = r.raw("OBJECT_STORE_SECRET_ACCESS_KEY");
+  const forcePathStyle = r.bool("OBJECT_STORE_FORCE_PATH_STYLE", true);
+  if (r.raw("OBJECT_STORE_URL") === undefined) {
+    for (const name of ["OBJECT_STORE_BUCKET", "OBJECT_STORE_REGION", "OBJECT_STORE_ACCESS_KEY_ID", "OBJECT_STORE_SECRET_ACCESS_KEY"]) {
+      if (r.raw(name) !== undefined) r.problem(name, "set without OBJECT_STORE_URL", "OBJECT_STORE_URL as well (or neither, for the local blob store)", name.includes("SECRET"));
+    }
+    return undefined;
+  }
+  if (bucket === undefined) r.problem("OBJECT_STORE_BUCKET", "required because OBJECT_STORE_URL is set", "a bucket name such as domainkit-files");
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) r.problem("OBJECT_STORE_BUCKET", "not a bucket name", "3 to 63 lowercase letters, digits, dots and hyphens");
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) r.problem("OBJECT_STORE_REGION", "not a region name", "a region such as us-east-1 or eu-west-1");
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    const missing = accessKeyId === undefined ? "OBJECT_STORE_ACCESS_KEY_ID" : "OBJECT_STORE_SECRET_ACCESS_KEY";
+    r.problem(missing, "required because the other OBJECT_STORE credential is set", "both OBJECT_STORE_ACCESS_KEY_ID and OBJECT_STORE_SECRET_ACCESS_KEY, or neither (the SDK's default chain)", missing.includes("SECRET"));
+  }
+  if (endpoint === undefined || bucket === undefined) return undefined;
+  return {
+    endpoint,
+    bucket,
+    region,
+    credentials: accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle,
+  };
+};
+
 /** COMMERCE_SEALING_KEYS: `id:base64,...` of 32-byte keys with distinct ids, or undefined when unset. */
 const sealingKeysOf = (r: Reader): CommerceConfig["sealingKeys"] => {
   const raw = r.raw("COMMERCE_SEALING_KEYS");
@@ -361,6 +408,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     carrierWebhookSecrets: r.list("COMMERCE_CARRIER_WEBHOOK_SECRET"),
     carrierApi: carrierApiOf(r),
   };
+  const objectStore = objectStoreOf(r);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,
@@ -381,6 +429,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     usingDevelopmentBlobSecret: blobSigningSecret === DEVELOPMENT_BLOB_SECRET,
     mail: { smtpUrl, from, folder: mailFolder },
     blobPublicUrl,
+    objectStore,
     paymentProviderUrl,
     paymentProviderApiKey,
     paymentProviderTimeoutMs,

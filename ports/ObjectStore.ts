@@ -5,7 +5,7 @@
  * exact size and SHA-256; the client talks to the store with the grant. Server-side work (scans,
  * exports, purges) reads, writes and deletes objects directly.
  */
-import { Context, type Effect, type Stream } from "effect";
+import { Context, Data, type Effect, type Stream } from "effect";
 
 /** A short-lived, signed permission to perform one operation on one object. */
 export interface ObjectGrant {
@@ -22,6 +22,46 @@ export interface StoredObject {
   readonly key: string;
   readonly size: number;
   readonly sha256: string;
+}
+
+/** One part the store received, as the client reports it: its number and the `ETag` its PUT answered. */
+export interface ReceivedPart {
+  readonly partNumber: number;
+  readonly etag: string;
+}
+
+/** The store refused to assemble the parts (one missing, an ETag that is not the part's, a part too small). */
+export class MultipartRejected extends Data.TaggedError("MultipartRejected")<{ readonly detail: string }> {}
+
+/**
+ * Native multipart uploads (S3's CreateMultipartUpload / UploadPart / CompleteMultipartUpload):
+ * the client PUTs each part to its own grant and the store assembles the parts itself, so no
+ * byte passes through the server. The store is not asked which parts arrived (S3-compatible
+ * servers differ on ListParts): the caller keeps the parts the client reports.
+ */
+export interface MultipartUploads {
+  /** Starts a multipart upload that will become the object at `key`; answers the store's upload id. */
+  readonly begin: (req: { readonly key: string; readonly contentType: string }) => Effect.Effect<string>;
+  /** A grant to PUT part `partNumber` (exactly `size` bytes) of the upload, valid for `ttlMs`. */
+  readonly grantPart: (req: {
+    readonly key: string;
+    readonly uploadId: string;
+    readonly partNumber: number;
+    readonly size: number;
+    readonly ttlMs: number;
+  }) => Effect.Effect<ObjectGrant>;
+  /**
+   * Assembles the parts (in part-number order) into the object at `key` and answers what is
+   * stored there: its size and the SHA-256 of the whole object, computed by the store adapter,
+   * never taken from the client.
+   */
+  readonly complete: (req: {
+    readonly key: string;
+    readonly uploadId: string;
+    readonly parts: ReadonlyArray<ReceivedPart>;
+  }) => Effect.Effect<StoredObject, MultipartRejected>;
+  /** Discards an unfinished upload and whatever parts it holds (idempotent; best effort where the store cannot). */
+  readonly abort: (req: { readonly key: string; readonly uploadId: string }) => Effect.Effect<void>;
 }
 
 /** The object store. Keys are `[A-Za-z0-9._-]` segments joined by `/`, at most 512 characters. */
@@ -49,5 +89,7 @@ export interface ObjectStore {
   readonly put: (key: string, content: Stream.Stream<Uint8Array>) => Effect.Effect<StoredObject>;
   /** Deletes the object at `key`; false when there was none (deleting is idempotent). */
   readonly remove: (key: string) => Effect.Effect<boolean>;
+  /** Native multipart uploads, when the store has them (a declared capability; absent: one object per part). */
+  readonly multipart?: MultipartUploads;
 }
 export const ObjectStore = Context.GenericTag<ObjectStore>("domainkit/ObjectStore");

@@ -12,15 +12,12 @@ import type { Context } from "koa";
 import { respondWithError } from "../koa/ErrorHandling.js";
 import { hostOf } from "../koa/EffectHandler.js";
 import { BlobNotFound, SizeMismatch } from "./BlobGrant.js";
-import type { LocalBlobStore } from "./LocalBlobStore.js";
+import { attachmentDisposition } from "./ContentDisposition.js";
+import { isLocalBlobStore, type LocalBlobStore } from "./LocalBlobStore.js";
+import type { ObjectStore } from "../../ports/ObjectStore.js";
 
 const fail = (ctx: Context, error: unknown): void => respondWithError(ctx, error, ctx.state.domainkitHost === undefined ? undefined : hostOf(ctx).logger);
 
-/** RFC 6266 `attachment` disposition with an ASCII fallback and the UTF-8 name. */
-const disposition = (filename: string): string => {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-};
 
 /** PUT: receives exactly the granted bytes. */
 const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
@@ -39,6 +36,8 @@ const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> =>
     return fail(ctx, outcome);
   }
   ctx.status = 201;
+  // An ETag as object stores answer a PUT (the client reports it for the part; here, the SHA-256).
+  ctx.set("ETag", `"${outcome.sha256}"`);
   ctx.body = { key: outcome.key, size: outcome.size, sha256: outcome.sha256 };
 };
 
@@ -75,7 +74,7 @@ const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> 
   ctx.status = range === null ? 200 : 206;
   ctx.set("Content-Length", String(range === null ? file.size : range.end - range.start + 1));
   if (range !== null) ctx.set("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
-  ctx.set("Content-Disposition", disposition(claims.f ?? "download"));
+  ctx.set("Content-Disposition", attachmentDisposition(claims.f ?? "download"));
   ctx.set("X-Content-Type-Options", "nosniff");
   ctx.set("Cache-Control", "private, no-store");
   ctx.body = range === null ? createReadStream(file.path) : createReadStream(file.path, { start: range.start, end: range.end });
@@ -83,8 +82,12 @@ const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> 
   ctx.type = claims.t;
 };
 
-/** Mounts the grant handler on `router` at `<store.mountPath>/:grant_token` (PUT and GET). */
-export const mountBlobGrantHandler = (router: Router, store: LocalBlobStore): void => {
+/**
+ * Mounts the grant handler on `router` at `<store.mountPath>/:grant_token` (PUT and GET) for the
+ * local store; another store (S3) serves its grants itself, so nothing is mounted for it.
+ */
+export const mountBlobGrantHandler = (router: Router, store: ObjectStore): void => {
+  if (!isLocalBlobStore(store)) return;
   router.put(`${store.mountPath}/:grant_token`, upload(store));
   router.get(`${store.mountPath}/:grant_token`, download(store));
 };

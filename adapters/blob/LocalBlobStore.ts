@@ -53,6 +53,9 @@ export interface LocalBlobStore extends ObjectStore {
   readonly fileOf: (key: string) => Promise<{ readonly path: string; readonly size: number } | null>;
 }
 
+/** True for the local store (whose grants need its handler), false for another ObjectStore. */
+export const isLocalBlobStore = (store: ObjectStore): store is LocalBlobStore => "receive" in store && "verify" in store && "mountPath" in store;
+
 const keyPattern = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
 /** Throws for a key that could escape the store folder; keys come from cores, never from clients. */

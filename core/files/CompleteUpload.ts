@@ -2,7 +2,9 @@
  * `POST /v1/uploads/:id/complete {sha256}` (spec: "Verify the object and queue a scan"; keyed by
  * session and checksum). The session's owner completes it: the stored parts are checked through
  * the ObjectStore, a multi-part upload is assembled into one object keyed by the session (a retry
- * writes the same bytes), and the stored size and SHA-256 must equal the declared ones — else
+ * writes the same bytes) — by the store itself when it has native multipart (the parts the client
+ * reported, with their ETags; `parts` in the body reports any not reported yet), else by reading
+ * the part objects — and the stored size and SHA-256 must equal the declared ones — else
  * 422 and the session fails, releasing its reservation once. Then one transaction settles the
  * session (conditional: only one complete wins), turns the reservation into used bytes, creates
  * the file node for a new file (409 name_taken if the name was taken meanwhile; the session
@@ -12,7 +14,7 @@
  */
 import { Effect, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound } from "../kernel/Errors.js";
+import { NotFound, type ValidationFailed } from "../kernel/Errors.js";
 import { commit } from "../kernel/QuotaReservation.js";
 import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
@@ -45,12 +47,14 @@ import type { UploadPart, UploadSession } from "./model/UploadSession.js";
 import { assembledKey } from "./ObjectKeys.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
+import { recordReportedParts, type ReportedPart } from "./ReportUploadPart.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Errors a complete may answer. */
 export type CompleteUploadError =
   | NotFound
+  | ValidationFailed
   | ChecksumMismatch
   | SizeMismatch
   | UploadNotOpen
@@ -73,9 +77,31 @@ const settledAnswer = (session: UploadSession, sha256: string): Effect.Effect<Fi
     return yield* Effect.fail(new UploadNotOpen({ status: session.status, detail: `the upload is ${session.status}` }));
   });
 
+/**
+ * The object a native multipart upload became: assembled by the store from the reported parts;
+ * on a retry after the store completed it (a lost response), the object already there.
+ */
+const assembledByStore = (session: UploadSession, uploadId: string, parts: ReadonlyArray<UploadPart>): Effect.Effect<StoredObject, UploadIncomplete, ObjectStore> =>
+  Effect.gen(function* () {
+    const store = yield* ObjectStore;
+    const multipart = store.multipart;
+    if (multipart === undefined) return yield* Effect.dieMessage(`upload ${session.id} is a multipart upload, but the configured ObjectStore has no multipart`);
+    const key = assembledKey(session.workspaceId, session.id);
+    const existing = yield* store.stat(key);
+    if (existing !== null) return existing;
+    const missing = parts.filter((p) => p.etag === null).map((p) => p.partNumber);
+    if (missing.length > 0) return yield* Effect.fail(new UploadIncomplete({ missingParts: missing, detail: `parts ${missing.join(", ")} were not reported as stored yet` }));
+    return yield* multipart.complete({ key, uploadId, parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag ?? "" })) }).pipe(
+      Effect.catchTag("MultipartRejected", (e) =>
+        Effect.fail(new UploadIncomplete({ missingParts: [], detail: `the store refused to assemble the reported parts (${e.detail}); send and report them again` })),
+      ),
+    );
+  });
+
 /** The object holding the whole file: the single part, or the parts assembled under the session's key. */
 const storedObject = (session: UploadSession, parts: ReadonlyArray<UploadPart>): Effect.Effect<StoredObject, UploadIncomplete | ChecksumMismatch, ObjectStore> =>
   Effect.gen(function* () {
+    if (session.storeUploadId !== null) return yield* assembledByStore(session, session.storeUploadId, parts);
     const store = yield* ObjectStore;
     const stats = yield* Effect.forEach(parts, (p) => store.stat(p.objectKey));
     const missing = parts.filter((_, i) => stats[i] === null).map((p) => p.partNumber);
@@ -101,6 +127,8 @@ export const completeUpload = (input: {
   readonly workspaceId: string;
   readonly uploadId: string;
   readonly sha256: string;
+  /** Parts received but not reported yet (native multipart), with the ETags the store answered. */
+  readonly parts?: ReadonlyArray<ReportedPart>;
 }): Effect.Effect<FileVersion, CompleteUploadError, FilesServices> =>
   Effect.gen(function* () {
     yield* requireMember(input.workspaceId, input.userId).pipe(Effect.mapError(() => new NotFound({ resource: "upload" })));
@@ -111,6 +139,7 @@ export const completeUpload = (input: {
     if (input.sha256 !== session.sha256) {
       return yield* Effect.fail(new ChecksumMismatch({ detail: "the checksum differs from the one the upload was created with" }));
     }
+    if (input.parts !== undefined && input.parts.length > 0) yield* recordReportedParts(input.workspaceId, session.id, input.parts);
     const parts = yield* uploads.parts(input.workspaceId, session.id);
     const stored = yield* storedObject(session, parts).pipe(
       Effect.tapErrorTag("ChecksumMismatch", () => settleWithoutVersion(session, "fail_verification")),
@@ -199,7 +228,8 @@ export const completeUpload = (input: {
     );
     if (outcome.version === null) return yield* settledAnswer(outcome.settled, input.sha256);
     // The parts were copied into the assembled object; the single part is the version's object.
-    if (parts.length > 1) {
+    // (A native multipart upload leaves no part objects: the store consumed them.)
+    if (parts.length > 1 && session.storeUploadId === null) {
       const store = yield* ObjectStore;
       yield* Effect.forEach(parts, (p) => store.remove(p.objectKey), { discard: true });
     }

@@ -9,6 +9,11 @@
  * Part checksums: the ObjectStore binds every upload grant to a SHA-256, so a file of more than
  * one part declares each part's SHA-256 (`partSha256`); a one-part file's part checksum is the
  * file's (docs/decisions.md, File storage).
+ *
+ * A store with native multipart (S3) gets one multipart upload per session, begun before the
+ * transaction (and aborted if the session is not created): each part's grant is the store's
+ * presigned UploadPart, and the store assembles the parts at completion. A store without it
+ * (the local store) stores each part as its own object.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -29,7 +34,7 @@ import { NodeId, UploadSessionId, WorkspaceId } from "./model/Ids.js";
 import { quotaStateOf } from "./model/Drive.js";
 import { uploadSessionView, type PartGrant, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import { validName } from "./Names.js";
-import { partKey } from "./ObjectKeys.js";
+import { assembledKey, partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -58,9 +63,16 @@ export const partGrants = (session: UploadSession, parts: ReadonlyArray<UploadPa
   Effect.gen(function* () {
     const store = yield* ObjectStore;
     const ttlMs = Math.max(1, session.expiresAt.getTime() - (yield* now).getTime());
+    const uploadId = session.storeUploadId;
+    if (uploadId !== null && store.multipart === undefined) {
+      return yield* Effect.dieMessage(`upload ${session.id} is a multipart upload, but the configured ObjectStore has no multipart`);
+    }
+    const key = assembledKey(session.workspaceId, session.id);
     return yield* Effect.forEach(parts, (part) =>
       Effect.map(
-        store.grantUpload({ key: part.objectKey, size: part.sizeBytes, sha256: part.sha256, contentType: session.contentType, ttlMs }),
+        uploadId !== null && store.multipart !== undefined
+          ? store.multipart.grantPart({ key, uploadId, partNumber: part.partNumber, size: part.sizeBytes, ttlMs })
+          : store.grantUpload({ key: part.objectKey, size: part.sizeBytes, sha256: part.sha256, contentType: session.contentType, ttlMs }),
         (grant): PartGrant => ({ partNumber: part.partNumber, url: grant.url, headers: grant.headers, expiresAt: grant.expiresAt }),
       ),
     );
@@ -102,7 +114,11 @@ export const createUpload = (
       sizeBytes: i < partCount - 1 ? settings.partSizeBytes : input.sizeBytes - settings.partSizeBytes * (partCount - 1),
       sha256,
       objectKey: partKey(input.workspaceId, id, i + 1),
+      etag: null,
     }));
+    // A store with native multipart assembles the parts itself: one multipart upload per session.
+    const multipart = (yield* ObjectStore).multipart;
+    const storeUploadId = multipart === undefined ? null : yield* multipart.begin({ key: assembledKey(input.workspaceId, id), contentType: input.contentType });
 
     const session = yield* (yield* Transactions).run(
       Effect.gen(function* () {
@@ -148,6 +164,7 @@ export const createUpload = (
           status: "open",
           reservedBytes: input.sizeBytes,
           versionId: null,
+          storeUploadId,
           createdBy: input.userId,
           expiresAt: new Date(at.getTime() + settings.uploadTtlMs),
           createdAt: at,
@@ -157,6 +174,11 @@ export const createUpload = (
         yield* uploadExpiryJob.schedule({ workspace_id: input.workspaceId, upload_id: id }, { runAt: session.expiresAt, key: id });
         return session;
       }),
+    ).pipe(
+      // No session, no multipart upload: the store's upload is discarded (quota exceeded, name taken, ...).
+      Effect.onError(() =>
+        multipart === undefined || storeUploadId === null ? Effect.void : multipart.abort({ key: assembledKey(input.workspaceId, id), uploadId: storeUploadId }),
+      ),
     );
     const grants = yield* partGrants(session, parts);
     return uploadSessionView(session, grants, []);

@@ -1,7 +1,9 @@
 /**
  * `GET /v1/uploads/:id` (resume): the session's owner learns which parts are already stored
- * (`receivedParts`, read from the object store) and gets fresh grants for the missing ones, so a
- * client that lost its connection sends only what is missing.
+ * (`receivedParts`) and gets fresh grants for the missing ones, so a client that lost its
+ * connection sends only what is missing. With one object per part (the local store) the store is
+ * asked; with native multipart (S3) a part is received once the client reported its ETag
+ * (ReportUploadPart) — recorded in our database, never asked of the store (no ListParts).
  */
 import { Effect } from "effect";
 import { NotFound } from "../kernel/Errors.js";
@@ -9,7 +11,7 @@ import { ObjectStore } from "../../ports/ObjectStore.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
-import { uploadSessionView, type UploadSessionView } from "./model/UploadSession.js";
+import { uploadSessionView, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -20,11 +22,24 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
     const uploads = yield* UploadsRepository;
     const session = yield* uploads.find(input.workspaceId, input.uploadId);
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
-    const parts = yield* uploads.parts(input.workspaceId, session.id);
-    const store = yield* ObjectStore;
-    const stored = yield* Effect.forEach(parts, (p) => Effect.map(store.stat(p.objectKey), (s) => s !== null && s.size === p.sizeBytes && s.sha256 === p.sha256));
+    return yield* sessionWithGrants(session);
+  }).pipe(withSpan("files.getUpload"));
+
+/** Which parts of `session` the store holds, each true or false, in part order. */
+const receivedParts = (session: UploadSession, parts: ReadonlyArray<UploadPart>): Effect.Effect<ReadonlyArray<boolean>, never, ObjectStore> =>
+  session.storeUploadId !== null
+    ? Effect.succeed(parts.map((p) => p.etag !== null))
+    : Effect.flatMap(ObjectStore, (store) =>
+        Effect.forEach(parts, (p) => Effect.map(store.stat(p.objectKey), (s) => s !== null && s.size === p.sizeBytes && s.sha256 === p.sha256)),
+      );
+
+/** The view of `session`: its received parts and, while open, fresh grants for the missing ones. */
+export const sessionWithGrants = (session: UploadSession): Effect.Effect<UploadSessionView, never, UploadsRepository | ObjectStore> =>
+  Effect.gen(function* () {
+    const parts = yield* (yield* UploadsRepository).parts(session.workspaceId, session.id);
+    const stored = yield* receivedParts(session, parts);
     const received = parts.filter((_, i) => stored[i]).map((p) => p.partNumber);
     const missing = session.status === "open" ? parts.filter((_, i) => !stored[i]) : [];
     const grants = yield* partGrants(session, missing);
     return uploadSessionView(session, grants, received);
-  }).pipe(withSpan("files.getUpload"));
+  });

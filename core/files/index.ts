@@ -29,6 +29,7 @@ export * from "./RestoreVersion.js";
 export * from "./ScanVersion.js";
 export * from "./SecurityReview.js";
 export * from "./Services.js";
+export * from "./ReportUploadPart.js";
 export * from "./SettleUpload.js";
 export * from "./SharedChildren.js";
 export * from "./ShareLinks.js";

@@ -1,5 +1,6 @@
 /**
- * The host's shared file pieces: the ObjectStore (the local blob store by default), the Scanner
+ * The host's shared file pieces: the ObjectStore (the local blob store by default; the S3 adapter
+ * when OBJECT_STORE_URL is set), the Scanner
  * (the built-in signature scanner) and the Thumbnailer (sharp), bound once by the host for every
  * module that stores bytes (projects attachments and exports; file storage later), so no
  * business module binds them itself (`FileOptions` of createHostCore). The blob grant handler is
@@ -9,19 +10,35 @@
  */
 import { Effect } from "effect";
 import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
+import { makeS3ObjectStore, type S3ObjectStore } from "../../adapters/s3/S3ObjectStore.js";
 import type { ObjectStore } from "../../ports/ObjectStore.js";
 import type { Config } from "../Config.js";
 
 /** The configuration the blob storage needs. */
-export type BlobStorageConfig = Pick<Config, "blobDir" | "blobSigningSecret" | "blobPublicUrl">;
+export type BlobStorageConfig = Pick<Config, "blobDir" | "blobSigningSecret" | "blobPublicUrl"> & Partial<Pick<Config, "objectStore">>;
 
-/** The local blob store the configuration describes. */
-export const configuredBlobStore = (config: BlobStorageConfig): LocalBlobStore =>
-  makeLocalBlobStore({
+/**
+ * The object store the configuration describes: the S3 adapter when OBJECT_STORE_URL is set
+ * (its grants are presigned URLs of the service; no grant handler is mounted), else the local
+ * blob store (whose grant handler the server mounts).
+ */
+export const configuredBlobStore = (config: BlobStorageConfig): LocalBlobStore | S3ObjectStore => {
+  const s3 = config.objectStore;
+  if (s3 !== undefined) {
+    return makeS3ObjectStore({
+      endpoint: s3.endpoint,
+      bucket: s3.bucket,
+      region: s3.region,
+      forcePathStyle: s3.forcePathStyle,
+      ...(s3.credentials !== undefined ? { credentials: s3.credentials } : {}),
+    });
+  }
+  return makeLocalBlobStore({
     dir: config.blobDir,
     signingSecret: config.blobSigningSecret,
     ...(config.blobPublicUrl !== undefined ? { publicBaseUrl: config.blobPublicUrl } : {}),
   });
+};
 
 const unconfigured = Effect.dieMessage("no ObjectStore is configured for this host (createHostCore files.store)");
 

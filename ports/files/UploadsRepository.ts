@@ -12,6 +12,11 @@ export interface UploadsRepository {
   /** The parts of a session by part number. */
   readonly parts: (workspaceId: string, sessionId: string) => Effect.Effect<ReadonlyArray<UploadPart>>;
   /**
+   * Records the ETag of a part the store received (native multipart), replacing an earlier one
+   * (the client sent the part again). Answers false when the session has no such part.
+   */
+  readonly recordPart: (req: { readonly workspaceId: string; readonly sessionId: string; readonly partNumber: number; readonly etag: string }) => Effect.Effect<boolean>;
+  /**
    * Settles an open session: `open` -> `to`, its reservation set to zero, `versionId` recorded on
    * completion. Answers the bytes the session held, or null when it was no longer open.
    */

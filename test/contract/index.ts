@@ -17,3 +17,4 @@ export * from "./payments/index.js";
 export * from "./files/index.js";
 export * from "./commerce/index.js";
 export * from "./delivery/index.js";
+export * from "./objectStoreKit.js";

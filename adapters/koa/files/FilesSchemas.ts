@@ -69,8 +69,24 @@ export const CreateUploadBody = Schema.Struct({
   }),
 });
 
+/** `/v1/uploads/:id/parts/:part_number`. */
+export const UploadPartParams = Schema.Struct({
+  id: Id,
+  part_number: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({ description: "The part's number, from 1." }),
+});
+
+const Etag = Schema.String.annotations({ description: "The `ETag` response header of the part's PUT, exactly as the store sent it (quotes included)." });
+
+/** Body of PUT /v1/uploads/:id/parts/:part_number. */
+export const ReportUploadPartBody = Schema.Struct({ etag: Etag });
+
 /** Body of POST /v1/uploads/:id/complete. */
-export const CompleteUploadBody = Schema.Struct({ sha256: Schema.String });
+export const CompleteUploadBody = Schema.Struct({
+  sha256: Schema.String,
+  parts: Schema.optional(
+    Schema.Array(Schema.Struct({ part_number: Schema.Int.pipe(Schema.between(1, 10_000)), etag: Etag })).pipe(Schema.maxItems(10_000)),
+  ).annotations({ description: "Parts stored but not yet reported (PUT /v1/uploads/:id/parts/:part_number), with their ETags." }),
+});
 
 /** Body of POST /v1/nodes/:id/downloads. */
 export const DownloadBody = Schema.Struct({

@@ -1,16 +1,26 @@
 /**
  * Routes of resumable uploads. Bytes never pass through these routes: a session answers one
  * grant per part (bound to object key, PUT, size, SHA-256 and expiry) and the client PUTs each
- * part to the object store directly; completion verifies what the store holds.
+ * part to the object store directly, then reports the part's ETag (PUT .../parts/:part_number);
+ * completion verifies what the store holds.
  */
 import { Effect } from "effect";
 import { abortUpload } from "../../../core/files/AbortUpload.js";
 import { completeUpload } from "../../../core/files/CompleteUpload.js";
 import { createUpload } from "../../../core/files/CreateUpload.js";
+import { reportUploadPart } from "../../../core/files/ReportUploadPart.js";
 import { getUpload } from "../../../core/files/UploadQueries.js";
 import { defineRoute } from "../Route.js";
 import { onNode, onUpload } from "./Callers.js";
-import { CompleteUploadBody, CreateUploadBody, IdParams, UploadResponse, VersionResponse } from "./FilesSchemas.js";
+import {
+  CompleteUploadBody,
+  CreateUploadBody,
+  IdParams,
+  ReportUploadPartBody,
+  UploadPartParams,
+  UploadResponse,
+  VersionResponse,
+} from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -23,6 +33,7 @@ export const createUploadRoute = defineRoute({
   description:
     "An editor of the parent folder (any member at the root), or of the file for a new version (`node_id`). The size is reserved against the drive's quota " +
     "in the same transaction: 413 quota_exceeded or file_too_large. PUT each part's bytes to `parts[].url` with `parts[].headers`. " +
+    "After each PUT, report the part's `ETag` response header (PUT /v1/uploads/:id/parts/:part_number). " +
     "A file of more than one part declares each part's SHA-256 in `part_sha256`. 409 name_taken when the name is taken.",
   tags,
   auth: "required",
@@ -63,6 +74,28 @@ export const getUploadRoute = defineRoute({
     ),
 });
 
+/** PUT /v1/uploads/:id/parts/:part_number — the session's owner reports a part the store received. */
+export const reportUploadPartRoute = defineRoute({
+  method: "PUT",
+  path: "/v1/uploads/:id/parts/:part_number",
+  operationId: "reportUploadPart",
+  summary: "Report a part the store received, with the ETag its PUT answered",
+  description:
+    "Idempotent: reporting again replaces the ETag (the part was sent again). With an S3-compatible store this is how the server learns " +
+    "which parts arrived (`received_parts`) and what completion hands the store; with the embedded store it is accepted and the store is asked. " +
+    "Answers the session as GET /v1/uploads/:id does. 422 for a part number the upload does not have; 409 upload_not_open once settled.",
+  tags,
+  auth: "required",
+  params: UploadPartParams,
+  body: ReportUploadPartBody,
+  responses: { 200: UploadResponse },
+  problems: [404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    onUpload(principal, params.id, ({ userId, workspaceId }) =>
+      reportUploadPart({ userId, workspaceId, uploadId: params.id, partNumber: params.part_number, etag: body.etag }),
+    ).pipe(Effect.map((session) => ({ status: 200, body: session }))),
+});
+
 /** POST /v1/uploads/:id/complete — the session's owner; keyed by session and checksum (spec). */
 export const completeUploadRoute = defineRoute({
   method: "POST",
@@ -70,7 +103,8 @@ export const completeUploadRoute = defineRoute({
   operationId: "completeUpload",
   summary: "Verify the stored object and queue its scan (202 with the quarantined version)",
   description:
-    "Keyed by session and checksum: repeating it with the same `sha256` answers the same version. 422 checksum_mismatch or size_mismatch when the " +
+    "Keyed by session and checksum: repeating it with the same `sha256` answers the same version. `parts` reports parts not reported yet. " +
+    "422 checksum_mismatch or size_mismatch when the " +
     "stored bytes differ (nothing published, the reservation released); 409 upload_incomplete (parts missing; the session stays open), " +
     "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken.",
   tags,
@@ -80,7 +114,13 @@ export const completeUploadRoute = defineRoute({
   responses: { 202: VersionResponse },
   problems: [404, 409, 422],
   handler: ({ principal, params, body }) =>
-    onUpload(principal, params.id, ({ userId, workspaceId }) => completeUpload({ userId, workspaceId, uploadId: params.id, sha256: body.sha256 })).pipe(
+    onUpload(principal, params.id, ({ userId, workspaceId }) => completeUpload({
+        userId,
+        workspaceId,
+        uploadId: params.id,
+        sha256: body.sha256,
+        parts: (body.parts ?? []).map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+      })).pipe(
       Effect.map((version) => ({ status: 202, body: version })),
     ),
 });
@@ -102,4 +142,4 @@ export const abortUploadRoute = defineRoute({
 });
 
 /** Upload routes. */
-export const uploadRoutes = [createUploadRoute, getUploadRoute, completeUploadRoute, abortUploadRoute];
+export const uploadRoutes = [createUploadRoute, getUploadRoute, reportUploadPartRoute, completeUploadRoute, abortUploadRoute];

@@ -32,6 +32,16 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
       runQuery(db, (ex) =>
         ex.selectFrom("fs_upload_parts").selectAll().where("workspace_id", "=", workspaceId).where("session_id", "=", sessionId).orderBy("part_number").execute(),
       ).pipe(Effect.map((rows) => rows.map(parts.fromRow))),
+    recordPart: (req) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_upload_parts")
+          .set({ etag: req.etag })
+          .where("workspace_id", "=", req.workspaceId)
+          .where("session_id", "=", req.sessionId)
+          .where("part_number", "=", req.partNumber)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((result) => Number(result.numUpdatedRows) > 0)),
     settle: (req) =>
       runQuery(db, (ex) =>
         ex

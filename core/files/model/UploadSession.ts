@@ -3,7 +3,9 @@
  * `sizeBytes` while open and 0 once settled — a database CHECK), holding the declared size,
  * SHA-256 and name, split into parts of `partSizeBytes`. `nodeId` is set when the upload is a new
  * version of an existing file. A completed session names its version (`versionId`), so a
- * repeated complete with the same checksum answers the same version.
+ * repeated complete with the same checksum answers the same version. With a store that has
+ * native multipart, `storeUploadId` names the store's multipart upload and each part records the
+ * ETag the client reported once the store received it.
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
@@ -28,6 +30,8 @@ export const UploadSession = Schema.Struct({
   status: UploadStatus,
   reservedBytes: Schema.Int,
   versionId: Schema.NullOr(FileVersionId),
+  /** The store's multipart upload id; null when each part is its own object. */
+  storeUploadId: Schema.NullOr(Schema.String),
   createdBy: Schema.String,
   expiresAt: Schema.DateFromSelf,
   createdAt: Schema.DateFromSelf,
@@ -35,7 +39,10 @@ export const UploadSession = Schema.Struct({
 });
 export type UploadSession = typeof UploadSession.Type;
 
-/** One part of a session: its own object, bound to its size and SHA-256. */
+/**
+ * One part of a session: its own object bound to its size and SHA-256, or (native multipart) a
+ * part of the session's object, received once the client reported its `etag`.
+ */
 export const UploadPart = Schema.Struct({
   sessionId: UploadSessionId,
   workspaceId: WorkspaceId,
@@ -43,6 +50,7 @@ export const UploadPart = Schema.Struct({
   sizeBytes: Schema.Int,
   sha256: Schema.String,
   objectKey: Schema.String,
+  etag: Schema.NullOr(Schema.String),
 });
 export type UploadPart = typeof UploadPart.Type;
 
