@@ -11,6 +11,7 @@ import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import type { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import type { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import type { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import type { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -28,6 +29,7 @@ export type FilesServices =
   | VersionsRepository
   | UploadsRepository
   | ShareLinksRepository
+  | TrashPurgeRepository
   | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory

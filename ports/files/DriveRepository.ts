@@ -25,6 +25,11 @@ export interface DriveRepository {
   readonly usage: (workspaceId: string) => Effect.Effect<{ readonly versionBytes: number; readonly openReservedBytes: number }>;
   /** Up to `limit` workspaces that have a drive, in id order, after `afterWorkspaceId` (the quota sweep's pages). */
   readonly workspaces: (afterWorkspaceId: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>>;
+  /**
+   * Advances the change retention mark to `seq` (never backwards, never past the change
+   * sequence); answers the mark now stored. Cursors before the mark expire.
+   */
+  readonly pruneThrough: (workspaceId: string, seq: number) => Effect.Effect<number>;
   /** Advances the ACL epoch (a revocation); answers the new epoch. */
   readonly bumpAclEpoch: (workspaceId: string) => Effect.Effect<number>;
 }

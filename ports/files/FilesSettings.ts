@@ -18,10 +18,17 @@ export interface FilesSettings {
   readonly securityOperators: ReadonlyArray<string>;
   /** Deepest tree a move or access check walks. */
   readonly maxDepth: number;
+  /** Days a trashed subtree is kept before the purge deletes it, unless held (FILES_TRASH_RETENTION_DAYS). */
+  readonly trashRetentionDays: number;
+  /** Days change records are kept for sync cursors (FILES_CHANGE_RETENTION_DAYS). */
+  readonly changeRetentionDays: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
-/** Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan attempts, depth 64. */
+/**
+ * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
+ * attempts, depth 64, trash kept 30 days, changes 90 days.
+ */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
   maxFileBytes: 5 * 1024 ** 3,
@@ -31,4 +38,6 @@ export const defaultFilesSettings: FilesSettings = {
   scanMaxAttempts: 5,
   maxDepth: 64,
   securityOperators: [],
+  trashRetentionDays: 30,
+  changeRetentionDays: 90,
 };

@@ -6,5 +6,6 @@ export * from "./SqlNodesRepository.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
 export * from "./SqlShareLinksRepository.js";
+export * from "./SqlTrashPurgeRepository.js";
 export * from "./SqlFilesAudit.js";
 export * from "./SqlProjectsWorkspaceDirectory.js";
