@@ -3,7 +3,8 @@ import { uploadExpiryJob } from "./ExpireUpload.js";
 import { quotaSweepJob } from "./QuotaSweep.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
 import { changeRetentionJob } from "./ChangeRetention.js";
+import { extractionJob } from "./ExtractArchive.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob, extractionJob] as const;

@@ -10,6 +10,8 @@ import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
+import type { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import type { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import type { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import type { UploadsRepository } from "../../ports/files/UploadsRepository.js";
@@ -30,6 +32,8 @@ export type FilesServices =
   | UploadsRepository
   | ShareLinksRepository
   | TrashPurgeRepository
+  | ExtractionsRepository
+  | ArchiveReader
   | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory

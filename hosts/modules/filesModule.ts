@@ -22,6 +22,8 @@ import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesReposit
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
+import { makeSqlExtractionsRepository } from "../../adapters/sql/files/SqlExtractionsRepository.js";
+import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveReader.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
@@ -36,6 +38,8 @@ import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSett
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
+import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -51,6 +55,8 @@ export type FilesPorts =
   | ChangesRepository
   | ShareLinksRepository
   | TrashPurgeRepository
+  | ExtractionsRepository
+  | ArchiveReader
   | FilesAudit
   | WorkspaceDirectory
   | FilesSettings;
@@ -84,6 +90,9 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     sqlPort(ChangesRepository, makeSqlChangesRepository),
     sqlPort(ShareLinksRepository, makeSqlShareLinksRepository),
     sqlPort(TrashPurgeRepository, makeSqlTrashPurgeRepository),
+    sqlPort(ExtractionsRepository, makeSqlExtractionsRepository),
+    // Zip extraction reads archives with yauzl (bounded by FilesSettings.extractMaxArchiveBytes).
+    Layer.succeed(ArchiveReader, makeYauzlArchiveReader()),
     sqlPort(FilesAudit, makeSqlFilesAudit),
     options.directory === undefined ? sqlPort(WorkspaceDirectory, makeSqlProjectsWorkspaceDirectory) : Layer.succeed(WorkspaceDirectory, options.directory),
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),

@@ -21,7 +21,7 @@ export interface DriveRepository {
   readonly setQuota: (workspaceId: string, quotaBytes: number, at: Date) => Effect.Effect<boolean>;
   /** Allocates the next change sequence number of the workspace (locks the drive row). */
   readonly nextChangeSeq: (workspaceId: string) => Effect.Effect<number>;
-  /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions. */
+  /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions and running extractions. */
   readonly usage: (workspaceId: string) => Effect.Effect<{ readonly versionBytes: number; readonly openReservedBytes: number }>;
   /** Up to `limit` workspaces that have a drive, in id order, after `afterWorkspaceId` (the quota sweep's pages). */
   readonly workspaces: (afterWorkspaceId: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>>;

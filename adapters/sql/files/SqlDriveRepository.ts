@@ -76,7 +76,13 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
           .where("workspace_id", "=", workspaceId)
           .where("status", "=", "open")
           .executeTakeFirstOrThrow();
-        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) };
+        const extracting = await ex
+          .selectFrom("fs_extractions")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("reserved_bytes"), sql`0`).as("bytes"))
+          .where("workspace_id", "=", workspaceId)
+          .where("status", "=", "running")
+          .executeTakeFirstOrThrow();
+        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) + toNumber(extracting.bytes) };
       }),
     workspaces: (afterWorkspaceId, limit) =>
       runQuery(db, (ex) => {

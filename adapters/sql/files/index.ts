@@ -2,6 +2,7 @@
 export * from "./migrations/index.js";
 export * from "./SqlChangesRepository.js";
 export * from "./SqlDriveRepository.js";
+export * from "./SqlExtractionsRepository.js";
 export * from "./SqlNodesRepository.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
