@@ -41,6 +41,10 @@ export interface Config {
   readonly filesDefaultQuotaBytes: number;
   /** User ids of file storage's security operators (FILES_SECURITY_OPERATORS, comma-separated): quarantine review and audited samples. */
   readonly filesSecurityOperators: ReadonlyArray<string>;
+  /** Days a trashed file or folder is kept before the purge deletes it, unless under legal hold (FILES_TRASH_RETENTION_DAYS, default 30; 1 to 3650). */
+  readonly filesTrashRetentionDays: number;
+  /** Days sync change records are kept; older cursors answer 410 cursor_expired (FILES_CHANGE_RETENTION_DAYS, default 90; 1 to 3650). */
+  readonly filesChangeRetentionDays: number;
   /**
    * Secrets the payment provider signs its webhooks with (PROVIDER_WEBHOOK_SECRET, comma-separated
    * during rotation). None: every provider webhook is refused.
@@ -356,6 +360,8 @@ export const loadConfig = (env: Env = process.env): Config => {
   if (badSecurityOperator !== undefined) {
     r.problem("FILES_SECURITY_OPERATORS", `${Reader.shown(badSecurityOperator)} is not a user id`, "comma-separated user UUIDs");
   }
+  const filesTrashRetentionDays = r.integer("FILES_TRASH_RETENTION_DAYS", 30, 1, 3650, "a whole number of days such as 30");
+  const filesChangeRetentionDays = r.integer("FILES_CHANGE_RETENTION_DAYS", 90, 1, 3650, "a whole number of days such as 90");
   const providerWebhookSecrets = r.list("PROVIDER_WEBHOOK_SECRET");
   const blobDir = r.path("BLOB_DIR", path.join(dataDir, "blobs"));
   const smtpUrl = r.url("SMTP_URL", ["smtp:", "smtps:"], "an SMTP URL such as smtp://user:password@mail.example.com:587");
@@ -423,6 +429,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     platformOperators,
     filesDefaultQuotaBytes,
     filesSecurityOperators,
+    filesTrashRetentionDays,
+    filesChangeRetentionDays,
     providerWebhookSecrets,
     blobDir,
     blobSigningSecret,

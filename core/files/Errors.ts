@@ -98,3 +98,6 @@ export class VersionQuarantined extends DomainError("VersionQuarantined", "versi
     return { version_status: this.status };
   }
 }
+
+/** A file without a published version cannot be extracted (409 no_published_version): its bytes were never found clean. */
+export class NoPublishedVersion extends DomainError("NoPublishedVersion", "no_published_version", "conflict")<{ readonly nodeId: string }> {}

@@ -2,6 +2,9 @@
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { quotaSweepJob } from "./QuotaSweep.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
+import { changeRetentionJob } from "./ChangeRetention.js";
+import { extractionJob } from "./ExtractArchive.js";
 import { scanVersionJob } from "./ScanVersion.js";
+import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob, extractionJob] as const;

@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect";
 import { NotFound } from "../kernel/Errors.js";
+import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
@@ -24,3 +25,7 @@ export const uploadWorkspace = (uploadId: string): Effect.Effect<string, NotFoun
 /** The workspace of a file version, or NotFound. */
 export const versionWorkspace = (versionId: string): Effect.Effect<string, NotFound, VersionsRepository> =>
   Effect.flatMap(VersionsRepository, (versions) => versions.workspaceOf(versionId)).pipe(Effect.flatMap(found("version")));
+
+/** The workspace of an archive extraction, or NotFound. */
+export const extractionWorkspace = (extractionId: string): Effect.Effect<string, NotFound, ExtractionsRepository> =>
+  Effect.flatMap(ExtractionsRepository, (extractions) => extractions.workspaceOf(extractionId)).pipe(Effect.flatMap(found("extraction")));

@@ -10,11 +10,10 @@ import { now } from "../kernel/Clock.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { nextDailyRunAt, utcDay } from "./DailyRun.js";
 import { quotaSweepJobType } from "./QuotaSweepJobType.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
 import { withSpan } from "../kernel/Span.js";
-
-const dayMs = 86_400_000;
 
 /** The UTC hour the sweep runs at. */
 export const quotaSweepHourUtc = 3;
@@ -22,13 +21,8 @@ export const quotaSweepHourUtc = 3;
 /** Workspaces per sweep page. */
 export const quotaSweepPageSize = 500;
 
-const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
 /** The first sweep time strictly after `nowMs`. */
-export const nextQuotaSweepAt = (nowMs: number): number => {
-  const runAt = Math.floor(nowMs / dayMs) * dayMs + quotaSweepHourUtc * 3_600_000;
-  return runAt <= nowMs ? runAt + dayMs : runAt;
-};
+export const nextQuotaSweepAt = (nowMs: number): number => nextDailyRunAt(nowMs, quotaSweepHourUtc);
 
 /** Schedules the next sweep after `nowMs` (a no-op when that day's is already scheduled). */
 export const scheduleQuotaSweep = (nowMs: number): Effect.Effect<void, never, Jobs> => {

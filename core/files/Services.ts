@@ -10,7 +10,10 @@ import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
+import type { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import type { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import type { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import type { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import type { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import type { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -28,6 +31,9 @@ export type FilesServices =
   | VersionsRepository
   | UploadsRepository
   | ShareLinksRepository
+  | TrashPurgeRepository
+  | ExtractionsRepository
+  | ArchiveReader
   | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory

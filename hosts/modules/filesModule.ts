@@ -1,7 +1,8 @@
 /**
  * The file storage module as a host sees it: the Layer of its ports (`FilesPorts`: the
  * repositories over the host's database, the workspace directory and the settings), routes,
- * migrations, jobs (scan, upload expiry, quota reconciliation and its daily sweep) and the `drive:<workspace id>`
+ * migrations, jobs (scan, upload expiry, quota reconciliation and its daily sweep, trash purge,
+ * change retention) and the `drive:<workspace id>`
  * channel. Bytes go through the host's shared ObjectStore and Scanner (blobStorageModule.ts),
  * never through this module's routes.
  *
@@ -9,7 +10,7 @@
  * workspaces (SqlProjectsWorkspaceDirectory: the reference server composes both); a host that
  * embeds file storage alone passes its own `directory`.
  */
-import { Layer } from "effect";
+import { Effect, Layer } from "effect";
 import { filesRoutes } from "../../adapters/koa/files/index.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -20,17 +21,25 @@ import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
+import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
+import { makeSqlExtractionsRepository } from "../../adapters/sql/files/SqlExtractionsRepository.js";
+import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveReader.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
 import { filesJobs } from "../../core/files/Jobs.js";
+import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
+import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
+import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -45,6 +54,9 @@ export type FilesPorts =
   | UploadsRepository
   | ChangesRepository
   | ShareLinksRepository
+  | TrashPurgeRepository
+  | ExtractionsRepository
+  | ArchiveReader
   | FilesAudit
   | WorkspaceDirectory
   | FilesSettings;
@@ -53,8 +65,9 @@ export type FilesPorts =
 export interface FilesModuleOptions {
   /**
    * Limits and operators; `defaultFilesSettings` for what is omitted. The reference server sets
-   * `defaultQuotaBytes` from FILES_DEFAULT_QUOTA_BYTES and `securityOperators` from
-   * FILES_SECURITY_OPERATORS.
+   * `defaultQuotaBytes` from FILES_DEFAULT_QUOTA_BYTES, `securityOperators` from
+   * FILES_SECURITY_OPERATORS, `trashRetentionDays` from FILES_TRASH_RETENTION_DAYS and
+   * `changeRetentionDays` from FILES_CHANGE_RETENTION_DAYS.
    */
   readonly settings?: Partial<FilesSettings>;
   /** Workspace membership; the project module's workspaces (same database) when omitted. */
@@ -76,6 +89,10 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     sqlPort(UploadsRepository, makeSqlUploadsRepository),
     sqlPort(ChangesRepository, makeSqlChangesRepository),
     sqlPort(ShareLinksRepository, makeSqlShareLinksRepository),
+    sqlPort(TrashPurgeRepository, makeSqlTrashPurgeRepository),
+    sqlPort(ExtractionsRepository, makeSqlExtractionsRepository),
+    // Zip extraction reads archives with yauzl (bounded by FilesSettings.extractMaxArchiveBytes).
+    Layer.succeed(ArchiveReader, makeYauzlArchiveReader()),
     sqlPort(FilesAudit, makeSqlFilesAudit),
     options.directory === undefined ? sqlPort(WorkspaceDirectory, makeSqlProjectsWorkspaceDirectory) : Layer.succeed(WorkspaceDirectory, options.directory),
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
@@ -89,8 +106,10 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   migrations: filesMigrations,
   // Scanning, upload expiry and quota reconciliation use the host's ObjectStore and Scanner.
   jobHandlers: filesJobs,
-  // The daily quota sweep (03:00 UTC) schedules a reconciliation per drive.
-  scheduleRecurring: scheduleQuotaSweep,
+  // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge
+  // (04:00) deletes trashed subtrees past retention unless held, the change retention (04:30)
+  // prunes the change log.
+  scheduleRecurring: (nowMs) => Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs)], { discard: true }),
   channelAuthorizers: [driveChannelAuthorizer],
   channelsFor: filesChannelsFor,
 });

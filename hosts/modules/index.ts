@@ -26,6 +26,8 @@ export type ReferenceModulesConfig = Pick<
   | "paymentProviderTimeoutMs"
   | "filesDefaultQuotaBytes"
   | "filesSecurityOperators"
+  | "filesTrashRetentionDays"
+  | "filesChangeRetentionDays"
   | "delivery"
   | "commerce"
 >;
@@ -44,7 +46,16 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),
       }),
     )
-    .add(makeFilesModule({ settings: { defaultQuotaBytes: config.filesDefaultQuotaBytes, securityOperators: config.filesSecurityOperators } }))
+    .add(
+      makeFilesModule({
+        settings: {
+          defaultQuotaBytes: config.filesDefaultQuotaBytes,
+          securityOperators: config.filesSecurityOperators,
+          trashRetentionDays: config.filesTrashRetentionDays,
+          changeRetentionDays: config.filesChangeRetentionDays,
+        },
+      }),
+    )
     .add(
       makeCommerceModule({
         mailer: configuredMailer(config.mail),

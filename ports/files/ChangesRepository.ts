@@ -16,5 +16,12 @@ export interface ChangesRepository {
     readonly afterSeq: number;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<{ readonly change: Change; readonly node: Node }>>;
+  /** The highest seq of the workspace's changes recorded before `at` (0 when none). */
+  readonly lastSeqBefore: (workspaceId: string, at: Date) => Effect.Effect<number>;
+  /**
+   * Deletes the workspace's changes at or below `seq`; answers how many. The database refuses
+   * deleting a change above the drive's `pruned_through_seq` (advance it first).
+   */
+  readonly deleteThrough: (workspaceId: string, seq: number) => Effect.Effect<number>;
 }
 export const ChangesRepository = Context.GenericTag<ChangesRepository>("domainkit/files/ChangesRepository");

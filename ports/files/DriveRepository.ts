@@ -21,10 +21,15 @@ export interface DriveRepository {
   readonly setQuota: (workspaceId: string, quotaBytes: number, at: Date) => Effect.Effect<boolean>;
   /** Allocates the next change sequence number of the workspace (locks the drive row). */
   readonly nextChangeSeq: (workspaceId: string) => Effect.Effect<number>;
-  /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions. */
+  /** Usage recomputed from the rows: bytes of every stored object of a version (each once), bytes held by open sessions and running extractions. */
   readonly usage: (workspaceId: string) => Effect.Effect<{ readonly versionBytes: number; readonly openReservedBytes: number }>;
   /** Up to `limit` workspaces that have a drive, in id order, after `afterWorkspaceId` (the quota sweep's pages). */
   readonly workspaces: (afterWorkspaceId: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>>;
+  /**
+   * Advances the change retention mark to `seq` (never backwards, never past the change
+   * sequence); answers the mark now stored. Cursors before the mark expire.
+   */
+  readonly pruneThrough: (workspaceId: string, seq: number) => Effect.Effect<number>;
   /** Advances the ACL epoch (a revocation); answers the new epoch. */
   readonly bumpAclEpoch: (workspaceId: string) => Effect.Effect<number>;
 }

@@ -18,10 +18,27 @@ export interface FilesSettings {
   readonly securityOperators: ReadonlyArray<string>;
   /** Deepest tree a move or access check walks. */
   readonly maxDepth: number;
+  /** Days a trashed subtree is kept before the purge deletes it, unless held (FILES_TRASH_RETENTION_DAYS). */
+  readonly trashRetentionDays: number;
+  /** Days change records are kept for sync cursors (FILES_CHANGE_RETENTION_DAYS). */
+  readonly changeRetentionDays: number;
+  /** Largest archive an extraction reads (it is held in memory while extracting). */
+  readonly extractMaxArchiveBytes: number;
+  /** Most entries (files and folders) an archive may hold. */
+  readonly extractMaxEntries: number;
+  /** Most content (declared uncompressed bytes) an archive may hold. */
+  readonly extractMaxTotalBytes: number;
+  /** Largest compression ratio of an entry of at least `extractRatioMinBytes`. */
+  readonly extractMaxRatio: number;
+  readonly extractRatioMinBytes: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
-/** Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan attempts, depth 64. */
+/**
+ * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
+ * attempts, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
+ * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more.
+ */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
   maxFileBytes: 5 * 1024 ** 3,
@@ -31,4 +48,11 @@ export const defaultFilesSettings: FilesSettings = {
   scanMaxAttempts: 5,
   maxDepth: 64,
   securityOperators: [],
+  trashRetentionDays: 30,
+  changeRetentionDays: 90,
+  extractMaxArchiveBytes: 256 * 1024 ** 2,
+  extractMaxEntries: 10_000,
+  extractMaxTotalBytes: 4 * 1024 ** 3,
+  extractMaxRatio: 100,
+  extractRatioMinBytes: 1024 ** 2,
 };

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect";
 import { callerId } from "../../../core/files/Caller.js";
-import { nodeWorkspace, uploadWorkspace, versionWorkspace } from "../../../core/files/Locate.js";
+import { extractionWorkspace, nodeWorkspace, uploadWorkspace, versionWorkspace } from "../../../core/files/Locate.js";
 import type { Principal } from "../../../ports/Principal.js";
 
 /** Who acts, in which workspace. */
@@ -27,6 +27,10 @@ export const onUpload = <A, E, R>(principal: Principal, uploadId: string, f: (ac
 /** Runs `f` as the calling user in the workspace of version `versionId`. */
 export const onVersion = <A, E, R>(principal: Principal, versionId: string, f: (acting: Acting) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(callerId(principal), (userId) => Effect.flatMap(versionWorkspace(versionId), (workspaceId) => f({ userId, workspaceId })));
+
+/** Runs `f` as the calling user in the workspace of archive extraction `extractionId`. */
+export const onExtraction = <A, E, R>(principal: Principal, extractionId: string, f: (acting: Acting) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(callerId(principal), (userId) => Effect.flatMap(extractionWorkspace(extractionId), (workspaceId) => f({ userId, workspaceId })));
 
 /** Runs `f` as the calling user in workspace `workspaceId` (the route names it). */
 export const inWorkspace = <A, E, R>(principal: Principal, workspaceId: string, f: (acting: Acting) => Effect.Effect<A, E, R>) =>

@@ -9,6 +9,7 @@ import { wireShape } from "../../../core/kernel/Wire.js";
 import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
 import { ChangeItem } from "../../../core/files/model/Change.js";
 import { DriveView } from "../../../core/files/model/Drive.js";
+import { ExtractionView } from "../../../core/files/model/Extraction.js";
 import { FileVersionView } from "../../../core/files/model/FileVersion.js";
 import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
 import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
@@ -170,3 +171,9 @@ export const ChangesPageResponse = Schema.Struct({
 
 /** The outcome of a review: the version's status now (`skipped` when it had already moved). */
 export const ReviewResponse = Schema.Struct({ version_id: Schema.String, status: Schema.String });
+
+/** Body of POST /v1/nodes/:id/extract: the destination folder (default: the archive's folder). */
+export const ExtractBody = Schema.Struct({ parent_id: Schema.optional(Schema.NullOr(Id)) });
+
+/** An archive extraction as its requester reads it. */
+export const ExtractionResponse = wireShape(ExtractionView);

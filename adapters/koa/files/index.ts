@@ -1,6 +1,7 @@
 /** Every route of the file storage module. */
 import { changeRoutes } from "./ChangeRoutes.js";
 import { driveRoutes } from "./DriveRoutes.js";
+import { extractionRoutes } from "./ExtractionRoutes.js";
 import { nodeRoutes } from "./NodeRoutes.js";
 import { permissionRoutes } from "./PermissionRoutes.js";
 import { securityRoutes } from "./SecurityRoutes.js";
@@ -17,6 +18,7 @@ export * from "./PermissionRoutes.js";
 export * from "./ShareLinkRoutes.js";
 export * from "./ChangeRoutes.js";
 export * from "./SecurityRoutes.js";
+export * from "./ExtractionRoutes.js";
 
 /** The file storage module's routes, in documentation order. */
 export const filesRoutes = [
@@ -28,4 +30,5 @@ export const filesRoutes = [
   ...fileShareLinkRoutes,
   ...changeRoutes,
   ...securityRoutes,
+  ...extractionRoutes,
 ];

@@ -11,7 +11,7 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { ChangesRepository } from "../../../ports/files/ChangesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the changes repository over `db`. */
@@ -50,6 +50,19 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
             }),
           })),
         ),
+      ),
+    lastSeqBefore: (workspaceId, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_changes")
+          .select((eb) => eb.fn.coalesce(eb.fn.max("seq"), sql`0`).as("seq"))
+          .where("workspace_id", "=", workspaceId)
+          .where("created_at", "<", f.timeToDb(at))
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.seq))),
+    deleteThrough: (workspaceId, seq) =>
+      runQuery(db, (ex) => ex.deleteFrom("fs_changes").where("workspace_id", "=", workspaceId).where("seq", "<=", seq).executeTakeFirst()).pipe(
+        Effect.map((r) => Number(r.numDeletedRows)),
       ),
   };
 };

@@ -76,13 +76,28 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
           .where("workspace_id", "=", workspaceId)
           .where("status", "=", "open")
           .executeTakeFirstOrThrow();
-        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) };
+        const extracting = await ex
+          .selectFrom("fs_extractions")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("reserved_bytes"), sql`0`).as("bytes"))
+          .where("workspace_id", "=", workspaceId)
+          .where("status", "=", "running")
+          .executeTakeFirstOrThrow();
+        return { versionBytes: toNumber(versions.bytes), openReservedBytes: toNumber(open.bytes) + toNumber(extracting.bytes) };
       }),
     workspaces: (afterWorkspaceId, limit) =>
       runQuery(db, (ex) => {
         const q = ex.selectFrom("fs_drives").select("workspace_id").orderBy("workspace_id").limit(limit);
         return (afterWorkspaceId === null ? q : q.where("workspace_id", ">", afterWorkspaceId)).execute();
       }).pipe(Effect.map((rows) => rows.map((row) => String(row.workspace_id)))),
+    pruneThrough: (workspaceId, seq) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_drives")
+          .set({ pruned_through_seq: sql`CASE WHEN ${seq} > change_seq THEN change_seq WHEN ${seq} > pruned_through_seq THEN ${seq} ELSE pruned_through_seq END` })
+          .where("workspace_id", "=", workspaceId)
+          .returning("pruned_through_seq")
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => (r === undefined ? 0 : toNumber(r.pruned_through_seq)))),
     bumpAclEpoch: (workspaceId) =>
       runQuery(db, (ex) =>
         ex

@@ -1,0 +1,93 @@
+/**
+ * TrashPurgeRepository over Kysely (both dialects). Every statement walks the subtree with the
+ * same recursive CTE (every node under the root, trashed or not), so a subtree of any size is
+ * never turned into a parameter list. The walk's step is `sub CROSS JOIN fs_nodes`, which keeps
+ * SQLite seeking children by parent (SqlNodesRepository explains).
+ */
+import { Effect } from "effect";
+import { sql, type RawBuilder } from "kysely";
+import type { TrashPurgeRepository } from "../../../ports/files/TrashPurgeRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** `WITH RECURSIVE sub (id)`: the root and every node under it. */
+const subtree = (workspaceId: string, rootId: string): RawBuilder<unknown> => sql`
+  WITH RECURSIVE sub (id) AS (
+    SELECT id FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${rootId}
+    UNION ALL
+    SELECT n.id FROM sub s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${workspaceId}
+  )`;
+
+/** Builds the trash purge repository over `db`. */
+export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeRepository => {
+  const f = featuresFor(db);
+  const yes = db.dialect === "postgres" ? sql`true` : sql`1`;
+  return {
+    dueRoots: (before, after, limit) =>
+      runQuery(db, (ex) => {
+        const q = ex
+          .selectFrom("fs_nodes")
+          .select(["workspace_id", "id", "trashed_at"])
+          .where("trashed_at", "is not", null)
+          .whereRef("trash_root_id", "=", "id")
+          .where("trashed_at", "<", f.timeToDb(before));
+        const paged =
+          after === null
+            ? q
+            : q.where((eb) =>
+                eb.or([eb("trashed_at", ">", f.timeToDb(after[0])), eb.and([eb("trashed_at", "=", f.timeToDb(after[0])), eb("id", ">", after[1])])]),
+              );
+        return paged.orderBy("trashed_at").orderBy("id").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) => rows.map((row) => ({ workspaceId: String(row.workspace_id), nodeId: String(row.id), trashedAt: f.timeFromDb(row.trashed_at) }))),
+      ),
+    survey: (workspaceId, rootId) =>
+      runQuery(db, async (ex) => {
+        const nodes = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT count(*) AS node_count,
+                 coalesce(sum(CASE WHEN n.legal_hold = ${yes} THEN 1 ELSE 0 END), 0) AS held,
+                 coalesce(sum(CASE WHEN n.trashed_at IS NULL THEN 1 ELSE 0 END), 0) AS active
+          FROM sub s CROSS JOIN fs_nodes n WHERE n.id = s.id`.execute(ex);
+        const open = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT count(*) AS open FROM fs_upload_sessions u
+          WHERE u.workspace_id = ${workspaceId} AND u.status = 'open'
+            AND (u.parent_id IN (SELECT id FROM sub) OR u.node_id IN (SELECT id FROM sub))`.execute(ex);
+        const versions = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT count(*) AS versions FROM fs_file_versions v WHERE v.workspace_id = ${workspaceId} AND v.node_id IN (SELECT id FROM sub)`.execute(ex);
+        const objects = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT DISTINCT v.object_key, v.size_bytes FROM fs_file_versions v
+          WHERE v.workspace_id = ${workspaceId} AND v.node_id IN (SELECT id FROM sub)
+            AND NOT EXISTS (
+              SELECT 1 FROM fs_file_versions o
+              WHERE o.workspace_id = ${workspaceId} AND o.object_key = v.object_key AND o.node_id NOT IN (SELECT id FROM sub)
+            )
+          ORDER BY v.object_key`.execute(ex);
+        const changes = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT coalesce(max(c.seq), 0) AS seq FROM fs_changes c WHERE c.workspace_id = ${workspaceId} AND c.node_id IN (SELECT id FROM sub)`.execute(ex);
+        const counts = nodes.rows[0] ?? {};
+        return {
+          nodeCount: toNumber(counts.node_count),
+          held: toNumber(counts.held) > 0,
+          active: toNumber(counts.active) > 0,
+          openUploads: toNumber(open.rows[0]?.open) > 0,
+          versionCount: toNumber(versions.rows[0]?.versions),
+          releasedObjects: objects.rows.map((row) => ({ key: String(row.object_key), sizeBytes: toNumber(row.size_bytes) })),
+          lastChangeSeq: toNumber(changes.rows[0]?.seq),
+        };
+      }),
+    remove: (workspaceId, rootId) =>
+      Effect.asVoid(
+        runQuery(db, async (ex) => {
+          const inSub = sql`IN (SELECT id FROM sub)`;
+          const sessions = sql`SELECT id FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`;
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_acl_entries WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_share_links WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_file_versions WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_parts WHERE workspace_id = ${workspaceId} AND session_id IN (${sessions})`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id ${inSub}`.execute(ex);
+        }),
+      ),
+  };
+};

@@ -1,0 +1,98 @@
+/**
+ * The trash retention purge of one trash root (spec: "trash purge follows retention and legal
+ * hold"). In one transaction, under the drive lock (so no namespace change, restore or upload
+ * completion interleaves): the root must still be trashed and past retention; the subtree under
+ * it (every node, whatever its own trash state) is kept whole while any node of it is under
+ * legal hold, not trashed, or the target of an open upload session (that session's expiry or
+ * completion settles it first; the next run purges). Otherwise its change rows are pruned (the
+ * retention mark advances over them: a cursor from before the tombstone expires, it can no
+ * longer learn of the deletion), its rows are deleted, the bytes of the objects only it
+ * referenced are released from `used_bytes` once, and an audit entry records the purge. The
+ * objects are removed after commit; an object another version still references is kept.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Ids } from "../../ports/Ids.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
+import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { TrashPurgeRepository, type PurgedObject } from "../../ports/files/TrashPurgeRepository.js";
+import { withSpan } from "../kernel/Span.js";
+
+/** The actor recorded for purges. */
+export const trashRetentionActor = "system:files-trash-retention";
+
+/** What one purge attempt did. */
+export type PurgeOutcome =
+  | { readonly outcome: "purged"; readonly nodes: number; readonly versions: number; readonly releasedBytes: number }
+  /** A node of the subtree is under legal hold: kept, tried again on the next run. */
+  | { readonly outcome: "held" }
+  /** An open upload or an active node in the subtree: kept until it settles. */
+  | { readonly outcome: "busy" }
+  /** Restored, purged already, or not yet past retention. */
+  | { readonly outcome: "not_due" };
+
+/** An outcome and the objects to remove once it committed. */
+interface Settled {
+  readonly outcome: PurgeOutcome;
+  readonly objects: ReadonlyArray<PurgedObject>;
+}
+
+const kept = (outcome: "held" | "busy" | "not_due"): Settled => ({ outcome: { outcome }, objects: [] });
+
+/** Purges the trash root `rootId` when it was trashed before `cutoff`. */
+export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date) =>
+  Effect.gen(function* () {
+    const done = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const drive = yield* (yield* DriveRepository).lock(workspaceId);
+        const root = yield* (yield* NodesRepository).find(workspaceId, rootId);
+        if (drive === null || root === null || root.trashedAt === null || root.trashRootId !== root.id || root.trashedAt.getTime() >= cutoff.getTime()) {
+          return kept("not_due");
+        }
+        const purge = yield* TrashPurgeRepository;
+        const survey = yield* purge.survey(workspaceId, rootId);
+        if (survey.held) return kept("held");
+        if (survey.active || survey.openUploads) return kept("busy");
+        if (survey.lastChangeSeq > drive.prunedThroughSeq) yield* (yield* DriveRepository).pruneThrough(workspaceId, survey.lastChangeSeq);
+        yield* (yield* ChangesRepository).deleteThrough(workspaceId, Math.max(survey.lastChangeSeq, drive.prunedThroughSeq));
+        yield* purge.remove(workspaceId, rootId);
+        const releasedBytes = survey.releasedObjects.reduce((sum, o) => sum + o.sizeBytes, 0);
+        const at = yield* now;
+        if (releasedBytes > 0) yield* (yield* DriveRepository).adjust(workspaceId, { reserved: 0, used: -releasedBytes }, at);
+        yield* (yield* FilesAudit).append({
+          id: yield* (yield* Ids).next,
+          workspaceId: root.workspaceId,
+          actorId: trashRetentionActor,
+          action: "node.purged",
+          targetId: rootId,
+          reason: null,
+          data: {
+            name: root.name,
+            kind: root.kind,
+            trashed_at: root.trashedAt.toISOString(),
+            nodes: survey.nodeCount,
+            versions: survey.versionCount,
+            released_bytes: releasedBytes,
+          },
+          createdAt: at,
+        });
+        const purged: Settled = { outcome: { outcome: "purged", nodes: survey.nodeCount, versions: survey.versionCount, releasedBytes }, objects: survey.releasedObjects };
+        return purged;
+      }),
+    );
+    // After commit: the rows are gone, so nothing can reach these objects any more.
+    const store = yield* ObjectStore;
+    yield* Effect.forEach(
+      done.objects,
+      (o) =>
+        store.remove(o.key).pipe(
+          Effect.catchAllDefect((defect) => Effect.logWarning("files: a purged object was not removed").pipe(Effect.annotateLogs({ key: o.key, defect: String(defect) }))),
+        ),
+      { discard: true },
+    );
+    return done.outcome;
+  }).pipe(withSpan("files.purgeTrashRoot"));
