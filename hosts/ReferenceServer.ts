@@ -35,7 +35,7 @@ import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type FileOpt
 export interface ServerOptions<P = ReferencePorts> {
   /** The modules to mount; the reference modules (hosts/modules/index.ts) when omitted. */
   readonly modules?: HostModules<P>;
-  /** The Scanner and Thumbnailer (the ObjectStore is the configured local blob store). */
+  /** The Scanner and Thumbnailer (the ObjectStore is the configured one: the local blob store, or S3 with OBJECT_STORE_URL). */
   readonly files?: Omit<FileOptions, "store">;
   readonly logger?: Logger;
   readonly limits?: Partial<Limits>;
@@ -148,6 +148,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     observed.close();
     await worker?.stop();
     await core.close();
+    // The S3 adapter holds an HTTP client (sockets); the local store holds nothing.
+    if ("close" in blobStore) blobStore.close();
     await tracing?.shutdown();
   };
   const http = await startHttpServer(app, {
