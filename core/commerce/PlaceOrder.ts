@@ -32,12 +32,13 @@ import { authorizeOrderPayment, orderPaymentKey } from "./OrderPayments.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { withSpan } from "../kernel/Span.js";
+import { type CartId, OrderId, OrderLineId, ReservationId, type StoreId, type VariantId } from "./model/Ids.js";
 
 /** How long checkout holds stock before the expiry job releases it (docs/decisions.md, E-commerce). */
 export const reservationLifetime = Duration.minutes(15);
 
 export interface PlaceOrderInput {
-  readonly cartId: string;
+  readonly cartId: CartId;
   readonly paymentMethod: string;
   readonly shippingAddress: ShippingAddress;
   readonly email: string | null;
@@ -76,7 +77,7 @@ const validate = (input: PlaceOrderInput): FieldError[] => {
 };
 
 /** Reserves `quantity` of a variant across locations, most available first; the reservations made. */
-const reserveLine = (orderId: string, storeId: string, variantId: string, quantity: number, expiresAt: Date) =>
+const reserveLine = (orderId: OrderId, storeId: StoreId, variantId: VariantId, quantity: number, expiresAt: Date) =>
   Effect.gen(function* () {
     const inventory = yield* InventoryRepository;
     const ids = yield* Ids;
@@ -92,7 +93,7 @@ const reserveLine = (orderId: string, storeId: string, variantId: string, quanti
       // The conditional update decides; after a lost race, re-read this location once and retry.
       for (let attempt = 0; take > 0 && attempt < 3; attempt++) {
         if (yield* inventory.reserve(variantId, level.locationId, take, at)) {
-          made.push({ id: yield* ids.next, storeId, orderId, variantId, locationId: level.locationId, quantity: take, status: "active", expiresAt, createdAt: at, updatedAt: at });
+          made.push({ id: ReservationId.make(yield* ids.next), storeId, orderId, variantId, locationId: level.locationId, quantity: take, status: "active", expiresAt, createdAt: at, updatedAt: at });
           remaining -= take;
           break;
         }
@@ -126,7 +127,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
     const orders = yield* OrdersRepository;
     const carts = yield* CartsRepository;
     const ids = yield* Ids;
-    const orderId = yield* ids.next;
+    const orderId = OrderId.make(yield* ids.next);
     const actor = shopperActor(shopper);
 
     const written = yield* (yield* Transactions).run(
@@ -177,7 +178,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         const lines: OrderLine[] = [];
         for (const l of price.lines) {
           lines.push({
-            id: yield* ids.next,
+            id: OrderLineId.make(yield* ids.next),
             storeId: store.id,
             orderId,
             variantId: l.variantId,

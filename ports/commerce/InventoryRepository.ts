@@ -4,6 +4,7 @@
  * available, reservation still in the expected status), so races are decided by the database.
  */
 import { Context, type Effect } from "effect";
+import type { LocationId, StoreId, VariantId } from "../../core/commerce/model/Ids.js";
 import type { Reservation, ReservationStatus } from "../../core/commerce/model/Reservation.js";
 import type { StockAdjustment, StockLevel } from "../../core/commerce/model/StockLevel.js";
 
@@ -16,9 +17,9 @@ export interface InventoryRepository {
    * `reserved`; the row after, or null when refused.
    */
   readonly adjust: (input: {
-    readonly storeId: string;
-    readonly variantId: string;
-    readonly locationId: string;
+    readonly storeId: StoreId;
+    readonly variantId: VariantId;
+    readonly locationId: LocationId;
     readonly delta: number;
     readonly now: Date;
   }) => Effect.Effect<StockLevel | null>;

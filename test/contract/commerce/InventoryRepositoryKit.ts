@@ -14,14 +14,14 @@ import { InventoryRepository } from "../../../ports/commerce/InventoryRepository
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { orderRecord, seedStore, uid } from "./fixtures.js";
+import { kitId, orderRecord, seedStore } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type InventoryKitPorts = InventoryRepository | StoresRepository | CatalogRepository | OrdersRepository;
 
-const store = uid("store", 1);
-const location = uid("loc", 1);
-const variant = uid("var", 1);
+const store = kitId.store(1);
+const location = kitId.loc(1);
+const variant = kitId.var(1);
 
 const inventory = <A>(f: (r: InventoryRepository) => Effect.Effect<A>) => Effect.flatMap(InventoryRepository, f);
 
@@ -36,9 +36,9 @@ const seedWithStock = (onHand: number) =>
 const order = (n: number) => orderRecord(n);
 
 const reservation = (n: number, quantity: number): Reservation => ({
-  id: uid("res", n),
+  id: kitId.res(n),
   storeId: store,
-  orderId: uid("order", n),
+  orderId: kitId.order(n),
   variantId: variant,
   locationId: location,
   quantity,
@@ -106,16 +106,16 @@ export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
       await run(inventory((r) => r.insertReservation(reservation(1, 2))));
       await run(inventory((r) => r.reserve(variant, location, 1, at(2))));
       await run(inventory((r) => r.insertReservation(reservation(2, 1))));
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active"], "released", at(3)))));
-      t.notOk(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active"], "released", at(4)))), "released once");
-      t.notOk(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active", "committed"], "consumed", at(4)))), "a released one cannot be consumed");
-      t.equal((await run(inventory((r) => r.findReservation(uid("res", 1)))))?.status, "released");
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 2), ["active"], "committed", at(5)))));
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 2), ["committed"], "consumed", at(6)))));
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(3)))));
+      t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(4)))), "released once");
+      t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active", "committed"], "consumed", at(4)))), "a released one cannot be consumed");
+      t.equal((await run(inventory((r) => r.findReservation(kitId.res(1)))))?.status, "released");
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["active"], "committed", at(5)))));
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["committed"], "consumed", at(6)))));
       await run(inventory((r) => r.consume(variant, location, 1, at(6))));
       const level = await run(stock);
       t.same([level?.onHand, level?.reserved], [4, 2], "one unit left the warehouse with its reservation");
-      t.same((await run(inventory((r) => r.reservationsOfOrder(uid("order", 2))))).map((r) => r.status), ["consumed"]);
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(2))))).map((r) => r.status), ["consumed"]);
     },
   },
 ];
