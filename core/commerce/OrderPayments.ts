@@ -89,11 +89,7 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
         });
         const saved = yield* savePayment(payment, { status: "authorized", paymentId: gp.paymentId });
         if (moved === null) return { moved: null, saved } as const;
-        const inventory = yield* InventoryRepository;
-        const at = yield* now;
-        for (const r of yield* inventory.reservationsOfOrder(order.id)) {
-          if (r.status === "active") yield* inventory.transitionReservation(r.id, ["active"], "committed", at);
-        }
+        yield* (yield* InventoryRepository).transitionReservationsOfOrder(order.id, ["active"], "committed", yield* now);
         const event = yield* OrderConfirmed.make({
           tenant_id: moved.storeId,
           aggregate_id: moved.id,

@@ -33,6 +33,7 @@ import { recordTimeline } from "./OrderRecords.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { withSpan } from "../kernel/Span.js";
 import { type CartId, OrderId, OrderLineId, ReservationId, type StoreId, type VariantId } from "./model/Ids.js";
+import type { StockLevel } from "./model/StockLevel.js";
 
 /** How long checkout holds stock before the expiry job releases it (docs/decisions.md, E-commerce). */
 export const reservationLifetime = Duration.minutes(15);
@@ -76,14 +77,17 @@ const validate = (input: PlaceOrderInput): FieldError[] => {
   ];
 };
 
-/** Reserves `quantity` of a variant across locations, most available first; the reservations made. */
-const reserveLine = (orderId: OrderId, storeId: StoreId, variantId: VariantId, quantity: number, expiresAt: Date) =>
+/**
+ * Reserves `quantity` of a variant across locations, most available first (by `stock`, the cart's
+ * stock rows read once per checkout); the reservations made.
+ */
+const reserveLine = (orderId: OrderId, storeId: StoreId, variantId: VariantId, quantity: number, expiresAt: Date, stock: ReadonlyArray<StockLevel>) =>
   Effect.gen(function* () {
     const inventory = yield* InventoryRepository;
     const ids = yield* Ids;
     const at = yield* now;
-    const levels = [...(yield* inventory.stockOf([variantId]))]
-      .filter((s) => s.storeId === storeId)
+    const levels = stock
+      .filter((s) => s.variantId === variantId && s.storeId === storeId)
       .sort((a, b) => b.onHand - b.reserved - (a.onHand - a.reserved) || (a.locationId < b.locationId ? -1 : 1));
     let remaining = quantity;
     const made: Reservation[] = [];
@@ -154,8 +158,10 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         const expiresAt = new Date(at.getTime() + Duration.toMillis(reservationLifetime));
         const reservations: Reservation[] = [];
         // Lines in variant order, so concurrent checkouts lock stock rows in one order (no deadlock).
+        const inventory = yield* InventoryRepository;
+        const stock = yield* inventory.stockOf(cartLines.map((line) => line.variantId));
         for (const line of [...cartLines].sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) {
-          reservations.push(...(yield* reserveLine(orderId, store.id, line.variantId, line.quantity, expiresAt)));
+          reservations.push(...(yield* reserveLine(orderId, store.id, line.variantId, line.quantity, expiresAt, stock)));
         }
         const order: Order = {
           id: orderId,
@@ -191,8 +197,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           });
         }
         yield* orders.insertOrder(order, lines);
-        const inventory = yield* InventoryRepository;
-        for (const r of reservations) yield* inventory.insertReservation(r);
+        yield* inventory.insertReservations(reservations);
         yield* orders.insertPayment({
           orderId,
           storeId: store.id,

@@ -30,7 +30,8 @@ export interface InventoryRepository {
   readonly unreserve: (variantId: string, locationId: string, quantity: number, now: Date) => Effect.Effect<void>;
   /** on_hand and reserved both −= quantity (a dispatch consumed the reservation). */
   readonly consume: (variantId: string, locationId: string, quantity: number, now: Date) => Effect.Effect<void>;
-  readonly insertReservation: (reservation: Reservation) => Effect.Effect<void>;
+  /** Inserts a checkout's reservations (one statement). */
+  readonly insertReservations: (reservations: ReadonlyArray<Reservation>) => Effect.Effect<void>;
   readonly findReservation: (id: string) => Effect.Effect<Reservation | null>;
   readonly reservationsOfOrder: (orderId: string) => Effect.Effect<ReadonlyArray<Reservation>>;
   /** Moves the reservation to `to` if its status is one of `from`; false when it was not (someone else moved it). */
@@ -40,5 +41,12 @@ export interface InventoryRepository {
     to: ReservationStatus,
     now: Date,
   ) => Effect.Effect<boolean>;
+  /** Moves every reservation of the order that is in one of `from` to `to` (one conditional statement); how many moved. */
+  readonly transitionReservationsOfOrder: (
+    orderId: string,
+    from: ReadonlyArray<ReservationStatus>,
+    to: ReservationStatus,
+    now: Date,
+  ) => Effect.Effect<number>;
 }
 export const InventoryRepository = Context.GenericTag<InventoryRepository>("domainkit/commerce/InventoryRepository");

@@ -53,6 +53,20 @@ const stock = inventory((r) => r.findStock(variant, location));
 /** The cases of the inventory kit. */
 export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
   {
+    name: "inventory: an order's reservations in the given status move together, once; other orders' and other statuses stay",
+    run: async (t, run) => {
+      await run(seedWithStock(5));
+      await run(Effect.flatMap(OrdersRepository, (o) => Effect.all([o.insertOrder(order(1), []), o.insertOrder(order(2), [])])));
+      await run(inventory((r) => r.insertReservations([reservation(1, 1), reservation(2, 1)])));
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(1), ["active"], "committed", at(4)))), 1);
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(1), ["active"], "committed", at(5)))), 0, "once");
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(2))))).map((r) => r.status), ["active"], "another order's stay");
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["active"], "released", at(6)))));
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(2), ["active"], "committed", at(7)))), 0, "a released one is not committed");
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(1))))).map((r) => r.status), ["committed"]);
+    },
+  },
+  {
     name: "inventory: adjust creates the stock row at 0 and refuses to push on_hand below reserved or below 0",
     run: async (t, run) => {
       await run(seed);
@@ -103,9 +117,9 @@ export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
       await run(seedWithStock(5));
       await run(Effect.flatMap(OrdersRepository, (o) => Effect.all([o.insertOrder(order(1), []), o.insertOrder(order(2), [])])));
       await run(inventory((r) => r.reserve(variant, location, 2, at(2))));
-      await run(inventory((r) => r.insertReservation(reservation(1, 2))));
+      await run(inventory((r) => r.insertReservations([reservation(1, 2)])));
       await run(inventory((r) => r.reserve(variant, location, 1, at(2))));
-      await run(inventory((r) => r.insertReservation(reservation(2, 1))));
+      await run(inventory((r) => r.insertReservations([reservation(2, 1)])));
       t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(3)))));
       t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(4)))), "released once");
       t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active", "committed"], "consumed", at(4)))), "a released one cannot be consumed");
