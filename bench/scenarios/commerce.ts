@@ -17,6 +17,7 @@ import { adjustStock } from "../../core/commerce/Inventory.js";
 import type { RawDatabase } from "../RawDatabase.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, BenchTarget, Scenario } from "../Scenario.js";
+import type { VariantId } from "../../core/commerce/model/Ids.js";
 
 /**
  * Carts per HTTP connection, enough for a 5 s run at a few hundred checkouts per second; past
@@ -50,7 +51,7 @@ const address = { name: "Ada Lovelace", line1: "1 Analytical St", city: "London"
 const checkoutPlan = async (
   target: BenchTarget,
   connections: number,
-  linesOf: (variants: ReadonlyArray<{ readonly id: string }>) => ReadonlyArray<{ readonly id: string }>,
+  linesOf: (variants: ReadonlyArray<{ readonly id: VariantId }>) => ReadonlyArray<{ readonly id: VariantId }>,
 ): Promise<{ readonly requests: ReadonlyArray<BenchRequest> }> => {
   const runtime = target.server.core.runtime;
   const { store, variants } = await benchStore(target);

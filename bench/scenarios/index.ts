@@ -2,6 +2,7 @@
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
+import { commerceSearchDeepPage, commerceSearchFirstPage } from "./commerceSearch.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
@@ -31,6 +32,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   commerceCheckout,
   commerceCheckoutHotSku,
   commerceCatalog,
+  commerceSearchFirstPage,
+  commerceSearchDeepPage,
   deliveryLocations,
   deliveryDiscovery,
 ];

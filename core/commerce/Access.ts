@@ -13,6 +13,7 @@ import type { Cart } from "./model/Cart.js";
 import type { Order } from "./model/Order.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
 import type { Store } from "./model/Store.js";
+import type { CartId, OrderId, StoreId } from "./model/Ids.js";
 
 /** The caller of a shopping command: a signed-in customer or a guest with a cart token. */
 export type Shopper =
@@ -27,7 +28,7 @@ const ownsCart = (shopper: Shopper, cart: Cart, hash: (token: string) => string)
   shopper.kind === "customer" ? cart.customerId === shopper.userId : cart.customerId === null && cart.tokenHash === hash(shopper.cartToken);
 
 /** The shopper's cart, or NotFound. */
-export const loadOwnedCart = (shopper: Shopper, cartId: string) =>
+export const loadOwnedCart = (shopper: Shopper, cartId: CartId) =>
   Effect.gen(function* () {
     const cart = yield* (yield* CartsRepository).findCart(cartId);
     const tokens = yield* CartTokens;
@@ -36,7 +37,7 @@ export const loadOwnedCart = (shopper: Shopper, cartId: string) =>
   });
 
 /** The store, or NotFound. */
-export const loadStore = (storeId: string) =>
+export const loadStore = (storeId: StoreId) =>
   Effect.flatMap(StoresRepository, (stores) => stores.findStore(storeId)).pipe(
     Effect.flatMap((store) => (store === null ? Effect.fail(new NotFound({ resource: "store" })) : Effect.succeed(store))),
   );
@@ -46,7 +47,7 @@ export const loadStore = (storeId: string) =>
  * (NotFound for staff-only objects is the caller's choice: `hidden`); with another role, Forbidden.
  */
 export const requireStaffRole = (
-  storeId: string,
+  storeId: StoreId,
   userId: string,
   role: StaffRoleName,
 ): Effect.Effect<Store, NotFound | Forbidden, StoresRepository> =>
@@ -65,7 +66,7 @@ export type OrderActor = Shopper | { readonly kind: "staff"; readonly userId: st
 export const orderActorId = (actor: OrderActor): string => (actor.kind === "staff" ? `staff:${actor.userId}` : shopperActor(actor));
 
 /** The order if `actor` may see it, else NotFound. */
-export const loadVisibleOrder = (actor: OrderActor, orderId: string) =>
+export const loadVisibleOrder = (actor: OrderActor, orderId: OrderId) =>
   Effect.gen(function* () {
     const order = yield* (yield* OrdersRepository).findOrder(orderId);
     if (order === null) return yield* Effect.fail(new NotFound({ resource: "order" }));

@@ -12,6 +12,7 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { OrderActor, Shopper } from "./Access.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
 import { withSpan } from "../kernel/Span.js";
+import type { OrderId } from "./model/Ids.js";
 
 /** The shopper a principal is (customer or guest); Forbidden for any other credential. */
 export const shopperOf = (principal: Principal): Effect.Effect<Shopper, Forbidden> => {
@@ -34,7 +35,7 @@ export const userOf = (principal: Principal): Effect.Effect<string, Forbidden> =
  * user acts as staff with `role` (the core's order access then answers NotFound unless that user
  * holds the role in the order's store). Guests act as the holder of their cart token.
  */
-export const orderActorOf = (principal: Principal, orderId: string, role: StaffRoleName) =>
+export const orderActorOf = (principal: Principal, orderId: OrderId, role: StaffRoleName) =>
   Effect.gen(function* () {
     const shopper = yield* shopperOf(principal);
     if (shopper.kind === "guest") {

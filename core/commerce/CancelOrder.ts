@@ -22,9 +22,10 @@ import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.j
 import { PaymentStillProcessing, releasePayment } from "./OrderPayments.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+import { OrderId } from "./model/Ids.js";
 
 /** Finishes a requested cancellation: payment released, stock released, order cancelled. */
-export const completeCancellation = (orderId: string, actorId: string) =>
+export const completeCancellation = (orderId: OrderId, actorId: string) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
@@ -54,14 +55,14 @@ export const completeCancellation = (orderId: string, actorId: string) =>
   }).pipe(withSpan("commerce.completeCancellation"));
 
 /** The durable job that completes a cancellation whose payment step could not finish at once. */
-export const cancellationJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+export const cancellationJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
   kind: "commerce.complete-cancellation",
-  payload: Schema.Struct({ orderId: Schema.String }),
+  payload: Schema.Struct({ orderId: OrderId }),
   handle: ({ orderId }) => Effect.asVoid(completeCancellation(orderId, "system:commerce-cancellation")),
 });
 
 /** Requests the cancellation and tries to complete it at once; answers the order as it then is. */
-export const cancelOrder = (actor: OrderActor, orderId: string, input: { readonly reason: string }) =>
+export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readonly reason: string }) =>
   Effect.gen(function* () {
     if (actor.kind === "staff" && input.reason.trim().length === 0) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "support actions need a reason" }] }));

@@ -16,6 +16,7 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { recordTimeline } from "./OrderRecords.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+import type { ShipmentId } from "./model/Ids.js";
 
 /** The receipts' consumer name of tracking updates. */
 export const carrierTrackingConsumerName = "commerce.carrier-tracking";
@@ -25,7 +26,7 @@ export interface TrackingReceipt {
   readonly eventId: string;
   readonly duplicate: boolean;
   readonly status: "applied" | "ignored";
-  readonly shipmentId: string | null;
+  readonly shipmentId: ShipmentId | null;
 }
 
 /** Applies one tracking update, once per carrier event id. */
@@ -73,7 +74,7 @@ export const pollCarriers = Effect.gen(function* () {
   let after: string | null = null;
   let applied = 0;
   for (;;) {
-    const batch: ReadonlyArray<{ readonly id: string; readonly carrier: string | null; readonly trackingNumber: string | null }> =
+    const batch: ReadonlyArray<{ readonly id: ShipmentId; readonly carrier: string | null; readonly trackingNumber: string | null }> =
       yield* orders.shipmentsInTransit(after, pollBatch);
     for (const shipment of batch) {
       if (shipment.carrier === null || shipment.trackingNumber === null) continue;

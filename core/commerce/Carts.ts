@@ -22,6 +22,7 @@ import { loadOwnedCart, loadStore, type Shopper } from "./Access.js";
 import { CartCheckedOut, InsufficientStock, PromotionInvalid, VariantUnavailable } from "./Errors.js";
 import { priceLines, promotionActive } from "./Pricing.js";
 import { withSpan } from "../kernel/Span.js";
+import { CartId, type StoreId, type VariantId } from "./model/Ids.js";
 
 /** Largest quantity of one line. */
 export const maxLineQuantity = 1000;
@@ -54,7 +55,7 @@ export const purchasableVariants = (store: Store, lines: ReadonlyArray<CartLine>
   });
 
 /** The promotions that apply now: the store's automatic ones and the given codes (each must be valid). */
-export const applicablePromotions = (storeId: string, codes: ReadonlyArray<string>, at: Date) =>
+export const applicablePromotions = (storeId: StoreId, codes: ReadonlyArray<string>, at: Date) =>
   Effect.gen(function* () {
     const found = yield* (yield* CatalogRepository).promotionsFor(storeId, codes);
     for (const code of codes) {
@@ -91,13 +92,13 @@ const priced = (cart: Cart) =>
   });
 
 /** Command: a cart in a store, for the customer or (without one) a guest. */
-export const createCart = (customerId: string | null, storeId: string) =>
+export const createCart = (customerId: string | null, storeId: StoreId) =>
   Effect.gen(function* () {
     const store = yield* loadStore(storeId);
     const issued = customerId === null ? yield* (yield* CartTokens).issue : null;
     const at = yield* now;
     const cart: Cart = {
-      id: yield* (yield* Ids).next,
+      id: CartId.make(yield* (yield* Ids).next),
       storeId: store.id,
       customerId,
       tokenHash: issued === null ? null : issued.hash,
@@ -112,11 +113,11 @@ export const createCart = (customerId: string | null, storeId: string) =>
   }).pipe(withSpan("commerce.createCart"));
 
 /** Query: the shopper's cart priced now. */
-export const getCart = (shopper: Shopper, cartId: string) =>
+export const getCart = (shopper: Shopper, cartId: CartId) =>
   Effect.flatMap(loadOwnedCart(shopper, cartId), priced).pipe(withSpan("commerce.getCart"));
 
 /** Command: add or replace a line (quantity 0 removes it); answers the cart priced now. */
-export const setCartLine = (shopper: Shopper, cartId: string, input: { readonly variantId: string; readonly quantity: number }) =>
+export const setCartLine = (shopper: Shopper, cartId: CartId, input: { readonly variantId: VariantId; readonly quantity: number }) =>
   Effect.gen(function* () {
     const cart = yield* loadOwnedCart(shopper, cartId);
     if (cart.status !== "open") return yield* Effect.fail(new CartCheckedOut({ cartId }));

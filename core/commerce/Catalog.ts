@@ -18,6 +18,7 @@ import { Variant, type VariantStatus } from "./model/Variant.js";
 import { loadStore, requireStaffRole } from "./Access.js";
 import { SkuTaken } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
+import { ProductId, VariantId, type StoreId } from "./model/Ids.js";
 
 export interface NewVariantInput {
   readonly sku: string;
@@ -40,7 +41,7 @@ const withVariants = (product: Product, variants: ReadonlyArray<Variant>): Produ
 });
 
 /** Command: a catalog manager creates a product with its variants. */
-export const createProduct = (userId: string, storeId: string, input: CreateProductInput) =>
+export const createProduct = (userId: string, storeId: StoreId, input: CreateProductInput) =>
   Effect.gen(function* () {
     const store = yield* requireStaffRole(storeId, userId, "catalog_manager");
     const errors: FieldError[] = [
@@ -55,11 +56,11 @@ export const createProduct = (userId: string, storeId: string, input: CreateProd
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const ids = yield* Ids;
     const at = yield* now;
-    const product: Product = { id: yield* ids.next, storeId, title: input.title, description: input.description ?? null, createdAt: at };
+    const product: Product = { id: ProductId.make(yield* ids.next), storeId, title: input.title, description: input.description ?? null, createdAt: at };
     const variants: Variant[] = [];
     for (const v of input.variants) {
       variants.push({
-        id: yield* ids.next,
+        id: VariantId.make(yield* ids.next),
         storeId,
         productId: product.id,
         sku: v.sku,
@@ -85,7 +86,7 @@ export const createProduct = (userId: string, storeId: string, input: CreateProd
 /** Command: a catalog manager changes a variant's price or status (If-Match on its version is required). */
 export const updateVariant = (
   userId: string,
-  variantId: string,
+  variantId: VariantId,
   input: { readonly priceMinor?: number; readonly status?: VariantStatus; readonly expectedVersion: number | undefined },
 ) =>
   Effect.gen(function* () {
@@ -114,7 +115,7 @@ export const updateVariant = (
   }).pipe(withSpan("commerce.updateVariant"));
 
 /** Query: a product with its purchasable variants (public). */
-export const getProduct = (productId: string) =>
+export const getProduct = (productId: ProductId) =>
   Effect.gen(function* () {
     const catalog = yield* CatalogRepository;
     const product = yield* catalog.findProduct(productId);
@@ -130,7 +131,7 @@ export const searchWords = (q: string | null): ReadonlyArray<string> =>
 
 /** Query: one page of a store's purchasable products by id, optionally searched (public; 400 invalid_cursor). */
 export const listProducts = (input: {
-  readonly storeId: string;
+  readonly storeId: StoreId;
   readonly q: string | null;
   readonly cursor: string | null;
   readonly limit: number;

@@ -11,6 +11,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { loadVisibleOrder, requireStaffRole } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
 import { OrderCancelled, OrderConfirmed, OrderPlaced, ReservationExpired, ShipmentDispatched } from "./Events.js";
+import { OrderId, StoreId } from "./model/Ids.js";
 
 /** The channel kinds. */
 export const orderChannelKind = "shop-order";
@@ -19,8 +20,9 @@ export const storeChannelKind = "shop-store";
 const orderEventTypes = new Set<string>([OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled].map((d) => d.type));
 
 /** Whether the principal may read the order now: as its customer or guest, or as support or warehouse staff. */
-export const mayWatchOrder = (principal: Principal, orderId: string) =>
+export const mayWatchOrder = (principal: Principal, channelId: string) =>
   Effect.gen(function* () {
+    const orderId = OrderId.make(channelId);
     for (const role of ["support", "warehouse_operator"] as const) {
       const actor = yield* orderActorOf(principal, orderId, role);
       const seen = yield* loadVisibleOrder(actor, orderId).pipe(
@@ -34,15 +36,15 @@ export const mayWatchOrder = (principal: Principal, orderId: string) =>
   }).pipe(Effect.catchAll(() => Effect.succeed(false)));
 
 /** Whether the principal is a warehouse operator (or owner) of the store now. */
-export const mayWatchStore = (principal: Principal, storeId: string) =>
+export const mayWatchStore = (principal: Principal, channelId: string) =>
   principal.kind !== "user"
     ? Effect.succeed(false)
-    : requireStaffRole(storeId, principal.userId, "warehouse_operator").pipe(
+    : requireStaffRole(StoreId.make(channelId), principal.userId, "warehouse_operator").pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false)),
       );
 
-const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: Schema.String }));
+const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: OrderId }));
 
 /** The channels of one commerce event; none for other modules' events. */
 export const commerceChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {

@@ -17,6 +17,7 @@ import type { Store } from "./model/Store.js";
 import type { Location } from "./model/Location.js";
 import { requireStaffRole } from "./Access.js";
 import { withSpan } from "../kernel/Span.js";
+import { LocationId, StoreId } from "./model/Ids.js";
 
 export interface CreateStoreInput {
   readonly name: string;
@@ -35,7 +36,7 @@ export const createStore = (userId: string, input: CreateStoreInput) =>
         : []),
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    const id = yield* (yield* Ids).next;
+    const id = StoreId.make(yield* (yield* Ids).next);
     const merchant = yield* (yield* MerchantProvisioning).provision({ name: input.name, reference: `store:${id}` });
     const at = yield* now;
     const store: Store = {
@@ -58,7 +59,7 @@ export const createStore = (userId: string, input: CreateStoreInput) =>
   }).pipe(withSpan("commerce.createStore"));
 
 /** Command: the owner grants a staff role. */
-export const grantStaffRole = (ownerId: string, storeId: string, grant: { readonly userId: string; readonly role: StaffRoleName }) =>
+export const grantStaffRole = (ownerId: string, storeId: StoreId, grant: { readonly userId: string; readonly role: StaffRoleName }) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, ownerId, "owner");
     const at = yield* now;
@@ -68,13 +69,13 @@ export const grantStaffRole = (ownerId: string, storeId: string, grant: { readon
   }).pipe(withSpan("commerce.grantStaffRole"));
 
 /** Command: a warehouse operator adds a fulfillment location. */
-export const createLocation = (userId: string, storeId: string, input: { readonly name: string }) =>
+export const createLocation = (userId: string, storeId: StoreId, input: { readonly name: string }) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "warehouse_operator");
     if (input.name.trim().length === 0 || input.name.length > 200) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "1 to 200 characters" }] }));
     }
-    const location: Location = { id: yield* (yield* Ids).next, storeId, name: input.name, createdAt: yield* now };
+    const location: Location = { id: LocationId.make(yield* (yield* Ids).next), storeId, name: input.name, createdAt: yield* now };
     yield* (yield* StoresRepository).insertLocation(location);
     return location;
   }).pipe(withSpan("commerce.createLocation"));

@@ -4,12 +4,13 @@
  */
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
+import { LocationId, OrderId, ReservationId, ShipmentId, VariantId } from "./model/Ids.js";
 
 /** Checkout: an order was written (pending) with its lines and reservations, in one transaction. */
 export const OrderPlaced = defineEvent(
   "OrderPlaced",
   1,
-  Schema.Struct({ order_id: Schema.String, customer_id: Schema.NullOr(Schema.String), total_minor: Schema.Int, currency: Schema.String }),
+  Schema.Struct({ order_id: OrderId, customer_id: Schema.NullOr(Schema.String), total_minor: Schema.Int, currency: Schema.String }),
 );
 
 /** Checkout → fulfillment, e-mail, analytics: the payment is authorized and the stock committed. */
@@ -17,7 +18,7 @@ export const OrderConfirmed = defineEvent(
   "OrderConfirmed",
   1,
   Schema.Struct({
-    order_id: Schema.String,
+    order_id: OrderId,
     customer_id: Schema.NullOr(Schema.String),
     total_minor: Schema.Int,
     currency: Schema.String,
@@ -30,10 +31,10 @@ export const ReservationExpired = defineEvent(
   "ReservationExpired",
   1,
   Schema.Struct({
-    reservation_id: Schema.String,
-    order_id: Schema.String,
-    variant_id: Schema.String,
-    location_id: Schema.String,
+    reservation_id: ReservationId,
+    order_id: OrderId,
+    variant_id: VariantId,
+    location_id: LocationId,
     quantity: Schema.Int,
   }),
 );
@@ -43,9 +44,9 @@ export const ShipmentDispatched = defineEvent(
   "ShipmentDispatched",
   1,
   Schema.Struct({
-    shipment_id: Schema.String,
-    order_id: Schema.String,
-    location_id: Schema.String,
+    shipment_id: ShipmentId,
+    order_id: OrderId,
+    location_id: LocationId,
     carrier: Schema.String,
     tracking_number: Schema.String,
     captured_minor: Schema.Int,
@@ -56,7 +57,7 @@ export const ShipmentDispatched = defineEvent(
 export const OrderCancelled = defineEvent(
   "OrderCancelled",
   1,
-  Schema.Struct({ order_id: Schema.String, reason: Schema.String }),
+  Schema.Struct({ order_id: OrderId, reason: Schema.String }),
 );
 
 export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled);

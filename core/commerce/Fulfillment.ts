@@ -25,15 +25,16 @@ import { moveOrder, recordTimeline } from "./OrderRecords.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+import { type LocationId, OrderId, ShipmentId } from "./model/Ids.js";
 
 export interface DispatchInput {
-  readonly locationId: string;
+  readonly locationId: LocationId;
   readonly carrier: string;
   readonly trackingNumber: string;
 }
 
 /** Captures the whole order once it has shipped (idempotent: the key is the order's). */
-export const captureOrder = (orderId: string) =>
+export const captureOrder = (orderId: OrderId) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
@@ -50,13 +51,13 @@ export const captureOrder = (orderId: string) =>
   }).pipe(withSpan("commerce.captureOrder"));
 
 /** The durable job that captures a shipped order (retried with backoff while the outcome is unknown). */
-export const captureJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+export const captureJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
   kind: "commerce.capture-order",
-  payload: Schema.Struct({ orderId: Schema.String }),
+  payload: Schema.Struct({ orderId: OrderId }),
   handle: ({ orderId }) => captureOrder(orderId),
 });
 
-export const dispatchShipment = (userId: string, orderId: string, input: DispatchInput) =>
+export const dispatchShipment = (userId: string, orderId: OrderId, input: DispatchInput) =>
   Effect.gen(function* () {
     const order = yield* loadVisibleOrder({ kind: "staff", userId, role: "warehouse_operator" }, orderId);
     const errors = [
@@ -66,7 +67,7 @@ export const dispatchShipment = (userId: string, orderId: string, input: Dispatc
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     if (order.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
     const actorId = `staff:${userId}`;
-    const shipmentId = yield* (yield* Ids).next;
+    const shipmentId = ShipmentId.make(yield* (yield* Ids).next);
     const result = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const inventory = yield* InventoryRepository;

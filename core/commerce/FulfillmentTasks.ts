@@ -14,6 +14,7 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { requireStaffRole } from "./Access.js";
 import { CommerceEvent } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
+import { FulfillmentTaskId, StoreId } from "./model/Ids.js";
 
 /** The consumer's stable name (its receipts are keyed by it). */
 export const fulfillmentConsumerName = "commerce.fulfillment-tasks";
@@ -26,18 +27,18 @@ export const createFulfillmentTask = (envelope: EventEnvelope) =>
     const event = yield* decode(envelope).pipe(Effect.orDie);
     if (event.type !== "OrderConfirmed") return false;
     const orders = yield* OrdersRepository;
-    const id = yield* (yield* Ids).next;
+    const id = FulfillmentTaskId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;
         if (!(yield* orders.receiveEvent(fulfillmentConsumerName, event.id, at))) return false;
-        return yield* orders.insertFulfillmentTask({ id, storeId: event.tenant_id, orderId: event.data.order_id, status: "open", createdAt: at });
+        return yield* orders.insertFulfillmentTask({ id, storeId: StoreId.make(event.tenant_id), orderId: event.data.order_id, status: "open", createdAt: at });
       }),
     );
   }).pipe(withSpan("commerce.createFulfillmentTask"));
 
 /** Query: a store's open fulfillment tasks (warehouse operators). */
-export const openFulfillmentTasks = (userId: string, storeId: string) =>
+export const openFulfillmentTasks = (userId: string, storeId: StoreId) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "warehouse_operator");
     return yield* (yield* OrdersRepository).fulfillmentTasks(storeId, "open");

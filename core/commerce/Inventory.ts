@@ -15,10 +15,11 @@ import { viewOfStock, type StockLevelView } from "./model/StockLevel.js";
 import { requireStaffRole } from "./Access.js";
 import { StockBelowReserved } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
+import { type LocationId, StockAdjustmentId, type VariantId } from "./model/Ids.js";
 
 export interface AdjustStockInput {
-  readonly variantId: string;
-  readonly locationId: string;
+  readonly variantId: VariantId;
+  readonly locationId: LocationId;
   readonly delta: number;
   readonly reason: string;
 }
@@ -38,7 +39,7 @@ export const adjustStock = (userId: string, input: AdjustStockInput) =>
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const inventory = yield* InventoryRepository;
     const at = yield* now;
-    const id = yield* (yield* Ids).next;
+    const id = StockAdjustmentId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const after = yield* inventory.adjust({ storeId: variant.storeId, variantId: variant.id, locationId: location.id, delta: input.delta, now: at });
@@ -59,7 +60,7 @@ export const adjustStock = (userId: string, input: AdjustStockInput) =>
   }).pipe(withSpan("commerce.adjustStock"));
 
 /** Query: a variant's stock at every location (warehouse operators of its store). */
-export const stockOfVariant = (userId: string, variantId: string) =>
+export const stockOfVariant = (userId: string, variantId: VariantId) =>
   Effect.gen(function* () {
     const variant = yield* (yield* CatalogRepository).findVariant(variantId);
     if (variant === null) return yield* Effect.fail(new NotFound({ resource: "variant" }));

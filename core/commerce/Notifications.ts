@@ -14,6 +14,7 @@ import { defineJob } from "../kernel/JobDefinition.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { CommerceEvent } from "./Events.js";
+import { OrderId } from "./model/Ids.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The consumer's stable name. */
@@ -26,7 +27,7 @@ const money = (minor: number, currency: string): string => `${(minor / 100).toFi
 /** What one customer message is about: the event it answers, and the shipment for tracking mail. */
 const CustomerMail = Schema.Struct({
   event_id: Schema.String,
-  order_id: Schema.String,
+  order_id: OrderId,
   shipment: Schema.NullOr(Schema.Struct({ carrier: Schema.String, tracking_number: Schema.String })),
 });
 type CustomerMail = typeof CustomerMail.Type;

@@ -31,17 +31,18 @@ import { PaymentDeclinedForOrder } from "./Errors.js";
 import { OrderConfirmed } from "./Events.js";
 import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
+import { OrderId } from "./model/Ids.js";
 
 /** The stable idempotency key of the order's authorization. */
-export const orderPaymentKey = (orderId: string): string => `order:${orderId}/authorize`;
+export const orderPaymentKey = (orderId: OrderId): string => `order:${orderId}/authorize`;
 
 /** How long after an unknown outcome the resolution job first looks. */
 export const paymentResolutionDelay = Duration.seconds(30);
 
 /** The payment is still being processed by the provider: the job tries again later. */
-export class PaymentStillProcessing extends Data.TaggedError("PaymentStillProcessing")<{ readonly orderId: string }> {}
+export class PaymentStillProcessing extends Data.TaggedError("PaymentStillProcessing")<{ readonly orderId: OrderId }> {}
 
-const loadOrderAndPayment = (orderId: string) =>
+const loadOrderAndPayment = (orderId: OrderId) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
@@ -88,11 +89,7 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
         });
         const saved = yield* savePayment(payment, { status: "authorized", paymentId: gp.paymentId });
         if (moved === null) return { moved: null, saved } as const;
-        const inventory = yield* InventoryRepository;
-        const at = yield* now;
-        for (const r of yield* inventory.reservationsOfOrder(order.id)) {
-          if (r.status === "active") yield* inventory.transitionReservation(r.id, ["active"], "committed", at);
-        }
+        yield* (yield* InventoryRepository).transitionReservationsOfOrder(order.id, ["active"], "committed", yield* now);
         const event = yield* OrderConfirmed.make({
           tenant_id: moved.storeId,
           aggregate_id: moved.id,
@@ -193,7 +190,7 @@ const authorizeRequest = (order: Order, payment: OrderPayment): AuthorizeRequest
 });
 
 /** Authorizes the order's total under its stable key and applies the answer (outside transactions). */
-export const authorizeOrderPayment = (orderId: string, actorId: string) =>
+export const authorizeOrderPayment = (orderId: OrderId, actorId: string) =>
   Effect.gen(function* () {
     const { order, payment } = yield* loadOrderAndPayment(orderId);
     const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
@@ -206,7 +203,7 @@ export const authorizeOrderPayment = (orderId: string, actorId: string) =>
  * gateway answers with the same payment) and applies the answer; a payment still processing
  * fails this attempt, so the runner retries with backoff and dead-letters after the bound.
  */
-export const resolveOrderPayment = (orderId: string) =>
+export const resolveOrderPayment = (orderId: OrderId) =>
   Effect.gen(function* () {
     const actorId = "system:commerce-payments";
     const { order, payment } = yield* loadOrderAndPayment(orderId);
@@ -230,8 +227,8 @@ export const resolveOrderPayment = (orderId: string) =>
   }).pipe(withSpan("commerce.resolveOrderPayment"));
 
 /** The durable job that resolves an unknown payment outcome (scheduled by checkout). */
-export const paymentResolutionJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+export const paymentResolutionJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
   kind: "commerce.resolve-order-payment",
-  payload: Schema.Struct({ orderId: Schema.String }),
+  payload: Schema.Struct({ orderId: OrderId }),
   handle: ({ orderId }) => Effect.asVoid(resolveOrderPayment(orderId)),
 });

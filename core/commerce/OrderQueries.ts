@@ -6,8 +6,9 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { OrderView } from "./model/Order.js";
 import { loadVisibleOrder, type OrderActor } from "./Access.js";
 import { withSpan } from "../kernel/Span.js";
+import type { OrderId } from "./model/Ids.js";
 
-export const getOrder = (actor: OrderActor, orderId: string) =>
+export const getOrder = (actor: OrderActor, orderId: OrderId) =>
   Effect.gen(function* () {
     const order = yield* loadVisibleOrder(actor, orderId);
     const orders = yield* OrdersRepository;

@@ -11,11 +11,12 @@ import { OrdersRepository, type OrderChange } from "../../ports/commerce/OrdersR
 import type { Order, OrderStatus } from "./model/Order.js";
 import type { Reservation, ReservationStatus } from "./model/Reservation.js";
 import { orderStatusesLeadingTo } from "./OrderStatus.js";
+import { type OrderId, TimelineEntryId } from "./model/Ids.js";
 
 /** Appends one timeline entry of the order. */
 export const recordTimeline = (order: Pick<Order, "id" | "storeId">, kind: string, actorId: string, detail: unknown = {}) =>
   Effect.gen(function* () {
-    const id = yield* (yield* Ids).next;
+    const id = TimelineEntryId.make(yield* (yield* Ids).next);
     yield* (yield* OrdersRepository).appendTimeline({ id, storeId: order.storeId, orderId: order.id, kind, actorId, detail, createdAt: yield* now });
   });
 
@@ -25,7 +26,7 @@ export const recordTimeline = (order: Pick<Order, "id" | "storeId">, kind: strin
  * move is recorded on the timeline.
  */
 export const moveOrder = (
-  orderId: string,
+  orderId: OrderId,
   to: OrderStatus,
   actorId: string,
   options: { readonly from?: ReadonlyArray<OrderStatus>; readonly change?: OrderChange; readonly detail?: unknown } = {},
@@ -42,7 +43,7 @@ export const moveOrder = (
  * released: each is a conditional status change, so a reservation is released (and its stock
  * given back) exactly once however many callers race.
  */
-export const releaseReservations = (orderId: string, from: ReadonlyArray<ReservationStatus>, options: { readonly dueBy?: Date } = {}) =>
+export const releaseReservations = (orderId: OrderId, from: ReadonlyArray<ReservationStatus>, options: { readonly dueBy?: Date } = {}) =>
   Effect.gen(function* () {
     const inventory = yield* InventoryRepository;
     const at = yield* now;

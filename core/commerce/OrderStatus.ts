@@ -8,6 +8,7 @@ import { OrderStatus } from "./model/Order.js";
 import type { ReservationStatus } from "./model/Reservation.js";
 import type { ReturnStatus } from "./model/Return.js";
 import { OrderStateConflict, ReturnStateConflict } from "./Errors.js";
+import type { OrderId, ReturnId } from "./model/Ids.js";
 
 /** Order: from → the states it may move to. */
 export const orderTransitions: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
@@ -44,9 +45,9 @@ export const orderStatusesLeadingTo = (to: OrderStatus): ReadonlyArray<OrderStat
   OrderStatus.literals.filter((from) => orderTransitions[from].includes(to));
 
 /** Fails unless the order may move from `from` to `to`. */
-export const checkOrderTransition = (orderId: string, from: OrderStatus, to: OrderStatus): Effect.Effect<void, OrderStateConflict> =>
+export const checkOrderTransition = (orderId: OrderId, from: OrderStatus, to: OrderStatus): Effect.Effect<void, OrderStateConflict> =>
   orderTransitions[from].includes(to) ? Effect.void : Effect.fail(new OrderStateConflict({ orderId, from, to }));
 
 /** Fails unless the return may move from `from` to `to`. */
-export const checkReturnTransition = (returnId: string, from: ReturnStatus, to: ReturnStatus): Effect.Effect<void, ReturnStateConflict> =>
+export const checkReturnTransition = (returnId: ReturnId, from: ReturnStatus, to: ReturnStatus): Effect.Effect<void, ReturnStateConflict> =>
   returnTransitions[from].includes(to) ? Effect.void : Effect.fail(new ReturnStateConflict({ returnId, from, to }));

@@ -32,12 +32,14 @@ import { authorizeOrderPayment, orderPaymentKey } from "./OrderPayments.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { withSpan } from "../kernel/Span.js";
+import { type CartId, OrderId, OrderLineId, ReservationId, type StoreId, type VariantId } from "./model/Ids.js";
+import type { StockLevel } from "./model/StockLevel.js";
 
 /** How long checkout holds stock before the expiry job releases it (docs/decisions.md, E-commerce). */
 export const reservationLifetime = Duration.minutes(15);
 
 export interface PlaceOrderInput {
-  readonly cartId: string;
+  readonly cartId: CartId;
   readonly paymentMethod: string;
   readonly shippingAddress: ShippingAddress;
   readonly email: string | null;
@@ -75,14 +77,17 @@ const validate = (input: PlaceOrderInput): FieldError[] => {
   ];
 };
 
-/** Reserves `quantity` of a variant across locations, most available first; the reservations made. */
-const reserveLine = (orderId: string, storeId: string, variantId: string, quantity: number, expiresAt: Date) =>
+/**
+ * Reserves `quantity` of a variant across locations, most available first (by `stock`, the cart's
+ * stock rows read once per checkout); the reservations made.
+ */
+const reserveLine = (orderId: OrderId, storeId: StoreId, variantId: VariantId, quantity: number, expiresAt: Date, stock: ReadonlyArray<StockLevel>) =>
   Effect.gen(function* () {
     const inventory = yield* InventoryRepository;
     const ids = yield* Ids;
     const at = yield* now;
-    const levels = [...(yield* inventory.stockOf([variantId]))]
-      .filter((s) => s.storeId === storeId)
+    const levels = stock
+      .filter((s) => s.variantId === variantId && s.storeId === storeId)
       .sort((a, b) => b.onHand - b.reserved - (a.onHand - a.reserved) || (a.locationId < b.locationId ? -1 : 1));
     let remaining = quantity;
     const made: Reservation[] = [];
@@ -92,7 +97,7 @@ const reserveLine = (orderId: string, storeId: string, variantId: string, quanti
       // The conditional update decides; after a lost race, re-read this location once and retry.
       for (let attempt = 0; take > 0 && attempt < 3; attempt++) {
         if (yield* inventory.reserve(variantId, level.locationId, take, at)) {
-          made.push({ id: yield* ids.next, storeId, orderId, variantId, locationId: level.locationId, quantity: take, status: "active", expiresAt, createdAt: at, updatedAt: at });
+          made.push({ id: ReservationId.make(yield* ids.next), storeId, orderId, variantId, locationId: level.locationId, quantity: take, status: "active", expiresAt, createdAt: at, updatedAt: at });
           remaining -= take;
           break;
         }
@@ -126,7 +131,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
     const orders = yield* OrdersRepository;
     const carts = yield* CartsRepository;
     const ids = yield* Ids;
-    const orderId = yield* ids.next;
+    const orderId = OrderId.make(yield* ids.next);
     const actor = shopperActor(shopper);
 
     const written = yield* (yield* Transactions).run(
@@ -153,8 +158,10 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         const expiresAt = new Date(at.getTime() + Duration.toMillis(reservationLifetime));
         const reservations: Reservation[] = [];
         // Lines in variant order, so concurrent checkouts lock stock rows in one order (no deadlock).
+        const inventory = yield* InventoryRepository;
+        const stock = yield* inventory.stockOf(cartLines.map((line) => line.variantId));
         for (const line of [...cartLines].sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) {
-          reservations.push(...(yield* reserveLine(orderId, store.id, line.variantId, line.quantity, expiresAt)));
+          reservations.push(...(yield* reserveLine(orderId, store.id, line.variantId, line.quantity, expiresAt, stock)));
         }
         const order: Order = {
           id: orderId,
@@ -177,7 +184,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         const lines: OrderLine[] = [];
         for (const l of price.lines) {
           lines.push({
-            id: yield* ids.next,
+            id: OrderLineId.make(yield* ids.next),
             storeId: store.id,
             orderId,
             variantId: l.variantId,
@@ -190,8 +197,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           });
         }
         yield* orders.insertOrder(order, lines);
-        const inventory = yield* InventoryRepository;
-        for (const r of reservations) yield* inventory.insertReservation(r);
+        yield* inventory.insertReservations(reservations);
         yield* orders.insertPayment({
           orderId,
           storeId: store.id,

@@ -11,6 +11,7 @@ import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import type { Promotion, PromotionKind } from "./model/Promotion.js";
 import { requireStaffRole } from "./Access.js";
 import { withSpan } from "../kernel/Span.js";
+import { PromotionId, type StoreId } from "./model/Ids.js";
 
 export interface CreatePromotionInput {
   readonly code: string | null;
@@ -22,7 +23,7 @@ export interface CreatePromotionInput {
   readonly usageLimit: number | null;
 }
 
-export const createPromotion = (userId: string, storeId: string, input: CreatePromotionInput) =>
+export const createPromotion = (userId: string, storeId: StoreId, input: CreatePromotionInput) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "catalog_manager");
     const at = yield* now;
@@ -38,7 +39,7 @@ export const createPromotion = (userId: string, storeId: string, input: CreatePr
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const promotion: Promotion = {
-      id: yield* (yield* Ids).next,
+      id: PromotionId.make(yield* (yield* Ids).next),
       storeId,
       code: input.code,
       kind: input.kind,

@@ -15,9 +15,10 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { ReservationExpired } from "./Events.js";
 import { moveOrder, releaseReservations } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
+import { OrderId } from "./model/Ids.js";
 
 /** Releases the order's expired reservations; answers how many this run released. */
-export const expireOrderReservations = (orderId: string) =>
+export const expireOrderReservations = (orderId: OrderId) =>
   (Effect.gen(function* () {
     const at = yield* now;
     return yield* (yield* Transactions).run(
@@ -50,6 +51,6 @@ export const expireOrderReservations = (orderId: string) =>
 /** The durable job, scheduled by checkout at the reservations' expiry (key `order:<id>`). */
 export const reservationExpiryJob = defineJob({
   kind: "commerce.expire-reservations",
-  payload: Schema.Struct({ orderId: Schema.String }),
+  payload: Schema.Struct({ orderId: OrderId }),
   handle: ({ orderId }) => Effect.asVoid(expireOrderReservations(orderId)),
 });

@@ -9,8 +9,9 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { loadVisibleOrder } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
 import { withSpan } from "../kernel/Span.js";
+import type { ReturnId } from "./model/Ids.js";
 
-export const getReturn = (principal: Principal, returnId: string) =>
+export const getReturn = (principal: Principal, returnId: ReturnId) =>
   Effect.gen(function* () {
     const ret = yield* (yield* OrdersRepository).findReturn(returnId);
     if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));

@@ -15,12 +15,13 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { recordTimeline } from "./OrderRecords.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+import { OrderId } from "./model/Ids.js";
 
 /** The payment has not confirmed the requested refunds yet: the job tries again later. */
-export class RefundNotConfirmedYet extends Data.TaggedError("RefundNotConfirmedYet")<{ readonly orderId: string }> {}
+export class RefundNotConfirmedYet extends Data.TaggedError("RefundNotConfirmedYet")<{ readonly orderId: OrderId }> {}
 
 /** Closes the order's returns waiting for their refund when the payment's completed refunds cover them; answers how many. */
-export const confirmReturnRefunds = (orderId: string) =>
+export const confirmReturnRefunds = (orderId: OrderId) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
@@ -49,8 +50,8 @@ export const confirmReturnRefunds = (orderId: string) =>
   }).pipe(withSpan("commerce.confirmReturnRefunds"));
 
 /** The durable job that confirms pending return refunds of an order (retried with backoff, then dead-lettered). */
-export const returnRefundJob: JobDefinition<{ readonly orderId: string }, CommerceServices> = defineJob({
+export const returnRefundJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
   kind: "commerce.confirm-return-refunds",
-  payload: Schema.Struct({ orderId: Schema.String }),
+  payload: Schema.Struct({ orderId: OrderId }),
   handle: ({ orderId }) => Effect.asVoid(confirmReturnRefunds(orderId)),
 });

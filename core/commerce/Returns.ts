@@ -23,12 +23,13 @@ import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
 import { returnRefundJob } from "./ReturnRefunds.js";
 import { withSpan } from "../kernel/Span.js";
+import { type LocationId, type OrderId, ReturnId, StockAdjustmentId } from "./model/Ids.js";
 
 /** How long after dispatch a line can be returned (docs/decisions.md, E-commerce). */
 export const returnWindow = Duration.days(30);
 
 export interface CreateReturnInput {
-  readonly orderId: string;
+  readonly orderId: OrderId;
   readonly lines: ReadonlyArray<ReturnLine>;
   readonly reason: string;
 }
@@ -46,7 +47,7 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
       return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "returned" }));
     }
     const orders = yield* OrdersRepository;
-    const id = yield* (yield* Ids).next;
+    const id = ReturnId.make(yield* (yield* Ids).next);
     const ret = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* orders.lockOrder(order.id);
@@ -95,8 +96,8 @@ export type ReturnStep = "received" | "restocked" | "quarantined";
 /** Command: warehouse or support staff move a return one stage; restocking puts the units back on hand. */
 export const advanceReturn = (
   actor: OrderActor & { readonly kind: "staff" },
-  returnId: string,
-  input: { readonly to: ReturnStep; readonly reason: string; readonly locationId?: string },
+  returnId: ReturnId,
+  input: { readonly to: ReturnStep; readonly reason: string; readonly locationId?: LocationId },
 ) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
@@ -121,7 +122,7 @@ export const advanceReturn = (
             if (line === undefined || locationId === undefined) continue;
             yield* inventory.adjust({ storeId: order.storeId, variantId: line.variantId, locationId, delta: l.quantity, now: at });
             yield* inventory.insertAdjustment({
-              id: yield* (yield* Ids).next,
+              id: StockAdjustmentId.make(yield* (yield* Ids).next),
               storeId: order.storeId,
               variantId: line.variantId,
               locationId,
@@ -143,7 +144,7 @@ export const advanceReturn = (
  * refund_requested, then the gateway refunds under `return:<id>/refund`; a refund the gateway
  * answers as succeeded closes the return, a pending one waits for the payment's confirmation.
  */
-export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff" }, returnId: string, input: { readonly reason: string }) =>
+export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff" }, returnId: ReturnId, input: { readonly reason: string }) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const ret = yield* orders.findReturn(returnId);

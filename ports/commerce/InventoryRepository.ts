@@ -4,6 +4,7 @@
  * available, reservation still in the expected status), so races are decided by the database.
  */
 import { Context, type Effect } from "effect";
+import type { LocationId, StoreId, VariantId } from "../../core/commerce/model/Ids.js";
 import type { Reservation, ReservationStatus } from "../../core/commerce/model/Reservation.js";
 import type { StockAdjustment, StockLevel } from "../../core/commerce/model/StockLevel.js";
 
@@ -16,9 +17,9 @@ export interface InventoryRepository {
    * `reserved`; the row after, or null when refused.
    */
   readonly adjust: (input: {
-    readonly storeId: string;
-    readonly variantId: string;
-    readonly locationId: string;
+    readonly storeId: StoreId;
+    readonly variantId: VariantId;
+    readonly locationId: LocationId;
     readonly delta: number;
     readonly now: Date;
   }) => Effect.Effect<StockLevel | null>;
@@ -29,7 +30,8 @@ export interface InventoryRepository {
   readonly unreserve: (variantId: string, locationId: string, quantity: number, now: Date) => Effect.Effect<void>;
   /** on_hand and reserved both −= quantity (a dispatch consumed the reservation). */
   readonly consume: (variantId: string, locationId: string, quantity: number, now: Date) => Effect.Effect<void>;
-  readonly insertReservation: (reservation: Reservation) => Effect.Effect<void>;
+  /** Inserts a checkout's reservations (one statement). */
+  readonly insertReservations: (reservations: ReadonlyArray<Reservation>) => Effect.Effect<void>;
   readonly findReservation: (id: string) => Effect.Effect<Reservation | null>;
   readonly reservationsOfOrder: (orderId: string) => Effect.Effect<ReadonlyArray<Reservation>>;
   /** Moves the reservation to `to` if its status is one of `from`; false when it was not (someone else moved it). */
@@ -39,5 +41,12 @@ export interface InventoryRepository {
     to: ReservationStatus,
     now: Date,
   ) => Effect.Effect<boolean>;
+  /** Moves every reservation of the order that is in one of `from` to `to` (one conditional statement); how many moved. */
+  readonly transitionReservationsOfOrder: (
+    orderId: string,
+    from: ReadonlyArray<ReservationStatus>,
+    to: ReservationStatus,
+    now: Date,
+  ) => Effect.Effect<number>;
 }
 export const InventoryRepository = Context.GenericTag<InventoryRepository>("domainkit/commerce/InventoryRepository");

@@ -11,6 +11,7 @@ import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { customerMailJob, notifyCustomer, sendCustomerMail } from "../../core/commerce/Notifications.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { OrderId } from "../../core/commerce/model/Ids.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
@@ -35,7 +36,7 @@ t.test("receipt and shipment mails carry stable ids per event; a transport failu
     t.same(jobs.map((j: { key: string | null }) => j.key).sort(), [confirmed.id, shipped.id].sort(), "one job per event, keyed by it");
     const payloadOf = (eventId: string) => {
       const row = jobs.find((j: { key: string | null }) => j.key === eventId)!;
-      return Schema.decodeUnknownSync(Schema.Struct({ event_id: Schema.String, order_id: Schema.String, shipment: Schema.NullOr(Schema.Struct({ carrier: Schema.String, tracking_number: Schema.String })) }))(
+      return Schema.decodeUnknownSync(Schema.Struct({ event_id: Schema.String, order_id: OrderId, shipment: Schema.NullOr(Schema.Struct({ carrier: Schema.String, tracking_number: Schema.String })) }))(
         typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
       );
     };

@@ -7,15 +7,16 @@ import { getCart } from "../../core/commerce/Carts.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { priceLines } from "../../core/commerce/Pricing.js";
 import { createPromotion } from "../../core/commerce/Promotions.js";
+import { ProductId, PromotionId, StoreId, VariantId } from "../../core/commerce/model/Ids.js";
 import type { Promotion } from "../../core/commerce/model/Promotion.js";
 import type { Variant } from "../../core/commerce/model/Variant.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
 const variant = (id: string, priceMinor: number): Variant => ({
-  id,
-  storeId: "s",
-  productId: "p",
+  id: VariantId.make(id),
+  storeId: StoreId.make("s"),
+  productId: ProductId.make("p"),
   sku: id,
   status: "active",
   priceMinor,
@@ -24,8 +25,8 @@ const variant = (id: string, priceMinor: number): Variant => ({
   updatedAt: new Date(0),
 });
 const promotion = (id: string, kind: Promotion["kind"], value: number): Promotion => ({
-  id,
-  storeId: "s",
+  id: PromotionId.make(id),
+  storeId: StoreId.make("s"),
   code: id.toUpperCase(),
   kind,
   value,

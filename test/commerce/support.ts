@@ -17,6 +17,7 @@ import { createLocation, createStore } from "../../core/commerce/CreateStore.js"
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import { placeOrder, type PlaceOrderInput } from "../../core/commerce/PlaceOrder.js";
 import type { Shopper } from "../../core/commerce/Access.js";
+import type { CartId, StoreId, VariantId } from "../../core/commerce/model/Ids.js";
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { Mailer, MailDeliveryFailed, type MailMessage } from "../../ports/Mailer.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
@@ -107,14 +108,14 @@ export const seedStore = async (c: CommerceRuntime, options: { readonly stock?: 
 };
 
 /** A customer's cart holding `quantity` of `variantId`. */
-export const cartWith = async (c: CommerceRuntime, shopper: Shopper & { kind: "customer" }, storeId: string, variantId: string, quantity: number) => {
+export const cartWith = async (c: CommerceRuntime, shopper: Shopper & { kind: "customer" }, storeId: StoreId, variantId: VariantId, quantity: number) => {
   const { cart } = await c.run(createCart(shopper.userId, storeId));
   await c.run(setCartLine(shopper, cart.id, { variantId, quantity }));
   return cart;
 };
 
 /** A checkout request for `cartId` with a fresh key. */
-export const checkoutInput = (cartId: string, overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({
+export const checkoutInput = (cartId: CartId, overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({
   cartId,
   paymentMethod: "pm_card_visa",
   shippingAddress: { name: "Ada Lovelace", line1: "1 Analytical St", line2: null, city: "London", postcode: "N1 1AA", country: "GB" },
@@ -129,7 +130,7 @@ export const checkoutInput = (cartId: string, overrides: Partial<PlaceOrderInput
  * A customer's order left in checkout by a lost provider answer (`pm_card_timeout_after`):
  * `payment_pending`, its reservation active, its payment id known.
  */
-export const pendingPaymentOrder = async (c: CommerceRuntime, storeId: string, variantId: string, quantity: number) => {
+export const pendingPaymentOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId, quantity: number) => {
   const shopper = customer();
   const cart = await cartWith(c, shopper, storeId, variantId, quantity);
   const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));

@@ -10,7 +10,7 @@ import { CartViewWire, cartView } from "../../../core/commerce/model/Cart.js";
 import { Forbidden } from "../../../core/kernel/Errors.js";
 import { defineRoute } from "../Route.js";
 import { CartLineBody, CreateCartBody } from "./CartSchemas.js";
-import { IdParams } from "./StoreSchemas.js";
+import { CartParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 // A cart's answers are its shopper's alone: nobody may cache them.
@@ -47,7 +47,7 @@ export const getCartRoute = defineRoute({
   summary: "Read the cart priced server-side now (lines with unit price, discounts and tax; totals)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: CartParams,
   responses: { 200: CartViewWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -67,7 +67,7 @@ export const setCartLineRoute = defineRoute({
   auth: "required",
   // Setting a quantity is idempotent by itself.
   idempotency: "none",
-  params: IdParams,
+  params: CartParams,
   body: CartLineBody,
   responses: { 200: CartViewWire },
   problems: [403, 404, 409, 422],

@@ -10,7 +10,7 @@ import { PageOf } from "../../../core/kernel/Page.js";
 import { wireShape } from "../../../core/kernel/Wire.js";
 import { defineRoute } from "../Route.js";
 import { CreateProductBody, PatchVariantBody, ProductListQuery, StockAdjustmentBody } from "./CatalogSchemas.js";
-import { IdParams } from "./StoreSchemas.js";
+import { ProductParams, StoreParams, VariantParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 
@@ -26,7 +26,7 @@ export const createProductRoute = defineRoute({
   description: "SKUs are unique per store (409 sku_taken); price_minor is at least 0, in the store's currency.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: StoreParams,
   body: CreateProductBody,
   responses: { 201: ProductWire },
   problems: [403, 404, 409, 422],
@@ -66,7 +66,7 @@ export const getProductRoute = defineRoute({
   summary: "Read a product with its purchasable variants (public)",
   tags,
   auth: "none",
-  params: IdParams,
+  params: ProductParams,
   responses: { 200: ProductWire },
   problems: [404],
   handler: ({ params }) => getProduct(params.id).pipe(Effect.map((product) => ({ status: 200, body: product }))),
@@ -82,7 +82,7 @@ export const patchVariantRoute = defineRoute({
   tags,
   auth: "required",
   ifMatch: "required",
-  params: IdParams,
+  params: VariantParams,
   body: PatchVariantBody,
   responses: { 200: VariantWire },
   problems: [403, 404, 412, 422, 428],
@@ -122,7 +122,7 @@ export const variantStockRoute = defineRoute({
   summary: "Read a variant's stock at every location (warehouse operator)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: VariantParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(StockLevelWire) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>

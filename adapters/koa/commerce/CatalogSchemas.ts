@@ -2,7 +2,8 @@
 import { Schema } from "effect";
 import { VariantStatus } from "../../../core/commerce/model/Variant.js";
 import { pageQueryFields } from "../Pagination.js";
-import { Id } from "./StoreSchemas.js";
+import { idOf } from "./StoreSchemas.js";
+import { LocationId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/stores/:id/products. */
 export const CreateProductBody = Schema.Struct({
@@ -19,7 +20,7 @@ export const CreateProductBody = Schema.Struct({
 
 /** Query of GET /v1/products. */
 export const ProductListQuery = Schema.Struct({
-  store_id: Id,
+  store_id: idOf(StoreId),
   q: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "Full-text search; every word matches as a prefix." }),
   ...pageQueryFields,
 });
@@ -32,8 +33,8 @@ export const PatchVariantBody = Schema.Struct({
 
 /** Body of POST /v1/inventory/adjustments. */
 export const StockAdjustmentBody = Schema.Struct({
-  variant_id: Id,
-  location_id: Id,
+  variant_id: idOf(VariantId),
+  location_id: idOf(LocationId),
   delta: Schema.Int,
   reason: Schema.String,
 });

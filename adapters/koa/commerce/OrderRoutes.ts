@@ -11,7 +11,7 @@ import { PageOf } from "../../../core/kernel/Page.js";
 import { idempotencyKeyHeader } from "../Idempotency.js";
 import { defineRoute } from "../Route.js";
 import { CancelOrderBody, CheckoutBody, DispatchBody, OrderListQuery } from "./OrderSchemas.js";
-import { IdParams } from "./StoreSchemas.js";
+import { OrderParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 const privately = { "Cache-Control": "no-store" };
@@ -55,7 +55,7 @@ export const getOrderRoute = defineRoute({
   summary: "Read an order with its lines and timeline (owner, guest with the cart token, or store support)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: OrderParams,
   responses: { 200: OrderViewWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -94,7 +94,7 @@ export const cancelOrderRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: OrderParams,
   body: CancelOrderBody,
   responses: { 202: OrderWire },
   problems: [403, 404, 409, 422],
@@ -115,7 +115,7 @@ export const dispatchShipmentRoute = defineRoute({
     "once the whole order has shipped it is `dispatched` and its payment captured. 409 order_state_conflict unless confirmed.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: OrderParams,
   body: DispatchBody,
   responses: { 201: ShipmentWire },
   problems: [403, 404, 409, 422],

@@ -1,7 +1,8 @@
 /** Request shapes of the order, cancellation and shipment endpoints (snake_case); responses derive from core/commerce/model. */
 import { Schema } from "effect";
 import { pageQueryFields } from "../Pagination.js";
-import { Id } from "./StoreSchemas.js";
+import { idOf } from "./StoreSchemas.js";
+import { CartId, LocationId } from "../../../core/commerce/model/Ids.js";
 
 /** A provider payment method token (`pm_...`); the error message never repeats the value sent. */
 export const PaymentMethodToken = Schema.String.pipe(
@@ -20,7 +21,7 @@ export const ShippingAddressBody = Schema.Struct({
 
 /** Body of POST /v1/orders (checkout). */
 export const CheckoutBody = Schema.Struct({
-  cart_id: Id,
+  cart_id: idOf(CartId),
   payment_method: PaymentMethodToken,
   shipping_address: ShippingAddressBody,
   email: Schema.optional(Schema.NullOr(Schema.String)),
@@ -37,4 +38,4 @@ export const OrderListQuery = Schema.Struct(pageQueryFields);
 export const CancelOrderBody = Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))) });
 
 /** Body of POST /v1/orders/:id/shipments. */
-export const DispatchBody = Schema.Struct({ location_id: Id, carrier: Schema.String, tracking_number: Schema.String });
+export const DispatchBody = Schema.Struct({ location_id: idOf(LocationId), carrier: Schema.String, tracking_number: Schema.String });

@@ -6,7 +6,7 @@ import { advanceReturn, createReturn, requestReturnRefund } from "../../../core/
 import { ReturnWire } from "../../../core/commerce/model/Return.js";
 import { defineRoute } from "../Route.js";
 import { CreateReturnBody, ReturnRefundBody, ReturnStageBody } from "./ReturnSchemas.js";
-import { IdParams } from "./StoreSchemas.js";
+import { ReturnParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 
@@ -43,7 +43,7 @@ export const getReturnRoute = defineRoute({
   summary: "Read a return authorization (order owner, guest with the cart token, or store support)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ReturnParams,
   responses: { 200: ReturnWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -59,7 +59,7 @@ export const returnStageRoute = defineRoute({
   description: "Restocking puts the units back on hand. 409 return_state_conflict for a stage out of order.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ReturnParams,
   body: ReturnStageBody,
   responses: { 200: ReturnWire },
   problems: [403, 404, 409, 422],
@@ -83,7 +83,7 @@ export const returnRefundRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: ReturnParams,
   body: ReturnRefundBody,
   responses: { 200: ReturnWire },
   problems: [403, 404, 409, 422],

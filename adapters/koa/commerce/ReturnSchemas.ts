@@ -1,11 +1,12 @@
 /** Request shapes of the return endpoints (snake_case); responses are the derived Return wire shape. */
 import { Schema } from "effect";
-import { Id } from "./StoreSchemas.js";
+import { idOf } from "./StoreSchemas.js";
+import { LocationId, OrderId, OrderLineId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/returns. */
 export const CreateReturnBody = Schema.Struct({
-  order_id: Id,
-  lines: Schema.Array(Schema.Struct({ order_line_id: Id, quantity: Schema.Int })).pipe(Schema.maxItems(100)),
+  order_id: idOf(OrderId),
+  lines: Schema.Array(Schema.Struct({ order_line_id: idOf(OrderLineId), quantity: Schema.Int })).pipe(Schema.maxItems(100)),
   reason: Schema.String,
 });
 
@@ -13,7 +14,7 @@ export const CreateReturnBody = Schema.Struct({
 export const ReturnStageBody = Schema.Struct({
   to: Schema.Literal("received", "restocked", "quarantined"),
   reason: Schema.String,
-  location_id: Schema.optional(Id).annotations({ description: "Where restocked units go (default: where they shipped from)." }),
+  location_id: Schema.optional(idOf(LocationId)).annotations({ description: "Where restocked units go (default: where they shipped from)." }),
 });
 
 /** Body of POST /v1/returns/:id/refund. */

@@ -10,7 +10,7 @@ import { PromotionWire } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleWire } from "../../../core/commerce/model/StaffRole.js";
 import { StoreWire } from "../../../core/commerce/model/Store.js";
 import { defineRoute } from "../Route.js";
-import { CreateLocationBody, CreatePromotionBody, CreateStoreBody, GrantStaffBody, IdParams } from "./StoreSchemas.js";
+import { CreateLocationBody, CreatePromotionBody, CreateStoreBody, GrantStaffBody, StoreParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 
@@ -44,7 +44,7 @@ export const grantStaffRoute = defineRoute({
   summary: "Grant a staff role in the store (owner)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: StoreParams,
   body: GrantStaffBody,
   responses: { 201: StaffRoleWire },
   problems: [403, 404, 422],
@@ -62,7 +62,7 @@ export const createLocationRoute = defineRoute({
   summary: "Add a fulfillment location (warehouse operator)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: StoreParams,
   body: CreateLocationBody,
   responses: { 201: LocationWire },
   problems: [403, 404, 422],
@@ -81,7 +81,7 @@ export const createPromotionRoute = defineRoute({
   description: "Valid in [starts_at, ends_at); usage_limit orders at most, enforced under concurrency at checkout.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: StoreParams,
   body: CreatePromotionBody,
   responses: { 201: PromotionWire },
   problems: [403, 404, 422],
@@ -107,7 +107,7 @@ export const listFulfillmentTasksRoute = defineRoute({
   summary: "List the store's open fulfillment tasks, oldest first (warehouse operator)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: StoreParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(FulfillmentTaskWire) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>

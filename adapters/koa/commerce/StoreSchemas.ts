@@ -3,14 +3,31 @@
  * roles, locations, promotions. Responses are the derived wire shapes of core/commerce/model.
  */
 import { Schema } from "effect";
+import { CartId, OrderId, ProductId, ReturnId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 import { PromotionKind } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
 
 /** An object id in a path or body. */
 export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
-/** `:id` path parameter. */
-export const IdParams = Schema.Struct({ id: Id });
+/**
+ * An id in a path, query or body, decoded into its record's id brand (core/commerce/model/Ids.ts):
+ * any 1 to 100 characters, so an id that names nothing answers 404, not 400.
+ */
+export const idOf = <A extends string>(brand: Schema.Schema<A, string>): Schema.Schema<A, string> => Schema.compose(Id, brand);
+
+/** `:id` of a store. */
+export const StoreParams = Schema.Struct({ id: idOf(StoreId) });
+/** `:id` of a cart. */
+export const CartParams = Schema.Struct({ id: idOf(CartId) });
+/** `:id` of a product. */
+export const ProductParams = Schema.Struct({ id: idOf(ProductId) });
+/** `:id` of a variant. */
+export const VariantParams = Schema.Struct({ id: idOf(VariantId) });
+/** `:id` of an order. */
+export const OrderParams = Schema.Struct({ id: idOf(OrderId) });
+/** `:id` of a return. */
+export const ReturnParams = Schema.Struct({ id: idOf(ReturnId) });
 
 /** A user id (the `sub` of a token): a UUID. */
 export const UserId = Schema.String.pipe(

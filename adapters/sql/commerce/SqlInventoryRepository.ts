@@ -97,8 +97,10 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
           .where("location_id", "=", locationId)
           .execute(),
       ).pipe(Effect.asVoid),
-    insertReservation: (r) =>
-      runQuery(db, (ex) => ex.insertInto("shop_reservations").values(reservations.toRow(r)).execute()).pipe(Effect.asVoid),
+    insertReservations: (made) =>
+      made.length === 0
+        ? Effect.void
+        : runQuery(db, (ex) => ex.insertInto("shop_reservations").values(made.map((r) => reservations.toRow(r))).execute()).pipe(Effect.asVoid),
     findReservation: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_reservations").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : reservations.fromRow(r))),
@@ -118,6 +120,18 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       ).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
         withSpan("InventoryRepository.transitionReservation"),
+      ),
+    transitionReservationsOfOrder: (orderId, from, to, now) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("shop_reservations")
+          .set({ status: to, updated_at: f.timeToDb(now) })
+          .where("order_id", "=", orderId)
+          .where("status", "in", [...from])
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => toNumber(r.numUpdatedRows)),
+        withSpan("InventoryRepository.transitionReservationsOfOrder"),
       ),
   };
 };

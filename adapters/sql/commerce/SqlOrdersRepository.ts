@@ -84,22 +84,24 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.map((rows) => rows.map(lines.fromRow)),
       ),
     transitionOrder: (id, from, to, now, change = {}) =>
-      Effect.gen(function* () {
-        const updated = yield* runQuery(db, (ex) =>
-          ex
-            .updateTable("shop_orders")
-            .set((eb) => ({
-              status: to,
-              version: eb("version", "+", 1),
-              updated_at: f.timeToDb(now),
-              ...(change.paymentIntentRef === undefined ? {} : { payment_intent_ref: change.paymentIntentRef }),
-            }))
-            .where("id", "=", id)
-            .where("status", "in", [...from])
-            .executeTakeFirst(),
-        );
-        return toNumber(updated.numUpdatedRows) > 0 ? yield* findOrder(id) : null;
-      }).pipe(withSpan("OrdersRepository.transitionOrder")),
+      // RETURNING answers the order after the move in the same statement (no second read).
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("shop_orders")
+          .set((eb) => ({
+            status: to,
+            version: eb("version", "+", 1),
+            updated_at: f.timeToDb(now),
+            ...(change.paymentIntentRef === undefined ? {} : { payment_intent_ref: change.paymentIntentRef }),
+          }))
+          .where("id", "=", id)
+          .where("status", "in", [...from])
+          .returningAll()
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((row) => (row === undefined ? null : orderFromRow(row))),
+        withSpan("OrdersRepository.transitionOrder"),
+      ),
     ordersOfCustomer: (customerId, beforeId, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("shop_orders").selectAll().where("customer_id", "=", customerId);

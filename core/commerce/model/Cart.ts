@@ -6,13 +6,14 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { PriceBreakdown } from "./Pricing.js";
+import { CartId, StoreId, VariantId } from "./Ids.js";
 
 export const CartStatus = Schema.Literal("open", "checked_out");
 export type CartStatus = typeof CartStatus.Type;
 
 export const Cart = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
+  id: CartId,
+  storeId: StoreId,
   customerId: Schema.NullOr(Schema.String),
   tokenHash: Schema.NullOr(Schema.String),
   status: CartStatus,
@@ -24,9 +25,9 @@ export type Cart = typeof Cart.Type;
 
 /** One line of a cart: a quantity (> 0) of a variant. */
 export const CartLine = Schema.Struct({
-  storeId: Schema.String,
-  cartId: Schema.String,
-  variantId: Schema.String,
+  storeId: StoreId,
+  cartId: CartId,
+  variantId: VariantId,
   quantity: Schema.Int,
   addedAt: Schema.DateFromSelf,
 });

@@ -4,13 +4,14 @@
  * The same key and payload answers that order again; another payload under the key is refused.
  */
 import { Schema } from "effect";
+import { OrderId, StoreId } from "./Ids.js";
 
 export const CheckoutRequest = Schema.Struct({
-  storeId: Schema.String,
+  storeId: StoreId,
   scope: Schema.String,
   idempotencyKey: Schema.String,
   payloadHash: Schema.String,
-  orderId: Schema.String,
+  orderId: OrderId,
   createdAt: Schema.DateFromSelf,
 });
 export type CheckoutRequest = typeof CheckoutRequest.Type;

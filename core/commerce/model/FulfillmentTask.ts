@@ -1,14 +1,15 @@
 /** A warehouse's task to pick and ship one confirmed order (one per order), done when the order is dispatched. */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { FulfillmentTaskId, OrderId, StoreId } from "./Ids.js";
 
 export const FulfillmentTaskStatus = Schema.Literal("open", "done");
 export type FulfillmentTaskStatus = typeof FulfillmentTaskStatus.Type;
 
 export const FulfillmentTask = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
+  id: FulfillmentTaskId,
+  storeId: StoreId,
+  orderId: OrderId,
   status: FulfillmentTaskStatus,
   createdAt: Schema.DateFromSelf,
 });

@@ -6,6 +6,7 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { CartId, OrderId, OrderLineId, StoreId, TimelineEntryId, VariantId } from "./Ids.js";
 
 export const OrderStatus = Schema.Literal(
   "pending",
@@ -31,10 +32,10 @@ export const ShippingAddress = Schema.Struct({
 export type ShippingAddress = typeof ShippingAddress.Type;
 
 export const Order = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
+  id: OrderId,
+  storeId: StoreId,
   customerId: Schema.NullOr(Schema.String),
-  cartId: Schema.String,
+  cartId: CartId,
   status: OrderStatus,
   currency: Schema.String,
   subtotalMinor: Schema.Int,
@@ -54,10 +55,10 @@ export const OrderWire = wireShape(Order);
 
 /** One immutable purchase line (spec: order_lines); the database refuses UPDATE and DELETE. */
 export const OrderLine = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
-  variantId: Schema.String,
+  id: OrderLineId,
+  storeId: StoreId,
+  orderId: OrderId,
+  variantId: VariantId,
   sku: Schema.String,
   quantity: Schema.Int,
   unitPriceMinor: Schema.Int,
@@ -71,9 +72,9 @@ export const OrderLineWire = wireShape(OrderLine);
 
 /** One entry of an order's timeline (append-only): a state change, payment event, shipment or return. */
 export const OrderTimelineEntry = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
+  id: TimelineEntryId,
+  storeId: StoreId,
+  orderId: OrderId,
   kind: Schema.String,
   actorId: Schema.String,
   detail: Schema.Unknown,

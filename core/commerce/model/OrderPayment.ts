@@ -5,6 +5,7 @@
  * any answer.
  */
 import { Schema } from "effect";
+import { OrderId, StoreId } from "./Ids.js";
 
 export const OrderPaymentStatus = Schema.Literal(
   "authorizing",
@@ -18,8 +19,8 @@ export const OrderPaymentStatus = Schema.Literal(
 export type OrderPaymentStatus = typeof OrderPaymentStatus.Type;
 
 export const OrderPayment = Schema.Struct({
-  orderId: Schema.String,
-  storeId: Schema.String,
+  orderId: OrderId,
+  storeId: StoreId,
   merchantId: Schema.String,
   paymentId: Schema.NullOr(Schema.String),
   idempotencyKey: Schema.String,

@@ -5,9 +5,10 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { PromotionId, VariantId } from "./Ids.js";
 
 export const AppliedDiscount = Schema.Struct({
-  promotionId: Schema.String,
+  promotionId: PromotionId,
   code: Schema.NullOr(Schema.String),
   reason: Schema.String,
   amountMinor: Schema.Int,
@@ -15,7 +16,7 @@ export const AppliedDiscount = Schema.Struct({
 export type AppliedDiscount = typeof AppliedDiscount.Type;
 
 export const PricedLine = Schema.Struct({
-  variantId: Schema.String,
+  variantId: VariantId,
   sku: Schema.String,
   quantity: Schema.Int,
   unitPriceMinor: Schema.Int,

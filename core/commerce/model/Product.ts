@@ -2,10 +2,11 @@
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { Variant } from "./Variant.js";
+import { ProductId, StoreId } from "./Ids.js";
 
 export const Product = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
+  id: ProductId,
+  storeId: StoreId,
   title: Schema.String,
   description: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,

@@ -5,13 +5,14 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { PromotionId, StoreId } from "./Ids.js";
 
 export const PromotionKind = Schema.Literal("percentage", "fixed_amount");
 export type PromotionKind = typeof PromotionKind.Type;
 
 export const Promotion = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
+  id: PromotionId,
+  storeId: StoreId,
   code: Schema.NullOr(Schema.String),
   kind: PromotionKind,
   value: Schema.Int,

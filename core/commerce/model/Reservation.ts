@@ -7,16 +7,17 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { LocationId, OrderId, ReservationId, StoreId, VariantId } from "./Ids.js";
 
 export const ReservationStatus = Schema.Literal("active", "committed", "consumed", "released");
 export type ReservationStatus = typeof ReservationStatus.Type;
 
 export const Reservation = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
-  variantId: Schema.String,
-  locationId: Schema.String,
+  id: ReservationId,
+  storeId: StoreId,
+  orderId: OrderId,
+  variantId: VariantId,
+  locationId: LocationId,
   quantity: Schema.Int,
   status: ReservationStatus,
   expiresAt: Schema.DateFromSelf,

@@ -5,17 +5,18 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { OrderId, OrderLineId, ReturnId, StoreId } from "./Ids.js";
 
 export const ReturnStatus = Schema.Literal("authorized", "received", "restocked", "quarantined", "refund_requested", "closed");
 export type ReturnStatus = typeof ReturnStatus.Type;
 
-export const ReturnLine = Schema.Struct({ orderLineId: Schema.String, quantity: Schema.Int });
+export const ReturnLine = Schema.Struct({ orderLineId: OrderLineId, quantity: Schema.Int });
 export type ReturnLine = typeof ReturnLine.Type;
 
 export const Return = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
+  id: ReturnId,
+  storeId: StoreId,
+  orderId: OrderId,
   status: ReturnStatus,
   reason: Schema.String,
   lines: Schema.Array(wireShape(ReturnLine)),

@@ -5,15 +5,16 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { LocationId, OrderId, ShipmentId, StoreId } from "./Ids.js";
 
 export const ShipmentStatus = Schema.Literal("pending", "dispatched", "delivered");
 export type ShipmentStatus = typeof ShipmentStatus.Type;
 
 export const Shipment = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  orderId: Schema.String,
-  locationId: Schema.String,
+  id: ShipmentId,
+  storeId: StoreId,
+  orderId: OrderId,
+  locationId: LocationId,
   status: ShipmentStatus,
   carrier: Schema.NullOr(Schema.String),
   trackingNumber: Schema.NullOr(Schema.String),

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { StoreId } from "./Ids.js";
 
 export const StaffRoleName = Schema.Literal("owner", "catalog_manager", "warehouse_operator", "support");
 export type StaffRoleName = typeof StaffRoleName.Type;
@@ -13,7 +14,7 @@ export type StaffRoleName = typeof StaffRoleName.Type;
 export const allStaffRoles: ReadonlyArray<StaffRoleName> = ["owner", "catalog_manager", "warehouse_operator", "support"];
 
 export const StaffRole = Schema.Struct({
-  storeId: Schema.String,
+  storeId: StoreId,
   userId: Schema.String,
   role: StaffRoleName,
   grantedBy: Schema.String,

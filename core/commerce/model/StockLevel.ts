@@ -4,11 +4,12 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { LocationId, StockAdjustmentId, StoreId, VariantId } from "./Ids.js";
 
 export const StockLevel = Schema.Struct({
-  storeId: Schema.String,
-  variantId: Schema.String,
-  locationId: Schema.String,
+  storeId: StoreId,
+  variantId: VariantId,
+  locationId: LocationId,
   onHand: Schema.Int,
   reserved: Schema.Int,
   version: Schema.Int,
@@ -25,10 +26,10 @@ export const viewOfStock = (s: StockLevel): StockLevelView => ({ ...s, available
 
 /** One audited stock adjustment (append-only). */
 export const StockAdjustment = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  variantId: Schema.String,
-  locationId: Schema.String,
+  id: StockAdjustmentId,
+  storeId: StoreId,
+  variantId: VariantId,
+  locationId: LocationId,
   delta: Schema.Int,
   reason: Schema.String,
   actorId: Schema.String,

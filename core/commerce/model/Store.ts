@@ -5,9 +5,10 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { StoreId } from "./Ids.js";
 
 export const Store = Schema.Struct({
-  id: Schema.String,
+  id: StoreId,
   name: Schema.String,
   currency: Schema.String,
   ownerId: Schema.String,

@@ -6,14 +6,15 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { ProductId, StoreId, VariantId } from "./Ids.js";
 
 export const VariantStatus = Schema.Literal("active", "inactive", "archived");
 export type VariantStatus = typeof VariantStatus.Type;
 
 export const Variant = Schema.Struct({
-  id: Schema.String,
-  storeId: Schema.String,
-  productId: Schema.String,
+  id: VariantId,
+  storeId: StoreId,
+  productId: ProductId,
   sku: Schema.String,
   status: VariantStatus,
   priceMinor: Schema.Int,

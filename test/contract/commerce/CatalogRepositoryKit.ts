@@ -11,7 +11,7 @@ import type { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { storeRecord, uid, variantRecord } from "./fixtures.js";
+import { kitId, storeRecord, variantRecord } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type CatalogKitPorts = CatalogRepository | StoresRepository;
@@ -22,11 +22,11 @@ const twoStores = Effect.flatMap(StoresRepository, (r) => Effect.all([r.insertSt
 
 /** Product `n` of store `storeN`. */
 const product = (n: number, storeN = 1, title = `Product ${n}`, description: string | null = null) =>
-  catalog((r) => r.insertProduct({ id: uid("prod", n), storeId: uid("store", storeN), title, description, createdAt: at(n) }));
+  catalog((r) => r.insertProduct({ id: kitId.prod(n), storeId: kitId.store(storeN), title, description, createdAt: at(n) }));
 
 const promotion = (n: number, overrides: Partial<Promotion> = {}): Promotion => ({
-  id: uid("promo", n),
-  storeId: uid("store", 1),
+  id: kitId.promo(n),
+  storeId: kitId.store(1),
   code: null,
   kind: "percentage",
   value: 10,
@@ -41,7 +41,7 @@ const promotion = (n: number, overrides: Partial<Promotion> = {}): Promotion => 
 
 const listed = (storeN: number, afterId: string | null, limit: number, words: ReadonlyArray<string> = []) =>
   Effect.map(
-    catalog((r) => r.listProducts({ storeId: uid("store", storeN), words, afterId, limit })),
+    catalog((r) => r.listProducts({ storeId: kitId.store(storeN), words, afterId, limit })),
     (products) => products.map((p) => p.id),
   );
 
@@ -54,9 +54,9 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       await run(Effect.all([product(1, 1), product(2, 2)]));
       t.ok(await run(catalog((r) => r.insertVariant(variantRecord(1, { sku: "TEA" })))));
       t.notOk(await run(catalog((r) => r.insertVariant(variantRecord(2, { sku: "TEA" })))), "the same SKU in the same store writes nothing");
-      t.equal(await run(catalog((r) => r.findVariant(uid("var", 2)))), null);
+      t.equal(await run(catalog((r) => r.findVariant(kitId.var(2)))), null);
       t.ok(await run(catalog((r) => r.insertVariant(variantRecord(3, { storeN: 2, productN: 2, sku: "TEA" })))), "another store may use it");
-      t.same((await run(catalog((r) => r.findVariants([uid("var", 1), uid("var", 3), uid("var", 9)])))).map((v) => v.id).sort(), [uid("var", 1), uid("var", 3)], "unknown ids are absent");
+      t.same((await run(catalog((r) => r.findVariants([kitId.var(1), kitId.var(3), kitId.var(9)])))).map((v) => v.id).sort(), [kitId.var(1), kitId.var(3)], "unknown ids are absent");
     },
   },
   {
@@ -65,11 +65,11 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       await run(twoStores);
       await run(product(1));
       await run(catalog((r) => r.insertVariant(variantRecord(1))));
-      const read = (await run(catalog((r) => r.findVariant(uid("var", 1)))))!;
+      const read = (await run(catalog((r) => r.findVariant(kitId.var(1)))))!;
       t.ok(await run(catalog((r) => r.updateVariant({ ...read, priceMinor: 250, version: read.version + 1, updatedAt: at(5) }, read.version))));
       t.notOk(await run(catalog((r) => r.updateVariant({ ...read, priceMinor: 999, version: read.version + 1, updatedAt: at(6) }, read.version))), "a stale version writes nothing");
       t.same(
-        await run(Effect.map(catalog((r) => r.findVariant(uid("var", 1))), (v) => [v?.priceMinor, v?.version])),
+        await run(Effect.map(catalog((r) => r.findVariant(kitId.var(1))), (v) => [v?.priceMinor, v?.version])),
         [250, read.version + 1],
         "the first writer's change stands",
       );
@@ -90,17 +90,17 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       await run(catalog((r) => r.insertVariant(variantRecord(4, { productN: 4, status: "inactive" }))));
       await run(catalog((r) => r.insertVariant(variantRecord(5, { productN: 4 }))));
       await run(catalog((r) => r.insertVariant(variantRecord(6, { storeN: 2, productN: 5 }))));
-      t.same(await run(listed(1, null, 10)), [uid("prod", 1), uid("prod", 2), uid("prod", 4)], "the store's purchasable products, by id");
-      t.same(await run(listed(1, null, 2)), [uid("prod", 1), uid("prod", 2)], "at most the limit");
-      t.same(await run(listed(1, uid("prod", 2), 2)), [uid("prod", 4)], "after the cursor id");
-      t.same(await run(listed(1, null, 10, ["tea"])), [uid("prod", 1), uid("prod", 2), uid("prod", 4)], "a word matches as a prefix of title words");
-      t.same(await run(listed(1, null, 10, ["tea", "lit"])), [uid("prod", 1)], "every word must match, description included");
-      t.same(await run(listed(1, uid("prod", 1), 10, ["tea"])), [uid("prod", 2), uid("prod", 4)], "search pages by the same cursor");
+      t.same(await run(listed(1, null, 10)), [kitId.prod(1), kitId.prod(2), kitId.prod(4)], "the store's purchasable products, by id");
+      t.same(await run(listed(1, null, 2)), [kitId.prod(1), kitId.prod(2)], "at most the limit");
+      t.same(await run(listed(1, kitId.prod(2), 2)), [kitId.prod(4)], "after the cursor id");
+      t.same(await run(listed(1, null, 10, ["tea"])), [kitId.prod(1), kitId.prod(2), kitId.prod(4)], "a word matches as a prefix of title words");
+      t.same(await run(listed(1, null, 10, ["tea", "lit"])), [kitId.prod(1)], "every word must match, description included");
+      t.same(await run(listed(1, kitId.prod(1), 10, ["tea"])), [kitId.prod(2), kitId.prod(4)], "search pages by the same cursor");
       t.same(await run(listed(1, null, 10, ["kettle"])), [], "a product without a purchasable variant is not found");
-      t.same(await run(listed(2, null, 10)), [uid("prod", 5)], "another store's catalog is its own");
+      t.same(await run(listed(2, null, 10)), [kitId.prod(5)], "another store's catalog is its own");
       t.same(
-        (await run(catalog((r) => r.variantsOfProducts([uid("prod", 1), uid("prod", 4)])))).map((v) => v.id).sort(),
-        [uid("var", 1), uid("var", 4), uid("var", 5)],
+        (await run(catalog((r) => r.variantsOfProducts([kitId.prod(1), kitId.prod(4)])))).map((v) => v.id).sort(),
+        [kitId.var(1), kitId.var(4), kitId.var(5)],
         "the variants of a page in one call",
       );
     },
@@ -112,11 +112,11 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       await run(catalog((r) => r.insertPromotion(promotion(1))));
       await run(catalog((r) => r.insertPromotion(promotion(2, { code: "WELCOME", automatic: false }))));
       await run(catalog((r) => r.insertPromotion(promotion(3, { code: "OTHER", automatic: false }))));
-      await run(catalog((r) => r.insertPromotion(promotion(4, { storeId: uid("store", 2) }))));
-      const ids = (codes: ReadonlyArray<string>) => Effect.map(catalog((r) => r.promotionsFor(uid("store", 1), codes)), (ps) => ps.map((p) => p.id).sort());
-      t.same(await run(ids([])), [uid("promo", 1)], "without codes, the automatic ones");
-      t.same(await run(ids(["WELCOME"])), [uid("promo", 1), uid("promo", 2)], "a given code adds its promotion");
-      t.same(await run(ids(["NOPE"])), [uid("promo", 1)], "an unknown code adds nothing");
+      await run(catalog((r) => r.insertPromotion(promotion(4, { storeId: kitId.store(2) }))));
+      const ids = (codes: ReadonlyArray<string>) => Effect.map(catalog((r) => r.promotionsFor(kitId.store(1), codes)), (ps) => ps.map((p) => p.id).sort());
+      t.same(await run(ids([])), [kitId.promo(1)], "without codes, the automatic ones");
+      t.same(await run(ids(["WELCOME"])), [kitId.promo(1), kitId.promo(2)], "a given code adds its promotion");
+      t.same(await run(ids(["NOPE"])), [kitId.promo(1)], "an unknown code adds nothing");
     },
   },
   {
@@ -125,10 +125,10 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       await run(twoStores);
       await run(catalog((r) => r.insertPromotion(promotion(1, { usageLimit: 2 }))));
       await run(catalog((r) => r.insertPromotion(promotion(2))));
-      const use = (n: number) => catalog((r) => r.usePromotion(uid("promo", n)));
+      const use = (n: number) => catalog((r) => r.usePromotion(kitId.promo(n)));
       t.same([await run(use(1)), await run(use(1)), await run(use(1))], [true, true, false], "two uses, then used up");
       t.same([await run(use(2)), await run(use(2)), await run(use(2))], [true, true, true], "no limit: every use counts");
-      const promotions = await run(catalog((r) => r.promotionsFor(uid("store", 1), [])));
+      const promotions = await run(catalog((r) => r.promotionsFor(kitId.store(1), [])));
       t.same(promotions.map((p) => p.usageCount), [2, 3]);
     },
   },
@@ -138,9 +138,9 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
     run: async (t, run) => {
       await run(twoStores);
       await run(catalog((r) => r.insertPromotion(promotion(1, { usageLimit: 3 }))));
-      const results = await run(Effect.all(Array.from({ length: 10 }, () => catalog((r) => r.usePromotion(uid("promo", 1)))), { concurrency: "unbounded" }));
+      const results = await run(Effect.all(Array.from({ length: 10 }, () => catalog((r) => r.usePromotion(kitId.promo(1)))), { concurrency: "unbounded" }));
       t.equal(results.filter(Boolean).length, 3);
-      t.same((await run(catalog((r) => r.promotionsFor(uid("store", 1), [])))).map((p) => p.usageCount), [3]);
+      t.same((await run(catalog((r) => r.promotionsFor(kitId.store(1), [])))).map((p) => p.usageCount), [3]);
     },
   },
 ];

@@ -14,14 +14,14 @@ import { InventoryRepository } from "../../../ports/commerce/InventoryRepository
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { orderRecord, seedStore, uid } from "./fixtures.js";
+import { kitId, orderRecord, seedStore } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type InventoryKitPorts = InventoryRepository | StoresRepository | CatalogRepository | OrdersRepository;
 
-const store = uid("store", 1);
-const location = uid("loc", 1);
-const variant = uid("var", 1);
+const store = kitId.store(1);
+const location = kitId.loc(1);
+const variant = kitId.var(1);
 
 const inventory = <A>(f: (r: InventoryRepository) => Effect.Effect<A>) => Effect.flatMap(InventoryRepository, f);
 
@@ -36,9 +36,9 @@ const seedWithStock = (onHand: number) =>
 const order = (n: number) => orderRecord(n);
 
 const reservation = (n: number, quantity: number): Reservation => ({
-  id: uid("res", n),
+  id: kitId.res(n),
   storeId: store,
-  orderId: uid("order", n),
+  orderId: kitId.order(n),
   variantId: variant,
   locationId: location,
   quantity,
@@ -52,6 +52,20 @@ const stock = inventory((r) => r.findStock(variant, location));
 
 /** The cases of the inventory kit. */
 export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
+  {
+    name: "inventory: an order's reservations in the given status move together, once; other orders' and other statuses stay",
+    run: async (t, run) => {
+      await run(seedWithStock(5));
+      await run(Effect.flatMap(OrdersRepository, (o) => Effect.all([o.insertOrder(order(1), []), o.insertOrder(order(2), [])])));
+      await run(inventory((r) => r.insertReservations([reservation(1, 1), reservation(2, 1)])));
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(1), ["active"], "committed", at(4)))), 1);
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(1), ["active"], "committed", at(5)))), 0, "once");
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(2))))).map((r) => r.status), ["active"], "another order's stay");
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["active"], "released", at(6)))));
+      t.equal(await run(inventory((r) => r.transitionReservationsOfOrder(kitId.order(2), ["active"], "committed", at(7)))), 0, "a released one is not committed");
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(1))))).map((r) => r.status), ["committed"]);
+    },
+  },
   {
     name: "inventory: adjust creates the stock row at 0 and refuses to push on_hand below reserved or below 0",
     run: async (t, run) => {
@@ -103,19 +117,19 @@ export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
       await run(seedWithStock(5));
       await run(Effect.flatMap(OrdersRepository, (o) => Effect.all([o.insertOrder(order(1), []), o.insertOrder(order(2), [])])));
       await run(inventory((r) => r.reserve(variant, location, 2, at(2))));
-      await run(inventory((r) => r.insertReservation(reservation(1, 2))));
+      await run(inventory((r) => r.insertReservations([reservation(1, 2)])));
       await run(inventory((r) => r.reserve(variant, location, 1, at(2))));
-      await run(inventory((r) => r.insertReservation(reservation(2, 1))));
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active"], "released", at(3)))));
-      t.notOk(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active"], "released", at(4)))), "released once");
-      t.notOk(await run(inventory((r) => r.transitionReservation(uid("res", 1), ["active", "committed"], "consumed", at(4)))), "a released one cannot be consumed");
-      t.equal((await run(inventory((r) => r.findReservation(uid("res", 1)))))?.status, "released");
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 2), ["active"], "committed", at(5)))));
-      t.ok(await run(inventory((r) => r.transitionReservation(uid("res", 2), ["committed"], "consumed", at(6)))));
+      await run(inventory((r) => r.insertReservations([reservation(2, 1)])));
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(3)))));
+      t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active"], "released", at(4)))), "released once");
+      t.notOk(await run(inventory((r) => r.transitionReservation(kitId.res(1), ["active", "committed"], "consumed", at(4)))), "a released one cannot be consumed");
+      t.equal((await run(inventory((r) => r.findReservation(kitId.res(1)))))?.status, "released");
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["active"], "committed", at(5)))));
+      t.ok(await run(inventory((r) => r.transitionReservation(kitId.res(2), ["committed"], "consumed", at(6)))));
       await run(inventory((r) => r.consume(variant, location, 1, at(6))));
       const level = await run(stock);
       t.same([level?.onHand, level?.reserved], [4, 2], "one unit left the warehouse with its reservation");
-      t.same((await run(inventory((r) => r.reservationsOfOrder(uid("order", 2))))).map((r) => r.status), ["consumed"]);
+      t.same((await run(inventory((r) => r.reservationsOfOrder(kitId.order(2))))).map((r) => r.status), ["consumed"]);
     },
   },
 ];

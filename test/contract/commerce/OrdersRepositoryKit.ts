@@ -16,7 +16,7 @@ import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js"
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { orderRecord, seedStore, uid } from "./fixtures.js";
+import { kitId, orderRecord, seedStore, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type OrdersKitPorts = OrdersRepository | StoresRepository | CatalogRepository;
@@ -24,10 +24,10 @@ export type OrdersKitPorts = OrdersRepository | StoresRepository | CatalogReposi
 const orders = <A>(f: (r: OrdersRepository) => Effect.Effect<A>) => Effect.flatMap(OrdersRepository, f);
 
 const lineOf = (orderN: number, n: number): OrderLine => ({
-  id: uid("line", orderN * 10 + n),
-  storeId: uid("store", 1),
-  orderId: uid("order", orderN),
-  variantId: uid("var", 1),
+  id: kitId.line(orderN * 10 + n),
+  storeId: kitId.store(1),
+  orderId: kitId.order(orderN),
+  variantId: kitId.var(1),
   sku: "KIT-1",
   quantity: n,
   unitPriceMinor: 100,
@@ -37,13 +37,13 @@ const lineOf = (orderN: number, n: number): OrderLine => ({
 });
 
 const claim = (scope: string, key: string, orderN: number, payload: string) =>
-  orders((r) => r.claimCheckout({ storeId: uid("store", 1), scope, idempotencyKey: key, orderId: uid("order", orderN), createdAt: at(orderN) }, payload));
+  orders((r) => r.claimCheckout({ storeId: kitId.store(1), scope, idempotencyKey: key, orderId: kitId.order(orderN), createdAt: at(orderN) }, payload));
 
 const shipment = (n: number, orderN: number, tracking: string): Shipment => ({
-  id: uid("ship", n),
-  storeId: uid("store", 1),
-  orderId: uid("order", orderN),
-  locationId: uid("loc", 1),
+  id: kitId.ship(n),
+  storeId: kitId.store(1),
+  orderId: kitId.order(orderN),
+  locationId: kitId.loc(1),
   status: "dispatched",
   carrier: "DHL",
   trackingNumber: tracking,
@@ -53,12 +53,12 @@ const shipment = (n: number, orderN: number, tracking: string): Shipment => ({
 });
 
 const returnOf = (n: number, orderN: number): Return => ({
-  id: uid("ret", n),
-  storeId: uid("store", 1),
-  orderId: uid("order", orderN),
+  id: kitId.ret(n),
+  storeId: kitId.store(1),
+  orderId: kitId.order(orderN),
   status: "authorized",
   reason: "too small",
-  lines: [{ orderLineId: uid("line", orderN * 10 + 1), quantity: 1 }],
+  lines: [{ orderLineId: kitId.line(orderN * 10 + 1), quantity: 1 }],
   refundMinor: 100,
   version: 1,
   createdAt: at(n),
@@ -73,7 +73,7 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       await run(seedStore(1));
       t.same(await run(claim("user:a", "k1", 1, "payload-1")), { claimed: true });
       const again = await run(claim("user:a", "k1", 2, "payload-1"));
-      t.same([again.claimed, again.claimed ? null : again.existing.orderId, again.claimed ? null : again.samePayload], [false, uid("order", 1), true], "the same request answers the first order");
+      t.same([again.claimed, again.claimed ? null : again.existing.orderId, again.claimed ? null : again.samePayload], [false, kitId.order(1), true], "the same request answers the first order");
       const other = await run(claim("user:a", "k1", 3, "payload-2"));
       t.same([other.claimed, other.claimed ? null : other.samePayload], [false, false], "another payload under the key is told apart");
       t.same(await run(claim("user:b", "k1", 4, "payload-1")), { claimed: true }, "a key is scoped to its account");
@@ -95,9 +95,9 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
     run: async (t, run) => {
       await run(seedStore(1));
       await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 2), lineOf(1, 1)])));
-      t.same(await run(orders((r) => r.findOrder(uid("order", 1)))), orderRecord(1));
-      t.same((await run(orders((r) => r.linesOf(uid("order", 1))))).map((l) => l.id), [uid("line", 11), uid("line", 12)], "lines by id");
-      t.equal(await run(orders((r) => r.findOrder(uid("order", 9)))), null);
+      t.same(await run(orders((r) => r.findOrder(kitId.order(1)))), orderRecord(1));
+      t.same((await run(orders((r) => r.linesOf(kitId.order(1))))).map((l) => l.id), [kitId.line(11), kitId.line(12)], "lines by id");
+      t.equal(await run(orders((r) => r.findOrder(kitId.order(9)))), null);
     },
   },
   {
@@ -105,10 +105,10 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
     run: async (t, run) => {
       await run(seedStore(1));
       await run(orders((r) => r.insertOrder(orderRecord(1), [])));
-      const confirmed = await run(orders((r) => r.transitionOrder(uid("order", 1), ["pending", "payment_pending"], "confirmed", at(5), { paymentIntentRef: "pay_1" })));
+      const confirmed = await run(orders((r) => r.transitionOrder(kitId.order(1), ["pending", "payment_pending"], "confirmed", at(5), { paymentIntentRef: "pay_1" })));
       t.same([confirmed?.status, confirmed?.version, confirmed?.paymentIntentRef], ["confirmed", 2, "pay_1"]);
-      t.equal(await run(orders((r) => r.transitionOrder(uid("order", 1), ["pending", "payment_pending"], "failed", at(6)))), null, "a second mover from pending finds nothing");
-      t.equal((await run(orders((r) => r.findOrder(uid("order", 1)))))?.status, "confirmed");
+      t.equal(await run(orders((r) => r.transitionOrder(kitId.order(1), ["pending", "payment_pending"], "failed", at(6)))), null, "a second mover from pending finds nothing");
+      t.equal((await run(orders((r) => r.findOrder(kitId.order(1)))))?.status, "confirmed");
     },
   },
   {
@@ -119,12 +119,12 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       await run(orders((r) => r.insertOrder(orderRecord(1), [])));
       const results = await run(
         Effect.all(
-          Array.from({ length: 10 }, (_, i) => orders((r) => r.transitionOrder(uid("order", 1), ["pending"], i % 2 === 0 ? "confirmed" : "expired", at(10 + i)))),
+          Array.from({ length: 10 }, (_, i) => orders((r) => r.transitionOrder(kitId.order(1), ["pending"], i % 2 === 0 ? "confirmed" : "expired", at(10 + i)))),
           { concurrency: "unbounded" },
         ),
       );
       t.equal(results.filter((r) => r !== null).length, 1);
-      t.equal((await run(orders((r) => r.findOrder(uid("order", 1)))))?.version, 2);
+      t.equal((await run(orders((r) => r.findOrder(kitId.order(1)))))?.version, 2);
     },
   },
   {
@@ -135,8 +135,8 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       await run(orders((r) => r.insertOrder(orderRecord(4, uid("user", 3)), [])));
       await run(orders((r) => r.insertOrder(orderRecord(5, null), [])));
       const page = (beforeId: string | null) => Effect.map(orders((r) => r.ordersOfCustomer(uid("user", 2), beforeId, 2)), (os) => os.map((o) => o.id));
-      t.same(await run(page(null)), [uid("order", 3), uid("order", 2)]);
-      t.same(await run(page(uid("order", 2))), [uid("order", 1)], "before the cursor id");
+      t.same(await run(page(null)), [kitId.order(3), kitId.order(2)]);
+      t.same(await run(page(kitId.order(2))), [kitId.order(1)], "before the cursor id");
     },
   },
   {
@@ -147,13 +147,13 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.ok(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(1)))));
       t.notOk(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(2)))), "a redelivery is told apart");
       t.ok(await run(orders((r) => r.receiveEvent("tasks", "evt-1", at(2)))), "another consumer receives it too");
-      const task = (n: number) => ({ id: uid("task", n), storeId: uid("store", 1), orderId: uid("order", 1), status: "open" as const, createdAt: at(n) });
+      const task = (n: number) => ({ id: kitId.task(n), storeId: kitId.store(1), orderId: kitId.order(1), status: "open" as const, createdAt: at(n) });
       t.ok(await run(orders((r) => r.insertFulfillmentTask(task(1)))));
       t.notOk(await run(orders((r) => r.insertFulfillmentTask(task(2)))), "one task per order");
-      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 1), "open")))).map((x) => x.id), [uid("task", 1)]);
-      await run(orders((r) => r.completeFulfillmentTask(uid("order", 1))));
-      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 1), "open")))).length, 0);
-      t.same((await run(orders((r) => r.fulfillmentTasks(uid("store", 2), "done")))).length, 0, "tasks are answered per store");
+      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(1), "open")))).map((x) => x.id), [kitId.task(1)]);
+      await run(orders((r) => r.completeFulfillmentTask(kitId.order(1))));
+      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(1), "open")))).length, 0);
+      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(2), "done")))).length, 0, "tasks are answered per store");
     },
   },
   {
@@ -163,19 +163,19 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 1)])));
       await run(orders((r) => r.insertShipment(shipment(1, 1, "JD1"))));
       await run(orders((r) => r.insertShipment(shipment(2, 1, "JD2"))));
-      t.equal((await run(orders((r) => r.findShipmentByTracking("DHL", "JD2"))))?.id, uid("ship", 2));
+      t.equal((await run(orders((r) => r.findShipmentByTracking("DHL", "JD2"))))?.id, kitId.ship(2));
       t.equal(await run(orders((r) => r.findShipmentByTracking("UPS", "JD2"))), null, "tracking numbers are per carrier");
-      t.same((await run(orders((r) => r.shipmentsInTransit(null, 1)))).map((s) => s.id), [uid("ship", 1)], "in transit by id, at most the limit");
-      t.ok(await run(orders((r) => r.markShipmentDelivered(uid("ship", 1)))));
-      t.notOk(await run(orders((r) => r.markShipmentDelivered(uid("ship", 1)))), "delivered once");
-      t.same((await run(orders((r) => r.shipmentsInTransit(null, 10)))).map((s) => s.id), [uid("ship", 2)]);
-      t.same((await run(orders((r) => r.shipmentsInTransit(uid("ship", 2), 10)))).length, 0, "after the cursor id");
+      t.same((await run(orders((r) => r.shipmentsInTransit(null, 1)))).map((s) => s.id), [kitId.ship(1)], "in transit by id, at most the limit");
+      t.ok(await run(orders((r) => r.markShipmentDelivered(kitId.ship(1)))));
+      t.notOk(await run(orders((r) => r.markShipmentDelivered(kitId.ship(1)))), "delivered once");
+      t.same((await run(orders((r) => r.shipmentsInTransit(null, 10)))).map((s) => s.id), [kitId.ship(2)]);
+      t.same((await run(orders((r) => r.shipmentsInTransit(kitId.ship(2), 10)))).length, 0, "after the cursor id");
 
       await run(orders((r) => r.insertReturn(returnOf(1, 1))));
-      const received = await run(orders((r) => r.transitionReturn(uid("ret", 1), "authorized", "received", at(5))));
+      const received = await run(orders((r) => r.transitionReturn(kitId.ret(1), "authorized", "received", at(5))));
       t.same([received?.status, received?.version], ["received", 2]);
-      t.equal(await run(orders((r) => r.transitionReturn(uid("ret", 1), "authorized", "received", at(6)))), null, "a stale status moves nothing");
-      t.same((await run(orders((r) => r.returnsOf(uid("order", 1))))).map((x) => x.status), ["received"]);
+      t.equal(await run(orders((r) => r.transitionReturn(kitId.ret(1), "authorized", "received", at(6)))), null, "a stale status moves nothing");
+      t.same((await run(orders((r) => r.returnsOf(kitId.order(1))))).map((x) => x.status), ["received"]);
     },
   },
 ];

@@ -7,7 +7,7 @@
 import { Effect } from "effect";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { storeRecord, uid } from "./fixtures.js";
+import { kitId, storeRecord, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type StoresKitPorts = StoresRepository;
@@ -20,8 +20,8 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
     name: "stores: a store reads back as written; an unknown id answers null",
     run: async (t, run) => {
       await run(stores((r) => r.insertStore(storeRecord(1))));
-      t.same(await run(stores((r) => r.findStore(uid("store", 1)))), storeRecord(1));
-      t.equal(await run(stores((r) => r.findStore(uid("store", 9)))), null);
+      t.same(await run(stores((r) => r.findStore(kitId.store(1)))), storeRecord(1));
+      t.equal(await run(stores((r) => r.findStore(kitId.store(9)))), null);
     },
   },
   {
@@ -30,23 +30,23 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
       await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
       const clerk = uid("user", 7);
       const grant = (storeN: number, role: "support" | "warehouse_operator", n: number) =>
-        stores((r) => r.grantRole({ storeId: uid("store", storeN), userId: clerk, role, grantedBy: uid("user", 1), createdAt: at(n) }));
+        stores((r) => r.grantRole({ storeId: kitId.store(storeN), userId: clerk, role, grantedBy: uid("user", 1), createdAt: at(n) }));
       await run(grant(1, "support", 1));
       await run(grant(1, "support", 2));
       await run(grant(1, "warehouse_operator", 3));
-      t.same([...(await run(stores((r) => r.rolesOf(uid("store", 1), clerk))))].sort(), ["support", "warehouse_operator"], "each role once");
-      t.same(await run(stores((r) => r.rolesOf(uid("store", 2), clerk))), [], "nothing in another store");
-      t.same(await run(stores((r) => r.rolesOf(uid("store", 1), uid("user", 8)))), [], "nothing for a customer");
+      t.same([...(await run(stores((r) => r.rolesOf(kitId.store(1), clerk))))].sort(), ["support", "warehouse_operator"], "each role once");
+      t.same(await run(stores((r) => r.rolesOf(kitId.store(2), clerk))), [], "nothing in another store");
+      t.same(await run(stores((r) => r.rolesOf(kitId.store(1), uid("user", 8)))), [], "nothing for a customer");
     },
   },
   {
     name: "stores: a location is found only through its own store",
     run: async (t, run) => {
       await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
-      const location = { id: uid("loc", 1), storeId: uid("store", 1), name: "Kit warehouse", createdAt: T0 };
+      const location = { id: kitId.loc(1), storeId: kitId.store(1), name: "Kit warehouse", createdAt: T0 };
       await run(stores((r) => r.insertLocation(location)));
-      t.same(await run(stores((r) => r.findLocation(uid("store", 1), uid("loc", 1)))), location);
-      t.equal(await run(stores((r) => r.findLocation(uid("store", 2), uid("loc", 1)))), null, "another store's location is not found");
+      t.same(await run(stores((r) => r.findLocation(kitId.store(1), kitId.loc(1)))), location);
+      t.equal(await run(stores((r) => r.findLocation(kitId.store(2), kitId.loc(1)))), null, "another store's location is not found");
     },
   },
 ];
