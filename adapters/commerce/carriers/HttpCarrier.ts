@@ -7,6 +7,7 @@
  * the poll asks again next time. The API key never enters an error or a log line.
  */
 import { Effect, Schema } from "effect";
+import { fetchWithin, isFetchTimeout } from "../../http/fetchWithin.js";
 import { CarrierUnavailable, type CarrierTracking } from "../../../ports/commerce/Carriers.js";
 
 /** Where the carrier's API is and how we authenticate (COMMERCE_CARRIER_URL, COMMERCE_CARRIER_API_KEY). */
@@ -38,27 +39,14 @@ export const makeHttpCarrier = (options: HttpCarrierOptions): CarrierTracking =>
     track: (carrier, trackingNumber) =>
       Effect.gen(function* () {
         const answer = yield* Effect.tryPromise({
-          try: async (interrupted) => {
-            // The timeout covers the whole exchange, body included (an explicit timer: see HttpProviderClient).
-            const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(new DOMException("carrier call timed out", "TimeoutError")), timeoutMs);
-            const onInterrupt = (): void => controller.abort(interrupted.reason);
-            interrupted.addEventListener("abort", onInterrupt, { once: true });
-            try {
-              const response = await fetch(`${base}/v1/tracking/${encodeURIComponent(carrier)}/${encodeURIComponent(trackingNumber)}`, {
-                method: "GET",
-                headers: { [carrierApiKeyHeader]: options.apiKey, Accept: "application/json" },
-                redirect: "error",
-                signal: controller.signal,
-              });
-              return { status: response.status, text: await response.text() };
-            } finally {
-              clearTimeout(timer);
-              interrupted.removeEventListener("abort", onInterrupt);
-            }
-          },
-          catch: (error) =>
-            unavailable(error instanceof DOMException && error.name === "TimeoutError" ? `The carrier did not answer within ${timeoutMs} ms.` : "The carrier could not be reached."),
+          try: (interrupted) =>
+            fetchWithin(
+              `${base}/v1/tracking/${encodeURIComponent(carrier)}/${encodeURIComponent(trackingNumber)}`,
+              { method: "GET", headers: { [carrierApiKeyHeader]: options.apiKey, Accept: "application/json" } },
+              timeoutMs,
+              interrupted,
+            ),
+          catch: (error) => unavailable(isFetchTimeout(error) ? `The carrier did not answer within ${timeoutMs} ms.` : "The carrier could not be reached."),
         });
         if (answer.status === 404) return null;
         if (answer.status !== 200) return yield* Effect.fail(unavailable(`The carrier answered ${answer.status}.`));

@@ -1,6 +1,6 @@
 /** Request shapes of the cart endpoints (snake_case); the answer is the priced CartView. */
 import { Schema } from "effect";
-import { idOf } from "./StoreSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/carts. */

@@ -2,7 +2,7 @@
 import { Schema } from "effect";
 import { VariantStatus } from "../../../core/commerce/model/Variant.js";
 import { pageQueryFields } from "../Pagination.js";
-import { idOf } from "./StoreSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { LocationId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/stores/:id/products. */

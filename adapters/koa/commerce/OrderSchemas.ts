@@ -1,7 +1,7 @@
 /** Request shapes of the order, cancellation and shipment endpoints (snake_case); responses derive from core/commerce/model. */
 import { Schema } from "effect";
 import { pageQueryFields } from "../Pagination.js";
-import { idOf } from "./StoreSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { CartId, LocationId } from "../../../core/commerce/model/Ids.js";
 
 /** A provider payment method token (`pm_...`); the error message never repeats the value sent. */

@@ -1,6 +1,6 @@
 /** Request shapes of the return endpoints (snake_case); responses are the derived Return wire shape. */
 import { Schema } from "effect";
-import { idOf } from "./StoreSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { LocationId, OrderId, OrderLineId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/returns. */

@@ -3,18 +3,11 @@
  * roles, locations, promotions. Responses are the derived wire shapes of core/commerce/model.
  */
 import { Schema } from "effect";
+import { idOf } from "../RouteIds.js";
 import { CartId, OrderId, ProductId, ReturnId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 import { PromotionKind } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
 
-/** An object id in a path or body. */
-export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
-
-/**
- * An id in a path, query or body, decoded into its record's id brand (core/commerce/model/Ids.ts):
- * any 1 to 100 characters, so an id that names nothing answers 404, not 400.
- */
-export const idOf = <A extends string>(brand: Schema.Schema<A, string>): Schema.Schema<A, string> => Schema.compose(Id, brand);
 
 /** `:id` of a store. */
 export const StoreParams = Schema.Struct({ id: idOf(StoreId) });

@@ -14,8 +14,9 @@ import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { ReplayReasonBody } from "./OperatorSchemas.js";
 import { ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
+import { RouteId } from "../RouteIds.js";
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+const Id = RouteId;
 
 /** The operator routes for `policy` (the configured platform operators). */
 export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route> => [

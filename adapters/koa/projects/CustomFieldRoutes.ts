@@ -4,7 +4,8 @@ import { CustomFieldType, CustomFieldView } from "../../../core/projects/model/C
 import { TaskFieldValueView } from "../../../core/projects/model/TaskFieldValue.js";
 import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
 import { defineRoute } from "../Route.js";
-import { idOf, ProjectParams, TaskParams } from "./ProjectSchemas.js";
+import { ProjectParams, TaskParams } from "./ProjectSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { CustomFieldId, TaskId } from "../../../core/projects/model/Ids.js";
 import { currentAsTaskView } from "./TaskResponses.js";
 

@@ -3,7 +3,8 @@ import { Effect, Schema } from "effect";
 import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
 import { TaskDependenciesView, type TaskDependencies } from "../../../core/projects/model/TaskDependency.js";
 import { defineRoute } from "../Route.js";
-import { idOf, TaskParams } from "./ProjectSchemas.js";
+import { TaskParams } from "./ProjectSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { TaskId } from "../../../core/projects/model/Ids.js";
 
 const tags = ["projects"];

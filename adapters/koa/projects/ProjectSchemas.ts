@@ -14,19 +14,14 @@ import {
   WorkspaceId,
 } from "../../../core/projects/model/Ids.js";
 import { pageQueryFields } from "../Pagination.js";
+import { idOf, RouteId } from "../RouteIds.js";
 
 /** A user id (the `sub` of a token): a UUID. */
 export const UserId = Schema.String.pipe(
   Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
 );
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
-
-/**
- * An id in a path, query or body, decoded into its record's id brand: any 1 to 100 characters, as
- * before the brands (an id that names nothing answers 404, not 400).
- */
-export const idOf = <A extends string>(brand: Schema.Schema<A, string>): Schema.Schema<A, string> => Schema.compose(Id, brand);
+const Id = RouteId;
 
 /** `:id` of a workspace. */
 export const WorkspaceParams = Schema.Struct({ id: idOf(WorkspaceId) });

@@ -6,7 +6,7 @@ import { PageOf } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { WorkspaceId } from "../../../core/projects/model/Ids.js";
-import { idOf } from "./ProjectSchemas.js";
+import { idOf } from "../RouteIds.js";
 
 /** Query of GET /v1/search. */
 export const SearchQuery = Schema.Struct({

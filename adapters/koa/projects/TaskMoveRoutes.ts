@@ -4,7 +4,8 @@ import { moveTask } from "../../../core/projects/TaskMove.js";
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { defineRoute } from "../Route.js";
-import { idOf, TaskParams } from "./ProjectSchemas.js";
+import { TaskParams } from "./ProjectSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { TaskId } from "../../../core/projects/model/Ids.js";
 
 

@@ -8,7 +8,8 @@ import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { CreateTaskBody, idOf, PatchTaskBody, ProjectParams, TaskListQuery, TaskParams } from "./ProjectSchemas.js";
+import { CreateTaskBody, PatchTaskBody, ProjectParams, TaskListQuery, TaskParams } from "./ProjectSchemas.js";
+import { idOf } from "../RouteIds.js";
 import { SavedViewId } from "../../../core/projects/model/Ids.js";
 
 const tags = ["projects"];

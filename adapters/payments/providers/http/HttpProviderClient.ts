@@ -7,6 +7,7 @@
  */
 import { Effect } from "effect";
 import { ProviderOutcomeUnknown } from "../../../../core/payments/Errors.js";
+import { fetchWithin, isFetchTimeout } from "../../../http/fetchWithin.js";
 
 /** Where the provider is and how we authenticate. */
 export interface HttpProviderOptions {
@@ -55,16 +56,10 @@ export const makeProviderRequest = (options: HttpProviderOptions): ProviderReque
   const authorization = `Bearer ${options.apiKey}`;
   return (operation, method, path, body) =>
     Effect.tryPromise({
-      try: async (interrupted) => {
-        // The timeout covers the whole exchange, body included: a half-read answer is no answer.
-        // An explicit timer, not AbortSignal.timeout inside AbortSignal.any: on Node 20 the
-        // composed signal can lose a timeout signal to garbage collection and never fire.
-        const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(new DOMException("provider call timed out", "TimeoutError")), timeoutMs);
-        const onInterrupt = (): void => controller.abort(interrupted.reason);
-        interrupted.addEventListener("abort", onInterrupt, { once: true });
-        try {
-          const response = await fetch(`${base}${path}`, {
+      try: (interrupted) =>
+        fetchWithin(
+          `${base}${path}`,
+          {
             method,
             headers: {
               Authorization: authorization,
@@ -72,22 +67,12 @@ export const makeProviderRequest = (options: HttpProviderOptions): ProviderReque
               ...(body === undefined ? {} : { "Content-Type": "application/json" }),
             },
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-            redirect: "error",
-            signal: controller.signal,
-          });
-          return { status: response.status, text: await response.text() };
-        } finally {
-          clearTimeout(timer);
-          interrupted.removeEventListener("abort", onInterrupt);
-        }
-      },
-      catch: (error) =>
-        outcomeUnknown(
-          operation,
-          error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-            ? "The payment provider did not answer in time."
-            : "The payment provider could not be reached.",
+          },
+          timeoutMs,
+          interrupted,
         ),
+      catch: (error) =>
+        outcomeUnknown(operation, isFetchTimeout(error) ? "The payment provider did not answer in time." : "The payment provider could not be reached."),
     }).pipe(
       Effect.flatMap((answer) =>
         answer.status >= 500
