@@ -3,6 +3,7 @@ import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
+import { deliveryAcceptContention, deliveryDiscoveryDeepPage, deliveryDiscoveryFirstPage, deliveryTrackingFanout } from "./deliveryContention.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -32,4 +33,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   commerceCatalog,
   deliveryLocations,
   deliveryDiscovery,
+  deliveryAcceptContention,
+  deliveryDiscoveryFirstPage,
+  deliveryDiscoveryDeepPage,
+  deliveryTrackingFanout,
 ];
