@@ -4,14 +4,26 @@
  */
 import { Schema } from "effect";
 import { pageQueryFields } from "../Pagination.js";
+import { CourierOfferId, DeliveryId, MenuItemId, OrderId, RestaurantId, SubstitutionId } from "../../../core/delivery/model/Ids.js";
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 
-/** Path parameter `:id` of a restaurant, an order, an offer or a delivery. */
+/** Path parameter `:id` of a record of another module (a kernel job). */
 export const IdParams = Schema.Struct({ id: Id });
 
+/** `:id` of a restaurant. */
+export const RestaurantParams = Schema.Struct({ id: Id.pipe(Schema.compose(RestaurantId)) });
+/** `:id` of an order (the customer's `/orders/:id` and the restaurant's `/restaurant-orders/:id`). */
+export const OrderParams = Schema.Struct({ id: Id.pipe(Schema.compose(OrderId)) });
+/** `:id` of a delivery. */
+export const DeliveryParams = Schema.Struct({ id: Id.pipe(Schema.compose(DeliveryId)) });
+/** `:id` of a courier offer. */
+export const OfferParams = Schema.Struct({ id: Id.pipe(Schema.compose(CourierOfferId)) });
+/** `:id` of an order and `:substitution_id` of one of its substitutions. */
+export const SubstitutionParams = Schema.Struct({ id: Id.pipe(Schema.compose(OrderId)), substitution_id: Id.pipe(Schema.compose(SubstitutionId)) });
+
 /** Path of PUT /restaurants/:id/items/:item_id/availability. */
-export const ItemParams = Schema.Struct({ id: Id, item_id: Id });
+export const ItemParams = Schema.Struct({ id: Id.pipe(Schema.compose(RestaurantId)), item_id: Id.pipe(Schema.compose(MenuItemId)) });
 
 /** Query of GET /restaurants: the point (checked by the core: 400 invalid_coordinates), cursor and limit. */
 export const DiscoveryQuery = Schema.Struct({

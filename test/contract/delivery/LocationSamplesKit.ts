@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect";
 import type { LocationSample } from "../../../core/delivery/model/LocationSample.js";
+import { LocationSampleId } from "../../../core/delivery/model/Ids.js";
 import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import { LocationSamples } from "../../../ports/delivery/LocationSamples.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
@@ -18,7 +19,7 @@ export type LocationSamplesKitPorts = LocationSamples | DispatchRepository | Ord
 const samples = <A>(f: (r: LocationSamples) => Effect.Effect<A>) => Effect.flatMap(LocationSamples, f);
 
 const sample = (n: number, courierId: LocationSample["courierId"], secondsAfterT0: number, dLat = 0): LocationSample => ({
-  id: uid("smp", n),
+  id: LocationSampleId.make(uid("smp", n)),
   courierId,
   lat: pickup.lat + 0.0012345 + dLat,
   lng: pickup.lng - 0.0006789,
