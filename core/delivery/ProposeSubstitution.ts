@@ -7,6 +7,7 @@
  * decision). SubstitutionProposed goes to the outbox (a push to the customer; the restaurant's
  * channel). Another restaurant's order answers 404.
  */
+import type { MenuItemId, OrderId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -27,12 +28,12 @@ import { SubstitutionId, type Substitution } from "./model/Substitution.js";
 /** What the restaurant proposes. */
 export interface SubstitutionProposal {
   readonly lineNo: number;
-  readonly replacementItemId: string;
+  readonly replacementItemId: MenuItemId;
   readonly reason: string | null;
 }
 
 /** Proposes a substitution on the order's line; answers it (status `proposed`). */
-export const proposeSubstitution = (principal: Principal, orderId: string, proposal: SubstitutionProposal) =>
+export const proposeSubstitution = (principal: Principal, orderId: OrderId, proposal: SubstitutionProposal) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const orders = yield* OrdersRepository;

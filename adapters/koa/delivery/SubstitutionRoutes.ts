@@ -7,6 +7,7 @@ import { Effect, Schema } from "effect";
 import { decideSubstitution } from "../../../core/delivery/DecideSubstitution.js";
 import { listSubstitutions } from "../../../core/delivery/ListSubstitutions.js";
 import { SubstitutionWire } from "../../../core/delivery/model/Substitution.js";
+import { MenuItemId } from "../../../core/delivery/model/Ids.js";
 import { proposeSubstitution } from "../../../core/delivery/ProposeSubstitution.js";
 import { PageOf } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
@@ -18,7 +19,7 @@ const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
 /** Body of POST /restaurant-orders/:id/substitutions. */
 export const ProposeSubstitutionBody = Schema.Struct({
   line_no: Schema.Int,
-  item_id: Id,
+  item_id: Id.pipe(Schema.compose(MenuItemId)),
   reason: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
 });
 
