@@ -4,6 +4,7 @@ import { filesChanges, filesChildren } from "./files.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { commerceSearchDeepPage, commerceSearchFirstPage } from "./commerceSearch.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
+import { deliveryAcceptContention, deliveryDiscoveryDeepPage, deliveryDiscoveryFirstPage, deliveryTrackingFanout } from "./deliveryContention.js";
 import { healthz } from "./healthz.js";
 import { paymentsConfirm, paymentsCreate } from "./payments.js";
 import { paymentsWebhooks } from "./paymentsWebhooks.js";
@@ -36,4 +37,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   commerceSearchDeepPage,
   deliveryLocations,
   deliveryDiscovery,
+  deliveryAcceptContention,
+  deliveryDiscoveryFirstPage,
+  deliveryDiscoveryDeepPage,
+  deliveryTrackingFanout,
 ];

@@ -23,6 +23,7 @@ import {
   OrderPlaced,
   RestaurantAcceptedOrder,
   RestaurantRejectedOrder,
+  SubstitutionProposed,
 } from "./Events.js";
 
 export const restaurantChannel = (restaurantId: string): string => `restaurant:${restaurantId}`;
@@ -58,7 +59,7 @@ export const maySubscribeToDelivery = (principal: Principal, deliveryId: string)
         ),
       );
 
-const restaurantEvents = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, OrderCancelled].map((d) => d.type));
+const restaurantEvents = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, OrderCancelled, SubstitutionProposed].map((d) => d.type));
 const deliveryEvents = new Set<string>([CourierAssigned, DeliveryStatusChanged, DeliveryCompleted].map((d) => d.type));
 
 // Routing reads only the ids of an event (consumers decode the whole of it).

@@ -2,6 +2,7 @@
  * Who may chat on a delivery (spec: masked customer–courier chat): its customer and its assigned
  * courier. Anyone else, like an unknown delivery, gets NotFound. Shared by sending and reading.
  */
+import type { DeliveryId } from "./model/Ids.js";
 import { Effect } from "effect";
 import type { NotFound, Forbidden } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -21,7 +22,7 @@ export interface ChatSeat {
 export const chatOpen = (delivery: Delivery): boolean => delivery.courierId !== null && (delivery.status === "assigned" || delivery.status === "picked_up");
 
 /** The caller's seat on the delivery's chat; NotFound for anyone but its customer and assigned courier. */
-export const chatSeat = (principal: Principal, deliveryId: string): Effect.Effect<ChatSeat, NotFound | Forbidden, DispatchRepository> =>
+export const chatSeat = (principal: Principal, deliveryId: DeliveryId): Effect.Effect<ChatSeat, NotFound | Forbidden, DispatchRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const dispatch = yield* DispatchRepository;

@@ -2,6 +2,7 @@
  * Couriers: register the caller (`POST /couriers`), go online or offline, send location samples
  * (the newest becomes the courier's dispatch position) and list their live offers.
  */
+import { LocationSampleId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -75,7 +76,7 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
     );
     const ids = yield* Ids;
     const rows: LocationSample[] = [];
-    for (const s of kept) rows.push({ id: yield* ids.next, courierId: courier.id, lat: s.lat, lng: s.lng, recordedAt: s.recordedAt, receivedAt: at });
+    for (const s of kept) rows.push({ id: LocationSampleId.make(yield* ids.next), courierId: courier.id, lat: s.lat, lng: s.lng, recordedAt: s.recordedAt, receivedAt: at });
     yield* (yield* LocationSamples).append(rows);
     const newest = [...kept].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
     if (newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime())) {

@@ -6,6 +6,7 @@
  * supplied instead; refused, the restaurant supplies the original or rejects the order (which
  * voids the authorization). Another customer's order or substitution answers 404.
  */
+import type { OrderId, SubstitutionId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { withSpan } from "../kernel/Span.js";
@@ -18,7 +19,7 @@ import { SubstitutionConflict } from "./Errors.js";
 import type { Substitution } from "./model/Substitution.js";
 
 /** Accepts or refuses the substitution; answers it decided. */
-export const decideSubstitution = (principal: Principal, orderId: string, substitutionId: string, decision: "accepted" | "refused") =>
+export const decideSubstitution = (principal: Principal, orderId: OrderId, substitutionId: SubstitutionId, decision: "accepted" | "refused") =>
   Effect.gen(function* () {
     const customerId = yield* requireUser(principal);
     const order = yield* (yield* OrdersRepository).findOrder(orderId);

@@ -113,6 +113,19 @@ export const ChatMessageSent = defineEvent(
   }),
 );
 
+/** The restaurant proposed a substitution on an order line; the customer decides (pushed to the customer). */
+export const SubstitutionProposed = defineEvent(
+  "SubstitutionProposed",
+  1,
+  Schema.Struct({
+    order_id: Schema.String,
+    restaurant_id: Schema.String,
+    substitution_id: Schema.String,
+    line_no: Schema.Int,
+    replacement_name: Schema.String,
+  }),
+);
+
 export const DeliveryEvent = eventUnion(
   OrderPlaced,
   RestaurantAcceptedOrder,
@@ -124,5 +137,6 @@ export const DeliveryEvent = eventUnion(
   DeliveryCompleted,
   CourierPositionUpdated,
   ChatMessageSent,
+  SubstitutionProposed,
 );
 export type DeliveryEvent = typeof DeliveryEvent.Type;

@@ -4,6 +4,7 @@
  * and after, like for anyone else, 404 (the messages stay for support until the retention pass
  * deletes them).
  */
+import type { DeliveryId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -15,7 +16,7 @@ import { chatOpen, chatSeat } from "./ChatParticipant.js";
 import type { ChatMessage } from "./model/ChatMessage.js";
 
 /** One page of the delivery's chat. */
-export const listChatMessages = (principal: Principal, deliveryId: string, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+export const listChatMessages = (principal: Principal, deliveryId: DeliveryId, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
     const { delivery } = yield* chatSeat(principal, deliveryId);
     if (!chatOpen(delivery)) return yield* Effect.fail(notFound("delivery"));

@@ -1,4 +1,5 @@
 /** GET /orders/:id/substitutions (the order's customer): the substitutions proposed on the order, by line (one page). */
+import type { OrderId } from "./model/Ids.js";
 import { Effect } from "effect";
 import type { Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
@@ -9,7 +10,7 @@ import { notFound, requireUser } from "./Access.js";
 import type { Substitution } from "./model/Substitution.js";
 
 /** The substitutions of the caller's order; another customer's order is NotFound. */
-export const listSubstitutions = (principal: Principal, orderId: string) =>
+export const listSubstitutions = (principal: Principal, orderId: OrderId) =>
   Effect.gen(function* () {
     const customerId = yield* requireUser(principal);
     const order = yield* (yield* OrdersRepository).findOrder(orderId);

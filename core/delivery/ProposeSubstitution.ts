@@ -4,8 +4,10 @@
  * current menu (same quantity). One proposal per line (a second answers 409
  * substitution_conflict). The replacement is supplied at the original line's price: the
  * customer is never charged more than authorized (the replacement's menu price is shown for the
- * decision). Another restaurant's order answers 404.
+ * decision). SubstitutionProposed goes to the outbox (a push to the customer; the restaurant's
+ * channel). Another restaurant's order answers 404.
  */
+import type { MenuItemId, OrderId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -15,21 +17,23 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound, requireUser } from "./Access.js";
 import { SubstitutionConflict, SubstitutionNotAllowed } from "./Errors.js";
+import { SubstitutionProposed } from "./Events.js";
 import { SubstitutionId, type Substitution } from "./model/Substitution.js";
 
 /** What the restaurant proposes. */
 export interface SubstitutionProposal {
   readonly lineNo: number;
-  readonly replacementItemId: string;
+  readonly replacementItemId: MenuItemId;
   readonly reason: string | null;
 }
 
 /** Proposes a substitution on the order's line; answers it (status `proposed`). */
-export const proposeSubstitution = (principal: Principal, orderId: string, proposal: SubstitutionProposal) =>
+export const proposeSubstitution = (principal: Principal, orderId: OrderId, proposal: SubstitutionProposal) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const orders = yield* OrdersRepository;
@@ -67,7 +71,20 @@ export const proposeSubstitution = (principal: Principal, orderId: string, propo
       decidedAt: null,
       createdAt: yield* now,
     };
-    const inserted = yield* (yield* Transactions).run((yield* Substitutions).insert(substitution));
+    const event = yield* SubstitutionProposed.make({
+      tenant_id: restaurant.id,
+      aggregate_id: line.orderId,
+      aggregate_version: workflow.version,
+      actor_id: userId,
+      data: { order_id: line.orderId, restaurant_id: restaurant.id, substitution_id: substitution.id, line_no: line.lineNo, replacement_name: replacement.name },
+    });
+    const inserted = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const answer = yield* (yield* Substitutions).insert(substitution);
+        if (answer === "inserted") yield* (yield* Outbox).append([event]);
+        return answer;
+      }),
+    );
     if (inserted === "exists") {
       const existing = (yield* (yield* Substitutions).ofOrder(orderId)).find((s) => s.lineNo === line.lineNo);
       return yield* Effect.fail(new SubstitutionConflict({ substitutionId: existing?.id ?? null, detail: `line ${line.lineNo} already has a substitution` }));

@@ -14,7 +14,7 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { PushNotifier, type Push } from "../../ports/delivery/PushNotifier.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
-import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantRejectedOrder } from "./Events.js";
+import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantRejectedOrder, SubstitutionProposed } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** At most this many staff members of one restaurant are told of a new order. */
@@ -23,7 +23,7 @@ export const maxStaffPushes = 20;
 const PushPayload = Schema.Struct({
   id: Schema.String,
   recipientUserId: Schema.String,
-  kind: Schema.Literal("order_placed", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed"),
+  kind: Schema.Literal("order_placed", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed", "substitution_proposed"),
   title: Schema.String,
   body: Schema.String,
   data: Schema.Record({ key: Schema.String, value: Schema.String }),
@@ -36,7 +36,7 @@ export const pushJob = defineJob({
   handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(withSpan("delivery.push")),
 });
 
-const pushTypes = new Set<string>([OrderPlaced, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted].map((d) => d.type));
+const pushTypes = new Set<string>([OrderPlaced, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed].map((d) => d.type));
 const decodeEvent = Schema.decodeUnknownOption(DeliveryEvent);
 
 /** The pushes one event asks for (reads who the recipients are). */
@@ -83,6 +83,16 @@ const pushesOf = (event: EventEnvelope) =>
         const customer = yield* customerOf(decoded.data.order_id);
         if (customer === null) return [];
         return [push(customer, "delivery_completed", "Delivered", "Enjoy your meal.", { order_id: decoded.data.order_id, delivery_id: decoded.data.delivery_id })];
+      }
+      case "SubstitutionProposed": {
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        return [
+          push(customer, "substitution_proposed", "Substitution proposed", "The restaurant suggests a replacement for an item; accept or refuse it in your order.", {
+            order_id: decoded.data.order_id,
+            substitution_id: decoded.data.substitution_id,
+          }),
+        ];
       }
       default:
         return [];

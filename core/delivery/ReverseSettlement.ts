@@ -5,6 +5,7 @@
  * transaction; an order's settlement is reversed at most once (409 already_reversed).
  * Who may do this (support with step-up authentication) is checked by the caller's route.
  */
+import { SettlementEntryId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
@@ -40,7 +41,7 @@ export const reverseSettlement = (input: { readonly actorId: string; readonly or
           const original = originals[i]!;
           entries.push({
             ...original,
-            id: yield* ids.next,
+            id: SettlementEntryId.make(yield* ids.next),
             componentKey: `${original.componentKey}:reversal`,
             amountMinor: entry.amount_minor,
             reverses: original.componentKey,

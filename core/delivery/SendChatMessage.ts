@@ -5,6 +5,7 @@
  * `delivery:<id>` channel and the courier's `courier:<id>` channel. Chat is open only while the
  * delivery is assigned or picked up (else 409 chat_closed); anyone else gets 404.
  */
+import type { DeliveryId } from "./model/Ids.js";
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -24,7 +25,7 @@ import { ChatMessageId, type ChatMessage } from "./model/ChatMessage.js";
 export const maxChatMessageLength = 1000;
 
 /** Sends `body` on the delivery's chat as the caller; answers the stored (redacted) message. */
-export const sendChatMessage = (principal: Principal, deliveryId: string, input: { readonly body: string }) =>
+export const sendChatMessage = (principal: Principal, deliveryId: DeliveryId, input: { readonly body: string }) =>
   Effect.gen(function* () {
     const body = input.body.trim();
     if (body.length < 1 || body.length > maxChatMessageLength) {

@@ -11,6 +11,7 @@
  * consumers. The job records payables under the entries' unique component keys: running it
  * twice records nothing twice.
  */
+import { PayableId } from "./model/Ids.js";
 import { Effect, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { defineJob } from "../kernel/JobDefinition.js";
@@ -43,7 +44,7 @@ export const payablesOf = (entries: ReadonlyArray<SettlementEntry>, newId: Effec
     entries.filter((entry) => entry.reverses === null && payableComponents.has(entry.component)),
     (entry) =>
       Effect.map(newId, (id) => ({
-        id,
+        id: PayableId.make(id),
         orderId: entry.orderId,
         deliveryId: entry.deliveryId,
         componentKey: entry.componentKey,

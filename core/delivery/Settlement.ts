@@ -3,6 +3,7 @@
  * entry; rule 3): customer charge = restaurant share (subtotal + tax) + courier fee (delivery
  * fee) + platform fee (service fee). Each component has a unique key `order:<id>:<component>`.
  */
+import { DeliveryId, SettlementEntryId } from "./model/Ids.js";
 import { Effect } from "effect";
 import type { ValidationFailed } from "../kernel/Errors.js";
 import { type LedgerTransaction, type UnbalancedTransaction, validateTransaction } from "../kernel/Ledger.js";
@@ -41,7 +42,7 @@ const componentOf = (account: string): SettlementComponent =>
  */
 export const settlementEntries = (input: {
   readonly order: Order;
-  readonly deliveryId: string;
+  readonly deliveryId: DeliveryId;
   readonly courierId: string;
   readonly actorId: string;
   readonly at: Date;
@@ -53,7 +54,7 @@ export const settlementEntries = (input: {
     for (const entry of tx.entries) {
       const component = componentOf(entry.account);
       entries.push({
-        id: yield* input.newId,
+        id: SettlementEntryId.make(yield* input.newId),
         orderId: input.order.id,
         deliveryId: input.deliveryId,
         component,

@@ -1,5 +1,5 @@
 /**
- * Issue rule 4: orders, order lines, settlement entries and the delivery status history are
+ * Issue rule 4: orders, order lines, settlement entries, payables and the delivery status history are
  * immutable — the database itself refuses UPDATE and DELETE — and a correction is a linked
  * reversal with actor and reason.
  */
@@ -7,11 +7,14 @@ import t from "tap";
 import { Effect } from "effect";
 import { reverseSettlement } from "../../core/delivery/ReverseSettlement.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
+import { Payables } from "../../ports/delivery/Payables.js";
+import { Ids } from "../../ports/Ids.js";
+import { payablesOf } from "../../core/delivery/SettlePayouts.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { openTestDatabase } from "../support/databases.js";
 import { deliveryRuntime, deliveryTestModules, forEachDeliveryDialect, openRestaurant, pickedUpOrder } from "./support.js";
 
-t.test("orders, order lines, settlement entries and status history refuse UPDATE and DELETE", (t) =>
+t.test("orders, order lines, settlement entries, payables and status history refuse UPDATE and DELETE", (t) =>
   forEachDeliveryDialect(t, "append-only", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
@@ -27,6 +30,16 @@ t.test("orders, order lines, settlement entries and status history refuse UPDATE
     await t.rejects(db.db.deleteFrom("dl_delivery_status_changes").where("delivery_id", "=", accepted.delivery.id).execute(), "history DELETE refused");
     await t.rejects(db.db.updateTable("dl_quotes").set({ total_minor: 1 }).execute(), "quote UPDATE refused");
     await t.rejects(db.db.updateTable("dl_menu_items").set({ price_minor: 1 }).execute(), "published menu items UPDATE refused");
+    // The participants' payables (written by the settlement job) are append-only too.
+    const recorded = await rt.run(
+      Effect.gen(function* () {
+        const entries = yield* (yield* SettlementLedger).entriesOfOrder(id);
+        return yield* (yield* Payables).record(yield* payablesOf(entries, (yield* Ids).next));
+      }),
+    );
+    t.equal(recorded, 2, "restaurant and courier payables");
+    await t.rejects(db.db.updateTable("dl_payables").set({ amount_minor: 1 }).where("order_id", "=", id).execute(), "payable UPDATE refused");
+    await t.rejects(db.db.deleteFrom("dl_payables").where("order_id", "=", id).execute(), "payable DELETE refused");
     const count = Number((await db.db.selectFrom("dl_settlement_entries").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     t.equal(count, 4, "nothing was changed");
   }),

@@ -71,3 +71,20 @@ t.test("a scheduled order keeps its slot, the restaurant sees it, and dispatch s
     t.same((await rt.run(getOrder(user("customer-sched"), placed.order.id))).order.scheduledFor, slot, "the customer's order shows the slot");
   }),
 );
+
+t.test("a scheduled order accepted after its dispatch time is offered at once", (t) =>
+  forEachDeliveryDialect(t, "late scheduled acceptance", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 3600 });
+    const fixture = await openRestaurant(rt, "owner-late");
+    const slot = slotAhead(31 * 60_000);
+    const quote = await quoteWith(rt, fixture, slot);
+    if (!quote.ok) throw new Error("quote failed");
+    const placed = await rt.run(placeOrder(user("customer-sched"), { quoteId: quote.value.id, paymentMethod: "pm_card_visa" }));
+    const [courier] = await onlineCouriers(rt, 1, "late");
+    // The kitchen confirms 15 minutes before the slot: later than the 20-minute dispatch lead.
+    const acceptedAt = slot.getTime() - 15 * 60_000;
+    const accepted = await rt.run(at(acceptedAt)(acceptOrder(user("owner-late"), placed.order.id, { prepTimeMinutes: 10 })));
+    const offers = await rt.run(at(acceptedAt + 1_000)(listMyOffers(courier!.principal)));
+    t.same(offers.map((o) => o.deliveryId), [accepted.delivery.id], "dispatched at acceptance");
+  }),
+);

@@ -4,7 +4,13 @@
  * authorized price (never charged more, never silently); other restaurants and customers get 404
  * — SQLite and Postgres.
  */
+import { Effect } from "effect";
 import t from "tap";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
+import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
+import { deliveryJobs } from "../../core/delivery/Jobs.js";
+import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
+import { at } from "../worker/fixtures.js";
 import { decideSubstitution } from "../../core/delivery/DecideSubstitution.js";
 import { getOrder } from "../../core/delivery/GetOrder.js";
 import { listSubstitutions } from "../../core/delivery/ListSubstitutions.js";
@@ -41,6 +47,19 @@ t.test("a restaurant proposes a substitution before pickup; the customer decides
       ok: false,
       error: { code: "substitution_conflict" },
     }, "one substitution per line");
+
+    // The customer is told by a push (the push consumer, then its durable job).
+    await rt.run(
+      Effect.gen(function* () {
+        for (let i = 0; i < 20; i++) if ((yield* relayOnce([deliveryPushConsumer], { workerId: "sub-relay" })).claimed === 0) break;
+      }),
+    );
+    await rt.run(at(Date.now() + 60_000)(runJobsOnce(deliveryJobs, { workerId: "sub-jobs", concurrency: 1 })));
+    t.same(
+      rt.pushes.filter((p) => p.kind === "substitution_proposed").map((p) => [p.recipientUserId, p.data["substitution_id"]]),
+      [["customer-sub", proposed.id]],
+      "one push to the customer",
+    );
 
     t.match(await rt.attempt(listSubstitutions(user("someone-else"), orderId)), { ok: false, error: { code: "not_found" } });
     t.same((await rt.run(listSubstitutions(user("customer-sub"), orderId))).data.map((s) => s.id), [proposed.id]);

@@ -9,7 +9,7 @@ import { ChatMessageWire } from "../../../core/delivery/model/ChatMessage.js";
 import { sendChatMessage } from "../../../core/delivery/SendChatMessage.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { DeliveryParams } from "./RestaurantSchemas.js";
 
 const tags = ["delivery"];
 
@@ -26,7 +26,7 @@ const sendRoute = defineRoute({
     "The body (1 to 1000 characters) is redacted before it is stored or relayed: runs of 5 or more digits (phone numbers) and e-mail addresses are replaced. Open while the delivery is assigned or picked up, else 409 chat_closed; anyone but the customer and the assigned courier: 404. Pushed as ChatMessageSent on delivery:<id> and courier:<id>.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: DeliveryParams,
   body: ChatMessageBody,
   responses: { 201: ChatMessageWire },
   problems: [404, 409, 422],
@@ -44,7 +44,7 @@ const listRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: DeliveryParams,
   query: Schema.Struct(pageQueryFields),
   responses: { 200: PageOf(ChatMessageWire) },
   problems: [400, 404],

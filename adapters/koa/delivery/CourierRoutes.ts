@@ -15,7 +15,7 @@ import { ActiveJobWire, CourierDeliveryWire, LocationBatchWire } from "../../../
 import { PageOf } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { DeliveryStatusBody, LocationsBody, RegisterCourierBody } from "./CourierSchemas.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { DeliveryParams, OfferParams } from "./RestaurantSchemas.js";
 
 const tags = ["delivery"];
 const privateAnswer = { "Cache-Control": "no-store" };
@@ -95,7 +95,7 @@ const acceptOfferRoute = defineRoute({
   budget: { name: "delivery_offers" },
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: OfferParams,
   responses: { 200: CourierDeliveryWire },
   problems: [403, 404, 409, 410],
   handler: ({ principal, params }) =>
@@ -113,7 +113,7 @@ const activeJobRoute = defineRoute({
   description: "The assigned courier only, while the delivery is assigned or picked up (the drop-off address is shown only then); otherwise 404. Each access is audited.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: DeliveryParams,
   responses: { 200: ActiveJobWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -130,7 +130,7 @@ const statusRoute = defineRoute({
     "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and optionally the expected version. 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status. Completion (delivered) posts the balanced settlement with it and then captures the payment.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: DeliveryParams,
   body: DeliveryStatusBody,
   responses: { 200: DeliveryStatusChangeWire },
   problems: [403, 404, 409, 422],

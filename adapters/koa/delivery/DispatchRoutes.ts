@@ -9,7 +9,7 @@ import { reassignAsDispatcher } from "../../../core/delivery/ReassignAsDispatche
 import { DeliveryWire } from "../../../core/delivery/model/Views.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { DeliveryParams } from "./RestaurantSchemas.js";
 
 const tags = ["delivery"];
 
@@ -46,7 +46,7 @@ const reassignRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: DeliveryParams,
   body: ReassignBody,
   responses: { 200: DeliveryWire },
   problems: [403, 404, 409, 422],

@@ -11,7 +11,7 @@ import { QuoteWire } from "../../../core/delivery/model/Quote.js";
 import { CustomerOrderWire, TrackingWire, customerOrderView } from "../../../core/delivery/model/Views.js";
 import { defineRoute } from "../Route.js";
 import { PlaceOrderBody, QuoteBody } from "./OrderSchemas.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { DeliveryParams, OrderParams } from "./RestaurantSchemas.js";
 
 const tags = ["delivery"];
 // The customer's own order and position data: nobody may cache them.
@@ -74,7 +74,7 @@ const getOrderRoute = defineRoute({
   summary: "Read the caller's order and its delivery",
   tags,
   auth: "required",
-  params: IdParams,
+  params: OrderParams,
   responses: { 200: CustomerOrderWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -93,7 +93,7 @@ const trackingRoute = defineRoute({
     "The customer of the delivery, only while it is assigned or picked up; otherwise 404 (also before assignment and after completion). The courier's newest position of the last five minutes; each access is audited.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: DeliveryParams,
   responses: { 200: TrackingWire },
   problems: [403, 404],
   handler: ({ principal, params }) =>

@@ -1,7 +1,8 @@
 /** Request bodies of the customer's order endpoints (quote, place). */
 import { Schema } from "effect";
+import { RouteId } from "../RouteIds.js";
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+const Id = RouteId;
 
 const QuoteLineBody = Schema.Struct({
   item_id: Id,

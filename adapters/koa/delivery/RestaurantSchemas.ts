@@ -4,14 +4,27 @@
  */
 import { Schema } from "effect";
 import { pageQueryFields } from "../Pagination.js";
+import { CourierOfferId, DeliveryId, MenuItemId, OrderId, RestaurantId, SubstitutionId } from "../../../core/delivery/model/Ids.js";
+import { idOf, RouteId } from "../RouteIds.js";
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+const Id = RouteId;
 
-/** Path parameter `:id` of a restaurant, an order, an offer or a delivery. */
+/** Path parameter `:id` of a record of another module (a kernel job). */
 export const IdParams = Schema.Struct({ id: Id });
 
+/** `:id` of a restaurant. */
+export const RestaurantParams = Schema.Struct({ id: idOf(RestaurantId) });
+/** `:id` of an order (the customer's `/orders/:id` and the restaurant's `/restaurant-orders/:id`). */
+export const OrderParams = Schema.Struct({ id: idOf(OrderId) });
+/** `:id` of a delivery. */
+export const DeliveryParams = Schema.Struct({ id: idOf(DeliveryId) });
+/** `:id` of a courier offer. */
+export const OfferParams = Schema.Struct({ id: idOf(CourierOfferId) });
+/** `:id` of an order and `:substitution_id` of one of its substitutions. */
+export const SubstitutionParams = Schema.Struct({ id: idOf(OrderId), substitution_id: idOf(SubstitutionId) });
+
 /** Path of PUT /restaurants/:id/items/:item_id/availability. */
-export const ItemParams = Schema.Struct({ id: Id, item_id: Id });
+export const ItemParams = Schema.Struct({ id: idOf(RestaurantId), item_id: idOf(MenuItemId) });
 
 /** Query of GET /restaurants: the point (checked by the core: 400 invalid_coordinates), cursor and limit. */
 export const DiscoveryQuery = Schema.Struct({

@@ -7,21 +7,19 @@ import { Effect, Schema } from "effect";
 import { decideSubstitution } from "../../../core/delivery/DecideSubstitution.js";
 import { listSubstitutions } from "../../../core/delivery/ListSubstitutions.js";
 import { SubstitutionWire } from "../../../core/delivery/model/Substitution.js";
+import { MenuItemId } from "../../../core/delivery/model/Ids.js";
 import { proposeSubstitution } from "../../../core/delivery/ProposeSubstitution.js";
 import { PageOf } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { OrderParams, SubstitutionParams } from "./RestaurantSchemas.js";
+import { idOf } from "../RouteIds.js";
 
 const tags = ["delivery"];
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
-
-/** Path of the customer's decision routes. */
-export const SubstitutionParams = Schema.Struct({ id: Id, substitution_id: Id });
 
 /** Body of POST /restaurant-orders/:id/substitutions. */
 export const ProposeSubstitutionBody = Schema.Struct({
   line_no: Schema.Int,
-  item_id: Id,
+  item_id: idOf(MenuItemId),
   reason: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
 });
 
@@ -36,7 +34,7 @@ const proposeRoute = defineRoute({
     "Staff of the owning restaurant (else 404), on an authorized or accepted order before pickup (else 409 substitution_not_allowed); item_id an available item of the current menu other than the line's (else 422). One substitution per line (409 substitution_conflict). The line keeps its price: charged_line_total_minor is the original, so the customer is never charged more than authorized.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: OrderParams,
   body: ProposeSubstitutionBody,
   responses: { 201: SubstitutionWire },
   problems: [404, 409, 422],
@@ -54,7 +52,7 @@ const listRoute = defineRoute({
   description: "The order's customer only (else 404); by line, one page.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: OrderParams,
   responses: { 200: PageOf(SubstitutionWire) },
   problems: [404],
   handler: ({ principal, params }) => listSubstitutions(principal, params.id).pipe(Effect.map((page) => ({ status: 200, body: page, headers: noStore }))),

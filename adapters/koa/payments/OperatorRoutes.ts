@@ -14,9 +14,8 @@ import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { ReplayReasonBody } from "./OperatorSchemas.js";
 import { ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
-import { RouteId } from "../RouteIds.js";
+import { idOf } from "../RouteIds.js";
 
-const Id = RouteId;
 
 /** The operator routes for `policy` (the configured platform operators). */
 export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route> => [
@@ -45,7 +44,7 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     tags: ["operator"],
     auth: "required",
     idempotency: "required",
-    params: Schema.Struct({ id: Id.pipe(Schema.compose(WebhookDeliveryId)) }),
+    params: Schema.Struct({ id: idOf(WebhookDeliveryId) }),
     body: ReplayReasonBody,
     responses: { 201: ReplayRequestWire },
     problems: [403, 404, 409, 422],
@@ -60,7 +59,7 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     tags: ["operator"],
     auth: "required",
     idempotency: "required",
-    params: Schema.Struct({ id: Id.pipe(Schema.compose(WebhookDeliveryId)), request_id: Id.pipe(Schema.compose(ReplayRequestId)) }),
+    params: Schema.Struct({ id: idOf(WebhookDeliveryId), request_id: idOf(ReplayRequestId) }),
     body: ReplayReasonBody,
     responses: { 200: ReplayRequestWire },
     problems: [403, 404, 409, 422],

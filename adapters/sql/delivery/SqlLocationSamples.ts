@@ -5,6 +5,7 @@
  * position and a sealed value cannot be moved to another row. The row is not the record's
  * column set (the position is sealed), so it is mapped here rather than with rowCodec.
  */
+import { LocationSampleId } from "../../../core/delivery/model/Ids.js";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { Effect, Schema } from "effect";
 import { CourierId } from "../../../core/delivery/model/Courier.js";
@@ -72,7 +73,7 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
           rows.map((row): LocationSample => {
             const id = String(row.id);
             const [lat, lng] = open(key, id, row.sealed);
-            return { id, courierId: CourierId.make(String(row.courier_id)), lat, lng, recordedAt: f.timeFromDb(row.recorded_at), receivedAt: f.timeFromDb(row.received_at) };
+            return { id: LocationSampleId.make(id), courierId: CourierId.make(String(row.courier_id)), lat, lng, recordedAt: f.timeFromDb(row.recorded_at), receivedAt: f.timeFromDb(row.received_at) };
           }),
         ),
       ),

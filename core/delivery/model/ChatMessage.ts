@@ -3,12 +3,12 @@
  * (spec: should-have). The body is stored as relayed: already redacted (ChatRedaction.ts). The
  * wire shape hides the sender's user id: each side sees only the other's role.
  */
+import { ChatMessageId } from "./Ids.js";
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { DeliveryId } from "./Delivery.js";
 
-export const ChatMessageId = Schema.String.pipe(Schema.brand("ChatMessageId"));
-export type ChatMessageId = typeof ChatMessageId.Type;
+export { ChatMessageId } from "./Ids.js";
 
 export const ChatSenderRole = Schema.Literal("customer", "courier");
 export type ChatSenderRole = typeof ChatSenderRole.Type;

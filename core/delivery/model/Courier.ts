@@ -1,10 +1,10 @@
 /** A courier: a user who opted into offers (spec: Actors). `id` is the `courier_id` deliveries carry. */
+import { CourierId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { Latitude, Longitude } from "./Geo.js";
 
-export const CourierId = Schema.String.pipe(Schema.brand("CourierId"));
-export type CourierId = typeof CourierId.Type;
+export { CourierId } from "./Ids.js";
 
 export const Courier = Schema.Struct({
   id: CourierId,

@@ -1,11 +1,11 @@
 /** An expiring dispatch proposal to one courier (spec: CourierOffer): many per delivery, at most one wins. */
+import { CourierOfferId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { CourierId } from "./Courier.js";
 import { DeliveryId } from "./Delivery.js";
 
-export const CourierOfferId = Schema.String.pipe(Schema.brand("CourierOfferId"));
-export type CourierOfferId = typeof CourierOfferId.Type;
+export { CourierOfferId } from "./Ids.js";
 
 /** Transition table: core/delivery/OfferStatus.ts. */
 export const OfferStatus = Schema.Literal("offered", "accepted", "lost", "expired");

@@ -2,6 +2,7 @@
  * One delivery per accepted order (spec: Delivery): pickup and drop-off, a courier that stays
  * null until one winner is elected, and a version that every transition advances.
  */
+import { DeliveryId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { CourierId } from "./Courier.js";
@@ -9,8 +10,7 @@ import { Latitude, Longitude } from "./Geo.js";
 import { OrderId } from "./Order.js";
 import { RestaurantId } from "./Restaurant.js";
 
-export const DeliveryId = Schema.String.pipe(Schema.brand("DeliveryId"));
-export type DeliveryId = typeof DeliveryId.Type;
+export { DeliveryId } from "./Ids.js";
 
 /** Transition table: core/delivery/DeliveryStatus.ts. `delivered` is the spec's "completed". */
 export const DeliveryStatus = Schema.Literal("pending", "assigned", "picked_up", "delivered", "cancelled");

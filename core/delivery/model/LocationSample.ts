@@ -4,11 +4,11 @@
  * (slice 1)).
  */
 import { Schema } from "effect";
-import { CourierId } from "./Courier.js";
+import { CourierId, LocationSampleId } from "./Ids.js";
 import { Latitude, Longitude } from "./Geo.js";
 
 export const LocationSample = Schema.Struct({
-  id: Schema.String,
+  id: LocationSampleId,
   courierId: CourierId,
   lat: Latitude,
   lng: Longitude,

@@ -4,12 +4,12 @@
  * against an older version can be compared with the current one (the `diff` of menu_changed).
  * Availability is not part of the version: it is toggled at once (ItemAvailability).
  */
+import { MenuItemId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { RestaurantId } from "./Restaurant.js";
 
-export const MenuItemId = Schema.String.pipe(Schema.brand("MenuItemId"));
-export type MenuItemId = typeof MenuItemId.Type;
+export { MenuItemId } from "./Ids.js";
 
 /** A priced option of an item (extra cheese). Stored as JSON with the item. */
 export const Modifier = Schema.Struct({

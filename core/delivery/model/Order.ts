@@ -3,13 +3,13 @@
  * workflow (payment, the restaurant's answer) lives in RestaurantOrder, so this row is never
  * updated; the database refuses UPDATE and DELETE.
  */
+import { OrderId } from "./Ids.js";
 import { Schema } from "effect";
 import { PriceSnapshotFields } from "./PriceSnapshot.js";
 import { QuoteId } from "./Quote.js";
 import { RestaurantId } from "./Restaurant.js";
 
-export const OrderId = Schema.String.pipe(Schema.brand("DeliveryOrderId"));
-export type OrderId = typeof OrderId.Type;
+export { OrderId } from "./Ids.js";
 
 export const Order = Schema.Struct({
   id: OrderId,

@@ -7,12 +7,12 @@
 import { Schema } from "effect";
 import { Currency } from "../../kernel/Money.js";
 import { wireShape } from "../../kernel/Wire.js";
-import { OrderId } from "./Order.js";
+import { DeliveryId, OrderId, PayableId } from "./Ids.js";
 
 export const Payable = Schema.Struct({
-  id: Schema.String,
+  id: PayableId,
   orderId: OrderId,
-  deliveryId: Schema.String,
+  deliveryId: DeliveryId,
   /** The settlement entry's component key (`order:<id>:restaurant_payable`). */
   componentKey: Schema.String,
   /** `restaurant:<id>` or `courier:<id>`. */

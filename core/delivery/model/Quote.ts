@@ -1,12 +1,12 @@
 /** An expiring, server-calculated price for an order against one menu version (spec: Quote). */
+import { QuoteId } from "./Ids.js";
 import { Schema } from "effect";
 import { PriceSnapshotFields } from "./PriceSnapshot.js";
 import { wireShape } from "../../kernel/Wire.js";
 import { MenuItemId, Modifier } from "./MenuItem.js";
 import { RestaurantId } from "./Restaurant.js";
 
-export const QuoteId = Schema.String.pipe(Schema.brand("QuoteId"));
-export type QuoteId = typeof QuoteId.Type;
+export { QuoteId } from "./Ids.js";
 
 /** One priced line: the item's name and prices as the quoted menu version had them. */
 export const PricedLine = Schema.Struct({

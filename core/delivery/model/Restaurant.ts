@@ -1,11 +1,11 @@
 /** A restaurant: the tenant of the delivery module's kitchen side (spec: Resources, Restaurant). */
+import { RestaurantId } from "./Ids.js";
 import { Schema } from "effect";
 import { Currency } from "../../kernel/Money.js";
 import { wireShape } from "../../kernel/Wire.js";
 import { Latitude, Longitude } from "./Geo.js";
 
-export const RestaurantId = Schema.String.pipe(Schema.brand("RestaurantId"));
-export type RestaurantId = typeof RestaurantId.Type;
+export { RestaurantId } from "./Ids.js";
 
 /** Whether the restaurant takes orders now (staff open and close it). */
 export const OpeningState = Schema.Literal("open", "closed");

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
-import { OrderId } from "./Order.js";
+import { DeliveryId, OrderId } from "./Ids.js";
 import { RestaurantId } from "./Restaurant.js";
 
 /** The order's kitchen workflow (transition table: core/delivery/OrderStatus.ts). */
@@ -28,7 +28,7 @@ export const RestaurantOrder = Schema.Struct({
   acceptDeadline: Schema.DateFromSelf,
   /** The order's delivery slot (a copy of the snapshot's, for the kitchen's list); null: as soon as possible. */
   scheduledFor: Schema.NullOr(Schema.DateFromSelf),
-  deliveryId: Schema.NullOr(Schema.String),
+  deliveryId: Schema.NullOr(DeliveryId),
   version: Schema.Int,
   updatedAt: Schema.DateFromSelf,
 });

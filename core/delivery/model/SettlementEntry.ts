@@ -7,15 +7,15 @@
 import { Schema } from "effect";
 import { Currency } from "../../kernel/Money.js";
 import { wireShape } from "../../kernel/Wire.js";
-import { OrderId } from "./Order.js";
+import { DeliveryId, OrderId, SettlementEntryId } from "./Ids.js";
 
 export const SettlementComponent = Schema.Literal("customer_charge", "restaurant_payable", "courier_payable", "platform_fee");
 export type SettlementComponent = typeof SettlementComponent.Type;
 
 export const SettlementEntry = Schema.Struct({
-  id: Schema.String,
+  id: SettlementEntryId,
   orderId: OrderId,
-  deliveryId: Schema.String,
+  deliveryId: DeliveryId,
   component: SettlementComponent,
   componentKey: Schema.String,
   /** `customer:<id>`, `restaurant:<id>`, `courier:<id>` or `platform`. */

@@ -6,13 +6,13 @@
  * (`chargedLineTotalMinor`), so the customer is never charged more than the authorization; the
  * replacement's menu price is shown for the customer's decision.
  */
+import { SubstitutionId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { MenuItemId } from "./MenuItem.js";
 import { OrderId } from "./Order.js";
 
-export const SubstitutionId = Schema.String.pipe(Schema.brand("SubstitutionId"));
-export type SubstitutionId = typeof SubstitutionId.Type;
+export { SubstitutionId } from "./Ids.js";
 
 export const SubstitutionStatus = Schema.Literal("proposed", "accepted", "refused");
 export type SubstitutionStatus = typeof SubstitutionStatus.Type;

@@ -66,7 +66,7 @@ const returnOf = (n: number, orderN: number): Return => ({
 });
 
 /** The cases of the orders kit. */
-export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
+export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
   {
     name: "orders: a checkout is claimed once per scope and key; a repeat answers the first claim and whether its payload is the same",
     run: async (t, run) => {
@@ -181,4 +181,4 @@ export const ordersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
 ];
 
 /** Runs the orders kit against the adapter `options.factory` makes. */
-export const ordersRepositorySuite = (options: SuiteOptions<OrdersKitPorts>): Promise<unknown> => runCases(options, ordersCases);
+export const commerceOrdersRepositorySuite = (options: SuiteOptions<OrdersKitPorts>): Promise<unknown> => runCases(options, commerceOrdersCases);

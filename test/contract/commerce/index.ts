@@ -15,7 +15,7 @@ import { cartsRepositorySuite, type CartsKitPorts } from "./CartsRepositoryKit.j
 import { cartTokensSuite, type CartTokensKitPorts } from "./CartTokensKit.js";
 import { catalogRepositorySuite, type CatalogKitPorts } from "./CatalogRepositoryKit.js";
 import { inventoryRepositorySuite, type InventoryKitPorts } from "./InventoryRepositoryKit.js";
-import { ordersRepositorySuite, type OrdersKitPorts } from "./OrdersRepositoryKit.js";
+import { commerceOrdersRepositorySuite, type OrdersKitPorts } from "./OrdersRepositoryKit.js";
 import { storesRepositorySuite, type StoresKitPorts } from "./StoresRepositoryKit.js";
 
 /** Every port the commerce kits cover. */
@@ -27,6 +27,6 @@ export const commerceKits: Readonly<Record<string, (options: SuiteOptions<Commer
   CatalogRepository: catalogRepositorySuite,
   InventoryRepository: inventoryRepositorySuite,
   CartsRepository: cartsRepositorySuite,
-  OrdersRepository: ordersRepositorySuite,
+  OrdersRepository: commerceOrdersRepositorySuite,
   CartTokens: cartTokensSuite,
 };

@@ -6,6 +6,7 @@
  */
 import { Effect, Exit } from "effect";
 import type { Order } from "../../../core/delivery/model/Order.js";
+import { SettlementEntryId, type DeliveryId } from "../../../core/delivery/model/Ids.js";
 import type { SettlementComponent, SettlementEntry } from "../../../core/delivery/model/SettlementEntry.js";
 import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
@@ -28,7 +29,7 @@ const seedDelivered = async (run: Run<SettlementLedgerKitPorts>, n: number) => {
 };
 
 /** The four balanced components of `order`'s settlement, ids numbered from `firstId`. */
-const settlementOf = (order: Order, deliveryId: string, firstId: number, currency = order.currency): SettlementEntry[] => {
+const settlementOf = (order: Order, deliveryId: DeliveryId, firstId: number, currency = order.currency): SettlementEntry[] => {
   const parts: ReadonlyArray<readonly [SettlementComponent, string, number]> = [
     ["customer_charge", `customer:${order.customerId}`, order.totalMinor],
     ["restaurant_payable", `restaurant:${order.restaurantId}`, -(order.subtotalMinor + order.taxMinor)],
@@ -36,7 +37,7 @@ const settlementOf = (order: Order, deliveryId: string, firstId: number, currenc
     ["platform_fee", "platform", -order.serviceFeeMinor],
   ];
   return parts.map(([component, account, amountMinor], i) => ({
-    id: uid("stl", firstId + i),
+    id: SettlementEntryId.make(uid("stl", firstId + i)),
     orderId: order.id,
     deliveryId,
     component,
@@ -89,7 +90,7 @@ export const settlementLedgerCases: ReadonlyArray<KitCase<SettlementLedgerKitPor
       const reversal = (firstId: number): SettlementEntry[] =>
         entries.map((e, i) => ({
           ...e,
-          id: uid("stl", firstId + i),
+          id: SettlementEntryId.make(uid("stl", firstId + i)),
           componentKey: `${e.componentKey}:reversal`,
           amountMinor: -e.amountMinor,
           reverses: e.componentKey,

@@ -8,16 +8,25 @@
 export * as deliveryFixtures from "./fixtures.js";
 export * from "./DispatchRepositoryKit.js";
 export * from "./SettlementLedgerKit.js";
+export * from "./OrdersRepositoryKit.js";
+export * from "./RestaurantsRepositoryKit.js";
+export * from "./LocationSamplesKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { dispatchRepositorySuite, type DispatchRepositoryKitPorts } from "./DispatchRepositoryKit.js";
 import { settlementLedgerSuite, type SettlementLedgerKitPorts } from "./SettlementLedgerKit.js";
+import { deliveryOrdersRepositorySuite, type OrdersRepositoryKitPorts } from "./OrdersRepositoryKit.js";
+import { restaurantsRepositorySuite, type RestaurantsRepositoryKitPorts } from "./RestaurantsRepositoryKit.js";
+import { locationSamplesSuite, type LocationSamplesKitPorts } from "./LocationSamplesKit.js";
 
 /** Every repository port of the delivery module the kits cover. */
-export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts;
+export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts | OrdersRepositoryKitPorts | RestaurantsRepositoryKitPorts | LocationSamplesKitPorts;
 
 /** Every delivery kit by port name. */
 export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<DeliveryKitPorts>) => Promise<unknown>>> = {
   DispatchRepository: dispatchRepositorySuite,
   SettlementLedger: settlementLedgerSuite,
+  OrdersRepository: deliveryOrdersRepositorySuite,
+  RestaurantsRepository: restaurantsRepositorySuite,
+  LocationSamples: locationSamplesSuite,
 };

@@ -1,0 +1,85 @@
+/**
+ * Contract kit for OrdersRepository: quotes read back as written; an order is written with its
+ * lines and workflow once per quote ("exists" the second time, nothing duplicated); the
+ * workflow advances only from the expected version (a stale writer loses); restaurants list
+ * their workflows by status in keyset pages; orders and lines are immutable.
+ */
+import { Effect } from "effect";
+import { OrderId } from "../../../core/delivery/model/Order.js";
+import { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
+import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { seedOrder, seedRestaurant, uid } from "./fixtures.js";
+
+/** The ports this kit needs (restaurants are written through their repository). */
+export type OrdersRepositoryKitPorts = OrdersRepository | RestaurantsRepository;
+
+const orders = <A>(f: (r: OrdersRepository) => Effect.Effect<A>) => Effect.flatMap(OrdersRepository, f);
+
+/** The cases of the orders repository kit. */
+export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersRepositoryKitPorts>> = [
+  {
+    name: "orders: a quote and an order with its lines and workflow read back as written; unknown ids are null",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const order = await run(seedOrder(restaurant, 1));
+      const quote = await run(orders((o) => o.findQuote(order.quoteId)));
+      t.equal(quote?.id, order.quoteId);
+      t.equal(quote?.totalMinor, order.totalMinor);
+      t.same(await run(orders((o) => o.findOrder(order.id))), order, "the snapshot as written");
+      t.same((await run(orders((o) => o.findOrderByQuote(order.quoteId))))?.id, order.id);
+      t.same((await run(orders((o) => o.orderLines(order.id)))).map((l) => [l.lineNo, l.name, l.lineTotalMinor]), [[1, "Margherita", 900]]);
+      t.equal((await run(orders((o) => o.findWorkflow(order.id))))?.status, "authorized");
+      t.equal(await run(orders((o) => o.findOrder(uid("ord", 99)))), null);
+      t.equal(await run(orders((o) => o.findQuote(uid("quo", 99)))), null);
+      t.equal(await run(orders((o) => o.findWorkflow(uid("ord", 99)))), null);
+    },
+  },
+  {
+    name: "orders: one order per quote — a second insert for the same quote answers exists and writes nothing",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const order = await run(seedOrder(restaurant, 1));
+      const lines = await run(orders((o) => o.orderLines(order.id)));
+      const workflow = await run(orders((o) => o.findWorkflow(order.id)));
+      const twin = { ...order, id: OrderId.make(uid("ord", 50)) };
+      const answer = await run(orders((o) => o.insertOrder(twin, lines.map((l) => ({ ...l, orderId: twin.id })), { ...workflow!, orderId: twin.id })));
+      t.equal(answer, "exists");
+      t.equal(await run(orders((o) => o.findOrder(twin.id))), null, "no second order");
+      t.same(await run(orders((o) => o.orderLines(twin.id))), [], "no second set of lines");
+    },
+  },
+  {
+    name: "orders: the workflow advances only from the expected version",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const order = await run(seedOrder(restaurant, 1));
+      const workflow = (await run(orders((o) => o.findWorkflow(order.id))))!;
+      const rejected = { ...workflow, status: "rejected" as const, paymentState: "void_pending" as const, reason: "closing early", version: workflow.version + 1, updatedAt: at(1000) };
+      t.equal(await run(orders((o) => o.updateWorkflow(rejected, workflow.version))), true);
+      const stale = { ...workflow, status: "cancelled" as const, paymentState: "void_pending" as const, reason: "late", version: workflow.version + 1, updatedAt: at(2000) };
+      t.equal(await run(orders((o) => o.updateWorkflow(stale, workflow.version))), false, "a writer holding the old version loses");
+      const stored = await run(orders((o) => o.findWorkflow(order.id)));
+      t.same([stored?.status, stored?.version, stored?.reason], ["rejected", workflow.version + 1, "closing early"]);
+    },
+  },
+  {
+    name: "orders: a restaurant's workflows by status, oldest first, in keyset pages, none of another restaurant's",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const other = await run(seedRestaurant(2));
+      const mine: Array<Effect.Effect.Success<ReturnType<typeof seedOrder>>> = [];
+      for (let n = 1; n <= 3; n++) mine.push(await run(seedOrder(restaurant, n)));
+      await run(seedOrder(other, 4));
+      const first = await run(orders((o) => o.listWorkflows({ restaurantId: restaurant.id, statuses: ["authorized"], afterOrderId: null, limit: 2 })));
+      t.same(first.map((w) => w.orderId), [mine[0]!.id, mine[1]!.id]);
+      const second = await run(orders((o) => o.listWorkflows({ restaurantId: restaurant.id, statuses: ["authorized"], afterOrderId: mine[1]!.id, limit: 2 })));
+      t.same(second.map((w) => w.orderId), [mine[2]!.id]);
+      t.same(await run(orders((o) => o.listWorkflows({ restaurantId: restaurant.id, statuses: ["accepted"], afterOrderId: null, limit: 10 }))), [], "filtered by status");
+    },
+  },
+];
+
+/** Runs the orders repository kit. */
+export const deliveryOrdersRepositorySuite = (options: SuiteOptions<OrdersRepositoryKitPorts>): Promise<unknown> => runCases(options, deliveryOrdersRepositoryCases);
+
