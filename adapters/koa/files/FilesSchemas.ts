@@ -161,3 +161,13 @@ export const ExtractBody = Schema.Struct({ parent_id: Schema.optional(Schema.Nul
 
 /** An archive extraction as its requester reads it. */
 export const ExtractionResponse = wireShape(ExtractionView);
+
+/** A thumbnail grant: GET `url` before `expires_at`. */
+export const ThumbnailResponse = Schema.Struct({
+  url: Schema.String,
+  expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")),
+  versionId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("version_id")),
+  contentType: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("content_type")),
+  width: Schema.Int,
+  height: Schema.Int,
+});

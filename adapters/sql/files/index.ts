@@ -7,6 +7,7 @@ export * from "./SqlNodesRepository.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
 export * from "./SqlShareLinksRepository.js";
+export * from "./SqlThumbnailsRepository.js";
 export * from "./SqlTrashPurgeRepository.js";
 export * from "./SqlFilesAudit.js";
 export * from "./SqlProjectsWorkspaceDirectory.js";
