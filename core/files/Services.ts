@@ -12,6 +12,7 @@ import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
 import type { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import type { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import type { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import type { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
@@ -38,6 +39,7 @@ export type FilesServices =
   | ExtractionsRepository
   | ArchiveReader
   | ThumbnailsRepository
+  | AuditExportsRepository
   | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory

@@ -1,6 +1,8 @@
 /** The file storage core: use cases, policies, machines, errors, events and jobs. */
 export * from "./Access.js";
 export * from "./AbortUpload.js";
+export * from "./AuditExportJob.js";
+export * from "./AuditExports.js";
 export * from "./ChangeLog.js";
 export * from "./ChangeRetention.js";
 export * from "./ChangeRetentionJobType.js";

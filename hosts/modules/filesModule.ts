@@ -24,6 +24,7 @@ import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLi
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
 import { makeSqlExtractionsRepository } from "../../adapters/sql/files/SqlExtractionsRepository.js";
 import { makeSqlThumbnailsRepository } from "../../adapters/sql/files/SqlThumbnailsRepository.js";
+import { makeSqlAuditExportsRepository } from "../../adapters/sql/files/SqlAuditExportsRepository.js";
 import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveReader.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
@@ -42,6 +43,7 @@ import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js"
 import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
 import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
+import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -60,6 +62,7 @@ export type FilesPorts =
   | ExtractionsRepository
   | ArchiveReader
   | ThumbnailsRepository
+  | AuditExportsRepository
   | FilesAudit
   | WorkspaceDirectory
   | FilesSettings;
@@ -95,6 +98,7 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     sqlPort(TrashPurgeRepository, makeSqlTrashPurgeRepository),
     sqlPort(ExtractionsRepository, makeSqlExtractionsRepository),
     sqlPort(ThumbnailsRepository, makeSqlThumbnailsRepository),
+    sqlPort(AuditExportsRepository, makeSqlAuditExportsRepository),
     // Zip extraction reads archives with yauzl (bounded by FilesSettings.extractMaxArchiveBytes).
     Layer.succeed(ArchiveReader, makeYauzlArchiveReader()),
     sqlPort(FilesAudit, makeSqlFilesAudit),

@@ -10,6 +10,7 @@ import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
 import { ChangeItem } from "../../../core/files/model/Change.js";
 import { DriveView } from "../../../core/files/model/Drive.js";
 import { ExtractionView } from "../../../core/files/model/Extraction.js";
+import { AuditExportView } from "../../../core/files/model/AuditExport.js";
 import { FileVersionView } from "../../../core/files/model/FileVersion.js";
 import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
 import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
@@ -171,3 +172,16 @@ export const ThumbnailResponse = Schema.Struct({
   width: Schema.Int,
   height: Schema.Int,
 });
+
+/** `/v1/workspaces/:id/audit-exports/:export_id`. */
+export const AuditExportParams = Schema.Struct({ id: Id, export_id: Id });
+
+/** An audit export; `download` is a short-lived grant once it is done (else null). */
+export const AuditExportResponse = Schema.extend(
+  wireShape(AuditExportView),
+  Schema.Struct({
+    download: Schema.NullOr(
+      Schema.Struct({ url: Schema.String, expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")) }),
+    ),
+  }),
+);

@@ -1,4 +1,5 @@
 /** Every route of the file storage module. */
+import { auditExportRoutes } from "./AuditExportRoutes.js";
 import { changeRoutes } from "./ChangeRoutes.js";
 import { driveRoutes } from "./DriveRoutes.js";
 import { extractionRoutes } from "./ExtractionRoutes.js";
@@ -21,6 +22,7 @@ export * from "./ChangeRoutes.js";
 export * from "./SecurityRoutes.js";
 export * from "./ExtractionRoutes.js";
 export * from "./ThumbnailRoutes.js";
+export * from "./AuditExportRoutes.js";
 
 /** The file storage module's routes, in documentation order. */
 export const filesRoutes = [
@@ -34,4 +36,5 @@ export const filesRoutes = [
   ...securityRoutes,
   ...extractionRoutes,
   ...thumbnailRoutes,
+  ...auditExportRoutes,
 ];

@@ -1,5 +1,6 @@
 /** The file storage module's SQL adapter: repositories and migrations (`filesMigrations`). */
 export * from "./migrations/index.js";
+export * from "./SqlAuditExportsRepository.js";
 export * from "./SqlChangesRepository.js";
 export * from "./SqlDriveRepository.js";
 export * from "./SqlExtractionsRepository.js";

@@ -1,5 +1,5 @@
 /**
- * File storage migration 3: retention, archive extraction and thumbnails.
+ * File storage migration 3: retention, archive extraction, thumbnails and audit exports.
  * - The change log stays append-only except for pruning: a row may be deleted only when its seq is
  *   at or below its drive's `pruned_through_seq` (the retention mark, which only advances); every
  *   UPDATE, any other DELETE and TRUNCATE are still refused by the database.
@@ -9,6 +9,8 @@
  *   version without foreign keys: the record outlives a purge of the archive or destination.
  * - `fs_thumbnails`: one per published image version (the version's key), `ready` with its
  *   object or recorded as `unsupported` / `rejected`; the trash purge deletes them with their versions.
+ * - `fs_audit_exports`: audit trail exports (JSON lines in the object store); a done one names
+ *   its size, checksum and line count, a failed one its error.
  */
 import { columnTypes } from "../../ColumnTypes.js";
 import type { Migration } from "../../Migration.js";
@@ -73,13 +75,29 @@ const statements = (dialect: SqlDialect): string[] => {
     FOREIGN KEY (workspace_id, node_id, version_id) REFERENCES fs_file_versions (workspace_id, node_id, id),
     CHECK ((status = 'ready') = (object_key IS NOT NULL AND content_type IS NOT NULL AND width IS NOT NULL AND height IS NOT NULL))
   )`,
+  `CREATE TABLE fs_audit_exports (
+    id ${c.text} PRIMARY KEY,
+    workspace_id ${c.text} NOT NULL REFERENCES fs_drives (workspace_id),
+    requested_by ${c.text} NOT NULL,
+    status ${c.text} NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+    object_key ${c.text} NOT NULL,
+    size_bytes ${c.bigint},
+    sha256 ${c.text},
+    line_count ${c.int},
+    error ${c.text},
+    created_at ${c.time} NOT NULL,
+    completed_at ${c.time},
+    CHECK ((status = 'done') = (size_bytes IS NOT NULL AND sha256 IS NOT NULL AND line_count IS NOT NULL)),
+    CHECK ((status = 'failed') = (error IS NOT NULL)),
+    CHECK ((status = 'pending') = (completed_at IS NULL))
+  )`,
   ];
 };
 
 /** Migration 3 of the file storage module. */
 export const filesMigration0003: Migration = {
   version: 3,
-  name: "retention_extraction_thumbnails",
+  name: "retention_extraction_thumbnails_audit_exports",
   sqlite: statements("sqlite"),
   postgres: statements("postgres"),
 };
