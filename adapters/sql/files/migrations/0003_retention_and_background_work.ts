@@ -97,7 +97,7 @@ const statements = (dialect: SqlDialect): string[] => {
 /** Migration 3 of the file storage module. */
 export const filesMigration0003: Migration = {
   version: 3,
-  name: "retention_extraction_thumbnails_audit_exports",
+  name: "retention_and_background_work",
   sqlite: statements("sqlite"),
   postgres: statements("postgres"),
 };
