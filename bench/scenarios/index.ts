@@ -1,6 +1,7 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
+import { filesChildren100kDeep, filesChildren100kFirst, filesUpload256, filesUploadCreate } from "./filesScale.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { commerceSearchDeepPage, commerceSearchFirstPage } from "./commerceSearch.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
@@ -30,6 +31,10 @@ export const scenarios: ReadonlyArray<Scenario> = [
   projectsFanoutUnderWrites,
   filesChildren,
   filesChanges,
+  filesChildren100kFirst,
+  filesChildren100kDeep,
+  filesUploadCreate,
+  filesUpload256,
   commerceCheckout,
   commerceCheckoutHotSku,
   commerceCatalog,

@@ -240,7 +240,15 @@ export const runExtraction = (workspaceId: string, extractionId: string): Effect
     const { archive, plan } = prepared.right;
     const reserved = yield* reserveContent(extraction, plan.totalBytes);
     if (Either.isLeft(reserved)) return yield* failExtraction(extraction, reserved.left, []);
-    const written = yield* writeObjects(reserved.right, archive, plan.files);
+    const plannedKeys = plan.files.map((file) => extractedObjectKey(extraction.workspaceId, extraction.id, file.entry.index));
+    // A store that fails mid-way ends the extraction (its reservation released) instead of leaving it running.
+    const attempt = yield* Effect.either(
+      writeObjects(reserved.right, archive, plan.files).pipe(
+        Effect.catchAllDefect((defect) => Effect.fail(refused("archive_unreadable", `writing the entries failed: ${String(defect)}`))),
+      ),
+    );
+    if (Either.isLeft(attempt)) return yield* failExtraction(reserved.right, attempt.left, plannedKeys);
+    const written = attempt.right;
     // Every written object, sized as verified, or the extraction fails and they go.
     const keys = written.map(([, stored]) => stored.key);
     const wrongSize = written.find(([file, stored]) => stored.size !== file.sizeBytes);

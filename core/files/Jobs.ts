@@ -2,9 +2,11 @@
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { quotaSweepJob } from "./QuotaSweep.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
+import { auditExportJob } from "./AuditExportJob.js";
 import { changeRetentionJob } from "./ChangeRetention.js";
 import { extractionJob } from "./ExtractArchive.js";
+import { thumbnailJob } from "./MakeThumbnail.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob, extractionJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob] as const;

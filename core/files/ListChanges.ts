@@ -2,7 +2,9 @@
  * `GET /v1/changes?workspace_id=&cursor=` (spec: "Ordered tenant sync changes"): a member reads
  * the workspace's change log in sequence order, filtered by current access in the query (before
  * the limit). Each item carries the node as it is now, or its tombstone once trashed.
- * `next_cursor` is never null: a sync client keeps it to ask for later changes. A cursor from
+ * `next_cursor` is never null: a sync client keeps it to ask for later changes. The work of a page
+ * is bounded (ChangesRepository.list): a caller who sees little of a busy log may get a short
+ * page with `has_more` and a cursor past what was read. A cursor from
  * before the retention window answers cursor_expired with a restart point (the current end of
  * the log, to continue from after a full listing).
  */
@@ -38,8 +40,8 @@ export const listChanges = (input: {
       const restartCursor = changeCursor(drive.changeSeq);
       return yield* Effect.fail(new CursorExpired({ restartCursor, detail: "the cursor is older than the change window: list the tree again, then continue from restart_cursor" }));
     }
-    const rows = yield* (yield* ChangesRepository).list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1 });
-    const page = rows.slice(0, input.limit);
+    const scan = yield* (yield* ChangesRepository).list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1 });
+    const page = scan.items.slice(0, input.limit);
     const data: ReadonlyArray<ChangeItem> = page.map(({ change, node }) => ({
       seq: change.seq,
       nodeId: change.nodeId,
@@ -48,5 +50,9 @@ export const listChanges = (input: {
       tombstone: node.trashedAt === null ? null : { id: node.id, parentId: node.parentId, kind: node.kind, trashedAt: node.trashedAt },
     }));
     const last = page[page.length - 1];
-    return { data, nextCursor: changeCursor(last === undefined ? afterSeq : last.change.seq), hasMore: rows.length > input.limit };
+    // A full page continues after its last item; a scan that stopped at its bound continues after
+    // what it read; the end of the log continues after the last item (or where it began).
+    if (scan.items.length > input.limit && last !== undefined) return { data, nextCursor: changeCursor(last.change.seq), hasMore: true };
+    if (!scan.exhausted) return { data, nextCursor: changeCursor(scan.scannedThroughSeq), hasMore: true };
+    return { data, nextCursor: changeCursor(last === undefined ? afterSeq : last.change.seq), hasMore: false };
   }).pipe(withSpan("files.listChanges"));

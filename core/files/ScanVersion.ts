@@ -3,7 +3,8 @@
  * quarantined object and asks the Scanner. A clean verdict publishes the version: in ONE
  * transaction it becomes published and the file's current version (the previous current one
  * stops being current), the node mirrors its size, type and checksum and advances its version,
- * the change record is appended and FileVersionPublished goes to the outbox. An infected
+ * the change record is appended and FileVersionPublished goes to the outbox (an image's
+ * thumbnail job is queued with them). An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
  * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
  */
@@ -20,6 +21,7 @@ import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { recordChange } from "./ChangeLog.js";
 import { FileVersionPublished } from "./Events.js";
+import { thumbnailJob, wantsThumbnail } from "./MakeThumbnail.js";
 import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
 import { advance } from "../kernel/Versioning.js";
 import { nextVersionStatus, versionStatusesAllowing, type VersionTrigger } from "./VersionStatus.js";
@@ -83,6 +85,8 @@ export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigge
             },
           });
           yield* (yield* Outbox).append([event]);
+          // An image gets its thumbnail made after commit (keyed by version: once per version).
+          if (wantsThumbnail(version)) yield* thumbnailJob.schedule({ workspace_id: version.workspaceId, version_id: version.id }, { runAt: at, key: version.id, maxAttempts: 3 });
         }
         return to;
       }),

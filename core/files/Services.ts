@@ -4,6 +4,7 @@ import type { Jobs } from "../../ports/Jobs.js";
 import type { ObjectStore } from "../../ports/ObjectStore.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { Scanner } from "../../ports/Scanner.js";
+import type { Thumbnailer } from "../../ports/Thumbnailer.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import type { DriveRepository } from "../../ports/files/DriveRepository.js";
@@ -11,8 +12,10 @@ import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
 import type { ArchiveReader } from "../../ports/files/ArchiveReader.js";
+import type { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import type { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
 import type { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
+import type { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
 import type { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import type { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import type { VersionsRepository } from "../../ports/files/VersionsRepository.js";
@@ -26,6 +29,7 @@ export type FilesServices =
   | Jobs
   | ObjectStore
   | Scanner
+  | Thumbnailer
   | DriveRepository
   | NodesRepository
   | VersionsRepository
@@ -34,6 +38,8 @@ export type FilesServices =
   | TrashPurgeRepository
   | ExtractionsRepository
   | ArchiveReader
+  | ThumbnailsRepository
+  | AuditExportsRepository
   | FilesAudit
   | ChangesRepository
   | WorkspaceDirectory

@@ -8,7 +8,8 @@
  * retention mark advances over them: a cursor from before the tombstone expires, it can no
  * longer learn of the deletion), its rows are deleted, the bytes of the objects only it
  * referenced are released from `used_bytes` once, and an audit entry records the purge. The
- * objects are removed after commit; an object another version still references is kept.
+ * objects (and the versions' thumbnails) are removed after commit; an object another version
+ * still references is kept.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -19,7 +20,7 @@ import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { TrashPurgeRepository, type PurgedObject } from "../../ports/files/TrashPurgeRepository.js";
+import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The actor recorded for purges. */
@@ -38,10 +39,10 @@ export type PurgeOutcome =
 /** An outcome and the objects to remove once it committed. */
 interface Settled {
   readonly outcome: PurgeOutcome;
-  readonly objects: ReadonlyArray<PurgedObject>;
+  readonly objectKeys: ReadonlyArray<string>;
 }
 
-const kept = (outcome: "held" | "busy" | "not_due"): Settled => ({ outcome: { outcome }, objects: [] });
+const kept = (outcome: "held" | "busy" | "not_due"): Settled => ({ outcome: { outcome }, objectKeys: [] });
 
 /** Purges the trash root `rootId` when it was trashed before `cutoff`. */
 export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date) =>
@@ -80,17 +81,17 @@ export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date
           },
           createdAt: at,
         });
-        const purged: Settled = { outcome: { outcome: "purged", nodes: survey.nodeCount, versions: survey.versionCount, releasedBytes }, objects: survey.releasedObjects };
+        const purged: Settled = { outcome: { outcome: "purged", nodes: survey.nodeCount, versions: survey.versionCount, releasedBytes }, objectKeys: [...survey.releasedObjects.map((o) => o.key), ...survey.thumbnailKeys] };
         return purged;
       }),
     );
     // After commit: the rows are gone, so nothing can reach these objects any more.
     const store = yield* ObjectStore;
     yield* Effect.forEach(
-      done.objects,
-      (o) =>
-        store.remove(o.key).pipe(
-          Effect.catchAllDefect((defect) => Effect.logWarning("files: a purged object was not removed").pipe(Effect.annotateLogs({ key: o.key, defect: String(defect) }))),
+      done.objectKeys,
+      (key) =>
+        store.remove(key).pipe(
+          Effect.catchAllDefect((defect) => Effect.logWarning("files: a purged object was not removed").pipe(Effect.annotateLogs({ key, defect: String(defect) }))),
         ),
       { discard: true },
     );

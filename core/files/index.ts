@@ -1,6 +1,8 @@
 /** The file storage core: use cases, policies, machines, errors, events and jobs. */
 export * from "./Access.js";
 export * from "./AbortUpload.js";
+export * from "./AuditExportJob.js";
+export * from "./AuditExports.js";
 export * from "./ChangeLog.js";
 export * from "./ChangeRetention.js";
 export * from "./ChangeRetentionJobType.js";
@@ -23,6 +25,7 @@ export * from "./LegalHold.js";
 export * from "./ListChanges.js";
 export * from "./ListTrash.js";
 export * from "./Locate.js";
+export * from "./MakeThumbnail.js";
 export * from "./MoveNode.js";
 export * from "./NodeQueries.js";
 export * from "./NodeState.js";
@@ -41,6 +44,7 @@ export * from "./ReportUploadPart.js";
 export * from "./SettleUpload.js";
 export * from "./SharedChildren.js";
 export * from "./ShareLinks.js";
+export * from "./ThumbnailQueries.js";
 export * from "./TrashNode.js";
 export * from "./TrashPurge.js";
 export * from "./TrashPurgeJobType.js";

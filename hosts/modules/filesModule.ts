@@ -23,6 +23,8 @@ import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlP
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
 import { makeSqlExtractionsRepository } from "../../adapters/sql/files/SqlExtractionsRepository.js";
+import { makeSqlThumbnailsRepository } from "../../adapters/sql/files/SqlThumbnailsRepository.js";
+import { makeSqlAuditExportsRepository } from "../../adapters/sql/files/SqlAuditExportsRepository.js";
 import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveReader.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
@@ -40,6 +42,8 @@ import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js"
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
 import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
+import { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
+import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
@@ -57,6 +61,8 @@ export type FilesPorts =
   | TrashPurgeRepository
   | ExtractionsRepository
   | ArchiveReader
+  | ThumbnailsRepository
+  | AuditExportsRepository
   | FilesAudit
   | WorkspaceDirectory
   | FilesSettings;
@@ -91,6 +97,8 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     sqlPort(ShareLinksRepository, makeSqlShareLinksRepository),
     sqlPort(TrashPurgeRepository, makeSqlTrashPurgeRepository),
     sqlPort(ExtractionsRepository, makeSqlExtractionsRepository),
+    sqlPort(ThumbnailsRepository, makeSqlThumbnailsRepository),
+    sqlPort(AuditExportsRepository, makeSqlAuditExportsRepository),
     // Zip extraction reads archives with yauzl (bounded by FilesSettings.extractMaxArchiveBytes).
     Layer.succeed(ArchiveReader, makeYauzlArchiveReader()),
     sqlPort(FilesAudit, makeSqlFilesAudit),
@@ -104,7 +112,7 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   layer: filesLayer(options),
   routes: filesRoutes,
   migrations: filesMigrations,
-  // Scanning, upload expiry and quota reconciliation use the host's ObjectStore and Scanner.
+  // Scanning, thumbnails, extraction and the purge use the host's ObjectStore, Scanner and Thumbnailer.
   jobHandlers: filesJobs,
   // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge
   // (04:00) deletes trashed subtrees past retention unless held, the change retention (04:30)

@@ -3,19 +3,32 @@ import { Context, type Effect } from "effect";
 import type { Change } from "../../core/files/model/Change.js";
 import type { Node } from "../../core/files/model/Node.js";
 
+/** What one bounded scan of the change log found. */
+export interface ChangesScan {
+  readonly items: ReadonlyArray<{ readonly change: Change; readonly node: Node }>;
+  /** The last seq read (`afterSeq` when nothing was read). */
+  readonly scannedThroughSeq: number;
+  /** True when no change after `scannedThroughSeq` exists. */
+  readonly exhausted: boolean;
+}
+
 export interface ChangesRepository {
   /** Appends a change (its `seq` from DriveRepository.nextChangeSeq, in the same transaction). */
   readonly append: (change: Change) => Effect.Effect<void>;
   /**
    * Changes after `afterSeq` in sequence order with their node as it is now, only those on nodes
-   * `userId` can currently see (a direct grant on the node or an ancestor), filtered before `limit`.
+   * `userId` can currently see (a direct grant on the node or an ancestor), up to `limit` of them.
+   * The work is bounded by the page, not by the workspace: the adapter reads changes in batches
+   * and checks each batch's nodes by walking their ancestors, and stops after scanning a bounded
+   * number of changes. `exhausted` says the log ended before the limit was reached; otherwise,
+   * with fewer than `limit` items, the scan stopped at `scannedThroughSeq` (continue after it).
    */
   readonly list: (req: {
     readonly workspaceId: string;
     readonly userId: string;
     readonly afterSeq: number;
     readonly limit: number;
-  }) => Effect.Effect<ReadonlyArray<{ readonly change: Change; readonly node: Node }>>;
+  }) => Effect.Effect<ChangesScan>;
   /** The highest seq of the workspace's changes recorded before `at` (0 when none). */
   readonly lastSeqBefore: (workspaceId: string, at: Date) => Effect.Effect<number>;
   /**

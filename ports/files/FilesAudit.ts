@@ -7,5 +7,7 @@ export interface FilesAudit {
   readonly append: (entry: AuditEntry) => Effect.Effect<void>;
   /** A workspace's entries, oldest first. */
   readonly list: (workspaceId: string, limit: number) => Effect.Effect<ReadonlyArray<AuditEntry>>;
+  /** One page of a workspace's entries, oldest first, after the `(createdAt, id)` key (the audit export's pages). */
+  readonly page: (workspaceId: string, after: readonly [Date, string] | null, limit: number) => Effect.Effect<ReadonlyArray<AuditEntry>>;
 }
 export const FilesAudit = Context.GenericTag<FilesAudit>("domainkit/files/FilesAudit");

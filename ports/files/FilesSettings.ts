@@ -31,13 +31,18 @@ export interface FilesSettings {
   /** Largest compression ratio of an entry of at least `extractRatioMinBytes`. */
   readonly extractMaxRatio: number;
   readonly extractRatioMinBytes: number;
+  /** Largest image a thumbnail is made of (larger ones are recorded `unsupported`). */
+  readonly thumbnailMaxSourceBytes: number;
+  /** How long a thumbnail grant lives. */
+  readonly thumbnailTtlMs: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
 /**
  * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
  * attempts, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
- * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more.
+ * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more; thumbnails of
+ * images up to 50 MiB, their grants 5 min.
  */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
@@ -55,4 +60,6 @@ export const defaultFilesSettings: FilesSettings = {
   extractMaxTotalBytes: 4 * 1024 ** 3,
   extractMaxRatio: 100,
   extractRatioMinBytes: 1024 ** 2,
+  thumbnailMaxSourceBytes: 50 * 1024 ** 2,
+  thumbnailTtlMs: 5 * 60 * 1000,
 };

@@ -1,7 +1,7 @@
 /**
  * What the trash retention purge reads and deletes. A purge removes a trash root with every node
  * under it (whatever their own trash state) and the rows that hang on them: ACL entries, share
- * links, versions, settled upload sessions and their parts. The change log's rows go by pruning
+ * links, versions and their thumbnails, settled upload sessions and their parts. The change log's rows go by pruning
  * (ChangesRepository.deleteThrough), the bytes by the drive counter, the objects after commit.
  */
 import { Context, type Effect } from "effect";
@@ -33,6 +33,8 @@ export interface PurgeSurvey {
   readonly versionCount: number;
   /** Objects only the subtree's versions reference (each once): freed with it. */
   readonly releasedObjects: ReadonlyArray<PurgedObject>;
+  /** Thumbnail objects of the subtree's versions (not counted in the quota). */
+  readonly thumbnailKeys: ReadonlyArray<string>;
   /** The highest change seq naming a node of the subtree (0 when none). */
   readonly lastChangeSeq: number;
 }

@@ -168,3 +168,26 @@ t.test("extracting needs the editor role on the archive and the destination, a p
     t.match(await ask("bob", archiveId, viewerOnly.id), { ok: false, error: { _tag: "Forbidden" } }, "a viewer of the destination");
   }),
 );
+
+t.test("extractions and uploads racing for the last free bytes never pass the quota, and the counters stay exact", (t) =>
+  forEachFilesDialect(t, "extract quota race", async (t, db) => {
+    const env = filesRuntime(t, db, { defaultQuotaBytes: 3_000 });
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+    const content = new Uint8Array(1_000).fill(66);
+    const archives = [];
+    for (let i = 0; i < 3; i++) {
+      archives.push(await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: `a${i}.zip`, bytes: makeZip([{ name: `x${i}.bin`, data: content, method: 8 }]) }));
+    }
+    const before = await driveCounters(env, "ws1");
+    const requested = await Promise.all(archives.map((a) => env.run(requestExtraction({ userId: "ann", workspaceId: "ws1", nodeId: a.nodeId, parentId: null }))));
+    const statuses = await Promise.all(requested.map((r) => env.run(runExtraction("ws1", r.id))));
+    const succeeded = statuses.filter((s) => s === "succeeded").length;
+    t.equal(succeeded + statuses.filter((s) => s === "failed").length, 3);
+    t.equal(Math.floor((before.quota - before.used) / 1_000), 2, "room for two of the three");
+    t.equal(succeeded, 2, "exactly those that fit");
+    const after = await driveCounters(env, "ws1");
+    t.ok(after.used + after.reserved <= after.quota, "never over the quota");
+    t.same(after, { ...before, used: before.used + succeeded * 1_000 }, "the counters are exact");
+    t.match(await env.run(reconcileQuota("ws1")), { drift: false });
+  }),
+);

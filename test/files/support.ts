@@ -1,7 +1,8 @@
 /**
  * Test support of the file storage module: a runtime of the files core over one test database
  * built from the module's definition (`moduleLayer(db, [makeFilesModule(...)])`: the real SQL
- * repositories), the local blob store as the object store, the signature scanner, and an
+ * repositories), the local blob store as the object store, the signature scanner, the sharp
+ * thumbnailer, and an
  * in-memory workspace directory (the membership a host binds), plus helpers to upload bytes
  * through grants.
  */
@@ -14,6 +15,7 @@ import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
 import { makeSignatureScanner } from "../../adapters/scanner/SignatureScanner.js";
+import { makeSharpThumbnailer } from "../../adapters/thumbnails/SharpThumbnailer.js";
 import type { FilesServices } from "../../core/files/Services.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -22,6 +24,7 @@ import { scanVersion } from "../../core/files/ScanVersion.js";
 import { makeFilesModule } from "../../hosts/modules/filesModule.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Scanner } from "../../ports/Scanner.js";
+import { Thumbnailer } from "../../ports/Thumbnailer.js";
 import { defaultFilesSettings, type FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { WorkspaceDirectory, WorkspaceStanding } from "../../ports/files/WorkspaceDirectory.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
@@ -59,7 +62,7 @@ export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<
   // The module's own Layer (as hosts compose it), with the membership a test edits and its limits.
   const module = makeFilesModule({ directory: directory.port, settings: { ...testSettings, ...settings } });
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(moduleLayer(db, [module]), Layer.succeed(ObjectStore, store), Layer.succeed(Scanner, makeSignatureScanner())),
+    Layer.mergeAll(moduleLayer(db, [module]), Layer.succeed(ObjectStore, store), Layer.succeed(Scanner, makeSignatureScanner()), Layer.succeed(Thumbnailer, makeSharpThumbnailer())),
   );
   t.teardown(() => runtime.dispose());
   const run = <A, E>(effect: Effect.Effect<A, E, FilesServices>): Promise<A> => runtime.runPromise(effect);
@@ -132,7 +135,7 @@ export const uploadParts = async (
 /** Uploads and completes a file; answers the quarantined version. */
 export const uploadFile = async (
   env: FilesEnv,
-  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string },
+  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string; contentType?: string },
 ) => {
   const session = await uploadParts(env, input);
   return env.run(completeUpload({ userId: input.userId, workspaceId: input.workspaceId, uploadId: session.id, sha256: sha256(input.bytes) }));
@@ -141,7 +144,7 @@ export const uploadFile = async (
 /** Uploads, completes and scans a file (clean bytes end published). */
 export const publishFile = async (
   env: FilesEnv,
-  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string },
+  input: { userId: string; workspaceId: string; parentId: string; name: string; bytes: Uint8Array; nodeId?: string; contentType?: string },
 ) => {
   const version = await uploadFile(env, input);
   await env.run(scanVersion(input.workspaceId, version.id, { attempt: 1, maxAttempts: 3 }));

@@ -10,6 +10,7 @@ import { abortUpload } from "../../core/files/AbortUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { setLegalHold } from "../../core/files/LegalHold.js";
 import { reconcileQuota } from "../../core/files/ReconcileQuota.js";
+import { restoreNode } from "../../core/files/RestoreNode.js";
 import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { createShareLink } from "../../core/files/ShareLinks.js";
 import { grantAccess } from "../../core/files/Permissions.js";
@@ -124,5 +125,28 @@ t.test("an object another live version still references is kept, and its bytes s
     t.not(await env.run(env.store.stat(sharedKey!)), null, "the shared object is kept");
     t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 12 + 4, reserved: 0 });
     t.match(await env.run(reconcileQuota("ws1")), { drift: false });
+  }),
+);
+
+t.test("a purge racing a restore of the same subtree: exactly one of them takes effect and the counters stay exact", (t) =>
+  forEachFilesDialect(t, "purge race", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+    const outcomes = { purged: 0, restored: 0 };
+    for (let round = 0; round < 6; round++) {
+      const folder = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: `race-${round}` }));
+      await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: folder.id, name: "f.txt", bytes: bytesOf(`round ${round}`) });
+      await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: folder.id }));
+      const before = await driveCounters(env, "ws1");
+      const [swept, restored] = await Promise.all([sweepAfterDays(env, 31), env.attempt(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: folder.id }))]);
+      const purged = swept.some((o) => o.nodeId === folder.id && o.outcome === "purged");
+      t.not(purged, restored.ok, `round ${round}: exactly one took effect`);
+      const left = await countWhere(env, "fs_nodes", "id", [folder.id]);
+      t.equal(left, purged ? 0 : 1, `round ${round}: the folder is ${purged ? "gone" : "back"}`);
+      t.same(await driveCounters(env, "ws1"), { ...before, used: purged ? before.used - 7 : before.used }, `round ${round}: counters exact`);
+      outcomes[purged ? "purged" : "restored"]++;
+    }
+    t.match(await env.run(reconcileQuota("ws1")), { drift: false });
+    t.equal(outcomes.purged + outcomes.restored, 6);
   }),
 );

@@ -10,13 +10,15 @@ import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
 import { ChangeItem } from "../../../core/files/model/Change.js";
 import { DriveView } from "../../../core/files/model/Drive.js";
 import { ExtractionView } from "../../../core/files/model/Extraction.js";
+import { AuditExportView } from "../../../core/files/model/AuditExport.js";
 import { FileVersionView } from "../../../core/files/model/FileVersion.js";
 import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
 import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
 import { PartGrant, UploadSessionView } from "../../../core/files/model/UploadSession.js";
 import { pageQueryFields } from "../Pagination.js";
+import { RouteId } from "../RouteIds.js";
 
-const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100));
+const Id = RouteId;
 
 /** `:id` path parameter. */
 export const IdParams = Schema.Struct({ id: Id });
@@ -177,3 +179,26 @@ export const ExtractBody = Schema.Struct({ parent_id: Schema.optional(Schema.Nul
 
 /** An archive extraction as its requester reads it. */
 export const ExtractionResponse = wireShape(ExtractionView);
+
+/** A thumbnail grant: GET `url` before `expires_at`. */
+export const ThumbnailResponse = Schema.Struct({
+  url: Schema.String,
+  expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")),
+  versionId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("version_id")),
+  contentType: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("content_type")),
+  width: Schema.Int,
+  height: Schema.Int,
+});
+
+/** `/v1/workspaces/:id/audit-exports/:export_id`. */
+export const AuditExportParams = Schema.Struct({ id: Id, export_id: Id });
+
+/** An audit export; `download` is a short-lived grant once it is done (else null). */
+export const AuditExportResponse = Schema.extend(
+  wireShape(AuditExportView),
+  Schema.Struct({
+    download: Schema.NullOr(
+      Schema.Struct({ url: Schema.String, expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")) }),
+    ),
+  }),
+);

@@ -1,7 +1,9 @@
 /** Every route of the file storage module. */
+import { auditExportRoutes } from "./AuditExportRoutes.js";
 import { changeRoutes } from "./ChangeRoutes.js";
 import { driveRoutes } from "./DriveRoutes.js";
 import { extractionRoutes } from "./ExtractionRoutes.js";
+import { thumbnailRoutes } from "./ThumbnailRoutes.js";
 import { nodeRoutes } from "./NodeRoutes.js";
 import { permissionRoutes } from "./PermissionRoutes.js";
 import { securityRoutes } from "./SecurityRoutes.js";
@@ -19,6 +21,8 @@ export * from "./ShareLinkRoutes.js";
 export * from "./ChangeRoutes.js";
 export * from "./SecurityRoutes.js";
 export * from "./ExtractionRoutes.js";
+export * from "./ThumbnailRoutes.js";
+export * from "./AuditExportRoutes.js";
 
 /** The file storage module's routes, in documentation order. */
 export const filesRoutes = [
@@ -31,4 +35,6 @@ export const filesRoutes = [
   ...changeRoutes,
   ...securityRoutes,
   ...extractionRoutes,
+  ...thumbnailRoutes,
+  ...auditExportRoutes,
 ];

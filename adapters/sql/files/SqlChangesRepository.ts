@@ -1,8 +1,10 @@
 /**
- * ChangesRepository over Kysely (both dialects). The feed's access filter is a recursive CTE of
- * the nodes under the caller's direct grants, evaluated in the query before the limit. Its step
- * is `visible CROSS JOIN fs_nodes` so SQLite seeks children by parent instead of scanning the
- * workspace per step (SqlNodesRepository explains).
+ * ChangesRepository over Kysely (both dialects). A feed page reads the log in batches after the
+ * cursor (at least 100 changes, or the page size) and keeps the changes whose node the caller can
+ * see: the batch's nodes walk up their ancestors (a recursive CTE, `up CROSS JOIN fs_nodes` so
+ * SQLite seeks by key) to a grant of the caller. The work per page is bounded by the batches
+ * (at most 20) times the tree depth, not by the size of the caller's visible subtree; a caller
+ * who sees little of a busy workspace gets short pages with `has_more` until the log is read.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -14,6 +16,11 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
+/** Changes read per batch at least, batches per page at most, and the deepest ancestor walk. */
+const minBatch = 100;
+const maxBatches = 20;
+const maxAncestorDepth = 256;
+
 /** Builds the changes repository over `db`. */
 export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => {
   const f = featuresFor(db);
@@ -22,35 +29,52 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
   return {
     append: (change) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_changes").values(changes.toRow(change)).execute())),
     list: (req) =>
-      runQuery(db, (ex) =>
-        sql<Record<string, unknown>>`
-          WITH RECURSIVE visible (id) AS (
-            SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
-            UNION
-            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
-          )
-          SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
-                 c.actor_id AS change_actor_id, c.created_at AS change_created_at
-          FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
-          WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${req.afterSeq} AND c.node_id IN (SELECT id FROM visible)
-          ORDER BY c.seq
-          LIMIT ${req.limit}`.execute(ex),
-      ).pipe(
-        Effect.map((r) =>
-          r.rows.map((row) => ({
-            node: nodes.fromRow(row),
-            change: changes.fromRow({
-              workspace_id: row.workspace_id,
-              seq: row.change_seq,
-              node_id: row.id,
-              type: row.change_type,
-              version_id: row.change_version_id,
-              actor_id: row.change_actor_id,
-              created_at: row.change_created_at,
-            }),
-          })),
-        ),
-      ),
+      runQuery(db, async (ex) => {
+        const batchSize = Math.max(req.limit, minBatch);
+        const items: Array<{ change: Change; node: Node }> = [];
+        let after = req.afterSeq;
+        for (let batch = 0; batch < maxBatches; batch++) {
+          const rows = await sql<Record<string, unknown>>`
+            SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
+                   c.actor_id AS change_actor_id, c.created_at AS change_created_at
+            FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
+            WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}
+            ORDER BY c.seq
+            LIMIT ${batchSize}`.execute(ex);
+          if (rows.rows.length === 0) return { items, scannedThroughSeq: after, exhausted: true };
+          const ids = [...new Set(rows.rows.map((row) => String(row.id)))];
+          // Each of the batch's nodes walks up its ancestors until a grant of the caller (bounded by depth).
+          const visible = await sql<{ start: string }>`
+            WITH RECURSIVE up (start, id, parent_id, depth) AS (
+              SELECT n.id, n.id, n.parent_id, 0 FROM fs_nodes n WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (${sql.join(ids)})
+              UNION ALL
+              SELECT u.start, p.id, p.parent_id, u.depth + 1 FROM up u CROSS JOIN fs_nodes p
+              WHERE p.id = u.parent_id AND p.workspace_id = ${req.workspaceId} AND u.depth < ${maxAncestorDepth}
+            )
+            SELECT DISTINCT u.start AS start FROM up u
+            WHERE EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = u.id AND a.user_id = ${req.userId})`.execute(ex);
+          const seen = new Set(visible.rows.map((row) => String(row.start)));
+          for (const row of rows.rows) {
+            after = toNumber(row.change_seq);
+            if (!seen.has(String(row.id))) continue;
+            items.push({
+              node: nodes.fromRow(row),
+              change: changes.fromRow({
+                workspace_id: row.workspace_id,
+                seq: row.change_seq,
+                node_id: row.id,
+                type: row.change_type,
+                version_id: row.change_version_id,
+                actor_id: row.change_actor_id,
+                created_at: row.change_created_at,
+              }),
+            });
+            if (items.length === req.limit) return { items, scannedThroughSeq: after, exhausted: false };
+          }
+          if (rows.rows.length < batchSize) return { items, scannedThroughSeq: after, exhausted: true };
+        }
+        return { items, scannedThroughSeq: after, exhausted: false };
+      }),
     lastSeqBefore: (workspaceId, at) =>
       runQuery(db, (ex) =>
         ex

@@ -9,12 +9,22 @@ import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the audit trail over `db`. */
 export const makeSqlFilesAudit = (db: SqlDatabase): FilesAudit => {
-  const entries = rowCodec(AuditEntry, featuresFor(db));
+  const f = featuresFor(db);
+  const entries = rowCodec(AuditEntry, f);
   return {
     append: (entry) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_audit").values(entries.toRow(entry)).execute())),
     list: (workspaceId, limit) =>
       runQuery(db, (ex) => ex.selectFrom("fs_audit").selectAll().where("workspace_id", "=", workspaceId).orderBy("created_at").orderBy("id").limit(limit).execute()).pipe(
         Effect.map((rows) => rows.map(entries.fromRow)),
       ),
+    page: (workspaceId, after, limit) =>
+      runQuery(db, (ex) => {
+        const q = ex.selectFrom("fs_audit").selectAll().where("workspace_id", "=", workspaceId);
+        const paged =
+          after === null
+            ? q
+            : q.where((eb) => eb.or([eb("created_at", ">", f.timeToDb(after[0])), eb.and([eb("created_at", "=", f.timeToDb(after[0])), eb("id", ">", after[1])])]));
+        return paged.orderBy("created_at").orderBy("id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(entries.fromRow))),
   };
 };

@@ -111,7 +111,10 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         }
         if (req.after !== null) {
           const [name, id] = req.after;
-          q = q.where((eb) => eb.or([eb("name", ">", name), eb.and([eb("name", "=", name), eb("id", ">", id)])]));
+          // `name >= key` first: a bare OR of the two cases makes SQLite scan every child up to the
+          // key (a page deep in a 100,000-child folder took 6 ms instead of 0.1 ms); with it both
+          // dialects seek the (workspace, parent, name) index (bench files-children-100k-page-1000).
+          q = q.where("name", ">=", name).where((eb) => eb.or([eb("name", ">", name), eb("id", ">", id)]));
         }
         return q.orderBy("name").orderBy("id").limit(req.limit).execute();
       }).pipe(Effect.map((rows) => rows.map(nodes.fromRow))),

@@ -63,6 +63,8 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
               WHERE o.workspace_id = ${workspaceId} AND o.object_key = v.object_key AND o.node_id NOT IN (SELECT id FROM sub)
             )
           ORDER BY v.object_key`.execute(ex);
+        const thumbnails = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
+          SELECT t.object_key FROM fs_thumbnails t WHERE t.workspace_id = ${workspaceId} AND t.node_id IN (SELECT id FROM sub) AND t.object_key IS NOT NULL`.execute(ex);
         const changes = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
           SELECT coalesce(max(c.seq), 0) AS seq FROM fs_changes c WHERE c.workspace_id = ${workspaceId} AND c.node_id IN (SELECT id FROM sub)`.execute(ex);
         const counts = nodes.rows[0] ?? {};
@@ -73,6 +75,7 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           openUploads: toNumber(open.rows[0]?.open) > 0,
           versionCount: toNumber(versions.rows[0]?.versions),
           releasedObjects: objects.rows.map((row) => ({ key: String(row.object_key), sizeBytes: toNumber(row.size_bytes) })),
+          thumbnailKeys: thumbnails.rows.map((row) => String(row.object_key)),
           lastChangeSeq: toNumber(changes.rows[0]?.seq),
         };
       }),
@@ -83,6 +86,7 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           const sessions = sql`SELECT id FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`;
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_acl_entries WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_share_links WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_thumbnails WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_file_versions WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_parts WHERE workspace_id = ${workspaceId} AND session_id IN (${sessions})`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`.execute(ex);

@@ -1,0 +1,31 @@
+/** AuditExportsRepository over Kysely (both dialects). */
+import { Effect } from "effect";
+import { AuditExport } from "../../../core/files/model/AuditExport.js";
+import type { AuditExportsRepository } from "../../../ports/files/AuditExportsRepository.js";
+import { featuresFor } from "../featuresFor.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Builds the audit exports repository over `db`. */
+export const makeSqlAuditExportsRepository = (db: SqlDatabase): AuditExportsRepository => {
+  const exports = rowCodec(AuditExport, featuresFor(db));
+  return {
+    insert: (audit) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_audit_exports").values(exports.toRow(audit)).execute())),
+    find: (workspaceId, id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_audit_exports").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : exports.fromRow(row))),
+      ),
+    finish: (audit) =>
+      runQuery(db, (ex) => {
+        const { id: _id, workspace_id: _ws, ...row } = exports.toRow(audit);
+        return ex
+          .updateTable("fs_audit_exports")
+          .set(row)
+          .where("workspace_id", "=", audit.workspaceId)
+          .where("id", "=", audit.id)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+      }).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
+  };
+};

@@ -1,0 +1,61 @@
+/**
+ * The audit export job (kind `files.audit_export`, keyed by export): streams the workspace's
+ * `fs_audit` entries, oldest first, as JSON lines (`{"type":"audit_export",...}` then one
+ * `{"type":"audit",...}` per entry, snake_case, RFC 3339 times) into the object store in keyset
+ * pages of 500, so memory stays bounded. A requester who is no longer a workspace admin when it
+ * runs gets a failed export. Entries appended while it runs may or may not appear.
+ */
+import { Chunk, Effect, Option, Schema, Stream } from "effect";
+import { now } from "../kernel/Clock.js";
+import { defineJob } from "../kernel/JobDefinition.js";
+import { toWire } from "../kernel/Wire.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
+import { FilesAudit } from "../../ports/files/FilesAudit.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { AuditEntry } from "./model/AuditEntry.js";
+import { withSpan } from "../kernel/Span.js";
+
+/** Entries per page read from the database. */
+export const auditExportPageSize = 500;
+
+type Line = Readonly<Record<string, unknown>>;
+
+/** Runs one export to its end (a finished one is left as it is). */
+export const runAuditExport = (workspaceId: string, exportId: string) =>
+  Effect.gen(function* () {
+    const repo = yield* AuditExportsRepository;
+    const found = yield* repo.find(workspaceId, exportId);
+    if (found === null || found.status !== "pending") return found?.status ?? null;
+    const standing = yield* (yield* WorkspaceDirectory).standing(workspaceId, found.requestedBy);
+    if (standing !== "admin") {
+      yield* repo.finish({ ...found, status: "failed", error: "the requester is no longer a workspace admin", completedAt: yield* now });
+      return "failed" as const;
+    }
+    const audit = yield* FilesAudit;
+    let lines = 0;
+    const entries = Stream.paginateChunkEffect(null as readonly [Date, string] | null, (after) =>
+      Effect.map(audit.page(workspaceId, after, auditExportPageSize), (rows) => {
+        const last = rows[rows.length - 1];
+        const chunk = Chunk.fromIterable(rows.map((row): Line => ({ type: "audit", ...toWire(AuditEntry, row) })));
+        const next = rows.length < auditExportPageSize || last === undefined ? Option.none() : Option.some([last.createdAt, last.id] as const);
+        return [chunk, next] as const;
+      }),
+    );
+    const head = Stream.fromIterable<Line>([{ type: "audit_export", id: found.id, workspace_id: workspaceId, requested_by: found.requestedBy, format: "jsonl", version: 1 }]);
+    const body = Stream.concat(head, entries).pipe(
+      Stream.map((line) => {
+        lines += 1;
+        return new TextEncoder().encode(`${JSON.stringify(line)}\n`);
+      }),
+    );
+    const stored = yield* (yield* ObjectStore).put(found.objectKey, body);
+    yield* repo.finish({ ...found, status: "done", sizeBytes: stored.size, sha256: stored.sha256, lineCount: lines, completedAt: yield* now });
+    return "done" as const;
+  }).pipe(withSpan("files.runAuditExport"));
+
+export const auditExportJob = defineJob({
+  kind: "files.audit_export",
+  payload: Schema.Struct({ workspace_id: Schema.String, export_id: Schema.String }),
+  handle: (payload) => Effect.asVoid(runAuditExport(payload.workspace_id, payload.export_id)),
+});
