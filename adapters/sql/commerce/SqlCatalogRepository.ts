@@ -1,6 +1,6 @@
 /** The CatalogRepository port over `shop_products`, `shop_variants` and `shop_promotions`. */
 import { Effect } from "effect";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import { Product } from "../../../core/commerce/model/Product.js";
 import { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { Variant } from "../../../core/commerce/model/Variant.js";
@@ -73,37 +73,40 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         withSpan("CatalogRepository.updateVariant"),
       ),
     listProducts: ({ storeId, words, afterId, limit }) =>
-      runQuery(db, (ex) => {
-        let q = ex
-          .selectFrom("shop_products as p")
-          .selectAll("p")
-          .where("p.store_id", "=", storeId)
-          .where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom("shop_variants as v")
-                .select(sql.lit(1).as("one"))
-                .whereRef("v.product_id", "=", "p.id")
-                .where("v.status", "=", "active"),
-            ),
+      runQuery(db, async (ex) => {
+        const purchasable = (eb: ExpressionBuilder<any, "p">) =>
+          eb.exists(
+            eb
+              .selectFrom("shop_variants as v")
+              .select(sql.lit(1).as("one"))
+              .whereRef("v.product_id", "=", "p.id")
+              .where("v.status", "=", "active"),
           );
-        if (afterId !== null) q = q.where("p.id", ">", afterId);
-        if (words.length > 0) {
-          // Words are letters and digits only (the core splits the query), so the match syntax is safe.
-          q =
-            db.dialect === "sqlite"
-              ? q.where(
-                  sql<boolean>`p.id IN (SELECT product_id FROM shop_product_search WHERE shop_product_search MATCH ${words
-                    .map((w) => `"${w}"*`)
-                    .join(" ")})`,
-                )
-              : q.where(
-                  sql<boolean>`to_tsvector('simple', p.title || ' ' || coalesce(p.description, '')) @@ to_tsquery('simple', ${words
-                    .map((w) => `${w}:*`)
-                    .join(" & ")})`,
-                );
+        const listing = () => {
+          let q = ex.selectFrom("shop_products as p").selectAll("p").where("p.store_id", "=", storeId).where(purchasable);
+          if (afterId !== null) q = q.where("p.id", ">", afterId);
+          return q;
+        };
+        if (words.length === 0) return listing().orderBy("p.id").limit(limit).execute();
+        if (db.dialect !== "sqlite") {
+          return listing()
+            .where(
+              sql<boolean>`to_tsvector('simple', p.title || ' ' || coalesce(p.description, '')) @@ to_tsquery('simple', ${words.map((w) => `${w}:*`).join(" & ")})`,
+            )
+            .orderBy("p.id")
+            .limit(limit)
+            .execute();
         }
-        return q.orderBy("p.id").limit(limit).execute();
+        // Words are letters and digits only (the core splits the query), so the match syntax is safe.
+        // The match list is the index's integer keys (no column of the search table is read): SQLite
+        // keeps it as a set of integers while it walks the store's products in id order. The unary
+        // `+` keeps the planner from driving by search_key instead, which sorts every match by id.
+        const match = words.map((w) => `"${w}"*`).join(" ");
+        return listing()
+          .where(sql<boolean>`+p.search_key IN (SELECT rowid FROM shop_product_search WHERE shop_product_search MATCH ${match})`)
+          .orderBy("p.id")
+          .limit(limit)
+          .execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>
       runQuery(db, (ex) => ex.insertInto("shop_promotions").values(promotions.toRow(promotion)).execute()).pipe(Effect.asVoid),

@@ -106,6 +106,31 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
     },
   },
   {
+    name: "catalog: a search pages alike whether its words are common or rare in the store (every match, in id order, none twice)",
+    run: async (t, run) => {
+      await run(twoStores);
+      // 30 products: every one says "common", every tenth also "rare"; product 7 has no purchasable variant.
+      for (let n = 1; n <= 30; n++) {
+        await run(product(n, 1, `Common item ${n}`, n % 10 === 0 ? "a rare find" : null));
+        await run(catalog((r) => r.insertVariant(variantRecord(n, { productN: n, ...(n === 7 ? { status: "archived" as const } : {}) }))));
+      }
+      const walk = async (words: ReadonlyArray<string>, limit: number): Promise<string[]> => {
+        const seen: string[] = [];
+        for (let after: string | null = null; ; ) {
+          const page: ReadonlyArray<string> = await run(listed(1, after, limit, words));
+          seen.push(...page);
+          if (page.length < limit) return seen;
+          after = page[page.length - 1]!;
+        }
+      };
+      const all = Array.from({ length: 30 }, (_, i) => i + 1).filter((n) => n !== 7).map((n) => kitId.prod(n));
+      t.same(await walk(["common"], 4), all, "a word every product has: every purchasable product once, in id order");
+      t.same(await walk(["rare"], 4), [kitId.prod(10), kitId.prod(20), kitId.prod(30)], "a rare word: exactly its products");
+      t.same(await walk(["common", "rar"], 2), [kitId.prod(10), kitId.prod(20), kitId.prod(30)], "every word must match, prefixes included");
+      t.same(await walk(["nowhere"], 4), [], "no match: an empty page");
+    },
+  },
+  {
     name: "catalog: promotions are the store's automatic ones plus those whose code is given",
     run: async (t, run) => {
       await run(twoStores);
