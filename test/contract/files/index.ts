@@ -5,15 +5,19 @@
  * over the host's membership store, so it is not in `filesKits`.
  */
 export * from "./DriveRepositoryKit.js";
+export * from "./fixtures.js";
+export * from "./NodesRepositoryKit.js";
 export * from "./WorkspaceDirectoryKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
+import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
   DriveRepository: driveRepositorySuite,
+  NodesRepository: nodesRepositorySuite,
 };
