@@ -12,7 +12,7 @@ import type { AclEntry, NodeRole } from "../../../core/files/model/AclEntry.js";
 import type { Node } from "../../../core/files/model/Node.js";
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { nodeKitId, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
+import { inTransaction, nodeKitId, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs: the repository, and the drive (with Transactions) its nodes belong to. */
 export type NodesRepositoryKitPorts = NodesRepository | DriveSeedPorts;
@@ -133,6 +133,41 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       await run(seedNode(nodeRecord(workspaceId, 3, a.id, "Taken")));
       t.equal(await run(nodes((r) => r.update({ ...moved, name: "Taken", version: 3, updatedAt: at(12) }, 2))), "name_taken");
       t.same(await run(nodes((r) => r.find(workspaceId, b.id))), moved, "nothing stored for the taken name");
+    },
+  },
+  {
+    name: "nodes: racing writers on separate connections: of two updates from one version exactly one is written, of two siblings with one name exactly one is stored",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
+      const c = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "C")));
+      const moves = await run(
+        Effect.all(
+          [
+            inTransaction(nodes((r) => r.update({ ...c, parentId: a.id, version: 2, updatedAt: at(10) }, 1))),
+            inTransaction(nodes((r) => r.update({ ...c, parentId: b.id, version: 2, updatedAt: at(11) }, 1))),
+          ],
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.same([...moves].sort(), ["stale", "written"], "one move wins, the other is stale");
+      const stored = await run(nodes((r) => r.find(workspaceId, c.id)));
+      t.equal(stored?.version, 2);
+      t.equal(stored?.parentId, moves[0] === "written" ? a.id : b.id, "the winner's write is the one stored");
+      const inserts = await run(
+        Effect.all(
+          [
+            inTransaction(nodes((r) => r.insert(nodeRecord(workspaceId, 4, root.id, "Same")))),
+            inTransaction(nodes((r) => r.insert(nodeRecord(workspaceId, 5, root.id, "Same")))),
+          ],
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.same([...inserts].sort(), ["name_taken", "written"], "one sibling wins the name, the other is name_taken");
+      const named = await run(nodes((r) => r.children({ workspaceId, parentId: root.id, filter: { kind: "all" }, after: null, limit: 10 })));
+      t.equal(named.filter((n) => n.name === "Same").length, 1, "one active sibling holds the name");
     },
   },
   {

@@ -15,7 +15,7 @@ import { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { driveKitId } from "./DriveRepositoryKit.js";
-import { nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
+import { inTransaction, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 import { versionRecord } from "./VersionsRepositoryKit.js";
 
 /** The ports this kit needs: the repository, the drive its sessions belong to, and versions for a completion. */
@@ -126,6 +126,23 @@ export const uploadsRepositoryCases: ReadonlyArray<KitCase<UploadsRepositoryKitP
       t.equal(await run(settle(workspaceId, session.id, "completed", version.id, 91)), null, "completed once");
       t.equal(await run(settle(workspaceId, session.id, "expired", null, 92)), null, "an expiry after completion releases nothing");
       t.same(await run(uploads((r) => r.find(workspaceId, session.id))), completed);
+    },
+  },
+  {
+    name: "uploads: racing settles on separate connections: exactly one releases the session's bytes",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const { workspaceId, session } = await run(seedUpload(1));
+      const settled = await run(
+        Effect.all(
+          [inTransaction(settle(workspaceId, session.id, "aborted", null, 60)), inTransaction(settle(workspaceId, session.id, "expired", null, 61))],
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.same(settled.filter((bytes) => bytes !== null), [250], "one settle answers the bytes, the other null");
+      const stored = await run(uploads((r) => r.find(workspaceId, session.id)));
+      t.equal(stored?.status, settled[0] !== null ? "aborted" : "expired", "the winner's status is stored");
+      t.equal(stored?.reservedBytes, 0);
     },
   },
   {
