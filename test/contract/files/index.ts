@@ -4,16 +4,32 @@
  * exports its cases (`xxxCases`). `workspaceDirectorySuite` also needs a `WorkspaceDirectorySeed`
  * over the host's membership store, so it is not in `filesKits`.
  */
+export * from "./ChangesRepositoryKit.js";
 export * from "./DriveRepositoryKit.js";
+export * from "./fixtures.js";
+export * from "./NodesRepositoryKit.js";
+export * from "./ShareLinksRepositoryKit.js";
+export * from "./UploadsRepositoryKit.js";
+export * from "./VersionsRepositoryKit.js";
 export * from "./WorkspaceDirectoryKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
+import { changesRepositorySuite, type ChangesRepositoryKitPorts } from "./ChangesRepositoryKit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
+import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
+import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
+import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./UploadsRepositoryKit.js";
+import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
   DriveRepository: driveRepositorySuite,
+  NodesRepository: nodesRepositorySuite,
+  VersionsRepository: versionsRepositorySuite,
+  UploadsRepository: uploadsRepositorySuite,
+  ChangesRepository: changesRepositorySuite,
+  ShareLinksRepository: shareLinksRepositorySuite,
 };

@@ -1,0 +1,128 @@
+/**
+ * Contract kit for ChangesRepository (ports/files/ChangesRepository.ts): changes are appended
+ * with the drive's next sequence number and read back after a cursor in sequence order, with
+ * their node as it is now, only on nodes the reader can see (a direct grant on the node or an
+ * ancestor), only of the reader's workspace; a seq not above the workspace's last is refused
+ * (strictly increasing); the log is append-only: changes above the retention mark are never
+ * deleted; a page ends at `limit` and says where its scan stopped.
+ */
+import { Effect, Exit } from "effect";
+import type { AclEntry } from "../../../core/files/model/AclEntry.js";
+import type { Change, ChangeType } from "../../../core/files/model/Change.js";
+import type { Node } from "../../../core/files/model/Node.js";
+import { ChangesRepository } from "../../../ports/files/ChangesRepository.js";
+import { DriveRepository } from "../../../ports/files/DriveRepository.js";
+import { NodesRepository } from "../../../ports/files/NodesRepository.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { inTransaction, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
+
+/** The ports this kit needs: the repository, the drive that numbers its changes, and the nodes they are on. */
+export type ChangesRepositoryKitPorts = ChangesRepository | NodesRepository | DriveSeedPorts;
+
+const changes = <A>(f: (r: ChangesRepository) => Effect.Effect<A>) => Effect.flatMap(ChangesRepository, f);
+
+/** Appends a change on `node` with the drive's next seq, in one transaction; answers the change. */
+const record = (node: Node, type: ChangeType, ms: number) =>
+  inTransaction(
+    Effect.gen(function* () {
+      const seq = yield* Effect.flatMap(DriveRepository, (r) => r.nextChangeSeq(node.workspaceId));
+      const change: Change = { workspaceId: node.workspaceId, seq, nodeId: node.id, type, versionId: null, actorId: "kit-user", createdAt: at(ms) };
+      yield* changes((r) => r.append(change));
+      return change;
+    }),
+  );
+
+const viewer = (node: Node, userId: string): AclEntry => ({ workspaceId: node.workspaceId, nodeId: node.id, userId, role: "viewer", grantedBy: "kit-user", createdAt: at(0) });
+
+const list = (workspaceId: string, userId: string, afterSeq: number, limit = 50) => changes((r) => r.list({ workspaceId, userId, afterSeq, limit }));
+
+/** The cases of the ChangesRepository kit. */
+export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitPorts>> = [
+  {
+    name: "changes: read back after a cursor in seq order, with the node as it is now, only of the reader's workspace",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(root, "user-1"))));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant({ ...viewer(other.root, "user-1") })));
+      const c1 = await run(record(a, "node.created", 10));
+      const c2 = await run(record(b, "node.created", 11));
+      const renamed: Node = { ...a, name: "A2", version: 2, updatedAt: at(12) };
+      await run(Effect.flatMap(NodesRepository, (r) => r.update(renamed, 1)));
+      const c3 = await run(record(renamed, "node.renamed", 12));
+      t.same([c1.seq, c2.seq, c3.seq], [1, 2, 3], "numbered by the drive");
+      const all = await run(list(workspaceId, "user-1", 0));
+      t.same(all.items.map((i) => i.change), [c1, c2, c3], "in seq order, as appended");
+      t.same(all.items.map((i) => i.node.name), ["A2", "B", "A2"], "each with its node as it is now");
+      t.same([all.scannedThroughSeq, all.exhausted], [3, true]);
+      const after = await run(list(workspaceId, "user-1", 2));
+      t.same(after.items.map((i) => i.change.seq), [3], "the cursor is exclusive");
+      const elsewhere = await run(list(other.workspaceId, "user-1", 0));
+      t.same([elsewhere.items, elsewhere.exhausted], [[], true], "another workspace's log is its own");
+    },
+  },
+  {
+    name: "changes: a reader sees only changes on nodes granted to them directly or through an ancestor",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      const inside = await run(seedNode(nodeRecord(workspaceId, 2, shared.id, "inside.txt", "file")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "Hidden")));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(shared, "user-1"))));
+      for (const [node, ms] of [[shared, 10], [hidden, 11], [inside, 12]] as const) await run(record(node, "node.created", ms));
+      t.same((await run(list(workspaceId, "user-1", 0))).items.map((i) => i.change.nodeId), [shared.id, inside.id]);
+      t.same((await run(list(workspaceId, "user-2", 0))).items, [], "no grant, no changes");
+    },
+  },
+  {
+    name: "changes: seq is strictly increasing per workspace: a seq not above the last is refused, nothing stored",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(root, "user-1"))));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      await run(record(a, "node.created", 10));
+      await run(record(a, "node.renamed", 11));
+      for (const seq of [2, 1]) {
+        const change: Change = { workspaceId, seq, nodeId: a.id, type: "node.moved", versionId: null, actorId: "kit-user", createdAt: at(20) };
+        t.ok(Exit.isFailure(await run(Effect.exit(changes((r) => r.append(change))))), `seq ${seq} after seq 2 is refused`);
+      }
+      t.same((await run(list(workspaceId, "user-1", 0))).items.map((i) => [i.change.seq, i.change.type]), [[1, "node.created"], [2, "node.renamed"]]);
+    },
+  },
+  {
+    name: "changes: the log is append-only: changes above the retention mark are never deleted; at or below it they may be",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(root, "user-1"))));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      for (const ms of [10, 11, 12]) await run(record(a, "node.renamed", ms));
+      t.ok(Exit.isFailure(await run(Effect.exit(changes((r) => r.deleteThrough(workspaceId, 2))))), "no mark yet: refused");
+      t.equal((await run(list(workspaceId, "user-1", 0))).items.length, 3, "nothing deleted");
+      t.equal(await run(inTransaction(Effect.flatMap(DriveRepository, (r) => r.pruneThrough(workspaceId, 2)))), 2);
+      t.equal(await run(changes((r) => r.deleteThrough(workspaceId, 2))), 2);
+      t.same((await run(list(workspaceId, "user-1", 0))).items.map((i) => i.change.seq), [3]);
+    },
+  },
+  {
+    name: "changes: a page ends at limit and says where its scan stopped; lastSeqBefore answers the last seq recorded before an instant",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(root, "user-1"))));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      for (const ms of [10, 20, 30, 40, 50]) await run(record(a, "node.renamed", ms));
+      const first = await run(list(workspaceId, "user-1", 0, 2));
+      t.same([first.items.map((i) => i.change.seq), first.scannedThroughSeq, first.exhausted], [[1, 2], 2, false]);
+      const rest = await run(list(workspaceId, "user-1", first.scannedThroughSeq, 10));
+      t.same([rest.items.map((i) => i.change.seq), rest.scannedThroughSeq, rest.exhausted], [[3, 4, 5], 5, true]);
+      const none = await run(list(workspaceId, "user-1", 5, 10));
+      t.same([none.items, none.scannedThroughSeq, none.exhausted], [[], 5, true], "after the last: nothing, the cursor stays");
+      t.equal(await run(changes((r) => r.lastSeqBefore(workspaceId, at(35)))), 3);
+      t.equal(await run(changes((r) => r.lastSeqBefore(workspaceId, at(10)))), 0, "none before the first");
+    },
+  },
+];
+
+/** Runs the ChangesRepository kit. */
+export const changesRepositorySuite = (options: SuiteOptions<ChangesRepositoryKitPorts>): Promise<unknown> => runCases(options, changesRepositoryCases);

@@ -1,0 +1,207 @@
+/**
+ * Contract kit for NodesRepository (ports/files/NodesRepository.ts): a node is found only under
+ * its workspace (another workspace's node is absent); a name is unique among active siblings
+ * (answered `name_taken`, never thrown) and free again once the sibling is trashed; children
+ * come in (name, id) keyset order after a cursor, active only, and the `granted` filter keeps
+ * direct grants only; trashing a subtree and restoring it bring back exactly that subtree; an
+ * update is conditional on the stored version (a stale version writes nothing); ancestors come
+ * nearest first ending at the root; grants are put, changed and removed per (node, user).
+ */
+import { Effect } from "effect";
+import type { AclEntry, NodeRole } from "../../../core/files/model/AclEntry.js";
+import type { Node } from "../../../core/files/model/Node.js";
+import { NodesRepository } from "../../../ports/files/NodesRepository.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { inTransaction, nodeKitId, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
+
+/** The ports this kit needs: the repository, and the drive (with Transactions) its nodes belong to. */
+export type NodesRepositoryKitPorts = NodesRepository | DriveSeedPorts;
+
+const nodes = <A>(f: (r: NodesRepository) => Effect.Effect<A>) => Effect.flatMap(NodesRepository, f);
+const ids = (list: ReadonlyArray<Node>) => list.map((n) => n.id);
+const grant = (node: Node, userId: string, role: NodeRole): AclEntry => ({
+  workspaceId: node.workspaceId,
+  nodeId: node.id,
+  userId,
+  role,
+  grantedBy: "kit-user",
+  createdAt: at(100),
+});
+
+/** The cases of the NodesRepository kit. */
+export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts>> = [
+  {
+    name: "nodes: a node is found under its workspace only; another workspace's node is absent",
+    run: async (t, run) => {
+      const a = await run(seedDrive(1));
+      const b = await run(seedDrive(2));
+      const folder = await run(seedNode(nodeRecord(a.workspaceId, 1, a.root.id, "Plans")));
+      t.same(await run(nodes((r) => r.find(a.workspaceId, folder.id))), folder, "stored as given");
+      t.equal(await run(nodes((r) => r.find(b.workspaceId, folder.id))), null, "absent under another workspace");
+      t.equal(await run(nodes((r) => r.workspaceOf(folder.id))), a.workspaceId, "workspaceOf names its tenant");
+      t.equal(await run(nodes((r) => r.workspaceOf(nodeKitId(99)))), null, "an unknown id has none");
+      t.equal(await run(nodes((r) => r.findActiveChild(b.workspaceId, a.root.id, "Plans"))), null, "nor is it another workspace's child");
+      t.same(await run(nodes((r) => r.children({ workspaceId: b.workspaceId, parentId: a.root.id, filter: { kind: "all" }, after: null, limit: 10 }))), []);
+    },
+  },
+  {
+    name: "nodes: a name is unique among active siblings (name_taken, nothing stored) and free again once the sibling is trashed",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const first = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Report.pdf", "file")));
+      t.equal(await run(nodes((r) => r.insert(nodeRecord(workspaceId, 2, root.id, "Report.pdf", "file")))), "name_taken");
+      t.equal(await run(nodes((r) => r.find(workspaceId, nodeKitId(2)))), null, "the refused node was not stored");
+      const other = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "Other")));
+      t.equal(await run(nodes((r) => r.insert(nodeRecord(workspaceId, 4, other.id, "Report.pdf", "file")))), "written", "the same name under another parent");
+      t.same(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf"))), first);
+      await run(nodes((r) => r.trashSubtree(workspaceId, first.id, at(10))));
+      t.equal(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf"))), null, "a trashed node is no active child");
+      t.equal(await run(nodes((r) => r.insert(nodeRecord(workspaceId, 5, root.id, "Report.pdf", "file")))), "written", "the name is free once the sibling is trashed");
+    },
+  },
+  {
+    name: "nodes: children are the active ones in (name, id) order, in pages after a (name, id) cursor",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const folder = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Folder")));
+      for (const [n, name] of [[10, "c"], [11, "a"], [12, "d"], [13, "b"], [14, "e"]] as const) await run(seedNode(nodeRecord(workspaceId, n, folder.id, name)));
+      await run(seedNode(nodeRecord(workspaceId, 20, root.id, "elsewhere")));
+      await run(nodes((r) => r.trashSubtree(workspaceId, nodeKitId(12), at(30))));
+      const page = (after: readonly [string, string] | null) =>
+        run(nodes((r) => r.children({ workspaceId, parentId: folder.id, filter: { kind: "all" }, after, limit: 2 })));
+      const first = await page(null);
+      t.same(first.map((n) => n.name), ["a", "b"]);
+      const last = first[first.length - 1]!;
+      const second = await page([last.name, last.id]);
+      t.same(second.map((n) => n.name), ["c", "e"], "the trashed child is skipped, the cursor is exclusive");
+      const end = second[second.length - 1]!;
+      t.same(await page([end.name, end.id]), [], "nothing after the last child");
+    },
+  },
+  {
+    name: "nodes: the granted filter keeps only children the user holds a direct grant on",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      const privateOne = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "Private")));
+      await run(seedNode(nodeRecord(workspaceId, 3, shared.id, "Inside")));
+      await run(nodes((r) => r.putGrant(grant(shared, "user-1", "viewer"))));
+      await run(nodes((r) => r.putGrant(grant(privateOne, "user-2", "owner"))));
+      const granted = (userId: string, parentId: string) =>
+        run(nodes((r) => r.children({ workspaceId, parentId, filter: { kind: "granted", userId }, after: null, limit: 10 })));
+      t.same(ids(await granted("user-1", root.id)), [shared.id]);
+      t.same(ids(await granted("user-2", root.id)), [privateOne.id]);
+      t.same(ids(await granted("user-1", shared.id)), [], "a grant on the parent is not a direct grant on its children");
+    },
+  },
+  {
+    name: "nodes: trashing a subtree trashes every active node under it; restoring brings back exactly that subtree",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const top = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Top")));
+      const mid = await run(seedNode(nodeRecord(workspaceId, 2, top.id, "Mid")));
+      const leaf = await run(seedNode(nodeRecord(workspaceId, 3, mid.id, "leaf.txt", "file")));
+      const earlier = await run(seedNode(nodeRecord(workspaceId, 4, top.id, "trashed-before.txt", "file")));
+      const sibling = await run(seedNode(nodeRecord(workspaceId, 5, root.id, "Sibling")));
+      t.same(await run(nodes((r) => r.trashSubtree(workspaceId, earlier.id, at(10)))), [earlier.id]);
+      const trashed = await run(nodes((r) => r.trashSubtree(workspaceId, top.id, at(20))));
+      t.same([...trashed].sort(), [top.id, mid.id, leaf.id].sort(), "the active subtree, not the node trashed before");
+      for (const id of [top.id, mid.id, leaf.id]) {
+        const found = await run(nodes((r) => r.find(workspaceId, id)));
+        t.same([found?.trashedAt, found?.trashRootId], [at(20), top.id], "trashed with the top node");
+      }
+      t.equal((await run(nodes((r) => r.find(workspaceId, sibling.id))))?.trashedAt, null, "a sibling is untouched");
+      t.equal(await run(nodes((r) => r.restoreSubtree(workspaceId, top.id, at(30)))), 3);
+      for (const id of [top.id, mid.id, leaf.id]) {
+        const found = await run(nodes((r) => r.find(workspaceId, id)));
+        t.same([found?.trashedAt, found?.trashRootId], [null, null], "restored");
+      }
+      t.equal((await run(nodes((r) => r.find(workspaceId, earlier.id))))?.trashRootId, earlier.id, "the node trashed on its own stays in the trash");
+    },
+  },
+  {
+    name: "nodes: an update is conditional on the stored version: a stale version writes nothing; a taken name is name_taken",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
+      const moved: Node = { ...b, parentId: a.id, version: 2, updatedAt: at(10) };
+      t.equal(await run(nodes((r) => r.update(moved, 1))), "written");
+      t.same(await run(nodes((r) => r.find(workspaceId, b.id))), moved);
+      t.equal(await run(nodes((r) => r.update({ ...b, name: "B2", version: 2, updatedAt: at(11) }, 1))), "stale", "version 1 is no longer stored");
+      t.same(await run(nodes((r) => r.find(workspaceId, b.id))), moved, "the stale update wrote nothing");
+      await run(seedNode(nodeRecord(workspaceId, 3, a.id, "Taken")));
+      t.equal(await run(nodes((r) => r.update({ ...moved, name: "Taken", version: 3, updatedAt: at(12) }, 2))), "name_taken");
+      t.same(await run(nodes((r) => r.find(workspaceId, b.id))), moved, "nothing stored for the taken name");
+    },
+  },
+  {
+    name: "nodes: racing writers on separate connections: of two updates from one version exactly one is written, of two siblings with one name exactly one is stored",
+    requires: ["concurrentConnections"],
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
+      const c = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "C")));
+      const moves = await run(
+        Effect.all(
+          [
+            inTransaction(nodes((r) => r.update({ ...c, parentId: a.id, version: 2, updatedAt: at(10) }, 1))),
+            inTransaction(nodes((r) => r.update({ ...c, parentId: b.id, version: 2, updatedAt: at(11) }, 1))),
+          ],
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.same([...moves].sort(), ["stale", "written"], "one move wins, the other is stale");
+      const stored = await run(nodes((r) => r.find(workspaceId, c.id)));
+      t.equal(stored?.version, 2);
+      t.equal(stored?.parentId, moves[0] === "written" ? a.id : b.id, "the winner's write is the one stored");
+      const inserts = await run(
+        Effect.all(
+          [
+            inTransaction(nodes((r) => r.insert(nodeRecord(workspaceId, 4, root.id, "Same")))),
+            inTransaction(nodes((r) => r.insert(nodeRecord(workspaceId, 5, root.id, "Same")))),
+          ],
+          { concurrency: "unbounded" },
+        ),
+      );
+      t.same([...inserts].sort(), ["name_taken", "written"], "one sibling wins the name, the other is name_taken");
+      const named = await run(nodes((r) => r.children({ workspaceId, parentId: root.id, filter: { kind: "all" }, after: null, limit: 10 })));
+      t.equal(named.filter((n) => n.name === "Same").length, 1, "one active sibling holds the name");
+    },
+  },
+  {
+    name: "nodes: ancestors come nearest first and end at the root",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, a.id, "B")));
+      const c = await run(seedNode(nodeRecord(workspaceId, 3, b.id, "c.txt", "file")));
+      t.same(ids(await run(nodes((r) => r.ancestors(workspaceId, c.id, 32)))), [b.id, a.id, root.id]);
+      t.same(ids(await run(nodes((r) => r.ancestors(workspaceId, root.id, 32)))), [], "the root has none");
+      t.same(ids(await run(nodes((r) => r.ancestors(workspaceId, c.id, 2)))), [b.id, a.id], "bounded by maxDepth");
+    },
+  },
+  {
+    name: "nodes: a grant is put once per (node, user), changed in place and removed once",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
+      await run(nodes((r) => r.putGrant(grant(a, "user-1", "viewer"))));
+      await run(nodes((r) => r.putGrant(grant(a, "user-1", "editor"))));
+      await run(nodes((r) => r.putGrant(grant(a, "user-2", "owner"))));
+      await run(nodes((r) => r.putGrant(grant(b, "user-1", "owner"))));
+      t.same((await run(nodes((r) => r.grantsOfNode(workspaceId, a.id)))).map((g) => [g.userId, g.role]), [["user-1", "editor"], ["user-2", "owner"]]);
+      const onBoth = await run(nodes((r) => r.grantsOn(workspaceId, "user-1", [a.id, b.id])));
+      t.same(onBoth.map((g) => `${g.nodeId}:${g.role}`).sort(), [`${a.id}:editor`, `${b.id}:owner`].sort());
+      t.same(await run(nodes((r) => r.grantsOn(workspaceId, "user-1", []))), []);
+      t.equal(await run(nodes((r) => r.removeGrant(workspaceId, a.id, "user-1"))), true);
+      t.equal(await run(nodes((r) => r.removeGrant(workspaceId, a.id, "user-1"))), false, "removed once");
+      t.same((await run(nodes((r) => r.grantsOfNode(workspaceId, a.id)))).map((g) => g.userId), ["user-2"]);
+    },
+  },
+];
+
+/** Runs the NodesRepository kit. */
+export const nodesRepositorySuite = (options: SuiteOptions<NodesRepositoryKitPorts>): Promise<unknown> => runCases(options, nodesRepositoryCases);

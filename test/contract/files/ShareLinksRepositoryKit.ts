@@ -1,0 +1,99 @@
+/**
+ * Contract kit for ShareLinksRepository (ports/files/ShareLinksRepository.ts): the repository
+ * makes a fresh high-entropy token per link and stores only its hash (lookup by the token works;
+ * the stored value is not the token and does not work as one); a node's links list newest first,
+ * only under its workspace; revoking happens once, only for the link's own node and workspace,
+ * and a revoked link found by its token carries its revocation (and its expiry), which is what
+ * the core's `resolveShare` refuses with 404.
+ */
+import { Effect } from "effect";
+import { ShareLinkId, type NodeId, type WorkspaceId } from "../../../core/files/model/Ids.js";
+import type { ShareLink } from "../../../core/files/model/ShareLink.js";
+import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
+import { ShareLinksRepository } from "../../../ports/files/ShareLinksRepository.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { driveKitId } from "./DriveRepositoryKit.js";
+import { nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
+
+/** The ports this kit needs: the repository, and the drive and node its links reach. */
+export type ShareLinksRepositoryKitPorts = ShareLinksRepository | NodesRepository | DriveSeedPorts;
+
+const shareLinks = <A>(f: (r: ShareLinksRepository) => Effect.Effect<A>) => Effect.flatMap(ShareLinksRepository, f);
+
+/** Share link id `n` (kind digit 6). */
+export const shareLinkKitId = (n: number): ShareLinkId => ShareLinkId.make(driveKitId(6, n));
+
+/** The fields of link `n` on `nodeId`, created at `at(n)`. */
+export const shareLinkFields = (workspaceId: WorkspaceId, nodeId: NodeId, n: number, expiresAt: Date | null = null): Omit<ShareLink, "tokenHash"> => ({
+  id: shareLinkKitId(n),
+  workspaceId,
+  nodeId,
+  allowDownload: n % 2 === 1,
+  createdBy: "kit-user",
+  createdAt: at(n),
+  expiresAt,
+  revokedAt: null,
+});
+
+/** Drive `n` with folder `n` in its root. */
+const seedFolder = (n: number) =>
+  Effect.gen(function* () {
+    const { workspaceId, root } = yield* seedDrive(n);
+    const folder = yield* seedNode(nodeRecord(workspaceId, n, root.id, `Shared ${n}`));
+    return { workspaceId, folder };
+  });
+
+/** The cases of the ShareLinksRepository kit. */
+export const shareLinksRepositoryCases: ReadonlyArray<KitCase<ShareLinksRepositoryKitPorts>> = [
+  {
+    name: "share links: a link is found by its token; only a hash is stored, and it does not work as a token",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const fields = shareLinkFields(workspaceId, folder.id, 1, at(86_400_000));
+      const { link, token } = await run(shareLinks((r) => r.create(fields)));
+      t.same({ ...link, tokenHash: undefined }, { ...fields, tokenHash: undefined }, "the link as given");
+      t.ok(token.length >= 32, "a high-entropy token");
+      t.not(link.tokenHash, token, "the stored value is not the token");
+      t.notOk(link.tokenHash.includes(token), "nor contains it");
+      t.same(await run(shareLinks((r) => r.findByToken(token))), link, "the token finds its link");
+      t.equal(await run(shareLinks((r) => r.findByToken(link.tokenHash))), null, "the stored hash is no token");
+      t.equal(await run(shareLinks((r) => r.findByToken(`${token}x`))), null, "nor is another string");
+      const listed = await run(shareLinks((r) => r.listForNode(workspaceId, folder.id)));
+      t.notOk(JSON.stringify(listed).includes(token), "listing never shows the token");
+      const second = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 2))));
+      t.not(second.token, token, "each link has its own token");
+      t.equal((await run(shareLinks((r) => r.findByToken(second.token))))?.id, second.link.id);
+    },
+  },
+  {
+    name: "share links: a node's links list newest first, only under its workspace and node",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const other = await run(seedFolder(2));
+      for (const n of [1, 2, 3]) await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, n))));
+      await run(shareLinks((r) => r.create(shareLinkFields(other.workspaceId, other.folder.id, 4))));
+      t.same((await run(shareLinks((r) => r.listForNode(workspaceId, folder.id)))).map((l) => l.id), [shareLinkKitId(3), shareLinkKitId(2), shareLinkKitId(1)]);
+      t.same(await run(shareLinks((r) => r.listForNode(other.workspaceId, folder.id))), [], "not under another workspace");
+      t.same((await run(shareLinks((r) => r.listForNode(other.workspaceId, other.folder.id)))).map((l) => l.id), [shareLinkKitId(4)]);
+    },
+  },
+  {
+    name: "share links: revoking happens once, only through the link's own workspace and node; a revoked or expired link carries it when found",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const other = await run(seedFolder(2));
+      const { link, token } = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 1))));
+      t.equal(await run(shareLinks((r) => r.revoke(other.workspaceId, folder.id, link.id, at(10)))), false, "not through another workspace");
+      t.equal(await run(shareLinks((r) => r.revoke(workspaceId, other.folder.id, link.id, at(10)))), false, "not through another node");
+      t.equal((await run(shareLinks((r) => r.findByToken(token))))?.revokedAt, null, "still live");
+      t.equal(await run(shareLinks((r) => r.revoke(workspaceId, folder.id, link.id, at(20)))), true);
+      t.equal(await run(shareLinks((r) => r.revoke(workspaceId, folder.id, link.id, at(30)))), false, "no live link to revoke again");
+      t.same((await run(shareLinks((r) => r.findByToken(token))))?.revokedAt, at(20), "found with its revocation, so it is refused");
+      const expiring = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 2, at(40)))));
+      t.same((await run(shareLinks((r) => r.findByToken(expiring.token))))?.expiresAt, at(40), "found with its expiry");
+    },
+  },
+];
+
+/** Runs the ShareLinksRepository kit. */
+export const shareLinksRepositorySuite = (options: SuiteOptions<ShareLinksRepositoryKitPorts>): Promise<unknown> => runCases(options, shareLinksRepositoryCases);
