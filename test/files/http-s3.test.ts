@@ -8,7 +8,7 @@
  * abort and the expiry job releasing the reservation exactly once.
  */
 import { randomUUID } from "node:crypto";
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
 import t from "tap";
 import { expireUpload } from "../../core/files/ExpireUpload.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
@@ -16,24 +16,13 @@ import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { startS3Server } from "../support/s3Server.js";
 import { startFilesServer, type Json } from "./http-support.js";
 import { sha256 } from "./support.js";
+import { clockAhead } from "../support/clockAhead.js";
 
 const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
   Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const partSize = defaultFilesSettings.partSizeBytes;
 
-/** Effect's clock moved `ms` into the future (the expiry reads Clock, never Date.now). */
-const clockAhead = (ms: number): Clock.Clock => {
-  const base = Clock.make();
-  return {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => base.unsafeCurrentTimeMillis() + ms,
-    currentTimeMillis: Effect.sync(() => base.unsafeCurrentTimeMillis() + ms),
-    unsafeCurrentTimeNanos: () => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n),
-    sleep: (duration) => base.sleep(duration),
-  };
-};
 
 /** The reference server on `dialect` with its ObjectStore on a fresh s3rver. */
 const startOnS3 = async (t: TapTest, dialect: Dialect) => {

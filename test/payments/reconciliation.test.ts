@@ -9,7 +9,7 @@
  *     merchant's exception is 404; resolved exceptions and outcomes refuse changes in the database.
  */
 import { randomUUID } from "node:crypto";
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import "../../adapters/sql/payments/index.js";
@@ -23,20 +23,9 @@ import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
+import { clockAhead } from "../support/clockAhead.js";
 
 
-/** Effect's clock moved `ms` into the future (the window is read from Clock, never Date.now). */
-const clockAhead = (ms: number): Clock.Clock => {
-  const base = Clock.make();
-  return {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => base.unsafeCurrentTimeMillis() + ms,
-    currentTimeMillis: Effect.sync(() => base.unsafeCurrentTimeMillis() + ms),
-    unsafeCurrentTimeNanos: () => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => base.unsafeCurrentTimeNanos() + BigInt(ms) * 1_000_000n),
-    sleep: (duration) => base.sleep(duration),
-  };
-};
 
 t.test("an ambiguous outcome the provider never saw is re-checked inside the window, then opens one exception", (t) =>
   forEachDialect(t, "ambiguity window", async (t, db) => {
