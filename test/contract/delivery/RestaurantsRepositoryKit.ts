@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import { MenuItemId } from "../../../core/delivery/model/MenuItem.js";
 import { RestaurantId, type Restaurant } from "../../../core/delivery/model/Restaurant.js";
 import { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
-import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { pickup, seedRestaurant, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -18,33 +18,7 @@ const restaurants = <A>(f: (r: RestaurantsRepository) => Effect.Effect<A>) => Ef
 
 /** An open restaurant `n` at `offsetDeg` north of the pickup point, with a menu. */
 const seedAt = (n: number, offsetDeg: number, radiusM = 5000) =>
-  Effect.gen(function* () {
-    const repo = yield* RestaurantsRepository;
-    const restaurant: Restaurant = {
-      id: RestaurantId.make(uid("rsx", n)),
-      name: `Near ${n}`,
-      lat: pickup.lat + offsetDeg,
-      lng: pickup.lng,
-      serviceRadiusM: radiusM,
-      currency: "EUR",
-      openingState: "open",
-      serviceState: "active",
-      merchantId: uid("mer", n),
-      menuVersion: 0,
-      createdBy: uid("usr", n),
-      createdAt: T0,
-      version: 1,
-    };
-    yield* repo.insertRestaurant(restaurant, { restaurantId: restaurant.id, userId: restaurant.createdBy, addedBy: restaurant.createdBy, createdAt: T0 });
-    const itemId = MenuItemId.make(uid("itx", n));
-    yield* repo.publishMenu(
-      { restaurantId: restaurant.id, version: 1, publishedBy: restaurant.createdBy, publishedAt: T0 },
-      [{ restaurantId: restaurant.id, menuVersion: 1, id: itemId, name: "Dish", priceMinor: 500, modifiers: [] }],
-      [{ restaurantId: restaurant.id, itemId, available: true, updatedAt: T0 }],
-      0,
-    );
-    return restaurant;
-  });
+  Effect.map(seedRestaurant(100 + n, { latOffsetDeg: offsetDeg, serviceRadiusM: radiusM }), ({ itemId: _itemId, ...restaurant }): Restaurant => restaurant);
 
 /** The cases of the restaurants repository kit. */
 export const restaurantsRepositoryCases: ReadonlyArray<KitCase<RestaurantsRepositoryKitPorts>> = [

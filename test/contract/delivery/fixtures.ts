@@ -25,16 +25,19 @@ export const uid = (kind: string, n: number): string => {
 /** The fixtures' pickup point. */
 export const pickup = { lat: 52.52, lng: 13.405 };
 
-/** Restaurant `n`, open, with menu version 1 of one item (written through the RestaurantsRepository). */
-export const seedRestaurant = (n: number) =>
+/**
+ * Restaurant `n`, open, with menu version 1 of one item (written through the RestaurantsRepository);
+ * by default at the pickup point with a 5 km zone, else `latOffsetDeg` north of it with `serviceRadiusM`.
+ */
+export const seedRestaurant = (n: number, place: { readonly latOffsetDeg?: number; readonly serviceRadiusM?: number } = {}) =>
   Effect.gen(function* () {
     const restaurants = yield* RestaurantsRepository;
     const restaurant: Restaurant = {
       id: RestaurantId.make(uid("rst", n)),
       name: `Restaurant ${n}`,
-      lat: pickup.lat,
+      lat: pickup.lat + (place.latOffsetDeg ?? 0),
       lng: pickup.lng,
-      serviceRadiusM: 5000,
+      serviceRadiusM: place.serviceRadiusM ?? 5000,
       currency: "EUR",
       openingState: "open",
       serviceState: "active",
