@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { getAuditExport, requestAuditExport } from "../../../core/files/AuditExports.js";
 import { defineRoute } from "../Route.js";
 import { inWorkspace } from "./Callers.js";
-import { AuditExportParams, AuditExportResponse, IdParams } from "./FilesSchemas.js";
+import { AuditExportParams, AuditExportResponse, WorkspaceParams } from "./FilesSchemas.js";
 
 const tags = ["files"];
 const noStore = { "Cache-Control": "no-store" };
@@ -20,7 +20,7 @@ export const requestAuditExportRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   responses: { 202: AuditExportResponse },
   problems: [403, 404],
   handler: ({ principal, params }) =>

@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { getDrive, setQuota } from "../../../core/files/Drives.js";
 import { defineRoute } from "../Route.js";
 import { inWorkspace } from "./Callers.js";
-import { DriveResponse, IdParams, QuotaBody } from "./FilesSchemas.js";
+import { DriveResponse, QuotaBody, WorkspaceParams } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -16,7 +16,7 @@ export const getDriveRoute = defineRoute({
   description: "Any member of the workspace. The drive and its root folder are made on first use with the default quota (FILES_DEFAULT_QUOTA_BYTES).",
   tags,
   auth: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   responses: { 200: DriveResponse },
   problems: [404],
   handler: ({ principal, params }) =>
@@ -32,7 +32,7 @@ export const setQuotaRoute = defineRoute({
   description: "403 for a member who is not an admin; 409 quota_below_usage when the quota would fall below used + reserved bytes.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: WorkspaceParams,
   body: QuotaBody,
   responses: { 200: DriveResponse },
   problems: [403, 404, 409, 422],

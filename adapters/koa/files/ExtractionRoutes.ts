@@ -6,7 +6,7 @@ import { Effect } from "effect";
 import { getExtraction, requestExtraction } from "../../../core/files/RequestExtraction.js";
 import { defineRoute } from "../Route.js";
 import { onExtraction, onNode } from "./Callers.js";
-import { ExtractBody, ExtractionResponse, IdParams } from "./FilesSchemas.js";
+import { ExtractBody, ExtractionParams, ExtractionResponse, NodeParams } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -25,7 +25,7 @@ export const extractArchiveRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
-  params: IdParams,
+  params: NodeParams,
   body: ExtractBody,
   responses: { 202: ExtractionResponse },
   problems: [403, 404, 409],
@@ -43,7 +43,7 @@ export const getExtractionRoute = defineRoute({
   summary: "Read an archive extraction's status and outcome",
   tags,
   auth: "required",
-  params: IdParams,
+  params: ExtractionParams,
   responses: { 200: ExtractionResponse },
   problems: [404],
   handler: ({ principal, params }) =>

@@ -9,28 +9,41 @@ import { wireShape } from "../../../core/kernel/Wire.js";
 import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
 import { ChangeItem } from "../../../core/files/model/Change.js";
 import { DriveView } from "../../../core/files/model/Drive.js";
-import { ExtractionView } from "../../../core/files/model/Extraction.js";
-import { AuditExportView } from "../../../core/files/model/AuditExport.js";
+import { ExtractionId, ExtractionView } from "../../../core/files/model/Extraction.js";
+import { AuditExportId, AuditExportView } from "../../../core/files/model/AuditExport.js";
 import { FileVersionView } from "../../../core/files/model/FileVersion.js";
 import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
 import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
 import { PartGrant, UploadSessionView } from "../../../core/files/model/UploadSession.js";
 import { pageQueryFields } from "../Pagination.js";
-import { RouteId } from "../RouteIds.js";
+import { idOf, RouteId } from "../RouteIds.js";
+import { FileVersionId, NodeId, ShareLinkId, UploadSessionId, WorkspaceId } from "../../../core/files/model/Ids.js";
 
 const Id = RouteId;
 
-/** `:id` path parameter. */
-export const IdParams = Schema.Struct({ id: Id });
+/** `/v1/nodes/:id...`: a node. */
+export const NodeParams = Schema.Struct({ id: idOf(NodeId) });
+
+/** `/v1/workspaces/:id...`: a workspace (its drive, trash, audit exports). */
+export const WorkspaceParams = Schema.Struct({ id: idOf(WorkspaceId) });
+
+/** `/v1/uploads/:id...`: an upload session. */
+export const UploadParams = Schema.Struct({ id: idOf(UploadSessionId) });
+
+/** `/v1/operator/file-versions/:id...`: a file version. */
+export const FileVersionParams = Schema.Struct({ id: idOf(FileVersionId) });
+
+/** `/v1/extractions/:id`: an archive extraction. */
+export const ExtractionParams = Schema.Struct({ id: idOf(ExtractionId) });
 
 /** `/v1/nodes/:id/permissions/:user_id`. */
-export const PermissionParams = Schema.Struct({ id: Id, user_id: Id });
+export const PermissionParams = Schema.Struct({ id: idOf(NodeId), user_id: Id });
 
 /** `/v1/nodes/:id/share-links/:link_id`. */
-export const ShareLinkParams = Schema.Struct({ id: Id, link_id: Id });
+export const ShareLinkParams = Schema.Struct({ id: idOf(NodeId), link_id: idOf(ShareLinkId) });
 
 /** `/v1/nodes/:id/versions/:version_id/restore`. */
-export const VersionParams = Schema.Struct({ id: Id, version_id: Id });
+export const VersionParams = Schema.Struct({ id: idOf(NodeId), version_id: idOf(FileVersionId) });
 
 /** Query of the cursor lists. */
 export const PageQuery = Schema.Struct(pageQueryFields);
@@ -74,7 +87,7 @@ export const CreateUploadBody = Schema.Struct({
 
 /** `/v1/uploads/:id/parts/:part_number`. */
 export const UploadPartParams = Schema.Struct({
-  id: Id,
+  id: idOf(UploadSessionId),
   part_number: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({ description: "The part's number, from 1." }),
 });
 
@@ -191,7 +204,7 @@ export const ThumbnailResponse = Schema.Struct({
 });
 
 /** `/v1/workspaces/:id/audit-exports/:export_id`. */
-export const AuditExportParams = Schema.Struct({ id: Id, export_id: Id });
+export const AuditExportParams = Schema.Struct({ id: idOf(WorkspaceId), export_id: idOf(AuditExportId) });
 
 /** An audit export; `download` is a short-lived grant once it is done (else null). */
 export const AuditExportResponse = Schema.extend(

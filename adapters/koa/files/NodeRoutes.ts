@@ -16,7 +16,7 @@ import { trashNode } from "../../../core/files/TrashNode.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { inWorkspace, onNode } from "./Callers.js";
-import { CreateFolderBody, IdParams, LegalHoldBody, NodeResponse, PageQuery, PatchNodeBody } from "./FilesSchemas.js";
+import { CreateFolderBody, LegalHoldBody, NodeParams, NodeResponse, PageQuery, PatchNodeBody, WorkspaceParams } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -55,7 +55,7 @@ export const getNodeRoute = defineRoute({
   summary: "Read a node (ETag carries its version)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 200: NodeResponse },
   problems: [404],
   handler: ({ principal, params }) =>
@@ -75,7 +75,7 @@ export const listChildrenRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: NodeParams,
   query: PageQuery,
   responses: { 200: PageOf(NodeResponse) },
   problems: [400, 403, 404],
@@ -97,7 +97,7 @@ export const patchNodeRoute = defineRoute({
   tags,
   auth: "required",
   ifMatch: "required",
-  params: IdParams,
+  params: NodeParams,
   body: PatchNodeBody,
   responses: { 200: NodeResponse },
   problems: [403, 404, 409, 412, 422, 428],
@@ -119,7 +119,7 @@ export const trashNodeRoute = defineRoute({
   description: "An editor. The change feed gets one node.trashed tombstone for the node (clients drop its subtree); NodeDeleted is produced. 409 root_immutable for the root.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 204: null },
   problems: [403, 404, 409],
   handler: ({ principal, params }) =>
@@ -135,7 +135,7 @@ export const restoreNodeRoute = defineRoute({
   description: "An editor. 409 name_taken when the name was taken again meanwhile; 409 node_trashed for a node trashed with an ancestor (restore the ancestor).",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 200: NodeResponse },
   problems: [403, 404, 409],
   handler: ({ principal, params }) =>
@@ -154,7 +154,7 @@ export const listTrashRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: WorkspaceParams,
   query: PageQuery,
   responses: { 200: PageOf(NodeResponse) },
   problems: [400, 404],
@@ -173,7 +173,7 @@ export const legalHoldRoute = defineRoute({
   description: "A held node is kept by the trash retention purge. Admins govern policy, not content: no role on the node is needed. 403 for other members who can see the node.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   body: LegalHoldBody,
   responses: { 200: NodeResponse },
   problems: [403, 404, 412, 422],

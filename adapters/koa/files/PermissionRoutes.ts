@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect";
 import { grantAccess, listPermissions, revokeAccess } from "../../../core/files/Permissions.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { GrantBody, IdParams, PermissionParams, PermissionResponse } from "./FilesSchemas.js";
+import { GrantBody, NodeParams, PermissionParams, PermissionResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -18,7 +18,7 @@ export const listPermissionsRoute = defineRoute({
   summary: "List the direct grants on a node (owner)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(PermissionResponse) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
@@ -36,7 +36,7 @@ export const grantPermissionRoute = defineRoute({
   description: "Roles: viewer (list, read, download) < editor (+ upload, create, rename, move, trash, restore) < owner (+ ACL and share links). 422 when the user is not a member.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   body: GrantBody,
   responses: { 200: PermissionResponse },
   problems: [403, 404, 422],

@@ -9,7 +9,7 @@ import { listQuarantine, reviewVersion, sampleVersion } from "../../../core/file
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onVersion } from "./Callers.js";
-import { DownloadResponse, IdParams, PageQuery, ReviewBody, ReviewResponse, SampleBody, VersionResponse } from "./FilesSchemas.js";
+import { DownloadResponse, FileVersionParams, PageQuery, ReviewBody, ReviewResponse, SampleBody, VersionResponse } from "./FilesSchemas.js";
 
 const tags = ["files", "operator"];
 
@@ -39,7 +39,7 @@ export const reviewVersionRoute = defineRoute({
   summary: "Release (publish) or block a version after review, with a reason (security operator; audited)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: FileVersionParams,
   body: ReviewBody,
   responses: { 200: ReviewResponse },
   problems: [403, 404, 409, 422],
@@ -59,7 +59,7 @@ export const sampleVersionRoute = defineRoute({
   auth: "required",
   // Every sample is its own audited access; a replay would hand out a grant without its audit entry.
   idempotency: "none",
-  params: IdParams,
+  params: FileVersionParams,
   body: SampleBody,
   responses: { 201: DownloadResponse },
   problems: [403, 404, 422],

@@ -11,18 +11,7 @@ import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDo
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import {
-  CreatedShareLinkResponse,
-  CreateShareLinkBody,
-  DownloadResponse,
-  IdParams,
-  NodeResponse,
-  SharedChildrenQuery,
-  SharedDownloadBody,
-  SharedNodeQuery,
-  ShareLinkParams,
-  ShareLinkResponse,
-} from "./FilesSchemas.js";
+import { CreatedShareLinkResponse, CreateShareLinkBody, DownloadResponse, NodeParams, NodeResponse, SharedChildrenQuery, SharedDownloadBody, SharedNodeQuery, ShareLinkParams, ShareLinkResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -43,7 +32,7 @@ export const createFileShareLinkRoute = defineRoute({
   auth: "required",
   // Not replayable: a stored replay would keep the token in clear in the idempotency record.
   idempotency: "none",
-  params: IdParams,
+  params: NodeParams,
   body: CreateShareLinkBody,
   responses: { 201: CreatedShareLinkResponse },
   problems: [403, 404, 422],
@@ -67,7 +56,7 @@ export const listFileShareLinksRoute = defineRoute({
   summary: "List a node's share links (owner; never the tokens)",
   tags,
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkResponse) }) },
   problems: [403, 404],
   handler: ({ principal, params }) =>

@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { requestThumbnail } from "../../../core/files/ThumbnailQueries.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { IdParams, ThumbnailResponse } from "./FilesSchemas.js";
+import { NodeParams, ThumbnailResponse } from "./FilesSchemas.js";
 
 const noStore = { "Cache-Control": "no-store" };
 
@@ -18,7 +18,7 @@ export const thumbnailRoute = defineRoute({
     "published; 404 for a file that is not an image, has no published version, or whose thumbnail is not made yet; 409 not_a_file for a folder.",
   tags: ["files"],
   auth: "required",
-  params: IdParams,
+  params: NodeParams,
   responses: { 200: ThumbnailResponse },
   problems: [403, 404, 409],
   handler: ({ principal, params }) =>

@@ -12,15 +12,7 @@ import { reportUploadPart } from "../../../core/files/ReportUploadPart.js";
 import { getUpload } from "../../../core/files/UploadQueries.js";
 import { defineRoute } from "../Route.js";
 import { onNode, onUpload } from "./Callers.js";
-import {
-  CompleteUploadBody,
-  CreateUploadBody,
-  IdParams,
-  ReportUploadPartBody,
-  UploadPartParams,
-  UploadResponse,
-  VersionResponse,
-} from "./FilesSchemas.js";
+import { CompleteUploadBody, CreateUploadBody, ReportUploadPartBody, UploadParams, UploadPartParams, UploadResponse, VersionResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -65,7 +57,7 @@ export const getUploadRoute = defineRoute({
   summary: "Resume an upload: the parts already stored and fresh grants for the missing ones",
   tags,
   auth: "required",
-  params: IdParams,
+  params: UploadParams,
   responses: { 200: UploadResponse },
   problems: [404],
   handler: ({ principal, params }) =>
@@ -109,7 +101,7 @@ export const completeUploadRoute = defineRoute({
     "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: UploadParams,
   body: CompleteUploadBody,
   responses: { 202: VersionResponse },
   problems: [404, 409, 422],
@@ -134,7 +126,7 @@ export const abortUploadRoute = defineRoute({
   description: "409 upload_not_open when the session already completed, expired or failed.",
   tags,
   auth: "required",
-  params: IdParams,
+  params: UploadParams,
   responses: { 204: null },
   problems: [404, 409],
   handler: ({ principal, params }) =>

@@ -10,7 +10,7 @@ import { listVersions } from "../../../core/files/VersionQueries.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { DownloadBody, DownloadResponse, IdParams, PageQuery, VersionParams, VersionResponse } from "./FilesSchemas.js";
+import { DownloadBody, DownloadResponse, NodeParams, PageQuery, VersionParams, VersionResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -27,7 +27,7 @@ export const listVersionsRoute = defineRoute({
   tags,
   auth: "required",
   pagination: true,
-  params: IdParams,
+  params: NodeParams,
   query: PageQuery,
   responses: { 200: PageOf(VersionResponse) },
   problems: [400, 404, 409],
@@ -68,7 +68,7 @@ export const requestDownloadRoute = defineRoute({
   auth: "required",
   // The spec: "Not required"; a stored replay would hand out a grant without the current authorization check.
   idempotency: "none",
-  params: IdParams,
+  params: NodeParams,
   body: DownloadBody,
   responses: { 201: DownloadResponse },
   problems: [403, 404, 409, 423],
