@@ -9,6 +9,7 @@ export * from "./DriveRepositoryKit.js";
 export * from "./fixtures.js";
 export * from "./NodesRepositoryKit.js";
 export * from "./ShareLinksRepositoryKit.js";
+export * from "./TrashPurgeRepositoryKit.js";
 export * from "./UploadsRepositoryKit.js";
 export * from "./VersionsRepositoryKit.js";
 export * from "./WorkspaceDirectoryKit.js";
@@ -18,11 +19,12 @@ import { changesRepositorySuite, type ChangesRepositoryKitPorts } from "./Change
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
 import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
 import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
+import { trashPurgeRepositorySuite, type TrashPurgeRepositoryKitPorts } from "./TrashPurgeRepositoryKit.js";
 import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./UploadsRepositoryKit.js";
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -32,4 +34,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   UploadsRepository: uploadsRepositorySuite,
   ChangesRepository: changesRepositorySuite,
   ShareLinksRepository: shareLinksRepositorySuite,
+  TrashPurgeRepository: trashPurgeRepositorySuite,
 };
