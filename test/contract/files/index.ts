@@ -6,6 +6,7 @@
  */
 export * from "./ChangesRepositoryKit.js";
 export * from "./DriveRepositoryKit.js";
+export * from "./ExtractionsRepositoryKit.js";
 export * from "./fixtures.js";
 export * from "./NodesRepositoryKit.js";
 export * from "./ShareLinksRepositoryKit.js";
@@ -17,6 +18,7 @@ export * from "./WorkspaceDirectoryKit.js";
 import type { SuiteOptions } from "../Kit.js";
 import { changesRepositorySuite, type ChangesRepositoryKitPorts } from "./ChangesRepositoryKit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
+import { extractionsRepositorySuite, type ExtractionsRepositoryKitPorts } from "./ExtractionsRepositoryKit.js";
 import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
 import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
 import { trashPurgeRepositorySuite, type TrashPurgeRepositoryKitPorts } from "./TrashPurgeRepositoryKit.js";
@@ -24,7 +26,7 @@ import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./Upload
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -35,4 +37,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   ChangesRepository: changesRepositorySuite,
   ShareLinksRepository: shareLinksRepositorySuite,
   TrashPurgeRepository: trashPurgeRepositorySuite,
+  ExtractionsRepository: extractionsRepositorySuite,
 };
