@@ -10,6 +10,7 @@ export * from "./ExtractionsRepositoryKit.js";
 export * from "./fixtures.js";
 export * from "./NodesRepositoryKit.js";
 export * from "./ShareLinksRepositoryKit.js";
+export * from "./ThumbnailsRepositoryKit.js";
 export * from "./TrashPurgeRepositoryKit.js";
 export * from "./UploadsRepositoryKit.js";
 export * from "./VersionsRepositoryKit.js";
@@ -21,12 +22,13 @@ import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepos
 import { extractionsRepositorySuite, type ExtractionsRepositoryKitPorts } from "./ExtractionsRepositoryKit.js";
 import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
 import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
+import { thumbnailsRepositorySuite, type ThumbnailsRepositoryKitPorts } from "./ThumbnailsRepositoryKit.js";
 import { trashPurgeRepositorySuite, type TrashPurgeRepositoryKitPorts } from "./TrashPurgeRepositoryKit.js";
 import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./UploadsRepositoryKit.js";
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -38,4 +40,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   ShareLinksRepository: shareLinksRepositorySuite,
   TrashPurgeRepository: trashPurgeRepositorySuite,
   ExtractionsRepository: extractionsRepositorySuite,
+  ThumbnailsRepository: thumbnailsRepositorySuite,
 };
