@@ -4,6 +4,7 @@
  * exports its cases (`xxxCases`). `workspaceDirectorySuite` also needs a `WorkspaceDirectorySeed`
  * over the host's membership store, so it is not in `filesKits`.
  */
+export * from "./AuditExportsRepositoryKit.js";
 export * from "./ChangesRepositoryKit.js";
 export * from "./DriveRepositoryKit.js";
 export * from "./ExtractionsRepositoryKit.js";
@@ -17,6 +18,7 @@ export * from "./VersionsRepositoryKit.js";
 export * from "./WorkspaceDirectoryKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
+import { auditExportsRepositorySuite, type AuditExportsRepositoryKitPorts } from "./AuditExportsRepositoryKit.js";
 import { changesRepositorySuite, type ChangesRepositoryKitPorts } from "./ChangesRepositoryKit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
 import { extractionsRepositorySuite, type ExtractionsRepositoryKitPorts } from "./ExtractionsRepositoryKit.js";
@@ -28,7 +30,7 @@ import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./Upload
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts | AuditExportsRepositoryKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -41,4 +43,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   TrashPurgeRepository: trashPurgeRepositorySuite,
   ExtractionsRepository: extractionsRepositorySuite,
   ThumbnailsRepository: thumbnailsRepositorySuite,
+  AuditExportsRepository: auditExportsRepositorySuite,
 };
