@@ -8,6 +8,7 @@ export * from "./AuditExportsRepositoryKit.js";
 export * from "./ChangesRepositoryKit.js";
 export * from "./DriveRepositoryKit.js";
 export * from "./ExtractionsRepositoryKit.js";
+export * from "./FilesAuditKit.js";
 export * from "./fixtures.js";
 export * from "./NodesRepositoryKit.js";
 export * from "./ShareLinksRepositoryKit.js";
@@ -22,6 +23,7 @@ import { auditExportsRepositorySuite, type AuditExportsRepositoryKitPorts } from
 import { changesRepositorySuite, type ChangesRepositoryKitPorts } from "./ChangesRepositoryKit.js";
 import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepositoryKit.js";
 import { extractionsRepositorySuite, type ExtractionsRepositoryKitPorts } from "./ExtractionsRepositoryKit.js";
+import { filesAuditSuite, type FilesAuditKitPorts } from "./FilesAuditKit.js";
 import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
 import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
 import { thumbnailsRepositorySuite, type ThumbnailsRepositoryKitPorts } from "./ThumbnailsRepositoryKit.js";
@@ -30,7 +32,7 @@ import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./Upload
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts | AuditExportsRepositoryKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts | AuditExportsRepositoryKitPorts | FilesAuditKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -44,4 +46,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   ExtractionsRepository: extractionsRepositorySuite,
   ThumbnailsRepository: thumbnailsRepositorySuite,
   AuditExportsRepository: auditExportsRepositorySuite,
+  FilesAudit: filesAuditSuite,
 };
