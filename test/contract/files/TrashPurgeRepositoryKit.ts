@@ -12,14 +12,25 @@ import type { Node } from "../../../core/files/model/Node.js";
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { ShareLinksRepository } from "../../../ports/files/ShareLinksRepository.js";
 import { TrashPurgeRepository } from "../../../ports/files/TrashPurgeRepository.js";
+import { ThumbnailsRepository } from "../../../ports/files/ThumbnailsRepository.js";
 import { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
+import { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { inTransaction, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 import { shareLinkFields } from "./ShareLinksRepositoryKit.js";
+import { thumbnailRecord } from "./ThumbnailsRepositoryKit.js";
 import { uploadRecord } from "./UploadsRepositoryKit.js";
+import { versionRecord } from "./VersionsRepositoryKit.js";
 
 /** The ports this kit needs: the repository, and the nodes, uploads and links a subtree carries. */
-export type TrashPurgeRepositoryKitPorts = TrashPurgeRepository | NodesRepository | UploadsRepository | ShareLinksRepository | DriveSeedPorts;
+export type TrashPurgeRepositoryKitPorts =
+  | TrashPurgeRepository
+  | NodesRepository
+  | UploadsRepository
+  | ShareLinksRepository
+  | VersionsRepository
+  | ThumbnailsRepository
+  | DriveSeedPorts;
 
 const purge = <A>(f: (r: TrashPurgeRepository) => Effect.Effect<A>) => Effect.flatMap(TrashPurgeRepository, f);
 const nodes = <A>(f: (r: NodesRepository) => Effect.Effect<A>) => Effect.flatMap(NodesRepository, f);
@@ -125,6 +136,25 @@ export const trashPurgeRepositoryCases: ReadonlyArray<KitCase<TrashPurgeReposito
       await run(Effect.flatMap(UploadsRepository, (r) => r.settle({ workspaceId: uploading.workspaceId, id: session.id, to: "aborted", versionId: null, at: at(120) })));
       t.equal((await run(purge((r) => r.survey(uploading.workspaceId, uploading.folder.id)))).openUploads, false, "a settled session no longer stands in the way");
       t.equal((await run(purge((r) => r.survey(clean.workspaceId, held.folder.id)))).nodeCount, 0, "another workspace's subtree is not surveyed");
+    },
+  },
+  {
+    name: "trash purge: the survey counts the subtree's versions, frees only objects no version outside it references (each once), and lists its thumbnails",
+    run: async (t, run) => {
+      const tree = await run(seedTree(1, 10));
+      const outside = await run(seedNode(nodeRecord(tree.workspaceId, 30, tree.root.id, "outside.txt", "file")));
+      const own = versionRecord(tree.workspaceId, tree.file.id, 1, 1);
+      const sharedKey = versionRecord(tree.workspaceId, tree.file.id, 2, 2);
+      const sameObjectAgain = { ...versionRecord(tree.workspaceId, tree.file.id, 3, 3), objectKey: own.objectKey, sizeBytes: own.sizeBytes };
+      const outsideCopy = { ...versionRecord(tree.workspaceId, outside.id, 4, 1), objectKey: sharedKey.objectKey, sizeBytes: sharedKey.sizeBytes };
+      for (const version of [own, sharedKey, sameObjectAgain, outsideCopy]) await run(Effect.flatMap(VersionsRepository, (r) => r.insert(version)));
+      const thumbnail = thumbnailRecord(tree.workspaceId, tree.file.id, own.id, 20);
+      await run(Effect.flatMap(ThumbnailsRepository, (r) => r.insert(thumbnail)));
+      await run(trash(tree.workspaceId, tree.folder.id, 100));
+      const survey = await run(purge((r) => r.survey(tree.workspaceId, tree.folder.id)));
+      t.equal(survey.versionCount, 3, "the versions of the subtree's files");
+      t.same(survey.releasedObjects, [{ key: own.objectKey, sizeBytes: own.sizeBytes }], "its own object once; the one a file outside still uses stays");
+      t.same(survey.thumbnailKeys, [thumbnail.objectKey], "the thumbnails of its versions");
     },
   },
   {
