@@ -94,6 +94,22 @@ export const driveRepositoryCases: ReadonlyArray<KitCase<DriveRepositoryKitPorts
     },
   },
   {
+    name: "drives: pruneThrough advances the retention mark, never backwards and never past the change sequence, per workspace",
+    run: async (t, run) => {
+      const a = await run(create(1));
+      const b = await run(create(2));
+      for (let i = 0; i < 5; i += 1) await run(inTransaction(drives((r) => r.nextChangeSeq(a.workspaceId))));
+      const prune = (ws: string, seq: number) => run(inTransaction(drives((r) => r.pruneThrough(ws, seq))));
+      t.equal((await run(drives((r) => r.find(a.workspaceId))))?.prunedThroughSeq, 0, "a new drive has pruned nothing");
+      t.equal(await prune(a.workspaceId, 3), 3, "advanced to 3");
+      t.equal(await prune(a.workspaceId, 2), 3, "never backwards");
+      t.equal(await prune(a.workspaceId, 9), 5, "never past the change sequence");
+      t.equal((await run(drives((r) => r.find(a.workspaceId))))?.prunedThroughSeq, 5, "the mark stored is the one answered");
+      t.equal((await run(drives((r) => r.find(b.workspaceId))))?.prunedThroughSeq, 0, "another workspace's mark is untouched");
+      t.equal(await prune(b.workspaceId, 4), 0, "a drive without changes stays at 0");
+    },
+  },
+  {
     name: "drives: setQuota changes the quota and reports a missing drive",
     run: async (t, run) => {
       const drive = await run(create(1));
