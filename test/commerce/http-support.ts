@@ -4,7 +4,6 @@
  * call helper; a store set up through the API (owner, location, one product, stock).
  */
 import { randomUUID } from "node:crypto";
-import WebSocket from "ws";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { makeSandboxProvider, type SandboxOptions } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { compose } from "../../hosts/Composition.js";
@@ -16,6 +15,7 @@ import { sandboxPaymentsModule } from "../payments/support.js";
 import type { MailMessage, Mailer } from "../../ports/Mailer.js";
 import { Effect } from "effect";
 import type { Limits } from "../../adapters/koa/Limits.js";
+import { connectRealtimeClient } from "../support/realtimeClient.js";
 
 /** A JSON answer. */
 export interface Answer {
@@ -91,15 +91,9 @@ export const startCommerceServer = async (
   };
   /** A realtime socket of `token`, with the messages it received. */
   const socket = async (token: string) => {
-    const ws = new WebSocket(`${server.url.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${token}` } });
-    const messages: Array<Record<string, unknown>> = [];
-    ws.on("message", (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    t.teardown(() => ws.terminate());
-    return { ws, messages, send: (message: unknown) => ws.send(JSON.stringify(message)) };
+    const client = await connectRealtimeClient(server.url, token);
+    t.teardown(() => client.socket.terminate());
+    return { ws: client.socket, messages: client.messages, send: client.send };
   };
   return { server, config, provider, mail, user, call, setupStore, cartWith, socket };
 };
@@ -117,12 +111,4 @@ let seq = 0;
 /** A fresh Idempotency-Key. */
 export const freshKey = (): string => `commerce-${process.pid}-${++seq}-${Math.random().toString(36).slice(2)}`;
 
-/** Polls `check` every 50 ms for up to `ms`; answers its last result. */
-export const eventually = async <A>(check: () => Promise<A>, ok: (a: A) => boolean, ms = 5000): Promise<A> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (ok(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+export { eventually } from "../support/eventually.js";

@@ -4,12 +4,12 @@
  * tokens, a realtime client, and the walk-through's setup steps as requests.
  */
 import { randomUUID } from "node:crypto";
-import WebSocket from "ws";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import type { Config } from "../../hosts/Config.js";
 import type { ServerOptions } from "../../hosts/ReferenceServer.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import type { Dialect, HasTeardown, TapTest } from "../support/databases.js";
+import { connectRealtimeClient } from "../support/realtimeClient.js";
 
 /** A JSON answer. */
 export interface Answer {
@@ -100,30 +100,7 @@ export const onlineCourier = async (courier: Client, offset = 0.001) => {
   return String(registered.body.id);
 };
 
-/** Polls `read` until `done` holds (or `ms` pass); answers the last value. */
-export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, ms = 5000): Promise<A> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+export { eventually } from "../support/eventually.js";
 
-/** A realtime client that queues every message it receives. */
-export const connectRealtime = async (serverUrl: string, token: string) => {
-  const socket = new WebSocket(`${serverUrl.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${token}` } });
-  const messages: Array<Record<string, any>> = [];
-  socket.on("message", (data) => messages.push(JSON.parse(String(data)) as Record<string, any>));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  const next = (test: (m: Record<string, any>) => boolean, ms = 5000) =>
-    eventually(
-      async () => messages.find(test),
-      (m) => m !== undefined,
-      ms,
-    );
-  return { socket, messages, next, send: (m: unknown) => socket.send(JSON.stringify(m)), close: () => socket.close() };
-};
+/** A realtime client that keeps every message it receives (test/support/realtimeClient.ts). */
+export const connectRealtime = connectRealtimeClient;

@@ -8,19 +8,13 @@ import sharp from "sharp";
 import t from "tap";
 import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { startFilesServer, type Answer } from "./http-support.js";
+import { eventually } from "../support/eventually.js";
 
 const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
   Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 /** Polls `ask` until `done` holds, at most 10 s. */
-const until = async (ask: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer> => {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const answer = await ask();
-    if (done(answer) || Date.now() > deadline) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const until = (ask: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer> => eventually(ask, done, 10_000);
 
 t.test("an uploaded image's thumbnail and the audit export are served through grants over HTTP", (t) =>
   eachDialect(t, "background work over HTTP", async (t, dialect) => {

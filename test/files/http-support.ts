@@ -6,12 +6,12 @@
  * route).
  */
 import { randomUUID } from "node:crypto";
-import WebSocket from "ws";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import type { Config } from "../../hosts/Config.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { sha256 } from "./support.js";
+import { connectRealtimeClient, type RealtimeClient } from "../support/realtimeClient.js";
 
 /** A JSON object as a test reads it. */
 export type Json = Record<string, unknown>;
@@ -111,36 +111,9 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, env: Re
   return { server, config, logText, call, user, workspace, putPart, upload, published, scanned };
 };
 
-/** A realtime client that keeps every message it receives. */
-export const connectRealtime = async (url: string, user: User, t: HasTeardown) => {
-  const socket = new WebSocket(`${url.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${user.token}` } });
-  t.teardown(() => socket.close());
-  const messages: Json[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on("message", (data) => {
-    messages.push(JSON.parse(String(data)) as Json);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  /** The first message matching `test` within `ms`, or undefined. */
-  const next = async (test: (m: Json) => boolean, ms: number): Promise<Json | undefined> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = messages.find(test);
-      if (found !== undefined) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  };
-  return { messages, next, send: (m: unknown) => socket.send(JSON.stringify(m)) };
+/** A realtime client of `user` that keeps every message it receives, closed at `t`'s teardown. */
+export const connectRealtime = async (url: string, user: User, t: HasTeardown): Promise<RealtimeClient> => {
+  const client = await connectRealtimeClient(url, user.token);
+  t.teardown(() => client.close());
+  return client;
 };

@@ -6,44 +6,13 @@
  * project's task events — SQLite and Postgres.
  */
 import t from "tap";
-import WebSocket from "ws";
+import { connectRealtimeClient } from "../support/realtimeClient.js";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { forEachDialectConfig, hostSecret } from "../hosts/support.js";
 import { projectFixture, startProjectsServer } from "./support.js";
 
-/** A realtime client that queues every message it receives. */
-const connect = async (url: string, userId: string) => {
-  const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
-  const socket = new WebSocket(`${url.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${token}` } });
-  const messages: any[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on("message", (data) => {
-    messages.push(JSON.parse(String(data)));
-    for (const wake of waiters.splice(0)) wake();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  /** The first message matching `test` within `ms`, or undefined. */
-  const next = async (test: (m: any) => boolean, ms: number): Promise<any> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = messages.find(test);
-      if (found !== undefined) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  };
-  return { socket, messages, next, send: (m: unknown) => socket.send(JSON.stringify(m)) };
-};
+/** A realtime client of `userId` that keeps every message it receives. */
+const connect = async (url: string, userId: string) => connectRealtimeClient(url, await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 }));
 
 forEachDialectConfig(t, `membership revocation is idempotent, audited, and cuts HTTP and realtime access`, async (t, config, dialect) => {
   const { client, server, db } = await startProjectsServer(t, config);
