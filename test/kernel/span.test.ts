@@ -1,5 +1,5 @@
 /** The kernel's span helper: spans without a call-site stack trace unless a host enables them. */
-import { Effect, Exit, Tracer } from "effect";
+import { Effect, Exit, Option, Tracer } from "effect";
 import t from "tap";
 import { enableSpanStackTraces, spanStackTracesEnabled, withSpan } from "../../core/kernel/Span.js";
 
@@ -49,4 +49,14 @@ t.test("once enabled, a span from withSpan carries its declaring call site", asy
 t.test("an explicit captureStackTrace option wins over the switch", async (t) => {
   const [span] = await recordSpans(Effect.fail("boom").pipe(withSpan("kernel.explicit", { captureStackTrace: () => "here" })));
   t.equal(span?.attributes.get("code.stacktrace"), "here");
+});
+
+t.test("where the tracer is disabled, withSpan makes no span at all and leaves the effect alone", async (t) => {
+  const innerSpan = Effect.option(Effect.currentSpan).pipe(withSpan("kernel.disabled"));
+  const disabled = await Effect.runPromise(Effect.withTracerEnabled(innerSpan, false));
+  t.ok(Option.isNone(disabled), "no span (not even a no-op one) is in the effect's context");
+  const enabled = await Effect.runPromise(Effect.withTracerEnabled(innerSpan, true));
+  t.equal(Option.map(enabled, (span) => span.name).pipe(Option.getOrUndefined), "kernel.disabled", "with the tracer on, the span is there");
+  const failed = await Effect.runPromiseExit(Effect.withTracerEnabled(failing("kernel.disabled.failing"), false));
+  t.ok(Exit.isFailure(failed), "a failure passes through unchanged");
 });
