@@ -91,7 +91,7 @@ export const createHostCore = async <P>(options: HostCoreOptions<P>): Promise<Ho
 /** Starts the outbox relay and job runner for every module of the host (realtime fan-out and kernel maintenance included). */
 export const startHostWorker = async <P>(
   core: HostCore<P>,
-  options: { readonly workerId?: string; readonly pollMs?: number } = {},
+  options: { readonly workerId?: string; readonly pollMs?: number; readonly gatherMs?: number } = {},
 ): Promise<RunningWorker> => {
   // Idempotent across processes: the next slot's job is keyed by the slot.
   const recurring: ReadonlyArray<(nowMs: number) => Effect.Effect<void, never, HostServices<P>>> = [
@@ -114,6 +114,7 @@ export const startHostWorker = async <P>(
     ],
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    ...(options.gatherMs !== undefined ? { gatherMs: options.gatherMs } : {}),
   });
 };
 

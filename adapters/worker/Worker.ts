@@ -4,10 +4,17 @@
  * the runtime, this file only runs the loops. Between passes a loop sleeps `pollMs` unless the
  * runtime's WorkSignals say a commit made work due, so delivery does not wait for the poll;
  * polling stays as the safety net for missed signals and for work that becomes due later.
+ *
+ * Under a steady stream of writes every commit signals, and a loop that answered each signal at
+ * once would relay one event per pass, paying a pass's fixed cost (the claim, a transaction per
+ * consumer, the completion) on every write. So a signal that arrives less than `gatherMs` after
+ * the previous pass started waits out the rest of that window, and the events committed
+ * meanwhile are claimed as one batch. An isolated write (nothing relayed in the last `gatherMs`)
+ * is picked up at once.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { Cause, Deferred, Effect, Fiber, Option, type ManagedRuntime } from "effect";
+import { Cause, Clock, Deferred, Effect, Fiber, Option, type ManagedRuntime } from "effect";
 import type { JobQueue } from "../../ports/Jobs.js";
 import { WorkSignals, type WorkKind } from "../../ports/WorkSignals.js";
 import { defaultBackoff, type BackoffPolicy } from "./Backoff.js";
@@ -28,6 +35,12 @@ export interface WorkerOptions<R> {
    * from the runtime's WorkSignals (when it provides them) ends the sleep at once.
    */
   readonly pollMs?: number;
+  /**
+   * Shortest time between the starts of two passes woken by signals (default 10 ms): writes
+   * arriving back-to-back within it are relayed as one batch (see the file comment). 0 answers
+   * every signal at once.
+   */
+  readonly gatherMs?: number;
   readonly batchSize?: number; // default 50
   readonly leaseMs?: number; // default 60 s
   /** Outbox retry spacing and bound (jobs carry their own bound). */
@@ -41,25 +54,38 @@ export interface RunningWorker {
   readonly stop: () => Promise<void>;
 }
 
+/** How a loop paces its passes. */
+interface Pacing {
+  readonly batchSize: number;
+  readonly pollMs: number;
+  readonly gatherMs: number;
+}
+
 /**
  * Repeats `pass` until `stopped` completes; waits only when a pass found less than a full batch,
  * until `pollMs` passes or a signal of `kind` arrives (signals during a pass coalesce into one
- * more pass).
+ * more pass). A signal within `gatherMs` of the previous pass's start waits out that window.
  */
 const loop = <R>(
   name: string,
   kind: WorkKind,
   pass: Effect.Effect<number, never, R>,
   stopped: Deferred.Deferred<void>,
-  batchSize: number,
-  pollMs: number,
+  { batchSize, pollMs, gatherMs }: Pacing,
 ): Effect.Effect<void, never, R> =>
   Effect.gen(function* () {
     const signals = yield* Effect.serviceOption(WorkSignals);
     // Listening before the first pass, so a commit made during any pass still wakes the next.
     const signalled = Option.isSome(signals) ? yield* signals.value.listen(kind) : Effect.never;
-    const wait = Effect.raceAll([Effect.sleep(pollMs), signalled, Deferred.await(stopped)]);
+    let passStarted = 0;
+    // After a signal: the rest of the gathering window, unless stopping.
+    const gather = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const rest = passStarted + gatherMs - now;
+      return rest > 0 ? Effect.raceFirst(Effect.sleep(rest), Deferred.await(stopped)) : Effect.void;
+    });
+    const wait = Effect.raceAll([Effect.sleep(pollMs), Effect.zipRight(signalled, gather), Deferred.await(stopped)]);
     while (!(yield* Deferred.isDone(stopped))) {
+      passStarted = yield* Clock.currentTimeMillis;
       // An infrastructure failure (a defect from the storage edge) must not end the loop.
       const claimed = yield* pass.pipe(
         Effect.catchAllCause((cause) =>
@@ -80,7 +106,7 @@ export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? 60_000;
-  const pollMs = options.pollMs ?? 250;
+  const pacing: Pacing = { batchSize, pollMs: options.pollMs ?? 250, gatherMs: options.gatherMs ?? 10 };
   const registry = handlerRegistry(options.jobHandlers);
   const stopped = Effect.runSync(Deferred.make<void>());
 
@@ -93,8 +119,8 @@ export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
   const jobPass = runJobsOnce(registry, { workerId, batchSize, leaseMs }).pipe(Effect.map((r) => r.claimed));
 
   const fibers = [
-    options.runtime.runFork(loop("outbox relay", "outbox", relayPass, stopped, batchSize, pollMs)),
-    options.runtime.runFork(loop("job runner", "jobs", jobPass, stopped, batchSize, pollMs)),
+    options.runtime.runFork(loop("outbox relay", "outbox", relayPass, stopped, pacing)),
+    options.runtime.runFork(loop("job runner", "jobs", jobPass, stopped, pacing)),
   ];
   let stopping: Promise<void> | undefined;
   return {

@@ -192,3 +192,37 @@ t.test("on SQLite a worker that watches the file is woken by another connection'
   t.teardown(workerDb.close);
   await assertCommitsWakeTheOtherWorker(t, writerDb, workerDb);
 });
+
+forEachDialect(t, "commits arriving back-to-back are relayed as one batch (gathering window); an isolated commit is relayed at once", async (t, db) => {
+  const gatherMs = 1_000;
+  const base = storageLayer(db);
+  const claimed: number[] = [];
+  const recording = Layer.effectContext(
+    Effect.map(OutboxRelayStore, (store) =>
+      Context.make(OutboxRelayStore, {
+        ...store,
+        claimBatch: (options) => Effect.tap(store.claimBatch(options), (batch) => Effect.sync(() => void (batch.length > 0 && claimed.push(batch.length)))),
+      }),
+    ),
+  ).pipe(Layer.provide(base));
+  const runtime = ManagedRuntime.make(Layer.mergeAll(base, recording, Logger.minimumLogLevel(LogLevel.Error)));
+  t.teardown(() => runtime.dispose());
+  const seen: string[] = [];
+  const worker = startWorker({ runtime, consumers: [recorder(seen)], jobHandlers: [], pollMs, gatherMs, batchSize: 50 });
+  t.teardown(() => worker.stop());
+  // Past the window of the worker's startup passes.
+  await new Promise((resolve) => setTimeout(resolve, gatherMs + 200));
+  const commit = (event: ReturnType<typeof makeEnvelope>) =>
+    runtime.runPromise(Effect.flatMap(Transactions, (tx) => tx.run(Effect.flatMap(Outbox, (o) => o.append([event])))));
+  const isolated = makeEnvelope();
+  const committedAt = Date.now();
+  await commit(isolated);
+  await eventually(() => seen.length === 1, 10_000, "the isolated event");
+  t.ok(Date.now() - committedAt < gatherMs, "an isolated commit does not wait for the gathering window");
+  // Five commits right after it, each its own transaction and signal, within the window.
+  const burst = Array.from({ length: 5 }, () => makeEnvelope());
+  for (const event of burst) await commit(event);
+  await eventually(() => seen.length === 6, 10_000, "the burst");
+  t.same(claimed, [1, 5], "the burst was claimed by one pass");
+  t.same(seen, [isolated.id, ...burst.map((event) => event.id)], "in commit order");
+});
