@@ -1,6 +1,7 @@
 /**
  * WorkSignals on Postgres: `notify` is one `pg_notify` per transaction (Postgres delivers it only
- * on commit, to every process), and the worker loops of a process share one LISTEN connection,
+ * on commit, to every process); for "outbox" the database sends it itself (the outbox's insert
+ * trigger, kernel migration 3), so an append costs no extra round trip. The worker loops of a process share one LISTEN connection,
  * held while at least one of them listens, which fans each notice out through the in-process
  * signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
  */
@@ -13,6 +14,9 @@ import { withSpan } from "../../core/kernel/Span.js";
 
 /** The NOTIFY channel of work signals; the payload is the WorkKind. */
 export const WORK_CHANNEL = "domainkit_work";
+
+/** Kinds whose notice the database sends itself on commit (adapters/sql/kernelMigrations.ts, version 3). */
+const notifiedByTrigger: ReadonlySet<WorkKind> = new Set(["outbox"]);
 
 /** What the Postgres signals are built from. */
 export interface PostgresWorkSignalsOptions {
@@ -67,14 +71,16 @@ export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSi
   });
   return {
     notify: (kind) =>
-      options
-        .oncePerTransaction(
-          `work-signal:${kind}`,
-          Effect.flatMap(options.executor, (executor) =>
-            Effect.promise(() => sql`SELECT pg_notify(${WORK_CHANNEL}, ${kind})`.execute(executor)),
-          ).pipe(Effect.asVoid),
-        )
-        .pipe(withSpan("WorkSignals.notify")),
+      notifiedByTrigger.has(kind)
+        ? Effect.void
+        : options
+            .oncePerTransaction(
+              `work-signal:${kind}`,
+              Effect.flatMap(options.executor, (executor) =>
+                Effect.promise(() => sql`SELECT pg_notify(${WORK_CHANNEL}, ${kind})`.execute(executor)),
+              ).pipe(Effect.asVoid),
+            )
+            .pipe(withSpan("WorkSignals.notify")),
     listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
   };
 };

@@ -159,4 +159,23 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
     sqlite: [`CREATE INDEX outbox_pending_seq ON outbox (status, seq)`],
     postgres: [`CREATE INDEX outbox_pending_seq ON outbox (seq) WHERE status = 'pending'`],
   },
+  // Postgres: the database itself announces committed outbox rows (NOTIFY is delivered on commit
+  // only, and identical notices of one transaction are folded into one), so a write no longer
+  // spends a round trip on `SELECT pg_notify(...)`. The channel and payload are the work signal
+  // of adapters/postgres/PostgresWorkSignals.ts (WORK_CHANNEL, kind "outbox"). SQLite signals
+  // in-process after commit, as before.
+  {
+    version: 3,
+    name: "outbox_insert_notifies",
+    sqlite: [],
+    postgres: [
+      `CREATE FUNCTION domainkit_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('domainkit_work', 'outbox');
+  RETURN NULL;
+END
+$$`,
+      `CREATE TRIGGER outbox_insert_notifies AFTER INSERT ON outbox FOR EACH STATEMENT EXECUTE FUNCTION domainkit_outbox_notify()`,
+    ],
+  },
 ];
