@@ -8,6 +8,7 @@ import { sqliteFeatures } from "./sqliteFeatures.js";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { sqliteDialects } from "./SqliteConnections.js";
 import { watchWal, type WalWatcher } from "./WalWatcher.js";
+import { startWalCheckpointer, writerCheckpointBoundPages, type WalCheckpointer } from "./WalCheckpointer.js";
 import { workKinds } from "../../ports/WorkSignals.js";
 
 /** Options for {@link openSqlite}. */
@@ -28,6 +29,12 @@ export interface SqliteOptions {
    * the file and its own commits already wake it); never for an in-memory database.
    */
   readonly watchOtherProcesses?: boolean;
+  /**
+   * Checkpoint the WAL from a thread of its own every this many milliseconds (default 100), so
+   * no COMMIT on this process's event loop pays for a checkpoint (WalCheckpointer.ts); 0 leaves
+   * checkpoints to SQLite's automatic ones inside commits. Never for an in-memory database.
+   */
+  readonly checkpointIntervalMs?: number;
 }
 
 const inMemory = (filename: string): boolean => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:");
@@ -36,7 +43,7 @@ const inMemory = (filename: string): boolean => filename === "" || filename === 
  * Opens a SQLite database. WAL lets readers run beside the single writer; busy_timeout makes a
  * second process wait for the write lock instead of failing at once.
  */
-export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses }: SqliteOptions): Promise<SqlDatabase> => {
+export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses, checkpointIntervalMs = 100 }: SqliteOptions): Promise<SqlDatabase> => {
   const writer = new Database(filename);
   writer.pragma("journal_mode = WAL");
   writer.pragma("busy_timeout = 5000");
@@ -49,6 +56,11 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
     reader = new Database(filename);
     reader.pragma("busy_timeout = 5000");
     reader.pragma("query_only = ON");
+  }
+  let checkpointer: WalCheckpointer | undefined;
+  if (checkpointIntervalMs > 0 && !inMemory(filename) && writer.pragma("journal_mode", { simple: true }) === "wal") {
+    checkpointer = startWalCheckpointer(filename, checkpointIntervalMs);
+    writer.pragma(`wal_autocheckpoint = ${writerCheckpointBoundPages}`);
   }
   const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize });
   const db = new Kysely<any>({ dialect: dialects.writer });
@@ -72,6 +84,7 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
       closed = true;
       watcher?.close();
       await db.destroy();
+      await checkpointer?.close();
     },
   };
   return database;

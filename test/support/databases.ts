@@ -18,6 +18,7 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { ensurePostgres, startedPostgresHere, stopPostgres } from "./postgres.js";
+import { kernelMigrations } from "../../adapters/sql/kernelMigrations.js";
 
 /** The dialects every storage test runs against. */
 export const dialects = ["sqlite", "postgres"] as const;
@@ -77,6 +78,9 @@ export const createTestSqliteFile = (t: HasTeardown): string => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, "test.sqlite");
 };
+
+/** The label `migrate` reports for each kernel migration, in version order. */
+export const kernelMigrationLabels = kernelMigrations.map((m) => `kernel/${String(m.version).padStart(4, "0")}_${m.name}`);
 
 /** The modules whose tables a test database gets by default: those of the reference server. */
 export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, paymentsModule];
