@@ -6,6 +6,7 @@
  * checkpoints on a timer instead (they never block writers or readers), and the write connection
  * keeps a far larger `wal_autocheckpoint` only as the bound for a log the thread cannot keep up with.
  */
+import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** A running checkpointer thread. */
@@ -19,9 +20,39 @@ export interface WalCheckpointer {
 /** Pages the write connection lets the log reach before it checkpoints itself (~32 MiB of 4 KiB pages). */
 export const writerCheckpointBoundPages = 8192;
 
+/**
+ * The thread: its own connection, a PASSIVE checkpoint every `intervalMs` (it copies what no
+ * reader still needs and never waits), a last one and the close on "close". A CommonJS script
+ * evaluated in the thread, not a module file: a thread loading ES modules runs the parent's
+ * module hooks first (under a test runner that took ~0.4 s per thread instead of ~20 ms).
+ */
+const threadScript = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const connection = new Database(workerData.filename);
+const checkpoint = () => {
+  try {
+    connection.pragma("wal_checkpoint(PASSIVE)");
+  } catch {
+    // A busy or closing database: the next tick tries again; the writer's own bound still holds.
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.postMessage("ready");
+parentPort.on("message", (message) => {
+  if (message !== "close") return;
+  clearInterval(timer);
+  checkpoint();
+  connection.close();
+  parentPort.close();
+});
+`;
+
+const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+
 /** Starts checkpointing `filename` (a WAL database) every `intervalMs` on a thread of its own. */
 export const startWalCheckpointer = (filename: string, intervalMs: number): WalCheckpointer => {
-  const worker = new Worker(new URL("./walCheckpointThread.js", import.meta.url), { workerData: { filename, intervalMs } });
+  const worker = new Worker(threadScript, { eval: true, execArgv: [], workerData: { filename, intervalMs, driver } });
   // Never what keeps a process alive; a failing thread only costs the checkpoints (the writer's bound still holds).
   worker.unref();
   const ready = new Promise<void>((resolve, reject) => {
