@@ -5,6 +5,7 @@
  */
 import { Effect, ParseResult, Schema } from "effect";
 import { ValidationFailed, type FieldError } from "../../core/kernel/Errors.js";
+import { fastEncoder } from "../../core/kernel/FastEncoder.js";
 
 /** Which part of the request is decoded; decides 400 versus 422. */
 export type RequestPart = "params" | "query" | "body";
@@ -33,6 +34,11 @@ export const decodeRequestPart = <A, I>(
     ),
   );
 
-/** Encodes a response body with its schema; a mismatch is a bug in the handler, so it dies. */
-export const encodeResponseBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<I> =>
-  Schema.encodeUnknown(schema)(body).pipe(Effect.orDie);
+/**
+ * Encodes a response body with its schema; a mismatch is a bug in the handler, so it dies. The
+ * compiled encoder answers valid bodies; anything else goes through Schema for its verdict.
+ */
+export const encodeResponseBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<I> => {
+  const encoded = fastEncoder(schema)(body);
+  return encoded !== undefined ? Effect.succeed(encoded) : Schema.encodeUnknown(schema)(body).pipe(Effect.orDie);
+};

@@ -18,7 +18,10 @@ export const isCurrency = (code: string): boolean =>
 
 /** An ISO 4217 currency code such as "EUR" (uppercase, known to Intl). */
 export const Currency = Schema.String.pipe(
-  Schema.filter((code) => isCurrency(code) || `expected an ISO 4217 currency code, got ${JSON.stringify(code)}`),
+  Schema.filter((code) => isCurrency(code) || `expected an ISO 4217 currency code, got ${JSON.stringify(code)}`, {
+    // Property tests draw real codes (random strings would almost never be one).
+    arbitrary: () => (fc) => fc.constantFrom(...(knownCurrencies === null ? ["EUR", "USD", "JPY"] : [...knownCurrencies])),
+  }),
 );
 export type Currency = typeof Currency.Type;
 

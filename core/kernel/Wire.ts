@@ -6,6 +6,7 @@
  * with the record's `fields`, never from a hand-written copy.
  */
 import { Schema } from "effect";
+import { fastEncoder } from "./FastEncoder.js";
 import { recordFields, type RecordSchema, type SnakeCase } from "./RecordFields.js";
 
 /** A value as it travels: a Date becomes its ISO text. */
@@ -41,7 +42,11 @@ const encoders = new WeakMap<object, (value: unknown) => unknown>();
 export const toWire = <S extends RecordSchema>(record: S, value: Schema.Schema.Type<S>): WireOf<Schema.Schema.Type<S>> => {
   let encode = encoders.get(record);
   if (encode === undefined) {
-    encode = Schema.encodeSync(wireShape(record) as Schema.Schema<unknown, unknown>);
+    const shape = wireShape(record) as Schema.Schema<unknown, unknown>;
+    const fast = fastEncoder(shape);
+    const bySchema = Schema.encodeSync(shape);
+    // The compiled encoder answers valid records; Schema gives its own answer (and error) otherwise.
+    encode = (value) => fast(value) ?? bySchema(value);
     encoders.set(record, encode);
   }
   return encode(value) as WireOf<Schema.Schema.Type<S>>;

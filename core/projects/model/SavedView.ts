@@ -5,7 +5,10 @@ import { TaskStatus } from "./Task.js";
 import { ProjectId, SavedViewId, WorkspaceId } from "./Ids.js";
 
 const Uuid = Schema.String.pipe(
-  Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID"),
+  Schema.filter((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || "must be a UUID", {
+    // Property tests draw UUIDs (random strings would almost never be one).
+    arbitrary: () => (fc) => fc.uuid(),
+  }),
 );
 
 /** What a view keeps of the list: statuses, an assignee (null: unassigned), a field's value. */

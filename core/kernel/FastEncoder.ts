@@ -1,0 +1,212 @@
+/**
+ * Schema encoding without the parser's bookkeeping, for the shapes responses and events are made
+ * of. `Schema.encode` walks a value through ParseResult (an Either per node, issue trees kept
+ * for errors that never come): encoding a page of 50 activity events was ~13% of that route's
+ * CPU. `fastEncoder(schema)` compiles the schema's AST once into plain functions for structs
+ * (with key renames), arrays, literals, string/number/boolean, nullable and literal unions,
+ * refinements (their filters still run) and synchronous transformations and declarations (their
+ * own encode functions run); any other node is encoded by Schema itself.
+ *
+ * It answers exactly what `Schema.encodeUnknownEither(schema)` answers for a value the schema
+ * accepts, key order included; for a value it is not sure of (anything Schema would reject) it
+ * answers `undefined`, and the caller encodes with Schema to get Schema's own answer and error.
+ * test/kernel/fast-encoder.test.ts holds it against Schema on every route's response schema.
+ */
+import { Either, Option, ParseResult, Schema, SchemaAST } from "effect";
+
+/** A compiled encoder: the encoded value, or `unsure` when Schema must decide. */
+type Encode = (input: unknown) => unknown;
+
+/** Marks "not encoded here": the value may be invalid, or the node is one this file leaves to Schema. */
+const unsure: unique symbol = Symbol("unsure");
+
+const options = SchemaAST.defaultParseOption;
+
+/** Schema's own encoder for a node this file does not compile. */
+const bySchema = (ast: SchemaAST.AST): Encode => {
+  const encode = ParseResult.encodeUnknownEither(Schema.make(ast));
+  return (input) => {
+    const result = encode(input);
+    return Either.isRight(result) ? result.right : unsure;
+  };
+};
+
+/** The value of a synchronous ParseResult (an Either), or `unsure`. */
+const settled = (result: unknown): unknown =>
+  Either.isEither(result) && Either.isRight(result) ? result.right : unsure;
+
+const compiled = new WeakMap<SchemaAST.AST, Encode>();
+
+/** Compiles `ast` (memoized; a shared sub-schema compiles once). */
+const compile = (ast: SchemaAST.AST): Encode => {
+  let encode = compiled.get(ast);
+  if (encode === undefined) {
+    encode = build(ast);
+    compiled.set(ast, encode);
+  }
+  return encode;
+};
+
+const isNullish = (ast: SchemaAST.AST): boolean =>
+  (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword";
+
+const build = (ast: SchemaAST.AST): Encode => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return (input) => (typeof input === "string" ? input : unsure);
+    case "NumberKeyword":
+      return (input) => (typeof input === "number" ? input : unsure);
+    case "BooleanKeyword":
+      return (input) => (typeof input === "boolean" ? input : unsure);
+    case "UndefinedKeyword":
+      return (input) => (input === undefined ? input : unsure);
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return (input) => input;
+    case "Literal": {
+      const literal = ast.literal;
+      return (input) => (input === literal ? input : unsure);
+    }
+    case "Refinement": {
+      // Schema checks the whole type side, then encodes the refined schema; the filter sees a value its `from` accepts.
+      const from = compile(ast.from);
+      return (input) => {
+        const encoded = from(input);
+        if (encoded === unsure) return unsure;
+        return Option.isNone(ast.filter(input, options, ast)) ? encoded : unsure;
+      };
+    }
+    case "Union":
+      return union(ast);
+    case "TupleType":
+      return array(ast);
+    case "TypeLiteral":
+      return struct(ast);
+    case "Transformation":
+      return transformation(ast);
+    case "Declaration": {
+      if (ast.typeParameters.length > 0) return bySchema(ast);
+      const encode = ast.encodeUnknown();
+      return (input) => settled(encode(input, options, ast));
+    }
+    default:
+      return bySchema(ast);
+  }
+};
+
+/**
+ * Unions whose members can never both accept a value: a nullable (`NullOr`, `UndefinedOr`) or
+ * literals only. Others are left to Schema, whose search for the member may differ from "the first
+ * that accepts".
+ */
+const union = (ast: SchemaAST.Union): Encode => {
+  const members = ast.types;
+  if (members.every((member) => member._tag === "Literal")) {
+    const literals = new Set(members.map((member) => (member as SchemaAST.Literal).literal));
+    return (input) => (literals.has(input as SchemaAST.LiteralValue) ? input : unsure);
+  }
+  const nullish = members.filter(isNullish);
+  const others = members.filter((member) => !isNullish(member));
+  if (nullish.length === 0 || others.length !== 1) return bySchema(ast);
+  const nullishEncoders = nullish.map(compile);
+  const value = compile(others[0]!);
+  return (input) => {
+    if (input === null || input === undefined) {
+      for (const encode of nullishEncoders) {
+        const encoded = encode(input);
+        if (encoded !== unsure) return encoded;
+      }
+    }
+    // The other member may be nullable itself (`optional(NullOr(X))` nests a union).
+    return value(input);
+  };
+};
+
+/** Arrays (`Schema.Array`): a rest element and nothing else. */
+const array = (ast: SchemaAST.TupleType): Encode => {
+  if (ast.elements.length > 0 || ast.rest.length !== 1) return bySchema(ast);
+  const item = compile(ast.rest[0]!.type);
+  return (input) => {
+    if (!Array.isArray(input)) return unsure;
+    const output = new Array<unknown>(input.length);
+    for (let i = 0; i < input.length; i++) {
+      const encoded = item(input[i]);
+      if (encoded === unsure) return unsure;
+      output[i] = encoded;
+    }
+    return output;
+  };
+};
+
+/** Structs without index signatures: the declared keys, in declaration order; excess keys are dropped (as Schema does). */
+const struct = (ast: SchemaAST.TypeLiteral): Encode => {
+  if (ast.indexSignatures.length > 0) return bySchema(ast);
+  const properties = ast.propertySignatures.map((property) => ({
+    name: property.name,
+    optional: property.isOptional,
+    encode: compile(property.type),
+  }));
+  return (input) => {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;
+    const source = input as Record<PropertyKey, unknown>;
+    const output: Record<PropertyKey, unknown> = {};
+    for (const property of properties) {
+      if (!Object.prototype.hasOwnProperty.call(source, property.name)) {
+        if (property.optional) continue;
+        return unsure;
+      }
+      const encoded = property.encode(source[property.name]);
+      if (encoded === unsure) return unsure;
+      output[property.name] = encoded;
+    }
+    return output;
+  };
+};
+
+/**
+ * A transformation encodes in three steps, as Schema does: check the value against the type side
+ * (`to`), transform it back, encode the result with the encoded side (`from`).
+ */
+const transformation = (ast: SchemaAST.Transformation): Encode => {
+  const to = compile(ast.to);
+  const from = compile(ast.from);
+  const step = ast.transformation;
+  switch (step._tag) {
+    case "FinalTransformation":
+      return (input) => {
+        const checked = to(input);
+        if (checked === unsure) return unsure;
+        const transformed = settled(step.encode(checked, options, ast, input));
+        return transformed === unsure ? unsure : from(transformed);
+      };
+    case "TypeLiteralTransformation": {
+      const renames = step.propertySignatureTransformations;
+      return (input) => {
+        const checked = to(input);
+        if (checked === unsure) return unsure;
+        // `to` answered a fresh object: rename its keys in place, as Schema does.
+        const record = checked as Record<PropertyKey, unknown>;
+        for (const rename of renames) {
+          const value = rename.encode(Object.prototype.hasOwnProperty.call(record, rename.to) ? Option.some(record[rename.to]) : Option.none());
+          delete record[rename.to];
+          if (Option.isSome(value)) record[rename.from] = value.value;
+        }
+        return from(record);
+      };
+    }
+    default:
+      return bySchema(ast);
+  }
+};
+
+/**
+ * The encoder of `schema`: the encoded value, or `undefined` when the value must go through
+ * `Schema.encode` (which then answers its own result or error). Compiled once per schema.
+ */
+export const fastEncoder = <A, I>(schema: Schema.Schema<A, I, never>): ((value: unknown) => I | undefined) => {
+  const encode = compile(schema.ast);
+  return (value) => {
+    const encoded = encode(value);
+    return encoded === unsure ? undefined : (encoded as I);
+  };
+};

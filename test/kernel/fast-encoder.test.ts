@@ -1,0 +1,86 @@
+/**
+ * The compiled encoder (core/kernel/FastEncoder.ts) answers exactly what Schema answers: on every
+ * response schema of every reference route, for generated valid values, the same encoded value
+ * with the same key order; for values Schema rejects, no answer (the caller then asks Schema).
+ */
+import "reflect-metadata";
+import { Arbitrary, Either, FastCheck, Schema } from "effect";
+import t from "tap";
+import { fastEncoder } from "../../core/kernel/FastEncoder.js";
+import { loadConfig } from "../../hosts/Config.js";
+import { referenceModules } from "../../hosts/modules/index.js";
+
+const routes = referenceModules(loadConfig({ DATA_DIR: "/tmp/domainkit-fast-encoder-test" })).modules.flatMap((module) => module.routes ?? []);
+const responseSchemas = routes.flatMap((route) =>
+  Object.entries(route.responses).flatMap(([status, schema]) => (schema === null ? [] : [{ name: `${route.operationId} ${status}`, schema }])),
+);
+
+t.test("every reference route's response schemas are covered", async (t) => {
+  t.ok(routes.length > 150, `${routes.length} routes`);
+  t.ok(responseSchemas.length > 100, `${responseSchemas.length} response schemas`);
+});
+
+t.test("on valid values the compiled encoder answers what Schema.encode answers, key order included", async (t) => {
+  let checked = 0;
+  for (const { name, schema } of responseSchemas) {
+    const encode = fastEncoder(schema);
+    const bySchema = Schema.encodeUnknownEither(schema);
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(schema), (value) => {
+        const expected = bySchema(value);
+        if (Either.isLeft(expected)) return encode(value) === undefined;
+        return JSON.stringify(encode(value)) === JSON.stringify(expected.right);
+      }),
+      { numRuns: 25, seed: 12 },
+    );
+    checked += 1;
+  }
+  t.equal(checked, responseSchemas.length, "each schema held against Schema");
+});
+
+const Item = Schema.Struct({
+  id: Schema.String.pipe(Schema.minLength(2)),
+  status: Schema.Literal("open", "closed"),
+  closedAt: Schema.NullOr(Schema.Date).pipe(Schema.propertySignature, Schema.fromKey("closed_at")),
+  note: Schema.optional(Schema.String),
+});
+const Page = Schema.Struct({ data: Schema.Array(Item), next_cursor: Schema.NullOr(Schema.String) });
+
+t.test("a valid page is encoded: keys renamed, dates as ISO text, excess keys dropped, optional keys kept only when present", async (t) => {
+  const at = new Date("2026-11-26T10:00:00.000Z");
+  const page = {
+    data: [
+      { id: "a1", status: "closed", closedAt: at, note: "n", extra: "dropped" },
+      { id: "b2", status: "open", closedAt: null },
+    ],
+    next_cursor: null,
+  };
+  const encoded = fastEncoder(Page)(page);
+  t.same(encoded, Schema.encodeSync(Page)(page as never));
+  t.equal(JSON.stringify(encoded), JSON.stringify(Schema.encodeSync(Page)(page as never)));
+  t.same(encoded, {
+    data: [
+      { id: "a1", status: "closed", note: "n", closed_at: "2026-11-26T10:00:00.000Z" },
+      { id: "b2", status: "open", closed_at: null },
+    ],
+    next_cursor: null,
+  });
+});
+
+t.test("values Schema rejects get no answer, so Schema decides", async (t) => {
+  const encode = fastEncoder(Page);
+  const valid = { id: "a1", status: "open", closedAt: null };
+  const cases: Record<string, unknown> = {
+    "a failing refinement": { data: [{ ...valid, id: "a" }], next_cursor: null },
+    "a literal outside the union": { data: [{ ...valid, status: "gone" }], next_cursor: null },
+    "an invalid date": { data: [{ ...valid, closedAt: new Date(Number.NaN) }], next_cursor: null },
+    "a missing key": { data: [{ id: "a1", status: "open" }], next_cursor: null },
+    "not an array": { data: {}, next_cursor: null },
+    "a wrong primitive": { data: [], next_cursor: 7 },
+    "not an object": "page",
+  };
+  for (const [name, value] of Object.entries(cases)) {
+    t.ok(Either.isLeft(Schema.encodeUnknownEither(Page)(value)), `Schema rejects ${name}`);
+    t.equal(encode(value), undefined, `no answer for ${name}`);
+  }
+});
