@@ -7,7 +7,7 @@
  * idempotency path can store and replay them; server errors and defects stay failures, which
  * releases an idempotency key instead of storing the failure.
  */
-import { Cause, Effect, Exit, Option, type Tracer } from "effect";
+import { Cause, Effect, Exit, Option, type Fiber, type Tracer } from "effect";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { CurrentPrincipal } from "../../ports/Principal.js";
@@ -37,6 +37,8 @@ export interface HostRuntime {
     effect: Effect.Effect<A, E, any>,
     options?: { readonly signal?: AbortSignal | undefined },
   ): Promise<Exit.Exit<A, unknown>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  runFork<A, E>(effect: Effect.Effect<A, E, any>): Fiber.RuntimeFiber<A, unknown>;
 }
 
 /** What the route machinery needs from the host for each request. */
@@ -109,18 +111,22 @@ export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<Store
   // Tracing (adapters/observability/Tracing.ts): only when spans are exported, run under the request's span.
   const tracing = ctx.state.effectTracing as { readonly tracer: Tracer.Tracer; readonly parent: Tracer.AnySpan } | undefined;
   const provided = tracing === undefined ? withPrincipal : Effect.withTracer(Effect.withParentSpan(withPrincipal, tracing.parent), tracing.tracer);
-  const abandoned = new AbortController();
+  // The fiber is interrupted directly when the connection closes first (no AbortController per request).
+  const fiber = runtime.runFork(provided);
+  let abandoned = false;
   const onClose = (): void => {
-    if (!ctx.res.writableFinished) abandoned.abort();
+    if (ctx.res.writableFinished) return;
+    abandoned = true;
+    fiber.unsafeInterruptAsFork(fiber.id());
   };
   ctx.res.once("close", onClose);
   let exit: Exit.Exit<StoredResponse, unknown>;
   try {
-    exit = await runtime.runPromiseExit(provided, { signal: abandoned.signal });
+    exit = await new Promise<Exit.Exit<StoredResponse, unknown>>((resolve) => fiber.addObserver(resolve));
   } finally {
     ctx.res.off("close", onClose);
   }
-  if (abandoned.signal.aborted && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
+  if (abandoned && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
     logger?.warn({ request_id: ctx.state.requestId }, "connection closed before the answer; handler interrupted");
     return;
   }

@@ -12,7 +12,8 @@ import { requestIdOf } from "../koa/RequestId.js";
 /** Middleware: adds `request_id` (and `trace_id`) to problem+json bodies; mount right after the request id. */
 export const problemIds = (): Middleware => async (ctx, next) => {
   await next();
-  if (ctx.response.type !== problemContentType) return;
+  // Problems are 4xx and 5xx answers: a success is passed without parsing its Content-Type.
+  if (ctx.status < 400 || ctx.response.type !== problemContentType) return;
   const body = ctx.body as unknown;
   if (typeof body !== "object" || body === null || Buffer.isBuffer(body) || Array.isArray(body) || typeof (body as { pipe?: unknown }).pipe === "function") return;
   const traceId = typeof ctx.state.traceId === "string" ? ctx.state.traceId : undefined;
@@ -23,9 +24,6 @@ export const problemIds = (): Middleware => async (ctx, next) => {
 /** Runs `middlewares` in order as one middleware (undefined entries are left out). */
 export const chain = (...middlewares: ReadonlyArray<Middleware | undefined>): Middleware => {
   const present = middlewares.filter((m): m is Middleware => m !== undefined);
-  if (present.length === 1) return present[0]!;
-  return (ctx, next) => {
-    const dispatch = (i: number): Promise<unknown> => (i === present.length ? next() : Promise.resolve(present[i]!(ctx, () => dispatch(i + 1))));
-    return dispatch(0);
-  };
+  // Folded from the last: each middleware's `next` calls the one after it (no promise per step).
+  return present.reduceRight<Middleware>((rest, middleware) => (ctx, next) => middleware(ctx, () => rest(ctx, next)), (_ctx, next) => next());
 };
