@@ -48,18 +48,18 @@ export const updateTask = (
 ): Effect.Effect<Task, UpdateTaskError, TaskServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
-    const { access } = yield* taskAccess(userId, taskId);
-    yield* requireRight(access, "edit_tasks");
-    if (expectedVersion === undefined) {
-      return yield* Effect.fail(new PreconditionRequired({ detail: "PATCH /v1/tasks/:id requires If-Match with the task version." }));
-    }
-    const title = patch.title === undefined ? undefined : yield* validTitle(patch.title);
-    const assigneeId = patch.assigneeId === undefined ? undefined : yield* validAssignee(access.project.id, patch.assigneeId);
     const repo = yield* TasksRepository;
+    // One read of the task serves the access check and the version check: both run in the
+    // transaction, in the order the specification gives (404, 403, 428, 422, 412, 409).
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const loaded = yield* repo.findTask(taskId);
-        const current = loaded === null ? yield* staleWrite("task", Effect.succeed(undefined)) : loaded;
+        const { task: current, access } = yield* taskAccess(userId, taskId);
+        yield* requireRight(access, "edit_tasks");
+        if (expectedVersion === undefined) {
+          return yield* Effect.fail(new PreconditionRequired({ detail: "PATCH /v1/tasks/:id requires If-Match with the task version." }));
+        }
+        const title = patch.title === undefined ? undefined : yield* validTitle(patch.title);
+        const assigneeId = patch.assigneeId === undefined ? undefined : yield* validAssignee(access.project.id, patch.assigneeId);
         yield* expectVersion(current, expectedVersion);
         if (current.deletedAt !== null) {
           return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
