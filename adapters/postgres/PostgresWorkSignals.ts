@@ -1,9 +1,9 @@
 /**
  * WorkSignals on Postgres: `notify` is one `pg_notify` per transaction (Postgres delivers it only
  * on commit, to every process); for "outbox" the database sends it itself (the outbox's insert
- * trigger, kernel migration 3), so an append costs no extra round trip. The worker loops of a process share one LISTEN connection,
- * held while at least one of them listens, which fans each notice out through the in-process
- * signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
+ * trigger, kernel migration 3), so an append costs no extra round trip. The worker loops of a
+ * process share one LISTEN connection, held while at least one of them listens, which fans each
+ * notice out through the in-process signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
  */
 import { Effect } from "effect";
 import { sql, type Kysely } from "kysely";

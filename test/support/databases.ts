@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import tap from "tap";
-import { migrate, type ModuleMigrations } from "../../adapters/sql/Migrations.js";
+import { migrate, migrationLabel, type ModuleMigrations } from "../../adapters/sql/Migrations.js";
 import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { paymentsModule } from "../../hosts/modules/paymentsModule.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -80,7 +80,7 @@ export const createTestSqliteFile = (t: HasTeardown): string => {
 };
 
 /** The label `migrate` reports for each kernel migration, in version order. */
-export const kernelMigrationLabels = kernelMigrations.map((m) => `kernel/${String(m.version).padStart(4, "0")}_${m.name}`);
+export const kernelMigrationLabels = kernelMigrations.map((m) => migrationLabel("kernel", m));
 
 /** The modules whose tables a test database gets by default: those of the reference server. */
 export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, paymentsModule];
