@@ -60,17 +60,15 @@ export const projectAccess = (
   userId: string,
   projectId: ProjectId,
   resource = "project",
-): Effect.Effect<ProjectAccess, NotFound, WorkspacesRepository | ProjectsRepository> =>
+): Effect.Effect<ProjectAccess, NotFound, ProjectsRepository> =>
   Effect.gen(function* () {
-    const projects = yield* ProjectsRepository;
-    const project = yield* projects.findProject(projectId);
-    if (project === null) return yield* Effect.fail(notFound(resource));
-    const member = yield* (yield* WorkspacesRepository).findMember(project.workspaceId, userId);
-    if (member === null) return yield* Effect.fail(notFound(resource));
-    if (member.role === "owner") return { project, workspaceRole: member.role, role: "admin" as const };
-    const projectMember = yield* projects.findMember(projectId, userId);
-    if (projectMember === null) return yield* Effect.fail(notFound(resource));
-    return { project, workspaceRole: member.role, role: projectMember.role };
+    // The project and both memberships in one read (one statement on SQL).
+    const found = yield* (yield* ProjectsRepository).findProjectWithRoles(projectId, userId);
+    if (found === null || found.workspaceRole === null) return yield* Effect.fail(notFound(resource));
+    const { project, workspaceRole } = found;
+    if (workspaceRole === "owner") return { project, workspaceRole, role: "admin" as const };
+    if (found.projectRole === null) return yield* Effect.fail(notFound(resource));
+    return { project, workspaceRole, role: found.projectRole };
   });
 
 /** Fails Forbidden unless the access allows `right`. */

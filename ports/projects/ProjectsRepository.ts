@@ -4,11 +4,24 @@ import type { MembershipAudit } from "../../core/projects/model/MembershipAudit.
 import type { Project } from "../../core/projects/model/Project.js";
 import type { ProjectMember } from "../../core/projects/model/ProjectMember.js";
 import type { ProjectId } from "../../core/projects/model/Ids.js";
+import type { ProjectRole, WorkspaceRole } from "../../core/projects/model/Roles.js";
+
+/** A project with the roles one user holds on it and on its workspace (null: no membership). */
+export interface ProjectWithRoles {
+  readonly project: Project;
+  readonly workspaceRole: WorkspaceRole | null;
+  readonly projectRole: ProjectRole | null;
+}
 
 /** The project repository. */
 export interface ProjectsRepository {
   readonly insertProject: (project: Project) => Effect.Effect<void>;
   readonly findProject: (id: string) => Effect.Effect<Project | null>;
+  /**
+   * The project and `userId`'s workspace and project memberships of it, read together (one
+   * statement on SQL: every access check of the module starts here); null for an unknown project.
+   */
+  readonly findProjectWithRoles: (projectId: string, userId: string) => Effect.Effect<ProjectWithRoles | null>;
   /** Adds the member or changes its role; answers which of the two happened. */
   readonly upsertMember: (member: ProjectMember) => Effect.Effect<"created" | "updated">;
   readonly findMember: (projectId: string, userId: string) => Effect.Effect<ProjectMember | null>;

@@ -9,6 +9,7 @@ import type { Project } from "../../../core/projects/model/Project.js";
 import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectRole } from "../../../core/projects/model/Roles.js";
 import { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
+import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { joinProject, projectRecord, seedProject, uid, type SeedPorts } from "./fixtures.js";
 import { MembershipAuditId } from "../../../core/projects/model/Ids.js";
@@ -37,6 +38,24 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
       const project = await run(seedProject(1));
       t.same(await run(projects((r) => r.findProject(project.id))), projectRecord(uid("ws", 1), uid("prj", 1)));
       t.equal(await run(projects((r) => r.findProject(uid("prj", 2)))), null);
+    },
+  },
+  {
+    name: "projects: findProjectWithRoles reads the project with the caller's workspace and project roles, and only the caller's",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const sibling = await run(seedProject(1, 2));
+      const elsewhere = await run(seedProject(2, 3));
+      await run(upsert(member(project, "user-1", "commenter")));
+      await run(upsert(member(sibling, "user-2", "admin")));
+      await run(Effect.flatMap(WorkspacesRepository, (w) => w.upsertMember({ workspaceId: elsewhere.workspaceId, userId: "user-3", role: "owner", createdAt: T0 })));
+      const withRoles = (projectId: string, userId: string) => run(projects((r) => r.findProjectWithRoles(projectId, userId)));
+      t.same(await withRoles(project.id, "user-1"), { project, workspaceRole: "member", projectRole: "commenter" }, "a project member");
+      t.same(await withRoles(sibling.id, "user-1"), { project: sibling, workspaceRole: "member", projectRole: null }, "a workspace member outside the project");
+      t.same(await withRoles(project.id, "user-2"), { project, workspaceRole: "member", projectRole: null }, "another project's role does not count here");
+      t.same(await withRoles(elsewhere.id, "user-1"), { project: elsewhere, workspaceRole: null, projectRole: null }, "another workspace: no role");
+      t.same(await withRoles(elsewhere.id, "user-3"), { project: elsewhere, workspaceRole: "owner", projectRole: null }, "an owner without a project membership");
+      t.equal(await withRoles(uid("prj", 9), "user-1"), null, "an unknown project");
     },
   },
   {
