@@ -56,6 +56,32 @@ const upsertManyPostgres = async (ex: Executor, docs: ReadonlyArray<SearchDocume
     WHERE pm_search_docs.version < excluded.version`.execute(ex);
 };
 
+/** Documents per statement on SQLite (7 parameters each, far below its 32,766). */
+const sqliteDocsPerStatement = 500;
+
+/**
+ * Several documents of distinct ids on SQLite in three statements per 500 (not three or four per
+ * document): one upsert that keeps a newer stored version and answers the rows it wrote, then
+ * their full-text rows replaced (a document's kind, tenant, project and task never change).
+ */
+const upsertManySqlite = async (ex: Executor, docs: ReadonlyArray<SearchDocument>): Promise<void> => {
+  for (let from = 0; from < docs.length; from += sqliteDocsPerStatement) {
+    const rows = docs
+      .slice(from, from + sqliteDocsPerStatement)
+      .map((doc) => sql`(${doc.id}, ${doc.kind}, ${doc.workspaceId}, ${doc.projectId}, ${doc.taskId}, ${doc.text}, ${doc.version})`);
+    const written = await sql<{ rid: number | bigint; body: string }>`
+      INSERT INTO pm_search_docs (id, kind, workspace_id, project_id, task_id, body, version)
+      VALUES ${sql.join(rows)}
+      ON CONFLICT (id) DO UPDATE SET body = excluded.body, version = excluded.version
+      WHERE pm_search_docs.version < excluded.version
+      RETURNING rid, body`.execute(ex);
+    if (written.rows.length === 0) continue;
+    const rids = written.rows.map((row) => toNumber(row.rid));
+    await sql`DELETE FROM pm_search_fts WHERE rowid IN (${sql.join(rids)})`.execute(ex);
+    await sql`INSERT INTO pm_search_fts (rowid, body) VALUES ${sql.join(written.rows.map((row, i) => sql`(${rids[i]}, ${row.body})`))}`.execute(ex);
+  }
+};
+
 /** Builds the search index over `db`. */
 export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
   const hits = rowCodec(SearchHit, featuresFor(db));
@@ -69,9 +95,7 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
       ? Effect.void
       : runQuery(db, async (ex) => {
           if (new Set(docs.map((doc) => doc.id)).size !== docs.length) throw new Error("SearchIndex.upsertMany: document ids must be distinct");
-          if (db.dialect === "postgres") return upsertManyPostgres(ex, docs);
-          // SQLite runs in process: a statement per document costs no round trip.
-          for (const doc of docs) await upsertSqlite(ex, doc);
+          return db.dialect === "postgres" ? upsertManyPostgres(ex, docs) : upsertManySqlite(ex, docs);
         }).pipe(withSpan("SearchIndex.upsertMany")),
   search: ({ terms, projectIds, beforeId, limit }) =>
     projectIds.length === 0 || terms.length === 0

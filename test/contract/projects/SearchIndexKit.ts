@@ -91,6 +91,28 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
     },
   },
   {
+    name: "search: upsertMany (when offered) indexes every document of a batch larger than one statement holds, and replaces them all again",
+    run: async (t, run) => {
+      const { a } = await run(seed);
+      const upsertMany = (await run(SearchIndex)).upsertMany;
+      if (upsertMany === undefined) {
+        t.equal(typeof upsertMany, "undefined", "the adapter indexes document by document");
+        return;
+      }
+      const count = 1_201;
+      const batch = (word: string, version: number) =>
+        Array.from({ length: count }, (_, i) => searchDocument(a, i + 1, 1, `${word}${i + 1}x`, version));
+      await run(upsertMany(batch("first", 1)));
+      const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
+      for (const n of [1, 500, 501, 1_000, 1_001, count]) t.same(ids(await search(`first${n}x`)), [uid("doc", n)], `document ${n} is indexed`);
+      await run(upsertMany(batch("second", 2)));
+      for (const n of [1, 501, count]) {
+        t.same(ids(await search(`second${n}x`)), [uid("doc", n)], `document ${n} has its new text`);
+        t.same(ids(await search(`first${n}x`)), [], `document ${n} lost its old words`);
+      }
+    },
+  },
+  {
     name: "search: only the given projects and live tasks, strictly before the cursor, filtered before the limit",
     run: async (t, run) => {
       const { a, b } = await run(seed);
