@@ -140,7 +140,7 @@ const array = (ast: SchemaAST.TupleType): Encode => {
 
 /** Structs without index signatures: the declared keys, in declaration order; excess keys are dropped (as Schema does). */
 const struct = (ast: SchemaAST.TypeLiteral): Encode => {
-  if (ast.indexSignatures.length > 0) return bySchema(ast);
+  if (ast.indexSignatures.length > 0) return ast.propertySignatures.length === 0 ? stringRecord(ast) : bySchema(ast);
   const properties = ast.propertySignatures.map((property) => ({
     name: property.name,
     optional: property.isOptional,
@@ -164,6 +164,52 @@ const struct = (ast: SchemaAST.TypeLiteral): Encode => {
 };
 
 /**
+ * Records keyed by plain strings (`Schema.Record({ key: Schema.String, value })`, e.g. a JSON
+ * object of event data): every own key, in the input's order, with its value encoded. An input
+ * with symbol keys is left to Schema.
+ */
+const stringRecord = (ast: SchemaAST.TypeLiteral): Encode => {
+  const [signature, ...others] = ast.indexSignatures;
+  if (signature === undefined || others.length > 0 || signature.parameter._tag !== "StringKeyword") return bySchema(ast);
+  const value = compile(signature.type);
+  return (input) => {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;
+    if (Object.getOwnPropertySymbols(input).length > 0) return unsure;
+    const source = input as Record<string, unknown>;
+    const output: Record<string, unknown> = {};
+    for (const key of Object.keys(source)) {
+      const encoded = value(source[key]);
+      if (encoded === unsure) return unsure;
+      output[key] = encoded;
+    }
+    return output;
+  };
+};
+
+/**
+ * The renamed keys when a struct's renames can be applied to a fresh object instead of deleting
+ * keys one by one (deleting makes every object a slow dictionary): string keys, each renamed key
+ * read once and no new name read by a later rename, and an encoded side that is a plain struct,
+ * which reads its keys by name, so the intermediate object's key order cannot show. Otherwise
+ * undefined, and the renames run in place, in Schema's order.
+ */
+const plainRenames = (
+  renames: ReadonlyArray<SchemaAST.PropertySignatureTransformation>,
+  encodedSide: SchemaAST.AST,
+): ReadonlySet<string> | undefined => {
+  if (encodedSide._tag !== "TypeLiteral" || encodedSide.indexSignatures.length > 0) return undefined;
+  const read = new Set<string>();
+  const written = new Set<string>();
+  for (const rename of renames) {
+    if (typeof rename.to !== "string" || typeof rename.from !== "string") return undefined;
+    if (read.has(rename.to) || written.has(rename.to)) return undefined;
+    read.add(rename.to);
+    written.add(rename.from);
+  }
+  return read;
+};
+
+/**
  * A transformation encodes in three steps, as Schema does: check the value against the type side
  * (`to`), transform it back, encode the result with the encoded side (`from`).
  */
@@ -181,6 +227,22 @@ const transformation = (ast: SchemaAST.Transformation): Encode => {
       };
     case "TypeLiteralTransformation": {
       const renames = step.propertySignatureTransformations;
+      const renamed = plainRenames(renames, ast.from);
+      if (renamed !== undefined) {
+        return (input) => {
+          const checked = to(input);
+          if (checked === unsure) return unsure;
+          const record = checked as Record<string, unknown>;
+          const output: Record<string, unknown> = {};
+          for (const key of Object.keys(record)) if (!renamed.has(key)) output[key] = record[key];
+          for (const rename of renames) {
+            const key = rename.to as string;
+            const value = rename.encode(Object.prototype.hasOwnProperty.call(record, key) ? Option.some(record[key]) : Option.none());
+            if (Option.isSome(value)) output[rename.from as string] = value.value;
+          }
+          return from(output);
+        };
+      }
       return (input) => {
         const checked = to(input);
         if (checked === unsure) return unsure;

@@ -84,3 +84,33 @@ t.test("values Schema rejects get no answer, so Schema decides", async (t) => {
     t.equal(encode(value), undefined, `no answer for ${name}`);
   }
 });
+
+t.test("a string-keyed record is encoded key by key in the input's order; symbol keys and invalid values are left to Schema", async (t) => {
+  const Data = Schema.Record({ key: Schema.String, value: Schema.NullOr(Schema.Date) });
+  const encode = fastEncoder(Data);
+  const at = new Date("2026-11-26T10:00:00.000Z");
+  const value = { zeta: at, alpha: null, "1": at };
+  t.equal(JSON.stringify(encode(value)), JSON.stringify(Schema.encodeSync(Data)(value)), "what Schema answers, key order included");
+  t.same(encode(value), { "1": "2026-11-26T10:00:00.000Z", zeta: "2026-11-26T10:00:00.000Z", alpha: null });
+  t.equal(encode({ [Symbol("s")]: at, a: at }), undefined, "a symbol key: Schema decides");
+  t.equal(encode({ a: "not a date" }), undefined, "an invalid value: no answer");
+  t.equal(encode([at]), undefined, "an array: no answer");
+});
+
+t.test("renamed keys give Schema's answer on the fresh-object path and on the in-place path (a rename reading another's new name)", async (t) => {
+  const Plain = Schema.Struct({
+    firstName: Schema.String.pipe(Schema.propertySignature, Schema.fromKey("first_name")),
+    lastName: Schema.optional(Schema.String).pipe(Schema.fromKey("last_name")),
+    age: Schema.Number,
+  });
+  for (const value of [{ firstName: "Ada", lastName: "Lovelace", age: 36 }, { firstName: "Ada", age: 36 }, { age: 36, firstName: "Ada", extra: 1 }]) {
+    t.equal(JSON.stringify(fastEncoder(Plain)(value)), JSON.stringify(Schema.encodeSync(Plain)(value as never)), `plain renames: ${JSON.stringify(value)}`);
+  }
+  // a -> b and b -> a: the second rename reads the name the first one wrote, so keys move in place.
+  const Swapped = Schema.rename(Schema.Struct({ a: Schema.String, b: Schema.Number }), { a: "b", b: "a" });
+  const swapped = { b: "text", a: 1 };
+  const expected = Schema.encodeUnknownEither(Swapped)(swapped);
+  const encoded = fastEncoder(Swapped)(swapped);
+  if (Either.isRight(expected)) t.equal(JSON.stringify(encoded), JSON.stringify(expected.right), "swapped keys as Schema swaps them");
+  else t.equal(encoded, undefined, "Schema refuses the swap, and so does the encoder");
+});
