@@ -16,6 +16,10 @@ export type Row = Readonly<Record<string, unknown>>;
 export interface RowCodec<T> {
   /** A stored row as the record (dies on a row that does not fit). */
   readonly fromRow: (row: Row) => T;
+  /** The same, reading each column as `<prefix><column>` (a record selected beside another under aliases). */
+  readonly fromPrefixedRow: (row: Row, prefix: string) => T;
+  /** The record's column names, in field order. */
+  readonly columns: ReadonlyArray<string>;
   /** The record as column values, keyed by column name. */
   readonly toRow: (record: T) => Record<string, unknown>;
 }
@@ -96,6 +100,12 @@ const compile = <T>(record: RecordSchema, f: DialectFeatures): RowCodec<T> => {
       for (const { field, read } of fields) out[field.key] = read(row[field.name]);
       return out as T;
     },
+    fromPrefixedRow: (row, prefix) => {
+      const out: Record<string, unknown> = {};
+      for (const { field, read } of fields) out[field.key] = read(row[prefix + field.name]);
+      return out as T;
+    },
+    columns: fields.map(({ field }) => field.name),
     toRow: (value) => {
       const source = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};

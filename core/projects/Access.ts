@@ -7,7 +7,7 @@
 import { Effect } from "effect";
 import { Forbidden, NotFound } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
-import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { ProjectsRepository, type ProjectWithRoles } from "../../ports/projects/ProjectsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import type { Project } from "./model/Project.js";
@@ -64,12 +64,20 @@ export const projectAccess = (
   Effect.gen(function* () {
     // The project and both memberships in one read (one statement on SQL).
     const found = yield* (yield* ProjectsRepository).findProjectWithRoles(projectId, userId);
-    if (found === null || found.workspaceRole === null) return yield* Effect.fail(notFound(resource));
-    const { project, workspaceRole } = found;
-    if (workspaceRole === "owner") return { project, workspaceRole, role: "admin" as const };
-    if (found.projectRole === null) return yield* Effect.fail(notFound(resource));
-    return { project, workspaceRole, role: found.projectRole };
+    const access = found === null ? null : accessFrom(found);
+    if (access === null) return yield* Effect.fail(notFound(resource));
+    return access;
   });
+
+/**
+ * The effective role from the two memberships: a workspace owner is admin everywhere; others
+ * need a project membership (a guest reaches only projects shared with it). Null: not visible.
+ */
+const accessFrom = ({ project, workspaceRole, projectRole }: ProjectWithRoles): ProjectAccess | null => {
+  if (workspaceRole === null) return null;
+  if (workspaceRole === "owner") return { project, workspaceRole, role: "admin" };
+  return projectRole === null ? null : { project, workspaceRole, role: projectRole };
+};
 
 /** Fails Forbidden unless the access allows `right`. */
 export const requireRight = (access: ProjectAccess, right: ProjectRight): Effect.Effect<void, Forbidden> =>
@@ -81,12 +89,14 @@ export const requireRight = (access: ProjectAccess, right: ProjectRight): Effect
 export const taskAccess = (
   userId: string,
   taskId: TaskId,
-): Effect.Effect<{ readonly task: Task; readonly access: ProjectAccess }, NotFound, WorkspacesRepository | ProjectsRepository | TasksRepository> =>
+): Effect.Effect<{ readonly task: Task; readonly access: ProjectAccess }, NotFound, TasksRepository> =>
   Effect.gen(function* () {
-    const task = yield* (yield* TasksRepository).findTask(taskId);
-    if (task === null) return yield* Effect.fail(notFound("task"));
-    const access = yield* projectAccess(userId, task.projectId, "task");
-    return { task, access };
+    // The task, its project and both memberships in one read (one statement on SQL).
+    const found = yield* (yield* TasksRepository).findTaskWithRoles(taskId, userId);
+    if (found === null) return yield* Effect.fail(notFound("task"));
+    const access = accessFrom(found);
+    if (access === null) return yield* Effect.fail(notFound("task"));
+    return { task: found.task, access };
   });
 
 /** Ids of every project the user can see: all projects of workspaces it owns, plus its memberships. */

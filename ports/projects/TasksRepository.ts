@@ -3,6 +3,7 @@ import { Context, Effect } from "effect";
 import type { Task } from "../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
 import type { TaskStatus } from "../../core/projects/model/Task.js";
+import type { ProjectWithRoles } from "./ProjectsRepository.js";
 
 /** A keyset position in a project's task list. */
 export interface RankKey {
@@ -52,6 +53,11 @@ export interface ActivityKey {
 export interface TasksRepository {
   readonly insertTask: (task: Task) => Effect.Effect<void>;
   readonly findTask: (id: string) => Effect.Effect<Task | null>;
+  /**
+   * The task, its project and `userId`'s workspace and project roles there, read together (one
+   * statement on SQL: every task command's access check starts here); null for an unknown task.
+   */
+  readonly findTaskWithRoles: (taskId: string, userId: string) => Effect.Effect<{ readonly task: Task } & ProjectWithRoles | null>;
   /**
    * Writes `task` only if the stored version is still `expectedVersion` (the database decides
    * the race: `WHERE id = ? AND version = ?`); false when it moved or the task is gone.

@@ -1,5 +1,5 @@
 /** The ProjectsRepository port over `pm_projects`, `pm_project_members` and `pm_membership_audit`. */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { MembershipAudit } from "../../../core/projects/model/MembershipAudit.js";
 import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
@@ -9,8 +9,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
-import { ProjectRole, WorkspaceRole } from "../../../core/projects/model/Roles.js";
-import { RowDoesNotFit } from "../RowCodec.js";
+import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the project repository over `db`. */
@@ -19,13 +18,6 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   const projects = rowCodec(Project, f);
   const members = rowCodec(ProjectMember, f);
   const audits = rowCodec(MembershipAudit, f);
-  const roleOf = <R extends string>(is: (u: unknown) => u is R, column: string, value: unknown): R | null => {
-    if (value === null || value === undefined) return null;
-    if (!is(value)) throw new RowDoesNotFit(`column ${column}: ${String(value)} is not an allowed value`);
-    return value;
-  };
-  const isWorkspaceRole = Schema.is(WorkspaceRole);
-  const isProjectRole = Schema.is(ProjectRole);
   const findMember: ProjectsRepository["findMember"] = (projectId, userId) =>
     runQuery(db, (ex) =>
       ex.selectFrom("pm_project_members").selectAll().where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst(),
@@ -44,25 +36,12 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
       ),
     findProjectWithRoles: (projectId, userId) =>
       runQuery(db, (ex) =>
-        ex
-          .selectFrom("pm_projects as p")
-          .leftJoin("pm_workspace_members as wm", (join) => join.onRef("wm.workspace_id", "=", "p.workspace_id").on("wm.user_id", "=", userId))
-          .leftJoin("pm_project_members as pm", (join) => join.onRef("pm.project_id", "=", "p.id").on("pm.user_id", "=", userId))
+        joinRoles(ex.selectFrom("pm_projects as p"), userId)
           .selectAll("p")
-          .select(["wm.role as workspace_role", "pm.role as project_role"])
+          .select(roleColumns)
           .where("p.id", "=", projectId)
           .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) =>
-          r === undefined
-            ? null
-            : {
-                project: projects.fromRow(r),
-                workspaceRole: roleOf(isWorkspaceRole, "workspace_role", r.workspace_role),
-                projectRole: roleOf(isProjectRole, "project_role", r.project_role),
-              },
-        ),
-      ),
+      ).pipe(Effect.map((r) => (r === undefined ? null : { project: projects.fromRow(r), ...readRoles(r) }))),
     upsertMember: (m) =>
       Effect.gen(function* () {
         const existing = yield* findMember(m.projectId, m.userId);

@@ -8,6 +8,8 @@ import { Effect } from "effect";
 import { sql, type RawBuilder } from "kysely";
 import { Task, TaskStatus } from "../../../core/projects/model/Task.js";
 import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
+import { Project } from "../../../core/projects/model/Project.js";
+import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
@@ -95,6 +97,10 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const f = featuresFor(db);
   const tasks = rowCodec(Task, f);
   const events = rowCodec(TaskEvent, f);
+  // The task's project is selected beside the task under prefixed names (both have id, workspace_id, ...).
+  const projects = rowCodec(Project, f);
+  const projectColumns = projects.columns;
+  const projectPrefix = "project__";
   return {
     insertTask: (task) =>
       runQuery(db, (ex) => ex.insertInto("pm_tasks").values(tasks.toRow(task)).execute()).pipe(
@@ -105,6 +111,18 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
       runQuery(db, (ex) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
         withSpan("TasksRepository.findTask"),
+      ),
+    findTaskWithRoles: (taskId, userId) =>
+      runQuery(db, (ex) =>
+        joinRoles(ex.selectFrom("pm_tasks as t").innerJoin("pm_projects as p", "p.id", "t.project_id"), userId)
+          .selectAll("t")
+          .select(projectColumns.map((column) => `p.${column} as ${projectPrefix}${column}`))
+          .select(roleColumns)
+          .where("t.id", "=", taskId)
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => (r === undefined ? null : { task: tasks.fromRow(r), project: projects.fromPrefixedRow(r, projectPrefix), ...readRoles(r) })),
+        withSpan("TasksRepository.findTaskWithRoles"),
       ),
     updateTask: (task, expectedVersion) =>
       runQuery(db, (ex) => {

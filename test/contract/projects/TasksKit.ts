@@ -10,7 +10,8 @@ import type { Task } from "../../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { TasksRepository, type RankKey } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
+import { joinProject, seedProject, seedTasks, taskRecord, idsOf, uid, walkPages, type SeedPorts } from "./fixtures.js";
+import { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { TaskEventId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
@@ -32,6 +33,23 @@ const event = (task: Task, n: number, createdAt: Date): TaskEvent => ({
 
 /** The cases of the tasks repository kit. */
 export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
+  {
+    name: "tasks: findTaskWithRoles reads the task with its project and the caller's roles there, and only the caller's",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const other = await run(seedProject(2, 2));
+      const task = taskRecord(project, uid("task", 1), { status: "done", version: 3 });
+      const elsewhere = taskRecord(other, uid("task", 2));
+      await run(seedTasks([task, elsewhere]));
+      await run(joinProject({ workspaceId: project.workspaceId, projectId: project.id, userId: "user-1", role: "viewer", addedBy: "owner-1", createdAt: T0 }));
+      await run(Effect.flatMap(WorkspacesRepository, (w) => w.upsertMember({ workspaceId: project.workspaceId, userId: "user-2", role: "owner", createdAt: T0 })));
+      const withRoles = (taskId: string, userId: string) => run(tasks((r) => r.findTaskWithRoles(taskId, userId)));
+      t.same(await withRoles(task.id, "user-1"), { task, project, workspaceRole: "member", projectRole: "viewer" }, "a project member");
+      t.same(await withRoles(task.id, "user-2"), { task, project, workspaceRole: "owner", projectRole: null }, "a workspace owner");
+      t.same(await withRoles(elsewhere.id, "user-1"), { task: elsewhere, project: other, workspaceRole: null, projectRole: null }, "another workspace's task: no role");
+      t.equal(await withRoles(uid("task", 3), "user-1"), null, "an unknown task");
+    },
+  },
   {
     name: "tasks: a task reads back as written; an unknown id finds nothing",
     run: async (t, run) => {
