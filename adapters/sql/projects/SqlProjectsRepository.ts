@@ -5,7 +5,7 @@ import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
@@ -18,6 +18,10 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   const projects = rowCodec(Project, f);
   const members = rowCodec(ProjectMember, f);
   const audits = rowCodec(MembershipAudit, f);
+  // Every project command's access read: compiled once.
+  const selectProjectWithRoles = compiledOnce<{ projectId: string; userId: string }>((ex, p) =>
+    joinRoles(ex.selectFrom("pm_projects as p"), p("userId")).selectAll("p").select(roleColumns).where("p.id", "=", p("projectId")),
+  );
   const findMember: ProjectsRepository["findMember"] = (projectId, userId) =>
     runQuery(db, (ex) =>
       ex.selectFrom("pm_project_members").selectAll().where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst(),
@@ -35,13 +39,9 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
       ),
     findProjectWithRoles: (projectId, userId) =>
-      runQuery(db, (ex) =>
-        joinRoles(ex.selectFrom("pm_projects as p"), userId)
-          .selectAll("p")
-          .select(roleColumns)
-          .where("p.id", "=", projectId)
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : { project: projects.fromRow(r), ...readRoles(r) }))),
+      runQuery(db, (ex) => selectProjectWithRoles(ex, { projectId, userId })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : { project: projects.fromRow(r), ...readRoles(r) })),
+      ),
     upsertMember: (m) =>
       Effect.gen(function* () {
         const existing = yield* findMember(m.projectId, m.userId);

@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -99,8 +99,25 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const events = rowCodec(TaskEvent, f);
   // The task's project is selected beside the task under prefixed names (both have id, workspace_id, ...).
   const projects = rowCodec(Project, f);
-  const projectColumns = projects.columns;
   const projectPrefix = "project__";
+  // The queries of every task command (access read, conditional update, its event), compiled once.
+  const slots = (columns: ReadonlyArray<string>, p: (key: string) => unknown) => Object.fromEntries(columns.map((column) => [column, p(column)]));
+  const fixedColumns = new Set(["id", "workspace_id", "project_id", "created_by", "created_at"]);
+  const selectTaskWithRoles = compiledOnce<{ taskId: string; userId: string }>((ex, p) =>
+    joinRoles(ex.selectFrom("pm_tasks as t").innerJoin("pm_projects as p", "p.id", "t.project_id"), p("userId"))
+      .selectAll("t")
+      .select(projects.columns.map((column) => `p.${column} as ${projectPrefix}${column}`))
+      .select(roleColumns)
+      .where("t.id", "=", p("taskId")),
+  );
+  const conditionalUpdate = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("pm_tasks")
+      .set(slots(tasks.columns.filter((column) => !fixedColumns.has(column)), p))
+      .where("id", "=", p("id"))
+      .where("version", "=", p("expected_version")),
+  );
+  const insertEvent = compiledOnce<Record<string, unknown>>((ex, p) => ex.insertInto("pm_task_events").values(slots(events.columns, p)));
   return {
     insertTask: (task) =>
       runQuery(db, (ex) => ex.insertInto("pm_tasks").values(tasks.toRow(task)).execute()).pipe(
@@ -113,28 +130,15 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         withSpan("TasksRepository.findTask"),
       ),
     findTaskWithRoles: (taskId, userId) =>
-      runQuery(db, (ex) =>
-        joinRoles(ex.selectFrom("pm_tasks as t").innerJoin("pm_projects as p", "p.id", "t.project_id"), userId)
-          .selectAll("t")
-          .select(projectColumns.map((column) => `p.${column} as ${projectPrefix}${column}`))
-          .select(roleColumns)
-          .where("t.id", "=", taskId)
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => (r === undefined ? null : { task: tasks.fromRow(r), project: projects.fromPrefixedRow(r, projectPrefix), ...readRoles(r) })),
+      runQuery(db, (ex) => selectTaskWithRoles(ex, { taskId, userId })).pipe(
+        Effect.map(({ rows: [r] }) =>
+          r === undefined ? null : { task: tasks.fromRow(r), project: projects.fromPrefixedRow(r, projectPrefix), ...readRoles(r) },
+        ),
         withSpan("TasksRepository.findTaskWithRoles"),
       ),
     updateTask: (task, expectedVersion) =>
-      runQuery(db, (ex) => {
-        const { id: _id, workspace_id: _w, project_id: _p, created_by: _b, created_at: _c, ...changes } = tasks.toRow(task);
-        return ex
-          .updateTable("pm_tasks")
-          .set(changes)
-          .where("id", "=", task.id)
-          .where("version", "=", expectedVersion)
-          .executeTakeFirst();
-      }).pipe(
-        Effect.map((result) => toNumber(result.numUpdatedRows) === 1),
+      runQuery(db, (ex) => conditionalUpdate(ex, { ...tasks.toRow(task), expected_version: expectedVersion })).pipe(
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("TasksRepository.updateTask"),
       ),
     lastRank: (projectId) =>
@@ -160,13 +164,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         withSpan("TasksRepository.listTasks"),
       ),
-    appendEvent: (e) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_task_events")
-          .values(events.toRow(e))
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
+    appendEvent: (e) => runQuery(db, (ex) => insertEvent(ex, events.toRow(e))).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, async (ex) => {
         const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
