@@ -99,17 +99,9 @@ export const taskAccess = (
     return { task: found.task, access };
   });
 
-/** Ids of every project the user can see: all projects of workspaces it owns, plus its memberships. */
+/** Ids of every project the user can see (by id): all projects of workspaces it owns, plus its memberships. */
 export const visibleProjectIds = (
   userId: string,
   workspaceId?: WorkspaceId,
-): Effect.Effect<ReadonlyArray<ProjectId>, never, WorkspacesRepository | ProjectsRepository> =>
-  Effect.gen(function* () {
-    const projects = yield* ProjectsRepository;
-    const owned = (yield* (yield* WorkspacesRepository).workspaceIdsWithRole(userId, "owner")).filter(
-      (id) => workspaceId === undefined || id === workspaceId,
-    );
-    const all = yield* projects.projectIdsOfWorkspaces(owned);
-    const shared = yield* projects.projectIdsOfMember(userId, workspaceId);
-    return [...new Set([...all, ...shared])];
-  });
+): Effect.Effect<ReadonlyArray<ProjectId>, never, ProjectsRepository> =>
+  Effect.flatMap(ProjectsRepository, (projects) => projects.visibleProjectIds(userId, workspaceId));

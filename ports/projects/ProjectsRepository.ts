@@ -31,6 +31,11 @@ export interface ProjectsRepository {
   readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Ids of the projects where `userId` has a membership (optionally within one workspace). */
   readonly projectIdsOfMember: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
+  /**
+   * Ids of every project `userId` can see, by id: all projects of the workspaces it owns and the
+   * projects it is a member of (optionally within one workspace). One statement on SQL.
+   */
+  readonly visibleProjectIds: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Ids of every project of the given workspaces. */
   readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Appends one immutable audit record. */

@@ -74,6 +74,21 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         if (workspaceId !== undefined) query = query.where("workspace_id", "=", workspaceId);
         return query.execute();
       }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
+    visibleProjectIds: (userId, workspaceId) =>
+      runQuery(db, (ex) => {
+        let owned = ex
+          .selectFrom("pm_projects as p")
+          .innerJoin("pm_workspace_members as wm", (join) =>
+            join.onRef("wm.workspace_id", "=", "p.workspace_id").on("wm.user_id", "=", userId).on("wm.role", "=", "owner"),
+          )
+          .select("p.id as id");
+        let shared = ex.selectFrom("pm_project_members").select("project_id as id").where("user_id", "=", userId);
+        if (workspaceId !== undefined) {
+          owned = owned.where("p.workspace_id", "=", workspaceId);
+          shared = shared.where("workspace_id", "=", workspaceId);
+        }
+        return owned.union(shared).orderBy("id").execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id))))),
     projectIdsOfWorkspaces: (workspaceIds) =>
       workspaceIds.length === 0
         ? Effect.succeed([])

@@ -108,6 +108,25 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
     },
   },
   {
+    name: "projects: visibleProjectIds lists, by id and once each, every project of the workspaces the user owns and the projects it is a member of",
+    run: async (t, run) => {
+      const owned1 = await run(seedProject(1, 1));
+      const owned2 = await run(seedProject(1, 2));
+      const joined = await run(seedProject(2, 3));
+      const unjoined = await run(seedProject(2, 4));
+      const stranger = await run(seedProject(3, 5));
+      await run(upsertAll([member(joined, "user-1", "viewer"), member(owned1, "user-1", "admin"), member(stranger, "user-2", "admin")]));
+      // Owner of workspace 1 (joining a project there made it a plain member first).
+      await run(Effect.flatMap(WorkspacesRepository, (w) => w.upsertMember({ workspaceId: owned1.workspaceId, userId: "user-1", role: "owner", createdAt: T0 })));
+      const visible = (workspaceId?: string) => run(projects((r) => r.visibleProjectIds("user-1", workspaceId)));
+      t.same(await visible(), sorted([owned1.id, owned2.id, joined.id]), "owned workspace's projects and the membership, the owned one with a membership once");
+      t.same(await visible(owned1.workspaceId), sorted([owned1.id, owned2.id]), "within the owned workspace");
+      t.same(await visible(joined.workspaceId), [joined.id], "within a workspace where it is a member: its project only, not " + unjoined.id);
+      t.same(await visible(stranger.workspaceId), [], "another workspace");
+      t.same(await run(projects((r) => r.visibleProjectIds("user-9"))), [], "a user with nothing");
+    },
+  },
+  {
     name: "projects: projectIdsOfWorkspaces lists every project of the given workspaces only",
     run: async (t, run) => {
       const a = await run(seedProject(1));
