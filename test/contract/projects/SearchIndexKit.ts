@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
 import { SearchIndex, type SearchDocument } from "../../../ports/projects/SearchIndex.js";
 import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, type KitAssert, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
 import { seedProject, seedTasks, taskRecord, idsOf, uid, type SeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -36,6 +36,13 @@ const seed = Effect.gen(function* () {
   return { a, b };
 });
 const upsertAll = (docs: ReadonlyArray<SearchDocument>) => index((r) => Effect.forEach(docs, (d) => r.upsert(d)));
+
+/** The adapter's optional upsertMany; when it has none, says so (the case has nothing more to check). */
+const offeredUpsertMany = async (t: KitAssert, run: Run<SearchIndexKitPorts>): Promise<SearchIndex["upsertMany"]> => {
+  const upsertMany = (await run(SearchIndex)).upsertMany;
+  if (upsertMany === undefined) t.equal(typeof upsertMany, "undefined", "the adapter indexes document by document");
+  return upsertMany;
+};
 
 /** The cases of the search index kit. */
 export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
@@ -72,11 +79,8 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
     name: "search: upsertMany (when offered) treats each document like upsert: a newer version replaces, an older or equal one is refused",
     run: async (t, run) => {
       const { a } = await run(seed);
-      const upsertMany = (await run(SearchIndex)).upsertMany;
-      if (upsertMany === undefined) {
-        t.equal(typeof upsertMany, "undefined", "the adapter indexes document by document");
-        return;
-      }
+      const upsertMany = await offeredUpsertMany(t, run);
+      if (upsertMany === undefined) return;
       await run(upsertAll([searchDocument(a, 1, 1, "first draft", 2), searchDocument(a, 2, 1, "old notes", 1)]));
       await run(upsertMany([searchDocument(a, 1, 1, "stale text", 1), searchDocument(a, 2, 1, "new notes", 2), searchDocument(a, 3, 2, "fresh words", 1)]));
       const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
@@ -94,11 +98,8 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
     name: "search: upsertMany (when offered) indexes every document of a batch larger than one statement holds, and replaces them all again",
     run: async (t, run) => {
       const { a } = await run(seed);
-      const upsertMany = (await run(SearchIndex)).upsertMany;
-      if (upsertMany === undefined) {
-        t.equal(typeof upsertMany, "undefined", "the adapter indexes document by document");
-        return;
-      }
+      const upsertMany = await offeredUpsertMany(t, run);
+      if (upsertMany === undefined) return;
       const count = 1_201;
       const batch = (word: string, version: number) =>
         Array.from({ length: count }, (_, i) => searchDocument(a, i + 1, 1, `${word}${i + 1}x`, version));
