@@ -48,11 +48,10 @@ export const resolveAccess = (
 ): Effect.Effect<NodeAccess, NotFound, NodesRepository | WorkspaceDirectory | FilesSettings> =>
   Effect.gen(function* () {
     const standing = yield* requireMember(workspaceId, userId).pipe(Effect.mapError(() => new NotFound({ resource: "node" })));
-    const nodes = yield* NodesRepository;
-    const node = yield* nodes.find(workspaceId, nodeId);
-    if (node === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
-    const ancestors = yield* nodes.ancestors(workspaceId, nodeId, (yield* FilesSettings).maxDepth);
-    const grants = yield* nodes.grantsOn(workspaceId, userId, [node.id, ...ancestors.map((a) => a.id)]);
+    // The node, its ancestors and the caller's grants on them: one read (one statement on SQL).
+    const found = yield* (yield* NodesRepository).findWithAncestorsAndGrants(workspaceId, nodeId, userId, (yield* FilesSettings).maxDepth);
+    if (found === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+    const { node, ancestors, grants } = found;
     const role = grants.reduce<NodeRole | null>((best, g) => strongerRole(best, g.role), null);
     return { node, ancestors, role, standing, isRoot: node.parentId === null };
   });

@@ -28,6 +28,17 @@ export interface NodesRepository {
   readonly update: (node: Node, expectedVersion: number) => Effect.Effect<NodeWrite>;
   /** The active child of `parentId` named `name`, or null. */
   readonly findActiveChild: (workspaceId: string, parentId: string, name: string) => Effect.Effect<Node | null>;
+  /**
+   * What an access check reads, in one statement on SQL: the node, its ancestors (nearest first,
+   * bounded by `maxDepth`, as `ancestors`) and `userId`'s direct grants on any of them; null when
+   * the node is not in the workspace.
+   */
+  readonly findWithAncestorsAndGrants: (
+    workspaceId: string,
+    id: string,
+    userId: string,
+    maxDepth: number,
+  ) => Effect.Effect<{ readonly node: Node; readonly ancestors: ReadonlyArray<Node>; readonly grants: ReadonlyArray<AclEntry> } | null>;
   /** The ancestors of a node, nearest first, ending at the root (bounded by `maxDepth`). */
   readonly ancestors: (workspaceId: string, id: string, maxDepth: number) => Effect.Effect<ReadonlyArray<Node>>;
   /** Trashes the active subtree under and including `rootId`; answers the ids trashed. */

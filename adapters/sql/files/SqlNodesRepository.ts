@@ -21,6 +21,8 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   const f = featuresFor(db);
   const nodes = rowCodec(Node, f);
   const acl = rowCodec(AclEntry, f);
+  // A grant selected beside its node (both have workspace_id, created_at, ...).
+  const grantPrefix = "grant__";
   return {
     workspaceOf: (id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_nodes").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
@@ -69,6 +71,29 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           )
           SELECT n.* FROM chain c JOIN fs_nodes n ON n.id = c.id WHERE c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
+    findWithAncestorsAndGrants: (workspaceId, id, userId, maxDepth) =>
+      runQuery(db, (ex) =>
+        // The chain of `ancestors` from depth 0 (the node itself), each row with the caller's grant
+        // on it, if any, under prefixed names ((node_id, user_id) is unique: one grant a node).
+        sql<Record<string, unknown>>`
+          WITH RECURSIVE chain (id, parent_id, depth) AS (
+            SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
+            UNION ALL
+            SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
+            WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
+          )
+          SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
+          FROM chain c JOIN fs_nodes n ON n.id = c.id
+          LEFT JOIN fs_acl_entries g ON g.workspace_id = ${workspaceId} AND g.node_id = n.id AND g.user_id = ${userId}
+          ORDER BY c.depth`.execute(ex),
+      ).pipe(
+        Effect.map(({ rows }) => {
+          const [first, ...rest] = rows;
+          if (first === undefined) return null;
+          const grants = rows.filter((row) => row[`${grantPrefix}node_id`] != null).map((row) => acl.fromPrefixedRow(row, grantPrefix));
+          return { node: nodes.fromRow(first), ancestors: rest.map(nodes.fromRow), grants };
+        }),
+      ),
     trashSubtree: (workspaceId, rootId, at) =>
       runQuery(db, (ex) =>
         sql<{ id: string }>`

@@ -183,6 +183,32 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
     },
   },
   {
+    name: "nodes: findWithAncestorsAndGrants reads the node, its ancestors nearest first and only the caller's grants on them, in the workspace",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, a.id, "B")));
+      const c = await run(seedNode(nodeRecord(workspaceId, 3, b.id, "c.txt", "file")));
+      const sibling = await run(seedNode(nodeRecord(workspaceId, 4, root.id, "Sibling")));
+      const grants = [grant(a, "user-1", "editor"), grant(c, "user-1", "viewer"), grant(b, "user-2", "owner"), grant(sibling, "user-1", "owner")];
+      for (const entry of grants) await run(nodes((r) => r.putGrant(entry)));
+      const read = (id: string, userId: string, maxDepth = 32, ws = workspaceId) => run(nodes((r) => r.findWithAncestorsAndGrants(ws, id, userId, maxDepth)));
+      const found = await read(c.id, "user-1");
+      t.same(found?.node, c, "the node as stored");
+      t.same(ids(found?.ancestors ?? []), [b.id, a.id, root.id], "its ancestors, nearest first, to the root");
+      t.same(found?.ancestors, await run(nodes((r) => r.ancestors(workspaceId, c.id, 32))), "as ancestors answers them");
+      t.same((found?.grants ?? []).map((g) => `${g.nodeId}:${g.role}`).sort(), [`${a.id}:editor`, `${c.id}:viewer`].sort(), "the caller's grants on the chain only");
+      t.same(found?.grants.find((g) => g.nodeId === a.id), grant(a, "user-1", "editor"), "a grant as stored");
+      t.same((await read(c.id, "user-2"))?.grants.map((g) => g.nodeId), [b.id], "another user's grants are its own");
+      t.same((await read(c.id, "user-3"))?.grants, [], "no grant");
+      t.same(ids((await read(c.id, "user-1", 2))?.ancestors ?? []), [b.id, a.id], "bounded by maxDepth");
+      t.same((await read(root.id, "user-1"))?.ancestors, [], "the root has no ancestors");
+      t.equal(await read(c.id, "user-1", 32, other.workspaceId), null, "another workspace's node is absent");
+      t.equal(await read(nodeKitId(99), "user-1"), null, "an unknown node is absent");
+    },
+  },
+  {
     name: "nodes: a grant is put once per (node, user), changed in place and removed once",
     run: async (t, run) => {
       const { workspaceId, root } = await run(seedDrive(1));
