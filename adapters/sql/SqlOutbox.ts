@@ -10,7 +10,6 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
-import { deferWrite } from "./Transactions.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
@@ -56,12 +55,14 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: Wor
       events.length === 0
         ? Effect.void
         : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
-            const rows = events.map((event) => row(event, f.timeToDb(new Date(millis))));
-            // Held to go with the command's other held writes (its event row) on Postgres.
-            return deferWrite(
-              db,
-              (ex) => ex.insertInto("outbox").values(rows),
-              (ex) => (rows.length === 1 ? appendOne(ex, rows[0]!) : ex.insertInto("outbox").values(rows).execute()),
+            const now = f.timeToDb(new Date(millis));
+            return runQuery(db, (ex): Promise<unknown> =>
+              events.length === 1
+                ? appendOne(ex, row(events[0]!, now))
+                : ex
+                    .insertInto("outbox")
+                    .values(events.map((event) => row(event, now)))
+                    .execute(),
             ).pipe(Effect.zipRight(signalOutbox(signals)));
           }).pipe(Effect.asVoid, span("Outbox.append")),
   };

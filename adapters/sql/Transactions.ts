@@ -5,7 +5,7 @@
  * which lets SQLite begin with BEGIN IMMEDIATE (Kysely's own transaction() cannot).
  */
 import { Effect, Exit, FiberRef, Layer, Runtime } from "effect";
-import { CompiledQuery, sql, type Compilable, type Kysely, type QueryCreator } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
 import { span } from "./StorageSpans.js";
@@ -14,8 +14,6 @@ import type { SqlDatabase } from "./SqlDatabase.js";
 /** One open transaction: its pinned connection and what must happen once it commits. */
 interface OpenTransaction {
   readonly executor: Kysely<any>;
-  /** Writes held by {@link deferWrite} (Postgres), sent before the transaction's next statement or its COMMIT. */
-  readonly deferred: Array<Compilable<unknown>>;
   /** Hooks run after COMMIT, one per key (never after a rollback). */
   readonly afterCommit: Map<string, () => void>;
   /** Keys of the once-per-transaction steps already taken. */
@@ -38,65 +36,14 @@ const beginFor = (db: SqlDatabase): CompiledQuery => {
 const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransaction>>(new Map());
 
 /**
- * Sends the writes `transaction` holds (deferWrite): one as it is, several as one statement of
- * data-modifying WITH clauses, so they cost one round trip. A failure rejects (the caller dies).
- */
-const flushDeferred = async (transaction: OpenTransaction): Promise<void> => {
-  const writes = transaction.deferred.splice(0);
-  if (writes.length === 0) return;
-  const [first] = writes;
-  const statement =
-    writes.length === 1
-      ? first!
-      : writes
-          .reduce<QueryCreator<any>>((creator, write, i) => creator.with(`dk_deferred_${i}`, () => write as never), transaction.executor)
-          .selectNoFrom(sql.lit(1).as("deferred_writes"));
-  await transaction.executor.executeQuery(statement.compile());
-};
-
-/**
  * The executor repositories must use: the open transaction on `db`, else `db.autocommit` (on
  * SQLite: SELECTs on the read connection, other statements one at a time on the write
  * connection), else `db.db`. Never
  * query `db.db` directly inside a transaction: on SQLite the one connection is pinned by the
- * transaction, so such a query would wait for it forever. Writes the transaction holds
- * (deferWrite) are sent first, so every statement sees them.
+ * transaction, so such a query would wait for it forever.
  */
 export const currentExecutor = (db: SqlDatabase): Effect.Effect<Kysely<any>> =>
-  Effect.flatMap(FiberRef.get(openTransactions), (open) => {
-    const transaction = open.get(db);
-    if (transaction === undefined) return Effect.succeed(db.autocommit ?? db.db);
-    if (transaction.deferred.length === 0) return Effect.succeed(transaction.executor);
-    return Effect.as(
-      Effect.tryPromise({ try: () => flushDeferred(transaction), catch: (error) => error }).pipe(Effect.orDie),
-      transaction.executor,
-    );
-  });
-
-/**
- * A write nobody reads back in the command and whose failure is a defect (an event row, an
- * outbox row). Inside a transaction on Postgres it is held until the transaction's next
- * statement or its COMMIT, and the writes held by then go to the database as one statement: one
- * round trip for a command's event and outbox row instead of one each. Every later statement of
- * the transaction sees it (the held writes are sent first); a savepoint that rolls back drops
- * the ones made inside it. On SQLite (no round trips) and outside a transaction it runs at once,
- * with `runNow` when given (e.g. a statement compiled once).
- */
-export const deferWrite = (
-  db: SqlDatabase,
-  write: (executor: Kysely<any>) => Compilable<unknown>,
-  runNow: (executor: Kysely<any>) => Promise<unknown> = (executor) => executor.executeQuery(write(executor).compile()),
-): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(openTransactions), (open) => {
-    const transaction = open.get(db);
-    if (transaction !== undefined && db.dialect === "postgres") {
-      return Effect.sync(() => void transaction.deferred.push(write(transaction.executor)));
-    }
-    return Effect.flatMap(currentExecutor(db), (executor) => Effect.tryPromise({ try: () => runNow(executor), catch: (error) => error })).pipe(
-      Effect.orDie,
-      Effect.asVoid,
-    );
-  });
+  Effect.map(FiberRef.get(openTransactions), (open) => open.get(db)?.executor ?? db.autocommit ?? db.db);
 
 /** True when the calling fiber is inside a transaction on `db`. */
 export const inTransaction = (db: SqlDatabase): Effect.Effect<boolean> =>
@@ -150,7 +97,7 @@ const runInNewTransaction = <A, E, R>(
       const begin = beginFor(db);
       const finished = db.db.connection().execute(async (connection) => {
         await connection.executeQuery(begin);
-        const transaction: OpenTransaction = { executor: connection, deferred: [], afterCommit: new Map(), done: new Set(), savepoints: 0 };
+        const transaction: OpenTransaction = { executor: connection, afterCommit: new Map(), done: new Set(), savepoints: 0 };
         const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
         // The inner fiber is interrupted through the signal when the caller is interrupted.
         const exit = await Runtime.runPromiseExit(runtime)(inner, { signal: controller.signal }).catch(
@@ -159,13 +106,6 @@ const runInNewTransaction = <A, E, R>(
         if (Exit.isFailure(exit)) {
           await connection.executeQuery(control.rollback);
           return exit;
-        }
-        try {
-          await flushDeferred(transaction);
-        } catch (error) {
-          // A held write failed: the command's work is not stored, and the failure is a defect.
-          await connection.executeQuery(control.rollback);
-          return Exit.die(error) as Exit.Exit<A, E>;
         }
         try {
           await connection.executeQuery(control.commit);
@@ -205,14 +145,12 @@ const runInSavepoint = <A, E, R>(transaction: OpenTransaction, effect: Effect.Ef
     const hooksBefore = new Set(transaction.afterCommit.keys());
     const doneBefore = new Set(transaction.done);
     return Effect.zipRight(
-      // Writes held from before the savepoint are sent first: its rollback must not take them.
-      Effect.zipRight(Effect.promise(() => flushDeferred(transaction)), statement(`SAVEPOINT ${name}`)),
+      statement(`SAVEPOINT ${name}`),
       Effect.onExit(restore(effect), (exit) =>
         Exit.isSuccess(exit)
           ? statement(`RELEASE SAVEPOINT ${name}`)
           : Effect.zipRight(
-              // Writes held inside the savepoint are dropped with the rest of its work.
-              Effect.zipRight(Effect.sync(() => void transaction.deferred.splice(0)), statement(`ROLLBACK TO SAVEPOINT ${name}`)),
+              statement(`ROLLBACK TO SAVEPOINT ${name}`),
               Effect.zipRight(
                 statement(`RELEASE SAVEPOINT ${name}`),
                 Effect.sync(() => {

@@ -14,7 +14,6 @@ import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } fr
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
 import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
-import { deferWrite } from "../Transactions.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -165,13 +164,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         withSpan("TasksRepository.listTasks"),
       ),
-    appendEvent: (e) => {
-      const row = events.toRow(e);
-      // Held to go with the command's outbox row in one statement on Postgres (deferWrite).
-      return deferWrite(db, (ex) => ex.insertInto("pm_task_events").values(row), (ex) => insertEvent(ex, row)).pipe(
-        withSpan("TasksRepository.appendEvent"),
-      );
-    },
+    appendEvent: (e) => runQuery(db, (ex) => insertEvent(ex, events.toRow(e))).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, async (ex) => {
         const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
