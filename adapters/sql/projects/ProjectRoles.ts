@@ -3,7 +3,6 @@
  * workspace membership (`wm`) and project membership (`pm`), so an access check is one statement.
  * Shared by the projects repository (a project) and the tasks repository (a task's project).
  */
-import { Schema } from "effect";
 import type { SelectQueryBuilder } from "kysely";
 import { ProjectRole, WorkspaceRole } from "../../../core/projects/model/Roles.js";
 import { RowDoesNotFit, type Row } from "../RowCodec.js";
@@ -17,17 +16,17 @@ export const joinRoles = <O>(query: SelectQueryBuilder<any, any, O>, userId: str
 /** The role columns `readRoles` reads, to add to the SELECT list. */
 export const roleColumns = ["wm.role as workspace_role", "pm.role as project_role"] as const;
 
-const isWorkspaceRole = Schema.is(WorkspaceRole);
-const isProjectRole = Schema.is(ProjectRole);
+const workspaceRoles: ReadonlySet<unknown> = new Set(WorkspaceRole.literals);
+const projectRoles: ReadonlySet<unknown> = new Set(ProjectRole.literals);
 
-const roleOf = <R extends string>(is: (u: unknown) => u is R, column: string, value: unknown): R | null => {
+const roleOf = <R extends string>(allowed: ReadonlySet<unknown>, column: string, value: unknown): R | null => {
   if (value === null || value === undefined) return null;
-  if (!is(value)) throw new RowDoesNotFit(`column ${column}: ${String(value)} is not an allowed value`);
-  return value;
+  if (!allowed.has(value)) throw new RowDoesNotFit(`column ${column}: ${String(value)} is not an allowed value`);
+  return value as R;
 };
 
 /** The two roles of a joined row (null: no such membership). */
 export const readRoles = (row: Row): { readonly workspaceRole: WorkspaceRole | null; readonly projectRole: ProjectRole | null } => ({
-  workspaceRole: roleOf(isWorkspaceRole, "workspace_role", row.workspace_role),
-  projectRole: roleOf(isProjectRole, "project_role", row.project_role),
+  workspaceRole: roleOf<WorkspaceRole>(workspaceRoles, "workspace_role", row.workspace_role),
+  projectRole: roleOf<ProjectRole>(projectRoles, "project_role", row.project_role),
 });
