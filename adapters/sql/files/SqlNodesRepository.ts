@@ -3,7 +3,10 @@
  * writes that may hit the active-name UNIQUE index answer `name_taken` instead of dying. Each
  * recursive step is written `FROM <queue> CROSS JOIN fs_nodes WHERE ...`: SQLite then keeps the
  * queue row outer and seeks the node by key (a plain JOIN let it scan the workspace's nodes once
- * per step); Postgres plans a CROSS JOIN with a WHERE as the inner join it is.
+ * per step); Postgres plans a CROSS JOIN with a WHERE as the inner join it is. The final join of a
+ * walk's rows to their nodes is written the same way: with `ANALYZE` statistics (or after
+ * `PRAGMA optimize`) SQLite otherwise scanned every node of the table and probed the walk (11 ms
+ * instead of 0.1 ms on a 100,000-node drive).
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -69,7 +72,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
             SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
             WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
           )
-          SELECT n.* FROM chain c JOIN fs_nodes n ON n.id = c.id WHERE c.depth > 0 ORDER BY c.depth`.execute(ex),
+          SELECT n.* FROM chain c CROSS JOIN fs_nodes n WHERE n.id = c.id AND n.workspace_id = ${workspaceId} AND c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     findWithAncestorsAndGrants: (workspaceId, id, userId, maxDepth) =>
       runQuery(db, (ex) =>
@@ -83,8 +86,9 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
             WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
           )
           SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
-          FROM chain c JOIN fs_nodes n ON n.id = c.id
+          FROM chain c CROSS JOIN fs_nodes n
           LEFT JOIN fs_acl_entries g ON g.workspace_id = ${workspaceId} AND g.node_id = n.id AND g.user_id = ${userId}
+          WHERE n.id = c.id AND n.workspace_id = ${workspaceId}
           ORDER BY c.depth`.execute(ex),
       ).pipe(
         Effect.map(({ rows }) => {
