@@ -10,6 +10,7 @@
  * SQL adapters write them (through the core each would also queue a DriveChanged event, and the
  * in-process worker would still be relaying that backlog while the load runs).
  */
+import { sql } from "kysely";
 import { randomUUID } from "node:crypto";
 import { Change } from "../../core/files/model/Change.js";
 import { NodeId, WorkspaceId } from "../../core/files/model/Ids.js";
@@ -71,6 +72,9 @@ const seedDrive = (target: BenchTarget): Promise<SeededDrive> => {
           .execute();
       }
       await database.db.updateTable("fs_drives").set({ change_seq: first + childCount }).where("workspace_id", "=", workspaceId).execute();
+      // Fresh statistics, as the activity scenario takes them: without them Postgres plans the
+      // change batch's join for a handful of rows (a nested loop filtering 4 million pairs, 0.3 s).
+      for (const table of ["fs_nodes", "fs_changes"]) await sql`ANALYZE ${sql.table(table)}`.execute(database.db);
       return { token, userId, workspaceId, folderId };
     })();
     seeded.set(target.server, drive);
