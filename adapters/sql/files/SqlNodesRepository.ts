@@ -9,7 +9,7 @@
  * instead of 0.1 ms on a 100,000-node drive).
  */
 import { Effect } from "effect";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { AclEntry } from "../../../core/files/model/AclEntry.js";
 import { Node } from "../../../core/files/model/Node.js";
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
@@ -18,6 +18,18 @@ import { rowCodec } from "../RowCodec.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
+
+/**
+ * `WITH RECURSIVE chain (id, parent_id, depth)`: the node `id` of the workspace at depth 0, then
+ * its parents up to `maxDepth`. The statement that follows joins `chain c` to the nodes.
+ */
+const walkUp = (workspaceId: string, id: string, maxDepth: number): RawBuilder<unknown> => sql`
+  WITH RECURSIVE chain (id, parent_id, depth) AS (
+    SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
+    UNION ALL
+    SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
+    WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
+  )`;
 
 /** Builds the nodes repository over `db`. */
 export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
@@ -66,12 +78,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
     ancestors: (workspaceId, id, maxDepth) =>
       runQuery(db, (ex) =>
         sql<Record<string, unknown>>`
-          WITH RECURSIVE chain (id, parent_id, depth) AS (
-            SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
-            UNION ALL
-            SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
-            WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
-          )
+          ${walkUp(workspaceId, id, maxDepth)}
           SELECT n.* FROM chain c CROSS JOIN fs_nodes n WHERE n.id = c.id AND n.workspace_id = ${workspaceId} AND c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     findWithAncestorsAndGrants: (workspaceId, id, userId, maxDepth) =>
@@ -79,12 +86,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         // The chain of `ancestors` from depth 0 (the node itself), each row with the caller's grant
         // on it, if any, under prefixed names ((node_id, user_id) is unique: one grant a node).
         sql<Record<string, unknown>>`
-          WITH RECURSIVE chain (id, parent_id, depth) AS (
-            SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
-            UNION ALL
-            SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
-            WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
-          )
+          ${walkUp(workspaceId, id, maxDepth)}
           SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
           FROM chain c CROSS JOIN fs_nodes n
           LEFT JOIN fs_acl_entries g ON g.workspace_id = ${workspaceId} AND g.node_id = n.id AND g.user_id = ${userId}
