@@ -4,7 +4,7 @@
  * nested `run` joins it. The connection is pinned and BEGIN/COMMIT/ROLLBACK are issued here,
  * which lets SQLite begin with BEGIN IMMEDIATE (Kysely's own transaction() cannot).
  */
-import { Effect, Exit, FiberRef, Layer, Runtime } from "effect";
+import { Effect, Exit, FiberRef, Layer } from "effect";
 import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
@@ -85,51 +85,79 @@ const runHook = (hook: () => void): void => {
   }
 };
 
-/** Runs `effect` in a new transaction on a pinned connection and answers with its Exit. */
+/** A connection pinned for one transaction that has begun, and the way to end it. */
+interface BegunTransaction {
+  readonly executor: Kysely<any>;
+  /**
+   * COMMITs (`commit`) or ROLLs BACK, then hands the connection back to the pool. A failed
+   * COMMIT can leave the transaction open (SQLite when busy), so it is rolled back before the
+   * connection goes back, and the COMMIT's error is thrown.
+   */
+  readonly end: (commit: boolean) => Promise<void>;
+}
+
+/**
+ * Pins one connection of `db` and BEGINs on it. Kysely lends a connection only for the duration
+ * of a callback, so the callback waits until `end` has run: the transaction itself runs on the
+ * caller's fiber, not on a fiber of its own started through a nested runtime.
+ */
+const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
+  Effect.async<BegunTransaction>((resume) => {
+    let lent = false;
+    db.db
+      .connection()
+      .execute(async (executor) => {
+        await executor.executeQuery(beginFor(db));
+        lent = true;
+        await new Promise<void>((release) => {
+          const end = async (commit: boolean): Promise<void> => {
+            try {
+              if (!commit) {
+                await executor.executeQuery(control.rollback);
+                return;
+              }
+              try {
+                await executor.executeQuery(control.commit);
+              } catch (error) {
+                await executor.executeQuery(control.rollback).catch(() => undefined);
+                throw error;
+              }
+            } finally {
+              release();
+            }
+          };
+          resume(Effect.succeed({ executor, end }));
+        });
+      })
+      .catch((error: unknown) => {
+        // Only a failure before the transaction began reaches the caller here; later ones reach it through `end`.
+        if (!lent) resume(Effect.die(error));
+      });
+  });
+
+/**
+ * Runs `effect` in a new transaction on a pinned connection. Beginning and ending (COMMIT or
+ * ROLLBACK, and the connection's release) are not interruptible; `effect` is, and an
+ * interrupted `effect` is rolled back. After-commit hooks run once COMMIT has succeeded.
+ */
 const runInNewTransaction = <A, E, R>(
   db: SqlDatabase,
   open: ReadonlyMap<SqlDatabase, OpenTransaction>,
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.runtime<R>(), (runtime) =>
-    Effect.async<A, E, R>((resume) => {
-      const controller = new AbortController();
-      const begin = beginFor(db);
-      const finished = db.db.connection().execute(async (connection) => {
-        await connection.executeQuery(begin);
-        const transaction: OpenTransaction = { executor: connection, afterCommit: new Map(), done: new Set(), savepoints: 0 };
-        const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
-        // The inner fiber is interrupted through the signal when the caller is interrupted.
-        const exit = await Runtime.runPromiseExit(runtime)(inner, { signal: controller.signal }).catch(
-          (error: unknown) => Exit.die(error) as Exit.Exit<A, E>,
-        );
-        if (Exit.isFailure(exit)) {
-          await connection.executeQuery(control.rollback);
-          return exit;
-        }
-        try {
-          await connection.executeQuery(control.commit);
-        } catch (error) {
-          // A failed COMMIT can leave the transaction open (SQLite when busy): never hand the
-          // connection back inside it.
-          await connection.executeQuery(control.rollback).catch(() => undefined);
-          throw error;
-        }
-        for (const hook of transaction.afterCommit.values()) runHook(hook);
-        return exit;
-      });
-      finished.then(
-        (exit) => resume(exit),
-        (error: unknown) => resume(Effect.die(error)),
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(begin(db), ({ executor, end }) => {
+      const transaction: OpenTransaction = { executor, afterCommit: new Map(), done: new Set(), savepoints: 0 };
+      const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
+      return Effect.flatMap(Effect.exit(restore(inner)), (exit) =>
+        Effect.flatMap(
+          Effect.promise(() => end(Exit.isSuccess(exit))),
+          () => {
+            if (Exit.isSuccess(exit)) for (const hook of transaction.afterCommit.values()) runHook(hook);
+            return exit;
+          },
+        ),
       );
-      // On interruption: stop the inner fiber and wait for its rollback before returning.
-      return Effect.promise(() => {
-        controller.abort();
-        return finished.then(
-          () => undefined,
-          () => undefined,
-        );
-      });
     }),
   );
 
