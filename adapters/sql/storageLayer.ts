@@ -46,7 +46,7 @@ export const storageLayer = (db: SqlDatabase): Layer.Layer<StoragePorts> => {
     Layer.succeed(Transactions, tx),
     Layer.succeed(WorkSignals, signals),
     Layer.succeed(Outbox, makeSqlOutbox(db, f, signals)),
-    Layer.succeed(OutboxRelayStore, makeSqlOutboxRelayStore(db, f, tx, signals)),
+    Layer.succeed(OutboxRelayStore, makeSqlOutboxRelayStore(db, f, signals)),
     Layer.succeed(Inbox, makeSqlInbox(db, f)),
     Layer.succeed(Jobs, makeSqlJobs(db, f, tx, signals)),
     Layer.succeed(JobQueue, makeSqlJobQueue(db, f, tx, signals)),

@@ -10,6 +10,7 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { storageLayer, type StoragePorts } from "../../adapters/sql/storageLayer.js";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
 import { JobQueue, Jobs, type Job } from "../../ports/Jobs.js";
+import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { testEvent } from "../contract/outboxKit.js";
 import { createTestPostgresDatabase, kernelMigrationLabels, type TapTest } from "../support/databases.js";
@@ -89,6 +90,27 @@ t.test("two workers on two pools claim 200 jobs and every job is claimed exactly
   t.equal(new Set(ids).size, 200, "no job claimed twice");
   t.ok(claimedBy[0]!.length > 0 && claimedBy[1]!.length > 0, "both workers took part");
   t.ok([...claimedBy[0]!, ...claimedBy[1]!].every((j) => j.attempts === 1), "every job ran once");
+});
+
+t.test("two relays on two pools claim 200 outbox messages and every message is claimed exactly once", async (t) => {
+  const { run } = await openPools(t, 2);
+  const all = Array.from({ length: 200 }, (_, i) => `m${String(i).padStart(3, "0")}`);
+  await run(0, Effect.flatMap(Outbox, (outbox) => outbox.append(all.map((id) => testEvent(id)))));
+  // Due "now" for the claims: the appends were stamped with the real clock.
+  const now = new Date(Date.now() + 60_000);
+  const claimedBy: string[][] = [[], []];
+  const relay = async (w: 0 | 1) => {
+    for (;;) {
+      const batch = await run(w, Effect.flatMap(OutboxRelayStore, (s) => s.claimBatch({ workerId: `relay-${w}`, now, limit: 7, leaseMs: 600_000 })));
+      if (batch.length === 0) return;
+      claimedBy[w]!.push(...batch.map((m) => m.id));
+    }
+  };
+  await Promise.all([relay(0), relay(1), relay(0), relay(1)]);
+  const ids = [...claimedBy[0]!, ...claimedBy[1]!];
+  t.equal(ids.length, 200, "200 claims in all");
+  t.equal(new Set(ids).size, 200, "no message claimed twice");
+  t.ok(claimedBy[0]!.length > 0 && claimedBy[1]!.length > 0, "both relays took part");
 });
 
 t.test("20 concurrent appends to one channel on separate pools get offsets 1..20 without gaps", async (t) => {
