@@ -119,3 +119,19 @@ t.test("on Postgres a parameterized query runs as a named prepared statement, pr
   );
   t.equal(rows.length, 1, "one prepared statement for the query's text on the one connection");
 });
+
+t.test("on Postgres a named prepared statement that fails rejects with the database's error, and the connection stays usable", async (t) => {
+  const db = await openPostgres({ connectionString: await createTestPostgresDatabase(t), max: 1 });
+  t.teardown(db.close);
+  await db.db.schema.createTable("things").addColumn("id", "integer", (c) => c.primaryKey()).execute();
+  const insert = (id: number) => db.db.insertInto("things").values({ id }).execute();
+  await insert(1);
+  const error = await insert(1).then(
+    () => undefined,
+    (e: unknown) => e as { code?: string },
+  );
+  t.equal(error?.code, "23505", "the unique violation reaches the caller with its SQLSTATE");
+  await insert(2);
+  const rows = await db.db.selectFrom("things").select("id").orderBy("id").execute();
+  t.same(rows, [{ id: 1 }, { id: 2 }], "the same statement runs again on the one connection");
+});
