@@ -36,7 +36,7 @@ export interface WorkerOptions<R> {
    */
   readonly pollMs?: number;
   /**
-   * Shortest time between the starts of two passes woken by signals (default 10 ms): writes
+   * Shortest time between the starts of two passes woken by signals (default 25 ms): writes
    * arriving back-to-back within it are relayed as one batch (see the file comment). 0 answers
    * every signal at once.
    */
@@ -106,7 +106,7 @@ export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? 60_000;
-  const pacing: Pacing = { batchSize, pollMs: options.pollMs ?? 250, gatherMs: options.gatherMs ?? 10 };
+  const pacing: Pacing = { batchSize, pollMs: options.pollMs ?? 250, gatherMs: options.gatherMs ?? 25 };
   const registry = handlerRegistry(options.jobHandlers);
   const stopped = Effect.runSync(Deferred.make<void>());
 
