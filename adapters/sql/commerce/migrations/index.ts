@@ -4,5 +4,6 @@ import { commerceMigration0001Tables } from "./0001_commerce_tables.js";
 import { commerceMigration0002ShipmentTracking } from "./0002_shipment_tracking.js";
 import { commerceMigration0003OrderStatusIndex } from "./0003_order_status_index.js";
 import { commerceMigration0004SearchKeys } from "./0004_search_keys.js";
+import { commerceMigration0005CustomerDeclinesIndex } from "./0005_customer_declines_index.js";
 
-export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys];
+export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys, commerceMigration0005CustomerDeclinesIndex];
