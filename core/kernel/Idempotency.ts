@@ -100,10 +100,12 @@ export const runIdempotent = <E, R>(
   Effect.gen(function* () {
     const { lockMs, ttlMs, retryAfterSeconds } = { ...defaultIdempotencyPolicy, ...policy };
     const store = yield* IdempotencyStore;
-    const inProgress = new IdempotencyRequestInProgress({
-      retryAfterSeconds,
-      detail: "a request with this Idempotency-Key is still being processed",
-    });
+    // Made only when answered: an error captures a stack trace when it is constructed.
+    const inProgress = () =>
+      new IdempotencyRequestInProgress({
+        retryAfterSeconds,
+        detail: "a request with this Idempotency-Key is still being processed",
+      });
     for (let attempt = 0; attempt < reserveAttempts; attempt++) {
       const millis = yield* Clock.currentTimeMillis;
       const now = new Date(millis);
@@ -135,10 +137,10 @@ export const runIdempotent = <E, R>(
             new IdempotencyKeyReused({ detail: "this Idempotency-Key was already used for a different request" }),
           );
         case "InProgress":
-          return yield* Effect.fail(inProgress);
+          return yield* Effect.fail(inProgress());
         case "Proceed":
           continue;
       }
     }
-    return yield* Effect.fail(inProgress);
+    return yield* Effect.fail(inProgress());
   }).pipe(withSpan("Idempotency.runIdempotent"));
