@@ -112,17 +112,27 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
       warmupSeconds: options.durationSeconds >= 2 ? 1 : 0,
       requests,
     });
-  const floorApp = await startKoaFloor();
-  cleanup.add("close koa floor", floorApp.close);
-  say(`koa floor: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
-  const floorCpu = process.cpuUsage();
-  const floor = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
-  const floorUsed = process.cpuUsage(floorCpu);
   // Includes the 1 s warm-up's requests in the CPU but not in the count: scaled by duration.
   const cpuPerRequest = (used: NodeJS.CpuUsage, summary: { total: number }): number | undefined =>
     summary.total > 0 ? ((used.user + used.system) / 1000 / summary.total) * (options.durationSeconds / (options.durationSeconds + (options.durationSeconds >= 2 ? 1 : 0))) : undefined;
-  const floorCpuMsPerRequest = cpuPerRequest(floorUsed, floor);
-  await floorApp.close();
+  /**
+   * The Koa floor, measured again for each database right before its scenarios, with its server
+   * already started (its idle connections and worker loops share this process, as they do when
+   * the scenarios run): a floor taken minutes earlier, before the other database's rows, made
+   * that database's ratios drift with the machine.
+   */
+  const measureFloor = async (label: string) => {
+    const floorApp = await startKoaFloor();
+    cleanup.add("close koa floor", floorApp.close);
+    try {
+      say(`koa floor${label}: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
+      const floorCpu = process.cpuUsage();
+      const summary = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
+      return { floor: summary, floorCpuMsPerRequest: cpuPerRequest(process.cpuUsage(floorCpu), summary) };
+    } finally {
+      await floorApp.close();
+    }
+  };
   const rows: ResultRow[] = [];
   for (const dialect of options.dialects) {
     say(`starting the reference server on ${dialect}`);
@@ -132,10 +142,12 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
     } catch (error) {
       const message = `the server did not start: ${describe(error)}`;
       say(`${dialect}: ${message}`);
+      const { floor } = await measureFloor(` (${dialect})`);
       for (const scenario of options.scenarios) rows.push({ scenario: scenario.name, dialect, http: undefined, floor, raw: undefined, error: message });
       continue;
     }
     ownSignals();
+    const { floor, floorCpuMsPerRequest } = await measureFloor(` (${dialect})`);
     try {
       for (const scenario of options.scenarios) {
         let http;
