@@ -6,37 +6,26 @@
  * repository really prepares is read with EXPLAIN QUERY PLAN, with the values it binds.
  */
 import { Effect } from "effect";
-import { CompiledQuery } from "kysely";
 import t from "tap";
 import { makeAesGcmFieldSealer } from "../../adapters/commerce/FieldSealer.js";
 import { makeSqlOrdersRepository } from "../../adapters/sql/commerce/SqlOrdersRepository.js";
-import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
 import { openTestDatabase } from "../support/databases.js";
+import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 import { commerceTestModules, testSealingKey } from "./support.js";
 
 t.test("SQLite: the checkout-risk read seeks one customer's failed orders by index, in time order, without a sort", async (t) => {
   const db = await openTestDatabase("sqlite", t, commerceTestModules);
   const orders = makeSqlOrdersRepository(db, makeAesGcmFieldSealer({ currentKeyId: "k1", keys: { k1: testSealingKey } }));
-  const executed = new Map<string, ReadonlyArray<unknown>>();
-  const prepare = StatementCache.prototype.prepare;
-  StatementCache.prototype.prepare = function (this: StatementCache, text: string) {
-    const statement = prepare.call(this, text);
-    if (!text.includes('from "shop_orders"')) return statement;
-    return new Proxy(statement, {
-      get: (target, key) =>
-        key === "all" ? (parameters: ReadonlyArray<unknown>) => (executed.set(text, parameters), target.all(parameters)) : Reflect.get(target, key, target),
-    });
-  };
-  try {
-    const declines = await Effect.runPromise(orders.declinedCheckoutsSince("customer-1", new Date(Date.now() - 3_600_000), 5));
-    t.same(declines, [], "no declines yet");
-  } finally {
-    StatementCache.prototype.prepare = prepare;
-  }
+  const { executed } = await capturePrepared(
+    (text) => text.includes('from "shop_orders"'),
+    async () => {
+      const declines = await Effect.runPromise(orders.declinedCheckoutsSince("customer-1", new Date(Date.now() - 3_600_000), 5));
+      t.same(declines, [], "no declines yet");
+    },
+  );
   t.equal(executed.size, 1, "the read ran one statement");
   for (const [text, parameters] of executed) {
-    const { rows } = await db.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
-    const details = rows.map((row) => row.detail);
+    const details = await planDetails(db, text, parameters);
     t.ok(
       details.some((detail) => /^SEARCH shop_orders USING (COVERING )?INDEX shop_orders_customer_declines \(customer_id=\? AND status=\? AND updated_at>\?\)/.test(detail)),
       `seeks customer, status and time by index: ${details.join(" | ")}`,

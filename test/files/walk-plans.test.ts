@@ -6,15 +6,15 @@
  * really prepares are read with EXPLAIN QUERY PLAN.
  */
 import { Effect, ManagedRuntime } from "effect";
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import t from "tap";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
 import { filesModule } from "../../hosts/modules/filesModule.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { nodeRecord, seedDrive, seedNode } from "../contract/files/fixtures.js";
 import { openTestDatabase } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
+import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 
 /** Children seeded under one folder, enough for the statistics to describe a big table. */
 const children = 100_000;
@@ -34,28 +34,18 @@ t.test("SQLite with ANALYZE statistics: the ancestor walks seek each node by key
 
   // The walks' statements as the repository runs them, with the values it binds: SQLite plans
   // with the bound values (its statistics include samples), so the plan is read with the same.
-  const executed = new Map<string, ReadonlyArray<unknown>>();
-  const prepare = StatementCache.prototype.prepare;
-  StatementCache.prototype.prepare = function (this: StatementCache, text: string) {
-    const statement = prepare.call(this, text);
-    if (!text.includes("WITH RECURSIVE chain")) return statement;
-    return new Proxy(statement, {
-      get: (target, key) =>
-        key === "all" ? (parameters: ReadonlyArray<unknown>) => (executed.set(text, parameters), target.all(parameters)) : Reflect.get(target, key, target),
-    });
-  };
-  try {
-    const found = await runtime.runPromise(Effect.flatMap(NodesRepository, (r) => r.findWithAncestorsAndGrants(workspaceId, "child-00000007", "kit-user", 32)));
-    t.same(found?.ancestors.map((node) => node.id), [folder.id, root.id], "the walk still answers the chain");
-    await runtime.runPromise(Effect.flatMap(NodesRepository, (r) => r.ancestors(workspaceId, "child-00000007", 32)));
-  } finally {
-    StatementCache.prototype.prepare = prepare;
-  }
+  const { executed } = await capturePrepared(
+    (text) => text.includes("WITH RECURSIVE chain"),
+    async () => {
+      const found = await runtime.runPromise(Effect.flatMap(NodesRepository, (r) => r.findWithAncestorsAndGrants(workspaceId, "child-00000007", "kit-user", 32)));
+      t.same(found?.ancestors.map((node) => node.id), [folder.id, root.id], "the walk still answers the chain");
+      await runtime.runPromise(Effect.flatMap(NodesRepository, (r) => r.ancestors(workspaceId, "child-00000007", 32)));
+    },
+  );
 
   t.equal(executed.size, 2, "both walks ran");
   for (const [text, parameters] of executed) {
-    const { rows } = await db.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
-    const details = rows.map((row) => row.detail);
+    const details = await planDetails(db, text, parameters);
     t.notOk(
       details.some((detail) => /^SCAN (n|fs_nodes)\b/.test(detail)),
       `no scan of the nodes table in ${text.includes("fs_acl_entries") ? "findWithAncestorsAndGrants" : "ancestors"}: ${details.join(" / ")}`,

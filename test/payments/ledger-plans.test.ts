@@ -8,8 +8,8 @@ import { Effect } from "effect";
 import { CompiledQuery, sql } from "kysely";
 import t from "tap";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
-import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
 import { openTestDatabase } from "../support/databases.js";
+import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 
 const transactions = 20_000;
 
@@ -58,26 +58,16 @@ t.test("SQLite: reconciliation reads a ledger transaction's entries by index", a
     .values([500, -500].map((amount, i) => ({ id: `e-${i}`, transaction_id: "tx-1", merchant_id: "m1", account: `acct-${i}`, amount_minor: amount, currency: "EUR", created_at: at })))
     .execute();
   const repository = makeSqlReconciliationRepository(db);
-  const executed = new Map<string, ReadonlyArray<unknown>>();
-  const prepare = StatementCache.prototype.prepare;
-  StatementCache.prototype.prepare = function (this: StatementCache, text: string) {
-    const statement = prepare.call(this, text);
-    if (!text.includes('from "payment_ledger_entries"')) return statement;
-    return new Proxy(statement, {
-      get: (target, key) =>
-        key === "all" ? (parameters: ReadonlyArray<unknown>) => (executed.set(text, parameters), target.all(parameters)) : Reflect.get(target, key, target),
-    });
-  };
-  try {
-    const found = await Effect.runPromise(repository.findLedgerTransaction("source-1"));
-    t.same(found?.transaction.entries.map((e) => e.amount_minor), [500, -500], "the entries, in id order");
-  } finally {
-    StatementCache.prototype.prepare = prepare;
-  }
+  const { executed } = await capturePrepared(
+    (text) => text.includes('from "payment_ledger_entries"'),
+    async () => {
+      const found = await Effect.runPromise(repository.findLedgerTransaction("source-1"));
+      t.same(found?.transaction.entries.map((e) => e.amount_minor), [500, -500], "the entries, in id order");
+    },
+  );
   t.equal(executed.size, 1, "one read of the entries");
   for (const [text, parameters] of executed) {
-    const { rows } = await db.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
-    const details = rows.map((row) => row.detail);
+    const details = await planDetails(db, text, parameters);
     t.ok(
       details.some((detail) => /^SEARCH payment_ledger_entries USING INDEX payment_ledger_entries_transaction \(transaction_id=\?\)/.test(detail)),
       `seeks the transaction's entries: ${details.join(" | ")}`,
