@@ -8,7 +8,7 @@
  * or a cancellation) and food delivery (deliveries without a courier) gauges. Also the Postgres pool
  * and the websocket counts, from the objects that hold them.
  *
- * Every query reads an indexed status column (outbox_due, jobs_due, ...) and runs outside any
+ * Every query reads an indexed status column (outbox_due, jobs_due_order, ...) and runs outside any
  * transaction; a failed read leaves that source out of the scrape and counts a scrape error.
  */
 import type { Kysely } from "kysely";

@@ -143,20 +143,32 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       : tx.run(
           runQuery(db, async (ex) => {
             const at = f.timeToDb(now);
-            let due = ex
-              .selectFrom("jobs")
-              .select("id")
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb("status", "=", "pending"), eb("run_at", "<=", at)]),
-                  eb.and([eb("status", "=", "running"), eb("locked_until", "<=", at)]),
-                ]),
-              )
+            // Two seeks, each stopping after `limit` rows (kernel migration 4: jobs_due_order on (status,
+            // run_at, id)): the due pending jobs in run order, and the running jobs whose lease
+            // expired (few: at most what the workers hold). One OR over both made the database
+            // read every due job and sort them all, so every claim grew with the backlog. On
+            // Postgres each seek skips rows another claim holds and re-checks its condition.
+            const seek = (status: "pending" | "running") => {
+              let query = ex
+                .selectFrom("jobs")
+                .select(["id", "run_at"])
+                .where("status", "=", status)
+                .where(status === "pending" ? "run_at" : "locked_until", "<=", at);
+              if (kinds !== undefined) query = query.where("kind", "in", kinds);
+              return f.skipLocked(query.orderBy("run_at").orderBy("id").limit(limit));
+            };
+            // The first `limit` of both, in run order (the CTEs are named in the statement below).
+            const candidates = ex
+              .selectFrom("due_pending")
+              .select(["id", "run_at"])
+              .unionAll(ex.selectFrom("lease_expired").select(["id", "run_at"]))
               .orderBy("run_at")
               .orderBy("id")
               .limit(limit);
-            if (kinds !== undefined) due = due.where("kind", "in", kinds);
+            const chosen = ex.selectFrom(candidates.as("chosen")).select("chosen.id");
             const rows = await ex
+              .with("due_pending", () => seek("pending"))
+              .with("lease_expired", () => seek("running"))
               .updateTable("jobs")
               .set((eb) => ({
                 status: "running",
@@ -165,7 +177,7 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
                 locked_until: f.timeToDb(new Date(now.getTime() + leaseMs)),
                 updated_at: at,
               }))
-              .where("id", "in", f.skipLocked(due))
+              .where("id", "in", chosen)
               .returningAll()
               .execute();
             return rows

@@ -178,4 +178,13 @@ $$`,
       `CREATE TRIGGER outbox_insert_notifies AFTER INSERT ON outbox FOR EACH STATEMENT EXECUTE FUNCTION domainkit_outbox_notify()`,
     ],
   },
+  // A claim seeks the due pending jobs in (run_at, id) order and stops after its batch (SqlJobs.ts
+  // claimDue); with the id in the index no tie of run_at is sorted. Replaces jobs_due (status,
+  // run_at), whose every use this index serves.
+  {
+    version: 4,
+    name: "jobs_due_in_claim_order",
+    sqlite: [`CREATE INDEX jobs_due_order ON jobs (status, run_at, id)`, `DROP INDEX jobs_due`],
+    postgres: [`CREATE INDEX jobs_due_order ON jobs (status, run_at, id)`, `DROP INDEX jobs_due`],
+  },
 ];

@@ -17,7 +17,11 @@ t.test("migrate", async (t) => {
     t.same(await migrate(db, testModules), { applied: [] });
     t.same(await migrate(db), { applied: [] }, "the kernel alone: nothing either");
     const rows = await db.db.selectFrom("domainkit_migrations").selectAll().where("module", "=", "kernel").execute();
-    t.same(rows.map((r) => Number(r.version)).sort(), [1, 2, 3]);
+    t.same(
+      rows.map((r) => Number(r.version)).sort((a, b) => a - b),
+      kernelMigrations.map((m) => m.version),
+      "every kernel migration recorded once",
+    );
   });
 
   await forEachDialect(t, "a module's migrations apply once, in version order", async (t, db) => {

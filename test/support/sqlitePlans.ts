@@ -1,8 +1,8 @@
 /**
  * Reading SQLite's plans of the statements a repository really runs: `capturePrepared` records
  * each statement whose text matches (with the values it was last run with) while `run` runs, and
- * `planDetails` reads its EXPLAIN QUERY PLAN with those values (SQLite's statistics include
- * samples, so a plan can depend on the bound values).
+ * `planDetails` (or `planLines`, as a tree) reads its EXPLAIN QUERY PLAN with those values
+ * (SQLite's statistics include samples, so a plan can depend on the bound values).
  */
 import { CompiledQuery } from "kysely";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -30,8 +30,19 @@ export const capturePrepared = async <A>(
   }
 };
 
-/** The `detail` lines of SQLite's plan of `text` run with `parameters`. */
-export const planDetails = async (db: SqlDatabase, text: string, parameters: ReadonlyArray<unknown>): Promise<ReadonlyArray<string>> => {
-  const { rows } = await db.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
-  return rows.map((row) => row.detail);
+/** One line of SQLite's plan: its node, the node it belongs to (0 at the top) and what it does. */
+export interface PlanLine {
+  readonly id: number;
+  readonly parent: number;
+  readonly detail: string;
+}
+
+/** SQLite's plan of `text` run with `parameters`, as a tree of lines. */
+export const planLines = async (db: SqlDatabase, text: string, parameters: ReadonlyArray<unknown>): Promise<ReadonlyArray<PlanLine>> => {
+  const { rows } = await db.db.executeQuery<PlanLine>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
+  return rows.map(({ id, parent, detail }) => ({ id, parent, detail }));
 };
+
+/** The `detail` lines of SQLite's plan of `text` run with `parameters`. */
+export const planDetails = async (db: SqlDatabase, text: string, parameters: ReadonlyArray<unknown>): Promise<ReadonlyArray<string>> =>
+  (await planLines(db, text, parameters)).map((line) => line.detail);

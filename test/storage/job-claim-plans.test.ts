@@ -1,0 +1,140 @@
+/**
+ * A job claim reads about its batch, however many jobs are due (SqlJobs.ts `claimDue`, kernel
+ * migration 4). Before, one OR of "due pending" and "lease expired" made both databases read
+ * every due job and sort them all on every claim, so a worker slowed down as its backlog grew:
+ * with 50,000 jobs due a claim of 10 took 7 ms on SQLite and 13 ms on Postgres. Each test seeds
+ * a backlog, runs a real claim, and reads the plan of the statement the adapter ran.
+ */
+import { Effect } from "effect";
+import { CompiledQuery, sql } from "kysely";
+import pg from "pg";
+import t from "tap";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { makeSqlJobQueue } from "../../adapters/sql/SqlJobs.js";
+import { makeTransactions } from "../../adapters/sql/Transactions.js";
+import { openTestDatabase } from "../support/databases.js";
+import { capturePrepared, planLines } from "../support/sqlitePlans.js";
+
+const backlog = 50_000;
+const limit = 10;
+const base = Date.parse("2026-01-01T00:00:00Z");
+// Every seeded job is due by then; the two expired leases too.
+const now = new Date(base + backlog * 1000);
+
+/** `backlog` due pending jobs of kinds "a" and "b" alternately, one millisecond apart, and two running jobs whose lease expired. */
+const seedBacklog = async (db: SqlDatabase): Promise<void> => {
+  if (db.dialect === "sqlite") {
+    await sql`
+      WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${backlog})
+      INSERT INTO jobs (id, kind, key, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+      SELECT printf('job-%08d', i), CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, NULL, '{}', 'pending', 0, 8,
+             strftime('%Y-%m-%dT%H:%M:%fZ', ${base / 1000} + i / 1000.0, 'unixepoch'), '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+      FROM seq`.execute(db.db);
+  } else {
+    await sql`
+      INSERT INTO jobs (id, kind, key, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+      SELECT 'job-' || lpad(i::text, 8, '0'), CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, NULL, '{}', 'pending', 0, 8,
+             to_timestamp(${base / 1000}::double precision + i / 1000.0), now(), now()
+      FROM generate_series(1, ${backlog}) AS i`.execute(db.db);
+  }
+  // The crashed worker's jobs run first (the oldest run_at), so the claim must take them too.
+  const expired = { status: "running", locked_by: "crashed", locked_until: db.features.timeToDb(new Date(base)), attempts: 1 };
+  await db.db.updateTable("jobs").set(expired).where("id", "in", ["job-00000001", "job-00000002"]).execute();
+  await sql`ANALYZE jobs`.execute(db.db);
+};
+
+const claim = (db: SqlDatabase, kinds?: ReadonlyArray<string>) =>
+  Effect.runPromise(
+    makeSqlJobQueue(db, db.features, makeTransactions(db)).claimDue({ workerId: "w1", now, limit, leaseMs: 60_000, ...(kinds ? { kinds } : {}) }),
+  );
+
+t.test("SQLite: a claim seeks the due jobs in run order by index and stops after its batch, never sorting the backlog", async (t) => {
+  const db = await openTestDatabase("sqlite", t, []);
+  await seedBacklog(db);
+  for (const kinds of [undefined, ["a"]]) {
+    const { result, executed } = await capturePrepared((text) => text.includes('update "jobs"'), () => claim(db, kinds));
+    if (kinds === undefined) t.same(result.map((job) => job.id).slice(0, 3), ["job-00000001", "job-00000002", "job-00000003"], "the oldest due jobs first, expired leases included");
+    t.equal(result.length, limit, "a full batch");
+    t.equal(executed.size, 1, "one statement");
+    for (const [text, parameters] of executed) {
+      const lines = await planLines(db, text, parameters);
+      const plan = lines.map((line) => `${line.id}<${line.parent} ${line.detail}`).join(" | ");
+      t.notOk(lines.some((line) => line.detail.includes("MULTI-INDEX OR")), "no OR of two index reads", { plan });
+      for (const seek of ["due_pending", "lease_expired"]) {
+        const node = lines.find((line) => line.detail === `MATERIALIZE ${seek}`);
+        t.ok(node, `${seek} is its own seek`);
+        const inside = lines.filter((line) => line.parent === node?.id).map((line) => line.detail);
+        t.ok(inside.some((detail) => /^SEARCH jobs USING (COVERING )?INDEX jobs_due_order \(status=\?/.test(detail)), `${seek} walks jobs_due_order`, { plan });
+        t.notOk(inside.some((detail) => detail.includes("TEMP B-TREE")), `${seek} is read in index order, not sorted`, { plan });
+      }
+    }
+  }
+});
+
+t.test("SQLite: with a kind filter the claim takes only jobs of those kinds, oldest first", async (t) => {
+  const db = await openTestDatabase("sqlite", t, []);
+  await seedBacklog(db);
+  const jobs = await claim(db, ["a"]);
+  t.same(
+    jobs.map((job) => job.id),
+    ["job-00000002", "job-00000004", "job-00000006", "job-00000008", "job-00000010", "job-00000012", "job-00000014", "job-00000016", "job-00000018", "job-00000020"],
+  );
+});
+
+/** Plan nodes of a Postgres EXPLAIN (FORMAT JSON) output, depth first. */
+const planNodes = (node: Record<string, unknown>): Array<Record<string, unknown>> => [
+  node,
+  ...((node["Plans"] as Array<Record<string, unknown>> | undefined) ?? []).flatMap(planNodes),
+];
+
+/** Runs `run` and answers the statements sent to Postgres whose text matches, with their values. */
+const sentToPostgres = async (matches: (text: string) => boolean, run: () => Promise<unknown>) => {
+  const sent: Array<{ readonly text: string; readonly values: ReadonlyArray<unknown> }> = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    const statement = config as { text?: unknown; values?: ReadonlyArray<unknown> } | undefined;
+    if (typeof statement?.text === "string" && matches(statement.text)) sent.push({ text: statement.text, values: statement.values ?? [] });
+    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof query;
+  try {
+    await run();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
+};
+
+t.test("Postgres: a claim reads about its batch of the jobs table, not the backlog", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  await seedBacklog(db);
+  for (const kinds of [undefined, ["a"]]) {
+    let jobs: ReadonlyArray<{ readonly id: string; readonly kind: string }> = [];
+    const sent = await sentToPostgres((text) => text.includes('update "jobs"'), async () => (jobs = await claim(db, kinds)));
+    t.equal(jobs.length, limit, "a full batch");
+    if (kinds === undefined) t.same(jobs.map((job) => job.id).slice(0, 3), ["job-00000001", "job-00000002", "job-00000003"], "the oldest due jobs first, expired leases included");
+    else t.ok(jobs.every((job) => job.kind === "a"), "only jobs of the kinds asked for");
+    t.equal(sent.length, 1, "one statement");
+    // The same statement measured by EXPLAIN ANALYZE, which runs it: rolled back.
+    const { text, values } = sent[0]!;
+    const rows = await db.db.connection().execute(async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw("BEGIN"));
+      try {
+        return (await connection.executeQuery<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>(CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, [...values]))).rows;
+      } finally {
+        await connection.executeQuery(CompiledQuery.raw("ROLLBACK"));
+      }
+    });
+    const plan = JSON.stringify(rows[0]!["QUERY PLAN"]);
+    const nodes = planNodes(rows[0]!["QUERY PLAN"][0]!.Plan);
+    const read = nodes
+      .filter((node) => node["Relation Name"] === "jobs" && String(node["Node Type"]).includes("Scan"))
+      .reduce((sum, node) => sum + Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) + Number(node["Rows Removed by Filter"] ?? 0), 0);
+    // What a claim may read: a few batches' worth (the batch, the jobs of other kinds it walks
+    // past, the batch again by id) and the running jobs it checks for an expired lease; never
+    // the backlog.
+    const { running } = await db.db.selectFrom("jobs").select((eb) => eb.fn.countAll<string>().as("running")).where("status", "=", "running").executeTakeFirstOrThrow();
+    const bound = 5 * limit + Number(running);
+    t.ok(read <= bound, `kinds ${kinds?.join(",") ?? "any"}: ${read} rows of jobs read (at most ${bound}) with ${backlog} jobs due`, { plan });
+    t.notOk(nodes.some((node) => node["Node Type"] === "Seq Scan"), "no sequential scan", { plan });
+  }
+});
