@@ -7,12 +7,12 @@
  */
 import { Effect } from "effect";
 import { CompiledQuery, sql } from "kysely";
-import pg from "pg";
 import t from "tap";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeSqlJobQueue } from "../../adapters/sql/SqlJobs.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { openTestDatabase } from "../support/databases.js";
+import { planNodes, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planLines } from "../support/sqlitePlans.js";
 
 const backlog = 50_000;
@@ -80,29 +80,6 @@ t.test("SQLite: with a kind filter the claim takes only jobs of those kinds, old
     ["job-00000002", "job-00000004", "job-00000006", "job-00000008", "job-00000010", "job-00000012", "job-00000014", "job-00000016", "job-00000018", "job-00000020"],
   );
 });
-
-/** Plan nodes of a Postgres EXPLAIN (FORMAT JSON) output, depth first. */
-const planNodes = (node: Record<string, unknown>): Array<Record<string, unknown>> => [
-  node,
-  ...((node["Plans"] as Array<Record<string, unknown>> | undefined) ?? []).flatMap(planNodes),
-];
-
-/** Runs `run` and answers the statements sent to Postgres whose text matches, with their values. */
-const sentToPostgres = async (matches: (text: string) => boolean, run: () => Promise<unknown>) => {
-  const sent: Array<{ readonly text: string; readonly values: ReadonlyArray<unknown> }> = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    const statement = config as { text?: unknown; values?: ReadonlyArray<unknown> } | undefined;
-    if (typeof statement?.text === "string" && matches(statement.text)) sent.push({ text: statement.text, values: statement.values ?? [] });
-    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
-  } as typeof query;
-  try {
-    await run();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return sent;
-};
 
 t.test("Postgres: a claim reads about its batch of the jobs table, not the backlog", async (t) => {
   const db = await openTestDatabase("postgres", t, []);

@@ -1,5 +1,6 @@
 /** The AttachmentsRepository port over `pm_attachments`; status moves are conditional updates. */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -70,7 +71,10 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
         ex
           .selectFrom("pm_attachments")
           .selectAll()
-          .where("status", "in", ["pending", "purging"])
+          // Literals, the partial index's own predicate: with bound values neither SQLite nor a
+          // cached generic plan on Postgres can use pm_attachments_staging, and every sweep read
+          // every attachment ever uploaded.
+          .where("status", "in", [sql.lit("pending"), sql.lit("purging")])
           .where("upload_expires_at", "<", f.timeToDb(cutoff))
           .orderBy("upload_expires_at")
           .orderBy("id")

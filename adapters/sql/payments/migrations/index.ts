@@ -9,6 +9,7 @@ import { paymentsMigration0005DeadDeliveries } from "./0005_payment_webhook_deli
 import { paymentsMigration0006ExceptionReports } from "./0006_payment_exception_reports.js";
 import { paymentsMigration0007LedgerBalanced } from "./0007_ledger_balanced.js";
 import { paymentsMigration0008LedgerEntriesByTransaction } from "./0008_ledger_entries_by_transaction.js";
+import { paymentsMigration0009IntentsByProviderPayment } from "./0009_intents_by_provider_payment.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -20,4 +21,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0006ExceptionReports,
   paymentsMigration0007LedgerBalanced,
   paymentsMigration0008LedgerEntriesByTransaction,
+  paymentsMigration0009IntentsByProviderPayment,
 ];
