@@ -34,7 +34,7 @@ export const stateGauges = {
     labels: [],
   },
   domainkit_jobs: { help: "Durable jobs by state: due (pending, run_at passed), scheduled, running, dead.", labels: ["state"] },
-  domainkit_webhook_deliveries: { help: "Merchant webhook deliveries by outcome (pending, succeeded, dead).", labels: ["outcome"] },
+  domainkit_webhook_deliveries: { help: "Merchant webhook deliveries waiting for an attempt (pending) or dead-lettered (dead).", labels: ["outcome"] },
   domainkit_payments_provider_timeouts: {
     help: "Payment attempts whose provider outcome is unknown (timeout, network error or 5xx), kept for reconciliation.",
     labels: [],

@@ -8,10 +8,14 @@
  * or a cancellation) and food delivery (deliveries without a courier) gauges. Also the Postgres pool
  * and the websocket counts, from the objects that hold them.
  *
- * Every query reads an indexed status column (outbox_due, jobs_due_order, ...) and runs outside any
- * transaction; a failed read leaves that source out of the scrape and counts a scrape error.
+ * Every query reads only the rows it counts, through an index on their status (outbox_pending_seq,
+ * jobs_due_order, the partial indexes of payments migration 10, ...), and states a status as a
+ * literal where the index is partial on it; none counts a table that only grows (so merchant
+ * webhook deliveries are counted while pending or dead, not once they succeeded). Queries run
+ * outside any transaction; a failed read leaves that source out of the scrape and counts a
+ * scrape error.
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { featuresFor } from "../sql/featuresFor.js";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { postgresPool } from "../postgres/openPostgres.js";
@@ -41,7 +45,7 @@ export const databaseState =
       db
         .selectFrom("outbox")
         .select(["status", (eb) => eb.fn.countAll().as("count"), (eb) => eb.fn.min("created_at").as("oldest")])
-        .where("status", "in", ["pending", "dead"])
+        .where("status", "in", [sql.lit("pending"), sql.lit("dead")])
         .groupBy("status")
         .execute(),
       db
@@ -69,19 +73,17 @@ export const databaseState =
       })),
     ];
     if (options.payments) {
-      const [deliveries, unknown, open] = await Promise.all([
-        db.selectFrom("payment_webhook_deliveries").select(["status", (eb) => eb.fn.countAll().as("count")]).groupBy("status").execute(),
-        db.selectFrom("payment_attempts").select((eb) => eb.fn.countAll().as("count")).where("status", "=", "unknown").executeTakeFirst(),
-        db
-          .selectFrom("payment_reconciliation_exceptions")
-          .select((eb) => eb.fn.countAll().as("count"))
-          .where("status", "=", "open")
-          .executeTakeFirst(),
+      // One count per partial index: `status = 'x'` with the literal is the index's predicate.
+      const count = (table: string, status: string) =>
+        db.selectFrom(table).select((eb) => eb.fn.countAll().as("count")).where("status", "=", sql.lit(status)).executeTakeFirst();
+      const [pendingDeliveries, deadDeliveries, unknown, open] = await Promise.all([
+        count("payment_webhook_deliveries", "pending"),
+        count("payment_webhook_deliveries", "dead"),
+        count("payment_attempts", "unknown"),
+        count("payment_reconciliation_exceptions", "open"),
       ]);
-      for (const outcome of ["pending", "succeeded", "dead"]) {
-        const row = deliveries.find((d) => d.status === outcome);
-        readings.push({ metric: "domainkit_webhook_deliveries", labels: { outcome }, value: n(row?.count) });
-      }
+      readings.push({ metric: "domainkit_webhook_deliveries", labels: { outcome: "pending" }, value: n(pendingDeliveries?.count) });
+      readings.push({ metric: "domainkit_webhook_deliveries", labels: { outcome: "dead" }, value: n(deadDeliveries?.count) });
       readings.push({ metric: "domainkit_payments_provider_timeouts", value: n(unknown?.count) });
       readings.push({ metric: "domainkit_payments_reconciliation_exceptions_open", value: n(open?.count) });
     }
@@ -93,7 +95,7 @@ export const databaseState =
           .where("status", "in", ["quarantined", "scan_failed", "blocked"])
           .groupBy("status")
           .execute(),
-        db.selectFrom("fs_upload_sessions").select((eb) => eb.fn.countAll().as("count")).where("status", "=", "open").executeTakeFirst(),
+        db.selectFrom("fs_upload_sessions").select((eb) => eb.fn.countAll().as("count")).where("status", "=", sql.lit("open")).executeTakeFirst(),
       ]);
       for (const status of ["quarantined", "scan_failed", "blocked"]) {
         readings.push({ metric: "domainkit_files_versions_unpublished", labels: { status }, value: n(versions.find((v) => v.status === status)?.count) });

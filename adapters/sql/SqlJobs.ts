@@ -17,7 +17,10 @@ import type { SqlDatabase } from "./SqlDatabase.js";
 /** Attempts allowed when a JobSpec does not say. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
-const unfinished = ["pending", "running"] as const;
+// Literals, the predicate of the partial unique index jobs_unfinished_key (kind, key): with bound
+// values neither SQLite nor a cached generic plan on Postgres can use it, and a keyed lookup or
+// cancel read every unfinished job (the whole backlog) through jobs_due_order.
+const unfinished = [sql.lit("pending"), sql.lit("running")];
 
 const toJob = (f: DialectFeatures, row: any): Job => ({
   id: row.id,

@@ -142,7 +142,8 @@ export const makeSqlOutboxRelayStore = (
       ).pipe(Effect.asVoid, span("OutboxRelayStore.markFailed")),
     listDead: (limit) =>
       runQuery(db, (ex) =>
-        ex.selectFrom("outbox").selectAll().where("status", "=", "dead").orderBy("seq").limit(limit).execute(),
+        // A literal, so a cached generic plan on Postgres can use the partial index outbox_dead.
+        ex.selectFrom("outbox").selectAll().where("status", "=", sql.lit("dead")).orderBy("seq").limit(limit).execute(),
       ).pipe(
         Effect.map((rows) => rows.map((row) => toMessage(f, row))),
         span("OutboxRelayStore.listDead"),

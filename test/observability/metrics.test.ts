@@ -106,7 +106,7 @@ t.test("job, webhook and payments gauges read their tables at scrape time", (t) 
     await db
       .insertInto("payment_webhook_deliveries")
       .values(
-        (["succeeded", "dead"] as const).map((status) => ({
+        (["pending", "succeeded", "dead"] as const).map((status) => ({
           id: uuidv7(),
           endpoint_id: endpointId,
           merchant_id: merchant.merchant_id,
@@ -150,8 +150,9 @@ t.test("job, webhook and payments gauges read their tables at scrape time", (t) 
     const after = await scrape(server.url);
     t.equal(delta(before, after, "domainkit_jobs", { state: "due" }), 1, "a job whose time came is due");
     t.equal(delta(before, after, "domainkit_jobs", { state: "dead" }), 2);
-    t.equal(delta(before, after, "domainkit_webhook_deliveries", { outcome: "succeeded" }), 1);
+    t.equal(delta(before, after, "domainkit_webhook_deliveries", { outcome: "pending" }), 1);
     t.equal(delta(before, after, "domainkit_webhook_deliveries", { outcome: "dead" }), 1);
+    t.notOk(after.has(`domainkit_webhook_deliveries{outcome="succeeded"}`), "succeeded deliveries are not counted (the table keeps every one)");
     t.equal(delta(before, after, "domainkit_payments_provider_timeouts"), 1, "an attempt with an unknown provider outcome");
     t.equal(delta(before, after, "domainkit_payments_reconciliation_exceptions_open"), 1);
   }),

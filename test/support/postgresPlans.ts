@@ -19,7 +19,8 @@ export const sentToPostgres = async (matches: (text: string) => boolean, run: ()
   const sent: SentStatement[] = [];
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    const statement = config as { text?: unknown; values?: ReadonlyArray<unknown> } | undefined;
+    // A Query or config object, or (unnamed, as Kysely sends a statement without values) text and values.
+    const statement = typeof config === "string" ? { text: config, values: rest[0] as ReadonlyArray<unknown> | undefined } : (config as { text?: unknown; values?: ReadonlyArray<unknown> } | undefined);
     if (typeof statement?.text === "string" && matches(statement.text)) sent.push({ text: statement.text, values: statement.values ?? [] });
     return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof query;
@@ -46,7 +47,7 @@ export const genericPlan = (db: SqlDatabase, statement: SentStatement): Promise<
     await connection.executeQuery(CompiledQuery.raw("SET plan_cache_mode = force_generic_plan"));
     try {
       await connection.executeQuery(CompiledQuery.raw(`PREPARE dk_generic_plan AS ${statement.text}`));
-      const parameters = statement.values.map((value) => (value instanceof Date ? `'${value.toISOString()}'` : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`));
+      const parameters = statement.values.map((value) => (value === null || value === undefined ? "NULL" : value instanceof Date ? `'${value.toISOString()}'` : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`));
       const { rows } = await connection.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) EXECUTE dk_generic_plan${parameters.length === 0 ? "" : `(${parameters.join(", ")})`}`),
       );

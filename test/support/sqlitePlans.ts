@@ -1,6 +1,7 @@
 /**
  * Reading SQLite's plans of the statements a repository really runs: `capturePrepared` records
- * each statement whose text matches (with the values it was last run with) while `run` runs, and
+ * each statement whose text matches (with the values it was last run with, through `all`, `get`
+ * or `run`) while `run` runs, and
  * `planDetails` (or `planLines`, as a tree) reads its EXPLAIN QUERY PLAN with those values
  * (SQLite's statistics include samples, so a plan can depend on the bound values).
  */
@@ -8,7 +9,7 @@ import { CompiledQuery } from "kysely";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
 
-/** Runs `run` and answers it with the statements (text -> values) it ran through `all` whose text matches. */
+/** Runs `run` and answers it with the statements (text -> values) it ran whose text matches. */
 export const capturePrepared = async <A>(
   matches: (text: string) => boolean,
   run: () => Promise<A>,
@@ -19,8 +20,16 @@ export const capturePrepared = async <A>(
     const statement = prepare.call(this, text);
     if (!matches(text)) return statement;
     return new Proxy(statement, {
-      get: (target, key) =>
-        key === "all" ? (parameters: ReadonlyArray<unknown>) => (executed.set(text, parameters), target.all(parameters)) : Reflect.get(target, key, target),
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== "function") return value;
+        const method = value as (...args: unknown[]) => unknown;
+        if (key === "all" || key === "get" || key === "run") {
+          return (parameters: ReadonlyArray<unknown>) => (executed.set(text, parameters), method.call(target, parameters));
+        }
+        // Native methods must be called on the statement itself, not on the proxy.
+        return method.bind(target);
+      },
     });
   };
   try {

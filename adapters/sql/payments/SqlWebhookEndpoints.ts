@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { ReplayRequest } from "../../../core/payments/model/ReplayRequest.js";
 import { DeliveryAttempt, WebhookDelivery } from "../../../core/payments/model/WebhookDelivery.js";
 import { WebhookEndpoint } from "../../../core/payments/model/WebhookEndpoint.js";
@@ -142,7 +143,9 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
     listDeadDeliveries: ({ before, limit }) =>
       runQuery(db, (ex) => {
         // Served by the partial index on dead deliveries (migration 5): the seek starts at `before`.
-        let q = ex.selectFrom("payment_webhook_deliveries").selectAll().where("status", "=", "dead");
+        // The status is a literal, the index's own predicate: bound as a value, neither SQLite nor
+        // a generic plan on Postgres could use the index and every delivery was read.
+        let q = ex.selectFrom("payment_webhook_deliveries").selectAll().where("status", "=", sql.lit("dead"));
         if (before !== undefined) q = q.where("id", "<", before);
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(

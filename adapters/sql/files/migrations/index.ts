@@ -4,5 +4,6 @@ import { filesMigration0001 } from "./0001_files_tables.js";
 import { filesMigration0002 } from "./0002_legal_hold.js";
 import { filesMigration0003 } from "./0003_retention_and_background_work.js";
 import { filesMigration0004 } from "./0004_multipart_uploads.js";
+import { filesMigration0005 } from "./0005_open_upload_sessions.js";
 
-export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004];
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005];

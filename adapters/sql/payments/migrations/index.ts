@@ -10,6 +10,7 @@ import { paymentsMigration0006ExceptionReports } from "./0006_payment_exception_
 import { paymentsMigration0007LedgerBalanced } from "./0007_ledger_balanced.js";
 import { paymentsMigration0008LedgerEntriesByTransaction } from "./0008_ledger_entries_by_transaction.js";
 import { paymentsMigration0009IntentsByProviderPayment } from "./0009_intents_by_provider_payment.js";
+import { paymentsMigration0010StatusIndexesForOpenWork } from "./0010_status_indexes_for_open_work.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -22,4 +23,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0007LedgerBalanced,
   paymentsMigration0008LedgerEntriesByTransaction,
   paymentsMigration0009IntentsByProviderPayment,
+  paymentsMigration0010StatusIndexesForOpenWork,
 ];

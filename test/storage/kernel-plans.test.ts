@@ -1,19 +1,24 @@
 /**
- * A job claim reads about its batch, however many jobs are due (SqlJobs.ts `claimDue`, kernel
- * migration 4). Before, one OR of "due pending" and "lease expired" made both databases read
- * every due job and sort them all on every claim, so a worker slowed down as its backlog grew:
- * with 50,000 jobs due a claim of 10 took 7 ms on SQLite and 13 ms on Postgres. Each test seeds
- * a backlog, runs a real claim, and reads the plan of the statement the adapter ran.
+ * The kernel's background statements read about what they return, however large the backlog.
+ * A job claim (SqlJobs.ts `claimDue`, kernel migration 4): one OR of "due pending" and "lease
+ * expired" made both databases read every due job and sort them all on every claim, so a worker
+ * slowed down as its backlog grew (with 50,000 jobs due a claim of 10 took 7 ms on SQLite and
+ * 13 ms on Postgres). A keyed job's lookup and cancel: with the statuses bound as values the
+ * partial unique index jobs_unfinished_key was unusable and both read every unfinished job. The
+ * outbox's dead letters on Postgres, for the same reason. Each test seeds a backlog, runs the
+ * adapter, and reads the plan of the statement it ran.
  */
 import { Effect } from "effect";
 import { CompiledQuery, sql } from "kysely";
 import t from "tap";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { makeSqlJobQueue } from "../../adapters/sql/SqlJobs.js";
+import { makeSqlJobQueue, makeSqlJobs } from "../../adapters/sql/SqlJobs.js";
+import { makeSqlOutboxRelayStore } from "../../adapters/sql/SqlOutbox.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { openTestDatabase } from "../support/databases.js";
 import { planNodes, sentToPostgres } from "../support/postgresPlans.js";
-import { capturePrepared, planLines } from "../support/sqlitePlans.js";
+import { capturePrepared, planDetails, planLines } from "../support/sqlitePlans.js";
+import { genericPlan } from "../support/postgresPlans.js";
 
 const backlog = 50_000;
 const limit = 10;
@@ -114,4 +119,51 @@ t.test("Postgres: a claim reads about its batch of the jobs table, not the backl
     t.ok(read <= bound, `kinds ${kinds?.join(",") ?? "any"}: ${read} rows of jobs read (at most ${bound}) with ${backlog} jobs due`, { plan });
     t.notOk(nodes.some((node) => node["Node Type"] === "Seq Scan"), "no sequential scan", { plan });
   }
+});
+
+/** Schedules a keyed job twice (the second finds the first) and cancels it, on `db`. */
+const scheduleTwiceAndCancel = async (db: SqlDatabase): Promise<boolean> => {
+  const jobs = makeSqlJobs(db, db.features, makeTransactions(db));
+  const spec = { kind: "a", key: "report-42", payload: {}, runAt: now };
+  const first = await Effect.runPromise(jobs.schedule(spec));
+  const second = await Effect.runPromise(jobs.schedule(spec));
+  return first.id === second.id && (await Effect.runPromise(jobs.cancel("a", "report-42")));
+};
+
+const keyedStatement = (text: string): boolean => /"key" = /.test(text) && /"jobs"/.test(text);
+
+t.test("SQLite: a keyed job's lookup and cancel seek jobs_unfinished_key, not the backlog", async (t) => {
+  const db = await openTestDatabase("sqlite", t, []);
+  await seedBacklog(db);
+  const { result, executed } = await capturePrepared(keyedStatement, () => scheduleTwiceAndCancel(db));
+  t.ok(result, "the second schedule found the first, and the cancel cancelled it");
+  t.ok(executed.size >= 1, "the lookup ran");
+  for (const [text, parameters] of executed) {
+    const details = await planDetails(db, text, parameters);
+    t.ok(details.some((detail) => /^SEARCH jobs USING INDEX jobs_unfinished_key \(kind=\? AND key=\?\)/.test(detail)), `seeks kind and key: ${text.slice(0, 60)}`, { details });
+  }
+});
+
+t.test("Postgres: a keyed job's lookup and cancel keep jobs_unfinished_key in their generic plans", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  await seedBacklog(db);
+  let done = false;
+  const sent = await sentToPostgres(keyedStatement, async () => (done = await scheduleTwiceAndCancel(db)));
+  t.ok(done, "the second schedule found the first, and the cancel cancelled it");
+  t.equal(sent.length, 2, "the lookup and the cancel");
+  for (const statement of sent) {
+    const nodes = planNodes(await genericPlan(db, statement));
+    t.ok(nodes.some((node) => node["Index Name"] === "jobs_unfinished_key"), `uses the index: ${statement.text.slice(0, 60)}`, { nodes });
+  }
+});
+
+t.test("Postgres: the outbox's dead letters are read through outbox_dead in the generic plan", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  const sent = await sentToPostgres(
+    (text) => text.includes('from "outbox"') && text.includes('"status" ='),
+    () => Effect.runPromise(makeSqlOutboxRelayStore(db, db.features).listDead(50)),
+  );
+  t.equal(sent.length, 1, "one statement");
+  const nodes = planNodes(await genericPlan(db, sent[0]!));
+  t.ok(nodes.some((node) => node["Index Name"] === "outbox_dead"), "uses outbox_dead", { nodes });
 });
