@@ -1,11 +1,13 @@
 /**
- * The metrics scrape's state gauges (adapters/observability/StateCollectors.ts) read only the rows
- * they count. Each count either seeks an index on its status or walks a partial index that holds
+ * The readiness probe's worker check reads only the pending outbox rows on Postgres too (a load
+ * balancer asks every few seconds; with the status bound, its generic plan read the whole outbox). The metrics scrape's state gauges
+ * (adapters/observability/StateCollectors.ts) read only the rows they count. Each count either seeks an index on its status or walks a partial index that holds
  * only the rows in that state (payments migration 10, files migration 5); none reads a table
  * that keeps every row ever written. Before, the scrape read every merchant webhook delivery,
  * payment attempt, reconciliation exception and upload session on every call.
  */
 import t from "tap";
+import { workerCheck } from "../../adapters/observability/Readiness.js";
 import { databaseState } from "../../adapters/observability/StateCollectors.js";
 import { commerceTestModules } from "../commerce/support.js";
 import { deliveryTestModules } from "../delivery/support.js";
@@ -56,4 +58,14 @@ t.test("Postgres: the counts on partial indexes keep them in their cached generi
       { nodes },
     );
   }
+});
+
+t.test("Postgres: the readiness worker check reads only pending outbox rows, through a partial index, in its generic plan", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  const sent = await sentToPostgres((text) => text.includes('from "outbox"'), () => workerCheck(db).check());
+  t.equal(sent.length, 1, "one read of the outbox");
+  const nodes = planNodes(await genericPlan(db, sent[0]!));
+  // Both partial indexes of the outbox on Postgres hold only its pending rows.
+  t.ok(nodes.some((node) => ["outbox_due", "outbox_pending_seq"].includes(String(node["Index Name"]))), "uses an index of pending rows", { nodes });
+  t.notOk(nodes.some((node) => node["Node Type"] === "Seq Scan"), "no sequential scan", { nodes });
 });
