@@ -16,9 +16,8 @@ import { makeSqlJobQueue, makeSqlJobs } from "../../adapters/sql/SqlJobs.js";
 import { makeSqlOutboxRelayStore } from "../../adapters/sql/SqlOutbox.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { openTestDatabase } from "../support/databases.js";
-import { planNodes, sentToPostgres } from "../support/postgresPlans.js";
+import { genericPlan, measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails, planLines } from "../support/sqlitePlans.js";
-import { genericPlan } from "../support/postgresPlans.js";
 
 const backlog = 50_000;
 const limit = 10;
@@ -97,20 +96,10 @@ t.test("Postgres: a claim reads about its batch of the jobs table, not the backl
     else t.ok(jobs.every((job) => job.kind === "a"), "only jobs of the kinds asked for");
     t.equal(sent.length, 1, "one statement");
     // The same statement measured by EXPLAIN ANALYZE, which runs it: rolled back.
-    const { text, values } = sent[0]!;
-    const rows = await db.db.connection().execute(async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw("BEGIN"));
-      try {
-        return (await connection.executeQuery<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>(CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, [...values]))).rows;
-      } finally {
-        await connection.executeQuery(CompiledQuery.raw("ROLLBACK"));
-      }
-    });
-    const plan = JSON.stringify(rows[0]!["QUERY PLAN"]);
-    const nodes = planNodes(rows[0]!["QUERY PLAN"][0]!.Plan);
-    const read = nodes
-      .filter((node) => node["Relation Name"] === "jobs" && String(node["Node Type"]).includes("Scan"))
-      .reduce((sum, node) => sum + Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) + Number(node["Rows Removed by Filter"] ?? 0), 0);
+    const measured = await measuredPlan(db, sent[0]!);
+    const plan = JSON.stringify(measured);
+    const nodes = planNodes(measured);
+    const read = rowsRead(measured, "jobs");
     // What a claim may read: a few batches' worth (the batch, the jobs of other kinds it walks
     // past, the batch again by id) and the running jobs it checks for an expired lease; never
     // the backlog.

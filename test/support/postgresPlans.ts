@@ -2,7 +2,9 @@
  * Reading Postgres's plans of the statements an adapter really sends: `sentToPostgres` records
  * each statement whose text matches (with its values) as it leaves for the server while `run`
  * runs; `planNodes` flattens an EXPLAIN (FORMAT JSON) plan; `genericPlan` asks for the plan
- * Postgres caches for a prepared statement once it stops planning per call.
+ * Postgres caches for a prepared statement once it stops planning per call; `measuredPlan` runs
+ * the statement with its values under EXPLAIN ANALYZE (rolled back) and `rowsRead` sums what its
+ * scans of a table read.
  */
 import { CompiledQuery } from "kysely";
 import pg from "pg";
@@ -57,3 +59,23 @@ export const genericPlan = (db: SqlDatabase, statement: SentStatement): Promise<
       await connection.executeQuery(CompiledQuery.raw("RESET plan_cache_mode"));
     }
   });
+
+/** The plan of `statement` with its own values, measured by EXPLAIN ANALYZE, which runs it: rolled back. */
+export const measuredPlan = (db: SqlDatabase, statement: SentStatement): Promise<PlanNode> =>
+  db.db.connection().execute(async (connection) => {
+    await connection.executeQuery(CompiledQuery.raw("BEGIN"));
+    try {
+      const { rows } = await connection.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+        CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, [...statement.values]),
+      );
+      return rows[0]!["QUERY PLAN"][0]!.Plan;
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw("ROLLBACK"));
+    }
+  });
+
+/** Rows a measured plan's scans of `table` read: returned in every loop, plus those its filters removed. */
+export const rowsRead = (plan: PlanNode, table: string): number =>
+  planNodes(plan)
+    .filter((node) => node["Relation Name"] === table && String(node["Node Type"]).includes("Scan"))
+    .reduce((sum, node) => sum + Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) + Number(node["Rows Removed by Filter"] ?? 0), 0);

@@ -138,19 +138,31 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
       ),
     settledInWindow: ({ from, to }) =>
       Effect.gen(function* () {
+        // The window's ledger transactions drive both reads (payments migration 11 indexes them by
+        // time), and each finds its intent or refund by primary key: the id is the source with its
+        // prefix and suffix taken off (`replace`, which cannot fail on another source's text), and
+        // the source is still compared whole. Joined the other way round, every capture and
+        // refund ever made was read on every run.
         const payments = yield* runQuery(db, (ex) =>
-          paymentsQuery(ex)
-            .innerJoin("payment_ledger_transactions as t", (join) =>
-              join.on(sql`t.source`, "=", sql`'payment_intent:' || i.id || ':capture'`),
+          ex
+            .selectFrom("payment_ledger_transactions as t")
+            .innerJoin("payment_intents as i", (join) =>
+              join
+                .on("i.id", "=", sql<string>`replace(replace(t.source, 'payment_intent:', ''), ':capture', '')`)
+                .on(sql`t.source`, "=", sql`'payment_intent:' || i.id || ':capture'`),
             )
+            .innerJoin("payment_attempts as a", (join) => join.onRef("a.intent_id", "=", "i.id").onRef("a.number", "=", "i.attempt_count"))
+            .select(["a.reference", "i.id", "i.merchant_id", "i.amount_captured_minor", "i.currency", "i.status"])
             .where("t.created_at", ">=", f.timeToDb(from))
             .where("t.created_at", "<", f.timeToDb(to))
             .execute(),
         );
         const refunds = yield* runQuery(db, (ex) =>
           ex
-            .selectFrom("payment_refunds as r")
-            .innerJoin("payment_ledger_transactions as t", (join) => join.on(sql`t.source`, "=", sql`'refund:' || r.id`))
+            .selectFrom("payment_ledger_transactions as t")
+            .innerJoin("payment_refunds as r", (join) =>
+              join.on("r.id", "=", sql<string>`replace(t.source, 'refund:', '')`).on(sql`t.source`, "=", sql`'refund:' || r.id`),
+            )
             .select(["r.id", "r.reference", "r.merchant_id", "r.amount_minor", "r.currency", "r.status"])
             .where("t.created_at", ">=", f.timeToDb(from))
             .where("t.created_at", "<", f.timeToDb(to))

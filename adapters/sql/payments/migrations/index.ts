@@ -11,6 +11,7 @@ import { paymentsMigration0007LedgerBalanced } from "./0007_ledger_balanced.js";
 import { paymentsMigration0008LedgerEntriesByTransaction } from "./0008_ledger_entries_by_transaction.js";
 import { paymentsMigration0009IntentsByProviderPayment } from "./0009_intents_by_provider_payment.js";
 import { paymentsMigration0010StatusIndexesForOpenWork } from "./0010_status_indexes_for_open_work.js";
+import { paymentsMigration0011LedgerTransactionsByTime } from "./0011_ledger_transactions_by_time.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -24,4 +25,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0008LedgerEntriesByTransaction,
   paymentsMigration0009IntentsByProviderPayment,
   paymentsMigration0010StatusIndexesForOpenWork,
+  paymentsMigration0011LedgerTransactionsByTime,
 ];
