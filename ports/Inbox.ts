@@ -13,5 +13,11 @@ export interface Inbox {
    * transaction. Optional: without it the relay claims event by event.
    */
   readonly claimMany?: (consumer: string, eventIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>;
+  /**
+   * Retention: deletes up to `limit` records made before `before` whose event the outbox no
+   * longer holds for delivery (pending or dead), and answers how many. Such an event is never
+   * delivered again, so its records have nothing left to dedupe.
+   */
+  readonly purgeProcessed: (before: Date, limit: number) => Effect.Effect<number>;
 }
 export const Inbox = Context.GenericTag<Inbox>("domainkit/Inbox");

@@ -72,5 +72,10 @@ export interface JobQueue {
   readonly replay: (id: string, now: Date) => Effect.Effect<boolean>;
   /** Reads one job. */
   readonly get: (id: string) => Effect.Effect<Job | null>;
+  /**
+   * Retention: deletes up to `limit` finished jobs (done or cancelled) last changed before
+   * `before`, and answers how many. Dead jobs stay: an operator replays or inspects them.
+   */
+  readonly purgeFinished: (before: Date, limit: number) => Effect.Effect<number>;
 }
 export const JobQueue = Context.GenericTag<JobQueue>("domainkit/JobQueue");

@@ -46,5 +46,10 @@ export interface OutboxRelayStore {
   readonly listDead: (limit: number) => Effect.Effect<ReadonlyArray<OutboxMessage>>;
   /** Puts a dead message back to pending with attempts reset; false if it was not dead. */
   readonly replay: (id: string, now: Date) => Effect.Effect<boolean>;
+  /**
+   * Retention: deletes up to `limit` delivered messages created before `before`, oldest first,
+   * and answers how many. A delivered message is never read again; pending and dead ones stay.
+   */
+  readonly purgeDelivered: (before: Date, limit: number) => Effect.Effect<number>;
 }
 export const OutboxRelayStore = Context.GenericTag<OutboxRelayStore>("domainkit/OutboxRelayStore");

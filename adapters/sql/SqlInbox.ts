@@ -1,8 +1,9 @@
 /** The consumer Inbox over the `inbox` table: the primary key (consumer, event_id) dedupes. */
 import { Clock, Effect } from "effect";
+import { sql } from "kysely";
 import type { Inbox } from "../../ports/Inbox.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, span } from "./runQuery.js";
+import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The Inbox port: true the first time (consumer, event id) is claimed, false after. */
@@ -39,5 +40,39 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
             Effect.map((rows) => new Set(rows.map((row) => row.event_id))),
             span("Inbox.claimMany"),
           ),
+    purgeProcessed: (before, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .deleteFrom("inbox")
+          .where((eb) =>
+            eb(
+              eb.refTuple("consumer", "event_id"),
+              "in",
+              // Oldest first by kernel migration 5's inbox_processed; an event still pending or
+              // dead in the outbox may be delivered again, so its records stay.
+              eb
+                .selectFrom("inbox as i")
+                .select(["i.consumer", "i.event_id"])
+                .where("i.processed_at", "<", f.timeToDb(before))
+                .where((inner) =>
+                  inner.not(
+                    inner.exists(
+                      inner
+                        .selectFrom("outbox as o")
+                        .select(sql.lit(1).as("held"))
+                        .whereRef("o.id", "=", "i.event_id")
+                        .where("o.status", "in", [sql.lit("pending"), sql.lit("dead")]),
+                    ),
+                  ),
+                )
+                .orderBy("i.processed_at")
+                .limit(limit) as never,
+            ),
+          )
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numDeletedRows)),
+        span("Inbox.purgeProcessed"),
+      ),
   };
 };

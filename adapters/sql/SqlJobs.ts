@@ -230,4 +230,27 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       Effect.map((row) => (row === undefined ? null : toJob(f, row))),
       span("JobQueue.get"),
     ),
+  purgeFinished: (before, limit) =>
+    runQuery(db, (ex) => {
+      const at = f.timeToDb(before);
+      return ex
+        .deleteFrom("jobs")
+        .where(
+          "id",
+          "in",
+          // A finished job ran before it last changed, so run_at < before bounds the walk of
+          // jobs_due_order for each status; no order, so the walk stops at the batch.
+          ex
+            .selectFrom("jobs")
+            .select("id")
+            .where("status", "in", [sql.lit("done"), sql.lit("cancelled")])
+            .where("run_at", "<", at)
+            .where("updated_at", "<", at)
+            .limit(limit),
+        )
+        .executeTakeFirst();
+    }).pipe(
+      Effect.map((result) => toNumber(result.numDeletedRows)),
+      span("JobQueue.purgeFinished"),
+    ),
 });

@@ -148,6 +148,28 @@ export const makeSqlOutboxRelayStore = (
         Effect.map((rows) => rows.map((row) => toMessage(f, row))),
         span("OutboxRelayStore.listDead"),
       ),
+    purgeDelivered: (before, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .deleteFrom("outbox")
+          .where(
+            "seq",
+            "in",
+            // Oldest first along seq (SQLite: outbox_pending_seq (status, seq); Postgres: the seq
+            // key, where the oldest rows are the delivered ones); stops at the batch.
+            ex
+              .selectFrom("outbox")
+              .select("seq")
+              .where("status", "=", sql.lit("delivered"))
+              .where("created_at", "<", f.timeToDb(before))
+              .orderBy("seq")
+              .limit(limit),
+          )
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numDeletedRows)),
+        span("OutboxRelayStore.purgeDelivered"),
+      ),
     replay: (id, now) =>
       runQuery(db, (ex) =>
         ex

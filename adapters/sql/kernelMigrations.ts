@@ -187,4 +187,11 @@ $$`,
     sqlite: [`CREATE INDEX jobs_due_order ON jobs (status, run_at, id)`, `DROP INDEX jobs_due`],
     postgres: [`CREATE INDEX jobs_due_order ON jobs (status, run_at, id)`, `DROP INDEX jobs_due`],
   },
+  // Retention of consumer records (core/maintenance/KernelMaintenance.ts): the oldest first.
+  {
+    version: 5,
+    name: "inbox_processed",
+    sqlite: [`CREATE INDEX inbox_processed ON inbox (processed_at)`],
+    postgres: [`CREATE INDEX inbox_processed ON inbox (processed_at)`],
+  },
 ];

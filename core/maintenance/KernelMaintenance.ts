@@ -1,26 +1,52 @@
 /**
  * Retention of the kernel's own tables: expired idempotency records (kept at least 24 hours,
- * docs/conventions.md, Idempotency) and realtime channel messages past the recovery window. Runs as a durable,
+ * docs/conventions.md, Idempotency), realtime channel messages past the recovery window, and the
+ * history every write leaves behind: delivered outbox messages, the consumers' inbox records of
+ * events no longer held for delivery, and finished jobs, each after `historyRetentionMs` and in
+ * bounded batches (so one run never holds the database for long). Runs as a durable,
  * self-rescheduling job: each run schedules the next time slot, and the slot is the job key, so
  * any number of processes scheduling it at start-up still yields one job per slot.
  */
 import { Clock, Effect } from "effect";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
+import { Inbox } from "../../ports/Inbox.js";
+import { JobQueue, Jobs } from "../../ports/Jobs.js";
+import { OutboxRelayStore } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
-import { Jobs } from "../../ports/Jobs.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The job kind of kernel maintenance. */
 export const kernelMaintenanceKind = "kernel.maintenance";
 
-/** How often maintenance runs and how long realtime messages stay recoverable with `since`. */
+/**
+ * How often maintenance runs, how long realtime messages stay recoverable with `since`, and how
+ * long delivered outbox messages, inbox records and finished jobs are kept.
+ */
 export interface MaintenancePolicy {
   readonly intervalMs: number;
   readonly channelRetentionMs: number;
+  readonly historyRetentionMs: number;
 }
 
-/** Hourly; realtime messages recoverable for 24 hours. */
-export const defaultMaintenancePolicy: MaintenancePolicy = { intervalMs: 60 * 60_000, channelRetentionMs: 24 * 60 * 60_000 };
+/** Hourly; realtime messages recoverable for 24 hours; delivery and job history kept 7 days. */
+export const defaultMaintenancePolicy: MaintenancePolicy = {
+  intervalMs: 60 * 60_000,
+  channelRetentionMs: 24 * 60 * 60_000,
+  historyRetentionMs: 7 * 24 * 60 * 60_000,
+};
+
+/** Rows one purge statement deletes, and statements per table per run (at most 100,000 rows). */
+const purgeBatch = 1_000;
+const purgeBatchesPerRun = 100;
+
+/** Runs `purge` batch after batch until one deletes less than a full batch (or the run's bound); answers the total. */
+const purgeInBatches = (purge: (limit: number) => Effect.Effect<number>): Effect.Effect<number> => {
+  const loop = (total: number, batches: number): Effect.Effect<number> =>
+    Effect.flatMap(purge(purgeBatch), (deleted) =>
+      deleted < purgeBatch || batches + 1 >= purgeBatchesPerRun ? Effect.succeed(total + deleted) : loop(total + deleted, batches + 1),
+    );
+  return loop(0, 0);
+};
 
 /** Schedules the run of the slot after `nowMs` (a no-op when that slot is already scheduled). */
 export const scheduleNextMaintenance = (
@@ -38,14 +64,31 @@ export const scheduleNextMaintenance = (
     });
   });
 
+/** What one maintenance run removed. */
+export interface MaintenanceResult {
+  readonly idempotencyRecords: number;
+  readonly channelMessages: number;
+  readonly deliveredMessages: number;
+  readonly inboxRecords: number;
+  readonly finishedJobs: number;
+}
+
 /** One maintenance run: purge, trim, schedule the next slot. Returns what was removed. */
 export const runKernelMaintenance = (
   policy: MaintenancePolicy = defaultMaintenancePolicy,
-): Effect.Effect<{ readonly idempotencyRecords: number; readonly channelMessages: number }, never, IdempotencyStore | ChannelLog | Jobs> =>
+): Effect.Effect<MaintenanceResult, never, IdempotencyStore | ChannelLog | Jobs | JobQueue | OutboxRelayStore | Inbox> =>
   Effect.gen(function* () {
     const nowMs = yield* Clock.currentTimeMillis;
     const idempotencyRecords = yield* (yield* IdempotencyStore).purgeExpired(new Date(nowMs));
     const channelMessages = yield* (yield* ChannelLog).trim(new Date(nowMs - policy.channelRetentionMs));
+    const historyBefore = new Date(nowMs - policy.historyRetentionMs);
+    const outbox = yield* OutboxRelayStore;
+    const inbox = yield* Inbox;
+    const queue = yield* JobQueue;
+    // Outbox first: an inbox record goes only once its event is no longer held for delivery.
+    const deliveredMessages = yield* purgeInBatches((limit) => outbox.purgeDelivered(historyBefore, limit));
+    const inboxRecords = yield* purgeInBatches((limit) => inbox.purgeProcessed(historyBefore, limit));
+    const finishedJobs = yield* purgeInBatches((limit) => queue.purgeFinished(historyBefore, limit));
     yield* scheduleNextMaintenance(nowMs, policy);
-    return { idempotencyRecords, channelMessages };
+    return { idempotencyRecords, channelMessages, deliveredMessages, inboxRecords, finishedJobs };
   }).pipe(withSpan("Kernel.maintenance"));

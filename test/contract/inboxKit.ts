@@ -42,6 +42,17 @@ export const inboxCases: ReadonlyArray<KitCase<InboxKitPorts>> = [
     },
   },
   {
+    name: "inbox: retention deletes records made before the cutoff (events the outbox does not hold); later ones stay",
+    run: async (t, run) => {
+      t.equal(await run(claim("a", "e1")), true);
+      t.equal(await run(claim("b", "e1")), true);
+      const purge = (before: Date) => run(Effect.flatMap(Inbox, (i) => i.purgeProcessed(before, 100)));
+      t.equal(await purge(new Date(Date.now() - 3_600_000)), 0, "nothing made before an hour ago");
+      t.equal(await purge(new Date(Date.now() + 60_000)), 2, "both consumers' records of an event the outbox never held");
+      t.equal(await run(claim("a", "e1")), true, "a purged record no longer dedupes");
+    },
+  },
+  {
     name: "inbox: claimMany (when offered) answers exactly the events not claimed before, and claims them",
     run: async (t, run) => {
       const inbox = await run(Inbox);

@@ -57,6 +57,29 @@ export const jobsCases: ReadonlyArray<KitCase<JobsKitPorts>> = [
     },
   },
   {
+    name: "jobs: retention deletes finished jobs changed before the cutoff; dead, running and pending ones stay",
+    run: async (t, run) => {
+      const spec = (key: string, ms: number) => ({ kind: "retain", key, payload: null, runAt: at(ms) });
+      const done = await run(schedule(spec("done", 0)));
+      await run(schedule(spec("cancelled", 0)));
+      const dead = await run(schedule(spec("dead", 0)));
+      const running = await run(schedule(spec("running", 0)));
+      await run(schedule(spec("later", 1_000_000)));
+      t.equal(await run(Effect.flatMap(Jobs, (j) => j.cancel("retain", "cancelled"))), true);
+      await run(claim("w1", at(0), { kinds: ["retain"] }));
+      t.equal(await run(queue((q) => q.complete(done.id, "w1"))), true);
+      t.equal(await run(queue((q) => q.fail(dead.id, "w1", { error: "poison", retryAt: null }))), true);
+      // The cutoff is past every job's run time and last change (jobs change at the wall clock).
+      const cutoff = new Date(Math.max(Date.now(), at(2_000_000).getTime()) + 60_000);
+      t.equal(await run(queue((q) => q.purgeFinished(new Date(Date.now() - 3_600_000), 100))), 0, "nothing changed before an hour ago");
+      t.equal(await run(queue((q) => q.purgeFinished(cutoff, 100))), 2, "the done and the cancelled job");
+      t.equal(await run(queue((q) => q.get(done.id))), null);
+      t.equal((await run(queue((q) => q.get(dead.id))))?.status, "dead");
+      t.equal((await run(queue((q) => q.get(running.id))))?.status, "running");
+      t.equal((await run(schedule(spec("later", 1_000_000)))).status, "pending", "the pending job is still there (its key returns it)");
+    },
+  },
+  {
     name: "jobs: concurrent schedules of one key create exactly one job",
     run: async (t, run) => {
       const jobs = await run(

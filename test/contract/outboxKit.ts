@@ -140,6 +140,21 @@ export const outboxCases: ReadonlyArray<KitCase<OutboxKitPorts>> = [
       t.equal(replayed[0]?.attempts, 1, "attempts start over");
     },
   },
+  {
+    name: "outbox: retention deletes delivered messages made before the cutoff, never pending or dead ones",
+    run: async (t, run) => {
+      await run(append("e1", "e2", "e3"));
+      await run(claim("relay-a", at(1_000)));
+      await run(Effect.flatMap(relay, (r) => r.markDelivered("e1")));
+      await run(Effect.flatMap(relay, (r) => r.markFailed("e2", { error: "poison", retryAt: null })));
+      const purge = (before: Date) => run(Effect.flatMap(relay, (r) => r.purgeDelivered(before, 100)));
+      t.equal(await purge(new Date(Date.now() - 3_600_000)), 0, "nothing made before an hour ago");
+      t.equal(await purge(new Date(Date.now() + 60_000)), 1, "the delivered message");
+      t.equal(await purge(new Date(Date.now() + 60_000)), 0, "once");
+      t.same(ids(await run(Effect.flatMap(relay, (r) => r.listDead(10)))), ["e2"], "the dead message stays");
+      t.same(ids(await run(claim("relay-b", at(500_000)))), ["e3"], "the pending message stays");
+    },
+  },
 ];
 
 /** Runs the outbox kit against an adapter. */
