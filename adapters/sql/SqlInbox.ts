@@ -41,36 +41,30 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
             span("Inbox.claimMany"),
           ),
     purgeProcessed: (before, limit) =>
-      runQuery(db, (ex) =>
-        ex
-          .deleteFrom("inbox")
-          .where((eb) =>
-            eb(
-              eb.refTuple("consumer", "event_id"),
-              "in",
-              // Oldest first by kernel migration 5's inbox_processed; an event still pending or
-              // dead in the outbox may be delivered again, so its records stay.
-              eb
-                .selectFrom("inbox as i")
-                .select(["i.consumer", "i.event_id"])
-                .where("i.processed_at", "<", f.timeToDb(before))
-                .where((inner) =>
-                  inner.not(
-                    inner.exists(
-                      inner
-                        .selectFrom("outbox as o")
-                        .select(sql.lit(1).as("held"))
-                        .whereRef("o.id", "=", "i.event_id")
-                        .where("o.status", "in", [sql.lit("pending"), sql.lit("dead")]),
-                    ),
-                  ),
-                )
-                .orderBy("i.processed_at")
-                .limit(limit) as never,
+      runQuery(db, (ex) => {
+        // Oldest first by kernel migration 5's inbox_processed; an event still pending or dead in
+        // the outbox may be delivered again, so its records stay.
+        const batch = ex
+          .selectFrom("inbox as i")
+          .select(["i.consumer", "i.event_id"])
+          .where("i.processed_at", "<", f.timeToDb(before))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("outbox as o")
+                  .select(sql.lit(1).as("held"))
+                  .whereRef("o.id", "=", "i.event_id")
+                  .where("o.status", "in", [sql.lit("pending"), sql.lit("dead")]),
+              ),
             ),
           )
-          .executeTakeFirst(),
-      ).pipe(
+          .orderBy("i.processed_at")
+          .limit(limit);
+        return ex
+          .deleteFrom("inbox")
+          .where(sql<boolean>`(${sql.ref("consumer")}, ${sql.ref("event_id")}) IN (${batch})`)
+          .executeTakeFirst();
+      }).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),
         span("Inbox.purgeProcessed"),
       ),
