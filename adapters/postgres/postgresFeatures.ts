@@ -1,4 +1,5 @@
 /** Postgres's dialect features: plain BEGIN, timestamptz, jsonb, FOR UPDATE SKIP LOCKED. */
+import { sql } from "kysely";
 import type { DialectFeatures } from "../sql/DialectFeatures.js";
 
 /** Times are timestamptz (pg hands back Date objects); JSON is jsonb. */
@@ -12,4 +13,6 @@ export const postgresFeatures: DialectFeatures = {
   // pg already parses jsonb.
   jsonFromDb: (value) => value,
   skipLocked: (query) => query.forUpdate().skipLocked(),
+  rowLocator: "ctid",
+  keyInBatch: (column, batch) => sql<boolean>`${sql.ref(column)} = ANY (ARRAY(${batch}))`,
 };

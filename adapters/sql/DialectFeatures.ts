@@ -3,7 +3,7 @@
  * begins, how times and JSON are stored, and how a claim query skips rows other workers hold.
  * Each dialect folder supplies one; repositories never branch on the dialect name themselves.
  */
-import type { SelectQueryBuilder } from "kysely";
+import type { Expression, RawBuilder, SelectQueryBuilder } from "kysely";
 
 
 /** The two SQL dialects domainkit speaks. */
@@ -29,4 +29,13 @@ export interface DialectFeatures {
   readonly skipLocked: <DB, TB extends keyof DB, O>(
     query: SelectQueryBuilder<DB, TB, O>,
   ) => SelectQueryBuilder<DB, TB, O>;
+  /**
+   * `column` is one of the keys `batch` selects (a bounded sub-select, as in a purge batch). On
+   * Postgres the batch is computed first, as an array (`= ANY (ARRAY(...))`), so the outer
+   * statement finds its rows by index: as `IN (...)` the planner joined the batch to a
+   * sequential scan of the whole table. SQLite runs `IN (...)` that way already.
+   */
+  readonly keyInBatch: (column: string, batch: Expression<unknown>) => RawBuilder<boolean>;
+  /** The column that locates a row within its table for one statement: `ctid` on Postgres, `rowid` on SQLite. */
+  readonly rowLocator: string;
 }

@@ -42,11 +42,12 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
           ),
     purgeProcessed: (before, limit) =>
       runQuery(db, (ex) => {
-        // Oldest first by kernel migration 5's inbox_processed; an event still pending or dead in
-        // the outbox may be delivered again, so its records stay.
+        // Oldest first by kernel migration 5's inbox_processed; an event the outbox still holds
+        // (pending or dead) may be delivered again, so its records stay. The batch is located by
+        // row (the table's key has two columns).
         const batch = ex
           .selectFrom("inbox as i")
-          .select(["i.consumer", "i.event_id"])
+          .select(sql.ref(`i.${f.rowLocator}`).as("locator"))
           .where("i.processed_at", "<", f.timeToDb(before))
           .where(({ not, exists, selectFrom }) =>
             not(
@@ -54,16 +55,14 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
                 selectFrom("outbox as o")
                   .select(sql.lit(1).as("held"))
                   .whereRef("o.id", "=", "i.event_id")
-                  .where("o.status", "in", [sql.lit("pending"), sql.lit("dead")]),
+                  // Two literals, the predicates of the outbox's partial indexes on Postgres.
+                  .where((eb) => eb.or([eb("o.status", "=", sql.lit("pending")), eb("o.status", "=", sql.lit("dead"))])),
               ),
             ),
           )
           .orderBy("i.processed_at")
           .limit(limit);
-        return ex
-          .deleteFrom("inbox")
-          .where(sql<boolean>`(${sql.ref("consumer")}, ${sql.ref("event_id")}) IN (${batch})`)
-          .executeTakeFirst();
+        return ex.deleteFrom("inbox").where(f.keyInBatch(f.rowLocator, batch)).executeTakeFirst();
       }).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),
         span("Inbox.purgeProcessed"),

@@ -236,17 +236,18 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       return ex
         .deleteFrom("jobs")
         .where(
-          "id",
-          "in",
-          // A finished job ran before it last changed, so run_at < before bounds the walk of
-          // jobs_due_order for each status; no order, so the walk stops at the batch.
-          ex
-            .selectFrom("jobs")
-            .select("id")
-            .where("status", "in", [sql.lit("done"), sql.lit("cancelled")])
-            .where("run_at", "<", at)
-            .where("updated_at", "<", at)
-            .limit(limit),
+          f.keyInBatch(
+            "id",
+            // A finished job ran before it last changed, so run_at < before bounds the walk of
+            // jobs_due_order for each status; no order, so the walk stops at the batch.
+            ex
+              .selectFrom("jobs")
+              .select("id")
+              .where((eb) => eb.or([eb("status", "=", sql.lit("done")), eb("status", "=", sql.lit("cancelled"))]))
+              .where("run_at", "<", at)
+              .where("updated_at", "<", at)
+              .limit(limit),
+          ),
         )
         .executeTakeFirst();
     }).pipe(

@@ -153,17 +153,18 @@ export const makeSqlOutboxRelayStore = (
         ex
           .deleteFrom("outbox")
           .where(
-            "seq",
-            "in",
-            // Oldest first along seq (SQLite: outbox_pending_seq (status, seq); Postgres: the seq
-            // key, where the oldest rows are the delivered ones); stops at the batch.
-            ex
-              .selectFrom("outbox")
-              .select("seq")
-              .where("status", "=", sql.lit("delivered"))
-              .where("created_at", "<", f.timeToDb(before))
-              .orderBy("seq")
-              .limit(limit),
+            f.keyInBatch(
+              "seq",
+              // Oldest first along seq (SQLite: outbox_pending_seq (status, seq); Postgres: the seq
+              // key, where the oldest rows are the delivered ones); stops at the batch.
+              ex
+                .selectFrom("outbox")
+                .select("seq")
+                .where("status", "=", sql.lit("delivered"))
+                .where("created_at", "<", f.timeToDb(before))
+                .orderBy("seq")
+                .limit(limit),
+            ),
           )
           .executeTakeFirst(),
       ).pipe(

@@ -1,4 +1,5 @@
 /** SQLite's dialect features: BEGIN IMMEDIATE, ISO-8601 text times, JSON as text. */
+import { sql } from "kysely";
 import type { DialectFeatures } from "../sql/DialectFeatures.js";
 
 /**
@@ -15,4 +16,6 @@ export const sqliteFeatures: DialectFeatures = {
   jsonToDb: (value) => JSON.stringify(value ?? null),
   jsonFromDb: (value) => (typeof value === "string" ? JSON.parse(value) : value),
   skipLocked: (query) => query,
+  rowLocator: "rowid",
+  keyInBatch: (column, batch) => sql<boolean>`${sql.ref(column)} IN (${batch})`,
 };

@@ -13,6 +13,7 @@ import { CompiledQuery, sql } from "kysely";
 import t from "tap";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeSqlJobQueue, makeSqlJobs } from "../../adapters/sql/SqlJobs.js";
+import { makeSqlInbox } from "../../adapters/sql/SqlInbox.js";
 import { makeSqlOutboxRelayStore } from "../../adapters/sql/SqlOutbox.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { openTestDatabase } from "../support/databases.js";
@@ -155,4 +156,76 @@ t.test("Postgres: the outbox's dead letters are read through outbox_dead in the 
   t.equal(sent.length, 1, "one statement");
   const nodes = planNodes(await genericPlan(db, sent[0]!));
   t.ok(nodes.some((node) => node["Index Name"] === "outbox_dead"), "uses outbox_dead", { nodes });
+});
+
+const history = 20_000;
+const purgeLimit = 1_000;
+
+/** `history` delivered outbox messages with their inbox records and `history` done jobs, all old. */
+const seedHistory = async (db: SqlDatabase): Promise<void> => {
+  const old = db.features.timeToDb(new Date(base));
+  if (db.dialect === "sqlite") {
+    await sql`
+      WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${history})
+      INSERT INTO outbox (id, tenant_id, type, event, status, attempts, next_attempt_at, created_at)
+      SELECT printf('event-%08d', i), 't', 'Test', '{}', 'delivered', 1, ${old}, ${old} FROM seq`.execute(db.db);
+    await sql`
+      WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${history})
+      INSERT INTO inbox (consumer, event_id, processed_at) SELECT 'consumer', printf('event-%08d', i), ${old} FROM seq`.execute(db.db);
+    await sql`
+      WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${history})
+      INSERT INTO jobs (id, kind, key, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+      SELECT printf('done-%08d', i), 'a', NULL, '{}', 'done', 1, 8, ${old}, ${old}, ${old} FROM seq`.execute(db.db);
+  } else {
+    await sql`
+      INSERT INTO outbox (id, tenant_id, type, event, status, attempts, next_attempt_at, created_at)
+      SELECT 'event-' || lpad(i::text, 8, '0'), 't', 'Test', '{}', 'delivered', 1, ${old}, ${old} FROM generate_series(1, ${history}) AS i`.execute(db.db);
+    await sql`
+      INSERT INTO inbox (consumer, event_id, processed_at) SELECT 'consumer', 'event-' || lpad(i::text, 8, '0'), ${old} FROM generate_series(1, ${history}) AS i`.execute(db.db);
+    await sql`
+      INSERT INTO jobs (id, kind, key, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+      SELECT 'done-' || lpad(i::text, 8, '0'), 'a', NULL, '{}', 'done', 1, 8, ${old}, ${old}, ${old} FROM generate_series(1, ${history}) AS i`.execute(db.db);
+  }
+  await sql`ANALYZE`.execute(db.db);
+};
+
+/** The three purges of one maintenance batch, a day after the history was written. */
+const purges = (db: SqlDatabase) => {
+  const f = db.features;
+  const before = new Date(base + 86_400_000);
+  return [
+    { table: "outbox", run: () => Effect.runPromise(makeSqlOutboxRelayStore(db, f).purgeDelivered(before, purgeLimit)) },
+    { table: "inbox", run: () => Effect.runPromise(makeSqlInbox(db, f).purgeProcessed(before, purgeLimit)) },
+    { table: "jobs", run: () => Effect.runPromise(makeSqlJobQueue(db, f, makeTransactions(db)).purgeFinished(before, purgeLimit)) },
+  ];
+};
+
+t.test("SQLite: each retention purge deletes a full batch, walking an index or the row order, never sorting the history", async (t) => {
+  const db = await openTestDatabase("sqlite", t, []);
+  await seedHistory(db);
+  for (const purge of purges(db)) {
+    const { result, executed } = await capturePrepared((text) => text.startsWith(`delete from "${purge.table}"`), purge.run);
+    t.equal(result, purgeLimit, `${purge.table}: a full batch deleted`);
+    for (const [text, parameters] of executed) {
+      const details = await planDetails(db, text, parameters);
+      t.notOk(details.some((detail) => detail.includes("TEMP B-TREE")), `${purge.table}: no sort`, { details });
+    }
+  }
+});
+
+t.test("Postgres: each retention purge reads its batch and finds it by key, not the whole history", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  await seedHistory(db);
+  for (const purge of purges(db)) {
+    let deleted = 0;
+    const sent = await sentToPostgres((text) => text.startsWith(`delete from "${purge.table}"`), async () => (deleted = await purge.run()));
+    t.equal(deleted, purgeLimit, `${purge.table}: a full batch deleted`);
+    t.equal(sent.length, 1, "one statement");
+    const plan = await measuredPlan(db, sent[0]!);
+    const nodes = planNodes(plan);
+    // The batch chosen, then its rows found again by key (or by row) to delete them.
+    const read = rowsRead(plan, purge.table);
+    t.ok(read <= 2 * purgeLimit, `${purge.table}: ${read} rows read for a batch of ${purgeLimit} out of ${history}`, { nodes });
+    t.notOk(nodes.some((node) => node["Node Type"] === "Seq Scan" && node["Relation Name"] === "outbox"), `${purge.table}: the outbox is not read whole`, { nodes });
+  }
 });
