@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import type { IdempotencyRecord, IdempotencyStore, ReserveResult, StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
@@ -21,86 +21,105 @@ const toRecord = (f: DialectFeatures, row: any): IdempotencyRecord => ({
   expiresAt: f.timeFromDb(row.expires_at),
 });
 
-/** The IdempotencyStore port. */
-export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): IdempotencyStore => ({
-  reserve: ({ scope, key, requestHash, now, lockedUntil, expiresAt }) => {
-    const at = f.timeToDb(now);
-    const upsert = runQuery(db, (ex) =>
-      ex
-        .insertInto("idempotency_keys")
-        .values({
-          scope,
-          key,
-          request_hash: requestHash,
-          state: "in_progress",
-          response: null,
-          locked_until: f.timeToDb(lockedUntil),
-          expires_at: f.timeToDb(expiresAt),
-          created_at: at,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(["scope", "key"])
-            .doUpdateSet((eb) => ({
-              request_hash: eb.ref("excluded.request_hash"),
-              state: "in_progress",
-              response: null,
-              locked_until: eb.ref("excluded.locked_until"),
-              expires_at: eb.ref("excluded.expires_at"),
-              created_at: eb.ref("excluded.created_at"),
-            }))
-            .where((eb) =>
-              eb.or([
-                eb.and([eb("idempotency_keys.state", "=", "in_progress"), eb("idempotency_keys.locked_until", "<=", at)]),
-                eb("idempotency_keys.expires_at", "<=", at),
-              ]),
-            ),
-        )
-        .returning("scope")
-        .execute(),
-    );
-    const existing = runQuery(db, (ex) =>
-      ex.selectFrom("idempotency_keys").selectAll().where("scope", "=", scope).where("key", "=", key).executeTakeFirst(),
-    );
-    // Retried because the holder may release its row between our upsert and our read.
-    const attempt = (triesLeft: number): Effect.Effect<ReserveResult> =>
-      Effect.flatMap(upsert, (rows) =>
-        rows.length > 0
-          ? Effect.succeed<ReserveResult>({ reserved: true })
-          : Effect.flatMap(existing, (row) =>
-              row !== undefined
-                ? Effect.succeed<ReserveResult>({ reserved: false, existing: toRecord(f, row) })
-                : triesLeft > 0
-                  ? attempt(triesLeft - 1)
-                  : Effect.die(new Error("idempotency: could not reserve or read the key")),
-            ),
-      );
-    return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
-  },
-  complete: ({ scope, key, response }) =>
-    runQuery(db, (ex) =>
-      ex
-        .updateTable("idempotency_keys")
-        .set({ state: "completed", response: f.jsonToDb(response) })
-        .where("scope", "=", scope)
-        .where("key", "=", key)
-        // A stored response is final: a late completion never overwrites it.
-        .where("state", "=", "in_progress")
-        .execute(),
-    ).pipe(Effect.asVoid, withSpan("IdempotencyStore.complete")),
-  release: (scope, key) =>
-    runQuery(db, (ex) =>
-      ex
-        .deleteFrom("idempotency_keys")
-        .where("scope", "=", scope)
-        .where("key", "=", key)
-        .where("state", "=", "in_progress")
-        .execute(),
-    ).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
-  purgeExpired: (now) =>
-    runQuery(db, (ex) => ex.deleteFrom("idempotency_keys").where("expires_at", "<=", f.timeToDb(now)).executeTakeFirst()).pipe(
-      Effect.map((result) => toNumber(result.numDeletedRows)),
-      withSpan("IdempotencyStore.purgeExpired"),
-    ),
-});
-
+/** The IdempotencyStore port. Every idempotent write of every module runs these: compiled once. */
+export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): IdempotencyStore => {
+  const upsertKey = compiledOnce<{
+    scope: string;
+    key: string;
+    requestHash: string;
+    lockedUntil: unknown;
+    expiresAt: unknown;
+    at: unknown;
+  }>((ex, p) =>
+    ex
+      .insertInto("idempotency_keys")
+      .values({
+        scope: p("scope"),
+        key: p("key"),
+        request_hash: p("requestHash"),
+        state: "in_progress",
+        response: null,
+        locked_until: p("lockedUntil"),
+        expires_at: p("expiresAt"),
+        created_at: p("at"),
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(["scope", "key"])
+          .doUpdateSet((eb) => ({
+            request_hash: eb.ref("excluded.request_hash"),
+            state: "in_progress",
+            response: null,
+            locked_until: eb.ref("excluded.locked_until"),
+            expires_at: eb.ref("excluded.expires_at"),
+            created_at: eb.ref("excluded.created_at"),
+          }))
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("idempotency_keys.state", "=", "in_progress"), eb("idempotency_keys.locked_until", "<=", p("at"))]),
+              eb("idempotency_keys.expires_at", "<=", p("at")),
+            ]),
+          ),
+      )
+      .returning("scope"),
+  );
+  const selectKey = compiledOnce<{ scope: string; key: string }>((ex, p) =>
+    ex.selectFrom("idempotency_keys").selectAll().where("scope", "=", p("scope")).where("key", "=", p("key")),
+  );
+  const completeKey = compiledOnce<{ scope: string; key: string; response: unknown }>((ex, p) =>
+    ex
+      .updateTable("idempotency_keys")
+      .set({ state: "completed", response: p("response") })
+      .where("scope", "=", p("scope"))
+      .where("key", "=", p("key"))
+      // A stored response is final: a late completion never overwrites it.
+      .where("state", "=", "in_progress"),
+  );
+  const releaseKey = compiledOnce<{ scope: string; key: string }>((ex, p) =>
+    ex
+      .deleteFrom("idempotency_keys")
+      .where("scope", "=", p("scope"))
+      .where("key", "=", p("key"))
+      .where("state", "=", "in_progress"),
+  );
+  return {
+    reserve: ({ scope, key, requestHash, now, lockedUntil, expiresAt }) => {
+      const params = {
+        scope,
+        key,
+        requestHash,
+        lockedUntil: f.timeToDb(lockedUntil),
+        expiresAt: f.timeToDb(expiresAt),
+        at: f.timeToDb(now),
+      };
+      const upsert = runQuery(db, (ex) => upsertKey(ex, params));
+      const existing = runQuery(db, (ex) => selectKey(ex, { scope, key }));
+      // Retried because the holder may release its row between our upsert and our read.
+      const attempt = (triesLeft: number): Effect.Effect<ReserveResult> =>
+        Effect.flatMap(upsert, ({ rows }) =>
+          rows.length > 0
+            ? Effect.succeed<ReserveResult>({ reserved: true })
+            : Effect.flatMap(existing, ({ rows: [row] }) =>
+                row !== undefined
+                  ? Effect.succeed<ReserveResult>({ reserved: false, existing: toRecord(f, row) })
+                  : triesLeft > 0
+                    ? attempt(triesLeft - 1)
+                    : Effect.die(new Error("idempotency: could not reserve or read the key")),
+              ),
+        );
+      return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
+    },
+    complete: ({ scope, key, response }) =>
+      runQuery(db, (ex) => completeKey(ex, { scope, key, response: f.jsonToDb(response) })).pipe(
+        Effect.asVoid,
+        withSpan("IdempotencyStore.complete"),
+      ),
+    release: (scope, key) =>
+      runQuery(db, (ex) => releaseKey(ex, { scope, key })).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
+    purgeExpired: (now) =>
+      runQuery(db, (ex) => ex.deleteFrom("idempotency_keys").where("expires_at", "<=", f.timeToDb(now)).executeTakeFirst()).pipe(
+        Effect.map((result) => toNumber(result.numDeletedRows)),
+        withSpan("IdempotencyStore.purgeExpired"),
+      ),
+  };
+};
