@@ -1,6 +1,7 @@
 /** The one bridge from Kysely promises to Effect used by every repository. */
 import { Effect } from "effect";
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
+import type { RowCodec } from "./RowCodec.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { currentExecutor } from "./Transactions.js";
 
@@ -37,6 +38,20 @@ export const compiledOnce = <P extends Record<string, unknown>>(
     const parameters = template.parameters.map((value) => (value instanceof Slot ? params[value.key] : value));
     return executor.executeQuery({ ...template, parameters });
   };
+};
+
+/** `{ column: param(column) }` for each of `columns`: the slots of a row in a {@link compiledOnce} query. */
+export const slotsOf = (columns: ReadonlyArray<string>, param: (key: string) => unknown): Record<string, unknown> =>
+  Object.fromEntries(columns.map((column) => [column, param(column)]));
+
+/**
+ * `insert into <table> (<every column of the codec>) values (...)`, compiled once, for one
+ * record: the insert every repository makes of a whole record (`codec.toRow` gives each
+ * column a value, null for an absent nullable field).
+ */
+export const compiledInsert = <T>(table: string, codec: RowCodec<T>): ((executor: Kysely<any>, record: T) => Promise<QueryResult<any>>) => {
+  const insert = compiledOnce<Record<string, unknown>>((ex, p) => ex.insertInto(table).values(slotsOf(codec.columns, p)));
+  return (executor, record) => insert(executor, codec.toRow(record));
 };
 
 /** A database count or id (pg returns bigint columns as strings) as a JS number. */

@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -101,7 +101,6 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const projects = rowCodec(Project, f);
   const projectPrefix = "project__";
   // The queries of every task command (access read, conditional update, its event), compiled once.
-  const slots = (columns: ReadonlyArray<string>, p: (key: string) => unknown) => Object.fromEntries(columns.map((column) => [column, p(column)]));
   const fixedColumns = new Set(["id", "workspace_id", "project_id", "created_by", "created_at"]);
   const selectTaskWithRoles = compiledOnce<{ taskId: string; userId: string }>((ex, p) =>
     joinRoles(ex.selectFrom("pm_tasks as t").innerJoin("pm_projects as p", "p.id", "t.project_id"), p("userId"))
@@ -113,14 +112,15 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const conditionalUpdate = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .updateTable("pm_tasks")
-      .set(slots(tasks.columns.filter((column) => !fixedColumns.has(column)), p))
+      .set(slotsOf(tasks.columns.filter((column) => !fixedColumns.has(column)), p))
       .where("id", "=", p("id"))
       .where("version", "=", p("expected_version")),
   );
-  const insertEvent = compiledOnce<Record<string, unknown>>((ex, p) => ex.insertInto("pm_task_events").values(slots(events.columns, p)));
+  const insertEvent = compiledInsert("pm_task_events", events);
+  const insertTask = compiledInsert("pm_tasks", tasks);
   return {
     insertTask: (task) =>
-      runQuery(db, (ex) => ex.insertInto("pm_tasks").values(tasks.toRow(task)).execute()).pipe(
+      runQuery(db, (ex) => insertTask(ex, task)).pipe(
         Effect.asVoid,
         withSpan("TasksRepository.insertTask"),
       ),
@@ -164,7 +164,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         withSpan("TasksRepository.listTasks"),
       ),
-    appendEvent: (e) => runQuery(db, (ex) => insertEvent(ex, events.toRow(e))).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
+    appendEvent: (e) => runQuery(db, (ex) => insertEvent(ex, e)).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, async (ex) => {
         const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
