@@ -11,7 +11,7 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import { newId } from "../system/Ids.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** Attempts allowed when a JobSpec does not say. */
@@ -43,48 +43,68 @@ const signalJobs = (signals: WorkSignals | undefined): Effect.Effect<void> =>
  * when a job due now commits (later jobs are found by polling).
  */
 export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transactions, signals?: WorkSignals): Jobs => {
-  const findUnfinished = (kind: string, key: string) =>
-    runQuery(db, (ex) =>
-      ex
-        .selectFrom("jobs")
-        .selectAll()
-        .where("kind", "=", kind)
-        .where("key", "=", key)
-        .where("status", "in", unfinished)
-        .executeTakeFirst(),
-    );
+  // Scheduling runs inside many commands (a checkout schedules two jobs): compiled once.
+  const insertJob = compiledOnce<{
+    id: string;
+    kind: string;
+    key: string | null;
+    payload: unknown;
+    maxAttempts: number;
+    runAt: unknown;
+    now: unknown;
+  }>((ex, p) =>
+    ex
+      .insertInto("jobs")
+      .values({
+        id: p("id"),
+        kind: p("kind"),
+        key: p("key"),
+        payload: p("payload"),
+        status: "pending",
+        attempts: 0,
+        max_attempts: p("maxAttempts"),
+        run_at: p("runAt"),
+        created_at: p("now"),
+        updated_at: p("now"),
+      })
+      // The only possible conflict is the unfinished (kind, key) index: keep the existing job.
+      .onConflict((oc) => oc.doNothing())
+      .returningAll(),
+  );
+  const selectUnfinished = compiledOnce<{ kind: string; key: string }>((ex, p) =>
+    ex.selectFrom("jobs").selectAll().where("kind", "=", p("kind")).where("key", "=", p("key")).where("status", "in", unfinished),
+  );
+  const cancelUnfinished = compiledOnce<{ kind: string; key: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("jobs")
+      .set({ status: "cancelled", locked_by: null, locked_until: null, updated_at: p("at") })
+      .where("kind", "=", p("kind"))
+      .where("key", "=", p("key"))
+      .where("status", "in", unfinished),
+  );
   return {
     schedule: (spec) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) => {
         const now = f.timeToDb(new Date(millis));
-        const insert = runQuery(db, (ex) =>
-          ex
-            .insertInto("jobs")
-            .values({
-              id: newId(),
-              kind: spec.kind,
-              key: spec.key ?? null,
-              payload: f.jsonToDb(spec.payload),
-              status: "pending",
-              attempts: 0,
-              max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-              run_at: f.timeToDb(spec.runAt),
-              created_at: now,
-              updated_at: now,
-            })
-            // The only possible conflict is the unfinished (kind, key) index: keep the existing job.
-            .onConflict((oc) => oc.doNothing())
-            .returningAll()
-            .execute(),
-        );
+        const params = {
+          id: newId(),
+          kind: spec.kind,
+          key: spec.key ?? null,
+          payload: f.jsonToDb(spec.payload),
+          maxAttempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          runAt: f.timeToDb(spec.runAt),
+          now,
+        };
+        const insert = runQuery(db, (ex) => insertJob(ex, params));
+        const findUnfinished = runQuery(db, (ex) => selectUnfinished(ex, { kind: spec.kind, key: spec.key! }));
         // Retried because the existing job may finish between the failed insert and the read.
         const attempt = (triesLeft: number): Effect.Effect<Job> =>
-          Effect.flatMap(insert, (rows) => {
-            if (rows[0] !== undefined) {
-              const job = toJob(f, rows[0]);
+          Effect.flatMap(insert, ({ rows: [inserted] }) => {
+            if (inserted !== undefined) {
+              const job = toJob(f, inserted);
               return job.runAt.getTime() <= millis ? Effect.as(signalJobs(signals), job) : Effect.succeed(job);
             }
-            return Effect.flatMap(findUnfinished(spec.kind, spec.key!), (row) =>
+            return Effect.flatMap(findUnfinished, ({ rows: [row] }) =>
               row !== undefined
                 ? Effect.succeed(toJob(f, row))
                 : triesLeft > 0
@@ -96,17 +116,9 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
       }).pipe(span("Jobs.schedule")),
     cancel: (kind, key) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-        runQuery(db, (ex) =>
-          ex
-            .updateTable("jobs")
-            .set({ status: "cancelled", locked_by: null, locked_until: null, updated_at: f.timeToDb(new Date(millis)) })
-            .where("kind", "=", kind)
-            .where("key", "=", key)
-            .where("status", "in", unfinished)
-            .executeTakeFirst(),
-        ),
+        runQuery(db, (ex) => cancelUnfinished(ex, { kind, key, at: f.timeToDb(new Date(millis)) })),
       ).pipe(
-        Effect.map((result) => toNumber(result.numUpdatedRows) > 0),
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0) > 0),
         span("Jobs.cancel"),
       ),
   };

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -13,14 +13,10 @@ import { withSpan } from "../../../core/kernel/Span.js";
 export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsRepository => {
   const f = featuresFor(db);
   const attachments = rowCodec(Attachment, f);
+  const insertAttachmentRow = compiledInsert("pm_attachments", attachments);
   return {
     insertAttachment: (a) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_attachments")
-          .values(attachments.toRow(a))
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("AttachmentsRepository.insertAttachment")),
+      runQuery(db, (ex) => insertAttachmentRow(ex, a)).pipe(Effect.asVoid, withSpan("AttachmentsRepository.insertAttachment")),
     findAttachment: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_attachments").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : attachments.fromRow(r))),

@@ -11,7 +11,7 @@ import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery } from "../runQuery.js";
 import { rowCodec, type Row } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
@@ -20,6 +20,7 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
   const f = featuresFor(db);
   const exports = rowCodec(WorkspaceExport, f);
   const members = rowCodec(ProjectMember, f);
+  const insertExportRow = compiledInsert("pm_exports", exports);
   /** One keyset page of `table` by id over the given projects (none visible: no query at all). */
   const page = <A>(table: string, map: (r: Row) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
     req.projectIds.length === 0
@@ -31,12 +32,7 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
         }).pipe(Effect.map((rows) => rows.map(map)));
   return {
     insertExport: (e) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_exports")
-          .values(exports.toRow(e))
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertExportRow(ex, e)).pipe(Effect.asVoid),
     findExport: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_exports").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : exports.fromRow(r))),

@@ -5,7 +5,7 @@ import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
@@ -18,6 +18,8 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   const projects = rowCodec(Project, f);
   const members = rowCodec(ProjectMember, f);
   const audits = rowCodec(MembershipAudit, f);
+  const insertProjectRow = compiledInsert("pm_projects", projects);
+  const insertAuditRow = compiledInsert("pm_membership_audit", audits);
   // Every project command's access read: compiled once.
   const selectProjectWithRoles = compiledOnce<{ projectId: string; userId: string }>((ex, p) =>
     joinRoles(ex.selectFrom("pm_projects as p"), p("userId")).selectAll("p").select(roleColumns).where("p.id", "=", p("projectId")),
@@ -28,12 +30,7 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
     ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertProject: (p) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_projects")
-          .values(projects.toRow(p))
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
+      runQuery(db, (ex) => insertProjectRow(ex, p)).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
     findProject: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_projects").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
@@ -96,11 +93,6 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
             Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id)))),
           ),
     appendAudit: (a) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_membership_audit")
-          .values(audits.toRow(a))
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
+      runQuery(db, (ex) => insertAuditRow(ex, a)).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
   };
 };

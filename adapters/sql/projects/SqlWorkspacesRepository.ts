@@ -4,7 +4,7 @@ import { Workspace } from "../../../core/projects/model/Workspace.js";
 import { WorkspaceMember } from "../../../core/projects/model/WorkspaceMember.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { WorkspaceId } from "../../../core/projects/model/Ids.js";
@@ -15,18 +15,14 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
   const f = featuresFor(db);
   const workspaces = rowCodec(Workspace, f);
   const members = rowCodec(WorkspaceMember, f);
+  const insertWorkspaceRow = compiledInsert("pm_workspaces", workspaces);
   const findMember: WorkspacesRepository["findMember"] = (workspaceId, userId) =>
     runQuery(db, (ex) =>
       ex.selectFrom("pm_workspace_members").selectAll().where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
     ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertWorkspace: (w) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("pm_workspaces")
-          .values(workspaces.toRow(w))
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
+      runQuery(db, (ex) => insertWorkspaceRow(ex, w)).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
     findWorkspace: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
