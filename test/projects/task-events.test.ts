@@ -12,7 +12,9 @@ import { createTask } from "../../core/projects/CreateTask.js";
 import { updateTask } from "../../core/projects/UpdateTask.js";
 import { createWorkspace } from "../../core/projects/Workspaces.js";
 import { listTasks } from "../../core/projects/TaskQueries.js";
+import { recordTaskFact } from "../../core/projects/TaskFacts.js";
 import { Outbox } from "../../ports/Outbox.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { makeSqlOutbox } from "../../adapters/sql/SqlOutbox.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
@@ -124,6 +126,33 @@ t.test("a task cannot reference a project of another workspace (composite tenant
     await t.rejects(
       db.db.insertInto("pm_tasks").values({ ...row, id: crypto.randomUUID(), project_id: a.project.id, version: 0 }).execute(),
       "version must be greater than 0",
+    );
+  }),
+);
+
+t.test("a task fact that does not fit its declared event is refused before anything is written", (t) =>
+  forEachDialect(t, "fact check", async (t, db) => {
+    const { run, attempt } = projectsRuntime(t, db);
+    const { owner, project } = await setup(run);
+    const task = await run(createTask(owner, project.id, { title: "Checked" }));
+    const before = { events: await count(db, "pm_task_events"), outbox: await count(db, "outbox") };
+    // TaskChanged declares `changes` as a record of { from, to }: a number does not fit.
+    const bad = await attempt(
+      Transactions.pipe(Effect.flatMap((tx) => tx.run(recordTaskFact({ task, actorId: owner.userId, kind: "task.updated", data: { changes: 42 } })))),
+    );
+    t.match(bad, { ok: false, defect: { message: /task fact task\.updated: the envelope does not fit its declared event TaskChanged/ } });
+    const good = await attempt(
+      Transactions.pipe(
+        Effect.flatMap((tx) =>
+          tx.run(recordTaskFact({ task, actorId: owner.userId, kind: "task.updated", data: { changes: { title: { from: "a", to: "b" } } } })),
+        ),
+      ),
+    );
+    t.equal(good.ok, true, "a fitting fact of the same kind is recorded");
+    t.same(
+      { events: await count(db, "pm_task_events"), outbox: await count(db, "outbox") },
+      { events: before.events + 1, outbox: before.outbox + 1 },
+      "only the fitting fact left a TaskEvent and an outbox row",
     );
   }),
 );
