@@ -24,6 +24,12 @@ export interface SqlDatabase {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly autocommit?: Kysely<any>;
+  /**
+   * The one connection a database has for writes, when it has only one (SQLite): Transactions
+   * takes it whole for a transaction and runs BEGIN and COMMIT on it directly. Absent: a
+   * transaction pins a pooled connection through Kysely (Postgres).
+   */
+  readonly exclusive?: ExclusiveConnection;
   /** Times, JSON and row-lock differences of this dialect. */
   readonly features: DialectFeatures;
   /** The WorkSignals of this database: LISTEN/NOTIFY on Postgres, in-process after commit on SQLite. */
@@ -31,6 +37,24 @@ export interface SqlDatabase {
   /** A RealtimeBus over this database; `close()` it on shutdown. */
   readonly realtimeBus: () => Promise<ClosableRealtimeBus>;
   readonly close: () => Promise<void>;
+}
+
+/**
+ * A database's single write connection, taken by one holder at a time. A synchronous driver's:
+ * taking it when free, BEGIN and COMMIT cost no promise, connection object or Kysely instance.
+ */
+export interface ExclusiveConnection {
+  /** Queries on the connection; only while it is held. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly executor: Kysely<any>;
+  /** Takes the connection when it is free now. */
+  readonly tryTake: () => boolean;
+  /** Waits for the connection, in turn. */
+  readonly take: () => Promise<void>;
+  /** Runs a statement without results (BEGIN IMMEDIATE, COMMIT, ROLLBACK) on the held connection. */
+  readonly run: (sql: string) => void;
+  /** Hands the connection to the next holder. */
+  readonly give: () => void;
 }
 
 /** A RealtimeBus that holds a resource (a LISTEN connection) until closed. */

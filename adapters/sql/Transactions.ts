@@ -9,7 +9,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
 import { span } from "./StorageSpans.js";
-import type { SqlDatabase } from "./SqlDatabase.js";
+import type { ExclusiveConnection, SqlDatabase } from "./SqlDatabase.js";
 
 /** One open transaction: its pinned connection and what must happen once it commits. */
 interface OpenTransaction {
@@ -89,11 +89,11 @@ const runHook = (hook: () => void): void => {
 interface BegunTransaction {
   readonly executor: Kysely<any>;
   /**
-   * COMMITs (`commit`) or ROLLs BACK, then hands the connection back to the pool. A failed
-   * COMMIT can leave the transaction open (SQLite when busy), so it is rolled back before the
-   * connection goes back, and the COMMIT's error is thrown.
+   * COMMITs (`commit`) or ROLLs BACK, then hands the connection back. A failed COMMIT can leave
+   * the transaction open (SQLite when busy), so it is rolled back before the connection goes
+   * back, and the COMMIT's error is a defect.
    */
-  readonly end: (commit: boolean) => Promise<void>;
+  readonly end: (commit: boolean) => Effect.Effect<void>;
 }
 
 /**
@@ -101,7 +101,7 @@ interface BegunTransaction {
  * of a callback, so the callback waits until `end` has run: the transaction itself runs on the
  * caller's fiber, not on a fiber of its own started through a nested runtime.
  */
-const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
+const beginPooled = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
   Effect.async<BegunTransaction>((resume) => {
     let lent = false;
     db.db
@@ -126,7 +126,7 @@ const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
               release();
             }
           };
-          resume(Effect.succeed({ executor, end }));
+          resume(Effect.succeed({ executor, end: (commit) => Effect.promise(() => end(commit)) }));
         });
       })
       .catch((error: unknown) => {
@@ -134,6 +134,45 @@ const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
         if (!lent) resume(Effect.die(error));
       });
   });
+
+/**
+ * Takes the database's single write connection (SQLite) and BEGINs on it, synchronously when
+ * the connection is free: no connection is lent through Kysely, BEGIN and COMMIT are direct.
+ */
+const beginExclusive = (db: SqlDatabase, connection: ExclusiveConnection): Effect.Effect<BegunTransaction> => {
+  const beginSql = featuresFor(db).beginSql;
+  const end = (commit: boolean): Effect.Effect<void> =>
+    Effect.sync(() => {
+      try {
+        if (!commit) return connection.run("ROLLBACK");
+        try {
+          connection.run("COMMIT");
+        } catch (error) {
+          try {
+            connection.run("ROLLBACK");
+          } catch {
+            /* the COMMIT's error is the one to report */
+          }
+          throw error;
+        }
+      } finally {
+        connection.give();
+      }
+    });
+  const begun = Effect.sync((): BegunTransaction => {
+    try {
+      connection.run(beginSql);
+    } catch (error) {
+      connection.give();
+      throw error;
+    }
+    return { executor: connection.executor, end };
+  });
+  return Effect.suspend(() => (connection.tryTake() ? begun : Effect.zipRight(Effect.promise(connection.take), begun)));
+};
+
+const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
+  db.exclusive === undefined ? beginPooled(db) : beginExclusive(db, db.exclusive);
 
 /**
  * Runs `effect` in a new transaction on a pinned connection. Beginning and ending (COMMIT or
@@ -150,13 +189,10 @@ const runInNewTransaction = <A, E, R>(
       const transaction: OpenTransaction = { executor, afterCommit: new Map(), done: new Set(), savepoints: 0 };
       const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
       return Effect.flatMap(Effect.exit(restore(inner)), (exit) =>
-        Effect.flatMap(
-          Effect.promise(() => end(Exit.isSuccess(exit))),
-          () => {
-            if (Exit.isSuccess(exit)) for (const hook of transaction.afterCommit.values()) runHook(hook);
-            return exit;
-          },
-        ),
+        Effect.flatMap(end(Exit.isSuccess(exit)), () => {
+          if (Exit.isSuccess(exit)) for (const hook of transaction.afterCommit.values()) runHook(hook);
+          return exit;
+        }),
       );
     }),
   );

@@ -19,6 +19,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
+import type { ExclusiveConnection } from "../sql/SqlDatabase.js";
 
 /** Prepared statements of one connection, least recently used first. */
 export class StatementCache {
@@ -82,19 +83,25 @@ class CachedConnection implements DatabaseConnection {
   }
 }
 
-/** Hands the single write connection to one holder at a time. */
+/** Hands the single write connection to one holder at a time, in the order they asked. */
 class Mutex {
-  private held: Promise<void> | undefined;
-  private release: (() => void) | undefined;
-  async lock(): Promise<void> {
-    while (this.held !== undefined) await this.held;
-    this.held = new Promise((resolve) => (this.release = resolve));
+  private held = false;
+  private readonly waiting: Array<() => void> = [];
+  /** Takes the lock at once when it is free. */
+  tryLock(): boolean {
+    if (this.held) return false;
+    this.held = true;
+    return true;
   }
+  lock(): Promise<void> {
+    if (this.tryLock()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  /** Hands the lock to the next waiter, or frees it. */
   unlock(): void {
-    const release = this.release;
-    this.held = undefined;
-    this.release = undefined;
-    release?.();
+    const next = this.waiting.shift();
+    if (next === undefined) this.held = false;
+    else next();
   }
 }
 
@@ -163,7 +170,7 @@ class AutocommitConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { reader, writer, mutex } = this.shared;
     if (reader !== undefined && SelectQueryNode.is(query.query)) return execute(reader.cache, query);
-    await mutex.lock();
+    if (!mutex.tryLock()) await mutex.lock();
     try {
       return execute(writer.cache, query);
     } finally {
@@ -203,6 +210,23 @@ class AutocommitDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
+/**
+ * The write connection for the one holder of the mutex (the `ExclusiveConnection` Transactions.ts
+ * takes for a transaction): it neither takes nor frees the lock, its holder does.
+ */
+class HeldWriterDriver implements Driver {
+  constructor(private readonly shared: Shared) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.shared.writer;
+  }
+  beginTransaction = transactionControl.beginTransaction;
+  commitTransaction = transactionControl.commitTransaction;
+  rollbackTransaction = transactionControl.rollbackTransaction;
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
 const dialectWith = (driver: () => Driver): Dialect => ({
   createDriver: driver,
   createQueryCompiler: () => new SqliteQueryCompiler(),
@@ -211,11 +235,18 @@ const dialectWith = (driver: () => Driver): Dialect => ({
 });
 
 /**
- * Two Kysely dialects over one connection set: `writer` (every use of `db.db`, pinned
- * connections included) and `autocommit` (single statements outside a transaction). Destroying
- * the writer's Kysely closes both connections.
+ * Kysely dialects over one connection set: `writer` (every use of `db.db`, pinned connections
+ * included), `autocommit` (single statements outside a transaction) and `held` (the write
+ * connection of the current holder of the mutex: `exclusive`'s executor). Destroying the
+ * writer's Kysely closes both connections.
  */
-export const sqliteDialects = (connections: SqliteConnectionSet): { readonly writer: Dialect; readonly autocommit: Dialect } => {
+export const sqliteDialects = (
+  connections: SqliteConnectionSet,
+): {
+  readonly writer: Dialect;
+  readonly autocommit: Dialect;
+  readonly exclusive: (executor: (held: Dialect) => Kysely<any>) => ExclusiveConnection;
+} => {
   const capacity = connections.cacheSize ?? 500;
   const shared: Shared = {
     mutex: new Mutex(),
@@ -226,5 +257,15 @@ export const sqliteDialects = (connections: SqliteConnectionSet): { readonly wri
       connections.writer.close();
     },
   };
-  return { writer: dialectWith(() => new WriterDriver(shared)), autocommit: dialectWith(() => new AutocommitDriver(shared)) };
+  return {
+    writer: dialectWith(() => new WriterDriver(shared)),
+    autocommit: dialectWith(() => new AutocommitDriver(shared)),
+    exclusive: (executor) => ({
+      executor: executor(dialectWith(() => new HeldWriterDriver(shared))),
+      tryTake: () => shared.mutex.tryLock(),
+      take: () => shared.mutex.lock(),
+      run: (sql) => void shared.writer.cache.prepare(sql).run(),
+      give: () => shared.mutex.unlock(),
+    }),
+  };
 };

@@ -71,6 +71,7 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
     dialect: "sqlite",
     db,
     autocommit,
+    exclusive: dialects.exclusive((held) => new Kysely<any>({ dialect: held })),
     features: sqliteFeatures,
     // Commits wake in-process listeners; with watchOtherProcesses, other processes' commits too.
     workSignals: () => {
