@@ -10,7 +10,7 @@ import { ApiKey } from "../../../core/payments/model/ApiKey.js";
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -39,38 +39,55 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
   const keys = rowCodec(ApiKey, f);
   // The stored lookup prefix is longer than what a listing shows.
   const summary = (row: Record<string, unknown>): ApiKey => keys.fromRow({ ...row, prefix: String(row.key_prefix).slice(0, displayLength) });
+  // The key's insert and the lookup every authenticated payments request makes, compiled once.
+  const insertKey = compiledOnce<{
+    id: string;
+    merchant_id: string;
+    key_prefix: string;
+    secret_hash: string;
+    scopes: unknown;
+    created_at: unknown;
+    expires_at: unknown;
+  }>((ex, p) =>
+    ex.insertInto("payment_api_keys").values({
+      id: p("id"),
+      merchant_id: p("merchant_id"),
+      key_prefix: p("key_prefix"),
+      secret_hash: p("secret_hash"),
+      scopes: p("scopes"),
+      created_at: p("created_at"),
+      expires_at: p("expires_at"),
+      revoked_at: null,
+    }),
+  );
+  const selectLiveByPrefix = compiledOnce<{ keyPrefix: string }>((ex, p) =>
+    ex
+      .selectFrom("payment_api_keys")
+      .select(["id", "merchant_id", "secret_hash", "scopes", "expires_at"])
+      .where("key_prefix", "=", p("keyPrefix"))
+      .where("revoked_at", "is", null),
+  );
   return {
     issue: ({ keyId, merchantId, scopes, now, expiresAt }) =>
       Effect.gen(function* () {
         const secret = apiKeyPrefix + randomBytes(32).toString("base64url");
         yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("payment_api_keys")
-            .values({
-              id: keyId,
-              merchant_id: merchantId,
-              key_prefix: secret.slice(0, lookupLength),
-              secret_hash: hashOf(secret),
-              scopes: f.jsonToDb(scopes),
-              created_at: f.timeToDb(now),
-              expires_at: expiresAt === undefined ? null : f.timeToDb(expiresAt),
-              revoked_at: null,
-            })
-            .execute(),
+          insertKey(ex, {
+            id: keyId,
+            merchant_id: merchantId,
+            key_prefix: secret.slice(0, lookupLength),
+            secret_hash: hashOf(secret),
+            scopes: f.jsonToDb(scopes),
+            created_at: f.timeToDb(now),
+            expires_at: expiresAt === undefined ? null : f.timeToDb(expiresAt),
+          }),
         );
         return { keyId, secret };
       }).pipe(withSpan("ApiKeys.issue")),
     verify: (secret, now) =>
       Effect.gen(function* () {
         if (!looksLikeApiKey(secret)) return null;
-        const rows = yield* runQuery(db, (ex) =>
-          ex
-            .selectFrom("payment_api_keys")
-            .select(["id", "merchant_id", "secret_hash", "scopes", "expires_at"])
-            .where("key_prefix", "=", secret.slice(0, lookupLength))
-            .where("revoked_at", "is", null)
-            .execute(),
-        );
+        const { rows } = yield* runQuery(db, (ex) => selectLiveByPrefix(ex, { keyPrefix: secret.slice(0, lookupLength) }));
         const hash = hashOf(secret);
         for (const row of rows) {
           const live = row.expires_at === null || f.timeFromDb(row.expires_at).getTime() > now.getTime();

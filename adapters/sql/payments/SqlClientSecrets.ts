@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery } from "../runQuery.js";
+import { compiledOnce, runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -16,21 +16,27 @@ const hashOf = (secret: string): Buffer => createHash("sha256").update(secret).d
 /** Builds the ClientSecrets port over `db`. */
 export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
   const f = featuresFor(db);
+  // Issued with each intent and read on each client-side confirmation: compiled once.
+  const insertSecret = compiledOnce<{ intentId: string; merchantId: string; secretHash: string; createdAt: unknown }>((ex, p) =>
+    ex
+      .insertInto("payment_client_secrets")
+      .values({ intent_id: p("intentId"), merchant_id: p("merchantId"), secret_hash: p("secretHash"), created_at: p("createdAt") }),
+  );
+  const selectSecretHash = compiledOnce<{ intentId: string }>((ex, p) =>
+    ex.selectFrom("payment_client_secrets").select("secret_hash").where("intent_id", "=", p("intentId")),
+  );
   return {
     issue: ({ intentId, merchantId, now }) =>
       Effect.gen(function* () {
         const secret = `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
         yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("payment_client_secrets")
-            .values({ intent_id: intentId, merchant_id: merchantId, secret_hash: hashOf(secret).toString("hex"), created_at: f.timeToDb(now) })
-            .execute(),
+          insertSecret(ex, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) }),
         );
         return secret;
       }).pipe(withSpan("ClientSecrets.issue")),
     verify: (intentId, secret) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_client_secrets").select("secret_hash").where("intent_id", "=", intentId).executeTakeFirst()).pipe(
-        Effect.map((row) => {
+      runQuery(db, (ex) => selectSecretHash(ex, { intentId })).pipe(
+        Effect.map(({ rows: [row] }) => {
           if (row === undefined) return false;
           const stored = Buffer.from(String(row.secret_hash), "hex");
           const given = hashOf(secret);

@@ -9,7 +9,7 @@ import { Dispute } from "../../../core/payments/model/Dispute.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledOnce, runQuery, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { MerchantId, PaymentIntentId } from "../../../core/payments/model/Ids.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -17,39 +17,45 @@ import { withSpan } from "../../../core/kernel/Span.js";
 /** Builds the Disputes port over `db`. */
 export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
   const disputes = rowCodec(Dispute, featuresFor(db));
+  // Each dispute event's statements (its intent by provider payment, the conditional upsert), compiled once.
+  const selectIntentOfProviderPayment = compiledOnce<{ providerPaymentId: string }>((ex, p) =>
+    ex.selectFrom("payment_intents").select(["id", "merchant_id"]).where("provider_payment_id", "=", p("providerPaymentId")),
+  );
+  const upsertIfNewer = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_disputes")
+      .values(slotsOf(disputes.columns, p))
+      .onConflict((oc) =>
+        oc
+          .column("provider_dispute_id")
+          .doUpdateSet((eb) => ({
+            amount_minor: eb.ref("excluded.amount_minor"),
+            currency: eb.ref("excluded.currency"),
+            reason: eb.ref("excluded.reason"),
+            status: eb.ref("excluded.status"),
+            last_event_ms: eb.ref("excluded.last_event_ms"),
+            last_event_id: eb.ref("excluded.last_event_id"),
+            updated_at: eb.ref("excluded.updated_at"),
+          }))
+          .where((eb) =>
+            eb.and([
+              eb("payment_disputes.last_event_ms", "<", eb.ref("excluded.last_event_ms")),
+              eb("payment_disputes.status", "not in", ["won", "lost"]),
+            ]),
+          ),
+      )
+      .returning("id"),
+  );
   return {
     intentOfProviderPayment: (providerPaymentId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("payment_intents").select(["id", "merchant_id"]).where("provider_payment_id", "=", providerPaymentId).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : { merchantId: MerchantId.make(String(r.merchant_id)), intentId: PaymentIntentId.make(String(r.id)) }))),
+      runQuery(db, (ex) => selectIntentOfProviderPayment(ex, { providerPaymentId })).pipe(
+        Effect.map(({ rows: [r] }) =>
+          r === undefined ? null : { merchantId: MerchantId.make(String(r.merchant_id)), intentId: PaymentIntentId.make(String(r.id)) },
+        ),
+      ),
     apply: (d) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_disputes")
-          .values(disputes.toRow(d))
-          .onConflict((oc) =>
-            oc
-              .column("provider_dispute_id")
-              .doUpdateSet((eb) => ({
-                amount_minor: eb.ref("excluded.amount_minor"),
-                currency: eb.ref("excluded.currency"),
-                reason: eb.ref("excluded.reason"),
-                status: eb.ref("excluded.status"),
-                last_event_ms: eb.ref("excluded.last_event_ms"),
-                last_event_id: eb.ref("excluded.last_event_id"),
-                updated_at: eb.ref("excluded.updated_at"),
-              }))
-              .where((eb) =>
-                eb.and([
-                  eb("payment_disputes.last_event_ms", "<", eb.ref("excluded.last_event_ms")),
-                  eb("payment_disputes.status", "not in", ["won", "lost"]),
-                ]),
-              ),
-          )
-          .returning("id")
-          .execute(),
-      ).pipe(
-        Effect.map((rows) => rows.length === 1),
+      runQuery(db, (ex) => upsertIfNewer(ex, disputes.toRow(d))).pipe(
+        Effect.map(({ rows }) => rows.length === 1),
         withSpan("Disputes.apply"),
       ),
     findByProviderId: (providerDisputeId) =>

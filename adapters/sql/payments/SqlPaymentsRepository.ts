@@ -10,7 +10,7 @@ import { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
 import { Refund } from "../../../core/payments/model/Refund.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { makeTransactions } from "../Transactions.js";
@@ -26,80 +26,135 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
   const balanceEntries = rowCodec(BalanceEntry, f);
   const audits = rowCodec(AuditRecord, f);
   const ledgerTransactions = makeTransactions(db);
+  // The statements of every payment command (creation, confirmation, provider events, refunds,
+  // captures' postings, audit), compiled once; a locked read has a FOR UPDATE variant beside it.
+  const insertMerchant = compiledInsert("payment_merchants", merchants);
+  const selectMerchant = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("payment_merchants").selectAll().where("id", "=", p("id")));
+  const insertIntent = compiledInsert("payment_intents", intents);
+  const selectIntentBy = (forUpdate: boolean) =>
+    compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", p("id")), forUpdate));
+  const selectIntent = selectIntentBy(false);
+  const selectIntentForUpdate = selectIntentBy(true);
+  const fixedIntentColumns = new Set(["id", "merchant_id", "created_at"]);
+  const updateIntentIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("payment_intents")
+      .set(slotsOf(intents.columns.filter((column) => !fixedIntentColumns.has(column)), p))
+      .where("id", "=", p("id"))
+      .where("version", "=", p("expected_version")),
+  );
+  const insertAttempt = compiledInsert("payment_attempts", attempts);
+  const selectAttempt = compiledOnce<{ intentId: string; number: number }>((ex, p) =>
+    ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", p("intentId")).where("number", "=", p("number")),
+  );
+  const updateAttempt = compiledOnce<{ id: string; status: string; providerPaymentId: unknown; declineCode: unknown; updatedAt: unknown }>((ex, p) =>
+    ex
+      .updateTable("payment_attempts")
+      .set({
+        status: p("status"),
+        provider_payment_id: p("providerPaymentId"),
+        decline_code: p("declineCode"),
+        updated_at: p("updatedAt"),
+      })
+      .where("id", "=", p("id")),
+  );
+  const insertRefund = compiledInsert("payment_refunds", refunds);
+  const selectRefundBy = (forUpdate: boolean) =>
+    compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("payment_refunds").selectAll().where("id", "=", p("id")), forUpdate));
+  const selectRefund = selectRefundBy(false);
+  const selectRefundForUpdate = selectRefundBy(true);
+  const updateRefund = compiledOnce<{ id: string; status: string; failureReason: unknown; updatedAt: unknown }>((ex, p) =>
+    ex
+      .updateTable("payment_refunds")
+      .set({ status: p("status"), failure_reason: p("failureReason"), updated_at: p("updatedAt") })
+      .where("id", "=", p("id")),
+  );
+  const sumCommittedRefunds = compiledOnce<{ intentId: string }>((ex, p) =>
+    ex
+      .selectFrom("payment_refunds")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum("amount_minor"), eb.lit(0)).as("total"))
+      .where("intent_id", "=", p("intentId"))
+      .where("status", "in", ["pending", "succeeded"]),
+  );
+  const insertLedgerTransaction = compiledOnce<{ id: string; source: string; merchantId: string; reverses: string | null; createdAt: unknown }>(
+    (ex, p) =>
+      ex
+        .insertInto("payment_ledger_transactions")
+        .values({
+          id: p("id"),
+          source: p("source"),
+          merchant_id: p("merchantId"),
+          reverses: p("reverses"),
+          created_at: p("createdAt"),
+        })
+        .onConflict((oc) => oc.column("source").doNothing())
+        .returning("id"),
+  );
+  // A ledger entry's columns, for the row at `index` of a multi-row insert.
+  const ledgerEntry = (index: number, p: (key: string) => unknown) => ({
+    id: p(`id${index}`),
+    transaction_id: p("transactionId"),
+    merchant_id: p("merchantId"),
+    account: p(`account${index}`),
+    amount_minor: p(`amountMinor${index}`),
+    currency: p(`currency${index}`),
+    created_at: p("createdAt"),
+  });
+  // Every capture and refund posting has two entries: that insert is compiled once; other counts are built per call.
+  const insertTwoLedgerEntries = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex.insertInto("payment_ledger_entries").values([ledgerEntry(0, p), ledgerEntry(1, p)]),
+  );
+  const insertAudit = compiledInsert("payment_audit_log", audits);
   return {
     insertMerchant: (m) =>
-      runQuery(db, (ex) =>
-        ex.insertInto("payment_merchants").values(merchants.toRow(m)).execute(),
-      ).pipe(Effect.asVoid, withSpan("PaymentsRepository.insertMerchant")),
+      runQuery(db, (ex) => insertMerchant(ex, m)).pipe(Effect.asVoid, withSpan("PaymentsRepository.insertMerchant")),
     findMerchant: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_merchants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : merchants.fromRow(r))),
+      runQuery(db, (ex) => selectMerchant(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : merchants.fromRow(r))),
       ),
     insertIntent: (intent) =>
-      runQuery(db, (ex) => ex.insertInto("payment_intents").values(intents.toRow(intent)).execute()).pipe(
+      runQuery(db, (ex) => insertIntent(ex, intent)).pipe(
         Effect.asVoid,
         withSpan("PaymentsRepository.insertIntent"),
       ),
     findIntent: (id, options) =>
-      runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : intents.fromRow(r))),
+      runQuery(db, (ex) => (options?.forUpdate === true ? selectIntentForUpdate : selectIntent)(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : intents.fromRow(r))),
         withSpan("PaymentsRepository.findIntent"),
       ),
     updateIntent: (intent, expectedVersion) =>
-      runQuery(db, (ex) => {
-        const { id: _id, merchant_id: _m, created_at: _c, ...changes } = intents.toRow(intent);
-        return ex
-          .updateTable("payment_intents")
-          .set(changes)
-          .where("id", "=", intent.id)
-          .where("version", "=", expectedVersion)
-          .executeTakeFirst();
-      }).pipe(
-        Effect.map((result) => toNumber(result.numUpdatedRows) === 1),
+      runQuery(db, (ex) => updateIntentIfVersion(ex, { ...intents.toRow(intent), expected_version: expectedVersion })).pipe(
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("PaymentsRepository.updateIntent"),
       ),
     insertAttempt: (attempt) =>
-      runQuery(db, (ex) => ex.insertInto("payment_attempts").values(attempts.toRow(attempt)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertAttempt(ex, attempt)).pipe(Effect.asVoid),
     findAttempt: (intentId, number) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", intentId).where("number", "=", number).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : attempts.fromRow(r)))),
+      runQuery(db, (ex) => selectAttempt(ex, { intentId, number })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
+      ),
     updateAttempt: (attempt) =>
       runQuery(db, (ex) =>
-        ex
-          .updateTable("payment_attempts")
-          .set({
-            status: attempt.status,
-            provider_payment_id: attempt.providerPaymentId,
-            decline_code: attempt.declineCode,
-            updated_at: f.timeToDb(attempt.updatedAt),
-          })
-          .where("id", "=", attempt.id)
-          .execute(),
+        updateAttempt(ex, {
+          id: attempt.id,
+          status: attempt.status,
+          providerPaymentId: attempt.providerPaymentId,
+          declineCode: attempt.declineCode,
+          updatedAt: f.timeToDb(attempt.updatedAt),
+        }),
       ).pipe(Effect.asVoid),
     insertRefund: (refund) =>
-      runQuery(db, (ex) => ex.insertInto("payment_refunds").values(refunds.toRow(refund)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertRefund(ex, refund)).pipe(Effect.asVoid),
     findRefund: (id, options) =>
-      runQuery(db, (ex) => lockRow(db, ex.selectFrom("payment_refunds").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : refunds.fromRow(r))),
+      runQuery(db, (ex) => (options?.forUpdate === true ? selectRefundForUpdate : selectRefund)(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
     updateRefund: (refund) =>
       runQuery(db, (ex) =>
-        ex
-          .updateTable("payment_refunds")
-          .set({ status: refund.status, failure_reason: refund.failureReason, updated_at: f.timeToDb(refund.updatedAt) })
-          .where("id", "=", refund.id)
-          .execute(),
+        updateRefund(ex, { id: refund.id, status: refund.status, failureReason: refund.failureReason, updatedAt: f.timeToDb(refund.updatedAt) }),
       ).pipe(Effect.asVoid),
     committedRefundsMinor: (intentId) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("payment_refunds")
-          .select((eb) => eb.fn.coalesce(eb.fn.sum("amount_minor"), eb.lit(0)).as("total"))
-          .where("intent_id", "=", intentId)
-          .where("status", "in", ["pending", "succeeded"])
-          .executeTakeFirstOrThrow(),
-      ).pipe(Effect.map((r) => toNumber(r.total))),
+      runQuery(db, (ex) => sumCommittedRefunds(ex, { intentId })).pipe(Effect.map(({ rows: [r] }) => toNumber(r.total))),
     postLedger: ({ id, entryIds, merchantId, transaction, createdAt }) =>
       Effect.gen(function* () {
         // Checked before anything is written, so a refused posting leaves no row behind.
@@ -107,39 +162,40 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           return yield* Effect.dieMessage(`ledger posting ${id}: ${entryIds.length} entry ids for ${transaction.entries.length} entries`);
         }
         // ON CONFLICT DO NOTHING keeps a Postgres transaction usable after a duplicate source.
-        const inserted = yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("payment_ledger_transactions")
-            .values({
-              id,
-              source: transaction.source,
-              merchant_id: merchantId,
-              reverses: transaction.reverses ?? null,
-              created_at: f.timeToDb(createdAt),
-            })
-            .onConflict((oc) => oc.column("source").doNothing())
-            .returning("id")
-            .executeTakeFirst(),
+        const at = f.timeToDb(createdAt);
+        const { rows: inserted } = yield* runQuery(db, (ex) =>
+          insertLedgerTransaction(ex, { id, source: transaction.source, merchantId, reverses: transaction.reverses ?? null, createdAt: at }),
         );
-        if (inserted === undefined) {
+        if (inserted.length === 0) {
           return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
         }
-        yield* runQuery(db, (ex) =>
-          ex
+        const entries = transaction.entries;
+        yield* runQuery<unknown>(db, (ex) => {
+          if (entries.length === 2) {
+            const params: Record<string, unknown> = { transactionId: id, merchantId, createdAt: at };
+            entries.forEach((entry, index) => {
+              params[`id${index}`] = entryIds[index] ?? "";
+              params[`account${index}`] = entry.account;
+              params[`amountMinor${index}`] = entry.amount_minor;
+              params[`currency${index}`] = entry.currency;
+            });
+            return insertTwoLedgerEntries(ex, params);
+          }
+          return ex
             .insertInto("payment_ledger_entries")
             .values(
-              transaction.entries.map((entry, index) => ({
+              entries.map((entry, index) => ({
                 id: entryIds[index] ?? "",
                 transaction_id: id,
                 merchant_id: merchantId,
                 account: entry.account,
                 amount_minor: entry.amount_minor,
                 currency: entry.currency,
-                created_at: f.timeToDb(createdAt),
+                created_at: at,
               })),
             )
-            .execute(),
-        );
+            .execute();
+        });
         // The header and its entries commit together: inside the caller's transaction (joined), else in one of their own.
       }).pipe(ledgerTransactions.run, withSpan("PaymentsRepository.postLedger")),
     listBalanceEntries: ({ merchantId, before, limit }) =>
@@ -153,11 +209,6 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         return query.orderBy("e.id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => balanceEntries.fromRow(r)))),
     appendAudit: (record) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_audit_log")
-          .values(audits.toRow(record))
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertAudit(ex, record)).pipe(Effect.asVoid),
   };
 };

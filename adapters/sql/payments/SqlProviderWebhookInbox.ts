@@ -5,7 +5,7 @@ import { StoredProviderEvent } from "../../../core/payments/model/ProviderEvent.
 import { Refund } from "../../../core/payments/model/Refund.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery } from "../runQuery.js";
+import { compiledOnce, runQuery, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -16,35 +16,45 @@ export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbo
   const events = rowCodec(StoredProviderEvent, f);
   const attempts = rowCodec(PaymentAttempt, f);
   const refunds = rowCodec(Refund, f);
+  // Every provider event runs these (its dedupe read and insert, its attempt or refund by reference): compiled once.
+  const selectEvent = compiledOnce<{ providerEventId: string }>((ex, p) =>
+    ex.selectFrom("payment_provider_events").selectAll().where("provider_event_id", "=", p("providerEventId")),
+  );
+  const insertEventIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_provider_events")
+      .values(slotsOf([...events.columns, "processed_at"], p))
+      .onConflict((oc) => oc.column("provider_event_id").doNothing())
+      .returning("id"),
+  );
+  const selectAttemptByReference = compiledOnce<{ reference: string }>((ex, p) =>
+    ex.selectFrom("payment_attempts").selectAll().where("reference", "=", p("reference")),
+  );
+  const selectRefundByReference = compiledOnce<{ reference: string }>((ex, p) =>
+    ex.selectFrom("payment_refunds").selectAll().where("reference", "=", p("reference")),
+  );
   return {
     find: (providerEventId) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_provider_events").selectAll().where("provider_event_id", "=", providerEventId).executeTakeFirst()).pipe(
+      runQuery(db, (ex) => selectEvent(ex, { providerEventId })).pipe(
         // Rows written before occurred_at and outcome existed read as received then, with no outcome text.
-        Effect.map((r) =>
+        Effect.map(({ rows: [r] }) =>
           r === undefined ? null : events.fromRow({ ...r, occurred_at: r.occurred_at ?? r.received_at, outcome: r.outcome ?? "" }),
         ),
         withSpan("ProviderEventsInbox.find"),
       ),
     insert: (e) =>
       // DO NOTHING: a concurrent duplicate waits for the winner on the UNIQUE index, then inserts nothing.
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_provider_events")
-          .values({ ...events.toRow(e), processed_at: f.timeToDb(e.receivedAt) })
-          .onConflict((oc) => oc.column("provider_event_id").doNothing())
-          .returning("id")
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => r !== undefined),
+      runQuery(db, (ex) => insertEventIfNew(ex, { ...events.toRow(e), processed_at: f.timeToDb(e.receivedAt) })).pipe(
+        Effect.map(({ rows }) => rows.length > 0),
         withSpan("ProviderEventsInbox.insert"),
       ),
     findAttemptByReference: (reference) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_attempts").selectAll().where("reference", "=", reference).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : attempts.fromRow(r))),
+      runQuery(db, (ex) => selectAttemptByReference(ex, { reference })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
       ),
     findRefundByReference: (reference) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_refunds").selectAll().where("reference", "=", reference).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : refunds.fromRow(r))),
+      runQuery(db, (ex) => selectRefundByReference(ex, { reference })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
   };
 };

@@ -16,7 +16,7 @@ import {
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { MerchantId } from "../../../core/payments/model/Ids.js";
@@ -35,6 +35,22 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   const exceptions = rowCodec(ReconciliationException, f);
   const outcomes = rowCodec(ReconciliationOutcome, f);
   const reports = rowCodec(ExceptionReport, f);
+  // The record inserts (an exception's election, a day's report, an outcome), compiled once.
+  const insertExceptionIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_reconciliation_exceptions")
+      .values(slotsOf(exceptions.columns, p))
+      .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
+      .returning("id"),
+  );
+  const insertReportIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_exception_reports")
+      .values(slotsOf(reports.columns, p))
+      .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
+      .returning("merchant_key"),
+  );
+  const insertOutcome = compiledInsert("payment_reconciliation_outcomes", outcomes);
   const paymentsQuery = (ex: Parameters<Parameters<typeof runQuery>[1]>[0]) =>
     ex
       .selectFrom("payment_attempts as a")
@@ -60,14 +76,10 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   });
   return {
     insertException: (e) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_reconciliation_exceptions")
-          .values(exceptions.toRow({ ...e, resolution: null, resolvedAt: null }))
-          .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
-          .returning("id")
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => r !== undefined), withSpan("ReconciliationRepository.insertException")),
+      runQuery(db, (ex) => insertExceptionIfNew(ex, exceptions.toRow({ ...e, resolution: null, resolvedAt: null }))).pipe(
+        Effect.map(({ rows }) => rows.length > 0),
+        withSpan("ReconciliationRepository.insertException"),
+      ),
     openExceptionSummary: () =>
       runQuery(db, (ex) =>
         ex
@@ -87,14 +99,10 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         withSpan("ReconciliationRepository.openExceptionSummary"),
       ),
     recordExceptionReport: (report) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_exception_reports")
-          .values(reports.toRow(report))
-          .onConflict((oc) => oc.columns(["merchant_key", "report_day"]).doNothing())
-          .returning("merchant_key")
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => r !== undefined), withSpan("ReconciliationRepository.recordExceptionReport")),
+      runQuery(db, (ex) => insertReportIfNew(ex, reports.toRow(report))).pipe(
+        Effect.map(({ rows }) => rows.length > 0),
+        withSpan("ReconciliationRepository.recordExceptionReport"),
+      ),
     findException: (id, options) =>
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),
@@ -122,12 +130,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         return query.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
     appendOutcome: (o) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_reconciliation_outcomes")
-          .values(outcomes.toRow(o))
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertOutcome(ex, o)).pipe(Effect.asVoid),
     listOutcomes: (exceptionId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("payment_reconciliation_outcomes").selectAll().where("exception_id", "=", exceptionId).orderBy("id").execute(),

@@ -13,7 +13,7 @@ import { WebhookEndpoint } from "../../../core/payments/model/WebhookEndpoint.js
 import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -27,31 +27,73 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
   const deliveries = rowCodec(WebhookDelivery, f);
   const attempts = rowCodec(DeliveryAttempt, f);
   const requests = rowCodec(ReplayRequest, f);
+  // The statements of each event's fan-out and each delivery (endpoints read, delivery inserted,
+  // locked, signed, updated, its attempt appended), and the other inserts, compiled once.
+  const insertEndpoint = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex.insertInto("payment_webhook_endpoints").values(slotsOf([...endpoints.columns, "signing_secret"], p)),
+  );
+  const selectLiveEndpointsNewestFirst = compiledOnce<{ merchantId: string }>((ex, p) =>
+    ex
+      .selectFrom("payment_webhook_endpoints")
+      .select([...endpointColumns])
+      .where("merchant_id", "=", p("merchantId"))
+      .where("deleted_at", "is", null)
+      .orderBy("id", "desc"),
+  );
+  const selectSubscribableEndpoints = compiledOnce<{ merchantId: string }>((ex, p) =>
+    ex
+      .selectFrom("payment_webhook_endpoints")
+      .select([...endpointColumns])
+      .where("merchant_id", "=", p("merchantId"))
+      .where("deleted_at", "is", null)
+      .orderBy("id"),
+  );
+  const selectEndpoint = compiledOnce<{ id: string }>((ex, p) =>
+    ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns]).where("id", "=", p("id")),
+  );
+  const selectSigningEndpoint = compiledOnce<{ id: string }>((ex, p) =>
+    ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns, "signing_secret"]).where("id", "=", p("id")),
+  );
+  const insertDeliveryIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_webhook_deliveries")
+      .values(slotsOf(deliveries.columns, p))
+      .onConflict((oc) => oc.columns(["endpoint_id", "event_id"]).doNothing())
+      .returning("id"),
+  );
+  const selectDeliveryBy = (forUpdate: boolean) =>
+    compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("payment_webhook_deliveries").selectAll().where("id", "=", p("id")), forUpdate));
+  const selectDelivery = selectDeliveryBy(false);
+  const selectDeliveryForUpdate = selectDeliveryBy(true);
+  const updateDeliveryState = compiledOnce<{ id: string; status: string; attempts: number; lastError: unknown; updatedAt: unknown }>((ex, p) =>
+    ex
+      .updateTable("payment_webhook_deliveries")
+      .set({ status: p("status"), attempts: p("attempts"), last_error: p("lastError"), updated_at: p("updatedAt") })
+      .where("id", "=", p("id")),
+  );
+  const insertDeliveryAttempt = compiledInsert("payment_webhook_delivery_attempts", attempts);
+  const insertOpenReplayRequest = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("payment_webhook_replay_requests")
+      .values(slotsOf(requests.columns, p))
+      // The partial unique index (one open request per delivery) is the only possible conflict.
+      .onConflict((oc) => oc.column("delivery_id").where("approved_by", "is", null).doNothing())
+      .returning("id"),
+  );
   return {
     create: (e) =>
       Effect.gen(function* () {
         const secret = `whsec_${randomBytes(32).toString("base64url")}`;
-        yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("payment_webhook_endpoints")
-            .values({ ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret })
-            .execute(),
-        );
+        yield* runQuery(db, (ex) => insertEndpoint(ex, { ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret }));
         return { secret };
       }).pipe(withSpan("WebhookEndpoints.create")),
     list: (merchantId) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("payment_webhook_endpoints")
-          .select([...endpointColumns])
-          .where("merchant_id", "=", merchantId)
-          .where("deleted_at", "is", null)
-          .orderBy("id", "desc")
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => endpoints.fromRow(r)))),
+      runQuery(db, (ex) => selectLiveEndpointsNewestFirst(ex, { merchantId })).pipe(
+        Effect.map(({ rows }) => rows.map((r) => endpoints.fromRow(r))),
+      ),
     find: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns]).where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : endpoints.fromRow(r))),
+      runQuery(db, (ex) => selectEndpoint(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : endpoints.fromRow(r))),
       ),
     markDeleted: (id, at) =>
       runQuery(db, (ex) =>
@@ -63,52 +105,28 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
     subscribed: (merchantId, eventType) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("payment_webhook_endpoints")
-          .select([...endpointColumns])
-          .where("merchant_id", "=", merchantId)
-          .where("deleted_at", "is", null)
-          .orderBy("id")
-          .execute(),
-      ).pipe(
+      runQuery(db, (ex) => selectSubscribableEndpoints(ex, { merchantId })).pipe(
         // The subscription filter is a short JSON list; reading it here keeps one query for both dialects.
-        Effect.map((rows) =>
+        Effect.map(({ rows }) =>
           rows.map((r) => endpoints.fromRow(r)).filter((e) => e.events === null || (e.events as ReadonlyArray<string>).includes(eventType)),
         ),
       ),
     signingEndpoint: (id) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns, "signing_secret"]).where("id", "=", id).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : { endpoint: endpoints.fromRow(r), signingSecret: String(r.signing_secret) }))),
+      runQuery(db, (ex) => selectSigningEndpoint(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : { endpoint: endpoints.fromRow(r), signingSecret: String(r.signing_secret) })),
+      ),
     insertDelivery: (d) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_webhook_deliveries")
-          .values(deliveries.toRow(d))
-          .onConflict((oc) => oc.columns(["endpoint_id", "event_id"]).doNothing())
-          .returning("id")
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.length === 1)),
+      runQuery(db, (ex) => insertDeliveryIfNew(ex, deliveries.toRow(d))).pipe(Effect.map(({ rows }) => rows.length === 1)),
     findDelivery: (id, options) =>
-      runQuery(db, (ex) =>
-        lockRow(db, ex.selectFrom("payment_webhook_deliveries").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : deliveries.fromRow(r)))),
+      runQuery(db, (ex) => (options?.forUpdate === true ? selectDeliveryForUpdate : selectDelivery)(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : deliveries.fromRow(r))),
+      ),
     updateDelivery: (d) =>
       runQuery(db, (ex) =>
-        ex
-          .updateTable("payment_webhook_deliveries")
-          .set({ status: d.status, attempts: d.attempts, last_error: d.lastError, updated_at: f.timeToDb(d.updatedAt) })
-          .where("id", "=", d.id)
-          .execute(),
+        updateDeliveryState(ex, { id: d.id, status: d.status, attempts: d.attempts, lastError: d.lastError, updatedAt: f.timeToDb(d.updatedAt) }),
       ).pipe(Effect.asVoid),
     appendAttempt: (a) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_webhook_delivery_attempts")
-          .values(attempts.toRow(a))
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertDeliveryAttempt(ex, a)).pipe(Effect.asVoid),
     listDeliveries: ({ endpointId, before, limit }) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) => {
@@ -153,15 +171,9 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
         withSpan("WebhookEndpoints.listDeadDeliveries"),
       ),
     insertReplayRequest: (r) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("payment_webhook_replay_requests")
-          .values(requests.toRow({ ...r, approvedBy: null, approvalReason: null, approvedAt: null }))
-          // The partial unique index (one open request per delivery) is the only possible conflict.
-          .onConflict((oc) => oc.column("delivery_id").where("approved_by", "is", null).doNothing())
-          .returning("id")
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.length === 1)),
+      runQuery(db, (ex) => insertOpenReplayRequest(ex, requests.toRow({ ...r, approvedBy: null, approvalReason: null, approvedAt: null }))).pipe(
+        Effect.map(({ rows }) => rows.length === 1),
+      ),
     findReplayRequest: (id, options) =>
       runQuery(db, (ex) =>
         lockRow(db, ex.selectFrom("payment_webhook_replay_requests").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst(),
