@@ -4,7 +4,7 @@ import { ChatMessage } from "../../../core/delivery/model/ChatMessage.js";
 import type { ChatMessages } from "../../../ports/delivery/ChatMessages.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -12,8 +12,10 @@ import { withSpan } from "../../../core/kernel/Span.js";
 export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
   const f = featuresFor(db);
   const rows = rowCodec(ChatMessage, f);
+  // The whole record's insert, compiled once.
+  const insertMessage = compiledInsert("dl_chat_messages", rows);
   return {
-    insert: (message) => runQuery(db, (ex) => ex.insertInto("dl_chat_messages").values(rows.toRow(message)).execute()).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
+    insert: (message) => runQuery(db, (ex) => insertMessage(ex, message)).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
     list: ({ deliveryId, afterId, limit }) =>
       runQuery(db, (ex) => {
         const query = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);

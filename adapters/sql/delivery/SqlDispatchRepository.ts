@@ -9,7 +9,7 @@ import type { DispatchRepository } from "../../../ports/delivery/DispatchReposit
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -20,34 +20,102 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
   const offers = rowCodec(CourierOffer, f);
   const deliveries = rowCodec(Delivery, f);
   const changes = rowCodec(DeliveryStatusChange, f);
+  // The courier's reads and position, the delivery's reads, inserts, assignment and status
+  // transitions, and the offer decisions: compiled once.
+  const insertCourierIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_couriers")
+      .values(slotsOf(couriers.columns, p))
+      .onConflict((oc) => oc.column("user_id").doNothing()),
+  );
+  const selectCourier = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id")));
+  const selectCourierByUser = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("user_id", "=", p("userId")));
+  const updateCourierLocation = compiledOnce<{ id: string; lat: number; lng: number; at: unknown }>((ex, p) =>
+    ex.updateTable("dl_couriers").set({ lat: p("lat"), lng: p("lng"), located_at: p("at") }).where("id", "=", p("id")),
+  );
+  const selectDelivery = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_deliveries").selectAll().where("id", "=", p("id")));
+  const selectDeliveryForUpdate = compiledOnce<{ id: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("dl_deliveries").selectAll().where("id", "=", p("id")), true),
+  );
+  const selectDeliveryByOrder = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("dl_deliveries").selectAll().where("order_id", "=", p("orderId")));
+  const insertDeliveryIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_deliveries")
+      .values(slotsOf(deliveries.columns, p))
+      .onConflict((oc) => oc.column("order_id").doNothing()),
+  );
+  const selectActiveDeliveriesOf = compiledOnce<{ courierId: string }>((ex, p) =>
+    ex
+      .selectFrom("dl_deliveries")
+      .selectAll()
+      .where("courier_id", "=", p("courierId"))
+      .where("status", "in", ["assigned", "picked_up"])
+      .orderBy("id"),
+  );
+  const assignIfPending = compiledOnce<{ deliveryId: string; courierId: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("dl_deliveries")
+      .set((eb) => ({ courier_id: p("courierId"), status: "assigned", version: eb("version", "+", 1), updated_at: p("at") }))
+      .where("id", "=", p("deliveryId"))
+      .where("courier_id", "is", null)
+      .where("status", "=", "pending")
+      .returningAll(),
+  );
+  const updateDeliveryIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("dl_deliveries")
+      .set(slotsOf(deliveries.columns.filter((column) => column !== "id"), p))
+      .where("id", "=", p("id"))
+      .where("version", "=", p("expected_version")),
+  );
+  const insertStatusChange = compiledInsert("dl_delivery_status_changes", changes);
+  const selectStatusChange = compiledOnce<{ deliveryId: string; transitionId: string }>((ex, p) =>
+    ex.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", p("deliveryId")).where("transition_id", "=", p("transitionId")),
+  );
+  const selectOffer = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_courier_offers").selectAll().where("id", "=", p("id")));
+  const decideOfferIfStatus = compiledOnce<{ id: string; from: string; to: string; at: unknown }>((ex, p) =>
+    ex.updateTable("dl_courier_offers").set({ status: p("to"), decided_at: p("at") }).where("id", "=", p("id")).where("status", "=", p("from")),
+  );
+  const loseOffersBut = compiledOnce<{ deliveryId: string; winnerOfferId: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("dl_courier_offers")
+      .set({ status: "lost", decided_at: p("at") })
+      .where("delivery_id", "=", p("deliveryId"))
+      .where("id", "<>", p("winnerOfferId"))
+      .where("status", "=", "offered")
+      .returningAll(),
+  );
+  const expireDueOffers = compiledOnce<{ deliveryId: string; now: unknown }>((ex, p) =>
+    ex
+      .updateTable("dl_courier_offers")
+      .set({ status: "expired", decided_at: p("now") })
+      .where("delivery_id", "=", p("deliveryId"))
+      .where("status", "=", "offered")
+      .where("expires_at", "<=", p("now")),
+  );
   const findCourierByUser: DispatchRepository["findCourierByUser"] = (userId) =>
-    runQuery(db, (ex) => ex.selectFrom("dl_couriers").selectAll().where("user_id", "=", userId).executeTakeFirst()).pipe(
-      Effect.map((row) => (row === undefined ? null : couriers.fromRow(row))),
+    runQuery(db, (ex) => selectCourierByUser(ex, { userId })).pipe(
+      Effect.map(({ rows: [row] }) => (row === undefined ? null : couriers.fromRow(row))),
     );
   const findDelivery: DispatchRepository["findDelivery"] = (id, options) =>
-    runQuery(db, (ex) => lockRow(db, ex.selectFrom("dl_deliveries").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-      Effect.map((row) => (row === undefined ? null : deliveries.fromRow(row))),
+    // FOR UPDATE on Postgres only when asked (lockRow).
+    runQuery(db, (ex) => (options?.forUpdate === true ? selectDeliveryForUpdate : selectDelivery)(ex, { id })).pipe(
+      Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
     );
   const findDeliveryByOrder: DispatchRepository["findDeliveryByOrder"] = (orderId) =>
-    runQuery(db, (ex) => ex.selectFrom("dl_deliveries").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
-      Effect.map((row) => (row === undefined ? null : deliveries.fromRow(row))),
+    runQuery(db, (ex) => selectDeliveryByOrder(ex, { orderId })).pipe(
+      Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
     );
   return {
     insertCourier: (courier) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("dl_couriers")
-            .values(couriers.toRow(courier))
-            .onConflict((oc) => oc.column("user_id").doNothing())
-            .execute(),
-        );
+        yield* runQuery(db, (ex) => insertCourierIfNew(ex, couriers.toRow(courier)));
         const stored = yield* findCourierByUser(courier.userId);
         return stored ?? courier;
       }).pipe(withSpan("DispatchRepository.insertCourier")),
     findCourier: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_couriers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : couriers.fromRow(row))),
+      runQuery(db, (ex) => selectCourier(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : couriers.fromRow(row))),
       ),
     findCourierByUser,
     setCourierOnline: (id, online) =>
@@ -60,9 +128,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(Effect.asVoid),
     setCourierLocation: (id, location) =>
-      runQuery(db, (ex) =>
-        ex.updateTable("dl_couriers").set({ lat: location.lat, lng: location.lng, located_at: f.timeToDb(location.at) }).where("id", "=", id).execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => updateCourierLocation(ex, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) })).pipe(Effect.asVoid),
     candidates: (deliveryId, near, limit) => {
       // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
       const k = Math.cos((near.lat * Math.PI) / 180) ** 2;
@@ -96,14 +162,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     },
     insertDelivery: (delivery) =>
       Effect.gen(function* () {
-        const inserted = yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("dl_deliveries")
-            .values(deliveries.toRow(delivery))
-            .onConflict((oc) => oc.column("order_id").doNothing())
-            .executeTakeFirst(),
-        );
-        const created = toNumber(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+        const inserted = yield* runQuery(db, (ex) => insertDeliveryIfNew(ex, deliveries.toRow(delivery)));
+        const created = toNumber(inserted.numAffectedRows ?? 0) === 1;
         const stored = yield* findDeliveryByOrder(delivery.orderId);
         return { delivery: stored ?? delivery, created };
       }).pipe(withSpan("DispatchRepository.insertDelivery")),
@@ -126,46 +186,26 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         withSpan("DispatchRepository.deliveriesInRegion"),
       ),
     activeDeliveriesOf: (courierId) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("dl_deliveries")
-          .selectAll()
-          .where("courier_id", "=", courierId)
-          .where("status", "in", ["assigned", "picked_up"])
-          .orderBy("id")
-          .execute(),
-      ).pipe(
-        Effect.map((rows) => rows.map((row) => deliveries.fromRow(row))),
+      runQuery(db, (ex) => selectActiveDeliveriesOf(ex, { courierId })).pipe(
+        Effect.map(({ rows }) => rows.map((row) => deliveries.fromRow(row))),
         withSpan("DispatchRepository.activeDeliveriesOf"),
       ),
     assignCourier: (deliveryId, courierId, at) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("dl_deliveries")
-          .set((eb) => ({ courier_id: courierId, status: "assigned", version: eb("version", "+", 1), updated_at: f.timeToDb(at) }))
-          .where("id", "=", deliveryId)
-          .where("courier_id", "is", null)
-          .where("status", "=", "pending")
-          .returningAll()
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((row) => (row === undefined ? null : deliveries.fromRow(row))),
+      runQuery(db, (ex) => assignIfPending(ex, { deliveryId, courierId, at: f.timeToDb(at) })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
         withSpan("DispatchRepository.assignCourier"),
       ),
     updateDelivery: (next, expectedVersion) =>
-      runQuery(db, (ex) => {
-        const { id: _id, ...columns } = deliveries.toRow(next);
-        return ex.updateTable("dl_deliveries").set(columns).where("id", "=", next.id).where("version", "=", expectedVersion).executeTakeFirst();
-      }).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
+      runQuery(db, (ex) => updateDeliveryIfVersion(ex, { ...deliveries.toRow(next), expected_version: expectedVersion })).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("DispatchRepository.updateDelivery"),
       ),
     insertStatusChange: (change) =>
-      runQuery(db, (ex) => ex.insertInto("dl_delivery_status_changes").values(changes.toRow(change)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertStatusChange(ex, change)).pipe(Effect.asVoid),
     findStatusChange: (deliveryId, transitionId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", deliveryId).where("transition_id", "=", transitionId).executeTakeFirst(),
-      ).pipe(Effect.map((row) => (row === undefined ? null : changes.fromRow(row)))),
+      runQuery(db, (ex) => selectStatusChange(ex, { deliveryId, transitionId })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : changes.fromRow(row))),
+      ),
     statusHistory: (deliveryId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", deliveryId).orderBy("version").execute()).pipe(
         Effect.map((rows) => rows.map(changes.fromRow)),
@@ -173,8 +213,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     insertOffers: (list) =>
       list.length === 0 ? Effect.void : runQuery(db, (ex) => ex.insertInto("dl_courier_offers").values(list.map(offers.toRow)).execute()).pipe(Effect.asVoid),
     findOffer: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_courier_offers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : offers.fromRow(row))),
+      runQuery(db, (ex) => selectOffer(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : offers.fromRow(row))),
       ),
     offersOfDelivery: (deliveryId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_courier_offers").selectAll().where("delivery_id", "=", deliveryId).orderBy("created_at").orderBy("id").execute()).pipe(
@@ -193,30 +233,11 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(Effect.map((rows) => rows.map(offers.fromRow))),
     decideOffer: (id, from, to, at) =>
-      runQuery(db, (ex) =>
-        ex.updateTable("dl_courier_offers").set({ status: to, decided_at: f.timeToDb(at) }).where("id", "=", id).where("status", "=", from).executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
+      runQuery(db, (ex) => decideOfferIfStatus(ex, { id, from, to, at: f.timeToDb(at) })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
     loseOtherOffers: (deliveryId, winnerOfferId, at) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("dl_courier_offers")
-          .set({ status: "lost", decided_at: f.timeToDb(at) })
-          .where("delivery_id", "=", deliveryId)
-          .where("id", "<>", winnerOfferId)
-          .where("status", "=", "offered")
-          .returningAll()
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.map(offers.fromRow))),
+      runQuery(db, (ex) => loseOffersBut(ex, { deliveryId, winnerOfferId, at: f.timeToDb(at) })).pipe(Effect.map(({ rows }) => rows.map(offers.fromRow))),
     expireOffers: (deliveryId, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("dl_courier_offers")
-          .set({ status: "expired", decided_at: f.timeToDb(now) })
-          .where("delivery_id", "=", deliveryId)
-          .where("status", "=", "offered")
-          .where("expires_at", "<=", f.timeToDb(now))
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows))),
+      runQuery(db, (ex) => expireDueOffers(ex, { deliveryId, now: f.timeToDb(now) })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0))),
   };
 };
 

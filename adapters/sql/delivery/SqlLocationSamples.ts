@@ -12,7 +12,7 @@ import { CourierId } from "../../../core/delivery/model/Courier.js";
 import type { LocationSample } from "../../../core/delivery/model/LocationSample.js";
 import type { LocationSamples } from "../../../ports/delivery/LocationSamples.js";
 import { featuresFor } from "../featuresFor.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -40,24 +40,33 @@ const open = (key: Uint8Array, id: string, sealed: Uint8Array): readonly [number
 export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): LocationSamples => {
   if (key.length !== 32) throw new Error("the location key must be 32 bytes (AES-256)");
   const f = featuresFor(db);
+  const rowOf = (s: LocationSample) => ({
+    id: s.id,
+    courier_id: s.courierId,
+    sealed: seal(key, s.id, s.lat, s.lng),
+    recorded_at: f.timeToDb(s.recordedAt),
+    received_at: f.timeToDb(s.receivedAt),
+  });
+  // The insert of a single sample (the usual location update) and the access log's insert,
+  // compiled once; a batch of several samples is one insert built per call.
+  const insertSample = compiledOnce<ReturnType<typeof rowOf>>((ex, p) =>
+    ex
+      .insertInto("dl_location_samples")
+      .values({ id: p("id"), courier_id: p("courier_id"), sealed: p("sealed"), recorded_at: p("recorded_at"), received_at: p("received_at") }),
+  );
+  const insertAccess = compiledOnce<{ id: string; deliveryId: string; viewerId: string; viewerRole: string; at: unknown }>((ex, p) =>
+    ex
+      .insertInto("dl_location_access_log")
+      .values({ id: p("id"), delivery_id: p("deliveryId"), viewer_id: p("viewerId"), viewer_role: p("viewerRole"), at: p("at") }),
+  );
   return {
     append: (samples) =>
       samples.length === 0
         ? Effect.void
-        : runQuery(db, (ex) =>
-            ex
-              .insertInto("dl_location_samples")
-              .values(
-                samples.map((s) => ({
-                  id: s.id,
-                  courier_id: s.courierId,
-                  sealed: seal(key, s.id, s.lat, s.lng),
-                  recorded_at: f.timeToDb(s.recordedAt),
-                  received_at: f.timeToDb(s.receivedAt),
-                })),
-              )
-              .execute(),
-          ).pipe(Effect.asVoid, withSpan("LocationSamples.append")),
+        : runQuery(db, async (ex) => {
+            if (samples.length === 1) await insertSample(ex, rowOf(samples[0]!));
+            else await ex.insertInto("dl_location_samples").values(samples.map(rowOf)).execute();
+          }).pipe(withSpan("LocationSamples.append")),
     samplesOf: (courierId, since) =>
       runQuery(db, (ex) =>
         ex
@@ -78,12 +87,7 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
         ),
       ),
     recordAccess: (access) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("dl_location_access_log")
-          .values({ id: access.id, delivery_id: access.deliveryId, viewer_id: access.viewerId, viewer_role: access.viewerRole, at: f.timeToDb(access.at) })
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertAccess(ex, { ...access, at: f.timeToDb(access.at) })).pipe(Effect.asVoid),
     deleteRecordedBefore: (cutoff) =>
       runQuery(db, (ex) => ex.deleteFrom("dl_location_samples").where("recorded_at", "<", f.timeToDb(cutoff)).executeTakeFirst()).pipe(
         Effect.map((r) => toNumber(r.numDeletedRows)),

@@ -8,7 +8,7 @@ import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -19,45 +19,67 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   const orders = rowCodec(Order, f);
   const lines = rowCodec(OrderLine, f);
   const workflows = rowCodec(RestaurantOrder, f);
+  // The statements of quoting, placing, reading an order and moving its workflow, compiled once;
+  // the order lines' insert has one row per line, so it is built per call.
+  const insertQuote = compiledInsert("dl_quotes", quotes);
+  const selectQuote = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_quotes").selectAll().where("id", "=", p("id")));
+  const insertOrderIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_orders")
+      .values(slotsOf(orders.columns, p))
+      .onConflict((oc) => oc.column("quote_id").doNothing()),
+  );
+  const insertWorkflow = compiledInsert("dl_restaurant_orders", workflows);
+  const selectOrder = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_orders").selectAll().where("id", "=", p("id")));
+  const selectOrderByQuote = compiledOnce<{ quoteId: string }>((ex, p) => ex.selectFrom("dl_orders").selectAll().where("quote_id", "=", p("quoteId")));
+  const selectLines = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("dl_order_lines").selectAll().where("order_id", "=", p("orderId")).orderBy("line_no"));
+  const selectWorkflow = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("dl_restaurant_orders").selectAll().where("order_id", "=", p("orderId")));
+  const selectWorkflowForUpdate = compiledOnce<{ orderId: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("dl_restaurant_orders").selectAll().where("order_id", "=", p("orderId")), true),
+  );
+  const updateWorkflowIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("dl_restaurant_orders")
+      .set(slotsOf(workflows.columns.filter((column) => column !== "order_id"), p))
+      .where("order_id", "=", p("order_id"))
+      .where("version", "=", p("expected_version")),
+  );
   return {
     insertQuote: (quote) =>
-      runQuery(db, (ex) => ex.insertInto("dl_quotes").values(quotes.toRow(quote)).execute()).pipe(
+      runQuery(db, (ex) => insertQuote(ex, quote)).pipe(
         Effect.asVoid,
         withSpan("OrdersRepository.insertQuote"),
       ),
     findQuote: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_quotes").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : quotes.fromRow(row))),
+      runQuery(db, (ex) => selectQuote(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : quotes.fromRow(row))),
       ),
     insertOrder: (order, orderLines, workflow) =>
       runQuery(db, async (ex) => {
         // One order per quote: the unique quote_id decides between concurrent placements.
-        const inserted = await ex
-          .insertInto("dl_orders")
-          .values(orders.toRow(order))
-          .onConflict((oc) => oc.column("quote_id").doNothing())
-          .executeTakeFirst();
-        if (toNumber(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return "exists" as const;
+        const inserted = await insertOrderIfNew(ex, orders.toRow(order));
+        if (toNumber(inserted.numAffectedRows ?? 0) !== 1) return "exists" as const;
         if (orderLines.length > 0) await ex.insertInto("dl_order_lines").values(orderLines.map(lines.toRow)).execute();
-        await ex.insertInto("dl_restaurant_orders").values(workflows.toRow(workflow)).execute();
+        await insertWorkflow(ex, workflow);
         return "inserted" as const;
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : orders.fromRow(row))),
+      runQuery(db, (ex) => selectOrder(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : orders.fromRow(row))),
       ),
     findOrderByQuote: (quoteId) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_orders").selectAll().where("quote_id", "=", quoteId).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : orders.fromRow(row))),
+      runQuery(db, (ex) => selectOrderByQuote(ex, { quoteId })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : orders.fromRow(row))),
       ),
     orderLines: (orderId) =>
-      runQuery(db, (ex) => ex.selectFrom("dl_order_lines").selectAll().where("order_id", "=", orderId).orderBy("line_no").execute()).pipe(
-        Effect.map((rows) => rows.map(lines.fromRow)),
+      runQuery(db, (ex) => selectLines(ex, { orderId })).pipe(
+        Effect.map(({ rows }) => rows.map(lines.fromRow)),
       ),
     findWorkflow: (orderId, options) =>
-      runQuery(db, (ex) =>
-        lockRow(db, ex.selectFrom("dl_restaurant_orders").selectAll().where("order_id", "=", orderId), options?.forUpdate).executeTakeFirst(),
-      ).pipe(Effect.map((row) => (row === undefined ? null : workflows.fromRow(row)))),
+      // FOR UPDATE on Postgres only when asked (lockRow).
+      runQuery(db, (ex) => (options?.forUpdate === true ? selectWorkflowForUpdate : selectWorkflow)(ex, { orderId })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : workflows.fromRow(row))),
+      ),
     listWorkflows: ({ restaurantId, statuses, afterOrderId, limit }) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("dl_restaurant_orders").selectAll().where("restaurant_id", "=", restaurantId).where("status", "in", [...statuses]);
@@ -65,16 +87,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         return query.orderBy("order_id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(workflows.fromRow))),
     updateWorkflow: (next, expectedVersion) =>
-      runQuery(db, (ex) => {
-        const { order_id: _id, ...columns } = workflows.toRow(next);
-        return ex
-          .updateTable("dl_restaurant_orders")
-          .set(columns)
-          .where("order_id", "=", next.orderId)
-          .where("version", "=", expectedVersion)
-          .executeTakeFirst();
-      }).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
+      runQuery(db, (ex) => updateWorkflowIfVersion(ex, { ...workflows.toRow(next), expected_version: expectedVersion })).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("OrdersRepository.updateWorkflow"),
       ),
   };

@@ -1,6 +1,6 @@
 /** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_menus, dl_menu_items and dl_item_availability. */
 import { Effect } from "effect";
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import { lngScale, metresPerDegreeLat } from "../../../core/delivery/model/Geo.js";
 import { Menu } from "../../../core/delivery/model/Menu.js";
 import { ItemAvailability, MenuItem, MenuItemView } from "../../../core/delivery/model/MenuItem.js";
@@ -10,7 +10,7 @@ import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsR
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -23,23 +23,49 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
   const items = rowCodec(MenuItem, f);
   const views = rowCodec(MenuItemView, f);
   const availability = rowCodec(ItemAvailability, f);
-  const upsertAvailability = (ex: Kysely<any>, a: ItemAvailability) => {
-    const row = availability.toRow(a);
-    return ex
+  // The inserts, the restaurant and staff reads of every order and quote, and the menu read of
+  // quoting, compiled once; the menu items' insert has one row per item, so it is built per call.
+  const insertRestaurant = compiledInsert("dl_restaurants", restaurants);
+  const insertStaff = compiledInsert("dl_restaurant_staff", staff);
+  const insertStaffIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_restaurant_staff")
+      .values(slotsOf(staff.columns, p))
+      .onConflict((oc) => oc.columns(["restaurant_id", "user_id"]).doNothing()),
+  );
+  const insertMenu = compiledInsert("dl_menus", menus);
+  const upsertAvailability = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
       .insertInto("dl_item_availability")
-      .values(row)
-      .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: row["available"], updated_at: row["updated_at"] }))
-      .execute();
-  };
+      .values(slotsOf(availability.columns, p))
+      .onConflict((oc) => oc.columns(["restaurant_id", "item_id"]).doUpdateSet({ available: p("available"), updated_at: p("updated_at") })),
+  );
+  const selectRestaurant = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_restaurants").selectAll().where("id", "=", p("id")));
+  const selectRestaurantForUpdate = compiledOnce<{ id: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("dl_restaurants").selectAll().where("id", "=", p("id")), true),
+  );
+  const selectStaff = compiledOnce<{ restaurantId: string; userId: string }>((ex, p) =>
+    ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", p("restaurantId")).where("user_id", "=", p("userId")),
+  );
+  const selectMenuItems = compiledOnce<{ restaurantId: string; version: number }>((ex, p) =>
+    ex
+      .selectFrom("dl_menu_items as i")
+      .innerJoin("dl_item_availability as a", (join) => join.onRef("a.restaurant_id", "=", "i.restaurant_id").onRef("a.item_id", "=", "i.id"))
+      .select(["i.restaurant_id", "i.menu_version", "i.id", "i.name", "i.price_minor", "i.modifiers", "a.available"])
+      .where("i.restaurant_id", "=", p("restaurantId"))
+      .where("i.menu_version", "=", p("version"))
+      .orderBy("i.position"),
+  );
   return {
     insertRestaurant: (restaurant, creator) =>
       runQuery(db, async (ex) => {
-        await ex.insertInto("dl_restaurants").values(restaurants.toRow(restaurant)).execute();
-        await ex.insertInto("dl_restaurant_staff").values(staff.toRow(creator)).execute();
+        await insertRestaurant(ex, restaurant);
+        await insertStaff(ex, creator);
       }).pipe(withSpan("RestaurantsRepository.insertRestaurant")),
     findRestaurant: (id, options) =>
-      runQuery(db, (ex) => lockRow(db, ex.selectFrom("dl_restaurants").selectAll().where("id", "=", id), options?.forUpdate).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : restaurants.fromRow(row))),
+      // FOR UPDATE on Postgres only when asked (lockRow).
+      runQuery(db, (ex) => (options?.forUpdate === true ? selectRestaurantForUpdate : selectRestaurant)(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : restaurants.fromRow(row))),
       ),
     setOpening: (id, state, _at) =>
       runQuery(db, (ex) =>
@@ -51,17 +77,9 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
     addStaff: (member) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("dl_restaurant_staff")
-          .values(staff.toRow(member))
-          .onConflict((oc) => oc.columns(["restaurant_id", "user_id"]).doNothing())
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) === 1)),
+      runQuery(db, (ex) => insertStaffIfNew(ex, staff.toRow(member))).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
     isStaff: (restaurantId, userId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).where("user_id", "=", userId).executeTakeFirst(),
-      ).pipe(Effect.map((row) => row !== undefined)),
+      runQuery(db, (ex) => selectStaff(ex, { restaurantId, userId })).pipe(Effect.map(({ rows: [row] }) => row !== undefined)),
     staffOf: (restaurantId, limit) =>
       runQuery(db, (ex) =>
         ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).orderBy("user_id").limit(limit).execute(),
@@ -75,32 +93,23 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
           .where("menu_version", "=", expectedCurrent)
           .executeTakeFirst();
         if (toNumber(moved.numUpdatedRows) !== 1) return false;
-        await ex.insertInto("dl_menus").values(menus.toRow(menu)).execute();
+        await insertMenu(ex, menu);
         if (menuItems.length > 0) {
           await ex
             .insertInto("dl_menu_items")
             .values(menuItems.map((item, position) => ({ ...items.toRow(item), position })))
             .execute();
         }
-        for (const a of avail) await upsertAvailability(ex, a);
+        for (const a of avail) await upsertAvailability(ex, availability.toRow(a));
         return true;
       }).pipe(withSpan("RestaurantsRepository.publishMenu")),
     menuItems: (restaurantId, version) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("dl_menu_items as i")
-          .innerJoin("dl_item_availability as a", (join) => join.onRef("a.restaurant_id", "=", "i.restaurant_id").onRef("a.item_id", "=", "i.id"))
-          .select(["i.restaurant_id", "i.menu_version", "i.id", "i.name", "i.price_minor", "i.modifiers", "a.available"])
-          .where("i.restaurant_id", "=", restaurantId)
-          .where("i.menu_version", "=", version)
-          .orderBy("i.position")
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.map((row) => views.fromRow(row)))),
+      runQuery(db, (ex) => selectMenuItems(ex, { restaurantId, version })).pipe(Effect.map(({ rows }) => rows.map((row) => views.fromRow(row)))),
     setAvailability: (a) =>
       runQuery(db, async (ex) => {
         const known = await ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", a.restaurantId).where("id", "=", a.itemId).limit(1).executeTakeFirst();
         if (known === undefined) return false;
-        await upsertAvailability(ex, a);
+        await upsertAvailability(ex, availability.toRow(a));
         return true;
       }),
     listOpenNear: ({ point, after, limit, maxRadiusM }) => {

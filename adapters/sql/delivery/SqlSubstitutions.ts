@@ -4,7 +4,7 @@ import { Substitution } from "../../../core/delivery/model/Substitution.js";
 import type { Substitutions } from "../../../ports/delivery/Substitutions.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -12,16 +12,17 @@ import { withSpan } from "../../../core/kernel/Span.js";
 export const makeSqlSubstitutions = (db: SqlDatabase): Substitutions => {
   const f = featuresFor(db);
   const rows = rowCodec(Substitution, f);
+  // The whole record's insert (none when the line has one), compiled once.
+  const insertSubstitution = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_substitutions")
+      .values(slotsOf(rows.columns, p))
+      .onConflict((oc) => oc.columns(["order_id", "line_no"]).doNothing()),
+  );
   return {
     insert: (substitution) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("dl_substitutions")
-          .values(rows.toRow(substitution))
-          .onConflict((oc) => oc.columns(["order_id", "line_no"]).doNothing())
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((result) => (toNumber(result.numInsertedOrUpdatedRows ?? 0n) > 0 ? ("inserted" as const) : ("exists" as const))),
+      runQuery(db, (ex) => insertSubstitution(ex, rows.toRow(substitution))).pipe(
+        Effect.map((result) => (toNumber(result.numAffectedRows ?? 0n) > 0 ? ("inserted" as const) : ("exists" as const))),
         withSpan("Substitutions.insert"),
       ),
     find: (id) =>

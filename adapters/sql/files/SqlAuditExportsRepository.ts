@@ -4,14 +4,16 @@ import { AuditExport } from "../../../core/files/model/AuditExport.js";
 import type { AuditExportsRepository } from "../../../ports/files/AuditExportsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the audit exports repository over `db`. */
 export const makeSqlAuditExportsRepository = (db: SqlDatabase): AuditExportsRepository => {
   const exports = rowCodec(AuditExport, featuresFor(db));
+  // The whole record's insert, compiled once.
+  const insertExport = compiledInsert("fs_audit_exports", exports);
   return {
-    insert: (audit) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_audit_exports").values(exports.toRow(audit)).execute())),
+    insert: (audit) => Effect.asVoid(runQuery(db, (ex) => insertExport(ex, audit))),
     find: (workspaceId, id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_audit_exports").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : exports.fromRow(row))),

@@ -13,7 +13,7 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { ChangesRepository } from "../../../ports/files/ChangesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Changes read per batch at least, batches per page at most, and the deepest ancestor walk. */
@@ -26,8 +26,10 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
   const f = featuresFor(db);
   const changes = rowCodec(Change, f);
   const nodes = rowCodec(Node, f);
+  // The append of every recorded change, compiled once.
+  const insertChange = compiledInsert("fs_changes", changes);
   return {
-    append: (change) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_changes").values(changes.toRow(change)).execute())),
+    append: (change) => Effect.asVoid(runQuery(db, (ex) => insertChange(ex, change))),
     list: (req) =>
       runQuery(db, async (ex) => {
         const batchSize = Math.max(req.limit, minBatch);

@@ -7,7 +7,7 @@ import type { DriveRepository } from "../../../ports/files/DriveRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
@@ -16,9 +16,33 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
   const f = featuresFor(db);
   const drives = rowCodec(Drive, f);
   const nodes = rowCodec(Node, f);
+  // The drive's reads (plain and locked), counters and first inserts of every upload and change, compiled once.
+  const selectDrive = compiledOnce<{ workspaceId: string }>((ex, p) => ex.selectFrom("fs_drives").selectAll().where("workspace_id", "=", p("workspaceId")));
+  const selectDriveForUpdate = compiledOnce<{ workspaceId: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("fs_drives").selectAll().where("workspace_id", "=", p("workspaceId")), true),
+  );
+  const adjustDrive = compiledOnce<{ workspaceId: string; reserved: number; used: number; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("fs_drives")
+      .set({
+        reserved_bytes: sql`reserved_bytes + ${p("reserved")}`,
+        used_bytes: sql`used_bytes + ${p("used")}`,
+        updated_at: p("at"),
+      })
+      .where("workspace_id", "=", p("workspaceId")),
+  );
+  const bumpChangeSeq = compiledOnce<{ workspaceId: string }>((ex, p) =>
+    ex
+      .updateTable("fs_drives")
+      .set({ change_seq: sql`change_seq + 1` })
+      .where("workspace_id", "=", p("workspaceId"))
+      .returning("change_seq"),
+  );
+  const insertDrive = compiledInsert("fs_drives", drives);
+  const insertNode = compiledInsert("fs_nodes", nodes);
   const select = (workspaceId: string, forUpdate: boolean) =>
-    runQuery(db, (ex) => lockRow(db, ex.selectFrom("fs_drives").selectAll().where("workspace_id", "=", workspaceId), forUpdate).executeTakeFirst()).pipe(
-      Effect.map((row) => (row === undefined ? null : drives.fromRow(row))),
+    runQuery(db, (ex) => (forUpdate ? selectDriveForUpdate : selectDrive)(ex, { workspaceId })).pipe(
+      Effect.map(({ rows: [row] }) => (row === undefined ? null : drives.fromRow(row))),
     );
   return {
     create: (drive, root) =>
@@ -26,8 +50,8 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
         runWrite(
           db,
           async (ex) => {
-            await ex.insertInto("fs_drives").values(drives.toRow(drive)).execute();
-            await ex.insertInto("fs_nodes").values(nodes.toRow(root)).execute();
+            await insertDrive(ex, drive);
+            await insertNode(ex, root);
           },
           undefined,
         ),
@@ -36,31 +60,18 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
     lock: (workspaceId) => select(workspaceId, true),
     adjust: (workspaceId, delta, at) =>
       Effect.asVoid(
-        runQuery(db, (ex) =>
-          ex
-            .updateTable("fs_drives")
-            .set({
-              reserved_bytes: sql`reserved_bytes + ${delta.reserved}`,
-              used_bytes: sql`used_bytes + ${delta.used}`,
-              updated_at: f.timeToDb(at),
-            })
-            .where("workspace_id", "=", workspaceId)
-            .execute(),
-        ),
+        runQuery(db, (ex) => adjustDrive(ex, { workspaceId, reserved: delta.reserved, used: delta.used, at: f.timeToDb(at) })),
       ),
     setQuota: (workspaceId, quotaBytes, at) =>
       runQuery(db, (ex) =>
         ex.updateTable("fs_drives").set({ quota_bytes: quotaBytes, updated_at: f.timeToDb(at) }).where("workspace_id", "=", workspaceId).executeTakeFirst(),
       ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
     nextChangeSeq: (workspaceId) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("fs_drives")
-          .set({ change_seq: sql`change_seq + 1` })
-          .where("workspace_id", "=", workspaceId)
-          .returning("change_seq")
-          .executeTakeFirstOrThrow(),
-      ).pipe(Effect.map((r) => toNumber(r.change_seq))),
+      runQuery(db, async (ex) => {
+        const { rows: [row] } = await bumpChangeSeq(ex, { workspaceId });
+        if (row === undefined) throw new Error(`no drive for workspace ${workspaceId}`);
+        return row;
+      }).pipe(Effect.map((r) => toNumber(r.change_seq))),
     usage: (workspaceId) =>
       runQuery(db, async (ex) => {
         // A restored version shares its original's object: count each stored object once.

@@ -4,15 +4,17 @@ import { Extraction } from "../../../core/files/model/Extraction.js";
 import type { ExtractionsRepository } from "../../../ports/files/ExtractionsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the extractions repository over `db`. */
 export const makeSqlExtractionsRepository = (db: SqlDatabase): ExtractionsRepository => {
   const f = featuresFor(db);
   const extractions = rowCodec(Extraction, f);
+  // The whole record's insert, compiled once.
+  const insertExtraction = compiledInsert("fs_extractions", extractions);
   return {
-    insert: (extraction) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_extractions").values(extractions.toRow(extraction)).execute())),
+    insert: (extraction) => Effect.asVoid(runQuery(db, (ex) => insertExtraction(ex, extraction))),
     workspaceOf: (id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_extractions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),

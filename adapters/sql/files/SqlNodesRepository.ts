@@ -15,15 +15,16 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
 /**
  * `WITH RECURSIVE chain (id, parent_id, depth)`: the node `id` of the workspace at depth 0, then
- * its parents up to `maxDepth`. The statement that follows joins `chain c` to the nodes.
+ * its parents up to `maxDepth`. The statement that follows joins `chain c` to the nodes. The
+ * values are values or parameter slots of a query compiled once.
  */
-const walkUp = (workspaceId: string, id: string, maxDepth: number): RawBuilder<unknown> => sql`
+const walkUp = (workspaceId: unknown, id: unknown, maxDepth: unknown): RawBuilder<unknown> => sql`
   WITH RECURSIVE chain (id, parent_id, depth) AS (
     SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
     UNION ALL
@@ -38,43 +39,73 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   const acl = rowCodec(AclEntry, f);
   // A grant selected beside its node (both have workspace_id, created_at, ...).
   const grantPrefix = "grant__";
+  // The node reads and writes of every access check, upload and folder (by id, by name, the
+  // access walk, the insert, the conditional update, the owner's grant), compiled once.
+  const selectWorkspaceOf = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("fs_nodes").select("workspace_id").where("id", "=", p("id")));
+  const selectNode = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
+    ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
+  );
+  const selectActiveChild = compiledOnce<{ workspaceId: string; parentId: string; name: string }>((ex, p) =>
+    ex
+      .selectFrom("fs_nodes")
+      .selectAll()
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("parent_id", "=", p("parentId"))
+      .where("name", "=", p("name"))
+      .where("trashed_at", "is", null),
+  );
+  const selectWithAncestorsAndGrants = compiledOnce<{ workspaceId: string; id: string; userId: string; maxDepth: number }>((ex, p) => {
+    // The chain of `ancestors` from depth 0 (the node itself), each row with the caller's grant
+    // on it, if any, under prefixed names ((node_id, user_id) is unique: one grant a node).
+    const query = sql<Record<string, unknown>>`
+      ${walkUp(p("workspaceId"), p("id"), p("maxDepth"))}
+      SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
+      FROM chain c CROSS JOIN fs_nodes n
+      LEFT JOIN fs_acl_entries g ON g.workspace_id = ${p("workspaceId")} AND g.node_id = n.id AND g.user_id = ${p("userId")}
+      WHERE n.id = c.id AND n.workspace_id = ${p("workspaceId")}
+      ORDER BY c.depth`;
+    // A raw statement compiles against an executor (it has no compile() of its own).
+    return { compile: () => query.compile(ex) };
+  });
+  const insertNode = compiledInsert("fs_nodes", nodes);
+  const fixedColumns = new Set(["id", "workspace_id", "created_at", "created_by"]);
+  const updateNodeIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("fs_nodes")
+      .set(slotsOf(nodes.columns.filter((column) => !fixedColumns.has(column)), p))
+      .where("workspace_id", "=", p("workspace_id"))
+      .where("id", "=", p("id"))
+      .where("version", "=", p("expected_version")),
+  );
+  const upsertGrant = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("fs_acl_entries")
+      .values(slotsOf(acl.columns, p))
+      .onConflict((oc) => oc.columns(["node_id", "user_id"]).doUpdateSet({ role: p("role"), granted_by: p("granted_by") })),
+  );
   return {
     workspaceOf: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_nodes").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : nodes.fromRow(row))),
+      runQuery(db, (ex) => selectNode(ex, { workspaceId, id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : nodes.fromRow(row))),
       ),
-    insert: (node) => runWrite(db, (ex) => ex.insertInto("fs_nodes").values(nodes.toRow(node)).execute().then(() => "written" as const), "name_taken" as const),
+    insert: (node) => runWrite(db, (ex) => insertNode(ex, node).then(() => "written" as const), "name_taken" as const),
     update: (node, expectedVersion) =>
       runWrite(
         db,
         async (ex) => {
-          const { id: _id, workspace_id: _ws, created_at: _c, created_by: _b, ...changes } = nodes.toRow(node);
-          const result = await ex
-            .updateTable("fs_nodes")
-            .set(changes)
-            .where("workspace_id", "=", node.workspaceId)
-            .where("id", "=", node.id)
-            .where("version", "=", expectedVersion)
-            .executeTakeFirst();
-          return Number(result.numUpdatedRows) === 1 ? ("written" as const) : ("stale" as const);
+          const result = await updateNodeIfVersion(ex, { ...nodes.toRow(node), expected_version: expectedVersion });
+          return toNumber(result.numAffectedRows ?? 0) === 1 ? ("written" as const) : ("stale" as const);
         },
         "name_taken" as const,
       ),
     findActiveChild: (workspaceId, parentId, name) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("fs_nodes")
-          .selectAll()
-          .where("workspace_id", "=", workspaceId)
-          .where("parent_id", "=", parentId)
-          .where("name", "=", name)
-          .where("trashed_at", "is", null)
-          .executeTakeFirst(),
-      ).pipe(Effect.map((row) => (row === undefined ? null : nodes.fromRow(row)))),
+      runQuery(db, (ex) => selectActiveChild(ex, { workspaceId, parentId, name })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : nodes.fromRow(row))),
+      ),
     ancestors: (workspaceId, id, maxDepth) =>
       runQuery(db, (ex) =>
         sql<Record<string, unknown>>`
@@ -82,17 +113,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           SELECT n.* FROM chain c CROSS JOIN fs_nodes n WHERE n.id = c.id AND n.workspace_id = ${workspaceId} AND c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     findWithAncestorsAndGrants: (workspaceId, id, userId, maxDepth) =>
-      runQuery(db, (ex) =>
-        // The chain of `ancestors` from depth 0 (the node itself), each row with the caller's grant
-        // on it, if any, under prefixed names ((node_id, user_id) is unique: one grant a node).
-        sql<Record<string, unknown>>`
-          ${walkUp(workspaceId, id, maxDepth)}
-          SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
-          FROM chain c CROSS JOIN fs_nodes n
-          LEFT JOIN fs_acl_entries g ON g.workspace_id = ${workspaceId} AND g.node_id = n.id AND g.user_id = ${userId}
-          WHERE n.id = c.id AND n.workspace_id = ${workspaceId}
-          ORDER BY c.depth`.execute(ex),
-      ).pipe(
+      runQuery(db, (ex) => selectWithAncestorsAndGrants(ex, { workspaceId, id, userId, maxDepth })).pipe(
         Effect.map(({ rows }) => {
           const [first, ...rest] = rows;
           if (first === undefined) return null;
@@ -181,13 +202,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           ).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
     putGrant: (entry) =>
       Effect.asVoid(
-        runQuery(db, (ex) =>
-          ex
-            .insertInto("fs_acl_entries")
-            .values(acl.toRow(entry))
-            .onConflict((oc) => oc.columns(["node_id", "user_id"]).doUpdateSet({ role: entry.role, granted_by: entry.grantedBy }))
-            .execute(),
-        ),
+        runQuery(db, (ex) => upsertGrant(ex, acl.toRow(entry))),
       ),
     removeGrant: (workspaceId, nodeId, userId) =>
       runQuery(db, (ex) =>

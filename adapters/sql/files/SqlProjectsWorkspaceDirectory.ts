@@ -6,13 +6,19 @@
  */
 import { Effect } from "effect";
 import type { WorkspaceDirectory } from "../../../ports/files/WorkspaceDirectory.js";
-import { runQuery } from "../runQuery.js";
+import { compiledOnce, runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the directory over the project module's membership table in `db`. */
-export const makeSqlProjectsWorkspaceDirectory = (db: SqlDatabase): WorkspaceDirectory => ({
-  standing: (workspaceId, userId) =>
-    runQuery(db, (ex) =>
-      ex.selectFrom("pm_workspace_members").select("role").where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
-    ).pipe(Effect.map((row) => (row === undefined ? null : row.role === "owner" ? "admin" : "member"))),
-});
+export const makeSqlProjectsWorkspaceDirectory = (db: SqlDatabase): WorkspaceDirectory => {
+  // Read by every files request: compiled once.
+  const selectRole = compiledOnce<{ workspaceId: string; userId: string }>((ex, p) =>
+    ex.selectFrom("pm_workspace_members").select("role").where("workspace_id", "=", p("workspaceId")).where("user_id", "=", p("userId")),
+  );
+  return {
+    standing: (workspaceId, userId) =>
+      runQuery(db, (ex) => selectRole(ex, { workspaceId, userId })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : row.role === "owner" ? "admin" : "member")),
+      ),
+  };
+};

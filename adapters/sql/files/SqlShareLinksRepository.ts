@@ -5,7 +5,7 @@ import { ShareLink } from "../../../core/files/model/ShareLink.js";
 import type { ShareLinksRepository } from "../../../ports/files/ShareLinksRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 const hashOf = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
@@ -14,12 +14,14 @@ const hashOf = (token: string): Buffer => createHash("sha256").update(token, "ut
 export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksRepository => {
   const f = featuresFor(db);
   const links = rowCodec(ShareLink, f);
+  // The whole record's insert, compiled once.
+  const insertLink = compiledInsert("fs_share_links", links);
   return {
     create: (fields) =>
       Effect.gen(function* () {
         const token = randomBytes(32).toString("base64url");
         const link: ShareLink = { ...fields, tokenHash: hashOf(token).toString("hex") };
-        yield* runQuery(db, (ex) => ex.insertInto("fs_share_links").values(links.toRow(link)).execute());
+        yield* runQuery(db, (ex) => insertLink(ex, link));
         return { link, token };
       }),
     findByToken: (token) => {

@@ -4,7 +4,7 @@ import { UploadPart, UploadSession } from "../../../core/files/model/UploadSessi
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the uploads repository over `db`. */
@@ -12,46 +12,58 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
   const f = featuresFor(db);
   const sessions = rowCodec(UploadSession, f);
   const parts = rowCodec(UploadPart, f);
+  // The session's statements of every upload (insert, reads, part report, settling), compiled
+  // once; the parts' insert has one row per part, so it is built per call.
+  const insertSession = compiledInsert("fs_upload_sessions", sessions);
+  const selectWorkspaceOf = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("fs_upload_sessions").select("workspace_id").where("id", "=", p("id")));
+  const selectSession = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
+    ex.selectFrom("fs_upload_sessions").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
+  );
+  const selectParts = compiledOnce<{ workspaceId: string; sessionId: string }>((ex, p) =>
+    ex.selectFrom("fs_upload_parts").selectAll().where("workspace_id", "=", p("workspaceId")).where("session_id", "=", p("sessionId")).orderBy("part_number"),
+  );
+  const updatePartEtag = compiledOnce<{ workspaceId: string; sessionId: string; partNumber: number; etag: string }>((ex, p) =>
+    ex
+      .updateTable("fs_upload_parts")
+      .set({ etag: p("etag") })
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("session_id", "=", p("sessionId"))
+      .where("part_number", "=", p("partNumber")),
+  );
+  const settleIfOpen = compiledOnce<{ workspaceId: string; id: string; to: string; versionId: string | null; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("fs_upload_sessions")
+      .set({ status: p("to"), reserved_bytes: 0, version_id: p("versionId"), updated_at: p("at") })
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("id", "=", p("id"))
+      .where("status", "=", "open")
+      .returning("size_bytes"),
+  );
   return {
     insert: (session, sessionParts) =>
       Effect.asVoid(
         runQuery(db, async (ex) => {
-          await ex.insertInto("fs_upload_sessions").values(sessions.toRow(session)).execute();
+          await insertSession(ex, session);
           if (sessionParts.length > 0) await ex.insertInto("fs_upload_parts").values(sessionParts.map(parts.toRow)).execute();
         }),
       ),
     workspaceOf: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_upload_sessions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_upload_sessions").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : sessions.fromRow(row))),
+      runQuery(db, (ex) => selectSession(ex, { workspaceId, id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : sessions.fromRow(row))),
       ),
     parts: (workspaceId, sessionId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("fs_upload_parts").selectAll().where("workspace_id", "=", workspaceId).where("session_id", "=", sessionId).orderBy("part_number").execute(),
-      ).pipe(Effect.map((rows) => rows.map(parts.fromRow))),
+      runQuery(db, (ex) => selectParts(ex, { workspaceId, sessionId })).pipe(Effect.map(({ rows }) => rows.map(parts.fromRow))),
     recordPart: (req) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("fs_upload_parts")
-          .set({ etag: req.etag })
-          .where("workspace_id", "=", req.workspaceId)
-          .where("session_id", "=", req.sessionId)
-          .where("part_number", "=", req.partNumber)
-          .executeTakeFirst(),
-      ).pipe(Effect.map((result) => Number(result.numUpdatedRows) > 0)),
+      runQuery(db, (ex) => updatePartEtag(ex, req)).pipe(
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0) > 0),
+      ),
     settle: (req) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("fs_upload_sessions")
-          .set({ status: req.to, reserved_bytes: 0, version_id: req.versionId, updated_at: f.timeToDb(req.at) })
-          .where("workspace_id", "=", req.workspaceId)
-          .where("id", "=", req.id)
-          .where("status", "=", "open")
-          .returning("size_bytes")
-          .executeTakeFirst(),
-      ).pipe(Effect.map((row) => (row === undefined ? null : toNumber(row.size_bytes)))),
+      runQuery(db, (ex) => settleIfOpen(ex, { workspaceId: req.workspaceId, id: req.id, to: req.to, versionId: req.versionId, at: f.timeToDb(req.at) })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : toNumber(row.size_bytes))),
+      ),
   };
 };

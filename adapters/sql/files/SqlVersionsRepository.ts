@@ -4,7 +4,7 @@ import { FileVersion } from "../../../core/files/model/FileVersion.js";
 import type { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the versions repository over `db`. */
@@ -12,25 +12,43 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
   const f = featuresFor(db);
   const versions = rowCodec(FileVersion, f);
   const bool = (b: boolean) => (db.dialect === "sqlite" ? (b ? 1 : 0) : b);
+  // The version statements of every completed upload and published scan (insert, reads, the
+  // current version's swap), compiled once; the status move's `from` list varies, so it is built per call.
+  const insertVersion = compiledInsert("fs_file_versions", versions);
+  const selectWorkspaceOf = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("fs_file_versions").select("workspace_id").where("id", "=", p("id")));
+  const selectVersion = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
+    ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
+  );
+  const selectLastNumber = compiledOnce<{ workspaceId: string; nodeId: string }>((ex, p) =>
+    ex
+      .selectFrom("fs_file_versions")
+      .select((eb) => eb.fn.max("number").as("last"))
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("node_id", "=", p("nodeId")),
+  );
+  const clearCurrent = compiledOnce<{ workspaceId: string; nodeId: string }>((ex, p) =>
+    ex
+      .updateTable("fs_file_versions")
+      .set({ is_current: bool(false) })
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("node_id", "=", p("nodeId"))
+      .where("is_current", "=", bool(true)),
+  );
+  const setCurrent = compiledOnce<{ id: string }>((ex, p) => ex.updateTable("fs_file_versions").set({ is_current: bool(true) }).where("id", "=", p("id")));
   return {
-    insert: (version) => Effect.asVoid(runQuery(db, (ex) => ex.insertInto("fs_file_versions").values(versions.toRow(version)).execute())),
+    insert: (version) => Effect.asVoid(runQuery(db, (ex) => insertVersion(ex, version))),
     workspaceOf: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_file_versions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),
+      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((row) => (row === undefined ? null : versions.fromRow(row))),
+      runQuery(db, (ex) => selectVersion(ex, { workspaceId, id })).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : versions.fromRow(row))),
       ),
     nextNumber: (workspaceId, nodeId) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("fs_file_versions")
-          .select((eb) => eb.fn.max("number").as("last"))
-          .where("workspace_id", "=", workspaceId)
-          .where("node_id", "=", nodeId)
-          .executeTakeFirst(),
-      ).pipe(Effect.map((row) => (row?.last === null || row?.last === undefined ? 1 : toNumber(row.last) + 1))),
+      runQuery(db, (ex) => selectLastNumber(ex, { workspaceId, nodeId })).pipe(
+        Effect.map(({ rows: [row] }) => (row?.last === null || row?.last === undefined ? 1 : toNumber(row.last) + 1)),
+      ),
     transition: (req) =>
       runQuery(db, async (ex) => {
         const moved = await ex
@@ -49,14 +67,8 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
         if (moved === undefined) return false;
         if (req.makeCurrent) {
           // The one current version: the previous one steps down before this one steps up (partial UNIQUE index).
-          await ex
-            .updateTable("fs_file_versions")
-            .set({ is_current: bool(false) })
-            .where("workspace_id", "=", req.workspaceId)
-            .where("node_id", "=", moved.node_id)
-            .where("is_current", "=", bool(true))
-            .execute();
-          await ex.updateTable("fs_file_versions").set({ is_current: bool(true) }).where("id", "=", req.id).execute();
+          await clearCurrent(ex, { workspaceId: req.workspaceId, nodeId: moved.node_id });
+          await setCurrent(ex, { id: req.id });
         }
         return true;
       }),
