@@ -1,6 +1,6 @@
 /** The one bridge from Kysely promises to Effect used by every repository. */
 import { Effect } from "effect";
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from "kysely";
 import type { RowCodec } from "./RowCodec.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { currentExecutor } from "./Transactions.js";
@@ -25,15 +25,19 @@ class Slot {
  * A hot query built and compiled once, then executed with fresh parameter values: Kysely builds
  * and compiles every query on every call otherwise. `build` receives `param(key)`, a placeholder
  * that stands for a value (never for a list, an identifier or a piece of SQL); each call
- * substitutes `params[key]` for it. The compiled text is kept per dialect adapter, i.e. per
- * database handle this is created for.
+ * substitutes `params[key]` for it. `build` may also return a raw `sql` statement. The compiled
+ * text is kept per dialect adapter, i.e. per database handle this is created for.
  */
 export const compiledOnce = <P extends Record<string, unknown>>(
-  build: (db: Kysely<any>, param: (key: keyof P & string) => any) => Compilable<unknown>,
+  build: (db: Kysely<any>, param: (key: keyof P & string) => any) => Compilable<unknown> | RawBuilder<unknown>,
 ): ((executor: Kysely<any>, params: P) => Promise<QueryResult<any>>) => {
   let compiled: CompiledQuery | undefined;
   return (executor, params) => {
-    compiled ??= build(executor, (key) => new Slot(key)).compile();
+    if (compiled === undefined) {
+      const query = build(executor, (key) => new Slot(key));
+      // A raw statement compiles against an executor (it has no compile() of its own).
+      compiled = "isRawBuilder" in query ? query.compile(executor) : query.compile();
+    }
     const template = compiled;
     const parameters = template.parameters.map((value) => (value instanceof Slot ? params[value.key] : value));
     return executor.executeQuery({ ...template, parameters });

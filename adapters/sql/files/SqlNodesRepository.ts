@@ -57,15 +57,13 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   const selectWithAncestorsAndGrants = compiledOnce<{ workspaceId: string; id: string; userId: string; maxDepth: number }>((ex, p) => {
     // The chain of `ancestors` from depth 0 (the node itself), each row with the caller's grant
     // on it, if any, under prefixed names ((node_id, user_id) is unique: one grant a node).
-    const query = sql<Record<string, unknown>>`
+    return sql<Record<string, unknown>>`
       ${walkUp(p("workspaceId"), p("id"), p("maxDepth"))}
       SELECT n.*, ${sql.join(acl.columns.map((column) => sql`g.${sql.ref(column)} AS ${sql.ref(grantPrefix + column)}`))}
       FROM chain c CROSS JOIN fs_nodes n
       LEFT JOIN fs_acl_entries g ON g.workspace_id = ${p("workspaceId")} AND g.node_id = n.id AND g.user_id = ${p("userId")}
       WHERE n.id = c.id AND n.workspace_id = ${p("workspaceId")}
       ORDER BY c.depth`;
-    // A raw statement compiles against an executor (it has no compile() of its own).
-    return { compile: () => query.compile(ex) };
   });
   const insertNode = compiledInsert("fs_nodes", nodes);
   const fixedColumns = new Set(["id", "workspace_id", "created_at", "created_by"]);
