@@ -4,7 +4,7 @@ import { Cart, CartLine } from "../../../core/commerce/model/Cart.js";
 import type { CartsRepository } from "../../../ports/commerce/CartsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -13,41 +13,52 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
   const f = featuresFor(db);
   const carts = rowCodec(Cart, f);
   const lines = rowCodec(CartLine, f);
+  // The statements of the cart requests and of checkout, compiled once.
+  const insertCart = compiledInsert("shop_carts", carts);
+  const selectCart = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_carts").selectAll().where("id", "=", p("id")));
+  const selectCartByTokenHash = compiledOnce<{ tokenHash: string }>((ex, p) =>
+    ex.selectFrom("shop_carts").selectAll().where("token_hash", "=", p("tokenHash")),
+  );
+  const upsertLine = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_cart_lines")
+      .values(slotsOf(lines.columns, p))
+      .onConflict((oc) => oc.columns(["cart_id", "variant_id"]).doUpdateSet({ quantity: p("quantity") })),
+  );
+  const deleteLine = compiledOnce<{ cartId: string; variantId: string }>((ex, p) =>
+    ex.deleteFrom("shop_cart_lines").where("cart_id", "=", p("cartId")).where("variant_id", "=", p("variantId")),
+  );
+  const selectLinesOfCart = compiledOnce<{ cartId: string }>((ex, p) =>
+    ex.selectFrom("shop_cart_lines").selectAll().where("cart_id", "=", p("cartId")).orderBy("added_at").orderBy("variant_id"),
+  );
+  const updateCheckedOutIfOpen = compiledOnce<{ cartId: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("shop_carts")
+      .set((eb) => ({ status: "checked_out", version: eb("version", "+", 1), updated_at: p("at") }))
+      .where("id", "=", p("cartId"))
+      .where("status", "=", "open"),
+  );
+  const updateTouched = compiledOnce<{ cartId: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("shop_carts")
+      .set((eb) => ({ version: eb("version", "+", 1), updated_at: p("at") }))
+      .where("id", "=", p("cartId")),
+  );
   return {
-    insertCart: (cart) => runQuery(db, (ex) => ex.insertInto("shop_carts").values(carts.toRow(cart)).execute()).pipe(Effect.asVoid),
+    insertCart: (cart) => runQuery(db, (ex) => insertCart(ex, cart)).pipe(Effect.asVoid),
     findCart: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_carts").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : carts.fromRow(r))),
-      ),
+      runQuery(db, (ex) => selectCart(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r)))),
     findCartByTokenHash: (tokenHash) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_carts").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : carts.fromRow(r))),
+      runQuery(db, (ex) => selectCartByTokenHash(ex, { tokenHash })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r))),
       ),
-    putLine: (line) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("shop_cart_lines")
-          .values(lines.toRow(line))
-          .onConflict((oc) => oc.columns(["cart_id", "variant_id"]).doUpdateSet({ quantity: line.quantity }))
-          .execute(),
-      ).pipe(Effect.asVoid),
-    removeLine: (cartId, variantId) =>
-      runQuery(db, (ex) => ex.deleteFrom("shop_cart_lines").where("cart_id", "=", cartId).where("variant_id", "=", variantId).execute()).pipe(
-        Effect.asVoid,
-      ),
-    linesOf: (cartId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("shop_cart_lines").selectAll().where("cart_id", "=", cartId).orderBy("added_at").orderBy("variant_id").execute(),
-      ).pipe(Effect.map((rows) => rows.map(lines.fromRow))),
+    putLine: (line) => runQuery(db, (ex) => upsertLine(ex, lines.toRow(line))).pipe(Effect.asVoid),
+    removeLine: (cartId, variantId) => runQuery(db, (ex) => deleteLine(ex, { cartId, variantId })).pipe(Effect.asVoid),
+    linesOf: (cartId) => runQuery(db, (ex) => selectLinesOfCart(ex, { cartId })).pipe(Effect.map(({ rows }) => rows.map(lines.fromRow))),
     markCheckedOut: (cartId, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_carts")
-          .set((eb) => ({ status: "checked_out", version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
-          .where("id", "=", cartId)
-          .where("status", "=", "open")
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
+      runQuery(db, (ex) => updateCheckedOutIfOpen(ex, { cartId, at: f.timeToDb(now) })).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
+      ),
     deleteStale: (status, before, limit) =>
       Effect.gen(function* () {
         const ids = yield* runQuery(db, (ex) =>
@@ -67,12 +78,6 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
         return toNumber(deleted.numDeletedRows);
       }).pipe(withSpan("CartsRepository.deleteStale")),
     touch: (cartId, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_carts")
-          .set((eb) => ({ version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
-          .where("id", "=", cartId)
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => updateTouched(ex, { cartId, at: f.timeToDb(now) })).pipe(Effect.asVoid),
   };
 };

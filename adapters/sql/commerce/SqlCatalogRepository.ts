@@ -1,15 +1,37 @@
 /** The CatalogRepository port over `shop_products`, `shop_variants` and `shop_promotions`. */
 import { Effect } from "effect";
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql, type Compilable, type ExpressionBuilder, type Kysely, type QueryResult } from "kysely";
 import { Product } from "../../../core/commerce/model/Product.js";
 import { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { Variant } from "../../../core/commerce/model/Variant.js";
 import type { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+
+/** IN lists of up to this many values get a statement compiled once per length (a cart's variants, its codes). */
+const compiledListLengths = 8;
+
+/**
+ * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
+ * once per length up to compiledListLengths, built per call with the values beyond it.
+ */
+const compiledPerListLength = <P extends Record<string, unknown>>(
+  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
+) => {
+  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
+  );
+  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
+    const compiled = byLength[list.length];
+    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
+    const values: Record<string, unknown> = { ...params };
+    list.forEach((value, i) => (values[`list${i}`] = value));
+    return compiled(ex, values);
+  };
+};
 
 /** Builds the catalog repository over `db`. */
 export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => {
@@ -17,38 +39,71 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
   const products = rowCodec(Product, f);
   const variants = rowCodec(Variant, f);
   const promotions = rowCodec(Promotion, f);
+  const automatic = f.dialect === "sqlite" ? 1 : true;
+  // The catalog reads of the cart and checkout requests and the catalog's writes, compiled once.
+  const insertProduct = compiledInsert("shop_products", products);
+  const selectProduct = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_products").selectAll().where("id", "=", p("id")));
+  const insertVariantIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_variants")
+      .values(slotsOf(variants.columns, p))
+      .onConflict((oc) => oc.columns(["store_id", "sku"]).doNothing()),
+  );
+  const selectVariant = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_variants").selectAll().where("id", "=", p("id")));
+  // One statement per count of ids (a cart's lines).
+  const selectVariants = compiledPerListLength<Record<string, never>>((ex, _p, ids) =>
+    ex.selectFrom("shop_variants").selectAll().where("id", "in", [...ids]),
+  );
+  const selectVariantsOfProduct = compiledOnce<{ productId: string }>((ex, p) =>
+    ex.selectFrom("shop_variants").selectAll().where("product_id", "=", p("productId")).orderBy("id"),
+  );
+  const updateVariantIfVersion = compiledOnce<{ id: string; status: string; priceMinor: number; version: number; at: unknown; expectedVersion: number }>(
+    (ex, p) =>
+      ex
+        .updateTable("shop_variants")
+        .set({
+          status: p("status"),
+          price_minor: p("priceMinor"),
+          version: p("version"),
+          updated_at: p("at"),
+        })
+        .where("id", "=", p("id"))
+        .where("version", "=", p("expectedVersion")),
+  );
+  const insertPromotion = compiledInsert("shop_promotions", promotions);
+  // One statement per count of codes: none (the automatic promotions only) is checkout's usual case.
+  const selectPromotions = compiledPerListLength<{ storeId: string }>((ex, p, codes) =>
+    ex
+      .selectFrom("shop_promotions")
+      .selectAll()
+      .where("store_id", "=", p("storeId"))
+      .where((eb) => (codes.length === 0 ? eb("automatic", "=", automatic) : eb.or([eb("automatic", "=", automatic), eb("code", "in", [...codes])])))
+      .orderBy("id"),
+  );
+  const updatePromotionUse = compiledOnce<{ id: string }>((ex, p) =>
+    ex
+      .updateTable("shop_promotions")
+      .set((eb) => ({ usage_count: eb("usage_count", "+", 1) }))
+      .where("id", "=", p("id"))
+      .where((eb) => eb.or([eb("usage_limit", "is", null), eb("usage_count", "<", eb.ref("usage_limit"))])),
+  );
   return {
-    insertProduct: (product) =>
-      runQuery(db, (ex) => ex.insertInto("shop_products").values(products.toRow(product)).execute()).pipe(Effect.asVoid),
+    insertProduct: (product) => runQuery(db, (ex) => insertProduct(ex, product)).pipe(Effect.asVoid),
     findProduct: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_products").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : products.fromRow(r))),
-      ),
+      runQuery(db, (ex) => selectProduct(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : products.fromRow(r)))),
     insertVariant: (variant) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("shop_variants")
-          .values(variants.toRow(variant))
-          .onConflict((oc) => oc.columns(["store_id", "sku"]).doNothing())
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0),
+      runQuery(db, (ex) => insertVariantIfNew(ex, variants.toRow(variant))).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("CatalogRepository.insertVariant"),
       ),
     findVariant: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : variants.fromRow(r))),
-      ),
+      runQuery(db, (ex) => selectVariant(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : variants.fromRow(r)))),
     findVariants: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("id", "in", [...ids]).execute()).pipe(
-            Effect.map((rows) => rows.map(variants.fromRow)),
-          ),
+        : runQuery(db, (ex) => selectVariants(ex, {}, ids)).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
     variantsOfProduct: (productId) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_variants").selectAll().where("product_id", "=", productId).orderBy("id").execute()).pipe(
-        Effect.map((rows) => rows.map(variants.fromRow)),
-      ),
+      runQuery(db, (ex) => selectVariantsOfProduct(ex, { productId })).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
     variantsOfProducts: (productIds) =>
       productIds.length === 0
         ? Effect.succeed([])
@@ -57,19 +112,16 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
           ),
     updateVariant: (variant, expectedVersion) =>
       runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_variants")
-          .set({
-            status: variant.status,
-            price_minor: variant.priceMinor,
-            version: variant.version,
-            updated_at: f.timeToDb(variant.updatedAt),
-          })
-          .where("id", "=", variant.id)
-          .where("version", "=", expectedVersion)
-          .executeTakeFirst(),
+        updateVariantIfVersion(ex, {
+          id: variant.id,
+          status: variant.status,
+          priceMinor: variant.priceMinor,
+          version: variant.version,
+          at: f.timeToDb(variant.updatedAt),
+          expectedVersion,
+        }),
       ).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("CatalogRepository.updateVariant"),
       ),
     listProducts: ({ storeId, words, afterId, limit }) =>
@@ -109,25 +161,9 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
           .execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>
-      runQuery(db, (ex) => ex.insertInto("shop_promotions").values(promotions.toRow(promotion)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertPromotion(ex, promotion)).pipe(Effect.asVoid),
     promotionsFor: (storeId, codes) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("shop_promotions")
-          .selectAll()
-          .where("store_id", "=", storeId)
-          .where((eb) => (codes.length === 0 ? eb("automatic", "=", f.dialect === "sqlite" ? 1 : true) : eb.or([eb("automatic", "=", f.dialect === "sqlite" ? 1 : true), eb("code", "in", [...codes])])))
-          .orderBy("id")
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.map(promotions.fromRow))),
-    usePromotion: (id) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_promotions")
-          .set((eb) => ({ usage_count: eb("usage_count", "+", 1) }))
-          .where("id", "=", id)
-          .where((eb) => eb.or([eb("usage_limit", "is", null), eb("usage_count", "<", eb.ref("usage_limit"))]))
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
+      runQuery(db, (ex) => selectPromotions(ex, { storeId }, codes)).pipe(Effect.map(({ rows }) => rows.map(promotions.fromRow))),
+    usePromotion: (id) => runQuery(db, (ex) => updatePromotionUse(ex, { id })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
   };
 };

@@ -6,14 +6,37 @@
  * and cancellation are decided by the database (and the CHECK on `reserved` backs it).
  */
 import { Effect } from "effect";
+import type { Compilable, Kysely, QueryResult } from "kysely";
 import { Reservation } from "../../../core/commerce/model/Reservation.js";
 import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockLevel.js";
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+
+/** IN lists of up to this many values get a statement compiled once per length (a cart's variants, statuses). */
+const compiledListLengths = 8;
+
+/**
+ * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
+ * once per length up to compiledListLengths, built per call with the values beyond it.
+ */
+const compiledPerListLength = <P extends Record<string, unknown>>(
+  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
+) => {
+  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
+  );
+  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
+    const compiled = byLength[list.length];
+    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
+    const values: Record<string, unknown> = { ...params };
+    list.forEach((value, i) => (values[`list${i}`] = value));
+    return compiled(ex, values);
+  };
+};
 
 /** Builds the inventory repository over `db`. */
 export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository => {
@@ -21,116 +44,130 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
   const stock = rowCodec(StockLevel, f);
   const adjustments = rowCodec(StockAdjustment, f);
   const reservations = rowCodec(Reservation, f);
+  // The stock reads and conditional updates of checkout, expiry and fulfillment, compiled once.
+  const selectStock = compiledOnce<{ variantId: string; locationId: string }>((ex, p) =>
+    ex.selectFrom("shop_inventory").selectAll().where("variant_id", "=", p("variantId")).where("location_id", "=", p("locationId")),
+  );
+  const selectStockOfVariants = compiledPerListLength<Record<string, never>>((ex, _p, variantIds) =>
+    ex.selectFrom("shop_inventory").selectAll().where("variant_id", "in", [...variantIds]).orderBy("location_id"),
+  );
+  const insertStockIfAbsent = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_inventory")
+      .values(slotsOf(stock.columns, p))
+      .onConflict((oc) => oc.columns(["variant_id", "location_id"]).doNothing()),
+  );
+  const updateOnHand = compiledOnce<{ variantId: string; locationId: string; storeId: string; delta: number; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("shop_inventory")
+      .set((eb) => ({
+        on_hand: eb("on_hand", "+", p("delta")),
+        version: eb("version", "+", 1),
+        updated_at: p("at"),
+      }))
+      .where("variant_id", "=", p("variantId"))
+      .where("location_id", "=", p("locationId"))
+      .where("store_id", "=", p("storeId"))
+      .where((eb) => eb(eb("on_hand", "+", p("delta")), ">=", eb.ref("reserved"))),
+  );
+  type StockChange = { variantId: string; locationId: string; quantity: number; at: unknown };
+  const updateReservedIfAvailable = compiledOnce<StockChange>((ex, p) =>
+    ex
+      .updateTable("shop_inventory")
+      .set((eb) => ({ reserved: eb("reserved", "+", p("quantity")), version: eb("version", "+", 1), updated_at: p("at") }))
+      .where("variant_id", "=", p("variantId"))
+      .where("location_id", "=", p("locationId"))
+      .where((eb) => eb(eb("on_hand", "-", eb.ref("reserved")), ">=", p("quantity"))),
+  );
+  const updateUnreserve = compiledOnce<StockChange>((ex, p) =>
+    ex
+      .updateTable("shop_inventory")
+      .set((eb) => ({ reserved: eb("reserved", "-", p("quantity")), version: eb("version", "+", 1), updated_at: p("at") }))
+      .where("variant_id", "=", p("variantId"))
+      .where("location_id", "=", p("locationId")),
+  );
+  const updateConsume = compiledOnce<StockChange>((ex, p) =>
+    ex
+      .updateTable("shop_inventory")
+      .set((eb) => ({
+        on_hand: eb("on_hand", "-", p("quantity")),
+        reserved: eb("reserved", "-", p("quantity")),
+        version: eb("version", "+", 1),
+        updated_at: p("at"),
+      }))
+      .where("variant_id", "=", p("variantId"))
+      .where("location_id", "=", p("locationId")),
+  );
+  const insertAdjustment = compiledInsert("shop_stock_adjustments", adjustments);
+  const selectReservation = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_reservations").selectAll().where("id", "=", p("id")));
+  const selectReservationsOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
+    ex.selectFrom("shop_reservations").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
+  );
+  // One statement per count of `from` statuses.
+  const updateReservationStatus = compiledPerListLength<{ id: string; to: string; at: unknown }>((ex, p, from) =>
+    ex
+      .updateTable("shop_reservations")
+      .set({ status: p("to"), updated_at: p("at") })
+      .where("id", "=", p("id"))
+      .where("status", "in", [...from]),
+  );
+  const updateReservationStatusOfOrder = compiledPerListLength<{ orderId: string; to: string; at: unknown }>((ex, p, from) =>
+    ex
+      .updateTable("shop_reservations")
+      .set({ status: p("to"), updated_at: p("at") })
+      .where("order_id", "=", p("orderId"))
+      .where("status", "in", [...from]),
+  );
   const findStock: InventoryRepository["findStock"] = (variantId, locationId) =>
-    runQuery(db, (ex) =>
-      ex.selectFrom("shop_inventory").selectAll().where("variant_id", "=", variantId).where("location_id", "=", locationId).executeTakeFirst(),
-    ).pipe(Effect.map((r) => (r === undefined ? null : stock.fromRow(r))));
+    runQuery(db, (ex) => selectStock(ex, { variantId, locationId })).pipe(
+      Effect.map(({ rows: [r] }) => (r === undefined ? null : stock.fromRow(r))),
+    );
   return {
     findStock,
     stockOf: (variantIds) =>
       variantIds.length === 0
         ? Effect.succeed([])
-        : runQuery(db, (ex) =>
-            ex.selectFrom("shop_inventory").selectAll().where("variant_id", "in", [...variantIds]).orderBy("location_id").execute(),
-          ).pipe(Effect.map((rows) => rows.map(stock.fromRow))),
+        : runQuery(db, (ex) => selectStockOfVariants(ex, {}, variantIds)).pipe(Effect.map(({ rows }) => rows.map(stock.fromRow))),
     adjust: ({ storeId, variantId, locationId, delta, now }) =>
       Effect.gen(function* () {
         yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("shop_inventory")
-            .values(stock.toRow({ storeId, variantId, locationId, onHand: 0, reserved: 0, version: 1, updatedAt: now }))
-            .onConflict((oc) => oc.columns(["variant_id", "location_id"]).doNothing())
-            .execute(),
+          insertStockIfAbsent(ex, stock.toRow({ storeId, variantId, locationId, onHand: 0, reserved: 0, version: 1, updatedAt: now })),
         );
-        const updated = yield* runQuery(db, (ex) =>
-          ex
-            .updateTable("shop_inventory")
-            .set((eb) => ({
-              on_hand: eb("on_hand", "+", delta),
-              version: eb("version", "+", 1),
-              updated_at: f.timeToDb(now),
-            }))
-            .where("variant_id", "=", variantId)
-            .where("location_id", "=", locationId)
-            .where("store_id", "=", storeId)
-            .where((eb) => eb(eb("on_hand", "+", delta), ">=", eb.ref("reserved")))
-            .executeTakeFirst(),
-        );
-        if (toNumber(updated.numUpdatedRows) === 0) return null;
+        const updated = yield* runQuery(db, (ex) => updateOnHand(ex, { variantId, locationId, storeId, delta, at: f.timeToDb(now) }));
+        if (toNumber(updated.numAffectedRows ?? 0) === 0) return null;
         return yield* findStock(variantId, locationId);
       }).pipe(withSpan("InventoryRepository.adjust")),
     insertAdjustment: (a) =>
-      runQuery(db, (ex) => ex.insertInto("shop_stock_adjustments").values(adjustments.toRow(a)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertAdjustment(ex, a)).pipe(Effect.asVoid),
     reserve: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_inventory")
-          .set((eb) => ({ reserved: eb("reserved", "+", quantity), version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
-          .where("variant_id", "=", variantId)
-          .where("location_id", "=", locationId)
-          .where((eb) => eb(eb("on_hand", "-", eb.ref("reserved")), ">=", quantity))
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
+      runQuery(db, (ex) => updateReservedIfAvailable(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("InventoryRepository.reserve"),
       ),
     unreserve: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_inventory")
-          .set((eb) => ({ reserved: eb("reserved", "-", quantity), version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
-          .where("variant_id", "=", variantId)
-          .where("location_id", "=", locationId)
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => updateUnreserve(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(Effect.asVoid),
     consume: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_inventory")
-          .set((eb) => ({
-            on_hand: eb("on_hand", "-", quantity),
-            reserved: eb("reserved", "-", quantity),
-            version: eb("version", "+", 1),
-            updated_at: f.timeToDb(now),
-          }))
-          .where("variant_id", "=", variantId)
-          .where("location_id", "=", locationId)
-          .execute(),
-      ).pipe(Effect.asVoid),
+      runQuery(db, (ex) => updateConsume(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(Effect.asVoid),
     insertReservations: (made) =>
       made.length === 0
         ? Effect.void
         : runQuery(db, (ex) => ex.insertInto("shop_reservations").values(made.map((r) => reservations.toRow(r))).execute()).pipe(Effect.asVoid),
     findReservation: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_reservations").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : reservations.fromRow(r))),
+      runQuery(db, (ex) => selectReservation(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : reservations.fromRow(r))),
       ),
     reservationsOfOrder: (orderId) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_reservations").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
-        Effect.map((rows) => rows.map(reservations.fromRow)),
+      runQuery(db, (ex) => selectReservationsOfOrder(ex, { orderId })).pipe(
+        Effect.map(({ rows }) => rows.map(reservations.fromRow)),
       ),
     transitionReservation: (id, from, to, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_reservations")
-          .set({ status: to, updated_at: f.timeToDb(now) })
-          .where("id", "=", id)
-          .where("status", "in", [...from])
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
+      runQuery(db, (ex) => updateReservationStatus(ex, { id, to, at: f.timeToDb(now) }, from)).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("InventoryRepository.transitionReservation"),
       ),
     transitionReservationsOfOrder: (orderId, from, to, now) =>
-      runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_reservations")
-          .set({ status: to, updated_at: f.timeToDb(now) })
-          .where("order_id", "=", orderId)
-          .where("status", "in", [...from])
-          .executeTakeFirst(),
-      ).pipe(
-        Effect.map((r) => toNumber(r.numUpdatedRows)),
+      runQuery(db, (ex) => updateReservationStatusOfOrder(ex, { orderId, to, at: f.timeToDb(now) }, from)).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0)),
         withSpan("InventoryRepository.transitionReservationsOfOrder"),
       ),
   };

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { Effect, Schema } from "effect";
+import type { Compilable, Kysely, QueryResult } from "kysely";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
 import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
 import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
@@ -15,11 +16,33 @@ import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
 const isAddress = Schema.is(ShippingAddress);
+
+/** IN lists of up to this many values get a statement compiled once per length (every order status fits). */
+const compiledListLengths = 8;
+
+/**
+ * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
+ * once per length up to compiledListLengths, built per call with the values beyond it.
+ */
+const compiledPerListLength = <P extends Record<string, unknown>>(
+  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
+) => {
+  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
+  );
+  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
+    const compiled = byLength[list.length];
+    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
+    const values: Record<string, unknown> = { ...params };
+    list.forEach((value, i) => (values[`list${i}`] = value));
+    return compiled(ex, values);
+  };
+};
 
 /** Builds the order repository over `db`. */
 export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): OrdersRepository => {
@@ -44,62 +67,116 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       shipping_address: JSON.parse(sealer.open(String(row.shipping_address))),
       email: row.email === null || row.email === undefined ? null : sealer.open(String(row.email)),
     });
-  const findOrder: OrdersRepository["findOrder"] = (id) =>
-    runQuery(db, (ex) => ex.selectFrom("shop_orders").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-      Effect.map((r) => (r === undefined ? null : orderFromRow(r))),
+  // The statements of checkout and of the order's payment, compiled once.
+  const insertCheckoutRequest = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_checkout_requests")
+      .values(slotsOf(requests.columns, p))
+      .onConflict((oc) => oc.columns(["scope", "idempotency_key"]).doNothing()),
+  );
+  const selectCheckoutRequest = compiledOnce<{ scope: string; idempotencyKey: string }>((ex, p) =>
+    ex.selectFrom("shop_checkout_requests").selectAll().where("scope", "=", p("scope")).where("idempotency_key", "=", p("idempotencyKey")),
+  );
+  const insertOrder = compiledInsert("shop_orders", { ...orders, toRow: orderToRow });
+  const selectOrder = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_orders").selectAll().where("id", "=", p("id")));
+  const selectLinesOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
+    ex.selectFrom("shop_order_lines").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
+  );
+  // One statement per count of `from` statuses, with and without the payment intent's reference.
+  const updateOrderStatus = (setsIntentRef: boolean) =>
+    compiledPerListLength<{ id: string; to: string; at: unknown; paymentIntentRef: string | undefined }>((ex, p, from) =>
+      ex
+        .updateTable("shop_orders")
+        .set((eb) => ({
+          status: p("to"),
+          version: eb("version", "+", 1),
+          updated_at: p("at"),
+          ...(setsIntentRef ? { payment_intent_ref: p("paymentIntentRef") } : {}),
+        }))
+        .where("id", "=", p("id"))
+        .where("status", "in", [...from])
+        .returningAll(),
     );
+  const updateOrderStatusOnly = updateOrderStatus(false);
+  const updateOrderStatusAndIntent = updateOrderStatus(true);
+  const selectDeclinedCheckouts = compiledOnce<{ customerId: string; since: unknown; limit: number }>((ex, p) =>
+    ex
+      .selectFrom("shop_orders")
+      .select("updated_at")
+      .where("customer_id", "=", p("customerId"))
+      .where("status", "=", "failed")
+      .where("updated_at", ">=", p("since"))
+      .orderBy("updated_at")
+      .limit(p("limit")),
+  );
+  const insertTimelineEntry = compiledInsert("shop_order_timeline", timeline);
+  const selectTimelineOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
+    ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
+  );
+  const insertPayment = compiledInsert("shop_order_payments", payments);
+  const selectPayment = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", p("orderId")));
+  const updatePayment = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .updateTable("shop_order_payments")
+      .set(slotsOf(payments.columns.filter((column) => column !== "order_id"), p))
+      .where("order_id", "=", p("order_id")),
+  );
+  const insertEventReceipt = compiledOnce<{ consumer: string; eventId: string; at: unknown }>((ex, p) =>
+    ex
+      .insertInto("shop_event_receipts")
+      .values({ consumer: p("consumer"), event_id: p("eventId"), received_at: p("at") })
+      .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing()),
+  );
+  const insertFulfillmentTask = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_fulfillment_tasks")
+      .values(slotsOf(tasks.columns, p))
+      .onConflict((oc) => oc.column("order_id").doNothing()),
+  );
+  const selectOrderLocked = compiledOnce<{ id: string }>((ex, p) => {
+    const q = ex.selectFrom("shop_orders").select("id").where("id", "=", p("id"));
+    return db.dialect === "postgres" ? q.forUpdate() : q;
+  });
+  // The other whole-record inserts.
+  const insertShipment = compiledInsert("shop_shipments", shipments);
+  const insertReturn = compiledInsert("shop_returns", returns);
+  const findOrder: OrdersRepository["findOrder"] = (id) =>
+    runQuery(db, (ex) => selectOrder(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : orderFromRow(r))));
   return {
     claimCheckout: (request, payload) =>
       Effect.gen(function* () {
         const payloadHash = createHash("sha256").update(payload).digest("hex");
-        const inserted = yield* runQuery(db, (ex) =>
-          ex
-            .insertInto("shop_checkout_requests")
-            .values(requests.toRow({ ...request, payloadHash }))
-            .onConflict((oc) => oc.columns(["scope", "idempotency_key"]).doNothing())
-            .executeTakeFirst(),
+        const inserted = yield* runQuery(db, (ex) => insertCheckoutRequest(ex, requests.toRow({ ...request, payloadHash })));
+        if (toNumber(inserted.numAffectedRows ?? 0) > 0) return { claimed: true as const };
+        const { rows: [row] } = yield* runQuery(db, (ex) =>
+          selectCheckoutRequest(ex, { scope: request.scope, idempotencyKey: request.idempotencyKey }),
         );
-        if (toNumber(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { claimed: true as const };
-        const row = yield* runQuery(db, (ex) =>
-          ex
-            .selectFrom("shop_checkout_requests")
-            .selectAll()
-            .where("scope", "=", request.scope)
-            .where("idempotency_key", "=", request.idempotencyKey)
-            .executeTakeFirstOrThrow(),
-        );
+        if (row === undefined) return yield* Effect.die(new Error("checkout request: neither inserted nor found"));
         const existing = requests.fromRow(row);
         return { claimed: false as const, existing, samePayload: existing.payloadHash === payloadHash };
       }).pipe(withSpan("OrdersRepository.claimCheckout")),
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) => ex.insertInto("shop_orders").values(orderToRow(order)).execute());
+        yield* runQuery(db, (ex) => insertOrder(ex, order));
         if (orderLines.length > 0) {
           yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
         }
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
     linesOf: (orderId) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_order_lines").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
-        Effect.map((rows) => rows.map(lines.fromRow)),
+      runQuery(db, (ex) => selectLinesOfOrder(ex, { orderId })).pipe(
+        Effect.map(({ rows }) => rows.map(lines.fromRow)),
       ),
     transitionOrder: (id, from, to, now, change = {}) =>
       // RETURNING answers the order after the move in the same statement (no second read).
       runQuery(db, (ex) =>
-        ex
-          .updateTable("shop_orders")
-          .set((eb) => ({
-            status: to,
-            version: eb("version", "+", 1),
-            updated_at: f.timeToDb(now),
-            ...(change.paymentIntentRef === undefined ? {} : { payment_intent_ref: change.paymentIntentRef }),
-          }))
-          .where("id", "=", id)
-          .where("status", "in", [...from])
-          .returningAll()
-          .executeTakeFirst(),
+        (change.paymentIntentRef === undefined ? updateOrderStatusOnly : updateOrderStatusAndIntent)(
+          ex,
+          { id, to, at: f.timeToDb(now), paymentIntentRef: change.paymentIntentRef },
+          from,
+        ),
       ).pipe(
-        Effect.map((row) => (row === undefined ? null : orderFromRow(row))),
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : orderFromRow(row))),
         withSpan("OrdersRepository.transitionOrder"),
       ),
     ordersOfCustomer: (customerId, beforeId, limit) =>
@@ -109,36 +186,25 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
     declinedCheckoutsSince: (customerId, since, limit) =>
-      runQuery(db, (ex) =>
-        ex
-          .selectFrom("shop_orders")
-          .select("updated_at")
-          .where("customer_id", "=", customerId)
-          .where("status", "=", "failed")
-          .where("updated_at", ">=", f.timeToDb(since))
-          .orderBy("updated_at")
-          .limit(limit)
-          .execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => f.timeFromDb(r.updated_at)))),
+      runQuery(db, (ex) => selectDeclinedCheckouts(ex, { customerId, since: f.timeToDb(since), limit })).pipe(
+        Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.updated_at))),
+      ),
     appendTimeline: (entry) =>
-      runQuery(db, (ex) => ex.insertInto("shop_order_timeline").values(timeline.toRow(entry)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertTimelineEntry(ex, entry)).pipe(Effect.asVoid),
     timelineOf: (orderId) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
-        Effect.map((rows) => rows.map(timeline.fromRow)),
+      runQuery(db, (ex) => selectTimelineOfOrder(ex, { orderId })).pipe(
+        Effect.map(({ rows }) => rows.map(timeline.fromRow)),
       ),
     insertPayment: (payment) =>
-      runQuery(db, (ex) => ex.insertInto("shop_order_payments").values(payments.toRow(payment)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertPayment(ex, payment)).pipe(Effect.asVoid),
     findPayment: (orderId) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : payments.fromRow(r))),
+      runQuery(db, (ex) => selectPayment(ex, { orderId })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
     updatePayment: (payment) =>
-      runQuery(db, (ex) => {
-        const { order_id: _id, ...row } = payments.toRow(payment);
-        return ex.updateTable("shop_order_payments").set(row).where("order_id", "=", payment.orderId).execute();
-      }).pipe(Effect.asVoid),
+      runQuery(db, (ex) => updatePayment(ex, payments.toRow(payment))).pipe(Effect.asVoid),
     insertShipment: (shipment) =>
-      runQuery(db, (ex) => ex.insertInto("shop_shipments").values(shipments.toRow(shipment)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => insertShipment(ex, shipment)).pipe(Effect.asVoid),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
@@ -164,7 +230,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         const q = ex.selectFrom("shop_shipments").selectAll().where("status", "=", "dispatched");
         return (afterId === null ? q : q.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(shipments.fromRow))),
-    insertReturn: (ret) => runQuery(db, (ex) => ex.insertInto("shop_returns").values(returns.toRow(ret)).execute()).pipe(Effect.asVoid),
+    insertReturn: (ret) => runQuery(db, (ex) => insertReturn(ex, ret)).pipe(Effect.asVoid),
     findReturn: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),
@@ -212,21 +278,11 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         return rows.length;
       }).pipe(withSpan("OrdersRepository.redactGuestOrders")),
     receiveEvent: (consumer, eventId, at) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("shop_event_receipts")
-          .values({ consumer, event_id: eventId, received_at: f.timeToDb(at) })
-          .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+      runQuery(db, (ex) => insertEventReceipt(ex, { consumer, eventId, at: f.timeToDb(at) })).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
+      ),
     insertFulfillmentTask: (task) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("shop_fulfillment_tasks")
-          .values(tasks.toRow(task))
-          .onConflict((oc) => oc.column("order_id").doNothing())
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => toNumber(r.numInsertedOrUpdatedRows ?? 0) > 0)),
+      runQuery(db, (ex) => insertFulfillmentTask(ex, tasks.toRow(task))).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     fulfillmentTasks: (storeId, status) =>
       runQuery(db, (ex) =>
         ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", status).orderBy("id").execute(),
@@ -236,10 +292,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.asVoid,
       ),
     lockOrder: (id) =>
-      runQuery(db, (ex) => {
-        const q = ex.selectFrom("shop_orders").select("id").where("id", "=", id);
-        return (db.dialect === "postgres" ? q.forUpdate() : q).execute();
-      }).pipe(Effect.asVoid),
+      runQuery(db, (ex) => selectOrderLocked(ex, { id })).pipe(Effect.asVoid),
     returnsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(returns.fromRow)),

@@ -6,7 +6,7 @@ import { Store } from "../../../core/commerce/model/Store.js";
 import type { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { runQuery } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -18,33 +18,40 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   const stores = rowCodec(Store, f);
   const roles = rowCodec(StaffRole, f);
   const locations = rowCodec(Location, f);
+  // The store and staff-role reads of every shop request, and the store's writes, compiled once.
+  const insertStore = compiledInsert("shop_stores", stores);
+  const selectStore = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_stores").selectAll().where("id", "=", p("id")));
+  const insertRoleIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_staff_roles")
+      .values(slotsOf(roles.columns, p))
+      .onConflict((oc) => oc.columns(["store_id", "user_id", "role"]).doNothing()),
+  );
+  const selectRoles = compiledOnce<{ storeId: string; userId: string }>((ex, p) =>
+    ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")),
+  );
+  const insertLocation = compiledInsert("shop_locations", locations);
+  const selectLocation = compiledOnce<{ storeId: string; id: string }>((ex, p) =>
+    ex.selectFrom("shop_locations").selectAll().where("store_id", "=", p("storeId")).where("id", "=", p("id")),
+  );
   return {
     insertStore: (store) =>
-      runQuery(db, (ex) => ex.insertInto("shop_stores").values(stores.toRow(store)).execute()).pipe(
+      runQuery(db, (ex) => insertStore(ex, store)).pipe(
         Effect.asVoid,
         withSpan("StoresRepository.insertStore"),
       ),
     findStore: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("shop_stores").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : stores.fromRow(r))),
-      ),
+      runQuery(db, (ex) => selectStore(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : stores.fromRow(r)))),
     grantRole: (role) =>
-      runQuery(db, (ex) =>
-        ex
-          .insertInto("shop_staff_roles")
-          .values(roles.toRow(role))
-          .onConflict((oc) => oc.columns(["store_id", "user_id", "role"]).doNothing())
-          .execute(),
-      ).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
+      runQuery(db, (ex) => insertRoleIfNew(ex, roles.toRow(role))).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
     rolesOf: (storeId, userId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", storeId).where("user_id", "=", userId).execute(),
-      ).pipe(Effect.map((rows) => isRole.filter((role) => rows.some((r) => r.role === role)))),
-    insertLocation: (location) =>
-      runQuery(db, (ex) => ex.insertInto("shop_locations").values(locations.toRow(location)).execute()).pipe(Effect.asVoid),
+      runQuery(db, (ex) => selectRoles(ex, { storeId, userId })).pipe(
+        Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),
+      ),
+    insertLocation: (location) => runQuery(db, (ex) => insertLocation(ex, location)).pipe(Effect.asVoid),
     findLocation: (storeId, id) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("shop_locations").selectAll().where("store_id", "=", storeId).where("id", "=", id).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : locations.fromRow(r)))),
+      runQuery(db, (ex) => selectLocation(ex, { storeId, id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : locations.fromRow(r))),
+      ),
   };
 };
