@@ -44,6 +44,29 @@ export const compiledOnce = <P extends Record<string, unknown>>(
   };
 };
 
+/** IN lists of up to this many values get a statement compiled once per length (every order status, a cart's variants). */
+const compiledListLengths = 8;
+
+/**
+ * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
+ * once per length up to compiledListLengths, built per call with the values beyond it. Like
+ * {@link compiledOnce}, made once per database handle.
+ */
+export const compiledPerListLength = <P extends Record<string, unknown>>(
+  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
+) => {
+  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
+  );
+  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
+    const compiled = byLength[list.length];
+    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
+    const values: Record<string, unknown> = { ...params };
+    list.forEach((value, i) => (values[`list${i}`] = value));
+    return compiled(ex, values);
+  };
+};
+
 /** `{ column: param(column) }` for each of `columns`: the slots of a row in a {@link compiledOnce} query. */
 export const slotsOf = (columns: ReadonlyArray<string>, param: (key: string) => unknown): Record<string, unknown> =>
   Object.fromEntries(columns.map((column) => [column, param(column)]));

@@ -1,37 +1,15 @@
 /** The CatalogRepository port over `shop_products`, `shop_variants` and `shop_promotions`. */
 import { Effect } from "effect";
-import { sql, type Compilable, type ExpressionBuilder, type Kysely, type QueryResult } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import { Product } from "../../../core/commerce/model/Product.js";
 import { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { Variant } from "../../../core/commerce/model/Variant.js";
 import type { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
-
-/** IN lists of up to this many values get a statement compiled once per length (a cart's variants, its codes). */
-const compiledListLengths = 8;
-
-/**
- * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
- * once per length up to compiledListLengths, built per call with the values beyond it.
- */
-const compiledPerListLength = <P extends Record<string, unknown>>(
-  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
-) => {
-  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
-    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
-  );
-  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
-    const compiled = byLength[list.length];
-    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
-    const values: Record<string, unknown> = { ...params };
-    list.forEach((value, i) => (values[`list${i}`] = value));
-    return compiled(ex, values);
-  };
-};
 
 /** Builds the catalog repository over `db`. */
 export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => {

@@ -6,37 +6,14 @@
  * and cancellation are decided by the database (and the CHECK on `reserved` backs it).
  */
 import { Effect } from "effect";
-import type { Compilable, Kysely, QueryResult } from "kysely";
 import { Reservation } from "../../../core/commerce/model/Reservation.js";
 import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockLevel.js";
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
-
-/** IN lists of up to this many values get a statement compiled once per length (a cart's variants, statuses). */
-const compiledListLengths = 8;
-
-/**
- * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
- * once per length up to compiledListLengths, built per call with the values beyond it.
- */
-const compiledPerListLength = <P extends Record<string, unknown>>(
-  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
-) => {
-  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
-    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
-  );
-  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
-    const compiled = byLength[list.length];
-    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
-    const values: Record<string, unknown> = { ...params };
-    list.forEach((value, i) => (values[`list${i}`] = value));
-    return compiled(ex, values);
-  };
-};
 
 /** Builds the inventory repository over `db`. */
 export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository => {

@@ -5,7 +5,6 @@
  */
 import { createHash } from "node:crypto";
 import { Effect, Schema } from "effect";
-import type { Compilable, Kysely, QueryResult } from "kysely";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
 import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
 import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
@@ -16,33 +15,11 @@ import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
 const isAddress = Schema.is(ShippingAddress);
-
-/** IN lists of up to this many values get a statement compiled once per length (every order status fits). */
-const compiledListLengths = 8;
-
-/**
- * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
- * once per length up to compiledListLengths, built per call with the values beyond it.
- */
-const compiledPerListLength = <P extends Record<string, unknown>>(
-  build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
-) => {
-  const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
-    compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
-  );
-  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
-    const compiled = byLength[list.length];
-    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
-    const values: Record<string, unknown> = { ...params };
-    list.forEach((value, i) => (values[`list${i}`] = value));
-    return compiled(ex, values);
-  };
-};
 
 /** Builds the order repository over `db`. */
 export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): OrdersRepository => {
