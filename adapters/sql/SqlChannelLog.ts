@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The ChannelLog port. */

@@ -4,7 +4,7 @@
  * opened it (adapters/sqlite, adapters/postgres). Repositories are written once against `db`;
  * adapters/sql never imports a driver folder (docs/architecture.md, Rings).
  */
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely, QueryResult } from "kysely";
 import type { RealtimeBus } from "../../ports/Realtime.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures, SqlDialect } from "./DialectFeatures.js";
@@ -30,6 +30,13 @@ export interface SqlDatabase {
    * transaction pins a pooled connection through Kysely (Postgres).
    */
   readonly exclusive?: ExclusiveConnection;
+  /**
+   * A synchronous driver's way to run a compiled statement at once on `executor` (the held write
+   * connection of a transaction, or the autocommit executor when its connection is free); it
+   * answers undefined when it cannot, and the statement goes through Kysely. Absent: always Kysely.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly runNow?: (executor: Kysely<any>, query: CompiledQuery) => QueryResult<any> | undefined;
   /** Times, JSON and row-lock differences of this dialect. */
   readonly features: DialectFeatures;
   /** The WorkSignals of this database: LISTEN/NOTIFY on Postgres, in-process after commit on SQLite. */

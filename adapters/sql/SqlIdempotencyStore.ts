@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import type { IdempotencyRecord, IdempotencyStore, ReserveResult, StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
@@ -92,8 +92,8 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
         expiresAt: f.timeToDb(expiresAt),
         at: f.timeToDb(now),
       };
-      const upsert = runQuery(db, (ex) => upsertKey(ex, params));
-      const existing = runQuery(db, (ex) => selectKey(ex, { scope, key }));
+      const upsert = runStatement(db, upsertKey, params);
+      const existing = runStatement(db, selectKey, { scope, key });
       // Retried because the holder may release its row between our upsert and our read.
       const attempt = (triesLeft: number): Effect.Effect<ReserveResult> =>
         Effect.flatMap(upsert, ({ rows }) =>
@@ -110,12 +110,12 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
       return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
     },
     complete: ({ scope, key, response }) =>
-      runQuery(db, (ex) => completeKey(ex, { scope, key, response: f.jsonToDb(response) })).pipe(
+      runStatement(db, completeKey, { scope, key, response: f.jsonToDb(response) }).pipe(
         Effect.asVoid,
         withSpan("IdempotencyStore.complete"),
       ),
     release: (scope, key) =>
-      runQuery(db, (ex) => releaseKey(ex, { scope, key })).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
+      runStatement(db, releaseKey, { scope, key }).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
     purgeExpired: (now) =>
       runQuery(db, (ex) => ex.deleteFrom("idempotency_keys").where("expires_at", "<=", f.timeToDb(now)).executeTakeFirst()).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),

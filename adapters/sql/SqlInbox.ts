@@ -3,7 +3,7 @@ import { Clock, Effect } from "effect";
 import { sql } from "kysely";
 import type { Inbox } from "../../ports/Inbox.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The Inbox port: true the first time (consumer, event id) is claimed, false after. */
@@ -18,7 +18,7 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
   return {
     claim: (consumer, eventId) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-        runQuery(db, (ex) => insert(ex, { consumer, eventId, at: f.timeToDb(new Date(millis)) })),
+        runStatement(db, insert, { consumer, eventId, at: f.timeToDb(new Date(millis)) }),
       ).pipe(
         Effect.map((result) => result.rows.length > 0),
         span("Inbox.claim"),

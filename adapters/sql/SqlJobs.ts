@@ -11,7 +11,7 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import { newId } from "../system/Ids.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** Attempts allowed when a JobSpec does not say. */
@@ -95,8 +95,8 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
           runAt: f.timeToDb(spec.runAt),
           now,
         };
-        const insert = runQuery(db, (ex) => insertJob(ex, params));
-        const findUnfinished = runQuery(db, (ex) => selectUnfinished(ex, { kind: spec.kind, key: spec.key! }));
+        const insert = runStatement(db, insertJob, params);
+        const findUnfinished = runStatement(db, selectUnfinished, { kind: spec.kind, key: spec.key! });
         // Retried because the existing job may finish between the failed insert and the read.
         const attempt = (triesLeft: number): Effect.Effect<Job> =>
           Effect.flatMap(insert, ({ rows: [inserted] }) => {
@@ -116,7 +116,7 @@ export const makeSqlJobs = (db: SqlDatabase, f: DialectFeatures, tx: Transaction
       }).pipe(span("Jobs.schedule")),
     cancel: (kind, key) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-        runQuery(db, (ex) => cancelUnfinished(ex, { kind, key, at: f.timeToDb(new Date(millis)) })),
+        runStatement(db, cancelUnfinished, { kind, key, at: f.timeToDb(new Date(millis)) }),
       ).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) > 0),
         span("Jobs.cancel"),

@@ -1,7 +1,7 @@
 /** UserEpochs over the `user_epochs` table; bump is one atomic upsert. */
 import { Effect } from "effect";
 import type { UserEpochs } from "../../ports/UserEpochs.js";
-import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The UserEpochs port. */
@@ -10,7 +10,7 @@ export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => {
   const select = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("user_epochs").select("epoch").where("user_id", "=", p("userId")));
   return {
   current: (userId) =>
-    runQuery(db, (ex) => select(ex, { userId })).pipe(
+    runStatement(db, select, { userId }).pipe(
       Effect.map(({ rows }) => (rows[0] === undefined ? 0 : toNumber(rows[0].epoch))),
       span("UserEpochs.current"),
     ),

@@ -1,4 +1,4 @@
-/** The one bridge from Kysely promises to Effect used by every repository. */
+/** The one bridge from Kysely to Effect used by every repository: `runQuery` (a query built per call) and `runStatement` (one compiled once). */
 import { Effect } from "effect";
 import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from "kysely";
 import type { RowCodec } from "./RowCodec.js";
@@ -14,7 +14,37 @@ export const runQuery = <A>(db: SqlDatabase, query: (executor: Kysely<any>) => P
     Effect.tryPromise({ try: () => query(executor), catch: (error) => error }),
   ).pipe(Effect.orDie);
 
+/**
+ * Runs one statement made by {@link compiledOnce} (or its siblings) on the current executor, as
+ * `runQuery` would. On a synchronous driver (SQLite) that can run it at once on that executor,
+ * it runs without a promise: Kysely's executor and the async boundary cost more than the
+ * statement itself.
+ */
+export const runStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>, params: P): Effect.Effect<QueryResult<any>> =>
+  Effect.flatMap(currentExecutor(db), (executor) => {
+    const query = statement.bind(executor, params);
+    if (db.runNow !== undefined) {
+      let result: QueryResult<any> | undefined;
+      try {
+        result = db.runNow(executor, query);
+      } catch (error) {
+        return Effect.die(error);
+      }
+      if (result !== undefined) return Effect.succeed(result);
+    }
+    return Effect.orDie(Effect.tryPromise({ try: () => executor.executeQuery(query), catch: (error) => error }));
+  });
+
 export { enableSpanStackTraces, span } from "./StorageSpans.js";
+
+/**
+ * A statement compiled once: called, it executes on `executor` with `params` bound (inside
+ * `runQuery` callbacks); `bind` gives the compiled query without executing it (`runStatement`).
+ */
+export interface CompiledStatement<P> {
+  (executor: Kysely<any>, params: P): Promise<QueryResult<any>>;
+  readonly bind: (executor: Kysely<any>, params: P) => CompiledQuery;
+}
 
 /** A parameter slot in a query built once by {@link compiledOnce}. */
 class Slot {
@@ -30,9 +60,9 @@ class Slot {
  */
 export const compiledOnce = <P extends Record<string, unknown>>(
   build: (db: Kysely<any>, param: (key: keyof P & string) => any) => Compilable<unknown> | RawBuilder<unknown>,
-): ((executor: Kysely<any>, params: P) => Promise<QueryResult<any>>) => {
+): CompiledStatement<P> => {
   let compiled: CompiledQuery | undefined;
-  return (executor, params) => {
+  const bind = (executor: Kysely<any>, params: P): CompiledQuery => {
     if (compiled === undefined) {
       const query = build(executor, (key) => new Slot(key));
       // A raw statement compiles against an executor (it has no compile() of its own).
@@ -40,31 +70,34 @@ export const compiledOnce = <P extends Record<string, unknown>>(
     }
     const template = compiled;
     const parameters = template.parameters.map((value) => (value instanceof Slot ? params[value.key] : value));
-    return executor.executeQuery({ ...template, parameters });
+    return { ...template, parameters };
   };
+  return Object.assign((executor: Kysely<any>, params: P) => executor.executeQuery(bind(executor, params)), { bind });
 };
 
 /** IN lists of up to this many values get a statement compiled once per length (every order status, a cart's variants). */
 const compiledListLengths = 8;
 
 /**
- * A query with one IN list whose length varies per call (`build` gets the list, as slots): compiled
+ * A query with one IN list (`params.list`) whose length varies per call (`build` gets the list, as slots): compiled
  * once per length up to compiledListLengths, built per call with the values beyond it. Like
  * {@link compiledOnce}, made once per database handle.
  */
 export const compiledPerListLength = <P extends Record<string, unknown>>(
   build: (ex: Kysely<any>, p: (key: keyof P & string) => any, list: ReadonlyArray<unknown>) => Compilable<unknown>,
-) => {
+): CompiledStatement<P & { readonly list: ReadonlyArray<unknown> }> => {
   const byLength = Array.from({ length: compiledListLengths + 1 }, (_, n) =>
     compiledOnce<Record<string, unknown>>((ex, p) => build(ex, p, Array.from({ length: n }, (_, i) => p(`list${i}`)))),
   );
-  return (ex: Kysely<any>, params: P, list: ReadonlyArray<unknown>): Promise<QueryResult<any>> => {
+  const bind = (ex: Kysely<any>, params: P & { readonly list: ReadonlyArray<unknown> }): CompiledQuery => {
+    const { list } = params;
     const compiled = byLength[list.length];
-    if (compiled === undefined) return ex.executeQuery(build(ex, (key) => params[key], list));
+    if (compiled === undefined) return build(ex, (key) => params[key], list).compile();
     const values: Record<string, unknown> = { ...params };
     list.forEach((value, i) => (values[`list${i}`] = value));
-    return compiled(ex, values);
+    return compiled.bind(ex, values);
   };
+  return Object.assign((ex: Kysely<any>, params: P & { readonly list: ReadonlyArray<unknown> }) => ex.executeQuery(bind(ex, params)), { bind });
 };
 
 /** `{ column: param(column) }` for each of `columns`: the slots of a row in a {@link compiledOnce} query. */
@@ -76,9 +109,10 @@ export const slotsOf = (columns: ReadonlyArray<string>, param: (key: string) => 
  * record: the insert every repository makes of a whole record (`codec.toRow` gives each
  * column a value, null for an absent nullable field).
  */
-export const compiledInsert = <T>(table: string, codec: RowCodec<T>): ((executor: Kysely<any>, record: T) => Promise<QueryResult<any>>) => {
+export const compiledInsert = <T>(table: string, codec: RowCodec<T>): CompiledStatement<T> => {
   const insert = compiledOnce<Record<string, unknown>>((ex, p) => ex.insertInto(table).values(slotsOf(codec.columns, p)));
-  return (executor, record) => insert(executor, codec.toRow(record));
+  const bind = (executor: Kysely<any>, record: T) => insert.bind(executor, codec.toRow(record));
+  return Object.assign((executor: Kysely<any>, record: T) => executor.executeQuery(bind(executor, record)), { bind });
 };
 
 /** A database count or id (pg returns bigint columns as strings) as a JS number. */

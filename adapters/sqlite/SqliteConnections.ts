@@ -19,7 +19,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
-import type { ExclusiveConnection } from "../sql/SqlDatabase.js";
+import type { ExclusiveConnection, SqlDatabase } from "../sql/SqlDatabase.js";
 
 /** Prepared statements of one connection, least recently used first. */
 export class StatementCache {
@@ -246,6 +246,7 @@ export const sqliteDialects = (
   readonly writer: Dialect;
   readonly autocommit: Dialect;
   readonly exclusive: (executor: (held: Dialect) => Kysely<any>) => ExclusiveConnection;
+  readonly runNow: (executors: { readonly held: Kysely<any>; readonly autocommit: Kysely<any> }) => NonNullable<SqlDatabase["runNow"]>;
 } => {
   const capacity = connections.cacheSize ?? 500;
   const shared: Shared = {
@@ -267,5 +268,21 @@ export const sqliteDialects = (
       run: (sql) => void shared.writer.cache.prepare(sql).run(),
       give: () => shared.mutex.unlock(),
     }),
+    // What the held and the autocommit connections would do, without Kysely's promises: the held
+    // writer belongs to the open transaction; an autocommit SELECT reads on the read connection,
+    // another statement needs the write connection free now. Anything else goes through Kysely.
+    runNow:
+      ({ held, autocommit }) =>
+      (executor, query) => {
+        if (executor === held) return execute(shared.writer.cache, query);
+        if (executor !== autocommit) return undefined;
+        if (shared.reader !== undefined && SelectQueryNode.is(query.query)) return execute(shared.reader.cache, query);
+        if (!shared.mutex.tryLock()) return undefined;
+        try {
+          return execute(shared.writer.cache, query);
+        } finally {
+          shared.mutex.unlock();
+        }
+      },
   };
 };

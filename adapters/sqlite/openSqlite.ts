@@ -65,13 +65,15 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
   const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize });
   const db = new Kysely<any>({ dialect: dialects.writer });
   const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
+  const exclusive = dialects.exclusive((held) => new Kysely<any>({ dialect: held }));
   let closed = false;
   let watcher: WalWatcher | undefined;
   const database: SqlDatabase = {
     dialect: "sqlite",
     db,
     autocommit,
-    exclusive: dialects.exclusive((held) => new Kysely<any>({ dialect: held })),
+    exclusive,
+    runNow: dialects.runNow({ held: exclusive.executor, autocommit }),
     features: sqliteFeatures,
     // Commits wake in-process listeners; with watchOtherProcesses, other processes' commits too.
     workSignals: () => {

@@ -4,7 +4,7 @@ import { Cart, CartLine } from "../../../core/commerce/model/Cart.js";
 import type { CartsRepository } from "../../../ports/commerce/CartsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -45,18 +45,18 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
       .where("id", "=", p("cartId")),
   );
   return {
-    insertCart: (cart) => runQuery(db, (ex) => insertCart(ex, cart)).pipe(Effect.asVoid),
+    insertCart: (cart) => runStatement(db, insertCart, cart).pipe(Effect.asVoid),
     findCart: (id) =>
-      runQuery(db, (ex) => selectCart(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r)))),
+      runStatement(db, selectCart, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r)))),
     findCartByTokenHash: (tokenHash) =>
-      runQuery(db, (ex) => selectCartByTokenHash(ex, { tokenHash })).pipe(
+      runStatement(db, selectCartByTokenHash, { tokenHash }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r))),
       ),
-    putLine: (line) => runQuery(db, (ex) => upsertLine(ex, lines.toRow(line))).pipe(Effect.asVoid),
-    removeLine: (cartId, variantId) => runQuery(db, (ex) => deleteLine(ex, { cartId, variantId })).pipe(Effect.asVoid),
-    linesOf: (cartId) => runQuery(db, (ex) => selectLinesOfCart(ex, { cartId })).pipe(Effect.map(({ rows }) => rows.map(lines.fromRow))),
+    putLine: (line) => runStatement(db, upsertLine, lines.toRow(line)).pipe(Effect.asVoid),
+    removeLine: (cartId, variantId) => runStatement(db, deleteLine, { cartId, variantId }).pipe(Effect.asVoid),
+    linesOf: (cartId) => runStatement(db, selectLinesOfCart, { cartId }).pipe(Effect.map(({ rows }) => rows.map(lines.fromRow))),
     markCheckedOut: (cartId, now) =>
-      runQuery(db, (ex) => updateCheckedOutIfOpen(ex, { cartId, at: f.timeToDb(now) })).pipe(
+      runStatement(db, updateCheckedOutIfOpen, { cartId, at: f.timeToDb(now) }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
       ),
     deleteStale: (status, before, limit) =>
@@ -78,6 +78,6 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
         return toNumber(deleted.numDeletedRows);
       }).pipe(withSpan("CartsRepository.deleteStale")),
     touch: (cartId, now) =>
-      runQuery(db, (ex) => updateTouched(ex, { cartId, at: f.timeToDb(now) })).pipe(Effect.asVoid),
+      runStatement(db, updateTouched, { cartId, at: f.timeToDb(now) }).pipe(Effect.asVoid),
   };
 };

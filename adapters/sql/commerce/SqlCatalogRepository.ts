@@ -7,7 +7,7 @@ import { Variant } from "../../../core/commerce/model/Variant.js";
 import type { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -29,7 +29,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
   );
   const selectVariant = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_variants").selectAll().where("id", "=", p("id")));
   // One statement per count of ids (a cart's lines).
-  const selectVariants = compiledPerListLength<Record<string, never>>((ex, _p, ids) =>
+  const selectVariants = compiledPerListLength<Record<never, never>>((ex, _p, ids) =>
     ex.selectFrom("shop_variants").selectAll().where("id", "in", [...ids]),
   );
   const selectVariantsOfProduct = compiledOnce<{ productId: string }>((ex, p) =>
@@ -66,22 +66,22 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
       .where((eb) => eb.or([eb("usage_limit", "is", null), eb("usage_count", "<", eb.ref("usage_limit"))])),
   );
   return {
-    insertProduct: (product) => runQuery(db, (ex) => insertProduct(ex, product)).pipe(Effect.asVoid),
+    insertProduct: (product) => runStatement(db, insertProduct, product).pipe(Effect.asVoid),
     findProduct: (id) =>
-      runQuery(db, (ex) => selectProduct(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : products.fromRow(r)))),
+      runStatement(db, selectProduct, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : products.fromRow(r)))),
     insertVariant: (variant) =>
-      runQuery(db, (ex) => insertVariantIfNew(ex, variants.toRow(variant))).pipe(
+      runStatement(db, insertVariantIfNew, variants.toRow(variant)).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("CatalogRepository.insertVariant"),
       ),
     findVariant: (id) =>
-      runQuery(db, (ex) => selectVariant(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : variants.fromRow(r)))),
+      runStatement(db, selectVariant, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : variants.fromRow(r)))),
     findVariants: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : runQuery(db, (ex) => selectVariants(ex, {}, ids)).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
+        : runStatement(db, selectVariants, { list: ids }).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
     variantsOfProduct: (productId) =>
-      runQuery(db, (ex) => selectVariantsOfProduct(ex, { productId })).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
+      runStatement(db, selectVariantsOfProduct, { productId }).pipe(Effect.map(({ rows }) => rows.map(variants.fromRow))),
     variantsOfProducts: (productIds) =>
       productIds.length === 0
         ? Effect.succeed([])
@@ -89,16 +89,14 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
             Effect.map((rows) => rows.map(variants.fromRow)),
           ),
     updateVariant: (variant, expectedVersion) =>
-      runQuery(db, (ex) =>
-        updateVariantIfVersion(ex, {
+      runStatement(db, updateVariantIfVersion, {
           id: variant.id,
           status: variant.status,
           priceMinor: variant.priceMinor,
           version: variant.version,
           at: f.timeToDb(variant.updatedAt),
           expectedVersion,
-        }),
-      ).pipe(
+        }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("CatalogRepository.updateVariant"),
       ),
@@ -139,9 +137,9 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
           .execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>
-      runQuery(db, (ex) => insertPromotion(ex, promotion)).pipe(Effect.asVoid),
+      runStatement(db, insertPromotion, promotion).pipe(Effect.asVoid),
     promotionsFor: (storeId, codes) =>
-      runQuery(db, (ex) => selectPromotions(ex, { storeId }, codes)).pipe(Effect.map(({ rows }) => rows.map(promotions.fromRow))),
-    usePromotion: (id) => runQuery(db, (ex) => updatePromotionUse(ex, { id })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
+      runStatement(db, selectPromotions, { storeId, list: codes }).pipe(Effect.map(({ rows }) => rows.map(promotions.fromRow))),
+    usePromotion: (id) => runStatement(db, updatePromotionUse, { id }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
   };
 };

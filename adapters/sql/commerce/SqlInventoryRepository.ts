@@ -11,7 +11,7 @@ import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockL
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -25,7 +25,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
   const selectStock = compiledOnce<{ variantId: string; locationId: string }>((ex, p) =>
     ex.selectFrom("shop_inventory").selectAll().where("variant_id", "=", p("variantId")).where("location_id", "=", p("locationId")),
   );
-  const selectStockOfVariants = compiledPerListLength<Record<string, never>>((ex, _p, variantIds) =>
+  const selectStockOfVariants = compiledPerListLength<Record<never, never>>((ex, _p, variantIds) =>
     ex.selectFrom("shop_inventory").selectAll().where("variant_id", "in", [...variantIds]).orderBy("location_id"),
   );
   const insertStockIfAbsent = compiledOnce<Record<string, unknown>>((ex, p) =>
@@ -96,7 +96,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       .where("status", "in", [...from]),
   );
   const findStock: InventoryRepository["findStock"] = (variantId, locationId) =>
-    runQuery(db, (ex) => selectStock(ex, { variantId, locationId })).pipe(
+    runStatement(db, selectStock, { variantId, locationId }).pipe(
       Effect.map(({ rows: [r] }) => (r === undefined ? null : stock.fromRow(r))),
     );
   return {
@@ -104,46 +104,44 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
     stockOf: (variantIds) =>
       variantIds.length === 0
         ? Effect.succeed([])
-        : runQuery(db, (ex) => selectStockOfVariants(ex, {}, variantIds)).pipe(Effect.map(({ rows }) => rows.map(stock.fromRow))),
+        : runStatement(db, selectStockOfVariants, { list: variantIds }).pipe(Effect.map(({ rows }) => rows.map(stock.fromRow))),
     adjust: ({ storeId, variantId, locationId, delta, now }) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) =>
-          insertStockIfAbsent(ex, stock.toRow({ storeId, variantId, locationId, onHand: 0, reserved: 0, version: 1, updatedAt: now })),
-        );
-        const updated = yield* runQuery(db, (ex) => updateOnHand(ex, { variantId, locationId, storeId, delta, at: f.timeToDb(now) }));
+        yield* runStatement(db, insertStockIfAbsent, stock.toRow({ storeId, variantId, locationId, onHand: 0, reserved: 0, version: 1, updatedAt: now }));
+        const updated = yield* runStatement(db, updateOnHand, { variantId, locationId, storeId, delta, at: f.timeToDb(now) });
         if (toNumber(updated.numAffectedRows ?? 0) === 0) return null;
         return yield* findStock(variantId, locationId);
       }).pipe(withSpan("InventoryRepository.adjust")),
     insertAdjustment: (a) =>
-      runQuery(db, (ex) => insertAdjustment(ex, a)).pipe(Effect.asVoid),
+      runStatement(db, insertAdjustment, a).pipe(Effect.asVoid),
     reserve: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) => updateReservedIfAvailable(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(
+      runStatement(db, updateReservedIfAvailable, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("InventoryRepository.reserve"),
       ),
     unreserve: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) => updateUnreserve(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(Effect.asVoid),
+      runStatement(db, updateUnreserve, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
     consume: (variantId, locationId, quantity, now) =>
-      runQuery(db, (ex) => updateConsume(ex, { variantId, locationId, quantity, at: f.timeToDb(now) })).pipe(Effect.asVoid),
+      runStatement(db, updateConsume, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
     insertReservations: (made) =>
       made.length === 0
         ? Effect.void
         : runQuery(db, (ex) => ex.insertInto("shop_reservations").values(made.map((r) => reservations.toRow(r))).execute()).pipe(Effect.asVoid),
     findReservation: (id) =>
-      runQuery(db, (ex) => selectReservation(ex, { id })).pipe(
+      runStatement(db, selectReservation, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : reservations.fromRow(r))),
       ),
     reservationsOfOrder: (orderId) =>
-      runQuery(db, (ex) => selectReservationsOfOrder(ex, { orderId })).pipe(
+      runStatement(db, selectReservationsOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(reservations.fromRow)),
       ),
     transitionReservation: (id, from, to, now) =>
-      runQuery(db, (ex) => updateReservationStatus(ex, { id, to, at: f.timeToDb(now) }, from)).pipe(
+      runStatement(db, updateReservationStatus, { id, to, at: f.timeToDb(now), list: from }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("InventoryRepository.transitionReservation"),
       ),
     transitionReservationsOfOrder: (orderId, from, to, now) =>
-      runQuery(db, (ex) => updateReservationStatusOfOrder(ex, { orderId, to, at: f.timeToDb(now) }, from)).pipe(
+      runStatement(db, updateReservationStatusOfOrder, { orderId, to, at: f.timeToDb(now), list: from }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0)),
         withSpan("InventoryRepository.transitionReservationsOfOrder"),
       ),

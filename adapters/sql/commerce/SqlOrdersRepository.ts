@@ -15,7 +15,7 @@ import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -118,41 +118,39 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
   const insertShipment = compiledInsert("shop_shipments", shipments);
   const insertReturn = compiledInsert("shop_returns", returns);
   const findOrder: OrdersRepository["findOrder"] = (id) =>
-    runQuery(db, (ex) => selectOrder(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : orderFromRow(r))));
+    runStatement(db, selectOrder, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : orderFromRow(r))));
   return {
     claimCheckout: (request, payload) =>
       Effect.gen(function* () {
         const payloadHash = createHash("sha256").update(payload).digest("hex");
-        const inserted = yield* runQuery(db, (ex) => insertCheckoutRequest(ex, requests.toRow({ ...request, payloadHash })));
+        const inserted = yield* runStatement(db, insertCheckoutRequest, requests.toRow({ ...request, payloadHash }));
         if (toNumber(inserted.numAffectedRows ?? 0) > 0) return { claimed: true as const };
-        const { rows: [row] } = yield* runQuery(db, (ex) =>
-          selectCheckoutRequest(ex, { scope: request.scope, idempotencyKey: request.idempotencyKey }),
-        );
+        const { rows: [row] } = yield* runStatement(db, selectCheckoutRequest, { scope: request.scope, idempotencyKey: request.idempotencyKey });
         if (row === undefined) return yield* Effect.die(new Error("checkout request: neither inserted nor found"));
         const existing = requests.fromRow(row);
         return { claimed: false as const, existing, samePayload: existing.payloadHash === payloadHash };
       }).pipe(withSpan("OrdersRepository.claimCheckout")),
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) => insertOrder(ex, order));
+        yield* runStatement(db, insertOrder, order);
         if (orderLines.length > 0) {
           yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
         }
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
     linesOf: (orderId) =>
-      runQuery(db, (ex) => selectLinesOfOrder(ex, { orderId })).pipe(
+      runStatement(db, selectLinesOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(lines.fromRow)),
       ),
     transitionOrder: (id, from, to, now, change = {}) =>
       // RETURNING answers the order after the move in the same statement (no second read).
-      runQuery(db, (ex) =>
-        (change.paymentIntentRef === undefined ? updateOrderStatusOnly : updateOrderStatusAndIntent)(
-          ex,
-          { id, to, at: f.timeToDb(now), paymentIntentRef: change.paymentIntentRef },
-          from,
-        ),
-      ).pipe(
+      runStatement(db, change.paymentIntentRef === undefined ? updateOrderStatusOnly : updateOrderStatusAndIntent, {
+        id,
+        to,
+        at: f.timeToDb(now),
+        paymentIntentRef: change.paymentIntentRef,
+        list: from,
+      }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : orderFromRow(row))),
         withSpan("OrdersRepository.transitionOrder"),
       ),
@@ -163,25 +161,25 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
     declinedCheckoutsSince: (customerId, since, limit) =>
-      runQuery(db, (ex) => selectDeclinedCheckouts(ex, { customerId, since: f.timeToDb(since), limit })).pipe(
+      runStatement(db, selectDeclinedCheckouts, { customerId, since: f.timeToDb(since), limit }).pipe(
         Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.updated_at))),
       ),
     appendTimeline: (entry) =>
-      runQuery(db, (ex) => insertTimelineEntry(ex, entry)).pipe(Effect.asVoid),
+      runStatement(db, insertTimelineEntry, entry).pipe(Effect.asVoid),
     timelineOf: (orderId) =>
-      runQuery(db, (ex) => selectTimelineOfOrder(ex, { orderId })).pipe(
+      runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(timeline.fromRow)),
       ),
     insertPayment: (payment) =>
-      runQuery(db, (ex) => insertPayment(ex, payment)).pipe(Effect.asVoid),
+      runStatement(db, insertPayment, payment).pipe(Effect.asVoid),
     findPayment: (orderId) =>
-      runQuery(db, (ex) => selectPayment(ex, { orderId })).pipe(
+      runStatement(db, selectPayment, { orderId }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
     updatePayment: (payment) =>
-      runQuery(db, (ex) => updatePayment(ex, payments.toRow(payment))).pipe(Effect.asVoid),
+      runStatement(db, updatePayment, payments.toRow(payment)).pipe(Effect.asVoid),
     insertShipment: (shipment) =>
-      runQuery(db, (ex) => insertShipment(ex, shipment)).pipe(Effect.asVoid),
+      runStatement(db, insertShipment, shipment).pipe(Effect.asVoid),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
@@ -207,7 +205,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         const q = ex.selectFrom("shop_shipments").selectAll().where("status", "=", "dispatched");
         return (afterId === null ? q : q.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(shipments.fromRow))),
-    insertReturn: (ret) => runQuery(db, (ex) => insertReturn(ex, ret)).pipe(Effect.asVoid),
+    insertReturn: (ret) => runStatement(db, insertReturn, ret).pipe(Effect.asVoid),
     findReturn: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),
@@ -255,11 +253,11 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         return rows.length;
       }).pipe(withSpan("OrdersRepository.redactGuestOrders")),
     receiveEvent: (consumer, eventId, at) =>
-      runQuery(db, (ex) => insertEventReceipt(ex, { consumer, eventId, at: f.timeToDb(at) })).pipe(
+      runStatement(db, insertEventReceipt, { consumer, eventId, at: f.timeToDb(at) }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
       ),
     insertFulfillmentTask: (task) =>
-      runQuery(db, (ex) => insertFulfillmentTask(ex, tasks.toRow(task))).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
+      runStatement(db, insertFulfillmentTask, tasks.toRow(task)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     fulfillmentTasks: (storeId, status) =>
       runQuery(db, (ex) =>
         ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", status).orderBy("id").execute(),
@@ -269,7 +267,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.asVoid,
       ),
     lockOrder: (id) =>
-      runQuery(db, (ex) => selectOrderLocked(ex, { id })).pipe(Effect.asVoid),
+      runStatement(db, selectOrderLocked, { id }).pipe(Effect.asVoid),
     returnsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(returns.fromRow)),

@@ -6,7 +6,7 @@ import { Store } from "../../../core/commerce/model/Store.js";
 import type { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runStatement, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -36,21 +36,21 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   );
   return {
     insertStore: (store) =>
-      runQuery(db, (ex) => insertStore(ex, store)).pipe(
+      runStatement(db, insertStore, store).pipe(
         Effect.asVoid,
         withSpan("StoresRepository.insertStore"),
       ),
     findStore: (id) =>
-      runQuery(db, (ex) => selectStore(ex, { id })).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : stores.fromRow(r)))),
+      runStatement(db, selectStore, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : stores.fromRow(r)))),
     grantRole: (role) =>
-      runQuery(db, (ex) => insertRoleIfNew(ex, roles.toRow(role))).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
+      runStatement(db, insertRoleIfNew, roles.toRow(role)).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
     rolesOf: (storeId, userId) =>
-      runQuery(db, (ex) => selectRoles(ex, { storeId, userId })).pipe(
+      runStatement(db, selectRoles, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),
       ),
-    insertLocation: (location) => runQuery(db, (ex) => insertLocation(ex, location)).pipe(Effect.asVoid),
+    insertLocation: (location) => runStatement(db, insertLocation, location).pipe(Effect.asVoid),
     findLocation: (storeId, id) =>
-      runQuery(db, (ex) => selectLocation(ex, { storeId, id })).pipe(
+      runStatement(db, selectLocation, { storeId, id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : locations.fromRow(r))),
       ),
   };

@@ -4,7 +4,7 @@ import { ChatMessage } from "../../../core/delivery/model/ChatMessage.js";
 import type { ChatMessages } from "../../../ports/delivery/ChatMessages.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -15,7 +15,7 @@ export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
   // The whole record's insert, compiled once.
   const insertMessage = compiledInsert("dl_chat_messages", rows);
   return {
-    insert: (message) => runQuery(db, (ex) => insertMessage(ex, message)).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
+    insert: (message) => runStatement(db, insertMessage, message).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
     list: ({ deliveryId, afterId, limit }) =>
       runQuery(db, (ex) => {
         const query = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);

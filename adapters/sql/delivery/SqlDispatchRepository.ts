@@ -9,7 +9,7 @@ import type { DispatchRepository } from "../../../ports/delivery/DispatchReposit
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -94,7 +94,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       .where("expires_at", "<=", p("now")),
   );
   const findCourierByUser: DispatchRepository["findCourierByUser"] = (userId) =>
-    runQuery(db, (ex) => selectCourierByUser(ex, { userId })).pipe(
+    runStatement(db, selectCourierByUser, { userId }).pipe(
       Effect.map(({ rows: [row] }) => (row === undefined ? null : couriers.fromRow(row))),
     );
   const findDelivery: DispatchRepository["findDelivery"] = (id, options) =>
@@ -103,18 +103,18 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
     );
   const findDeliveryByOrder: DispatchRepository["findDeliveryByOrder"] = (orderId) =>
-    runQuery(db, (ex) => selectDeliveryByOrder(ex, { orderId })).pipe(
+    runStatement(db, selectDeliveryByOrder, { orderId }).pipe(
       Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
     );
   return {
     insertCourier: (courier) =>
       Effect.gen(function* () {
-        yield* runQuery(db, (ex) => insertCourierIfNew(ex, couriers.toRow(courier)));
+        yield* runStatement(db, insertCourierIfNew, couriers.toRow(courier));
         const stored = yield* findCourierByUser(courier.userId);
         return stored ?? courier;
       }).pipe(withSpan("DispatchRepository.insertCourier")),
     findCourier: (id) =>
-      runQuery(db, (ex) => selectCourier(ex, { id })).pipe(
+      runStatement(db, selectCourier, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : couriers.fromRow(row))),
       ),
     findCourierByUser,
@@ -128,7 +128,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(Effect.asVoid),
     setCourierLocation: (id, location) =>
-      runQuery(db, (ex) => updateCourierLocation(ex, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) })).pipe(Effect.asVoid),
+      runStatement(db, updateCourierLocation, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) }).pipe(Effect.asVoid),
     candidates: (deliveryId, near, limit) => {
       // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
       const k = Math.cos((near.lat * Math.PI) / 180) ** 2;
@@ -162,7 +162,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     },
     insertDelivery: (delivery) =>
       Effect.gen(function* () {
-        const inserted = yield* runQuery(db, (ex) => insertDeliveryIfNew(ex, deliveries.toRow(delivery)));
+        const inserted = yield* runStatement(db, insertDeliveryIfNew, deliveries.toRow(delivery));
         const created = toNumber(inserted.numAffectedRows ?? 0) === 1;
         const stored = yield* findDeliveryByOrder(delivery.orderId);
         return { delivery: stored ?? delivery, created };
@@ -186,24 +186,24 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         withSpan("DispatchRepository.deliveriesInRegion"),
       ),
     activeDeliveriesOf: (courierId) =>
-      runQuery(db, (ex) => selectActiveDeliveriesOf(ex, { courierId })).pipe(
+      runStatement(db, selectActiveDeliveriesOf, { courierId }).pipe(
         Effect.map(({ rows }) => rows.map((row) => deliveries.fromRow(row))),
         withSpan("DispatchRepository.activeDeliveriesOf"),
       ),
     assignCourier: (deliveryId, courierId, at) =>
-      runQuery(db, (ex) => assignIfPending(ex, { deliveryId, courierId, at: f.timeToDb(at) })).pipe(
+      runStatement(db, assignIfPending, { deliveryId, courierId, at: f.timeToDb(at) }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : deliveries.fromRow(row))),
         withSpan("DispatchRepository.assignCourier"),
       ),
     updateDelivery: (next, expectedVersion) =>
-      runQuery(db, (ex) => updateDeliveryIfVersion(ex, { ...deliveries.toRow(next), expected_version: expectedVersion })).pipe(
+      runStatement(db, updateDeliveryIfVersion, { ...deliveries.toRow(next), expected_version: expectedVersion }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("DispatchRepository.updateDelivery"),
       ),
     insertStatusChange: (change) =>
-      runQuery(db, (ex) => insertStatusChange(ex, change)).pipe(Effect.asVoid),
+      runStatement(db, insertStatusChange, change).pipe(Effect.asVoid),
     findStatusChange: (deliveryId, transitionId) =>
-      runQuery(db, (ex) => selectStatusChange(ex, { deliveryId, transitionId })).pipe(
+      runStatement(db, selectStatusChange, { deliveryId, transitionId }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : changes.fromRow(row))),
       ),
     statusHistory: (deliveryId) =>
@@ -213,7 +213,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     insertOffers: (list) =>
       list.length === 0 ? Effect.void : runQuery(db, (ex) => ex.insertInto("dl_courier_offers").values(list.map(offers.toRow)).execute()).pipe(Effect.asVoid),
     findOffer: (id) =>
-      runQuery(db, (ex) => selectOffer(ex, { id })).pipe(
+      runStatement(db, selectOffer, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : offers.fromRow(row))),
       ),
     offersOfDelivery: (deliveryId) =>
@@ -233,11 +233,11 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(Effect.map((rows) => rows.map(offers.fromRow))),
     decideOffer: (id, from, to, at) =>
-      runQuery(db, (ex) => decideOfferIfStatus(ex, { id, from, to, at: f.timeToDb(at) })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
+      runStatement(db, decideOfferIfStatus, { id, from, to, at: f.timeToDb(at) }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
     loseOtherOffers: (deliveryId, winnerOfferId, at) =>
-      runQuery(db, (ex) => loseOffersBut(ex, { deliveryId, winnerOfferId, at: f.timeToDb(at) })).pipe(Effect.map(({ rows }) => rows.map(offers.fromRow))),
+      runStatement(db, loseOffersBut, { deliveryId, winnerOfferId, at: f.timeToDb(at) }).pipe(Effect.map(({ rows }) => rows.map(offers.fromRow))),
     expireOffers: (deliveryId, now) =>
-      runQuery(db, (ex) => expireDueOffers(ex, { deliveryId, now: f.timeToDb(now) })).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0))),
+      runStatement(db, expireDueOffers, { deliveryId, now: f.timeToDb(now) }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0))),
   };
 };
 

@@ -12,7 +12,7 @@ import { CourierId } from "../../../core/delivery/model/Courier.js";
 import type { LocationSample } from "../../../core/delivery/model/LocationSample.js";
 import type { LocationSamples } from "../../../ports/delivery/LocationSamples.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -87,7 +87,7 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
         ),
       ),
     recordAccess: (access) =>
-      runQuery(db, (ex) => insertAccess(ex, { ...access, at: f.timeToDb(access.at) })).pipe(Effect.asVoid),
+      runStatement(db, insertAccess, { ...access, at: f.timeToDb(access.at) }).pipe(Effect.asVoid),
     deleteRecordedBefore: (cutoff) =>
       runQuery(db, (ex) => ex.deleteFrom("dl_location_samples").where("recorded_at", "<", f.timeToDb(cutoff)).executeTakeFirst()).pipe(
         Effect.map((r) => toNumber(r.numDeletedRows)),

@@ -8,7 +8,7 @@ import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -46,12 +46,12 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   );
   return {
     insertQuote: (quote) =>
-      runQuery(db, (ex) => insertQuote(ex, quote)).pipe(
+      runStatement(db, insertQuote, quote).pipe(
         Effect.asVoid,
         withSpan("OrdersRepository.insertQuote"),
       ),
     findQuote: (id) =>
-      runQuery(db, (ex) => selectQuote(ex, { id })).pipe(
+      runStatement(db, selectQuote, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : quotes.fromRow(row))),
       ),
     insertOrder: (order, orderLines, workflow) =>
@@ -64,15 +64,15 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         return "inserted" as const;
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder: (id) =>
-      runQuery(db, (ex) => selectOrder(ex, { id })).pipe(
+      runStatement(db, selectOrder, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : orders.fromRow(row))),
       ),
     findOrderByQuote: (quoteId) =>
-      runQuery(db, (ex) => selectOrderByQuote(ex, { quoteId })).pipe(
+      runStatement(db, selectOrderByQuote, { quoteId }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : orders.fromRow(row))),
       ),
     orderLines: (orderId) =>
-      runQuery(db, (ex) => selectLines(ex, { orderId })).pipe(
+      runStatement(db, selectLines, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(lines.fromRow)),
       ),
     findWorkflow: (orderId, options) =>
@@ -87,7 +87,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         return query.orderBy("order_id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(workflows.fromRow))),
     updateWorkflow: (next, expectedVersion) =>
-      runQuery(db, (ex) => updateWorkflowIfVersion(ex, { ...workflows.toRow(next), expected_version: expectedVersion })).pipe(
+      runStatement(db, updateWorkflowIfVersion, { ...workflows.toRow(next), expected_version: expectedVersion }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("OrdersRepository.updateWorkflow"),
       ),

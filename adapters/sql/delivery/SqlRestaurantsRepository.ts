@@ -10,7 +10,7 @@ import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsR
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -77,9 +77,9 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
     addStaff: (member) =>
-      runQuery(db, (ex) => insertStaffIfNew(ex, staff.toRow(member))).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
+      runStatement(db, insertStaffIfNew, staff.toRow(member)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
     isStaff: (restaurantId, userId) =>
-      runQuery(db, (ex) => selectStaff(ex, { restaurantId, userId })).pipe(Effect.map(({ rows: [row] }) => row !== undefined)),
+      runStatement(db, selectStaff, { restaurantId, userId }).pipe(Effect.map(({ rows: [row] }) => row !== undefined)),
     staffOf: (restaurantId, limit) =>
       runQuery(db, (ex) =>
         ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).orderBy("user_id").limit(limit).execute(),
@@ -104,7 +104,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
         return true;
       }).pipe(withSpan("RestaurantsRepository.publishMenu")),
     menuItems: (restaurantId, version) =>
-      runQuery(db, (ex) => selectMenuItems(ex, { restaurantId, version })).pipe(Effect.map(({ rows }) => rows.map((row) => views.fromRow(row)))),
+      runStatement(db, selectMenuItems, { restaurantId, version }).pipe(Effect.map(({ rows }) => rows.map((row) => views.fromRow(row)))),
     setAvailability: (a) =>
       runQuery(db, async (ex) => {
         const known = await ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", a.restaurantId).where("id", "=", a.itemId).limit(1).executeTakeFirst();

@@ -4,7 +4,7 @@ import { Substitution } from "../../../core/delivery/model/Substitution.js";
 import type { Substitutions } from "../../../ports/delivery/Substitutions.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -21,7 +21,7 @@ export const makeSqlSubstitutions = (db: SqlDatabase): Substitutions => {
   );
   return {
     insert: (substitution) =>
-      runQuery(db, (ex) => insertSubstitution(ex, rows.toRow(substitution))).pipe(
+      runStatement(db, insertSubstitution, rows.toRow(substitution)).pipe(
         Effect.map((result) => (toNumber(result.numAffectedRows ?? 0n) > 0 ? ("inserted" as const) : ("exists" as const))),
         withSpan("Substitutions.insert"),
       ),

@@ -4,7 +4,7 @@ import { AuditExport } from "../../../core/files/model/AuditExport.js";
 import type { AuditExportsRepository } from "../../../ports/files/AuditExportsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the audit exports repository over `db`. */
@@ -13,7 +13,7 @@ export const makeSqlAuditExportsRepository = (db: SqlDatabase): AuditExportsRepo
   // The whole record's insert, compiled once.
   const insertExport = compiledInsert("fs_audit_exports", exports);
   return {
-    insert: (audit) => Effect.asVoid(runQuery(db, (ex) => insertExport(ex, audit))),
+    insert: (audit) => Effect.asVoid(runStatement(db, insertExport, audit)),
     find: (workspaceId, id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_audit_exports").selectAll().where("workspace_id", "=", workspaceId).where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : exports.fromRow(row))),

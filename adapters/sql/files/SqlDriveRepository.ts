@@ -7,7 +7,7 @@ import type { DriveRepository } from "../../../ports/files/DriveRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
@@ -60,7 +60,7 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
     lock: (workspaceId) => select(workspaceId, true),
     adjust: (workspaceId, delta, at) =>
       Effect.asVoid(
-        runQuery(db, (ex) => adjustDrive(ex, { workspaceId, reserved: delta.reserved, used: delta.used, at: f.timeToDb(at) })),
+        runStatement(db, adjustDrive, { workspaceId, reserved: delta.reserved, used: delta.used, at: f.timeToDb(at) }),
       ),
     setQuota: (workspaceId, quotaBytes, at) =>
       runQuery(db, (ex) =>

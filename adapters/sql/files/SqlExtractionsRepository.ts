@@ -4,7 +4,7 @@ import { Extraction } from "../../../core/files/model/Extraction.js";
 import type { ExtractionsRepository } from "../../../ports/files/ExtractionsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the extractions repository over `db`. */
@@ -14,7 +14,7 @@ export const makeSqlExtractionsRepository = (db: SqlDatabase): ExtractionsReposi
   // The whole record's insert, compiled once.
   const insertExtraction = compiledInsert("fs_extractions", extractions);
   return {
-    insert: (extraction) => Effect.asVoid(runQuery(db, (ex) => insertExtraction(ex, extraction))),
+    insert: (extraction) => Effect.asVoid(runStatement(db, insertExtraction, extraction)),
     workspaceOf: (id) =>
       runQuery(db, (ex) => ex.selectFrom("fs_extractions").select("workspace_id").where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((row) => (row === undefined ? null : String(row.workspace_id))),

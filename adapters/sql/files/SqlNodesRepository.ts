@@ -15,7 +15,7 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
@@ -83,11 +83,11 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   );
   return {
     workspaceOf: (id) =>
-      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+      runStatement(db, selectWorkspaceOf, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => selectNode(ex, { workspaceId, id })).pipe(
+      runStatement(db, selectNode, { workspaceId, id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : nodes.fromRow(row))),
       ),
     insert: (node) => runWrite(db, (ex) => insertNode(ex, node).then(() => "written" as const), "name_taken" as const),
@@ -101,7 +101,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         "name_taken" as const,
       ),
     findActiveChild: (workspaceId, parentId, name) =>
-      runQuery(db, (ex) => selectActiveChild(ex, { workspaceId, parentId, name })).pipe(
+      runStatement(db, selectActiveChild, { workspaceId, parentId, name }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : nodes.fromRow(row))),
       ),
     ancestors: (workspaceId, id, maxDepth) =>
@@ -111,7 +111,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           SELECT n.* FROM chain c CROSS JOIN fs_nodes n WHERE n.id = c.id AND n.workspace_id = ${workspaceId} AND c.depth > 0 ORDER BY c.depth`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
     findWithAncestorsAndGrants: (workspaceId, id, userId, maxDepth) =>
-      runQuery(db, (ex) => selectWithAncestorsAndGrants(ex, { workspaceId, id, userId, maxDepth })).pipe(
+      runStatement(db, selectWithAncestorsAndGrants, { workspaceId, id, userId, maxDepth }).pipe(
         Effect.map(({ rows }) => {
           const [first, ...rest] = rows;
           if (first === undefined) return null;
@@ -200,7 +200,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           ).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
     putGrant: (entry) =>
       Effect.asVoid(
-        runQuery(db, (ex) => upsertGrant(ex, acl.toRow(entry))),
+        runStatement(db, upsertGrant, acl.toRow(entry)),
       ),
     removeGrant: (workspaceId, nodeId, userId) =>
       runQuery(db, (ex) =>

@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect";
 import type { WorkspaceDirectory } from "../../../ports/files/WorkspaceDirectory.js";
-import { compiledOnce, runQuery } from "../runQuery.js";
+import { compiledOnce, runStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the directory over the project module's membership table in `db`. */
@@ -17,7 +17,7 @@ export const makeSqlProjectsWorkspaceDirectory = (db: SqlDatabase): WorkspaceDir
   );
   return {
     standing: (workspaceId, userId) =>
-      runQuery(db, (ex) => selectRole(ex, { workspaceId, userId })).pipe(
+      runStatement(db, selectRole, { workspaceId, userId }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : row.role === "owner" ? "admin" : "member")),
       ),
   };

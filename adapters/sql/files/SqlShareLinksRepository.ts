@@ -5,7 +5,7 @@ import { ShareLink } from "../../../core/files/model/ShareLink.js";
 import type { ShareLinksRepository } from "../../../ports/files/ShareLinksRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 const hashOf = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
@@ -21,7 +21,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
       Effect.gen(function* () {
         const token = randomBytes(32).toString("base64url");
         const link: ShareLink = { ...fields, tokenHash: hashOf(token).toString("hex") };
-        yield* runQuery(db, (ex) => insertLink(ex, link));
+        yield* runStatement(db, insertLink, link);
         return { link, token };
       }),
     findByToken: (token) => {

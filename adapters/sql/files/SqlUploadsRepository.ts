@@ -4,7 +4,7 @@ import { UploadPart, UploadSession } from "../../../core/files/model/UploadSessi
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the uploads repository over `db`. */
@@ -48,21 +48,21 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
         }),
       ),
     workspaceOf: (id) =>
-      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+      runStatement(db, selectWorkspaceOf, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => selectSession(ex, { workspaceId, id })).pipe(
+      runStatement(db, selectSession, { workspaceId, id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : sessions.fromRow(row))),
       ),
     parts: (workspaceId, sessionId) =>
-      runQuery(db, (ex) => selectParts(ex, { workspaceId, sessionId })).pipe(Effect.map(({ rows }) => rows.map(parts.fromRow))),
+      runStatement(db, selectParts, { workspaceId, sessionId }).pipe(Effect.map(({ rows }) => rows.map(parts.fromRow))),
     recordPart: (req) =>
-      runQuery(db, (ex) => updatePartEtag(ex, req)).pipe(
+      runStatement(db, updatePartEtag, req).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) > 0),
       ),
     settle: (req) =>
-      runQuery(db, (ex) => settleIfOpen(ex, { workspaceId: req.workspaceId, id: req.id, to: req.to, versionId: req.versionId, at: f.timeToDb(req.at) })).pipe(
+      runStatement(db, settleIfOpen, { workspaceId: req.workspaceId, id: req.id, to: req.to, versionId: req.versionId, at: f.timeToDb(req.at) }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : toNumber(row.size_bytes))),
       ),
   };

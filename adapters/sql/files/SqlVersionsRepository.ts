@@ -4,7 +4,7 @@ import { FileVersion } from "../../../core/files/model/FileVersion.js";
 import type { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the versions repository over `db`. */
@@ -36,17 +36,17 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
   );
   const setCurrent = compiledOnce<{ id: string }>((ex, p) => ex.updateTable("fs_file_versions").set({ is_current: bool(true) }).where("id", "=", p("id")));
   return {
-    insert: (version) => Effect.asVoid(runQuery(db, (ex) => insertVersion(ex, version))),
+    insert: (version) => Effect.asVoid(runStatement(db, insertVersion, version)),
     workspaceOf: (id) =>
-      runQuery(db, (ex) => selectWorkspaceOf(ex, { id })).pipe(
+      runStatement(db, selectWorkspaceOf, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
       ),
     find: (workspaceId, id) =>
-      runQuery(db, (ex) => selectVersion(ex, { workspaceId, id })).pipe(
+      runStatement(db, selectVersion, { workspaceId, id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : versions.fromRow(row))),
       ),
     nextNumber: (workspaceId, nodeId) =>
-      runQuery(db, (ex) => selectLastNumber(ex, { workspaceId, nodeId })).pipe(
+      runStatement(db, selectLastNumber, { workspaceId, nodeId }).pipe(
         Effect.map(({ rows: [row] }) => (row?.last === null || row?.last === undefined ? 1 : toNumber(row.last) + 1)),
       ),
     transition: (req) =>

@@ -10,7 +10,7 @@ import { ApiKey } from "../../../core/payments/model/ApiKey.js";
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -71,8 +71,7 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
     issue: ({ keyId, merchantId, scopes, now, expiresAt }) =>
       Effect.gen(function* () {
         const secret = apiKeyPrefix + randomBytes(32).toString("base64url");
-        yield* runQuery(db, (ex) =>
-          insertKey(ex, {
+        yield* runStatement(db, insertKey, {
             id: keyId,
             merchant_id: merchantId,
             key_prefix: secret.slice(0, lookupLength),
@@ -80,14 +79,13 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
             scopes: f.jsonToDb(scopes),
             created_at: f.timeToDb(now),
             expires_at: expiresAt === undefined ? null : f.timeToDb(expiresAt),
-          }),
-        );
+          });
         return { keyId, secret };
       }).pipe(withSpan("ApiKeys.issue")),
     verify: (secret, now) =>
       Effect.gen(function* () {
         if (!looksLikeApiKey(secret)) return null;
-        const { rows } = yield* runQuery(db, (ex) => selectLiveByPrefix(ex, { keyPrefix: secret.slice(0, lookupLength) }));
+        const { rows } = yield* runStatement(db, selectLiveByPrefix, { keyPrefix: secret.slice(0, lookupLength) });
         const hash = hashOf(secret);
         for (const row of rows) {
           const live = row.expires_at === null || f.timeFromDb(row.expires_at).getTime() > now.getTime();

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery } from "../runQuery.js";
+import { compiledOnce, runStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -29,13 +29,11 @@ export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
     issue: ({ intentId, merchantId, now }) =>
       Effect.gen(function* () {
         const secret = `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
-        yield* runQuery(db, (ex) =>
-          insertSecret(ex, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) }),
-        );
+        yield* runStatement(db, insertSecret, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) });
         return secret;
       }).pipe(withSpan("ClientSecrets.issue")),
     verify: (intentId, secret) =>
-      runQuery(db, (ex) => selectSecretHash(ex, { intentId })).pipe(
+      runStatement(db, selectSecretHash, { intentId }).pipe(
         Effect.map(({ rows: [row] }) => {
           if (row === undefined) return false;
           const stored = Buffer.from(String(row.secret_hash), "hex");

@@ -9,7 +9,7 @@ import { Dispute } from "../../../core/payments/model/Dispute.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledOnce, runQuery, slotsOf } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { MerchantId, PaymentIntentId } from "../../../core/payments/model/Ids.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -48,13 +48,13 @@ export const makeSqlDisputes = (db: SqlDatabase): Disputes => {
   );
   return {
     intentOfProviderPayment: (providerPaymentId) =>
-      runQuery(db, (ex) => selectIntentOfProviderPayment(ex, { providerPaymentId })).pipe(
+      runStatement(db, selectIntentOfProviderPayment, { providerPaymentId }).pipe(
         Effect.map(({ rows: [r] }) =>
           r === undefined ? null : { merchantId: MerchantId.make(String(r.merchant_id)), intentId: PaymentIntentId.make(String(r.id)) },
         ),
       ),
     apply: (d) =>
-      runQuery(db, (ex) => upsertIfNewer(ex, disputes.toRow(d))).pipe(
+      runStatement(db, upsertIfNewer, disputes.toRow(d)).pipe(
         Effect.map(({ rows }) => rows.length === 1),
         withSpan("Disputes.apply"),
       ),

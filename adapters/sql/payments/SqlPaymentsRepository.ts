@@ -10,7 +10,7 @@ import { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
 import { Refund } from "../../../core/payments/model/Refund.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { makeTransactions } from "../Transactions.js";
@@ -107,13 +107,13 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
   const insertAudit = compiledInsert("payment_audit_log", audits);
   return {
     insertMerchant: (m) =>
-      runQuery(db, (ex) => insertMerchant(ex, m)).pipe(Effect.asVoid, withSpan("PaymentsRepository.insertMerchant")),
+      runStatement(db, insertMerchant, m).pipe(Effect.asVoid, withSpan("PaymentsRepository.insertMerchant")),
     findMerchant: (id) =>
-      runQuery(db, (ex) => selectMerchant(ex, { id })).pipe(
+      runStatement(db, selectMerchant, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : merchants.fromRow(r))),
       ),
     insertIntent: (intent) =>
-      runQuery(db, (ex) => insertIntent(ex, intent)).pipe(
+      runStatement(db, insertIntent, intent).pipe(
         Effect.asVoid,
         withSpan("PaymentsRepository.insertIntent"),
       ),
@@ -123,38 +123,34 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         withSpan("PaymentsRepository.findIntent"),
       ),
     updateIntent: (intent, expectedVersion) =>
-      runQuery(db, (ex) => updateIntentIfVersion(ex, { ...intents.toRow(intent), expected_version: expectedVersion })).pipe(
+      runStatement(db, updateIntentIfVersion, { ...intents.toRow(intent), expected_version: expectedVersion }).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("PaymentsRepository.updateIntent"),
       ),
     insertAttempt: (attempt) =>
-      runQuery(db, (ex) => insertAttempt(ex, attempt)).pipe(Effect.asVoid),
+      runStatement(db, insertAttempt, attempt).pipe(Effect.asVoid),
     findAttempt: (intentId, number) =>
-      runQuery(db, (ex) => selectAttempt(ex, { intentId, number })).pipe(
+      runStatement(db, selectAttempt, { intentId, number }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
       ),
     updateAttempt: (attempt) =>
-      runQuery(db, (ex) =>
-        updateAttempt(ex, {
+      runStatement(db, updateAttempt, {
           id: attempt.id,
           status: attempt.status,
           providerPaymentId: attempt.providerPaymentId,
           declineCode: attempt.declineCode,
           updatedAt: f.timeToDb(attempt.updatedAt),
-        }),
-      ).pipe(Effect.asVoid),
+        }).pipe(Effect.asVoid),
     insertRefund: (refund) =>
-      runQuery(db, (ex) => insertRefund(ex, refund)).pipe(Effect.asVoid),
+      runStatement(db, insertRefund, refund).pipe(Effect.asVoid),
     findRefund: (id, options) =>
       runQuery(db, (ex) => (options?.forUpdate === true ? selectRefundForUpdate : selectRefund)(ex, { id })).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
     updateRefund: (refund) =>
-      runQuery(db, (ex) =>
-        updateRefund(ex, { id: refund.id, status: refund.status, failureReason: refund.failureReason, updatedAt: f.timeToDb(refund.updatedAt) }),
-      ).pipe(Effect.asVoid),
+      runStatement(db, updateRefund, { id: refund.id, status: refund.status, failureReason: refund.failureReason, updatedAt: f.timeToDb(refund.updatedAt) }).pipe(Effect.asVoid),
     committedRefundsMinor: (intentId) =>
-      runQuery(db, (ex) => sumCommittedRefunds(ex, { intentId })).pipe(Effect.map(({ rows: [r] }) => toNumber(r.total))),
+      runStatement(db, sumCommittedRefunds, { intentId }).pipe(Effect.map(({ rows: [r] }) => toNumber(r.total))),
     postLedger: ({ id, entryIds, merchantId, transaction, createdAt }) =>
       Effect.gen(function* () {
         // Checked before anything is written, so a refused posting leaves no row behind.
@@ -163,9 +159,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         }
         // ON CONFLICT DO NOTHING keeps a Postgres transaction usable after a duplicate source.
         const at = f.timeToDb(createdAt);
-        const { rows: inserted } = yield* runQuery(db, (ex) =>
-          insertLedgerTransaction(ex, { id, source: transaction.source, merchantId, reverses: transaction.reverses ?? null, createdAt: at }),
-        );
+        const { rows: inserted } = yield* runStatement(db, insertLedgerTransaction, { id, source: transaction.source, merchantId, reverses: transaction.reverses ?? null, createdAt: at });
         if (inserted.length === 0) {
           return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
         }
@@ -209,6 +203,6 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         return query.orderBy("e.id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => balanceEntries.fromRow(r)))),
     appendAudit: (record) =>
-      runQuery(db, (ex) => insertAudit(ex, record)).pipe(Effect.asVoid),
+      runStatement(db, insertAudit, record).pipe(Effect.asVoid),
   };
 };

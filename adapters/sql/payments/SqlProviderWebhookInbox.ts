@@ -5,7 +5,7 @@ import { StoredProviderEvent } from "../../../core/payments/model/ProviderEvent.
 import { Refund } from "../../../core/payments/model/Refund.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, slotsOf } from "../runQuery.js";
+import { compiledOnce, runStatement, slotsOf } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -35,7 +35,7 @@ export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbo
   );
   return {
     find: (providerEventId) =>
-      runQuery(db, (ex) => selectEvent(ex, { providerEventId })).pipe(
+      runStatement(db, selectEvent, { providerEventId }).pipe(
         // Rows written before occurred_at and outcome existed read as received then, with no outcome text.
         Effect.map(({ rows: [r] }) =>
           r === undefined ? null : events.fromRow({ ...r, occurred_at: r.occurred_at ?? r.received_at, outcome: r.outcome ?? "" }),
@@ -44,16 +44,16 @@ export const makeSqlProviderWebhookInbox = (db: SqlDatabase): ProviderEventsInbo
       ),
     insert: (e) =>
       // DO NOTHING: a concurrent duplicate waits for the winner on the UNIQUE index, then inserts nothing.
-      runQuery(db, (ex) => insertEventIfNew(ex, { ...events.toRow(e), processed_at: f.timeToDb(e.receivedAt) })).pipe(
+      runStatement(db, insertEventIfNew, { ...events.toRow(e), processed_at: f.timeToDb(e.receivedAt) }).pipe(
         Effect.map(({ rows }) => rows.length > 0),
         withSpan("ProviderEventsInbox.insert"),
       ),
     findAttemptByReference: (reference) =>
-      runQuery(db, (ex) => selectAttemptByReference(ex, { reference })).pipe(
+      runStatement(db, selectAttemptByReference, { reference }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
       ),
     findRefundByReference: (reference) =>
-      runQuery(db, (ex) => selectRefundByReference(ex, { reference })).pipe(
+      runStatement(db, selectRefundByReference, { reference }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
   };

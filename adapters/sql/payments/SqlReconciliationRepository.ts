@@ -16,7 +16,7 @@ import {
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { MerchantId } from "../../../core/payments/model/Ids.js";
@@ -76,7 +76,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
   });
   return {
     insertException: (e) =>
-      runQuery(db, (ex) => insertExceptionIfNew(ex, exceptions.toRow({ ...e, resolution: null, resolvedAt: null }))).pipe(
+      runStatement(db, insertExceptionIfNew, exceptions.toRow({ ...e, resolution: null, resolvedAt: null })).pipe(
         Effect.map(({ rows }) => rows.length > 0),
         withSpan("ReconciliationRepository.insertException"),
       ),
@@ -99,7 +99,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         withSpan("ReconciliationRepository.openExceptionSummary"),
       ),
     recordExceptionReport: (report) =>
-      runQuery(db, (ex) => insertReportIfNew(ex, reports.toRow(report))).pipe(
+      runStatement(db, insertReportIfNew, reports.toRow(report)).pipe(
         Effect.map(({ rows }) => rows.length > 0),
         withSpan("ReconciliationRepository.recordExceptionReport"),
       ),
@@ -130,7 +130,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         return query.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => exceptions.fromRow(r)))),
     appendOutcome: (o) =>
-      runQuery(db, (ex) => insertOutcome(ex, o)).pipe(Effect.asVoid),
+      runStatement(db, insertOutcome, o).pipe(Effect.asVoid),
     listOutcomes: (exceptionId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("payment_reconciliation_outcomes").selectAll().where("exception_id", "=", exceptionId).orderBy("id").execute(),

@@ -13,7 +13,7 @@ import { WebhookEndpoint } from "../../../core/payments/model/WebhookEndpoint.js
 import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -84,15 +84,15 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
     create: (e) =>
       Effect.gen(function* () {
         const secret = `whsec_${randomBytes(32).toString("base64url")}`;
-        yield* runQuery(db, (ex) => insertEndpoint(ex, { ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret }));
+        yield* runStatement(db, insertEndpoint, { ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret });
         return { secret };
       }).pipe(withSpan("WebhookEndpoints.create")),
     list: (merchantId) =>
-      runQuery(db, (ex) => selectLiveEndpointsNewestFirst(ex, { merchantId })).pipe(
+      runStatement(db, selectLiveEndpointsNewestFirst, { merchantId }).pipe(
         Effect.map(({ rows }) => rows.map((r) => endpoints.fromRow(r))),
       ),
     find: (id) =>
-      runQuery(db, (ex) => selectEndpoint(ex, { id })).pipe(
+      runStatement(db, selectEndpoint, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : endpoints.fromRow(r))),
       ),
     markDeleted: (id, at) =>
@@ -105,28 +105,26 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
     subscribed: (merchantId, eventType) =>
-      runQuery(db, (ex) => selectSubscribableEndpoints(ex, { merchantId })).pipe(
+      runStatement(db, selectSubscribableEndpoints, { merchantId }).pipe(
         // The subscription filter is a short JSON list; reading it here keeps one query for both dialects.
         Effect.map(({ rows }) =>
           rows.map((r) => endpoints.fromRow(r)).filter((e) => e.events === null || (e.events as ReadonlyArray<string>).includes(eventType)),
         ),
       ),
     signingEndpoint: (id) =>
-      runQuery(db, (ex) => selectSigningEndpoint(ex, { id })).pipe(
+      runStatement(db, selectSigningEndpoint, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : { endpoint: endpoints.fromRow(r), signingSecret: String(r.signing_secret) })),
       ),
     insertDelivery: (d) =>
-      runQuery(db, (ex) => insertDeliveryIfNew(ex, deliveries.toRow(d))).pipe(Effect.map(({ rows }) => rows.length === 1)),
+      runStatement(db, insertDeliveryIfNew, deliveries.toRow(d)).pipe(Effect.map(({ rows }) => rows.length === 1)),
     findDelivery: (id, options) =>
       runQuery(db, (ex) => (options?.forUpdate === true ? selectDeliveryForUpdate : selectDelivery)(ex, { id })).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : deliveries.fromRow(r))),
       ),
     updateDelivery: (d) =>
-      runQuery(db, (ex) =>
-        updateDeliveryState(ex, { id: d.id, status: d.status, attempts: d.attempts, lastError: d.lastError, updatedAt: f.timeToDb(d.updatedAt) }),
-      ).pipe(Effect.asVoid),
+      runStatement(db, updateDeliveryState, { id: d.id, status: d.status, attempts: d.attempts, lastError: d.lastError, updatedAt: f.timeToDb(d.updatedAt) }).pipe(Effect.asVoid),
     appendAttempt: (a) =>
-      runQuery(db, (ex) => insertDeliveryAttempt(ex, a)).pipe(Effect.asVoid),
+      runStatement(db, insertDeliveryAttempt, a).pipe(Effect.asVoid),
     listDeliveries: ({ endpointId, before, limit }) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) => {
@@ -171,7 +169,7 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
         withSpan("WebhookEndpoints.listDeadDeliveries"),
       ),
     insertReplayRequest: (r) =>
-      runQuery(db, (ex) => insertOpenReplayRequest(ex, requests.toRow({ ...r, approvedBy: null, approvalReason: null, approvedAt: null }))).pipe(
+      runStatement(db, insertOpenReplayRequest, requests.toRow({ ...r, approvedBy: null, approvalReason: null, approvedAt: null })).pipe(
         Effect.map(({ rows }) => rows.length === 1),
       ),
     findReplayRequest: (id, options) =>

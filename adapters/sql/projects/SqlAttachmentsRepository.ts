@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import type { AttachmentsRepository } from "../../../ports/projects/AttachmentsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -16,7 +16,7 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
   const insertAttachmentRow = compiledInsert("pm_attachments", attachments);
   return {
     insertAttachment: (a) =>
-      runQuery(db, (ex) => insertAttachmentRow(ex, a)).pipe(Effect.asVoid, withSpan("AttachmentsRepository.insertAttachment")),
+      runStatement(db, insertAttachmentRow, a).pipe(Effect.asVoid, withSpan("AttachmentsRepository.insertAttachment")),
     findAttachment: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_attachments").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : attachments.fromRow(r))),

@@ -11,7 +11,7 @@ import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, runQuery } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import { rowCodec, type Row } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
@@ -32,7 +32,7 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
         }).pipe(Effect.map((rows) => rows.map(map)));
   return {
     insertExport: (e) =>
-      runQuery(db, (ex) => insertExportRow(ex, e)).pipe(Effect.asVoid),
+      runStatement(db, insertExportRow, e).pipe(Effect.asVoid),
     findExport: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_exports").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : exports.fromRow(r))),

@@ -5,7 +5,7 @@ import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
@@ -30,13 +30,13 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
     ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertProject: (p) =>
-      runQuery(db, (ex) => insertProjectRow(ex, p)).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
+      runStatement(db, insertProjectRow, p).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
     findProject: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_projects").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
       ),
     findProjectWithRoles: (projectId, userId) =>
-      runQuery(db, (ex) => selectProjectWithRoles(ex, { projectId, userId })).pipe(
+      runStatement(db, selectProjectWithRoles, { projectId, userId }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : { project: projects.fromRow(r), ...readRoles(r) })),
       ),
     upsertMember: (m) =>
@@ -93,6 +93,6 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
             Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id)))),
           ),
     appendAudit: (a) =>
-      runQuery(db, (ex) => insertAuditRow(ex, a)).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
+      runStatement(db, insertAuditRow, a).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
   };
 };

@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, runQuery, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -120,7 +120,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const insertTask = compiledInsert("pm_tasks", tasks);
   return {
     insertTask: (task) =>
-      runQuery(db, (ex) => insertTask(ex, task)).pipe(
+      runStatement(db, insertTask, task).pipe(
         Effect.asVoid,
         withSpan("TasksRepository.insertTask"),
       ),
@@ -130,14 +130,14 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         withSpan("TasksRepository.findTask"),
       ),
     findTaskWithRoles: (taskId, userId) =>
-      runQuery(db, (ex) => selectTaskWithRoles(ex, { taskId, userId })).pipe(
+      runStatement(db, selectTaskWithRoles, { taskId, userId }).pipe(
         Effect.map(({ rows: [r] }) =>
           r === undefined ? null : { task: tasks.fromRow(r), project: projects.fromPrefixedRow(r, projectPrefix), ...readRoles(r) },
         ),
         withSpan("TasksRepository.findTaskWithRoles"),
       ),
     updateTask: (task, expectedVersion) =>
-      runQuery(db, (ex) => conditionalUpdate(ex, { ...tasks.toRow(task), expected_version: expectedVersion })).pipe(
+      runStatement(db, conditionalUpdate, { ...tasks.toRow(task), expected_version: expectedVersion }).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("TasksRepository.updateTask"),
       ),
@@ -164,7 +164,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         withSpan("TasksRepository.listTasks"),
       ),
-    appendEvent: (e) => runQuery(db, (ex) => insertEvent(ex, e)).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
+    appendEvent: (e) => runStatement(db, insertEvent, e).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, async (ex) => {
         const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));

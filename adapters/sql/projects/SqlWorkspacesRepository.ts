@@ -4,7 +4,7 @@ import { Workspace } from "../../../core/projects/model/Workspace.js";
 import { WorkspaceMember } from "../../../core/projects/model/WorkspaceMember.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, runQuery, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { WorkspaceId } from "../../../core/projects/model/Ids.js";
@@ -22,7 +22,7 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
     ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertWorkspace: (w) =>
-      runQuery(db, (ex) => insertWorkspaceRow(ex, w)).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
+      runStatement(db, insertWorkspaceRow, w).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
     findWorkspace: (id) =>
       runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
