@@ -3,15 +3,16 @@
  * LRU cache and answers SELECTs outside a transaction from a separate WAL read connection;
  * Postgres runs parameterized queries as named prepared statements.
  */
-import { Deferred, Effect } from "effect";
+import { Cause, Deferred, Effect, Exit, Option } from "effect";
 import type BetterSqlite3 from "better-sqlite3";
 import t from "tap";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
-import { runQuery } from "../../adapters/sql/runQuery.js";
+import { compiledOnce, runQuery, runStatement } from "../../adapters/sql/runQuery.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { StatementCache } from "../../adapters/sqlite/SqliteConnections.js";
-import { createTestPostgresDatabase, createTestSqliteFile } from "../support/databases.js";
+import { createTestPostgresDatabase, createTestSqliteFile, forEachDialect } from "../support/databases.js";
 
 /** A stand-in better-sqlite3 database that counts prepares. */
 const countingDatabase = () => {
@@ -135,3 +136,80 @@ t.test("on Postgres a named prepared statement that fails rejects with the datab
   const rows = await db.db.selectFrom("things").select("id").orderBy("id").execute();
   t.same(rows, [{ id: 1 }, { id: 2 }], "the same statement runs again on the one connection");
 });
+
+/** A table of ids and the compiled statements the tests below run on it. */
+const thingsOf = async (db: SqlDatabase) => {
+  await db.db.schema.createTable("things").addColumn("id", "integer", (c) => c.primaryKey()).execute();
+  const insert = compiledOnce<{ id: number }>((ex, p) => ex.insertInto("things").values({ id: p("id") }));
+  const ids = compiledOnce<Record<never, never>>((ex) => ex.selectFrom("things").select("id").orderBy("id"));
+  const idsNow = () => Effect.map(runStatement(db, ids, {}), ({ rows }) => rows.map((row) => Number(row.id)));
+  return { insert, idsNow };
+};
+
+t.test("a compiled statement runs in the open transaction and rolls back with it", (t) =>
+  forEachDialect(t, "runStatement in a transaction", async (t, db) => {
+    const { insert, idsNow } = await thingsOf(db);
+    const tx = makeTransactions(db);
+    const failed = await Effect.runPromiseExit(
+      tx.run(
+        Effect.gen(function* () {
+          yield* runStatement(db, insert, { id: 1 });
+          t.same(yield* idsNow(), [1], "the transaction reads its own write");
+          return yield* Effect.fail("undo");
+        }),
+      ),
+    );
+    t.equal(Exit.isFailure(failed), true);
+    t.same(await Effect.runPromise(idsNow()), [], "the write rolled back with the transaction");
+    await Effect.runPromise(tx.run(runStatement(db, insert, { id: 2 })));
+    t.same(await Effect.runPromise(idsNow()), [2], "a committed write stays");
+  }, []),
+);
+
+t.test("a compiled write outside a transaction waits for the open one and is not part of it", (t) =>
+  forEachDialect(t, "runStatement beside a transaction", async (t, db) => {
+    const { insert, idsNow } = await thingsOf(db);
+    const tx = makeTransactions(db);
+    const program = Effect.gen(function* () {
+      const inserted = yield* Deferred.make<void>();
+      const release = yield* Deferred.make<void>();
+      const transaction = yield* Effect.fork(
+        Effect.exit(
+          tx.run(
+            Effect.gen(function* () {
+              yield* runStatement(db, insert, { id: 1 });
+              yield* Deferred.succeed(inserted, undefined);
+              yield* Deferred.await(release);
+              return yield* Effect.fail("undo");
+            }),
+          ),
+        ),
+      );
+      yield* Deferred.await(inserted);
+      // Issued while the transaction holds its connection (SQLite: the one write connection).
+      const outside = yield* Effect.fork(runStatement(db, insert, { id: 3 }));
+      yield* Effect.sleep("50 millis");
+      yield* Deferred.succeed(release, undefined);
+      yield* transaction.await;
+      yield* outside.await;
+      return yield* idsNow();
+    });
+    t.same(await Effect.runPromise(program), [3], "the transaction's write rolled back, the write beside it stayed");
+  }, []),
+);
+
+t.test("a compiled statement's database error is a defect carrying the driver's error", (t) =>
+  forEachDialect(t, "runStatement error", async (t, db) => {
+    const { insert } = await thingsOf(db);
+    const tx = makeTransactions(db);
+    await Effect.runPromise(runStatement(db, insert, { id: 1 }));
+    for (const [where, effect] of [
+      ["outside a transaction", runStatement(db, insert, { id: 1 })],
+      ["inside a transaction", tx.run(runStatement(db, insert, { id: 1 }))],
+    ] as const) {
+      const exit = await Effect.runPromiseExit(effect);
+      const defect = Exit.isFailure(exit) ? Cause.dieOption(exit.cause) : Option.none();
+      t.match(Option.getOrUndefined(defect), { message: /UNIQUE|unique|duplicate/ }, `a duplicate key ${where} dies with the database's error`);
+    }
+  }, []),
+);
