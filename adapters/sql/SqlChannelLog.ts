@@ -21,6 +21,13 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
       .onConflict((oc) => oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", 1) })))
       .returning("last_offset"),
   );
+  const bumpHeadBy = compiledOnce<{ channel: string; count: number }>((ex, p) =>
+    ex
+      .insertInto("channel_heads")
+      .values({ channel: p("channel"), last_offset: p("count") })
+      .onConflict((oc) => oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", p("count")) })))
+      .returning("last_offset"),
+  );
   const insertMessage = compiledOnce<{ channel: string; offset: number; event: unknown; at: unknown }>((ex, p) =>
     ex.insertInto("channel_messages").values({ channel: p("channel"), offset: p("offset"), event: p("event"), created_at: p("at") }),
   );
@@ -60,12 +67,9 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
             tx.run(
               runQuery(db, async (ex) => {
                 const count = events.length;
-                const head = await ex
-                  .insertInto("channel_heads")
-                  .values({ channel, last_offset: count })
-                  .onConflict((oc) => oc.column("channel").doUpdateSet((eb) => ({ last_offset: eb("channel_heads.last_offset", "+", count) })))
-                  .returning("last_offset")
-                  .executeTakeFirst();
+                const {
+                  rows: [head],
+                } = await bumpHeadBy(ex, { channel, count });
                 if (head === undefined) throw new Error(`ChannelLog.appendMany: no head returned for ${channel}`);
                 // The head row stays locked until commit, so these offsets are this transaction's alone.
                 const first = toNumber(head.last_offset) - count + 1;

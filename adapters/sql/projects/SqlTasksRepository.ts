@@ -118,6 +118,11 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   );
   const insertEvent = compiledInsert("pm_task_events", events);
   const insertTask = compiledInsert("pm_tasks", tasks);
+  const selectTask = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", p("id")));
+  // Every task creation reads its project's last rank.
+  const selectLastRank = compiledOnce<{ projectId: string }>((ex, p) =>
+    ex.selectFrom("pm_tasks").select("rank").where("project_id", "=", p("projectId")).orderBy("rank", "desc").limit(1),
+  );
   return {
     insertTask: (task) =>
       runStatement(db, insertTask, task).pipe(
@@ -125,8 +130,8 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         withSpan("TasksRepository.insertTask"),
       ),
     findTask: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-        Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
+      runStatement(db, selectTask, { id }).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : tasks.fromRow(r))),
         withSpan("TasksRepository.findTask"),
       ),
     findTaskWithRoles: (taskId, userId) =>
@@ -142,9 +147,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         withSpan("TasksRepository.updateTask"),
       ),
     lastRank: (projectId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("pm_tasks").select("rank").where("project_id", "=", projectId).orderBy("rank", "desc").limit(1).executeTakeFirst(),
-      ).pipe(Effect.map((r) => (r === undefined ? null : String(r.rank)))),
+      runStatement(db, selectLastRank, { projectId }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : String(r.rank)))),
     listTasks: ({ projectId, status, filter, order = { by: "rank", direction: "asc" }, after, limit }) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_tasks").selectAll().where("project_id", "=", projectId).where("deleted_at", "is", null);
