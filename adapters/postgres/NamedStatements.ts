@@ -8,6 +8,7 @@
  */
 import pg from "pg";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
+import type { ReleasableClient } from "./PooledConnections.js";
 
 /** Text -> statement name, shared by every pool in the process (names are per text, not per pool). */
 const names = new Map<string, string>();
@@ -39,11 +40,14 @@ const namedQuery = (client: pg.PoolClient, name: string, text: string, values: u
   });
 
 /** A pool whose clients run parameterized queries as named prepared statements. */
-export const namedStatementPool = (pool: pg.Pool, options: { readonly maxNamed?: number } = {}): PostgresPool => {
+export const namedStatementPool = (
+  pool: pg.Pool,
+  options: { readonly maxNamed?: number } = {},
+): PostgresPool & { connect(): Promise<ReleasableClient> } => {
   const maxNamed = options.maxNamed ?? 2_000;
   // One wrapper per client, so Kysely keeps one connection object per client as it does for pg's.
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+  const wrappers = new WeakMap<pg.PoolClient, ReleasableClient>();
+  const wrap = (client: pg.PoolClient): ReleasableClient => {
     let wrapper = wrappers.get(client);
     if (wrapper === undefined) {
       wrapper = {
@@ -54,7 +58,7 @@ export const namedStatementPool = (pool: pg.Pool, options: { readonly maxNamed?:
           }
           return (client.query as (...args: unknown[]) => unknown)(textOrCursor, values);
         }) as PostgresPoolClient["query"],
-        release: () => client.release(),
+        release: (destroy?: boolean) => client.release(destroy),
       };
       wrappers.set(client, wrapper);
     }

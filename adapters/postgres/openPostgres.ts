@@ -1,8 +1,9 @@
 /** The Postgres driver: a pg Pool under Kysely. */
 import pg from "pg";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { namedStatementPool } from "./NamedStatements.js";
+import { pooledConnections, type ReleasableClient } from "./PooledConnections.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { afterCommit, currentExecutor, oncePerTransaction } from "../sql/Transactions.js";
 import { postgresFeatures } from "./postgresFeatures.js";
@@ -35,11 +36,13 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
   const pool = new pg.Pool({ connectionString, max: max ?? 10 });
   // An idle client losing its server (e.g. a restart) must not crash the process.
   pool.on("error", () => undefined);
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: namedStatements === false ? pool : namedStatementPool(pool) }) });
+  const clients = namedStatements === false ? (pool as unknown as { connect(): Promise<ReleasableClient> } & PostgresPool) : namedStatementPool(pool);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: clients }) });
   let closed = false;
   const database: SqlDatabase = {
     dialect: "postgres",
     db,
+    transactionConnections: pooledConnections(clients),
     features: postgresFeatures,
     // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
     workSignals: () =>

@@ -25,11 +25,11 @@ export interface SqlDatabase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly autocommit?: Kysely<any>;
   /**
-   * The one connection a database has for writes, when it has only one (SQLite): Transactions
-   * takes it whole for a transaction and runs BEGIN and COMMIT on it directly. Absent: a
-   * transaction pins a pooled connection through Kysely (Postgres).
+   * Where a transaction gets its connection, taken whole and handed back by Transactions, which
+   * runs BEGIN and COMMIT on it directly: SQLite's one write connection (`exclusive`, taken
+   * synchronously when free), or a connection of Postgres's pool (`pooled`).
    */
-  readonly exclusive?: ExclusiveConnection;
+  readonly transactionConnections: ExclusiveConnection | PooledConnections;
   /**
    * A synchronous driver's way to run a compiled statement at once on `executor` (the held write
    * connection of a transaction, or the autocommit executor when its connection is free); it
@@ -51,6 +51,7 @@ export interface SqlDatabase {
  * taking it when free, BEGIN and COMMIT cost no promise, connection object or Kysely instance.
  */
 export interface ExclusiveConnection {
+  readonly kind: "exclusive";
   /** Queries on the connection; only while it is held. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly executor: Kysely<any>;
@@ -62,6 +63,24 @@ export interface ExclusiveConnection {
   readonly run: (sql: string) => void;
   /** Hands the connection to the next holder. */
   readonly give: () => void;
+}
+
+/** A pool's connections, one taken for each transaction. */
+export interface PooledConnections {
+  readonly kind: "pooled";
+  /** A connection of the pool, waiting for one when all are in use. */
+  readonly take: () => Promise<PooledConnection>;
+}
+
+/** One pooled connection taken for a transaction. */
+export interface PooledConnection {
+  /** Queries on this connection (made once per connection of the pool). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly executor: Kysely<any>;
+  /** Runs a statement without results (BEGIN, COMMIT, ROLLBACK) on the connection. */
+  readonly run: (sql: string) => Promise<void>;
+  /** Hands the connection back to the pool; `broken`: it failed and is closed instead. */
+  readonly give: (broken: boolean) => void;
 }
 
 /** A RealtimeBus that holds a resource (a LISTEN connection) until closed. */

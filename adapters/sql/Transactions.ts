@@ -1,15 +1,16 @@
 /**
  * The Transactions port over one SqlDatabase. The open transaction's executor lives in a
  * FiberRef, so every repository call made inside `run` (and in fibers it forks) uses it; a
- * nested `run` joins it. The connection is pinned and BEGIN/COMMIT/ROLLBACK are issued here,
- * which lets SQLite begin with BEGIN IMMEDIATE (Kysely's own transaction() cannot).
+ * nested `run` joins it. The connection is taken from the driver (`transactionConnections`) and
+ * BEGIN/COMMIT/ROLLBACK are issued here, which lets SQLite begin with BEGIN IMMEDIATE (Kysely's
+ * own transaction() cannot).
  */
 import { Effect, Exit, FiberRef, Layer } from "effect";
 import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
 import { span } from "./StorageSpans.js";
-import type { ExclusiveConnection, SqlDatabase } from "./SqlDatabase.js";
+import type { ExclusiveConnection, PooledConnections, SqlDatabase } from "./SqlDatabase.js";
 
 /** One open transaction: its pinned connection and what must happen once it commits. */
 interface OpenTransaction {
@@ -21,16 +22,6 @@ interface OpenTransaction {
   /** Savepoints opened so far (names them uniquely). */
   savepoints: number;
 }
-
-// Compiled once: the control statements are the same text on every transaction.
-const control = { commit: CompiledQuery.raw("COMMIT"), rollback: CompiledQuery.raw("ROLLBACK") };
-const begins = new Map<string, CompiledQuery>();
-const beginFor = (db: SqlDatabase): CompiledQuery => {
-  const text = featuresFor(db).beginSql;
-  let begin = begins.get(text);
-  if (begin === undefined) begins.set(text, (begin = CompiledQuery.raw(text)));
-  return begin;
-};
 
 // Keyed by database so a transaction on one database never leaks into queries on another.
 const openTransactions = FiberRef.unsafeMake<ReadonlyMap<SqlDatabase, OpenTransaction>>(new Map());
@@ -97,50 +88,46 @@ interface BegunTransaction {
 }
 
 /**
- * Pins one connection of `db` and BEGINs on it. Kysely lends a connection only for the duration
- * of a callback, so the callback waits until `end` has run: the transaction itself runs on the
- * caller's fiber, not on a fiber of its own started through a nested runtime.
+ * Takes a connection of the pool (Postgres) and BEGINs on it. A connection that fails its BEGIN,
+ * or its ROLLBACK after a failed COMMIT, is closed rather than handed back.
  */
-const beginPooled = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
-  Effect.async<BegunTransaction>((resume) => {
-    let lent = false;
-    db.db
-      .connection()
-      .execute(async (executor) => {
-        await executor.executeQuery(beginFor(db));
-        lent = true;
-        await new Promise<void>((release) => {
-          const end = async (commit: boolean): Promise<void> => {
-            try {
-              if (!commit) {
-                await executor.executeQuery(control.rollback);
-                return;
-              }
-              try {
-                await executor.executeQuery(control.commit);
-              } catch (error) {
-                await executor.executeQuery(control.rollback).catch(() => undefined);
-                throw error;
-              }
-            } finally {
-              release();
-            }
-          };
-          resume(Effect.succeed({ executor, end: (commit) => Effect.promise(() => end(commit)) }));
-        });
-      })
-      .catch((error: unknown) => {
-        // Only a failure before the transaction began reaches the caller here; later ones reach it through `end`.
-        if (!lent) resume(Effect.die(error));
-      });
+const beginPooled = (connections: PooledConnections, beginSql: string): Effect.Effect<BegunTransaction> =>
+  Effect.promise(async (): Promise<BegunTransaction> => {
+    const connection = await connections.take();
+    try {
+      await connection.run(beginSql);
+    } catch (error) {
+      connection.give(true);
+      throw error;
+    }
+    const end = async (commit: boolean): Promise<void> => {
+      let broken = false;
+      try {
+        if (!commit) {
+          await connection.run("ROLLBACK").catch((error: unknown) => {
+            broken = true;
+            throw error;
+          });
+          return;
+        }
+        try {
+          await connection.run("COMMIT");
+        } catch (error) {
+          await connection.run("ROLLBACK").catch(() => (broken = true));
+          throw error;
+        }
+      } finally {
+        connection.give(broken);
+      }
+    };
+    return { executor: connection.executor, end: (commit) => Effect.promise(() => end(commit)) };
   });
 
 /**
  * Takes the database's single write connection (SQLite) and BEGINs on it, synchronously when
  * the connection is free: no connection is lent through Kysely, BEGIN and COMMIT are direct.
  */
-const beginExclusive = (db: SqlDatabase, connection: ExclusiveConnection): Effect.Effect<BegunTransaction> => {
-  const beginSql = featuresFor(db).beginSql;
+const beginExclusive = (connection: ExclusiveConnection, beginSql: string): Effect.Effect<BegunTransaction> => {
   const end = (commit: boolean): Effect.Effect<void> =>
     Effect.sync(() => {
       try {
@@ -171,8 +158,11 @@ const beginExclusive = (db: SqlDatabase, connection: ExclusiveConnection): Effec
   return Effect.suspend(() => (connection.tryTake() ? begun : Effect.zipRight(Effect.promise(connection.take), begun)));
 };
 
-const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> =>
-  db.exclusive === undefined ? beginPooled(db) : beginExclusive(db, db.exclusive);
+const begin = (db: SqlDatabase): Effect.Effect<BegunTransaction> => {
+  const connections = db.transactionConnections;
+  const beginSql = featuresFor(db).beginSql;
+  return connections.kind === "exclusive" ? beginExclusive(connections, beginSql) : beginPooled(connections, beginSql);
+};
 
 /**
  * Runs `effect` in a new transaction on a pinned connection. Beginning and ending (COMMIT or

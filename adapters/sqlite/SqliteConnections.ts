@@ -262,6 +262,7 @@ export const sqliteDialects = (
     writer: dialectWith(() => new WriterDriver(shared)),
     autocommit: dialectWith(() => new AutocommitDriver(shared)),
     exclusive: (executor) => ({
+      kind: "exclusive",
       executor: executor(dialectWith(() => new HeldWriterDriver(shared))),
       tryTake: () => shared.mutex.tryLock(),
       take: () => shared.mutex.lock(),

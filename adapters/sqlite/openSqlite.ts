@@ -72,7 +72,7 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
     dialect: "sqlite",
     db,
     autocommit,
-    exclusive,
+    transactionConnections: exclusive,
     runNow: dialects.runNow({ held: exclusive.executor, autocommit }),
     features: sqliteFeatures,
     // Commits wake in-process listeners; with watchOtherProcesses, other processes' commits too.
