@@ -1,13 +1,21 @@
 /** UserEpochs over the `user_epochs` table; bump is one atomic upsert. */
 import { Effect } from "effect";
 import type { UserEpochs } from "../../ports/UserEpochs.js";
-import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The UserEpochs port. */
 export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => {
   // Read on every authenticated request: compiled once (the read itself is never cached).
   const select = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("user_epochs").select("epoch").where("user_id", "=", p("userId")));
+  // Every session revocation bumps its user's epoch: compiled once too.
+  const bumpEpoch = compiledOnce<{ userId: string }>((ex, p) =>
+    ex
+      .insertInto("user_epochs")
+      .values({ user_id: p("userId"), epoch: 1 })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet((eb) => ({ epoch: eb("user_epochs.epoch", "+", 1) })))
+      .returning("epoch"),
+  );
   return {
   current: (userId) =>
     runStatement(db, select, { userId }).pipe(
@@ -15,15 +23,10 @@ export const makeSqlUserEpochs = (db: SqlDatabase): UserEpochs => {
       span("UserEpochs.current"),
     ),
   bump: (userId) =>
-    runQuery(db, (ex) =>
-      ex
-        .insertInto("user_epochs")
-        .values({ user_id: userId, epoch: 1 })
-        .onConflict((oc) => oc.column("user_id").doUpdateSet((eb) => ({ epoch: eb("user_epochs.epoch", "+", 1) })))
-        .returning("epoch")
-        .executeTakeFirstOrThrow(),
-    ).pipe(
-      Effect.map((row) => toNumber(row.epoch)),
+    runStatement(db, bumpEpoch, { userId }).pipe(
+      Effect.flatMap(({ rows: [row] }) =>
+        row === undefined ? Effect.dieMessage(`UserEpochs.bump: no epoch returned for ${userId}`) : Effect.succeed(toNumber(row.epoch)),
+      ),
       span("UserEpochs.bump"),
     ),
 };
