@@ -38,11 +38,13 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
   pool.on("error", () => undefined);
   const clients = namedStatements === false ? (pool as unknown as { connect(): Promise<ReleasableClient> } & PostgresPool) : namedStatementPool(pool);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: clients }) });
+  const connections = pooledConnections(clients);
   let closed = false;
   const database: SqlDatabase = {
     dialect: "postgres",
     db,
-    transactionConnections: pooledConnections(clients),
+    transactionConnections: connections,
+    sendNow: connections.sendNow,
     features: postgresFeatures,
     // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
     workSignals: () =>

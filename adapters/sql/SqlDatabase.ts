@@ -37,6 +37,13 @@ export interface SqlDatabase {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly runNow?: (executor: Kysely<any>, query: CompiledQuery) => QueryResult<any> | undefined;
+  /**
+   * An asynchronous driver's way to send a compiled statement straight to the connection behind
+   * `executor` (a transaction's pooled connection), without Kysely's executor around it; it
+   * answers undefined for any other executor. Absent: always Kysely.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly sendNow?: (executor: Kysely<any>, query: CompiledQuery) => Promise<QueryResult<any>> | undefined;
   /** Times, JSON and row-lock differences of this dialect. */
   readonly features: DialectFeatures;
   /** The WorkSignals of this database: LISTEN/NOTIFY on Postgres, in-process after commit on SQLite. */

@@ -18,7 +18,7 @@ export const runQuery = <A>(db: SqlDatabase, query: (executor: Kysely<any>) => P
  * Runs one statement made by {@link compiledOnce} (or its siblings) on the current executor, as
  * `runQuery` would. On a synchronous driver (SQLite) that can run it at once on that executor,
  * it runs without a promise: Kysely's executor and the async boundary cost more than the
- * statement itself.
+ * statement itself. On Postgres a transaction's statement goes straight to its connection.
  */
 export const runStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>, params: P): Effect.Effect<QueryResult<any>> =>
   Effect.flatMap(currentExecutor(db), (executor) => {
@@ -32,7 +32,13 @@ export const runStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>
       }
       if (result !== undefined) return Effect.succeed(result);
     }
-    return Effect.orDie(Effect.tryPromise({ try: () => executor.executeQuery(query), catch: (error) => error }));
+    const { sendNow } = db;
+    return Effect.orDie(
+      Effect.tryPromise({
+        try: () => (sendNow === undefined ? undefined : sendNow(executor, query)) ?? executor.executeQuery(query),
+        catch: (error) => error,
+      }),
+    );
   });
 
 export { enableSpanStackTraces, span } from "./StorageSpans.js";
