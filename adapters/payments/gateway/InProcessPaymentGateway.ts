@@ -17,6 +17,7 @@ import { PaymentIntentView, paymentIntentView, type PaymentIntent } from "../../
 import { RefundView, refundView, type Refund } from "../../../core/payments/model/Refund.js";
 import { isDomainError, type DomainErrorShape } from "../../../core/kernel/Errors.js";
 import { runIdempotent } from "../../../core/kernel/Idempotency.js";
+import { withSpan } from "../../../core/kernel/Span.js";
 import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
@@ -169,7 +170,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
     body: (principal: Principal, key: string) => Effect.Effect<A, PaymentGatewayError, InProcessGatewayServices>,
   ): Effect.Effect<A, PaymentGatewayError> =>
     Effect.flatMap(checkGatewayKey(idempotencyKey), (key) => onPaymentRuntime(body(principalOf(merchantId), key))).pipe(
-      Effect.withSpan(`PaymentGateway.inProcess.${operation}`),
+      withSpan(`PaymentGateway.inProcess.${operation}`),
     );
 
   const intentAnswer = (operation: string, paymentId: string | null, response: StoredResponse) =>
@@ -293,6 +294,6 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
           Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
           Effect.mapError(toGatewayError("status", req.paymentId)),
         ),
-      ).pipe(Effect.withSpan("PaymentGateway.inProcess.status")),
+      ).pipe(withSpan("PaymentGateway.inProcess.status")),
   };
 };
