@@ -1,7 +1,11 @@
 /** The kernel's span helper: spans without a call-site stack trace unless a host enables them. */
 import { Effect, Exit, Option, Tracer } from "effect";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import t from "tap";
 import { enableSpanStackTraces, spanStackTracesEnabled, withSpan } from "../../core/kernel/Span.js";
+import { findRepoRoot, listSources, stripComments } from "../architecture/dependencyRule.js";
 
 /** Runs `program` under a tracer that keeps every span it starts; answers those spans. */
 const recordSpans = async <A, E>(program: Effect.Effect<A, E>): Promise<ReadonlyArray<Tracer.Span>> => {
@@ -59,4 +63,12 @@ t.test("where the tracer is disabled, withSpan makes no span at all and leaves t
   t.equal(Option.map(enabled, (span) => span.name).pipe(Option.getOrUndefined), "kernel.disabled", "with the tracer on, the span is there");
   const failed = await Effect.runPromiseExit(Effect.withTracerEnabled(failing("kernel.disabled.failing"), false));
   t.ok(Exit.isFailure(failed), "a failure passes through unchanged");
+});
+
+t.test("the library opens its spans only through the kernel's withSpan (Effect.withSpan would capture a stack trace per call)", async (t) => {
+  const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+  const sources = listSources(root).filter((file) => /^(core|ports|adapters|hosts)\//.test(file) && file !== "core/kernel/Span.ts");
+  t.ok(sources.length > 100, `scanned ${sources.length} library files`);
+  const direct = sources.filter((file) => /\bEffect\.withSpan\s*\(/.test(stripComments(readFileSync(join(root, file), "utf8"))));
+  t.same(direct, [], "no file calls Effect.withSpan itself");
 });
