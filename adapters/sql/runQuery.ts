@@ -52,6 +52,10 @@ export interface CompiledStatement<P> {
   readonly bind: (executor: Kysely<any>, params: P) => CompiledQuery;
 }
 
+/** The statement whose compiled query `bind` gives. */
+const statementOf = <P>(bind: (executor: Kysely<any>, params: P) => CompiledQuery): CompiledStatement<P> =>
+  Object.assign((executor: Kysely<any>, params: P) => executor.executeQuery(bind(executor, params)), { bind });
+
 /** A parameter slot in a query built once by {@link compiledOnce}. */
 class Slot {
   constructor(readonly key: string) {}
@@ -78,7 +82,7 @@ export const compiledOnce = <P extends Record<string, unknown>>(
     const parameters = template.parameters.map((value) => (value instanceof Slot ? params[value.key] : value));
     return { ...template, parameters };
   };
-  return Object.assign((executor: Kysely<any>, params: P) => executor.executeQuery(bind(executor, params)), { bind });
+  return statementOf(bind);
 };
 
 /** IN lists of up to this many values get a statement compiled once per length (every order status, a cart's variants). */
@@ -103,7 +107,7 @@ export const compiledPerListLength = <P extends Record<string, unknown>>(
     list.forEach((value, i) => (values[`list${i}`] = value));
     return compiled.bind(ex, values);
   };
-  return Object.assign((ex: Kysely<any>, params: P & { readonly list: ReadonlyArray<unknown> }) => ex.executeQuery(bind(ex, params)), { bind });
+  return statementOf(bind);
 };
 
 /** `{ column: param(column) }` for each of `columns`: the slots of a row in a {@link compiledOnce} query. */
@@ -117,8 +121,28 @@ export const slotsOf = (columns: ReadonlyArray<string>, param: (key: string) => 
  */
 export const compiledInsert = <T>(table: string, codec: RowCodec<T>): CompiledStatement<T> => {
   const insert = compiledOnce<Record<string, unknown>>((ex, p) => ex.insertInto(table).values(slotsOf(codec.columns, p)));
-  const bind = (executor: Kysely<any>, record: T) => insert.bind(executor, codec.toRow(record));
-  return Object.assign((executor: Kysely<any>, record: T) => executor.executeQuery(bind(executor, record)), { bind });
+  return statementOf((executor, record: T) => insert.bind(executor, codec.toRow(record)));
+};
+
+/**
+ * `update <table> set <every other column of the codec> where <key columns> = ... and version = ?`,
+ * compiled once: the optimistic update a repository makes of a versioned record (no row changed:
+ * another writer got there first). `unchanging` columns are never rewritten (creation facts, tenant).
+ */
+export const compiledUpdateIfVersion = <T>(
+  table: string,
+  codec: RowCodec<T>,
+  columns: { readonly key: ReadonlyArray<string>; readonly unchanging?: ReadonlyArray<string> },
+): CompiledStatement<{ readonly record: T; readonly expectedVersion: number }> => {
+  const notSet = new Set([...columns.key, ...(columns.unchanging ?? [])]);
+  const update = compiledOnce<Record<string, unknown>>((ex, p) => {
+    let query = ex.updateTable(table).set(slotsOf(codec.columns.filter((column) => !notSet.has(column)), p));
+    for (const column of columns.key) query = query.where(column, "=", p(column));
+    return query.where("version", "=", p("expected_version"));
+  });
+  return statementOf((executor, { record, expectedVersion }) =>
+    update.bind(executor, { ...codec.toRow(record), expected_version: expectedVersion }),
+  );
 };
 
 /** A database count or id (pg returns bigint columns as strings) as a JS number. */

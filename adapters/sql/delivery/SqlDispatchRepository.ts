@@ -9,7 +9,7 @@ import type { DispatchRepository } from "../../../ports/delivery/DispatchReposit
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -61,13 +61,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       .where("status", "=", "pending")
       .returningAll(),
   );
-  const updateDeliveryIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
-    ex
-      .updateTable("dl_deliveries")
-      .set(slotsOf(deliveries.columns.filter((column) => column !== "id"), p))
-      .where("id", "=", p("id"))
-      .where("version", "=", p("expected_version")),
-  );
+  const updateDeliveryIfVersion = compiledUpdateIfVersion("dl_deliveries", deliveries, { key: ["id"] });
   const insertStatusChange = compiledInsert("dl_delivery_status_changes", changes);
   const selectStatusChange = compiledOnce<{ deliveryId: string; transitionId: string }>((ex, p) =>
     ex.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", p("deliveryId")).where("transition_id", "=", p("transitionId")),
@@ -196,7 +190,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         withSpan("DispatchRepository.assignCourier"),
       ),
     updateDelivery: (next, expectedVersion) =>
-      runStatement(db, updateDeliveryIfVersion, { ...deliveries.toRow(next), expected_version: expectedVersion }).pipe(
+      runStatement(db, updateDeliveryIfVersion, { record: next, expectedVersion }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("DispatchRepository.updateDelivery"),
       ),

@@ -8,7 +8,7 @@ import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -37,13 +37,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   const selectWorkflowForUpdate = compiledOnce<{ orderId: string }>((ex, p) =>
     lockRow(db, ex.selectFrom("dl_restaurant_orders").selectAll().where("order_id", "=", p("orderId")), true),
   );
-  const updateWorkflowIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
-    ex
-      .updateTable("dl_restaurant_orders")
-      .set(slotsOf(workflows.columns.filter((column) => column !== "order_id"), p))
-      .where("order_id", "=", p("order_id"))
-      .where("version", "=", p("expected_version")),
-  );
+  const updateWorkflowIfVersion = compiledUpdateIfVersion("dl_restaurant_orders", workflows, { key: ["order_id"] });
   return {
     insertQuote: (quote) =>
       runStatement(db, insertQuote, quote).pipe(
@@ -87,7 +81,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         return query.orderBy("order_id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(workflows.fromRow))),
     updateWorkflow: (next, expectedVersion) =>
-      runStatement(db, updateWorkflowIfVersion, { ...workflows.toRow(next), expected_version: expectedVersion }).pipe(
+      runStatement(db, updateWorkflowIfVersion, { record: next, expectedVersion }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("OrdersRepository.updateWorkflow"),
       ),

@@ -15,7 +15,7 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
@@ -66,15 +66,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
       ORDER BY c.depth`;
   });
   const insertNode = compiledInsert("fs_nodes", nodes);
-  const fixedColumns = new Set(["id", "workspace_id", "created_at", "created_by"]);
-  const updateNodeIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
-    ex
-      .updateTable("fs_nodes")
-      .set(slotsOf(nodes.columns.filter((column) => !fixedColumns.has(column)), p))
-      .where("workspace_id", "=", p("workspace_id"))
-      .where("id", "=", p("id"))
-      .where("version", "=", p("expected_version")),
-  );
+  const updateNodeIfVersion = compiledUpdateIfVersion("fs_nodes", nodes, { key: ["workspace_id", "id"], unchanging: ["created_at", "created_by"] });
   const upsertGrant = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .insertInto("fs_acl_entries")
@@ -95,7 +87,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
       runWrite(
         db,
         async (ex) => {
-          const result = await updateNodeIfVersion(ex, { ...nodes.toRow(node), expected_version: expectedVersion });
+          const result = await updateNodeIfVersion(ex, { record: node, expectedVersion });
           return toNumber(result.numAffectedRows ?? 0) === 1 ? ("written" as const) : ("stale" as const);
         },
         "name_taken" as const,

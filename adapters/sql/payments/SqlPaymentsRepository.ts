@@ -10,7 +10,7 @@ import { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
 import { Refund } from "../../../core/payments/model/Refund.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { makeTransactions } from "../Transactions.js";
@@ -35,14 +35,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("payment_intents").selectAll().where("id", "=", p("id")), forUpdate));
   const selectIntent = selectIntentBy(false);
   const selectIntentForUpdate = selectIntentBy(true);
-  const fixedIntentColumns = new Set(["id", "merchant_id", "created_at"]);
-  const updateIntentIfVersion = compiledOnce<Record<string, unknown>>((ex, p) =>
-    ex
-      .updateTable("payment_intents")
-      .set(slotsOf(intents.columns.filter((column) => !fixedIntentColumns.has(column)), p))
-      .where("id", "=", p("id"))
-      .where("version", "=", p("expected_version")),
-  );
+  const updateIntentIfVersion = compiledUpdateIfVersion("payment_intents", intents, { key: ["id"], unchanging: ["merchant_id", "created_at"] });
   const insertAttempt = compiledInsert("payment_attempts", attempts);
   const selectAttempt = compiledOnce<{ intentId: string; number: number }>((ex, p) =>
     ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", p("intentId")).where("number", "=", p("number")),
@@ -123,7 +116,7 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         withSpan("PaymentsRepository.findIntent"),
       ),
     updateIntent: (intent, expectedVersion) =>
-      runStatement(db, updateIntentIfVersion, { ...intents.toRow(intent), expected_version: expectedVersion }).pipe(
+      runStatement(db, updateIntentIfVersion, { record: intent, expectedVersion }).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("PaymentsRepository.updateIntent"),
       ),

@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -101,7 +101,6 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const projects = rowCodec(Project, f);
   const projectPrefix = "project__";
   // The queries of every task command (access read, conditional update, its event), compiled once.
-  const fixedColumns = new Set(["id", "workspace_id", "project_id", "created_by", "created_at"]);
   const selectTaskWithRoles = compiledOnce<{ taskId: string; userId: string }>((ex, p) =>
     joinRoles(ex.selectFrom("pm_tasks as t").innerJoin("pm_projects as p", "p.id", "t.project_id"), p("userId"))
       .selectAll("t")
@@ -109,13 +108,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
       .select(roleColumns)
       .where("t.id", "=", p("taskId")),
   );
-  const conditionalUpdate = compiledOnce<Record<string, unknown>>((ex, p) =>
-    ex
-      .updateTable("pm_tasks")
-      .set(slotsOf(tasks.columns.filter((column) => !fixedColumns.has(column)), p))
-      .where("id", "=", p("id"))
-      .where("version", "=", p("expected_version")),
-  );
+  const conditionalUpdate = compiledUpdateIfVersion("pm_tasks", tasks, { key: ["id"], unchanging: ["workspace_id", "project_id", "created_by", "created_at"] });
   const insertEvent = compiledInsert("pm_task_events", events);
   const insertTask = compiledInsert("pm_tasks", tasks);
   const selectTask = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", p("id")));
@@ -142,7 +135,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         withSpan("TasksRepository.findTaskWithRoles"),
       ),
     updateTask: (task, expectedVersion) =>
-      runStatement(db, conditionalUpdate, { ...tasks.toRow(task), expected_version: expectedVersion }).pipe(
+      runStatement(db, conditionalUpdate, { record: task, expectedVersion }).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("TasksRepository.updateTask"),
       ),
