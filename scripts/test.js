@@ -51,6 +51,39 @@ const tap = spawn(join(root, "node_modules", ".bin", "tap"), args, {
 // tap's closing summary: "# { total: 12, pass: 11, fail: 1, ... }" (fail is absent when 0).
 let summary;
 let pending = "";
+// Each failed assertion with the subtests around it and the start of its diagnostic, repeated at
+// the end: CI keeps only the tail of a 20,000-line log.
+const subtests = [];
+const failures = [];
+let diagnostic;
+const telling = new Set(["fileName", "lineNumber", "found", "wanted", "compare", "pattern", "message", "code", "exitCode", "signal", "timeout"]);
+const readFailure = (line) => {
+  const indent = /^ */.exec(line)[0].length;
+  const depth = Math.floor(indent / 4);
+  if (diagnostic) {
+    if (indent > diagnostic.indent) {
+      // The diagnostic's telling keys (where, what was found and wanted, a crash's exit), not its stacks.
+      const key = /^ *(\w+):/.exec(line)?.[1];
+      if (key === "generated" || key === "stack") diagnostic.skipping = indent;
+      else if (diagnostic.skipping !== undefined && indent <= diagnostic.skipping) diagnostic.skipping = undefined;
+      if (diagnostic.skipping === undefined && telling.has(key) && diagnostic.lines.length < 12) diagnostic.lines.push(line.trim());
+      return;
+    }
+    if (indent <= diagnostic.indent) diagnostic = undefined;
+  }
+  const subtest = /^ *# Subtest: (.*)$/.exec(line);
+  if (subtest) {
+    subtests.length = depth;
+    subtests[depth] = subtest[1];
+    return;
+  }
+  const notOk = /^ *not ok \d+ - (.*?)(?: # time=.*)?$/.exec(line);
+  if (notOk) {
+    const path = [...subtests.slice(0, depth), notOk[1]].join(" > ");
+    diagnostic = { indent, lines: [] };
+    failures.push({ path, lines: diagnostic.lines });
+  }
+};
 tap.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
   pending += chunk.toString("utf8");
@@ -59,6 +92,7 @@ tap.stdout.on("data", (chunk) => {
   for (const line of lines) {
     const match = /^# \{ (.*total: \d+.*) \}\s*$/.exec(line);
     if (match) summary = match[1];
+    readFailure(line);
   }
 });
 
@@ -70,6 +104,15 @@ const total = count("total");
 const passed = count("pass");
 // A runner that exited non-zero failed something even when no assertion said so (a crashed file).
 const failed = Math.max(count("fail"), total - passed - count("skip") - count("todo"), code !== 0 ? 1 : 0);
+// A failure's parents fail with it: name only the innermost ones.
+const innermost = failures.filter((f) => !failures.some((other) => other !== f && other.path.startsWith(`${f.path} > `)));
+if (innermost.length > 0) {
+  console.log(`# failed (${innermost.length}):`);
+  for (const failure of innermost.slice(0, 20)) {
+    console.log(`#   ${failure.path}`);
+    for (const line of failure.lines) console.log(`#       ${line}`);
+  }
+}
 if (total === 0) console.log("# no tests ran");
 if (code !== 0) console.log(`# tap exited with code ${code}`);
 const anyFailure = failed > 0 || total === 0 || code !== 0;
