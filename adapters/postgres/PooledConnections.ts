@@ -4,6 +4,12 @@
  * per client (over a pool of that one client, so Kysely's own Postgres connection runs them).
  * Kysely's `connection()` would lend the client through a callback and build a Kysely instance
  * for every transaction.
+ *
+ * The pool's clients run in pg's pipeline mode, so a write whose answer nobody reads (an event or
+ * outbox row: `sendLater`) is sent at once and not waited for: the transaction's next statement
+ * or its COMMIT goes out behind it on the same connection and waits for both answers. Postgres
+ * runs them in order; a failed write aborts the transaction block, so everything after it is
+ * refused and the COMMIT rolls back. That write's error is then the one reported (a defect).
  */
 import { Kysely, PostgresDialect, type CompiledQuery, type PostgresPool, type PostgresPoolClient, type QueryResult } from "kysely";
 import type { PooledConnections } from "../sql/SqlDatabase.js";
@@ -11,26 +17,95 @@ import type { PooledConnections } from "../sql/SqlDatabase.js";
 /** A pool client that can be handed back closed (pg's `release(true)`). */
 export type ReleasableClient = PostgresPoolClient & { release(destroy?: boolean): void };
 
+type PgResult = { command: string; rowCount: number | null; rows?: unknown[] };
+
 /** What Kysely's Postgres connection answers for a query result. */
-const toQueryResult = ({ command, rowCount, rows }: { command: string; rowCount: number | null; rows?: unknown[] }): QueryResult<any> => ({
+const toQueryResult = ({ command, rowCount, rows }: PgResult): QueryResult<any> => ({
   numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(rowCount ?? 0) : undefined,
   rows: rows ?? [],
 });
 
+/** The writes of a transaction sent without waiting for their answers, and the first that failed. */
+class SentWrites {
+  private unanswered: Promise<void>[] = [];
+  /** Set once a write failed: the transaction is aborted and rolls back at COMMIT. */
+  failure: { readonly error: unknown } | undefined;
+
+  add(answer: Promise<unknown>): void {
+    this.unanswered.push(
+      answer.then(
+        () => undefined,
+        (error: unknown) => void (this.failure ??= { error }),
+      ),
+    );
+  }
+
+  /** Waits for every write sent so far (each settles before anything sent after it). */
+  answered(): Promise<void> | undefined {
+    if (this.unanswered.length === 0) return undefined;
+    const all = Promise.all(this.unanswered.splice(0));
+    return all.then(() => undefined);
+  }
+
+  /** `sent`'s answer, after the writes sent before it; an earlier write's failure wins over it. */
+  after<A>(sent: Promise<A>): Promise<A> {
+    const before = this.answered();
+    if (before === undefined && this.failure === undefined) return sent;
+    return Promise.allSettled([sent, before]).then(([answer]) => {
+      if (this.failure !== undefined) throw this.failure.error;
+      if (answer.status === "rejected") throw answer.reason;
+      return answer.value;
+    });
+  }
+}
+
+/** A transaction on a client: its BEGIN until the first statement takes it along, and its unanswered writes. */
+interface OpenTransaction {
+  unsentBegin: string | undefined;
+  readonly writes: SentWrites;
+}
+
+/** A statement that only reads: it may go out together with its transaction's BEGIN. */
+const reading = /^\s*select\b/i;
+
 /**
- * The transaction connections of `pool`, and `sendNow`: a compiled statement on a transaction's
- * executor sent to its client directly, answered as Kysely's Postgres connection answers.
+ * The transaction connections of `pool`; `sendNow`: a compiled statement on a transaction's
+ * executor sent to its client directly, answered as Kysely's Postgres connection answers;
+ * `sendLater`: a write sent without waiting for its answer (see above).
  */
 export const pooledConnections = (
   pool: { connect(): Promise<ReleasableClient> },
-): PooledConnections & { readonly sendNow: (executor: Kysely<any>, query: CompiledQuery) => Promise<QueryResult<any>> | undefined } => {
+): PooledConnections & {
+  readonly sendNow: (executor: Kysely<any>, query: CompiledQuery) => Promise<QueryResult<any>> | undefined;
+  readonly sendLater: (executor: Kysely<any>, query: CompiledQuery) => boolean;
+} => {
   const executors = new WeakMap<ReleasableClient, Kysely<any>>();
   const clients = new WeakMap<Kysely<any>, ReleasableClient>();
+  // The open transaction of each client taken; replaced when the client is taken again.
+  const transactions = new WeakMap<ReleasableClient, OpenTransaction>();
+  const send = (client: ReleasableClient, sql: string, parameters: ReadonlyArray<unknown>): Promise<PgResult> =>
+    client.query(sql, parameters as unknown[]) as unknown as Promise<PgResult>;
+  /** A statement of the transaction on `client`: behind its BEGIN when that is still unsent, and behind its unanswered writes. */
+  const issue = (client: ReleasableClient, sql: string, parameters: ReadonlyArray<unknown>): Promise<PgResult> => {
+    const open = transactions.get(client);
+    if (open === undefined) return send(client, sql, parameters);
+    const begin = open.unsentBegin;
+    if (begin === undefined) return open.writes.after(send(client, sql, parameters));
+    open.unsentBegin = undefined;
+    if (reading.test(sql)) {
+      // Sent together; were BEGIN refused, the read ran on its own, changed nothing, and its answer is dropped.
+      open.writes.add(send(client, begin, []));
+      return open.writes.after(send(client, sql, parameters));
+    }
+    // A write waits for its BEGIN's answer: were BEGIN refused, it would otherwise commit on its own.
+    return send(client, begin, []).then(() => open.writes.after(send(client, sql, parameters)));
+  };
   const executorOf = (client: ReleasableClient): Kysely<any> => {
     let executor = executors.get(client);
     if (executor === undefined) {
       // The same handle every time: Kysely keeps one connection object per client it is given.
-      const handle: PostgresPoolClient = { query: client.query.bind(client) as PostgresPoolClient["query"], release: () => undefined };
+      const query = ((sql: string, parameters: ReadonlyArray<unknown>) => issue(client, sql, parameters)) as PostgresPoolClient["query"];
+      const handle: PostgresPoolClient = { query, release: () => undefined };
       const onlyThisClient: PostgresPool = { connect: async () => handle, end: async () => undefined };
       executor = new Kysely<any>({ dialect: new PostgresDialect({ pool: onlyThisClient }) });
       executors.set(client, executor);
@@ -42,18 +117,41 @@ export const pooledConnections = (
     kind: "pooled",
     take: async () => {
       const client = await pool.connect();
+      const open: OpenTransaction = { unsentBegin: undefined, writes: new SentWrites() };
+      transactions.set(client, open);
+      // Nothing was sent when BEGIN is still unsent: there is nothing to commit or roll back.
+      const end = async (sql: "COMMIT" | "ROLLBACK"): Promise<void> => {
+        if (open.unsentBegin !== undefined) {
+          open.unsentBegin = undefined;
+          return;
+        }
+        const answer = send(client, sql, []);
+        // A ROLLBACK does not care whether the unanswered writes failed; a COMMIT fails with them.
+        if (sql === "COMMIT") await open.writes.after(answer);
+        else await Promise.all([open.writes.answered(), answer]);
+      };
       return {
         executor: executorOf(client),
-        run: async (sql) => {
-          await client.query(sql, []);
+        begin: (sql) => void (open.unsentBegin = sql),
+        commit: () => end("COMMIT"),
+        rollback: () => end("ROLLBACK"),
+        give: (broken) => {
+          transactions.delete(client);
+          client.release(broken);
         },
-        give: (broken) => client.release(broken),
       };
     },
     sendNow: (executor, query) => {
       const client = clients.get(executor);
-      if (client === undefined) return undefined;
-      return (client.query(query.sql, [...query.parameters]) as Promise<{ command: string; rowCount: number | null; rows?: unknown[] }>).then(toQueryResult);
+      return client === undefined ? undefined : issue(client, query.sql, query.parameters).then(toQueryResult);
+    },
+    sendLater: (executor, query) => {
+      const client = clients.get(executor);
+      const open = client === undefined ? undefined : transactions.get(client);
+      // Before its BEGIN is answered a write waits (issue); so does one outside a transaction.
+      if (client === undefined || open === undefined || open.unsentBegin !== undefined) return false;
+      open.writes.add(send(client, query.sql, query.parameters));
+      return true;
     },
   };
 };

@@ -33,7 +33,8 @@ export const postgresPool = (db: SqlDatabase): pg.Pool | undefined => pools.get(
 
 /** Opens a pooled Postgres connection; the pool is ended by `close`. */
 export const openPostgres = async ({ connectionString, max, namedStatements }: PostgresOptions): Promise<SqlDatabase> => {
-  const pool = new pg.Pool({ connectionString, max: max ?? 10 });
+  // Pipeline mode: a transaction's writes whose answers nobody reads go out without waiting (PooledConnections.ts).
+  const pool = new pg.Pool({ connectionString, max: max ?? 10, pipeline: true });
   // An idle client losing its server (e.g. a restart) must not crash the process.
   pool.on("error", () => undefined);
   const clients = namedStatements === false ? (pool as unknown as { connect(): Promise<ReleasableClient> } & PostgresPool) : namedStatementPool(pool);
@@ -45,6 +46,7 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
     db,
     transactionConnections: connections,
     sendNow: connections.sendNow,
+    sendLater: connections.sendLater,
     features: postgresFeatures,
     // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
     workSignals: () =>

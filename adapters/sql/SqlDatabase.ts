@@ -44,6 +44,14 @@ export interface SqlDatabase {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly sendNow?: (executor: Kysely<any>, query: CompiledQuery) => Promise<QueryResult<any>> | undefined;
+  /**
+   * An asynchronous driver's way to send a write whose answer nobody reads on a transaction's
+   * connection without waiting for it (Postgres pipelines it): the transaction's next statement
+   * or its COMMIT waits for it, and its failure fails the transaction. Answers false for any
+   * other executor (the caller then runs the write as usual). Absent: never.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly sendLater?: (executor: Kysely<any>, query: CompiledQuery) => boolean;
   /** Times, JSON and row-lock differences of this dialect. */
   readonly features: DialectFeatures;
   /** The WorkSignals of this database: LISTEN/NOTIFY on Postgres, in-process after commit on SQLite. */
@@ -84,8 +92,12 @@ export interface PooledConnection {
   /** Queries on this connection (made once per connection of the pool). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly executor: Kysely<any>;
-  /** Runs a statement without results (BEGIN, COMMIT, ROLLBACK) on the connection. */
-  readonly run: (sql: string) => Promise<void>;
+  /** Begins the transaction with `sql` (BEGIN ...); it may go out with the first statement. */
+  readonly begin: (sql: string) => void;
+  /** COMMITs; fails with the error of a write sent earlier without waiting (the COMMIT then rolled back). */
+  readonly commit: () => Promise<void>;
+  /** ROLLs BACK. */
+  readonly rollback: () => Promise<void>;
   /** Hands the connection back to the pool; `broken`: it failed and is closed instead. */
   readonly give: (broken: boolean) => void;
 }

@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, sendStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
@@ -55,14 +55,12 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: Wor
         ? Effect.void
         : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
             const now = f.timeToDb(new Date(millis));
-            return runQuery(db, (ex): Promise<unknown> =>
+            // Nobody reads the insert's answer: in a Postgres transaction it goes out without waiting (sendStatement).
+            const inserted =
               events.length === 1
-                ? appendOne(ex, row(events[0]!, now))
-                : ex
-                    .insertInto("outbox")
-                    .values(events.map((event) => row(event, now)))
-                    .execute(),
-            ).pipe(Effect.zipRight(signalOutbox(signals)));
+                ? sendStatement(db, appendOne, row(events[0]!, now))
+                : runQuery(db, (ex) => ex.insertInto("outbox").values(events.map((event) => row(event, now))).execute());
+            return Effect.zipRight(inserted, signalOutbox(signals));
           }).pipe(Effect.asVoid, span("Outbox.append")),
   };
 };

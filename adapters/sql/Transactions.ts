@@ -88,32 +88,28 @@ interface BegunTransaction {
 }
 
 /**
- * Takes a connection of the pool (Postgres) and BEGINs on it. A connection that fails its BEGIN,
- * or its ROLLBACK after a failed COMMIT, is closed rather than handed back.
+ * Takes a connection of the pool (Postgres) and BEGINs on it (the BEGIN goes out with the first
+ * statement: PooledConnections.ts). A connection whose ROLLBACK fails, also after a failed COMMIT
+ * or a refused BEGIN, is closed rather than handed back.
  */
 const beginPooled = (connections: PooledConnections, beginSql: string): Effect.Effect<BegunTransaction> =>
   Effect.promise(async (): Promise<BegunTransaction> => {
     const connection = await connections.take();
-    try {
-      await connection.run(beginSql);
-    } catch (error) {
-      connection.give(true);
-      throw error;
-    }
+    connection.begin(beginSql);
     const end = async (commit: boolean): Promise<void> => {
       let broken = false;
       try {
         if (!commit) {
-          await connection.run("ROLLBACK").catch((error: unknown) => {
+          await connection.rollback().catch((error: unknown) => {
             broken = true;
             throw error;
           });
           return;
         }
         try {
-          await connection.run("COMMIT");
+          await connection.commit();
         } catch (error) {
-          await connection.run("ROLLBACK").catch(() => (broken = true));
+          await connection.rollback().catch(() => (broken = true));
           throw error;
         }
       } finally {

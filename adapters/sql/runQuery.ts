@@ -1,4 +1,4 @@
-/** The one bridge from Kysely to Effect used by every repository: `runQuery` (a query built per call) and `runStatement` (one compiled once). */
+/** The one bridge from Kysely to Effect used by every repository: `runQuery` (a query built per call), `runStatement` (one compiled once) and `sendStatement` (a write nobody reads the answer of). */
 import { Effect } from "effect";
 import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from "kysely";
 import type { RowCodec } from "./RowCodec.js";
@@ -21,25 +21,39 @@ export const runQuery = <A>(db: SqlDatabase, query: (executor: Kysely<any>) => P
  * statement itself. On Postgres a transaction's statement goes straight to its connection.
  */
 export const runStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>, params: P): Effect.Effect<QueryResult<any>> =>
+  Effect.flatMap(currentExecutor(db), (executor) => runBound(db, executor, statement.bind(executor, params)));
+
+/**
+ * Runs a write whose answer the caller does not read and whose failure no caller handles (an
+ * event or outbox row under a fresh id). In a Postgres transaction it is sent without waiting
+ * (`SqlDatabase.sendLater`): the transaction's next statement or its COMMIT waits for it, and
+ * if it failed the transaction fails with its error (a defect) and leaves nothing. Elsewhere it
+ * runs as {@link runStatement} does.
+ */
+export const sendStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>, params: P): Effect.Effect<void> =>
   Effect.flatMap(currentExecutor(db), (executor) => {
     const query = statement.bind(executor, params);
-    if (db.runNow !== undefined) {
-      let result: QueryResult<any> | undefined;
-      try {
-        result = db.runNow(executor, query);
-      } catch (error) {
-        return Effect.die(error);
-      }
-      if (result !== undefined) return Effect.succeed(result);
-    }
-    const { sendNow } = db;
-    return Effect.orDie(
-      Effect.tryPromise({
-        try: () => (sendNow === undefined ? undefined : sendNow(executor, query)) ?? executor.executeQuery(query),
-        catch: (error) => error,
-      }),
-    );
+    return db.sendLater?.(executor, query) === true ? Effect.void : Effect.asVoid(runBound(db, executor, query));
   });
+
+const runBound = (db: SqlDatabase, executor: Kysely<any>, query: CompiledQuery): Effect.Effect<QueryResult<any>> => {
+  if (db.runNow !== undefined) {
+    let result: QueryResult<any> | undefined;
+    try {
+      result = db.runNow(executor, query);
+    } catch (error) {
+      return Effect.die(error);
+    }
+    if (result !== undefined) return Effect.succeed(result);
+  }
+  const { sendNow } = db;
+  return Effect.orDie(
+    Effect.tryPromise({
+      try: () => (sendNow === undefined ? undefined : sendNow(executor, query)) ?? executor.executeQuery(query),
+      catch: (error) => error,
+    }),
+  );
+};
 
 export { enableSpanStackTraces, span } from "./StorageSpans.js";
 

@@ -11,7 +11,7 @@ import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockL
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -113,7 +113,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
         return yield* findStock(variantId, locationId);
       }).pipe(withSpan("InventoryRepository.adjust")),
     insertAdjustment: (a) =>
-      runStatement(db, insertAdjustment, a).pipe(Effect.asVoid),
+      sendStatement(db, insertAdjustment, a),
     reserve: (variantId, locationId, quantity, now) =>
       runStatement(db, updateReservedIfAvailable, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),

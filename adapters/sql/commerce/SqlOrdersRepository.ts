@@ -15,7 +15,7 @@ import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -165,7 +165,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.updated_at))),
       ),
     appendTimeline: (entry) =>
-      runStatement(db, insertTimelineEntry, entry).pipe(Effect.asVoid),
+      sendStatement(db, insertTimelineEntry, entry),
     timelineOf: (orderId) =>
       runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(timeline.fromRow)),

@@ -9,7 +9,7 @@ import type { DispatchRepository } from "../../../ports/delivery/DispatchReposit
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -195,7 +195,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         withSpan("DispatchRepository.updateDelivery"),
       ),
     insertStatusChange: (change) =>
-      runStatement(db, insertStatusChange, change).pipe(Effect.asVoid),
+      sendStatement(db, insertStatusChange, change),
     findStatusChange: (deliveryId, transitionId) =>
       runStatement(db, selectStatusChange, { deliveryId, transitionId }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : changes.fromRow(row))),

@@ -13,7 +13,7 @@ import { Node } from "../../../core/files/model/Node.js";
 import type { ChangesRepository } from "../../../ports/files/ChangesRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, runQuery, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Changes read per batch at least, batches per page at most, and the deepest ancestor walk. */
@@ -29,7 +29,7 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
   // The append of every recorded change, compiled once.
   const insertChange = compiledInsert("fs_changes", changes);
   return {
-    append: (change) => Effect.asVoid(runStatement(db, insertChange, change)),
+    append: (change) => sendStatement(db, insertChange, change),
     list: (req) =>
       runQuery(db, async (ex) => {
         const batchSize = Math.max(req.limit, minBatch);

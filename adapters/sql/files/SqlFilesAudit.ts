@@ -4,7 +4,7 @@ import { AuditEntry } from "../../../core/files/model/AuditEntry.js";
 import type { FilesAudit } from "../../../ports/files/FilesAudit.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
+import { compiledInsert, runQuery, sendStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the audit trail over `db`. */
@@ -14,7 +14,7 @@ export const makeSqlFilesAudit = (db: SqlDatabase): FilesAudit => {
   // The append of every audited write, compiled once.
   const insertEntry = compiledInsert("fs_audit", entries);
   return {
-    append: (entry) => Effect.asVoid(runStatement(db, insertEntry, entry)),
+    append: (entry) => sendStatement(db, insertEntry, entry),
     list: (workspaceId, limit) =>
       runQuery(db, (ex) => ex.selectFrom("fs_audit").selectAll().where("workspace_id", "=", workspaceId).orderBy("created_at").orderBy("id").limit(limit).execute()).pipe(
         Effect.map((rows) => rows.map(entries.fromRow)),

@@ -10,7 +10,7 @@ import { PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
 import { Refund } from "../../../core/payments/model/Refund.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { lockRow } from "../lockRow.js";
 import { makeTransactions } from "../Transactions.js";
@@ -196,6 +196,6 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         return query.orderBy("e.id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => balanceEntries.fromRow(r)))),
     appendAudit: (record) =>
-      runStatement(db, insertAudit, record).pipe(Effect.asVoid),
+      sendStatement(db, insertAudit, record),
   };
 };

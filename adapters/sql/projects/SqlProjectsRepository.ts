@@ -5,7 +5,7 @@ import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { ProjectId } from "../../../core/projects/model/Ids.js";
@@ -93,6 +93,6 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
             Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id)))),
           ),
     appendAudit: (a) =>
-      runStatement(db, insertAuditRow, a).pipe(Effect.asVoid, withSpan("ProjectsRepository.appendAudit")),
+      sendStatement(db, insertAuditRow, a).pipe(withSpan("ProjectsRepository.appendAudit")),
   };
 };

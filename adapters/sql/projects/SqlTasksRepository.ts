@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -160,7 +160,8 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
         withSpan("TasksRepository.listTasks"),
       ),
-    appendEvent: (e) => runStatement(db, insertEvent, e).pipe(Effect.asVoid, withSpan("TasksRepository.appendEvent")),
+    // Append-only under a fresh id, answer unread: sent without waiting in a Postgres transaction.
+    appendEvent: (e) => sendStatement(db, insertEvent, e).pipe(withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
       runQuery(db, async (ex) => {
         const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
