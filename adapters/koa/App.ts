@@ -18,6 +18,7 @@ import { mountHealth, type Readiness } from "./Health.js";
 import { resolveLimits, type Limits } from "./Limits.js";
 import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
 import { accessLog } from "./Logging.js";
+import { chain } from "./MiddlewareChain.js";
 import { openApiDocument } from "./OpenApi.js";
 import { rateLimit } from "./RateLimit.js";
 import { requestId } from "./RequestId.js";
@@ -76,13 +77,18 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     actionBudgets: options.actionBudgets,
   };
   const moduleRoutes = groupedRoutes(options.routes, routeMounter(mountOptions));
-  app.use(requestId());
-  if (options.observe !== undefined) app.use(options.observe);
-  app.use(accessLog(options.logger));
-  app.use(errorHandling(options.logger));
-  // Raw routes added by configureRouter can call runHandler too.
-  app.use(provideHost({ runtime: options.runtime, logger: options.logger }));
-  app.use(routingFallback());
+  // The envelope of every request, as one middleware (MiddlewareChain.ts: no dispatch between them).
+  app.use(
+    chain(
+      requestId(),
+      options.observe,
+      accessLog(options.logger),
+      errorHandling(options.logger),
+      // Raw routes added by configureRouter can call runHandler too.
+      provideHost({ runtime: options.runtime, logger: options.logger }),
+      routingFallback(),
+    ),
+  );
   app.use(router.routes());
   app.use(moduleRoutes);
   // Sees the routes matched by both (ctx.matched accumulates): 405 with Allow, OPTIONS.

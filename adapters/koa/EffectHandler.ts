@@ -48,9 +48,9 @@ export interface HostServices {
 }
 
 /** Middleware: makes the host's runtime and logger available to `runHandler` on this request. */
-export const provideHost = (services: HostServices): Middleware => async (ctx, next) => {
+export const provideHost = (services: HostServices): Middleware => (ctx, next) => {
   ctx.state.domainkitHost = services;
-  await next();
+  return next();
 };
 
 /** The host services of the request; `createKoaApp` or `mountRoutes` put them there. */

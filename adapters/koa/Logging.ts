@@ -123,9 +123,11 @@ export const loggablePath = (ctx: Context): string => {
 };
 
 /** Middleware: one `request` line per request (method, path, status, duration, request id). */
-export const accessLog = (logger: Logger): Middleware => async (ctx, next) => {
+export const accessLog = (logger: Logger): Middleware => (ctx, next) =>
   // The level can change at run time, so it is asked per request; a disabled line costs nothing.
-  if (!logger.isLevelEnabled("info")) return next();
+  logger.isLevelEnabled("info") ? logRequest(logger, ctx, next) : next();
+
+const logRequest = async (logger: Logger, ctx: Context, next: () => Promise<unknown>): Promise<void> => {
   const started = process.hrtime.bigint();
   try {
     await next();

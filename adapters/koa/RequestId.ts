@@ -13,12 +13,12 @@ export const requestIdHeader = "X-Request-Id";
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Middleware: sets `ctx.state.requestId` and the `X-Request-Id` response header. */
-export const requestId = (): Middleware => async (ctx, next) => {
+export const requestId = (): Middleware => (ctx, next) => {
   const incoming = ctx.get(requestIdHeader);
   const id = acceptable.test(incoming) ? incoming : uuidv7();
   ctx.state.requestId = id;
   ctx.set(requestIdHeader, id);
-  await next();
+  return next();
 };
 
 /** The id of the current request ("-" outside the request-id middleware). */
