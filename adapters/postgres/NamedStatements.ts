@@ -8,7 +8,7 @@
  */
 import pg from "pg";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
-import type { ReleasableClient } from "./PooledConnections.js";
+import type { Corkable, ReleasableClient } from "./PooledConnections.js";
 
 /** Text -> statement name, shared by every pool in the process (names are per text, not per pool). */
 const names = new Map<string, string>();
@@ -59,6 +59,8 @@ export const namedStatementPool = (
           return (client.query as (...args: unknown[]) => unknown)(textOrCursor, values);
         }) as PostgresPoolClient["query"],
         release: (destroy?: boolean) => client.release(destroy),
+        // The connection's socket, so a transaction can send several pipelined statements as one write.
+        socket: (client as unknown as { connection?: { stream?: Corkable } }).connection?.stream,
       };
       wrappers.set(client, wrapper);
     }

@@ -14,8 +14,18 @@
 import { Kysely, PostgresDialect, type CompiledQuery, type PostgresPool, type PostgresPoolClient, type QueryResult } from "kysely";
 import type { PooledConnections } from "../sql/SqlDatabase.js";
 
-/** A pool client that can be handed back closed (pg's `release(true)`). */
-export type ReleasableClient = PostgresPoolClient & { release(destroy?: boolean): void };
+/** A socket whose writes can be held back and sent as one (a net.Socket's cork/uncork). */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/** A pool client that can be handed back closed (pg's `release(true)`); `socket`: the connection's socket, when known. */
+export type ReleasableClient = PostgresPoolClient & { release(destroy?: boolean): void; readonly socket?: Corkable | undefined };
+
+/** The socket under a wrapped client, or a pg client's own. */
+const socketOf = (client: ReleasableClient): Corkable | undefined =>
+  client.socket ?? (client as { connection?: { stream?: Corkable } }).connection?.stream;
 
 type PgResult = { command: string; rowCount: number | null; rows?: unknown[] };
 
@@ -59,11 +69,33 @@ class SentWrites {
   }
 }
 
-/** A transaction on a client: its BEGIN until the first statement takes it along, and its unanswered writes. */
+/**
+ * A transaction on a client: its BEGIN until the first statement takes it along, its unanswered
+ * writes, and whether its socket holds written statements back (`held`): pg writes each query
+ * with its own system call, so statements sent without waiting stay in the socket's buffer until
+ * the next statement that is waited for, and leave with it as one write.
+ */
 interface OpenTransaction {
   unsentBegin: string | undefined;
   readonly writes: SentWrites;
+  readonly socket: Corkable | undefined;
+  held: boolean;
 }
+
+/** Holds `open`'s socket writes back; at the latest they leave once this turn of the event loop ends. */
+const hold = (open: OpenTransaction): void => {
+  if (open.held || open.socket === undefined) return;
+  open.socket.cork();
+  open.held = true;
+  setImmediate(() => letGo(open));
+};
+
+/** Sends whatever `open`'s socket held back, as one write. */
+const letGo = (open: OpenTransaction): void => {
+  if (!open.held) return;
+  open.held = false;
+  open.socket?.uncork();
+};
 
 /** A statement that only reads: it may go out together with its transaction's BEGIN. */
 const reading = /^\s*select\b/i;
@@ -90,12 +122,19 @@ export const pooledConnections = (
     const open = transactions.get(client);
     if (open === undefined) return send(client, sql, parameters);
     const begin = open.unsentBegin;
-    if (begin === undefined) return open.writes.after(send(client, sql, parameters));
+    if (begin === undefined) {
+      const sent = send(client, sql, parameters);
+      letGo(open);
+      return open.writes.after(sent);
+    }
     open.unsentBegin = undefined;
     if (reading.test(sql)) {
       // Sent together; were BEGIN refused, the read ran on its own, changed nothing, and its answer is dropped.
+      hold(open);
       open.writes.add(send(client, begin, []));
-      return open.writes.after(send(client, sql, parameters));
+      const sent = send(client, sql, parameters);
+      letGo(open);
+      return open.writes.after(sent);
     }
     // A write waits for its BEGIN's answer: were BEGIN refused, it would otherwise commit on its own.
     return send(client, begin, []).then(() => open.writes.after(send(client, sql, parameters)));
@@ -117,7 +156,7 @@ export const pooledConnections = (
     kind: "pooled",
     take: async () => {
       const client = await pool.connect();
-      const open: OpenTransaction = { unsentBegin: undefined, writes: new SentWrites() };
+      const open: OpenTransaction = { unsentBegin: undefined, writes: new SentWrites(), socket: socketOf(client), held: false };
       transactions.set(client, open);
       // Nothing was sent when BEGIN is still unsent: there is nothing to commit or roll back.
       const end = async (sql: "COMMIT" | "ROLLBACK"): Promise<void> => {
@@ -126,6 +165,7 @@ export const pooledConnections = (
           return;
         }
         const answer = send(client, sql, []);
+        letGo(open);
         // A ROLLBACK does not care whether the unanswered writes failed; a COMMIT fails with them.
         if (sql === "COMMIT") await open.writes.after(answer);
         else await Promise.all([open.writes.answered(), answer]);
@@ -136,6 +176,7 @@ export const pooledConnections = (
         commit: () => end("COMMIT"),
         rollback: () => end("ROLLBACK"),
         give: (broken) => {
+          letGo(open);
           transactions.delete(client);
           client.release(broken);
         },
@@ -150,6 +191,7 @@ export const pooledConnections = (
       const open = client === undefined ? undefined : transactions.get(client);
       // Before its BEGIN is answered a write waits (issue); so does one outside a transaction.
       if (client === undefined || open === undefined || open.unsentBegin !== undefined) return false;
+      hold(open);
       open.writes.add(send(client, query.sql, query.parameters));
       return true;
     },
