@@ -92,7 +92,8 @@ t.test("revoking sessions closes the user's realtime socket within a second", (t
     t.equal((await revoke(server.url, token)).status, 200);
     const code = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000))]);
     t.equal(code, 4401, "the socket is closed with the revoked code");
-    t.ok(Date.now() - started <= 1000, "within a second");
+    const elapsed = Date.now() - started;
+    t.ok(elapsed <= 1000, `within a second (${elapsed} ms)`);
   }),
 );
 

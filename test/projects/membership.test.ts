@@ -49,7 +49,8 @@ forEachDialectConfig(t, `membership revocation is idempotent, audited, and cuts 
   t.equal(revoked.body, undefined, "no body");
   const dropped = await live.next((m) => m.type === "unsubscribed", 1000);
   t.match(dropped, { type: "unsubscribed", channel, reason: "access_revoked" }, "the live subscription is dropped");
-  t.ok(Date.now() - started <= 1500, "within a second of the answer");
+  const elapsed = Date.now() - started;
+  t.ok(elapsed <= 1500, `within a second of the answer (${elapsed} ms since the request)`);
 
   const again = await clients.admin!.call("DELETE", `/v1/projects/${projectId}/members/${dev.userId}`);
   t.equal(again.status, 204, "revoking again is idempotent");

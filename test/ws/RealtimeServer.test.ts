@@ -115,7 +115,8 @@ forEachDialect(t, "access_changed drops a subscription the user lost within a se
   const started = Date.now();
   await realtime.publish({ type: "access_changed", userId: "alice" });
   t.same(await client.next((m) => m.type === "unsubscribed", 1_000), { type: "unsubscribed", channel: "project:p1", reason: "access_revoked" });
-  t.ok(Date.now() - started < 1_000, "dropped within a second");
+  const elapsed = Date.now() - started;
+  t.ok(elapsed < 1_000, `dropped within a second (${elapsed} ms)`);
   const kept = makeEnvelope();
   await realtime.publishEvent("project:p1", makeEnvelope());
   await realtime.publishEvent("project:p2", kept);
