@@ -13,7 +13,7 @@ import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import type { RankKey, TaskFilter, TaskOrder, TaskPosition, TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { DialectFeatures } from "../DialectFeatures.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledInsert, compiledOnce, compiledUpdateIfVersion, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, compiledUpdateIfVersion, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -111,6 +111,29 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const conditionalUpdate = compiledUpdateIfVersion("pm_tasks", tasks, { key: ["id"], unchanging: ["workspace_id", "project_id", "created_by", "created_at"] });
   const insertEvent = compiledInsert("pm_task_events", events);
   const insertTask = compiledInsert("pm_tasks", tasks);
+  // The activity feed: one project's page is a backward walk of pm_task_events_feed (project_id,
+  // created_at, id), the row-value comparison seeking to the cursor instead of filtering every
+  // newer row. Several projects: an IN list cannot walk the index in feed order, so the database
+  // would read and sort every event of every visible project; instead each project's page is one
+  // seek (at most `limit` rows) and the pages are merged by a UNION ALL. Compiled once per number
+  // of projects (up to 8) and per cursor presence: the feed is the hottest read.
+  const feedPage = (withCursor: boolean) =>
+    compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number }>((ex, p, projectIds) => {
+      const page = (projectId: unknown) => {
+        let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "=", projectId);
+        if (withCursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(p("at"), p("beforeId"))));
+        return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(p("limit"));
+      };
+      if (projectIds.length === 1) return page(projectIds[0]);
+      const [first, ...rest] = projectIds.map((id, i) => ex.selectFrom(page(id).as(`p${i}`)).selectAll());
+      return rest
+        .reduce((union, next) => union.unionAll(next), first!)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(p("limit"));
+    });
+  const feedFirstPage = feedPage(false);
+  const feedPageBefore = feedPage(true);
   const selectTask = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", p("id")));
   // Every task creation reads its project's last rank.
   const selectLastRank = compiledOnce<{ projectId: string }>((ex, p) =>
@@ -163,31 +186,14 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
     // Append-only under a fresh id, answer unread: sent without waiting in a Postgres transaction.
     appendEvent: (e) => sendStatement(db, insertEvent, e).pipe(withSpan("TasksRepository.appendEvent")),
     listEvents: ({ projectIds, before, limit }) =>
-      runQuery(db, async (ex) => {
-        const at = before === undefined ? undefined : f.timeToDb(new Date(before.createdAt));
-        // One project's page: a backward walk of pm_task_events_feed (project_id, created_at, id);
-        // the row-value comparison seeks to the cursor instead of filtering every newer row.
-        const projectPage = (projectId: string) => {
-          let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "=", projectId);
-          if (at !== undefined && before !== undefined) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(at, before.id)));
-          return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit);
-        };
-        if (projectIds.length === 1) return projectPage(projectIds[0]!).execute();
-        // Several projects: an IN list cannot walk the index in feed order, so the database would
-        // read and sort every event of every visible project. Instead each project's page is one
-        // seek (at most `limit` rows) and the pages are merged, in statements of feedProjectsPerStatement.
-        const pages = await Promise.all(
-          chunked(projectIds, feedProjectsPerStatement).map((ids) => {
-            const [first, ...rest] = ids.map((id, i) => ex.selectFrom(projectPage(id).as(`p${i}`)).selectAll());
-            return rest
-              .reduce((union, page) => union.unionAll(page), first!)
-              .orderBy("created_at", "desc")
-              .orderBy("id", "desc")
-              .limit(limit)
-              .execute();
-          }),
-        );
-        if (pages.length === 1) return pages[0]!;
+      Effect.gen(function* () {
+        if (projectIds.length === 0) return [];
+        const cursor = before === undefined ? { at: undefined, beforeId: undefined } : { at: f.timeToDb(new Date(before.createdAt)), beforeId: before.id };
+        const statement = before === undefined ? feedFirstPage : feedPageBefore;
+        const page = (list: ReadonlyArray<string>) => Effect.map(runStatement(db, statement, { ...cursor, limit, list }), ({ rows }) => rows);
+        if (projectIds.length <= feedProjectsPerStatement) return yield* page(projectIds);
+        // In statements of feedProjectsPerStatement (SQLite's compound SELECT limit), merged here.
+        const pages = yield* Effect.forEach(chunked(projectIds, feedProjectsPerStatement), page, { concurrency: "unbounded" });
         return pages
           .flat()
           .sort((a, b) => feedOrder(f, a, b))

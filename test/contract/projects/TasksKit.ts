@@ -225,6 +225,22 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       t.same(ids(second), expected.slice(25, 50), "page 2 continues strictly after the cursor, across projects");
       const some = await run(tasks((r) => r.listEvents({ projectIds: [projectIds[3]!, projectIds[120]!], limit: 10 })));
       t.same(ids(some), expected.filter((id) => [uid("evt", 31), uid("evt", 32), uid("evt", 33), uid("evt", 1201), uid("evt", 1202), uid("evt", 1203)].includes(id)), "only the given projects");
+      // Every count of projects from 1 to 12 (an adapter may prepare a statement per count), paged by cursor to the end.
+      for (let count = 1; count <= 12; count++) {
+        const given = projectIds.slice(0, count);
+        const wanted = events
+          .filter((e) => given.includes(e.projectId))
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .map((e) => e.id);
+        const paged: string[] = [];
+        let page = await run(tasks((r) => r.listEvents({ projectIds: given, limit: 4 })));
+        while (page.length > 0 && paged.length <= wanted.length) {
+          paged.push(...ids(page));
+          const tail = page[page.length - 1]!;
+          page = await run(tasks((r) => r.listEvents({ projectIds: given, before: { createdAt: tail.createdAt.toISOString(), id: tail.id }, limit: 4 })));
+        }
+        t.same(paged, wanted, `${count} project(s): every event once, newest first, pages of 4`);
+      }
     },
   },
   {
