@@ -20,6 +20,25 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   const audits = rowCodec(MembershipAudit, f);
   const insertProjectRow = compiledInsert("pm_projects", projects);
   const insertAuditRow = compiledInsert("pm_membership_audit", audits);
+  // The projects a user sees (owned workspaces' projects and shared ones), read by every feed and
+  // search: compiled once, with and without the workspace filter.
+  const visibleProjects = (inWorkspace: boolean) =>
+    compiledOnce<{ userId: string; workspaceId: string | undefined }>((ex, p) => {
+      let owned = ex
+        .selectFrom("pm_projects as p")
+        .innerJoin("pm_workspace_members as wm", (join) =>
+          join.onRef("wm.workspace_id", "=", "p.workspace_id").on("wm.user_id", "=", p("userId")).on("wm.role", "=", "owner"),
+        )
+        .select("p.id as id");
+      let shared = ex.selectFrom("pm_project_members").select("project_id as id").where("user_id", "=", p("userId"));
+      if (inWorkspace) {
+        owned = owned.where("p.workspace_id", "=", p("workspaceId"));
+        shared = shared.where("workspace_id", "=", p("workspaceId"));
+      }
+      return owned.union(shared).orderBy("id");
+    });
+  const selectVisibleProjects = visibleProjects(false);
+  const selectVisibleProjectsOfWorkspace = visibleProjects(true);
   // Every project command's access read: compiled once.
   const selectProjectWithRoles = compiledOnce<{ projectId: string; userId: string }>((ex, p) =>
     joinRoles(ex.selectFrom("pm_projects as p"), p("userId")).selectAll("p").select(roleColumns).where("p.id", "=", p("projectId")),
@@ -72,20 +91,9 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         return query.execute();
       }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
     visibleProjectIds: (userId, workspaceId) =>
-      runQuery(db, (ex) => {
-        let owned = ex
-          .selectFrom("pm_projects as p")
-          .innerJoin("pm_workspace_members as wm", (join) =>
-            join.onRef("wm.workspace_id", "=", "p.workspace_id").on("wm.user_id", "=", userId).on("wm.role", "=", "owner"),
-          )
-          .select("p.id as id");
-        let shared = ex.selectFrom("pm_project_members").select("project_id as id").where("user_id", "=", userId);
-        if (workspaceId !== undefined) {
-          owned = owned.where("p.workspace_id", "=", workspaceId);
-          shared = shared.where("workspace_id", "=", workspaceId);
-        }
-        return owned.union(shared).orderBy("id").execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.id))))),
+      runStatement(db, workspaceId === undefined ? selectVisibleProjects : selectVisibleProjectsOfWorkspace, { userId, workspaceId }).pipe(
+        Effect.map(({ rows }) => rows.map((r) => ProjectId.make(String(r.id)))),
+      ),
     projectIdsOfWorkspaces: (workspaceIds) =>
       workspaceIds.length === 0
         ? Effect.succeed([])
