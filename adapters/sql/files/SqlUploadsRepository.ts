@@ -4,7 +4,7 @@ import { UploadPart, UploadSession } from "../../../core/files/model/UploadSessi
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the uploads repository over `db`. */
@@ -13,8 +13,9 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
   const sessions = rowCodec(UploadSession, f);
   const parts = rowCodec(UploadPart, f);
   // The session's statements of every upload (insert, reads, part report, settling), compiled
-  // once; the parts' insert has one row per part, so it is built per call.
+  // once; the parts are inserted a row per statement (compiled once too, pipelined on Postgres).
   const insertSession = compiledInsert("fs_upload_sessions", sessions);
+  const insertPart = compiledInsert("fs_upload_parts", parts);
   const selectWorkspaceOf = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("fs_upload_sessions").select("workspace_id").where("id", "=", p("id")));
   const selectSession = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
     ex.selectFrom("fs_upload_sessions").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
@@ -41,11 +42,10 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
   );
   return {
     insert: (session, sessionParts) =>
-      Effect.asVoid(
-        runQuery(db, async (ex) => {
-          await insertSession(ex, session);
-          if (sessionParts.length > 0) await ex.insertInto("fs_upload_parts").values(sessionParts.map(parts.toRow)).execute();
-        }),
+      Effect.zipRight(
+        runStatement(db, insertSession, session),
+        // A new session's parts, under its fresh id: nothing reads their answers.
+        Effect.forEach(sessionParts, (part) => sendStatement(db, insertPart, part), { discard: true }),
       ),
     workspaceOf: (id) =>
       runStatement(db, selectWorkspaceOf, { id }).pipe(
