@@ -76,6 +76,8 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       .where("location_id", "=", p("locationId")),
   );
   const insertAdjustment = compiledInsert("shop_stock_adjustments", adjustments);
+  // A checkout's reservations, a row per compiled statement, unanswered (pipelined on Postgres).
+  const insertReservation = compiledInsert("shop_reservations", reservations);
   const selectReservation = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_reservations").selectAll().where("id", "=", p("id")));
   const selectReservationsOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
     ex.selectFrom("shop_reservations").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
@@ -123,10 +125,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       runStatement(db, updateUnreserve, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
     consume: (variantId, locationId, quantity, now) =>
       runStatement(db, updateConsume, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
-    insertReservations: (made) =>
-      made.length === 0
-        ? Effect.void
-        : runQuery(db, (ex) => ex.insertInto("shop_reservations").values(made.map((r) => reservations.toRow(r))).execute()).pipe(Effect.asVoid),
+    insertReservations: (made) => Effect.forEach(made, (r) => sendStatement(db, insertReservation, r), { discard: true }),
     findReservation: (id) =>
       runStatement(db, selectReservation, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : reservations.fromRow(r))),

@@ -27,6 +27,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
   const requests = rowCodec(CheckoutRequest, f);
   const orders = rowCodec(Order, f);
   const lines = rowCodec(OrderLine, f);
+  const insertLine = compiledInsert("shop_order_lines", lines);
   const timeline = rowCodec(OrderTimelineEntry, f);
   const payments = rowCodec(OrderPayment, f);
   const shipments = rowCodec(Shipment, f);
@@ -133,9 +134,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
         yield* runStatement(db, insertOrder, order);
-        if (orderLines.length > 0) {
-          yield* runQuery(db, (ex) => ex.insertInto("shop_order_lines").values(orderLines.map(lines.toRow)).execute());
-        }
+        // The new order's lines, a row per compiled statement, unanswered (pipelined on Postgres).
+        for (const line of orderLines) yield* sendStatement(db, insertLine, line);
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
     linesOf: (orderId) =>
