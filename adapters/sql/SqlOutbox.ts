@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, sendStatement, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, sendEach, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
@@ -36,7 +36,7 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: Wor
     next_attempt_at: now,
     created_at: now,
   });
-  // The common case, one event per command, is compiled once.
+  // Compiled once: every command appends its events here.
   const appendOne = compiledOnce<ReturnType<typeof row>>((ex, p) =>
     ex.insertInto("outbox").values({
       id: p("id"),
@@ -55,12 +55,12 @@ export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: Wor
         ? Effect.void
         : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
             const now = f.timeToDb(new Date(millis));
-            // Nobody reads the insert's answer: in a Postgres transaction it goes out without waiting (sendStatement).
-            const inserted =
-              events.length === 1
-                ? sendStatement(db, appendOne, row(events[0]!, now))
-                : runQuery(db, (ex) => ex.insertInto("outbox").values(events.map((event) => row(event, now))).execute());
-            return Effect.zipRight(inserted, signalOutbox(signals));
+            // A row per event, in order (seq), compiled once; nobody reads the answers, so in a
+            // Postgres transaction they go out without waiting (sendEach).
+            return Effect.zipRight(
+              sendEach(db, appendOne, events.map((event) => row(event, now))),
+              signalOutbox(signals),
+            );
           }).pipe(Effect.asVoid, span("Outbox.append")),
   };
 };

@@ -1,4 +1,4 @@
-/** The one bridge from Kysely to Effect used by every repository: `runQuery` (a query built per call), `runStatement` (one compiled once) and `sendStatement` (a write nobody reads the answer of). */
+/** The one bridge from Kysely to Effect used by every repository: `runQuery` (a query built per call), `runStatement` (one compiled once) and `sendStatement`/`sendEach` (writes nobody reads the answer of). */
 import { Effect } from "effect";
 import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from "kysely";
 import type { RowCodec } from "./RowCodec.js";
@@ -35,6 +35,10 @@ export const sendStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P
     const query = statement.bind(executor, params);
     return db.sendLater?.(executor, query) === true ? Effect.void : Effect.asVoid(runBound(db, executor, query));
   });
+
+/** {@link sendStatement} for each of `rows`, in order: a record's rows of a fixed shape without a multi-row insert built per call. */
+export const sendEach = <P>(db: SqlDatabase, statement: CompiledStatement<P>, rows: ReadonlyArray<P>): Effect.Effect<void> =>
+  Effect.forEach(rows, (row) => sendStatement(db, statement, row), { discard: true });
 
 const runBound = (db: SqlDatabase, executor: Kysely<any>, query: CompiledQuery): Effect.Effect<QueryResult<any>> => {
   if (db.runNow !== undefined) {

@@ -11,7 +11,7 @@ import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockL
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendEach, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -125,7 +125,7 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       runStatement(db, updateUnreserve, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
     consume: (variantId, locationId, quantity, now) =>
       runStatement(db, updateConsume, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
-    insertReservations: (made) => Effect.forEach(made, (r) => sendStatement(db, insertReservation, r), { discard: true }),
+    insertReservations: (made) => sendEach(db, insertReservation, made),
     findReservation: (id) =>
       runStatement(db, selectReservation, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : reservations.fromRow(r))),

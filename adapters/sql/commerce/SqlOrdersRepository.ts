@@ -15,7 +15,7 @@ import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendEach, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -135,7 +135,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       Effect.gen(function* () {
         yield* runStatement(db, insertOrder, order);
         // The new order's lines, a row per compiled statement, unanswered (pipelined on Postgres).
-        for (const line of orderLines) yield* sendStatement(db, insertLine, line);
+        yield* sendEach(db, insertLine, orderLines);
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
     linesOf: (orderId) =>

@@ -4,7 +4,7 @@ import { UploadPart, UploadSession } from "../../../core/files/model/UploadSessi
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runStatement, sendStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runStatement, sendEach, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the uploads repository over `db`. */
@@ -45,7 +45,7 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
       Effect.zipRight(
         runStatement(db, insertSession, session),
         // A new session's parts, under its fresh id: nothing reads their answers.
-        Effect.forEach(sessionParts, (part) => sendStatement(db, insertPart, part), { discard: true }),
+        sendEach(db, insertPart, sessionParts),
       ),
     workspaceOf: (id) =>
       runStatement(db, selectWorkspaceOf, { id }).pipe(
