@@ -3,16 +3,18 @@
  * `runIdempotent`. The key comes from `Idempotency-Key`, is scoped to the caller
  * (`principalScope`) and bound to a SHA-256 of method, path and the canonical JSON of the body.
  * Client-error (4xx) answers are part of the stored response; server errors and defects release
- * the key (the handler program keeps them as failures, see EffectHandler.ts).
+ * the key (the handler program keeps them as failures, see EffectHandler.ts). A route whose work
+ * is one transaction stores its answer in that transaction (`oneTransaction`).
  */
 import { createHash } from "node:crypto";
 import { Effect } from "effect";
 import type { Context } from "koa";
 import { ValidationFailed } from "../../core/kernel/Errors.js";
-import { runIdempotent, validateIdempotencyKey, type IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
+import { runIdempotent, runIdempotentInTransaction, validateIdempotencyKey, type IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
 import type { StoredResponse } from "../../ports/IdempotencyStore.js";
 import { principalScope } from "../../ports/Principal.js";
 import { principalOf } from "./Authentication.js";
+import { settleClientErrors } from "./EffectHandler.js";
 import { defaultLimits, type Limits } from "./Limits.js";
 
 /** The request header that carries the key. */
@@ -47,22 +49,26 @@ export const requestHash = (method: string, path: string, body: unknown): string
 export interface IdempotencyOptions {
   readonly limits?: Pick<Limits, "idempotencyKeyMaxLength">;
   readonly policy?: Partial<IdempotencyPolicy>;
+  /** The work is one transaction that calls nothing outside the database (RouteSpec.oneTransaction). */
+  readonly oneTransaction?: boolean;
 }
 
 /**
- * Runs `execute` under the request's idempotency key according to `mode`: without a key an
- * optional route just runs, a required one fails `IdempotencyKeyRequired` (400). Answers the
- * response and whether it was replayed.
+ * Runs `work` under the request's idempotency key according to `mode`: without a key an
+ * optional route just runs, a required one fails `IdempotencyKeyRequired` (400). Its client
+ * errors become stored answers (`settleClientErrors`). With `oneTransaction` (the route's work is
+ * one transaction calling nothing outside), a keyed request commits key, work and answer
+ * together (`runIdempotentInTransaction`). Answers the response and whether it was replayed.
  */
 export const withIdempotency = <E, R>(
   ctx: Context,
   mode: IdempotencyMode,
-  execute: Effect.Effect<StoredResponse, E, R>,
+  work: Effect.Effect<StoredResponse, E, R>,
   options: IdempotencyOptions = {},
 ) => {
   const header = ctx.get(idempotencyKeyHeader);
   if (mode === "none" || (mode === "optional" && header === "")) {
-    return Effect.map(execute, (response) => ({ response, replayed: false }));
+    return Effect.map(settleClientErrors(work), (response) => ({ response, replayed: false }));
   }
   const maxLength = (options.limits ?? defaultLimits).idempotencyKeyMaxLength;
   return Effect.gen(function* () {
@@ -78,11 +84,10 @@ export const withIdempotency = <E, R>(
     const principal = principalOf(ctx);
     // Routes refuse idempotency without authentication at mount time; this guards direct use.
     if (principal === undefined) return yield* Effect.dieMessage("idempotency needs an authenticated principal");
-    return yield* runIdempotent(
-      { scope: principalScope(principal), key, requestHash: requestHash(ctx.method, ctx.path, ctx.request.body) },
-      execute,
-      options.policy,
-    );
+    const request = { scope: principalScope(principal), key, requestHash: requestHash(ctx.method, ctx.path, ctx.request.body) };
+    return yield* options.oneTransaction === true
+      ? runIdempotentInTransaction(request, work, settleClientErrors, options.policy)
+      : runIdempotent(request, settleClientErrors(work), options.policy);
   });
 };
 

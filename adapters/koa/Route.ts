@@ -21,7 +21,6 @@ import { decodeRequestPart, encodeResponseBody } from "./Decode.js";
 import {
   provideHost,
   runStored,
-  settleClientErrors,
   toStoredResponse,
   type HostRuntime,
   type RouteResponse,
@@ -79,6 +78,13 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
    */
   readonly idempotency?: IdempotencyMode;
   readonly ifMatch?: IfMatchMode;
+  /**
+   * The handler's work is one database transaction and calls nothing outside it (no payment
+   * provider, no blob store, no work in another transaction it waits for). With an
+   * Idempotency-Key the key, the work and the stored answer then commit together
+   * (`runIdempotentInTransaction`): a crash cannot leave the work done and the key in progress.
+   */
+  readonly oneTransaction?: boolean;
   /** Reads `limit` and `cursor` into `input.page` and documents them. */
   readonly pagination?: boolean;
   readonly params?: Schema.Schema<P, any, never>;
@@ -110,6 +116,7 @@ export interface Route<R = any> {
   readonly auth: AuthMode;
   readonly idempotency: IdempotencyMode;
   readonly ifMatch: IfMatchMode;
+  readonly oneTransaction: boolean;
   readonly pagination: boolean;
   readonly params?: AnySchema | undefined;
   readonly query?: AnySchema | undefined;
@@ -160,6 +167,7 @@ export const defineRoute = <
     auth: spec.auth,
     idempotency,
     ifMatch: spec.ifMatch ?? "none",
+    oneTransaction: spec.oneTransaction ?? false,
     pagination: spec.pagination ?? false,
     params: spec.params,
     query: spec.query,
@@ -267,8 +275,8 @@ const routeHandler = (
           catch: (error) => error,
         });
       }
-      const execute = settleClientErrors(Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response)));
-      const { response, replayed } = yield* withIdempotency(ctx, route.idempotency, execute, { limits, policy });
+      const work = Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response));
+      const { response, replayed } = yield* withIdempotency(ctx, route.idempotency, work, { limits, policy, oneTransaction: route.oneTransaction });
       return replayed ? { ...response, headers: { ...response.headers, ...replayHeaders(true) } } : response;
     });
     await runStored(ctx, program);

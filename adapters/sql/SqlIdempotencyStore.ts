@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import type { IdempotencyRecord, IdempotencyStore, ReserveResult, StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, runStatement, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
@@ -109,11 +109,9 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
         );
       return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
     },
+    // Its answer is not read: inside a Postgres transaction (runIdempotentInTransaction) it goes out with the COMMIT.
     complete: ({ scope, key, response }) =>
-      runStatement(db, completeKey, { scope, key, response: f.jsonToDb(response) }).pipe(
-        Effect.asVoid,
-        withSpan("IdempotencyStore.complete"),
-      ),
+      sendStatement(db, completeKey, { scope, key, response: f.jsonToDb(response) }).pipe(withSpan("IdempotencyStore.complete")),
     release: (scope, key) =>
       runStatement(db, releaseKey, { scope, key }).pipe(Effect.asVoid, withSpan("IdempotencyStore.release")),
     purgeExpired: (now) =>

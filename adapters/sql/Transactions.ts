@@ -188,10 +188,23 @@ const runInNewTransaction = <A, E, R>(
  * writes (and the after-commit hooks and once-per-transaction steps it registered) are undone
  * and the transaction stays usable; when it succeeds, the savepoint is released.
  */
-const runInSavepoint = <A, E, R>(transaction: OpenTransaction, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+const runInSavepoint = <A, E, R>(db: SqlDatabase, transaction: OpenTransaction, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.uninterruptibleMask((restore) => {
     const name = `dk_savepoint_${(transaction.savepoints += 1)}`;
-    const statement = (text: string) => Effect.promise(() => transaction.executor.executeQuery(CompiledQuery.raw(text)));
+    // Nobody reads their answers: on Postgres they go out with the next statement (a failure
+    // fails the transaction there), on SQLite they run at once; elsewhere they are awaited.
+    const statement = (text: string): Effect.Effect<void> => {
+      const query = CompiledQuery.raw(text);
+      if (db.sendLater?.(transaction.executor, query) === true) return Effect.void;
+      if (db.runNow !== undefined) {
+        try {
+          if (db.runNow(transaction.executor, query) !== undefined) return Effect.void;
+        } catch (error) {
+          return Effect.die(error);
+        }
+      }
+      return Effect.asVoid(Effect.promise(() => transaction.executor.executeQuery(query)));
+    };
     const hooksBefore = new Set(transaction.afterCommit.keys());
     const doneBefore = new Set(transaction.done);
     return Effect.zipRight(
@@ -224,7 +237,7 @@ export const makeTransactions = (db: SqlDatabase): Transactions => {
     savepoint: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.flatMap(FiberRef.get(openTransactions), (open) => {
         const transaction = open.get(db);
-        return transaction === undefined ? run(effect) : runInSavepoint(transaction, effect);
+        return transaction === undefined ? run(effect) : runInSavepoint(db, transaction, effect);
       }).pipe(span("Transactions.savepoint")),
   };
 };

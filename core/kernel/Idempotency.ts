@@ -10,6 +10,7 @@ import {
   type IdempotencyRecord,
   type StoredResponse,
 } from "../../ports/IdempotencyStore.js";
+import { Transactions } from "../../ports/Transactions.js";
 import {
   IdempotencyKeyRequired,
   IdempotencyKeyReused,
@@ -84,14 +85,14 @@ export const decide = (existing: IdempotencyRecord, requestHash: string, now?: D
 const reserveAttempts = 3;
 
 /**
- * Runs `execute` at most once per reservation of (scope, key): reserve first, then execute;
- * on success store the response, on failure, defect or interruption release the key so a
- * retry may run. A key already on record is replayed, refused as reused, or answered in progress.
+ * Reserves (scope, key) and runs `onReserved` once the reservation is ours; a key already on
+ * record is replayed, refused as reused, or answered in progress. The one decision loop of both
+ * ways to run a request idempotently below.
  */
-export const runIdempotent = <E, R>(
+const underKey = <E, R>(
   req: IdempotentRequest,
-  execute: Effect.Effect<StoredResponse, E, R>,
-  policy?: Partial<IdempotencyPolicy>,
+  policy: Partial<IdempotencyPolicy> | undefined,
+  onReserved: (store: IdempotencyStore) => Effect.Effect<StoredResponse, E, R>,
 ): Effect.Effect<
   { readonly response: StoredResponse; readonly replayed: boolean },
   E | IdempotencyKeyReused | IdempotencyRequestInProgress,
@@ -117,17 +118,7 @@ export const runIdempotent = <E, R>(
         lockedUntil: new Date(millis + lockMs),
         expiresAt: new Date(millis + ttlMs),
       });
-      if (reservation.reserved) {
-        const response = yield* execute.pipe(
-          // Finalizers run uninterruptibly: a reserved key is always completed or released.
-          Effect.onExit((exit) =>
-            Exit.isSuccess(exit)
-              ? store.complete({ scope: req.scope, key: req.key, response: exit.value })
-              : store.release(req.scope, req.key),
-          ),
-        );
-        return { response, replayed: false };
-      }
+      if (reservation.reserved) return { response: yield* onReserved(store), replayed: false };
       const decision = decide(reservation.existing, req.requestHash, now);
       switch (decision._tag) {
         case "Replay":
@@ -143,4 +134,64 @@ export const runIdempotent = <E, R>(
       }
     }
     return yield* Effect.fail(inProgress());
-  }).pipe(withSpan("Idempotency.runIdempotent"));
+  });
+
+/**
+ * Runs `execute` at most once per reservation of (scope, key): reserve first, then execute;
+ * on success store the response, on failure, defect or interruption release the key so a
+ * retry may run. A key already on record is replayed, refused as reused, or answered in progress.
+ * For work that is one transaction and calls nothing outside, {@link runIdempotentInTransaction}.
+ */
+export const runIdempotent = <E, R>(
+  req: IdempotentRequest,
+  execute: Effect.Effect<StoredResponse, E, R>,
+  policy?: Partial<IdempotencyPolicy>,
+): Effect.Effect<
+  { readonly response: StoredResponse; readonly replayed: boolean },
+  E | IdempotencyKeyReused | IdempotencyRequestInProgress,
+  R | IdempotencyStore
+> =>
+  underKey(req, policy, (store) =>
+    execute.pipe(
+      // Finalizers run uninterruptibly: a reserved key is always completed or released.
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit)
+          ? store.complete({ scope: req.scope, key: req.key, response: exit.value })
+          : store.release(req.scope, req.key),
+      ),
+    ),
+  ).pipe(withSpan("Idempotency.runIdempotent"));
+
+/**
+ * `runIdempotent` for work that is one database transaction and calls nothing outside it (no
+ * provider, no blob store, no other transaction it waits for): the reservation, the work and the
+ * stored answer are one transaction. A crash can then never leave the work committed with its
+ * key still in progress, which a retry after the lock would run a second time; and the request
+ * pays one transaction instead of three.
+ *
+ * `work` runs behind a savepoint and `settle` turns its failures into stored answers (the 4xx a
+ * caller may see again): a settled failure's writes are undone, its answer is stored. Any other
+ * failure, a defect or an interruption rolls the whole transaction back, which releases the key.
+ * A retry with the same key while the first runs does not see its reservation before it commits:
+ * it waits for that transaction and is answered its replay. Without savepoints in the
+ * Transactions adapter this is `runIdempotent(req, settle(work))`.
+ */
+export const runIdempotentInTransaction = <E, E2, R>(
+  req: IdempotentRequest,
+  work: Effect.Effect<StoredResponse, E, R>,
+  settle: (work: Effect.Effect<StoredResponse, E, R>) => Effect.Effect<StoredResponse, E2, R>,
+  policy?: Partial<IdempotencyPolicy>,
+): Effect.Effect<
+  { readonly response: StoredResponse; readonly replayed: boolean },
+  E2 | IdempotencyKeyReused | IdempotencyRequestInProgress,
+  R | IdempotencyStore | Transactions
+> =>
+  Effect.flatMap(Transactions, (transactions) => {
+    const savepoint = transactions.savepoint;
+    if (savepoint === undefined) return runIdempotent(req, settle(work), policy);
+    return transactions.run(
+      underKey(req, policy, (store) =>
+        Effect.tap(settle(savepoint(work)), (response) => store.complete({ scope: req.scope, key: req.key, response })),
+      ),
+    );
+  }).pipe(withSpan("Idempotency.runIdempotentInTransaction"));

@@ -3,15 +3,19 @@
  * is replayed with `Idempotent-Replayed: true`, a different body under the same key is 422, a
  * retry while the first runs is 409 with Retry-After, a required key is 400 when missing,
  * client errors are stored, server errors release the key, and concurrent identical requests
- * run the handler exactly once.
+ * run the handler exactly once; a one-transaction route stores its answer with its work.
  */
 import { Effect, ManagedRuntime, Schema } from "effect";
 import t from "tap";
 import { Conflict } from "../../core/kernel/Errors.js";
 import { defineRoute } from "../../adapters/koa/Route.js";
 import { storageLayer } from "../../adapters/sql/index.js";
+import { UserEpochs } from "../../ports/UserEpochs.js";
 import { forEachDialect } from "../support/databases.js";
 import { aliceId, bobId, call, jsonInit, startTestApp, tokenFor } from "./support.js";
+
+/** The row the one-transaction route writes: a user epoch used as a counter of committed runs. */
+const counterId = "00000000-0000-4000-8000-00000000c0de";
 
 /** A gate the test opens to let a slow handler finish. */
 const makeGate = () => {
@@ -93,6 +97,24 @@ const fixture = () => {
       body: Order,
       responses: { 201: Created },
       handler: (input) => Effect.sync(() => ({ status: 201, body: { run: ++runs.optional, item: input.body.item } })),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders/one-transaction",
+      operationId: "oneTransactionOrder",
+      summary: "Writes (bumps a counter), then answers or refuses: one transaction",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "required",
+      oneTransaction: true,
+      body: Order,
+      responses: { 201: Created },
+      handler: (input) =>
+        Effect.gen(function* () {
+          const run = yield* (yield* UserEpochs).bump(counterId);
+          if (input.body.item === "refused") return yield* Effect.fail(new Conflict({ code: "out_of_stock", detail: `after write ${run}` }));
+          return { status: 201, body: { run, item: input.body.item } };
+        }),
     }),
   ];
   return { runs, routes, setGate: (g: ReturnType<typeof makeGate>) => (gate = g) };
@@ -198,6 +220,29 @@ t.test("idempotency over HTTP", async (t) => {
       const replay = await post("/v1/orders/optional", { item: "tea" }, { ...alice, "idempotency-key": "k-opt" });
       t.equal(replay.headers.get("idempotent-replayed"), "true");
       t.equal(runs.optional, 3);
+    });
+
+    t.test("a one-transaction route commits its key, work and answer together; a refusal's writes are undone", async (t) => {
+      const committed = () => Effect.runPromise(Effect.flatMap(UserEpochs, (e) => e.current(counterId)).pipe(Effect.provide(storageLayer(db))));
+      const first = await post("/v1/orders/one-transaction", { item: "tea" }, { ...alice, "idempotency-key": "k-one" });
+      t.equal(first.status, 201);
+      t.equal(first.body.run, 1);
+      const again = await post("/v1/orders/one-transaction", { item: "tea" }, { ...alice, "idempotency-key": "k-one" });
+      t.equal(again.headers.get("idempotent-replayed"), "true", "replayed");
+      t.same(again.body, first.body);
+      t.equal(await committed(), 1, "the work committed once");
+      const refused = await post("/v1/orders/one-transaction", { item: "refused" }, { ...alice, "idempotency-key": "k-one-refused" });
+      t.equal(refused.status, 409);
+      t.equal(refused.body.code, "out_of_stock");
+      t.equal(await committed(), 1, "the refused request's write is undone");
+      const refusedAgain = await post("/v1/orders/one-transaction", { item: "refused" }, { ...alice, "idempotency-key": "k-one-refused" });
+      t.equal(refusedAgain.headers.get("idempotent-replayed"), "true", "its answer is stored and replayed");
+      t.same(refusedAgain.body, refused.body);
+      const burst = await Promise.all(
+        Array.from({ length: 6 }, () => post("/v1/orders/one-transaction", { item: "burst" }, { ...alice, "idempotency-key": "k-one-burst" })),
+      );
+      t.ok(burst.every((a) => a.status === 201 && a.body.run === 2), `every racer gets the one run's answer (${burst.map((a) => a.status).join(",")})`);
+      t.equal(await committed(), 2, "the racing requests ran the work once");
     });
 
     t.test("10 parallel identical requests run the handler exactly once", async (t) => {

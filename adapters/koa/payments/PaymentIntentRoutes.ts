@@ -46,6 +46,8 @@ const createIntentRoute = defineRoute({
   summary: "Create a payment intent",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   body: CreateIntentBody,
   responses: { 201: CreatedPaymentIntentWire },

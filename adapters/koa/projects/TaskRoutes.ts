@@ -54,6 +54,8 @@ export const createTaskRoute = defineRoute({
   description: "Status defaults to the first status of the workflow (todo). An Idempotency-Key is accepted and recommended.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ProjectParams,
   body: CreateTaskBody,
   responses: { 201: TaskView },

@@ -2,7 +2,8 @@
  * The payment gateway inside the same process: it runs the payment core's programs
  * (CreateIntent, ConfirmIntent, CaptureIntent, CancelIntent, CreateRefund, GetIntent) as the
  * merchant, on the payment module's runtime, under the kernel's one idempotency path
- * (`runIdempotent` over the IdempotencyStore). Each call is forked on that runtime, so it runs
+ * (`runIdempotent` over the IdempotencyStore; creating the intent, one transaction, commits its
+ * key and answer with it: `runIdempotentInTransaction`). Each call is forked on that runtime, so it runs
  * OUTSIDE any transaction the caller has open: a rolled-back order never rolls back a charge
  * the provider already made, and the provider call is never made inside the caller's transaction.
  *
@@ -16,7 +17,7 @@ import { toWire } from "../../../core/kernel/Wire.js";
 import { PaymentIntentView, paymentIntentView, type PaymentIntent } from "../../../core/payments/model/PaymentIntent.js";
 import { RefundView, refundView, type Refund } from "../../../core/payments/model/Refund.js";
 import { isDomainError, type DomainErrorShape } from "../../../core/kernel/Errors.js";
-import { runIdempotent } from "../../../core/kernel/Idempotency.js";
+import { runIdempotent, runIdempotentInTransaction } from "../../../core/kernel/Idempotency.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
@@ -144,7 +145,11 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
       return Fiber.join(fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)));
     });
 
-  /** One step under the kernel's idempotency path, in the gateway's own key space of the merchant. */
+  /**
+   * One step under the kernel's idempotency path, in the gateway's own key space of the merchant.
+   * `oneTransaction`: the step is one transaction calling nothing outside (creating an intent), so
+   * its key and stored answer commit with it.
+   */
   const idempotentStep = <E>(
     principal: Principal,
     key: string,
@@ -152,15 +157,15 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
     request: Readonly<Record<string, string | number | null>>,
     paymentId: string | null,
     execute: Effect.Effect<StoredResponse, E, InProcessGatewayServices>,
-  ) =>
-    runIdempotent(
-      // The gateway's keys live beside the HTTP keys of the same merchant, never colliding with them.
-      { scope: `${principalScope(principal)}/gateway`, key, requestHash: gatewayRequestHash(operation, request) },
-      settle(execute),
-    ).pipe(
+    oneTransaction = false,
+  ) => {
+    // The gateway's keys live beside the HTTP keys of the same merchant, never colliding with them.
+    const underKey = { scope: `${principalScope(principal)}/gateway`, key, requestHash: gatewayRequestHash(operation, request) };
+    return (oneTransaction ? runIdempotentInTransaction(underKey, execute, settle) : runIdempotent(underKey, settle(execute))).pipe(
       Effect.mapError(toGatewayError(operation, paymentId)),
       Effect.map(({ response }) => response),
     );
+  };
 
   const mutation = <A>(
     operation: string,
@@ -202,6 +207,7 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
               captureMethod: req.captureMethod ?? "manual",
               paymentMethod: req.paymentMethod,
             }).pipe(Effect.map((intent) => ({ status: 201, body: intentWire(intent) }))),
+            true,
           );
           const intent = yield* intentAnswer("authorize", null, created);
           // Step 2: confirm it; a lost provider answer releases only this step's key.
