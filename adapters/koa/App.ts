@@ -77,7 +77,8 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     actionBudgets: options.actionBudgets,
   };
   const moduleRoutes = groupedRoutes(options.routes, routeMounter(mountOptions));
-  // The envelope of every request, as one middleware (MiddlewareChain.ts: no dispatch between them).
+  // The envelope of every request and the routers, as one middleware (MiddlewareChain.ts: no
+  // dispatch between them; Koa's own compose dispatches once).
   app.use(
     chain(
       requestId(),
@@ -87,11 +88,12 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
       // Raw routes added by configureRouter can call runHandler too.
       provideHost({ runtime: options.runtime, logger: options.logger }),
       routingFallback(),
+      // The routers' middleware add `params` and `router` to the context they are given (app.use infers that).
+      router.routes() as Middleware,
+      moduleRoutes as Middleware,
+      // Sees the routes matched by both (ctx.matched accumulates): 405 with Allow, OPTIONS.
+      router.allowedMethods() as Middleware,
     ),
   );
-  app.use(router.routes());
-  app.use(moduleRoutes);
-  // Sees the routes matched by both (ctx.matched accumulates): 405 with Allow, OPTIONS.
-  app.use(router.allowedMethods());
   return app;
 };

@@ -34,8 +34,14 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
   const limits = resolveLimits(options.limits);
   const host = options.host ?? "127.0.0.1";
   const handle = app.callback();
-  // Koa's handler promises, so shutdown can wait for handlers even after their connection is cut.
-  const handlers = new Set<Promise<void>>();
+  // Koa handlers still running, so shutdown can wait for them even after their connection is cut.
+  // A count, not a set of their promises: a request pays an increment, not closures and a listener.
+  let running = 0;
+  let allSettled: (() => void) | undefined;
+  const settled = (): void => {
+    running -= 1;
+    if (running === 0) allSettled?.();
+  };
   let closing = false;
   const server = createServer(
     {
@@ -44,15 +50,8 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
     },
     (req, res) => {
       if (closing) res.setHeader("Connection", "close");
-      res.on("close", () => {
-        // The connection that carried it is idle now; while draining, close it at once.
-        if (closing) setImmediate(() => server.closeIdleConnections());
-      });
-      const handled: Promise<void> = Promise.resolve(handle(req, res)).then(
-        () => void handlers.delete(handled),
-        () => void handlers.delete(handled),
-      );
-      handlers.add(handled);
+      running += 1;
+      handle(req, res).then(settled, settled);
     },
   );
   await new Promise<void>((resolve, reject) => {
@@ -68,20 +67,30 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
     closed ??= (async () => {
       closing = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their last answer goes out: close them as they do.
+      const closeIdle = setInterval(() => server.closeIdleConnections(), idleSweepMs);
       server.closeIdleConnections();
-      if ((await withDeadline(drained, limits.shutdownTimeoutMs)) === "timeout") {
-        server.closeAllConnections();
-        await drained;
+      try {
+        if ((await withDeadline(drained, limits.shutdownTimeoutMs)) === "timeout") {
+          server.closeAllConnections();
+          await drained;
+        }
+      } finally {
+        clearInterval(closeIdle);
       }
       // Cut requests are interrupted (EffectHandler.ts); wait for their handlers to unwind, so
       // nothing still runs on the runtime that onClose disposes.
-      await withDeadline(Promise.allSettled([...handlers]), limits.shutdownTimeoutMs);
+      const unwound = running === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allSettled = resolve));
+      await withDeadline(unwound, limits.shutdownTimeoutMs);
       await options.onClose?.();
     })();
     return closed;
   };
   return { server, port, url: `http://${host}:${port}`, close };
 };
+
+/** While draining, how often connections that have become idle are closed. */
+const idleSweepMs = 10;
 
 /** Resolves with the promise's value, or "timeout" after `ms`, clearing the timer either way. */
 const withDeadline = async <A>(promise: Promise<A>, ms: number): Promise<A | "timeout"> => {
