@@ -2,7 +2,7 @@
  * The Koa application of a host: request id, access log, problem+json errors, health probes,
  * the OpenAPI document and docs page, and every module's routes, composed in one order:
  *
- *   request id -> access log -> error handling -> host runtime -> routing fallback (404/405) -> router
+ *   request id -> access log -> error handling and routing fallback (404/405) -> host runtime -> router
  *   router: /healthz, /readyz, /v1/openapi.json, /v1/docs and the host's raw routes; then the
  *   module routes, one router per path group (RouteGroups.ts), each route with its own chain
  *   (see Route.ts: authentication -> rate limit -> body -> decode -> idempotency -> handler).
@@ -13,7 +13,7 @@ import type { Logger } from "pino";
 import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
 import { mountApiDocs } from "./ApiDocs.js";
 import { provideHost, type HostRuntime } from "./EffectHandler.js";
-import { errorHandling, routingFallback } from "./ErrorHandling.js";
+import { errorHandling } from "./ErrorHandling.js";
 import { mountHealth, type Readiness } from "./Health.js";
 import { resolveLimits, type Limits } from "./Limits.js";
 import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
@@ -84,10 +84,10 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
       requestId(),
       options.observe,
       accessLog(options.logger),
-      errorHandling(options.logger),
+      // With the routing fallback: a request no route answered is 404 route_not_found or 405.
+      errorHandling(options.logger, { routingFallback: true }),
       // Raw routes added by configureRouter can call runHandler too.
       provideHost({ runtime: options.runtime, logger: options.logger }),
-      routingFallback(),
       // The routers' middleware add `params` and `router` to the context they are given (app.use infers that).
       router.routes() as Middleware,
       moduleRoutes as Middleware,

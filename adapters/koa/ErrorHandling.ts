@@ -21,13 +21,35 @@ export const respondWithError = (ctx: Context, error: unknown, logger: Logger | 
   renderProblem(ctx, problem);
 };
 
-/** Middleware: catches anything thrown below it and answers problem+json. */
-export const errorHandling = (logger?: Logger): Middleware => async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    respondWithError(ctx, error, logger);
+/**
+ * Middleware: catches anything thrown below it and answers problem+json. With `routingFallback`,
+ * a request nothing answered is answered too, as `routingFallback()` would (one middleware
+ * instead of two on every request of a host's app).
+ */
+export const errorHandling = (logger?: Logger, options: { readonly routingFallback?: boolean } = {}): Middleware => {
+  const fallback = options.routingFallback === true;
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (fallback) raiseWhenUnrouted(ctx);
+    } catch (error) {
+      respondWithError(ctx, error, logger);
+    }
+  };
+};
+
+/**
+ * When nothing answered: 404 route_not_found, or 405 method_not_allowed (with `Allow`) when the
+ * router's `allowedMethods` found the path.
+ */
+const raiseWhenUnrouted = (ctx: Context): void => {
+  if (ctx.body !== undefined && ctx.body !== null) return;
+  // allowedMethods answers 405 for a known method on the wrong path and 501 for unknown methods.
+  if (ctx.status === 405 || ctx.status === 501) {
+    const allow = ctx.response.get("Allow");
+    throw new MethodNotAllowed({ allowed: allow === "" ? [] : allow.split(/,\s*/) });
   }
+  if (ctx.status === 404) throw new RouteNotFound({});
 };
 
 /**
@@ -36,11 +58,5 @@ export const errorHandling = (logger?: Logger): Middleware => async (ctx, next) 
  */
 export const routingFallback = (): Middleware => async (ctx, next) => {
   await next();
-  if (ctx.body !== undefined && ctx.body !== null) return;
-  // allowedMethods answers 405 for a known method on the wrong path and 501 for unknown methods.
-  if (ctx.status === 405 || ctx.status === 501) {
-    const allow = ctx.response.get("Allow");
-    throw new MethodNotAllowed({ allowed: allow === "" ? [] : allow.split(/,\s*/) });
-  }
-  if (ctx.status === 404) throw new RouteNotFound({});
+  raiseWhenUnrouted(ctx);
 };
