@@ -26,6 +26,8 @@ export const createProductRoute = defineRoute({
   description: "SKUs are unique per store (409 sku_taken); price_minor is at least 0, in the store's currency.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: StoreParams,
   body: CreateProductBody,
   responses: { 201: ProductWire },
@@ -105,6 +107,8 @@ export const adjustStockRoute = defineRoute({
   description: "409 stock_below_reserved when on_hand would drop below what is reserved.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: StockAdjustmentBody,
   responses: { 201: StockLevelWire },
   problems: [403, 404, 409, 422],

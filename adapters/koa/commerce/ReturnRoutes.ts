@@ -21,6 +21,8 @@ export const createReturnRoute = defineRoute({
     "409 order_state_conflict when the order is in no state to return.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   body: CreateReturnBody,
   responses: { 201: ReturnWire },
@@ -59,6 +61,8 @@ export const returnStageRoute = defineRoute({
   description: "Restocking puts the units back on hand. 409 return_state_conflict for a stage out of order.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ReturnParams,
   body: ReturnStageBody,
   responses: { 200: ReturnWire },

@@ -44,6 +44,8 @@ export const grantStaffRoute = defineRoute({
   summary: "Grant a staff role in the store (owner)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: StoreParams,
   body: GrantStaffBody,
   responses: { 201: StaffRoleWire },
@@ -62,6 +64,8 @@ export const createLocationRoute = defineRoute({
   summary: "Add a fulfillment location (warehouse operator)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: StoreParams,
   body: CreateLocationBody,
   responses: { 201: LocationWire },
@@ -81,6 +85,8 @@ export const createPromotionRoute = defineRoute({
   description: "Valid in [starts_at, ends_at); usage_limit orders at most, enforced under concurrency at checkout.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: StoreParams,
   body: CreatePromotionBody,
   responses: { 201: PromotionWire },

@@ -26,6 +26,8 @@ const sendRoute = defineRoute({
     "The body (1 to 1000 characters) is redacted before it is stored or relayed: runs of 5 or more digits (phone numbers) and e-mail addresses are replaced. Open while the delivery is assigned or picked up, else 409 chat_closed; anyone but the customer and the assigned courier: 404. Pushed as ChatMessageSent on delivery:<id> and courier:<id>.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: DeliveryParams,
   body: ChatMessageBody,
   responses: { 201: ChatMessageWire },

@@ -29,6 +29,8 @@ const registerRoute = defineRoute({
   description: "The answer's id is the courier_id deliveries carry. Registering again answers the same courier.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: RegisterCourierBody,
   responses: { 201: CourierWire },
   problems: [403, 422],
@@ -43,6 +45,8 @@ const onlineRoute = (online: boolean) =>
     summary: online ? "Go online for offers" : "Go offline (no new offers)",
     tags,
     auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
     responses: { 200: CourierWire },
     problems: [403, 404],
     handler: ({ principal }) => setCourierOnline(principal, online).pipe(Effect.map((courier) => ({ status: 200, body: courier }))),
@@ -59,6 +63,8 @@ const locationsRoute = defineRoute({
   tags,
   budget: { name: "delivery_locations" },
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: LocationsBody,
   responses: { 200: LocationBatchWire },
   problems: [403, 404, 422],
@@ -94,6 +100,8 @@ const acceptOfferRoute = defineRoute({
   tags,
   budget: { name: "delivery_offers" },
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: OfferParams,
   responses: { 200: CourierDeliveryWire },

@@ -42,6 +42,8 @@ const replayRoute = defineRoute({
     "A dispatcher (else 404) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Puts the job back in line with its attempts reset; payables are recorded under unique component keys, so a replay never pays twice. 404 for an unknown id or another kind of job, 409 not_a_dead_settlement once it is no longer dead.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: IdParams,
   body: ReplayBody,

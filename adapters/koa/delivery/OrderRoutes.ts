@@ -27,6 +27,8 @@ const quoteRoute = defineRoute({
     "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines. A scheduled order names its delivery slot in scheduled_for (a quarter hour, 30 minutes to 7 days ahead, else 422); the restaurant accepts it as usual and dispatch starts 20 minutes before the slot.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: QuoteBody,
   responses: { 200: QuoteWire },
   problems: [403, 404, 409, 422],

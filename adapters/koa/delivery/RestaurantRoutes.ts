@@ -101,6 +101,8 @@ const addStaffRoute = defineRoute({
   summary: "Add a user to the restaurant's staff",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: RestaurantParams,
   body: AddStaffBody,
   responses: { 201: RestaurantStaffWire },
@@ -117,6 +119,8 @@ const publishMenuRoute = defineRoute({
   description: "Items keep their identity across versions when the request names an earlier item's id. 409 menu_publish_conflict when another version was published meanwhile.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: RestaurantParams,
   body: PublishMenuBody,
   responses: { 201: PublishedMenuWire },
@@ -173,6 +177,8 @@ const openingRoute = (state: "open" | "closed") =>
     summary: state === "open" ? "Open the restaurant for orders" : "Close the restaurant",
     tags,
     auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
     params: RestaurantParams,
     responses: { 200: RestaurantWire },
     problems: [404],
@@ -210,6 +216,8 @@ const acceptOrderRoute = defineRoute({
     "Staff of the owning restaurant. Repeating it answers the same order and the same delivery_id (the transition is idempotent); exactly one delivery is created and dispatch starts. 409 order_not_acceptable once the order is cancelled or rejected. Another restaurant's order answers 404.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: OrderParams,
   body: AcceptOrderBody,
   responses: { 200: RestaurantOrderWire },

@@ -34,6 +34,8 @@ const proposeRoute = defineRoute({
     "Staff of the owning restaurant (else 404), on an authorized or accepted order before pickup (else 409 substitution_not_allowed); item_id an available item of the current menu other than the line's (else 422). One substitution per line (409 substitution_conflict). The line keeps its price: charged_line_total_minor is the original, so the customer is never charged more than authorized.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: OrderParams,
   body: ProposeSubstitutionBody,
   responses: { 201: SubstitutionWire },
@@ -68,6 +70,8 @@ const decideRoute = (decision: "accepted" | "refused") =>
       "The order's customer only (else 404). Repeating the same decision answers the same substitution; the other decision afterwards is 409 substitution_conflict. The line's price is unchanged either way.",
     tags,
     auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
     params: SubstitutionParams,
     responses: { 200: SubstitutionWire },
     problems: [404, 409],

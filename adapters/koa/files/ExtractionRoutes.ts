@@ -24,6 +24,8 @@ export const extractArchiveRoute = defineRoute({
     "like an upload. 409 no_published_version for an archive not yet found clean.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: NodeParams,
   body: ExtractBody,

@@ -38,6 +38,8 @@ export const createFolderRoute = defineRoute({
     "An editor of the parent folder; at the root any member, who becomes the new folder's owner. 409 name_taken when an active sibling has the name; 422 invalid_name.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: CreateFolderBody,
   responses: { 201: NodeResponse },
   problems: [403, 404, 409, 422],
@@ -135,6 +137,8 @@ export const restoreNodeRoute = defineRoute({
   description: "An editor. 409 name_taken when the name was taken again meanwhile; 409 node_trashed for a node trashed with an ancestor (restore the ancestor).",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: NodeParams,
   responses: { 200: NodeResponse },
   problems: [403, 404, 409],

@@ -36,6 +36,8 @@ export const grantPermissionRoute = defineRoute({
   description: "Roles: viewer (list, read, download) < editor (+ upload, create, rename, move, trash, restore) < owner (+ ACL and share links). 422 when the user is not a member.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: NodeParams,
   body: GrantBody,
   responses: { 200: PermissionResponse },

@@ -39,6 +39,8 @@ export const reviewVersionRoute = defineRoute({
   summary: "Release (publish) or block a version after review, with a reason (security operator; audited)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: FileVersionParams,
   body: ReviewBody,
   responses: { 200: ReviewResponse },

@@ -46,6 +46,8 @@ export const restoreVersionRoute = defineRoute({
   description: "An editor of the file. The new version has the next number, the same bytes and `restored_from_id`; it is published and current at once. 423 for a version that is not published.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: VersionParams,
   responses: { 201: VersionResponse },
   problems: [403, 404, 409, 423],

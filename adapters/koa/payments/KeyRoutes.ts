@@ -21,6 +21,8 @@ const issueApiKeyRoute = defineRoute({
   summary: "Issue an API key (the secret is shown once)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: IssueApiKeyBody,
   responses: { 201: IssuedApiKeyWire },
   problems: [403, 422],
@@ -51,6 +53,8 @@ const revokeApiKeyRoute = defineRoute({
   summary: "Revoke an API key",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: ApiKeyIdParams,
   body: RevokeApiKeyBody,
@@ -68,6 +72,8 @@ const rotateApiKeyRoute = defineRoute({
   summary: "Rotate an API key with overlap (the new secret is shown once)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ApiKeyIdParams,
   body: RotateApiKeyBody,
   responses: { 201: RotatedApiKeyWire },

@@ -43,6 +43,8 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     summary: "Request the replay of a dead-lettered webhook delivery (first operator)",
     tags: ["operator"],
     auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
     idempotency: "required",
     params: Schema.Struct({ id: idOf(WebhookDeliveryId) }),
     body: ReplayReasonBody,
@@ -58,6 +60,8 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     summary: "Approve a replay request (a second, different operator); the delivery is retried at once",
     tags: ["operator"],
     auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
     idempotency: "required",
     params: Schema.Struct({ id: idOf(WebhookDeliveryId), request_id: idOf(ReplayRequestId) }),
     body: ReplayReasonBody,

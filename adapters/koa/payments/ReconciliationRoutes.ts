@@ -82,6 +82,8 @@ const resolveReconciliationExceptionRoute = defineRoute({
     "`reversal` posts the linked reversal of one of the merchant's ledger transactions (`ledger_source`); `adjustment` posts a balanced adjustment of `amount_minor` (positive credits the merchant); `acknowledgement` records that the ledger stands. Never an edit: a resolved exception answers 409.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: ExceptionIdParams,
   body: ResolveExceptionBody,

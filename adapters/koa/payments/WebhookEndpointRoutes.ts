@@ -27,6 +27,8 @@ const createWebhookEndpointRoute = defineRoute({
   summary: "Register a merchant webhook endpoint (the signing secret is shown once)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: CreateWebhookEndpointBody,
   responses: { 201: CreatedWebhookEndpointWire },
   problems: [403, 422],
@@ -58,6 +60,8 @@ const deleteWebhookEndpointRoute = defineRoute({
   summary: "Delete a webhook endpoint",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: WebhookEndpointIdParams,
   responses: { 204: null },

@@ -30,6 +30,8 @@ export const createCustomFieldRoute = defineRoute({
   description: "409 custom_field_exists when the project already has a field of that name.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ProjectParams,
   body: CustomFieldBody,
   responses: { 201: CustomFieldView },

@@ -24,6 +24,8 @@ export const addDependencyRoute = defineRoute({
   description: "409 dependency_cycle when the edge would close a cycle (or a task would block itself).",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: TaskParams,
   body: Schema.Struct({ blocked_by_id: idOf(TaskId) }),
   responses: { 201: TaskDependenciesView, 200: TaskDependenciesView },

@@ -17,6 +17,8 @@ export const requestExportRoute = defineRoute({
   description: "The result is JSON lines (`type` on every line) of the workspace, visible projects, members, tasks, comments, attachments and activity.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   idempotency: "required",
   params: WorkspaceParams,
   responses: { 202: ExportView },

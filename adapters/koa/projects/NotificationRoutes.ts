@@ -52,6 +52,8 @@ export const markReadRoute = defineRoute({
   summary: "Mark one notification read",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: NotificationParams,
   responses: { 200: NotificationView },
   problems: [403, 404],
@@ -67,6 +69,8 @@ export const markAllReadRoute = defineRoute({
   summary: "Mark every notification of the caller read",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   responses: { 200: Schema.Struct({ updated: Schema.Int }) },
   problems: [403],
   handler: ({ principal }) => markAllNotificationsRead(principal).pipe(Effect.map((updated) => ({ status: 200, body: { updated } }))),

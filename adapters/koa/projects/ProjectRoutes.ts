@@ -16,6 +16,8 @@ export const createProjectRoute = defineRoute({
   summary: "Create a project (the caller becomes its admin)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: WorkspaceParams,
   body: NameBody,
   responses: { 201: ProjectView },
@@ -47,6 +49,8 @@ export const addProjectMemberRoute = defineRoute({
   summary: "Add a project member or change its role (project admin)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ProjectParams,
   body: ProjectMemberBody,
   responses: { 201: ProjectMemberView, 200: ProjectMemberView },

@@ -23,6 +23,8 @@ export const createSavedViewRoute = defineRoute({
   description: "409 saved_view_exists when you already have a view of that name in the project.",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: ProjectParams,
   body: SavedViewBody,
   responses: { 201: SavedViewView },

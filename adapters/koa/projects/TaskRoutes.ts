@@ -121,6 +121,8 @@ export const restoreTaskRoute = defineRoute({
   summary: "Restore a task from the trash",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: TaskParams,
   responses: { 200: TaskView },
   problems: [403, 404, 412],

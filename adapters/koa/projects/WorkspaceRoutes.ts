@@ -16,6 +16,8 @@ export const createWorkspaceRoute = defineRoute({
   summary: "Create a workspace (the caller becomes its owner)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   body: NameBody,
   responses: { 201: WorkspaceView },
   problems: [403, 422],
@@ -46,6 +48,8 @@ export const addWorkspaceMemberRoute = defineRoute({
   summary: "Add a workspace member or change its role (owner)",
   tags,
   auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
   params: WorkspaceParams,
   body: WorkspaceMemberBody,
   responses: { 201: WorkspaceMemberView, 200: WorkspaceMemberView },
