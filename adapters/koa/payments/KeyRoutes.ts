@@ -21,8 +21,8 @@ const issueApiKeyRoute = defineRoute({
   summary: "Issue an API key (the secret is shown once)",
   tags,
   auth: "required",
-  // One transaction, nothing called outside: the key and the answer commit with the work.
-  oneTransaction: true,
+  // Not replayable: a stored replay would keep the new secret in clear in the idempotency record.
+  idempotency: "none",
   body: IssueApiKeyBody,
   responses: { 201: IssuedApiKeyWire },
   problems: [403, 422],
@@ -72,8 +72,8 @@ const rotateApiKeyRoute = defineRoute({
   summary: "Rotate an API key with overlap (the new secret is shown once)",
   tags,
   auth: "required",
-  // One transaction, nothing called outside: the key and the answer commit with the work.
-  oneTransaction: true,
+  // Not replayable: a stored replay would keep the new secret in clear in the idempotency record.
+  idempotency: "none",
   params: ApiKeyIdParams,
   body: RotateApiKeyBody,
   responses: { 201: RotatedApiKeyWire },

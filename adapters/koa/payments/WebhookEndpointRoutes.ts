@@ -27,8 +27,8 @@ const createWebhookEndpointRoute = defineRoute({
   summary: "Register a merchant webhook endpoint (the signing secret is shown once)",
   tags,
   auth: "required",
-  // One transaction, nothing called outside: the key and the answer commit with the work.
-  oneTransaction: true,
+  // Not replayable: a stored replay would keep the new secret in clear in the idempotency record.
+  idempotency: "none",
   body: CreateWebhookEndpointBody,
   responses: { 201: CreatedWebhookEndpointWire },
   problems: [403, 422],

@@ -40,8 +40,6 @@ export const requestAttachmentUploadRoute = defineRoute({
     "Send the bytes with `upload.method` to `upload.url` with `upload.headers`, exactly `size` bytes hashing to `sha256` (hex), before `upload.expires_at`; then complete the attachment.",
   tags,
   auth: "required",
-  // One transaction, nothing called outside: the key and the answer commit with the work.
-  oneTransaction: true,
   idempotency: "required",
   params: TaskParams,
   body: AttachmentUploadBody,

@@ -43,6 +43,7 @@ export const createShareLinkRoute = defineRoute({
   tags,
   auth: "required",
   // Not replayable: a stored replay would keep the token in clear in the idempotency record.
+  idempotency: "none",
   params: ProjectParams,
   body: ShareLinkBody,
   responses: { 201: CreatedShareLinkView },
