@@ -120,28 +120,28 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
         withSpan("PaymentsRepository.updateIntent"),
       ),
-    insertAttempt: (attempt) =>
-      runStatement(db, insertAttempt, attempt).pipe(Effect.asVoid),
+    // Nobody reads these answers and no caller maps their failure (a defect either way): on
+    // Postgres they go out with the transaction's next statement (runQuery.ts, sendStatement).
+    insertAttempt: (attempt) => sendStatement(db, insertAttempt, attempt),
     findAttempt: (intentId, number) =>
       runStatement(db, selectAttempt, { intentId, number }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
       ),
     updateAttempt: (attempt) =>
-      runStatement(db, updateAttempt, {
-          id: attempt.id,
-          status: attempt.status,
-          providerPaymentId: attempt.providerPaymentId,
-          declineCode: attempt.declineCode,
-          updatedAt: f.timeToDb(attempt.updatedAt),
-        }).pipe(Effect.asVoid),
-    insertRefund: (refund) =>
-      runStatement(db, insertRefund, refund).pipe(Effect.asVoid),
+      sendStatement(db, updateAttempt, {
+        id: attempt.id,
+        status: attempt.status,
+        providerPaymentId: attempt.providerPaymentId,
+        declineCode: attempt.declineCode,
+        updatedAt: f.timeToDb(attempt.updatedAt),
+      }),
+    insertRefund: (refund) => sendStatement(db, insertRefund, refund),
     findRefund: (id, options) =>
       runQuery(db, (ex) => (options?.forUpdate === true ? selectRefundForUpdate : selectRefund)(ex, { id })).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
     updateRefund: (refund) =>
-      runStatement(db, updateRefund, { id: refund.id, status: refund.status, failureReason: refund.failureReason, updatedAt: f.timeToDb(refund.updatedAt) }).pipe(Effect.asVoid),
+      sendStatement(db, updateRefund, { id: refund.id, status: refund.status, failureReason: refund.failureReason, updatedAt: f.timeToDb(refund.updatedAt) }),
     committedRefundsMinor: (intentId) =>
       runStatement(db, sumCommittedRefunds, { intentId }).pipe(Effect.map(({ rows: [r] }) => toNumber(r.total))),
     postLedger: ({ id, entryIds, merchantId, transaction, createdAt }) =>
@@ -157,18 +157,19 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
           return yield* Effect.fail(new DuplicateLedgerSource({ source: transaction.source, detail: `source ${transaction.source} was already posted` }));
         }
         const entries = transaction.entries;
-        yield* runQuery<unknown>(db, (ex) => {
-          if (entries.length === 2) {
-            const params: Record<string, unknown> = { transactionId: id, merchantId, createdAt: at };
-            entries.forEach((entry, index) => {
-              params[`id${index}`] = entryIds[index] ?? "";
-              params[`account${index}`] = entry.account;
-              params[`amountMinor${index}`] = entry.amount_minor;
-              params[`currency${index}`] = entry.currency;
-            });
-            return insertTwoLedgerEntries(ex, params);
-          }
-          return ex
+        if (entries.length === 2) {
+          const params: Record<string, unknown> = { transactionId: id, merchantId, createdAt: at };
+          entries.forEach((entry, index) => {
+            params[`id${index}`] = entryIds[index] ?? "";
+            params[`account${index}`] = entry.account;
+            params[`amountMinor${index}`] = entry.amount_minor;
+            params[`currency${index}`] = entry.currency;
+          });
+          // Nobody reads this answer (the kernel checked the balance; Postgres checks it again at COMMIT).
+          return yield* sendStatement(db, insertTwoLedgerEntries, params);
+        }
+        yield* runQuery<unknown>(db, (ex) =>
+          ex
             .insertInto("payment_ledger_entries")
             .values(
               entries.map((entry, index) => ({
@@ -181,8 +182,8 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
                 created_at: at,
               })),
             )
-            .execute();
-        });
+            .execute(),
+        );
         // The header and its entries commit together: inside the caller's transaction (joined), else in one of their own.
       }).pipe(ledgerTransactions.run, withSpan("PaymentsRepository.postLedger")),
     listBalanceEntries: ({ merchantId, before, limit }) =>
