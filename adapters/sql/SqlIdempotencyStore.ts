@@ -5,7 +5,6 @@
  */
 import { Effect } from "effect";
 import type { IdempotencyRecord, IdempotencyStore, ReserveResult, StoredResponse } from "../../ports/IdempotencyStore.js";
-import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
@@ -22,7 +21,7 @@ const toRecord = (f: DialectFeatures, row: any): IdempotencyRecord => ({
 });
 
 /** The IdempotencyStore port. Every idempotent write of every module runs these: compiled once. */
-export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx: Transactions): IdempotencyStore => {
+export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures): IdempotencyStore => {
   const upsertKey = compiledOnce<{
     scope: string;
     key: string;
@@ -94,7 +93,10 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
       };
       const upsert = runStatement(db, upsertKey, params);
       const existing = runStatement(db, selectKey, { scope, key });
-      // Retried because the holder may release its row between our upsert and our read.
+      // Retried because the holder may release its row between our upsert and our read. Each
+      // statement decides alone (the upsert elects the one winner), so no transaction of its own:
+      // inside one (runIdempotentInTransaction) they join it; outside, the reservation is one
+      // autocommit write that other requests see at once.
       const attempt = (triesLeft: number): Effect.Effect<ReserveResult> =>
         Effect.flatMap(upsert, ({ rows }) =>
           rows.length > 0
@@ -107,7 +109,7 @@ export const makeSqlIdempotencyStore = (db: SqlDatabase, f: DialectFeatures, tx:
                     : Effect.die(new Error("idempotency: could not reserve or read the key")),
               ),
         );
-      return tx.run(attempt(3)).pipe(withSpan("IdempotencyStore.reserve"));
+      return attempt(3).pipe(withSpan("IdempotencyStore.reserve"));
     },
     // Its answer is not read: inside a Postgres transaction (runIdempotentInTransaction) it goes out with the COMMIT.
     complete: ({ scope, key, response }) =>

@@ -50,7 +50,7 @@ export const storageLayer = (db: SqlDatabase): Layer.Layer<StoragePorts> => {
     Layer.succeed(Inbox, makeSqlInbox(db, f)),
     Layer.succeed(Jobs, makeSqlJobs(db, f, tx, signals)),
     Layer.succeed(JobQueue, makeSqlJobQueue(db, f, tx, signals)),
-    Layer.succeed(IdempotencyStore, makeSqlIdempotencyStore(db, f, tx)),
+    Layer.succeed(IdempotencyStore, makeSqlIdempotencyStore(db, f)),
     Layer.succeed(UserEpochs, makeSqlUserEpochs(db)),
     Layer.succeed(ChannelLog, makeSqlChannelLog(db, f, tx)),
     Layer.succeed(Ids, ids),

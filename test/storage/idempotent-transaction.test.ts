@@ -25,7 +25,7 @@ const request = (key: string): IdempotentRequest => ({ scope: "account:test", ke
 /** The pieces over one database: the work bumps the user's epoch (a write) and answers it. */
 const setup = (db: SqlDatabase) => {
   const transactions = makeTransactions(db);
-  const store = makeSqlIdempotencyStore(db, db.features, transactions);
+  const store = makeSqlIdempotencyStore(db, db.features);
   const epochs = makeSqlUserEpochs(db);
   const services = (idempotency = store) => Layer.mergeAll(Layer.succeed(Transactions, transactions), Layer.succeed(IdempotencyStore, idempotency));
   const bump: Effect.Effect<StoredResponse> = Effect.map(epochs.bump(user), (epoch) => ({ status: 201, body: { epoch } }));

@@ -7,7 +7,7 @@ import type { DriveRepository } from "../../../ports/files/DriveRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { runWrite } from "./sqlErrors.js";
 
@@ -58,10 +58,8 @@ export const makeSqlDriveRepository = (db: SqlDatabase): DriveRepository => {
       ),
     find: (workspaceId) => select(workspaceId, false),
     lock: (workspaceId) => select(workspaceId, true),
-    adjust: (workspaceId, delta, at) =>
-      Effect.asVoid(
-        runStatement(db, adjustDrive, { workspaceId, reserved: delta.reserved, used: delta.used, at: f.timeToDb(at) }),
-      ),
+    // Under the drive's lock, decided by the core before: nobody reads the answer (sent with the next statement on Postgres).
+    adjust: (workspaceId, delta, at) => sendStatement(db, adjustDrive, { workspaceId, reserved: delta.reserved, used: delta.used, at: f.timeToDb(at) }),
     setQuota: (workspaceId, quotaBytes, at) =>
       runQuery(db, (ex) =>
         ex.updateTable("fs_drives").set({ quota_bytes: quotaBytes, updated_at: f.timeToDb(at) }).where("workspace_id", "=", workspaceId).executeTakeFirst(),

@@ -4,7 +4,7 @@ import { UploadPart, UploadSession } from "../../../core/files/model/UploadSessi
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runStatement, sendEach, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runStatement, sendEach, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the uploads repository over `db`. */
@@ -41,12 +41,8 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
       .returning("size_bytes"),
   );
   return {
-    insert: (session, sessionParts) =>
-      Effect.zipRight(
-        runStatement(db, insertSession, session),
-        // A new session's parts, under its fresh id: nothing reads their answers.
-        sendEach(db, insertPart, sessionParts),
-      ),
+    // A new session and its parts, under its fresh id: nothing reads their answers.
+    insert: (session, sessionParts) => Effect.zipRight(sendStatement(db, insertSession, session), sendEach(db, insertPart, sessionParts)),
     workspaceOf: (id) =>
       runStatement(db, selectWorkspaceOf, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : String(row.workspace_id))),
