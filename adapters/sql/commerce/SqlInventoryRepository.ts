@@ -121,10 +121,12 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0),
         withSpan("InventoryRepository.reserve"),
       ),
+    // Decided by the caller under its reservation; the stock's CHECKs make any miscount a defect.
+    // Nobody reads these answers (unanswered on Postgres).
     unreserve: (variantId, locationId, quantity, now) =>
-      runStatement(db, updateUnreserve, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
+      sendStatement(db, updateUnreserve, { variantId, locationId, quantity, at: f.timeToDb(now) }),
     consume: (variantId, locationId, quantity, now) =>
-      runStatement(db, updateConsume, { variantId, locationId, quantity, at: f.timeToDb(now) }).pipe(Effect.asVoid),
+      sendStatement(db, updateConsume, { variantId, locationId, quantity, at: f.timeToDb(now) }),
     insertReservations: (made) => sendEach(db, insertReservation, made),
     findReservation: (id) =>
       runStatement(db, selectReservation, { id }).pipe(

@@ -133,8 +133,9 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       }).pipe(withSpan("OrdersRepository.claimCheckout")),
     insertOrder: (order, orderLines) =>
       Effect.gen(function* () {
-        yield* runStatement(db, insertOrder, order);
-        // The new order's lines, a row per compiled statement, unanswered (pipelined on Postgres).
+        // The new order and its lines under their fresh ids, a row per compiled statement,
+        // unanswered: nobody reads them back here (pipelined on Postgres).
+        yield* sendStatement(db, insertOrder, order);
         yield* sendEach(db, insertLine, orderLines);
       }).pipe(withSpan("OrdersRepository.insertOrder")),
     findOrder,
@@ -170,16 +171,14 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(timeline.fromRow)),
       ),
-    insertPayment: (payment) =>
-      runStatement(db, insertPayment, payment).pipe(Effect.asVoid),
+    // The order's payment record and its shipments: nobody reads these answers or maps their failure (unanswered on Postgres).
+    insertPayment: (payment) => sendStatement(db, insertPayment, payment),
     findPayment: (orderId) =>
       runStatement(db, selectPayment, { orderId }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
-    updatePayment: (payment) =>
-      runStatement(db, updatePayment, payments.toRow(payment)).pipe(Effect.asVoid),
-    insertShipment: (shipment) =>
-      runStatement(db, insertShipment, shipment).pipe(Effect.asVoid),
+    updatePayment: (payment) => sendStatement(db, updatePayment, payments.toRow(payment)),
+    insertShipment: (shipment) => sendStatement(db, insertShipment, shipment),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
