@@ -115,6 +115,12 @@ export const pooledConnections = (
   const clients = new WeakMap<Kysely<any>, ReleasableClient>();
   // The open transaction of each client taken; replaced when the client is taken again.
   const transactions = new WeakMap<ReleasableClient, OpenTransaction>();
+  // The BEGIN statements this pool has seen answered. Once a BEGIN's text has worked, it can fail
+  // only with its connection: a broken one, or one inside an aborted transaction block, where the
+  // statements sent after it fail too. So a first write may go out with it without waiting: it
+  // cannot run on its own. Until then (a BEGIN with options never used, or a mistyped one) the
+  // first write waits for BEGIN's answer.
+  const provenBegins = new Set<string>();
   const send = (client: ReleasableClient, sql: string, parameters: ReadonlyArray<unknown>): Promise<PgResult> =>
     client.query(sql, parameters as unknown[]) as unknown as Promise<PgResult>;
   /** A statement of the transaction on `client`: behind its BEGIN when that is still unsent, and behind its unanswered writes. */
@@ -128,16 +134,26 @@ export const pooledConnections = (
       return open.writes.after(sent);
     }
     open.unsentBegin = undefined;
-    if (reading.test(sql)) {
-      // Sent together; were BEGIN refused, the read ran on its own, changed nothing, and its answer is dropped.
+    if (reading.test(sql) || provenBegins.has(begin)) {
+      // Sent together. A read: were BEGIN refused, the read ran on its own, changed nothing, and its
+      // answer is dropped. A write: only behind a BEGIN this pool has seen answered (see provenBegins).
       hold(open);
-      open.writes.add(send(client, begin, []));
+      sendBegin(client, open, begin);
       const sent = send(client, sql, parameters);
       letGo(open);
       return open.writes.after(sent);
     }
-    // A write waits for its BEGIN's answer: were BEGIN refused, it would otherwise commit on its own.
-    return send(client, begin, []).then(() => open.writes.after(send(client, sql, parameters)));
+    // A write waits for the answer of a BEGIN not yet proven: were it refused, the write would otherwise commit on its own.
+    return send(client, begin, []).then(() => {
+      provenBegins.add(begin);
+      return open.writes.after(send(client, sql, parameters));
+    });
+  };
+  /** Sends `open`'s BEGIN without waiting; its failure fails the statements after it. */
+  const sendBegin = (client: ReleasableClient, open: OpenTransaction, begin: string): void => {
+    const answer = send(client, begin, []);
+    open.writes.add(answer);
+    void answer.then(() => provenBegins.add(begin), () => undefined);
   };
   const executorOf = (client: ReleasableClient): Kysely<any> => {
     let executor = executors.get(client);
@@ -189,9 +205,15 @@ export const pooledConnections = (
     sendLater: (executor, query) => {
       const client = clients.get(executor);
       const open = client === undefined ? undefined : transactions.get(client);
-      // Before its BEGIN is answered a write waits (issue); so does one outside a transaction.
-      if (client === undefined || open === undefined || open.unsentBegin !== undefined) return false;
+      // Outside a transaction a write waits (issue); so does one behind a BEGIN not yet proven.
+      if (client === undefined || open === undefined) return false;
+      const begin = open.unsentBegin;
+      if (begin !== undefined && !provenBegins.has(begin)) return false;
       hold(open);
+      if (begin !== undefined) {
+        open.unsentBegin = undefined;
+        sendBegin(client, open, begin);
+      }
       open.writes.add(send(client, query.sql, query.parameters));
       return true;
     },

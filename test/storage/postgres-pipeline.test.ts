@@ -1,13 +1,15 @@
 /**
  * Postgres transactions in pg's pipeline mode (adapters/postgres/PooledConnections.ts): BEGIN goes
- * out with the transaction's first statement when that statement only reads, and waits for its
- * answer before a first statement that writes; a transaction that sent nothing sends no COMMIT.
+ * out with the transaction's first statement when that statement only reads, or writes behind a
+ * BEGIN the pool has seen answered; before that a first write waits for BEGIN's answer; a
+ * transaction that sent nothing sends no COMMIT.
  */
 import { Deferred, Effect, Exit } from "effect";
 import { sql } from "kysely";
 import pg from "pg";
 import t from "tap";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
+import { pooledConnections } from "../../adapters/postgres/PooledConnections.js";
 import { compiledOnce, runStatement } from "../../adapters/sql/runQuery.js";
 import type { PooledConnections } from "../../adapters/sql/SqlDatabase.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
@@ -90,4 +92,46 @@ t.test("a transaction that ran no statement, committed or rolled back, leaves it
   await other.connect();
   t.teardown(() => other.end());
   t.same((await other.query("select id from e")).rows, [{ id: 1 }], "another session sees the commit");
+});
+
+t.test("once the pool has seen its BEGIN answered, a first write goes out with it, inside the transaction", async (t) => {
+  const url = await createTestPostgresDatabase(t);
+  const pool = new pg.Pool({ connectionString: url, max: 2, pipeline: true } as pg.PoolConfig);
+  t.teardown(() => pool.end());
+  await pool.query("create table w (id integer primary key)");
+  // What each client sends, and when BEGIN's answer arrives, in order.
+  const events: string[] = [];
+  const connections = pooledConnections({
+    connect: async () => {
+      const client = (await pool.connect()) as pg.PoolClient;
+      const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
+      const traced = Object.assign(Object.create(client) as pg.PoolClient, {
+        query: (text: string, values?: unknown[]) => {
+          events.push(`send ${text.split(" ")[0]}`);
+          const answer = query(text, values);
+          if (text === "BEGIN") void answer.then(() => events.push("BEGIN answered"), () => undefined);
+          return answer;
+        },
+        release: (destroy?: boolean) => client.release(destroy),
+      });
+      return traced as never;
+    },
+  });
+  const write = async (id: number, commit: boolean) => {
+    events.length = 0;
+    const connection = await connections.take();
+    connection.begin("BEGIN");
+    await connections.sendNow(connection.executor, { sql: "insert into w (id) values ($1)", parameters: [id] } as never);
+    await (commit ? connection.commit() : connection.rollback());
+    connection.give(false);
+    return [...events];
+  };
+  const first = await write(1, true);
+  t.same(first.slice(0, 3), ["send BEGIN", "BEGIN answered", "send insert"], "the pool's first BEGIN is answered before the write goes out");
+  const second = await write(2, false);
+  t.same(second.slice(0, 2), ["send BEGIN", "send insert"], "then the write goes out with BEGIN, before its answer");
+  t.same((await pool.query("select id from w order by id")).rows, [{ id: 1 }], "and it ran inside the transaction: the rollback undid it");
+  const third = await write(3, true);
+  t.same(third.slice(0, 2), ["send BEGIN", "send insert"], "a later transaction too");
+  t.same((await pool.query("select id from w order by id")).rows, [{ id: 1 }, { id: 3 }], "committed with its transaction");
 });
