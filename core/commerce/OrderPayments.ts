@@ -189,10 +189,14 @@ const authorizeRequest = (order: Order, payment: OrderPayment): AuthorizeRequest
   captureMethod: "manual",
 });
 
-/** Authorizes the order's total under its stable key and applies the answer (outside transactions). */
-export const authorizeOrderPayment = (orderId: OrderId, actorId: string) =>
+/**
+ * Authorizes the order's total under its stable key and applies the answer (outside transactions).
+ * Takes the order and its payment record as the checkout just committed them: the answer is
+ * applied by conditional transitions, so a re-read would narrow no race, only cost two reads.
+ */
+export const authorizeOrderPayment = (placed: { readonly order: Order; readonly payment: OrderPayment }, actorId: string) =>
   Effect.gen(function* () {
-    const { order, payment } = yield* loadOrderAndPayment(orderId);
+    const { order, payment } = placed;
     const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
     return yield* applyOutcome(order, payment, outcome, actorId);
   }).pipe(withSpan("commerce.authorizeOrderPayment"));

@@ -22,6 +22,7 @@ import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Order, OrderLine, ShippingAddress } from "./model/Order.js";
+import type { OrderPayment } from "./model/OrderPayment.js";
 import type { Reservation } from "./model/Reservation.js";
 import { loadOwnedCart, loadStore, shopperActor, type Shopper } from "./Access.js";
 import { priceCartLines } from "./Carts.js";
@@ -198,7 +199,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         }
         yield* orders.insertOrder(order, lines);
         yield* inventory.insertReservations(reservations);
-        yield* orders.insertPayment({
+        const payment: OrderPayment = {
           orderId,
           storeId: store.id,
           merchantId: store.merchantId,
@@ -210,7 +211,8 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           capturedMinor: 0,
           refundedMinor: 0,
           updatedAt: at,
-        });
+        };
+        yield* orders.insertPayment(payment);
         yield* recordTimeline(order, "order.pending", actor, { total_minor: order.totalMinor, currency: order.currency });
         yield* reservationExpiryJob.schedule({ orderId }, { runAt: expiresAt, key: `order:${orderId}` });
         const event = yield* OrderPlaced.make({
@@ -221,7 +223,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           data: { order_id: orderId, customer_id: order.customerId, total_minor: order.totalMinor, currency: order.currency },
         });
         yield* (yield* Outbox).append([event]);
-        return { _tag: "Placed", order } as const;
+        return { _tag: "Placed", order, payment } as const;
       }),
     );
 
@@ -231,7 +233,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
       const replay: PlacedOrder = { order, replayed: true };
       return replay;
     }
-    const order = yield* authorizeOrderPayment(written.order.id, actor);
+    const order = yield* authorizeOrderPayment(written, actor);
     const placed: PlacedOrder = { order, replayed: false };
     return placed;
   }).pipe(withSpan("commerce.placeOrder"));

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runStatement } from "../runQuery.js";
+import { compiledOnce, runStatement, sendStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -29,7 +29,8 @@ export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
     issue: ({ intentId, merchantId, now }) =>
       Effect.gen(function* () {
         const secret = `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
-        yield* runStatement(db, insertSecret, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) });
+        // Nobody reads the answer (unanswered on Postgres; a failure fails the transaction).
+        yield* sendStatement(db, insertSecret, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) });
         return secret;
       }).pipe(withSpan("ClientSecrets.issue")),
     verify: (intentId, secret) =>

@@ -105,11 +105,8 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
       runStatement(db, selectMerchant, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : merchants.fromRow(r))),
       ),
-    insertIntent: (intent) =>
-      runStatement(db, insertIntent, intent).pipe(
-        Effect.asVoid,
-        withSpan("PaymentsRepository.insertIntent"),
-      ),
+    // A new intent under its fresh id: nobody reads the answer (unanswered on Postgres).
+    insertIntent: (intent) => sendStatement(db, insertIntent, intent).pipe(withSpan("PaymentsRepository.insertIntent")),
     findIntent: (id, options) =>
       runQuery(db, (ex) => (options?.forUpdate === true ? selectIntentForUpdate : selectIntent)(ex, { id })).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : intents.fromRow(r))),
