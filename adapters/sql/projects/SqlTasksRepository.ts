@@ -140,11 +140,8 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
     ex.selectFrom("pm_tasks").select("rank").where("project_id", "=", p("projectId")).orderBy("rank", "desc").limit(1),
   );
   return {
-    insertTask: (task) =>
-      runStatement(db, insertTask, task).pipe(
-        Effect.asVoid,
-        withSpan("TasksRepository.insertTask"),
-      ),
+    // A new task under its fresh id: nobody reads the answer (unanswered on Postgres).
+    insertTask: (task) => sendStatement(db, insertTask, task).pipe(withSpan("TasksRepository.insertTask")),
     findTask: (id) =>
       runStatement(db, selectTask, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : tasks.fromRow(r))),
