@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
-import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
+import { compiledOnce, runQuery, runStatement, sendEach, sendStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
 /** The ChannelLog port. */
@@ -51,11 +51,14 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
     append: (channel, event) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         tx.run(
-          runQuery(db, async (ex) => {
-            const head = await bumpHead(ex, { channel });
-            if (head.rows[0] === undefined) throw new Error(`ChannelLog.append: no head returned for ${channel}`);
-            const offset = toNumber(head.rows[0].last_offset);
-            await insertMessage(ex, { channel, offset, event: f.jsonToDb(event), at: f.timeToDb(new Date(millis)) });
+          Effect.gen(function* () {
+            const {
+              rows: [head],
+            } = yield* runStatement(db, bumpHead, { channel });
+            if (head === undefined) return yield* Effect.dieMessage(`ChannelLog.append: no head returned for ${channel}`);
+            const offset = toNumber(head.last_offset);
+            // Nobody reads the insert's answer: on Postgres it goes out with the COMMIT.
+            yield* sendStatement(db, insertMessage, { channel, offset, event: f.jsonToDb(event), at: f.timeToDb(new Date(millis)) });
             return { channel, offset, event } satisfies ChannelMessage;
           }),
         ),
@@ -65,19 +68,21 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
         ? Effect.succeed([])
         : Effect.flatMap(Clock.currentTimeMillis, (millis) =>
             tx.run(
-              runQuery(db, async (ex) => {
+              Effect.gen(function* () {
                 const count = events.length;
                 const {
                   rows: [head],
-                } = await bumpHeadBy(ex, { channel, count });
-                if (head === undefined) throw new Error(`ChannelLog.appendMany: no head returned for ${channel}`);
+                } = yield* runStatement(db, bumpHeadBy, { channel, count });
+                if (head === undefined) return yield* Effect.dieMessage(`ChannelLog.appendMany: no head returned for ${channel}`);
                 // The head row stays locked until commit, so these offsets are this transaction's alone.
                 const first = toNumber(head.last_offset) - count + 1;
                 const at = f.timeToDb(new Date(millis));
-                await ex
-                  .insertInto("channel_messages")
-                  .values(events.map((event, i) => ({ channel, offset: first + i, event: f.jsonToDb(event), created_at: at })))
-                  .execute();
+                // A row per compiled statement, unanswered (pipelined on Postgres), instead of a multi-row insert built per call.
+                yield* sendEach(
+                  db,
+                  insertMessage,
+                  events.map((event, i) => ({ channel, offset: first + i, event: f.jsonToDb(event), at })),
+                );
                 return events.map((event, i): ChannelMessage => ({ channel, offset: first + i, event }));
               }),
             ),
