@@ -9,6 +9,7 @@ import { Effect, Exit, FiberRef, Layer } from "effect";
 import { CompiledQuery, type Kysely } from "kysely";
 import { Transactions } from "../../ports/Transactions.js";
 import { featuresFor } from "./featuresFor.js";
+import { sendBound } from "./runOnExecutor.js";
 import { span } from "./StorageSpans.js";
 import type { ExclusiveConnection, PooledConnections, SqlDatabase } from "./SqlDatabase.js";
 
@@ -192,19 +193,8 @@ const runInSavepoint = <A, E, R>(db: SqlDatabase, transaction: OpenTransaction, 
   Effect.uninterruptibleMask((restore) => {
     const name = `dk_savepoint_${(transaction.savepoints += 1)}`;
     // Nobody reads their answers: on Postgres they go out with the next statement (a failure
-    // fails the transaction there), on SQLite they run at once; elsewhere they are awaited.
-    const statement = (text: string): Effect.Effect<void> => {
-      const query = CompiledQuery.raw(text);
-      if (db.sendLater?.(transaction.executor, query) === true) return Effect.void;
-      if (db.runNow !== undefined) {
-        try {
-          if (db.runNow(transaction.executor, query) !== undefined) return Effect.void;
-        } catch (error) {
-          return Effect.die(error);
-        }
-      }
-      return Effect.asVoid(Effect.promise(() => transaction.executor.executeQuery(query)));
-    };
+    // fails the transaction there), on SQLite they run at once.
+    const statement = (text: string): Effect.Effect<void> => sendBound(db, transaction.executor, CompiledQuery.raw(text));
     const hooksBefore = new Set(transaction.afterCommit.keys());
     const doneBefore = new Set(transaction.done);
     return Effect.zipRight(

@@ -3,6 +3,7 @@ import { Effect } from "effect";
 import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from "kysely";
 import type { RowCodec } from "./RowCodec.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
+import { runBound, sendBound } from "./runOnExecutor.js";
 import { currentExecutor } from "./Transactions.js";
 
 /**
@@ -31,33 +32,11 @@ export const runStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>
  * runs as {@link runStatement} does.
  */
 export const sendStatement = <P>(db: SqlDatabase, statement: CompiledStatement<P>, params: P): Effect.Effect<void> =>
-  Effect.flatMap(currentExecutor(db), (executor) => {
-    const query = statement.bind(executor, params);
-    return db.sendLater?.(executor, query) === true ? Effect.void : Effect.asVoid(runBound(db, executor, query));
-  });
+  Effect.flatMap(currentExecutor(db), (executor) => sendBound(db, executor, statement.bind(executor, params)));
 
 /** {@link sendStatement} for each of `rows`, in order: a record's rows of a fixed shape without a multi-row insert built per call. */
 export const sendEach = <P>(db: SqlDatabase, statement: CompiledStatement<P>, rows: ReadonlyArray<P>): Effect.Effect<void> =>
   Effect.forEach(rows, (row) => sendStatement(db, statement, row), { discard: true });
-
-const runBound = (db: SqlDatabase, executor: Kysely<any>, query: CompiledQuery): Effect.Effect<QueryResult<any>> => {
-  if (db.runNow !== undefined) {
-    let result: QueryResult<any> | undefined;
-    try {
-      result = db.runNow(executor, query);
-    } catch (error) {
-      return Effect.die(error);
-    }
-    if (result !== undefined) return Effect.succeed(result);
-  }
-  const { sendNow } = db;
-  return Effect.orDie(
-    Effect.tryPromise({
-      try: () => (sendNow === undefined ? undefined : sendNow(executor, query)) ?? executor.executeQuery(query),
-      catch: (error) => error,
-    }),
-  );
-};
 
 export { enableSpanStackTraces, span } from "./StorageSpans.js";
 
