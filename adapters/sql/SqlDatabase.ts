@@ -72,12 +72,19 @@ export interface ExclusiveConnection {
   readonly executor: Kysely<any>;
   /** Takes the connection when it is free now. */
   readonly tryTake: () => boolean;
-  /** Waits for the connection, in turn. */
+  /** Waits for the connection, in turn, to begin a transaction on it. */
   readonly take: () => Promise<void>;
-  /** Runs a statement without results (BEGIN IMMEDIATE, COMMIT, ROLLBACK) on the held connection. */
-  readonly run: (sql: string) => void;
-  /** Hands the connection to the next holder. */
-  readonly give: () => void;
+  /**
+   * Begins the holder's transaction with `beginSql` (BEGIN IMMEDIATE), or inside a group commit's
+   * open transaction (adapters/sqlite/GroupCommit.ts). When it throws, the connection is handed on.
+   */
+  readonly begin: (beginSql: string) => void;
+  /**
+   * Ends the holder's transaction (COMMIT, or ROLLBACK of its own work) and hands the connection
+   * on. Undefined when settled now (a failed COMMIT is thrown), else a promise settled by the
+   * group's COMMIT: the transaction has not committed before it resolves.
+   */
+  readonly end: (commit: boolean) => Promise<void> | undefined;
 }
 
 /** A pool's connections, one taken for each transaction. */

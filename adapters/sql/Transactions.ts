@@ -121,35 +121,16 @@ const beginPooled = (connections: PooledConnections, beginSql: string): Effect.E
   });
 
 /**
- * Takes the database's single write connection (SQLite) and BEGINs on it, synchronously when
+ * Takes the database's single write connection (SQLite) and begins on it, synchronously when
  * the connection is free: no connection is lent through Kysely, BEGIN and COMMIT are direct.
+ * A transaction that queued for the connection may share the COMMIT of the one before it (group
+ * commit: adapters/sqlite/GroupCommit.ts); its end then waits for that COMMIT.
  */
 const beginExclusive = (connection: ExclusiveConnection, beginSql: string): Effect.Effect<BegunTransaction> => {
   const end = (commit: boolean): Effect.Effect<void> =>
-    Effect.sync(() => {
-      try {
-        if (!commit) return connection.run("ROLLBACK");
-        try {
-          connection.run("COMMIT");
-        } catch (error) {
-          try {
-            connection.run("ROLLBACK");
-          } catch {
-            /* the COMMIT's error is the one to report */
-          }
-          throw error;
-        }
-      } finally {
-        connection.give();
-      }
-    });
+    Effect.flatMap(Effect.sync(() => connection.end(commit)), (committing) => (committing === undefined ? Effect.void : Effect.promise(() => committing)));
   const begun = Effect.sync((): BegunTransaction => {
-    try {
-      connection.run(beginSql);
-    } catch (error) {
-      connection.give();
-      throw error;
-    }
+    connection.begin(beginSql);
     return { executor: connection.executor, end };
   });
   return Effect.suspend(() => (connection.tryTake() ? begun : Effect.zipRight(Effect.promise(connection.take), begun)));

@@ -4,6 +4,7 @@
  * single SELECTs issued outside a transaction, so they never queue behind an open write
  * transaction. Each connection keeps its prepared statements in a bounded LRU cache keyed by the
  * SQL text, so a hot query is prepared once per connection instead of once per execution.
+ * Transactions queued for the write connection share COMMITs (GroupCommit.ts).
  */
 import type BetterSqlite3 from "better-sqlite3";
 import {
@@ -20,6 +21,8 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type { ExclusiveConnection, SqlDatabase } from "../sql/SqlDatabase.js";
+import { GroupCommit, type GroupCommitLimits } from "./GroupCommit.js";
+import { WriterMutex } from "./WriterMutex.js";
 
 /** Prepared statements of one connection, least recently used first. */
 export class StatementCache {
@@ -83,38 +86,18 @@ class CachedConnection implements DatabaseConnection {
   }
 }
 
-/** Hands the single write connection to one holder at a time, in the order they asked. */
-class Mutex {
-  private held = false;
-  private readonly waiting: Array<() => void> = [];
-  /** Takes the lock at once when it is free. */
-  tryLock(): boolean {
-    if (this.held) return false;
-    this.held = true;
-    return true;
-  }
-  lock(): Promise<void> {
-    if (this.tryLock()) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-  /** Hands the lock to the next waiter, or frees it. */
-  unlock(): void {
-    const next = this.waiting.shift();
-    if (next === undefined) this.held = false;
-    else next();
-  }
-}
-
 /** What both drivers share: the write connection, its mutex, and the optional read connection. */
 export interface SqliteConnectionSet {
   readonly writer: BetterSqlite3.Database;
   readonly reader: BetterSqlite3.Database | undefined;
   /** Prepared statements kept per connection (default 500). */
   readonly cacheSize?: number;
+  /** Bounds of a group commit (GroupCommit.ts); default 16 transactions, 5 ms. */
+  readonly groupCommit?: GroupCommitLimits;
 }
 
 interface Shared {
-  readonly mutex: Mutex;
+  readonly mutex: WriterMutex;
   readonly writer: CachedConnection;
   readonly reader: CachedConnection | undefined;
   readonly close: () => void;
@@ -249,11 +232,20 @@ export const sqliteDialects = (
   readonly runNow: (executors: { readonly held: Kysely<any>; readonly autocommit: Kysely<any> }) => NonNullable<SqlDatabase["runNow"]>;
 } => {
   const capacity = connections.cacheSize ?? 500;
+  const mutex = new WriterMutex();
+  const writerCache = new StatementCache(connections.writer, capacity);
+  const group = new GroupCommit(
+    { run: (sql) => void writerCache.prepare(sql).run(), inTransaction: () => connections.writer.inTransaction },
+    mutex,
+    connections.groupCommit,
+  );
   const shared: Shared = {
-    mutex: new Mutex(),
-    writer: new CachedConnection(new StatementCache(connections.writer, capacity)),
+    mutex,
+    writer: new CachedConnection(writerCache),
     reader: connections.reader === undefined ? undefined : new CachedConnection(new StatementCache(connections.reader, capacity)),
     close: () => {
+      // Transactions already told to wait for a group's COMMIT get it before the connection goes.
+      group.settle();
       connections.reader?.close();
       connections.writer.close();
     },
@@ -261,13 +253,14 @@ export const sqliteDialects = (
   return {
     writer: dialectWith(() => new WriterDriver(shared)),
     autocommit: dialectWith(() => new AutocommitDriver(shared)),
+    // Transactions take the write connection through the group commit (GroupCommit.ts).
     exclusive: (executor) => ({
       kind: "exclusive",
       executor: executor(dialectWith(() => new HeldWriterDriver(shared))),
-      tryTake: () => shared.mutex.tryLock(),
-      take: () => shared.mutex.lock(),
-      run: (sql) => void shared.writer.cache.prepare(sql).run(),
-      give: () => shared.mutex.unlock(),
+      tryTake: () => group.tryTake(),
+      take: () => group.take(),
+      begin: (beginSql) => group.begin(beginSql),
+      end: (commit) => group.end(commit),
     }),
     // What the held and the autocommit connections would do, without Kysely's promises: the held
     // writer belongs to the open transaction; an autocommit SELECT reads on the read connection,

@@ -7,6 +7,7 @@ import { afterCommit } from "../sql/Transactions.js";
 import { sqliteFeatures } from "./sqliteFeatures.js";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { sqliteDialects } from "./SqliteConnections.js";
+import type { GroupCommitLimits } from "./GroupCommit.js";
 import { watchWal, type WalWatcher } from "./WalWatcher.js";
 import { startWalCheckpointer, writerCheckpointBoundPages, type WalCheckpointer } from "./WalCheckpointer.js";
 import { workKinds } from "../../ports/WorkSignals.js";
@@ -35,6 +36,12 @@ export interface SqliteOptions {
    * checkpoints to SQLite's automatic ones inside commits. Never for an in-memory database.
    */
   readonly checkpointIntervalMs?: number;
+  /**
+   * Transactions queued for the write connection share one COMMIT (GroupCommit.ts): at most
+   * `maxMembers` (default 16) and while the shared transaction is younger than `maxOpenMs`
+   * (default 5). `{ maxMembers: 1, maxOpenMs: 0 }` commits every transaction on its own.
+   */
+  readonly groupCommit?: GroupCommitLimits;
 }
 
 const inMemory = (filename: string): boolean => filename === "" || filename === ":memory:" || filename.startsWith("file::memory:");
@@ -43,7 +50,7 @@ const inMemory = (filename: string): boolean => filename === "" || filename === 
  * Opens a SQLite database. WAL lets readers run beside the single writer; busy_timeout makes a
  * second process wait for the write lock instead of failing at once.
  */
-export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses, checkpointIntervalMs = 100 }: SqliteOptions): Promise<SqlDatabase> => {
+export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses, checkpointIntervalMs = 100, groupCommit }: SqliteOptions): Promise<SqlDatabase> => {
   const writer = new Database(filename);
   writer.pragma("journal_mode = WAL");
   writer.pragma("busy_timeout = 5000");
@@ -62,7 +69,7 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
     checkpointer = startWalCheckpointer(filename, checkpointIntervalMs);
     writer.pragma(`wal_autocheckpoint = ${writerCheckpointBoundPages}`);
   }
-  const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize });
+  const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize, groupCommit });
   const db = new Kysely<any>({ dialect: dialects.writer });
   const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
   const exclusive = dialects.exclusive((held) => new Kysely<any>({ dialect: held }));

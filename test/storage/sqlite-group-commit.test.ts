@@ -1,0 +1,179 @@
+/**
+ * Group commit on SQLite's write connection (adapters/sqlite/GroupCommit.ts), on real
+ * better-sqlite3 connections to one file: transactions begun in one turn of the event loop share a
+ * COMMIT; none is told it committed before its writes are visible to another connection; a
+ * failing member is undone alone; a failing COMMIT fails every member and writes nothing; a
+ * statement that is not a transaction never runs inside the group; groups are bounded.
+ */
+import t, { type Test } from "tap";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { Effect } from "effect";
+import { GroupCommit, type GroupCommitLimits } from "../../adapters/sqlite/GroupCommit.js";
+import { WriterMutex } from "../../adapters/sqlite/WriterMutex.js";
+import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
+import { currentExecutor, makeTransactions } from "../../adapters/sql/Transactions.js";
+import { sql } from "kysely";
+
+/** A file database with a writer driven by a GroupCommit, a second connection, and a count of COMMITs. */
+const setup = (t: Test, limits?: GroupCommitLimits) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const writer = new Database(file);
+  writer.pragma("journal_mode = WAL");
+  writer.pragma("foreign_keys = ON");
+  writer.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);
+    CREATE TABLE item (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);`);
+  const other = new Database(file, { readonly: true });
+  const statements: string[] = [];
+  const mutex = new WriterMutex();
+  const group = new GroupCommit(
+    {
+      run: (text) => {
+        statements.push(text);
+        writer.prepare(text).run();
+      },
+      inTransaction: () => writer.inTransaction,
+    },
+    mutex,
+    limits,
+  );
+  t.teardown(() => {
+    other.close();
+    writer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const insert = (id: number, parentId: number | null = null) => writer.prepare("INSERT INTO item (id, parent_id) VALUES (?, ?)").run(id, parentId);
+  const visible = (id: number) => other.prepare("SELECT count(*) AS n FROM item WHERE id = ?").get(id) as { n: number };
+  const commits = () => statements.filter((s) => s === "COMMIT").length;
+  /** One transaction as Transactions.ts runs it: take, begin, work, end. */
+  const transaction = async (work: () => void): Promise<void> => {
+    if (!group.tryTake()) await group.take();
+    group.begin("BEGIN IMMEDIATE");
+    let ok = true;
+    try {
+      work();
+    } catch {
+      ok = false;
+    }
+    const committing = group.end(ok);
+    if (committing !== undefined) await committing;
+    if (!ok) throw new Error("the work failed");
+  };
+  return { writer, mutex, group, insert, visible, commits, transaction };
+};
+
+t.test("transactions begun in one turn share one COMMIT, and each is told so only once its row is visible elsewhere", async (t) => {
+  const { insert, visible, commits, transaction } = setup(t);
+  const seen: number[] = [];
+  await Promise.all(
+    [1, 2, 3, 4, 5].map((id) =>
+      transaction(() => insert(id)).then(() => {
+        seen.push(visible(id).n);
+      }),
+    ),
+  );
+  t.same(seen, [1, 1, 1, 1, 1], "every member's row was visible on another connection when it was told it committed");
+  t.equal(commits(), 1, "five transactions, one COMMIT");
+});
+
+t.test("a failing member is rolled back alone; the group's other members commit", async (t) => {
+  const { insert, visible, commits, transaction } = setup(t);
+  const outcomes = await Promise.allSettled([
+    transaction(() => insert(1)),
+    transaction(() => {
+      insert(2);
+      throw new Error("refused");
+    }),
+    transaction(() => insert(3)),
+  ]);
+  t.same(outcomes.map((o) => o.status), ["fulfilled", "rejected", "fulfilled"]);
+  t.same([visible(1).n, visible(2).n, visible(3).n], [1, 0, 1], "the failed member's write is undone, the others' stand");
+  t.equal(commits(), 1);
+});
+
+t.test("a first member that fails rolls back alone; the next transaction begins afresh", async (t) => {
+  const { insert, visible, transaction } = setup(t);
+  const outcomes = await Promise.allSettled([
+    transaction(() => {
+      insert(1);
+      throw new Error("refused");
+    }),
+    transaction(() => insert(2)),
+  ]);
+  t.same(outcomes.map((o) => o.status), ["rejected", "fulfilled"]);
+  t.same([visible(1).n, visible(2).n], [0, 1]);
+});
+
+t.test("a COMMIT that fails fails every member of the group and writes nothing", async (t) => {
+  const { insert, visible, transaction } = setup(t);
+  // Member 2 leaves a deferred foreign key violation: the shared COMMIT refuses the whole group.
+  const outcomes = await Promise.allSettled([transaction(() => insert(1)), transaction(() => insert(2, 99)), transaction(() => insert(3))]);
+  t.same(outcomes.map((o) => o.status), ["rejected", "rejected", "rejected"], "nobody is told it committed");
+  t.match(String((outcomes[0] as PromiseRejectedResult).reason), /FOREIGN KEY/);
+  t.same([visible(1).n, visible(2).n, visible(3).n], [0, 0, 0], "nothing of the group is written");
+  await transaction(() => insert(4));
+  t.equal(visible(4).n, 1, "the connection is usable afterwards");
+});
+
+t.test("a statement that is not a transaction waits for the group's COMMIT and never runs inside it", async (t) => {
+  const { writer, mutex, insert, visible, transaction } = setup(t);
+  const first = transaction(() => insert(1));
+  // An autocommit statement asks for the connection while the group is open.
+  let sawFirst = -1;
+  let insideTransaction = true;
+  const autocommit = mutex.lock().then(() => {
+    insideTransaction = writer.inTransaction;
+    sawFirst = visible(1).n;
+    insert(2);
+    mutex.unlock();
+  });
+  await Promise.all([first, autocommit]);
+  t.equal(insideTransaction, false, "the statement ran outside any open transaction");
+  t.equal(sawFirst, 1, "the group had committed before it ran");
+  t.equal(visible(2).n, 1);
+});
+
+t.test("a group holds at most maxMembers transactions", async (t) => {
+  const { insert, visible, commits, transaction } = setup(t, { maxMembers: 3, maxOpenMs: 1_000 });
+  await Promise.all([1, 2, 3, 4, 5, 6, 7].map((id) => transaction(() => insert(id))));
+  t.equal(commits(), 3, "seven transactions in groups of at most three");
+  t.same([1, 2, 3, 4, 5, 6, 7].map((id) => visible(id).n), [1, 1, 1, 1, 1, 1, 1]);
+});
+
+t.test("maxMembers 1 commits every transaction on its own", async (t) => {
+  const { insert, commits, transaction } = setup(t, { maxMembers: 1, maxOpenMs: 0 });
+  await Promise.all([1, 2, 3].map((id) => transaction(() => insert(id))));
+  t.equal(commits(), 3);
+});
+
+t.test("Transactions.run on openSqlite: concurrent transactions are each visible to another connection once they resolve", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  const other = new Database(file, { readonly: true });
+  t.teardown(async () => {
+    other.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+  const transactions = makeTransactions(db);
+  const insertTwice = (id: number) =>
+    transactions.run(
+      Effect.flatMap(currentExecutor(db), (ex) =>
+        Effect.promise(async () => {
+          await sql`INSERT INTO item (id) VALUES (${id})`.execute(ex);
+          await sql`INSERT INTO item (id) VALUES (${id + 1000})`.execute(ex);
+        }),
+      ),
+    );
+  const seen = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      Effect.runPromise(insertTwice(i)).then(() => (other.prepare("SELECT count(*) AS n FROM item WHERE id IN (?, ?)").get(i, i + 1000) as { n: number }).n),
+    ),
+  );
+  t.same(seen, Array.from({ length: 12 }, () => 2), "both rows of each transaction were visible when it resolved");
+});
