@@ -56,6 +56,10 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
   writer.pragma("busy_timeout = 5000");
   writer.pragma("foreign_keys = ON");
   writer.pragma("synchronous = NORMAL");
+  // Savepoints (a group commit's members, an idempotent request's work) journal the pages they
+  // change; past 64 KiB SQLite spills that journal to a temporary file, a file's system calls
+  // per transaction. In memory it stays a copy.
+  writer.pragma("temp_store = MEMORY");
   let reader: Database.Database | undefined;
   if (readConnection !== false && !inMemory(filename) && writer.pragma("journal_mode", { simple: true }) === "wal") {
     // Opened after the writer switched the file to WAL: a WAL reader sees every committed write
