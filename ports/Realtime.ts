@@ -46,7 +46,10 @@ export type RealtimeNotice =
   | { readonly type: "resume" };
 
 export interface RealtimeBus {
-  /** Sends a notice to every process (LISTEN/NOTIFY on Postgres, in-process on SQLite). */
+  /**
+   * Sends a notice to every process (LISTEN/NOTIFY on Postgres, in-process on SQLite). Published
+   * inside a transaction, it is delivered once that transaction commits, never after a rollback.
+   */
   readonly publish: (notice: RealtimeNotice) => Effect.Effect<void>;
   /** Receives every notice published by any process until the returned function is called. */
   readonly listen: (onNotice: (notice: RealtimeNotice) => void) => Effect.Effect<() => void>;

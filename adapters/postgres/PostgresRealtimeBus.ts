@@ -1,26 +1,21 @@
 /**
  * The RealtimeBus on Postgres: one dedicated client LISTENs on a single channel; publishing is
  * `pg_notify` with a JSON payload, so a notice reaches every process on the same database.
- * Published inside a transaction, Postgres delivers the notice only when it commits.
+ * Published inside a transaction, it goes out with the COMMIT and Postgres delivers it only when
+ * the transaction commits (PostgresNotify.ts).
  */
 import { Effect } from "effect";
 import type { RealtimeNotice } from "../../ports/Realtime.js";
 import type { ClosableRealtimeBus } from "../sql/InProcessRealtimeBus.js";
-import { sql, type Kysely } from "kysely";
 import { listenPostgres } from "./PostgresListener.js";
+import type { PostgresNotify } from "./PostgresNotify.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
 /** The NOTIFY channel every domainkit process listens on. */
 export const REALTIME_CHANNEL = "domainkit_realtime";
 
-/**
- * Connects a listener to `connectionString`; `publishOn` yields the executor to notify on (the
- * open transaction if any, so notices follow the commit).
- */
-export const postgresRealtimeBus = async (
-  connectionString: string,
-  publishOn: Effect.Effect<Kysely<any>>,
-): Promise<ClosableRealtimeBus> => {
+/** Connects a listener to `connectionString`; `notify` publishes (in the open transaction if any). */
+export const postgresRealtimeBus = async (connectionString: string, notify: PostgresNotify): Promise<ClosableRealtimeBus> => {
   const listeners = new Set<(notice: RealtimeNotice) => void>();
   const deliver = (notice: RealtimeNotice): void => {
     for (const onNotice of listeners) {
@@ -56,10 +51,7 @@ export const postgresRealtimeBus = async (
     throw error;
   }
   return {
-    publish: (notice) =>
-      Effect.flatMap(publishOn, (executor) =>
-        Effect.tryPromise(() => sql`SELECT pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify(notice)})`.execute(executor)),
-      ).pipe(Effect.orDie, Effect.asVoid, withSpan("RealtimeBus.publish")),
+    publish: (notice) => notify(REALTIME_CHANNEL, JSON.stringify(notice)).pipe(withSpan("RealtimeBus.publish")),
     listen: (onNotice) =>
       Effect.sync(() => {
         listeners.add(onNotice);

@@ -6,10 +6,10 @@
  * notice out through the in-process signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
  */
 import { Effect } from "effect";
-import { sql, type Kysely } from "kysely";
 import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
 import type { InProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { listenPostgres, type PostgresListener } from "./PostgresListener.js";
+import type { PostgresNotify } from "./PostgresNotify.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
 /** The NOTIFY channel of work signals; the payload is the WorkKind. */
@@ -25,8 +25,8 @@ export interface PostgresWorkSignalsOptions {
   readonly connectionString: string;
   /** The local fan-out to this process's waiting loops. */
   readonly local: InProcessWorkSignals;
-  /** The executor to notify on: the open transaction if any, so the notice follows its commit. */
-  readonly executor: Effect.Effect<Kysely<any>>;
+  /** Sends a notice, in the open transaction if any (so it follows its commit). */
+  readonly notify: PostgresNotify;
   /** Runs a step once per open transaction (every time outside one). */
   readonly oncePerTransaction: (key: string, effect: Effect.Effect<void>) => Effect.Effect<void>;
 }
@@ -74,12 +74,7 @@ export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSi
       notifiedByTrigger.has(kind)
         ? Effect.void
         : options
-            .oncePerTransaction(
-              `work-signal:${kind}`,
-              Effect.flatMap(options.executor, (executor) =>
-                Effect.promise(() => sql`SELECT pg_notify(${WORK_CHANNEL}, ${kind})`.execute(executor)),
-              ).pipe(Effect.asVoid),
-            )
+            .oncePerTransaction(`work-signal:${kind}`, options.notify(WORK_CHANNEL, kind))
             .pipe(withSpan("WorkSignals.notify")),
     listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
   };

@@ -5,8 +5,9 @@ import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { namedStatementPool } from "./NamedStatements.js";
 import { pooledConnections, type ReleasableClient } from "./PooledConnections.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
-import { afterCommit, currentExecutor, oncePerTransaction } from "../sql/Transactions.js";
+import { afterCommit, oncePerTransaction } from "../sql/Transactions.js";
 import { postgresFeatures } from "./postgresFeatures.js";
+import { postgresNotify } from "./PostgresNotify.js";
 import { postgresRealtimeBus } from "./PostgresRealtimeBus.js";
 import { postgresWorkSignals } from "./PostgresWorkSignals.js";
 
@@ -54,16 +55,18 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
         key: database,
         connectionString,
         local: inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook)),
-        executor: currentExecutor(database),
+        notify,
         oncePerTransaction: (key, effect) => oncePerTransaction(database, key, effect),
       }),
-    realtimeBus: async () => postgresRealtimeBus(connectionString, currentExecutor(database)),
+    realtimeBus: async () => postgresRealtimeBus(connectionString, notify),
     close: async () => {
       if (closed) return;
       closed = true;
       await db.destroy();
     },
   };
+  // Notices go out on the database's own executors (the open transaction's, when there is one).
+  const notify = postgresNotify(database);
   connectionStrings.set(database, connectionString);
   pools.set(database, pool);
   return database;

@@ -1,8 +1,13 @@
-/** The RealtimeBus on SQLite: one process owns the file, so an in-process emitter is enough. */
+/**
+ * The RealtimeBus on SQLite: one process owns the file, so an in-process emitter is enough. A
+ * notice published inside a transaction is delivered once it commits (never after a rollback),
+ * as Postgres delivers a NOTIFY: listeners that re-read the database see what it wrote.
+ */
 import { EventEmitter } from "node:events";
 import { Effect } from "effect";
 import type { RealtimeNotice } from "../../ports/Realtime.js";
-import type { ClosableRealtimeBus } from "./SqlDatabase.js";
+import type { ClosableRealtimeBus, SqlDatabase } from "./SqlDatabase.js";
+import { afterCommit } from "./Transactions.js";
 
 /** A RealtimeBus that can be closed. */
 export type { ClosableRealtimeBus } from "./SqlDatabase.js";
@@ -10,18 +15,21 @@ export type { ClosableRealtimeBus } from "./SqlDatabase.js";
 // Shared per key (the database), so every bus built on one database hears the others.
 const emitters = new WeakMap<object, EventEmitter>();
 
-/** A bus delivering notices to every listener registered in this process for `key`. */
-export const inProcessRealtimeBus = (key: object): ClosableRealtimeBus => {
-  let emitter = emitters.get(key);
+/** Each notice's own after-commit key (afterCommit runs one hook per key and transaction). */
+let published = 0;
+
+/** A bus delivering notices to every listener registered in this process for `database`. */
+export const inProcessRealtimeBus = (database: SqlDatabase): ClosableRealtimeBus => {
+  let emitter = emitters.get(database);
   if (emitter === undefined) {
     emitter = new EventEmitter();
     emitter.setMaxListeners(0);
-    emitters.set(key, emitter);
+    emitters.set(database, emitter);
   }
   const shared = emitter;
   const mine = new Set<(notice: RealtimeNotice) => void>();
   return {
-    publish: (notice) => Effect.sync(() => void shared.emit("notice", notice)),
+    publish: (notice) => Effect.suspend(() => afterCommit(database, `realtime-notice:${(published += 1)}`, () => void shared.emit("notice", notice))),
     listen: (onNotice) =>
       Effect.sync(() => {
         // A throwing listener must not stop delivery to the others.

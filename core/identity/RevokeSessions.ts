@@ -15,8 +15,9 @@ export const revokeSessions = (userId: string): Effect.Effect<number, never, Use
     const epochs = yield* UserEpochs;
     const transactions = yield* Transactions;
     const bus = yield* RealtimeBus;
-    const epoch = yield* transactions.run(epochs.bump(userId));
-    // After commit: live sockets of this user are closed by the realtime host on every process.
-    yield* bus.publish({ type: "access_changed", userId });
-    return epoch;
+    // Published in the bump's transaction: every bus delivers it once the bump commits, and the
+    // realtime host of every process then closes this user's live sockets. A bus that fails does
+    // not stop the revocation (tokens are refused by their epoch at the next request anyway).
+    const announce = bus.publish({ type: "access_changed", userId }).pipe(Effect.catchAllCause(() => Effect.void));
+    return yield* transactions.run(Effect.tap(epochs.bump(userId), () => announce));
   }).pipe(withSpan("Identity.revokeSessions"));

@@ -37,6 +37,21 @@ t.test("on SQLite a notice reaches every bus of the same database, and not after
   t.equal(seen.received.length, 2, "an unlistened callback hears nothing more");
 });
 
+t.test("on SQLite a notice published in a transaction is delivered once it commits, never after a rollback", async (t) => {
+  const db = await openTestDatabase("sqlite", t);
+  const bus = await realtimeBus(db);
+  t.teardown(() => bus.close());
+  const seen = collect(1);
+  await Effect.runPromise(bus.listen(seen.onNotice));
+  const tx = makeTransactions(db);
+  await Effect.runPromise(Effect.exit(tx.run(Effect.zipRight(bus.publish(notice(99)), Effect.fail("rolled back")))));
+  t.same(seen.received, [], "a rolled-back transaction's notice is dropped");
+  let heardInside = -1;
+  await Effect.runPromise(tx.run(Effect.zipRight(bus.publish(notice(1)), Effect.sync(() => (heardInside = seen.received.length)))));
+  t.equal(heardInside, 0, "not delivered while the transaction is open");
+  t.same(seen.received, [notice(1)], "delivered by the time the transaction's run resolves");
+});
+
 t.test("on Postgres a notice published through one pool reaches a listener on another", async (t) => {
   const url = await createTestPostgresDatabase(t);
   const one = await openPostgres({ connectionString: url, max: 2 });
