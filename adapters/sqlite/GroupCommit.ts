@@ -10,11 +10,17 @@
  * - A member that fails is rolled back to its savepoint: the other members are not affected.
  * - A COMMIT that fails (I/O error, a full disk, a deferred constraint) fails every member of the
  *   group, and nothing of the group is written.
- * - Anything else waiting for the connection (an autocommit statement, a pinned connection, a
- *   migration) ends the group first: it never runs inside another caller's open transaction.
+ * - A write outside a transaction (the autocommit executor) is a one-statement member, answered
+ *   after the COMMIT like the others. Anything else waiting for the connection (a pinned
+ *   connection, a migration, a stream) ends the group first: it never runs inside another
+ *   caller's open transaction.
  * - A group is bounded by its number of members and by how long its transaction stays open.
  * - The first member of a group needs no savepoint: when it fails, nothing else is in the
  *   transaction, which is rolled back whole. A transaction alone costs what it did before.
+ * - A group holds SQLite's write lock across a turn of the event loop. Another connection of the
+ *   same process to the same file would wait for that lock synchronously (the busy timeout blocks
+ *   the event loop that is to COMMIT the group), so before such a connection writes, the open
+ *   groups of this process on the file are committed (`settleOthers`). Another process just waits.
  */
 import type { WriterMutex } from "./WriterMutex.js";
 
@@ -44,6 +50,9 @@ interface Committed {
 
 const memberSavepoint = "dk_group_member";
 
+/** The open groups of this process, per database file (see `settleOthers`). */
+const openGroups = new Map<string, Set<GroupCommit>>();
+
 export class GroupCommit {
   /** The members waiting for the open transaction's COMMIT; undefined while none is open. */
   private committed: Array<Committed> | undefined;
@@ -59,7 +68,19 @@ export class GroupCommit {
     private readonly connection: GroupCommitConnection,
     private readonly mutex: WriterMutex,
     private readonly limits: GroupCommitLimits = defaultGroupCommitLimits,
+    /** The database file (absolute path); undefined for a database no other connection can open. */
+    private readonly file?: string,
   ) {}
+
+  /**
+   * Commits the groups other connections of this process hold open on the same file, so that a
+   * write on this connection does not wait for their lock on a blocked event loop. (A group whose
+   * member is mid-transaction across an await still holds the lock, as any such transaction does.)
+   */
+  settleOthers(): void {
+    if (this.file === undefined) return;
+    for (const other of openGroups.get(this.file) ?? []) if (other !== this) other.settle();
+  }
 
   /**
    * Takes the connection for a transaction now when it is free, or when an open group waits for
@@ -85,6 +106,7 @@ export class GroupCommit {
   begin(beginSql: string): void {
     const open = this.committed !== undefined;
     try {
+      if (!open) this.settleOthers();
       this.connection.run(open ? `SAVEPOINT ${memberSavepoint}` : beginSql);
     } catch (error) {
       if (open) this.abandon(error);
@@ -95,6 +117,11 @@ export class GroupCommit {
     if (!open) {
       this.committed = [];
       this.openedAt = performance.now();
+      if (this.file !== undefined) {
+        let groups = openGroups.get(this.file);
+        if (groups === undefined) openGroups.set(this.file, (groups = new Set()));
+        groups.add(this);
+      }
     }
   }
 
@@ -200,6 +227,11 @@ export class GroupCommit {
   private close(): void {
     this.committed = undefined;
     this.joined = false;
+    if (this.file !== undefined) {
+      const groups = openGroups.get(this.file);
+      groups?.delete(this);
+      if (groups?.size === 0) openGroups.delete(this.file);
+    }
     this.release();
   }
 

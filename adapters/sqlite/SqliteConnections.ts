@@ -94,10 +94,13 @@ export interface SqliteConnectionSet {
   readonly cacheSize?: number;
   /** Bounds of a group commit (GroupCommit.ts); default 16 transactions, 5 ms. */
   readonly groupCommit?: GroupCommitLimits;
+  /** The database file's absolute path (undefined in memory): groups of one process on one file stay out of each other's way. */
+  readonly file?: string;
 }
 
 interface Shared {
   readonly mutex: WriterMutex;
+  readonly group: GroupCommit;
   readonly writer: CachedConnection;
   readonly reader: CachedConnection | undefined;
   readonly close: () => void;
@@ -121,6 +124,7 @@ class WriterDriver implements Driver {
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.shared.mutex.lock();
+    this.shared.group.settleOthers();
     return this.shared.writer;
   }
   beginTransaction = transactionControl.beginTransaction;
@@ -145,20 +149,29 @@ class WriterDriver implements Driver {
 
 /**
  * Single statements outside a transaction: a SELECT runs on the read connection (when there is
- * one), anything else takes the write connection for that one statement. It cannot pin a
- * connection, so it refuses transactions (Transactions.ts opens them on the write driver).
+ * one); anything else is a one-statement transaction on the write connection, a member of the
+ * group commit like any other (answered once its COMMIT succeeded). It cannot pin a connection,
+ * so it refuses transactions (Transactions.ts opens them on the write driver).
  */
 class AutocommitConnection implements DatabaseConnection {
   constructor(private readonly shared: Shared) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { reader, writer, mutex } = this.shared;
+    const { reader, writer, group } = this.shared;
     if (reader !== undefined && SelectQueryNode.is(query.query)) return execute(reader.cache, query);
-    if (!mutex.tryLock()) await mutex.lock();
+    // A one-statement transaction of the group commit: answered once its COMMIT succeeded.
+    if (!group.tryTake()) await group.take();
+    group.begin("BEGIN IMMEDIATE");
+    let result: QueryResult<R>;
     try {
-      return execute(writer.cache, query);
-    } finally {
-      mutex.unlock();
+      result = execute(writer.cache, query);
+    } catch (error) {
+      const ending = group.end(false);
+      if (ending !== undefined) await ending;
+      throw error;
     }
+    const committing = group.end(true);
+    if (committing !== undefined) await committing;
+    return result;
   }
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     const { reader, writer, mutex } = this.shared;
@@ -167,6 +180,7 @@ class AutocommitConnection implements DatabaseConnection {
       return;
     }
     await mutex.lock();
+    this.shared.group.settleOthers();
     try {
       yield* stream(writer.cache, query);
     } finally {
@@ -238,9 +252,11 @@ export const sqliteDialects = (
     { run: (sql) => void writerCache.prepare(sql).run(), inTransaction: () => connections.writer.inTransaction },
     mutex,
     connections.groupCommit,
+    connections.file,
   );
   const shared: Shared = {
     mutex,
+    group,
     writer: new CachedConnection(writerCache),
     reader: connections.reader === undefined ? undefined : new CachedConnection(new StatementCache(connections.reader, capacity)),
     close: () => {
@@ -263,20 +279,16 @@ export const sqliteDialects = (
       end: (commit) => group.end(commit),
     }),
     // What the held and the autocommit connections would do, without Kysely's promises: the held
-    // writer belongs to the open transaction; an autocommit SELECT reads on the read connection,
-    // another statement needs the write connection free now. Anything else goes through Kysely.
+    // writer belongs to the open transaction; an autocommit SELECT reads on the read connection.
+    // Anything else goes through Kysely: an autocommit write is a member of the group commit
+    // (answered after its COMMIT), and a SELECT without a read connection waits for the writer.
     runNow:
       ({ held, autocommit }) =>
       (executor, query) => {
         if (executor === held) return execute(shared.writer.cache, query);
         if (executor !== autocommit) return undefined;
         if (shared.reader !== undefined && SelectQueryNode.is(query.query)) return execute(shared.reader.cache, query);
-        if (!shared.mutex.tryLock()) return undefined;
-        try {
-          return execute(shared.writer.cache, query);
-        } finally {
-          shared.mutex.unlock();
-        }
+        return undefined;
       },
   };
 };

@@ -1,4 +1,5 @@
 /** The SQLite driver: better-sqlite3 under Kysely, tuned for an embedded, file-backed store. */
+import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely } from "kysely";
 import { inProcessRealtimeBus } from "../sql/InProcessRealtimeBus.js";
@@ -73,7 +74,7 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
     checkpointer = startWalCheckpointer(filename, checkpointIntervalMs);
     writer.pragma(`wal_autocheckpoint = ${writerCheckpointBoundPages}`);
   }
-  const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize, groupCommit });
+  const dialects = sqliteDialects({ writer, reader, cacheSize: statementCacheSize, groupCommit, file: inMemory(filename) ? undefined : resolve(filename) });
   const db = new Kysely<any>({ dialect: dialects.writer });
   const autocommit = new Kysely<any>({ dialect: dialects.autocommit });
   const exclusive = dialects.exclusive((held) => new Kysely<any>({ dialect: held }));

@@ -15,7 +15,8 @@ import { GroupCommit, type GroupCommitLimits } from "../../adapters/sqlite/Group
 import { WriterMutex } from "../../adapters/sqlite/WriterMutex.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { currentExecutor, makeTransactions } from "../../adapters/sql/Transactions.js";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
+import { runBound } from "../../adapters/sql/runOnExecutor.js";
 
 /** A file database with a writer driven by a GroupCommit, a second connection, and a count of COMMITs. */
 const setup = (t: Test, limits?: GroupCommitLimits) => {
@@ -176,4 +177,55 @@ t.test("Transactions.run on openSqlite: concurrent transactions are each visible
     ),
   );
   t.same(seen, Array.from({ length: 12 }, () => 2), "both rows of each transaction were visible when it resolved");
+});
+
+t.test("a write outside a transaction is a member too: answered once visible elsewhere; a failing one fails alone", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  const other = new Database(file, { readonly: true });
+  t.teardown(async () => {
+    other.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+  await sql`INSERT INTO item (id) VALUES (0)`.execute(db.db);
+  const autocommit = db.autocommit!;
+  const outcomes = await Promise.allSettled(
+    [1, 2, 0, 3, 4].map((id) =>
+      db.autocommit!.insertInto("item").values({ id }).execute().then(() => (other.prepare("SELECT count(*) AS n FROM item WHERE id = ?").get(id) as { n: number }).n),
+    ),
+  );
+  t.same(
+    outcomes.map((o) => (o.status === "fulfilled" ? o.value : "rejected")),
+    [1, 1, "rejected", 1, 1],
+    "each insert was visible when it was answered; the duplicate alone failed",
+  );
+  t.match(String((outcomes[2] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
+  const count = await autocommit.selectFrom("item").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  t.equal(Number(count.n), 5);
+});
+
+t.test("another connection of this process to the file writes while a group is open (its BEGIN would otherwise block the loop that commits the group)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const a = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  const b = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  t.teardown(async () => {
+    await b.close();
+    await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(a.db);
+  // Run synchronously on the held connection (as the repositories do): the transaction ends in this turn.
+  const insert = (db: typeof a, id: number) =>
+    makeTransactions(db).run(Effect.flatMap(currentExecutor(db), (ex) => runBound(db, ex, CompiledQuery.raw(`INSERT INTO item (id) VALUES (${id})`))));
+  // A's transaction ends at once and waits for its group's COMMIT at the end of this turn.
+  const first = Effect.runPromise(insert(a, 1));
+  await Effect.runPromise(insert(b, 2));
+  await b.autocommit!.insertInto("item").values({ id: 3 }).execute();
+  await first;
+  const rows = await a.db.selectFrom("item").select("id").orderBy("id").execute();
+  t.same(rows.map((r) => r.id), [1, 2, 3], "every write committed, none refused as locked");
 });
