@@ -149,29 +149,22 @@ class WriterDriver implements Driver {
 
 /**
  * Single statements outside a transaction: a SELECT runs on the read connection (when there is
- * one); anything else is a one-statement transaction on the write connection, a member of the
- * group commit like any other (answered once its COMMIT succeeded). It cannot pin a connection,
- * so it refuses transactions (Transactions.ts opens them on the write driver).
+ * one), anything else takes the write connection for that one statement (after an open group
+ * commit's COMMIT: GroupCommit.ts). It cannot pin a connection, so it refuses transactions
+ * (Transactions.ts opens them on the write driver).
  */
 class AutocommitConnection implements DatabaseConnection {
   constructor(private readonly shared: Shared) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { reader, writer, group } = this.shared;
+    const { reader, writer, mutex, group } = this.shared;
     if (reader !== undefined && SelectQueryNode.is(query.query)) return execute(reader.cache, query);
-    // A one-statement transaction of the group commit: answered once its COMMIT succeeded.
-    if (!group.tryTake()) await group.take();
-    group.begin("BEGIN IMMEDIATE");
-    let result: QueryResult<R>;
+    if (!mutex.tryLock()) await mutex.lock();
     try {
-      result = execute(writer.cache, query);
-    } catch (error) {
-      const ending = group.end(false);
-      if (ending !== undefined) await ending;
-      throw error;
+      group.settleOthers();
+      return execute(writer.cache, query);
+    } finally {
+      mutex.unlock();
     }
-    const committing = group.end(true);
-    if (committing !== undefined) await committing;
-    return result;
   }
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     const { reader, writer, mutex } = this.shared;
@@ -279,16 +272,21 @@ export const sqliteDialects = (
       end: (commit) => group.end(commit),
     }),
     // What the held and the autocommit connections would do, without Kysely's promises: the held
-    // writer belongs to the open transaction; an autocommit SELECT reads on the read connection.
-    // Anything else goes through Kysely: an autocommit write is a member of the group commit
-    // (answered after its COMMIT), and a SELECT without a read connection waits for the writer.
+    // writer belongs to the open transaction; an autocommit SELECT reads on the read connection,
+    // another statement needs the write connection free now. Anything else goes through Kysely.
     runNow:
       ({ held, autocommit }) =>
       (executor, query) => {
         if (executor === held) return execute(shared.writer.cache, query);
         if (executor !== autocommit) return undefined;
         if (shared.reader !== undefined && SelectQueryNode.is(query.query)) return execute(shared.reader.cache, query);
-        return undefined;
+        if (!shared.mutex.tryLock()) return undefined;
+        try {
+          group.settleOthers();
+          return execute(shared.writer.cache, query);
+        } finally {
+          shared.mutex.unlock();
+        }
       },
   };
 };

@@ -179,7 +179,7 @@ t.test("Transactions.run on openSqlite: concurrent transactions are each visible
   t.same(seen, Array.from({ length: 12 }, () => 2), "both rows of each transaction were visible when it resolved");
 });
 
-t.test("a write outside a transaction is a member too: answered once visible elsewhere; a failing one fails alone", async (t) => {
+t.test("writes outside a transaction beside open groups: each answered once visible elsewhere; a failing one fails alone", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
   const file = join(dir, "db.sqlite");
   const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
