@@ -175,6 +175,10 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
               connections: options.connections,
             };
             say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
+            // The raw SQLite loop is synchronous on a connection of its own: it must not begin while
+            // the server's group commit holds the write lock until the end of this turn of the event
+            // loop (adapters/sqlite/GroupCommit.ts), or its busy wait would block that very turn.
+            await new Promise((resolve) => setImmediate(resolve));
             raw = await scenario.rawBaseline(target.raw, bounds);
           }
           rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest });
