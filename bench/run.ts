@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { startedPostgresHere, stopPostgres } from "../test/support/postgres.js";
 import { startTarget } from "./BenchTarget.js";
 import { Cleanup } from "./Cleanup.js";
+import { waitForDrainedOutbox } from "./Backlog.js";
 import { floorPath, startKoaFloor } from "./KoaFloor.js";
 import type { LoadSpec } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
@@ -157,6 +158,9 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
         try {
           const plan = await scenario.setup(target, { connections: options.connections });
           metrics = plan.metrics;
+          const backlog = await waitForDrainedOutbox(target.raw);
+          if (backlog.pending > 0) say(`${scenario.name} [${dialect}]: ${backlog.pending} outbox rows still pending after ${Math.round(backlog.waitedMs)} ms; measuring anyway`);
+          else if (backlog.waitedMs >= 100) say(`${scenario.name} [${dialect}]: waited ${Math.round(backlog.waitedMs)} ms for the relay backlog of the previous scenario`);
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
           const beside = plan.during?.();
           const cpu = process.cpuUsage();
