@@ -66,6 +66,22 @@ const setup = (t: Test, limits?: GroupCommitLimits) => {
   return { writer, mutex, group, insert, visible, commits, transaction };
 };
 
+/** A file database opened with openSqlite, a table `item`, and a read-only connection of its own to the file. */
+const openItems = async (t: Test) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  const other = new Database(file, { readonly: true });
+  t.teardown(async () => {
+    other.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+  const visible = (...ids: number[]) => (other.prepare(`SELECT count(*) AS n FROM item WHERE id IN (${ids.map(() => "?").join(", ")})`).get(...ids) as { n: number }).n;
+  return { db, file, visible };
+};
+
 t.test("transactions begun in one turn share one COMMIT, and each is told so only once its row is visible elsewhere", async (t) => {
   const { insert, visible, commits, transaction } = setup(t);
   const seen: number[] = [];
@@ -151,16 +167,7 @@ t.test("maxMembers 1 commits every transaction on its own", async (t) => {
 });
 
 t.test("Transactions.run on openSqlite: concurrent transactions are each visible to another connection once they resolve", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
-  const file = join(dir, "db.sqlite");
-  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
-  const other = new Database(file, { readonly: true });
-  t.teardown(async () => {
-    other.close();
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+  const { db, visible } = await openItems(t);
   const transactions = makeTransactions(db);
   const insertTwice = (id: number) =>
     transactions.run(
@@ -171,40 +178,34 @@ t.test("Transactions.run on openSqlite: concurrent transactions are each visible
         }),
       ),
     );
-  const seen = await Promise.all(
-    Array.from({ length: 12 }, (_, i) =>
-      Effect.runPromise(insertTwice(i)).then(() => (other.prepare("SELECT count(*) AS n FROM item WHERE id IN (?, ?)").get(i, i + 1000) as { n: number }).n),
-    ),
-  );
+  const seen = await Promise.all(Array.from({ length: 12 }, (_, i) => Effect.runPromise(insertTwice(i)).then(() => visible(i, i + 1000))));
   t.same(seen, Array.from({ length: 12 }, () => 2), "both rows of each transaction were visible when it resolved");
 });
 
-t.test("writes outside a transaction beside open groups: each answered once visible elsewhere; a failing one fails alone", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
-  const file = join(dir, "db.sqlite");
-  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
-  const other = new Database(file, { readonly: true });
-  t.teardown(async () => {
-    other.close();
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+t.test("writes outside a transaction among grouped transactions: each answered once visible elsewhere; a failing one fails alone", async (t) => {
+  const { db, visible } = await openItems(t);
   await sql`INSERT INTO item (id) VALUES (0)`.execute(db.db);
-  const autocommit = db.autocommit!;
-  const outcomes = await Promise.allSettled(
-    [1, 2, 0, 3, 4].map((id) =>
-      db.autocommit!.insertInto("item").values({ id }).execute().then(() => (other.prepare("SELECT count(*) AS n FROM item WHERE id = ?").get(id) as { n: number }).n),
-    ),
-  );
+  const transactions = makeTransactions(db);
+  // Run synchronously on the held connection, so the transactions end in this turn and group.
+  const inTransaction = (id: number) =>
+    Effect.runPromise(transactions.run(Effect.flatMap(currentExecutor(db), (ex) => runBound(db, ex, CompiledQuery.raw(`INSERT INTO item (id) VALUES (${id})`)))));
+  const outside = (id: number) => db.autocommit!.insertInto("item").values({ id }).execute();
+  const writes: Array<[number, () => Promise<unknown>]> = [
+    [1, () => inTransaction(1)],
+    [2, () => outside(2)],
+    [3, () => inTransaction(3)],
+    [0, () => outside(0)],
+    [4, () => outside(4)],
+    [5, () => inTransaction(5)],
+  ];
+  const outcomes = await Promise.allSettled(writes.map(([id, write]) => write().then(() => visible(id))));
   t.same(
     outcomes.map((o) => (o.status === "fulfilled" ? o.value : "rejected")),
-    [1, 1, "rejected", 1, 1],
-    "each insert was visible when it was answered; the duplicate alone failed",
+    [1, 1, 1, "rejected", 1, 1],
+    "each write was visible when it was answered; the duplicate alone failed",
   );
-  t.match(String((outcomes[2] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
-  const count = await autocommit.selectFrom("item").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  t.equal(Number(count.n), 5);
+  t.match(String((outcomes[3] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
+  t.equal(visible(0, 1, 2, 3, 4, 5), 6);
 });
 
 t.test("another connection of this process to the file writes while a group is open (its BEGIN would otherwise block the loop that commits the group)", async (t) => {
