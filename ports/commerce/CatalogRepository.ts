@@ -19,7 +19,10 @@ export interface CatalogRepository {
   readonly updateVariant: (variant: Variant, expectedVersion: number) => Effect.Effect<boolean>;
   /**
    * Products of a store having a purchasable variant, by id, after `afterId`, at most `limit`;
-   * with `words`, only products whose title or description has every word as a prefix.
+   * with `words`, only products whose title or description has every word as a prefix. A search
+   * may come in the order of the adapter's search index instead of strict id order (SQLite: the
+   * order products entered the catalog, which is id order unless two were created concurrently),
+   * continuing after the product `afterId`: walking the pages gives every match exactly once.
    */
   readonly listProducts: (query: {
     readonly storeId: string;

@@ -11,6 +11,12 @@ import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runState
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
+/**
+ * A store's token in the SQLite search index (commerce migration 6 writes the same, in SQL): `s`
+ * and the hex of the id's UTF-8 bytes, so that it is one token whatever characters the id has.
+ */
+export const storeSearchToken = (storeId: string): string => `s${Buffer.from(storeId, "utf8").toString("hex")}`;
+
 /** Builds the catalog repository over `db`. */
 export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => {
   const f = featuresFor(db);
@@ -125,16 +131,25 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
             .limit(limit)
             .execute();
         }
-        // Words are letters and digits only (the core splits the query), so the match syntax is safe.
-        // The match list is the index's integer keys (no column of the search table is read): SQLite
-        // keeps it as a set of integers while it walks the store's products in id order. The unary
-        // `+` keeps the planner from driving by search_key instead, which sorts every match by id.
-        const match = words.map((w) => `"${w}"*`).join(" ");
-        return listing()
-          .where(sql<boolean>`+p.search_key IN (SELECT rowid FROM shop_product_search WHERE shop_product_search MATCH ${match})`)
-          .orderBy("p.id")
-          .limit(limit)
-          .execute();
+        // The index answers the page itself (commerce migration 6): its matches for this store and
+        // these words, in search-key order after the cursor's product, streamed by FTS5 until the
+        // page is full. Words are letters and digits only (the core splits the query), and the
+        // store's token is hex, so the match syntax is safe.
+        const match = `store : ${storeSearchToken(storeId)} AND body : (${words.map((w) => `"${w}"*`).join(" ")})`;
+        let page = ex
+          .selectFrom("shop_product_search")
+          .innerJoin("shop_products as p", "p.search_key", "shop_product_search.rowid")
+          .selectAll("p")
+          .where(sql<boolean>`shop_product_search MATCH ${match}`)
+          .where("p.store_id", "=", storeId)
+          .where(purchasable);
+        if (afterId !== null) {
+          // The cursor's product (or, for an id the store does not have, the one before it in id order).
+          page = page.where(
+            sql<boolean>`shop_product_search.rowid > coalesce((SELECT search_key FROM shop_products WHERE store_id = ${storeId} AND id <= ${afterId} ORDER BY id DESC LIMIT 1), 0)`,
+          );
+        }
+        return page.orderBy(sql`shop_product_search.rowid`).limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>
       runStatement(db, insertPromotion, promotion).pipe(Effect.asVoid),

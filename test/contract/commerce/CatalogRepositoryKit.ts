@@ -2,7 +2,8 @@
  * Contract kit for the e-commerce CatalogRepository: a SKU is unique per store (taken in the same
  * store: nothing written; another store may reuse it); a variant changes only at the version the
  * caller read (conditional update); products are listed per store, only with a purchasable
- * variant, in id order after the keyset cursor, and search words match as prefixes; promotions
+ * variant, in id order after the keyset cursor, and search words match as prefixes (a search may
+ * come in its index's order, but its pages give every match once); promotions
  * are answered per store (automatic ones, plus those whose code is given); a promotion's uses
  * never pass its limit, also when they race on separate connections.
  */
@@ -128,6 +129,32 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
       t.same(await walk(["rare"], 4), [kitId.prod(10), kitId.prod(20), kitId.prod(30)], "a rare word: exactly its products");
       t.same(await walk(["common", "rar"], 2), [kitId.prod(10), kitId.prod(20), kitId.prod(30)], "every word must match, prefixes included");
       t.same(await walk(["nowhere"], 4), [], "no match: an empty page");
+    },
+  },
+  {
+    name: "catalog: a search walked page by page gives every match once, also for products not created in id order",
+    run: async (t, run) => {
+      await run(twoStores);
+      // Created out of id order (as two concurrent requests may commit), with another store's match between them.
+      for (const [n, storeN] of [[3, 1], [1, 1], [9, 2], [2, 1], [5, 1], [4, 1]] as const) {
+        await run(product(n, storeN, `Enamel pot ${n}`));
+        await run(catalog((r) => r.insertVariant(variantRecord(n, { storeN, productN: n }))));
+      }
+      const walk = async (limit: number): Promise<string[]> => {
+        const seen: string[] = [];
+        for (let after: string | null = null; ; ) {
+          const page: ReadonlyArray<string> = await run(listed(1, after, limit, ["enam"]));
+          seen.push(...page);
+          if (page.length < limit) return seen;
+          after = page[page.length - 1]!;
+        }
+      };
+      const store1 = [1, 2, 3, 4, 5].map((n) => kitId.prod(n));
+      for (const limit of [1, 2, 5]) {
+        const seen = await walk(limit);
+        t.equal(seen.length, store1.length, `pages of ${limit}: no match twice, none skipped`);
+        t.same([...seen].sort(), store1, `pages of ${limit}: exactly the store's matches`);
+      }
     },
   },
   {
