@@ -117,9 +117,10 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       const d2 = sql<number>`((lat - ${point.lat}) * ${metresPerDegreeLat}) * ((lat - ${point.lat}) * ${metresPerDegreeLat}) + ((lng - ${point.lng}) * ${kx}) * ((lng - ${point.lng}) * ${kx})`;
       const band = maxRadiusM / metresPerDegreeLat;
       return runQuery(db, (ex) => {
-        let query = ex
+        // Ranked from the discovery index alone (delivery migration 7); the rows of the page only are read.
+        let near = ex
           .selectFrom("dl_restaurants")
-          .selectAll()
+          .select("id")
           .select(d2.as("distance_squared"))
           .where("opening_state", "=", "open")
           .where("lat", ">=", point.lat - band)
@@ -127,8 +128,16 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
           .where("service_state", "=", "active")
           .where("menu_version", ">", 0)
           .where(sql<boolean>`${d2} <= service_radius_m * service_radius_m`);
-        if (after !== null) query = query.where(sql<boolean>`(${d2} > ${after.distanceSquared} OR (${d2} = ${after.distanceSquared} AND id > ${after.id}))`);
-        return query.orderBy(d2).orderBy("id").limit(limit).execute();
+        if (after !== null) near = near.where(sql<boolean>`(${d2} > ${after.distanceSquared} OR (${d2} = ${after.distanceSquared} AND id > ${after.id}))`);
+        return ex
+          .with("near", () => near.orderBy(d2).orderBy("id").limit(limit))
+          .selectFrom("near")
+          .innerJoin("dl_restaurants as r", "r.id", "near.id")
+          .selectAll("r")
+          .select("near.distance_squared")
+          .orderBy("near.distance_squared")
+          .orderBy("near.id")
+          .execute();
       }).pipe(
         Effect.map((rows) => rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) }))),
         withSpan("RestaurantsRepository.listOpenNear"),
