@@ -27,7 +27,6 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireAccess } from "./Access.js";
-import { ensureDrive } from "./Drives.js";
 import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder } from "./Errors.js";
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { NodeId, UploadSessionId, WorkspaceId } from "./model/Ids.js";
@@ -102,7 +101,8 @@ export const createUpload = (
     // The caller edits the target: the parent folder for a new file, the file itself for a new version.
     if (input.nodeId === null) yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
     else yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
-    yield* ensureDrive(input.workspaceId, input.userId);
+    // No ensureDrive: the node just checked is in the workspace, so its drive exists (fs_nodes
+    // references fs_drives, and a drive is never deleted); the transaction below locks it.
 
     const id = UploadSessionId.make(yield* (yield* Ids).next);
     const ws = WorkspaceId.make(input.workspaceId);
