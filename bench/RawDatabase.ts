@@ -8,7 +8,7 @@ import pg from "pg";
 
 /** A raw driver handle, by dialect. */
 export type RawDatabase =
-  | { readonly dialect: "sqlite"; readonly sqlite: Database.Database }
+  | { readonly dialect: "sqlite"; readonly sqlite: Database.Database; readonly filename: string }
   | { readonly dialect: "postgres"; readonly pool: pg.Pool };
 
 /** Opens the SQLite file with the pragmas adapters/sqlite/openSqlite.ts sets. */
@@ -18,7 +18,7 @@ export const openRawSqlite = (filename: string): RawDatabase & { close(): Promis
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  return { dialect: "sqlite", sqlite, close: async () => void sqlite.close() };
+  return { dialect: "sqlite", sqlite, filename, close: async () => void sqlite.close() };
 };
 
 /** Opens a pool of the server's default size (10) on the Postgres database. */

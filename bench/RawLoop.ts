@@ -12,7 +12,11 @@ export const measureOps = async (
   bounds: RawBounds,
 ): Promise<{ ops: number; opsPerSecond: number; cpuMsPerOp: number }> => {
   const warmup = Math.min(200, bounds.maxOps);
-  for (let i = 0; i < warmup; i++) await op(i, 0);
+  const { beforeOp } = bounds;
+  for (let i = 0; i < warmup; i++) {
+    beforeOp?.();
+    await op(i, 0);
+  }
   let next = warmup;
   let done = 0;
   const start = performance.now();
@@ -21,6 +25,7 @@ export const measureOps = async (
   const lane = async (index: number): Promise<void> => {
     while (done < bounds.maxOps && performance.now() < deadline) {
       const sequence = next++;
+      beforeOp?.();
       const result = op(sequence, index);
       // Awaiting only real promises keeps the synchronous SQLite loop tight.
       if (result instanceof Promise) await result;

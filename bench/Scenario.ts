@@ -57,6 +57,8 @@ export interface RawBounds {
   readonly concurrency: number;
   /** The HTTP connection count of the same run (e.g. to size a user population alike). */
   readonly connections: number;
+  /** Runs right before each operation (on SQLite: commits the server's open groups on the file, see run.ts). */
+  readonly beforeOp?: () => void;
 }
 
 /** What a raw baseline measured. */

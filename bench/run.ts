@@ -9,6 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { startedPostgresHere, stopPostgres } from "../test/support/postgres.js";
+import { settleOpenGroups } from "../adapters/sqlite/index.js";
 import { startTarget } from "./BenchTarget.js";
 import { Cleanup } from "./Cleanup.js";
 import { waitForDrainedOutbox } from "./Backlog.js";
@@ -171,18 +172,20 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
           }
           if (scenario.rawBaseline !== undefined) {
+            const sqliteFile = target.raw.dialect === "sqlite" ? target.raw.filename : undefined;
             const bounds: RawBounds = {
               durationMs: options.durationSeconds * 1000,
               maxOps: 10_000_000,
               // better-sqlite3 is one synchronous connection: parallel lanes would only interleave.
               concurrency: dialect === "sqlite" ? 1 : options.connections,
               connections: options.connections,
+              // The raw SQLite loop is synchronous on a connection of its own: before each operation it
+              // commits the groups the server holds open on the file until the end of the event loop's
+              // turn (adapters/sqlite/GroupCommit.ts), or its BEGIN would wait out the busy timeout on
+              // that very turn ("database is locked" while the relay worked off the load's backlog).
+              beforeOp: sqliteFile === undefined ? undefined : () => settleOpenGroups(sqliteFile),
             };
             say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
-            // The raw SQLite loop is synchronous on a connection of its own: it must not begin while
-            // the server's group commit holds the write lock until the end of this turn of the event
-            // loop (adapters/sqlite/GroupCommit.ts), or its busy wait would block that very turn.
-            await new Promise((resolve) => setImmediate(resolve));
             raw = await scenario.rawBaseline(target.raw, bounds);
           }
           rows.push({ scenario: scenario.name, dialect, http, floor, raw, metrics, cpuMsPerRequest, floorCpuMsPerRequest });

@@ -19,8 +19,10 @@
  * - A group holds SQLite's write lock across a turn of the event loop. Another connection of the
  *   same process to the same file would wait for that lock synchronously (the busy timeout blocks
  *   the event loop that is to COMMIT the group), so before such a connection writes, the open
- *   groups of this process on the file are committed (`settleOthers`). Another process just waits.
+ *   groups of this process on the file are committed (`settleOthers`; an embedder's own handle
+ *   calls `settleOpenGroups(file)` before it writes). Another process just waits.
  */
+import { resolve } from "node:path";
 import type { WriterMutex } from "./WriterMutex.js";
 
 /** The write connection, as the group commit uses it. */
@@ -52,6 +54,21 @@ const memberSavepoint = "dk_group_member";
 /** The open groups of this process, per database file (see `settleOthers`). */
 const openGroups = new Map<string, Set<GroupCommit>>();
 
+/** COMMITs the groups held open on `file` that nobody holds now, but `except`'s. */
+const settleGroups = (file: string, except?: GroupCommit): void => {
+  for (const group of openGroups.get(file) ?? []) if (group !== except) group.settle();
+};
+
+/**
+ * For a better-sqlite3 handle of the embedder's own on a file `openSqlite` also has open in this
+ * process: call it right before that handle writes (synchronously, in the same turn of the event
+ * loop). It commits the groups this process holds open on `file`, which otherwise keep the write
+ * lock until the end of the turn, so the handle's BEGIN would wait out its busy timeout on the
+ * very event loop that is to commit them. A transaction a caller holds open across an `await`
+ * still holds the lock, as any open transaction does.
+ */
+export const settleOpenGroups = (file: string): void => settleGroups(resolve(file));
+
 export class GroupCommit {
   /** The members waiting for the open transaction's COMMIT; undefined while none is open. */
   private committed: Array<Committed> | undefined;
@@ -77,8 +94,7 @@ export class GroupCommit {
    * member is mid-transaction across an await still holds the lock, as any such transaction does.)
    */
   settleOthers(): void {
-    if (this.file === undefined) return;
-    for (const other of openGroups.get(this.file) ?? []) if (other !== this) other.settle();
+    if (this.file !== undefined) settleGroups(this.file, this);
   }
 
   /**

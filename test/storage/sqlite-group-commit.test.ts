@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Effect } from "effect";
-import { GroupCommit, type GroupCommitLimits } from "../../adapters/sqlite/GroupCommit.js";
+import { GroupCommit, settleOpenGroups, type GroupCommitLimits } from "../../adapters/sqlite/GroupCommit.js";
 import { WriterMutex } from "../../adapters/sqlite/WriterMutex.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { currentExecutor, makeTransactions } from "../../adapters/sql/Transactions.js";
@@ -229,4 +229,31 @@ t.test("another connection of this process to the file writes while a group is o
   await first;
   const rows = await a.db.selectFrom("item").select("id").orderBy("id").execute();
   t.same(rows.map((r) => r.id), [1, 2, 3], "every write committed, none refused as locked");
+});
+
+t.test("an embedder's own handle on the file writes at once after settleOpenGroups; without it, it meets the open group's lock", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "domainkit-group-commit-"));
+  const file = join(dir, "db.sqlite");
+  const db = await openSqlite({ filename: file, checkpointIntervalMs: 0 });
+  const own = new Database(file);
+  // No busy wait: a write that meets the lock fails at once instead of blocking this event loop.
+  own.pragma("busy_timeout = 0");
+  t.teardown(async () => {
+    own.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`CREATE TABLE item (id INTEGER PRIMARY KEY)`.execute(db.db);
+  const insert = (id: number) =>
+    makeTransactions(db).run(Effect.flatMap(currentExecutor(db), (ex) => runBound(db, ex, CompiledQuery.raw(`INSERT INTO item (id) VALUES (${id})`))));
+  // The transaction ends at once; its group keeps the write lock until the end of this turn.
+  const first = Effect.runPromise(insert(1));
+  t.throws(() => own.exec("BEGIN IMMEDIATE"), /locked|busy/i, "without settling, the own handle meets the group's lock");
+  await first;
+  const second = Effect.runPromise(insert(2));
+  settleOpenGroups(file);
+  own.exec("BEGIN IMMEDIATE; INSERT INTO item (id) VALUES (3); COMMIT");
+  await second;
+  const rows = await db.db.selectFrom("item").select("id").orderBy("id").execute();
+  t.same(rows.map((r) => r.id), [1, 2, 3], "the group committed first, then the own handle's write");
 });
