@@ -114,3 +114,51 @@ t.test("renamed keys give Schema's answer on the fresh-object path and on the in
   if (Either.isRight(expected)) t.equal(JSON.stringify(encoded), JSON.stringify(expected.right), "swapped keys as Schema swaps them");
   else t.equal(encoded, undefined, "Schema refuses the swap, and so does the encoder");
 });
+
+t.test("times are written as Schema writes them: every year, every millisecond, invalid dates left to Schema or written as Schema writes them", async (t) => {
+  const dates = [
+    new Date("2026-11-27T08:05:09.007Z"),
+    new Date("2026-01-01T00:00:00.050Z"),
+    new Date("1999-12-31T23:59:59.500Z"),
+    new Date(0),
+    new Date(-1),
+    new Date(Date.UTC(999, 11, 31, 23, 59, 59, 999)),
+    new Date(Date.UTC(1000, 0, 1)),
+    new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999)),
+    new Date(Date.UTC(10000, 0, 1)),
+    new Date(-8.64e15),
+    new Date(8.64e15),
+  ];
+  for (const schema of [Schema.Date, Schema.NullOr(Schema.Date), Schema.DateFromString]) {
+    const encode = fastEncoder(schema as Schema.Schema<unknown, unknown, never>);
+    const bySchema = Schema.encodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>);
+    for (const date of [...dates, new Date(Number.NaN)]) {
+      const expected = bySchema(date);
+      t.equal(encode(date), Either.isRight(expected) ? expected.right : undefined, `${String(schema.ast)}: ${String(date.getTime())}`);
+    }
+    t.equal(encode("2026-11-27T08:05:09.007Z"), undefined, "text is not a Date: Schema decides");
+  }
+  t.equal(fastEncoder(Schema.DateFromString)(new Date(Number.NaN)), "Invalid Date", "DateFromString writes an invalid date as Schema does");
+});
+
+t.test("structs without optional keys are one object literal; with them, keys are written in declaration order only when present", async (t) => {
+  const Required = Schema.Struct({ b: Schema.Number, a: Schema.String, "key with space": Schema.Boolean, "0": Schema.Number });
+  const Optional = Schema.Struct({ z: Schema.optional(Schema.Number), a: Schema.String, m: Schema.optional(Schema.NullOr(Schema.String)) });
+  const cases: Array<[Schema.Schema<any, any, never>, unknown]> = [
+    [Required, { a: "x", b: 1, "key with space": true, "0": 2, extra: 3 }],
+    [Required, { a: "x", b: 1, "0": 2 }],
+    [Optional, { a: "x" }],
+    [Optional, { m: null, a: "x", z: 1 }],
+    [Optional, { z: undefined, a: "x" }],
+    [Optional, { a: 1 }],
+  ];
+  for (const [schema, value] of cases) {
+    const expected = Schema.encodeUnknownEither(schema)(value);
+    const encoded = fastEncoder(schema)(value);
+    if (Either.isRight(expected)) t.equal(JSON.stringify(encoded), JSON.stringify(expected.right), `as Schema: ${JSON.stringify(value)}`);
+    else t.equal(encoded, undefined, `Schema refuses, no answer: ${JSON.stringify(value)}`);
+  }
+  // A key only inherited is not the value's own: the encoder is not sure and leaves it to Schema.
+  const inherited = Object.assign(Object.create({ a: "inherited" }), { b: 1, "key with space": false, "0": 0 });
+  t.equal(fastEncoder(Required)(inherited), undefined, "an inherited key: Schema decides");
+});
