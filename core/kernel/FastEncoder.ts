@@ -12,7 +12,7 @@
  * answers `undefined`, and the caller encodes with Schema to get Schema's own answer and error.
  * test/kernel/fast-encoder.test.ts holds it against Schema on every route's response schema.
  */
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect";
+import { Either, identity, Option, ParseResult, Schema, SchemaAST } from "effect";
 
 /** A compiled encoder: the encoded value, or `unsure` when Schema must decide. */
 type Encode = (input: unknown) => unknown;
@@ -282,6 +282,71 @@ const plainRenames = (
   return read;
 };
 
+/** The struct properties of `ast` when it is a struct of plain string keys (see {@link straightLineStruct}), else undefined. */
+const plainStructProperties = (ast: SchemaAST.AST): ReadonlyArray<StructProperty> | undefined => {
+  if (ast._tag !== "TypeLiteral" || ast.indexSignatures.length > 0) return undefined;
+  const properties = ast.propertySignatures;
+  if (!properties.every((property) => typeof property.name === "string" && property.name !== "__proto__")) return undefined;
+  return properties.map((property) => ({ name: property.name as string, optional: property.isOptional, encode: compile(property.type) }));
+};
+
+/**
+ * A struct whose keys are only renamed (`fromKey`: every rename's encode is `identity`), encoded
+ * in one pass of straight-line code: the type side is checked key by key as `to` checks it, and
+ * each encoded key is written from its type-side value as `from` writes it, in `from`'s order.
+ * The three steps otherwise make two intermediate objects and an Option per renamed key for
+ * every record of a page. Undefined (the three steps then run) when a key of the encoded side
+ * could come from two places (a rename and a same-named key of the type side).
+ */
+const fusedRenames = (
+  toAst: SchemaAST.AST,
+  fromAst: SchemaAST.AST,
+  renames: ReadonlyArray<SchemaAST.PropertySignatureTransformation>,
+): Encode | undefined => {
+  if (!renames.every((rename) => rename.encode === identity && typeof rename.from === "string" && typeof rename.to === "string")) return undefined;
+  const typeSide = plainStructProperties(toAst);
+  const encodedSide = plainStructProperties(fromAst);
+  if (typeSide === undefined || encodedSide === undefined) return undefined;
+  const typeIndex = new Map(typeSide.map((property, j) => [property.name, j]));
+  const renamedTo = new Set(renames.map((rename) => rename.to as string));
+  const sourceOf = new Map<string, number | undefined>();
+  for (const property of encodedSide) {
+    const rename = renames.find((r) => r.from === property.name);
+    if (rename !== undefined && typeIndex.has(property.name) && !renamedTo.has(property.name)) return undefined;
+    // A type-side key that is renamed away is not copied under its own name.
+    const name = rename !== undefined ? (rename.to as string) : renamedTo.has(property.name) ? undefined : property.name;
+    sourceOf.set(property.name, name === undefined ? undefined : typeIndex.get(name));
+  }
+  const literal = (name: string) => JSON.stringify(name);
+  const lines = ['if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;'];
+  typeSide.forEach((property, j) => {
+    lines.push(`const h${j} = hasOwn.call(input, ${literal(property.name)});`);
+    lines.push(`let t${j};`);
+    lines.push(`if (h${j}) { t${j} = to${j}(input[${literal(property.name)}]); if (t${j} === unsure) return unsure; }`);
+    if (!property.optional) lines.push(`else return unsure;`);
+  });
+  lines.push("const output = {};", "let value;");
+  encodedSide.forEach((property, i) => {
+    const j = sourceOf.get(property.name);
+    if (j === undefined) {
+      if (!property.optional) lines.push("return unsure;");
+      return;
+    }
+    lines.push(`if (h${j}) {`);
+    lines.push(`  value = from${i}(t${j});`);
+    lines.push("  if (value === unsure) return unsure;");
+    lines.push(`  output[${literal(property.name)}] = value;`);
+    lines.push(property.optional ? "}" : "} else return unsure;");
+  });
+  lines.push("return output;");
+  const parameters = [...typeSide.map((_, j) => `to${j}`), ...encodedSide.map((_, i) => `from${i}`)];
+  // Generated once per struct from its own keys, each written as a JSON string literal.
+  const make = new Function("unsure", "hasOwn", ...parameters, `return function encodeRenamed(input) {\n${lines.join("\n")}\n};`) as (
+    ...args: ReadonlyArray<unknown>
+  ) => Encode;
+  return make(unsure, hasOwn, ...typeSide.map((property) => property.encode), ...encodedSide.map((property) => property.encode));
+};
+
 /**
  * A transformation encodes in three steps, as Schema does: check the value against the type side
  * (`to`), transform it back, encode the result with the encoded side (`from`).
@@ -301,6 +366,8 @@ const transformation = (ast: SchemaAST.Transformation): Encode => {
     case "TypeLiteralTransformation": {
       const renames = step.propertySignatureTransformations;
       const renamed = plainRenames(renames, ast.from);
+      const fused = renamed === undefined ? undefined : fusedRenames(ast.to, ast.from, renames);
+      if (fused !== undefined) return fused;
       if (renamed !== undefined) {
         return (input) => {
           const checked = to(input);

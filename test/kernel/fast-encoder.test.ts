@@ -162,3 +162,30 @@ t.test("structs without optional keys are one object literal; with them, keys ar
   const inherited = Object.assign(Object.create({ a: "inherited" }), { b: 1, "key with space": false, "0": 0 });
   t.equal(fastEncoder(Required)(inherited), undefined, "an inherited key: Schema decides");
 });
+
+t.test("renamed structs encoded in one pass give Schema's answer: present and absent optional keys, unrenamed keys, excess keys, values Schema refuses", async (t) => {
+  const View = Schema.Struct({
+    id: Schema.String,
+    createdAt: Schema.Date.pipe(Schema.propertySignature, Schema.fromKey("created_at")),
+    deletedAt: Schema.NullOr(Schema.Date).pipe(Schema.propertySignature, Schema.fromKey("deleted_at")),
+    parentId: Schema.optional(Schema.String).pipe(Schema.fromKey("parent_id")),
+    size: Schema.optional(Schema.Number),
+  });
+  const at = new Date("2026-11-27T08:05:09.007Z");
+  const cases: ReadonlyArray<unknown> = [
+    { id: "n1", createdAt: at, deletedAt: null },
+    { size: 3, parentId: "p", deletedAt: at, createdAt: at, id: "n2", extra: true },
+    { id: "n3", createdAt: at, deletedAt: null, parentId: undefined },
+    { id: "n4", createdAt: new Date(Number.NaN), deletedAt: null },
+    { id: "n5", deletedAt: null },
+    { id: 5, createdAt: at, deletedAt: null },
+    { id: "n6", createdAt: at, deletedAt: null, parentId: 7 },
+    { id: "n7", created_at: at, deleted_at: null },
+  ];
+  for (const value of cases) {
+    const expected = Schema.encodeUnknownEither(View)(value);
+    const encoded = fastEncoder(View)(value);
+    if (Either.isRight(expected)) t.equal(JSON.stringify(encoded), JSON.stringify(expected.right), `as Schema: ${JSON.stringify(value)}`);
+    else t.equal(encoded, undefined, `Schema refuses, no answer: ${JSON.stringify(value)}`);
+  }
+});
