@@ -106,6 +106,17 @@ interface Shared {
   readonly close: () => void;
 }
 
+/**
+ * The write connection for a holder of the mutex about to write outside a group's transaction
+ * (a pinned connection, an autocommit statement, a stream): first the groups other connections
+ * of this process hold open on the file are committed (GroupCommit.settleOthers), or this
+ * write would wait for their lock on the event loop that is to commit them.
+ */
+const writerFor = (shared: Shared): CachedConnection => {
+  shared.group.settleOthers();
+  return shared.writer;
+};
+
 const transactionControl = {
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin"));
@@ -124,8 +135,7 @@ class WriterDriver implements Driver {
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.shared.mutex.lock();
-    this.shared.group.settleOthers();
-    return this.shared.writer;
+    return writerFor(this.shared);
   }
   beginTransaction = transactionControl.beginTransaction;
   commitTransaction = transactionControl.commitTransaction;
@@ -156,26 +166,24 @@ class WriterDriver implements Driver {
 class AutocommitConnection implements DatabaseConnection {
   constructor(private readonly shared: Shared) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { reader, writer, mutex, group } = this.shared;
+    const { reader, mutex } = this.shared;
     if (reader !== undefined && SelectQueryNode.is(query.query)) return execute(reader.cache, query);
     if (!mutex.tryLock()) await mutex.lock();
     try {
-      group.settleOthers();
-      return execute(writer.cache, query);
+      return execute(writerFor(this.shared).cache, query);
     } finally {
       mutex.unlock();
     }
   }
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const { reader, writer, mutex } = this.shared;
+    const { reader, mutex } = this.shared;
     if (reader !== undefined) {
       yield* stream(reader.cache, query);
       return;
     }
     await mutex.lock();
-    this.shared.group.settleOthers();
     try {
-      yield* stream(writer.cache, query);
+      yield* stream(writerFor(this.shared).cache, query);
     } finally {
       mutex.unlock();
     }
@@ -282,8 +290,7 @@ export const sqliteDialects = (
         if (shared.reader !== undefined && SelectQueryNode.is(query.query)) return execute(shared.reader.cache, query);
         if (!shared.mutex.tryLock()) return undefined;
         try {
-          group.settleOthers();
-          return execute(shared.writer.cache, query);
+          return execute(writerFor(shared).cache, query);
         } finally {
           shared.mutex.unlock();
         }

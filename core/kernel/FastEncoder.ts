@@ -163,14 +163,13 @@ const array = (ast: SchemaAST.TupleType): Encode => {
 /** Structs without index signatures: the declared keys, in declaration order; excess keys are dropped (as Schema does). */
 const struct = (ast: SchemaAST.TypeLiteral): Encode => {
   if (ast.indexSignatures.length > 0) return ast.propertySignatures.length === 0 ? stringRecord(ast) : bySchema(ast);
+  const plain = plainStructProperties(ast);
+  if (plain !== undefined) return straightLineStruct(plain);
   const properties = ast.propertySignatures.map((property) => ({
     name: property.name,
     optional: property.isOptional,
     encode: compile(property.type),
   }));
-  if (properties.every((property) => typeof property.name === "string" && property.name !== "__proto__")) {
-    return straightLineStruct(properties as ReadonlyArray<StructProperty>);
-  }
   return (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;
     const source = input as Record<PropertyKey, unknown>;
@@ -197,6 +196,35 @@ interface StructProperty {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** `name` as a JSON string literal: how generated code writes a key. */
+const keyLiteral = (name: string): string => JSON.stringify(name);
+
+/**
+ * The generated lines that write `output[name]`: when `present`, `encoder` applied to `value`
+ * (unsure ends the whole encoding); when absent, nothing for an optional key, unsure otherwise.
+ */
+const writeKey = (name: string, optional: boolean, present: string, encoder: string, value: string): ReadonlyArray<string> => [
+  `if (${present}) {`,
+  `  value = ${encoder}(${value});`,
+  "  if (value === unsure) return unsure;",
+  `  output[${keyLiteral(name)}] = value;`,
+  optional ? "}" : "} else return unsure;",
+];
+
+/**
+ * Makes the encoder `body` (lines reading `input`, returning a value or `unsure`) over the
+ * encoders passed as `encoders` (name to function). Generated once per schema node, from its own
+ * keys, each written as a JSON string literal.
+ */
+const generated = (encoders: ReadonlyArray<readonly [string, Encode]>, body: ReadonlyArray<string>): Encode => {
+  const make = new Function("unsure", "hasOwn", ...encoders.map(([name]) => name), `return function encode(input) {\n${body.join("\n")}\n};`) as (
+    ...args: ReadonlyArray<unknown>
+  ) => Encode;
+  return make(unsure, hasOwn, ...encoders.map(([, encode]) => encode));
+};
+
+const notAnObject = 'if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;';
+
 /**
  * The struct's encoder as straight-line code made once per struct, doing what the loop in
  * `struct` does: each property is read, encoded and written at a call site of its own with its
@@ -208,32 +236,22 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * with the loop.
  */
 const straightLineStruct = (properties: ReadonlyArray<StructProperty>): Encode => {
-  const key = (i: number) => JSON.stringify(properties[i]!.name);
-  const lines = ['if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;'];
+  const lines = [notAnObject];
   if (properties.every((property) => !property.optional)) {
-    properties.forEach((_, i) => {
-      lines.push(`if (!hasOwn.call(input, ${key(i)})) return unsure;`);
-      lines.push(`const v${i} = encode${i}(input[${key(i)}]);`);
+    properties.forEach(({ name }, i) => {
+      lines.push(`if (!hasOwn.call(input, ${keyLiteral(name)})) return unsure;`);
+      lines.push(`const v${i} = encode${i}(input[${keyLiteral(name)}]);`);
       lines.push(`if (v${i} === unsure) return unsure;`);
     });
-    lines.push(`return { ${properties.map((_, i) => `${key(i)}: v${i}`).join(", ")} };`);
+    lines.push(`return { ${properties.map(({ name }, i) => `${keyLiteral(name)}: v${i}`).join(", ")} };`);
   } else {
     lines.push("const output = {};", "let value;");
-    properties.forEach((property, i) => {
-      lines.push(`if (hasOwn.call(input, ${key(i)})) {`);
-      lines.push(`  value = encode${i}(input[${key(i)}]);`);
-      lines.push("  if (value === unsure) return unsure;");
-      lines.push(`  output[${key(i)}] = value;`);
-      lines.push(property.optional ? "}" : "} else return unsure;");
+    properties.forEach(({ name, optional }, i) => {
+      lines.push(...writeKey(name, optional, `hasOwn.call(input, ${keyLiteral(name)})`, `encode${i}`, `input[${keyLiteral(name)}]`));
     });
     lines.push("return output;");
   }
-  const encoders = properties.map((_, i) => `encode${i}`);
-  // Generated once per struct from its own keys, each written as a JSON string literal.
-  const make = new Function("unsure", "hasOwn", ...encoders, `return function encodeStruct(input) {\n${lines.join("\n")}\n};`) as (
-    ...args: ReadonlyArray<unknown>
-  ) => Encode;
-  return make(unsure, hasOwn, ...properties.map((property) => property.encode));
+  return generated(properties.map((property, i) => [`encode${i}`, property.encode] as const), lines);
 };
 
 /**
@@ -317,34 +335,24 @@ const fusedRenames = (
     const name = rename !== undefined ? (rename.to as string) : renamedTo.has(property.name) ? undefined : property.name;
     sourceOf.set(property.name, name === undefined ? undefined : typeIndex.get(name));
   }
-  const literal = (name: string) => JSON.stringify(name);
-  const lines = ['if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;'];
-  typeSide.forEach((property, j) => {
-    lines.push(`const h${j} = hasOwn.call(input, ${literal(property.name)});`);
+  const lines = [notAnObject];
+  typeSide.forEach(({ name, optional }, j) => {
+    lines.push(`const h${j} = hasOwn.call(input, ${keyLiteral(name)});`);
     lines.push(`let t${j};`);
-    lines.push(`if (h${j}) { t${j} = to${j}(input[${literal(property.name)}]); if (t${j} === unsure) return unsure; }`);
-    if (!property.optional) lines.push(`else return unsure;`);
+    lines.push(`if (h${j}) { t${j} = to${j}(input[${keyLiteral(name)}]); if (t${j} === unsure) return unsure; }`);
+    if (!optional) lines.push("else return unsure;");
   });
   lines.push("const output = {};", "let value;");
-  encodedSide.forEach((property, i) => {
-    const j = sourceOf.get(property.name);
-    if (j === undefined) {
-      if (!property.optional) lines.push("return unsure;");
-      return;
-    }
-    lines.push(`if (h${j}) {`);
-    lines.push(`  value = from${i}(t${j});`);
-    lines.push("  if (value === unsure) return unsure;");
-    lines.push(`  output[${literal(property.name)}] = value;`);
-    lines.push(property.optional ? "}" : "} else return unsure;");
+  encodedSide.forEach(({ name, optional }, i) => {
+    const j = sourceOf.get(name);
+    if (j !== undefined) lines.push(...writeKey(name, optional, `h${j}`, `from${i}`, `t${j}`));
+    else if (!optional) lines.push("return unsure;");
   });
   lines.push("return output;");
-  const parameters = [...typeSide.map((_, j) => `to${j}`), ...encodedSide.map((_, i) => `from${i}`)];
-  // Generated once per struct from its own keys, each written as a JSON string literal.
-  const make = new Function("unsure", "hasOwn", ...parameters, `return function encodeRenamed(input) {\n${lines.join("\n")}\n};`) as (
-    ...args: ReadonlyArray<unknown>
-  ) => Encode;
-  return make(unsure, hasOwn, ...typeSide.map((property) => property.encode), ...encodedSide.map((property) => property.encode));
+  return generated(
+    [...typeSide.map((property, j) => [`to${j}`, property.encode] as const), ...encodedSide.map((property, i) => [`from${i}`, property.encode] as const)],
+    lines,
+  );
 };
 
 /**
