@@ -16,8 +16,9 @@ export const revokeSessions = (userId: string): Effect.Effect<number, never, Use
     const transactions = yield* Transactions;
     const bus = yield* RealtimeBus;
     // Published in the bump's transaction: every bus delivers it once the bump commits, and the
-    // realtime host of every process then closes this user's live sockets. A bus that fails does
-    // not stop the revocation (tokens are refused by their epoch at the next request anyway).
+    // realtime host of every process then closes this user's live sockets. A publish that fails
+    // does not stop the revocation (tokens are refused by their epoch at the next request anyway);
+    // a notice the Postgres bus sends with the transaction is part of it, as its COMMIT is.
     const announce = bus.publish({ type: "access_changed", userId }).pipe(Effect.catchAllCause(() => Effect.void));
     return yield* transactions.run(Effect.tap(epochs.bump(userId), () => announce));
   }).pipe(withSpan("Identity.revokeSessions"));
