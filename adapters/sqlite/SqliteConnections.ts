@@ -3,7 +3,8 @@
  * Kysely's own SqliteDriver does) and, for a file database in WAL mode, a read connection for
  * single SELECTs issued outside a transaction, so they never queue behind an open write
  * transaction. Each connection keeps its prepared statements in a bounded LRU cache keyed by the
- * SQL text, so a hot query is prepared once per connection instead of once per execution.
+ * SQL text, so a hot query is prepared once per connection instead of once per execution, and
+ * reads its rows as arrays made into objects in JavaScript (RowObjects.ts).
  * Transactions queued for the write connection share COMMITs (GroupCommit.ts).
  */
 import type BetterSqlite3 from "better-sqlite3";
@@ -22,6 +23,7 @@ import {
 } from "kysely";
 import type { ExclusiveConnection, SqlDatabase } from "../sql/SqlDatabase.js";
 import { GroupCommit, type GroupCommitLimits } from "./GroupCommit.js";
+import { allRows, iterateRows, noteStatement } from "./RowObjects.js";
 import { WriterMutex } from "./WriterMutex.js";
 
 /** Prepared statements of one connection, least recently used first. */
@@ -61,14 +63,15 @@ export class StatementCache {
 /** Runs one compiled query on a connection's cached statements, as Kysely's SqliteConnection does. */
 const execute = (cache: StatementCache, { sql, parameters }: CompiledQuery): QueryResult<any> => {
   const statement = cache.prepare(sql);
-  if (statement.reader) return { rows: statement.all(parameters) };
+  if (statement.reader) return { rows: allRows(statement, parameters) };
+  noteStatement(sql);
   const { changes, lastInsertRowid } = statement.run(parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 };
 
 async function* stream(cache: StatementCache, { sql, parameters, query }: CompiledQuery): AsyncIterableIterator<QueryResult<any>> {
   if (!SelectQueryNode.is(query)) throw new Error("Sqlite driver only supports streaming of select queries");
-  for (const row of cache.prepare(sql).iterate(parameters)) yield { rows: [row] };
+  for (const row of iterateRows(cache.prepare(sql), parameters)) yield { rows: [row] };
 }
 
 /** One connection's query surface for Kysely. */
