@@ -6,6 +6,7 @@
  * validated, and a row that does not fit is a defect, never a cast.
  */
 import { Schema } from "effect";
+import { fastIs } from "../../core/kernel/FastGuard.js";
 import { recordFields, type RecordField, type RecordSchema } from "../../core/kernel/RecordFields.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 
@@ -50,7 +51,7 @@ const readerOf = (field: RecordField, f: DialectFeatures): ((value: unknown) => 
       read = (value) => (typeof value === "string" ? value : String(value));
       break;
     case "json": {
-      const is = Schema.is(field.schema as Schema.Schema<unknown, unknown, never>);
+      const is = fastIs(field.schema as Schema.Schema<unknown, unknown, never>);
       read = (value) => {
         const parsed = f.jsonFromDb(value);
         if (!is(parsed)) throw new RowDoesNotFit(`${where}: stored JSON does not fit the record`);
@@ -92,19 +93,26 @@ const writerOf = (field: RecordField, f: DialectFeatures): ((value: unknown) => 
   return field.nullable ? (value) => (value === null || value === undefined ? null : write(value)) : write;
 };
 
+/**
+ * `(row) => ({ key: read0(row["column"]), ... })` for the fields, with `prefix` before each column
+ * name: one object literal with constant keys, so every record of a type shares one shape.
+ */
+const generatedReader = (fields: ReadonlyArray<{ field: RecordField; read: (value: unknown) => unknown }>, prefixed: boolean): ((row: Row, prefix: string) => unknown) => {
+  const column = (name: string) => (prefixed ? `row[prefix + ${JSON.stringify(name)}]` : `row[${JSON.stringify(name)}]`);
+  // A key written as a plain literal "__proto__" would set the prototype: computed instead.
+  const key = (name: string) => (name === "__proto__" ? `["__proto__"]` : JSON.stringify(name));
+  const body = fields.map(({ field }, i) => `${key(field.key)}: read${i}(${column(field.name)})`).join(",\n");
+  const make = new Function(...fields.map((_, i) => `read${i}`), `return function fromRow(row, prefix) {\nreturn {\n${body}\n};\n};`);
+  return make(...fields.map(({ read }) => read)) as (row: Row, prefix: string) => unknown;
+};
+
 const compile = <T>(record: RecordSchema, f: DialectFeatures): RowCodec<T> => {
   const fields = recordFields(record).map((field) => ({ field, read: readerOf(field, f), write: writerOf(field, f) }));
+  const read = generatedReader(fields, false);
+  const readPrefixed = generatedReader(fields, true);
   return {
-    fromRow: (row) => {
-      const out: Record<string, unknown> = {};
-      for (const { field, read } of fields) out[field.key] = read(row[field.name]);
-      return out as T;
-    },
-    fromPrefixedRow: (row, prefix) => {
-      const out: Record<string, unknown> = {};
-      for (const { field, read } of fields) out[field.key] = read(row[prefix + field.name]);
-      return out as T;
-    },
+    fromRow: (row) => read(row, "") as T,
+    fromPrefixedRow: (row, prefix) => readPrefixed(row, prefix) as T,
     columns: fields.map(({ field }) => field.name),
     toRow: (value) => {
       const source = value as Record<string, unknown>;
