@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { namedStatementPool } from "./NamedStatements.js";
 import { pooledConnections, type ReleasableClient } from "./PooledConnections.js";
+import { postgresTypes } from "./TimestampParser.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { afterCommit, oncePerTransaction } from "../sql/Transactions.js";
 import { postgresFeatures } from "./postgresFeatures.js";
@@ -35,7 +36,8 @@ export const postgresPool = (db: SqlDatabase): pg.Pool | undefined => pools.get(
 /** Opens a pooled Postgres connection; the pool is ended by `close`. */
 export const openPostgres = async ({ connectionString, max, namedStatements }: PostgresOptions): Promise<SqlDatabase> => {
   // Pipeline mode: a transaction's writes whose answers nobody reads go out without waiting (PooledConnections.ts).
-  const pool = new pg.Pool({ connectionString, max: max ?? 10, pipeline: true });
+  // timestamptz text is read by TimestampParser.ts (the same Dates as pg's parser, cheaper).
+  const pool = new pg.Pool({ connectionString, max: max ?? 10, pipeline: true, types: postgresTypes });
   // An idle client losing its server (e.g. a restart) must not crash the process.
   pool.on("error", () => undefined);
   const clients = namedStatements === false ? (pool as unknown as { connect(): Promise<ReleasableClient> } & PostgresPool) : namedStatementPool(pool);
