@@ -69,7 +69,8 @@ export const httpMetrics = (metrics: DomainkitMetrics): Middleware => {
           metrics.idempotencyConflicts.inc({ route: template, code });
         }
       }
-      if (ctx.response.get("Idempotent-Replayed") === "true") metrics.idempotencyReplays.inc({ route: template });
+      // The header itself (Koa's `ctx.response.get` copies every response header first).
+      if (ctx.res.getHeader("Idempotent-Replayed") === "true") metrics.idempotencyReplays.inc({ route: template });
     }
   };
 };
