@@ -185,6 +185,13 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
               // that very turn ("database is locked" while the relay worked off the load's backlog).
               beforeOp: sqliteFile === undefined ? undefined : () => settleOpenGroups(sqliteFile),
             };
+            // The raw loop starts once the relay has worked off the HTTP run's backlog: a transaction
+            // the server held open across an await keeps the file's write lock, and the synchronous
+            // SQLite loop would wait for it on the very event loop that is to finish it ("database is
+            // locked"). On Postgres the raw SQL then has the database to itself, as the HTTP run had.
+            const rawBacklog = await waitForDrainedOutbox(target.raw);
+            if (rawBacklog.pending > 0) say(`${scenario.name} [${dialect}]: ${rawBacklog.pending} outbox rows still pending before the raw SQL; measuring anyway`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
             say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
             raw = await scenario.rawBaseline(target.raw, bounds);
           }
