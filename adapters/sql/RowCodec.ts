@@ -7,6 +7,7 @@
  */
 import { Schema } from "effect";
 import { fastIs } from "../../core/kernel/FastGuard.js";
+import { generatedFunction, literalKey } from "../../core/kernel/GeneratedCode.js";
 import { recordFields, type RecordField, type RecordSchema } from "../../core/kernel/RecordFields.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 
@@ -99,11 +100,14 @@ const writerOf = (field: RecordField, f: DialectFeatures): ((value: unknown) => 
  */
 const generatedReader = (fields: ReadonlyArray<{ field: RecordField; read: (value: unknown) => unknown }>, prefixed: boolean): ((row: Row, prefix: string) => unknown) => {
   const column = (name: string) => (prefixed ? `row[prefix + ${JSON.stringify(name)}]` : `row[${JSON.stringify(name)}]`);
-  // A key written as a plain literal "__proto__" would set the prototype: computed instead.
-  const key = (name: string) => (name === "__proto__" ? `["__proto__"]` : JSON.stringify(name));
-  const body = fields.map(({ field }, i) => `${key(field.key)}: read${i}(${column(field.name)})`).join(",\n");
-  const make = new Function(...fields.map((_, i) => `read${i}`), `return function fromRow(row, prefix) {\nreturn {\n${body}\n};\n};`);
-  return make(...fields.map(({ read }) => read)) as (row: Row, prefix: string) => unknown;
+  const entries = fields.map(({ field }, i) => `${literalKey(field.key)}: read${i}(${column(field.name)})`);
+  return generatedFunction("fromRow", ["row", "prefix"], `return { ${entries.join(", ")} };`, fields.map(({ read }, i) => [`read${i}`, read]));
+};
+
+/** `(record) => ({ "column": write0(record["key"]), ... })` for the fields: the row in one object literal. */
+const generatedWriter = (fields: ReadonlyArray<{ field: RecordField; write: (value: unknown) => unknown }>): ((record: unknown) => Record<string, unknown>) => {
+  const entries = fields.map(({ field }, i) => `${literalKey(field.name)}: write${i}(record[${JSON.stringify(field.key)}])`);
+  return generatedFunction("toRow", ["record"], `return { ${entries.join(", ")} };`, fields.map(({ write }, i) => [`write${i}`, write]));
 };
 
 const compile = <T>(record: RecordSchema, f: DialectFeatures): RowCodec<T> => {
@@ -114,12 +118,7 @@ const compile = <T>(record: RecordSchema, f: DialectFeatures): RowCodec<T> => {
     fromRow: (row) => read(row, "") as T,
     fromPrefixedRow: (row, prefix) => readPrefixed(row, prefix) as T,
     columns: fields.map(({ field }) => field.name),
-    toRow: (value) => {
-      const source = value as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const { field, write } of fields) out[field.name] = write(source[field.key]);
-      return out;
-    },
+    toRow: generatedWriter(fields),
   };
 };
 

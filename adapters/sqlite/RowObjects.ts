@@ -17,6 +17,7 @@
  * Postgres's named statements: docs/decisions.md).
  */
 import type BetterSqlite3 from "better-sqlite3";
+import { generatedFunction, literalKey } from "../../core/kernel/GeneratedCode.js";
 
 /** A row as Kysely expects it: column name to value. */
 export type ObjectRow = Record<string, unknown>;
@@ -49,9 +50,7 @@ const builderFor = (names: ReadonlyArray<string>): Build => {
   const key = names.join("\u0000");
   let build = builders.get(key);
   if (build === undefined) {
-    // "__proto__" written as a plain literal key would set the prototype: it is a computed key.
-    const entries = names.map((name, i) => (name === "__proto__" ? `["__proto__"]: v[${i}]` : `${JSON.stringify(name)}: v[${i}]`));
-    build = new Function("v", `return { ${entries.join(", ")} };`) as Build;
+    build = generatedFunction<Build>("rowObject", ["v"], `return { ${names.map((name, i) => `${literalKey(name)}: v[${i}]`).join(", ")} };`);
     if (builders.size >= maxBuilders) builders.clear();
     builders.set(key, build);
   }

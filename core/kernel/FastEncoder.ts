@@ -13,6 +13,7 @@
  * test/kernel/fast-encoder.test.ts holds it against Schema on every route's response schema.
  */
 import { Either, identity, Option, ParseResult, Schema, SchemaAST } from "effect";
+import { generatedFunction } from "./GeneratedCode.js";
 
 /** A compiled encoder: the encoded value, or `unsure` when Schema must decide. */
 type Encode = (input: unknown) => unknown;
@@ -216,12 +217,8 @@ const writeKey = (name: string, optional: boolean, present: string, encoder: str
  * encoders passed as `encoders` (name to function). Generated once per schema node, from its own
  * keys, each written as a JSON string literal.
  */
-const generated = (encoders: ReadonlyArray<readonly [string, Encode]>, body: ReadonlyArray<string>): Encode => {
-  const make = new Function("unsure", "hasOwn", ...encoders.map(([name]) => name), `return function encode(input) {\n${body.join("\n")}\n};`) as (
-    ...args: ReadonlyArray<unknown>
-  ) => Encode;
-  return make(unsure, hasOwn, ...encoders.map(([, encode]) => encode));
-};
+const generated = (encoders: ReadonlyArray<readonly [string, Encode]>, body: ReadonlyArray<string>): Encode =>
+  generatedFunction<Encode>("encode", ["input"], body.join("\n"), [["unsure", unsure], ["hasOwn", hasOwn], ...encoders]);
 
 const notAnObject = 'if (typeof input !== "object" || input === null || Array.isArray(input)) return unsure;';
 
