@@ -5,9 +5,9 @@
  * turns each into the same object: the same keys in the same order, the last of duplicate names
  * winning. A 51-row page of 8 columns costs about a third less CPU, a one-row read a little less.
  *
- * The column list is read from the statement after the first run that returns rows. It changes under a prepared
- * statement only when the schema does (SQLite then re-prepares it, so `SELECT *` sees the new
- * columns). Two guards keep the objects exact:
+ * The column list is read from the statement after its first run that returns rows. It changes
+ * under a prepared statement only when the schema does (SQLite then re-prepares it, so `SELECT *`
+ * sees the new columns). Two guards keep the objects exact:
  * - a row whose length is not the list's re-reads the list (a column added or dropped, by any
  *   process);
  * - after a statement that changes a schema (CREATE, ALTER, DROP) runs on any connection of this

@@ -6,9 +6,10 @@
  *
  * `fastIs(schema)` compiles the type side of the schema's AST once into plain predicates for
  * structs (exact: a required key must be present), records of string keys, arrays, unions (a
- * value passes when a member accepts it), literals, string/number/boolean/undefined/unknown and
- * refinements of those (their filters run). Any other node (declarations, tuples, suspended
- * schemas, template literals, a node carrying parse options) is checked by `Schema.is` itself.
+ * value passes when a member accepts it), literals, string/number/boolean/undefined/unknown, and
+ * refinements of primitives and literals (their filters run). Any other node (declarations,
+ * tuples, suspended schemas, template literals, refined structs, a node carrying parse options) is
+ * checked by `Schema.is` itself.
  * It answers exactly what `Schema.is(schema)` answers; test/kernel/fast-guard.test.ts holds it
  * against Schema on every JSON field of every record.
  */
