@@ -57,34 +57,42 @@ const builderFor = (names: ReadonlyArray<string>): Build => {
   return build;
 };
 
+/** Each statement's shape; a statement has one from its first run on, when it starts answering arrays. */
 const shapes = new WeakMap<BetterSqlite3.Statement, Shape>();
-const answeringArrays = new WeakSet<BetterSqlite3.Statement>();
 
-/** Makes `statement` answer arrays, before its first run. */
-const asArrays = (statement: BetterSqlite3.Statement): void => {
-  if (answeringArrays.has(statement)) return;
-  statement.raw(true);
-  answeringArrays.add(statement);
-};
+/** Generation of a shape whose column list is not read yet. */
+const unread = -1;
 
-/**
- * The statement's shape, read after it ran: SQLite re-prepares a statement whose schema changed
- * when it runs, so only then do its columns tell the new list.
- */
-const shapeAfterRun = (statement: BetterSqlite3.Statement): Shape => {
+const columnNames = (statement: BetterSqlite3.Statement): ReadonlyArray<string> => statement.columns().map((column) => column.name);
+
+/** The statement's shape before a run: made, and the statement switched to arrays, on its first. */
+const shapeBeforeRun = (statement: BetterSqlite3.Statement): Shape => {
   let shape = shapes.get(statement);
-  if (shape === undefined || shape.generation !== schemaGeneration) {
-    const names = statement.columns().map((column) => column.name);
-    shape = { width: names.length, build: builderFor(names), generation: schemaGeneration };
+  if (shape === undefined) {
+    statement.raw(true);
+    shape = { width: 0, build: builderFor([]), generation: unread };
     shapes.set(statement, shape);
   }
   return shape;
 };
 
+/**
+ * Reads the column list again when it is not current, after the statement ran: SQLite
+ * re-prepares a statement whose schema changed when it runs, so only then do its columns tell
+ * the new list.
+ */
+const readAfterRun = (statement: BetterSqlite3.Statement, shape: Shape): void => {
+  if (shape.generation === schemaGeneration) return;
+  const names = columnNames(statement);
+  shape.width = names.length;
+  shape.build = builderFor(names);
+  shape.generation = schemaGeneration;
+};
+
 const toObject = (statement: BetterSqlite3.Statement, shape: Shape, values: ReadonlyArray<unknown>): ObjectRow => {
   if (values.length !== shape.width) {
     // The schema changed under the statement (another process): read the list again.
-    const names = statement.columns().map((column) => column.name);
+    const names = columnNames(statement);
     shape.width = names.length;
     shape.build = builderFor(names);
   }
@@ -93,20 +101,21 @@ const toObject = (statement: BetterSqlite3.Statement, shape: Shape, values: Read
 
 /** Every row of a statement that returns data, as objects. */
 export const allRows = (statement: BetterSqlite3.Statement, parameters: ReadonlyArray<unknown>): ObjectRow[] => {
-  asArrays(statement);
+  const shape = shapeBeforeRun(statement);
   const rows = statement.all(parameters) as unknown[];
   if (rows.length === 0) return rows as ObjectRow[];
-  const shape = shapeAfterRun(statement);
+  readAfterRun(statement, shape);
   for (let i = 0; i < rows.length; i++) rows[i] = toObject(statement, shape, rows[i] as ReadonlyArray<unknown>);
   return rows as ObjectRow[];
 };
 
 /** The rows of a statement that returns data, one at a time, as objects. */
 export function* iterateRows(statement: BetterSqlite3.Statement, parameters: ReadonlyArray<unknown>): IterableIterator<ObjectRow> {
-  asArrays(statement);
-  let shape: Shape | undefined;
+  const shape = shapeBeforeRun(statement);
+  let first = true;
   for (const values of statement.iterate(parameters) as IterableIterator<ReadonlyArray<unknown>>) {
-    shape ??= shapeAfterRun(statement);
+    if (first) readAfterRun(statement, shape);
+    first = false;
     yield toObject(statement, shape, values);
   }
 }

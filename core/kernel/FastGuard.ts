@@ -11,7 +11,9 @@
  * tuples, suspended schemas, template literals, refined structs, a node carrying parse options) is
  * checked by `Schema.is` itself.
  * It answers exactly what `Schema.is(schema)` answers; test/kernel/fast-guard.test.ts holds it
- * against Schema on every JSON field of every record.
+ * against Schema on every JSON field of every record. The compiled encoder (FastEncoder.ts) also
+ * refuses what Schema refuses, but it is no check: its "unsure" does not mean "invalid", it copies
+ * every struct it passes, and the nodes it leaves to Schema are encoded without `exact`.
  */
 import { Option, Schema, SchemaAST } from "effect";
 
