@@ -5,7 +5,7 @@
  * the WHERE clause (before the limit), the activity feed on (created_at, id).
  */
 import { Effect } from "effect";
-import { sql, type RawBuilder } from "kysely";
+import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import { Task, TaskStatus } from "../../../core/projects/model/Task.js";
 import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { Project } from "../../../core/projects/model/Project.js";
@@ -117,20 +117,34 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   // would read and sort every event of every visible project; instead each project's page is one
   // seek (at most `limit` rows) and the pages are merged by a UNION ALL. Compiled once per number
   // of projects (up to 8) and per cursor presence: the feed is the hottest read.
+  // SQLite sorts each arm of the merge again (a temporary B-tree per project: it does not know a
+  // subquery's rows come ordered), so there the arms carry only the keys from the covering index
+  // (rowid, created_at, id) and the page's whole rows are read by rowid after the merge: a
+  // five-project page of 51 rows 110 -> 64 µs in SQLite. Postgres merges the ordered arms as they come.
+  const keysFirst = db.dialect === "sqlite";
   const feedPage = (withCursor: boolean) =>
     compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number }>((ex, p, projectIds) => {
-      const page = (projectId: unknown) => {
-        let query = ex.selectFrom("pm_task_events").selectAll().where("project_id", "=", projectId);
+      const arm = (projectId: unknown) => {
+        const from = ex.selectFrom("pm_task_events");
+        let query: SelectQueryBuilder<any, "pm_task_events", any> = keysFirst && projectIds.length > 1 ? from.select([sql.ref("rowid").as("rid"), "created_at", "id"]) : from.selectAll();
+        query = query.where("project_id", "=", projectId);
         if (withCursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(p("at"), p("beforeId"))));
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(p("limit"));
       };
-      if (projectIds.length === 1) return page(projectIds[0]);
-      const [first, ...rest] = projectIds.map((id, i) => ex.selectFrom(page(id).as(`p${i}`)).selectAll());
-      return rest
+      if (projectIds.length === 1) return arm(projectIds[0]);
+      const [first, ...rest] = projectIds.map((id, i) => ex.selectFrom(arm(id).as(`p${i}`)).selectAll());
+      const merged = rest
         .reduce((union, next) => union.unionAll(next), first!)
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")
         .limit(p("limit"));
+      if (!keysFirst) return merged;
+      return ex
+        .selectFrom(merged.as("k"))
+        .innerJoin("pm_task_events as e", (join) => join.onRef(sql.ref("e.rowid"), "=", "k.rid"))
+        .selectAll("e")
+        .orderBy("k.created_at", "desc")
+        .orderBy("k.id", "desc");
     });
   const feedFirstPage = feedPage(false);
   const feedPageBefore = feedPage(true);
