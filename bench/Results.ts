@@ -36,7 +36,7 @@ export interface StoredRow {
 /** A stored run. */
 export interface StoredRun {
   readonly date: string;
-  readonly machine: { readonly hostname: string; readonly cpus: number; readonly cpuModel: string; readonly node: string };
+  readonly machine: { readonly hostname: string; readonly cpus: number; readonly cpuModel: string; readonly node: string; readonly nodeFlags?: ReadonlyArray<string> };
   readonly options: Readonly<Record<string, unknown>>;
   readonly rows: ReadonlyArray<StoredRow>;
 }
@@ -47,7 +47,7 @@ const div = (a: number | undefined, b: number | undefined): number | null =>
 /** The rows of a run in their stored form. */
 export const toStoredRun = (rows: ReadonlyArray<ResultRow>, options: Readonly<Record<string, unknown>>, now = new Date()): StoredRun => ({
   date: now.toISOString(),
-  machine: { hostname: hostname(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", node: process.version },
+  machine: { hostname: hostname(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", node: process.version, nodeFlags: process.execArgv },
   options,
   rows: rows.map((row) => ({
     scenario: row.scenario,
