@@ -119,14 +119,16 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   // of projects (up to 8) and per cursor presence: the feed is the hottest read.
   // SQLite sorts each arm of the merge again (a temporary B-tree per project: it does not know a
   // subquery's rows come ordered), so there the arms carry only the keys from the covering index
-  // (rowid, created_at, id) and the page's whole rows are read by rowid after the merge: a
-  // five-project page of 51 rows 110 -> 64 µs in SQLite. Postgres merges the ordered arms as they come.
+  // (rowid, created_at, id) and the page's whole rows are read by rowid after the merge (a 51-row
+  // page of five projects, one busy: 103 -> 61 µs; docs/decisions.md). Postgres merges the ordered
+  // arms as they come (Merge Append), with no sort.
   const keysFirst = db.dialect === "sqlite";
   const feedPage = (withCursor: boolean) =>
     compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number }>((ex, p, projectIds) => {
       const arm = (projectId: unknown) => {
         const from = ex.selectFrom("pm_task_events");
-        let query: SelectQueryBuilder<any, "pm_task_events", any> = keysFirst && projectIds.length > 1 ? from.select([sql.ref("rowid").as("rid"), "created_at", "id"]) : from.selectAll();
+        const keysOnly = keysFirst && projectIds.length > 1;
+        let query: SelectQueryBuilder<any, "pm_task_events", any> = keysOnly ? from.select([sql.ref("rowid").as("rid"), "created_at", "id"]) : from.selectAll();
         query = query.where("project_id", "=", projectId);
         if (withCursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(p("at"), p("beforeId"))));
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(p("limit"));
