@@ -22,6 +22,7 @@ import { loadOwnedCart, loadStore, type Shopper } from "./Access.js";
 import { CartCheckedOut, InsufficientStock, PromotionInvalid, VariantUnavailable } from "./Errors.js";
 import { priceLines, promotionActive } from "./Pricing.js";
 import { withSpan } from "../kernel/Span.js";
+import { independentReads } from "../kernel/IndependentReads.js";
 import { CartId, type StoreId, type VariantId } from "./model/Ids.js";
 
 /** Largest quantity of one line. */
@@ -71,8 +72,8 @@ export const applicablePromotions = (storeId: StoreId, codes: ReadonlyArray<stri
 /** Prices `lines` of `store` now. */
 export const priceCartLines = (store: Store, lines: ReadonlyArray<CartLine>, codes: ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
-    const variants = yield* purchasableVariants(store, lines);
-    const promotions = yield* applicablePromotions(store.id, codes, yield* now);
+    const at = yield* now;
+    const [variants, promotions] = yield* independentReads(purchasableVariants(store, lines), applicablePromotions(store.id, codes, at));
     const price = priceLines(
       lines.map((l, i) => ({ variant: variants[i]!, quantity: l.quantity })),
       promotions,
@@ -84,8 +85,8 @@ export const priceCartLines = (store: Store, lines: ReadonlyArray<CartLine>, cod
 
 const priced = (cart: Cart) =>
   Effect.gen(function* () {
-    const store = yield* loadStore(cart.storeId);
-    const lines = yield* (yield* CartsRepository).linesOf(cart.id);
+    const carts = yield* CartsRepository;
+    const [store, lines] = yield* independentReads(loadStore(cart.storeId), carts.linesOf(cart.id));
     const { price } = yield* priceCartLines(store, lines);
     const result: PricedCart = { cart, price };
     return result;

@@ -26,6 +26,7 @@ import type { OrderPayment } from "./model/OrderPayment.js";
 import type { Reservation } from "./model/Reservation.js";
 import { loadOwnedCart, loadStore, shopperActor, type Shopper } from "./Access.js";
 import { priceCartLines } from "./Carts.js";
+import { independentReads } from "../kernel/IndependentReads.js";
 import { checkCheckoutRisk } from "./CheckoutRisk.js";
 import { CartCheckedOut, InsufficientStock, PriceChanged, PromotionInvalid } from "./Errors.js";
 import { OrderPlaced } from "./Events.js";
@@ -123,8 +124,8 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
   Effect.gen(function* () {
     const errors = validate(input);
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    const cart = yield* loadOwnedCart(shopper, input.cartId);
-    yield* checkCheckoutRisk(shopper);
+    // The shopper's checkout risk does not depend on the cart: both are read at once (the cart's failure first).
+    const [cart] = yield* independentReads(loadOwnedCart(shopper, input.cartId), checkCheckoutRisk(shopper));
     const store = yield* loadStore(cart.storeId);
     const scope = shopper.kind === "customer" ? `user:${shopper.userId}` : `cart:${cart.id}`;
     const { idempotencyKey, ...request } = input;
@@ -146,7 +147,12 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         if (!(yield* carts.markCheckedOut(cart.id, at))) return yield* Effect.fail(new CartCheckedOut({ cartId: cart.id }));
         const cartLines = yield* carts.linesOf(cart.id);
         if (cartLines.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "cart_id", message: "the cart is empty" }] }));
-        const { price, promotions } = yield* priceCartLines(store, cartLines, input.promotionCodes);
+        // Stock levels are read with the prices; reservations are conditional updates below.
+        const inventory = yield* InventoryRepository;
+        const [{ price, promotions }, stock] = yield* independentReads(
+          priceCartLines(store, cartLines, input.promotionCodes),
+          inventory.stockOf(cartLines.map((line) => line.variantId)),
+        );
         if (input.expectedTotalMinor !== null && input.expectedTotalMinor !== price.totalMinor) {
           return yield* Effect.fail(
             new PriceChanged({ diff: { expected_total_minor: input.expectedTotalMinor, total_minor: price.totalMinor, currency: price.currency } }),
@@ -159,8 +165,6 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         const expiresAt = new Date(at.getTime() + Duration.toMillis(reservationLifetime));
         const reservations: Reservation[] = [];
         // Lines in variant order, so concurrent checkouts lock stock rows in one order (no deadlock).
-        const inventory = yield* InventoryRepository;
-        const stock = yield* inventory.stockOf(cartLines.map((line) => line.variantId));
         for (const line of [...cartLines].sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) {
           reservations.push(...(yield* reserveLine(orderId, store.id, line.variantId, line.quantity, expiresAt, stock)));
         }

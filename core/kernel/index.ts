@@ -11,3 +11,4 @@ export * from "./Ledger.js";
 export * from "./WinnerElection.js";
 export * from "./Idempotency.js";
 export * from "./Cursor.js";
+export * from "./IndependentReads.js";
