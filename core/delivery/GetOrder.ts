@@ -7,6 +7,7 @@ import { notFound, requireUser } from "./Access.js";
 import type { DeliverySummary } from "./model/Delivery.js";
 import type { PlacedOrder } from "./PlaceOrder.js";
 import { withSpan } from "../kernel/Span.js";
+import { independentReads } from "../kernel/IndependentReads.js";
 
 export interface CustomerOrder extends PlacedOrder {
   readonly delivery: DeliverySummary | null;
@@ -17,13 +18,13 @@ export const getOrder = (principal: Principal, orderId: string) =>
   Effect.gen(function* () {
     const customerId = yield* requireUser(principal);
     const orders = yield* OrdersRepository;
-    const order = yield* orders.findOrder(orderId);
-    const workflow = yield* orders.findWorkflow(orderId);
+    const [order, workflow] = yield* independentReads(orders.findOrder(orderId), orders.findWorkflow(orderId));
     if (order === null || workflow === null || order.customerId !== customerId) return yield* Effect.fail(notFound("order"));
-    const delivery = yield* (yield* DispatchRepository).findDeliveryByOrder(orderId);
+    // The caller's order: its delivery and lines are read at once.
+    const [delivery, lines] = yield* independentReads((yield* DispatchRepository).findDeliveryByOrder(orderId), orders.orderLines(orderId));
     return {
       order,
-      lines: yield* orders.orderLines(orderId),
+      lines,
       workflow,
       delivery: delivery === null ? null : { id: delivery.id, status: delivery.status, courierId: delivery.courierId, version: delivery.version },
     } satisfies CustomerOrder;

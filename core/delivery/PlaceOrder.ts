@@ -26,6 +26,7 @@ import type { RestaurantOrder } from "./model/RestaurantOrder.js";
 import { checkMenu } from "./QuoteOrder.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 import { withSpan } from "../kernel/Span.js";
+import { independentReads } from "../kernel/IndependentReads.js";
 
 /** The customer's view of an order: snapshot, lines and workflow. */
 export interface PlacedOrder {
@@ -40,10 +41,9 @@ export const authorizationKey = (quoteId: string): string => `delivery:quote:${q
 const loadPlaced = (orderId: string) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
-    const order = yield* orders.findOrder(orderId);
-    const workflow = yield* orders.findWorkflow(orderId);
+    const [order, workflow, lines] = yield* independentReads(orders.findOrder(orderId), orders.findWorkflow(orderId), orders.orderLines(orderId));
     if (order === null || workflow === null) return yield* Effect.fail(notFound("order"));
-    return { order, lines: yield* orders.orderLines(orderId), workflow } satisfies PlacedOrder;
+    return { order, lines, workflow } satisfies PlacedOrder;
   });
 
 /** Places the caller's order from `quoteId`, paying with the provider token `paymentMethod`. */
