@@ -125,9 +125,9 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const keysFirst = db.dialect === "sqlite";
   const feedPage = (withCursor: boolean) =>
     compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number }>((ex, p, projectIds) => {
+      const keysOnly = keysFirst && projectIds.length > 1;
       const arm = (projectId: unknown) => {
         const from = ex.selectFrom("pm_task_events");
-        const keysOnly = keysFirst && projectIds.length > 1;
         let query: SelectQueryBuilder<any, "pm_task_events", any> = keysOnly ? from.select([sql.ref("rowid").as("rid"), "created_at", "id"]) : from.selectAll();
         query = query.where("project_id", "=", projectId);
         if (withCursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(p("at"), p("beforeId"))));
@@ -140,7 +140,7 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")
         .limit(p("limit"));
-      if (!keysFirst) return merged;
+      if (!keysOnly) return merged;
       return ex
         .selectFrom(merged.as("k"))
         .innerJoin("pm_task_events as e", (join) => join.onRef(sql.ref("e.rowid"), "=", "k.rid"))
