@@ -1,22 +1,19 @@
 /**
- * WorkSignals on Postgres: `notify` is one `pg_notify` per transaction (Postgres delivers it only
- * on commit, to every process); for "outbox" the database sends it itself (the outbox's insert
- * trigger, kernel migration 3), so an append costs no extra round trip. The worker loops of a
- * process share one LISTEN connection, held while at least one of them listens, which fans each
- * notice out through the in-process signals. A pool-side in-process wake-up is not needed: this process hears its own notices.
+ * WorkSignals on Postgres: after a transaction commits, `notify` wakes this process's loops at
+ * once and asks for a `pg_notify` to every process, sent outside the transaction and folded with
+ * the other commits' (CoalescedNotices.ts): no write transaction notifies, so none waits on
+ * Postgres' notify lock at commit. A rolled-back transaction signals nothing. The worker loops of
+ * a process share one LISTEN connection, held while at least one of them listens, which fans each
+ * notice out through the in-process signals.
  */
 import { Effect } from "effect";
 import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
-import type { InProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
+import type { DeferToCommit, InProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { listenPostgres, type PostgresListener } from "./PostgresListener.js";
-import type { PostgresNotify } from "./PostgresNotify.js";
-import { withSpan } from "../../core/kernel/Span.js";
+import type { RequestNotice } from "./CoalescedNotices.js";
 
 /** The NOTIFY channel of work signals; the payload is the WorkKind. */
 export const WORK_CHANNEL = "domainkit_work";
-
-/** Kinds whose notice the database sends itself on commit (adapters/sql/kernelMigrations.ts, version 3). */
-const notifiedByTrigger: ReadonlySet<WorkKind> = new Set(["outbox"]);
 
 /** What the Postgres signals are built from. */
 export interface PostgresWorkSignalsOptions {
@@ -25,10 +22,10 @@ export interface PostgresWorkSignalsOptions {
   readonly connectionString: string;
   /** The local fan-out to this process's waiting loops. */
   readonly local: InProcessWorkSignals;
-  /** Sends a notice, in the open transaction if any (so it follows its commit). */
-  readonly notify: PostgresNotify;
-  /** Runs a step once per open transaction (every time outside one). */
-  readonly oncePerTransaction: (key: string, effect: Effect.Effect<void>) => Effect.Effect<void>;
+  /** Runs a hook once the open transaction commits (at once outside one). */
+  readonly deferToCommit: DeferToCommit;
+  /** Asks for a notice of a kind on {@link WORK_CHANNEL} to every process, sent after the commits so far. */
+  readonly requestNotice: RequestNotice;
 }
 
 /** The LISTEN connection of one database and how many loops use it. */
@@ -71,11 +68,10 @@ export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSi
   });
   return {
     notify: (kind) =>
-      notifiedByTrigger.has(kind)
-        ? Effect.void
-        : options
-            .oncePerTransaction(`work-signal:${kind}`, options.notify(WORK_CHANNEL, kind))
-            .pipe(withSpan("WorkSignals.notify")),
+      options.deferToCommit(`work-signal:${kind}`, () => {
+        options.local.emit(kind);
+        options.requestNotice(kind);
+      }),
     listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
   };
 };

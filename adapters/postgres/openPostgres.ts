@@ -6,11 +6,13 @@ import { namedStatementPool } from "./NamedStatements.js";
 import { pooledConnections, type ReleasableClient } from "./PooledConnections.js";
 import { postgresTypes } from "./TimestampParser.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
-import { afterCommit, oncePerTransaction } from "../sql/Transactions.js";
+import { Effect } from "effect";
+import { afterCommit } from "../sql/Transactions.js";
+import { coalescedNotices } from "./CoalescedNotices.js";
 import { postgresFeatures } from "./postgresFeatures.js";
 import { postgresNotify } from "./PostgresNotify.js";
 import { postgresRealtimeBus } from "./PostgresRealtimeBus.js";
-import { postgresWorkSignals } from "./PostgresWorkSignals.js";
+import { postgresWorkSignals, WORK_CHANNEL } from "./PostgresWorkSignals.js";
 
 /** Options for {@link openPostgres}. */
 export interface PostgresOptions {
@@ -52,14 +54,16 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
     sendLater: connections.sendLater,
     features: postgresFeatures,
     // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
-    workSignals: () =>
-      postgresWorkSignals({
+    workSignals: () => {
+      const deferToCommit = (key: string, hook: () => void) => afterCommit(database, key, hook);
+      return postgresWorkSignals({
         key: database,
         connectionString,
-        local: inProcessWorkSignals(database, (key, hook) => afterCommit(database, key, hook)),
-        notify,
-        oncePerTransaction: (key, effect) => oncePerTransaction(database, key, effect),
-      }),
+        local: inProcessWorkSignals(database, deferToCommit),
+        deferToCommit,
+        requestNotice,
+      });
+    },
     realtimeBus: async () => postgresRealtimeBus(connectionString, notify),
     close: async () => {
       if (closed) return;
@@ -69,6 +73,8 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
   };
   // Notices go out on the database's own executors (the open transaction's, when there is one).
   const notify = postgresNotify(database);
+  // Sent from after-commit hooks, outside any fiber: on the pool, never in a transaction.
+  const requestNotice = coalescedNotices((kind) => Effect.runPromise(notify(WORK_CHANNEL, kind)));
   connectionStrings.set(database, connectionString);
   pools.set(database, pool);
   return database;

@@ -18,8 +18,6 @@ interface OpenTransaction {
   readonly executor: Kysely<any>;
   /** Hooks run after COMMIT, one per key (never after a rollback). */
   readonly afterCommit: Map<string, () => void>;
-  /** Keys of the once-per-transaction steps already taken. */
-  readonly done: Set<string>;
   /** Savepoints opened so far (names them uniquely). */
   savepoints: number;
 }
@@ -54,20 +52,6 @@ export const afterCommit = (db: SqlDatabase, key: string, hook: () => void): Eff
       else if (!transaction.afterCommit.has(key)) transaction.afterCommit.set(key, hook);
     }),
   );
-
-/**
- * Runs `effect` only the first time `key` is asked for in the open transaction on `db` (e.g. one
- * `pg_notify` per transaction); outside a transaction it runs every time.
- */
-export const oncePerTransaction = (db: SqlDatabase, key: string, effect: Effect.Effect<void>): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(openTransactions), (open) => {
-    const transaction = open.get(db);
-    if (transaction === undefined) return effect;
-    if (transaction.done.has(key)) return Effect.void;
-    transaction.done.add(key);
-    // Forgotten again if it fails, so a later caller in the same transaction tries once more.
-    return Effect.onError(effect, () => Effect.sync(() => void transaction.done.delete(key)));
-  });
 
 const runHook = (hook: () => void): void => {
   try {
@@ -154,7 +138,7 @@ const runInNewTransaction = <A, E, R>(
 ): Effect.Effect<A, E, R> =>
   Effect.uninterruptibleMask((restore) =>
     Effect.flatMap(begin(db), ({ executor, end }) => {
-      const transaction: OpenTransaction = { executor, afterCommit: new Map(), done: new Set(), savepoints: 0 };
+      const transaction: OpenTransaction = { executor, afterCommit: new Map(), savepoints: 0 };
       const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
       return Effect.flatMap(Effect.exit(restore(inner)), (exit) =>
         Effect.flatMap(end(Exit.isSuccess(exit)), () => {
@@ -167,7 +151,7 @@ const runInNewTransaction = <A, E, R>(
 
 /**
  * Runs `effect` inside the open transaction `transaction` behind a savepoint: when it fails, its
- * writes (and the after-commit hooks and once-per-transaction steps it registered) are undone
+ * writes (and the after-commit hooks it registered) are undone
  * and the transaction stays usable; when it succeeds, the savepoint is released.
  */
 const runInSavepoint = <A, E, R>(db: SqlDatabase, transaction: OpenTransaction, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -177,7 +161,6 @@ const runInSavepoint = <A, E, R>(db: SqlDatabase, transaction: OpenTransaction, 
     // fails the transaction there), on SQLite they run at once.
     const statement = (text: string): Effect.Effect<void> => sendBound(db, transaction.executor, CompiledQuery.raw(text));
     const hooksBefore = new Set(transaction.afterCommit.keys());
-    const doneBefore = new Set(transaction.done);
     return Effect.zipRight(
       statement(`SAVEPOINT ${name}`),
       Effect.onExit(restore(effect), (exit) =>
@@ -189,7 +172,6 @@ const runInSavepoint = <A, E, R>(db: SqlDatabase, transaction: OpenTransaction, 
                 statement(`RELEASE SAVEPOINT ${name}`),
                 Effect.sync(() => {
                   for (const key of [...transaction.afterCommit.keys()]) if (!hooksBefore.has(key)) transaction.afterCommit.delete(key);
-                  for (const key of [...transaction.done]) if (!doneBefore.has(key)) transaction.done.delete(key);
                 }),
               ),
             ),

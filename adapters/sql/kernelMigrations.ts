@@ -159,11 +159,8 @@ export const kernelMigrations: ReadonlyArray<Migration> = [
     sqlite: [`CREATE INDEX outbox_pending_seq ON outbox (status, seq)`],
     postgres: [`CREATE INDEX outbox_pending_seq ON outbox (seq) WHERE status = 'pending'`],
   },
-  // Postgres: the database itself announces committed outbox rows (NOTIFY is delivered on commit
-  // only, and identical notices of one transaction are folded into one), so a write no longer
-  // spends a round trip on `SELECT pg_notify(...)`. The channel and payload are the work signal
-  // of adapters/postgres/PostgresWorkSignals.ts (WORK_CHANNEL, kind "outbox"). SQLite signals
-  // in-process after commit, as before.
+  // Postgres: the database itself announced committed outbox rows (NOTIFY is delivered on commit
+  // only). Replaced by version 6: the notice is now sent after commit.
   {
     version: 3,
     name: "outbox_insert_notifies",
@@ -193,5 +190,15 @@ $$`,
     name: "inbox_processed",
     sqlite: [`CREATE INDEX inbox_processed ON inbox (processed_at)`],
     postgres: [`CREATE INDEX inbox_processed ON inbox (processed_at)`],
+  },
+  // Postgres: the outbox no longer notifies from inside the writing transaction (version 3). A
+  // notifying commit holds Postgres' database-wide notify lock through its commit, so every write
+  // waited for the others'; the process now sends the notice after commit, folded across commits
+  // (adapters/postgres/CoalescedNotices.ts).
+  {
+    version: 6,
+    name: "outbox_notice_after_commit",
+    sqlite: [],
+    postgres: [`DROP TRIGGER outbox_insert_notifies ON outbox`, `DROP FUNCTION domainkit_outbox_notify()`],
   },
 ];

@@ -228,24 +228,3 @@ forEachDialect(t, "commits arriving back-to-back are relayed as one batch (gathe
   t.same(seen, [isolated.id, ...burst.map((event) => event.id)], "in commit order");
 });
 
-t.test("on Postgres the database announces a committed outbox row itself: an insert by plain SQL wakes the worker", async (t) => {
-  const url = await createTestPostgresDatabase(t);
-  const workerDb = await openPostgres({ connectionString: url, max: 4 });
-  t.teardown(workerDb.close);
-  await migrate(workerDb);
-  const other = openCountingRuntime(workerDb);
-  t.teardown(() => other.runtime.dispose());
-  const seen: string[] = [];
-  await startIdleWorker(t, workerDb, other, [recorder(seen)]);
-  const writer = await openPostgres({ connectionString: url, max: 1 });
-  t.teardown(writer.close);
-  const event = makeEnvelope();
-  const now = new Date();
-  // No WorkSignals and no pg_notify here: only the outbox's insert trigger can wake the worker.
-  await writer.db
-    .insertInto("outbox")
-    .values({ id: event.id, tenant_id: event.tenant_id, type: event.type, event: JSON.stringify(event), status: "pending", attempts: 0, next_attempt_at: now, created_at: now })
-    .execute();
-  await eventually(() => seen.length === 1, 10_000, "the event (the worker's poll is a minute away)");
-  t.same(seen, [event.id]);
-});
