@@ -13,6 +13,7 @@ import { settleOpenGroups } from "../adapters/sqlite/index.js";
 import { startTarget } from "./BenchTarget.js";
 import { Cleanup } from "./Cleanup.js";
 import { waitForDrainedOutbox } from "./Backlog.js";
+import { analyzeFixtures } from "./FixtureStatistics.js";
 import { floorPath, startKoaFloor } from "./KoaFloor.js";
 import type { LoadSpec } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
@@ -162,6 +163,7 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
           const backlog = await waitForDrainedOutbox(target.raw);
           if (backlog.pending > 0) say(`${scenario.name} [${dialect}]: ${backlog.pending} outbox rows still pending after ${Math.round(backlog.waitedMs)} ms; measuring anyway`);
           else if (backlog.waitedMs >= 100) say(`${scenario.name} [${dialect}]: waited ${Math.round(backlog.waitedMs)} ms for the relay backlog of the previous scenario`);
+          await analyzeFixtures(target.raw);
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
           const beside = plan.during?.();
           const cpu = process.cpuUsage();
@@ -191,6 +193,7 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
             // locked"). On Postgres the raw SQL then has the database to itself, as the HTTP run had.
             const rawBacklog = await waitForDrainedOutbox(target.raw);
             if (rawBacklog.pending > 0) say(`${scenario.name} [${dialect}]: ${rawBacklog.pending} outbox rows still pending before the raw SQL; measuring anyway`);
+            await analyzeFixtures(target.raw);
             await new Promise((resolve) => setTimeout(resolve, 50));
             say(`${scenario.name} [${dialect}]: raw SQL for ${options.durationSeconds} s`);
             raw = await scenario.rawBaseline(target.raw, bounds);
