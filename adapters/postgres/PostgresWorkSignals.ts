@@ -1,10 +1,12 @@
 /**
- * WorkSignals on Postgres: after a transaction commits, `notify` wakes this process's loops at
- * once and asks for a `pg_notify` to every process, sent outside the transaction and folded with
- * the other commits' (CoalescedNotices.ts): no write transaction notifies, so none waits on
- * Postgres' notify lock at commit. A rolled-back transaction signals nothing. The worker loops of
- * a process share one LISTEN connection, held while at least one of them listens, which fans each
- * notice out through the in-process signals.
+ * WorkSignals on Postgres. After a transaction commits, `notify` wakes this process's loops of
+ * that kind at once; when the process has none (a server whose worker runs as `domainkit
+ * worker`), it asks for a `pg_notify` to every process instead, sent outside the transaction and
+ * folded with other commits' (CoalescedNotices.ts). No write transaction notifies, so none waits
+ * on Postgres' notify lock at commit; a process that takes its own work sends no notice at all;
+ * a rolled-back transaction signals nothing. The worker loops of a process share one LISTEN
+ * connection, held while at least one of them listens, which fans each notice out through the
+ * in-process signals.
  */
 import { Effect } from "effect";
 import { workKinds, type WorkKind, type WorkSignals } from "../../ports/WorkSignals.js";
@@ -69,8 +71,8 @@ export const postgresWorkSignals = (options: PostgresWorkSignalsOptions): WorkSi
   return {
     notify: (kind) =>
       options.deferToCommit(`work-signal:${kind}`, () => {
-        options.local.emit(kind);
-        options.requestNotice(kind);
+        if (options.local.listening(kind)) options.local.emit(kind);
+        else options.requestNotice(kind);
       }),
     listen: (kind) => Effect.zipRight(Effect.acquireRelease(acquire, () => release), options.local.listen(kind)),
   };

@@ -16,6 +16,8 @@ interface Waiter {
 export interface InProcessWorkSignals extends WorkSignals {
   /** Wakes every waiter of `kind` in this process now, whatever the transaction state. */
   readonly emit: (kind: WorkKind) => void;
+  /** True while a loop of this process listens for `kind` (it will take work of that kind). */
+  readonly listening: (kind: WorkKind) => boolean;
 }
 
 /** Defers a notice until the open transaction commits (at once outside one). */
@@ -65,6 +67,7 @@ export const inProcessWorkSignals = (key: object, deferToCommit: DeferToCommit):
   };
   return {
     emit,
+    listening: (kind) => (registry.get(kind)?.size ?? 0) > 0,
     notify: (kind) => deferToCommit(`work-signal:${kind}`, () => emit(kind)),
     listen: (kind) =>
       Effect.acquireRelease(

@@ -23,6 +23,8 @@ import { WorkSignals } from "../../ports/WorkSignals.js";
 import type { Consumer } from "../../adapters/worker/Consumer.js";
 import { startWorker } from "../../adapters/worker/Worker.js";
 import { eventually, makeEnvelope } from "./fixtures.js";
+import pg from "pg";
+import { WORK_CHANNEL } from "../../adapters/postgres/PostgresWorkSignals.js";
 
 const pollMs = 60_000;
 
@@ -179,6 +181,41 @@ t.test("on Postgres a commit through one pool wakes a worker on another pool", a
   const workerDb = await openPostgres({ connectionString: url, max: 4 });
   t.teardown(workerDb.close);
   await assertCommitsWakeTheOtherWorker(t, writerDb, workerDb);
+});
+
+t.test("on Postgres a process whose own loop waits for the work wakes it and notifies no other process; a process with none notifies them all", async (t) => {
+  const url = await createTestPostgresDatabase(t);
+  const db = await openPostgres({ connectionString: url, max: 4 });
+  t.teardown(db.close);
+  await migrate(db);
+  const counting = openCountingRuntime(db);
+  t.teardown(() => counting.runtime.dispose());
+  // Another process's view of the channel: every notice sent on the database.
+  const observer = new pg.Client({ connectionString: url });
+  await observer.connect();
+  t.teardown(() => observer.end());
+  const notices: string[] = [];
+  observer.on("notification", (message) => void notices.push(message.payload ?? ""));
+  await observer.query(`LISTEN ${WORK_CHANNEL}`);
+  const scope = await counting.runtime.runPromise(
+    Effect.gen(function* () {
+      const signals = yield* WorkSignals;
+      const scope = yield* Scope.make();
+      const outbox = yield* Scope.extend(signals.listen("outbox"), scope);
+      return { outbox, close: Scope.close(scope, Exit.void) };
+    }),
+  );
+  // The signal announcing that this process's LISTEN is in place.
+  await counting.runtime.runPromise(scope.outbox);
+  await appendCommitted(counting, [makeEnvelope()]);
+  await counting.runtime.runPromise(scope.outbox.pipe(Effect.timeout("10 seconds")));
+  // A notice would be on its way right after the commit; the observer has heard nothing.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.same(notices, [], "the process took its own work: no notice to other processes");
+  await counting.runtime.runPromise(scope.close);
+  await appendCommitted(counting, [makeEnvelope()]);
+  await eventually(() => notices.length > 0, 10_000, "the notice to other processes");
+  t.same(notices, ["outbox"], "no loop of its own: one notice to every process");
 });
 
 t.test("on SQLite a worker that watches the file is woken by another connection's commit (another process)", async (t) => {
