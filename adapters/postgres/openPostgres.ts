@@ -1,12 +1,12 @@
 /** The Postgres driver: a pg Pool under Kysely. */
 import pg from "pg";
+import { Effect } from "effect";
 import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import type { SqlDatabase } from "../sql/SqlDatabase.js";
 import { namedStatementPool } from "./NamedStatements.js";
 import { pooledConnections, type ReleasableClient } from "./PooledConnections.js";
 import { postgresTypes } from "./TimestampParser.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
-import { Effect } from "effect";
 import { afterCommit } from "../sql/Transactions.js";
 import { coalescedNotices } from "./CoalescedNotices.js";
 import { postgresFeatures } from "./postgresFeatures.js";
@@ -53,7 +53,8 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
     sendNow: connections.sendNow,
     sendLater: connections.sendLater,
     features: postgresFeatures,
-    // Every process on the database hears a commit (LISTEN/NOTIFY); in-process listeners at once.
+    // After a commit: this process's loops at once; other processes by a folded pg_notify when
+    // this process has no loop of that kind (PostgresWorkSignals.ts).
     workSignals: () => {
       const deferToCommit = (key: string, hook: () => void) => afterCommit(database, key, hook);
       return postgresWorkSignals({
