@@ -31,7 +31,7 @@ const sealedBytes = 12 + 16 + 20;
 /** Ingesting location batches over HTTP, against the bare sample insert and position update. */
 export const deliveryLocations: Scenario = {
   name: "delivery-locations",
-  description: "POST /v1/delivery/couriers/me/locations (1 sample): budget, seal, insert sample, move the courier",
+  description: "POST /v1/delivery/couriers/me/locations (1 sample): budget, seal, insert sample and move the courier in one transaction",
   setup: async (target, { connections }) => {
     const runtime = target.server.core.runtime;
     const userIds = Array.from({ length: connections * couriersPerConnection }, () => randomUUID());
@@ -64,27 +64,38 @@ export const deliveryLocations: Scenario = {
         .run(courierId, randomUUID(), "Raw courier", now());
       const insert = db.sqlite.prepare(`insert into dl_location_samples (id, courier_id, sealed, recorded_at, received_at) values (?, ?, ?, ?, ?)`);
       const move = db.sqlite.prepare(`update dl_couriers set lat = ?, lng = ?, located_at = ? where id = ?`);
+      const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
+      const commit = db.sqlite.prepare("COMMIT");
       const measured = await measureOps(() => {
         const at = now();
+        begin.run();
         insert.run(randomUUID(), courierId, randomBytes(sealedBytes), at, at);
         move.run(52.5, 13.4, at, courierId);
+        commit.run();
       }, bounds);
-      return { ...measured, label: "insert dl_location_samples (sealed bytes); update dl_couriers position" };
+      return { ...measured, label: "BEGIN IMMEDIATE; insert dl_location_samples (sealed bytes); update dl_couriers position; COMMIT" };
     }
     const pool = db.pool;
     await pool.query(`insert into dl_couriers (id, user_id, name, online, created_at) values ($1, $2, $3, true, now())`, [courierId, randomUUID(), "Raw courier"]);
     const measured = await measureOps(async () => {
       const at = new Date();
-      await pool.query(`insert into dl_location_samples (id, courier_id, sealed, recorded_at, received_at) values ($1, $2, $3, $4, $5)`, [
-        randomUUID(),
-        courierId,
-        randomBytes(sealedBytes),
-        at,
-        at,
-      ]);
-      await pool.query(`update dl_couriers set lat = $1, lng = $2, located_at = $3 where id = $4`, [52.5, 13.4, at, courierId]);
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(`insert into dl_location_samples (id, courier_id, sealed, recorded_at, received_at) values ($1, $2, $3, $4, $5)`, [
+          randomUUID(),
+          courierId,
+          randomBytes(sealedBytes),
+          at,
+          at,
+        ]);
+        await client.query(`update dl_couriers set lat = $1, lng = $2, located_at = $3 where id = $4`, [52.5, 13.4, at, courierId]);
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
     }, bounds);
-    return { ...measured, label: "insert dl_location_samples (sealed bytes); update dl_couriers position" };
+    return { ...measured, label: "BEGIN; insert dl_location_samples (sealed bytes); update dl_couriers position; COMMIT" };
   },
 };
 

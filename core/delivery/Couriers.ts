@@ -77,35 +77,42 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
     const ids = yield* Ids;
     const rows: LocationSample[] = [];
     for (const s of kept) rows.push({ id: LocationSampleId.make(yield* ids.next), courierId: courier.id, lat: s.lat, lng: s.lng, recordedAt: s.recordedAt, receivedAt: at });
-    yield* (yield* LocationSamples).append(rows);
     const newest = [...kept].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())[0];
-    if (newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime())) {
-      const dispatch = yield* DispatchRepository;
-      yield* dispatch.setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
-      // The customers of the courier's active deliveries see the move on their tracking channel.
-      const active = yield* dispatch.activeDeliveriesOf(courier.id);
-      if (active.length > 0) {
-        const events: EventEnvelope[] = [];
-        for (const delivery of active) {
-          events.push(
-            yield* CourierPositionUpdated.make({
-              tenant_id: delivery.restaurantId,
-              aggregate_id: delivery.id,
-              aggregate_version: delivery.version,
-              actor_id: courier.userId,
-              data: {
-                delivery_id: delivery.id,
-                courier_id: courier.id,
-                lat: coarse(newest.lat),
-                lng: coarse(newest.lng),
-                recorded_at: newest.recordedAt.toISOString(),
-                version: delivery.version,
-              },
-            }),
-          );
-        }
-        yield* (yield* Transactions).run(Effect.flatMap(Outbox, (outbox) => outbox.append(events)));
-      }
+    const moved = newest !== undefined && (courier.locatedAt === null || newest.recordedAt.getTime() > courier.locatedAt.getTime());
+    // The samples, the dispatch position and the tracking events commit together: a failure
+    // leaves none of them, and the three writes share one commit.
+    if (rows.length > 0) {
+      yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          yield* (yield* LocationSamples).append(rows);
+          if (!moved) return;
+          const dispatch = yield* DispatchRepository;
+          yield* dispatch.setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
+          // The customers of the courier's active deliveries see the move on their tracking channel.
+          const active = yield* dispatch.activeDeliveriesOf(courier.id);
+          if (active.length === 0) return;
+          const events: EventEnvelope[] = [];
+          for (const delivery of active) {
+            events.push(
+              yield* CourierPositionUpdated.make({
+                tenant_id: delivery.restaurantId,
+                aggregate_id: delivery.id,
+                aggregate_version: delivery.version,
+                actor_id: courier.userId,
+                data: {
+                  delivery_id: delivery.id,
+                  courier_id: courier.id,
+                  lat: coarse(newest.lat),
+                  lng: coarse(newest.lng),
+                  recorded_at: newest.recordedAt.toISOString(),
+                  version: delivery.version,
+                },
+              }),
+            );
+          }
+          yield* (yield* Outbox).append(events);
+        }),
+      );
     }
     return { accepted: kept.length, dropped: samples.length - kept.length };
   }).pipe(withSpan("delivery.recordLocations"));

@@ -13,7 +13,8 @@ import { locationRetentionJob } from "../../core/delivery/LocationRetention.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
-import { deliveryRuntime, onlineCouriers } from "./support.js";
+import { deliveryRuntime, onlineCouriers, openRestaurant, pickedUpOrder, here } from "./support.js";
+import { Outbox } from "../../ports/Outbox.js";
 
 t.test("location samples are stored encrypted and deleted after the retention period by a durable job", (t) =>
   forEachDeliveryDialect(t, "locations", async (t, db) => {
@@ -41,3 +42,28 @@ t.test("location samples are stored encrypted and deleted after the retention pe
     t.equal((await db.db.selectFrom("dl_location_samples").select("id").execute()).length, 0, "deleted after it");
   }),
 );
+
+t.test("a location update commits its samples, the dispatch position and the tracking events together: a failure leaves none of them", (t) =>
+  forEachDeliveryDialect(t, "locations-atomic", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const { courier } = await pickedUpOrder(rt, "customer-1", fixture);
+    const state = async () => ({
+      samples: (await db.db.selectFrom("dl_location_samples").select("id").execute()).length,
+      position: await db.db.selectFrom("dl_couriers").select(["lat", "lng"]).where("id", "=", courier.courier.id).executeTakeFirstOrThrow(),
+      outbox: (await db.db.selectFrom("outbox").select("id").where("type", "=", "CourierPositionUpdated").execute()).length,
+    });
+    const before = await state();
+    const failingOutbox = Outbox.of({ append: () => Effect.die(new Error("outbox unavailable")) });
+    const move = recordLocations(courier.principal, [{ lat: here.lat + 0.004, lng: here.lng + 0.002, recordedAt: new Date() }]);
+    const exit = await rt.runtime.runPromiseExit(Effect.provideService(move, Outbox, failingOutbox));
+    t.equal(exit._tag, "Failure", "the update failed at its tracking event");
+    t.same(await state(), before, "no sample, no new position, no event");
+    await rt.run(move);
+    const after = await state();
+    t.equal(after.samples, before.samples + 1, "retried: the sample is stored");
+    t.not(after.position.lat, before.position.lat, "and the courier's position moved");
+    t.equal(after.outbox, before.outbox + 1, "and the customer's tracking event is in the outbox");
+  }),
+);
+

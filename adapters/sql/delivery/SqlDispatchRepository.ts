@@ -122,7 +122,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .execute(),
       ).pipe(Effect.asVoid),
     setCourierLocation: (id, location) =>
-      runStatement(db, updateCourierLocation, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) }).pipe(Effect.asVoid),
+      // Nobody reads its answer: in a Postgres transaction it goes out with the next statement.
+      sendStatement(db, updateCourierLocation, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) }),
     candidates: (deliveryId, near, limit) => {
       // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
       const k = Math.cos((near.lat * Math.PI) / 180) ** 2;

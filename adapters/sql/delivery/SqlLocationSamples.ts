@@ -12,7 +12,7 @@ import { CourierId } from "../../../core/delivery/model/Courier.js";
 import type { LocationSample } from "../../../core/delivery/model/LocationSample.js";
 import type { LocationSamples } from "../../../ports/delivery/LocationSamples.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -63,10 +63,11 @@ export const makeSqlLocationSamples = (db: SqlDatabase, key: Uint8Array): Locati
     append: (samples) =>
       samples.length === 0
         ? Effect.void
-        : runQuery(db, async (ex) => {
-            if (samples.length === 1) await insertSample(ex, rowOf(samples[0]!));
-            else await ex.insertInto("dl_location_samples").values(samples.map(rowOf)).execute();
-          }).pipe(withSpan("LocationSamples.append")),
+        : (samples.length === 1
+            ? // Nobody reads its answer: in a Postgres transaction it goes out with the next statement.
+              sendStatement(db, insertSample, rowOf(samples[0]!))
+            : runQuery(db, (ex) => ex.insertInto("dl_location_samples").values(samples.map(rowOf)).execute())
+          ).pipe(Effect.asVoid, withSpan("LocationSamples.append")),
     samplesOf: (courierId, since) =>
       runQuery(db, (ex) =>
         ex
