@@ -21,7 +21,7 @@ import type { Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
 import { OrderStateConflict } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
-import { moveOrder, recordTimeline } from "./OrderRecords.js";
+import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -46,8 +46,9 @@ export const captureOrder = (orderId: OrderId) =>
       idempotencyKey: `order:${orderId}/capture`,
       amount: { amount_minor: payment.amountMinor, currency: order.currency },
     });
-    yield* orders.updatePayment({ ...payment, status: "captured", capturedMinor: captured.capturedMinor, updatedAt: yield* now });
-    yield* recordTimeline(order, "payment.captured", "system:commerce-fulfillment", { amount_minor: captured.capturedMinor });
+    yield* savePaymentWithTimeline(payment, { status: "captured", capturedMinor: captured.capturedMinor }, order, "payment.captured", "system:commerce-fulfillment", {
+      amount_minor: captured.capturedMinor,
+    });
   }).pipe(withSpan("commerce.captureOrder"));
 
 /** The durable job that captures a shipped order (retried with backoff while the outcome is unknown). */

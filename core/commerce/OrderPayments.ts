@@ -29,7 +29,7 @@ import type { Order } from "./model/Order.js";
 import type { OrderPayment } from "./model/OrderPayment.js";
 import { PaymentDeclinedForOrder } from "./Errors.js";
 import { OrderConfirmed } from "./Events.js";
-import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
+import { moveOrder, releaseReservations, savePayment, savePaymentWithTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
@@ -51,14 +51,7 @@ const loadOrderAndPayment = (orderId: OrderId) =>
     return { order, payment };
   });
 
-const savePayment = (payment: OrderPayment, change: Partial<Pick<OrderPayment, "status" | "paymentId" | "capturedMinor" | "refundedMinor">>) =>
-  Effect.gen(function* () {
-    const next: OrderPayment = { ...payment, ...change, updatedAt: yield* now };
-    yield* (yield* OrdersRepository).updatePayment(next);
-    return next;
-  });
-
-/** Voids the order's authorization (or refunds what was captured); outside transactions. */
+/** Voids the order's authorization (or refunds what was captured); the provider call outside transactions. */
 export const releasePayment = (order: Order, payment: OrderPayment, actorId: string) =>
   Effect.gen(function* () {
     if (payment.paymentId === null || payment.status === "voided" || payment.status === "refunded" || payment.status === "declined") return payment;
@@ -68,14 +61,10 @@ export const releasePayment = (order: Order, payment: OrderPayment, actorId: str
     if (payment.status === "captured") {
       const refundable = payment.capturedMinor - payment.refundedMinor;
       yield* gateway.refund({ ...command, idempotencyKey: `order:${order.id}/refund`, amount: { amount_minor: refundable, currency: order.currency } });
-      const next = yield* savePayment(payment, { status: "refunded", refundedMinor: payment.capturedMinor });
-      yield* recordTimeline(order, "payment.refunded", actorId, { amount_minor: refundable });
-      return next;
+      return yield* savePaymentWithTimeline(payment, { status: "refunded", refundedMinor: payment.capturedMinor }, order, "payment.refunded", actorId, { amount_minor: refundable });
     }
     yield* gateway.cancel({ ...command, idempotencyKey: `order:${order.id}/void` });
-    const next = yield* savePayment(payment, { status: "voided" });
-    yield* recordTimeline(order, "payment.voided", actorId, {});
-    return next;
+    return yield* savePaymentWithTimeline(payment, { status: "voided" }, order, "payment.voided", actorId, {});
   });
 
 const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorId: string) =>

@@ -1,14 +1,17 @@
 /**
  * Small steps every order command shares: record a timeline entry, move the order (a
- * conditional status update checked against the transition table) and release an order's
- * reservations — each reservation once, by a conditional status change, with its stock.
+ * conditional status update checked against the transition table), save the payment record
+ * (with its timeline entry, in one transaction) and release an order's reservations — each
+ * reservation once, by a conditional status change, with its stock.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository, type OrderChange } from "../../ports/commerce/OrdersRepository.js";
 import type { Order, OrderStatus } from "./model/Order.js";
+import type { OrderPayment } from "./model/OrderPayment.js";
 import type { Reservation, ReservationStatus } from "./model/Reservation.js";
 import { orderStatusesLeadingTo } from "./OrderStatus.js";
 import { type OrderId, TimelineEntryId } from "./model/Ids.js";
@@ -19,6 +22,31 @@ export const recordTimeline = (order: Pick<Order, "id" | "storeId">, kind: strin
     const id = TimelineEntryId.make(yield* (yield* Ids).next);
     yield* (yield* OrdersRepository).appendTimeline({ id, storeId: order.storeId, orderId: order.id, kind, actorId, detail, createdAt: yield* now });
   });
+
+/** Saves the order's payment record with `change` applied (and a fresh `updatedAt`). */
+export const savePayment = (payment: OrderPayment, change: Partial<Pick<OrderPayment, "status" | "paymentId" | "capturedMinor" | "refundedMinor">>) =>
+  Effect.gen(function* () {
+    const next: OrderPayment = { ...payment, ...change, updatedAt: yield* now };
+    yield* (yield* OrdersRepository).updatePayment(next);
+    return next;
+  });
+
+/**
+ * Saves the payment record after a provider call (capture, void, refund) together with its
+ * timeline entry, in one transaction: a retry skips a payment already in the new state, so an
+ * entry written apart from it could be lost for good.
+ */
+export const savePaymentWithTimeline = (
+  payment: OrderPayment,
+  change: Parameters<typeof savePayment>[1],
+  order: Pick<Order, "id" | "storeId">,
+  kind: string,
+  actorId: string,
+  detail: unknown,
+) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(Effect.zipLeft(savePayment(payment, change), recordTimeline(order, kind, actorId, detail))),
+  );
 
 /**
  * Moves the order to `to` from whichever allowed state it is in now (the table's sources, or

@@ -6,7 +6,9 @@
 import { Effect } from "effect";
 import t from "tap";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { captureOrder, dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { releasePayment } from "../../core/commerce/OrderPayments.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -67,3 +69,62 @@ t.test("dispatch consumes the reservation and captures the order; cancelling aft
     t.ok(events.includes("ShipmentDispatched"), "ShipmentDispatched is published");
   }),
 );
+
+/** The orders repository of `c`, whose timeline appends fail (a database error between the two writes). */
+const failingTimeline = async (c: CommerceRuntime) => {
+  const orders = await c.run(OrdersRepository);
+  return OrdersRepository.of({ ...orders, appendTimeline: () => Effect.die(new Error("timeline unavailable")) });
+};
+
+const paymentRecord = async (c: CommerceRuntime, orderId: string) => {
+  const orders = await c.run(OrdersRepository);
+  const payment = await c.run(orders.findPayment(orderId));
+  const kinds = (await c.run(orders.timelineOf(orderId))).map((e) => e.kind);
+  return { status: payment?.status, kinds };
+};
+
+t.test("a capture's payment record and its timeline entry commit together: a failure leaves neither, and the retry records both", (t) =>
+  forEachCommerceDialect(t, "capture-atomic", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const broken = await failingTimeline(c);
+    const failed = await c.attempt(Effect.provideService(captureOrder(placed.order.id), OrdersRepository, broken)).catch((error: unknown) => error);
+    t.ok(failed instanceof Error, "the capture failed at its timeline entry");
+    const between = await paymentRecord(c, placed.order.id);
+    t.equal(between.status, "authorized", "the payment record is not marked captured");
+    t.notOk(between.kinds.includes("payment.captured"), "and no entry was written");
+    await c.run(captureOrder(placed.order.id));
+    const after = await paymentRecord(c, placed.order.id);
+    t.equal(after.status, "captured", "the retry (the capture job) marks it captured");
+    t.equal(after.kinds.filter((k) => k === "payment.captured").length, 1, "with its timeline entry, once");
+  }),
+);
+
+t.test("a void's payment record and its timeline entry commit together: a failure leaves neither, and the retry records both", (t) =>
+  forEachCommerceDialect(t, "void-atomic", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const orders = await c.run(OrdersRepository);
+    const payment = (await c.run(orders.findPayment(placed.order.id)))!;
+    const broken = await failingTimeline(c);
+    const failed = await c
+      .attempt(Effect.provideService(releasePayment(placed.order, payment, "test"), OrdersRepository, broken))
+      .catch((error: unknown) => error);
+    t.ok(failed instanceof Error, "the void failed at its timeline entry");
+    const between = await paymentRecord(c, placed.order.id);
+    t.equal(between.status, "authorized", "the payment record is not marked voided");
+    t.notOk(between.kinds.includes("payment.voided"), "and no entry was written");
+    const current = (await c.run(orders.findPayment(placed.order.id)))!;
+    await c.run(releasePayment(placed.order, current, "test"));
+    const after = await paymentRecord(c, placed.order.id);
+    t.equal(after.status, "voided", "the retry marks it voided");
+    t.equal(after.kinds.filter((k) => k === "payment.voided").length, 1, "with its timeline entry, once");
+  }),
+);
+
