@@ -2,10 +2,10 @@
 import { cancellationJob } from "./CancelOrder.js";
 import { carrierPollJob } from "./CarrierTracking.js";
 import { captureJob } from "./Fulfillment.js";
-import { paymentResolutionJob } from "./OrderPayments.js";
+import { paymentResolutionJob, strandedPaymentJob } from "./OrderPayments.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { retentionJob } from "./Retention.js";
 import { returnRefundJob } from "./ReturnRefunds.js";
 import { customerMailJob } from "./Notifications.js";
 
-export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, cancellationJob, captureJob, retentionJob, carrierPollJob, returnRefundJob, customerMailJob] as const;
+export const commerceJobs = [reservationExpiryJob, paymentResolutionJob, strandedPaymentJob, cancellationJob, captureJob, retentionJob, carrierPollJob, returnRefundJob, customerMailJob] as const;

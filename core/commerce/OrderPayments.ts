@@ -77,7 +77,12 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
           detail: { payment_intent_ref: gp.paymentId },
         });
         const saved = yield* savePayment(payment, { status: "authorized", paymentId: gp.paymentId });
-        if (moved === null) return { moved: null, saved } as const;
+        if (moved === null) {
+          // The order left checkout meanwhile: a job releases the authorization should the
+          // attempt below not get through (its retry would otherwise find nothing to do).
+          yield* strandedPaymentJob.schedule({ orderId: order.id }, { runAt: new Date((yield* now).getTime() + 30_000), key: `order:${order.id}/release` });
+          return { moved: null, saved } as const;
+        }
         yield* (yield* InventoryRepository).transitionReservationsOfOrder(order.id, ["active"], "committed", yield* now);
         const event = yield* OrderConfirmed.make({
           tenant_id: moved.storeId,
@@ -97,11 +102,32 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
       }),
     );
     if (confirmed.moved !== null) return confirmed.moved;
-    // The order left checkout meanwhile (expired or cancelled): the authorization must not stand.
     const current = yield* loadOrderAndPayment(order.id);
-    yield* releasePayment(current.order, confirmed.saved, "system:commerce-payments");
+    yield* releaseStrandedPayment(current.order, current.payment).pipe(
+      // The job scheduled with the authorization finishes it.
+      Effect.catchAll((error) => Effect.logWarning("releasing a stranded authorization failed; its job retries").pipe(Effect.annotateLogs({ order_id: order.id, error: error._tag }))),
+    );
     return current.order;
   });
+
+/** Orders whose authorization must not stand: they will never be captured. */
+const strandedStatuses: ReadonlyArray<Order["status"]> = ["expired", "failed", "cancelled"];
+
+/**
+ * Voids (or refunds) the payment of an order that left checkout while it was being authorized
+ * (expired, failed or cancelled). An order confirmed by another path (the resolution job and a
+ * late answer racing) or awaiting its cancellation (whose job releases it) keeps its payment.
+ */
+const releaseStrandedPayment = (order: Order, payment: OrderPayment) =>
+  strandedStatuses.includes(order.status) ? releasePayment(order, payment, "system:commerce-payments") : Effect.succeed(payment);
+
+/** The durable job that releases a stranded authorization (scheduled with it, keyed per order). */
+export const strandedPaymentJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
+  kind: "commerce.release-stranded-payment",
+  payload: Schema.Struct({ orderId: OrderId }),
+  handle: ({ orderId }) =>
+    Effect.flatMap(loadOrderAndPayment(orderId), ({ order, payment }) => Effect.asVoid(releaseStrandedPayment(order, payment))),
+});
 
 const decline = (order: Order, payment: OrderPayment, paymentId: string | null, declineCode: string, actorId: string) =>
   Effect.gen(function* () {

@@ -7,7 +7,10 @@ import { Effect } from "effect";
 import t from "tap";
 import { sql } from "kysely";
 import { expireOrderReservations } from "../../core/commerce/ReservationExpiry.js";
-import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
+import { authorizeOrderPayment, resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
+import { commerceJobs } from "../../core/commerce/Jobs.js";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
+import { PaymentOutcomeAmbiguous } from "../../ports/PaymentGateway.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -106,3 +109,54 @@ t.test("expiry racing the payment's confirmation ends in one consistent outcome:
     }
   }),
 );
+
+t.test("an authorization answered again for an order another path already confirmed stands: it is not voided", (t) =>
+  forEachCommerceDialect(t, "late answer after confirmation", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.status, "confirmed");
+    const payment = (await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id))))!;
+    // The same authorization answered a second time (a late answer racing the resolution job),
+    // applied to the order as checkout wrote it (pending).
+    const pending = { ...placed.order, status: "pending" as const };
+    const answered = await c.run(authorizeOrderPayment({ order: pending, payment: { ...payment, status: "authorizing" } }, "test"));
+    t.equal(answered.status, "confirmed");
+    const gatewayPayment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.order.paymentIntentRef! })));
+    t.equal(gatewayPayment.status, "requires_capture", "the confirmed order's authorization stands");
+    const record = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
+    t.equal(record?.status, "authorized");
+    const later = await c.host(60_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    t.ok(later.claimed >= 1, "the release job ran");
+    t.equal(
+      (await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.order.paymentIntentRef! })))).status,
+      "requires_capture",
+      "and left it standing too",
+    );
+  }),
+);
+
+t.test("an authorization for an order that expired meanwhile is voided by a durable job when the provider refuses the void at first", (t) =>
+  forEachCommerceDialect(t, "stranded authorization", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const placed = await pendingPaymentOrder(c, store.id, variant.id, 1);
+    await c.payments.run(reconcileIntent(placed.paymentId!));
+    await c.later(sixteenMinutes, expireOrderReservations(placed.order.id));
+    const gateway = await c.run(PaymentGateway);
+    const refusing = PaymentGateway.of({ ...gateway, cancel: () => Effect.fail(new PaymentOutcomeAmbiguous({ operation: "cancel", paymentId: placed.paymentId })) });
+    await c.run(Effect.provideService(resolveOrderPayment(placed.order.id), PaymentGateway, refusing));
+    const statusAtProvider = () =>
+      c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.paymentId! }))).then((p) => p.status);
+    t.equal(await statusAtProvider(), "requires_capture", "the void did not get through");
+    t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id))))?.status, "expired");
+    await c.host(sixteenMinutes + 60_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    t.equal(await statusAtProvider(), "canceled", "the job voided the expired order's authorization");
+    const orders = await c.run(OrdersRepository);
+    t.equal((await c.run(orders.findPayment(placed.order.id)))?.status, "voided");
+    t.ok((await c.run(orders.timelineOf(placed.order.id))).some((e) => e.kind === "payment.voided"), "on the order's timeline");
+  }),
+);
+
