@@ -7,7 +7,7 @@
  * whole order has shipped (the payment module captures an authorization once; docs/decisions.md,
  * E-commerce); an unknown capture outcome is retried by the capture job under the same key.
  */
-import { Effect, Schema } from "effect";
+import { Cause, Effect, Schema } from "effect";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
@@ -127,7 +127,16 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         return { shipment, finished: finished !== null };
       }),
     );
-    // Capture now; if the outcome is unknown, the capture job (already scheduled) retries under the same key.
-    if (result.finished) yield* captureOrder(orderId).pipe(Effect.catchAll(() => Effect.void));
+    // Capture now; whatever stops it (an unknown outcome, a database error), the shipment has
+    // committed and the capture job scheduled with it retries under the same key.
+    if (result.finished) {
+      yield* captureOrder(orderId).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logWarning("capturing a dispatched order failed; its job retries").pipe(Effect.annotateLogs({ order_id: orderId, cause: Cause.pretty(cause) })),
+        ),
+      );
+    }
     return result.shipment;
   }).pipe(withSpan("commerce.dispatchShipment"));

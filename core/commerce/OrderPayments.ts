@@ -10,7 +10,7 @@
  * processing. An authorization that arrives for an order that expired or was cancelled
  * meanwhile is voided.
  */
-import { Data, Duration, Effect, Either } from "effect";
+import { Cause, Data, Duration, Effect, Either } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import type { CommerceServices } from "./Services.js";
@@ -104,8 +104,12 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
     if (confirmed.moved !== null) return confirmed.moved;
     const current = yield* loadOrderAndPayment(order.id);
     yield* releaseStrandedPayment(current.order, current.payment).pipe(
-      // The job scheduled with the authorization finishes it.
-      Effect.catchAll((error) => Effect.logWarning("releasing a stranded authorization failed; its job retries").pipe(Effect.annotateLogs({ order_id: order.id, error: error._tag }))),
+      // Whatever stops it (the provider, a database error), the job scheduled with the authorization finishes it.
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.logWarning("releasing a stranded authorization failed; its job retries").pipe(Effect.annotateLogs({ order_id: order.id, cause: Cause.pretty(cause) })),
+      ),
     );
     return current.order;
   });

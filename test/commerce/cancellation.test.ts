@@ -9,6 +9,8 @@ import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { captureOrder, dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { releasePayment } from "../../core/commerce/OrderPayments.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { commerceJobs } from "../../core/commerce/Jobs.js";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -125,6 +127,30 @@ t.test("a void's payment record and its timeline entry commit together: a failur
     const after = await paymentRecord(c, placed.order.id);
     t.equal(after.status, "voided", "the retry marks it voided");
     t.equal(after.kinds.filter((k) => k === "payment.voided").length, 1, "with its timeline entry, once");
+  }),
+);
+
+t.test("a dispatch whose inline capture fails on a database error still answers the committed shipment; the capture job captures", (t) =>
+  forEachCommerceDialect(t, "dispatch-capture-fails", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const orders = await c.run(OrdersRepository);
+    const shipment = await c.run(
+      Effect.provideService(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: "T1" }), OrdersRepository, {
+        ...orders,
+        // The shipment's own timeline entry is written in its transaction: only the capture's fails.
+        appendTimeline: (entry) => (entry.kind === "payment.captured" ? Effect.die(new Error("timeline unavailable")) : orders.appendTimeline(entry)),
+      }),
+    );
+    t.equal(shipment.status, "dispatched", "the committed shipment is the answer");
+    t.equal((await paymentRecord(c, placed.order.id)).status, "authorized", "not captured yet");
+    await c.host(60_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    const after = await paymentRecord(c, placed.order.id);
+    t.equal(after.status, "captured", "the capture job captured it");
+    t.equal(after.kinds.filter((k) => k === "payment.captured").length, 1);
   }),
 );
 
