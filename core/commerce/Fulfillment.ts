@@ -7,10 +7,11 @@
  * whole order has shipped (the payment module captures an authorization once; docs/decisions.md,
  * E-commerce); an unknown capture outcome is retried by the capture job under the same key.
  */
-import { Cause, Effect, Schema } from "effect";
+import { Effect, Schema } from "effect";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { followUpOfCommitted } from "../kernel/FollowUp.js";
 import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
@@ -129,14 +130,6 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
     );
     // Capture now; whatever stops it (an unknown outcome, a database error), the shipment has
     // committed and the capture job scheduled with it retries under the same key.
-    if (result.finished) {
-      yield* captureOrder(orderId).pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logWarning("capturing a dispatched order failed; its job retries").pipe(Effect.annotateLogs({ order_id: orderId, cause: Cause.pretty(cause) })),
-        ),
-      );
-    }
+    if (result.finished) yield* followUpOfCommitted(captureOrder(orderId), "capturing a dispatched order", { order_id: orderId });
     return result.shipment;
   }).pipe(withSpan("commerce.dispatchShipment"));

@@ -10,9 +10,10 @@
  * processing. An authorization that arrives for an order that expired or was cancelled
  * meanwhile is voided.
  */
-import { Cause, Data, Duration, Effect, Either } from "effect";
+import { Data, Duration, Effect, Either } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { followUpOfCommitted } from "../kernel/FollowUp.js";
 import type { CommerceServices } from "./Services.js";
 import { Outbox } from "../../ports/Outbox.js";
 import {
@@ -103,14 +104,8 @@ const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorI
     );
     if (confirmed.moved !== null) return confirmed.moved;
     const current = yield* loadOrderAndPayment(order.id);
-    yield* releaseStrandedPayment(current.order, current.payment).pipe(
-      // Whatever stops it (the provider, a database error), the job scheduled with the authorization finishes it.
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.logWarning("releasing a stranded authorization failed; its job retries").pipe(Effect.annotateLogs({ order_id: order.id, cause: Cause.pretty(cause) })),
-      ),
-    );
+    // The job scheduled with the authorization finishes it if this attempt does not.
+    yield* followUpOfCommitted(releaseStrandedPayment(current.order, current.payment), "releasing a stranded authorization", { order_id: order.id });
     return current.order;
   });
 

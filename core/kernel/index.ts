@@ -12,3 +12,4 @@ export * from "./WinnerElection.js";
 export * from "./Idempotency.js";
 export * from "./Cursor.js";
 export * from "./IndependentReads.js";
+export * from "./FollowUp.js";
