@@ -30,7 +30,7 @@ import { independentReads } from "../kernel/IndependentReads.js";
 import { checkCheckoutRisk } from "./CheckoutRisk.js";
 import { CartCheckedOut, InsufficientStock, PriceChanged, PromotionInvalid } from "./Errors.js";
 import { OrderPlaced } from "./Events.js";
-import { authorizeOrderPayment, orderPaymentKey } from "./OrderPayments.js";
+import { authorizeOrderPayment, orderPaymentKey, paymentResolutionDelay, paymentResolutionJob } from "./OrderPayments.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { reservationExpiryJob } from "./ReservationExpiry.js";
 import { withSpan } from "../kernel/Span.js";
@@ -219,6 +219,10 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         yield* orders.insertPayment(payment);
         yield* recordTimeline(order, "order.pending", actor, { total_minor: order.totalMinor, currency: order.currency });
         yield* reservationExpiryJob.schedule({ orderId }, { runAt: expiresAt, key: `order:${orderId}` });
+        // The authorization runs after this commit: should its answer never be recorded (the
+        // process stops, the request is cut off, the recording fails), the resolution job looks
+        // the payment up under the order's key. It finds nothing to do once the answer is in.
+        yield* paymentResolutionJob.schedule({ orderId }, { runAt: new Date(at.getTime() + Duration.toMillis(paymentResolutionDelay)), key: `order:${orderId}` });
         const event = yield* OrderPlaced.make({
           tenant_id: store.id,
           aggregate_id: orderId,

@@ -160,3 +160,25 @@ t.test("an authorization for an order that expired meanwhile is voided by a dura
   }),
 );
 
+t.test("an authorization whose answer was never recorded (the process stopped after the provider answered) is resolved by the job checkout scheduled", (t) =>
+  forEachCommerceDialect(t, "unrecorded authorization", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const gateway = await c.run(PaymentGateway);
+    // The provider authorizes, then the process stops before the answer is recorded.
+    const stopping = PaymentGateway.of({ ...gateway, authorize: (request) => Effect.zipRight(gateway.authorize(request), Effect.die(new Error("process stopped"))) });
+    const stopped = await c.attempt(Effect.provideService(placeOrder(shopper, checkoutInput(cart.id)), PaymentGateway, stopping)).catch((error: unknown) => error);
+    t.ok(stopped instanceof Error, "checkout stopped after the provider answered");
+    const orders = await c.run(OrdersRepository);
+    const [order] = await db.db.selectFrom("shop_orders").select("id").execute();
+    const orderId = (order as { id: string }).id;
+    t.equal((await c.run(orders.findOrder(orderId)))?.status, "pending", "the order waits, its answer unrecorded");
+    await c.host(31_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    const resolved = await c.run(orders.findOrder(orderId));
+    t.equal(resolved?.status, "confirmed", "the resolution job found the authorization and confirmed the order");
+    t.equal((await c.run(orders.findPayment(orderId)))?.status, "authorized");
+  }),
+);
+
