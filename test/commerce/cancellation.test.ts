@@ -16,7 +16,7 @@ import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, type CommerceRuntime } from "./support.js";
 
 const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
   c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId)));
@@ -89,9 +89,7 @@ t.test("a capture's payment record and its timeline entry commit together: a fai
   forEachCommerceDialect(t, "capture-atomic", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const { placed } = await confirmedOrder(c, store.id, variant.id);
     const broken = await failingTimeline(c);
     const failed = await c.attempt(Effect.provideService(captureOrder(placed.order.id), OrdersRepository, broken)).catch((error: unknown) => error);
     t.ok(failed instanceof Error, "the capture failed at its timeline entry");
@@ -109,9 +107,7 @@ t.test("a void's payment record and its timeline entry commit together: a failur
   forEachCommerceDialect(t, "void-atomic", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const { placed } = await confirmedOrder(c, store.id, variant.id);
     const orders = await c.run(OrdersRepository);
     const payment = (await c.run(orders.findPayment(placed.order.id)))!;
     const broken = await failingTimeline(c);
@@ -134,9 +130,7 @@ t.test("a dispatch whose inline capture fails on a database error still answers 
   forEachCommerceDialect(t, "dispatch-capture-fails", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const { placed } = await confirmedOrder(c, store.id, variant.id);
     const orders = await c.run(OrdersRepository);
     const shipment = await c.run(
       Effect.provideService(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: "T1" }), OrdersRepository, {

@@ -17,7 +17,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
   Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
@@ -114,9 +114,7 @@ t.test("an authorization answered again for an order another path already confir
   forEachCommerceDialect(t, "late answer after confirmation", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 5 });
-    const shopper = customer();
-    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
-    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const { placed } = await confirmedOrder(c, store.id, variant.id);
     t.equal(placed.order.status, "confirmed");
     const payment = (await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id))))!;
     // The same authorization answered a second time (a late answer racing the resolution job),

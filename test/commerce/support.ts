@@ -114,6 +114,14 @@ export const cartWith = async (c: CommerceRuntime, shopper: Shopper & { kind: "c
   return cart;
 };
 
+/** A new customer's order of `quantity` units, placed and confirmed (its authorization stands). */
+export const confirmedOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId, quantity = 1) => {
+  const shopper = customer();
+  const cart = await cartWith(c, shopper, storeId, variantId, quantity);
+  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+  return { shopper, placed };
+};
+
 /** A checkout request for `cartId` with a fresh key. */
 export const checkoutInput = (cartId: CartId, overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({
   cartId,
