@@ -27,7 +27,7 @@ import {
 } from "./EffectHandler.js";
 import { respondWithError } from "./ErrorHandling.js";
 import { parseIfMatch, requireIfMatch } from "./ETag.js";
-import { replayHeaders, withIdempotency, type IdempotencyMode } from "./Idempotency.js";
+import { idempotencyKeyHeader, replayHeaders, withIdempotency, type IdempotencyMode } from "./Idempotency.js";
 import { resolveLimits, type Limits } from "./Limits.js";
 import { pageParams, type PageParams } from "./Pagination.js";
 import { requestIdOf } from "./RequestId.js";
@@ -58,6 +58,11 @@ export interface RouteInput<P, Q, B, A extends AuthMode> {
   /** `limit` and `cursor` on `pagination: true` routes (defaults otherwise). */
   readonly page: PageParams;
   readonly requestId: string;
+  /**
+   * The request's `Idempotency-Key`, for work that must remember it beyond the idempotency
+   * record (a refund resumed by a retry); the route's idempotency path has checked it.
+   */
+  readonly idempotencyKey: string | undefined;
 }
 
 /** The definition of one endpoint, as a module writes it. */
@@ -264,6 +269,7 @@ const routeHandler = (
         ifMatch,
         page,
         requestId: requestIdOf(ctx),
+        idempotencyKey: route.idempotency === "none" ? undefined : ctx.get(idempotencyKeyHeader) || undefined,
       };
       if (route.budget !== undefined) {
         // Spent before the idempotency key is taken, so a refused request leaves no stored answer.

@@ -4,9 +4,15 @@
  * never take the total above the captured amount. The refund is recorded pending first, sent
  * to the provider outside the transaction under the refund's own reference, then completed
  * (with its ledger posting) or failed; a lost answer leaves it pending (202), never guessed.
+ *
+ * A refund requested under an Idempotency-Key keeps it (`requestKey`). The key is released when a
+ * request fails after the provider was called (the recording failed, the caller went away), so a
+ * retry under it finds that refund and resumes it under its own reference (the provider acts at
+ * most once per reference) instead of making a second one that would be paid out again. The key
+ * stays bound to that refund: a different refund under it is refused (422).
  */
 import { Effect, Either } from "effect";
-import { ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import { IdempotencyKeyReused, ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -31,9 +37,19 @@ export interface CreateRefundInput {
   readonly intentId: PaymentIntentId;
   readonly amountMinor: number;
   readonly currency?: string;
+  /** The caller's Idempotency-Key, when the request has one. */
+  readonly requestKey?: string;
 }
 
-type RefundError = Forbidden | NotFound | IllegalTransition | CurrencyMismatch | ValidationFailed | RefundExceedsCaptured | Conflict;
+type RefundError =
+  | Forbidden
+  | NotFound
+  | IllegalTransition
+  | CurrencyMismatch
+  | ValidationFailed
+  | RefundExceedsCaptured
+  | Conflict
+  | IdempotencyKeyReused;
 
 /** Refunds the caller's captured intent (scope refunds:write); answers the refund as it stands. */
 export const createRefund = (
@@ -47,6 +63,19 @@ export const createRefund = (
     const refund = yield* transactions.run(
       Effect.gen(function* () {
         const intent = yield* loadOwnedIntent(caller, input.intentId, true);
+        if (input.requestKey !== undefined) {
+          const earlier = yield* repo.findRefundByRequestKey(caller.merchantId, input.requestKey);
+          if (earlier !== null) {
+            const sameRequest =
+              earlier.intentId === intent.id &&
+              earlier.amountMinor === input.amountMinor &&
+              (input.currency === undefined || input.currency === earlier.currency);
+            if (!sameRequest) {
+              return yield* Effect.fail(new IdempotencyKeyReused({ detail: "this Idempotency-Key was already used for a different refund" }));
+            }
+            return { refund: earlier, providerPaymentId: intent.providerPaymentId ?? "" };
+          }
+        }
         if (intent.status !== "succeeded") {
           return yield* Effect.fail(new IllegalTransition({ from: intent.status, trigger: "refund", detail: "Only a captured payment intent can be refunded." }));
         }
@@ -71,6 +100,7 @@ export const createRefund = (
           status: "pending",
           reference: refundReference(id),
           failureReason: null,
+          requestKey: input.requestKey ?? null,
           createdAt: at,
           updatedAt: at,
         };
@@ -87,6 +117,8 @@ export const createRefund = (
         return { refund, providerPaymentId: intent.providerPaymentId ?? "" };
       }),
     );
+    // Resumed under its key and already resolved: nothing is sent again.
+    if (refund.refund.status !== "pending") return refund.refund;
     const answer = yield* (yield* PaymentProvider)
       .refund({
         reference: refund.refund.reference,

@@ -31,6 +31,8 @@ export interface PaymentsRepository {
   readonly updateAttempt: (attempt: PaymentAttempt) => Effect.Effect<void>;
   readonly insertRefund: (refund: Refund) => Effect.Effect<void>;
   readonly findRefund: (id: string, options?: LockOptions) => Effect.Effect<Refund | null>;
+  /** The merchant's refund requested under Idempotency-Key `requestKey`, if any. */
+  readonly findRefundByRequestKey: (merchantId: string, requestKey: string) => Effect.Effect<Refund | null>;
   readonly updateRefund: (refund: Refund) => Effect.Effect<void>;
   /** The sum of pending and succeeded refunds of an intent. */
   readonly committedRefundsMinor: (intentId: string) => Effect.Effect<number>;

@@ -2,9 +2,12 @@
  * Refunds (spec rule 5): partial refunds are allowed; completed and pending refunds together
  * never exceed the captured amount — also with 20 parallel refund requests of different keys
  * over HTTP (Postgres: real parallel connections and a row lock) — and a lost provider answer
- * leaves the refund pending (202), still counted against what can be refunded.
+ * leaves the refund pending (202), still counted against what can be refunded. A retry under the
+ * same Idempotency-Key after a failure resumes the refund it made: the provider refunds once.
  */
 import t from "tap";
+import { sql } from "kysely";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
@@ -68,5 +71,67 @@ t.test("20 parallel refunds with different keys never refund more than was captu
     t.equal(provider.payments()[0]?.refundedMinor, 900, "the provider refunded exactly as much");
     const rest = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: freshKey(), body: { payment_intent_id: id, amount_minor: 100 } });
     t.equal(rest.status, 201, "the remainder can still be refunded");
+  }),
+);
+
+/** Makes every update of a refund fail in the database (its recording after the provider's answer), until the answered undo runs. */
+const refuseRefundUpdates = async (db: SqlDatabase): Promise<() => Promise<void>> => {
+  if (db.dialect === "sqlite") {
+    await sql.raw(`CREATE TRIGGER refuse_refund_update BEFORE UPDATE ON payment_refunds BEGIN SELECT RAISE(ABORT, 'injected failure'); END`).execute(db.db);
+    return async () => void (await sql.raw(`DROP TRIGGER refuse_refund_update`).execute(db.db));
+  }
+  await sql.raw(`CREATE FUNCTION refuse_refund_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`).execute(db.db);
+  await sql.raw(`CREATE TRIGGER refuse_refund_update BEFORE UPDATE ON payment_refunds FOR EACH ROW EXECUTE FUNCTION refuse_refund_update()`).execute(db.db);
+  return async () => {
+    await sql.raw(`DROP TRIGGER refuse_refund_update ON payment_refunds`).execute(db.db);
+    await sql.raw(`DROP FUNCTION refuse_refund_update()`).execute(db.db);
+  };
+};
+
+t.test("a retry under the same Idempotency-Key after the refund's recording failed resumes it: the provider refunds once", (t) =>
+  forEachDialect(t, "refund resumed by its key", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const restore = await refuseRefundUpdates(db);
+    await t.rejects(run(createRefund(merchant, { intentId: intent.id, amountMinor: 400, requestKey: "refund-key-1" })), "the recording failed after the provider refunded");
+    t.equal(provider.payments()[0]?.refundedMinor, 400, "the provider has refunded");
+    await restore();
+    const resumed = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400, requestKey: "refund-key-1" }));
+    t.equal(resumed.status, "succeeded");
+    t.equal(provider.payments()[0]?.refundedMinor, 400, "the provider refunded once, not twice");
+    const rows = await db.db.selectFrom("payment_refunds").selectAll().execute();
+    t.equal(rows.length, 1, "one refund");
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 400);
+    const again = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400, requestKey: "refund-key-1" }));
+    t.same([again.id, again.status], [resumed.id, "succeeded"], "a resolved refund is answered as it stands");
+    t.equal(provider.calls.filter((c) => c.operation === "refund").length, 2, "nothing sent for a resolved refund");
+    t.match(await attempt(createRefund(merchant, { intentId: intent.id, amountMinor: 300, requestKey: "refund-key-1" })), {
+      ok: false,
+      error: { code: "idempotency_key_reused" },
+    }, "the key stays bound to its refund");
+    t.match(await run(createRefund(merchant, { intentId: intent.id, amountMinor: 300, requestKey: "refund-key-2" })), { status: "succeeded" }, "another key is another refund");
+  }),
+);
+
+t.test("POST /v1/refunds retried under its Idempotency-Key after a failed recording answers the one refund", (t) =>
+  forEachDialectConfig(t, "refund retried over HTTP", async (t, _config, dialect) => {
+    const { server, merchant, provider } = await startPaymentsServer(t, dialect);
+    const { api_key: key } = await merchant();
+    const intent = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 1000, currency: "EUR" } });
+    const id = String(intent.body.id);
+    await call(`${server.url}/v1/payment-intents/${id}/confirm`, { key, idempotencyKey: freshKey(), body: { payment_method: sandboxTokens.visa } });
+    const restore = await refuseRefundUpdates(server.core.database);
+    const refundKey = freshKey();
+    const failed = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 250 } });
+    t.equal(failed.status, 500, "the recording failed");
+    await restore();
+    const retried = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 250 } });
+    t.equal(retried.status, 201);
+    t.equal(retried.body.status, "succeeded");
+    t.equal(provider.payments()[0]?.refundedMinor, 250, "refunded once");
+    const read = await call(`${server.url}/v1/payment-intents/${id}`, { key });
+    t.equal(read.body.amount_refunded_minor, 250);
   }),
 );

@@ -21,10 +21,11 @@ const createRefundRoute = defineRoute({
   body: CreateRefundBody,
   responses: { 201: RefundWire, 202: RefundWire },
   problems: [403, 404, 409, 422],
-  handler: ({ principal, body }) =>
+  handler: ({ principal, body, idempotencyKey }) =>
     createRefund(principal, {
       intentId: body.payment_intent_id,
       amountMinor: body.amount_minor,
+      ...(idempotencyKey === undefined ? {} : { requestKey: idempotencyKey }),
       ...(body.currency === undefined ? {} : { currency: body.currency }),
     }).pipe(Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundView(refund) }))),
 });

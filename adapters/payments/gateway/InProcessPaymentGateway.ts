@@ -287,7 +287,12 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
             "refund",
             { payment_id: req.paymentId, amount_minor: req.amount.amount_minor, currency: req.amount.currency },
             req.paymentId,
-            createRefund(principal, { intentId: PaymentIntentId.make(req.paymentId), amountMinor: req.amount.amount_minor, currency: req.amount.currency }).pipe(
+            createRefund(principal, {
+              intentId: PaymentIntentId.make(req.paymentId),
+              amountMinor: req.amount.amount_minor,
+              currency: req.amount.currency,
+              requestKey: stepKey(key, "refund"),
+            }).pipe(
               Effect.map((refund) => ({ status: refund.status === "pending" ? 202 : 201, body: refundWire(refund) })),
             ),
           ),

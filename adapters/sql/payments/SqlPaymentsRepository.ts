@@ -56,6 +56,9 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("payment_refunds").selectAll().where("id", "=", p("id")), forUpdate));
   const selectRefund = selectRefundBy(false);
   const selectRefundForUpdate = selectRefundBy(true);
+  const selectRefundByRequestKey = compiledOnce<{ merchantId: string; requestKey: string }>((ex, p) =>
+    ex.selectFrom("payment_refunds").selectAll().where("merchant_id", "=", p("merchantId")).where("request_key", "=", p("requestKey")),
+  );
   const updateRefund = compiledOnce<{ id: string; status: string; failureReason: unknown; updatedAt: unknown }>((ex, p) =>
     ex
       .updateTable("payment_refunds")
@@ -135,6 +138,10 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     insertRefund: (refund) => sendStatement(db, insertRefund, refund),
     findRefund: (id, options) =>
       runQuery(db, (ex) => (options?.forUpdate === true ? selectRefundForUpdate : selectRefund)(ex, { id })).pipe(
+        Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
+      ),
+    findRefundByRequestKey: (merchantId, requestKey) =>
+      runStatement(db, selectRefundByRequestKey, { merchantId, requestKey }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : refunds.fromRow(r))),
       ),
     updateRefund: (refund) =>

@@ -18,6 +18,8 @@ export const Refund = Schema.Struct({
   /** The provider idempotency reference of this refund. */
   reference: Schema.String,
   failureReason: Schema.NullOr(Schema.String),
+  /** The Idempotency-Key it was requested under: one refund per merchant and key (null without one). */
+  requestKey: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
 });

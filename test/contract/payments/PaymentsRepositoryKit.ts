@@ -110,6 +110,23 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     },
   },
   {
+    name: "payments: findRefundByRequestKey finds the merchant's refund under that key; a second refund under it is refused",
+    run: async (t, run) => {
+      const a = await run(seedIntent(1, 1));
+      const other = await run(seedIntent(2, 2));
+      const keyed = refundRecord(a, 1, 100, { requestKey: "key-1" });
+      await run(repo((r) => Effect.zipRight(r.insertRefund(keyed), r.insertRefund(refundRecord(a, 2, 200)))));
+      t.same(await run(repo((r) => r.findRefundByRequestKey(a.merchantId, "key-1"))), keyed);
+      t.equal(await run(repo((r) => r.findRefundByRequestKey(other.merchantId, "key-1"))), null, "another merchant's key space is its own");
+      t.equal(await run(repo((r) => r.findRefundByRequestKey(a.merchantId, "key-2"))), null);
+      const exit = await run(exitOf(repo((r) => r.insertRefund(refundRecord(a, 3, 300, { requestKey: "key-1" })))));
+      t.ok(Exit.isFailure(exit), "one refund per merchant and key");
+      t.equal(await run(repo((r) => r.findRefund(uid("re", 3)))), null, "the second is not written");
+      await run(repo((r) => r.insertRefund(refundRecord(other, 4, 400, { requestKey: "key-1" }))));
+      t.equal((await run(repo((r) => r.findRefundByRequestKey(other.merchantId, "key-1"))))?.id, uid("re", 4), "the same key of another merchant is a refund of its own");
+    },
+  },
+  {
     name: "payments: a ledger source is posted once; the second posting fails with DuplicateLedgerSource and writes nothing",
     run: async (t, run) => {
       const merchant = await run(seedMerchant(1));

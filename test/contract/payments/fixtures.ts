@@ -68,6 +68,7 @@ export const refundRecord = (intent: PaymentIntent, n: number, amountMinor: numb
   status: "pending",
   reference: `refund:${uid("re", n)}`,
   failureReason: null,
+  requestKey: null,
   createdAt: T0,
   updatedAt: T0,
   ...overrides,

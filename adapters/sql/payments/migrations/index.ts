@@ -12,6 +12,7 @@ import { paymentsMigration0008LedgerEntriesByTransaction } from "./0008_ledger_e
 import { paymentsMigration0009IntentsByProviderPayment } from "./0009_intents_by_provider_payment.js";
 import { paymentsMigration0010StatusIndexesForOpenWork } from "./0010_status_indexes_for_open_work.js";
 import { paymentsMigration0011LedgerTransactionsByTime } from "./0011_ledger_transactions_by_time.js";
+import { paymentsMigration0012RefundsByRequestKey } from "./0012_refunds_by_request_key.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -26,4 +27,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0009IntentsByProviderPayment,
   paymentsMigration0010StatusIndexesForOpenWork,
   paymentsMigration0011LedgerTransactionsByTime,
+  paymentsMigration0012RefundsByRequestKey,
 ];
