@@ -2,7 +2,8 @@
  * Provider status reconciliation (spec rule 3) and the module's events: a lost answer schedules
  * a durable job that asks the provider by our stable reference and applies what it did (never a
  * second charge); a reference the provider never saw leaves the intent processing and the job
- * retries; PaymentSucceeded and RefundSucceeded enter the outbox with their transitions.
+ * retries; a confirm schedules that job with its attempt, so an answer that is never recorded is
+ * resolved too, and cancels it once the answer is in; PaymentSucceeded and RefundSucceeded enter the outbox with their transitions.
  */
 import { Effect, Exit } from "effect";
 import t from "tap";
@@ -15,6 +16,7 @@ import { sandboxTokens } from "../../adapters/payments/providers/sandbox/Sandbox
 import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import type { Job } from "../../ports/Jobs.js";
 import { forEachDialect } from "../support/databases.js";
+import { refuseUpdates } from "../support/refuseUpdates.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
 const jobFor = (intentId: string): Job => ({
@@ -59,6 +61,44 @@ t.test("when the provider never saw the attempt the intent stays processing and 
     t.equal((await db.db.selectFrom("jobs").select("id").where("kind", "=", reconcileIntentJobKind).execute()).length, 2);
     t.equal((await run(getIntent(merchant, intent.id))).status, "processing", "never guessed");
     t.equal(provider.payments().length, 0);
+  }),
+);
+
+t.test("an attempt whose answer was never recorded is resolved by the job its confirm scheduled", (t) =>
+  forEachDialect(t, "unrecorded answer", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 820, currency: "EUR" }));
+    const restore = await refuseUpdates(db, "payment_attempts");
+    await t.rejects(run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })), "recording the provider's answer failed");
+    await restore();
+    t.equal(provider.payments()[0]?.capturedMinor, 820, "the provider charged");
+    t.equal((await run(getIntent(merchant, intent.id))).status, "processing");
+    t.match(await attempt(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })), { ok: false, error: { code: "payment_intent_unexpected_state" } }, "a retry is refused: the attempt is in flight");
+    const jobs = await db.db.selectFrom("jobs").select(["kind", "key", "status"]).where("kind", "=", reconcileIntentJobKind).execute();
+    t.same(jobs, [{ kind: reconcileIntentJobKind, key: intent.id, status: "pending" }], "the confirm's own job waits");
+    await run(reconcileIntentJob.run(jobFor(intent.id)));
+    t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 820 });
+    t.equal(provider.calls.filter((c) => c.operation === "authorize").length, 1, "charged once");
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 2, "posted once");
+  }),
+);
+
+t.test("a confirm whose answer is recorded cancels its reconciliation job", (t) =>
+  forEachDialect(t, "job cancelled", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const paid = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
+    await run(confirmIntent(merchant, paid.id, { paymentMethod: sandboxTokens.visa }));
+    const declined = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
+    await run(confirmIntent(merchant, declined.id, { paymentMethod: sandboxTokens.declined }));
+    const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", reconcileIntentJobKind).orderBy("key").execute();
+    t.same(
+      jobs.map((j) => j.status),
+      ["cancelled", "cancelled"],
+      "nothing left to reconcile after a charge or a decline",
+    );
+    t.same(jobs.map((j) => j.key).sort(), [paid.id, declined.id].sort());
   }),
 );
 

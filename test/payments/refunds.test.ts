@@ -6,8 +6,6 @@
  * same Idempotency-Key after a failure resumes the refund it made: the provider refunds once.
  */
 import t from "tap";
-import { sql } from "kysely";
-import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
@@ -15,6 +13,7 @@ import { getIntent } from "../../core/payments/GetIntent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { forEachDialect } from "../support/databases.js";
+import { refuseUpdates } from "../support/refuseUpdates.js";
 import { call, freshKey, newMerchant, paymentsRuntime, startPaymentsServer } from "./support.js";
 
 t.test("partial refunds are allowed up to the captured amount and no further", (t) =>
@@ -74,27 +73,13 @@ t.test("20 parallel refunds with different keys never refund more than was captu
   }),
 );
 
-/** Makes every update of a refund fail in the database (its recording after the provider's answer), until the answered undo runs. */
-const refuseRefundUpdates = async (db: SqlDatabase): Promise<() => Promise<void>> => {
-  if (db.dialect === "sqlite") {
-    await sql.raw(`CREATE TRIGGER refuse_refund_update BEFORE UPDATE ON payment_refunds BEGIN SELECT RAISE(ABORT, 'injected failure'); END`).execute(db.db);
-    return async () => void (await sql.raw(`DROP TRIGGER refuse_refund_update`).execute(db.db));
-  }
-  await sql.raw(`CREATE FUNCTION refuse_refund_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`).execute(db.db);
-  await sql.raw(`CREATE TRIGGER refuse_refund_update BEFORE UPDATE ON payment_refunds FOR EACH ROW EXECUTE FUNCTION refuse_refund_update()`).execute(db.db);
-  return async () => {
-    await sql.raw(`DROP TRIGGER refuse_refund_update ON payment_refunds`).execute(db.db);
-    await sql.raw(`DROP FUNCTION refuse_refund_update()`).execute(db.db);
-  };
-};
-
 t.test("a retry under the same Idempotency-Key after the refund's recording failed resumes it: the provider refunds once", (t) =>
   forEachDialect(t, "refund resumed by its key", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
     const merchant = await newMerchant(run);
     const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
     await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
-    const restore = await refuseRefundUpdates(db);
+    const restore = await refuseUpdates(db, "payment_refunds");
     await t.rejects(run(createRefund(merchant, { intentId: intent.id, amountMinor: 400, requestKey: "refund-key-1" })), "the recording failed after the provider refunded");
     t.equal(provider.payments()[0]?.refundedMinor, 400, "the provider has refunded");
     await restore();
@@ -122,7 +107,7 @@ t.test("POST /v1/refunds retried under its Idempotency-Key after a failed record
     const intent = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 1000, currency: "EUR" } });
     const id = String(intent.body.id);
     await call(`${server.url}/v1/payment-intents/${id}/confirm`, { key, idempotencyKey: freshKey(), body: { payment_method: sandboxTokens.visa } });
-    const restore = await refuseRefundUpdates(server.core.database);
+    const restore = await refuseUpdates(server.core.database, "payment_refunds");
     const refundKey = freshKey();
     const failed = await call(`${server.url}/v1/refunds`, { key, idempotencyKey: refundKey, body: { payment_intent_id: id, amount_minor: 250 } });
     t.equal(failed.status, 500, "the recording failed");
