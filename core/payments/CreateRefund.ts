@@ -10,6 +10,10 @@
  * retry under it finds that refund and resumes it under its own reference (the provider acts at
  * most once per reference) instead of making a second one that would be paid out again. The key
  * stays bound to that refund: a different refund under it is refused (422).
+ *
+ * The transaction that records the refund pending also schedules its resolution job
+ * (ResolveRefund.ts), cancelled once the answer is applied: a refund whose answer is lost or
+ * never recorded is settled by sending it again under its reference.
  */
 import { Effect, Either } from "effect";
 import { IdempotencyKeyReused, ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
@@ -30,6 +34,8 @@ import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown }
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
 import { withSpan } from "../kernel/Span.js";
+import { Jobs } from "../../ports/Jobs.js";
+import { resolveRefundDelayMs, resolveRefundJobType } from "./ResolveRefundJobType.js";
 import { PaymentIntentId, RefundId } from "./model/Ids.js";
 
 /** Which intent, how much, and optionally in which currency. */
@@ -55,7 +61,7 @@ type RefundError =
 export const createRefund = (
   principal: Principal,
   input: CreateRefundInput,
-): Effect.Effect<Refund, RefundError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox> =>
+): Effect.Effect<Refund, RefundError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "refunds:write");
     const transactions = yield* Transactions;
@@ -105,6 +111,7 @@ export const createRefund = (
           updatedAt: at,
         };
         yield* repo.insertRefund(refund);
+        yield* resolveRefundJobType.schedule({ refund_id: id }, { key: id, runAt: new Date(at.getTime() + resolveRefundDelayMs) });
         yield* audit({
           merchantId: intent.merchantId,
           actor: actorOf(caller),
@@ -126,7 +133,12 @@ export const createRefund = (
         amount: { amount_minor: refund.refund.amountMinor, currency: refund.refund.currency },
       })
       .pipe(Effect.either);
-    return yield* transactions.run(applyRefundOutcome(actorOf(caller), refund.refund.id, answer));
+    return yield* transactions.run(
+      Effect.tap(applyRefundOutcome(actorOf(caller), refund.refund.id, answer), (settled) =>
+        // A lost answer keeps the resolution job; an applied one leaves it nothing to do.
+        settled.status === "pending" ? Effect.void : Effect.flatMap(Jobs, (jobs) => jobs.cancel(resolveRefundJobType.kind, settled.id)),
+      ),
+    );
   }).pipe(withSpan("Payments.createRefund"));
 
 /** Completes or fails a pending refund from the provider's answer; a lost answer keeps it pending. */

@@ -6,8 +6,9 @@ import { exceptionReportJob } from "./ExceptionReport.js";
 import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import { reconcileIntentJob } from "./ReconciliationWindow.js";
 import { reconcileSettlementJob } from "./SettlementReconciliation.js";
+import { resolveRefundJob } from "./ResolveRefund.js";
 
-export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob };
+export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, resolveRefundJob };
 
 /** Every job of the payment module. */
-export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, exceptionReportJob] as const;
+export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, resolveRefundJob, reconcileSettlementJob, exceptionReportJob] as const;

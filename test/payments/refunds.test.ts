@@ -3,13 +3,20 @@
  * never exceed the captured amount — also with 20 parallel refund requests of different keys
  * over HTTP (Postgres: real parallel connections and a row lock) — and a lost provider answer
  * leaves the refund pending (202), still counted against what can be refunded. A retry under the
- * same Idempotency-Key after a failure resumes the refund it made: the provider refunds once.
+ * same Idempotency-Key after a failure resumes the refund it made: the provider refunds once. A
+ * refund left pending is settled by the job scheduled with it, sending it again under its own
+ * reference, or opens an exception once the ambiguity window has passed.
  */
+import { Effect } from "effect";
 import t from "tap";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
+import { resolveRefund, resolveRefundJob } from "../../core/payments/ResolveRefund.js";
+import { resolveRefundJobType } from "../../core/payments/ResolveRefundJobType.js";
+import type { Job } from "../../ports/Jobs.js";
+import { clockAhead } from "../support/clockAhead.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { forEachDialect } from "../support/databases.js";
@@ -118,5 +125,75 @@ t.test("POST /v1/refunds retried under its Idempotency-Key after a failed record
     t.equal(provider.payments()[0]?.refundedMinor, 250, "refunded once");
     const read = await call(`${server.url}/v1/payment-intents/${id}`, { key });
     t.equal(read.body.amount_refunded_minor, 250);
+  }),
+);
+
+/** The resolution job of `refundId` as the worker hands it over. */
+const resolutionJob = (refundId: string): Job => ({
+  id: "job-1",
+  kind: resolveRefundJobType.kind,
+  key: refundId,
+  payload: { refund_id: refundId },
+  status: "running",
+  attempts: 1,
+  maxAttempts: 8,
+  runAt: new Date(),
+  lastError: null,
+});
+
+t.test("a refund whose answer was lost is settled by the job scheduled with it, under its own reference, once", (t) =>
+  forEachDialect(t, "refund resolution job", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    provider.injectFault("refund", "timeout_after");
+    const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400 }));
+    t.equal(pending.status, "pending");
+    const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", resolveRefundJobType.kind).execute();
+    t.same(jobs, [{ key: pending.id, status: "pending" }], "scheduled with the refund");
+    await run(resolveRefundJob.run(resolutionJob(pending.id)));
+    const row = await db.db.selectFrom("payment_refunds").select(["status", "reference"]).where("id", "=", pending.id).executeTakeFirstOrThrow();
+    t.same(row, { status: "succeeded", reference: pending.reference });
+    t.equal(provider.payments()[0]?.refundedMinor, 400, "refunded once: the reference was sent again, not a new refund");
+    t.same(provider.calls.filter((c) => c.operation === "refund").map((c) => c.reference), [pending.reference, pending.reference]);
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 400);
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 4, "capture and refund posted");
+    t.same(await run(resolveRefund(pending.id)), { _tag: "NothingToResolve" }, "running it again changes nothing");
+  }),
+);
+
+t.test("a refund the provider never answers is tried again inside the window, then opens one exception, and is still settled later", (t) =>
+  forEachDialect(t, "refund ambiguity window", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    provider.injectFault("refund", "timeout_before");
+    const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 250 }));
+    t.equal(provider.payments()[0]?.refundedMinor, 0, "the provider never received it");
+    provider.injectFault("refund", "timeout_before");
+    t.match(await run(resolveRefund(pending.id)), { _tag: "RecheckScheduled" }, "inside the window: asked again later");
+    const jobs = await db.db.selectFrom("jobs").select("key").where("kind", "=", resolveRefundJobType.kind).execute();
+    t.equal(jobs.length, 2, "the first try and a re-check are durable jobs");
+    provider.injectFault("refund", "timeout_before");
+    t.same(await run(Effect.withClock(resolveRefund(pending.id), clockAhead(16 * 60_000))), { _tag: "ExceptionOpened", opened: true }, "past the window: a human looks");
+    const exceptions = await db.db.selectFrom("payment_reconciliation_exceptions").select(["kind", "subject_type", "subject_id", "provider_object"]).execute();
+    t.same(exceptions, [{ kind: "unresolved", subject_type: "refund", subject_id: pending.id, provider_object: pending.reference }]);
+    t.equal((await db.db.selectFrom("payment_refunds").select("status").where("id", "=", pending.id).executeTakeFirstOrThrow()).status, "pending", "never guessed");
+    t.same(await run(resolveRefund(pending.id)), { _tag: "Resolved", status: "succeeded" }, "the provider answers at last");
+    t.equal(provider.payments()[0]?.refundedMinor, 250, "once");
+  }),
+);
+
+t.test("a refund answered at once cancels its resolution job", (t) =>
+  forEachDialect(t, "refund job cancelled", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const refund = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 100 }));
+    const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", resolveRefundJobType.kind).execute();
+    t.same(jobs, [{ key: refund.id, status: "cancelled" }]);
   }),
 );
