@@ -10,7 +10,7 @@ export interface JobSpec {
   readonly key?: string;
   readonly payload: unknown;
   readonly runAt: Date;
-  readonly maxAttempts?: number; // default 8
+  readonly maxAttempts?: number; // default 16
 }
 
 export type JobStatus = "pending" | "running" | "done" | "dead" | "cancelled";

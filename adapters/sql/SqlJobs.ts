@@ -10,12 +10,13 @@ import type { Job, JobQueue, Jobs } from "../../ports/Jobs.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import { newId } from "../system/Ids.js";
+import { defaultBackoff } from "../worker/Backoff.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { compiledOnce, runQuery, runStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
-/** Attempts allowed when a JobSpec does not say. */
-export const DEFAULT_MAX_ATTEMPTS = 8;
+/** Attempts allowed when a JobSpec does not say: the worker's default bound. */
+export const DEFAULT_MAX_ATTEMPTS = defaultBackoff.maxAttempts;
 
 // Literals, the predicate of the partial unique index jobs_unfinished_key (kind, key): with bound
 // values neither SQLite nor a cached generic plan on Postgres can use it, and a keyed lookup or

@@ -14,8 +14,13 @@ export interface BackoffPolicy {
   readonly maxAttempts: number;
 }
 
-/** The defaults: 1 s doubling up to 5 min, 8 attempts (about 10 minutes in all). */
-export const defaultBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 5 * 60_000, maxAttempts: 8 };
+/**
+ * The defaults: 1 s doubling up to 5 min, 16 attempts: the 15 retries wait 19 to 39 minutes in
+ * all, longer than a payment provider's ambiguity window (15 minutes, ReconciliationSettings), so
+ * a job settling a payment outlives a provider outage that long before it is dead-lettered.
+ * (With 8 attempts the retries stopped after 1 to 2 minutes.)
+ */
+export const defaultBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 5 * 60_000, maxAttempts: 16 };
 
 /**
  * When to try again after `attempts` failed attempts (1 after the first failure), or null once

@@ -25,7 +25,7 @@ export const jobsCases: ReadonlyArray<KitCase<JobsKitPorts>> = [
       const job = await run(schedule({ kind: "email", payload: { to: "a@example.com", n: [1, 2] }, runAt: at(5_000) }));
       t.equal(job.status, "pending");
       t.equal(job.attempts, 0);
-      t.equal(job.maxAttempts, 8, "eight attempts unless told otherwise");
+      t.equal(job.maxAttempts, 16, "sixteen attempts unless told otherwise (retries outlast a payment's 15-minute ambiguity window)");
       t.equal(job.key, null);
       t.same(job.payload, { to: "a@example.com", n: [1, 2] });
       t.equal(job.runAt.getTime(), at(5_000).getTime());

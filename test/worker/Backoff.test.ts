@@ -2,7 +2,8 @@
 import t from "tap";
 import fc from "fast-check";
 import { Effect, Random } from "effect";
-import { retryAt } from "../../adapters/worker/Backoff.js";
+import { defaultBackoff, retryAt } from "../../adapters/worker/Backoff.js";
+import { defaultReconciliationSettings } from "../../ports/payments/ReconciliationSettings.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
 const run = (attempts: number, seed: number, policy = { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 }) =>
@@ -50,4 +51,14 @@ t.test("jitter spreads retries of different workers apart", async (t) => {
   const times = new Set<number>();
   for (let seed = 0; seed < 20; seed++) times.add(run(3, seed)!.getTime());
   t.ok(times.size > 1);
+});
+
+t.test("under the default policy a job is retried for longer than a payment's ambiguity window before it is dead-lettered", async (t) => {
+  // The least a retry can wait is half its capped delay (the property above); add up every retry.
+  let least = 0;
+  for (let attempts = 1; attempts < defaultBackoff.maxAttempts; attempts++) {
+    least += Math.min(defaultBackoff.maxMs, defaultBackoff.baseMs * 2 ** (attempts - 1)) / 2;
+  }
+  t.ok(least > defaultReconciliationSettings.ambiguityWindowMs, `at least ${Math.round(least / 60_000)} min of retries`);
+  t.equal(run(defaultBackoff.maxAttempts, 1, defaultBackoff), null, "and then no more");
 });
