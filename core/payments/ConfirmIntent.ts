@@ -7,13 +7,9 @@
  *   3. in a transaction: apply the answer with its ledger posting.
  * An ambiguous answer (timeout) leaves the intent in processing with the attempt `unknown`,
  * never guessed (rule 3). Confirming again then re-sends the SAME attempt and reference, so the
- * provider answers with what it already did and never charges twice.
- *
- * Step 1 also schedules the reconciliation job (`payments.reconcile_intent`, keyed by the intent)
- * for when the answer should long be in, and step 3 cancels it once the answer is applied. So an
- * attempt whose answer is never recorded (the process stops during the call, step 3's transaction
- * fails, the request is cut off) is still resolved from the provider's record, instead of leaving
- * the intent in processing, refusing every confirm, with nothing to settle it.
+ * provider answers with what it already did and never charges twice. An attempt whose answer is
+ * never recorded at all (the process stops during the call, step 3's transaction fails) is found
+ * by the sweep of UnrecordedAnswers.ts, marked `unknown` and reconciled the same way.
  */
 import { Effect, Either } from "effect";
 import type { Conflict, Forbidden, NotFound } from "../kernel/Errors.js";
@@ -82,17 +78,8 @@ export const confirmIntent = (
         capture: intent.captureMethod === "automatic",
       })
       .pipe(Effect.either);
-    return yield* transactions.run(
-      Effect.tap(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, answer), (result) =>
-        // A lost answer keeps the job; any other leaves nothing for it to do.
-        result.outcome === "processing" ? Effect.void : Effect.flatMap(Jobs, (jobs) => jobs.cancel(reconcileIntentJobType.kind, intent.id)),
-      ),
-    );
+    return yield* transactions.run(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, answer));
   }).pipe(withSpan("Payments.confirmIntent"));
-
-/** Step 1's safety net: the reconciliation job, due when the provider's answer should long be recorded. */
-const scheduleReconciliation = (intentId: string, at: Date) =>
-  reconcileIntentJobType.schedule({ intent_id: intentId }, { key: intentId, runAt: new Date(at.getTime() + reconcileDelayMs) });
 
 /** Step 1: a new attempt (or the unknown one again) with the intent moved to processing. */
 const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: string | undefined) =>
@@ -118,7 +105,6 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
         reason: "outcome of the previous call unknown; re-sent under the same reference",
         data: { attempt: latest.number },
       });
-      yield* scheduleReconciliation(intent.id, at);
       return { intent, attempt: latest };
     }
     const next = yield* transition(intent.status, "confirm");
@@ -151,7 +137,6 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
       reason: caller.customerOfIntent === undefined ? "merchant request" : "customer request with the client secret",
       data: { attempt: number, reference: attempt.reference },
     });
-    yield* scheduleReconciliation(intent.id, at);
     return { intent: saved, attempt };
   });
 
@@ -215,9 +200,8 @@ export const applyAttemptOutcome = (
       updatedAt: at,
     });
     if (meaning.trigger === "provider_outcome_unknown") {
-      // Never guessed: a durable job asks the provider later by the same reference (step 1's,
-      // or a new one when that one has already run).
-      yield* scheduleReconciliation(intent.id, at);
+      // Never guessed: a durable job asks the provider later by the same reference.
+      yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
       return { intent, outcome: "processing" as const, declineCode: null };
     }
     const saved = yield* saveIntent(

@@ -7,8 +7,9 @@ import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import { reconcileIntentJob } from "./ReconciliationWindow.js";
 import { reconcileSettlementJob } from "./SettlementReconciliation.js";
 import { resolveRefundJob } from "./ResolveRefund.js";
+import { unrecordedAnswersSweepJob } from "./UnrecordedAnswers.js";
 
-export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, resolveRefundJob };
+export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, resolveRefundJob, unrecordedAnswersSweepJob };
 
 /** Every job of the payment module. */
-export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, resolveRefundJob, reconcileSettlementJob, exceptionReportJob] as const;
+export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, unrecordedAnswersSweepJob, resolveRefundJob, reconcileSettlementJob, exceptionReportJob] as const;

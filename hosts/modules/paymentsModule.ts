@@ -28,6 +28,7 @@ import { defaultMerchantWebhookMaxAttempts, makeMerchantWebhookFanout } from "..
 import { authenticateApiKey, createMerchant } from "../../core/payments/Merchants.js";
 import { authenticateClientSecret, looksLikeClientSecret } from "../../core/payments/ClientView.js";
 import { dailyExceptionReportRun, dailySettlementRun, scheduleNextDailyRun } from "../../core/payments/DailyRuns.js";
+import { scheduleUnrecordedAnswersSweep } from "../../core/payments/UnrecordedAnswers.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
@@ -126,7 +127,9 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     consumers: [makeMerchantWebhookFanout({ maxAttempts })],
     jobHandlers: paymentsJobs,
     scheduleRecurring: (nowMs) =>
-      Effect.zipRight(scheduleNextDailyRun(dailySettlementRun, nowMs), scheduleNextDailyRun(dailyExceptionReportRun, nowMs)),
+      Effect.all([scheduleNextDailyRun(dailySettlementRun, nowMs), scheduleNextDailyRun(dailyExceptionReportRun, nowMs), scheduleUnrecordedAnswersSweep(nowMs)], {
+        discard: true,
+      }),
     bearerAuthenticators: [
       { name: "merchant_api_key", matches: looksLikeApiKey, authenticate: authenticateApiKey },
       { name: "payment_intent_client_secret", matches: looksLikeClientSecret, authenticate: authenticateClientSecret },

@@ -28,6 +28,8 @@ export interface PaymentsRepository {
   readonly updateIntent: (intent: PaymentIntent, expectedVersion: number) => Effect.Effect<boolean>;
   readonly insertAttempt: (attempt: PaymentAttempt) => Effect.Effect<void>;
   readonly findAttempt: (intentId: string, number: number) => Effect.Effect<PaymentAttempt | null>;
+  /** Attempts still `pending` that started before `before`, oldest first, at most `limit`. */
+  readonly pendingAttemptsBefore: (before: Date, limit: number) => Effect.Effect<ReadonlyArray<PaymentAttempt>>;
   readonly updateAttempt: (attempt: PaymentAttempt) => Effect.Effect<void>;
   readonly insertRefund: (refund: Refund) => Effect.Effect<void>;
   readonly findRefund: (id: string, options?: LockOptions) => Effect.Effect<Refund | null>;

@@ -2,8 +2,8 @@
  * Provider status reconciliation (spec rule 3) and the module's events: a lost answer schedules
  * a durable job that asks the provider by our stable reference and applies what it did (never a
  * second charge); a reference the provider never saw leaves the intent processing and the job
- * retries; a confirm schedules that job with its attempt, so an answer that is never recorded is
- * resolved too, and cancels it once the answer is in; PaymentSucceeded and RefundSucceeded enter the outbox with their transitions.
+ * retries; an attempt whose answer is never recorded is swept after 30 s, marked unknown and
+ * reconciled the same way; PaymentSucceeded and RefundSucceeded enter the outbox with their transitions.
  */
 import { Effect, Exit } from "effect";
 import t from "tap";
@@ -17,6 +17,8 @@ import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import type { Job } from "../../ports/Jobs.js";
 import { forEachDialect } from "../support/databases.js";
 import { refuseUpdates } from "../support/refuseUpdates.js";
+import { clockAhead } from "../support/clockAhead.js";
+import { scheduleUnrecordedAnswersSweep, sweepUnrecordedAnswers, unrecordedAfterMs, unrecordedAnswersSweepJob } from "../../core/payments/UnrecordedAnswers.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
 const jobFor = (intentId: string): Job => ({
@@ -64,7 +66,7 @@ t.test("when the provider never saw the attempt the intent stays processing and 
   }),
 );
 
-t.test("an attempt whose answer was never recorded is resolved by the job its confirm scheduled", (t) =>
+t.test("an attempt whose answer was never recorded is swept after 30 s, marked unknown and reconciled: charged once", (t) =>
   forEachDialect(t, "unrecorded answer", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
     const merchant = await newMerchant(run);
@@ -73,10 +75,14 @@ t.test("an attempt whose answer was never recorded is resolved by the job its co
     await t.rejects(run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })), "recording the provider's answer failed");
     await restore();
     t.equal(provider.payments()[0]?.capturedMinor, 820, "the provider charged");
-    t.equal((await run(getIntent(merchant, intent.id))).status, "processing");
-    t.match(await attempt(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })), { ok: false, error: { code: "payment_intent_unexpected_state" } }, "a retry is refused: the attempt is in flight");
+    t.match(await attempt(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })), { ok: false, error: { code: "payment_intent_unexpected_state" } }, "a retry is refused: the attempt may be in flight");
+    t.equal(await run(sweepUnrecordedAnswers), 0, "a call younger than 30 s is left alone");
+    t.equal(await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(unrecordedAfterMs + 1_000))), 1, "older: swept");
+    t.equal(await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(unrecordedAfterMs + 2_000))), 0, "once");
+    const row = await db.db.selectFrom("payment_attempts").select("status").where("intent_id", "=", intent.id).executeTakeFirstOrThrow();
+    t.equal(row.status, "unknown", "its outcome is unknown, not guessed");
     const jobs = await db.db.selectFrom("jobs").select(["kind", "key", "status"]).where("kind", "=", reconcileIntentJobKind).execute();
-    t.same(jobs, [{ kind: reconcileIntentJobKind, key: intent.id, status: "pending" }], "the confirm's own job waits");
+    t.same(jobs, [{ kind: reconcileIntentJobKind, key: intent.id, status: "pending" }], "the intent's reconciliation is scheduled");
     await run(reconcileIntentJob.run(jobFor(intent.id)));
     t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 820 });
     t.equal(provider.calls.filter((c) => c.operation === "authorize").length, 1, "charged once");
@@ -84,21 +90,46 @@ t.test("an attempt whose answer was never recorded is resolved by the job its co
   }),
 );
 
-t.test("a confirm whose answer is recorded cancels its reconciliation job", (t) =>
-  forEachDialect(t, "job cancelled", async (t, db) => {
+t.test("a swept attempt can be confirmed again: the same reference is re-sent and the provider answers what it did", (t) =>
+  forEachDialect(t, "swept then retried", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 300, currency: "EUR" }));
+    const restore = await refuseUpdates(db, "payment_attempts");
+    await t.rejects(run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa })));
+    await restore();
+    await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(unrecordedAfterMs + 1_000)));
+    const retried = await run(confirmIntent(merchant, intent.id, {}));
+    t.equal(retried.outcome, "succeeded");
+    t.equal(new Set(provider.calls.filter((c) => c.operation === "authorize").map((c) => c.reference)).size, 1, "one reference");
+    t.equal(provider.payments().length, 1, "one charge");
+  }),
+);
+
+t.test("answered attempts are never swept, and a confirm schedules no job of its own", (t) =>
+  forEachDialect(t, "answered not swept", async (t, db) => {
     const { run } = paymentsRuntime(t, db);
     const merchant = await newMerchant(run);
     const paid = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
     await run(confirmIntent(merchant, paid.id, { paymentMethod: sandboxTokens.visa }));
     const declined = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
     await run(confirmIntent(merchant, declined.id, { paymentMethod: sandboxTokens.declined }));
-    const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", reconcileIntentJobKind).orderBy("key").execute();
-    t.same(
-      jobs.map((j) => j.status),
-      ["cancelled", "cancelled"],
-      "nothing left to reconcile after a charge or a decline",
-    );
-    t.same(jobs.map((j) => j.key).sort(), [paid.id, declined.id].sort());
+    t.equal(await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(10 * 60_000))), 0);
+    t.equal((await db.db.selectFrom("jobs").select("id").execute()).length, 0, "no job");
+  }),
+);
+
+t.test("the sweep runs every minute: each run schedules the next", (t) =>
+  forEachDialect(t, "sweep schedule", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const first = Date.parse("2026-11-27T10:00:30.000Z");
+    await run(scheduleUnrecordedAnswersSweep(first));
+    await run(scheduleUnrecordedAnswersSweep(first + 1_000));
+    const scheduled = await db.db.selectFrom("jobs").select(["key", "payload"]).where("kind", "=", unrecordedAnswersSweepJob.kind).execute();
+    t.same(scheduled.map((j) => j.key), ["minute-2026-11-27T10:01:00.000Z"], "on the next minute, once");
+    await run(unrecordedAnswersSweepJob.run({ ...jobFor("x"), kind: unrecordedAnswersSweepJob.kind, key: "minute-2026-11-27T10:01:00.000Z", payload: { at: "2026-11-27T10:01:00.000Z" } }));
+    const after = await db.db.selectFrom("jobs").select("key").where("kind", "=", unrecordedAnswersSweepJob.kind).orderBy("key").execute();
+    t.same(after.map((j) => j.key), ["minute-2026-11-27T10:01:00.000Z", "minute-2026-11-27T10:02:00.000Z"]);
   }),
 );
 

@@ -1,5 +1,6 @@
 /** The PaymentsRepository port over the payment tables (see paymentsMigrations.ts). */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { DuplicateLedgerSource } from "../../../core/kernel/Ledger.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { AuditRecord } from "../../../core/payments/model/AuditRecord.js";
@@ -39,6 +40,16 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
   const insertAttempt = compiledInsert("payment_attempts", attempts);
   const selectAttempt = compiledOnce<{ intentId: string; number: number }>((ex, p) =>
     ex.selectFrom("payment_attempts").selectAll().where("intent_id", "=", p("intentId")).where("number", "=", p("number")),
+  );
+  // The status is a literal: the predicate of the partial index payment_attempts_pending.
+  const selectPendingAttemptsBefore = compiledOnce<{ before: unknown; limit: number }>((ex, p) =>
+    ex
+      .selectFrom("payment_attempts")
+      .selectAll()
+      .where("status", "=", sql.lit("pending"))
+      .where("created_at", "<", p("before"))
+      .orderBy("created_at")
+      .limit(p("limit")),
   );
   const updateAttempt = compiledOnce<{ id: string; status: string; providerPaymentId: unknown; declineCode: unknown; updatedAt: unknown }>((ex, p) =>
     ex
@@ -126,6 +137,10 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     findAttempt: (intentId, number) =>
       runStatement(db, selectAttempt, { intentId, number }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : attempts.fromRow(r))),
+      ),
+    pendingAttemptsBefore: (before, limit) =>
+      runStatement(db, selectPendingAttemptsBefore, { before: f.timeToDb(before), limit }).pipe(
+        Effect.map(({ rows }) => rows.map((r) => attempts.fromRow(r))),
       ),
     updateAttempt: (attempt) =>
       sendStatement(db, updateAttempt, {
