@@ -1,10 +1,15 @@
 /**
- * A return's refund that the payment answered `pending` closes once the payment confirms it
- * (spec: returns close when the refund is confirmed). The confirmation job reads the order's
- * payment through the gateway: when its completed refunds cover every refund requested for the
- * order's returns (closed ones and those waiting), the waiting returns are closed, each by a
- * conditional update with a timeline entry; while they do not, the job fails and the runner
- * retries it with backoff, dead-lettering it after its bound. Nothing is closed on a guess.
+ * A return's refund closes the return once the payment confirms it (spec: returns close when the
+ * refund is confirmed). The job is scheduled by the transaction that moves a return to
+ * refund_requested, so it runs whatever happens to the request after that commit. For each of the
+ * order's waiting returns it first sends the refund under the return's key (`return:<id>/refund`:
+ * the payment acts once per key, so a refund already sent is answered, not sent again; one that
+ * never left, because the process stopped, is sent now). A refund the payment answers `failed` is
+ * put on the order's timeline (`return.refund_failed`) for support and no longer waited for. Then
+ * the payment is read through the gateway: when its completed refunds cover every refund requested
+ * and not failed, the waiting returns are closed, each by a conditional update with a timeline
+ * entry; while they do not, the job fails and the runner retries it with backoff. Nothing is
+ * closed on a guess.
  */
 import { Data, Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -17,22 +22,53 @@ import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
+/** The payment idempotency key of a return's refund: one refund per return, whatever the retries. */
+export const returnRefundKey = (returnId: string): string => `return:${returnId}/refund`;
+
+/** The key of a return's confirmation job. */
+export const returnRefundJobKey = (returnId: string): string => `return:${returnId}`;
+
+/** How long after a refund is requested its job first looks at it. */
+export const returnRefundCheckMs = 60_000;
+
 /** The payment has not confirmed the requested refunds yet: the job tries again later. */
 export class RefundNotConfirmedYet extends Data.TaggedError("RefundNotConfirmedYet")<{ readonly orderId: OrderId }> {}
 
-/** Closes the order's returns waiting for their refund when the payment's completed refunds cover them; answers how many. */
+/** Sends the waiting returns' refunds (once per key), then closes those the payment's completed refunds cover; answers how many closed. */
 export const confirmReturnRefunds = (orderId: OrderId) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
+    const gateway = yield* PaymentGateway;
     const order = yield* orders.findOrder(orderId);
     const payment = yield* orders.findPayment(orderId);
     if (order === null || payment === null || payment.paymentId === null) return 0;
+    const paymentId = payment.paymentId;
     const returns = yield* orders.returnsOf(orderId);
-    const waiting = returns.filter((r) => r.status === "refund_requested");
+    const requested = returns.filter((r) => r.status === "refund_requested");
+    if (requested.length === 0) return 0;
+    const failed = new Set<string>();
+    for (const ret of requested) {
+      const refund = yield* gateway.refund({
+        merchantId: payment.merchantId,
+        paymentId,
+        idempotencyKey: returnRefundKey(ret.id),
+        amount: { amount_minor: ret.refundMinor, currency: order.currency },
+      });
+      if (refund.status === "failed") failed.add(ret.id);
+    }
+    if (failed.size > 0) {
+      const at = yield* now;
+      yield* (yield* Transactions).run(
+        Effect.forEach(requested.filter((r) => failed.has(r.id)), (ret) =>
+          recordTimeline(order, "return.refund_failed", "system:commerce-refunds", { return_id: ret.id, amount_minor: ret.refundMinor, at: at.toISOString() }),
+        ),
+      );
+    }
+    const waiting = requested.filter((r) => !failed.has(r.id));
     if (waiting.length === 0) return 0;
-    const paid = yield* (yield* PaymentGateway).status({ merchantId: payment.merchantId, paymentId: payment.paymentId });
-    const requested = returns.filter((r) => r.status === "refund_requested" || r.status === "closed").reduce((sum, r) => sum + r.refundMinor, 0);
-    if (paid.refundedMinor < requested) return yield* Effect.fail(new RefundNotConfirmedYet({ orderId }));
+    const paid = yield* gateway.status({ merchantId: payment.merchantId, paymentId });
+    const expected = returns.filter((r) => (r.status === "refund_requested" && !failed.has(r.id)) || r.status === "closed").reduce((sum, r) => sum + r.refundMinor, 0);
+    if (paid.refundedMinor < expected) return yield* Effect.fail(new RefundNotConfirmedYet({ orderId }));
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;

@@ -5,7 +5,9 @@
  * otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
  * the return is written, so parallel requests cannot return a line twice. Support steps need a
  * reason and are on the timeline with their actor. The refund goes through the gateway outside
- * transactions under `return:<id>/refund`; the return closes when the refund is confirmed.
+ * transactions under `return:<id>/refund`; the return closes when the refund is confirmed. The
+ * transaction that moves a return to refund_requested schedules the job that sends the refund if
+ * it was never sent and closes the return once the payment confirms it (ReturnRefunds.ts).
  */
 import { Duration, Effect } from "effect";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
@@ -21,7 +23,7 @@ import { OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
-import { returnRefundJob } from "./ReturnRefunds.js";
+import { returnRefundCheckMs, returnRefundJob, returnRefundJobKey, returnRefundKey } from "./ReturnRefunds.js";
 import { withSpan } from "../kernel/Span.js";
 import { type LocationId, type OrderId, ReturnId, StockAdjustmentId } from "./model/Ids.js";
 
@@ -160,6 +162,8 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
             return yield* checkReturnTransition(ret.id, "closed", "refund_requested");
           }
           yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), { return_id: ret.id, reason: input.reason, amount_minor: ret.refundMinor });
+          // Durable with the request: if the refund below is never sent or never answered, the job sends it and closes the return.
+          yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(ret.id) });
         }),
       );
     }
@@ -168,13 +172,13 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     const refund = yield* (yield* PaymentGateway).refund({
       merchantId: payment.merchantId,
       paymentId: payment.paymentId,
-      idempotencyKey: `return:${ret.id}/refund`,
+      idempotencyKey: returnRefundKey(ret.id),
       amount: { amount_minor: ret.refundMinor, currency: order.currency },
     });
     if (refund.status !== "succeeded") {
       // Pending at the provider: the confirmation job closes the return once the payment confirms it.
       const at = yield* now;
-      yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + 60_000), key: `return:${ret.id}` });
+      yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(ret.id) });
       return (yield* orders.findReturn(ret.id)) ?? ret;
     }
     return yield* (yield* Transactions).run(
