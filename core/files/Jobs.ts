@@ -1,6 +1,7 @@
 /** The file storage module's durable jobs (hosts register them with the worker). */
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { quotaSweepJob } from "./QuotaSweep.js";
+import { objectRemovalJob } from "./ObjectRemoval.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
 import { auditExportJob } from "./AuditExportJob.js";
 import { changeRetentionJob } from "./ChangeRetention.js";
@@ -9,4 +10,4 @@ import { thumbnailJob } from "./MakeThumbnail.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob] as const;

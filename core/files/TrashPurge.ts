@@ -8,8 +8,9 @@
  * retention mark advances over them: a cursor from before the tombstone expires, it can no
  * longer learn of the deletion), its rows are deleted, the bytes of the objects only it
  * referenced are released from `used_bytes` once, and an audit entry records the purge. The
- * objects (and the versions' thumbnails) are removed after commit; an object another version
- * still references is kept.
+ * objects (and the versions' thumbnails) are removed after commit, and the same transaction
+ * schedules their removal again a few minutes later (ObjectRemoval.ts), so a failure of the store
+ * does not leave them for good; an object another version still references is kept.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -22,6 +23,7 @@ import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { withSpan } from "../kernel/Span.js";
+import { scheduleObjectRemoval } from "./ObjectRemoval.js";
 
 /** The actor recorded for purges. */
 export const trashRetentionActor = "system:files-trash-retention";
@@ -81,7 +83,10 @@ export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date
           },
           createdAt: at,
         });
-        const purged: Settled = { outcome: { outcome: "purged", nodes: survey.nodeCount, versions: survey.versionCount, releasedBytes }, objectKeys: [...survey.releasedObjects.map((o) => o.key), ...survey.thumbnailKeys] };
+        const objectKeys = [...survey.releasedObjects.map((o) => o.key), ...survey.thumbnailKeys];
+        // Durable with the deletion: if the removal below fails, the job removes them.
+        yield* scheduleObjectRemoval(`purge:${rootId}`, objectKeys, at);
+        const purged: Settled = { outcome: { outcome: "purged", nodes: survey.nodeCount, versions: survey.versionCount, releasedBytes }, objectKeys };
         return purged;
       }),
     );

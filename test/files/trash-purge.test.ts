@@ -3,9 +3,13 @@
  * subtree past retention is deleted with everything hanging on it, its bytes released once and
  * its objects removed after commit, audited; a subtree with a held node survives until the hold
  * is released; an open upload into it defers the purge; an object another version still
- * references is kept; a rerun finds nothing.
+ * references is kept; a rerun finds nothing; objects a failed removal left are removed by the job
+ * scheduled with the deletion.
  */
+import { Effect } from "effect";
 import t from "tap";
+import { objectRemovalJob } from "../../core/files/ObjectRemoval.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
 import { abortUpload } from "../../core/files/AbortUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { setLegalHold } from "../../core/files/LegalHold.js";
@@ -148,5 +152,32 @@ t.test("a purge racing a restore of the same subtree: exactly one of them takes 
     }
     t.match(await env.run(reconcileQuota("ws1")), { drift: false });
     t.equal(outcomes.purged + outcomes.restored, 6);
+  }),
+);
+
+t.test("objects the removal after commit failed to delete are removed by the job the purge scheduled with its deletion", (t) =>
+  forEachFilesDialect(t, "purge removal retried", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+    const docs = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "docs" }));
+    const file = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: docs.id, name: "a.txt", bytes: bytesOf("bytes to purge") });
+    const [key] = await objectKeysOf(env, [file.nodeId]);
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: docs.id }));
+    // The store fails every removal during the purge.
+    const failing: ObjectStore = { ...env.store, remove: () => Effect.dieMessage("object store unavailable") };
+    const outcomes = await env.run(at(Date.now() + 31 * dayMs)(Effect.provideService(sweepTrash(firstPage), ObjectStore, failing)));
+    t.match(outcomes, [{ nodeId: docs.id, outcome: "purged" }]);
+    t.not(await env.run(env.store.stat(key!)), null, "the object is still stored");
+    const jobs = await db.db.selectFrom("jobs").selectAll().where("kind", "=", objectRemovalJob.kind).execute();
+    t.equal(jobs.length, 1, "its removal was scheduled with the deletion");
+    const job = jobs[0]!;
+    const payload = typeof job.payload === "string" ? JSON.parse(job.payload) : job.payload;
+    t.ok(payload.keys.includes(key), "with the object's key");
+    await env.run(objectRemovalJob.run({ id: String(job.id), kind: objectRemovalJob.kind, key: job.key, payload, status: "running", attempts: 1, maxAttempts: 16, runAt: new Date(), lastError: null }));
+    t.equal(await env.run(env.store.stat(key!)), null, "the job removed it");
+    await t.resolves(
+      env.run(objectRemovalJob.run({ id: String(job.id), kind: objectRemovalJob.kind, key: job.key, payload, status: "running", attempts: 2, maxAttempts: 16, runAt: new Date(), lastError: null })),
+      "removing again is not an error",
+    );
   }),
 );
