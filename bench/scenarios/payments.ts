@@ -5,12 +5,14 @@
  * the transaction, capture with its balanced ledger posting, outbox event, idempotency
  * complete). `payments-create`: POST /v1/payment-intents, each request its own key. Together
  * they give create+confirm per second (1 / (1/create + 1/confirm)). The raw baseline of
- * `payments-confirm` is the same ledger posting on the bare driver, so the overhead is a ratio.
+ * `payments-confirm` runs every statement a confirm runs through the stack, in the same
+ * transactions, on the bare driver (until the seventh session it was the ledger posting alone,
+ * 4 of those 19 statements), so the ratio is what the stack costs over the confirm's own SQL.
  */
 import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { createIntent } from "../../core/payments/CreateIntent.js";
-import { benchMerchant, capturePostingRows, postingSql } from "./paymentsFixtures.js";
+import { benchMerchant, rawConfirm, rawConfirmLanes, type RawStatement } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -20,10 +22,6 @@ import type { BenchRequest, Scenario } from "../Scenario.js";
  * so raise this for long runs.
  */
 const intentsPerConnection = 1_000;
-
-/** One capture posting of 25.00 EUR for the raw baseline. */
-const postingRows = (merchantId: string, now: string) =>
-  capturePostingRows({ merchantId, intentId: randomUUID(), amountMinor: 2500, currency: "EUR", time: now });
 
 /** Confirming intents with the sandbox's succeeding card, against the bare ledger posting. */
 export const paymentsConfirm: Scenario = {
@@ -49,35 +47,58 @@ export const paymentsConfirm: Scenario = {
     return { requests };
   },
   rawBaseline: async (db, bounds) => {
-    const merchantId = randomUUID();
+    const label = "every statement of a confirm: key lookup, idempotency reservation, step 1 (intent lock, attempt, intent, audit), step 3 (intent lock, attempt read and update, intent, ledger posting, outbox, audit), idempotency answer";
+    const toDb = (at: Date): unknown => (db.dialect === "sqlite" ? at.toISOString() : at);
+    const lanes = await rawConfirmLanes(db, Math.max(1, bounds.concurrency), toDb);
     if (db.dialect === "sqlite") {
-      const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
-      const transaction = db.sqlite.prepare(postingSql.sqlite.transaction);
-      const entries = db.sqlite.prepare(postingSql.sqlite.entries);
-      const commit = db.sqlite.prepare("COMMIT");
-      const measured = await measureOps(() => {
-        const rows = postingRows(merchantId, new Date().toISOString());
-        begin.run();
-        transaction.get(...rows.transaction);
-        entries.run(...rows.entries);
-        commit.run();
+      const sqlite = db.sqlite;
+      const prepared = new Map<string, ReturnType<typeof sqlite.prepare<unknown[]>>>();
+      const statement = (sql: string) => {
+        let found = prepared.get(sql);
+        if (found === undefined) {
+          found = sqlite.prepare<unknown[]>(sql);
+          prepared.set(sql, found);
+        }
+        return found;
+      };
+      // A statement that answers rows is read, as the stack reads it; the others are run.
+      const run = ([sql, params]: RawStatement) => (statement(sql).reader ? statement(sql).all(...params) : statement(sql).run(...params));
+      const inTransaction = (statements: ReadonlyArray<RawStatement>) => {
+        run(["BEGIN IMMEDIATE", []]);
+        statements.forEach(run);
+        run(["COMMIT", []]);
+      };
+      const measured = await measureOps((sequence, lane) => {
+        const confirm = rawConfirm("sqlite", lanes[lane % lanes.length]!, sequence, toDb);
+        confirm.before.forEach(run);
+        inTransaction(confirm.step1);
+        inTransaction(confirm.step3);
+        confirm.after.forEach(run);
       }, bounds);
-      return { ...measured, label: "BEGIN IMMEDIATE; insert ledger transaction RETURNING; insert 2 entries; COMMIT" };
+      return { ...measured, label: `BEGIN IMMEDIATE/COMMIT: ${label}` };
     }
     const pool = db.pool;
-    const measured = await measureOps(async () => {
-      const rows = postingRows(merchantId, new Date().toISOString());
+    const inTransaction = async (statements: ReadonlyArray<RawStatement>) => {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        await client.query(postingSql.postgres.transaction, rows.transaction);
-        await client.query(postingSql.postgres.entries, rows.entries);
+        for (const [sql, params] of statements) await client.query(sql, [...params]);
         await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
       } finally {
         client.release();
       }
+    };
+    const measured = await measureOps(async (sequence, lane) => {
+      const confirm = rawConfirm("postgres", lanes[lane % lanes.length]!, sequence, toDb);
+      for (const [sql, params] of confirm.before) await pool.query(sql, [...params]);
+      await inTransaction(confirm.step1);
+      await inTransaction(confirm.step3);
+      for (const [sql, params] of confirm.after) await pool.query(sql, [...params]);
     }, bounds);
-    return { ...measured, label: "BEGIN; insert ledger transaction RETURNING; insert 2 entries; COMMIT" };
+    return { ...measured, label: `BEGIN/COMMIT: ${label}` };
   },
 };
 
