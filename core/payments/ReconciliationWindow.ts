@@ -36,6 +36,16 @@ export type WindowedReconcileOutcome =
   | { readonly _tag: "ExceptionOpened"; readonly opened: boolean };
 
 /**
+ * When to ask the provider again about something that started at `startedAt` and is still
+ * unanswered at `at`: one re-check interval later, but not past the ambiguity window; null once
+ * the window has passed (a human looks: an `unresolved` exception).
+ */
+export const nextCheckInWindow = (startedAt: Date, at: Date, settings: ReconciliationSettings): Date | null => {
+  const deadline = startedAt.getTime() + settings.ambiguityWindowMs;
+  return at.getTime() < deadline ? new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline)) : null;
+};
+
+/**
  * Reconciles intent `intentId` within the ambiguity window: resolved from the provider's
  * record, re-checked later while the window is open, or an exception once it has passed.
  */
@@ -58,9 +68,8 @@ export const reconcileIntentWithinWindow = (
         if (intent === null || intent.status !== "processing") return { _tag: "NothingToReconcile" as const };
         const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
         if (attempt === null) return { _tag: "NothingToReconcile" as const };
-        const deadline = attempt.createdAt.getTime() + settings.ambiguityWindowMs;
-        if (at.getTime() < deadline) {
-          const next = new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline));
+        const next = nextCheckInWindow(attempt.createdAt, at, settings);
+        if (next !== null) {
           // A key of its own: the running job still holds the intent's key until it completes.
           yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: `${intent.id}:recheck:${next.getTime()}`, runAt: next });
           return { _tag: "RecheckScheduled" as const, at: next };

@@ -20,7 +20,7 @@ import { now } from "../kernel/Clock.js";
 import type { Conflict } from "../kernel/Errors.js";
 import { withSpan } from "../kernel/Span.js";
 import { applyRefundOutcome } from "./CreateRefund.js";
-import { reconcilerActor } from "./ReconciliationWindow.js";
+import { nextCheckInWindow, reconcilerActor } from "./ReconciliationWindow.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { resolveRefundJobType } from "./ResolveRefundJobType.js";
 import { ambiguityWindowName } from "./model/ReconciliationException.js";
@@ -61,9 +61,8 @@ export const resolveRefund = (
     }
     const settings = yield* ReconciliationSettings;
     const at = yield* now;
-    const deadline = refund.createdAt.getTime() + settings.ambiguityWindowMs;
-    if (at.getTime() < deadline) {
-      const next = new Date(Math.min(at.getTime() + settings.recheckIntervalMs, deadline));
+    const next = nextCheckInWindow(refund.createdAt, at, settings);
+    if (next !== null) {
       // A key of its own: the running job still holds the refund's key until it completes.
       yield* transactions.run(resolveRefundJobType.schedule({ refund_id: refund.id }, { key: `${refund.id}:recheck:${next.getTime()}`, runAt: next }));
       return { _tag: "RecheckScheduled" as const, at: next };

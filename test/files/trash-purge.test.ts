@@ -20,7 +20,7 @@ import { createShareLink } from "../../core/files/ShareLinks.js";
 import { grantAccess } from "../../core/files/Permissions.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import { sweepTrash } from "../../core/files/TrashPurgeSweep.js";
-import { at } from "../worker/fixtures.js";
+import { at, runningJob } from "../worker/fixtures.js";
 import { bytesOf, driveCounters, filesRuntime, forEachFilesDialect, publishFile, uploadParts, workspaceWithDrive, type FilesEnv } from "./support.js";
 
 const dayMs = 86_400_000;
@@ -173,10 +173,10 @@ t.test("objects the removal after commit failed to delete are removed by the job
     const job = jobs[0]!;
     const payload = typeof job.payload === "string" ? JSON.parse(job.payload) : job.payload;
     t.ok(payload.keys.includes(key), "with the object's key");
-    await env.run(objectRemovalJob.run({ id: String(job.id), kind: objectRemovalJob.kind, key: job.key, payload, status: "running", attempts: 1, maxAttempts: 16, runAt: new Date(), lastError: null }));
+    await env.run(objectRemovalJob.run(runningJob({ kind: objectRemovalJob.kind, key: job.key, payload })));
     t.equal(await env.run(env.store.stat(key!)), null, "the job removed it");
     await t.resolves(
-      env.run(objectRemovalJob.run({ id: String(job.id), kind: objectRemovalJob.kind, key: job.key, payload, status: "running", attempts: 2, maxAttempts: 16, runAt: new Date(), lastError: null })),
+      env.run(objectRemovalJob.run(runningJob({ kind: objectRemovalJob.kind, key: job.key, payload, attempts: 2 }))),
       "removing again is not an error",
     );
   }),

@@ -14,24 +14,14 @@ import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { reconcileIntentJob } from "../../core/payments/Jobs.js";
-import type { Job } from "../../ports/Jobs.js";
+import { runningJob } from "../worker/fixtures.js";
 import { forEachDialect } from "../support/databases.js";
 import { refuseUpdates } from "../support/refuseUpdates.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { scheduleUnrecordedAnswersSweep, sweepUnrecordedAnswers, unrecordedAfterMs, unrecordedAnswersSweepJob } from "../../core/payments/UnrecordedAnswers.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
-const jobFor = (intentId: string): Job => ({
-  id: "job-1",
-  kind: reconcileIntentJobKind,
-  key: intentId,
-  payload: { intent_id: intentId },
-  status: "running",
-  attempts: 1,
-  maxAttempts: 8,
-  runAt: new Date(),
-  lastError: null,
-});
+const jobFor = (intentId: string) => runningJob({ kind: reconcileIntentJobKind, key: intentId, payload: { intent_id: intentId } });
 
 t.test("a reconciliation job resolves a processing intent from the provider's record under our reference", (t) =>
   forEachDialect(t, "reconcile after timeout", async (t, db) => {
@@ -127,7 +117,7 @@ t.test("the sweep runs every minute: each run schedules the next", (t) =>
     await run(scheduleUnrecordedAnswersSweep(first + 1_000));
     const scheduled = await db.db.selectFrom("jobs").select(["key", "payload"]).where("kind", "=", unrecordedAnswersSweepJob.kind).execute();
     t.same(scheduled.map((j) => j.key), ["minute-2026-11-27T10:01:00.000Z"], "on the next minute, once");
-    await run(unrecordedAnswersSweepJob.run({ ...jobFor("x"), kind: unrecordedAnswersSweepJob.kind, key: "minute-2026-11-27T10:01:00.000Z", payload: { at: "2026-11-27T10:01:00.000Z" } }));
+    await run(unrecordedAnswersSweepJob.run(runningJob({ kind: unrecordedAnswersSweepJob.kind, key: "minute-2026-11-27T10:01:00.000Z", payload: { at: "2026-11-27T10:01:00.000Z" } })));
     const after = await db.db.selectFrom("jobs").select("key").where("kind", "=", unrecordedAnswersSweepJob.kind).orderBy("key").execute();
     t.same(after.map((j) => j.key), ["minute-2026-11-27T10:01:00.000Z", "minute-2026-11-27T10:02:00.000Z"]);
   }),

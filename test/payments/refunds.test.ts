@@ -15,7 +15,7 @@ import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { resolveRefund, resolveRefundJob } from "../../core/payments/ResolveRefund.js";
 import { resolveRefundJobType } from "../../core/payments/ResolveRefundJobType.js";
-import type { Job } from "../../ports/Jobs.js";
+import { runningJob } from "../worker/fixtures.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
@@ -128,19 +128,6 @@ t.test("POST /v1/refunds retried under its Idempotency-Key after a failed record
   }),
 );
 
-/** The resolution job of `refundId` as the worker hands it over. */
-const resolutionJob = (refundId: string): Job => ({
-  id: "job-1",
-  kind: resolveRefundJobType.kind,
-  key: refundId,
-  payload: { refund_id: refundId },
-  status: "running",
-  attempts: 1,
-  maxAttempts: 8,
-  runAt: new Date(),
-  lastError: null,
-});
-
 t.test("a refund whose answer was lost is settled by the job scheduled with it, under its own reference, once", (t) =>
   forEachDialect(t, "refund resolution job", async (t, db) => {
     const { run, provider } = paymentsRuntime(t, db);
@@ -152,7 +139,7 @@ t.test("a refund whose answer was lost is settled by the job scheduled with it, 
     t.equal(pending.status, "pending");
     const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", resolveRefundJobType.kind).execute();
     t.same(jobs, [{ key: pending.id, status: "pending" }], "scheduled with the refund");
-    await run(resolveRefundJob.run(resolutionJob(pending.id)));
+    await run(resolveRefundJob.run(runningJob({ kind: resolveRefundJobType.kind, key: pending.id, payload: { refund_id: pending.id } })));
     const row = await db.db.selectFrom("payment_refunds").select(["status", "reference"]).where("id", "=", pending.id).executeTakeFirstOrThrow();
     t.same(row, { status: "succeeded", reference: pending.reference });
     t.equal(provider.payments()[0]?.refundedMinor, 400, "refunded once: the reference was sent again, not a new refund");

@@ -4,6 +4,7 @@ import { v7 } from "uuid";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { realtimeBus, storageLayer, type StoragePorts } from "../../adapters/sql/index.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import type { Job } from "../../ports/Jobs.js";
 import { RealtimeBus } from "../../ports/Realtime.js";
 import type { ClosableRealtimeBus } from "../../adapters/sql/index.js";
 
@@ -68,3 +69,16 @@ export const eventually = async (condition: () => boolean | Promise<boolean>, ti
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 };
+
+/** A job as the runner hands it to its handler (claimed, on attempt `attempts`). */
+export const runningJob = (job: { readonly kind: string; readonly key: string | null; readonly payload: unknown; readonly attempts?: number }): Job => ({
+  id: `job-${job.kind}-${job.key ?? "unkeyed"}`,
+  kind: job.kind,
+  key: job.key,
+  payload: job.payload,
+  status: "running",
+  attempts: job.attempts ?? 1,
+  maxAttempts: 16,
+  runAt: new Date(),
+  lastError: null,
+});
