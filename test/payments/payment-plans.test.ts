@@ -6,7 +6,8 @@
  * - the dead merchant webhook deliveries (`listDeadDeliveries`) are read through the partial index
  *   payment_webhook_deliveries_dead, and the open reconciliation exceptions
  *   (`openExceptionSummary`) through payment_reconciliation_exceptions_open (migration 10): with
- *   the status bound as a value neither index was usable and each read every row;
+ *   the status bound as a value neither index was usable and each read every row; the sweep of
+ *   unrecorded provider answers (`pendingAttemptsBefore`) reads payment_attempts_pending (migration 13);
  * - settlement reconciliation's captures and refunds of one window (`settledInWindow`) start from
  *   the window's ledger transactions (migration 11) and find each intent or refund by key; joined
  *   the other way round every capture and refund ever made was read on every run.
@@ -15,6 +16,7 @@ import { Effect } from "effect";
 import { sql } from "kysely";
 import t from "tap";
 import { makeSqlDisputes } from "../../adapters/sql/payments/SqlDisputes.js";
+import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { makeSqlWebhookEndpoints } from "../../adapters/sql/payments/SqlWebhookEndpoints.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -52,6 +54,12 @@ t.test("Postgres: the lookup's cached generic plan uses the index", async (t) =>
 const readsOfOpenWork: ReadonlyArray<{ readonly name: string; readonly index: string; readonly table: string; readonly run: (db: SqlDatabase) => Promise<ReadonlyArray<unknown>> }> = [
   { name: "dead deliveries", index: "payment_webhook_deliveries_dead", table: "payment_webhook_deliveries", run: (db) => Effect.runPromise(makeSqlWebhookEndpoints(db).listDeadDeliveries({ limit: 50 })) },
   { name: "open exception summary", index: "payment_reconciliation_exceptions_open", table: "payment_reconciliation_exceptions", run: (db) => Effect.runPromise(makeSqlReconciliationRepository(db).openExceptionSummary()) },
+  {
+    name: "unrecorded answers sweep",
+    index: "payment_attempts_pending",
+    table: "payment_attempts",
+    run: (db) => Effect.runPromise(makeSqlPaymentsRepository(db).pendingAttemptsBefore(new Date(), 100)),
+  },
 ];
 
 for (const read of readsOfOpenWork) {

@@ -87,6 +87,28 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     },
   },
   {
+    name: "payments: pendingAttemptsBefore answers pending attempts started before the time, oldest first, at most the limit",
+    run: async (t, run) => {
+      const a = await run(seedIntent(1, 1));
+      const b = await run(seedIntent(1, 2));
+      const c = await run(seedIntent(2, 3));
+      const attempts = [
+        attemptRecord(a, 1, 1, { createdAt: at(3_000) }),
+        attemptRecord(b, 2, 1, { createdAt: at(1_000) }),
+        attemptRecord(c, 3, 1, { createdAt: at(2_000) }),
+        attemptRecord(a, 4, 2, { createdAt: at(500), status: "captured" }),
+        attemptRecord(b, 5, 2, { createdAt: at(9_000) }),
+      ];
+      await run(repo((r) => Effect.forEach(attempts, (attempt) => r.insertAttempt(attempt))));
+      const ids = async (before: number, limit: number) => (await run(repo((r) => r.pendingAttemptsBefore(at(before), limit)))).map((x) => x.id);
+      t.same(await ids(5_000, 10), [uid("att", 2), uid("att", 3), uid("att", 1)], "pending ones only, every merchant's, oldest first");
+      t.same(await ids(5_000, 2), [uid("att", 2), uid("att", 3)], "at most the limit");
+      t.same(await ids(1_000, 10), [], "strictly before");
+      await run(repo((r) => r.updateAttempt({ ...attempts[1]!, status: "unknown", updatedAt: at(6_000) })));
+      t.same(await ids(5_000, 10), [uid("att", 3), uid("att", 1)], "an attempt no longer pending leaves");
+    },
+  },
+  {
     name: "payments: committedRefundsMinor sums that intent's pending and succeeded refunds, not failed ones",
     run: async (t, run) => {
       const a = await run(seedIntent(1, 1));
