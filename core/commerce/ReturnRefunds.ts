@@ -28,6 +28,9 @@ export const returnRefundKey = (returnId: string): string => `return:${returnId}
 /** The key of a return's confirmation job. */
 export const returnRefundJobKey = (returnId: string): string => `return:${returnId}`;
 
+/** The receipts' consumer name of the job's own records (a refused refund is recorded once). */
+export const returnRefundsConsumerName = "commerce.return-refunds";
+
 /** How long after a refund is requested its job first looks at it. */
 export const returnRefundCheckMs = 60_000;
 
@@ -60,7 +63,10 @@ export const confirmReturnRefunds = (orderId: OrderId) =>
       const at = yield* now;
       yield* (yield* Transactions).run(
         Effect.forEach(requested.filter((r) => failed.has(r.id)), (ret) =>
-          recordTimeline(order, "return.refund_failed", "system:commerce-refunds", { return_id: ret.id, amount_minor: ret.refundMinor, at: at.toISOString() }),
+          // Once per return, however often the job runs (the payment answers the same refusal under the same key).
+          Effect.flatMap(orders.receiveEvent(returnRefundsConsumerName, `refund_failed:${ret.id}`, at), (fresh) =>
+            fresh ? recordTimeline(order, "return.refund_failed", "system:commerce-refunds", { return_id: ret.id, amount_minor: ret.refundMinor }) : Effect.void,
+          ),
         ),
       );
     }

@@ -94,5 +94,7 @@ t.test("a refund the payment answers failed is put on the timeline and no longer
     t.equal(await c.run(confirmReturnRefunds(orderId)), 0, "nothing to close");
     t.equal(await returnStatus(), "refund_requested", "not closed on a failed refund");
     t.ok((await timeline()).includes("return.refund_failed"), "support sees it on the timeline");
+    t.equal(await c.run(confirmReturnRefunds(orderId)), 0);
+    t.equal((await timeline()).filter((k) => k === "return.refund_failed").length, 1, "recorded once, however often the job runs");
   }),
 );
