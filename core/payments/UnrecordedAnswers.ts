@@ -36,18 +36,23 @@ export const sweepIntervalMs = 60_000;
 const sweepPage = 100;
 
 /**
- * Marks one attempt `unknown` and schedules its intent's reconciliation, if it is still the
- * intent's pending attempt once the intent is locked (lock order: the intent first).
+ * Marks one attempt `unknown` if it is still pending once its intent is locked (lock order: the
+ * intent first), and schedules the intent's reconciliation when it is the intent's current
+ * attempt. An older attempt left pending (nothing should leave one) is marked too, so it leaves
+ * the sweep's index instead of coming back every minute, but reconciliation only follows the
+ * current attempt.
  */
 const markUnrecorded = (intentId: string, number: number): Effect.Effect<boolean, never, PaymentsRepository | Jobs | Ids | Outbox> =>
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
     const intent = yield* reloadIntent(intentId);
     const attempt = yield* repo.findAttempt(intentId, number);
-    if (attempt === null || attempt.status !== "pending" || intent.status !== "processing" || intent.attemptCount !== number) return false;
+    if (attempt === null || attempt.status !== "pending") return false;
     const at = yield* now;
     yield* repo.updateAttempt({ ...attempt, status: "unknown", updatedAt: at });
-    yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: at });
+    if (intent.status === "processing" && intent.attemptCount === number) {
+      yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: at });
+    }
     yield* audit({
       merchantId: intent.merchantId,
       actor: reconcilerActor,
@@ -69,10 +74,14 @@ export const sweepUnrecordedAnswers: Effect.Effect<number, never, PaymentsReposi
     for (;;) {
       const before = new Date((yield* now).getTime() - unrecordedAfterMs);
       const stale = yield* repo.pendingAttemptsBefore(before, sweepPage);
+      let markedHere = 0;
       for (const attempt of stale) {
-        if (yield* transactions.run(markUnrecorded(attempt.intentId, attempt.number))) marked += 1;
+        if (yield* transactions.run(markUnrecorded(attempt.intentId, attempt.number))) markedHere += 1;
       }
-      if (stale.length < sweepPage) return marked;
+      marked += markedHere;
+      // A full page is followed by the next; a page whose attempts were all answered meanwhile
+      // ends the sweep (the next runs in a minute).
+      if (stale.length < sweepPage || markedHere === 0) return marked;
     }
   },
 ).pipe(withSpan("Payments.sweepUnrecordedAnswers"));

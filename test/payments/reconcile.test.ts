@@ -7,6 +7,9 @@
  */
 import { Effect, Exit } from "effect";
 import t from "tap";
+import { randomUUID } from "node:crypto";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { PaymentAttemptId } from "../../core/payments/model/Ids.js";
 import { confirmIntent, reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
@@ -106,6 +109,21 @@ t.test("answered attempts are never swept, and a confirm schedules no job of its
     await run(confirmIntent(merchant, declined.id, { paymentMethod: sandboxTokens.declined }));
     t.equal(await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(10 * 60_000))), 0);
     t.equal((await db.db.selectFrom("jobs").select("id").execute()).length, 0, "no job");
+  }),
+);
+
+t.test("a pending attempt that is not its intent's current one is marked unknown by the sweep, without a reconciliation", (t) =>
+  forEachDialect(t, "stale older attempt", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const first = await run(Effect.flatMap(PaymentsRepository, (r) => r.findAttempt(intent.id, 1)));
+    const old = new Date(Date.now() - 60_000);
+    await run(Effect.flatMap(PaymentsRepository, (r) => r.insertAttempt({ ...first!, id: PaymentAttemptId.make(randomUUID()), number: 7, reference: "stale-7", status: "pending", createdAt: old, updatedAt: old })));
+    t.equal(await run(sweepUnrecordedAnswers), 1, "swept, so it does not come back every minute");
+    t.equal((await run(Effect.flatMap(PaymentsRepository, (r) => r.findAttempt(intent.id, 7))))?.status, "unknown");
+    t.equal((await db.db.selectFrom("jobs").select("id").where("kind", "=", reconcileIntentJobKind).execute()).length, 0, "the succeeded intent is not reconciled");
   }),
 );
 
