@@ -17,7 +17,7 @@ import { resolveRefund, resolveRefundJob } from "../../core/payments/ResolveRefu
 import { resolveRefundJobType } from "../../core/payments/ResolveRefundJobType.js";
 import { runningJob } from "../worker/fixtures.js";
 import { clockAhead } from "../support/clockAhead.js";
-import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { forEachDialect } from "../support/databases.js";
 import { refuseUpdates } from "../support/refuseUpdates.js";
@@ -182,5 +182,22 @@ t.test("a refund answered at once cancels its resolution job", (t) =>
     const refund = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 100 }));
     const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", resolveRefundJobType.kind).execute();
     t.same(jobs, [{ key: refund.id, status: "cancelled" }]);
+  }),
+);
+
+t.test("ten racing requests under one refund key make one refund, refunded once (Postgres: parallel connections)", (t) =>
+  forEachDialect(t, "refund key race", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db, makeSandboxProvider({ latencyMs: 5 }));
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => run(createRefund(merchant, { intentId: intent.id, amountMinor: 300, requestKey: "raced-key" }))));
+    t.equal(new Set(answers.map((a) => a.id)).size, 1, "every request answers the same refund");
+    t.ok(answers.every((a) => a.status === "succeeded"));
+    const rows = await db.db.selectFrom("payment_refunds").select("id").execute();
+    t.equal(rows.length, 1, "one refund row");
+    t.equal(provider.payments()[0]?.refundedMinor, 300, "the provider refunded once");
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 300);
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 4, "one refund posting");
   }),
 );
