@@ -48,6 +48,8 @@ import { assembledKey } from "./ObjectKeys.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { recordReportedParts, type ReportedPart } from "./ReportUploadPart.js";
+import { followUpOfCommitted } from "../kernel/FollowUp.js";
+import { scheduleObjectRemoval } from "./ObjectRemoval.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -141,6 +143,8 @@ export const completeUpload = (input: {
     }
     if (input.parts !== undefined && input.parts.length > 0) yield* recordReportedParts(input.workspaceId, session.id, input.parts);
     const parts = yield* uploads.parts(input.workspaceId, session.id);
+    // Copied into the assembled object once the version is written (a single part is the version's object).
+    const partsToRemove = parts.length > 1 && session.storeUploadId === null ? parts.map((p) => p.objectKey) : [];
     const stored = yield* storedObject(session, parts).pipe(
       Effect.tapErrorTag("ChecksumMismatch", () => settleWithoutVersion(session, "fail_verification")),
     );
@@ -223,15 +227,18 @@ export const completeUpload = (input: {
         });
         yield* (yield* Outbox).append([event]);
         yield* scanVersionJob.schedule({ workspace_id: input.workspaceId, version_id: version.id }, { runAt: at, key: version.id, maxAttempts: settings.scanMaxAttempts });
+        // The part objects are removed below, after commit; this job removes them if that fails.
+        if (partsToRemove.length > 0) yield* scheduleObjectRemoval(`upload:${session.id}`, partsToRemove, at);
         return { settled: null, version };
       }),
     );
     if (outcome.version === null) return yield* settledAnswer(outcome.settled, input.sha256);
     // The parts were copied into the assembled object; the single part is the version's object.
     // (A native multipart upload leaves no part objects: the store consumed them.)
-    if (parts.length > 1 && session.storeUploadId === null) {
+    if (partsToRemove.length > 0) {
       const store = yield* ObjectStore;
-      yield* Effect.forEach(parts, (p) => store.remove(p.objectKey), { discard: true });
+      // The version is committed and is the answer; the removal job scheduled with it retries.
+      yield* followUpOfCommitted(Effect.forEach(partsToRemove, (key) => store.remove(key), { discard: true }), "files: removing an upload's parts", { upload_id: session.id });
     }
     return outcome.version;
   }).pipe(withSpan("files.completeUpload"));

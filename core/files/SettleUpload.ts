@@ -3,18 +3,22 @@
  * conditional update moves it out of `open` and zeroes its reservation, and in the same
  * transaction the drive's reserved counter gives those bytes back — so the reservation is
  * released exactly once, however often this runs. The session's objects are deleted afterwards
- * (outside the transaction; deleting is idempotent).
+ * (outside the transaction; deleting is idempotent), and the same transaction schedules their
+ * removal again (ObjectRemoval.ts), so a store failure does not leave them for good.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
+import { followUpOfCommitted } from "../kernel/FollowUp.js";
 import { release } from "../kernel/QuotaReservation.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import type { Jobs } from "../../ports/Jobs.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { quotaStateOf } from "./model/Drive.js";
 import type { UploadSession } from "./model/UploadSession.js";
 import { assembledKey } from "./ObjectKeys.js";
+import { scheduleObjectRemoval } from "./ObjectRemoval.js";
 import { nextUploadStatus, type UploadTrigger } from "./UploadStatus.js";
 
 /**
@@ -39,7 +43,7 @@ export const removeSessionObjects = (session: UploadSession): Effect.Effect<void
 export const settleWithoutVersion = (
   session: UploadSession,
   trigger: Exclude<UploadTrigger, "complete">,
-): Effect.Effect<number | null, never, Transactions | UploadsRepository | DriveRepository | ObjectStore> =>
+): Effect.Effect<number | null, never, Transactions | UploadsRepository | DriveRepository | ObjectStore | Jobs> =>
   Effect.gen(function* () {
     const to = yield* nextUploadStatus("open", trigger).pipe(Effect.orDie);
     const released = yield* (yield* Transactions).run(
@@ -47,13 +51,23 @@ export const settleWithoutVersion = (
         const drives = yield* DriveRepository;
         const drive = yield* drives.lock(session.workspaceId);
         const at = yield* now;
-        const bytes = yield* (yield* UploadsRepository).settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
+        const uploads = yield* UploadsRepository;
+        const bytes = yield* uploads.settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
         if (bytes === null || drive === null) return null;
+        // Removed below, after commit; this job removes them if that fails. (A native multipart
+        // upload is aborted in the store instead, or removed by the bucket's lifecycle rule.)
+        if (session.storeUploadId === null) {
+          const parts = yield* uploads.parts(session.workspaceId, session.id);
+          yield* scheduleObjectRemoval(`upload:${session.id}`, [...parts.map((p) => p.objectKey), assembledKey(session.workspaceId, session.id)], at);
+        }
         const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
         yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);
         return bytes;
       }),
     );
-    yield* removeSessionObjects(session);
+    // With a removal job scheduled above, a store failure here is logged and the job retries;
+    // a native multipart upload's abort has no job, so its failure is the caller's to retry.
+    const removal = removeSessionObjects(session);
+    yield* session.storeUploadId === null ? followUpOfCommitted(removal, "files: removing a settled upload's objects", { upload_id: session.id }) : removal;
     return released;
   });

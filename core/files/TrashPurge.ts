@@ -24,6 +24,7 @@ import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { withSpan } from "../kernel/Span.js";
 import { scheduleObjectRemoval } from "./ObjectRemoval.js";
+import { followUpOfCommitted } from "../kernel/FollowUp.js";
 
 /** The actor recorded for purges. */
 export const trashRetentionActor = "system:files-trash-retention";
@@ -94,10 +95,7 @@ export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date
     const store = yield* ObjectStore;
     yield* Effect.forEach(
       done.objectKeys,
-      (key) =>
-        store.remove(key).pipe(
-          Effect.catchAllDefect((defect) => Effect.logWarning("files: a purged object was not removed").pipe(Effect.annotateLogs({ key, defect: String(defect) }))),
-        ),
+      (key) => followUpOfCommitted(store.remove(key), "files: removing a purged object", { key }),
       { discard: true },
     );
     return done.outcome;

@@ -4,7 +4,12 @@
  * same version, a conflicting complete is 409, a name taken meanwhile is 409 and nothing is
  * published, and parallel completes make one version.
  */
+import { Effect } from "effect";
 import t from "tap";
+import { abortUpload } from "../../core/files/AbortUpload.js";
+import { objectRemovalJob } from "../../core/files/ObjectRemoval.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { runningJob } from "../worker/fixtures.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -151,5 +156,39 @@ t.test("only the session's creator may complete it; another user gets 404", (t) 
     const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes });
     const r = await env.attempt(completeUpload({ userId: "ben", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }));
     t.match(r, { ok: false, error: { _tag: "NotFound" } });
+  }),
+);
+
+t.test("part objects the removal after commit failed to delete are removed by the job the commit scheduled (completion and abort)", (t) =>
+  forEachFilesDialect(t, "upload objects removed durably", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+    const failing: ObjectStore = { ...env.store, remove: () => Effect.dieMessage("object store unavailable") };
+    const partKeys = async (sessionId: string) =>
+      (await db.db.selectFrom("fs_upload_parts").select("object_key").where("session_id", "=", sessionId).execute()).map((r) => String(r.object_key));
+    const stored = async (keys: ReadonlyArray<string>) => (await Promise.all(keys.map((key) => env.run(env.store.stat(key))))).filter((o) => o !== null).length;
+    const removalJobs = async () => db.db.selectFrom("jobs").selectAll().where("kind", "=", objectRemovalJob.kind).orderBy("key").execute();
+    const runRemovals = async () => {
+      for (const job of await removalJobs()) {
+        const payload = typeof job.payload === "string" ? JSON.parse(job.payload) : job.payload;
+        await env.run(objectRemovalJob.run(runningJob({ kind: objectRemovalJob.kind, key: job.key, payload })));
+      }
+    };
+
+    const bytes = bytesOf("forty bytes of content in three parts..");
+    const completed = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "done.txt", bytes });
+    const completedParts = await partKeys(completed.id);
+    t.equal(completedParts.length, 3);
+    await env.run(Effect.provideService(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: completed.id, sha256: sha256(bytes) }), ObjectStore, failing));
+    t.equal(await stored(completedParts), 3, "the completion's removal failed: the parts are still stored");
+
+    const aborted = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "gone.txt", bytes });
+    const abortedParts = await partKeys(aborted.id);
+    await env.run(Effect.provideService(abortUpload({ userId: "ann", workspaceId: "ws1", uploadId: aborted.id }), ObjectStore, failing));
+    t.equal(await stored(abortedParts), 3, "the abort's removal failed: the parts are still stored");
+
+    t.same((await removalJobs()).map((j) => j.key), [`upload:${completed.id}:0`, `upload:${aborted.id}:0`].sort(), "each commit scheduled its removal");
+    await runRemovals();
+    t.equal(await stored([...completedParts, ...abortedParts]), 0, "the jobs removed them");
   }),
 );
