@@ -15,12 +15,13 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
-import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import { runningJob } from "../worker/fixtures.js";
 import { forEachDialect } from "../support/databases.js";
 import { refuseUpdates } from "../support/refuseUpdates.js";
 import { clockAhead } from "../support/clockAhead.js";
+import { eventually } from "../support/eventually.js";
 import { scheduleUnrecordedAnswersSweep, sweepUnrecordedAnswers, unrecordedAfterMs, unrecordedAnswersSweepJob } from "../../core/payments/UnrecordedAnswers.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
@@ -124,6 +125,25 @@ t.test("a pending attempt that is not its intent's current one is marked unknown
     t.equal(await run(sweepUnrecordedAnswers), 1, "swept, so it does not come back every minute");
     t.equal((await run(Effect.flatMap(PaymentsRepository, (r) => r.findAttempt(intent.id, 7))))?.status, "unknown");
     t.equal((await db.db.selectFrom("jobs").select("id").where("kind", "=", reconcileIntentJobKind).execute()).length, 0, "the succeeded intent is not reconciled");
+  }),
+);
+
+t.test("a live answer arriving after the sweep marked its attempt is applied once, and the reconciliation then finds nothing", (t) =>
+  forEachDialect(t, "sweep races the answer", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db, makeSandboxProvider({ latencyMs: 1_500 }));
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 450, currency: "EUR" }));
+    const confirming = run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    // While the provider call is in flight, a sweep that believes it is 31 s later marks the attempt.
+    await eventually(() => db.db.selectFrom("payment_attempts").select("id").where("intent_id", "=", intent.id).execute(), (rows) => rows.length === 1);
+    t.equal(await run(Effect.withClock(sweepUnrecordedAnswers, clockAhead(unrecordedAfterMs + 1_000))), 1, "marked unknown mid-call");
+    const confirmed = await confirming;
+    t.equal(confirmed.outcome, "succeeded", "the live answer is applied to the unknown attempt");
+    await run(reconcileIntentJob.run(jobFor(intent.id)));
+    t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 450 });
+    t.equal(provider.calls.filter((c) => c.operation === "authorize").length, 1);
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 2, "posted once");
+    t.equal((await db.db.selectFrom("outbox").select("type").where("type", "=", "PaymentSucceeded").execute()).length, 1, "one PaymentSucceeded");
   }),
 );
 
