@@ -23,7 +23,7 @@ import { refuseUpdates } from "../support/refuseUpdates.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { eventually } from "../support/eventually.js";
 import { scheduleUnrecordedAnswersSweep, sweepUnrecordedAnswers, unrecordedAfterMs, unrecordedAnswersSweepJob } from "../../core/payments/UnrecordedAnswers.js";
-import { newMerchant, paymentsRuntime } from "./support.js";
+import { capturedIntent, newMerchant, paymentsRuntime } from "./support.js";
 
 const jobFor = (intentId: string) => runningJob({ kind: reconcileIntentJobKind, key: intentId, payload: { intent_id: intentId } });
 
@@ -116,9 +116,7 @@ t.test("answered attempts are never swept, and a confirm schedules no job of its
 t.test("a pending attempt that is not its intent's current one is marked unknown by the sweep, without a reconciliation", (t) =>
   forEachDialect(t, "stale older attempt", async (t, db) => {
     const { run } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 100, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 100, "EUR");
     const first = await run(Effect.flatMap(PaymentsRepository, (r) => r.findAttempt(intent.id, 1)));
     const old = new Date(Date.now() - 60_000);
     await run(Effect.flatMap(PaymentsRepository, (r) => r.insertAttempt({ ...first!, id: PaymentAttemptId.make(randomUUID()), number: 7, reference: "stale-7", status: "pending", createdAt: old, updatedAt: old })));
@@ -164,9 +162,7 @@ t.test("the sweep runs every minute: each run schedules the next", (t) =>
 t.test("PaymentSucceeded and RefundSucceeded are appended to the outbox in the same transaction", (t) =>
   forEachDialect(t, "events", async (t, db) => {
     const { run } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 300, currency: "USD" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 300, "USD");
     await run(createRefund(merchant, { intentId: intent.id, amountMinor: 100 }));
     const rows = await db.db.selectFrom("outbox").select(["type", "tenant_id", "event"]).execute();
     t.same(rows.map((r) => r.type), ["PaymentSucceeded", "RefundSucceeded"]);

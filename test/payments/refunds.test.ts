@@ -21,7 +21,7 @@ import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/prov
 import { forEachDialectConfig } from "../hosts/support.js";
 import { forEachDialect } from "../support/databases.js";
 import { refuseUpdates } from "../support/refuseUpdates.js";
-import { call, freshKey, newMerchant, paymentsRuntime, startPaymentsServer } from "./support.js";
+import { call, capturedIntent, freshKey, newMerchant, paymentsRuntime, startPaymentsServer } from "./support.js";
 
 t.test("partial refunds are allowed up to the captured amount and no further", (t) =>
   forEachDialect(t, "partial refunds", async (t, db) => {
@@ -45,9 +45,7 @@ t.test("partial refunds are allowed up to the captured amount and no further", (
 t.test("a refund whose provider answer is lost stays pending and still counts against the refundable amount", (t) =>
   forEachDialect(t, "pending refund", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 500, currency: "USD" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 500, "USD");
     provider.injectFault("refund", "timeout_after");
     const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400 }));
     t.equal(pending.status, "pending", "never guessed");
@@ -83,9 +81,7 @@ t.test("20 parallel refunds with different keys never refund more than was captu
 t.test("a retry under the same Idempotency-Key after the refund's recording failed resumes it: the provider refunds once", (t) =>
   forEachDialect(t, "refund resumed by its key", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
     const restore = await refuseUpdates(db, "payment_refunds");
     await t.rejects(run(createRefund(merchant, { intentId: intent.id, amountMinor: 400, requestKey: "refund-key-1" })), "the recording failed after the provider refunded");
     t.equal(provider.payments()[0]?.refundedMinor, 400, "the provider has refunded");
@@ -131,9 +127,7 @@ t.test("POST /v1/refunds retried under its Idempotency-Key after a failed record
 t.test("a refund whose answer was lost is settled by the job scheduled with it, under its own reference, once", (t) =>
   forEachDialect(t, "refund resolution job", async (t, db) => {
     const { run, provider } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
     provider.injectFault("refund", "timeout_after");
     const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 400 }));
     t.equal(pending.status, "pending");
@@ -153,9 +147,7 @@ t.test("a refund whose answer was lost is settled by the job scheduled with it, 
 t.test("a refund the provider never answers is tried again inside the window, then opens one exception, and is still settled later", (t) =>
   forEachDialect(t, "refund ambiguity window", async (t, db) => {
     const { run, provider } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
     provider.injectFault("refund", "timeout_before");
     const pending = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 250 }));
     t.equal(provider.payments()[0]?.refundedMinor, 0, "the provider never received it");
@@ -176,9 +168,7 @@ t.test("a refund the provider never answers is tried again inside the window, th
 t.test("a refund answered at once cancels its resolution job", (t) =>
   forEachDialect(t, "refund job cancelled", async (t, db) => {
     const { run } = paymentsRuntime(t, db);
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
     const refund = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 100 }));
     const jobs = await db.db.selectFrom("jobs").select(["key", "status"]).where("kind", "=", resolveRefundJobType.kind).execute();
     t.same(jobs, [{ key: refund.id, status: "cancelled" }]);
@@ -188,9 +178,7 @@ t.test("a refund answered at once cancels its resolution job", (t) =>
 t.test("ten racing requests under one refund key make one refund, refunded once (Postgres: parallel connections)", (t) =>
   forEachDialect(t, "refund key race", async (t, db) => {
     const { run, provider } = paymentsRuntime(t, db, makeSandboxProvider({ latencyMs: 5 }));
-    const merchant = await newMerchant(run);
-    const intent = await run(createIntent(merchant, { amountMinor: 1000, currency: "EUR" }));
-    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
     const answers = await Promise.all(Array.from({ length: 10 }, () => run(createRefund(merchant, { intentId: intent.id, amountMinor: 300, requestKey: "raced-key" }))));
     t.equal(new Set(answers.map((a) => a.id)).size, 1, "every request answers the same refund");
     t.ok(answers.every((a) => a.status === "succeeded"));

@@ -7,9 +7,11 @@ import "../../adapters/sql/payments/index.js";
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import type { StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { makeSandboxProvider, type SandboxOptions, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { makeSandboxProvider, sandboxTokens, type SandboxOptions, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { Principal } from "../../ports/Principal.js";
 import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sandbox/SandboxSettlementFiles.js";
+import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { makePaymentsModule, createMerchantWithKey, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
@@ -40,6 +42,18 @@ export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: Sandb
       return { ok: false, error: failure.value };
     },
   };
+};
+
+/** A new merchant (all scopes) with an intent of `amountMinor` captured by the sandbox's succeeding card. */
+export const capturedIntent = async (
+  run: <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<A>,
+  amountMinor: number,
+  currency = "EUR",
+) => {
+  const merchant = await newMerchant(run);
+  const intent = await run(createIntent(merchant, { amountMinor, currency }));
+  await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+  return { merchant, intent };
 };
 
 /** All three scopes. */
