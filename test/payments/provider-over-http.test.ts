@@ -10,7 +10,7 @@
  * settlement file fetched over HTTP opens each injected mismatch once (rule 12).
  */
 import t from "tap";
-import type { Job } from "../../ports/Jobs.js";
+import { runningJob } from "../worker/fixtures.js";
 import { reconcileSettlementJobKind } from "../../core/payments/SettlementReconciliation.js";
 import { reconcileIntentJob, reconcileSettlementJob } from "../../core/payments/Jobs.js";
 import { dialects, forEachDialect, type Dialect, type TapTest } from "../support/databases.js";
@@ -182,17 +182,7 @@ t.test("the settlement file fetched over HTTP opens each injected mismatch once"
     await sandboxCall(s.sandbox, "/v1/sandbox/settlement_faults", { body: { reference: misreported, amount_minor: 1999 } });
     await sandboxCall(s.sandbox, "/v1/sandbox/settlement_faults", { body: { reference: omitted, omit: true } });
     await sandboxCall(s.sandbox, "/v1/sandbox/settlement_faults", { body: { reference: recoloured, currency: "USD" } });
-    const job: Job = {
-      id: "settlement-job",
-      kind: reconcileSettlementJobKind,
-      key: today(),
-      payload: { day: today() },
-      status: "running",
-      attempts: 1,
-      maxAttempts: 8,
-      runAt: new Date(),
-      lastError: null,
-    };
+    const job = runningJob({ kind: reconcileSettlementJobKind, key: today(), payload: { day: today() } });
     const runOnce = () => s.server.core.runtime.runPromise(reconcileSettlementJob.run(job));
     await Promise.all([runOnce(), runOnce()]);
     await runOnce();

@@ -12,6 +12,7 @@ import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { makeSharpThumbnailer } from "../../adapters/thumbnails/SharpThumbnailer.js";
 import { attachmentThumbnailJob, generateThumbnail } from "../../core/projects/AttachmentThumbnails.js";
 import type { Job } from "../../ports/Jobs.js";
+import { runningJob } from "../worker/fixtures.js";
 import { projectFixture } from "./support.js";
 import { startFilesServer, uploadAttachment, type FilesHost } from "../blob/filesHost.js";
 import { corruptPng, pixelBombPng, pngOf } from "./thumbnail-support.js";
@@ -29,17 +30,8 @@ const factsOf = async (host: FilesHost, attachmentId: string) => {
     .filter((o) => o.event.aggregate_id === attachmentId && o.type !== "AttachmentAdded");
   return { activity, outbox };
 };
-const lastAttempt = (attachmentId: string, attempts: number): Job => ({
-  id: "job",
-  kind: attachmentThumbnailJob.kind,
-  key: attachmentId,
-  payload: { attachment_id: attachmentId },
-  status: "running",
-  attempts,
-  maxAttempts: 4,
-  runAt: new Date(),
-  lastError: null,
-});
+const lastAttempt = (attachmentId: string, attempts: number): Job =>
+  runningJob({ kind: attachmentThumbnailJob.kind, key: attachmentId, payload: { attachment_id: attachmentId }, attempts, maxAttempts: 4 });
 
 t.test("the sharp thumbnailer refuses garbage and bombs with typed failures and honours EXIF orientation", async (t) => {
   const thumbnailer = makeSharpThumbnailer();

@@ -71,14 +71,20 @@ export const eventually = async (condition: () => boolean | Promise<boolean>, ti
 };
 
 /** A job as the runner hands it to its handler (claimed, on attempt `attempts`). */
-export const runningJob = (job: { readonly kind: string; readonly key: string | null; readonly payload: unknown; readonly attempts?: number }): Job => ({
+export const runningJob = (job: {
+  readonly kind: string;
+  readonly key: string | null;
+  readonly payload: unknown;
+  readonly attempts?: number;
+  readonly maxAttempts?: number;
+}): Job => ({
   id: `job-${job.kind}-${job.key ?? "unkeyed"}`,
   kind: job.kind,
   key: job.key,
   payload: job.payload,
   status: "running",
   attempts: job.attempts ?? 1,
-  maxAttempts: 16,
+  maxAttempts: job.maxAttempts ?? 16,
   runAt: new Date(),
   lastError: null,
 });
