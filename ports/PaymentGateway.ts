@@ -141,6 +141,17 @@ export interface PaymentGateway {
   readonly cancel: (request: CancelRequest) => Effect.Effect<GatewayPayment, PaymentGatewayError>;
   /** Refunds a captured payment, fully or partly; a pending refund is not an error. */
   readonly refund: (request: RefundRequest) => Effect.Effect<GatewayRefund, PaymentGatewayError>;
+  /**
+   * Makes sure an `authorize` under this key and request holds no money, now or later, without
+   * charging anything: a held authorization is voided, a declined or unconfirmed payment is
+   * cancelled, and a key never used gets a cancelled payment (so a late `authorize` under it
+   * fails PaymentStateConflict instead of holding money). Answers the payment as it ends:
+   * `canceled`, or `succeeded` when it was already captured (the caller refunds it). While the
+   * provider's answer to the authorization is still unknown it fails PaymentOutcomeAmbiguous:
+   * release again later. For a caller that may have authorized and then lost track (a crash
+   * before it recorded the payment): it needs only the request it sent.
+   */
+  readonly releaseAuthorization: (request: AuthorizeRequest) => Effect.Effect<GatewayPayment, PaymentGatewayError>;
   /** The payment as it stands now. */
   readonly status: (request: { readonly merchantId: string; readonly paymentId: string }) => Effect.Effect<GatewayPayment, PaymentGatewayError>;
 }

@@ -4,7 +4,9 @@
  * decline is typed and replayed; partial capture then partial refunds, never above what was
  * captured; another merchant's payment is not found; an amount in another currency is refused;
  * a key reused for a different request is refused; cancel voids and blocks a later capture;
- * a lost provider answer is PaymentOutcomeAmbiguous with the payment left processing, never guessed.
+ * a lost provider answer is PaymentOutcomeAmbiguous with the payment left processing, never guessed;
+ * releasing an authorization by its request voids it, fences a key never used, and waits while
+ * the provider's answer is unknown.
  *
  * Besides the port, the adapter under test provides a {@link PaymentGatewayFixture}: how to
  * make a merchant, which payment-method tokens approve or decline, and how many authorizations
@@ -267,6 +269,76 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
       );
       t.equal(result.canceled.status, "canceled");
       t.equal(result.capture?._tag, "PaymentStateConflict");
+    },
+  },
+  {
+    name: "payment gateway: releasing an authorization voids what it holds, once, without a second provider authorization",
+    run: async (t, run) => {
+      const result = await run(
+        Effect.gen(function* () {
+          const f = yield* fixture;
+          const g = yield* gateway;
+          const merchantId = yield* f.newMerchant;
+          const request = { merchantId, idempotencyKey: key("release"), reference: "order:release", amount: eur(1500), paymentMethod: f.paymentMethods.approved };
+          const held = yield* g.authorize(request);
+          const before = yield* f.authorizations;
+          const released = yield* g.releaseAuthorization(request);
+          const again = yield* g.releaseAuthorization(request);
+          const capture = yield* failureOf(g.capture({ merchantId, idempotencyKey: key("cap"), paymentId: held.paymentId }));
+          return { held, released, again, capture, calls: (yield* f.authorizations) - before };
+        }),
+      );
+      t.equal(result.held.status, "requires_capture");
+      t.equal(result.released.paymentId, result.held.paymentId, "the authorization made under the key");
+      t.equal(result.released.status, "canceled");
+      t.equal(result.released.capturableMinor, 0, "nothing held any more");
+      t.equal(result.again.status, "canceled", "releasing again answers the same");
+      t.equal(result.capture?._tag, "PaymentStateConflict", "a released authorization cannot be captured");
+      t.equal(result.calls, 0, "releasing never authorizes");
+    },
+  },
+  {
+    name: "payment gateway: releasing a key never authorized charges nothing and fences it: a late authorize under it holds nothing",
+    run: async (t, run) => {
+      const result = await run(
+        Effect.gen(function* () {
+          const f = yield* fixture;
+          const g = yield* gateway;
+          const merchantId = yield* f.newMerchant;
+          const before = yield* f.authorizations;
+          const request = { merchantId, idempotencyKey: key("fence"), reference: "order:fence", amount: eur(900), paymentMethod: f.paymentMethods.approved };
+          const released = yield* g.releaseAuthorization(request);
+          const late = yield* failureOf(g.authorize(request));
+          const status = yield* g.status({ merchantId, paymentId: released.paymentId });
+          return { released, late, status, calls: (yield* f.authorizations) - before };
+        }),
+      );
+      t.equal(result.released.status, "canceled");
+      t.equal(result.late?._tag, "PaymentStateConflict", "the late authorization is refused");
+      t.equal(result.status.status, "canceled");
+      t.equal(result.status.capturableMinor, 0);
+      t.equal(result.calls, 0, "the provider was never asked to authorize");
+    },
+  },
+  {
+    name: "payment gateway: releasing a declined authorization cancels it; one whose answer is unknown must wait (ambiguous)",
+    run: async (t, run) => {
+      const result = await run(
+        Effect.gen(function* () {
+          const f = yield* fixture;
+          const g = yield* gateway;
+          const merchantId = yield* f.newMerchant;
+          const declined = { merchantId, idempotencyKey: key("rel-decl"), reference: "order:rel-decl", amount: eur(300), paymentMethod: f.paymentMethods.declined };
+          yield* failureOf(g.authorize(declined));
+          const released = yield* g.releaseAuthorization(declined);
+          const lost = { merchantId, idempotencyKey: key("rel-lost"), reference: "order:rel-lost", amount: eur(400), paymentMethod: f.paymentMethods.ambiguous };
+          yield* failureOf(g.authorize(lost));
+          const waiting = yield* failureOf(g.releaseAuthorization(lost));
+          return { released, waiting };
+        }),
+      );
+      t.equal(result.released.status, "canceled");
+      t.equal(result.waiting?._tag, "PaymentOutcomeAmbiguous", "never released while the provider may still hold the money");
     },
   },
   {

@@ -18,7 +18,7 @@ import {
   type PaymentGatewayError,
 } from "../../ports/PaymentGateway.js";
 
-type Operation = "authorize" | "capture" | "cancel";
+type Operation = "authorize" | "capture" | "cancel" | "release";
 
 export interface FakePaymentGateway extends PaymentGateway {
   /** Every payment, by id. */
@@ -33,8 +33,8 @@ export const makeFakePaymentGateway = (): FakePaymentGateway => {
   const payments = new Map<string, GatewayPayment>();
   type Outcome = { readonly ok: true; readonly paymentId: string } | { readonly ok: false; readonly error: PaymentGatewayError };
   const answers = new Map<string, { readonly request: string; readonly outcome: Outcome }>();
-  const failures: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0 };
-  const effects: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0 };
+  const failures: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0 };
+  const effects: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0 };
   let seq = 0;
 
   const answer = (outcome: Outcome): Effect.Effect<GatewayPayment, PaymentGatewayError> => {
@@ -115,6 +115,35 @@ export const makeFakePaymentGateway = (): FakePaymentGateway => {
           p.status !== "requires_capture" ? new PaymentStateConflict({ reason: `payment is ${p.status}` }) : { ...p, status: "canceled", capturableMinor: 0 },
         ),
       ),
+    releaseAuthorization: (request) =>
+      Effect.suspend((): Effect.Effect<GatewayPayment, PaymentGatewayError> => {
+        if (failures.release > 0) {
+          failures.release -= 1;
+          return Effect.fail(new PaymentOutcomeAmbiguous({ operation: "release", paymentId: null, detail: "provider down (fake)" }));
+        }
+        const { idempotencyKey, ...rest } = request;
+        const fingerprint = JSON.stringify(["authorize", rest]);
+        const scoped = `authorize:${idempotencyKey}`;
+        const previous = answers.get(scoped);
+        if (previous !== undefined && previous.request !== fingerprint) return Effect.fail(new PaymentRequestInvalid({ reason: "idempotency_key_reused" }));
+        const paymentId = previous === undefined ? `pay_${++seq}` : previous.outcome.ok ? previous.outcome.paymentId : null;
+        const held = paymentId === null ? undefined : payments.get(paymentId);
+        if (held !== undefined && held.status !== "requires_capture") return Effect.succeed(held);
+        effects.release += 1;
+        const released: GatewayPayment = {
+          paymentId: paymentId ?? `pay_${++seq}`,
+          merchantId: request.merchantId,
+          status: "canceled",
+          amount: request.amount,
+          capturableMinor: 0,
+          capturedMinor: 0,
+          refundedMinor: 0,
+        };
+        payments.set(released.paymentId, released);
+        // A key never used is fenced: a late authorize under it holds nothing.
+        if (previous === undefined) answers.set(scoped, { request: fingerprint, outcome: { ok: false, error: new PaymentStateConflict({ reason: "payment is canceled" }) } });
+        return Effect.succeed(released);
+      }),
     refund: () => Effect.fail(new PaymentStateConflict({ reason: "refunds are not used by the delivery tests" })),
     status: (request) =>
       Effect.suspend(() => {

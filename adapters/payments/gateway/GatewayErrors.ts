@@ -4,6 +4,7 @@
  * is checked and derived per step, and the wire view of a payment. One table, so the two
  * adapters cannot disagree on what a code means.
  */
+import { randomBytes } from "node:crypto";
 import { Effect, Schema } from "effect";
 import type { ErrorCategory } from "../../../core/kernel/Errors.js";
 import { PaymentIntentWire } from "../../../core/payments/model/PaymentIntent.js";
@@ -19,7 +20,8 @@ import {
   PaymentStateConflict,
   RefundExceedsCapturedAmount,
   type GatewayPayment,
-    type GatewayRefund,
+  type GatewayPaymentStatus,
+  type GatewayRefund,
   type PaymentGatewayError,
 } from "../../../ports/PaymentGateway.js";
 
@@ -104,6 +106,24 @@ export const checkGatewayKey = (key: string): Effect.Effect<string, PaymentReque
  * confirms it again under its stable provider reference, instead of creating a second one.
  */
 export const stepKey = (key: string, step: "create" | "confirm" | "capture" | "cancel" | "refund"): string => `${key}/${step}`;
+
+/**
+ * The key of one attempt to cancel while releasing an authorization: fresh per attempt, because
+ * cancelling is idempotent by itself (the void goes under the intent's one void reference) and a
+ * stored conflict (a confirm was running) must not be replayed to the next attempt.
+ */
+export const releaseAttemptKey = (key: string): string => `${key}/release/${randomBytes(6).toString("hex")}`;
+
+/**
+ * What releasing an authorization does with a payment in `status`: nothing more (cancelled, or
+ * captured: the caller refunds it), wait (the provider's answer is not known), or cancel it.
+ */
+export const releaseStep = (status: GatewayPaymentStatus): "done" | "wait" | "cancel" =>
+  status === "canceled" || status === "succeeded" ? "done" : status === "processing" ? "wait" : "cancel";
+
+/** The failure of a release that must wait for the provider's answer to the authorization. */
+export const releaseMustWait = (paymentId: string): PaymentOutcomeAmbiguous =>
+  new PaymentOutcomeAmbiguous({ operation: "release", paymentId, detail: "The authorization's answer is not known yet; release it again later." });
 
 const decodeIntent = Schema.decodeUnknownSync(PaymentIntentWire);
 const decodeRefund = Schema.decodeUnknownSync(RefundWire);

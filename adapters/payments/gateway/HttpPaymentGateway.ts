@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import {
   PaymentGatewayRefused,
   PaymentOutcomeAmbiguous,
+  type AuthorizeRequest,
   type GatewayPayment,
   type PaymentGateway,
   type PaymentGatewayError,
@@ -19,6 +20,9 @@ import {
   gatewayErrorOf,
   paymentOfWire,
   refundOfWire,
+  releaseAttemptKey,
+  releaseMustWait,
+  releaseStep,
   stepKey,
 } from "./GatewayErrors.js";
 import { withSpan } from "../../../core/kernel/Span.js";
@@ -93,24 +97,30 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
   const intentPath = (id: string, action = "") => `/v1/payment-intents/${encodeURIComponent(id)}${action}`;
   const payment = (answer: Answer): GatewayPayment => paymentOfWire(answer.body);
 
+  /** Step 1 of an authorization: the intent, once per key (a retry finds the same one); it holds no money until confirmed. */
+  const createStep = (req: AuthorizeRequest, key: string, operation: string) =>
+    send(operation, null, req.merchantId, {
+      method: "POST",
+      path: "/v1/payment-intents",
+      idempotencyKey: stepKey(key, "create"),
+      // `metadata` is not stored by the service; it binds the caller's reference into the key's request hash.
+      body: {
+        amount_minor: req.amount.amount_minor,
+        currency: req.amount.currency,
+        capture_method: req.captureMethod ?? "manual",
+        payment_method: req.paymentMethod,
+        metadata: { reference: req.reference },
+      },
+    }).pipe(Effect.map((created) => payment(created).paymentId));
+
+  const current = (merchantId: string, paymentId: string, operation: string) =>
+    send(operation, paymentId, merchantId, { method: "GET", path: intentPath(paymentId) }).pipe(Effect.map(payment));
+
   return {
     authorize: (req) =>
       Effect.gen(function* () {
         const key = yield* checkGatewayKey(req.idempotencyKey);
-        const created = yield* send("authorize", null, req.merchantId, {
-          method: "POST",
-          path: "/v1/payment-intents",
-          idempotencyKey: stepKey(key, "create"),
-          // `metadata` is not stored by the service; it binds the caller's reference into the key's request hash.
-          body: {
-            amount_minor: req.amount.amount_minor,
-            currency: req.amount.currency,
-            capture_method: req.captureMethod ?? "manual",
-            payment_method: req.paymentMethod,
-            metadata: { reference: req.reference },
-          },
-        });
-        const intentId = payment(created).paymentId;
+        const intentId = yield* createStep(req, key, "authorize");
         const confirmed = yield* send("authorize", intentId, req.merchantId, {
           method: "POST",
           path: intentPath(intentId, "/confirm"),
@@ -157,10 +167,24 @@ export const makeHttpPaymentGateway = (options: HttpPaymentGatewayOptions): Paym
         Effect.map((answer) => refundOfWire(answer.body)),
         withSpan("PaymentGateway.http.refund"),
       ),
-    status: (req) =>
-      send("status", req.paymentId, req.merchantId, { method: "GET", path: intentPath(req.paymentId) }).pipe(
-        Effect.map(payment),
-        withSpan("PaymentGateway.http.status"),
-      ),
+    releaseAuthorization: (req) =>
+      Effect.gen(function* () {
+        const key = yield* checkGatewayKey(req.idempotencyKey);
+        // The authorization's own step 1: the same intent when it was made, an unconfirmed one when not.
+        const intentId = yield* createStep(req, key, "release");
+        const settled = (p: GatewayPayment) => (releaseStep(p.status) === "done" ? Effect.succeed(p) : Effect.fail(releaseMustWait(p.paymentId)));
+        const before = yield* current(req.merchantId, intentId, "release");
+        if (releaseStep(before.status) !== "cancel") return yield* settled(before);
+        return yield* send("release", intentId, req.merchantId, {
+          method: "POST",
+          path: intentPath(intentId, "/cancel"),
+          idempotencyKey: releaseAttemptKey(key),
+        }).pipe(
+          Effect.map(payment),
+          // A confirm started meanwhile: the status after it decides.
+          Effect.catchTag("PaymentStateConflict", () => Effect.flatMap(current(req.merchantId, intentId, "release"), settled)),
+        );
+      }).pipe(withSpan("PaymentGateway.http.release")),
+    status: (req) => current(req.merchantId, req.paymentId, "status").pipe(withSpan("PaymentGateway.http.status")),
   };
 };

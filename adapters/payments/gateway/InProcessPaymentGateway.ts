@@ -34,6 +34,7 @@ import type { Transactions } from "../../../ports/Transactions.js";
 import {
   PaymentGatewayRefused,
   PaymentOutcomeAmbiguous,
+  type AuthorizeRequest,
   type GatewayPayment,
   type PaymentGateway,
   type PaymentGatewayError,
@@ -45,6 +46,8 @@ import {
   gatewayErrorOf,
   paymentOfWire,
   refundOfWire,
+  releaseMustWait,
+  releaseStep,
   stepKey,
   type ServiceFailure,
 } from "./GatewayErrors.js";
@@ -181,35 +184,49 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
   const intentAnswer = (operation: string, paymentId: string | null, response: StoredResponse) =>
     Effect.map(answerOf<unknown>(operation, paymentId, response), paymentOfWire);
 
+  /**
+   * Step 1 of an authorization: the intent, once per key (a retry finds the same one). One
+   * transaction calling nothing outside: it holds no money until step 2 confirms it.
+   */
+  const createStep = (principal: Principal, key: string, req: AuthorizeRequest, operation: string) =>
+    Effect.gen(function* () {
+      const merchant = yield* (yield* PaymentsRepository).findMerchant(req.merchantId);
+      if (merchant === null) return yield* Effect.fail(new PaymentGatewayRefused({ detail: "Unknown merchant." }));
+      const created = yield* idempotentStep(
+        principal,
+        stepKey(key, "create"),
+        "authorize",
+        {
+          reference: req.reference,
+          amount_minor: req.amount.amount_minor,
+          currency: req.amount.currency,
+          capture_method: req.captureMethod ?? "manual",
+          payment_method: req.paymentMethod,
+        },
+        null,
+        createIntent(principal, {
+          amountMinor: req.amount.amount_minor,
+          currency: req.amount.currency,
+          captureMethod: req.captureMethod ?? "manual",
+          paymentMethod: req.paymentMethod,
+        }).pipe(Effect.map((intent) => ({ status: 201, body: intentWire(intent) }))),
+        true,
+      );
+      return yield* intentAnswer(operation, null, created);
+    });
+
+  /** The intent as it stands now, as the port's payment. */
+  const currentPayment = (principal: Principal, paymentId: string, operation: string) =>
+    getIntent(principal, PaymentIntentId.make(paymentId)).pipe(
+      Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
+      Effect.mapError(toGatewayError(operation, paymentId)),
+    );
+
   return {
     authorize: (req) =>
       mutation("authorize", req.merchantId, req.idempotencyKey, null, (principal, key) =>
         Effect.gen(function* () {
-          const merchant = yield* (yield* PaymentsRepository).findMerchant(req.merchantId);
-          if (merchant === null) return yield* Effect.fail(new PaymentGatewayRefused({ detail: "Unknown merchant." }));
-          const request = {
-            reference: req.reference,
-            amount_minor: req.amount.amount_minor,
-            currency: req.amount.currency,
-            capture_method: req.captureMethod ?? "manual",
-            payment_method: req.paymentMethod,
-          };
-          // Step 1: the intent, once per key (a retry finds the same one).
-          const created = yield* idempotentStep(
-            principal,
-            stepKey(key, "create"),
-            "authorize",
-            request,
-            null,
-            createIntent(principal, {
-              amountMinor: req.amount.amount_minor,
-              currency: req.amount.currency,
-              captureMethod: req.captureMethod ?? "manual",
-              paymentMethod: req.paymentMethod,
-            }).pipe(Effect.map((intent) => ({ status: 201, body: intentWire(intent) }))),
-            true,
-          );
-          const intent = yield* intentAnswer("authorize", null, created);
+          const intent = yield* createStep(principal, key, req, "authorize");
           // Step 2: confirm it; a lost provider answer releases only this step's key.
           const confirmed = yield* idempotentStep(
             principal,
@@ -299,12 +316,26 @@ export const makeInProcessPaymentGateway = (options: InProcessPaymentGatewayOpti
           (response) => Effect.map(answerOf<unknown>("refund", req.paymentId, response), refundOfWire),
         ),
       ),
+    releaseAuthorization: (req) =>
+      mutation("release", req.merchantId, req.idempotencyKey, null, (principal, key) =>
+        Effect.gen(function* () {
+          // The authorization's own step 1: the same intent when it was made, an unconfirmed one when not.
+          const created = yield* createStep(principal, key, req, "release");
+          const settled = (payment: GatewayPayment) =>
+            releaseStep(payment.status) === "done" ? Effect.succeed(payment) : Effect.fail(releaseMustWait(payment.paymentId));
+          const payment = yield* currentPayment(principal, created.paymentId, "release");
+          const step = releaseStep(payment.status);
+          if (step !== "cancel") return yield* settled(payment);
+          // Idempotent by itself (the void goes under the intent's one void reference): no key of its own.
+          return yield* cancelIntent(principal, PaymentIntentId.make(payment.paymentId), "authorization released by its caller").pipe(
+            Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
+            Effect.mapError(toGatewayError("release", payment.paymentId)),
+            // A confirm started meanwhile: the status after it decides.
+            Effect.catchTag("PaymentStateConflict", () => Effect.flatMap(currentPayment(principal, payment.paymentId, "release"), settled)),
+          );
+        }),
+      ),
     status: (req) =>
-      onPaymentRuntime(
-        getIntent(principalOf(req.merchantId), PaymentIntentId.make(req.paymentId)).pipe(
-          Effect.map((intent): GatewayPayment => paymentOfWire(intentWire(intent))),
-          Effect.mapError(toGatewayError("status", req.paymentId)),
-        ),
-      ).pipe(withSpan("PaymentGateway.inProcess.status")),
+      onPaymentRuntime(currentPayment(principalOf(req.merchantId), req.paymentId, "status")).pipe(withSpan("PaymentGateway.inProcess.status")),
   };
 };
