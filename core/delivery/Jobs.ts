@@ -23,6 +23,7 @@ import type { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import type { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { settlementJob } from "./SettlePayouts.js";
 import { scheduledDispatchJob } from "./ScheduledDispatch.js";
+import { placementReleaseJob } from "./PlacementRelease.js";
 
 /** Every service a delivery job may need. */
 export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
@@ -33,4 +34,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob, placementReleaseJob];

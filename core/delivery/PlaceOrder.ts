@@ -1,8 +1,13 @@
 /**
  * POST /orders: places an order from a quote (spec: Endpoints, rule 4). The quote is checked
- * (expired → 409 quote_expired; menu changed → 409 with diff), the payment is authorized
- * OUTSIDE any transaction under a key stable per quote, and only then are the order snapshot,
- * its lines, its workflow row, the outbox event and the acceptance deadline written together.
+ * (expired → 409 quote_expired; menu changed → 409 with diff); then the quote's placement is
+ * written with its release job (what the authorization is asked with, so nothing the provider
+ * holds is ever left unknown to the database); then the payment is authorized OUTSIDE any
+ * transaction under a key stable per quote; and only then are the placement moved to `placed`,
+ * the order snapshot, its lines, its workflow row, the outbox event and the acceptance deadline
+ * written together, and the release job cancelled. Should anything fail between the
+ * authorization and that transaction, the release job voids the authorization after the quote
+ * expired (core/delivery/PlacementRelease.ts); a retry before then places the order.
  * One order per quote: placing the same quote again answers the order already placed.
  */
 import { Effect } from "effect";
@@ -12,6 +17,7 @@ import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { Ids } from "../../ports/Ids.js";
+import { Jobs } from "../../ports/Jobs.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { PaymentGateway, type GatewayPayment } from "../../ports/PaymentGateway.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -23,6 +29,10 @@ import { OrderPlaced } from "./Events.js";
 import { OrderId, type Order } from "./model/Order.js";
 import type { OrderLine } from "./model/OrderLine.js";
 import type { RestaurantOrder } from "./model/RestaurantOrder.js";
+import type { Quote } from "./model/Quote.js";
+import type { QuotePlacement } from "./model/QuotePlacement.js";
+import { placementReleaseAt, placementReleaseJob } from "./PlacementRelease.js";
+import { quoteAuthorization } from "./QuoteAuthorization.js";
 import { checkMenu } from "./QuoteOrder.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 import { withSpan } from "../kernel/Span.js";
@@ -35,15 +45,45 @@ export interface PlacedOrder {
   readonly workflow: RestaurantOrder;
 }
 
-/** The payment idempotency key of a quote's authorization: one authorization per quote, whatever the retries. */
-export const authorizationKey = (quoteId: string): string => `delivery:quote:${quoteId}:authorize`;
-
 const loadPlaced = (orderId: string) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const [order, workflow, lines] = yield* independentReads(orders.findOrder(orderId), orders.findWorkflow(orderId), orders.orderLines(orderId));
     if (order === null || workflow === null) return yield* Effect.fail(notFound("order"));
     return { order, lines, workflow } satisfies PlacedOrder;
+  });
+
+/** The order placed from `quoteId` (by another placement of the same quote). */
+const loadPlacedOfQuote = (quoteId: string) =>
+  Effect.gen(function* () {
+    const placed = yield* (yield* OrdersRepository).findOrderByQuote(quoteId);
+    if (placed === null) return yield* Effect.fail(notFound("order"));
+    return yield* loadPlaced(placed.id);
+  });
+
+/**
+ * Writes the quote's placement with its release job, before anything is authorized, or answers
+ * the placement already written: a retry goes on with it; one with another payment method is
+ * refused (the key is the quote's: quote again to pay with another one); a released one expired.
+ */
+const startPlacement = (quote: Quote, merchantId: string, paymentMethod: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const at = yield* now;
+    const { placement } = yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const started = yield* orders.startPlacement({ quoteId: quote.id, merchantId, paymentMethod, state: "authorizing", startedAt: at, updatedAt: at });
+        if (started.started) yield* placementReleaseJob.schedule({ quoteId: quote.id }, { runAt: placementReleaseAt(quote), key: quote.id });
+        return started;
+      }),
+    );
+    if (placement.paymentMethod !== paymentMethod) {
+      return yield* Effect.fail(
+        new Conflict({ code: "quote_payment_method_differs", detail: "this quote is already being placed with another payment method; quote again to pay with this one" }),
+      );
+    }
+    if (placement.state === "released") return yield* Effect.fail(new QuoteExpired({ quoteId: quote.id, detail: "the quote has expired; quote again" }));
+    return placement satisfies QuotePlacement;
   });
 
 /** Places the caller's order from `quoteId`, paying with the provider token `paymentMethod`. */
@@ -66,17 +106,12 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
     }
     yield* checkMenu(restaurant, quote.menuVersion, quote.lines.map((l) => l.item_id));
 
+    const placement = yield* startPlacement(quote, restaurant.merchantId, request.paymentMethod);
+    if (placement.state === "placed") return yield* loadPlacedOfQuote(quote.id);
+
     // Outside any transaction, under a key stable per quote (docs/adding-a-module.md, 2. Core).
-    const gateway = yield* PaymentGateway;
-    const authorization = yield* gateway
-      .authorize({
-        merchantId: restaurant.merchantId,
-        idempotencyKey: authorizationKey(quote.id),
-        reference: `delivery-quote:${quote.id}`,
-        amount: { amount_minor: quote.totalMinor, currency: quote.currency },
-        paymentMethod: request.paymentMethod,
-        captureMethod: "manual",
-      })
+    const authorization = yield* (yield* PaymentGateway)
+      .authorize(quoteAuthorization(quote, placement))
       .pipe(
         Effect.map((payment): { readonly payment: GatewayPayment | null; readonly paymentId: string | null } => ({ payment, paymentId: payment.paymentId })),
         Effect.catchTag("PaymentOutcomeAmbiguous", (e) => Effect.succeed({ payment: null, paymentId: e.paymentId })),
@@ -98,7 +133,7 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
       restaurantId: restaurant.id,
       quoteId: quote.id,
       menuVersion: quote.menuVersion,
-      merchantId: restaurant.merchantId,
+      merchantId: placement.merchantId,
       dropoffLat: quote.dropoffLat,
       dropoffLng: quote.dropoffLng,
       dropoffAddress: quote.dropoffAddress,
@@ -139,6 +174,12 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
     };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The placement's row decides between this transaction and the release job, once.
+        if (!(yield* orders.finishPlacement(quote.id, "placed", placedAt))) {
+          const current = yield* orders.findPlacement(quote.id);
+          if (current?.state === "placed") return "exists" as const;
+          return yield* Effect.fail(new QuoteExpired({ quoteId: quote.id, detail: "the quote expired while its payment was authorized; the authorization is released" }));
+        }
         const written = yield* orders.insertOrder(order, lines, workflow);
         if (written === "exists") return "exists" as const;
         const event = yield* OrderPlaced.make({
@@ -158,13 +199,10 @@ export const placeOrder = (principal: Principal, request: { readonly quoteId: st
         yield* (yield* Outbox).append([event]);
         yield* acceptanceDeadlineJob.schedule({ orderId }, { runAt: workflow.acceptDeadline, key: orderId });
         if (!authorized) yield* paymentResolveJob.schedule({ orderId }, { runAt: placedAt, key: orderId });
+        yield* (yield* Jobs).cancel(placementReleaseJob.kind, quote.id);
         return "inserted" as const;
       }),
     );
-    if (outcome === "exists") {
-      const placed = yield* orders.findOrderByQuote(quote.id);
-      if (placed === null) return yield* Effect.fail(notFound("order"));
-      return yield* loadPlaced(placed.id);
-    }
+    if (outcome === "exists") return yield* loadPlacedOfQuote(quote.id);
     return { order, lines, workflow } satisfies PlacedOrder;
   }).pipe(withSpan("delivery.placeOrder"));

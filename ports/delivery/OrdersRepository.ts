@@ -1,13 +1,25 @@
-/** Quotes, immutable orders and lines, and each order's workflow row (dl_quotes, dl_orders, dl_order_lines, dl_restaurant_orders). */
+/** Quotes and their placements, immutable orders and lines, and each order's workflow row (dl_quotes, dl_quote_placements, dl_orders, dl_order_lines, dl_restaurant_orders). */
 import { Context, type Effect } from "effect";
 import type { Order } from "../../core/delivery/model/Order.js";
 import type { OrderLine } from "../../core/delivery/model/OrderLine.js";
 import type { Quote } from "../../core/delivery/model/Quote.js";
+import type { QuotePlacement } from "../../core/delivery/model/QuotePlacement.js";
 import type { RestaurantOrder } from "../../core/delivery/model/RestaurantOrder.js";
 
 export interface OrdersRepository {
   readonly insertQuote: (quote: Quote) => Effect.Effect<void>;
   readonly findQuote: (id: string) => Effect.Effect<Quote | null>;
+  /**
+   * Writes the quote's placement (state `authorizing`) unless one exists; answers the stored one
+   * either way (`started`: this call wrote it), whatever it was started with.
+   */
+  readonly startPlacement: (placement: QuotePlacement) => Effect.Effect<{ readonly placement: QuotePlacement; readonly started: boolean }>;
+  readonly findPlacement: (quoteId: string) => Effect.Effect<QuotePlacement | null>;
+  /**
+   * Moves the placement out of `authorizing` to `to` (a conditional update that holds the row
+   * until the transaction ends); false when it had already left it: another writer won.
+   */
+  readonly finishPlacement: (quoteId: string, to: "placed" | "released", at: Date) => Effect.Effect<boolean>;
   /**
    * Writes the order snapshot, its lines and its workflow row; when an order already exists
    * for the quote (one order per quote) writes nothing and answers "exists".

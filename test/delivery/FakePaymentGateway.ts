@@ -5,6 +5,7 @@
  * same key with a different request is refused. Tokens follow the sandbox: `pm_card_visa`
  * authorizes, `pm_card_declined` is declined, `pm_card_timeout_after` authorizes but the answer
  * is lost. `failNext(op)` makes the next calls of an operation ambiguous (provider down).
+ * `releaseAuthorization` voids what a key holds, or fences a key never used, as the port says.
  */
 import { Effect } from "effect";
 import {

@@ -30,6 +30,9 @@ t.test("orders, order lines, settlement entries, payables and status history ref
     await t.rejects(db.db.deleteFrom("dl_delivery_status_changes").where("delivery_id", "=", accepted.delivery.id).execute(), "history DELETE refused");
     await t.rejects(db.db.updateTable("dl_quotes").set({ total_minor: 1 }).execute(), "quote UPDATE refused");
     await t.rejects(db.db.updateTable("dl_menu_items").set({ price_minor: 1 }).execute(), "published menu items UPDATE refused");
+    // A placement left authorizing when its order was written: the database keeps it placed, and what was authorized.
+    await t.rejects(db.db.updateTable("dl_quote_placements").set({ state: "released" }).where("quote_id", "=", placed.order.quoteId).execute(), "a placed placement is not released");
+    await t.rejects(db.db.deleteFrom("dl_quote_placements").where("quote_id", "=", placed.order.quoteId).execute(), "placement DELETE refused");
     // The participants' payables (written by the settlement job) are append-only too.
     const recorded = await rt.run(
       Effect.gen(function* () {

@@ -3,9 +3,14 @@
  * card is 402 and writes nothing; a lost provider answer is `payment_pending` (202); placing
  * the same quote again reuses the one authorization; a rejection or deadline voids the
  * authorization, and while the provider is down the order shows `void_pending` and the void
- * job retries until it succeeds; a failed capture after completion is retried by its job.
+ * job retries until it succeeds; a failed capture after completion is retried by its job; an
+ * authorization whose order was never written (the process stopped in between) is voided by the
+ * placement's release job once the quote has expired, and a retry before then places the order.
  */
 import t from "tap";
+import { Effect, Exit } from "effect";
+import { placementReleaseAt } from "../../core/delivery/PlacementRelease.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
 import { acceptOrder, rejectOrder } from "../../core/delivery/AcceptOrder.js";
@@ -19,6 +24,20 @@ import { at } from "../worker/fixtures.js";
 import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
 
 const runJobs = (rt: DeliveryRuntime, millis: number) => rt.run(at(millis)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
+
+/** Places the quote with a process that stops right after the provider authorized (before the order's transaction). */
+const placeAndStop = (rt: DeliveryRuntime, customer: string, quoteId: string) =>
+  rt.runtime.runPromiseExit(
+    placeOrder(user(customer), { quoteId, paymentMethod: "pm_card_visa" }).pipe(
+      Effect.provideService(
+        PaymentGateway,
+        PaymentGateway.of({ ...rt.gateway, authorize: (request) => Effect.zipRight(rt.gateway.authorize(request), Effect.die(new Error("process stopped"))) }),
+      ),
+    ),
+  );
+
+const countRows = async (db: Parameters<Parameters<typeof forEachDeliveryDialect>[2]>[1], table: string) =>
+  Number((await db.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 t.test("a declined card is 402 payment_declined and writes nothing; the same quote placed twice authorizes once", (t) =>
   forEachDeliveryDialect(t, "authorize", async (t, db) => {
@@ -108,5 +127,61 @@ t.test("a capture that fails after completion is retried by its job; the deliver
     await runJobs(rt, Date.now() + paymentFallbackDelayMs + 1000);
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "captured");
     t.equal(rt.gateway.effects.capture, 1);
+  }),
+);
+
+t.test("an authorization whose order was never written (the process stopped in between) is voided once the quote has expired; the quote can no longer be placed", (t) =>
+  forEachDeliveryDialect(t, "orphaned authorization", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    t.ok(Exit.isFailure(await placeAndStop(rt, "cust-1", quote.id)), "the placement stopped");
+    t.equal(await countRows(db, "dl_orders"), 0, "no order was written");
+    t.same(rt.gateway.payments().map((p) => p.status), ["requires_capture"], "the provider holds the amount");
+
+    await runJobs(rt, quote.expiresAt.getTime() - 1000);
+    t.same(rt.gateway.payments().map((p) => p.status), ["requires_capture"], "kept while the quote is valid: a retry could still place it");
+
+    await runJobs(rt, placementReleaseAt(quote).getTime() + 1000);
+    t.same(rt.gateway.payments().map((p) => [p.status, p.capturableMinor]), [["canceled", 0]], "voided after the quote expired");
+    t.equal(rt.gateway.effects.authorize, 1, "nothing was authorized again");
+    t.match(
+      await rt.attempt(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" })),
+      { ok: false, error: { code: "quote_expired" } },
+      "a released quote writes no order",
+    );
+    t.equal(await countRows(db, "dl_orders"), 0);
+  }),
+);
+
+t.test("a retry of the stopped placement before the quote expires places the order under the one authorization, which the release job leaves alone", (t) =>
+  forEachDeliveryDialect(t, "retried placement", async (t, db) => {
+    // The restaurant's acceptance deadline falls after the release job's time here (it would void the authorization itself).
+    const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 3600 });
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    await placeAndStop(rt, "cust-1", quote.id);
+    const placed = await rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" }));
+    t.equal(placed.workflow.status, "authorized");
+    t.equal(rt.gateway.effects.authorize, 1, "the retry replayed the authorization");
+    await runJobs(rt, placementReleaseAt(quote).getTime() + 1000);
+    t.same(rt.gateway.payments().map((p) => p.status), ["requires_capture"], "the order's authorization stands");
+    const job = await db.db.selectFrom("jobs").select("status").where("kind", "=", "delivery.placement_release").executeTakeFirstOrThrow();
+    t.equal(job.status, "cancelled", "the order's transaction cancelled the release");
+  }),
+);
+
+t.test("a quote being placed with one payment method is 409 quote_payment_method_differs with another, and nothing more is authorized", (t) =>
+  forEachDeliveryDialect(t, "other payment method", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    t.match(await rt.attempt(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_declined" })), { ok: false, error: { code: "payment_declined" } });
+    t.match(
+      await rt.attempt(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" })),
+      { ok: false, error: { code: "quote_payment_method_differs", category: "conflict" } },
+    );
+    t.equal(rt.gateway.effects.authorize, 1, "only the declined attempt reached the provider");
+    t.equal(await countRows(db, "dl_orders"), 0);
   }),
 );

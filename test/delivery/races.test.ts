@@ -1,10 +1,17 @@
 /**
  * The concurrency rules, raced with real parallel connections on Postgres (and serialized on
  * SQLite): ten couriers accepting one delivery at once elect exactly one winner (issue rule 1),
- * twenty parallel accepts of one order create exactly one delivery (rule 2), and a restaurant
- * accept racing the acceptance deadline ends in exactly one outcome.
+ * twenty parallel accepts of one order create exactly one delivery (rule 2), a restaurant
+ * accept racing the acceptance deadline ends in exactly one outcome, and a placement racing
+ * the release of its quote either writes its order with the authorization held or writes none
+ * and the authorization is voided.
  */
 import t from "tap";
+import { Effect } from "effect";
+import { placeOrder } from "../../core/delivery/PlaceOrder.js";
+import { releasePlacement } from "../../core/delivery/PlacementRelease.js";
+import { QuoteId } from "../../core/delivery/model/Ids.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { expireAcceptance } from "../../core/delivery/AcceptanceDeadline.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
@@ -12,7 +19,7 @@ import { getOrder } from "../../core/delivery/GetOrder.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { forEachDeliveryDialect } from "./support.js";
 import { at } from "../worker/fixtures.js";
-import { acceptedOrder, authorizedOrder, deliveryRuntime, onlineCouriers, openRestaurant, user } from "./support.js";
+import { acceptedOrder, authorizedOrder, deliveryRuntime, onlineCouriers, openRestaurant, quoteFor, user } from "./support.js";
 
 const count = async (db: Parameters<Parameters<typeof forEachDeliveryDialect>[2]>[1], table: string, where?: [string, string]) => {
   let query = db.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n"));
@@ -96,5 +103,34 @@ t.test("a restaurant accept racing the acceptance deadline ends in exactly one o
       }
     }
     t.ok(outcomes.size >= 1, `outcomes seen: ${[...outcomes].join(", ")}`);
+  }),
+);
+
+t.test("placements racing the release of their quotes: every order keeps its authorization held, and no authorization is held without an order", (t) =>
+  forEachDeliveryDialect(t, "placement vs release", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const pause = () => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, Math.random() * 15)));
+    // The provider takes its time, so the release can land before, during or after the authorization.
+    const slow = PaymentGateway.of({ ...rt.gateway, authorize: (request) => pause().pipe(Effect.zipRight(rt.gateway.authorize(request)), Effect.zipLeft(pause())) });
+    const quotes = [];
+    for (let i = 0; i < 8; i++) quotes.push(await quoteFor(rt, `cust-${i}`, fixture));
+    const outcomes = await Promise.all(
+      quotes.map(async (quote, i) => {
+        const placing = rt.attempt(placeOrder(user(`cust-${i}`), { quoteId: quote.id, paymentMethod: "pm_card_visa" }).pipe(Effect.provideService(PaymentGateway, slow)));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+        const releasing = rt.attempt(releasePlacement(QuoteId.make(quote.id)));
+        return { placing: await placing, releasing: await releasing };
+      }),
+    );
+    const orders = await db.db.selectFrom("dl_restaurant_orders").select(["order_id", "payment_id"]).execute();
+    const held = rt.gateway.payments().filter((p) => p.status === "requires_capture");
+    t.equal(held.length, orders.length, "as many authorizations held as orders written");
+    t.same(new Set(held.map((p) => p.paymentId)), new Set(orders.map((o) => o.payment_id)), "each held authorization is an order's");
+    for (const { placing, releasing } of outcomes) {
+      t.ok(releasing.ok, "the release itself never fails here");
+      if (!placing.ok) t.match(placing.error, { category: "conflict" }, "a placement that lost is told so (409)");
+    }
+    t.ok(orders.length + outcomes.filter((o) => !o.placing.ok).length === quotes.length, `${orders.length} placed, ${quotes.length - orders.length} released`);
   }),
 );

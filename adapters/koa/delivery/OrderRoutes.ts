@@ -49,7 +49,7 @@ const placeOrderRoute = defineRoute({
   operationId: "placeDeliveryOrder",
   summary: "Authorize the payment and place the order",
   description:
-    "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, or menu_changed with its diff. One order per quote.",
+    "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, menu_changed with its diff, or quote_payment_method_differs (the quote is being placed with another payment method). One order per quote.",
   tags,
   budget: { name: "delivery_orders" },
   auth: "required",

@@ -1,8 +1,9 @@
-/** The OrdersRepository port over dl_quotes, dl_orders, dl_order_lines and dl_restaurant_orders. */
+/** The OrdersRepository port over dl_quotes, dl_quote_placements, dl_orders, dl_order_lines and dl_restaurant_orders. */
 import { Effect } from "effect";
 import { Order } from "../../../core/delivery/model/Order.js";
 import { OrderLine } from "../../../core/delivery/model/OrderLine.js";
 import { Quote } from "../../../core/delivery/model/Quote.js";
+import { QuotePlacement } from "../../../core/delivery/model/QuotePlacement.js";
 import { RestaurantOrder } from "../../../core/delivery/model/RestaurantOrder.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -18,11 +19,26 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
   const quotes = rowCodec(Quote, f);
   const orders = rowCodec(Order, f);
   const lines = rowCodec(OrderLine, f);
+  const placements = rowCodec(QuotePlacement, f);
   const workflows = rowCodec(RestaurantOrder, f);
   // The statements of quoting, placing, reading an order and moving its workflow, compiled once;
   // the order lines' insert has one row per line, so it is built per call.
   const insertQuote = compiledInsert("dl_quotes", quotes);
   const selectQuote = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_quotes").selectAll().where("id", "=", p("id")));
+  const insertPlacementIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("dl_quote_placements")
+      .values(slotsOf(placements.columns, p))
+      .onConflict((oc) => oc.column("quote_id").doNothing()),
+  );
+  const selectPlacement = compiledOnce<{ quoteId: string }>((ex, p) => ex.selectFrom("dl_quote_placements").selectAll().where("quote_id", "=", p("quoteId")));
+  const finishPlacementIfAuthorizing = compiledOnce<{ quoteId: string; state: string; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("dl_quote_placements")
+      .set({ state: p("state"), updated_at: p("at") })
+      .where("quote_id", "=", p("quoteId"))
+      .where("state", "=", "authorizing"),
+  );
   const insertOrderIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .insertInto("dl_orders")
@@ -47,6 +63,23 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
     findQuote: (id) =>
       runStatement(db, selectQuote, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : quotes.fromRow(row))),
+      ),
+    startPlacement: (placement) =>
+      runQuery(db, async (ex) => {
+        const inserted = await insertPlacementIfNew(ex, placements.toRow(placement));
+        if (toNumber(inserted.numAffectedRows ?? 0) === 1) return { placement, started: true };
+        const { rows: [row] } = await selectPlacement(ex, { quoteId: placement.quoteId });
+        if (row === undefined) throw new Error(`placement of quote ${placement.quoteId} neither written nor found`);
+        return { placement: placements.fromRow(row), started: false };
+      }).pipe(withSpan("OrdersRepository.startPlacement")),
+    findPlacement: (quoteId) =>
+      runStatement(db, selectPlacement, { quoteId }).pipe(
+        Effect.map(({ rows: [row] }) => (row === undefined ? null : placements.fromRow(row))),
+      ),
+    finishPlacement: (quoteId, to, at) =>
+      runStatement(db, finishPlacementIfAuthorizing, { quoteId, state: to, at: f.timeToDb(at) }).pipe(
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),
+        withSpan("OrdersRepository.finishPlacement"),
       ),
     insertOrder: (order, orderLines, workflow) =>
       runQuery(db, async (ex) => {

@@ -2,10 +2,12 @@
  * Contract kit for OrdersRepository: quotes read back as written; an order is written with its
  * lines and workflow once per quote ("exists" the second time, nothing duplicated); the
  * workflow advances only from the expected version (a stale writer loses); restaurants list
- * their workflows by status in keyset pages; orders and lines are immutable.
+ * their workflows by status in keyset pages; orders and lines are immutable; a quote's placement
+ * is started once and leaves `authorizing` once, to `placed` or `released`.
  */
 import { Effect } from "effect";
 import { OrderId } from "../../../core/delivery/model/Order.js";
+import { QuoteId } from "../../../core/delivery/model/Ids.js";
 import { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
@@ -47,6 +49,22 @@ export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersReposito
       t.equal(answer, "exists");
       t.equal(await run(orders((o) => o.findOrder(twin.id))), null, "no second order");
       t.same(await run(orders((o) => o.orderLines(twin.id))), [], "no second set of lines");
+    },
+  },
+  {
+    name: "orders: a quote's placement is started once, as first written, and leaves authorizing once (placed or released)",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const order = await run(seedOrder(restaurant, 1));
+      const quoteId = QuoteId.make(order.quoteId);
+      const first = { quoteId, merchantId: restaurant.merchantId, paymentMethod: "pm_first", state: "authorizing" as const, startedAt: at(0), updatedAt: at(0) };
+      t.same(await run(orders((o) => o.startPlacement(first))), { placement: first, started: true });
+      const again = await run(orders((o) => o.startPlacement({ ...first, paymentMethod: "pm_second", startedAt: at(5), updatedAt: at(5) })));
+      t.same(again, { placement: first, started: false }, "the second start answers the placement as first written");
+      t.equal(await run(orders((o) => o.finishPlacement(quoteId, "placed", at(10)))), true);
+      t.equal(await run(orders((o) => o.finishPlacement(quoteId, "released", at(20)))), false, "a placement leaves authorizing once");
+      t.same(await run(orders((o) => o.findPlacement(quoteId))), { ...first, state: "placed", updatedAt: at(10) });
+      t.equal(await run(orders((o) => o.findPlacement(QuoteId.make(uid("quo", 99))))), null);
     },
   },
   {

@@ -7,5 +7,6 @@ import { deliveryMigration0004ChatMessages } from "./0004_chat_messages.js";
 import { deliveryMigration0005ScheduledOrders } from "./0005_scheduled_orders.js";
 import { deliveryMigration0006Substitutions } from "./0006_substitutions.js";
 import { deliveryMigration0007DiscoveryIndex } from "./0007_discovery_index.js";
+import { deliveryMigration0008QuotePlacements } from "./0008_quote_placements.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements];
