@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { createIntent } from "../../core/payments/CreateIntent.js";
-import { benchMerchant, rawConfirm, rawConfirmLanes, type RawStatement } from "./paymentsFixtures.js";
+import { benchMerchant, inOrder, rawConfirm, rawConfirmLanes, rawRunner } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -50,55 +50,17 @@ export const paymentsConfirm: Scenario = {
     const label = "every statement of a confirm: key lookup, idempotency reservation, step 1 (intent lock, attempt, intent, audit), step 3 (intent lock, attempt read and update, intent, ledger posting, outbox, audit), idempotency answer";
     const toDb = (at: Date): unknown => (db.dialect === "sqlite" ? at.toISOString() : at);
     const lanes = await rawConfirmLanes(db, Math.max(1, bounds.concurrency), toDb);
-    if (db.dialect === "sqlite") {
-      const sqlite = db.sqlite;
-      const prepared = new Map<string, ReturnType<typeof sqlite.prepare<unknown[]>>>();
-      const statement = (sql: string) => {
-        let found = prepared.get(sql);
-        if (found === undefined) {
-          found = sqlite.prepare<unknown[]>(sql);
-          prepared.set(sql, found);
-        }
-        return found;
-      };
-      // A statement that answers rows is read, as the stack reads it; the others are run.
-      const run = ([sql, params]: RawStatement) => (statement(sql).reader ? statement(sql).all(...params) : statement(sql).run(...params));
-      const inTransaction = (statements: ReadonlyArray<RawStatement>) => {
-        run(["BEGIN IMMEDIATE", []]);
-        statements.forEach(run);
-        run(["COMMIT", []]);
-      };
-      const measured = await measureOps((sequence, lane) => {
-        const confirm = rawConfirm("sqlite", lanes[lane % lanes.length]!, sequence, toDb);
-        confirm.before.forEach(run);
-        inTransaction(confirm.step1);
-        inTransaction(confirm.step3);
-        confirm.after.forEach(run);
-      }, bounds);
-      return { ...measured, label: `BEGIN IMMEDIATE/COMMIT: ${label}` };
-    }
-    const pool = db.pool;
-    const inTransaction = async (statements: ReadonlyArray<RawStatement>) => {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        for (const [sql, params] of statements) await client.query(sql, [...params]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
-      }
-    };
-    const measured = await measureOps(async (sequence, lane) => {
-      const confirm = rawConfirm("postgres", lanes[lane % lanes.length]!, sequence, toDb);
-      for (const [sql, params] of confirm.before) await pool.query(sql, [...params]);
-      await inTransaction(confirm.step1);
-      await inTransaction(confirm.step3);
-      for (const [sql, params] of confirm.after) await pool.query(sql, [...params]);
+    const runner = rawRunner(db);
+    const measured = await measureOps((sequence, lane) => {
+      const confirm = rawConfirm(db.dialect, lanes[lane % lanes.length]!, sequence, toDb);
+      return inOrder([
+        () => runner.autocommit(confirm.before),
+        () => runner.inTransaction(confirm.step1),
+        () => runner.inTransaction(confirm.step3),
+        () => runner.autocommit(confirm.after),
+      ]);
     }, bounds);
-    return { ...measured, label: `BEGIN/COMMIT: ${label}` };
+    return { ...measured, label: `${db.dialect === "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN"}/COMMIT: ${label}` };
   },
 };
 

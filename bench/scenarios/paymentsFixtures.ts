@@ -48,7 +48,7 @@ export const capturePostingRows = (input: {
 };
 
 /** `sql` with `?` placeholders as the dialect writes them (`$1`, `$2`, ... on Postgres). */
-const numbered = (dialect: "sqlite" | "postgres", sql: string): string => {
+export const numbered = (dialect: "sqlite" | "postgres", sql: string): string => {
   let n = 0;
   return dialect === "sqlite" ? sql : sql.replace(/\?/g, () => `$${++n}`);
 };
@@ -89,6 +89,69 @@ export const confirmSql = (dialect: "sqlite" | "postgres") => {
 
 /** One statement of a raw operation: its SQL and parameters. */
 export type RawStatement = readonly [sql: string, params: ReadonlyArray<unknown>];
+
+/**
+ * Runs raw statements on the bare driver as the stack runs them: one by one outside a
+ * transaction (autocommit), or together in one (BEGIN IMMEDIATE on SQLite). A statement that
+ * answers rows is read, as the stack reads it. SQLite's steps are synchronous (no promise), so
+ * the raw loop stays tight; Postgres's steps are promises.
+ */
+export interface RawRunner {
+  readonly autocommit: (statements: ReadonlyArray<RawStatement>) => void | Promise<void>;
+  readonly inTransaction: (statements: ReadonlyArray<RawStatement>) => void | Promise<void>;
+}
+
+/** The runner of raw statements on `db` (SQLite statements prepared once per text). */
+export const rawRunner = (db: RawDatabase): RawRunner => {
+  if (db.dialect === "sqlite") {
+    const sqlite = db.sqlite;
+    const prepared = new Map<string, ReturnType<typeof sqlite.prepare<unknown[]>>>();
+    const run = ([sql, params]: RawStatement): void => {
+      let statement = prepared.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare<unknown[]>(sql);
+        prepared.set(sql, statement);
+      }
+      if (statement.reader) statement.all(...params);
+      else statement.run(...params);
+    };
+    return {
+      autocommit: (statements) => statements.forEach(run),
+      inTransaction: (statements) => {
+        run(["BEGIN IMMEDIATE", []]);
+        statements.forEach(run);
+        run(["COMMIT", []]);
+      },
+    };
+  }
+  const pool = db.pool;
+  return {
+    autocommit: async (statements) => {
+      for (const [sql, params] of statements) await pool.query(sql, [...params]);
+    },
+    inTransaction: async (statements) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        for (const [sql, params] of statements) await client.query(sql, [...params]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+};
+
+/** Runs `steps` in order, synchronously until one answers a promise (then the rest after it). */
+export const inOrder = (steps: ReadonlyArray<() => void | Promise<void>>): void | Promise<void> => {
+  for (let i = 0; i < steps.length; i++) {
+    const result = steps[i]!();
+    if (result instanceof Promise) return steps.slice(i + 1).reduce<Promise<void>>((previous, step) => previous.then(step), result);
+  }
+};
 
 /** The three parts of one raw confirm: autocommit statements around two transactions. */
 export interface RawConfirm {

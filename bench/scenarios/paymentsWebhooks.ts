@@ -3,8 +3,12 @@
  * signed `payment.captured` events, 80% distinct event ids (each the capture of its own intent
  * held in requires_capture: signature check, inbox row, intent lock, capture with its balanced
  * ledger posting, outbox event, audit, one transaction) and 20% repeats of earlier ids (the
- * replay path: found in the inbox, nothing changes, 200 `duplicate: true`). The raw baseline is
- * the inbox insert plus the ledger posting in one transaction on the bare driver.
+ * replay path: found in the inbox, nothing changes, 200 `duplicate: true`). The raw baseline runs
+ * every statement the stack runs for the same mix on the bare driver: for a new event the inbox
+ * lookup, then one transaction of the attempt and intent reads, the inbox row, the attempt and
+ * intent updates, the ledger posting, the outbox event and the audit row; for a replay the inbox
+ * lookup alone. Until the eighth session it was the inbox insert plus the ledger posting (5 of
+ * those 13 statements, and no replays).
  *
  * The server refuses every provider webhook unless PROVIDER_WEBHOOK_SECRET is configured: the
  * bench target sets it to `benchProviderWebhookSecret`, which this scenario signs with.
@@ -15,7 +19,8 @@ import { sandboxWebhookBody, signWebhook, webhookSignatureHeader } from "../../a
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { attemptReference } from "../../core/payments/ProviderReferences.js";
-import { benchMerchant, capturePostingRows, postingSql } from "./paymentsFixtures.js";
+import { capturePostingRows, confirmSql, inOrder, numbered, rawRunner, type RawStatement, benchMerchant } from "./paymentsFixtures.js";
+import type { RawDatabase } from "../RawDatabase.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 
@@ -41,10 +46,88 @@ const signedAheadSeconds = 150;
 const amountMinor = 2500;
 const currency = "EUR";
 
-// The inbox insert of one stored and applied event: ProviderEventsInbox.insert (Kysely's compiled
-// SQL), per dialect; the ledger posting's statements are in paymentsFixtures.ts.
-const inboxSqlite = `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("provider_event_id") do nothing returning "id"`;
-const inboxPostgres = `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict ("provider_event_id") do nothing returning "id"`;
+// The statements of an applied event besides those a confirm shares (paymentsFixtures.ts confirmSql), as the adapters compile them.
+const webhookSql = (dialect: "sqlite" | "postgres") => ({
+  ...confirmSql(dialect),
+  findEvent: numbered(dialect, `select * from "payment_provider_events" where "provider_event_id" = ?`),
+  findAttempt: numbered(dialect, `select * from "payment_attempts" where "reference" = ?`),
+  insertEvent: numbered(
+    dialect,
+    `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("provider_event_id") do nothing returning "id"`,
+  ),
+});
+
+/** What a lane of the raw baseline reuses: its own intent held for capture and the attempt the events name. */
+interface RawWebhookLane {
+  readonly merchantId: string;
+  readonly intentId: string;
+  readonly attemptId: string;
+  readonly event: { readonly type: string; readonly json: string };
+  readonly seen: string[];
+  version: number;
+}
+
+/**
+ * The statements of event number `sequence` on `lane`: every `repeatEvery + 1`-th a replay of an
+ * event the lane stored (the lookup finds it), the others a new capture event applied in one
+ * transaction. The lane's intent is captured again and again (its version moves on), so no
+ * fixture has to be made per operation.
+ */
+const rawWebhook = (dialect: "sqlite" | "postgres", lane: RawWebhookLane, sequence: number, toDb: (at: Date) => unknown) => {
+  const sql = webhookSql(dialect);
+  if (sequence % (repeatEvery + 1) === repeatEvery && lane.seen.length > 0) {
+    return { lookup: [[sql.findEvent, [lane.seen[sequence % lane.seen.length]]]] as RawStatement[], apply: [] as RawStatement[] };
+  }
+  const time = toDb(new Date());
+  const eventId = `evt_${randomBytes(12).toString("hex")}`;
+  lane.seen.push(eventId);
+  const reference = attemptReference(lane.intentId, 1);
+  const payload = JSON.stringify({ ...capturedEvent(lane.intentId, "sbx_pay_1"), id: eventId });
+  const posting = capturePostingRows({ merchantId: lane.merchantId, intentId: `${lane.intentId}:${sequence}`, amountMinor, currency, time });
+  const version = lane.version;
+  lane.version += 1;
+  return {
+    lookup: [[sql.findEvent, [eventId]]] as RawStatement[],
+    apply: [
+      [sql.findAttempt, [reference]],
+      [sql.lockIntent, [lane.intentId]],
+      [sql.insertEvent, [randomUUID(), eventId, "payment.captured", payload, "processed", "requires_capture -> succeeded", lane.merchantId, reference, time, time, time]],
+      [sql.updateAttempt, ["captured", "sbx_pay_1", null, time, lane.attemptId]],
+      [sql.updateIntent, [amountMinor, currency, "manual", "requires_capture", amountMinor, 0, 0, "pm_card_visa", "sbx_pay_1", null, 1, version + 1, time, lane.intentId, version]],
+      [sql.ledgerTransaction, posting.transaction],
+      [sql.ledgerEntries, posting.entries],
+      [sql.outbox, [randomUUID(), lane.merchantId, lane.event.type, lane.event.json, "pending", 0, time, time]],
+      [sql.audit, [randomUUID(), lane.merchantId, "provider", "payment_intent.captured", "payment_intent", lane.intentId, "provider webhook", JSON.stringify({ event_id: eventId }), time]],
+    ] as RawStatement[],
+  };
+};
+
+/**
+ * One lane per concurrent loop: the bench merchant (made in setup), an intent of its own held for
+ * capture with its attempt, and a payment event envelope copied from the outbox the HTTP load filled.
+ */
+const rawWebhookLanes = async (db: RawDatabase, count: number, toDb: (at: Date) => unknown): Promise<RawWebhookLane[]> => {
+  const read = async (text: string): Promise<Record<string, unknown> | undefined> =>
+    db.dialect === "sqlite" ? (db.sqlite.prepare(text).get() as Record<string, unknown> | undefined) : (await db.pool.query(text)).rows[0];
+  const merchant = await read(`select "id" from "payment_merchants" order by "created_at" desc limit 1`);
+  const event = await read(`select "type", "event" from "outbox" where "type" like 'Payment%' order by "seq" desc limit 1`);
+  if (merchant === undefined || event === undefined) throw new Error("raw webhooks: run after the scenario's setup and load (merchant and a payment event)");
+  const sql = webhookSql(db.dialect);
+  const runner = rawRunner(db);
+  const time = toDb(new Date());
+  const lanes: RawWebhookLane[] = [];
+  for (let i = 0; i < count; i++) {
+    const merchantId = String(merchant.id);
+    const intentId = randomUUID();
+    const attemptId = randomUUID();
+    await runner.autocommit([
+      [sql.insertIntent, [intentId, merchantId, amountMinor, currency, "manual", "requires_capture", amountMinor, 0, 0, "pm_card_visa", "sbx_pay_1", 1, null, 1, time, time]],
+      [sql.insertAttempt, [attemptId, intentId, merchantId, 1, attemptReference(intentId, 1), "pm_card_visa", "authorized", "sbx_pay_1", null, time, time]],
+    ]);
+    lanes.push({ merchantId, intentId, attemptId, event: { type: String(event.type), json: typeof event.event === "string" ? event.event : JSON.stringify(event.event) }, seen: [], version: 1 });
+  }
+  return lanes;
+};
 
 /** The `payment.captured` event the sandbox sends once an authorization held for capture is captured. */
 const capturedEvent = (intentId: string, providerPaymentId: string | null) => ({
@@ -62,19 +145,6 @@ const capturedEvent = (intentId: string, providerPaymentId: string | null) => ({
     decline_code: null,
   },
 });
-
-/** One stored and applied event's parameters: the inbox row, then the capture posting. */
-const eventRows = (merchantId: string, time: unknown, payload: (eventId: string, intentId: string) => string) => {
-  const eventId = `evt_${randomBytes(12).toString("hex")}`;
-  const intentId = randomUUID();
-  const reference = attemptReference(intentId, 1);
-  const inbox = [randomUUID(), eventId, "payment.captured", payload(eventId, intentId), "processed", "requires_capture -> succeeded", merchantId, reference, time, time, time];
-  const { transaction, entries } = capturePostingRows({ merchantId, intentId, amountMinor, currency, time });
-  return { inbox, transaction, entries };
-};
-
-/** A payload the size of a real event, for the raw insert. */
-const payloadOf = (eventId: string, intentId: string): string => JSON.stringify({ ...capturedEvent(intentId, "sbx_pay_1"), id: eventId });
 
 /** Ingesting signed provider events, a fifth of them replays. */
 export const paymentsWebhooks: Scenario = {
@@ -116,37 +186,16 @@ export const paymentsWebhooks: Scenario = {
     return { requests };
   },
   rawBaseline: async (db, bounds) => {
-    const merchantId = randomUUID();
-    if (db.dialect === "sqlite") {
-      const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
-      const inbox = db.sqlite.prepare(inboxSqlite);
-      const transaction = db.sqlite.prepare(postingSql.sqlite.transaction);
-      const entries = db.sqlite.prepare(postingSql.sqlite.entries);
-      const commit = db.sqlite.prepare("COMMIT");
-      const measured = await measureOps(() => {
-        const rows = eventRows(merchantId, new Date().toISOString(), payloadOf);
-        begin.run();
-        inbox.get(...rows.inbox);
-        transaction.get(...rows.transaction);
-        entries.run(...rows.entries);
-        commit.run();
-      }, bounds);
-      return { ...measured, label: "BEGIN IMMEDIATE; insert inbox event RETURNING; insert ledger transaction RETURNING; insert 2 entries; COMMIT" };
-    }
-    const pool = db.pool;
-    const measured = await measureOps(async () => {
-      const rows = eventRows(merchantId, new Date(), payloadOf);
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        await client.query(inboxPostgres, rows.inbox);
-        await client.query(postingSql.postgres.transaction, rows.transaction);
-        await client.query(postingSql.postgres.entries, rows.entries);
-        await client.query("COMMIT");
-      } finally {
-        client.release();
-      }
+    const toDb = (at: Date): unknown => (db.dialect === "sqlite" ? at.toISOString() : at);
+    const lanes = await rawWebhookLanes(db, Math.max(1, bounds.concurrency), toDb);
+    const runner = rawRunner(db);
+    const measured = await measureOps((sequence, lane) => {
+      const event = rawWebhook(db.dialect, lanes[lane % lanes.length]!, sequence, toDb);
+      return inOrder([() => runner.autocommit(event.lookup), ...(event.apply.length === 0 ? [] : [() => runner.inTransaction(event.apply)])]);
     }, bounds);
-    return { ...measured, label: "BEGIN; insert inbox event RETURNING; insert ledger transaction RETURNING; insert 2 entries; COMMIT" };
+    return {
+      ...measured,
+      label: `every statement of the same mix: a new event's lookup, then ${db.dialect === "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN"}; attempt and intent reads, inbox row, attempt and intent updates, ledger posting, outbox, audit; COMMIT — a replay's lookup alone`,
+    };
   },
 };
