@@ -12,7 +12,8 @@
 import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { createIntent } from "../../core/payments/CreateIntent.js";
-import { benchMerchant, inOrder, rawConfirm, rawConfirmLanes, rawRunner } from "./paymentsFixtures.js";
+import { benchMerchant, rawConfirm, rawConfirmLanes } from "./paymentsFixtures.js";
+import { inOrder, rawRunner } from "../RawStatements.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
 

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { RawDatabase } from "../RawDatabase.js";
+import { kernelSql, numbered, reserveKeyParams, type RawStatement } from "../RawStatements.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import type { DomainRuntime } from "../../hosts/Runtime.js";
 
@@ -47,12 +48,6 @@ export const capturePostingRows = (input: {
   return { transaction, entries };
 };
 
-/** `sql` with `?` placeholders as the dialect writes them (`$1`, `$2`, ... on Postgres). */
-export const numbered = (dialect: "sqlite" | "postgres", sql: string): string => {
-  let n = 0;
-  return dialect === "sqlite" ? sql : sql.replace(/\?/g, () => `$${++n}`);
-};
-
 /**
  * Every statement one confirm runs through the stack, as the adapters compile them (captured from
  * the server under the bench's load), in the order it runs them: the API key lookup and the
@@ -64,9 +59,7 @@ export const confirmSql = (dialect: "sqlite" | "postgres") => {
   const q = (sql: string) => numbered(dialect, sql);
   return {
     apiKey: q(`select "id", "merchant_id", "secret_hash", "scopes", "expires_at" from "payment_api_keys" where "key_prefix" = ? and "revoked_at" is null`),
-    reserveKey: q(
-      `insert into "idempotency_keys" ("scope", "key", "request_hash", "state", "response", "locked_until", "expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("scope", "key") do update set "request_hash" = "excluded"."request_hash", "state" = ?, "response" = ?, "locked_until" = "excluded"."locked_until", "expires_at" = "excluded"."expires_at", "created_at" = "excluded"."created_at" where (("idempotency_keys"."state" = ? and "idempotency_keys"."locked_until" <= ?) or "idempotency_keys"."expires_at" <= ?) returning "scope"`,
-    ),
+    reserveKey: kernelSql(dialect).reserveKey,
     lockIntent: q(`select * from "payment_intents" where "id" = ?${forUpdate}`),
     insertAttempt: q(
       `insert into "payment_attempts" ("id", "intent_id", "merchant_id", "number", "reference", "payment_method", "status", "provider_payment_id", "decline_code", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -79,78 +72,12 @@ export const confirmSql = (dialect: "sqlite" | "postgres") => {
     updateAttempt: q(`update "payment_attempts" set "status" = ?, "provider_payment_id" = ?, "decline_code" = ?, "updated_at" = ? where "id" = ?`),
     ledgerTransaction: postingSql[dialect].transaction,
     ledgerEntries: postingSql[dialect].entries,
-    outbox: q(`insert into "outbox" ("id", "tenant_id", "type", "event", "status", "attempts", "next_attempt_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?)`),
-    completeKey: q(`update "idempotency_keys" set "state" = ?, "response" = ? where "scope" = ? and "key" = ? and "state" = ?`),
+    outbox: kernelSql(dialect).outbox,
+    completeKey: kernelSql(dialect).completeKey,
     insertIntent: q(
       `insert into "payment_intents" ("id", "merchant_id", "amount_minor", "currency", "capture_method", "status", "amount_capturable_minor", "amount_captured_minor", "amount_refunded_minor", "payment_method", "provider_payment_id", "attempt_count", "last_decline_code", "version", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
-};
-
-/** One statement of a raw operation: its SQL and parameters. */
-export type RawStatement = readonly [sql: string, params: ReadonlyArray<unknown>];
-
-/**
- * Runs raw statements on the bare driver as the stack runs them: one by one outside a
- * transaction (autocommit), or together in one (BEGIN IMMEDIATE on SQLite). A statement that
- * answers rows is read, as the stack reads it. SQLite's steps are synchronous (no promise), so
- * the raw loop stays tight; Postgres's steps are promises.
- */
-export interface RawRunner {
-  readonly autocommit: (statements: ReadonlyArray<RawStatement>) => void | Promise<void>;
-  readonly inTransaction: (statements: ReadonlyArray<RawStatement>) => void | Promise<void>;
-}
-
-/** The runner of raw statements on `db` (SQLite statements prepared once per text). */
-export const rawRunner = (db: RawDatabase): RawRunner => {
-  if (db.dialect === "sqlite") {
-    const sqlite = db.sqlite;
-    const prepared = new Map<string, ReturnType<typeof sqlite.prepare<unknown[]>>>();
-    const run = ([sql, params]: RawStatement): void => {
-      let statement = prepared.get(sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare<unknown[]>(sql);
-        prepared.set(sql, statement);
-      }
-      if (statement.reader) statement.all(...params);
-      else statement.run(...params);
-    };
-    return {
-      autocommit: (statements) => statements.forEach(run),
-      inTransaction: (statements) => {
-        run(["BEGIN IMMEDIATE", []]);
-        statements.forEach(run);
-        run(["COMMIT", []]);
-      },
-    };
-  }
-  const pool = db.pool;
-  return {
-    autocommit: async (statements) => {
-      for (const [sql, params] of statements) await pool.query(sql, [...params]);
-    },
-    inTransaction: async (statements) => {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        for (const [sql, params] of statements) await client.query(sql, [...params]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-  };
-};
-
-/** Runs `steps` in order, synchronously until one answers a promise (then the rest after it). */
-export const inOrder = (steps: ReadonlyArray<() => void | Promise<void>>): void | Promise<void> => {
-  for (let i = 0; i < steps.length; i++) {
-    const result = steps[i]!();
-    if (result instanceof Promise) return steps.slice(i + 1).reduce<Promise<void>>((previous, step) => previous.then(step), result);
-  }
 };
 
 /** The three parts of one raw confirm: autocommit statements around two transactions. */
@@ -196,7 +123,7 @@ export const rawConfirm = (dialect: "sqlite" | "postgres", lane: RawConfirmLane,
   return {
     before: [
       [sql.apiKey, [lane.keyPrefix]],
-      [sql.reserveKey, [scope, key, "a".repeat(64), "in_progress", null, toDb(new Date(at.getTime() + 60_000)), toDb(new Date(at.getTime() + 86_400_000)), time, "in_progress", null, "in_progress", time, time]],
+      [sql.reserveKey, reserveKeyParams(scope, key, at, toDb)],
     ],
     step1: [
       [sql.lockIntent, [lane.intentId]],

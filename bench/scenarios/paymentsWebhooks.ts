@@ -19,7 +19,8 @@ import { sandboxWebhookBody, signWebhook, webhookSignatureHeader } from "../../a
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { attemptReference } from "../../core/payments/ProviderReferences.js";
-import { capturePostingRows, confirmSql, inOrder, numbered, rawRunner, type RawStatement, benchMerchant } from "./paymentsFixtures.js";
+import { benchMerchant, capturePostingRows, confirmSql } from "./paymentsFixtures.js";
+import { inOrder, numbered, rawRunner, type RawStatement } from "../RawStatements.js";
 import type { RawDatabase } from "../RawDatabase.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, Scenario } from "../Scenario.js";
