@@ -2,18 +2,50 @@
  * An order placed while the provider's answer was unknown is `payment_pending` (202); this job
  * resolves it by looking the payment up (never guessing): held → the order is authorized and
  * the restaurant may accept it; declined or cancelled → the order is cancelled as `declined`;
- * still processing, or the provider is down → the job retries with backoff.
+ * still processing, or the provider is down → the job retries with backoff. When even the
+ * payment's id was lost (the payment service could not be reached), the quote's authorization
+ * is sent again as its placement recorded it: the gateway answers the payment the key made, or
+ * makes it now, as the customer asked, and never a second one.
  */
 import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Conflict } from "../kernel/Errors.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
-import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { PaymentGateway, type GatewayPayment, type PaymentGatewayError } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { OrderStatus, PaymentState } from "./model/RestaurantOrder.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { withSpan } from "../kernel/Span.js";
+import type { Order } from "./model/Order.js";
+import { quoteAuthorization } from "./QuoteAuthorization.js";
+
+/** The payment of a pending order: by its id, or by sending the quote's authorization again when the id was lost. */
+const paymentOf = (order: Order, paymentId: string | null): Effect.Effect<GatewayPayment, PaymentGatewayError | Conflict, OrdersRepository | PaymentGateway> =>
+  Effect.gen(function* () {
+    const gateway = yield* PaymentGateway;
+    if (paymentId !== null) return yield* gateway.status({ merchantId: order.merchantId, paymentId });
+    const orders = yield* OrdersRepository;
+    const [quote, placement] = [yield* orders.findQuote(order.quoteId), yield* orders.findPlacement(order.quoteId)];
+    if (quote === null || placement === null) {
+      return yield* Effect.fail(new Conflict({ code: "payment_unknown", detail: `order ${order.id}: the payment id is not known and the quote's placement is missing` }));
+    }
+    const request = quoteAuthorization(quote, placement);
+    return yield* gateway.authorize(request).pipe(
+      // A declined authorization is an answer: its payment waits for another method.
+      Effect.catchTag("PaymentDeclined", (e) =>
+        Effect.succeed<GatewayPayment>({
+          paymentId: e.paymentId,
+          merchantId: request.merchantId,
+          status: "requires_payment_method",
+          amount: request.amount,
+          capturableMinor: 0,
+          capturedMinor: 0,
+          refundedMinor: 0,
+        }),
+      ),
+    );
+  });
 
 /** Resolves a `payment_pending` order; answers its payment state afterwards. */
 export const resolvePendingPayment = (orderId: string) =>
@@ -22,10 +54,7 @@ export const resolvePendingPayment = (orderId: string) =>
     const workflow = yield* orders.findWorkflow(orderId);
     const order = yield* orders.findOrder(orderId);
     if (workflow === null || order === null || workflow.status !== "payment_pending") return workflow?.paymentState ?? null;
-    if (workflow.paymentId === null) {
-      return yield* Effect.fail(new Conflict({ code: "payment_unknown", detail: `order ${orderId}: the payment id is not known yet` }));
-    }
-    const payment = yield* (yield* PaymentGateway).status({ merchantId: order.merchantId, paymentId: workflow.paymentId });
+    const payment = yield* paymentOf(order, workflow.paymentId);
     const outcome: { readonly status: OrderStatus; readonly paymentState: PaymentState } | null =
       payment.status === "requires_capture"
         ? { status: "authorized", paymentState: "authorized" }
@@ -43,6 +72,7 @@ export const resolvePendingPayment = (orderId: string) =>
           {
             ...current,
             ...outcome,
+            paymentId: payment.paymentId,
             reason: outcome.status === "cancelled" ? "payment_declined" : current.reason,
             version: current.version + 1,
             updatedAt: yield* now,

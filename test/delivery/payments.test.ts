@@ -185,3 +185,23 @@ t.test("a quote being placed with one payment method is 409 quote_payment_method
     t.equal(await countRows(db, "dl_orders"), 0);
   }),
 );
+
+t.test("a pending order whose payment id was never learned (the payment service unreachable) is resolved by sending the quote's authorization again, once", (t) =>
+  forEachDeliveryDialect(t, "payment id lost", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    rt.gateway.failNext("authorize");
+    const placed = await rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_visa" }));
+    t.same([placed.workflow.status, placed.workflow.paymentId], ["payment_pending", null], "pending, with no payment id to look up");
+    await runJobs(rt, Date.now() + 1000);
+    const resolved = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.equal(resolved.workflow.status, "authorized", "resolved by the quote's own authorization");
+    t.equal(resolved.workflow.paymentState, "authorized");
+    const [payment] = rt.gateway.payments();
+    t.equal(resolved.workflow.paymentId, payment?.paymentId, "the payment id is recorded");
+    t.equal(rt.gateway.effects.authorize, 1, "authorized once");
+    await runJobs(rt, Date.now() + 60_000);
+    t.equal(rt.gateway.effects.authorize, 1, "nothing sent again once resolved");
+  }),
+);
