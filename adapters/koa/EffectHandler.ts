@@ -17,6 +17,7 @@ import { etag } from "./ETag.js";
 import { toProblem } from "./ErrorMapper.js";
 import { respondWithError } from "./ErrorHandling.js";
 import { problemContentType, type ProblemResponse } from "./ProblemJson.js";
+import { cutByShutdown } from "./Server.js";
 
 /** What a route handler answers: status, body (the schema's Type side), headers, version. */
 export interface RouteResponse {
@@ -96,11 +97,18 @@ export const writeStoredResponse = (ctx: Context, response: StoredResponse): voi
   if (contentType !== undefined && ctx.body !== undefined) ctx.type = contentType;
 };
 
+/** Methods that change nothing: their handlers are interrupted when the client leaves. */
+const readMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
  * Runs a program that yields a stored response on the host runtime and writes the outcome:
  * success as the response, typed failure through the error mapper, defect as a 500.
- * When the connection closes before the answer is sent (the client left, or shutdown cut it),
- * the program is interrupted: its transaction rolls back and its idempotency key is released.
+ * When the client leaves before the answer is sent, a read is interrupted (nothing to keep);
+ * a write runs to completion and its answer is stored under its idempotency key for the
+ * client's retry: interrupting it between a provider call and the recording of its answer would
+ * leave an outcome for the recovery jobs to find out, and a retry would find the work half done.
+ * When shutdown cuts the connection, every handler is interrupted: its transaction rolls back
+ * and its idempotency key is released.
  */
 export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<StoredResponse, E, R>): Promise<void> => {
   const { runtime, logger } = hostOf(ctx);
@@ -114,10 +122,15 @@ export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<Store
   // The fiber is interrupted directly when the connection closes first (no AbortController per request).
   const fiber = runtime.runFork(provided);
   let abandoned = false;
+  let left = false;
   const onClose = (): void => {
     if (ctx.res.writableFinished) return;
-    abandoned = true;
-    fiber.unsafeInterruptAsFork(fiber.id());
+    if (readMethods.has(ctx.method) || cutByShutdown(ctx)) {
+      abandoned = true;
+      fiber.unsafeInterruptAsFork(fiber.id());
+    } else {
+      left = true;
+    }
   };
   ctx.res.once("close", onClose);
   let exit: Exit.Exit<StoredResponse, unknown>;
@@ -130,6 +143,7 @@ export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<Store
     logger?.warn({ request_id: ctx.state.requestId }, "connection closed before the answer; handler interrupted");
     return;
   }
+  if (left) logger?.info({ request_id: ctx.state.requestId }, "the client left before the answer; the write finished (a retry under its key gets the stored answer)");
   if (Exit.isSuccess(exit)) return writeStoredResponse(ctx, exit.value);
   const failure = Cause.failureOption(exit.cause);
   if (Option.isSome(failure)) return respondWithError(ctx, failure.value, logger);

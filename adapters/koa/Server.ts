@@ -1,12 +1,14 @@
 /**
  * Starting and stopping the HTTP server. `close()` drains: it stops accepting connections,
  * lets in-flight requests finish (answering them with `Connection: close`), closes idle
- * keep-alive connections, cuts whatever is left after `Limits.shutdownTimeoutMs`, and only
- * then runs `onClose` (where the host disposes its ManagedRuntime).
+ * keep-alive connections, cuts whatever is left after `Limits.shutdownTimeoutMs` (marking the
+ * cut, so the handlers of cut writes are interrupted too: EffectHandler.ts), and only then runs
+ * `onClose` (where the host disposes its ManagedRuntime).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Koa from "koa";
+import type { Context } from "koa";
 import { resolveLimits, type Limits } from "./Limits.js";
 
 /** Where and how to listen. */
@@ -28,6 +30,12 @@ export interface RunningHttpServer {
   /** Drains and stops the server, then runs `onClose`. Safe to call more than once. */
   readonly close: () => Promise<void>;
 }
+
+/**
+ * Whether `ctx`'s connection was cut by the server's shutdown (not left by its client): set on
+ * `app.context`, the prototype of every request's context, when the drain times out.
+ */
+export const cutByShutdown = (ctx: Context): boolean => (ctx as { readonly shutdownCut?: boolean }).shutdownCut === true;
 
 /** Starts `app` on `host:port` and resolves once it is listening. */
 export const startHttpServer = async (app: Koa, options: HttpServerOptions): Promise<RunningHttpServer> => {
@@ -72,6 +80,7 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
       server.closeIdleConnections();
       try {
         if ((await withDeadline(drained, limits.shutdownTimeoutMs)) === "timeout") {
+          (app.context as { shutdownCut?: boolean }).shutdownCut = true;
           server.closeAllConnections();
           await drained;
         }

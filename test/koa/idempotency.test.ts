@@ -176,6 +176,28 @@ t.test("idempotency over HTTP", async (t) => {
       t.equal(after.headers.get("idempotent-replayed"), "true");
     });
 
+    t.test("a write whose client leaves before the answer runs to completion; the retry under its key replays the stored answer", async (t) => {
+      const gate = makeGate();
+      setGate(gate);
+      const before = runs.create;
+      const leaving = new AbortController();
+      const first = fetch(`${app.url}/v1/orders`, { ...jsonInit("POST", { item: "left", wait: true }, { ...alice, "idempotency-key": "k-left" }), signal: leaving.signal }).catch(() => "left");
+      await gate.reached;
+      leaving.abort();
+      t.equal(await first, "left", "the client went away");
+      // Let the server see the connection close before the handler may finish.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gate.open();
+      let retry = await post("/v1/orders", { item: "left", wait: true }, { ...alice, "idempotency-key": "k-left" });
+      for (let i = 0; i < 50 && retry.status === 409; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        retry = await post("/v1/orders", { item: "left", wait: true }, { ...alice, "idempotency-key": "k-left" });
+      }
+      t.equal(retry.status, 201);
+      t.equal(retry.headers.get("idempotent-replayed"), "true", "the answer the abandoned request stored");
+      t.equal(runs.create, before + 1, "the handler ran once");
+    });
+
     t.test("a required key that is missing answers 400 idempotency_key_required", async (t) => {
       const before = runs.create;
       const res = await post("/v1/orders", { item: "tea" }, alice);

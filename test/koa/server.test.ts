@@ -103,3 +103,33 @@ t.test("close() cuts requests that outlive the shutdown timeout, interrupts them
   t.equal(await pending, "cut", "the stuck request's connection was cut");
   t.same(events.sort(), ["handler interrupted", "onClose"]);
 });
+
+t.test("close() cuts a write that outlives the shutdown timeout and interrupts it too (a write is interrupted only by shutdown, not by its client leaving)", async (t) => {
+  const events: string[] = [];
+  let entered!: () => void;
+  const inHandler = new Promise<void>((resolve) => (entered = resolve));
+  const stuckWrite = defineRoute({
+    method: "POST",
+    path: "/v1/stuck-write",
+    operationId: "stuckWrite",
+    summary: "Never finishes",
+    tags: ["test"],
+    auth: "none",
+    idempotency: "none",
+    responses: { 200: null },
+    handler: () =>
+      Effect.sync(() => entered()).pipe(
+        Effect.zipRight(Effect.never),
+        Effect.onInterrupt(() => Effect.sync(() => void events.push("handler interrupted"))),
+      ),
+  });
+  const app = await startTestApp(t, { routes: [stuckWrite], limits: { shutdownTimeoutMs: 200 }, onClose: async () => void events.push("onClose") });
+  const pending = fetch(`${app.url}/v1/stuck-write`, { method: "POST" }).then(
+    () => "answered",
+    () => "cut",
+  );
+  await inHandler;
+  await app.server.close();
+  t.equal(await pending, "cut", "the stuck request's connection was cut");
+  t.same(events.sort(), ["handler interrupted", "onClose"]);
+});
