@@ -82,20 +82,31 @@ export const rawRunner = (db: RawDatabase): RawRunner => {
     autocommit: async (statements) => {
       for (const [sql, params] of statements) await pool.query(sql, [...params]);
     },
-    inTransaction: async (statements) => {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        for (const [sql, params] of statements) await client.query(sql, [...params]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    inTransaction: (statements) =>
+      inPgTransaction(pool, async (query) => {
+        for (const [sql, params] of statements) await query(sql, [...params]);
+      }),
   };
+};
+
+/** Runs `work` in one transaction on a pinned pg connection, as Transactions.run does (ROLLBACK on failure). */
+export const inPgTransaction = async (
+  pool: Extract<RawDatabase, { dialect: "postgres" }>["pool"],
+  work: (query: (text: string, values: unknown[]) => Promise<{ rows: any[]; rowCount: number | null }>) => Promise<void>,
+): Promise<void> => {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    try {
+      await work((text, values) => client.query(text, values));
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
 };
 
 /** Runs `steps` in order, synchronously until one answers a promise (then the rest after it). */

@@ -15,6 +15,7 @@ import { createProduct } from "../../core/commerce/Catalog.js";
 import { createLocation, createStore } from "../../core/commerce/CreateStore.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import type { RawDatabase } from "../RawDatabase.js";
+import { rawRunner } from "../RawStatements.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, BenchTarget, Scenario } from "../Scenario.js";
 import type { VariantId } from "../../core/commerce/model/Ids.js";
@@ -122,20 +123,8 @@ export const commerceCheckout: Scenario = {
       }, bounds).finally(restore);
       return { ...measured, label: rawLabel };
     }
-    const pool = db.pool;
-    const measured = await measureOps(async (sequence) => {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        for (const [sql, params] of op(sequence)) await client.query(sql, [...params]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
-      }
-    }, bounds);
+    const runner = rawRunner(db);
+    const measured = await measureOps((sequence) => runner.inTransaction(op(sequence)), bounds);
     return { ...measured, label: rawLabel };
   },
 };

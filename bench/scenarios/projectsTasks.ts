@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { rankBetween } from "../../core/projects/Rank.js";
+import { inPgTransaction } from "../RawStatements.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, RawBounds, RawMeasurement, Scenario } from "../Scenario.js";
 import type { RawDatabase } from "../RawDatabase.js";
@@ -32,22 +33,6 @@ const newTask = (dialect: RawDatabase["dialect"], ids: { workspaceId: string; pr
   return { id, row, view };
 };
 
-/** Runs `statements` in one transaction on a pinned pg connection, as Transactions.run does. */
-const inPgTransaction = async (pool: Extract<RawDatabase, { dialect: "postgres" }>["pool"], work: (query: (text: string, values: unknown[]) => Promise<{ rows: any[]; rowCount: number | null }>) => Promise<void>): Promise<void> => {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    try {
-      await work((text, values) => client.query(text, values));
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    }
-  } finally {
-    client.release();
-  }
-};
 
 /** Creating tasks, one project per connection. */
 export const projectsCreateTask: Scenario = {

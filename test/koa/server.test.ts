@@ -74,62 +74,35 @@ t.test("close() lets an in-flight request finish, refuses new connections, then 
   t.equal(app.server.server.listening, false);
 });
 
-t.test("close() cuts requests that outlive the shutdown timeout, interrupts them, and still runs onClose", async (t) => {
-  const events: string[] = [];
-  let entered!: () => void;
-  const inHandler = new Promise<void>((resolve) => (entered = resolve));
-  const stuck = defineRoute({
-    method: "GET",
-    path: "/v1/stuck",
-    operationId: "stuck",
-    summary: "Never finishes",
-    tags: ["test"],
-    auth: "none",
-    idempotency: "none",
-    responses: { 200: null },
-    handler: () =>
-      Effect.sync(() => entered()).pipe(
-        Effect.zipRight(Effect.never),
-        Effect.onInterrupt(() => Effect.sync(() => void events.push("handler interrupted"))),
-      ),
+// A write is interrupted only by shutdown, not by its client leaving (EffectHandler.ts); a read by both.
+for (const method of ["GET", "POST"] as const) {
+  t.test(`close() cuts ${method} requests that outlive the shutdown timeout, interrupts them, and still runs onClose`, async (t) => {
+    const events: string[] = [];
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    const stuck = defineRoute({
+      method,
+      path: "/v1/stuck",
+      operationId: "stuck",
+      summary: "Never finishes",
+      tags: ["test"],
+      auth: "none",
+      idempotency: "none",
+      responses: { 200: null },
+      handler: () =>
+        Effect.sync(() => entered()).pipe(
+          Effect.zipRight(Effect.never),
+          Effect.onInterrupt(() => Effect.sync(() => void events.push("handler interrupted"))),
+        ),
+    });
+    const app = await startTestApp(t, { routes: [stuck], limits: { shutdownTimeoutMs: 200 }, onClose: async () => void events.push("onClose") });
+    const pending = fetch(`${app.url}/v1/stuck`, { method }).then(
+      () => "answered",
+      () => "cut",
+    );
+    await inHandler;
+    await app.server.close();
+    t.equal(await pending, "cut", "the stuck request's connection was cut");
+    t.same(events.sort(), ["handler interrupted", "onClose"]);
   });
-  const app = await startTestApp(t, { routes: [stuck], limits: { shutdownTimeoutMs: 200 }, onClose: async () => void events.push("onClose") });
-  const pending = fetch(`${app.url}/v1/stuck`).then(
-    () => "answered",
-    () => "cut",
-  );
-  await inHandler;
-  await app.server.close();
-  t.equal(await pending, "cut", "the stuck request's connection was cut");
-  t.same(events.sort(), ["handler interrupted", "onClose"]);
-});
-
-t.test("close() cuts a write that outlives the shutdown timeout and interrupts it too (a write is interrupted only by shutdown, not by its client leaving)", async (t) => {
-  const events: string[] = [];
-  let entered!: () => void;
-  const inHandler = new Promise<void>((resolve) => (entered = resolve));
-  const stuckWrite = defineRoute({
-    method: "POST",
-    path: "/v1/stuck-write",
-    operationId: "stuckWrite",
-    summary: "Never finishes",
-    tags: ["test"],
-    auth: "none",
-    idempotency: "none",
-    responses: { 200: null },
-    handler: () =>
-      Effect.sync(() => entered()).pipe(
-        Effect.zipRight(Effect.never),
-        Effect.onInterrupt(() => Effect.sync(() => void events.push("handler interrupted"))),
-      ),
-  });
-  const app = await startTestApp(t, { routes: [stuckWrite], limits: { shutdownTimeoutMs: 200 }, onClose: async () => void events.push("onClose") });
-  const pending = fetch(`${app.url}/v1/stuck-write`, { method: "POST" }).then(
-    () => "answered",
-    () => "cut",
-  );
-  await inHandler;
-  await app.server.close();
-  t.equal(await pending, "cut", "the stuck request's connection was cut");
-  t.same(events.sort(), ["handler interrupted", "onClose"]);
-});
+}
