@@ -4,7 +4,12 @@
  * reserve; in one transaction the checkout record, cart checked out, server-side price, three
  * conditional stock reservations, order, lines, reservations, payment record, timeline, expiry
  * job and outbox row; then the in-process authorization outside it and the confirm transaction).
- * Its raw baseline is the same reservation + order + outbox transaction on the bare driver.
+ * Its raw baseline runs every statement a checkout runs through the stack, in the same
+ * transactions, on the bare driver: the reads before (epoch, idempotency reservation, cart, risk
+ * check, store), the checkout transaction, the in-process payment's (merchant, the intent's
+ * creation with its gateway key, the confirmation's key, its two transactions and answer), the
+ * transaction that confirms the order, and the idempotency answer. Until the eighth session it
+ * was the checkout transaction alone, with the lines and reservations as multi-row inserts.
  * `commerce-catalog`: GET /v1/products, the public first page of a store's catalog.
  */
 import { randomUUID } from "node:crypto";
@@ -15,7 +20,8 @@ import { createProduct } from "../../core/commerce/Catalog.js";
 import { createLocation, createStore } from "../../core/commerce/CreateStore.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import type { RawDatabase } from "../RawDatabase.js";
-import { rawRunner } from "../RawStatements.js";
+import { inOrder, kernelSql, numbered, rawRunner, reserveKeyParams, type RawStatement } from "../RawStatements.js";
+import { confirmSql } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, BenchTarget, Scenario } from "../Scenario.js";
 import type { VariantId } from "../../core/commerce/model/Ids.js";
@@ -83,7 +89,7 @@ const checkoutPlan = async (
   return { requests };
 };
 
-/** Checkout of a three-line cart, against the bare reservation + order + outbox transaction. */
+/** Checkout of a three-line cart, against every statement a checkout runs. */
 export const commerceCheckout: Scenario = {
   name: "commerce-checkout",
   description: "POST /v1/orders (3 lines, pm_card_visa): price, 3 reservations, order + lines + outbox in one transaction, in-process authorization",
@@ -101,36 +107,29 @@ export const commerceCheckout: Scenario = {
       restore();
       throw error;
     });
-    const op = (sequence: number) => checkoutStatements(db.dialect, fixture, sequence);
-    if (db.dialect === "sqlite") {
-      const sqlite = db.sqlite;
-      const prepared = new Map<string, ReturnType<typeof sqlite.prepare<unknown[]>>>();
-      const run = (sql: string, params: ReadonlyArray<unknown>) => {
-        let statement = prepared.get(sql);
-        if (statement === undefined) {
-          statement = sqlite.prepare<unknown[]>(sql);
-          prepared.set(sql, statement);
-        }
-        return statement.run(...params);
-      };
-      const measured = await measureOps((sequence) => {
-        run("BEGIN IMMEDIATE", []);
-        for (const [sql, params] of op(sequence)) {
-          const result = run(sql, params);
-          if (sql.startsWith("UPDATE shop_inventory") && result.changes !== 1) throw new Error("raw baseline: stock exhausted");
-        }
-        run("COMMIT", []);
-      }, bounds).finally(restore);
-      return { ...measured, label: rawLabel };
-    }
+    const toDb = (at: Date): unknown => (db.dialect === "sqlite" ? at.toISOString() : at);
     const runner = rawRunner(db);
-    const measured = await measureOps((sequence) => runner.inTransaction(op(sequence)), bounds);
+    const measured = await measureOps((sequence) => {
+      const c = rawCheckout(db.dialect, fixture, sequence, toDb);
+      return inOrder([
+        () => runner.autocommit(c.before),
+        () => runner.inTransaction(c.checkout),
+        () => runner.autocommit(c.merchant),
+        () => runner.inTransaction(c.createIntent),
+        () => runner.autocommit(c.confirmKey),
+        () => runner.inTransaction(c.confirmStep1),
+        () => runner.inTransaction(c.confirmStep3),
+        () => runner.autocommit(c.confirmAnswer),
+        () => runner.inTransaction(c.confirmOrder),
+        () => runner.autocommit(c.answer),
+      ]);
+    }, bounds).finally(restore);
     return { ...measured, label: rawLabel };
   },
 };
 
 const rawLabel =
-  "BEGIN; insert checkout record; 3 × conditional reserve UPDATE; insert order, 3 lines, 3 reservations, payment record, timeline entry, outbox row; COMMIT";
+  "every statement of a checkout: epoch, idempotency reservation, cart, risk check, store; the checkout transaction (record, cart, lines, stock and prices, 3 reservations, order, 3 lines, 3 reservations, payment record, timeline, 2 jobs, outbox); the payment's merchant, intent creation, confirmation key, its two transactions and answer; the order's confirmation; the idempotency answer";
 
 /** Waits (up to 30 s) until no outbox event is pending, so the raw loop does not compete with the relay. */
 const waitForRelay = async (db: RawDatabase): Promise<void> => {
@@ -147,14 +146,11 @@ interface RawFixture {
   readonly locationId: string;
   readonly variants: ReadonlyArray<string>;
   readonly run: string;
+  /** A payment merchant the HTTP run provisioned (the raw intents need a real one). */
+  readonly merchantId: string;
+  /** A cart of the three variants the checkout reads (and, once, checks out). */
+  readonly cartId: string;
 }
-
-/** `?` placeholders as the dialect wants them. */
-const sqlFor = (dialect: RawDatabase["dialect"], sql: string): string => {
-  if (dialect === "sqlite") return sql;
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
 
 /** A store, location, product and three variants with stock, written with the bare driver. */
 const rawFixture = async (db: RawDatabase): Promise<RawFixture> => {
@@ -163,8 +159,15 @@ const rawFixture = async (db: RawDatabase): Promise<RawFixture> => {
   const locationId = randomUUID();
   const productId = randomUUID();
   const variants = [randomUUID(), randomUUID(), randomUUID()];
+  const cartId = randomUUID();
+  const customerId = randomUUID();
+  const merchant =
+    db.dialect === "sqlite"
+      ? (db.sqlite.prepare(`select "id" from "payment_merchants" order by "created_at" desc limit 1`).get() as { id: string } | undefined)
+      : (await db.pool.query<{ id: string }>(`select "id" from "payment_merchants" order by "created_at" desc limit 1`)).rows[0];
+  if (merchant === undefined) throw new Error("raw checkout: run after the scenario's setup (a payment merchant)");
   const statements: Array<[string, ReadonlyArray<unknown>]> = [
-    ["INSERT INTO shop_stores (id, name, currency, owner_id, merchant_id, tax_rate_basis_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [storeId, "Raw shop", "EUR", randomUUID(), randomUUID(), 2000, now]],
+    ["INSERT INTO shop_stores (id, name, currency, owner_id, merchant_id, tax_rate_basis_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [storeId, "Raw shop", "EUR", randomUUID(), merchant.id, 2000, now]],
     ["INSERT INTO shop_locations (id, store_id, name, created_at) VALUES (?, ?, ?, ?)", [locationId, storeId, "Raw warehouse", now]],
     ["INSERT INTO shop_products (id, store_id, title, description, created_at) VALUES (?, ?, ?, ?, ?)", [productId, storeId, "Raw teapot", null, now]],
     ...variants.flatMap((id, i): Array<[string, ReadonlyArray<unknown>]> => [
@@ -177,58 +180,142 @@ const rawFixture = async (db: RawDatabase): Promise<RawFixture> => {
         [storeId, id, locationId, 1_000_000_000, 0, 1, now],
       ],
     ]),
+    ["INSERT INTO shop_carts (id, store_id, customer_id, token_hash, status, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [cartId, storeId, customerId, null, "open", 1, now, now]],
+    ...variants.map((id): [string, ReadonlyArray<unknown>] => ["INSERT INTO shop_cart_lines (store_id, cart_id, variant_id, quantity, added_at) VALUES (?, ?, ?, ?, ?)", [storeId, cartId, id, 1, now]]),
   ];
   for (const [sql, params] of statements) {
     if (db.dialect === "sqlite") db.sqlite.prepare(sql).run(...params);
-    else await db.pool.query(sqlFor("postgres", sql), [...params]);
+    else await db.pool.query(numbered("postgres", sql), [...params]);
   }
-  return { storeId, locationId, variants, run: randomUUID().slice(0, 8) };
+  return { storeId, locationId, variants, run: customerId, merchantId: merchant.id, cartId };
 };
 
-/** The statements of one checkout transaction (what the SQL adapters issue, in the same order). */
-const checkoutStatements = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: number): Array<[string, ReadonlyArray<unknown>]> => {
-  const now = new Date().toISOString();
-  const expires = new Date(Date.now() + 15 * 60_000).toISOString();
+/** One raw checkout: what a checkout runs through the stack, in its groups (autocommit or one transaction each). */
+interface RawCheckout {
+  readonly before: ReadonlyArray<RawStatement>;
+  readonly checkout: ReadonlyArray<RawStatement>;
+  readonly merchant: ReadonlyArray<RawStatement>;
+  readonly createIntent: ReadonlyArray<RawStatement>;
+  readonly confirmKey: ReadonlyArray<RawStatement>;
+  readonly confirmStep1: ReadonlyArray<RawStatement>;
+  readonly confirmStep3: ReadonlyArray<RawStatement>;
+  readonly confirmAnswer: ReadonlyArray<RawStatement>;
+  readonly confirmOrder: ReadonlyArray<RawStatement>;
+  readonly answer: ReadonlyArray<RawStatement>;
+}
+
+/**
+ * The statements of checkout number `sequence` (as the adapters compile them, captured from the
+ * server under this load, in the same order and groups): the fixture's cart is read every time and
+ * checked out once (later updates match no row, as a replayed cart's would).
+ */
+const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: number, toDb: (at: Date) => unknown): RawCheckout => {
+  const q = (text: string) => numbered(dialect, text);
+  const kernel = kernelSql(dialect);
+  const pay = confirmSql(dialect);
+  const at = new Date();
+  const now = toDb(at);
+  const expires = toDb(new Date(at.getTime() + 15 * 60_000));
   const orderId = randomUUID();
+  const intentId = randomUUID();
+  const userScope = `user:${f.run}`;
+  const httpKey = `raw-${sequence}-${randomUUID()}`;
+  const gatewayScope = `merchant:${f.merchantId}/gateway`;
+  const orderKey = `order:${orderId}/authorize`;
   const prices = [1500, 2000, 2500];
   const tax = prices.map((p) => Math.round(p * 0.2));
   const total = prices.reduce((a, p) => a + p, 0) + tax.reduce((a, t) => a + t, 0);
-  const event = JSON.stringify({ id: randomUUID(), type: "OrderPlaced", tenant_id: f.storeId, aggregate_id: orderId, data: { order_id: orderId, total_minor: total } });
-  const statements: Array<[string, ReadonlyArray<unknown>]> = [
-    [
-      "INSERT INTO shop_checkout_requests (store_id, scope, idempotency_key, payload_hash, order_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      [f.storeId, `user:${f.run}`, `raw-${sequence}`, "0".repeat(64), orderId, now],
-    ],
-    ...f.variants.map((variantId): [string, ReadonlyArray<unknown>] => [
-      "UPDATE shop_inventory SET reserved = reserved + ?, version = version + 1, updated_at = ? WHERE variant_id = ? AND location_id = ? AND on_hand - reserved >= ?",
-      [1, now, variantId, f.locationId, 1],
-    ]),
-    [
-      "INSERT INTO shop_orders (id, store_id, customer_id, cart_id, status, currency, subtotal_minor, discount_minor, tax_minor, total_minor, payment_intent_ref, email, shipping_address, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      [orderId, f.storeId, f.run, randomUUID(), "pending", "EUR", 6000, 0, 1200, total, null, "v1.k.sealed", "v1.k.sealed", 1, now, now],
-    ],
-    [
-      "INSERT INTO shop_order_lines (id, store_id, order_id, variant_id, sku, quantity, unit_price_minor, discount_minor, tax_minor, total_minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      f.variants.flatMap((variantId, i) => [randomUUID(), f.storeId, orderId, variantId, `RAW-${i}`, 1, prices[i]!, 0, tax[i]!, prices[i]! + tax[i]!]),
-    ],
-    [
-      "INSERT INTO shop_reservations (id, store_id, order_id, variant_id, location_id, quantity, status, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      f.variants.flatMap((variantId) => [randomUUID(), f.storeId, orderId, variantId, f.locationId, 1, "active", expires, now, now]),
-    ],
-    [
-      "INSERT INTO shop_order_payments (order_id, store_id, merchant_id, payment_id, idempotency_key, payment_method, status, amount_minor, captured_minor, refunded_minor, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      [orderId, f.storeId, randomUUID(), null, `order:${orderId}/authorize`, "pm_card_visa", "authorizing", total, 0, 0, now],
-    ],
-    [
-      "INSERT INTO shop_order_timeline (id, store_id, order_id, kind, actor_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [randomUUID(), f.storeId, orderId, "order.pending", `user:${f.run}`, JSON.stringify({ total_minor: total }), now],
-    ],
-    [
-      "INSERT INTO outbox (id, tenant_id, type, event, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      [randomUUID(), f.storeId, "OrderPlaced", event, now, now],
-    ],
+  const envelope = (type: string) => JSON.stringify({ id: randomUUID(), type, tenant_id: f.storeId, aggregate_id: orderId, data: { order_id: orderId, total_minor: total } });
+  const timeline = (kind: string): RawStatement => [
+    q(`insert into "shop_order_timeline" ("id", "store_id", "order_id", "kind", "actor_id", "detail", "created_at") values (?, ?, ?, ?, ?, ?, ?)`),
+    [randomUUID(), f.storeId, orderId, kind, userScope, JSON.stringify({ total_minor: total }), now],
   ];
-  return statements.map(([sql, params]) => [sqlFor(dialect, sql), params]);
+  const outbox = (type: string): RawStatement => [kernel.outbox, [randomUUID(), f.storeId, type, envelope(type), "pending", 0, now, now]];
+  const job = (kind: string, key: string): RawStatement => [kernel.job, [randomUUID(), kind, key, JSON.stringify({ orderId }), "pending", 0, 16, expires, now, now]];
+  const audit = (action: string): RawStatement => [pay.audit, [randomUUID(), f.merchantId, "gateway:commerce", action, "payment_intent", intentId, "merchant request", "{}", now]];
+  const intent = (status: string, capturable: number, attempts: number, version: number): unknown[] => [
+    total, "EUR", "manual", status, capturable, 0, 0, "pm_card_visa", capturable > 0 ? `sbx_pay_${sequence}` : null, null, attempts, version + 1, now, intentId, version,
+  ];
+  const attemptId = randomUUID();
+  return {
+    before: [
+      [kernel.epoch, [f.run]],
+      [kernel.reserveKey, reserveKeyParams(userScope, httpKey, at, toDb)],
+      [q(`select * from "shop_carts" where "id" = ?`), [f.cartId]],
+      [q(`select "updated_at" from "shop_orders" where "customer_id" = ? and "status" = ? and "updated_at" >= ? order by "updated_at" limit ?`), [f.run, "failed", toDb(new Date(at.getTime() - 3_600_000)), 5]],
+      [q(`select * from "shop_stores" where "id" = ?`), [f.storeId]],
+    ],
+    checkout: [
+      [
+        q(`insert into "shop_checkout_requests" ("store_id", "scope", "idempotency_key", "payload_hash", "order_id", "created_at") values (?, ?, ?, ?, ?, ?) on conflict ("scope", "idempotency_key") do nothing`),
+        [f.storeId, userScope, httpKey, "0".repeat(64), orderId, now],
+      ],
+      [q(`update "shop_carts" set "status" = ?, "version" = "version" + ?, "updated_at" = ? where "id" = ? and "status" = ?`), ["checked_out", 1, now, f.cartId, "open"]],
+      [q(`select * from "shop_cart_lines" where "cart_id" = ? order by "added_at", "variant_id"`), [f.cartId]],
+      [q(`select * from "shop_inventory" where "variant_id" in (?, ?, ?) order by "location_id"`), [...f.variants]],
+      [q(`select * from "shop_variants" where "id" in (?, ?, ?)`), [...f.variants]],
+      [q(`select * from "shop_promotions" where "store_id" = ? and "automatic" = ? order by "id"`), [f.storeId, dialect === "sqlite" ? 1 : true]],
+      ...f.variants.map((variantId): RawStatement => [
+        q(`update "shop_inventory" set "reserved" = "reserved" + ?, "version" = "version" + ?, "updated_at" = ? where "variant_id" = ? and "location_id" = ? and "on_hand" - "reserved" >= ?`),
+        [1, 1, now, variantId, f.locationId, 1],
+      ]),
+      [
+        q(`insert into "shop_orders" ("id", "store_id", "customer_id", "cart_id", "status", "currency", "subtotal_minor", "discount_minor", "tax_minor", "total_minor", "payment_intent_ref", "email", "shipping_address", "version", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        [orderId, f.storeId, f.run, f.cartId, "pending", "EUR", 6000, 0, 1200, total, null, "v1.k.sealed", "v1.k.sealed", 1, now, now],
+      ],
+      ...f.variants.map((variantId, i): RawStatement => [
+        q(`insert into "shop_order_lines" ("id", "store_id", "order_id", "variant_id", "sku", "quantity", "unit_price_minor", "discount_minor", "tax_minor", "total_minor") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        [randomUUID(), f.storeId, orderId, variantId, `RAW-${i}`, 1, prices[i]!, 0, tax[i]!, prices[i]! + tax[i]!],
+      ]),
+      ...f.variants.map((variantId): RawStatement => [
+        q(`insert into "shop_reservations" ("id", "store_id", "order_id", "variant_id", "location_id", "quantity", "status", "expires_at", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        [randomUUID(), f.storeId, orderId, variantId, f.locationId, 1, "active", expires, now, now],
+      ]),
+      [
+        q(`insert into "shop_order_payments" ("order_id", "store_id", "merchant_id", "payment_id", "idempotency_key", "payment_method", "status", "amount_minor", "captured_minor", "refunded_minor", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        [orderId, f.storeId, f.merchantId, null, orderKey, "pm_card_visa", "authorizing", total, 0, 0, now],
+      ],
+      timeline("order.pending"),
+      job("commerce.expire-reservations", `order:${orderId}`),
+      job("commerce.resolve-order-payment", `order:${orderId}`),
+      outbox("OrderPlaced"),
+    ],
+    merchant: [[q(`select * from "payment_merchants" where "id" = ?`), [f.merchantId]]],
+    createIntent: [
+      [kernel.reserveKey, reserveKeyParams(gatewayScope, `${orderKey}/create`, at, toDb)],
+      ["SAVEPOINT dk_savepoint_1", []],
+      [pay.insertIntent, [intentId, f.merchantId, total, "EUR", "manual", "requires_confirmation", 0, 0, 0, "pm_card_visa", null, 0, null, 1, now, now]],
+      audit("payment_intent.created"),
+      ["RELEASE SAVEPOINT dk_savepoint_1", []],
+      [kernel.completeKey, ["completed", JSON.stringify({ status: 201, body: { id: intentId, status: "requires_confirmation" } }), gatewayScope, `${orderKey}/create`, "in_progress"]],
+    ],
+    confirmKey: [[kernel.reserveKey, reserveKeyParams(gatewayScope, `${orderKey}/confirm`, at, toDb)]],
+    confirmStep1: [
+      [pay.lockIntent, [intentId]],
+      [pay.insertAttempt, [attemptId, intentId, f.merchantId, 1, `pi_${intentId}_attempt_1`, "pm_card_visa", "pending", null, null, now, now]],
+      [pay.updateIntent, intent("processing", 0, 1, 1)],
+      audit("payment_intent.confirm_started"),
+    ],
+    confirmStep3: [
+      [pay.lockIntent, [intentId]],
+      [pay.selectAttempt, [intentId, 1]],
+      [pay.updateAttempt, ["authorized", `sbx_pay_${sequence}`, null, now, attemptId]],
+      [pay.updateIntent, intent("requires_capture", total, 1, 2)],
+      audit("payment_intent.authorized"),
+    ],
+    confirmAnswer: [[kernel.completeKey, ["completed", JSON.stringify({ status: 200, body: { id: intentId, status: "requires_capture" } }), gatewayScope, `${orderKey}/confirm`, "in_progress"]]],
+    confirmOrder: [
+      [q(`update "shop_orders" set "status" = ?, "version" = "version" + ?, "updated_at" = ?, "payment_intent_ref" = ? where "id" = ? and "status" in (?, ?) returning *`), ["confirmed", 1, now, intentId, orderId, "pending", "payment_pending"]],
+      [
+        q(`update "shop_order_payments" set "store_id" = ?, "merchant_id" = ?, "payment_id" = ?, "idempotency_key" = ?, "payment_method" = ?, "status" = ?, "amount_minor" = ?, "captured_minor" = ?, "refunded_minor" = ?, "updated_at" = ? where "order_id" = ?`),
+        [f.storeId, f.merchantId, intentId, orderKey, "pm_card_visa", "authorized", total, 0, 0, now, orderId],
+      ],
+      [q(`update "shop_reservations" set "status" = ?, "updated_at" = ? where "order_id" = ? and "status" in (?)`), ["committed", now, orderId, "active"]],
+      timeline("order.confirmed"),
+      outbox("OrderConfirmed"),
+    ],
+    answer: [[kernel.completeKey, ["completed", JSON.stringify({ status: 201, body: { id: orderId, status: "confirmed", total_minor: total } }), userScope, httpKey, "in_progress"]]],
+  };
 };
 
 /** Every checkout reserves the same SKU: contention on one stock row (no raw baseline; compare with commerce-checkout). */
