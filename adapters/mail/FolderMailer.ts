@@ -16,13 +16,20 @@ const render = (from: string, m: MailMessage): string =>
     "\r\n",
   );
 
-/** Builds a mailer writing into `folder` (created on first use). */
+/** Builds a mailer writing into `folder` (created when a write finds it missing, so only then). */
 export const makeFolderMailer = (options: { readonly folder: string; readonly from?: string }): Mailer => ({
   send: (message) =>
     Effect.tryPromise({
       try: async () => {
-        await mkdir(options.folder, { recursive: true });
-        await writeFile(join(options.folder, mailFileName(message)), render(options.from ?? "domainkit@localhost", message));
+        const file = join(options.folder, mailFileName(message));
+        const text = render(options.from ?? "domainkit@localhost", message);
+        try {
+          await writeFile(file, text);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          await mkdir(options.folder, { recursive: true });
+          await writeFile(file, text);
+        }
       },
       catch: (error) => new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "write failed" }),
     }).pipe(withSpan("FolderMailer.send")),

@@ -25,7 +25,7 @@ import { coreFixture, drainJobs, drainOutbox, slice2aRuntime } from "./notificat
 
 const message = (id: string): MailMessage => ({ messageId: `<${id}@domainkit>`, to: "someone@users.invalid", subject: "Hi", text: `body ${id}` });
 
-t.test("the folder mailer writes one file per message id; a retried message overwrites it", async (t) => {
+t.test("the folder mailer writes one file per message id (making the folder when missing); a retried message overwrites it", async (t) => {
   const folder = mkdtempSync(join(tmpdir(), "domainkit-mail-"));
   t.teardown(() => rmSync(folder, { recursive: true, force: true }));
   const mailer = makeFolderMailer({ folder: join(folder, "out"), from: "dk@localhost" });
@@ -37,6 +37,10 @@ t.test("the folder mailer writes one file per message id; a retried message over
   const text = readFileSync(join(folder, "out", files[0]!), "utf8");
   t.match(text, /Message-ID: <n1@domainkit>\r\nFrom: dk@localhost\r\nTo: someone@users.invalid\r\nSubject: Hi/);
   t.match(text, /body n1/);
+  // The folder is made when a write finds it missing, not before every write: removed, it comes back.
+  rmSync(join(folder, "out"), { recursive: true, force: true });
+  await Effect.runPromise(mailer.send(message("n3")));
+  t.same(readdirSync(join(folder, "out")), ["_n3_domainkit_.eml"]);
 });
 
 /** A minimal SMTP listener on 127.0.0.1 that records each message's DATA. */
