@@ -41,6 +41,12 @@ const fixture = Effect.flatMap(PaymentGatewayFixture, Effect.succeed);
 const failureOf = <A, R>(effect: Effect.Effect<A, PaymentGatewayError, R>) =>
   Effect.map(Effect.either(effect), (e) => (Either.isLeft(e) ? e.left : null));
 
+/** The fixture, the gateway and a fresh merchant: what most cases start from. */
+const withNewMerchant = Effect.gen(function* () {
+  const f = yield* fixture;
+  return { f, g: yield* gateway, merchantId: yield* f.newMerchant };
+});
+
 /** A merchant with a held authorization of `amount` EUR. */
 const authorized = (amount: number) =>
   Effect.gen(function* () {
@@ -63,9 +69,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const before = yield* f.authorizations;
           const request = { merchantId, idempotencyKey: key("same"), reference: "order:1", amount: eur(2500), paymentMethod: f.paymentMethods.approved };
           const first = yield* g.authorize(request);
@@ -84,9 +88,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const before = yield* f.authorizations;
           const request = { merchantId, idempotencyKey: key("race"), reference: "order:2", amount: eur(900), paymentMethod: f.paymentMethods.approved };
           const outcomes = yield* Effect.all(
@@ -109,9 +111,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const request = { merchantId, idempotencyKey: key("decline"), reference: "order:3", amount: eur(700), paymentMethod: f.paymentMethods.declined };
           const first = yield* failureOf(g.authorize(request));
           const again = yield* failureOf(g.authorize(request));
@@ -133,9 +133,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const before = yield* f.authorizations;
           const request = { merchantId, idempotencyKey: key("lost"), reference: "order:4", amount: eur(650), paymentMethod: f.paymentMethods.ambiguous };
           const first = yield* failureOf(g.authorize(request));
@@ -243,9 +241,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const failure = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const idempotencyKey = key("reuse");
           yield* g.authorize({ merchantId, idempotencyKey, reference: "order:a", amount: eur(100), paymentMethod: f.paymentMethods.approved });
           return yield* failureOf(g.authorize({ merchantId, idempotencyKey, reference: "order:a", amount: eur(200), paymentMethod: f.paymentMethods.approved }));
@@ -276,9 +272,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const request = { merchantId, idempotencyKey: key("release"), reference: "order:release", amount: eur(1500), paymentMethod: f.paymentMethods.approved };
           const held = yield* g.authorize(request);
           const before = yield* f.authorizations;
@@ -302,9 +296,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const before = yield* f.authorizations;
           const request = { merchantId, idempotencyKey: key("fence"), reference: "order:fence", amount: eur(900), paymentMethod: f.paymentMethods.approved };
           const released = yield* g.releaseAuthorization(request);
@@ -325,9 +317,7 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
     run: async (t, run) => {
       const result = await run(
         Effect.gen(function* () {
-          const f = yield* fixture;
-          const g = yield* gateway;
-          const merchantId = yield* f.newMerchant;
+          const { f, g, merchantId } = yield* withNewMerchant;
           const declined = { merchantId, idempotencyKey: key("rel-decl"), reference: "order:rel-decl", amount: eur(300), paymentMethod: f.paymentMethods.declined };
           yield* failureOf(g.authorize(declined));
           const released = yield* g.releaseAuthorization(declined);
