@@ -1,11 +1,15 @@
 /**
  * POST /v1/sessions/revoke: an authenticated write. Each request verifies a JWT, reads the
- * user's epoch, and bumps it in a transaction (adapters/sql/SqlUserEpochs.ts), then publishes
- * on the realtime bus.
+ * user's epoch, and bumps it in a transaction (adapters/sql/SqlUserEpochs.ts) that also publishes
+ * on the realtime bus (`pg_notify` on Postgres; in process on SQLite). The raw baseline runs every
+ * statement of the request: the epoch read, then the transaction (until the eighth session it
+ * left out the read and the notice).
  */
 import { randomUUID } from "node:crypto";
 import { mintToken } from "../../adapters/koa/Authentication.js";
+import { REALTIME_CHANNEL as realtimeChannel } from "../../adapters/postgres/PostgresRealtimeBus.js";
 import { measureOps } from "../RawLoop.js";
+import { inOrder, kernelSql, rawRunner } from "../RawStatements.js";
 import type { Scenario } from "../Scenario.js";
 
 /**
@@ -40,30 +44,27 @@ export const revokeSessions: Scenario = {
   rawBaseline: async (db, bounds) => {
     const ids = users(bounds.connections * usersPerConnection);
     const userOf = (sequence: number): string => ids[sequence % ids.length] as string;
-    if (db.dialect === "sqlite") {
-      // Transactions.run begins SQLite transactions with BEGIN IMMEDIATE (sqliteFeatures.beginSql).
-      const begin = db.sqlite.prepare("BEGIN IMMEDIATE");
-      const bump = db.sqlite.prepare(bumpSqlite);
-      const commit = db.sqlite.prepare("COMMIT");
-      const measured = await measureOps((sequence) => {
-        begin.run();
-        bump.get(userOf(sequence), 1, 1);
-        commit.run();
-      }, bounds);
-      return { ...measured, label: "BEGIN IMMEDIATE; upsert user_epochs RETURNING; COMMIT" };
-    }
-    const pool = db.pool;
-    const measured = await measureOps(async (sequence) => {
-      // A pinned connection per transaction, as Transactions.run does.
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        await client.query(bumpPostgres, [userOf(sequence), 1, 1]);
-        await client.query("COMMIT");
-      } finally {
-        client.release();
-      }
+    const runner = rawRunner(db);
+    const epoch = kernelSql(db.dialect).epoch;
+    const sqlite = db.dialect === "sqlite";
+    const measured = await measureOps((sequence) => {
+      const userId = userOf(sequence);
+      return inOrder([
+        () => runner.autocommit([[epoch, [userId]]]),
+        () =>
+          runner.inTransaction(
+            sqlite
+              ? [[bumpSqlite, [userId, 1, 1]]]
+              : [
+                  [bumpPostgres, [userId, 1, 1]],
+                  ["SELECT pg_notify($1, $2)", [realtimeChannel, JSON.stringify({ type: "access_changed", userId })]],
+                ],
+          ),
+      ]);
     }, bounds);
-    return { ...measured, label: "BEGIN; upsert user_epochs RETURNING; COMMIT" };
+    return {
+      ...measured,
+      label: sqlite ? "epoch read; BEGIN IMMEDIATE; upsert user_epochs RETURNING; COMMIT" : "epoch read; BEGIN; upsert user_epochs RETURNING; pg_notify; COMMIT",
+    };
   },
 };
