@@ -9,6 +9,7 @@ import { rankBetween } from "../../core/projects/Rank.js";
 import { Task } from "../../core/projects/model/Task.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { rowCodec } from "../../adapters/sql/RowCodec.js";
+import { numbered } from "../RawStatements.js";
 import type { RawDatabase } from "../RawDatabase.js";
 import type { BenchTarget } from "../Scenario.js";
 import { ProjectId, TaskId, WorkspaceId } from "../../core/projects/model/Ids.js";
@@ -99,8 +100,16 @@ export const taskSql = (dialect: RawDatabase["dialect"]) => ({
   lastRank: `select "rank" from "pm_tasks" where "project_id" = ${placeholders(dialect, 1)} order by "rank" desc limit ${placeholders(dialect, 1, 2)}`,
   /** SqlTasksRepository.insertTask */
   insertTask: `insert into "pm_tasks" ("id", "workspace_id", "project_id", "title", "status", "assignee_id", "rank", "version", "deleted_at", "created_by", "created_at", "updated_at") values (${placeholders(dialect, 12)})`,
-  /** SqlTasksRepository.findTask */
-  findTask: `select * from "pm_tasks" where "id" = ${placeholders(dialect, 1)}`,
+  /** The project and the caller's roles: the access check of a creation (Access.ts, before its transaction). */
+  projectAccess: numbered(
+    dialect,
+    `select "p".*, "wm"."role" as "workspace_role", "pm"."role" as "project_role" from "pm_projects" as "p" left join "pm_workspace_members" as "wm" on "wm"."workspace_id" = "p"."workspace_id" and "wm"."user_id" = ? left join "pm_project_members" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."id" = ?`,
+  ),
+  /** The task with its project and the caller's roles: the read and access check of an update, in its transaction. */
+  findTask: numbered(
+    dialect,
+    `select "t".*, "p"."id" as "project__id", "p"."workspace_id" as "project__workspace_id", "p"."name" as "project__name", "p"."created_by" as "project__created_by", "p"."created_at" as "project__created_at", "wm"."role" as "workspace_role", "pm"."role" as "project_role" from "pm_tasks" as "t" inner join "pm_projects" as "p" on "p"."id" = "t"."project_id" left join "pm_workspace_members" as "wm" on "wm"."workspace_id" = "p"."workspace_id" and "wm"."user_id" = ? left join "pm_project_members" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "t"."id" = ?`,
+  ),
   /** SqlTasksRepository.updateTask: the conditional update. */
   updateTask: (() => {
     const p = (n: number): string => (dialect === "sqlite" ? "?" : `$${n}`);

@@ -3,11 +3,14 @@
  * HTTP connection (authentication, project access, rank, task + TaskEvent + outbox in one
  * transaction). `projects-patch-task`: PATCH /v1/tasks/:id with If-Match "1" on tasks made in
  * setup, one request per task, so every request is a real conditional update (version 1 -> 2)
- * and not a 412. Their raw baselines run the same statements on the bare driver.
+ * and not a 412. Their raw baselines run every statement of the request on the bare driver, in
+ * the same groups: the caller's epoch, the creation's project access read, then the transaction
+ * (the update reads its task with the project and the caller's roles). Until the eighth session
+ * they left out the epoch and the access reads.
  */
 import { randomUUID } from "node:crypto";
 import { rankBetween } from "../../core/projects/Rank.js";
-import { inPgTransaction } from "../RawStatements.js";
+import { inPgTransaction, kernelSql } from "../RawStatements.js";
 import { measureOps } from "../RawLoop.js";
 import type { BenchRequest, RawBounds, RawMeasurement, Scenario } from "../Scenario.js";
 import type { RawDatabase } from "../RawDatabase.js";
@@ -57,12 +60,15 @@ export const projectsCreateTask: Scenario = {
       const fact = factRows(db.dialect, { task: task.view, ...ids, taskId: task.id, actorId: ids.userId, kind: "task.created", version: 1 });
       return { task, fact };
     };
-    const label = `${sql.begin}; select last rank; insert pm_tasks; insert pm_task_events; insert outbox; COMMIT`;
+    const epoch = kernelSql(db.dialect).epoch;
+    const label = `epoch read, project access read; ${sql.begin}; select last rank; insert pm_tasks; insert pm_task_events; insert outbox; COMMIT`;
     if (db.dialect === "sqlite") {
       const s = db.sqlite;
-      const [begin, lastRank, insertTask, appendEvent, appendOutbox, commit] = [sql.begin, sql.lastRank, sql.insertTask, sql.appendEvent, sql.appendOutbox, "COMMIT"].map((text) => s.prepare(text));
+      const [readEpoch, access, begin, lastRank, insertTask, appendEvent, appendOutbox, commit] = [epoch, sql.projectAccess, sql.begin, sql.lastRank, sql.insertTask, sql.appendEvent, sql.appendOutbox, "COMMIT"].map((text) => s.prepare(text));
       const ids = projects[0]!;
       const measured = await measureOps(() => {
+        readEpoch!.get(ids.userId);
+        access!.get(ids.userId, ids.userId, ids.projectId);
         begin!.run();
         const last = lastRank!.get(ids.projectId, 1) as { rank: string } | undefined;
         const { task, fact } = rowsFor(ids, last?.rank ?? null);
@@ -75,15 +81,18 @@ export const projectsCreateTask: Scenario = {
     }
     const pool = db.pool;
     const measured = await measureOps(
-      (_sequence, lane) =>
-        inPgTransaction(pool, async (query) => {
-          const ids = projects[lane % projects.length]!;
+      async (_sequence, lane) => {
+        const ids = projects[lane % projects.length]!;
+        await pool.query(epoch, [ids.userId]);
+        await pool.query(sql.projectAccess, [ids.userId, ids.userId, ids.projectId]);
+        await inPgTransaction(pool, async (query) => {
           const last = (await query(sql.lastRank, [ids.projectId, 1])).rows[0] as { rank: string } | undefined;
           const { task, fact } = rowsFor(ids, last?.rank ?? null);
           await query(sql.insertTask, task.row);
           await query(sql.appendEvent, fact.event);
           await query(sql.appendOutbox, fact.outbox);
-        }),
+        });
+      },
       bounds,
     );
     return { ...measured, label };
@@ -131,13 +140,15 @@ export const projectsPatchTask: Scenario = {
       return { update, fact };
     };
     const conflict = (): Error => new Error("raw baseline: the conditional update matched no row");
-    const label = `${sql.begin}; select task; update pm_tasks ... where id = ? and version = ?; insert pm_task_events; insert outbox; COMMIT`;
+    const epoch = kernelSql(db.dialect).epoch;
+    const label = `epoch read; ${sql.begin}; select task with project and roles; update pm_tasks ... where id = ? and version = ?; insert pm_task_events; insert outbox; COMMIT`;
     if (db.dialect === "sqlite") {
       const s = db.sqlite;
-      const [begin, findTask, updateTask, appendEvent, appendOutbox, commit] = [sql.begin, sql.findTask, sql.updateTask, sql.appendEvent, sql.appendOutbox, "COMMIT"].map((text) => s.prepare(text));
+      const [readEpoch, begin, findTask, updateTask, appendEvent, appendOutbox, commit] = [epoch, sql.begin, sql.findTask, sql.updateTask, sql.appendEvent, sql.appendOutbox, "COMMIT"].map((text) => s.prepare(text));
       const measured = await measureOps((sequence) => {
+        readEpoch!.get(ids.userId);
         begin!.run();
-        findTask!.get(tasks[0]!.id);
+        findTask!.get(ids.userId, ids.userId, tasks[0]!.id);
         const { update, fact } = change(0, sequence);
         if (updateTask!.run(...update).changes !== 1) {
           s.prepare("ROLLBACK").run();
@@ -152,15 +163,17 @@ export const projectsPatchTask: Scenario = {
     }
     const pool = db.pool;
     const measured = await measureOps(
-      (sequence, lane) =>
-        inPgTransaction(pool, async (query) => {
-          await query(sql.findTask, [tasks[lane]!.id]);
+      async (sequence, lane) => {
+        await pool.query(epoch, [ids.userId]);
+        await inPgTransaction(pool, async (query) => {
+          await query(sql.findTask, [ids.userId, ids.userId, tasks[lane]!.id]);
           const { update, fact } = change(lane, sequence);
           if ((await query(sql.updateTask, update)).rowCount !== 1) throw conflict();
           await query(sql.appendEvent, fact.event);
           await query(sql.appendOutbox, fact.outbox);
           versions[lane]! += 1;
-        }),
+        });
+      },
       bounds,
     );
     return { ...measured, label };
