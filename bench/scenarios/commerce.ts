@@ -150,6 +150,12 @@ interface RawFixture {
   readonly merchantId: string;
   /** A cart of the three variants the checkout reads (and, once, checks out). */
   readonly cartId: string;
+  /**
+   * The envelopes of an OrderPlaced and an OrderConfirmed the HTTP run wrote, for the raw outbox
+   * rows: the relay then delivers them as the stack's (its consumers find them done), instead of
+   * failing on made-up events and retrying them through the scenarios that follow.
+   */
+  readonly events: Readonly<Record<"OrderPlaced" | "OrderConfirmed", string>>;
 }
 
 /** A store, location, product and three variants with stock, written with the bare driver. */
@@ -166,6 +172,14 @@ const rawFixture = async (db: RawDatabase): Promise<RawFixture> => {
       ? (db.sqlite.prepare(`select "id" from "payment_merchants" order by "created_at" desc limit 1`).get() as { id: string } | undefined)
       : (await db.pool.query<{ id: string }>(`select "id" from "payment_merchants" order by "created_at" desc limit 1`)).rows[0];
   if (merchant === undefined) throw new Error("raw checkout: run after the scenario's setup (a payment merchant)");
+  const eventOf = async (type: "OrderPlaced" | "OrderConfirmed"): Promise<string> => {
+    const text = `select "event" from "outbox" where "type" = ${db.dialect === "sqlite" ? "?" : "$1"} order by "seq" desc limit 1`;
+    const row =
+      db.dialect === "sqlite" ? (db.sqlite.prepare(text).get(type) as { event: unknown } | undefined) : (await db.pool.query<{ event: unknown }>(text, [type])).rows[0];
+    if (row === undefined) throw new Error(`raw checkout: run after the scenario's load (an ${type} event)`);
+    return typeof row.event === "string" ? row.event : JSON.stringify(row.event);
+  };
+  const events = { OrderPlaced: await eventOf("OrderPlaced"), OrderConfirmed: await eventOf("OrderConfirmed") };
   const statements: Array<[string, ReadonlyArray<unknown>]> = [
     ["INSERT INTO shop_stores (id, name, currency, owner_id, merchant_id, tax_rate_basis_points, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [storeId, "Raw shop", "EUR", randomUUID(), merchant.id, 2000, now]],
     ["INSERT INTO shop_locations (id, store_id, name, created_at) VALUES (?, ?, ?, ?)", [locationId, storeId, "Raw warehouse", now]],
@@ -187,7 +201,7 @@ const rawFixture = async (db: RawDatabase): Promise<RawFixture> => {
     if (db.dialect === "sqlite") db.sqlite.prepare(sql).run(...params);
     else await db.pool.query(numbered("postgres", sql), [...params]);
   }
-  return { storeId, locationId, variants, run: customerId, merchantId: merchant.id, cartId };
+  return { storeId, locationId, variants, run: customerId, merchantId: merchant.id, cartId, events };
 };
 
 /** One raw checkout: what a checkout runs through the stack, in its groups (autocommit or one transaction each). */
@@ -225,12 +239,11 @@ const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: n
   const prices = [1500, 2000, 2500];
   const tax = prices.map((p) => Math.round(p * 0.2));
   const total = prices.reduce((a, p) => a + p, 0) + tax.reduce((a, t) => a + t, 0);
-  const envelope = (type: string) => JSON.stringify({ id: randomUUID(), type, tenant_id: f.storeId, aggregate_id: orderId, data: { order_id: orderId, total_minor: total } });
   const timeline = (kind: string): RawStatement => [
     q(`insert into "shop_order_timeline" ("id", "store_id", "order_id", "kind", "actor_id", "detail", "created_at") values (?, ?, ?, ?, ?, ?, ?)`),
     [randomUUID(), f.storeId, orderId, kind, userScope, JSON.stringify({ total_minor: total }), now],
   ];
-  const outbox = (type: string): RawStatement => [kernel.outbox, [randomUUID(), f.storeId, type, envelope(type), "pending", 0, now, now]];
+  const outbox = (type: "OrderPlaced" | "OrderConfirmed"): RawStatement => [kernel.outbox, [randomUUID(), f.storeId, type, f.events[type], "pending", 0, now, now]];
   const job = (kind: string, key: string): RawStatement => [kernel.job, [randomUUID(), kind, key, JSON.stringify({ orderId }), "pending", 0, 16, expires, now, now]];
   const audit = (action: string): RawStatement => [pay.audit, [randomUUID(), f.merchantId, "gateway:commerce", action, "payment_intent", intentId, "merchant request", "{}", now]];
   const intent = (status: string, capturable: number, attempts: number, version: number): unknown[] => [
