@@ -19,6 +19,7 @@ import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { withSpan } from "../kernel/Span.js";
 import type { Order } from "./model/Order.js";
 import { quoteAuthorization } from "./QuoteAuthorization.js";
+import { independentReads } from "../kernel/IndependentReads.js";
 
 /** The payment of a pending order: by its id, or by sending the quote's authorization again when the id was lost. */
 const paymentOf = (order: Order, paymentId: string | null): Effect.Effect<GatewayPayment, PaymentGatewayError | Conflict, OrdersRepository | PaymentGateway> =>
@@ -26,7 +27,7 @@ const paymentOf = (order: Order, paymentId: string | null): Effect.Effect<Gatewa
     const gateway = yield* PaymentGateway;
     if (paymentId !== null) return yield* gateway.status({ merchantId: order.merchantId, paymentId });
     const orders = yield* OrdersRepository;
-    const [quote, placement] = [yield* orders.findQuote(order.quoteId), yield* orders.findPlacement(order.quoteId)];
+    const [quote, placement] = yield* independentReads(orders.findQuote(order.quoteId), orders.findPlacement(order.quoteId));
     if (quote === null || placement === null) {
       return yield* Effect.fail(new Conflict({ code: "payment_unknown", detail: `order ${order.id}: the payment id is not known and the quote's placement is missing` }));
     }
