@@ -139,12 +139,17 @@ const runInNewTransaction = <A, E, R>(
   Effect.uninterruptibleMask((restore) =>
     Effect.flatMap(begin(db), ({ executor, end }) => {
       const transaction: OpenTransaction = { executor, afterCommit: new Map(), savepoints: 0 };
-      const inner = Effect.locally(effect, openTransactions, new Map(open).set(db, transaction));
-      return Effect.flatMap(Effect.exit(restore(inner)), (exit) =>
-        Effect.flatMap(end(Exit.isSuccess(exit)), () => {
-          if (Exit.isSuccess(exit)) for (const hook of transaction.afterCommit.values()) runHook(hook);
-          return exit;
-        }),
+      // What `Effect.locally` does, without the second uninterruptible region it would open
+      // inside this one: the transaction is open while `effect` runs, and closed whatever its exit.
+      const inner = Effect.zipRight(FiberRef.set(openTransactions, new Map(open).set(db, transaction)), Effect.exit(restore(effect)));
+      return Effect.flatMap(inner, (exit) =>
+        Effect.zipRight(
+          FiberRef.set(openTransactions, open),
+          Effect.flatMap(end(Exit.isSuccess(exit)), () => {
+            if (Exit.isSuccess(exit)) for (const hook of transaction.afterCommit.values()) runHook(hook);
+            return exit;
+          }),
+        ),
       );
     }),
   );
