@@ -45,6 +45,8 @@ export interface ServerOptions<P = ReferencePorts> {
   readonly rebind?: (container: Container) => void;
   /** Realtime heartbeat interval (default 30 s). */
   readonly heartbeatMs?: number;
+  /** Longest time a realtime connection's access decisions are trusted without a notice (default 60 s). */
+  readonly realtimeRecheckMs?: number;
   /** The Prometheus registry of GET /metrics (a fresh one by default). */
   readonly registry?: Registry;
   /** Export spans here instead of OTLP (tests: an InMemorySpanExporter); turns tracing on. */
@@ -166,6 +168,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
     runtime: core.runtime,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.realtimeRecheckMs !== undefined ? { recheckMs: options.realtimeRecheckMs } : {}),
   });
   observed.observeRealtime(realtime);
   logger.info({ url: http.url, database: database.dialect, worker: worker !== undefined }, "domainkit listening");

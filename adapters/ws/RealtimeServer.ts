@@ -3,6 +3,9 @@
  * speaks the subscribe / event / unsubscribed protocol, fans bus notices out to the local
  * subscribers (the bus itself crosses processes), drops subscriptions whose access was revoked
  * and sockets whose token epoch was bumped, and terminates sockets that stop answering pings.
+ * Access is re-checked on every access notice and, because a notice can be lost (it is published
+ * after commit and is only a hint), again on a timer: no subscription trusts its subscribe-time
+ * decision for longer than `recheckMs`.
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
@@ -32,6 +35,12 @@ export interface RealtimeOptions {
   readonly maxPayload?: number;
   /** Messages read from the channel log per query (default 200). */
   readonly pageSize?: number;
+  /**
+   * Longest time a connection's access decisions are trusted without an access notice (default
+   * 60 s): each connection re-checks its token's epoch and its subscriptions at a moment drawn
+   * between half of it and all of it, so the re-checks of many sockets are spread out.
+   */
+  readonly recheckMs?: number;
 }
 
 /** The attached endpoint. */
@@ -51,6 +60,7 @@ const closeCodeGoingAway = 1001;
 export const attachRealtime = (server: Server, options: RealtimeOptions): RealtimeHandle => {
   const path = options.path ?? "/v1/realtime";
   const heartbeatMs = options.heartbeatMs ?? 30_000;
+  const recheckMs = options.recheckMs ?? 60_000;
   const runtime = options.runtime;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
   const connections = new Set<RealtimeConnection>();
@@ -228,6 +238,32 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
   };
   server.on("upgrade", onUpgrade);
 
+  // Periodic re-authorization: each connection is due at its own time, drawn in
+  // [recheckMs / 2, recheckMs) after its last check; a tick re-checks the connections that are due.
+  const nextRecheck = new WeakMap<RealtimeConnection, number>();
+  const drawRecheck = (connection: RealtimeConnection, now: number): void =>
+    void nextRecheck.set(connection, now + recheckMs / 2 + Math.random() * (recheckMs / 2));
+  const recheckDue = (): void => {
+    if (closing) return;
+    const now = Date.now();
+    for (const connection of connections) {
+      const due = nextRecheck.get(connection);
+      if (due === undefined) {
+        drawRecheck(connection, now);
+        continue;
+      }
+      if (due > now) continue;
+      drawRecheck(connection, now);
+      const userId = connection.userId;
+      connection.enqueue(async () => {
+        if (userId !== null && (await closeIfRevoked(connection, userId))) return;
+        await connection.recheck(undefined);
+      });
+    }
+  };
+  const rechecks = setInterval(recheckDue, Math.max(10, Math.min(1_000, recheckMs / 4)));
+  rechecks.unref();
+
   const heartbeat = setInterval(() => {
     for (const connection of connections) {
       if (!connection.alive) {
@@ -252,6 +288,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       closed ??= (async () => {
         closing = true;
         clearInterval(heartbeat);
+        clearInterval(rechecks);
         server.off("upgrade", onUpgrade);
         const unlisten = await listening.catch(() => undefined);
         unlisten?.();

@@ -125,6 +125,32 @@ forEachDialect(t, "access_changed drops a subscription the user lost within a se
   t.same(client.events("project:p2"), [[1, kept.id]]);
 });
 
+// Spec (projects, Authentication 1 and 4): authorization "applies on every route and on every
+// socket subscription", and "a cached authorization decision is trusted only for a very short
+// session epoch". The access notice is a hint published after commit; when it is lost, the
+// periodic re-check still drops the subscription and closes a revoked token's socket.
+forEachDialect(t, "a subscription whose access notice was lost is re-checked and dropped within recheckMs", async (t, db) => {
+  const memberships = new Set(["alice:p1", "alice:p2", "bob:p1"]);
+  const realtime = await startRealtime(t, db, memberships, { recheckMs: 200 });
+  const alice = await TestClient.connect(realtime.url, { token: "token-alice" });
+  t.teardown(() => alice.close());
+  alice.send({ type: "subscribe", channel: "project:p1" });
+  alice.send({ type: "subscribe", channel: "project:p2" });
+  await alice.next((m) => m.type === "subscribed" && m.channel === "project:p2");
+  const bob = await TestClient.connect(realtime.url, { token: "token-bob" });
+  bob.send({ type: "subscribe", channel: "project:p1" });
+  await bob.next((m) => m.type === "subscribed" && m.channel === "project:p1");
+  // No access_changed notice is published for either change.
+  memberships.delete("alice:p1");
+  await realtime.bumpEpoch("bob");
+  t.same(await alice.next((m) => m.type === "unsubscribed", 2_000), { type: "unsubscribed", channel: "project:p1", reason: "access_revoked" });
+  t.match(await bob.closed, { code: 4401, reason: "token_revoked" }, "a revoked token's socket is closed without a notice");
+  const kept = makeEnvelope();
+  await realtime.publishEvent("project:p2", kept);
+  await alice.next((m) => m.type === "event" && m.channel === "project:p2");
+  t.same(alice.events("project:p2"), [[1, kept.id]], "the subscription still allowed stays");
+});
+
 forEachDialect(t, "an epoch bump closes the user's sockets with 4401", async (t, db) => {
   const realtime = await startRealtime(t, db, new Set(["bob:p1"]));
   const bob = await TestClient.connect(realtime.url, { token: "token-bob" });

@@ -45,7 +45,7 @@ export const startRealtime = async (
   t: { teardown: (fn: () => unknown) => unknown },
   db: SqlDatabase,
   memberships: Memberships,
-  options: { heartbeatMs?: number; wrapLog?: (log: ChannelLog) => ChannelLog } = {},
+  options: { heartbeatMs?: number; recheckMs?: number; wrapLog?: (log: ChannelLog) => ChannelLog } = {},
 ): Promise<RealtimeInstance> => {
   const project: ChannelAuthorizer = {
     kind: "project",
@@ -71,6 +71,7 @@ export const startRealtime = async (
       return tokens[token] ?? null;
     },
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   t.teardown(async () => {
