@@ -31,7 +31,7 @@ export interface RunningTarget extends BenchTarget {
  * benchmark would then measure refusals: it keeps the limiter in the chain with a budget it
  * never reaches.
  */
-const benchLimits = { rateLimitPoints: 1_000_000_000 };
+const benchLimits = { rateLimitPoints: 1_000_000_000, rateLimitIpPoints: 1_000_000_000 };
 /** Every action budget raised out of reach too (the limiter still runs), so e.g. anonymous discovery is measured, not refused. */
 const benchActionBudgets = Object.fromEntries(
   Object.entries(defaultActionBudgets).map(([name, limit]) => [name, { ...limit, points: 1_000_000_000 }]),

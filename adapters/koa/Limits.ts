@@ -13,6 +13,12 @@ export interface Limits {
   readonly listMax: number;
   /** Requests one principal (or one client IP when anonymous) may make per window. Default 300. */
   readonly rateLimitPoints: number;
+  /**
+   * Requests one client IP may make per window, whoever the callers behind it are (spec: rate
+   * limits apply by credential, merchant and IP). Default 3,000: ten callers' worth, so a shared
+   * office or NAT address is not held to one caller's budget.
+   */
+  readonly rateLimitIpPoints: number;
   /** Length of the rate-limit window, in seconds. Default 10. */
   readonly rateLimitWindowSeconds: number;
   /**
@@ -32,6 +38,7 @@ export const defaultLimits: Limits = {
   listDefault: 50,
   listMax: 200,
   rateLimitPoints: 300,
+  rateLimitIpPoints: 3_000,
   rateLimitWindowSeconds: 10,
   idempotencyKeyMaxLength: 255,
   requestTimeoutMs: 30_000,

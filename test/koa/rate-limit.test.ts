@@ -26,3 +26,16 @@ t.test("anonymous callers are limited by client IP", async (t) => {
   t.equal(limited.body.code, "rate_limited");
   t.ok(limited.headers.get("retry-after"));
 });
+
+// Spec (payments, Limits): "Rate limits apply by credential, merchant, IP and risk signal."
+t.test("authenticated callers from one IP share the IP's budget as well as spending their own", async (t) => {
+  const app = await startTestApp(t, { routes: [whoAmI], limits: { rateLimitPoints: 3, rateLimitIpPoints: 4, rateLimitWindowSeconds: 60 } });
+  const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+  const bob = { authorization: `Bearer ${await tokenFor(bobId)}` };
+  for (let i = 0; i < 3; i++) t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200, `alice's request ${i + 1}`);
+  t.equal((await call(`${app.url}/v1/me`, { headers: bob })).status, 200, "bob has a budget of his own, and the IP has one point left");
+  const limited = await call(`${app.url}/v1/me`, { headers: bob });
+  t.equal(limited.status, 429, "the IP's budget is spent by both callers together");
+  t.equal(limited.body.code, "rate_limited");
+  t.ok(Number(limited.headers.get("retry-after")) >= 1);
+});
