@@ -53,7 +53,7 @@ export interface DispatchRepository {
   readonly liveOffers: (courierId: string, now: Date) => Effect.Effect<ReadonlyArray<CourierOffer>>;
   /** Moves the offer from `from` to `to` (conditional on `from`); false when it was not in `from`. */
   readonly decideOffer: (id: string, from: OfferStatus, to: OfferStatus, at: Date) => Effect.Effect<boolean>;
-  /** Marks every still-offered offer of the delivery except `winnerOfferId` lost; answers them. */
+  /** Marks every other offered or accepted offer of the delivery (all but `winnerOfferId`) lost; answers them. */
   readonly loseOtherOffers: (deliveryId: string, winnerOfferId: string, at: Date) => Effect.Effect<ReadonlyArray<CourierOffer>>;
   /** Expires the delivery's offers whose time has passed at `now`; answers how many. */
   readonly expireOffers: (deliveryId: string, now: Date) => Effect.Effect<number>;

@@ -76,7 +76,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       .set({ status: "lost", decided_at: p("at") })
       .where("delivery_id", "=", p("deliveryId"))
       .where("id", "<>", p("winnerOfferId"))
-      .where("status", "=", "offered")
+      // An accepted offer other than the winner's is a previous winner's, reassigned away.
+      .where("status", "in", ["offered", "accepted"])
       .returningAll(),
   );
   const expireDueOffers = compiledOnce<{ deliveryId: string; now: unknown }>((ex, p) =>
