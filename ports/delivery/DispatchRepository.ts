@@ -11,7 +11,10 @@ export interface DispatchRepository {
   readonly findCourier: (id: string) => Effect.Effect<Courier | null>;
   readonly findCourierByUser: (userId: string) => Effect.Effect<Courier | null>;
   readonly setCourierOnline: (id: string, online: boolean) => Effect.Effect<void>;
+  /** Sets the courier's dispatch position (the caller passes it rounded: approximate, not retained history). */
   readonly setCourierLocation: (id: string, location: { readonly lat: number; readonly lng: number; readonly at: Date }) => Effect.Effect<void>;
+  /** Forgets every courier position located before `cutoff` (retention); answers how many. */
+  readonly clearCourierLocationsBefore: (cutoff: Date) => Effect.Effect<number>;
   /**
    * Online couriers with a known location, not on an active delivery and never offered
    * `deliveryId`, nearest to `near` first; at most `limit`.
