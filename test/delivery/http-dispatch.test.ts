@@ -79,8 +79,8 @@ for (const dialect of dialects) {
     t.match(await reassign(fresh, deliveryId, { courier_id: secondId, reason: " " }), { status: 422 }, "a reason is required");
     const done = await reassign(fresh, deliveryId);
     t.match(done, { status: 200, body: { id: deliveryId, courier_id: secondId, status: "assigned" } });
-    t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 404, "the previous courier lost the job");
-    t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 200, "the new courier has it");
+    t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 404, "the previous courier lost the job");
+    t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 200, "the new courier has it");
 
     const history = await server.core.runtime.runPromise(Effect.flatMap(DispatchRepository, (d) => d.statusHistory(deliveryId)));
     t.match(

@@ -10,7 +10,7 @@ import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDeliveryDialect } from "./support.js";
+import { forEachDeliveryDialect, advanceDelivery } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { acceptedOrder, deliveryRuntime, onlineCouriers, openRestaurant, pickedUpOrder } from "./support.js";
 
@@ -69,7 +69,7 @@ t.test("a courier sees the customer address only for an assigned active delivery
     const done = await pickedUpOrder(rt, "cust-2", fixture);
     const doneOffer = (await db.db.selectFrom("dl_courier_offers").select(["id"]).where("delivery_id", "=", done.accepted.delivery.id).where("status", "=", "accepted").executeTakeFirstOrThrow()).id;
     t.equal((await rt.run(acceptOffer(done.courier.principal, String(doneOffer)))).status, "picked_up", "still active: the same delivery");
-    await rt.run(updateDeliveryStatus(done.courier.principal, done.accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, done.courier.principal, done.accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const afterDelivery = await rt.attempt(acceptOffer(done.courier.principal, String(doneOffer)));
     t.match(afterDelivery, { ok: false, error: { code: "delivery_not_active", category: "conflict" } }, "delivered: refused");
     t.notOk(JSON.stringify(afterDelivery).includes("Alexanderplatz"), "no address in the refusal");

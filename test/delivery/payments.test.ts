@@ -20,7 +20,7 @@ import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
 import { resolvePendingPayment } from "../../core/delivery/ResolvePayment.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDeliveryDialect } from "./support.js";
+import { forEachDeliveryDialect, advanceDelivery } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
 
@@ -123,7 +123,7 @@ t.test("a capture that fails after completion is retried by its job; the deliver
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
     rt.gateway.failNext("capture");
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "capture_pending");
     await runJobs(rt, Date.now() + paymentFallbackDelayMs + 1000);
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "captured");
