@@ -4,7 +4,10 @@
  * courier wins, every other one fails DeliveryAlreadyAssigned naming the winner (kernel
  * WinnerElection), an expired offer fails OfferExpired (410). The winner's transaction marks
  * the other offers lost, records the assignment in the status history and writes
- * CourierAssigned with the delivery version. Accepting again as the winner answers the same.
+ * CourierAssigned with the delivery version. Accepting again answers the same delivery (with its
+ * drop-off address) only while the caller is still its courier and it is assigned or picked up
+ * (spec, Authentication 3): a courier reassigned away gets 409 delivery_already_assigned, the
+ * courier of a finished delivery 409 delivery_not_active.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -15,7 +18,7 @@ import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
-import { DeliveryAlreadyAssigned, OfferExpired } from "./Errors.js";
+import { DeliveryAlreadyAssigned, DeliveryNotActive, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
@@ -35,7 +38,13 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         if (offer === null || offer.courierId !== courier.id) return yield* Effect.fail(notFound("courier_offer"));
         const delivery = yield* dispatch.findDelivery(offer.deliveryId);
         if (delivery === null) return yield* Effect.fail(notFound("courier_offer"));
-        if (offer.status === "accepted") return delivery;
+        if (offer.status === "accepted") {
+          if (delivery.courierId !== courier.id) return yield* Effect.fail(alreadyAssigned(delivery.id, delivery.courierId));
+          if (delivery.status !== "assigned" && delivery.status !== "picked_up") {
+            return yield* Effect.fail(new DeliveryNotActive({ deliveryId: delivery.id, status: delivery.status, detail: `the delivery is ${delivery.status}; its drop-off is no longer shown` }));
+          }
+          return delivery;
+        }
         if (offer.status === "lost" || (delivery.courierId !== null && delivery.courierId !== courier.id)) {
           return yield* Effect.fail(alreadyAssigned(delivery.id, delivery.courierId));
         }

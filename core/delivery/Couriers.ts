@@ -47,7 +47,10 @@ export const setCourierOnline = (principal: Principal, online: boolean) =>
     return { ...courier, online };
   }).pipe(withSpan("delivery.setCourierOnline"));
 
-/** A coordinate rounded to 3 decimals (about 100 m): what realtime position events carry. */
+/**
+ * A coordinate rounded to 3 decimals (about 100 m): what realtime position events carry and the
+ * only courier position kept in the clear (dl_couriers, for dispatch); precise samples stay sealed.
+ */
 const coarse = (degrees: number): number => Math.round(degrees * 1000) / 1000;
 
 /** One location sample as a courier's app sends it. */
@@ -57,7 +60,7 @@ export interface LocationSampleInput {
   readonly recordedAt: Date;
 }
 
-/** Records a batch of samples (1 to 100), sealed at rest; the newest becomes the courier's dispatch position. */
+/** Records a batch of samples (1 to 100), sealed at rest; the newest, rounded, becomes the courier's dispatch position. */
 export const recordLocations = (principal: Principal, samples: ReadonlyArray<LocationSampleInput>) =>
   Effect.gen(function* () {
     const courier = yield* callerCourier(yield* requireUser(principal), "courier");
@@ -87,7 +90,7 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
           yield* (yield* LocationSamples).append(rows);
           if (!moved) return;
           const dispatch = yield* DispatchRepository;
-          yield* dispatch.setCourierLocation(courier.id, { lat: newest.lat, lng: newest.lng, at: newest.recordedAt });
+          yield* dispatch.setCourierLocation(courier.id, { lat: coarse(newest.lat), lng: coarse(newest.lng), at: newest.recordedAt });
           // The customers of the courier's active deliveries see the move on their tracking channel.
           const active = yield* dispatch.activeDeliveriesOf(courier.id);
           if (active.length === 0) return;

@@ -55,6 +55,16 @@ export class DeliveryAlreadyAssigned extends DomainError("DeliveryAlreadyAssigne
   }
 }
 
+/** 409: the caller's accepted offer is for a delivery that is no longer active (delivered or cancelled). */
+export class DeliveryNotActive extends DomainError("DeliveryNotActive", "delivery_not_active", "conflict")<{
+  readonly deliveryId: string;
+  readonly status: string;
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { delivery_id: this.deliveryId };
+  }
+}
+
 /** 410 offer_expired: the offer's time has passed. */
 export class OfferExpired extends DomainError("OfferExpired", "offer_expired", "gone")<{ readonly offerId: string }> {}
 

@@ -1,6 +1,7 @@
 /**
  * Location retention (spec: precise locations are retained briefly; issue rule 5): a durable
- * job deletes samples older than DELIVERY_LOCATION_RETENTION_SECONDS (default one hour) and
+ * job deletes samples older than DELIVERY_LOCATION_RETENTION_SECONDS (default one hour), clears
+ * couriers' (approximate) dispatch positions located before that, and
  * schedules its next pass in the next five-minute slot. A pass is keyed by its slot number, so
  * the chain a worker starts (`scheduleLocationRetention`) and the chain already running meet in
  * the same key and never double.
@@ -11,16 +12,19 @@ import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { withSpan } from "../kernel/Span.js";
 
 export const retentionIntervalMs = 5 * 60_000;
 
-/** Deletes the samples past retention; answers how many. */
+/** Deletes the samples past retention and clears dispatch positions as old; answers how many samples. */
 export const purgeLocations = Effect.gen(function* () {
   const settings = yield* DeliverySettings;
   const at = yield* now;
-  return yield* (yield* LocationSamples).deleteRecordedBefore(new Date(at.getTime() - settings.locationRetentionSeconds * 1000));
+  const cutoff = new Date(at.getTime() - settings.locationRetentionSeconds * 1000);
+  yield* (yield* DispatchRepository).clearCourierLocationsBefore(cutoff);
+  return yield* (yield* LocationSamples).deleteRecordedBefore(cutoff);
 }).pipe(withSpan("delivery.purgeLocations"));
 
 /** Deletes the chat messages of deliveries that ended before the chat retention; answers how many. */
@@ -36,7 +40,7 @@ const nextPass = (atMs: number): number => Math.floor(atMs / retentionIntervalMs
 const schedulePass = (pass: number) =>
   locationRetentionJob.schedule({ pass }, { runAt: new Date(pass * retentionIntervalMs), key: `pass-${pass}` });
 
-export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | ChatMessages | Jobs> = defineJob({
+export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | DispatchRepository | ChatMessages | Jobs> = defineJob({
   kind: "delivery.location_retention",
   payload: Schema.Struct({ pass: Schema.Int }),
   handle: (p) =>

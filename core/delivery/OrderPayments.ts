@@ -14,6 +14,7 @@ import { PaymentGateway, type PaymentGatewayError } from "../../ports/PaymentGat
 import { Transactions } from "../../ports/Transactions.js";
 import type { PaymentState } from "./model/RestaurantOrder.js";
 import { checkPaymentTransition } from "./OrderStatus.js";
+import { orderAuthorization } from "./OrderAuthorization.js";
 import { withSpan } from "../kernel/Span.js";
 
 /**
@@ -70,11 +71,29 @@ const settlePending = (
     yield* movePayment(orderId, from, to);
   });
 
-/** Voids a `void_pending` order's authorization, then records `voided`. */
+/**
+ * Voids a `void_pending` order's authorization, then records `voided`. When its payment id was
+ * never learned (the payment service was unreachable at placement), the quote's authorization is
+ * released by its request: that voids whatever the key holds, or fences a key never used so a
+ * late authorization cannot hold money.
+ */
 export const settleVoid = (orderId: string) =>
-  settlePending(orderId, "void_pending", "voided", (gateway, p) => gateway.cancel({ ...p, idempotencyKey: voidKey(orderId) })).pipe(
-    withSpan("delivery.settleVoid"),
-  );
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const workflow = yield* orders.findWorkflow(orderId);
+    const order = yield* orders.findOrder(orderId);
+    if (workflow === null || order === null || workflow.paymentState !== "void_pending") return;
+    const gateway = yield* PaymentGateway;
+    if (workflow.paymentId !== null) {
+      yield* gateway.cancel({ merchantId: order.merchantId, paymentId: workflow.paymentId, idempotencyKey: voidKey(orderId) });
+    } else {
+      const released = yield* gateway.releaseAuthorization(yield* orderAuthorization(order));
+      if (released.status !== "canceled") {
+        return yield* Effect.fail(new Conflict({ code: "payment_not_released", detail: `order ${orderId}: payment ${released.paymentId} is ${released.status}` }));
+      }
+    }
+    yield* movePayment(orderId, "void_pending", "voided");
+  }).pipe(withSpan("delivery.settleVoid"));
 
 /** Captures a `capture_pending` order's authorization, then records `captured`. */
 export const settleCapture = (orderId: string) =>

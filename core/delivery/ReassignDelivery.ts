@@ -1,7 +1,8 @@
 /**
  * A dispatcher's manual reassignment (spec: every manual reassignment records actor and
  * reason): a pending or assigned delivery goes to another courier, its version advances, the
- * status history keeps who did it and why, still-open offers are lost and CourierAssigned
+ * status history keeps who did it and why, still-open offers and the previous courier's accepted
+ * offer are lost (so that courier can no longer accept it again to read the drop-off) and CourierAssigned
  * carries the new version. Role, region scope and step-up authentication are checked by the
  * caller's route (docs/decisions.md, Food delivery (slice 1)).
  */
@@ -62,7 +63,7 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
             courier_id: courier.id,
             offer_id: null,
             version: next.version,
-            losing_courier_ids: [...losers.map((l) => l.courierId), ...(delivery.courierId === null ? [] : [delivery.courierId])],
+            losing_courier_ids: [...new Set([...losers.map((l) => l.courierId), ...(delivery.courierId === null ? [] : [delivery.courierId])])],
           },
         });
         yield* (yield* Outbox).append([event]);

@@ -5,7 +5,8 @@
  * still processing, or the provider is down → the job retries with backoff. When even the
  * payment's id was lost (the payment service could not be reached), the quote's authorization
  * is sent again as its placement recorded it: the gateway answers the payment the key made, or
- * makes it now, as the customer asked, and never a second one.
+ * makes it now, as the customer asked, and never a second one. When the acceptance deadline
+ * cancelled the order meanwhile, the payment's id is still recorded and its void follows.
  */
 import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -18,20 +19,15 @@ import type { OrderStatus, PaymentState } from "./model/RestaurantOrder.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { withSpan } from "../kernel/Span.js";
 import type { Order } from "./model/Order.js";
-import { quoteAuthorization } from "./QuoteAuthorization.js";
-import { independentReads } from "../kernel/IndependentReads.js";
+import { orderAuthorization } from "./OrderAuthorization.js";
+import { paymentFallbackAt, paymentVoidJob, settleVoid, tryNow } from "./OrderPayments.js";
 
 /** The payment of a pending order: by its id, or by sending the quote's authorization again when the id was lost. */
 const paymentOf = (order: Order, paymentId: string | null): Effect.Effect<GatewayPayment, PaymentGatewayError | Conflict, OrdersRepository | PaymentGateway> =>
   Effect.gen(function* () {
     const gateway = yield* PaymentGateway;
     if (paymentId !== null) return yield* gateway.status({ merchantId: order.merchantId, paymentId });
-    const orders = yield* OrdersRepository;
-    const [quote, placement] = yield* independentReads(orders.findQuote(order.quoteId), orders.findPlacement(order.quoteId));
-    if (quote === null || placement === null) {
-      return yield* Effect.fail(new Conflict({ code: "payment_unknown", detail: `order ${order.id}: the payment id is not known and the quote's placement is missing` }));
-    }
-    const request = quoteAuthorization(quote, placement);
+    const request = yield* orderAuthorization(order);
     return yield* gateway.authorize(request).pipe(
       // A declined authorization is an answer: its payment waits for another method.
       Effect.catchTag("PaymentDeclined", (e) =>
@@ -63,10 +59,21 @@ export const resolvePendingPayment = (orderId: string) =>
           ? { status: "cancelled", paymentState: "declined" }
           : null;
     if (outcome === null) return yield* Effect.fail(new Conflict({ code: "payment_processing", detail: `payment ${payment.paymentId} is ${payment.status}` }));
-    return yield* (yield* Transactions).run(
+    const resolved = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const current = yield* orders.findWorkflow(orderId, { forUpdate: true });
-        if (current === null || current.status !== "payment_pending") return current?.paymentState ?? null;
+        if (current === null) return { paymentState: null, voidFollows: false };
+        if (current.status !== "payment_pending") {
+          // Cancelled meanwhile (the acceptance deadline): the payment this job just learned may
+          // hold money, so its id is kept and the void (already due, or scheduled again) reaches it.
+          const at = yield* now;
+          if (current.paymentId === null) {
+            yield* orders.updateWorkflow({ ...current, paymentId: payment.paymentId, version: current.version + 1, updatedAt: at }, current.version);
+          }
+          const voidFollows = current.paymentState === "void_pending";
+          if (voidFollows) yield* paymentVoidJob.schedule({ orderId }, { runAt: paymentFallbackAt(at), key: orderId });
+          return { paymentState: current.paymentState, voidFollows };
+        }
         yield* checkOrderTransition(current.status, outcome.status);
         yield* checkPaymentTransition(current.paymentState, outcome.paymentState);
         yield* orders.updateWorkflow(
@@ -80,9 +87,11 @@ export const resolvePendingPayment = (orderId: string) =>
           },
           current.version,
         );
-        return outcome.paymentState;
+        return { paymentState: outcome.paymentState, voidFollows: false };
       }),
     );
+    if (resolved.voidFollows) yield* tryNow(settleVoid(orderId));
+    return resolved.paymentState;
   }).pipe(withSpan("delivery.resolvePendingPayment"));
 
 export const paymentResolveJob = defineJob({

@@ -8,10 +8,9 @@ import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
-import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
-import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
+import { auditLocationAccess } from "./LocationAccessAudit.js";
 import type { Delivery, DeliveryStatus } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -28,12 +27,6 @@ export interface Tracking {
   readonly courierPosition: { readonly lat: number; readonly lng: number; readonly recordedAt: Date } | null;
 }
 
-const audit = (deliveryId: string, viewerId: string, viewerRole: "customer" | "courier") =>
-  Effect.gen(function* () {
-    const id = yield* (yield* Ids).next;
-    yield* (yield* Transactions).run(Effect.flatMap(LocationSamples, (l) => Effect.flatMap(now, (at) => l.recordAccess({ id, deliveryId, viewerId, viewerRole, at }))));
-  });
-
 /** The customer's tracking of their active delivery; NotFound for anyone else or when it is not active. */
 export const trackDelivery = (principal: Principal, deliveryId: string) =>
   Effect.gen(function* () {
@@ -45,7 +38,7 @@ export const trackDelivery = (principal: Principal, deliveryId: string) =>
     const at = yield* now;
     const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, new Date(at.getTime() - trackingFreshnessMs));
     const latest = samples.at(-1);
-    yield* audit(delivery.id, customerId, "customer");
+    yield* auditLocationAccess(delivery.id, customerId, "customer");
     return {
       deliveryId: delivery.id,
       status: delivery.status,
@@ -61,7 +54,7 @@ export const myActiveJob = (principal: Principal, deliveryId: string) =>
     const courier = yield* callerCourier(userId, "delivery");
     const delivery: Delivery | null = yield* (yield* DispatchRepository).findDelivery(deliveryId);
     if (delivery === null || delivery.courierId !== courier.id || !isActive(delivery.status)) return yield* Effect.fail(notFound("delivery"));
-    yield* audit(delivery.id, userId, "courier");
+    yield* auditLocationAccess(delivery.id, userId, "courier");
     return {
       deliveryId: delivery.id,
       status: delivery.status,

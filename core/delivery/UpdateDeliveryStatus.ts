@@ -31,7 +31,8 @@ import { withSpan } from "../kernel/Span.js";
 export interface StatusRequest {
   readonly transitionId: string;
   readonly status: string;
-  readonly expectedVersion?: number;
+  /** The version the courier last saw; required (spec: "transition id supplied; version check"). */
+  readonly expectedVersion: number;
 }
 
 /** The answer of a transition: the change it made (the same on every repeat). */
@@ -79,7 +80,7 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
           }
           return { change: prior, completed: false };
         }
-        if (request.expectedVersion !== undefined && request.expectedVersion !== delivery.version) {
+        if (request.expectedVersion !== delivery.version) {
           return yield* Effect.fail(
             new DeliveryVersionConflict({ currentVersion: delivery.version, detail: `expected version ${request.expectedVersion}, the delivery is at ${delivery.version}` }),
           );

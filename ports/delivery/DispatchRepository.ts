@@ -11,7 +11,10 @@ export interface DispatchRepository {
   readonly findCourier: (id: string) => Effect.Effect<Courier | null>;
   readonly findCourierByUser: (userId: string) => Effect.Effect<Courier | null>;
   readonly setCourierOnline: (id: string, online: boolean) => Effect.Effect<void>;
+  /** Sets the courier's dispatch position (the caller passes it rounded: approximate, not retained history). */
   readonly setCourierLocation: (id: string, location: { readonly lat: number; readonly lng: number; readonly at: Date }) => Effect.Effect<void>;
+  /** Forgets every courier position located before `cutoff` (retention); answers how many. */
+  readonly clearCourierLocationsBefore: (cutoff: Date) => Effect.Effect<number>;
   /**
    * Online couriers with a known location, not on an active delivery and never offered
    * `deliveryId`, nearest to `near` first; at most `limit`.
@@ -53,7 +56,7 @@ export interface DispatchRepository {
   readonly liveOffers: (courierId: string, now: Date) => Effect.Effect<ReadonlyArray<CourierOffer>>;
   /** Moves the offer from `from` to `to` (conditional on `from`); false when it was not in `from`. */
   readonly decideOffer: (id: string, from: OfferStatus, to: OfferStatus, at: Date) => Effect.Effect<boolean>;
-  /** Marks every still-offered offer of the delivery except `winnerOfferId` lost; answers them. */
+  /** Marks every other offered or accepted offer of the delivery (all but `winnerOfferId`) lost; answers them. */
   readonly loseOtherOffers: (deliveryId: string, winnerOfferId: string, at: Date) => Effect.Effect<ReadonlyArray<CourierOffer>>;
   /** Expires the delivery's offers whose time has passed at `now`; answers how many. */
   readonly expireOffers: (deliveryId: string, now: Date) => Effect.Effect<number>;

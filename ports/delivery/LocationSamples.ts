@@ -14,7 +14,7 @@ export interface LocationSamples {
     readonly id: string;
     readonly deliveryId: string;
     readonly viewerId: string;
-    readonly viewerRole: "customer" | "courier";
+    readonly viewerRole: "customer" | "courier" | "dispatcher";
     readonly at: Date;
   }) => Effect.Effect<void>;
   /** Deletes every sample recorded before `cutoff`; answers how many. */

@@ -17,7 +17,7 @@ import { purgeChat } from "../../core/delivery/LocationRetention.js";
 import { sendChatMessage } from "../../core/delivery/SendChatMessage.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { at } from "../worker/fixtures.js";
-import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, onlineCouriers, openRestaurant, pickedUpOrder, user } from "./support.js";
+import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, onlineCouriers, openRestaurant, pickedUpOrder, user, advanceDelivery } from "./support.js";
 
 t.test("the relay redacts phone numbers and e-mail addresses and keeps short numbers", async (t) => {
   t.equal(redactChat("call me on +49 170 1234567"), `call me on ${redactedNumber}`);
@@ -72,7 +72,7 @@ t.test("only the customer and the assigned courier chat, while the delivery is a
     }
 
     // Completion closes the chat; the messages stay for support until the retention pass.
-    await rt.run(updateDeliveryStatus(courier.principal, deliveryId, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, deliveryId, { transitionId: "d", status: "delivered" });
     t.match(await rt.attempt(sendChatMessage(user("customer-chat"), deliveryId, { body: "thanks" })), { ok: false, error: { code: "chat_closed" } });
     t.match(await rt.attempt(listChatMessages(user("customer-chat"), deliveryId)), { ok: false, error: { code: "not_found" } }, "closed chat: 404");
     t.equal(await rt.run(purgeChat), 0, "kept within the retention");

@@ -69,6 +69,27 @@ for (const dialect of dialects) {
     t.ok(ids.includes(deliveryId), "the region's delivery is listed");
     t.notOk(ids.includes(farDelivery), "another region's delivery is not");
 
+    /*
+     * Spec, Authentication 2: "Dispatcher or support (region-scoped operations; sensitive actions
+     * audited)"; Authentication 4: "Location access is … audited". The region list shows no
+     * customer and no drop-off; the drop-off comes from the single-delivery read, and each such
+     * read writes one access-log row.
+     */
+    const accessRows = async () =>
+      (await server.core.database.db.selectFrom("dl_location_access_log").select(["viewer_id", "viewer_role", "delivery_id"]).where("viewer_id", "=", dispatcherId).execute()).map(
+        (r) => [String(r.viewer_role), String(r.delivery_id)],
+      );
+    const row = (listed.body.data as Array<Record<string, unknown>>).find((d) => d.id === deliveryId) ?? {};
+    for (const hidden of ["customer_id", "dropoff_address", "dropoff_lat", "dropoff_lng"]) t.notOk(hidden in row, `the region list leaves out ${hidden}`);
+    t.notMatch(JSON.stringify(listed.body), /Alexanderplatz/, "no customer address in the list");
+    t.same(await accessRows(), [], "listing reads no drop-off, so it writes no access row");
+    const read = await fresh("GET", `/dispatch/deliveries/${deliveryId}`);
+    t.match(read, { status: 200, body: { id: deliveryId, dropoff_address: "Alexanderplatz 1", customer_id: customer.userId } }, "the single read shows the drop-off");
+    t.same(await accessRows(), [["dispatcher", deliveryId]], "one access-log row per read");
+    t.match(await fresh("GET", `/dispatch/deliveries/${farDelivery}`), { status: 404 }, "another region's delivery: 404");
+    t.match(await customer.get(`/dispatch/deliveries/${deliveryId}`), { status: 404 }, "a non-dispatcher: 404");
+    t.equal((await accessRows()).length, 1, "refused reads are not logged as accesses");
+
     const reassign = (call: typeof fresh, id: string, body: unknown = { courier_id: secondId, reason: "courier reported a flat tyre" }) =>
       call("POST", `/deliveries/${id}/reassign`, body, freshKey());
     t.match(await reassign(plain, deliveryId), { status: 403, body: { code: "step_up_required" } }, "a token without auth_time is not enough");
@@ -79,8 +100,8 @@ for (const dialect of dialects) {
     t.match(await reassign(fresh, deliveryId, { courier_id: secondId, reason: " " }), { status: 422 }, "a reason is required");
     const done = await reassign(fresh, deliveryId);
     t.match(done, { status: 200, body: { id: deliveryId, courier_id: secondId, status: "assigned" } });
-    t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 404, "the previous courier lost the job");
-    t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 200, "the new courier has it");
+    t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 404, "the previous courier lost the job");
+    t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 200, "the new courier has it");
 
     const history = await server.core.runtime.runPromise(Effect.flatMap(DispatchRepository, (d) => d.statusHistory(deliveryId)));
     t.match(

@@ -130,15 +130,15 @@ for (const dialect of dialects) {
       t.match(await couriers[1]!.post(`/courier-offers/${second}/accept`, {}, freshKey()), { status: 409, body: { code: "delivery_already_assigned" } });
 
       const c = couriers[0]!;
-      t.match(await couriers[1]!.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "picked_up" }), { status: 404 }, "not the assigned courier");
-      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "teleported" }), { status: 422, body: { code: "unknown_delivery_status" } });
-      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "delivered" }), { status: 409, body: { code: "illegal_delivery_transition" } });
+      t.match(await couriers[1]!.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "picked_up", expected_version: 2 }), { status: 404 }, "not the assigned courier");
+      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "teleported", expected_version: 2 }), { status: 422, body: { code: "unknown_delivery_status" } });
+      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "delivered", expected_version: 2 }), { status: 409, body: { code: "illegal_delivery_transition" } });
       t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "x", status: "picked_up", expected_version: 1 }), {
         status: 409,
         body: { code: "delivery_version_conflict", current_version: 2 },
       });
-      t.equal((await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up" })).status, 200);
-      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "delivered" }), { status: 409, body: { code: "transition_id_reused" } });
+      t.equal((await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: 2 })).status, 200);
+      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "delivered", expected_version: 3 }), { status: 409, body: { code: "transition_id_reused" } });
       t.match(await otherCustomer.get(`/deliveries/${deliveryId}/tracking`), { status: 404 }, "another customer's tracking");
       t.match(await couriers[1]!.get(`/couriers/me/deliveries/${deliveryId}`), { status: 404 }, "another courier's job");
       t.equal((await customer.get(`/deliveries/${deliveryId}/tracking`)).status, 200);

@@ -51,7 +51,7 @@ for (const dialect of dialects) {
     const offer = (await courier.get("/couriers/me/offers")).body.data[0];
     const won = await courier.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey());
     t.match(won, { status: 200, body: { courier_id: courierId } }, "POST /v1/courier-offers/:id/accept");
-    const status = await courier.patch(`/deliveries/${String(accepted.body.delivery_id)}/status`, { transition_id: "p", status: "picked_up" });
+    const status = await courier.patch(`/deliveries/${String(accepted.body.delivery_id)}/status`, { transition_id: "p", status: "picked_up", expected_version: won.body.version });
     t.equal(status.status, 200, "PATCH /v1/deliveries/:id/status");
     t.equal((await fetch(`${server.url}/v1/delivery/restaurants?lat=52.52&lng=13.405`)).status, 404, "no /v1/delivery prefix when embedded alone");
 

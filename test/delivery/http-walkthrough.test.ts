@@ -89,11 +89,11 @@ for (const dialect of dialects) {
     t.match(tracking, { status: 200, body: { delivery_id: deliveryId, status: "assigned", courier_position: { lat: here.lat + 0.004 } } });
     t.match(await courierUser.get(`/couriers/me/deliveries/${deliveryId}`), { status: 200, body: { dropoff: { address: "Alexanderplatz 1" } } });
 
-    const pickedUp = await courierUser.patch(`/deliveries/${deliveryId}/status`, { transition_id: "pickup-1", status: "picked_up" });
+    const pickedUp = await courierUser.patch(`/deliveries/${deliveryId}/status`, { transition_id: "pickup-1", status: "picked_up", expected_version: (await courierUser.get(`/couriers/me/deliveries/${deliveryId}`)).body.version });
     t.match(pickedUp, { status: 200, body: { to_status: "picked_up", from_status: "assigned" } });
     const delivered = await courierUser.patch(`/deliveries/${deliveryId}/status`, { transition_id: "drop-1", status: "delivered", expected_version: pickedUp.body.version });
     t.match(delivered, { status: 200, body: { to_status: "delivered" } });
-    const retried = await courierUser.patch(`/deliveries/${deliveryId}/status`, { transition_id: "drop-1", status: "delivered" });
+    const retried = await courierUser.patch(`/deliveries/${deliveryId}/status`, { transition_id: "drop-1", status: "delivered", expected_version: pickedUp.body.version });
     t.same(retried.body, delivered.body, "the same transition id answers the same change");
     t.match(await customerLive.next((m) => m.type === "event" && m.event.type === "DeliveryCompleted"), { event: { data: { delivery_id: deliveryId, total_minor: q.total_minor } } });
 

@@ -12,14 +12,14 @@ import { Ids } from "../../ports/Ids.js";
 import { payablesOf } from "../../core/delivery/SettlePayouts.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { openTestDatabase } from "../support/databases.js";
-import { deliveryRuntime, deliveryTestModules, forEachDeliveryDialect, openRestaurant, pickedUpOrder } from "./support.js";
+import { deliveryRuntime, deliveryTestModules, forEachDeliveryDialect, openRestaurant, pickedUpOrder, advanceDelivery } from "./support.js";
 
 t.test("orders, order lines, settlement entries, payables and status history refuse UPDATE and DELETE", (t) =>
   forEachDeliveryDialect(t, "append-only", async (t, db) => {
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const id = placed.order.id;
     await t.rejects(db.db.updateTable("dl_orders").set({ total_minor: 1 }).where("id", "=", id).execute(), "order snapshot UPDATE refused");
     await t.rejects(db.db.deleteFrom("dl_orders").where("id", "=", id).execute(), "order DELETE refused");
@@ -53,7 +53,7 @@ t.test("a settlement correction is a linked reversal with actor and reason, once
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     t.match(await rt.attempt(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: " " })), { ok: false, error: { code: "validation_failed" } }, "a reason is required");
     const reversal = await rt.run(reverseSettlement({ actorId: "support-1", orderId: placed.order.id, reason: "customer never received the order" }));
     t.equal(reversal.length, 4);

@@ -67,3 +67,31 @@ t.test("a location update commits its samples, the dispatch position and the tra
   }),
 );
 
+
+/*
+ * Spec, What the service does: "Precise courier and customer locations are retained briefly";
+ * Authentication 4: "Location access is short-lived, encrypted and audited". The courier's
+ * dispatch position (dl_couriers) is kept only approximately (3 decimals, about 100 m), never the
+ * precise sample, and the retention pass clears a position older than the retention period.
+ */
+t.test("precise courier locations are retained briefly: the dispatch position is approximate and cleared after the retention period", (t) =>
+  forEachDeliveryDialect(t, "dispatch position", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { locationRetentionSeconds: 3600 });
+    const [stale, fresh] = await onlineCouriers(rt, 2, "pos");
+    const start = Date.now();
+    await rt.run(recordLocations(stale!.principal, [{ lat: 52.123456, lng: 13.654321, recordedAt: new Date(start - 1000) }]));
+    const position = async (id: string) =>
+      db.db.selectFrom("dl_couriers").select(["lat", "lng", "located_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const kept = await position(stale!.courier.id);
+    t.same([Number(kept.lat), Number(kept.lng)], [52.123, 13.654], "only the rounded position is stored");
+
+    const later = start + 3_600_000 + 600_000;
+    await rt.run(at(later - 60_000)(recordLocations(fresh!.principal, [{ lat: 52.5, lng: 13.4, recordedAt: new Date(later - 60_000) }])));
+    await rt.run(locationRetentionJob.schedule({ pass: 1 }, { runAt: new Date(start), key: "pass-1" }));
+    await rt.run(at(later)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
+    const cleared = await position(stale!.courier.id);
+    t.same([cleared.lat, cleared.lng, cleared.located_at], [null, null, null], "a position older than the retention period is cleared");
+    const recent = await position(fresh!.courier.id);
+    t.same([Number(recent.lat), Number(recent.lng)], [52.5, 13.4], "a position within the period is kept");
+  }),
+);

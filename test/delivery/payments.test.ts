@@ -18,8 +18,9 @@ import { getOrder } from "../../core/delivery/GetOrder.js";
 import { paymentFallbackDelayMs } from "../../core/delivery/OrderPayments.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { placeOrder } from "../../core/delivery/PlaceOrder.js";
+import { resolvePendingPayment } from "../../core/delivery/ResolvePayment.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { forEachDeliveryDialect } from "./support.js";
+import { forEachDeliveryDialect, advanceDelivery } from "./support.js";
 import { at } from "../worker/fixtures.js";
 import { authorizedOrder, deliveryRuntime, openRestaurant, pickedUpOrder, quoteFor, user, type DeliveryRuntime } from "./support.js";
 
@@ -122,7 +123,7 @@ t.test("a capture that fails after completion is retried by its job; the deliver
     const fixture = await openRestaurant(rt);
     const { placed, accepted, courier: c1 } = await pickedUpOrder(rt, "cust-1", fixture);
     rt.gateway.failNext("capture");
-    await rt.run(updateDeliveryStatus(c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, c1!.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "capture_pending");
     await runJobs(rt, Date.now() + paymentFallbackDelayMs + 1000);
     t.equal((await rt.run(getOrder(user("cust-1"), placed.order.id))).workflow.paymentState, "captured");
@@ -203,5 +204,50 @@ t.test("a pending order whose payment id was never learned (the payment service 
     t.equal(rt.gateway.effects.authorize, 1, "authorized once");
     await runJobs(rt, Date.now() + 60_000);
     t.equal(rt.gateway.effects.authorize, 1, "nothing sent again once resolved");
+  }),
+);
+
+/*
+ * Spec, States: "authorized order | acceptance deadline passes | restaurant has not accepted |
+ * cancelled | durable timer voids the authorization". An order whose payment id was never
+ * learned (the payment service unreachable at placement) is cancelled by the deadline: whether
+ * the lookup job's authorization lands before or after that cancellation, the void reaches it
+ * (by the payment id the job records, or by releasing the quote's authorization request) and
+ * no authorization stays held.
+ */
+t.test("the acceptance deadline voids the authorization of a cancelled payment_pending order, even when its payment id was never learned", (t) =>
+  forEachDeliveryDialect(t, "deadline voids unknown payment", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { acceptDeadlineSeconds: 300 });
+    const fixture = await openRestaurant(rt);
+
+    // The lookup job's authorization lands, then the deadline cancels before the job records it.
+    const raced = await quoteFor(rt, "cust-1", fixture);
+    rt.gateway.failNext("authorize");
+    const first = await rt.run(placeOrder(user("cust-1"), { quoteId: raced.id, paymentMethod: "pm_card_visa" }));
+    t.same([first.workflow.status, first.workflow.paymentId], ["payment_pending", null]);
+    const late = first.workflow.acceptDeadline.getTime() + 1000;
+    const deadlineDuringAuthorization = PaymentGateway.of({
+      ...rt.gateway,
+      authorize: (request) => Effect.tap(rt.gateway.authorize(request), () => Effect.promise(() => rt.run(at(late)(expireAcceptance(first.order.id))))),
+    });
+    await rt.runtime.runPromiseExit(at(late)(resolvePendingPayment(first.order.id).pipe(Effect.provideService(PaymentGateway, deadlineDuringAuthorization))));
+    await runJobs(rt, late + 60_000);
+    await runJobs(rt, late + 600_000);
+    const racedView = await rt.run(getOrder(user("cust-1"), first.order.id));
+    t.same([racedView.workflow.status, racedView.workflow.paymentState], ["cancelled", "voided"], "cancelled, its authorization voided");
+    t.equal(rt.gateway.effects.authorize, 1, "the lookup job authorized once");
+
+    // The deadline cancels first; the void job releases the quote's authorization by its request.
+    const fenced = await quoteFor(rt, "cust-2", fixture);
+    rt.gateway.failNext("authorize");
+    const second = await rt.run(placeOrder(user("cust-2"), { quoteId: fenced.id, paymentMethod: "pm_card_visa" }));
+    const late2 = second.workflow.acceptDeadline.getTime() + 1000;
+    await rt.run(at(late2)(expireAcceptance(second.order.id)));
+    await runJobs(rt, late2 + 60_000);
+    await runJobs(rt, late2 + 600_000);
+    const fencedView = await rt.run(getOrder(user("cust-2"), second.order.id));
+    t.same([fencedView.workflow.status, fencedView.workflow.paymentState], ["cancelled", "voided"], "cancelled and voided without a payment id");
+
+    t.same(rt.gateway.payments().filter((p) => p.status === "requires_capture"), [], "no authorization stays held");
   }),
 );

@@ -12,7 +12,7 @@ import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer, schedulePushes } from "../../core/delivery/PushNotifications.js";
 import { OrderPlaced } from "../../core/delivery/Events.js";
 import { at } from "../worker/fixtures.js";
-import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user } from "./support.js";
+import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user, advanceDelivery } from "./support.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { addStaff } from "../../core/delivery/Restaurants.js";
 
@@ -22,7 +22,7 @@ t.test("delivery events become one push per recipient, sent by a durable job", (
     const fixture = await openRestaurant(rt, "owner-p");
     await rt.run(addStaff(user("owner-p"), fixture.restaurant.id, "cook-p"));
     const { accepted, courier } = await pickedUpOrder(rt, "customer-p", fixture);
-    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     await rt.run(
       Effect.gen(function* () {
         for (let i = 0; i < 20; i++) if ((yield* relayOnce([deliveryPushConsumer], { workerId: "test-relay" })).claimed === 0) break;

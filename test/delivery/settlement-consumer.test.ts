@@ -20,7 +20,7 @@ import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.j
 import { Payables } from "../../ports/delivery/Payables.js";
 import type { Principal } from "../../ports/Principal.js";
 import { at } from "../worker/fixtures.js";
-import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user, type DeliveryRuntime } from "./support.js";
+import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user, type DeliveryRuntime, advanceDelivery } from "./support.js";
 
 const dispatcherId = "dispatcher-s";
 const region = { minLat: 52, minLng: 13, maxLat: 53, maxLng: 14 };
@@ -44,7 +44,7 @@ t.test("DeliveryCompleted settles the restaurant and the courier once into their
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt, "owner-s");
     const { placed, accepted, courier } = await pickedUpOrder(rt, "customer-s", fixture);
-    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const seen: EventEnvelope[] = [];
     await relaySettlement(rt, seen);
     const completed = seen.filter((e) => e.type === DeliveryCompleted.type);
@@ -103,7 +103,7 @@ t.test("a settlement that keeps failing is dead-lettered after its bounded attem
     t.equal(page.next_cursor, null);
 
     // The delivery completes: now the settlement is posted (its own consumer run is a separate job).
-    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const nowSeconds = Math.floor(Date.now() / 1000);
     const stale = await rt.attempt(replaySettlementDeadLetter(dispatcher(nowSeconds - 3600), letter.id, { reason: "ledger fixed" }));
     t.match(stale, { ok: false, error: { code: "step_up_required" } }, "an old sign-in cannot replay");

@@ -6,7 +6,7 @@
 import t from "tap";
 import { orderSettlement } from "../../core/delivery/OrderSettlement.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user } from "./support.js";
+import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, user, advanceDelivery } from "./support.js";
 
 t.test("the restaurant's staff read an order's balanced settlement; others get 404", (t) =>
   forEachDeliveryDialect(t, "settlement read", async (t, db) => {
@@ -15,7 +15,7 @@ t.test("the restaurant's staff read an order's balanced settlement; others get 4
     const { placed, accepted, courier } = await pickedUpOrder(rt, "customer-s", fixture);
     const orderId = placed.order.id;
     t.same(await rt.run(orderSettlement(user(fixture.owner), orderId)), [], "nothing is settled before completion");
-    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const entries = await rt.run(orderSettlement(user(fixture.owner), orderId));
     t.same(entries.map((e) => e.component).sort(), ["courier_payable", "customer_charge", "platform_fee", "restaurant_payable"]);
     t.equal(entries.reduce((sum, e) => sum + e.amountMinor, 0), 0, "the entries sum to zero");

@@ -80,14 +80,14 @@ t.test("completions, retries and capture faults in any order: each order settles
           const { placed, accepted } = await acceptedOrder(rt, `cust-${i}`, i % 2 === 0 ? eur : usd);
           const offer = (await rt.run(listMyOffers(courier!.principal))).find((o) => o.deliveryId === accepted.delivery.id)!;
           await rt.run(acceptOffer(courier!.principal, offer.id));
-          await rt.run(updateDeliveryStatus(courier!.principal, accepted.delivery.id, { transitionId: `p-${i}`, status: "picked_up" }));
+          await rt.run(updateDeliveryStatus(courier!.principal, accepted.delivery.id, { transitionId: `p-${i}`, status: "picked_up", expectedVersion: 2 }));
           orders.push({ placed, delivery: accepted.delivery, courier: courier! });
         }
         for (const step of steps) {
           const o = orders[step.order]!;
           if (step.kind === "fault") rt.gateway.failNext("capture");
           // "complete" and "retry" both send the order's one completion transition id; a fault precedes it.
-          await rt.attempt(updateDeliveryStatus(o.courier.principal, o.delivery.id, { transitionId: `d-${step.order}`, status: "delivered" }));
+          await rt.attempt(updateDeliveryStatus(o.courier.principal, o.delivery.id, { transitionId: `d-${step.order}`, status: "delivered", expectedVersion: 3 }));
         }
         // This run's couriers leave, so the next run offers its deliveries to its own couriers.
         for (const o of orders) await rt.run(setCourierOnline(o.courier.principal, false));

@@ -17,7 +17,7 @@ import { listSubstitutions } from "../../core/delivery/ListSubstitutions.js";
 import { proposeSubstitution } from "../../core/delivery/ProposeSubstitution.js";
 import { publishMenu } from "../../core/delivery/Menus.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
-import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, sampleMenu, user } from "./support.js";
+import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder, sampleMenu, user, advanceDelivery } from "./support.js";
 
 t.test("a restaurant proposes a substitution before pickup; the customer decides once; the authorized price holds", (t) =>
   forEachDeliveryDialect(t, "substitutions", async (t, db) => {
@@ -81,6 +81,6 @@ t.test("a restaurant proposes a substitution before pickup; the customer decides
       ok: false,
       error: { code: "substitution_not_allowed" },
     });
-    await rt.run(updateDeliveryStatus(picked.courier.principal, picked.accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, picked.courier.principal, picked.accepted.delivery.id, { transitionId: "d", status: "delivered" });
   }),
 );

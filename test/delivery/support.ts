@@ -206,6 +206,15 @@ export const acceptedOrder = async (rt: DeliveryRuntime, customer: string, fixtu
   return { placed, accepted };
 };
 
+/**
+ * The courier's status change sent with the delivery's current version as `expected_version`,
+ * as a client does with the version it last read (the version check itself: transitions.test.ts).
+ */
+export const advanceDelivery = async (rt: DeliveryRuntime, principal: Principal, deliveryId: string, change: { readonly transitionId: string; readonly status: string }) => {
+  const current = await rt.run(Effect.flatMap(DispatchRepository, (d) => d.findDelivery(deliveryId)));
+  return rt.run(updateDeliveryStatus(principal, deliveryId, { ...change, expectedVersion: current?.version ?? 0 }));
+};
+
 /** An accepted order whose delivery a fresh courier won and picked up (transition id "p"). */
 export const pickedUpOrder = async (rt: DeliveryRuntime, customer: string, fixture: Awaited<ReturnType<typeof openRestaurant>>) => {
   const [courier] = await onlineCouriers(rt, 1, `for-${customer}`);
@@ -213,6 +222,6 @@ export const pickedUpOrder = async (rt: DeliveryRuntime, customer: string, fixtu
   const offer = (await rt.run(listMyOffers(courier!.principal))).find((o) => o.deliveryId === accepted.delivery.id);
   if (offer === undefined) throw new Error("the courier got no offer");
   await rt.run(acceptOffer(courier!.principal, offer.id));
-  await rt.run(updateDeliveryStatus(courier!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" }));
+  await advanceDelivery(rt, courier!.principal, accepted.delivery.id, { transitionId: "p", status: "picked_up" });
   return { placed, accepted, courier: courier! };
 };

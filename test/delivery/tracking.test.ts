@@ -12,7 +12,7 @@ import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { trackingCloseDelayMs } from "../../core/delivery/TrackingClosed.js";
 import { at } from "../worker/fixtures.js";
-import { forEachDeliveryDialect } from "./support.js";
+import { forEachDeliveryDialect, advanceDelivery } from "./support.js";
 import { acceptedOrder, deliveryRuntime, here, onlineCouriers, openRestaurant, pickedUpOrder, user } from "./support.js";
 
 t.test("tracking and the drop-off address are visible only during the active delivery, audited; 404 after completion", (t) =>
@@ -36,8 +36,8 @@ t.test("tracking and the drop-off address are visible only during the active del
     const audited = await db.db.selectFrom("dl_location_access_log").select(["viewer_id", "viewer_role"]).execute();
     t.same(audited.map((a) => `${a.viewer_role}:${a.viewer_id}`).sort(), ["courier:courier-c-0", "customer:cust-1"], "each access is audited");
 
-    await rt.run(updateDeliveryStatus(c1!.principal, id, { transitionId: "p", status: "picked_up" }));
-    await rt.run(updateDeliveryStatus(c1!.principal, id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, c1!.principal, id, { transitionId: "p", status: "picked_up" });
+    await advanceDelivery(rt, c1!.principal, id, { transitionId: "d", status: "delivered" });
     t.match(await rt.attempt(trackDelivery(user("cust-1"), id)), notFound, "after completion tracking answers 404");
     t.match(await rt.attempt(myActiveJob(c1!.principal, id)), notFound, "nor does the courier see the address any more");
   }),
@@ -48,7 +48,7 @@ t.test("tracking ends with the delivery: a few seconds after completion the cust
     const rt = deliveryRuntime(t, db);
     const fixture = await openRestaurant(rt, "owner-tc");
     const { accepted, courier } = await pickedUpOrder(rt, "customer-tc", fixture);
-    await rt.run(updateDeliveryStatus(courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" }));
+    await advanceDelivery(rt, courier.principal, accepted.delivery.id, { transitionId: "d", status: "delivered" });
     const completedAt = Date.now();
     await rt.run(at(completedAt + 1000)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
     t.same(rt.notices.filter((n) => n.type === "access_changed"), [], "not before the completion's own events had time to arrive");

@@ -23,22 +23,22 @@ t.test("illegal delivery transitions are refused; the same transition id answers
     const deliveryId = accepted.delivery.id;
 
     t.match(
-      await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "early", status: "picked_up" })),
+      await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "early", status: "picked_up", expectedVersion: 1 })),
       { ok: false, error: { code: "not_found" } },
       "pickup before assignment is impossible: nobody is the assigned courier yet",
     );
     const offer = (await rt.run(listMyOffers(winner!.principal)))[0]!;
     await rt.run(acceptOffer(winner!.principal, offer.id));
 
-    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "x", status: "teleported" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "x", status: "teleported", expectedVersion: 2 })), {
       ok: false,
       error: { code: "unknown_delivery_status", category: "unprocessable" },
     });
-    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "skip", status: "delivered" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "skip", status: "delivered", expectedVersion: 2 })), {
       ok: false,
       error: { code: "illegal_delivery_transition", category: "conflict", from: "assigned", to: "delivered" },
     }, "assigned → delivered skips the pickup");
-    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "back", status: "pending" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "back", status: "pending", expectedVersion: 2 })), {
       ok: false,
       error: { code: "illegal_delivery_transition" },
     }, "never backwards");
@@ -46,22 +46,22 @@ t.test("illegal delivery transitions are refused; the same transition id answers
       ok: false,
       error: { code: "delivery_version_conflict", category: "conflict", currentVersion: 2 },
     });
-    t.match(await rt.attempt(updateDeliveryStatus(other!.principal, deliveryId, { transitionId: "theirs", status: "picked_up" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(other!.principal, deliveryId, { transitionId: "theirs", status: "picked_up", expectedVersion: 2 })), {
       ok: false,
       error: { code: "not_found" },
     }, "another courier's delivery is NotFound");
 
     const pickup = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "p1", status: "picked_up", expectedVersion: 2 }));
-    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "p1", status: "delivered" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "p1", status: "delivered", expectedVersion: 3 })), {
       ok: false,
       error: { code: "transition_id_reused" },
     });
-    const done = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d1", status: "delivered" }));
-    const again = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d1", status: "delivered" }));
+    const done = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d1", status: "delivered", expectedVersion: 3 }));
+    const again = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d1", status: "delivered", expectedVersion: 3 }));
     t.same(again, done, "the repeated completion answers the same result");
-    const pickupAgain = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "p1", status: "picked_up" }));
+    const pickupAgain = await rt.run(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "p1", status: "picked_up", expectedVersion: 2 }));
     t.same(pickupAgain, pickup, "an old transition id still answers its own result");
-    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d2", status: "picked_up" })), {
+    t.match(await rt.attempt(updateDeliveryStatus(winner!.principal, deliveryId, { transitionId: "d2", status: "picked_up", expectedVersion: 4 })), {
       ok: false,
       error: { code: "illegal_delivery_transition", from: "delivered" },
     });
@@ -105,8 +105,8 @@ t.test("a dispatcher's reassignment records actor and reason; the previous couri
     t.match(moved, { courierId: c2!.courier.id, status: "assigned", version: 3 });
     const history = await db.db.selectFrom("dl_delivery_status_changes").selectAll().where("delivery_id", "=", id).where("version", "=", 3).executeTakeFirstOrThrow();
     t.match(history, { actor_id: "dispatcher-1", reason: "courier 1 has a flat tyre" }, "actor and reason are recorded");
-    t.match(await rt.attempt(updateDeliveryStatus(c1!.principal, id, { transitionId: "p", status: "picked_up" })), { ok: false, error: { code: "not_found" } }, "the previous courier no longer acts on it");
-    t.match(await rt.run(updateDeliveryStatus(c2!.principal, id, { transitionId: "p", status: "picked_up" })), { toStatus: "picked_up", version: 4 });
+    t.match(await rt.attempt(updateDeliveryStatus(c1!.principal, id, { transitionId: "p", status: "picked_up", expectedVersion: 3 })), { ok: false, error: { code: "not_found" } }, "the previous courier no longer acts on it");
+    t.match(await rt.run(updateDeliveryStatus(c2!.principal, id, { transitionId: "p", status: "picked_up", expectedVersion: 3 })), { toStatus: "picked_up", version: 4 });
     t.match(await rt.attempt(reassignDelivery({ actorId: "dispatcher-1", deliveryId: id, courierId: c1!.courier.id, reason: "back" })), {
       ok: false,
       error: { code: "delivery_not_reassignable" },

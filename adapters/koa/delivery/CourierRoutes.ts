@@ -96,7 +96,7 @@ const acceptOfferRoute = defineRoute({
   operationId: "acceptCourierOffer",
   summary: "Accept an offer: exactly one courier wins the delivery",
   description:
-    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404.",
+    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404. Accepting an accepted offer again answers the delivery only while the caller is still its courier and it is assigned or picked up: a courier reassigned away gets 409 delivery_already_assigned, the courier of a delivered or cancelled delivery 409 delivery_not_active.",
   tags,
   budget: { name: "delivery_offers" },
   auth: "required",
@@ -135,7 +135,7 @@ const statusRoute = defineRoute({
   operationId: "updateDeliveryStatus",
   summary: "Advance the delivery to a permitted status (assigned → picked_up → delivered)",
   description:
-    "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and optionally the expected version. 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status. Completion (delivered) posts the balanced settlement with it and then captures the payment.",
+    "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and the expected version (required: without it 422 on expected_version). 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status. Completion (delivered) posts the balanced settlement with it and then captures the payment.",
   tags,
   auth: "required",
   params: DeliveryParams,
@@ -146,7 +146,7 @@ const statusRoute = defineRoute({
     updateDeliveryStatus(principal, params.id, {
       transitionId: body.transition_id,
       status: body.status,
-      ...(body.expected_version === undefined ? {} : { expectedVersion: body.expected_version }),
+      expectedVersion: body.expected_version,
     }).pipe(Effect.map((change) => ({ status: 200, body: change, etag: change.version }))),
 });
 

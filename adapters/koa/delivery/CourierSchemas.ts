@@ -9,10 +9,10 @@ const SampleBody = Schema.Struct({ lat: Schema.Number, lng: Schema.Number, recor
 /** Body of POST /couriers/me/locations: a batch of 1 to 100 samples. */
 export const LocationsBody = Schema.Struct({ samples: Schema.Array(SampleBody).pipe(Schema.maxItems(100)) });
 
-/** Body of PATCH /deliveries/:id/status: the transition id, the target state and optionally the expected version. */
+/** Body of PATCH /deliveries/:id/status: the transition id, the target state and the expected version (required: spec, States). */
 export const DeliveryStatusBody = Schema.Struct({
   transition_id: Schema.String,
   /** A delivery status; an unknown one answers 422 unknown_delivery_status. */
   status: Schema.String,
-  expected_version: Schema.optional(Schema.Int),
+  expected_version: Schema.Int,
 });

@@ -1,12 +1,13 @@
 /**
  * The dispatch console (dispatchers, region-scoped): list the unfinished deliveries of the
- * caller's region and reassign one to another courier with a reason (Idempotency-Key required,
+ * caller's region (no customer, no drop-off), read one with its drop-off (audited), and reassign one to another courier with a reason (Idempotency-Key required,
  * like every operator action; a recent sign-in required: step-up).
  */
 import { Effect, Schema } from "effect";
 import { listRegionDeliveries } from "../../../core/delivery/ListRegionDeliveries.js";
 import { reassignAsDispatcher } from "../../../core/delivery/ReassignAsDispatcher.js";
-import { DeliveryWire } from "../../../core/delivery/model/Views.js";
+import { readRegionDelivery } from "../../../core/delivery/ReadRegionDelivery.js";
+import { DeliveryWire, DispatchListDeliveryWire, type DispatchListDelivery } from "../../../core/delivery/model/Views.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { DeliveryParams } from "./RestaurantSchemas.js";
@@ -22,16 +23,39 @@ const listRoute = defineRoute({
   path: "/dispatch/deliveries",
   operationId: "listRegionDeliveries",
   summary: "List the unfinished deliveries of the dispatcher's region (keyset pages)",
-  description: "Dispatchers only (DELIVERY_DISPATCHERS): deliveries picked up inside the caller's region, by id. Anyone else: 403.",
+  description:
+    "Dispatchers only (DELIVERY_DISPATCHERS): deliveries picked up inside the caller's region, by id, without the customer and the drop-off (read one delivery for those; that read is audited). Anyone else: 403.",
   tags,
   auth: "required",
   pagination: true,
   query: Schema.Struct(pageQueryFields),
-  responses: { 200: PageOf(DeliveryWire) },
+  responses: { 200: PageOf(DispatchListDeliveryWire) },
   problems: [400, 403],
   handler: ({ principal, page }) =>
     listRegionDeliveries(principal, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
-      Effect.map((deliveries) => ({ status: 200, body: deliveries })),
+      Effect.map((deliveries) => ({
+        status: 200,
+        body: { ...deliveries, data: deliveries.data.map(({ customerId: _c, dropoffLat: _la, dropoffLng: _ln, dropoffAddress: _a, ...listed }): DispatchListDelivery => listed) },
+      })),
+    ),
+});
+
+/** GET /dispatch/deliveries/:id — one delivery of the region with its customer and drop-off (audited). */
+const readRoute = defineRoute({
+  method: "GET",
+  path: "/dispatch/deliveries/:id",
+  operationId: "readRegionDelivery",
+  summary: "Read one unfinished delivery of the dispatcher's region, drop-off included (audited)",
+  description:
+    "A dispatcher of the region the delivery is picked up in, while it is pending, assigned or picked up; anyone else, or a delivery outside the region or finished, answers 404. Each read writes one row to the location access log.",
+  tags,
+  auth: "required",
+  params: DeliveryParams,
+  responses: { 200: DeliveryWire },
+  problems: [404],
+  handler: ({ principal, params }) =>
+    readRegionDelivery(principal, params.id).pipe(
+      Effect.map((delivery) => ({ status: 200, body: delivery, etag: delivery.version, headers: { "Cache-Control": "no-store" } })),
     ),
 });
 
@@ -59,4 +83,4 @@ const reassignRoute = defineRoute({
 });
 
 /** Every dispatch console route. */
-export const dispatchRoutes = [listRoute, reassignRoute];
+export const dispatchRoutes = [listRoute, readRoute, reassignRoute];

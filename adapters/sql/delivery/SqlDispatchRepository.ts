@@ -33,6 +33,9 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
   const updateCourierLocation = compiledOnce<{ id: string; lat: number; lng: number; at: unknown }>((ex, p) =>
     ex.updateTable("dl_couriers").set({ lat: p("lat"), lng: p("lng"), located_at: p("at") }).where("id", "=", p("id")),
   );
+  const clearCourierLocations = compiledOnce<{ cutoff: unknown }>((ex, p) =>
+    ex.updateTable("dl_couriers").set({ lat: null, lng: null, located_at: null }).where("located_at", "<", p("cutoff")),
+  );
   const selectDelivery = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_deliveries").selectAll().where("id", "=", p("id")));
   const selectDeliveryForUpdate = compiledOnce<{ id: string }>((ex, p) =>
     lockRow(db, ex.selectFrom("dl_deliveries").selectAll().where("id", "=", p("id")), true),
@@ -76,7 +79,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       .set({ status: "lost", decided_at: p("at") })
       .where("delivery_id", "=", p("deliveryId"))
       .where("id", "<>", p("winnerOfferId"))
-      .where("status", "=", "offered")
+      // An accepted offer other than the winner's is a previous winner's, reassigned away.
+      .where("status", "in", ["offered", "accepted"])
       .returningAll(),
   );
   const expireDueOffers = compiledOnce<{ deliveryId: string; now: unknown }>((ex, p) =>
@@ -124,6 +128,8 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
     setCourierLocation: (id, location) =>
       // Nobody reads its answer: in a Postgres transaction it goes out with the next statement.
       sendStatement(db, updateCourierLocation, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) }),
+    clearCourierLocationsBefore: (cutoff) =>
+      runStatement(db, clearCourierLocations, { cutoff: f.timeToDb(cutoff) }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0))),
     candidates: (deliveryId, near, limit) => {
       // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
       const k = Math.cos((near.lat * Math.PI) / 180) ** 2;

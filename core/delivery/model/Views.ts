@@ -69,8 +69,16 @@ export const customerOrderView = (placed: {
   };
 };
 
-/** A delivery as a dispatcher of its region sees it (everything). */
+/** A delivery as a dispatcher of its region reads it alone (everything; the read is audited). */
 export const DeliveryWire = wireShape(Delivery);
+
+/**
+ * A delivery in the dispatcher's region list: no customer and no drop-off (address or precise
+ * point), which only the audited single read shows.
+ */
+export const DispatchListDeliveryView = Schema.Struct(Struct.omit(Delivery.fields, "customerId", "dropoffLat", "dropoffLng", "dropoffAddress"));
+export type DispatchListDelivery = typeof DispatchListDeliveryView.Type;
+export const DispatchListDeliveryWire = wireShape(DispatchListDeliveryView);
 
 /** A delivery as its assigned courier sees it: pickup and drop-off, not the customer's identity. */
 export const CourierDeliveryView = Schema.Struct(Struct.omit(Delivery.fields, "customerId"));

@@ -146,6 +146,21 @@ export const dispatchRepositoryCases: ReadonlyArray<KitCase<DispatchRepositoryKi
     },
   },
   {
+    name: "dispatch: clearCourierLocationsBefore forgets positions located before the cutoff, and such couriers are no candidates",
+    run: async (t, run) => {
+      const { delivery } = await seedDelivery(run, 1);
+      const [c1, c2] = await seedCouriers(run, 2);
+      await run(dispatch((d) => d.setCourierLocation(c1!.id, { lat: pickup.lat, lng: pickup.lng, at: at(1000) })));
+      await run(dispatch((d) => d.setCourierLocation(c2!.id, { lat: pickup.lat, lng: pickup.lng, at: at(9000) })));
+      t.equal(await run(dispatch((d) => d.clearCourierLocationsBefore(at(5000)))), 1, "one position cleared");
+      const cleared = await run(dispatch((d) => d.findCourier(c1!.id)));
+      t.same([cleared?.lat, cleared?.lng, cleared?.locatedAt], [null, null, null], "the old position is gone");
+      const kept = await run(dispatch((d) => d.findCourier(c2!.id)));
+      t.same([kept?.lat, kept?.lng], [pickup.lat, pickup.lng], "the recent one stays");
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10)))).map((c) => c.id), [c2!.id], "no position, no offer");
+    },
+  },
+  {
     name: "dispatch: the status history is keyed by (delivery, transition id); a second change under one id is refused",
     run: async (t, run) => {
       const { delivery } = await seedDelivery(run, 1);

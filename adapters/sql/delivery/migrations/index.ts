@@ -8,5 +8,6 @@ import { deliveryMigration0005ScheduledOrders } from "./0005_scheduled_orders.js
 import { deliveryMigration0006Substitutions } from "./0006_substitutions.js";
 import { deliveryMigration0007DiscoveryIndex } from "./0007_discovery_index.js";
 import { deliveryMigration0008QuotePlacements } from "./0008_quote_placements.js";
+import { deliveryMigration0009DispatcherLocationAccess } from "./0009_dispatcher_location_access.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess];
