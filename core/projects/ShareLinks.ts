@@ -4,7 +4,8 @@
  * a project's links (never a token); an admin or the link's creator revokes one (idempotent).
  * Anyone holding a live token reads the project and its live tasks; an unknown, expired or
  * revoked token answers NotFound. A removed member's links are revoked in the removal's
- * transaction (`revokeShareLinksOfMember`).
+ * transaction (`revokeShareLinksOfMember`), and a demoted one's links to projects it may no
+ * longer share in the role change's (`revokeShareLinksBeyondShareRight`).
  */
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
@@ -14,12 +15,12 @@ import type { Principal } from "../../ports/Principal.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { Project } from "./model/Project.js";
 import type { Task } from "./model/Task.js";
-import { allows } from "./Roles.js";
+import { allows, type ProjectRight } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
 import { pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
@@ -32,6 +33,10 @@ export const defaultShareLinkSeconds = 7 * 24 * 3600;
 export const maxShareLinkSeconds = 30 * 24 * 3600;
 /** The reason recorded on links revoked because their creator lost the membership. */
 export const membershipRevokedReason = "membership_revoked";
+/** The reason recorded on links revoked because a role change took away their creator's share right. */
+export const roleChangedReason = "role_changed";
+/** The project right that creating (and keeping) a link needs: admins and contributors hold it. */
+export const shareRight: ProjectRight = "edit_tasks";
 
 type ReadServices = WorkspacesRepository | ProjectsRepository;
 
@@ -46,7 +51,7 @@ export const createShareLink = (
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* projectAccess(userId, projectId);
-    yield* requireRight(access, "edit_tasks");
+    yield* requireRight(access, shareRight);
     const seconds = input.expiresInSeconds ?? defaultShareLinkSeconds;
     if (!Number.isInteger(seconds) || seconds < 60 || seconds > maxShareLinkSeconds) {
       return yield* Effect.fail(
@@ -137,8 +142,39 @@ export const revokeShareLinksOfMember = (req: {
   readonly workspaceId: WorkspaceId;
   readonly projectIds?: ReadonlyArray<string> | undefined;
   readonly userId: string;
+  readonly reason?: string | undefined;
 }): Effect.Effect<number, never, ShareLinksRepository> =>
   Effect.gen(function* () {
     if (req.projectIds !== undefined && req.projectIds.length === 0) return 0;
-    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...req, at: yield* now, reason: membershipRevokedReason });
+    const { reason = membershipRevokedReason, ...scope } = req;
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...scope, at: yield* now, reason });
+  });
+
+/**
+ * Revokes every live link `userId` created in the workspace's projects where it no longer holds
+ * the share right (a project it no longer sees, or a role without the right), after a role
+ * change; call inside that change's transaction, once the new roles are stored. A workspace
+ * owner shares everywhere and keeps its links. Answers how many.
+ */
+export const revokeShareLinksBeyondShareRight = (req: {
+  readonly workspaceId: WorkspaceId;
+  readonly userId: string;
+}): Effect.Effect<number, never, ShareLinksRepository | WorkspacesRepository | ProjectsRepository> =>
+  Effect.gen(function* () {
+    const membership = yield* (yield* WorkspacesRepository).findMember(req.workspaceId, req.userId);
+    if (membership?.role === "owner") return 0;
+    const projects = yield* ProjectsRepository;
+    const memberOf = membership === null ? [] : yield* projects.projectIdsOfMember(req.userId, req.workspaceId);
+    const stillSharing: string[] = [];
+    for (const projectId of memberOf) {
+      const projectMembership = yield* projects.findMember(projectId, req.userId);
+      if (projectMembership !== null && allows(projectMembership.role, shareRight)) stillSharing.push(projectId);
+    }
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({
+      workspaceId: req.workspaceId,
+      userId: req.userId,
+      exceptProjectIds: stillSharing,
+      at: yield* now,
+      reason: roleChangedReason,
+    });
   });

@@ -20,7 +20,7 @@ import { LastOwner } from "./Errors.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
-import { revokeShareLinksOfMember } from "./ShareLinks.js";
+import { revokeShareLinksBeyondShareRight, revokeShareLinksOfMember } from "./ShareLinks.js";
 import { withSpan } from "../kernel/Span.js";
 import { WorkspaceId } from "./model/Ids.js";
 
@@ -84,12 +84,20 @@ const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
     return userId;
   });
 
-/** Adds a member or changes its role (owner only). */
+/** True when going from `before` to `after` takes access away (owner > member > guest). */
+const isDemotion = (before: WorkspaceRole, after: WorkspaceRole): boolean =>
+  (before === "owner" && after !== "owner") || (before === "member" && after === "guest");
+
+/**
+ * Adds a member or changes its role (owner only). A demotion is a membership change (spec,
+ * Authentication 4): in its transaction the user's links to projects it may no longer share are
+ * revoked, and after commit its live subscriptions are told to re-check access.
+ */
 export const addWorkspaceMember = (
   principal: Principal,
   workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
-): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos> =>
+): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
     const repo = yield* WorkspacesRepository;
@@ -110,11 +118,15 @@ export const addWorkspaceMember = (
           role: input.role,
           reason: input.reason ?? "added by an owner",
         });
-        return result;
+        const demoted = existing !== null && isDemotion(existing.role, input.role);
+        // The links die with the access they came from, in this same transaction.
+        if (demoted) yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId });
+        return { result, demoted };
       }),
     );
+    if (outcome.demoted) yield* announceAccessChanged(input.userId);
     const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
-    return { member: stored, created: outcome === "created" };
+    return { member: stored, created: outcome.result === "created" };
   }).pipe(withSpan("Projects.addWorkspaceMember"));
 
 /** Removes a member, its project memberships and its share links (owner only; idempotent). */

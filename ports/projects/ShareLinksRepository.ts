@@ -18,11 +18,12 @@ export interface ShareLinksRepository {
   readonly revoke: (id: string, at: Date, reason: string) => Effect.Effect<boolean>;
   /**
    * Revokes every unrevoked link `userId` created in the workspace (only in `projectIds` when
-   * given) in one conditional UPDATE; answers how many.
+   * given; never in `exceptProjectIds`) in one conditional UPDATE; answers how many.
    */
   readonly revokeCreatedBy: (req: {
     readonly workspaceId: string;
     readonly projectIds?: ReadonlyArray<string> | undefined;
+    readonly exceptProjectIds?: ReadonlyArray<string> | undefined;
     readonly userId: string;
     readonly at: Date;
     readonly reason: string;

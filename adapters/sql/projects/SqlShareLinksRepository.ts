@@ -61,7 +61,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("revoked_at", "is", null)
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
-    revokeCreatedBy: ({ workspaceId, projectIds, userId, at, reason }) =>
+    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectIds, userId, at, reason }) =>
       runQuery(db, (ex) => {
         let query = ex
           .updateTable("pm_share_links")
@@ -70,6 +70,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("created_by", "=", userId)
           .where("revoked_at", "is", null);
         if (projectIds !== undefined) query = query.where("project_id", "in", [...projectIds]);
+        if (exceptProjectIds !== undefined && exceptProjectIds.length > 0) query = query.where("project_id", "not in", [...exceptProjectIds]);
         return query.executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows)),

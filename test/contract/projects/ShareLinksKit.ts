@@ -2,7 +2,8 @@
  * Contract kit for the ShareLinksRepository: `create` answers a fresh plain token that finds the
  * link again by its hash (and only that token does); a project's links are listed newest first;
  * revocation is conditional (a second one is false); `revokeCreatedBy` revokes only the user's
- * unrevoked links in the workspace (and in the given projects) and counts them.
+ * unrevoked links in the workspace (and in the given projects, never in the excepted ones) and
+ * counts them.
  */
 import { Effect } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
@@ -99,6 +100,19 @@ export const shareLinksCases: ReadonlyArray<KitCase<ShareLinksKitPorts>> = [
       t.equal((await run(links((r) => r.find(uid("shl", 3)))))?.revokedAt, null, "another user's link stays");
       t.equal((await run(links((r) => r.find(uid("shl", 4)))))?.revokedAt, null, "another workspace's link stays");
       t.equal(await run(links((r) => r.revokeCreatedBy(req))), 0, "nothing left");
+    },
+  },
+  {
+    name: "share links: revokeCreatedBy with exceptProjectIds keeps the user's links of those projects",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      await run(createAll([shareLinkRecord(a, 1), shareLinkRecord(b, 2)]));
+      const req = { workspaceId: a.workspaceId, userId: "user-1", at: at(100), reason: "role_changed" };
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [a.id] }))), 1, "only outside the excepted projects");
+      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedAt, null, "the excepted project's link stays");
+      t.equal((await run(links((r) => r.find(uid("shl", 2)))))?.revokedReason, "role_changed");
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [] }))), 1, "an empty exception excepts nothing");
     },
   },
 ];
