@@ -46,3 +46,33 @@ t.test(
       t.match(notices, [{ type: "access_changed", userId: b.userId }], "access_changed is published for B after the demotion");
     }),
 );
+
+t.test(
+  "Authentication 4: share links are revoked when membership changes — a contributor downgraded to viewer loses the links it made",
+  (t) =>
+    forEachDialect(t, "contributor downgraded to viewer", async (t, db) => {
+      const { run, attempt, notices } = projectsRuntime(t, db);
+      const owner = newUser();
+      const dev = newUser();
+      const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+      const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+      await run(addWorkspaceMember(owner, workspace.id, { userId: dev.userId, role: "member" }));
+      await run(addProjectMember(owner, project.id, { userId: dev.userId, role: "contributor" }));
+      const made = await run(createShareLink(dev, project.id, {}));
+      const ownersLink = await run(createShareLink(owner, project.id, {}));
+      notices.length = 0;
+
+      await run(addProjectMember(owner, project.id, { userId: dev.userId, role: "viewer", reason: "read only from now on" }));
+
+      t.match(await attempt(createShareLink(dev, project.id, {})), { ok: false, error: { _tag: "Forbidden" } }, "a viewer cannot create links");
+      t.match(
+        await attempt(accessSharedProject(made.token, { limit: 10 })),
+        { ok: false, error: { _tag: "NotFound" } },
+        "the link the contributor made answers as revoked",
+      );
+      t.match(await attempt(accessSharedProject(ownersLink.token, { limit: 10 })), { ok: true }, "another user's link keeps working");
+      const stored = await db.db.selectFrom("pm_share_links").select(["revoked_at"]).where("id", "=", made.link.id).executeTakeFirstOrThrow();
+      t.not(stored.revoked_at, null, "its row is revoked");
+      t.match(notices, [{ type: "access_changed", userId: dev.userId, channel: `project:${project.id}` }], "access_changed is published for the user");
+    }),
+);
