@@ -88,17 +88,19 @@ export const addProjectMember = (
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const { workspaceId } = access.project;
-    const target = yield* (yield* WorkspacesRepository).findMember(workspaceId, input.userId);
-    if (target === null) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
-    }
-    if (!mayHoldProjectRole(target.role, input.role)) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "role", message: "a guest cannot be a project admin" }] }));
-    }
+    const workspaces = yield* WorkspacesRepository;
     const repo = yield* ProjectsRepository;
     const member: ProjectMember = { workspaceId, projectId, userId: input.userId, role: input.role, addedBy: actorId, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // Locked: a concurrent demotion to guest waits for this decision, or this one sees it.
+        const target = yield* workspaces.findMember(workspaceId, input.userId, { forUpdate: true });
+        if (target === null) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
+        }
+        if (!mayHoldProjectRole(target.role, input.role)) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "role", message: "a guest cannot be a project admin" }] }));
+        }
         const existing = yield* repo.findMember(projectId, input.userId);
         const result = yield* repo.upsertMember(member);
         yield* recordMembershipFact({

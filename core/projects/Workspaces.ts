@@ -17,6 +17,7 @@ import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import { LastOwner } from "./Errors.js";
+import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
@@ -89,9 +90,41 @@ const isDemotion = (before: WorkspaceRole, after: WorkspaceRole): boolean =>
   (before === "owner" && after !== "owner") || (before === "member" && after === "guest");
 
 /**
+ * Lowers every project role of `userId` in the workspace that `workspaceRole` may not hold to the
+ * strongest one it may (a guest's project-admin rows become contributor), each audited as a
+ * project membership change; call inside the demotion's transaction.
+ */
+const capProjectRoles = (req: {
+  readonly workspaceId: WorkspaceId;
+  readonly userId: string;
+  readonly workspaceRole: WorkspaceRole;
+  readonly actorId: string;
+  readonly reason: string;
+}): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
+  Effect.gen(function* () {
+    const projects = yield* ProjectsRepository;
+    const cap = strongestProjectRoleFor(req.workspaceRole);
+    for (const projectId of yield* projects.projectIdsOfMember(req.userId, req.workspaceId)) {
+      const membership = yield* projects.findMember(projectId, req.userId);
+      if (membership === null || mayHoldProjectRole(req.workspaceRole, membership.role)) continue;
+      yield* projects.upsertMember({ ...membership, role: cap });
+      yield* recordMembershipFact({
+        workspaceId: req.workspaceId,
+        projectId,
+        userId: req.userId,
+        actorId: req.actorId,
+        action: "project_member.added",
+        role: cap,
+        reason: req.reason,
+      });
+    }
+  });
+
+/**
  * Adds a member or changes its role (owner only). A demotion is a membership change (spec,
  * Authentication 4): in its transaction the user's links to projects it may no longer share are
- * revoked, and after commit its live subscriptions are told to re-check access.
+ * revoked, project roles it may no longer hold are lowered (a guest is never project admin), and
+ * after commit its live subscriptions are told to re-check access.
  */
 export const addWorkspaceMember = (
   principal: Principal,
@@ -104,7 +137,7 @@ export const addWorkspaceMember = (
     const member: WorkspaceMember = { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const existing = yield* repo.findMember(workspaceId, input.userId);
+        const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
         }
@@ -119,8 +152,11 @@ export const addWorkspaceMember = (
           reason: input.reason ?? "added by an owner",
         });
         const demoted = existing !== null && isDemotion(existing.role, input.role);
-        // The links die with the access they came from, in this same transaction.
-        if (demoted) yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId });
+        if (demoted) {
+          yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
+          // The links die with the access they came from, in this same transaction.
+          yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId });
+        }
         return { result, demoted };
       }),
     );

@@ -6,9 +6,11 @@
  * to re-check access — SQLite and Postgres.
  */
 import t from "tap";
-import { addProjectMember, createProject } from "../../core/projects/Projects.js";
+import { Effect } from "effect";
+import { addProjectMember, createProject, revokeProjectMembership } from "../../core/projects/Projects.js";
 import { accessSharedProject, createShareLink } from "../../core/projects/ShareLinks.js";
 import { addWorkspaceMember, createWorkspace } from "../../core/projects/Workspaces.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { forEachDialect } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
 
@@ -74,5 +76,72 @@ t.test(
       const stored = await db.db.selectFrom("pm_share_links").select(["revoked_at"]).where("id", "=", made.link.id).executeTakeFirstOrThrow();
       t.not(stored.revoked_at, null, "its row is revoked");
       t.match(notices, [{ type: "access_changed", userId: dev.userId, channel: `project:${project.id}` }], "access_changed is published for the user");
+    }),
+);
+
+t.test(
+  "Authentication 2: a guest reaches explicitly shared projects only and is never project admin — a member demoted to guest loses its project-admin role",
+  (t) =>
+    forEachDialect(t, "member demoted to guest", async (t, db) => {
+      const { run, attempt } = projectsRuntime(t, db);
+      const owner = newUser();
+      const lead = newUser();
+      const other = newUser();
+      const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+      const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+      await run(addWorkspaceMember(owner, workspace.id, { userId: lead.userId, role: "member" }));
+      await run(addWorkspaceMember(owner, workspace.id, { userId: other.userId, role: "member" }));
+      await run(addProjectMember(owner, project.id, { userId: lead.userId, role: "admin" }));
+      t.match(await attempt(addProjectMember(lead, project.id, { userId: other.userId, role: "viewer" })), { ok: true }, "an admin manages members");
+
+      await run(addWorkspaceMember(owner, workspace.id, { userId: lead.userId, role: "guest", reason: "contract ended" }));
+
+      const membership = await run(Effect.flatMap(ProjectsRepository, (r) => r.findMember(project.id, lead.userId)));
+      t.not(membership?.role, "admin", "the guest is not project admin");
+      t.equal(membership?.role, "contributor", "it keeps the highest role a guest may hold");
+      t.match(
+        await attempt(addProjectMember(lead, project.id, { userId: other.userId, role: "contributor" })),
+        { ok: false, error: { _tag: "Forbidden" } },
+        "and cannot manage the project's members",
+      );
+      t.match(
+        await attempt(revokeProjectMembership(lead, project.id, { userId: other.userId })),
+        { ok: false, error: { _tag: "Forbidden" } },
+        "nor revoke them",
+      );
+      const audit = await db.db
+        .selectFrom("pm_membership_audit")
+        .selectAll()
+        .where("user_id", "=", lead.userId)
+        .where("project_id", "=", project.id)
+        .where("role", "=", "contributor")
+        .execute();
+      t.equal(audit.length, 1, "one audit record for the downgrade");
+      t.match(audit[0], { action: "project_member.added", role: "contributor", actor_id: owner.userId, reason: "contract ended" }, "the downgrade is audited with actor and reason");
+    }),
+);
+
+t.test(
+  "Authentication 2: a guest is never project admin — a demotion to guest racing a grant of project admin never leaves a guest admin",
+  (t) =>
+    forEachDialect(t, "demotion races an admin grant", async (t, db) => {
+      const { run, attempt } = projectsRuntime(t, db);
+      const owner = newUser();
+      const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+      const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+      const rounds = 12;
+      let granted = 0;
+      for (let round = 0; round < rounds; round++) {
+        const user = newUser();
+        await run(addWorkspaceMember(owner, workspace.id, { userId: user.userId, role: "member" }));
+        const [, grant] = await Promise.all([
+          attempt(addWorkspaceMember(owner, workspace.id, { userId: user.userId, role: "guest" })),
+          attempt(addProjectMember(owner, project.id, { userId: user.userId, role: "admin" })),
+        ]);
+        if (grant.ok) granted += 1;
+        const membership = await run(Effect.flatMap(ProjectsRepository, (r) => r.findMember(project.id, user.userId)));
+        t.not(membership?.role, "admin", `round ${round}: the guest is not project admin`);
+      }
+      t.comment(`${granted} of ${rounds} grants committed before the demotion`);
     }),
 );
