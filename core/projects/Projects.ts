@@ -141,8 +141,11 @@ export const revokeProjectMembership = (
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const repo = yield* ProjectsRepository;
+    const workspaces = yield* WorkspacesRepository;
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The user's access-change lock: a link it is creating right now commits first (and is revoked below) or sees the removal.
+        yield* workspaces.findMember(access.project.workspaceId, input.userId, { forUpdate: true });
         const removed = yield* repo.removeMember(projectId, input.userId);
         if (removed) {
           // The user's links die with its access, in this same transaction.

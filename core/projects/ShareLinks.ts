@@ -15,6 +15,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
@@ -42,14 +43,35 @@ type ReadServices = WorkspacesRepository | ProjectsRepository;
 
 const linkNotFound = () => new NotFound({ resource: "share_link", detail: "No such share link." });
 
-/** Creates a link to a project (admin or contributor); answers the link and its token, shown once. */
+/**
+ * Creates a link to a project (admin or contributor); answers the link and its token, shown once.
+ * The check and the insert are one transaction under the caller's workspace membership row lock,
+ * the lock every change of that user's access takes first: a removal racing the creation either
+ * waits and then revokes the new link, or commits first and the creation answers NotFound.
+ */
 export const createShareLink = (
   principal: Principal,
   projectId: ProjectId,
   input: { readonly expiresInSeconds?: number | undefined },
-): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
+): Effect.Effect<
+  { link: ShareLink; token: string },
+  Forbidden | NotFound | ValidationFailed,
+  ReadServices | ShareLinksRepository | Ids | Transactions
+> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
+    return yield* (yield* Transactions).run(insertShareLink(userId, projectId, input));
+  }).pipe(withSpan("Projects.createShareLink"));
+
+const insertShareLink = (
+  userId: string,
+  projectId: ProjectId,
+  input: { readonly expiresInSeconds?: number | undefined },
+): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
+  Effect.gen(function* () {
+    const seen = yield* projectAccess(userId, projectId);
+    yield* (yield* WorkspacesRepository).findMember(seen.project.workspaceId, userId, { forUpdate: true });
+    // Read again under the lock: a removal that committed meanwhile is seen here.
     const access = yield* projectAccess(userId, projectId);
     yield* requireRight(access, shareRight);
     const seconds = input.expiresInSeconds ?? defaultShareLinkSeconds;
@@ -71,7 +93,7 @@ export const createShareLink = (
     };
     const token = yield* (yield* ShareLinksRepository).create(link);
     return { link, token };
-  }).pipe(withSpan("Projects.createShareLink"));
+  });
 
 /** The project's links, newest first (project admin; bounded to the latest 200). */
 export const listShareLinks = (

@@ -178,7 +178,8 @@ export const removeWorkspaceMember = (
     const reason = input.reason ?? "removed by an owner";
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const existing = yield* repo.findMember(workspaceId, input.userId);
+        // The user's access-change lock (see createShareLink).
+        const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing === null) return false;
         if (existing.role === "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
