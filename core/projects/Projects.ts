@@ -114,7 +114,7 @@ export const addProjectMember = (
         });
         if (target.role !== "owner" && !allows(input.role, shareRight)) {
           // The links die with the right they came from, in this same transaction.
-          yield* revokeShareLinksOfMember({ workspaceId, projectIds: [projectId], userId: input.userId, reason: roleChangedReason });
+          yield* revokeShareLinksOfMember({ workspaceId, projectIds: [projectId], userId: input.userId, actorId, reason: roleChangedReason });
         }
         return { result, downgraded: existing !== null && isWeaker(existing.role, input.role) };
       }),
@@ -149,7 +149,7 @@ export const revokeProjectMembership = (
         const removed = yield* repo.removeMember(projectId, input.userId);
         if (removed) {
           // The user's links die with its access, in this same transaction.
-          yield* revokeShareLinksOfMember({ workspaceId: access.project.workspaceId, projectIds: [projectId], userId: input.userId });
+          yield* revokeShareLinksOfMember({ workspaceId: access.project.workspaceId, projectIds: [projectId], userId: input.userId, actorId });
           yield* recordMembershipFact({
             workspaceId: access.project.workspaceId,
             projectId,

@@ -90,6 +90,7 @@ const insertShareLink = (
       expiresAt: new Date(at.getTime() + seconds * 1000),
       revokedAt: null,
       revokedReason: null,
+      revokedBy: null,
     };
     const token = yield* (yield* ShareLinksRepository).create(link);
     return { link, token };
@@ -108,13 +109,15 @@ export const listShareLinks = (
   }).pipe(withSpan("Projects.listShareLinks"));
 
 /**
- * Revokes a link (a project admin, or its creator while still seeing the project). Idempotent:
- * revoking a revoked link succeeds and changes nothing. A link of a project the caller cannot
- * see answers NotFound like an unknown id.
+ * Revokes a link (a project admin, or its creator while still seeing the project), recording the
+ * caller and its reason (default `revoked`). Idempotent: revoking a revoked link succeeds and
+ * changes nothing (the first revocation's actor and reason stand). A link of a project the
+ * caller cannot see answers NotFound like an unknown id.
  */
 export const revokeShareLink = (
   principal: Principal,
   linkId: ShareLinkId,
+  input: { readonly reason?: string | undefined } = {},
 ): Effect.Effect<{ revoked: boolean }, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -125,7 +128,7 @@ export const revokeShareLink = (
     if (!allows(access.role, "manage_members") && link.createdBy !== userId) {
       return yield* Effect.fail(new Forbidden({ detail: "Only a project admin or the link's creator revokes it." }));
     }
-    return { revoked: yield* links.revoke(linkId, yield* now, "revoked") };
+    return { revoked: yield* links.revoke(linkId, yield* now, input.reason ?? "revoked", userId) };
   }).pipe(withSpan("Projects.revokeShareLink"));
 
 /** What a share token grants: the project and one page of its live tasks. */
@@ -164,12 +167,14 @@ export const revokeShareLinksOfMember = (req: {
   readonly workspaceId: WorkspaceId;
   readonly projectIds?: ReadonlyArray<string> | undefined;
   readonly userId: string;
+  /** The actor of the membership change. */
+  readonly actorId: string;
   readonly reason?: string | undefined;
 }): Effect.Effect<number, never, ShareLinksRepository> =>
   Effect.gen(function* () {
     if (req.projectIds !== undefined && req.projectIds.length === 0) return 0;
-    const { reason = membershipRevokedReason, ...scope } = req;
-    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...scope, at: yield* now, reason });
+    const { reason = membershipRevokedReason, actorId, ...scope } = req;
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...scope, at: yield* now, reason, revokedBy: actorId });
   });
 
 /**
@@ -181,6 +186,8 @@ export const revokeShareLinksOfMember = (req: {
 export const revokeShareLinksBeyondShareRight = (req: {
   readonly workspaceId: WorkspaceId;
   readonly userId: string;
+  /** The actor of the role change. */
+  readonly actorId: string;
 }): Effect.Effect<number, never, ShareLinksRepository | WorkspacesRepository | ProjectsRepository> =>
   Effect.gen(function* () {
     const membership = yield* (yield* WorkspacesRepository).findMember(req.workspaceId, req.userId);
@@ -198,5 +205,6 @@ export const revokeShareLinksBeyondShareRight = (req: {
       exceptProjectIds: stillSharing,
       at: yield* now,
       reason: roleChangedReason,
+      revokedBy: req.actorId,
     });
   });

@@ -155,7 +155,7 @@ export const addWorkspaceMember = (
         if (demoted) {
           yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
           // The links die with the access they came from, in this same transaction.
-          yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId });
+          yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId, actorId });
         }
         return { result, demoted };
       }),
@@ -186,7 +186,7 @@ export const removeWorkspaceMember = (
         }
         const projectIds = yield* projects.removeMembershipsInWorkspace(workspaceId, input.userId);
         // Every link the user created in the workspace (an owner creates them without project memberships).
-        yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId });
+        yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId, actorId });
         for (const projectId of projectIds) {
           yield* recordMembershipFact({ workspaceId, projectId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason });
         }
