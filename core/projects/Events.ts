@@ -33,6 +33,8 @@ export const TaskChanged = defineEvent(
     field_name: Schema.optional(Schema.String),
     value: Schema.optional(Schema.NullOr(CustomFieldValue)),
     previous_value: Schema.optional(Schema.NullOr(CustomFieldValue)),
+    /** Why the task was deleted or restored (the caller's, or a default). */
+    reason: Schema.optional(Schema.String),
   }),
 );
 

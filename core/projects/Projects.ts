@@ -18,9 +18,9 @@ import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import type { Project } from "./model/Project.js";
 import type { ProjectMember } from "./model/ProjectMember.js";
-import { mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
-import { type ProjectRole } from "./model/Roles.js";
-import { revokeShareLinksOfMember } from "./ShareLinks.js";
+import { allows, mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
+import { ProjectRole } from "./model/Roles.js";
+import { revokeShareLinksOfMember, roleChangedReason, shareRight } from "./ShareLinks.js";
 import { validName } from "./Workspaces.js";
 import { withSpan } from "../kernel/Span.js";
 import { ProjectId, WorkspaceId } from "./model/Ids.js";
@@ -68,28 +68,40 @@ export const getProject = (
 ): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
   Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(withSpan("Projects.getProject"));
 
-/** Adds a project member or changes its role (project admin). */
+/** True when `after` is a weaker project role than `before` (roles are listed strongest first). */
+const isWeaker = (before: ProjectRole, after: ProjectRole): boolean =>
+  ProjectRole.literals.indexOf(after) > ProjectRole.literals.indexOf(before);
+
+/**
+ * Adds a project member or changes its role (project admin). A role without the share right is
+ * a membership change for the user's links (spec, Authentication 4): its live links to the
+ * project are revoked in the same transaction (a workspace owner shares everywhere and keeps
+ * them); after a downgrade its live subscriptions to the project re-check access.
+ */
 export const addProjectMember = (
   principal: Principal,
   projectId: ProjectId,
   input: { readonly userId: string; readonly role: ProjectRole; readonly reason?: string | undefined },
-): Effect.Effect<{ member: ProjectMember; created: boolean }, Forbidden | NotFound | ValidationFailed, Repos> =>
+): Effect.Effect<{ member: ProjectMember; created: boolean }, Forbidden | NotFound | ValidationFailed, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
     const actorId = yield* requireUser(principal);
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const { workspaceId } = access.project;
-    const target = yield* (yield* WorkspacesRepository).findMember(workspaceId, input.userId);
-    if (target === null) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
-    }
-    if (!mayHoldProjectRole(target.role, input.role)) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "role", message: "a guest cannot be a project admin" }] }));
-    }
+    const workspaces = yield* WorkspacesRepository;
     const repo = yield* ProjectsRepository;
     const member: ProjectMember = { workspaceId, projectId, userId: input.userId, role: input.role, addedBy: actorId, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // Locked: a concurrent demotion to guest waits for this decision, or this one sees it.
+        const target = yield* workspaces.findMember(workspaceId, input.userId, { forUpdate: true });
+        if (target === null) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
+        }
+        if (!mayHoldProjectRole(target.role, input.role)) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "role", message: "a guest cannot be a project admin" }] }));
+        }
+        const existing = yield* repo.findMember(projectId, input.userId);
         const result = yield* repo.upsertMember(member);
         yield* recordMembershipFact({
           workspaceId,
@@ -100,11 +112,16 @@ export const addProjectMember = (
           role: input.role,
           reason: input.reason ?? "added by a project admin",
         });
-        return result;
+        if (target.role !== "owner" && !allows(input.role, shareRight)) {
+          // The links die with the right they came from, in this same transaction.
+          yield* revokeShareLinksOfMember({ workspaceId, projectIds: [projectId], userId: input.userId, actorId, reason: roleChangedReason });
+        }
+        return { result, downgraded: existing !== null && isWeaker(existing.role, input.role) };
       }),
     );
+    if (outcome.downgraded) yield* announceAccessChanged(input.userId, projectId);
     const stored = (yield* repo.findMember(projectId, input.userId)) ?? member;
-    return { member: stored, created: outcome === "created" };
+    return { member: stored, created: outcome.result === "created" };
   }).pipe(withSpan("Projects.addProjectMember"));
 
 /**
@@ -124,12 +141,15 @@ export const revokeProjectMembership = (
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const repo = yield* ProjectsRepository;
+    const workspaces = yield* WorkspacesRepository;
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The user's access-change lock: a link it is creating right now commits first (and is revoked below) or sees the removal.
+        yield* workspaces.findMember(access.project.workspaceId, input.userId, { forUpdate: true });
         const removed = yield* repo.removeMember(projectId, input.userId);
         if (removed) {
           // The user's links die with its access, in this same transaction.
-          yield* revokeShareLinksOfMember({ workspaceId: access.project.workspaceId, projectIds: [projectId], userId: input.userId });
+          yield* revokeShareLinksOfMember({ workspaceId: access.project.workspaceId, projectIds: [projectId], userId: input.userId, actorId });
           yield* recordMembershipFact({
             workspaceId: access.project.workspaceId,
             projectId,

@@ -24,5 +24,8 @@ export const allows = (role: ProjectRole, right: ProjectRight): boolean => right
 export const mayHoldProjectRole = (workspaceRole: WorkspaceRole, projectRole: ProjectRole): boolean =>
   !(workspaceRole === "guest" && projectRole === "admin");
 
+/** The strongest project role a workspace role may hold: a guest at most contributes. */
+export const strongestProjectRoleFor = (workspaceRole: WorkspaceRole): ProjectRole => (workspaceRole === "guest" ? "contributor" : "admin");
+
 /** Whether a workspace role may create projects (guests only see what is shared with them). */
 export const mayCreateProjects = (workspaceRole: WorkspaceRole): boolean => workspaceRole !== "guest";

@@ -4,7 +4,8 @@
  * a project's links (never a token); an admin or the link's creator revokes one (idempotent).
  * Anyone holding a live token reads the project and its live tasks; an unknown, expired or
  * revoked token answers NotFound. A removed member's links are revoked in the removal's
- * transaction (`revokeShareLinksOfMember`).
+ * transaction (`revokeShareLinksOfMember`), and a demoted one's links to projects it may no
+ * longer share in the role change's (`revokeShareLinksBeyondShareRight`).
  */
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
@@ -14,12 +15,13 @@ import type { Principal } from "../../ports/Principal.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
-import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { Project } from "./model/Project.js";
 import type { Task } from "./model/Task.js";
-import { allows } from "./Roles.js";
+import { allows, type ProjectRight } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
 import { pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
@@ -32,21 +34,46 @@ export const defaultShareLinkSeconds = 7 * 24 * 3600;
 export const maxShareLinkSeconds = 30 * 24 * 3600;
 /** The reason recorded on links revoked because their creator lost the membership. */
 export const membershipRevokedReason = "membership_revoked";
+/** The reason recorded on links revoked because a role change took away their creator's share right. */
+export const roleChangedReason = "role_changed";
+/** The project right that creating (and keeping) a link needs: admins and contributors hold it. */
+export const shareRight: ProjectRight = "edit_tasks";
 
 type ReadServices = WorkspacesRepository | ProjectsRepository;
 
 const linkNotFound = () => new NotFound({ resource: "share_link", detail: "No such share link." });
 
-/** Creates a link to a project (admin or contributor); answers the link and its token, shown once. */
+/**
+ * Creates a link to a project (admin or contributor); answers the link and its token, shown once.
+ * The check and the insert are one transaction under the caller's workspace membership row lock,
+ * the lock every change of that user's access takes first: a removal racing the creation either
+ * waits and then revokes the new link, or commits first and the creation answers NotFound.
+ */
 export const createShareLink = (
   principal: Principal,
   projectId: ProjectId,
   input: { readonly expiresInSeconds?: number | undefined },
-): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
+): Effect.Effect<
+  { link: ShareLink; token: string },
+  Forbidden | NotFound | ValidationFailed,
+  ReadServices | ShareLinksRepository | Ids | Transactions
+> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
+    return yield* (yield* Transactions).run(insertShareLink(userId, projectId, input));
+  }).pipe(withSpan("Projects.createShareLink"));
+
+const insertShareLink = (
+  userId: string,
+  projectId: ProjectId,
+  input: { readonly expiresInSeconds?: number | undefined },
+): Effect.Effect<{ link: ShareLink; token: string }, Forbidden | NotFound | ValidationFailed, ReadServices | ShareLinksRepository | Ids> =>
+  Effect.gen(function* () {
+    const seen = yield* projectAccess(userId, projectId);
+    yield* (yield* WorkspacesRepository).findMember(seen.project.workspaceId, userId, { forUpdate: true });
+    // Read again under the lock: a removal that committed meanwhile is seen here.
     const access = yield* projectAccess(userId, projectId);
-    yield* requireRight(access, "edit_tasks");
+    yield* requireRight(access, shareRight);
     const seconds = input.expiresInSeconds ?? defaultShareLinkSeconds;
     if (!Number.isInteger(seconds) || seconds < 60 || seconds > maxShareLinkSeconds) {
       return yield* Effect.fail(
@@ -63,10 +90,11 @@ export const createShareLink = (
       expiresAt: new Date(at.getTime() + seconds * 1000),
       revokedAt: null,
       revokedReason: null,
+      revokedBy: null,
     };
     const token = yield* (yield* ShareLinksRepository).create(link);
     return { link, token };
-  }).pipe(withSpan("Projects.createShareLink"));
+  });
 
 /** The project's links, newest first (project admin; bounded to the latest 200). */
 export const listShareLinks = (
@@ -81,13 +109,15 @@ export const listShareLinks = (
   }).pipe(withSpan("Projects.listShareLinks"));
 
 /**
- * Revokes a link (a project admin, or its creator while still seeing the project). Idempotent:
- * revoking a revoked link succeeds and changes nothing. A link of a project the caller cannot
- * see answers NotFound like an unknown id.
+ * Revokes a link (a project admin, or its creator while still seeing the project), recording the
+ * caller and its reason (default `revoked`). Idempotent: revoking a revoked link succeeds and
+ * changes nothing (the first revocation's actor and reason stand). A link of a project the
+ * caller cannot see answers NotFound like an unknown id.
  */
 export const revokeShareLink = (
   principal: Principal,
   linkId: ShareLinkId,
+  input: { readonly reason?: string | undefined } = {},
 ): Effect.Effect<{ revoked: boolean }, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -98,7 +128,7 @@ export const revokeShareLink = (
     if (!allows(access.role, "manage_members") && link.createdBy !== userId) {
       return yield* Effect.fail(new Forbidden({ detail: "Only a project admin or the link's creator revokes it." }));
     }
-    return { revoked: yield* links.revoke(linkId, yield* now, "revoked") };
+    return { revoked: yield* links.revoke(linkId, yield* now, input.reason ?? "revoked", userId) };
   }).pipe(withSpan("Projects.revokeShareLink"));
 
 /** What a share token grants: the project and one page of its live tasks. */
@@ -137,8 +167,44 @@ export const revokeShareLinksOfMember = (req: {
   readonly workspaceId: WorkspaceId;
   readonly projectIds?: ReadonlyArray<string> | undefined;
   readonly userId: string;
+  /** The actor of the membership change. */
+  readonly actorId: string;
+  readonly reason?: string | undefined;
 }): Effect.Effect<number, never, ShareLinksRepository> =>
   Effect.gen(function* () {
     if (req.projectIds !== undefined && req.projectIds.length === 0) return 0;
-    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...req, at: yield* now, reason: membershipRevokedReason });
+    const { reason = membershipRevokedReason, actorId, ...scope } = req;
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({ ...scope, at: yield* now, reason, revokedBy: actorId });
+  });
+
+/**
+ * Revokes every live link `userId` created in the workspace's projects where it no longer holds
+ * the share right (a project it no longer sees, or a role without the right), after a role
+ * change; call inside that change's transaction, once the new roles are stored. A workspace
+ * owner shares everywhere and keeps its links. Answers how many.
+ */
+export const revokeShareLinksBeyondShareRight = (req: {
+  readonly workspaceId: WorkspaceId;
+  readonly userId: string;
+  /** The actor of the role change. */
+  readonly actorId: string;
+}): Effect.Effect<number, never, ShareLinksRepository | WorkspacesRepository | ProjectsRepository> =>
+  Effect.gen(function* () {
+    const membership = yield* (yield* WorkspacesRepository).findMember(req.workspaceId, req.userId);
+    if (membership?.role === "owner") return 0;
+    const projects = yield* ProjectsRepository;
+    const memberOf = membership === null ? [] : yield* projects.projectIdsOfMember(req.userId, req.workspaceId);
+    const stillSharing: string[] = [];
+    for (const projectId of memberOf) {
+      const projectMembership = yield* projects.findMember(projectId, req.userId);
+      if (projectMembership !== null && allows(projectMembership.role, shareRight)) stillSharing.push(projectId);
+    }
+    return yield* (yield* ShareLinksRepository).revokeCreatedBy({
+      workspaceId: req.workspaceId,
+      userId: req.userId,
+      exceptProjectIds: stillSharing,
+      at: yield* now,
+      reason: roleChangedReason,
+      revokedBy: req.actorId,
+    });
   });

@@ -1,7 +1,8 @@
 /**
  * Soft delete and restore of a task (spec rule 8): a deleted task keeps its row, history and
  * comments for restore and audit, disappears from lists, and refuses changes (409 task_deleted)
- * until restored. Both are idempotent and advance the version only when the state changes.
+ * until restored. Both are idempotent and advance the version only when the state changes; each
+ * change records its actor and reason (spec: deletion actions record actor and reason).
  */
 import { Effect } from "effect";
 import type { Forbidden, NotFound, VersionMismatch } from "../kernel/Errors.js";
@@ -17,7 +18,17 @@ import { recordTaskFact } from "./TaskFacts.js";
 import { withSpan } from "../kernel/Span.js";
 import type { TaskId } from "./model/Ids.js";
 
-const setDeleted = (principal: Principal, taskId: TaskId, deleted: boolean) =>
+/** The reason recorded when the caller gives none. */
+export const defaultDeletionReason = "deleted by a project member";
+/** The reason recorded on a restoration when the caller gives none. */
+export const defaultRestorationReason = "restored by a project member";
+
+/** The caller's reason for a deletion or restoration. */
+export interface TrashInput {
+  readonly reason?: string | undefined;
+}
+
+const setDeleted = (principal: Principal, taskId: TaskId, deleted: boolean, reason: string) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
@@ -33,16 +44,24 @@ const setDeleted = (principal: Principal, taskId: TaskId, deleted: boolean) =>
         if (!(yield* repo.updateTask(next, current.version))) {
           return yield* staleWrite("task", Effect.map(repo.findTask(taskId), (t) => t ?? undefined), current.version);
         }
-        yield* recordTaskFact({ task: next, actorId: userId, kind: deleted ? "task.deleted" : "task.restored" });
+        yield* recordTaskFact({ task: next, actorId: userId, kind: deleted ? "task.deleted" : "task.restored", data: { reason } });
         return next;
       }),
     );
   });
 
-/** Moves a task to the trash (project contributor). */
-export const deleteTask = (principal: Principal, taskId: TaskId): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, true).pipe(withSpan("Projects.deleteTask"));
+/** Moves a task to the trash (project contributor); its TaskEvent records the actor and reason. */
+export const deleteTask = (
+  principal: Principal,
+  taskId: TaskId,
+  input: TrashInput = {},
+): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
+  setDeleted(principal, taskId, true, input.reason ?? defaultDeletionReason).pipe(withSpan("Projects.deleteTask"));
 
-/** Takes a task out of the trash (project contributor). */
-export const restoreTask = (principal: Principal, taskId: TaskId): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
-  setDeleted(principal, taskId, false).pipe(withSpan("Projects.restoreTask"));
+/** Takes a task out of the trash (project contributor); its TaskEvent records the actor and reason. */
+export const restoreTask = (
+  principal: Principal,
+  taskId: TaskId,
+  input: TrashInput = {},
+): Effect.Effect<Task, Forbidden | NotFound | VersionMismatch, TaskServices> =>
+  setDeleted(principal, taskId, false, input.reason ?? defaultRestorationReason).pipe(withSpan("Projects.restoreTask"));

@@ -17,10 +17,11 @@ import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import { LastOwner } from "./Errors.js";
+import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import type { WorkspaceRole } from "./model/Roles.js";
-import { revokeShareLinksOfMember } from "./ShareLinks.js";
+import { revokeShareLinksBeyondShareRight, revokeShareLinksOfMember } from "./ShareLinks.js";
 import { withSpan } from "../kernel/Span.js";
 import { WorkspaceId } from "./model/Ids.js";
 
@@ -84,19 +85,59 @@ const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
     return userId;
   });
 
-/** Adds a member or changes its role (owner only). */
+/** True when going from `before` to `after` takes access away (owner > member > guest). */
+const isDemotion = (before: WorkspaceRole, after: WorkspaceRole): boolean =>
+  (before === "owner" && after !== "owner") || (before === "member" && after === "guest");
+
+/**
+ * Lowers every project role of `userId` in the workspace that `workspaceRole` may not hold to the
+ * strongest one it may (a guest's project-admin rows become contributor), each audited as a
+ * project membership change; call inside the demotion's transaction.
+ */
+const capProjectRoles = (req: {
+  readonly workspaceId: WorkspaceId;
+  readonly userId: string;
+  readonly workspaceRole: WorkspaceRole;
+  readonly actorId: string;
+  readonly reason: string;
+}): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
+  Effect.gen(function* () {
+    const projects = yield* ProjectsRepository;
+    const cap = strongestProjectRoleFor(req.workspaceRole);
+    for (const projectId of yield* projects.projectIdsOfMember(req.userId, req.workspaceId)) {
+      const membership = yield* projects.findMember(projectId, req.userId);
+      if (membership === null || mayHoldProjectRole(req.workspaceRole, membership.role)) continue;
+      yield* projects.upsertMember({ ...membership, role: cap });
+      yield* recordMembershipFact({
+        workspaceId: req.workspaceId,
+        projectId,
+        userId: req.userId,
+        actorId: req.actorId,
+        action: "project_member.added",
+        role: cap,
+        reason: req.reason,
+      });
+    }
+  });
+
+/**
+ * Adds a member or changes its role (owner only). A demotion is a membership change (spec,
+ * Authentication 4): in its transaction the user's links to projects it may no longer share are
+ * revoked, project roles it may no longer hold are lowered (a guest is never project admin), and
+ * after commit its live subscriptions are told to re-check access.
+ */
 export const addWorkspaceMember = (
   principal: Principal,
   workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
-): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos> =>
+): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
     const repo = yield* WorkspacesRepository;
     const member: WorkspaceMember = { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const existing = yield* repo.findMember(workspaceId, input.userId);
+        const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
         }
@@ -110,11 +151,18 @@ export const addWorkspaceMember = (
           role: input.role,
           reason: input.reason ?? "added by an owner",
         });
-        return result;
+        const demoted = existing !== null && isDemotion(existing.role, input.role);
+        if (demoted) {
+          yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
+          // The links die with the access they came from, in this same transaction.
+          yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId, actorId });
+        }
+        return { result, demoted };
       }),
     );
+    if (outcome.demoted) yield* announceAccessChanged(input.userId);
     const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
-    return { member: stored, created: outcome === "created" };
+    return { member: stored, created: outcome.result === "created" };
   }).pipe(withSpan("Projects.addWorkspaceMember"));
 
 /** Removes a member, its project memberships and its share links (owner only; idempotent). */
@@ -130,14 +178,15 @@ export const removeWorkspaceMember = (
     const reason = input.reason ?? "removed by an owner";
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const existing = yield* repo.findMember(workspaceId, input.userId);
+        // The user's access-change lock (see createShareLink).
+        const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing === null) return false;
         if (existing.role === "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
         }
         const projectIds = yield* projects.removeMembershipsInWorkspace(workspaceId, input.userId);
         // Every link the user created in the workspace (an owner creates them without project memberships).
-        yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId });
+        yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId, actorId });
         for (const projectId of projectIds) {
           yield* recordMembershipFact({ workspaceId, projectId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason });
         }

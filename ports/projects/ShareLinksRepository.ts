@@ -14,18 +14,21 @@ export interface ShareLinksRepository {
   readonly findByToken: (token: string) => Effect.Effect<ShareLink | null>;
   /** A project's links, newest first, at most `limit`. */
   readonly listForProject: (projectId: string, limit: number) => Effect.Effect<ReadonlyArray<ShareLink>>;
-  /** Revokes the link if it is not revoked yet; false when it already was (or is unknown). */
-  readonly revoke: (id: string, at: Date, reason: string) => Effect.Effect<boolean>;
+  /** Revokes the link (by `revokedBy`, for `reason`) if it is not revoked yet; false when it already was (or is unknown). */
+  readonly revoke: (id: string, at: Date, reason: string, revokedBy: string) => Effect.Effect<boolean>;
   /**
    * Revokes every unrevoked link `userId` created in the workspace (only in `projectIds` when
-   * given) in one conditional UPDATE; answers how many.
+   * given; never in `exceptProjectIds`) in one conditional UPDATE; answers how many.
    */
   readonly revokeCreatedBy: (req: {
     readonly workspaceId: string;
     readonly projectIds?: ReadonlyArray<string> | undefined;
+    readonly exceptProjectIds?: ReadonlyArray<string> | undefined;
     readonly userId: string;
     readonly at: Date;
     readonly reason: string;
+    /** The actor of the change that revokes them. */
+    readonly revokedBy: string;
   }) => Effect.Effect<number>;
 }
 export const ShareLinksRepository = Context.GenericTag<ShareLinksRepository>("domainkit/projects/ShareLinksRepository");

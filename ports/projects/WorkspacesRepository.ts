@@ -11,7 +11,12 @@ export interface WorkspacesRepository {
   readonly findWorkspace: (id: string) => Effect.Effect<Workspace | null>;
   /** Adds the member or changes its role; answers which of the two happened. */
   readonly upsertMember: (member: WorkspaceMember) => Effect.Effect<"created" | "updated">;
-  readonly findMember: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceMember | null>;
+  /**
+   * The membership, or null. With `forUpdate` the row stays locked until the transaction ends
+   * (Postgres FOR UPDATE; SQLite's single writer already serializes), so a concurrent role
+   * change waits for the decision taken on it.
+   */
+  readonly findMember: (workspaceId: string, userId: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<WorkspaceMember | null>;
   /** Removes the membership; false when there was none. */
   readonly removeMember: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
   readonly countOwners: (workspaceId: string) => Effect.Effect<number>;

@@ -227,3 +227,40 @@ t.test("the database refuses a link expiring before it was created, a duplicate 
     await t.rejects(sql`UPDATE pm_share_links SET revoked_at = created_at`.execute(db.db), "a revocation carries its reason");
   }),
 );
+
+/**
+ * States, project membership row: "share-token revocation is atomic with the removal". A link
+ * created while its creator is being removed (from the project or from the workspace) never
+ * outlives the removal: raced on real connections, every round ends with no live link of the
+ * removed member.
+ */
+t.test("share-token revocation is atomic with the removal: a link created during the removal does not outlive it", (t) =>
+  forEachDialect(t, "link creation races membership removal", async (t, db) => {
+    const { run, attempt } = runtimeWithLinks(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const rounds = 12;
+    let created = 0;
+    for (let round = 0; round < rounds; round++) {
+      const dev = newUser();
+      await run(addWorkspaceMember(owner, workspace.id, { userId: dev.userId, role: "member" }));
+      await run(addProjectMember(owner, project.id, { userId: dev.userId, role: "contributor" }));
+      const removal =
+        round % 2 === 0
+          ? revokeProjectMembership(owner, project.id, { userId: dev.userId })
+          : removeWorkspaceMember(owner, workspace.id, { userId: dev.userId });
+      const [link] = await Promise.all([attempt(createShareLink(dev, project.id, {})), run(removal)]);
+      if (link.ok) created += 1;
+      const live = await db.db
+        .selectFrom("pm_share_links")
+        .select("id")
+        .where("created_by", "=", dev.userId)
+        .where("revoked_at", "is", null)
+        .execute();
+      t.same(live, [], `round ${round}: the removed member holds no live link`);
+      if (link.ok) t.match(await attempt(accessSharedProject(link.value.token, { limit: 10 })), { ok: false }, `round ${round}: its token answers 404`);
+    }
+    t.comment(`${created} of ${rounds} links were created before the removal`);
+  }),
+);

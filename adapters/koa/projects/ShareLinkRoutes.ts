@@ -11,7 +11,7 @@ import { CreatedShareLinkView, ShareLinkView } from "../../../core/projects/mode
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { ProjectParams, ShareLinkParams } from "./ProjectSchemas.js";
+import { ProjectParams, ReasonQuery, ShareLinkParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -79,9 +79,10 @@ export const revokeShareLinkRoute = defineRoute({
   tags,
   auth: "required",
   params: ShareLinkParams,
+  query: ReasonQuery,
   responses: { 204: null },
   problems: [403, 404],
-  handler: ({ principal, params }) => revokeShareLink(principal, params.id).pipe(Effect.as({ status: 204 })),
+  handler: ({ principal, params, query }) => revokeShareLink(principal, params.id, { reason: query.reason }).pipe(Effect.as({ status: 204 })),
 });
 
 /** GET /v1/share-links/access — public; the token in X-Share-Token. */

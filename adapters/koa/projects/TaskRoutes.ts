@@ -8,7 +8,7 @@ import { TaskView } from "../../../core/projects/model/Task.js";
 import { answerTask } from "./TaskResponses.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { CreateTaskBody, PatchTaskBody, ProjectParams, TaskListQuery, TaskParams } from "./ProjectSchemas.js";
+import { CreateTaskBody, PatchTaskBody, ProjectParams, ReasonQuery, TaskListQuery, TaskParams } from "./ProjectSchemas.js";
 import { idOf } from "../RouteIds.js";
 import { SavedViewId } from "../../../core/projects/model/Ids.js";
 
@@ -107,10 +107,11 @@ export const deleteTaskRoute = defineRoute({
   tags,
   auth: "required",
   params: TaskParams,
+  query: ReasonQuery,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
-  handler: ({ principal, params }) =>
-    answerTask(200, deleteTask(principal, params.id)),
+  handler: ({ principal, params, query }) =>
+    answerTask(200, deleteTask(principal, params.id, { reason: query.reason })),
 });
 
 /** POST /v1/tasks/:id/restore — out of the trash (idempotent). */
@@ -124,10 +125,11 @@ export const restoreTaskRoute = defineRoute({
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: TaskParams,
+  query: ReasonQuery,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
-  handler: ({ principal, params }) =>
-    answerTask(200, restoreTask(principal, params.id)),
+  handler: ({ principal, params, query }) =>
+    answerTask(200, restoreTask(principal, params.id, { reason: query.reason })),
 });
 
 /** Task routes. */

@@ -52,24 +52,25 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
       runQuery(db, (ex) =>
         ex.selectFrom("pm_share_links").selectAll().where("project_id", "=", projectId).orderBy("id", "desc").limit(limit).execute(),
       ).pipe(Effect.map((rows) => rows.map((r) => links.fromRow(r)))),
-    revoke: (id, at, reason) =>
+    revoke: (id, at, reason, revokedBy) =>
       runQuery(db, (ex) =>
         ex
           .updateTable("pm_share_links")
-          .set({ revoked_at: f.timeToDb(at), revoked_reason: reason })
+          .set({ revoked_at: f.timeToDb(at), revoked_reason: reason, revoked_by: revokedBy })
           .where("id", "=", id)
           .where("revoked_at", "is", null)
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
-    revokeCreatedBy: ({ workspaceId, projectIds, userId, at, reason }) =>
+    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectIds, userId, at, reason, revokedBy }) =>
       runQuery(db, (ex) => {
         let query = ex
           .updateTable("pm_share_links")
-          .set({ revoked_at: f.timeToDb(at), revoked_reason: reason })
+          .set({ revoked_at: f.timeToDb(at), revoked_reason: reason, revoked_by: revokedBy })
           .where("workspace_id", "=", workspaceId)
           .where("created_by", "=", userId)
           .where("revoked_at", "is", null);
         if (projectIds !== undefined) query = query.where("project_id", "in", [...projectIds]);
+        if (exceptProjectIds !== undefined && exceptProjectIds.length > 0) query = query.where("project_id", "not in", [...exceptProjectIds]);
         return query.executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows)),

@@ -4,6 +4,7 @@ import { Workspace } from "../../../core/projects/model/Workspace.js";
 import { WorkspaceMember } from "../../../core/projects/model/WorkspaceMember.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { compiledInsert, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
@@ -16,9 +17,13 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
   const workspaces = rowCodec(Workspace, f);
   const members = rowCodec(WorkspaceMember, f);
   const insertWorkspaceRow = compiledInsert("pm_workspaces", workspaces);
-  const findMember: WorkspacesRepository["findMember"] = (workspaceId, userId) =>
+  const findMember: WorkspacesRepository["findMember"] = (workspaceId, userId, options) =>
     runQuery(db, (ex) =>
-      ex.selectFrom("pm_workspace_members").selectAll().where("workspace_id", "=", workspaceId).where("user_id", "=", userId).executeTakeFirst(),
+      lockRow(
+        db,
+        ex.selectFrom("pm_workspace_members").selectAll().where("workspace_id", "=", workspaceId).where("user_id", "=", userId),
+        options?.forUpdate,
+      ).executeTakeFirst(),
     ).pipe(Effect.map((r) => (r === undefined ? null : members.fromRow(r))));
   return {
     insertWorkspace: (w) =>

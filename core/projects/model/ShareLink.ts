@@ -13,6 +13,8 @@ export const ShareLink = Schema.Struct({
   expiresAt: Schema.DateFromSelf,
   revokedAt: Schema.NullOr(Schema.DateFromSelf),
   revokedReason: Schema.NullOr(Schema.String),
+  /** Who revoked it: the revoking user, or the actor of the membership change that did (null on links revoked before 0009). */
+  revokedBy: Schema.NullOr(Schema.String),
 });
 export type ShareLink = typeof ShareLink.Type;
 

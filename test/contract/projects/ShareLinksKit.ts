@@ -2,7 +2,8 @@
  * Contract kit for the ShareLinksRepository: `create` answers a fresh plain token that finds the
  * link again by its hash (and only that token does); a project's links are listed newest first;
  * revocation is conditional (a second one is false); `revokeCreatedBy` revokes only the user's
- * unrevoked links in the workspace (and in the given projects) and counts them.
+ * unrevoked links in the workspace (and in the given projects, never in the excepted ones) and
+ * counts them.
  */
 import { Effect } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
@@ -28,6 +29,7 @@ export const shareLinkRecord = (project: Project, n: number, createdBy = "user-1
   expiresAt: at(86_400_000),
   revokedAt: null,
   revokedReason: null,
+  revokedBy: null,
 });
 
 const createAll = (list: ReadonlyArray<ShareLink>) => links((r) => Effect.forEach(list, (l) => r.create(l)));
@@ -65,13 +67,15 @@ export const shareLinksCases: ReadonlyArray<KitCase<ShareLinksKitPorts>> = [
     run: async (t, run) => {
       const project = await run(seedProject(1));
       const [token] = await run(createAll([shareLinkRecord(project, 1)]));
-      t.equal(await run(links((r) => r.revoke(uid("shl", 1), at(100), "leaked"))), true);
+      t.equal(await run(links((r) => r.revoke(uid("shl", 1), at(100), "leaked", "admin-1"))), true);
       const revoked = await run(links((r) => r.findByToken(token!)));
       t.equal(revoked?.revokedAt?.getTime(), at(100).getTime(), "a revoked link is still found, revoked");
       t.equal(revoked?.revokedReason, "leaked");
-      t.equal(await run(links((r) => r.revoke(uid("shl", 1), at(200), "again"))), false, "already revoked");
+      t.equal(revoked?.revokedBy, "admin-1", "with who revoked it");
+      t.equal(await run(links((r) => r.revoke(uid("shl", 1), at(200), "again", "admin-2"))), false, "already revoked");
       t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedReason, "leaked", "the first revocation stands");
-      t.equal(await run(links((r) => r.revoke(uid("shl", 9), T0, "unknown"))), false, "unknown");
+      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedBy, "admin-1", "with its actor");
+      t.equal(await run(links((r) => r.revoke(uid("shl", 9), T0, "unknown", "admin-1"))), false, "unknown");
     },
   },
   {
@@ -89,16 +93,30 @@ export const shareLinksCases: ReadonlyArray<KitCase<ShareLinksKitPorts>> = [
           shareLinkRecord(a, 5),
         ]),
       );
-      await run(links((r) => r.revoke(uid("shl", 5), at(10), "earlier")));
-      const req = { workspaceId: a.workspaceId, userId: "user-1", at: at(100), reason: "member removed" };
+      await run(links((r) => r.revoke(uid("shl", 5), at(10), "earlier", "admin-1")));
+      const req = { workspaceId: a.workspaceId, userId: "user-1", at: at(100), reason: "member removed", revokedBy: "owner-1" };
       t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, projectIds: [b.id] }))), 1, "only in the given projects");
       t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedAt, null, "outside the given projects: untouched");
       t.equal(await run(links((r) => r.revokeCreatedBy(req))), 1, "the rest of the user's unrevoked links there");
       t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedReason, "member removed");
+      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedBy, "owner-1", "the change's actor is recorded");
       t.equal((await run(links((r) => r.find(uid("shl", 5)))))?.revokedReason, "earlier", "an already revoked link keeps its revocation");
       t.equal((await run(links((r) => r.find(uid("shl", 3)))))?.revokedAt, null, "another user's link stays");
       t.equal((await run(links((r) => r.find(uid("shl", 4)))))?.revokedAt, null, "another workspace's link stays");
       t.equal(await run(links((r) => r.revokeCreatedBy(req))), 0, "nothing left");
+    },
+  },
+  {
+    name: "share links: revokeCreatedBy with exceptProjectIds keeps the user's links of those projects",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      await run(createAll([shareLinkRecord(a, 1), shareLinkRecord(b, 2)]));
+      const req = { workspaceId: a.workspaceId, userId: "user-1", at: at(100), reason: "role_changed", revokedBy: "owner-1" };
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [a.id] }))), 1, "only outside the excepted projects");
+      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedAt, null, "the excepted project's link stays");
+      t.equal((await run(links((r) => r.find(uid("shl", 2)))))?.revokedReason, "role_changed");
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [] }))), 1, "an empty exception excepts nothing");
     },
   },
 ];

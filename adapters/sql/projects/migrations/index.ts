@@ -10,6 +10,7 @@ import { projectsMigration0005CustomFieldsViewsDependencies } from "./0005_custo
 import { projectsMigration0006ShareLinks } from "./0006_share_links.js";
 import { projectsMigration0007Thumbnails } from "./0007_attachment_thumbnails.js";
 import { projectsMigration0008SavedViewIndexes } from "./0008_saved_view_indexes.js";
+import { projectsMigration0009ShareLinkRevokedBy } from "./0009_share_link_revoked_by.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -20,4 +21,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0006ShareLinks,
   projectsMigration0007Thumbnails,
   projectsMigration0008SavedViewIndexes,
+  projectsMigration0009ShareLinkRevokedBy,
 ];
