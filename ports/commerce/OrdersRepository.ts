@@ -53,6 +53,11 @@ export interface OrdersRepository {
   /** Dispatched (not yet delivered) shipments by id after `afterId`, at most `limit`. */
   readonly shipmentsInTransit: (afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Shipment>>;
   readonly insertReturn: (ret: Return) => Effect.Effect<void>;
+  /**
+   * Adds `quantity` to the units returned of the order line if the total stays within the line's
+   * quantity (a conditional write, also a database constraint); false when it would not.
+   */
+  readonly claimReturnedQuantity: (orderLineId: string, quantity: number) => Effect.Effect<boolean>;
   readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
   readonly findReturn: (id: string) => Effect.Effect<Return | null>;
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
