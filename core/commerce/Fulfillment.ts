@@ -75,6 +75,11 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         const inventory = yield* InventoryRepository;
         const orders = yield* OrdersRepository;
         const at = yield* now;
+        // The order's lock first (cancellation takes it too), then what is left to ship is read under
+        // it: a dispatch of another location at the same time has committed or waits for this one.
+        yield* orders.lockOrder(orderId);
+        const current = yield* orders.findOrder(orderId);
+        if (current?.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: current?.status ?? order.status, to: "dispatched" }));
         const reservations = yield* inventory.reservationsOfOrder(orderId);
         const here = reservations.filter((r) => r.status === "committed" && r.locationId === input.locationId);
         if (here.length === 0) return yield* Effect.fail(new NotFound({ resource: "shipment_stock" }));
@@ -113,7 +118,7 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         const event = yield* ShipmentDispatched.make({
           tenant_id: order.storeId,
           aggregate_id: orderId,
-          aggregate_version: (finished ?? order).version,
+          aggregate_version: (finished ?? current).version,
           actor_id: actorId,
           data: {
             shipment_id: shipmentId,

@@ -16,6 +16,9 @@ import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { createLocation } from "../../core/commerce/CreateStore.js";
+import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
 
@@ -180,3 +183,35 @@ t.test("an authorization whose answer was never recorded (the process stopped af
   }),
 );
 
+
+/**
+ * Spec (E-commerce, Versioning): "Order state changes use version or conditional status updates".
+ * The shipments of one order's locations dispatched at once each lock the order and read what is
+ * left to ship after the other: the last of them moves the order to dispatched and captures it.
+ */
+t.test("order state changes are conditional: two locations of one order dispatched at once end the order dispatched and captured", (t) =>
+  forEachCommerceDialect(t, "parallel dispatches", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const orders = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
+        const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+        await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+        const { placed } = await confirmedOrder(c, store.id, variant.id, 2);
+        return { ownerId, store, locations: [location.id, second.id], order: placed.order };
+      }),
+    );
+    const results = await Promise.all(
+      orders.flatMap(({ ownerId, locations, order }) =>
+        locations.map((locationId) => c.attempt(dispatchShipment(ownerId, order.id, { locationId, carrier: "DHL", trackingNumber: `R-${locationId}` }))),
+      ),
+    );
+    t.ok(results.every((r) => r.ok), "every location's dispatch succeeds");
+    for (const { store, order } of orders) {
+      const stored = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(order.id)));
+      t.equal(stored?.status, "dispatched", "the order is dispatched once its last location has shipped");
+      const payment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: order.paymentIntentRef! })));
+      t.equal(payment.capturedMinor, order.totalMinor, "its total is captured");
+    }
+  }),
+);
