@@ -191,8 +191,7 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       Effect.gen(function* () {
         const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
         if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
-        const current = (yield* orders.findPayment(order.id)) ?? payment;
-        yield* orders.updatePayment({ ...current, refundedMinor: current.refundedMinor + ret.refundMinor, updatedAt: yield* now });
+        yield* orders.addRefundedMinor(order.id, ret.refundMinor, yield* now);
         yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: refund.refundId });
         return closed;
       }),

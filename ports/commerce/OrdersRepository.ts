@@ -44,6 +44,8 @@ export interface OrdersRepository {
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
   readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
+  /** Adds `amountMinor` to the order payment's refunded total in one statement (concurrent refunds each count). */
+  readonly addRefundedMinor: (orderId: string, amountMinor: number, now: Date) => Effect.Effect<void>;
   readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
   readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
   /** The newest dispatched or delivered shipment with this carrier and tracking number. */

@@ -100,6 +100,13 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       .set(slotsOf(payments.columns.filter((column) => column !== "order_id"), p))
       .where("order_id", "=", p("order_id")),
   );
+  // An increment, never a read then a write of the whole row: two return refunds at once both count.
+  const addRefundedMinor = compiledOnce<{ orderId: string; amountMinor: number; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("shop_order_payments")
+      .set({ refunded_minor: sql`refunded_minor + ${p("amountMinor")}`, updated_at: p("at") })
+      .where("order_id", "=", p("orderId")),
+  );
   const insertEventReceipt = compiledOnce<{ consumer: string; eventId: string; at: unknown }>((ex, p) =>
     ex
       .insertInto("shop_event_receipts")
@@ -198,6 +205,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
     updatePayment: (payment) => sendStatement(db, updatePayment, payments.toRow(payment)),
+    addRefundedMinor: (orderId, amountMinor, at) => sendStatement(db, addRefundedMinor, { orderId, amountMinor, at: f.timeToDb(at) }),
     insertShipment: (shipment) => sendStatement(db, insertShipment, shipment),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
