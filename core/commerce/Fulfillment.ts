@@ -23,6 +23,7 @@ import { loadVisibleOrder } from "./Access.js";
 import { OrderStateConflict } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
+import { isFreeOrder } from "./OrderPayments.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -40,7 +41,12 @@ export const captureOrder = (orderId: OrderId) =>
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
     const payment = yield* orders.findPayment(orderId);
-    if (order === null || payment === null || payment.paymentId === null || payment.status !== "authorized") return;
+    if (order === null || payment === null || payment.status !== "authorized") return;
+    if (isFreeOrder(payment)) {
+      // Nothing was authorized, so nothing is captured at the provider: the record is settled.
+      return yield* Effect.asVoid(savePaymentWithTimeline(payment, { status: "captured", capturedMinor: 0 }, order, "payment.captured", "system:commerce-fulfillment", { amount_minor: 0 }));
+    }
+    if (payment.paymentId === null) return;
     const captured = yield* (yield* PaymentGateway).capture({
       merchantId: payment.merchantId,
       paymentId: payment.paymentId,

@@ -174,6 +174,17 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       );
     }
     const payment = yield* orders.findPayment(order.id);
+    if (ret.refundMinor === 0) {
+      // Nothing to refund (a free order's return): the gateway is not asked, the return closes.
+      return yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
+          if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
+          yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: null });
+          return closed;
+        }),
+      );
+    }
     if (payment === null || payment.paymentId === null) return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "refunded" }));
     const refund = yield* (yield* PaymentGateway).refund({
       merchantId: payment.merchantId,

@@ -10,6 +10,9 @@ import { getCart, setCartLine } from "../../core/commerce/Carts.js";
 import { updateVariant } from "../../core/commerce/Catalog.js";
 import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
+import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
+import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -143,5 +146,44 @@ t.test("a cart line is refused when the variant is unavailable or stock is short
     t.equal(inactive.ok ? null : (inactive.error as { code: string }).code, "variant_unavailable");
     const removed = await c.run(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 0 }));
     t.equal(removed.price.lines.length, 0, "quantity 0 removes the line");
+  }),
+);
+
+/**
+ * Spec (E-commerce, Resources): order total_minor "at least 0", variant price_minor "at least 0".
+ * A free order is an order: it is confirmed without asking the payment provider for nothing,
+ * and its dispatch and cancellation need no provider either.
+ */
+t.test("an order total may be 0: a free checkout is confirmed with no payment call; its dispatch and a cancellation need none", (t) =>
+  forEachCommerceDialect(t, "zero total", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5, price: 0 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id)));
+    t.ok(placed.ok, "a free checkout is not declined");
+    if (!placed.ok) return;
+    t.equal(placed.value.order.totalMinor, 0);
+    t.equal(placed.value.order.status, "confirmed");
+    t.equal((await c.run(InventoryRepository.pipe(Effect.flatMap((i) => i.reservationsOfOrder(placed.value.order.id)))))[0]?.status, "committed", "its stock is held");
+    await c.run(dispatchShipment(ownerId, placed.value.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `Z-${placed.value.order.id}` }));
+    t.equal((await c.run(getOrder(shopper, placed.value.order.id))).status, "dispatched");
+    const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.value.order.id)));
+    t.equal(payment?.status, "captured", "nothing to capture: the payment record is settled");
+    const lineId = (await c.run(getOrder(shopper, placed.value.order.id))).lines[0]!.id;
+    const ret = await c.run(createReturn(shopper, { orderId: placed.value.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "not needed" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    await c.run(advanceReturn(warehouse, ret.id, { to: "quarantined", reason: "opened" }));
+    const closed = await c.run(requestReturnRefund({ kind: "staff", userId: ownerId, role: "support" }, ret.id, { reason: "free item" }));
+    t.equal(closed.status, "closed", "a return refund of 0 closes without the provider");
+
+    const other = customer();
+    const otherCart = await cartWith(c, other, store.id, variant.id, 1);
+    const second = await c.run(placeOrder(other, checkoutInput(otherCart.id)));
+    t.equal(second.order.status, "confirmed");
+    const cancelled = await c.run(cancelOrder(other, second.order.id, { reason: "changed my mind" }));
+    t.equal(cancelled.status, "cancelled", "a free order cancels at once");
+    t.same(c.provider.calls, [], "the payment provider was never called");
   }),
 );
