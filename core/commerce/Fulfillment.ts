@@ -20,7 +20,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
-import { OrderStateConflict } from "./Errors.js";
+import { OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
 import { isFreeOrder } from "./OrderPayments.js";
@@ -112,7 +112,9 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
           dispatchedAt: at,
           createdAt: at,
         };
-        yield* orders.insertShipment(shipment);
+        if (!(yield* orders.insertShipment(shipment))) {
+          return yield* Effect.fail(new TrackingNumberInUse({ carrier: input.carrier, trackingNumber: input.trackingNumber }));
+        }
         yield* recordTimeline(order, "shipment.dispatched", actorId, { shipment_id: shipmentId, carrier: input.carrier, tracking_number: input.trackingNumber });
         const finished = remaining.length === 0 ? yield* moveOrder(orderId, "dispatched", actorId, { from: ["confirmed"] }) : null;
         if (remaining.length === 0 && finished === null) {

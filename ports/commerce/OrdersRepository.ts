@@ -46,7 +46,8 @@ export interface OrdersRepository {
   readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
   /** Adds `amountMinor` to the order payment's refunded total in one statement (concurrent refunds each count). */
   readonly addRefundedMinor: (orderId: string, amountMinor: number, now: Date) => Effect.Effect<void>;
-  readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
+  /** Inserts the shipment unless its carrier's tracking number is already another shipment's (false then). */
+  readonly insertShipment: (shipment: Shipment) => Effect.Effect<boolean>;
   readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
   /** The newest dispatched or delivered shipment with this carrier and tracking number. */
   readonly findShipmentByTracking: (carrier: string, trackingNumber: string) => Effect.Effect<Shipment | null>;

@@ -124,7 +124,13 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
     return db.dialect === "postgres" ? q.forUpdate() : q;
   });
   // The other whole-record inserts.
-  const insertShipment = compiledInsert("shop_shipments", shipments);
+  // A tracking number names one parcel of its carrier (migration 8): a second use inserts nothing.
+  const insertShipment = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_shipments")
+      .values(slotsOf(shipments.columns, p))
+      .onConflict((oc) => oc.columns(["carrier", "tracking_number"]).doNothing()),
+  );
   const insertReturn = compiledInsert("shop_returns", returns);
   // The first return of a line inserts its count; later ones add to it only within the line's quantity.
   const claimReturnedQuantity = compiledOnce<{ orderLineId: string; quantity: number }>((ex, p) =>
@@ -206,7 +212,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       ),
     updatePayment: (payment) => sendStatement(db, updatePayment, payments.toRow(payment)),
     addRefundedMinor: (orderId, amountMinor, at) => sendStatement(db, addRefundedMinor, { orderId, amountMinor, at: f.timeToDb(at) }),
-    insertShipment: (shipment) => sendStatement(db, insertShipment, shipment),
+    insertShipment: (shipment) =>
+      runStatement(db, insertShipment, shipments.toRow(shipment)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
