@@ -85,3 +85,13 @@ export class TrackingNumberInUse extends DomainError("TrackingNumberInUse", "tra
     return { carrier: this.carrier, tracking_number: this.trackingNumber };
   }
 }
+
+/**
+ * The order has not wholly shipped, so its payment is not captured yet and a refund could not be
+ * paid: a return waits until the order is dispatched (409).
+ */
+export class OrderNotDispatched extends DomainError("OrderNotDispatched", "order_not_dispatched", "conflict")<{ readonly orderId: string; readonly status: string }> {
+  get problemExtensions() {
+    return { order_id: this.orderId, status: this.status };
+  }
+}

@@ -19,7 +19,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Return, ReturnLine } from "./model/Return.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
-import { OrderStateConflict, ReturnNotEligible } from "./Errors.js";
+import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
@@ -49,7 +49,9 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
       ),
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    if (order.status !== "dispatched" && order.status !== "confirmed") {
+    // Only a wholly shipped order is captured (the payment module captures once), so only its refunds can be paid.
+    if (order.status === "confirmed") return yield* Effect.fail(new OrderNotDispatched({ orderId: order.id, status: order.status }));
+    if (order.status !== "dispatched") {
       return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "returned" }));
     }
     const orders = yield* OrdersRepository;
