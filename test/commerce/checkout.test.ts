@@ -187,3 +187,37 @@ t.test("an order total may be 0: a free checkout is confirmed with no payment ca
     t.same(c.provider.calls, [], "the payment provider was never called");
   }),
 );
+
+/**
+ * Spec (E-commerce, Errors): "A catalog price change that alters the total requires explicit
+ * customer confirmation" (409). The cart keeps the prices its shopper last saw; a checkout that
+ * does not confirm the new total (expected_total_minor) after a catalog change is refused.
+ */
+t.test("a catalog price change that alters the total requires explicit customer confirmation, even when the client sends no expected total", (t) =>
+  forEachCommerceDialect(t, "unconfirmed price change", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { price: 1000 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    t.equal((await c.run(getCart(shopper, cart.id))).price.totalMinor, 2200, "the shopper sees 2,200");
+    await c.run(updateVariant(ownerId, variant.id, { priceMinor: 1250, expectedVersion: variant.version }));
+    const unconfirmed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(unconfirmed.ok ? "ok" : (unconfirmed.error as { code: string }).code, "price_changed", "checkout without confirmation is 409");
+    if (!unconfirmed.ok) t.same((unconfirmed.error as { diff: unknown }).diff, { expected_total_minor: 2200, total_minor: 2750, currency: "EUR" });
+    t.equal(c.provider.calls.length, 0, "nothing was charged");
+    const confirmed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { expectedTotalMinor: 2750 })));
+    t.equal(confirmed.order.status, "confirmed", "confirming the new total checks out");
+    t.equal(confirmed.order.totalMinor, 2750);
+  }),
+);
+
+t.test("a checkout of the prices the shopper saw needs no confirmation", (t) =>
+  forEachCommerceDialect(t, "unchanged prices", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { price: 1000 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.status, "confirmed");
+  }),
+);
