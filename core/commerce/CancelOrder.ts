@@ -4,8 +4,8 @@
  * conditional update; then, outside the transaction, the authorization is voided (or a capture
  * refunded) under keys derived from the order, and in a second transaction its reservations
  * are released (each once) and the order becomes `cancelled` with OrderCancelled. If the
- * payment step's outcome is unknown, the completion job finishes it later. A dispatched order
- * is 409 order_dispatched; cancelling again answers the order as it is.
+ * payment step's outcome is unknown, the completion job finishes it later. A dispatched order,
+ * or one with any shipment dispatched (split fulfilment), is 409 order_dispatched; cancelling again answers the order as it is.
  */
 import { Effect, Schema } from "effect";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -13,6 +13,7 @@ import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { now } from "../kernel/Clock.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Order } from "./model/Order.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
@@ -75,6 +76,11 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
       const at = yield* now;
       const requested = yield* (yield* Transactions).run(
         Effect.gen(function* () {
+          // Under the order's lock (a dispatch takes it too): a shipment that has left any location
+          // is a dispatch, even while the order still waits for its other locations.
+          yield* (yield* OrdersRepository).lockOrder(orderId);
+          const reservations = yield* (yield* InventoryRepository).reservationsOfOrder(orderId);
+          if (reservations.some((r) => r.status === "consumed")) return yield* Effect.fail(new OrderDispatched({ orderId }));
           const moved = yield* moveOrder(orderId, "cancellation_requested", actorId, {
             from: ["confirmed", "payment_pending"],
             detail: { reason: input.reason },

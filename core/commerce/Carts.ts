@@ -88,6 +88,10 @@ const priced = (cart: Cart) =>
     const carts = yield* CartsRepository;
     const [store, lines] = yield* independentReads(loadStore(cart.storeId), carts.linesOf(cart.id));
     const { price } = yield* priceCartLines(store, lines);
+    // What the shopper is shown now is what checkout holds them to (a catalog change after it needs confirming).
+    if (cart.seenSubtotalMinor !== price.subtotalMinor || cart.seenTotalMinor !== price.totalMinor) {
+      yield* carts.recordSeenPrice(cart.id, price.subtotalMinor, price.totalMinor);
+    }
     const result: PricedCart = { cart, price };
     return result;
   });
@@ -105,6 +109,8 @@ export const createCart = (customerId: string | null, storeId: StoreId) =>
       tokenHash: issued === null ? null : issued.hash,
       status: "open",
       version: 1,
+      seenSubtotalMinor: 0,
+      seenTotalMinor: 0,
       createdAt: at,
       updatedAt: at,
     };

@@ -75,3 +75,23 @@ export class ReturnStateConflict extends DomainError("ReturnStateConflict", "ret
 
 /** A promotion code that does not exist, is outside its window or used up (422). */
 export class PromotionInvalid extends DomainError("PromotionInvalid", "promotion_invalid", "unprocessable")<{ readonly code: string }> {}
+
+/** The carrier's tracking number is already another shipment's (a number names one parcel): 409. */
+export class TrackingNumberInUse extends DomainError("TrackingNumberInUse", "tracking_number_in_use", "conflict")<{
+  readonly carrier: string;
+  readonly trackingNumber: string;
+}> {
+  get problemExtensions() {
+    return { carrier: this.carrier, tracking_number: this.trackingNumber };
+  }
+}
+
+/**
+ * The order has not wholly shipped, so its payment is not captured yet and a refund could not be
+ * paid: a return waits until the order is dispatched (409).
+ */
+export class OrderNotDispatched extends DomainError("OrderNotDispatched", "order_not_dispatched", "conflict")<{ readonly orderId: string; readonly status: string }> {
+  get problemExtensions() {
+    return { order_id: this.orderId, status: this.status };
+  }
+}

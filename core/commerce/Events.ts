@@ -22,7 +22,8 @@ export const OrderConfirmed = defineEvent(
     customer_id: Schema.NullOr(Schema.String),
     total_minor: Schema.Int,
     currency: Schema.String,
-    payment_intent_ref: Schema.String,
+    // null for an order whose total is 0: nothing was authorized (docs/decisions.md).
+    payment_intent_ref: Schema.NullOr(Schema.String),
   }),
 );
 

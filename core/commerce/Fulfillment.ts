@@ -20,9 +20,10 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
-import { OrderStateConflict } from "./Errors.js";
+import { OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
+import { isFreeOrder } from "./OrderPayments.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -40,7 +41,12 @@ export const captureOrder = (orderId: OrderId) =>
     const orders = yield* OrdersRepository;
     const order = yield* orders.findOrder(orderId);
     const payment = yield* orders.findPayment(orderId);
-    if (order === null || payment === null || payment.paymentId === null || payment.status !== "authorized") return;
+    if (order === null || payment === null || payment.status !== "authorized") return;
+    if (isFreeOrder(payment)) {
+      // Nothing was authorized, so nothing is captured at the provider: the record is settled.
+      return yield* Effect.asVoid(savePaymentWithTimeline(payment, { status: "captured", capturedMinor: 0 }, order, "payment.captured", "system:commerce-fulfillment", { amount_minor: 0 }));
+    }
+    if (payment.paymentId === null) return;
     const captured = yield* (yield* PaymentGateway).capture({
       merchantId: payment.merchantId,
       paymentId: payment.paymentId,
@@ -75,6 +81,11 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         const inventory = yield* InventoryRepository;
         const orders = yield* OrdersRepository;
         const at = yield* now;
+        // The order's lock first (cancellation takes it too), then what is left to ship is read under
+        // it: a dispatch of another location at the same time has committed or waits for this one.
+        yield* orders.lockOrder(orderId);
+        const current = yield* orders.findOrder(orderId);
+        if (current?.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: current?.status ?? order.status, to: "dispatched" }));
         const reservations = yield* inventory.reservationsOfOrder(orderId);
         const here = reservations.filter((r) => r.status === "committed" && r.locationId === input.locationId);
         if (here.length === 0) return yield* Effect.fail(new NotFound({ resource: "shipment_stock" }));
@@ -101,7 +112,9 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
           dispatchedAt: at,
           createdAt: at,
         };
-        yield* orders.insertShipment(shipment);
+        if (!(yield* orders.insertShipment(shipment))) {
+          return yield* Effect.fail(new TrackingNumberInUse({ carrier: input.carrier, trackingNumber: input.trackingNumber }));
+        }
         yield* recordTimeline(order, "shipment.dispatched", actorId, { shipment_id: shipmentId, carrier: input.carrier, tracking_number: input.trackingNumber });
         const finished = remaining.length === 0 ? yield* moveOrder(orderId, "dispatched", actorId, { from: ["confirmed"] }) : null;
         if (remaining.length === 0 && finished === null) {
@@ -113,7 +126,7 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         const event = yield* ShipmentDispatched.make({
           tenant_id: order.storeId,
           aggregate_id: orderId,
-          aggregate_version: (finished ?? order).version,
+          aggregate_version: (finished ?? current).version,
           actor_id: actorId,
           data: {
             shipment_id: shipmentId,

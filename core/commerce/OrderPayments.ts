@@ -55,6 +55,9 @@ const loadOrderAndPayment = (orderId: OrderId) =>
 /** Voids the order's authorization (or refunds what was captured); the provider call outside transactions. */
 export const releasePayment = (order: Order, payment: OrderPayment, actorId: string) =>
   Effect.gen(function* () {
+    if (isFreeOrder(payment) && payment.paymentId === null && payment.status === "authorized") {
+      return yield* savePaymentWithTimeline(payment, { status: "voided" }, order, "payment.voided", actorId, { amount_minor: 0 });
+    }
     if (payment.paymentId === null || payment.status === "voided" || payment.status === "refunded" || payment.status === "declined") return payment;
     const gateway = yield* PaymentGateway;
     const paymentId = payment.paymentId;
@@ -68,13 +71,16 @@ export const releasePayment = (order: Order, payment: OrderPayment, actorId: str
     return yield* savePaymentWithTimeline(payment, { status: "voided" }, order, "payment.voided", actorId, {});
   });
 
-const confirm = (order: Order, payment: OrderPayment, gp: GatewayPayment, actorId: string) =>
+/** An order whose total is 0 has nothing to authorize, capture, void or refund: the gateway is never asked. */
+export const isFreeOrder = (payment: OrderPayment): boolean => payment.amountMinor === 0;
+
+const confirm = (order: Order, payment: OrderPayment, gp: { readonly paymentId: string | null }, actorId: string) =>
   Effect.gen(function* () {
     const confirmed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const moved = yield* moveOrder(order.id, "confirmed", actorId, {
           from: ["pending", "payment_pending"],
-          change: { paymentIntentRef: gp.paymentId },
+          ...(gp.paymentId === null ? {} : { change: { paymentIntentRef: gp.paymentId } }),
           detail: { payment_intent_ref: gp.paymentId },
         });
         const saved = yield* savePayment(payment, { status: "authorized", paymentId: gp.paymentId });
@@ -211,6 +217,7 @@ const authorizeRequest = (order: Order, payment: OrderPayment): AuthorizeRequest
 export const authorizeOrderPayment = (placed: { readonly order: Order; readonly payment: OrderPayment }, actorId: string) =>
   Effect.gen(function* () {
     const { order, payment } = placed;
+    if (isFreeOrder(payment)) return yield* confirm(order, payment, { paymentId: null }, actorId);
     const outcome = yield* (yield* PaymentGateway).authorize(authorizeRequest(order, payment)).pipe(Effect.either);
     return yield* applyOutcome(order, payment, outcome, actorId);
   }).pipe(withSpan("commerce.authorizeOrderPayment"));
@@ -226,6 +233,7 @@ export const resolveOrderPayment = (orderId: OrderId) =>
     const actorId = "system:commerce-payments";
     const { order, payment } = yield* loadOrderAndPayment(orderId);
     if (payment.status !== "unknown" && payment.status !== "authorizing") return order;
+    if (isFreeOrder(payment)) return yield* confirm(order, payment, { paymentId: null }, actorId);
     const gateway = yield* PaymentGateway;
     const outcome =
       payment.paymentId === null

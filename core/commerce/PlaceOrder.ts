@@ -158,6 +158,13 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
             new PriceChanged({ diff: { expected_total_minor: input.expectedTotalMinor, total_minor: price.totalMinor, currency: price.currency } }),
           );
         }
+        // Without a confirmed total, the catalog prices must be the ones the shopper was last shown
+        // (the subtotal: promotion codes given at checkout change the total, not the catalog prices).
+        if (input.expectedTotalMinor === null && cart.seenSubtotalMinor !== null && cart.seenSubtotalMinor !== price.subtotalMinor) {
+          return yield* Effect.fail(
+            new PriceChanged({ diff: { expected_total_minor: cart.seenTotalMinor ?? cart.seenSubtotalMinor, total_minor: price.totalMinor, currency: price.currency } }),
+          );
+        }
         const catalog = yield* CatalogRepository;
         for (const p of promotions) {
           if (!(yield* catalog.usePromotion(p.id))) return yield* Effect.fail(new PromotionInvalid({ code: p.code ?? p.id }));

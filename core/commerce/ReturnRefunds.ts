@@ -81,8 +81,7 @@ export const confirmReturnRefunds = (orderId: OrderId) =>
         let closed = 0;
         for (const ret of waiting) {
           if ((yield* orders.transitionReturn(ret.id, "refund_requested", "closed", at)) === null) continue;
-          const current = (yield* orders.findPayment(orderId)) ?? payment;
-          yield* orders.updatePayment({ ...current, refundedMinor: current.refundedMinor + ret.refundMinor, updatedAt: at });
+          yield* orders.addRefundedMinor(orderId, ret.refundMinor, at);
           yield* recordTimeline(order, "return.closed", "system:commerce-refunds", { return_id: ret.id, confirmed_refunded_minor: paid.refundedMinor });
           closed += 1;
         }

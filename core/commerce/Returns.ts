@@ -1,8 +1,8 @@
 /**
  * Returns (spec: line-level returns; stages authorized → received → restocked | quarantined →
  * refund_requested → closed). Creating one (POST /v1/returns) by the order's owner or support:
- * only shipped lines, at most shipped minus already returned, within the return window (422
- * otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
+ * only shipped lines, each listed once, at most shipped minus already returned (also bounded by
+ * the database per line), within the return window (422 otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
  * the return is written, so parallel requests cannot return a line twice. Support steps need a
  * reason and are on the timeline with their actor. The refund goes through the gateway outside
  * transactions under `return:<id>/refund`; the return closes when the refund is confirmed. The
@@ -19,7 +19,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Return, ReturnLine } from "./model/Return.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
-import { OrderStateConflict, ReturnNotEligible } from "./Errors.js";
+import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { divideHalfUp } from "./Pricing.js";
@@ -43,9 +43,15 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
       ...(input.reason.trim().length === 0 || input.reason.length > 1000 ? [{ path: "reason", message: "1 to 1000 characters" }] : []),
       ...(input.lines.length === 0 ? [{ path: "lines", message: "at least one line" }] : []),
       ...input.lines.flatMap((l, i) => (Number.isInteger(l.quantity) && l.quantity > 0 ? [] : [{ path: `lines/${i}/quantity`, message: "a positive integer" }])),
+      // Each line once: a line listed twice would be checked against earlier returns only, then refunded and restocked twice.
+      ...input.lines.flatMap((l, i) =>
+        input.lines.findIndex((other) => other.orderLineId === l.orderLineId) < i ? [{ path: `lines/${i}/order_line_id`, message: "each order line at most once" }] : [],
+      ),
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    if (order.status !== "dispatched" && order.status !== "confirmed") {
+    // Only a wholly shipped order is captured (the payment module captures once), so only its refunds can be paid.
+    if (order.status === "confirmed") return yield* Effect.fail(new OrderNotDispatched({ orderId: order.id, status: order.status }));
+    if (order.status !== "dispatched") {
       return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "returned" }));
     }
     const orders = yield* OrdersRepository;
@@ -70,6 +76,8 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
           const lastDispatch = Math.max(0, ...shippedFrom.map((s) => s.dispatchedAt?.getTime() ?? 0));
           const inWindow = lastDispatch > 0 && at.getTime() - lastDispatch <= Duration.toMillis(returnWindow);
           if (!inWindow || wanted.quantity > shipped - returned) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
+          // The database bounds what is returned of the line too (migration 7), whatever reached this point.
+          if (!(yield* orders.claimReturnedQuantity(line.id, wanted.quantity))) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
           refundMinor += divideHalfUp(line.totalMinor * wanted.quantity, line.quantity);
         }
         const created: Return = {
@@ -168,6 +176,17 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       );
     }
     const payment = yield* orders.findPayment(order.id);
+    if (ret.refundMinor === 0) {
+      // Nothing to refund (a free order's return): the gateway is not asked, the return closes.
+      return yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
+          if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
+          yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: null });
+          return closed;
+        }),
+      );
+    }
     if (payment === null || payment.paymentId === null) return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "refunded" }));
     const refund = yield* (yield* PaymentGateway).refund({
       merchantId: payment.merchantId,
@@ -185,8 +204,7 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       Effect.gen(function* () {
         const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
         if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
-        const current = (yield* orders.findPayment(order.id)) ?? payment;
-        yield* orders.updatePayment({ ...current, refundedMinor: current.refundedMinor + ret.refundMinor, updatedAt: yield* now });
+        yield* orders.addRefundedMinor(order.id, ret.refundMinor, yield* now);
         yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: refund.refundId });
         return closed;
       }),

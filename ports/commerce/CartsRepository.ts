@@ -18,5 +18,7 @@ export interface CartsRepository {
   /** Hard-deletes (with their lines) carts in `status` last changed before `before`, at most `limit`; how many. */
   readonly deleteStale: (status: "open" | "checked_out", before: Date, limit: number) => Effect.Effect<number>;
   readonly touch: (cartId: string, now: Date) => Effect.Effect<void>;
+  /** Records the subtotal and total the cart's shopper was just shown (not a change of the cart: no version). */
+  readonly recordSeenPrice: (cartId: string, subtotalMinor: number, totalMinor: number) => Effect.Effect<void>;
 }
 export const CartsRepository = Context.GenericTag<CartsRepository>("domainkit/commerce/CartsRepository");

@@ -44,7 +44,10 @@ export interface OrdersRepository {
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
   readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
-  readonly insertShipment: (shipment: Shipment) => Effect.Effect<void>;
+  /** Adds `amountMinor` to the order payment's refunded total in one statement (concurrent refunds each count). */
+  readonly addRefundedMinor: (orderId: string, amountMinor: number, now: Date) => Effect.Effect<void>;
+  /** Inserts the shipment unless its carrier's tracking number is already another shipment's (false then). */
+  readonly insertShipment: (shipment: Shipment) => Effect.Effect<boolean>;
   readonly shipmentsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Shipment>>;
   /** The newest dispatched or delivered shipment with this carrier and tracking number. */
   readonly findShipmentByTracking: (carrier: string, trackingNumber: string) => Effect.Effect<Shipment | null>;
@@ -53,6 +56,11 @@ export interface OrdersRepository {
   /** Dispatched (not yet delivered) shipments by id after `afterId`, at most `limit`. */
   readonly shipmentsInTransit: (afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Shipment>>;
   readonly insertReturn: (ret: Return) => Effect.Effect<void>;
+  /**
+   * Adds `quantity` to the units returned of the order line if the total stays within the line's
+   * quantity (a conditional write, also a database constraint); false when it would not.
+   */
+  readonly claimReturnedQuantity: (orderLineId: string, quantity: number) => Effect.Effect<boolean>;
   readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
   readonly findReturn: (id: string) => Effect.Effect<Return | null>;
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */

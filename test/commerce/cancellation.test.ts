@@ -15,6 +15,8 @@ import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { createLocation } from "../../core/commerce/CreateStore.js";
+import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, type CommerceRuntime } from "./support.js";
 
@@ -148,3 +150,27 @@ t.test("a dispatch whose inline capture fails on a database error still answers 
   }),
 );
 
+
+/**
+ * Spec (E-commerce, States: "POST /v1/orders/:id/cancel | order dispatched | unchanged | 409";
+ * Errors: "Cancellation after dispatch is rejected"). A shipment that has left one location is a
+ * dispatch, even while the order waits for its other locations.
+ */
+t.test("cancellation after dispatch is rejected: once any shipment of a split order has left, cancel is 409 and the payment stays authorized", (t) =>
+  forEachCommerceDialect(t, "cancel after partial dispatch", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
+    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const { shopper, placed } = await confirmedOrder(c, store.id, variant.id, 2);
+    t.equal(placed.order.status, "confirmed");
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `P-${placed.order.id}` }));
+    t.equal((await c.run(getOrder(shopper, placed.order.id))).status, "confirmed", "the order waits for its second location");
+    const refused = await c.attempt(cancelOrder(shopper, placed.order.id, { reason: "changed my mind" }));
+    t.equal(refused.ok ? "ok" : (refused.error as { code: string }).code, "order_dispatched");
+    t.equal((await c.run(getOrder(shopper, placed.order.id))).status, "confirmed", "the order is unchanged");
+    const payment = await paymentStatus(c, store.merchantId, placed.order.paymentIntentRef!);
+    t.equal(payment.status, "requires_capture", "the authorization still stands");
+    t.equal((await stockOf(c, variant.id, second.id))?.reserved, 1, "the unshipped unit is still held for its shipment");
+  }),
+);

@@ -10,6 +10,9 @@ import { getCart, setCartLine } from "../../core/commerce/Carts.js";
 import { updateVariant } from "../../core/commerce/Catalog.js";
 import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
+import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
+import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
@@ -143,5 +146,78 @@ t.test("a cart line is refused when the variant is unavailable or stock is short
     t.equal(inactive.ok ? null : (inactive.error as { code: string }).code, "variant_unavailable");
     const removed = await c.run(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 0 }));
     t.equal(removed.price.lines.length, 0, "quantity 0 removes the line");
+  }),
+);
+
+/**
+ * Spec (E-commerce, Resources): order total_minor "at least 0", variant price_minor "at least 0".
+ * A free order is an order: it is confirmed without asking the payment provider for nothing,
+ * and its dispatch and cancellation need no provider either.
+ */
+t.test("an order total may be 0: a free checkout is confirmed with no payment call; its dispatch and a cancellation need none", (t) =>
+  forEachCommerceDialect(t, "zero total", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5, price: 0 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id)));
+    t.ok(placed.ok, "a free checkout is not declined");
+    if (!placed.ok) return;
+    t.equal(placed.value.order.totalMinor, 0);
+    t.equal(placed.value.order.status, "confirmed");
+    t.equal((await c.run(InventoryRepository.pipe(Effect.flatMap((i) => i.reservationsOfOrder(placed.value.order.id)))))[0]?.status, "committed", "its stock is held");
+    await c.run(dispatchShipment(ownerId, placed.value.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `Z-${placed.value.order.id}` }));
+    t.equal((await c.run(getOrder(shopper, placed.value.order.id))).status, "dispatched");
+    const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.value.order.id)));
+    t.equal(payment?.status, "captured", "nothing to capture: the payment record is settled");
+    const lineId = (await c.run(getOrder(shopper, placed.value.order.id))).lines[0]!.id;
+    const ret = await c.run(createReturn(shopper, { orderId: placed.value.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "not needed" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    await c.run(advanceReturn(warehouse, ret.id, { to: "quarantined", reason: "opened" }));
+    const closed = await c.run(requestReturnRefund({ kind: "staff", userId: ownerId, role: "support" }, ret.id, { reason: "free item" }));
+    t.equal(closed.status, "closed", "a return refund of 0 closes without the provider");
+
+    const other = customer();
+    const otherCart = await cartWith(c, other, store.id, variant.id, 1);
+    const second = await c.run(placeOrder(other, checkoutInput(otherCart.id)));
+    t.equal(second.order.status, "confirmed");
+    const cancelled = await c.run(cancelOrder(other, second.order.id, { reason: "changed my mind" }));
+    t.equal(cancelled.status, "cancelled", "a free order cancels at once");
+    t.same(c.provider.calls, [], "the payment provider was never called");
+  }),
+);
+
+/**
+ * Spec (E-commerce, Errors): "A catalog price change that alters the total requires explicit
+ * customer confirmation" (409). The cart keeps the prices its shopper last saw; a checkout that
+ * does not confirm the new total (expected_total_minor) after a catalog change is refused.
+ */
+t.test("a catalog price change that alters the total requires explicit customer confirmation, even when the client sends no expected total", (t) =>
+  forEachCommerceDialect(t, "unconfirmed price change", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { price: 1000 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    t.equal((await c.run(getCart(shopper, cart.id))).price.totalMinor, 2200, "the shopper sees 2,200");
+    await c.run(updateVariant(ownerId, variant.id, { priceMinor: 1250, expectedVersion: variant.version }));
+    const unconfirmed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(unconfirmed.ok ? "ok" : (unconfirmed.error as { code: string }).code, "price_changed", "checkout without confirmation is 409");
+    if (!unconfirmed.ok) t.same((unconfirmed.error as { diff: unknown }).diff, { expected_total_minor: 2200, total_minor: 2750, currency: "EUR" });
+    t.equal(c.provider.calls.length, 0, "nothing was charged");
+    const confirmed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { expectedTotalMinor: 2750 })));
+    t.equal(confirmed.order.status, "confirmed", "confirming the new total checks out");
+    t.equal(confirmed.order.totalMinor, 2750);
+  }),
+);
+
+t.test("a checkout of the prices the shopper saw needs no confirmation", (t) =>
+  forEachCommerceDialect(t, "unchanged prices", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { price: 1000 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.status, "confirmed");
   }),
 );

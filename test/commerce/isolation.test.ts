@@ -3,6 +3,7 @@
  * a guest without the cart's token and staff of another store all get NotFound; staff with
  * another role get Forbidden.
  */
+import { Effect } from "effect";
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
@@ -13,7 +14,9 @@ import { adjustStock } from "../../core/commerce/Inventory.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore } from "./support.js";
+import { applyTrackingUpdate } from "../../core/commerce/CarrierTracking.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 
 const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
 
@@ -75,5 +78,31 @@ t.test("staff act only in their own store and by role: another store's staff get
       "stock_below_reserved",
       "an adjustment below reserved is 409",
     );
+  }),
+);
+
+/**
+ * Spec (E-commerce, Authentication: "Object-level checks apply to every cart, order, address and
+ * return"; the store is the tenant). A carrier's tracking number names one parcel: a second store
+ * dispatching the same number is refused, so a tracking update lands on the first store's shipment only.
+ */
+t.test("object-level checks apply to every order: a tracking number is one shipment, so another store cannot take a carrier's updates", (t) =>
+  forEachCommerceDialect(t, "tracking number per parcel", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const first = await seedStore(c, { stock: 5 });
+    const second = await seedStore(c, { stock: 5 });
+    const firstOrder = await confirmedOrder(c, first.store.id, first.variant.id);
+    const secondOrder = await confirmedOrder(c, second.store.id, second.variant.id);
+    const trackingNumber = `SAME-${randomUUID()}`;
+    const shipment = await c.run(dispatchShipment(first.ownerId, firstOrder.placed.order.id, { locationId: first.location.id, carrier: "DHL", trackingNumber }));
+    const reused = await c.attempt(dispatchShipment(second.ownerId, secondOrder.placed.order.id, { locationId: second.location.id, carrier: "DHL", trackingNumber }));
+    t.equal(reused.ok ? "ok" : (reused.error as { code: string }).code, "tracking_number_in_use", "the second store's dispatch is refused (409)");
+    t.equal((await c.run(getOrder(secondOrder.shopper, secondOrder.placed.order.id))).status, "confirmed", "its order is unchanged");
+    const receipt = await c.run(applyTrackingUpdate({ eventId: randomUUID(), carrier: "DHL", trackingNumber, status: "delivered", occurredAt: new Date() }));
+    t.equal(receipt.shipmentId, shipment.id, "the update lands on the first store's shipment");
+    const shipments = await c.run(Effect.flatMap(OrdersRepository, (o) => o.shipmentsOf(firstOrder.placed.order.id)));
+    t.equal(shipments[0]?.status, "delivered");
+    const timeline = await c.run(Effect.flatMap(OrdersRepository, (o) => o.timelineOf(secondOrder.placed.order.id)));
+    t.notOk(timeline.some((e) => e.kind.startsWith("shipment.")), "nothing reaches the other store's order");
   }),
 );

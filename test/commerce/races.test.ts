@@ -16,6 +16,13 @@ import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { randomUUID } from "node:crypto";
+import { grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
+import { createLocation } from "../../core/commerce/CreateStore.js";
+import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
 
@@ -180,3 +187,72 @@ t.test("an authorization whose answer was never recorded (the process stopped af
   }),
 );
 
+
+/**
+ * Spec (E-commerce, Versioning): "Order state changes use version or conditional status updates".
+ * The shipments of one order's locations dispatched at once each lock the order and read what is
+ * left to ship after the other: the last of them moves the order to dispatched and captures it.
+ */
+t.test("order state changes are conditional: two locations of one order dispatched at once end the order dispatched and captured", (t) =>
+  forEachCommerceDialect(t, "parallel dispatches", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const orders = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
+        const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+        await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+        const { placed } = await confirmedOrder(c, store.id, variant.id, 2);
+        return { ownerId, store, locations: [location.id, second.id], order: placed.order };
+      }),
+    );
+    const results = await Promise.all(
+      orders.flatMap(({ ownerId, locations, order }) =>
+        locations.map((locationId) => c.attempt(dispatchShipment(ownerId, order.id, { locationId, carrier: "DHL", trackingNumber: `R-${locationId}` }))),
+      ),
+    );
+    t.ok(results.every((r) => r.ok), "every location's dispatch succeeds");
+    for (const { store, order } of orders) {
+      const stored = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(order.id)));
+      t.equal(stored?.status, "dispatched", "the order is dispatched once its last location has shipped");
+      const payment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: order.paymentIntentRef! })));
+      t.equal(payment.capturedMinor, order.totalMinor, "its total is captured");
+    }
+  }),
+);
+
+/**
+ * Spec (E-commerce: "shipment tracking and refunds" are must-haves; the order's payment state is
+ * reconciled with the provider). Return refunds of one order confirmed at once each add their
+ * amount to the order's refunded total: neither is lost.
+ */
+t.test("return refunds of one order confirmed at once add up: refunded_minor is the sum of both", (t) =>
+  forEachCommerceDialect(t, "parallel return refunds", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 20 });
+    const support = randomUUID();
+    await c.run(grantStaffRole(ownerId, store.id, { userId: support, role: "support" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    const staff = { kind: "staff" as const, userId: support, role: "support" as const };
+    const orders = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { shopper, placed } = await confirmedOrder(c, store.id, variant.id, 2);
+        await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `RR-${placed.order.id}` }));
+        const lineId = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!.id;
+        const returns = [];
+        for (let i = 0; i < 2; i++) {
+          const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: `unit ${i}` }));
+          await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+          await c.run(advanceReturn(warehouse, ret.id, { to: "quarantined", reason: "damaged" }));
+          returns.push(ret);
+        }
+        return { order: placed.order, returns };
+      }),
+    );
+    const closed = await Promise.all(orders.flatMap(({ returns }) => returns.map((ret) => c.attempt(requestReturnRefund(staff, ret.id, { reason: "refund" })))));
+    t.ok(closed.every((r) => r.ok && r.value.status === "closed"), "every return is refunded and closed");
+    for (const { order, returns } of orders) {
+      const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(order.id)));
+      t.equal(payment?.refundedMinor, returns.reduce((sum, r) => sum + r.refundMinor, 0), "the order's refunded total is the sum of its return refunds");
+    }
+  }),
+);

@@ -6,12 +6,14 @@ import { Effect } from "effect";
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { createLocation, grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { adjustStock } from "../../core/commerce/Inventory.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
@@ -28,7 +30,7 @@ t.test("only shipped lines can be returned, at most what was shipped minus retur
     const lineId = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!.id;
 
     const notShipped = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
-    t.equal(codeOf(notShipped), "return_not_eligible", "a line not shipped is not returnable (422)");
+    t.equal(codeOf(notShipped), "order_not_dispatched", "a line not shipped is not returnable: the order has not shipped (409)");
 
     await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: "T1" }));
     const stranger = await c.attempt(createReturn(customer(), { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "x" }));
@@ -69,5 +71,75 @@ t.test("a return of a cancelled order is 409", (t) =>
     await c.run(cancelOrder(shopper, placed.order.id, { reason: "no" }));
     const refused = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "x" }));
     t.equal(codeOf(refused), "order_state_conflict");
+  }),
+);
+
+/**
+ * Spec (E-commerce, Endpoints): "POST /v1/returns | Create a return authorization for eligible lines".
+ * A line listed twice in one request is not eligible twice: the refund never exceeds the line's
+ * total and restocking never adds back more than was shipped.
+ */
+t.test("a return authorizes eligible lines only: the same line listed twice is refused, never refunded twice", (t) =>
+  forEachCommerceDialect(t, "duplicate return lines", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `D-${randomUUID()}` }));
+    const doubled = await c.attempt(
+      createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }, { orderLineId: line.id, quantity: 1 }], reason: "twice" }),
+    );
+    t.not(codeOf(doubled), "ok", "one unit listed twice is not authorized");
+    t.same((await c.run(getOrder(shopper, placed.order.id))).lines.length, 1);
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason: "once" }));
+    t.ok(ret.refundMinor <= line.totalMinor, "the refund never exceeds the line total");
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    await c.run(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new" }));
+    const level = await c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variant.id, location.id)));
+    t.equal(level?.onHand, 5, "the one shipped unit is back on hand once");
+  }),
+);
+
+t.test("the database bounds the quantity returned per order line to the line's quantity", (t) =>
+  forEachCommerceDialect(t, "returned quantity bound", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    const claim = (quantity: number) => c.run(Effect.flatMap(OrdersRepository, (o) => o.claimReturnedQuantity(line.id, quantity)));
+    t.equal(await claim(1), true);
+    t.equal(await claim(2), false, "1 + 2 exceeds the line's 2");
+    t.equal(await claim(1), true);
+    t.equal(await claim(1), false, "the line is fully returned");
+  }),
+);
+
+/**
+ * Spec (E-commerce, Endpoints: "POST /v1/returns | Create a return authorization for eligible
+ * lines | 201, 409, 422"). The order is captured when its last location ships; before that a
+ * return's refund could never be paid, so a partly shipped order's return is 409.
+ */
+t.test("a return authorization needs an eligible order: a partly shipped (uncaptured) order's return is 409 order_not_dispatched", (t) =>
+  forEachCommerceDialect(t, "return before full dispatch", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
+    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const lineId = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!.id;
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `H-${placed.order.id}` }));
+    const early = await c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    t.equal(codeOf(early), "order_not_dispatched", "no return before the order is captured");
+    t.same(await c.run(Effect.flatMap(OrdersRepository, (o) => o.returnsOf(placed.order.id))), [], "nothing was written");
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: second.id, carrier: "DHL", trackingNumber: `H2-${placed.order.id}` }));
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    t.equal(ret.status, "authorized", "once dispatched (and captured) the line is returnable");
   }),
 );

@@ -59,7 +59,7 @@ t.test("SQLite: products indexed before commerce migration 6 are found after it,
   const db = await openSqlite({ filename: createTestSqliteFile(t) });
   t.teardown(db.close);
   const before = commerceMigrations.filter((m) => m.version < 6);
-  t.equal(before.length, commerceMigrations.length - 1, "migration 6 is the one left to apply");
+  t.same(before.map((m) => m.version), [1, 2, 3, 4, 5], "migrations 1 to 5 first; 6 (and any later one) after the seed");
   await migrate(db, [...testModules, { name: "commerce", migrations: before }]);
   const catalog = await seed(db, 3);
   await migrate(db, commerceTestModules);

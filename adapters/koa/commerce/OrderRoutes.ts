@@ -112,7 +112,7 @@ export const dispatchShipmentRoute = defineRoute({
   summary: "Dispatch a confirmed order's stock at a location with carrier and tracking number (warehouse operator)",
   description:
     "Consumes the reservations there (on_hand and reserved both drop) and publishes ShipmentDispatched (the customer is e-mailed); " +
-    "once the whole order has shipped it is `dispatched` and its payment captured. 409 order_state_conflict unless confirmed.",
+    "once the whole order has shipped it is `dispatched` and its payment captured. 409 order_state_conflict unless confirmed; 409 tracking_number_in_use when the carrier's tracking number is already another shipment's.",
   tags,
   auth: "required",
   params: OrderParams,

@@ -27,7 +27,8 @@ export const CheckoutBody = Schema.Struct({
   email: Schema.optional(Schema.NullOr(Schema.String)),
   promotion_codes: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(40))).pipe(Schema.maxItems(10))),
   expected_total_minor: Schema.optional(Schema.NullOr(Schema.Int)).annotations({
-    description: "The total the customer confirmed; when the server's total differs, 409 price_changed with a diff.",
+    description:
+      "The total the customer confirmed; when the server's total differs, 409 price_changed with a diff. Without it, a catalog price change since the cart was last shown is 409 price_changed too (confirm by sending the new total).",
   }),
 });
 

@@ -18,7 +18,7 @@ export const createReturnRoute = defineRoute({
   summary: "Create a return authorization for shipped lines (order owner or support)",
   description:
     "422 return_not_eligible for a line not shipped, more than shipped minus already returned, or past the return window; " +
-    "409 order_state_conflict when the order is in no state to return.",
+    "409 order_not_dispatched while the order has not wholly shipped (its payment is not captured yet); 409 order_state_conflict when the order is in no state to return.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.

@@ -4,7 +4,7 @@ import { Cart, CartLine } from "../../../core/commerce/model/Cart.js";
 import type { CartsRepository } from "../../../ports/commerce/CartsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -44,7 +44,11 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
       .set((eb) => ({ version: eb("version", "+", 1), updated_at: p("at") }))
       .where("id", "=", p("cartId")),
   );
+  const updateSeenPrice = compiledOnce<{ cartId: string; subtotalMinor: number; totalMinor: number }>((ex, p) =>
+    ex.updateTable("shop_carts").set({ seen_subtotal_minor: p("subtotalMinor"), seen_total_minor: p("totalMinor") }).where("id", "=", p("cartId")),
+  );
   return {
+    recordSeenPrice: (cartId, subtotalMinor, totalMinor) => sendStatement(db, updateSeenPrice, { cartId, subtotalMinor, totalMinor }),
     insertCart: (cart) => runStatement(db, insertCart, cart).pipe(Effect.asVoid),
     findCart: (id) =>
       runStatement(db, selectCart, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : carts.fromRow(r)))),

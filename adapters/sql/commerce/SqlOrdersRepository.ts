@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { Effect, Schema } from "effect";
+import { sql } from "kysely";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
 import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
 import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
@@ -99,6 +100,13 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       .set(slotsOf(payments.columns.filter((column) => column !== "order_id"), p))
       .where("order_id", "=", p("order_id")),
   );
+  // An increment, never a read then a write of the whole row: two return refunds at once both count.
+  const addRefundedMinor = compiledOnce<{ orderId: string; amountMinor: number; at: unknown }>((ex, p) =>
+    ex
+      .updateTable("shop_order_payments")
+      .set({ refunded_minor: sql`refunded_minor + ${p("amountMinor")}`, updated_at: p("at") })
+      .where("order_id", "=", p("orderId")),
+  );
   const insertEventReceipt = compiledOnce<{ consumer: string; eventId: string; at: unknown }>((ex, p) =>
     ex
       .insertInto("shop_event_receipts")
@@ -116,8 +124,33 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
     return db.dialect === "postgres" ? q.forUpdate() : q;
   });
   // The other whole-record inserts.
-  const insertShipment = compiledInsert("shop_shipments", shipments);
+  // A tracking number names one parcel of its carrier (migration 8): a second use inserts nothing.
+  const insertShipment = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_shipments")
+      .values(slotsOf(shipments.columns, p))
+      .onConflict((oc) => oc.columns(["carrier", "tracking_number"]).doNothing()),
+  );
   const insertReturn = compiledInsert("shop_returns", returns);
+  // The first return of a line inserts its count; later ones add to it only within the line's quantity.
+  const claimReturnedQuantity = compiledOnce<{ orderLineId: string; quantity: number }>((ex, p) =>
+    ex
+      .insertInto("shop_order_line_returns")
+      .columns(["order_line_id", "store_id", "order_id", "line_quantity", "returned_quantity"])
+      .expression(
+        ex
+          .selectFrom("shop_order_lines")
+          .select(["id", "store_id", "order_id", "quantity", sql<number>`cast(${p("quantity")} as integer)`.as("returned")])
+          .where("id", "=", p("orderLineId"))
+          .where("quantity", ">=", p("quantity")),
+      )
+      .onConflict((oc) =>
+        oc
+          .column("order_line_id")
+          .doUpdateSet({ returned_quantity: sql`shop_order_line_returns.returned_quantity + excluded.returned_quantity` })
+          .where(sql<boolean>`shop_order_line_returns.returned_quantity + excluded.returned_quantity <= shop_order_line_returns.line_quantity`),
+      ),
+  );
   const findOrder: OrdersRepository["findOrder"] = (id) =>
     runStatement(db, selectOrder, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : orderFromRow(r))));
   return {
@@ -178,7 +211,9 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
     updatePayment: (payment) => sendStatement(db, updatePayment, payments.toRow(payment)),
-    insertShipment: (shipment) => sendStatement(db, insertShipment, shipment),
+    addRefundedMinor: (orderId, amountMinor, at) => sendStatement(db, addRefundedMinor, { orderId, amountMinor, at: f.timeToDb(at) }),
+    insertShipment: (shipment) =>
+      runStatement(db, insertShipment, shipments.toRow(shipment)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     shipmentsOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_shipments").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(shipments.fromRow)),
@@ -205,6 +240,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         return (afterId === null ? q : q.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(shipments.fromRow))),
     insertReturn: (ret) => runStatement(db, insertReturn, ret).pipe(Effect.asVoid),
+    claimReturnedQuantity: (orderLineId, quantity) =>
+      runStatement(db, claimReturnedQuantity, { orderLineId, quantity }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     findReturn: (id) =>
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),

@@ -18,6 +18,9 @@ export const Cart = Schema.Struct({
   tokenHash: Schema.NullOr(Schema.String),
   status: CartStatus,
   version: Schema.Int,
+  /** The subtotal and total the shopper was last shown (null before the first priced answer): checkout compares them. */
+  seenSubtotalMinor: Schema.NullOr(Schema.Int),
+  seenTotalMinor: Schema.NullOr(Schema.Int),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
 });

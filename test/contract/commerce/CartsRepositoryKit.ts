@@ -26,6 +26,8 @@ const cart = (n: number, options: { readonly guestTokenHash?: string; readonly u
   tokenHash: options.guestTokenHash ?? null,
   status: "open",
   version: 1,
+  seenSubtotalMinor: null,
+  seenTotalMinor: null,
   createdAt: at(0),
   updatedAt: options.updatedAt ?? at(0),
 });

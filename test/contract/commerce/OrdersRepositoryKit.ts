@@ -162,7 +162,8 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       await run(seedStore(1));
       await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 1)])));
       await run(orders((r) => r.insertShipment(shipment(1, 1, "JD1"))));
-      await run(orders((r) => r.insertShipment(shipment(2, 1, "JD2"))));
+      t.ok(await run(orders((r) => r.insertShipment(shipment(2, 1, "JD2")))));
+      t.notOk(await run(orders((r) => r.insertShipment(shipment(3, 1, "JD2")))), "a carrier's tracking number names one shipment");
       t.equal((await run(orders((r) => r.findShipmentByTracking("DHL", "JD2"))))?.id, kitId.ship(2));
       t.equal(await run(orders((r) => r.findShipmentByTracking("UPS", "JD2"))), null, "tracking numbers are per carrier");
       t.same((await run(orders((r) => r.shipmentsInTransit(null, 1)))).map((s) => s.id), [kitId.ship(1)], "in transit by id, at most the limit");
