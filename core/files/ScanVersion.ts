@@ -5,6 +5,8 @@
  * stops being current), the node mirrors its size, type and checksum and advances its version,
  * the change record is appended and FileVersionPublished goes to the outbox (an image's
  * thumbnail job is queued with them). An infected
+ * A version older than the file's current one (its scan finished late) is published into the
+ * history without becoming current. An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
  * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
  */
@@ -52,8 +54,10 @@ export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigge
           scanDetail: detail,
           at,
         });
-        if (!moved) return "skipped" as const;
-        if (publish) {
+        if (moved === "unmoved") return "skipped" as const;
+        // A late scan of an older version publishes it into the history only: the node keeps its
+        // newer current version, so no node change, change record or FileVersionPublished.
+        if (moved === "made_current") {
           const nodes = yield* NodesRepository;
           const node = yield* nodes.find(version.workspaceId, version.nodeId);
           if (node === null) return yield* Effect.die(new Error(`version ${version.id} has no node`));
