@@ -20,6 +20,9 @@ t.test("operators review quarantine: list, audited sample access, release or blo
     const waiting = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "later.txt", bytes: bytesOf("later") });
 
     t.match(await env.attempt(listQuarantine({ operatorId: "ann", cursor: null, limit: 10 })), { ok: false, error: { _tag: "Forbidden" } }, "members are not operators");
+    // Spec Endpoints rule 1: "An unknown object returns 404 where 403 would leak its existence".
+    t.match(await env.attempt(sampleVersion({ operatorId: "ann", workspaceId: "ws1", versionId: blocked.id, reason: "curious" })), { ok: false, error: { _tag: "NotFound" } }, "a non-operator learns nothing about a version");
+    t.match(await env.attempt(reviewVersion({ operatorId: "ann", workspaceId: "ws1", versionId: waiting.id, decision: "release", reason: "mine" })), { ok: false, error: { _tag: "NotFound" } });
     const page = await env.run(listQuarantine({ operatorId: "sec-op", cursor: null, limit: 1 }));
     const next = await env.run(listQuarantine({ operatorId: "sec-op", cursor: page.next_cursor, limit: 1 }));
     t.same([...page.data, ...next.data].map((v) => v.id).sort(), [blocked.id, waiting.id].sort(), "both, page by page");
