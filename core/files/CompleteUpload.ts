@@ -138,6 +138,12 @@ export const completeUpload = (input: {
     const session = yield* uploads.find(input.workspaceId, input.uploadId);
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
     if (session.status !== "open") return yield* settledAnswer(session, input.sha256);
+    // An expired session is removed, not completed (spec States): settle it as the expiry job
+    // would (objects deleted, reservation released once) and refuse like any settled session.
+    if ((yield* now).getTime() >= session.expiresAt.getTime()) {
+      yield* settleWithoutVersion(session, "expire");
+      return yield* Effect.fail(new UploadNotOpen({ status: "expired", detail: "the upload expired" }));
+    }
     if (input.sha256 !== session.sha256) {
       return yield* Effect.fail(new ChecksumMismatch({ detail: "the checksum differs from the one the upload was created with" }));
     }

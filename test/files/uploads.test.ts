@@ -10,6 +10,8 @@ import { abortUpload } from "../../core/files/AbortUpload.js";
 import { objectRemovalJob } from "../../core/files/ObjectRemoval.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { runningJob } from "../worker/fixtures.js";
+import { clockAhead } from "../support/clockAhead.js";
+import { testSettings } from "./support.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -190,5 +192,28 @@ t.test("part objects the removal after commit failed to delete are removed by th
     t.same((await removalJobs()).map((j) => j.key), [`upload:${completed.id}:0`, `upload:${aborted.id}:0`].sort(), "each commit scheduled its removal");
     await runRemovals();
     t.equal(await stored([...completedParts, ...abortedParts]), 0, "the jobs removed them");
+  }),
+);
+
+/**
+ * Spec (States): an upload session that "expires without completion" is "removed" (unclaimed
+ * objects deleted, quota released). A complete that arrives two days after the session's expiry,
+ * before the expiry job ran, is refused 409 upload_not_open: no version, no node, nothing used.
+ */
+t.test("a complete after the session expired is 409 upload_not_open and reserves or publishes nothing", (t) =>
+  forEachFilesDialect(t, "expired complete", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "late.txt", bytes });
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: bytes.length }, "reserved while open");
+    const twoDaysAfterExpiry = clockAhead(testSettings.uploadTtlMs + 2 * 24 * 3600_000);
+    const late = await env.attempt(Effect.withClock(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }), twoDaysAfterExpiry));
+    t.match(late, { ok: false, error: { _tag: "UploadNotOpen", code: "upload_not_open", status: "expired" } }, "refused");
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").execute()).length, 0, "no version");
+    t.equal((await db.db.selectFrom("fs_nodes").select("id").where("name", "=", "late.txt").execute()).length, 0, "no node");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "nothing used, the reservation released");
+    const row = await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "=", session.id).executeTakeFirstOrThrow();
+    t.equal(row.status, "expired", "the session is removed (expired), as the expiry job would");
+    t.match(await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) })), { ok: false, error: { code: "upload_not_open" } }, "and stays refused");
   }),
 );
