@@ -5,6 +5,8 @@
  * stops being current), the node mirrors its size, type and checksum and advances its version,
  * the change record is appended and FileVersionPublished goes to the outbox (an image's
  * thumbnail job is queued with them). An infected
+ * Blocking the current version points the file at its latest published version, or none
+ * (CurrentVersionFallback), in the same transaction.
  * A version older than the file's current one (its scan finished late) is published into the
  * history without becoming current. An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
@@ -22,6 +24,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { recordChange } from "./ChangeLog.js";
+import { fallBackFromCurrent } from "./CurrentVersionFallback.js";
 import { FileVersionPublished } from "./Events.js";
 import { thumbnailJob, wantsThumbnail } from "./MakeThumbnail.js";
 import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
@@ -55,6 +58,8 @@ export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigge
           at,
         });
         if (moved === "unmoved") return "skipped" as const;
+        // A current version that stops being published hands over to the latest published one (or none).
+        if (!publish) yield* fallBackFromCurrent(version.workspaceId, version.nodeId, version.id, actorId);
         // A late scan of an older version publishes it into the history only: the node keeps its
         // newer current version, so no node change, change record or FileVersionPublished.
         if (moved === "made_current") {

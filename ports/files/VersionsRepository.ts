@@ -30,6 +30,12 @@ export interface VersionsRepository {
     readonly scanDetail: string | null;
     readonly at: Date;
   }) => Effect.Effect<VersionTransitionOutcome>;
+  /**
+   * Makes the file's latest published version current, when no version of it is current (after
+   * its current one stopped being published); answers the file's current version, or null when
+   * none is published.
+   */
+  readonly makeLatestPublishedCurrent: (workspaceId: string, nodeId: string) => Effect.Effect<FileVersion | null>;
   /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */
   readonly listByStatus: (statuses: ReadonlyArray<VersionStatus>, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** The versions of a file, newest first, after the `number` key. */

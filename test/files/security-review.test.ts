@@ -9,7 +9,10 @@ import { scanVersion } from "../../core/files/ScanVersion.js";
 import { listQuarantine, reviewVersion, sampleVersion } from "../../core/files/SecurityReview.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, filesRuntime, uploadFile, workspaceWithDrive } from "./support.js";
+import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
+import { listChanges } from "../../core/files/ListChanges.js";
+import { changeCursor } from "../../core/files/ListChanges.js";
+import { requestThumbnail } from "../../core/files/ThumbnailQueries.js";
 
 t.test("operators review quarantine: list, audited sample access, release or block with a reason", (t) =>
   forEachFilesDialect(t, "security review", async (t, db) => {
@@ -40,5 +43,40 @@ t.test("operators review quarantine: list, audited sample access, release or blo
     const trail = await db.db.selectFrom("fs_audit").select(["action", "actor_id", "target_id", "reason"]).orderBy("created_at").orderBy("id").execute();
     t.same(trail.map((e) => [e.action, e.reason]), [["version.sample_access", "confirm the detection"], ["version.block", "policy"], ["version.release", "false positive"]], "every action audited with its reason");
     await t.rejects(db.db.deleteFrom("fs_audit").execute(), "the audit trail is append-only");
+  }),
+);
+
+/**
+ * Spec (Resources): "A file node has one current published version". Blocking the current
+ * version points the file, in the same transaction, at its latest published version (or at none)
+ * and appends a change record, so the change feed shows the node with its new current version.
+ */
+t.test("blocking the current version falls back to the latest published one (or none), with a change record", (t) =>
+  forEachFilesDialect(t, "block current", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    const v2 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second!"), nodeId: v1.nodeId });
+    const lastSeq = async () => Number((await db.db.selectFrom("fs_changes").select((eb) => eb.fn.max("seq").as("seq")).executeTakeFirstOrThrow()).seq);
+    const feedAfter = (seq: number) => env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: changeCursor(seq), limit: 50 }));
+
+    const before = await lastSeq();
+    t.equal(await env.run(reviewVersion({ operatorId: "sec-op", workspaceId: "ws1", versionId: v2.id, decision: "block", reason: "policy" })), "blocked");
+    const node = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.match(node, { current_version_id: v1.id, size_bytes: 5, sha256: v1.sha256 }, "the file points at its latest published version");
+    const current = await db.db.selectFrom("fs_file_versions").select(["id", "status", "is_current"]).where("node_id", "=", v1.nodeId).orderBy("number").execute();
+    t.same(current.map((v) => [v.id, v.status, Boolean(v.is_current)]), [[v1.id, "published", true], [v2.id, "blocked", false]], "v1 is the one current version");
+    const feed = await feedAfter(before);
+    t.equal(feed.data.length, 1, "one change record");
+    t.equal(feed.data[0]?.node?.currentVersionId, v1.id, "the feed shows the node's new current version");
+
+    const again = await lastSeq();
+    t.equal(await env.run(reviewVersion({ operatorId: "sec-op", workspaceId: "ws1", versionId: v1.id, decision: "block", reason: "policy" })), "blocked");
+    const bare = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.match(bare, { current_version_id: null, size_bytes: null, sha256: null }, "no published version left: no current version");
+    const second = await feedAfter(again);
+    t.equal(second.data.length, 1, "one change record");
+    t.equal(second.data[0]?.node?.currentVersionId, null, "the feed says the node has no current version");
+    t.match(await env.attempt(requestThumbnail({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId })), { ok: false, error: { _tag: "NotFound" } }, "no thumbnail of a blocked version");
   }),
 );

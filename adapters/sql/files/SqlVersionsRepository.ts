@@ -94,6 +94,26 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
         const stepped = await setCurrentIfNoneIs(ex, { workspaceId: req.workspaceId, nodeId: moved.node_id, id: req.id });
         return Number(stepped.numAffectedRows ?? 0n) === 1 ? ("made_current" as const) : ("moved" as const);
       }),
+    makeLatestPublishedCurrent: (workspaceId, nodeId) =>
+      runQuery(db, async (ex) => {
+        const latest = await ex
+          .selectFrom("fs_file_versions")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("node_id", "=", nodeId)
+          .where("status", "=", "published")
+          .orderBy("number", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        if (latest !== undefined) await setCurrentIfNoneIs(ex, { workspaceId, nodeId, id: latest.id });
+        return ex
+          .selectFrom("fs_file_versions")
+          .selectAll()
+          .where("workspace_id", "=", workspaceId)
+          .where("node_id", "=", nodeId)
+          .where("is_current", "=", bool(true))
+          .executeTakeFirst();
+      }).pipe(Effect.map((row) => (row === undefined ? null : versions.fromRow(row)))),
     listByStatus: (statuses, afterId, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("fs_file_versions").selectAll().where("status", "in", statuses);

@@ -119,6 +119,21 @@ export const versionsRepositoryCases: ReadonlyArray<KitCase<VersionsRepositoryKi
     },
   },
   {
+    // Spec (Resources): "A file node has one current published version".
+    name: "versions: after the current version is blocked, the latest published one becomes current (or none)",
+    run: async (t, run) => {
+      const { workspaceId, file } = await run(seedFile(1));
+      for (const n of [1, 2, 3]) await run(versions((r) => r.insert(versionRecord(workspaceId, file.id, n, n))));
+      await run(transition(workspaceId, versionKitId(1), ["quarantined"], "published", true, 10));
+      await run(transition(workspaceId, versionKitId(2), ["quarantined"], "published", true, 20));
+      t.equal(await run(transition(workspaceId, versionKitId(2), ["published"], "blocked", false, 30)), "moved");
+      t.equal((await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))))?.id, versionKitId(1), "v1 (v3 is not published)");
+      t.equal((await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))))?.id, versionKitId(1), "asked again: the same");
+      await run(transition(workspaceId, versionKitId(1), ["published"], "blocked", false, 40));
+      t.equal(await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))), null, "none published: none current");
+    },
+  },
+  {
     name: "versions: a file's versions list newest first, in pages after a number",
     run: async (t, run) => {
       const { workspaceId, file } = await run(seedFile(1));
