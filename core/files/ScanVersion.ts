@@ -6,7 +6,8 @@
  * the change record is appended and FileVersionPublished goes to the outbox (an image's
  * thumbnail job is queued with them). An infected
  * Blocking the current version points the file at its latest published version, or none
- * (CurrentVersionFallback), in the same transaction.
+ * (CurrentVersionFallback), in the same transaction; blocking one blocks every version stored in
+ * the same object (a restored copy), so blocked bytes are never downloadable through a copy.
  * A version older than the file's current one (its scan finished late) is published into the
  * history without becoming current. An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
@@ -38,6 +39,28 @@ export const scannerActor = "system:files-scanner";
 /** What one scan run concluded. */
 export type ScanOutcome = VersionStatus | "skipped";
 
+/**
+ * Blocks the other versions stored in `blocked`'s object (a restored version reuses its
+ * original's), each falling back from current like the blocked one. Inside its transaction.
+ */
+const blockSharingObject = (blocked: FileVersion, at: Date, actorId: string) =>
+  Effect.gen(function* () {
+    const versions = yield* VersionsRepository;
+    const sharing = (yield* versions.listSharingObject(blocked.workspaceId, blocked.objectKey)).filter((v) => v.id !== blocked.id && v.status !== "blocked");
+    for (const other of sharing) {
+      const moved = yield* versions.transition({
+        workspaceId: other.workspaceId,
+        id: other.id,
+        from: versionStatusesAllowing("operator_block"),
+        to: "blocked",
+        makeCurrent: false,
+        scanDetail: `shares the stored object of blocked version ${blocked.number}`,
+        at,
+      });
+      if (moved !== "unmoved") yield* fallBackFromCurrent(other.workspaceId, other.nodeId, other.id, actorId);
+    }
+  });
+
 /** Moves a version by `trigger`; a clean publish also makes it current with its change record and event. */
 export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigger, detail: string | null, actorId: string) =>
   Effect.gen(function* () {
@@ -60,6 +83,8 @@ export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigge
         if (moved === "unmoved") return "skipped" as const;
         // A current version that stops being published hands over to the latest published one (or none).
         if (!publish) yield* fallBackFromCurrent(version.workspaceId, version.nodeId, version.id, actorId);
+        // Blocked bytes are blocked in every version stored in the same object (restored copies).
+        if (to === "blocked") yield* blockSharingObject(version, at, actorId);
         // A late scan of an older version publishes it into the history only: the node keeps its
         // newer current version, so no node change, change record or FileVersionPublished.
         if (moved === "made_current") {

@@ -36,6 +36,8 @@ export interface VersionsRepository {
    * none is published.
    */
   readonly makeLatestPublishedCurrent: (workspaceId: string, nodeId: string) => Effect.Effect<FileVersion | null>;
+  /** The workspace's versions stored in object `objectKey` (a restored version shares its original's), by number. */
+  readonly listSharingObject: (workspaceId: string, objectKey: string) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */
   readonly listByStatus: (statuses: ReadonlyArray<VersionStatus>, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** The versions of a file, newest first, after the `number` key. */

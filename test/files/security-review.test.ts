@@ -12,6 +12,7 @@ import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
 import { listChanges } from "../../core/files/ListChanges.js";
 import { changeCursor } from "../../core/files/ListChanges.js";
+import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { requestThumbnail } from "../../core/files/ThumbnailQueries.js";
 
 t.test("operators review quarantine: list, audited sample access, release or block with a reason", (t) =>
@@ -78,5 +79,32 @@ t.test("blocking the current version falls back to the latest published one (or 
     t.equal(second.data.length, 1, "one change record");
     t.equal(second.data[0]?.node?.currentVersionId, null, "the feed says the node has no current version");
     t.match(await env.attempt(requestThumbnail({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId })), { ok: false, error: { _tag: "NotFound" } }, "no thumbnail of a blocked version");
+  }),
+);
+
+/**
+ * Spec (What the service does): "A quarantined version is never downloadable". A restored
+ * version reuses the original's stored object, so blocking the original blocks every version
+ * that shares its bytes, in the same transaction: the restored copy is not downloadable either.
+ */
+t.test("blocking a version blocks its restored copies: the blocked bytes are not downloadable through them", (t) =>
+  forEachFilesDialect(t, "block restored", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    const v2 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second!"), nodeId: v1.nodeId });
+    const v3 = await env.run(restoreVersion({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v1.id }));
+    t.match(v3, { number: 3, status: "published", objectKey: v1.objectKey }, "v3 restores v1's bytes");
+    t.ok((await env.attempt(requestDownload({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v3.id }))).ok, "downloadable before the block");
+
+    t.equal(await env.run(reviewVersion({ operatorId: "sec-op", workspaceId: "ws1", versionId: v1.id, decision: "block", reason: "malware found later" })), "blocked");
+    t.match(await env.attempt(requestDownload({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v3.id })), { ok: false, error: { code: "version_quarantined" } }, "the restored copy is refused");
+    t.match(await env.attempt(requestDownload({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v1.id })), { ok: false, error: { code: "version_quarantined" } }, "the original is refused");
+    const rows = await db.db.selectFrom("fs_file_versions").select(["id", "status"]).where("node_id", "=", v1.nodeId).orderBy("number").execute();
+    t.same(rows.map((r) => r.status), ["blocked", "published", "blocked"], "every version sharing the object is blocked");
+    const node = await db.db.selectFrom("fs_nodes").select("current_version_id").where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.equal(node.current_version_id, v2.id, "the file falls back to v2, the latest version with other bytes");
+    const download = await env.run(requestDownload({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: null }));
+    t.equal(download.version.id, v2.id, "the file's download serves v2");
   }),
 );

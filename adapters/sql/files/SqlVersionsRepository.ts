@@ -114,6 +114,10 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
           .where("is_current", "=", bool(true))
           .executeTakeFirst();
       }).pipe(Effect.map((row) => (row === undefined ? null : versions.fromRow(row)))),
+    listSharingObject: (workspaceId, objectKey) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("object_key", "=", objectKey).orderBy("node_id").orderBy("number").execute(),
+      ).pipe(Effect.map((rows) => rows.map(versions.fromRow))),
     listByStatus: (statuses, afterId, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("fs_file_versions").selectAll().where("status", "in", statuses);
