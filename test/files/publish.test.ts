@@ -115,3 +115,26 @@ t.test("out-of-order scans: the newest published version stays current", (t) =>
     t.equal(v2row.status, "published");
   }),
 );
+
+/**
+ * Spec (What the service does): "exactly one current published version" — under racing scans
+ * (Postgres: real parallel connections; SQLite serializes): whatever order they commit in, the
+ * newest version ends current and the node mirrors it.
+ */
+t.test("racing scans of several versions: the newest ends current [postgres races, sqlite serializes]", (t) =>
+  forEachFilesDialect(t, "racing scans", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("v1") });
+    const waiting = [];
+    for (const n of [2, 3, 4, 5]) waiting.push(await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf(`version ${n}`), nodeId: v1.nodeId }));
+    const outcomes = await Promise.all([...waiting].reverse().map((v) => env.run(scanVersion("ws1", v.id, { attempt: 1, maxAttempts: 3 }))));
+    t.same(outcomes, ["published", "published", "published", "published"], "every scan publishes");
+    const newest = waiting[waiting.length - 1]!;
+    const yes = db.dialect === "sqlite" ? sql<boolean>`1` : sql<boolean>`true`;
+    const current = await db.db.selectFrom("fs_file_versions").select(["id"]).where("node_id", "=", v1.nodeId).where("is_current", "=", yes).execute();
+    t.same(current.map((c) => c.id), [newest.id], "the newest is the one current version");
+    const node = await db.db.selectFrom("fs_nodes").select(["current_version_id", "sha256"]).where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.same([node.current_version_id, node.sha256], [newest.id, newest.sha256], "the node mirrors it");
+  }),
+);

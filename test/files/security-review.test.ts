@@ -108,3 +108,23 @@ t.test("blocking a version blocks its restored copies: the blocked bytes are not
     t.equal(download.version.id, v2.id, "the file's download serves v2");
   }),
 );
+
+/**
+ * Spec: "A quarantined version is never downloadable" — a restore of a version racing its block
+ * (Postgres: real parallel connections) never leaves a published copy of the blocked bytes.
+ */
+t.test("a restore racing a block of the same version never leaves its bytes published [postgres races, sqlite serializes]", (t) =>
+  forEachFilesDialect(t, "restore vs block", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second!"), nodeId: v1.nodeId });
+    await Promise.all([
+      env.attempt(restoreVersion({ userId: "ann", workspaceId: "ws1", nodeId: v1.nodeId, versionId: v1.id })),
+      env.attempt(reviewVersion({ operatorId: "sec-op", workspaceId: "ws1", versionId: v1.id, decision: "block", reason: "race" })),
+    ]);
+    const sharing = await db.db.selectFrom("fs_file_versions").select(["id", "status"]).where("object_key", "=", v1.objectKey).execute();
+    t.ok(sharing.length >= 1);
+    t.ok(sharing.every((v) => v.status === "blocked"), "every version with the blocked bytes is blocked");
+  }),
+);
