@@ -49,7 +49,7 @@ import { scanVersionJob } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { recordReportedParts, type ReportedPart } from "./ReportUploadPart.js";
 import { followUpOfCommitted } from "../kernel/FollowUp.js";
-import { scheduleObjectRemoval } from "./ObjectRemoval.js";
+import { scheduleObjectRemoval, scheduleObjectRemovalAfterGrants } from "./ObjectRemoval.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -138,6 +138,12 @@ export const completeUpload = (input: {
     const session = yield* uploads.find(input.workspaceId, input.uploadId);
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
     if (session.status !== "open") return yield* settledAnswer(session, input.sha256);
+    // An expired session is removed, not completed (spec States): settle it as the expiry job
+    // would (objects deleted, reservation released once) and refuse like any settled session.
+    if ((yield* now).getTime() >= session.expiresAt.getTime()) {
+      yield* settleWithoutVersion(session, "expire");
+      return yield* Effect.fail(new UploadNotOpen({ status: "expired", detail: "the upload expired" }));
+    }
     if (input.sha256 !== session.sha256) {
       return yield* Effect.fail(new ChecksumMismatch({ detail: "the checksum differs from the one the upload was created with" }));
     }
@@ -228,7 +234,11 @@ export const completeUpload = (input: {
         yield* (yield* Outbox).append([event]);
         yield* scanVersionJob.schedule({ workspace_id: input.workspaceId, version_id: version.id }, { runAt: at, key: version.id, maxAttempts: settings.scanMaxAttempts });
         // The part objects are removed below, after commit; this job removes them if that fails.
-        if (partsToRemove.length > 0) yield* scheduleObjectRemoval(`upload:${session.id}`, partsToRemove, at);
+        if (partsToRemove.length > 0) {
+          yield* scheduleObjectRemoval(`upload:${session.id}`, partsToRemove, at);
+          // The part grants outlive the session: what they store meanwhile goes once they expired.
+          yield* scheduleObjectRemovalAfterGrants(`upload:${session.id}`, partsToRemove, session.expiresAt, at);
+        }
         return { settled: null, version };
       }),
     );

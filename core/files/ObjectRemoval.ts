@@ -40,3 +40,13 @@ export const scheduleObjectRemoval = (scope: string, keys: ReadonlyArray<string>
       ),
     { discard: true },
   );
+
+/**
+ * Schedules the removal of a settled upload session's `keys` again once every grant it issued
+ * has expired (`grantsExpireAt`, the session's expiry): a grant stays valid after the session
+ * settles, so bytes PUT with it meanwhile are deleted then, never kept (spec: unfinished uploads
+ * are bounded by their reservation; unclaimed objects deleted). Nothing when the grants already
+ * expired (the removal scheduled at settlement runs after that).
+ */
+export const scheduleObjectRemovalAfterGrants = (scope: string, keys: ReadonlyArray<string>, grantsExpireAt: Date, at: Date): Effect.Effect<void, never, Jobs> =>
+  grantsExpireAt.getTime() > at.getTime() ? scheduleObjectRemoval(`${scope}:after-grants`, keys, grantsExpireAt) : Effect.void;

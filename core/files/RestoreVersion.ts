@@ -41,6 +41,11 @@ export const restoreVersion = (input: {
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // Read again under the lock: a block of the original that committed meanwhile refuses the copy.
+        const locked = yield* versions.find(input.workspaceId, old.id);
+        if (locked === null || !isDownloadable(locked.status)) {
+          return yield* Effect.fail(new VersionQuarantined({ versionId: old.id, status: locked?.status ?? old.status, detail: `the version is ${locked?.status ?? "gone"}` }));
+        }
         const copy: FileVersion = {
           ...old,
           id,

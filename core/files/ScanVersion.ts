@@ -5,6 +5,11 @@
  * stops being current), the node mirrors its size, type and checksum and advances its version,
  * the change record is appended and FileVersionPublished goes to the outbox (an image's
  * thumbnail job is queued with them). An infected
+ * Blocking the current version points the file at its latest published version, or none
+ * (CurrentVersionFallback), in the same transaction; blocking one blocks every version stored in
+ * the same object (a restored copy), so blocked bytes are never downloadable through a copy.
+ * A version older than the file's current one (its scan finished late) is published into the
+ * history without becoming current. An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
  * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
  */
@@ -20,6 +25,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { recordChange } from "./ChangeLog.js";
+import { fallBackFromCurrent } from "./CurrentVersionFallback.js";
 import { FileVersionPublished } from "./Events.js";
 import { thumbnailJob, wantsThumbnail } from "./MakeThumbnail.js";
 import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
@@ -32,6 +38,28 @@ export const scannerActor = "system:files-scanner";
 
 /** What one scan run concluded. */
 export type ScanOutcome = VersionStatus | "skipped";
+
+/**
+ * Blocks the other versions stored in `blocked`'s object (a restored version reuses its
+ * original's), each falling back from current like the blocked one. Inside its transaction.
+ */
+const blockSharingObject = (blocked: FileVersion, at: Date, actorId: string) =>
+  Effect.gen(function* () {
+    const versions = yield* VersionsRepository;
+    const sharing = (yield* versions.listSharingObject(blocked.workspaceId, blocked.objectKey)).filter((v) => v.id !== blocked.id && v.status !== "blocked");
+    for (const other of sharing) {
+      const moved = yield* versions.transition({
+        workspaceId: other.workspaceId,
+        id: other.id,
+        from: versionStatusesAllowing("operator_block"),
+        to: "blocked",
+        makeCurrent: false,
+        scanDetail: `shares the stored object of blocked version ${blocked.number}`,
+        at,
+      });
+      if (moved !== "unmoved") yield* fallBackFromCurrent(other.workspaceId, other.nodeId, other.id, actorId);
+    }
+  });
 
 /** Moves a version by `trigger`; a clean publish also makes it current with its change record and event. */
 export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigger, detail: string | null, actorId: string) =>
@@ -52,8 +80,14 @@ export const applyVersionTrigger = (version: FileVersion, trigger: VersionTrigge
           scanDetail: detail,
           at,
         });
-        if (!moved) return "skipped" as const;
-        if (publish) {
+        if (moved === "unmoved") return "skipped" as const;
+        // A current version that stops being published hands over to the latest published one (or none).
+        if (!publish) yield* fallBackFromCurrent(version.workspaceId, version.nodeId, version.id, actorId);
+        // Blocked bytes are blocked in every version stored in the same object (restored copies).
+        if (to === "blocked") yield* blockSharingObject(version, at, actorId);
+        // A late scan of an older version publishes it into the history only: the node keeps its
+        // newer current version, so no node change, change record or FileVersionPublished.
+        if (moved === "made_current") {
           const nodes = yield* NodesRepository;
           const node = yield* nodes.find(version.workspaceId, version.nodeId);
           if (node === null) return yield* Effect.die(new Error(`version ${version.id} has no node`));

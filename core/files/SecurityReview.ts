@@ -23,8 +23,19 @@ import { applyVersionTrigger } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
+const isOperator = (userId: string): Effect.Effect<boolean, never, FilesSettings> => Effect.map(FilesSettings, (s) => s.securityOperators.includes(userId));
+
+/** The operator's list: a non-operator is refused (403: the list names no object). */
 const requireOperator = (userId: string): Effect.Effect<void, Forbidden, FilesSettings> =>
-  Effect.flatMap(FilesSettings, (s) => (s.securityOperators.includes(userId) ? Effect.void : Effect.fail(new Forbidden({ detail: "security operators only" }))));
+  Effect.flatMap(isOperator(userId), (yes) => (yes ? Effect.void : Effect.fail(new Forbidden({ detail: "security operators only" }))));
+
+/**
+ * The operator's routes that name a version: a non-operator gets the 404 of an unknown version,
+ * checked before the version is looked up, so an existing id answers like an unknown one
+ * (spec: "An unknown object returns 404 where 403 would leak its existence").
+ */
+export const requireVersionOperator = (userId: string): Effect.Effect<void, NotFound, FilesSettings> =>
+  Effect.flatMap(isOperator(userId), (yes) => (yes ? Effect.void : Effect.fail(new NotFound({ resource: "version" }))));
 
 const requireReason = (reason: string): Effect.Effect<string, ValidationFailed> => {
   const trimmed = reason.trim();
@@ -61,9 +72,9 @@ export const reviewVersion = (input: {
   readonly versionId: string;
   readonly decision: "release" | "block";
   readonly reason: string;
-}): Effect.Effect<string, Forbidden | NotFound | ValidationFailed | IllegalTransition, FilesServices> =>
+}): Effect.Effect<string, NotFound | ValidationFailed | IllegalTransition, FilesServices> =>
   Effect.gen(function* () {
-    yield* requireOperator(input.operatorId);
+    yield* requireVersionOperator(input.operatorId);
     const reason = yield* requireReason(input.reason);
     const version = yield* (yield* VersionsRepository).find(input.workspaceId, input.versionId);
     if (version === null) return yield* Effect.fail(new NotFound({ resource: "version" }));
@@ -82,9 +93,9 @@ export const sampleVersion = (input: {
   readonly workspaceId: string;
   readonly versionId: string;
   readonly reason: string;
-}): Effect.Effect<DownloadGrant, Forbidden | NotFound | ValidationFailed, FilesServices> =>
+}): Effect.Effect<DownloadGrant, NotFound | ValidationFailed, FilesServices> =>
   Effect.gen(function* () {
-    yield* requireOperator(input.operatorId);
+    yield* requireVersionOperator(input.operatorId);
     const reason = yield* requireReason(input.reason);
     const version = yield* (yield* VersionsRepository).find(input.workspaceId, input.versionId);
     if (version === null) return yield* Effect.fail(new NotFound({ resource: "version" }));

@@ -18,7 +18,7 @@ import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { quotaStateOf } from "./model/Drive.js";
 import type { UploadSession } from "./model/UploadSession.js";
 import { assembledKey } from "./ObjectKeys.js";
-import { scheduleObjectRemoval } from "./ObjectRemoval.js";
+import { scheduleObjectRemoval, scheduleObjectRemovalAfterGrants } from "./ObjectRemoval.js";
 import { nextUploadStatus, type UploadTrigger } from "./UploadStatus.js";
 
 /**
@@ -58,7 +58,10 @@ export const settleWithoutVersion = (
         // upload is aborted in the store instead, or removed by the bucket's lifecycle rule.)
         if (session.storeUploadId === null) {
           const parts = yield* uploads.parts(session.workspaceId, session.id);
-          yield* scheduleObjectRemoval(`upload:${session.id}`, [...parts.map((p) => p.objectKey), assembledKey(session.workspaceId, session.id)], at);
+          const keys = [...parts.map((p) => p.objectKey), assembledKey(session.workspaceId, session.id)];
+          yield* scheduleObjectRemoval(`upload:${session.id}`, keys, at);
+          // The session's part grants outlive it: what they store meanwhile goes once they expired.
+          yield* scheduleObjectRemovalAfterGrants(`upload:${session.id}`, keys, session.expiresAt, at);
         }
         const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
         yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);

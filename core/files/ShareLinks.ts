@@ -3,7 +3,8 @@
  * expiring, revocable"). A node's owner creates, lists (never tokens) and revokes links. A
  * recipient holding a live token reaches exactly the shared node and, for a folder, its active
  * subtree — nothing else: a node outside it, a trashed node, or a revoked, expired or unknown
- * token is NotFound. A download through a link needs `allowDownload` and a published version.
+ * token is NotFound, and so is a link whose creator is no longer a member who can see the shared
+ * node. A download through a link needs `allowDownload` and a published version.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -76,6 +77,9 @@ export const resolveShare = (token: string | undefined, nodeId: string | null): 
     const link = yield* (yield* ShareLinksRepository).findByToken(token);
     const at = yield* now;
     if (link === null || link.revokedAt !== null || (link.expiresAt !== null && link.expiresAt.getTime() <= at.getTime())) return yield* Effect.fail(linkNotFound());
+    // A link acts on its creator's authority: they must still be a member who can see the shared
+    // node (spec: ACL checks include ancestors and current tenant membership).
+    yield* requireAccess(link.workspaceId, link.createdBy, link.nodeId, "view").pipe(Effect.mapError(linkNotFound));
     const nodes = yield* NodesRepository;
     const node = yield* nodes.find(link.workspaceId, nodeId ?? link.nodeId);
     if (node === null || node.trashedAt !== null) return yield* Effect.fail(new NotFound({ resource: "node" }));

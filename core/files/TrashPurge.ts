@@ -2,8 +2,8 @@
  * The trash retention purge of one trash root (spec: "trash purge follows retention and legal
  * hold"). In one transaction, under the drive lock (so no namespace change, restore or upload
  * completion interleaves): the root must still be trashed and past retention; the subtree under
- * it (every node, whatever its own trash state) is kept whole while any node of it is under
- * legal hold, not trashed, or the target of an open upload session (that session's expiry or
+ * it (every node, whatever its own trash state) is kept whole while any node of it, or any
+ * ancestor of the root (a held folder it was trashed out of), is under legal hold, not trashed, or the target of an open upload session (that session's expiry or
  * completion settles it first; the next run purges). Otherwise its change rows are pruned (the
  * retention mark advances over them: a cursor from before the tombstone expires, it can no
  * longer learn of the deletion), its rows are deleted, the bytes of the objects only it

@@ -23,7 +23,7 @@ export interface PurgedObject {
 export interface PurgeSurvey {
   /** Nodes under and including the root. */
   readonly nodeCount: number;
-  /** A node of the subtree is under legal hold. */
+  /** A node of the subtree, or an ancestor of its root (a held folder it was trashed out of), is under legal hold. */
   readonly held: boolean;
   /** A node of the subtree is not trashed (restored into a trashed folder). */
   readonly active: boolean;

@@ -2,6 +2,9 @@
 import { Context, type Effect } from "effect";
 import type { FileVersion, VersionStatus } from "../../core/files/model/FileVersion.js";
 
+/** What a version's status move did (see `VersionsRepository.transition`). */
+export type VersionTransitionOutcome = "unmoved" | "moved" | "made_current";
+
 export interface VersionsRepository {
   /** Stores a new version. */
   readonly insert: (version: FileVersion) => Effect.Effect<void>;
@@ -13,7 +16,10 @@ export interface VersionsRepository {
   readonly nextNumber: (workspaceId: string, nodeId: string) => Effect.Effect<number>;
   /**
    * Moves a version from one of `from` to `to`; publishing (`makeCurrent`) also makes it the
-   * file's one current version. False when the version was not in `from` (someone else moved it).
+   * file's one current version — only when its number is higher than the current one's (a
+   * conditional update: a late scan of an older version never replaces a newer current one).
+   * "unmoved" when the version was not in `from` (someone else moved it); "moved" when it moved
+   * but did not become current; "made_current" when it moved and is now the current version.
    */
   readonly transition: (req: {
     readonly workspaceId: string;
@@ -23,7 +29,15 @@ export interface VersionsRepository {
     readonly makeCurrent: boolean;
     readonly scanDetail: string | null;
     readonly at: Date;
-  }) => Effect.Effect<boolean>;
+  }) => Effect.Effect<VersionTransitionOutcome>;
+  /**
+   * Makes the file's latest published version current, when no version of it is current (after
+   * its current one stopped being published); answers the file's current version, or null when
+   * none is published.
+   */
+  readonly makeLatestPublishedCurrent: (workspaceId: string, nodeId: string) => Effect.Effect<FileVersion | null>;
+  /** The workspace's versions stored in object `objectKey` (a restored version shares its original's), by number. */
+  readonly listSharingObject: (workspaceId: string, objectKey: string) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */
   readonly listByStatus: (statuses: ReadonlyArray<VersionStatus>, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** The versions of a file, newest first, after the `number` key. */

@@ -157,7 +157,8 @@ t.test("security operators alone review quarantine: list, audited sample, releas
     t.equal((await scanned(ann, nodeId, versionId)).status, "blocked");
 
     t.match(await call("/v1/operator/file-versions", { user: ann }), { status: 403 }, "a member is no security operator");
-    t.match(await call(`/v1/operator/file-versions/${versionId}/samples`, { user: ann, body: { reason: "curious" } }), { status: 403 });
+    // Spec Endpoints rule 1: a non-operator learns nothing about a version id (see the test below).
+    t.match(await call(`/v1/operator/file-versions/${versionId}/samples`, { user: ann, body: { reason: "curious" } }), { status: 404 });
     const queue = await call("/v1/operator/file-versions", { user: op });
     t.match(queue, { status: 200 });
     t.ok((queue.body.data as Json[]).some((v) => v.id === versionId && v.status === "blocked"), "the blocked version is listed");
@@ -172,5 +173,37 @@ t.test("security operators alone review quarantine: list, audited sample, releas
     const released = await call(`/v1/operator/file-versions/${versionId}/review`, { user: op, body: { decision: "release", reason: "test file" } });
     t.match(released, { status: 200, body: { version_id: versionId, status: "published" } });
     t.match(await call(`/v1/nodes/${nodeId}/downloads`, { user: ann, body: {} }), { status: 201 }, "a released version downloads");
+  }),
+);
+
+/**
+ * Spec (Endpoints, rule 1): "An unknown object returns 404 where 403 would leak its existence".
+ * The operator routes that name a version answer a non-operator the same 404 for an existing
+ * version (of their own or another workspace) as for an unknown id.
+ */
+t.test("operator version routes: a non-operator gets the same 404 for an existing and an unknown version", (t) =>
+  eachDialect(t, "operator probe", async (t, dialect) => {
+    const { call, user, workspace, upload } = await startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const ann = await user();
+    const eve = await user();
+    const ws = await workspace(ann);
+    await workspace(eve);
+    const version = await upload(ann, ws.root, "a.txt", bytesOf("quarantined bytes"), part);
+    const existing = String(version.body.id);
+    const unknown = randomUUID();
+    const probes = [
+      (id: string) => `/v1/operator/file-versions/${id}/review`,
+      (id: string) => `/v1/operator/file-versions/${id}/samples`,
+    ];
+    for (const prober of [ann, eve]) {
+      for (const path of probes) {
+        const body = path(existing).endsWith("review") ? { decision: "block", reason: "probe" } : { reason: "probe" };
+        const onExisting = await call(path(existing), { user: prober, body });
+        const onUnknown = await call(path(unknown), { user: prober, body });
+        t.equal(onExisting.status, 404, `${path("<existing>")}: 404 for an existing version`);
+        t.equal(onUnknown.status, 404, `${path("<unknown>")}: 404 for an unknown one`);
+        t.same([onExisting.body.code, onExisting.body.title], [onUnknown.body.code, onUnknown.body.title], "the same answer");
+      }
+    }
   }),
 );

@@ -87,3 +87,54 @@ t.test("the database keeps one current version per file, and only a published on
     );
   }),
 );
+
+/**
+ * Spec (What the service does): "A file has many immutable versions and exactly one current
+ * published version" — and (States) a clean verdict makes a version current. A scan that
+ * finishes out of order (v2's retried scan after v3 was published) publishes v2 into the
+ * history but never replaces the newer current version.
+ */
+t.test("out-of-order scans: the newest published version stays current", (t) =>
+  forEachFilesDialect(t, "out of order", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("first") });
+    const v2 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("second"), nodeId: v1.nodeId });
+    const v3 = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("third!"), nodeId: v1.nodeId });
+    t.equal(await env.run(scanVersion("ws1", v3.id, { attempt: 1, maxAttempts: 3 })), "published", "v3 scanned first");
+    const before = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    const changesBefore = (await db.db.selectFrom("fs_changes").select("seq").execute()).length;
+    t.equal(await env.run(scanVersion("ws1", v2.id, { attempt: 2, maxAttempts: 3 })), "published", "v2's late scan still publishes it into the history");
+    const yes = db.dialect === "sqlite" ? sql<boolean>`1` : sql<boolean>`true`;
+    const current = await db.db.selectFrom("fs_file_versions").select(["id"]).where("node_id", "=", v1.nodeId).where("is_current", "=", yes).execute();
+    t.same(current.map((c) => c.id), [v3.id], "v3 is still the one current version");
+    const node = await db.db.selectFrom("fs_nodes").selectAll().where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.match(node, { current_version_id: v3.id, size_bytes: 6, sha256: before.sha256, version: before.version }, "the node still mirrors v3, unchanged");
+    t.equal((await db.db.selectFrom("fs_changes").select("seq").execute()).length, changesBefore, "no change record claims v2 became current");
+    const v2row = await db.db.selectFrom("fs_file_versions").select(["status"]).where("id", "=", v2.id).executeTakeFirstOrThrow();
+    t.equal(v2row.status, "published");
+  }),
+);
+
+/**
+ * Spec (What the service does): "exactly one current published version" — under racing scans
+ * (Postgres: real parallel connections; SQLite serializes): whatever order they commit in, the
+ * newest version ends current and the node mirrors it.
+ */
+t.test("racing scans of several versions: the newest ends current [postgres races, sqlite serializes]", (t) =>
+  forEachFilesDialect(t, "racing scans", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("v1") });
+    const waiting = [];
+    for (const n of [2, 3, 4, 5]) waiting.push(await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf(`version ${n}`), nodeId: v1.nodeId }));
+    const outcomes = await Promise.all([...waiting].reverse().map((v) => env.run(scanVersion("ws1", v.id, { attempt: 1, maxAttempts: 3 }))));
+    t.same(outcomes, ["published", "published", "published", "published"], "every scan publishes");
+    const newest = waiting[waiting.length - 1]!;
+    const yes = db.dialect === "sqlite" ? sql<boolean>`1` : sql<boolean>`true`;
+    const current = await db.db.selectFrom("fs_file_versions").select(["id"]).where("node_id", "=", v1.nodeId).where("is_current", "=", yes).execute();
+    t.same(current.map((c) => c.id), [newest.id], "the newest is the one current version");
+    const node = await db.db.selectFrom("fs_nodes").select(["current_version_id", "sha256"]).where("id", "=", v1.nodeId).executeTakeFirstOrThrow();
+    t.same([node.current_version_id, node.sha256], [newest.id, newest.sha256], "the node mirrors it");
+  }),
+);

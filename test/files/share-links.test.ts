@@ -72,3 +72,24 @@ t.test("a share token lists the shared folder's active children and its subfolde
     t.match(await env.attempt(list(sub.id)), { ok: false, error: { _tag: "NotFound" } }, "and so is its folder");
   }),
 );
+
+/**
+ * Spec (Authentication 2 and 5): "ACL checks include ancestors and current tenant membership";
+ * "revocation bumps the epoch". A share link acts on its creator's authority: once the creator
+ * is removed from the workspace, the link is refused (NotFound) like a revoked one.
+ */
+t.test("a share link stops working once its creator is removed from the workspace", (t) =>
+  forEachFilesDialect(t, "creator removed", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const folder = await env.run(createFolder({ userId: "ben", workspaceId: "ws1", parentId: root, name: "ben's" }));
+    const file = await publishFile(env, { userId: "ben", workspaceId: "ws1", parentId: folder.id, name: "b.txt", bytes: bytesOf("ben's bytes") });
+    const { token } = await env.run(createShareLink({ userId: "ben", workspaceId: "ws1", nodeId: folder.id, expiresAt: null, allowDownload: true }));
+    t.match(await env.run(resolveShare(token, file.nodeId)), { node: { id: file.nodeId } }, "works while ben is a member");
+    t.ok((await env.attempt(shareDownload(token, file.nodeId))).ok, "and downloads");
+
+    env.directory.set("ws1", "ben", null);
+    t.match(await env.attempt(resolveShare(token, null)), { ok: false, error: { _tag: "NotFound" } }, "refused once ben left");
+    t.match(await env.attempt(shareDownload(token, file.nodeId)), { ok: false, error: { _tag: "NotFound" } }, "no download either");
+  }),
+);

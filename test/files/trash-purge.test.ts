@@ -181,3 +181,25 @@ t.test("objects the removal after commit failed to delete are removed by the job
     );
   }),
 );
+
+/**
+ * Spec (States): trashing a node means "object purge follows retention and legal hold". A legal
+ * hold on a folder protects the files inside it: a file trashed out of a held folder (or out of
+ * a folder below it) is kept past retention while the hold stands, and purged once released.
+ */
+t.test("a file trashed from a folder under legal hold is held, not purged, while the hold stands", (t) =>
+  forEachFilesDialect(t, "held ancestor", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+    const held = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "case" }));
+    const inner = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: held.id, name: "inner" }));
+    const file = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: inner.id, name: "evidence.txt", bytes: bytesOf("evidence") });
+    await env.run(setLegalHold({ userId: "adm", workspaceId: "ws1", nodeId: held.id, hold: true, reason: "litigation 43" }));
+    await env.run(trashNode({ userId: "ann", workspaceId: "ws1", nodeId: file.nodeId }));
+    t.match(await sweepAfterDays(env, 40), [{ nodeId: file.nodeId, outcome: "held" }], "the hold on an ancestor keeps the trashed file");
+    t.equal(await countWhere(env, "fs_file_versions", "node_id", [file.nodeId]), 1, "its version stays");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 8, reserved: 0 }, "its bytes stay counted");
+    await env.run(setLegalHold({ userId: "adm", workspaceId: "ws1", nodeId: held.id, hold: false, reason: "case closed" }));
+    t.match(await sweepAfterDays(env, 40), [{ nodeId: file.nodeId, outcome: "purged", nodes: 1, releasedBytes: 8 }], "released: purged by the next run");
+  }),
+);

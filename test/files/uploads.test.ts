@@ -10,11 +10,13 @@ import { abortUpload } from "../../core/files/AbortUpload.js";
 import { objectRemovalJob } from "../../core/files/ObjectRemoval.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { runningJob } from "../worker/fixtures.js";
+import { clockAhead } from "../support/clockAhead.js";
+import { testSettings } from "./support.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, driveCounters, filesRuntime, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
+import { bytesOf, driveCounters, filesRuntime, putThroughGrant, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
 
 const bytes = bytesOf("The quick brown fox jumps over the lazy dog, twice over.");
 
@@ -187,8 +189,71 @@ t.test("part objects the removal after commit failed to delete are removed by th
     await env.run(Effect.provideService(abortUpload({ userId: "ann", workspaceId: "ws1", uploadId: aborted.id }), ObjectStore, failing));
     t.equal(await stored(abortedParts), 3, "the abort's removal failed: the parts are still stored");
 
-    t.same((await removalJobs()).map((j) => j.key), [`upload:${completed.id}:0`, `upload:${aborted.id}:0`].sort(), "each commit scheduled its removal");
+    t.same(
+      (await removalJobs()).map((j) => j.key),
+      [`upload:${completed.id}:0`, `upload:${completed.id}:after-grants:0`, `upload:${aborted.id}:0`, `upload:${aborted.id}:after-grants:0`].sort(),
+      "each commit scheduled its removal, and another for when the session's grants expired",
+    );
     await runRemovals();
     t.equal(await stored([...completedParts, ...abortedParts]), 0, "the jobs removed them");
+  }),
+);
+
+/**
+ * Spec (States): an upload session that "expires without completion" is "removed" (unclaimed
+ * objects deleted, quota released). A complete that arrives two days after the session's expiry,
+ * before the expiry job ran, is refused 409 upload_not_open: no version, no node, nothing used.
+ */
+t.test("a complete after the session expired is 409 upload_not_open and reserves or publishes nothing", (t) =>
+  forEachFilesDialect(t, "expired complete", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "late.txt", bytes });
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: bytes.length }, "reserved while open");
+    const twoDaysAfterExpiry = clockAhead(testSettings.uploadTtlMs + 2 * 24 * 3600_000);
+    const late = await env.attempt(Effect.withClock(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }), twoDaysAfterExpiry));
+    t.match(late, { ok: false, error: { _tag: "UploadNotOpen", code: "upload_not_open", status: "expired" } }, "refused");
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").execute()).length, 0, "no version");
+    t.equal((await db.db.selectFrom("fs_nodes").select("id").where("name", "=", "late.txt").execute()).length, 0, "no node");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "nothing used, the reservation released");
+    const row = await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "=", session.id).executeTakeFirstOrThrow();
+    t.equal(row.status, "expired", "the session is removed (expired), as the expiry job would");
+    t.match(await env.attempt(completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) })), { ok: false, error: { code: "upload_not_open" } }, "and stays refused");
+  }),
+);
+
+/**
+ * Spec (Limits): "Unfinished uploads are bounded by their reservation"; (States) a settled
+ * session's "unclaimed objects deleted". A part grant stays valid until the session's expiry,
+ * so after an abort the old grant can still PUT bytes the drive no longer counts: the abort
+ * schedules a removal that runs once every grant of the session has expired, and that removal
+ * deletes what the old grant stored.
+ */
+t.test("bytes PUT with an aborted session's old grant are not kept past the grant's life", (t) =>
+  forEachFilesDialect(t, "grant after abort", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "gone.txt", bytes });
+    const keys = (await db.db.selectFrom("fs_upload_parts").select("object_key").where("session_id", "=", session.id).execute()).map((r) => String(r.object_key));
+    await env.run(abortUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id }));
+    const stored = async () => (await Promise.all(keys.map((key) => env.run(env.store.stat(key))))).filter((o) => o !== null).length;
+    t.equal(await stored(), 0, "the abort removed the parts");
+
+    // The client still holds the grants: PUT the parts again.
+    for (const grant of session.parts) {
+      await putThroughGrant(env.store, grant, bytes.subarray((grant.partNumber - 1) * session.partSizeBytes, grant.partNumber * session.partSizeBytes));
+    }
+    t.equal(await stored(), keys.length, "the old grants still stored bytes");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "bytes the drive does not count");
+
+    const grantsExpireAt = Math.max(...session.parts.map((p) => new Date(p.expiresAt).getTime()));
+    const jobs = await db.db.selectFrom("jobs").selectAll().where("kind", "=", objectRemovalJob.kind).execute();
+    const late = jobs.filter((j) => new Date(j.run_at as string | Date).getTime() >= grantsExpireAt);
+    t.ok(late.length > 0, "a removal is due once every grant of the session has expired");
+    for (const job of late) {
+      const payload = typeof job.payload === "string" ? JSON.parse(job.payload) : job.payload;
+      await env.run(objectRemovalJob.run(runningJob({ kind: objectRemovalJob.kind, key: job.key, payload })));
+    }
+    t.equal(await stored(), 0, "what the old grants stored is deleted");
   }),
 );

@@ -1,17 +1,23 @@
 /**
- * Security operator routes (platform-level, FILES_SECURITY_OPERATORS): versions awaiting or
+ * Security operator routes (platform-level, FILES_SECURITY_OPERATORS): a non-operator gets 403
+ * on the list but 404 on a route naming a version, whether it exists or not. Versions awaiting or
  * failing review across workspaces, release or block with a reason, and audited, reason-bearing
  * sample grants of a version whatever its status (served as application/octet-stream).
  */
 import { Effect } from "effect";
 import { callerId } from "../../../core/files/Caller.js";
-import { listQuarantine, reviewVersion, sampleVersion } from "../../../core/files/SecurityReview.js";
+import { listQuarantine, requireVersionOperator, reviewVersion, sampleVersion } from "../../../core/files/SecurityReview.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { onVersion } from "./Callers.js";
+import type { Principal } from "../../../ports/Principal.js";
+import { onVersion, type Acting } from "./Callers.js";
 import { DownloadResponse, FileVersionParams, PageQuery, ReviewBody, ReviewResponse, SampleBody, VersionResponse } from "./FilesSchemas.js";
 
 const tags = ["files", "operator"];
+
+/** Runs `f` for a security operator in the version's workspace; anyone else gets the 404 of an unknown version before any lookup. */
+const onVersionAsOperator = <A, E, R>(principal: Principal, versionId: string, f: (acting: Acting) => Effect.Effect<A, E, R>) =>
+  Effect.zipRight(Effect.flatMap(callerId(principal), requireVersionOperator), onVersion(principal, versionId, f));
 
 /** GET /v1/operator/file-versions — security operators. */
 export const listQuarantineRoute = defineRoute({
@@ -44,9 +50,9 @@ export const reviewVersionRoute = defineRoute({
   params: FileVersionParams,
   body: ReviewBody,
   responses: { 200: ReviewResponse },
-  problems: [403, 404, 409, 422],
+  problems: [404, 409, 422],
   handler: ({ principal, params, body }) =>
-    onVersion(principal, params.id, ({ userId, workspaceId }) =>
+    onVersionAsOperator(principal, params.id, ({ userId, workspaceId }) =>
       reviewVersion({ operatorId: userId, workspaceId, versionId: params.id, decision: body.decision, reason: body.reason }),
     ).pipe(Effect.map((status) => ({ status: 200, body: { version_id: params.id, status } }))),
 });
@@ -64,9 +70,9 @@ export const sampleVersionRoute = defineRoute({
   params: FileVersionParams,
   body: SampleBody,
   responses: { 201: DownloadResponse },
-  problems: [403, 404, 422],
+  problems: [404, 422],
   handler: ({ principal, params, body }) =>
-    onVersion(principal, params.id, ({ userId, workspaceId }) => sampleVersion({ operatorId: userId, workspaceId, versionId: params.id, reason: body.reason })).pipe(
+    onVersionAsOperator(principal, params.id, ({ userId, workspaceId }) => sampleVersion({ operatorId: userId, workspaceId, versionId: params.id, reason: body.reason })).pipe(
       Effect.map((grant) => ({ status: 201, body: grant, headers: { "Cache-Control": "no-store" } })),
     ),
 });

@@ -2,7 +2,8 @@
  * TrashPurgeRepository over Kysely (both dialects). Every statement walks the subtree with the
  * same recursive CTE (every node under the root, trashed or not), so a subtree of any size is
  * never turned into a parameter list. The walk's step is `sub CROSS JOIN fs_nodes`, which keeps
- * SQLite seeking children by parent (SqlNodesRepository explains).
+ * SQLite seeking children by parent (SqlNodesRepository explains). The legal hold check also walks
+ * the root's ancestors up the parent chain.
  */
 import { Effect } from "effect";
 import { sql, type RawBuilder } from "kysely";
@@ -17,6 +18,14 @@ const subtree = (workspaceId: string, rootId: string): RawBuilder<unknown> => sq
     SELECT id FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${rootId}
     UNION ALL
     SELECT n.id FROM sub s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${workspaceId}
+  )`;
+
+/** `WITH RECURSIVE up (id)`: every ancestor of `nodeId` (its parent, the parent's parent, ... the root folder). */
+const ancestors = (workspaceId: string, nodeId: string): RawBuilder<unknown> => sql`
+  WITH RECURSIVE up (id) AS (
+    SELECT n.parent_id FROM fs_nodes n WHERE n.workspace_id = ${workspaceId} AND n.id = ${nodeId} AND n.parent_id IS NOT NULL
+    UNION ALL
+    SELECT n.parent_id FROM up u CROSS JOIN fs_nodes n WHERE n.id = u.id AND n.workspace_id = ${workspaceId} AND n.parent_id IS NOT NULL
   )`;
 
 /** Builds the trash purge repository over `db`. */
@@ -67,10 +76,13 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           SELECT t.object_key FROM fs_thumbnails t WHERE t.workspace_id = ${workspaceId} AND t.node_id IN (SELECT id FROM sub) AND t.object_key IS NOT NULL`.execute(ex);
         const changes = await sql<Record<string, unknown>>`${subtree(workspaceId, rootId)}
           SELECT coalesce(max(c.seq), 0) AS seq FROM fs_changes c WHERE c.workspace_id = ${workspaceId} AND c.node_id IN (SELECT id FROM sub)`.execute(ex);
+        // A legal hold on a folder protects what was trashed out of it (spec: purge follows legal hold).
+        const heldAbove = await sql<Record<string, unknown>>`${ancestors(workspaceId, rootId)}
+          SELECT count(*) AS held FROM up u CROSS JOIN fs_nodes n WHERE n.workspace_id = ${workspaceId} AND n.id = u.id AND n.legal_hold = ${yes}`.execute(ex);
         const counts = nodes.rows[0] ?? {};
         return {
           nodeCount: toNumber(counts.node_count),
-          held: toNumber(counts.held) > 0,
+          held: toNumber(counts.held) > 0 || toNumber(heldAbove.rows[0]?.held) > 0,
           active: toNumber(counts.active) > 0,
           openUploads: toNumber(open.rows[0]?.open) > 0,
           versionCount: toNumber(versions.rows[0]?.versions),

@@ -26,15 +26,36 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
       .where("workspace_id", "=", p("workspaceId"))
       .where("node_id", "=", p("nodeId")),
   );
-  const clearCurrent = compiledOnce<{ workspaceId: string; nodeId: string }>((ex, p) =>
+  // Only an older current version steps down for a newer one.
+  const clearOlderCurrent = compiledOnce<{ workspaceId: string; nodeId: string; number: number }>((ex, p) =>
     ex
       .updateTable("fs_file_versions")
       .set({ is_current: bool(false) })
       .where("workspace_id", "=", p("workspaceId"))
       .where("node_id", "=", p("nodeId"))
-      .where("is_current", "=", bool(true)),
+      .where("is_current", "=", bool(true))
+      .where("number", "<", p("number")),
   );
-  const setCurrent = compiledOnce<{ id: string }>((ex, p) => ex.updateTable("fs_file_versions").set({ is_current: bool(true) }).where("id", "=", p("id")));
+  // Steps up only when no version of the file is current any more (a newer one would still be).
+  const setCurrentIfNoneIs = compiledOnce<{ workspaceId: string; nodeId: string; id: string }>((ex, p) =>
+    ex
+      .updateTable("fs_file_versions")
+      .set({ is_current: bool(true) })
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("id", "=", p("id"))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("fs_file_versions as other")
+              .select("other.id")
+              .where("other.workspace_id", "=", p("workspaceId"))
+              .where("other.node_id", "=", p("nodeId"))
+              .where("other.is_current", "=", bool(true)),
+          ),
+        ),
+      ),
+  );
   return {
     insert: (version) => Effect.asVoid(runStatement(db, insertVersion, version)),
     workspaceOf: (id) =>
@@ -62,16 +83,41 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
           .where("workspace_id", "=", req.workspaceId)
           .where("id", "=", req.id)
           .where("status", "in", req.from)
-          .returning("node_id")
+          .returning(["node_id", "number"])
           .executeTakeFirst();
-        if (moved === undefined) return false;
-        if (req.makeCurrent) {
-          // The one current version: the previous one steps down before this one steps up (partial UNIQUE index).
-          await clearCurrent(ex, { workspaceId: req.workspaceId, nodeId: moved.node_id });
-          await setCurrent(ex, { id: req.id });
-        }
-        return true;
+        if (moved === undefined) return "unmoved" as const;
+        if (!req.makeCurrent) return "moved" as const;
+        // The one current version: an older one steps down before this one steps up (partial UNIQUE
+        // index); a newer current one stays, and this one only joins the history.
+        const number = toNumber(moved.number);
+        await clearOlderCurrent(ex, { workspaceId: req.workspaceId, nodeId: moved.node_id, number });
+        const stepped = await setCurrentIfNoneIs(ex, { workspaceId: req.workspaceId, nodeId: moved.node_id, id: req.id });
+        return Number(stepped.numAffectedRows ?? 0n) === 1 ? ("made_current" as const) : ("moved" as const);
       }),
+    makeLatestPublishedCurrent: (workspaceId, nodeId) =>
+      runQuery(db, async (ex) => {
+        const latest = await ex
+          .selectFrom("fs_file_versions")
+          .select("id")
+          .where("workspace_id", "=", workspaceId)
+          .where("node_id", "=", nodeId)
+          .where("status", "=", "published")
+          .orderBy("number", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        if (latest !== undefined) await setCurrentIfNoneIs(ex, { workspaceId, nodeId, id: latest.id });
+        return ex
+          .selectFrom("fs_file_versions")
+          .selectAll()
+          .where("workspace_id", "=", workspaceId)
+          .where("node_id", "=", nodeId)
+          .where("is_current", "=", bool(true))
+          .executeTakeFirst();
+      }).pipe(Effect.map((row) => (row === undefined ? null : versions.fromRow(row)))),
+    listSharingObject: (workspaceId, objectKey) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("object_key", "=", objectKey).orderBy("node_id").orderBy("number").execute(),
+      ).pipe(Effect.map((rows) => rows.map(versions.fromRow))),
     listByStatus: (statuses, afterId, limit) =>
       runQuery(db, (ex) => {
         let q = ex.selectFrom("fs_file_versions").selectAll().where("status", "in", statuses);

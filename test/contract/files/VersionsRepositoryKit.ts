@@ -2,7 +2,7 @@
  * Contract kit for VersionsRepository (ports/files/VersionsRepository.ts): a version is found
  * only under its workspace; numbers count 1, 2, 3, ... per file; a status moves only from one of
  * the expected statuses (a move from any other writes nothing); publishing with `makeCurrent`
- * leaves exactly one current published version per file; a file's versions list newest first in
+ * leaves exactly one current published version per file, and never replaces a newer current one; a file's versions list newest first in
  * pages after a number; versions by status list across workspaces in id order after an id.
  */
 import { Effect } from "effect";
@@ -77,14 +77,14 @@ export const versionsRepositoryCases: ReadonlyArray<KitCase<VersionsRepositoryKi
       const { workspaceId, file } = await run(seedFile(1));
       const v1 = versionRecord(workspaceId, file.id, 1, 1);
       await run(versions((r) => r.insert(v1)));
-      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "blocked", false)), true);
+      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "blocked", false)), "moved");
       const blocked = await run(versions((r) => r.find(workspaceId, v1.id)));
       t.equal(blocked?.status, "blocked");
-      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "published", true)), false, "no longer quarantined: someone else moved it");
+      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "published", true)), "unmoved", "no longer quarantined: someone else moved it");
       t.same(await run(versions((r) => r.find(workspaceId, v1.id))), blocked, "the refused move wrote nothing");
-      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "published", true)), false, "a retry is refused the same way");
+      t.equal(await run(transition(workspaceId, v1.id, ["quarantined"], "published", true)), "unmoved", "a retry is refused the same way");
       const other = await run(seedFile(2));
-      t.equal(await run(transition(other.workspaceId, v1.id, ["blocked"], "published", true)), false, "never through another workspace");
+      t.equal(await run(transition(other.workspaceId, v1.id, ["blocked"], "published", true)), "unmoved", "never through another workspace");
       t.equal((await run(versions((r) => r.find(workspaceId, v1.id))))?.status, "blocked");
     },
   },
@@ -95,14 +95,42 @@ export const versionsRepositoryCases: ReadonlyArray<KitCase<VersionsRepositoryKi
       for (const n of [1, 2, 3]) await run(versions((r) => r.insert(versionRecord(workspaceId, file.id, n, n))));
       const current = async () => (await run(versions((r) => r.list(workspaceId, file.id, null, 10)))).filter((v) => v.isCurrent).map((v) => v.id);
       t.same(await current(), [], "none before the first publication");
-      t.equal(await run(transition(workspaceId, versionKitId(1), ["quarantined"], "published", true, 10)), true);
+      t.equal(await run(transition(workspaceId, versionKitId(1), ["quarantined"], "published", true, 10)), "made_current");
       const published = await run(versions((r) => r.find(workspaceId, versionKitId(1))));
       t.same([published?.status, published?.isCurrent, published?.publishedAt], ["published", true, at(10)]);
-      t.equal(await run(transition(workspaceId, versionKitId(2), ["quarantined"], "published", true, 20)), true);
+      t.equal(await run(transition(workspaceId, versionKitId(2), ["quarantined"], "published", true, 20)), "made_current");
       t.same(await current(), [versionKitId(2)], "the new clean version is the one current");
       t.equal((await run(versions((r) => r.find(workspaceId, versionKitId(1)))))?.status, "published", "the old one stays published, not current");
-      t.equal(await run(transition(workspaceId, versionKitId(3), ["quarantined"], "scan_failed", false, 30)), true);
+      t.equal(await run(transition(workspaceId, versionKitId(3), ["quarantined"], "scan_failed", false, 30)), "moved");
       t.same(await current(), [versionKitId(2)], "a failed scan changes nothing current");
+    },
+  },
+  {
+    // Spec: "A file has many immutable versions and exactly one current published version".
+    name: "versions: an older version published late never replaces a newer current one",
+    run: async (t, run) => {
+      const { workspaceId, file } = await run(seedFile(1));
+      for (const n of [1, 2]) await run(versions((r) => r.insert(versionRecord(workspaceId, file.id, n, n))));
+      const current = async () => (await run(versions((r) => r.list(workspaceId, file.id, null, 10)))).filter((v) => v.isCurrent).map((v) => v.id);
+      t.equal(await run(transition(workspaceId, versionKitId(2), ["quarantined"], "published", true, 10)), "made_current");
+      t.equal(await run(transition(workspaceId, versionKitId(1), ["quarantined"], "published", true, 20)), "moved", "published, not current");
+      t.same(await current(), [versionKitId(2)], "the newer version stays current");
+      t.equal((await run(versions((r) => r.find(workspaceId, versionKitId(1)))))?.status, "published");
+    },
+  },
+  {
+    // Spec (Resources): "A file node has one current published version".
+    name: "versions: after the current version is blocked, the latest published one becomes current (or none)",
+    run: async (t, run) => {
+      const { workspaceId, file } = await run(seedFile(1));
+      for (const n of [1, 2, 3]) await run(versions((r) => r.insert(versionRecord(workspaceId, file.id, n, n))));
+      await run(transition(workspaceId, versionKitId(1), ["quarantined"], "published", true, 10));
+      await run(transition(workspaceId, versionKitId(2), ["quarantined"], "published", true, 20));
+      t.equal(await run(transition(workspaceId, versionKitId(2), ["published"], "blocked", false, 30)), "moved");
+      t.equal((await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))))?.id, versionKitId(1), "v1 (v3 is not published)");
+      t.equal((await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))))?.id, versionKitId(1), "asked again: the same");
+      await run(transition(workspaceId, versionKitId(1), ["published"], "blocked", false, 40));
+      t.equal(await run(versions((r) => r.makeLatestPublishedCurrent(workspaceId, file.id))), null, "none published: none current");
     },
   },
   {
