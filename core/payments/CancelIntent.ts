@@ -1,6 +1,7 @@
 /**
  * Command: cancel an intent that has not been captured (POST /v1/payment-intents/:id/cancel).
- * A held authorization is voided at the provider first, outside any transaction, under the
+ * A held authorization, or a provider payment still waiting for the customer's authentication
+ * (requires_action), is voided at the provider first, outside any transaction, under the
  * intent's one void reference; only then does the intent become canceled.
  */
 import { Effect } from "effect";
@@ -37,7 +38,10 @@ export const cancelIntent = (
     const intent = yield* transactions.run(
       Effect.flatMap(loadOwnedIntent(caller, intentId, true), (intent) => Effect.as(transition(intent.status, "cancel"), intent)),
     );
-    if (intent.status === "requires_capture" && intent.providerPaymentId !== null) {
+    // A payment waiting for the customer's authentication is cancelled at the provider too: the
+    // customer could otherwise still authenticate and be charged for a canceled intent. If the
+    // provider refuses (it already captured), nothing is committed and its webhook applies.
+    if ((intent.status === "requires_capture" || intent.status === "requires_action") && intent.providerPaymentId !== null) {
       const answer = yield* (yield* PaymentProvider).void({ reference: voidReference(intent.id), providerPaymentId: intent.providerPaymentId });
       if (answer._tag === "Rejected") {
         return yield* Effect.fail(new ProviderRejected({ operation: "void", reason: answer.reason, detail: "The provider refused to void the authorization." }));

@@ -17,6 +17,8 @@ import { now } from "../kernel/Clock.js";
 import { createIntent, type CreateIntentInput } from "./CreateIntent.js";
 import { clientViewOf, type IntentClientView, type PaymentIntent } from "./model/PaymentIntent.js";
 import { withSpan } from "../kernel/Span.js";
+import { loadOwnedIntent } from "./IntentRecords.js";
+import { requireMerchant } from "./MerchantAccess.js";
 import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Creates an intent (as createIntent) and mints its client secret, atomically. */
@@ -39,6 +41,25 @@ export const createIntentWithClientSecret = (
       }),
     );
   }).pipe(withSpan("Payments.createIntentWithClientSecret"));
+
+/**
+ * A new client secret for the caller's intent `intentId`, replacing the previous one: answered by
+ * a replayed creation, whose stored answer holds no secret (secrets are never kept in clear).
+ */
+export const reissueClientSecret = (
+  principal: Principal,
+  intentId: PaymentIntentId,
+): Effect.Effect<string, Forbidden | NotFound, PaymentsRepository | ClientSecrets | Transactions> =>
+  Effect.gen(function* () {
+    const caller = yield* requireMerchant(principal, "payments:write");
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const intent = yield* loadOwnedIntent(caller, intentId, true);
+        const secret = yield* (yield* ClientSecrets).reissue({ intentId: intent.id, merchantId: intent.merchantId });
+        return secret === null ? yield* Effect.fail(new NotFound({ resource: "payment_intent", detail: "No such payment intent." })) : secret;
+      }),
+    );
+  }).pipe(withSpan("Payments.reissueClientSecret"));
 
 const notFound = new NotFound({ resource: "payment_intent", detail: "No such payment intent." });
 

@@ -10,6 +10,9 @@
  * provider answers with what it already did and never charges twice. An attempt whose answer is
  * never recorded at all (the process stops during the call, step 3's transaction fails) is found
  * by the sweep of UnrecordedAnswers.ts, marked `unknown` and reconciled the same way.
+ * Confirming an intent in requires_action continues it: the provider is asked, by the attempt's
+ * reference, whether the customer has authenticated, and its answer is applied (its webhook may
+ * be lost); entering requires_action also schedules a reconcile job that asks the same.
  */
 import { Effect, Either } from "effect";
 import type { Conflict, Forbidden, NotFound } from "../kernel/Errors.js";
@@ -33,6 +36,7 @@ import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown }
 import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
+import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import { withSpan } from "../kernel/Span.js";
 import { PaymentAttemptId, PaymentIntentId } from "./model/Ids.js";
 
@@ -69,7 +73,17 @@ export const confirmIntent = (
     const caller = yield* requireConfirmer(principal, intentId);
     const transactions = yield* Transactions;
     const provider = yield* PaymentProvider;
-    const { intent, attempt } = yield* transactions.run(startAttempt(caller, intentId, input.paymentMethod));
+    const { intent, attempt, continues } = yield* transactions.run(startAttempt(caller, intentId, input.paymentMethod));
+    if (continues) {
+      // The customer was asked to authenticate: ask the provider what became of the attempt (its
+      // webhook may be lost) and apply that; while it still waits, the intent stays requires_action.
+      const found = yield* provider.lookup(attempt.reference).pipe(Effect.orElseSucceed(() => null));
+      const answer = found === null ? null : answerOfProviderPayment(found);
+      if (answer === null || answer._tag === "RequiresAction") {
+        return { intent, outcome: outcomeOf(intent.status, intent.lastDeclineCode), declineCode: intent.lastDeclineCode };
+      }
+      return yield* transactions.run(applyAttemptOutcome(actorOf(caller), intent.id, attempt.number, Either.right(answer)));
+    }
     const answer = yield* provider
       .authorize({
         reference: attempt.reference,
@@ -87,6 +101,14 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
     const repo = yield* PaymentsRepository;
     const intent = yield* loadOwnedIntent(caller, intentId, true);
     const at = yield* now;
+    if (intent.status === "requires_action") {
+      const waiting = yield* repo.findAttempt(intent.id, intent.attemptCount);
+      if (waiting === null) {
+        return yield* Effect.fail(new IllegalTransition({ from: intent.status, trigger: "confirm", detail: "The payment intent has no attempt to continue." }));
+      }
+      yield* transition(intent.status, "confirm");
+      return { intent, attempt: waiting, continues: true };
+    }
     if (intent.status === "processing") {
       const latest = yield* repo.findAttempt(intent.id, intent.attemptCount);
       // Only an attempt whose answer was lost is re-sent; one still pending is in flight.
@@ -105,7 +127,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
         reason: "outcome of the previous call unknown; re-sent under the same reference",
         data: { attempt: latest.number },
       });
-      return { intent, attempt: latest };
+      return { intent, attempt: latest, continues: false };
     }
     const next = yield* transition(intent.status, "confirm");
     const method = paymentMethod ?? intent.paymentMethod;
@@ -137,7 +159,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
       reason: caller.customerOfIntent === undefined ? "merchant request" : "customer request with the client secret",
       data: { attempt: number, reference: attempt.reference },
     });
-    return { intent: saved, attempt };
+    return { intent: saved, attempt, continues: false };
   });
 
 const outcomeOf = (status: IntentStatus, declineCode: string | null): ConfirmOutcome =>
@@ -185,11 +207,13 @@ export const applyAttemptOutcome = (
     const repo = yield* PaymentsRepository;
     const intent = yield* reloadIntent(intentId);
     const attempt = yield* repo.findAttempt(intentId, number);
-    const unresolved = attempt !== null && (attempt.status === "pending" || attempt.status === "unknown");
-    if (!unresolved || intent.status !== "processing" || intent.attemptCount !== number) {
+    const unresolved = attempt !== null && intent.status === "processing" && (attempt.status === "pending" || attempt.status === "unknown");
+    const awaitingAction = attempt !== null && intent.status === "requires_action" && attempt.status === "requires_action";
+    const meaning = interpret(answer);
+    const stillWaiting = awaitingAction && (meaning.trigger === "provider_requires_action" || meaning.trigger === "provider_outcome_unknown");
+    if (attempt === null || (!unresolved && !awaitingAction) || stillWaiting || intent.attemptCount !== number) {
       return { intent, outcome: outcomeOf(intent.status, intent.lastDeclineCode), declineCode: intent.lastDeclineCode };
     }
-    const meaning = interpret(answer);
     const next = yield* transition(intent.status, meaning.trigger);
     const at = yield* now;
     yield* repo.updateAttempt({
@@ -220,6 +244,13 @@ export const applyAttemptOutcome = (
     if (meaning.capturedMinor > 0) {
       yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, meaning.capturedMinor, intent.currency)).pipe(Effect.orDie);
       yield* emitPaymentSucceeded(saved, actor);
+    }
+    if (next === "requires_action") {
+      // Should the webhook of the customer's authentication be lost, this job asks the provider.
+      yield* reconcileIntentJobType.schedule(
+        { intent_id: intent.id },
+        { key: `${intent.id}:action:${number}`, runAt: new Date(at.getTime() + reconcileDelayMs) },
+      );
     }
     yield* audit({
       merchantId: intent.merchantId,

@@ -22,17 +22,27 @@ export interface CreateIntentInput {
   readonly paymentMethod?: string;
 }
 
-/** Creates an intent of the calling merchant (scope payments:write). */
-export const createIntent = (
-  principal: Principal,
-  input: CreateIntentInput,
-): Effect.Effect<PaymentIntent, Forbidden | ValidationFailed | InvalidAmount, PaymentsRepository | Transactions | Ids> =>
+/**
+ * The checks of a creation that read nothing: the caller's scope and the amount. The HTTP route
+ * runs them before its idempotency record, so every answer it stores is a created intent.
+ */
+export const checkCreateIntent = (principal: Principal, input: CreateIntentInput) =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "payments:write");
     const money = yield* makeMoney(input.amountMinor, input.currency);
     if (money.amount_minor <= 0) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a positive amount of minor units" }] }));
     }
+    return { caller, money };
+  });
+
+/** Creates an intent of the calling merchant (scope payments:write). */
+export const createIntent = (
+  principal: Principal,
+  input: CreateIntentInput,
+): Effect.Effect<PaymentIntent, Forbidden | ValidationFailed | InvalidAmount, PaymentsRepository | Transactions | Ids> =>
+  Effect.gen(function* () {
+    const { caller, money } = yield* checkCreateIntent(principal, input);
     const id = PaymentIntentId.make(yield* (yield* Ids).next);
     const createdAt = yield* now;
     const intent: PaymentIntent = {

@@ -29,6 +29,8 @@ export const ReconciliationMismatchFound = defineEvent(
   Schema.Struct({
     reconciliation_exception_id: ReconciliationExceptionId,
     kind: MismatchKind,
+    /** Every kind found for the object in the window (events written before it carry `kind` only). */
+    kinds: Schema.optional(Schema.Array(MismatchKind)),
     provider_object: Schema.String,
     settlement_window: Schema.String,
     subject_type: ReconciliationException.fields.subjectType,

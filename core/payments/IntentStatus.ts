@@ -37,6 +37,7 @@ export const transitionTable: Readonly<Record<IntentStatus, Readonly<Partial<Rec
     provider_outcome_unknown: "processing",
   },
   requires_action: {
+    confirm: "requires_action", // continues: the provider is asked about the same attempt, whose answer then applies
     provider_authorized: "requires_capture",
     provider_captured: "succeeded",
     provider_declined: "requires_payment_method",

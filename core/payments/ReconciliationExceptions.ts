@@ -1,8 +1,9 @@
 /**
  * The reconciliation exceptions queue (spec: reconciliation -> exception opened ->
  * ReconciliationMismatchFound -> resolved by humans with an audited reversal or adjustment).
- * Opening is idempotent: (provider object, settlement window, kind) is UNIQUE, so a repeated
- * run opens nothing new and emits nothing. Mismatches are never auto-adjusted. A resolution
+ * Opening is idempotent: (provider object, settlement window) is UNIQUE (spec, Events: "Unique
+ * per provider object and settlement window"), so a repeated run opens nothing new and emits
+ * nothing, and one object's several mismatches of a window are one exception carrying every kind. Mismatches are never auto-adjusted. A resolution
  * posts through the kernel ledger (a linked reversal of an existing transaction, or a new
  * balanced adjustment) or records an acknowledgement, and only moves the exception from open
  * to resolved; every step appends an immutable outcome with its actor and reason.
@@ -28,7 +29,7 @@ import { ReconciliationMismatchFound } from "./Events.js";
 import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
 import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
-import type { ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
+import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 import { withSpan } from "../kernel/Span.js";
 import { ReconciliationExceptionId, ReconciliationOutcomeId } from "./model/Ids.js";
 
@@ -38,14 +39,17 @@ export const reconciliationMismatchFound = ReconciliationMismatchFound.type;
 /** The scope that resolves exceptions (reading needs `ledger:read`). */
 export const reconciliationWriteScope = "reconciliation:write";
 
-/** What a reconciler found. */
+/**
+ * What a reconciler found about one provider object in one window: `kind` is the exception's
+ * kind, `kinds` every kind found (the opening outcome, the audit record and the event carry all).
+ */
 export type MismatchInput = Pick<
   ReconciliationException,
   "merchantId" | "providerObject" | "settlementWindow" | "kind" | "subjectType" | "subjectId" | "expected" | "observed" | "currency"
->;
+> & { readonly kinds?: ReadonlyArray<MismatchKind> };
 
 /**
- * Opens an exception unless the same (provider object, window, kind) exists; true when it was
+ * Opens an exception unless one for the same (provider object, window) exists; true when it was
  * opened. Runs in the caller's transaction; emits ReconciliationMismatchFound with it.
  */
 export const openReconciliationException = (
@@ -57,7 +61,9 @@ export const openReconciliationException = (
     const repo = yield* ReconciliationRepository;
     const ids = yield* Ids;
     const at = yield* now;
-    const exception: ReconciliationException = { ...input, id: ReconciliationExceptionId.make(yield* ids.next), status: "open", resolution: null, openedAt: at, resolvedAt: null };
+    const { kinds: found, ...fields } = input;
+    const kinds = found ?? [input.kind];
+    const exception: ReconciliationException = { ...fields, id: ReconciliationExceptionId.make(yield* ids.next), status: "open", resolution: null, openedAt: at, resolvedAt: null };
     const opened = yield* repo.insertException(exception);
     if (!opened) return false;
     yield* repo.appendOutcome({
@@ -68,7 +74,7 @@ export const openReconciliationException = (
       actor,
       reason,
       ledgerSource: null,
-      data: { kind: input.kind, settlement_window: input.settlementWindow },
+      data: { kind: input.kind, kinds, settlement_window: input.settlementWindow },
       createdAt: at,
     });
     const event = yield* ReconciliationMismatchFound.make({
@@ -79,6 +85,7 @@ export const openReconciliationException = (
       data: {
         reconciliation_exception_id: exception.id,
         kind: input.kind,
+        kinds,
         provider_object: input.providerObject,
         settlement_window: input.settlementWindow,
         subject_type: input.subjectType,
@@ -93,7 +100,7 @@ export const openReconciliationException = (
       subjectType: "reconciliation_exception",
       subjectId: exception.id,
       reason,
-      data: { kind: input.kind, provider_object: input.providerObject },
+      data: { kind: input.kind, kinds, provider_object: input.providerObject },
     });
     return true;
   });

@@ -58,6 +58,7 @@ export const reconcileIntentWithinWindow = (
 > =>
   Effect.gen(function* () {
     const result = yield* reconcileIntent(intentId, reconcilerActor);
+    if (result._tag === "AwaitingCustomer") return yield* recheckAwaitingCustomer(intentId);
     if (result._tag !== "NotSeenByProvider") return result;
     const settings = yield* ReconciliationSettings;
     const at = yield* now;
@@ -93,6 +94,32 @@ export const reconcileIntentWithinWindow = (
       }),
     );
   }).pipe(withSpan("Payments.reconcileIntentWithinWindow"));
+
+/**
+ * An intent waiting in requires_action whose customer has not authenticated yet: asked again every
+ * re-check interval for one ambiguity window after it began waiting (a lost webhook of a late
+ * authentication is then repaired within a minute). Past the window nothing more is scheduled and
+ * nothing is opened (a customer who walks away is no mismatch): a confirm, the provider's webhook
+ * or the merchant's cancel (which cancels the provider payment) still resolves it.
+ */
+const recheckAwaitingCustomer = (intentId: string) =>
+  Effect.gen(function* () {
+    const settings = yield* ReconciliationSettings;
+    const at = yield* now;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const repo = yield* PaymentsRepository;
+        const intent = yield* repo.findIntent(intentId, { forUpdate: true });
+        if (intent === null || intent.status !== "requires_action") return { _tag: "NothingToReconcile" as const };
+        const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
+        if (attempt === null) return { _tag: "NothingToReconcile" as const };
+        const next = nextCheckInWindow(attempt.updatedAt, at, settings);
+        if (next === null) return { _tag: "AwaitingCustomer" as const };
+        yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: `${intent.id}:action:recheck:${next.getTime()}`, runAt: next });
+        return { _tag: "RecheckScheduled" as const, at: next };
+      }),
+    );
+  });
 
 /**
  * Provider status reconciliation as a durable job: resolves an intent left processing by a lost

@@ -14,7 +14,7 @@ import { ReconciliationSettlementFiles } from "../../ports/payments/Reconciliati
 import type { ProviderOutcomeUnknown } from "./Errors.js";
 import { SettlementFileInvalid } from "./Errors.js";
 import { openReconciliationException, type MismatchInput } from "./ReconciliationExceptions.js";
-import type { SettledObject } from "./model/ReconciliationException.js";
+import type { MismatchKind, SettledObject } from "./model/ReconciliationException.js";
 import { parseSettlementFile, type SettlementRow } from "./SettlementFile.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 import { DailyRunPayload, dailySettlementRun, scheduleFollowingRun } from "./DailyRuns.js";
@@ -49,18 +49,22 @@ const settledStatus = (type: SettledObject["type"]): string => (type === "paymen
 const view = (o: SettledObject): Record<string, unknown> => ({ type: o.type, amount_minor: o.amountMinor, currency: o.currency, status: o.status });
 const rowView = (r: SettlementRow): Record<string, unknown> => ({ type: r.type, amount_minor: r.amountMinor, currency: r.currency, status: r.status, provider_payment_id: r.providerPaymentId });
 
-/** The mismatches between one file row and our object (at most one of currency/amount, plus status). */
+/** The mismatch between one file row and our object, if any: one per object, with every kind found (status, and currency or amount). */
 const compare = (day: string, row: SettlementRow, ours: SettledObject | null): MismatchInput[] => {
   const base = { providerObject: row.reference, settlementWindow: day, observed: rowView(row), currency: row.currency };
   if (ours === null || ours.type !== row.type) {
     return [{ ...base, merchantId: null, kind: "missing", subjectType: "unknown", subjectId: null, expected: null }];
   }
   const mine = { ...base, merchantId: ours.merchantId, subjectType: ours.type === "payment" ? ("payment_intent" as const) : ("refund" as const), subjectId: ours.subjectId, expected: view(ours) };
-  const found: MismatchInput[] = [];
-  if (ours.status !== row.status) found.push({ ...mine, kind: "status" });
-  if (ours.currency !== row.currency) found.push({ ...mine, kind: "currency", currency: ours.currency });
-  else if (ours.status === row.status && ours.amountMinor !== row.amountMinor) found.push({ ...mine, kind: "amount" });
-  return found;
+  const kinds: MismatchKind[] = [];
+  if (ours.status !== row.status) kinds.push("status");
+  if (ours.currency !== row.currency) kinds.push("currency");
+  else if (ours.status === row.status && ours.amountMinor !== row.amountMinor) kinds.push("amount");
+  const [kind] = kinds;
+  // One exception per provider object and window (spec, Events), carrying every kind found; the
+  // first is its kind. A currency mismatch alone records our currency, as before.
+  if (kind === undefined) return [];
+  return [{ ...mine, kind, kinds, ...(kind === "currency" ? { currency: ours.currency } : {}) }];
 };
 
 /** Reconciles the settlement file `csv` of UTC day `day` against our records. */
@@ -94,7 +98,7 @@ export const reconcileSettlementFile = (day: string, csv: string): Effect.Effect
     for (const mismatch of mismatches) {
       // One transaction per mismatch: a large file never holds one long transaction.
       const isNew = yield* transactions.run(
-        openReconciliationException(mismatch, reconcilerActor, `settlement file ${day}: ${mismatch.kind} mismatch for ${mismatch.providerObject}`),
+        openReconciliationException(mismatch, reconcilerActor, `settlement file ${day}: ${(mismatch.kinds ?? [mismatch.kind]).join(" and ")} mismatch for ${mismatch.providerObject}`),
       );
       if (isNew) opened += 1;
     }

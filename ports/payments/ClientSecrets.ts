@@ -9,6 +9,12 @@ import { Context, Effect } from "effect";
 export interface ClientSecrets {
   /** Mints the client secret of `intentId` (once per intent) and answers it. */
   readonly issue: (req: { readonly intentId: string; readonly merchantId: string; readonly now: Date }) => Effect.Effect<string>;
+  /**
+   * Replaces the client secret of `intentId` (of `merchantId`) with a new one and answers it (a
+   * replayed creation, whose stored answer holds no secret); the previous secret stops working.
+   * Answers null when the intent has no secret of that merchant.
+   */
+  readonly reissue: (req: { readonly intentId: string; readonly merchantId: string }) => Effect.Effect<string | null>;
   /** True when `secret` is the client secret of `intentId`. */
   readonly verify: (intentId: string, secret: string) => Effect.Effect<boolean>;
 }

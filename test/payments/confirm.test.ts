@@ -10,6 +10,7 @@ import { captureIntent } from "../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
+import { attemptReference, voidReference } from "../../core/payments/ProviderReferences.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialect } from "../support/databases.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
@@ -119,6 +120,36 @@ t.test("canceling a held authorization voids it at the provider; a captured inte
     const paid = await run(createIntent(merchant, { amountMinor: 900, currency: "EUR" }));
     await run(confirmIntent(merchant, paid.id, { paymentMethod: sandboxTokens.visa }));
     t.match(await attempt(cancelIntent(merchant, paid.id)), { ok: false, error: { code: "payment_intent_unexpected_state" } });
+  }),
+);
+
+/*
+ * Spec (Payment service): "Provider state is reconciled"; "Every mutation has durable idempotency
+ * and state preconditions"; a webhook applies only when the "transition is legal and monotonic".
+ * Canceling an intent that waits for the customer's authentication cancels the provider payment
+ * first, so finishing 3-D Secure afterwards cannot charge the customer for a canceled intent.
+ */
+t.test("canceling an intent in requires_action cancels the provider payment, so authentication cannot charge it afterwards", (t) =>
+  forEachDialect(t, "cancel requires_action", async (t, db) => {
+    const { run, provider, attempt } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 700, currency: "EUR" }));
+    const confirmed = await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.authenticationRequired }));
+    t.equal(confirmed.outcome, "requires_action");
+    const canceled = await run(cancelIntent(merchant, intent.id));
+    t.match(canceled, { status: "canceled" });
+    t.ok(provider.calls.some((c) => c.operation === "void" && c.reference === voidReference(intent.id)), "the provider payment was canceled under the void reference");
+    t.equal(provider.completeAction(attemptReference(intent.id, 1)), null, "the customer can no longer complete authentication");
+    t.match(provider.payments()[0], { status: "voided", capturedMinor: 0 }, "the provider holds and captured nothing");
+    t.equal((await db.db.selectFrom("payment_ledger_entries").select("id").execute()).length, 0);
+
+    // The customer authenticated before the cancel and the provider captured (its webhook not
+    // yet applied): the provider refuses, nothing is committed, the intent stays reconcilable.
+    const raced = await run(createIntent(merchant, { amountMinor: 800, currency: "EUR" }));
+    await run(confirmIntent(merchant, raced.id, { paymentMethod: sandboxTokens.authenticationRequired }));
+    t.not(provider.completeAction(attemptReference(raced.id, 1)), null);
+    t.match(await attempt(cancelIntent(merchant, raced.id)), { ok: false, error: { code: "provider_rejected" } });
+    t.match(await run(getIntent(merchant, raced.id)), { status: "requires_action" }, "not canceled over a captured payment");
   }),
 );
 

@@ -15,6 +15,7 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { attemptReference } from "../../core/payments/ProviderReferences.js";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import { runningJob } from "../worker/fixtures.js";
@@ -168,5 +169,41 @@ t.test("PaymentSucceeded and RefundSucceeded are appended to the outbox in the s
     t.same(rows.map((r) => r.type), ["PaymentSucceeded", "RefundSucceeded"]);
     t.ok(rows.every((r) => r.tenant_id === merchant.merchantId), "events are tenant-scoped");
     t.notOk(JSON.stringify(rows).includes("pm_card"), "no payment token in any event");
+  }),
+);
+
+/*
+ * Spec (Payment service, Endpoints): confirm "Begin[s] or continue[s] provider confirmation"
+ * (200/202); "Provider state is reconciled". An intent in requires_action whose webhook is lost
+ * after the customer authenticated is repaired by confirming again and, with no confirm, by the
+ * reconcile job scheduled when it entered requires_action.
+ */
+t.test("a requires_action intent whose webhook is lost is resolved by a second confirm or by the reconcile job", (t) =>
+  forEachDialect(t, "requires_action webhook lost", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const ledgerRows = async () => (await db.db.selectFrom("payment_ledger_entries").select("id").execute()).length;
+
+    // Confirm again after the customer authenticated: the provider's record is applied.
+    const first = await run(createIntent(merchant, { amountMinor: 930, currency: "EUR" }));
+    t.equal((await run(confirmIntent(merchant, first.id, { paymentMethod: sandboxTokens.authenticationRequired }))).outcome, "requires_action");
+    const waiting = await attempt(confirmIntent(merchant, first.id, {}));
+    t.match(waiting, { ok: true, value: { outcome: "requires_action", intent: { status: "requires_action" } } }, "while the customer has not authenticated, confirm answers it still waits");
+    t.not(provider.completeAction(attemptReference(first.id, 1)), null, "the customer authenticates; its webhook is lost");
+    const continued = await attempt(confirmIntent(merchant, first.id, {}));
+    t.match(continued, { ok: true, value: { outcome: "succeeded", intent: { status: "succeeded", amountCapturedMinor: 930 } } });
+    t.equal(await ledgerRows(), 2, "the capture is posted");
+    t.equal(provider.calls.filter((c) => c.operation === "authorize").length, 1, "never charged again");
+
+    // No confirm: the job scheduled on entering requires_action asks the provider.
+    const second = await run(createIntent(merchant, { amountMinor: 410, currency: "EUR" }));
+    await run(confirmIntent(merchant, second.id, { paymentMethod: sandboxTokens.authenticationRequired }));
+    const scheduled = await db.db.selectFrom("jobs").select(["key", "payload"]).where("kind", "=", reconcileIntentJobKind).execute();
+    const job = scheduled.find((j) => String(j.key).startsWith(second.id));
+    t.ok(job !== undefined, "a reconcile job was scheduled when the intent entered requires_action");
+    t.not(provider.completeAction(attemptReference(second.id, 1)), null, "the customer authenticates; its webhook is lost");
+    await run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: String(job?.key), payload: { intent_id: second.id } })));
+    t.match(await run(getIntent(merchant, second.id)), { status: "succeeded", amountCapturedMinor: 410 });
+    t.equal(await ledgerRows(), 4, "its capture is posted too");
   }),
 );

@@ -1,9 +1,9 @@
 /**
  * Settlement-file reconciliation (spec rule 12), SQLite and Postgres: the sandbox publishes a
  * CSV of what it settled on a UTC day; comparing it with our captures and refunds opens one
- * exception per mismatch — missing on either side, amount, currency, status — and running the
- * same day again (one after the other, or two runs racing) opens nothing new, because
- * (provider object, settlement window, kind) is unique. Nothing is adjusted automatically.
+ * exception per mismatching object — missing on either side, amount, currency, status — and
+ * running the same day again (one after the other, or two runs racing) opens nothing new, because
+ * (provider object, settlement window) is unique. Nothing is adjusted automatically.
  */
 import { Effect } from "effect";
 import t from "tap";
@@ -107,5 +107,37 @@ t.test("a file that is not the provider's format is refused whole", (t) =>
     const badDay = await run(Effect.either(reconcileSettlementFile("2026-02-30", "type,reference,provider_payment_id,amount_minor,currency,status,settled_at\n")));
     t.match(badDay, { _tag: "Left", left: { code: "settlement_file_invalid" } });
     t.equal((await exceptions(db)).length, 0);
+  }),
+);
+
+/*
+ * Spec (Payment service, Events): ReconciliationMismatchFound is "Unique per provider object and
+ * settlement window; never silently auto-adjusted". A settlement row whose status and currency
+ * both differ from ours opens one exception, carrying both kinds, and emits one event.
+ */
+/** A JSON column as text: SQLite answers the text, Postgres the parsed value. */
+const asJsonText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+t.test("a row mismatching both status and currency opens one exception and emits one event", (t) =>
+  forEachDialect(t, "one per object and window", async (t, db) => {
+    const { run, provider } = paymentsRuntime(t, db);
+    const created = await run(createMerchant({ name: "Twice wrong shop", scopes: ["payments:write"], actor: "system:test" }));
+    const merchant = { kind: "merchant" as const, merchantId: created.merchant.id, keyId: created.keyId, scopes: ["payments:write"] };
+    const intent = await run(createIntent(merchant, { amountMinor: 4500, currency: "EUR" }));
+    await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+    const reference = `pi_${intent.id}_attempt_1`;
+    provider.injectSettlementFault(reference, { status: "reversed", currency: "USD" });
+    const summary = await run(reconcileSettlementFile(today(), provider.settlementFile(today())));
+    t.match(summary, { rows: 1, mismatches: 1, opened: 1 });
+    const rows = await exceptions(db);
+    t.equal(rows.length, 1, "one exception for the object and window");
+    t.match(rows[0], { provider_object: reference, settlement_window: today(), status: "open" });
+    const events = await db.db.selectFrom("outbox").select(["type", "event"]).where("type", "=", "ReconciliationMismatchFound").execute();
+    t.equal(events.length, 1, "one ReconciliationMismatchFound");
+    t.match(asJsonText(events[0]?.event), /"kinds":\["status","currency"\]/, "the event carries every kind found");
+    const opened = await db.db.selectFrom("payment_reconciliation_outcomes").select("data").execute();
+    t.equal(opened.length, 1);
+    t.match(asJsonText(opened[0]?.data), /"kinds":\["status","currency"\]/, "so does the exception's opening record");
+    t.match(await run(reconcileSettlementFile(today(), provider.settlementFile(today()))), { opened: 0 }, "a second run opens nothing");
   }),
 );

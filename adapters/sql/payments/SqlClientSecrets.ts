@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runStatement, sendStatement } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -25,10 +25,24 @@ export const makeSqlClientSecrets = (db: SqlDatabase): ClientSecrets => {
   const selectSecretHash = compiledOnce<{ intentId: string }>((ex, p) =>
     ex.selectFrom("payment_client_secrets").select("secret_hash").where("intent_id", "=", p("intentId")),
   );
+  const newSecretOf = (intentId: string) => `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
   return {
+    reissue: ({ intentId, merchantId }) =>
+      Effect.gen(function* () {
+        const secret = newSecretOf(intentId);
+        const replaced = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("payment_client_secrets")
+            .set({ secret_hash: hashOf(secret).toString("hex") })
+            .where("intent_id", "=", intentId)
+            .where("merchant_id", "=", merchantId)
+            .executeTakeFirst(),
+        );
+        return toNumber(replaced.numUpdatedRows) === 1 ? secret : null;
+      }).pipe(withSpan("ClientSecrets.reissue")),
     issue: ({ intentId, merchantId, now }) =>
       Effect.gen(function* () {
-        const secret = `${intentId}_secret_${randomBytes(24).toString("base64url")}`;
+        const secret = newSecretOf(intentId);
         // Nobody reads the answer (unanswered on Postgres; a failure fails the transaction).
         yield* sendStatement(db, insertSecret, { intentId, merchantId, secretHash: hashOf(secret).toString("hex"), createdAt: f.timeToDb(now) });
         return secret;

@@ -2,7 +2,7 @@
  * The ReconciliationRepository port over `payment_reconciliation_exceptions` and
  * `payment_reconciliation_outcomes`, plus the settlement reads over intents, attempts, refunds
  * and ledger transactions. Opening is one INSERT ... ON CONFLICT DO NOTHING on the UNIQUE
- * (provider_object, settlement_window, kind): the database elects the single opener.
+ * (provider_object, settlement_window) (migration 15): the database elects the single opener.
  */
 import { sql } from "kysely";
 import { Effect } from "effect";
@@ -40,7 +40,7 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
     ex
       .insertInto("payment_reconciliation_exceptions")
       .values(slotsOf(exceptions.columns, p))
-      .onConflict((oc) => oc.columns(["provider_object", "settlement_window", "kind"]).doNothing())
+      .onConflict((oc) => oc.columns(["provider_object", "settlement_window"]).doNothing())
       .returning("id"),
   );
   const insertReportIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>

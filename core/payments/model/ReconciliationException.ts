@@ -1,6 +1,7 @@
 /**
  * Reconciliation exceptions (spec: ReconciliationException): an explicit mismatch workflow item,
- * unique per provider object, settlement window and kind, resolved by a human with an audited
+ * unique per provider object and settlement window (its kind is the first of the kinds found,
+ * all of which its opening outcome and event carry), resolved by a human with an audited
  * ledger reversal or adjustment (never an edit), and the immutable outcomes of that workflow.
  */
 import { Schema, Struct } from "effect";

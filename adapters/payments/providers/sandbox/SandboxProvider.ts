@@ -7,7 +7,8 @@
  *   pm_card_authentication_required  needs customer action;
  *   pm_card_timeout_after   acts, then the first answer is lost (a timeout after acting);
  *   pm_card_timeout_before  the first call times out before acting; a retry goes through.
- * Capture, refund and void take injected faults (`injectFault`), as a header would on a real
+ * A void cancels an authorization or a payment still waiting for authentication (as real
+ * providers cancel a payment in that state). Capture, refund and void take injected faults (`injectFault`), as a header would on a real
  * sandbox. It never sees card numbers: only tokens. `calls` and `payments` let tests observe it.
  * Like a real provider it records an event for everything it does (`events`, delivered as
  * signed webhooks by SandboxWebhooks.ts: duplicates, reordering and delays are the test's
@@ -322,7 +323,11 @@ export const makeSandboxProvider = (options: SandboxOptions = {}): SandboxProvid
       call("void", reference, () =>
         settleOnce("void", reference, () => {
           const payment = byProviderId.get(providerPaymentId);
-          if (payment === undefined || payment.status !== "authorized") return { _tag: "Rejected", reason: "payment_not_voidable" };
+          // An authorization, or a payment still waiting for the customer's authentication (which
+          // can then never complete), is cancelled; anything captured or declined is not.
+          if (payment === undefined || (payment.status !== "authorized" && payment.status !== "requires_action")) {
+            return { _tag: "Rejected", reason: "payment_not_voidable" };
+          }
           payment.status = "voided";
           recordPayment(payment);
           return { _tag: "Done", amountMinor: payment.authorizedMinor };

@@ -14,6 +14,8 @@ import { paymentsMigration0010StatusIndexesForOpenWork } from "./0010_status_ind
 import { paymentsMigration0011LedgerTransactionsByTime } from "./0011_ledger_transactions_by_time.js";
 import { paymentsMigration0012RefundsByRequestKey } from "./0012_refunds_by_request_key.js";
 import { paymentsMigration0013PendingAttemptsByAge } from "./0013_pending_attempts_by_age.js";
+import { paymentsMigration0014TenantCompositeReferences } from "./0014_tenant_composite_references.js";
+import { paymentsMigration0015OneExceptionPerObjectAndWindow } from "./0015_one_exception_per_object_and_window.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -30,4 +32,6 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0011LedgerTransactionsByTime,
   paymentsMigration0012RefundsByRequestKey,
   paymentsMigration0013PendingAttemptsByAge,
+  paymentsMigration0014TenantCompositeReferences,
+  paymentsMigration0015OneExceptionPerObjectAndWindow,
 ];
