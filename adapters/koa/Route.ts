@@ -90,6 +90,17 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
    * (`runIdempotentInTransaction`): a crash cannot leave the work done and the key in progress.
    */
   readonly oneTransaction?: boolean;
+  /**
+   * Body fields (their wire names) of a 2xx answer that are never stored: a secret the work
+   * mints (spec: secrets are never kept in clear). The idempotency record keeps the answer
+   * without them; the first answer carries them, and a replay carries the fresh ones `reissue`
+   * makes from the stored answer's body.
+   */
+  readonly unstored?: {
+    readonly fields: ReadonlyArray<string>;
+    /** Its failures go through the error mapper like the handler's; it may need only services the handler needs. */
+    readonly reissue: (input: RouteInput<P, Q, B, A>, stored: Readonly<Record<string, unknown>>) => Effect.Effect<Readonly<Record<string, unknown>>, unknown, NoInfer<R>>;
+  };
   /** Reads `limit` and `cursor` into `input.page` and documents them. */
   readonly pagination?: boolean;
   readonly params?: Schema.Schema<P, any, never>;
@@ -122,6 +133,13 @@ export interface Route<R = any> {
   readonly idempotency: IdempotencyMode;
   readonly ifMatch: IfMatchMode;
   readonly oneTransaction: boolean;
+  readonly unstored?:
+    | {
+        readonly fields: ReadonlyArray<string>;
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        readonly reissue: (input: RouteInput<any, any, any, AuthMode>, stored: Readonly<Record<string, unknown>>) => Effect.Effect<Readonly<Record<string, unknown>>, unknown, R>;
+      }
+    | undefined;
   readonly pagination: boolean;
   readonly params?: AnySchema | undefined;
   readonly query?: AnySchema | undefined;
@@ -173,6 +191,7 @@ export const defineRoute = <
     idempotency,
     ifMatch: spec.ifMatch ?? "none",
     oneTransaction: spec.oneTransaction ?? false,
+    unstored: spec.unstored as Route<Exclude<R, Principal>>["unstored"],
     pagination: spec.pagination ?? false,
     params: spec.params,
     query: spec.query,
@@ -281,12 +300,41 @@ const routeHandler = (
           catch: (error) => error,
         });
       }
-      const work = Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response));
+      const unstored = route.unstored;
+      let withheld: Record<string, unknown> | undefined;
+      const encoded = Effect.flatMap(route.handler(input, ctx), (response) => encodeResponse(route, response));
+      const work =
+        unstored === undefined
+          ? encoded
+          : Effect.map(encoded, (response) => {
+              const kept = withholdFields(response, unstored.fields);
+              withheld = kept.withheld;
+              return kept.response;
+            });
       const { response, replayed } = yield* withIdempotency(ctx, route.idempotency, work, { limits, policy, oneTransaction: route.oneTransaction });
-      return replayed ? { ...response, headers: { ...response.headers, ...replayHeaders(true) } } : response;
+      let answer = response;
+      if (unstored !== undefined && response.status >= 200 && response.status < 300 && isBody(response.body)) {
+        const fields = replayed || withheld === undefined ? yield* unstored.reissue(input, response.body) : withheld;
+        answer = { ...response, body: { ...response.body, ...fields } };
+      }
+      return replayed ? { ...answer, headers: { ...answer.headers, ...replayHeaders(true) } } : answer;
     });
     await runStored(ctx, program);
   };
+
+const isBody = (body: unknown): body is Readonly<Record<string, unknown>> => typeof body === "object" && body !== null && !Array.isArray(body);
+
+/** The answer without `fields` in its (2xx, object) body, and the fields taken out. */
+const withholdFields = (response: StoredResponse, fields: ReadonlyArray<string>): { response: StoredResponse; withheld: Record<string, unknown> | undefined } => {
+  if (response.status < 200 || response.status >= 300 || !isBody(response.body)) return { response, withheld: undefined };
+  const body: Record<string, unknown> = { ...response.body };
+  const withheld: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field in body) withheld[field] = body[field];
+    delete body[field];
+  }
+  return { response: { ...response, body }, withheld };
+};
 
 /** Encodes the handler's body with the schema declared for its status. */
 const encodeResponse = (route: Route, response: RouteResponse): Effect.Effect<StoredResponse> => {

@@ -3,7 +3,8 @@
  * is replayed with `Idempotent-Replayed: true`, a different body under the same key is 422, a
  * retry while the first runs is 409 with Retry-After, a required key is 400 when missing,
  * client errors are stored, server errors release the key, and concurrent identical requests
- * run the handler exactly once; a one-transaction route stores its answer with its work.
+ * run the handler exactly once; a one-transaction route stores its answer with its work; a
+ * route's unstored fields (a minted secret) never reach the stored answer and are reissued on replay.
  */
 import { Effect, ManagedRuntime, Schema } from "effect";
 import t from "tap";
@@ -27,10 +28,11 @@ const makeGate = () => {
 };
 
 const fixture = () => {
-  const runs = { create: 0, reject: 0, flaky: 0, optional: 0 };
+  const runs = { create: 0, reject: 0, flaky: 0, optional: 0, secret: 0, reissue: 0 };
   let gate: ReturnType<typeof makeGate> | undefined;
   const Order = Schema.Struct({ item: Schema.String, wait: Schema.optional(Schema.Boolean) });
   const Created = Schema.Struct({ run: Schema.Int, item: Schema.String });
+  const WithSecret = Schema.Struct({ run: Schema.Int, item: Schema.String, secretToken: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("secret_token")) });
   const routes = [
     defineRoute({
       method: "POST",
@@ -114,6 +116,27 @@ const fixture = () => {
           const run = yield* (yield* UserEpochs).bump(counterId);
           if (input.body.item === "refused") return yield* Effect.fail(new Conflict({ code: "out_of_stock", detail: `after write ${run}` }));
           return { status: 201, body: { run, item: input.body.item } };
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/orders/with-secret",
+      operationId: "orderWithSecret",
+      summary: "Answers a minted secret that is never stored; a replay mints another",
+      tags: ["orders"],
+      auth: "required",
+      idempotency: "required",
+      unstored: {
+        fields: ["secret_token"],
+        reissue: (_input, stored) => Effect.sync(() => ({ secret_token: `reissued-${String(stored.run)}-${++runs.reissue}` })),
+      },
+      body: Order,
+      responses: { 201: WithSecret },
+      handler: (input) =>
+        Effect.suspend(() => {
+          if (input.body.item === "refused") return Effect.fail(new Conflict({ code: "out_of_stock", detail: "refused" }));
+          const run = ++runs.secret;
+          return Effect.succeed({ status: 201, body: { run, item: input.body.item, secretToken: `minted-${run}` } });
         }),
     }),
   ];
@@ -265,6 +288,25 @@ t.test("idempotency over HTTP", async (t) => {
       );
       t.ok(burst.every((a) => a.status === 201 && a.body.run === 2), `every racer gets the one run's answer (${burst.map((a) => a.status).join(",")})`);
       t.equal(await committed(), 2, "the racing requests ran the work once");
+    });
+
+    // Spec (payments, Authentication 5): "Secrets and payment tokens are never cached or logged".
+    t.test("a route's unstored fields are answered once, kept out of the stored answer, and reissued on replay", async (t) => {
+      const first = await post("/v1/orders/with-secret", { item: "key" }, { ...alice, "idempotency-key": "k-secret" });
+      t.equal(first.status, 201);
+      t.same(first.body, { run: 1, item: "key", secret_token: "minted-1" }, "the first answer carries the minted secret");
+      const text = JSON.stringify(await db.db.selectFrom("idempotency_keys").selectAll().execute());
+      t.ok(text.includes("k-secret") && text.includes("key"), "the answer is stored under its key");
+      t.notOk(text.includes("minted-1"), "the stored answer holds no secret");
+      const replay = await post("/v1/orders/with-secret", { item: "key" }, { ...alice, "idempotency-key": "k-secret" });
+      t.equal(replay.headers.get("idempotent-replayed"), "true");
+      t.same(replay.body, { run: 1, item: "key", secret_token: "reissued-1-1" }, "a replay carries a fresh secret from reissue, with the stored rest");
+      t.equal(runs.secret, 1, "the work ran once");
+      const refused = await post("/v1/orders/with-secret", { item: "refused" }, { ...alice, "idempotency-key": "k-secret-refused" });
+      const refusedAgain = await post("/v1/orders/with-secret", { item: "refused" }, { ...alice, "idempotency-key": "k-secret-refused" });
+      t.equal(refusedAgain.status, 409);
+      t.same(refusedAgain.body, refused.body, "a stored problem is replayed as it is, with nothing reissued");
+      t.equal(runs.reissue, 1, "reissue ran for the 2xx replay only");
     });
 
     t.test("10 parallel identical requests run the handler exactly once", async (t) => {

@@ -4,7 +4,7 @@ import { cancelIntent } from "../../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../../core/payments/ConfirmIntent.js";
 import { createIntentWithClientSecret, getClientView, reissueClientSecret } from "../../../core/payments/ClientView.js";
-import { checkCreateIntent } from "../../../core/payments/CreateIntent.js";
+import { PaymentIntentId } from "../../../core/payments/model/Ids.js";
 import {
   CreatedPaymentIntentWire,
   IntentClientViewWire,
@@ -17,9 +17,6 @@ import type { Principal } from "../../../ports/Principal.js";
 import { getIntent } from "../../../core/payments/GetIntent.js";
 import { makeProblem, problemContentType } from "../ProblemJson.js";
 import { defineRoute } from "../Route.js";
-import { encodeResponseBody } from "../Decode.js";
-import { toStoredResponse } from "../EffectHandler.js";
-import { replayHeaders, withIdempotency } from "../Idempotency.js";
 import { CaptureIntentBody, ConfirmIntentBody, CreateIntentBody, IntentIdParams } from "./PaymentSchemas.js";
 
 const tags = ["payments"];
@@ -43,12 +40,10 @@ const DeclinedProblemAsSeen = Schema.Struct({
 });
 
 /**
- * POST /v1/payment-intents — create an intent (payments:write); answers a client secret.
- * Idempotency is required, and runs here rather than in the route table: the stored answer is the
- * intent WITHOUT its client secret (secrets are never kept in clear, spec Authentication 5), and
- * every answer, first or replayed, adds a secret after the record is settled: the one minted with
- * the intent, or on a replay a fresh one that replaces it (reissueClientSecret). The checks that
- * read nothing run first, so every stored answer is a created intent.
+ * POST /v1/payment-intents — create an intent (payments:write); answers a client secret. The
+ * stored idempotency answer is the intent without its client secret (secrets are never kept in
+ * clear, spec Authentication 5): a replay answers a freshly minted secret that replaces the
+ * previous one (reissueClientSecret).
  */
 const createIntentRoute = defineRoute({
   method: "POST",
@@ -56,36 +51,33 @@ const createIntentRoute = defineRoute({
   operationId: "createPaymentIntent",
   summary: "Create a payment intent",
   description:
-    "Requires an Idempotency-Key header (1 to 255 characters; 400 idempotency_key_required without one). A replay answers the stored intent with a newly minted client secret, which replaces the previous one: client secrets are never stored in clear.",
+    "A replay under the same Idempotency-Key answers the stored intent with a newly minted client secret, which replaces the previous one: client secrets are never stored in clear.",
   tags,
   auth: "required",
-  // Not the route table's idempotency: its stored answer would hold the client secret in clear.
-  idempotency: "none",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
+  idempotency: "required",
+  unstored: {
+    fields: ["client_secret"],
+    reissue: ({ principal }, stored) =>
+      reissueClientSecret(principal, PaymentIntentId.make(String(stored.id))).pipe(Effect.map((secret) => ({ client_secret: secret }))),
+  },
   body: CreateIntentBody,
   responses: { 201: CreatedPaymentIntentWire },
   problems: [403, 409, 422],
-  handler: ({ principal, body }, ctx) =>
-    Effect.gen(function* () {
-      const input = {
-        amountMinor: body.amount_minor,
-        currency: body.currency,
-        ...(body.capture_method === undefined ? {} : { captureMethod: body.capture_method }),
-        ...(body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }),
-      };
-      yield* checkCreateIntent(principal, input);
-      let minted: string | null = null;
-      // One transaction, nothing called outside: the key and the (redacted) answer commit with the work.
-      const work = Effect.flatMap(createIntentWithClientSecret(principal, input), ({ intent, clientSecret }) => {
-        minted = clientSecret;
-        return Effect.map(encodeResponseBody(PaymentIntentWire, paymentIntentView(intent)), (encoded) =>
-          toStoredResponse({ status: 201, body: encoded, etag: intent.version }),
-        );
-      });
-      const { response, replayed } = yield* withIdempotency(ctx, "required", work, { oneTransaction: true });
-      const intent = yield* Schema.decodeUnknown(PaymentIntentWire)(response.body).pipe(Effect.orDie);
-      const clientSecret = replayed || minted === null ? yield* reissueClientSecret(principal, intent.id) : minted;
-      return { status: 201, body: { ...intent, clientSecret }, etag: intent.version, headers: replayHeaders(replayed) };
-    }),
+  handler: ({ principal, body }) =>
+    createIntentWithClientSecret(principal, {
+      amountMinor: body.amount_minor,
+      currency: body.currency,
+      ...(body.capture_method === undefined ? {} : { captureMethod: body.capture_method }),
+      ...(body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }),
+    }).pipe(
+      Effect.map(({ intent, clientSecret }) => ({
+        status: 201,
+        body: { ...paymentIntentView(intent), clientSecret },
+        etag: intent.version,
+      })),
+    ),
 });
 
 /** POST /v1/payment-intents/:id/confirm — 200 done, 202 still processing, 402 declined. */
