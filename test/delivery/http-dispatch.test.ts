@@ -46,7 +46,10 @@ for (const dialect of dialects) {
     const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
     const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
     const offer = (await first.get("/couriers/me/offers")).body.data[0];
-    t.equal((await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200);
+    const acceptKey = freshKey();
+    const acceptedAnswer = await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, acceptKey);
+    t.match(acceptedAnswer, { status: 200, body: { dropoff_address: "Alexanderplatz 1" } }, "the winner sees the drop-off");
+    t.match(await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, acceptKey), { status: 200, body: { id: acceptedAnswer.body.id, dropoff_address: "Alexanderplatz 1" } }, "a replay while assigned shows it again");
 
     // A restaurant far outside the region, with its own accepted order.
     const farOwner = as();
@@ -102,6 +105,15 @@ for (const dialect of dialects) {
     t.match(done, { status: 200, body: { id: deliveryId, courier_id: secondId, status: "assigned" } });
     t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 404, "the previous courier lost the job");
     t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 200, "the new courier has it");
+
+    // Spec, Authentication 3: "A courier sees the customer address only for an assigned active
+    // delivery" — also through a replay of its own accept under the same Idempotency-Key.
+    const stored = await server.core.database.db.selectFrom("idempotency_keys").select(["state", "response"]).where("key", "=", acceptKey).executeTakeFirstOrThrow();
+    t.equal(String(stored.state), "completed", "the accept's answer is stored");
+    t.notMatch(String(stored.response), /Alexanderplatz|dropoff/, "without the drop-off");
+    const replayed = await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, acceptKey);
+    t.match(replayed, { status: 409, body: { code: "delivery_already_assigned" } }, "a replay after the reassignment is refused");
+    t.notMatch(JSON.stringify(replayed.body), /Alexanderplatz/, "and shows no drop-off");
 
     const history = await server.core.runtime.runPromise(Effect.flatMap(DispatchRepository, (d) => d.statusHistory(deliveryId)));
     t.match(

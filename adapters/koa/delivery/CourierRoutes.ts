@@ -96,13 +96,22 @@ const acceptOfferRoute = defineRoute({
   operationId: "acceptCourierOffer",
   summary: "Accept an offer: exactly one courier wins the delivery",
   description:
-    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404. Accepting an accepted offer again answers the delivery only while the caller is still its courier and it is assigned or picked up: a courier reassigned away gets 409 delivery_already_assigned, the courier of a delivered or cancelled delivery 409 delivery_not_active.",
+    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404. Accepting an accepted offer again answers the delivery only while the caller is still its courier and it is assigned or picked up: a courier reassigned away gets 409 delivery_already_assigned, the courier of a delivered or cancelled delivery 409 delivery_not_active. The same holds for a replay under the same Idempotency-Key: the stored answer keeps no drop-off.",
   tags,
   budget: { name: "delivery_offers" },
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",
+  // The drop-off is shown only while the caller is the active delivery's courier (spec,
+  // Authentication 3): the stored answer keeps none, and a replay re-checks before showing it.
+  unstored: {
+    fields: ["dropoff_address", "dropoff_lat", "dropoff_lng"],
+    reissue: ({ principal, params }) =>
+      acceptOffer(principal, params.id).pipe(
+        Effect.map((delivery) => ({ dropoff_address: delivery.dropoffAddress, dropoff_lat: delivery.dropoffLat, dropoff_lng: delivery.dropoffLng })),
+      ),
+  },
   params: OfferParams,
   responses: { 200: CourierDeliveryWire },
   problems: [403, 404, 409, 410],
