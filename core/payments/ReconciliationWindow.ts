@@ -22,6 +22,7 @@ import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { reconcileIntent, type ReconcileOutcome } from "./ReconcileIntent.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { ambiguityWindowName } from "./model/ReconciliationException.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The audit actor of the reconcilers. */
@@ -64,11 +65,9 @@ export const reconcileIntentWithinWindow = (
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const repo = yield* PaymentsRepository;
-        const intent = yield* repo.findIntent(intentId, { forUpdate: true });
-        if (intent === null || intent.status !== "processing") return { _tag: "NothingToReconcile" as const };
-        const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
-        if (attempt === null) return { _tag: "NothingToReconcile" as const };
+        const current = yield* lockedAttemptWhile(intentId, "processing");
+        if (current === null) return { _tag: "NothingToReconcile" as const };
+        const { intent, attempt } = current;
         const next = nextCheckInWindow(attempt.createdAt, at, settings);
         if (next !== null) {
           // A key of its own: the running job still holds the intent's key until it completes.
@@ -95,6 +94,16 @@ export const reconcileIntentWithinWindow = (
     );
   }).pipe(withSpan("Payments.reconcileIntentWithinWindow"));
 
+/** The intent, locked, and its current attempt while the intent is in `status`; null otherwise. */
+const lockedAttemptWhile = (intentId: string, status: PaymentIntent["status"]) =>
+  Effect.gen(function* () {
+    const repo = yield* PaymentsRepository;
+    const intent = yield* repo.findIntent(intentId, { forUpdate: true });
+    if (intent === null || intent.status !== status) return null;
+    const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
+    return attempt === null ? null : { intent, attempt };
+  });
+
 /**
  * An intent waiting in requires_action whose customer has not authenticated yet: asked again every
  * re-check interval for one ambiguity window after it began waiting (a lost webhook of a late
@@ -108,11 +117,9 @@ const recheckAwaitingCustomer = (intentId: string) =>
     const at = yield* now;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const repo = yield* PaymentsRepository;
-        const intent = yield* repo.findIntent(intentId, { forUpdate: true });
-        if (intent === null || intent.status !== "requires_action") return { _tag: "NothingToReconcile" as const };
-        const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
-        if (attempt === null) return { _tag: "NothingToReconcile" as const };
+        const current = yield* lockedAttemptWhile(intentId, "requires_action");
+        if (current === null) return { _tag: "NothingToReconcile" as const };
+        const { intent, attempt } = current;
         const next = nextCheckInWindow(attempt.updatedAt, at, settings);
         if (next === null) return { _tag: "AwaitingCustomer" as const };
         yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: `${intent.id}:action:recheck:${next.getTime()}`, runAt: next });
