@@ -12,31 +12,16 @@ import { migrate } from "../../adapters/sql/Migrations.js";
 import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
 import { paymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { compose } from "../../hosts/Composition.js";
-import type { OrderLine } from "../../core/commerce/model/Order.js";
 import type { Return } from "../../core/commerce/model/Return.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { at } from "../contract/Kit.js";
-import { kitId, orderRecord, seedStore } from "../contract/commerce/fixtures.js";
+import { kitId, lineOf, orderRecord, seedStore } from "../contract/commerce/fixtures.js";
 import { forEachDialect } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
 
 const commerceModule = makeCommerceModule({ mailer: { send: () => Effect.dieMessage("no mail here") } });
 const modules = compose().add(paymentsModule).add(commerceModule);
 const beforeSeven = { name: "commerce", migrations: commerceMigrations.filter((m) => m.version < 7) };
-
-/** Line `n` of order 1: quantity `n`. */
-const line = (n: number): OrderLine => ({
-  id: kitId.line(10 + n),
-  storeId: kitId.store(1),
-  orderId: kitId.order(1),
-  variantId: kitId.var(1),
-  sku: "KIT-1",
-  quantity: n,
-  unitPriceMinor: 100,
-  discountMinor: 0,
-  taxMinor: 0,
-  totalMinor: 100 * n,
-});
 
 const returnOf = (n: number, lines: ReadonlyArray<readonly [lineN: number, quantity: number]>): Return => ({
   id: kitId.ret(n),
@@ -59,7 +44,7 @@ forEachDialect(
     const orders = <A>(f: (r: OrdersRepository) => Effect.Effect<A>) =>
       Effect.runPromise(Effect.provide(Effect.flatMap(OrdersRepository, f), moduleLayer(db, modules)));
     await Effect.runPromise(Effect.provide(seedStore(1), moduleLayer(db, modules)));
-    await orders((r) => r.insertOrder(orderRecord(1), [line(1), line(2), line(3)]));
+    await orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 1), lineOf(1, 2), lineOf(1, 3)]));
     await orders((r) => r.insertReturn(returnOf(1, [[2, 1]])));
     await orders((r) => r.insertReturn(returnOf(2, [[2, 1], [3, 2]])));
     // Written before the fix: one return listing line 1 twice.

@@ -9,32 +9,19 @@
  * status the caller read.
  */
 import { Effect } from "effect";
-import type { OrderLine } from "../../../core/commerce/model/Order.js";
 import type { Return } from "../../../core/commerce/model/Return.js";
 import type { Shipment } from "../../../core/commerce/model/Shipment.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { kitId, orderRecord, seedStore, uid } from "./fixtures.js";
+import { kitId, lineOf, orderRecord, seedStore, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
 export type OrdersKitPorts = OrdersRepository | StoresRepository | CatalogRepository;
 
 const orders = <A>(f: (r: OrdersRepository) => Effect.Effect<A>) => Effect.flatMap(OrdersRepository, f);
 
-const lineOf = (orderN: number, n: number): OrderLine => ({
-  id: kitId.line(orderN * 10 + n),
-  storeId: kitId.store(1),
-  orderId: kitId.order(orderN),
-  variantId: kitId.var(1),
-  sku: "KIT-1",
-  quantity: n,
-  unitPriceMinor: 100,
-  discountMinor: 0,
-  taxMinor: 0,
-  totalMinor: 100 * n,
-});
 
 const claim = (scope: string, key: string, orderN: number, payload: string) =>
   orders((r) => r.claimCheckout({ storeId: kitId.store(1), scope, idempotencyKey: key, orderId: kitId.order(orderN), createdAt: at(orderN) }, payload));

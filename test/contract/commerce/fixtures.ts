@@ -4,7 +4,7 @@
  * since every `shop_` row references its store.
  */
 import { Effect } from "effect";
-import type { Order } from "../../../core/commerce/model/Order.js";
+import type { Order, OrderLine } from "../../../core/commerce/model/Order.js";
 import type { Store } from "../../../core/commerce/model/Store.js";
 import type { Variant } from "../../../core/commerce/model/Variant.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
@@ -85,4 +85,18 @@ export const orderRecord = (n: number, customerId: string | null = uid("user", 2
   version: 1,
   createdAt: T0,
   updatedAt: T0,
+});
+
+/** Line `n` of order `orderN` (store 1, variant 1): quantity `n`, 100 a unit. */
+export const lineOf = (orderN: number, n: number): OrderLine => ({
+  id: kitId.line(orderN * 10 + n),
+  storeId: kitId.store(1),
+  orderId: kitId.order(orderN),
+  variantId: kitId.var(1),
+  sku: "KIT-1",
+  quantity: n,
+  unitPriceMinor: 100,
+  discountMinor: 0,
+  taxMinor: 0,
+  totalMinor: 100 * n,
 });
