@@ -1,10 +1,12 @@
 /**
  * Command: state-aware cancellation (POST /v1/orders/:id/cancel), by the order's owner or
- * support. A confirmed (or payment_pending) order moves to `cancellation_requested` (202) by a
- * conditional update; then, outside the transaction, the authorization is voided (or a capture
- * refunded) under keys derived from the order, and in a second transaction its reservations
- * are released (each once) and the order becomes `cancelled` with OrderCancelled. If the
- * payment step's outcome is unknown, the completion job finishes it later. A dispatched order,
+ * support. An order not yet dispatched (confirmed, or still in checkout: pending or
+ * payment_pending) moves to `cancellation_requested` (202) by a conditional update; then, outside
+ * the transaction, the authorization is voided (or a capture refunded) under keys derived from
+ * the order, and in a second transaction its reservations are released (each once) and the order
+ * becomes `cancelled` with OrderCancelled. If the payment's outcome is not known yet, whichever
+ * comes first finishes it: the completion job, or the path that records the outcome
+ * (core/commerce/OrderPayments.ts), which never confirms such an order. A dispatched order,
  * or one with any shipment dispatched (split fulfilment), is 409 order_dispatched; cancelling again answers the order as it is.
  */
 import { Effect, Schema } from "effect";
@@ -82,7 +84,7 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
           const reservations = yield* (yield* InventoryRepository).reservationsOfOrder(orderId);
           if (reservations.some((r) => r.status === "consumed")) return yield* Effect.fail(new OrderDispatched({ orderId }));
           const moved = yield* moveOrder(orderId, "cancellation_requested", actorId, {
-            from: ["confirmed", "payment_pending"],
+            from: ["pending", "payment_pending", "confirmed"],
             detail: { reason: input.reason },
           });
           if (moved !== null) yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });

@@ -8,7 +8,9 @@
  * released, 402); unknown (a timeout) → payment_pending, never guessed: the resolution job
  * looks the payment up and applies the answer, retrying with backoff while it is still
  * processing. An authorization that arrives for an order that expired or was cancelled
- * meanwhile is voided.
+ * meanwhile is voided; an answer that arrives for an order whose cancellation was requested
+ * (even while it was still `pending`) finishes that cancellation: voided (nothing to void when
+ * declined), stock released, order cancelled.
  */
 import { Data, Duration, Effect, Either } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -29,6 +31,7 @@ import { Schema } from "effect";
 import type { Order } from "./model/Order.js";
 import type { OrderPayment } from "./model/OrderPayment.js";
 import { PaymentDeclinedForOrder } from "./Errors.js";
+import { completeCancellation } from "./CancelOrder.js";
 import { OrderConfirmed } from "./Events.js";
 import { moveOrder, releaseReservations, savePayment, savePaymentWithTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
@@ -109,10 +112,18 @@ const confirm = (order: Order, payment: OrderPayment, gp: { readonly paymentId: 
       }),
     );
     if (confirmed.moved !== null) return confirmed.moved;
-    const current = yield* loadOrderAndPayment(order.id);
-    // The job scheduled with the authorization finishes it if this attempt does not.
-    yield* followUpOfCommitted(releaseStrandedPayment(current.order, current.payment), "releasing a stranded authorization", { order_id: order.id });
-    return current.order;
+    return yield* releaseOfLeftCheckout(order.id);
+  });
+
+/**
+ * After an answer was recorded for an order that had left checkout: releases what it must
+ * (the job scheduled with the answer finishes it if this attempt does not); the order as it ends.
+ */
+const releaseOfLeftCheckout = (orderId: OrderId) =>
+  Effect.gen(function* () {
+    const current = yield* loadOrderAndPayment(orderId);
+    yield* followUpOfCommitted(releaseStrandedPayment(current.order, current.payment), "releasing a stranded authorization", { order_id: orderId });
+    return (yield* (yield* OrdersRepository).findOrder(orderId)) ?? current.order;
   });
 
 /** Orders whose authorization must not stand: they will never be captured. */
@@ -120,11 +131,16 @@ const strandedStatuses: ReadonlyArray<Order["status"]> = ["expired", "failed", "
 
 /**
  * Voids (or refunds) the payment of an order that left checkout while it was being authorized
- * (expired, failed or cancelled). An order confirmed by another path (the resolution job and a
- * late answer racing) or awaiting its cancellation (whose job releases it) keeps its payment.
+ * (expired, failed or cancelled), and finishes the cancellation of an order whose cancellation
+ * was requested meanwhile (its payment voided, its stock released, the order cancelled). An
+ * order confirmed by another path (the resolution job and a late answer racing) keeps its payment.
  */
 const releaseStrandedPayment = (order: Order, payment: OrderPayment) =>
-  strandedStatuses.includes(order.status) ? releasePayment(order, payment, "system:commerce-payments") : Effect.succeed(payment);
+  order.status === "cancellation_requested"
+    ? Effect.asVoid(completeCancellation(order.id, "system:commerce-payments"))
+    : strandedStatuses.includes(order.status)
+      ? Effect.asVoid(releasePayment(order, payment, "system:commerce-payments"))
+      : Effect.void;
 
 /** The durable job that releases a stranded authorization (scheduled with it, keyed per order). */
 export const strandedPaymentJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
@@ -136,13 +152,17 @@ export const strandedPaymentJob: JobDefinition<{ readonly orderId: OrderId }, Co
 
 const decline = (order: Order, payment: OrderPayment, paymentId: string | null, declineCode: string, actorId: string) =>
   Effect.gen(function* () {
-    yield* (yield* Transactions).run(
+    const moved = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const moved = yield* moveOrder(order.id, "failed", actorId, { from: ["pending", "payment_pending"], detail: { decline_code: declineCode } });
         if (moved !== null) yield* releaseReservations(order.id, ["active"]);
         yield* savePayment(payment, { status: "declined", paymentId: paymentId ?? payment.paymentId });
+        // The order left checkout meanwhile (its cancellation requested): the job finishes it should the attempt below not.
+        if (moved === null) yield* strandedPaymentJob.schedule({ orderId: order.id }, { runAt: new Date((yield* now).getTime() + 30_000), key: `order:${order.id}/release` });
+        return moved;
       }),
     );
+    if (moved === null) yield* releaseOfLeftCheckout(order.id);
     return yield* Effect.fail(new PaymentDeclinedForOrder({ orderId: order.id, declineCode }));
   });
 

@@ -12,7 +12,7 @@ import type { OrderId, ReturnId } from "./model/Ids.js";
 
 /** Order: from → the states it may move to. */
 export const orderTransitions: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
-  pending: ["confirmed", "payment_pending", "failed", "expired"],
+  pending: ["confirmed", "payment_pending", "failed", "expired", "cancellation_requested"],
   payment_pending: ["confirmed", "failed", "expired", "cancellation_requested"],
   confirmed: ["cancellation_requested", "dispatched"],
   cancellation_requested: ["cancelled"],

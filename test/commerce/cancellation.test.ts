@@ -18,7 +18,7 @@ import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { createLocation } from "../../core/commerce/CreateStore.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
 
 const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
   c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId)));
@@ -172,5 +172,67 @@ t.test("cancellation after dispatch is rejected: once any shipment of a split or
     const payment = await paymentStatus(c, store.merchantId, placed.order.paymentIntentRef!);
     t.equal(payment.status, "requires_capture", "the authorization still stands");
     t.equal((await stockOf(c, variant.id, second.id))?.reserved, 1, "the unshipped unit is still held for its shipment");
+  }),
+);
+
+/**
+ * Spec (E-commerce, States: "POST /v1/orders/:id/cancel | order not yet dispatched | cancellation
+ * requested (202)"). An order still `pending` (a crash left its authorization's answer unrecorded)
+ * is not dispatched: its cancellation is accepted, and the payment-resolution job that checkout
+ * scheduled finishes it once the answer is known.
+ */
+t.test("order not yet dispatched → cancellation requested (202): a pending order's cancellation is accepted, and the resolution job voids its authorization, releases its stock and ends it cancelled", (t) =>
+  forEachCommerceDialect(t, "cancel pending", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const { shopper, order } = await unrecordedAuthorizationOrder(c, store.id, variant.id, 2);
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 2);
+
+    const requested = await c.attempt(cancelOrder(shopper, order.id, { reason: "changed my mind" }));
+    t.same(requested.ok ? requested.value.status : requested.error, "cancellation_requested", "the cancellation is accepted");
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 2, "the stock is held until the payment's outcome is known");
+
+    await c.host(31_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    const orders = await c.run(OrdersRepository);
+    t.equal((await c.run(orders.findOrder(order.id)))?.status, "cancelled", "the resolution job finished the cancellation");
+    const payment = await c.run(orders.findPayment(order.id));
+    t.equal(payment?.status, "voided");
+    t.equal((await paymentStatus(c, store.merchantId, payment!.paymentId!)).status, "canceled", "the authorization is voided at the provider");
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "the stock is released");
+    const reservations = await c.run(Effect.flatMap(InventoryRepository, (i) => i.reservationsOfOrder(order.id)));
+    t.ok(reservations.length > 0 && reservations.every((r) => r.status === "released"), "every reservation is released");
+    const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+    t.notOk(kinds.includes("order.confirmed"), "the order was never confirmed");
+    t.same(
+      kinds.filter((k) => k.startsWith("order.") || k === "payment.voided"),
+      ["order.pending", "order.cancellation_requested", "payment.voided", "order.cancelled"],
+    );
+    // The test's database holds this one order's events.
+    const events = (await db.db.selectFrom("outbox").select("type").execute()).map((e: { type: string }) => e.type);
+    t.ok(events.includes("OrderCancelled"), "OrderCancelled is published");
+    t.notOk(events.includes("OrderConfirmed"), "OrderConfirmed is not");
+  }),
+);
+
+/**
+ * Spec (E-commerce, States: "POST /v1/orders/:id/cancel | order not yet dispatched | cancellation
+ * requested (202)"; "order | payment fails | | failed checkout | reservation released"). A pending
+ * order whose authorization turns out declined holds nothing to void: the resolution job ends
+ * its requested cancellation with its stock released.
+ */
+t.test("order not yet dispatched → cancellation requested (202): a pending order whose authorization was declined ends cancelled with nothing voided and its stock released", (t) =>
+  forEachCommerceDialect(t, "cancel pending declined", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, location, variant } = await seedStore(c, { stock: 5 });
+    const { shopper, order } = await unrecordedAuthorizationOrder(c, store.id, variant.id, 1, "pm_card_declined");
+    const requested = await c.attempt(cancelOrder(shopper, order.id, { reason: "changed my mind" }));
+    t.same(requested.ok ? requested.value.status : requested.error, "cancellation_requested", "the cancellation is accepted");
+    await c.host(31_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    const orders = await c.run(OrdersRepository);
+    t.equal((await c.run(orders.findOrder(order.id)))?.status, "cancelled", "the resolution job finished the cancellation");
+    t.equal((await c.run(orders.findPayment(order.id)))?.status, "declined", "nothing was held, nothing voided");
+    t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "the stock is released");
+    const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+    t.same(kinds.filter((k) => k.startsWith("order.")), ["order.pending", "order.cancellation_requested", "order.cancelled"]);
   }),
 );

@@ -77,3 +77,26 @@ t.test("the database enforces the column rules of stock, orders, lines and catal
     t.equal(elsewhere.variants.length, 1, "another store may use the same SKU");
   }),
 );
+
+/**
+ * Spec (E-commerce, States: "order not yet dispatched → cancellation requested (202)"): once its
+ * cancellation is requested, an order ends cancelled. The database refuses any other move, so no
+ * late payment answer can confirm it.
+ */
+t.test("order not yet dispatched → cancellation requested: the database moves such an order only to cancelled", (t) =>
+  forEachCommerceDialect(t, "cancellation requested is final", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const a = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, a.store.id, a.variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const q = db.db;
+    await q.updateTable("shop_orders").set({ status: "cancellation_requested" }).where("id", "=", placed.order.id).execute();
+    for (const status of ["confirmed", "pending", "payment_pending", "failed", "expired", "dispatched"]) {
+      await refused(t, `cancellation_requested → ${status}`, () => q.updateTable("shop_orders").set({ status }).where("id", "=", placed.order.id).execute());
+    }
+    await q.updateTable("shop_orders").set({ status: "cancelled" }).where("id", "=", placed.order.id).execute();
+    const row = await q.selectFrom("shop_orders").select("status").where("id", "=", placed.order.id).executeTakeFirstOrThrow();
+    t.equal((row as { status: string }).status, "cancelled", "cancelled is allowed");
+  }),
+);

@@ -22,9 +22,10 @@ import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
 import { createLocation } from "../../core/commerce/CreateStore.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
   Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
@@ -187,6 +188,61 @@ t.test("an authorization whose answer was never recorded (the process stopped af
   }),
 );
 
+
+/**
+ * Spec (E-commerce, States: "POST /v1/orders/:id/cancel | order not yet dispatched | cancellation
+ * requested (202)"). Checkout recording its authorization's answer and the cancellation of the
+ * still-pending order, at once: the order is either confirmed and then cancelled with its
+ * authorization voided, or cancelled without ever being confirmed, its authorization voided too
+ * (no hold left) — never confirmed once its cancellation was requested.
+ */
+t.test("order not yet dispatched → cancellation requested (202): cancelling a pending order while checkout records its answer ends cancelled, voided, stock released", (t) =>
+  forEachCommerceDialect(t, "cancel vs outcome", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const pending = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { store, location, variant } = await seedStore(c, { stock: 2 });
+        return { store, location, variant, ...(await unrecordedAuthorizationOrder(c, store.id, variant.id, 1)) };
+      }),
+    );
+    // Each cancellation starts a little later than the one before, so some land before the
+    // answer's transaction and some after it (or while it runs).
+    const cancels = await Promise.all(
+      pending.map(async ({ shopper, order, payment }, i) => {
+        const [, cancel] = await Promise.all([
+          c.attempt(authorizeOrderPayment({ order, payment }, "test")),
+          new Promise((resolve) => setTimeout(resolve, i * 12)).then(() => c.attempt(cancelOrder(shopper, order.id, { reason: "changed my mind" }))),
+        ]);
+        return cancel;
+      }),
+    );
+    t.same(
+      cancels.map((r) => (r.ok ? "accepted" : (r.error as { code?: string }).code)),
+      cancels.map(() => "accepted"),
+      "every cancellation is accepted (202)",
+    );
+    // Whatever the inline attempts left (a void refused while another was running) the jobs finish.
+    await c.host(31_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    await c.host(10 * 60_000, runJobsOnce(commerceJobs, { workerId: "jobs-test", concurrency: 1 }));
+    const orders = await c.run(OrdersRepository);
+    let confirmedFirst = 0;
+    for (const { store, location, variant, order } of pending) {
+      t.equal((await c.run(orders.findOrder(order.id)))?.status, "cancelled");
+      const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+      if (kinds.includes("order.confirmed")) confirmedFirst += 1;
+      const requestedAt = kinds.indexOf("order.cancellation_requested");
+      t.ok(requestedAt > 0, "the cancellation was requested");
+      t.notOk(kinds.slice(requestedAt).includes("order.confirmed"), "never confirmed after its cancellation was requested");
+      t.equal(kinds.filter((k) => k === "order.cancelled").length, 1, "cancelled once");
+      const payment = await c.run(orders.findPayment(order.id));
+      t.equal(payment?.status, "voided");
+      const atProvider = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: payment!.paymentId! })));
+      t.equal(atProvider.status, "canceled", "no authorization is left held");
+      t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "the stock is released");
+    }
+    t.comment(`confirmed before the cancellation: ${confirmedFirst} of ${pending.length}`);
+  }),
+);
 
 /**
  * Spec (E-commerce, Versioning): "Order state changes use version or conditional status updates".

@@ -21,6 +21,7 @@ import type { CartId, StoreId, VariantId } from "../../core/commerce/model/Ids.j
 import type { CommerceServices } from "../../core/commerce/Services.js";
 import { Mailer, MailDeliveryFailed, type MailMessage } from "../../ports/Mailer.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachDialect, testModules, type TapTest } from "../support/databases.js";
 import type { HasTeardown } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
@@ -144,4 +145,27 @@ export const pendingPaymentOrder = async (c: CommerceRuntime, storeId: StoreId, 
   const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
   const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
   return { shopper, order: placed.order, paymentId: payment?.paymentId ?? null };
+};
+
+/**
+ * A customer's order left `pending` as a crash leaves it: the provider answered (authorized, or
+ * declined with `pm_card_declined`), then the process stopped before checkout recorded the answer (only the resolution job checkout
+ * scheduled would find it). Its order and payment record as checkout committed them.
+ */
+export const unrecordedAuthorizationOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId, quantity = 1, paymentMethod = "pm_card_visa") => {
+  const shopper = customer();
+  const cart = await cartWith(c, shopper, storeId, variantId, quantity);
+  const gateway = await c.run(PaymentGateway);
+  // The provider answers (authorized or declined), then the process stops.
+  const stopping = PaymentGateway.of({ ...gateway, authorize: (request) => Effect.zipRight(Effect.exit(gateway.authorize(request)), Effect.die(new Error("process stopped"))) });
+  const stopped = await c.attempt(Effect.provideService(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod })), PaymentGateway, stopping)).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(stopped instanceof Error)) throw new Error("checkout was expected to stop after the provider answered");
+  const orders = await c.run(OrdersRepository);
+  const [order] = await c.run(orders.ordersOfCustomer(shopper.userId, null, 1));
+  if (order === undefined || order.status !== "pending") throw new Error("checkout was expected to leave a pending order");
+  const payment = (await c.run(orders.findPayment(order.id)))!;
+  return { shopper, order, payment };
 };

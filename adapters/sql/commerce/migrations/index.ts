@@ -9,5 +9,6 @@ import { commerceMigration0006SearchByStore } from "./0006_search_by_store.js";
 import { commerceMigration0007ReturnedQuantities } from "./0007_returned_quantities.js";
 import { commerceMigration0008UniqueTrackingNumbers } from "./0008_unique_tracking_numbers.js";
 import { commerceMigration0009CartSeenPrices } from "./0009_cart_seen_prices.js";
+import { commerceMigration0010CancellationRequestedFinal } from "./0010_cancellation_requested_final.js";
 
-export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys, commerceMigration0005CustomerDeclinesIndex, commerceMigration0006SearchByStore, commerceMigration0007ReturnedQuantities, commerceMigration0008UniqueTrackingNumbers, commerceMigration0009CartSeenPrices];
+export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys, commerceMigration0005CustomerDeclinesIndex, commerceMigration0006SearchByStore, commerceMigration0007ReturnedQuantities, commerceMigration0008UniqueTrackingNumbers, commerceMigration0009CartSeenPrices, commerceMigration0010CancellationRequestedFinal];
