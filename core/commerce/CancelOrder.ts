@@ -9,60 +9,20 @@
  * (core/commerce/OrderPayments.ts), which never confirms such an order. A dispatched order,
  * or one with any shipment dispatched (split fulfilment), is 409 order_dispatched; cancelling again answers the order as it is.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { ValidationFailed } from "../kernel/Errors.js";
-import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { now } from "../kernel/Clock.js";
-import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Order } from "./model/Order.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderDispatched, OrderStateConflict } from "./Errors.js";
-import { OrderCancelled } from "./Events.js";
-import { moveOrder, recordTimeline, releaseReservations } from "./OrderRecords.js";
-import { PaymentStillProcessing, releasePayment } from "./OrderPayments.js";
+import { moveOrder, recordTimeline } from "./OrderRecords.js";
+import { cancellationJob, completeCancellation } from "./CompleteCancellation.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
-
-/** Finishes a requested cancellation: payment released, stock released, order cancelled. */
-export const completeCancellation = (orderId: OrderId, actorId: string) =>
-  Effect.gen(function* () {
-    const orders = yield* OrdersRepository;
-    const order = yield* orders.findOrder(orderId);
-    const payment = yield* orders.findPayment(orderId);
-    if (order === null || payment === null || order.status !== "cancellation_requested") return order;
-    if (payment.status === "unknown" || payment.status === "authorizing") {
-      // Nothing is guessed: the payment's outcome must be known before it can be released.
-      return yield* Effect.fail(new PaymentStillProcessing({ orderId }));
-    }
-    yield* releasePayment(order, payment, actorId);
-    return yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        const moved = yield* moveOrder(orderId, "cancelled", actorId, { from: ["cancellation_requested"] });
-        if (moved === null) return order;
-        yield* releaseReservations(orderId, ["active", "committed"]);
-        const event = yield* OrderCancelled.make({
-          tenant_id: moved.storeId,
-          aggregate_id: moved.id,
-          aggregate_version: moved.version,
-          actor_id: actorId,
-          data: { order_id: moved.id, reason: "cancelled" },
-        });
-        yield* (yield* Outbox).append([event]);
-        return moved;
-      }),
-    );
-  }).pipe(withSpan("commerce.completeCancellation"));
-
-/** The durable job that completes a cancellation whose payment step could not finish at once. */
-export const cancellationJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
-  kind: "commerce.complete-cancellation",
-  payload: Schema.Struct({ orderId: OrderId }),
-  handle: ({ orderId }) => Effect.asVoid(completeCancellation(orderId, "system:commerce-cancellation")),
-});
 
 /** Requests the cancellation and tries to complete it at once; answers the order as it then is. */
 export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readonly reason: string }) =>

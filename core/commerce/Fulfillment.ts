@@ -23,7 +23,7 @@ import { loadVisibleOrder } from "./Access.js";
 import { OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
-import { isFreeOrder } from "./OrderPayments.js";
+import { isFreeOrder } from "./PaymentRelease.js";
 import { divideHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";

@@ -1,5 +1,5 @@
 /** The e-commerce module's durable jobs (each defined next to its use case). */
-import { cancellationJob } from "./CancelOrder.js";
+import { cancellationJob } from "./CompleteCancellation.js";
 import { carrierPollJob } from "./CarrierTracking.js";
 import { captureJob } from "./Fulfillment.js";
 import { paymentResolutionJob, strandedPaymentJob } from "./OrderPayments.js";

@@ -12,7 +12,7 @@
  * (even while it was still `pending`) finishes that cancellation: voided (nothing to void when
  * declined), stock released, order cancelled.
  */
-import { Data, Duration, Effect, Either } from "effect";
+import { Duration, Effect, Either } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { followUpOfCommitted } from "../kernel/FollowUp.js";
@@ -31,9 +31,10 @@ import { Schema } from "effect";
 import type { Order } from "./model/Order.js";
 import type { OrderPayment } from "./model/OrderPayment.js";
 import { PaymentDeclinedForOrder } from "./Errors.js";
-import { completeCancellation } from "./CancelOrder.js";
+import { completeCancellation } from "./CompleteCancellation.js";
+import { isFreeOrder, PaymentStillProcessing, releasePayment } from "./PaymentRelease.js";
 import { OrderConfirmed } from "./Events.js";
-import { moveOrder, releaseReservations, savePayment, savePaymentWithTimeline } from "./OrderRecords.js";
+import { moveOrder, releaseReservations, savePayment } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
@@ -43,9 +44,6 @@ export const orderPaymentKey = (orderId: OrderId): string => `order:${orderId}/a
 /** How long after an unknown outcome the resolution job first looks. */
 export const paymentResolutionDelay = Duration.seconds(30);
 
-/** The payment is still being processed by the provider: the job tries again later. */
-export class PaymentStillProcessing extends Data.TaggedError("PaymentStillProcessing")<{ readonly orderId: OrderId }> {}
-
 const loadOrderAndPayment = (orderId: OrderId) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
@@ -54,28 +52,6 @@ const loadOrderAndPayment = (orderId: OrderId) =>
     if (order === null || payment === null) return yield* Effect.dieMessage(`order ${orderId} has no payment record`);
     return { order, payment };
   });
-
-/** Voids the order's authorization (or refunds what was captured); the provider call outside transactions. */
-export const releasePayment = (order: Order, payment: OrderPayment, actorId: string) =>
-  Effect.gen(function* () {
-    if (isFreeOrder(payment) && payment.paymentId === null && payment.status === "authorized") {
-      return yield* savePaymentWithTimeline(payment, { status: "voided" }, order, "payment.voided", actorId, { amount_minor: 0 });
-    }
-    if (payment.paymentId === null || payment.status === "voided" || payment.status === "refunded" || payment.status === "declined") return payment;
-    const gateway = yield* PaymentGateway;
-    const paymentId = payment.paymentId;
-    const command = { merchantId: payment.merchantId, paymentId };
-    if (payment.status === "captured") {
-      const refundable = payment.capturedMinor - payment.refundedMinor;
-      yield* gateway.refund({ ...command, idempotencyKey: `order:${order.id}/refund`, amount: { amount_minor: refundable, currency: order.currency } });
-      return yield* savePaymentWithTimeline(payment, { status: "refunded", refundedMinor: payment.capturedMinor }, order, "payment.refunded", actorId, { amount_minor: refundable });
-    }
-    yield* gateway.cancel({ ...command, idempotencyKey: `order:${order.id}/void` });
-    return yield* savePaymentWithTimeline(payment, { status: "voided" }, order, "payment.voided", actorId, {});
-  });
-
-/** An order whose total is 0 has nothing to authorize, capture, void or refund: the gateway is never asked. */
-export const isFreeOrder = (payment: OrderPayment): boolean => payment.amountMinor === 0;
 
 const confirm = (order: Order, payment: OrderPayment, gp: { readonly paymentId: string | null }, actorId: string) =>
   Effect.gen(function* () {

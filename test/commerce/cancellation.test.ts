@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import t from "tap";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { captureOrder, dispatchShipment } from "../../core/commerce/Fulfillment.js";
-import { releasePayment } from "../../core/commerce/OrderPayments.js";
+import { releasePayment } from "../../core/commerce/PaymentRelease.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { commerceJobs } from "../../core/commerce/Jobs.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
