@@ -1,8 +1,9 @@
 /**
  * `GET/POST /v1/nodes/:id/permissions`, `DELETE /v1/nodes/:id/permissions/:user_id`: a node's
- * owner grants roles to current workspace members and revokes them. A revocation bumps the
- * drive's ACL epoch (caches and tokens carry it) and is visible in the next request, because
- * every check reads grants and membership afresh.
+ * owner grants roles to current workspace members and revokes them. A revocation, and a grant
+ * that lowers a member's role, bumps the drive's ACL epoch (spec, Authentication 5: caches and
+ * tokens carry it; node metadata ETags do, NodeMetadata.ts) and is visible in the next request,
+ * because every check reads grants and membership afresh.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -11,7 +12,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
-import { requireAccess } from "./Access.js";
+import { hasRole, requireAccess } from "./Access.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import type { FilesServices } from "./Services.js";
@@ -37,7 +38,18 @@ export const grantAccess = (input: {
       grantedBy: input.userId,
       createdAt: yield* now,
     };
-    yield* (yield* Transactions).run((yield* NodesRepository).putGrant(entry));
+    const nodes = yield* NodesRepository;
+    const drives = yield* DriveRepository;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // The drive lock first, so two grants racing on one member cannot both read the role
+        // before the other's write: a downgrade is always seen as one, and bumps the epoch.
+        yield* drives.lock(input.workspaceId);
+        const previous = (yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).find((g) => g.userId === input.granteeId);
+        yield* nodes.putGrant(entry);
+        if (previous !== undefined && !hasRole(input.role, previous.role)) yield* drives.bumpAclEpoch(input.workspaceId);
+      }),
+    );
     return entry;
   }).pipe(withSpan("files.grantAccess"));
 
