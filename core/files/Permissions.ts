@@ -13,6 +13,8 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { hasRole, requireAccess } from "./Access.js";
+import { granteesOn, recordLeftView } from "./LeftView.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import type { FilesServices } from "./Services.js";
@@ -64,11 +66,20 @@ export const revokeAccess = (input: {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
     const nodes = yield* NodesRepository;
     const drives = yield* DriveRepository;
+    const maxDepth = (yield* FilesSettings).maxDepth;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The drive lock first, as grants and namespace changes take it (one lock order, no deadlock).
+        yield* drives.lock(input.workspaceId);
         const removed = yield* nodes.removeGrant(input.workspaceId, input.nodeId, input.granteeId);
-        if (removed) yield* drives.bumpAclEpoch(input.workspaceId);
-        return removed;
+        if (!removed) return false;
+        yield* drives.bumpAclEpoch(input.workspaceId);
+        // Without a grant above it the node (and its subtree) leaves the grantee's view: their feed says so.
+        const above = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth)).map((a) => a.id));
+        if (!above.has(input.granteeId)) {
+          yield* recordLeftView({ workspaceId: WorkspaceId.make(input.workspaceId), nodeId: NodeId.make(input.nodeId), userIds: [input.granteeId], actorId: input.userId });
+        }
+        return true;
       }),
     );
   }).pipe(withSpan("files.revokeAccess"));
