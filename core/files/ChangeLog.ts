@@ -22,10 +22,13 @@ export const recordChange = (input: {
   readonly type: ChangeType;
   readonly versionId: FileVersionId | null;
   readonly actorId: string;
+  /** The one user the change is addressed to (`node.left_view`); omitted: everyone who sees the node. */
+  readonly recipientId?: string;
 }): Effect.Effect<number, never, DriveRepository | ChangesRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const seq = yield* (yield* DriveRepository).nextChangeSeq(input.workspaceId);
-    yield* (yield* ChangesRepository).append({ ...input, seq, createdAt: yield* now });
+    const change = { workspaceId: input.workspaceId, nodeId: input.nodeId, type: input.type, versionId: input.versionId, actorId: input.actorId, seq, createdAt: yield* now };
+    yield* (yield* ChangesRepository).append(change, input.recipientId);
     const event = yield* DriveChanged.make({ tenant_id: input.workspaceId, aggregate_id: input.workspaceId, aggregate_version: seq, actor_id: input.actorId, data: { seq } });
     yield* (yield* Outbox).append([event]);
     return seq;

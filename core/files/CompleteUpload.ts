@@ -205,6 +205,7 @@ export const completeUpload = (input: {
           sizeBytes: stored.size,
           sha256: stored.sha256,
           contentType: session.contentType,
+          detectedContentType: null,
           objectKey: stored.key,
           status: "quarantined",
           isCurrent: false,

@@ -198,6 +198,7 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
             sizeBytes: stored.size,
             sha256: stored.sha256,
             contentType: contentTypeOf(name),
+            detectedContentType: null,
             objectKey: stored.key,
             status: "quarantined",
             isCurrent: false,

@@ -1,7 +1,9 @@
 /**
  * `GET /v1/changes?workspace_id=&cursor=` (spec: "Ordered tenant sync changes"): a member reads
  * the workspace's change log in sequence order, filtered by current access in the query (before
- * the limit). Each item carries the node as it is now, or its tombstone once trashed.
+ * the limit). Each item carries the node as it is now, or its tombstone once trashed; a node that
+ * left the caller's view (moved out of reach, grant revoked) comes as `node.left_view` with a
+ * tombstone (LeftView.ts).
  * `next_cursor` is never null: a sync client keeps it to ask for later changes. The work of a page
  * is bounded (ChangesRepository.list): a caller who sees little of a busy log may get a short
  * page with `has_more` and a cursor past what was read. A cursor from
@@ -42,13 +44,18 @@ export const listChanges = (input: {
     }
     const scan = yield* (yield* ChangesRepository).list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1 });
     const page = scan.items.slice(0, input.limit);
-    const data: ReadonlyArray<ChangeItem> = page.map(({ change, node }) => ({
-      seq: change.seq,
-      nodeId: change.nodeId,
-      type: change.type,
-      node: node.trashedAt === null ? node : null,
-      tombstone: node.trashedAt === null ? null : { id: node.id, parentId: node.parentId, kind: node.kind, trashedAt: node.trashedAt },
-    }));
+    const data: ReadonlyArray<ChangeItem> = page.map(({ change, node }) =>
+      change.type === "node.left_view"
+        ? // Out of the caller's view: a tombstone that says nothing of where the node is now.
+          { seq: change.seq, nodeId: change.nodeId, type: change.type, node: null, tombstone: { id: node.id, parentId: null, kind: node.kind, trashedAt: null } }
+        : {
+            seq: change.seq,
+            nodeId: change.nodeId,
+            type: change.type,
+            node: node.trashedAt === null ? node : null,
+            tombstone: node.trashedAt === null ? null : { id: node.id, parentId: node.parentId, kind: node.kind, trashedAt: node.trashedAt },
+          },
+    );
     const last = page[page.length - 1];
     // A full page continues after its last item; a scan that stopped at its bound continues after
     // what it read; the end of the log continues after the last item (or where it began).

@@ -5,7 +5,8 @@
  * the cycle check — the expected version must match (428 without, 412 with `current`), the
  * destination must not be the node or one of its descendants (409 move_into_descendant), and the
  * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
- * index is the backstop). The conditional update and the change record commit together.
+ * index is the backstop). The conditional update and the change record commit together, with a
+ * `node.left_view` change for each user the move takes the node away from (LeftView.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -19,6 +20,7 @@ import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { authorize, requireAccess, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
+import { granteesOn, recordLeftView } from "./LeftView.js";
 import {
   ConcurrentMove,
   MoveIntoDescendant,
@@ -81,6 +83,8 @@ export const moveNode = (input: {
         if (!moving && targetName === node.name) return node;
         const parent = yield* nodes.find(input.workspaceId, parentId);
         if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        // The users who see the node through a grant above its old place and none above its new one.
+        let leftView: ReadonlyArray<string> = [];
         if (moving) {
           // Read under the lock: a move committed just before is already visible here.
           if (parent.id === node.id) return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot be its own parent" }));
@@ -92,6 +96,9 @@ export const moveNode = (input: {
           if (top.parentId !== null) {
             return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
           }
+          const before = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, node.id, maxDepth)).map((a) => a.id));
+          const after = yield* granteesOn(input.workspaceId, [node.id, parent.id, ...chain.map((a) => a.id)]);
+          leftView = [...before].filter((userId) => !after.has(userId));
         }
         yield* requireFreeName(input.workspaceId, parent, targetName);
         const updated = advanced({ ...node, parentId, name: targetName, updatedAt: yield* now });
@@ -105,6 +112,8 @@ export const moveNode = (input: {
           versionId: null,
           actorId: input.userId,
         });
+        // Their feeds no longer show the node's changes: each gets a tombstone addressed to them.
+        yield* recordLeftView({ workspaceId: node.workspaceId, nodeId: node.id, userIds: leftView, actorId: input.userId });
         return updated;
       }),
     );

@@ -1,5 +1,5 @@
 /**
- * Reading the tree: `GET /v1/nodes/:id` (a viewer; ETag is the node's version) and
+ * Reading the tree: `GET /v1/nodes/:id` (a viewer; its route answers NodeMetadata.ts) and
  * `GET /v1/nodes/:id/children?cursor` (spec: "List authorized child nodes"). A caller with a role
  * on the folder sees every active child; a member at the root without one sees only the children
  * granted to them — filtered in the query, before the page limit.

@@ -1,8 +1,9 @@
 /**
  * `GET/POST /v1/nodes/:id/permissions`, `DELETE /v1/nodes/:id/permissions/:user_id`: a node's
- * owner grants roles to current workspace members and revokes them. A revocation bumps the
- * drive's ACL epoch (caches and tokens carry it) and is visible in the next request, because
- * every check reads grants and membership afresh.
+ * owner grants roles to current workspace members and revokes them. A revocation, and a grant
+ * that lowers a member's role, bumps the drive's ACL epoch (spec, Authentication 5: caches and
+ * tokens carry it; node metadata ETags do, NodeMetadata.ts) and is visible in the next request,
+ * because every check reads grants and membership afresh.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -11,7 +12,9 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
-import { requireAccess } from "./Access.js";
+import { hasRole, requireAccess } from "./Access.js";
+import { granteesOn, recordLeftView } from "./LeftView.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import type { FilesServices } from "./Services.js";
@@ -37,7 +40,18 @@ export const grantAccess = (input: {
       grantedBy: input.userId,
       createdAt: yield* now,
     };
-    yield* (yield* Transactions).run((yield* NodesRepository).putGrant(entry));
+    const nodes = yield* NodesRepository;
+    const drives = yield* DriveRepository;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // The drive lock first, so two grants racing on one member cannot both read the role
+        // before the other's write: a downgrade is always seen as one, and bumps the epoch.
+        yield* drives.lock(input.workspaceId);
+        const previous = (yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).find((g) => g.userId === input.granteeId);
+        yield* nodes.putGrant(entry);
+        if (previous !== undefined && !hasRole(input.role, previous.role)) yield* drives.bumpAclEpoch(input.workspaceId);
+      }),
+    );
     return entry;
   }).pipe(withSpan("files.grantAccess"));
 
@@ -52,11 +66,20 @@ export const revokeAccess = (input: {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
     const nodes = yield* NodesRepository;
     const drives = yield* DriveRepository;
+    const maxDepth = (yield* FilesSettings).maxDepth;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The drive lock first, as grants and namespace changes take it (one lock order, no deadlock).
+        yield* drives.lock(input.workspaceId);
         const removed = yield* nodes.removeGrant(input.workspaceId, input.nodeId, input.granteeId);
-        if (removed) yield* drives.bumpAclEpoch(input.workspaceId);
-        return removed;
+        if (!removed) return false;
+        yield* drives.bumpAclEpoch(input.workspaceId);
+        // Without a grant above it the node (and its subtree) leaves the grantee's view: their feed says so.
+        const above = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth)).map((a) => a.id));
+        if (!above.has(input.granteeId)) {
+          yield* recordLeftView({ workspaceId: WorkspaceId.make(input.workspaceId), nodeId: NodeId.make(input.nodeId), userIds: [input.granteeId], actorId: input.userId });
+        }
+        return true;
       }),
     );
   }).pipe(withSpan("files.revokeAccess"));

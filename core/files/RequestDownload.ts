@@ -14,6 +14,7 @@ import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined } from "./Errors.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import type { FilesServices } from "./Services.js";
+import { servedContentType } from "./TypeDetection.js";
 import { isDownloadable } from "./VersionStatus.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -45,7 +46,8 @@ export const requestDownload = (input: {
     }
     const grant = yield* (yield* ObjectStore).grantDownload({
       key: version.objectKey,
-      contentType: version.contentType,
+      // The declared type only where the detected one agrees (HTML declared as a PNG goes out opaque).
+      contentType: servedContentType(version.contentType, version.detectedContentType),
       filename: node.name,
       ttlMs: (yield* FilesSettings).downloadTtlMs,
     });

@@ -12,8 +12,10 @@
  * history without becoming current. An infected
  * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
  * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
+ * The same read detects the version's type from its bytes (TypeDetection.ts: the spec's "type
+ * detector" of UploadFinalized), recorded on the version before the verdict is applied.
  */
-import { Effect, Schema } from "effect";
+import { Effect, Ref, Schema, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import type { Job } from "../../ports/Jobs.js";
@@ -28,6 +30,7 @@ import { recordChange } from "./ChangeLog.js";
 import { fallBackFromCurrent } from "./CurrentVersionFallback.js";
 import { FileVersionPublished } from "./Events.js";
 import { thumbnailJob, wantsThumbnail } from "./MakeThumbnail.js";
+import { detectContentType, detectionHeadBytes } from "./TypeDetection.js";
 import type { FileVersion, VersionStatus } from "./model/FileVersion.js";
 import { advance } from "../kernel/Versioning.js";
 import { nextVersionStatus, versionStatusesAllowing, type VersionTrigger } from "./VersionStatus.js";
@@ -134,11 +137,21 @@ export const scanVersion = (workspaceId: string, versionId: string, attempt: { r
     if (version === null || version.status !== "quarantined") return "skipped" as const;
     const content = yield* (yield* ObjectStore).read(version.objectKey);
     if (content === null) return yield* applyVersionTrigger(version, "scan_gave_up", "the stored object is missing", scannerActor);
-    const verdict = yield* (yield* Scanner).scan(content).pipe(
+    // Type detection rides on the scan's one read: the head of the bytes is kept as they stream by.
+    const head = yield* Ref.make(new Uint8Array(0));
+    const watched = content.pipe(
+      Stream.tap((chunk) =>
+        Ref.update(head, (kept) => (kept.length >= detectionHeadBytes ? kept : Buffer.concat([kept, chunk.subarray(0, detectionHeadBytes - kept.length)]))),
+      ),
+    );
+    const verdict = yield* (yield* Scanner).scan(watched).pipe(
       Effect.catchTag("ScannerUnavailable", (error) =>
         attempt.attempt >= attempt.maxAttempts ? Effect.succeed({ verdict: "failed" as const, detail: error.detail ?? "scanner unavailable" }) : Effect.fail(error),
       ),
     );
+    // Only a head read in full is detected (a scanner that gave up may have stopped early).
+    const kept = yield* Ref.get(head);
+    if (kept.length >= Math.min(version.sizeBytes, detectionHeadBytes)) yield* (yield* VersionsRepository).recordDetectedType(workspaceId, versionId, detectContentType(kept));
     if (verdict.verdict === "failed") return yield* applyVersionTrigger(version, "scan_gave_up", verdict.detail, scannerActor);
     if (verdict.verdict === "infected") return yield* applyVersionTrigger(version, "scan_infected", verdict.signature, scannerActor);
     return yield* applyVersionTrigger(version, "scan_clean", null, scannerActor);

@@ -13,11 +13,15 @@ export interface ChangesScan {
 }
 
 export interface ChangesRepository {
-  /** Appends a change (its `seq` from DriveRepository.nextChangeSeq, in the same transaction). */
-  readonly append: (change: Change) => Effect.Effect<void>;
+  /**
+   * Appends a change (its `seq` from DriveRepository.nextChangeSeq, in the same transaction).
+   * `recipientId` addresses it to that one user (a `node.left_view` change, and only such a one).
+   */
+  readonly append: (change: Change, recipientId?: string) => Effect.Effect<void>;
   /**
    * Changes after `afterSeq` in sequence order with their node as it is now, only those on nodes
-   * `userId` can currently see (a direct grant on the node or an ancestor), up to `limit` of them.
+   * `userId` can currently see (a direct grant on the node or an ancestor), and the changes
+   * addressed to `userId` (node.left_view, see `append`) whatever they see, up to `limit` of them.
    * The work is bounded by the page, not by the workspace: the adapter reads changes in batches
    * and checks each batch's nodes by walking their ancestors, and stops after scanning a bounded
    * number of changes. `exhausted` says the log ended before the limit was reached; otherwise,

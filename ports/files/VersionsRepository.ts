@@ -36,6 +36,8 @@ export interface VersionsRepository {
    * none is published.
    */
   readonly makeLatestPublishedCurrent: (workspaceId: string, nodeId: string) => Effect.Effect<FileVersion | null>;
+  /** Records the type detected from a quarantined version's bytes (the scan's; once detected it stays). */
+  readonly recordDetectedType: (workspaceId: string, id: string, detectedContentType: string) => Effect.Effect<void>;
   /** The workspace's versions stored in object `objectKey` (a restored version shares its original's), by number. */
   readonly listSharingObject: (workspaceId: string, objectKey: string) => Effect.Effect<ReadonlyArray<FileVersion>>;
   /** Versions in any of `statuses` across workspaces (security review), oldest first after the id key. */

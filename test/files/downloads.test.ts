@@ -4,7 +4,8 @@
  * does, short-lived, and its bytes are what was uploaded; a revoked viewer gets none.
  */
 import t from "tap";
-import { Stream } from "effect";
+import { Effect, Stream } from "effect";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { grantAccess, revokeAccess } from "../../core/files/Permissions.js";
 import { requestDownload } from "../../core/files/RequestDownload.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
@@ -48,5 +49,42 @@ t.test("a quarantined or blocked version never yields a download; a published on
     t.match(await download("ben", pending.nodeId), { ok: false, error: { _tag: "NotFound" } }, "revoked: none at the next request");
     const other = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: folder.id, name: "b.txt", bytes: bytesOf("b") });
     t.match(await download("ann", pending.nodeId, other.id), { ok: false, error: { _tag: "NotFound" } }, "a version of another file is NotFound");
+  }),
+);
+
+/*
+ * Spec (What the service does): "Background work: scan and type detection"; (Events)
+ * UploadFinalized goes "to scanner and type detector". The scan detects the type from the bytes
+ * and records it on the version; a download never serves bytes as the declared type they are not:
+ * a file declared image/png that is really HTML goes out as an application/octet-stream
+ * attachment (the grant handler always answers `Content-Disposition: attachment`), never as an
+ * inline image/png nor as text/html; a real PNG keeps image/png.
+ */
+t.test("type detection: the scan records the type the bytes have, and a download never serves a declared type the bytes contradict", (t) =>
+  forEachFilesDialect(t, "type-detection", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const servedAs = async (nodeId: string) => {
+      const r = await env.attempt(requestDownload({ userId: "ann", workspaceId: "ws1", nodeId, versionId: null }));
+      if (!r.ok) throw new Error(`no grant: ${JSON.stringify(r.error)}`);
+      const claims = env.store.verify(r.value.url.slice(r.value.url.lastIndexOf("/") + 1), "GET");
+      return "t" in claims ? claims.t : undefined;
+    };
+    const stored = (versionId: string) => env.run(Effect.flatMap(VersionsRepository, (versions) => versions.find("ws1", versionId)));
+
+    const html = bytesOf("\n<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>");
+    const fake = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "cat.png", bytes: html, contentType: "image/png" });
+    t.match(await stored(fake.id), { contentType: "image/png", detectedContentType: "text/html" }, "the declared type is kept, the detected one recorded beside it");
+    const fakeServed = await servedAs(fake.nodeId);
+    t.equal(fakeServed, "application/octet-stream", "HTML declared as a PNG is served as opaque bytes");
+    t.not(fakeServed, "text/html", "never as HTML");
+
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("0000000dIHDR-rest-of-a-small-png")]);
+    const real = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "real.png", bytes: png, contentType: "image/png" });
+    t.match(await stored(real.id), { contentType: "image/png", detectedContentType: "image/png" }, "a real PNG is detected as one");
+    t.equal(await servedAs(real.nodeId), "image/png", "and keeps image/png");
+
+    const text = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "notes.txt", bytes: bytesOf("plain words"), contentType: "text/plain" });
+    t.equal(await servedAs(text.nodeId), "text/plain", "text declared as text keeps its type");
   }),
 );

@@ -207,3 +207,48 @@ t.test("operator version routes: a non-operator gets the same 404 for an existin
     }
   }),
 );
+
+/*
+ * Spec (Authentication 5): "An authorization epoch is carried in caches and tokens; revocation
+ * bumps the epoch"; (Versioning) "Metadata cache keys include tenant, node version and ACL
+ * epoch". A revocation and a downgrade of a grant both bump the workspace's ACL epoch, and the
+ * node's metadata ETag carries it, so a metadata answer cached before no longer matches; an
+ * upgrade takes nothing away and leaves the epoch alone.
+ */
+t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's metadata ETag changes with it", (t) =>
+  eachDialect(t, "acl epoch", async (t, dialect) => {
+    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const folder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
+    const folderId = String(folder.body.id);
+    const doc = await call("/v1/nodes", { user: ann, body: { parent_id: folderId, name: "Doc", kind: "folder" } });
+    const docId = String(doc.body.id);
+    const epoch = async () =>
+      Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", ws.id).executeTakeFirstOrThrow()).acl_epoch);
+    const etagOf = async (nodeId: string) => {
+      const answer = await call(`/v1/nodes/${nodeId}`, { user: ann });
+      t.equal(answer.status, 200);
+      return answer.headers.get("etag");
+    };
+
+    t.match(await call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: ben.id, role: "editor" } }), { status: 200 });
+    const start = await epoch();
+    const cached = await etagOf(docId);
+    t.match(await call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: ben.id, role: "owner" } }), { status: 200 });
+    t.equal(await epoch(), start, "an upgrade takes nothing away: the epoch stays");
+    t.equal(await etagOf(docId), cached, "and the metadata ETag with it");
+
+    t.match(await call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: ben.id, role: "viewer" } }), { status: 200 });
+    t.equal(await epoch(), start + 1, "a downgrade bumps the epoch");
+    const afterDowngrade = await etagOf(docId);
+    t.not(afterDowngrade, cached, "and the node's metadata ETag changes (a node below the changed grant)");
+
+    t.equal((await call(`/v1/nodes/${folderId}/permissions/${ben.id}`, { user: ann, method: "DELETE" })).status, 204);
+    t.equal(await epoch(), start + 2, "a revocation bumps the epoch");
+    const afterRevocation = await etagOf(docId);
+    t.not(afterRevocation, afterDowngrade, "and the node's metadata ETag changes again");
+    t.not(afterRevocation, cached);
+  }),
+);

@@ -45,3 +45,32 @@ t.test("parallel upload creations never pass the quota; crossing moves: one wins
     t.ok(after.some((n) => n.body.parent_id === ws.root), "one of them is still at the root: no cycle");
   }),
 );
+
+/*
+ * Spec (Authentication 5): "revocation bumps the epoch". An upgrade and a downgrade of one
+ * member's grant racing on real connections: whichever commits last, a member left with less
+ * than before finds the epoch bumped (the grant takes the drive lock before it reads the role it
+ * replaces, so neither can miss the other's write).
+ */
+t.test("racing grants on one member: whenever the lower role wins, the ACL epoch was bumped", (t) =>
+  eachDialect(t, "grant races", async (t, dialect) => {
+    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const folder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
+    const folderId = String(folder.body.id);
+    const grant = (role: string) => call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: ben.id, role } });
+    const epoch = async () =>
+      Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", ws.id).executeTakeFirstOrThrow()).acl_epoch);
+    for (let round = 0; round < 8; round++) {
+      // From viewer: the upgrade to owner and a re-grant of viewer race; viewer committing last is a downgrade from owner.
+      await grant("viewer");
+      const before = await epoch();
+      const answers = await Promise.all([grant("owner"), grant("viewer")]);
+      t.same(answers.map((a) => a.status), [200, 200]);
+      const final = ((await call(`/v1/nodes/${folderId}/permissions`, { user: ann })).body.data as Array<{ user_id: string; role: string }>).find((g) => g.user_id === ben.id)?.role;
+      t.ok(final === "owner" || (final === "viewer" && (await epoch()) > before), `round ${round}: ben ended ${String(final)}; left at viewer after owner, the epoch was bumped`);
+    }
+  }),
+);

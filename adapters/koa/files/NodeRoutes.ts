@@ -8,7 +8,8 @@ import { toWire } from "../../../core/kernel/Wire.js";
 import { Node, NodeView } from "../../../core/files/model/Node.js";
 import { createFolder } from "../../../core/files/CreateFolder.js";
 import { moveNode } from "../../../core/files/MoveNode.js";
-import { getNode, listChildren } from "../../../core/files/NodeQueries.js";
+import { listChildren } from "../../../core/files/NodeQueries.js";
+import { getNodeMetadata, nodeMetadataEtag } from "../../../core/files/NodeMetadata.js";
 import { setLegalHold } from "../../../core/files/LegalHold.js";
 import { listTrash } from "../../../core/files/ListTrash.js";
 import { restoreNode } from "../../../core/files/RestoreNode.js";
@@ -49,20 +50,21 @@ export const createFolderRoute = defineRoute({
     ),
 });
 
-/** GET /v1/nodes/:id — a viewer; ETag is the node's version. */
+/** GET /v1/nodes/:id — a viewer; ETag is `"<node version>.<ACL epoch>"` (NodeMetadata.ts). */
 export const getNodeRoute = defineRoute({
   method: "GET",
   path: "/v1/nodes/:id",
   operationId: "getNode",
-  summary: "Read a node (ETag carries its version)",
+  summary: "Read a node (ETag carries its version and the workspace's ACL epoch)",
   tags,
   auth: "required",
   params: NodeParams,
   responses: { 200: NodeResponse },
   problems: [404],
   handler: ({ principal, params }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => getNode({ userId, workspaceId, nodeId: params.id })).pipe(
-      Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+    onNode(principal, params.id, ({ userId, workspaceId }) => getNodeMetadata({ userId, workspaceId, nodeId: params.id })).pipe(
+      // The metadata ETag carries the ACL epoch too (a revocation invalidates cached answers); If-Match takes the body's `version`.
+      Effect.map((metadata) => ({ status: 200, body: metadata.node, headers: { ETag: nodeMetadataEtag(metadata) } })),
     ),
 });
 

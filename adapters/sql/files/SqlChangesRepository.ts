@@ -5,8 +5,9 @@
  * SQLite seeks by key) to a grant of the caller. The work per page is bounded by the batches
  * (at most 20) times the tree depth, not by the size of the caller's visible subtree; a caller
  * who sees little of a busy workspace gets short pages with `has_more` until the log is read.
+ * A `node.left_view` change names its one recipient and goes to that user only, unwalked.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { sql } from "kysely";
 import { Change } from "../../../core/files/model/Change.js";
 import { Node } from "../../../core/files/model/Node.js";
@@ -25,11 +26,13 @@ const maxAncestorDepth = 256;
 export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => {
   const f = featuresFor(db);
   const changes = rowCodec(Change, f);
+  // The stored row: the change and the one user a node.left_view change is addressed to.
+  const changeRows = rowCodec(Schema.Struct({ ...Change.fields, recipientId: Schema.NullOr(Schema.String) }), f);
   const nodes = rowCodec(Node, f);
   // The append of every recorded change, compiled once.
-  const insertChange = compiledInsert("fs_changes", changes);
+  const insertChange = compiledInsert("fs_changes", changeRows);
   return {
-    append: (change) => sendStatement(db, insertChange, change),
+    append: (change, recipientId) => sendStatement(db, insertChange, { ...change, recipientId: recipientId ?? null }),
     list: (req) =>
       runQuery(db, async (ex) => {
         const batchSize = Math.max(req.limit, minBatch);
@@ -38,15 +41,17 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
         for (let batch = 0; batch < maxBatches; batch++) {
           const rows = await sql<Record<string, unknown>>`
             SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
-                   c.actor_id AS change_actor_id, c.created_at AS change_created_at
+                   c.actor_id AS change_actor_id, c.created_at AS change_created_at, c.recipient_id AS change_recipient_id
             FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
             WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}
             ORDER BY c.seq
             LIMIT ${batchSize}`.execute(ex);
           if (rows.rows.length === 0) return { items, scannedThroughSeq: after, exhausted: true };
-          const ids = [...new Set(rows.rows.map((row) => String(row.id)))];
+          // A change addressed to one user (node.left_view) is theirs alone, whatever they see now;
+          // every other change goes to whoever can see its node.
+          const ids = [...new Set(rows.rows.filter((row) => row.change_recipient_id === null).map((row) => String(row.id)))];
           // Each of the batch's nodes walks up its ancestors until a grant of the caller (bounded by depth).
-          const visible = await sql<{ start: string }>`
+          const visible = ids.length === 0 ? { rows: [] } : await sql<{ start: string }>`
             WITH RECURSIVE up (start, id, parent_id, depth) AS (
               SELECT n.id, n.id, n.parent_id, 0 FROM fs_nodes n WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (${sql.join(ids)})
               UNION ALL
@@ -58,7 +63,7 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
           const seen = new Set(visible.rows.map((row) => String(row.start)));
           for (const row of rows.rows) {
             after = toNumber(row.change_seq);
-            if (!seen.has(String(row.id))) continue;
+            if (row.change_recipient_id === null ? !seen.has(String(row.id)) : row.change_recipient_id !== req.userId) continue;
             items.push({
               node: nodes.fromRow(row),
               change: changes.fromRow({

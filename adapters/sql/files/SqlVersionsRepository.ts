@@ -114,6 +114,17 @@ export const makeSqlVersionsRepository = (db: SqlDatabase): VersionsRepository =
           .where("is_current", "=", bool(true))
           .executeTakeFirst();
       }).pipe(Effect.map((row) => (row === undefined ? null : versions.fromRow(row)))),
+    recordDetectedType: (workspaceId, id, detectedContentType) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_file_versions")
+          .set({ detected_content_type: detectedContentType })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .where("status", "=", "quarantined")
+          .where("detected_content_type", "is", null)
+          .execute(),
+      ).pipe(Effect.asVoid),
     listSharingObject: (workspaceId, objectKey) =>
       runQuery(db, (ex) =>
         ex.selectFrom("fs_file_versions").selectAll().where("workspace_id", "=", workspaceId).where("object_key", "=", objectKey).orderBy("node_id").orderBy("number").execute(),

@@ -7,7 +7,11 @@ import { Schema } from "effect";
 import { FileVersionId, NodeId, WorkspaceId } from "./Ids.js";
 import { NodeTombstone, NodeView } from "./Node.js";
 
-/** What happened to the node. `node.trashed` leaves a tombstone in the feed. */
+/**
+ * What happened to the node. `node.trashed` leaves a tombstone in the feed; `node.left_view` is
+ * addressed to one user (its recipient, ChangesRepository.append) whose view the node left (moved out of their reach, or
+ * their grant revoked), and leaves a tombstone in that user's feed only.
+ */
 export const ChangeType = Schema.Literal(
   "node.created",
   "node.renamed",
@@ -15,6 +19,7 @@ export const ChangeType = Schema.Literal(
   "node.trashed",
   "node.restored",
   "version.published",
+  "node.left_view",
 );
 export type ChangeType = typeof ChangeType.Type;
 
@@ -30,7 +35,7 @@ export const Change = Schema.Struct({
 });
 export type Change = typeof Change.Type;
 
-/** One item of the change feed: the node as it is now, or its tombstone once trashed. */
+/** One item of the change feed: the node as it is now, or its tombstone once trashed or out of the caller's view. */
 export const ChangeItem = Schema.Struct({
   seq: Schema.Int,
   nodeId: NodeId,

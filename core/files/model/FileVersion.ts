@@ -21,6 +21,8 @@ export const FileVersion = Schema.Struct({
   sizeBytes: Schema.Int,
   sha256: Schema.String,
   contentType: Schema.String,
+  /** The type the scan detected from the bytes (TypeDetection.ts); null until the scan read them. */
+  detectedContentType: Schema.NullOr(Schema.String),
   objectKey: Schema.String,
   status: VersionStatus,
   isCurrent: Schema.Boolean,

@@ -31,6 +31,7 @@ export const versionRecord = (workspaceId: WorkspaceId, nodeId: NodeId, n: numbe
   sizeBytes: 100 + n,
   sha256: String(n).padStart(64, "0"),
   contentType: "text/plain",
+  detectedContentType: null,
   objectKey: `kit/${workspaceId}/${n}`,
   status: "quarantined",
   isCurrent: false,
