@@ -1,7 +1,10 @@
 /**
  * Optimistic concurrency over HTTP (docs/conventions.md): versioned resources answer with
  * `ETag: "<version>"`; updates send `If-Match` with that version (a bare number or a weak
- * validator is accepted too). A missing `If-Match` where one is required answers 428.
+ * validator is accepted too). A resource whose cached answer also depends on something else (a
+ * file node's metadata on its drive's ACL epoch) answers `"<version>.<qualifier>"`; sent back in
+ * `If-Match`, its version is what the update is conditional on. A missing `If-Match` where one is
+ * required answers 428.
  */
 import { PreconditionRequired } from "../../core/kernel/Errors.js";
 import { InvalidIfMatch } from "./HttpErrors.js";
@@ -9,10 +12,10 @@ import { InvalidIfMatch } from "./HttpErrors.js";
 /** The ETag header value of a version: `"3"`. */
 export const etag = (version: number): string => `"${version}"`;
 
-const versionTag = /^(?:W\/)?"(\d{1,15})"$|^(\d{1,15})$/;
+const versionTag = /^(?:W\/)?"(\d{1,15})(?:\.\d{1,15})?"$|^(\d{1,15})$/;
 
 /**
- * The version in an `If-Match` header (`"3"`, `3` or `W/"3"`), or undefined when the header is
+ * The version in an `If-Match` header (`"3"`, `3`, `W/"3"` or `"3.7"`), or undefined when the header is
  * absent. Anything else (a list, `*`, garbage) throws `InvalidIfMatch` (400 invalid_if_match).
  */
 export const parseIfMatch = (header: string | undefined): number | undefined => {

@@ -250,5 +250,11 @@ t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's meta
     const afterRevocation = await etagOf(docId);
     t.not(afterRevocation, afterDowngrade, "and the node's metadata ETag changes again");
     t.not(afterRevocation, cached);
+
+    // The ETag a GET answers is what a client sends back as If-Match: its version part is the condition.
+    const renamed = await call(`/v1/nodes/${docId}`, { user: ann, method: "PATCH", body: { name: "Doc 2" }, headers: { "If-Match": String(afterRevocation) } });
+    t.match(renamed, { status: 200, body: { name: "Doc 2" } }, "the metadata ETag is accepted as If-Match");
+    const stale = await call(`/v1/nodes/${docId}`, { user: ann, method: "PATCH", body: { name: "Doc 3" }, headers: { "If-Match": String(afterRevocation) } });
+    t.match(stale, { status: 412, body: { code: "version_mismatch" } }, "and a stale one is refused by its version");
   }),
 );

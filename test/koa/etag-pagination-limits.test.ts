@@ -14,9 +14,11 @@ t.test("If-Match accepts a quoted, bare or weak version and rejects anything els
   t.equal(parseIfMatch("3"), 3);
   t.equal(parseIfMatch('W/"3"'), 3);
   t.equal(parseIfMatch(" 12 "), 12);
+  t.equal(parseIfMatch('"5.2"'), 5, "a qualified ETag (version.epoch) names its version");
+  t.equal(parseIfMatch('W/"5.2"'), 5);
   t.equal(parseIfMatch(undefined), undefined);
   t.equal(parseIfMatch(""), undefined);
-  for (const garbage of ["*", '"3", "4"', "v3", '"-1"', "3.5", '"abc"', "W/3"]) {
+  for (const garbage of ["*", '"3", "4"', "v3", '"-1"', "3.5", '"3.x"', '"3."', '"abc"', "W/3"]) {
     t.throws(() => parseIfMatch(garbage), InvalidIfMatch, `${garbage} is invalid_if_match`);
   }
   t.throws(() => requireIfMatch(undefined), PreconditionRequired);
