@@ -61,7 +61,7 @@ t.test("a download grant issued before the holder lost access serves no bytes (4
     await revoke(ben, String(folder.body.id));
     const refused = await fetchGrant(server.url, before);
     t.match(refused, { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, "the grant of a revoked viewer is refused");
-    t.notMatch(refused.text, content, "no bytes");
+    t.notOk(refused.text.includes(content), "no bytes");
 
     await permit(ben, String(folder.body.id));
     const after = await download(ben);
