@@ -17,13 +17,14 @@ import { databaseLayer, sqlStorageLayer } from "../adapters/sql/DatabaseLayer.js
 import type { StoragePorts } from "../adapters/sql/storageLayer.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
+import { GrantChecks, type GrantCheck } from "../ports/GrantChecks.js";
 import { ObjectStore } from "../ports/ObjectStore.js";
 import type { Principal } from "../ports/Principal.js";
 import { ChannelAuthorizers, RealtimeBus, type ChannelAuthorizer } from "../ports/Realtime.js";
 import { Scanner } from "../ports/Scanner.js";
 import { Thumbnailer } from "../ports/Thumbnailer.js";
 import type { Composition } from "./Composition.js";
-import type { ModuleChannelAuthorizer } from "./ModuleDefinition.js";
+import type { ModuleChannelAuthorizer, ModuleGrantCheck } from "./ModuleDefinition.js";
 import { portOverrides, type FilePorts, type HostServices } from "./PortBindings.js";
 
 /** Identifiers of the host-level bindings. */
@@ -83,19 +84,36 @@ const channelAuthorizers = <S>(authorizers: ReadonlyArray<ModuleChannelAuthorize
   return { forKind: (kind) => byKind.get(kind) };
 };
 
+/**
+ * The GrantChecks port over the modules' grant checks, each closed over the host's services; an
+ * issuer claimed twice is a wiring error. A check that cannot run is a defect (the grant handler
+ * answers 500 and serves nothing).
+ */
+const grantChecks = <S>(checks: ReadonlyArray<ModuleGrantCheck<S>>, services: () => Context.Context<S>): GrantChecks => {
+  const byIssuer = new Map<string, GrantCheck>();
+  for (const check of checks) {
+    if (byIssuer.has(check.issuer)) throw new Error(`two modules check grants of issuer "${check.issuer}"`);
+    byIssuer.set(check.issuer, {
+      issuer: check.issuer,
+      holds: (claim) => check.holds(claim).pipe(Effect.mapInputContext((_: Context.Context<never>) => services())),
+    });
+  }
+  return { forIssuer: (issuer) => byIssuer.get(issuer) };
+};
+
 /** How the runtime observes what it runs. */
 export interface RuntimeOptions {
   /** Exports every span the runtime's programs open (adapters/observability/Tracing.ts); none when omitted. */
   readonly tracer?: Tracer.Tracer;
 }
 
-/** The host's services but the channel authorizers, which are built over them. */
+/** The host's services but the channel authorizers and grant checks, which are built over them. */
 type BaseServices<P> = StoragePorts | RealtimeBus | FilePorts | P;
 
 /**
  * The one runtime of a host: the kernel storage ports, the realtime bus and the file pieces, every
- * module's Layer over the database, then the replaced adapters, then the channel authorizers
- * closed over all of it.
+ * module's Layer over the database, then the replaced adapters, then the channel authorizers and
+ * the grant checks closed over all of it.
  */
 export const buildRuntime = <P>(
   container: Container,
@@ -113,14 +131,20 @@ export const buildRuntime = <P>(
   );
   const replaced: Layer.Layer<BaseServices<P>> = portOverrides(container).reduce((layer: Layer.Layer<BaseServices<P>>, override) => Layer.merge(layer, override), base);
   const authorizers = composition.modules.flatMap((m) => m.channelAuthorizers ?? []);
+  const checks = composition.modules.flatMap((m) => m.grantChecks ?? []);
   const complete: Layer.Layer<HostServices<P>> = Layer.flatMap(replaced, (context: Context.Context<BaseServices<P>>) => {
-    // The authorizers run with every service of the host, their own port included.
+    // The authorizers and checks run with every service of the host, their own ports included.
     const built: { services?: Context.Context<HostServices<P>> } = {};
-    const port = channelAuthorizers(authorizers, () => {
-      if (built.services === undefined) throw new Error("channel authorizers used before the host runtime was built");
+    const servicesOf = (what: string) => () => {
+      if (built.services === undefined) throw new Error(`${what} used before the host runtime was built`);
       return built.services;
-    });
-    const services: Context.Context<HostServices<P>> = Context.add(context, ChannelAuthorizers, port);
+    };
+    const port = channelAuthorizers(authorizers, servicesOf("channel authorizers"));
+    const services: Context.Context<HostServices<P>> = Context.add(
+      Context.add(context, ChannelAuthorizers, port),
+      GrantChecks,
+      grantChecks(checks, servicesOf("grant checks")),
+    );
     built.services = services;
     return Layer.succeedContext(services);
   });

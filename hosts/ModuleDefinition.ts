@@ -1,13 +1,14 @@
 /**
  * What one business module contributes to a host (docs/adding-a-module.md): the Layer of its
  * ports, its routes and their mount prefix, migrations, outbox consumers, jobs and recurring
- * jobs, realtime channel authorizers and channel mapping, its own bearer credentials and its
- * CLI commands. A host composes a list of these (hosts/modules/index.ts); a team embedding one
- * module passes just that one.
+ * jobs, realtime channel authorizers and channel mapping, checks of its object store grants, its
+ * own bearer credentials and its CLI commands. A host composes a list of these
+ * (hosts/modules/index.ts); a team embedding one module passes just that one.
  *
  * `ModuleDefinition<P, R>`: `P` are the ports its Layer provides, `R` the services its programs
- * (consumers, jobs, authorizers, commands) need. Composition (Composition.ts) checks at compile
- * time that `R` is within what the host provides: the shared ports plus every module's `P`.
+ * (consumers, jobs, authorizers, grant checks, commands) need. Composition (Composition.ts)
+ * checks at compile time that `R` is within what the host provides: the shared ports plus every
+ * module's `P`.
  */
 import { Data, type Effect, type Either, type Layer, type ManagedRuntime } from "effect";
 import type { Route } from "../adapters/koa/Route.js";
@@ -16,6 +17,7 @@ import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { Consumer } from "../adapters/worker/Consumer.js";
 import type { JobHandler } from "../adapters/worker/JobRunner.js";
 import type { ChannelsFor } from "../adapters/worker/RealtimeConsumer.js";
+import type { GrantCondition, GrantRefusal } from "../ports/GrantChecks.js";
 import type { Principal } from "../ports/Principal.js";
 
 /**
@@ -36,6 +38,17 @@ export interface BearerAuthenticator<R = never> {
 export interface ModuleChannelAuthorizer<R = never> {
   readonly kind: string;
   readonly authorize: (principal: Principal, channelId: string) => Effect.Effect<boolean, unknown, R>;
+}
+
+/**
+ * Answers whether an object store grant the module issued under a condition (ports/GrantChecks.ts)
+ * may still be used. It runs on the host runtime, so it may use any service the host provides
+ * (`R`); the host closes it over its services when it builds the `GrantChecks` port (Container.ts).
+ */
+export interface ModuleGrantCheck<R = never> {
+  /** The `issuer` of the conditions it answers for (one module per issuer). */
+  readonly issuer: string;
+  readonly holds: (claim: GrantCondition["claim"]) => Effect.Effect<void, GrantRefusal, R>;
 }
 
 /** A `domainkit <name> ...` invocation as a module command sees it (after `parseArgs`). */
@@ -94,6 +107,8 @@ export interface ModuleDefinition<P = never, R = never> {
   readonly scheduleRecurring?: (nowMs: number) => Effect.Effect<void, never, R>;
   readonly channelAuthorizers?: ReadonlyArray<ModuleChannelAuthorizer<R>>;
   readonly channelsFor?: ChannelsFor;
+  /** Checks of the conditions its object store grants were issued under (downloads, upload parts). */
+  readonly grantChecks?: ReadonlyArray<ModuleGrantCheck<R>>;
   /** Credentials of the module's own kind, tried before user JWTs. */
   readonly bearerAuthenticators?: ReadonlyArray<BearerAuthenticator<R>>;
   /** Its CLI commands (`domainkit <name> ...`). */

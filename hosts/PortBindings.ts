@@ -7,6 +7,7 @@ import "reflect-metadata";
 import type { Container } from "inversify";
 import { Layer, type Context, type ManagedRuntime } from "effect";
 import type { StoragePorts } from "../adapters/sql/storageLayer.js";
+import type { GrantChecks } from "../ports/GrantChecks.js";
 import type { ObjectStore } from "../ports/ObjectStore.js";
 import type { ChannelAuthorizers, RealtimeBus } from "../ports/Realtime.js";
 import type { Scanner } from "../ports/Scanner.js";
@@ -15,8 +16,8 @@ import type { Thumbnailer } from "../ports/Thumbnailer.js";
 /** The shared file pieces: bound once by the host for every module that stores bytes. */
 export type FilePorts = ObjectStore | Scanner | Thumbnailer;
 
-/** Every port a host provides whatever modules it composes (kernel storage, realtime, files). */
-export type SharedPorts = StoragePorts | RealtimeBus | ChannelAuthorizers | FilePorts;
+/** Every port a host provides whatever modules it composes (kernel storage, realtime, files, grant checks). */
+export type SharedPorts = StoragePorts | RealtimeBus | ChannelAuthorizers | FilePorts | GrantChecks;
 
 /** What the programs of a host composing modules that provide `P` may use. */
 export type HostServices<P> = SharedPorts | P;

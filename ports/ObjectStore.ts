@@ -6,6 +6,7 @@
  * exports, purges) reads, writes and deletes objects directly.
  */
 import { Context, Data, type Effect, type Stream } from "effect";
+import type { GrantCondition } from "./GrantChecks.js";
 
 /** A short-lived, signed permission to perform one operation on one object. */
 export interface ObjectGrant {
@@ -66,20 +67,29 @@ export interface MultipartUploads {
 
 /** The object store. Keys are `[A-Za-z0-9._-]` segments joined by `/`, at most 512 characters. */
 export interface ObjectStore {
-  /** A grant to PUT exactly `size` bytes whose SHA-256 is `sha256` at `key`, valid for `ttlMs`. */
+  /**
+   * A grant to PUT exactly `size` bytes whose SHA-256 is `sha256` at `key`, valid for `ttlMs`.
+   * With a `condition`, a store that serves its grants itself stores nothing unless the
+   * GrantChecks port says it still holds; a presigning store cannot ask (GrantChecks.ts).
+   */
   readonly grantUpload: (req: {
     readonly key: string;
     readonly size: number;
     readonly sha256: string;
     readonly contentType: string;
     readonly ttlMs: number;
+    readonly condition?: GrantCondition;
   }) => Effect.Effect<ObjectGrant>;
-  /** A grant to GET the object at `key`, valid for `ttlMs`, served as `contentType` / `filename`. */
+  /**
+   * A grant to GET the object at `key`, valid for `ttlMs`, served as `contentType` / `filename`;
+   * with a `condition`, served only while it holds (as for uploads).
+   */
   readonly grantDownload: (req: {
     readonly key: string;
     readonly contentType: string;
     readonly filename: string;
     readonly ttlMs: number;
+    readonly condition?: GrantCondition;
   }) => Effect.Effect<ObjectGrant>;
   /** The object at `key`, or null when nothing was stored there. */
   readonly stat: (key: string) => Effect.Effect<StoredObject | null>;

@@ -10,6 +10,7 @@ export * from "./IdempotencyStore.js";
 export * from "./Realtime.js";
 export * from "./Mailer.js";
 export * from "./ObjectStore.js";
+export * from "./GrantChecks.js";
 export * from "./Scanner.js";
 export * from "./PaymentGateway.js";
 export * from "./WorkSignals.js";

@@ -1,11 +1,13 @@
 /**
  * The signed grant of the local blob store: `base64url(JSON claims) + "." + base64url(HMAC-SHA256)`.
  * The claims bind the object key, the method, and for uploads the exact size, SHA-256 and content
- * type, plus the expiry; the MAC is compared in constant time, so a forged or edited grant is
- * refused before anything is read. The token is a bearer capability: it is never logged.
+ * type, plus the expiry and the condition the grant was issued under, if any (GrantChecks.ts);
+ * the MAC is compared in constant time, so a forged or edited grant is refused before anything
+ * is read. The token is a bearer capability: it is never logged.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Data } from "effect";
+import type { GrantCondition } from "../../ports/GrantChecks.js";
 
 /** What a grant permits. */
 export interface GrantClaims {
@@ -25,6 +27,8 @@ export interface GrantClaims {
   readonly f?: string;
   /** Nonce, so two grants for the same operation differ. */
   readonly n: string;
+  /** What the grant was issued under: checked with its issuer before a byte moves. */
+  readonly c?: GrantCondition;
 }
 
 /** The grant is malformed or its signature does not verify (403 invalid_grant). */
@@ -79,6 +83,18 @@ export const signGrant = (secret: string, claims: Omit<GrantClaims, "v" | "n">):
   return `${payload}.${mac(secret, payload).toString("base64url")}`;
 };
 
+const isCondition = (value: unknown): value is GrantCondition => {
+  const c = value as Partial<GrantCondition> | null;
+  return (
+    typeof c === "object" &&
+    c !== null &&
+    typeof c.issuer === "string" &&
+    typeof c.claim === "object" &&
+    c.claim !== null &&
+    Object.values(c.claim).every((v) => typeof v === "string" || typeof v === "number")
+  );
+};
+
 const isClaims = (value: unknown): value is GrantClaims => {
   const c = value as Partial<GrantClaims> | null;
   return (
@@ -89,7 +105,8 @@ const isClaims = (value: unknown): value is GrantClaims => {
     (c.m === "PUT" || c.m === "GET") &&
     typeof c.e === "number" &&
     typeof c.t === "string" &&
-    (c.m === "GET" || (typeof c.s === "number" && typeof c.h === "string"))
+    (c.m === "GET" || (typeof c.s === "number" && typeof c.h === "string")) &&
+    (c.c === undefined || isCondition(c.c))
   );
 };
 

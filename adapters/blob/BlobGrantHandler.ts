@@ -5,18 +5,44 @@
  * interrupted download resumes). The grant is the only credential (no bearer
  * token), refusals are problem+json through the one error mapper, and the parameter's name
  * makes the access log mask the grant like any other token.
+ *
+ * A grant issued under a condition (GrantChecks.ts) is used only once its issuer, asked through
+ * the host's GrantChecks port, says the condition still holds: before a byte of an upload is
+ * read, before a byte of a download is sent. A host with no GrantChecks, or no check of that
+ * issuer, serves it as its signature and expiry allow.
  */
 import { createReadStream } from "node:fs";
 import type Router from "@koa/router";
+import { Cause, Effect, Exit, Option } from "effect";
 import type { Context } from "koa";
 import { respondWithError } from "../koa/ErrorHandling.js";
-import { hostOf } from "../koa/EffectHandler.js";
-import { BlobNotFound, SizeMismatch } from "./BlobGrant.js";
+import { hostOf, type HostServices } from "../koa/EffectHandler.js";
+import { BlobNotFound, SizeMismatch, type GrantClaims } from "./BlobGrant.js";
 import { attachmentDisposition } from "./ContentDisposition.js";
 import { isLocalBlobStore, type LocalBlobStore } from "./LocalBlobStore.js";
+import { GrantChecks } from "../../ports/GrantChecks.js";
 import type { ObjectStore } from "../../ports/ObjectStore.js";
 
 const fail = (ctx: Context, error: unknown): void => respondWithError(ctx, error, ctx.state.domainkitHost === undefined ? undefined : hostOf(ctx).logger);
+
+/**
+ * Why the grant's condition no longer holds, or null when it holds or nothing answers for it.
+ * A check that could not run (a defect) is answered as the error it is (500): a grant is never
+ * honoured on a check that did not happen.
+ */
+const conditionRefusal = async (ctx: Context, claims: GrantClaims): Promise<unknown> => {
+  const condition = claims.c;
+  const host = ctx.state.domainkitHost as HostServices | undefined;
+  if (condition === undefined || host === undefined) return null;
+  const exit = await host.runtime.runPromiseExit(
+    Effect.flatMap(Effect.serviceOption(GrantChecks), (checks) => {
+      const check = Option.isSome(checks) ? checks.value.forIssuer(condition.issuer) : undefined;
+      return check === undefined ? Effect.void : check.holds(condition.claim);
+    }),
+  );
+  if (Exit.isSuccess(exit)) return null;
+  return Option.getOrElse(Cause.failureOption(exit.cause), () => Cause.squash(exit.cause));
+};
 
 
 /** PUT: receives exactly the granted bytes. */
@@ -29,6 +55,11 @@ const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> =>
     ctx.set("Connection", "close");
     const tooLarge = Number(declared) > claims.s!;
     return fail(ctx, new SizeMismatch({ tooLarge, detail: `The grant allows exactly ${claims.s} bytes, not ${declared}.` }));
+  }
+  const refusal = await conditionRefusal(ctx, claims);
+  if (refusal !== null) {
+    ctx.set("Connection", "close"); // the body is left unread, as above
+    return fail(ctx, refusal);
   }
   const outcome = await store.receive(claims, ctx.req, ctx.get("Content-Type") || undefined);
   if (outcome instanceof Error) {
@@ -62,6 +93,8 @@ export const byteRange = (header: string, size: number): { readonly start: numbe
 const download = (store: LocalBlobStore) => async (ctx: Context): Promise<void> => {
   const claims = store.verify(String(ctx.params.grant_token ?? ""), "GET");
   if (claims instanceof Error) return fail(ctx, claims);
+  const refusal = await conditionRefusal(ctx, claims);
+  if (refusal !== null) return fail(ctx, refusal);
   const file = await store.fileOf(claims.k);
   if (file === null) return fail(ctx, new BlobNotFound({ detail: "The object is no longer stored." }));
   ctx.set("Accept-Ranges", "bytes");

@@ -3,7 +3,8 @@
  * signed, short-lived grants (BlobGrant.ts) that the BlobGrantHandler honours. Layout:
  * `objects/<key>` holds the bytes, `meta/<key>.json` the verified size and SHA-256, `tmp/` the
  * uploads in flight. An object appears only by an atomic rename after its size and checksum were
- * verified, so a reader never sees a partial or unverified object.
+ * verified, so a reader never sees a partial or unverified object. A grant issued under a
+ * condition (GrantChecks.ts) carries it, signed; the grant handler asks its issuer before serving.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -140,14 +141,29 @@ export const makeLocalBlobStore = (options: LocalBlobStoreOptions): LocalBlobSto
       Effect.sync((): ObjectGrant => {
         assertObjectKey(req.key);
         const expiresAt = now() + req.ttlMs;
-        const token = signGrant(options.signingSecret, { k: req.key, m: "PUT", e: expiresAt, s: req.size, h: req.sha256, t: req.contentType });
+        const token = signGrant(options.signingSecret, {
+          k: req.key,
+          m: "PUT",
+          e: expiresAt,
+          s: req.size,
+          h: req.sha256,
+          t: req.contentType,
+          ...(req.condition !== undefined ? { c: req.condition } : {}),
+        });
         return { url: urlOf(token), method: "PUT", headers: { "Content-Type": req.contentType }, expiresAt: new Date(expiresAt) };
       }),
     grantDownload: (req) =>
       Effect.sync((): ObjectGrant => {
         assertObjectKey(req.key);
         const expiresAt = now() + req.ttlMs;
-        const token = signGrant(options.signingSecret, { k: req.key, m: "GET", e: expiresAt, t: req.contentType, f: req.filename });
+        const token = signGrant(options.signingSecret, {
+          k: req.key,
+          m: "GET",
+          e: expiresAt,
+          t: req.contentType,
+          f: req.filename,
+          ...(req.condition !== undefined ? { c: req.condition } : {}),
+        });
         return { url: urlOf(token), method: "GET", headers: {}, expiresAt: new Date(expiresAt) };
       }),
     stat: (key) => Effect.promise(() => readMeta(key)),

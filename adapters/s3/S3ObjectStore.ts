@@ -7,6 +7,11 @@
  * UploadPart per part (bound to its Content-Length), CompleteMultipartUpload — the parts are
  * assembled by the store, never read through the server.
  *
+ * A grant's `condition` (ports/GrantChecks.ts) is not checked here: a presigned URL goes to S3,
+ * which cannot ask the module, so a download grant stays usable for its short life after access
+ * is lost (its life is the bound). A part grant needs none: S3 refuses UploadPart for a multipart
+ * upload that was completed or aborted (NoSuchUpload), which is what settling a session does.
+ *
  * SHA-256 of a stored object (`stat`): the full-object `ChecksumSHA256` the store verified at
  * upload when it has one (single PUTs of our grants and of `put`), otherwise — a multipart
  * object (S3 keeps only a checksum of part checksums) or a store that keeps no checksums — the

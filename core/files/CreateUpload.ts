@@ -4,7 +4,8 @@
  * file for a new version, opens a session: the bytes are reserved against the drive's quota in
  * the same transaction, under the drive row's lock, so parallel creations never pass the quota
  * (also a database CHECK). Each part gets a grant bound to its object key, PUT, its exact size
- * and SHA-256, and the session's expiry; an expiry job is scheduled with the session.
+ * and SHA-256, the session's expiry and the session itself (it stores nothing once the session is
+ * settled); an expiry job is scheduled with the session.
  *
  * Part checksums: the ObjectStore binds every upload grant to a SHA-256, so a file of more than
  * one part declares each part's SHA-256 (`partSha256`); a one-part file's part checksum is the
@@ -29,6 +30,7 @@ import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireAccess } from "./Access.js";
 import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder } from "./Errors.js";
 import { uploadExpiryJob } from "./ExpireUpload.js";
+import { uploadCondition } from "./GrantConditions.js";
 import { NodeId, UploadSessionId, WorkspaceId } from "./model/Ids.js";
 import { quotaStateOf } from "./model/Drive.js";
 import { uploadSessionView, type PartGrant, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
@@ -67,11 +69,14 @@ export const partGrants = (session: UploadSession, parts: ReadonlyArray<UploadPa
       return yield* Effect.dieMessage(`upload ${session.id} is a multipart upload, but the configured ObjectStore has no multipart`);
     }
     const key = assembledKey(session.workspaceId, session.id);
+    // A part grant stores bytes only while its session is open (GrantConditions.ts); a native
+    // multipart part needs no condition: the store refuses parts of a completed or aborted upload.
+    const condition = uploadCondition(session);
     return yield* Effect.forEach(parts, (part) =>
       Effect.map(
         uploadId !== null && store.multipart !== undefined
           ? store.multipart.grantPart({ key, uploadId, partNumber: part.partNumber, size: part.sizeBytes, ttlMs })
-          : store.grantUpload({ key: part.objectKey, size: part.sizeBytes, sha256: part.sha256, contentType: session.contentType, ttlMs }),
+          : store.grantUpload({ key: part.objectKey, size: part.sizeBytes, sha256: part.sha256, contentType: session.contentType, ttlMs, condition }),
         (grant): PartGrant => ({ partNumber: part.partNumber, url: grant.url, headers: grant.headers, expiresAt: grant.expiresAt }),
       ),
     );

@@ -3,7 +3,9 @@
  * grant is issued only after a current authorization check, and a quarantined version never
  * yields one). A viewer of the file gets a short-lived GET grant for its current version, or for
  * a named version of that file; a version that is not published — quarantined, blocked,
- * scan_failed — is 423 version_quarantined. The bytes go from the store to the client.
+ * scan_failed — is 423 version_quarantined. The bytes go from the store to the client. The grant
+ * carries the drive's ACL epoch (GrantConditions.ts): once the caller loses access, the local
+ * store serves it no more.
  */
 import { Effect } from "effect";
 import { NotFound, type Forbidden } from "../kernel/Errors.js";
@@ -12,6 +14,7 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined } from "./Errors.js";
+import { currentAclEpoch, downloadCondition } from "./GrantConditions.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import type { FilesServices } from "./Services.js";
 import { servedContentType } from "./TypeDetection.js";
@@ -33,6 +36,8 @@ export const requestDownload = (input: {
   readonly versionId: string | null;
 }): Effect.Effect<DownloadGrant, NotFound | Forbidden | NotAFile | VersionQuarantined, FilesServices> =>
   Effect.gen(function* () {
+    // The epoch before the check: the grant carries it, and a revocation after this read moves it.
+    const epoch = yield* currentAclEpoch(input.workspaceId);
     const access = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "view");
     const node = access.node;
     if (node.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: node.id }));
@@ -50,6 +55,7 @@ export const requestDownload = (input: {
       contentType: servedContentType(version.contentType, version.detectedContentType),
       filename: node.name,
       ttlMs: (yield* FilesSettings).downloadTtlMs,
+      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch }),
     });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
   }).pipe(withSpan("files.requestDownload"));

@@ -17,6 +17,7 @@ import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js"
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined } from "./Errors.js";
+import { currentAclEpoch, shareDownloadCondition } from "./GrantConditions.js";
 import { ShareLinkId, WorkspaceId, NodeId } from "./model/Ids.js";
 import type { Node } from "./model/Node.js";
 import type { ShareLink } from "./model/ShareLink.js";
@@ -70,13 +71,28 @@ export const revokeShareLink = (input: { readonly userId: string; readonly works
     yield* (yield* ShareLinksRepository).revoke(input.workspaceId, input.nodeId, input.linkId, yield* now);
   }).pipe(withSpan("files.revokeShareLink"));
 
-/** The live link of a token and the node it reaches (`nodeId`: the shared node or one in its subtree). */
-export const resolveShare = (token: string | undefined, nodeId: string | null): Effect.Effect<{ readonly link: ShareLink; readonly node: Node }, NotFound, ShareServices> =>
+/** True while a link is neither revoked nor expired at `at`. */
+export const isLiveLink = (link: ShareLink, at: Date): boolean => link.revokedAt === null && (link.expiresAt === null || link.expiresAt.getTime() > at.getTime());
+
+/** The live link of a token; NotFound for a revoked, expired or unknown one. */
+const liveLinkOf = (token: string | undefined): Effect.Effect<ShareLink, NotFound, ShareServices> =>
   Effect.gen(function* () {
     if (token === undefined || token.length === 0 || token.length > 128) return yield* Effect.fail(linkNotFound());
     const link = yield* (yield* ShareLinksRepository).findByToken(token);
-    const at = yield* now;
-    if (link === null || link.revokedAt !== null || (link.expiresAt !== null && link.expiresAt.getTime() <= at.getTime())) return yield* Effect.fail(linkNotFound());
+    if (link === null || !isLiveLink(link, yield* now)) return yield* Effect.fail(linkNotFound());
+    return link;
+  });
+
+/** The live link of a token and the node it reaches (`nodeId`: the shared node or one in its subtree). */
+export const resolveShare = (token: string | undefined, nodeId: string | null): Effect.Effect<{ readonly link: ShareLink; readonly node: Node }, NotFound, ShareServices> =>
+  Effect.flatMap(liveLinkOf(token), (link) => reachThroughLink(link, nodeId)).pipe(withSpan("files.resolveShare"));
+
+/**
+ * The node a live link reaches (`nodeId`: the shared node or one in its active subtree; the shared
+ * node when null), on its creator's authority; NotFound otherwise.
+ */
+export const reachThroughLink = (link: ShareLink, nodeId: string | null): Effect.Effect<{ readonly link: ShareLink; readonly node: Node }, NotFound, ShareServices> =>
+  Effect.gen(function* () {
     // A link acts on its creator's authority: they must still be a member who can see the shared
     // node (spec: ACL checks include ancestors and current tenant membership).
     yield* requireAccess(link.workspaceId, link.createdBy, link.nodeId, "view").pipe(Effect.mapError(linkNotFound));
@@ -90,18 +106,31 @@ export const resolveShare = (token: string | undefined, nodeId: string | null): 
       if (index === -1 || chain.slice(0, index + 1).some((a) => a.trashedAt !== null)) return yield* Effect.fail(new NotFound({ resource: "node" }));
     }
     return { link, node };
-  }).pipe(withSpan("files.resolveShare"));
+  });
 
-/** A download grant through a link: the link must allow downloads and the version be published. */
+/**
+ * A download grant through a link: the link must allow downloads and the version be published.
+ * The grant names the link and carries the ACL epoch (GrantConditions.ts): the link's revocation
+ * or expiry, or its creator's loss of access, ends it on the local store.
+ */
 export const shareDownload = (token: string | undefined, nodeId: string | null): Effect.Effect<DownloadGrant, NotFound | Forbidden | NotAFile | VersionQuarantined, ShareServices> =>
   Effect.gen(function* () {
-    const { link, node } = yield* resolveShare(token, nodeId);
+    const live = yield* liveLinkOf(token);
+    // The epoch before the creator's access is checked, as for a member's download.
+    const epoch = yield* currentAclEpoch(live.workspaceId);
+    const { link, node } = yield* reachThroughLink(live, nodeId);
     if (!link.allowDownload) return yield* Effect.fail(new Forbidden({ detail: "this link does not allow downloads" }));
     if (node.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: node.id }));
     const version = node.currentVersionId === null ? null : yield* (yield* VersionsRepository).find(link.workspaceId, node.currentVersionId);
     if (version === null || !isDownloadable(version.status)) {
       return yield* Effect.fail(new VersionQuarantined({ versionId: version?.id ?? "", status: version?.status ?? "quarantined", detail: "no published version" }));
     }
-    const grant = yield* (yield* ObjectStore).grantDownload({ key: version.objectKey, contentType: version.contentType, filename: node.name, ttlMs: (yield* FilesSettings).downloadTtlMs });
+    const grant = yield* (yield* ObjectStore).grantDownload({
+      key: version.objectKey,
+      contentType: version.contentType,
+      filename: node.name,
+      ttlMs: (yield* FilesSettings).downloadTtlMs,
+      condition: shareDownloadCondition(link, node.id, epoch),
+    });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
   }).pipe(withSpan("files.shareDownload"));

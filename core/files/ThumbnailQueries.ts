@@ -11,6 +11,7 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
 import { requireAccess } from "./Access.js";
 import { NotAFile } from "./Errors.js";
+import { currentAclEpoch, downloadCondition } from "./GrantConditions.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -27,6 +28,7 @@ export interface ThumbnailGrant {
 /** The grant to the thumbnail of a file's current version. */
 export const requestThumbnail = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<ThumbnailGrant, NotFound | Forbidden | NotAFile, FilesServices> =>
   Effect.gen(function* () {
+    const epoch = yield* currentAclEpoch(input.workspaceId); // before the check, as for downloads
     const node = (yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "view")).node;
     if (node.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: node.id }));
     const missing = new NotFound({ resource: "thumbnail", detail: "no thumbnail of the current version (not an image, or not made yet)" });
@@ -40,6 +42,7 @@ export const requestThumbnail = (input: { readonly userId: string; readonly work
       contentType: thumbnail.contentType,
       filename: `${node.name}.thumbnail.webp`,
       ttlMs: (yield* FilesSettings).thumbnailTtlMs,
+      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch }),
     });
     return { url: grant.url, expiresAt: grant.expiresAt, versionId: thumbnail.versionId, contentType: thumbnail.contentType, width: thumbnail.width, height: thumbnail.height };
   }).pipe(withSpan("files.requestThumbnail"));

@@ -29,6 +29,8 @@ import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveRead
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
+import { checkGrantCondition } from "../../core/files/CheckGrantCondition.js";
+import { filesGrantIssuer } from "../../core/files/GrantConditions.js";
 import { filesJobs } from "../../core/files/Jobs.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
@@ -120,6 +122,8 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   scheduleRecurring: (nowMs) => Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs)], { discard: true }),
   channelAuthorizers: [driveChannelAuthorizer],
   channelsFor: filesChannelsFor,
+  // The local store serves a download or part grant only while what it was issued under holds.
+  grantChecks: [{ issuer: filesGrantIssuer, holds: checkGrantCondition }],
 });
 
 /** The file storage module with default settings, over the project module's workspaces. */

@@ -10,6 +10,8 @@ export interface ShareLinksRepository {
   readonly create: (link: Omit<ShareLink, "tokenHash">) => Effect.Effect<{ readonly link: ShareLink; readonly token: string }>;
   /** The link a token belongs to, or null. */
   readonly findByToken: (token: string) => Effect.Effect<ShareLink | null>;
+  /** The link of the workspace with this id (live, revoked or expired), or null. */
+  readonly find: (workspaceId: string, id: string) => Effect.Effect<ShareLink | null>;
   /** The links of a node, newest first. */
   readonly listForNode: (workspaceId: string, nodeId: string) => Effect.Effect<ReadonlyArray<ShareLink>>;
   /** Revokes a link of a node; false when there is no such live link. */

@@ -3,7 +3,8 @@
  * checksum, and expiry"; "Upload URLs are signed, short-lived and constrained by key and size"):
  * the local blob store's handler accepts exactly the granted bytes and refuses expired, forged,
  * wrong-method, wrong-size, wrong-checksum and wrong-type requests with problem+json, storing
- * nothing; a download grant serves the object. No database is involved.
+ * nothing; a download grant serves the object; a grant issued under a condition is honoured only
+ * while its issuer's check (the GrantChecks port) says it holds. No database is involved.
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,17 +18,20 @@ import { signGrant } from "../../adapters/blob/BlobGrant.js";
 import { createKoaApp } from "../../adapters/koa/App.js";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { startHttpServer } from "../../adapters/koa/Server.js";
+import { DomainError } from "../../core/kernel/Errors.js";
+import { GrantChecks, type GrantCondition } from "../../ports/GrantChecks.js";
 import type { ObjectGrant } from "../../ports/ObjectStore.js";
 
 const secret = "blob-unit-test-secret-0123456789abcdefgh";
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-const startStore = async (tt: { teardown: (fn: () => unknown) => unknown }) => {
+/** The local store behind its handler, on a runtime of `services` (none by default: no GrantChecks bound). */
+const startStore = async (tt: { teardown: (fn: () => unknown) => unknown }, services: Layer.Layer<never> | Layer.Layer<GrantChecks> = Layer.empty) => {
   const dir = mkdtempSync(path.join(tmpdir(), "domainkit-blobs-"));
   tt.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const clock = { offsetMs: 0 };
   const store: LocalBlobStore = makeLocalBlobStore({ dir, signingSecret: secret, now: () => Date.now() + clock.offsetMs });
-  const runtime = ManagedRuntime.make(Layer.empty);
+  const runtime = ManagedRuntime.make(services);
   const logger = createLogger({ level: "silent" });
   const app = createKoaApp({ logger, runtime, routes: [], openApi: false, configureRouter: (r) => mountBlobGrantHandler(r, store) });
   const http = await startHttpServer(app, { port: 0, onClose: () => runtime.dispose() });
@@ -141,4 +145,59 @@ t.test("server-side put and read round-trip through a stream; keys cannot escape
   for (const key of ["../etc/passwd", "a/../../b", "/abs", "a//b", ""]) {
     t.throws(() => Effect.runSync(store.grantUpload({ key, size: 1, sha256: "0".repeat(64), contentType: "text/plain", ttlMs: 1000 })), `key ${JSON.stringify(key)} is refused`);
   }
+});
+
+/** The refusal of the test issuer's check. */
+class TestRefusal extends DomainError("TestRefusal", "test_refused", "conflict")<{}> {}
+
+t.test("a grant issued under a condition moves no byte unless its issuer's check holds; unchecked issuers and hosts without checks are served as before", async (t) => {
+  const verdict = { holds: true, defect: false, asked: [] as Array<GrantCondition["claim"]> };
+  const checks = Layer.succeed(GrantChecks, {
+    forIssuer: (issuer) =>
+      issuer !== "test"
+        ? undefined
+        : {
+            issuer,
+            holds: (claim) =>
+              Effect.suspend(() => {
+                verdict.asked.push(claim);
+                if (verdict.defect) return Effect.die(new Error("the check's database is down"));
+                return verdict.holds ? Effect.void : Effect.fail(new TestRefusal({ detail: "no longer" }));
+              }),
+          },
+  });
+  const { store, send } = await startStore(t, checks);
+  const condition: GrantCondition = { issuer: "test", claim: { session: "s1", epoch: 3 } };
+  const upload = (key: string, c: GrantCondition = condition) =>
+    Effect.runPromise(store.grantUpload({ key, size: bytes.length, sha256: sha(bytes), contentType: "text/plain", ttlMs: 60_000, condition: c }));
+
+  t.equal((await send(await upload("c/held"), bytes)).status, 201, "stored while the condition holds");
+  t.same(verdict.asked, [{ session: "s1", epoch: 3 }], "the issuer is asked with the claim as issued");
+  const download = await Effect.runPromise(store.grantDownload({ key: "c/held", contentType: "text/plain", filename: "a.txt", ttlMs: 60_000, condition }));
+  t.same((await send(download)).bytes, Buffer.from(bytes), "served while it holds");
+
+  verdict.holds = false;
+  const refusedPut = await send(await upload("c/refused"), bytes);
+  t.match(refusedPut, { status: 409, type: /^application\/problem\+json/, json: { code: "test_refused", detail: "no longer" } }, "an upload is refused with the check's problem");
+  t.equal(await Effect.runPromise(store.stat("c/refused")), null, "and stores nothing");
+  const refusedGet = await send(download);
+  t.match(refusedGet, { status: 409, type: /^application\/problem\+json/, json: { code: "test_refused" } }, "a download is refused");
+  t.notOk(refusedGet.bytes.includes(Buffer.from(bytes)), "and sends no byte of the object");
+  t.equal((await send(await upload("c/other", { issuer: "nobody-checks", claim: {} }), bytes)).status, 201, "an issuer with no check is served as before");
+
+  verdict.defect = true;
+  const broken = await send(download);
+  t.match(broken, { status: 500, json: { code: "internal_error" } }, "a check that cannot run serves nothing");
+
+  verdict.holds = true;
+  verdict.defect = false;
+  const grant = await upload("c/edited");
+  const [payload, signature] = grant.url.slice("/v1/blobs/".length).split(".");
+  const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+  const edited = Buffer.from(JSON.stringify({ ...claims, c: { issuer: "nobody-checks", claim: {} } })).toString("base64url");
+  t.match(await send({ ...grant, url: `/v1/blobs/${edited}.${signature}` }, bytes), { status: 403, json: { code: "invalid_grant" } }, "the condition cannot be edited out");
+
+  const unchecked = await startStore(t);
+  const there = await Effect.runPromise(unchecked.store.grantUpload({ key: "c/plain", size: bytes.length, sha256: sha(bytes), contentType: "text/plain", ttlMs: 60_000, condition }));
+  t.equal((await unchecked.send(there, bytes)).status, 201, "a host without GrantChecks serves the grant as its signature and expiry allow");
 });

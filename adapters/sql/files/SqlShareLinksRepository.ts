@@ -34,6 +34,10 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
         }),
       );
     },
+    find: (workspaceId, id) =>
+      runQuery(db, (ex) => ex.selectFrom("fs_share_links").selectAll().where("id", "=", id).where("workspace_id", "=", workspaceId).executeTakeFirst()).pipe(
+        Effect.map((row) => (row === undefined ? null : links.fromRow(row))),
+      ),
     listForNode: (workspaceId, nodeId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("fs_share_links").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).orderBy("id", "desc").execute(),

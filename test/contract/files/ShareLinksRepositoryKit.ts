@@ -4,7 +4,8 @@
  * the stored value is not the token and does not work as one); a node's links list newest first,
  * only under its workspace; revoking happens once, only for the link's own node and workspace,
  * and a revoked link found by its token carries its revocation (and its expiry), which is what
- * the core's `resolveShare` refuses with 404.
+ * the core's `resolveShare` refuses with 404; a link is found by its id (grant checks) under its
+ * workspace only.
  */
 import { Effect } from "effect";
 import { ShareLinkId, type NodeId, type WorkspaceId } from "../../../core/files/model/Ids.js";
@@ -91,6 +92,19 @@ export const shareLinksRepositoryCases: ReadonlyArray<KitCase<ShareLinksReposito
       t.same((await run(shareLinks((r) => r.findByToken(token))))?.revokedAt, at(20), "found with its revocation, so it is refused");
       const expiring = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 2, at(40)))));
       t.same((await run(shareLinks((r) => r.findByToken(expiring.token))))?.expiresAt, at(40), "found with its expiry");
+    },
+  },
+  {
+    name: "share links: a link is found by its id only under its workspace, with its revocation (what a download grant through it is checked against)",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const other = await run(seedFolder(2));
+      const { link } = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 1))));
+      t.same(await run(shareLinks((r) => r.find(workspaceId, link.id))), link, "found by id");
+      t.equal(await run(shareLinks((r) => r.find(other.workspaceId, link.id))), null, "not under another workspace");
+      t.equal(await run(shareLinks((r) => r.find(workspaceId, shareLinkKitId(9)))), null, "an unknown id is null");
+      await run(shareLinks((r) => r.revoke(workspaceId, folder.id, link.id, at(20))));
+      t.same((await run(shareLinks((r) => r.find(workspaceId, link.id))))?.revokedAt, at(20), "found with its revocation");
     },
   },
 ];

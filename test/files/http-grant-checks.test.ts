@@ -1,0 +1,125 @@
+/**
+ * Grants that know their drive's current access, on the reference server's local blob store
+ * (SQLite and Postgres). Spec (Authentication 4 and 5): "A cached authorization decision is
+ * trusted only for a very short session epoch"; "An authorization epoch is carried in caches and
+ * tokens; revocation bumps the epoch"; share links are revocable. A download grant carries the
+ * ACL epoch it was issued under: once access is lost it serves nothing (403 grant_revoked). And
+ * (Limits) "Unfinished uploads are bounded by their reservation": a part grant names its session,
+ * and once the session is settled it stores nothing (409 upload_not_open).
+ */
+import { randomUUID } from "node:crypto";
+import t from "tap";
+import { Effect } from "effect";
+import { makeLocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
+import { partKey } from "../../core/files/ObjectKeys.js";
+import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
+import { dialects, type Dialect, type TapTest } from "../support/databases.js";
+import { startFilesServer, type Json, type User } from "./http-support.js";
+import { sha256 } from "./support.js";
+
+const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
+  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+
+/** What a GET of a grant URL answers: status, content type and the body as text. */
+const fetchGrant = async (baseUrl: string, url: string) => {
+  const response = await fetch(url.startsWith("http") ? url : `${baseUrl}${url}`);
+  return { status: response.status, type: response.headers.get("content-type") ?? "", text: await response.text() };
+};
+
+t.test("a download grant issued before the holder lost access serves no bytes (403 grant_revoked); one issued after re-granting does", (t) =>
+  eachDialect(t, "download grants carry the ACL epoch", async (t, dialect) => {
+    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const cid = await user();
+    const ws = await workspace(ann, [ben, cid]);
+    const folder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
+    const other = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Other", kind: "folder" } });
+    const content = "the plan, in bytes";
+    const uploaded = await upload(ann, String(folder.body.id), "plan.txt", new TextEncoder().encode(content), defaultFilesSettings.partSizeBytes);
+    t.equal(uploaded.status, 202);
+    const fileId = String(uploaded.body.node_id);
+    await published(ann, fileId);
+    const permit = async (who: User, folderId: string) =>
+      t.equal((await call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: who.id, role: "viewer" } })).status, 200);
+    const revoke = async (who: User, folderId: string) => t.equal((await call(`/v1/nodes/${folderId}/permissions/${who.id}`, { user: ann, method: "DELETE" })).status, 204);
+    const download = async (who: User): Promise<string> => {
+      const issued = await call(`/v1/nodes/${fileId}/downloads`, { user: who, body: {} });
+      t.equal(issued.status, 201, "a grant is issued");
+      return String(issued.body.url);
+    };
+
+    await permit(ben, String(folder.body.id));
+    await permit(cid, String(other.body.id));
+    const before = await download(ben);
+    t.match(await fetchGrant(server.url, before), { status: 200, text: content }, "the grant serves the bytes while access holds");
+
+    // A revocation elsewhere in the workspace moves the epoch, but ben still sees the file.
+    await revoke(cid, String(other.body.id));
+    t.match(await fetchGrant(server.url, before), { status: 200, text: content }, "a grant whose holder still has access survives another member's revocation");
+
+    await revoke(ben, String(folder.body.id));
+    const refused = await fetchGrant(server.url, before);
+    t.match(refused, { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, "the grant of a revoked viewer is refused");
+    t.notOk(refused.text.includes(content), "no bytes");
+
+    await permit(ben, String(folder.body.id));
+    const after = await download(ben);
+    t.match(await fetchGrant(server.url, after), { status: 200, text: content }, "a grant issued after re-granting works");
+
+    // Leaving the workspace is a loss of access too.
+    t.equal((await call(`/v1/workspaces/${ws.id}/members/${ben.id}`, { user: ann, method: "DELETE" })).status, 204);
+    t.match(await fetchGrant(server.url, after), { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, "a removed member's grant is refused");
+
+    // A share link's grants end with the link.
+    const link = await call(`/v1/nodes/${String(folder.body.id)}/share-links`, { user: ann, body: { allow_download: true } });
+    t.equal(link.status, 201);
+    const shared = await call("/v1/file-shares/access/downloads", { body: { node_id: fileId }, headers: { "X-Share-Token": String(link.body.token) } });
+    t.equal(shared.status, 201);
+    t.match(await fetchGrant(server.url, String(shared.body.url)), { status: 200, text: content }, "a link's grant serves the bytes while the link lives");
+    t.equal((await call(`/v1/nodes/${String(folder.body.id)}/share-links/${String(link.body.id)}`, { user: ann, method: "DELETE" })).status, 204);
+    t.match(await fetchGrant(server.url, String(shared.body.url)), { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, "a revoked link's grant is refused");
+  }),
+);
+
+t.test("a settled upload session's part grant stores nothing (409 upload_not_open): completed or aborted", (t) =>
+  eachDialect(t, "upload grants name their session", async (t, dialect) => {
+    const { config, call, user, workspace, putPart } = await startFilesServer(t, dialect);
+    // The server's own store folder, read directly: what is stored under a key.
+    const store = makeLocalBlobStore({ dir: config.blobDir, signingSecret: config.blobSigningSecret });
+    const stat = (key: string) => Effect.runPromise(store.stat(key));
+    const ann = await user();
+    const ws = await workspace(ann);
+    const partSize = defaultFilesSettings.partSizeBytes;
+    const bytes = new Uint8Array(partSize + 37).map((_, i) => 97 + (i % 26));
+    const first = bytes.subarray(0, partSize);
+    const open = async (name: string) => {
+      const session = await call("/v1/uploads", {
+        user: ann,
+        headers: { "Idempotency-Key": randomUUID() },
+        body: { parent_id: ws.root, name, size_bytes: bytes.length, sha256: sha256(bytes), content_type: "text/plain", part_sha256: [sha256(first), sha256(bytes.subarray(partSize))] },
+      });
+      t.equal(session.status, 201);
+      return { id: String(session.body.id), parts: session.body.parts as Json[] };
+    };
+    const refusedPut = async (grant: Json, what: string) => {
+      const answer = await putPart(grant, first);
+      const text = await answer.text();
+      t.match({ status: answer.status, type: answer.headers.get("content-type"), text }, { status: 409, type: /^application\/problem\+json/, text: /"code":"upload_not_open"/ }, `${what}: the old grant is refused`);
+    };
+
+    const completed = await open("done.txt");
+    t.equal((await putPart(completed.parts[0]!, first)).status, 201, "an open session's grant stores its part");
+    t.equal((await putPart(completed.parts[1]!, bytes.subarray(partSize))).status, 201);
+    t.equal((await call(`/v1/uploads/${completed.id}/complete`, { user: ann, body: { sha256: sha256(bytes) } })).status, 202);
+    t.equal(await stat(partKey(ws.id, completed.id, 1)), null, "the completion removed the part objects");
+    await refusedPut(completed.parts[0]!, "completed");
+    t.equal(await stat(partKey(ws.id, completed.id, 1)), null, "nothing stored after completion");
+
+    const aborted = await open("gone.txt");
+    t.equal((await call(`/v1/uploads/${aborted.id}`, { user: ann, method: "DELETE" })).status, 204);
+    await refusedPut(aborted.parts[0]!, "aborted");
+    t.equal(await stat(partKey(ws.id, aborted.id, 1)), null, "nothing stored after the abort");
+    t.match(await call(`/v1/workspaces/${ws.id}/drive`, { user: ann }), { body: { reserved_bytes: 0 } }, "nothing reserved either");
+  }),
+);
