@@ -6,7 +6,9 @@
  * destination must not be the node or one of its descendants (409 move_into_descendant), and the
  * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
  * index is the backstop). The conditional update and the change record commit together, with a
- * `node.left_view` change for each user the move takes the node away from (LeftView.ts).
+ * `node.left_view` change for each user the move takes the node away from (LeftView.ts). A move
+ * that takes the node from someone is a loss of access like a revocation: it bumps the drive's
+ * ACL epoch, so cached decisions (metadata ETags, download grants) are checked again.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -14,6 +16,7 @@ import type { Forbidden, PreconditionRequired, VersionMismatch } from "../kernel
 import { NotFound } from "../kernel/Errors.js";
 import { advanced, expectVersion, versionMismatch } from "../kernel/Versioning.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { lockNamespaceAndRead } from "./NamespaceLock.js";
@@ -112,8 +115,10 @@ export const moveNode = (input: {
           versionId: null,
           actorId: input.userId,
         });
-        // Their feeds no longer show the node's changes: each gets a tombstone addressed to them.
+        // Their feeds no longer show the node's changes: each gets a tombstone addressed to them,
+        // and what was decided for them under the old place is decided again (the epoch moves).
         yield* recordLeftView({ workspaceId: node.workspaceId, nodeId: node.id, userIds: leftView, actorId: input.userId });
+        if (leftView.length > 0) yield* (yield* DriveRepository).bumpAclEpoch(node.workspaceId);
         return updated;
       }),
     );

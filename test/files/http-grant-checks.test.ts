@@ -82,6 +82,33 @@ t.test("a download grant issued before the holder lost access serves no bytes (4
   }),
 );
 
+t.test("a move that takes a file out of a viewer's reach ends their download grant (403 grant_revoked)", (t) =>
+  eachDialect(t, "a move out of reach is a loss of access", async (t, dialect) => {
+    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const shared = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
+    const privateFolder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Private", kind: "folder" } });
+    const content = "moved away";
+    const uploaded = await upload(ann, String(shared.body.id), "memo.txt", new TextEncoder().encode(content), defaultFilesSettings.partSizeBytes);
+    const fileId = String(uploaded.body.node_id);
+    await published(ann, fileId);
+    t.equal((await call(`/v1/nodes/${String(shared.body.id)}/permissions`, { user: ann, body: { user_id: ben.id, role: "viewer" } })).status, 200);
+    const issued = await call(`/v1/nodes/${fileId}/downloads`, { user: ben, body: {} });
+    t.equal(issued.status, 201);
+    const url = String(issued.body.url);
+    t.match(await fetchGrant(server.url, url), { status: 200, text: content }, "the grant serves the bytes while ben sees the file");
+
+    const node = await call(`/v1/nodes/${fileId}`, { user: ann, method: "GET" });
+    const moved = await call(`/v1/nodes/${fileId}`, { user: ann, method: "PATCH", body: { parent_id: String(privateFolder.body.id) }, headers: { "If-Match": String(node.body.version) } });
+    t.equal(moved.status, 200, "ann moves the file into her private folder");
+    const refused = await fetchGrant(server.url, url);
+    t.match(refused, { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, "ben's grant is refused once the file left his view");
+    t.notOk(refused.text.includes(content), "no bytes");
+  }),
+);
+
 t.test("a settled upload session's part grant stores nothing (409 upload_not_open): completed or aborted", (t) =>
   eachDialect(t, "upload grants name their session", async (t, dialect) => {
     const { config, call, user, workspace, putPart } = await startFilesServer(t, dialect);
