@@ -18,14 +18,14 @@
  */
 import { Effect, Either, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound } from "../kernel/Errors.js";
+import { GrantRevoked, NotFound } from "../kernel/Errors.js";
 import type { GrantCondition } from "../../ports/GrantChecks.js";
 import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { requireAccess } from "./Access.js";
-import { GrantRevoked, UploadNotOpen } from "./Errors.js";
+import { UploadNotOpen } from "./Errors.js";
 import { currentAclEpoch, FilesClaim } from "./GrantConditions.js";
 import type { FilesServices } from "./Services.js";
 import { isLiveLink, reachThroughLink } from "./ShareLinks.js";

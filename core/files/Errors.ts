@@ -101,10 +101,3 @@ export class VersionQuarantined extends DomainError("VersionQuarantined", "versi
 
 /** A file without a published version cannot be extracted (409 no_published_version): its bytes were never found clean. */
 export class NoPublishedVersion extends DomainError("NoPublishedVersion", "no_published_version", "conflict")<{ readonly nodeId: string }> {}
-
-/**
- * A download grant whose holder lost access since it was issued (403 grant_revoked): the ACL
- * epoch moved and the holder no longer sees the node, they left the workspace, or the share link
- * it came through was revoked or expired. A fresh grant is asked for at the API.
- */
-export class GrantRevoked extends DomainError("GrantRevoked", "grant_revoked", "forbidden")<{}> {}

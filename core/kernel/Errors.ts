@@ -76,6 +76,14 @@ export class NotFound extends DomainError("NotFound", "not_found", "not_found")<
 /** The caller can see the object but lacks the right for this action. */
 export class Forbidden extends DomainError("Forbidden", "forbidden", "forbidden") {}
 
+/**
+ * An object store grant whose holder lost the access it was issued under (403 grant_revoked):
+ * the issuing module's check (ports/GrantChecks.ts) no longer finds it, e.g. the holder left the
+ * project or workspace, no longer sees the file, or the share link was revoked. A fresh grant is
+ * asked for at the API.
+ */
+export class GrantRevoked extends DomainError("GrantRevoked", "grant_revoked", "forbidden") {}
+
 /** Why a credential was refused; each reason has its own stable code. */
 export type UnauthorizedReason = "missing" | "invalid" | "expired" | "revoked";
 const unauthorizedCodes: Record<UnauthorizedReason, string> = {

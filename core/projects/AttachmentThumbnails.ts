@@ -23,6 +23,8 @@ import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { AttachmentNotDownloadable, ThumbnailNotAvailable } from "./Errors.js";
 import { attachmentFactVersions, type Attachment, type ThumbnailStatus } from "./model/Attachment.js";
 import { attachmentPolicy, readableCleanAttachment, type AttachmentServices } from "./Attachments.js";
+import { requireUser } from "./Access.js";
+import { attachmentCondition } from "./GrantConditions.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { withSpan } from "../kernel/Span.js";
 import { AttachmentId } from "./model/Ids.js";
@@ -188,5 +190,6 @@ export const downloadThumbnail = (
       contentType,
       filename: thumbnailFilename(contentType),
       ttlMs: attachmentPolicy.downloadTtlMs,
+      condition: attachmentCondition(attachment.id, yield* requireUser(principal)),
     });
   }).pipe(withSpan("Projects.downloadThumbnail"));

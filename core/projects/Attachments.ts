@@ -28,6 +28,7 @@ import { attachmentFactVersions, type Attachment } from "./model/Attachment.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { TaskDeleted } from "./Errors.js";
+import { attachmentCondition } from "./GrantConditions.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -272,5 +273,7 @@ export const downloadAttachment = (
       contentType: attachment.contentType,
       filename: attachment.filename,
       ttlMs: attachmentPolicy.downloadTtlMs,
+      // Served only while the holder still reads the task and the attachment is clean.
+      condition: attachmentCondition(attachment.id, yield* requireUser(principal)),
     });
   }).pipe(withSpan("Projects.downloadAttachment"));

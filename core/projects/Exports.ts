@@ -16,6 +16,7 @@ import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { ExportNotReady } from "./Errors.js";
+import { exportCondition } from "./GrantConditions.js";
 import { workspaceExportJob } from "./ExportJob.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
 import { withSpan } from "../kernel/Span.js";
@@ -91,5 +92,7 @@ export const downloadExport = (
       contentType: "application/x-ndjson",
       filename: `workspace-${found.workspaceId}-export.jsonl`,
       ttlMs: exportDownloadTtlMs,
+      // Served only while the requester is still a member of the workspace.
+      condition: exportCondition(found.id, userId),
     });
   }).pipe(withSpan("Projects.downloadExport"));

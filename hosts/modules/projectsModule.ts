@@ -27,6 +27,8 @@ import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebala
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
+import { checkGrantCondition } from "../../core/projects/CheckGrantCondition.js";
+import { projectsGrantIssuer } from "../../core/projects/GrantConditions.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import { mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
 import { projectsJobs } from "../../core/projects/Jobs.js";
@@ -115,6 +117,8 @@ export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleD
   // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (FileOptions).
   jobHandlers: projectsJobs,
   channelAuthorizers: [projectChannelAuthorizer],
+  // The local store serves an attachment's or an export's grant only while its holder keeps access.
+  grantChecks: [{ issuer: projectsGrantIssuer, holds: checkGrantCondition }],
   channelsFor: projectChannelsFor,
 });
 

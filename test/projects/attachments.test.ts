@@ -131,6 +131,27 @@ forEachDialectConfig(t, `attachments inherit task access: other workspaces and u
   );
 });
 
+forEachDialectConfig(t, `a download grant ends with its holder's access to the task (403 grant_revoked)`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, { viewer: { workspace: "member", project: "viewer" } });
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Board" });
+  const bytes = encode("minutes of the board");
+  const { completed } = await uploadAttachment(host, owner, task.body.id, bytes, "minutes.txt", "text/plain");
+  await host.runJobs();
+  const viewer = clients.viewer!;
+  const grant = await viewer.call("GET", `/v1/attachments/${completed.body.id}/download`);
+  t.equal(grant.status, 200);
+  t.same((await host.transfer(grant.body)).bytes, Buffer.from(bytes), "the grant serves the bytes while the viewer reads the task");
+  const ownersGrant = await owner.call("GET", `/v1/attachments/${completed.body.id}/download`);
+
+  t.equal((await owner.call("DELETE", `/v1/projects/${projectId}/members/${viewer.userId}`)).status, 204);
+  const refused = await host.transfer(grant.body);
+  t.equal(refused.status, 403, "the removed member's grant is refused");
+  t.match(JSON.parse(refused.bytes.toString("utf8")), { code: "grant_revoked" });
+  t.notOk(refused.bytes.toString("utf8").includes("minutes of the board"), "no bytes");
+  t.same((await host.transfer(ownersGrant.body)).bytes, Buffer.from(bytes), "a grant whose holder keeps access still serves");
+});
+
 forEachDialectConfig(t, `an unavailable scanner is retried, and after the last attempt the attachment is scan_failed`, async (t, config, dialect) => {
   const down: Scanner = { scan: () => Effect.fail(new ScannerUnavailable({ detail: "engine offline" })) };
   const host = await startFilesServer(t, config, { scanner: down });

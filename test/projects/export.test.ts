@@ -73,3 +73,19 @@ forEachDialectConfig(t, `outsiders cannot export; a requester removed before the
   t.equal(row.size, null, "nothing was written for a requester without access");
   t.equal((await clients.leaver!.call("GET", `/v1/exports/${requested.body.id}`)).status, 404, "a former member no longer sees it");
 });
+
+forEachDialectConfig(t, `an export's download grant ends when its requester leaves the workspace (403 grant_revoked)`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, workspaceId, clients } = await projectFixture(host.client, { leaver: { workspace: "member" } });
+  const leaver = clients.leaver!;
+  const requested = await leaver.call("POST", `/v1/workspaces/${workspaceId}/exports`);
+  t.equal(requested.status, 202);
+  await host.runJobs();
+  const grant = await leaver.call("GET", `/v1/exports/${requested.body.id}/download`);
+  t.equal(grant.status, 200);
+  t.equal((await host.transfer(grant.body)).status, 200, "the grant serves the export while its requester is a member");
+  t.equal((await owner.call("DELETE", `/v1/workspaces/${workspaceId}/members/${leaver.userId}`)).status, 204);
+  const refused = await host.transfer(grant.body);
+  t.equal(refused.status, 403, "a former member's export grant is refused");
+  t.match(JSON.parse(refused.bytes.toString("utf8")), { code: "grant_revoked" });
+});
