@@ -30,6 +30,7 @@ import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRep
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
 import { filesJobs } from "../../core/files/Jobs.js";
+import { memberRemovalConsumer, type MemberRemovalOf } from "../../core/files/MemberRemoval.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
 import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
@@ -49,6 +50,7 @@ import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
+import { projectWorkspaceRemovalOf } from "./filesMemberRemovals.js";
 
 /** The ports the file storage module's Layer provides. */
 export type FilesPorts =
@@ -78,6 +80,12 @@ export interface FilesModuleOptions {
   readonly settings?: Partial<FilesSettings>;
   /** Workspace membership; the project module's workspaces (same database) when omitted. */
   readonly directory?: WorkspaceDirectory;
+  /**
+   * How the membership source announces a removal (an outbox event), so the removed member's sync
+   * feed says the drive left their view; the project module's WorkspaceMembershipRevoked when
+   * `directory` is omitted, none otherwise.
+   */
+  readonly memberRemovals?: MemberRemovalOf;
 }
 
 /** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
@@ -106,12 +114,19 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
   );
 
+/** The module's outbox consumers: the member removal's left-view change when removals are announced. */
+const filesConsumers = (options: FilesModuleOptions) => {
+  const removals = options.memberRemovals ?? (options.directory === undefined ? projectWorkspaceRemovalOf : undefined);
+  return removals === undefined ? [] : [memberRemovalConsumer(removals)];
+};
+
 /** Builds the file storage module's definition. */
 export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinition<FilesPorts, HostServices<FilesPorts>> => ({
   name: "files",
   layer: filesLayer(options),
   routes: filesRoutes,
   migrations: filesMigrations,
+  consumers: filesConsumers(options),
   // Scanning, thumbnails, extraction and the purge use the host's ObjectStore, Scanner and Thumbnailer.
   jobHandlers: filesJobs,
   // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge
