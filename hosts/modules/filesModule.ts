@@ -19,6 +19,7 @@ import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRep
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
 import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlNodeSearchIndex } from "../../adapters/sql/files/SqlNodeSearchIndex.js";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
@@ -31,6 +32,7 @@ import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsR
 import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
 import { filesJobs } from "../../core/files/Jobs.js";
 import { memberRemovalConsumer, type MemberRemovalOf } from "../../core/files/MemberRemoval.js";
+import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
 import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
@@ -39,6 +41,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { NodeSearchIndex } from "../../ports/files/NodeSearchIndex.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
@@ -56,6 +59,7 @@ import { projectWorkspaceRemovalOf } from "./filesMemberRemovals.js";
 export type FilesPorts =
   | DriveRepository
   | NodesRepository
+  | NodeSearchIndex
   | VersionsRepository
   | UploadsRepository
   | ChangesRepository
@@ -99,6 +103,7 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
   Layer.mergeAll(
     sqlPort(DriveRepository, makeSqlDriveRepository),
     sqlPort(NodesRepository, makeSqlNodesRepository),
+    sqlPort(NodeSearchIndex, makeSqlNodeSearchIndex),
     sqlPort(VersionsRepository, makeSqlVersionsRepository),
     sqlPort(UploadsRepository, makeSqlUploadsRepository),
     sqlPort(ChangesRepository, makeSqlChangesRepository),
@@ -114,10 +119,10 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
   );
 
-/** The module's outbox consumers: the member removal's left-view change when removals are announced. */
+/** The module's outbox consumers: search indexing, and the member removal's left-view change when removals are announced. */
 const filesConsumers = (options: FilesModuleOptions) => {
   const removals = options.memberRemovals ?? (options.directory === undefined ? projectWorkspaceRemovalOf : undefined);
-  return removals === undefined ? [] : [memberRemovalConsumer(removals)];
+  return removals === undefined ? [searchIndexingConsumer] : [searchIndexingConsumer, memberRemovalConsumer(removals)];
 };
 
 /** Builds the file storage module's definition. */

@@ -37,6 +37,8 @@ export interface ChangesRepository {
     readonly limit: number;
     readonly addressedOnly?: boolean;
   }) => Effect.Effect<ChangesScan>;
+  /** The change `seq` of the workspace's log, or null (never recorded, or pruned). */
+  readonly find: (workspaceId: string, seq: number) => Effect.Effect<Change | null>;
   /** Whether any change of the workspace's log (as retained) is addressed to `userId`. */
   readonly hasAddressedTo: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
   /** The highest seq of the workspace's changes recorded before `at` (0 when none). */

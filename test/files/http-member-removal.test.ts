@@ -5,8 +5,6 @@
  * GET /v1/changes answers 200 with one `node.left_view` change of the drive's root.
  */
 import t from "tap";
-import type { Consumer } from "../../adapters/worker/Consumer.js";
-import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { startFilesServer, type Json } from "./http-support.js";
 
@@ -15,12 +13,8 @@ const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect
 
 t.test("a member removed from a project workspace reads the drive's root leaving their view", (t) =>
   eachDialect(t, "member removal over HTTP", async (t, dialect) => {
-    const { server, call, user, workspace } = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false" });
-    // The host's consumers, relayed explicitly (the worker is off).
-    const consumers: ReadonlyArray<Consumer<any>> = server.core.modules.flatMap((m) => m.consumers ?? []);
-    const relay = async () => {
-      for (let i = 0; i < 20; i++) if ((await server.core.runtime.runPromise(relayOnce(consumers, { workerId: "test-relay" }))).claimed === 0) return;
-    };
+    // The worker is off: the host's consumers run when the test drains.
+    const { call, user, workspace, drain } = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false" });
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -32,7 +26,7 @@ t.test("a member removed from a project workspace reads the drive's root leaving
     t.ok((start.body.data as Json[]).some((c) => c.node_id === shared.body.id), "ben syncs Shared");
 
     t.equal((await call(`/v1/workspaces/${ws.id}/members/${ben.id}`, { user: ann, method: "DELETE" })).status, 204);
-    await relay();
+    await drain();
     const after = await call(`/v1/changes?workspace_id=${ws.id}&cursor=${String(start.body.next_cursor)}`, { user: ben });
     t.match(after, { status: 200, body: { data: [{ node_id: ws.root, type: "node.left_view", node: null, tombstone: { id: ws.root, parent_id: null } }], has_more: false } });
     t.equal((after.body.data as Json[]).length, 1, "one change: the root stands for the whole drive");

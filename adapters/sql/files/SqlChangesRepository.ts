@@ -92,6 +92,15 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
         }
         return { items, scannedThroughSeq: after, exhausted: false };
       }),
+    find: (workspaceId, seq) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_changes")
+          .select(["workspace_id", "seq", "node_id", "type", "version_id", "actor_id", "created_at"])
+          .where("workspace_id", "=", workspaceId)
+          .where("seq", "=", seq)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row === undefined ? null : changes.fromRow(row)))),
     hasAddressedTo: (workspaceId, userId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("fs_changes").select("seq").where("workspace_id", "=", workspaceId).where("recipient_id", "=", userId).limit(1).executeTakeFirst(),

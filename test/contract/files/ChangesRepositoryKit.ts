@@ -64,6 +64,8 @@ export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitP
       t.same(after.items.map((i) => i.change.seq), [3], "the cursor is exclusive");
       const elsewhere = await run(list(other.workspaceId, "user-1", 0));
       t.same([elsewhere.items, elsewhere.exhausted], [[], true], "another workspace's log is its own");
+      t.same(await run(changes((r) => r.find(workspaceId, c2.seq))), c2, "find: one change by its seq");
+      t.same([await run(changes((r) => r.find(workspaceId, 4))), await run(changes((r) => r.find(other.workspaceId, c2.seq)))], [null, null], "none past the last, none of another workspace");
     },
   },
   {
