@@ -8,6 +8,7 @@ import { changeRetentionJob } from "./ChangeRetention.js";
 import { extractionJob } from "./ExtractArchive.js";
 import { thumbnailJob } from "./MakeThumbnail.js";
 import { scanVersionJob } from "./ScanVersion.js";
+import { searchTextJob } from "./SearchText.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob] as const;

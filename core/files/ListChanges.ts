@@ -9,15 +9,20 @@
  * page with `has_more` and a cursor past what was read. A cursor from
  * before the retention window answers cursor_expired with a restart point (the current end of
  * the log, to continue from after a full listing).
+ * A user who is no longer a member, but to whom changes are addressed (their removal's
+ * `node.left_view` of the root, MemberRemoval.ts), reads those changes only, so their client
+ * learns to drop its copy; anyone else who is not a member gets 404, as before.
  */
 import { Effect, Schema } from "effect";
 import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
-import type { InvalidCursor, NotFound } from "../kernel/Errors.js";
+import { NotFound, type InvalidCursor } from "../kernel/Errors.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
-import { requireMember } from "./Access.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { ensureDrive } from "./Drives.js";
 import { CursorExpired } from "./Errors.js";
 import type { ChangeItem, ChangePage } from "./model/Change.js";
+import type { Drive } from "./model/Drive.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -27,6 +32,14 @@ export const ChangeCursorKey = Schema.Tuple(Schema.Int);
 /** The cursor that continues after `seq`. */
 export const changeCursor = (seq: number): string => encodeCursor([seq]);
 
+/** The drive of a workspace `userId` is no member of, when changes of its log are addressed to them; else NotFound. */
+const formerMemberDrive = (workspaceId: string, userId: string): Effect.Effect<Drive, NotFound, DriveRepository | ChangesRepository> =>
+  Effect.gen(function* () {
+    const drive = yield* (yield* DriveRepository).find(workspaceId);
+    if (drive === null || !(yield* (yield* ChangesRepository).hasAddressedTo(workspaceId, userId))) return yield* Effect.fail(new NotFound({ resource: "workspace" }));
+    return drive;
+  });
+
 /** One page of changes the caller may see. */
 export const listChanges = (input: {
   readonly userId: string;
@@ -35,14 +48,16 @@ export const listChanges = (input: {
   readonly limit: number;
 }): Effect.Effect<ChangePage, NotFound | InvalidCursor | CursorExpired, FilesServices> =>
   Effect.gen(function* () {
-    yield* requireMember(input.workspaceId, input.userId);
-    const drive = yield* ensureDrive(input.workspaceId, input.userId);
+    const changes = yield* ChangesRepository;
+    const standing = yield* (yield* WorkspaceDirectory).standing(input.workspaceId, input.userId);
+    // A former member: the drive exists (their changes are in its log), and only what is addressed to them.
+    const drive = standing !== null ? yield* ensureDrive(input.workspaceId, input.userId) : yield* formerMemberDrive(input.workspaceId, input.userId);
     const afterSeq = input.cursor === null ? drive.prunedThroughSeq : (yield* decodeCursor(ChangeCursorKey, input.cursor))[0];
     if (afterSeq < drive.prunedThroughSeq) {
       const restartCursor = changeCursor(drive.changeSeq);
       return yield* Effect.fail(new CursorExpired({ restartCursor, detail: "the cursor is older than the change window: list the tree again, then continue from restart_cursor" }));
     }
-    const scan = yield* (yield* ChangesRepository).list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1 });
+    const scan = yield* changes.list({ workspaceId: input.workspaceId, userId: input.userId, afterSeq, limit: input.limit + 1, addressedOnly: standing === null });
     const page = scan.items.slice(0, input.limit);
     const data: ReadonlyArray<ChangeItem> = page.map(({ change, node }) =>
       change.type === "node.left_view"

@@ -11,6 +11,7 @@ import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import type { FilesAudit } from "../../ports/files/FilesAudit.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { NodesRepository } from "../../ports/files/NodesRepository.js";
+import type { NodeSearchIndex } from "../../ports/files/NodeSearchIndex.js";
 import type { ArchiveReader } from "../../ports/files/ArchiveReader.js";
 import type { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import type { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.js";
@@ -32,6 +33,7 @@ export type FilesServices =
   | Thumbnailer
   | DriveRepository
   | NodesRepository
+  | NodeSearchIndex
   | VersionsRepository
   | UploadsRepository
   | ShareLinksRepository

@@ -16,14 +16,11 @@ import type { WorkspacesRepository } from "../../ports/projects/WorkspacesReposi
 import { requireUser, visibleProjectIds } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
+import { searchTerms } from "../kernel/SearchTerms.js";
 import type { WorkspaceId } from "./model/Ids.js";
 
-/** At most this many terms are matched (the rest of a long query is ignored). */
-export const maxSearchTerms = 8;
-
-/** The words of a query: letters and digits, lower-cased, at most {@link maxSearchTerms}. */
-export const searchTerms = (q: string): ReadonlyArray<string> =>
-  [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => t.slice(0, 64)))].slice(0, maxSearchTerms);
+// The query's words are the kernel's (every module's index matches the same words).
+export { maxSearchTerms, searchTerms } from "../kernel/SearchTerms.js";
 
 /** Tasks and comments matching every word of `q` in the projects the caller can see. */
 export const search = (

@@ -19,6 +19,7 @@ import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRep
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
 import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
+import { makeSqlNodeSearchIndex } from "../../adapters/sql/files/SqlNodeSearchIndex.js";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
@@ -32,6 +33,8 @@ import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../c
 import { checkGrantCondition } from "../../core/files/CheckGrantCondition.js";
 import { filesGrantIssuer } from "../../core/files/GrantConditions.js";
 import { filesJobs } from "../../core/files/Jobs.js";
+import { memberRemovalConsumer, type MemberRemovalOf } from "../../core/files/MemberRemoval.js";
+import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
 import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
@@ -40,6 +43,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { FilesSettings, defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
+import { NodeSearchIndex } from "../../ports/files/NodeSearchIndex.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { ArchiveReader } from "../../ports/files/ArchiveReader.js";
@@ -51,11 +55,13 @@ import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
+import { projectWorkspaceRemovalOf } from "./filesMemberRemovals.js";
 
 /** The ports the file storage module's Layer provides. */
 export type FilesPorts =
   | DriveRepository
   | NodesRepository
+  | NodeSearchIndex
   | VersionsRepository
   | UploadsRepository
   | ChangesRepository
@@ -80,6 +86,12 @@ export interface FilesModuleOptions {
   readonly settings?: Partial<FilesSettings>;
   /** Workspace membership; the project module's workspaces (same database) when omitted. */
   readonly directory?: WorkspaceDirectory;
+  /**
+   * How the membership source announces a removal (an outbox event), so the removed member's sync
+   * feed says the drive left their view; the project module's WorkspaceMembershipRevoked when
+   * `directory` is omitted, none otherwise.
+   */
+  readonly memberRemovals?: MemberRemovalOf;
 }
 
 /** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
@@ -93,6 +105,7 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
   Layer.mergeAll(
     sqlPort(DriveRepository, makeSqlDriveRepository),
     sqlPort(NodesRepository, makeSqlNodesRepository),
+    sqlPort(NodeSearchIndex, makeSqlNodeSearchIndex),
     sqlPort(VersionsRepository, makeSqlVersionsRepository),
     sqlPort(UploadsRepository, makeSqlUploadsRepository),
     sqlPort(ChangesRepository, makeSqlChangesRepository),
@@ -108,12 +121,19 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
   );
 
+/** The module's outbox consumers: search indexing, and the member removal's left-view change when removals are announced. */
+const filesConsumers = (options: FilesModuleOptions) => {
+  const removals = options.memberRemovals ?? (options.directory === undefined ? projectWorkspaceRemovalOf : undefined);
+  return removals === undefined ? [searchIndexingConsumer] : [searchIndexingConsumer, memberRemovalConsumer(removals)];
+};
+
 /** Builds the file storage module's definition. */
 export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinition<FilesPorts, HostServices<FilesPorts>> => ({
   name: "files",
   layer: filesLayer(options),
   routes: filesRoutes,
   migrations: filesMigrations,
+  consumers: filesConsumers(options),
   // Scanning, thumbnails, extraction and the purge use the host's ObjectStore, Scanner and Thumbnailer.
   jobHandlers: filesJobs,
   // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge

@@ -21,7 +21,10 @@ export interface ChangesRepository {
   /**
    * Changes after `afterSeq` in sequence order with their node as it is now, only those on nodes
    * `userId` can currently see (a direct grant on the node or an ancestor), and the changes
-   * addressed to `userId` (node.left_view, see `append`) whatever they see, up to `limit` of them.
+   * addressed to `userId` (node.left_view, see `append`) while the node is out of their view (no
+   * grant on it or an ancestor, and not the root, which every member sees), up to `limit` of them.
+   * `addressedOnly` (a reader who is no longer a member, and so sees nothing): only the changes
+   * addressed to `userId`, every one of them.
    * The work is bounded by the page, not by the workspace: the adapter reads changes in batches
    * and checks each batch's nodes by walking their ancestors, and stops after scanning a bounded
    * number of changes. `exhausted` says the log ended before the limit was reached; otherwise,
@@ -32,7 +35,12 @@ export interface ChangesRepository {
     readonly userId: string;
     readonly afterSeq: number;
     readonly limit: number;
+    readonly addressedOnly?: boolean;
   }) => Effect.Effect<ChangesScan>;
+  /** The change `seq` of the workspace's log, or null (never recorded, or pruned). */
+  readonly find: (workspaceId: string, seq: number) => Effect.Effect<Change | null>;
+  /** Whether any change of the workspace's log (as retained) is addressed to `userId`. */
+  readonly hasAddressedTo: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
   /** The highest seq of the workspace's changes recorded before `at` (0 when none). */
   readonly lastSeqBefore: (workspaceId: string, at: Date) => Effect.Effect<number>;
   /**

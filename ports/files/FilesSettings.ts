@@ -35,6 +35,8 @@ export interface FilesSettings {
   readonly thumbnailMaxSourceBytes: number;
   /** How long a thumbnail grant lives. */
   readonly thumbnailTtlMs: number;
+  /** How much of a text-like version is read for the search index (its first bytes; the rest is not searchable). */
+  readonly searchTextMaxBytes: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
@@ -42,7 +44,7 @@ export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/
  * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
  * attempts, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
  * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more; thumbnails of
- * images up to 50 MiB, their grants 5 min.
+ * images up to 50 MiB, their grants 5 min; the first 64 KiB of a text-like version indexed for search.
  */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
@@ -62,4 +64,5 @@ export const defaultFilesSettings: FilesSettings = {
   extractRatioMinBytes: 1024 ** 2,
   thumbnailMaxSourceBytes: 50 * 1024 ** 2,
   thumbnailTtlMs: 5 * 60 * 1000,
+  searchTextMaxBytes: 64 * 1024,
 };

@@ -7,6 +7,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { mintToken } from "../../adapters/koa/Authentication.js";
+import type { Consumer } from "../../adapters/worker/Consumer.js";
+import { runJobsOnce, type JobHandler } from "../../adapters/worker/JobRunner.js";
+import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import type { Config } from "../../hosts/Config.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
@@ -108,7 +111,22 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, env: Re
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  return { server, config, logText, call, user, workspace, putPart, upload, published, scanned };
+  /**
+   * Relays the outbox to the host's consumers and runs its due jobs, on the server's runtime, until
+   * neither has anything left (for a server started with WORKER_IN_PROCESS=false: background work
+   * happens exactly when a test says).
+   */
+  const drain = async (): Promise<void> => {
+    const consumers: ReadonlyArray<Consumer<any>> = server.core.modules.flatMap((m) => m.consumers ?? []);
+    const handlers: ReadonlyArray<JobHandler<any>> = server.core.modules.flatMap((m) => m.jobHandlers ?? []);
+    for (let round = 0; round < 50; round++) {
+      const relayed = await server.core.runtime.runPromise(relayOnce(consumers, { workerId: "test-relay", backoff: { baseMs: 1, maxMs: 1, maxAttempts: 8 } }));
+      const ran = await server.core.runtime.runPromise(runJobsOnce(handlers, { workerId: "test-jobs" }));
+      if (relayed.claimed === 0 && ran.claimed === 0) return;
+    }
+    throw new Error("background work did not settle in 50 rounds");
+  };
+  return { server, config, logText, call, user, workspace, putPart, upload, published, scanned, drain };
 };
 
 /** A realtime client of `user` that keeps every message it receives, closed at `t`'s teardown. */

@@ -10,7 +10,7 @@ import { defineRoute } from "../Route.js";
 import { inWorkspace } from "./Callers.js";
 import { ChangesPageResponse, ChangesQuery } from "./FilesSchemas.js";
 
-/** GET /v1/changes?workspace_id=&cursor= — a member; spec: 200, 410. */
+/** GET /v1/changes?workspace_id=&cursor= — a member (a removed one: what is addressed to them); spec: 200, 410. */
 export const listChangesRoute = defineRoute({
   method: "GET",
   path: "/v1/changes",
@@ -19,6 +19,7 @@ export const listChangesRoute = defineRoute({
   description:
     "Each item carries the node as it is now, or its tombstone once trashed. `next_cursor` is never null; `has_more` says whether to ask again at once. " +
     "410 cursor_expired with `restart_cursor` when the cursor is older than the change window: list the tree again, then continue from it. " +
+    "A user removed from the workspace reads only the changes addressed to them (a `node.left_view` of the drive's root: drop the copy); other non-members get 404. " +
     "Subscribe to `drive:<workspace_id>` on /v1/realtime to learn of new changes.",
   tags: ["files"],
   auth: "required",

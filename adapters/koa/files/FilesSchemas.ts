@@ -48,6 +48,12 @@ export const VersionParams = Schema.Struct({ id: idOf(NodeId), version_id: idOf(
 /** Query of the cursor lists. */
 export const PageQuery = Schema.Struct(pageQueryFields);
 
+/** Query of GET /v1/workspaces/:id/drive/search: the words to find (each a prefix; at most 8 count) and the page. */
+export const DriveSearchQuery = Schema.Struct({
+  q: Schema.String.pipe(Schema.maxLength(500)).annotations({ description: "Words to find in node names and in the text of text-like current versions; every word must match (as a prefix)." }),
+  ...pageQueryFields,
+});
+
 /** Body of PUT /v1/workspaces/:id/drive/quota. */
 export const QuotaBody = Schema.Struct({
   quota_bytes: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({ description: "The drive's quota in bytes; never below used + reserved (409 quota_below_usage)." }),

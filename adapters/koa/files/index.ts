@@ -6,6 +6,7 @@ import { extractionRoutes } from "./ExtractionRoutes.js";
 import { thumbnailRoutes } from "./ThumbnailRoutes.js";
 import { nodeRoutes } from "./NodeRoutes.js";
 import { permissionRoutes } from "./PermissionRoutes.js";
+import { driveSearchRoutes } from "./SearchRoutes.js";
 import { securityRoutes } from "./SecurityRoutes.js";
 import { fileShareLinkRoutes } from "./ShareLinkRoutes.js";
 import { uploadRoutes } from "./UploadRoutes.js";
@@ -19,6 +20,7 @@ export * from "./VersionRoutes.js";
 export * from "./PermissionRoutes.js";
 export * from "./ShareLinkRoutes.js";
 export * from "./ChangeRoutes.js";
+export * from "./SearchRoutes.js";
 export * from "./SecurityRoutes.js";
 export * from "./ExtractionRoutes.js";
 export * from "./ThumbnailRoutes.js";
@@ -33,6 +35,7 @@ export const filesRoutes = [
   ...permissionRoutes,
   ...fileShareLinkRoutes,
   ...changeRoutes,
+  ...driveSearchRoutes,
   ...securityRoutes,
   ...extractionRoutes,
   ...thumbnailRoutes,

@@ -5,7 +5,10 @@
  * SQLite seeks by key) to a grant of the caller. The work per page is bounded by the batches
  * (at most 20) times the tree depth, not by the size of the caller's visible subtree; a caller
  * who sees little of a busy workspace gets short pages with `has_more` until the log is read.
- * A `node.left_view` change names its one recipient and goes to that user only, unwalked.
+ * A `node.left_view` change names its one recipient and goes to that user only, while its node
+ * is out of their view (walked like the others; the root is in every member's view). A reader who
+ * is no longer a member reads only the changes addressed to them (`addressedOnly`, by the
+ * `fs_changes_recipient` index), unwalked.
  */
 import { Effect, Schema } from "effect";
 import { sql } from "kysely";
@@ -36,6 +39,7 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
     list: (req) =>
       runQuery(db, async (ex) => {
         const batchSize = Math.max(req.limit, minBatch);
+        const addressedOnly = req.addressedOnly === true;
         const items: Array<{ change: Change; node: Node }> = [];
         let after = req.afterSeq;
         for (let batch = 0; batch < maxBatches; batch++) {
@@ -43,13 +47,15 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
             SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
                    c.actor_id AS change_actor_id, c.created_at AS change_created_at, c.recipient_id AS change_recipient_id
             FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
-            WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}
+            WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}${addressedOnly ? sql` AND c.recipient_id = ${req.userId}` : sql``}
             ORDER BY c.seq
             LIMIT ${batchSize}`.execute(ex);
           if (rows.rows.length === 0) return { items, scannedThroughSeq: after, exhausted: true };
-          // A change addressed to one user (node.left_view) is theirs alone, whatever they see now;
+          // A change addressed to one user (node.left_view) is theirs alone, and only while its node
+          // is out of their view (a re-granted or re-invited reader sees the node as it is now);
           // every other change goes to whoever can see its node.
-          const ids = [...new Set(rows.rows.filter((row) => row.change_recipient_id === null).map((row) => String(row.id)))];
+          const walked = addressedOnly ? [] : rows.rows.filter((row) => row.change_recipient_id === null || row.change_recipient_id === req.userId);
+          const ids = [...new Set(walked.map((row) => String(row.id)))];
           // Each of the batch's nodes walks up its ancestors until a grant of the caller (bounded by depth).
           const visible = ids.length === 0 ? { rows: [] } : await sql<{ start: string }>`
             WITH RECURSIVE up (start, id, parent_id, depth) AS (
@@ -63,7 +69,11 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
           const seen = new Set(visible.rows.map((row) => String(row.start)));
           for (const row of rows.rows) {
             after = toNumber(row.change_seq);
-            if (row.change_recipient_id === null ? !seen.has(String(row.id)) : row.change_recipient_id !== req.userId) continue;
+            const shown =
+              row.change_recipient_id === null
+                ? seen.has(String(row.id))
+                : row.change_recipient_id === req.userId && (addressedOnly || (!seen.has(String(row.id)) && row.parent_id !== null));
+            if (!shown) continue;
             items.push({
               node: nodes.fromRow(row),
               change: changes.fromRow({
@@ -82,6 +92,19 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
         }
         return { items, scannedThroughSeq: after, exhausted: false };
       }),
+    find: (workspaceId, seq) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_changes")
+          .select(["workspace_id", "seq", "node_id", "type", "version_id", "actor_id", "created_at"])
+          .where("workspace_id", "=", workspaceId)
+          .where("seq", "=", seq)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row === undefined ? null : changes.fromRow(row)))),
+    hasAddressedTo: (workspaceId, userId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("fs_changes").select("seq").where("workspace_id", "=", workspaceId).where("recipient_id", "=", userId).limit(1).executeTakeFirst(),
+      ).pipe(Effect.map((row) => row !== undefined)),
     lastSeqBefore: (workspaceId, at) =>
       runQuery(db, (ex) =>
         ex

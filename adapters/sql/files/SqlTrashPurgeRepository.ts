@@ -99,6 +99,8 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_acl_entries WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_share_links WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_thumbnails WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          // Search documents (their SQLite full-text rows go with them: migration 9's trigger).
+          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_search_documents WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_file_versions WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_parts WHERE workspace_id = ${workspaceId} AND session_id IN (${sessions})`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`.execute(ex);

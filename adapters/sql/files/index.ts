@@ -5,6 +5,7 @@ export * from "./SqlChangesRepository.js";
 export * from "./SqlDriveRepository.js";
 export * from "./SqlExtractionsRepository.js";
 export * from "./SqlNodesRepository.js";
+export * from "./SqlNodeSearchIndex.js";
 export * from "./SqlUploadsRepository.js";
 export * from "./SqlVersionsRepository.js";
 export * from "./SqlShareLinksRepository.js";

@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import { SearchHit } from "../../../core/projects/model/SearchHit.js";
 import type { SearchDocument, SearchIndex } from "../../../ports/projects/SearchIndex.js";
 import { featuresFor } from "../featuresFor.js";
+import { fts5PrefixQuery, tsqueryPrefix } from "../FullTextQuery.js";
 import { rowCodec, type Row } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -104,8 +105,8 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
           // Terms are letters and digits only (core/projects/Search.ts), and bound as parameters.
           const match =
             db.dialect === "sqlite"
-              ? sql`d.rid IN (SELECT rowid FROM pm_search_fts WHERE pm_search_fts MATCH ${terms.map((t) => `"${t}"*`).join(" ")})`
-              : sql`d.tsv @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
+              ? sql`d.rid IN (SELECT rowid FROM pm_search_fts WHERE pm_search_fts MATCH ${fts5PrefixQuery(terms)})`
+              : sql`d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(terms)})`;
           const before = beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`;
           const result = await sql<Row>`
             SELECT d.id, d.kind, d.workspace_id, d.project_id, d.task_id, d.body AS text

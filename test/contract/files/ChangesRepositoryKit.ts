@@ -4,7 +4,9 @@
  * their node as it is now, only on nodes the reader can see (a direct grant on the node or an
  * ancestor), only of the reader's workspace; a seq not above the workspace's last is refused
  * (strictly increasing); the log is append-only: changes above the retention mark are never
- * deleted; a page ends at `limit` and says where its scan stopped.
+ * deleted; a page ends at `limit` and says where its scan stopped. A change addressed to one user
+ * (`node.left_view`) goes to them alone, while its node is out of their view, and a reader who is
+ * no longer a member reads every change addressed to them (`addressedOnly`).
  */
 import { Effect, Exit } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
@@ -21,20 +23,21 @@ export type ChangesRepositoryKitPorts = ChangesRepository | NodesRepository | Dr
 
 const changes = <A>(f: (r: ChangesRepository) => Effect.Effect<A>) => Effect.flatMap(ChangesRepository, f);
 
-/** Appends a change on `node` with the drive's next seq, in one transaction; answers the change. */
-const record = (node: Node, type: ChangeType, ms: number) =>
+/** Appends a change on `node` with the drive's next seq (addressed to `recipientId` if given), in one transaction; answers the change. */
+const record = (node: Node, type: ChangeType, ms: number, recipientId?: string) =>
   inTransaction(
     Effect.gen(function* () {
       const seq = yield* Effect.flatMap(DriveRepository, (r) => r.nextChangeSeq(node.workspaceId));
       const change: Change = { workspaceId: node.workspaceId, seq, nodeId: node.id, type, versionId: null, actorId: "kit-user", createdAt: at(ms) };
-      yield* changes((r) => r.append(change));
+      yield* changes((r) => r.append(change, recipientId));
       return change;
     }),
   );
 
 const viewer = (node: Node, userId: string): AclEntry => ({ workspaceId: node.workspaceId, nodeId: node.id, userId, role: "viewer", grantedBy: "kit-user", createdAt: at(0) });
 
-const list = (workspaceId: string, userId: string, afterSeq: number, limit = 50) => changes((r) => r.list({ workspaceId, userId, afterSeq, limit }));
+const list = (workspaceId: string, userId: string, afterSeq: number, limit = 50, addressedOnly = false) =>
+  changes((r) => r.list({ workspaceId, userId, afterSeq, limit, addressedOnly }));
 
 /** The cases of the ChangesRepository kit. */
 export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitPorts>> = [
@@ -61,6 +64,8 @@ export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitP
       t.same(after.items.map((i) => i.change.seq), [3], "the cursor is exclusive");
       const elsewhere = await run(list(other.workspaceId, "user-1", 0));
       t.same([elsewhere.items, elsewhere.exhausted], [[], true], "another workspace's log is its own");
+      t.same(await run(changes((r) => r.find(workspaceId, c2.seq))), c2, "find: one change by its seq");
+      t.same([await run(changes((r) => r.find(workspaceId, 4))), await run(changes((r) => r.find(other.workspaceId, c2.seq)))], [null, null], "none past the last, none of another workspace");
     },
   },
   {
@@ -74,6 +79,31 @@ export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitP
       for (const [node, ms] of [[shared, 10], [hidden, 11], [inside, 12]] as const) await run(record(node, "node.created", ms));
       t.same((await run(list(workspaceId, "user-1", 0))).items.map((i) => i.change.nodeId), [shared.id, inside.id]);
       t.same((await run(list(workspaceId, "user-2", 0))).items, [], "no grant, no changes");
+    },
+  },
+  {
+    name: "changes: a change addressed to one user goes to them alone while its node is out of their view; addressedOnly reads every change addressed to the reader",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(shared, "user-2"))));
+      const created = await run(record(shared, "node.created", 10));
+      const sharedLeftOne = await run(record(shared, "node.left_view", 11, "user-1"));
+      const rootLeftOne = await run(record(root, "node.left_view", 12, "user-1"));
+      const sharedLeftTwo = await run(record(shared, "node.left_view", 13, "user-2"));
+      const seqs = (scan: { readonly items: ReadonlyArray<{ readonly change: Change }> }) => scan.items.map((i) => i.change.seq);
+      t.same(seqs(await run(list(workspaceId, "user-1", 0))), [sharedLeftOne.seq], "user-1 does not see Shared: its left-view change; the root is in every member's view");
+      t.same(seqs(await run(list(workspaceId, "user-2", 0))), [created.seq], "user-2 sees Shared again: its change, not the left-view one");
+      t.same(seqs(await run(list(workspaceId, "user-3", 0))), [], "nothing for anyone else");
+      t.same(seqs(await run(list(workspaceId, "user-1", 0, 50, true))), [sharedLeftOne.seq, rootLeftOne.seq], "addressedOnly: every change addressed to the reader");
+      t.same(seqs(await run(list(workspaceId, "user-2", 0, 50, true))), [sharedLeftTwo.seq], "whatever they see");
+      t.same(seqs(await run(list(workspaceId, "user-1", sharedLeftOne.seq, 50, true))), [rootLeftOne.seq], "after the cursor");
+      t.same(
+        [await run(changes((r) => r.hasAddressedTo(workspaceId, "user-1"))), await run(changes((r) => r.hasAddressedTo(workspaceId, "user-3"))), await run(changes((r) => r.hasAddressedTo(other.workspaceId, "user-1")))],
+        [true, false, false],
+        "hasAddressedTo: of this workspace's log only",
+      );
     },
   },
   {

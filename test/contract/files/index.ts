@@ -11,6 +11,7 @@ export * from "./ExtractionsRepositoryKit.js";
 export * from "./FilesAuditKit.js";
 export * from "./fixtures.js";
 export * from "./NodesRepositoryKit.js";
+export * from "./NodeSearchIndexKit.js";
 export * from "./ShareLinksRepositoryKit.js";
 export * from "./ThumbnailsRepositoryKit.js";
 export * from "./TrashPurgeRepositoryKit.js";
@@ -25,6 +26,7 @@ import { driveRepositorySuite, type DriveRepositoryKitPorts } from "./DriveRepos
 import { extractionsRepositorySuite, type ExtractionsRepositoryKitPorts } from "./ExtractionsRepositoryKit.js";
 import { filesAuditSuite, type FilesAuditKitPorts } from "./FilesAuditKit.js";
 import { nodesRepositorySuite, type NodesRepositoryKitPorts } from "./NodesRepositoryKit.js";
+import { nodeSearchIndexSuite, type NodeSearchIndexKitPorts } from "./NodeSearchIndexKit.js";
 import { shareLinksRepositorySuite, type ShareLinksRepositoryKitPorts } from "./ShareLinksRepositoryKit.js";
 import { thumbnailsRepositorySuite, type ThumbnailsRepositoryKitPorts } from "./ThumbnailsRepositoryKit.js";
 import { trashPurgeRepositorySuite, type TrashPurgeRepositoryKitPorts } from "./TrashPurgeRepositoryKit.js";
@@ -32,7 +34,7 @@ import { uploadsRepositorySuite, type UploadsRepositoryKitPorts } from "./Upload
 import { versionsRepositorySuite, type VersionsRepositoryKitPorts } from "./VersionsRepositoryKit.js";
 
 /** Every repository port of the file storage module the kits cover (with Transactions). */
-export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts | AuditExportsRepositoryKitPorts | FilesAuditKitPorts;
+export type FilesKitPorts = DriveRepositoryKitPorts | NodesRepositoryKitPorts | VersionsRepositoryKitPorts | UploadsRepositoryKitPorts | ChangesRepositoryKitPorts | ShareLinksRepositoryKitPorts | TrashPurgeRepositoryKitPorts | ExtractionsRepositoryKitPorts | ThumbnailsRepositoryKitPorts | AuditExportsRepositoryKitPorts | FilesAuditKitPorts | NodeSearchIndexKitPorts;
 
 /** Every files kit by port name, for an adapter that provides all of {@link FilesKitPorts}. */
 export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitPorts>) => Promise<unknown>>> = {
@@ -47,4 +49,5 @@ export const filesKits: Readonly<Record<string, (options: SuiteOptions<FilesKitP
   ThumbnailsRepository: thumbnailsRepositorySuite,
   AuditExportsRepository: auditExportsRepositorySuite,
   FilesAudit: filesAuditSuite,
+  NodeSearchIndex: nodeSearchIndexSuite,
 };

@@ -1,0 +1,117 @@
+/**
+ * NodeSearchIndex over Kysely: `fs_search_documents` plus SQLite FTS5 (`fs_search_fts`, rowid =
+ * the document's `rid`, kept in step by triggers) or a generated Postgres tsvector with a GIN index
+ * ('simple' on both sides: no stemming); files migration 9. The dialect switch stays in this file.
+ * A search finds the matching documents of the workspace (on SQLite the full-text row carries the
+ * workspace as a token, so the match is the workspace's only), keeps active nodes whose text
+ * counts only while it is of the node's current version (else only the name must match), walks
+ * each hit up its ancestors to a grant of the reader (a recursive CTE, `up CROSS JOIN fs_nodes`,
+ * as the change feed does), and only then orders by id and applies the limit.
+ */
+import { Effect } from "effect";
+import { sql } from "kysely";
+import { Node } from "../../../core/files/model/Node.js";
+import type { NodeSearchDocument, NodeSearchIndex, NodeSearchWrite } from "../../../ports/files/NodeSearchIndex.js";
+import { featuresFor } from "../featuresFor.js";
+import { fts5PrefixQuery, tsqueryPrefix } from "../FullTextQuery.js";
+import { rowCodec } from "../RowCodec.js";
+import { runQuery, toNumber } from "../runQuery.js";
+import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** The deepest ancestor walk of a hit (a deeper tree is refused by moves long before). */
+const maxAncestorDepth = 256;
+
+/** The token of a workspace in the SQLite full-text row (`'w' || lower(hex(workspace_id))` in migration 9's triggers). */
+const workspaceToken = (workspaceId: string): string => `w${Buffer.from(workspaceId, "utf8").toString("hex")}`;
+
+/** Builds the node search index over `db`. */
+export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
+  const nodes = rowCodec(Node, featuresFor(db));
+  const sqlite = db.dialect === "sqlite";
+  const documentOf = (row: Record<string, unknown>): NodeSearchDocument => ({
+    workspaceId: String(row.workspace_id),
+    nodeId: String(row.node_id),
+    name: String(row.name),
+    contentType: row.content_type === null ? null : String(row.content_type),
+    versionId: row.version_id === null ? null : String(row.version_id),
+    seq: toNumber(row.seq),
+    text: String(row.body),
+  });
+  return {
+    upsert: (entry) =>
+      runQuery(db, async (ex): Promise<NodeSearchWrite> => {
+        const where = sql`workspace_id = ${entry.workspaceId} AND node_id = ${entry.nodeId}`;
+        // Twice at most: a first document inserted by a concurrent writer is then updated (or refused).
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const existing = await sql<{ seq: unknown; version_id: string | null }>`
+            SELECT seq, version_id FROM fs_search_documents WHERE ${where}${sqlite ? sql`` : sql` FOR UPDATE`}`.execute(ex);
+          const stored = existing.rows[0];
+          if (stored === undefined) {
+            // Only for a node that exists (a purged one's document is gone with it).
+            const inserted = await sql`
+              INSERT INTO fs_search_documents (workspace_id, node_id, name, content_type, version_id, body, seq)
+              SELECT ${entry.workspaceId}, ${entry.nodeId}, ${entry.name}, ${entry.contentType}, ${entry.versionId}, '', ${entry.seq}
+              WHERE EXISTS (SELECT 1 FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId})
+              ON CONFLICT (workspace_id, node_id) DO NOTHING
+              RETURNING node_id`.execute(ex);
+            if (inserted.rows.length === 1) return entry.versionId === null ? "text_kept" : "text_cleared";
+            const node = await sql`SELECT 1 AS found FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId}`.execute(ex);
+            if (node.rows.length === 0) return "stale";
+            continue;
+          }
+          if (toNumber(stored.seq) >= entry.seq) return "stale";
+          const sameVersion = stored.version_id === entry.versionId;
+          const updated = await sql`
+            UPDATE fs_search_documents SET name = ${entry.name}, content_type = ${entry.contentType}, version_id = ${entry.versionId}, seq = ${entry.seq}${sameVersion ? sql`` : sql`, body = ''`}
+            WHERE ${where} AND seq < ${entry.seq}
+            RETURNING node_id`.execute(ex);
+          if (updated.rows.length === 0) return "stale";
+          return sameVersion ? "text_kept" : "text_cleared";
+        }
+        return "stale";
+      }),
+    setText: (workspaceId, nodeId, versionId, text) =>
+      runQuery(db, (ex) =>
+        sql`UPDATE fs_search_documents SET body = ${text} WHERE workspace_id = ${workspaceId} AND node_id = ${nodeId} AND version_id = ${versionId} RETURNING node_id`.execute(ex),
+      ).pipe(Effect.map((result) => result.rows.length === 1)),
+    find: (workspaceId, nodeId) =>
+      runQuery(db, (ex) =>
+        sql<Record<string, unknown>>`
+          SELECT workspace_id, node_id, name, content_type, version_id, seq, body FROM fs_search_documents
+          WHERE workspace_id = ${workspaceId} AND node_id = ${nodeId}`.execute(ex),
+      ).pipe(Effect.map((result) => (result.rows[0] === undefined ? null : documentOf(result.rows[0])))),
+    search: (req) =>
+      req.terms.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, async (ex) => {
+            // Terms are letters and digits only (core/kernel/SearchTerms.ts), and bound as parameters.
+            const terms = fts5PrefixQuery(req.terms);
+            const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
+            const matches = sqlite
+              ? sql`d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`})
+                  AND (d.version_id IS n.current_version_id OR d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`}))`
+              : sql`d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})
+                  AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))`;
+            const before = req.beforeId === undefined ? sql`` : sql`AND n.id < ${req.beforeId}`;
+            const result = await sql<Record<string, unknown>>`
+              WITH RECURSIVE hits (id) AS (
+                SELECT n.id FROM fs_search_documents d JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
+                WHERE d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before} AND ${matches}
+              ),
+              up (start, id, parent_id, depth) AS (
+                SELECT n.id, n.id, n.parent_id, 0 FROM fs_nodes n WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (SELECT id FROM hits)
+                UNION ALL
+                SELECT u.start, p.id, p.parent_id, u.depth + 1 FROM up u CROSS JOIN fs_nodes p
+                WHERE p.id = u.parent_id AND p.workspace_id = ${req.workspaceId} AND u.depth < ${maxAncestorDepth}
+              )
+              SELECT n.* FROM fs_nodes n
+              WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (
+                SELECT u.start FROM up u
+                WHERE EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = u.id AND a.user_id = ${req.userId})
+              )
+              ORDER BY n.id DESC
+              LIMIT ${req.limit}`.execute(ex);
+            return result.rows.map(nodes.fromRow);
+          }),
+  };
+};

@@ -1,0 +1,51 @@
+/**
+ * A member removed from the workspace (files fix 11's open part): their sync client holds a copy
+ * of what they could see, and must learn to drop it. Membership is the host's (WorkspaceDirectory),
+ * so the host's membership source announces a removal as an event; this consumer (durable, at
+ * least once, deduplicated by its inbox) writes one `node.left_view` change of the drive's root
+ * addressed to the removed user. The root stands for the whole drive: their client drops its copy
+ * of the workspace. The removed user still reads the changes addressed to them (ListChanges.ts).
+ */
+import { Effect } from "effect";
+import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { recordLeftView } from "./LeftView.js";
+
+/** A user removed from a workspace, as the host's membership source announces it. */
+export interface WorkspaceMemberRemoved {
+  readonly workspaceId: string;
+  readonly userId: string;
+  /** Who removed them (recorded as the change's actor). */
+  readonly actorId: string;
+}
+
+/** Reads a removal out of an event of the host's membership source; null for any other event. */
+export type MemberRemovalOf = (event: EventEnvelope) => WorkspaceMemberRemoved | null;
+
+/** The inbox name of the consumer. */
+export const memberRemovalConsumerName = "files.member_removal";
+
+/**
+ * Writes the removed user's `node.left_view` change of the drive's root, under the drive lock, in
+ * the caller's transaction (the consumer's, with its inbox record). Nothing when the workspace has
+ * no drive (nothing was synced), or when the user is a member again (the removal was undone
+ * before this ran: their copy is still theirs to keep).
+ */
+export const recordMemberLeftDrive = (removal: WorkspaceMemberRemoved) =>
+  Effect.gen(function* () {
+    if ((yield* (yield* WorkspaceDirectory).standing(removal.workspaceId, removal.userId)) !== null) return;
+    const drive = yield* (yield* DriveRepository).lock(removal.workspaceId);
+    if (drive === null) return;
+    yield* recordLeftView({ workspaceId: drive.workspaceId, nodeId: drive.rootNodeId, userIds: [removal.userId], actorId: removal.actorId });
+  });
+
+/** The consumer (shaped as adapters/worker's Consumer) of the removals `removalOf` recognizes. */
+export const memberRemovalConsumer = (removalOf: MemberRemovalOf) => ({
+  name: memberRemovalConsumerName,
+  handles: (event: EventEnvelope): boolean => removalOf(event) !== null,
+  handle: (event: EventEnvelope) => {
+    const removal = removalOf(event);
+    return removal === null ? Effect.void : recordMemberLeftDrive(removal);
+  },
+});

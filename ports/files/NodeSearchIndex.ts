@@ -1,0 +1,60 @@
+/**
+ * The full-text index of a drive's nodes (eventually consistent: the files search consumer feeds
+ * it from the change log). One document per node: its name, its current version's detected type
+ * and, for a text-like version, the words of its text. Queries filter by the reader's access and
+ * by active nodes inside the query, before the limit.
+ */
+import { Context, type Effect } from "effect";
+import type { Node } from "../../core/files/model/Node.js";
+
+/** What the index holds of one node, as of one change of its drive's log. */
+export interface NodeSearchEntry {
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  /** The node's name as searchable words (core/kernel/SearchTerms.ts `searchableText`). */
+  readonly name: string;
+  /** The current version's detected content type (its declared one when undetected); null without a current version. */
+  readonly contentType: string | null;
+  /** The node's current version, the only one whose text the document may hold; null when none. */
+  readonly versionId: string | null;
+  /** The change (its seq in the drive's log) the entry describes: an older one never overwrites a newer. */
+  readonly seq: number;
+}
+
+/**
+ * What `upsert` did: refused an entry not newer than the stored document (`stale`), or wrote it
+ * keeping the stored text (`text_kept`: the same version, or none), or wrote it for another
+ * version than the stored text's, which it cleared (`text_cleared`: the version's text is wanted).
+ */
+export type NodeSearchWrite = "stale" | "text_kept" | "text_cleared";
+
+/** A stored document (for reads that check what is indexed). */
+export interface NodeSearchDocument extends NodeSearchEntry {
+  readonly text: string;
+}
+
+export interface NodeSearchIndex {
+  /**
+   * Writes the node's document as `entry` says, unless the stored one describes a change at or
+   * after `entry.seq`, or the node no longer exists (both `stale`).
+   */
+  readonly upsert: (entry: NodeSearchEntry) => Effect.Effect<NodeSearchWrite>;
+  /** Sets the words of the text of the node's document while it is still of `versionId`; answers whether it did. */
+  readonly setText: (workspaceId: string, nodeId: string, versionId: string, text: string) => Effect.Effect<boolean>;
+  /** The node's document, or null. */
+  readonly find: (workspaceId: string, nodeId: string) => Effect.Effect<NodeSearchDocument | null>;
+  /**
+   * Active (untrashed) nodes of the workspace whose document matches every term (each a prefix of
+   * a word) — in its name, or in its name and text while that text is of the node's current
+   * version — that `userId` can see (a grant on the node or an ancestor), strictly before
+   * `beforeId`, newest first by id, at most `limit`: filtered before the limit.
+   */
+  readonly search: (req: {
+    readonly workspaceId: string;
+    readonly userId: string;
+    readonly terms: ReadonlyArray<string>;
+    readonly beforeId?: string | undefined;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<Node>>;
+}
+export const NodeSearchIndex = Context.GenericTag<NodeSearchIndex>("domainkit/files/NodeSearchIndex");

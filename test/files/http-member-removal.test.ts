@@ -1,0 +1,35 @@
+/**
+ * The reference server wires the member removal of the project workspaces to the file storage
+ * feed (SQLite and Postgres): after an owner removes a member (DELETE
+ * /v1/workspaces/:id/members/:userId) and the outbox relay ran, the removed member's
+ * GET /v1/changes answers 200 with one `node.left_view` change of the drive's root.
+ */
+import t from "tap";
+import { dialects, type Dialect, type TapTest } from "../support/databases.js";
+import { startFilesServer, type Json } from "./http-support.js";
+
+const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
+  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+
+t.test("a member removed from a project workspace reads the drive's root leaving their view", (t) =>
+  eachDialect(t, "member removal over HTTP", async (t, dialect) => {
+    // The worker is off: the host's consumers run when the test drains.
+    const { call, user, workspace, drain } = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false" });
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const shared = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
+    t.equal(shared.status, 201);
+    t.equal((await call(`/v1/nodes/${String(shared.body.id)}/permissions`, { user: ann, body: { user_id: ben.id, role: "viewer" } })).status, 200);
+    const start = await call(`/v1/changes?workspace_id=${ws.id}`, { user: ben });
+    t.equal(start.status, 200);
+    t.ok((start.body.data as Json[]).some((c) => c.node_id === shared.body.id), "ben syncs Shared");
+
+    t.equal((await call(`/v1/workspaces/${ws.id}/members/${ben.id}`, { user: ann, method: "DELETE" })).status, 204);
+    await drain();
+    const after = await call(`/v1/changes?workspace_id=${ws.id}&cursor=${String(start.body.next_cursor)}`, { user: ben });
+    t.match(after, { status: 200, body: { data: [{ node_id: ws.root, type: "node.left_view", node: null, tombstone: { id: ws.root, parent_id: null } }], has_more: false } });
+    t.equal((after.body.data as Json[]).length, 1, "one change: the root stands for the whole drive");
+    t.equal((await call(`/v1/nodes/${String(shared.body.id)}/children`, { user: ben })).status, 404, "and the tree itself is gone for him");
+  }),
+);
