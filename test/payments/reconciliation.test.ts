@@ -20,6 +20,8 @@ import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationW
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
@@ -195,5 +197,45 @@ t.test("resolving concurrently resolves once", (t) =>
     t.ok(answers.filter((r) => r.status !== 200).every((r) => r.status === 409), "the others are 409");
     const postings = await s.db.selectFrom("payment_ledger_transactions").select("source").where("source", "like", "reconciliation:%").execute();
     t.equal(postings.length, 1, "one resolution posting");
+  }),
+);
+
+t.test("racing openings of one mismatch open it once and fail none (every unique rule of the table is an arbiter)", (t) =>
+  forEachDialect(t, "racing openings", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const open = (providerObject: string) =>
+      run(
+        Effect.flatMap(ReconciliationRepository, (repository) =>
+          repository.insertException({
+            id: ReconciliationExceptionId.make(randomUUID()),
+            merchantId: null,
+            providerObject,
+            settlementWindow: "2026-11-28",
+            kind: "missing",
+            subjectType: "unknown",
+            subjectId: null,
+            expected: null,
+            observed: { amount_minor: 100 },
+            currency: "EUR",
+            status: "open",
+            resolution: null,
+            openedAt: new Date(),
+            resolvedAt: null,
+          }),
+        ),
+      );
+    // On Postgres each opening runs on its own pooled connection: the two unique indexes of the
+    // (provider object, window) pair (payments migrations 2 and 15) are checked concurrently.
+    const rounds = 60;
+    const results = await Promise.all(
+      Array.from({ length: rounds }, (_, round) => Promise.allSettled(Array.from({ length: 4 }, () => open(`pi_race_${round}_attempt_1`)))),
+    );
+    const failures = results.flat().filter((r) => r.status === "rejected");
+    t.same(failures.map((f) => String((f as PromiseRejectedResult).reason).slice(0, 200)), [], "no opening fails");
+    t.same(
+      results.map((round) => round.filter((r) => r.status === "fulfilled" && r.value === true).length),
+      Array.from({ length: rounds }, () => 1),
+      "exactly one opening of each mismatch wins",
+    );
   }),
 );

@@ -40,7 +40,11 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
     ex
       .insertInto("payment_reconciliation_exceptions")
       .values(slotsOf(exceptions.columns, p))
-      .onConflict((oc) => oc.columns(["provider_object", "settlement_window"]).doNothing())
+      // No conflict target: every unique rule of the table is an arbiter. Migration 2's
+      // (provider_object, settlement_window, kind) constraint is implied by migration 15's index,
+      // but with a target naming only the latter, two openings racing past its check met the former
+      // as an error on Postgres instead of as "already open".
+      .onConflict((oc) => oc.doNothing())
       .returning("id"),
   );
   const insertReportIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
