@@ -7,22 +7,10 @@
  */
 import t from "tap";
 import { createFolder } from "../../core/files/CreateFolder.js";
-import { listChanges } from "../../core/files/ListChanges.js";
 import { moveNode } from "../../core/files/MoveNode.js";
 import { grantAccess, revokeAccess } from "../../core/files/Permissions.js";
-import { filesRuntime, forEachFilesDialect, workspaceWithDrive, type FilesEnv } from "./support.js";
+import { changeFeed as feed, filesRuntime, forEachFilesDialect, workspaceWithDrive } from "./support.js";
 
-/** Every change `userId` sees after `cursor` (following pages), and the cursor to continue from. */
-const feed = async (env: FilesEnv, userId: string, cursor: string | null) => {
-  const items: Array<Record<string, unknown>> = [];
-  let next = cursor;
-  for (;;) {
-    const page = await env.run(listChanges({ userId, workspaceId: "ws1", cursor: next, limit: 50 }));
-    items.push(...(page.data as unknown as Array<Record<string, unknown>>));
-    next = page.nextCursor;
-    if (!page.hasMore) return { items, cursor: next };
-  }
-};
 
 t.test("a node moved out of a user's reach, or whose grant is revoked, leaves their view in their feed", (t) =>
   forEachFilesDialect(t, "left-view", async (t, db) => {

@@ -17,7 +17,7 @@ import { makeEvent, type EventEnvelope } from "../../core/kernel/EventEnvelope.j
 import { deliverTo, relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { filesRuntime, forEachFilesDialect, workspaceWithDrive, type FilesEnv } from "./support.js";
+import { changeFeed as feed, filesRuntime, forEachFilesDialect, workspaceWithDrive, type FilesEnv } from "./support.js";
 
 /** A membership source's removal event, as a host's would carry it. */
 const removalType = "TestWorkspaceMemberRemoved";
@@ -47,17 +47,6 @@ const relay = async (env: FilesEnv): Promise<void> => {
   }
 };
 
-/** Every change `userId` sees after `cursor` (following pages), and the cursor to continue from. */
-const feed = async (env: FilesEnv, userId: string, cursor: string | null) => {
-  const items: Array<Record<string, unknown>> = [];
-  let next = cursor;
-  for (;;) {
-    const page = await env.run(listChanges({ userId, workspaceId: "ws1", cursor: next, limit: 50 }));
-    items.push(...(page.data as unknown as Array<Record<string, unknown>>));
-    next = page.nextCursor;
-    if (!page.hasMore) return { items, cursor: next };
-  }
-};
 
 const notFound = { ok: false, error: { _tag: "NotFound" } };
 

@@ -20,6 +20,7 @@ import type { FilesServices } from "../../core/files/Services.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { ensureDrive } from "../../core/files/Drives.js";
+import { listChanges } from "../../core/files/ListChanges.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
 import { makeFilesModule } from "../../hosts/modules/filesModule.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
@@ -159,3 +160,15 @@ export const driveCounters = async (env: FilesEnv, workspaceId: string) => {
 
 /** UTF-8 bytes of `text`. */
 export const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** Every change `userId` sees in workspace "ws1" after `cursor` (following pages), and the cursor to continue from. */
+export const changeFeed = async (env: FilesEnv, userId: string, cursor: string | null) => {
+  const items: Array<Record<string, unknown>> = [];
+  let next = cursor;
+  for (;;) {
+    const page = await env.run(listChanges({ userId, workspaceId: "ws1", cursor: next, limit: 50 }));
+    items.push(...(page.data as unknown as Array<Record<string, unknown>>));
+    next = page.nextCursor;
+    if (!page.hasMore) return { items, cursor: next };
+  }
+};

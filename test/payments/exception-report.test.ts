@@ -7,7 +7,6 @@
  * durable keyed jobs: scheduling them from several workers yields one job per day, and each run
  * schedules the next day's — SQLite and Postgres.
  */
-import { randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import t from "tap";
 import "../../adapters/sql/payments/index.js";
@@ -19,27 +18,12 @@ import { exceptionReportJob, reconcileSettlementJob } from "../../core/payments/
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { forEachDialect } from "../support/databases.js";
-import { newMerchant, paymentsRuntime } from "./support.js";
-import { MerchantId, ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
+import { anException, newMerchant, paymentsRuntime } from "./support.js";
+import { MerchantId } from "../../core/payments/model/Ids.js";
 
 const openException = (merchantId: string | null, kind: MismatchKind, openedAt: Date) =>
   Effect.flatMap(ReconciliationRepository, (repo) =>
-    repo.insertException({
-      id: ReconciliationExceptionId.make(randomUUID()),
-      merchantId: merchantId === null ? null : MerchantId.make(merchantId),
-      providerObject: `pi_${randomUUID()}_attempt_1`,
-      settlementWindow: "2026-11-20",
-      kind,
-      subjectType: merchantId === null ? "unknown" : "payment_intent",
-      subjectId: null,
-      expected: null,
-      observed: { amount_minor: 100 },
-      currency: "EUR",
-      status: "open",
-      resolution: null,
-      openedAt,
-      resolvedAt: null,
-    }),
+    repo.insertException(anException({ merchantId: merchantId === null ? null : MerchantId.make(merchantId), kind, subjectType: merchantId === null ? "unknown" : "payment_intent", openedAt })),
   );
 
 const reportsOf = (db: SqlDatabase) =>
@@ -62,27 +46,12 @@ t.test("each merchant with open exceptions gets one report a day, counted per ki
     await run(openException(b.merchantId, "currency", new Date("2026-11-21T10:00:00.000Z")));
     await run(openException(null, "missing", new Date("2026-11-21T11:00:00.000Z")));
     // A resolved exception is not open any more.
-    const resolvedId = randomUUID();
+    const resolved = anException({ merchantId: MerchantId.make(quiet.merchantId), providerObject: "pi_resolved_attempt_1", kind: "status", subjectType: "payment_intent", observed: null, openedAt: oldest });
     await run(
       Effect.flatMap(ReconciliationRepository, (repo) =>
         Effect.zipRight(
-          repo.insertException({
-            id: ReconciliationExceptionId.make(resolvedId),
-            merchantId: MerchantId.make(quiet.merchantId),
-            providerObject: "pi_resolved_attempt_1",
-            settlementWindow: "2026-11-20",
-            kind: "status",
-            subjectType: "payment_intent",
-            subjectId: null,
-            expected: null,
-            observed: null,
-            currency: "EUR",
-            status: "open",
-            resolution: null,
-            openedAt: oldest,
-            resolvedAt: null,
-          }),
-          repo.markResolved({ id: resolvedId, resolvedAt: new Date(), resolution: { kind: "acknowledgement" } }),
+          repo.insertException(resolved),
+          repo.markResolved({ id: resolved.id, resolvedAt: new Date(), resolution: { kind: "acknowledgement" } }),
         ),
       ),
     );

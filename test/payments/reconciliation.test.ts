@@ -21,10 +21,9 @@ import { reconcileSettlementDay } from "../../core/payments/SettlementReconcilia
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import { ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
+import { anException, call, freshKey, paymentsRuntime, sandboxPaymentsModule } from "./support.js";
 import { clockAhead } from "../support/clockAhead.js";
 
 
@@ -204,26 +203,7 @@ t.test("racing openings of one mismatch open it once and fail none (every unique
   forEachDialect(t, "racing openings", async (t, db) => {
     const { run } = paymentsRuntime(t, db);
     const open = (providerObject: string) =>
-      run(
-        Effect.flatMap(ReconciliationRepository, (repository) =>
-          repository.insertException({
-            id: ReconciliationExceptionId.make(randomUUID()),
-            merchantId: null,
-            providerObject,
-            settlementWindow: "2026-11-28",
-            kind: "missing",
-            subjectType: "unknown",
-            subjectId: null,
-            expected: null,
-            observed: { amount_minor: 100 },
-            currency: "EUR",
-            status: "open",
-            resolution: null,
-            openedAt: new Date(),
-            resolvedAt: null,
-          }),
-        ),
-      );
+      run(Effect.flatMap(ReconciliationRepository, (repository) => repository.insertException(anException({ providerObject, settlementWindow: "2026-11-28" }))));
     // On Postgres each opening runs on its own pooled connection: the two unique indexes of the
     // (provider object, window) pair (payments migrations 2 and 15) are checked concurrently.
     const rounds = 60;

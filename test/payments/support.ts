@@ -3,6 +3,7 @@
  * (core-level tests), a reference server mounting the payment module with an observable
  * sandbox provider (HTTP tests), and small HTTP helpers.
  */
+import { randomUUID } from "node:crypto";
 import "../../adapters/sql/payments/index.js";
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -13,6 +14,8 @@ import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sa
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
+import { ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
+import type { ReconciliationException } from "../../core/payments/model/ReconciliationException.js";
 import { makePaymentsModule, createMerchantWithKey, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
@@ -105,3 +108,22 @@ export const call = async (
 let keySeq = 0;
 /** A fresh Idempotency-Key. */
 export const freshKey = (): string => `test-key-${process.pid}-${++keySeq}-${Math.random().toString(36).slice(2)}`;
+
+/** A reconciliation exception as the repository stores it: an operator's open `missing` item unless `overrides` say otherwise. */
+export const anException = (overrides: Partial<ReconciliationException> = {}): ReconciliationException => ({
+  id: ReconciliationExceptionId.make(randomUUID()),
+  merchantId: null,
+  providerObject: `pi_${randomUUID()}_attempt_1`,
+  settlementWindow: "2026-11-20",
+  kind: "missing",
+  subjectType: "unknown",
+  subjectId: null,
+  expected: null,
+  observed: { amount_minor: 100 },
+  currency: "EUR",
+  status: "open",
+  resolution: null,
+  openedAt: new Date(),
+  resolvedAt: null,
+  ...overrides,
+});
