@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect";
 import { NotFound, PreconditionRequired, ValidationFailed, VersionMismatch, type FieldError } from "../kernel/Errors.js";
+import { searchTerms } from "../kernel/SearchTerms.js";
 import { now } from "../kernel/Clock.js";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -125,10 +126,6 @@ export const getProduct = (productId: ProductId) =>
     return withVariants(product, variants);
   }).pipe(withSpan("commerce.getProduct"));
 
-/** The words of a search query: lowercase letters and digits, at most 8, each matched as a prefix. */
-export const searchWords = (q: string | null): ReadonlyArray<string> =>
-  q === null ? [] : (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
-
 /** Query: one page of a store's purchasable products by id, optionally searched (public; 400 invalid_cursor). */
 export const listProducts = (input: {
   readonly storeId: StoreId;
@@ -143,7 +140,7 @@ export const listProducts = (input: {
         ? null
         : yield* decodeCursor(IdCursorKey, input.cursor);
     const catalog = yield* CatalogRepository;
-    const rows = yield* catalog.listProducts({ storeId: input.storeId, words: searchWords(input.q), afterId: after === null ? null : after[0], limit: input.limit + 1 });
+    const rows = yield* catalog.listProducts({ storeId: input.storeId, words: input.q === null ? [] : searchTerms(input.q), afterId: after === null ? null : after[0], limit: input.limit + 1 });
     const page = pageFrom(rows, input.limit, (p) => [p.id]);
     // One query for the page's variants, not one per product.
     const active = (yield* catalog.variantsOfProducts(page.data.map((p) => p.id))).filter((v) => v.status === "active");

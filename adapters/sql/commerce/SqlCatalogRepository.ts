@@ -6,6 +6,7 @@ import { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { Variant } from "../../../core/commerce/model/Variant.js";
 import type { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { fts5PrefixQuery, tsqueryPrefix } from "../FullTextQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -125,7 +126,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         if (db.dialect !== "sqlite") {
           return listing()
             .where(
-              sql<boolean>`to_tsvector('simple', p.title || ' ' || coalesce(p.description, '')) @@ to_tsquery('simple', ${words.map((w) => `${w}:*`).join(" & ")})`,
+              sql<boolean>`to_tsvector('simple', p.title || ' ' || coalesce(p.description, '')) @@ to_tsquery('simple', ${tsqueryPrefix(words)})`,
             )
             .orderBy("p.id")
             .limit(limit)
@@ -133,9 +134,9 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         }
         // The index answers the page itself (commerce migration 6): its matches for this store and
         // these words, in search-key order after the cursor's product, streamed by FTS5 until the
-        // page is full. Words are letters and digits only (the core splits the query), and the
+        // page is full. Words are letters and digits only (core/kernel/SearchTerms.ts), and the
         // store's token is hex, so the match syntax is safe.
-        const match = `store : ${storeSearchToken(storeId)} AND body : (${words.map((w) => `"${w}"*`).join(" ")})`;
+        const match = `store : ${storeSearchToken(storeId)} AND body : (${fts5PrefixQuery(words)})`;
         let page = ex
           .selectFrom("shop_product_search")
           .innerJoin("shop_products as p", "p.search_key", "shop_product_search.rowid")
