@@ -1,6 +1,7 @@
 /** The file storage module's durable jobs (hosts register them with the worker). */
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { quotaSweepJob } from "./QuotaSweep.js";
+import { searchBackfillJob } from "./SearchBackfill.js";
 import { objectRemovalJob } from "./ObjectRemoval.js";
 import { quotaReconciliationJob } from "./ReconcileQuota.js";
 import { auditExportJob } from "./AuditExportJob.js";
@@ -11,4 +12,4 @@ import { scanVersionJob } from "./ScanVersion.js";
 import { searchTextJob } from "./SearchText.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob, searchBackfillJob] as const;

@@ -37,6 +37,7 @@ import { memberRemovalConsumer, type MemberRemovalOf } from "../../core/files/Me
 import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
+import { scheduleSearchBackfill } from "../../core/files/SearchBackfill.js";
 import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
@@ -139,7 +140,8 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge
   // (04:00) deletes trashed subtrees past retention unless held, the change retention (04:30)
   // prunes the change log.
-  scheduleRecurring: (nowMs) => Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs)], { discard: true }),
+  scheduleRecurring: (nowMs) =>
+    Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs), scheduleSearchBackfill(nowMs)], { discard: true }),
   channelAuthorizers: [driveChannelAuthorizer],
   channelsFor: filesChannelsFor,
   // The local store serves a download or part grant only while what it was issued under holds.

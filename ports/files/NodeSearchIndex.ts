@@ -41,6 +41,13 @@ export interface NodeSearchIndex {
   readonly upsert: (entry: NodeSearchEntry) => Effect.Effect<NodeSearchWrite>;
   /** Sets the words of the text of the node's document while it is still of `versionId`; answers whether it did. */
   readonly setText: (workspaceId: string, nodeId: string, versionId: string, text: string) => Effect.Effect<boolean>;
+  /**
+   * Gives at most `limit` documents that have a content type but no version — those files
+   * migration 9 wrote for the files stored before it — their node's current version (a node that
+   * lost it since keeps none, and its type is cleared); answers each document's node and the
+   * version it now has (null for those). The indexer never writes a type without a version.
+   */
+  readonly adoptCurrentVersions: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly workspaceId: string; readonly nodeId: string; readonly versionId: string | null }>>;
   /** The node's document, or null. */
   readonly find: (workspaceId: string, nodeId: string) => Effect.Effect<NodeSearchDocument | null>;
   /**

@@ -74,6 +74,21 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
       runQuery(db, (ex) =>
         sql`UPDATE fs_search_documents SET body = ${text} WHERE workspace_id = ${workspaceId} AND node_id = ${nodeId} AND version_id = ${versionId} RETURNING node_id`.execute(ex),
       ).pipe(Effect.map((result) => result.rows.length === 1)),
+    adoptCurrentVersions: (limit) =>
+      runQuery(db, (ex) => {
+        const current = sql`(SELECT n.current_version_id FROM fs_nodes n WHERE n.workspace_id = fs_search_documents.workspace_id AND n.id = fs_search_documents.node_id)`;
+        // The candidates come from the partial index fs_search_documents_awaiting_version (migration 9).
+        return sql<{ workspace_id: string; node_id: string; version_id: string | null }>`
+          UPDATE fs_search_documents SET version_id = ${current}, content_type = CASE WHEN ${current} IS NULL THEN NULL ELSE content_type END
+          WHERE (workspace_id, node_id) IN (
+            SELECT workspace_id, node_id FROM fs_search_documents WHERE version_id IS NULL AND content_type IS NOT NULL LIMIT ${limit}
+          )
+          RETURNING workspace_id, node_id, version_id`.execute(ex);
+      }).pipe(
+        Effect.map((result) =>
+          result.rows.map((r) => ({ workspaceId: String(r.workspace_id), nodeId: String(r.node_id), versionId: r.version_id === null ? null : String(r.version_id) })),
+        ),
+      ),
     find: (workspaceId, nodeId) =>
       runQuery(db, (ex) =>
         sql<Record<string, unknown>>`

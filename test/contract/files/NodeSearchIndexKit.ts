@@ -79,6 +79,32 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
     },
   },
   {
+    name: "node search: documents with a type but no version (migration 9's) adopt their node's current version, once; others are left as they are",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const folder = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Folder")));
+      const stored = await run(makeCurrent(await run(seedNode(nodeRecord(workspaceId, 2, root.id, "stored.txt", "file"))), 1, 1));
+      const versionless = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "empty.txt", "file")));
+      const typed = (node: Node, name: string): NodeSearchEntry => ({ ...entry(node, name, 1), contentType: "text/plain" });
+      await run(index((r) => r.upsert(entry(folder, "folder", 1))));
+      await run(index((r) => r.upsert(typed(stored, "stored txt"))));
+      await run(index((r) => r.upsert(typed(versionless, "empty txt"))));
+      const adopted = await run(index((r) => r.adoptCurrentVersions(10)));
+      t.same(
+        [...adopted].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
+        [
+          { workspaceId, nodeId: stored.id, versionId: stored.currentVersionId },
+          { workspaceId, nodeId: versionless.id, versionId: null },
+        ].sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
+        "the typed documents: the current version, or none",
+      );
+      t.same(await run(index((r) => r.find(workspaceId, stored.id))), { ...typed(stored, "stored txt"), versionId: stored.currentVersionId, text: "" }, "adopted, its change kept");
+      t.same(await run(index((r) => r.find(workspaceId, versionless.id))), { ...entry(versionless, "empty txt", 1), text: "" }, "a node without a current version: its type is cleared");
+      t.same(await run(index((r) => r.find(workspaceId, folder.id))), { ...entry(folder, "folder", 1), text: "" }, "an untyped document is not touched");
+      t.same(await run(index((r) => r.adoptCurrentVersions(10))), [], "nothing is adopted twice");
+    },
+  },
+  {
     name: "node search: every term a word prefix, in the name, or in the text while it is of the node's current version",
     run: async (t, run) => {
       const { workspaceId, root } = await run(seedDrive(1));

@@ -10,9 +10,11 @@
  * SQLite full-text row carries the workspace as a token (`w<hex of its id>`, as the catalog's store),
  * so a query matches within one workspace. A document belongs to a node of its workspace
  * (composite foreign key): the purge deletes it with the node.
- * The nodes already stored get their document here (name and type, as of the drive's last change);
- * their text is indexed at their next change (`version_id` null until then, so a current version
- * counts as new).
+ * The nodes already stored get their document here (name and type, as of the drive's last change),
+ * with `version_id` null: the search backfill job (core/files/SearchBackfill.ts) finds them by
+ * the partial index `fs_search_documents_awaiting_version` (a type without a version: only this
+ * backfill writes one; the indexer writes a type only with its version), sets their current
+ * version and queues its text.
  */
 import { columnTypes } from "../../ColumnTypes.js";
 import type { Migration } from "../../Migration.js";
@@ -45,11 +47,15 @@ const statements = (dialect: SqlDialect): string[] => {
     FROM fs_nodes n JOIN fs_drives d ON d.workspace_id = n.workspace_id
     LEFT JOIN fs_file_versions v ON v.workspace_id = n.workspace_id AND v.id = n.current_version_id
     WHERE n.parent_id IS NOT NULL AND d.change_seq >= 1`;
+  // The documents the backfill wrote that still wait for their version (few, then none).
+  const awaitingVersion = `CREATE INDEX fs_search_documents_awaiting_version ON fs_search_documents (workspace_id, node_id)
+    WHERE version_id IS NULL AND content_type IS NOT NULL`;
   if (pg) {
     return [
       table,
       `CREATE INDEX fs_search_documents_tsv ON fs_search_documents USING GIN (tsv)`,
       backfill(`trim(regexp_replace(lower(n.name), '[^[:alnum:]]+', ' ', 'g'))`),
+      awaitingVersion,
     ];
   }
   const ftsRow = (row: string) => `(${row}.rid, 'w' || lower(hex(${row}.workspace_id)), ${row}.name, ${row}.body)`;
@@ -62,6 +68,7 @@ const statements = (dialect: SqlDialect): string[] => {
       `DELETE FROM fs_search_fts WHERE rowid = old.rid; INSERT INTO fs_search_fts (rowid, workspace, name, body) VALUES ${ftsRow("new")}; END`,
     `CREATE TRIGGER fs_search_documents_fts_delete AFTER DELETE ON fs_search_documents BEGIN DELETE FROM fs_search_fts WHERE rowid = old.rid; END`,
     backfill("lower(n.name)"),
+    awaitingVersion,
   ];
 };
 
