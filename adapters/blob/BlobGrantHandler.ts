@@ -61,7 +61,13 @@ const upload = (store: LocalBlobStore) => async (ctx: Context): Promise<void> =>
     ctx.set("Connection", "close"); // the body is left unread, as above
     return fail(ctx, refusal);
   }
-  const outcome = await store.receive(claims, ctx.req, ctx.get("Content-Type") || undefined);
+  // Asked again once the bytes arrived: the condition may have stopped holding while they streamed
+  // (an upload session settled meanwhile); then they are not kept.
+  const beforeKeeping = async (): Promise<Error | null> => {
+    const late = await conditionRefusal(ctx, claims);
+    return late === null ? null : late instanceof Error ? late : new Error(String(late));
+  };
+  const outcome = await store.receive(claims, ctx.req, ctx.get("Content-Type") || undefined, { beforeKeeping });
   if (outcome instanceof Error) {
     ctx.set("Connection", "close");
     return fail(ctx, outcome);

@@ -45,11 +45,19 @@ export interface LocalBlobStore extends ObjectStore {
    * Streams an upload to a temp file, refusing it as soon as it exceeds the granted size, then
    * checks size, SHA-256 and content type against the grant and publishes it atomically.
    */
-  readonly receive: (
+  readonly receive: <Refusal extends Error = never>(
     claims: GrantClaims,
     body: Readable,
     contentType: string | undefined,
-  ) => Promise<StoredObject | SizeMismatch | ChecksumMismatch | ContentTypeMismatch>;
+    options?: {
+      /**
+       * Asked once the bytes are verified, before they are kept: an error refuses them (the temp
+       * file is removed and the error answered), e.g. the grant's condition stopped holding while
+       * the body streamed.
+       */
+      readonly beforeKeeping?: () => Promise<Refusal | null>;
+    },
+  ) => Promise<StoredObject | SizeMismatch | ChecksumMismatch | ContentTypeMismatch | Refusal>;
   /** The file of a stored object, or null. */
   readonly fileOf: (key: string) => Promise<{ readonly path: string; readonly size: number } | null>;
 }
@@ -190,7 +198,7 @@ export const makeLocalBlobStore = (options: LocalBlobStoreOptions): LocalBlobSto
         return existed;
       }),
     verify: (token, method) => verifyGrant(options.signingSecret, token, method, now()),
-    receive: async (claims, body, contentType) => {
+    receive: async (claims, body, contentType, receiveOptions) => {
       if (mediaType(contentType) !== mediaType(claims.t)) {
         body.resume();
         return new ContentTypeMismatch({ detail: `The grant requires Content-Type ${claims.t}.` });
@@ -209,6 +217,11 @@ export const makeLocalBlobStore = (options: LocalBlobStoreOptions): LocalBlobSto
       if (written.sha256 !== claims.h) {
         await rm(written.tmp, { force: true });
         return new ChecksumMismatch({ detail: "The bytes do not match the SHA-256 the grant binds." });
+      }
+      const refusal = (await receiveOptions?.beforeKeeping?.()) ?? null;
+      if (refusal !== null) {
+        await rm(written.tmp, { force: true });
+        return refusal;
       }
       const stored = { key: claims.k, size, sha256: written.sha256 };
       await publish(written.tmp, stored);

@@ -172,7 +172,7 @@ t.test("a grant issued under a condition moves no byte unless its issuer's check
     Effect.runPromise(store.grantUpload({ key, size: bytes.length, sha256: sha(bytes), contentType: "text/plain", ttlMs: 60_000, condition: c }));
 
   t.equal((await send(await upload("c/held"), bytes)).status, 201, "stored while the condition holds");
-  t.same(verdict.asked, [{ session: "s1", epoch: 3 }], "the issuer is asked with the claim as issued");
+  t.same(verdict.asked, [{ session: "s1", epoch: 3 }, { session: "s1", epoch: 3 }], "the issuer is asked with the claim as issued: before the body, and before keeping it");
   const download = await Effect.runPromise(store.grantDownload({ key: "c/held", contentType: "text/plain", filename: "a.txt", ttlMs: 60_000, condition }));
   t.same((await send(download)).bytes, Buffer.from(bytes), "served while it holds");
 

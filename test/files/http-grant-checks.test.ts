@@ -8,6 +8,9 @@
  * and once the session is settled it stores nothing (409 upload_not_open).
  */
 import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import path from "node:path";
 import t from "tap";
 import { Effect } from "effect";
 import { makeLocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
@@ -148,5 +151,43 @@ t.test("a settled upload session's part grant stores nothing (409 upload_not_ope
     await refusedPut(aborted.parts[0]!, "aborted");
     t.equal(await stat(partKey(ws.id, aborted.id, 1)), null, "nothing stored after the abort");
     t.match(await call(`/v1/workspaces/${ws.id}/drive`, { user: ann }), { body: { reserved_bytes: 0 } }, "nothing reserved either");
+  }),
+);
+
+t.test("a part whose PUT was streaming when its session was aborted is not stored (409 upload_not_open)", (t) =>
+  eachDialect(t, "the session is checked again before the bytes are kept", async (t, dialect) => {
+    const { server, config, call, user, workspace } = await startFilesServer(t, dialect);
+    const store = makeLocalBlobStore({ dir: config.blobDir, signingSecret: config.blobSigningSecret });
+    const ann = await user();
+    const ws = await workspace(ann);
+    const bytes = new Uint8Array(4096).map((_, i) => 97 + (i % 26));
+    const session = await call("/v1/uploads", {
+      user: ann,
+      headers: { "Idempotency-Key": randomUUID() },
+      body: { parent_id: ws.root, name: "late.txt", size_bytes: bytes.length, sha256: sha256(bytes), content_type: "text/plain", part_sha256: [sha256(bytes)] },
+    });
+    t.equal(session.status, 201);
+    const part = (session.body.parts as Json[])[0]!;
+    const url = new URL(String(part.url), server.url);
+    // Half the bytes, then the abort, then the rest: the PUT passed the check made before its body.
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(url, { method: "PUT", headers: { ...(part.headers as Record<string, string>), "Content-Length": String(bytes.length) } }, (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      request.on("error", reject);
+      request.write(bytes.subarray(0, 2048));
+      void (async () => {
+        // Streaming has begun once the store's temp file exists (the check before the body passed).
+        const tmp = path.join(config.blobDir, "tmp");
+        for (let i = 0; i < 500 && (await readdir(tmp).catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        t.equal((await call(`/v1/uploads/${String(session.body.id)}`, { user: ann, method: "DELETE" })).status, 204, "aborted while the PUT streams");
+        request.end(bytes.subarray(2048));
+      })();
+    });
+    t.match(await answer, { status: 409, text: /"code":"upload_not_open"/ }, "the late bytes are refused");
+    t.equal(await Effect.runPromise(store.stat(partKey(ws.id, String(session.body.id), 1))), null, "and not stored");
   }),
 );
