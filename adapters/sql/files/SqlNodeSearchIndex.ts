@@ -102,17 +102,23 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
             // Terms are letters and digits only (core/kernel/SearchTerms.ts), and bound as parameters.
             const terms = fts5PrefixQuery(req.terms);
             const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
-            const matches = sqlite
-              ? sql`d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`})
-                  AND (d.version_id IS n.current_version_id OR d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`}))`
-              : sql`d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})
-                  AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))`;
             const before = req.beforeId === undefined ? sql`` : sql`AND n.id < ${req.beforeId}`;
+            // SQLite: the full-text matches drive the join (CROSS JOIN keeps that order), each
+            // document by its rowid and its node by key. With the documents first, SQLite probed
+            // every document of the workspace once per match (quadratic: 0.6 s for 2,000 matches).
+            const hits = sqlite
+              ? sql`SELECT n.id FROM fs_search_fts
+                  CROSS JOIN fs_search_documents d ON d.rid = fs_search_fts.rowid
+                  CROSS JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
+                  WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`}
+                    AND d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before}
+                    AND (d.version_id IS n.current_version_id OR d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`}))`
+              : sql`SELECT n.id FROM fs_search_documents d JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
+                  WHERE d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before}
+                    AND d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})
+                    AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))`;
             const result = await sql<Record<string, unknown>>`
-              WITH RECURSIVE hits (id) AS (
-                SELECT n.id FROM fs_search_documents d JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
-                WHERE d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before} AND ${matches}
-              ),
+              WITH RECURSIVE hits (id) AS (${hits}),
               up (start, id, parent_id, depth) AS (
                 SELECT n.id, n.id, n.parent_id, 0 FROM fs_nodes n WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (SELECT id FROM hits)
                 UNION ALL
