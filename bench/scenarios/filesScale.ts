@@ -40,6 +40,7 @@ const p = (dialect: RawDatabase["dialect"], n: number): string => (dialect === "
 
 interface BigFolder {
   readonly token: string;
+  readonly workspaceId: string;
   readonly folderId: string;
   readonly deepCursor: string;
   readonly deepKey: readonly [string, string];
@@ -89,7 +90,7 @@ const seedBigFolder = (target: BenchTarget): Promise<BigFolder> => {
         .limit(1)
         .executeTakeFirstOrThrow();
       const deepKey = [String(before.name), String(before.id)] as const;
-      return { token, folderId, deepCursor: encodeCursor([deepKey[0], deepKey[1]]), deepKey };
+      return { token, workspaceId, folderId, deepCursor: encodeCursor([deepKey[0], deepKey[1]]), deepKey };
     })();
     seededBig.set(target.server, folder);
   }
@@ -146,6 +147,51 @@ export const filesChildren100kDeep: Scenario = {
   },
   rawBaseline: async (db, bounds) => ({ ...(await rawChildrenPage(db, bounds, true)), label: "keyset page after row 49,950 of the 100k folder, limit 51" }),
 };
+
+const searchedBig = new WeakMap<object, Promise<BigFolder>>();
+
+/**
+ * The big folder with a search document per child, as the files indexer writes them (the name's
+ * words: "item 000042"), inserted by the database itself once per server.
+ */
+const seedBigFolderSearch = (target: BenchTarget): Promise<BigFolder> => {
+  let searched = searchedBig.get(target.server);
+  if (searched === undefined) {
+    searched = (async () => {
+      const folder = await seedBigFolder(target);
+      const database = target.server.core.database;
+      const started = performance.now();
+      await sql`
+        INSERT INTO fs_search_documents (workspace_id, node_id, name, content_type, version_id, body, seq)
+        SELECT workspace_id, id, replace(name, '-', ' '), NULL, NULL, '', 1 FROM fs_nodes WHERE workspace_id = ${folder.workspaceId} AND parent_id = ${folder.folderId}
+        ON CONFLICT (workspace_id, node_id) DO NOTHING`.execute(database.db);
+      await sql`ANALYZE fs_search_documents`.execute(database.db);
+      process.stdout.write(`files-search-100k: indexed ${bigChildCount.toLocaleString("en-US")} names in ${Math.round(performance.now() - started)} ms\n`);
+      return folder;
+    })();
+    searchedBig.set(target.server, searched);
+  }
+  return searched;
+};
+
+/** GET /v1/workspaces/:id/drive/search for a query `q` over the 100k folder's names. */
+const searchScenario = (name: string, q: string, matches: string): Scenario => ({
+  name,
+  description: `GET /v1/workspaces/:id/drive/search?q=${q} over ${bigChildCount.toLocaleString("en-US")} indexed names (${matches}); every match is access-checked before the page's limit`,
+  setup: async (target) => {
+    const { token, workspaceId } = await seedBigFolderSearch(target);
+    const path = `/v1/workspaces/${workspaceId}/drive/search?q=${encodeURIComponent(q)}`;
+    const first = await callJson(target, token, "GET", path);
+    if (!Array.isArray(first.data) || first.data.length === 0) throw new Error(`${name}: the search found nothing`);
+    return { requests: [{ method: "GET", path, headers: { authorization: `Bearer ${token}` } }] };
+  },
+});
+
+/** A narrow search (100 of 100,000 names match). */
+export const filesSearch100kNarrow = searchScenario("files-search-100k-narrow", "item 0420", "100 match");
+
+/** A broad search (every one of the 100,000 names matches). */
+export const filesSearch100kBroad = searchScenario("files-search-100k-broad", "item", "all match");
 
 const uploadFolderName = "bench-uploads";
 const uploadSize = 1024;

@@ -1,7 +1,7 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
-import { filesChildren100kDeep, filesChildren100kFirst, filesUpload256, filesUploadCreate } from "./filesScale.js";
+import { filesChildren100kDeep, filesChildren100kFirst, filesSearch100kBroad, filesSearch100kNarrow, filesUpload256, filesUploadCreate } from "./filesScale.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { commerceSearchDeepPage, commerceSearchFirstPage } from "./commerceSearch.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
@@ -33,6 +33,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   filesChanges,
   filesChildren100kFirst,
   filesChildren100kDeep,
+  filesSearch100kNarrow,
+  filesSearch100kBroad,
   filesUploadCreate,
   filesUpload256,
   commerceCheckout,
