@@ -4,9 +4,11 @@
  * ('simple' on both sides: no stemming); files migration 9. The dialect switch stays in this file.
  * A search finds the matching documents of the workspace (on SQLite the full-text row carries the
  * workspace as a token, so the match is the workspace's only), keeps active nodes whose text
- * counts only while it is of the node's current version (else only the name must match), walks
- * each hit up its ancestors to a grant of the reader (a recursive CTE, `up CROSS JOIN fs_nodes`,
- * as the change feed does), and only then orders by id and applies the limit.
+ * counts only while it is of the node's current version (else only the name must match), keeps
+ * the hits the reader can see — a grant on the hit itself, or on its parent or one of the
+ * parent's ancestors: the walk (a recursive CTE, `up CROSS JOIN fs_nodes`, as the change feed
+ * does) starts from the hits' distinct parents, not from every hit (20,000 matches in 100 folders:
+ * 75 → 27 ms on SQLite) — and only then orders by id and applies the limit (docs/known-gaps.md).
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -107,29 +109,32 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
             // document by its rowid and its node by key. With the documents first, SQLite probed
             // every document of the workspace once per match (quadratic: 0.6 s for 2,000 matches).
             const hits = sqlite
-              ? sql`SELECT n.id FROM fs_search_fts
+              ? sql`SELECT n.id, n.parent_id FROM fs_search_fts
                   CROSS JOIN fs_search_documents d ON d.rid = fs_search_fts.rowid
                   CROSS JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
                   WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`}
                     AND d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before}
                     AND (d.version_id IS n.current_version_id OR d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`}))`
-              : sql`SELECT n.id FROM fs_search_documents d JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
+              : sql`SELECT n.id, n.parent_id FROM fs_search_documents d JOIN fs_nodes n ON n.workspace_id = d.workspace_id AND n.id = d.node_id
                   WHERE d.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL ${before}
                     AND d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})
                     AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))`;
             const result = await sql<Record<string, unknown>>`
-              WITH RECURSIVE hits (id) AS (${hits}),
+              WITH RECURSIVE hits (id, parent_id) AS MATERIALIZED (${hits}),
               up (start, id, parent_id, depth) AS (
-                SELECT n.id, n.id, n.parent_id, 0 FROM fs_nodes n WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (SELECT id FROM hits)
+                SELECT p.id, p.id, p.parent_id, 0 FROM fs_nodes p WHERE p.workspace_id = ${req.workspaceId} AND p.id IN (SELECT parent_id FROM hits)
                 UNION ALL
                 SELECT u.start, p.id, p.parent_id, u.depth + 1 FROM up u CROSS JOIN fs_nodes p
                 WHERE p.id = u.parent_id AND p.workspace_id = ${req.workspaceId} AND u.depth < ${maxAncestorDepth}
-              )
-              SELECT n.* FROM fs_nodes n
-              WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (
+              ),
+              seen_parents (id) AS (
                 SELECT u.start FROM up u
                 WHERE EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = u.id AND a.user_id = ${req.userId})
               )
+              SELECT n.* FROM fs_nodes n
+              WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (SELECT id FROM hits)
+                AND (n.parent_id IN (SELECT id FROM seen_parents)
+                  OR EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = n.id AND a.user_id = ${req.userId}))
               ORDER BY n.id DESC
               LIMIT ${req.limit}`.execute(ex);
             return result.rows.map(nodes.fromRow);

@@ -138,17 +138,19 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
       const hidden = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "lynx hidden")));
       const deep = await run(seedNode(nodeRecord(workspaceId, 4, hidden.id, "lynx deep")));
       const elsewhere = await run(seedNode(nodeRecord(other.workspaceId, 5, other.root.id, "lynx elsewhere")));
-      for (const [node, seq] of [[shared, 1], [inside, 2], [hidden, 3], [deep, 4], [elsewhere, 1]] as const) await run(index((r) => r.upsert(entry(node, node.name, seq))));
+      const deeper = await run(seedNode(nodeRecord(workspaceId, 6, inside.id, "lynx deeper")));
+      for (const [node, seq] of [[shared, 1], [inside, 2], [hidden, 3], [deep, 4], [elsewhere, 1], [deeper, 5]] as const) await run(index((r) => r.upsert(entry(node, node.name, seq))));
       await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
       await run(nodes((r) => r.putGrant(viewer(other.root, "reader"))));
-      t.same(await run(search(workspaceId, "reader", ["lynx"])), ["lynx inside", "lynx shared"], "the granted node and what is below it, of this workspace");
-      t.same(await run(search(workspaceId, "reader", ["lynx"], 1)), ["lynx inside"], "the hidden newer nodes do not take the page");
+      t.same(await run(search(workspaceId, "reader", ["lynx"])), ["lynx deeper", "lynx inside", "lynx shared"], "the granted node and everything below it, of this workspace");
+      t.same(await run(search(workspaceId, "reader", ["lynx"], 1)), ["lynx deeper"], "the hidden newer nodes do not take the page");
       t.same(await run(search(workspaceId, "reader", ["lynx"], 10, inside.id)), ["lynx shared"], "strictly before the cursor");
       t.same(await run(search(workspaceId, "stranger", ["lynx"])), [], "no grant, nothing");
       t.same(await run(search(other.workspaceId, "reader", ["lynx"])), ["lynx elsewhere"]);
       const trashed: Node = { ...shared, trashedAt: at(9), trashRootId: shared.id, version: 2 };
       await run(nodes((r) => r.update(trashed, 1)));
       await run(nodes((r) => r.update({ ...inside, trashedAt: at(9), trashRootId: shared.id, version: 2 }, 1)));
+      await run(nodes((r) => r.update({ ...deeper, trashedAt: at(9), trashRootId: shared.id, version: 2 }, 1)));
       t.same(await run(search(workspaceId, "reader", ["lynx"])), [], "trashed nodes are not found");
     },
   },
