@@ -217,7 +217,7 @@ t.test("operator version routes: a non-operator gets the same 404 for an existin
  */
 t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's metadata ETag changes with it", (t) =>
   eachDialect(t, "acl epoch", async (t, dialect) => {
-    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, aclEpoch } = await startFilesServer(t, dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -225,8 +225,7 @@ t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's meta
     const folderId = String(folder.body.id);
     const doc = await call("/v1/nodes", { user: ann, body: { parent_id: folderId, name: "Doc", kind: "folder" } });
     const docId = String(doc.body.id);
-    const epoch = async () =>
-      Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", ws.id).executeTakeFirstOrThrow()).acl_epoch);
+    const epoch = () => aclEpoch(ws.id);
     const etagOf = async (nodeId: string) => {
       const answer = await call(`/v1/nodes/${nodeId}`, { user: ann });
       t.equal(answer.status, 200);

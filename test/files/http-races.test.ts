@@ -54,15 +54,14 @@ t.test("parallel upload creations never pass the quota; crossing moves: one wins
  */
 t.test("racing grants on one member: whenever the lower role wins, the ACL epoch was bumped", (t) =>
   eachDialect(t, "grant races", async (t, dialect) => {
-    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, aclEpoch } = await startFilesServer(t, dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
     const folder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } });
     const folderId = String(folder.body.id);
     const grant = (role: string) => call(`/v1/nodes/${folderId}/permissions`, { user: ann, body: { user_id: ben.id, role } });
-    const epoch = async () =>
-      Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", ws.id).executeTakeFirstOrThrow()).acl_epoch);
+    const epoch = () => aclEpoch(ws.id);
     for (let round = 0; round < 8; round++) {
       // From viewer: the upgrade to owner and a re-grant of viewer race; viewer committing last is a downgrade from owner.
       await grant("viewer");

@@ -126,7 +126,10 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, env: Re
     }
     throw new Error("background work did not settle in 50 rounds");
   };
-  return { server, config, logText, call, user, workspace, putPart, upload, published, scanned, drain };
+  /** The drive's ACL epoch as stored (what revocations and downgrades bump). */
+  const aclEpoch = async (workspaceId: string): Promise<number> =>
+    Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", workspaceId).executeTakeFirstOrThrow()).acl_epoch);
+  return { server, config, logText, call, user, workspace, putPart, upload, published, scanned, drain, aclEpoch };
 };
 
 /** A realtime client of `user` that keeps every message it receives, closed at `t`'s teardown. */
