@@ -20,6 +20,17 @@ const { ensurePostgres, stopPostgres, postgresSource, redact } = await import(
   new URL("../dist/test/support/postgres.js", import.meta.url).href
 );
 
+const dropTemplates = async (serverUrl) => {
+  const { default: pg } = await import("pg");
+  const { dropPostgresTemplates } = await import(new URL("../dist/test/support/databaseTemplates.js", import.meta.url).href);
+  const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
+  try {
+    await dropPostgresTemplates(admin);
+  } finally {
+    await admin.end();
+  }
+};
+
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
@@ -97,6 +108,9 @@ tap.stdout.on("data", (chunk) => {
 });
 
 const code = await new Promise((resolve) => tap.on("close", (c) => resolve(c ?? 1)));
+// The migrated templates the test databases were copied from (test/support/databaseTemplates.js):
+// gone with a server started here, but a DATABASE_URL server keeps them otherwise.
+await dropTemplates(url).catch((error) => console.error(`# could not drop the test templates: ${error}`));
 await stop();
 
 const count = (key) => Number(new RegExp(`\\b${key}: (\\d+)`).exec(summary ?? "")?.[1] ?? 0);

@@ -2,8 +2,9 @@
  * The storage test harness. Every storage-touching test runs on both dialects; each call of
  * `openTestDatabase` gets its own fresh, migrated database (a temp SQLite file, or a new
  * Postgres database on the shared server) that is closed and dropped at the test's teardown.
- * It is migrated with the kernel's and the modules' migrations, taken from the same module
- * definitions the hosts compose (no registry to import or change).
+ * It holds the kernel's and the modules' migrations, taken from the same module definitions the
+ * hosts compose (no registry to import or change), copied from a template migrated once per run
+ * (databaseTemplates.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import tap from "tap";
-import { migrate, migrationLabel, type ModuleMigrations } from "../../adapters/sql/Migrations.js";
+import { migrationLabel, type ModuleMigrations } from "../../adapters/sql/Migrations.js";
 import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { paymentsModule } from "../../hosts/modules/paymentsModule.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
@@ -19,6 +20,7 @@ import { openPostgres } from "../../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { ensurePostgres, startedPostgresHere, stopPostgres } from "./postgres.js";
 import { kernelMigrations } from "../../adapters/sql/kernelMigrations.js";
+import { copyMigratedSqliteDatabase, createMigratedPostgresDatabase } from "./databaseTemplates.js";
 
 /** The dialects every storage test runs against. */
 export const dialects = ["sqlite", "postgres"] as const;
@@ -58,19 +60,26 @@ const withDatabase = (url: string, database: string): string => {
 };
 
 /**
- * Creates a fresh, empty Postgres database and returns its connection string; it is dropped at
- * `t`'s teardown (after its connections are terminated). For tests that open several pools.
+ * Creates a fresh Postgres database with `create(admin, name)` and returns its connection string;
+ * it is dropped at `t`'s teardown (after its connections are terminated).
  */
-export const createTestPostgresDatabase = async (t: HasTeardown): Promise<string> => {
+const createDroppedAtTeardown = async (t: HasTeardown, create: (admin: pg.Pool, name: string) => Promise<void>): Promise<string> => {
   const pool = await adminPool();
   const name = `dk_${randomBytes(8).toString("hex")}`;
-  await pool.query(`CREATE DATABASE ${name}`);
+  await create(pool, name);
   t.teardown(async () => {
     await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
     await pool.query(`DROP DATABASE IF EXISTS ${name}`);
   });
   return withDatabase(await ensurePostgres(), name);
 };
+
+/**
+ * Creates a fresh, empty Postgres database and returns its connection string; it is dropped at
+ * `t`'s teardown (after its connections are terminated). For tests that open several pools.
+ */
+export const createTestPostgresDatabase = (t: HasTeardown): Promise<string> =>
+  createDroppedAtTeardown(t, async (admin, name) => void (await admin.query(`CREATE DATABASE ${name}`)));
 
 /** Creates a fresh temp directory for a SQLite file, removed at `t`'s teardown. */
 export const createTestSqliteFile = (t: HasTeardown): string => {
@@ -90,14 +99,23 @@ export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, pay
  * the tables of `modules` (the reference modules by default; `[]` for the kernel's only).
  */
 export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules: ReadonlyArray<ModuleMigrations> = testModules): Promise<SqlDatabase> => {
+  // A copy of the database `migrate(db, modules)` leaves behind, taken from a template migrated
+  // once per run (databaseTemplates.ts).
   const db =
     dialect === "sqlite"
-      ? await openSqlite({ filename: createTestSqliteFile(t) })
-      : await openPostgres({ connectionString: await createTestPostgresDatabase(t), max: 10 });
+      ? await openSqliteCopy(createTestSqliteFile(t), modules)
+      : await openPostgres({
+          connectionString: await createDroppedAtTeardown(t, async (admin, name) => createMigratedPostgresDatabase(admin, await ensurePostgres(), name, modules)),
+          max: 10,
+        });
   // tap runs teardowns last-in first-out: the pool closes before its database is dropped.
   t.teardown(db.close);
-  await migrate(db, modules);
   return db;
+};
+
+const openSqliteCopy = async (filename: string, modules: ReadonlyArray<ModuleMigrations>): Promise<SqlDatabase> => {
+  await copyMigratedSqliteDatabase(filename, modules);
+  return openSqlite({ filename });
 };
 
 /**
