@@ -26,7 +26,7 @@ const templatePrefix = "dk_tpl_";
 const buildPrefix = "dk_tplbuild_";
 
 /** The hash naming the template of `modules`' migration plan. */
-const planHash = (modules: ReadonlyArray<ModuleMigrations>): string =>
+export const planHash = (modules: ReadonlyArray<ModuleMigrations>): string =>
   createHash("sha256").update(JSON.stringify(migrationPlan(modules))).digest("hex").slice(0, 24);
 
 const withDatabase = (url: string, database: string): string => {

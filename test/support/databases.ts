@@ -20,7 +20,8 @@ import { openPostgres } from "../../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { ensurePostgres, startedPostgresHere, stopPostgres } from "./postgres.js";
 import { kernelMigrations } from "../../adapters/sql/kernelMigrations.js";
-import { copyMigratedSqliteDatabase, createMigratedPostgresDatabase } from "./databaseTemplates.js";
+import { copyMigratedSqliteDatabase, createMigratedPostgresDatabase, planHash } from "./databaseTemplates.js";
+import { dropRecycled, noteFreshCopy, recycle, takeRecycled } from "./recycledDatabases.js";
 
 /** The dialects every storage test runs against. */
 export const dialects = ["sqlite", "postgres"] as const;
@@ -46,6 +47,7 @@ const adminPool = async (): Promise<pg.Pool> => {
   const stopHere = await startedPostgresHere();
   // The root test ends after every subtest: close the admin pool (and a server we started).
   tap.teardown(async () => {
+    await dropRecycled(pool);
     await pool.end().catch(() => undefined);
     admin = undefined;
     if (stopHere) await stopPostgres();
@@ -100,17 +102,32 @@ export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, pay
  */
 export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules: ReadonlyArray<ModuleMigrations> = testModules): Promise<SqlDatabase> => {
   // A copy of the database `migrate(db, modules)` leaves behind, taken from a template migrated
-  // once per run (databaseTemplates.ts).
+  // once per run (databaseTemplates.ts), or on Postgres one emptied after an earlier test
+  // (recycledDatabases.ts).
   const db =
     dialect === "sqlite"
       ? await openSqliteCopy(createTestSqliteFile(t), modules)
-      : await openPostgres({
-          connectionString: await createDroppedAtTeardown(t, async (admin, name) => createMigratedPostgresDatabase(admin, await ensurePostgres(), name, modules)),
-          max: 10,
-        });
-  // tap runs teardowns last-in first-out: the pool closes before its database is dropped.
+      : await openPostgres({ connectionString: await migratedPostgresDatabase(t, modules), max: 10 });
+  // tap runs teardowns last-in first-out: the pool closes before its database is dropped or recycled.
   t.teardown(db.close);
   return db;
+};
+
+/** A migrated Postgres database of `modules` for `t` alone, recycled (or dropped) at its teardown. */
+const migratedPostgresDatabase = async (t: HasTeardown, modules: ReadonlyArray<ModuleMigrations>): Promise<string> => {
+  const admin = await adminPool();
+  const serverUrl = await ensurePostgres();
+  const plan = planHash(modules);
+  let name = takeRecycled(plan);
+  if (name === undefined) {
+    name = `dk_${randomBytes(8).toString("hex")}`;
+    await createMigratedPostgresDatabase(admin, serverUrl, name, modules);
+    await noteFreshCopy(plan, withDatabase(serverUrl, name));
+  }
+  const url = withDatabase(serverUrl, name);
+  const taken = name;
+  t.teardown(() => recycle(admin, plan, taken, url));
+  return url;
 };
 
 const openSqliteCopy = async (filename: string, modules: ReadonlyArray<ModuleMigrations>): Promise<SqlDatabase> => {
