@@ -20,6 +20,7 @@ export const ChangeType = Schema.Literal(
   "node.restored",
   "version.published",
   "node.left_view",
+  "node.entered_view",
 );
 export type ChangeType = typeof ChangeType.Type;
 
