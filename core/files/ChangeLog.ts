@@ -22,7 +22,7 @@ export const recordChange = (input: {
   readonly type: ChangeType;
   readonly versionId: FileVersionId | null;
   readonly actorId: string;
-  /** The one user the change is addressed to (`node.left_view`); omitted: everyone who sees the node. */
+  /** The one user the change is addressed to (`node.left_view`, `node.entered_view`); omitted: everyone who sees the node. */
   readonly recipientId?: string;
 }): Effect.Effect<number, never, DriveRepository | ChangesRepository | Outbox | Ids> =>
   Effect.gen(function* () {

@@ -5,7 +5,8 @@
  * revoked, would otherwise just fall silent in their feed. Each such user gets one
  * `node.left_view` change addressed to them (`recipientId`); their client drops the node and its
  * subtree as for a trash tombstone. Visibility in the feed is a grant of the user on the node or
- * an ancestor, so who loses view is computed from the grants on the node's ancestor chain.
+ * an ancestor, so who loses view is computed from the grants on the node's ancestor chain. The
+ * mirror, a node coming into view, is EnteredView.ts.
  */
 import { Effect } from "effect";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";

@@ -3,15 +3,17 @@
  * the workspace's change log in sequence order, filtered by current access in the query (before
  * the limit). Each item carries the node as it is now, or its tombstone once trashed; a node that
  * left the caller's view (moved out of reach, grant revoked) comes as `node.left_view` with a
- * tombstone (LeftView.ts).
+ * tombstone (LeftView.ts); one that entered it (granted, moved into reach, the root when invited
+ * back) as `node.entered_view` with the node as it is now: list it and its subtree (EnteredView.ts).
  * `next_cursor` is never null: a sync client keeps it to ask for later changes. The work of a page
  * is bounded (ChangesRepository.list): a caller who sees little of a busy log may get a short
  * page with `has_more` and a cursor past what was read. A cursor from
  * before the retention window answers cursor_expired with a restart point (the current end of
  * the log, to continue from after a full listing).
- * A user who is no longer a member, but to whom changes are addressed (their removal's
+ * A user who is no longer a member, but to whom left-view changes are addressed (their removal's
  * `node.left_view` of the root, MemberRemoval.ts), reads those changes only, so their client
- * learns to drop its copy; anyone else who is not a member gets 404, as before.
+ * learns to drop its copy; anyone else who is not a member gets 404, as before. Invited back,
+ * they read the root's `node.entered_view` (MemberAddition.ts) and then the normal feed.
  */
 import { Effect, Schema } from "effect";
 import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
@@ -32,7 +34,7 @@ export const ChangeCursorKey = Schema.Tuple(Schema.Int);
 /** The cursor that continues after `seq`. */
 export const changeCursor = (seq: number): string => encodeCursor([seq]);
 
-/** The drive of a workspace `userId` is no member of, when changes of its log are addressed to them; else NotFound. */
+/** The drive of a workspace `userId` is no member of, when left-view changes of its log are addressed to them; else NotFound. */
 const formerMemberDrive = (workspaceId: string, userId: string): Effect.Effect<Drive, NotFound, DriveRepository | ChangesRepository> =>
   Effect.gen(function* () {
     const drive = yield* (yield* DriveRepository).find(workspaceId);
@@ -50,7 +52,7 @@ export const listChanges = (input: {
   Effect.gen(function* () {
     const changes = yield* ChangesRepository;
     const standing = yield* (yield* WorkspaceDirectory).standing(input.workspaceId, input.userId);
-    // A former member: the drive exists (their changes are in its log), and only what is addressed to them.
+    // A former member: the drive exists (their changes are in its log), and only the drops addressed to them.
     const drive = standing !== null ? yield* ensureDrive(input.workspaceId, input.userId) : yield* formerMemberDrive(input.workspaceId, input.userId);
     const afterSeq = input.cursor === null ? drive.prunedThroughSeq : (yield* decodeCursor(ChangeCursorKey, input.cursor))[0];
     if (afterSeq < drive.prunedThroughSeq) {

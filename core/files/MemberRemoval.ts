@@ -4,7 +4,8 @@
  * so the host's membership source announces a removal as an event; this consumer (durable, at
  * least once, deduplicated by its inbox) writes one `node.left_view` change of the drive's root
  * addressed to the removed user. The root stands for the whole drive: their client drops its copy
- * of the workspace. The removed user still reads the changes addressed to them (ListChanges.ts).
+ * of the workspace. The removed user still reads the left-view changes addressed to them
+ * (ListChanges.ts); invited back, they read the root entering their view (MemberAddition.ts).
  */
 import { Effect } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";

@@ -6,7 +6,8 @@
  * destination must not be the node or one of its descendants (409 move_into_descendant), and the
  * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
  * index is the backstop). The conditional update and the change record commit together, with a
- * `node.left_view` change for each user the move takes the node away from (LeftView.ts). A move
+ * `node.left_view` change for each user the move takes the node away from (LeftView.ts), and a
+ * `node.entered_view` change for each user it brings the node to (EnteredView.ts). A move
  * that takes the node from someone is a loss of access like a revocation: it bumps the drive's
  * ACL epoch, so cached decisions (metadata ETags, download grants) are checked again.
  */
@@ -23,6 +24,7 @@ import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { authorize, requireAccess, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
+import { recordEnteredView } from "./EnteredView.js";
 import { granteesOn, recordLeftView } from "./LeftView.js";
 import {
   ConcurrentMove,
@@ -86,8 +88,10 @@ export const moveNode = (input: {
         if (!moving && targetName === node.name) return node;
         const parent = yield* nodes.find(input.workspaceId, parentId);
         if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
-        // The users who see the node through a grant above its old place and none above its new one.
+        // The users who see the node through a grant above its old place and none above its new
+        // one (left), and the reverse (entered); a grant on the node itself is kept by the move.
         let leftView: ReadonlyArray<string> = [];
+        let enteredView: ReadonlyArray<string> = [];
         if (moving) {
           // Read under the lock: a move committed just before is already visible here.
           if (parent.id === node.id) return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot be its own parent" }));
@@ -99,9 +103,11 @@ export const moveNode = (input: {
           if (top.parentId !== null) {
             return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
           }
+          const own = yield* granteesOn(input.workspaceId, [node.id]);
           const before = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, node.id, maxDepth)).map((a) => a.id));
-          const after = yield* granteesOn(input.workspaceId, [node.id, parent.id, ...chain.map((a) => a.id)]);
-          leftView = [...before].filter((userId) => !after.has(userId));
+          const after = yield* granteesOn(input.workspaceId, [parent.id, ...chain.map((a) => a.id)]);
+          leftView = [...before].filter((userId) => !after.has(userId) && !own.has(userId));
+          enteredView = [...after].filter((userId) => !before.has(userId) && !own.has(userId));
         }
         yield* requireFreeName(input.workspaceId, parent, targetName);
         const updated = advanced({ ...node, parentId, name: targetName, updatedAt: yield* now });
@@ -119,6 +125,8 @@ export const moveNode = (input: {
         // and what was decided for them under the old place is decided again (the epoch moves).
         yield* recordLeftView({ workspaceId: node.workspaceId, nodeId: node.id, userIds: leftView, actorId: input.userId });
         if (leftView.length > 0) yield* (yield* DriveRepository).bumpAclEpoch(node.workspaceId);
+        // Those who newly see it: the node and its subtree are theirs to list.
+        yield* recordEnteredView({ workspaceId: node.workspaceId, nodeId: node.id, userIds: enteredView, actorId: input.userId });
         return updated;
       }),
     );

@@ -3,7 +3,9 @@
  * owner grants roles to current workspace members and revokes them. A revocation, and a grant
  * that lowers a member's role, bumps the drive's ACL epoch (spec, Authentication 5: caches and
  * tokens carry it; node metadata ETags do, NodeMetadata.ts) and is visible in the next request,
- * because every check reads grants and membership afresh.
+ * because every check reads grants and membership afresh. A grant to a member who could not see
+ * the node before (no grant on it or an ancestor) tells their feed that it entered their view
+ * (EnteredView.ts); a revocation that leaves them none above it, that it left (LeftView.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -13,6 +15,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { hasRole, requireAccess } from "./Access.js";
+import { recordEnteredView } from "./EnteredView.js";
 import { granteesOn, recordLeftView } from "./LeftView.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
@@ -42,14 +45,20 @@ export const grantAccess = (input: {
     };
     const nodes = yield* NodesRepository;
     const drives = yield* DriveRepository;
+    const maxDepth = (yield* FilesSettings).maxDepth;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
         // The drive lock first, so two grants racing on one member cannot both read the role
-        // before the other's write: a downgrade is always seen as one, and bumps the epoch.
+        // before the other's write: a downgrade is always seen as one, and bumps the epoch; and
+        // two grants racing to bring the node into one member's view write one entered-view change.
         yield* drives.lock(input.workspaceId);
         const previous = (yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).find((g) => g.userId === input.granteeId);
+        const sawIt =
+          previous !== undefined ||
+          (yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth)).map((a) => a.id))).has(input.granteeId);
         yield* nodes.putGrant(entry);
         if (previous !== undefined && !hasRole(input.role, previous.role)) yield* drives.bumpAclEpoch(input.workspaceId);
+        if (!sawIt) yield* recordEnteredView({ workspaceId: entry.workspaceId, nodeId: entry.nodeId, userIds: [input.granteeId], actorId: input.userId });
       }),
     );
     return entry;

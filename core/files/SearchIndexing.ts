@@ -34,7 +34,7 @@ export const indexChange = (workspaceId: string, seq: number) =>
   Effect.gen(function* () {
     const change = yield* (yield* ChangesRepository).find(workspaceId, seq);
     // Pruned past the window (the node has changed since, or is as it was), or about a reader, not the node.
-    if (change === null || change.type === "node.left_view") return;
+    if (change === null || change.type === "node.left_view" || change.type === "node.entered_view") return;
     const node = yield* (yield* NodesRepository).find(workspaceId, change.nodeId);
     // Purged, or the root (no name of the user's; every member lists it).
     if (node === null || node.parentId === null) return;

@@ -33,6 +33,7 @@ import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../c
 import { checkGrantCondition } from "../../core/files/CheckGrantCondition.js";
 import { filesGrantIssuer } from "../../core/files/GrantConditions.js";
 import { filesJobs } from "../../core/files/Jobs.js";
+import { memberAdditionConsumer, type MemberAdditionOf } from "../../core/files/MemberAddition.js";
 import { memberRemovalConsumer, type MemberRemovalOf } from "../../core/files/MemberRemoval.js";
 import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
@@ -56,6 +57,7 @@ import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
+import { projectWorkspaceAdditionOf } from "./filesMemberAdditions.js";
 import { projectWorkspaceRemovalOf } from "./filesMemberRemovals.js";
 
 /** The ports the file storage module's Layer provides. */
@@ -93,6 +95,12 @@ export interface FilesModuleOptions {
    * `directory` is omitted, none otherwise.
    */
   readonly memberRemovals?: MemberRemovalOf;
+  /**
+   * How the membership source announces an addition (an outbox event), so a member invited back
+   * reads in their feed that the drive entered their view again; the project module's
+   * WorkspaceMembershipGranted when `directory` is omitted, none otherwise.
+   */
+  readonly memberAdditions?: MemberAdditionOf;
 }
 
 /** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
@@ -122,10 +130,18 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
     Layer.sync(FilesSettings, () => ({ ...defaultFilesSettings, ...options.settings })),
   );
 
-/** The module's outbox consumers: search indexing, and the member removal's left-view change when removals are announced. */
+/**
+ * The module's outbox consumers: search indexing, the member removal's left-view change when
+ * removals are announced, and the re-invited member's entered-view change when additions are.
+ */
 const filesConsumers = (options: FilesModuleOptions) => {
   const removals = options.memberRemovals ?? (options.directory === undefined ? projectWorkspaceRemovalOf : undefined);
-  return removals === undefined ? [searchIndexingConsumer] : [searchIndexingConsumer, memberRemovalConsumer(removals)];
+  const additions = options.memberAdditions ?? (options.directory === undefined ? projectWorkspaceAdditionOf : undefined);
+  return [
+    searchIndexingConsumer,
+    ...(removals === undefined ? [] : [memberRemovalConsumer(removals)]),
+    ...(additions === undefined ? [] : [memberAdditionConsumer(additions)]),
+  ];
 };
 
 /** Builds the file storage module's definition. */

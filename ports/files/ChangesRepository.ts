@@ -1,6 +1,6 @@
 /** The per-workspace change log that drives sync (append-only). */
 import { Context, type Effect } from "effect";
-import type { Change } from "../../core/files/model/Change.js";
+import type { Change, ChangeType } from "../../core/files/model/Change.js";
 import type { Node } from "../../core/files/model/Node.js";
 
 /** What one bounded scan of the change log found. */
@@ -15,16 +15,19 @@ export interface ChangesScan {
 export interface ChangesRepository {
   /**
    * Appends a change (its `seq` from DriveRepository.nextChangeSeq, in the same transaction).
-   * `recipientId` addresses it to that one user (a `node.left_view` change, and only such a one).
+   * `recipientId` addresses it to that one user (a `node.left_view` or `node.entered_view`
+   * change, and only such a one).
    */
   readonly append: (change: Change, recipientId?: string) => Effect.Effect<void>;
   /**
    * Changes after `afterSeq` in sequence order with their node as it is now, only those on nodes
    * `userId` can currently see (a direct grant on the node or an ancestor), and the changes
-   * addressed to `userId` (node.left_view, see `append`) while the node is out of their view (no
-   * grant on it or an ancestor, and not the root, which every member sees), up to `limit` of them.
-   * `addressedOnly` (a reader who is no longer a member, and so sees nothing): only the changes
-   * addressed to `userId`, every one of them.
+   * addressed to `userId` (see `append`): a node.left_view one while the node is out of their view
+   * (no grant on it or an ancestor, and not the root, which every member sees), a
+   * node.entered_view one while it is in their view; up to `limit` of them.
+   * `addressedOnly` (a reader who is no longer a member, and so sees nothing): only the
+   * node.left_view changes addressed to `userId`, every one of them (what entered their view
+   * before they left it is no longer theirs to list).
    * The work is bounded by the page, not by the workspace: the adapter reads changes in batches
    * and checks each batch's nodes by walking their ancestors, and stops after scanning a bounded
    * number of changes. `exhausted` says the log ended before the limit was reached; otherwise,
@@ -39,8 +42,10 @@ export interface ChangesRepository {
   }) => Effect.Effect<ChangesScan>;
   /** The change `seq` of the workspace's log, or null (never recorded, or pruned). */
   readonly find: (workspaceId: string, seq: number) => Effect.Effect<Change | null>;
-  /** Whether any change of the workspace's log (as retained) is addressed to `userId`. */
+  /** Whether any node.left_view change of the workspace's log (as retained) is addressed to `userId`. */
   readonly hasAddressedTo: (workspaceId: string, userId: string) => Effect.Effect<boolean>;
+  /** The type of the last change of `nodeId` (as retained) addressed to `userId`, or null. */
+  readonly lastAddressedTo: (workspaceId: string, userId: string, nodeId: string) => Effect.Effect<ChangeType | null>;
   /** The highest seq of the workspace's changes recorded before `at` (0 when none). */
   readonly lastSeqBefore: (workspaceId: string, at: Date) => Effect.Effect<number>;
   /**

@@ -114,11 +114,11 @@ t.test("the change feed is ordered, filtered by current access, and its cursor n
     await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, granteeId: "ben", role: "viewer" }));
     const inside = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "inside" }));
     const ann = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: null, limit: 50 }));
-    t.same(ann.data.map((c) => c.seq), [1, 2, 3], "the owner sees every change, in sequence");
+    t.same(ann.data.map((c) => c.seq), [1, 2, 4], "the owner sees every change, in sequence, but seq 3: ben's grant entering his view, addressed to him");
     const ben = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: null, limit: 1 }));
     t.match(ben, { data: [{ nodeId: shared.id, type: "node.created" }], hasMore: true }, "ben sees only what is shared, filtered before the limit");
     const next = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: ben.nextCursor, limit: 10 }));
-    t.match(next, { data: [{ nodeId: inside.id }], hasMore: false });
+    t.match(next, { data: [{ nodeId: shared.id, type: "node.entered_view" }, { nodeId: inside.id }], hasMore: false });
     const tail = await env.run(listChanges({ userId: "ben", workspaceId: "ws1", cursor: next.nextCursor, limit: 10 }));
     t.same(tail.data, [], "nothing new");
     t.equal(tail.nextCursor, next.nextCursor, "the cursor is kept, never null");

@@ -19,7 +19,9 @@ export const listChangesRoute = defineRoute({
   description:
     "Each item carries the node as it is now, or its tombstone once trashed. `next_cursor` is never null; `has_more` says whether to ask again at once. " +
     "410 cursor_expired with `restart_cursor` when the cursor is older than the change window: list the tree again, then continue from it. " +
-    "A user removed from the workspace reads only the changes addressed to them (a `node.left_view` of the drive's root: drop the copy); other non-members get 404. " +
+    "A node that left the caller's view comes as `node.left_view` with a tombstone (drop it and its subtree); one that entered it (granted, moved into reach, " +
+    "the drive's root when invited back) as `node.entered_view` with the node (list it and its subtree). " +
+    "A user removed from the workspace reads only the `node.left_view` changes addressed to them (that of the drive's root: drop the copy); other non-members get 404. " +
     "Subscribe to `drive:<workspace_id>` on /v1/realtime to learn of new changes.",
   tags: ["files"],
   auth: "required",

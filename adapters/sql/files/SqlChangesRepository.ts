@@ -6,13 +6,14 @@
  * (at most 20) times the tree depth, not by the size of the caller's visible subtree; a caller
  * who sees little of a busy workspace gets short pages with `has_more` until the log is read.
  * A `node.left_view` change names its one recipient and goes to that user only, while its node
- * is out of their view (walked like the others; the root is in every member's view). A reader who
- * is no longer a member reads only the changes addressed to them (`addressedOnly`, by the
+ * is out of their view (walked like the others; the root is in every member's view); a
+ * `node.entered_view` change likewise, while its node is in their view. A reader who is no longer
+ * a member reads only the left-view changes addressed to them (`addressedOnly`, by the
  * `fs_changes_recipient` index), unwalked.
  */
 import { Effect, Schema } from "effect";
 import { sql } from "kysely";
-import { Change } from "../../../core/files/model/Change.js";
+import { Change, ChangeType } from "../../../core/files/model/Change.js";
 import { Node } from "../../../core/files/model/Node.js";
 import type { ChangesRepository } from "../../../ports/files/ChangesRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -25,11 +26,14 @@ const minBatch = 100;
 const maxBatches = 20;
 const maxAncestorDepth = 256;
 
+/** The type of a change that tells its one recipient to drop a node. */
+const leftView: ChangeType = "node.left_view";
+
 /** Builds the changes repository over `db`. */
 export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => {
   const f = featuresFor(db);
   const changes = rowCodec(Change, f);
-  // The stored row: the change and the one user a node.left_view change is addressed to.
+  // The stored row: the change and the one user a left- or entered-view change is addressed to.
   const changeRows = rowCodec(Schema.Struct({ ...Change.fields, recipientId: Schema.NullOr(Schema.String) }), f);
   const nodes = rowCodec(Node, f);
   // The append of every recorded change, compiled once.
@@ -47,12 +51,13 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
             SELECT n.*, c.seq AS change_seq, c.type AS change_type, c.version_id AS change_version_id,
                    c.actor_id AS change_actor_id, c.created_at AS change_created_at, c.recipient_id AS change_recipient_id
             FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
-            WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}${addressedOnly ? sql` AND c.recipient_id = ${req.userId}` : sql``}
+            WHERE c.workspace_id = ${req.workspaceId} AND c.seq > ${after}${addressedOnly ? sql` AND c.recipient_id = ${req.userId} AND c.type = ${leftView}` : sql``}
             ORDER BY c.seq
             LIMIT ${batchSize}`.execute(ex);
           if (rows.rows.length === 0) return { items, scannedThroughSeq: after, exhausted: true };
-          // A change addressed to one user (node.left_view) is theirs alone, and only while its node
-          // is out of their view (a re-granted or re-invited reader sees the node as it is now);
+          // A change addressed to one user is theirs alone: a left-view one only while its node is
+          // out of their view (a re-granted or re-invited reader sees the node as it is now), an
+          // entered-view one only while it is in their view (the root: always, as every member's);
           // every other change goes to whoever can see its node.
           const walked = addressedOnly ? [] : rows.rows.filter((row) => row.change_recipient_id === null || row.change_recipient_id === req.userId);
           const ids = [...new Set(walked.map((row) => String(row.id)))];
@@ -69,10 +74,11 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
           const seen = new Set(visible.rows.map((row) => String(row.start)));
           for (const row of rows.rows) {
             after = toNumber(row.change_seq);
+            const inView = seen.has(String(row.id)) || row.parent_id === null;
             const shown =
               row.change_recipient_id === null
                 ? seen.has(String(row.id))
-                : row.change_recipient_id === req.userId && (addressedOnly || (!seen.has(String(row.id)) && row.parent_id !== null));
+                : row.change_recipient_id === req.userId && (addressedOnly || (row.change_type === leftView ? !inView : inView));
             if (!shown) continue;
             items.push({
               node: nodes.fromRow(row),
@@ -103,8 +109,27 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
       ).pipe(Effect.map((row) => (row === undefined ? null : changes.fromRow(row)))),
     hasAddressedTo: (workspaceId, userId) =>
       runQuery(db, (ex) =>
-        ex.selectFrom("fs_changes").select("seq").where("workspace_id", "=", workspaceId).where("recipient_id", "=", userId).limit(1).executeTakeFirst(),
+        ex
+          .selectFrom("fs_changes")
+          .select("seq")
+          .where("workspace_id", "=", workspaceId)
+          .where("recipient_id", "=", userId)
+          .where("type", "=", leftView)
+          .limit(1)
+          .executeTakeFirst(),
       ).pipe(Effect.map((row) => row !== undefined)),
+    lastAddressedTo: (workspaceId, userId, nodeId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_changes")
+          .select("type")
+          .where("workspace_id", "=", workspaceId)
+          .where("recipient_id", "=", userId)
+          .where("node_id", "=", nodeId)
+          .orderBy("seq", "desc")
+          .limit(1)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((row) => (row === undefined ? null : Schema.decodeUnknownSync(ChangeType)(row.type)))),
     lastSeqBefore: (workspaceId, at) =>
       runQuery(db, (ex) =>
         ex

@@ -10,7 +10,9 @@ import { NodeTombstone, NodeView } from "./Node.js";
 /**
  * What happened to the node. `node.trashed` leaves a tombstone in the feed; `node.left_view` is
  * addressed to one user (its recipient, ChangesRepository.append) whose view the node left (moved out of their reach, or
- * their grant revoked), and leaves a tombstone in that user's feed only.
+ * their grant revoked), and leaves a tombstone in that user's feed only; `node.entered_view` is
+ * addressed to one user whose view the node (with its subtree) entered (granted to them, moved
+ * into their reach, the drive's root when they are invited back), and shows the node to that user only.
  */
 export const ChangeType = Schema.Literal(
   "node.created",
@@ -20,6 +22,7 @@ export const ChangeType = Schema.Literal(
   "node.restored",
   "version.published",
   "node.left_view",
+  "node.entered_view",
 );
 export type ChangeType = typeof ChangeType.Type;
 

@@ -6,7 +6,9 @@
  * (strictly increasing); the log is append-only: changes above the retention mark are never
  * deleted; a page ends at `limit` and says where its scan stopped. A change addressed to one user
  * (`node.left_view`) goes to them alone, while its node is out of their view, and a reader who is
- * no longer a member reads every change addressed to them (`addressedOnly`).
+ * no longer a member reads every left-view change addressed to them (`addressedOnly`); a
+ * `node.entered_view` change goes to its recipient alone while its node is in their view (the
+ * root: always), and `lastAddressedTo` answers the last change of a node addressed to a user.
  */
 import { Effect, Exit } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
@@ -103,6 +105,42 @@ export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitP
         [await run(changes((r) => r.hasAddressedTo(workspaceId, "user-1"))), await run(changes((r) => r.hasAddressedTo(workspaceId, "user-3"))), await run(changes((r) => r.hasAddressedTo(other.workspaceId, "user-1")))],
         [true, false, false],
         "hasAddressedTo: of this workspace's log only",
+      );
+    },
+  },
+  {
+    name: "changes: an entered-view change goes to its recipient alone while its node is in their view (the root: always); addressedOnly and hasAddressedTo count left-view changes only; lastAddressedTo answers a node's last change addressed to a user",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "Hidden")));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(shared, "user-2"))));
+      const rootLeftOne = await run(record(root, "node.left_view", 10, "user-1"));
+      const sharedEnteredTwo = await run(record(shared, "node.entered_view", 11, "user-2"));
+      await run(record(hidden, "node.entered_view", 12, "user-2"));
+      const rootEnteredOne = await run(record(root, "node.entered_view", 13, "user-1"));
+      await run(record(shared, "node.entered_view", 14, "user-1"));
+      await run(record(root, "node.entered_view", 15, "user-4"));
+      const seqs = (scan: { readonly items: ReadonlyArray<{ readonly change: Change }> }) => scan.items.map((i) => i.change.seq);
+      t.same(seqs(await run(list(workspaceId, "user-2", 0))), [sharedEnteredTwo.seq], "user-2: Shared, which they see; not Hidden, which they do not");
+      t.same(seqs(await run(list(workspaceId, "user-1", 0))), [rootEnteredOne.seq], "user-1: the root, in every member's view; not Shared, which they do not see");
+      t.same(seqs(await run(list(workspaceId, "user-3", 0))), [], "nothing for anyone else");
+      t.same(seqs(await run(list(workspaceId, "user-1", 0, 50, true))), [rootLeftOne.seq], "addressedOnly: the left-view changes addressed to the reader only");
+      t.same(
+        [await run(changes((r) => r.hasAddressedTo(workspaceId, "user-1"))), await run(changes((r) => r.hasAddressedTo(workspaceId, "user-4")))],
+        [true, false],
+        "hasAddressedTo: a left-view change, not an entered-view one",
+      );
+      t.same(
+        [
+          await run(changes((r) => r.lastAddressedTo(workspaceId, "user-1", root.id))),
+          await run(changes((r) => r.lastAddressedTo(workspaceId, "user-2", root.id))),
+          await run(changes((r) => r.lastAddressedTo(workspaceId, "user-2", shared.id))),
+          await run(changes((r) => r.lastAddressedTo(other.workspaceId, "user-1", root.id))),
+        ],
+        ["node.entered_view", null, "node.entered_view", null],
+        "lastAddressedTo: the type of the last change of the node addressed to the user, of this workspace's log only",
       );
     },
   },
