@@ -26,8 +26,17 @@ const maxAncestorDepth = 256;
 /** The token of a workspace in the SQLite full-text row (`'w' || lower(hex(workspace_id))` in migration 9's triggers). */
 const workspaceToken = (workspaceId: string): string => `w${Buffer.from(workspaceId, "utf8").toString("hex")}`;
 
+/** What the SQL node search index can be built with. */
+export interface SqlNodeSearchIndexOptions {
+  /** The most matches one search examines (default {@link defaultMaxExaminedMatches}); tests set a few. */
+  readonly maxExaminedMatches?: number;
+}
+
+/** The matches one search examines at most, by default: a page of visible hits is usually found long before. */
+export const defaultMaxExaminedMatches = 2_000;
+
 /** Builds the node search index over `db`. */
-export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
+export const makeSqlNodeSearchIndex = (db: SqlDatabase, _options: SqlNodeSearchIndexOptions = {}): NodeSearchIndex => {
   const nodes = rowCodec(Node, featuresFor(db));
   const sqlite = db.dialect === "sqlite";
   const documentOf = (row: Record<string, unknown>): NodeSearchDocument => ({
@@ -99,12 +108,12 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
       ).pipe(Effect.map((result) => (result.rows[0] === undefined ? null : documentOf(result.rows[0])))),
     search: (req) =>
       req.terms.length === 0
-        ? Effect.succeed([])
+        ? Effect.succeed({ hits: [], scannedTo: null })
         : runQuery(db, async (ex) => {
             // Terms are letters and digits only (core/kernel/SearchTerms.ts), and bound as parameters.
             const terms = fts5PrefixQuery(req.terms);
             const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
-            const before = req.beforeId === undefined ? sql`` : sql`AND n.id < ${req.beforeId}`;
+            const before = req.after === undefined ? sql`` : sql`AND n.id < ${req.after}`;
             // SQLite: the full-text matches drive the join (CROSS JOIN keeps that order), each
             // document by its rowid and its node by key. With the documents first, SQLite probed
             // every document of the workspace once per match (quadratic: 0.6 s for 2,000 matches).
@@ -137,7 +146,7 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase): NodeSearchIndex => {
                   OR EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = n.id AND a.user_id = ${req.userId}))
               ORDER BY n.id DESC
               LIMIT ${req.limit}`.execute(ex);
-            return result.rows.map(nodes.fromRow);
+            return { hits: result.rows.map((row) => ({ node: nodes.fromRow(row), position: String(row.id) })), scannedTo: null };
           }),
   };
 };
