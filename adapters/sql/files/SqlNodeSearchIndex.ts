@@ -64,11 +64,13 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
   });
   const maxExamined = Math.max(1, options.maxExaminedMatches ?? defaultMaxExaminedMatches);
   /**
-   * One batch of the search: the next `size` matching documents of the workspace strictly after
-   * `after` in the index's order (their positions), each with its node's columns when the node is
-   * active, its text counts (or its name alone matches) and the reader sees it (`visible`).
+   * One batch of the search: of the next `size` matching documents of the workspace strictly after
+   * `after` in the index's order, the first `limit` whose node is active, whose text counts (or
+   * whose name alone matches) and which the reader sees — each row a node with its position — and
+   * on every row how many documents were examined and the position of the last (one row of nulls
+   * but those when none is visible).
    */
-  const searchBatch = (req: SearchRequest, after: string | undefined, size: number) => {
+  const searchBatch = (req: SearchRequest, after: string | undefined, size: number, limit: number) => {
     // Terms are letters and digits only (core/kernel/SearchTerms.ts), and bound as parameters.
     const terms = fts5PrefixQuery(req.terms);
     const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
@@ -113,11 +115,15 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
         SELECT h.id FROM hits h
         WHERE h.parent_id IN (SELECT id FROM seen_parents)
           OR EXISTS (SELECT 1 FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.node_id = h.id AND a.user_id = ${req.userId})
+      ),
+      page (position, id) AS (
+        SELECT b.position, v.id FROM batch b JOIN visible v ON v.id = b.node_id ORDER BY b.position DESC LIMIT ${limit}
       )
-      SELECT b.position AS search_position, v.id AS visible, n.* FROM batch b
-      LEFT JOIN visible v ON v.id = b.node_id
-      LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = v.id
-      ORDER BY b.position DESC`;
+      SELECT s.examined, s.last_position, p.position AS search_position, n.*
+      FROM (SELECT count(*) AS examined, min(position) AS last_position FROM batch) s
+      LEFT JOIN page p ON 1 = 1
+      LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = p.id
+      ORDER BY p.position DESC`;
   };
   return {
     upsert: (entry) =>
@@ -189,14 +195,13 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
             let batch = Math.max(2 * req.limit, minBatch);
             for (;;) {
               const size = Math.min(batch, maxExamined - examined);
-              const rows = (await searchBatch(req, after, size).execute(ex)).rows;
-              if (rows.length === 0) return { hits, scannedTo: null };
-              for (const row of rows) {
-                if (row.visible !== null && row.visible !== undefined && hits.length < req.limit) hits.push({ node: nodes.fromRow(row), position: String(row.search_position) });
-              }
-              examined += rows.length;
-              after = String(rows[rows.length - 1]!.search_position);
-              if (hits.length >= req.limit || rows.length < size) return { hits, scannedTo: null };
+              const rows = (await searchBatch(req, after, size, req.limit - hits.length).execute(ex)).rows;
+              const examinedNow = toNumber(rows[0]?.examined ?? 0);
+              if (examinedNow === 0) return { hits, scannedTo: null };
+              for (const row of rows) if (row.search_position !== null) hits.push({ node: nodes.fromRow(row), position: String(row.search_position) });
+              examined += examinedNow;
+              after = String(rows[0]!.last_position);
+              if (hits.length >= req.limit || examinedNow < size) return { hits, scannedTo: null };
               if (examined >= maxExamined) return { hits, scannedTo: after };
               batch = sqlite ? maxExamined : maxPostgresBatch;
             }
