@@ -4,8 +4,10 @@
  * the same version keeps it, and text is set only while the document is of that version. A search
  * matches every term as a word prefix — in the name, or in the name and text while the text is of
  * the node's current version — among the active nodes of the workspace the reader can see (a grant
- * on the node or an ancestor), newest first by id, strictly before the cursor, filtered before the
- * limit; a purged node's document goes with it. (Terms are letters and digits: the kernel's
+ * on the node or an ancestor), newest first in the index's order, strictly after a hit's position,
+ * filtered before the limit; a search examines a bounded number of matches and, when the bound comes
+ * first, answers where it stopped, so searches going on from there find every visible match once
+ * (run with the adapter's own bound and with a small one); a purged node's document goes with it. (Terms are letters and digits: the kernel's
  * SearchTerms cleans them first.)
  */
 import { Effect } from "effect";
