@@ -4,20 +4,26 @@
  * text-like and indexed — holds every word of `q` (each as a prefix). Only nodes the caller can
  * see (a grant on the node or an ancestor, as the feed and the trash decide), active ones only,
  * filtered in the index's query before the page limit; text of any version but the current
- * published one is never matched. Newest nodes first (ids are time-ordered), a stable keyset under
- * an index that keeps changing. The index is eventually consistent (SearchIndexing.ts); trash and
+ * published one is never matched. Newest first in the index's order, a stable keyset (the cursor
+ * holds the index's position) under an index that keeps changing. The index examines a bounded
+ * number of matches per request: when that bound stops it before the page is full, the page is
+ * short (even empty) and its cursor goes on after the last match examined — the client follows
+ * `next_cursor` until it is null, as on any list. The index is eventually consistent (SearchIndexing.ts); trash and
  * restore take effect at once. A non-member, or another tenant's workspace, answers 404.
  */
-import { Effect } from "effect";
-import { decodeCursor } from "../kernel/Cursor.js";
+import { Effect, Schema } from "effect";
+import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";
 import { ValidationFailed, type InvalidCursor, type NotFound } from "../kernel/Errors.js";
-import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
+import { mapPage, pageFrom, type Page } from "../kernel/Page.js";
 import { searchTerms } from "../kernel/SearchTerms.js";
 import { withSpan } from "../kernel/Span.js";
 import { NodeSearchIndex } from "../../ports/files/NodeSearchIndex.js";
 import { requireMember } from "./Access.js";
 import type { Node } from "./model/Node.js";
 import type { FilesServices } from "./Services.js";
+
+/** The key of a search cursor: the index's position of the last hit, or of the last match examined. */
+const SearchCursorKey = Schema.Tuple(Schema.String);
 
 /** One page of the nodes matching `q` that the caller may see. */
 export const searchNodes = (input: {
@@ -31,7 +37,9 @@ export const searchNodes = (input: {
     yield* requireMember(input.workspaceId, input.userId);
     const terms = searchTerms(input.q);
     if (terms.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "q", message: "must contain a word" }] }));
-    const before = input.cursor === null ? undefined : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
-    const rows = yield* (yield* NodeSearchIndex).search({ workspaceId: input.workspaceId, userId: input.userId, terms, beforeId: before, limit: input.limit + 1 });
-    return pageFrom(rows, input.limit, (n) => [n.id]);
+    const after = input.cursor === null ? undefined : (yield* decodeCursor(SearchCursorKey, input.cursor))[0];
+    const found = yield* (yield* NodeSearchIndex).search({ workspaceId: input.workspaceId, userId: input.userId, terms, after, limit: input.limit + 1 });
+    const page = mapPage(pageFrom(found.hits, input.limit, (hit) => [hit.position]), (hit) => hit.node);
+    // Short of a full page because the bound stopped the scan: go on after the last match examined.
+    return page.next_cursor === null && found.scannedTo !== null ? { data: page.data, next_cursor: encodeCursor([found.scannedTo]) } : page;
   }).pipe(withSpan("files.searchNodes"));

@@ -19,7 +19,7 @@ import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRep
 import { makeSqlDriveRepository } from "../../adapters/sql/files/SqlDriveRepository.js";
 import { makeSqlFilesAudit } from "../../adapters/sql/files/SqlFilesAudit.js";
 import { makeSqlNodesRepository } from "../../adapters/sql/files/SqlNodesRepository.js";
-import { makeSqlNodeSearchIndex } from "../../adapters/sql/files/SqlNodeSearchIndex.js";
+import { makeSqlNodeSearchIndex, type SqlNodeSearchIndexOptions } from "../../adapters/sql/files/SqlNodeSearchIndex.js";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { makeSqlShareLinksRepository } from "../../adapters/sql/files/SqlShareLinksRepository.js";
 import { makeSqlTrashPurgeRepository } from "../../adapters/sql/files/SqlTrashPurgeRepository.js";
@@ -101,6 +101,8 @@ export interface FilesModuleOptions {
    * WorkspaceMembershipGranted when `directory` is omitted, none otherwise.
    */
   readonly memberAdditions?: MemberAdditionOf;
+  /** The search index's options (the most matches one search examines); its defaults when omitted. */
+  readonly searchIndex?: SqlNodeSearchIndexOptions;
 }
 
 /** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
@@ -114,7 +116,7 @@ export const filesLayer = (options: FilesModuleOptions = {}): Layer.Layer<FilesP
   Layer.mergeAll(
     sqlPort(DriveRepository, makeSqlDriveRepository),
     sqlPort(NodesRepository, makeSqlNodesRepository),
-    sqlPort(NodeSearchIndex, makeSqlNodeSearchIndex),
+    sqlPort(NodeSearchIndex, (db) => makeSqlNodeSearchIndex(db, options.searchIndex)),
     sqlPort(VersionsRepository, makeSqlVersionsRepository),
     sqlPort(UploadsRepository, makeSqlUploadsRepository),
     sqlPort(ChangesRepository, makeSqlChangesRepository),

@@ -33,6 +33,22 @@ export interface NodeSearchDocument extends NodeSearchEntry {
   readonly text: string;
 }
 
+/**
+ * A visible match and its position in the index's order: an opaque, stable keyset key (the
+ * adapter's: newest first, e.g. the order documents were first indexed in, or the node's id).
+ */
+export interface NodeSearchHit {
+  readonly node: Node;
+  readonly position: string;
+}
+
+/** What a search answers: the visible matches in order, and where the scan stopped when its bound did. */
+export interface NodeSearchPage {
+  readonly hits: ReadonlyArray<NodeSearchHit>;
+  /** The position of the last match examined when the bound stopped the search short of `limit` hits; null when it did not. */
+  readonly scannedTo: string | null;
+}
+
 export interface NodeSearchIndex {
   /**
    * Writes the node's document as `entry` says, unless the stored one describes a change at or
@@ -53,15 +69,19 @@ export interface NodeSearchIndex {
   /**
    * Active (untrashed) nodes of the workspace whose document matches every term (each a prefix of
    * a word) — in its name, or in its name and text while that text is of the node's current
-   * version — that `userId` can see (a grant on the node or an ancestor), strictly before
-   * `beforeId`, newest first by id, at most `limit`: filtered before the limit.
+   * version — that `userId` can see (a grant on the node or an ancestor), strictly after the
+   * position `after`, newest first in the index's order, at most `limit`: filtered before the limit.
+   * The matches are examined in that order, at most the adapter's bound per search (a few
+   * thousand): when the bound is reached before `limit` visible nodes are found, the answer holds
+   * those found so far and `scannedTo`, the position of the last match examined, so a next search
+   * after it goes on where this one stopped (docs/known-gaps.md had it costing all the matches).
    */
   readonly search: (req: {
     readonly workspaceId: string;
     readonly userId: string;
     readonly terms: ReadonlyArray<string>;
-    readonly beforeId?: string | undefined;
+    readonly after?: string | undefined;
     readonly limit: number;
-  }) => Effect.Effect<ReadonlyArray<Node>>;
+  }) => Effect.Effect<NodeSearchPage>;
 }
 export const NodeSearchIndex = Context.GenericTag<NodeSearchIndex>("domainkit/files/NodeSearchIndex");

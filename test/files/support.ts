@@ -22,7 +22,7 @@ import { createUpload } from "../../core/files/CreateUpload.js";
 import { ensureDrive } from "../../core/files/Drives.js";
 import { listChanges } from "../../core/files/ListChanges.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
-import { makeFilesModule } from "../../hosts/modules/filesModule.js";
+import { makeFilesModule, type FilesModuleOptions } from "../../hosts/modules/filesModule.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Scanner } from "../../ports/Scanner.js";
 import { Thumbnailer } from "../../ports/Thumbnailer.js";
@@ -54,14 +54,14 @@ export class TestDirectory {
 /** Small parts so multi-part uploads stay tiny in tests. */
 export const testSettings: FilesSettings = { ...defaultFilesSettings, securityOperators: ["sec-op"], partSizeBytes: 16, defaultQuotaBytes: 10_000, maxFileBytes: 5_000 };
 
-/** A runtime of the files core over `db`, disposed at teardown. */
-export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<FilesSettings> = {}) => {
+/** A runtime of the files core over `db`, disposed at teardown (`options`: the module's other options, e.g. the search index's bound). */
+export const filesRuntime = (t: HasTeardown, db: SqlDatabase, settings: Partial<FilesSettings> = {}, options: Omit<FilesModuleOptions, "directory" | "settings"> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), "domainkit-files-"));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const store = makeLocalBlobStore({ dir, signingSecret: "files-test-signing-secret-0123456789abcdef" });
   const directory = new TestDirectory();
   // The module's own Layer (as hosts compose it), with the membership a test edits and its limits.
-  const module = makeFilesModule({ directory: directory.port, settings: { ...testSettings, ...settings } });
+  const module = makeFilesModule({ ...options, directory: directory.port, settings: { ...testSettings, ...settings } });
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(moduleLayer(db, [module]), Layer.succeed(ObjectStore, store), Layer.succeed(Scanner, makeSignatureScanner()), Layer.succeed(Thumbnailer, makeSharpThumbnailer())),
   );

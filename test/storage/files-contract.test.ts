@@ -8,10 +8,11 @@ import { projectsModule } from "../../hosts/modules/projectsModule.js";
 import { runQuery } from "../../adapters/sql/runQuery.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import type { StoragePorts } from "../../adapters/sql/storageLayer.js";
-import { filesModule } from "../../hosts/modules/filesModule.js";
+import { filesModule, makeFilesModule, type FilesModuleOptions } from "../../hosts/modules/filesModule.js";
 import { moduleLayer } from "../support/moduleLayer.js";
 import {
   filesKits,
+  nodeSearchIndexSuite,
   workspaceDirectorySuite,
   WorkspaceDirectorySeed,
   type AdapterFactory,
@@ -22,16 +23,16 @@ import { dialects, openTestDatabase, type Dialect } from "../support/databases.j
 import { sqlCapabilities } from "../support/sqlAdapter.js";
 
 /** Every files repository port over `db`, as the module's SQL Layer provides them, with the storage ports. */
-const sqlFilesRepositories = (db: SqlDatabase): Layer.Layer<FilesKitPorts | StoragePorts> => moduleLayer(db, [filesModule]);
+const sqlFilesRepositories = (db: SqlDatabase, options: FilesModuleOptions = {}): Layer.Layer<FilesKitPorts | StoragePorts> => moduleLayer(db, [makeFilesModule(options)]);
 
 /** A kit factory: a fresh database (the file storage tables only) per case, closed and dropped after it. */
 const sqlFilesFactory =
-  (dialect: Dialect): AdapterFactory<FilesKitPorts | StoragePorts> =>
+  (dialect: Dialect, options: FilesModuleOptions = {}): AdapterFactory<FilesKitPorts | StoragePorts> =>
   async () => {
     const teardowns: Array<() => unknown> = [];
     const db = await openTestDatabase(dialect, { teardown: (fn) => teardowns.push(fn) }, [filesModule]);
     return {
-      layer: sqlFilesRepositories(db),
+      layer: sqlFilesRepositories(db, options),
       close: async () => {
         for (const fn of teardowns.reverse()) await fn();
       },
@@ -44,6 +45,10 @@ for (const dialect of dialects) {
       suite({ test: (name, fn) => t.test(name, fn), factory: sqlFilesFactory(dialect), supports: sqlCapabilities(dialect) }),
     );
   }
+  // The search kit again with a bound of 5 matches per search, so its bounded case goes through short pages.
+  t.test(`files NodeSearchIndex contract, 5 matches examined per search [${dialect}]`, (t) =>
+    nodeSearchIndexSuite({ test: (name, fn) => t.test(name, fn), factory: sqlFilesFactory(dialect, { searchIndex: { maxExaminedMatches: 5 } }), supports: sqlCapabilities(dialect) }),
+  );
 }
 
 /**

@@ -4,14 +4,16 @@
  * the same version keeps it, and text is set only while the document is of that version. A search
  * matches every term as a word prefix — in the name, or in the name and text while the text is of
  * the node's current version — among the active nodes of the workspace the reader can see (a grant
- * on the node or an ancestor), newest first by id, strictly before the cursor, filtered before the
- * limit; a purged node's document goes with it. (Terms are letters and digits: the kernel's
+ * on the node or an ancestor), newest first in the index's order, strictly after a hit's position,
+ * filtered before the limit; a search examines a bounded number of matches and, when the bound comes
+ * first, answers where it stopped, so searches going on from there find every visible match once
+ * (run with the adapter's own bound and with a small one); a purged node's document goes with it. (Terms are letters and digits: the kernel's
  * SearchTerms cleans them first.)
  */
 import { Effect } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
 import type { Node } from "../../../core/files/model/Node.js";
-import { NodeSearchIndex, type NodeSearchEntry } from "../../../ports/files/NodeSearchIndex.js";
+import { NodeSearchIndex, type NodeSearchEntry, type NodeSearchHit } from "../../../ports/files/NodeSearchIndex.js";
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { TrashPurgeRepository } from "../../../ports/files/TrashPurgeRepository.js";
 import { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
@@ -51,8 +53,22 @@ const makeCurrent = (file: Node, n: number, number: number) =>
     }),
   );
 
-const search = (workspaceId: string, userId: string, terms: ReadonlyArray<string>, limit = 10, beforeId?: string) =>
-  index((r) => r.search({ workspaceId, userId, terms, beforeId, limit })).pipe(Effect.map((found) => found.map((n) => n.name)));
+/** The names a search finds (following `scannedTo` until `limit` hits or the end, as searchNodes's client would). */
+const search = (workspaceId: string, userId: string, terms: ReadonlyArray<string>, limit = 10, after?: string) =>
+  searchHits(workspaceId, userId, terms, limit, after).pipe(Effect.map((hits) => hits.map((h) => h.node.name)));
+
+/** The hits of a search, going on from `scannedTo` while the bound stops it short of `limit`. */
+const searchHits = (workspaceId: string, userId: string, terms: ReadonlyArray<string>, limit: number, after?: string): Effect.Effect<ReadonlyArray<NodeSearchHit>, never, NodeSearchIndex> =>
+  Effect.gen(function* () {
+    const hits: NodeSearchHit[] = [];
+    let from = after;
+    for (;;) {
+      const page = yield* index((r) => r.search({ workspaceId, userId, terms, after: from, limit: limit - hits.length }));
+      hits.push(...page.hits);
+      if (page.scannedTo === null || hits.length >= limit) return hits;
+      from = page.scannedTo;
+    }
+  });
 
 /** The cases of the NodeSearchIndex kit. */
 export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts>> = [
@@ -144,7 +160,8 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
       await run(nodes((r) => r.putGrant(viewer(other.root, "reader"))));
       t.same(await run(search(workspaceId, "reader", ["lynx"])), ["lynx deeper", "lynx inside", "lynx shared"], "the granted node and everything below it, of this workspace");
       t.same(await run(search(workspaceId, "reader", ["lynx"], 1)), ["lynx deeper"], "the hidden newer nodes do not take the page");
-      t.same(await run(search(workspaceId, "reader", ["lynx"], 10, inside.id)), ["lynx shared"], "strictly before the cursor");
+      const insidePosition = (await run(searchHits(workspaceId, "reader", ["lynx"], 10))).find((h) => h.node.id === inside.id)!.position;
+      t.same(await run(search(workspaceId, "reader", ["lynx"], 10, insidePosition)), ["lynx shared"], "strictly after the position");
       t.same(await run(search(workspaceId, "stranger", ["lynx"])), [], "no grant, nothing");
       t.same(await run(search(other.workspaceId, "reader", ["lynx"])), ["lynx elsewhere"]);
       const trashed: Node = { ...shared, trashedAt: at(9), trashRootId: shared.id, version: 2 };
@@ -152,6 +169,58 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
       await run(nodes((r) => r.update({ ...inside, trashedAt: at(9), trashRootId: shared.id, version: 2 }, 1)));
       await run(nodes((r) => r.update({ ...deeper, trashedAt: at(9), trashRootId: shared.id, version: 2 }, 1)));
       t.same(await run(search(workspaceId, "reader", ["lynx"])), [], "trashed nodes are not found");
+    },
+  },
+  {
+    name: "node search: a broad query examines a bounded number of matches per search; going on from where each stopped finds every visible match once, and no hidden one",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
+      await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
+      await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
+      // 30 matches: every third under the shared folder, the others under the hidden one (newest hidden first).
+      const visible: string[] = [];
+      for (let i = 1; i <= 30; i++) {
+        const name = `otter ${String(i).padStart(2, "0")}`;
+        const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
+        await run(index((r) => r.upsert(entry(node, node.name, 1))));
+        if (i % 3 === 0) visible.push(name);
+      }
+      await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
+      const expected = [...visible.reverse(), "otter shared"];
+      const first = await run(index((r) => r.search({ workspaceId, userId: "reader", terms: ["otter"], limit: 50 })));
+      // Pages of 2 (3 asked, as searchNodes asks limit + 1), each going on after the last hit or where the scan stopped.
+      const seen: string[] = [];
+      const positions = new Set<string>();
+      let after: string | undefined;
+      let searches = 0;
+      let shortWithPosition = 0;
+      for (;;) {
+        const page = await run(index((r) => r.search({ workspaceId, userId: "reader", terms: ["otter"], after, limit: 3 })));
+        searches++;
+        for (const hit of page.hits.slice(0, 2)) {
+          seen.push(hit.node.name);
+          positions.add(hit.position);
+        }
+        if (page.hits.length === 3) after = page.hits[1]!.position;
+        else if (page.scannedTo !== null) {
+          shortWithPosition++;
+          after = page.scannedTo;
+        } else break;
+        if (searches > 100) break;
+      }
+      t.same(seen, expected, "every visible match once, in order, no hidden one");
+      t.equal(positions.size, seen.length, "each hit has its own position");
+      if (first.scannedTo === null) {
+        t.same(first.hits.map((h) => h.node.name), expected, "an adapter whose bound covers the 32 matches answers them all at once");
+      } else {
+        t.ok(first.hits.length < expected.length, "the bound stopped the first search short of the page");
+        t.ok(shortWithPosition > 0, "short pages go on from where the scan stopped");
+      }
+      const stranger = await run(index((r) => r.search({ workspaceId, userId: "stranger", terms: ["otter"], limit: 3 })));
+      t.same(stranger.hits, [], "a reader who sees nothing gets no hit");
+      if (stranger.scannedTo !== null) t.same(await run(search(workspaceId, "stranger", ["otter"], 3)), [], "and none on any later search");
     },
   },
   {
