@@ -1,10 +1,10 @@
 // `npm test` (after `pretest` built dist/): one Postgres for the whole run, every compiled
-// test file under tap, then a plain "N passed, N failed" line. Exits non-zero on any failure
-// or when no test ran.
-import { spawn } from "node:child_process";
+// node-tap test file, three at a time (testFiles.js; DOMAINKIT_TEST_JOBS to change), then a plain
+// "N passed, N failed" line. Exits non-zero on any failure or when no test ran.
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTestFiles } from "./testFiles.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const testRoot = join(root, "dist", "test");
@@ -52,16 +52,12 @@ try {
 console.log(`# Postgres for this run: ${await postgresSource()} (${redact(url)})`);
 
 const files = findTests(testRoot).sort();
-const args = ["--disable-coverage", "--allow-incomplete-coverage", "-j", "3", ...process.argv.slice(2), ...files];
-const tap = spawn(join(root, "node_modules", ".bin", "tap"), args, {
-  cwd: root,
-  env: { ...process.env, DOMAINKIT_TEST_DATABASE_URL: url },
-  stdio: ["ignore", "pipe", "inherit"],
-});
+// Extra arguments pick files: those whose path contains one of them (`npm test -- storage/outbox`).
+const filters = process.argv.slice(2);
+const picked = filters.length === 0 ? files : files.filter((file) => filters.some((filter) => file.includes(filter)));
+const aborting = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => aborting.abort());
 
-// tap's closing summary: "# { total: 12, pass: 11, fail: 1, ... }" (fail is absent when 0).
-let summary;
-let pending = "";
 // Each failed assertion with the subtests around it and the start of its diagnostic, repeated at
 // the end: CI keeps only the tail of a 20,000-line log.
 const subtests = [];
@@ -95,29 +91,29 @@ const readFailure = (line) => {
     failures.push({ path, lines: diagnostic.lines });
   }
 };
-tap.stdout.on("data", (chunk) => {
-  process.stdout.write(chunk);
-  pending += chunk.toString("utf8");
-  const lines = pending.split("\n");
-  pending = lines.pop() ?? "";
-  for (const line of lines) {
-    const match = /^# \{ (.*total: \d+.*) \}\s*$/.exec(line);
-    if (match) summary = match[1];
-    readFailure(line);
-  }
-});
 
-const code = await new Promise((resolve) => tap.on("close", (c) => resolve(c ?? 1)));
+const jobs = Number(process.env.DOMAINKIT_TEST_JOBS ?? 3);
+const totals = await runTestFiles({
+  files: picked,
+  cwd: root,
+  env: { ...process.env, DOMAINKIT_TEST_DATABASE_URL: url },
+  jobs,
+  // As long as the slowest file may take on a busy machine (package.json "tap.timeout" for `npx tap`).
+  timeoutSeconds: 240,
+  abortSignal: aborting.signal,
+  write: (text) => {
+    process.stdout.write(text);
+    for (const line of text.split("\n")) readFailure(line);
+  },
+});
 // The migrated templates the test databases were copied from (test/support/databaseTemplates.js):
 // gone with a server started here, but a DATABASE_URL server keeps them otherwise.
 await dropTemplates(url).catch((error) => console.error(`# could not drop the test templates: ${error}`));
 await stop();
 
-const count = (key) => Number(new RegExp(`\\b${key}: (\\d+)`).exec(summary ?? "")?.[1] ?? 0);
-const total = count("total");
-const passed = count("pass");
-// A runner that exited non-zero failed something even when no assertion said so (a crashed file).
-const failed = Math.max(count("fail"), total - passed - count("skip") - count("todo"), code !== 0 ? 1 : 0);
+const { total, pass: passed } = totals;
+// A file that failed without a failed assertion (a crash, a timeout, a non-zero exit) fails too.
+const failed = Math.max(totals.fail, total - passed - totals.skip - totals.todo, totals.failedFiles > 0 ? 1 : 0);
 // A failure's parents fail with it: name only the innermost ones.
 const innermost = failures.filter((f) => !failures.some((other) => other !== f && other.path.startsWith(`${f.path} > `)));
 if (innermost.length > 0) {
@@ -128,7 +124,7 @@ if (innermost.length > 0) {
   }
 }
 if (total === 0) console.log("# no tests ran");
-if (code !== 0) console.log(`# tap exited with code ${code}`);
-const anyFailure = failed > 0 || total === 0 || code !== 0;
+if (totals.failedFiles > 0) console.log(`# ${totals.failedFiles} of ${picked.length} test files failed`);
+const anyFailure = failed > 0 || total === 0 || totals.failedFiles > 0 || aborting.signal.aborted;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(anyFailure ? 1 : 0);
