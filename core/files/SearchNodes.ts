@@ -8,8 +8,9 @@
  * holds the index's position) under an index that keeps changing. The index examines a bounded
  * number of matches per request: when that bound stops it before the page is full, the page is
  * short (even empty) and its cursor goes on after the last match examined — the client follows
- * `next_cursor` until it is null, as on any list. The index is eventually consistent (SearchIndexing.ts); trash and
- * restore take effect at once. A non-member, or another tenant's workspace, answers 404.
+ * `next_cursor` until it is null, as on any list (what that tells a reader: docs/known-gaps.md).
+ * The index is eventually consistent (SearchIndexing.ts); trash and restore take effect at once.
+ * A non-member, or another tenant's workspace, answers 404.
  */
 import { Effect, Schema } from "effect";
 import { decodeCursor, encodeCursor } from "../kernel/Cursor.js";

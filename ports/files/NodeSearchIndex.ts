@@ -74,7 +74,7 @@ export interface NodeSearchIndex {
    * The matches are examined in that order, at most the adapter's bound per search (a few
    * thousand): when the bound is reached before `limit` visible nodes are found, the answer holds
    * those found so far and `scannedTo`, the position of the last match examined, so a next search
-   * after it goes on where this one stopped (docs/known-gaps.md had it costing all the matches).
+   * after it goes on where this one stopped (the cost of a search is bounded, not the matches).
    */
   readonly search: (req: {
     readonly workspaceId: string;
