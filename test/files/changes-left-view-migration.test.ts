@@ -9,7 +9,7 @@ import t from "tap";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
 import { forEachDialect, testModules } from "../support/databases.js";
-import { filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
+import { changeRows, filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
 
 const beforeSeven = { name: "files", migrations: filesMigrations.filter((m) => m.version < 7) };
 
@@ -19,17 +19,7 @@ forEachDialect(
   async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
-    const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
-    const change = (seq: number, type: string, recipient?: string | null) => ({
-      workspace_id: "ws1",
-      seq,
-      node_id: root,
-      type,
-      version_id: null,
-      actor_id: "ann",
-      created_at: time,
-      ...(recipient === undefined ? {} : { recipient_id: recipient }),
-    });
+    const change = changeRows(db, "ws1", root, "ann");
     await db.db.insertInto("fs_changes").values([change(1, "node.renamed"), change(2, "node.moved")]).execute();
 
     await migrate(db, filesTestModules);

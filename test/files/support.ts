@@ -161,6 +161,24 @@ export const driveCounters = async (env: FilesEnv, workspaceId: string) => {
 /** UTF-8 bytes of `text`. */
 export const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 
+/**
+ * Raw `fs_changes` rows of one node written straight to the table (for migration tests, which
+ * write the log as an older schema had it): `row(seq, type, recipient?)`, by `actorId`, now.
+ */
+export const changeRows = (db: SqlDatabase, workspaceId: string, nodeId: string, actorId: string) => {
+  const time = db.features.timeToDb(new Date());
+  return (seq: number, type: string, recipient?: string | null) => ({
+    workspace_id: workspaceId,
+    seq,
+    node_id: nodeId,
+    type,
+    version_id: null,
+    actor_id: actorId,
+    created_at: time,
+    ...(recipient === undefined ? {} : { recipient_id: recipient }),
+  });
+};
+
 /** Every change `userId` sees in workspace "ws1" after `cursor` (following pages), and the cursor to continue from. */
 export const changeFeed = async (env: FilesEnv, userId: string, cursor: string | null) => {
   const items: Array<Record<string, unknown>> = [];
