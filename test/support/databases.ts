@@ -1,7 +1,8 @@
 /**
  * The storage test harness. Every storage-touching test runs on both dialects; each call of
- * `openTestDatabase` gets its own fresh, migrated database (a temp SQLite file, or a new
- * Postgres database on the shared server) that is closed and dropped at the test's teardown.
+ * `openTestDatabase` gets its own fresh, migrated database (a temp SQLite file, or a Postgres
+ * database on the shared server) that is closed at the test's teardown, then removed — or, on
+ * Postgres, emptied for the next test of the process when provably as fresh as a new one.
  * It holds the kernel's and the modules' migrations, taken from the same module definitions the
  * hosts compose (no registry to import or change), copied from a template migrated once per run
  * (databaseTemplates.ts).
@@ -97,8 +98,9 @@ export const kernelMigrationLabels = kernelMigrations.map((m) => migrationLabel(
 export const testModules: ReadonlyArray<ModuleMigrations> = [projectsModule, paymentsModule];
 
 /**
- * A fresh, isolated, migrated database of `dialect`, closed and dropped at `t`'s teardown, with
- * the tables of `modules` (the reference modules by default; `[]` for the kernel's only).
+ * A fresh, isolated, migrated database of `dialect`, closed at `t`'s teardown and then removed
+ * or recycled, with the tables of `modules` (the reference modules by default; `[]` for the
+ * kernel's only).
  */
 export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules: ReadonlyArray<ModuleMigrations> = testModules): Promise<SqlDatabase> => {
   // A copy of the database `migrate(db, modules)` leaves behind, taken from a template migrated
