@@ -49,10 +49,15 @@ const maxPostgresBatch = 500;
 export interface SqlNodeSearchIndexOptions {
   /** The most matches one search examines (default {@link defaultMaxExaminedMatches}); tests set a few. */
   readonly maxExaminedMatches?: number;
+  /** The most nodes a reader without a grant on the root may see for their search to look among them only (default {@link defaultMaxScopedNodes}); tests set a few. */
+  readonly maxScopedNodes?: number;
 }
 
 /** The matches one search examines at most, by default: a page of visible hits is usually found long before. */
 export const defaultMaxExaminedMatches = 2_000;
+
+/** The nodes a reader may see, by default, for their search to look among them only (else the bounded scan). */
+export const defaultMaxScopedNodes = 20_000;
 
 /** Builds the node search index over `db`. */
 export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIndexOptions = {}): NodeSearchIndex => {

@@ -224,6 +224,40 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
     },
   },
   {
+    name: "node search: a reader who sees part of the drive never gets a short page: each search answers `limit` visible hits or ends the list, however many hidden matches come first",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
+      await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
+      await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
+      // 30 matches: every third under the shared folder, the others under the hidden one (newest hidden first).
+      const visible: string[] = [];
+      for (let i = 1; i <= 30; i++) {
+        const name = `otter ${String(i).padStart(2, "0")}`;
+        const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
+        await run(index((r) => r.upsert(entry(node, node.name, 1))));
+        if (i % 3 === 0) visible.push(name);
+      }
+      await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
+      const expected = [...visible.reverse(), "otter shared"];
+      const seen: string[] = [];
+      const sizes: number[] = [];
+      let after: string | undefined;
+      for (let searches = 0; searches < 100; searches++) {
+        const page = await run(index((r) => r.search({ workspaceId, userId: "reader", terms: ["otter"], after, limit: 3 })));
+        t.equal(page.scannedTo, null, "no search stops short at the bound");
+        seen.push(...page.hits.map((h) => h.node.name));
+        sizes.push(page.hits.length);
+        if (page.hits.length < 3) break;
+        after = page.hits[2]!.position;
+      }
+      t.same(seen, expected, "every visible match once, in order, no hidden one");
+      t.same(sizes, [3, 3, 3, 2], "full pages, the last one short as it ends the list");
+      t.same(await run(index((r) => r.search({ workspaceId, userId: "stranger", terms: ["otter"], limit: 3 }))), { hits: [], scannedTo: null }, "a reader who sees nothing: no hit, and the list ends");
+    },
+  },
+  {
     name: "node search: a purged node's document goes with it",
     run: async (t, run) => {
       const { workspaceId, root } = await run(seedDrive(1));
