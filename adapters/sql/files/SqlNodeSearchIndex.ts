@@ -16,7 +16,7 @@
  * → 2 ms on Postgres, bench/README.md "eleventh session").
  */
 import { Effect } from "effect";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { Node } from "../../../core/files/model/Node.js";
 import type { NodeSearchDocument, NodeSearchHit, NodeSearchIndex, NodeSearchPage, NodeSearchWrite } from "../../../ports/files/NodeSearchIndex.js";
 import { featuresFor } from "../featuresFor.js";
@@ -135,6 +135,81 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = p.id
       ORDER BY p.position DESC`;
   };
+  const maxScoped = Math.max(0, options.maxScopedNodes ?? defaultMaxScopedNodes);
+  /** A row when the reader holds a grant on the drive's root (and so sees every active node). */
+  const seesRoot = (req: SearchRequest) =>
+    sql`SELECT 1 AS found FROM fs_acl_entries a CROSS JOIN fs_nodes r
+      WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId} AND r.id = a.node_id AND r.workspace_id = ${req.workspaceId} AND r.parent_id IS NULL`;
+  /**
+   * The search among the nodes the reader sees — the subtrees of the nodes they hold grants on,
+   * walked down by parent (fs_nodes_children), at most `maxScopedNodes` + 1 of them: the matches
+   * among those nodes' documents, with the bounded scan's rules (active, text of the current
+   * version or the name alone) and positions, strictly after `after`, newest first, at most
+   * `limit` — exact, every match looked at is visible. Every row carries `seen`, how many nodes
+   * the walk found (capped at the bound + 1); past the bound no hit is looked for (one row of nulls
+   * but that), and the caller falls back to the bounded scan.
+   */
+  const scopedSearch = (req: SearchRequest) => {
+    const terms = fts5PrefixQuery(req.terms);
+    const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
+    const cap = maxScoped + 1;
+    // UNION, not UNION ALL: nested grants walk a subtree once, and the walk ends (a tree has no cycle).
+    const walk = sql`SELECT a.node_id FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId}
+        UNION
+        SELECT n.id FROM seen s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL`;
+    // The same positions as the bounded scan's, so a cursor of either goes on in the other.
+    const afterRid = req.after === undefined ? null : /^[0-9]{1,15}$/.test(req.after) ? Number(req.after) : 0;
+    const matches = sqlite
+      ? sql`d.rid IN (SELECT rowid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`})${afterRid === null ? sql`` : sql` AND d.rid < ${afterRid}`}
+          AND (d.version_id IS n.current_version_id
+            OR EXISTS (SELECT 1 FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`} AND rowid = d.rid))`
+      : sql`d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})${req.after === undefined ? sql`` : sql` AND d.node_id < ${req.after}`}
+          AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))`;
+    const position = sqlite ? sql`d.rid` : sql`d.node_id`;
+    return sql<Record<string, unknown>>`
+      WITH RECURSIVE seen (id) AS (${walk}${sqlite ? sql` LIMIT ${cap}` : sql``}),
+      visible (id) AS MATERIALIZED (SELECT id FROM seen${sqlite ? sql`` : sql` LIMIT ${cap}`}),
+      page (position, id) AS (
+        SELECT ${position}, n.id FROM visible v
+          CROSS JOIN fs_search_documents d CROSS JOIN fs_nodes n
+        WHERE d.workspace_id = ${req.workspaceId} AND d.node_id = v.id AND n.workspace_id = ${req.workspaceId} AND n.id = v.id AND n.trashed_at IS NULL
+          AND ${matches}
+          AND (SELECT count(*) FROM visible) <= ${maxScoped}
+        ORDER BY ${position} DESC LIMIT ${req.limit}
+      )
+      SELECT s.seen, p.position AS search_position, n.*
+      FROM (SELECT count(*) AS seen FROM visible) s
+      LEFT JOIN page p ON 1 = 1
+      LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = p.id
+      ORDER BY p.position DESC`;
+  };
+  /** The rows' hits: each row with a search position is a visible node at that position. */
+  const hitsOf = (rows: ReadonlyArray<Record<string, unknown>>): NodeSearchHit[] =>
+    rows.filter((row) => row.search_position !== null).map((row) => ({ node: nodes.fromRow(row), position: String(row.search_position) }));
+  /**
+   * The bounded scan: the workspace's matches in the index's order, in batches, until `limit`
+   * visible hits or `maxExaminedMatches` examined (then `scannedTo`, the last one's position).
+   */
+  const boundedSearch = async (ex: Kysely<any>, req: SearchRequest): Promise<NodeSearchPage> => {
+    const hits: NodeSearchHit[] = [];
+    let after = req.after;
+    let examined = 0;
+    // Twice the page first (a broad query whose first matches are visible reads no more),
+    // then the rest of the bound (on Postgres, at most maxPostgresBatch at a time).
+    let batch = Math.max(2 * req.limit, minBatch);
+    for (;;) {
+      const size = Math.min(batch, maxExamined - examined);
+      const rows = (await searchBatch(req, after, size, req.limit - hits.length).execute(ex)).rows;
+      const examinedNow = toNumber(rows[0]?.examined ?? 0);
+      if (examinedNow === 0) return { hits, scannedTo: null };
+      hits.push(...hitsOf(rows));
+      examined += examinedNow;
+      after = String(rows[0]!.last_position);
+      if (hits.length >= req.limit || examinedNow < size) return { hits, scannedTo: null };
+      if (examined >= maxExamined) return { hits, scannedTo: after };
+      batch = sqlite ? maxExamined : maxPostgresBatch;
+    }
+  };
   return {
     upsert: (entry) =>
       runQuery(db, async (ex): Promise<NodeSearchWrite> => {
@@ -197,24 +272,13 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       req.terms.length === 0
         ? Effect.succeed({ hits: [], scannedTo: null })
         : runQuery(db, async (ex): Promise<NodeSearchPage> => {
-            const hits: NodeSearchHit[] = [];
-            let after = req.after;
-            let examined = 0;
-            // Twice the page first (a broad query whose first matches are visible reads no more),
-            // then the rest of the bound (on Postgres, at most maxPostgresBatch at a time).
-            let batch = Math.max(2 * req.limit, minBatch);
-            for (;;) {
-              const size = Math.min(batch, maxExamined - examined);
-              const rows = (await searchBatch(req, after, size, req.limit - hits.length).execute(ex)).rows;
-              const examinedNow = toNumber(rows[0]?.examined ?? 0);
-              if (examinedNow === 0) return { hits, scannedTo: null };
-              for (const row of rows) if (row.search_position !== null) hits.push({ node: nodes.fromRow(row), position: String(row.search_position) });
-              examined += examinedNow;
-              after = String(rows[0]!.last_position);
-              if (hits.length >= req.limit || examinedNow < size) return { hits, scannedTo: null };
-              if (examined >= maxExamined) return { hits, scannedTo: after };
-              batch = sqlite ? maxExamined : maxPostgresBatch;
+            // A reader with a grant on the root sees every active node: no hidden match to count.
+            if ((await seesRoot(req).execute(ex)).rows.length === 0) {
+              const rows = (await scopedSearch(req).execute(ex)).rows;
+              // Null when the reader sees more than maxScopedNodes nodes: then the bounded scan.
+              if (toNumber(rows[0]?.seen ?? 0) <= maxScoped) return { hits: hitsOf(rows), scannedTo: null };
             }
+            return boundedSearch(ex, req);
           }),
   };
 };
