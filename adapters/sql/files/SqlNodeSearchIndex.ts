@@ -145,10 +145,11 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       ORDER BY p.position DESC`;
   };
   const maxScoped = Math.max(0, options.maxScopedNodes ?? defaultMaxScopedNodes);
-  /** A row when the reader holds a grant on the drive's root (and so sees every active node). */
-  const seesRoot = (req: SearchRequest) =>
-    sql`SELECT 1 AS found FROM fs_acl_entries a CROSS JOIN fs_nodes r
-      WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId} AND r.id = a.node_id AND r.workspace_id = ${req.workspaceId} AND r.parent_id IS NULL`;
+  /** How many grants the reader holds in the workspace (`grants`), and whether one is on the drive's root (`on_root`: then they see every active node). */
+  const readerGrants = (req: SearchRequest) =>
+    sql<{ grants: unknown; on_root: unknown }>`SELECT count(*) AS grants, count(CASE WHEN r.parent_id IS NULL THEN 1 END) AS on_root
+      FROM fs_acl_entries a CROSS JOIN fs_nodes r
+      WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId} AND r.id = a.node_id AND r.workspace_id = ${req.workspaceId}`;
   /**
    * The nodes the reader sees, as the CTEs `seen` and `visible`: the subtrees of the nodes they
    * hold grants on, walked down by parent (the indexes on (workspace_id, parent_id) and
@@ -171,7 +172,8 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
    * Of the matching documents of the nodes in `visible`, strictly after `after`, the first `limit`
    * newest first whose node is active and whose text counts (or whose name alone matches): each a
    * position (the bounded scan's, so a cursor of either goes on in the other) and a node id. None
-   * when `visible` holds more than `maxScopedNodes`.
+   * when `visible` is empty (else SQLite would walk every match for nothing: 26 ms for 100,000 —
+   * the grants of a reader who sees none are trashed nodes) or holds more than `maxScopedNodes`.
    */
   const visibleMatches = (req: SearchRequest) => {
     const terms = fts5PrefixQuery(req.terms);
@@ -189,7 +191,7 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
             AND n.workspace_id = ${req.workspaceId} AND n.id = d.node_id AND n.trashed_at IS NULL
             AND (d.version_id IS n.current_version_id
               OR EXISTS (SELECT 1 FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`} AND rowid = f.rid))
-            AND (SELECT count(*) FROM visible) <= ${maxScoped}
+            AND (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
           ORDER BY f.rid DESC LIMIT ${req.limit}`
       : // Postgres: each visible node's document by the primary key, the tsquery checked on it (a
         // LATERAL with a LIMIT: else the planner hashed every matching document, 100,000 for `item`).
@@ -202,7 +204,7 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
               AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))
             LIMIT 1
           ) d
-          WHERE (SELECT count(*) FROM visible) <= ${maxScoped}
+          WHERE (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
           ORDER BY d.node_id DESC LIMIT ${req.limit}`;
   };
   /**
@@ -309,8 +311,11 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       req.terms.length === 0
         ? Effect.succeed({ hits: [], scannedTo: null })
         : runQuery(db, async (ex): Promise<NodeSearchPage> => {
+            const grants = (await readerGrants(req).execute(ex)).rows[0];
+            // A reader without a grant sees no node: nothing to look for, and the list ends.
+            if (toNumber(grants?.grants ?? 0) === 0) return { hits: [], scannedTo: null };
             // A reader with a grant on the root sees every active node: no hidden match to count.
-            if ((await seesRoot(req).execute(ex)).rows.length === 0) {
+            if (toNumber(grants?.on_root ?? 0) === 0) {
               const rows = (await scopedSearch(req).execute(ex)).rows;
               // The reader sees more than maxScopedNodes nodes: the bounded scan (its short pages say
               // that hidden matches exist: docs/known-gaps.md), cheaper than walking them all.
