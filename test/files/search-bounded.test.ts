@@ -41,8 +41,8 @@ const noShortPage = (pages: ReadonlyArray<{ names: string[]; cursor: string | nu
 /**
  * A drive of 32 "otter" matches with `searchIndex` options: "otter shared" (granted to ann), "otter
  * hidden", and 30 folders, every third under the shared one (the newest ones hidden); ann, bob
- * (no grant) and rob (a viewer of the root) are members. Answers the runtime and the names ann
- * sees, newest first.
+ * (no grant) and rob (a viewer of the root) are members. Answers the runtime, the names ann
+ * sees, newest first, and a grant of the root.
  */
 const otterDrive = async (t: TapTest, db: SqlDatabase, searchIndex: SqlNodeSearchIndexOptions) => {
   const env = filesRuntime(t, db, {}, { searchIndex });
@@ -63,7 +63,7 @@ const otterDrive = async (t: TapTest, db: SqlDatabase, searchIndex: SqlNodeSearc
     env.run(Effect.flatMap(NodesRepository, (r) => r.putGrant({ workspaceId: WorkspaceId.make("ws1"), nodeId: NodeId.make(nodeId), userId, role: "viewer", grantedBy: "adm", createdAt: new Date() })));
   await grant(shared.id, "ann");
   await grant(root, "rob");
-  return { env, visible };
+  return { env, visible, grant: (userId: string) => grant(root, userId) };
 };
 
 t.test("a reader who sees part of the drive never gets a short page: full pages hold every visible match once and no hidden one, and one who sees none gets one empty last page", (t) =>
@@ -109,5 +109,24 @@ t.test("a reader with a grant on the root sees every node: their broad search ex
     const names = pages.flatMap((p) => p.names);
     t.equal(names.length, 32, "every match");
     t.equal(new Set(names).size, 32, "each once");
+  }),
+);
+
+t.test("a cursor of either search goes on in the other: a reader whose grants change between pages finds the matches after it, each once", (t) =>
+  forEachFilesDialect(t, "search cursor across ways", async (t, db) => {
+    const { env, visible, grant: grantRoot } = await otterDrive(t, db, { maxExaminedMatches: 5 });
+    const everything = (await allPages(env, "rob", "otter", 100)).flatMap((p) => p.names);
+
+    const scoped = await searchOnce(env, "ann", "otter", null, 2);
+    t.same(scoped.data.map((n) => n.name), visible.slice(0, 2), "a page of the search among ann's nodes");
+    await grantRoot("ann");
+    const rest: string[] = [];
+    let cursor = scoped.next_cursor;
+    for (let i = 0; cursor !== null && i < 100; i++) {
+      const page = await searchOnce(env, "ann", "otter", cursor, 7);
+      rest.push(...page.data.map((n) => n.name));
+      cursor = page.next_cursor;
+    }
+    t.same(rest, everything.slice(everything.indexOf(visible[1]!) + 1), "with a grant on the root now, the bounded scan goes on after the scoped page's cursor");
   }),
 );

@@ -7,8 +7,9 @@
  * on the node or an ancestor), newest first in the index's order, strictly after a hit's position,
  * filtered before the limit; a search examines a bounded number of matches and, when the bound comes
  * first, answers where it stopped, so searches going on from there find every visible match once
- * (run with the adapter's own bound and with a small one); a purged node's document goes with it. (Terms are letters and digits: the kernel's
- * SearchTerms cleans them first.)
+ * (run with the adapter's own bound and with a small one) — but a reader who sees part of the drive
+ * never gets a short answer because hidden matches came first; a purged node's document goes with
+ * it. (Terms are letters and digits: the kernel's SearchTerms cleans them first.)
  */
 import { Effect } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
