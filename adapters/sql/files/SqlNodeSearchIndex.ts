@@ -172,8 +172,8 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
    * Of the matching documents of the nodes in `visible`, strictly after `after`, the first `limit`
    * newest first whose node is active and whose text counts (or whose name alone matches): each a
    * position (the bounded scan's, so a cursor of either goes on in the other) and a node id. None
-   * when `visible` is empty (else SQLite would walk every match for nothing: 26 ms for 100,000 —
-   * the grants of a reader who sees none are trashed nodes) or holds more than `maxScopedNodes`.
+   * when `visible` is empty (else SQLite would walk every match for nothing: 26 ms for 100,000)
+   * or holds more than `maxScopedNodes`.
    */
   const visibleMatches = (req: SearchRequest) => {
     const terms = fts5PrefixQuery(req.terms);
