@@ -5,10 +5,12 @@
  * see (a grant on the node or an ancestor, as the feed and the trash decide), active ones only,
  * filtered in the index's query before the page limit; text of any version but the current
  * published one is never matched. Newest first in the index's order, a stable keyset (the cursor
- * holds the index's position) under an index that keeps changing. The index examines a bounded
- * number of matches per request: when that bound stops it before the page is full, the page is
- * short (even empty) and its cursor goes on after the last match examined — the client follows
- * `next_cursor` until it is null, as on any list (what that tells a reader: docs/known-gaps.md).
+ * holds the index's position) under an index that keeps changing. A caller who sees part of the
+ * drive gets full pages (the index searches among the nodes they see). For a caller who sees every
+ * node, or more than the index's bound of nodes, the index examines a bounded number of matches
+ * per request: when that bound stops it before the page is full, the page is short (even empty)
+ * and its cursor goes on after the last match examined — the client follows `next_cursor` until
+ * it is null, as on any list (what that tells a reader who sees that many nodes: docs/known-gaps.md).
  * The index is eventually consistent (SearchIndexing.ts); trash and restore take effect at once.
  * A non-member, or another tenant's workspace, answers 404.
  */

@@ -1,14 +1,21 @@
 /**
  * A search examines a bounded number of the index's matches per request (docs/known-gaps.md had a
- * broad query cost every match of the drive): when the bound stops it before the page is full, the
- * page is short — even empty — with a cursor after the last match examined, and following the
- * cursors finds every match the caller can see exactly once and none they cannot. SQLite and
+ * broad query cost every match of the drive), without telling a reader who sees part of the drive
+ * that hidden matches exist: such a reader's search looks only among the nodes they can see, so
+ * their pages are full and the last one ends the list; only when they see more nodes than the
+ * adapter's `maxScopedNodes` does it fall back to the bounded scan, whose short pages carry a
+ * cursor. A reader with a grant on the root sees every node: theirs is the bounded scan. Following
+ * the cursors finds every match the caller can see exactly once and none they cannot. SQLite and
  * Postgres, the index built with a bound of 5 matches per search.
  */
 import t from "tap";
 import { Effect } from "effect";
 import { createFolder } from "../../core/files/CreateFolder.js";
+import { NodeId, WorkspaceId } from "../../core/files/model/Ids.js";
 import { searchNodes } from "../../core/files/SearchNodes.js";
+import type { SqlNodeSearchIndexOptions } from "../../adapters/sql/files/SqlNodeSearchIndex.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import type { TapTest } from "../support/databases.js";
 import { NodeSearchIndex } from "../../ports/files/NodeSearchIndex.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { filesRuntime, forEachFilesDialect, workspaceWithDrive, type FilesEnv } from "./support.js";
@@ -27,24 +34,58 @@ const allPages = async (env: FilesEnv, userId: string, q: string, limit: number)
 
 const searchOnce = (env: FilesEnv, userId: string, q: string, cursor: string | null, limit: number) => env.run(searchNodes({ userId, workspaceId: "ws1", q, cursor, limit }));
 
-t.test("a broad search examines at most the bound per request: short or empty pages carry a cursor, and the pages hold every visible match once and no hidden one", (t) =>
-  forEachFilesDialect(t, "bounded search", async (t, db) => {
-    const env = filesRuntime(t, db, {}, { searchIndex: { maxExaminedMatches: 5 } });
-    const root = await workspaceWithDrive(env, "ws1", "adm", ["ann", "bob"]);
-    const shared = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: root, name: "otter shared" }));
-    const hidden = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: root, name: "otter hidden" }));
-    const index = (entry: { id: string; name: string }) =>
-      env.run(Effect.flatMap(NodeSearchIndex, (r) => r.upsert({ workspaceId: "ws1", nodeId: entry.id, name: entry.name, contentType: null, versionId: null, seq: 1_000 })));
-    await index(shared);
-    await index(hidden);
-    // 30 more matches: every third under the shared folder; the newest ones are hidden.
-    const visible = ["otter shared"];
-    for (let i = 1; i <= 30; i++) {
-      const node = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: i % 3 === 0 ? shared.id : hidden.id, name: `otter ${String(i).padStart(2, "0")}` }));
-      await index(node);
-      if (i % 3 === 0) visible.unshift(node.name);
-    }
-    await env.run(Effect.flatMap(NodesRepository, (r) => r.putGrant({ workspaceId: shared.workspaceId, nodeId: shared.id, userId: "ann", role: "viewer", grantedBy: "adm", createdAt: new Date() })));
+/** Pages that are full but the last: none shorter than `limit` while a cursor goes on. */
+const noShortPage = (pages: ReadonlyArray<{ names: string[]; cursor: string | null }>, limit: number) =>
+  pages.every((p) => p.cursor === null || p.names.length === limit);
+
+/**
+ * A drive of 32 "otter" matches with `searchIndex` options: "otter shared" (granted to ann), "otter
+ * hidden", and 30 folders, every third under the shared one (the newest ones hidden); ann, bob
+ * (no grant) and rob (a viewer of the root) are members. Answers the runtime, the names ann
+ * sees, newest first, and a grant of the root.
+ */
+const otterDrive = async (t: TapTest, db: SqlDatabase, searchIndex: SqlNodeSearchIndexOptions) => {
+  const env = filesRuntime(t, db, {}, { searchIndex });
+  const root = await workspaceWithDrive(env, "ws1", "adm", ["ann", "bob", "rob"]);
+  const shared = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: root, name: "otter shared" }));
+  const hidden = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: root, name: "otter hidden" }));
+  const index = (entry: { id: string; name: string }) =>
+    env.run(Effect.flatMap(NodeSearchIndex, (r) => r.upsert({ workspaceId: "ws1", nodeId: entry.id, name: entry.name, contentType: null, versionId: null, seq: 1_000 })));
+  await index(shared);
+  await index(hidden);
+  const visible = ["otter shared"];
+  for (let i = 1; i <= 30; i++) {
+    const node = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: i % 3 === 0 ? shared.id : hidden.id, name: `otter ${String(i).padStart(2, "0")}` }));
+    await index(node);
+    if (i % 3 === 0) visible.unshift(node.name);
+  }
+  const grant = (nodeId: string, userId: string) =>
+    env.run(Effect.flatMap(NodesRepository, (r) => r.putGrant({ workspaceId: WorkspaceId.make("ws1"), nodeId: NodeId.make(nodeId), userId, role: "viewer", grantedBy: "adm", createdAt: new Date() })));
+  await grant(shared.id, "ann");
+  await grant(root, "rob");
+  return { env, visible, grant: (userId: string) => grant(root, userId) };
+};
+
+t.test("a reader who sees part of the drive never gets a short page: full pages hold every visible match once and no hidden one, and one who sees none gets one empty last page", (t) =>
+  forEachFilesDialect(t, "scoped search", async (t, db) => {
+    const { env, visible } = await otterDrive(t, db, { maxExaminedMatches: 5 });
+
+    const first = await searchOnce(env, "ann", "otter", null, 50);
+    t.same(first.data.map((n) => n.name), visible, "one page holds every visible match, though more matches than the bound are hidden");
+    t.equal(first.next_cursor, null, "and ends the list");
+
+    const pages = await allPages(env, "ann", "otter", 2);
+    t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
+    t.ok(noShortPage(pages, 2), "no page is short but the last");
+
+    const stranger = await allPages(env, "bob", "otter", 10);
+    t.same(stranger, [{ names: [], cursor: null }], "a member who sees none of the matches gets one empty page that ends the list");
+  }),
+);
+
+t.test("a reader who sees more nodes than maxScopedNodes falls back to the bounded scan: short pages carry a cursor, and the pages hold every visible match once and no hidden one", (t) =>
+  forEachFilesDialect(t, "scoped search fallback", async (t, db) => {
+    const { env, visible } = await otterDrive(t, db, { maxExaminedMatches: 5, maxScopedNodes: 2 });
 
     const first = await searchOnce(env, "ann", "otter", null, 50);
     t.ok(first.data.length < visible.length, "the first page stops at the bound, short of every visible match");
@@ -53,10 +94,39 @@ t.test("a broad search examines at most the bound per request: short or empty pa
     const pages = await allPages(env, "ann", "otter", 2);
     t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
     t.ok(pages.some((p) => p.names.length < 2 && p.cursor !== null), "a short page with a cursor is a valid page");
+  }),
+);
 
-    const stranger = await allPages(env, "bob", "otter", 10);
-    t.same(stranger.flatMap((p) => p.names), [], "a member who sees none of the matches finds nothing");
-    t.ok(stranger.length > 1 && stranger[0]!.cursor !== null, "but gets empty pages with a cursor until the matches are examined");
-    t.equal(stranger[stranger.length - 1]!.cursor, null, "and the last page ends the list");
+t.test("a reader with a grant on the root sees every node: their broad search examines at most the bound per request, and its cursor goes on where the scan stopped", (t) =>
+  forEachFilesDialect(t, "whole-drive search", async (t, db) => {
+    const { env } = await otterDrive(t, db, { maxExaminedMatches: 5 });
+
+    const first = await searchOnce(env, "rob", "otter", null, 50);
+    t.equal(first.data.length, 5, "the bound's 5 matches, all visible");
+    t.not(first.next_cursor, null, "and a cursor to go on");
+
+    const pages = await allPages(env, "rob", "otter", 7);
+    const names = pages.flatMap((p) => p.names);
+    t.equal(names.length, 32, "every match");
+    t.equal(new Set(names).size, 32, "each once");
+  }),
+);
+
+t.test("a cursor of either search goes on in the other: a reader whose grants change between pages finds the matches after it, each once", (t) =>
+  forEachFilesDialect(t, "search cursor across ways", async (t, db) => {
+    const { env, visible, grant: grantRoot } = await otterDrive(t, db, { maxExaminedMatches: 5 });
+    const everything = (await allPages(env, "rob", "otter", 100)).flatMap((p) => p.names);
+
+    const scoped = await searchOnce(env, "ann", "otter", null, 2);
+    t.same(scoped.data.map((n) => n.name), visible.slice(0, 2), "a page of the search among ann's nodes");
+    await grantRoot("ann");
+    const rest: string[] = [];
+    let cursor = scoped.next_cursor;
+    for (let i = 0; cursor !== null && i < 100; i++) {
+      const page = await searchOnce(env, "ann", "otter", cursor, 7);
+      rest.push(...page.data.map((n) => n.name));
+      cursor = page.next_cursor;
+    }
+    t.same(rest, everything.slice(everything.indexOf(visible[1]!) + 1), "with a grant on the root now, the bounded scan goes on after the scoped page's cursor");
   }),
 );

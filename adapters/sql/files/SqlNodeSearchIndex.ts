@@ -4,11 +4,20 @@
  * ('simple' on both sides: no stemming); files migration 9. The dialect switch stays in this file.
  * A search finds the matching documents of the workspace (on SQLite the full-text row carries the
  * workspace as a token, so the match is the workspace's only), keeps active nodes whose text
- * counts only while it is of the node's current version (else only the name must match), keeps
- * the hits the reader can see — a grant on the hit itself, or on its parent or one of the
- * parent's ancestors: the walk (a recursive CTE, `up CROSS JOIN fs_nodes`, as the change feed
- * does) starts from the hits' distinct parents, not from every hit (20,000 matches in 100 folders:
- * 75 → 27 ms on SQLite). The matches are examined newest first in the index's order — on SQLite
+ * counts only while it is of the node's current version (else only the name must match), and
+ * keeps the hits the reader can see. Two ways, chosen per search:
+ * - a reader without a grant on the drive's root (who may not see every node) searches among the
+ *   nodes they see — the subtrees of their grants, walked down, at most `maxScopedNodes` — exactly:
+ *   never a short page because hidden matches were counted (conventions.md, Lists). SQLite walks
+ *   FTS5's matches newest first probing that set, Postgres looks each visible node's document up
+ *   (10,000 visible of 100,000 matches, the reader's the oldest: 33 ms on SQLite, 90 ms on Postgres);
+ * - a reader with a grant on the root, or one who sees more nodes than `maxScopedNodes` (the
+ *   walk would cost more than the scan), gets the bounded scan below, whose short pages say that
+ *   matches were examined (for the latter, that hidden ones exist: docs/known-gaps.md).
+ * The bounded scan keeps the hits the reader can see — a grant on the hit itself, or on its parent
+ * or one of the parent's ancestors: the walk (a recursive CTE, `up CROSS JOIN fs_nodes`, as the
+ * change feed does) starts from the hits' distinct parents, not from every hit (20,000 matches in
+ * 100 folders: 75 → 27 ms on SQLite). The matches are examined newest first in the index's order — on SQLite
  * the FTS5 rowid (the document's rid, the order documents were first indexed in), on Postgres the
  * node's id along the primary key — in batches, at most `maxExaminedMatches` per search; a search
  * stops once it has `limit` visible hits, or answers those found so far with the position of the
@@ -16,7 +25,7 @@
  * → 2 ms on Postgres, bench/README.md "eleventh session").
  */
 import { Effect } from "effect";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { Node } from "../../../core/files/model/Node.js";
 import type { NodeSearchDocument, NodeSearchHit, NodeSearchIndex, NodeSearchPage, NodeSearchWrite } from "../../../ports/files/NodeSearchIndex.js";
 import { featuresFor } from "../featuresFor.js";
@@ -49,10 +58,15 @@ const maxPostgresBatch = 500;
 export interface SqlNodeSearchIndexOptions {
   /** The most matches one search examines (default {@link defaultMaxExaminedMatches}); tests set a few. */
   readonly maxExaminedMatches?: number;
+  /** The most nodes a reader without a grant on the root may see for their search to look among them only (default {@link defaultMaxScopedNodes}); tests set a few. */
+  readonly maxScopedNodes?: number;
 }
 
 /** The matches one search examines at most, by default: a page of visible hits is usually found long before. */
 export const defaultMaxExaminedMatches = 2_000;
+
+/** The nodes a reader may see, by default, for their search to look among them only (else the bounded scan). */
+export const defaultMaxScopedNodes = 20_000;
 
 /** Builds the node search index over `db`. */
 export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIndexOptions = {}): NodeSearchIndex => {
@@ -130,6 +144,111 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = p.id
       ORDER BY p.position DESC`;
   };
+  const maxScoped = Math.max(0, options.maxScopedNodes ?? defaultMaxScopedNodes);
+  /** How many grants the reader holds in the workspace (`grants`), and whether one is on the drive's root (`on_root`: then they see every active node). */
+  const readerGrants = (req: SearchRequest) =>
+    sql<{ grants: unknown; on_root: unknown }>`SELECT count(*) AS grants, count(CASE WHEN r.parent_id IS NULL THEN 1 END) AS on_root
+      FROM fs_acl_entries a CROSS JOIN fs_nodes r
+      WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId} AND r.id = a.node_id AND r.workspace_id = ${req.workspaceId}`;
+  /**
+   * The nodes the reader sees, as the CTEs `seen` and `visible`: the subtrees of the nodes they
+   * hold grants on, walked down by parent (the indexes on (workspace_id, parent_id) and
+   * (parent_id, name, id); active nodes only — a trashed folder's subtree is trashed with it), at
+   * most `maxScopedNodes` + 1 of them in `visible`, materialized once.
+   */
+  const visibleNodes = (req: SearchRequest) => {
+    const cap = maxScoped + 1;
+    // UNION, not UNION ALL: nested grants walk a subtree once, and the walk ends (a tree has no cycle).
+    // The LIMIT goes in the recursive CTE on SQLite (Postgres refuses it there, and stops the walk
+    // on the outer one: it reads a recursive CTE only as far as it is fetched).
+    return sql`seen (id) AS (
+        SELECT a.node_id FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId}
+        UNION
+        SELECT n.id FROM seen s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL${sqlite ? sql` LIMIT ${cap}` : sql``}
+      ),
+      visible (id) AS MATERIALIZED (SELECT id FROM seen${sqlite ? sql`` : sql` LIMIT ${cap}`})`;
+  };
+  /**
+   * Of the matching documents of the nodes in `visible`, strictly after `after`, the first `limit`
+   * newest first whose node is active and whose text counts (or whose name alone matches): each a
+   * position (the bounded scan's, so a cursor of either goes on in the other) and a node id. None
+   * when `visible` is empty (else SQLite would walk every match for nothing: 26 ms for 100,000)
+   * or holds more than `maxScopedNodes`.
+   */
+  const visibleMatches = (req: SearchRequest) => {
+    const terms = fts5PrefixQuery(req.terms);
+    const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
+    const afterRid = req.after === undefined ? null : /^[0-9]{1,15}$/.test(req.after) ? Number(req.after) : 0;
+    return sqlite
+      ? // SQLite: FTS5's matches newest first (by rowid, the document's rid), each kept when its node
+        // is visible (`+` keeps the planner from looking every match up per visible node: 33 s for
+        // 10,000), until `limit`; a per-node FTS5 check would pay the prefix query's setup per node
+        // (~3 ms for `item*`). The cost is the matches walked until `limit` visible ones.
+        sql`SELECT f.rid, n.id FROM (
+            SELECT rowid AS rid FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name body} : (${terms})`}${afterRid === null ? sql`` : sql` AND rowid < ${afterRid}`}
+          ) f CROSS JOIN fs_search_documents d CROSS JOIN fs_nodes n
+          WHERE d.rid = f.rid AND d.workspace_id = ${req.workspaceId} AND +d.node_id IN (SELECT id FROM visible)
+            AND n.workspace_id = ${req.workspaceId} AND n.id = d.node_id AND n.trashed_at IS NULL
+            AND (d.version_id IS n.current_version_id
+              OR EXISTS (SELECT 1 FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`} AND rowid = f.rid))
+            AND (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
+          ORDER BY f.rid DESC LIMIT ${req.limit}`
+      : // Postgres: each visible node's document by the primary key, the tsquery checked on it (a
+        // LATERAL with a LIMIT: else the planner hashed every matching document, 100,000 for `item`).
+        // The cost is the visible nodes.
+        sql`SELECT d.node_id, d.node_id FROM visible v CROSS JOIN LATERAL (
+            SELECT d.node_id FROM fs_search_documents d CROSS JOIN fs_nodes n
+            WHERE d.workspace_id = ${req.workspaceId} AND d.node_id = v.id${req.after === undefined ? sql`` : sql` AND d.node_id < ${req.after}`}
+              AND d.tsv @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)})
+              AND n.workspace_id = ${req.workspaceId} AND n.id = v.id AND n.trashed_at IS NULL
+              AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))
+            LIMIT 1
+          ) d
+          WHERE (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
+          ORDER BY d.node_id DESC LIMIT ${req.limit}`;
+  };
+  /**
+   * The search among the nodes the reader sees: exact, every match looked at is visible, so never
+   * a short page because hidden matches were counted. Every row carries `seen`, how many nodes the
+   * walk found (at most `maxScopedNodes` + 1); past the bound no hit is looked for (one row of
+   * nulls but that), and the caller falls back to the bounded scan.
+   */
+  const scopedSearch = (req: SearchRequest) =>
+    sql<Record<string, unknown>>`
+      WITH RECURSIVE ${visibleNodes(req)},
+      page (position, id) AS (${visibleMatches(req)})
+      SELECT s.seen, p.position AS search_position, n.*
+      FROM (SELECT count(*) AS seen FROM visible) s
+      LEFT JOIN page p ON 1 = 1
+      LEFT JOIN fs_nodes n ON n.workspace_id = ${req.workspaceId} AND n.id = p.id
+      ORDER BY p.position DESC`;
+  /** The rows' hits: each row with a search position is a visible node at that position. */
+  const hitsOf = (rows: ReadonlyArray<Record<string, unknown>>): NodeSearchHit[] =>
+    rows.filter((row) => row.search_position !== null).map((row) => ({ node: nodes.fromRow(row), position: String(row.search_position) }));
+  /**
+   * The bounded scan: the workspace's matches in the index's order, in batches, until `limit`
+   * visible hits or `maxExaminedMatches` examined (then `scannedTo`, the last one's position).
+   */
+  const boundedSearch = async (ex: Kysely<any>, req: SearchRequest): Promise<NodeSearchPage> => {
+    const hits: NodeSearchHit[] = [];
+    let after = req.after;
+    let examined = 0;
+    // Twice the page first (a broad query whose first matches are visible reads no more),
+    // then the rest of the bound (on Postgres, at most maxPostgresBatch at a time).
+    let batch = Math.max(2 * req.limit, minBatch);
+    for (;;) {
+      const size = Math.min(batch, maxExamined - examined);
+      const rows = (await searchBatch(req, after, size, req.limit - hits.length).execute(ex)).rows;
+      const examinedNow = toNumber(rows[0]?.examined ?? 0);
+      if (examinedNow === 0) return { hits, scannedTo: null };
+      hits.push(...hitsOf(rows));
+      examined += examinedNow;
+      after = String(rows[0]!.last_position);
+      if (hits.length >= req.limit || examinedNow < size) return { hits, scannedTo: null };
+      if (examined >= maxExamined) return { hits, scannedTo: after };
+      batch = sqlite ? maxExamined : maxPostgresBatch;
+    }
+  };
   return {
     upsert: (entry) =>
       runQuery(db, async (ex): Promise<NodeSearchWrite> => {
@@ -192,24 +311,17 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       req.terms.length === 0
         ? Effect.succeed({ hits: [], scannedTo: null })
         : runQuery(db, async (ex): Promise<NodeSearchPage> => {
-            const hits: NodeSearchHit[] = [];
-            let after = req.after;
-            let examined = 0;
-            // Twice the page first (a broad query whose first matches are visible reads no more),
-            // then the rest of the bound (on Postgres, at most maxPostgresBatch at a time).
-            let batch = Math.max(2 * req.limit, minBatch);
-            for (;;) {
-              const size = Math.min(batch, maxExamined - examined);
-              const rows = (await searchBatch(req, after, size, req.limit - hits.length).execute(ex)).rows;
-              const examinedNow = toNumber(rows[0]?.examined ?? 0);
-              if (examinedNow === 0) return { hits, scannedTo: null };
-              for (const row of rows) if (row.search_position !== null) hits.push({ node: nodes.fromRow(row), position: String(row.search_position) });
-              examined += examinedNow;
-              after = String(rows[0]!.last_position);
-              if (hits.length >= req.limit || examinedNow < size) return { hits, scannedTo: null };
-              if (examined >= maxExamined) return { hits, scannedTo: after };
-              batch = sqlite ? maxExamined : maxPostgresBatch;
+            const grants = (await readerGrants(req).execute(ex)).rows[0];
+            // A reader without a grant sees no node: nothing to look for, and the list ends.
+            if (toNumber(grants?.grants ?? 0) === 0) return { hits: [], scannedTo: null };
+            // A reader with a grant on the root sees every active node: no hidden match to count.
+            if (toNumber(grants?.on_root ?? 0) === 0) {
+              const rows = (await scopedSearch(req).execute(ex)).rows;
+              // The reader sees more than maxScopedNodes nodes: the bounded scan (its short pages say
+              // that hidden matches exist: docs/known-gaps.md), cheaper than walking them all.
+              if (toNumber(rows[0]?.seen ?? 0) <= maxScoped) return { hits: hitsOf(rows), scannedTo: null };
             }
+            return boundedSearch(ex, req);
           }),
   };
 };

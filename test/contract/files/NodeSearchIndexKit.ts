@@ -7,8 +7,9 @@
  * on the node or an ancestor), newest first in the index's order, strictly after a hit's position,
  * filtered before the limit; a search examines a bounded number of matches and, when the bound comes
  * first, answers where it stopped, so searches going on from there find every visible match once
- * (run with the adapter's own bound and with a small one); a purged node's document goes with it. (Terms are letters and digits: the kernel's
- * SearchTerms cleans them first.)
+ * (run with the adapter's own bound and with a small one) — but a reader who sees part of the drive
+ * never gets a short answer because hidden matches came first; a purged node's document goes with
+ * it. (Terms are letters and digits: the kernel's SearchTerms cleans them first.)
  */
 import { Effect } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
@@ -221,6 +222,40 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
       const stranger = await run(index((r) => r.search({ workspaceId, userId: "stranger", terms: ["otter"], limit: 3 })));
       t.same(stranger.hits, [], "a reader who sees nothing gets no hit");
       if (stranger.scannedTo !== null) t.same(await run(search(workspaceId, "stranger", ["otter"], 3)), [], "and none on any later search");
+    },
+  },
+  {
+    name: "node search: a reader who sees part of the drive never gets a short page: each search answers `limit` visible hits or ends the list, however many hidden matches come first",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
+      await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
+      await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
+      // 30 matches: every third under the shared folder, the others under the hidden one (newest hidden first).
+      const visible: string[] = [];
+      for (let i = 1; i <= 30; i++) {
+        const name = `otter ${String(i).padStart(2, "0")}`;
+        const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
+        await run(index((r) => r.upsert(entry(node, node.name, 1))));
+        if (i % 3 === 0) visible.push(name);
+      }
+      await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
+      const expected = [...visible.reverse(), "otter shared"];
+      const seen: string[] = [];
+      const sizes: number[] = [];
+      let after: string | undefined;
+      for (let searches = 0; searches < 100; searches++) {
+        const page = await run(index((r) => r.search({ workspaceId, userId: "reader", terms: ["otter"], after, limit: 3 })));
+        t.equal(page.scannedTo, null, "no search stops short at the bound");
+        seen.push(...page.hits.map((h) => h.node.name));
+        sizes.push(page.hits.length);
+        if (page.hits.length < 3) break;
+        after = page.hits[2]!.position;
+      }
+      t.same(seen, expected, "every visible match once, in order, no hidden one");
+      t.same(sizes, [3, 3, 3, 2], "full pages, the last one short as it ends the list");
+      t.same(await run(index((r) => r.search({ workspaceId, userId: "stranger", terms: ["otter"], limit: 3 }))), { hits: [], scannedTo: null }, "a reader who sees nothing: no hit, and the list ends");
     },
   },
   {
