@@ -18,7 +18,7 @@ import { NodeSearchIndex, type NodeSearchEntry, type NodeSearchHit } from "../..
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { TrashPurgeRepository } from "../../../ports/files/TrashPurgeRepository.js";
 import { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
 import { inTransaction, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 import { versionRecord } from "./VersionsRepositoryKit.js";
 
@@ -70,6 +70,28 @@ const searchHits = (workspaceId: string, userId: string, terms: ReadonlyArray<st
       from = page.scannedTo;
     }
   });
+
+/**
+ * A drive of 32 "otter" matches: "otter shared" (granted to "reader") and "otter hidden", and 30
+ * more, every third under the shared folder and the others under the hidden one (the newest
+ * hidden first); `expected` is what "reader" may find, newest first.
+ */
+const seedOtters = async (run: Run<NodeSearchIndexKitPorts>) => {
+  const { workspaceId, root } = await run(seedDrive(1));
+  const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
+  const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
+  await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
+  await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
+  const visible: string[] = [];
+  for (let i = 1; i <= 30; i++) {
+    const name = `otter ${String(i).padStart(2, "0")}`;
+    const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
+    await run(index((r) => r.upsert(entry(node, node.name, 1))));
+    if (i % 3 === 0) visible.push(name);
+  }
+  await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
+  return { workspaceId, expected: [...visible.reverse(), "otter shared"] };
+};
 
 /** The cases of the NodeSearchIndex kit. */
 export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts>> = [
@@ -175,21 +197,7 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
   {
     name: "node search: a broad query examines a bounded number of matches per search; going on from where each stopped finds every visible match once, and no hidden one",
     run: async (t, run) => {
-      const { workspaceId, root } = await run(seedDrive(1));
-      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
-      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
-      await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
-      await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
-      // 30 matches: every third under the shared folder, the others under the hidden one (newest hidden first).
-      const visible: string[] = [];
-      for (let i = 1; i <= 30; i++) {
-        const name = `otter ${String(i).padStart(2, "0")}`;
-        const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
-        await run(index((r) => r.upsert(entry(node, node.name, 1))));
-        if (i % 3 === 0) visible.push(name);
-      }
-      await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
-      const expected = [...visible.reverse(), "otter shared"];
+      const { workspaceId, expected } = await seedOtters(run);
       const first = await run(index((r) => r.search({ workspaceId, userId: "reader", terms: ["otter"], limit: 50 })));
       // Pages of 2 (3 asked, as searchNodes asks limit + 1), each going on after the last hit or where the scan stopped.
       const seen: string[] = [];
@@ -227,21 +235,7 @@ export const nodeSearchIndexCases: ReadonlyArray<KitCase<NodeSearchIndexKitPorts
   {
     name: "node search: a reader who sees part of the drive never gets a short page: each search answers `limit` visible hits or ends the list, however many hidden matches come first",
     run: async (t, run) => {
-      const { workspaceId, root } = await run(seedDrive(1));
-      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "otter shared")));
-      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "otter hidden")));
-      await run(index((r) => r.upsert(entry(shared, shared.name, 1))));
-      await run(index((r) => r.upsert(entry(hidden, hidden.name, 1))));
-      // 30 matches: every third under the shared folder, the others under the hidden one (newest hidden first).
-      const visible: string[] = [];
-      for (let i = 1; i <= 30; i++) {
-        const name = `otter ${String(i).padStart(2, "0")}`;
-        const node = await run(seedNode(nodeRecord(workspaceId, 10 + i, i % 3 === 0 ? shared.id : hidden.id, name)));
-        await run(index((r) => r.upsert(entry(node, node.name, 1))));
-        if (i % 3 === 0) visible.push(name);
-      }
-      await run(nodes((r) => r.putGrant(viewer(shared, "reader"))));
-      const expected = [...visible.reverse(), "otter shared"];
+      const { workspaceId, expected } = await seedOtters(run);
       const seen: string[] = [];
       const sizes: number[] = [];
       let after: string | undefined;
