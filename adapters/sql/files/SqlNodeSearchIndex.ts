@@ -17,12 +17,12 @@
  * The bounded scan keeps the hits the reader can see — a grant on the hit itself, or on its parent
  * or one of the parent's ancestors: the walk (a recursive CTE, `up CROSS JOIN fs_nodes`, as the
  * change feed does) starts from the hits' distinct parents, not from every hit (20,000 matches in
- * 100 folders: 75 → 27 ms on SQLite). The matches are examined newest first in the index's order — on SQLite
- * the FTS5 rowid (the document's rid, the order documents were first indexed in), on Postgres the
- * node's id along the primary key — in batches, at most `maxExaminedMatches` per search; a search
- * stops once it has `limit` visible hits, or answers those found so far with the position of the
- * last match examined when the bound comes first (100,000 matches: 150 ms → 3 ms on SQLite, 0.5–0.8 s
- * → 2 ms on Postgres, bench/README.md "eleventh session").
+ * 100 folders: 75 → 27 ms on SQLite). The matches are examined newest first in the index's order
+ * — on SQLite the FTS5 rowid (the document's rid, the order documents were first indexed in), on
+ * Postgres the node's id along the primary key — in batches, at most `maxExaminedMatches` per
+ * search; a search stops once it has `limit` visible hits, or answers those found so far with the
+ * position of the last match examined when the bound comes first (100,000 matches: 150 ms → 3 ms
+ * on SQLite, 0.5–0.8 s → 2 ms on Postgres, bench/README.md "eleventh session").
  */
 import { Effect } from "effect";
 import { sql, type Kysely } from "kysely";
