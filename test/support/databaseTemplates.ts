@@ -29,10 +29,22 @@ const buildPrefix = "dk_tplbuild_";
 export const planHash = (modules: ReadonlyArray<ModuleMigrations>): string =>
   createHash("sha256").update(JSON.stringify(migrationPlan(modules))).digest("hex").slice(0, 24);
 
-const withDatabase = (url: string, database: string): string => {
+/** `url` (a server's connection string) naming the database `database` instead. */
+export const withDatabase = (url: string, database: string): string => {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+};
+
+/** Ends every session on the database `name`, then drops it. */
+export const dropDatabase = async (admin: pg.Pool, name: string): Promise<void> => {
+  await endSessions(admin, name);
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+};
+
+/** Ends every session on the database `name` (but the caller's). */
+export const endSessions = async (admin: pg.Pool | pg.PoolClient, name: string): Promise<void> => {
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
 };
 
 // One lock for every template build of every process: builds are rare and short.
@@ -56,7 +68,7 @@ const buildPostgresTemplate = async (admin: pg.Pool, serverUrl: string, name: st
           await db.close();
         }
         // The pool's backend may still be leaving: a database is renamed only with no session on it.
-        await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [building]);
+        await endSessions(client, building);
         await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
       }
     } finally {

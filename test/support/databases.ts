@@ -21,7 +21,7 @@ import { openPostgres } from "../../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
 import { ensurePostgres, startedPostgresHere, stopPostgres } from "./postgres.js";
 import { kernelMigrations } from "../../adapters/sql/kernelMigrations.js";
-import { copyMigratedSqliteDatabase, createMigratedPostgresDatabase, planHash } from "./databaseTemplates.js";
+import { copyMigratedSqliteDatabase, createMigratedPostgresDatabase, planHash, dropDatabase, withDatabase } from "./databaseTemplates.js";
 import { dropRecycled, noteFreshCopy, recycle, takeRecycled } from "./recycledDatabases.js";
 
 /** The dialects every storage test runs against. */
@@ -56,12 +56,6 @@ const adminPool = async (): Promise<pg.Pool> => {
   return pool;
 };
 
-const withDatabase = (url: string, database: string): string => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-};
-
 /**
  * Creates a fresh Postgres database with `create(admin, name)` and returns its connection string;
  * it is dropped at `t`'s teardown (after its connections are terminated).
@@ -71,8 +65,7 @@ const createDroppedAtTeardown = async (t: HasTeardown, create: (admin: pg.Pool, 
   const name = `dk_${randomBytes(8).toString("hex")}`;
   await create(pool, name);
   t.teardown(async () => {
-    await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
-    await pool.query(`DROP DATABASE IF EXISTS ${name}`);
+    await dropDatabase(pool, name);
   });
   return withDatabase(await ensurePostgres(), name);
 };

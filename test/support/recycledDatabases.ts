@@ -17,6 +17,7 @@
  * databases still kept when the process's tests end are dropped (`dropRecycled`).
  */
 import pg from "pg";
+import { dropDatabase, endSessions } from "./databaseTemplates.js";
 
 /** What a fresh copy of one template looks like, taken once per process from the first copy. */
 interface FreshState {
@@ -127,16 +128,14 @@ export const takeRecycled = (plan: string): string | undefined => kept.get(plan)
  * are ended first.
  */
 export const recycle = async (admin: pg.Pool, plan: string, name: string, url: string): Promise<void> => {
-  const endSessions = () => admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
-  await endSessions();
+  await endSessions(admin, name);
   if (!closing && (await emptied(plan, url).catch(() => false))) {
     const list = kept.get(plan) ?? [];
     list.push(name);
     kept.set(plan, list);
     return;
   }
-  await endSessions();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await dropDatabase(admin, name);
 };
 
 const emptied = async (plan: string, url: string): Promise<boolean> => {
