@@ -193,6 +193,37 @@ export const filesSearch100kNarrow = searchScenario("files-search-100k-narrow", 
 /** A broad search (every one of the 100,000 names matches). */
 export const filesSearch100kBroad = searchScenario("files-search-100k-broad", "item", "all match");
 
+/** The nodes of the small folder a reader of `files-search-100k-reader` sees. */
+const readerFolderSize = 100;
+
+/**
+ * The broad search by a member who sees one folder of 100 in the same drive: their search looks
+ * among the nodes they see (the walk down their grants, docs/known-gaps.md), so its cost is that
+ * walk on a drive of a few large folders plus the hits, not the 100,000 matches.
+ */
+export const filesSearch100kReader: Scenario = {
+  name: "files-search-100k-reader",
+  description: `GET /v1/workspaces/:id/drive/search?q=item by a member granted one folder of ${readerFolderSize} in the drive of ${bigChildCount.toLocaleString("en-US")} indexed names (every name matches): the walk of what they see, then its matches`,
+  setup: async (target) => {
+    const { token, workspaceId } = await seedBigFolderSearch(target);
+    const root = String((await callJson(target, token, "GET", `/v1/workspaces/${workspaceId}/drive`)).root_node_id);
+    const folder = await callJson(target, token, "POST", "/v1/nodes", { parent_id: root, name: "bench-reader-folder", kind: "folder" });
+    for (let i = 0; i < readerFolderSize; i++) {
+      const child = await callJson(target, token, "POST", "/v1/nodes", { parent_id: folder.id, name: `item reader ${i}`, kind: "folder" });
+      const database = target.server.core.database;
+      await sql`INSERT INTO fs_search_documents (workspace_id, node_id, name, content_type, version_id, body, seq)
+        VALUES (${workspaceId}, ${String(child.id)}, ${`item reader ${i}`}, NULL, NULL, '', 1) ON CONFLICT (workspace_id, node_id) DO NOTHING`.execute(database.db);
+    }
+    const reader = await userToken(target);
+    await callJson(target, token, "POST", `/v1/workspaces/${workspaceId}/members`, { user_id: reader.userId, role: "member" });
+    await callJson(target, token, "POST", `/v1/nodes/${String(folder.id)}/permissions`, { user_id: reader.userId, role: "viewer" });
+    const path = `/v1/workspaces/${workspaceId}/drive/search?q=item`;
+    const first = await callJson(target, reader.token, "GET", path);
+    if (!Array.isArray(first.data) || first.data.length === 0) throw new Error("files-search-100k-reader: the reader's search found nothing");
+    return { requests: [{ method: "GET", path, headers: { authorization: `Bearer ${reader.token}` } }] };
+  },
+};
+
 const uploadFolderName = "bench-uploads";
 const uploadSize = 1024;
 const uploadSha = createHash("sha256").update(Buffer.alloc(uploadSize)).digest("hex");

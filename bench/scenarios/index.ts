@@ -1,7 +1,7 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. Modules append theirs. */
 import type { Scenario } from "../Scenario.js";
 import { filesChanges, filesChildren } from "./files.js";
-import { filesChildren100kDeep, filesChildren100kFirst, filesSearch100kBroad, filesSearch100kNarrow, filesUpload256, filesUploadCreate } from "./filesScale.js";
+import { filesChildren100kDeep, filesChildren100kFirst, filesSearch100kBroad, filesSearch100kNarrow, filesSearch100kReader, filesUpload256, filesUploadCreate } from "./filesScale.js";
 import { commerceCatalog, commerceCheckout, commerceCheckoutHotSku } from "./commerce.js";
 import { commerceSearchDeepPage, commerceSearchFirstPage } from "./commerceSearch.js";
 import { deliveryDiscovery, deliveryLocations } from "./delivery.js";
@@ -35,6 +35,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   filesChildren100kDeep,
   filesSearch100kNarrow,
   filesSearch100kBroad,
+  filesSearch100kReader,
   filesUploadCreate,
   filesUpload256,
   commerceCheckout,

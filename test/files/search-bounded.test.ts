@@ -4,7 +4,8 @@
  * that hidden matches exist: such a reader's search looks only among the nodes they can see, so
  * their pages are full and the last one ends the list; only when they see more nodes than the
  * adapter's `maxScopedNodes` does it fall back to the bounded scan, whose short pages carry a
- * cursor. A reader with a grant on the root sees every node: theirs is the bounded scan. Following
+ * cursor. A reader who sees more than the first walk's `firstScopedNodes` gets the bounded scan
+ * first, and the search among their nodes when the scan comes out short. A reader with a grant on the root sees every node: theirs is the bounded scan. Following
  * the cursors finds every match the caller can see exactly once and none they cannot. SQLite and
  * Postgres, the index built with a bound of 5 matches per search.
  */
@@ -94,6 +95,21 @@ t.test("a reader who sees more nodes than maxScopedNodes falls back to the bound
     const pages = await allPages(env, "ann", "otter", 2);
     t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
     t.ok(pages.some((p) => p.names.length < 2 && p.cursor !== null), "a short page with a cursor is a valid page");
+  }),
+);
+
+t.test("a reader who sees more nodes than the first walk looks at, and fewer than maxScopedNodes, still never gets a short page: a scan cut short by hidden matches gives way to the search among their nodes", (t) =>
+  forEachFilesDialect(t, "scoped search after the scan", async (t, db) => {
+    // ann sees 11 nodes: more than the first walk's 2, fewer than maxScopedNodes; the newest matches are hidden.
+    const { env, visible } = await otterDrive(t, db, { maxExaminedMatches: 5, firstScopedNodes: 2, maxScopedNodes: 100 });
+
+    const first = await searchOnce(env, "ann", "otter", null, 50);
+    t.same(first.data.map((n) => n.name), visible, "one page holds every visible match, though the scan's bound was reached among hidden ones");
+    t.equal(first.next_cursor, null, "and ends the list");
+
+    const pages = await allPages(env, "ann", "otter", 2);
+    t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
+    t.ok(noShortPage(pages, 2), "no page is short but the last");
   }),
 );
 

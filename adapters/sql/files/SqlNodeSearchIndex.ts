@@ -7,13 +7,16 @@
  * counts only while it is of the node's current version (else only the name must match), and
  * keeps the hits the reader can see. Two ways, chosen per search:
  * - a reader without a grant on the drive's root (who may not see every node) searches among the
- *   nodes they see — the subtrees of their grants, walked down, at most `maxScopedNodes` — exactly:
- *   never a short page because hidden matches were counted (conventions.md, Lists). SQLite walks
- *   FTS5's matches newest first probing that set, Postgres looks each visible node's document up
- *   (10,000 visible of 100,000 matches, the reader's the oldest: 33 ms on SQLite, 90 ms on Postgres);
- * - a reader with a grant on the root, or one who sees more nodes than `maxScopedNodes` (the
- *   walk would cost more than the scan), gets the bounded scan below, whose short pages say that
- *   matches were examined (for the latter, that hidden ones exist: docs/known-gaps.md).
+ *   nodes they see — the subtrees of their grants, walked down — exactly: never a short page
+ *   because hidden matches were counted (conventions.md, Lists). SQLite walks FTS5's matches
+ *   newest first probing that set, Postgres looks each visible node's document up (10,000 visible
+ *   of 100,000 matches, the reader's the oldest: 33 ms on SQLite, 90 ms on Postgres). The walk
+ *   costs what it walks (20,000 nodes: ~50 ms on SQLite), so it first looks at `firstScopedNodes`;
+ *   a reader who sees more gets the bounded scan, and the walk of up to `maxScopedNodes` only when
+ *   the scan's page comes out short;
+ * - a reader with a grant on the root, or one who sees more nodes than `maxScopedNodes`, gets the
+ *   bounded scan below, whose short pages say that matches were examined (for the latter, that
+ *   hidden ones exist: docs/known-gaps.md).
  * The bounded scan keeps the hits the reader can see — a grant on the hit itself, or on its parent
  * or one of the parent's ancestors: the walk (a recursive CTE, `up CROSS JOIN fs_nodes`, as the
  * change feed does) starts from the hits' distinct parents, not from every hit (20,000 matches in
@@ -60,6 +63,11 @@ export interface SqlNodeSearchIndexOptions {
   readonly maxExaminedMatches?: number;
   /** The most nodes a reader without a grant on the root may see for their search to look among them only (default {@link defaultMaxScopedNodes}); tests set a few. */
   readonly maxScopedNodes?: number;
+  /**
+   * The most nodes the first walk of such a reader's visible nodes looks at, before any scan
+   * (default {@link defaultFirstScopedNodes}, at most `maxScopedNodes`); tests set a few.
+   */
+  readonly firstScopedNodes?: number;
 }
 
 /** The matches one search examines at most, by default: a page of visible hits is usually found long before. */
@@ -67,6 +75,15 @@ export const defaultMaxExaminedMatches = 2_000;
 
 /** The nodes a reader may see, by default, for their search to look among them only (else the bounded scan). */
 export const defaultMaxScopedNodes = 20_000;
+
+/**
+ * The nodes the first, cheap walk looks at, by default: a reader who sees no more gets the exact
+ * search at once; one who sees more gets the bounded scan first, and the full walk (up to
+ * `maxScopedNodes`) only when that scan's page comes out short. Walking 20,000 nodes costs ~50 ms
+ * on SQLite, so the owner of one large folder paid it on every search (bench
+ * files-search-100k-broad: 270 -> 14 req/s) though the scan fills their page from the first batch.
+ */
+export const defaultFirstScopedNodes = 1_000;
 
 /** Builds the node search index over `db`. */
 export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIndexOptions = {}): NodeSearchIndex => {
@@ -145,37 +162,46 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
       ORDER BY p.position DESC`;
   };
   const maxScoped = Math.max(0, options.maxScopedNodes ?? defaultMaxScopedNodes);
+  const firstScoped = Math.min(maxScoped, Math.max(0, options.firstScopedNodes ?? defaultFirstScopedNodes));
   /** How many grants the reader holds in the workspace (`grants`), and whether one is on the drive's root (`on_root`: then they see every active node). */
   const readerGrants = (req: SearchRequest) =>
     sql<{ grants: unknown; on_root: unknown }>`SELECT count(*) AS grants, count(CASE WHEN r.parent_id IS NULL THEN 1 END) AS on_root
       FROM fs_acl_entries a CROSS JOIN fs_nodes r
       WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId} AND r.id = a.node_id AND r.workspace_id = ${req.workspaceId}`;
   /**
-   * The nodes the reader sees, as the CTEs `seen` and `visible`: the subtrees of the nodes they
-   * hold grants on, walked down by parent (the indexes on (workspace_id, parent_id) and
-   * (parent_id, name, id); active nodes only — a trashed folder's subtree is trashed with it), at
-   * most `maxScopedNodes` + 1 of them in `visible`, materialized once.
+   * The nodes the reader sees, as the CTE `visible`: the subtrees of the nodes they hold grants
+   * on, walked down by parent (the indexes on (workspace_id, parent_id) and (parent_id, name, id);
+   * active nodes only — a trashed folder's subtree is trashed with it), at most `bound` + 1 of
+   * them, materialized once.
    */
-  const visibleNodes = (req: SearchRequest) => {
-    const cap = maxScoped + 1;
+  const visibleNodes = (req: SearchRequest, bound: number) => {
+    const cap = bound + 1;
+    // Postgres: the walk as files migration 11's function, which looks each level up by the parent
+    // index (inline, the planner hashed the drive's nodes per level: docs/decisions.md).
+    if (!sqlite) return sql`visible (id) AS MATERIALIZED (SELECT id FROM fs_visible_nodes(${req.workspaceId}, ${req.userId}, true, ${cap}))`;
     // UNION, not UNION ALL: nested grants walk a subtree once, and the walk ends (a tree has no cycle).
-    // The LIMIT goes in the recursive CTE on SQLite (Postgres refuses it there, and stops the walk
-    // on the outer one: it reads a recursive CTE only as far as it is fetched).
+    // Each parent's children are read up to the cap by a subquery: the LIMIT of the recursive step
+    // bounds the rows kept, not those read, so a folder of 100,000 was read whole (~38 ms) to keep 1,001.
     return sql`seen (id) AS (
         SELECT a.node_id FROM fs_acl_entries a WHERE a.workspace_id = ${req.workspaceId} AND a.user_id = ${req.userId}
         UNION
-        SELECT n.id FROM seen s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${req.workspaceId} AND n.trashed_at IS NULL${sqlite ? sql` LIMIT ${cap}` : sql``}
+        SELECT n.id FROM seen s CROSS JOIN fs_nodes n
+        WHERE n.workspace_id = ${req.workspaceId} AND n.id IN (
+          SELECT c.id FROM fs_nodes c WHERE c.workspace_id = ${req.workspaceId} AND c.parent_id = s.id AND c.trashed_at IS NULL LIMIT ${cap}
+        )
+        LIMIT ${cap}
       ),
-      visible (id) AS MATERIALIZED (SELECT id FROM seen${sqlite ? sql`` : sql` LIMIT ${cap}`})`;
+      visible (id) AS MATERIALIZED (SELECT id FROM seen)`;
   };
   /**
    * Of the matching documents of the nodes in `visible`, strictly after `after`, the first `limit`
    * newest first whose node is active and whose text counts (or whose name alone matches): each a
    * position (the bounded scan's, so a cursor of either goes on in the other) and a node id. None
-   * when `visible` is empty (else SQLite would walk every match for nothing: 26 ms for 100,000)
-   * or holds more than `maxScopedNodes`.
+   * when `visible` is empty or holds more than `bound`, and then no match is read: SQLite gets
+   * LIMIT 0, which ends the statement before its first row (as a condition in WHERE, it walked
+   * every match for nothing: 100,000 in ~8 ms).
    */
-  const visibleMatches = (req: SearchRequest) => {
+  const visibleMatches = (req: SearchRequest, bound: number) => {
     const terms = fts5PrefixQuery(req.terms);
     const scope = `workspace : "${workspaceToken(req.workspaceId)}"`;
     const afterRid = req.after === undefined ? null : /^[0-9]{1,15}$/.test(req.after) ? Number(req.after) : 0;
@@ -191,8 +217,7 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
             AND n.workspace_id = ${req.workspaceId} AND n.id = d.node_id AND n.trashed_at IS NULL
             AND (d.version_id IS n.current_version_id
               OR EXISTS (SELECT 1 FROM fs_search_fts WHERE fs_search_fts MATCH ${`${scope} AND {name} : (${terms})`} AND rowid = f.rid))
-            AND (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
-          ORDER BY f.rid DESC LIMIT ${req.limit}`
+          ORDER BY f.rid DESC LIMIT (CASE WHEN (SELECT count(*) FROM visible) BETWEEN 1 AND ${bound} THEN ${req.limit} ELSE 0 END)`
       : // Postgres: each visible node's document by the primary key, the tsquery checked on it (a
         // LATERAL with a LIMIT: else the planner hashed every matching document, 100,000 for `item`).
         // The cost is the visible nodes.
@@ -204,19 +229,19 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
               AND (d.version_id IS NOT DISTINCT FROM n.current_version_id OR to_tsvector('simple', d.name) @@ to_tsquery('simple', ${tsqueryPrefix(req.terms)}))
             LIMIT 1
           ) d
-          WHERE (SELECT count(*) FROM visible) BETWEEN 1 AND ${maxScoped}
+          WHERE (SELECT count(*) FROM visible) BETWEEN 1 AND ${bound}
           ORDER BY d.node_id DESC LIMIT ${req.limit}`;
   };
   /**
    * The search among the nodes the reader sees: exact, every match looked at is visible, so never
    * a short page because hidden matches were counted. Every row carries `seen`, how many nodes the
-   * walk found (at most `maxScopedNodes` + 1); past the bound no hit is looked for (one row of
-   * nulls but that), and the caller falls back to the bounded scan.
+   * walk found (at most `bound` + 1); past the bound no hit is looked for (one row of nulls but
+   * that), and the caller goes on with the bounded scan.
    */
-  const scopedSearch = (req: SearchRequest) =>
+  const scopedSearch = (req: SearchRequest, bound: number) =>
     sql<Record<string, unknown>>`
-      WITH RECURSIVE ${visibleNodes(req)},
-      page (position, id) AS (${visibleMatches(req)})
+      WITH RECURSIVE ${visibleNodes(req, bound)},
+      page (position, id) AS (${visibleMatches(req, bound)})
       SELECT s.seen, p.position AS search_position, n.*
       FROM (SELECT count(*) AS seen FROM visible) s
       LEFT JOIN page p ON 1 = 1
@@ -225,6 +250,11 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
   /** The rows' hits: each row with a search position is a visible node at that position. */
   const hitsOf = (rows: ReadonlyArray<Record<string, unknown>>): NodeSearchHit[] =>
     rows.filter((row) => row.search_position !== null).map((row) => ({ node: nodes.fromRow(row), position: String(row.search_position) }));
+  /** The exact page among the nodes the reader sees, or null when they see more than `bound`. */
+  const scopedPage = async (ex: Kysely<any>, req: SearchRequest, bound: number): Promise<NodeSearchPage | null> => {
+    const rows = (await scopedSearch(req, bound).execute(ex)).rows;
+    return toNumber(rows[0]?.seen ?? 0) <= bound ? { hits: hitsOf(rows), scannedTo: null } : null;
+  };
   /**
    * The bounded scan: the workspace's matches in the index's order, in batches, until `limit`
    * visible hits or `maxExaminedMatches` examined (then `scannedTo`, the last one's position).
@@ -315,13 +345,17 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
             // A reader without a grant sees no node: nothing to look for, and the list ends.
             if (toNumber(grants?.grants ?? 0) === 0) return { hits: [], scannedTo: null };
             // A reader with a grant on the root sees every active node: no hidden match to count.
-            if (toNumber(grants?.on_root ?? 0) === 0) {
-              const rows = (await scopedSearch(req).execute(ex)).rows;
-              // The reader sees more than maxScopedNodes nodes: the bounded scan (its short pages say
-              // that hidden matches exist: docs/known-gaps.md), cheaper than walking them all.
-              if (toNumber(rows[0]?.seen ?? 0) <= maxScoped) return { hits: hitsOf(rows), scannedTo: null };
-            }
-            return boundedSearch(ex, req);
+            const partial = toNumber(grants?.on_root ?? 0) === 0;
+            // Who sees few nodes: the exact search among them at once.
+            const first = partial ? await scopedPage(ex, req, firstScoped) : null;
+            if (first !== null) return first;
+            // Else the bounded scan, whose page is exact when full or the last (the owner of a large
+            // folder: the first batch); a short page that goes on may be short for hidden matches:
+            // then the exact search among up to maxScopedNodes seen nodes, and past those the short
+            // page (it says that hidden matches exist: docs/known-gaps.md).
+            const scanned = await boundedSearch(ex, req);
+            if (!partial || scanned.scannedTo === null || maxScoped <= firstScoped) return scanned;
+            return (await scopedPage(ex, req, maxScoped)) ?? scanned;
           }),
   };
 };

@@ -168,11 +168,17 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
     trashRoots: (req) =>
       runQuery(db, (ex) =>
         sql<Record<string, unknown>>`
-          WITH RECURSIVE visible (id) AS (
+          WITH RECURSIVE visible (id) AS (${
+            // Every node under the caller's grants, trashed ones too; on Postgres files migration
+            // 11's walk, which looks each level up by the parent index (inline, the planner hashed
+            // the drive's nodes per level).
+            db.dialect === "postgres"
+              ? sql`SELECT id FROM fs_visible_nodes(${req.workspaceId}, ${req.userId}, false, NULL)`
+              : sql`
             SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
             UNION
-            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
-          )
+            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}`
+          })
           SELECT n.* FROM fs_nodes n
           WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.id IN (SELECT id FROM visible)
           ${
