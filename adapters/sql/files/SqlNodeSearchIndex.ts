@@ -11,7 +11,7 @@
  *   because hidden matches were counted (conventions.md, Lists). SQLite walks FTS5's matches
  *   newest first probing that set, Postgres looks each visible node's document up (10,000 visible
  *   of 100,000 matches, the reader's the oldest: 33 ms on SQLite, 90 ms on Postgres). The walk
- *   costs what it walks (20,000 nodes: ~50 ms on SQLite), so it first looks at `firstScopedNodes`;
+ *   costs what it walks (20,000 nodes: ~28 ms on SQLite), so it first looks at `firstScopedNodes`;
  *   a reader who sees more gets the bounded scan, and the walk of up to `maxScopedNodes` only when
  *   the scan's page comes out short;
  * - a reader with a grant on the root, or one who sees more nodes than `maxScopedNodes`, gets the
@@ -79,8 +79,8 @@ export const defaultMaxScopedNodes = 20_000;
 /**
  * The nodes the first, cheap walk looks at, by default: a reader who sees no more gets the exact
  * search at once; one who sees more gets the bounded scan first, and the full walk (up to
- * `maxScopedNodes`) only when that scan's page comes out short. Walking 20,000 nodes costs ~50 ms
- * on SQLite, so the owner of one large folder paid it on every search (bench
+ * `maxScopedNodes`) only when that scan's page comes out short. Walking 20,000 nodes costs ~28 ms
+ * on SQLite (1,000: ~1 ms), and the owner of one large folder paid it on every search (bench
  * files-search-100k-broad: 270 -> 14 req/s) though the scan fills their page from the first batch.
  */
 export const defaultFirstScopedNodes = 1_000;
