@@ -11,11 +11,16 @@ export type RawDatabase =
   | { readonly dialect: "sqlite"; readonly sqlite: Database.Database; readonly filename: string }
   | { readonly dialect: "postgres"; readonly pool: pg.Pool };
 
-/** Opens the SQLite file with the pragmas adapters/sqlite/openSqlite.ts sets. */
+/**
+ * Opens the SQLite file with the pragmas adapters/sqlite/openSqlite.ts sets, but for the busy
+ * timeout: the lock this handle meets is the server's, in this process, and waiting in the driver
+ * blocks the very event loop that is to release it; a locked operation fails at once and is run
+ * again after yielding (RawLoop.ts retryWhileLocked).
+ */
 export const openRawSqlite = (filename: string): RawDatabase & { close(): Promise<void> } => {
   const sqlite = new Database(filename);
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("busy_timeout = 0");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   return { dialect: "sqlite", sqlite, filename, close: async () => void sqlite.close() };

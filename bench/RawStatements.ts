@@ -6,6 +6,7 @@
  * compile them (captured from the server under the bench's load).
  */
 import type { RawDatabase } from "./RawDatabase.js";
+import { retryWhileLocked } from "./RawLoop.js";
 
 /** `sql` with `?` placeholders as the dialect writes them (`$1`, `$2`, ... on Postgres). */
 export const numbered = (dialect: "sqlite" | "postgres", sql: string): string => {
@@ -62,19 +63,28 @@ export const rawRunner = (db: RawDatabase): RawRunner => {
       if (statement.reader) statement.all(...params);
       else statement.run(...params);
     };
+    // Retried when the file is locked by the server (RawLoop.ts), setup statements too: each
+    // autocommit statement alone, a transaction whole (its BEGIN IMMEDIATE is what meets the lock).
+    const autocommit = (statements: ReadonlyArray<RawStatement>): void | Promise<void> => {
+      for (let i = 0; i < statements.length; i++) {
+        const ran = retryWhileLocked(() => run(statements[i]!));
+        if (ran instanceof Promise) return ran.then(() => autocommit(statements.slice(i + 1)));
+      }
+    };
     return {
-      autocommit: (statements) => statements.forEach(run),
-      inTransaction: (statements) => {
-        run(["BEGIN IMMEDIATE", []]);
-        try {
-          statements.forEach(run);
-          run(["COMMIT", []]);
-        } catch (error) {
-          // Never leave the file locked for the scenarios after this one.
-          run(["ROLLBACK", []]);
-          throw error;
-        }
-      },
+      autocommit,
+      inTransaction: (statements) =>
+        retryWhileLocked(() => {
+          run(["BEGIN IMMEDIATE", []]);
+          try {
+            statements.forEach(run);
+            run(["COMMIT", []]);
+          } catch (error) {
+            // Never leave the file locked for the scenarios after this one.
+            if (sqlite.inTransaction) run(["ROLLBACK", []]);
+            throw error;
+          }
+        }),
     };
   }
   const pool = db.pool;
