@@ -10,5 +10,6 @@ import { commerceMigration0007ReturnedQuantities } from "./0007_returned_quantit
 import { commerceMigration0008UniqueTrackingNumbers } from "./0008_unique_tracking_numbers.js";
 import { commerceMigration0009CartSeenPrices } from "./0009_cart_seen_prices.js";
 import { commerceMigration0010CancellationRequestedFinal } from "./0010_cancellation_requested_final.js";
+import { commerceMigration0011SearchIndexWithoutPendingList } from "./0011_search_index_without_pending_list.js";
 
-export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys, commerceMigration0005CustomerDeclinesIndex, commerceMigration0006SearchByStore, commerceMigration0007ReturnedQuantities, commerceMigration0008UniqueTrackingNumbers, commerceMigration0009CartSeenPrices, commerceMigration0010CancellationRequestedFinal];
+export const commerceMigrations: ReadonlyArray<Migration> = [commerceMigration0001Tables, commerceMigration0002ShipmentTracking, commerceMigration0003OrderStatusIndex, commerceMigration0004SearchKeys, commerceMigration0005CustomerDeclinesIndex, commerceMigration0006SearchByStore, commerceMigration0007ReturnedQuantities, commerceMigration0008UniqueTrackingNumbers, commerceMigration0009CartSeenPrices, commerceMigration0010CancellationRequestedFinal, commerceMigration0011SearchIndexWithoutPendingList];

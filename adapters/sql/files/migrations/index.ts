@@ -11,5 +11,6 @@ import { filesMigration0008 } from "./0008_changes_recipient_index.js";
 import { filesMigration0009 } from "./0009_node_search.js";
 import { filesMigration0010 } from "./0010_changes_entered_view.js";
 import { filesMigration0011 } from "./0011_visible_nodes_walk.js";
+import { filesMigration0012 } from "./0012_search_index_without_pending_list.js";
 
-export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011];
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011, filesMigration0012];
