@@ -165,20 +165,21 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         id: req.after?.[1],
         limit: req.limit,
       }).pipe(Effect.map(({ rows }) => rows.map(nodes.fromRow))),
-    trashRoots: (req) =>
-      runQuery(db, (ex) =>
+    trashRoots: (req) => {
+      // Every node under the caller's grants, trashed ones too; on Postgres files migration 11's
+      // walk, which looks each level up by the parent index (inline, the planner hashed the
+      // drive's nodes per level).
+      const visible =
+        db.dialect === "postgres"
+          ? sql`visible (id) AS (SELECT id FROM fs_visible_nodes(${req.workspaceId}, ${req.userId}, false, NULL))`
+          : sql`visible (id) AS (
+              SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
+              UNION
+              SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}
+            )`;
+      return runQuery(db, (ex) =>
         sql<Record<string, unknown>>`
-          WITH RECURSIVE visible (id) AS (${
-            // Every node under the caller's grants, trashed ones too; on Postgres files migration
-            // 11's walk, which looks each level up by the parent index (inline, the planner hashed
-            // the drive's nodes per level).
-            db.dialect === "postgres"
-              ? sql`SELECT id FROM fs_visible_nodes(${req.workspaceId}, ${req.userId}, false, NULL)`
-              : sql`
-            SELECT node_id FROM fs_acl_entries WHERE workspace_id = ${req.workspaceId} AND user_id = ${req.userId}
-            UNION
-            SELECT n.id FROM visible v CROSS JOIN fs_nodes n WHERE n.parent_id = v.id AND n.workspace_id = ${req.workspaceId}`
-          })
+          WITH RECURSIVE ${visible}
           SELECT n.* FROM fs_nodes n
           WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.id IN (SELECT id FROM visible)
           ${
@@ -188,7 +189,8 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           }
           ORDER BY n.trashed_at DESC, n.id DESC
           LIMIT ${req.limit}`.execute(ex),
-      ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow))),
+      ).pipe(Effect.map((r) => r.rows.map(nodes.fromRow)));
+    },
     grantsOn: (workspaceId, userId, nodeIds) =>
       nodeIds.length === 0
         ? Effect.succeed([])
