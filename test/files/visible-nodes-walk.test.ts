@@ -4,12 +4,17 @@
  * large folders, analyzed, the same walk written inline hashes the drive's nodes at each level (a
  * sequential scan per level, whatever the reader sees: docs/known-gaps.md had it); the function
  * looks each level up by the parent index. Counted by Postgres itself in the transaction's own
- * statistics (pg_stat_xact_user_tables), not timed. It answers what the inline walk answers.
+ * statistics (pg_stat_xact_user_tables), not timed. It answers what the inline walk answers. And
+ * the search of the owner of a large folder reads about the first walk's nodes, not the folder.
  */
 import t from "tap";
 import { sql, type Kysely } from "kysely";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { openTestDatabase, type TapTest } from "../support/databases.js";
+import { Effect } from "effect";
+import { currentExecutor } from "../../adapters/sql/Transactions.js";
+import { searchNodes } from "../../core/files/SearchNodes.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
 
 /** Large folders of the drive, and the nodes in each: the shape that leads the planner to hash. */
@@ -25,7 +30,7 @@ const smallChildren = 20;
  */
 const seededDrive = async (t: TapTest, db: SqlDatabase) => {
   const env = filesRuntime(t, db);
-  const root = await workspaceWithDrive(env, "ws1", "adm", ["ann"]);
+  const root = await workspaceWithDrive(env, "ws1", "adm", ["ann", "bob"]);
   const at = new Date();
   const insert = (id: string, parent: string, name: string, trashed: boolean) =>
     sql`INSERT INTO fs_nodes (id, workspace_id, parent_id, name, kind, version, legal_hold, created_by, created_at, updated_at, trashed_at, trash_root_id)
@@ -41,8 +46,14 @@ const seededDrive = async (t: TapTest, db: SqlDatabase) => {
   await insert("small-trashed", "small", "trashed", true);
   for (let i = 0; i < 5; i++) await insert(`small-trashed-${i}`, "small-trashed", `gone ${i}`, true);
   await sql`INSERT INTO fs_acl_entries (workspace_id, node_id, user_id, role, granted_by, created_at) VALUES ('ws1', 'small', 'ann', 'viewer', 'adm', ${at})`.execute(db.db);
+  // bob owns the first large folder, whose names are indexed.
+  await sql`INSERT INTO fs_acl_entries (workspace_id, node_id, user_id, role, granted_by, created_at) VALUES ('ws1', 'big-0', 'bob', 'owner', 'adm', ${at})`.execute(db.db);
+  await sql`INSERT INTO fs_search_documents (workspace_id, node_id, name, content_type, version_id, body, seq)
+    SELECT 'ws1', id, name, NULL, NULL, '', 1 FROM fs_nodes WHERE workspace_id = 'ws1' AND parent_id = 'big-0'`.execute(db.db);
   await sql`ANALYZE fs_nodes`.execute(db.db);
   await sql`ANALYZE fs_acl_entries`.execute(db.db);
+  await sql`ANALYZE fs_search_documents`.execute(db.db);
+  return env;
 };
 
 /** The walk as the search wrote it inline before migration 11 (active nodes only). */
@@ -105,4 +116,26 @@ t.test("fs_visible_nodes answers trashed nodes too when asked, and stops at its 
   const capped = await walked(db, function_(true, 7));
   t.equal(capped.ids.length, 7, "at most `cap` nodes");
   t.ok(capped.ids.every((id) => id === "small" || id.startsWith("small-")), "all of them the reader's");
+});
+
+t.test("a search by the owner of a large folder reads about the first walk's nodes and the scan's batch, not the folder (the scoped search walked 20,001 nodes on every such search) [postgres]", async (t) => {
+  const db = await openTestDatabase("postgres", t, filesTestModules);
+  const env = await seededDrive(t, db);
+  const rowsRead = sql<{ rows: unknown }>`SELECT coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0) AS rows FROM pg_stat_xact_user_tables WHERE relname = 'fs_nodes'`;
+  // The search and the statistics on one connection, in one transaction (the counts are the connection's).
+  const { page, read } = await env.run(
+    Effect.flatMap(Transactions, (tx) =>
+      tx.run(
+        Effect.gen(function* () {
+          const ex = yield* currentExecutor(db);
+          const before = Number((yield* Effect.promise(() => rowsRead.execute(ex))).rows[0]?.rows ?? 0);
+          const page = yield* searchNodes({ userId: "bob", workspaceId: "ws1", q: "item", cursor: null, limit: 50 });
+          const after = Number((yield* Effect.promise(() => rowsRead.execute(ex))).rows[0]?.rows ?? 0);
+          return { page, read: after - before };
+        }),
+      ),
+    ),
+  );
+  t.equal(page.data.length, 50, "a full page of bob's matches");
+  t.ok(read < 2 * 1_000 + 500, `the search read ${read} node rows: the first walk's 1,001 and the page's, not the ${perBigFolder.toLocaleString("en-US")} of the folder`);
 });
