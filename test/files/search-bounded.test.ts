@@ -67,17 +67,21 @@ const otterDrive = async (t: TapTest, db: SqlDatabase, searchIndex: SqlNodeSearc
   return { env, visible, grant: (userId: string) => grant(root, userId) };
 };
 
+/** ann's search gives exact pages: one page of 50 holds every visible match and ends the list; pages of 2 hold each once, none short but the last. */
+const annGetsExactPages = async (t: TapTest, env: FilesEnv, visible: ReadonlyArray<string>, why: string) => {
+  const first = await searchOnce(env, "ann", "otter", null, 50);
+  t.same(first.data.map((n) => n.name), visible, `one page holds every visible match, though ${why}`);
+  t.equal(first.next_cursor, null, "and ends the list");
+
+  const pages = await allPages(env, "ann", "otter", 2);
+  t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
+  t.ok(noShortPage(pages, 2), "no page is short but the last");
+};
+
 t.test("a reader who sees part of the drive never gets a short page: full pages hold every visible match once and no hidden one, and one who sees none gets one empty last page", (t) =>
   forEachFilesDialect(t, "scoped search", async (t, db) => {
     const { env, visible } = await otterDrive(t, db, { maxExaminedMatches: 5 });
-
-    const first = await searchOnce(env, "ann", "otter", null, 50);
-    t.same(first.data.map((n) => n.name), visible, "one page holds every visible match, though more matches than the bound are hidden");
-    t.equal(first.next_cursor, null, "and ends the list");
-
-    const pages = await allPages(env, "ann", "otter", 2);
-    t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
-    t.ok(noShortPage(pages, 2), "no page is short but the last");
+    await annGetsExactPages(t, env, visible, "more matches than the bound are hidden");
 
     const stranger = await allPages(env, "bob", "otter", 10);
     t.same(stranger, [{ names: [], cursor: null }], "a member who sees none of the matches gets one empty page that ends the list");
@@ -102,14 +106,7 @@ t.test("a reader who sees more nodes than the first walk looks at, and fewer tha
   forEachFilesDialect(t, "scoped search after the scan", async (t, db) => {
     // ann sees 11 nodes: more than the first walk's 2, fewer than maxScopedNodes; the newest matches are hidden.
     const { env, visible } = await otterDrive(t, db, { maxExaminedMatches: 5, firstScopedNodes: 2, maxScopedNodes: 100 });
-
-    const first = await searchOnce(env, "ann", "otter", null, 50);
-    t.same(first.data.map((n) => n.name), visible, "one page holds every visible match, though the scan's bound was reached among hidden ones");
-    t.equal(first.next_cursor, null, "and ends the list");
-
-    const pages = await allPages(env, "ann", "otter", 2);
-    t.same(pages.flatMap((p) => p.names), visible, "every visible match exactly once, newest first, no hidden one");
-    t.ok(noShortPage(pages, 2), "no page is short but the last");
+    await annGetsExactPages(t, env, visible, "the scan's bound was reached among hidden ones");
   }),
 );
 
