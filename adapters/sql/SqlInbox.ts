@@ -28,10 +28,14 @@ export const makeSqlInbox = (db: SqlDatabase, f: DialectFeatures): Inbox => {
         ? Effect.succeed(new Set<string>())
         : Effect.flatMap(Clock.currentTimeMillis, (millis) => {
             const at = f.timeToDb(new Date(millis));
+            // In one order for every caller: Postgres inserts the rows in the order given, and two
+            // transactions claiming the same events in opposite orders each waited for the other's
+            // row (a deadlock, which the contract kit's race met on CI).
+            const ordered = [...eventIds].sort();
             return runQuery(db, (ex) =>
               ex
                 .insertInto("inbox")
-                .values(eventIds.map((eventId) => ({ consumer, event_id: eventId, processed_at: at })))
+                .values(ordered.map((eventId) => ({ consumer, event_id: eventId, processed_at: at })))
                 .onConflict((oc) => oc.columns(["consumer", "event_id"]).doNothing())
                 .returning("event_id")
                 .execute(),

@@ -13,7 +13,7 @@ export type ChannelsFor = (event: EventEnvelope) => ReadonlyArray<string>;
 
 /**
  * Appends `events`, in order, to each channel they belong to (a channel a mapping lists twice
- * gets an event once), and answers the after-commit step announcing each channel once, at its
+ * gets an event once; the channels in sorted order), and answers the after-commit step announcing each channel once, at its
  * newest offset: a subscriber reads everything up to it. Published after commit, so a notice
  * never points at an offset that was rolled back.
  */
@@ -30,7 +30,11 @@ const appendAndAnnounce = (channelsFor: ChannelsFor, events: ReadonlyArray<Event
       }
     }
     const newest = new Map<string, number>();
-    for (const [channel, list] of byChannel) {
+    // Channels in one order for every worker: each append locks its channel's head until commit,
+    // and two relays appending overlapping channels of their batches in first-seen order could each
+    // wait for the other's head (a deadlock; the inbox's claims had one on CI).
+    for (const channel of [...byChannel.keys()].sort()) {
+      const list = byChannel.get(channel)!;
       const appended: ReadonlyArray<ChannelMessage> =
         list.length > 1 && log.appendMany !== undefined
           ? yield* log.appendMany(channel, list)
