@@ -5,16 +5,17 @@
  * sequential scan per level, whatever the reader sees: docs/known-gaps.md had it); the function
  * looks each level up by the parent index. Counted by Postgres itself in the transaction's own
  * statistics (pg_stat_xact_user_tables), not timed. It answers what the inline walk answers. And
- * the search of the owner of a large folder reads about the first walk's nodes, not the folder.
+ * the search of the owner of a large folder reads about the first walk's nodes, not the folder
+ * (the node rows it fetched, counted the same way).
  */
 import t from "tap";
+import { Effect } from "effect";
 import { sql, type Kysely } from "kysely";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { openTestDatabase, type TapTest } from "../support/databases.js";
-import { Effect } from "effect";
 import { currentExecutor } from "../../adapters/sql/Transactions.js";
 import { searchNodes } from "../../core/files/SearchNodes.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { openTestDatabase, type TapTest } from "../support/databases.js";
 import { filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
 
 /** Large folders of the drive, and the nodes in each: the shape that leads the planner to hash. */
@@ -95,7 +96,7 @@ t.test("the walk of a reader's visible nodes looks each level up by the parent i
   t.equal(walk.ids.length, 1 + smallChildren, "the granted folder and its active children, not the trashed folder's subtree");
 
   // Planned for any parameters (a SQL function's statement is), hash and merge joins off alone
-  // left a loop over the drive's nodes probing the working table (~0.8 s on the bench's drive).
+  // left a loop over the drive's nodes probing the working table (0.4–0.8 s on the bench's drive).
   const settings = await sql<{ proconfig: string[] }>`SELECT proconfig FROM pg_proc WHERE proname = 'fs_visible_nodes'`.execute(db.db);
   t.same(
     [...(settings.rows[0]?.proconfig ?? [])].sort(),
