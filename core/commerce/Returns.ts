@@ -78,7 +78,10 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
           if (!inWindow || wanted.quantity > shipped - returned) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
           // The database bounds what is returned of the line too (migration 7), whatever reached this point.
           if (!(yield* orders.claimReturnedQuantity(line.id, wanted.quantity))) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
-          refundMinor += divideHalfUp(line.totalMinor * wanted.quantity, line.quantity);
+          // Cumulative: the units returned so far are worth their share of the line, rounded once, so
+          // a line returned unit by unit is refunded exactly its total (never a rounding unit more).
+          const worth = (units: number) => divideHalfUp(line.totalMinor * units, line.quantity);
+          refundMinor += worth(returned + wanted.quantity) - worth(returned);
         }
         const created: Return = {
           id,

@@ -143,3 +143,37 @@ t.test("a return authorization needs an eligible order: a partly shipped (uncapt
     t.equal(ret.status, "authorized", "once dispatched (and captured) the line is returnable");
   }),
 );
+
+/**
+ * Spec (E-commerce: "keeps prices, stock, money, fulfillment and returns correct"; line-level
+ * returns; "Refund total is bounded by the captured amount"). A line of total 11 for 2 units
+ * returned one unit at a time is refunded 6 then 5: together exactly what the line was paid.
+ */
+t.test("a line returned unit by unit is refunded exactly its total, never more than was paid for it", (t) =>
+  forEachCommerceDialect(t, "cumulative line refunds", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5, price: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    t.equal(line.totalMinor, 11, "2 × 5 with 10% tax");
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `R-${randomUUID()}` }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    const support = { kind: "staff" as const, userId: ownerId, role: "support" as const };
+    const returnOne = async (reason: string) => {
+      const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason }));
+      await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+      await c.run(advanceReturn(warehouse, ret.id, { to: "quarantined", reason: "damaged" }));
+      const refunded = await c.attempt(requestReturnRefund(support, ret.id, { reason: "customer refund" }));
+      return { ret, refunded };
+    };
+    const first = await returnOne("first unit");
+    const second = await returnOne("second unit");
+    t.equal(first.ret.refundMinor + second.ret.refundMinor, 11, "the two refunds add up to the line's total, not 12");
+    t.equal(first.refunded.ok && first.refunded.value.status, "closed", "the first refund is paid");
+    t.equal(second.refunded.ok && second.refunded.value.status, "closed", "the second refund is paid too (within what was captured)");
+    const payment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.order.paymentIntentRef! })));
+    t.equal(payment.refundedMinor, 11, "the customer is refunded exactly the line's total");
+  }),
+);
