@@ -17,6 +17,7 @@ import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { Return, ReturnLine } from "./model/Return.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
@@ -119,6 +120,12 @@ export const advanceReturn = (
     const order = yield* loadVisibleOrder(actor, ret.orderId);
     if (input.reason.trim().length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "staff actions need a reason" }] }));
     yield* checkReturnTransition(ret.id, ret.status, input.to);
+    // A location named by the caller must be one of the order's store (another store's is unknown here).
+    if (input.to === "restocked" && input.locationId !== undefined) {
+      if ((yield* (yield* StoresRepository).findLocation(order.storeId, input.locationId)) === null) {
+        return yield* Effect.fail(new NotFound({ resource: "location" }));
+      }
+    }
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;

@@ -15,6 +15,7 @@ import { advanceReturn, createReturn, requestReturnRefund } from "../../core/com
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { LocationId } from "../../core/commerce/model/Ids.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
 
@@ -175,5 +176,36 @@ t.test("a line returned unit by unit is refunded exactly its total, never more t
     t.equal(second.refunded.ok && second.refunded.value.status, "closed", "the second refund is paid too (within what was captured)");
     const payment = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: placed.order.paymentIntentRef! })));
     t.equal(payment.refundedMinor, 11, "the customer is refunded exactly the line's total");
+  }),
+);
+
+/**
+ * Conventions (Errors: every bad input is a problem+json error; another tenant's object is 404).
+ * Restocking at a location the store does not have is refused as NotFound, before anything is
+ * written: not a 500 from the database's composite foreign key.
+ */
+t.test("restocking a return at another store's (or an unknown) location is 404 location, and nothing is restocked", (t) =>
+  forEachCommerceDialect(t, "restock location", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const other = await seedStore(c, { stock: 1 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `L-${randomUUID()}` }));
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason: "wrong size" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    const foreign = await c.attempt(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new", locationId: other.location.id }));
+    t.equal(codeOf(foreign), "not_found", "another store's location is 404");
+    const unknown = await c.attempt(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new", locationId: LocationId.make(randomUUID()) }));
+    t.equal(codeOf(unknown), "not_found", "an unknown location is 404");
+    const still = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findReturn(ret.id)));
+    t.equal(still?.status, "received", "the return did not move");
+    const level = await c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variant.id, location.id)));
+    t.equal(level?.onHand, 4, "nothing was restocked");
+    const restocked = await c.run(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new", locationId: location.id }));
+    t.equal(restocked.status, "restocked", "the store's own location is accepted");
   }),
 );
