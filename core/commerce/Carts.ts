@@ -135,6 +135,9 @@ export const setCartLine = (shopper: Shopper, cartId: CartId, input: { readonly 
     const at = yield* now;
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The cart's row first, and only while it is open: a checkout that took the cart meanwhile
+        // (or holds it now: this waits for its commit) wins, and nothing is written into its cart.
+        if (!(yield* carts.touch(cartId, at))) return yield* Effect.fail(new CartCheckedOut({ cartId }));
         if (input.quantity === 0) {
           yield* carts.removeLine(cartId, input.variantId);
         } else {
@@ -148,7 +151,6 @@ export const setCartLine = (shopper: Shopper, cartId: CartId, input: { readonly 
           }
           yield* carts.putLine(line);
         }
-        yield* carts.touch(cartId, at);
       }),
     );
     const after = yield* carts.findCart(cartId);

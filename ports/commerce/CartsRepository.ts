@@ -14,10 +14,10 @@ export interface CartsRepository {
   readonly linesOf: (cartId: string) => Effect.Effect<ReadonlyArray<CartLine>>;
   /** open → checked_out if still open; false when it was not. */
   readonly markCheckedOut: (cartId: string, now: Date) => Effect.Effect<boolean>;
-  /** Bumps the cart's version and update time (a line changed). */
   /** Hard-deletes (with their lines) carts in `status` last changed before `before`, at most `limit`; how many. */
   readonly deleteStale: (status: "open" | "checked_out", before: Date, limit: number) => Effect.Effect<number>;
-  readonly touch: (cartId: string, now: Date) => Effect.Effect<void>;
+  /** Bumps an open cart's version and updated_at (taking its row first in a transaction); false when it is not open (checked out). */
+  readonly touch: (cartId: string, now: Date) => Effect.Effect<boolean>;
   /** Records the subtotal and total the cart's shopper was just shown (not a change of the cart: no version). */
   readonly recordSeenPrice: (cartId: string, subtotalMinor: number, totalMinor: number) => Effect.Effect<void>;
 }

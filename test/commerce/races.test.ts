@@ -11,7 +11,10 @@ import { authorizeOrderPayment, resolveOrderPayment } from "../../core/commerce/
 import { commerceJobs } from "../../core/commerce/Jobs.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { PaymentOutcomeAmbiguous } from "../../ports/PaymentGateway.js";
-import { placeOrder } from "../../core/commerce/PlaceOrder.js";
+import { placeOrder, type PlacedOrder } from "../../core/commerce/PlaceOrder.js";
+import { setCartLine } from "../../core/commerce/Carts.js";
+import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
+import type { CartId } from "../../core/commerce/model/Ids.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
@@ -310,5 +313,70 @@ t.test("return refunds of one order confirmed at once add up: refunded_minor is 
       const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(order.id)));
       t.equal(payment?.refundedMinor, returns.reduce((sum, r) => sum + r.refundMinor, 0), "the order's refunded total is the sum of its return refunds");
     }
+  }),
+);
+
+/** The cart's lines as the database holds them. */
+const cartLinesOf = (c: CommerceRuntime, cartId: CartId) => c.run(Effect.flatMap(CartsRepository, (r) => r.linesOf(cartId)));
+
+/**
+ * Spec (E-commerce: "A cart is server-authoritative"; "POST /v1/carts/:id/lines ... 200, 409").
+ * A checkout that takes the cart between the line request's read of the cart and its write wins:
+ * the line request answers 409 cart_checked_out and the checked-out cart keeps exactly what was ordered.
+ */
+t.test("a cart line set while checkout takes the cart is 409 cart_checked_out, never written into the checked-out cart", (t) =>
+  forEachCommerceDialect(t, "cart line vs checkout", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const carts = await c.run(CartsRepository);
+    let placed: Awaited<ReturnType<typeof c.attempt<PlacedOrder, unknown>>> | null = null;
+    // The real checkout commits right after the line request has read the (still open) cart.
+    const checkoutAfterRead = CartsRepository.of({
+      ...carts,
+      findCart: (id) =>
+        Effect.tap(carts.findCart(id), () =>
+          placed === null ? Effect.promise(async () => void (placed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id))))) : Effect.void,
+        ),
+    });
+    const set = await c.attempt(Effect.provideService(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 3 }), CartsRepository, checkoutAfterRead));
+    t.ok(placed !== null && (placed as { ok: boolean }).ok, "the checkout went through");
+    t.equal(set.ok ? "ok" : (set.error as { code: string }).code, "cart_checked_out", "the line request loses with 409");
+    t.same((await cartLinesOf(c, cart.id)).map((l) => l.quantity), [1], "the checked-out cart holds what was ordered");
+  }),
+);
+
+/**
+ * The same on real parallel connections (Postgres): a checkout's transaction holds the cart while a
+ * line request arrives; once it commits, the line request answers 409 and writes nothing. SQLite
+ * serializes writers: a line request after the checkout is 409 too.
+ */
+t.test("a cart line request racing a checkout's open transaction (parallel connections) answers 409 and writes nothing", (t) =>
+  forEachCommerceDialect(t, "cart line vs checkout transaction", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    let set: Awaited<ReturnType<typeof c.attempt<unknown, unknown>>>;
+    if (db.dialect === "postgres") {
+      set = await db.db.transaction().execute(async (tx) => {
+        // What checkout's transaction does first: the cart moves to checked_out (not committed yet).
+        await tx.updateTable("shop_carts").set({ status: "checked_out" }).where("id", "=", cart.id).execute();
+        const request = c.attempt(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 3 }));
+        // Commit only once the line request waits on the cart's row (it has read the cart as open).
+        for (;;) {
+          const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db.db);
+          if (waiting.rows[0]!.n > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return { request };
+      }).then(({ request }) => request);
+    } else {
+      await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+      set = await c.attempt(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 3 }));
+    }
+    t.equal(set.ok ? "ok" : (set.error as { code: string }).code, "cart_checked_out", "the line request answers 409");
+    t.same((await cartLinesOf(c, cart.id)).map((l) => l.quantity), [1], "the checked-out cart's line is unchanged");
   }),
 );

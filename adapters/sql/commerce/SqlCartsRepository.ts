@@ -42,7 +42,8 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
     ex
       .updateTable("shop_carts")
       .set((eb) => ({ version: eb("version", "+", 1), updated_at: p("at") }))
-      .where("id", "=", p("cartId")),
+      .where("id", "=", p("cartId"))
+      .where("status", "=", "open"),
   );
   const updateSeenPrice = compiledOnce<{ cartId: string; subtotalMinor: number; totalMinor: number }>((ex, p) =>
     ex.updateTable("shop_carts").set({ seen_subtotal_minor: p("subtotalMinor"), seen_total_minor: p("totalMinor") }).where("id", "=", p("cartId")),
@@ -82,6 +83,6 @@ export const makeSqlCartsRepository = (db: SqlDatabase): CartsRepository => {
         return toNumber(deleted.numDeletedRows);
       }).pipe(withSpan("CartsRepository.deleteStale")),
     touch: (cartId, now) =>
-      runStatement(db, updateTouched, { cartId, at: f.timeToDb(now) }).pipe(Effect.asVoid),
+      runStatement(db, updateTouched, { cartId, at: f.timeToDb(now) }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
   };
 };
