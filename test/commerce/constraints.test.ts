@@ -100,3 +100,40 @@ t.test("order not yet dispatched → cancellation requested: the database moves 
     t.equal((row as { status: string }).status, "cancelled", "cancelled is allowed");
   }),
 );
+
+/**
+ * Spec (E-commerce Resources: "The order and its lines are an immutable commercial snapshot.
+ * Orders are never soft-deleted; explicit states are used"; Versioning: "Order state changes use
+ * version or conditional status updates"). The database refuses deleting an order, rewriting what
+ * was sold, replacing a recorded payment_intent_ref, and status moves outside the transition table.
+ */
+t.test("the order is an immutable commercial snapshot, never deleted, moving only along its states (database)", (t) =>
+  forEachCommerceDialect(t, "order snapshot", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const a = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, a.store.id, a.variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.status, "confirmed");
+    const q = db.db;
+    const order = () => q.updateTable("shop_orders").where("id", "=", placed.order.id);
+    await refused(t, "deleting an order", () => q.deleteFrom("shop_orders").where("id", "=", placed.order.id).execute());
+    await refused(t, "a new total", () => order().set({ total_minor: 1 }).execute());
+    await refused(t, "a new subtotal", () => order().set({ subtotal_minor: 1 }).execute());
+    await refused(t, "a new tax", () => order().set({ tax_minor: 0 }).execute());
+    await refused(t, "a new currency", () => order().set({ currency: "USD" }).execute());
+    await refused(t, "another customer", () => order().set({ customer_id: customer().userId }).execute());
+    await refused(t, "another payment_intent_ref once one is recorded", () => order().set({ payment_intent_ref: "pi_other" }).execute());
+    await refused(t, "confirmed → pending", () => order().set({ status: "pending" }).execute());
+    await refused(t, "confirmed → failed", () => order().set({ status: "failed" }).execute());
+    await refused(t, "confirmed → cancelled without the request", () => order().set({ status: "cancelled" }).execute());
+    // What may change: retention's minimization of contact data, and the allowed moves.
+    await order().set({ email: null }).execute();
+    await order().set({ status: "dispatched" }).execute();
+    await refused(t, "dispatched → cancellation_requested", () => order().set({ status: "cancellation_requested" }).execute());
+    const row = (await q.selectFrom("shop_orders").selectAll().where("id", "=", placed.order.id).executeTakeFirstOrThrow()) as { status: string; total_minor: unknown; email: unknown };
+    t.equal(row.status, "dispatched", "an allowed move is accepted");
+    t.equal(Number(row.total_minor), placed.order.totalMinor, "the total is what was sold");
+    t.equal(row.email, null, "contact data can still be minimized");
+  }),
+);
