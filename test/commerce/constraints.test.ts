@@ -137,3 +137,38 @@ t.test("the order is an immutable commercial snapshot, never deleted, moving onl
     t.equal(row.email, null, "contact data can still be minimized");
   }),
 );
+
+/**
+ * Spec (E-commerce Resources, inventory_reservations: "an active reservation can be released;
+ * others cannot"; States: "a conditional status change prevents a second release"). The database
+ * refuses a reservation's status moving back or twice, a change of what it holds, and its deletion.
+ */
+t.test("an active reservation can be released, a released or consumed one cannot move again (database)", (t) =>
+  forEachCommerceDialect(t, "reservation moves", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const a = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, a.store.id, a.variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const q = db.db;
+    const reservation = () => q.updateTable("shop_reservations").where("order_id", "=", placed.order.id);
+    const status = async () => ((await q.selectFrom("shop_reservations").select("status").where("order_id", "=", placed.order.id).executeTakeFirstOrThrow()) as { status: string }).status;
+    t.equal(await status(), "committed", "a confirmed order's reservation is committed");
+    await refused(t, "committed → active", () => reservation().set({ status: "active" }).execute());
+    await refused(t, "a reservation holding more", () => reservation().set({ quantity: 3 }).execute());
+    await refused(t, "a reservation moved to another location", () => reservation().set({ location_id: a.location.id + "x" }).execute());
+    await refused(t, "deleting a reservation", () => q.deleteFrom("shop_reservations").where("order_id", "=", placed.order.id).execute());
+    await reservation().set({ status: "consumed" }).execute();
+    await refused(t, "consumed → released (a second give-back)", () => reservation().set({ status: "released" }).execute());
+    await refused(t, "consumed → active", () => reservation().set({ status: "active" }).execute());
+    t.equal(await status(), "consumed", "an allowed move is accepted, then it is final");
+
+    const other = customer();
+    const otherCart = await cartWith(c, other, a.store.id, a.variant.id, 1);
+    const second = await c.run(placeOrder(other, checkoutInput(otherCart.id)));
+    const secondReservation = () => q.updateTable("shop_reservations").where("order_id", "=", second.order.id);
+    await secondReservation().set({ status: "released" }).execute();
+    await refused(t, "released → active", () => secondReservation().set({ status: "active" }).execute());
+    await refused(t, "released → committed", () => secondReservation().set({ status: "committed" }).execute());
+  }),
+);
