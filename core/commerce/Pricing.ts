@@ -3,7 +3,8 @@
  * now, with the store's promotions and tax, as an explainable breakdown. Pure; the callers load
  * the variants and promotions.
  *
- * Rounding (docs/decisions.md, E-commerce): a percentage discount is rounded half up per line;
+ * Rounding (docs/decisions.md, E-commerce): a percentage discount is rounded half up per line,
+ * on what earlier percentages (in promotion id order) left of it, so stacked percentages compound;
  * a fixed-amount discount is spread over the lines in proportion to their subtotals by the
  * largest-remainder method (so the parts sum exactly to the amount, capped at the subtotal);
  * tax is rounded half up per line on (subtotal − discount). Totals are sums of line values.
@@ -52,15 +53,18 @@ export const priceLines = (
 ): PriceBreakdown => {
   const subtotals = lines.map((l) => l.variant.priceMinor * l.quantity);
   const discounts: AppliedDiscount[][] = lines.map(() => []);
-  // Percentages first, on each line's subtotal; then fixed amounts on what remains.
-  for (const p of promotions.filter((p) => p.kind === "percentage")) {
+  const left = (i: number) => subtotals[i]! - discounts[i]!.reduce((a, d) => a + d.amountMinor, 0);
+  // Percentages first, one after another (in promotion id order) on what each line has left, so
+  // stacked percentages compound and never take a line below 0; then fixed amounts on what remains.
+  const percentages = promotions.filter((p) => p.kind === "percentage").sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const p of percentages) {
     lines.forEach((_, i) => {
-      const amount = divideHalfUp(subtotals[i]! * Math.min(p.value, 100), 100);
+      const amount = divideHalfUp(left(i) * Math.min(p.value, 100), 100);
       if (amount > 0) discounts[i]!.push({ promotionId: p.id, code: p.code, reason: `${p.value}% off`, amountMinor: amount });
     });
   }
   for (const p of promotions.filter((p) => p.kind === "fixed_amount")) {
-    const remaining = subtotals.map((s, i) => s - discounts[i]!.reduce((a, d) => a + d.amountMinor, 0));
+    const remaining = subtotals.map((_, i) => left(i));
     const amount = Math.min(p.value, remaining.reduce((a, b) => a + b, 0));
     allocate(amount, remaining).forEach((part, i) => {
       if (part > 0) discounts[i]!.push({ promotionId: p.id, code: p.code, reason: `${p.value} ${currency} off the order`, amountMinor: part });

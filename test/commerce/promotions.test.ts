@@ -92,3 +92,33 @@ t.test("a promotion's usage limit holds under parallel checkouts; an unknown or 
     t.ok(results.filter((r) => !r.ok).every((r) => !r.ok && (r.error as { code: string }).code === "promotion_invalid"));
   }),
 );
+
+/**
+ * Spec (E-commerce: "promotion rules with an explainable price breakdown"; orders.total_minor "at
+ * least 0"; "Checkout fails closed"). Two percentages that together pass 100% (an automatic 60%
+ * and a 60% code) compound: the second applies to what the first left, so a line is never
+ * discounted below 0 and checkout answers a real total, not a 500 from the database's CHECK.
+ */
+t.test("stacked percentage promotions apply one after another and never discount a line below 0", (t) =>
+  forEachCommerceDialect(t, "stacked percentages", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { stock: 5 });
+    const percent = (code: string | null, automatic: boolean) =>
+      c.run(createPromotion(ownerId, store.id, { code, kind: "percentage", value: 60, automatic, startsAt: null, endsAt: null, usageLimit: null }));
+    await percent(null, true);
+    await percent("VIP60", false);
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const shown = await c.run(getCart(shopper, cart.id));
+    t.equal(shown.price.discountMinor, 600, "the cart shows the automatic 60% of 1,000");
+    const placed = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { promotionCodes: ["VIP60"] })));
+    t.ok(placed.ok, "checkout with both percentages succeeds");
+    if (placed.ok) {
+      t.equal(placed.value.order.discountMinor, 840, "60%, then 60% of the 400 left: 600 + 240");
+      t.equal(placed.value.order.totalMinor, 176, "160 after discounts, with 10% tax");
+    }
+    const price = priceLines([{ variant: { ...variant, priceMinor: 999 }, quantity: 3 }], [promotion("a", "percentage", 70), promotion("b", "percentage", 70)], 0, "EUR");
+    t.ok(price.lines.every((l) => l.discountMinor <= l.subtotalMinor && l.totalMinor >= 0), "no line is discounted below 0");
+    t.equal(price.discountMinor, price.lines.reduce((a, l) => a + l.discounts.reduce((b, d) => b + d.amountMinor, 0), 0), "the breakdown adds up");
+  }),
+);
