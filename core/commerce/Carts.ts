@@ -2,7 +2,8 @@
  * Server-authoritative carts: a customer's or a guest's (with a cart token shown once). Lines
  * keep only a quantity; every answer is priced from the catalog now (core/commerce/Pricing.ts)
  * with the store's automatic promotions and tax. Setting a line checks that the variant is
- * purchasable and that enough is available right now (409 otherwise); quantity 0 removes it.
+ * purchasable and that enough is available right now (409 otherwise); quantity 0 removes it. A
+ * cart holds at most 100 lines (422 for another variant once full).
  */
 import { Effect } from "effect";
 import { ValidationFailed } from "../kernel/Errors.js";
@@ -27,6 +28,9 @@ import { CartId, type StoreId, type VariantId } from "./model/Ids.js";
 
 /** Largest quantity of one line. */
 export const maxLineQuantity = 1000;
+
+/** Most lines (distinct variants) of one cart, as a product has at most 100 variants. */
+export const maxCartLines = 100;
 
 /** A cart with its server-side price. */
 export interface PricedCart {
@@ -141,6 +145,11 @@ export const setCartLine = (shopper: Shopper, cartId: CartId, input: { readonly 
         if (input.quantity === 0) {
           yield* carts.removeLine(cartId, input.variantId);
         } else {
+          // Bounded (checkout prices and reserves every line in one transaction); counted under the cart's row.
+          const lines = yield* carts.linesOf(cartId);
+          if (lines.length >= maxCartLines && !lines.some((l) => l.variantId === input.variantId)) {
+            return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "variant_id", message: `a cart holds at most ${maxCartLines} lines` }] }));
+          }
           const store = yield* loadStore(cart.storeId);
           const line: CartLine = { storeId: cart.storeId, cartId, variantId: input.variantId, quantity: input.quantity, addedAt: at };
           yield* purchasableVariants(store, [line]);

@@ -6,8 +6,9 @@
 import { Effect } from "effect";
 import t from "tap";
 import { sql } from "kysely";
-import { getCart, setCartLine } from "../../core/commerce/Carts.js";
-import { updateVariant } from "../../core/commerce/Catalog.js";
+import { createCart, getCart, setCartLine } from "../../core/commerce/Carts.js";
+import { createProduct, updateVariant } from "../../core/commerce/Catalog.js";
+import { adjustStock } from "../../core/commerce/Inventory.js";
 import { resolveOrderPayment } from "../../core/commerce/OrderPayments.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
@@ -219,5 +220,38 @@ t.test("a checkout of the prices the shopper saw needs no confirmation", (t) =>
     const cart = await cartWith(c, shopper, store.id, variant.id, 2);
     const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
     t.equal(placed.order.status, "confirmed");
+  }),
+);
+
+/**
+ * Conventions (Limits: "Every list, upload, body and batch has a bound"); spec (POST
+ * /v1/carts/:id/lines, "Add or replace a cart line"). A cart holds at most 100 lines (as a
+ * product holds at most 100 variants): the 101st variant is 422 on variant_id, while replacing or
+ * removing a line of a full cart still works. Checkout prices and reserves every line in one
+ * transaction, so an unbounded cart would make that transaction unbounded.
+ */
+t.test("a cart holds at most 100 lines: adding a 101st variant is 422, replacing a line of a full cart is not", (t) =>
+  forEachCommerceDialect(t, "cart line bound", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location } = await seedStore(c, { stock: 0 });
+    const variants = [];
+    for (const batch of [100, 1]) {
+      const product = await c.run(
+        createProduct(ownerId, store.id, { title: `Mug ${batch}`, variants: Array.from({ length: batch }, (_, i) => ({ sku: `MUG-${batch}-${i}`, priceMinor: 100 })) }),
+      );
+      variants.push(...product.variants);
+    }
+    for (const v of variants) await c.run(adjustStock(ownerId, { variantId: v.id, locationId: location.id, delta: 5, reason: "stock" }));
+    const shopper = customer();
+    const { cart } = await c.run(createCart(shopper.userId, store.id));
+    for (const v of variants.slice(0, 100)) await c.run(setCartLine(shopper, cart.id, { variantId: v.id, quantity: 1 }));
+    const tooMany = await c.attempt(setCartLine(shopper, cart.id, { variantId: variants[100]!.id, quantity: 1 }));
+    t.equal(tooMany.ok ? "ok" : (tooMany.error as { code: string }).code, "validation_failed", "the 101st line is 422");
+    if (!tooMany.ok) t.same((tooMany.error as { errors: ReadonlyArray<{ path: string }> }).errors.map((e) => e.path), ["variant_id"]);
+    const replaced = await c.run(setCartLine(shopper, cart.id, { variantId: variants[0]!.id, quantity: 2 }));
+    t.equal(replaced.price.lines.length, 100, "a line of a full cart can be replaced");
+    await c.run(setCartLine(shopper, cart.id, { variantId: variants[0]!.id, quantity: 0 }));
+    const added = await c.run(setCartLine(shopper, cart.id, { variantId: variants[100]!.id, quantity: 1 }));
+    t.equal(added.price.lines.length, 100, "after a removal there is room again");
   }),
 );

@@ -62,7 +62,7 @@ export const setCartLineRoute = defineRoute({
   path: "/v1/carts/:id/lines",
   operationId: "setCartLine",
   summary: "Add or replace a cart line (quantity 0 removes it); answers the cart priced now",
-  description: "409 insufficient_stock when less is available; 409 variant_unavailable when the variant is not purchasable; 409 cart_checked_out.",
+  description: "409 insufficient_stock when less is available; 409 variant_unavailable when the variant is not purchasable; 409 cart_checked_out; 422 for a quantity outside 0 to 1000 or a line beyond the cart's 100.",
   tags,
   auth: "required",
   // Setting a quantity is idempotent by itself.
