@@ -126,6 +126,20 @@ export const advanceReturn = (
         return yield* Effect.fail(new NotFound({ resource: "location" }));
       }
     }
+    // Unnamed, the units go back where they shipped from: a line shipped from several locations must be told which.
+    if (input.to === "restocked" && input.locationId === undefined) {
+      const lines = yield* orders.linesOf(order.id);
+      const consumed = (yield* (yield* InventoryRepository).reservationsOfOrder(order.id)).filter((r) => r.status === "consumed");
+      const ambiguous = ret.lines.some((l) => {
+        const variantId = lines.find((x) => x.id === l.orderLineId)?.variantId;
+        return new Set(consumed.filter((r) => r.variantId === variantId).map((r) => r.locationId)).size > 1;
+      });
+      if (ambiguous) {
+        return yield* Effect.fail(
+          new ValidationFailed({ errors: [{ path: "location_id", message: "the line shipped from several locations: name the one its units go back to" }] }),
+        );
+      }
+    }
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;

@@ -209,3 +209,35 @@ t.test("restocking a return at another store's (or an unknown) location is 404 l
     t.equal(restocked.status, "restocked", "the store's own location is accepted");
   }),
 );
+
+/**
+ * Decision (E-commerce slice 1, Returns: "restocking adds the units back on hand at the location
+ * they shipped from"). A line shipped from two locations cannot be put back at "the" location it
+ * shipped from without being told which: 422 on location_id, never silently the first one.
+ * Named, the units go back there; a line shipped from one location needs no name.
+ */
+t.test("restocking a line shipped from several locations needs location_id (422), and puts the units back there", (t) =>
+  forEachCommerceDialect(t, "restock split line", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
+    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    for (const at of [location.id, second.id]) {
+      await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: at, carrier: "DHL", trackingNumber: `S-${randomUUID()}` }));
+    }
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason: "one too many" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    const unnamed = await c.attempt(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new" }));
+    t.equal(codeOf(unnamed), "validation_failed", "which location is not guessed");
+    if (!unnamed.ok) t.same((unnamed.error as { errors: ReadonlyArray<{ path: string }> }).errors.map((e) => e.path), ["location_id"]);
+    const onHand = async (at: string) => (await c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variant.id, at))))?.onHand;
+    t.same([await onHand(location.id), await onHand(second.id)], [0, 0], "nothing was restocked");
+    await c.run(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new", locationId: second.id }));
+    t.same([await onHand(location.id), await onHand(second.id)], [0, 1], "the unit is back where the operator put it");
+  }),
+);
