@@ -58,7 +58,9 @@ export const returnStageRoute = defineRoute({
   path: "/v1/returns/:id/stage",
   operationId: "advanceReturn",
   summary: "Move a return to received, then restocked or quarantined, with a reason (warehouse operator; audited)",
-  description: "Restocking puts the units back on hand. 409 return_state_conflict for a stage out of order.",
+  description:
+    "Restocking puts the units back on hand where they shipped from, or at `location_id` (404 when it is not the store's; required, else 422, when a line shipped from several locations). " +
+    "409 return_state_conflict for a stage out of order.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
