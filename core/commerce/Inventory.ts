@@ -11,7 +11,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
-import { viewOfStock, type StockLevelView } from "./model/StockLevel.js";
+import { maxOnHand, viewOfStock, type StockLevelView } from "./model/StockLevel.js";
 import { requireStaffRole } from "./Access.js";
 import { StockBelowReserved } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
@@ -33,7 +33,9 @@ export const adjustStock = (userId: string, input: AdjustStockInput) =>
     const location = yield* (yield* StoresRepository).findLocation(variant.storeId, input.locationId);
     if (location === null) return yield* Effect.fail(new NotFound({ resource: "location" }));
     const errors = [
-      ...(Number.isSafeInteger(input.delta) && input.delta !== 0 ? [] : [{ path: "delta", message: "a non-zero integer" }]),
+      ...(Number.isSafeInteger(input.delta) && input.delta !== 0 && Math.abs(input.delta) <= maxOnHand
+        ? []
+        : [{ path: "delta", message: `a non-zero integer of at most ${maxOnHand} units either way` }]),
       ...(input.reason.trim().length === 0 || input.reason.length > 500 ? [{ path: "reason", message: "1 to 500 characters" }] : []),
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
@@ -43,7 +45,14 @@ export const adjustStock = (userId: string, input: AdjustStockInput) =>
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const after = yield* inventory.adjust({ storeId: variant.storeId, variantId: variant.id, locationId: location.id, delta: input.delta, now: at });
-        if (after === null) return yield* Effect.fail(new StockBelowReserved({ variantId: variant.id, locationId: location.id }));
+        if (after === null) {
+          // Refused by the conditional update: below what is reserved, or above what a location holds.
+          const current = yield* inventory.findStock(variant.id, location.id);
+          if ((current?.onHand ?? 0) + input.delta > maxOnHand) {
+            return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "delta", message: `on hand would exceed ${maxOnHand} units` }] }));
+          }
+          return yield* Effect.fail(new StockBelowReserved({ variantId: variant.id, locationId: location.id }));
+        }
         yield* inventory.insertAdjustment({
           id,
           storeId: variant.storeId,

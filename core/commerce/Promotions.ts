@@ -35,7 +35,7 @@ export const createPromotion = (userId: string, storeId: StoreId, input: CreateP
       ...(input.code === null ? [] : /^[A-Z0-9_-]{1,40}$/.test(input.code) ? [] : [{ path: "code", message: "1 to 40 of A-Z, 0-9, _ and -" }]),
       ...(input.automatic || input.code !== null ? [] : [{ path: "code", message: "a promotion without a code must be automatic" }]),
       ...(input.endsAt === null || input.endsAt.getTime() > startsAt.getTime() ? [] : [{ path: "ends_at", message: "after starts_at" }]),
-      ...(input.usageLimit === null || (Number.isSafeInteger(input.usageLimit) && input.usageLimit > 0) ? [] : [{ path: "usage_limit", message: "a positive integer" }]),
+      ...(input.usageLimit === null || (Number.isSafeInteger(input.usageLimit) && input.usageLimit > 0 && input.usageLimit <= 1_000_000_000) ? [] : [{ path: "usage_limit", message: "an integer from 1 to 1,000,000,000" }]),
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     const promotion: Promotion = {

@@ -13,8 +13,8 @@ export interface InventoryRepository {
   /** Stock rows of these variants, every location. */
   readonly stockOf: (variantIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StockLevel>>;
   /**
-   * Adds `delta` to on_hand (creating the row at 0 first) if the result stays at least
-   * `reserved`; the row after, or null when refused.
+   * Adds `delta` (at most `maxOnHand` either way) to on_hand (creating the row at 0 first) if the
+   * result stays at least `reserved` and at most `maxOnHand`; the row after, or null when refused.
    */
   readonly adjust: (input: {
     readonly storeId: StoreId;

@@ -4,6 +4,8 @@
  */
 import t from "tap";
 import { createProduct, getProduct, listProducts, updateVariant } from "../../core/commerce/Catalog.js";
+import { adjustStock, stockOfVariant } from "../../core/commerce/Inventory.js";
+import { createPromotion } from "../../core/commerce/Promotions.js";
 import { forEachCommerceDialect } from "./support.js";
 import { commerceRuntime, seedStore } from "./support.js";
 
@@ -39,5 +41,35 @@ t.test("the catalog lists purchasable products by a stable keyset cursor, search
     t.equal(stale.ok ? null : (stale.error as { code: string }).code, "version_mismatch", "a stale If-Match is 412");
     const missing = await c.attempt(updateVariant(ownerId, variant.id, { priceMinor: 5, expectedVersion: undefined }));
     t.equal(missing.ok ? null : (missing.error as { code: string }).code, "precondition_required", "no If-Match is 428");
+  }),
+);
+
+/**
+ * Conventions (Errors: every bad input is a problem+json error, 422 with `errors`); spec
+ * (Authentication 4: inventory adjustments are audited with a reason). Figures beyond what the
+ * stock and promotion columns hold are 422 on both dialects, not a 500 from Postgres's integer
+ * range: an adjustment's delta of more than 1,000,000,000 units, stock on hand above that, a
+ * promotion's usage_limit above it.
+ */
+t.test("an adjustment or a usage limit beyond what the columns hold is 422 on both dialects, not a 500", (t) =>
+  forEachCommerceDialect(t, "integer bounds", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 10 });
+    const code = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
+    const paths = (r: { ok: boolean; error?: unknown }) => (r.ok ? [] : ((r.error as { errors?: ReadonlyArray<{ path: string }> }).errors ?? []).map((e) => e.path));
+    const huge = await c.attempt(adjustStock(ownerId, { variantId: variant.id, locationId: location.id, delta: 3_000_000_000, reason: "typo" }));
+    t.equal(code(huge), "validation_failed", "a delta of 3e9 is 422");
+    t.same(paths(huge), ["delta"]);
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: location.id, delta: 999_999_990, reason: "bulk" }));
+    const over = await c.attempt(adjustStock(ownerId, { variantId: variant.id, locationId: location.id, delta: 1, reason: "one more" }));
+    t.equal(code(over), "validation_failed", "on hand above 1,000,000,000 is 422");
+    t.same(paths(over), ["delta"]);
+    const level = await c.run(stockOfVariant(ownerId, variant.id));
+    t.equal(level[0]?.onHand, 1_000_000_000, "the refused adjustment changed nothing");
+    const limit = await c.attempt(
+      createPromotion(ownerId, store.id, { code: "BIG", kind: "percentage", value: 10, automatic: false, startsAt: null, endsAt: null, usageLimit: 3_000_000_000 }),
+    );
+    t.equal(code(limit), "validation_failed", "a usage limit of 3e9 is 422");
+    t.same(paths(limit), ["usage_limit"]);
   }),
 );

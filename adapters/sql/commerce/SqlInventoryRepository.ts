@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect";
 import { Reservation } from "../../../core/commerce/model/Reservation.js";
-import { StockAdjustment, StockLevel } from "../../../core/commerce/model/StockLevel.js";
+import { maxOnHand, StockAdjustment, StockLevel } from "../../../core/commerce/model/StockLevel.js";
 import type { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
@@ -45,7 +45,9 @@ export const makeSqlInventoryRepository = (db: SqlDatabase): InventoryRepository
       .where("variant_id", "=", p("variantId"))
       .where("location_id", "=", p("locationId"))
       .where("store_id", "=", p("storeId"))
-      .where((eb) => eb(eb("on_hand", "+", p("delta")), ">=", eb.ref("reserved"))),
+      .where((eb) => eb(eb("on_hand", "+", p("delta")), ">=", eb.ref("reserved")))
+      // Within what a location holds (both figures are at most maxOnHand, so the sum stays a 32-bit integer).
+      .where((eb) => eb(eb("on_hand", "+", p("delta")), "<=", maxOnHand)),
   );
   type StockChange = { variantId: string; locationId: string; quantity: number; at: unknown };
   const updateReservedIfAvailable = compiledOnce<StockChange>((ex, p) =>

@@ -6,6 +6,12 @@ import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { LocationId, StockAdjustmentId, StoreId, VariantId } from "./Ids.js";
 
+/**
+ * Most units on hand of one variant at one location, and most units one adjustment moves: the
+ * columns are 32-bit integers on Postgres, and on_hand + delta of two such figures stays in range.
+ */
+export const maxOnHand = 1_000_000_000;
+
 export const StockLevel = Schema.Struct({
   storeId: StoreId,
   variantId: VariantId,
