@@ -91,13 +91,23 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         if (here.length === 0) return yield* Effect.fail(new NotFound({ resource: "shipment_stock" }));
         const lines = yield* orders.linesOf(orderId);
         let amount = 0;
+        // Units of each variant shipped before this shipment (and within it, as they are counted):
+        // each line's shipped units are worth their cumulative share, rounded once, so the
+        // shipments of a line add up to its total.
+        const shippedUnits = new Map<string, number>();
+        for (const r of reservations) if (r.status === "consumed") shippedUnits.set(r.variantId, (shippedUnits.get(r.variantId) ?? 0) + r.quantity);
         for (const r of here) {
           if (!(yield* inventory.transitionReservation(r.id, ["committed"], "consumed", at))) {
             return yield* Effect.fail(new OrderStateConflict({ orderId, from: "confirmed", to: "dispatched" }));
           }
           yield* inventory.consume(r.variantId, r.locationId, r.quantity, at);
           const line = lines.find((l) => l.variantId === r.variantId);
-          if (line !== undefined) amount += divideHalfUp(line.totalMinor * r.quantity, line.quantity);
+          if (line !== undefined) {
+            const before = shippedUnits.get(r.variantId) ?? 0;
+            const worth = (units: number) => divideHalfUp(line.totalMinor * units, line.quantity);
+            amount += worth(before + r.quantity) - worth(before);
+            shippedUnits.set(r.variantId, before + r.quantity);
+          }
         }
         const remaining = reservations.filter((r) => r.status === "committed" && r.locationId !== input.locationId);
         const shipment: Shipment = {

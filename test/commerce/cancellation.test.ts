@@ -236,3 +236,28 @@ t.test("order not yet dispatched → cancellation requested (202): a pending ord
     t.same(kinds.filter((k) => k.startsWith("order.")), ["order.pending", "order.cancellation_requested", "order.cancelled"]);
   }),
 );
+
+/**
+ * Spec (E-commerce: "An order can split into shipments"; "keeps ... money, fulfillment ... correct").
+ * A line of total 11 for 2 units shipped one unit from each of two locations: the shipments'
+ * amounts are 6 and 5, adding up to what was sold, not 6 + 6.
+ */
+t.test("split shipments of one line carry amounts that add up to the line's total", (t) =>
+  forEachCommerceDialect(t, "split shipment amounts", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1, price: 5 });
+    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 2);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    t.equal(placed.order.totalMinor, 11);
+    const amounts = [];
+    for (const at of [location.id, second.id]) {
+      const shipment = await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: at, carrier: "DHL", trackingNumber: `A-${at}` }));
+      amounts.push(shipment.amountMinor);
+    }
+    t.equal(amounts.reduce((a, b) => a + b, 0), 11, "the shipments add up to the order's total");
+    t.same(amounts, [6, 5], "each rounded once, cumulatively");
+  }),
+);
