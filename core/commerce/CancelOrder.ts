@@ -47,7 +47,11 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
             from: ["pending", "payment_pending", "confirmed"],
             detail: { reason: input.reason },
           });
-          if (moved !== null) yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
+          if (moved !== null) {
+            // Nothing of it may ship any more: its fulfillment task leaves the warehouse's open list.
+            yield* (yield* OrdersRepository).completeFulfillmentTask(orderId);
+            yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
+          }
           return moved;
         }),
       );

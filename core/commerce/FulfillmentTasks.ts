@@ -3,7 +3,9 @@
  * a unique constraint so task creation is idempotent on redelivery). The consumer decodes the
  * envelope with the module's event union, records its receipt and creates the order's task in
  * one transaction: a redelivered event (same id) and a second event about the same order
- * (the task is unique per order) both change nothing. Warehouse operators list open tasks.
+ * (the task is unique per order) both change nothing; nor does one that arrives after the order's
+ * cancellation was requested or it shipped (a cancellation request closes the order's task).
+ * Warehouse operators list open tasks.
  */
 import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -32,6 +34,10 @@ export const createFulfillmentTask = (envelope: EventEnvelope) =>
       Effect.gen(function* () {
         const at = yield* now;
         if (!(yield* orders.receiveEvent(fulfillmentConsumerName, event.id, at))) return false;
+        // Under the order's lock (cancellation and dispatch take it): an order whose cancellation
+        // was requested, or that has shipped, before this delivery has nothing left to fulfil.
+        yield* orders.lockOrder(event.data.order_id);
+        if ((yield* orders.findOrder(event.data.order_id))?.status !== "confirmed") return false;
         return yield* orders.insertFulfillmentTask({ id, storeId: StoreId.make(event.tenant_id), orderId: event.data.order_id, status: "open", createdAt: at });
       }),
     );

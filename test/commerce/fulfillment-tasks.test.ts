@@ -5,6 +5,7 @@
 import { Schema } from "effect";
 import t from "tap";
 import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { createFulfillmentTask, openFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
@@ -31,5 +32,46 @@ t.test("a redelivered OrderConfirmed creates one fulfillment task; dispatch comp
 
     await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "UPS", trackingNumber: "1Z" }));
     t.same(await c.run(openFulfillmentTasks(ownerId, store.id)), [], "the dispatched order's task is done");
+  }),
+);
+
+/** The OrderConfirmed envelope of `orderId`, as the relay delivers it. */
+const confirmedEnvelope = async (db: { db: { selectFrom: (t: string) => any } }, orderId: string) => {
+  const rows: ReadonlyArray<{ event: unknown }> = await db.db.selectFrom("outbox").select("event").where("type", "=", "OrderConfirmed").execute();
+  const envelopes = rows.map((row) => Schema.decodeUnknownSync(EventEnvelope)(typeof row.event === "string" ? JSON.parse(row.event) : row.event));
+  return envelopes.find((e) => (e.data as { order_id: string }).order_id === orderId)!;
+};
+
+/**
+ * Spec (States: "order | POST /v1/orders/:id/cancel | order not yet dispatched | cancellation
+ * requested"; Authentication 2: warehouse operators work their fulfillment tasks). Once an order's
+ * cancellation is requested nothing of it may ship: its task leaves the open list, and an
+ * OrderConfirmed delivered late (after the cancellation, or after the dispatch) opens no task.
+ */
+t.test("a cancelled order's fulfillment task is closed, and a late OrderConfirmed opens none for an order no longer confirmed", (t) =>
+  forEachCommerceDialect(t, "tasks of cancelled orders", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c);
+    const order = async () => {
+      const shopper = customer();
+      const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+      const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+      return { shopper, id: placed.order.id, envelope: await confirmedEnvelope(db, placed.order.id) };
+    };
+    const open = async () => (await c.run(openFulfillmentTasks(ownerId, store.id))).map((task) => task.orderId);
+
+    const taskFirst = await order();
+    t.equal(await c.run(createFulfillmentTask(taskFirst.envelope)), true);
+    await c.run(cancelOrder(taskFirst.shopper, taskFirst.id, { reason: "" }));
+    t.same(await open(), [], "the cancelled order's task is no longer open");
+
+    const cancelledFirst = await order();
+    await c.run(cancelOrder(cancelledFirst.shopper, cancelledFirst.id, { reason: "" }));
+    t.equal(await c.run(createFulfillmentTask(cancelledFirst.envelope)), false, "a late OrderConfirmed of a cancelled order opens no task");
+
+    const dispatchedFirst = await order();
+    await c.run(dispatchShipment(ownerId, dispatchedFirst.id, { locationId: location.id, carrier: "UPS", trackingNumber: `1Z-${dispatchedFirst.id}` }));
+    t.equal(await c.run(createFulfillmentTask(dispatchedFirst.envelope)), false, "a late OrderConfirmed of a dispatched order opens no task");
+    t.same(await open(), [], "no task is left open");
   }),
 );
