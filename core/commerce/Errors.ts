@@ -58,6 +58,9 @@ export class StockBelowReserved extends DomainError("StockBelowReserved", "stock
   readonly locationId: string;
 }> {}
 
+/** The promotion code is already used in this store (409). */
+export class PromotionCodeTaken extends DomainError("PromotionCodeTaken", "promotion_code_taken", "conflict")<{ readonly code: string }> {}
+
 /** The SKU is already used in this store. */
 export class SkuTaken extends DomainError("SkuTaken", "sku_taken", "conflict")<{ readonly sku: string }> {}
 

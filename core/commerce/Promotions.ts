@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect";
 import { ValidationFailed, type FieldError } from "../kernel/Errors.js";
+import { PromotionCodeTaken } from "./Errors.js";
 import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
@@ -51,6 +52,6 @@ export const createPromotion = (userId: string, storeId: StoreId, input: CreateP
       usageCount: 0,
       createdAt: at,
     };
-    yield* (yield* CatalogRepository).insertPromotion(promotion);
+    if (!(yield* (yield* CatalogRepository).insertPromotion(promotion))) return yield* Effect.fail(new PromotionCodeTaken({ code: input.code ?? "" }));
     return promotion;
   }).pipe(withSpan("commerce.createPromotion"));

@@ -30,7 +30,8 @@ export interface CatalogRepository {
     readonly afterId: string | null;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<Product>>;
-  readonly insertPromotion: (promotion: Promotion) => Effect.Effect<void>;
+  /** Inserts the promotion; false (nothing written) when its code is already the store's. */
+  readonly insertPromotion: (promotion: Promotion) => Effect.Effect<boolean>;
   /** The store's automatic promotions plus those with one of `codes`. */
   readonly promotionsFor: (storeId: string, codes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Promotion>>;
   /** Counts one use if the limit allows (a conditional update); false when used up. */

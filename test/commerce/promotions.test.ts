@@ -122,3 +122,22 @@ t.test("stacked percentage promotions apply one after another and never discount
     t.equal(price.discountMinor, price.lines.reduce((a, l) => a + l.discounts.reduce((b, d) => b + d.amountMinor, 0), 0), "the breakdown adds up");
   }),
 );
+
+/**
+ * Conventions (Errors: every bad input is a problem+json error). A promotion code is unique per
+ * store: a second promotion with the same code is 409 promotion_code_taken (as a SKU is
+ * sku_taken), not a 500 from the unique index; another store may use the code.
+ */
+t.test("a promotion code already used in the store is 409 promotion_code_taken; another store may reuse it", (t) =>
+  forEachCommerceDialect(t, "promotion code taken", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const a = await seedStore(c);
+    const b = await seedStore(c);
+    const make = (ownerId: string, storeId: StoreId) =>
+      c.attempt(createPromotion(ownerId, storeId, { code: "SUMMER", kind: "fixed_amount", value: 100, automatic: false, startsAt: null, endsAt: null, usageLimit: null }));
+    t.ok((await make(a.ownerId, a.store.id)).ok, "the first SUMMER");
+    const again = await make(a.ownerId, a.store.id);
+    t.equal(again.ok ? "ok" : (again.error as { code: string }).code, "promotion_code_taken", "a second SUMMER in the store is 409");
+    t.ok((await make(b.ownerId, b.store.id)).ok, "another store's SUMMER is its own");
+  }),
+);

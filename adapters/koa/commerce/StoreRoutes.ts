@@ -82,7 +82,7 @@ export const createPromotionRoute = defineRoute({
   path: "/v1/stores/:id/promotions",
   operationId: "createPromotion",
   summary: "Create a percentage or fixed-amount promotion, by code or automatic (catalog manager)",
-  description: "Valid in [starts_at, ends_at); usage_limit orders at most, enforced under concurrency at checkout.",
+  description: "Valid in [starts_at, ends_at); usage_limit orders at most, enforced under concurrency at checkout. 409 promotion_code_taken when the store already has the code.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
@@ -90,7 +90,7 @@ export const createPromotionRoute = defineRoute({
   params: StoreParams,
   body: CreatePromotionBody,
   responses: { 201: PromotionWire },
-  problems: [403, 404, 422],
+  problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
     Effect.flatMap(userOf(principal), (userId) =>
       createPromotion(userId, params.id, {

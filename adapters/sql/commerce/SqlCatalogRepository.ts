@@ -55,7 +55,13 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         .where("id", "=", p("id"))
         .where("version", "=", p("expectedVersion")),
   );
-  const insertPromotion = compiledInsert("shop_promotions", promotions);
+  // A code is unique per store: a taken one inserts nothing (automatic promotions without a code never conflict).
+  const insertPromotionIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
+    ex
+      .insertInto("shop_promotions")
+      .values(slotsOf(promotions.columns, p))
+      .onConflict((oc) => oc.columns(["store_id", "code"]).doNothing()),
+  );
   // One statement per count of codes: none (the automatic promotions only) is checkout's usual case.
   const selectPromotions = compiledPerListLength<{ storeId: string }>((ex, p, codes) =>
     ex
@@ -153,7 +159,7 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
         return page.orderBy(sql`shop_product_search.rowid`).limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(products.fromRow))),
     insertPromotion: (promotion) =>
-      runStatement(db, insertPromotion, promotion).pipe(Effect.asVoid),
+      runStatement(db, insertPromotionIfNew, promotions.toRow(promotion)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     promotionsFor: (storeId, codes) =>
       runStatement(db, selectPromotions, { storeId, list: codes }).pipe(Effect.map(({ rows }) => rows.map(promotions.fromRow))),
     usePromotion: (id) => runStatement(db, updatePromotionUse, { id }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
