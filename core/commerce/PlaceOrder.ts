@@ -69,10 +69,11 @@ const validate = (input: PlaceOrderInput): FieldError[] => {
     ...required("payment_method", input.paymentMethod, 200),
     ...required("shipping_address/name", a.name, 200),
     ...required("shipping_address/line1", a.line1, 200),
+    ...(a.line2 === null || a.line2.length <= 200 ? [] : [{ path: "shipping_address/line2", message: "at most 200 characters" }]),
     ...required("shipping_address/city", a.city, 100),
     ...required("shipping_address/postcode", a.postcode, 20),
     ...(/^[A-Z]{2}$/.test(a.country) ? [] : [{ path: "shipping_address/country", message: "an ISO 3166-1 alpha-2 code" }]),
-    ...(input.email === null || /^[^\s@]+@[^\s@]+$/.test(input.email) ? [] : [{ path: "email", message: "an e-mail address" }]),
+    ...(input.email === null || (input.email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(input.email)) ? [] : [{ path: "email", message: "an e-mail address of at most 254 characters" }]),
     ...(input.expectedTotalMinor === null || (Number.isSafeInteger(input.expectedTotalMinor) && input.expectedTotalMinor >= 0)
       ? []
       : [{ path: "expected_total_minor", message: "an integer of minor units" }]),

@@ -255,3 +255,26 @@ t.test("a cart holds at most 100 lines: adding a 101st variant is 422, replacing
     t.equal(added.price.lines.length, 100, "after a removal there is room again");
   }),
 );
+
+/**
+ * Spec (E-commerce: "Stored addresses are minimized"); conventions (Limits: every body has a
+ * bound; Errors: 422 with the path). The address's second line and the e-mail are bounded like
+ * the other fields (200 and 254 characters): longer is 422 on their paths, and nothing is written.
+ */
+t.test("an address line2 over 200 characters or an e-mail over 254 is 422 on its path, and no order is written", (t) =>
+  forEachCommerceDialect(t, "address bounds", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const address = checkoutInput(cart.id).shippingAddress;
+    const refused = await c.attempt(
+      placeOrder(shopper, checkoutInput(cart.id, { shippingAddress: { ...address, line2: "x".repeat(201) }, email: `${"a".repeat(250)}@example.com` })),
+    );
+    t.equal(refused.ok ? "ok" : (refused.error as { code: string }).code, "validation_failed");
+    if (!refused.ok) t.same((refused.error as { errors: ReadonlyArray<{ path: string }> }).errors.map((e) => e.path), ["shipping_address/line2", "email"]);
+    t.equal(Number((await db.db.selectFrom("shop_orders").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n), 0, "no order");
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { shippingAddress: { ...address, line2: "Flat 2" } })));
+    t.equal(placed.order.status, "confirmed", "within the bounds checkout goes through");
+  }),
+);
