@@ -19,6 +19,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { Return, ReturnLine } from "./model/Return.js";
+import { maxOnHand } from "./model/StockLevel.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
@@ -154,7 +155,9 @@ export const advanceReturn = (
             const from = reservations.find((r) => r.variantId === line?.variantId && r.status === "consumed");
             const locationId = input.locationId ?? from?.locationId;
             if (line === undefined || locationId === undefined) continue;
-            yield* inventory.adjust({ storeId: order.storeId, variantId: line.variantId, locationId, delta: l.quantity, now: at });
+            if ((yield* inventory.adjust({ storeId: order.storeId, variantId: line.variantId, locationId, delta: l.quantity, now: at })) === null) {
+              return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "location_id", message: `on hand there would exceed ${maxOnHand} units` }] }));
+            }
             yield* inventory.insertAdjustment({
               id: StockAdjustmentId.make(yield* (yield* Ids).next),
               storeId: order.storeId,

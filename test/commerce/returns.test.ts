@@ -241,3 +241,27 @@ t.test("restocking a line shipped from several locations needs location_id (422)
     t.same([await onHand(location.id), await onHand(second.id)], [0, 1], "the unit is back where the operator put it");
   }),
 );
+
+/**
+ * Spec (Authentication 4: inventory adjustments are audited; "keeps ... stock ... correct"). A
+ * restock is an adjustment: one that would take on-hand stock past what a location holds
+ * (1,000,000,000 units) is 422 and the return stays received, never "restocked" with no units back.
+ */
+t.test("a restock beyond what a location holds is 422, not a return marked restocked with nothing put back", (t) =>
+  forEachCommerceDialect(t, "restock bound", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 2 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `B-${randomUUID()}` }));
+    const ret = await c.run(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason: "spare" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "arrived" }));
+    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: location.id, delta: 999_999_999, reason: "bulk delivery" }));
+    const full = await c.attempt(advanceReturn(warehouse, ret.id, { to: "restocked", reason: "as new" }));
+    t.equal(codeOf(full), "validation_failed", "the location cannot take the unit");
+    t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findReturn(ret.id))))?.status, "received", "the return is still received");
+  }),
+);
