@@ -20,6 +20,7 @@ import { loadStore, requireStaffRole } from "./Access.js";
 import { SkuTaken } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
 import { ProductId, VariantId, type StoreId } from "./model/Ids.js";
+import { maxPriceMinor } from "./Pricing.js";
 
 export interface NewVariantInput {
   readonly sku: string;
@@ -34,7 +35,7 @@ export interface CreateProductInput {
 }
 
 const priceErrors = (path: string, price: number): FieldError[] =>
-  Number.isSafeInteger(price) && price >= 0 ? [] : [{ path, message: "an integer of minor units, at least 0" }];
+  Number.isSafeInteger(price) && price >= 0 && price <= maxPriceMinor ? [] : [{ path, message: `an integer of minor units from 0 to ${maxPriceMinor}` }];
 
 const withVariants = (product: Product, variants: ReadonlyArray<Variant>): ProductWithVariants => ({
   ...product,

@@ -24,7 +24,7 @@ import { OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
 import { isFreeOrder } from "./PaymentRelease.js";
-import { divideHalfUp } from "./Pricing.js";
+import { mulDivHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 import { type LocationId, OrderId, ShipmentId } from "./model/Ids.js";
@@ -104,7 +104,7 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
           const line = lines.find((l) => l.variantId === r.variantId);
           if (line !== undefined) {
             const before = shippedUnits.get(r.variantId) ?? 0;
-            const worth = (units: number) => divideHalfUp(line.totalMinor * units, line.quantity);
+            const worth = (units: number) => mulDivHalfUp(line.totalMinor, units, line.quantity);
             amount += worth(before + r.quantity) - worth(before);
             shippedUnits.set(r.variantId, before + r.quantity);
           }

@@ -8,6 +8,8 @@
  * a fixed-amount discount is spread over the lines in proportion to their subtotals by the
  * largest-remainder method (so the parts sum exactly to the amount, capped at the subtotal);
  * tax is rounded half up per line on (subtotal − discount). Totals are sums of line values.
+ * Products are multiplied and divided exactly (`mulDivHalfUp`), and unit prices are bounded
+ * (`maxPriceMinor`) so every figure of a cart stays a safe integer.
  */
 import type { Promotion } from "./model/Promotion.js";
 import type { AppliedDiscount, PriceBreakdown, PricedLine } from "./model/Pricing.js";
@@ -19,8 +21,18 @@ export interface LineToPrice {
   readonly quantity: number;
 }
 
-/** `numerator / denominator` rounded half up (non-negative integers). */
-export const divideHalfUp = (numerator: number, denominator: number): number => Math.floor((2 * numerator + denominator) / (2 * denominator));
+/**
+ * `a × b / d` rounded half up (non-negative integers), computed exactly (BigInt): the product may
+ * pass 2^53 (a large line's tax), the result stays a safe integer under `maxPriceMinor`.
+ */
+export const mulDivHalfUp = (a: number, b: number, d: number): number =>
+  Number((2n * BigInt(a) * BigInt(b) + BigInt(d)) / (2n * BigInt(d)));
+
+/**
+ * Most minor units of one unit price: 100 lines × 1,000 units × this, with up to 100% tax, stays
+ * below 2^53, so every cart and order figure is a safe integer.
+ */
+export const maxPriceMinor = 10_000_000_000;
 
 /** Whether `promotion` applies at `at` (window and usage limit; code matching is the caller's). */
 export const promotionActive = (promotion: Promotion, at: Date): boolean =>
@@ -59,7 +71,7 @@ export const priceLines = (
   const percentages = promotions.filter((p) => p.kind === "percentage").sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const p of percentages) {
     lines.forEach((_, i) => {
-      const amount = divideHalfUp(left(i) * Math.min(p.value, 100), 100);
+      const amount = mulDivHalfUp(left(i), Math.min(p.value, 100), 100);
       if (amount > 0) discounts[i]!.push({ promotionId: p.id, code: p.code, reason: `${p.value}% off`, amountMinor: amount });
     });
   }
@@ -73,7 +85,7 @@ export const priceLines = (
   const priced: PricedLine[] = lines.map((l, i) => {
     const discountMinor = discounts[i]!.reduce((a, d) => a + d.amountMinor, 0);
     const taxable = subtotals[i]! - discountMinor;
-    const taxMinor = divideHalfUp(taxable * taxRateBasisPoints, 10_000);
+    const taxMinor = mulDivHalfUp(taxable, taxRateBasisPoints, 10_000);
     return {
       variantId: l.variant.id,
       sku: l.variant.sku,

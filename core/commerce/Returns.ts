@@ -24,7 +24,7 @@ import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
-import { divideHalfUp } from "./Pricing.js";
+import { mulDivHalfUp } from "./Pricing.js";
 import { returnRefundCheckMs, returnRefundJob, returnRefundJobKey, returnRefundKey } from "./ReturnRefunds.js";
 import { withSpan } from "../kernel/Span.js";
 import { type LocationId, type OrderId, ReturnId, StockAdjustmentId } from "./model/Ids.js";
@@ -82,7 +82,7 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
           if (!(yield* orders.claimReturnedQuantity(line.id, wanted.quantity))) return yield* Effect.fail(new ReturnNotEligible({ orderLineId: line.id }));
           // Cumulative: the units returned so far are worth their share of the line, rounded once, so
           // a line returned unit by unit is refunded exactly its total (never a rounding unit more).
-          const worth = (units: number) => divideHalfUp(line.totalMinor * units, line.quantity);
+          const worth = (units: number) => mulDivHalfUp(line.totalMinor, units, line.quantity);
           refundMinor += worth(returned + wanted.quantity) - worth(returned);
         }
         const created: Return = {

@@ -7,6 +7,7 @@ import { getCart } from "../../core/commerce/Carts.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { priceLines } from "../../core/commerce/Pricing.js";
 import { createPromotion } from "../../core/commerce/Promotions.js";
+import { createProduct, updateVariant } from "../../core/commerce/Catalog.js";
 import { ProductId, PromotionId, StoreId, VariantId } from "../../core/commerce/model/Ids.js";
 import type { Promotion } from "../../core/commerce/model/Promotion.js";
 import type { Variant } from "../../core/commerce/model/Variant.js";
@@ -139,5 +140,37 @@ t.test("a promotion code already used in the store is 409 promotion_code_taken; 
     const again = await make(a.ownerId, a.store.id);
     t.equal(again.ok ? "ok" : (again.error as { code: string }).code, "promotion_code_taken", "a second SUMMER in the store is 409");
     t.ok((await make(b.ownerId, b.store.id)).ok, "another store's SUMMER is its own");
+  }),
+);
+
+/**
+ * Spec (E-commerce: "keeps prices ... money ... correct"; money is integer minor units, and the
+ * kernel's sums are exact). Tax, percentages and shares are multiplied and divided exactly, not in
+ * floating point: 593 units at 5,923,695,437 with 35.39% tax is 1,243,162,718,386 of tax
+ * (half up), where the product 3,512,751,394,141 × 3,539 is beyond 2^53.
+ */
+t.test("line arithmetic is exact for large figures: tax on a large line is rounded half up from the exact product", (t) => {
+  const price = priceLines([{ variant: variant("big", 5_923_695_437), quantity: 593 }], [], 3539, "EUR");
+  t.equal(price.subtotalMinor, 3_512_751_394_141);
+  t.equal(price.taxMinor, 1_243_162_718_386, "exact, not the floating-point 1,243,162,718,387");
+  t.equal(price.totalMinor, 3_512_751_394_141 + 1_243_162_718_386);
+  t.end();
+});
+
+/**
+ * The bound that keeps every cart figure a safe integer: a unit price is at most 10,000,000,000
+ * minor units (100 lines × 1,000 units × that, with up to 100% tax, stays below 2^53). Above is
+ * 422 on the price's path, when a product is created and when a variant's price changes.
+ */
+t.test("a unit price above 10,000,000,000 minor units is 422, on create and on update", (t) =>
+  forEachCommerceDialect(t, "price bound", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant: seeded } = await seedStore(c);
+    const tooDear = await c.attempt(createProduct(ownerId, store.id, { title: "Yacht", variants: [{ sku: "YACHT", priceMinor: 10_000_000_001 }] }));
+    t.equal(tooDear.ok ? "ok" : (tooDear.error as { code: string }).code, "validation_failed");
+    if (!tooDear.ok) t.same((tooDear.error as { errors: ReadonlyArray<{ path: string }> }).errors.map((e) => e.path), ["variants/0/price_minor"]);
+    t.ok((await c.attempt(createProduct(ownerId, store.id, { title: "Boat", variants: [{ sku: "BOAT", priceMinor: 10_000_000_000 }] }))).ok, "the bound itself is accepted");
+    const raised = await c.attempt(updateVariant(ownerId, seeded.id, { priceMinor: 10_000_000_001, expectedVersion: seeded.version }));
+    t.equal(raised.ok ? "ok" : (raised.error as { code: string }).code, "validation_failed", "a price change above the bound is 422");
   }),
 );

@@ -23,7 +23,7 @@ export const createProductRoute = defineRoute({
   path: "/v1/stores/:id/products",
   operationId: "createProduct",
   summary: "Create a product with its variants (catalog manager)",
-  description: "SKUs are unique per store (409 sku_taken); price_minor is at least 0, in the store's currency.",
+  description: "SKUs are unique per store (409 sku_taken); price_minor is 0 to 10,000,000,000 minor units (422 otherwise), in the store's currency.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
