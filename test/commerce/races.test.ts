@@ -363,9 +363,12 @@ t.test("a cart line request racing a checkout's open transaction (parallel conne
       set = await db.db.transaction().execute(async (tx) => {
         // What checkout's transaction does first: the cart moves to checked_out (not committed yet).
         await tx.updateTable("shop_carts").set({ status: "checked_out" }).where("id", "=", cart.id).execute();
+        let settled = false;
         const request = c.attempt(setCartLine(shopper, cart.id, { variantId: variant.id, quantity: 3 }));
-        // Commit only once the line request waits on the cart's row (it has read the cart as open).
-        for (;;) {
+        void request.then(() => (settled = true));
+        // Commit only once the line request waits on the cart's row (it has read the cart as open),
+        // or has answered without waiting (then the assertions below judge what it did).
+        while (!settled) {
           const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db.db);
           if (waiting.rows[0]!.n > 0) break;
           await new Promise((resolve) => setImmediate(resolve));
