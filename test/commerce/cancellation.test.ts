@@ -15,10 +15,8 @@ import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
-import { createLocation } from "../../core/commerce/CreateStore.js";
-import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, seedStoreWithTwoLocations, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
 
 const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
   c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId)));
@@ -159,9 +157,7 @@ t.test("a dispatch whose inline capture fails on a database error still answers 
 t.test("cancellation after dispatch is rejected: once any shipment of a split order has left, cancel is 409 and the payment stays authorized", (t) =>
   forEachCommerceDialect(t, "cancel after partial dispatch", async (t, db) => {
     const c = commerceRuntime(t, db);
-    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
-    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
-    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const { ownerId, store, location, second, variant } = await seedStoreWithTwoLocations(c, { stock: 1 });
     const { shopper, placed } = await confirmedOrder(c, store.id, variant.id, 2);
     t.equal(placed.order.status, "confirmed");
     await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `P-${placed.order.id}` }));
@@ -245,9 +241,7 @@ t.test("order not yet dispatched → cancellation requested (202): a pending ord
 t.test("split shipments of one line carry amounts that add up to the line's total", (t) =>
   forEachCommerceDialect(t, "split shipment amounts", async (t, db) => {
     const c = commerceRuntime(t, db);
-    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1, price: 5 });
-    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
-    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const { ownerId, store, location, second, variant } = await seedStoreWithTwoLocations(c, { stock: 1, price: 5 });
     const shopper = customer();
     const cart = await cartWith(c, shopper, store.id, variant.id, 2);
     const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));

@@ -23,12 +23,10 @@ import { randomUUID } from "node:crypto";
 import { grantStaffRole } from "../../core/commerce/CreateStore.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
-import { createLocation } from "../../core/commerce/CreateStore.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { adjustStock } from "../../core/commerce/Inventory.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, seedStoreWithTwoLocations, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
   Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
@@ -257,9 +255,7 @@ t.test("order state changes are conditional: two locations of one order dispatch
     const c = commerceRuntime(t, db);
     const orders = await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
-        const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
-        await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+        const { ownerId, store, location, second, variant } = await seedStoreWithTwoLocations(c, { stock: 1 });
         const { placed } = await confirmedOrder(c, store.id, variant.id, 2);
         return { ownerId, store, locations: [location.id, second.id], order: placed.order };
       }),

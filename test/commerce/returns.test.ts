@@ -6,7 +6,7 @@ import { Effect } from "effect";
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { createLocation, grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { grantStaffRole } from "../../core/commerce/CreateStore.js";
 import { adjustStock } from "../../core/commerce/Inventory.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
@@ -17,7 +17,7 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { LocationId } from "../../core/commerce/model/Ids.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, customer, seedStore, seedStoreWithTwoLocations } from "./support.js";
 
 const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
 
@@ -128,9 +128,7 @@ t.test("the database bounds the quantity returned per order line to the line's q
 t.test("a return authorization needs an eligible order: a partly shipped (uncaptured) order's return is 409 order_not_dispatched", (t) =>
   forEachCommerceDialect(t, "return before full dispatch", async (t, db) => {
     const c = commerceRuntime(t, db);
-    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
-    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
-    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const { ownerId, store, location, second, variant } = await seedStoreWithTwoLocations(c, { stock: 1 });
     const shopper = customer();
     const cart = await cartWith(c, shopper, store.id, variant.id, 2);
     const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
@@ -219,9 +217,7 @@ t.test("restocking a return at another store's (or an unknown) location is 404 l
 t.test("restocking a line shipped from several locations needs location_id (422), and puts the units back there", (t) =>
   forEachCommerceDialect(t, "restock split line", async (t, db) => {
     const c = commerceRuntime(t, db);
-    const { ownerId, store, location, variant } = await seedStore(c, { stock: 1 });
-    const second = await c.run(createLocation(ownerId, store.id, { name: "Second warehouse" }));
-    await c.run(adjustStock(ownerId, { variantId: variant.id, locationId: second.id, delta: 1, reason: "initial stock" }));
+    const { ownerId, store, location, second, variant } = await seedStoreWithTwoLocations(c, { stock: 1 });
     const shopper = customer();
     const cart = await cartWith(c, shopper, store.id, variant.id, 2);
     const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));

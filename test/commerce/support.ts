@@ -108,6 +108,20 @@ export const seedStore = async (c: CommerceRuntime, options: { readonly stock?: 
   return { ownerId, store, location, product, variant };
 };
 
+/**
+ * A store as {@link seedStore} makes it, whose variant is also stocked (`secondStock` units,
+ * default 1) at a second location, so an order can ship from two.
+ */
+export const seedStoreWithTwoLocations = async (
+  c: CommerceRuntime,
+  options: { readonly stock?: number; readonly price?: number; readonly secondStock?: number } = {},
+) => {
+  const seeded = await seedStore(c, options);
+  const second = await c.run(createLocation(seeded.ownerId, seeded.store.id, { name: "Second warehouse" }));
+  await c.run(adjustStock(seeded.ownerId, { variantId: seeded.variant.id, locationId: second.id, delta: options.secondStock ?? 1, reason: "initial stock" }));
+  return { ...seeded, second };
+};
+
 /** A customer's cart holding `quantity` of `variantId`. */
 export const cartWith = async (c: CommerceRuntime, shopper: Shopper & { kind: "customer" }, storeId: StoreId, variantId: VariantId, quantity: number) => {
   const { cart } = await c.run(createCart(shopper.userId, storeId));
