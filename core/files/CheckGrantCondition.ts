@@ -14,6 +14,9 @@
  * - An upload part grant: it stores bytes only while its session is open and unexpired (one read
  *   of the session row by its key). Refused: 409 upload_not_open.
  *
+ * - A download (or thumbnail) grant names its version: once that version is no longer published
+ *   (a security operator blocked it) it serves nothing more. Refused: 403 grant_revoked.
+ *
  * Moves and trash do not bump the epoch, so a download grant outlives them for its short life.
  */
 import { Effect, Either, Schema } from "effect";
@@ -24,11 +27,13 @@ import type { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireAccess } from "./Access.js";
 import { UploadNotOpen } from "./Errors.js";
 import { currentAclEpoch, FilesClaim } from "./GrantConditions.js";
 import type { FilesServices } from "./Services.js";
 import { isLiveLink, reachThroughLink } from "./ShareLinks.js";
+import { isDownloadable } from "./VersionStatus.js";
 import { withSpan } from "../kernel/Span.js";
 
 const revoked = (detail: string): GrantRevoked => new GrantRevoked({ detail });
@@ -53,6 +58,21 @@ const accessHolds = <R>(
     yield* recheck.pipe(Effect.mapError(lost), Effect.asVoid);
   });
 
+/**
+ * The version a download grant serves is still published: one a security operator blocked after
+ * the grant was issued (or blocked with the object it shares) serves nothing more (spec: a
+ * quarantined version is never downloadable). A grant issued before grants named their version
+ * (`undefined`) is not checked; it lives at most one download lifetime.
+ */
+const stillPublished = (workspaceId: string, versionId: string | undefined): Effect.Effect<void, GrantRevoked, VersionsRepository> =>
+  Effect.gen(function* () {
+    if (versionId === undefined) return;
+    const version = yield* (yield* VersionsRepository).find(workspaceId, versionId);
+    if (version === null || !isDownloadable(version.status)) {
+      return yield* Effect.fail(revoked(`the version is ${version?.status ?? "gone"}; it is no longer downloadable`));
+    }
+  });
+
 /** Succeeds when a grant issued under `claim` may still be used; else the refusal. */
 export const checkGrantCondition = (claim: GrantCondition["claim"]): Effect.Effect<void, GrantRevoked | UploadNotOpen | NotFound, FilesServices> =>
   Effect.gen(function* () {
@@ -61,10 +81,12 @@ export const checkGrantCondition = (claim: GrantCondition["claim"]): Effect.Effe
     const c = decoded.right;
     switch (c.kind) {
       case "download":
+        yield* stillPublished(c.workspace, c.version);
         return yield* accessHolds(c.workspace, c.user, c.epoch, requireAccess(c.workspace, c.user, c.node, "view"));
       case "share": {
         const link = yield* (yield* ShareLinksRepository).find(c.workspace, c.link);
         if (link === null || !isLiveLink(link, yield* now)) return yield* Effect.fail(revoked("the share link was revoked or has expired"));
+        yield* stillPublished(c.workspace, c.version);
         return yield* accessHolds(c.workspace, link.createdBy, c.epoch, reachThroughLink(link, c.node));
       }
       case "upload": {

@@ -55,7 +55,7 @@ export const requestDownload = (input: {
       contentType: servedContentType(version.contentType, version.detectedContentType),
       filename: node.name,
       ttlMs: (yield* FilesSettings).downloadTtlMs,
-      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch }),
+      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch, versionId: version.id }),
     });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
   }).pipe(withSpan("files.requestDownload"));

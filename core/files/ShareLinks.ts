@@ -130,7 +130,7 @@ export const shareDownload = (token: string | undefined, nodeId: string | null):
       contentType: version.contentType,
       filename: node.name,
       ttlMs: (yield* FilesSettings).downloadTtlMs,
-      condition: shareDownloadCondition(link, node.id, epoch),
+      condition: shareDownloadCondition(link, node.id, epoch, version.id),
     });
     return { url: grant.url, expiresAt: grant.expiresAt, version };
   }).pipe(withSpan("files.shareDownload"));

@@ -42,7 +42,7 @@ export const requestThumbnail = (input: { readonly userId: string; readonly work
       contentType: thumbnail.contentType,
       filename: `${node.name}.thumbnail.webp`,
       ttlMs: (yield* FilesSettings).thumbnailTtlMs,
-      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch }),
+      condition: downloadCondition({ workspaceId: input.workspaceId, nodeId: node.id, userId: input.userId, epoch, versionId: thumbnail.versionId }),
     });
     return { url: grant.url, expiresAt: grant.expiresAt, versionId: thumbnail.versionId, contentType: thumbnail.contentType, width: thumbnail.width, height: thumbnail.height };
   }).pipe(withSpan("files.requestThumbnail"));

@@ -14,8 +14,10 @@ import path from "node:path";
 import t from "tap";
 import { Effect } from "effect";
 import { makeLocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
+import { mintToken } from "../../adapters/koa/Authentication.js";
 import { partKey } from "../../core/files/ObjectKeys.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
+import { hostSecret } from "../hosts/support.js";
 import { dialects, type Dialect, type TapTest } from "../support/databases.js";
 import { startFilesServer, type Json, type User } from "./http-support.js";
 import { sha256 } from "./support.js";
@@ -189,5 +191,43 @@ t.test("a part whose PUT was streaming when its session was aborted is not store
     });
     t.match(await answer, { status: 409, text: /"code":"upload_not_open"/ }, "the late bytes are refused");
     t.equal(await Effect.runPromise(store.stat(partKey(ws.id, String(session.body.id), 1))), null, "and not stored");
+  }),
+);
+
+/*
+ * Spec (What the service does): "A quarantined version is never downloadable"; (Endpoints, rule 4)
+ * "A quarantined version never yields a download"; decisions, files fix 5: blocked bytes are never
+ * downloadable. A grant handed out while the version was published stops serving it once a
+ * security operator blocks it: a member's grant and a share link's grant alike.
+ */
+t.test("a version blocked after its download grants were issued is not downloadable through them (403 grant_revoked)", (t) =>
+  eachDialect(t, "a blocked version ends its grants", async (t, dialect) => {
+    const operatorId = randomUUID();
+    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const op = { id: operatorId, token: await mintToken({ secret: hostSecret, userId: operatorId, ttlSeconds: 600 }) };
+    const ann = await user();
+    const ws = await workspace(ann);
+    const content = "bytes found malicious later";
+    const uploaded = await upload(ann, ws.root, "tool.txt", new TextEncoder().encode(content), defaultFilesSettings.partSizeBytes);
+    t.equal(uploaded.status, 202);
+    const fileId = String(uploaded.body.node_id);
+    const versionId = String(uploaded.body.id);
+    await published(ann, fileId);
+    const member = await call(`/v1/nodes/${fileId}/downloads`, { user: ann, body: {} });
+    t.equal(member.status, 201, "a member's grant is issued");
+    const link = await call(`/v1/nodes/${fileId}/share-links`, { user: ann, body: { allow_download: true } });
+    t.equal(link.status, 201);
+    const shared = await call("/v1/file-shares/access/downloads", { body: {}, headers: { "X-Share-Token": String(link.body.token) } });
+    t.equal(shared.status, 201, "a link's grant is issued");
+    t.match(await fetchGrant(server.url, String(member.body.url)), { status: 200, text: content }, "the member's grant serves the published version");
+    t.match(await fetchGrant(server.url, String(shared.body.url)), { status: 200, text: content }, "so does the link's");
+
+    const blocked = await call(`/v1/operator/file-versions/${versionId}/review`, { user: op, body: { decision: "block", reason: "malware found after publication" } });
+    t.match(blocked, { status: 200, body: { version_id: versionId, status: "blocked" } });
+    for (const [who, url] of [["member", String(member.body.url)], ["share link", String(shared.body.url)]] as const) {
+      const refused = await fetchGrant(server.url, url);
+      t.match(refused, { status: 403, type: /^application\/problem\+json/, text: /"code":"grant_revoked"/ }, `the ${who}'s grant is refused once the version is blocked`);
+      t.notOk(refused.text.includes(content), "no bytes");
+    }
   }),
 );
