@@ -1,6 +1,8 @@
 /**
  * File share links (spec: "Capability for one node. Token is high-entropy, stored only as a hash,
- * expiring, revocable"). A node's owner creates, lists (never tokens) and revokes links. A
+ * expiring, revocable"). A node's owner creates, lists (never tokens) and revokes links. Every
+ * link expires: without `expires_at` after FilesSettings.shareLinkDefaultTtlMs (30 days), and
+ * never later than shareLinkMaxTtlMs (365 days) after its creation. A
  * recipient holding a live token reaches exactly the shared node and, for a folder, its active
  * subtree — nothing else: a node outside it, a trashed node, or a revoked, expired or unknown
  * token is NotFound, and so is a link whose creator is no longer a member who can see the shared
@@ -45,6 +47,13 @@ export const createShareLink = (input: {
     if (input.expiresAt !== null && input.expiresAt.getTime() <= at.getTime()) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "expires_at", message: "must be in the future" }] }));
     }
+    // Every link expires (spec: "expiring"): the default lifetime when none is asked, never past the maximum.
+    const settings = yield* FilesSettings;
+    if (input.expiresAt !== null && input.expiresAt.getTime() > at.getTime() + settings.shareLinkMaxTtlMs) {
+      const days = Math.floor(settings.shareLinkMaxTtlMs / (24 * 3600 * 1000));
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "expires_at", message: `must be at most ${days} days ahead` }] }));
+    }
+    const expiresAt = input.expiresAt ?? new Date(at.getTime() + settings.shareLinkDefaultTtlMs);
     return yield* (yield* ShareLinksRepository).create({
       id: ShareLinkId.make(yield* (yield* Ids).next),
       workspaceId: WorkspaceId.make(input.workspaceId),
@@ -52,7 +61,7 @@ export const createShareLink = (input: {
       allowDownload: input.allowDownload,
       createdBy: input.userId,
       createdAt: at,
-      expiresAt: input.expiresAt,
+      expiresAt,
       revokedAt: null,
     });
   }).pipe(withSpan("files.createShareLink"));

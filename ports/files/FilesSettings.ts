@@ -37,6 +37,10 @@ export interface FilesSettings {
   readonly thumbnailTtlMs: number;
   /** How much of a text-like version is read for the search index (its first bytes; the rest is not searchable). */
   readonly searchTextMaxBytes: number;
+  /** Lifetime of a share link created without `expires_at` (every link expires: spec, ShareLink). */
+  readonly shareLinkDefaultTtlMs: number;
+  /** Furthest a share link's `expires_at` may be from its creation. */
+  readonly shareLinkMaxTtlMs: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
@@ -44,7 +48,8 @@ export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/
  * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
  * attempts, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
  * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more; thumbnails of
- * images up to 50 MiB, their grants 5 min; the first 64 KiB of a text-like version indexed for search.
+ * images up to 50 MiB, their grants 5 min; the first 64 KiB of a text-like version indexed for search;
+ * share links live 30 days unless asked otherwise, at most 365 days.
  */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
@@ -65,4 +70,6 @@ export const defaultFilesSettings: FilesSettings = {
   thumbnailMaxSourceBytes: 50 * 1024 ** 2,
   thumbnailTtlMs: 5 * 60 * 1000,
   searchTextMaxBytes: 64 * 1024,
+  shareLinkDefaultTtlMs: 30 * 24 * 3600 * 1000,
+  shareLinkMaxTtlMs: 365 * 24 * 3600 * 1000,
 };

@@ -120,7 +120,7 @@ export const GrantBody = Schema.Struct({ user_id: Id, role: NodeRole });
 
 /** Body of POST /v1/nodes/:id/share-links. */
 export const CreateShareLinkBody = Schema.Struct({
-  expires_at: Schema.optional(Schema.NullOr(Schema.Date)).annotations({ description: "RFC 3339 time in the future; never expires when omitted." }),
+  expires_at: Schema.optional(Schema.NullOr(Schema.Date)).annotations({ description: "RFC 3339 time in the future, at most 365 days ahead (FilesSettings.shareLinkMaxTtlMs); 30 days from now when omitted or null (shareLinkDefaultTtlMs): every link expires." }),
   allow_download: Schema.optionalWith(Schema.Boolean, { default: () => false }),
 });
 

@@ -27,7 +27,7 @@ export const createFileShareLinkRoute = defineRoute({
   path: "/v1/nodes/:id/share-links",
   operationId: "createFileShareLink",
   summary: "Create a share link to a node (owner; the token is shown once)",
-  description: "`expires_at` must be in the future (never expires when omitted); `allow_download` lets recipients take download grants. Present the token in X-Share-Token.",
+  description: "`expires_at` must be in the future and at most 365 days ahead (30 days from now when omitted: every link expires; 422 otherwise); `allow_download` lets recipients take download grants. Present the token in X-Share-Token.",
   tags,
   auth: "required",
   // Not replayable: a stored replay would keep the token in clear in the idempotency record.
