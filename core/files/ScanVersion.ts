@@ -10,20 +10,22 @@
  * the same object (a restored copy), so blocked bytes are never downloadable through a copy.
  * A version older than the file's current one (its scan finished late) is published into the
  * history without becoming current. An infected
- * verdict blocks it; a scanner that keeps failing ends `scan_failed` on the last attempt. Every
+ * verdict blocks it; a scanner that keeps failing — or does not answer within
+ * FilesSettings.scanTimeoutMs, a failed attempt too — ends `scan_failed` on the last attempt. Every
  * move is a conditional update from `quarantined`, so a repeated delivery changes nothing.
  * The same read detects the version's type from its bytes (TypeDetection.ts: the spec's "type
  * detector" of UploadFinalized), recorded on the version before the verdict is applied.
  */
-import { Effect, Ref, Schema, Stream } from "effect";
+import { Duration, Effect, Ref, Schema, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import type { Job } from "../../ports/Jobs.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Outbox } from "../../ports/Outbox.js";
-import { Scanner } from "../../ports/Scanner.js";
+import { Scanner, ScannerUnavailable } from "../../ports/Scanner.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { recordChange } from "./ChangeLog.js";
@@ -144,7 +146,11 @@ export const scanVersion = (workspaceId: string, versionId: string, attempt: { r
         Ref.update(head, (kept) => (kept.length >= detectionHeadBytes ? kept : Buffer.concat([kept, chunk.subarray(0, detectionHeadBytes - kept.length)]))),
       ),
     );
+    // A scan that has not answered within the timeout failed (spec: "scan fails or times out"):
+    // retried like an unavailable scanner, and the last attempt ends `scan_failed`.
+    const timeoutMs = (yield* FilesSettings).scanTimeoutMs;
     const verdict = yield* (yield* Scanner).scan(watched).pipe(
+      Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new ScannerUnavailable({ detail: `the scan did not answer within ${timeoutMs} ms` }) }),
       Effect.catchTag("ScannerUnavailable", (error) =>
         attempt.attempt >= attempt.maxAttempts ? Effect.succeed({ verdict: "failed" as const, detail: error.detail ?? "scanner unavailable" }) : Effect.fail(error),
       ),

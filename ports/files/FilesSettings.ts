@@ -14,6 +14,8 @@ export interface FilesSettings {
   readonly downloadTtlMs: number;
   /** Scan attempts before a version ends `scan_failed`. */
   readonly scanMaxAttempts: number;
+  /** Longest one scan attempt may take; a scan that has not answered by then failed (spec: "scan fails or times out"). */
+  readonly scanTimeoutMs: number;
   /** User ids of the platform's security operators (FILES_SECURITY_OPERATORS, like PLATFORM_OPERATORS). */
   readonly securityOperators: ReadonlyArray<string>;
   /** Deepest tree a move or access check walks. */
@@ -46,7 +48,7 @@ export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/
 
 /**
  * Defaults: 10 GiB quota, 5 GiB files, 8 MiB parts, 24 h sessions, 5 min downloads, 5 scan
- * attempts, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
+ * attempts of at most 15 min each, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
  * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more; thumbnails of
  * images up to 50 MiB, their grants 5 min; the first 64 KiB of a text-like version indexed for search;
  * share links live 30 days unless asked otherwise, at most 365 days.
@@ -58,6 +60,7 @@ export const defaultFilesSettings: FilesSettings = {
   uploadTtlMs: 24 * 3600 * 1000,
   downloadTtlMs: 5 * 60 * 1000,
   scanMaxAttempts: 5,
+  scanTimeoutMs: 15 * 60 * 1000,
   maxDepth: 64,
   securityOperators: [],
   trashRetentionDays: 30,

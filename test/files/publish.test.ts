@@ -5,13 +5,13 @@
  * is ever current. Exactly one current published version per file (also a database rule).
  */
 import t from "tap";
-import { Effect, Stream } from "effect";
+import { Duration, Effect, Exit, Fiber, Option, Stream, TestClock, TestContext } from "effect";
 import { sql } from "kysely";
 import { applyVersionTrigger, scanVersion } from "../../core/files/ScanVersion.js";
 import { ScannerUnavailable, Scanner } from "../../ports/Scanner.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, filesRuntime, publishFile, uploadFile, workspaceWithDrive } from "./support.js";
+import { bytesOf, filesRuntime, publishFile, testSettings, uploadFile, workspaceWithDrive } from "./support.js";
 
 t.test("a clean scan publishes, makes current, appends the change and FileVersionPublished together", (t) =>
   forEachFilesDialect(t, "publish", async (t, db) => {
@@ -59,6 +59,49 @@ t.test("a scan that keeps failing retries, then ends scan_failed on the last att
     t.equal(await env.run(scanVersion("ws1", v.id, { attempt: 3, maxAttempts: 3 }).pipe(down)), "scan_failed", "the last attempt gives up explicitly");
     const row = await db.db.selectFrom("fs_file_versions").select(["status", "is_current"]).where("id", "=", v.id).executeTakeFirstOrThrow();
     t.match(row, { status: "scan_failed" });
+  }),
+);
+
+/*
+ * Spec (States): "quarantined version | scan fails or times out | stays quarantined | bounded
+ * retries, then the explicit blocked or manual state". A scanner that never answers is a scan that
+ * times out: each attempt ends after FilesSettings.scanTimeoutMs as a failed attempt (the job
+ * retries), and the last one ends `scan_failed`. Time is the test clock's: the scan runs on a
+ * TestClock moved forward by the timeout until the attempt ends (at most 50 steps).
+ */
+t.test("a scan that times out stays quarantined and is retried, then ends scan_failed on the last attempt", (t) =>
+  forEachFilesDialect(t, "scan timeout", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const v = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "a.txt", bytes: bytesOf("data") });
+    // A scanner that reads the bytes and then never answers.
+    const hung = Effect.provideService(Scanner, { scan: (content) => Effect.zipRight(Stream.runDrain(content), Effect.never) });
+    /** One attempt on the test clock, moved on by the timeout until the attempt ends; None if it never does. */
+    const attemptOnTestClock = (attempt: number) =>
+      env.runtime.runPromise(
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(scanVersion("ws1", v.id, { attempt, maxAttempts: 3 }).pipe(hung));
+          for (let step = 0; step < 50; step++) {
+            const done = yield* Fiber.poll(fiber);
+            if (Option.isSome(done)) return done;
+            yield* TestClock.adjust(Duration.millis(testSettings.scanTimeoutMs));
+            // Let the database work of the attempt go on (real I/O, not the clock).
+            yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)));
+          }
+          yield* Fiber.interrupt(fiber);
+          return Option.none();
+        }).pipe(Effect.provide(TestContext.TestContext)),
+      );
+    const status = async () => (await db.db.selectFrom("fs_file_versions").select("status").where("id", "=", v.id).executeTakeFirstOrThrow()).status;
+
+    const early = await attemptOnTestClock(1);
+    t.ok(Option.isSome(early), "an attempt whose scanner never answers ends");
+    t.ok(Option.isSome(early) && Exit.isFailure(early.value), "as a failure, so the job retries it");
+    t.match(Option.isSome(early) && Exit.isFailure(early.value) ? String(early.value.cause) : "", /ScannerUnavailable/, "the scanner counts as unavailable");
+    t.equal(await status(), "quarantined", "the version stays quarantined");
+    const last = await attemptOnTestClock(3);
+    t.match(Option.isSome(last) && Exit.isSuccess(last.value) ? last.value.value : null, "scan_failed", "the last attempt gives up explicitly");
+    t.equal(await status(), "scan_failed", "the explicit state, never published");
   }),
 );
 
