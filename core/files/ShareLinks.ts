@@ -20,6 +20,7 @@ import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined } from "./Errors.js";
 import { currentAclEpoch, shareDownloadCondition } from "./GrantConditions.js";
+import { servedContentType } from "./TypeDetection.js";
 import { ShareLinkId, WorkspaceId, NodeId } from "./model/Ids.js";
 import type { Node } from "./model/Node.js";
 import type { ShareLink } from "./model/ShareLink.js";
@@ -136,7 +137,8 @@ export const shareDownload = (token: string | undefined, nodeId: string | null):
     }
     const grant = yield* (yield* ObjectStore).grantDownload({
       key: version.objectKey,
-      contentType: version.contentType,
+      // As for a member's download: the declared type only where the detected one agrees.
+      contentType: servedContentType(version.contentType, version.detectedContentType),
       filename: node.name,
       ttlMs: (yield* FilesSettings).downloadTtlMs,
       condition: shareDownloadCondition(link, node.id, epoch, version.id),

@@ -93,3 +93,28 @@ t.test("a share link stops working once its creator is removed from the workspac
     t.match(await env.attempt(shareDownload(token, file.nodeId)), { ok: false, error: { _tag: "NotFound" } }, "no download either");
   }),
 );
+
+/*
+ * decisions, files fix 9 (spec, What the service does: "scan and type detection"): a download is
+ * served as its declared type only where the type detected from the bytes agrees, else as
+ * application/octet-stream. A share link's recipient (an external one) gets the same: HTML
+ * declared as image/png is neither an image nor a page through a link either.
+ */
+t.test("a download through a share link never serves a declared type the bytes contradict", (t) =>
+  forEachFilesDialect(t, "share download types", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    const html = bytesOf("\n<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>");
+    const fake = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "cat.png", bytes: html, contentType: "image/png" });
+    const text = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "notes.txt", bytes: bytesOf("plain words"), contentType: "text/plain" });
+    const { token } = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, expiresAt: null, allowDownload: true }));
+    const servedAs = async (nodeId: string) => {
+      const grant = await env.run(shareDownload(token, nodeId));
+      const claims = env.store.verify(grant.url.slice(grant.url.lastIndexOf("/") + 1), "GET");
+      return "t" in claims ? claims.t : undefined;
+    };
+    t.equal(await servedAs(fake.nodeId), "application/octet-stream", "HTML declared as a PNG goes out as opaque bytes through the link");
+    t.equal(await servedAs(text.nodeId), "text/plain", "text declared as text keeps its type");
+  }),
+);
