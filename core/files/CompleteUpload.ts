@@ -37,6 +37,7 @@ import {
   UploadCompletedDifferently,
   UploadIncomplete,
   UploadNotOpen,
+  type TreeTooDeep,
 } from "./Errors.js";
 import { UploadFinalized } from "./Events.js";
 import { quotaStateOf } from "./model/Drive.js";
@@ -51,6 +52,7 @@ import { recordReportedParts, type ReportedPart } from "./ReportUploadPart.js";
 import { followUpOfCommitted } from "../kernel/FollowUp.js";
 import { scheduleObjectRemoval, scheduleObjectRemovalAfterGrants } from "./ObjectRemoval.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { requireRoomBelow } from "./TreeDepth.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Errors a complete may answer. */
@@ -65,7 +67,8 @@ export type CompleteUploadError =
   | NameTaken
   | NotAFolder
   | NotAFile
-  | NodeTrashed;
+  | NodeTrashed
+  | TreeTooDeep;
 
 /** The answer to a complete of a session that is no longer open. */
 const settledAnswer = (session: UploadSession, sha256: string): Effect.Effect<FileVersion, CompleteUploadError, VersionsRepository> =>
@@ -193,6 +196,8 @@ export const completeUpload = (input: {
           const parent = yield* nodes.find(input.workspaceId, session.parentId);
           if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: session.parentId }));
           yield* requireFreeName(input.workspaceId, parent, session.name);
+          // Checked at creation too; the parent may have been moved deeper since.
+          yield* requireRoomBelow(input.workspaceId, parent.id, 0);
           const file = newNode({ id: newNodeId, workspaceId: session.workspaceId, parentId: parent.id, name: session.name, kind: "file", createdBy: input.userId, createdAt: at });
           node = yield* insertNode(file, parent.parentId === null);
         }

@@ -1,7 +1,8 @@
 /**
  * `POST /v1/nodes {parent_id, name, kind: "folder"}`: an editor of the parent (any member at the
  * root) creates a folder; a name taken among active siblings is 409 name_taken. Created at the
- * root, the creator becomes the folder's owner. The change record commits with the folder.
+ * root, the creator becomes the folder's owner. A folder deeper than FilesSettings.maxDepth is 409
+ * tree_too_deep (TreeDepth.ts). The change record commits with the folder.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -14,10 +15,11 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
-import { NameTaken, NodeTrashed, NotAFolder, type InvalidName } from "./Errors.js";
+import { NameTaken, NodeTrashed, NotAFolder, type InvalidName, type TreeTooDeep } from "./Errors.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import { newNode, type Node } from "./model/Node.js";
 import { validName } from "./Names.js";
+import { requireRoomBelow } from "./TreeDepth.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -49,7 +51,7 @@ export const createFolder = (input: {
   readonly workspaceId: string;
   readonly parentId: string;
   readonly name: string;
-}): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | InvalidName, FilesServices> =>
+}): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | InvalidName | TreeTooDeep, FilesServices> =>
   Effect.gen(function* () {
     const name = yield* validName(input.name);
     yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
@@ -60,6 +62,7 @@ export const createFolder = (input: {
         const parent = yield* (yield* NodesRepository).find(input.workspaceId, input.parentId);
         if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: input.parentId }));
         yield* requireFreeName(input.workspaceId, parent, name);
+        yield* requireRoomBelow(input.workspaceId, parent.id, 0);
         const node = newNode({ id, workspaceId: WorkspaceId.make(input.workspaceId), parentId: parent.id, name, kind: "folder", createdBy: input.userId, createdAt: yield* now });
         return yield* insertNode(node, parent.parentId === null);
       }),

@@ -28,7 +28,7 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireAccess } from "./Access.js";
-import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder } from "./Errors.js";
+import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder, type TreeTooDeep } from "./Errors.js";
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { uploadCondition } from "./GrantConditions.js";
 import { NodeId, UploadSessionId, WorkspaceId } from "./model/Ids.js";
@@ -37,6 +37,7 @@ import { uploadSessionView, type PartGrant, type UploadPart, type UploadSession,
 import { validName } from "./Names.js";
 import { assembledKey, partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
+import { requireRoomBelow } from "./TreeDepth.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -87,7 +88,7 @@ export const createUpload = (
   input: NewUpload,
 ): Effect.Effect<
   UploadSessionView,
-  NotFound | Forbidden | ValidationFailed | InvalidName | NameTaken | NotAFolder | NotAFile | NodeTrashed | FileQuotaExceeded | FileTooLarge,
+  NotFound | Forbidden | ValidationFailed | InvalidName | NameTaken | NotAFolder | NotAFile | NodeTrashed | FileQuotaExceeded | FileTooLarge | TreeTooDeep,
   FilesServices
 > =>
   Effect.gen(function* () {
@@ -143,6 +144,7 @@ export const createUpload = (
           if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
           // Checked now so the client learns early; checked again when the upload completes.
           yield* requireFreeName(input.workspaceId, parent, name);
+          yield* requireRoomBelow(input.workspaceId, parent.id, 0);
         }
         // The kernel's reservation rule decides against the counter read under the lock.
         yield* reserve(quotaStateOf(drive), id, input.sizeBytes).pipe(

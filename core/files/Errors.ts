@@ -55,6 +55,12 @@ export class NotAFile extends DomainError("NotAFile", "not_a_file", "conflict")<
 /** A trashed node (or one under a trashed folder) cannot take this action (409 node_trashed). */
 export class NodeTrashed extends DomainError("NodeTrashed", "node_trashed", "conflict")<{ readonly nodeId: string }> {}
 
+/**
+ * A folder, file or move that would put a node deeper than FilesSettings.maxDepth below the root
+ * (409 tree_too_deep): access checks walk at most that many ancestors.
+ */
+export class TreeTooDeep extends DomainError("TreeTooDeep", "tree_too_deep", "conflict")<{ readonly maxDepth: number }> {}
+
 /** The root folder cannot be renamed, moved or trashed (409 root_immutable). */
 export class RootImmutable extends DomainError("RootImmutable", "root_immutable", "conflict")<{}> {}
 

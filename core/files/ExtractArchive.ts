@@ -101,7 +101,9 @@ const prepare = (extraction: Extraction) =>
     const archive = yield* (yield* ArchiveReader).openZip(content, settings.extractMaxArchiveBytes).pipe(
       Effect.mapError((e) => refused(e.reason === "too_large" ? "archive_too_large" : "archive_unreadable", e.detail)),
     );
-    const plan = yield* planExtraction(archive.entries, settings);
+    // Every entry lands below the destination: its paths may be as deep as the levels left there
+    // (FilesSettings.maxDepth from the root, TreeDepth.ts); deeper is unsafe_path.
+    const plan = yield* planExtraction(archive.entries, { ...settings, maxDepth: Math.max(0, settings.maxDepth - destination.ancestors.length) });
     yield* Effect.forEach(plan.files, (file) =>
       Stream.runFold(archive.read(file.entry), 0, (n, chunk) => n + chunk.length).pipe(
         Effect.mapError((e) => refused(e.reason === "size_mismatch" ? "size_mismatch" : "archive_unreadable", `entry ${file.entry.index}: ${e.detail}`)),

@@ -5,7 +5,8 @@
  * the cycle check — the expected version must match (428 without, 412 with `current`), the
  * destination must not be the node or one of its descendants (409 move_into_descendant), and the
  * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
- * index is the backstop). The conditional update and the change record commit together, with a
+ * index is the backstop), and no node of the moved subtree may end deeper than maxDepth (409
+ * tree_too_deep). The conditional update and the change record commit together, with a
  * `node.left_view` change for each user the move takes the node away from (LeftView.ts), and a
  * `node.entered_view` change for each user it brings the node to (EnteredView.ts). A move
  * that takes the node from someone is a loss of access like a revocation: it bumps the drive's
@@ -31,6 +32,7 @@ import {
   MoveIntoDescendant,
   NameTaken,
   RootImmutable,
+  TreeTooDeep,
   type IllegalTransition,
   type InvalidName,
   type NodeTrashed,
@@ -56,7 +58,8 @@ export type MoveNodeError =
   | NotAFolder
   | NodeTrashed
   | InvalidName
-  | IllegalTransition;
+  | IllegalTransition
+  | TreeTooDeep;
 
 /** Renames and/or moves a node. */
 export const moveNode = (input: {
@@ -98,6 +101,12 @@ export const moveNode = (input: {
           const chain = yield* nodes.ancestors(input.workspaceId, parent.id, maxDepth);
           if (chain.some((a) => a.id === node.id)) {
             return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot move into its own descendant" }));
+          }
+          // No node of the moved subtree may end deeper than maxDepth (TreeDepth.ts): the
+          // destination's depth, one for the node, and the levels below it.
+          const height = node.kind === "folder" ? yield* nodes.subtreeHeight(input.workspaceId, node.id, maxDepth) : 0;
+          if (chain.length + 1 + height > maxDepth) {
+            return yield* Effect.fail(new TreeTooDeep({ maxDepth, detail: `the move would put nodes more than ${maxDepth} levels below the root` }));
           }
           const top = chain.length === 0 ? parent : chain[chain.length - 1]!;
           if (top.parentId !== null) {

@@ -41,6 +41,12 @@ export interface NodesRepository {
   ) => Effect.Effect<{ readonly node: Node; readonly ancestors: ReadonlyArray<Node>; readonly grants: ReadonlyArray<AclEntry> } | null>;
   /** The ancestors of a node, nearest first, ending at the root (bounded by `maxDepth`). */
   readonly ancestors: (workspaceId: string, id: string, maxDepth: number) => Effect.Effect<ReadonlyArray<Node>>;
+  /**
+   * How many levels the subtree under `id` reaches below it (0 for a node without children),
+   * trashed descendants included (a restore brings them back where they were); counted up to
+   * `cap` (answers at most `cap`).
+   */
+  readonly subtreeHeight: (workspaceId: string, id: string, cap: number) => Effect.Effect<number>;
   /** Trashes the active subtree under and including `rootId`; answers the ids trashed. */
   readonly trashSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<ReadonlyArray<string>>;
   /** Restores the nodes trashed with `rootId`; answers how many. */

@@ -135,6 +135,16 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           return { node: nodes.fromRow(first), ancestors: rest.map(nodes.fromRow), grants };
         }),
       ),
+    subtreeHeight: (workspaceId, id, cap) =>
+      runQuery(db, (ex) =>
+        sql<{ height: number | string | null }>`
+          WITH RECURSIVE sub (id, depth) AS (
+            SELECT id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
+            UNION ALL
+            SELECT n.id, s.depth + 1 FROM sub s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${workspaceId} AND s.depth < ${cap}
+          )
+          SELECT max(depth) AS height FROM sub`.execute(ex),
+      ).pipe(Effect.map((r) => Number(r.rows[0]?.height ?? 0))),
     trashSubtree: (workspaceId, rootId, at) =>
       runQuery(db, (ex) =>
         sql<{ id: string }>`
