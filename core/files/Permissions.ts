@@ -9,7 +9,9 @@
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound, ValidationFailed, type Forbidden } from "../kernel/Errors.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { NotFound, ValidationFailed, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
@@ -93,9 +95,17 @@ export const revokeAccess = (input: {
     );
   }).pipe(withSpan("files.revokeAccess"));
 
-/** The direct grants on a node, for its owners. */
-export const listPermissions = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<ReadonlyArray<AclEntry>, NotFound | Forbidden, FilesServices> =>
+/** One page of the direct grants on a node, by user id (keyset), for its owners. */
+export const listPermissions = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly cursor: string | null;
+  readonly limit: number;
+}): Effect.Effect<Page<AclEntry>, NotFound | Forbidden | InvalidCursor, FilesServices> =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
-    return yield* (yield* NodesRepository).grantsOfNode(input.workspaceId, input.nodeId);
+    const after = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
+    const rows = yield* (yield* NodesRepository).grantsPage(input.workspaceId, input.nodeId, after, input.limit + 1);
+    return pageFrom(rows, input.limit, (grant) => [grant.userId]);
   }).pipe(withSpan("files.listPermissions"));

@@ -10,7 +10,9 @@
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
-import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { Ids } from "../../ports/Ids.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
@@ -67,11 +69,19 @@ export const createShareLink = (input: {
     });
   }).pipe(withSpan("files.createShareLink"));
 
-/** The links of a node, for its owners (never the tokens). */
-export const listShareLinks = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }) =>
+/** One page of the links of a node, newest first (keyset on the id), for its owners (never the tokens). */
+export const listShareLinks = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  readonly cursor: string | null;
+  readonly limit: number;
+}): Effect.Effect<Page<ShareLink>, NotFound | Forbidden | InvalidCursor, ShareServices> =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
-    return yield* (yield* ShareLinksRepository).listForNode(input.workspaceId, input.nodeId);
+    const after = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
+    const rows = yield* (yield* ShareLinksRepository).pageForNode(input.workspaceId, input.nodeId, after, input.limit + 1);
+    return pageFrom(rows, input.limit, (link) => [link.id]);
   }).pipe(withSpan("files.listShareLinks"));
 
 /** Revokes a link (its node's owner); revoking a revoked link again answers as before. */

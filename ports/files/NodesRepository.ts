@@ -47,6 +47,8 @@ export interface NodesRepository {
    * `cap` (answers at most `cap`).
    */
   readonly subtreeHeight: (workspaceId: string, id: string, cap: number) => Effect.Effect<number>;
+  /** Up to `limit` direct grants on a node by user id, after user id `afterUserId` when given (keyset). */
+  readonly grantsPage: (workspaceId: string, nodeId: string, afterUserId: string | null, limit: number) => Effect.Effect<ReadonlyArray<AclEntry>>;
   /** Trashes the active subtree under and including `rootId`; answers the ids trashed. */
   readonly trashSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<ReadonlyArray<string>>;
   /** Restores the nodes trashed with `rootId`; answers how many. */

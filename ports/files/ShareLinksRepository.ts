@@ -14,6 +14,8 @@ export interface ShareLinksRepository {
   readonly find: (workspaceId: string, id: string) => Effect.Effect<ShareLink | null>;
   /** The links of a node, newest first. */
   readonly listForNode: (workspaceId: string, nodeId: string) => Effect.Effect<ReadonlyArray<ShareLink>>;
+  /** Up to `limit` links of a node, newest first (by id), after link id `afterId` when given (keyset). */
+  readonly pageForNode: (workspaceId: string, nodeId: string, afterId: string | null, limit: number) => Effect.Effect<ReadonlyArray<ShareLink>>;
   /** Revokes a link of a node; false when there is no such live link. */
   readonly revoke: (workspaceId: string, nodeId: string, id: string, at: Date) => Effect.Effect<boolean>;
 }

@@ -40,7 +40,7 @@ t.test("another workspace's node, upload and drive are NotFound for every use ca
         restoreNode(id),
         grantAccess({ ...id, granteeId: "eve", role: "owner" }),
         revokeAccess({ ...id, granteeId: "ann" }),
-        listPermissions(id),
+        listPermissions({ ...id, cursor: null, limit: 50 }),
         createFolder({ userId: "eve", workspaceId: ws, parentId: secret.id, name: "x" }),
         createUpload({ userId: "eve", workspaceId: ws, parentId: secret.id, name: "x", sizeBytes: 1, sha256: sha256("x"), contentType: "text/plain", nodeId: null, partSha256: null }),
         completeUpload({ userId: "eve", workspaceId: ws, uploadId: session.id, sha256: sha256("x") }),
@@ -97,8 +97,8 @@ t.test("whoever creates at the root owns the new node; only an admin sets the qu
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const mine = await env.run(createFolder({ userId: "ben", workspaceId: "ws1", parentId: root, name: "ben's" }));
-    const grants = await env.run(listPermissions({ userId: "ben", workspaceId: "ws1", nodeId: mine.id }));
-    t.match(grants, [{ userId: "ben", role: "owner" }]);
+    const grants = await env.run(listPermissions({ userId: "ben", workspaceId: "ws1", nodeId: mine.id, cursor: null, limit: 50 }));
+    t.match(grants, { data: [{ userId: "ben", role: "owner" }], next_cursor: null });
     t.match(await env.attempt(getNode({ userId: "ann", workspaceId: "ws1", nodeId: mine.id })), { ok: false, error: { _tag: "NotFound" } }, "the admin does not see content by standing alone");
     t.match(await env.attempt(setQuota("ben", "ws1", 5)), { ok: false, error: { _tag: "Forbidden" } });
     t.match(await env.run(setQuota("ann", "ws1", 5000)), { quotaBytes: 5000 });

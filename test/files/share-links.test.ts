@@ -25,7 +25,7 @@ t.test("a share token reaches exactly the shared folder's active subtree; revoke
     t.ok(token.length >= 43, "a high-entropy token");
     const row = await db.db.selectFrom("fs_share_links").selectAll().where("id", "=", link.id).executeTakeFirstOrThrow();
     t.equal(row.token_hash, sha256(token), "only the hash is stored");
-    t.notOk(JSON.stringify(await env.run(listShareLinks({ userId: "ann", workspaceId: "ws1", nodeId: shared.id }))).includes(token), "listing never shows the token");
+    t.notOk(JSON.stringify(await env.run(listShareLinks({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, cursor: null, limit: 50 }))).includes(token), "listing never shows the token");
 
     t.match(await env.run(resolveShare(token, null)), { node: { id: shared.id } }, "the shared node");
     t.match(await env.run(resolveShare(token, file.nodeId)), { node: { id: file.nodeId } }, "a node inside it");

@@ -2,11 +2,12 @@
  * Routes of a node's ACL: its owners list, grant and revoke direct roles. A revocation bumps the
  * drive's ACL epoch and is visible in the next request (every check reads grants afresh).
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { grantAccess, listPermissions, revokeAccess } from "../../../core/files/Permissions.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { GrantBody, NodeParams, PermissionParams, PermissionResponse } from "./FilesSchemas.js";
+import { GrantBody, NodeParams, PageQuery, PermissionParams, PermissionResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -15,16 +16,18 @@ export const listPermissionsRoute = defineRoute({
   method: "GET",
   path: "/v1/nodes/:id/permissions",
   operationId: "listNodePermissions",
-  summary: "List the direct grants on a node (owner)",
+  summary: "List the direct grants on a node by user id (owner; keyset pages)",
   tags,
   auth: "required",
+  pagination: true,
   params: NodeParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(PermissionResponse) }) },
-  problems: [403, 404],
-  handler: ({ principal, params }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => listPermissions({ userId, workspaceId, nodeId: params.id })).pipe(
-      Effect.map((entries) => ({ status: 200, body: { data: entries } })),
-    ),
+  query: PageQuery,
+  responses: { 200: PageOf(PermissionResponse) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      listPermissions({ userId, workspaceId, nodeId: params.id, cursor: page.cursor ?? null, limit: page.limit }),
+    ).pipe(Effect.map((entries) => ({ status: 200, body: entries }))),
 });
 
 /** POST /v1/nodes/:id/permissions — an owner grants (or changes) a member's role. */

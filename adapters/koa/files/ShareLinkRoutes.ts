@@ -11,7 +11,7 @@ import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDo
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { CreatedShareLinkResponse, CreateShareLinkBody, DownloadResponse, NodeParams, NodeResponse, SharedChildrenQuery, SharedDownloadBody, SharedNodeQuery, ShareLinkParams, ShareLinkResponse } from "./FilesSchemas.js";
+import { CreatedShareLinkResponse, CreateShareLinkBody, DownloadResponse, NodeParams, NodeResponse, PageQuery, SharedChildrenQuery, SharedDownloadBody, SharedNodeQuery, ShareLinkParams, ShareLinkResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -53,16 +53,18 @@ export const listFileShareLinksRoute = defineRoute({
   method: "GET",
   path: "/v1/nodes/:id/share-links",
   operationId: "listFileShareLinks",
-  summary: "List a node's share links (owner; never the tokens)",
+  summary: "List a node's share links, newest first (owner; never the tokens; keyset pages)",
   tags,
   auth: "required",
+  pagination: true,
   params: NodeParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkResponse) }) },
-  problems: [403, 404],
-  handler: ({ principal, params }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => listShareLinks({ userId, workspaceId, nodeId: params.id })).pipe(
-      Effect.map((links) => ({ status: 200, body: { data: links } })),
-    ),
+  query: PageQuery,
+  responses: { 200: PageOf(ShareLinkResponse) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      listShareLinks({ userId, workspaceId, nodeId: params.id, cursor: page.cursor ?? null, limit: page.limit }),
+    ).pipe(Effect.map((links) => ({ status: 200, body: links }))),
 });
 
 /** DELETE /v1/nodes/:id/share-links/:link_id — the node's owner (idempotent). */

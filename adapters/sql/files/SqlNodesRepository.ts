@@ -221,6 +221,12 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
       runQuery(db, (ex) =>
         ex.deleteFrom("fs_acl_entries").where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).where("user_id", "=", userId).executeTakeFirst(),
       ).pipe(Effect.map((r) => Number(r.numDeletedRows) === 1)),
+    grantsPage: (workspaceId, nodeId, afterUserId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("fs_acl_entries").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId);
+        if (afterUserId !== null) q = q.where("user_id", ">", afterUserId);
+        return q.orderBy("user_id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
     grantsOfNode: (workspaceId, nodeId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("fs_acl_entries").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).orderBy("user_id").execute(),

@@ -42,6 +42,12 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
       runQuery(db, (ex) =>
         ex.selectFrom("fs_share_links").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).orderBy("id", "desc").execute(),
       ).pipe(Effect.map((rows) => rows.map(links.fromRow))),
+    pageForNode: (workspaceId, nodeId, afterId, limit) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("fs_share_links").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId);
+        if (afterId !== null) q = q.where("id", "<", afterId);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(links.fromRow))),
     revoke: (workspaceId, nodeId, id, at) =>
       runQuery(db, (ex) =>
         ex
