@@ -11,8 +11,8 @@ import { ChangeItem } from "../../../core/files/model/Change.js";
 import { DriveView } from "../../../core/files/model/Drive.js";
 import { ExtractionId, ExtractionView } from "../../../core/files/model/Extraction.js";
 import { AuditExportId, AuditExportView } from "../../../core/files/model/AuditExport.js";
-import { FileVersionView } from "../../../core/files/model/FileVersion.js";
-import { NodeTombstone, NodeView } from "../../../core/files/model/Node.js";
+import { FileVersionView, SharedFileVersionView } from "../../../core/files/model/FileVersion.js";
+import { NodeTombstone, NodeView, SharedNodeView } from "../../../core/files/model/Node.js";
 import { ShareLink, ShareLinkView } from "../../../core/files/model/ShareLink.js";
 import { PartGrant, UploadSessionView } from "../../../core/files/model/UploadSession.js";
 import { pageQueryFields } from "../Pagination.js";
@@ -148,6 +148,9 @@ export const DriveResponse = wireShape(DriveView);
 /** A node. */
 export const NodeResponse = wireShape(NodeView);
 
+/** A node as a share link's recipient sees it (no workspace, no legal hold). */
+export const SharedNodeResponse = wireShape(SharedNodeView);
+
 /** A file version (never its object key). */
 export const VersionResponse = wireShape(FileVersionView);
 
@@ -160,6 +163,13 @@ export const DownloadResponse = Schema.Struct({
   expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")),
   // A nested record is its own derived wire shape (a record field cannot hold one).
   version: VersionResponse,
+});
+
+/** A download grant through a share link: the version without the member who stored it. */
+export const SharedDownloadResponse = Schema.Struct({
+  url: Schema.String,
+  expiresAt: Schema.propertySignature(Schema.Date).pipe(Schema.fromKey("expires_at")),
+  version: wireShape(SharedFileVersionView),
 });
 
 /** A direct grant on a node. */

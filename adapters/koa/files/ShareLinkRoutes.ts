@@ -5,13 +5,13 @@
  * the shared node and, for a folder, its active subtree; anything else, or a revoked, expired or
  * unknown token, is 404.
  */
-import { Effect, Schema } from "effect";
+import { Effect } from "effect";
 import { listSharedChildren } from "../../../core/files/SharedChildren.js";
 import { createShareLink, listShareLinks, resolveShare, revokeShareLink, shareDownload } from "../../../core/files/ShareLinks.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { onNode } from "./Callers.js";
-import { CreatedShareLinkResponse, CreateShareLinkBody, DownloadResponse, NodeParams, NodeResponse, PageQuery, SharedChildrenQuery, SharedDownloadBody, SharedNodeQuery, ShareLinkParams, ShareLinkResponse } from "./FilesSchemas.js";
+import { CreatedShareLinkResponse, CreateShareLinkBody, NodeParams, PageQuery, SharedDownloadResponse, SharedNodeResponse, SharedChildrenQuery, SharedDownloadBody, SharedNodeQuery, ShareLinkParams, ShareLinkResponse } from "./FilesSchemas.js";
 
 const tags = ["files"];
 
@@ -94,11 +94,12 @@ export const accessFileShareRoute = defineRoute({
   tags,
   auth: "none",
   query: SharedNodeQuery,
-  responses: { 200: NodeResponse },
+  responses: { 200: SharedNodeResponse },
   problems: [404],
   handler: ({ query }, ctx) =>
     resolveShare(ctx.get(fileShareTokenHeader) || undefined, query.node_id ?? null).pipe(
-      Effect.map(({ node }) => ({ status: 200, body: node, headers: noStore })),
+      // The shared node is the recipient's top: its parent lies outside the share.
+      Effect.map(({ link, node }) => ({ status: 200, body: node.id === link.nodeId ? { ...node, parentId: null } : node, headers: noStore })),
     ),
 });
 
@@ -113,7 +114,7 @@ export const sharedChildrenRoute = defineRoute({
   auth: "none",
   pagination: true,
   query: SharedChildrenQuery,
-  responses: { 200: PageOf(NodeResponse) },
+  responses: { 200: PageOf(SharedNodeResponse) },
   problems: [400, 404, 409],
   handler: ({ query, page }, ctx) =>
     listSharedChildren({ token: ctx.get(fileShareTokenHeader) || undefined, parentId: query.parent_id ?? null, cursor: page.cursor ?? null, limit: page.limit }).pipe(
@@ -131,7 +132,7 @@ export const fileShareDownloadRoute = defineRoute({
   tags,
   auth: "none",
   body: SharedDownloadBody,
-  responses: { 201: DownloadResponse },
+  responses: { 201: SharedDownloadResponse },
   problems: [403, 404, 409, 423],
   handler: ({ body }, ctx) =>
     shareDownload(ctx.get(fileShareTokenHeader) || undefined, body.node_id ?? null).pipe(

@@ -40,3 +40,6 @@ export const FileVersionView = Schema.Struct(
   Struct.omit(FileVersion.fields, "objectKey", "uploadSessionId", "scanDetail", "workspaceId"),
 );
 export const FileVersionWire = wireShape(FileVersionView);
+
+/** A version as a share link's recipient sees it: without the member who stored it. */
+export const SharedFileVersionView = Schema.Struct(Struct.omit(FileVersionView.fields, "createdBy"));

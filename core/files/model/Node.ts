@@ -39,6 +39,13 @@ export type Node = typeof Node.Type;
 export const NodeView = Schema.Struct(Struct.omit(Node.fields, "createdBy", "trashRootId"));
 export const NodeWire = wireShape(NodeView);
 
+/**
+ * The node as a share link's recipient sees it (spec: an External recipient reaches only the
+ * token-scoped shared object): nothing of the workspace around it — no workspace id, no legal
+ * hold (an admin's policy). The shared node itself is shown without its parent (ShareLinks.ts).
+ */
+export const SharedNodeView = Schema.Struct(Struct.omit(Node.fields, "createdBy", "trashRootId", "workspaceId", "legalHold"));
+
 /** A deleted node in the change feed: enough for a sync client to remove it. */
 export const NodeTombstone = Schema.Struct(Struct.pick(Node.fields, "id", "parentId", "kind", "trashedAt"));
 export type NodeTombstone = typeof NodeTombstone.Type;
