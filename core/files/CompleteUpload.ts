@@ -10,11 +10,13 @@
  * the file node for a new file (409 name_taken if the name was taken meanwhile; the session
  * stays open), stores the quarantined version, appends UploadFinalized and queues the scan.
  * A repeated complete with the same checksum answers the same version; another checksum, or a
- * session that is aborted, expired or failed, is 409.
+ * session that is aborted, expired or failed, is 409. The owner must still be allowed to do what opening
+ * the session needed (create in the folder, or edit the file): else 404 (or 403 when they still
+ * see it), and the session stays open.
  */
 import { Effect, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound, type ValidationFailed } from "../kernel/Errors.js";
+import { NotFound, type Forbidden, type ValidationFailed } from "../kernel/Errors.js";
 import { commit } from "../kernel/QuotaReservation.js";
 import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
@@ -25,7 +27,7 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
-import { requireMember } from "./Access.js";
+import { requireAccess, requireMember } from "./Access.js";
 import { insertNode, requireFreeName } from "./CreateFolder.js";
 import {
   ChecksumMismatch,
@@ -58,6 +60,7 @@ import { withSpan } from "../kernel/Span.js";
 /** Errors a complete may answer. */
 export type CompleteUploadError =
   | NotFound
+  | Forbidden
   | ValidationFailed
   | ChecksumMismatch
   | SizeMismatch
@@ -126,6 +129,15 @@ const storedObject = (session: UploadSession, parts: ReadonlyArray<UploadPart>):
     return yield* store.put(key, content);
   });
 
+/**
+ * The session's owner may still do what opening it needed (spec States: "caller can edit the
+ * parent folder"): create in the folder for a new file, edit the file for a new version.
+ */
+const stillAllowed = (session: UploadSession) =>
+  session.nodeId === null
+    ? requireAccess(session.workspaceId, session.createdBy, session.parentId, "create_child")
+    : requireAccess(session.workspaceId, session.createdBy, session.nodeId, "edit");
+
 /** Completes an upload. */
 export const completeUpload = (input: {
   readonly userId: string;
@@ -150,13 +162,26 @@ export const completeUpload = (input: {
     if (input.sha256 !== session.sha256) {
       return yield* Effect.fail(new ChecksumMismatch({ detail: "the checksum differs from the one the upload was created with" }));
     }
+    // The access opening needed, still held (checked again under the lock below): a revoked
+    // editor's session lands nothing and stays open (its expiry releases it).
+    yield* stillAllowed(session);
     if (input.parts !== undefined && input.parts.length > 0) yield* recordReportedParts(input.workspaceId, session.id, input.parts);
     const parts = yield* uploads.parts(input.workspaceId, session.id);
     // Copied into the assembled object once the version is written (a single part is the version's object).
     const partsToRemove = parts.length > 1 && session.storeUploadId === null ? parts.map((p) => p.objectKey) : [];
-    const stored = yield* storedObject(session, parts).pipe(
+    const read = yield* storedObject(session, parts).pipe(
+      Effect.map((object): { readonly object: StoredObject; readonly settled: null } | { readonly object: null; readonly settled: UploadSession } => ({ object, settled: null })),
       Effect.tapErrorTag("ChecksumMismatch", () => settleWithoutVersion(session, "fail_verification")),
+      // A concurrent complete that won meanwhile removed the parts after its commit: answer as
+      // for a settled session (the same version for the same checksum), not upload_incomplete.
+      Effect.catchTag("UploadIncomplete", (incomplete) =>
+        Effect.flatMap(uploads.find(input.workspaceId, session.id), (current) =>
+          current !== null && current.status !== "open" ? Effect.succeed({ object: null, settled: current }) : Effect.fail(incomplete),
+        ),
+      ),
     );
+    if (read.settled !== null) return yield* settledAnswer(read.settled, input.sha256);
+    const stored = read.object;
     if (stored.size !== session.sizeBytes) {
       yield* settleWithoutVersion(session, "fail_verification");
       return yield* Effect.fail(new SizeMismatch({ detail: `stored ${stored.size} bytes, declared ${session.sizeBytes}` }));
@@ -174,6 +199,9 @@ export const completeUpload = (input: {
         const drives = yield* DriveRepository;
         const drive = yield* drives.lock(input.workspaceId);
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
+        // Under the lock grants and revocations take too: a revocation committed before this
+        // point is seen (spec: namespace and ACL are transactional).
+        yield* stillAllowed(session);
         const at = yield* now;
         const bytes = yield* uploads.settle({ workspaceId: input.workspaceId, id: session.id, to: "completed", versionId, at });
         if (bytes === null) {

@@ -15,6 +15,7 @@ import { testSettings } from "./support.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
+import { grantAccess, revokeAccess } from "../../core/files/Permissions.js";
 import { forEachFilesDialect } from "./support.js";
 import { bytesOf, driveCounters, filesRuntime, putThroughGrant, sha256, uploadFile, uploadParts, workspaceWithDrive } from "./support.js";
 
@@ -256,5 +257,41 @@ t.test("bytes PUT with an aborted session's old grant are not kept past the gran
       await env.run(objectRemovalJob.run(runningJob({ kind: objectRemovalJob.kind, key: job.key, payload })));
     }
     t.equal(await stored(), 0, "what the old grants stored is deleted");
+  }),
+);
+
+/*
+ * Spec (States): "none | POST /v1/uploads | caller can edit the parent folder | upload session
+ * created"; (What the service does) "Namespace, quota reservation and ACL are transactional";
+ * (Authentication 2) "ACL checks include ancestors and current tenant membership". The file node
+ * appears at completion, so completing checks again, under the drive lock, that the session's
+ * owner may still create in the folder (or edit the file, for a new version): an editor whose
+ * grant was revoked after opening the session lands nothing there; the session stays open (its
+ * expiry releases it) and is completed once the access is back.
+ */
+t.test("completing needs the access that opening needed, still: a revoked editor's open session lands no file or version", (t) =>
+  forEachFilesDialect(t, "complete rechecks access", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const folder = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "team" }));
+    const existing = await uploadFile(env, { userId: "ann", workspaceId: "ws1", parentId: folder.id, name: "plan.txt", bytes: bytesOf("v1") });
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: folder.id, granteeId: "ben", role: "editor" }));
+    const newFile = await uploadParts(env, { userId: "ben", workspaceId: "ws1", parentId: folder.id, name: "late.txt", bytes });
+    const newVersion = await uploadParts(env, { userId: "ben", workspaceId: "ws1", parentId: folder.id, name: "plan.txt", bytes, nodeId: existing.nodeId });
+    await env.run(revokeAccess({ userId: "ann", workspaceId: "ws1", nodeId: folder.id, granteeId: "ben" }));
+
+    const complete = (uploadId: string) => env.attempt(completeUpload({ userId: "ben", workspaceId: "ws1", uploadId, sha256: sha256(bytes) }));
+    t.match(await complete(newFile.id), { ok: false, error: { _tag: "NotFound" } }, "no new file in a folder ben no longer sees");
+    t.match(await complete(newVersion.id), { ok: false, error: { _tag: "NotFound" } }, "no new version of a file ben no longer sees");
+    const names = (await db.db.selectFrom("fs_nodes").select("name").where("parent_id", "=", folder.id).execute()).map((r) => r.name);
+    t.same(names, ["plan.txt"], "nothing landed");
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").where("node_id", "=", existing.nodeId).execute()).length, 1, "no version added");
+    const statuses = await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "in", [newFile.id, newVersion.id]).execute();
+    t.same(statuses.map((r) => r.status), ["open", "open"], "the sessions stay open (their expiry releases them)");
+
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: folder.id, granteeId: "ben", role: "viewer" }));
+    t.match(await complete(newFile.id), { ok: false, error: { _tag: "Forbidden" } }, "a viewer sees the folder but may not create in it: 403");
+    await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: folder.id, granteeId: "ben", role: "editor" }));
+    t.match(await complete(newFile.id), { ok: true, value: { status: "quarantined" } }, "an editor again completes it");
   }),
 );

@@ -98,13 +98,14 @@ export const completeUploadRoute = defineRoute({
     "Keyed by session and checksum: repeating it with the same `sha256` answers the same version. `parts` reports parts not reported yet. " +
     "422 checksum_mismatch or size_mismatch when the " +
     "stored bytes differ (nothing published, the reservation released); 409 upload_incomplete (parts missing; the session stays open), " +
-    "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken.",
+    "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken. " +
+    "The session's owner must still be allowed to create in the folder (or edit the file, for a new version): else 404, or 403 while they still see it; the session stays open.",
   tags,
   auth: "required",
   params: UploadParams,
   body: CompleteUploadBody,
   responses: { 202: VersionResponse },
-  problems: [404, 409, 422],
+  problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
     onUpload(principal, params.id, ({ userId, workspaceId }) => completeUpload({
         userId,
