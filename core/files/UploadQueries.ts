@@ -3,14 +3,18 @@
  * (`receivedParts`) and gets fresh grants for the missing ones, so a client that lost its
  * connection sends only what is missing. With one object per part (the local store) the store is
  * asked; with native multipart (S3) a part is received once the client reported its ETag
- * (ReportUploadPart) — recorded in our database, never asked of the store (no ListParts).
+ * (ReportUploadPart) — recorded in our database, never asked of the store (no ListParts). A
+ * session past its expiry is settled as expired (as the expiry job would) and answered so, without
+ * grants.
  */
 import { Effect } from "effect";
 import { NotFound } from "../kernel/Errors.js";
+import { now } from "../kernel/Clock.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
+import { settleWithoutVersion } from "./SettleUpload.js";
 import { uploadSessionView, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -22,6 +26,12 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
     const uploads = yield* UploadsRepository;
     const session = yield* uploads.find(input.workspaceId, input.uploadId);
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
+    // Past its expiry the session is removed (spec States), whether or not the expiry job ran:
+    // settle it as the job would and answer it expired, without grants.
+    if (session.status === "open" && (yield* now).getTime() >= session.expiresAt.getTime()) {
+      yield* settleWithoutVersion(session, "expire");
+      return yield* sessionWithGrants((yield* uploads.find(input.workspaceId, session.id)) ?? session);
+    }
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.getUpload"));
 

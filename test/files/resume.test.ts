@@ -4,6 +4,8 @@
  * first with keyset cursors; the reconciliation job recomputes usage and reports drift.
  */
 import t from "tap";
+import { Effect } from "effect";
+import { clockAhead } from "../support/clockAhead.js";
 import { sql } from "kysely";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { reconcileQuota } from "../../core/files/ReconcileQuota.js";
@@ -12,7 +14,7 @@ import { getUpload } from "../../core/files/UploadQueries.js";
 import { listVersions } from "../../core/files/VersionQueries.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, filesRuntime, partChecksums, publishFile, putThroughGrant, sha256, uploadParts, workspaceWithDrive } from "./support.js";
+import { bytesOf, driveCounters, filesRuntime, partChecksums, publishFile, putThroughGrant, sha256, testSettings, uploadParts, workspaceWithDrive } from "./support.js";
 
 t.test("resume lists the received parts and grants only the missing ones; the upload then completes", (t) =>
   forEachFilesDialect(t, "resume", async (t, db) => {
@@ -75,5 +77,29 @@ t.test("restoring an old version makes it current again as a new version, with n
     t.match(node, { current_version_id: v3.id, sha256: v1.sha256 });
     t.match(await env.run(reconcileQuota("ws1")), { recomputedUsedBytes: 11, countedUsedBytes: 11, drift: false }, "the shared object is counted once");
     t.equal((await db.db.selectFrom("outbox").select("id").where("type", "=", "FileVersionPublished").execute()).length, 3, "published: v1, v2 and the restored v3");
+  }),
+);
+
+/*
+ * Spec (States): "upload session | session or object prefix expires without completion | removed |
+ * unclaimed objects deleted, quota released". Resuming a session past its expiry, before the
+ * expiry job ran, answers it expired — settled as the job would (objects removed, reservation
+ * released once) — with no grants, never as an open session with fresh part grants.
+ */
+t.test("resuming a session past its expiry answers it expired, without grants, and releases its reservation", (t) =>
+  forEachFilesDialect(t, "resume after expiry", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const bytes = bytesOf("some bytes that span a few parts of sixteen");
+    const session = await env.run(
+      createUpload({ userId: "ann", workspaceId: "ws1", parentId: root, name: "late.bin", sizeBytes: bytes.length, sha256: sha256(bytes), contentType: "application/octet-stream", nodeId: null, partSha256: partChecksums(bytes, 16) }),
+    );
+    await putThroughGrant(env.store, session.parts[0]!, bytes.subarray(0, 16));
+    t.match(await env.run(getUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id })), { status: "open", receivedParts: [1] }, "open before its expiry");
+    const afterExpiry = clockAhead(testSettings.uploadTtlMs + 60_000);
+    const late = await env.run(Effect.withClock(getUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id }), afterExpiry));
+    t.match(late, { status: "expired", parts: [] }, "expired, with no part grants");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "the reservation released");
+    t.equal((await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "=", session.id).executeTakeFirstOrThrow()).status, "expired", "stored as expired");
   }),
 );
