@@ -32,6 +32,7 @@ import { authorize, resolveAccess } from "./Access.js";
 import { contentTypeOf } from "./ContentTypes.js";
 import { insertNode } from "./CreateFolder.js";
 import { extractionJobType } from "./ExtractionJobType.js";
+import { levelsBelow } from "./TreeDepth.js";
 import { ExtractionRefused, planExtraction, type ExtractionPlanned, type PlannedFile } from "./ExtractionPlan.js";
 import { quotaStateOf } from "./model/Drive.js";
 import type { Extraction, ExtractionFailure, ExtractionStatus } from "./model/Extraction.js";
@@ -164,6 +165,11 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
         const parent = yield* nodes.find(running.workspaceId, running.parentId);
         if (parent === null || parent.kind !== "folder" || parent.trashedAt !== null) {
           return Either.left(refused("destination_unavailable", "the destination was trashed or removed meanwhile"));
+        }
+        // The depth room again under the lock (the destination may have moved deeper since step 1).
+        const deepest = Math.max(0, ...plan.folders.map((p) => p.length), ...plan.files.map((f) => f.path.length));
+        if (deepest > (yield* levelsBelow(running.workspaceId, parent.id))) {
+          return Either.left(refused("unsafe_path", "the destination moved too deep for the archive's paths meanwhile"));
         }
         const at = yield* now;
         const settings = yield* FilesSettings;

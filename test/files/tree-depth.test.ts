@@ -7,6 +7,9 @@
  * ends `unsafe_path`) — SQLite and Postgres, with maxDepth 3.
  */
 import t from "tap";
+import { Effect } from "effect";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import type { FilesServices } from "../../core/files/Services.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { runExtraction } from "../../core/files/ExtractArchive.js";
@@ -52,5 +55,37 @@ t.test("no node is made or moved deeper than maxDepth: 409 tree_too_deep for a f
     };
     t.match(await extractInto(a.id), { status: "failed", failureCode: "unsafe_path", fileCount: 0 }, "an archive whose file would land at depth 4 is refused");
     t.match(await extractInto(root), { status: "succeeded" }, "at the root it lands at depth 3");
+  }),
+);
+
+/*
+ * The same bound when the destination moves deeper while its extraction runs: the room left below
+ * it is checked again under the drive lock when the nodes are written (the move here happens while
+ * the job reads the archive, between the job's first check and its write).
+ */
+t.test("an extraction whose destination moved deeper meanwhile writes nothing past maxDepth (unsafe_path)", (t) =>
+  forEachFilesDialect(t, "tree depth, moving destination", async (t, db) => {
+    const env = filesRuntime(t, db, { maxDepth: 4 });
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const destination = await made(env, root, "d");
+    const deeper = await made(env, root, "e");
+    const archive = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "deep.zip", bytes: makeZip([{ name: "p/q/r.txt", data: "x" }]) });
+    const requested = await env.run(requestExtraction({ userId: "ann", workspaceId: "ws1", nodeId: archive.nodeId, parentId: destination.id }));
+    // While the job reads the archive, d moves under e: its files would land at depth 5.
+    const movingWhileRead = Effect.gen(function* () {
+      const store = yield* ObjectStore;
+      const context = yield* Effect.context<FilesServices>();
+      let moved = false;
+      const moveOnce = Effect.suspend(() => {
+        if (moved) return Effect.void;
+        moved = true;
+        return moveNode({ userId: "ann", workspaceId: "ws1", nodeId: destination.id, expectedVersion: destination.version, name: null, parentId: deeper.id }).pipe(Effect.orDie, Effect.asVoid, Effect.provide(context));
+      });
+      return yield* Effect.provideService(runExtraction("ws1", requested.id), ObjectStore, { ...store, read: (key: string) => Effect.zipRight(moveOnce, store.read(key)) });
+    });
+    await env.run(movingWhileRead);
+    t.match(await env.run(getExtraction({ userId: "ann", workspaceId: "ws1", extractionId: requested.id })), { status: "failed", failureCode: "unsafe_path", fileCount: 0 }, "refused");
+    const names = (await db.db.selectFrom("fs_nodes").select("name").where("workspace_id", "=", "ws1").execute()).map((r) => r.name);
+    t.notOk(names.includes("r.txt"), "nothing written past the bound");
   }),
 );
