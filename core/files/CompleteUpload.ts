@@ -179,6 +179,13 @@ export const completeUpload = (input: {
           current !== null && current.status !== "open" ? Effect.succeed({ object: null, settled: current }) : Effect.fail(incomplete),
         ),
       ),
+      // The same when the winner removed a part this complete was still assembling from: the
+      // store's put died (writing nothing over the version's object); answer the settled session.
+      Effect.catchAllDefect((defect) =>
+        Effect.flatMap(uploads.find(input.workspaceId, session.id), (current) =>
+          current !== null && current.status !== "open" ? Effect.succeed({ object: null, settled: current }) : Effect.die(defect),
+        ),
+      ),
     );
     if (read.settled !== null) return yield* settledAnswer(read.settled, input.sha256);
     const stored = read.object;

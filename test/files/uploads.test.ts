@@ -9,6 +9,7 @@ import t from "tap";
 import { abortUpload } from "../../core/files/AbortUpload.js";
 import { objectRemovalJob } from "../../core/files/ObjectRemoval.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import type { FilesServices } from "../../core/files/Services.js";
 import { runningJob } from "../worker/fixtures.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { testSettings } from "./support.js";
@@ -293,5 +294,40 @@ t.test("completing needs the access that opening needed, still: a revoked editor
     t.match(await complete(newFile.id), { ok: false, error: { _tag: "Forbidden" } }, "a viewer sees the folder but may not create in it: 403");
     await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: folder.id, granteeId: "ben", role: "editor" }));
     t.match(await complete(newFile.id), { ok: true, value: { status: "quarantined" } }, "an editor again completes it");
+  }),
+);
+
+/*
+ * Spec (Endpoints, rule 2): "Upload completion is keyed by session and checksum": a second
+ * complete of a session answers the version the first made. Here the second complete is already
+ * assembling the parts of a multi-part upload when the first commits and removes them (its read
+ * of a part runs the first complete to the end): it answers the same version, not a 500.
+ */
+t.test("a complete whose parts were removed while it assembled them, by a complete that won, answers the same version", (t) =>
+  forEachFilesDialect(t, "complete loses while assembling", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const session = await uploadParts(env, { userId: "ann", workspaceId: "ws1", parentId: root, name: "fox.txt", bytes });
+    t.ok(session.parts.length > 1, "a multi-part upload");
+    const complete = completeUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) });
+    let first: unknown = null;
+    const losing = Effect.gen(function* () {
+      const store = yield* ObjectStore;
+      const context = yield* Effect.context<FilesServices>();
+      let ran = false;
+      const winFirst = Effect.suspend(() => {
+        if (ran) return Effect.void;
+        ran = true;
+        return Effect.map(complete, (version) => void (first = version)).pipe(Effect.provide(context));
+      });
+      return yield* Effect.provideService(complete, ObjectStore, { ...store, read: (key: string) => Effect.zipRight(winFirst.pipe(Effect.orDie), store.read(key)) });
+    });
+    const second = await env.attempt(losing);
+    t.match(first, { status: "quarantined" }, "the first complete made the version");
+    t.match(second, { ok: true, value: { id: (first as { id?: string } | null)?.id } }, "the second answers the same version");
+    t.equal((await db.db.selectFrom("fs_file_versions").select("id").execute()).length, 1, "one version");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: bytes.length, reserved: 0 }, "used counted once");
+    const key = (await db.db.selectFrom("fs_file_versions").select("object_key").executeTakeFirstOrThrow()).object_key;
+    t.match(await env.run(env.store.stat(String(key))), { size: bytes.length, sha256: sha256(bytes) }, "the version's object keeps its bytes");
   }),
 );
