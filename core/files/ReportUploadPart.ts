@@ -8,12 +8,14 @@
  * session as `GET /v1/uploads/:id` does.
  */
 import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { UploadNotOpen } from "./Errors.js";
 import type { UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
+import { settleWithoutVersion } from "./SettleUpload.js";
 import { sessionWithGrants } from "./UploadQueries.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -57,6 +59,11 @@ export const reportUploadPart = (input: {
     const session = yield* (yield* UploadsRepository).find(input.workspaceId, input.uploadId);
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
     if (session.status !== "open") return yield* Effect.fail(new UploadNotOpen({ status: session.status, detail: `the upload is ${session.status}` }));
+    // Past its expiry the session is removed (spec States): settle it as the expiry job would.
+    if ((yield* now).getTime() >= session.expiresAt.getTime()) {
+      yield* settleWithoutVersion(session, "expire");
+      return yield* Effect.fail(new UploadNotOpen({ status: "expired", detail: "the upload expired" }));
+    }
     yield* recordReportedParts(input.workspaceId, session.id, [{ partNumber: input.partNumber, etag: input.etag }]);
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.reportUploadPart"));

@@ -11,6 +11,7 @@ import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { reconcileQuota } from "../../core/files/ReconcileQuota.js";
 import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { getUpload } from "../../core/files/UploadQueries.js";
+import { reportUploadPart } from "../../core/files/ReportUploadPart.js";
 import { listVersions } from "../../core/files/VersionQueries.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { forEachFilesDialect } from "./support.js";
@@ -99,6 +100,27 @@ t.test("resuming a session past its expiry answers it expired, without grants, a
     const afterExpiry = clockAhead(testSettings.uploadTtlMs + 60_000);
     const late = await env.run(Effect.withClock(getUpload({ userId: "ann", workspaceId: "ws1", uploadId: session.id }), afterExpiry));
     t.match(late, { status: "expired", parts: [] }, "expired, with no part grants");
+    t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "the reservation released");
+    t.equal((await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "=", session.id).executeTakeFirstOrThrow()).status, "expired", "stored as expired");
+  }),
+);
+
+/*
+ * The same rule for a part report (`PUT /v1/uploads/:id/parts/:n`): past the session's expiry it
+ * is refused as for any settled session (409 upload_not_open, status expired), and the session is
+ * settled as the expiry job would.
+ */
+t.test("reporting a part of a session past its expiry is 409 upload_not_open and settles it as expired", (t) =>
+  forEachFilesDialect(t, "report after expiry", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const bytes = bytesOf("some bytes that span a few parts of sixteen");
+    const session = await env.run(
+      createUpload({ userId: "ann", workspaceId: "ws1", parentId: root, name: "late.bin", sizeBytes: bytes.length, sha256: sha256(bytes), contentType: "application/octet-stream", nodeId: null, partSha256: partChecksums(bytes, 16) }),
+    );
+    const afterExpiry = clockAhead(testSettings.uploadTtlMs + 60_000);
+    const late = await env.attempt(Effect.withClock(reportUploadPart({ userId: "ann", workspaceId: "ws1", uploadId: session.id, partNumber: 1, etag: '"abc"' }), afterExpiry));
+    t.match(late, { ok: false, error: { _tag: "UploadNotOpen", status: "expired" } }, "refused as expired");
     t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "the reservation released");
     t.equal((await db.db.selectFrom("fs_upload_sessions").select("status").where("id", "=", session.id).executeTakeFirstOrThrow()).status, "expired", "stored as expired");
   }),
