@@ -7,7 +7,8 @@
  * CourierAssigned with the delivery version. Accepting again answers the same delivery (with its
  * drop-off address) only while the caller is still its courier and it is assigned or picked up
  * (spec, Authentication 3): a courier reassigned away gets 409 delivery_already_assigned, the
- * courier of a finished delivery 409 delivery_not_active.
+ * courier of a finished delivery 409 delivery_not_active. A courier who already has an active
+ * delivery wins no other (409 courier_busy: one job at a time, OneActiveJob.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -20,6 +21,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
 import { DeliveryAlreadyAssigned, DeliveryNotActive, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
+import { lockFreeCourier } from "./OneActiveJob.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -36,7 +38,8 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
       Effect.gen(function* () {
         const offer = yield* dispatch.findOffer(offerId);
         if (offer === null || offer.courierId !== courier.id) return yield* Effect.fail(notFound("courier_offer"));
-        const delivery = yield* dispatch.findDelivery(offer.deliveryId);
+        // The delivery, then the courier (lockFreeCourier): the one lock order of every assignment.
+        const delivery = yield* dispatch.findDelivery(offer.deliveryId, { forUpdate: true });
         if (delivery === null) return yield* Effect.fail(notFound("courier_offer"));
         if (offer.status === "accepted") {
           if (delivery.courierId !== courier.id) return yield* Effect.fail(alreadyAssigned(delivery.id, delivery.courierId));
@@ -52,6 +55,8 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         if (offer.status === "expired" || at.getTime() >= offer.expiresAt.getTime()) {
           return yield* Effect.fail(new OfferExpired({ offerId, detail: "the offer has expired" }));
         }
+        // One active job per courier: an offer made while the courier was free is refused once they are busy.
+        yield* lockFreeCourier(courier.id, delivery.id);
         const assigned: Delivery | null = yield* dispatch.assignCourier(delivery.id, courier.id, at);
         if (assigned === null) {
           // Someone else was first: the stored winner decides (the winner retrying still wins).

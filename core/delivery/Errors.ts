@@ -65,6 +65,9 @@ export class DeliveryNotActive extends DomainError("DeliveryNotActive", "deliver
   }
 }
 
+/** 409: the courier already has an active delivery (assigned or picked up); one job at a time. */
+export class CourierBusy extends DomainError("CourierBusy", "courier_busy", "conflict")<{ readonly courierId: string }> {}
+
 /** 410 offer_expired: the offer's time has passed. */
 export class OfferExpired extends DomainError("OfferExpired", "offer_expired", "gone")<{ readonly offerId: string }> {}
 

@@ -3,7 +3,8 @@
  * reason): a pending or assigned delivery goes to another courier, its version advances, the
  * status history keeps who did it and why, still-open offers and the previous courier's accepted
  * offer are lost (so that courier can no longer accept it again to read the drop-off) and CourierAssigned
- * carries the new version. Role, region scope and step-up authentication are checked by the
+ * carries the new version. A courier who already has another active delivery is refused (409
+ * courier_busy). Role, region scope and step-up authentication are checked by the
  * caller's route (docs/decisions.md, Food delivery (slice 1)).
  */
 import { Effect } from "effect";
@@ -15,6 +16,7 @@ import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound } from "./Access.js";
 import { CourierAssigned } from "./Events.js";
+import { lockFreeCourier } from "./OneActiveJob.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -36,6 +38,8 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
         if (delivery.status !== "pending" && delivery.status !== "assigned") {
           return yield* Effect.fail(new Conflict({ code: "delivery_not_reassignable", detail: `a ${delivery.status} delivery cannot be reassigned` }));
         }
+        // One active job per courier (OneActiveJob.ts): a busy courier is refused, 409 courier_busy.
+        yield* lockFreeCourier(courier.id, delivery.id);
         const at = yield* now;
         const next: Delivery = { ...delivery, courierId: courier.id, status: "assigned", version: delivery.version + 1, updatedAt: at };
         if (!(yield* dispatch.updateDelivery(next, delivery.version))) {

@@ -8,7 +8,8 @@ import type { DeliveryStatusChange } from "../../core/delivery/model/DeliverySta
 export interface DispatchRepository {
   /** Registers a courier; when the user already is one, writes nothing and answers that courier. */
   readonly insertCourier: (courier: Courier) => Effect.Effect<Courier>;
-  readonly findCourier: (id: string) => Effect.Effect<Courier | null>;
+  /** The courier; `forUpdate` locks its row until the transaction ends (Postgres), so one courier's assignments run one at a time. */
+  readonly findCourier: (id: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<Courier | null>;
   readonly findCourierByUser: (userId: string) => Effect.Effect<Courier | null>;
   readonly setCourierOnline: (id: string, online: boolean) => Effect.Effect<void>;
   /** Sets the courier's dispatch position (the caller passes it rounded: approximate, not retained history). */

@@ -96,7 +96,7 @@ const acceptOfferRoute = defineRoute({
   operationId: "acceptCourierOffer",
   summary: "Accept an offer: exactly one courier wins the delivery",
   description:
-    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired. Another courier's offer answers 404. Accepting an accepted offer again answers the delivery only while the caller is still its courier and it is assigned or picked up: a courier reassigned away gets 409 delivery_already_assigned, the courier of a delivered or cancelled delivery 409 delivery_not_active. The same holds for a replay under the same Idempotency-Key: the stored answer keeps no drop-off.",
+    "The offer's courier; Idempotency-Key required. The database decides with one conditional update where courier_id is null: the winner gets 200 with the assigned delivery (its drop-off address included), every other courier 409 delivery_already_assigned; an expired offer answers 410 offer_expired; a courier who already has an active delivery answers 409 courier_busy (one job at a time). Another courier's offer answers 404. Accepting an accepted offer again answers the delivery only while the caller is still its courier and it is assigned or picked up: a courier reassigned away gets 409 delivery_already_assigned, the courier of a delivered or cancelled delivery 409 delivery_not_active. The same holds for a replay under the same Idempotency-Key: the stored answer keeps no drop-off.",
   tags,
   budget: { name: "delivery_offers" },
   auth: "required",

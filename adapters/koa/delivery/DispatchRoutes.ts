@@ -66,7 +66,7 @@ const reassignRoute = defineRoute({
   operationId: "reassignDelivery",
   summary: "Reassign a pending or assigned delivery to another courier, with a reason",
   description:
-    "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable.",
+    "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable; a courier who already has another active delivery 409 courier_busy.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.

@@ -29,6 +29,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       .onConflict((oc) => oc.column("user_id").doNothing()),
   );
   const selectCourier = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id")));
+  const selectCourierForUpdate = compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id")), true));
   const selectCourierByUser = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("user_id", "=", p("userId")));
   const updateCourierLocation = compiledOnce<{ id: string; lat: number; lng: number; at: unknown }>((ex, p) =>
     ex.updateTable("dl_couriers").set({ lat: p("lat"), lng: p("lng"), located_at: p("at") }).where("id", "=", p("id")),
@@ -111,8 +112,9 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         const stored = yield* findCourierByUser(courier.userId);
         return stored ?? courier;
       }).pipe(withSpan("DispatchRepository.insertCourier")),
-    findCourier: (id) =>
-      runStatement(db, selectCourier, { id }).pipe(
+    findCourier: (id, options) =>
+      // FOR UPDATE on Postgres only when asked (lockRow).
+      runStatement(db, options?.forUpdate === true ? selectCourierForUpdate : selectCourier, { id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : couriers.fromRow(row))),
       ),
     findCourierByUser,

@@ -1,0 +1,63 @@
+/**
+ * A courier holds one active job (spec, Authentication 2: "Courier (own offers, active job, ...)";
+ * What the service does: batch deliveries are future scope, outside the contract; docs/decisions.md,
+ * Food delivery (slice 1): dispatch offers only couriers with no assigned or picked-up delivery).
+ * Offers of two deliveries may be live at once for one courier (both were made while the courier
+ * was free): winning one makes the courier busy, and the other then answers 409 courier_busy
+ * and stays pending for other couriers. A dispatcher cannot reassign to a busy courier either.
+ * Racing accepts of one courier's offers, on parallel Postgres connections, elect one delivery.
+ */
+import t from "tap";
+import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
+import { listMyOffers } from "../../core/delivery/Couriers.js";
+import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
+import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, onlineCouriers, openRestaurant } from "./support.js";
+
+t.test("a courier on an active delivery cannot win another: 409 courier_busy, the other delivery stays pending", (t) =>
+  forEachDeliveryDialect(t, "one active job", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt);
+    const [courier, other] = await onlineCouriers(rt, 2);
+    const first = await acceptedOrder(rt, "cust-1", fixture);
+    const second = await acceptedOrder(rt, "cust-2", fixture);
+    const offers = await rt.run(listMyOffers(courier!.principal));
+    t.same(offers.map((o) => o.deliveryId).sort(), [first.accepted.delivery.id, second.accepted.delivery.id].sort(), "the nearest courier holds an offer of each delivery");
+
+    const won = await rt.run(acceptOffer(courier!.principal, offers.find((o) => o.deliveryId === first.accepted.delivery.id)!.id));
+    t.equal(won.courierId, courier!.courier.id, "the first offer is won");
+    const refused = await rt.attempt(acceptOffer(courier!.principal, offers.find((o) => o.deliveryId === second.accepted.delivery.id)!.id));
+    t.match(refused, { ok: false, error: { code: "courier_busy", category: "conflict" } }, "the second is refused while the first is active");
+    t.notOk(JSON.stringify(refused).includes("Alexanderplatz"), "no drop-off in the refusal");
+    const row = await db.db.selectFrom("dl_deliveries").select(["status", "courier_id", "version"]).where("id", "=", second.accepted.delivery.id).executeTakeFirstOrThrow();
+    t.same({ status: String(row.status), courier: row.courier_id, version: Number(row.version) }, { status: "pending", courier: null, version: 1 }, "the second delivery is unchanged");
+
+    t.match(
+      await rt.attempt(reassignDelivery({ actorId: "dispatcher-1", deliveryId: second.accepted.delivery.id, courierId: courier!.courier.id, reason: "nearest" })),
+      { ok: false, error: { code: "courier_busy" } },
+      "a dispatcher cannot give a busy courier a second job",
+    );
+    const moved = await rt.run(reassignDelivery({ actorId: "dispatcher-1", deliveryId: second.accepted.delivery.id, courierId: other!.courier.id, reason: "nearest free courier" }));
+    t.equal(moved.courierId, other!.courier.id, "a free courier can take it");
+    const active = await db.db.selectFrom("dl_deliveries").select("courier_id").where("status", "in", ["assigned", "picked_up"]).execute();
+    t.same(active.map((r) => r.courier_id).sort(), [courier!.courier.id, other!.courier.id].sort(), "one active delivery per courier");
+  }),
+);
+
+t.test("one courier accepting offers of five deliveries at once wins exactly one; the others answer 409 courier_busy", (t) =>
+  forEachDeliveryDialect(t, "one active job race", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt);
+    const [courier] = await onlineCouriers(rt, 1);
+    for (let i = 0; i < 5; i++) await acceptedOrder(rt, `cust-${i}`, fixture);
+    const offers = await rt.run(listMyOffers(courier!.principal));
+    t.equal(offers.length, 5, "the courier holds five live offers");
+
+    const answers = await Promise.all(offers.map((offer) => rt.attempt(acceptOffer(courier!.principal, offer.id))));
+    t.equal(answers.filter((a) => a.ok).length, 1, "exactly one delivery is won");
+    for (const answer of answers.filter((a) => !a.ok)) t.match(answer, { ok: false, error: { code: "courier_busy" } }, "every other accept is refused");
+    const assigned = await db.db.selectFrom("dl_deliveries").select("id").where("courier_id", "=", courier!.courier.id).execute();
+    t.equal(assigned.length, 1, "the courier is on one delivery");
+    const accepted = await db.db.selectFrom("dl_courier_offers").select("id").where("status", "=", "accepted").execute();
+    t.equal(accepted.length, 1, "one offer accepted");
+  }),
+);
