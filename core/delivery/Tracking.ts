@@ -2,7 +2,8 @@
  * Tracking and the courier's active job (spec: Authentication 2-4; issue rule 5). Precise
  * positions are exposed only during an active delivery (assigned or picked up): the customer
  * sees the courier's latest position, the assigned courier sees the drop-off address; every
- * such access is audited. Before assignment and after completion tracking answers 404.
+ * such access is audited. Before assignment and after completion tracking answers 404. The
+ * customer sees only positions the courier recorded since being assigned to this delivery.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -27,16 +28,24 @@ export interface Tracking {
   readonly courierPosition: { readonly lat: number; readonly lng: number; readonly recordedAt: Date } | null;
 }
 
-/** The customer's tracking of their active delivery; NotFound for anyone else or when it is not active. */
+/**
+ * The customer's tracking of their active delivery: the courier's newest position recorded since
+ * the assignment (and in the last five minutes); NotFound for anyone else or when it is not active.
+ */
 export const trackDelivery = (principal: Principal, deliveryId: string) =>
   Effect.gen(function* () {
     const customerId = yield* requireUser(principal);
-    const delivery = yield* (yield* DispatchRepository).findDelivery(deliveryId);
+    const dispatch = yield* DispatchRepository;
+    const delivery = yield* dispatch.findDelivery(deliveryId);
     if (delivery === null || delivery.customerId !== customerId || !isActive(delivery.status) || delivery.courierId === null) {
       return yield* Effect.fail(notFound("delivery"));
     }
     const at = yield* now;
-    const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, new Date(at.getTime() - trackingFreshnessMs));
+    // Only positions sent during this delivery by its current courier: since their assignment
+    // (the newest change to `assigned`: winning the offer or a reassignment), at most five minutes old.
+    const assignedAt = (yield* dispatch.statusHistory(delivery.id)).filter((change) => change.toStatus === "assigned").at(-1)?.at ?? delivery.updatedAt;
+    const since = new Date(Math.max(at.getTime() - trackingFreshnessMs, assignedAt.getTime()));
+    const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, since);
     const latest = samples.at(-1);
     yield* auditLocationAccess(delivery.id, customerId, "customer");
     return {

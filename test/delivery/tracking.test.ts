@@ -7,6 +7,7 @@ import t from "tap";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers, recordLocations } from "../../core/delivery/Couriers.js";
 import { myActiveJob, trackDelivery } from "../../core/delivery/Tracking.js";
+import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
@@ -40,6 +41,34 @@ t.test("tracking and the drop-off address are visible only during the active del
     await advanceDelivery(rt, c1!.principal, id, { transitionId: "d", status: "delivered" });
     t.match(await rt.attempt(trackDelivery(user("cust-1"), id)), notFound, "after completion tracking answers 404");
     t.match(await rt.attempt(myActiveJob(c1!.principal, id)), notFound, "nor does the courier see the address any more");
+  }),
+);
+
+/*
+ * What the service does: "Precise courier and customer locations are ... exposed only during an
+ * active delivery." The customer's tracking shows the courier's precise position only from
+ * samples recorded since the courier was assigned to this delivery, never one from before (the
+ * courier's way to work, or a previous customer's door).
+ */
+t.test("precise courier positions are exposed only during the active delivery: tracking shows no sample from before the assignment", (t) =>
+  forEachDeliveryDialect(t, "tracking since assignment", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt);
+    const [c1, c2] = await onlineCouriers(rt, 2);
+    const { accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    const id = accepted.delivery.id;
+    // The courier's precise position a moment before winning the delivery (its home, say).
+    await rt.run(recordLocations(c1!.principal, [{ lat: here.lat + 0.00123, lng: here.lng + 0.00123, recordedAt: new Date(Date.now() - 500) }]));
+    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
+    t.match(await rt.run(trackDelivery(user("cust-1"), id)), { status: "assigned", courierPosition: null }, "no position sent during the delivery yet: none shown");
+    const assignedAt = Date.now();
+    await rt.run(recordLocations(c1!.principal, [{ lat: here.lat + 0.002, lng: here.lng, recordedAt: new Date(assignedAt + 1) }]));
+    t.match(await rt.run(trackDelivery(user("cust-1"), id)), { courierPosition: { lat: here.lat + 0.002 } }, "a position sent during the delivery is shown");
+
+    // Reassigned: the new courier's positions from before the reassignment are not shown either.
+    await rt.run(recordLocations(c2!.principal, [{ lat: here.lat + 0.00345, lng: here.lng, recordedAt: new Date() }]));
+    await rt.run(at(Date.now() + 10)(reassignDelivery({ actorId: "dispatcher-1", deliveryId: id, courierId: c2!.courier.id, reason: "courier 1 has a flat tyre" })));
+    t.match(await rt.run(at(Date.now() + 20)(trackDelivery(user("cust-1"), id))), { courierPosition: null }, "the new courier's earlier position is not shown");
   }),
 );
 

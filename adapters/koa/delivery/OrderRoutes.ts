@@ -92,7 +92,7 @@ const trackingRoute = defineRoute({
   operationId: "trackDelivery",
   summary: "Track the caller's active delivery (courier position, status, version)",
   description:
-    "The customer of the delivery, only while it is assigned or picked up; otherwise 404 (also before assignment and after completion). The courier's newest position of the last five minutes; each access is audited.",
+    "The customer of the delivery, only while it is assigned or picked up; otherwise 404 (also before assignment and after completion). The courier's newest position recorded since the courier was assigned to this delivery, of the last five minutes (none from before the assignment); each access is audited.",
   tags,
   auth: "required",
   params: DeliveryParams,
