@@ -31,6 +31,8 @@ for (const dialect of dialects) {
       };
       return call;
     };
+    // A stored answer as text: JSON text on SQLite, jsonb (an object) on Postgres.
+    const storedText = (response: unknown): string => (typeof response === "string" ? response : JSON.stringify(response));
     const nowSeconds = () => Math.floor(Date.now() / 1000);
     const fresh = await withToken(dispatcherId, nowSeconds());
     const stale = await withToken(dispatcherId, nowSeconds() - 3600);
@@ -101,8 +103,16 @@ for (const dialect of dialects) {
     const customerCall = await withToken(customer.userId, nowSeconds());
     t.match(await reassign(customerCall, deliveryId), { status: 404 }, "a non-dispatcher answers 404");
     t.match(await reassign(fresh, deliveryId, { courier_id: secondId, reason: " " }), { status: 422 }, "a reason is required");
-    const done = await reassign(fresh, deliveryId);
+    const reassignKey = freshKey();
+    const done = await fresh("POST", `/deliveries/${deliveryId}/reassign`, { courier_id: secondId, reason: "courier reported a flat tyre" }, reassignKey);
     t.match(done, { status: 200, body: { id: deliveryId, courier_id: secondId, status: "assigned" } });
+    // Authentication 2 and 4 again: the reassignment's answer (stored under its Idempotency-Key
+    // and replayed) is not a way around the audited read — no customer, no drop-off, no access row.
+    for (const hidden of ["customer_id", "dropoff_address", "dropoff_lat", "dropoff_lng"]) t.notOk(hidden in done.body, `the reassignment's answer leaves out ${hidden}`);
+    t.equal((await accessRows()).length, 1, "a reassignment shows no drop-off, so it writes no access row");
+    const storedReassign = await server.core.database.db.selectFrom("idempotency_keys").select(["state", "response"]).where("key", "=", reassignKey).executeTakeFirstOrThrow();
+    t.equal(String(storedReassign.state), "completed", "the reassignment's answer is stored");
+    t.notMatch(storedText(storedReassign.response), /Alexanderplatz|dropoff|customer_id/, "without the customer or the drop-off");
     t.equal((await first.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 404, "the previous courier lost the job");
     t.equal((await second.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: done.body.version })).status, 200, "the new courier has it");
 
@@ -110,7 +120,7 @@ for (const dialect of dialects) {
     // delivery" — also through a replay of its own accept under the same Idempotency-Key.
     const stored = await server.core.database.db.selectFrom("idempotency_keys").select(["state", "response"]).where("key", "=", acceptKey).executeTakeFirstOrThrow();
     t.equal(String(stored.state), "completed", "the accept's answer is stored");
-    t.notMatch(String(stored.response), /Alexanderplatz|dropoff/, "without the drop-off");
+    t.notMatch(storedText(stored.response), /Alexanderplatz|dropoff/, "without the drop-off");
     const replayed = await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, acceptKey);
     t.match(replayed, { status: 409, body: { code: "delivery_already_assigned" } }, "a replay after the reassignment is refused");
     t.notMatch(JSON.stringify(replayed.body), /Alexanderplatz/, "and shows no drop-off");

@@ -7,6 +7,7 @@ import { Effect, Schema } from "effect";
 import { listRegionDeliveries } from "../../../core/delivery/ListRegionDeliveries.js";
 import { reassignAsDispatcher } from "../../../core/delivery/ReassignAsDispatcher.js";
 import { readRegionDelivery } from "../../../core/delivery/ReadRegionDelivery.js";
+import type { Delivery } from "../../../core/delivery/model/Delivery.js";
 import { DeliveryWire, DispatchListDeliveryWire, type DispatchListDelivery } from "../../../core/delivery/model/Views.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
@@ -16,6 +17,9 @@ const tags = ["delivery"];
 
 /** Body of POST /deliveries/:id/reassign. */
 export const ReassignBody = Schema.Struct({ courier_id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)), reason: Schema.String });
+
+/** A delivery as the console lists it: without the customer and the drop-off (those are read one at a time, audited). */
+const withoutCustomer = ({ customerId: _c, dropoffLat: _la, dropoffLng: _ln, dropoffAddress: _a, ...listed }: Delivery): DispatchListDelivery => listed;
 
 /** GET /dispatch/deliveries — the region's pending, assigned and picked-up deliveries. */
 const listRoute = defineRoute({
@@ -35,7 +39,7 @@ const listRoute = defineRoute({
     listRegionDeliveries(principal, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
       Effect.map((deliveries) => ({
         status: 200,
-        body: { ...deliveries, data: deliveries.data.map(({ customerId: _c, dropoffLat: _la, dropoffLng: _ln, dropoffAddress: _a, ...listed }): DispatchListDelivery => listed) },
+        body: { ...deliveries, data: deliveries.data.map(withoutCustomer) },
       })),
     ),
 });
@@ -66,7 +70,7 @@ const reassignRoute = defineRoute({
   operationId: "reassignDelivery",
   summary: "Reassign a pending or assigned delivery to another courier, with a reason",
   description:
-    "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable; a courier who already has another active delivery 409 courier_busy.",
+    "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Answers the delivery without its customer and drop-off (read those with GET /dispatch/deliveries/:id, audited). Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable; a courier who already has another active delivery 409 courier_busy.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
@@ -74,11 +78,13 @@ const reassignRoute = defineRoute({
   idempotency: "required",
   params: DeliveryParams,
   body: ReassignBody,
-  responses: { 200: DeliveryWire },
+  // The list's shape: no customer, no drop-off. The answer is stored under the Idempotency-Key and
+  // replayed, so showing them here would bypass the audited read (GET /dispatch/deliveries/:id).
+  responses: { 200: DispatchListDeliveryWire },
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
     reassignAsDispatcher(principal, params.id, { courierId: body.courier_id, reason: body.reason }).pipe(
-      Effect.map((delivery) => ({ status: 200, body: delivery, etag: delivery.version })),
+      Effect.map((delivery) => ({ status: 200, body: withoutCustomer(delivery), etag: delivery.version })),
     ),
 });
 
