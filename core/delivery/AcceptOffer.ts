@@ -19,6 +19,7 @@ import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
+import { offerTransitionId } from "./DeliveryStatus.js";
 import { DeliveryAlreadyAssigned, DeliveryNotActive, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
@@ -73,7 +74,7 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         const losers = yield* dispatch.loseOtherOffers(delivery.id, offer.id, at);
         yield* dispatch.insertStatusChange({
           deliveryId: assigned.id,
-          transitionId: `offer:${offer.id}`,
+          transitionId: offerTransitionId(offer.id),
           fromStatus: delivery.status,
           toStatus: "assigned",
           version: assigned.version,

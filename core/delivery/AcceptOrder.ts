@@ -19,6 +19,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound, requireUser } from "./Access.js";
 import { acceptanceDeadlineJob, cancelWorkflow } from "./AcceptanceDeadline.js";
+import { createdTransitionId } from "./DeliveryStatus.js";
 import { dispatchRound } from "./Dispatch.js";
 import { OrderNotAcceptable } from "./Errors.js";
 import { RestaurantAcceptedOrder } from "./Events.js";
@@ -89,7 +90,7 @@ export const acceptOrder = (principal: Principal, orderId: string, input: { read
         if (created) {
           yield* dispatch.insertStatusChange({
             deliveryId: delivery.id,
-            transitionId: "created",
+            transitionId: createdTransitionId,
             fromStatus: null,
             toStatus: "pending",
             version: delivery.version,

@@ -49,3 +49,16 @@ export const checkDeliveryTransition = (
   table[from].includes(to)
     ? Effect.void
     : Effect.fail(new IllegalDeliveryTransition({ from, to, detail: `a delivery cannot move from ${from} to ${to}` }));
+
+/**
+ * The transition ids the system writes into a delivery's status history: its creation, an
+ * offer won, a dispatcher's reassignment. They share the history's key (delivery, transition id)
+ * with the courier's own ids, so a courier may not send one (UpdateDeliveryStatus: 422).
+ */
+export const createdTransitionId = "created";
+export const offerTransitionId = (offerId: string): string => `offer:${offerId}`;
+export const reassignTransitionId = (id: string): string => `reassign:${id}`;
+
+/** True for an id of the system's form (`created`, `offer:…`, `reassign:…`). */
+export const isSystemTransitionId = (transitionId: string): boolean =>
+  transitionId === createdTransitionId || transitionId.startsWith("offer:") || transitionId.startsWith("reassign:");

@@ -15,6 +15,7 @@ import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound } from "./Access.js";
+import { reassignTransitionId } from "./DeliveryStatus.js";
 import { CourierAssigned } from "./Events.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
 import type { Delivery } from "./model/Delivery.js";
@@ -48,7 +49,7 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
         const losers = yield* dispatch.loseOtherOffers(delivery.id, "", at);
         yield* dispatch.insertStatusChange({
           deliveryId: delivery.id,
-          transitionId: `reassign:${yield* (yield* Ids).next}`,
+          transitionId: reassignTransitionId(yield* (yield* Ids).next),
           fromStatus: delivery.status,
           toStatus: "assigned",
           version: next.version,

@@ -17,7 +17,7 @@ import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, notFound, requireUser } from "./Access.js";
-import { courierTransitions, checkDeliveryTransition, parseDeliveryStatus } from "./DeliveryStatus.js";
+import { courierTransitions, checkDeliveryTransition, isSystemTransitionId, parseDeliveryStatus } from "./DeliveryStatus.js";
 import { DeliveryVersionConflict, TransitionIdReused } from "./Errors.js";
 import { DeliveryCompleted, DeliveryStatusChanged } from "./Events.js";
 import type { Delivery } from "./model/Delivery.js";
@@ -65,6 +65,12 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
     const transitionId = request.transitionId.trim();
     if (transitionId.length < 1 || transitionId.length > 200) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "transition_id", message: "must be 1 to 200 characters" }] }));
+    }
+    // The history also holds the system's ids (creation, offer won, reassignment): never the courier's.
+    if (isSystemTransitionId(transitionId)) {
+      return yield* Effect.fail(
+        new ValidationFailed({ errors: [{ path: "transition_id", message: "\"created\" and ids starting with \"offer:\" or \"reassign:\" are reserved" }] }),
+      );
     }
     const target = yield* parseDeliveryStatus(request.status);
     const courier = yield* callerCourier(userId, "delivery");

@@ -73,6 +73,32 @@ t.test("illegal delivery transitions are refused; the same transition id answers
   }),
 );
 
+/*
+ * Endpoints rule 2 and Versioning: the courier's status update carries its transition id, for
+ * idempotent, ordered transitions. The status history also holds the ids the system writes
+ * (`created`, `offer:<offer id>`, `reassign:<id>`); a courier's id that equals one of them must
+ * not be answered as if the courier had made that change, nor refused as "reused" for a
+ * transition the courier never made: those ids are reserved (422 on transition_id).
+ */
+t.test("a transition id is the courier's own: the ids the system writes in the status history are reserved (422)", (t) =>
+  forEachDeliveryDialect(t, "reserved transition ids", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt);
+    const [courier] = await onlineCouriers(rt, 1);
+    const { accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    const deliveryId = accepted.delivery.id;
+    const offer = (await rt.run(listMyOffers(courier!.principal)))[0]!;
+    await rt.run(acceptOffer(courier!.principal, offer.id));
+    const reserved = { ok: false, error: { code: "validation_failed", errors: [{ path: "transition_id" }] } };
+    t.match(await rt.attempt(updateDeliveryStatus(courier!.principal, deliveryId, { transitionId: "created", status: "picked_up", expectedVersion: 2 })), reserved, "created: reserved, not 'reused'");
+    t.match(await rt.attempt(updateDeliveryStatus(courier!.principal, deliveryId, { transitionId: "created", status: "pending", expectedVersion: 2 })), reserved, "created: not answered with the creation");
+    t.match(await rt.attempt(updateDeliveryStatus(courier!.principal, deliveryId, { transitionId: `offer:${offer.id}`, status: "assigned", expectedVersion: 2 })), reserved, "offer:<id>: not answered with the assignment");
+    t.match(await rt.attempt(updateDeliveryStatus(courier!.principal, deliveryId, { transitionId: "reassign:x", status: "picked_up", expectedVersion: 2 })), reserved, "reassign:<id>: reserved");
+    const picked = await rt.run(updateDeliveryStatus(courier!.principal, deliveryId, { transitionId: "offered-and-picked", status: "picked_up", expectedVersion: 2 }));
+    t.match(picked, { toStatus: "picked_up", version: 3 }, "any other id is the courier's");
+  }),
+);
+
 t.test("the database refuses a backwards status, a second accepted offer and a courier on a pending delivery", (t) =>
   forEachDeliveryDialect(t, "delivery constraints", async (t, db) => {
     const rt = deliveryRuntime(t, db);

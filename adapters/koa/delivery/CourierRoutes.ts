@@ -144,7 +144,7 @@ const statusRoute = defineRoute({
   operationId: "updateDeliveryStatus",
   summary: "Advance the delivery to a permitted status (assigned → picked_up → delivered)",
   description:
-    "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and the expected version (required: without it 422 on expected_version). 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status. Completion (delivered) posts the balanced settlement with it and then captures the payment.",
+    "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and the expected version (required: without it 422 on expected_version). 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status, and 422 on transition_id for an id the system writes in the status history (\"created\", or starting with \"offer:\" or \"reassign:\"). Completion (delivered) posts the balanced settlement with it and then captures the payment.",
   tags,
   auth: "required",
   params: DeliveryParams,
