@@ -46,7 +46,9 @@ export const trackDelivery = (principal: Principal, deliveryId: string) =>
     const assignedAt = (yield* dispatch.statusHistory(delivery.id)).filter((change) => change.toStatus === "assigned").at(-1)?.at ?? delivery.updatedAt;
     const since = new Date(Math.max(at.getTime() - trackingFreshnessMs, assignedAt.getTime()));
     const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, since);
-    const latest = samples.at(-1);
+    // `recorded_at` is the courier's clock (ingestion accepts a minute ahead): a sample must also
+    // have reached the server after the assignment.
+    const latest = samples.filter((sample) => sample.receivedAt.getTime() >= assignedAt.getTime()).at(-1);
     yield* auditLocationAccess(delivery.id, customerId, "customer");
     return {
       deliveryId: delivery.id,

@@ -72,6 +72,19 @@ t.test("precise courier positions are exposed only during the active delivery: t
   }),
 );
 
+t.test("a sample received before the assignment is not shown, even stamped later by a courier's clock running ahead", (t) =>
+  forEachDeliveryDialect(t, "tracking clock ahead", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt);
+    const [c1] = await onlineCouriers(rt, 1);
+    const { accepted } = await acceptedOrder(rt, "cust-1", fixture);
+    // Sent before the assignment, stamped 30 s ahead (ingestion accepts a minute of skew).
+    await rt.run(recordLocations(c1!.principal, [{ lat: here.lat + 0.00123, lng: here.lng + 0.00123, recordedAt: new Date(Date.now() + 30_000) }]));
+    await rt.run(acceptOffer(c1!.principal, (await rt.run(listMyOffers(c1!.principal)))[0]!.id));
+    t.match(await rt.run(trackDelivery(user("cust-1"), accepted.delivery.id)), { status: "assigned", courierPosition: null }, "not shown");
+  }),
+);
+
 t.test("tracking ends with the delivery: a few seconds after completion the customer's live subscription is re-checked", (t) =>
   forEachDeliveryDialect(t, "tracking closed", async (t, db) => {
     const rt = deliveryRuntime(t, db);
