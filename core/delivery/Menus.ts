@@ -46,8 +46,14 @@ const validateItems = (items: ReadonlyArray<NewMenuItem>): Effect.Effect<void, V
       if (ids.has(item.id)) errors.push({ path: `items.${i}.id`, message: "appears twice" });
       ids.add(item.id);
     }
+    // A quote prices a chosen modifier by its id: within one item, an id names one modifier.
+    const modifierIds = new Set<string>();
     (item.modifiers ?? []).forEach((m, j) => {
-      if (m.name.trim().length < 1) errors.push({ path: `items.${i}.modifiers.${j}.name`, message: "must not be empty" });
+      if (m.name.trim().length < 1 || m.name.length > 200) errors.push({ path: `items.${i}.modifiers.${j}.name`, message: "must be 1 to 200 characters" });
+      if (m.id !== undefined) {
+        if (modifierIds.has(m.id)) errors.push({ path: `items.${i}.modifiers.${j}.id`, message: "appears twice in this item" });
+        modifierIds.add(m.id);
+      }
       if (!Number.isInteger(m.priceMinor) || m.priceMinor < 0 || m.priceMinor > maxPrice) {
         errors.push({ path: `items.${i}.modifiers.${j}.price_minor`, message: `must be an integer from 0 to ${maxPrice}` });
       }

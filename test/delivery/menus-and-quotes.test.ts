@@ -125,3 +125,33 @@ t.test("a drop-off outside the zone, a closed restaurant and invalid lines are 4
     t.match(await rt.attempt(quoteOrder(user("c"), base)), { ok: false, error: { code: "restaurant_closed", category: "unprocessable" } });
   }),
 );
+
+/*
+ * Menus are versioned and priced at order time (Resources): a quote prices a chosen modifier by
+ * its id, so two modifiers of one item may not share an id (the quote would price the first
+ * whichever the customer chose); a modifier name is 1 to 200 characters, like an item's. Both
+ * are bad input: 422 on the field, and nothing is published.
+ */
+t.test("a menu whose item has two modifiers with one id, or a modifier name over 200 characters, is 422 and not published", (t) =>
+  forEachDeliveryDialect(t, "menu modifiers", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const twice = await rt.attempt(
+      publishMenu(user(fixture.owner), fixture.restaurant.id, [
+        { name: "Margherita", priceMinor: 900, modifiers: [{ id: "cheese", name: "Extra cheese", priceMinor: 150 }, { id: "cheese", name: "Truffle", priceMinor: 2500 }] },
+      ]),
+    );
+    t.match(twice, { ok: false, error: { code: "validation_failed", errors: [{ path: "items.0.modifiers.1.id" }] } }, "a modifier id twice in one item");
+    const long = await rt.attempt(publishMenu(user(fixture.owner), fixture.restaurant.id, [{ name: "Margherita", priceMinor: 900, modifiers: [{ name: "x".repeat(201), priceMinor: 150 }] }]));
+    t.match(long, { ok: false, error: { code: "validation_failed", errors: [{ path: "items.0.modifiers.0.name" }] } }, "a modifier name over 200 characters");
+    const restaurant = await db.db.selectFrom("dl_restaurants").select("menu_version").where("id", "=", fixture.restaurant.id).executeTakeFirstOrThrow();
+    t.equal(Number(restaurant.menu_version), fixture.menu.version, "no version was published");
+    const sameIdOtherItems = await rt.run(
+      publishMenu(user(fixture.owner), fixture.restaurant.id, [
+        { name: "Margherita", priceMinor: 900, modifiers: [{ id: "cheese", name: "Extra cheese", priceMinor: 150 }] },
+        { name: "Marinara", priceMinor: 800, modifiers: [{ id: "cheese", name: "Extra cheese", priceMinor: 150 }] },
+      ]),
+    );
+    t.equal(sameIdOtherItems.version, fixture.menu.version + 1, "one modifier id on two items is fine");
+  }),
+);
