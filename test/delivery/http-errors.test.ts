@@ -125,8 +125,15 @@ for (const dialect of dialects) {
       const offerOf = async (c: Client) =>
         String(((await c.get("/couriers/me/offers")).body.data as Array<Record<string, unknown>>).find((o) => o.delivery_id === deliveryId)?.id);
       const [first, second] = [await offerOf(couriers[0]!), await offerOf(couriers[1]!)];
+      // A second delivery offered to the same courier while still free (one active job at a time).
+      const busyOrder = String((await place(customer, await quote(customer))).body.id);
+      const busyDelivery = String((await owner.post(`/restaurant-orders/${busyOrder}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+      const busyOffer = ((await couriers[0]!.get("/couriers/me/offers")).body.data as Array<Record<string, unknown>>).find((o) => o.delivery_id === busyDelivery);
+      t.ok(busyOffer, "the courier holds an offer of a second delivery");
       t.match(await couriers[1]!.post(`/courier-offers/${first}/accept`, {}, freshKey()), { status: 404 }, "another courier's offer");
       t.match(await couriers[0]!.post(`/courier-offers/${first}/accept`, {}, freshKey()), { status: 200, body: { courier_id: courierIds[0] } });
+      const busy = await couriers[0]!.post(`/courier-offers/${String(busyOffer?.id)}/accept`, {}, freshKey());
+      t.match(busy, { status: 409, body: { code: "courier_busy", status: 409, type: "urn:domainkit:problem:courier_busy" } }, "a busy courier cannot win a second delivery");
       t.match(await couriers[1]!.post(`/courier-offers/${second}/accept`, {}, freshKey()), { status: 409, body: { code: "delivery_already_assigned" } });
 
       const c = couriers[0]!;
@@ -137,6 +144,10 @@ for (const dialect of dialects) {
         status: 409,
         body: { code: "delivery_version_conflict", current_version: 2 },
       });
+      t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "created", status: "picked_up", expected_version: 2 }), {
+        status: 422,
+        body: { code: "validation_failed", errors: [{ path: "transition_id" }] },
+      }, "a transition id the system writes is reserved");
       t.equal((await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "picked_up", expected_version: 2 })).status, 200);
       t.match(await c.patch(`/deliveries/${deliveryId}/status`, { transition_id: "p", status: "delivered", expected_version: 3 }), { status: 409, body: { code: "transition_id_reused" } });
       t.match(await otherCustomer.get(`/deliveries/${deliveryId}/tracking`), { status: 404 }, "another customer's tracking");
