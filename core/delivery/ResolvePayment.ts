@@ -1,7 +1,8 @@
 /**
  * An order placed while the provider's answer was unknown is `payment_pending` (202); this job
  * resolves it by looking the payment up (never guessing): held → the order is authorized and
- * the restaurant may accept it; declined or cancelled → the order is cancelled as `declined`;
+ * the restaurant may accept it; declined or cancelled → the order is cancelled as `declined`
+ * and OrderCancelled (reason payment_declined) tells the customer and the restaurant;
  * still processing, or the provider is down → the job retries with backoff. When even the
  * payment's id was lost (the payment service could not be reached), the quote's authorization
  * is sent again as its placement recorded it: the gateway answers the payment the key made, or
@@ -14,7 +15,9 @@ import { Conflict } from "../kernel/Errors.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { PaymentGateway, type GatewayPayment, type PaymentGatewayError } from "../../ports/PaymentGateway.js";
+import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { OrderCancelled } from "./Events.js";
 import type { OrderStatus, PaymentState } from "./model/RestaurantOrder.js";
 import { checkOrderTransition, checkPaymentTransition } from "./OrderStatus.js";
 import { withSpan } from "../kernel/Span.js";
@@ -76,17 +79,21 @@ export const resolvePendingPayment = (orderId: string) =>
         }
         yield* checkOrderTransition(current.status, outcome.status);
         yield* checkPaymentTransition(current.paymentState, outcome.paymentState);
-        yield* orders.updateWorkflow(
-          {
-            ...current,
-            ...outcome,
-            paymentId: payment.paymentId,
-            reason: outcome.status === "cancelled" ? "payment_declined" : current.reason,
-            version: current.version + 1,
-            updatedAt: yield* now,
-          },
-          current.version,
-        );
+        const reason = outcome.status === "cancelled" ? "payment_declined" : current.reason;
+        const version = current.version + 1;
+        yield* orders.updateWorkflow({ ...current, ...outcome, paymentId: payment.paymentId, reason, version, updatedAt: yield* now }, current.version);
+        if (outcome.status === "cancelled") {
+          // The customer was told only "pending" (202): the cancellation is announced like any
+          // other (the customer's push, the restaurant's channel).
+          const event = yield* OrderCancelled.make({
+            tenant_id: current.restaurantId,
+            aggregate_id: current.orderId,
+            aggregate_version: version,
+            actor_id: null,
+            data: { order_id: current.orderId, restaurant_id: current.restaurantId, reason: "payment_declined" },
+          });
+          yield* (yield* Outbox).append([event]);
+        }
         return { paymentState: outcome.paymentState, voidFollows: false };
       }),
     );

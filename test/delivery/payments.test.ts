@@ -208,6 +208,34 @@ t.test("a pending order whose payment id was never learned (the payment service 
 );
 
 /*
+ * A payment_pending order (202) that the lookup job finds declined is cancelled (States: "order
+ * cancelled"); the customer, who was told only "pending", learns it like any cancellation: one
+ * OrderCancelled (reason payment_declined) in the same transaction, which the push consumer turns
+ * into the customer's push and the realtime relay puts on the restaurant's channel (Background
+ * work: push notifications; docs/decisions.md, Food delivery (slice 2), push notifications).
+ */
+t.test("a payment_pending order the lookup job finds declined is cancelled and announced once (OrderCancelled, reason payment_declined)", (t) =>
+  forEachDeliveryDialect(t, "pending declined", async (t, db) => {
+    const rt = deliveryRuntime(t, db);
+    const fixture = await openRestaurant(rt);
+    const quote = await quoteFor(rt, "cust-1", fixture);
+    rt.gateway.failNext("authorize");
+    const placed = await rt.run(placeOrder(user("cust-1"), { quoteId: quote.id, paymentMethod: "pm_card_declined" }));
+    t.equal(placed.workflow.status, "payment_pending", "202: the provider could not be reached");
+    await runJobs(rt, Date.now() + 1000);
+    await runJobs(rt, Date.now() + 60_000);
+    const resolved = await rt.run(getOrder(user("cust-1"), placed.order.id));
+    t.same([resolved.workflow.status, resolved.workflow.paymentState, resolved.workflow.reason], ["cancelled", "declined", "payment_declined"], "cancelled as declined");
+    const rows = await db.db.selectFrom("outbox").select(["type", "event"]).where("type", "=", "OrderCancelled").execute();
+    const cancelled = rows
+      .map((row) => (typeof row.event === "string" ? JSON.parse(row.event) : row.event) as { aggregate_id: string; data: unknown })
+      .filter((event) => event.aggregate_id === placed.order.id);
+    t.equal(cancelled.length, 1, "one OrderCancelled");
+    t.match(cancelled[0]?.data, { order_id: placed.order.id, restaurant_id: fixture.restaurant.id, reason: "payment_declined" });
+  }),
+);
+
+/*
  * Spec, States: "authorized order | acceptance deadline passes | restaurant has not accepted |
  * cancelled | durable timer voids the authorization". An order whose payment id was never
  * learned (the payment service unreachable at placement) is cancelled by the deadline: whether
