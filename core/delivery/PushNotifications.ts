@@ -1,7 +1,8 @@
 /**
  * Push notifications (spec: background work): the push consumer turns delivery events into one
  * durable push job per recipient — the restaurant's staff hear of a new order, a courier of an
- * offer, the customer of a rejection or cancellation, an assigned courier and the completion.
+ * offer, the customer of the acceptance (with the promised preparation time), a rejection or
+ * cancellation, an assigned courier and the completion.
  * The job calls the PushNotifier outside any transaction and is retried with backoff (and
  * dead-lettered) while the provider fails; its key is the event and recipient, so a redelivered
  * event schedules nothing new.
@@ -14,7 +15,7 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { PushNotifier, type Push } from "../../ports/delivery/PushNotifier.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
-import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantRejectedOrder, SubstitutionProposed } from "./Events.js";
+import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, SubstitutionProposed } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** At most this many staff members of one restaurant are told of a new order. */
@@ -23,7 +24,7 @@ export const maxStaffPushes = 20;
 const PushPayload = Schema.Struct({
   id: Schema.String,
   recipientUserId: Schema.String,
-  kind: Schema.Literal("order_placed", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed", "substitution_proposed"),
+  kind: Schema.Literal("order_placed", "order_accepted", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed", "substitution_proposed"),
   title: Schema.String,
   body: Schema.String,
   data: Schema.Record({ key: Schema.String, value: Schema.String }),
@@ -36,7 +37,7 @@ export const pushJob = defineJob({
   handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(withSpan("delivery.push")),
 });
 
-const pushTypes = new Set<string>([OrderPlaced, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed].map((d) => d.type));
+const pushTypes = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed].map((d) => d.type));
 const decodeEvent = Schema.decodeUnknownOption(DeliveryEvent);
 
 /** The pushes one event asks for (reads who the recipients are). */
@@ -57,6 +58,17 @@ const pushesOf = (event: EventEnvelope) =>
       case "OrderPlaced": {
         const staff = yield* Effect.flatMap(RestaurantsRepository, (r) => r.staffOf(decoded.data.restaurant_id, maxStaffPushes));
         return staff.map((userId) => push(userId, "order_placed", "New order", "A new order is waiting for you.", { order_id: decoded.data.order_id }));
+      }
+      case "RestaurantAcceptedOrder": {
+        // Spec, Events: RestaurantAcceptedOrder goes to dispatch and notifications.
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        return [
+          push(customer, "order_accepted", "Order accepted", "The restaurant is preparing your order.", {
+            order_id: decoded.data.order_id,
+            prep_time_minutes: String(decoded.data.prep_time_minutes),
+          }),
+        ];
       }
       case "OrderCancelled":
       case "RestaurantRejectedOrder": {

@@ -1,7 +1,7 @@
 /**
  * Push notifications (issue: background work, a port with a development adapter): the push
  * consumer schedules one durable job per recipient — staff of a new order, the offered courier,
- * the customer on assignment and completion — with no address in any push, and an event handled
+ * the customer on acceptance, assignment and completion — with no address in any push, and an event handled
  * twice while its jobs wait schedules nothing new (SQLite and Postgres).
  */
 import { Effect } from "effect";
@@ -33,6 +33,10 @@ t.test("delivery events become one push per recipient, sent by a durable job", (
     const byKind = (kind: string) => rt.pushes.filter((p) => p.kind === kind).map((p) => p.recipientUserId).sort();
     t.same(byKind("order_placed"), ["cook-p", "owner-p"], "every staff member hears of the new order");
     t.same(byKind("courier_offered"), [courier.principal.kind === "user" ? courier.principal.userId : ""], "the offered courier");
+    // Events: "RestaurantAcceptedOrder | Order service to dispatch, notifications": the customer
+    // hears that the restaurant accepted, with the promised preparation time.
+    t.same(byKind("order_accepted"), ["customer-p"], "the customer hears of the acceptance");
+    t.match(rt.pushes.find((p) => p.kind === "order_accepted")?.data, { order_id: accepted.workflow.orderId, prep_time_minutes: "15" });
     t.same(byKind("courier_assigned"), ["customer-p"]);
     t.same(byKind("delivery_completed"), ["customer-p"]);
     for (const push of rt.pushes) {
