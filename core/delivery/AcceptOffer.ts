@@ -23,6 +23,7 @@ import { offerTransitionId } from "./DeliveryStatus.js";
 import { DeliveryAlreadyAssigned, DeliveryNotActive, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
+import { withdrawOffersJob } from "./Dispatch.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -52,12 +53,14 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         if (offer.status === "lost" || (delivery.courierId !== null && delivery.courierId !== courier.id)) {
           return yield* Effect.fail(alreadyAssigned(delivery.id, delivery.courierId));
         }
+        // One active job per courier: an offer made while the courier was free is refused once
+        // they are busy (before the expiry check: the job that withdraws a busy courier's offers
+        // marks them expired, and busy is the reason).
+        yield* lockFreeCourier(courier.id, delivery.id);
         const at = yield* now;
         if (offer.status === "expired" || at.getTime() >= offer.expiresAt.getTime()) {
           return yield* Effect.fail(new OfferExpired({ offerId, detail: "the offer has expired" }));
         }
-        // One active job per courier: an offer made while the courier was free is refused once they are busy.
-        yield* lockFreeCourier(courier.id, delivery.id);
         const assigned: Delivery | null = yield* dispatch.assignCourier(delivery.id, courier.id, at);
         if (assigned === null) {
           // Someone else was first: the stored winner decides (the winner retrying still wins).
@@ -72,6 +75,8 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
           return yield* Effect.fail(new Conflict({ code: "offer_not_open", detail: "the offer is no longer open" }));
         }
         const losers = yield* dispatch.loseOtherOffers(delivery.id, offer.id, at);
+        // The courier's offers of other deliveries can no longer be won: withdrawn after commit.
+        yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${offer.id}` });
         yield* dispatch.insertStatusChange({
           deliveryId: assigned.id,
           transitionId: offerTransitionId(offer.id),

@@ -90,3 +90,40 @@ export const offerExpiryJob: JobDefinition<{ readonly deliveryId: string }, Disp
   payload: Schema.Struct({ deliveryId: Schema.String }),
   handle: (p) => Effect.asVoid(expireOffers(p.deliveryId)),
 });
+
+/**
+ * Withdraws the live offers of a courier who is now busy (one active job: OneActiveJob.ts), each
+ * in a transaction of its own under its delivery's lock, as expired; a pending delivery left with
+ * no live offer is offered to the next couriers at once rather than after the offer's lifetime.
+ * An offer of a courier who is free again (their delivery ended meanwhile) stands.
+ */
+export const withdrawBusyOffers = (courierId: string): Effect.Effect<number, never, DispatchServices | Transactions> =>
+  Effect.gen(function* () {
+    const dispatch = yield* DispatchRepository;
+    const live = yield* dispatch.liveOffers(courierId, yield* now);
+    let withdrawn = 0;
+    for (const offer of live) {
+      withdrawn += yield* (yield* Transactions).run(
+        Effect.gen(function* () {
+          const delivery = yield* dispatch.findDelivery(offer.deliveryId, { forUpdate: true });
+          if (delivery === null) return 0;
+          const busy = (yield* dispatch.activeDeliveriesOf(courierId)).some((active) => active.id !== delivery.id);
+          const at = yield* now;
+          if (!busy || !(yield* dispatch.decideOffer(offer.id, "offered", "expired", at))) return 0;
+          if (delivery.status === "pending") {
+            const stillLive = (yield* dispatch.offersOfDelivery(delivery.id)).some((o) => o.status === "offered" && o.expiresAt.getTime() > at.getTime());
+            if (!stillLive) yield* dispatchRound(delivery);
+          }
+          return 1;
+        }),
+      );
+    }
+    return withdrawn;
+  }).pipe(withSpan("delivery.withdrawBusyOffers"));
+
+/** Scheduled by every assignment (an offer won, a reassignment) for the courier it makes busy. */
+export const withdrawOffersJob: JobDefinition<{ readonly courierId: string }, DispatchServices | Transactions> = defineJob({
+  kind: "delivery.withdraw_offers",
+  payload: Schema.Struct({ courierId: Schema.String }),
+  handle: (p) => Effect.asVoid(withdrawBusyOffers(p.courierId)),
+});

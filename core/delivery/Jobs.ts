@@ -11,7 +11,7 @@ import type { PaymentGateway } from "../../ports/PaymentGateway.js";
 import type { RealtimeBus } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import { acceptanceDeadlineJob } from "./AcceptanceDeadline.js";
-import { offerExpiryJob } from "./Dispatch.js";
+import { offerExpiryJob, withdrawOffersJob } from "./Dispatch.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 import { locationRetentionJob } from "./LocationRetention.js";
@@ -34,4 +34,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob, placementReleaseJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, withdrawOffersJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob, placementReleaseJob];

@@ -18,6 +18,7 @@ import { notFound } from "./Access.js";
 import { reassignTransitionId } from "./DeliveryStatus.js";
 import { CourierAssigned } from "./Events.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
+import { withdrawOffersJob } from "./Dispatch.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -47,6 +48,8 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
           return yield* Effect.fail(new Conflict({ code: "concurrent_update", detail: "the delivery changed meanwhile; retry" }));
         }
         const losers = yield* dispatch.loseOtherOffers(delivery.id, "", at);
+        // The new courier's offers of other deliveries can no longer be won: withdrawn after commit.
+        yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${delivery.id}:${next.version}` });
         yield* dispatch.insertStatusChange({
           deliveryId: delivery.id,
           transitionId: reassignTransitionId(yield* (yield* Ids).next),

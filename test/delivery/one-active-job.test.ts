@@ -11,7 +11,9 @@
 import t from "tap";
 import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
+import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
+import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { acceptedOrder, deliveryRuntime, forEachDeliveryDialect, onlineCouriers, openRestaurant } from "./support.js";
 
 t.test("a courier on an active delivery cannot win another: 409 courier_busy, the other delivery stays pending", (t) =>
@@ -60,5 +62,33 @@ t.test("one courier accepting offers of ten deliveries at once wins exactly one;
     t.equal(assigned.length, 1, "the courier is on one delivery");
     const accepted = await db.db.selectFrom("dl_courier_offers").select("id").where("status", "=", "accepted").execute();
     t.equal(accepted.length, 1, "one offer accepted");
+  }),
+);
+
+/*
+ * The busy courier's other live offers can no longer be won (409 courier_busy), so they are
+ * withdrawn (expired) by a job the win schedules, and a delivery left with no live offer is
+ * offered to the next couriers at once (States: "offer expiry → expired, redispatch"), instead
+ * of waiting out the offer's lifetime on a courier who cannot take it.
+ */
+t.test("winning a delivery withdraws the courier's other live offers, and their deliveries are redispatched at once", (t) =>
+  forEachDeliveryDialect(t, "busy courier's offers withdrawn", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1, offerTtlSeconds: 300 });
+    const fixture = await openRestaurant(rt);
+    const [courier, next] = await onlineCouriers(rt, 2);
+    const first = await acceptedOrder(rt, "cust-1", fixture);
+    const second = await acceptedOrder(rt, "cust-2", fixture);
+    const offers = await rt.run(listMyOffers(courier!.principal));
+    t.equal(offers.length, 2, "the nearest courier holds both offers");
+    t.equal((await rt.run(listMyOffers(next!.principal))).length, 0, "the next courier holds none");
+
+    await rt.run(acceptOffer(courier!.principal, offers.find((o) => o.deliveryId === first.accepted.delivery.id)!.id));
+    await rt.run(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 }));
+    t.same(await rt.run(listMyOffers(courier!.principal)), [], "the busy courier's other offer is withdrawn");
+    const withdrawn = await db.db.selectFrom("dl_courier_offers").select("status").where("courier_id", "=", courier!.courier.id).where("delivery_id", "=", second.accepted.delivery.id).executeTakeFirstOrThrow();
+    t.equal(String(withdrawn.status), "expired", "withdrawn as expired");
+    const redispatched = await rt.run(listMyOffers(next!.principal));
+    t.same(redispatched.map((o) => o.deliveryId), [second.accepted.delivery.id], "the other delivery is offered to the next courier at once, long before the offer lifetime");
+    t.equal((await rt.run(acceptOffer(next!.principal, redispatched[0]!.id))).courierId, next!.courier.id, "who can win it");
   }),
 );
