@@ -113,6 +113,17 @@ t.test("a settlement that keeps failing is dead-lettered after its bounded attem
     const replayed = await rt.run(replaySettlementDeadLetter(dispatcher(nowSeconds), letter.id, { reason: "ledger fixed" }));
     t.match(replayed, { id: letter.id, status: "pending", attempts: 0 });
     t.match(await rt.attempt(replaySettlementDeadLetter(dispatcher(nowSeconds), letter.id, { reason: "again" })), { ok: false, error: { code: "not_a_dead_settlement" } }, "a replayed letter is not dead");
+    // What the service does: "Every manual reassignment, refund and state override records actor
+    // and reason"; Authentication 2: sensitive actions audited. A replay is kept in the database
+    // (append-only), not only in a log line; refused replays leave nothing.
+    const audit = await db.db.selectFrom("dl_settlement_replays").select(["job_id", "order_id", "actor_id", "reason"]).execute();
+    t.same(
+      audit.map((row) => [String(row.job_id), String(row.order_id), String(row.actor_id), String(row.reason)]),
+      [[letter.id, placed.order.id, dispatcherId, "ledger fixed"]],
+      "one audit row: the job, its order, actor and reason",
+    );
+    await t.rejects(db.db.updateTable("dl_settlement_replays").set({ reason: "changed" }).execute(), "the audit refuses UPDATE");
+    await t.rejects(db.db.deleteFrom("dl_settlement_replays").execute(), "and DELETE");
     await runJobsAt(rt, clock);
     t.equal((await payablesOf(rt, placed.order.id)).length, 2, "the replay recorded both payables");
     t.same((await rt.run(listSettlementDeadLetters(dispatcher()))).data, [], "nothing dead any more");

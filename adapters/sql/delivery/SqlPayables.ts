@@ -10,7 +10,8 @@ import { withSpan } from "../../../core/kernel/Span.js";
 
 /** Builds the payables over `db`. */
 export const makeSqlPayables = (db: SqlDatabase): Payables => {
-  const rows = rowCodec(Payable, featuresFor(db));
+  const f = featuresFor(db);
+  const rows = rowCodec(Payable, f);
   return {
     record: (list) =>
       list.length === 0
@@ -25,6 +26,13 @@ export const makeSqlPayables = (db: SqlDatabase): Payables => {
             Effect.map((result) => toNumber(result.numInsertedOrUpdatedRows ?? 0n)),
             withSpan("Payables.record"),
           ),
+    recordReplay: (replay) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("dl_settlement_replays")
+          .values({ id: replay.id, job_id: replay.jobId, order_id: replay.orderId, actor_id: replay.actorId, reason: replay.reason, at: f.timeToDb(replay.at) })
+          .execute(),
+      ).pipe(Effect.asVoid, withSpan("Payables.recordReplay")),
     ofOrder: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_payables").selectAll().where("order_id", "=", orderId).orderBy("component_key").execute()).pipe(
         Effect.map((list) => list.map(rows.fromRow)),
