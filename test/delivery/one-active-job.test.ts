@@ -90,5 +90,15 @@ t.test("winning a delivery withdraws the courier's other live offers, and their 
     const redispatched = await rt.run(listMyOffers(next!.principal));
     t.same(redispatched.map((o) => o.deliveryId), [second.accepted.delivery.id], "the other delivery is offered to the next courier at once, long before the offer lifetime");
     t.equal((await rt.run(acceptOffer(next!.principal, redispatched[0]!.id))).courierId, next!.courier.id, "who can win it");
+
+    // A dispatcher's reassignment makes its courier busy the same way.
+    const [third] = await onlineCouriers(rt, 1, "r");
+    const pending = await acceptedOrder(rt, "cust-3", fixture);
+    const thirdOffers = await rt.run(listMyOffers(third!.principal));
+    t.same(thirdOffers.map((o) => o.deliveryId), [pending.accepted.delivery.id], "the free courier holds the new delivery's offer");
+    const fourth = await acceptedOrder(rt, "cust-4", fixture);
+    await rt.run(reassignDelivery({ actorId: "dispatcher-1", deliveryId: fourth.accepted.delivery.id, courierId: third!.courier.id, reason: "closest" }));
+    await rt.run(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 }));
+    t.same(await rt.run(listMyOffers(third!.principal)), [], "given a delivery, the courier's other offer is withdrawn");
   }),
 );
