@@ -76,7 +76,9 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
         }
         const losers = yield* dispatch.loseOtherOffers(delivery.id, offer.id, at);
         // The courier's offers of other deliveries can no longer be won: withdrawn after commit.
-        yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${offer.id}` });
+        if ((yield* dispatch.liveOffers(courier.id, at)).some((o) => o.deliveryId !== delivery.id)) {
+          yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${offer.id}` });
+        }
         yield* dispatch.insertStatusChange({
           deliveryId: assigned.id,
           transitionId: offerTransitionId(offer.id),

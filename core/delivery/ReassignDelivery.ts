@@ -49,7 +49,9 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
         }
         const losers = yield* dispatch.loseOtherOffers(delivery.id, "", at);
         // The new courier's offers of other deliveries can no longer be won: withdrawn after commit.
-        yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${delivery.id}:${next.version}` });
+        if ((yield* dispatch.liveOffers(courier.id, at)).some((o) => o.deliveryId !== delivery.id)) {
+          yield* withdrawOffersJob.schedule({ courierId: courier.id }, { runAt: at, key: `${courier.id}:${delivery.id}:${next.version}` });
+        }
         yield* dispatch.insertStatusChange({
           deliveryId: delivery.id,
           transitionId: reassignTransitionId(yield* (yield* Ids).next),
