@@ -2,8 +2,7 @@
  * The e-commerce module's events (spec, Events), declared once; consumers decode envelopes with
  * `CommerceEvent`. Tenant = store, aggregate = the order (reservation events carry the order too).
  */
-import { Effect, Schema } from "effect";
-import type { EventEnvelope } from "../kernel/EventEnvelope.js";
+import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
 import { LocationId, OrderId, ReservationId, ShipmentId, VariantId } from "./model/Ids.js";
 
@@ -64,25 +63,3 @@ export const OrderCancelled = defineEvent(
 
 export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled);
 export type CommerceEvent = typeof CommerceEvent.Type;
-
-const knownVersions = new Map<string, number>(
-  [OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled].map((d) => [d.type, d.schemaVersion]),
-);
-
-const decodeUnion = Schema.decodeUnknown(CommerceEvent);
-
-/**
- * How the module's consumers read a delivered envelope (Versioning: consumer event schemas are
- * contract-tested, test/commerce/event-contracts.test.ts): decoded through the union, and only in
- * the schema version this code knows. Anything else is a defect, never read as another version:
- * the relay retries it and dead-letters it after its bound, to be replayed by a consumer that knows it.
- */
-export const decodeCommerceEvent = (envelope: EventEnvelope) =>
-  Effect.gen(function* () {
-    const event = yield* decodeUnion(envelope).pipe(Effect.orDie);
-    const known = knownVersions.get(event.type);
-    if (envelope.schema_version !== known) {
-      return yield* Effect.dieMessage(`${event.type} schema_version ${envelope.schema_version} is not the known version ${known}`);
-    }
-    return event;
-  });

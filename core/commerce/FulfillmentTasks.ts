@@ -7,25 +7,26 @@
  * cancellation was requested or it shipped (a cancellation request closes the order's task).
  * Warehouse operators list open tasks.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { requireStaffRole } from "./Access.js";
-import { decodeCommerceEvent } from "./Events.js";
+import { CommerceEvent } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
 import { FulfillmentTaskId, StoreId } from "./model/Ids.js";
 
 /** The consumer's stable name (its receipts are keyed by it). */
 export const fulfillmentConsumerName = "commerce.fulfillment-tasks";
 
+const decode = Schema.decodeUnknown(CommerceEvent);
 
 /** Applies one delivered envelope; answers whether a task was created by this delivery. */
 export const createFulfillmentTask = (envelope: EventEnvelope) =>
   Effect.gen(function* () {
-    const event = yield* decodeCommerceEvent(envelope);
+    const event = yield* decode(envelope).pipe(Effect.orDie);
     if (event.type !== "OrderConfirmed") return false;
     const orders = yield* OrdersRepository;
     const id = FulfillmentTaskId.make(yield* (yield* Ids).next);

@@ -13,13 +13,14 @@ import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import { decodeCommerceEvent } from "./Events.js";
+import { CommerceEvent } from "./Events.js";
 import { OrderId } from "./model/Ids.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The consumer's stable name. */
 export const customerMailConsumerName = "commerce.customer-mail";
 
+const decode = Schema.decodeUnknown(CommerceEvent);
 
 const money = (minor: number, currency: string): string => `${(minor / 100).toFixed(2)} ${currency}`;
 
@@ -60,7 +61,7 @@ export const customerMailJob = defineJob({
 /** Schedules the customer's message for one envelope (once per event); answers whether one was due. */
 export const notifyCustomer = (envelope: EventEnvelope) =>
   Effect.gen(function* () {
-    const event = yield* decodeCommerceEvent(envelope);
+    const event = yield* decode(envelope).pipe(Effect.orDie);
     if (event.type !== "OrderConfirmed" && event.type !== "ShipmentDispatched") return false;
     const shipment = event.type === "ShipmentDispatched" ? { carrier: event.data.carrier, tracking_number: event.data.tracking_number } : null;
     const occurredAt = new Date(envelope.occurred_at);

@@ -2,7 +2,7 @@
  * A domain event type, declared once (docs/conventions.md, Events): its `type` name from the
  * specification, its `schema_version` and the Schema of its `data`. A module gathers its event
  * types into one union (`eventUnion`), which its consumers decode envelopes with, so event data
- * is typed from producer to consumer.
+ * is typed from producer to consumer, and no version is read as another.
  */
 import { Effect, Schema } from "effect";
 import type { Ids } from "../../ports/Ids.js";
@@ -38,7 +38,9 @@ export const defineEvent = <const T extends string, A, I>(
   data: Schema.Schema<A, I, never>,
 ): EventDefinition<T, A, I> => {
   const encode = Schema.encodeSync(data);
-  const envelope = Schema.Struct({ ...EventEnvelope.fields, type: Schema.Literal(type), data });
+  // The schema version is part of the type: an envelope of another version is not this member
+  // (a consumer never reads a version it does not know as the one it knows; it fails to decode).
+  const envelope = Schema.Struct({ ...EventEnvelope.fields, type: Schema.Literal(type), schema_version: Schema.Literal(schemaVersion), data });
   return {
     type,
     schemaVersion,
@@ -48,7 +50,11 @@ export const defineEvent = <const T extends string, A, I>(
   };
 };
 
-/** Decodes any envelope of a module's event types into the typed union (fails on others). */
+/**
+ * Decodes any envelope of a module's event types, in the schema versions declared, into the typed
+ * union; fails on other types and on other versions of these types (so a consumer's relay retries
+ * it and dead-letters it after its bound, to be replayed once the consumer knows the version).
+ */
 export const eventUnion = <const D extends ReadonlyArray<{ readonly envelope: Schema.Schema.AnyNoContext }>>(...definitions: D) =>
   Schema.Union(...definitions.map((d) => d.envelope)) as unknown as Schema.Schema<
     { [K in keyof D]: Schema.Schema.Type<D[K]["envelope"]> }[number],
