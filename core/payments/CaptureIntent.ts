@@ -3,11 +3,15 @@
  * Checked in a transaction, sent to the provider outside it under the intent's one capture
  * reference, applied with its ledger posting in a second transaction. A lost answer is a 503
  * and the intent stays requires_capture: a retry re-sends the same reference, so the provider
- * captures at most once.
+ * captures at most once. The first transaction also schedules the intent's reconciliation job
+ * (key `<intent>:capture`), cancelled once the answer is applied: should the answer be lost or
+ * never recorded, the job looks the payment up by our reference and applies a capture the
+ * provider made (ReconcileIntent.ts); nothing is guessed and nothing is sent again.
  */
 import { Effect } from "effect";
 import { ValidationFailed, type Conflict, type CurrencyMismatch, type Forbidden, type NotFound } from "../kernel/Errors.js";
 import type { Ids } from "../../ports/Ids.js";
+import { Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -26,6 +30,11 @@ import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { captureReference } from "./ProviderReferences.js";
 import { withSpan } from "../kernel/Span.js";
 import type { PaymentIntentId } from "./model/Ids.js";
+import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
+import { reconcileDelayMs } from "./ConfirmIntent.js";
+
+/** The key of the reconciliation job a capture schedules: one per intent (an intent is captured once). */
+export const captureReconcileKey = (intentId: string): string => `${intentId}:capture`;
 
 /** The amount to capture (default: everything held) and optionally its currency. */
 export interface CaptureIntentInput {
@@ -49,7 +58,7 @@ export const captureIntent = (
   principal: Principal,
   intentId: PaymentIntentId,
   input: CaptureIntentInput,
-): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox> =>
+): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "payments:write");
     const transactions = yield* Transactions;
@@ -67,6 +76,9 @@ export const captureIntent = (
             new AmountTooLarge({ maximumMinor: intent.amountCapturableMinor, detail: `At most ${intent.amountCapturableMinor} can be captured.` }),
           );
         }
+        // Should the provider's answer be lost (or never recorded), this job asks the provider.
+        const at = yield* now;
+        yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: captureReconcileKey(intent.id), runAt: new Date(at.getTime() + reconcileDelayMs) });
         return { intent, amountMinor };
       }),
     );
@@ -76,29 +88,44 @@ export const captureIntent = (
       providerPaymentId: intent.providerPaymentId ?? "",
       amount: { amount_minor: amountMinor, currency: intent.currency },
     });
+    const cancelReconciliation = Effect.flatMap(Jobs, (jobs) => jobs.cancel(reconcileIntentJobType.kind, captureReconcileKey(intent.id)));
     if (answer._tag === "Rejected") {
+      yield* transactions.run(cancelReconciliation);
       return yield* Effect.fail(new ProviderRejected({ operation: "capture", reason: answer.reason, detail: "The provider refused the capture." }));
     }
     return yield* transactions.run(
-      Effect.gen(function* () {
-        const current = yield* reloadIntent(intent.id);
-        // A concurrent capture of the same reference already applied the provider's answer.
-        if (current.status === "succeeded") return current;
-        yield* transition(current.status, "capture");
-        const at = yield* now;
-        const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: answer.amountMinor, amountCapturableMinor: 0 }, at);
-        yield* postLedger(current.merchantId, capturePosting(current.merchantId, current.id, answer.amountMinor, current.currency)).pipe(Effect.orDie);
-        yield* emitPaymentSucceeded(saved, actorOf(caller));
-        yield* audit({
-          merchantId: current.merchantId,
-          actor: actorOf(caller),
-          action: "payment_intent.captured",
-          subjectType: "payment_intent",
-          subjectId: current.id,
-          reason: "merchant request",
-          data: { amount_minor: answer.amountMinor, released_minor: current.amountCapturableMinor - answer.amountMinor },
-        });
-        return saved;
-      }),
+      Effect.zipLeft(applyCapture(actorOf(caller), intent.id, answer.amountMinor, "merchant request"), cancelReconciliation),
     );
   }).pipe(withSpan("Payments.captureIntent"));
+
+/**
+ * Applies a capture of `capturedMinor` the provider made to a held authorization, with its
+ * ledger posting and PaymentSucceeded, in the caller's transaction (the intent is locked). An
+ * intent already succeeded (a concurrent capture or the webhook applied it) is answered as it is.
+ */
+export const applyCapture = (
+  actor: string,
+  intentId: string,
+  capturedMinor: number,
+  reason: string,
+): Effect.Effect<PaymentIntent, IllegalTransition | Conflict, PaymentsRepository | Ids | Outbox> =>
+  Effect.gen(function* () {
+    const current = yield* reloadIntent(intentId);
+    // A concurrent capture of the same reference already applied the provider's answer.
+    if (current.status === "succeeded") return current;
+    yield* transition(current.status, "capture");
+    const at = yield* now;
+    const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: capturedMinor, amountCapturableMinor: 0 }, at);
+    yield* postLedger(current.merchantId, capturePosting(current.merchantId, current.id, capturedMinor, current.currency)).pipe(Effect.orDie);
+    yield* emitPaymentSucceeded(saved, actor);
+    yield* audit({
+      merchantId: current.merchantId,
+      actor,
+      action: "payment_intent.captured",
+      subjectType: "payment_intent",
+      subjectId: current.id,
+      reason,
+      data: { amount_minor: capturedMinor, released_minor: current.amountCapturableMinor - capturedMinor },
+    });
+    return saved;
+  });

@@ -5,7 +5,9 @@
  * stable reference, then applying that answer exactly as a live answer would be. When the
  * provider never saw the reference nothing is guessed: the intent stays processing, and the
  * caller (a durable job) asks again later. Opening a reconciliation exception once the
- * resolution window has passed is a later slice.
+ * resolution window has passed is ReconciliationWindow.ts. An intent in requires_capture whose
+ * capture's answer was lost is looked up the same way (by its attempt's reference): a capture the
+ * provider made is applied with its ledger posting; an authorization still held changes nothing.
  */
 import { Effect, Either } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
@@ -16,9 +18,11 @@ import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
+import { applyCapture } from "./CaptureIntent.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 
 /** What reconciliation found. */
 export type ReconcileOutcome =
@@ -40,6 +44,7 @@ export const reconcileIntent = (
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
     const intent = yield* repo.findIntent(intentId);
+    if (intent !== null && intent.status === "requires_capture") return yield* reconcileCapture(intent, actor);
     if (intent === null || (intent.status !== "processing" && intent.status !== "requires_action")) return { _tag: "NothingToReconcile" as const };
     const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
     const awaitsAnswer = intent.status === "processing" && attempt !== null && (attempt.status === "pending" || attempt.status === "unknown");
@@ -52,3 +57,24 @@ export const reconcileIntent = (
     const result = yield* (yield* Transactions).run(applyAttemptOutcome(actor, intent.id, attempt.number, Either.right(answer)));
     return { _tag: "Resolved" as const, outcome: result.outcome };
   }).pipe(withSpan("Payments.reconcileIntent"));
+
+/**
+ * A held authorization whose capture may have happened (the capture's answer was lost): the
+ * provider's record under the attempt's reference says. Captured: the capture is applied, with
+ * its posting, as a live answer would be. Anything else (still authorized, never seen): nothing.
+ */
+const reconcileCapture = (intent: PaymentIntent, actor: string) =>
+  Effect.gen(function* () {
+    const attempt = yield* (yield* PaymentsRepository).findAttempt(intent.id, intent.attemptCount);
+    if (attempt === null) return { _tag: "NothingToReconcile" as const };
+    const found = yield* (yield* PaymentProvider).lookup(attempt.reference);
+    const captured =
+      found !== null &&
+      found.status === "captured" &&
+      found.amount.currency === intent.currency &&
+      found.capturedMinor > 0 &&
+      found.capturedMinor <= intent.amountCapturableMinor;
+    if (!captured) return { _tag: "NothingToReconcile" as const };
+    const saved = yield* (yield* Transactions).run(applyCapture(actor, intent.id, found.capturedMinor, "provider record of the capture"));
+    return { _tag: "Resolved" as const, outcome: saved.status === "succeeded" ? ("succeeded" as const) : ("requires_capture" as const) };
+  });

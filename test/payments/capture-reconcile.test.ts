@@ -1,0 +1,71 @@
+/**
+ * Spec, Payment service: "Ambiguous provider outcomes become pending and are never guessed as
+ * success or failure" and "Provider state is reconciled" — for captures. A capture whose answer is
+ * lost (the provider captured, or never received it) leaves the intent requires_capture; the
+ * reconciliation job scheduled with the capture looks the payment up by our stable reference and
+ * applies what the provider did, with its ledger posting, once. Nothing is re-sent or guessed.
+ */
+import t from "tap";
+import { captureIntent } from "../../core/payments/CaptureIntent.js";
+import { confirmIntent, reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
+import { createIntent } from "../../core/payments/CreateIntent.js";
+import { getIntent } from "../../core/payments/GetIntent.js";
+import { reconcileIntentJob } from "../../core/payments/Jobs.js";
+import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { runningJob } from "../worker/fixtures.js";
+import { forEachDialect } from "../support/databases.js";
+import { newMerchant, paymentsRuntime } from "./support.js";
+
+const heldIntent = async (run: ReturnType<typeof paymentsRuntime>["run"], amountMinor: number) => {
+  const merchant = await newMerchant(run);
+  const intent = await run(createIntent(merchant, { amountMinor, currency: "EUR", captureMethod: "manual" }));
+  await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.visa }));
+  return { merchant, intent };
+};
+
+const reconcileJobs = (db: SqlDatabase) =>
+  db.db.selectFrom("jobs").select(["key", "status", "payload"]).where("kind", "=", reconcileIntentJobKind).execute();
+
+t.test("a capture whose provider answer is lost is never guessed: the reconciliation job finds it captured and posts it once", (t) =>
+  forEachDialect(t, "lost capture answer", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 1000);
+    provider.injectFault("capture", "timeout_after");
+    t.match(await attempt(captureIntent(merchant, intent.id, { amountMinor: 600 })), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.equal(provider.payments()[0]?.capturedMinor, 600, "the provider captured");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture", amountCapturedMinor: 0 }, "not guessed either way");
+    const jobs = await reconcileJobs(db);
+    t.equal(jobs.filter((job) => job.status === "pending").length, 1, "a durable reconciliation is scheduled with the capture");
+    const job = jobs.find((row) => row.status === "pending");
+    await run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: job?.key ?? null, payload: { intent_id: intent.id } })));
+    t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 600, amountCapturableMinor: 0 });
+    t.equal(provider.calls.filter((c) => c.operation === "capture").length, 1, "reconciliation never re-sends the capture");
+    const entries = await db.db.selectFrom("payment_ledger_entries").select(["amount_minor"]).execute();
+    t.same(entries.map((e) => Number(e.amount_minor)).sort((a, b) => a - b), [-600, 600], "one balanced capture posting");
+    const events = await db.db.selectFrom("outbox").select("type").where("type", "=", "PaymentSucceeded").execute();
+    t.equal(events.length, 1, "PaymentSucceeded once");
+    t.same(await run(reconcileIntent(intent.id)), { _tag: "NothingToReconcile" }, "running it again changes nothing");
+  }),
+);
+
+t.test("a capture the provider never received stays requires_capture after reconciliation, and a retry captures once", (t) =>
+  forEachDialect(t, "capture never received", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 800);
+    provider.injectFault("capture", "timeout_before");
+    t.match(await attempt(captureIntent(merchant, intent.id, {})), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.equal(provider.payments()[0]?.capturedMinor, 0, "nothing captured");
+    t.same(await run(reconcileIntent(intent.id)), { _tag: "NothingToReconcile" }, "the provider still holds the authorization: nothing to apply");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture", amountCapturableMinor: 800 });
+    t.match(await run(captureIntent(merchant, intent.id, {})), { status: "succeeded", amountCapturedMinor: 800 });
+    t.equal(provider.payments()[0]?.capturedMinor, 800);
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 2, "posted once");
+    t.same(
+      (await reconcileJobs(db)).filter((job) => job.status === "pending"),
+      [],
+      "an answered capture leaves no reconciliation pending",
+    );
+  }),
+);
