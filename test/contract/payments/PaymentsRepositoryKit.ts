@@ -11,7 +11,7 @@ import { Effect, Exit } from "effect";
 import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { attemptRecord, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { attemptRecord, capturedOverrides, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
 import { MerchantId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs. */
@@ -111,8 +111,9 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
   {
     name: "payments: committedRefundsMinor sums that intent's pending and succeeded refunds, not failed ones",
     run: async (t, run) => {
-      const a = await run(seedIntent(1, 1));
-      const b = await run(seedIntent(1, 2));
+      // Refunds are of captured intents (the database bounds them by the captured amount).
+      const a = await run(seedIntent(1, 1, capturedOverrides));
+      const b = await run(seedIntent(1, 2, capturedOverrides));
       t.equal(await run(repo((r) => r.committedRefundsMinor(a.id))), 0, "none yet");
       await run(
         repo((r) =>
@@ -134,8 +135,8 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
   {
     name: "payments: findRefundByRequestKey finds the merchant's refund under that key; a second refund under it is refused",
     run: async (t, run) => {
-      const a = await run(seedIntent(1, 1));
-      const other = await run(seedIntent(2, 2));
+      const a = await run(seedIntent(1, 1, capturedOverrides));
+      const other = await run(seedIntent(2, 2, capturedOverrides));
       const keyed = refundRecord(a, 1, 100, { requestKey: "key-1" });
       await run(repo((r) => Effect.zipRight(r.insertRefund(keyed), r.insertRefund(refundRecord(a, 2, 200)))));
       t.same(await run(repo((r) => r.findRefundByRequestKey(a.merchantId, "key-1"))), keyed);

@@ -8,7 +8,7 @@ import type { StoredProviderEvent } from "../../../core/payments/model/ProviderE
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { attemptRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { attemptRecord, capturedOverrides, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
 import { MerchantId, StoredProviderEventId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs (merchants, attempts and refunds are written through the PaymentsRepository). */
@@ -56,7 +56,7 @@ export const providerEventsInboxCases: ReadonlyArray<KitCase<ProviderEventsInbox
   {
     name: "provider events: the attempt and the refund an event names are found by reference; unknown references find nothing",
     run: async (t, run) => {
-      const intent = await run(seedIntent(1, 1));
+      const intent = await run(seedIntent(1, 1, capturedOverrides));
       const attempt = attemptRecord(intent, 1, 1);
       const refund = refundRecord(intent, 1, 100);
       await run(Effect.flatMap(PaymentsRepository, (r) => Effect.zipRight(r.insertAttempt(attempt), r.insertRefund(refund))));

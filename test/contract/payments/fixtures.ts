@@ -42,6 +42,9 @@ export const intentRecord = (merchantId: MerchantId, n: number, overrides: Parti
   ...overrides,
 });
 
+/** The fields of an intent whose whole amount (1000) was captured: what a refund needs. */
+export const capturedOverrides: Partial<PaymentIntent> = { status: "succeeded", amountCapturedMinor: 1000, attemptCount: 1 };
+
 /** Attempt `number` of `intent` (id `uid("att", n)`). */
 export const attemptRecord = (intent: PaymentIntent, n: number, number: number, overrides: Partial<PaymentAttempt> = {}): PaymentAttempt => ({
   id: PaymentAttemptId.make(uid("att", n)),
