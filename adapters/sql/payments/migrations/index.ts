@@ -17,6 +17,7 @@ import { paymentsMigration0013PendingAttemptsByAge } from "./0013_pending_attemp
 import { paymentsMigration0014TenantCompositeReferences } from "./0014_tenant_composite_references.js";
 import { paymentsMigration0015OneExceptionPerObjectAndWindow } from "./0015_one_exception_per_object_and_window.js";
 import { paymentsMigration0016RefundsWithinCaptured } from "./0016_refunds_within_captured.js";
+import { paymentsMigration0017RefundStateMachine } from "./0017_refund_state_machine.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -36,4 +37,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0014TenantCompositeReferences,
   paymentsMigration0015OneExceptionPerObjectAndWindow,
   paymentsMigration0016RefundsWithinCaptured,
+  paymentsMigration0017RefundStateMachine,
 ];
