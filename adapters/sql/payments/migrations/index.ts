@@ -18,6 +18,7 @@ import { paymentsMigration0014TenantCompositeReferences } from "./0014_tenant_co
 import { paymentsMigration0015OneExceptionPerObjectAndWindow } from "./0015_one_exception_per_object_and_window.js";
 import { paymentsMigration0016RefundsWithinCaptured } from "./0016_refunds_within_captured.js";
 import { paymentsMigration0017RefundStateMachine } from "./0017_refund_state_machine.js";
+import { paymentsMigration0018IntentTransitions } from "./0018_intent_transitions.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -38,4 +39,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0015OneExceptionPerObjectAndWindow,
   paymentsMigration0016RefundsWithinCaptured,
   paymentsMigration0017RefundStateMachine,
+  paymentsMigration0018IntentTransitions,
 ];
