@@ -6,8 +6,9 @@
  * provider never saw the reference nothing is guessed: the intent stays processing, and the
  * caller (a durable job) asks again later. Opening a reconciliation exception once the
  * resolution window has passed is ReconciliationWindow.ts. An intent in requires_capture whose
- * capture's answer was lost is looked up the same way (by its attempt's reference): a capture the
- * provider made is applied with its ledger posting; an authorization still held changes nothing.
+ * capture's or void's answer was lost is looked up the same way (by its attempt's reference): a
+ * capture the provider made is applied with its ledger posting, a voided authorization cancels
+ * the intent; an authorization still held changes nothing.
  */
 import { Effect, Either } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
@@ -19,6 +20,7 @@ import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
 import { applyCapture } from "./CaptureIntent.js";
+import { applyCancel } from "./CancelIntent.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
@@ -30,6 +32,8 @@ export type ReconcileOutcome =
   | { readonly _tag: "NotSeenByProvider" }
   /** The intent waits in requires_action and the provider still waits for the customer. */
   | { readonly _tag: "AwaitingCustomer" }
+  /** The provider voided the held authorization: the intent was canceled. */
+  | { readonly _tag: "Voided" }
   | { readonly _tag: "NothingToReconcile" };
 
 /** Reconciles intent `intentId` with the provider; `actor` is audited (a system name). */
@@ -59,9 +63,10 @@ export const reconcileIntent = (
   }).pipe(withSpan("Payments.reconcileIntent"));
 
 /**
- * A held authorization whose capture may have happened (the capture's answer was lost): the
+ * A held authorization whose capture or void may have happened (its answer was lost): the
  * provider's record under the attempt's reference says. Captured: the capture is applied, with
- * its posting, as a live answer would be. Anything else (still authorized, never seen): nothing.
+ * its posting, as a live answer would be. Voided: the intent is canceled (nothing can be captured
+ * any more). Anything else (still authorized, never seen): nothing.
  */
 const reconcileCapture = (intent: PaymentIntent, actor: string) =>
   Effect.gen(function* () {
@@ -74,6 +79,10 @@ const reconcileCapture = (intent: PaymentIntent, actor: string) =>
       found.amount.currency === intent.currency &&
       found.capturedMinor > 0 &&
       found.capturedMinor <= intent.amountCapturableMinor;
+    if (found !== null && found.status === "voided") {
+      yield* (yield* Transactions).run(applyCancel(actor, intent.id, "provider record: the authorization was voided"));
+      return { _tag: "Voided" as const };
+    }
     if (!captured) return { _tag: "NothingToReconcile" as const };
     const saved = yield* (yield* Transactions).run(applyCapture(actor, intent.id, found.capturedMinor, "provider record of the capture"));
     return { _tag: "Resolved" as const, outcome: saved.status === "succeeded" ? ("succeeded" as const) : ("requires_capture" as const) };

@@ -6,6 +6,7 @@
  * applies what the provider did, with its ledger posting, once. Nothing is re-sent or guessed.
  */
 import t from "tap";
+import { cancelIntent } from "../../core/payments/CancelIntent.js";
 import { captureIntent } from "../../core/payments/CaptureIntent.js";
 import { confirmIntent, reconcileIntentJobKind } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
@@ -67,5 +68,36 @@ t.test("a capture the provider never received stays requires_capture after recon
       [],
       "an answered capture leaves no reconciliation pending",
     );
+  }),
+);
+
+t.test("a cancel whose void answer is lost is never guessed: the reconciliation job finds the authorization voided and cancels the intent", (t) =>
+  forEachDialect(t, "lost void answer", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 500);
+    provider.injectFault("void", "timeout_after");
+    t.match(await attempt(cancelIntent(merchant, intent.id)), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.equal(provider.payments()[0]?.status, "voided", "the provider voided");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture" }, "not guessed either way");
+    const job = (await reconcileJobs(db)).find((row) => row.status === "pending");
+    t.ok(job !== undefined, "a durable reconciliation is scheduled with the cancel");
+    await run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: job?.key ?? null, payload: { intent_id: intent.id } })));
+    t.match(await run(getIntent(merchant, intent.id)), { status: "canceled", amountCapturableMinor: 0, amountCapturedMinor: 0 });
+    t.equal(provider.calls.filter((c) => c.operation === "void").length, 1, "reconciliation never re-sends the void");
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 0, "nothing posted");
+    t.same(await run(reconcileIntent(intent.id)), { _tag: "NothingToReconcile" }, "running it again changes nothing");
+  }),
+);
+
+t.test("a cancel answered at once leaves no reconciliation pending, and a void never received keeps the authorization", (t) =>
+  forEachDialect(t, "void answered or never received", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 500);
+    provider.injectFault("void", "timeout_before");
+    t.match(await attempt(cancelIntent(merchant, intent.id)), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.same(await run(reconcileIntent(intent.id)), { _tag: "NothingToReconcile" }, "the provider still holds the authorization");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture", amountCapturableMinor: 500 });
+    t.match(await run(cancelIntent(merchant, intent.id)), { status: "canceled" });
+    t.same((await reconcileJobs(db)).filter((row) => row.status === "pending"), [], "an answered cancel leaves no reconciliation pending");
   }),
 );
