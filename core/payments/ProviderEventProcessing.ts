@@ -12,7 +12,7 @@
 import { Data, Effect, Either } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
-import type { Jobs } from "../../ports/Jobs.js";
+import { Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
@@ -32,6 +32,7 @@ import type { IllegalTransition } from "./Errors.js";
 import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, ProviderRefundEventData } from "./model/ProviderEvent.js";
 import type { WebhookRejected } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
+import { resolveRefundJobType } from "./ResolveRefundJobType.js";
 import { MerchantId, StoredProviderEventId } from "./model/Ids.js";
 
 /** The audit actor of everything a provider webhook does. */
@@ -240,7 +241,8 @@ const applyRefundEvent = (data: ProviderRefundEventData): Effect.Effect<Applied,
       refund.id,
       Either.right(data.status === "succeeded" ? { _tag: "Done", amountMinor: data.amountMinor } : { _tag: "Rejected", reason: data.failureReason ?? "failed" }),
     );
-    return updated.status === "pending"
-      ? skip("the refund was not changed")
-      : { outcome: { status: "processed" as const, reason: `pending -> ${updated.status}` }, merchantId: refund.merchantId, providerObject: data.reference };
+    if (updated.status === "pending") return skip("the refund was not changed");
+    // Its resolution job has nothing left to do (as when the refund's own answer is applied).
+    yield* (yield* Jobs).cancel(resolveRefundJobType.kind, refund.id);
+    return { outcome: { status: "processed" as const, reason: `pending -> ${updated.status}` }, merchantId: refund.merchantId, providerObject: data.reference };
   });

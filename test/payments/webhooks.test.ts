@@ -17,6 +17,7 @@ import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { processProviderEvent } from "../../core/payments/ProviderEventProcessing.js";
+import { resolveRefundJobType } from "../../core/payments/ResolveRefundJobType.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
@@ -196,6 +197,22 @@ t.test("a refund event completes a pending refund once, with its ledger posting"
     t.match((await deliverSandboxWebhook(s.hook, { ...event, id: "evt_same_refund_again" }, { secret })).body, { status: "ignored" }, "a second event about it changes nothing");
     t.match(await s.read(id), { amount_refunded_minor: 400 });
     t.equal(await s.count("payment_ledger_entries"), 4, "capture and refund posted once each");
+  }),
+);
+
+t.test("a refund completed by the provider's webhook cancels its resolution job in the same transaction", (t) =>
+  forEachDialectConfig(t, "refund job cancelled by webhook", async (t, config) => {
+    const s = await startServer(t, config);
+    const { id } = await s.intent({ amount_minor: 1000, currency: "EUR" }, sandboxTokens.visa);
+    s.provider.injectFault("refund", "timeout_after");
+    const refund = await call(`${s.server.url}/v1/refunds`, { key: s.key, idempotencyKey: freshKey(), body: { payment_intent_id: id, amount_minor: 300 } });
+    t.match(refund, { status: 202, body: { status: "pending" } });
+    const refundJob = () =>
+      s.db.selectFrom("jobs").select(["status"]).where("kind", "=", resolveRefundJobType.kind).where("key", "=", String(refund.body.id)).execute();
+    t.same(await refundJob(), [{ status: "pending" }], "the pending refund has its resolution job");
+    const event = lastEvent(s.provider, `re_${String(refund.body.id)}`);
+    t.match((await deliverSandboxWebhook(s.hook, event, { secret })).body, { status: "processed", reason: "pending -> succeeded" });
+    t.same(await refundJob(), [{ status: "cancelled" }], "the applied answer leaves the job nothing to do: it is cancelled");
   }),
 );
 
