@@ -230,7 +230,8 @@ const resolutionPosting = (
       case "acknowledgement":
         return null;
       case "reversal": {
-        const found = yield* (yield* ReconciliationRepository).findLedgerTransaction(resolution.ledgerSource);
+        // Locked: exceptions racing to reverse the same transaction take turns, and the later ones find it reversed.
+        const found = yield* (yield* ReconciliationRepository).findLedgerTransaction(resolution.ledgerSource, { forUpdate: true });
         if (found === null || found.merchantId !== exception.merchantId) {
           return yield* Effect.fail(new ReversalTargetInvalid({ detail: "No such ledger transaction of this merchant." }));
         }

@@ -60,8 +60,12 @@ export interface ReconciliationRepository {
   readonly openExceptionSummary: () => Effect.Effect<ReadonlyArray<OpenExceptionGroup>>;
   /** Records the exception report of `merchantKey` for `day`; false when that report exists. */
   readonly recordExceptionReport: (report: ExceptionReport) => Effect.Effect<boolean>;
-  /** A posted ledger transaction by its source, with the source of its reversal if any. */
-  readonly findLedgerTransaction: (source: string) => Effect.Effect<{
+  /**
+   * A posted ledger transaction by its source, with the source of its reversal if any. With
+   * `forUpdate` its row is locked first (until the caller's transaction ends), so the reversal read
+   * after the lock sees a reversal a concurrent transaction committed meanwhile.
+   */
+  readonly findLedgerTransaction: (source: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<{
     readonly merchantId: MerchantId;
     readonly transaction: LedgerTransaction;
     readonly reversedBy: string | null;

@@ -199,6 +199,33 @@ t.test("resolving concurrently resolves once", (t) =>
   }),
 );
 
+t.test("exceptions racing to reverse one ledger transaction: one linked reversal, the others refused as already reversed, never a 500 (Postgres: parallel connections)", (t) =>
+  forEachDialectConfig(t, "racing reversals", async (t, config) => {
+    const s = await startServer(t, config);
+    const a = await s.merchant();
+    const [intent] = await exceptionsFor(s, a.key, [700, 800, 900, 1000]);
+    const list = (await call(s.url("/v1/reconciliation-exceptions"), { key: a.key })).body.data as Array<Record<string, unknown>>;
+    t.equal(list.length, 4);
+    const answers = await Promise.all(
+      list.map((exception) =>
+        call(s.url(`/v1/reconciliation-exceptions/${String(exception.id)}/resolve`), {
+          key: a.financeKey,
+          idempotencyKey: freshKey(),
+          body: { resolution: "reversal", ledger_source: `payment_intent:${intent}:capture`, reason: "reverse the first capture" },
+        }),
+      ),
+    );
+    t.equal(answers.filter((r) => r.status === 200).length, 1, "one reversal wins");
+    t.same(
+      answers.filter((r) => r.status !== 200).map((r) => [r.status, r.body.code]),
+      Array.from({ length: 3 }, () => [422, "reversal_target_invalid"]),
+      "the others are refused as a second reversal",
+    );
+    const reversals = await s.db.selectFrom("payment_ledger_transactions").select("source").where("reverses", "is not", null).execute();
+    t.equal(reversals.length, 1, "one linked reversal");
+  }),
+);
+
 t.test("racing openings of one mismatch open it once and fail none (every unique rule of the table is an arbiter)", (t) =>
   forEachDialect(t, "racing openings", async (t, db) => {
     const { run } = paymentsRuntime(t, db);

@@ -190,9 +190,12 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
         );
         return refund === undefined ? null : refundObject(refund);
       }),
-    findLedgerTransaction: (source) =>
+    findLedgerTransaction: (source, options) =>
       Effect.gen(function* () {
-        const tx = yield* runQuery(db, (ex) => ex.selectFrom("payment_ledger_transactions").selectAll().where("source", "=", source).executeTakeFirst());
+        // Locked first when asked: the reversal is read by a later statement, after any wait.
+        const tx = yield* runQuery(db, (ex) =>
+          lockRow(db, ex.selectFrom("payment_ledger_transactions").selectAll().where("source", "=", source), options?.forUpdate === true).executeTakeFirst(),
+        );
         if (tx === undefined) return null;
         const entries = yield* runQuery(db, (ex) =>
           ex.selectFrom("payment_ledger_entries").select(["account", "amount_minor", "currency"]).where("transaction_id", "=", tx.id).orderBy("id").execute(),
