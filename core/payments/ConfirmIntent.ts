@@ -15,7 +15,8 @@
  * be lost); entering requires_action also schedules a reconcile job that asks the same.
  */
 import { Effect, Either } from "effect";
-import type { Conflict, Forbidden, NotFound } from "../kernel/Errors.js";
+import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { requirePaymentMethodToken } from "./CreateIntent.js";
 import { Ids } from "../../ports/Ids.js";
 import { Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
@@ -68,9 +69,11 @@ export const confirmIntent = (
   principal: Principal,
   intentId: PaymentIntentId,
   input: ConfirmIntentInput,
-): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict, Services> =>
+): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict | ValidationFailed, Services> =>
   Effect.gen(function* () {
     const caller = yield* requireConfirmer(principal, intentId);
+    // Never stored nor sent unless it is a provider token (raw card data is refused, not echoed).
+    yield* requirePaymentMethodToken(input.paymentMethod);
     const transactions = yield* Transactions;
     const provider = yield* PaymentProvider;
     const { intent, attempt, continues } = yield* transactions.run(startAttempt(caller, intentId, input.paymentMethod));

@@ -12,6 +12,16 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import type { CaptureMethod, PaymentIntent } from "./model/PaymentIntent.js";
 import { withSpan } from "../kernel/Span.js";
 import { PaymentIntentId } from "./model/Ids.js";
+import { isPaymentMethodToken, paymentMethodTokenMessage } from "./model/PaymentMethodToken.js";
+
+/**
+ * Fails ValidationFailed unless `paymentMethod` is absent or a provider token (spec: raw card
+ * numbers and CVV are never stored): the in-process gateway passes other modules' strings here.
+ */
+export const requirePaymentMethodToken = (paymentMethod: string | undefined): Effect.Effect<void, ValidationFailed> =>
+  paymentMethod === undefined || isPaymentMethodToken(paymentMethod)
+    ? Effect.void
+    : Effect.fail(new ValidationFailed({ errors: [{ path: "payment_method", message: paymentMethodTokenMessage }] }));
 
 /** What a merchant asks for. */
 export interface CreateIntentInput {
@@ -33,6 +43,7 @@ export const checkCreateIntent = (principal: Principal, input: CreateIntentInput
     if (money.amount_minor <= 0) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "amount_minor", message: "must be a positive amount of minor units" }] }));
     }
+    yield* requirePaymentMethodToken(input.paymentMethod);
     return { caller, money };
   });
 

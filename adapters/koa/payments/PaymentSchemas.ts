@@ -5,10 +5,9 @@
 import { Schema } from "effect";
 import { PaymentIntentId } from "../../../core/payments/model/Ids.js";
 
-/** A provider payment method token; the error message never repeats the value sent. */
-export const PaymentMethodToken = Schema.String.pipe(
-  Schema.filter((s) => /^pm_[A-Za-z0-9_]{1,64}$/.test(s) || "must be a provider payment method token (pm_...)"),
-);
+/** A provider payment method token; the error message never repeats the value sent (the core's own rule). */
+export { PaymentMethodToken } from "../../../core/payments/model/PaymentMethodToken.js";
+import { PaymentMethodToken } from "../../../core/payments/model/PaymentMethodToken.js";
 
 /** Path parameter of the intent routes. */
 export const IntentIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.compose(PaymentIntentId)) });

@@ -19,6 +19,7 @@ import { paymentsMigration0015OneExceptionPerObjectAndWindow } from "./0015_one_
 import { paymentsMigration0016RefundsWithinCaptured } from "./0016_refunds_within_captured.js";
 import { paymentsMigration0017RefundStateMachine } from "./0017_refund_state_machine.js";
 import { paymentsMigration0018IntentTransitions } from "./0018_intent_transitions.js";
+import { paymentsMigration0019PaymentMethodsAreTokens } from "./0019_payment_methods_are_tokens.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -40,4 +41,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0016RefundsWithinCaptured,
   paymentsMigration0017RefundStateMachine,
   paymentsMigration0018IntentTransitions,
+  paymentsMigration0019PaymentMethodsAreTokens,
 ];
