@@ -18,7 +18,8 @@ import { createIntent, type CreateIntentInput } from "./CreateIntent.js";
 import { clientViewOf, type IntentClientView, type PaymentIntent } from "./model/PaymentIntent.js";
 import { withSpan } from "../kernel/Span.js";
 import { loadOwnedIntent } from "./IntentRecords.js";
-import { requireMerchant } from "./MerchantAccess.js";
+import { actorOf, requireMerchant } from "./MerchantAccess.js";
+import { audit } from "./Audit.js";
 import type { PaymentIntentId } from "./model/Ids.js";
 
 /** Creates an intent (as createIntent) and mints its client secret, atomically. */
@@ -49,14 +50,24 @@ export const createIntentWithClientSecret = (
 export const reissueClientSecret = (
   principal: Principal,
   intentId: PaymentIntentId,
-): Effect.Effect<string, Forbidden | NotFound, PaymentsRepository | ClientSecrets | Transactions> =>
+): Effect.Effect<string, Forbidden | NotFound, PaymentsRepository | ClientSecrets | Transactions | Ids> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "payments:write");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const intent = yield* loadOwnedIntent(caller, intentId, true);
         const secret = yield* (yield* ClientSecrets).reissue({ intentId: intent.id, merchantId: intent.merchantId });
-        return secret === null ? yield* Effect.fail(new NotFound({ resource: "payment_intent", detail: "No such payment intent." })) : secret;
+        if (secret === null) return yield* Effect.fail(new NotFound({ resource: "payment_intent", detail: "No such payment intent." }));
+        // A new customer credential, and the previous one revoked: audited (never the secret).
+        yield* audit({
+          merchantId: intent.merchantId,
+          actor: actorOf(caller),
+          action: "payment_intent.client_secret_reissued",
+          subjectType: "payment_intent",
+          subjectId: intent.id,
+          reason: "replayed creation: a new client secret replaces the previous one",
+        });
+        return secret;
       }),
     );
   }).pipe(withSpan("Payments.reissueClientSecret"));

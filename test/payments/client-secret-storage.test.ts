@@ -11,7 +11,9 @@ import type { Kysely } from "kysely";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey } from "./support.js";
+import { call, freshKey, newMerchant, paymentsRuntime } from "./support.js";
+import { createIntentWithClientSecret, reissueClientSecret } from "../../core/payments/ClientView.js";
+import { forEachDialect } from "../support/databases.js";
 
 /** The names of the tables of which some row contains `needle`. */
 const tablesHolding = async (db: Kysely<any>, needle: string): Promise<string[]> => {
@@ -58,5 +60,27 @@ t.test("no table holds a client secret in clear, and a replayed creation still a
 
     const other = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey, body: { amount_minor: 99, currency: "EUR" } });
     t.match(other, { status: 422, body: { code: "idempotency_key_reused" } }, "the key stays bound to its request");
+  }),
+);
+
+t.test("commands are audited: minting a new client secret (which revokes the previous one) is recorded with actor and reason, never the secret", (t) =>
+  forEachDialect(t, "client secret reissue audited", async (t, db) => {
+    const { run } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const { intent, clientSecret } = await run(createIntentWithClientSecret(merchant, { amountMinor: 700, currency: "EUR" }));
+    const reissued = await run(reissueClientSecret(merchant, intent.id));
+    t.not(reissued, clientSecret);
+    const rows = await db.db
+      .selectFrom("payment_audit_log")
+      .select(["action", "actor", "reason", "data"])
+      .where("subject_type", "=", "payment_intent")
+      .where("subject_id", "=", intent.id)
+      .execute();
+    const reissue = rows.filter((row) => row.action === "payment_intent.client_secret_reissued");
+    t.equal(reissue.length, 1, "the reissue is audited once");
+    t.match(reissue[0], { actor: `merchant:${merchant.merchantId}/key:${merchant.keyId}` });
+    t.ok(String(reissue[0]?.reason).length > 0, "with a reason");
+    const text = JSON.stringify(rows);
+    t.notOk(text.includes(reissued.slice(reissued.indexOf("_secret_"))) || text.includes(clientSecret.slice(clientSecret.indexOf("_secret_"))), "no secret in the audit log");
   }),
 );
