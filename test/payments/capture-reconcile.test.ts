@@ -13,6 +13,9 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { reconcileIntentJob } from "../../core/payments/Jobs.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
+import { processProviderEvent } from "../../core/payments/ProviderEventProcessing.js";
+import { attemptReference } from "../../core/payments/ProviderReferences.js";
+import type { ProviderEvent } from "../../core/payments/model/ProviderEvent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { runningJob } from "../worker/fixtures.js";
@@ -99,5 +102,45 @@ t.test("a cancel answered at once leaves no reconciliation pending, and a void n
     t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture", amountCapturableMinor: 500 });
     t.match(await run(cancelIntent(merchant, intent.id)), { status: "canceled" });
     t.same((await reconcileJobs(db)).filter((row) => row.status === "pending"), [], "an answered cancel leaves no reconciliation pending");
+  }),
+);
+
+t.test("a lost capture found by reconciliation, by the provider's webhook and by a retry at once is applied once (Postgres: parallel connections)", (t) =>
+  forEachDialect(t, "capture applied once", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 900);
+    provider.injectFault("capture", "timeout_after");
+    t.match(await attempt(captureIntent(merchant, intent.id, { amountMinor: 900 })), { ok: false, error: { code: "provider_outcome_unknown" } });
+    const payment = provider.payments()[0];
+    const captured: ProviderEvent = {
+      id: "evt_capture_race",
+      type: "payment.captured",
+      occurredAt: new Date(),
+      data: {
+        kind: "payment",
+        status: "captured",
+        reference: attemptReference(intent.id, 1),
+        providerPaymentId: payment?.providerPaymentId ?? null,
+        amountMinor: 900,
+        capturedMinor: 900,
+        currency: "EUR",
+        declineCode: null,
+      },
+      payload: {},
+    };
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => run(reconcileIntent(intent.id))),
+      run(processProviderEvent(captured)),
+      attempt(captureIntent(merchant, intent.id, { amountMinor: 900 })),
+    ]);
+    const retry = answers[5] as Awaited<ReturnType<typeof attempt>>;
+    t.ok(
+      retry.ok || (retry.error as { code?: string }).code === "payment_intent_unexpected_state",
+      "the retry answers the captured intent, or 409 when it finds it already captured",
+    );
+    t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 900 });
+    t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 2, "one capture posting");
+    t.equal((await db.db.selectFrom("outbox").select("type").where("type", "=", "PaymentSucceeded").execute()).length, 1, "PaymentSucceeded once");
+    t.equal(payment?.capturedMinor, 900, "the provider captured once");
   }),
 );
