@@ -32,7 +32,7 @@ export type ReconcileOutcome =
   | { readonly _tag: "NotSeenByProvider" }
   /** The intent waits in requires_action and the provider still waits for the customer. */
   | { readonly _tag: "AwaitingCustomer" }
-  /** The provider voided the held authorization: the intent was canceled. */
+  /** The provider voided the held authorization (or the payment waiting for authentication): the intent was canceled. */
   | { readonly _tag: "Voided" }
   | { readonly _tag: "NothingToReconcile" };
 
@@ -56,6 +56,11 @@ export const reconcileIntent = (
     if (attempt === null || (!awaitsAnswer && !awaitsAction)) return { _tag: "NothingToReconcile" as const };
     const found = yield* (yield* PaymentProvider).lookup(attempt.reference);
     const answer = found === null ? null : answerOfProviderPayment(found);
+    if (awaitsAction && found !== null && found.status === "voided") {
+      // The payment waiting for authentication was canceled at the provider (a cancel whose answer was lost).
+      yield* (yield* Transactions).run(applyCancel(actor, intent.id, "provider record: the payment was canceled"));
+      return { _tag: "Voided" as const };
+    }
     if (awaitsAction && (answer === null || answer._tag === "RequiresAction")) return { _tag: "AwaitingCustomer" as const };
     if (answer === null) return { _tag: "NotSeenByProvider" as const };
     const result = yield* (yield* Transactions).run(applyAttemptOutcome(actor, intent.id, attempt.number, Either.right(answer)));

@@ -144,3 +144,19 @@ t.test("a lost capture found by reconciliation, by the provider's webhook and by
     t.equal(payment?.capturedMinor, 900, "the provider captured once");
   }),
 );
+
+t.test("a cancel of an intent waiting for authentication whose void answer is lost is reconciled: the provider voided it, so the intent is canceled", (t) =>
+  forEachDialect(t, "lost void of requires_action", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const merchant = await newMerchant(run);
+    const intent = await run(createIntent(merchant, { amountMinor: 400, currency: "EUR" }));
+    t.equal((await run(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.authenticationRequired }))).outcome, "requires_action");
+    provider.injectFault("void", "timeout_after");
+    t.match(await attempt(cancelIntent(merchant, intent.id)), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.equal(provider.payments()[0]?.status, "voided", "the provider canceled the payment");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "requires_action" }, "not guessed either way");
+    t.same(await run(reconcileIntent(intent.id)), { _tag: "Voided" }, "the provider's record is applied");
+    t.match(await run(getIntent(merchant, intent.id)), { status: "canceled", amountCapturedMinor: 0 });
+    t.equal(provider.calls.filter((c) => c.operation === "void").length, 1, "the void is not re-sent");
+  }),
+);
