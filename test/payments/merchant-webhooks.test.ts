@@ -167,7 +167,9 @@ t.test("a failing receiver is retried with backoff and the delivery is dead-lett
     t.ok(receiver.received.every((r) => r.valid && r.webhookId === receiver.received[0]?.webhookId && r.raw === receiver.received[0]?.raw), "every retry sends the same signed bytes and event id");
     const times = attempts.map((a) => Date.parse(String(a.attempted_at)));
     t.ok(times.every((time, i) => i === 0 || time > (times[i - 1] as number)), "attempts are spaced by the runner's backoff, never at once");
-    const job = await server.core.database.db.selectFrom("jobs").selectAll().where("key", "=", String(delivery.id)).executeTakeFirst();
-    t.match(job, { status: "dead", attempts: 3 }, "the job is dead-lettered too");
+    // The delivery row is dead in the handler's transaction; the runner records the job's last failure just after.
+    const jobOf = () => server.core.database.db.selectFrom("jobs").selectAll().where("key", "=", String(delivery.id)).executeTakeFirst();
+    await eventually(async () => (await jobOf())?.status !== "running", "the runner to record the job's last attempt");
+    t.match(await jobOf(), { status: "dead", attempts: 3 }, "the job is dead-lettered too");
   }),
 );
