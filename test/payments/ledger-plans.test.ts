@@ -15,15 +15,18 @@ const transactions = 20_000;
 
 t.test("Postgres: the balance check of a posting finds the transaction's entries by index, never by scanning the ledger", async (t) => {
   const db = await openTestDatabase("postgres", t);
-  // Seeded without the per-row check (it is what is being examined), then re-enabled.
+  // Seeded without the per-row check (it is what is being examined), then re-enabled; the envelopes
+  // are checked at commit for their entries (migration 20), so both go in one transaction.
   await sql`ALTER TABLE payment_ledger_entries DISABLE TRIGGER payment_ledger_balanced`.execute(db.db);
-  await sql`
-    INSERT INTO payment_ledger_transactions (id, source, merchant_id, reverses, created_at)
-    SELECT 'tx-' || i, 'source-' || i, 'm1', NULL, now() FROM generate_series(1, ${transactions}) AS i`.execute(db.db);
-  await sql`
-    INSERT INTO payment_ledger_entries (id, transaction_id, merchant_id, account, amount_minor, currency, created_at)
-    SELECT 'e-' || i || '-' || side, 'tx-' || i, 'm1', 'acct-' || side, CASE side WHEN 1 THEN 500 ELSE -500 END, 'EUR', now()
-    FROM generate_series(1, ${transactions}) AS i, generate_series(1, 2) AS side`.execute(db.db);
+  await db.db.transaction().execute(async (tx) => {
+    await sql`
+      INSERT INTO payment_ledger_transactions (id, source, merchant_id, reverses, created_at)
+      SELECT 'tx-' || i, 'source-' || i, 'm1', NULL, now() FROM generate_series(1, ${transactions}) AS i`.execute(tx);
+    await sql`
+      INSERT INTO payment_ledger_entries (id, transaction_id, merchant_id, account, amount_minor, currency, created_at)
+      SELECT 'e-' || i || '-' || side, 'tx-' || i, 'm1', 'acct-' || side, CASE side WHEN 1 THEN 500 ELSE -500 END, 'EUR', now()
+      FROM generate_series(1, ${transactions}) AS i, generate_series(1, 2) AS side`.execute(tx);
+  });
   await sql`ALTER TABLE payment_ledger_entries ENABLE TRIGGER payment_ledger_balanced`.execute(db.db);
   await sql`ANALYZE payment_ledger_entries`.execute(db.db);
 

@@ -35,7 +35,14 @@ t.test("the database refuses rows that point at another merchant's intent or led
         updated_at: at,
       })
       .execute();
-    await db.insertInto("payment_ledger_transactions").values({ id: "txn-a", source: "payment_intent:intent-a:capture", merchant_id: "merchant-a", reverses: null, created_at: at }).execute();
+    // An envelope commits with its (balanced) entries on Postgres (payments migration 20).
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto("payment_ledger_transactions").values({ id: "txn-a", source: "payment_intent:intent-a:capture", merchant_id: "merchant-a", reverses: null, created_at: at }).execute();
+      await tx
+        .insertInto("payment_ledger_entries")
+        .values([1000, -1000].map((amount, i) => ({ id: `entry-0-${i}`, transaction_id: "txn-a", merchant_id: "merchant-a", account: `merchant:merchant-a:account-${i}`, amount_minor: amount, currency: "EUR", created_at: at })))
+        .execute();
+    });
 
     const rows = (merchant: string, n: number) => ({
       attempt: () =>
@@ -60,7 +67,7 @@ t.test("the database refuses rows that point at another merchant's intent or led
     // The same rows of merchant A are accepted.
     const own = rows("merchant-a", 1);
     await own.ledger_entry();
-    t.equal((await db.selectFrom("payment_ledger_entries").select("id").execute()).length, 2, "the own balanced entries are stored");
+    t.equal((await db.selectFrom("payment_ledger_entries").select("id").execute()).length, 4, "the own balanced entries are stored");
     await own.attempt();
     await own.refund();
     await own.dispute();

@@ -249,7 +249,14 @@ t.test("the transition and its ledger posting commit in one transaction: a faili
     const intent = await runtime.runPromise(createIntent(merchant, { amountMinor: 800, currency: "EUR" }));
     await runtime.runPromise(confirmIntent(merchant, intent.id, { paymentMethod: sandboxTokens.timeoutAfter }));
     // Occupy the capture's ledger source so the posting fails inside the webhook's transaction.
-    await db.db.insertInto("payment_ledger_transactions").values({ id: "blocker", source: `payment_intent:${intent.id}:capture`, merchant_id: created.merchant.id, reverses: null, created_at: db.dialect === "sqlite" ? new Date().toISOString() : new Date() }).execute();
+    const blockedAt = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
+    await db.db.transaction().execute(async (tx) => {
+      await tx.insertInto("payment_ledger_transactions").values({ id: "blocker", source: `payment_intent:${intent.id}:capture`, merchant_id: created.merchant.id, reverses: null, created_at: blockedAt }).execute();
+      await tx
+        .insertInto("payment_ledger_entries")
+        .values([1, -1].map((sign, i) => ({ id: `blocker-${i}`, transaction_id: "blocker", merchant_id: created.merchant.id, account: `blocker-${i}`, amount_minor: sign, currency: "EUR", created_at: blockedAt })))
+        .execute();
+    });
     const event = lastEvent(provider, attemptRef(intent.id));
     const receiver = makeSandboxWebhookReceiver({ secrets: [secret] });
     const body = JSON.stringify(event);

@@ -20,6 +20,7 @@ import { paymentsMigration0016RefundsWithinCaptured } from "./0016_refunds_withi
 import { paymentsMigration0017RefundStateMachine } from "./0017_refund_state_machine.js";
 import { paymentsMigration0018IntentTransitions } from "./0018_intent_transitions.js";
 import { paymentsMigration0019PaymentMethodsAreTokens } from "./0019_payment_methods_are_tokens.js";
+import { paymentsMigration0020LedgerTransactionsHaveEntries } from "./0020_ledger_transactions_have_entries.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -42,4 +43,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0017RefundStateMachine,
   paymentsMigration0018IntentTransitions,
   paymentsMigration0019PaymentMethodsAreTokens,
+  paymentsMigration0020LedgerTransactionsHaveEntries,
 ];
