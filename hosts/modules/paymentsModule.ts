@@ -16,6 +16,8 @@ import { makeHttpPaymentProvider } from "../../adapters/payments/providers/http/
 import { makeHttpSettlementFiles } from "../../adapters/payments/providers/http/HttpSettlementFiles.js";
 import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProviderWebhookInbox.js";
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
+import { makeSqlProviderHealth } from "../../adapters/sql/payments/SqlProviderHealth.js";
+import { ProviderHealthReads } from "../../ports/payments/ProviderHealth.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/migrations/index.js";
@@ -82,6 +84,7 @@ export type PaymentsPorts =
   | ProviderWebhookReceiver
   | ProviderEventsInbox
   | ReconciliationRepository
+  | ProviderHealthReads
   | ReconciliationSettings
   | ReconciliationSettlementFiles;
 
@@ -116,6 +119,7 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     ),
     sqlPort(ProviderEventsInbox, makeSqlProviderWebhookInbox),
     sqlPort(ReconciliationRepository, makeSqlReconciliationRepository),
+    sqlPort(ProviderHealthReads, makeSqlProviderHealth),
     Layer.succeed(ReconciliationSettings, { ...defaultReconciliationSettings, ...options.reconciliation }),
     Layer.succeed(ReconciliationSettlementFiles, settlementFiles),
   );

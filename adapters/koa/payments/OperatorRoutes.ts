@@ -1,6 +1,6 @@
 /**
- * Platform operator routes: the cross-merchant list of dead-lettered merchant webhook
- * deliveries, and their replay under dual control. The operators are user ids from configuration (PLATFORM_OPERATORS), so the routes
+ * Platform operator routes: the provider's health as our records show it, the cross-merchant list
+ * of dead-lettered merchant webhook deliveries, and their replay under dual control. The operators are user ids from configuration (PLATFORM_OPERATORS), so the routes
  * are built from that list; anyone else is 403.
  */
 import { Effect, Schema } from "effect";
@@ -15,10 +15,25 @@ import { defineRoute } from "../Route.js";
 import { ReplayReasonBody } from "./OperatorSchemas.js";
 import { ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
 import { idOf } from "../RouteIds.js";
+import { ProviderHealthWire, getProviderHealth } from "../../../core/payments/ProviderHealth.js";
 
 
 /** The operator routes for `policy` (the configured platform operators). */
 export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route> => [
+  defineRoute({
+    method: "GET",
+    path: "/v1/operator/provider-health",
+    operationId: "getProviderHealth",
+    summary: "The payment provider's health as our records show it (platform operators)",
+    description:
+      "Outcomes still open with the provider across merchants: intents whose current attempt's outcome is unknown, attempts whose answer was never recorded (pending over 30 s), refunds awaiting the provider, open `unresolved` exceptions, and when the last verified provider webhook arrived. Never cached.",
+    tags: ["operator"],
+    auth: "required",
+    responses: { 200: ProviderHealthWire },
+    problems: [403],
+    handler: ({ principal }) =>
+      getProviderHealth(principal, policy).pipe(Effect.map((view) => ({ status: 200, body: view, headers: { "Cache-Control": "no-store" } }))),
+  }),
   defineRoute({
     method: "GET",
     path: "/v1/operator/webhook-deliveries",

@@ -14,5 +14,6 @@ export * from "./SqlWebhookEndpoints.js";
 export * from "./SqlDisputes.js";
 export * from "./SqlProviderWebhookInbox.js";
 export * from "./SqlReconciliationRepository.js";
+export * from "./SqlProviderHealth.js";
 export * from "./migrations/0002_provider_event_inbox_and_reconciliation.js";
 

@@ -21,6 +21,7 @@ import { paymentsMigration0017RefundStateMachine } from "./0017_refund_state_mac
 import { paymentsMigration0018IntentTransitions } from "./0018_intent_transitions.js";
 import { paymentsMigration0019PaymentMethodsAreTokens } from "./0019_payment_methods_are_tokens.js";
 import { paymentsMigration0020LedgerTransactionsHaveEntries } from "./0020_ledger_transactions_have_entries.js";
+import { paymentsMigration0021ProviderHealthIndexes } from "./0021_provider_health_indexes.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -44,4 +45,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0018IntentTransitions,
   paymentsMigration0019PaymentMethodsAreTokens,
   paymentsMigration0020LedgerTransactionsHaveEntries,
+  paymentsMigration0021ProviderHealthIndexes,
 ];
