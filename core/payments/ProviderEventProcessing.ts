@@ -33,6 +33,8 @@ import type { ProviderEvent, ProviderEventOutcome, ProviderPaymentEventData, Pro
 import type { WebhookRejected } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
 import { resolveRefundJobType } from "./ResolveRefundJobType.js";
+import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
+import { captureReconcileKey } from "./CaptureIntent.js";
 import { MerchantId, StoredProviderEventId } from "./model/Ids.js";
 
 /** The audit actor of everything a provider webhook does. */
@@ -225,6 +227,8 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
       yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, capturedMinor, intent.currency)).pipe(Effect.orDie);
       yield* emitPaymentSucceeded(saved, providerWebhookActor);
     }
+    // A capture whose own answer was lost has its reconciliation job: this answer leaves it nothing to do.
+    if (trigger === "capture") yield* (yield* Jobs).cancel(reconcileIntentJobType.kind, captureReconcileKey(intent.id));
     return { outcome: { status: "processed" as const, reason: `${intent.status} -> ${next}` }, merchantId: intent.merchantId, providerObject: data.reference };
   });
 

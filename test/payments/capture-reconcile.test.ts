@@ -160,3 +160,32 @@ t.test("a cancel of an intent waiting for authentication whose void answer is lo
     t.equal(provider.calls.filter((c) => c.operation === "void").length, 1, "the void is not re-sent");
   }),
 );
+
+t.test("a lost capture applied by the provider's webhook cancels the capture's reconciliation job in the same transaction", (t) =>
+  forEachDialect(t, "capture job cancelled by webhook", async (t, db) => {
+    const { run, attempt, provider } = paymentsRuntime(t, db);
+    const { merchant, intent } = await heldIntent(run, 650);
+    provider.injectFault("capture", "timeout_after");
+    t.match(await attempt(captureIntent(merchant, intent.id, {})), { ok: false, error: { code: "provider_outcome_unknown" } });
+    t.equal((await reconcileJobs(db)).filter((job) => job.status === "pending").length, 1);
+    const event: ProviderEvent = {
+      id: "evt_capture_webhook",
+      type: "payment.captured",
+      occurredAt: new Date(),
+      data: {
+        kind: "payment",
+        status: "captured",
+        reference: attemptReference(intent.id, 1),
+        providerPaymentId: provider.payments()[0]?.providerPaymentId ?? null,
+        amountMinor: 650,
+        capturedMinor: 650,
+        currency: "EUR",
+        declineCode: null,
+      },
+      payload: {},
+    };
+    t.match(await run(processProviderEvent(event)), { status: "processed" });
+    t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 650 });
+    t.same((await reconcileJobs(db)).filter((job) => job.status === "pending"), [], "the applied answer leaves the job nothing to do: it is cancelled");
+  }),
+);
