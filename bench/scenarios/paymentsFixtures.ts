@@ -88,69 +88,73 @@ export interface RawConfirm {
   readonly after: ReadonlyArray<RawStatement>;
 }
 
-/** What a lane of the raw confirm reuses: the merchant, its key prefix, its own intent and a PaymentSucceeded envelope. */
-export interface RawConfirmLane {
+/**
+ * What the raw confirm shares: the merchant, its key prefix, a PaymentSucceeded envelope, and a
+ * pool of fresh intents (status requires_payment_method, version 1) made before the loop, one per
+ * confirm: the database moves an intent only along its transition table (payments migration 18),
+ * so a confirmed intent cannot be confirmed again, as it cannot through the stack.
+ */
+export interface RawConfirmFixture {
   readonly merchantId: string;
   readonly keyPrefix: string;
-  readonly intentId: string;
   readonly event: { readonly type: string; readonly json: string };
-  version: number;
-  attempt: number;
+  /** Intents not yet confirmed; each confirm takes one. */
+  readonly fresh: string[];
 }
 
-/**
- * The statements of confirm number `sequence` on `lane`'s intent, with parameters shaped as the
- * stack's: the lane confirms its one intent again and again (versions and attempt numbers move on,
- * as a new intent's would), so no fixture has to be made per operation.
- */
-export const rawConfirm = (dialect: "sqlite" | "postgres", lane: RawConfirmLane, sequence: number, toDb: (at: Date) => unknown): RawConfirm => {
+/** The statements of confirm number `sequence`, on the next fresh intent, with parameters shaped as the stack's. */
+export const rawConfirm = (dialect: "sqlite" | "postgres", fixture: RawConfirmFixture, sequence: number, toDb: (at: Date) => unknown): RawConfirm => {
+  const intentId = fixture.fresh.pop();
+  if (intentId === undefined) throw new Error("raw confirm: the pool of fresh intents ran out (rawConfirmFixture's poolSize is below the loop's confirms)");
   const sql = confirmSql(dialect);
   const at = new Date();
   const time = toDb(at);
-  const scope = `merchant:${lane.merchantId}`;
+  const { merchantId } = fixture;
+  const scope = `merchant:${merchantId}`;
   const key = `raw-${sequence}-${randomUUID()}`;
   const attemptId = randomUUID();
-  lane.attempt += 1;
-  const number = lane.attempt;
-  const reference = `pi_${lane.intentId}_attempt_${number}`;
+  const number = 1;
+  const reference = `pi_${intentId}_attempt_${number}`;
   const intentRow = (status: string, captured: number, version: number) => [
-    2500, "EUR", "automatic", status, 0, captured, 0, "pm_card_visa", captured > 0 ? `sbx_pay_${sequence}` : null, null, number, version + 1, time, lane.intentId, version,
+    2500, "EUR", "automatic", status, 0, captured, 0, "pm_card_visa", captured > 0 ? `sbx_pay_${sequence}` : null, null, number, version + 1, time, intentId, version,
   ];
-  const audit = (action: string, data: unknown) => [randomUUID(), lane.merchantId, "merchant:key", action, "payment_intent", lane.intentId, "merchant request", JSON.stringify(data), time];
-  const posting = capturePostingRows({ merchantId: lane.merchantId, intentId: `${lane.intentId}:${sequence}`, amountMinor: 2500, currency: "EUR", time });
-  const v1 = lane.version;
-  lane.version += 2;
+  const audit = (action: string, data: unknown) => [randomUUID(), merchantId, "merchant:key", action, "payment_intent", intentId, "merchant request", JSON.stringify(data), time];
+  const posting = capturePostingRows({ merchantId, intentId, amountMinor: 2500, currency: "EUR", time });
   return {
     before: [
-      [sql.apiKey, [lane.keyPrefix]],
+      [sql.apiKey, [fixture.keyPrefix]],
       [sql.reserveKey, reserveKeyParams(scope, key, at, toDb)],
     ],
     step1: [
-      [sql.lockIntent, [lane.intentId]],
-      [sql.insertAttempt, [attemptId, lane.intentId, lane.merchantId, number, reference, "pm_card_visa", "pending", null, null, time, time]],
-      [sql.updateIntent, intentRow("processing", 0, v1)],
+      [sql.lockIntent, [intentId]],
+      [sql.insertAttempt, [attemptId, intentId, merchantId, number, reference, "pm_card_visa", "pending", null, null, time, time]],
+      [sql.updateIntent, intentRow("processing", 0, 1)],
       [sql.audit, audit("payment_intent.confirm_started", { attempt: number, reference })],
     ],
     step3: [
-      [sql.lockIntent, [lane.intentId]],
-      [sql.selectAttempt, [lane.intentId, number]],
+      [sql.lockIntent, [intentId]],
+      [sql.selectAttempt, [intentId, number]],
       [sql.updateAttempt, ["captured", `sbx_pay_${sequence}`, null, time, attemptId]],
-      [sql.updateIntent, intentRow("succeeded", 2500, v1 + 1)],
+      [sql.updateIntent, intentRow("succeeded", 2500, 2)],
       [sql.ledgerTransaction, posting.transaction],
       [sql.ledgerEntries, posting.entries],
-      [sql.outbox, [randomUUID(), lane.merchantId, lane.event.type, lane.event.json, "pending", 0, time, time]],
+      [sql.outbox, [randomUUID(), merchantId, fixture.event.type, fixture.event.json, "pending", 0, time, time]],
       [sql.audit, audit("payment_intent.succeeded", { attempt: number, provider_payment_id: `sbx_pay_${sequence}` })],
     ],
-    after: [[sql.completeKey, ["completed", JSON.stringify({ status: 200, headers: {}, body: { id: lane.intentId, status: "succeeded" } }), scope, key, "in_progress"]]],
+    after: [[sql.completeKey, ["completed", JSON.stringify({ status: 200, headers: {}, body: { id: intentId, status: "succeeded" } }), scope, key, "in_progress"]]],
   };
 };
 
+/** Intents written per statement while the pool is made. */
+const poolBatch = 500;
+
 /**
- * One lane per concurrent loop of the raw confirm: the bench merchant (made in setup), its key
- * prefix, a fresh intent of its own, and a PaymentSucceeded envelope copied from the outbox the
- * HTTP load filled (what the relay then delivers, as it does the stack's).
+ * The raw confirm's fixture: the bench merchant (made in setup), its key prefix, a
+ * PaymentSucceeded envelope copied from the outbox the HTTP load filled (what the relay then
+ * delivers, as it does the stack's), and `poolSize` fresh intents, written before the loop in
+ * multi-row inserts (untimed).
  */
-export const rawConfirmLanes = async (db: RawDatabase, count: number, toDb: (at: Date) => unknown): Promise<RawConfirmLane[]> => {
+export const rawConfirmFixture = async (db: RawDatabase, poolSize: number, toDb: (at: Date) => unknown): Promise<RawConfirmFixture> => {
   const read = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown> | undefined> =>
     db.dialect === "sqlite" ? (db.sqlite.prepare(sql).get(...params) as Record<string, unknown> | undefined) : (await db.pool.query(numbered("postgres", sql), params)).rows[0];
   const merchant = await read(`select "id" from "payment_merchants" order by "created_at" desc limit 1`);
@@ -158,22 +162,21 @@ export const rawConfirmLanes = async (db: RawDatabase, count: number, toDb: (at:
   const event = await read(`select "type", "event" from "outbox" where "type" = 'PaymentSucceeded' limit 1`);
   if (merchant === undefined || key === undefined || event === undefined) throw new Error("raw confirm: run after the scenario's setup and load (merchant, key and a PaymentSucceeded event)");
   const merchantId = String(merchant.id);
-  const sql = confirmSql(db.dialect);
   const time = toDb(new Date());
-  const lanes: RawConfirmLane[] = [];
-  for (let i = 0; i < count; i++) {
-    const intentId = randomUUID();
-    const row = [intentId, merchantId, 2500, "EUR", "automatic", "requires_payment_method", 0, 0, 0, null, null, 0, null, 1, time, time];
-    if (db.dialect === "sqlite") db.sqlite.prepare(sql.insertIntent).run(...row);
-    else await db.pool.query(sql.insertIntent, row);
-    lanes.push({
-      merchantId,
-      keyPrefix: String(key.key_prefix),
-      intentId,
-      event: { type: String(event.type), json: typeof event.event === "string" ? event.event : JSON.stringify(event.event) },
-      version: 1,
-      attempt: 0,
-    });
+  const fresh: string[] = [];
+  const columns = `("id", "merchant_id", "amount_minor", "currency", "capture_method", "status", "amount_capturable_minor", "amount_captured_minor", "amount_refunded_minor", "payment_method", "provider_payment_id", "attempt_count", "last_decline_code", "version", "created_at", "updated_at")`;
+  for (let from = 0; from < poolSize; from += poolBatch) {
+    const ids = Array.from({ length: Math.min(poolBatch, poolSize - from) }, () => randomUUID());
+    const sql = numbered(db.dialect, `insert into "payment_intents" ${columns} values ${ids.map(() => `(${Array(16).fill("?").join(", ")})`).join(", ")}`);
+    const params = ids.flatMap((id) => [id, merchantId, 2500, "EUR", "automatic", "requires_payment_method", 0, 0, 0, null, null, 0, null, 1, time, time]);
+    if (db.dialect === "sqlite") db.sqlite.prepare(sql).run(...params);
+    else await db.pool.query(sql, params);
+    fresh.push(...ids);
   }
-  return lanes;
+  return {
+    merchantId,
+    keyPrefix: String(key.key_prefix),
+    event: { type: String(event.type), json: typeof event.event === "string" ? event.event : JSON.stringify(event.event) },
+    fresh,
+  };
 };
