@@ -98,3 +98,24 @@ export class OrderNotDispatched extends DomainError("OrderNotDispatched", "order
     return { order_id: this.orderId, status: this.status };
   }
 }
+
+/** Another warehouse operator holds the fulfillment task (the loser of a take race gets this too): 409. */
+export class FulfillmentTaskTaken extends DomainError("FulfillmentTaskTaken", "fulfillment_task_taken", "conflict")<{ readonly taskId: string }> {
+  get problemExtensions() {
+    return { task_id: this.taskId };
+  }
+}
+
+/** The fulfillment task is done (its order dispatched or its cancellation requested): nobody takes or is assigned it (409). */
+export class FulfillmentTaskClosed extends DomainError("FulfillmentTaskClosed", "fulfillment_task_closed", "conflict")<{ readonly taskId: string }> {
+  get problemExtensions() {
+    return { task_id: this.taskId };
+  }
+}
+
+/** A warehouse operator dispatches only an order whose fulfillment task is assigned to them (403; owners dispatch any). */
+export class FulfillmentTaskNotAssigned extends DomainError("FulfillmentTaskNotAssigned", "fulfillment_task_not_assigned", "forbidden")<{ readonly orderId: string }> {
+  get problemExtensions() {
+    return { order_id: this.orderId };
+  }
+}

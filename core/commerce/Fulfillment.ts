@@ -1,6 +1,7 @@
 /**
  * Command: a warehouse operator dispatches a confirmed order's committed stock at one location
- * with a carrier and tracking number. In one transaction: the shipment, each committed
+ * with a carrier and tracking number; an operator who is not the store's owner only when the
+ * order's fulfillment task is assigned to them (403 fulfillment_task_not_assigned otherwise). In one transaction: the shipment, each committed
  * reservation there consumed by a conditional status change (on_hand and reserved both drop),
  * the order `dispatched` once nothing committed remains, ShipmentDispatched through the outbox.
  * Then, outside it, the order's authorization is captured under `order:<id>/capture` when the
@@ -18,9 +19,10 @@ import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
-import { OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
+import { FulfillmentTaskNotAssigned, OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { ShipmentDispatched } from "./Events.js";
 import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
 import { isFreeOrder } from "./PaymentRelease.js";
@@ -74,6 +76,8 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
     ];
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     if (order.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
+    // A warehouse operator ships only an order whose task is assigned to them; owners ship any.
+    const owner = (yield* (yield* StoresRepository).rolesOf(order.storeId, userId)).includes("owner");
     const actorId = `staff:${userId}`;
     const shipmentId = ShipmentId.make(yield* (yield* Ids).next);
     const result = yield* (yield* Transactions).run(
@@ -86,6 +90,10 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         yield* orders.lockOrder(orderId);
         const current = yield* orders.findOrder(orderId);
         if (current?.status !== "confirmed") return yield* Effect.fail(new OrderStateConflict({ orderId, from: current?.status ?? order.status, to: "dispatched" }));
+        // Read under the order's lock, which the owner's assignments take too.
+        if (!owner && (yield* orders.fulfillmentTaskOfOrder(orderId))?.assigneeId !== userId) {
+          return yield* Effect.fail(new FulfillmentTaskNotAssigned({ orderId }));
+        }
         const reservations = yield* inventory.reservationsOfOrder(orderId);
         const here = reservations.filter((r) => r.status === "committed" && r.locationId === input.locationId);
         if (here.length === 0) return yield* Effect.fail(new NotFound({ resource: "shipment_stock" }));

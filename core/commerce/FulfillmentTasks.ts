@@ -5,16 +5,29 @@
  * one transaction: a redelivered event (same id) and a second event about the same order
  * (the task is unique per order) both change nothing; nor does one that arrives after the order's
  * cancellation was requested or it shipped (a cancellation request closes the order's task).
- * Warehouse operators list open tasks.
+ *
+ * Tasks are assigned (spec, Authentication 2: "Warehouse operator (assigned fulfillment tasks
+ * ...)"): a warehouse operator takes an open unassigned task (a conditional update: of racing
+ * takes exactly one wins, the others answer 409 fulfillment_task_taken); the store owner assigns
+ * it to a warehouse operator or releases it, with a reason. Each move is written on the order's
+ * timeline. An operator lists the open tasks assigned to them and the unassigned ones (to take),
+ * never another operator's; the owner lists every open task. Lists are keyset pages by id.
  */
 import { Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { IdCursorKey, pageFrom } from "../kernel/Page.js";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { requireStaffRole } from "./Access.js";
+import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
 import { CommerceEvent } from "./Events.js";
+import type { FulfillmentTask } from "./model/FulfillmentTask.js";
+import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
 import { FulfillmentTaskId, StoreId } from "./model/Ids.js";
 
@@ -38,14 +51,120 @@ export const createFulfillmentTask = (envelope: EventEnvelope) =>
         // was requested, or that has shipped, before this delivery has nothing left to fulfil.
         yield* orders.lockOrder(event.data.order_id);
         if ((yield* orders.findOrder(event.data.order_id))?.status !== "confirmed") return false;
-        return yield* orders.insertFulfillmentTask({ id, storeId: StoreId.make(event.tenant_id), orderId: event.data.order_id, status: "open", createdAt: at });
+        return yield* orders.insertFulfillmentTask({
+          id,
+          storeId: StoreId.make(event.tenant_id),
+          orderId: event.data.order_id,
+          status: "open",
+          assigneeId: null,
+          assignedAt: null,
+          createdAt: at,
+        });
       }),
     );
   }).pipe(withSpan("commerce.createFulfillmentTask"));
 
-/** Query: a store's open fulfillment tasks (warehouse operators). */
-export const openFulfillmentTasks = (userId: string, storeId: StoreId) =>
+/**
+ * Query: a page of the store's open fulfillment tasks, oldest first. A warehouse operator sees the
+ * tasks assigned to them and the unassigned ones (to take); the owner sees every open task.
+ */
+export const listFulfillmentTasks = (userId: string, storeId: StoreId, input: { readonly cursor: string | null; readonly limit: number }) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "warehouse_operator");
-    return yield* (yield* OrdersRepository).fulfillmentTasks(storeId, "open");
-  }).pipe(withSpan("commerce.openFulfillmentTasks"));
+    const owner = (yield* (yield* StoresRepository).rolesOf(storeId, userId)).includes("owner");
+    const afterId = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
+    const rows = yield* (yield* OrdersRepository).fulfillmentTasks(storeId, {
+      status: "open",
+      ...(owner ? {} : { availableTo: userId }),
+      afterId,
+      limit: input.limit + 1,
+    });
+    return pageFrom(rows, input.limit, (task) => [task.id]);
+  }).pipe(withSpan("commerce.listFulfillmentTasks"));
+
+/**
+ * The task and the caller's roles in its store: NotFound when the task is unknown or the caller
+ * holds no role there (they learn nothing), Forbidden without `role` (owners hold every role).
+ */
+const loadTaskAs = (userId: string, taskId: FulfillmentTaskId, role: "warehouse_operator" | "owner") =>
+  Effect.gen(function* () {
+    const task = yield* (yield* OrdersRepository).findFulfillmentTask(taskId);
+    if (task === null) return yield* Effect.fail(new NotFound({ resource: "fulfillment_task" }));
+    const roles = yield* (yield* StoresRepository).rolesOf(task.storeId, userId);
+    if (roles.length === 0) return yield* Effect.fail(new NotFound({ resource: "fulfillment_task" }));
+    if (!roles.includes(role) && !roles.includes("owner")) return yield* Effect.fail(new Forbidden({ detail: `The ${role} role is required.` }));
+    return task;
+  });
+
+/** Why a conditional move of `task` matched nothing, read again: done, or held by someone else. */
+const refused = (task: FulfillmentTask | null, taskId: FulfillmentTaskId) =>
+  task === null || task.status !== "open" ? new FulfillmentTaskClosed({ taskId }) : new FulfillmentTaskTaken({ taskId });
+
+/**
+ * Command: a warehouse operator takes an open, unassigned task. Taking one's own task again answers
+ * it unchanged; a task another operator holds is 409 fulfillment_task_taken (the losers of a race
+ * too: the move is one conditional update from "unassigned"), a done one 409 fulfillment_task_closed.
+ */
+export const takeFulfillmentTask = (userId: string, taskId: FulfillmentTaskId) =>
+  Effect.gen(function* () {
+    const task = yield* loadTaskAs(userId, taskId, "warehouse_operator");
+    if (task.status !== "open") return yield* Effect.fail(new FulfillmentTaskClosed({ taskId }));
+    if (task.assigneeId === userId) return task;
+    if (task.assigneeId !== null) return yield* Effect.fail(new FulfillmentTaskTaken({ taskId }));
+    const orders = yield* OrdersRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const moved = yield* orders.moveFulfillmentTaskAssignee(taskId, null, userId, yield* now);
+        if (moved === null) {
+          const current = yield* orders.findFulfillmentTask(taskId);
+          if (current?.status === "open" && current.assigneeId === userId) return current;
+          return yield* Effect.fail(refused(current, taskId));
+        }
+        yield* recordTimeline({ id: task.orderId, storeId: task.storeId }, "fulfillment.taken", `staff:${userId}`, { task_id: taskId, assignee_id: userId });
+        return moved;
+      }),
+    );
+  }).pipe(withSpan("commerce.takeFulfillmentTask"));
+
+/**
+ * Command: the store owner assigns an open task to a warehouse operator of the store (`assigneeId`)
+ * or releases it (null), with a reason, written on the order's timeline with the assignee it had.
+ * Under the order's lock, so a dispatch (which takes it) sees the assignment before or after.
+ */
+export const assignFulfillmentTask = (
+  userId: string,
+  taskId: FulfillmentTaskId,
+  input: { readonly assigneeId: string | null; readonly reason: string },
+) =>
+  Effect.gen(function* () {
+    const task = yield* loadTaskAs(userId, taskId, "owner");
+    const reason = input.reason.trim();
+    if (reason.length === 0 || input.reason.length > 1000) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "1 to 1000 characters: staff actions need a reason" }] }));
+    }
+    if (input.assigneeId !== null) {
+      const roles = yield* (yield* StoresRepository).rolesOf(task.storeId, input.assigneeId);
+      if (!roles.includes("warehouse_operator") && !roles.includes("owner")) {
+        return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a warehouse operator of the store" }] }));
+      }
+    }
+    const orders = yield* OrdersRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* orders.lockOrder(task.orderId);
+        const current = yield* orders.findFulfillmentTask(taskId);
+        if (current === null || current.status !== "open") return yield* Effect.fail(new FulfillmentTaskClosed({ taskId }));
+        if (current.assigneeId === input.assigneeId) return current;
+        const moved = yield* orders.moveFulfillmentTaskAssignee(taskId, current.assigneeId, input.assigneeId, yield* now);
+        // Only a take can move it meanwhile (it does not take the order's lock): the owner asks again.
+        if (moved === null) return yield* Effect.fail(refused(yield* orders.findFulfillmentTask(taskId), taskId));
+        yield* recordTimeline(
+          { id: task.orderId, storeId: task.storeId },
+          input.assigneeId === null ? "fulfillment.released" : "fulfillment.assigned",
+          `staff:${userId}`,
+          { task_id: taskId, assignee_id: input.assigneeId, previous_assignee_id: current.assigneeId, reason },
+        );
+        return moved;
+      }),
+    );
+  }).pipe(withSpan("commerce.assignFulfillmentTask"));

@@ -12,7 +12,9 @@ export const getOrder = (actor: OrderActor, orderId: OrderId) =>
   Effect.gen(function* () {
     const order = yield* loadVisibleOrder(actor, orderId);
     const orders = yield* OrdersRepository;
-    const view: OrderView = { ...order, lines: yield* orders.linesOf(orderId), timeline: yield* orders.timelineOf(orderId) };
+    // Who in the warehouse holds the order's task (and why it moved) is the store's business.
+    const timeline = (yield* orders.timelineOf(orderId)).filter((entry) => actor.kind === "staff" || !entry.kind.startsWith("fulfillment."));
+    const view: OrderView = { ...order, lines: yield* orders.linesOf(orderId), timeline };
     return view;
   }).pipe(withSpan("commerce.getOrder"));
 

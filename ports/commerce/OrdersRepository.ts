@@ -74,8 +74,22 @@ export interface OrdersRepository {
   readonly receiveEvent: (consumer: string, eventId: string, at: Date) => Effect.Effect<boolean>;
   /** Inserts the order's task; false when the order already has one (unique per order). */
   readonly insertFulfillmentTask: (task: FulfillmentTask) => Effect.Effect<boolean>;
-  /** The store's tasks in `status`, oldest first. */
-  readonly fulfillmentTasks: (storeId: string, status: FulfillmentTask["status"]) => Effect.Effect<ReadonlyArray<FulfillmentTask>>;
+  /**
+   * The store's tasks in `status`, oldest first (by id), after `afterId`, at most `limit`; with
+   * `availableTo`, only the tasks assigned to that user and the unassigned ones.
+   */
+  readonly fulfillmentTasks: (
+    storeId: string,
+    query: { readonly status: FulfillmentTask["status"]; readonly availableTo?: string; readonly afterId: string | null; readonly limit: number },
+  ) => Effect.Effect<ReadonlyArray<FulfillmentTask>>;
+  readonly findFulfillmentTask: (id: string) => Effect.Effect<FulfillmentTask | null>;
+  readonly fulfillmentTaskOfOrder: (orderId: string) => Effect.Effect<FulfillmentTask | null>;
+  /**
+   * Moves the open task's assignee from `from` to `to` (null: unassigned) in one conditional
+   * update, `assignedAt` set with it; the task after, or null when it is not open or its assignee
+   * is no longer `from` (exactly one of racing takes wins).
+   */
+  readonly moveFulfillmentTaskAssignee: (id: string, from: string | null, to: string | null, at: Date) => Effect.Effect<FulfillmentTask | null>;
   /** Marks the order's task done. */
   readonly completeFulfillmentTask: (orderId: string) => Effect.Effect<void>;
   /** Holds the order row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */

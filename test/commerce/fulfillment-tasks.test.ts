@@ -7,7 +7,7 @@ import t from "tap";
 import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
-import { createFulfillmentTask, openFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
+import { createFulfillmentTask, listFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
@@ -27,11 +27,11 @@ t.test("a redelivered OrderConfirmed creates one fulfillment task; dispatch comp
     t.same(deliveries.filter(Boolean).length, 1, "only the first delivery creates the task");
     const again = await c.run(createFulfillmentTask({ ...envelope, id: `${envelope.id}-other` }));
     t.equal(again, false, "a second event about the same order creates no second task");
-    const open = await c.run(openFulfillmentTasks(ownerId, store.id));
+    const open = (await c.run(listFulfillmentTasks(ownerId, store.id, { cursor: null, limit: 50 }))).data;
     t.same(open.map((task) => task.orderId), [placed.order.id]);
 
     await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "UPS", trackingNumber: "1Z" }));
-    t.same(await c.run(openFulfillmentTasks(ownerId, store.id)), [], "the dispatched order's task is done");
+    t.same((await c.run(listFulfillmentTasks(ownerId, store.id, { cursor: null, limit: 50 }))).data, [], "the dispatched order's task is done");
   }),
 );
 
@@ -58,7 +58,7 @@ t.test("a cancelled order's fulfillment task is closed, and a late OrderConfirme
       const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
       return { shopper, id: placed.order.id, envelope: await confirmedEnvelope(db, placed.order.id) };
     };
-    const open = async () => (await c.run(openFulfillmentTasks(ownerId, store.id))).map((task) => task.orderId);
+    const open = async () => (await c.run(listFulfillmentTasks(ownerId, store.id, { cursor: null, limit: 50 }))).data.map((task) => task.orderId);
 
     const taskFirst = await order();
     t.equal(await c.run(createFulfillmentTask(taskFirst.envelope)), true);

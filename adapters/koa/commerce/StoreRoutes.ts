@@ -1,16 +1,27 @@
-/** Routes of stores: create (payments merchant provisioned), staff roles, locations, promotions, fulfillment tasks. */
+/** Routes of stores: create (payments merchant provisioned), staff roles, locations, promotions, fulfillment tasks (list, take, assign, release). */
 import { Effect, Schema } from "effect";
 import { userOf } from "../../../core/commerce/Callers.js";
 import { createLocation, createStore, grantStaffRole } from "../../../core/commerce/CreateStore.js";
-import { openFulfillmentTasks } from "../../../core/commerce/FulfillmentTasks.js";
+import { assignFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../../core/commerce/FulfillmentTasks.js";
 import { createPromotion } from "../../../core/commerce/Promotions.js";
 import { FulfillmentTaskWire } from "../../../core/commerce/model/FulfillmentTask.js";
 import { LocationWire } from "../../../core/commerce/model/Location.js";
 import { PromotionWire } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleWire } from "../../../core/commerce/model/StaffRole.js";
 import { StoreWire } from "../../../core/commerce/model/Store.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { CreateLocationBody, CreatePromotionBody, CreateStoreBody, GrantStaffBody, StoreParams } from "./StoreSchemas.js";
+import {
+  AssignFulfillmentTaskBody,
+  CreateLocationBody,
+  CreatePromotionBody,
+  CreateStoreBody,
+  FulfillmentTaskListQuery,
+  FulfillmentTaskParams,
+  GrantStaffBody,
+  ReleaseFulfillmentTaskBody,
+  StoreParams,
+} from "./StoreSchemas.js";
 
 const tags = ["commerce"];
 
@@ -105,22 +116,92 @@ export const createPromotionRoute = defineRoute({
     ).pipe(Effect.map((promotion) => ({ status: 201, body: promotion }))),
 });
 
-/** GET /v1/stores/:id/fulfillment-tasks — the store's open fulfillment tasks, oldest first. */
+/** GET /v1/stores/:id/fulfillment-tasks — open fulfillment tasks, oldest first, in keyset pages. */
 export const listFulfillmentTasksRoute = defineRoute({
   method: "GET",
   path: "/v1/stores/:id/fulfillment-tasks",
   operationId: "listFulfillmentTasks",
-  summary: "List the store's open fulfillment tasks, oldest first (warehouse operator)",
+  summary: "List open fulfillment tasks, oldest first (warehouse operator: theirs and the unassigned ones; owner: all)",
+  description:
+    "A warehouse operator sees the open tasks assigned to them and the unassigned ones they may take, never another operator's; " +
+    "the store owner sees every open task. Keyset pages (`limit`, `cursor`, `next_cursor`).",
   tags,
   auth: "required",
+  pagination: true,
   params: StoreParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(FulfillmentTaskWire) }) },
-  problems: [403, 404],
+  query: FulfillmentTaskListQuery,
+  responses: { 200: PageOf(FulfillmentTaskWire) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    Effect.flatMap(userOf(principal), (userId) => listFulfillmentTasks(userId, params.id, { cursor: page.cursor ?? null, limit: page.limit })).pipe(
+      Effect.map((listed) => ({ status: 200, body: listed })),
+    ),
+});
+
+/** POST /v1/fulfillment-tasks/:id/take — a warehouse operator takes an open, unassigned task. */
+export const takeFulfillmentTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/fulfillment-tasks/:id/take",
+  operationId: "takeFulfillmentTask",
+  summary: "Take an open, unassigned fulfillment task (warehouse operator)",
+  description:
+    "One conditional update: of operators taking the same task at once exactly one holds it. Taking one's own task again answers it. " +
+    "409 fulfillment_task_taken when another operator holds it, 409 fulfillment_task_closed once it is done.",
+  tags,
+  auth: "required",
+  params: FulfillmentTaskParams,
+  responses: { 200: FulfillmentTaskWire },
+  problems: [403, 404, 409],
   handler: ({ principal, params }) =>
-    Effect.flatMap(userOf(principal), (userId) => openFulfillmentTasks(userId, params.id)).pipe(
-      Effect.map((tasks) => ({ status: 200, body: { data: tasks } })),
+    Effect.flatMap(userOf(principal), (userId) => takeFulfillmentTask(userId, params.id)).pipe(Effect.map((task) => ({ status: 200, body: task }))),
+});
+
+/** POST /v1/fulfillment-tasks/:id/assign — the owner assigns an open task to a warehouse operator. */
+export const assignFulfillmentTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/fulfillment-tasks/:id/assign",
+  operationId: "assignFulfillmentTask",
+  summary: "Assign an open fulfillment task to a warehouse operator of the store, with a reason (owner)",
+  description: "Replaces whoever held it; written on the order's timeline with the previous assignee and the reason. 422 unless user_id is a warehouse operator of the store.",
+  tags,
+  auth: "required",
+  params: FulfillmentTaskParams,
+  body: AssignFulfillmentTaskBody,
+  responses: { 200: FulfillmentTaskWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    Effect.flatMap(userOf(principal), (userId) => assignFulfillmentTask(userId, params.id, { assigneeId: body.user_id, reason: body.reason })).pipe(
+      Effect.map((task) => ({ status: 200, body: task })),
+    ),
+});
+
+/** POST /v1/fulfillment-tasks/:id/release — the owner releases an open task back to be taken. */
+export const releaseFulfillmentTaskRoute = defineRoute({
+  method: "POST",
+  path: "/v1/fulfillment-tasks/:id/release",
+  operationId: "releaseFulfillmentTask",
+  summary: "Release an open fulfillment task so any warehouse operator may take it, with a reason (owner)",
+  description: "Written on the order's timeline with the previous assignee and the reason.",
+  tags,
+  auth: "required",
+  params: FulfillmentTaskParams,
+  body: ReleaseFulfillmentTaskBody,
+  responses: { 200: FulfillmentTaskWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    Effect.flatMap(userOf(principal), (userId) => assignFulfillmentTask(userId, params.id, { assigneeId: null, reason: body.reason })).pipe(
+      Effect.map((task) => ({ status: 200, body: task })),
     ),
 });
 
 /** Store routes. */
-export const storeRoutes = [createStoreRoute, grantStaffRoute, createLocationRoute, createPromotionRoute, listFulfillmentTasksRoute];
+export const storeRoutes = [
+  createStoreRoute,
+  grantStaffRoute,
+  createLocationRoute,
+  createPromotionRoute,
+  listFulfillmentTasksRoute,
+  takeFulfillmentTaskRoute,
+  assignFulfillmentTaskRoute,
+  releaseFulfillmentTaskRoute,
+];

@@ -4,7 +4,8 @@
  */
 import { Schema } from "effect";
 import { idOf } from "../RouteIds.js";
-import { CartId, OrderId, ProductId, ReturnId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
+import { CartId, FulfillmentTaskId, OrderId, ProductId, ReturnId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
+import { pageQueryFields } from "../Pagination.js";
 import { PromotionKind } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
 
@@ -19,6 +20,8 @@ export const ProductParams = Schema.Struct({ id: idOf(ProductId) });
 export const VariantParams = Schema.Struct({ id: idOf(VariantId) });
 /** `:id` of an order. */
 export const OrderParams = Schema.Struct({ id: idOf(OrderId) });
+/** `:id` of a fulfillment task. */
+export const FulfillmentTaskParams = Schema.Struct({ id: idOf(FulfillmentTaskId) });
 /** `:id` of a return. */
 export const ReturnParams = Schema.Struct({ id: idOf(ReturnId) });
 
@@ -49,4 +52,18 @@ export const CreatePromotionBody = Schema.Struct({
   starts_at: Schema.optional(Schema.NullOr(Schema.Date)),
   ends_at: Schema.optional(Schema.NullOr(Schema.Date)),
   usage_limit: Schema.optional(Schema.NullOr(Schema.Int)),
+});
+
+/** Query of GET /v1/stores/:id/fulfillment-tasks. */
+export const FulfillmentTaskListQuery = Schema.Struct(pageQueryFields);
+
+/** Body of POST /v1/fulfillment-tasks/:id/assign (store owner). */
+export const AssignFulfillmentTaskBody = Schema.Struct({
+  user_id: UserId,
+  reason: Schema.String.annotations({ description: "Why the task moves (1 to 1000 characters), written on the order's timeline." }),
+});
+
+/** Body of POST /v1/fulfillment-tasks/:id/release (store owner). */
+export const ReleaseFulfillmentTaskBody = Schema.Struct({
+  reason: Schema.String.annotations({ description: "Why the task is released (1 to 1000 characters), written on the order's timeline." }),
 });

@@ -294,10 +294,38 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       ),
     insertFulfillmentTask: (task) =>
       runStatement(db, insertFulfillmentTask, tasks.toRow(task)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
-    fulfillmentTasks: (storeId, status) =>
+    fulfillmentTasks: (storeId, query) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", query.status);
+        const availableTo = query.availableTo;
+        if (availableTo !== undefined) q = q.where((eb) => eb.or([eb("assignee_id", "=", availableTo), eb("assignee_id", "is", null)]));
+        if (query.afterId !== null) q = q.where("id", ">", query.afterId);
+        return q.orderBy("id").limit(query.limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(tasks.fromRow))),
+    findFulfillmentTask: (id) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_fulfillment_tasks").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
+      ),
+    fulfillmentTaskOfOrder: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_fulfillment_tasks").selectAll().where("order_id", "=", orderId).executeTakeFirst()).pipe(
+        Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
+      ),
+    moveFulfillmentTaskAssignee: (id, from, to, at) =>
+      // One conditional statement: of racing takes (each from null), the first to write wins and
+      // the others match no row; RETURNING answers the task after the move.
       runQuery(db, (ex) =>
-        ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", status).orderBy("id").execute(),
-      ).pipe(Effect.map((rows) => rows.map(tasks.fromRow))),
+        ex
+          .updateTable("shop_fulfillment_tasks")
+          .set({ assignee_id: to, assigned_at: to === null ? null : f.timeToDb(at) })
+          .where("id", "=", id)
+          .where("status", "=", "open")
+          .where("assignee_id", from === null ? "is" : "=", from)
+          .returningAll()
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => (r === undefined ? null : tasks.fromRow(r))),
+        withSpan("OrdersRepository.moveFulfillmentTaskAssignee"),
+      ),
     completeFulfillmentTask: (orderId) =>
       runQuery(db, (ex) => ex.updateTable("shop_fulfillment_tasks").set({ status: "done" }).where("order_id", "=", orderId).execute()).pipe(
         Effect.asVoid,

@@ -1,4 +1,8 @@
-/** A warehouse's task to pick and ship one confirmed order (one per order), done when the order is dispatched. */
+/**
+ * A warehouse's task to pick and ship one confirmed order (one per order), done when the order is
+ * dispatched (or its cancellation requested). `assigneeId` is the warehouse operator holding it
+ * (taken by them or assigned by the store owner), null while it waits to be taken.
+ */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { FulfillmentTaskId, OrderId, StoreId } from "./Ids.js";
@@ -11,6 +15,8 @@ export const FulfillmentTask = Schema.Struct({
   storeId: StoreId,
   orderId: OrderId,
   status: FulfillmentTaskStatus,
+  assigneeId: Schema.NullOr(Schema.String),
+  assignedAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
 });
 export type FulfillmentTask = typeof FulfillmentTask.Type;

@@ -134,13 +134,46 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.ok(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(1)))));
       t.notOk(await run(orders((r) => r.receiveEvent("mail", "evt-1", at(2)))), "a redelivery is told apart");
       t.ok(await run(orders((r) => r.receiveEvent("tasks", "evt-1", at(2)))), "another consumer receives it too");
-      const task = (n: number) => ({ id: kitId.task(n), storeId: kitId.store(1), orderId: kitId.order(1), status: "open" as const, createdAt: at(n) });
+      const task = (n: number) => ({ id: kitId.task(n), storeId: kitId.store(1), orderId: kitId.order(1), status: "open" as const, assigneeId: null, assignedAt: null, createdAt: at(n) });
+      const list = (storeId: string, status: "open" | "done") => orders((r) => r.fulfillmentTasks(storeId, { status, afterId: null, limit: 10 }));
       t.ok(await run(orders((r) => r.insertFulfillmentTask(task(1)))));
       t.notOk(await run(orders((r) => r.insertFulfillmentTask(task(2)))), "one task per order");
-      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(1), "open")))).map((x) => x.id), [kitId.task(1)]);
+      t.same((await run(list(kitId.store(1), "open"))).map((x) => x.id), [kitId.task(1)]);
       await run(orders((r) => r.completeFulfillmentTask(kitId.order(1))));
-      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(1), "open")))).length, 0);
-      t.same((await run(orders((r) => r.fulfillmentTasks(kitId.store(2), "done")))).length, 0, "tasks are answered per store");
+      t.same((await run(list(kitId.store(1), "open"))).length, 0);
+      t.same((await run(list(kitId.store(2), "done"))).length, 0, "tasks are answered per store");
+    },
+  },
+  {
+    name: "orders: a fulfillment task's assignee moves only from the one read and while open; a page for an operator holds theirs and the unassigned",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      for (const n of [1, 2, 3]) {
+        await run(orders((r) => r.insertOrder(orderRecord(n), [])));
+        await run(orders((r) => r.insertFulfillmentTask({ id: kitId.task(n), storeId: kitId.store(1), orderId: kitId.order(n), status: "open", assigneeId: null, assignedAt: null, createdAt: at(n) })));
+      }
+      const ada = uid("user", 7);
+      const bob = uid("user", 8);
+      // What a task holds, as plain values: its id, assignee and when it was assigned.
+      const held = (x: { id: string; assigneeId: string | null; assignedAt: Date | null } | null) =>
+        x === null ? null : { id: x.id, assigneeId: x.assigneeId, assignedAt: x.assignedAt?.toISOString() ?? null };
+      const move = (n: number, from: string | null, to: string | null) => Effect.map(orders((r) => r.moveFulfillmentTaskAssignee(kitId.task(n), from, to, at(5))), held);
+      t.same(await run(move(1, null, ada)), { id: kitId.task(1), assigneeId: ada, assignedAt: at(5).toISOString() });
+      t.equal(await run(move(1, null, bob)), null, "a second take from unassigned matches nothing");
+      t.equal(await run(move(1, bob, null)), null, "nor a move from an assignee it no longer has");
+      t.same(await run(move(2, null, bob)), { id: kitId.task(2), assigneeId: bob, assignedAt: at(5).toISOString() });
+      const page = (availableTo: string | undefined, afterId: string | null, limit: number) =>
+        Effect.map(orders((r) => r.fulfillmentTasks(kitId.store(1), { status: "open", ...(availableTo === undefined ? {} : { availableTo }), afterId, limit })), (ts) => ts.map((x) => x.id));
+      t.same(await run(page(ada, null, 10)), [kitId.task(1), kitId.task(3)], "ada's and the unassigned, not bob's");
+      t.same(await run(page(ada, null, 1)), [kitId.task(1)]);
+      t.same(await run(page(ada, kitId.task(1), 10)), [kitId.task(3)], "after the cursor id");
+      t.same(await run(page(undefined, null, 10)), [kitId.task(1), kitId.task(2), kitId.task(3)]);
+      t.same(await run(move(1, ada, null)), { id: kitId.task(1), assigneeId: null, assignedAt: null }, "a release clears the assignee and its time");
+      await run(orders((r) => r.completeFulfillmentTask(kitId.order(3))));
+      t.equal(await run(move(3, null, ada)), null, "a done task is not taken");
+      t.same(await run(Effect.map(orders((r) => r.findFulfillmentTask(kitId.task(2))), held)), { id: kitId.task(2), assigneeId: bob, assignedAt: at(5).toISOString() });
+      t.same(await run(Effect.map(orders((r) => r.fulfillmentTaskOfOrder(kitId.order(2))), held)), { id: kitId.task(2), assigneeId: bob, assignedAt: at(5).toISOString() });
+      t.equal(await run(orders((r) => r.findFulfillmentTask(kitId.task(9)))), null);
     },
   },
   {
