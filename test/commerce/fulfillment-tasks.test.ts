@@ -2,15 +2,19 @@
  * OrderConfirmed consumers are idempotent on redelivery (spec, Events: fulfillment keeps an
  * event receipt with a unique constraint so task creation is idempotent).
  */
-import { Schema } from "effect";
+import { randomUUID } from "node:crypto";
+import { Effect, Schema } from "effect";
 import t from "tap";
+import { grantStaffRole } from "../../core/commerce/CreateStore.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
-import { createFulfillmentTask, listFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
+import { createFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../core/commerce/FulfillmentTasks.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { forEachCommerceDialect } from "./support.js";
-import { cartWith, checkoutInput, commerceRuntime, customer, seedStore } from "./support.js";
+import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore } from "./support.js";
 
 t.test("a redelivered OrderConfirmed creates one fulfillment task; dispatch completes it", (t) =>
   forEachCommerceDialect(t, "fulfillment tasks", async (t, db) => {
@@ -73,5 +77,46 @@ t.test("a cancelled order's fulfillment task is closed, and a late OrderConfirme
     await c.run(dispatchShipment(ownerId, dispatchedFirst.id, { locationId: location.id, carrier: "UPS", trackingNumber: `1Z-${dispatchedFirst.id}` }));
     t.equal(await c.run(createFulfillmentTask(dispatchedFirst.envelope)), false, "a late OrderConfirmed of a dispatched order opens no task");
     t.same(await open(), [], "no task is left open");
+  }),
+);
+
+/**
+ * Spec (Authentication 2: warehouse operators work their "assigned fulfillment tasks"; States:
+ * conditional updates decide races). Ten warehouse operators take the same open task at once (on
+ * Postgres over parallel connections): exactly one holds it, the nine others answer 409
+ * fulfillment_task_taken, and the order's timeline records one take, which its customer does not
+ * see. The database keeps the assignee and its time together.
+ */
+t.test("of operators taking the same fulfillment task at once exactly one holds it; the others are 409 fulfillment_task_taken", (t) =>
+  forEachCommerceDialect(t, "take race", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c);
+    const { shopper, placed } = await confirmedOrder(c, store.id, variant.id);
+    t.equal(await c.run(createFulfillmentTask(await confirmedEnvelope(db, placed.order.id))), true);
+    const [task] = (await c.run(listFulfillmentTasks(ownerId, store.id, { cursor: null, limit: 50 }))).data;
+    if (task === undefined) throw new Error("no task");
+    const operators = Array.from({ length: 10 }, () => randomUUID());
+    for (const userId of operators) await c.run(grantStaffRole(ownerId, store.id, { userId, role: "warehouse_operator" }));
+
+    const results = await Promise.all(operators.map((userId) => c.attempt(takeFulfillmentTask(userId, task.id))));
+    const winners = operators.filter((_, i) => results[i]!.ok);
+    t.equal(winners.length, 1, "exactly one operator holds the task");
+    t.same(
+      results.flatMap((r) => (r.ok ? [] : [(r.error as { code: string }).code])),
+      Array.from({ length: 9 }, () => "fulfillment_task_taken"),
+      "every other take is 409 fulfillment_task_taken",
+    );
+    const held = await c.run(Effect.flatMap(OrdersRepository, (orders) => orders.findFulfillmentTask(task.id)));
+    t.equal(held?.assigneeId, winners[0]);
+    const staffView = await c.run(getOrder({ kind: "staff", userId: ownerId, role: "support" }, placed.order.id));
+    t.same(staffView.timeline.filter((e) => e.kind === "fulfillment.taken").map((e) => e.actorId), [`staff:${winners[0]}`], "one take is written");
+    const ownView = await c.run(getOrder(shopper, placed.order.id));
+    t.same(ownView.timeline.filter((e) => e.kind.startsWith("fulfillment.")), [], "the customer does not see who holds the task");
+
+    const refused = await db.db.updateTable("shop_fulfillment_tasks").set({ assigned_at: null }).where("id", "=", task.id).execute().then(
+      () => "accepted",
+      () => "refused",
+    );
+    t.equal(refused, "refused", "the database refuses an assignee without the time it was assigned");
   }),
 );
