@@ -1,6 +1,7 @@
 /**
  * Outgoing merchant webhooks, step two: the durable job that POSTs one delivery. The delivery is
- * read in one transaction, sent outside any transaction (signed by the sender port), and the
+ * read in one transaction, sent outside any transaction (signed by the sender port with every
+ * secret live at that time: the current one and, during a rotation's overlap, the previous), and the
  * attempt recorded in a second transaction. A failed attempt fails the job, so the job runner
  * retries it with its exponential backoff; at the job's bound the delivery is marked dead and
  * waits for an operator replay (dual control, OperatorReplay.ts).
@@ -49,7 +50,8 @@ export const deliverMerchantWebhook = (
       Effect.gen(function* () {
         const delivery = yield* store.findDelivery(deliveryId, { forUpdate: true });
         if (delivery === null || delivery.status !== "pending") return null;
-        const signing = yield* store.signingEndpoint(delivery.endpointId);
+        // The secrets live now: during a rotation's overlap the previous one signs too.
+        const signing = yield* store.signingEndpoint(delivery.endpointId, yield* now);
         if (signing === null || signing.endpoint.deletedAt !== null) {
           // A deleted endpoint receives nothing more; the delivery ends visibly rather than silently.
           yield* finish(delivery, { status: "dead", lastError: "endpoint deleted" }, yield* now);
@@ -62,7 +64,7 @@ export const deliverMerchantWebhook = (
     const sentAt = yield* now;
     const result = yield* (yield* MerchantWebhookSender).send({
       url: prepared.signing.endpoint.url,
-      secret: prepared.signing.signingSecret,
+      secrets: prepared.signing.signingSecrets,
       eventId: prepared.delivery.eventId,
       body: prepared.delivery.body,
       timestampSeconds: Math.floor(sentAt.getTime() / 1000),

@@ -1,7 +1,8 @@
 /**
  * Merchant webhook endpoints over the API: register (the signing secret is answered once),
- * list, delete, and list an endpoint's deliveries with their attempts. Scope `webhooks:write`;
- * another merchant's endpoint answers 404 like an unknown one.
+ * list, delete, rotate the signing secret with overlap (the new secret is answered once), and
+ * list an endpoint's deliveries with their attempts. Scope `webhooks:write`; another merchant's
+ * endpoint answers 404 like an unknown one.
  */
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
@@ -118,6 +119,66 @@ export const deleteWebhookEndpoint = (
       }),
     );
   }).pipe(withSpan("Payments.deleteWebhookEndpoint"));
+
+/** The overlap a secret rotation keeps the previous secret signing when none is asked (one day). */
+export const defaultSecretOverlapSeconds = 24 * 3600;
+/** The longest overlap a secret rotation may keep the previous secret signing (7 days, as API keys). */
+export const maxSecretOverlapSeconds = 7 * 24 * 3600;
+
+/**
+ * Rotates the signing secret of one of the caller's live endpoints (spec, Authentication 5:
+ * secrets rotate with overlapping keys): a fresh secret signs from now on and is answered once;
+ * the replaced one keeps signing too (one more `v1=` per delivery) for `overlapSeconds`, 0 ending
+ * it at once. A rotation during an overlap drops the oldest secret: at most two are live. Audited
+ * with the caller and `reason`, never the secret.
+ */
+export const rotateWebhookEndpointSecret = (
+  principal: Principal,
+  endpointId: WebhookEndpointId,
+  input: { readonly overlapSeconds?: number | undefined; readonly reason?: string | undefined },
+): Effect.Effect<
+  { readonly endpoint: WebhookEndpoint; readonly secret: string; readonly previousSecretExpiresAt: Date | null },
+  Forbidden | NotFound | ValidationFailed,
+  WebhookEndpoints | PaymentsRepository | Transactions | Ids
+> =>
+  Effect.gen(function* () {
+    const overlapSeconds = input.overlapSeconds ?? defaultSecretOverlapSeconds;
+    const reason = input.reason ?? "merchant request";
+    const store = yield* WebhookEndpoints;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const { caller, endpoint } = yield* ownedEndpoint(principal, endpointId);
+        if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > maxSecretOverlapSeconds) {
+          return yield* Effect.fail(
+            new ValidationFailed({ errors: [{ path: "overlap_seconds", message: `must be an integer from 0 to ${maxSecretOverlapSeconds}` }] }),
+          );
+        }
+        if (reason.trim().length === 0 || reason.length > 500) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "must be 1 to 500 characters" }] }));
+        }
+        const at = yield* now;
+        const previousSecretExpiresAt = overlapSeconds === 0 ? null : new Date(at.getTime() + overlapSeconds * 1000);
+        const rotated = yield* store.rotateSecret({ id: endpointId, at, previousExpiresAt: previousSecretExpiresAt });
+        if (rotated === null) {
+          return yield* Effect.fail(new NotFound({ resource: "webhook_endpoint", detail: "No such webhook endpoint." }));
+        }
+        yield* audit({
+          merchantId: caller.merchantId,
+          actor: actorOf(caller),
+          action: "webhook_endpoint.secret_rotated",
+          subjectType: "webhook_endpoint",
+          subjectId: endpointId,
+          reason,
+          data: {
+            overlap_seconds: overlapSeconds,
+            previous_secret_expires_at: previousSecretExpiresAt === null ? null : previousSecretExpiresAt.toISOString(),
+            dropped_live_previous_secret: rotated.droppedLivePrevious,
+          },
+        });
+        return { endpoint, secret: rotated.secret, previousSecretExpiresAt };
+      }),
+    );
+  }).pipe(withSpan("Payments.rotateWebhookEndpointSecret"));
 
 /** Deliveries of one of the caller's endpoints (deleted ones too), newest first, with attempts. */
 export const listWebhookDeliveries = (

@@ -9,10 +9,19 @@ import type { ReplayRequest } from "../../core/payments/model/ReplayRequest.js";
 import type { WebhookEndpoint } from "../../core/payments/model/WebhookEndpoint.js";
 import type { LockOptions } from "./PaymentsRepository.js";
 
-/** An endpoint together with the secret deliveries are signed with (for the sender only). */
+/**
+ * An endpoint together with the secrets deliveries are signed with (for the sender only): the
+ * current one first, then the previous one while its rotation overlap lasts.
+ */
 export interface SigningEndpoint {
   readonly endpoint: WebhookEndpoint;
-  readonly signingSecret: string;
+  readonly signingSecrets: ReadonlyArray<string>;
+}
+
+/** What a rotation did: the new secret (answered once) and whether a still-live previous secret was dropped. */
+export interface RotatedSecret {
+  readonly secret: string;
+  readonly droppedLivePrevious: boolean;
 }
 
 /** The merchant webhook repository. */
@@ -27,8 +36,16 @@ export interface WebhookEndpoints {
   readonly markDeleted: (id: string, at: Date) => Effect.Effect<boolean>;
   /** The live endpoints of `merchantId` subscribed to `eventType`. */
   readonly subscribed: (merchantId: string, eventType: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>;
-  /** The endpoint and its signing secret, for signing one delivery. */
-  readonly signingEndpoint: (id: string) => Effect.Effect<SigningEndpoint | null>;
+  /** The endpoint and its secrets live at `at` (the previous one while `at` is before its expiry), for signing one delivery. */
+  readonly signingEndpoint: (id: string, at: Date) => Effect.Effect<SigningEndpoint | null>;
+  /**
+   * Gives a live endpoint a fresh random signing secret and answers it (the only time it leaves
+   * storage except to sign). The current secret becomes the previous one until
+   * `previousExpiresAt`, replacing any previous one (at most two secrets); null keeps no previous
+   * secret. Null when the endpoint is not live. `at` tells whether a replaced previous secret was
+   * still live.
+   */
+  readonly rotateSecret: (req: { readonly id: string; readonly at: Date; readonly previousExpiresAt: Date | null }) => Effect.Effect<RotatedSecret | null>;
   /** Inserts a delivery unless one exists for its (endpoint, event); true when inserted. */
   readonly insertDelivery: (delivery: WebhookDelivery) => Effect.Effect<boolean>;
   readonly findDelivery: (id: string, options?: LockOptions) => Effect.Effect<WebhookDelivery | null>;

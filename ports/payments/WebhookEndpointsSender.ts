@@ -1,6 +1,7 @@
 /**
- * Sends one signed merchant webhook (outgoing HTTP). The adapter signs `body` with the
- * endpoint's secret (`Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`) and
+ * Sends one signed merchant webhook (outgoing HTTP). The adapter signs `body` with each of the
+ * endpoint's live secrets (`Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`,
+ * one `v1=` per secret, the current one first, during a rotation's overlap) and
  * sets `Webhook-Id` to the event id so receivers can deduplicate. Never called inside a
  * database transaction; any failure to get an answer is reported, never raised.
  */
@@ -20,7 +21,8 @@ export interface SendResult {
 export interface MerchantWebhookSender {
   readonly send: (req: {
     readonly url: string;
-    readonly secret: string;
+    /** The live secrets, current first (at least one). */
+    readonly secrets: ReadonlyArray<string>;
     readonly eventId: string;
     readonly body: string;
     readonly timestampSeconds: number;

@@ -9,13 +9,14 @@ import {
   deleteWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
 } from "../../../core/payments/WebhookEndpointCommands.js";
-import { CreatedWebhookEndpointWire, WebhookEndpointWire, webhookEndpointView } from "../../../core/payments/model/WebhookEndpoint.js";
+import { CreatedWebhookEndpointWire, RotatedWebhookEndpointWire, WebhookEndpointWire, webhookEndpointView } from "../../../core/payments/model/WebhookEndpoint.js";
 import { WebhookDeliveryWire, webhookDeliveryView } from "../../../core/payments/model/WebhookDelivery.js";
 import { PageOf, mapPage } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { CreateWebhookEndpointBody, WebhookEndpointIdParams } from "./WebhookEndpointSchemas.js";
+import { CreateWebhookEndpointBody, RotateWebhookSecretBody, WebhookEndpointIdParams } from "./WebhookEndpointSchemas.js";
 
 const tags = ["payments"];
 
@@ -69,6 +70,32 @@ const deleteWebhookEndpointRoute = defineRoute({
   handler: ({ principal, params }) => deleteWebhookEndpoint(principal, params.id).pipe(Effect.as({ status: 204 })),
 });
 
+/**
+ * POST /v1/webhook-endpoints/:id/rotate-secret — a new signing secret, shown once; the previous
+ * one keeps signing deliveries (one more `v1=`) until the overlap ends.
+ */
+const rotateWebhookEndpointSecretRoute = defineRoute({
+  method: "POST",
+  path: "/v1/webhook-endpoints/:id/rotate-secret",
+  operationId: "rotateWebhookEndpointSecret",
+  summary: "Rotate a webhook endpoint's signing secret with overlap (the new secret is shown once)",
+  tags,
+  auth: "required",
+  // Not replayable, as creation and API key rotation: a stored replay would keep the new secret in clear.
+  idempotency: "none",
+  params: WebhookEndpointIdParams,
+  body: RotateWebhookSecretBody,
+  responses: { 200: RotatedWebhookEndpointWire },
+  problems: [403, 404, 422],
+  handler: ({ principal, params, body }) =>
+    rotateWebhookEndpointSecret(principal, params.id, { overlapSeconds: body.overlap_seconds, reason: body.reason }).pipe(
+      Effect.map(({ endpoint, secret, previousSecretExpiresAt }) => ({
+        status: 200,
+        body: { ...webhookEndpointView(endpoint), secret, previousSecretExpiresAt },
+      })),
+    ),
+});
+
 /** GET /v1/webhook-endpoints/:id/deliveries — deliveries with their attempts, newest first. */
 const listWebhookDeliveriesRoute = defineRoute({
   method: "GET",
@@ -89,4 +116,4 @@ const listWebhookDeliveriesRoute = defineRoute({
 });
 
 /** The webhook endpoint routes, in documentation order. */
-export const webhookEndpointRoutes = [createWebhookEndpointRoute, listWebhookEndpointsRoute, deleteWebhookEndpointRoute, listWebhookDeliveriesRoute];
+export const webhookEndpointRoutes = [createWebhookEndpointRoute, listWebhookEndpointsRoute, deleteWebhookEndpointRoute, rotateWebhookEndpointSecretRoute, listWebhookDeliveriesRoute];

@@ -1,8 +1,9 @@
 /**
  * Outgoing merchant webhooks over HTTP (Node's fetch). Each POST carries
  * `Webhook-Id: <event id>` (receivers dedupe by it; it never changes between attempts) and
- * `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, so a
- * receiver checks integrity, origin and freshness with `verifyMerchantWebhookSignature`.
+ * `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one
+ * `v1=` per live secret (current first: two during a rotation's overlap), so a receiver holding
+ * either secret checks integrity, origin and freshness with `verifyMerchantWebhookSignature`.
  * Redirects are not followed and a slow receiver times out: both count as failed attempts.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -10,13 +11,20 @@ import { Effect } from "effect";
 import type { MerchantWebhookSender } from "../../../ports/payments/WebhookEndpointsSender.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
-/** The signature header value for `body` sent at `timestampSeconds`. */
-export const signMerchantWebhook = (secret: string, timestampSeconds: number, body: string): string =>
-  `t=${timestampSeconds},v1=${createHmac("sha256", secret).update(`${timestampSeconds}.${body}`).digest("hex")}`;
+const hmacHex = (secret: string, timestampSeconds: number, body: string): string =>
+  createHmac("sha256", secret).update(`${timestampSeconds}.${body}`).digest("hex");
+
+/** The signature header value for `body` sent at `timestampSeconds`: one `v1=` per secret, in order. */
+export const signMerchantWebhook = (secrets: string | ReadonlyArray<string>, timestampSeconds: number, body: string): string =>
+  [`t=${timestampSeconds}`, ...(typeof secrets === "string" ? [secrets] : secrets).map((secret) => `v1=${hmacHex(secret, timestampSeconds, body)}`)].join(",");
+
+/** The most `v1=` values a header may carry (we send at most two). */
+const maxSignatures = 8;
 
 /**
- * What a merchant's receiver does: true when `header` signs `rawBody` with `secret` and its
- * timestamp is within `toleranceSeconds` of `nowSeconds` in either direction.
+ * What a merchant's receiver does: true when one of the `v1=` values of `header` signs
+ * `rawBody` with `secret` (every value compared in constant time) and its timestamp is within
+ * `toleranceSeconds` of `nowSeconds` in either direction.
  */
 export const verifyMerchantWebhookSignature = (input: {
   readonly secret: string;
@@ -25,13 +33,18 @@ export const verifyMerchantWebhookSignature = (input: {
   readonly nowSeconds: number;
   readonly toleranceSeconds?: number;
 }): boolean => {
-  const match = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(input.header ?? "");
-  if (match === null) return false;
+  const [stamp, ...values] = (input.header ?? "").split(",");
+  const match = /^t=(\d{1,12})$/.exec(stamp ?? "");
+  if (match === null || values.length === 0 || values.length > maxSignatures) return false;
+  if (!values.every((value) => /^v1=[0-9a-f]{64}$/.test(value))) return false;
   const t = Number(match[1]);
   if (Math.abs(input.nowSeconds - t) > (input.toleranceSeconds ?? 300)) return false;
-  const expected = Buffer.from(signMerchantWebhook(input.secret, t, input.rawBody).slice(-64), "hex");
-  const given = Buffer.from(match[2] as string, "hex");
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  const expected = Buffer.from(hmacHex(input.secret, t, input.rawBody), "hex");
+  let found = false;
+  for (const value of values) {
+    if (timingSafeEqual(expected, Buffer.from(value.slice(3), "hex"))) found = true;
+  }
+  return found;
 };
 
 /** Options of the fetch sender. */
@@ -42,7 +55,7 @@ export interface FetchSenderOptions {
 
 /** The MerchantWebhookSender port over fetch. */
 export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {}): MerchantWebhookSender => ({
-  send: ({ url, secret, eventId, body, timestampSeconds }) =>
+  send: ({ url, secrets, eventId, body, timestampSeconds }) =>
     Effect.promise(async () => {
       try {
         const response = await fetch(url, {
@@ -53,7 +66,7 @@ export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {})
             "Content-Type": "application/json",
             "User-Agent": "domainkit-webhooks/1",
             "Webhook-Id": eventId,
-            "Webhook-Signature": signMerchantWebhook(secret, timestampSeconds, body),
+            "Webhook-Signature": signMerchantWebhook(secrets, timestampSeconds, body),
           },
           body,
         });

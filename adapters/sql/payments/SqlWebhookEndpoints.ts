@@ -2,7 +2,8 @@
  * Merchant webhook storage over `payment_webhook_endpoints`, `payment_webhook_deliveries`,
  * `payment_webhook_delivery_attempts` and `payment_webhook_replay_requests`. The signing
  * secret is `whsec_` plus 32 random bytes, generated here, stored as-is (it must be readable
- * to sign; see paymentsMigration0004.ts) and read only by `signingEndpoint`.
+ * to sign; see paymentsMigration0004.ts) and read only by `signingEndpoint`. A rotation moves
+ * the current secret to `previous_signing_secret` with its expiry (paymentsMigration0022.ts).
  */
 import { randomBytes } from "node:crypto";
 import { Effect } from "effect";
@@ -52,8 +53,12 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
     ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns]).where("id", "=", p("id")),
   );
   const selectSigningEndpoint = compiledOnce<{ id: string }>((ex, p) =>
-    ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns, "signing_secret"]).where("id", "=", p("id")),
+    ex
+      .selectFrom("payment_webhook_endpoints")
+      .select([...endpointColumns, "signing_secret", "previous_signing_secret", "previous_secret_expires_at"])
+      .where("id", "=", p("id")),
   );
+  const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
   const insertDeliveryIfNew = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .insertInto("payment_webhook_deliveries")
@@ -83,7 +88,7 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
   return {
     create: (e) =>
       Effect.gen(function* () {
-        const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+        const secret = newSecret();
         yield* runStatement(db, insertEndpoint, { ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret });
         return { secret };
       }).pipe(withSpan("WebhookEndpoints.create")),
@@ -111,10 +116,50 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
           rows.map((r) => endpoints.fromRow(r)).filter((e) => e.events === null || (e.events as ReadonlyArray<string>).includes(eventType)),
         ),
       ),
-    signingEndpoint: (id) =>
+    signingEndpoint: (id, at) =>
       runStatement(db, selectSigningEndpoint, { id }).pipe(
-        Effect.map(({ rows: [r] }) => (r === undefined ? null : { endpoint: endpoints.fromRow(r), signingSecret: String(r.signing_secret) })),
+        Effect.map(({ rows: [r] }) => {
+          if (r === undefined) return null;
+          const previousLive =
+            r.previous_signing_secret != null && r.previous_secret_expires_at != null && f.timeFromDb(r.previous_secret_expires_at).getTime() > at.getTime();
+          return {
+            endpoint: endpoints.fromRow(r),
+            signingSecrets: previousLive ? [String(r.signing_secret), String(r.previous_signing_secret)] : [String(r.signing_secret)],
+          };
+        }),
       ),
+    rotateSecret: ({ id, at, previousExpiresAt }) =>
+      Effect.gen(function* () {
+        // The row lock orders concurrent rotations: each moves the secret the other left current.
+        const current = yield* runQuery(db, (ex) =>
+          lockRow(
+            db,
+            ex
+              .selectFrom("payment_webhook_endpoints")
+              .select(["previous_secret_expires_at"])
+              .where("id", "=", id)
+              .where("deleted_at", "is", null),
+            true,
+          ).executeTakeFirst(),
+        );
+        if (current === undefined) return null;
+        const secret = newSecret();
+        // The right-hand sides read the row before the update: the current secret becomes the previous one.
+        yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("payment_webhook_endpoints")
+            .set({
+              signing_secret: secret,
+              previous_signing_secret: previousExpiresAt === null ? null : sql.ref("signing_secret"),
+              previous_secret_expires_at: previousExpiresAt === null ? null : f.timeToDb(previousExpiresAt),
+            })
+            .where("id", "=", id)
+            .executeTakeFirst(),
+        );
+        const previousExpiry = current.previous_secret_expires_at;
+        const droppedLivePrevious = previousExpiry != null && f.timeFromDb(previousExpiry).getTime() > at.getTime();
+        return { secret, droppedLivePrevious };
+      }).pipe(withSpan("WebhookEndpoints.rotateSecret")),
     insertDelivery: (d) =>
       runStatement(db, insertDeliveryIfNew, deliveries.toRow(d)).pipe(Effect.map(({ rows }) => rows.length === 1)),
     findDelivery: (id, options) =>

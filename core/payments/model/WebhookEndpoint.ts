@@ -1,6 +1,7 @@
 /**
  * A merchant's registered webhook URL. The signing secret is not part of the record: it is
- * generated and read only behind the WebhookEndpoints port, and shown once at creation.
+ * generated and read only behind the WebhookEndpoints port, and shown once at creation (and a
+ * rotated one once in the rotation's answer).
  */
 import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
@@ -51,3 +52,12 @@ export const webhookEndpointView = (endpoint: WebhookEndpoint): WebhookEndpointV
 export const CreatedWebhookEndpointView = Schema.Struct({ ...WebhookEndpointView.fields, secret: Schema.String });
 /** The creation answer on the wire. */
 export const CreatedWebhookEndpointWire = wireShape(CreatedWebhookEndpointView);
+
+/** The answer of a secret rotation: the new secret (shown this once) and when the previous one stops signing (null: already). */
+export const RotatedWebhookEndpointView = Schema.Struct({
+  ...WebhookEndpointView.fields,
+  secret: Schema.String,
+  previousSecretExpiresAt: Schema.NullOr(Schema.DateFromSelf),
+});
+/** The rotation answer on the wire. */
+export const RotatedWebhookEndpointWire = wireShape(RotatedWebhookEndpointView);

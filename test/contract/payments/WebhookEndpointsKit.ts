@@ -1,6 +1,7 @@
 /**
  * Contract kit for WebhookEndpoints: an endpoint is stored with a fresh signing secret answered
- * once and given to the signer; a merchant's live endpoints are listed newest first, deleted ones
+ * once and given to the signer; a rotation answers a fresh one and keeps the previous one signing
+ * until its expiry (at most two secrets); a merchant's live endpoints are listed newest first, deleted ones
  * are not (deletion is once); `subscribed` answers the live endpoints taking an event type (no
  * filter takes every type); deliveries are unique per (endpoint, event); a delivery's status,
  * attempts and last error are updated and listed with its append-only attempts; dead deliveries
@@ -76,9 +77,34 @@ export const webhookEndpointsCases: ReadonlyArray<KitCase<WebhookEndpointsKitPor
       t.ok(typeof one?.secret === "string" && one.secret.length >= 16, "a long secret");
       t.not(one?.secret, two?.secret, "each endpoint has its own");
       t.same(await run(hooks((r) => r.find(uid("whe", 1)))), endpointRecord(1, 1, ["PaymentSucceeded"]));
-      t.same(await run(hooks((r) => r.signingEndpoint(uid("whe", 1)))), { endpoint: endpointRecord(1, 1, ["PaymentSucceeded"]), signingSecret: one?.secret });
+      t.same(await run(hooks((r) => r.signingEndpoint(uid("whe", 1), at(10)))), { endpoint: endpointRecord(1, 1, ["PaymentSucceeded"]), signingSecrets: [one?.secret] });
       t.equal(await run(hooks((r) => r.find(uid("whe", 9)))), null);
-      t.equal(await run(hooks((r) => r.signingEndpoint(uid("whe", 9)))), null);
+      t.equal(await run(hooks((r) => r.signingEndpoint(uid("whe", 9), at(10)))), null);
+    },
+  },
+  {
+    name: "webhook endpoints: a rotation answers a fresh secret; the previous one signs too until its expiry, then never; a second rotation drops the oldest",
+    run: async (t, run) => {
+      const [created] = await run(createEndpoints([endpointRecord(1, 1), endpointRecord(1, 2)]));
+      const first = created?.secret;
+      const signers = (n: number) => run(hooks((r) => r.signingEndpoint(uid("whe", 1), at(n)))).then((s) => s?.signingSecrets);
+      const rotated = await run(hooks((r) => r.rotateSecret({ id: uid("whe", 1), at: at(10), previousExpiresAt: at(20) })));
+      const second = rotated?.secret;
+      t.ok(typeof second === "string" && second !== first, "a fresh secret");
+      t.equal(rotated?.droppedLivePrevious, false, "nothing was live to drop");
+      t.same(await signers(19), [second, first], "during the overlap: the new secret first, then the previous");
+      t.same(await signers(20), [second], "at the expiry: the new secret only");
+      t.same(await signers(30), [second], "and after it");
+      t.same(await run(hooks((r) => r.signingEndpoint(uid("whe", 2), at(19)))).then((s) => s?.signingSecrets.length), 1, "other endpoints keep one secret");
+      const third = await run(hooks((r) => r.rotateSecret({ id: uid("whe", 1), at: at(11), previousExpiresAt: at(40) })));
+      t.equal(third?.droppedLivePrevious, true, "a live previous secret was dropped");
+      t.same(await signers(12), [third?.secret, second], "at most two: the oldest is gone");
+      const cut = await run(hooks((r) => r.rotateSecret({ id: uid("whe", 1), at: at(13), previousExpiresAt: null })));
+      t.same(await signers(14), [cut?.secret], "no overlap: the new secret only");
+      t.same(await run(hooks((r) => r.find(uid("whe", 1)))), endpointRecord(1, 1), "the record is unchanged");
+      await run(hooks((r) => r.markDeleted(uid("whe", 2), at(50))));
+      t.equal(await run(hooks((r) => r.rotateSecret({ id: uid("whe", 2), at: at(51), previousExpiresAt: at(60) }))), null, "a deleted endpoint is not rotated");
+      t.equal(await run(hooks((r) => r.rotateSecret({ id: uid("whe", 9), at: at(51), previousExpiresAt: at(60) }))), null, "nor an unknown one");
     },
   },
   {
