@@ -1,7 +1,8 @@
 /**
  * Contract kit for ShareLinksRepository (ports/files/ShareLinksRepository.ts): the repository
  * makes a fresh high-entropy token per link and stores only its hash (lookup by the token works;
- * the stored value is not the token and does not work as one); a node's links list newest first,
+ * the stored value is not the token and does not work as one); every link expires (the kit's links
+ * carry an expiry after their creation); a node's links list newest first,
  * only under its workspace; revoking happens once, only for the link's own node and workspace,
  * and a revoked link found by its token carries its revocation (and its expiry), which is what
  * the core's `resolveShare` refuses with 404; a link is found by its id (grant checks) under its
@@ -24,8 +25,11 @@ const shareLinks = <A>(f: (r: ShareLinksRepository) => Effect.Effect<A>) => Effe
 /** Share link id `n` (kind digit 6). */
 export const shareLinkKitId = (n: number): ShareLinkId => ShareLinkId.make(driveKitId(6, n));
 
-/** The fields of link `n` on `nodeId`, created at `at(n)`. */
-export const shareLinkFields = (workspaceId: WorkspaceId, nodeId: NodeId, n: number, expiresAt: Date | null = null): Omit<ShareLink, "tokenHash"> => ({
+/** How long after its creation a kit link expires unless a case gives its own expiry (every link expires). */
+export const shareLinkKitLifetimeMs = 30 * 24 * 3600 * 1000;
+
+/** The fields of link `n` on `nodeId`, created at `at(n)`, expiring `shareLinkKitLifetimeMs` later unless given `expiresAt`. */
+export const shareLinkFields = (workspaceId: WorkspaceId, nodeId: NodeId, n: number, expiresAt: Date = at(n + shareLinkKitLifetimeMs)): Omit<ShareLink, "tokenHash"> => ({
   id: shareLinkKitId(n),
   workspaceId,
   nodeId,
