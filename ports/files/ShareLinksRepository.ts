@@ -6,7 +6,10 @@ import { Context, type Effect } from "effect";
 import type { ShareLink } from "../../core/files/model/ShareLink.js";
 
 export interface ShareLinksRepository {
-  /** Stores a new link with a fresh token; answers the link and the token (shown once). */
+  /**
+   * Stores a new link with a fresh token; answers the link and the token (shown once). Every link
+   * expires: a link without `expiresAt` is refused (a defect; the database refuses it too).
+   */
   readonly create: (link: Omit<ShareLink, "tokenHash">) => Effect.Effect<{ readonly link: ShareLink; readonly token: string }>;
   /** The link a token belongs to, or null. */
   readonly findByToken: (token: string) => Effect.Effect<ShareLink | null>;

@@ -2,7 +2,8 @@
  * Contract kit for ShareLinksRepository (ports/files/ShareLinksRepository.ts): the repository
  * makes a fresh high-entropy token per link and stores only its hash (lookup by the token works;
  * the stored value is not the token and does not work as one); every link expires (the kit's links
- * carry an expiry after their creation); a node's links list newest first,
+ * carry an expiry after their creation, and a link without one is refused, nothing stored); a
+ * node's links list newest first,
  * only under its workspace; revoking happens once, only for the link's own node and workspace,
  * and a revoked link found by its token carries its revocation (and its expiry), which is what
  * the core's `resolveShare` refuses with 404; a link is found by its id (grant checks) under its
@@ -13,7 +14,7 @@ import { ShareLinkId, type NodeId, type WorkspaceId } from "../../../core/files/
 import type { ShareLink } from "../../../core/files/model/ShareLink.js";
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { ShareLinksRepository } from "../../../ports/files/ShareLinksRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { driveKitId } from "./DriveRepositoryKit.js";
 import { nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 
@@ -68,6 +69,16 @@ export const shareLinksRepositoryCases: ReadonlyArray<KitCase<ShareLinksReposito
       const second = await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 2))));
       t.not(second.token, token, "each link has its own token");
       t.equal((await run(shareLinks((r) => r.findByToken(second.token))))?.id, second.link.id);
+    },
+  },
+  {
+    name: "share links: every link expires: a link without an expiry is refused and nothing is stored",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const exit = await run(exitOf(shareLinks((r) => r.create({ ...shareLinkFields(workspaceId, folder.id, 1), expiresAt: null }))));
+      t.equal(exit._tag, "Failure", "refused");
+      t.equal(await run(shareLinks((r) => r.find(workspaceId, shareLinkKitId(1)))), null, "nothing stored");
+      t.same(await run(shareLinks((r) => r.listForNode(workspaceId, folder.id))), [], "nor listed");
     },
   },
   {
