@@ -5,7 +5,9 @@
  * come in (name, id) keyset order after a cursor, active only, and the `granted` filter keeps
  * direct grants only; trashing a subtree and restoring it bring back exactly that subtree; an
  * update is conditional on the stored version (a stale version writes nothing); ancestors come
- * nearest first ending at the root; grants are put, changed and removed per (node, user).
+ * nearest first ending at the root; a subtree's height counts the levels below a node (trashed
+ * descendants included, up to a cap, in its workspace only); grants are put, changed and removed
+ * per (node, user), and a node's grants come in keyset pages by user id.
  */
 import { Effect } from "effect";
 import type { AclEntry, NodeRole } from "../../../core/files/model/AclEntry.js";
@@ -225,6 +227,70 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       t.equal(await run(nodes((r) => r.removeGrant(workspaceId, a.id, "user-1"))), true);
       t.equal(await run(nodes((r) => r.removeGrant(workspaceId, a.id, "user-1"))), false, "removed once");
       t.same((await run(nodes((r) => r.grantsOfNode(workspaceId, a.id)))).map((g) => g.userId), ["user-2"]);
+    },
+  },
+  {
+    name: "nodes: subtreeHeight counts the levels below a node (0 for a leaf), trashed descendants included, at most the cap, in the node's workspace only",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const b = await run(seedNode(nodeRecord(workspaceId, 2, a.id, "B")));
+      const c = await run(seedNode(nodeRecord(workspaceId, 3, b.id, "C")));
+      const d = await run(seedNode(nodeRecord(workspaceId, 4, c.id, "d.txt", "file")));
+      const shallow = await run(seedNode(nodeRecord(workspaceId, 5, root.id, "Shallow")));
+      await run(seedNode(nodeRecord(workspaceId, 6, shallow.id, "e.txt", "file")));
+      // The other workspace's tree is deeper; it never counts for this one.
+      let parent = other.root;
+      for (const n of [10, 11, 12, 13, 14, 15]) parent = await run(seedNode(nodeRecord(other.workspaceId, n, parent.id, `Deep ${n}`)));
+      const height = (id: string, cap = 64, ws: string = workspaceId) => run(nodes((r) => r.subtreeHeight(ws, id, cap)));
+      t.equal(await height(d.id), 0, "a file has no levels below it");
+      t.equal(await height(c.id), 1);
+      t.equal(await height(a.id), 3, "the deepest branch counts");
+      t.equal(await height(shallow.id), 1, "a sibling's branch is its own");
+      t.equal(await height(root.id), 4, "the root reaches the deepest node");
+      t.equal(await height(root.id, 2), 2, "counted up to the cap");
+      t.equal(await height(a.id, 3), 3, "a cap equal to the height answers the height");
+      await run(nodes((r) => r.trashSubtree(workspaceId, c.id, at(20))));
+      t.equal(await height(a.id), 3, "trashed descendants still count (a restore brings them back)");
+      t.equal(await height(a.id, 64, other.workspaceId), 0, "not under another workspace");
+      t.equal(await height(other.root.id), 0, "another workspace's node is not under this one");
+      t.equal(await height(other.root.id, 64, other.workspaceId), 6, "the other workspace's tree is its own");
+      t.equal(await height(nodeKitId(99)), 0, "an unknown node has none");
+    },
+  },
+  {
+    name: "nodes: a node's direct grants come in keyset pages by user id, after an exclusive user id cursor, at most the limit, only the node's own under its workspace",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
+      const child = await run(seedNode(nodeRecord(workspaceId, 2, a.id, "Child")));
+      const elsewhere = await run(seedNode(nodeRecord(other.workspaceId, 3, other.root.id, "Elsewhere")));
+      // Put out of user order: the page order is the user id's, not the insertion's.
+      const roles: ReadonlyArray<readonly [string, NodeRole]> = [["user-3", "viewer"], ["user-1", "owner"], ["user-5", "editor"], ["user-2", "viewer"], ["user-4", "editor"]];
+      for (const [userId, role] of roles) await run(nodes((r) => r.putGrant(grant(a, userId, role))));
+      await run(nodes((r) => r.putGrant(grant(child, "user-0", "owner"))));
+      await run(nodes((r) => r.putGrant(grant(root, "user-6", "owner"))));
+      await run(nodes((r) => r.putGrant(grant(elsewhere, "user-7", "owner"))));
+      const page = (afterUserId: string | null, limit: number, ws: string = workspaceId, nodeId: string = a.id) => run(nodes((r) => r.grantsPage(ws, nodeId, afterUserId, limit)));
+      const users = (list: ReadonlyArray<AclEntry>) => list.map((g) => g.userId);
+      const first = await page(null, 2);
+      t.same(users(first), ["user-1", "user-2"], "by user id, at most the limit");
+      t.same(first[0], grant(a, "user-1", "owner"), "a grant as stored");
+      const second = await page(first[first.length - 1]!.userId, 2);
+      t.same(users(second), ["user-3", "user-4"], "continued after the cursor, which is exclusive");
+      const third = await page(second[second.length - 1]!.userId, 2);
+      t.same(users(third), ["user-5"], "the last page is short");
+      t.same(await page("user-5", 2), [], "nothing after the last user");
+      t.same(await page(null, 10), await run(nodes((r) => r.grantsOfNode(workspaceId, a.id))), "one page holding them all answers what grantsOfNode does");
+      t.same(users(await page(null, 1)), ["user-1"], "a limit of 1");
+      t.same(users(await page("user-25", 10)), ["user-3", "user-4", "user-5"], "a cursor that is no grantee still positions the page");
+      t.same(users(await page(null, 10, workspaceId, child.id)), ["user-0"], "a child's grants are its own, and the parent's are not its");
+      t.same(await page(null, 10, other.workspaceId, a.id), [], "not under another workspace");
+      t.same(users(await page(null, 10, other.workspaceId, elsewhere.id)), ["user-7"], "the other workspace's node has its own");
+      await run(nodes((r) => r.removeGrant(workspaceId, a.id, "user-3")));
+      t.same(users(await page("user-2", 2)), ["user-4", "user-5"], "a removed grant is no longer paged");
     },
   },
 ];
