@@ -94,6 +94,37 @@ export const shareLinksRepositoryCases: ReadonlyArray<KitCase<ShareLinksReposito
     },
   },
   {
+    name: "share links: a node's links come in keyset pages, newest first (by id), after an exclusive id cursor, at most the limit, only the node's own under its workspace, revoked ones included",
+    run: async (t, run) => {
+      const { workspaceId, folder } = await run(seedFolder(1));
+      const other = await run(seedFolder(2));
+      const sibling = await run(seedNode(nodeRecord(workspaceId, 3, folder.parentId!, "Sibling")));
+      // Created out of id order: the page order is the id's, not the insertion's.
+      for (const n of [3, 1, 5, 2, 4]) await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, n))));
+      await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, sibling.id, 6))));
+      await run(shareLinks((r) => r.create(shareLinkFields(other.workspaceId, other.folder.id, 7))));
+      await run(shareLinks((r) => r.revoke(workspaceId, folder.id, shareLinkKitId(2), at(20))));
+      await run(shareLinks((r) => r.create(shareLinkFields(workspaceId, folder.id, 8, at(9)))));
+      const page = (afterId: string | null, limit: number, ws: string = workspaceId, nodeId: string = folder.id) => run(shareLinks((r) => r.pageForNode(ws, nodeId, afterId, limit)));
+      const linkIds = (list: ReadonlyArray<ShareLink>) => list.map((l) => l.id);
+      const first = await page(null, 2);
+      t.same(linkIds(first), [shareLinkKitId(8), shareLinkKitId(5)], "the newest ids first, at most the limit");
+      const second = await page(first[first.length - 1]!.id, 2);
+      t.same(linkIds(second), [shareLinkKitId(4), shareLinkKitId(3)], "continued after the cursor, which is exclusive");
+      const third = await page(second[second.length - 1]!.id, 2);
+      t.same(linkIds(third), [shareLinkKitId(2), shareLinkKitId(1)], "a revoked link is listed too");
+      t.same(third[0]?.revokedAt, at(20), "with its revocation");
+      t.same(await page(shareLinkKitId(1), 2), [], "nothing after the oldest link");
+      t.same(await page(null, 10), await run(shareLinks((r) => r.listForNode(workspaceId, folder.id))), "one page holding them all answers what listForNode does");
+      t.same((await page(null, 10)).find((l) => l.id === shareLinkKitId(8))?.expiresAt, at(9), "a link with its own (earlier) expiry is listed with it");
+      t.same(linkIds(await page(null, 1)), [shareLinkKitId(8)], "a limit of 1");
+      t.same(linkIds(await page(shareLinkKitId(9), 3)), [shareLinkKitId(8), shareLinkKitId(5), shareLinkKitId(4)], "a cursor that is no link's id still positions the page");
+      t.same(linkIds(await page(null, 10, workspaceId, sibling.id)), [shareLinkKitId(6)], "another node's links are its own");
+      t.same(await page(null, 10, other.workspaceId, folder.id), [], "not under another workspace");
+      t.same(linkIds(await page(null, 10, other.workspaceId, other.folder.id)), [shareLinkKitId(7)], "the other workspace's node has its own");
+    },
+  },
+  {
     name: "share links: revoking happens once, only through the link's own workspace and node; a revoked or expired link carries it when found",
     run: async (t, run) => {
       const { workspaceId, folder } = await run(seedFolder(1));
