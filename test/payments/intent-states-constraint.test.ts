@@ -12,27 +12,12 @@ import type { Kysely } from "kysely";
 import { transitionTable } from "../../core/payments/IntentStatus.js";
 import { intentStatuses } from "../../core/payments/model/PaymentIntent.js";
 import { forEachDialect } from "../support/databases.js";
+import { intentRow } from "./intentRows.js";
 
 const at = new Date().toISOString();
 
-const intentRow = (id: string, status: string, captured = 0) => ({
-  id,
-  merchant_id: "merchant-a",
-  amount_minor: 1000,
-  currency: "EUR",
-  capture_method: "manual",
-  status,
-  amount_capturable_minor: 0,
-  amount_captured_minor: captured,
-  amount_refunded_minor: 0,
-  payment_method: "pm_card_visa",
-  provider_payment_id: null,
-  attempt_count: 1,
-  last_decline_code: null,
-  version: 1,
-  created_at: at,
-  updated_at: at,
-});
+const manualIntent = (id: string, status: string, captured = 0) =>
+  intentRow(id, { capture_method: "manual", status, amount_captured_minor: captured, provider_payment_id: null });
 
 /** Every (from, to) status change the transition table allows. */
 const edges = new Set(
@@ -50,7 +35,7 @@ t.test("an intent's status moves only along the transition table, and succeeded 
       for (const to of intentStatuses) {
         if (from === to) continue;
         const id = `intent-${++n}`;
-        await db.insertInto("payment_intents").values(intentRow(id, from)).execute();
+        await db.insertInto("payment_intents").values(manualIntent(id, from)).execute();
         const move = db.updateTable("payment_intents").set({ status: to, version: 2 }).where("id", "=", id).execute();
         if (edges.has(`${from}->${to}`)) {
           await t.resolves(move, `${from} -> ${to} is an edge of the table`);
@@ -68,8 +53,8 @@ t.test("an intent's requested amount, currency and capture method never change, 
   forEachDialect(t, "intent fixed fields", async (t, database) => {
     const db = database.db as Kysely<any>;
     await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
-    await db.insertInto("payment_intents").values(intentRow("held", "requires_capture")).execute();
-    await db.insertInto("payment_intents").values({ ...intentRow("paid", "succeeded", 800), amount_refunded_minor: 300 }).execute();
+    await db.insertInto("payment_intents").values(manualIntent("held", "requires_capture")).execute();
+    await db.insertInto("payment_intents").values({ ...manualIntent("paid", "succeeded", 800), amount_refunded_minor: 300 }).execute();
     for (const [column, value] of [
       ["amount_minor", 2000],
       ["currency", "USD"],

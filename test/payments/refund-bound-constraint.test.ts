@@ -10,32 +10,13 @@ import t from "tap";
 import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
 import { eventually } from "../worker/fixtures.js";
+import { intentRow } from "./intentRows.js";
 
 const at = new Date().toISOString();
 
 const capturedIntentRow = async (db: Kysely<any>, captured: number) => {
   await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
-  await db
-    .insertInto("payment_intents")
-    .values({
-      id: "intent-a",
-      merchant_id: "merchant-a",
-      amount_minor: captured,
-      currency: "EUR",
-      capture_method: "automatic",
-      status: "succeeded",
-      amount_capturable_minor: 0,
-      amount_captured_minor: captured,
-      amount_refunded_minor: 0,
-      payment_method: "pm_card_visa",
-      provider_payment_id: "sbx_pay_1",
-      attempt_count: 1,
-      last_decline_code: null,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await db.insertInto("payment_intents").values(intentRow("intent-a", { amount_minor: captured, amount_captured_minor: captured })).execute();
 };
 
 const refundRow = (n: number, amount: number, status = "pending") => ({

@@ -9,32 +9,13 @@
 import t from "tap";
 import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
+import { intentRow } from "./intentRows.js";
 
 const at = new Date().toISOString();
 
 const seed = async (db: Kysely<any>) => {
   await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
-  for (const id of ["intent-a", "intent-b"]) await db
-    .insertInto("payment_intents")
-    .values({
-      id,
-      merchant_id: "merchant-a",
-      amount_minor: 1000,
-      currency: "EUR",
-      capture_method: "automatic",
-      status: "succeeded",
-      amount_capturable_minor: 0,
-      amount_captured_minor: 1000,
-      amount_refunded_minor: 0,
-      payment_method: "pm_card_visa",
-      provider_payment_id: "sbx_pay_1",
-      attempt_count: 1,
-      last_decline_code: null,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  for (const id of ["intent-a", "intent-b"]) await db.insertInto("payment_intents").values(intentRow(id)).execute();
   for (const n of [1, 2, 3]) {
     await db
       .insertInto("payment_refunds")

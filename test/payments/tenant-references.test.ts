@@ -8,33 +8,14 @@
 import t from "tap";
 import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
+import { intentRow } from "./intentRows.js";
 
 t.test("the database refuses rows that point at another merchant's intent or ledger transaction", (t) =>
   forEachDialect(t, "cross-merchant references", async (t, database) => {
     const db = database.db as Kysely<any>;
     const at = new Date().toISOString();
     for (const id of ["merchant-a", "merchant-b"]) await db.insertInto("payment_merchants").values({ id, name: id, created_at: at }).execute();
-    await db
-      .insertInto("payment_intents")
-      .values({
-        id: "intent-a",
-        merchant_id: "merchant-a",
-        amount_minor: 1000,
-        currency: "EUR",
-        capture_method: "automatic",
-        status: "succeeded",
-        amount_capturable_minor: 0,
-        amount_captured_minor: 1000,
-        amount_refunded_minor: 0,
-        payment_method: "pm_card_visa",
-        provider_payment_id: "sbx_pay_1",
-        attempt_count: 1,
-        last_decline_code: null,
-        version: 1,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await db.insertInto("payment_intents").values(intentRow("intent-a")).execute();
     // An envelope commits with its (balanced) entries on Postgres (payments migration 20).
     await db.transaction().execute(async (tx) => {
       await tx.insertInto("payment_ledger_transactions").values({ id: "txn-a", source: "payment_intent:intent-a:capture", merchant_id: "merchant-a", reverses: null, created_at: at }).execute();

@@ -12,6 +12,7 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialect } from "../support/databases.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
+import { intentRow } from "./intentRows.js";
 
 const cardNumber = "4242424242424242";
 
@@ -42,24 +43,8 @@ t.test("raw card numbers are never stored: the database refuses a payment method
     const db = database.db as Kysely<any>;
     const at = new Date().toISOString();
     await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
-    const intent = (id: string, paymentMethod: string | null) => ({
-      id,
-      merchant_id: "merchant-a",
-      amount_minor: 1000,
-      currency: "EUR",
-      capture_method: "automatic",
-      status: "requires_payment_method",
-      amount_capturable_minor: 0,
-      amount_captured_minor: 0,
-      amount_refunded_minor: 0,
-      payment_method: paymentMethod,
-      provider_payment_id: null,
-      attempt_count: 0,
-      last_decline_code: null,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    });
+    const intent = (id: string, paymentMethod: string | null) =>
+      intentRow(id, { status: "requires_payment_method", amount_captured_minor: 0, payment_method: paymentMethod, provider_payment_id: null, attempt_count: 0 });
     await t.rejects(db.insertInto("payment_intents").values(intent("raw", cardNumber)).execute(), "an intent with a card number is refused");
     await db.insertInto("payment_intents").values(intent("tokenized", "pm_card_visa")).execute();
     await db.insertInto("payment_intents").values(intent("none", null)).execute();
