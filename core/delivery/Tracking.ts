@@ -20,6 +20,17 @@ export const trackingFreshnessMs = 5 * 60_000;
 
 const isActive = (status: DeliveryStatus): boolean => status === "assigned" || status === "picked_up";
 
+/**
+ * When the delivery's current courier was assigned to it: the newest change to `assigned`
+ * (winning the offer or a reassignment). What a courier's presence on the delivery exposes
+ * (positions shown to the customer, the chat the courier reads) starts there.
+ */
+export const currentAssignmentAt = (delivery: Delivery) =>
+  Effect.map(DispatchRepository, (dispatch) => dispatch.statusHistory(delivery.id)).pipe(
+    Effect.flatten,
+    Effect.map((history) => history.filter((change) => change.toStatus === "assigned").at(-1)?.at ?? delivery.updatedAt),
+  );
+
 /** What the customer sees while the delivery is active. */
 export interface Tracking {
   readonly deliveryId: string;
@@ -43,7 +54,7 @@ export const trackDelivery = (principal: Principal, deliveryId: string) =>
     const at = yield* now;
     // Only positions sent during this delivery by its current courier: since their assignment
     // (the newest change to `assigned`: winning the offer or a reassignment), at most five minutes old.
-    const assignedAt = (yield* dispatch.statusHistory(delivery.id)).filter((change) => change.toStatus === "assigned").at(-1)?.at ?? delivery.updatedAt;
+    const assignedAt = yield* currentAssignmentAt(delivery);
     const since = new Date(Math.max(at.getTime() - trackingFreshnessMs, assignedAt.getTime()));
     const samples = yield* (yield* LocationSamples).samplesOf(delivery.courierId, since);
     // `recorded_at` is the courier's clock (ingestion accepts a minute ahead): a sample must also

@@ -4,8 +4,11 @@ import type { ChatMessage } from "../../core/delivery/model/ChatMessage.js";
 
 export interface ChatMessages {
   readonly insert: (message: ChatMessage) => Effect.Effect<void>;
-  /** A delivery's messages oldest first (ids are time-ordered), after `afterId`; at most `limit`. */
-  readonly list: (query: { readonly deliveryId: string; readonly afterId: string | null; readonly limit: number }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
+  /**
+   * A delivery's messages oldest first (ids are time-ordered), after `afterId`; at most `limit`;
+   * with `sentSince`, only those sent at or after it (a courier reads from their assignment on).
+   */
+  readonly list: (query: { readonly deliveryId: string; readonly afterId: string | null; readonly limit: number; readonly sentSince?: Date | null }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
   /** Deletes the messages of deliveries that ended (delivered or cancelled) before `endedBefore`; answers how many. */
   readonly deleteEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
 }

@@ -12,7 +12,10 @@ import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { deliveryChannelsFor } from "../../core/delivery/ChannelAccess.js";
 import { redactChat, redactedEmail, redactedNumber } from "../../core/delivery/ChatRedaction.js";
+import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
+import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { listChatMessages } from "../../core/delivery/ListChatMessages.js";
+import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
 import { purgeChat } from "../../core/delivery/LocationRetention.js";
 import { sendChatMessage } from "../../core/delivery/SendChatMessage.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
@@ -77,5 +80,43 @@ t.test("only the customer and the assigned courier chat, while the delivery is a
     t.match(await rt.attempt(listChatMessages(user("customer-chat"), deliveryId)), { ok: false, error: { code: "not_found" } }, "closed chat: 404");
     t.equal(await rt.run(purgeChat), 0, "kept within the retention");
     t.equal(await rt.run(at(Date.now() + 3601_000)(purgeChat)), 2, "deleted once the retention has passed");
+  }),
+);
+
+/*
+ * Spec, masked chat: messages are relayed "between the customer and the assigned courier". After a
+ * reassignment the new courier reads only the conversation since their own assignment, never what
+ * the customer and the previous courier exchanged (as tracking shows only positions since it).
+ */
+t.test("a reassigned delivery's new courier reads only the messages sent since their assignment, never those with the previous courier", (t) =>
+  forEachDeliveryDialect(t, "chat since assignment", async (t, db) => {
+    const rt = deliveryRuntime(t, db, { offerFanout: 1 });
+    const fixture = await openRestaurant(rt, "owner-reassign");
+    const [first, second] = await onlineCouriers(rt, 2, "reassign");
+    const { accepted } = await acceptedOrder(rt, "customer-reassign", fixture);
+    const deliveryId = accepted.delivery.id;
+    await rt.run(acceptOffer(first!.principal, (await rt.run(listMyOffers(first!.principal)))[0]!.id));
+    const start = Date.now();
+    const before = [
+      await rt.run(at(start + 10)(sendChatMessage(user("customer-reassign"), deliveryId, { body: "the gate code is 4711" }))),
+      await rt.run(at(start + 20)(sendChatMessage(first!.principal, deliveryId, { body: "noted, see you soon" }))),
+    ];
+    await rt.run(at(start + 30)(reassignDelivery({ actorId: "dispatcher-1", deliveryId, courierId: second!.courier.id, reason: "courier 1 has a flat tyre" })));
+    t.match(await rt.attempt(at(start + 40)(listChatMessages(first!.principal, deliveryId))), { ok: false, error: { code: "not_found" } }, "the previous courier no longer reads the chat");
+    t.same((await rt.run(at(start + 40)(listChatMessages(second!.principal, deliveryId)))).data, [], "nothing from before the reassignment");
+    const after = [
+      await rt.run(at(start + 50)(sendChatMessage(second!.principal, deliveryId, { body: "I took over your order" }))),
+      await rt.run(at(start + 60)(sendChatMessage(user("customer-reassign"), deliveryId, { body: "thanks" }))),
+    ];
+    const courierPage = await rt.run(at(start + 70)(listChatMessages(second!.principal, deliveryId, { limit: 1 })));
+    t.same(courierPage.data.map((m) => m.body), [after[0]!.body], "the first page starts at the assignment");
+    t.ok(courierPage.next_cursor, "a next page");
+    const rest = await rt.run(at(start + 70)(listChatMessages(second!.principal, deliveryId, { cursor: courierPage.next_cursor!, limit: 10 })));
+    t.same(rest.data.map((m) => m.body), [after[1]!.body]);
+    t.same(
+      (await rt.run(at(start + 70)(listChatMessages(user("customer-reassign"), deliveryId)))).data.map((m) => m.body),
+      [...before, ...after].map((m) => m.body),
+      "the customer still reads the whole conversation",
+    );
   }),
 );

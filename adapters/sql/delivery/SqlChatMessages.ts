@@ -16,9 +16,10 @@ export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
   const insertMessage = compiledInsert("dl_chat_messages", rows);
   return {
     insert: (message) => runStatement(db, insertMessage, message).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
-    list: ({ deliveryId, afterId, limit }) =>
+    list: ({ deliveryId, afterId, limit, sentSince = null }) =>
       runQuery(db, (ex) => {
-        const query = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);
+        const all = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);
+        const query = sentSince === null ? all : all.where("sent_at", ">=", f.timeToDb(sentSince));
         return (afterId === null ? query : query.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
       }).pipe(
         Effect.map((list) => list.map(rows.fromRow)),
