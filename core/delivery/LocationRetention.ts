@@ -1,7 +1,9 @@
 /**
  * Location retention (spec: precise locations are retained briefly; issue rule 5): a durable
  * job deletes samples older than DELIVERY_LOCATION_RETENTION_SECONDS (default one hour), clears
- * couriers' (approximate) dispatch positions located before that, and
+ * couriers' (approximate) dispatch positions located before that, redacts the customer's drop-off
+ * (point to 3 decimals, address masked: model/PriceSnapshot.ts) of quotes, orders and deliveries
+ * finished longer ago than that, and
  * schedules its next pass in the next five-minute slot. A pass is keyed by its slot number, so
  * the chain a worker starts (`scheduleLocationRetention`) and the chain already running meet in
  * the same key and never double.
@@ -13,6 +15,7 @@ import { DeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -27,6 +30,19 @@ export const purgeLocations = Effect.gen(function* () {
   return yield* (yield* LocationSamples).deleteRecordedBefore(cutoff);
 }).pipe(withSpan("delivery.purgeLocations"));
 
+/**
+ * Redacts the drop-off of deliveries delivered or cancelled before the location retention, of
+ * their orders and quotes, of orders rejected or cancelled without a delivery before it, and of
+ * quotes never placed that expired before it; answers how many rows. Active deliveries keep theirs.
+ */
+export const redactDropoffs = Effect.gen(function* () {
+  const settings = yield* DeliverySettings;
+  const at = yield* now;
+  const cutoff = new Date(at.getTime() - settings.locationRetentionSeconds * 1000);
+  const orders = yield* (yield* OrdersRepository).redactDropoffsFinishedBefore(cutoff);
+  return orders + (yield* (yield* DispatchRepository).redactDropoffsEndedBefore(cutoff));
+}).pipe(withSpan("delivery.redactDropoffs"));
+
 /** Deletes the chat messages of deliveries that ended before the chat retention; answers how many. */
 export const purgeChat = Effect.gen(function* () {
   const settings = yield* DeliverySettings;
@@ -40,12 +56,13 @@ const nextPass = (atMs: number): number => Math.floor(atMs / retentionIntervalMs
 const schedulePass = (pass: number) =>
   locationRetentionJob.schedule({ pass }, { runAt: new Date(pass * retentionIntervalMs), key: `pass-${pass}` });
 
-export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | DispatchRepository | ChatMessages | Jobs> = defineJob({
+export const locationRetentionJob: JobDefinition<{ readonly pass: number }, DeliverySettings | LocationSamples | DispatchRepository | OrdersRepository | ChatMessages | Jobs> = defineJob({
   kind: "delivery.location_retention",
   payload: Schema.Struct({ pass: Schema.Int }),
   handle: (p) =>
     Effect.gen(function* () {
       yield* purgeLocations;
+      yield* redactDropoffs;
       yield* purgeChat;
       yield* schedulePass(Math.max(p.pass + 1, nextPass((yield* now).getTime())));
     }),

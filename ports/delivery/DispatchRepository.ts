@@ -17,6 +17,11 @@ export interface DispatchRepository {
   /** Forgets every courier position located before `cutoff` (retention); answers how many. */
   readonly clearCourierLocationsBefore: (cutoff: Date) => Effect.Effect<number>;
   /**
+   * Redacts the drop-off (point to 3 decimals, address masked) of the deliveries delivered or
+   * cancelled before `endedBefore` and not redacted yet (retention); answers how many.
+   */
+  readonly redactDropoffsEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
+  /**
    * Online couriers with a known location, not on an active delivery and never offered
    * `deliveryId`, nearest to `near` first; at most `limit`.
    */

@@ -43,5 +43,12 @@ export interface OrdersRepository {
   }) => Effect.Effect<ReadonlyArray<RestaurantOrder>>;
   /** Writes `next` when the stored version is still `expectedVersion` (`next.version` is the advanced one); false otherwise. */
   readonly updateWorkflow: (next: RestaurantOrder, expectedVersion: number) => Effect.Effect<boolean>;
+  /**
+   * Redacts the drop-off (point to 3 decimals, address masked) of the quotes and order snapshots
+   * finished before `finishedBefore` and not redacted yet (retention): an order whose delivery was
+   * delivered or cancelled before it, or that was rejected or cancelled before it without a
+   * delivery, and its quote; a quote never placed that expired before it. Answers how many rows.
+   */
+  readonly redactDropoffsFinishedBefore: (finishedBefore: Date) => Effect.Effect<number>;
 }
 export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/delivery/OrdersRepository");

@@ -176,8 +176,13 @@ export const onlineCouriers = async (rt: DeliveryRuntime, count: number, prefix 
   return couriers;
 };
 
-/** A quote of one Margherita (with extra cheese) and two lemonades, delivered 1 km away. */
-export const quoteFor = (rt: DeliveryRuntime, customer: string, fixture: Awaited<ReturnType<typeof openRestaurant>>) => {
+/** A quote of one Margherita (with extra cheese) and two lemonades, delivered 1 km away (or to `dropoff`). */
+export const quoteFor = (
+  rt: DeliveryRuntime,
+  customer: string,
+  fixture: Awaited<ReturnType<typeof openRestaurant>>,
+  dropoff: { readonly lat: number; readonly lng: number; readonly address: string } = { lat: here.lat + 0.009, lng: here.lng, address: "Alexanderplatz 1" },
+) => {
   const [pizza, drink] = fixture.menu.items;
   if (pizza === undefined || drink === undefined) throw new Error("fixture menu");
   return rt.run(
@@ -188,7 +193,7 @@ export const quoteFor = (rt: DeliveryRuntime, customer: string, fixture: Awaited
         { itemId: pizza.id, quantity: 1, modifierIds: [pizza.modifiers[0]?.id ?? ""] },
         { itemId: drink.id, quantity: 2, modifierIds: [] },
       ],
-      dropoff: { lat: here.lat + 0.009, lng: here.lng, address: "Alexanderplatz 1" },
+      dropoff,
     }),
   );
 };

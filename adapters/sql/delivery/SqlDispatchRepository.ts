@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { Courier } from "../../../core/delivery/model/Courier.js";
 import { CourierOffer } from "../../../core/delivery/model/CourierOffer.js";
 import { Delivery } from "../../../core/delivery/model/Delivery.js";
+import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { DeliveryStatusChange } from "../../../core/delivery/model/DeliveryStatusChange.js";
 import type { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -137,6 +138,17 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
       sendStatement(db, updateCourierLocation, { id, lat: location.lat, lng: location.lng, at: f.timeToDb(location.at) }),
     clearCourierLocationsBefore: (cutoff) =>
       runStatement(db, clearCourierLocations, { cutoff: f.timeToDb(cutoff) }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0))),
+    redactDropoffsEndedBefore: (endedBefore) =>
+      // The same expressions as delivery migration 11 checks; the masked literal (not a parameter)
+      // lets the partial index dl_deliveries_dropoff_kept serve the pass.
+      runQuery(db, (ex) =>
+        sql`UPDATE dl_deliveries
+            SET dropoff_lat = round(dropoff_lat * 1000) / 1000, dropoff_lng = round(dropoff_lng * 1000) / 1000, dropoff_address = ${sql.lit(redactedDropoffAddress)}
+            WHERE dropoff_address <> ${sql.lit(redactedDropoffAddress)} AND status IN ('delivered', 'cancelled') AND updated_at < ${f.timeToDb(endedBefore)}`.execute(ex),
+      ).pipe(
+        Effect.map((r) => toNumber(r.numAffectedRows ?? 0)),
+        withSpan("DispatchRepository.redactDropoffsEndedBefore"),
+      ),
     candidates: (deliveryId, near, limit) => {
       // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
       const k = Math.cos((near.lat * Math.PI) / 180) ** 2;

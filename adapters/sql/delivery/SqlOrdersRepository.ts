@@ -1,6 +1,8 @@
 /** The OrdersRepository port over dl_quotes, dl_quote_placements, dl_orders, dl_order_lines and dl_restaurant_orders. */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { Order } from "../../../core/delivery/model/Order.js";
+import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { OrderLine } from "../../../core/delivery/model/OrderLine.js";
 import { Quote } from "../../../core/delivery/model/Quote.js";
 import { QuotePlacement } from "../../../core/delivery/model/QuotePlacement.js";
@@ -118,5 +120,26 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1),
         withSpan("OrdersRepository.updateWorkflow"),
       ),
+    redactDropoffsFinishedBefore: (finishedBefore) => {
+      // The same expressions as delivery migration 11 checks; the masked literal (not a parameter)
+      // lets the partial indexes dl_quotes_dropoff_kept and dl_orders_dropoff_kept serve the pass.
+      const masked = sql.lit(redactedDropoffAddress);
+      const before = f.timeToDb(finishedBefore);
+      const redact = sql`SET dropoff_lat = round(dropoff_lat * 1000) / 1000, dropoff_lng = round(dropoff_lng * 1000) / 1000, dropoff_address = ${masked}`;
+      // An order is finished when its delivery ended, or when it was rejected or cancelled without one.
+      const finished = (order: string) => sql`(
+        EXISTS (SELECT 1 FROM dl_deliveries d WHERE d.order_id = ${sql.raw(order)} AND d.status IN ('delivered', 'cancelled') AND d.updated_at < ${before})
+        OR EXISTS (SELECT 1 FROM dl_restaurant_orders w WHERE w.order_id = ${sql.raw(order)} AND w.status IN ('rejected', 'cancelled') AND w.delivery_id IS NULL AND w.updated_at < ${before}))`;
+      return runQuery(db, async (ex) => {
+        const quotes = await sql`UPDATE dl_quotes ${redact}
+          WHERE dropoff_address <> ${masked} AND (
+            EXISTS (SELECT 1 FROM dl_orders o WHERE o.quote_id = dl_quotes.id AND ${finished("o.id")})
+            OR (expires_at < ${before}
+              AND NOT EXISTS (SELECT 1 FROM dl_orders o WHERE o.quote_id = dl_quotes.id)
+              AND NOT EXISTS (SELECT 1 FROM dl_quote_placements p WHERE p.quote_id = dl_quotes.id AND p.state = 'authorizing')))`.execute(ex);
+        const orders = await sql`UPDATE dl_orders ${redact} WHERE dropoff_address <> ${masked} AND ${finished("dl_orders.id")}`.execute(ex);
+        return toNumber(quotes.numAffectedRows ?? 0) + toNumber(orders.numAffectedRows ?? 0);
+      }).pipe(withSpan("OrdersRepository.redactDropoffsFinishedBefore"));
+    },
   };
 };

@@ -22,3 +22,10 @@ export const PriceSnapshotFields = {
   /** The slot a scheduled order is delivered in (its start); null: as soon as possible. */
   scheduledFor: Schema.NullOr(Schema.DateFromSelf),
 };
+
+/**
+ * The drop-off address of a quote, order or delivery finished longer than the location retention
+ * (its point is then kept to 3 decimals, about 100 m): the retention pass writes it, the database
+ * allows only that (delivery migration 11).
+ */
+export const redactedDropoffAddress = "[REDACTED]";
