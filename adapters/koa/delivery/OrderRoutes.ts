@@ -6,6 +6,7 @@ import { Effect } from "effect";
 import { getOrder } from "../../../core/delivery/GetOrder.js";
 import { placeOrder } from "../../../core/delivery/PlaceOrder.js";
 import { quoteOrder } from "../../../core/delivery/QuoteOrder.js";
+import { orderDropoff, quoteDropoff, type StoredDropoff } from "../../../core/delivery/StoredDropoff.js";
 import { trackDelivery } from "../../../core/delivery/Tracking.js";
 import { QuoteWire } from "../../../core/delivery/model/Quote.js";
 import { CustomerOrderWire, TrackingWire, customerOrderView } from "../../../core/delivery/model/Views.js";
@@ -17,6 +18,12 @@ const tags = ["delivery"];
 // The customer's own order and position data: nobody may cache them.
 const privateAnswer = { "Cache-Control": "no-store" };
 
+// The customer's drop-off is retained briefly (spec, What the service does): the stored answer
+// of a quote or an order keeps none, and a replay shows the drop-off as stored now — redacted
+// (3 decimals, address masked) once the location retention pass has passed it.
+const dropoffFields = ["dropoff_address", "dropoff_lat", "dropoff_lng"];
+const dropoffWire = (dropoff: StoredDropoff) => ({ dropoff_address: dropoff.dropoffAddress, dropoff_lat: dropoff.dropoffLat, dropoff_lng: dropoff.dropoffLng });
+
 /** POST /orders/quote — an expiring, server-calculated quote. */
 const quoteRoute = defineRoute({
   method: "POST",
@@ -24,11 +31,12 @@ const quoteRoute = defineRoute({
   operationId: "quoteDeliveryOrder",
   summary: "Quote an order: expiring, calculated by the server",
   description:
-    "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines. A scheduled order names its delivery slot in scheduled_for (a quarter hour, 30 minutes to 7 days ahead, else 422); the restaurant accepts it as usual and dispatch starts 20 minutes before the slot.",
+    "total_minor = subtotal_minor + delivery_fee_minor + service_fee_minor + tax_minor (prices exclude tax). 409 menu_changed with a resolvable diff when menu_version is not current or an item is unavailable; 422 for a closed restaurant, a drop-off outside the service zone or invalid lines. A scheduled order names its delivery slot in scheduled_for (a quarter hour, 30 minutes to 7 days ahead, else 422); the restaurant accepts it as usual and dispatch starts 20 minutes before the slot. With an Idempotency-Key the stored answer keeps no drop-off: a replay shows the quote's drop-off as stored now (to 3 decimals, address [REDACTED], once the quote finished longer than the location retention).",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
+  unstored: { fields: dropoffFields, reissue: ({ principal }, stored) => quoteDropoff(principal, String(stored["id"])).pipe(Effect.map(dropoffWire)) },
   body: QuoteBody,
   responses: { 200: QuoteWire },
   problems: [403, 404, 409, 422],
@@ -49,11 +57,12 @@ const placeOrderRoute = defineRoute({
   operationId: "placeDeliveryOrder",
   summary: "Authorize the payment and place the order",
   description:
-    "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, menu_changed with its diff, or quote_payment_method_differs (the quote is being placed with another payment method). One order per quote.",
+    "Idempotency-Key required. 201 authorized; 202 payment_pending when the provider's answer is not known yet (resolved by a lookup job); 402 payment_declined; 409 quote_expired, menu_changed with its diff, or quote_payment_method_differs (the quote is being placed with another payment method). One order per quote. The stored answer keeps no drop-off: a replay shows the order's drop-off as stored now (to 3 decimals, address [REDACTED], once the order finished longer than the location retention).",
   tags,
   budget: { name: "delivery_orders" },
   auth: "required",
   idempotency: "required",
+  unstored: { fields: dropoffFields, reissue: ({ principal }, stored) => orderDropoff(principal, String(stored["id"])).pipe(Effect.map(dropoffWire)) },
   body: PlaceOrderBody,
   responses: { 201: CustomerOrderWire, 202: CustomerOrderWire },
   problems: [402, 403, 404, 409, 422],
@@ -74,6 +83,8 @@ const getOrderRoute = defineRoute({
   path: "/orders/:id",
   operationId: "getDeliveryOrder",
   summary: "Read the caller's order and its delivery",
+  description:
+    "The caller's order (another customer's: 404). Once the order finished (its delivery delivered or cancelled, or the order rejected or cancelled without one) longer than DELIVERY_LOCATION_RETENTION_SECONDS ago, its drop-off shows to 3 decimals (about 100 m) with dropoff_address \"[REDACTED]\".",
   tags,
   auth: "required",
   params: OrderParams,
