@@ -3,12 +3,14 @@
  * order (duplicate-safe creation), the winner election as one conditional update (exactly one
  * courier wins, also when racing), versioned conditional updates, offers (live, decided once,
  * lost, expired), candidate couriers nearest first, the status history keyed by transition id,
- * one courier per user, and the region and active-job reads.
+ * one courier per user, the region and active-job reads, and the redaction of the drop-off of
+ * deliveries ended before the retention cutoff.
  */
 import { Effect, Exit } from "effect";
 import { CourierId } from "../../../core/delivery/model/Courier.js";
 import { CourierOfferId, type CourierOffer } from "../../../core/delivery/model/CourierOffer.js";
 import { DeliveryId } from "../../../core/delivery/model/Delivery.js";
+import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
@@ -191,6 +193,23 @@ export const dispatchRepositoryCases: ReadonlyArray<KitCase<DispatchRepositoryKi
       t.same((await run(dispatch((d) => d.deliveriesInRegion({ region, afterId: all[0]!.id, limit: 10 })))).map((d) => d.id), [all[1]!.id], "after a key");
       const elsewhere = { minLat: 0, minLng: 0, maxLat: 1, maxLng: 1 };
       t.same(await run(dispatch((d) => d.deliveriesInRegion({ region: elsewhere, afterId: null, limit: 10 }))), [], "another region");
+    },
+  },
+  {
+    name: "dispatch: the drop-off of a delivery delivered or cancelled before the cutoff is redacted once (3 decimals, address masked); an unfinished one keeps its own",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const precise = { dropoffLat: 52.5291234, dropoffLng: 13.4056789, dropoffAddress: "Torstraße 12, 3rd floor left" };
+      const [ended, pending] = [await run(seedOrder(restaurant, 1)), await run(seedOrder(restaurant, 2))];
+      const { delivery } = await run(dispatch((d) => d.insertDelivery(deliveryRecord(ended, 1, precise))));
+      const { delivery: open } = await run(dispatch((d) => d.insertDelivery(deliveryRecord(pending, 2, precise))));
+      const cancelled = { ...delivery, status: "cancelled" as const, version: 2, updatedAt: at(1000) };
+      t.equal(await run(dispatch((d) => d.updateDelivery(cancelled, 1))), true);
+      t.equal(await run(dispatch((d) => d.redactDropoffsEndedBefore(at(1000)))), 0, "nothing ended before the cutoff");
+      t.equal(await run(dispatch((d) => d.redactDropoffsEndedBefore(at(2000)))), 1);
+      t.same(await run(dispatch((d) => d.findDelivery(delivery.id))), { ...cancelled, dropoffLat: 52.529, dropoffLng: 13.406, dropoffAddress: redactedDropoffAddress }, "otherwise as written");
+      t.same(await run(dispatch((d) => d.findDelivery(open.id))), open, "the pending delivery keeps its drop-off");
+      t.equal(await run(dispatch((d) => d.redactDropoffsEndedBefore(at(2000)))), 0, "once");
     },
   },
 ];

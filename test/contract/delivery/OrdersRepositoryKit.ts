@@ -3,11 +3,13 @@
  * lines and workflow once per quote ("exists" the second time, nothing duplicated); the
  * workflow advances only from the expected version (a stale writer loses); restaurants list
  * their workflows by status in keyset pages; orders and lines are immutable; a quote's placement
- * is started once and leaves `authorizing` once, to `placed` or `released`.
+ * is started once and leaves `authorizing` once, to `placed` or `released`; the drop-off of a
+ * finished order and its quote is redacted once (3 decimals, address masked), an open one's kept.
  */
 import { Effect } from "effect";
 import { OrderId } from "../../../core/delivery/model/Order.js";
 import { QuoteId } from "../../../core/delivery/model/Ids.js";
+import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
@@ -94,6 +96,27 @@ export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersReposito
       const second = await run(orders((o) => o.listWorkflows({ restaurantId: restaurant.id, statuses: ["authorized"], afterOrderId: mine[1]!.id, limit: 2 })));
       t.same(second.map((w) => w.orderId), [mine[2]!.id]);
       t.same(await run(orders((o) => o.listWorkflows({ restaurantId: restaurant.id, statuses: ["accepted"], afterOrderId: null, limit: 10 }))), [], "filtered by status");
+    },
+  },
+  {
+    name: "orders: the drop-off of an order finished before the cutoff and of its quote is redacted once (3 decimals, address masked); an open order keeps its own",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const finished = await run(seedOrder(restaurant, 1));
+      const open = await run(seedOrder(restaurant, 2));
+      const workflow = (await run(orders((o) => o.findWorkflow(finished.id))))!;
+      const rejected = { ...workflow, status: "rejected" as const, paymentState: "void_pending" as const, reason: "closing early", version: workflow.version + 1, updatedAt: at(1000) };
+      t.equal(await run(orders((o) => o.updateWorkflow(rejected, workflow.version))), true);
+      t.equal(await run(orders((o) => o.redactDropoffsFinishedBefore(at(1000)))), 0, "nothing finished before the cutoff");
+      t.equal(await run(orders((o) => o.redactDropoffsFinishedBefore(at(2000)))), 2, "the order and its quote");
+      const redacted = { dropoffLat: Math.round(finished.dropoffLat * 1000) / 1000, dropoffLng: Math.round(finished.dropoffLng * 1000) / 1000, dropoffAddress: redactedDropoffAddress };
+      t.same(await run(orders((o) => o.findOrder(finished.id))), { ...finished, ...redacted }, "the snapshot otherwise as written");
+      const dropoffOf = (quote: { readonly dropoffLat: number; readonly dropoffLng: number; readonly dropoffAddress: string } | null) =>
+        quote === null ? null : { dropoffLat: quote.dropoffLat, dropoffLng: quote.dropoffLng, dropoffAddress: quote.dropoffAddress };
+      t.same(dropoffOf(await run(orders((o) => o.findQuote(finished.quoteId)))), redacted, "its quote");
+      t.same(await run(orders((o) => o.findOrder(open.id))), open, "the open order keeps its drop-off");
+      t.same(dropoffOf(await run(orders((o) => o.findQuote(open.quoteId)))), dropoffOf(open), "and so does its quote");
+      t.equal(await run(orders((o) => o.redactDropoffsFinishedBefore(at(2000)))), 0, "once");
     },
   },
 ];
