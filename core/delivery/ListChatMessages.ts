@@ -3,8 +3,8 @@
  * oldest first, in keyset pages — only while the chat is open (assigned or picked up); before
  * and after, like for anyone else, 404 (the messages stay for support until the retention pass
  * deletes them). The customer reads the whole conversation; the courier only the messages sent
- * since their own assignment (after a reassignment, nothing exchanged with the previous courier),
- * as tracking shows only positions since it.
+ * since their own assignment and no other courier's (after a reassignment, nothing exchanged with
+ * the previous courier), as tracking shows only positions since it.
  */
 import type { DeliveryId } from "./model/Ids.js";
 import { Effect } from "effect";
@@ -21,11 +21,14 @@ import type { ChatMessage } from "./model/ChatMessage.js";
 /** One page of the delivery's chat. */
 export const listChatMessages = (principal: Principal, deliveryId: DeliveryId, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
-    const { delivery, role } = yield* chatSeat(principal, deliveryId);
+    const { delivery, role, userId } = yield* chatSeat(principal, deliveryId);
     if (!chatOpen(delivery)) return yield* Effect.fail(notFound("delivery"));
+    // A courier: from their assignment on, and of the couriers' messages only their own (one the
+    // previous courier sent while the reassignment committed is stamped after it).
     const sentSince = role === "courier" ? yield* currentAssignmentAt(delivery) : null;
+    const courierSenderId = role === "courier" ? userId : null;
     const afterId = query.cursor === undefined ? null : (yield* decodeCursor(IdCursorKey, query.cursor))[0];
     const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
-    const rows = yield* (yield* ChatMessages).list({ deliveryId: delivery.id, afterId, limit: limit + 1, sentSince });
+    const rows = yield* (yield* ChatMessages).list({ deliveryId: delivery.id, afterId, limit: limit + 1, sentSince, courierSenderId });
     return pageFrom(rows, limit, (row) => [row.id]) satisfies Page<ChatMessage>;
   }).pipe(withSpan("delivery.listChatMessages"));

@@ -6,9 +6,16 @@ export interface ChatMessages {
   readonly insert: (message: ChatMessage) => Effect.Effect<void>;
   /**
    * A delivery's messages oldest first (ids are time-ordered), after `afterId`; at most `limit`;
-   * with `sentSince`, only those sent at or after it (a courier reads from their assignment on).
+   * with `sentSince`, only those sent at or after it; with `courierSenderId`, of the couriers'
+   * messages only that sender's (a courier reads from their assignment on, nothing of a previous courier).
    */
-  readonly list: (query: { readonly deliveryId: string; readonly afterId: string | null; readonly limit: number; readonly sentSince?: Date | null }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
+  readonly list: (query: {
+    readonly deliveryId: string;
+    readonly afterId: string | null;
+    readonly limit: number;
+    readonly sentSince?: Date | null;
+    readonly courierSenderId?: string | null;
+  }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
   /** Deletes the messages of deliveries that ended (delivered or cancelled) before `endedBefore`; answers how many. */
   readonly deleteEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
 }

@@ -16,6 +16,9 @@ import { acceptOffer } from "../../core/delivery/AcceptOffer.js";
 import { listMyOffers } from "../../core/delivery/Couriers.js";
 import { listChatMessages } from "../../core/delivery/ListChatMessages.js";
 import { reassignDelivery } from "../../core/delivery/ReassignDelivery.js";
+import { ChatMessageId, type ChatMessage } from "../../core/delivery/model/ChatMessage.js";
+import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Ids } from "../../ports/Ids.js";
 import { purgeChat } from "../../core/delivery/LocationRetention.js";
 import { sendChatMessage } from "../../core/delivery/SendChatMessage.js";
 import { updateDeliveryStatus } from "../../core/delivery/UpdateDeliveryStatus.js";
@@ -104,6 +107,10 @@ t.test("a reassigned delivery's new courier reads only the messages sent since t
     await rt.run(at(start + 30)(reassignDelivery({ actorId: "dispatcher-1", deliveryId, courierId: second!.courier.id, reason: "courier 1 has a flat tyre" })));
     t.match(await rt.attempt(at(start + 40)(listChatMessages(first!.principal, deliveryId))), { ok: false, error: { code: "not_found" } }, "the previous courier no longer reads the chat");
     t.same((await rt.run(at(start + 40)(listChatMessages(second!.principal, deliveryId)))).data, [], "nothing from before the reassignment");
+    // A message the previous courier got in while the reassignment committed (sent on the seat it
+    // read before), stamped after the reassignment: still not the new courier's to read.
+    const late: ChatMessage = { id: ChatMessageId.make(await rt.run(Effect.flatMap(Ids, (ids) => ids.next))), deliveryId, senderRole: "courier", senderId: first!.principal.kind === "user" ? first!.principal.userId : "", body: "leaving it at the door", sentAt: new Date(start + 45) };
+    await rt.run(Effect.flatMap(ChatMessages, (messages) => messages.insert(late)));
     const after = [
       await rt.run(at(start + 50)(sendChatMessage(second!.principal, deliveryId, { body: "I took over your order" }))),
       await rt.run(at(start + 60)(sendChatMessage(user("customer-reassign"), deliveryId, { body: "thanks" }))),
@@ -114,8 +121,8 @@ t.test("a reassigned delivery's new courier reads only the messages sent since t
     const rest = await rt.run(at(start + 70)(listChatMessages(second!.principal, deliveryId, { cursor: courierPage.next_cursor!, limit: 10 })));
     t.same(rest.data.map((m) => m.body), [after[1]!.body]);
     t.same(
-      (await rt.run(at(start + 70)(listChatMessages(user("customer-reassign"), deliveryId)))).data.map((m) => m.body),
-      [...before, ...after].map((m) => m.body),
+      (await rt.run(at(start + 70)(listChatMessages(user("customer-reassign"), deliveryId)))).data.map((m) => m.body).sort(),
+      [...before, late, ...after].map((m) => m.body).sort(),
       "the customer still reads the whole conversation",
     );
   }),

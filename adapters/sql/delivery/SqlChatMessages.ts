@@ -16,10 +16,11 @@ export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
   const insertMessage = compiledInsert("dl_chat_messages", rows);
   return {
     insert: (message) => runStatement(db, insertMessage, message).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
-    list: ({ deliveryId, afterId, limit, sentSince = null }) =>
+    list: ({ deliveryId, afterId, limit, sentSince = null, courierSenderId = null }) =>
       runQuery(db, (ex) => {
         const all = ex.selectFrom("dl_chat_messages").selectAll().where("delivery_id", "=", deliveryId);
-        const query = sentSince === null ? all : all.where("sent_at", ">=", f.timeToDb(sentSince));
+        const since = sentSince === null ? all : all.where("sent_at", ">=", f.timeToDb(sentSince));
+        const query = courierSenderId === null ? since : since.where((eb) => eb.or([eb("sender_role", "=", "customer"), eb("sender_id", "=", courierSenderId)]));
         return (afterId === null ? query : query.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
       }).pipe(
         Effect.map((list) => list.map(rows.fromRow)),
