@@ -37,7 +37,7 @@ import { uploadSessionView, type PartGrant, type UploadPart, type UploadSession,
 import { validName } from "./Names.js";
 import { assembledKey, partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
-import { requireRoomBelow } from "./TreeDepth.js";
+import { requireRoomUnder } from "./TreeDepth.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -105,8 +105,12 @@ export const createUpload = (
       return yield* Effect.fail(invalid("part_sha256", `a file of ${partCount} parts declares ${partCount} part checksums (lowercase hex SHA-256)`));
     }
     // The caller edits the target: the parent folder for a new file, the file itself for a new version.
-    if (input.nodeId === null) yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
-    else yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
+    if (input.nodeId === null) {
+      const parent = yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
+      // Checked now, from the ancestors the access check read, so the client learns early; checked
+      // again under the drive lock when the upload completes (CompleteUpload.ts).
+      yield* requireRoomUnder(parent.ancestors.length, 0);
+    } else yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
     // No ensureDrive: the node just checked is in the workspace, so its drive exists (fs_nodes
     // references fs_drives, and a drive is never deleted); the transaction below locks it.
 
@@ -144,7 +148,6 @@ export const createUpload = (
           if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
           // Checked now so the client learns early; checked again when the upload completes.
           yield* requireFreeName(input.workspaceId, parent, name);
-          yield* requireRoomBelow(input.workspaceId, parent.id, 0);
         }
         // The kernel's reservation rule decides against the counter read under the lock.
         yield* reserve(quotaStateOf(drive), id, input.sizeBytes).pipe(

@@ -18,10 +18,21 @@ export const levelsBelow = (workspaceId: string, parentId: string): Effect.Effec
     return Math.max(0, maxDepth - depth);
   });
 
-/** Fails with TreeTooDeep unless a node with `height` levels below it fits under `parentId`. */
+/**
+ * Fails with TreeTooDeep unless a node with `height` levels below it fits under a parent that has
+ * `parentAncestors` ancestors (as an access check reads them: nearest first, at most maxDepth).
+ */
+export const requireRoomUnder = (parentAncestors: number, height: number): Effect.Effect<void, TreeTooDeep, FilesSettings> =>
+  Effect.gen(function* () {
+    const maxDepth = (yield* FilesSettings).maxDepth;
+    if (height + 1 <= Math.max(0, maxDepth - parentAncestors)) return;
+    return yield* Effect.fail(new TreeTooDeep({ maxDepth, detail: `nodes may be at most ${maxDepth} levels below the root` }));
+  });
+
+/** Fails with TreeTooDeep unless a node with `height` levels below it fits under `parentId`; reads its ancestors. */
 export const requireRoomBelow = (workspaceId: string, parentId: string, height: number): Effect.Effect<void, TreeTooDeep, NodesRepository | FilesSettings> =>
   Effect.gen(function* () {
-    if (height + 1 <= (yield* levelsBelow(workspaceId, parentId))) return;
     const maxDepth = (yield* FilesSettings).maxDepth;
-    return yield* Effect.fail(new TreeTooDeep({ maxDepth, detail: `nodes may be at most ${maxDepth} levels below the root` }));
+    const ancestors = yield* (yield* NodesRepository).ancestors(workspaceId, parentId, maxDepth);
+    return yield* requireRoomUnder(ancestors.length, height);
   });
