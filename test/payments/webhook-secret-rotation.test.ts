@@ -25,6 +25,7 @@ import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { runningJob } from "../worker/fixtures.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey, newMerchant, paymentsRuntime } from "./support.js";
+import { eventually } from "../worker/fixtures.js";
 
 const scopes = ["payments:write", "refunds:write", "ledger:read", "webhooks:write"];
 
@@ -58,14 +59,6 @@ export const startRecordingReceiver = async (t: HasTeardown) => {
 export const verifiesWith = (hook: ReceivedHook | undefined, secret: string): boolean => {
   const t = Number(/^t=(\d+)/.exec(hook?.signature ?? "")?.[1] ?? "0");
   return verifyMerchantWebhookSignature({ secret, header: hook?.signature, rawBody: hook?.raw ?? "", nowSeconds: t });
-};
-
-const waitFor = async (check: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 300; i += 1) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 };
 
 t.test("rotating a webhook signing secret answers a new secret; deliveries during the overlap verify with both, then only with the new one", (t) =>
@@ -113,7 +106,7 @@ t.test("rotating a webhook signing secret answers a new secret; deliveries durin
     const intent = await call(`${server.url}/v1/payment-intents`, { key, idempotencyKey: freshKey(), body: { amount_minor: 2500, currency: "EUR" } });
     const intentId = String(intent.body.id);
     await call(`${server.url}/v1/payment-intents/${intentId}/confirm`, { key, idempotencyKey: freshKey(), body: { payment_method: sandboxTokens.visa } });
-    await waitFor(() => receiver.received.length >= 1, "the payment's delivery");
+    await eventually(() => receiver.received.length >= 1, 30_000, "the payment's delivery");
     const during = receiver.received[0];
     t.equal((during?.signature?.match(/v1=/g) ?? []).length, 2, "two v1 values");
     t.ok(verifiesWith(during, second), "verifies with the new secret");
@@ -122,7 +115,7 @@ t.test("rotating a webhook signing secret answers a new secret; deliveries durin
     // A second rotation during the overlap drops the oldest secret: at most two are live.
     const third = String((await call(rotateUrl, { key, body: { overlap_seconds: 3600 } })).body.secret);
     await call(`${server.url}/v1/refunds`, { key, idempotencyKey: freshKey(), body: { payment_intent_id: intentId, amount_minor: 100 } });
-    await waitFor(() => receiver.received.length >= 2, "the refund's delivery");
+    await eventually(() => receiver.received.length >= 2, 30_000, "the refund's delivery");
     const afterSecond = receiver.received[1];
     t.ok(verifiesWith(afterSecond, third) && verifiesWith(afterSecond, second), "the newest two sign");
     t.notOk(verifiesWith(afterSecond, first), "the oldest secret was dropped by the second rotation");
@@ -133,7 +126,7 @@ t.test("rotating a webhook signing secret answers a new secret; deliveries durin
     t.equal(cut.body.previous_secret_expires_at, null, "no previous secret is kept");
     const fourth = String(cut.body.secret);
     await call(`${server.url}/v1/refunds`, { key, idempotencyKey: freshKey(), body: { payment_intent_id: intentId, amount_minor: 200 } });
-    await waitFor(() => receiver.received.length >= 3, "the second refund's delivery");
+    await eventually(() => receiver.received.length >= 3, 30_000, "the second refund's delivery");
     const after = receiver.received[2];
     t.equal((after?.signature?.match(/v1=/g) ?? []).length, 1, "one v1 value");
     t.ok(verifiesWith(after, fourth), "verifies with the new secret");
