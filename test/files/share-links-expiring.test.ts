@@ -17,9 +17,23 @@ import { createFolder } from "../../core/files/CreateFolder.js";
 import { createShareLink, resolveShare } from "../../core/files/ShareLinks.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { forEachDialect, testModules } from "../support/databases.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { filesRuntime, filesTestModules, forEachFilesDialect, sha256, workspaceWithDrive } from "./support.js";
 
 const day = 24 * 3600 * 1000;
+
+/** An fs_share_links row of ann's in workspace ws1 on `nodeId`, as written straight to the table. */
+const shareLinkRow = (db: SqlDatabase, nodeId: string, id: string, createdAt: Date, expiresAt: Date | null) => ({
+  id,
+  workspace_id: "ws1",
+  node_id: nodeId,
+  token_hash: sha256(id),
+  allow_download: db.dialect === "sqlite" ? 1 : true,
+  created_by: "ann",
+  created_at: db.features.timeToDb(createdAt),
+  expires_at: expiresAt === null ? null : db.features.timeToDb(expiresAt),
+  revoked_at: null,
+});
 
 t.test("a share link is always expiring: without expires_at it gets the default lifetime, past the maximum lifetime it is refused (422)", (t) =>
   forEachFilesDialect(t, "share links expire", async (t, db) => {
@@ -56,17 +70,7 @@ t.test("the database refuses a share link without an expiry (share tokens are ex
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const now = new Date();
-    const row = (id: string, expiresAt: Date | null) => ({
-      id,
-      workspace_id: "ws1",
-      node_id: root,
-      token_hash: sha256(id),
-      allow_download: (db.dialect === "sqlite" ? 1 : true),
-      created_by: "ann",
-      created_at: db.features.timeToDb(now),
-      expires_at: expiresAt === null ? null : db.features.timeToDb(expiresAt),
-      revoked_at: null,
-    });
+    const row = (id: string, expiresAt: Date | null) => shareLinkRow(db, root, id, now, expiresAt);
     await t.rejects(db.db.insertInto("fs_share_links").values(row("no-expiry", null)).execute(), "an insert without an expiry is refused");
     t.same(await db.db.selectFrom("fs_share_links").select("id").execute(), [], "nothing was stored");
 
@@ -97,17 +101,7 @@ forEachDialect(
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const created = new Date(Date.now() - 400 * day);
-    const link = (id: string, expiresAt: Date | null) => ({
-      id,
-      workspace_id: "ws1",
-      node_id: root,
-      token_hash: sha256(id),
-      allow_download: (db.dialect === "sqlite" ? 1 : true),
-      created_by: "ann",
-      created_at: db.features.timeToDb(created),
-      expires_at: expiresAt === null ? null : db.features.timeToDb(expiresAt),
-      revoked_at: null,
-    });
+    const link = (id: string, expiresAt: Date | null) => shareLinkRow(db, root, id, created, expiresAt);
     const kept = new Date(Date.now() + 3 * day);
     await db.db.insertInto("fs_share_links").values([link("forever", null), link("dated", kept)]).execute();
     const before = Date.now();

@@ -6,8 +6,6 @@
  * event); a failing receiver is retried by the job runner with backoff and the delivery is
  * dead-lettered at the bound; deliveries are listed with their attempts, to their merchant only.
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { verifyMerchantWebhookSignature } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
@@ -16,6 +14,7 @@ import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/p
 import type { HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey } from "./support.js";
+import { startHookReceiver } from "./hookReceiver.js";
 
 const scopes = ["payments:write", "refunds:write", "ledger:read", "webhooks:write"];
 
@@ -32,24 +31,12 @@ const startReceiver = async (t: HasTeardown) => {
   const secrets = new Map<string, string>();
   const received: Received[] = [];
   const state = { fail: false };
-  const read = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve) => {
-      let raw = "";
-      req.on("data", (chunk) => (raw += String(chunk)));
-      req.on("end", () => resolve(raw));
-    });
-  const server = createServer(async (req, res) => {
-    const raw = await read(req);
-    const path = req.url ?? "/";
-    const signature = req.headers["webhook-signature"] as string | undefined;
+  const base = await startHookReceiver(t, ({ path, headers, raw }) => {
+    const signature = headers["webhook-signature"] as string | undefined;
     const valid = verifyMerchantWebhookSignature({ secret: secrets.get(path) ?? "", header: signature, rawBody: raw, nowSeconds: Math.floor(Date.now() / 1000) });
-    received.push({ path, webhookId: req.headers["webhook-id"] as string | undefined, signature, raw, valid });
-    res.statusCode = state.fail ? 500 : valid ? 200 : 400;
-    res.end();
+    received.push({ path, webhookId: headers["webhook-id"] as string | undefined, signature, raw, valid });
+    return state.fail ? 500 : valid ? 200 : 400;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, secrets, received, state };
 };
 

@@ -7,8 +7,6 @@
  * Operators list the dead deliveries of every merchant in keyset pages (403 for anyone else),
  * without payloads or secrets.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
@@ -19,6 +17,7 @@ import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/p
 import type { HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey } from "./support.js";
+import { startHookReceiver } from "./hookReceiver.js";
 
 // User ids are UUIDs; the names say who is who.
 const alice = "01900000-0000-7000-8000-00000000a11c";
@@ -30,17 +29,11 @@ const operators = [alice, bob, carol];
 /** A receiver that answers 500 until told otherwise (signatures are checked in merchant-webhooks.test.ts). */
 const startReceiver = async (t: HasTeardown) => {
   const state = { fail: true, hits: 0 };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      state.hits += 1;
-      res.statusCode = state.fail ? 500 : 200;
-      res.end();
-    });
+  const base = await startHookReceiver(t, () => {
+    state.hits += 1;
+    return state.fail ? 500 : 200;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, state };
+  return { url: `${base}/hook`, state };
 };
 
 const eventually = async (check: () => Promise<boolean>, what: string): Promise<void> => {

@@ -9,8 +9,6 @@
  * another merchant's endpoint is 404. Against a real receiver on 127.0.0.1, on both dialects.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
@@ -22,10 +20,10 @@ import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/p
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
-import { runningJob } from "../worker/fixtures.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
 import { call, freshKey, newMerchant, paymentsRuntime } from "./support.js";
-import { eventually } from "../worker/fixtures.js";
+import { eventually, runningJob } from "../worker/fixtures.js";
+import { startHookReceiver } from "./hookReceiver.js";
 
 const scopes = ["payments:write", "refunds:write", "ledger:read", "webhooks:write"];
 
@@ -38,21 +36,11 @@ export interface ReceivedHook {
 /** A merchant's receiver that records every POST (answering 200); tests verify with the secrets they hold. */
 export const startRecordingReceiver = async (t: HasTeardown) => {
   const received: ReceivedHook[] = [];
-  const read = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve) => {
-      let raw = "";
-      req.on("data", (chunk) => (raw += String(chunk)));
-      req.on("end", () => resolve(raw));
-    });
-  const server = createServer(async (req, res) => {
-    const raw = await read(req);
-    received.push({ signature: req.headers["webhook-signature"] as string | undefined, raw });
-    res.statusCode = 200;
-    res.end();
+  const base = await startHookReceiver(t, ({ headers, raw }) => {
+    received.push({ signature: headers["webhook-signature"] as string | undefined, raw });
+    return 200;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  return { base, received };
 };
 
 /** True when `hook` verifies with `secret`, checked at the time its own header states. */
