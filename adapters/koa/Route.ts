@@ -11,6 +11,7 @@ import { Effect, type Schema } from "effect";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
+import { retainedBrieflyPaths } from "../../core/kernel/RetainedBriefly.js";
 import type { StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Principal } from "../../ports/Principal.js";
 import { principalScope } from "../../ports/Principal.js";
@@ -92,9 +93,11 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
   readonly oneTransaction?: boolean;
   /**
    * Body fields (their wire names) of a 2xx answer that are never stored: a secret the work
-   * mints (spec: secrets are never kept in clear). The idempotency record keeps the answer
-   * without them; the first answer carries them, and a replay carries the fresh ones `reissue`
-   * makes from the stored answer's body.
+   * mints (spec: secrets are never kept in clear), and personal data its module keeps only
+   * briefly (schemas marked `retainedBriefly`, core/kernel/RetainedBriefly.ts: a route that may
+   * store its answer must list every such field here, or `defineRoute` throws). The idempotency
+   * record keeps the answer without them; the first answer carries them, and a replay carries
+   * the fresh ones `reissue` makes from the stored answer's body.
    */
   readonly unstored?: {
     readonly fields: ReadonlyArray<string>;
@@ -180,6 +183,7 @@ export const defineRoute = <
   if (idempotency !== "none" && spec.auth !== "required") throw new Error(`${where}: idempotency requires auth`);
   const statuses = Object.keys(spec.responses).map(Number);
   if (!statuses.some((s) => s >= 200 && s < 300)) throw new Error(`${where}: responses must declare a 2xx status`);
+  if (idempotency !== "none") requireBriefDataUnstored(where, spec.responses, spec.unstored?.fields ?? []);
   return {
     method: spec.method,
     path: spec.path,
@@ -202,6 +206,22 @@ export const defineRoute = <
     // The route machinery provides CurrentPrincipal (EffectHandler.runStored); the rest comes from the host runtime.
     handler: spec.handler as Route<Exclude<R, Principal>>["handler"],
   };
+};
+
+/**
+ * A stored answer is kept 24 hours (core/kernel/Idempotency.ts), longer than a module may keep
+ * data marked retained briefly: every such field of a 2xx answer must be a top-level field the
+ * route leaves unstored (a nested one cannot be withheld: answer it at the top level instead).
+ */
+const requireBriefDataUnstored = (where: string, responses: Readonly<Record<number, AnySchema | null>>, unstored: ReadonlyArray<string>): void => {
+  for (const [status, schema] of Object.entries(responses)) {
+    if (schema === null || Number(status) < 200 || Number(status) >= 300) continue;
+    for (const path of retainedBrieflyPaths(schema.ast)) {
+      if (!unstored.includes(path)) {
+        throw new Error(`${where}: the ${status} answer's "${path}" is retained briefly (core/kernel/RetainedBriefly.ts) and would be kept with the stored answer; list it in \`unstored\` (a top-level field) or take no Idempotency-Key`);
+      }
+    }
+  }
 };
 
 /** What `mountRoutes` needs from the host. */

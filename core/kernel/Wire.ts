@@ -8,6 +8,7 @@
 import { Schema } from "effect";
 import { fastEncoder } from "./FastEncoder.js";
 import { recordFields, type RecordSchema, type SnakeCase } from "./RecordFields.js";
+import { isRetainedBriefly, retainedBriefly } from "./RetainedBriefly.js";
 
 /** A value as it travels: a Date becomes its ISO text. */
 export type WireValue<V> = V extends Date ? string : V;
@@ -26,8 +27,9 @@ export const wireShape = <S extends RecordSchema>(record: S): WireShape<S> => {
   if (cached !== undefined) return cached as WireShape<S>;
   const fields: Record<string, Schema.PropertySignature.All> = {};
   for (const field of recordFields(record)) {
-    const codec: Schema.Schema.Any =
-      field.kind === "time" ? (field.nullable ? Schema.NullOr(Schema.Date) : Schema.Date) : field.schema;
+    const time: Schema.Schema.Any | undefined = field.kind === "time" ? (field.nullable ? Schema.NullOr(Schema.Date) : Schema.Date) : undefined;
+    // A time travels as text: its codec is new, and keeps the record field's retention mark.
+    const codec = time === undefined ? field.schema : isRetainedBriefly(field.schema.ast) ? retainedBriefly(time) : time;
     fields[field.key] = Schema.propertySignature(codec).pipe(Schema.fromKey(field.name));
   }
   const shape = Schema.Struct(fields);

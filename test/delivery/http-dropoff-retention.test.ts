@@ -53,3 +53,23 @@ for (const dialect of dialects) {
     t.equal(laterOrder.headers.get("idempotent-replayed"), "true");
   });
 }
+
+for (const dialect of dialects) {
+  t.test(`registering and going online or offline store no answer: a courier's position is retained briefly, a stored answer lives 24 h [${dialect}]`, async (t) => {
+    const { server, as } = await startDeliveryServer(t, dialect, { DELIVERY_LOCATION_RETENTION_SECONDS: "3600" });
+    const courier = as();
+    const key = freshKey();
+    t.equal((await courier.post("/couriers", { name: "Courier" }, freshKey())).status, 201);
+    const first = await courier.post("/couriers/me/online", undefined, key);
+    t.match(first, { status: 200, body: { online: true, lat: null, lng: null } }, "online, not located yet");
+    const sample = { lat: here.lat + 0.0123, lng: here.lng, recorded_at: new Date(Date.now() - 1000).toISOString() };
+    t.equal((await courier.post("/couriers/me/locations", { samples: [sample] })).status, 200);
+    const again = await courier.post("/couriers/me/online", undefined, key);
+    t.equal(again.status, 200);
+    t.not(again.headers.get("idempotent-replayed"), "true", "the same key runs again: no stored answer to replay");
+    t.ok(typeof again.body.lat === "number", "the answer shows the position now");
+    t.equal((await courier.post("/couriers/me/offline", undefined, freshKey())).status, 200);
+    const stored = await server.core.database.db.selectFrom("idempotency_keys").select(["scope"]).execute();
+    t.same(stored, [], "no idempotency record was kept for the courier's answers");
+  });
+}

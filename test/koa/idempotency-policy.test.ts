@@ -2,11 +2,13 @@
  * The written idempotency policy is the default of every route (docs/conventions.md,
  * Idempotency): an authenticated POST accepts a key, reads and PUT/PATCH/DELETE take none,
  * unauthenticated routes can take none, and a route marked "Required" keeps its declaration; a
- * route whose answer carries a new secret or token takes none (a stored replay would keep it in clear).
+ * route whose answer carries a new secret or token takes none (a stored replay would keep it in clear),
+ * and one whose answer carries personal data retained briefly keeps it out of the stored answer.
  */
 import { Effect, Schema, SchemaAST } from "effect";
 import t from "tap";
 import { defaultIdempotency, defineRoute, type AuthMode, type HttpMethod } from "../../adapters/koa/Route.js";
+import { retainedBriefly, retainedBrieflyPaths } from "../../core/kernel/RetainedBriefly.js";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
 import { deliveryRoutes } from "../../adapters/koa/delivery/index.js";
 import { filesRoutes } from "../../adapters/koa/files/index.js";
@@ -83,4 +85,45 @@ t.test("a route whose answer carries a new secret or token stores no answer: it 
     t.equal(route.idempotency, "none", `${route.operationId} answers ${carried.join(", ")}: no stored replay`);
   }
   t.ok(checked >= 5, `the secret-bearing creations are found (${checked}): api keys, webhook endpoints, share links, carts`);
+});
+
+const answering = (body: Schema.Schema.Any, options: { idempotency?: "optional" | "none"; unstored?: ReadonlyArray<string> }) =>
+  defineRoute({
+    method: "POST",
+    path: "/v1/places",
+    operationId: "createPlace",
+    summary: "a place",
+    tags: ["places"],
+    auth: "required",
+    ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
+    ...(options.unstored === undefined ? {} : { unstored: { fields: options.unstored, reissue: () => Effect.succeed({}) } }),
+    responses: { 201: body as Schema.Schema<unknown, unknown, never> },
+    handler: () => Effect.succeed({ status: 201, body: {} }),
+  });
+
+t.test("personal data retained briefly never sits in a stored answer: a route that may store its answer must leave every such field unstored", async (t) => {
+  const Place = Schema.Struct({ id: Schema.String, lat: retainedBriefly(Schema.Number), address: retainedBriefly(Schema.String) });
+  t.throws(() => answering(Place, {}), /"lat" is retained briefly/, "stored with the answer: refused at definition");
+  t.throws(() => answering(Place, { unstored: ["lat"] }), /"address" is retained briefly/, "every such field, not one of them");
+  t.ok(answering(Place, { unstored: ["lat", "address"] }), "left unstored: the replay reissues them");
+  t.ok(answering(Place, { idempotency: "none" }), "a route that stores no answer may answer them");
+  const Nested = Schema.Struct({ id: Schema.String, dropoff: Schema.Struct({ lat: retainedBriefly(Schema.Number) }) });
+  t.throws(() => answering(Nested, { unstored: ["dropoff"] }), /"dropoff\.lat" is retained briefly/, "a nested field cannot be withheld by name");
+});
+
+t.test("every route of the five modules that may store its answer leaves the fields retained briefly unstored", async (t) => {
+  const routes = [...projectsRoutes, ...paymentsRoutes, ...filesRoutes, ...commerceRoutes, ...deliveryRoutes, ...identityRoutes];
+  const carrying = routes.filter((route) =>
+    Object.entries(route.responses).some(([status, schema]) => Number(status) < 300 && schema !== null && retainedBrieflyPaths(schema.ast).length > 0),
+  );
+  for (const route of carrying) {
+    if (route.idempotency === "none") continue;
+    for (const [status, schema] of Object.entries(route.responses)) {
+      if (schema === null || Number(status) >= 300) continue;
+      for (const path of retainedBrieflyPaths(schema.ast)) t.ok(route.unstored?.fields.includes(path), `${route.operationId} ${status}: ${path} is not stored`);
+    }
+  }
+  const names = carrying.map((route) => route.operationId);
+  // The delivery answers that show a drop-off or a courier's position are found by their marks.
+  for (const name of ["quoteDeliveryOrder", "placeDeliveryOrder", "acceptCourierOffer", "courierOnline", "trackDelivery"]) t.ok(names.includes(name), `${name} answers data retained briefly`);
 });

@@ -29,8 +29,9 @@ const registerRoute = defineRoute({
   description: "The answer's id is the courier_id deliveries carry. Registering again answers the same courier.",
   tags,
   auth: "required",
-  // One transaction, nothing called outside: the key and the answer commit with the work.
-  oneTransaction: true,
+  // Idempotent by itself (registering again answers the same courier), and no stored answer:
+  // it would keep the courier's position (retained briefly) for the idempotency record's 24 h.
+  idempotency: "none",
   body: RegisterCourierBody,
   responses: { 201: CourierWire },
   problems: [403, 422],
@@ -45,8 +46,9 @@ const onlineRoute = (online: boolean) =>
     summary: online ? "Go online for offers" : "Go offline (no new offers)",
     tags,
     auth: "required",
-    // One transaction, nothing called outside: the key and the answer commit with the work.
-    oneTransaction: true,
+    // Idempotent by itself (the same state set twice), and no stored answer: it would keep the
+    // courier's position (retained briefly) for the idempotency record's 24 h.
+    idempotency: "none",
     responses: { 200: CourierWire },
     problems: [403, 404],
     handler: ({ principal }) => setCourierOnline(principal, online).pipe(Effect.map((courier) => ({ status: 200, body: courier }))),

@@ -3,6 +3,7 @@ import { CourierId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { Latitude, Longitude } from "./Geo.js";
+import { retainedBriefly } from "../../kernel/RetainedBriefly.js";
 
 export { CourierId } from "./Ids.js";
 
@@ -12,8 +13,8 @@ export const Courier = Schema.Struct({
   name: Schema.String,
   online: Schema.Boolean,
   /** The latest location sample (approximate; the operational source of dispatch distance). */
-  lat: Schema.NullOr(Latitude),
-  lng: Schema.NullOr(Longitude),
+  lat: retainedBriefly(Schema.NullOr(Latitude)),
+  lng: retainedBriefly(Schema.NullOr(Longitude)),
   locatedAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
 });

@@ -4,6 +4,7 @@
  */
 import { DeliveryId } from "./Ids.js";
 import { Schema } from "effect";
+import { retainedBriefly } from "../../kernel/RetainedBriefly.js";
 import { wireShape } from "../../kernel/Wire.js";
 import { CourierId } from "./Courier.js";
 import { Latitude, Longitude } from "./Geo.js";
@@ -26,9 +27,9 @@ export const Delivery = Schema.Struct({
   version: Schema.Int.pipe(Schema.positive()),
   pickupLat: Latitude,
   pickupLng: Longitude,
-  dropoffLat: Latitude,
-  dropoffLng: Longitude,
-  dropoffAddress: Schema.String,
+  dropoffLat: retainedBriefly(Latitude),
+  dropoffLng: retainedBriefly(Longitude),
+  dropoffAddress: retainedBriefly(Schema.String),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
 });

@@ -6,12 +6,13 @@
 import { Schema } from "effect";
 import { CourierId, LocationSampleId } from "./Ids.js";
 import { Latitude, Longitude } from "./Geo.js";
+import { retainedBriefly } from "../../kernel/RetainedBriefly.js";
 
 export const LocationSample = Schema.Struct({
   id: LocationSampleId,
   courierId: CourierId,
-  lat: Latitude,
-  lng: Longitude,
+  lat: retainedBriefly(Latitude),
+  lng: retainedBriefly(Longitude),
   recordedAt: Schema.DateFromSelf,
   receivedAt: Schema.DateFromSelf,
 });

@@ -5,14 +5,16 @@
  */
 import { Schema } from "effect";
 import { Currency } from "../../kernel/Money.js";
+import { retainedBriefly } from "../../kernel/RetainedBriefly.js";
 import { Latitude, Longitude } from "./Geo.js";
 
 const Minor = Schema.Int.pipe(Schema.nonNegative());
 
 export const PriceSnapshotFields = {
-  dropoffLat: Latitude,
-  dropoffLng: Longitude,
-  dropoffAddress: Schema.String,
+  /** The customer's drop-off: kept precise only for the location retention (LocationRetention.ts). */
+  dropoffLat: retainedBriefly(Latitude),
+  dropoffLng: retainedBriefly(Longitude),
+  dropoffAddress: retainedBriefly(Schema.String),
   subtotalMinor: Minor,
   deliveryFeeMinor: Minor,
   serviceFeeMinor: Minor,

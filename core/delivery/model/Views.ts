@@ -5,6 +5,7 @@
  * shape passes it through as it is).
  */
 import { Schema, Struct } from "effect";
+import { retainedBriefly } from "../../kernel/RetainedBriefly.js";
 import { wireShape, type WireOf } from "../../kernel/Wire.js";
 import { Delivery, DeliveryStatus, DeliverySummary, DeliverySummaryWire } from "./Delivery.js";
 import { ItemAvailability, MenuItemViewWire } from "./MenuItem.js";
@@ -85,7 +86,7 @@ export const CourierDeliveryView = Schema.Struct(Struct.omit(Delivery.fields, "c
 export const CourierDeliveryWire = wireShape(CourierDeliveryView);
 
 /** A courier position as tracking shows it. */
-export const CourierPosition = Schema.Struct({ lat: Schema.Number, lng: Schema.Number, recordedAt: Schema.DateFromSelf });
+export const CourierPosition = Schema.Struct({ lat: retainedBriefly(Schema.Number), lng: retainedBriefly(Schema.Number), recordedAt: Schema.DateFromSelf });
 export type CourierPosition = typeof CourierPosition.Type;
 const CourierPositionWire = wireShape(CourierPosition);
 
@@ -110,6 +111,6 @@ export const ActiveJobView = Schema.Struct({
   status: DeliveryStatus,
   version: Schema.Int,
   pickup: Schema.Struct({ lat: Schema.Number, lng: Schema.Number }),
-  dropoff: Schema.Struct({ lat: Schema.Number, lng: Schema.Number, address: Schema.String }),
+  dropoff: Schema.Struct({ lat: retainedBriefly(Schema.Number), lng: retainedBriefly(Schema.Number), address: retainedBriefly(Schema.String) }),
 });
 export const ActiveJobWire = wireShape(ActiveJobView);
