@@ -5,7 +5,9 @@
  * can never hand out a scope it does not hold itself, so a key cannot escalate.
  */
 import { Effect } from "effect";
-import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../kernel/Errors.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -77,11 +79,16 @@ export const issueKey = (
     );
   }).pipe(withSpan("Payments.issueKey"));
 
-/** The caller's merchant's keys, newest first, live and revoked (never a secret or hash). */
-export const listKeys = (principal: Principal): Effect.Effect<ReadonlyArray<ApiKey>, Forbidden, ApiKeys> =>
+/** The caller's merchant's keys, newest first, live and revoked (never a secret or hash), as keyset pages. */
+export const listKeys = (
+  principal: Principal,
+  page: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<Page<ApiKey>, Forbidden | InvalidCursor, ApiKeys> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
-    return yield* (yield* ApiKeys).list(caller.merchantId);
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
+    const rows = yield* (yield* ApiKeys).list({ merchantId: caller.merchantId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
+    return pageFrom(rows, page.limit, (row) => [row.id]);
   }).pipe(withSpan("Payments.listKeys"));
 
 /** Revokes a key of the caller's merchant at once (another merchant's key is 404). */

@@ -79,11 +79,16 @@ export const createWebhookEndpoint = (
     );
   }).pipe(withSpan("Payments.createWebhookEndpoint"));
 
-/** The caller's live endpoints (never a secret). */
-export const listWebhookEndpoints = (principal: Principal): Effect.Effect<ReadonlyArray<WebhookEndpoint>, Forbidden, WebhookEndpoints> =>
+/** The caller's live endpoints (never a secret), newest first, as keyset pages. */
+export const listWebhookEndpoints = (
+  principal: Principal,
+  page: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<Page<WebhookEndpoint>, Forbidden | InvalidCursor, WebhookEndpoints> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
-    return yield* (yield* WebhookEndpoints).list(caller.merchantId);
+    const before = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
+    const rows = yield* (yield* WebhookEndpoints).list({ merchantId: caller.merchantId, ...(before === undefined ? {} : { before }), limit: page.limit + 1 });
+    return pageFrom(rows, page.limit, (row) => [row.id]);
   }).pipe(withSpan("Payments.listWebhookEndpoints"));
 
 const ownedEndpoint = (principal: Principal, endpointId: string) =>

@@ -35,8 +35,8 @@ export interface ApiKeys {
   readonly verify: (secret: string, now: Date) => Effect.Effect<VerifiedApiKey | null>;
   /** Revokes a key of `merchantId`; false when there is no such live key. */
   readonly revoke: (req: { readonly merchantId: string; readonly keyId: string; readonly now: Date }) => Effect.Effect<boolean>;
-  /** Every key of `merchantId` (live, expired and revoked), newest first. */
-  readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<ApiKey>>;
+  /** The keys of `merchantId` (live, expired and revoked), newest first, strictly before the key id `before`, at most `limit`. */
+  readonly list: (req: { readonly merchantId: string; readonly before?: string; readonly limit: number }) => Effect.Effect<ReadonlyArray<ApiKey>>;
   /** One key of `merchantId`, or null (another merchant's key is null too). */
   readonly find: (merchantId: string, keyId: string) => Effect.Effect<ApiKey | null>;
   /**

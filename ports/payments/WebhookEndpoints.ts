@@ -28,8 +28,8 @@ export interface RotatedSecret {
 export interface WebhookEndpoints {
   /** Stores `endpoint` with a fresh random signing secret and answers that secret (the only time it leaves storage except to sign). */
   readonly create: (endpoint: WebhookEndpoint) => Effect.Effect<{ readonly secret: string }>;
-  /** A merchant's live endpoints, newest first. */
-  readonly list: (merchantId: string) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>;
+  /** A merchant's live endpoints, newest first, strictly before the endpoint id `before`, at most `limit`. */
+  readonly list: (req: { readonly merchantId: string; readonly before?: string; readonly limit: number }) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>;
   /** Any endpoint by id (deleted ones too); the core checks ownership. */
   readonly find: (id: string) => Effect.Effect<WebhookEndpoint | null>;
   /** Marks a live endpoint deleted; false when it was not live. */

@@ -8,6 +8,8 @@
 import { Effect, Schema } from "effect";
 import { issueKey, listKeys, revokeKey, rotateKey } from "../../../core/payments/ApiKeyManagement.js";
 import { ApiKeyWire, IssuedApiKeyWire, RotatedApiKeyWire, apiKeyView } from "../../../core/payments/model/ApiKey.js";
+import { PageOf, mapPage } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { ApiKeyIdParams, IssueApiKeyBody, RevokeApiKeyBody, RotateApiKeyBody } from "./KeySchemas.js";
 
@@ -37,12 +39,14 @@ const listApiKeysRoute = defineRoute({
   method: "GET",
   path: "/v1/api-keys",
   operationId: "listApiKeys",
-  summary: "List the merchant's API keys (never their secrets)",
+  summary: "List the merchant's API keys, newest first (keyset pages; never their secrets)",
   tags,
   auth: "required",
-  responses: { 200: Schema.Struct({ data: Schema.Array(ApiKeyWire) }) },
-  problems: [403],
-  handler: ({ principal }) => listKeys(principal).pipe(Effect.map((keys) => ({ status: 200, body: { data: keys.map(apiKeyView) } }))),
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(ApiKeyWire) },
+  problems: [400, 403],
+  handler: ({ principal, page }) => listKeys(principal, page).pipe(Effect.map((keys) => ({ status: 200, body: mapPage(keys, apiKeyView) }))),
 });
 
 /** POST /v1/api-keys/:id/revoke — revoke a key at once (keys:write). */

@@ -44,13 +44,15 @@ const listWebhookEndpointsRoute = defineRoute({
   method: "GET",
   path: "/v1/webhook-endpoints",
   operationId: "listWebhookEndpoints",
-  summary: "List the merchant's webhook endpoints",
+  summary: "List the merchant's live webhook endpoints, newest first (keyset pages)",
   tags,
   auth: "required",
-  responses: { 200: Schema.Struct({ data: Schema.Array(WebhookEndpointWire) }) },
-  problems: [403],
-  handler: ({ principal }) =>
-    listWebhookEndpoints(principal).pipe(Effect.map((endpoints) => ({ status: 200, body: { data: endpoints.map(webhookEndpointView) } }))),
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(WebhookEndpointWire) },
+  problems: [400, 403],
+  handler: ({ principal, page }) =>
+    listWebhookEndpoints(principal, page).pipe(Effect.map((endpoints) => ({ status: 200, body: mapPage(endpoints, webhookEndpointView) }))),
 });
 
 /** DELETE /v1/webhook-endpoints/:id — stop sending to an endpoint. */

@@ -105,10 +105,12 @@ export const makeSqlApiKeys = (db: SqlDatabase): ApiKeys => {
           .where("revoked_at", "is", null)
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
-    list: (merchantId) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("payment_api_keys").select([...summaryColumns]).where("merchant_id", "=", merchantId).orderBy("id", "desc").execute(),
-      ).pipe(Effect.map((rows) => rows.map(summary))),
+    list: ({ merchantId, before, limit }) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("payment_api_keys").select([...summaryColumns]).where("merchant_id", "=", merchantId);
+        if (before !== undefined) q = q.where("id", "<", before);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map(summary))),
     find: (merchantId, keyId) =>
       runQuery(db, (ex) =>
         ex

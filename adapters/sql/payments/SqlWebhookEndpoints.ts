@@ -33,14 +33,6 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
   const insertEndpoint = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex.insertInto("payment_webhook_endpoints").values(slotsOf([...endpoints.columns, "signing_secret"], p)),
   );
-  const selectLiveEndpointsNewestFirst = compiledOnce<{ merchantId: string }>((ex, p) =>
-    ex
-      .selectFrom("payment_webhook_endpoints")
-      .select([...endpointColumns])
-      .where("merchant_id", "=", p("merchantId"))
-      .where("deleted_at", "is", null)
-      .orderBy("id", "desc"),
-  );
   const selectSubscribableEndpoints = compiledOnce<{ merchantId: string }>((ex, p) =>
     ex
       .selectFrom("payment_webhook_endpoints")
@@ -92,10 +84,12 @@ export const makeSqlWebhookEndpoints = (db: SqlDatabase): WebhookEndpoints => {
         yield* runStatement(db, insertEndpoint, { ...endpoints.toRow({ ...e, deletedAt: null }), signing_secret: secret });
         return { secret };
       }).pipe(withSpan("WebhookEndpoints.create")),
-    list: (merchantId) =>
-      runStatement(db, selectLiveEndpointsNewestFirst, { merchantId }).pipe(
-        Effect.map(({ rows }) => rows.map((r) => endpoints.fromRow(r))),
-      ),
+    list: ({ merchantId, before, limit }) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("payment_webhook_endpoints").select([...endpointColumns]).where("merchant_id", "=", merchantId).where("deleted_at", "is", null);
+        if (before !== undefined) q = q.where("id", "<", before);
+        return q.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => endpoints.fromRow(r)))),
     find: (id) =>
       runStatement(db, selectEndpoint, { id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : endpoints.fromRow(r))),

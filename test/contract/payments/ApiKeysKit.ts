@@ -3,7 +3,7 @@
  * issued), and no other secret does; the key is stored without its secret (its listed prefix
  * begins the secret but is not it); a revoked or expired key no longer verifies; revoke and
  * expire are conditional and scoped to the key's merchant (another merchant's key is not found);
- * expire never extends a key and answers false for one already expired; a merchant's keys are listed newest first.
+ * expire never extends a key and answers false for one already expired; a merchant's keys are listed newest first, in keyset pages.
  */
 import { Effect } from "effect";
 import { ApiKeys } from "../../../ports/payments/ApiKeys.js";
@@ -108,9 +108,14 @@ export const apiKeysCases: ReadonlyArray<KitCase<ApiKeysKitPorts>> = [
       await run(issue(1, 3, ["ledger:read"]));
       await run(issue(1, 4, ["refunds:write"]));
       await run(keys((r) => r.revoke({ merchantId: uid("mer", 1), keyId: uid("key", 3), now: at(10) })));
-      t.same((await run(keys((r) => r.list(uid("mer", 1))))).map((k) => k.id), [uid("key", 4), uid("key", 3), uid("key", 1)]);
-      t.same((await run(keys((r) => r.list(uid("mer", 2))))).map((k) => k.id), [uid("key", 2)]);
-      t.same(await run(keys((r) => r.list(uid("mer", 9)))), []);
+      const list = (merchant: number, limit: number, before?: string) =>
+        run(keys((r) => r.list({ merchantId: uid("mer", merchant), limit, ...(before === undefined ? {} : { before }) }))).then((found) => found.map((k) => k.id));
+      t.same(await list(1, 10), [uid("key", 4), uid("key", 3), uid("key", 1)]);
+      t.same(await list(2, 10), [uid("key", 2)]);
+      t.same(await list(9, 10), []);
+      t.same(await list(1, 2), [uid("key", 4), uid("key", 3)], "at most `limit`");
+      t.same(await list(1, 10, uid("key", 3)), [uid("key", 1)], "strictly before `before`");
+      t.same(await list(1, 10, uid("key", 1)), [], "nothing before the oldest");
     },
   },
 ];

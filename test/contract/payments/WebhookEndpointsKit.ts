@@ -111,14 +111,16 @@ export const webhookEndpointsCases: ReadonlyArray<KitCase<WebhookEndpointsKitPor
     name: "webhook endpoints: a merchant's live endpoints are listed newest first; deletion is once and hides it from list and subscribed",
     run: async (t, run) => {
       await run(createEndpoints([endpointRecord(1, 1), endpointRecord(2, 2), endpointRecord(1, 3), endpointRecord(1, 4)]));
-      t.same(ids(await run(hooks((r) => r.list(uid("mer", 1))))), [uid("whe", 4), uid("whe", 3), uid("whe", 1)]);
+      t.same(ids(await run(hooks((r) => r.list({ merchantId: uid("mer", 1), limit: 10 })))), [uid("whe", 4), uid("whe", 3), uid("whe", 1)]);
       t.equal(await run(hooks((r) => r.markDeleted(uid("whe", 3), at(100)))), true);
       t.equal(await run(hooks((r) => r.markDeleted(uid("whe", 3), at(200)))), false, "already deleted");
       t.equal(await run(hooks((r) => r.markDeleted(uid("whe", 9), at(200)))), false, "unknown");
-      t.same(ids(await run(hooks((r) => r.list(uid("mer", 1))))), [uid("whe", 4), uid("whe", 1)]);
+      t.same(ids(await run(hooks((r) => r.list({ merchantId: uid("mer", 1), limit: 10 })))), [uid("whe", 4), uid("whe", 1)]);
       t.equal((await run(hooks((r) => r.find(uid("whe", 3)))))?.deletedAt?.getTime(), at(100).getTime(), "a deleted endpoint is still found, deleted");
       t.notOk(ids(await run(hooks((r) => r.subscribed(uid("mer", 1), "PaymentSucceeded")))).includes(uid("whe", 3)), "not subscribed once deleted");
-      t.same(ids(await run(hooks((r) => r.list(uid("mer", 2))))), [uid("whe", 2)]);
+      t.same(ids(await run(hooks((r) => r.list({ merchantId: uid("mer", 2), limit: 10 })))), [uid("whe", 2)]);
+      t.same(ids(await run(hooks((r) => r.list({ merchantId: uid("mer", 1), limit: 1 })))), [uid("whe", 4)], "at most `limit`");
+      t.same(ids(await run(hooks((r) => r.list({ merchantId: uid("mer", 1), limit: 10, before: uid("whe", 4) })))), [uid("whe", 1)], "strictly before `before`, deleted ones skipped");
     },
   },
   {
