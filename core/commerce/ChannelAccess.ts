@@ -3,14 +3,16 @@
  * (placed, confirmed, reservation expired, shipment dispatched, cancelled) to whoever may read
  * the order over HTTP (its customer, the guest holding its cart's token, staff of its store with
  * the support or warehouse role); `shop-store:<store id>` carries every order event of a store
- * to its warehouse operators. Both are re-checked with the same rules as HTTP, failing closed.
+ * to its warehouse operators, and the moves of its fulfillment tasks (FulfillmentTaskAssigned: taken,
+ * assigned, released), which only that channel carries: the order's customer does not learn who in
+ * the warehouse holds the order. Both are re-checked with the same rules as HTTP, failing closed.
  */
 import { Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import type { Principal } from "../../ports/Principal.js";
 import { loadVisibleOrder, requireStaffRole } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
-import { OrderCancelled, OrderConfirmed, OrderPlaced, ReservationExpired, ShipmentDispatched } from "./Events.js";
+import { FulfillmentTaskAssigned, OrderCancelled, OrderConfirmed, OrderPlaced, ReservationExpired, ShipmentDispatched } from "./Events.js";
 import { OrderId, StoreId } from "./model/Ids.js";
 
 /** The channel kinds. */
@@ -48,6 +50,7 @@ const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: OrderId }))
 
 /** The channels of one commerce event; none for other modules' events. */
 export const commerceChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
+  if (event.type === FulfillmentTaskAssigned.type) return [`${storeChannelKind}:${event.tenant_id}`];
   if (!orderEventTypes.has(event.type)) return [];
   const orderId = Option.getOrNull(orderOf(event.data))?.order_id ?? null;
   return [...(orderId === null ? [] : [`${orderChannelKind}:${orderId}`]), `${storeChannelKind}:${event.tenant_id}`];

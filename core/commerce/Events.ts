@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
-import { LocationId, OrderId, ReservationId, ShipmentId, VariantId } from "./model/Ids.js";
+import { FulfillmentTaskId, LocationId, OrderId, ReservationId, ShipmentId, VariantId } from "./model/Ids.js";
 
 /** Checkout: an order was written (pending) with its lines and reservations, in one transaction. */
 export const OrderPlaced = defineEvent(
@@ -61,5 +61,19 @@ export const OrderCancelled = defineEvent(
   Schema.Struct({ order_id: OrderId, reason: Schema.String }),
 );
 
-export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled);
+/**
+ * Fulfillment → the store's warehouse operators: an order's fulfillment task changed hands (taken by
+ * an operator, assigned by the owner, or released: `assignee_id` null). Published on the store's
+ * channel only (never the order's: its customer does not learn who holds the order), with the task,
+ * its order and its assignee and nothing more (the owner's reason stays on the order's timeline).
+ * The aggregate is the order, whose version the move does not change: a task's moves are ordered
+ * by the channel's offsets.
+ */
+export const FulfillmentTaskAssigned = defineEvent(
+  "FulfillmentTaskAssigned",
+  1,
+  Schema.Struct({ task_id: FulfillmentTaskId, order_id: OrderId, assignee_id: Schema.NullOr(Schema.String) }),
+);
+
+export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled, FulfillmentTaskAssigned);
 export type CommerceEvent = typeof CommerceEvent.Type;

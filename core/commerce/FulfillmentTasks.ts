@@ -10,7 +10,8 @@
  * ...)"): a warehouse operator takes an open unassigned task (a conditional update: of racing
  * takes exactly one wins, the others answer 409 fulfillment_task_taken); the store owner assigns
  * it to a warehouse operator or releases it, with a reason. Each move is written on the order's
- * timeline. An operator lists the open tasks assigned to them and the unassigned ones (to take),
+ * timeline and published (FulfillmentTaskAssigned, through the outbox in the same transaction) on
+ * the store's realtime channel, so the assignee and the other operators learn it at once. An operator lists the open tasks assigned to them and the unassigned ones (to take),
  * never another operator's; the owner lists every open task. Lists are keyset pages by id.
  */
 import { Effect, Schema } from "effect";
@@ -20,12 +21,13 @@ import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { IdCursorKey, pageFrom } from "../kernel/Page.js";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { Ids } from "../../ports/Ids.js";
+import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { requireStaffRole } from "./Access.js";
 import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
-import { CommerceEvent } from "./Events.js";
+import { CommerceEvent, FulfillmentTaskAssigned } from "./Events.js";
 import type { FulfillmentTask } from "./model/FulfillmentTask.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
@@ -101,6 +103,23 @@ const refused = (task: FulfillmentTask | null, taskId: FulfillmentTaskId) =>
   task === null || task.status !== "open" ? new FulfillmentTaskClosed({ taskId }) : new FulfillmentTaskTaken({ taskId });
 
 /**
+ * Publishes that `task` is now held by `assigneeId` (null: released), in the caller's transaction.
+ * The envelope's aggregate is the order (the module's events are the order's), at its version.
+ */
+const publishTaskMove = (task: FulfillmentTask, assigneeId: string | null, actorId: string) =>
+  Effect.gen(function* () {
+    const order = yield* (yield* OrdersRepository).findOrder(task.orderId);
+    const event = yield* FulfillmentTaskAssigned.make({
+      tenant_id: task.storeId,
+      aggregate_id: task.orderId,
+      aggregate_version: order?.version ?? 0,
+      actor_id: actorId,
+      data: { task_id: task.id, order_id: task.orderId, assignee_id: assigneeId },
+    });
+    yield* (yield* Outbox).append([event]);
+  });
+
+/**
  * Command: a warehouse operator takes an open, unassigned task. Taking one's own task again answers
  * it unchanged; a task another operator holds is 409 fulfillment_task_taken (the losers of a race
  * too: the move is one conditional update from "unassigned"), a done one 409 fulfillment_task_closed.
@@ -121,6 +140,7 @@ export const takeFulfillmentTask = (userId: string, taskId: FulfillmentTaskId) =
           return yield* Effect.fail(refused(current, taskId));
         }
         yield* recordTimeline({ id: task.orderId, storeId: task.storeId }, "fulfillment.taken", `staff:${userId}`, { task_id: taskId, assignee_id: userId });
+        yield* publishTaskMove(moved, userId, `staff:${userId}`);
         return moved;
       }),
     );
@@ -164,6 +184,7 @@ export const assignFulfillmentTask = (
           `staff:${userId}`,
           { task_id: taskId, assignee_id: input.assigneeId, previous_assignee_id: current.assigneeId, reason },
         );
+        yield* publishTaskMove(moved, input.assigneeId, `staff:${userId}`);
         return moved;
       }),
     );

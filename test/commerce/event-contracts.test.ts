@@ -1,6 +1,7 @@
 /**
  * Consumer event schemas are contract-tested (spec, E-commerce Versioning; Events: OrderConfirmed,
- * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced and OrderCancelled).
+ * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled and
+ * FulfillmentTaskAssigned).
  * Frozen schema-version-1 envelopes, written out here as a consumer would receive them, decode
  * through the union the module's consumers use; the events the flows publish carry exactly those
  * fields; and a consumer never reads an envelope of a schema version it does not know as version 1.
@@ -12,7 +13,7 @@ import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { CommerceEvent } from "../../core/commerce/Events.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
-import { createFulfillmentTask, listFulfillmentTasks } from "../../core/commerce/FulfillmentTasks.js";
+import { createFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../core/commerce/FulfillmentTasks.js";
 import { notifyCustomer } from "../../core/commerce/Notifications.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { expireOrderReservations } from "../../core/commerce/ReservationExpiry.js";
@@ -39,6 +40,7 @@ const v1: Record<string, Record<string, unknown>> = {
   ReservationExpired: { reservation_id: id, order_id: id, variant_id: id, location_id: id, quantity: 2 },
   ShipmentDispatched: { shipment_id: id, order_id: id, location_id: id, carrier: "DHL", tracking_number: "T1", captured_minor: 1100 },
   OrderCancelled: { order_id: id, reason: "cancelled" },
+  FulfillmentTaskAssigned: { task_id: id, order_id: id, assignee_id: "u-1" },
 };
 
 t.test("frozen version-1 envelopes of every commerce event decode through the consumers' union", (t) => {
@@ -63,6 +65,15 @@ t.test("the events the flows publish are version 1 with exactly the contract's f
     await c.run(cancelOrder(other, cancelled.order.id, { reason: "" }));
     const pending = await pendingPaymentOrder(c, store.id, variant.id, 1);
     await c.later(16 * 60_000, expireOrderReservations(pending.order.id));
+    const buyer = customer();
+    const taken = await c.run(placeOrder(buyer, checkoutInput((await cartWith(c, buyer, store.id, variant.id, 1)).id)));
+    const confirmed: ReadonlyArray<{ event: unknown }> = await db.db.selectFrom("outbox").select("event").where("type", "=", "OrderConfirmed").execute();
+    const confirmation = confirmed
+      .map((r) => Schema.decodeUnknownSync(EventEnvelope)(typeof r.event === "string" ? JSON.parse(r.event) : r.event))
+      .find((e) => e.aggregate_id === taken.order.id)!;
+    await c.run(createFulfillmentTask(confirmation));
+    const [task] = (await c.run(listFulfillmentTasks(ownerId, store.id, { cursor: null, limit: 50 }))).data;
+    await c.run(takeFulfillmentTask(ownerId, task!.id));
     const rows: ReadonlyArray<{ event: unknown }> = await db.db.selectFrom("outbox").select("event").execute();
     // The outbox holds the payment module's events too: the commerce ones are the store's.
     const published = rows

@@ -1,0 +1,72 @@
+/**
+ * An operator is told a task was assigned to them (spec, Authentication 2: warehouse operators
+ * work their "assigned fulfillment tasks"), over the reference server's realtime endpoint: the
+ * owner's assignment, a release and a take reach the store's `shop-store` channel as
+ * FulfillmentTaskAssigned, so the assignee and the other operators see it without asking for their
+ * list again; another store's staff, who are refused the channel, receive nothing, and neither
+ * does the order's customer on the order's channel (who holds the order is the store's business).
+ * SQLite and Postgres.
+ */
+import t from "tap";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-support.js";
+
+type Message = { type: string; channel?: string; event?: { type: string; actor_id: string | null; data: Record<string, unknown> } };
+
+t.test("realtime: an assigned, released or taken fulfillment task reaches the store's warehouse channel, and no one who may not see the store", (t) =>
+  forEachDialectConfig(t, "task assignment realtime", async (t, _config, dialect) => {
+    const { call, user, setupStore, cartWith, socket } = await startCommerceServer(t, dialect);
+    const { owner, storeId, locationId, variantId } = await setupStore({ stock: 5 });
+    const other = await setupStore({ stock: 1 });
+    const [ada, bob, clerk, buyer] = [await user(), await user(), await user(), await user()];
+    for (const [member, role] of [[ada, "warehouse_operator"], [bob, "warehouse_operator"], [clerk, "support"]] as const) {
+      t.equal((await call("POST", `/v1/stores/${storeId}/staff`, { token: owner.token, body: { user_id: member.id, role } })).status, 201);
+    }
+    const adaSocket = await socket(ada.token);
+    const bobSocket = await socket(bob.token);
+    const intruder = await socket(other.owner.token);
+    const clerkSocket = await socket(clerk.token);
+    for (const s of [adaSocket, bobSocket, intruder, clerkSocket]) s.send({ type: "subscribe", channel: `shop-store:${storeId}` });
+    await eventually(async () => [adaSocket, bobSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "subscribed")));
+
+    const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
+    const orderId = String(placed.body.id);
+    const buyerSocket = await socket(buyer.token);
+    buyerSocket.send({ type: "subscribe", channel: `shop-order:${orderId}` });
+    const listed = await eventually(
+      () => call("GET", `/v1/stores/${storeId}/fulfillment-tasks`, { token: owner.token }),
+      (a) => (a.body.data as unknown[] | undefined)?.length === 1,
+    );
+    const taskId = String((listed.body.data as Array<{ id: string }>)[0]!.id);
+
+    const assignments = (messages: ReadonlyArray<Message>) =>
+      messages.filter((m) => m.type === "event" && m.event?.type === "FulfillmentTaskAssigned").map((m) => ({ channel: m.channel, ...m.event!.data }));
+    const heard = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
+      eventually(async () => assignments(s.messages as Message[]), (a) => a.length >= n);
+
+    t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/assign`, { token: owner.token, body: { user_id: ada.id, reason: "ada packs teapots" } }), { status: 200 });
+    t.same(
+      await heard(adaSocket, 1),
+      [{ channel: `shop-store:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: ada.id }],
+      "the assignee is told the task is theirs",
+    );
+
+    t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/release`, { token: owner.token, body: { reason: "ada is off sick" } }), { status: 200 });
+    t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: bob.token }), { status: 200 });
+    const expected = [ada.id, null, bob.id].map((assignee) => ({ channel: `shop-store:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: assignee }));
+    t.same(await heard(adaSocket, 3), expected, "the release and another operator's take reach the former assignee");
+    t.same(await heard(bobSocket, 3), expected, "and every operator of the store");
+
+    // The order's channel carries the dispatch that follows, never the assignments before it.
+    t.match(
+      await call("POST", `/v1/orders/${orderId}/shipments`, { token: bob.token, body: { location_id: locationId, carrier: "DHL", tracking_number: `T-${orderId}` } }),
+      { status: 201 },
+    );
+    await eventually(async () => buyerSocket.messages as Message[], (ms) => ms.some((m) => m.type === "event" && m.event?.type === "ShipmentDispatched"));
+    t.same(assignments(buyerSocket.messages as Message[]), [], "the customer's order channel carries no assignment");
+
+    await eventually(async () => [intruder, clerkSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "error")));
+    t.same(assignments([...intruder.messages, ...clerkSocket.messages] as Message[]), [], "staff who may not watch the store receive none");
+    t.notOk([...intruder.messages, ...clerkSocket.messages].some((m) => m.type === "event"), "nor any other event of it");
+  }),
+);
