@@ -135,7 +135,7 @@ export const commerceLayer = (
 
 /** `shop-order:<id>`: the order's customer, guest or support/warehouse staff. */
 export const orderChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: orderChannelKind, authorize: mayWatchOrder };
-/** `shop-store:<id>`: the store's warehouse operators. */
+/** `shop-store:<id>`: the store's warehouse operators (its order events and its fulfillment tasks' moves). */
 export const storeChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: storeChannelKind, authorize: mayWatchStore };
 
 /** Builds the e-commerce module's definition. */
