@@ -68,7 +68,14 @@ export const grantStaffRole = (ownerId: string, storeId: StoreId, grant: { reado
     return role;
   }).pipe(withSpan("commerce.grantStaffRole"));
 
-/** Command: a warehouse operator adds a fulfillment location. */
+/**
+ * The most fulfillment locations a store has: a variant's stock is read at every location at once
+ * (its stock answer, checkout's reservation), so this bounds them. The database holds it too
+ * (commerce migration 15).
+ */
+export const maxLocationsPerStore = 200;
+
+/** Command: a warehouse operator adds a fulfillment location (422 past {@link maxLocationsPerStore}). */
 export const createLocation = (userId: string, storeId: StoreId, input: { readonly name: string }) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "warehouse_operator");
@@ -76,6 +83,14 @@ export const createLocation = (userId: string, storeId: StoreId, input: { readon
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "1 to 200 characters" }] }));
     }
     const location: Location = { id: LocationId.make(yield* (yield* Ids).next), storeId, name: input.name, createdAt: yield* now };
-    yield* (yield* StoresRepository).insertLocation(location);
-    return location;
+    const stores = yield* StoresRepository;
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        if ((yield* stores.countLocations(storeId)) >= maxLocationsPerStore) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `a store has at most ${maxLocationsPerStore} locations` }] }));
+        }
+        yield* stores.insertLocation(location);
+        return location;
+      }),
+    );
   }).pipe(withSpan("commerce.createLocation"));

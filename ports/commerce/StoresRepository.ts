@@ -12,6 +12,8 @@ export interface StoresRepository {
   /** The roles `userId` holds in the store (none for a customer). */
   readonly rolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   readonly insertLocation: (location: Location) => Effect.Effect<void>;
+  /** How many locations the store has (at most `maxLocationsPerStore`, core/commerce/CreateStore.ts). */
+  readonly countLocations: (storeId: string) => Effect.Effect<number>;
   /** The location if it is the store's. */
   readonly findLocation: (storeId: string, id: string) => Effect.Effect<Location | null>;
 }

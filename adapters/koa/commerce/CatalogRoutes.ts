@@ -124,13 +124,16 @@ export const variantStockRoute = defineRoute({
   path: "/v1/variants/:id/stock",
   operationId: "getVariantStock",
   summary: "Read a variant's stock at every location (warehouse operator)",
+  description: "One page: a store has at most 200 locations, so next_cursor is always null.",
   tags,
   auth: "required",
   params: VariantParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(StockLevelWire) }) },
+  responses: { 200: PageOf(StockLevelWire) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    Effect.flatMap(userOf(principal), (userId) => stockOfVariant(userId, params.id)).pipe(Effect.map((levels) => ({ status: 200, body: { data: levels } }))),
+    Effect.flatMap(userOf(principal), (userId) => stockOfVariant(userId, params.id)).pipe(
+      Effect.map((levels) => ({ status: 200, body: { data: levels, next_cursor: null } })),
+    ),
 });
 
 /** Catalog and inventory routes. */

@@ -6,7 +6,7 @@ import { Store } from "../../../core/commerce/model/Store.js";
 import type { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, compiledOnce, runStatement, slotsOf } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -49,6 +49,10 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),
       ),
     insertLocation: (location) => runStatement(db, insertLocation, location).pipe(Effect.asVoid),
+    countLocations: (storeId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("shop_locations").select((eb) => eb.fn.countAll().as("n")).where("store_id", "=", storeId).executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.n))),
     findLocation: (storeId, id) =>
       runStatement(db, selectLocation, { storeId, id }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : locations.fromRow(r))),

@@ -49,6 +49,16 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
       t.equal(await run(stores((r) => r.findLocation(kitId.store(2), kitId.loc(1)))), null, "another store's location is not found");
     },
   },
+  {
+    name: "stores: a store's locations are counted, its own only",
+    run: async (t, run) => {
+      await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
+      t.equal(await run(stores((r) => r.countLocations(kitId.store(1)))), 0, "none yet");
+      for (const n of [1, 2, 3]) await run(stores((r) => r.insertLocation({ id: kitId.loc(n), storeId: kitId.store(n === 3 ? 2 : 1), name: `Kit ${n}`, createdAt: T0 })));
+      t.equal(await run(stores((r) => r.countLocations(kitId.store(1)))), 2);
+      t.equal(await run(stores((r) => r.countLocations(kitId.store(2)))), 1);
+    },
+  },
 ];
 
 /** Runs the stores kit against the adapter `options.factory` makes. */
