@@ -5,15 +5,14 @@
  * reversal, at most one per component.
  */
 import { Effect, Exit } from "effect";
-import type { Order } from "../../../core/delivery/model/Order.js";
-import { SettlementEntryId, type DeliveryId } from "../../../core/delivery/model/Ids.js";
-import type { SettlementComponent, SettlementEntry } from "../../../core/delivery/model/SettlementEntry.js";
-import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
+import { SettlementEntryId } from "../../../core/delivery/model/Ids.js";
+import type { SettlementEntry } from "../../../core/delivery/model/SettlementEntry.js";
+import type { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../../ports/delivery/SettlementLedger.js";
-import { at, exitOf, runCases, T0, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
-import { deliveryRecord, seedOrder, seedRestaurant, uid } from "./fixtures.js";
+import { at, exitOf, runCases, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
+import { seedDelivery, settlementOf, uid } from "./fixtures.js";
 
 /** The ports this kit needs (orders and deliveries are written through their repositories). */
 export type SettlementLedgerKitPorts = SettlementLedger | DispatchRepository | OrdersRepository | RestaurantsRepository;
@@ -22,34 +21,8 @@ const ledger = <A>(f: (r: SettlementLedger) => Effect.Effect<A>) => Effect.flatM
 
 /** Order `n` with its delivery, stored. */
 const seedDelivered = async (run: Run<SettlementLedgerKitPorts>, n: number) => {
-  const restaurant = await run(seedRestaurant(n));
-  const order = await run(seedOrder(restaurant, n));
-  const { delivery } = await run(Effect.flatMap(DispatchRepository, (d) => d.insertDelivery(deliveryRecord(order, n))));
+  const { order, delivery } = await run(seedDelivery(n));
   return { order, deliveryId: delivery.id };
-};
-
-/** The four balanced components of `order`'s settlement, ids numbered from `firstId`. */
-const settlementOf = (order: Order, deliveryId: DeliveryId, firstId: number, currency = order.currency): SettlementEntry[] => {
-  const parts: ReadonlyArray<readonly [SettlementComponent, string, number]> = [
-    ["customer_charge", `customer:${order.customerId}`, order.totalMinor],
-    ["restaurant_payable", `restaurant:${order.restaurantId}`, -(order.subtotalMinor + order.taxMinor)],
-    ["courier_payable", `courier:${uid("cou", 1)}`, -order.deliveryFeeMinor],
-    ["platform_fee", "platform", -order.serviceFeeMinor],
-  ];
-  return parts.map(([component, account, amountMinor], i) => ({
-    id: SettlementEntryId.make(uid("stl", firstId + i)),
-    orderId: order.id,
-    deliveryId,
-    component,
-    componentKey: `order:${order.id}:${component}`,
-    account,
-    amountMinor,
-    currency,
-    reverses: null,
-    actorId: uid("usr", 1),
-    reason: null,
-    createdAt: T0,
-  }));
 };
 
 /** The cases of the settlement ledger kit. */

@@ -12,6 +12,9 @@ import { OrderId, type Order } from "../../../core/delivery/model/Order.js";
 import { QuoteId, type Quote } from "../../../core/delivery/model/Quote.js";
 import { RestaurantId, type Restaurant } from "../../../core/delivery/model/Restaurant.js";
 import type { RestaurantOrder } from "../../../core/delivery/model/RestaurantOrder.js";
+import { SettlementEntryId } from "../../../core/delivery/model/Ids.js";
+import type { SettlementComponent, SettlementEntry } from "../../../core/delivery/model/SettlementEntry.js";
+import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { T0 } from "../Kit.js";
@@ -140,3 +143,39 @@ export const courierRecord = (n: number, offset = 0.001 * n): Courier => ({
   locatedAt: T0,
   createdAt: T0,
 });
+
+/**
+ * Restaurant `n`, its order `n` and that order's delivery `n` (pending unless `overrides` say
+ * otherwise, e.g. delivered at some time), all stored; answers the order and the delivery.
+ */
+export const seedDelivery = (n: number, overrides: Partial<Delivery> = {}) =>
+  Effect.gen(function* () {
+    const restaurant = yield* seedRestaurant(n);
+    const order = yield* seedOrder(restaurant, n);
+    const { delivery } = yield* (yield* DispatchRepository).insertDelivery(deliveryRecord(order, n, overrides));
+    return { order, delivery };
+  });
+
+/** The four balanced settlement components of `order` (delivery `deliveryId`), ids numbered from `firstId`. */
+export const settlementOf = (order: Order, deliveryId: Delivery["id"], firstId: number, currency = order.currency): SettlementEntry[] => {
+  const parts: ReadonlyArray<readonly [SettlementComponent, string, number]> = [
+    ["customer_charge", `customer:${order.customerId}`, order.totalMinor],
+    ["restaurant_payable", `restaurant:${order.restaurantId}`, -(order.subtotalMinor + order.taxMinor)],
+    ["courier_payable", `courier:${uid("cou", 1)}`, -order.deliveryFeeMinor],
+    ["platform_fee", "platform", -order.serviceFeeMinor],
+  ];
+  return parts.map(([component, account, amountMinor], i) => ({
+    id: SettlementEntryId.make(uid("stl", firstId + i)),
+    orderId: order.id,
+    deliveryId,
+    component,
+    componentKey: `order:${order.id}:${component}`,
+    account,
+    amountMinor,
+    currency,
+    reverses: null,
+    actorId: uid("usr", 1),
+    reason: null,
+    createdAt: T0,
+  }));
+};

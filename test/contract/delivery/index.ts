@@ -11,6 +11,9 @@ export * from "./SettlementLedgerKit.js";
 export * from "./OrdersRepositoryKit.js";
 export * from "./RestaurantsRepositoryKit.js";
 export * from "./LocationSamplesKit.js";
+export * from "./ChatMessagesKit.js";
+export * from "./SubstitutionsKit.js";
+export * from "./PayablesKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { dispatchRepositorySuite, type DispatchRepositoryKitPorts } from "./DispatchRepositoryKit.js";
@@ -18,9 +21,12 @@ import { settlementLedgerSuite, type SettlementLedgerKitPorts } from "./Settleme
 import { deliveryOrdersRepositorySuite, type OrdersRepositoryKitPorts } from "./OrdersRepositoryKit.js";
 import { restaurantsRepositorySuite, type RestaurantsRepositoryKitPorts } from "./RestaurantsRepositoryKit.js";
 import { locationSamplesSuite, type LocationSamplesKitPorts } from "./LocationSamplesKit.js";
+import { chatMessagesSuite, type ChatMessagesKitPorts } from "./ChatMessagesKit.js";
+import { substitutionsSuite, type SubstitutionsKitPorts } from "./SubstitutionsKit.js";
+import { payablesSuite, type PayablesKitPorts } from "./PayablesKit.js";
 
 /** Every repository port of the delivery module the kits cover. */
-export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts | OrdersRepositoryKitPorts | RestaurantsRepositoryKitPorts | LocationSamplesKitPorts;
+export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts | OrdersRepositoryKitPorts | RestaurantsRepositoryKitPorts | LocationSamplesKitPorts | ChatMessagesKitPorts | SubstitutionsKitPorts | PayablesKitPorts;
 
 /** Every delivery kit by port name. */
 export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<DeliveryKitPorts>) => Promise<unknown>>> = {
@@ -29,4 +35,7 @@ export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<Delive
   OrdersRepository: deliveryOrdersRepositorySuite,
   RestaurantsRepository: restaurantsRepositorySuite,
   LocationSamples: locationSamplesSuite,
+  ChatMessages: chatMessagesSuite,
+  Substitutions: substitutionsSuite,
+  Payables: payablesSuite,
 };
