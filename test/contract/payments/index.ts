@@ -13,12 +13,14 @@ export * from "./WebhookEndpointsKit.js";
 export * from "./ReconciliationRepositoryKit.js";
 export * from "./ClientSecretsKit.js";
 export * from "./DisputesKit.js";
+export * from "./ProviderHealthKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
 import type { Disputes } from "../../../ports/payments/Disputes.js";
 import type { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
+import type { ProviderHealthReads } from "../../../ports/payments/ProviderHealth.js";
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import type { SuiteOptions } from "../Kit.js";
@@ -27,11 +29,12 @@ import { clientSecretsSuite } from "./ClientSecretsKit.js";
 import { disputesSuite } from "./DisputesKit.js";
 import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
+import { providerHealthSuite } from "./ProviderHealthKit.js";
 import { reconciliationRepositorySuite } from "./ReconciliationRepositoryKit.js";
 import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | Disputes;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | Disputes | ProviderHealthReads;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
@@ -42,4 +45,5 @@ export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<Paymen
   ReconciliationRepository: reconciliationRepositorySuite,
   ClientSecrets: clientSecretsSuite,
   Disputes: disputesSuite,
+  ProviderHealth: providerHealthSuite,
 };
