@@ -60,6 +60,7 @@ export const payablesCases: ReadonlyArray<KitCase<PayablesKitPorts>> = [
         0,
         "the whole settlement redelivered under new ids",
       );
+      t.equal(await run(payables((p) => p.record([restaurant, courier]))), 0, "the very same payables again (a retried call)");
       t.equal(await run(payables((p) => p.record([]))), 0, "nothing to record");
       t.same(await run(payables((p) => p.ofOrder(order.id))), [courier, restaurant], "each once, the first record standing");
     },

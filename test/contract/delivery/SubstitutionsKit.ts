@@ -52,6 +52,7 @@ export const substitutionsCases: ReadonlyArray<KitCase<SubstitutionsKitPorts>> =
       t.same(await run(subs((s) => s.find(uid("sub", 1)))), proposal(1, o1, 1), "read back as written");
       t.equal(await run(subs((s) => s.insert(proposal(2, o1, 1, { replacementName: "Another", reason: null })))), "exists", "the same line again, under a new id");
       t.equal(await run(subs((s) => s.find(uid("sub", 2)))), null, "nothing written");
+      t.equal(await run(subs((s) => s.insert(proposal(1, o1, 1)))), "exists", "the very same proposal again (a retried call)");
       t.same(await run(subs((s) => s.find(uid("sub", 1)))), proposal(1, o1, 1), "the first proposal stands");
       t.equal(await run(subs((s) => s.insert(proposal(3, o2, 1)))), "inserted", "the same line number of another order is its own");
       t.equal(await run(subs((s) => s.insert(proposal(4, o1, 2)))), "inserted", "another line of the same order");
