@@ -115,8 +115,20 @@ export const createMigratedPostgresDatabase = async (
  * (a template still being cloned is left).
  */
 export const dropPostgresTemplates = async (admin: pg.Pool): Promise<void> => {
-  const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'dk\\_tpl%'");
-  for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+  // Under the builds' lock: another run on the same server may be building a template right now
+  // (its build database is named dk_tplbuild_...), and dropping it under that run failed its tests.
+  const client = await admin.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK_KEY]);
+    try {
+      const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'dk\\_tpl%'");
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
 };
 
 let sqliteTemplateDir: string | undefined;
