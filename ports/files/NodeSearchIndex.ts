@@ -71,11 +71,11 @@ export interface NodeSearchIndex {
    * a word) — in its name, or in its name and text while that text is of the node's current
    * version — that `userId` can see (a grant on the node or an ancestor), strictly after the
    * position `after`, newest first in the index's order, at most `limit`: filtered before the limit.
-   * A reader who sees part of the drive (no grant on its root) and at most the adapter's bound of
-   * nodes (many thousands) gets exactly that: `limit` hits unless the list ends, never a short
-   * answer because hidden matches were counted, and `scannedTo` null. Otherwise — a reader with a
-   * grant on the root, who sees every node, or one who sees more nodes than that bound — the
-   * matches are examined in that order, at most the adapter's bound per search (a few thousand):
+   * A reader who sees part of the drive (no grant on its root) gets exactly that: `limit` hits
+   * unless the list ends, never a short answer because hidden matches were counted, and
+   * `scannedTo` null (conventions, Lists: a caller never learns that hidden rows exist). A reader
+   * with a grant on the root, who sees every active node, has the matches examined in that order,
+   * at most the adapter's bound per search (a few thousand):
    * when the bound is reached before `limit` visible nodes are found, the answer holds those found
    * so far and `scannedTo`, the position of the last match examined, so a next search after it
    * goes on where this one stopped (the cost of a search is bounded, not the matches). Positions
