@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect";
 import { CustomFieldType, CustomFieldView } from "../../../core/projects/model/CustomField.js";
 import { TaskFieldValueView } from "../../../core/projects/model/TaskFieldValue.js";
 import { createCustomField, listCustomFields, listTaskFieldValues, setTaskFieldValue } from "../../../core/projects/CustomFields.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { ProjectParams, TaskParams } from "./ProjectSchemas.js";
 import { idOf } from "../RouteIds.js";
@@ -49,10 +50,10 @@ export const listCustomFieldsRoute = defineRoute({
   tags,
   auth: "required",
   params: ProjectParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(CustomFieldView) }) },
+  responses: { 200: PageOf(CustomFieldView) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields } }))),
+    listCustomFields(principal, params.id).pipe(Effect.map((fields) => ({ status: 200, body: { data: fields, next_cursor: null } }))),
 });
 
 /** PUT /v1/tasks/:id/fields/:fieldId — task editors; 200 with the value, 204 when cleared; ETag: the task's version. */
@@ -90,10 +91,10 @@ export const listTaskFieldValuesRoute = defineRoute({
   tags,
   auth: "required",
   params: TaskParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(TaskFieldValueView) }) },
+  responses: { 200: PageOf(TaskFieldValueView) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listTaskFieldValues(principal, params.id).pipe(Effect.map((values) => ({ status: 200, body: { data: values } }))),
+    listTaskFieldValues(principal, params.id).pipe(Effect.map((values) => ({ status: 200, body: { data: values, next_cursor: null } }))),
 });
 
 /** Custom field routes. */

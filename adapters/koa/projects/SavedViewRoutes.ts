@@ -2,6 +2,7 @@
 import { Effect, Schema } from "effect";
 import { SavedViewFilters, SavedViewSort, SavedViewView } from "../../../core/projects/model/SavedView.js";
 import { createSavedView, deleteSavedView, listSavedViews } from "../../../core/projects/SavedViews.js";
+import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { ProjectParams, SavedViewParams } from "./ProjectSchemas.js";
 
@@ -42,10 +43,10 @@ export const listSavedViewsRoute = defineRoute({
   tags,
   auth: "required",
   params: ProjectParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(SavedViewView) }) },
+  responses: { 200: PageOf(SavedViewView) },
   problems: [403, 404],
   handler: ({ principal, params }) =>
-    listSavedViews(principal, params.id).pipe(Effect.map((views) => ({ status: 200, body: { data: views } }))),
+    listSavedViews(principal, params.id).pipe(Effect.map((views) => ({ status: 200, body: { data: views, next_cursor: null } }))),
 });
 
 /** DELETE /v1/views/:id — the owner only. */
