@@ -1,9 +1,9 @@
-/** Restaurants, their staff, published menus and item availability (tables dl_restaurants, dl_staff, dl_menus, dl_menu_items, dl_item_availability). */
+/** Restaurants, their staff (and the audit of staff removals), published menus and item availability (tables dl_restaurants, dl_staff, dl_menus, dl_menu_items, dl_item_availability). */
 import { Context, type Effect } from "effect";
 import type { Menu } from "../../core/delivery/model/Menu.js";
 import type { ItemAvailability, MenuItem, MenuItemView } from "../../core/delivery/model/MenuItem.js";
 import type { OpeningState, Restaurant } from "../../core/delivery/model/Restaurant.js";
-import type { RestaurantStaff } from "../../core/delivery/model/RestaurantStaff.js";
+import type { RestaurantStaff, StaffRemoval } from "../../core/delivery/model/RestaurantStaff.js";
 
 export interface RestaurantsRepository {
   readonly insertRestaurant: (restaurant: Restaurant, creator: RestaurantStaff) => Effect.Effect<void>;
@@ -13,6 +13,14 @@ export interface RestaurantsRepository {
   /** Adds a staff member; false when already staff. */
   readonly addStaff: (staff: RestaurantStaff) => Effect.Effect<boolean>;
   readonly isStaff: (restaurantId: string, userId: string) => Effect.Effect<boolean>;
+  /** Removes a staff member; false when they were not staff. */
+  readonly removeStaff: (restaurantId: string, userId: string) => Effect.Effect<boolean>;
+  /** How many staff members the restaurant has. */
+  readonly countStaff: (restaurantId: string) => Effect.Effect<number>;
+  /** Audits one staff removal (dl_staff_removals, append-only). */
+  readonly recordStaffRemoval: (removal: StaffRemoval) => Effect.Effect<void>;
+  /** The restaurant's staff removals, oldest first. */
+  readonly staffRemovals: (restaurantId: string) => Effect.Effect<ReadonlyArray<StaffRemoval>>;
   /** The user ids of the restaurant's staff, in user id order (at most `limit`). */
   readonly staffOf: (restaurantId: string, limit: number) => Effect.Effect<ReadonlyArray<string>>;
   /**

@@ -1,11 +1,11 @@
-/** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_menus, dl_menu_items and dl_item_availability. */
+/** The RestaurantsRepository port over dl_restaurants, dl_restaurant_staff, dl_staff_removals, dl_menus, dl_menu_items and dl_item_availability. */
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { lngScale, metresPerDegreeLat } from "../../../core/delivery/model/Geo.js";
 import { Menu } from "../../../core/delivery/model/Menu.js";
 import { ItemAvailability, MenuItem, MenuItemView } from "../../../core/delivery/model/MenuItem.js";
 import { Restaurant } from "../../../core/delivery/model/Restaurant.js";
-import { RestaurantStaff } from "../../../core/delivery/model/RestaurantStaff.js";
+import { RestaurantStaff, StaffRemoval } from "../../../core/delivery/model/RestaurantStaff.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
 import { featuresFor } from "../featuresFor.js";
 import { lockRow } from "../lockRow.js";
@@ -19,6 +19,7 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
   const f = featuresFor(db);
   const restaurants = rowCodec(Restaurant, f);
   const staff = rowCodec(RestaurantStaff, f);
+  const removals = rowCodec(StaffRemoval, f);
   const menus = rowCodec(Menu, f);
   const items = rowCodec(MenuItem, f);
   const views = rowCodec(MenuItemView, f);
@@ -80,6 +81,28 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       runStatement(db, insertStaffIfNew, staff.toRow(member)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) === 1)),
     isStaff: (restaurantId, userId) =>
       runStatement(db, selectStaff, { restaurantId, userId }).pipe(Effect.map(({ rows: [row] }) => row !== undefined)),
+    removeStaff: (restaurantId, userId) =>
+      runQuery(db, (ex) => ex.deleteFrom("dl_restaurant_staff").where("restaurant_id", "=", restaurantId).where("user_id", "=", userId).executeTakeFirst()).pipe(
+        Effect.map((r) => toNumber(r.numDeletedRows) === 1),
+        withSpan("RestaurantsRepository.removeStaff"),
+      ),
+    countStaff: (restaurantId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("dl_restaurant_staff")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("restaurant_id", "=", restaurantId)
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((row) => Number(row.n))),
+    recordStaffRemoval: (removal) =>
+      runQuery(db, (ex) => ex.insertInto("dl_staff_removals").values(removals.toRow(removal)).execute()).pipe(
+        Effect.asVoid,
+        withSpan("RestaurantsRepository.recordStaffRemoval"),
+      ),
+    staffRemovals: (restaurantId) =>
+      runQuery(db, (ex) => ex.selectFrom("dl_staff_removals").selectAll().where("restaurant_id", "=", restaurantId).orderBy("at").orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map((row) => removals.fromRow(row))),
+      ),
     staffOf: (restaurantId, limit) =>
       runQuery(db, (ex) =>
         ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).orderBy("user_id").limit(limit).execute(),

@@ -9,3 +9,14 @@ export const RestaurantStaff = Schema.Struct({
   createdAt: Schema.DateFromSelf,
 });
 export type RestaurantStaff = typeof RestaurantStaff.Type;
+
+/** The audit of one staff removal (dl_staff_removals, append-only): who was removed, by whom, why, when. */
+export const StaffRemoval = Schema.Struct({
+  id: Schema.String,
+  restaurantId: RestaurantId,
+  userId: Schema.String,
+  actorId: Schema.String,
+  reason: Schema.String,
+  at: Schema.DateFromSelf,
+});
+export type StaffRemoval = typeof StaffRemoval.Type;

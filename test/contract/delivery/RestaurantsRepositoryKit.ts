@@ -38,6 +38,24 @@ export const restaurantsRepositoryCases: ReadonlyArray<KitCase<RestaurantsReposi
     },
   },
   {
+    name: "restaurants: a staff member is removed once, the count follows, and the removal's audit reads back",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const cook = { restaurantId: restaurant.id, userId: uid("usr", 51), addedBy: restaurant.createdBy, createdAt: at(1000) };
+      await run(restaurants((r) => r.addStaff(cook)));
+      t.equal(await run(restaurants((r) => r.countStaff(restaurant.id))), 2);
+      t.equal(await run(restaurants((r) => r.removeStaff(restaurant.id, cook.userId))), true);
+      t.equal(await run(restaurants((r) => r.removeStaff(restaurant.id, cook.userId))), false, "already removed");
+      t.equal(await run(restaurants((r) => r.isStaff(restaurant.id, cook.userId))), false);
+      t.equal(await run(restaurants((r) => r.countStaff(restaurant.id))), 1);
+      t.equal(await run(restaurants((r) => r.countStaff(uid("rst", 99)))), 0, "an unknown restaurant has none");
+      const removal = { id: uid("srm", 1), restaurantId: restaurant.id, userId: cook.userId, actorId: restaurant.createdBy, reason: "left", at: at(2000) };
+      await run(restaurants((r) => r.recordStaffRemoval(removal)));
+      t.same(await run(restaurants((r) => r.staffRemovals(restaurant.id))), [removal]);
+      t.equal(await run(restaurants((r) => r.addStaff({ ...cook, createdAt: at(3000) }))), true, "a removed member can be added again");
+    },
+  },
+  {
     name: "restaurants: a menu version publishes only over the expected current version",
     run: async (t, run) => {
       const restaurant = await run(seedRestaurant(1));

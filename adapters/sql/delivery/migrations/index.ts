@@ -11,5 +11,6 @@ import { deliveryMigration0008QuotePlacements } from "./0008_quote_placements.js
 import { deliveryMigration0009DispatcherLocationAccess } from "./0009_dispatcher_location_access.js";
 import { deliveryMigration0010SettlementReplays } from "./0010_settlement_replays.js";
 import { deliveryMigration0011DropoffRedaction } from "./0011_dropoff_redaction.js";
+import { deliveryMigration0012StaffRemovals } from "./0012_staff_removals.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction, deliveryMigration0012StaffRemovals];
