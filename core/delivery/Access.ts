@@ -20,7 +20,11 @@ export const requireUser = (principal: Principal): Effect.Effect<string, Forbidd
 /** A NotFound that says only what kind of thing was not found. */
 export const notFound = (resource: string): NotFound => new NotFound({ resource, detail: `No such ${resource}.` });
 
-/** The restaurant, when `userId` is its staff; NotFound otherwise (or when it is unknown). */
+/**
+ * The restaurant, when `userId` is its staff; NotFound otherwise (or when it is unknown). With
+ * `forUpdate` the restaurant row is locked first and staff is checked under the lock, so a staff
+ * change committed meanwhile (a removal) is seen.
+ */
 export const staffRestaurant = (
   restaurantId: string,
   userId: string,
@@ -28,6 +32,11 @@ export const staffRestaurant = (
 ): Effect.Effect<Restaurant, NotFound, RestaurantsRepository> =>
   Effect.gen(function* () {
     const restaurants = yield* RestaurantsRepository;
+    if (options?.forUpdate === true) {
+      const locked = yield* restaurants.findRestaurant(restaurantId, options);
+      if (locked === null || !(yield* restaurants.isStaff(restaurantId, userId))) return yield* Effect.fail(notFound("restaurant"));
+      return locked;
+    }
     if (!(yield* restaurants.isStaff(restaurantId, userId))) return yield* Effect.fail(notFound("restaurant"));
     const restaurant = yield* restaurants.findRestaurant(restaurantId, options);
     if (restaurant === null) return yield* Effect.fail(notFound("restaurant"));

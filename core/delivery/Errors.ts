@@ -125,3 +125,6 @@ export class SubstitutionNotAllowed extends DomainError("SubstitutionNotAllowed"
 
 /** 409: the line already has a substitution, or the substitution was already decided otherwise. */
 export class SubstitutionConflict extends DomainError("SubstitutionConflict", "substitution_conflict", "conflict")<{ readonly substitutionId: string | null }> {}
+
+/** 409: removing this staff member would leave the restaurant without staff (nobody could run it). */
+export class LastStaffMember extends DomainError("LastStaffMember", "last_staff_member", "conflict")<{ readonly restaurantId: string }> {}

@@ -4,6 +4,7 @@ import type { DeliverySettings } from "../../ports/delivery/DeliverySettings.js"
 import type { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import type { LocationSamples } from "../../ports/delivery/LocationSamples.js";
 import type { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import type { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import type { Ids } from "../../ports/Ids.js";
 import type { Job, Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
@@ -26,7 +27,7 @@ import { scheduledDispatchJob } from "./ScheduledDispatch.js";
 import { placementReleaseJob } from "./PlacementRelease.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | RestaurantsRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {

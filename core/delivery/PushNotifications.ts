@@ -30,11 +30,30 @@ const PushPayload = Schema.Struct({
   data: Schema.Record({ key: Schema.String, value: Schema.String }),
 });
 
+/**
+ * True when a staff push still has its recipient on the order's restaurant staff: a member
+ * removed between the event and the send hears nothing more of the restaurant.
+ */
+const stillStaff = (push: Push): Effect.Effect<boolean, never, OrdersRepository | RestaurantsRepository> =>
+  Effect.gen(function* () {
+    const orderId = push.data["order_id"];
+    if (orderId === undefined) return false;
+    const order = yield* (yield* OrdersRepository).findOrder(orderId);
+    return order !== null && (yield* (yield* RestaurantsRepository).isStaff(order.restaurantId, push.recipientUserId));
+  });
+
+/** The pushes addressed to a restaurant's staff (re-checked when sent). */
+const staffKinds = new Set<Push["kind"]>(["order_placed"]);
+
 /** Sends one push; a failure fails the job, which the runner retries with backoff. */
 export const pushJob = defineJob({
   kind: "delivery.push",
   payload: PushPayload,
-  handle: (push) => Effect.flatMap(PushNotifier, (notifier) => notifier.send(push)).pipe(withSpan("delivery.push")),
+  handle: (push) =>
+    Effect.gen(function* () {
+      if (staffKinds.has(push.kind) && !(yield* stillStaff(push))) return;
+      yield* (yield* PushNotifier).send(push);
+    }).pipe(withSpan("delivery.push")),
 });
 
 const pushTypes = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed].map((d) => d.type));

@@ -47,6 +47,7 @@ export const clientOf = (base: string, userId: string | null) => {
       request("POST", path, body ?? {}, idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }),
     put: (path: string, body: unknown) => request("PUT", path, body),
     patch: (path: string, body: unknown) => request("PATCH", path, body),
+    delete: (path: string) => request("DELETE", path),
     token: async () => (token ??= await mintToken({ secret: hostSecret, userId: userId ?? "", ttlSeconds: 3600 })),
   };
 };

@@ -1,6 +1,6 @@
 /**
  * Restaurant endpoints (paths under the module's mount prefix): discovery (public), the menu
- * (public), and for the restaurant's staff: create, add staff, publish a menu version, toggle
+ * (public), and for the restaurant's staff: create, add and remove staff, publish a menu version, toggle
  * an item's availability, open and close, list incoming orders, accept or reject an order.
  */
 import { Effect, Schema } from "effect";
@@ -10,7 +10,7 @@ import { listIncomingOrders } from "../../../core/delivery/IncomingOrders.js";
 import { orderSettlement } from "../../../core/delivery/OrderSettlement.js";
 import { SettlementEntryWire } from "../../../core/delivery/model/SettlementEntry.js";
 import { currentMenu, publishMenu, setItemAvailability } from "../../../core/delivery/Menus.js";
-import { addStaff, createRestaurant, setOpening } from "../../../core/delivery/Restaurants.js";
+import { addStaff, createRestaurant, removeStaff, setOpening } from "../../../core/delivery/Restaurants.js";
 import { RestaurantWire } from "../../../core/delivery/model/Restaurant.js";
 import { RestaurantOrderWire } from "../../../core/delivery/model/RestaurantOrder.js";
 import {
@@ -32,7 +32,9 @@ import {
   OrderParams,
   PublishMenuBody,
   RejectOrderBody,
+  RemoveStaffQuery,
   RestaurantParams,
+  StaffParams,
 } from "./RestaurantSchemas.js";
 
 const tags = ["delivery"];
@@ -108,6 +110,24 @@ const addStaffRoute = defineRoute({
   responses: { 201: RestaurantStaffWire },
   problems: [404, 422],
   handler: ({ principal, params, body }) => addStaff(principal, params.id, body.user_id).pipe(Effect.map((staff) => ({ status: 201, body: staff }))),
+});
+
+/** DELETE /restaurants/:id/staff/:user_id?reason= — remove a staff member (staff only; idempotent, 204). */
+const removeStaffRoute = defineRoute({
+  method: "DELETE",
+  path: "/restaurants/:id/staff/:user_id",
+  operationId: "removeRestaurantStaff",
+  summary: "Remove a user from the restaurant's staff (idempotent)",
+  description:
+    "Any staff member may remove one (themself included). Records actor and reason (1 to 500 characters; a default without it) and drops the removed user's live subscriptions to the restaurant's channel; their next request answers 404 like any non-staff user's. Removing someone who is not staff answers 204 and changes nothing. 409 last_staff_member when it would leave the restaurant without staff. Another restaurant's staff: 404.",
+  tags,
+  auth: "required",
+  // Not one transaction: the access-changed notice goes out after the removal commits.
+  params: StaffParams,
+  query: RemoveStaffQuery,
+  responses: { 204: null },
+  problems: [404, 409, 422],
+  handler: ({ principal, params, query }) => removeStaff(principal, params.id, params.user_id, { reason: query.reason }).pipe(Effect.as({ status: 204 })),
 });
 
 /** POST /restaurants/:id/menus — publish the next immutable menu version. */
@@ -266,6 +286,7 @@ export const restaurantRoutes = [
   discoverRoute,
   createRestaurantRoute,
   addStaffRoute,
+  removeStaffRoute,
   publishMenuRoute,
   getMenuRoute,
   availabilityRoute,

@@ -44,6 +44,10 @@ export const CreateRestaurantBody = Schema.Struct({
 
 /** Body of POST /restaurants/:id/staff. */
 export const AddStaffBody = Schema.Struct({ user_id: Id });
+/** `:id` of a restaurant and `:user_id` of one of its staff. */
+export const StaffParams = Schema.Struct({ id: idOf(RestaurantId), user_id: Id });
+/** `?reason=` of a staff removal (1 to 500 characters, checked by the core; a default is recorded without it). */
+export const RemoveStaffQuery = Schema.Struct({ reason: Schema.optional(Schema.String) });
 
 const MenuModifierBody = Schema.Struct({
   id: Schema.optional(Id),
