@@ -14,6 +14,7 @@ import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { acceptOrder } from "../../core/delivery/AcceptOrder.js";
 import { maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { listIncomingOrders } from "../../core/delivery/IncomingOrders.js";
+import { orderSettlement } from "../../core/delivery/OrderSettlement.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
 import { addStaff, removeStaff } from "../../core/delivery/Restaurants.js";
@@ -55,6 +56,8 @@ t.test("a staff member removes another: audited with actor and reason, access_ch
 
     t.match(await rt.attempt(listIncomingOrders(user("cook-r"), id)), { ok: false, error: { _tag: "NotFound" } }, "orders: refused like a stranger");
     t.match(await rt.attempt(acceptOrder(user("cook-r"), placed.order.id, { prepTimeMinutes: 10 })), { ok: false, error: { _tag: "NotFound" } }, "acceptance: refused");
+    t.match(await rt.attempt(orderSettlement(user("cook-r"), placed.order.id)), { ok: false, error: { _tag: "NotFound" } }, "settlement: refused");
+    t.match(await rt.attempt(orderSettlement(user("owner-r"), placed.order.id)), { ok: true }, "the owner still reads it");
     t.match(await rt.attempt(addStaff(user("cook-r"), id, "friend")), { ok: false, error: { _tag: "NotFound" } }, "adding staff back: refused");
     t.equal(await rt.run(maySubscribeToRestaurant(user("cook-r"), id)), false, "the restaurant channel refuses them");
     t.equal(await rt.run(maySubscribeToRestaurant(user("owner-r"), id)), true, "the owner keeps the channel");
