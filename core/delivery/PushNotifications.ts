@@ -36,10 +36,15 @@ const PushPayload = Schema.Struct({
  */
 const stillStaff = (push: Push): Effect.Effect<boolean, never, OrdersRepository | RestaurantsRepository> =>
   Effect.gen(function* () {
-    const orderId = push.data["order_id"];
-    if (orderId === undefined) return false;
-    const order = yield* (yield* OrdersRepository).findOrder(orderId);
-    return order !== null && (yield* (yield* RestaurantsRepository).isStaff(order.restaurantId, push.recipientUserId));
+    // The restaurant the push names; a push scheduled before it named one finds it through its order.
+    let restaurantId = push.data["restaurant_id"];
+    if (restaurantId === undefined) {
+      const orderId = push.data["order_id"];
+      const order = orderId === undefined ? null : yield* (yield* OrdersRepository).findOrder(orderId);
+      if (order === null) return false;
+      restaurantId = order.restaurantId;
+    }
+    return yield* (yield* RestaurantsRepository).isStaff(restaurantId, push.recipientUserId);
   });
 
 /** The pushes addressed to a restaurant's staff (re-checked when sent). */
@@ -76,7 +81,7 @@ const pushesOf = (event: EventEnvelope) =>
     switch (decoded.type) {
       case "OrderPlaced": {
         const staff = yield* Effect.flatMap(RestaurantsRepository, (r) => r.staffOf(decoded.data.restaurant_id, maxStaffPushes));
-        return staff.map((userId) => push(userId, "order_placed", "New order", "A new order is waiting for you.", { order_id: decoded.data.order_id }));
+        return staff.map((userId) => push(userId, "order_placed", "New order", "A new order is waiting for you.", { order_id: decoded.data.order_id, restaurant_id: decoded.data.restaurant_id }));
       }
       case "RestaurantAcceptedOrder": {
         // Spec, Events: RestaurantAcceptedOrder goes to dispatch and notifications.

@@ -135,6 +135,7 @@ t.test("pushes to staff no longer reach a removed member, including a push alrea
     await rt.run(at(Date.now() + 60_000)(runJobsOnce(deliveryJobs, { workerId: "delivery-test", concurrency: 1 })));
     const placedTo = () => rt.pushes.filter((p) => p.kind === "order_placed").map((p) => p.recipientUserId).sort();
     t.same(placedTo(), ["owner-q", "runner-q"], "the push scheduled before the removal is not sent to the removed cook");
+    t.match(rt.pushes.find((p) => p.kind === "order_placed")?.data, { restaurant_id: id }, "a staff push names its restaurant (re-checked when sent)");
 
     // An order placed after the removal: the cook is not a recipient at all.
     await authorizedOrder(rt, "customer-q2", fixture);
