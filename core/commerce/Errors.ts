@@ -119,3 +119,10 @@ export class FulfillmentTaskNotAssigned extends DomainError("FulfillmentTaskNotA
     return { order_id: this.orderId };
   }
 }
+
+/** The store's last owner cannot lose `owner`: a store always keeps one (409; commerce migration 16 holds it too). */
+export class LastStoreOwner extends DomainError("LastStoreOwner", "last_store_owner", "conflict")<{ readonly storeId: string; readonly userId: string }> {
+  get problemExtensions() {
+    return { store_id: this.storeId, user_id: this.userId };
+  }
+}

@@ -190,3 +190,36 @@ export const assignFulfillmentTask = (
       }),
     );
   }).pipe(withSpan("commerce.assignFulfillmentTask"));
+
+/**
+ * Releases every open task of the store assigned to `userId` (who is losing the warehouse role),
+ * as the owner's release does: each under its order's lock, written on the order's timeline as
+ * `fulfillment.released` with the previous assignee and `reason`, and published as
+ * FulfillmentTaskAssigned with assignee null. Call inside the revocation's transaction; answers
+ * how many tasks were released.
+ */
+export const releaseTasksOf = (storeId: StoreId, userId: string, actorId: string, reason: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    let released = 0;
+    let afterId: string | null = null;
+    for (;;) {
+      const page: ReadonlyArray<FulfillmentTask> = yield* orders.fulfillmentTasks(storeId, { status: "open", assignedTo: userId, afterId, limit: 100 });
+      for (const task of page) {
+        yield* orders.lockOrder(task.orderId);
+        const moved = yield* orders.moveFulfillmentTaskAssignee(task.id, userId, null, yield* now);
+        // Done meanwhile (dispatched, cancellation requested): nothing left to release.
+        if (moved === null) continue;
+        yield* recordTimeline({ id: task.orderId, storeId: task.storeId }, "fulfillment.released", actorId, {
+          task_id: task.id,
+          assignee_id: null,
+          previous_assignee_id: userId,
+          reason,
+        });
+        yield* publishTaskMove(moved, null, actorId);
+        released += 1;
+      }
+      if (page.length < 100) return released;
+      afterId = page[page.length - 1]!.id;
+    }
+  }).pipe(withSpan("commerce.releaseTasksOf"));

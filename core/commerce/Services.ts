@@ -5,6 +5,7 @@ import type { Mailer } from "../../ports/Mailer.js";
 import type { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { PaymentGateway } from "../../ports/PaymentGateway.js";
+import type { RealtimeBus } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import type { CartsRepository } from "../../ports/commerce/CartsRepository.js";
@@ -22,6 +23,7 @@ export type CommerceServices =
   | Transactions
   | MerchantProvisioning
   | PaymentGateway
+  | RealtimeBus
   | StoresRepository
   | CatalogRepository
   | InventoryRepository

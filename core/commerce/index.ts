@@ -5,6 +5,7 @@ export * from "./Events.js";
 export * from "./OrderStatus.js";
 export * from "./Pricing.js";
 export * from "./CreateStore.js";
+export * from "./RevokeStaffRole.js";
 export * from "./Catalog.js";
 export * from "./Inventory.js";
 export * from "./Carts.js";

@@ -76,11 +76,18 @@ export interface OrdersRepository {
   readonly insertFulfillmentTask: (task: FulfillmentTask) => Effect.Effect<boolean>;
   /**
    * The store's tasks in `status`, oldest first (by id), after `afterId`, at most `limit`; with
-   * `availableTo`, only the tasks assigned to that user and the unassigned ones.
+   * `availableTo`, only the tasks assigned to that user and the unassigned ones; with
+   * `assignedTo`, only the tasks assigned to that user.
    */
   readonly fulfillmentTasks: (
     storeId: string,
-    query: { readonly status: FulfillmentTask["status"]; readonly availableTo?: string; readonly afterId: string | null; readonly limit: number },
+    query: {
+      readonly status: FulfillmentTask["status"];
+      readonly availableTo?: string;
+      readonly assignedTo?: string;
+      readonly afterId: string | null;
+      readonly limit: number;
+    },
   ) => Effect.Effect<ReadonlyArray<FulfillmentTask>>;
   readonly findFulfillmentTask: (id: string) => Effect.Effect<FulfillmentTask | null>;
   readonly fulfillmentTaskOfOrder: (orderId: string) => Effect.Effect<FulfillmentTask | null>;

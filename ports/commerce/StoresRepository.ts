@@ -1,7 +1,7 @@
 /** Stores (the tenants), their staff roles and fulfillment locations. */
 import { Context, type Effect } from "effect";
 import type { Location } from "../../core/commerce/model/Location.js";
-import type { StaffRole, StaffRoleName } from "../../core/commerce/model/StaffRole.js";
+import type { StaffRevocation, StaffRole, StaffRoleName } from "../../core/commerce/model/StaffRole.js";
 import type { Store } from "../../core/commerce/model/Store.js";
 
 export interface StoresRepository {
@@ -9,6 +9,18 @@ export interface StoresRepository {
   readonly findStore: (id: string) => Effect.Effect<Store | null>;
   /** Grants a role; granting a role already held changes nothing. */
   readonly grantRole: (role: StaffRole) => Effect.Effect<void>;
+  /**
+   * Takes the role away and, when the user held it, records `revocation` (its audit) with it;
+   * answers whether the user held it (revoking a role not held changes nothing). The database
+   * refuses to take the store's last `owner` (commerce migration 16).
+   */
+  readonly revokeRole: (revocation: StaffRevocation) => Effect.Effect<boolean>;
+  /** The revocations of `userId`'s roles in the store, oldest first. */
+  readonly revocationsOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRevocation>>;
+  /** How many users hold `owner` in the store. */
+  readonly countOwners: (storeId: string) => Effect.Effect<number>;
+  /** Holds the store row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
+  readonly lockStore: (storeId: string) => Effect.Effect<void>;
   /** The roles `userId` holds in the store (none for a customer). */
   readonly rolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   readonly insertLocation: (location: Location) => Effect.Effect<void>;

@@ -4,9 +4,11 @@
  * in-process payment gateway and merchant provisioning), and a small store fixture.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { Cause, Effect, Exit, ManagedRuntime, Option, TestClock, TestContext } from "effect";
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { inProcessRealtimeBus } from "../../adapters/sql/InProcessRealtimeBus.js";
+import { RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
 import { commerceMigrations } from "../../adapters/sql/commerce/index.js";
 import { compose } from "../../hosts/Composition.js";
@@ -55,9 +57,18 @@ export const commerceRuntime = (
       mail.failing ? Effect.fail(new MailDeliveryFailed({ detail: "test transport down" })) : Effect.sync(() => void mail.sent.push(message)),
   };
   const commerce = makeCommerceModule({ mailer, sealingKeys });
-  const runtime = ManagedRuntime.make(moduleLayer(db, compose().add(sandboxPaymentsModule(provider)).add(commerce)));
+  // The realtime bus the hosts use on one process (notices delivered after commit), heard here.
+  const bus = inProcessRealtimeBus(db);
+  const notices: RealtimeNotice[] = [];
+  const runtime = ManagedRuntime.make(
+    Layer.merge(moduleLayer(db, compose().add(sandboxPaymentsModule(provider)).add(commerce)), Layer.succeed(RealtimeBus, bus)),
+  );
   commerce.attachRuntime?.(runtime);
-  t.teardown(() => runtime.dispose());
+  const stopListening = Effect.runSync(bus.listen((notice) => void notices.push(notice)));
+  t.teardown(() => {
+    stopListening();
+    return runtime.dispose();
+  });
   const payments = { run: <A, E>(effect: Effect.Effect<A, E, PaymentServices>): Promise<A> => runtime.runPromise(effect) };
   const sealer = makeAesGcmFieldSealer(sealingKeys);
   const run = <A, E>(effect: Effect.Effect<A, E, CommerceServices>): Promise<A> => runtime.runPromise(effect);
@@ -85,7 +96,7 @@ export const commerceRuntime = (
         return yield* effect;
       }).pipe(Effect.provide(TestContext.TestContext)),
     );
-  return { run, attempt, later, host, payments, provider, sealer, mail };
+  return { run, attempt, later, host, payments, provider, sealer, mail, notices };
 };
 
 export type CommerceRuntime = ReturnType<typeof commerceRuntime>;

@@ -1,7 +1,8 @@
-/** Routes of stores: create (payments merchant provisioned), staff roles, locations, promotions, fulfillment tasks (list, take, assign, release). */
+/** Routes of stores: create (payments merchant provisioned), staff roles (grant, revoke), locations, promotions, fulfillment tasks (list, take, assign, release). */
 import { Effect, Schema } from "effect";
 import { userOf } from "../../../core/commerce/Callers.js";
 import { createLocation, createStore, grantStaffRole } from "../../../core/commerce/CreateStore.js";
+import { revokeStaffRole } from "../../../core/commerce/RevokeStaffRole.js";
 import { assignFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../../core/commerce/FulfillmentTasks.js";
 import { createPromotion } from "../../../core/commerce/Promotions.js";
 import { FulfillmentTaskWire } from "../../../core/commerce/model/FulfillmentTask.js";
@@ -20,6 +21,8 @@ import {
   FulfillmentTaskParams,
   GrantStaffBody,
   ReleaseFulfillmentTaskBody,
+  RevokeStaffQuery,
+  StaffRoleParams,
   StoreParams,
 } from "./StoreSchemas.js";
 
@@ -65,6 +68,29 @@ export const grantStaffRoute = defineRoute({
     Effect.flatMap(userOf(principal), (userId) => grantStaffRole(userId, params.id, { userId: body.user_id, role: body.role })).pipe(
       Effect.map((role) => ({ status: 201, body: role })),
     ),
+});
+
+/** DELETE /v1/stores/:id/staff/:user_id/roles/:role?reason= — the owner revokes a staff role (idempotent). */
+export const revokeStaffRoute = defineRoute({
+  method: "DELETE",
+  path: "/v1/stores/:id/staff/:user_id/roles/:role",
+  operationId: "revokeStoreStaffRole",
+  summary: "Revoke a staff role in the store, with a reason (owner; idempotent)",
+  description:
+    "Takes the role away and audits it with the owner and the reason; revoking a role the user does not hold answers 204 and changes nothing. " +
+    "A user left without warehouse_operator (or owner) has their open fulfillment tasks released (on the order's timeline, published as " +
+    "FulfillmentTaskAssigned with assignee_id null). Their live subscriptions to the store's and its orders' channels are re-checked at once, " +
+    "and their next request is refused as any non-staff user's. 409 last_store_owner when the store's last owner would lose owner.",
+  tags,
+  auth: "required",
+  params: StaffRoleParams,
+  query: RevokeStaffQuery,
+  responses: { 204: null },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, query }) =>
+    Effect.flatMap(userOf(principal), (userId) =>
+      revokeStaffRole(userId, params.id, { userId: params.user_id, role: params.role, reason: query.reason ?? "" }),
+    ).pipe(Effect.as({ status: 204 })),
 });
 
 /** POST /v1/stores/:id/locations — a warehouse operator adds a fulfillment location. */
@@ -204,6 +230,7 @@ export const releaseFulfillmentTaskRoute = defineRoute({
 export const storeRoutes = [
   createStoreRoute,
   grantStaffRoute,
+  revokeStaffRoute,
   createLocationRoute,
   createPromotionRoute,
   listFulfillmentTasksRoute,

@@ -40,6 +40,14 @@ export const CreateStoreBody = Schema.Struct({
 /** Body of POST /v1/stores/:id/staff. */
 export const GrantStaffBody = Schema.Struct({ user_id: UserId, role: StaffRoleName });
 
+/** Path of DELETE /v1/stores/:id/staff/:user_id/roles/:role. */
+export const StaffRoleParams = Schema.Struct({ id: idOf(StoreId), user_id: UserId, role: StaffRoleName });
+
+/** Query of DELETE /v1/stores/:id/staff/:user_id/roles/:role. */
+export const RevokeStaffQuery = Schema.Struct({
+  reason: Schema.optional(Schema.String).annotations({ description: "Why the role is revoked (1 to 1000 characters, required), kept in the store's audit." }),
+});
+
 /** Body of POST /v1/stores/:id/locations. */
 export const CreateLocationBody = Schema.Struct({ name: Schema.String });
 

@@ -299,6 +299,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         let q = ex.selectFrom("shop_fulfillment_tasks").selectAll().where("store_id", "=", storeId).where("status", "=", query.status);
         const availableTo = query.availableTo;
         if (availableTo !== undefined) q = q.where((eb) => eb.or([eb("assignee_id", "=", availableTo), eb("assignee_id", "is", null)]));
+        if (query.assignedTo !== undefined) q = q.where("assignee_id", "=", query.assignedTo);
         if (query.afterId !== null) q = q.where("id", ">", query.afterId);
         return q.orderBy("id").limit(query.limit).execute();
       }).pipe(Effect.map((rows) => rows.map(tasks.fromRow))),

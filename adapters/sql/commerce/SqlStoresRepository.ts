@@ -1,7 +1,7 @@
-/** The StoresRepository port over `shop_stores`, `shop_staff_roles` and `shop_locations`. */
+/** The StoresRepository port over `shop_stores`, `shop_staff_roles` (revocations audited in `shop_staff_revocations`) and `shop_locations`. */
 import { Effect } from "effect";
 import { Location } from "../../../core/commerce/model/Location.js";
-import { StaffRole, StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
+import { StaffRevocation, StaffRole, StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
 import { Store } from "../../../core/commerce/model/Store.js";
 import type { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -18,6 +18,15 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   const stores = rowCodec(Store, f);
   const roles = rowCodec(StaffRole, f);
   const locations = rowCodec(Location, f);
+  const revocations = rowCodec(StaffRevocation, f);
+  const insertRevocation = compiledInsert("shop_staff_revocations", revocations);
+  const deleteRole = compiledOnce<{ storeId: string; userId: string; role: string }>((ex, p) =>
+    ex.deleteFrom("shop_staff_roles").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")).where("role", "=", p("role")),
+  );
+  const selectStoreLocked = compiledOnce<{ id: string }>((ex, p) => {
+    const q = ex.selectFrom("shop_stores").select("id").where("id", "=", p("id"));
+    return db.dialect === "postgres" ? q.forUpdate() : q;
+  });
   // The store and staff-role reads of every shop request, and the store's writes, compiled once.
   const insertStore = compiledInsert("shop_stores", stores);
   const selectStore = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_stores").selectAll().where("id", "=", p("id")));
@@ -44,6 +53,27 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
       runStatement(db, selectStore, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : stores.fromRow(r)))),
     grantRole: (role) =>
       runStatement(db, insertRoleIfNew, roles.toRow(role)).pipe(Effect.asVoid, withSpan("StoresRepository.grantRole")),
+    revokeRole: (revocation) =>
+      Effect.gen(function* () {
+        const deleted = yield* runStatement(db, deleteRole, { storeId: revocation.storeId, userId: revocation.userId, role: revocation.role });
+        if (toNumber(deleted.numAffectedRows ?? 0) === 0) return false;
+        yield* runStatement(db, insertRevocation, revocation);
+        return true;
+      }).pipe(withSpan("StoresRepository.revokeRole")),
+    revocationsOf: (storeId, userId) =>
+      runQuery(db, (ex) =>
+        ex.selectFrom("shop_staff_revocations").selectAll().where("store_id", "=", storeId).where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute(),
+      ).pipe(Effect.map((rows) => rows.map(revocations.fromRow))),
+    countOwners: (storeId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("shop_staff_roles")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("store_id", "=", storeId)
+          .where("role", "=", "owner")
+          .executeTakeFirstOrThrow(),
+      ).pipe(Effect.map((r) => toNumber(r.n))),
+    lockStore: (storeId) => runStatement(db, selectStoreLocked, { id: storeId }).pipe(Effect.asVoid),
     rolesOf: (storeId, userId) =>
       runStatement(db, selectRoles, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),

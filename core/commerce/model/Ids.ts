@@ -53,6 +53,10 @@ export type ReservationId = typeof ReservationId.Type;
 export const StockAdjustmentId = Schema.String.pipe(Schema.brand("StockAdjustmentId"));
 export type StockAdjustmentId = typeof StockAdjustmentId.Type;
 
+/** An audited staff role revocation's id. */
+export const StaffRevocationId = Schema.String.pipe(Schema.brand("StaffRevocationId"));
+export type StaffRevocationId = typeof StaffRevocationId.Type;
+
 /** A shipment's id. */
 export const ShipmentId = Schema.String.pipe(Schema.brand("ShipmentId"));
 export type ShipmentId = typeof ShipmentId.Type;

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
-import { StoreId } from "./Ids.js";
+import { StaffRevocationId, StoreId } from "./Ids.js";
 
 export const StaffRoleName = Schema.Literal("owner", "catalog_manager", "warehouse_operator", "support");
 export type StaffRoleName = typeof StaffRoleName.Type;
@@ -23,3 +23,18 @@ export const StaffRole = Schema.Struct({
 export type StaffRole = typeof StaffRole.Type;
 
 export const StaffRoleWire = wireShape(StaffRole);
+
+/**
+ * The audit of one revocation that took a role away: who lost which role, the owner who revoked
+ * it (`actorId`, `staff:<user id>`) and why. Revoking a role not held records nothing.
+ */
+export const StaffRevocation = Schema.Struct({
+  id: StaffRevocationId,
+  storeId: StoreId,
+  userId: Schema.String,
+  role: StaffRoleName,
+  actorId: Schema.String,
+  reason: Schema.String,
+  createdAt: Schema.DateFromSelf,
+});
+export type StaffRevocation = typeof StaffRevocation.Type;
