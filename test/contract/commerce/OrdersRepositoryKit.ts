@@ -168,6 +168,9 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.same(await run(page(ada, null, 1)), [kitId.task(1)]);
       t.same(await run(page(ada, kitId.task(1), 10)), [kitId.task(3)], "after the cursor id");
       t.same(await run(page(undefined, null, 10)), [kitId.task(1), kitId.task(2), kitId.task(3)]);
+      const assigned = (userId: string) => Effect.map(orders((r) => r.fulfillmentTasks(kitId.store(1), { status: "open", assignedTo: userId, afterId: null, limit: 10 })), (ts) => ts.map((x) => x.id));
+      t.same(await run(assigned(ada)), [kitId.task(1)], "assignedTo: only the tasks that user holds, not the unassigned");
+      t.same(await run(assigned(bob)), [kitId.task(2)]);
       t.same(await run(move(1, ada, null)), { id: kitId.task(1), assigneeId: null, assignedAt: null }, "a release clears the assignee and its time");
       await run(orders((r) => r.completeFulfillmentTask(kitId.order(3))));
       t.equal(await run(move(3, null, ada)), null, "a done task is not taken");

@@ -2,11 +2,14 @@
  * Contract kit for the e-commerce StoresRepository: a store reads back as written; a role is
  * granted once however often it is granted, and the roles a user holds are answered per store
  * (holding a role in one store grants nothing in another); a location is found only through its
- * own store (tenant scoping: another store's location id answers null).
+ * own store (tenant scoping: another store's location id answers null). A revoked role is gone and
+ * its revocation audited, once; revoking a role not held answers false and records nothing; the
+ * store's last owner row is refused (commerce migration 16 for the SQL adapter).
  */
 import { Effect } from "effect";
+import { StaffRevocationId } from "../../../core/commerce/model/Ids.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, exitOf, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, storeRecord, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -37,6 +40,43 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
       t.same([...(await run(stores((r) => r.rolesOf(kitId.store(1), clerk))))].sort(), ["support", "warehouse_operator"], "each role once");
       t.same(await run(stores((r) => r.rolesOf(kitId.store(2), clerk))), [], "nothing in another store");
       t.same(await run(stores((r) => r.rolesOf(kitId.store(1), uid("user", 8)))), [], "nothing for a customer");
+    },
+  },
+  {
+    name: "stores: a revoked role is gone and audited once; a role not held answers false; owners are counted; the last owner stays",
+    run: async (t, run) => {
+      await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
+      const owner = uid("user", 1);
+      const clerk = uid("user", 7);
+      const grant = (storeN: number, userId: string, role: "owner" | "support" | "warehouse_operator") =>
+        stores((r) => r.grantRole({ storeId: kitId.store(storeN), userId, role, grantedBy: owner, createdAt: at(1) }));
+      await run(grant(1, owner, "owner"));
+      await run(grant(1, clerk, "support"));
+      await run(grant(1, clerk, "warehouse_operator"));
+      await run(grant(2, clerk, "support"));
+      const revocation = (n: number, role: "owner" | "support" | "warehouse_operator", userId = clerk) => ({
+        id: StaffRevocationId.make(uid("revocation", n)),
+        storeId: kitId.store(1),
+        userId,
+        role,
+        actorId: `staff:${owner}`,
+        reason: `reason ${n}`,
+        createdAt: at(n),
+      });
+      t.equal(await run(stores((r) => r.revokeRole(revocation(2, "support")))), true, "a held role is revoked");
+      t.same(await run(stores((r) => r.rolesOf(kitId.store(1), clerk))), ["warehouse_operator"], "the other roles stay");
+      t.same(await run(stores((r) => r.rolesOf(kitId.store(2), clerk))), ["support"], "another store's role stays");
+      t.equal(await run(stores((r) => r.revokeRole(revocation(3, "support")))), false, "revoking a role not held answers false");
+      t.same(await run(stores((r) => r.revocationsOf(kitId.store(1), clerk))), [revocation(2, "support")], "audited once, as written");
+      t.same(await run(stores((r) => r.revocationsOf(kitId.store(2), clerk))), [], "in its own store only");
+      t.equal(await run(stores((r) => r.countOwners(kitId.store(1)))), 1);
+      const last = await run(exitOf(stores((r) => r.revokeRole(revocation(4, "owner", owner)))));
+      t.equal(last._tag, "Failure", "the last owner row is refused");
+      t.same(await run(stores((r) => r.rolesOf(kitId.store(1), owner))), ["owner"], "and stays");
+      await run(grant(1, clerk, "owner"));
+      t.equal(await run(stores((r) => r.countOwners(kitId.store(1)))), 2);
+      t.equal(await run(stores((r) => Effect.zipRight(r.lockStore(kitId.store(1)), r.revokeRole(revocation(5, "owner", owner))))), true, "with another owner, one may go");
+      t.equal(await run(stores((r) => r.countOwners(kitId.store(1)))), 1);
     },
   },
   {
