@@ -30,6 +30,7 @@ import { requireStaffRole } from "./Access.js";
 import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
 import { CommerceEvent, FulfillmentTaskAssigned } from "./Events.js";
 import type { FulfillmentTask } from "./model/FulfillmentTask.js";
+import type { StaffRoleName } from "./model/StaffRole.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
 import { FulfillmentTaskId, StoreId } from "./model/Ids.js";
@@ -99,6 +100,17 @@ const loadTaskAs = (userId: string, taskId: FulfillmentTaskId, role: "warehouse_
     return task;
   });
 
+/** Whether roles let their holder work fulfillment tasks (owners hold every role). */
+const isOperator = (roles: ReadonlyArray<StaffRoleName>): boolean => roles.includes("warehouse_operator") || roles.includes("owner");
+
+/** NotFound without any role in the store, Forbidden without the warehouse role, as {@link loadTaskAs}. */
+const requireOperator = (roles: ReadonlyArray<StaffRoleName>) =>
+  roles.length === 0
+    ? Effect.fail(new NotFound({ resource: "fulfillment_task" }))
+    : isOperator(roles)
+      ? Effect.void
+      : Effect.fail(new Forbidden({ detail: "The warehouse_operator role is required." }));
+
 /** Why a conditional move of `task` matched nothing, read again: done, or held by someone else. */
 const refused = (task: FulfillmentTask | null, taskId: FulfillmentTaskId) =>
   task === null || task.status !== "open" ? new FulfillmentTaskClosed({ taskId }) : new FulfillmentTaskTaken({ taskId });
@@ -132,8 +144,12 @@ export const takeFulfillmentTask = (userId: string, taskId: FulfillmentTaskId) =
     if (task.assigneeId === userId) return task;
     if (task.assigneeId !== null) return yield* Effect.fail(new FulfillmentTaskTaken({ taskId }));
     const orders = yield* OrdersRepository;
+    const stores = yield* StoresRepository;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The operator's roles again, held: a revocation racing this take either waits for it (and
+        // then releases the task it took) or is seen here.
+        yield* requireOperator(yield* stores.holdRolesOf(task.storeId, userId));
         const moved = yield* orders.moveFulfillmentTaskAssignee(taskId, null, userId, yield* now);
         if (moved === null) {
           const current = yield* orders.findFulfillmentTask(taskId);
@@ -170,8 +186,14 @@ export const assignFulfillmentTask = (
       }
     }
     const orders = yield* OrdersRepository;
+    const stores = yield* StoresRepository;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The assignee's roles again, held before the order's lock (a revocation deletes the role
+        // row, then locks orders to release tasks): a racing revocation waits or is seen.
+        if (input.assigneeId !== null && !isOperator(yield* stores.holdRolesOf(task.storeId, input.assigneeId))) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a warehouse operator of the store" }] }));
+        }
         yield* orders.lockOrder(task.orderId);
         const current = yield* orders.findFulfillmentTask(taskId);
         if (current === null || current.status !== "open") return yield* Effect.fail(new FulfillmentTaskClosed({ taskId }));

@@ -21,6 +21,12 @@ export interface StoresRepository {
   readonly countOwners: (storeId: string) => Effect.Effect<number>;
   /** Holds the store row until the transaction ends (Postgres FOR UPDATE; SQLite writers are serialized). */
   readonly lockStore: (storeId: string) => Effect.Effect<void>;
+  /**
+   * The roles `userId` holds in the store, their rows held until the transaction ends (Postgres
+   * FOR SHARE; SQLite writers are serialized): a revocation of one waits for this transaction, and
+   * one already made is seen. Commands that give a user work by their role read it so.
+   */
+  readonly holdRolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   /** The roles `userId` holds in the store (none for a customer). */
   readonly rolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   readonly insertLocation: (location: Location) => Effect.Effect<void>;

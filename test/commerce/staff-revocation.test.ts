@@ -3,20 +3,24 @@
  * revocation is audited with its actor and reason; revoking a role not held changes and records
  * nothing; `access_changed` is published for the user after commit; a store always keeps an owner
  * — the core answers 409 last_store_owner and the database refuses it too (commerce migration 16),
- * so two owners revoking each other at once on parallel connections (Postgres) leave one.
+ * so two owners revoking each other at once on parallel connections (Postgres) leave one; an
+ * operator's take racing their revocation reads their roles held, so it is refused or released.
  * SQLite and Postgres.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import t from "tap";
 import { grantStaffRole } from "../../core/commerce/CreateStore.js";
 import { LastStoreOwner } from "../../core/commerce/Errors.js";
+import { createFulfillmentTask, takeFulfillmentTask } from "../../core/commerce/FulfillmentTasks.js";
+import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { revokeStaffRole } from "../../core/commerce/RevokeStaffRole.js";
 import { Forbidden, NotFound, ValidationFailed } from "../../core/kernel/Errors.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { eventually } from "../support/eventually.js";
-import { commerceRuntime, forEachCommerceDialect, seedStore, type CommerceRuntime } from "./support.js";
+import { commerceRuntime, confirmedOrder, forEachCommerceDialect, seedStore, type CommerceRuntime } from "./support.js";
 import type { StoreId } from "../../core/commerce/model/Ids.js";
 
 const rolesOf = (c: CommerceRuntime, storeId: string, userId: string) => c.run(Effect.flatMap(StoresRepository, (s) => s.rolesOf(storeId, userId)));
@@ -159,3 +163,51 @@ t.test("the database alone keeps an owner when two deletions of owner rows inter
     t.equal(await owners(c, store.id), 1, "the store keeps one owner");
   });
 });
+
+t.test("a take racing the revocation of its operator either comes first (and its task is released) or is refused (Postgres, two connections)", (t) =>
+  forEachCommerceDialect(t, "take against revocation", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c);
+    const ada = randomUUID();
+    await c.run(grantStaffRole(ownerId, store.id, { userId: ada, role: "warehouse_operator" }));
+    await confirmedOrder(c, store.id, variant.id);
+    const row = await db.db.selectFrom("outbox").select("event").where("type", "=", "OrderConfirmed").executeTakeFirstOrThrow();
+    const envelope = Schema.decodeUnknownSync(EventEnvelope)(typeof row.event === "string" ? JSON.parse(row.event) : row.event);
+    t.equal(await c.run(createFulfillmentTask(envelope)), true);
+    const [task] = await c.run(Effect.flatMap(OrdersRepository, (o) => o.fulfillmentTasks(store.id, { status: "open", afterId: null, limit: 10 })));
+    const deleteRole = sql`DELETE FROM shop_staff_roles WHERE store_id = ${sql.lit(store.id)} AND user_id = ${sql.lit(ada)} AND role = 'warehouse_operator'`;
+    if (db.dialect === "sqlite") {
+      // One writer at a time: the take comes after the revocation and sees it.
+      await deleteRole.execute(db.db);
+      const take = await c.attempt(takeFulfillmentTask(ada, task!.id));
+      t.ok(!take.ok && take.error instanceof NotFound, "the revoked operator's take is refused");
+    } else {
+      // The revocation has deleted the role, uncommitted; the operator's take (its access read
+      // before) reads the role held, so it waits, then sees the role gone.
+      let commitRevocation!: () => void;
+      const mayCommit = new Promise<void>((resolve) => (commitRevocation = resolve));
+      let deleted!: () => void;
+      const roleDeleted = new Promise<void>((resolve) => (deleted = resolve));
+      const revocation = db.db.transaction().execute(async (trx) => {
+        await deleteRole.execute(trx);
+        deleted();
+        await mayCommit;
+      });
+      await roleDeleted;
+      const take = c.attempt(takeFulfillmentTask(ada, task!.id));
+      const waiting = await eventually(
+        () =>
+          sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%shop_staff_roles%'`
+            .execute(db.db)
+            .then((r) => Number(r.rows[0]?.n ?? 0)),
+        (n) => n >= 1,
+      );
+      t.equal(waiting, 1, "the take waits for the revocation");
+      commitRevocation();
+      await revocation;
+      const taken = await take;
+      t.ok(!taken.ok && taken.error instanceof NotFound, "then is refused: the operator holds no role");
+    }
+    t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findFulfillmentTask(task!.id))))?.assigneeId, null, "the task stays unassigned");
+  }),
+);

@@ -39,6 +39,10 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   const selectRoles = compiledOnce<{ storeId: string; userId: string }>((ex, p) =>
     ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")),
   );
+  const selectRolesHeld = compiledOnce<{ storeId: string; userId: string }>((ex, p) => {
+    const q = ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId"));
+    return db.dialect === "postgres" ? q.forShare() : q;
+  });
   const insertLocation = compiledInsert("shop_locations", locations);
   const selectLocation = compiledOnce<{ storeId: string; id: string }>((ex, p) =>
     ex.selectFrom("shop_locations").selectAll().where("store_id", "=", p("storeId")).where("id", "=", p("id")),
@@ -74,6 +78,10 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
           .executeTakeFirstOrThrow(),
       ).pipe(Effect.map((r) => toNumber(r.n))),
     lockStore: (storeId) => runStatement(db, selectStoreLocked, { id: storeId }).pipe(Effect.asVoid),
+    holdRolesOf: (storeId, userId) =>
+      runStatement(db, selectRolesHeld, { storeId, userId }).pipe(
+        Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),
+      ),
     rolesOf: (storeId, userId) =>
       runStatement(db, selectRoles, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),

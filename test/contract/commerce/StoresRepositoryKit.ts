@@ -40,6 +40,8 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
       t.same([...(await run(stores((r) => r.rolesOf(kitId.store(1), clerk))))].sort(), ["support", "warehouse_operator"], "each role once");
       t.same(await run(stores((r) => r.rolesOf(kitId.store(2), clerk))), [], "nothing in another store");
       t.same(await run(stores((r) => r.rolesOf(kitId.store(1), uid("user", 8)))), [], "nothing for a customer");
+      t.same([...(await run(stores((r) => r.holdRolesOf(kitId.store(1), clerk))))].sort(), ["support", "warehouse_operator"], "held, the same roles");
+      t.same(await run(stores((r) => r.holdRolesOf(kitId.store(2), clerk))), []);
     },
   },
   {
