@@ -15,13 +15,8 @@ type Message = { type: string; channel?: string; event?: { type: string; actor_i
 
 t.test("realtime: an assigned, released or taken fulfillment task reaches the store's warehouse channel, and no one who may not see the store", (t) =>
   forEachDialectConfig(t, "task assignment realtime", async (t, _config, dialect) => {
-    const { call, user, setupStore, cartWith, socket } = await startCommerceServer(t, dialect);
-    const { owner, storeId, locationId, variantId } = await setupStore({ stock: 5 });
-    const other = await setupStore({ stock: 1 });
-    const [ada, bob, clerk, buyer] = [await user(), await user(), await user(), await user()];
-    for (const [member, role] of [[ada, "warehouse_operator"], [bob, "warehouse_operator"], [clerk, "support"]] as const) {
-      t.equal((await call("POST", `/v1/stores/${storeId}/staff`, { token: owner.token, body: { user_id: member.id, role } })).status, 201);
-    }
+    const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
+    const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
     const adaSocket = await socket(ada.token);
     const bobSocket = await socket(bob.token);
     const intruder = await socket(other.owner.token);

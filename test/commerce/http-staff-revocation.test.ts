@@ -17,13 +17,8 @@ type TimelineEntry = { kind: string; actor_id: string; detail: Record<string, un
 
 t.test("an owner revokes a staff role: the user's tasks are released, their live subscriptions end and their next request is refused", (t) =>
   forEachDialectConfig(t, "staff revocation", async (t, _config, dialect) => {
-    const { call, user, setupStore, cartWith, socket } = await startCommerceServer(t, dialect);
-    const { owner, storeId, locationId, variantId } = await setupStore({ stock: 5 });
-    const other = await setupStore({ stock: 1 });
-    const [ada, bob, clerk, buyer] = [await user(), await user(), await user(), await user()];
-    for (const [member, role] of [[ada, "warehouse_operator"], [bob, "warehouse_operator"], [clerk, "support"]] as const) {
-      t.equal((await call("POST", `/v1/stores/${storeId}/staff`, { token: owner.token, body: { user_id: member.id, role } })).status, 201);
-    }
+    const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
+    const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
     const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
     const orderId = String(placed.body.id);
     const listed = await eventually(

@@ -82,6 +82,20 @@ export const startCommerceServer = async (
     }
     return { owner, store: store.body, storeId, locationId, productId: String(product.body.id), variantId, variant };
   };
+  /**
+   * A store (5 units) with two warehouse operators (ada, bob) and a support clerk, another
+   * store, and a buyer: the cast of the fulfillment and staff tests.
+   */
+  const staffedStore = async () => {
+    const store = await setupStore({ stock: 5 });
+    const other = await setupStore({ stock: 1 });
+    const [ada, bob, clerk, buyer] = [await user(), await user(), await user(), await user()];
+    for (const [member, role] of [[ada, "warehouse_operator"], [bob, "warehouse_operator"], [clerk, "support"]] as const) {
+      const granted = await call("POST", `/v1/stores/${store.storeId}/staff`, { token: store.owner.token, body: { user_id: member.id, role } });
+      if (granted.status !== 201) throw new Error(`granting ${role} answered ${granted.status}`);
+    }
+    return { ...store, other, ada, bob, clerk, buyer };
+  };
   /** A customer's cart holding `quantity` of `variantId`. */
   const cartWith = async (customer: User, storeId: string, variantId: string, quantity: number) => {
     const cart = await call("POST", "/v1/carts", { token: customer.token, body: { store_id: storeId } });
@@ -95,7 +109,7 @@ export const startCommerceServer = async (
     t.teardown(() => client.socket.terminate());
     return { ws: client.socket, messages: client.messages, send: client.send };
   };
-  return { server, config, provider, mail, user, call, setupStore, cartWith, socket };
+  return { server, config, provider, mail, user, call, setupStore, staffedStore, cartWith, socket };
 };
 
 /** The checkout body of a cart. */
