@@ -91,15 +91,23 @@ export const mentionNotificationsConsumer = {
 };
 
 /**
- * Sends one notification's e-mail. A Mailer failure fails the job, which the runner retries with
+ * Sends one notification's e-mail, only while its recipient can still see the project (else
+ * "skipped": nothing is sent and the job ends). A Mailer failure fails the job, which the runner retries with
  * backoff; the message id is the notification's, so a retry is recognisable as the same mail.
  */
 export const sendMentionEmail = (
   notificationId: NotificationId,
-): Effect.Effect<"sent" | "skipped", unknown, NotificationsRepository | NotificationsAddressBook | Mailer> =>
+): Effect.Effect<
+  "sent" | "skipped",
+  unknown,
+  NotificationsRepository | NotificationsAddressBook | Mailer | WorkspacesRepository | ProjectsRepository
+> =>
   Effect.gen(function* () {
     const notification = yield* (yield* NotificationsRepository).findById(notificationId);
     if (notification === null) return "skipped" as const;
+    // Access is re-checked when the mail goes out (a retry may run hours later): a recipient who
+    // can no longer see the project gets no excerpt of it, as the notification list hides it.
+    if (!(yield* maySee(notification.recipientId, notification.projectId))) return "skipped" as const;
     const to = yield* (yield* NotificationsAddressBook).addressOf(notification.recipientId);
     if (to === null) return "skipped" as const;
     yield* (yield* Mailer).send({

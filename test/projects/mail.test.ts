@@ -14,6 +14,8 @@ import { Effect, Layer } from "effect";
 import { makeFolderMailer } from "../../adapters/mail/FolderMailer.js";
 import { makeSmtpMailer } from "../../adapters/mail/SmtpMailer.js";
 import { addComment } from "../../core/projects/Comments.js";
+import { revokeProjectMembership } from "../../core/projects/Projects.js";
+import { removeWorkspaceMember } from "../../core/projects/Workspaces.js";
 import { createTask } from "../../core/projects/CreateTask.js";
 import { mentionEmailJobKind } from "../../core/projects/MentionNotifications.js";
 import { updateTask } from "../../core/projects/UpdateTask.js";
@@ -158,5 +160,42 @@ t.test("outages of realtime delivery and mail never fail a task write or comment
     t.equal(state.sent.length, 1, "exactly one e-mail");
     t.equal(state.sent[0]!.to, `${users.alice!.userId}@users.invalid`);
     t.equal(state.sent[0]!.messageId, `<${notifications[0]!.id}@domainkit>`, "its message id is the notification's");
+  }),
+);
+
+/**
+ * Spec (What the service does: "without leaking workspace data"; Relationships 2: access "is
+ * rechecked"): a mention e-mail is sent only to a recipient who can still see the project when it
+ * is sent. A mail job retried through an outage must not deliver the comment's excerpt and the
+ * task's title to someone whose membership was revoked meanwhile.
+ */
+t.test("a mention e-mail is not sent to a recipient who lost access to the project before it went out", (t) =>
+  forEachDialect(t, "mail after revocation", async (t, db) => {
+    const { mailer, state } = switchableMailer();
+    const { run } = slice2aRuntime(t, db, { mailer });
+    const { owner, project, workspace, users } = await coreFixture(run, {
+      alice: { workspace: "member", project: "viewer" },
+      bob: { workspace: "member", project: "viewer" },
+    });
+    const task = await run(createTask(owner, project.id, { title: "Secret roadmap" }));
+    await run(addComment(owner, task.id, { body: "@alice @bob the numbers", mentions: [users.alice!.userId, users.bob!.userId], clientMutationId: "c1" }));
+    await run(drainOutbox());
+    const notified = await db.db.selectFrom("pm_notifications").select("recipient_id").execute();
+    t.equal(notified.length, 2, "both mentioned viewers are notified while they see the project");
+    await run(drainJobs());
+    t.equal(state.sent.length, 0, "the mailer is down: nothing sent yet");
+
+    // While the mail waits for its retry, alice leaves the project and bob the workspace.
+    await run(revokeProjectMembership(owner, project.id, { userId: users.alice!.userId, reason: "left the team" }));
+    await run(removeWorkspaceMember(owner, workspace.id, { userId: users.bob!.userId, reason: "left the company" }));
+    state.down = false;
+    await run(at(Date.now() + 10 * 60_000)(drainJobs()));
+    t.same(state.sent, [], "no e-mail reaches a recipient who can no longer see the project");
+    const jobs = await db.db.selectFrom("jobs").select(["status"]).where("kind", "=", mentionEmailJobKind).execute();
+    t.same(
+      jobs.map((j) => j.status),
+      ["done", "done"],
+      "the jobs end (skipped), not retried forever",
+    );
   }),
 );
