@@ -134,9 +134,15 @@ const tiedProject = async (host: Host) => {
       updated_at: times[(i * 2) % 3 === 0 ? 0 : 2]!,
       assignee_id: assignees[i]!,
     };
+    // A done task gets there through in_progress, as the workflow (and the database) requires;
+    // every write is a new version (projects migration 11).
+    if (row.status === "done") {
+      await host.db.db.updateTable("pm_tasks").set({ status: "in_progress", version: sql`version + 1` }).where("id", "=", row.id).execute();
+    }
     await host.db.db
       .updateTable("pm_tasks")
       .set({
+        version: sql`version + 1`,
         title: row.title,
         status: row.status,
         rank: row.rank,

@@ -88,7 +88,7 @@ t.test("tasks sharing one rank are listed in a total, stable order by id", (t) =
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await run(createTask(owner, project.id, { title: `T${i}` }))).id);
     // Collide every rank, as concurrent creates may.
-    await sql`UPDATE pm_tasks SET rank = 'V'`.execute(db.db);
+    await sql`UPDATE pm_tasks SET rank = 'V', version = version + 1`.execute(db.db);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {

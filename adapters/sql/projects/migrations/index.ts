@@ -12,6 +12,7 @@ import { projectsMigration0007Thumbnails } from "./0007_attachment_thumbnails.js
 import { projectsMigration0008SavedViewIndexes } from "./0008_saved_view_indexes.js";
 import { projectsMigration0009ShareLinkRevokedBy } from "./0009_share_link_revoked_by.js";
 import { projectsMigration0010SearchIndexWithoutPendingList } from "./0010_search_index_without_pending_list.js";
+import { projectsMigration0011TaskRowRules } from "./0011_task_row_rules.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -24,4 +25,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0008SavedViewIndexes,
   projectsMigration0009ShareLinkRevokedBy,
   projectsMigration0010SearchIndexWithoutPendingList,
+  projectsMigration0011TaskRowRules,
 ];
