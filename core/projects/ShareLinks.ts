@@ -23,7 +23,7 @@ import type { Project } from "./model/Project.js";
 import type { Task } from "./model/Task.js";
 import { allows, type ProjectRight } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
-import { pageFrom, type Page } from "../kernel/Page.js";
+import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
 import { withSpan } from "../kernel/Span.js";
 import { ProjectId, ShareLinkId, WorkspaceId } from "./model/Ids.js";
@@ -96,16 +96,22 @@ const insertShareLink = (
     return { link, token };
   });
 
-/** The project's links, newest first (project admin; bounded to the latest 200). */
+/**
+ * One page of the project's links, newest first by id (project admin). Links are never deleted,
+ * so this is a keyset page like every list: every link stays reachable, and revocable.
+ */
 export const listShareLinks = (
   principal: Principal,
   projectId: ProjectId,
-): Effect.Effect<ReadonlyArray<ShareLink>, Forbidden | NotFound, ReadServices | ShareLinksRepository> =>
+  page: { readonly cursor?: string | undefined; readonly limit: number },
+): Effect.Effect<Page<ShareLink>, Forbidden | NotFound | InvalidCursor, ReadServices | ShareLinksRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* projectAccess(userId, projectId);
     yield* requireRight(access, "manage_members");
-    return yield* (yield* ShareLinksRepository).listForProject(projectId, 200);
+    const before = page.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, page.cursor);
+    const rows = yield* (yield* ShareLinksRepository).listForProject(projectId, page.limit + 1, before?.[0]);
+    return pageFrom(rows, page.limit, (link) => [link.id]);
   }).pipe(withSpan("Projects.listShareLinks"));
 
 /**

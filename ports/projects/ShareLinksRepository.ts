@@ -12,8 +12,8 @@ export interface ShareLinksRepository {
   readonly find: (id: string) => Effect.Effect<ShareLink | null>;
   /** The link whose token hash equals the given token's (compared in constant time), or null. */
   readonly findByToken: (token: string) => Effect.Effect<ShareLink | null>;
-  /** A project's links, newest first, at most `limit`. */
-  readonly listForProject: (projectId: string, limit: number) => Effect.Effect<ReadonlyArray<ShareLink>>;
+  /** A project's links, newest first (by id), at most `limit`; only those older than `beforeId` when given. */
+  readonly listForProject: (projectId: string, limit: number, beforeId?: string) => Effect.Effect<ReadonlyArray<ShareLink>>;
   /** Revokes the link (by `revokedBy`, for `reason`) if it is not revoked yet; false when it already was (or is unknown). */
   readonly revoke: (id: string, at: Date, reason: string, revokedBy: string) => Effect.Effect<boolean>;
   /**

@@ -264,3 +264,26 @@ t.test("share-token revocation is atomic with the removal: a link created during
     t.comment(`${created} of ${rounds} links were created before the removal`);
   }),
 );
+
+/**
+ * Spec (Endpoints, rule 1: "List endpoints use opaque keyset cursors unless a small bounded
+ * collection is explicit"): a project's share links are never deleted, so their list grows
+ * without bound; it was cut at the newest 200, and an admin could not reach (or revoke) an older
+ * live link. It pages by the one cursor codec, newest first, like every list.
+ */
+forEachDialectConfig(t, `a project's share links are a keyset-paginated list: every link is reachable`, async (t, config) => {
+  const { client } = await startServer(t, config);
+  const { owner, projectId } = await projectFixture(client, {});
+  const created: string[] = [];
+  for (let i = 0; i < 3; i++) created.push((await owner.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 3600 })).body.id);
+  const first = await owner.call("GET", `/v1/projects/${projectId}/share-links?limit=2`);
+  t.equal(first.status, 200);
+  t.same(first.body.data.map((l: { id: string }) => l.id), [created[2], created[1]], "the newest two first");
+  t.type(first.body.next_cursor, "string", "a cursor to the rest");
+  const second = await owner.call("GET", `/v1/projects/${projectId}/share-links?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+  t.same(second.body.data.map((l: { id: string }) => l.id), [created[0]], "the oldest link on the next page");
+  t.equal(second.body.next_cursor, null, "the last page says so");
+  const bad = await owner.call("GET", `/v1/projects/${projectId}/share-links?cursor=not-a-cursor`);
+  t.equal(bad.status, 400);
+  t.equal(bad.body.code, "invalid_cursor");
+});

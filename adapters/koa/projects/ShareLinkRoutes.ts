@@ -11,7 +11,7 @@ import { CreatedShareLinkView, ShareLinkView } from "../../../core/projects/mode
 import { TaskView } from "../../../core/projects/model/Task.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
-import { ProjectParams, ReasonQuery, ShareLinkParams } from "./ProjectSchemas.js";
+import { PageQuery, ProjectParams, ReasonQuery, ShareLinkParams } from "./ProjectSchemas.js";
 
 const tags = ["projects"];
 
@@ -60,14 +60,16 @@ export const listShareLinksRoute = defineRoute({
   method: "GET",
   path: "/v1/projects/:id/share-links",
   operationId: "listShareLinks",
-  summary: "List a project's share links (project admin; never the tokens)",
+  summary: "List a project's share links (project admin; never the tokens), newest first, in keyset pages",
   tags,
   auth: "required",
+  pagination: true,
   params: ProjectParams,
-  responses: { 200: Schema.Struct({ data: Schema.Array(ShareLinkView) }) },
-  problems: [403, 404],
-  handler: ({ principal, params }) =>
-    listShareLinks(principal, params.id).pipe(Effect.map((links) => ({ status: 200, body: { data: links } }))),
+  query: PageQuery,
+  responses: { 200: PageOf(ShareLinkView) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    listShareLinks(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(Effect.map((links) => ({ status: 200, body: links }))),
 });
 
 /** DELETE /v1/share-links/:id — a project admin or the link's creator (idempotent, 204). */

@@ -48,10 +48,12 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
         withSpan("ShareLinksRepository.findByToken"),
       );
     },
-    listForProject: (projectId, limit) =>
-      runQuery(db, (ex) =>
-        ex.selectFrom("pm_share_links").selectAll().where("project_id", "=", projectId).orderBy("id", "desc").limit(limit).execute(),
-      ).pipe(Effect.map((rows) => rows.map((r) => links.fromRow(r)))),
+    listForProject: (projectId, limit, beforeId) =>
+      runQuery(db, (ex) => {
+        let query = ex.selectFrom("pm_share_links").selectAll().where("project_id", "=", projectId);
+        if (beforeId !== undefined) query = query.where("id", "<", beforeId);
+        return query.orderBy("id", "desc").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => links.fromRow(r)))),
     revoke: (id, at, reason, revokedBy) =>
       runQuery(db, (ex) =>
         ex
