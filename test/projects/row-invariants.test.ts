@@ -14,6 +14,8 @@ import { createProject } from "../../core/projects/Projects.js";
 import { createTask } from "../../core/projects/CreateTask.js";
 import { updateTask } from "../../core/projects/UpdateTask.js";
 import { createWorkspace } from "../../core/projects/Workspaces.js";
+import { createShareLink, revokeShareLink } from "../../core/projects/ShareLinks.js";
+import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { forEachDialect } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
 
@@ -64,5 +66,40 @@ t.test("a task never crosses workspace or project, every change is a new version
     t.equal(await outcome(write(sql`DELETE FROM pm_tasks WHERE id = ${task.id}`)), "refused", "a task is never removed (soft delete only)");
     const row = await db.db.selectFrom("pm_tasks").select(["project_id", "title", "version"]).where("id", "=", task.id).executeTakeFirstOrThrow();
     t.same({ ...row, version: Number(row.version) }, { project_id: project.id, title: "Newer", version: 2 }, "only the accepted change is stored");
+  }),
+);
+
+/**
+ * Share links (spec, Authentication 4: "share links are revoked when membership changes"; What
+ * the service does: "permission ... actions record actor and reason"; docs/decisions.md: a link
+ * is never deleted, the first revocation's actor and reason stand, 30 days at most): the
+ * database refuses un-revoking a link, rewriting its revocation, re-pointing it at another
+ * project or creator or token, extending its lifetime, and deleting it.
+ */
+t.test("a revoked share link stays revoked, its record is kept and never re-pointed, its lifetime never extended (database)", (t) =>
+  forEachDialect(t, "share link rows", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const { project: other } = await run(createProject(owner, workspace.id, { name: "Other" }));
+    const live = (await run(createShareLink(owner, project.id, {}))).link;
+    const revoked = (await run(createShareLink(owner, project.id, {}))).link;
+    await run(revokeShareLink(owner, revoked.id, { reason: "leaked" }));
+    const f = featuresFor(db);
+    const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+    const later = f.timeToDb(new Date(live.expiresAt.getTime() + 86_400_000));
+    const earlier = f.timeToDb(new Date(live.expiresAt.getTime() - 60_000));
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET revoked_at = NULL, revoked_reason = NULL, revoked_by = NULL WHERE id = ${revoked.id}`)), "refused", "a revoked link is never live again");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET revoked_reason = 'other', revoked_by = 'someone' WHERE id = ${revoked.id}`)), "refused", "the first revocation's actor and reason stand");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET project_id = ${other.id} WHERE id = ${live.id}`)), "refused", "a link never moves to another project");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET created_by = 'someone' WHERE id = ${live.id}`)), "refused", "its creator never changes");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET token_hash = ${"0".repeat(64)} WHERE id = ${live.id}`)), "refused", "its token never changes");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET expires_at = ${later} WHERE id = ${live.id}`)), "refused", "its lifetime is never extended");
+    t.equal(await outcome(write(sql`DELETE FROM pm_share_links WHERE id = ${revoked.id}`)), "refused", "a link is never deleted");
+    t.equal(await outcome(write(sql`UPDATE pm_share_links SET expires_at = ${earlier} WHERE id = ${live.id}`)), "accepted", "a lifetime may be shortened");
+    await run(revokeShareLink(owner, live.id, { reason: "done" }));
+    const rows = await db.db.selectFrom("pm_share_links").select(["id", "revoked_reason"]).orderBy("id").execute();
+    t.same(rows, [{ id: live.id, revoked_reason: "done" }, { id: revoked.id, revoked_reason: "leaked" }].sort((a, b) => (a.id < b.id ? -1 : 1)), "revocation through the code still works");
   }),
 );

@@ -13,6 +13,7 @@ import { projectsMigration0008SavedViewIndexes } from "./0008_saved_view_indexes
 import { projectsMigration0009ShareLinkRevokedBy } from "./0009_share_link_revoked_by.js";
 import { projectsMigration0010SearchIndexWithoutPendingList } from "./0010_search_index_without_pending_list.js";
 import { projectsMigration0011TaskRowRules } from "./0011_task_row_rules.js";
+import { projectsMigration0012ShareLinkRowRules } from "./0012_share_link_row_rules.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -26,4 +27,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0009ShareLinkRevokedBy,
   projectsMigration0010SearchIndexWithoutPendingList,
   projectsMigration0011TaskRowRules,
+  projectsMigration0012ShareLinkRowRules,
 ];
