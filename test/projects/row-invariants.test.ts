@@ -13,6 +13,7 @@ import { sql } from "kysely";
 import { createProject } from "../../core/projects/Projects.js";
 import { createTask } from "../../core/projects/CreateTask.js";
 import { updateTask } from "../../core/projects/UpdateTask.js";
+import { randomUUID } from "node:crypto";
 import { createWorkspace } from "../../core/projects/Workspaces.js";
 import { createShareLink, revokeShareLink } from "../../core/projects/ShareLinks.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
@@ -101,5 +102,77 @@ t.test("a revoked share link stays revoked, its record is kept and never re-poin
     await run(revokeShareLink(owner, live.id, { reason: "done" }));
     const rows = await db.db.selectFrom("pm_share_links").select(["id", "revoked_reason"]).orderBy("id").execute();
     t.same(rows, [{ id: live.id, revoked_reason: "done" }, { id: revoked.id, revoked_reason: "leaked" }].sort((a, b) => (a.id < b.id ? -1 : 1)), "revocation through the code still works");
+  }),
+);
+
+/**
+ * Attachments and exports (docs/decisions.md, "Project management (slice 2)": attachment states
+ * pending → quarantined → clean / infected / scan_failed by conditional updates, never guessed
+ * clean; staging is purged from pending only; an export runs pending → done | failed): the
+ * database refuses any other move — above all an infected or failed scan becoming downloadable —
+ * a change of what the row holds (task, uploader, object, size, checksum; the export's
+ * requester and object), and deleting an attachment that is not being purged.
+ */
+t.test("an attachment's scan verdict and an export's outcome are final, and their records keep what they hold (database)", (t) =>
+  forEachDialect(t, "attachment and export rows", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const task = await run(createTask(owner, project.id, { title: "With files" }));
+    const other = await run(createTask(owner, project.id, { title: "Another" }));
+    const f = featuresFor(db);
+    const at = f.timeToDb(new Date());
+    const attachment = (n: number, status: string) => ({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      project_id: project.id,
+      task_id: task.id,
+      uploaded_by: owner.userId,
+      filename: `f${n}.txt`,
+      content_type: "text/plain",
+      size: 10,
+      sha256: "a".repeat(64),
+      object_key: `pm/${workspace.id}/attachments/${n}`,
+      status,
+      upload_expires_at: at,
+      created_at: at,
+    });
+    const infected = attachment(1, "pending");
+    const pending = attachment(2, "pending");
+    await db.db.insertInto("pm_attachments").values([infected, pending]).execute();
+    const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+    const setStatus = (id: string, status: string) => write(sql`UPDATE pm_attachments SET status = ${status} WHERE id = ${id}`);
+    t.equal(await outcome(setStatus(infected.id, "clean")), "refused", "pending → clean (never scanned) is refused");
+    t.equal(await outcome(setStatus(infected.id, "quarantined")), "accepted", "pending → quarantined");
+    t.equal(await outcome(setStatus(infected.id, "infected")), "accepted", "quarantined → infected");
+    t.equal(await outcome(setStatus(infected.id, "clean")), "refused", "infected → clean is refused");
+    t.equal(await outcome(setStatus(infected.id, "quarantined")), "refused", "a verdict never goes back to quarantine");
+    t.equal(await outcome(write(sql`DELETE FROM pm_attachments WHERE id = ${infected.id}`)), "refused", "an attachment that is not being purged is never deleted");
+    t.equal(await outcome(write(sql`UPDATE pm_attachments SET task_id = ${other.id} WHERE id = ${pending.id}`)), "refused", "an attachment never moves to another task");
+    t.equal(await outcome(write(sql`UPDATE pm_attachments SET sha256 = ${"b".repeat(64)}, size = 11 WHERE id = ${pending.id}`)), "refused", "what was uploaded never changes");
+    t.equal(await outcome(write(sql`UPDATE pm_attachments SET object_key = 'elsewhere' WHERE id = ${pending.id}`)), "refused", "nor where it is stored");
+    t.equal(await outcome(setStatus(pending.id, "purging")), "accepted", "pending → purging (expired staging)");
+    t.equal(await outcome(setStatus(pending.id, "quarantined")), "refused", "a purge is not undone");
+    t.equal(await outcome(write(sql`DELETE FROM pm_attachments WHERE id = ${pending.id}`)), "accepted", "a purging attachment is deleted");
+
+    const exportRow = (n: number) => ({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      requested_by: owner.userId,
+      status: "pending",
+      object_key: `pm/${workspace.id}/exports/${n}`,
+      created_at: at,
+    });
+    const failed = exportRow(1);
+    await db.db.insertInto("pm_exports").values(failed).execute();
+    t.equal(await outcome(write(sql`UPDATE pm_exports SET status = 'failed', error = 'boom' WHERE id = ${failed.id}`)), "accepted", "pending → failed");
+    t.equal(
+      await outcome(write(sql`UPDATE pm_exports SET status = 'done', size = 1, sha256 = ${"c".repeat(64)}, completed_at = ${at} WHERE id = ${failed.id}`)),
+      "refused",
+      "failed → done is refused",
+    );
+    t.equal(await outcome(write(sql`UPDATE pm_exports SET status = 'pending' WHERE id = ${failed.id}`)), "refused", "failed → pending is refused");
+    t.equal(await outcome(write(sql`UPDATE pm_exports SET requested_by = 'someone' WHERE id = ${failed.id}`)), "refused", "its requester never changes");
   }),
 );

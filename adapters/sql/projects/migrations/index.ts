@@ -14,6 +14,7 @@ import { projectsMigration0009ShareLinkRevokedBy } from "./0009_share_link_revok
 import { projectsMigration0010SearchIndexWithoutPendingList } from "./0010_search_index_without_pending_list.js";
 import { projectsMigration0011TaskRowRules } from "./0011_task_row_rules.js";
 import { projectsMigration0012ShareLinkRowRules } from "./0012_share_link_row_rules.js";
+import { projectsMigration0013AttachmentExportRowRules } from "./0013_attachment_export_row_rules.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -28,4 +29,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0010SearchIndexWithoutPendingList,
   projectsMigration0011TaskRowRules,
   projectsMigration0012ShareLinkRowRules,
+  projectsMigration0013AttachmentExportRowRules,
 ];
