@@ -85,6 +85,20 @@ const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
     return userId;
   });
 
+/**
+ * Inside a change of the workspace's members: takes the workspace's owners lock (its row) and
+ * checks again that the actor is still an owner, as committed by now. Two owners taking each
+ * other's ownership away at once are decided one after the other: the second finds itself no
+ * longer an owner (403), or the other as the last owner (409), never a workspace without owner.
+ */
+const lockOwners = (workspaceId: WorkspaceId, actorId: string): Effect.Effect<void, Forbidden, WorkspacesRepository> =>
+  Effect.gen(function* () {
+    const repo = yield* WorkspacesRepository;
+    yield* repo.findWorkspace(workspaceId, { lock: true });
+    const actor = yield* repo.findMember(workspaceId, actorId);
+    if (actor?.role !== "owner") return yield* Effect.fail(new Forbidden({ detail: "Only a workspace owner manages members." }));
+  });
+
 /** True when going from `before` to `after` takes access away (owner > member > guest). */
 const isDemotion = (before: WorkspaceRole, after: WorkspaceRole): boolean =>
   (before === "owner" && after !== "owner") || (before === "member" && after === "guest");
@@ -137,6 +151,7 @@ export const addWorkspaceMember = (
     const member: WorkspaceMember = { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        yield* lockOwners(workspaceId, actorId);
         const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
@@ -178,6 +193,7 @@ export const removeWorkspaceMember = (
     const reason = input.reason ?? "removed by an owner";
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        yield* lockOwners(workspaceId, actorId);
         // The user's access-change lock (see createShareLink).
         const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing === null) return false;

@@ -8,7 +8,13 @@ import type { WorkspaceId } from "../../core/projects/model/Ids.js";
 /** The workspace repository. */
 export interface WorkspacesRepository {
   readonly insertWorkspace: (workspace: Workspace) => Effect.Effect<void>;
-  readonly findWorkspace: (id: string) => Effect.Effect<Workspace | null>;
+  /**
+   * The workspace, or null. With `lock` the row stays locked until the transaction ends against
+   * other locking reads (Postgres FOR NO KEY UPDATE, which rows referencing the workspace do not
+   * wait for; SQLite's single writer already serializes): the lock every change of the
+   * workspace's owners takes first, so "at least one owner" is decided on committed owners.
+   */
+  readonly findWorkspace: (id: string, options?: { readonly lock?: boolean }) => Effect.Effect<Workspace | null>;
   /** Adds the member or changes its role; answers which of the two happened. */
   readonly upsertMember: (member: WorkspaceMember) => Effect.Effect<"created" | "updated">;
   /**

@@ -9,7 +9,8 @@ import t from "tap";
 import { Effect } from "effect";
 import { addProjectMember, createProject, revokeProjectMembership } from "../../core/projects/Projects.js";
 import { accessSharedProject, createShareLink } from "../../core/projects/ShareLinks.js";
-import { addWorkspaceMember, createWorkspace } from "../../core/projects/Workspaces.js";
+import { addWorkspaceMember, createWorkspace, removeWorkspaceMember } from "../../core/projects/Workspaces.js";
+import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { forEachDialect } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
@@ -143,5 +144,41 @@ t.test(
         t.not(membership?.role, "admin", `round ${round}: the guest is not project admin`);
       }
       t.comment(`${granted} of ${rounds} grants committed before the demotion`);
+    }),
+);
+
+t.test(
+  "A workspace keeps at least one owner: two owners demoting or removing each other at once never leave it without one",
+  (t) =>
+    forEachDialect(t, "owners race", async (t, db) => {
+      const { run, attempt } = projectsRuntime(t, db);
+      const rounds = 12;
+      let refused = 0;
+      for (let round = 0; round < rounds; round++) {
+        const a = newUser();
+        const b = newUser();
+        const { workspace } = await run(createWorkspace(a, { name: `Acme ${round}` }));
+        await run(addWorkspaceMember(a, workspace.id, { userId: b.userId, role: "owner" }));
+        // Even rounds demote, odd rounds remove: both take an owner away.
+        const outcomes = await Promise.all(
+          round % 2 === 0
+            ? [
+                attempt(addWorkspaceMember(a, workspace.id, { userId: b.userId, role: "member" })),
+                attempt(addWorkspaceMember(b, workspace.id, { userId: a.userId, role: "member" })),
+              ]
+            : [
+                attempt(removeWorkspaceMember(a, workspace.id, { userId: b.userId })),
+                attempt(removeWorkspaceMember(b, workspace.id, { userId: a.userId })),
+              ],
+        );
+        refused += outcomes.filter((o) => !o.ok).length;
+        t.equal(outcomes.filter((o) => o.ok).length, 1, `round ${round}: exactly one of the two changes commits`);
+        const owners = await run(Effect.flatMap(WorkspacesRepository, (r) => r.countOwners(workspace.id)));
+        t.equal(owners, 1, `round ${round}: the workspace still has an owner`);
+        for (const o of outcomes) {
+          if (!o.ok) t.ok(o.error !== undefined, `round ${round}: the loser is a typed refusal (409 last owner or 404/403), never a defect`);
+        }
+      }
+      t.equal(refused, rounds, "every round refused one of the two");
     }),
 );

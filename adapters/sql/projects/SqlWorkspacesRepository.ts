@@ -28,8 +28,12 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
   return {
     insertWorkspace: (w) =>
       runStatement(db, insertWorkspaceRow, w).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
-    findWorkspace: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+    findWorkspace: (id, options) =>
+      runQuery(db, (ex) => {
+        const query = ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id);
+        // NO KEY UPDATE: inserts of rows referencing the workspace (their KEY SHARE) never wait for it.
+        return (options?.lock === true && db.dialect === "postgres" ? query.forNoKeyUpdate() : query).executeTakeFirst();
+      }).pipe(
         Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
       ),
     upsertMember: (m) =>
