@@ -16,6 +16,7 @@ import { updateTask } from "../../core/projects/UpdateTask.js";
 import { randomUUID } from "node:crypto";
 import { createWorkspace } from "../../core/projects/Workspaces.js";
 import { createShareLink, revokeShareLink } from "../../core/projects/ShareLinks.js";
+import { addComment } from "../../core/projects/Comments.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { forEachDialect } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
@@ -174,5 +175,50 @@ t.test("an attachment's scan verdict and an export's outcome are final, and thei
     );
     t.equal(await outcome(write(sql`UPDATE pm_exports SET status = 'pending' WHERE id = ${failed.id}`)), "refused", "failed → pending is refused");
     t.equal(await outcome(write(sql`UPDATE pm_exports SET requested_by = 'someone' WHERE id = ${failed.id}`)), "refused", "its requester never changes");
+  }),
+);
+
+/**
+ * Comments and notifications (spec, Relationships 2: comments "inherit task access"; Resources,
+ * Notification: "event_id unique together with recipient_id", read_at "null means unread";
+ * Conventions: `client_mutation_id` unique per author and task): the database refuses moving a
+ * comment to another task or author, changing its client mutation id, an edit that does not
+ * advance its version, and deleting it; and re-addressing a notification or making a read one
+ * unread again.
+ */
+t.test("a comment keeps its task, author and client mutation id, every edit is a new version; a notification keeps its recipient and event (database)", (t) =>
+  forEachDialect(t, "comment and notification rows", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const task = await run(createTask(owner, project.id, { title: "Discuss" }));
+    const other = await run(createTask(owner, project.id, { title: "Elsewhere" }));
+    const { comment } = await run(addComment(owner, task.id, { body: "First", mentions: [], clientMutationId: "m1" }));
+    const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+    t.equal(await outcome(write(sql`UPDATE pm_comments SET task_id = ${other.id} WHERE id = ${comment.id}`)), "refused", "a comment never moves to another task");
+    t.equal(await outcome(write(sql`UPDATE pm_comments SET author_id = 'someone', version = version + 1 WHERE id = ${comment.id}`)), "refused", "its author never changes");
+    t.equal(await outcome(write(sql`UPDATE pm_comments SET client_mutation_id = 'm2', version = version + 1 WHERE id = ${comment.id}`)), "refused", "its client mutation id never changes");
+    t.equal(await outcome(write(sql`UPDATE pm_comments SET body = 'Rewritten' WHERE id = ${comment.id}`)), "refused", "an edit without a new version is refused");
+    t.equal(await outcome(write(sql`UPDATE pm_comments SET body = 'Edited', version = version + 1 WHERE id = ${comment.id}`)), "accepted", "an edit at the next version is accepted");
+    t.equal(await outcome(write(sql`DELETE FROM pm_comments WHERE id = ${comment.id}`)), "refused", "a comment is never deleted");
+
+    const f = featuresFor(db);
+    const at = f.timeToDb(new Date());
+    const notification = {
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      project_id: project.id,
+      recipient_id: owner.userId,
+      event_id: randomUUID(),
+      kind: "mention",
+      data: f.jsonToDb({ task_id: task.id }),
+      created_at: at,
+    };
+    await db.db.insertInto("pm_notifications").values(notification).execute();
+    t.equal(await outcome(write(sql`UPDATE pm_notifications SET recipient_id = 'someone' WHERE id = ${notification.id}`)), "refused", "a notification is never re-addressed");
+    t.equal(await outcome(write(sql`UPDATE pm_notifications SET event_id = ${randomUUID()} WHERE id = ${notification.id}`)), "refused", "nor moved to another event");
+    t.equal(await outcome(write(sql`UPDATE pm_notifications SET read_at = ${at} WHERE id = ${notification.id}`)), "accepted", "unread → read");
+    t.equal(await outcome(write(sql`UPDATE pm_notifications SET read_at = NULL WHERE id = ${notification.id}`)), "refused", "read → unread is refused");
   }),
 );

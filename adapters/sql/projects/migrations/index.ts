@@ -15,6 +15,7 @@ import { projectsMigration0010SearchIndexWithoutPendingList } from "./0010_searc
 import { projectsMigration0011TaskRowRules } from "./0011_task_row_rules.js";
 import { projectsMigration0012ShareLinkRowRules } from "./0012_share_link_row_rules.js";
 import { projectsMigration0013AttachmentExportRowRules } from "./0013_attachment_export_row_rules.js";
+import { projectsMigration0014CommentNotificationRowRules } from "./0014_comment_notification_row_rules.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -30,4 +31,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0011TaskRowRules,
   projectsMigration0012ShareLinkRowRules,
   projectsMigration0013AttachmentExportRowRules,
+  projectsMigration0014CommentNotificationRowRules,
 ];
