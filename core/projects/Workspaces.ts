@@ -156,6 +156,12 @@ export const addWorkspaceMember = (
         if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
           return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
         }
+        const demoted = existing !== null && isDemotion(existing.role, input.role);
+        // Project roles the new workspace role may not hold are lowered before it is stored (the
+        // database refuses a guest who still administers a project, projects migration 15).
+        if (demoted) {
+          yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
+        }
         const result = yield* repo.upsertMember(member);
         yield* recordMembershipFact({
           workspaceId,
@@ -166,9 +172,7 @@ export const addWorkspaceMember = (
           role: input.role,
           reason: input.reason ?? "added by an owner",
         });
-        const demoted = existing !== null && isDemotion(existing.role, input.role);
         if (demoted) {
-          yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
           // The links die with the access they came from, in this same transaction.
           yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId, actorId });
         }

@@ -10,11 +10,11 @@
  */
 import t from "tap";
 import { sql } from "kysely";
-import { createProject } from "../../core/projects/Projects.js";
+import { addProjectMember, createProject } from "../../core/projects/Projects.js";
 import { createTask } from "../../core/projects/CreateTask.js";
 import { updateTask } from "../../core/projects/UpdateTask.js";
 import { randomUUID } from "node:crypto";
-import { createWorkspace } from "../../core/projects/Workspaces.js";
+import { addWorkspaceMember, createWorkspace } from "../../core/projects/Workspaces.js";
 import { createShareLink, revokeShareLink } from "../../core/projects/ShareLinks.js";
 import { addComment } from "../../core/projects/Comments.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
@@ -220,5 +220,36 @@ t.test("a comment keeps its task, author and client mutation id, every edit is a
     t.equal(await outcome(write(sql`UPDATE pm_notifications SET event_id = ${randomUUID()} WHERE id = ${notification.id}`)), "refused", "nor moved to another event");
     t.equal(await outcome(write(sql`UPDATE pm_notifications SET read_at = ${at} WHERE id = ${notification.id}`)), "accepted", "unread → read");
     t.equal(await outcome(write(sql`UPDATE pm_notifications SET read_at = NULL WHERE id = ${notification.id}`)), "refused", "read → unread is refused");
+  }),
+);
+
+/**
+ * Spec (Authentication 2: "Guest — explicitly shared projects only"; docs/decisions.md: guests
+ * cannot be project admin): the database refuses a project-admin membership for a workspace
+ * guest and a demotion to guest of a user who still administers a project; the demotion through
+ * the code lowers those roles first, so it still succeeds.
+ */
+t.test("a workspace guest is never a project admin (database)", (t) =>
+  forEachDialect(t, "guest admins", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const guest = newUser();
+    const admin = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    await run(addWorkspaceMember(owner, workspace.id, { userId: guest.userId, role: "guest" }));
+    await run(addWorkspaceMember(owner, workspace.id, { userId: admin.userId, role: "member" }));
+    await run(addProjectMember(owner, project.id, { userId: guest.userId, role: "viewer" }));
+    await run(addProjectMember(owner, project.id, { userId: admin.userId, role: "admin" }));
+    const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+    t.equal(await outcome(write(sql`UPDATE pm_project_members SET role = 'admin' WHERE project_id = ${project.id} AND user_id = ${guest.userId}`)), "refused", "a guest's membership never becomes admin");
+    t.equal(
+      await outcome(write(sql`UPDATE pm_workspace_members SET role = 'guest' WHERE workspace_id = ${workspace.id} AND user_id = ${admin.userId}`)),
+      "refused",
+      "a project admin is not made a guest behind its project roles' back",
+    );
+    await run(addWorkspaceMember(owner, workspace.id, { userId: admin.userId, role: "guest", reason: "contract ended" }));
+    const role = await db.db.selectFrom("pm_project_members").select("role").where("project_id", "=", project.id).where("user_id", "=", admin.userId).executeTakeFirstOrThrow();
+    t.equal(role.role, "contributor", "the demotion through the code lowers the admin role first, and succeeds");
   }),
 );

@@ -16,6 +16,7 @@ import { projectsMigration0011TaskRowRules } from "./0011_task_row_rules.js";
 import { projectsMigration0012ShareLinkRowRules } from "./0012_share_link_row_rules.js";
 import { projectsMigration0013AttachmentExportRowRules } from "./0013_attachment_export_row_rules.js";
 import { projectsMigration0014CommentNotificationRowRules } from "./0014_comment_notification_row_rules.js";
+import { projectsMigration0015GuestsNeverProjectAdmins } from "./0015_guests_never_project_admins.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -32,4 +33,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0012ShareLinkRowRules,
   projectsMigration0013AttachmentExportRowRules,
   projectsMigration0014CommentNotificationRowRules,
+  projectsMigration0015GuestsNeverProjectAdmins,
 ];
