@@ -287,3 +287,24 @@ forEachDialectConfig(t, `a project's share links are a keyset-paginated list: ev
   t.equal(bad.status, 400);
   t.equal(bad.body.code, "invalid_cursor");
 });
+
+/**
+ * Spec (What the service does: "without leaking workspace data"; docs/decisions.md: "the shared
+ * view holds the project's name and its live tasks, no members or roles"): a token holder is
+ * anonymous, so a shared task carries no member's identity (creator, assignee) and no tenant id,
+ * as the shared project already carries none.
+ */
+forEachDialectConfig(t, `a shared task names no member and no workspace: the token holder sees the work, not the people`, async (t, config) => {
+  const { client, access } = await startServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(client, { dev: { workspace: "member", project: "contributor" } });
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Assigned work", assignee_id: clients.dev!.userId });
+  t.equal(task.status, 201);
+  const link = await owner.call("POST", `/v1/projects/${projectId}/share-links`, { expires_in_seconds: 3600 });
+  const read = await access(link.body.token);
+  t.equal(read.status, 200);
+  const shared = read.body.tasks.data[0];
+  t.match(shared, { id: task.body.id, title: "Assigned work", status: "todo" }, "the task's work is shown");
+  for (const field of ["workspace_id", "created_by", "assignee_id"]) t.notOk(field in shared, `no ${field} in a shared task`);
+  t.notOk(JSON.stringify(read.body).includes(clients.dev!.userId), "no member's id anywhere in the shared view");
+  t.notOk(JSON.stringify(read.body).includes(owner.userId), "not even the owner's");
+});

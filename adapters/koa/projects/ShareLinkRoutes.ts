@@ -8,7 +8,7 @@ import { accessSharedProject, createShareLink, listShareLinks, revokeShareLink }
 import { wireShape } from "../../../core/kernel/Wire.js";
 import { Project } from "../../../core/projects/model/Project.js";
 import { CreatedShareLinkView, ShareLinkView } from "../../../core/projects/model/ShareLink.js";
-import { TaskView } from "../../../core/projects/model/Task.js";
+import { Task } from "../../../core/projects/model/Task.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
 import { PageQuery, ProjectParams, ReasonQuery, ShareLinkParams } from "./ProjectSchemas.js";
@@ -24,10 +24,16 @@ export const ShareLinkBody = Schema.Struct({
 });
 
 
+/**
+ * A task as a token holder reads it: the work, not the people or the tenant (no creator,
+ * assignee or workspace id: the holder is anonymous, and the link shares no members).
+ */
+export const SharedTaskView = wireShape(Schema.Struct(Struct.pick(Task.fields, "id", "projectId", "title", "status", "rank", "version", "createdAt", "updatedAt")));
+
 /** What a token holder reads: the project (no members, no roles) and one page of live tasks. */
 export const SharedProjectView = Schema.Struct({
   project: wireShape(Schema.Struct(Struct.pick(Project.fields, "id", "name", "createdAt"))),
-  tasks: PageOf(TaskView),
+  tasks: PageOf(SharedTaskView),
 });
 
 // Answers carrying or granted by a token must not be cached by anyone.
