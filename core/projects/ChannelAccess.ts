@@ -14,8 +14,6 @@ import {
   AttachmentScanned,
   CommentAdded,
   CommentEdited,
-  MembershipGranted,
-  MembershipRevoked,
   TaskChanged,
   TaskCreated,
 } from "./Events.js";
@@ -34,17 +32,18 @@ export const maySubscribeToProject = (
         Effect.catchAll(() => Effect.succeed(false)),
       );
 
-// The events of one project; workspace membership events concern no single project channel.
+// The events of one project's work. Membership events are not broadcast: the channel is read by
+// every member, viewers and guests included, and a membership fact is the admins' audit (who, in
+// which role, by whom, why). Realtime acts on a membership change through `access_changed`
+// (MembershipEvents.ts), which makes the affected user's subscriptions re-check access.
 const projectEventTypes = new Set<string>(
-  [TaskCreated, TaskChanged, CommentAdded, CommentEdited, AttachmentAdded, AttachmentScanned, AttachmentChanged, MembershipGranted, MembershipRevoked].map(
-    (definition) => definition.type,
-  ),
+  [TaskCreated, TaskChanged, CommentAdded, CommentEdited, AttachmentAdded, AttachmentScanned, AttachmentChanged].map((definition) => definition.type),
 );
 
 // Routing reads only the project of an event (the consumers decode the whole of it).
 const projectOf = Schema.decodeUnknownOption(Schema.Struct({ project_id: Schema.NullOr(Schema.String) }));
 
-/** The project channel of a task, comment, attachment or membership event; none for other events. */
+/** The project channel of a task, comment or attachment event; none for other events (membership ones included). */
 export const projectChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
   if (!projectEventTypes.has(event.type)) return [];
   const projectId = Option.getOrNull(projectOf(event.data))?.project_id ?? null;

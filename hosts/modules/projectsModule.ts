@@ -1,6 +1,6 @@
 /**
  * The project management module as a host sees it: routes, migrations, repositories, the
- * `project:<id>` channel authorizer and the mapping of task, comment and membership events to
+ * `project:<id>` channel authorizer and the mapping of task, comment and attachment events to
  * that channel, the mention and search-indexing consumers, and the mention e-mail and rank
  * rebalance jobs. `makeProjectsModule({ mailer, addressBook })` lets a host bring its own
  * Mailer and user directory; by default the Mailer comes from the environment (SMTP_URL, else
