@@ -18,6 +18,7 @@ import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
 import type { Project } from "./model/Project.js";
 import type { ProjectMember } from "./model/ProjectMember.js";
+import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { allows, mayCreateProjects, mayHoldProjectRole } from "./Roles.js";
 import { ProjectRole } from "./model/Roles.js";
 import { revokeShareLinksOfMember, roleChangedReason, shareRight } from "./ShareLinks.js";
@@ -68,6 +69,26 @@ export const getProject = (
 ): Effect.Effect<ProjectAccess, Forbidden | NotFound, WorkspacesRepository | ProjectsRepository> =>
   Effect.flatMap(requireUser(principal), (userId) => projectAccess(userId, projectId)).pipe(withSpan("Projects.getProject"));
 
+/**
+ * Inside a project membership change: locks the actor's and the target's workspace membership
+ * rows (each user's access-change lock, see createShareLink), in user id order so two changes
+ * never wait on each other in a cycle, then checks again, on what is committed by now, that the
+ * actor still manages the project's members. Two admins taking each other's right away at once
+ * are decided one after the other: the second is refused (404 or 403). Answers the target's
+ * workspace membership.
+ */
+const lockMembershipChange = (projectId: ProjectId, workspaceId: WorkspaceId, actorId: string, targetId: string) =>
+  Effect.gen(function* () {
+    const workspaces = yield* WorkspacesRepository;
+    let target: WorkspaceMember | null = null;
+    for (const userId of [...new Set([actorId, targetId])].sort()) {
+      const member = yield* workspaces.findMember(workspaceId, userId, { forUpdate: true });
+      if (userId === targetId) target = member;
+    }
+    yield* requireRight(yield* projectAccess(actorId, projectId), "manage_members");
+    return target;
+  });
+
 /** True when `after` is a weaker project role than `before` (roles are listed strongest first). */
 const isWeaker = (before: ProjectRole, after: ProjectRole): boolean =>
   ProjectRole.literals.indexOf(after) > ProjectRole.literals.indexOf(before);
@@ -88,13 +109,12 @@ export const addProjectMember = (
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const { workspaceId } = access.project;
-    const workspaces = yield* WorkspacesRepository;
     const repo = yield* ProjectsRepository;
     const member: ProjectMember = { workspaceId, projectId, userId: input.userId, role: input.role, addedBy: actorId, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         // Locked: a concurrent demotion to guest waits for this decision, or this one sees it.
-        const target = yield* workspaces.findMember(workspaceId, input.userId, { forUpdate: true });
+        const target = yield* lockMembershipChange(projectId, workspaceId, actorId, input.userId);
         if (target === null) {
           return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "must be a member of the workspace" }] }));
         }
@@ -141,11 +161,10 @@ export const revokeProjectMembership = (
     const access = yield* projectAccess(actorId, projectId);
     yield* requireRight(access, "manage_members");
     const repo = yield* ProjectsRepository;
-    const workspaces = yield* WorkspacesRepository;
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         // The user's access-change lock: a link it is creating right now commits first (and is revoked below) or sees the removal.
-        yield* workspaces.findMember(access.project.workspaceId, input.userId, { forUpdate: true });
+        yield* lockMembershipChange(projectId, access.project.workspaceId, actorId, input.userId);
         const removed = yield* repo.removeMember(projectId, input.userId);
         if (removed) {
           // The user's links die with its access, in this same transaction.

@@ -182,3 +182,41 @@ t.test(
       t.equal(refused, rounds, "every round refused one of the two");
     }),
 );
+
+t.test(
+  "Authorization is checked on every route: two project admins removing each other at once — the second acts only if still an admin when it commits",
+  (t) =>
+    forEachDialect(t, "admins race", async (t, db) => {
+      const { run, attempt } = projectsRuntime(t, db);
+      const owner = newUser();
+      const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+      const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+      const rounds = 12;
+      for (let round = 0; round < rounds; round++) {
+        const a = newUser();
+        const b = newUser();
+        for (const u of [a, b]) {
+          await run(addWorkspaceMember(owner, workspace.id, { userId: u.userId, role: "member" }));
+          await run(addProjectMember(owner, project.id, { userId: u.userId, role: "admin" }));
+        }
+        // Even rounds remove, odd rounds demote to viewer: both take the other's admin right away.
+        const outcomes = await Promise.all(
+          round % 2 === 0
+            ? [
+                attempt(revokeProjectMembership(a, project.id, { userId: b.userId })),
+                attempt(revokeProjectMembership(b, project.id, { userId: a.userId })),
+              ]
+            : [
+                attempt(addProjectMember(a, project.id, { userId: b.userId, role: "viewer" })),
+                attempt(addProjectMember(b, project.id, { userId: a.userId, role: "viewer" })),
+              ],
+        );
+        t.equal(outcomes.filter((o) => o.ok).length, 1, `round ${round}: exactly one of the two admins acted`);
+        for (const o of outcomes) if (!o.ok) t.ok(o.error !== undefined, `round ${round}: the other is refused (404 or 403), never a defect`);
+        const admins = await Promise.all(
+          [a, b].map((u) => run(Effect.flatMap(ProjectsRepository, (r) => r.findMember(project.id, u.userId))).then((m) => m?.role === "admin")),
+        );
+        t.equal(admins.filter(Boolean).length, 1, `round ${round}: one of them is still an admin`);
+      }
+    }),
+);
