@@ -14,6 +14,7 @@ import { advance, staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { projectAccess, requireRight, requireUser, taskAccess } from "./Access.js";
@@ -81,9 +82,6 @@ export const createCustomField = (
     if (access.role !== "admin") return yield* Effect.fail(new Forbidden({ detail: "Only a project admin can define custom fields." }));
     const { name, options } = yield* validDefinition(input);
     const repo = yield* CustomFieldsRepository;
-    if ((yield* repo.countFields(projectId)) >= maxFieldsPerProject) {
-      return yield* Effect.fail(invalid([{ path: "name", message: `a project has at most ${maxFieldsPerProject} custom fields` }]));
-    }
     const field: CustomField = {
       id: CustomFieldId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
@@ -94,10 +92,20 @@ export const createCustomField = (
       createdBy: userId,
       createdAt: yield* now,
     };
-    if (!(yield* repo.insertField(field))) {
-      return yield* Effect.fail(new Conflict({ code: "custom_field_exists", detail: `The project already has a field named "${name}".` }));
-    }
-    return field;
+    // Counted and inserted under the project's lock: creations racing at the last place are
+    // decided one after the other, so the bound holds (the list reads at most the bound).
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* (yield* ProjectsRepository).findProject(projectId, { lock: true });
+        if ((yield* repo.countFields(projectId)) >= maxFieldsPerProject) {
+          return yield* Effect.fail(invalid([{ path: "name", message: `a project has at most ${maxFieldsPerProject} custom fields` }]));
+        }
+        if (!(yield* repo.insertField(field))) {
+          return yield* Effect.fail(new Conflict({ code: "custom_field_exists", detail: `The project already has a field named "${name}".` }));
+        }
+        return field;
+      }),
+    );
   }).pipe(withSpan("Projects.createCustomField"));
 
 /** The project's field definitions (any project reader). */

@@ -10,7 +10,8 @@ import { Conflict, NotFound, ValidationFailed, type Forbidden } from "../kernel/
 import { Ids } from "../../ports/Ids.js";
 import { CustomFieldsRepository } from "../../ports/projects/CustomFieldsRepository.js";
 import type { Principal } from "../../ports/Principal.js";
-import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { SavedViewsRepository } from "../../ports/projects/SavedViewsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess, requireRight, requireUser } from "./Access.js";
@@ -21,7 +22,7 @@ import { withSpan } from "../kernel/Span.js";
 import { ProjectId, SavedViewId } from "./model/Ids.js";
 
 /** Services of the saved view commands. */
-export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids;
+export type SavedViewServices = WorkspacesRepository | ProjectsRepository | SavedViewsRepository | CustomFieldsRepository | Ids | Transactions;
 
 /** A field filter must name a field of this project and a value of the field's type (422 otherwise). */
 const validFieldFilter = (projectId: ProjectId, filters: SavedViewFilters): Effect.Effect<SavedViewFilters, ValidationFailed, CustomFieldsRepository> =>
@@ -54,9 +55,6 @@ export const createSavedView = (
     if (name.length < 1 || name.length > 100) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: "must be 1 to 100 characters" }] }));
     const filters = yield* validFieldFilter(projectId, input.filters);
     const repo = yield* SavedViewsRepository;
-    if ((yield* repo.listViews(projectId, userId)).length >= maxViewsPerProject) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `at most ${maxViewsPerProject} views per project` }] }));
-    }
     const view: SavedView = {
       id: SavedViewId.make(yield* (yield* Ids).next),
       workspaceId: access.project.workspaceId,
@@ -67,10 +65,20 @@ export const createSavedView = (
       sort: input.sort,
       createdAt: yield* now,
     };
-    if (!(yield* repo.insertView(view))) {
-      return yield* Effect.fail(new Conflict({ code: "saved_view_exists", detail: `You already have a view named "${name}" in this project.` }));
-    }
-    return view;
+    // Counted and inserted under the project's lock: creations racing at the last place are
+    // decided one after the other, so the bound holds (the list reads at most the bound).
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* (yield* ProjectsRepository).findProject(projectId, { lock: true });
+        if ((yield* repo.listViews(projectId, userId)).length >= maxViewsPerProject) {
+          return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "name", message: `at most ${maxViewsPerProject} views per project` }] }));
+        }
+        if (!(yield* repo.insertView(view))) {
+          return yield* Effect.fail(new Conflict({ code: "saved_view_exists", detail: `You already have a view named "${name}" in this project.` }));
+        }
+        return view;
+      }),
+    );
   }).pipe(withSpan("Projects.createSavedView"));
 
 /** The caller's views of a project. */

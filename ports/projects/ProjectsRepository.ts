@@ -16,7 +16,13 @@ export interface ProjectWithRoles {
 /** The project repository. */
 export interface ProjectsRepository {
   readonly insertProject: (project: Project) => Effect.Effect<void>;
-  readonly findProject: (id: string) => Effect.Effect<Project | null>;
+  /**
+   * The project, or null. With `lock` the row stays locked until the transaction ends against
+   * other locking reads (Postgres FOR NO KEY UPDATE: rows referencing the project, tasks among
+   * them, do not wait for it; SQLite's single writer already serializes): what a bounded
+   * collection of the project (custom fields, saved views) takes before it counts.
+   */
+  readonly findProject: (id: string, options?: { readonly lock?: boolean }) => Effect.Effect<Project | null>;
   /**
    * The project and `userId`'s workspace and project memberships of it, read together (one
    * statement on SQL: every access check of the module starts here); null for an unknown project.

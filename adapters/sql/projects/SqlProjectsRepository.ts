@@ -50,8 +50,11 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   return {
     insertProject: (p) =>
       runStatement(db, insertProjectRow, p).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
-    findProject: (id) =>
-      runQuery(db, (ex) => ex.selectFrom("pm_projects").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+    findProject: (id, options) =>
+      runQuery(db, (ex) => {
+        const query = ex.selectFrom("pm_projects").selectAll().where("id", "=", id);
+        return (options?.lock === true && db.dialect === "postgres" ? query.forNoKeyUpdate() : query).executeTakeFirst();
+      }).pipe(
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
       ),
     findProjectWithRoles: (projectId, userId) =>
