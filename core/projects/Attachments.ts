@@ -27,7 +27,7 @@ import {
 import { attachmentFactVersions, type Attachment } from "./model/Attachment.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
-import { TaskDeleted } from "./Errors.js";
+import { TaskDeleted, UploadClosed } from "./Errors.js";
 import { attachmentCondition } from "./GrantConditions.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { scheduleNextTrashPurge } from "./TrashPurge.js";
@@ -151,6 +151,35 @@ export const requestAttachmentUpload = (
     });
     return { attachment, upload };
   }).pipe(withSpan("Projects.requestAttachmentUpload"));
+
+/**
+ * A fresh upload grant for an attachment still being uploaded (its uploader only, while it still
+ * may attach to the task): what a replay of the upload request answers, since the grant, a bearer
+ * capability, is not kept in the idempotency record. The grant ends with the upload's own
+ * lifetime (`upload_expires_at`), never later. 404 when the caller no longer sees the task or is
+ * not the uploader; 409 upload_closed once the upload was completed or its lifetime ended.
+ */
+export const reissueAttachmentUpload = (
+  principal: Principal,
+  attachmentId: AttachmentId,
+): Effect.Effect<ObjectGrant, Forbidden | NotFound | UploadClosed, AttachmentServices> =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const { attachment, access } = yield* attachmentAccess(userId, attachmentId);
+    if (attachment.uploadedBy !== userId) return yield* Effect.fail(new NotFound({ resource: "attachment", detail: "No such attachment." }));
+    yield* requireRight(access, "comment");
+    const left = attachment.uploadExpiresAt.getTime() - (yield* now).getTime();
+    if (attachment.status !== "pending" || left <= 0) {
+      return yield* Effect.fail(new UploadClosed({ detail: "The upload is over (completed, or its grant expired); read the attachment, or start a new upload." }));
+    }
+    return yield* (yield* ObjectStore).grantUpload({
+      key: attachment.objectKey,
+      size: attachment.size,
+      sha256: attachment.sha256,
+      contentType: attachment.contentType,
+      ttlMs: left,
+    });
+  }).pipe(withSpan("Projects.reissueAttachmentUpload"));
 
 /**
  * Completes an upload (its uploader only): the stored object must have the declared size and

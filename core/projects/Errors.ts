@@ -38,6 +38,9 @@ export class UploadMismatch extends DomainError("UploadMismatch", "upload_mismat
 /** Completion of an upload whose grant expired and which is being purged (409 upload_expired). */
 export class UploadExpired extends DomainError("UploadExpired", "upload_expired", "conflict") {}
 
+/** A new upload grant for an attachment whose upload is over: completed, or its lifetime ended (409 upload_closed). */
+export class UploadClosed extends DomainError("UploadClosed", "upload_closed", "conflict") {}
+
 // The three errors below derive their code from their state, so they are tagged errors with a
 // `code` getter rather than DomainError's fixed code.
 

@@ -171,3 +171,39 @@ forEachDialectConfig(t, `an unavailable scanner is retried, and after the last a
   t.match(after.body, { status: "scan_failed", scan_detail: "engine offline" });
   t.equal((await owner.call("GET", `/v1/attachments/${completed.body.id}/download`)).body.code, "attachment_scan_failed");
 });
+
+/**
+ * docs/conventions.md (Idempotency: "the stored status and body are replayed"; Authentication:
+ * secrets "never appear in logs") with the spec's "upload URLs are signed, short-lived" and
+ * "access is rechecked on the task": an upload grant is a bearer capability, so the idempotency
+ * record keeps the answer without it, and a replay under the same key makes a fresh grant only
+ * for an uploader who still may attach to the task (and for what is left of the upload's
+ * lifetime); one who lost access gets 404, not the stored grant.
+ */
+forEachDialectConfig(t, `an upload grant is not kept in the idempotency record; a replay re-checks access before granting again`, async (t, config) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId, clients } = await projectFixture(host.client, { dev: { workspace: "member", project: "contributor" } });
+  const dev = clients.dev!;
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Spec" });
+  const bytes = encode("bytes to attach\n");
+  const body = { filename: "a.txt", content_type: "text/plain", size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+  const key = `attach-${task.body.id}`;
+  const first = await dev.call("POST", `/v1/tasks/${task.body.id}/attachments`, body, { "Idempotency-Key": key });
+  t.equal(first.status, 201);
+  t.type(first.body.upload?.url, "string", "the first answer carries the grant");
+  const stored = await host.db.db.selectFrom("idempotency_keys").selectAll().where("key", "=", key).execute();
+  t.equal(stored.length, 1, "the answer is kept for replays");
+  t.notOk(JSON.stringify(stored).includes(first.body.upload.url), "but not the grant's URL");
+
+  const replay = await dev.call("POST", `/v1/tasks/${task.body.id}/attachments`, body, { "Idempotency-Key": key });
+  t.equal(replay.status, 201);
+  t.equal(replay.headers.get("Idempotent-Replayed"), "true");
+  t.equal(replay.body.attachment.id, first.body.attachment.id, "the replay answers the same attachment");
+  t.type(replay.body.upload?.url, "string", "with a working grant");
+  t.ok(Date.parse(replay.body.upload.expires_at) <= Date.parse(first.body.attachment.upload_expires_at ?? first.body.upload.expires_at) + 1000, "that ends with the upload's own lifetime");
+  t.equal((await host.transfer(replay.body.upload, bytes)).status, 201, "the fresh grant uploads the bytes");
+
+  await owner.call("DELETE", `/v1/projects/${projectId}/members/${dev.userId}`);
+  const after = await dev.call("POST", `/v1/tasks/${task.body.id}/attachments`, body, { "Idempotency-Key": key });
+  t.equal(after.status, 404, "a replay for an uploader who lost access answers 404, never the stored grant");
+});

@@ -8,10 +8,13 @@ import {
   downloadAttachment,
   getAttachment,
   listAttachments,
+  reissueAttachmentUpload,
   requestAttachmentUpload,
 } from "../../../core/projects/Attachments.js";
+import { AttachmentId } from "../../../core/projects/model/Ids.js";
+import { toWire } from "../../../core/kernel/Wire.js";
 import { AttachmentView, attachmentPublic } from "../../../core/projects/model/Attachment.js";
-import { TransferGrantView } from "../../../core/projects/model/TransferGrant.js";
+import { TransferGrant, TransferGrantView } from "../../../core/projects/model/TransferGrant.js";
 import { downloadThumbnail } from "../../../core/projects/AttachmentThumbnails.js";
 import { mapPage, PageOf } from "../../../core/kernel/Page.js";
 import { defineRoute } from "../Route.js";
@@ -41,6 +44,15 @@ export const requestAttachmentUploadRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
+  // The grant is a bearer capability: the idempotency record keeps the answer without it, and a
+  // replay gets a fresh one for what is left of the upload's lifetime, after access is re-checked.
+  unstored: {
+    fields: ["upload"],
+    reissue: ({ principal }, stored) =>
+      reissueAttachmentUpload(principal, AttachmentId.make(String((stored["attachment"] as { id?: unknown } | undefined)?.id))).pipe(
+        Effect.map((upload) => ({ upload: toWire(TransferGrant, upload) })),
+      ),
+  },
   params: TaskParams,
   body: AttachmentUploadBody,
   responses: { 201: AttachmentUploadView },
