@@ -48,7 +48,8 @@ export const addDependency = (
         if (yield* repo.reaches(blockedById, taskId)) {
           return yield* Effect.fail(new Conflict({ code: "dependency_cycle", detail: "This dependency would create a cycle." }));
         }
-        if ((yield* repo.countEdges(taskId)) >= maxEdgesPerTask) {
+        // Both ends gain an edge, and each end's lists are read whole (at most the bound).
+        if ((yield* repo.countEdges(taskId)) >= maxEdgesPerTask || (yield* repo.countEdges(blockedById)) >= maxEdgesPerTask) {
           return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "blocked_by_id", message: `a task has at most ${maxEdgesPerTask} dependencies` }] }));
         }
         return yield* repo.insertDependency({
