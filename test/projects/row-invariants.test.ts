@@ -253,3 +253,30 @@ t.test("a workspace guest is never a project admin (database)", (t) =>
     t.equal(role.role, "contributor", "the demotion through the code lowers the admin role first, and succeeds");
   }),
 );
+
+/**
+ * docs/decisions.md (share links: "7 days by default, 30 at most"): the database refuses a link
+ * created to live longer than 30 days, as it refuses extending one (migration 12).
+ */
+t.test("a share link never lives longer than 30 days from its creation (database)", (t) =>
+  forEachDialect(t, "share link lifetime", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const f = featuresFor(db);
+    const created = new Date("2026-01-01T00:00:00.000Z");
+    const row = (days: number, n: number) => ({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      project_id: project.id,
+      created_by: owner.userId,
+      token_hash: String(n).repeat(64).slice(0, 64),
+      created_at: f.timeToDb(created),
+      expires_at: f.timeToDb(new Date(created.getTime() + days * 86_400_000)),
+    });
+    const insert = (value: ReturnType<typeof row>) => () => db.db.insertInto("pm_share_links").values(value as never).execute();
+    t.equal(await outcome(insert(row(30, 1))), "accepted", "30 days is the longest lifetime");
+    t.equal(await outcome(insert(row(31, 2))), "refused", "31 days is refused");
+  }),
+);

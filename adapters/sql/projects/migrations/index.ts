@@ -17,6 +17,7 @@ import { projectsMigration0012ShareLinkRowRules } from "./0012_share_link_row_ru
 import { projectsMigration0013AttachmentExportRowRules } from "./0013_attachment_export_row_rules.js";
 import { projectsMigration0014CommentNotificationRowRules } from "./0014_comment_notification_row_rules.js";
 import { projectsMigration0015GuestsNeverProjectAdmins } from "./0015_guests_never_project_admins.js";
+import { projectsMigration0016ShareLinkLongestLifetime } from "./0016_share_link_longest_lifetime.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -34,4 +35,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0013AttachmentExportRowRules,
   projectsMigration0014CommentNotificationRowRules,
   projectsMigration0015GuestsNeverProjectAdmins,
+  projectsMigration0016ShareLinkLongestLifetime,
 ];
