@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect";
 import { Conflict, ValidationFailed, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DependenciesRepository } from "../../ports/projects/DependenciesRepository.js";
@@ -52,25 +53,63 @@ export const addDependency = (
         if ((yield* repo.countEdges(taskId)) >= maxEdgesPerTask || (yield* repo.countEdges(blockedById)) >= maxEdgesPerTask) {
           return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "blocked_by_id", message: `a task has at most ${maxEdgesPerTask} dependencies` }] }));
         }
-        return yield* repo.insertDependency({
+        const at = yield* now;
+        const added = yield* repo.insertDependency({
           workspaceId: task.workspaceId,
           projectId: task.projectId,
           taskId,
           blockedById,
           createdBy: userId,
-          createdAt: yield* now,
+          createdAt: at,
         });
+        if (added) {
+          yield* repo.appendAudit({
+            id: yield* (yield* Ids).next,
+            workspaceId: task.workspaceId,
+            projectId: task.projectId,
+            taskId,
+            blockedById,
+            actorId: userId,
+            action: "dependency.added",
+            reason: "added by a project member",
+            createdAt: at,
+          });
+        }
+        return added;
       }),
     );
   }).pipe(withSpan("Projects.addDependency"));
 
-/** Removes an edge (task editors); idempotent. */
-export const removeDependency = (principal: Principal, taskId: TaskId, blockedById: TaskId): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>
+/** Removes an edge (task editors), recording actor and reason (`reason`, else a default); idempotent. */
+export const removeDependency = (
+  principal: Principal,
+  taskId: TaskId,
+  blockedById: TaskId,
+  input: { readonly reason?: string | undefined } = {},
+): Effect.Effect<void, Forbidden | NotFound, DependencyServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
-    const { access } = yield* taskAccess(userId, taskId);
+    const { task, access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "edit_tasks");
-    yield* (yield* DependenciesRepository).deleteDependency(taskId, blockedById);
+    const repo = yield* DependenciesRepository;
+    // The removal and its audit entry (actor and reason) commit together; removing an edge that
+    // is not there records nothing.
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        if (!(yield* repo.deleteDependency(taskId, blockedById))) return;
+        yield* repo.appendAudit({
+          id: yield* (yield* Ids).next,
+          workspaceId: task.workspaceId,
+          projectId: task.projectId,
+          taskId,
+          blockedById,
+          actorId: userId,
+          action: "dependency.removed",
+          reason: input.reason ?? "removed by a project member",
+          createdAt: yield* now,
+        });
+      }),
+    );
   });
 
 /** A visible task's blockers and the tasks it blocks. */

@@ -19,5 +19,20 @@ export interface DependenciesRepository {
   /** The ids blocking `taskId` and the ids it blocks (bounded: at most 200 edges per task). */
   readonly dependenciesOf: (taskId: string) => Effect.Effect<{ readonly blockedBy: ReadonlyArray<TaskId>; readonly blocking: ReadonlyArray<TaskId> }>;
   readonly countEdges: (taskId: string) => Effect.Effect<number>;
+  /** Appends one entry to the append-only dependency audit (who added or removed an edge, and why). */
+  readonly appendAudit: (entry: DependencyAuditEntry) => Effect.Effect<void>;
+}
+
+/** One entry of the dependency audit. */
+export interface DependencyAuditEntry {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly projectId: string;
+  readonly taskId: string;
+  readonly blockedById: string;
+  readonly actorId: string;
+  readonly action: "dependency.added" | "dependency.removed";
+  readonly reason: string;
+  readonly createdAt: Date;
 }
 export const DependenciesRepository = Context.GenericTag<DependenciesRepository>("domainkit/projects/DependenciesRepository");

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect";
 import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
 import { TaskDependenciesView, type TaskDependencies } from "../../../core/projects/model/TaskDependency.js";
 import { defineRoute } from "../Route.js";
-import { TaskParams } from "./ProjectSchemas.js";
+import { ReasonQuery, TaskParams } from "./ProjectSchemas.js";
 import { idOf } from "../RouteIds.js";
 import { TaskId } from "../../../core/projects/model/Ids.js";
 
@@ -52,18 +52,20 @@ export const listDependenciesRoute = defineRoute({
   handler: ({ principal, params }) => listDependencies(principal, params.id).pipe(Effect.map((deps) => ({ status: 200, body: view(params.id, deps) }))),
 });
 
-/** DELETE /v1/tasks/:id/dependencies/:blockedById — idempotent (204). */
+/** DELETE /v1/tasks/:id/dependencies/:blockedById — idempotent (204); `?reason=` is recorded with the actor. */
 export const removeDependencyRoute = defineRoute({
   method: "DELETE",
   path: "/v1/tasks/:id/dependencies/:blockedById",
   operationId: "removeTaskDependency",
-  summary: "Remove a blocked-by dependency",
+  summary: "Remove a blocked-by dependency (actor and reason recorded)",
   tags,
   auth: "required",
   params: Schema.Struct({ id: idOf(TaskId), blockedById: idOf(TaskId) }),
+  query: ReasonQuery,
   responses: { 204: null },
   problems: [403, 404],
-  handler: ({ principal, params }) => removeDependency(principal, params.id, params.blockedById).pipe(Effect.as({ status: 204 })),
+  handler: ({ principal, params, query }) =>
+    removeDependency(principal, params.id, params.blockedById, { reason: query.reason }).pipe(Effect.as({ status: 204 })),
 });
 
 /** Dependency routes. */

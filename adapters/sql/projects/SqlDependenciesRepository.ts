@@ -1,5 +1,5 @@
 /**
- * The DependenciesRepository port over `pm_task_dependencies`. Reachability is one recursive
+ * The DependenciesRepository port over `pm_task_dependencies` and `pm_dependency_audit`. Reachability is one recursive
  * query (UNION, so it terminates on any graph); the per-project lock is the project row
  * `FOR UPDATE` on Postgres, while SQLite's BEGIN IMMEDIATE already serializes writers.
  */
@@ -15,7 +15,8 @@ import { TaskId } from "../../../core/projects/model/Ids.js";
 
 /** Builds the dependency repository over `db`. */
 export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepository => {
-  const dependencies = rowCodec(TaskDependency, featuresFor(db));
+  const f = featuresFor(db);
+  const dependencies = rowCodec(TaskDependency, f);
   return {
     lockProject: (projectId) =>
       db.dialect === "postgres"
@@ -51,6 +52,23 @@ export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepo
         const blocking = await ex.selectFrom("pm_task_dependencies").select("task_id").where("blocked_by_id", "=", taskId).orderBy("task_id").limit(200).execute();
         return { blockedBy: blockedBy.map((r) => TaskId.make(String(r.blocked_by_id))), blocking: blocking.map((r) => TaskId.make(String(r.task_id))) };
       }),
+    appendAudit: (entry) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("pm_dependency_audit")
+          .values({
+            id: entry.id,
+            workspace_id: entry.workspaceId,
+            project_id: entry.projectId,
+            task_id: entry.taskId,
+            blocked_by_id: entry.blockedById,
+            actor_id: entry.actorId,
+            action: entry.action,
+            reason: entry.reason,
+            created_at: f.timeToDb(entry.createdAt),
+          })
+          .execute(),
+      ).pipe(Effect.asVoid),
     countEdges: (taskId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("pm_task_dependencies").select((eb) => eb.fn.countAll().as("n")).where((eb) => eb.or([eb("task_id", "=", taskId), eb("blocked_by_id", "=", taskId)])).executeTakeFirstOrThrow(),

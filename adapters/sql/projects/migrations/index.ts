@@ -18,6 +18,7 @@ import { projectsMigration0013AttachmentExportRowRules } from "./0013_attachment
 import { projectsMigration0014CommentNotificationRowRules } from "./0014_comment_notification_row_rules.js";
 import { projectsMigration0015GuestsNeverProjectAdmins } from "./0015_guests_never_project_admins.js";
 import { projectsMigration0016ShareLinkLongestLifetime } from "./0016_share_link_longest_lifetime.js";
+import { projectsMigration0017DependencyAudit } from "./0017_dependency_audit.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -36,4 +37,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0014CommentNotificationRowRules,
   projectsMigration0015GuestsNeverProjectAdmins,
   projectsMigration0016ShareLinkLongestLifetime,
+  projectsMigration0017DependencyAudit,
 ];
