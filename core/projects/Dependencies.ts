@@ -41,6 +41,8 @@ export const addDependency = (
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "blocked_by_id", message: "must be a task of the same project" }] }));
     }
     if (blockedById === taskId) return yield* Effect.fail(new Conflict({ code: "dependency_cycle", detail: "A task cannot block itself." }));
+    // A blocker in the trash would hold a live task back by something no list shows.
+    if (blocker.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The blocking task is in the trash; restore it first." }));
     const repo = yield* DependenciesRepository;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {

@@ -55,3 +55,22 @@ forEachDialectConfig(t, `two concurrent opposite edges never both land`, async (
     t.equal(rows.length, 1);
   }
 });
+
+/**
+ * docs/decisions.md ("409 task_deleted for a task in trash"; dependencies: "same project only"):
+ * a task in the trash takes part in no new dependency, on either end. A blocker in the trash
+ * would hold a live task back by something no list shows.
+ */
+forEachDialectConfig(t, `a task in the trash neither gets nor gives a new dependency (409 task_deleted)`, async (t, config) => {
+  const host = await startFilesServer(t, config);
+  const { owner, projectId } = await projectFixture(host.client);
+  const make = async (title: string) => (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title })).body.id as string;
+  const [live, trashed] = [await make("Live"), await make("Trashed")];
+  t.equal((await owner.call("DELETE", `/v1/tasks/${trashed}`)).status, 200);
+  const byTrashed = await owner.call("POST", `/v1/tasks/${live}/dependencies`, { blocked_by_id: trashed });
+  t.equal(byTrashed.status, 409, "a trashed task cannot block a live one");
+  t.equal(byTrashed.body.code, "task_deleted");
+  const ofTrashed = await owner.call("POST", `/v1/tasks/${trashed}/dependencies`, { blocked_by_id: live });
+  t.equal(ofTrashed.body.code, "task_deleted", "nor be blocked (as before)");
+  t.same((await owner.call("GET", `/v1/tasks/${live}/dependencies`)).body, { task_id: live, blocked_by: [], blocking: [] });
+});
