@@ -1,6 +1,7 @@
 /**
  * Action budgets: tighter, named rate limits on actions that reach other people (spec, Limits:
- * "invitations, mentions and public shares are rate-limited"), on top of the per-caller request
+ * "invitations, mentions and public shares are rate-limited") or start costly work (workspace
+ * exports), on top of the per-caller request
  * limit of RateLimit.ts. A route names its budget and what one request costs (a comment costs
  * one point per mention); every principal has its own count per budget, kept in this process by
  * rate-limiter-flexible. Over budget answers 429 with Retry-After, before anything is written.
@@ -9,7 +10,7 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { RateLimited } from "./HttpErrors.js";
 
 /** The budgets routes may spend. */
-export type ActionBudgetName = "invitations" | "mentions" | "shares" | DeliveryBudgetName;
+export type ActionBudgetName = "invitations" | "mentions" | "shares" | "exports" | DeliveryBudgetName;
 
 /** The delivery module's independent limits (issue: discovery, order creation, offers and location ingestion). */
 export type DeliveryBudgetName = "delivery_discovery" | "delivery_orders" | "delivery_offers" | "delivery_locations";
@@ -25,6 +26,8 @@ export const defaultActionBudgets: Readonly<Record<ActionBudgetName, ActionBudge
   invitations: { points: 100, windowSeconds: 3600 },
   mentions: { points: 300, windowSeconds: 3600 },
   shares: { points: 30, windowSeconds: 3600 },
+  // A workspace export writes a full copy of what the member sees (conventions: every batch has a bound).
+  exports: { points: 10, windowSeconds: 3600 },
   // Per caller (an anonymous discovery request counts against its client IP), per window.
   delivery_discovery: { points: 120, windowSeconds: 60 },
   delivery_orders: { points: 30, windowSeconds: 600 },

@@ -3,18 +3,19 @@
  * action budget per principal: over budget answers 429 rate_limited with Retry-After and
  * writes nothing (no membership, comment or share link); a comment spends one point per
  * distinct mentioned user and a comment without mentions spends nothing; one user's spending
- * never limits another user — SQLite and Postgres.
+ * never limits another user. Workspace exports (costly jobs) have a budget too — SQLite and Postgres.
  */
 import t, { type Test } from "tap";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { projectFixture, startProjectsServer } from "./support.js";
 
 const hour = 3600;
-const budgets = (points: { invitations?: number; mentions?: number; shares?: number }) => ({
+const budgets = (points: { invitations?: number; mentions?: number; shares?: number; exports?: number }) => ({
   actionBudgets: {
     invitations: { points: points.invitations ?? 100, windowSeconds: hour },
     mentions: { points: points.mentions ?? 100, windowSeconds: hour },
     shares: { points: points.shares ?? 100, windowSeconds: hour },
+    exports: { points: points.exports ?? 100, windowSeconds: hour },
   },
 });
 
@@ -75,4 +76,14 @@ forEachDialectConfig(t, "public share links over budget answer 429 and create no
   t.equal(second.body.code, "rate_limited");
   const links = await owner.call("GET", `/v1/projects/${projectId}/share-links`);
   t.equal(links.body.data.length, 1, "only the first link exists");
+});
+
+forEachDialectConfig(t, "workspace exports over budget answer 429 and start no export (every batch has a bound)", async (t, config) => {
+  const { client } = await startProjectsServer(t, config, budgets({ exports: 2 }));
+  const { owner, workspaceId } = await projectFixture(client);
+  const answers = [];
+  for (let i = 0; i < 3; i++) answers.push(await owner.call("POST", `/v1/workspaces/${workspaceId}/exports`, undefined, { "Idempotency-Key": `export-${i}` }));
+  t.same(answers.map((a) => a.status), [202, 202, 429], "two exports fit the budget, the third does not");
+  t.equal(answers[2]!.body.code, "rate_limited");
+  t.ok(Number(answers[2]!.headers.get("retry-after")) >= 1, "Retry-After tells when to retry");
 });

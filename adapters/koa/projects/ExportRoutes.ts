@@ -20,9 +20,11 @@ export const requestExportRoute = defineRoute({
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",
+  // Each export is a job writing a full copy of what the member sees: 10 an hour by default.
+  budget: { name: "exports" },
   params: WorkspaceParams,
   responses: { 202: ExportView },
-  problems: [403, 404],
+  problems: [403, 404, 429],
   handler: ({ principal, params }) =>
     requestExport(principal, params.id).pipe(
       Effect.map((e) => ({ status: 202, body: e, headers: { Location: `/v1/exports/${e.id}` } })),
