@@ -4,7 +4,9 @@
  * outside the transaction, before the store row exists, so a retry with the same id provisions
  * the same merchant and a store never exists without one.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { pageFrom } from "../kernel/Page.js";
 import { ValidationFailed } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { isCurrency } from "../kernel/Money.js";
@@ -57,6 +59,23 @@ export const createStore = (userId: string, input: CreateStoreInput) =>
     );
     return store;
   }).pipe(withSpan("commerce.createStore"));
+
+/** The cursor of the staff list: the last row's user id and role. */
+const StaffCursorKey = Schema.Tuple(Schema.String, Schema.String);
+
+/** Query: the store's staff roles (owner), a keyset page by user id and role. */
+export const listStaffRoles = (ownerId: string, storeId: StoreId, page: { readonly cursor?: string | undefined; readonly limit: number }) =>
+  Effect.gen(function* () {
+    yield* requireStaffRole(storeId, ownerId, "owner");
+    const after = page.cursor === undefined ? undefined : yield* decodeCursor(StaffCursorKey, page.cursor);
+    const rows = yield* (yield* StoresRepository).listRoles({
+      storeId,
+      ...(after === undefined ? {} : { after: { userId: after[0], role: after[1] } }),
+      limit: page.limit + 1,
+    });
+    return pageFrom(rows, page.limit, (role) => [role.userId, role.role]);
+  }).pipe(withSpan("commerce.listStaffRoles"));
+
 
 /** Command: the owner grants a staff role. */
 export const grantStaffRole = (ownerId: string, storeId: StoreId, grant: { readonly userId: string; readonly role: StaffRoleName }) =>

@@ -27,6 +27,15 @@ export interface StoresRepository {
    * one already made is seen. Commands that give a user work by their role read it so.
    */
   readonly holdRolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
+  /**
+   * The store's staff roles ordered by user id, then role, strictly after `after` (a user id and
+   * role), at most `limit`.
+   */
+  readonly listRoles: (req: {
+    readonly storeId: string;
+    readonly after?: { readonly userId: string; readonly role: string } | undefined;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<StaffRole>>;
   /** The roles `userId` holds in the store (none for a customer). */
   readonly rolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   readonly insertLocation: (location: Location) => Effect.Effect<void>;

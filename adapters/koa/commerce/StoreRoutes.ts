@@ -1,7 +1,7 @@
 /** Routes of stores: create (payments merchant provisioned), staff roles (grant, revoke), locations, promotions, fulfillment tasks (list, take, assign, release). */
 import { Effect, Schema } from "effect";
 import { userOf } from "../../../core/commerce/Callers.js";
-import { createLocation, createStore, grantStaffRole } from "../../../core/commerce/CreateStore.js";
+import { createLocation, createStore, grantStaffRole, listStaffRoles } from "../../../core/commerce/CreateStore.js";
 import { revokeStaffRole } from "../../../core/commerce/RevokeStaffRole.js";
 import { assignFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../../core/commerce/FulfillmentTasks.js";
 import { createPromotion } from "../../../core/commerce/Promotions.js";
@@ -11,6 +11,7 @@ import { PromotionWire } from "../../../core/commerce/model/Promotion.js";
 import { StaffRoleWire } from "../../../core/commerce/model/StaffRole.js";
 import { StoreWire } from "../../../core/commerce/model/Store.js";
 import { PageOf } from "../../../core/kernel/Page.js";
+import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import {
   AssignFulfillmentTaskBody,
@@ -48,6 +49,24 @@ export const createStoreRoute = defineRoute({
         ...(body.tax_rate_basis_points === undefined ? {} : { taxRateBasisPoints: body.tax_rate_basis_points }),
       }),
     ).pipe(Effect.map((store) => ({ status: 201, body: store }))),
+});
+
+/** GET /v1/stores/:id/staff — the store's staff roles (owner), keyset pages by user id and role. */
+export const listStaffRoute = defineRoute({
+  method: "GET",
+  path: "/v1/stores/:id/staff",
+  operationId: "listStoreStaffRoles",
+  summary: "List the store's staff roles (owner)",
+  description: "One row per user and role (`user_id`, `role`, `granted_by`, `created_at`), ordered by user id then role.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: StoreParams,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(StaffRoleWire) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    Effect.flatMap(userOf(principal), (userId) => listStaffRoles(userId, params.id, page)).pipe(Effect.map((roles) => ({ status: 200, body: roles }))),
 });
 
 /** POST /v1/stores/:id/staff — the owner grants a staff role. */
@@ -229,6 +248,7 @@ export const releaseFulfillmentTaskRoute = defineRoute({
 /** Store routes. */
 export const storeRoutes = [
   createStoreRoute,
+  listStaffRoute,
   grantStaffRoute,
   revokeStaffRoute,
   createLocationRoute,

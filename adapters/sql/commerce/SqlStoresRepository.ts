@@ -82,6 +82,15 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
       runStatement(db, selectRolesHeld, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),
       ),
+    listRoles: ({ storeId, after, limit }) =>
+      runQuery(db, (ex) => {
+        // The primary key (store_id, user_id, role) serves the seek.
+        let q = ex.selectFrom("shop_staff_roles").selectAll().where("store_id", "=", storeId);
+        if (after !== undefined) {
+          q = q.where((eb) => eb.or([eb("user_id", ">", after.userId), eb.and([eb("user_id", "=", after.userId), eb("role", ">", after.role)])]));
+        }
+        return q.orderBy("user_id").orderBy("role").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => roles.fromRow(r)))),
     rolesOf: (storeId, userId) =>
       runStatement(db, selectRoles, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),

@@ -8,6 +8,7 @@
  */
 import { Effect } from "effect";
 import { StaffRevocationId } from "../../../core/commerce/model/Ids.js";
+import type { StaffRoleName } from "../../../core/commerce/model/StaffRole.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { at, exitOf, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, storeRecord, uid } from "./fixtures.js";
@@ -89,6 +90,24 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
       await run(stores((r) => r.insertLocation(location)));
       t.same(await run(stores((r) => r.findLocation(kitId.store(1), kitId.loc(1)))), location);
       t.equal(await run(stores((r) => r.findLocation(kitId.store(2), kitId.loc(1)))), null, "another store's location is not found");
+    },
+  },
+  {
+    name: "stores: a store's roles are listed by user id then role, in keyset pages, its own only",
+    run: async (t, run) => {
+      await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
+      const grant = (storeN: number, userN: number, role: StaffRoleName) =>
+        run(stores((r) => r.grantRole({ storeId: kitId.store(storeN), userId: uid("user", userN), role, grantedBy: uid("user", 1), createdAt: at(1) })));
+      await grant(1, 3, "support");
+      await grant(1, 2, "warehouse_operator");
+      await grant(1, 2, "catalog_manager");
+      await grant(2, 4, "support");
+      const list = (after?: { userId: string; role: string }, limit = 10) =>
+        run(stores((r) => r.listRoles({ storeId: kitId.store(1), ...(after === undefined ? {} : { after }), limit }))).then((rows) => rows.map((row) => [row.userId, row.role]));
+      t.same(await list(), [[uid("user", 2), "catalog_manager"], [uid("user", 2), "warehouse_operator"], [uid("user", 3), "support"]], "by user id, then role; another store's not");
+      t.same(await list(undefined, 1), [[uid("user", 2), "catalog_manager"]], "at most `limit`");
+      t.same(await list({ userId: uid("user", 2), role: "catalog_manager" }), [[uid("user", 2), "warehouse_operator"], [uid("user", 3), "support"]], "strictly after a user and role");
+      t.same(await list({ userId: uid("user", 3), role: "support" }), [], "nothing after the last");
     },
   },
   {
