@@ -6,6 +6,8 @@
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, pageFrom } from "../kernel/Page.js";
 import { ValidationFailed, type Forbidden, type NotFound } from "../kernel/Errors.js";
 import { isCurrency } from "../kernel/Money.js";
 import { Ids } from "../../ports/Ids.js";
@@ -140,6 +142,16 @@ const announceStaffRemoved = (userId: string, restaurantId: string): Effect.Effe
     Effect.timeout("2 seconds"),
     Effect.catchAllCause(() => Effect.void),
   );
+
+/** The restaurant's staff (staff only; anyone else 404), a keyset page by user id. */
+export const listStaff = (principal: Principal, restaurantId: string, page: { readonly cursor?: string | undefined; readonly limit: number }) =>
+  Effect.gen(function* () {
+    const userId = yield* requireUser(principal);
+    const restaurant = yield* staffRestaurant(restaurantId, userId);
+    const after = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
+    const rows = yield* (yield* RestaurantsRepository).listStaff({ restaurantId: restaurant.id, afterUserId: after, limit: page.limit + 1 });
+    return pageFrom(rows, page.limit, (member) => [member.userId]);
+  }).pipe(withSpan("delivery.listStaff"));
 
 /** Opens or closes the restaurant (staff only); answers the restaurant as it is now. */
 export const setOpening = (principal: Principal, restaurantId: string, state: OpeningState) =>

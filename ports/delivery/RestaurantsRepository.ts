@@ -23,6 +23,8 @@ export interface RestaurantsRepository {
   readonly staffRemovals: (restaurantId: string) => Effect.Effect<ReadonlyArray<StaffRemoval>>;
   /** The user ids of the restaurant's staff, in user id order (at most `limit`). */
   readonly staffOf: (restaurantId: string, limit: number) => Effect.Effect<ReadonlyArray<string>>;
+  /** The restaurant's staff ordered by user id, strictly after `afterUserId`, at most `limit`. */
+  readonly listStaff: (req: { readonly restaurantId: string; readonly afterUserId?: string | undefined; readonly limit: number }) => Effect.Effect<ReadonlyArray<RestaurantStaff>>;
   /**
    * Publishes `menu` with its items as the restaurant's current version, when the current
    * version is still `expectedCurrent`; false when another publication got there first.

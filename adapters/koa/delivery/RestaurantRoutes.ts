@@ -10,7 +10,7 @@ import { listIncomingOrders } from "../../../core/delivery/IncomingOrders.js";
 import { orderSettlement } from "../../../core/delivery/OrderSettlement.js";
 import { SettlementEntryWire } from "../../../core/delivery/model/SettlementEntry.js";
 import { currentMenu, publishMenu, setItemAvailability } from "../../../core/delivery/Menus.js";
-import { addStaff, createRestaurant, removeStaff, setOpening } from "../../../core/delivery/Restaurants.js";
+import { addStaff, createRestaurant, listStaff, removeStaff, setOpening } from "../../../core/delivery/Restaurants.js";
 import { RestaurantWire } from "../../../core/delivery/model/Restaurant.js";
 import { RestaurantOrderWire } from "../../../core/delivery/model/RestaurantOrder.js";
 import {
@@ -110,6 +110,23 @@ const addStaffRoute = defineRoute({
   responses: { 201: RestaurantStaffWire },
   problems: [404, 422],
   handler: ({ principal, params, body }) => addStaff(principal, params.id, body.user_id).pipe(Effect.map((staff) => ({ status: 201, body: staff }))),
+});
+
+/** GET /restaurants/:id/staff — the restaurant's staff (staff only), keyset pages by user id. */
+const listStaffRoute = defineRoute({
+  method: "GET",
+  path: "/restaurants/:id/staff",
+  operationId: "listRestaurantStaff",
+  summary: "List the restaurant's staff",
+  description: "Staff only (anyone else 404): who works for the restaurant (`user_id`, `added_by`, `created_at`), by user id.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: RestaurantParams,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(RestaurantStaffWire) },
+  problems: [400, 404],
+  handler: ({ principal, params, page }) => listStaff(principal, params.id, page).pipe(Effect.map((staff) => ({ status: 200, body: staff }))),
 });
 
 /** DELETE /restaurants/:id/staff/:user_id?reason= — remove a staff member (staff only; idempotent, 204). */
@@ -286,6 +303,7 @@ export const restaurantRoutes = [
   discoverRoute,
   createRestaurantRoute,
   addStaffRoute,
+  listStaffRoute,
   removeStaffRoute,
   publishMenuRoute,
   getMenuRoute,

@@ -107,6 +107,12 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       runQuery(db, (ex) =>
         ex.selectFrom("dl_restaurant_staff").select("user_id").where("restaurant_id", "=", restaurantId).orderBy("user_id").limit(limit).execute(),
       ).pipe(Effect.map((rows) => rows.map((row) => String(row.user_id)))),
+    listStaff: ({ restaurantId, afterUserId, limit }) =>
+      runQuery(db, (ex) => {
+        let q = ex.selectFrom("dl_restaurant_staff").selectAll().where("restaurant_id", "=", restaurantId);
+        if (afterUserId !== undefined) q = q.where("user_id", ">", afterUserId);
+        return q.orderBy("user_id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((row) => staff.fromRow(row)))),
     publishMenu: (menu, menuItems, avail, expectedCurrent) =>
       runQuery(db, async (ex) => {
         const moved = await ex

@@ -23,7 +23,7 @@ const seedAt = (n: number, offsetDeg: number, radiusM = 5000) =>
 /** The cases of the restaurants repository kit. */
 export const restaurantsRepositoryCases: ReadonlyArray<KitCase<RestaurantsRepositoryKitPorts>> = [
   {
-    name: "restaurants: a restaurant reads back with its creator as staff; staff are added once",
+    name: "restaurants: a restaurant reads back with its creator as staff; staff are added once and listed by user id in keyset pages",
     run: async (t, run) => {
       const restaurant = await run(seedRestaurant(1));
       const found = await run(restaurants((r) => r.findRestaurant(restaurant.id)));
@@ -34,6 +34,13 @@ export const restaurantsRepositoryCases: ReadonlyArray<KitCase<RestaurantsReposi
       t.equal(await run(restaurants((r) => r.addStaff(cook))), true);
       t.equal(await run(restaurants((r) => r.addStaff(cook))), false, "already staff");
       t.same(await run(restaurants((r) => r.staffOf(restaurant.id, 10))), [restaurant.createdBy, cook.userId].sort());
+      const listed = await run(restaurants((r) => r.listStaff({ restaurantId: restaurant.id, limit: 10 })));
+      t.same(listed.map((member) => member.userId), [restaurant.createdBy, cook.userId].sort(), "listed by user id");
+      t.same(listed.find((member) => member.userId === cook.userId), cook, "as added");
+      const [first] = [restaurant.createdBy, cook.userId].sort();
+      t.same((await run(restaurants((r) => r.listStaff({ restaurantId: restaurant.id, limit: 1 })))).map((m) => m.userId), [first], "at most `limit`");
+      t.same((await run(restaurants((r) => r.listStaff({ restaurantId: restaurant.id, afterUserId: first, limit: 10 })))).length, 1, "strictly after `afterUserId`");
+      t.same(await run(restaurants((r) => r.listStaff({ restaurantId: uid("rst", 99), limit: 10 }))), [], "another restaurant's none");
       t.equal(await run(restaurants((r) => r.findRestaurant(uid("rst", 99)))), null);
     },
   },
