@@ -1,7 +1,8 @@
 /**
  * Comments with mentions (spec rule 5). The body field `client_mutation_id` is unique per
- * author and task: a retry with the same id and content returns the first comment and writes
- * nothing; the same id with other content is a 422. The comment, its TaskEvent and its
+ * author and task: a retry with the same id and the content the comment was added with returns
+ * the comment (as it is now, edits included) and writes nothing; the same id with other content,
+ * the edited content included, is a 422. The comment, its TaskEvent and its
  * CommentAdded envelope commit together. Mention delivery is a consumer's job (later slice).
  */
 import { Effect } from "effect";
@@ -10,7 +11,7 @@ import { ValidationFailed, type Forbidden, type InvalidCursor, type NotFound } f
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { CommentsRepository } from "../../ports/projects/CommentsRepository.js";
+import { CommentsRepository, type CommentContent } from "../../ports/projects/CommentsRepository.js";
 import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
@@ -29,7 +30,7 @@ export interface NewComment {
   readonly clientMutationId: string;
 }
 
-const sameContent = (a: Comment, body: string, mentions: ReadonlyArray<string>): boolean =>
+const sameContent = (a: CommentContent, body: string, mentions: ReadonlyArray<string>): boolean =>
   a.body === body && a.mentions.length === mentions.length && a.mentions.every((m, i) => m === mentions[i]);
 
 const validate = (input: NewComment): Effect.Effect<{ body: string; mentions: string[] }, ValidationFailed> => {
@@ -61,10 +62,16 @@ export const addComment = (
     const { body, mentions } = yield* validate(input);
     const repo = yield* CommentsRepository;
     const id = CommentId.make(yield* (yield* Ids).next);
+    // A replay is the same request as the first one: its content is compared with the content the
+    // comment was added with (its comment.added TaskEvent), not with an edit made since; the answer
+    // is the comment as it is now. The comment row keeps only the current content.
     const replay = (existing: Comment) =>
-      sameContent(existing, body, mentions)
-        ? Effect.succeed({ comment: existing, created: false })
-        : Effect.fail(new ClientMutationIdReused({ detail: "This client_mutation_id was already used for another comment." }));
+      Effect.gen(function* () {
+        const first = (yield* repo.findAddedContent(existing)) ?? existing;
+        return sameContent(first, body, mentions)
+          ? { comment: existing, created: false }
+          : yield* Effect.fail(new ClientMutationIdReused({ detail: "This client_mutation_id was already used for another comment." }));
+      });
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const existing = yield* repo.findByClientMutationId(userId, taskId, input.clientMutationId);

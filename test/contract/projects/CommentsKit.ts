@@ -2,22 +2,25 @@
  * Contract kit for the CommentsRepository and CommentEdits: a comment is unique per (author,
  * task, client mutation id) — a retry writes nothing and finds the first comment again; a
  * task's comments are listed oldest first by id, strictly after the cursor, that task's only;
- * an edit is a version-checked write that advances the edit version by one.
+ * an edit is a version-checked write that advances the edit version by one; the content a comment
+ * was added with is read from its comment.added TaskEvent, not from the (edited) row.
  */
 import { Effect } from "effect";
 import type { Comment } from "../../../core/projects/model/Comment.js";
 import type { Project } from "../../../core/projects/model/Project.js";
 import { CommentEdits } from "../../../ports/projects/CommentEdits.js";
 import { CommentsRepository } from "../../../ports/projects/CommentsRepository.js";
-import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import { TasksRepository } from "../../../ports/projects/TasksRepository.js";
+import type { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { idsOf, seedProject, seedProjectWithTasks, uid, type SeedPorts } from "./fixtures.js";
-import { CommentId, TaskId } from "../../../core/projects/model/Ids.js";
+import { CommentId, TaskEventId, TaskId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
 export type CommentsKitPorts = CommentsRepository | CommentEdits | TasksRepository | SeedPorts;
 
 const comments = <A>(f: (r: CommentsRepository) => Effect.Effect<A>) => Effect.flatMap(CommentsRepository, f);
+const tasks = <A>(f: (r: TasksRepository) => Effect.Effect<A>) => Effect.flatMap(TasksRepository, f);
 const edits = <A>(f: (r: CommentEdits) => Effect.Effect<A>) => Effect.flatMap(CommentEdits, f);
 const ids = idsOf;
 
@@ -97,6 +100,33 @@ export const commentsCases: ReadonlyArray<KitCase<CommentsKitPorts>> = [
       t.equal((await run(edits((r) => r.findComment(comment.id))))?.comment.body, "edited", "nothing written by the stale edit");
       t.equal(await run(edits((r) => r.findComment(uid("cmt", 9)))), null);
       t.equal(await run(edits((r) => r.updateContent({ id: uid("cmt", 9), body: "x", mentions: [], editedAt: T0, expectedVersion: version }))), false);
+    },
+  },
+  {
+    name: "comments: the content a comment was added with is read from its comment.added TaskEvent, whatever its edits",
+    run: async (t, run) => {
+      const project = await run(seed);
+      const comment = commentRecord(project, 1, 1);
+      const other = commentRecord(project, 1, 2);
+      const added = (c: Comment, n: number): TaskEvent => ({
+        id: TaskEventId.make(uid("evt", n)),
+        workspaceId: c.workspaceId,
+        projectId: c.projectId,
+        taskId: c.taskId,
+        actorId: c.authorId,
+        kind: "comment.added",
+        data: { kind: "comment.added", comment: { id: c.id, body: c.body, mentions: c.mentions }, mentions: c.mentions },
+        createdAt: c.createdAt,
+      });
+      await run(comments((r) => r.insertComment(comment)));
+      t.equal(await run(comments((r) => r.findAddedContent(comment))), null, "no comment.added TaskEvent: none");
+      await run(comments((r) => r.insertComment(other)));
+      await run(tasks((r) => Effect.forEach([added(other, 1), added(comment, 2)], (e) => r.appendEvent(e), { discard: true })));
+      await run(tasks((r) => r.appendEvent({ ...added(comment, 3), kind: "comment.edited", data: { kind: "comment.edited", comment: { id: comment.id, body: "later", mentions: [] }, mentions: [] } })));
+      await run(edits((r) => r.updateContent({ id: comment.id, body: "edited", mentions: [], editedAt: at(100), expectedVersion: 1 })));
+      t.equal((await run(edits((r) => r.findComment(comment.id))))?.comment.body, "edited", "the row holds the edit only");
+      t.same(await run(comments((r) => r.findAddedContent(comment))), { body: comment.body, mentions: comment.mentions }, "the first content");
+      t.same(await run(comments((r) => r.findAddedContent(other))), { body: other.body, mentions: other.mentions }, "each comment its own");
     },
   },
   {
