@@ -44,16 +44,33 @@ const membershipEvent = (action: MembershipFact["action"], input: EventInput<Mem
   }
 };
 
-/** Audits the change and appends its event; call inside the change's transaction. */
+/**
+ * The aggregate of a membership's events: the membership itself, `project:<project id>:member:<user id>`
+ * or `workspace:<workspace id>:member:<user id>` (the ids are UUIDs, so everything after the
+ * `:member:` is the user id).
+ */
+export const membershipAggregateId = (fact: Pick<MembershipFact, "workspaceId" | "projectId" | "userId">): string =>
+  fact.projectId === null ? `workspace:${fact.workspaceId}:member:${fact.userId}` : `project:${fact.projectId}:member:${fact.userId}`;
+
+/**
+ * Audits the change and appends its event; call inside the change's transaction, holding the
+ * membership's lock (the user's workspace membership row, or the workspace row for a workspace
+ * membership that does not exist yet; a new workspace's or project's first membership needs none).
+ * The event's aggregate is the membership and its version the membership's audit records counted
+ * after this one is appended: 1 for its first change, one more for every change after, so a
+ * consumer orders a revocation against a later re-grant of the same user.
+ */
 export const recordMembershipFact = (fact: MembershipFact): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const at = yield* now;
     const id = MembershipAuditId.make(yield* (yield* Ids).next);
-    yield* (yield* ProjectsRepository).appendAudit({ id, ...fact, createdAt: at });
+    const repo = yield* ProjectsRepository;
+    yield* repo.appendAudit({ id, ...fact, createdAt: at });
+    const version = yield* repo.countMembershipChanges(fact);
     const envelope = yield* membershipEvent(fact.action, {
       tenant_id: fact.workspaceId,
-      aggregate_id: fact.projectId ?? fact.workspaceId,
-      aggregate_version: 0,
+      aggregate_id: membershipAggregateId(fact),
+      aggregate_version: version,
       actor_id: fact.actorId,
       data: {
         workspace_id: fact.workspaceId,

@@ -46,5 +46,15 @@ export interface ProjectsRepository {
   readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Appends one immutable audit record. */
   readonly appendAudit: (record: MembershipAudit) => Effect.Effect<void>;
+  /**
+   * How many audit records one membership has (`projectId` null: the workspace membership, not
+   * its projects'): every change of it appends one, so after the append it is the membership's
+   * version. Read under the membership's lock, it counts every change committed before.
+   */
+  readonly countMembershipChanges: (membership: {
+    readonly workspaceId: string;
+    readonly projectId: string | null;
+    readonly userId: string;
+  }) => Effect.Effect<number>;
 }
 export const ProjectsRepository = Context.GenericTag<ProjectsRepository>("domainkit/projects/ProjectsRepository");

@@ -105,5 +105,18 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           ),
     appendAudit: (a) =>
       sendStatement(db, insertAuditRow, a).pipe(withSpan("ProjectsRepository.appendAudit")),
+    countMembershipChanges: ({ workspaceId, projectId, userId }) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("pm_membership_audit")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("workspace_id", "=", workspaceId)
+          .where("user_id", "=", userId)
+          .where((eb) => (projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", projectId)))
+          .executeTakeFirstOrThrow(),
+      ).pipe(
+        Effect.map((r) => toNumber(r.n)),
+        withSpan("ProjectsRepository.countMembershipChanges"),
+      ),
   };
 };

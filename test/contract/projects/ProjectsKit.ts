@@ -1,7 +1,8 @@
 /**
  * Contract kit for the ProjectsRepository: a project reads back as written; a project membership
  * is unique per (project, user); removals answer whether there was one and stay within the
- * workspace; membership and workspace lookups are scoped; the audit log is append-only.
+ * workspace; membership and workspace lookups are scoped; the audit log is append-only, and
+ * counts the changes of one membership (its version).
  */
 import { Effect } from "effect";
 import type { MembershipAudit } from "../../../core/projects/model/MembershipAudit.js";
@@ -155,6 +156,51 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
       await run(projects((r) => r.appendAudit(record)));
       const again = await run(projects((r) => r.appendAudit({ ...record, reason: "rewritten" })).pipe(Effect.exit));
       t.equal(again._tag, "Failure", "the audit log is append-only");
+    },
+  },
+  {
+    name: "projects: countMembershipChanges counts one membership's audit records: its project, or its workspace alone, and its user",
+    run: async (t, run) => {
+      const project = await run(seedProject(1));
+      const other = await run(seedProject(1, 2));
+      const elsewhere = await run(seedProject(2, 3));
+      let n = 0;
+      const audit = (p: Project, projectId: string | null, userId: string): MembershipAudit => ({
+        id: MembershipAuditId.make(uid("aud", ++n)),
+        workspaceId: p.workspaceId,
+        projectId: projectId as MembershipAudit["projectId"],
+        actorId: "owner-1",
+        userId,
+        action: projectId === null ? "workspace_member.added" : "project_member.added",
+        role: "viewer",
+        reason: "joined",
+        createdAt: at(n),
+      });
+      const count = (p: Project, projectId: string | null, userId: string) =>
+        run(projects((r) => r.countMembershipChanges({ workspaceId: p.workspaceId, projectId, userId })));
+      t.equal(await count(project, project.id, "user-1"), 0, "a membership never changed: 0");
+      await run(
+        projects((r) =>
+          Effect.forEach(
+            [
+              audit(project, project.id, "user-1"),
+              audit(project, project.id, "user-1"),
+              audit(project, null, "user-1"),
+              audit(other, other.id, "user-1"),
+              audit(project, project.id, "user-2"),
+              audit(elsewhere, elsewhere.id, "user-1"),
+              audit(elsewhere, null, "user-1"),
+            ],
+            (a) => r.appendAudit(a),
+            { discard: true },
+          ),
+        ),
+      );
+      t.equal(await count(project, project.id, "user-1"), 2, "the project membership's own records");
+      t.equal(await count(project, null, "user-1"), 1, "the workspace membership: records without a project only");
+      t.equal(await count(other, other.id, "user-1"), 1, "another project of the workspace counts apart");
+      t.equal(await count(project, project.id, "user-2"), 1, "another user counts apart");
+      t.equal(await count(elsewhere, null, "user-1"), 1, "another workspace counts apart");
     },
   },
 ];
