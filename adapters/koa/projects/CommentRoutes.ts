@@ -14,7 +14,8 @@ export const addCommentRoute = defineRoute({
   path: "/v1/tasks/:id/comments",
   operationId: "addComment",
   summary: "Comment on a task, mentioning users",
-  description: "`client_mutation_id` is unique per author and task: a retry answers the comment the first call created.",
+  description:
+    "`client_mutation_id` is unique per author and task: a retry with the content the first call sent answers the comment it created, as it is now (edits included); the same id with other content, the edited content included, is 422 `client_mutation_id_reused`.",
   tags,
   auth: "required",
   // The specification's mechanism here is the body's client_mutation_id, not Idempotency-Key.
