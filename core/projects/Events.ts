@@ -82,7 +82,12 @@ export const AttachmentChanged = defineEvent(
   }),
 );
 
-/** What a membership fact carries (`project_id` null for a workspace membership). */
+/**
+ * What a membership fact carries (`project_id` null for a workspace membership). The envelope's
+ * aggregate is the membership (`membershipAggregateId`: `project:<id>:member:<user_id>` or
+ * `workspace:<id>:member:<user_id>`) at its version, the count of its changes so far (1 for the
+ * first); envelopes written before that change used the project or workspace id at version 0.
+ */
 const MembershipData = Schema.Struct({
   workspace_id: WorkspaceId,
   project_id: Schema.NullOr(ProjectId),

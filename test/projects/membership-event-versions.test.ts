@@ -105,3 +105,28 @@ t.test("Events: concurrent changes of one membership get distinct versions", (t)
     t.same(versions, [1, 2, 3, 4], "each change its own version, in commit order");
   }),
 );
+
+t.test("Events: a demotion that lowers a project role versions that project membership too", (t) =>
+  forEachDialect(t, "demotion versions", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const carol = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    await run(addWorkspaceMember(owner, workspace.id, { userId: carol.userId, role: "member" }));
+    await run(addProjectMember(owner, project.id, { userId: carol.userId, role: "admin" }));
+    await run(addWorkspaceMember(owner, workspace.id, { userId: carol.userId, role: "guest", reason: "contract ended" }));
+    const carols = (await membershipEvents(db)).filter((e) => e.aggregate_id.endsWith(`:member:${carol.userId}`));
+    t.same(
+      summary(carols),
+      [
+        { type: "WorkspaceMembershipGranted", aggregate_id: `workspace:${workspace.id}:member:${carol.userId}`, aggregate_version: 1 },
+        { type: "MembershipGranted", aggregate_id: `project:${project.id}:member:${carol.userId}`, aggregate_version: 1 },
+        { type: "MembershipGranted", aggregate_id: `project:${project.id}:member:${carol.userId}`, aggregate_version: 2 },
+        { type: "WorkspaceMembershipGranted", aggregate_id: `workspace:${workspace.id}:member:${carol.userId}`, aggregate_version: 2 },
+      ],
+      "the lowered project role and the new workspace role, each at its membership's next version",
+    );
+    t.match(carols[2]!.data, { role: "contributor", reason: "contract ended" });
+  }),
+);
