@@ -89,7 +89,10 @@ export class ThumbnailNotAvailable extends Data.TaggedError("ThumbnailNotAvailab
   }
 }
 
-/** The export has no result to download yet, or failed (409 export_not_ready / export_failed). */
+/** The export's object was deleted after its retention: ask for a new export (410 export_expired). */
+export class ExportExpired extends DomainError("ExportExpired", "export_expired", "gone") {}
+
+/** The export is still running (409 export_not_ready) or failed (409 export_failed). */
 export class ExportNotReady extends Data.TaggedError("ExportNotReady")<{ readonly failed: boolean; readonly detail?: string }> {
   readonly category = "conflict" as const;
   get code(): string {

@@ -15,7 +15,7 @@ import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
-import { ExportNotReady } from "./Errors.js";
+import { ExportExpired, ExportNotReady } from "./Errors.js";
 import { exportCondition } from "./GrantConditions.js";
 import { workspaceExportJob } from "./ExportJob.js";
 import type { WorkspaceExport } from "./model/WorkspaceExport.js";
@@ -74,14 +74,17 @@ const ownExport = (userId: string, exportId: WorkspaceExportId) =>
 export const getExport = (principal: Principal, exportId: WorkspaceExportId): Effect.Effect<WorkspaceExport, Forbidden | NotFound, ExportServices> =>
   Effect.flatMap(requireUser(principal), (userId) => ownExport(userId, exportId)).pipe(withSpan("Projects.getExport"));
 
-/** A short-lived download grant for a finished export. */
+/** A short-lived download grant for a finished export (410 export_expired once its retention ended). */
 export const downloadExport = (
   principal: Principal,
   exportId: WorkspaceExportId,
-): Effect.Effect<ObjectGrant, Forbidden | NotFound | ExportNotReady, ExportServices> =>
+): Effect.Effect<ObjectGrant, Forbidden | NotFound | ExportNotReady | ExportExpired, ExportServices> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const found = yield* ownExport(userId, exportId);
+    if (found.status === "expired") {
+      return yield* Effect.fail(new ExportExpired({ detail: "The export was deleted after its retention; request a new one." }));
+    }
     if (found.status !== "done") {
       return yield* Effect.fail(
         new ExportNotReady({ failed: found.status === "failed", detail: found.status === "failed" ? `The export failed: ${found.error}` : "The export is still running." }),

@@ -38,6 +38,13 @@ export interface AttachmentsRepository {
   }) => Effect.Effect<boolean>;
   /** Uploads never completed whose grant expired before `cutoff` (pending or purging), oldest first. */
   readonly expiredUploads: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<Attachment>>;
+  /**
+   * Infected or scan_failed attachments whose verdict came before `cutoff` and whose object is
+   * not yet deleted, oldest verdict first (the retention purge's batch).
+   */
+  readonly quarantinedContent: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<Attachment>>;
+  /** Records that an infected or scan_failed attachment's object was deleted; false when it already was (or is not such). */
+  readonly markContentPurged: (id: string, at: Date) => Effect.Effect<boolean>;
   /** Hard-deletes a `purging` attachment row; false when it is not purging. */
   readonly deletePurging: (id: string) => Effect.Effect<boolean>;
 }

@@ -23,6 +23,10 @@ export interface ExportsRepository {
   readonly findExport: (id: string) => Effect.Effect<WorkspaceExport | null>;
   /** Records the outcome of a pending export; false when it was no longer pending. */
   readonly finishExport: (e: WorkspaceExport) => Effect.Effect<boolean>;
+  /** Done exports that completed before `cutoff`, oldest first (the retention purge's batch). */
+  readonly exportsToExpire: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<WorkspaceExport>>;
+  /** Moves a done export to `expired` (its object is gone); false when it was not done. */
+  readonly markExpired: (id: string) => Effect.Effect<boolean>;
   readonly projectMembers: (req: ExportPage) => Effect.Effect<ReadonlyArray<ProjectMember & { readonly id: string }>>;
   /** Tasks, deleted ones included (they stay visible for restore and audit). */
   readonly tasks: (req: ExportPage) => Effect.Effect<ReadonlyArray<Task>>;

@@ -51,12 +51,12 @@ export const downloadExportRoute = defineRoute({
   path: "/v1/exports/:id/download",
   operationId: "downloadWorkspaceExport",
   summary: "Get a short-lived download grant for a finished export",
-  description: "409 export_not_ready while the job runs; 409 export_failed when it failed.",
+  description: "409 export_not_ready while the job runs; 409 export_failed when it failed; 410 export_expired once its retention ended and its object was deleted.",
   tags,
   auth: "required",
   params: ExportParams,
   responses: { 200: TransferGrantView },
-  problems: [403, 404, 409],
+  problems: [403, 404, 409, 410],
   handler: ({ principal, params }) => downloadExport(principal, params.id).pipe(Effect.map((grant) => ({ status: 200, body: grant }))),
 });
 

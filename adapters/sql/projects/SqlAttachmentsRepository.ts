@@ -77,6 +77,30 @@ export const makeSqlAttachmentsRepository = (db: SqlDatabase): AttachmentsReposi
           .limit(limit)
           .execute(),
       ).pipe(Effect.map((rows) => rows.map((r) => attachments.fromRow(r)))),
+    quarantinedContent: (cutoff, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("pm_attachments")
+          .selectAll()
+          // Literals, the partial index's own predicate (pm_attachments_quarantine_expiry, migration 18).
+          .where("status", "in", [sql.lit("infected"), sql.lit("scan_failed")])
+          .where("content_purged_at", "is", null)
+          .where("scanned_at", "<", f.timeToDb(cutoff))
+          .orderBy("scanned_at")
+          .orderBy("id")
+          .limit(limit)
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map((r) => attachments.fromRow(r)))),
+    markContentPurged: (id, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("pm_attachments")
+          .set({ content_purged_at: f.timeToDb(at) })
+          .where("id", "=", id)
+          .where("status", "in", ["infected", "scan_failed"])
+          .where("content_purged_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
     deletePurging: (id) =>
       runQuery(db, (ex) => ex.deleteFrom("pm_attachments").where("id", "=", id).where("status", "=", "purging").executeTakeFirst()).pipe(
         Effect.map((r) => Number(r.numDeletedRows) === 1),

@@ -3,6 +3,7 @@
  * visible project ids in the query) over the project tables an export streams.
  */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import { Comment } from "../../../core/projects/model/Comment.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
@@ -53,6 +54,23 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
           .where("status", "=", "pending")
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
+    exportsToExpire: (cutoff, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("pm_exports")
+          .selectAll()
+          // A literal, the partial index's own predicate (pm_exports_expiry, migration 18).
+          .where("status", "=", sql.lit("done"))
+          .where("completed_at", "<", f.timeToDb(cutoff))
+          .orderBy("completed_at")
+          .orderBy("id")
+          .limit(limit)
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map((r) => exports.fromRow(r)))),
+    markExpired: (id) =>
+      runQuery(db, (ex) => ex.updateTable("pm_exports").set({ status: "expired" }).where("id", "=", id).where("status", "=", "done").executeTakeFirst()).pipe(
+        Effect.map((r) => Number(r.numUpdatedRows) === 1),
+      ),
     // Memberships have no id column: the page key is "<project_id>/<user_id>", in that order.
     projectMembers: (req) =>
       req.projectIds.length === 0

@@ -6,8 +6,8 @@ import { Schema, Struct } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { WorkspaceExportId, WorkspaceId } from "./Ids.js";
 
-/** Where an export is. */
-export const ExportStatus = Schema.Literal("pending", "done", "failed");
+/** Where an export is; `expired`: done, and its object was deleted after retention (core/projects/TrashPurge.ts). */
+export const ExportStatus = Schema.Literal("pending", "done", "failed", "expired");
 export type ExportStatus = typeof ExportStatus.Type;
 
 /** An export of one workspace for one requester. */

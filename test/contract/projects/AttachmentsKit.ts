@@ -134,6 +134,30 @@ export const attachmentsCases: ReadonlyArray<KitCase<AttachmentsKitPorts>> = [
     },
   },
   {
+    name: "attachments: quarantinedContent finds infected and scan_failed attachments scanned before the cutoff, oldest verdict first, until marked",
+    run: async (t, run) => {
+      const project = await run(seed);
+      await run(
+        insertAll([
+          attachmentRecord(project, 1, 1, { status: "infected", scannedAt: at(300) }),
+          attachmentRecord(project, 1, 2, { status: "scan_failed", scannedAt: at(100) }),
+          attachmentRecord(project, 1, 3, { status: "clean", scannedAt: at(50) }),
+          attachmentRecord(project, 1, 4, { status: "quarantined" }),
+          attachmentRecord(project, 1, 5, { status: "infected", scannedAt: at(1000) }),
+        ]),
+      );
+      t.same(ids(await run(attachments((r) => r.quarantinedContent(at(500), 10)))), [uid("att", 2), uid("att", 1)], "clean and unscanned content stays");
+      t.same(ids(await run(attachments((r) => r.quarantinedContent(at(300), 10)))), [uid("att", 2)], "strictly before the cutoff");
+      t.same(ids(await run(attachments((r) => r.quarantinedContent(at(500), 1)))), [uid("att", 2)]);
+      t.equal(await run(attachments((r) => r.markContentPurged(uid("att", 2), at(600)))), true);
+      t.equal(await run(attachments((r) => r.markContentPurged(uid("att", 2), at(700)))), false, "already marked");
+      t.equal(await run(attachments((r) => r.markContentPurged(uid("att", 3), at(600)))), false, "a clean attachment's content is not purged");
+      t.same(ids(await run(attachments((r) => r.quarantinedContent(at(500), 10)))), [uid("att", 1)], "a marked attachment is not read again");
+      const kept = await run(find(2));
+      t.same([kept?.status, kept?.scannedAt], ["scan_failed", at(100)], "the row and its status stay");
+    },
+  },
+  {
     name: "attachments: only a purging attachment is hard-deleted",
     run: async (t, run) => {
       const project = await run(seed);

@@ -99,6 +99,29 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
       t.equal(new Set(rows.map((m) => m.id)).size, rows.length, "ids are distinct");
     },
   },
+  {
+    name: "exports: exportsToExpire finds done exports completed before the cutoff, oldest first; markExpired moves only a done one",
+    run: async (t, run) => {
+      await run(seedProject(1));
+      const finished = (n: number, completedAt: number, status: "done" | "failed"): WorkspaceExport =>
+        status === "done"
+          ? { ...exportRecord(n), status, size: 10, sha256: "c".repeat(64), lineCount: 1, completedAt: at(completedAt) }
+          : { ...exportRecord(n), status, error: "gone", completedAt: at(completedAt) };
+      await run(Effect.forEach([1, 2, 3, 4, 5], (n) => exportsRepo((r) => r.insertExport(exportRecord(n))), { discard: true }));
+      const outcomes = [finished(1, 300, "done"), finished(2, 100, "done"), finished(3, 50, "failed"), finished(5, 1000, "done")];
+      await run(Effect.forEach(outcomes, (e) => exportsRepo((r) => r.finishExport(e)), { discard: true }));
+      const ids = (rows: ReadonlyArray<WorkspaceExport>) => rows.map((e) => e.id);
+      t.same(ids(await run(exportsRepo((r) => r.exportsToExpire(at(500), 10)))), [uid("exp", 2), uid("exp", 1)], "neither pending nor failed exports expire");
+      t.same(ids(await run(exportsRepo((r) => r.exportsToExpire(at(300), 10)))), [uid("exp", 2)], "strictly before the cutoff");
+      t.same(ids(await run(exportsRepo((r) => r.exportsToExpire(at(500), 1)))), [uid("exp", 2)]);
+      t.equal(await run(exportsRepo((r) => r.markExpired(uid("exp", 2)))), true);
+      t.equal((await run(exportsRepo((r) => r.findExport(uid("exp", 2)))))?.status, "expired");
+      t.equal(await run(exportsRepo((r) => r.markExpired(uid("exp", 2)))), false, "already expired");
+      t.equal(await run(exportsRepo((r) => r.markExpired(uid("exp", 4)))), false, "a pending export does not expire");
+      t.equal(await run(exportsRepo((r) => r.markExpired(uid("exp", 3)))), false, "nor a failed one");
+      t.same(ids(await run(exportsRepo((r) => r.exportsToExpire(at(500), 10)))), [uid("exp", 1)], "an expired export is not read again");
+    },
+  },
 ];
 
 /** Runs the exports repository kit. */

@@ -19,6 +19,7 @@ import { projectsMigration0014CommentNotificationRowRules } from "./0014_comment
 import { projectsMigration0015GuestsNeverProjectAdmins } from "./0015_guests_never_project_admins.js";
 import { projectsMigration0016ShareLinkLongestLifetime } from "./0016_share_link_longest_lifetime.js";
 import { projectsMigration0017DependencyAudit } from "./0017_dependency_audit.js";
+import { projectsMigration0018ExportAndQuarantineRetention } from "./0018_export_and_quarantine_retention.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -38,4 +39,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0015GuestsNeverProjectAdmins,
   projectsMigration0016ShareLinkLongestLifetime,
   projectsMigration0017DependencyAudit,
+  projectsMigration0018ExportAndQuarantineRetention,
 ];
