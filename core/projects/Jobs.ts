@@ -7,14 +7,11 @@ import { attachmentThumbnailJob } from "./AttachmentThumbnails.js";
 import { workspaceExportJob } from "./ExportJob.js";
 import { mentionEmailJob } from "./MentionNotifications.js";
 import { rankRebalanceJob } from "./RankRebalance.js";
-import { trashPurgeJob } from "./TrashPurge.js";
+import { defaultTrashPurgePolicy, makeTrashPurgeJob, type TrashPurgePolicy } from "./TrashPurge.js";
 
-/** Every job of the project module, for the host's worker. */
-export const projectsJobs = [
-  attachmentScanJob,
-  attachmentThumbnailJob,
-  workspaceExportJob,
-  mentionEmailJob,
-  rankRebalanceJob,
-  trashPurgeJob,
-] as const;
+/** Every job of the project module, for the host's worker, the trash purge run with `trashPurge`. */
+export const makeProjectsJobs = (trashPurge: TrashPurgePolicy = defaultTrashPurgePolicy) =>
+  [attachmentScanJob, attachmentThumbnailJob, workspaceExportJob, mentionEmailJob, rankRebalanceJob, makeTrashPurgeJob(trashPurge)] as const;
+
+/** Every job of the project module with the default trash purge policy. */
+export const projectsJobs = makeProjectsJobs();

@@ -4,7 +4,9 @@
  * that channel, the mention and search-indexing consumers, and the mention e-mail and rank
  * rebalance jobs. `makeProjectsModule({ mailer, addressBook })` lets a host bring its own
  * Mailer and user directory; by default the Mailer comes from the environment (SMTP_URL, else
- * files in MAIL_DIR) and addresses are `<user id>@users.invalid`.
+ * files in MAIL_DIR) and addresses are `<user id>@users.invalid`. `exportRetentionDays` (7) and
+ * `quarantineRetentionDays` (30) set how long the hourly trash purge keeps a finished export's
+ * object and an infected or scan_failed attachment's object.
  */
 import { Layer } from "effect";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
@@ -31,7 +33,8 @@ import { checkGrantCondition } from "../../core/projects/CheckGrantCondition.js"
 import { projectsGrantIssuer } from "../../core/projects/GrantConditions.js";
 import { maySubscribeToProject, projectChannelsFor } from "../../core/projects/ChannelAccess.js";
 import { mentionNotificationsConsumer } from "../../core/projects/MentionNotifications.js";
-import { projectsJobs } from "../../core/projects/Jobs.js";
+import { makeProjectsJobs } from "../../core/projects/Jobs.js";
+import { defaultTrashPurgePolicy, scheduleNextTrashPurge, type TrashPurgePolicy } from "../../core/projects/TrashPurge.js";
 import { searchIndexingConsumer } from "../../core/projects/SearchIndexing.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { CommentEdits } from "../../ports/projects/CommentEdits.js";
@@ -83,7 +86,35 @@ export interface ProjectsModuleOptions {
   readonly mailer?: Mailer;
   /** Users' e-mail addresses; `<user id>@users.invalid` when omitted (development only). */
   readonly addressBook?: NotificationsAddressBook;
+  /**
+   * Days a finished workspace export's object is kept after it completed; then the trash purge
+   * deletes it and the export becomes `expired` (download 410 export_expired). 7 when omitted;
+   * a whole number from 1 to 3650.
+   */
+  readonly exportRetentionDays?: number;
+  /**
+   * Days an infected or scan_failed attachment's object is kept after its verdict; then the
+   * trash purge deletes it (the attachment and its status stay). 30 when omitted; a whole
+   * number from 1 to 3650.
+   */
+  readonly quarantineRetentionDays?: number;
 }
+
+const dayMs = 24 * 60 * 60_000;
+
+/** A retention option in days (`fallbackMs` when omitted); anything but a whole number from 1 to 3650 is refused at start. */
+const retentionMs = (name: string, days: number | undefined, fallbackMs: number): number => {
+  if (days === undefined) return fallbackMs;
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw new Error(`projects module: ${name} must be a whole number of days from 1 to 3650 (got ${days})`);
+  return days * dayMs;
+};
+
+/** The trash purge policy the options give (retention of exports and of quarantined content). */
+export const projectsTrashPurgePolicy = (options: ProjectsModuleOptions = {}): TrashPurgePolicy => ({
+  ...defaultTrashPurgePolicy,
+  exportRetentionMs: retentionMs("exportRetentionDays", options.exportRetentionDays, defaultTrashPurgePolicy.exportRetentionMs),
+  quarantineRetentionMs: retentionMs("quarantineRetentionDays", options.quarantineRetentionDays, defaultTrashPurgePolicy.quarantineRetentionMs),
+});
 
 /** The project module's repositories over the host's database, plus its Mailer and address book. */
 export const projectsLayer = (options: ProjectsModuleOptions = {}): Layer.Layer<ProjectsPorts, never, SqlDatabase> =>
@@ -108,19 +139,24 @@ export const projectsLayer = (options: ProjectsModuleOptions = {}): Layer.Layer<
   );
 
 /** Builds the project module's definition. */
-export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleDefinition<ProjectsPorts, HostServices<ProjectsPorts>> => ({
-  name: "projects",
-  layer: projectsLayer(options),
-  routes: projectModuleRoutes,
-  migrations: projectsMigrations,
-  consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
-  // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (FileOptions).
-  jobHandlers: projectsJobs,
-  channelAuthorizers: [projectChannelAuthorizer],
-  // The local store serves an attachment's or an export's grant only while its holder keeps access.
-  grantChecks: [{ issuer: projectsGrantIssuer, holds: checkGrantCondition }],
-  channelsFor: projectChannelsFor,
-});
+export const makeProjectsModule = (options: ProjectsModuleOptions = {}): ModuleDefinition<ProjectsPorts, HostServices<ProjectsPorts>> => {
+  const trashPurge = projectsTrashPurgePolicy(options);
+  return {
+    name: "projects",
+    layer: projectsLayer(options),
+    routes: projectModuleRoutes,
+    migrations: projectsMigrations,
+    consumers: [mentionNotificationsConsumer, searchIndexingConsumer],
+    // Attachment scan and thumbnail, workspace export and trash purge use the host's ObjectStore, Scanner and Thumbnailer (FileOptions).
+    jobHandlers: makeProjectsJobs(trashPurge),
+    // Hourly: the trash purge (expired staging uploads, exports and quarantined content past retention).
+    scheduleRecurring: (nowMs) => scheduleNextTrashPurge(nowMs, trashPurge),
+    channelAuthorizers: [projectChannelAuthorizer],
+    // The local store serves an attachment's or an export's grant only while its holder keeps access.
+    grantChecks: [{ issuer: projectsGrantIssuer, holds: checkGrantCondition }],
+    channelsFor: projectChannelsFor,
+  };
+};
 
 /** Module definition of the project management module (environment mailer). */
 export const projectsModule = makeProjectsModule();

@@ -13,7 +13,8 @@ import { Effect } from "effect";
 import { sql } from "kysely";
 import t from "tap";
 import { attachmentScanJob } from "../../core/projects/AttachmentScan.js";
-import { defaultTrashPurgePolicy, runTrashPurge } from "../../core/projects/TrashPurge.js";
+import { defaultTrashPurgePolicy, runTrashPurge, trashPurgeJobKind } from "../../core/projects/TrashPurge.js";
+import { makeProjectsModule, projectsTrashPurgePolicy } from "../../hosts/modules/projectsModule.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import type { Job } from "../../ports/Jobs.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
@@ -171,4 +172,32 @@ forEachDialectConfig(t, `scan_failed content is hard-deleted 30 days after the v
     t.equal((await owner.call("GET", `/v1/attachments/${id}/download`)).body.code, "attachment_scan_failed");
   }
   t.equal((await host.run(at(scannedAt + 31 * day)(runTrashPurge(policy)))).quarantinePurged, 0, "a second run has nothing to do");
+});
+
+forEachDialectConfig(t, `the module's retention options set how long the purge keeps exports, and a worker start schedules the purge`, async (t, config) => {
+  const host = await startFilesServer(t, config);
+  const { owner, workspaceId } = await projectFixture(host.client);
+  const purgeJobs = () => host.db.db.selectFrom("jobs").select(["key"]).where("kind", "=", trashPurgeJobKind).where("status", "=", "pending").execute();
+  t.same(await purgeJobs(), [], "nothing has scheduled the purge yet");
+  const module = makeProjectsModule({ exportRetentionDays: 1, quarantineRetentionDays: 2 });
+  await host.run(module.scheduleRecurring!(Date.now()));
+  t.equal((await purgeJobs()).length, 1, "a worker start schedules the next slot, so exports expire without any upload");
+
+  const requested = await owner.call("POST", `/v1/workspaces/${workspaceId}/exports`);
+  await host.runJobs();
+  const done = await owner.call("GET", `/v1/exports/${requested.body.id}`);
+  const key = await exportKey(host, requested.body.id);
+  const handler = module.jobHandlers!.find((h) => h.kind === trashPurgeJobKind)!;
+  const job: Job = { id: "j", kind: trashPurgeJobKind, key: "slot", payload: {}, status: "running", attempts: 1, maxAttempts: 5, runAt: new Date(), lastError: null };
+  const completedAt = Date.parse(done.body.completed_at);
+  await host.run(at(completedAt + day - hour)(handler.run(job)));
+  t.equal((await owner.call("GET", `/v1/exports/${requested.body.id}`)).body.status, "done", "kept within the configured day");
+  await host.run(at(completedAt + day + hour)(handler.run(job)));
+  t.equal((await owner.call("GET", `/v1/exports/${requested.body.id}`)).body.status, "expired", "expired after the configured day");
+  t.equal(await stat(host, key), null);
+
+  t.same(projectsTrashPurgePolicy({}), defaultTrashPurgePolicy, "7 and 30 days by default");
+  t.equal(projectsTrashPurgePolicy({ quarantineRetentionDays: 2 }).quarantineRetentionMs, 2 * day);
+  t.throws(() => makeProjectsModule({ exportRetentionDays: 0 }), /exportRetentionDays/, "a retention under a day is refused at start");
+  t.throws(() => makeProjectsModule({ quarantineRetentionDays: 1.5 }), /quarantineRetentionDays/);
 });
