@@ -2,7 +2,9 @@
  * Workspace export as a job (spec: "Bulk exports run as jobs"): a workspace member asks for an
  * export (202 with the pending export), polls it, and downloads the result with a short-lived
  * grant once done. Only the requester sees its export, and only while still a workspace
- * member; anyone else gets 404 like an unknown id.
+ * member; anyone else gets 404 like an unknown id. A finished export's object is deleted after
+ * its retention (7 days by default, core/projects/TrashPurge.ts): it is then `expired` and its
+ * download answers 410 export_expired.
  */
 import { Effect } from "effect";
 import { NotFound, type Forbidden } from "../kernel/Errors.js";

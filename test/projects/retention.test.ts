@@ -7,7 +7,8 @@
  * - quarantined content (an infected or scan_failed attachment) is deleted 30 days after its
  *   verdict; the row and its status stay, and its download still refuses.
  * Both purges go object first, row second, so a crash in between is finished by the next run;
- * a second run finds nothing to do.
+ * a second run finds nothing to do. The module's options `exportRetentionDays` and
+ * `quarantineRetentionDays` set both retentions, and a worker start schedules the purge.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
