@@ -41,6 +41,10 @@ export interface Config {
   readonly filesDefaultQuotaBytes: number;
   /** User ids of file storage's security operators (FILES_SECURITY_OPERATORS, comma-separated): quarantine review and audited samples. */
   readonly filesSecurityOperators: ReadonlyArray<string>;
+  /** Days a finished workspace export is kept before its object is deleted (PROJECTS_EXPORT_RETENTION_DAYS, default 7; 1 to 3650). */
+  readonly projectsExportRetentionDays: number;
+  /** Days an infected or scan_failed attachment's bytes are kept after the verdict (PROJECTS_QUARANTINE_RETENTION_DAYS, default 30; 1 to 3650). */
+  readonly projectsQuarantineRetentionDays: number;
   /** Days a trashed file or folder is kept before the purge deletes it, unless under legal hold (FILES_TRASH_RETENTION_DAYS, default 30; 1 to 3650). */
   readonly filesTrashRetentionDays: number;
   /** Days sync change records are kept; older cursors answer 410 cursor_expired (FILES_CHANGE_RETENTION_DAYS, default 90; 1 to 3650). */
@@ -361,6 +365,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     r.problem("FILES_SECURITY_OPERATORS", `${Reader.shown(badSecurityOperator)} is not a user id`, "comma-separated user UUIDs");
   }
   const filesTrashRetentionDays = r.integer("FILES_TRASH_RETENTION_DAYS", 30, 1, 3650, "a whole number of days such as 30");
+  const projectsExportRetentionDays = r.integer("PROJECTS_EXPORT_RETENTION_DAYS", 7, 1, 3650, "a whole number of days such as 7");
+  const projectsQuarantineRetentionDays = r.integer("PROJECTS_QUARANTINE_RETENTION_DAYS", 30, 1, 3650, "a whole number of days such as 30");
   const filesChangeRetentionDays = r.integer("FILES_CHANGE_RETENTION_DAYS", 90, 1, 3650, "a whole number of days such as 90");
   const providerWebhookSecrets = r.list("PROVIDER_WEBHOOK_SECRET");
   const blobDir = r.path("BLOB_DIR", path.join(dataDir, "blobs"));
@@ -430,6 +436,8 @@ export const loadConfig = (env: Env = process.env): Config => {
     filesDefaultQuotaBytes,
     filesSecurityOperators,
     filesTrashRetentionDays,
+    projectsExportRetentionDays,
+    projectsQuarantineRetentionDays,
     filesChangeRetentionDays,
     providerWebhookSecrets,
     blobDir,

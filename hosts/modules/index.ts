@@ -27,6 +27,8 @@ export type ReferenceModulesConfig = Pick<
   | "filesDefaultQuotaBytes"
   | "filesSecurityOperators"
   | "filesTrashRetentionDays"
+  | "projectsExportRetentionDays"
+  | "projectsQuarantineRetentionDays"
   | "filesChangeRetentionDays"
   | "delivery"
   | "commerce"
@@ -36,7 +38,13 @@ export type ReferenceModulesConfig = Pick<
 export const referenceModules = (config: ReferenceModulesConfig): Composition<ReferencePorts> =>
   compose()
     .add(identityModule)
-    .add(makeProjectsModule({ mailer: configuredMailer(config.mail) }))
+    .add(
+      makeProjectsModule({
+        mailer: configuredMailer(config.mail),
+        exportRetentionDays: config.projectsExportRetentionDays,
+        quarantineRetentionDays: config.projectsQuarantineRetentionDays,
+      }),
+    )
     .add(
       makePaymentsModule({
         webhookSecret: config.providerWebhookSecrets,

@@ -20,6 +20,7 @@ import { projectsMigration0015GuestsNeverProjectAdmins } from "./0015_guests_nev
 import { projectsMigration0016ShareLinkLongestLifetime } from "./0016_share_link_longest_lifetime.js";
 import { projectsMigration0017DependencyAudit } from "./0017_dependency_audit.js";
 import { projectsMigration0018ExportAndQuarantineRetention } from "./0018_export_and_quarantine_retention.js";
+import { projectsMigration0019MembershipAuditByMembership } from "./0019_membership_audit_by_membership.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -40,4 +41,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0016ShareLinkLongestLifetime,
   projectsMigration0017DependencyAudit,
   projectsMigration0018ExportAndQuarantineRetention,
+  projectsMigration0019MembershipAuditByMembership,
 ];
