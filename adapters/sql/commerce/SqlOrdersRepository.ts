@@ -15,6 +15,7 @@ import { Shipment } from "../../../core/commerce/model/Shipment.js";
 import type { FieldSealer } from "../../../ports/commerce/FieldSealer.js";
 import type { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { compiledInsert, compiledOnce, compiledPerListLength, runQuery, runStatement, sendEach, sendStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -119,10 +120,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       .values(slotsOf(tasks.columns, p))
       .onConflict((oc) => oc.column("order_id").doNothing()),
   );
-  const selectOrderLocked = compiledOnce<{ id: string }>((ex, p) => {
-    const q = ex.selectFrom("shop_orders").select("id").where("id", "=", p("id"));
-    return db.dialect === "postgres" ? q.forUpdate() : q;
-  });
+  const selectOrderLocked = compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("shop_orders").select("id").where("id", "=", p("id")), true));
   // The other whole-record inserts.
   // A tracking number names one parcel of its carrier (migration 8): a second use inserts nothing.
   const insertShipment = compiledOnce<Record<string, unknown>>((ex, p) =>

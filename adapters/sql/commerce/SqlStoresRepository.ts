@@ -5,6 +5,7 @@ import { StaffRevocation, StaffRole, StaffRoleName } from "../../../core/commerc
 import { Store } from "../../../core/commerce/model/Store.js";
 import type { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { rowCodec } from "../RowCodec.js";
 import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -23,10 +24,7 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   const deleteRole = compiledOnce<{ storeId: string; userId: string; role: string }>((ex, p) =>
     ex.deleteFrom("shop_staff_roles").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")).where("role", "=", p("role")),
   );
-  const selectStoreLocked = compiledOnce<{ id: string }>((ex, p) => {
-    const q = ex.selectFrom("shop_stores").select("id").where("id", "=", p("id"));
-    return db.dialect === "postgres" ? q.forUpdate() : q;
-  });
+  const selectStoreLocked = compiledOnce<{ id: string }>((ex, p) => lockRow(db, ex.selectFrom("shop_stores").select("id").where("id", "=", p("id")), true));
   // The store and staff-role reads of every shop request, and the store's writes, compiled once.
   const insertStore = compiledInsert("shop_stores", stores);
   const selectStore = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("shop_stores").selectAll().where("id", "=", p("id")));
@@ -39,10 +37,9 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
   const selectRoles = compiledOnce<{ storeId: string; userId: string }>((ex, p) =>
     ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")),
   );
-  const selectRolesHeld = compiledOnce<{ storeId: string; userId: string }>((ex, p) => {
-    const q = ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId"));
-    return db.dialect === "postgres" ? q.forShare() : q;
-  });
+  const selectRolesHeld = compiledOnce<{ storeId: string; userId: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("shop_staff_roles").select("role").where("store_id", "=", p("storeId")).where("user_id", "=", p("userId")), true, "share"),
+  );
   const insertLocation = compiledInsert("shop_locations", locations);
   const selectLocation = compiledOnce<{ storeId: string; id: string }>((ex, p) =>
     ex.selectFrom("shop_locations").selectAll().where("store_id", "=", p("storeId")).where("id", "=", p("id")),

@@ -32,10 +32,9 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
   const selectCourier = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id")));
   // FOR NO KEY UPDATE on Postgres: serializes the courier's assignments (it conflicts with itself)
   // without blocking the rows that only reference the courier (offers, samples: FOR KEY SHARE).
-  const selectCourierForUpdate = compiledOnce<{ id: string }>((ex, p) => {
-    const query = ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id"));
-    return db.dialect === "postgres" ? query.forNoKeyUpdate() : query;
-  });
+  const selectCourierForUpdate = compiledOnce<{ id: string }>((ex, p) =>
+    lockRow(db, ex.selectFrom("dl_couriers").selectAll().where("id", "=", p("id")), true, "no key update"),
+  );
   const selectCourierByUser = compiledOnce<{ userId: string }>((ex, p) => ex.selectFrom("dl_couriers").selectAll().where("user_id", "=", p("userId")));
   const updateCourierLocation = compiledOnce<{ id: string; lat: number; lng: number; at: unknown }>((ex, p) =>
     ex.updateTable("dl_couriers").set({ lat: p("lat"), lng: p("lng"), located_at: p("at") }).where("id", "=", p("id")),

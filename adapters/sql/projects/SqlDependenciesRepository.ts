@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import { TaskDependency } from "../../../core/projects/model/TaskDependency.js";
 import type { DependenciesRepository } from "../../../ports/projects/DependenciesRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
@@ -18,9 +19,11 @@ export const makeSqlDependenciesRepository = (db: SqlDatabase): DependenciesRepo
   const f = featuresFor(db);
   const dependencies = rowCodec(TaskDependency, f);
   return {
+    // NO KEY UPDATE: serializes the project's dependency edits without holding up task inserts
+    // (their foreign key's KEY SHARE on the project).
     lockProject: (projectId) =>
       db.dialect === "postgres"
-        ? runQuery(db, (ex) => ex.selectFrom("pm_projects").select("id").where("id", "=", projectId).forUpdate().execute()).pipe(Effect.asVoid)
+        ? runQuery(db, (ex) => lockRow(db, ex.selectFrom("pm_projects").select("id").where("id", "=", projectId), true, "no key update").execute()).pipe(Effect.asVoid)
         : Effect.void,
     reaches: (from, to) =>
       runQuery(db, async (ex) => {

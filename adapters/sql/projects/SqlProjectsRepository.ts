@@ -5,6 +5,7 @@ import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { ProjectsRepository } from "../../../ports/projects/ProjectsRepository.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { compiledInsert, compiledOnce, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
@@ -52,8 +53,8 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
       runStatement(db, insertProjectRow, p).pipe(Effect.asVoid, withSpan("ProjectsRepository.insertProject")),
     findProject: (id, options) =>
       runQuery(db, (ex) => {
-        const query = ex.selectFrom("pm_projects").selectAll().where("id", "=", id);
-        return (options?.lock === true && db.dialect === "postgres" ? query.forNoKeyUpdate() : query).executeTakeFirst();
+        // NO KEY UPDATE: inserts of rows referencing the project (tasks, members) never wait for it.
+        return lockRow(db, ex.selectFrom("pm_projects").selectAll().where("id", "=", id), options?.lock, "no key update").executeTakeFirst();
       }).pipe(
         Effect.map((r) => (r === undefined ? null : projects.fromRow(r))),
       ),

@@ -8,6 +8,7 @@ import { Effect } from "effect";
 import { Task } from "../../../core/projects/model/Task.js";
 import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
 import { featuresFor } from "../featuresFor.js";
+import { lockRow } from "../lockRow.js";
 import { runQuery } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
@@ -21,8 +22,7 @@ export const makeSqlTaskRanks = (db: SqlDatabase): TaskRanks => {
       ids.length === 0
         ? Effect.succeed([])
         : runQuery(db, (ex) => {
-            const query = ex.selectFrom("pm_tasks").selectAll().where("id", "in", [...ids]).orderBy("id");
-            return (db.dialect === "postgres" ? query.forUpdate() : query).execute();
+            return lockRow(db, ex.selectFrom("pm_tasks").selectAll().where("id", "in", [...ids]).orderBy("id"), true).execute();
           }).pipe(
             Effect.map((rows) => rows.map((r) => tasks.fromRow(r))),
             withSpan("TaskRanks.lockTasks"),

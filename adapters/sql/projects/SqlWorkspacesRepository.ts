@@ -30,9 +30,8 @@ export const makeSqlWorkspacesRepository = (db: SqlDatabase): WorkspacesReposito
       runStatement(db, insertWorkspaceRow, w).pipe(Effect.asVoid, withSpan("WorkspacesRepository.insertWorkspace")),
     findWorkspace: (id, options) =>
       runQuery(db, (ex) => {
-        const query = ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id);
         // NO KEY UPDATE: inserts of rows referencing the workspace (their KEY SHARE) never wait for it.
-        return (options?.lock === true && db.dialect === "postgres" ? query.forNoKeyUpdate() : query).executeTakeFirst();
+        return lockRow(db, ex.selectFrom("pm_workspaces").selectAll().where("id", "=", id), options?.lock, "no key update").executeTakeFirst();
       }).pipe(
         Effect.map((r) => (r === undefined ? null : workspaces.fromRow(r))),
       ),
