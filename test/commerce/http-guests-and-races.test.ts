@@ -11,7 +11,7 @@ import { checkoutBody, freshKey, startCommerceServer } from "./http-support.js";
 
 t.test("a guest checks out with its cart token; another token or customer gets 404, a forged one 401", (t) =>
   forEachDialectConfig(t, "guest checkout", async (t, _config, dialect) => {
-    const { call, user, setupStore } = await startCommerceServer(t, dialect);
+    const { call, user, setupStore, logText } = await startCommerceServer(t, dialect);
     const { storeId, variantId } = await setupStore({ stock: 5 });
     const created = await call("POST", "/v1/carts", { body: { store_id: storeId } });
     t.match(created, { status: 201, body: { customer_id: null, cart_token: /^ct_/ } });
@@ -36,6 +36,10 @@ t.test("a guest checks out with its cart token; another token or customer gets 4
     t.match(await call("GET", `/v1/orders/${orderId}`, { token: otherGuest }), { status: 404 });
     t.match(await call("GET", `/v1/orders/${orderId}`, { token: customer.token }), { status: 404 });
     t.match(await call("POST", "/v1/stores", { token, body: { name: "Mine", currency: "EUR" } }), { status: 403 }, "a guest is no user");
+    // Conventions, Authentication: tokens, share tokens and payment tokens never appear in logs.
+    const log = logText();
+    t.ok(log.includes(cartId), "the log holds the requests (ids are fine)");
+    for (const secret of [token, otherGuest, token.slice(3), "pm_card_visa", customer.token]) t.notOk(log.includes(secret), `the log never holds ${secret.slice(0, 6)}…`);
   }),
 );
 

@@ -43,7 +43,7 @@ export const startCommerceServer = async (
   const mailer: Mailer = { send: (message) => Effect.sync(() => void mail.push(message)) };
   const config = await testConfig(dialect, t);
   const modules = compose().add(identityModule).add(sandboxPaymentsModule(provider)).add(makeCommerceModule({ mailer, ...commerce }));
-  const { server } = await startReferenceServer(t, config, { modules, ...host });
+  const { server, logText } = await startReferenceServer(t, config, { modules, ...host });
   const user = async (): Promise<User> => {
     const id = randomUUID();
     return { id, token: await mintToken({ secret: hostSecret, userId: id, ttlSeconds: 600 }) };
@@ -109,7 +109,7 @@ export const startCommerceServer = async (
     t.teardown(() => client.socket.terminate());
     return { ws: client.socket, messages: client.messages, send: client.send };
   };
-  return { server, config, provider, mail, user, call, setupStore, staffedStore, cartWith, socket };
+  return { server, config, provider, mail, user, call, setupStore, staffedStore, cartWith, socket, logText };
 };
 
 /** The checkout body of a cart. */

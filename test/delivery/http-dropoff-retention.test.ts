@@ -18,7 +18,7 @@ const kept = { dropoff_lat: precise.lat, dropoff_lng: precise.lng, dropoff_addre
 
 for (const dialect of dialects) {
   t.test(`the stored answers of quoting and placing keep no drop-off: a replay shows it as stored, redacted after the retention [${dialect}]`, async (t) => {
-    const { server, as } = await startDeliveryServer(t, dialect, { DELIVERY_LOCATION_RETENTION_SECONDS: "3600" });
+    const { server, as, logText } = await startDeliveryServer(t, dialect, { DELIVERY_LOCATION_RETENTION_SECONDS: "3600" });
     const owner = as();
     const customer = as();
     const r = await openRestaurant(owner, t);
@@ -51,6 +51,9 @@ for (const dialect of dialects) {
     t.match(laterOrder, { status: 201, body: { ...coarse, id: orderId } }, "and the redacted order");
     t.notMatch(JSON.stringify(laterOrder.body), /Torstra/, "nothing precise in the replay");
     t.equal(laterOrder.headers.get("idempotent-replayed"), "true");
+    // Neither the drop-off nor the payment token ever reaches the log, which holds the requests.
+    t.ok(logText().includes(orderId), "the log holds the requests (ids are fine)");
+    t.notMatch(logText(), /Torstra|52\.5291234|13\.4056789|pm_card_visa/, "the log holds no drop-off and no payment token");
   });
 }
 

@@ -56,9 +56,9 @@ export type Client = ReturnType<typeof clientOf>;
 /** The reference server with delivery mounted at /v1/delivery; `env` adds DELIVERY_* settings. */
 export const startDeliveryServer = async <P>(t: HasTeardown, dialect: Dialect, env: Record<string, string> = {}, options: ServerOptions<P> = {}) => {
   const config: Config = await testConfig(dialect, t, { LOG_LEVEL: "error", ...env });
-  const { server } = await startReferenceServer(t, config, options);
+  const { server, logText } = await startReferenceServer(t, config, options);
   const base = `${server.url}/v1/delivery`;
-  return { server, base, as: (userId: string = randomUUID()) => clientOf(base, userId), anonymous: clientOf(base, null) };
+  return { server, base, logText, as: (userId: string = randomUUID()) => clientOf(base, userId), anonymous: clientOf(base, null) };
 };
 
 /** A restaurant (created, menu published, opened) of a fresh owner near `here`. */
