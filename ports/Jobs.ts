@@ -66,8 +66,12 @@ export interface JobQueue {
     workerId: string,
     failure: { readonly error: string; readonly retryAt: Date | null },
   ) => Effect.Effect<boolean>;
-  /** Dead jobs, oldest first; only jobs of `kinds` when given (a module's own dead-letter page). */
-  readonly listDead: (limit: number, kinds?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Job>>;
+  /**
+   * Dead jobs, oldest first by id (the order they were scheduled in), strictly after the job id
+   * `afterId` when given (keyset pages), at most `limit`; only jobs of `kinds` when given (a
+   * module's own dead-letter page).
+   */
+  readonly listDead: (limit: number, kinds?: ReadonlyArray<string>, afterId?: string) => Effect.Effect<ReadonlyArray<Job>>;
   /** Puts a dead job back to pending with attempts reset; false if it was not dead. */
   readonly replay: (id: string, now: Date) => Effect.Effect<boolean>;
   /** Reads one job. */

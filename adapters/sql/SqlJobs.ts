@@ -214,11 +214,11 @@ export const makeSqlJobQueue = (db: SqlDatabase, f: DialectFeatures, tx: Transac
       locked_until: null,
       updated_at: f.timeToDb(at),
     })),
-  listDead: (limit, kinds) =>
+  listDead: (limit, kinds, afterId) =>
     runQuery(db, (ex) => {
       const dead = ex.selectFrom("jobs").selectAll().where("status", "=", "dead");
       const filtered = kinds === undefined ? dead : kinds.length === 0 ? dead.where(sql<boolean>`1 = 0`) : dead.where("kind", "in", kinds);
-      return filtered.orderBy("updated_at").orderBy("id").limit(limit).execute();
+      return (afterId === undefined ? filtered : filtered.where("id", ">", afterId)).orderBy("id").limit(limit).execute();
     }).pipe(
       Effect.map((rows) => rows.map((row) => toJob(f, row))),
       span("JobQueue.listDead"),

@@ -184,6 +184,24 @@ export const jobsCases: ReadonlyArray<KitCase<JobsKitPorts>> = [
     },
   },
   {
+    name: "jobs: dead jobs are listed oldest first by id, in keyset pages after an id, of the kinds asked only",
+    run: async (t, run) => {
+      const dead: string[] = [];
+      for (const [n, kind] of [[1, "a"], [2, "b"], [3, "a"], [4, "a"]] as const) {
+        const job = await run(schedule({ kind, key: `dead-${n}`, payload: null, runAt: at(0), maxAttempts: 1 }));
+        await run(claim("w1", at(0), { kinds: [kind] }));
+        t.equal(await run(queue((q) => q.fail(job.id, "w1", { error: "poison", retryAt: null }))), true);
+        if (kind === "a") dead.push(job.id);
+      }
+      dead.sort();
+      const page = (limit: number, afterId?: string) => run(queue((q) => q.listDead(limit, ["a"], afterId))).then((jobs) => jobs.map((j) => j.id));
+      t.same(await page(10), dead, "every dead job of kind a, by id");
+      t.same(await page(2), dead.slice(0, 2), "at most `limit`");
+      t.same(await page(10, dead[1]), dead.slice(2), "strictly after `afterId`");
+      t.same(await page(10, dead[2]), [], "nothing after the last");
+    },
+  },
+  {
     name: "jobs: a job failed without a retry time is dead, listed, and replayable",
     run: async (t, run) => {
       const job = await run(schedule({ kind: "k", key: "x", payload: null, runAt: at(0), maxAttempts: 1 }));

@@ -27,6 +27,8 @@ for (const dialect of dialects) {
     const nowSeconds = Math.floor(Date.now() / 1000);
     t.match(await as().get("/operator/settlement-dead-letters"), { status: 403 }, "not for customers");
     t.match(await call(dispatcherId, undefined, "GET", "/operator/settlement-dead-letters"), { status: 200, body: { data: [], next_cursor: null } });
+    t.match(await call(dispatcherId, undefined, "GET", "/operator/settlement-dead-letters?cursor=nope"), { status: 400, body: { code: "invalid_cursor" } }, "keyset pages: an unreadable cursor is 400");
+    t.match(await call(dispatcherId, undefined, "GET", "/operator/settlement-dead-letters?limit=201"), { status: 400 }, "limit at most 200");
     const replay = "/operator/settlement-dead-letters/no-such-job/replay";
     t.match(await call(dispatcherId, nowSeconds, "POST", replay, { reason: "fixed" }), { status: 400, body: { code: "idempotency_key_required" } });
     t.match(await call(dispatcherId, nowSeconds, "POST", replay, { reason: "fixed" }, freshKey()), { status: 404 }, "an unknown dead letter");

@@ -25,6 +25,8 @@ import { deliveryRuntime, forEachDeliveryDialect, openRestaurant, pickedUpOrder,
 const dispatcherId = "dispatcher-s";
 const region = { minLat: 52, minLng: 13, maxLat: 53, maxLng: 14 };
 const dispatcher = (authTime?: number): Principal => ({ kind: "user", userId: dispatcherId, ...(authTime === undefined ? {} : { authTime }) });
+/** The first page of a list, as the routes read it by default. */
+const firstPage = { limit: 50 };
 
 /** Relays every pending event to the settlement consumer, recording what it saw. */
 const relaySettlement = async (rt: DeliveryRuntime, seen: EventEnvelope[]) => {
@@ -70,7 +72,7 @@ t.test("DeliveryCompleted settles the restaurant and the courier once into their
     await rt.run(scheduleSettlement(completed[0]!));
     await runJobsAt(rt, Date.now() + 120_000);
     t.equal((await payablesOf(rt, order.id)).length, 2, "still two payables");
-    t.same((await rt.run(listSettlementDeadLetters(user("nobody")).pipe(Effect.either)))._tag, "Left", "the page is for dispatchers");
+    t.same((await rt.run(listSettlementDeadLetters(user("nobody"), firstPage).pipe(Effect.either)))._tag, "Left", "the page is for dispatchers");
   }),
 );
 
@@ -95,7 +97,7 @@ t.test("a settlement that keeps failing is dead-lettered after its bounded attem
       await runJobsAt(rt, clock);
       clock += 24 * 3600_000;
     }
-    const page = await rt.run(listSettlementDeadLetters(dispatcher()));
+    const page = await rt.run(listSettlementDeadLetters(dispatcher(), firstPage));
     t.equal(page.data.length, 1, "one dead settlement");
     const letter = page.data[0]!;
     t.match(letter, { orderId: placed.order.id, eventId: premature.id, status: "dead", attempts: settlementMaxAttempts, maxAttempts: settlementMaxAttempts });
@@ -126,6 +128,6 @@ t.test("a settlement that keeps failing is dead-lettered after its bounded attem
     await t.rejects(db.db.deleteFrom("dl_settlement_replays").execute(), "and DELETE");
     await runJobsAt(rt, clock);
     t.equal((await payablesOf(rt, placed.order.id)).length, 2, "the replay recorded both payables");
-    t.same((await rt.run(listSettlementDeadLetters(dispatcher()))).data, [], "nothing dead any more");
+    t.same((await rt.run(listSettlementDeadLetters(dispatcher(), firstPage))).data, [], "nothing dead any more");
   }),
 );

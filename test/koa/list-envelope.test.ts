@@ -38,7 +38,6 @@ const boundedLists = new Map([
   ["listCourierOffers", "a courier's live offers: a handful (offer fan-out)"],
   ["listSubstitutions", "one proposal per order line"],
   ["getOrderSettlement", "four settlement entries per order"],
-  ["listSettlementDeadLetters", "at most 100, oldest first (each one pages operations)"],
   ["getVariantStock", "one row per location, at most 200 per store"],
   ["listCustomFields", "at most 100 custom fields per project"],
   ["listTaskFieldValues", "the project's fields, at most 100"],

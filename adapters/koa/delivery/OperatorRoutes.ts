@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect";
 import { listSettlementDeadLetters } from "../../../core/delivery/ListSettlementDeadLetters.js";
 import { replaySettlementDeadLetter } from "../../../core/delivery/ReplaySettlementDeadLetter.js";
 import { SettlementDeadLetterWire } from "../../../core/delivery/model/SettlementDeadLetter.js";
-import { PageOf } from "../Pagination.js";
+import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { IdParams } from "./RestaurantSchemas.js";
 
@@ -17,19 +17,21 @@ const tags = ["delivery"];
 /** Body of POST /operator/settlement-dead-letters/:id/replay. */
 export const ReplayBody = Schema.Struct({ reason: Schema.String });
 
-/** GET /operator/settlement-dead-letters — the dead settlement jobs, oldest first (at most 100). */
+/** GET /operator/settlement-dead-letters — the dead settlement jobs, oldest first, keyset pages. */
 const listRoute = defineRoute({
   method: "GET",
   path: "/operator/settlement-dead-letters",
   operationId: "listSettlementDeadLetters",
   summary: "List the settlement jobs that exhausted their retries (dispatchers)",
   description:
-    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region: settlement belongs to participants, not streets. Oldest first, at most 100 in one page (next_cursor null). Ids, attempts and the last error only. Anyone else: 403.",
+    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region: settlement belongs to participants, not streets. Oldest first (by job id), in keyset pages. Ids, attempts and the last error only. Anyone else: 403.",
   tags,
   auth: "required",
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
   responses: { 200: PageOf(SettlementDeadLetterWire) },
-  problems: [403],
-  handler: ({ principal }) => listSettlementDeadLetters(principal).pipe(Effect.map((page) => ({ status: 200, body: page }))),
+  problems: [400, 403],
+  handler: ({ principal, page }) => listSettlementDeadLetters(principal, page).pipe(Effect.map((dead) => ({ status: 200, body: dead }))),
 });
 
 /** POST /operator/settlement-dead-letters/:id/replay — run a dead settlement job again now. */
