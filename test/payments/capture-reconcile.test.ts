@@ -32,6 +32,10 @@ const heldIntent = async (run: ReturnType<typeof paymentsRuntime>["run"], amount
 const reconcileJobs = (db: SqlDatabase) =>
   db.db.selectFrom("jobs").select(["key", "status", "payload"]).where("kind", "=", reconcileIntentJobKind).execute();
 
+/** Runs the intent's pending reconciliation job, as the job runner would. */
+const runReconciliation = (run: ReturnType<typeof paymentsRuntime>["run"], job: { key: string | null } | undefined, intentId: string) =>
+  run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: job?.key ?? null, payload: { intent_id: intentId } })));
+
 t.test("a capture whose provider answer is lost is never guessed: the reconciliation job finds it captured and posts it once", (t) =>
   forEachDialect(t, "lost capture answer", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
@@ -43,7 +47,7 @@ t.test("a capture whose provider answer is lost is never guessed: the reconcilia
     const jobs = await reconcileJobs(db);
     t.equal(jobs.filter((job) => job.status === "pending").length, 1, "a durable reconciliation is scheduled with the capture");
     const job = jobs.find((row) => row.status === "pending");
-    await run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: job?.key ?? null, payload: { intent_id: intent.id } })));
+    await runReconciliation(run, job, intent.id);
     t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 600, amountCapturableMinor: 0 });
     t.equal(provider.calls.filter((c) => c.operation === "capture").length, 1, "reconciliation never re-sends the capture");
     const entries = await db.db.selectFrom("payment_ledger_entries").select(["amount_minor"]).execute();
@@ -84,7 +88,7 @@ t.test("a cancel whose void answer is lost is never guessed: the reconciliation 
     t.match(await run(getIntent(merchant, intent.id)), { status: "requires_capture" }, "not guessed either way");
     const job = (await reconcileJobs(db)).find((row) => row.status === "pending");
     t.ok(job !== undefined, "a durable reconciliation is scheduled with the cancel");
-    await run(reconcileIntentJob.run(runningJob({ kind: reconcileIntentJobKind, key: job?.key ?? null, payload: { intent_id: intent.id } })));
+    await runReconciliation(run, job, intent.id);
     t.match(await run(getIntent(merchant, intent.id)), { status: "canceled", amountCapturableMinor: 0, amountCapturedMinor: 0 });
     t.equal(provider.calls.filter((c) => c.operation === "void").length, 1, "reconciliation never re-sends the void");
     t.equal((await db.db.selectFrom("payment_ledger_entries").selectAll().execute()).length, 0, "nothing posted");
