@@ -17,6 +17,8 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { RiskHolds } from "../../ports/payments/RiskHolds.js";
+import { requireNotHeld } from "./RiskHolds.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { requireCurrency } from "./CurrencyCheck.js";
@@ -58,7 +60,7 @@ export const captureIntent = (
   principal: Principal,
   intentId: PaymentIntentId,
   input: CaptureIntentInput,
-): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs> =>
+): Effect.Effect<PaymentIntent, CaptureError, PaymentsRepository | RiskHolds | Transactions | Ids | PaymentProvider | Outbox | Jobs> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "payments:write");
     const transactions = yield* Transactions;
@@ -66,6 +68,7 @@ export const captureIntent = (
       Effect.gen(function* () {
         const intent = yield* loadOwnedIntent(caller, intentId, true);
         yield* transition(intent.status, "capture");
+        yield* requireNotHeld(intent);
         yield* requireCurrency(intent.currency, input.currency);
         const amountMinor = input.amountMinor ?? intent.amountCapturableMinor;
         if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) {

@@ -10,6 +10,9 @@
  * provider answers with what it already did and never charges twice. An attempt whose answer is
  * never recorded at all (the process stops during the call, step 3's transaction fails) is found
  * by the sweep of UnrecordedAnswers.ts, marked `unknown` and reconciled the same way.
+ * While a risk analyst holds the intent (RiskHolds.ts), a new attempt and the re-sending of an
+ * unknown one are refused with 409 `intent_on_hold`; continuing one in requires_action (a
+ * lookup, no new provider action) is not.
  * Confirming an intent in requires_action continues it: the provider is asked, by the attempt's
  * reference, whether the customer has authenticated, and its answer is applied (its webhook may
  * be lost); entering requires_action also schedules a reconcile job that asks the same.
@@ -24,6 +27,8 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { RiskHolds } from "../../ports/payments/RiskHolds.js";
+import { requireNotHeld } from "./RiskHolds.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
@@ -56,7 +61,7 @@ export interface ConfirmIntentInput {
   readonly paymentMethod?: string;
 }
 
-type Services = PaymentsRepository | Transactions | Ids | PaymentProvider | Outbox | Jobs;
+type Services = PaymentsRepository | RiskHolds | Transactions | Ids | PaymentProvider | Outbox | Jobs;
 
 /** The job that asks the provider, by our reference, what became of an unknown attempt. */
 export { reconcileIntentJobKind } from "./ReconcileIntentJobType.js";
@@ -121,6 +126,8 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
         );
       }
       yield* transition(intent.status, "retry_unknown");
+      // Re-sending may reach the provider for the first time: a hold stops it as it stops a new attempt.
+      yield* requireNotHeld(intent);
       yield* audit({
         merchantId: intent.merchantId,
         actor: actorOf(caller),
@@ -133,6 +140,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
       return { intent, attempt: latest, continues: false };
     }
     const next = yield* transition(intent.status, "confirm");
+    yield* requireNotHeld(intent);
     const method = paymentMethod ?? intent.paymentMethod;
     if (method === null) {
       return yield* Effect.fail(new PaymentMethodRequired({ detail: "Confirm needs a payment_method token." }));

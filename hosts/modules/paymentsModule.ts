@@ -18,6 +18,10 @@ import { makeSqlProviderWebhookInbox } from "../../adapters/sql/payments/SqlProv
 import { makeSqlReconciliationRepository } from "../../adapters/sql/payments/SqlReconciliationRepository.js";
 import { makeSqlProviderHealth } from "../../adapters/sql/payments/SqlProviderHealth.js";
 import { ProviderHealthReads } from "../../ports/payments/ProviderHealth.js";
+import { makeSqlRiskHolds } from "../../adapters/sql/payments/SqlRiskHolds.js";
+import { makeSqlRiskSignals } from "../../adapters/sql/payments/SqlRiskSignals.js";
+import { RiskHolds } from "../../ports/payments/RiskHolds.js";
+import { RiskSignals } from "../../ports/payments/RiskSignals.js";
 import { looksLikeApiKey, makeSqlApiKeys } from "../../adapters/sql/payments/SqlApiKeys.js";
 import { makeSqlPaymentsRepository } from "../../adapters/sql/payments/SqlPaymentsRepository.js";
 import { paymentsMigrations } from "../../adapters/sql/payments/migrations/index.js";
@@ -85,6 +89,8 @@ export type PaymentsPorts =
   | ProviderEventsInbox
   | ReconciliationRepository
   | ProviderHealthReads
+  | RiskHolds
+  | RiskSignals
   | ReconciliationSettings
   | ReconciliationSettlementFiles;
 
@@ -120,6 +126,8 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     sqlPort(ProviderEventsInbox, makeSqlProviderWebhookInbox),
     sqlPort(ReconciliationRepository, makeSqlReconciliationRepository),
     sqlPort(ProviderHealthReads, makeSqlProviderHealth),
+    sqlPort(RiskHolds, makeSqlRiskHolds),
+    sqlPort(RiskSignals, makeSqlRiskSignals),
     Layer.succeed(ReconciliationSettings, { ...defaultReconciliationSettings, ...options.reconciliation }),
     Layer.succeed(ReconciliationSettlementFiles, settlementFiles),
   );

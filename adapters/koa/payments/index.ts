@@ -4,6 +4,7 @@ import { apiKeyRoutes } from "./KeyRoutes.js";
 import { paymentIntentRoutes } from "./PaymentIntentRoutes.js";
 import { reconciliationRoutes } from "./ReconciliationRoutes.js";
 import { refundRoutes } from "./RefundRoutes.js";
+import { riskRoutes } from "./RiskRoutes.js";
 import { webhookEndpointRoutes } from "./WebhookEndpointRoutes.js";
 import { webhookRoutes } from "./WebhookRoutes.js";
 
@@ -12,6 +13,7 @@ export * from "./KeySchemas.js";
 export * from "./WebhookEndpointSchemas.js";
 export * from "./OperatorSchemas.js";
 export * from "./ReconciliationSchemas.js";
+export * from "./RiskSchemas.js";
 export * from "./PaymentIntentRoutes.js";
 export * from "./RefundRoutes.js";
 export * from "./KeyRoutes.js";
@@ -20,6 +22,7 @@ export * from "./DisputeRoutes.js";
 export * from "./OperatorRoutes.js";
 export * from "./WebhookRoutes.js";
 export * from "./ReconciliationRoutes.js";
+export * from "./RiskRoutes.js";
 
 /**
  * The payment module's routes, in documentation order. The platform operator routes are built
@@ -33,6 +36,7 @@ export const paymentsRoutes = [
   ...disputeRoutes,
   ...webhookRoutes,
   ...reconciliationRoutes,
+  ...riskRoutes,
 ];
 
 /** The former name of `paymentsRoutes`, kept while hosts/modules/paymentsModule.ts imports it. */

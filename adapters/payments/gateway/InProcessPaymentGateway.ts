@@ -41,6 +41,7 @@ import {
 } from "../../../ports/PaymentGateway.js";
 import type { PaymentProvider } from "../../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
+import type { RiskHolds } from "../../../ports/payments/RiskHolds.js";
 import {
   checkGatewayKey,
   gatewayErrorOf,
@@ -62,6 +63,7 @@ export type InProcessGatewayServices =
   | PaymentProvider
   | Outbox
   | Jobs
+  | RiskHolds
   | IdempotencyStore;
 
 /** The part of a runtime the gateway uses (an Effect `ManagedRuntime` of the host fits). */

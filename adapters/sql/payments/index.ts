@@ -15,5 +15,7 @@ export * from "./SqlDisputes.js";
 export * from "./SqlProviderWebhookInbox.js";
 export * from "./SqlReconciliationRepository.js";
 export * from "./SqlProviderHealth.js";
+export * from "./SqlRiskHolds.js";
+export * from "./SqlRiskSignals.js";
 export * from "./migrations/0002_provider_event_inbox_and_reconciliation.js";
 

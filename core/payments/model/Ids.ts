@@ -71,3 +71,7 @@ export type ReplayRequestId = typeof ReplayRequestId.Type;
 /** A stored provider event's id (ours; the provider's is `providerEventId`). */
 export const StoredProviderEventId = Schema.String.pipe(Schema.brand("StoredProviderEventId"));
 export type StoredProviderEventId = typeof StoredProviderEventId.Type;
+
+/** A risk hold's id. */
+export const RiskHoldId = Schema.String.pipe(Schema.brand("RiskHoldId"));
+export type RiskHoldId = typeof RiskHoldId.Type;

@@ -11,7 +11,7 @@ export const Merchant = Schema.Struct({
 export type Merchant = typeof Merchant.Type;
 
 /** The scopes a merchant API key may carry. */
-export const merchantScopes = ["payments:write", "refunds:write", "ledger:read", "keys:write", "webhooks:write", "reconciliation:write"] as const;
+export const merchantScopes = ["payments:write", "refunds:write", "ledger:read", "keys:write", "webhooks:write", "reconciliation:write", "risk:read", "risk:write"] as const;
 /** One merchant API key scope. */
 export const MerchantScope = Schema.Literal(...merchantScopes);
 export type MerchantScope = typeof MerchantScope.Type;

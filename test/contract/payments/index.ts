@@ -14,6 +14,8 @@ export * from "./ReconciliationRepositoryKit.js";
 export * from "./ClientSecretsKit.js";
 export * from "./DisputesKit.js";
 export * from "./ProviderHealthKit.js";
+export * from "./RiskHoldsKit.js";
+export * from "./RiskSignalsKit.js";
 
 import type { ApiKeys } from "../../../ports/payments/ApiKeys.js";
 import type { ClientSecrets } from "../../../ports/payments/ClientSecrets.js";
@@ -22,6 +24,8 @@ import type { PaymentsRepository } from "../../../ports/payments/PaymentsReposit
 import type { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import type { ProviderHealthReads } from "../../../ports/payments/ProviderHealth.js";
 import type { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
+import type { RiskHolds } from "../../../ports/payments/RiskHolds.js";
+import type { RiskSignals } from "../../../ports/payments/RiskSignals.js";
 import type { WebhookEndpoints } from "../../../ports/payments/WebhookEndpoints.js";
 import type { SuiteOptions } from "../Kit.js";
 import { apiKeysSuite } from "./ApiKeysKit.js";
@@ -31,10 +35,12 @@ import { paymentsRepositorySuite } from "./PaymentsRepositoryKit.js";
 import { providerEventsInboxSuite } from "./ProviderEventsInboxKit.js";
 import { providerHealthSuite } from "./ProviderHealthKit.js";
 import { reconciliationRepositorySuite } from "./ReconciliationRepositoryKit.js";
+import { riskHoldsSuite } from "./RiskHoldsKit.js";
+import { riskSignalsSuite } from "./RiskSignalsKit.js";
 import { webhookEndpointsSuite } from "./WebhookEndpointsKit.js";
 
 /** Every repository port of the payment module the kits cover (an adapter providing them all runs every kit). */
-export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | Disputes | ProviderHealthReads;
+export type PaymentKitPorts = PaymentsRepository | ApiKeys | ProviderEventsInbox | WebhookEndpoints | ReconciliationRepository | ClientSecrets | Disputes | ProviderHealthReads | RiskHolds | RiskSignals;
 
 /** Every payment kit by port name, for an adapter that provides all of {@link PaymentKitPorts}. */
 export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<PaymentKitPorts>) => Promise<unknown>>> = {
@@ -46,4 +52,6 @@ export const paymentsKits: Readonly<Record<string, (options: SuiteOptions<Paymen
   ClientSecrets: clientSecretsSuite,
   Disputes: disputesSuite,
   ProviderHealth: providerHealthSuite,
+  RiskHolds: riskHoldsSuite,
+  RiskSignals: riskSignalsSuite,
 };
