@@ -17,6 +17,33 @@ export const fieldErrors = (error: ParseResult.ParseError): ReadonlyArray<FieldE
     message: issue.message,
   }));
 
+/** The path of the first string in `value` (nested arrays and objects included) that holds U+0000, if any. */
+const nulPath = (value: unknown, path: string): string | undefined => {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulPath(inner, path === "" ? key : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
+
+/**
+ * The refusal of a request part with a NUL character (U+0000) in any of its strings, or
+ * undefined: no text of the API may hold one, and Postgres cannot store it (it would fail as a
+ * 500 deep in a query). Checked for every part, whether or not the route decodes it.
+ */
+export const nulRefusal = (part: RequestPart, input: unknown): ValidationFailed | undefined => {
+  const path = nulPath(input, "");
+  return path === undefined
+    ? undefined
+    : new ValidationFailed({
+        errors: [{ path, message: "must not contain the NUL character (U+0000)" }],
+        malformed: part !== "body",
+        detail: `The request ${part === "body" ? "body" : part === "params" ? "path" : "query string"} holds a NUL character; see \`errors\`.`,
+      });
+};
+
 /** Decodes one part of a request, failing with `ValidationFailed` that lists every issue. */
 export const decodeRequestPart = <A, I>(
   schema: Schema.Schema<A, I, never>,

@@ -18,7 +18,7 @@ import { principalScope } from "../../ports/Principal.js";
 import { makeActionBudgets, type ActionBudgetLimit, type ActionBudgetName, type SpendActionBudget } from "./ActionBudgets.js";
 import { principalOf } from "./Authentication.js";
 import { jsonBody } from "./Body.js";
-import { decodeRequestPart, encodeResponseBody } from "./Decode.js";
+import { decodeRequestPart, encodeResponseBody, nulRefusal } from "./Decode.js";
 import {
   provideHost,
   runStored,
@@ -297,6 +297,8 @@ const routeHandler = (
     const page = route.pagination ? pageParams(ctx.query, limits) : { limit: limits.listDefault, cursor: undefined };
     const rawParams = (ctx as Context & { params?: Record<string, string> }).params ?? {};
     const program = Effect.gen(function* () {
+      const nul = nulRefusal("params", rawParams) ?? nulRefusal("query", ctx.query) ?? (route.body ? nulRefusal("body", ctx.request.body) : undefined);
+      if (nul !== undefined) return yield* Effect.fail(nul);
       const params = route.params ? yield* decodeRequestPart(route.params, "params", rawParams) : rawParams;
       const query = route.query ? yield* decodeRequestPart(route.query, "query", ctx.query) : ctx.query;
       const body = route.body ? yield* decodeRequestPart(route.body, "body", ctx.request.body) : undefined;
