@@ -2,8 +2,9 @@
  * Conventions, Errors: every error is a problem+json answer with a stable `code`, and a client's
  * mistake is a 4xx, never a 5xx ("a clear problem+json error for every bad input"). Read from the
  * reference server's own OpenAPI document, every operation of every module is sent malformed
- * input — unreadable and wrongly shaped JSON bodies, each body field with a value of another type
- * or far too long, hostile path parameters and query values — and must answer 4xx problem+json.
+ * input — unreadable, oversized, non-JSON and wrongly shaped bodies, each body field with a value
+ * of another type or far too long, hostile path parameters, query values and headers — and must
+ * answer 4xx problem+json.
  * On SQLite and Postgres (a value the database refuses, e.g. an out-of-range number, must be
  * caught before it gets there).
  */
@@ -72,9 +73,10 @@ t.test("every operation answers malformed input with a 4xx problem, never a 5xx"
     t.ok(operations.length >= 150, `the operations are read from the document (${operations.length})`);
     const failures: string[] = [];
     let sent = 0;
-    const send = async (op: Operation, what: string, path: string, body?: string) => {
+    const send = async (op: Operation, what: string, path: string, body?: string, extraHeaders: Record<string, string> = {}) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}`, "Idempotency-Key": randomUUID() };
       if (body !== undefined) headers["Content-Type"] = "application/json";
+      Object.assign(headers, extraHeaders);
       sent += 1;
       const response = await fetch(`${server.url}${path}`, { method: op.method, headers, ...(body === undefined ? {} : { body }) });
       const text = await response.text();
@@ -93,7 +95,16 @@ t.test("every operation answers malformed input with a 4xx problem, never a 5xx"
       for (const parameter of op.parameters.filter((p) => p.in === "query")) {
         for (const value of hostileQueryValues) await send(op, `query ${parameter.name}=${value.slice(0, 30)}`, `${validPath}?${parameter.name}=${encodeURIComponent(value)}`, op.body === undefined ? undefined : "{}");
       }
+      for (const [what, headers] of [
+        ["an If-Match that is no ETag", { "If-Match": "garbage" }],
+        ["a 300-character Idempotency-Key", { "Idempotency-Key": "k".repeat(300) }],
+        ["an empty Idempotency-Key", { "Idempotency-Key": " " }],
+      ] as const) {
+        await send(op, what, validPath, op.body === undefined ? undefined : "{}", headers);
+      }
       if (op.body === undefined) continue;
+      await send(op, "a text/plain body", validPath, "reason=x", { "Content-Type": "text/plain" });
+      await send(op, "a 2 MiB body", validPath, JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024) }));
       for (const [what, body] of [
         ["an unreadable body", "{"],
         ["an array body", "[]"],
