@@ -13,6 +13,8 @@ import t from "tap";
 import { WebSocket } from "ws";
 import { defaultActionBudgets, type ActionBudgetLimit, type ActionBudgetName } from "../../adapters/koa/ActionBudgets.js";
 import { mintToken } from "../../adapters/koa/Authentication.js";
+import { merchantScopes } from "../../core/payments/model/Merchant.js";
+import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
 
 interface Operation {
@@ -158,5 +160,106 @@ t.test("every realtime channel kind answers hostile subscriptions with an error 
     const codes = new Set(answers.map((a) => `${String(a.type)}:${String(a.code)}`));
     t.same([...codes].filter((code) => !["error:not_found", "error:bad_message"].includes(code)), [], `each answer refuses (${[...codes].join(", ")})`);
     t.notMatch(logText(), /"level":50/, "nothing was logged as an error");
+  }),
+);
+
+type JsonSchema = Record<string, any>;
+
+/** Plausible values of fields whose format the document does not show, by name. */
+const byName: Readonly<Record<string, unknown>> = {
+  currency: "EUR",
+  payment_method: "pm_card_visa",
+  email: "fuzz@example.com",
+  url: "https://example.com/hook",
+  country: "DE",
+};
+
+/** A value `schema` accepts as far as the document tells (refinements it does not show may still refuse it). */
+const exampleOf = (schema: JsonSchema, resolve: (ref: string) => JsonSchema, depth = 0, name = ""): unknown => {
+  if (depth > 6) return null;
+  if (name in byName && schema.type === "string") return byName[name];
+  if (name.endsWith("_id") && schema.type === "string") return randomUUID();
+  if (typeof schema.$ref === "string") return exampleOf(resolve(schema.$ref), resolve, depth + 1);
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.anyOf)) return exampleOf(schema.anyOf[0], resolve, depth + 1);
+  if (Array.isArray(schema.oneOf)) return exampleOf(schema.oneOf[0], resolve, depth + 1);
+  switch (schema.type) {
+    case "string":
+      return schema.description === "a string to be decoded into a Date" ? new Date().toISOString() : "x".repeat(Math.max(1, Number(schema.minLength ?? 1)));
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return true;
+    case "array":
+      return Array.from({ length: Math.max(1, Number(schema.minItems ?? 1)) }, () => exampleOf(schema.items ?? {}, resolve, depth + 1));
+    case "object":
+      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([key, inner]) => [key, exampleOf(inner, resolve, depth + 1, key)]));
+    default:
+      return "x";
+  }
+};
+
+/** Numbers a database column may not hold, for every numeric field of an otherwise plausible body. */
+const outOfRangeNumbers: ReadonlyArray<readonly [string, string]> = [
+  ["2^31", "2147483648"],
+  ["2^53 + 2", "9007199254740994"],
+  ["1e300", "1e300"],
+  ["-2^31 - 1", "-2147483649"],
+];
+
+/** Paths of the numeric fields of `value` (nested objects and the first item of arrays). */
+const numericPaths = (value: unknown, path: ReadonlyArray<string | number> = []): Array<ReadonlyArray<string | number>> => {
+  if (typeof value === "number") return [path];
+  if (Array.isArray(value)) return value.length === 0 ? [] : numericPaths(value[0], [...path, 0]);
+  if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([key, inner]) => numericPaths(inner, [...path, key]));
+  return [];
+};
+
+/** `value` as JSON text with the number at `path` written as `raw` (so integers past 2^53 travel as written). */
+const withNumberAt = (value: unknown, path: ReadonlyArray<string | number>, raw: string): string => {
+  const marker = "__out_of_range__";
+  const copy = structuredClone(value) as any;
+  let target = copy;
+  for (const key of path.slice(0, -1)) target = target[key];
+  target[path[path.length - 1]!] = marker;
+  return JSON.stringify(copy).replace(`"${marker}"`, raw);
+};
+
+t.test("a plausible body with one number out of every column's range answers 4xx, never 5xx", (t) =>
+  forEachDialectConfig(t, "numbers out of range", async (t, config) => {
+    const { server } = await startReferenceServer(t, config, {
+      limits: { rateLimitPoints: 1_000_000_000, rateLimitIpPoints: 1_000_000_000 },
+      actionBudgets: generousBudgets,
+    });
+    const userToken = await mintToken({ secret: hostSecret, userId: randomUUID(), ttlSeconds: 3600 });
+    const merchant = await createMerchantWithKey(server.core.runtime as never, { name: "Fuzz shop", scopes: [...merchantScopes] });
+    const document = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, JsonSchema> } };
+    const resolve = (ref: string): JsonSchema => document.components.schemas[ref.replace("#/components/schemas/", "")] ?? {};
+    const failures: string[] = [];
+    let sent = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const schema = op?.requestBody?.content?.["application/json"]?.schema as JsonSchema | undefined;
+        if (schema === undefined) continue;
+        const body = exampleOf(schema, resolve);
+        const key = (op.tags as string[] | undefined)?.includes("payments") === true ? merchant.api_key : userToken;
+        const url = `${server.url}${path.replace(/\{[^}]+\}/g, () => randomUUID())}`;
+        for (const field of numericPaths(body)) {
+          for (const [what, raw] of outOfRangeNumbers) {
+            sent += 1;
+            const response = await fetch(url, {
+              method: method.toUpperCase(),
+              headers: { Authorization: `Bearer ${key}`, "Idempotency-Key": randomUUID(), "Content-Type": "application/json" },
+              body: withNumberAt(body, field, raw),
+            });
+            const text = await response.text();
+            if (response.status >= 500) failures.push(`${String(op.operationId)} ${method.toUpperCase()} ${path}, ${field.join(".")} = ${what}: ${response.status} ${text.slice(0, 160)}`);
+          }
+        }
+      }
+    }
+    t.ok(sent > 50, `bodies sent: ${sent}`);
+    t.same(failures, [], "no number out of range answered 5xx");
   }),
 );
