@@ -421,6 +421,13 @@ export const loadConfig = (env: Env = process.env): Config => {
     carrierApi: carrierApiOf(r),
   };
   const objectStore = objectStoreOf(r);
+  // With NODE_ENV=production the documented development secrets would let anyone who read the
+  // docs mint bearer tokens and blob grants: the server refuses to start instead of warning.
+  // (The modules' sealing keys are checked where the modules are known: hosts/ReferenceServer.ts.)
+  if (env.NODE_ENV === "production") {
+    if (jwtSecret === DEVELOPMENT_JWT_SECRET) r.problem("AUTH_JWT_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+    if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {
     port,

@@ -12,7 +12,7 @@ import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/Action
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
-import { loadConfig, type Config } from "./Config.js";
+import { ConfigError, loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { mountedRoutes } from "./ModuleDefinition.js";
@@ -79,6 +79,16 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   }
   if (config.usingDevelopmentBlobSecret) {
     logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
+  }
+  // In production, data sealed with a documented key is not sealed: refuse to start (Config.ts does the same for the secrets).
+  const developmentKeys = [
+    ...(config.usingDevelopmentSecret ? ["AUTH_JWT_SECRET"] : []),
+    ...(config.usingDevelopmentBlobSecret ? ["BLOB_SIGNING_SECRET"] : []),
+    ...(config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce") ? ["COMMERCE_SEALING_KEYS"] : []),
+    ...(config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery") ? ["DELIVERY_LOCATION_KEY"] : []),
+  ];
+  if (config.production && developmentKeys.length > 0) {
+    throw new ConfigError(developmentKeys.map((name) => `${name}: the documented development value cannot be used in production; expected one of your own`));
   }
   if (config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce")) {
     logger.warn("COMMERCE_SEALING_KEYS is not set: order addresses are sealed with the documented development key. Set it in production.");

@@ -7,7 +7,11 @@ import { Writable } from "node:stream";
 import t from "tap";
 import { createLogger, wantsPrettyLogs } from "../../adapters/koa/Logging.js";
 import { redactUrl } from "../../adapters/observability/Redact.js";
-import { ConfigError, loadConfig } from "../../hosts/Config.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig } from "../../hosts/Config.js";
+import { createServer } from "../../hosts/ReferenceServer.js";
 import { describeError, isTransientConnectError } from "../../hosts/Database.js";
 
 const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
@@ -142,4 +146,19 @@ t.test("JSON log lines keep redaction in force", async (t) => {
   const line = JSON.parse(out.text().trim()) as Record<string, unknown>;
   t.equal(line.msg, "hello");
   t.equal(line.token, "[REDACTED]");
+});
+
+t.test("with NODE_ENV=production the documented development secrets and keys refuse to start, never echoed", async (t) => {
+  const lines = problemsOf({ NODE_ENV: "production" });
+  t.match(lines, [/^AUTH_JWT_SECRET .*development secret cannot be used in production/, /^BLOB_SIGNING_SECRET .*development secret cannot be used in production/]);
+  t.equal(lines.length, 2, "only the two secrets");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: DEVELOPMENT_JWT_SECRET, BLOB_SIGNING_SECRET: "b".repeat(40) }).length, 1, "the development value given explicitly is refused too");
+  t.notMatch(lines.join("\n"), new RegExp(DEVELOPMENT_JWT_SECRET), "the secret itself is never printed");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40) }), [], "secrets of one's own load");
+  t.same(problemsOf({}), [], "outside production the development secrets load (with a warning at start)");
+
+  // The modules' sealing keys are refused by the server, which knows the modules it mounts.
+  const config = loadConfig({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40), DATA_DIR: mkdtempSync(join(tmpdir(), "domainkit-prod-")) });
+  t.teardown(() => rmSync(config.dataDir, { recursive: true, force: true }));
+  await t.rejects(createServer(config), { name: "ConfigError", message: /COMMERCE_SEALING_KEYS[\s\S]*DELIVERY_LOCATION_KEY/ }, "the reference server refuses the development sealing keys in production");
 });
