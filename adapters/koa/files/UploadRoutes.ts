@@ -10,6 +10,8 @@ import { completeUpload } from "../../../core/files/CompleteUpload.js";
 import { createUpload } from "../../../core/files/CreateUpload.js";
 import { reportUploadPart } from "../../../core/files/ReportUploadPart.js";
 import { getUpload } from "../../../core/files/UploadQueries.js";
+import { PartGrant, UploadSessionView } from "../../../core/files/model/UploadSession.js";
+import { toWire } from "../../../core/kernel/Wire.js";
 import { defineRoute } from "../Route.js";
 import { onNode, onUpload } from "./Callers.js";
 import { CompleteUploadBody, CreateUploadBody, ReportUploadPartBody, UploadParams, UploadPartParams, UploadResponse, VersionResponse } from "./FilesSchemas.js";
@@ -30,6 +32,20 @@ export const createUploadRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
+  // Part grants are bearer capabilities: the idempotency record keeps the answer without them, and
+  // a replay answers the session as it stands, with fresh grants for the parts still missing, as a
+  // resume does (none once settled).
+  unstored: {
+    fields: ["parts", "status", "received_parts"],
+    reissue: ({ principal }, stored) =>
+      onUpload(principal, String(stored["id"]), ({ userId, workspaceId }) => getUpload({ userId, workspaceId, uploadId: String(stored["id"]) })).pipe(
+        Effect.map((session) => {
+          const wire = toWire(UploadSessionView, session);
+          // A nested record is its own wire shape (FilesSchemas' UploadResponse).
+          return { parts: session.parts.map((part) => toWire(PartGrant, part)), status: wire.status, received_parts: wire.received_parts };
+        }),
+      ),
+  },
   body: CreateUploadBody,
   responses: { 201: UploadResponse },
   problems: [403, 404, 409, 413, 422],
