@@ -57,7 +57,7 @@ const dueIds = (before: number, after: readonly [Date, string] | null = null, li
 const hold = (node: Node) =>
   Effect.flatMap(
     nodes((r) => r.find(node.workspaceId, node.id)),
-    (stored) => (stored === null ? Effect.dieMessage("no node to hold") : nodes((r) => r.update({ ...stored, legalHold: true }, stored.version))),
+    (stored) => (stored === null ? Effect.dieMessage("no node to hold") : nodes((r) => r.update({ ...stored, legalHold: true, version: stored.version + 1 }, stored.version))),
   );
 
 /** The cases of the TrashPurgeRepository kit. */
