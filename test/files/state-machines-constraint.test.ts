@@ -180,3 +180,44 @@ t.test("a share link's grant and expiry never change, its revocation is final, a
     t.not(row.revoked_at, null, "the link stays revoked");
   }),
 );
+
+t.test("an archive extraction moves queued → running → succeeded | failed (or queued → failed) and a finished one never changes; an audit export finishes once", (t) =>
+  forEachFilesDialect(t, "extraction and export states", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const at = db.features.timeToDb(new Date());
+    const extraction = (id: string) => ({
+      id,
+      workspace_id: "ws1",
+      archive_node_id: "archive",
+      archive_version_id: "archive-v1",
+      parent_id: root,
+      status: "queued",
+      reserved_bytes: 0,
+      file_count: 0,
+      folder_count: 0,
+      extracted_bytes: 0,
+      created_by: "ann",
+      created_at: at,
+      updated_at: at,
+    });
+    await db.db.insertInto("fs_extractions").values([extraction("x1"), extraction("x2")]).execute();
+    const move = (id: string, values: Record<string, unknown>) => db.db.updateTable("fs_extractions").set(values).where("id", "=", id).execute();
+    await t.rejects(move("x1", { status: "succeeded", finished_at: at }), "queued → succeeded is refused (it never ran)");
+    await t.resolves(move("x1", { status: "running", reserved_bytes: 10 }), "queued → running");
+    await t.rejects(move("x1", { status: "queued", reserved_bytes: 0 }), "running → queued is refused");
+    await t.rejects(move("x1", { parent_id: "elsewhere" }), "its destination never changes");
+    await t.resolves(move("x1", { status: "succeeded", reserved_bytes: 0, finished_at: at, file_count: 3 }), "running → succeeded");
+    await t.rejects(move("x1", { file_count: 4 }), "a finished extraction never changes");
+    await t.rejects(move("x1", { status: "failed", failure_code: "late" }), "nor fails afterwards");
+    await t.resolves(move("x2", { status: "failed", failure_code: "archive_gone", finished_at: at }), "queued → failed");
+    await t.rejects(move("x2", { status: "running", failure_code: null, finished_at: null, reserved_bytes: 1 }), "a failed extraction never runs");
+
+    await db.db.insertInto("fs_audit_exports").values({ id: "e1", workspace_id: "ws1", requested_by: "ann", status: "pending", object_key: "files/ws1/audit/e1", created_at: at }).execute();
+    const finish = (values: Record<string, unknown>) => db.db.updateTable("fs_audit_exports").set(values).where("id", "=", "e1").execute();
+    await t.resolves(finish({ status: "done", size_bytes: 1, sha256: "0".repeat(64), line_count: 1, completed_at: at }), "pending → done");
+    await t.rejects(finish({ line_count: 2 }), "a finished export never changes");
+    await t.rejects(finish({ status: "pending", size_bytes: null, sha256: null, line_count: null, completed_at: null }), "nor goes back to pending");
+    t.match(await db.db.selectFrom("fs_extractions").select(["id", "status"]).orderBy("id").execute(), [{ id: "x1", status: "succeeded" }, { id: "x2", status: "failed" }]);
+  }),
+);
