@@ -39,6 +39,7 @@ import { assembledKey, partKey } from "./ObjectKeys.js";
 import { requireFreeName } from "./CreateFolder.js";
 import { requireRoomUnder } from "./TreeDepth.js";
 import type { FilesServices } from "./Services.js";
+import { isMediaType } from "./ContentTypes.js";
 import { withSpan } from "../kernel/Span.js";
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
@@ -96,6 +97,8 @@ export const createUpload = (
     const name = yield* validName(input.name);
     if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 0) return yield* Effect.fail(invalid("size_bytes", "must be a non-negative integer"));
     if (!sha256Pattern.test(input.sha256)) return yield* Effect.fail(invalid("sha256", "must be a SHA-256 in lowercase hex"));
+    // It travels in the part grants' and the downloads' Content-Type header.
+    if (!isMediaType(input.contentType)) return yield* Effect.fail(invalid("content_type", "must be a media type such as text/plain or text/plain; charset=utf-8"));
     if (input.sizeBytes > settings.maxFileBytes) {
       return yield* Effect.fail(new FileTooLarge({ maxBytes: settings.maxFileBytes, detail: `files are limited to ${settings.maxFileBytes} bytes` }));
     }
