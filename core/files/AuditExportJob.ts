@@ -3,17 +3,21 @@
  * `fs_audit` entries, oldest first, as JSON lines (`{"type":"audit_export",...}` then one
  * `{"type":"audit",...}` per entry, snake_case, RFC 3339 times) into the object store in keyset
  * pages of 500, so memory stays bounded. A requester who is no longer a workspace admin when it
- * runs gets a failed export. Entries appended while it runs may or may not appear.
+ * runs gets a failed export. Entries appended while it runs may or may not appear. A done export
+ * is kept `FilesSettings.auditExportRetentionMs` after completion, then its object is removed.
  */
 import { Chunk, Effect, Option, Schema, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { toWire } from "../kernel/Wire.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { AuditEntry } from "./model/AuditEntry.js";
+import { objectRemovalJob } from "./ObjectRemoval.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Entries per page read from the database. */
@@ -50,7 +54,16 @@ export const runAuditExport = (workspaceId: string, exportId: string) =>
       }),
     );
     const stored = yield* (yield* ObjectStore).put(found.objectKey, body);
-    yield* repo.finish({ ...found, status: "done", sizeBytes: stored.size, sha256: stored.sha256, lineCount: lines, completedAt: yield* now });
+    const completedAt = yield* now;
+    const retentionMs = (yield* FilesSettings).auditExportRetentionMs;
+    // The export names every actor of the trail: its object is removed when its retention ends,
+    // by a job written with the completion (the object already stored is removed either way).
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        if (!(yield* repo.finish({ ...found, status: "done", sizeBytes: stored.size, sha256: stored.sha256, lineCount: lines, completedAt }))) return;
+        yield* objectRemovalJob.schedule({ keys: [found.objectKey] }, { key: `audit-export:${found.id}:retention`, runAt: new Date(completedAt.getTime() + retentionMs) });
+      }),
+    );
     return "done" as const;
   }).pipe(withSpan("files.runAuditExport"));
 

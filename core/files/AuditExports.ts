@@ -66,11 +66,14 @@ export const getAuditExport = (input: { readonly userId: string; readonly worksp
     const found = yield* (yield* AuditExportsRepository).find(input.workspaceId, input.exportId);
     if (found === null || found.requestedBy !== input.userId || standing !== "admin") return yield* Effect.fail(hidden);
     if (found.status !== "done") return { export: found, download: null };
+    // Past its retention the export is not served (its object is being removed: AuditExportJob.ts).
+    const settings = yield* FilesSettings;
+    if (found.completedAt !== null && (yield* now).getTime() >= found.completedAt.getTime() + settings.auditExportRetentionMs) return { export: found, download: null };
     const grant = yield* (yield* ObjectStore).grantDownload({
       key: found.objectKey,
       contentType: "application/x-ndjson",
       filename: `workspace-${found.workspaceId}-file-audit.jsonl`,
-      ttlMs: (yield* FilesSettings).downloadTtlMs,
+      ttlMs: settings.downloadTtlMs,
     });
     return { export: found, download: { url: grant.url, expiresAt: grant.expiresAt } };
   }).pipe(withSpan("files.getAuditExport"));

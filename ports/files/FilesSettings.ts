@@ -43,6 +43,8 @@ export interface FilesSettings {
   readonly shareLinkDefaultTtlMs: number;
   /** Furthest a share link's `expires_at` may be from its creation. */
   readonly shareLinkMaxTtlMs: number;
+  /** How long a finished audit export stays downloadable after it completed; then its object is removed (it names every actor of the trail). */
+  readonly auditExportRetentionMs: number;
 }
 export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/FilesSettings");
 
@@ -51,7 +53,7 @@ export const FilesSettings = Context.GenericTag<FilesSettings>("domainkit/files/
  * attempts of at most 15 min each, depth 64, trash kept 30 days, changes 90 days; archives up to 256 MiB with 10,000
  * entries and 4 GiB of content, ratio at most 100 for entries of 1 MiB or more; thumbnails of
  * images up to 50 MiB, their grants 5 min; the first 64 KiB of a text-like version indexed for search;
- * share links live 30 days unless asked otherwise, at most 365 days.
+ * share links live 30 days unless asked otherwise, at most 365 days; audit exports are kept 7 days.
  */
 export const defaultFilesSettings: FilesSettings = {
   defaultQuotaBytes: 10 * 1024 ** 3,
@@ -75,4 +77,5 @@ export const defaultFilesSettings: FilesSettings = {
   searchTextMaxBytes: 64 * 1024,
   shareLinkDefaultTtlMs: 30 * 24 * 3600 * 1000,
   shareLinkMaxTtlMs: 365 * 24 * 3600 * 1000,
+  auditExportRetentionMs: 7 * 24 * 3600 * 1000,
 };

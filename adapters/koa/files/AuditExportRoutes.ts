@@ -16,7 +16,8 @@ export const requestAuditExportRoute = defineRoute({
   summary: "Export the workspace's file storage audit trail as JSON lines (202; a job writes it)",
   description:
     "A workspace admin. Poll `GET /v1/workspaces/:id/audit-exports/:export_id`; once `status` is `done` its `download` is a short-lived grant to the " +
-    "JSON lines (one `audit_export` header line, then one `audit` line per entry, oldest first). 403 for a member who is not an admin.",
+    "JSON lines (one `audit_export` header line, then one `audit` line per entry, oldest first), for 7 days after it completed " +
+    "(`FilesSettings.auditExportRetentionMs`); then `download` stays null and the object is removed. 403 for a member who is not an admin.",
   tags,
   auth: "required",
   idempotency: "required",
