@@ -16,5 +16,9 @@ export const abortUpload = (input: { readonly userId: string; readonly workspace
     if (session === null || session.createdBy !== input.userId) return yield* Effect.fail(new NotFound({ resource: "upload" }));
     if (session.status === "aborted") return;
     if (session.status !== "open") return yield* Effect.fail(new UploadNotOpen({ status: session.status, detail: `the upload is ${session.status}` }));
-    yield* settleWithoutVersion(session, "abort");
+    if ((yield* settleWithoutVersion(session, "abort")) !== null) return;
+    // Settled meanwhile (a complete or the expiry won): answer what it is now.
+    const current = (yield* (yield* UploadsRepository).find(input.workspaceId, input.uploadId)) ?? session;
+    if (current.status === "aborted") return;
+    return yield* Effect.fail(new UploadNotOpen({ status: current.status, detail: `the upload is ${current.status}` }));
   }).pipe(withSpan("files.abortUpload"));

@@ -4,7 +4,8 @@
  * transaction the drive's reserved counter gives those bytes back — so the reservation is
  * released exactly once, however often this runs. The session's objects are deleted afterwards
  * (outside the transaction; deleting is idempotent), and the same transaction schedules their
- * removal again (ObjectRemoval.ts), so a store failure does not leave them for good.
+ * removal again (ObjectRemoval.ts), so a store failure does not leave them for good. A settlement
+ * that finds the session already settled (a complete won the race) removes nothing.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -68,6 +69,9 @@ export const settleWithoutVersion = (
         return bytes;
       }),
     );
+    // Settled by someone else first: its objects are theirs to remove, or (a complete that won)
+    // now the version's own; removing them here would lose the version's bytes.
+    if (released === null) return null;
     // With a removal job scheduled above, a store failure here is logged and the job retries;
     // a native multipart upload's abort has no job, so its failure is the caller's to retry.
     const removal = removeSessionObjects(session);
