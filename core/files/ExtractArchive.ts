@@ -14,7 +14,9 @@
  *    (never published unscanned), turns the reservation into used bytes and marks the extraction
  *    `succeeded` — all or nothing.
  * A failure after the reservation releases it once (conditional status update) and removes the
- * objects written. A retried attempt finds the extraction running and carries on.
+ * objects written — only when it is that failure which ended the extraction (another attempt
+ * may have committed them as its files' versions). A retried attempt finds the extraction
+ * running and carries on.
  */
 import { Effect, Either, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -68,18 +70,25 @@ const freeName = (workspaceId: string, parentId: string, name: string) =>
 /** Ends an unfinished extraction `failed`, releasing its reservation once, and removes what it wrote. */
 const failExtraction = (extraction: Extraction, reason: ExtractionRefused, writtenKeys: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    yield* (yield* Transactions).run(
+    const failedNow = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         yield* (yield* DriveRepository).lock(extraction.workspaceId);
         const repo = yield* ExtractionsRepository;
         const current = yield* repo.find(extraction.workspaceId, extraction.id);
-        if (current === null || (current.status !== "queued" && current.status !== "running")) return;
+        if (current === null || (current.status !== "queued" && current.status !== "running")) return false;
         const at = yield* now;
         const failed: Extraction = { ...current, status: "failed", reservedBytes: 0, failureCode: reason.code, failureDetail: reason.detail, updatedAt: at, finishedAt: at };
-        if (!(yield* repo.update(failed, current.status))) return;
+        if (!(yield* repo.update(failed, current.status))) return false;
         if (current.reservedBytes > 0) yield* (yield* DriveRepository).adjust(current.workspaceId, { reserved: -current.reservedBytes, used: 0 }, at);
+        return true;
       }),
     );
+    // Finished by another attempt meanwhile: the objects are its files' versions now (or already
+    // removed by its failure); answer the extraction as it is.
+    if (!failedNow) {
+      const settled = yield* (yield* ExtractionsRepository).find(extraction.workspaceId, extraction.id);
+      return settled?.status ?? ("failed" as const satisfies ExtractionStatus);
+    }
     const store = yield* ObjectStore;
     yield* Effect.forEach(writtenKeys, (key) => store.remove(key), { discard: true });
     return "failed" as const satisfies ExtractionStatus;
