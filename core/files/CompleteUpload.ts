@@ -27,7 +27,8 @@ import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
-import { requireAccess, requireMember } from "./Access.js";
+import { requireMember } from "./Access.js";
+import { mayStillUpload } from "./UploadAccess.js";
 import { insertNode, requireFreeName } from "./CreateFolder.js";
 import {
   ChecksumMismatch,
@@ -129,15 +130,6 @@ const storedObject = (session: UploadSession, parts: ReadonlyArray<UploadPart>):
     return yield* store.put(key, content);
   });
 
-/**
- * The session's owner may still do what opening it needed (spec States: "caller can edit the
- * parent folder"): create in the folder for a new file, edit the file for a new version.
- */
-const stillAllowed = (session: UploadSession) =>
-  session.nodeId === null
-    ? requireAccess(session.workspaceId, session.createdBy, session.parentId, "create_child")
-    : requireAccess(session.workspaceId, session.createdBy, session.nodeId, "edit");
-
 /** Completes an upload. */
 export const completeUpload = (input: {
   readonly userId: string;
@@ -164,7 +156,7 @@ export const completeUpload = (input: {
     }
     // The access opening needed, still held (checked again under the lock below): a revoked
     // editor's session lands nothing and stays open (its expiry releases it).
-    yield* stillAllowed(session);
+    yield* mayStillUpload(session);
     if (input.parts !== undefined && input.parts.length > 0) yield* recordReportedParts(input.workspaceId, session.id, input.parts);
     const parts = yield* uploads.parts(input.workspaceId, session.id);
     // Copied into the assembled object once the version is written (a single part is the version's object).
@@ -208,7 +200,7 @@ export const completeUpload = (input: {
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
         // Under the lock grants and revocations take too: a revocation committed before this
         // point is seen (spec: namespace and ACL are transactional).
-        yield* stillAllowed(session);
+        yield* mayStillUpload(session);
         const at = yield* now;
         const bytes = yield* uploads.settle({ workspaceId: input.workspaceId, id: session.id, to: "completed", versionId, at });
         if (bytes === null) {

@@ -9,13 +9,14 @@
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
-import { NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { UploadNotOpen } from "./Errors.js";
 import type { UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { mayStillUpload } from "./UploadAccess.js";
 import { sessionWithGrants } from "./UploadQueries.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -53,7 +54,7 @@ export const reportUploadPart = (input: {
   readonly uploadId: string;
   readonly partNumber: number;
   readonly etag: string;
-}): Effect.Effect<UploadSessionView, NotFound | ValidationFailed | UploadNotOpen, FilesServices> =>
+}): Effect.Effect<UploadSessionView, NotFound | Forbidden | ValidationFailed | UploadNotOpen, FilesServices> =>
   Effect.gen(function* () {
     yield* requireMember(input.workspaceId, input.userId).pipe(Effect.mapError(() => new NotFound({ resource: "upload" })));
     const session = yield* (yield* UploadsRepository).find(input.workspaceId, input.uploadId);
@@ -64,6 +65,8 @@ export const reportUploadPart = (input: {
       yield* settleWithoutVersion(session, "expire");
       return yield* Effect.fail(new UploadNotOpen({ status: "expired", detail: "the upload expired" }));
     }
+    // The answer carries fresh grants: only while the owner may still upload there.
+    yield* mayStillUpload(session);
     yield* recordReportedParts(input.workspaceId, session.id, [{ partNumber: input.partNumber, etag: input.etag }]);
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.reportUploadPart"));

@@ -8,19 +8,20 @@
  * grants.
  */
 import { Effect } from "effect";
-import { NotFound } from "../kernel/Errors.js";
+import { Forbidden, NotFound } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
+import { mayStillUpload } from "./UploadAccess.js";
 import { uploadSessionView, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** The session with its received parts and fresh grants for the missing ones (none once settled). */
-export const getUpload = (input: { readonly userId: string; readonly workspaceId: string; readonly uploadId: string }): Effect.Effect<UploadSessionView, NotFound, FilesServices> =>
+export const getUpload = (input: { readonly userId: string; readonly workspaceId: string; readonly uploadId: string }): Effect.Effect<UploadSessionView, NotFound | Forbidden, FilesServices> =>
   Effect.gen(function* () {
     yield* requireMember(input.workspaceId, input.userId).pipe(Effect.mapError(() => new NotFound({ resource: "upload" })));
     const uploads = yield* UploadsRepository;
@@ -32,6 +33,8 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
       yield* settleWithoutVersion(session, "expire");
       return yield* sessionWithGrants((yield* uploads.find(input.workspaceId, session.id)) ?? session);
     }
+    // Fresh grants are write capabilities: only while the owner may still upload there.
+    if (session.status === "open") yield* mayStillUpload(session);
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.getUpload"));
 

@@ -71,11 +71,14 @@ export const getUploadRoute = defineRoute({
   path: "/v1/uploads/:id",
   operationId: "getUpload",
   summary: "Resume an upload: the parts already stored and fresh grants for the missing ones",
+  description:
+    "The session's owner, while still allowed to create in the folder (or edit the file, for a new version): else 404, or 403 while they still see it. " +
+    "A settled session is answered without grants.",
   tags,
   auth: "required",
   params: UploadParams,
   responses: { 200: UploadResponse },
-  problems: [404],
+  problems: [403, 404],
   handler: ({ principal, params }) =>
     onUpload(principal, params.id, ({ userId, workspaceId }) => getUpload({ userId, workspaceId, uploadId: params.id })).pipe(
       Effect.map((session) => ({ status: 200, body: session })),
@@ -91,13 +94,13 @@ export const reportUploadPartRoute = defineRoute({
   description:
     "Idempotent: reporting again replaces the ETag (the part was sent again). With an S3-compatible store this is how the server learns " +
     "which parts arrived (`received_parts`) and what completion hands the store; with the embedded store it is accepted and the store is asked. " +
-    "Answers the session as GET /v1/uploads/:id does. 422 for a part number the upload does not have; 409 upload_not_open once settled.",
+    "Answers the session as GET /v1/uploads/:id does (404 or 403 once the owner may no longer upload there). 422 for a part number the upload does not have; 409 upload_not_open once settled.",
   tags,
   auth: "required",
   params: UploadPartParams,
   body: ReportUploadPartBody,
   responses: { 200: UploadResponse },
-  problems: [404, 409, 422],
+  problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
     onUpload(principal, params.id, ({ userId, workspaceId }) =>
       reportUploadPart({ userId, workspaceId, uploadId: params.id, partNumber: params.part_number, etag: body.etag }),
