@@ -23,18 +23,22 @@ export const recordTimeline = (order: Pick<Order, "id" | "storeId">, kind: strin
     yield* (yield* OrdersRepository).appendTimeline({ id, storeId: order.storeId, orderId: order.id, kind, actorId, detail, createdAt: yield* now });
   });
 
-/** Saves the order's payment record with `change` applied (and a fresh `updatedAt`). */
+/**
+ * Saves the order's payment record with `change` applied (and a fresh `updatedAt`), only if its
+ * status is still the one `payment` was read in; the record saved, or null when another writer
+ * moved it first (its answer stands: an old copy never writes over a capture or a refund).
+ */
 export const savePayment = (payment: OrderPayment, change: Partial<Pick<OrderPayment, "status" | "paymentId" | "capturedMinor" | "refundedMinor">>) =>
   Effect.gen(function* () {
     const next: OrderPayment = { ...payment, ...change, updatedAt: yield* now };
-    yield* (yield* OrdersRepository).updatePayment(next);
-    return next;
+    return (yield* (yield* OrdersRepository).updatePayment(next, payment.status)) ? next : null;
   });
 
 /**
  * Saves the payment record after a provider call (capture, void, refund) together with its
  * timeline entry, in one transaction: a retry skips a payment already in the new state, so an
- * entry written apart from it could be lost for good.
+ * entry written apart from it could be lost for good. Nothing is written when another writer
+ * moved the record first (null then).
  */
 export const savePaymentWithTimeline = (
   payment: OrderPayment,
@@ -45,7 +49,9 @@ export const savePaymentWithTimeline = (
   detail: unknown,
 ) =>
   Effect.flatMap(Transactions, (transactions) =>
-    transactions.run(Effect.zipLeft(savePayment(payment, change), recordTimeline(order, kind, actorId, detail))),
+    transactions.run(
+      Effect.flatMap(savePayment(payment, change), (saved) => (saved === null ? Effect.succeed(null) : Effect.as(recordTimeline(order, kind, actorId, detail), saved))),
+    ),
   );
 
 /**

@@ -6,7 +6,7 @@ import { Context, type Effect } from "effect";
 import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
 import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
 import type { FulfillmentTask } from "../../core/commerce/model/FulfillmentTask.js";
-import type { OrderPayment } from "../../core/commerce/model/OrderPayment.js";
+import type { OrderPayment, OrderPaymentStatus } from "../../core/commerce/model/OrderPayment.js";
 import type { Return, ReturnStatus } from "../../core/commerce/model/Return.js";
 import type { Shipment } from "../../core/commerce/model/Shipment.js";
 
@@ -43,7 +43,12 @@ export interface OrdersRepository {
   readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
-  readonly updatePayment: (payment: OrderPayment) => Effect.Effect<void>;
+  /**
+   * Saves the payment record when its status is still `from`, the one its writer read; whether it
+   * did. A writer holding an old copy (a capture answered twice, a late authorization answer) moves
+   * nothing, so a refund or a capture recorded meanwhile is never written over.
+   */
+  readonly updatePayment: (payment: OrderPayment, from: OrderPaymentStatus) => Effect.Effect<boolean>;
   /** Adds `amountMinor` to the order payment's refunded total in one statement (concurrent refunds each count). */
   readonly addRefundedMinor: (orderId: string, amountMinor: number, now: Date) => Effect.Effect<void>;
   /** Inserts the shipment unless its carrier's tracking number is already another shipment's (false then). */

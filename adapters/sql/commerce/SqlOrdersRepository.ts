@@ -95,11 +95,13 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
   );
   const insertPayment = compiledInsert("shop_order_payments", payments);
   const selectPayment = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", p("orderId")));
+  // Conditional on the status the writer read: an old copy of the record moves nothing.
   const updatePayment = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .updateTable("shop_order_payments")
       .set(slotsOf(payments.columns.filter((column) => column !== "order_id"), p))
-      .where("order_id", "=", p("order_id")),
+      .where("order_id", "=", p("order_id"))
+      .where("status", "=", p("from_status")),
   );
   // An increment, never a read then a write of the whole row: two return refunds at once both count.
   const addRefundedMinor = compiledOnce<{ orderId: string; amountMinor: number; at: unknown }>((ex, p) =>
@@ -208,7 +210,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runStatement(db, selectPayment, { orderId }).pipe(
         Effect.map(({ rows: [r] }) => (r === undefined ? null : payments.fromRow(r))),
       ),
-    updatePayment: (payment) => sendStatement(db, updatePayment, payments.toRow(payment)),
+    updatePayment: (payment, from) =>
+      runStatement(db, updatePayment, { ...payments.toRow(payment), from_status: from }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
     addRefundedMinor: (orderId, amountMinor, at) => sendStatement(db, addRefundedMinor, { orderId, amountMinor, at: f.timeToDb(at) }),
     insertShipment: (shipment) =>
       runStatement(db, insertShipment, shipments.toRow(shipment)).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),

@@ -6,9 +6,10 @@
  * names, once, its version rising; a customer's orders come newest first by a keyset cursor, and
  * only theirs; an event is received once per consumer; an order has at most one fulfillment task;
  * a shipment is delivered once and leaves the in-transit list; a return moves only from the
- * status the caller read.
+ * status the caller read; a payment record is saved only from the status its writer read.
  */
 import { Effect } from "effect";
+import type { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import type { Return } from "../../../core/commerce/model/Return.js";
 import type { Shipment } from "../../../core/commerce/model/Shipment.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
@@ -96,6 +97,31 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.same([confirmed?.status, confirmed?.version, confirmed?.paymentIntentRef], ["confirmed", 2, "pay_1"]);
       t.equal(await run(orders((r) => r.transitionOrder(kitId.order(1), ["pending", "payment_pending"], "failed", at(6)))), null, "a second mover from pending finds nothing");
       t.equal((await run(orders((r) => r.findOrder(kitId.order(1)))))?.status, "confirmed");
+    },
+  },
+  {
+    name: "orders: a payment record is saved only from the status its writer read",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      const record: OrderPayment = {
+        orderId: kitId.order(1),
+        storeId: kitId.store(1),
+        merchantId: "m_1",
+        paymentId: null,
+        idempotencyKey: `order:${kitId.order(1)}/authorize`,
+        paymentMethod: "pm_card_visa",
+        status: "authorizing",
+        amountMinor: 500,
+        capturedMinor: 0,
+        refundedMinor: 0,
+        updatedAt: at(1),
+      };
+      await run(orders((r) => r.insertPayment(record)));
+      const authorized: OrderPayment = { ...record, status: "authorized", paymentId: "pay_1", updatedAt: at(2) };
+      t.equal(await run(orders((r) => r.updatePayment(authorized, "authorizing"))), true, "saved from the status read");
+      t.equal(await run(orders((r) => r.updatePayment({ ...record, status: "declined", updatedAt: at(3) }, "authorizing"))), false, "an old copy moves nothing");
+      t.same(await run(orders((r) => r.findPayment(kitId.order(1)))), authorized);
     },
   },
   {
