@@ -105,6 +105,19 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
     return ret;
   }).pipe(withSpan("commerce.createReturn"));
 
+/** A staff member's reason: 1 to 1000 characters, as for every staff action of the module. */
+const isStaffReason = (reason: string): boolean => reason.trim().length > 0 && reason.length <= 1000;
+const staffReasonMessage = "1 to 1000 characters: staff actions need a reason";
+
+/** Most characters of a stock adjustment's reason (the database's bound). */
+const maxAdjustmentReason = 500;
+
+/** The reason of a restock's stock adjustment: the return and the staff reason, shortened to the adjustment's bound (the timeline keeps it whole). */
+const adjustmentReason = (returnId: ReturnId, reason: string): string => {
+  const characters = [...`return ${returnId}: ${reason}`];
+  return characters.length <= maxAdjustmentReason ? characters.join("") : `${characters.slice(0, maxAdjustmentReason - 1).join("")}…`;
+};
+
 /** The next stage a staff member moves a return to, with the reason (audited on the timeline). */
 export type ReturnStep = "received" | "restocked" | "quarantined";
 
@@ -119,7 +132,7 @@ export const advanceReturn = (
     const ret = yield* orders.findReturn(returnId);
     if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
     const order = yield* loadVisibleOrder(actor, ret.orderId);
-    if (input.reason.trim().length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "staff actions need a reason" }] }));
+    if (!isStaffReason(input.reason)) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: staffReasonMessage }] }));
     yield* checkReturnTransition(ret.id, ret.status, input.to);
     // A location named by the caller must be one of the order's store (another store's is unknown here).
     if (input.to === "restocked" && input.locationId !== undefined) {
@@ -164,7 +177,7 @@ export const advanceReturn = (
               variantId: line.variantId,
               locationId,
               delta: l.quantity,
-              reason: `return ${ret.id}: ${input.reason}`,
+              reason: adjustmentReason(ret.id, input.reason),
               actorId: orderActorId(actor),
               createdAt: at,
             });
@@ -187,7 +200,7 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     const ret = yield* orders.findReturn(returnId);
     if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
     const order = yield* loadVisibleOrder({ ...actor, role: "support" }, ret.orderId);
-    if (input.reason.trim().length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "refunds need a reason" }] }));
+    if (!isStaffReason(input.reason)) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: staffReasonMessage }] }));
     if (ret.status !== "refund_requested") {
       yield* checkReturnTransition(ret.id, ret.status, "refund_requested");
       const at = yield* now;
