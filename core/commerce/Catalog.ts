@@ -34,6 +34,9 @@ export interface CreateProductInput {
   readonly variants: ReadonlyArray<NewVariantInput>;
 }
 
+/** Most characters of a product's description (a public page of products stays bounded). */
+export const maxDescriptionLength = 5000;
+
 const priceErrors = (path: string, price: number): FieldError[] =>
   Number.isSafeInteger(price) && price >= 0 && price <= maxPriceMinor ? [] : [{ path, message: `an integer of minor units from 0 to ${maxPriceMinor}` }];
 
@@ -48,6 +51,7 @@ export const createProduct = (userId: string, storeId: StoreId, input: CreatePro
     const store = yield* requireStaffRole(storeId, userId, "catalog_manager");
     const errors: FieldError[] = [
       ...(input.title.trim().length === 0 || input.title.length > 500 ? [{ path: "title", message: "1 to 500 characters" }] : []),
+      ...((input.description ?? "").length > maxDescriptionLength ? [{ path: "description", message: `at most ${maxDescriptionLength} characters` }] : []),
       ...(input.variants.length === 0 || input.variants.length > 100 ? [{ path: "variants", message: "1 to 100 variants" }] : []),
       ...input.variants.flatMap((v, i) => [
         ...(v.sku.trim().length === 0 || v.sku.length > 100 ? [{ path: `variants/${i}/sku`, message: "1 to 100 characters" }] : []),

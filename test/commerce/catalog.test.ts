@@ -73,3 +73,21 @@ t.test("an adjustment or a usage limit beyond what the columns hold is 422 on bo
     t.same(paths(limit), ["usage_limit"]);
   }),
 );
+
+/**
+ * Spec (E-commerce: "browse and search purchasable products"; conventions, Limits: "Every list,
+ * upload, body and batch has a bound"). A product's description is 0 to 5,000 characters: a public
+ * page of 200 products stays bounded, and the search index never meets an oversized document.
+ */
+t.test("a product's description is at most 5000 characters: a longer one is 422 on description and nothing is written", (t) =>
+  forEachCommerceDialect(t, "description bound", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store } = await seedStore(c);
+    const long = await c.attempt(createProduct(ownerId, store.id, { title: "Essay", description: "word ".repeat(1001), variants: [{ sku: "ESSAY", priceMinor: 100 }] }));
+    t.match(long.ok ? null : long.error, { code: "validation_failed", errors: [{ path: "description" }] });
+    const listed = await c.run(listProducts({ storeId: store.id, q: "essay", cursor: null, limit: 10 }));
+    t.same(listed.data, [], "nothing was written");
+    const fits = await c.run(createProduct(ownerId, store.id, { title: "Essay", description: "w".repeat(5000), variants: [{ sku: "ESSAY", priceMinor: 100 }] }));
+    t.equal(fits.description?.length, 5000, "5000 characters fit");
+  }),
+);
