@@ -379,3 +379,28 @@ t.test("a cart line request racing a checkout's open transaction (parallel conne
     t.same((await cartLinesOf(c, cart.id)).map((l) => l.quantity), [1], "the checked-out cart's line is unchanged");
   }),
 );
+
+/**
+ * Spec (E-commerce: "An order can split ... into line-level returns"; POST /v1/returns → 201 for
+ * eligible lines, 422 otherwise). Returns of one line requested at once (parallel connections on
+ * Postgres) never return more units than shipped: of ten one-unit returns of a two-unit line,
+ * exactly two are authorized, the others are 422 return_not_eligible, and the two refunds add up
+ * to the line's total.
+ */
+t.test("parallel returns of one line never return more units than shipped: exactly as many as shipped are authorized", (t) =>
+  forEachCommerceDialect(t, "parallel returns", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const { shopper, placed } = await confirmedOrder(c, store.id, variant.id, 2);
+    await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `PRT-${placed.order.id}` }));
+    const line = (await c.run(getOrder(shopper, placed.order.id))).lines[0]!;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c.attempt(createReturn(shopper, { orderId: placed.order.id, lines: [{ orderLineId: line.id, quantity: 1 }], reason: `unit ${i}` }))),
+    );
+    const authorized = results.flatMap((r) => (r.ok ? [r.value] : []));
+    t.equal(authorized.length, 2, "two returns, one per shipped unit");
+    t.ok(results.every((r) => r.ok || (r.error as { code: string }).code === "return_not_eligible"), "the others are 422 return_not_eligible");
+    t.equal(authorized.reduce((sum, r) => sum + r.refundMinor, 0), line.totalMinor, "their refunds add up to the line's total");
+    t.equal(await count(db, "shop_returns"), 2);
+  }),
+);
