@@ -24,6 +24,10 @@ export interface CreatePromotionInput {
   readonly usageLimit: number | null;
 }
 
+/** A promotion's times are in the years 2000 to 9999: both databases hold them, and they sort as written. */
+const inPromotionYears = (time: Date): boolean => time.getUTCFullYear() >= 2000 && time.getUTCFullYear() <= 9999;
+const promotionYearsMessage = "a time in the years 2000 to 9999";
+
 export const createPromotion = (userId: string, storeId: StoreId, input: CreatePromotionInput) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, userId, "catalog_manager");
@@ -35,6 +39,8 @@ export const createPromotion = (userId: string, storeId: StoreId, input: CreateP
         : [{ path: "value", message: input.kind === "percentage" ? "1 to 100 (percent)" : "a positive amount of minor units" }]),
       ...(input.code === null ? [] : /^[A-Z0-9_-]{1,40}$/.test(input.code) ? [] : [{ path: "code", message: "1 to 40 of A-Z, 0-9, _ and -" }]),
       ...(input.automatic || input.code !== null ? [] : [{ path: "code", message: "a promotion without a code must be automatic" }]),
+      ...(input.startsAt === null || inPromotionYears(input.startsAt) ? [] : [{ path: "starts_at", message: promotionYearsMessage }]),
+      ...(input.endsAt === null || inPromotionYears(input.endsAt) ? [] : [{ path: "ends_at", message: promotionYearsMessage }]),
       ...(input.endsAt === null || input.endsAt.getTime() > startsAt.getTime() ? [] : [{ path: "ends_at", message: "after starts_at" }]),
       ...(input.usageLimit === null || (Number.isSafeInteger(input.usageLimit) && input.usageLimit > 0 && input.usageLimit <= 1_000_000_000) ? [] : [{ path: "usage_limit", message: "an integer from 1 to 1,000,000,000" }]),
     ];

@@ -174,3 +174,22 @@ t.test("a unit price above 10,000,000,000 minor units is 422, on create and on u
     t.equal(raised.ok ? "ok" : (raised.error as { code: string }).code, "validation_failed", "a price change above the bound is 422");
   }),
 );
+
+/**
+ * Spec (E-commerce: "promotion rules with an explainable price breakdown"; conventions: invalid
+ * input is 422 with `errors`, never a 500). A promotion's window is given in years 2000 to 9999:
+ * a time the database cannot hold (before 4713 BC on Postgres) or nobody means is 422 on its path.
+ */
+t.test("a promotion's starts_at and ends_at are times from the year 2000 to 9999: others are 422 on their path", (t) =>
+  forEachCommerceDialect(t, "promotion window bounds", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store } = await seedStore(c);
+    const base = { code: null, kind: "percentage" as const, value: 10, automatic: true, usageLimit: null };
+    const ancient = await c.attempt(createPromotion(ownerId, store.id, { ...base, startsAt: new Date("-010000-01-01T00:00:00Z"), endsAt: null }));
+    t.match(ancient.ok ? null : ancient.error, { code: "validation_failed", errors: [{ path: "starts_at" }] });
+    const distant = await c.attempt(createPromotion(ownerId, store.id, { ...base, startsAt: null, endsAt: new Date("+100000-01-01T00:00:00Z") }));
+    t.match(distant.ok ? null : distant.error, { code: "validation_failed", errors: [{ path: "ends_at" }] });
+    const fine = await c.run(createPromotion(ownerId, store.id, { ...base, startsAt: null, endsAt: new Date("9999-12-31T00:00:00Z") }));
+    t.equal(fine.endsAt?.getUTCFullYear(), 9999);
+  }),
+);
