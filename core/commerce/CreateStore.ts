@@ -77,13 +77,23 @@ export const listStaffRoles = (ownerId: string, storeId: StoreId, page: { readon
   }).pipe(withSpan("commerce.listStaffRoles"));
 
 
-/** Command: the owner grants a staff role. */
+/**
+ * Command: the owner grants a staff role. Under the store's lock, as a revocation: an owner whose
+ * own role was revoked meanwhile grants nothing.
+ */
 export const grantStaffRole = (ownerId: string, storeId: StoreId, grant: { readonly userId: string; readonly role: StaffRoleName }) =>
   Effect.gen(function* () {
     yield* requireStaffRole(storeId, ownerId, "owner");
+    const stores = yield* StoresRepository;
     const at = yield* now;
     const role = { storeId, userId: grant.userId, role: grant.role, grantedBy: ownerId, createdAt: at };
-    yield* (yield* StoresRepository).grantRole(role);
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        yield* stores.lockStore(storeId);
+        yield* requireStaffRole(storeId, ownerId, "owner");
+        yield* stores.grantRole(role);
+      }),
+    );
     return role;
   }).pipe(withSpan("commerce.grantStaffRole"));
 

@@ -211,3 +211,37 @@ t.test("a take racing the revocation of its operator either comes first (and its
     t.equal((await c.run(Effect.flatMap(OrdersRepository, (o) => o.findFulfillmentTask(task!.id))))?.assigneeId, null, "the task stays unassigned");
   }),
 );
+
+/**
+ * Spec (Authentication 2: staff act by role in their store; a revoked role stops working at once).
+ * A grant runs under the store's lock and re-checks its owner there, as a revocation does: an
+ * owner whose `owner` role is revoked between their grant's first check and its write grants
+ * nothing (403), and the user they named holds no role.
+ */
+t.test("an owner revoked while granting grants nothing: the grant re-checks its owner under the store's lock", (t) =>
+  forEachCommerceDialect(t, "grant vs revocation", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store } = await seedStore(c);
+    const second = randomUUID();
+    await c.run(grantStaffRole(ownerId, store.id, { userId: second, role: "owner" }));
+    const stores = await c.run(StoresRepository);
+    let revokedMeanwhile = false;
+    const revokingBetween = StoresRepository.of({
+      ...stores,
+      rolesOf: (storeId, userId) =>
+        Effect.tap(stores.rolesOf(storeId, userId), () =>
+          revokedMeanwhile || userId !== ownerId
+            ? Effect.void
+            : Effect.promise(async () => {
+                revokedMeanwhile = true;
+                await c.run(revokeStaffRole(second, store.id, { userId: ownerId, role: "owner", reason: "left the company" }));
+              }),
+        ),
+    });
+    const newcomer = randomUUID();
+    const granted = await c.attempt(Effect.provideService(grantStaffRole(ownerId, store.id, { userId: newcomer, role: "support" }), StoresRepository, revokingBetween));
+    t.ok(revokedMeanwhile, "the revocation committed between the grant's first check and its write");
+    t.match(granted.ok ? null : granted.error, { code: "forbidden" }, "the grant is refused");
+    t.same(await c.run(stores.rolesOf(store.id, newcomer)), [], "the newcomer holds no role");
+  }),
+);
