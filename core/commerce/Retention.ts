@@ -42,7 +42,7 @@ export const applyRetention = Effect.gen(function* () {
   return {
     abandonedCarts: yield* drain(carts.deleteStale("open", before(retention.abandonedCart), batch)),
     checkedOutCarts: yield* drain(carts.deleteStale("checked_out", before(retention.checkedOutCart), batch)),
-    guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch)),
+    guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch, at)),
   };
 }).pipe(withSpan("commerce.applyRetention"));
 

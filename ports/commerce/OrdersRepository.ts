@@ -71,10 +71,11 @@ export interface OrdersRepository {
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
   readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;
   /**
-   * Minimizes guest orders in a final state last changed before `before`: e-mail removed, the
-   * address reduced to its country; at most `limit`; how many.
+   * Minimizes guest orders in a final state last changed before `before` and not minimized yet
+   * (with or without an e-mail): e-mail removed, the address reduced to its country, marked
+   * minimized at `now`; at most `limit`; how many.
    */
-  readonly redactGuestOrders: (before: Date, limit: number) => Effect.Effect<number>;
+  readonly redactGuestOrders: (before: Date, limit: number, now: Date) => Effect.Effect<number>;
   /** Records that `consumer` received `eventId` (unique); false when it already had. */
   readonly receiveEvent: (consumer: string, eventId: string, at: Date) => Effect.Effect<boolean>;
   /** Inserts the order's task; false when the order already has one (unique per order). */

@@ -40,3 +40,27 @@ t.test("abandoned carts are hard-deleted after retention and guest orders minimi
     t.same(order?.shippingAddress, { name: "", line1: "", line2: null, city: "", postcode: "", country: "GB" });
   }),
 );
+
+/**
+ * Spec (E-commerce: "Stored addresses are minimized ... and guest data has retention"). A guest
+ * order placed without an e-mail still has its address minimized after the retention: the
+ * e-mail was the only mark of a minimized order, so such an order kept its full address forever.
+ */
+t.test("a guest order without an e-mail is minimized after retention too: its address is reduced to the country", (t) =>
+  forEachCommerceDialect(t, "retention without e-mail", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { store, variant } = await seedStore(c);
+    const guestCart = await c.run(createCart(null, store.id));
+    const guest = { kind: "guest" as const, cartToken: guestCart.cartToken! };
+    await c.run(setCartLine(guest, guestCart.cart.id, { variantId: variant.id, quantity: 1 }));
+    const placed = await c.run(placeOrder(guest, checkoutInput(guestCart.cart.id, { email: null })));
+    await c.run(cancelOrder(guest, placed.order.id, { reason: "no longer needed" }));
+
+    const year = await c.later(366 * day, applyRetention);
+    t.equal(year.guestOrders, 1, "the guest order is minimized");
+    const order = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findOrder(placed.order.id)));
+    t.same(order?.shippingAddress, { name: "", line1: "", line2: null, city: "", postcode: "", country: "GB" }, "only the country is kept");
+    const again = await c.later(367 * day, applyRetention);
+    t.equal(again.guestOrders, 0, "a minimized order is not minimized again");
+  }),
+);

@@ -261,7 +261,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
         return returns.fromRow(row);
       }).pipe(withSpan("OrdersRepository.transitionReturn")),
-    redactGuestOrders: (before, limit) =>
+    redactGuestOrders: (before, limit, now) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) =>
           ex
@@ -270,7 +270,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
             .where("customer_id", "is", null)
             .where("status", "in", ["failed", "expired", "cancelled", "dispatched"])
             .where("updated_at", "<", f.timeToDb(before))
-            .where("email", "is not", null)
+            // Marked when done (an order without an e-mail has its address minimized too).
+            .where("minimized_at", "is", null)
             .orderBy("updated_at")
             .limit(limit)
             .execute(),
@@ -282,7 +283,7 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
           yield* runQuery(db, (ex) =>
             ex
               .updateTable("shop_orders")
-              .set({ email: null, shipping_address: sealer.seal(JSON.stringify(minimized)) })
+              .set({ email: null, shipping_address: sealer.seal(JSON.stringify(minimized)), minimized_at: f.timeToDb(now) })
               .where("id", "=", String(row.id))
               .execute(),
           );
