@@ -404,3 +404,39 @@ t.test("parallel returns of one line never return more units than shipped: exact
     t.equal(await count(db, "shop_returns"), 2);
   }),
 );
+
+/**
+ * Spec (E-commerce States: "order | POST /v1/orders/:id/cancel | order not yet dispatched |
+ * cancellation requested (202)" and "order dispatched | unchanged | 409"). A cancellation and a
+ * dispatch of the same order at once (parallel connections on Postgres) are decided by the order's
+ * lock: either the order ships (captured, the cancel 409 order_dispatched) or it is cancelled
+ * (voided, stock back, the dispatch 409), never a shipment of a cancelled order.
+ */
+t.test("a cancellation racing a dispatch ends one way: shipped and captured, or cancelled and voided, never both", (t) =>
+  forEachCommerceDialect(t, "cancel vs dispatch", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 20 });
+    const orders = await Promise.all(Array.from({ length: 6 }, () => confirmedOrder(c, store.id, variant.id, 1)));
+    const outcomes = await Promise.all(
+      orders.map(async ({ shopper, placed }) => {
+        const [cancelled, shipped] = await Promise.all([
+          c.attempt(cancelOrder(shopper, placed.order.id, { reason: "changed my mind" })),
+          c.attempt(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `CD-${placed.order.id}` })),
+        ]);
+        const order = await c.run(getOrder(shopper, placed.order.id));
+        const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
+        return { cancelled, shipped, status: order.status, payment: payment?.status };
+      }),
+    );
+    for (const o of outcomes) {
+      if (o.shipped.ok) {
+        t.same([o.status, o.payment, o.cancelled.ok ? "ok" : (o.cancelled.error as { code: string }).code], ["dispatched", "captured", "order_dispatched"], "shipped: captured, the cancel refused");
+      } else {
+        t.same([o.status, o.payment, o.cancelled.ok, (o.shipped.error as { code: string }).code], ["cancelled", "voided", true, "order_state_conflict"], "cancelled: voided, the dispatch refused");
+      }
+    }
+    const level = await stockOf(c, variant.id, location.id);
+    const shipped = outcomes.filter((o) => o.shipped.ok).length;
+    t.same([level?.onHand, level?.reserved], [20 - shipped, 0], "only shipped units left the stock; nothing stays reserved");
+  }),
+);
