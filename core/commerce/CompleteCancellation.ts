@@ -14,6 +14,7 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { OrderCancelled } from "./Events.js";
 import { OrderId } from "./model/Ids.js";
 import { moveOrder, releaseReservations } from "./OrderRecords.js";
+import { givePromotionUsesBack } from "./Promotions.js";
 import { PaymentStillProcessing, releasePayment } from "./PaymentRelease.js";
 import type { CommerceServices } from "./Services.js";
 
@@ -34,6 +35,7 @@ export const completeCancellation = (orderId: OrderId, actorId: string) =>
         const moved = yield* moveOrder(orderId, "cancelled", actorId, { from: ["cancellation_requested"] });
         if (moved === null) return order;
         yield* releaseReservations(orderId, ["active", "committed"]);
+        yield* givePromotionUsesBack(orderId);
         const event = yield* OrderCancelled.make({
           tenant_id: moved.storeId,
           aggregate_id: moved.id,

@@ -35,6 +35,7 @@ import { completeCancellation } from "./CompleteCancellation.js";
 import { isFreeOrder, PaymentStillProcessing, releasePayment } from "./PaymentRelease.js";
 import { OrderConfirmed } from "./Events.js";
 import { moveOrder, releaseReservations, savePayment } from "./OrderRecords.js";
+import { givePromotionUsesBack } from "./Promotions.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
@@ -131,7 +132,10 @@ const decline = (order: Order, payment: OrderPayment, paymentId: string | null, 
     const moved = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const moved = yield* moveOrder(order.id, "failed", actorId, { from: ["pending", "payment_pending"], detail: { decline_code: declineCode } });
-        if (moved !== null) yield* releaseReservations(order.id, ["active"]);
+        if (moved !== null) {
+          yield* releaseReservations(order.id, ["active"]);
+          yield* givePromotionUsesBack(order.id);
+        }
         yield* savePayment(payment, { status: "declined", paymentId: paymentId ?? payment.paymentId });
         // The order left checkout meanwhile (its cancellation requested): the job finishes it should the attempt below not.
         if (moved === null) yield* strandedPaymentJob.schedule({ orderId: order.id }, { runAt: new Date((yield* now).getTime() + 30_000), key: `order:${order.id}/release` });

@@ -210,6 +210,8 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           });
         }
         yield* orders.insertOrder(order, lines);
+        // The uses counted above, so an order that fails, expires or is cancelled gives them back.
+        yield* catalog.recordPromotionUses({ storeId: store.id, orderId, promotionIds: promotions.map((p) => p.id) });
         yield* inventory.insertReservations(reservations);
         const payment: OrderPayment = {
           orderId,

@@ -12,7 +12,7 @@ import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import type { Promotion, PromotionKind } from "./model/Promotion.js";
 import { requireStaffRole } from "./Access.js";
 import { withSpan } from "../kernel/Span.js";
-import { PromotionId, type StoreId } from "./model/Ids.js";
+import { type OrderId, PromotionId, type StoreId } from "./model/Ids.js";
 
 export interface CreatePromotionInput {
   readonly code: string | null;
@@ -61,3 +61,12 @@ export const createPromotion = (userId: string, storeId: StoreId, input: CreateP
     if (!(yield* (yield* CatalogRepository).insertPromotion(promotion))) return yield* Effect.fail(new PromotionCodeTaken({ code: input.code ?? "" }));
     return promotion;
   }).pipe(withSpan("commerce.createPromotion"));
+
+/**
+ * Gives back the promotion uses of an order that will never be paid (failed, expired, cancelled),
+ * once: a limited code is spent only by orders that go through.
+ */
+export const givePromotionUsesBack = (orderId: OrderId) =>
+  Effect.gen(function* () {
+    yield* (yield* CatalogRepository).releasePromotionUses(orderId, yield* now);
+  });

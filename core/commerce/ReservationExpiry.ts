@@ -14,6 +14,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { ReservationExpired } from "./Events.js";
 import { moveOrder, releaseReservations } from "./OrderRecords.js";
+import { givePromotionUsesBack } from "./Promotions.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
@@ -30,6 +31,7 @@ export const expireOrderReservations = (orderId: OrderId) =>
         const moved = yield* moveOrder(orderId, "expired", "system:reservation-expiry", { from: ["pending", "payment_pending"] });
         if (moved === null) return 0;
         const released = yield* releaseReservations(orderId, ["active"], { dueBy: at });
+        yield* givePromotionUsesBack(orderId);
         const events = [];
         for (const r of released) {
           events.push(

@@ -36,5 +36,12 @@ export interface CatalogRepository {
   readonly promotionsFor: (storeId: string, codes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Promotion>>;
   /** Counts one use if the limit allows (a conditional update); false when used up. */
   readonly usePromotion: (id: string) => Effect.Effect<boolean>;
+  /** Records the promotions whose use the order counted (after the order is written, in its transaction). */
+  readonly recordPromotionUses: (use: { readonly storeId: string; readonly orderId: string; readonly promotionIds: ReadonlyArray<string> }) => Effect.Effect<void>;
+  /**
+   * Gives back the uses the order counted, once however often it is called (each record is
+   * marked released by a conditional update); how many were given back.
+   */
+  readonly releasePromotionUses: (orderId: string, now: Date) => Effect.Effect<number>;
 }
 export const CatalogRepository = Context.GenericTag<CatalogRepository>("domainkit/commerce/CatalogRepository");

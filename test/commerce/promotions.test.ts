@@ -3,6 +3,10 @@
  * usage limit enforced under concurrency; every price answer explains each discount).
  */
 import t from "tap";
+import { Effect } from "effect";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
+import { expireOrderReservations } from "../../core/commerce/ReservationExpiry.js";
+import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { getCart } from "../../core/commerce/Carts.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { priceLines } from "../../core/commerce/Pricing.js";
@@ -191,5 +195,52 @@ t.test("a promotion's starts_at and ends_at are times from the year 2000 to 9999
     t.match(distant.ok ? null : distant.error, { code: "validation_failed", errors: [{ path: "ends_at" }] });
     const fine = await c.run(createPromotion(ownerId, store.id, { ...base, startsAt: null, endsAt: new Date("9999-12-31T00:00:00Z") }));
     t.equal(fine.endsAt?.getUTCFullYear(), 9999);
+  }),
+);
+
+/**
+ * Spec (E-commerce: "keeps prices ... correct across retries and partial failures"; "order |
+ * payment fails | failed checkout | reservation released"; Endpoints rule 3: promotion inputs are
+ * revalidated). A promotion's use counts for an order that goes through: an order that fails
+ * (declined), expires or is cancelled gives its use back, once, so a code limited to one use is
+ * not spent by a declined card.
+ */
+t.test("a promotion's use is given back, once, when its order fails, expires or is cancelled", (t) =>
+  forEachCommerceDialect(t, "promotion uses given back", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { stock: 20 });
+    await c.run(createPromotion(ownerId, store.id, { code: "ONCE", kind: "percentage", value: 10, automatic: false, startsAt: null, endsAt: null, usageLimit: 1 }));
+    const uses = async () => (await c.run(Effect.flatMap(CatalogRepository, (r) => r.promotionsFor(store.id, ["ONCE"])))).find((p) => p.code === "ONCE")!.usageCount;
+    const checkout = async (paymentMethod = "pm_card_visa") => {
+      const shopper = customer();
+      const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+      return { shopper, placed: await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { promotionCodes: ["ONCE"], paymentMethod }))) };
+    };
+
+    const declined = await checkout("pm_card_declined");
+    t.equal(declined.placed.ok ? null : (declined.placed.error as { code: string }).code, "payment_declined");
+    t.equal(await uses(), 0, "a declined checkout gives its use back");
+
+    const cancelled = await checkout();
+    t.ok(cancelled.placed.ok);
+    t.equal(await uses(), 1);
+    if (cancelled.placed.ok) await c.run(cancelOrder(cancelled.shopper, cancelled.placed.value.order.id, { reason: "" }));
+    t.equal(await uses(), 0, "a cancelled order gives its use back");
+    if (cancelled.placed.ok) await c.run(cancelOrder(cancelled.shopper, cancelled.placed.value.order.id, { reason: "" }));
+
+    const pending = await checkout("pm_card_timeout_after");
+    t.equal(pending.placed.ok ? pending.placed.value.order.status : null, "payment_pending");
+    t.equal(await uses(), 1);
+    if (pending.placed.ok) {
+      await c.later(16 * 60 * 1000, expireOrderReservations(pending.placed.value.order.id));
+      await c.later(17 * 60 * 1000, expireOrderReservations(pending.placed.value.order.id));
+    }
+    t.equal(await uses(), 0, "an expired order gives its use back, once");
+
+    const kept = await checkout();
+    t.equal(kept.placed.ok ? kept.placed.value.order.status : null, "confirmed", "the code serves the next checkout");
+    t.equal(await uses(), 1);
+    const spent = await checkout();
+    t.equal(spent.placed.ok ? null : (spent.placed.error as { code: string }).code, "promotion_invalid", "and is then used up");
   }),
 );

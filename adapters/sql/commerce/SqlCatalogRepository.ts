@@ -163,5 +163,38 @@ export const makeSqlCatalogRepository = (db: SqlDatabase): CatalogRepository => 
     promotionsFor: (storeId, codes) =>
       runStatement(db, selectPromotions, { storeId, list: codes }).pipe(Effect.map(({ rows }) => rows.map(promotions.fromRow))),
     usePromotion: (id) => runStatement(db, updatePromotionUse, { id }).pipe(Effect.map((r) => toNumber(r.numAffectedRows ?? 0) > 0)),
+    recordPromotionUses: ({ storeId, orderId, promotionIds }) =>
+      promotionIds.length === 0
+        ? Effect.void
+        : runQuery(db, (ex) =>
+            ex
+              .insertInto("shop_order_promotions")
+              .values(promotionIds.map((promotionId) => ({ order_id: orderId, store_id: storeId, promotion_id: promotionId, released_at: null })))
+              .execute(),
+          ).pipe(Effect.asVoid),
+    releasePromotionUses: (orderId, now) =>
+      Effect.gen(function* () {
+        // Marked first, conditionally: a second release finds nothing to give back.
+        const released = yield* runQuery(db, (ex) =>
+          ex
+            .updateTable("shop_order_promotions")
+            .set({ released_at: f.timeToDb(now) })
+            .where("order_id", "=", orderId)
+            .where("released_at", "is", null)
+            .returning("promotion_id")
+            .execute(),
+        );
+        for (const { promotion_id } of released) {
+          yield* runQuery(db, (ex) =>
+            ex
+              .updateTable("shop_promotions")
+              .set((eb) => ({ usage_count: eb("usage_count", "-", 1) }))
+              .where("id", "=", String(promotion_id))
+              .where("usage_count", ">", 0)
+              .execute(),
+          );
+        }
+        return released.length;
+      }).pipe(withSpan("CatalogRepository.releasePromotionUses")),
   };
 };

@@ -6,10 +6,12 @@
  * names, once, its version rising; a customer's orders come newest first by a keyset cursor, and
  * only theirs; an event is received once per consumer; an order has at most one fulfillment task;
  * a shipment is delivered once and leaves the in-transit list; a return moves only from the
- * status the caller read; a payment record is saved only from the status its writer read.
+ * status the caller read; a payment record is saved only from the status its writer read; an order's promotion uses
+ * are given back once.
  */
 import { Effect } from "effect";
 import type { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
+import type { Promotion } from "../../../core/commerce/model/Promotion.js";
 import type { Return } from "../../../core/commerce/model/Return.js";
 import type { Shipment } from "../../../core/commerce/model/Shipment.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
@@ -122,6 +124,35 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.equal(await run(orders((r) => r.updatePayment(authorized, "authorizing"))), true, "saved from the status read");
       t.equal(await run(orders((r) => r.updatePayment({ ...record, status: "declined", updatedAt: at(3) }, "authorizing"))), false, "an old copy moves nothing");
       t.same(await run(orders((r) => r.findPayment(kitId.order(1)))), authorized);
+    },
+  },
+  {
+    name: "orders: an order's promotion uses are given back once",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      const promotion: Promotion = {
+        id: kitId.promo(1),
+        storeId: kitId.store(1),
+        code: "ONCE",
+        kind: "percentage",
+        value: 10,
+        automatic: false,
+        startsAt: at(0),
+        endsAt: null,
+        usageLimit: 1,
+        usageCount: 0,
+        createdAt: at(0),
+      };
+      const catalog = <A>(f: (r: CatalogRepository) => Effect.Effect<A>) => Effect.flatMap(CatalogRepository, f);
+      await run(catalog((r) => r.insertPromotion(promotion)));
+      t.equal(await run(catalog((r) => r.usePromotion(kitId.promo(1)))), true);
+      await run(catalog((r) => r.recordPromotionUses({ storeId: kitId.store(1), orderId: kitId.order(1), promotionIds: [kitId.promo(1)] })));
+      t.equal(await run(catalog((r) => r.usePromotion(kitId.promo(1)))), false, "used up");
+      t.equal(await run(catalog((r) => r.releasePromotionUses(kitId.order(1), at(2)))), 1, "the order's use is given back");
+      t.equal(await run(catalog((r) => r.releasePromotionUses(kitId.order(1), at(3)))), 0, "once");
+      t.same((await run(catalog((r) => r.promotionsFor(kitId.store(1), ["ONCE"])))).map((p) => p.usageCount), [0]);
+      t.equal(await run(catalog((r) => r.usePromotion(kitId.promo(1)))), true, "the code serves again");
     },
   },
   {
