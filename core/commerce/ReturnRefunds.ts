@@ -49,6 +49,8 @@ export const confirmReturnRefunds = (orderId: OrderId) =>
     const returns = yield* orders.returnsOf(orderId);
     const requested = returns.filter((r) => r.status === "refund_requested");
     if (requested.length === 0) return 0;
+    // Nothing is refunded before the order's capture is recorded (its own job records it): try again later.
+    if (payment.status !== "captured") return yield* Effect.fail(new RefundNotConfirmedYet({ orderId }));
     const failed = new Set<string>();
     for (const ret of requested) {
       const refund = yield* gateway.refund({

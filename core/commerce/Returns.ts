@@ -228,6 +228,9 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
       );
     }
     if (payment === null || payment.paymentId === null) return yield* Effect.fail(new OrderStateConflict({ orderId: order.id, from: order.status, to: "refunded" }));
+    // The order's capture is not recorded yet (its job retries it): the refund waits, and the job
+    // scheduled with the request sends it once the capture is recorded.
+    if (payment.status !== "captured") return (yield* orders.findReturn(ret.id)) ?? ret;
     const refund = yield* (yield* PaymentGateway).refund({
       merchantId: payment.merchantId,
       paymentId: payment.paymentId,

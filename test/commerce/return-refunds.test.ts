@@ -9,7 +9,8 @@
 import { Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
-import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { captureOrder, dispatchShipment } from "../../core/commerce/Fulfillment.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { confirmReturnRefunds, returnRefundJob, returnRefundJobKey } from "../../core/commerce/ReturnRefunds.js";
@@ -96,5 +97,45 @@ t.test("a refund the payment answers failed is put on the timeline and no longer
     t.ok((await timeline()).includes("return.refund_failed"), "support sees it on the timeline");
     t.equal(await c.run(confirmReturnRefunds(orderId)), 0);
     t.equal((await timeline()).filter((k) => k === "return.refund_failed").length, 1, "recorded once, however often the job runs");
+  }),
+);
+
+/**
+ * Spec (E-commerce States: "return | refund webhook confirmation | closed"; "nothing is lost on
+ * failure"). A return's refund requested while the order's capture is not recorded yet (the
+ * dispatch's capture failed and waits for its job) is accepted and waits: the return stays
+ * refund_requested (no refund is sent against an uncaptured payment, no error answers an
+ * accepted request), and its job sends the refund once the capture is recorded, then closes it.
+ */
+t.test("a return refund requested before the order's capture is recorded waits for the capture, then is sent once and closes", (t) =>
+  forEachCommerceDialect(t, "refund before capture", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 5 });
+    const shopper = customer();
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+    const orderId = placed.order.id;
+    const orders = await c.run(OrdersRepository);
+    await c.run(
+      Effect.provideService(dispatchShipment(ownerId, orderId, { locationId: location.id, carrier: "DHL", trackingNumber: `RBC-${orderId}` }), OrdersRepository, {
+        ...orders,
+        appendTimeline: (entry) => (entry.kind === "payment.captured" ? Effect.die(new Error("timeline unavailable")) : orders.appendTimeline(entry)),
+      }),
+    );
+    t.equal((await c.run(orders.findPayment(orderId)))?.status, "authorized", "the capture is not recorded yet");
+    const lineId = (await c.run(getOrder(shopper, orderId))).lines[0]!.id;
+    const staff = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    const ret = await c.run(createReturn(shopper, { orderId, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    await c.run(advanceReturn(staff, ret.id, { to: "received", reason: "in" }));
+    await c.run(advanceReturn(staff, ret.id, { to: "quarantined", reason: "chipped" }));
+    const requested = await c.attempt(requestReturnRefund({ kind: "staff", userId: ownerId, role: "support" }, ret.id, { reason: "refund" }));
+    t.equal(requested.ok ? requested.value.status : (requested.error as { code: string }).code, "refund_requested", "accepted: the return waits for the capture");
+
+    await c.run(captureOrder(orderId));
+    t.equal(await c.run(confirmReturnRefunds(orderId)), 1, "the job sends the refund and closes the return");
+    const payment = await c.run(orders.findPayment(orderId));
+    t.same([payment?.status, payment?.refundedMinor], ["captured", ret.refundMinor]);
+    const paid = await c.run(Effect.flatMap(PaymentGateway, (g) => g.status({ merchantId: store.merchantId, paymentId: payment!.paymentId! })));
+    t.equal(paid.refundedMinor, ret.refundMinor, "refunded once at the payment");
   }),
 );
