@@ -30,10 +30,13 @@ export const signCarrierWebhook = (secrets: string | ReadonlyArray<string>, rawB
   return [`t=${t}`, ...(typeof secrets === "string" ? [secrets] : secrets).map((secret) => `v1=${hmacHex(secret, t, rawBody)}`)].join(",");
 };
 
+// Text without a NUL character (Postgres text cannot hold one): such an event is unreadable, a 400.
+const CarrierText = Schema.String.pipe(Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character"));
+
 const CarrierEvent = Schema.Struct({
-  id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)),
-  carrier: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
-  tracking_number: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  id: CarrierText.pipe(Schema.minLength(1), Schema.maxLength(255)),
+  carrier: CarrierText.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  tracking_number: CarrierText.pipe(Schema.minLength(1), Schema.maxLength(100)),
   status: Schema.Literal("in_transit", "out_for_delivery", "delivered", "exception"),
   occurred_at: Schema.Date,
 });
