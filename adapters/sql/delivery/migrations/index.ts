@@ -12,5 +12,6 @@ import { deliveryMigration0009DispatcherLocationAccess } from "./0009_dispatcher
 import { deliveryMigration0010SettlementReplays } from "./0010_settlement_replays.js";
 import { deliveryMigration0011DropoffRedaction } from "./0011_dropoff_redaction.js";
 import { deliveryMigration0012StaffRemovals } from "./0012_staff_removals.js";
+import { deliveryMigration0013TransitionTables } from "./0013_transition_tables.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction, deliveryMigration0012StaffRemovals];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction, deliveryMigration0012StaffRemovals, deliveryMigration0013TransitionTables];
