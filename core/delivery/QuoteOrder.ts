@@ -37,7 +37,10 @@ export const checkMenu = (restaurant: Restaurant, version: number, itemIds: Read
   Effect.gen(function* () {
     const restaurants = yield* RestaurantsRepository;
     const currentItems = yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion);
-    const quotedItems = version === restaurant.menuVersion ? currentItems : yield* restaurants.menuItems(restaurant.id, version);
+    // Only versions 1 to the current one exist: another has no items, and is not sent to the store
+    // (Postgres refuses to compare its integer column with 2^31).
+    const published = Number.isInteger(version) && version >= 1 && version < restaurant.menuVersion;
+    const quotedItems = version === restaurant.menuVersion ? currentItems : published ? yield* restaurants.menuItems(restaurant.id, version) : [];
     const diff = menuDiff({ requestedItemIds: itemIds, quotedVersion: version, quotedItems, currentVersion: restaurant.menuVersion, currentItems });
     if (diff !== null) return yield* Effect.fail(new MenuChanged({ diff, detail: "the menu changed since this version; see diff" }));
     return currentItems;
