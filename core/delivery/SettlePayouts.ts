@@ -38,10 +38,14 @@ export const payoutBatchOf = (account: string, currency: string, at: Date): stri
 /** What a settlement job carries: the event it came from and the order it settles. */
 export const SettlementPayload = Schema.Struct({ eventId: Schema.String, orderId: Schema.String, deliveryId: Schema.String });
 
-/** The payables of an order's posted settlement (the completion's entries, not reversals). */
-export const payablesOf = (entries: ReadonlyArray<SettlementEntry>, newId: Effect.Effect<string>): Effect.Effect<ReadonlyArray<Payable>> =>
-  Effect.forEach(
-    entries.filter((entry) => entry.reverses === null && payableComponents.has(entry.component)),
+/**
+ * The payables of an order's posted settlement: the completion's participant entries, less those
+ * a correction reversed (a reversed component is owed to nobody).
+ */
+export const payablesOf = (entries: ReadonlyArray<SettlementEntry>, newId: Effect.Effect<string>): Effect.Effect<ReadonlyArray<Payable>> => {
+  const reversed = new Set(entries.flatMap((entry) => (entry.reverses === null ? [] : [entry.reverses])));
+  return Effect.forEach(
+    entries.filter((entry) => entry.reverses === null && !reversed.has(entry.componentKey) && payableComponents.has(entry.component)),
     (entry) =>
       Effect.map(newId, (id) => ({
         id: PayableId.make(id),
@@ -55,6 +59,7 @@ export const payablesOf = (entries: ReadonlyArray<SettlementEntry>, newId: Effec
         createdAt: entry.createdAt,
       })),
   );
+};
 
 /** Records the payables of one completed order; fails (and is retried) while its settlement is not posted. */
 export const settlementJob = defineJob({
