@@ -1,7 +1,8 @@
 /**
  * POST /orders/:id/substitutions/:substitution_id/accept and /refuse (the order's customer):
- * decides a proposed substitution once. Repeating the same decision answers the same
- * substitution; the other decision afterwards is 409 substitution_conflict. Either way the
+ * decides a proposed substitution once, before pickup (SubstitutionWindow.ts: 409
+ * substitution_not_allowed after pickup, delivery or rejection). Repeating the same decision
+ * answers the same substitution; the other decision afterwards is 409 substitution_conflict. Either way the
  * line's price is unchanged (the authorization is never exceeded): accepted, the replacement is
  * supplied instead; refused, the restaurant supplies the original or rejects the order (which
  * voids the authorization). Another customer's order or substitution answers 404.
@@ -16,6 +17,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound, requireUser } from "./Access.js";
 import { SubstitutionConflict } from "./Errors.js";
+import { lockSubstitutionWindow } from "./SubstitutionWindow.js";
 import type { Substitution } from "./model/Substitution.js";
 
 /** Accepts or refuses the substitution; answers it decided. */
@@ -30,7 +32,10 @@ export const decideSubstitution = (principal: Principal, orderId: OrderId, subst
     }
     if (substitution.status === decision) return substitution;
     const at = yield* now;
-    if (!(yield* (yield* Transactions).run(substitutions.decide(substitution.id, decision, at)))) {
+    const decided = yield* (yield* Transactions).run(
+      Effect.zipRight(lockSubstitutionWindow(order.id), substitutions.decide(substitution.id, decision, at)),
+    );
+    if (!decided) {
       const current = yield* substitutions.find(substitution.id);
       if (current !== null && current.status === decision) return current;
       return yield* Effect.fail(new SubstitutionConflict({ substitutionId: substitution.id, detail: `the substitution is already ${current?.status ?? "gone"}` }));

@@ -22,6 +22,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { notFound, requireUser } from "./Access.js";
 import { SubstitutionConflict, SubstitutionNotAllowed } from "./Errors.js";
+import { lockSubstitutionWindow } from "./SubstitutionWindow.js";
 import { SubstitutionProposed } from "./Events.js";
 import { SubstitutionId, type Substitution } from "./model/Substitution.js";
 
@@ -45,7 +46,9 @@ export const proposeSubstitution = (principal: Principal, orderId: OrderId, prop
     if ((workflow.status !== "authorized" && workflow.status !== "accepted") || !beforePickup) {
       return yield* Effect.fail(new SubstitutionNotAllowed({ status: workflow.status, detail: "substitutions are proposed on an authorized or accepted order before pickup" }));
     }
-    const reason = proposal.reason === null ? null : proposal.reason.trim().slice(0, 500) || null;
+    const trimmed = proposal.reason?.trim() ?? "";
+    if (trimmed.length > 500) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "must be at most 500 characters" }] }));
+    const reason = trimmed === "" ? null : trimmed;
     const line = (yield* orders.orderLines(orderId)).find((l) => l.lineNo === proposal.lineNo);
     if (line === undefined) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "line_no", message: "the order has no such line" }] }));
     const restaurant = yield* restaurants.findRestaurant(workflow.restaurantId);
@@ -80,6 +83,8 @@ export const proposeSubstitution = (principal: Principal, orderId: OrderId, prop
     });
     const inserted = yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // Checked again under the locks: a pickup or a rejection may have committed meanwhile.
+        yield* lockSubstitutionWindow(orderId);
         const answer = yield* (yield* Substitutions).insert(substitution);
         if (answer === "inserted") yield* (yield* Outbox).append([event]);
         return answer;

@@ -67,7 +67,7 @@ const decideRoute = (decision: "accepted" | "refused") =>
     operationId: decision === "accepted" ? "acceptSubstitution" : "refuseSubstitution",
     summary: decision === "accepted" ? "Accept a proposed substitution (the customer)" : "Refuse a proposed substitution (the customer)",
     description:
-      "The order's customer only (else 404). Repeating the same decision answers the same substitution; the other decision afterwards is 409 substitution_conflict. The line's price is unchanged either way.",
+      "The order's customer only (else 404), before pickup: once the meal is picked up or delivered, or the order rejected or cancelled, 409 substitution_not_allowed and the substitution stays proposed. Repeating the same decision answers the same substitution; the other decision afterwards is 409 substitution_conflict. The line's price is unchanged either way.",
     tags,
     auth: "required",
     // One transaction, nothing called outside: the key and the answer commit with the work.
