@@ -2,7 +2,8 @@
  * A settlement correction (issue rule 4: entries are immutable; corrections are linked
  * reversals with actor and reason): every component of the order's settlement is negated by a
  * new entry that names the one it reverses (kernel Ledger `reversalOf`), in one balanced
- * transaction; an order's settlement is reversed at most once (409 already_reversed).
+ * transaction; an order's settlement is reversed at most once (409 already_reversed). Payables
+ * already recorded for the participants are reversed in the same transaction (SettlePayouts.ts).
  * Who may do this (support with step-up authentication) is checked by the caller's route.
  */
 import { SettlementEntryId } from "./model/Ids.js";
@@ -10,11 +11,13 @@ import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { AlreadyReversed, reversalOf, validateTransaction } from "../kernel/Ledger.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { SettlementEntry } from "./model/SettlementEntry.js";
 import { settlementSource } from "./Settlement.js";
+import { recordOrderPayables } from "./SettlePayouts.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Reverses the order's settlement on behalf of `actorId` for `reason`; answers the reversal entries. */
@@ -28,6 +31,8 @@ export const reverseSettlement = (input: { readonly actorId: string; readonly or
     const ids = yield* Ids;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // The settlement job's lock (recordOrderPayables): one of the two reads the other's entries.
+        yield* (yield* OrdersRepository).findWorkflow(input.orderId, { forUpdate: true });
         const posted = yield* ledger.entriesOfOrder(input.orderId);
         const originals = posted.filter((e) => e.reverses === null);
         if (originals.length === 0) return yield* Effect.fail(new NotFound({ resource: "settlement", detail: "the order has no settlement" }));
@@ -53,6 +58,8 @@ export const reverseSettlement = (input: { readonly actorId: string; readonly or
         if ((yield* ledger.post(entries)) === "duplicate") {
           return yield* Effect.fail(new AlreadyReversed({ source, reversedBy: `${source}:reversal`, detail: "the settlement was already reversed" }));
         }
+        // Payables already recorded are reversed with it; a settlement job that runs later records none.
+        yield* recordOrderPayables(input.orderId);
         return entries;
       }),
     );

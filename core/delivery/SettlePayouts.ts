@@ -19,6 +19,7 @@ import { withSpan } from "../kernel/Span.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { Payables } from "../../ports/delivery/Payables.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { SettlementNotPosted } from "./Errors.js";
@@ -57,26 +58,70 @@ export const payablesOf = (entries: ReadonlyArray<SettlementEntry>, newId: Effec
         currency: entry.currency,
         payoutBatch: payoutBatchOf(entry.account, entry.currency, entry.createdAt),
         createdAt: entry.createdAt,
+        reverses: null,
       })),
   );
 };
+
+/**
+ * The reversing payables an order's posted reversals call for: one per recorded payable whose
+ * component a reversal entry undoes, negated, under the reversal's component key, in the
+ * participant's payout batch of the reversal's day.
+ */
+export const reversingPayablesOf = (
+  recorded: ReadonlyArray<Payable>,
+  entries: ReadonlyArray<SettlementEntry>,
+  newId: Effect.Effect<string>,
+): Effect.Effect<ReadonlyArray<Payable>> => {
+  const owed = new Map(recorded.filter((p) => p.reverses === null).map((p) => [p.componentKey, p]));
+  const undone = new Set(recorded.flatMap((p) => (p.reverses === null ? [] : [p.reverses])));
+  const reversals = entries.flatMap((entry) => {
+    const payable = entry.reverses === null || undone.has(entry.reverses) ? undefined : owed.get(entry.reverses);
+    return payable === undefined ? [] : [{ entry, payable }];
+  });
+  return Effect.forEach(reversals, ({ entry, payable }) =>
+    Effect.map(newId, (id) => ({
+      ...payable,
+      id: PayableId.make(id),
+      componentKey: entry.componentKey,
+      amountMinor: -payable.amountMinor,
+      payoutBatch: payoutBatchOf(payable.account, payable.currency, entry.createdAt),
+      createdAt: entry.createdAt,
+      reverses: payable.componentKey,
+    })),
+  );
+};
+
+/**
+ * Records what an order's posted settlement calls for, in the caller's transaction: the payables
+ * of its unreversed participant components and the reversals of recorded payables. The order's
+ * workflow row is locked first, by the settlement job and by a reversal alike, so neither reads
+ * the entries while the other writes. Recording is keyed by component: running it again records
+ * nothing twice. Answers how many payables were new.
+ */
+export const recordOrderPayables = (orderId: string) =>
+  Effect.gen(function* () {
+    yield* (yield* OrdersRepository).findWorkflow(orderId, { forUpdate: true });
+    const entries = yield* (yield* SettlementLedger).entriesOfOrder(orderId);
+    if (entries.length === 0) return yield* Effect.fail(new SettlementNotPosted({ orderId, detail: `Order ${orderId} has no posted settlement.` }));
+    const ids = yield* Ids;
+    const payables = yield* Payables;
+    const owed = yield* payablesOf(entries, ids.next);
+    const recorded = yield* payables.record(owed);
+    const reversing = yield* reversingPayablesOf(yield* payables.ofOrder(orderId), entries, ids.next);
+    return recorded + (yield* payables.record(reversing));
+  });
 
 /** Records the payables of one completed order; fails (and is retried) while its settlement is not posted. */
 export const settlementJob = defineJob({
   kind: "delivery.settlement",
   payload: SettlementPayload,
   handle: (payload) =>
-    (Effect.gen(function* () {
-      const ids = yield* Ids;
-      return yield* (yield* Transactions).run(
-        Effect.gen(function* () {
-          const entries = yield* (yield* SettlementLedger).entriesOfOrder(payload.orderId);
-          if (entries.length === 0) return yield* Effect.fail(new SettlementNotPosted({ orderId: payload.orderId, detail: `Order ${payload.orderId} has no posted settlement.` }));
-          const payables = yield* payablesOf(entries, ids.next);
-          return yield* (yield* Payables).record(payables);
-        }),
-      );
-    }) satisfies Effect.Effect<number, SettlementNotPosted, Ids | Transactions | SettlementLedger | Payables>).pipe(withSpan("delivery.settlement")),
+    (Effect.flatMap(Transactions, (tx) => tx.run(recordOrderPayables(payload.orderId))) satisfies Effect.Effect<
+      number,
+      SettlementNotPosted,
+      Ids | Transactions | SettlementLedger | Payables | OrdersRepository
+    >).pipe(withSpan("delivery.settlement")),
 });
 
 const decodeCompleted = Schema.decodeUnknownOption(DeliveryCompleted.envelope);

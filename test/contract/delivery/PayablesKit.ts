@@ -42,6 +42,7 @@ const payable = (n: number, order: Order, deliveryId: DeliveryId, who: "restaura
     currency: order.currency,
     payoutBatch: `${account}:${order.currency}:2030-01-01`,
     createdAt: T0,
+    reverses: null,
   };
 };
 

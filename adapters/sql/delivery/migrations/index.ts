@@ -13,5 +13,6 @@ import { deliveryMigration0010SettlementReplays } from "./0010_settlement_replay
 import { deliveryMigration0011DropoffRedaction } from "./0011_dropoff_redaction.js";
 import { deliveryMigration0012StaffRemovals } from "./0012_staff_removals.js";
 import { deliveryMigration0013TransitionTables } from "./0013_transition_tables.js";
+import { deliveryMigration0014ReversingPayables } from "./0014_reversing_payables.js";
 
-export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction, deliveryMigration0012StaffRemovals, deliveryMigration0013TransitionTables];
+export const deliveryMigrations: ReadonlyArray<Migration> = [deliveryMigration0001, deliveryMigration0002DeliveryStatusIndex, deliveryMigration0003Payables, deliveryMigration0004ChatMessages, deliveryMigration0005ScheduledOrders, deliveryMigration0006Substitutions, deliveryMigration0007DiscoveryIndex, deliveryMigration0008QuotePlacements, deliveryMigration0009DispatcherLocationAccess, deliveryMigration0010SettlementReplays, deliveryMigration0011DropoffRedaction, deliveryMigration0012StaffRemovals, deliveryMigration0013TransitionTables, deliveryMigration0014ReversingPayables];
