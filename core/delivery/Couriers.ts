@@ -17,6 +17,8 @@ import { Transactions } from "../../ports/Transactions.js";
 import { callerCourier, requireUser } from "./Access.js";
 import { CourierPositionUpdated } from "./Events.js";
 import { CourierId, type Courier } from "./model/Courier.js";
+import type { CourierOfferView } from "./model/CourierOffer.js";
+import { distanceMetres } from "./model/Geo.js";
 import type { LocationSample } from "./model/LocationSample.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -120,9 +122,18 @@ export const recordLocations = (principal: Principal, samples: ReadonlyArray<Loc
     return { accepted: kept.length, dropped: samples.length - kept.length };
   }).pipe(withSpan("delivery.recordLocations"));
 
-/** The caller's live offers, soonest expiry first. */
+/** The caller's live offers, soonest expiry first, each with its pickup point and trip length (CourierOfferView). */
 export const listMyOffers = (principal: Principal) =>
   Effect.gen(function* () {
     const courier = yield* callerCourier(yield* requireUser(principal), "courier");
-    return yield* (yield* DispatchRepository).liveOffers(courier.id, yield* now);
+    const dispatch = yield* DispatchRepository;
+    const views: CourierOfferView[] = [];
+    for (const offer of yield* dispatch.liveOffers(courier.id, yield* now)) {
+      const delivery = yield* dispatch.findDelivery(offer.deliveryId);
+      if (delivery === null) continue;
+      const pickup = { lat: delivery.pickupLat, lng: delivery.pickupLng };
+      const trip = distanceMetres({ lat: delivery.dropoffLat, lng: delivery.dropoffLng }, pickup);
+      views.push({ ...offer, pickupLat: pickup.lat, pickupLng: pickup.lng, tripDistanceM: Math.round(trip / 100) * 100 });
+    }
+    return views;
   }).pipe(withSpan("delivery.listMyOffers"));

@@ -9,7 +9,7 @@ import { listMyOffers, recordLocations, registerCourier, setCourierOnline } from
 import { myActiveJob } from "../../../core/delivery/Tracking.js";
 import { updateDeliveryStatus } from "../../../core/delivery/UpdateDeliveryStatus.js";
 import { CourierWire } from "../../../core/delivery/model/Courier.js";
-import { CourierOfferWire } from "../../../core/delivery/model/CourierOffer.js";
+import { CourierOfferViewWire } from "../../../core/delivery/model/CourierOffer.js";
 import { DeliveryStatusChangeWire } from "../../../core/delivery/model/DeliveryStatusChange.js";
 import { ActiveJobWire, CourierDeliveryWire, LocationBatchWire } from "../../../core/delivery/model/Views.js";
 import { PageOf } from "../Pagination.js";
@@ -83,10 +83,11 @@ const offersRoute = defineRoute({
   path: "/couriers/me/offers",
   operationId: "listCourierOffers",
   summary: "List the caller's live offers",
-  description: "Live offers only (a handful per courier: one page, next_cursor is always null).",
+  description:
+    "Live offers only (a handful per courier: one page, next_cursor is always null). Each shows the pickup point (pickup_lat, pickup_lng) and the trip's length from pickup to drop-off (trip_distance_m, rounded to 100 m); the drop-off itself is shown once the courier wins the delivery.",
   tags,
   auth: "required",
-  responses: { 200: PageOf(CourierOfferWire) },
+  responses: { 200: PageOf(CourierOfferViewWire) },
   problems: [403, 404],
   handler: ({ principal }) => listMyOffers(principal).pipe(Effect.map((offers) => ({ status: 200, body: { data: offers, next_cursor: null }, headers: privateAnswer }))),
 });

@@ -23,3 +23,18 @@ export const CourierOffer = Schema.Struct({
 });
 export type CourierOffer = typeof CourierOffer.Type;
 export const CourierOfferWire = wireShape(CourierOffer);
+
+/**
+ * An offer as its courier sees it (spec, Authentication 2: "minimum pickup and drop-off details"):
+ * the pickup point (the restaurant's, public) and the trip's length from pickup to drop-off,
+ * rounded to 100 m. The drop-off point and address stay with the delivery until the courier wins
+ * it (Authentication 3).
+ */
+export const CourierOfferView = Schema.Struct({
+  ...CourierOffer.fields,
+  pickupLat: Schema.Number,
+  pickupLng: Schema.Number,
+  tripDistanceM: Schema.Int,
+});
+export type CourierOfferView = typeof CourierOfferView.Type;
+export const CourierOfferViewWire = wireShape(CourierOfferView);
