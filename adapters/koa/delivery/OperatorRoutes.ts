@@ -6,6 +6,8 @@
  */
 import { Effect, Schema } from "effect";
 import { listSettlementDeadLetters } from "../../../core/delivery/ListSettlementDeadLetters.js";
+import { listPaymentDeadLetters } from "../../../core/delivery/PaymentDeadLetters.js";
+import { PaymentDeadLetterWire } from "../../../core/delivery/model/PaymentDeadLetter.js";
 import { replaySettlementDeadLetter } from "../../../core/delivery/ReplaySettlementDeadLetter.js";
 import { SettlementDeadLetterWire } from "../../../core/delivery/model/SettlementDeadLetter.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
@@ -55,5 +57,22 @@ const replayRoute = defineRoute({
     replaySettlementDeadLetter(principal, params.id, { reason: body.reason }).pipe(Effect.map((letter) => ({ status: 200, body: letter }))),
 });
 
+/** GET /operator/payment-dead-letters — the captures and voids that exhausted their retries, oldest first, keyset pages. */
+const paymentListRoute = defineRoute({
+  method: "GET",
+  path: "/operator/payment-dead-letters",
+  operationId: "listPaymentDeadLetters",
+  summary: "List the order captures and voids that exhausted their retries (dispatchers)",
+  description:
+    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region. A dead capture leaves its order capture_pending while its participants are owed; a dead void leaves the customer's authorization held. Oldest first (by job id), in keyset pages: the step (capture or void), the order id, attempts and the last error. Anyone else: 403.",
+  tags,
+  auth: "required",
+  pagination: true,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(PaymentDeadLetterWire) },
+  problems: [400, 403],
+  handler: ({ principal, page }) => listPaymentDeadLetters(principal, page).pipe(Effect.map((dead) => ({ status: 200, body: dead }))),
+});
+
 /** Every operator route of the delivery module. */
-export const operatorRoutes = [listRoute, replayRoute];
+export const operatorRoutes = [listRoute, replayRoute, paymentListRoute];

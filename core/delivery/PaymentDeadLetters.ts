@@ -1,0 +1,40 @@
+/**
+ * GET /operator/payment-dead-letters (dispatchers / support): the captures and voids of orders
+ * that exhausted their retries (spec, Background work: payment void or capture reconciliation;
+ * "dead-letter pages operations"). A dead capture leaves its order capture_pending while the
+ * participants are owed; a dead void leaves the authorization held. Oldest first, keyset pages by
+ * job id; not region-bound, like settlement dead letters. Anyone else: 403.
+ */
+import { Effect, Option, Schema } from "effect";
+import { decodeCursor } from "../kernel/Cursor.js";
+import { IdCursorKey, mapPage, pageFrom } from "../kernel/Page.js";
+import { withSpan } from "../kernel/Span.js";
+import type { Job } from "../../ports/Jobs.js";
+import { JobQueue } from "../../ports/Jobs.js";
+import type { Principal } from "../../ports/Principal.js";
+import { dispatcherRegion } from "./ListRegionDeliveries.js";
+import type { PaymentDeadLetter } from "./model/PaymentDeadLetter.js";
+import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
+
+const decodePayload = Schema.decodeUnknownOption(Schema.Struct({ orderId: Schema.String }));
+
+/** The page's view of a capture or void job. */
+export const paymentDeadLetterOf = (job: Job): PaymentDeadLetter => ({
+  id: job.id,
+  step: job.kind === paymentCaptureJob.kind ? "capture" : "void",
+  orderId: Option.getOrNull(decodePayload(job.payload))?.orderId ?? null,
+  status: job.status,
+  attempts: job.attempts,
+  maxAttempts: job.maxAttempts,
+  lastError: job.lastError,
+  runAt: job.runAt,
+});
+
+/** The dead capture and void jobs (dispatchers only), a keyset page. */
+export const listPaymentDeadLetters = (principal: Principal, page: { readonly cursor?: string | undefined; readonly limit: number }) =>
+  Effect.gen(function* () {
+    yield* dispatcherRegion(principal);
+    const after = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
+    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, [paymentCaptureJob.kind, paymentVoidJob.kind], after);
+    return mapPage(pageFrom(jobs, page.limit, (job) => [job.id]), paymentDeadLetterOf);
+  }).pipe(withSpan("delivery.listPaymentDeadLetters"));
