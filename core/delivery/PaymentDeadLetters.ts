@@ -1,9 +1,10 @@
 /**
- * GET /operator/payment-dead-letters (dispatchers / support): the captures and voids of orders
- * that exhausted their retries (spec, Background work: payment void or capture reconciliation;
- * "dead-letter pages operations"). A dead capture leaves its order capture_pending while the
- * participants are owed; a dead void leaves the authorization held. Oldest first, keyset pages by
- * job id; not region-bound, like settlement dead letters. Anyone else: 403.
+ * GET /operator/payment-dead-letters (dispatchers / support): the payment steps that exhausted
+ * their retries (spec, Background work: payment void or capture reconciliation; "dead-letter pages
+ * operations"). A dead capture leaves its order capture_pending while the participants are owed;
+ * a dead void or release leaves a customer's authorization held; a dead resolution leaves an
+ * order payment_pending. Oldest first, keyset pages by job id; not region-bound, like settlement
+ * dead letters. Anyone else: 403.
  */
 import { Effect, Option, Schema } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
@@ -15,14 +16,25 @@ import type { Principal } from "../../ports/Principal.js";
 import { dispatcherRegion } from "./ListRegionDeliveries.js";
 import type { PaymentDeadLetter } from "./model/PaymentDeadLetter.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
+import { placementReleaseJob } from "./PlacementRelease.js";
+import { paymentResolveJob } from "./ResolvePayment.js";
 
-const decodePayload = Schema.decodeUnknownOption(Schema.Struct({ orderId: Schema.String }));
+/** The job kinds of the page and the step each is. */
+const steps: Readonly<Record<string, PaymentDeadLetter["step"]>> = {
+  [paymentCaptureJob.kind]: "capture",
+  [paymentVoidJob.kind]: "void",
+  [paymentResolveJob.kind]: "resolve",
+  [placementReleaseJob.kind]: "release",
+};
 
-/** The page's view of a capture or void job. */
+const decodeIds = Schema.decodeUnknownOption(Schema.Struct({ orderId: Schema.optional(Schema.String), quoteId: Schema.optional(Schema.String) }));
+
+/** The page's view of a payment step's job. */
 export const paymentDeadLetterOf = (job: Job): PaymentDeadLetter => ({
   id: job.id,
-  step: job.kind === paymentCaptureJob.kind ? "capture" : "void",
-  orderId: Option.getOrNull(decodePayload(job.payload))?.orderId ?? null,
+  step: steps[job.kind] ?? "capture",
+  orderId: Option.getOrNull(decodeIds(job.payload))?.orderId ?? null,
+  quoteId: Option.getOrNull(decodeIds(job.payload))?.quoteId ?? null,
   status: job.status,
   attempts: job.attempts,
   maxAttempts: job.maxAttempts,
@@ -30,11 +42,11 @@ export const paymentDeadLetterOf = (job: Job): PaymentDeadLetter => ({
   runAt: job.runAt,
 });
 
-/** The dead capture and void jobs (dispatchers only), a keyset page. */
+/** The dead payment steps (dispatchers only), a keyset page. */
 export const listPaymentDeadLetters = (principal: Principal, page: { readonly cursor?: string | undefined; readonly limit: number }) =>
   Effect.gen(function* () {
     yield* dispatcherRegion(principal);
     const after = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
-    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, [paymentCaptureJob.kind, paymentVoidJob.kind], after);
+    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, Object.keys(steps), after);
     return mapPage(pageFrom(jobs, page.limit, (job) => [job.id]), paymentDeadLetterOf);
   }).pipe(withSpan("delivery.listPaymentDeadLetters"));

@@ -8,7 +8,7 @@
 import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
-import { listPaymentDeadLetters } from "../../core/delivery/PaymentDeadLetters.js";
+import { listPaymentDeadLetters, paymentDeadLetterOf } from "../../core/delivery/PaymentDeadLetters.js";
 import { listSettlementDeadLetters } from "../../core/delivery/ListSettlementDeadLetters.js";
 import type { Principal } from "../../ports/Principal.js";
 import { at } from "../worker/fixtures.js";
@@ -59,3 +59,21 @@ for (const dialect of dialects) {
     t.match(await get("/operator/payment-dead-letters?cursor=nope"), { status: 400, body: { code: "invalid_cursor" } });
   });
 }
+
+t.test("each payment step's job reads as its step with its order or quote", async (t) => {
+  const job = (kind: string, payload: unknown) => ({
+    id: `job-${kind}`,
+    kind,
+    key: null,
+    payload,
+    status: "dead" as const,
+    attempts: 16,
+    maxAttempts: 16,
+    runAt: new Date(0),
+    lastError: "provider down",
+  });
+  t.match(paymentDeadLetterOf(job("delivery.payment_capture", { orderId: "o1" }) as never), { step: "capture", orderId: "o1", quoteId: null });
+  t.match(paymentDeadLetterOf(job("delivery.payment_void", { orderId: "o2" }) as never), { step: "void", orderId: "o2", quoteId: null });
+  t.match(paymentDeadLetterOf(job("delivery.payment_resolve", { orderId: "o3" }) as never), { step: "resolve", orderId: "o3", quoteId: null });
+  t.match(paymentDeadLetterOf(job("delivery.placement_release", { quoteId: "q1" }) as never), { step: "release", orderId: null, quoteId: "q1" });
+});

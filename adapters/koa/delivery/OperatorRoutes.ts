@@ -57,14 +57,14 @@ const replayRoute = defineRoute({
     replaySettlementDeadLetter(principal, params.id, { reason: body.reason }).pipe(Effect.map((letter) => ({ status: 200, body: letter }))),
 });
 
-/** GET /operator/payment-dead-letters — the captures and voids that exhausted their retries, oldest first, keyset pages. */
+/** GET /operator/payment-dead-letters — the payment steps that exhausted their retries, oldest first, keyset pages. */
 const paymentListRoute = defineRoute({
   method: "GET",
   path: "/operator/payment-dead-letters",
   operationId: "listPaymentDeadLetters",
-  summary: "List the order captures and voids that exhausted their retries (dispatchers)",
+  summary: "List the payment steps that exhausted their retries (dispatchers)",
   description:
-    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region. A dead capture leaves its order capture_pending while its participants are owed; a dead void leaves the customer's authorization held. Oldest first (by job id), in keyset pages: the step (capture or void), the order id, attempts and the last error. Anyone else: 403.",
+    "Dispatchers only (DELIVERY_DISPATCHERS), whatever their region. A dead capture leaves its order capture_pending while its participants are owed; a dead void, or the release of a quote's authorization left without an order, leaves the customer's authorization held; a dead resolution leaves an order payment_pending. Oldest first (by job id), in keyset pages: the step (capture, void, resolve, release), the order id or quote id, attempts and the last error. Anyone else: 403.",
   tags,
   auth: "required",
   pagination: true,

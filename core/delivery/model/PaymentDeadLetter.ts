@@ -1,7 +1,7 @@
 /**
- * A payment step of an order (its capture or its void) that exhausted its retries (the operators'
- * page): the step, the order, how often it ran, the last error and its state. Never a payload
- * beyond ids.
+ * A payment step that exhausted its retries (the operators' page): an order's capture, void or
+ * pending-payment resolution, or the release of a quote's authorization left without an order;
+ * the order or quote, how often it ran, the last error and its state. Never a payload beyond ids.
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
@@ -9,8 +9,11 @@ import { wireShape } from "../../kernel/Wire.js";
 export const PaymentDeadLetter = Schema.Struct({
   /** The job's id. */
   id: Schema.String,
-  step: Schema.Literal("capture", "void"),
+  step: Schema.Literal("capture", "void", "resolve", "release"),
+  /** The order (capture, void, resolve). */
   orderId: Schema.NullOr(Schema.String),
+  /** The quote whose authorization is released (release). */
+  quoteId: Schema.NullOr(Schema.String),
   status: Schema.Literal("pending", "running", "done", "dead", "cancelled"),
   attempts: Schema.Int,
   maxAttempts: Schema.Int,
