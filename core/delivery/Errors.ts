@@ -117,6 +117,9 @@ export class SettlementNotPosted extends DomainError("SettlementNotPosted", "set
 /** 409: the settlement job to replay is not dead (already replayed, running or done). */
 export class NotADeadSettlement extends DomainError("NotADeadSettlement", "not_a_dead_settlement", "conflict")<{ readonly jobId: string }> {}
 
+/** 409: the payment step to replay is not dead (already replayed, running or done). */
+export class NotADeadPaymentStep extends DomainError("NotADeadPaymentStep", "not_a_dead_payment_step", "conflict")<{ readonly jobId: string }> {}
+
 /** 409: chat is open only while the delivery has an assigned courier and is not finished. */
 export class ChatClosed extends DomainError("ChatClosed", "chat_closed", "conflict")<{ readonly deliveryStatus: string }> {}
 

@@ -20,7 +20,7 @@ import { placementReleaseJob } from "./PlacementRelease.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
 
 /** The job kinds of the page and the step each is. */
-const steps: Readonly<Record<string, PaymentDeadLetter["step"]>> = {
+export const paymentSteps: Readonly<Record<string, PaymentDeadLetter["step"]>> = {
   [paymentCaptureJob.kind]: "capture",
   [paymentVoidJob.kind]: "void",
   [paymentResolveJob.kind]: "resolve",
@@ -32,7 +32,7 @@ const decodeIds = Schema.decodeUnknownOption(Schema.Struct({ orderId: Schema.opt
 /** The page's view of a payment step's job. */
 export const paymentDeadLetterOf = (job: Job): PaymentDeadLetter => ({
   id: job.id,
-  step: steps[job.kind] ?? "capture",
+  step: paymentSteps[job.kind] ?? "capture",
   orderId: Option.getOrNull(decodeIds(job.payload))?.orderId ?? null,
   quoteId: Option.getOrNull(decodeIds(job.payload))?.quoteId ?? null,
   status: job.status,
@@ -47,6 +47,6 @@ export const listPaymentDeadLetters = (principal: Principal, page: { readonly cu
   Effect.gen(function* () {
     yield* dispatcherRegion(principal);
     const after = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
-    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, Object.keys(steps), after);
+    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, Object.keys(paymentSteps), after);
     return mapPage(pageFrom(jobs, page.limit, (job) => [job.id]), paymentDeadLetterOf);
   }).pipe(withSpan("delivery.listPaymentDeadLetters"));

@@ -50,5 +50,16 @@ export interface OrdersRepository {
    * delivery, and its quote; a quote never placed that expired before it. Answers how many rows.
    */
   readonly redactDropoffsFinishedBefore: (finishedBefore: Date) => Effect.Effect<number>;
+  /** Audits one operator's replay of a dead payment step (dl_payment_replays, append-only). */
+  readonly recordPaymentReplay: (replay: {
+    readonly id: string;
+    readonly jobId: string;
+    readonly step: "capture" | "void" | "resolve" | "release";
+    readonly orderId: string | null;
+    readonly quoteId: string | null;
+    readonly actorId: string;
+    readonly reason: string;
+    readonly at: Date;
+  }) => Effect.Effect<void>;
 }
 export const OrdersRepository = Context.GenericTag<OrdersRepository>("domainkit/delivery/OrdersRepository");

@@ -28,6 +28,8 @@ export interface FakePaymentGateway extends PaymentGateway {
   readonly effects: Record<Operation, number>;
   /** The next `times` calls of `op` fail PaymentOutcomeAmbiguous without acting. */
   readonly failNext: (op: Operation, times?: number) => void;
+  /** The provider is back for `op`: failures still queued by failNext are dropped. */
+  readonly recover: (op: Operation) => void;
 }
 
 export const makeFakePaymentGateway = (): FakePaymentGateway => {
@@ -80,6 +82,9 @@ export const makeFakePaymentGateway = (): FakePaymentGateway => {
     effects,
     failNext: (op, times = 1) => {
       failures[op] += times;
+    },
+    recover: (op) => {
+      failures[op] = 0;
     },
     authorize: (request) =>
       Effect.suspend(() => {

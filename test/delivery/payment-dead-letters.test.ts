@@ -4,11 +4,14 @@
  * the order stays capture_pending while its participants are owed. Dispatchers now see such jobs
  * on GET /operator/payment-dead-letters (the step, the order, attempts, the last error); anyone
  * else gets 403. Before, only settlement dead letters were listed and these were seen by nobody.
+ * A dispatcher replays one with a reason and a recent sign-in (step-up); the replay is audited in
+ * dl_payment_replays, and the payment is captured once.
  */
 import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { listPaymentDeadLetters, paymentDeadLetterOf } from "../../core/delivery/PaymentDeadLetters.js";
+import { replayPaymentDeadLetter } from "../../core/delivery/ReplayPaymentDeadLetter.js";
 import { listSettlementDeadLetters } from "../../core/delivery/ListSettlementDeadLetters.js";
 import type { Principal } from "../../ports/Principal.js";
 import { at } from "../worker/fixtures.js";
@@ -42,6 +45,23 @@ t.test("a capture that keeps failing is dead-lettered and listed for dispatchers
     t.equal(page.data.length, 1, "one dead payment step");
     t.same((await rt.run(listSettlementDeadLetters(dispatcher, { limit: 50 }))).data, [], "it is not a settlement dead letter");
     t.match(await rt.attempt(listPaymentDeadLetters(user("someone"), { limit: 50 })), { ok: false, error: { code: "forbidden" } }, "not a dispatcher: 403");
+
+    // The provider is back; a dispatcher replays the capture with a reason and a recent sign-in.
+    rt.gateway.recover("capture");
+    const letter = page.data[0]!;
+    const recent: Principal = { kind: "user", userId: dispatcherId, authTime: Math.floor(Date.now() / 1000) };
+    t.match(await rt.attempt(replayPaymentDeadLetter(dispatcher, letter.id, { reason: "provider fixed" })), { ok: false, error: { code: "step_up_required" } }, "step-up");
+    t.match(await rt.attempt(replayPaymentDeadLetter(recent, letter.id, { reason: " " })), { ok: false, error: { code: "validation_failed" } }, "a reason");
+    t.match(await rt.attempt(replayPaymentDeadLetter(user("someone"), letter.id, { reason: "x" })), { ok: false, error: { code: "not_found" } }, "not a dispatcher: 404");
+    t.match(await rt.attempt(replayPaymentDeadLetter(recent, "no-such-job", { reason: "x" })), { ok: false, error: { code: "not_found" } }, "an unknown job");
+    t.match(await rt.run(replayPaymentDeadLetter(recent, letter.id, { reason: "provider fixed" })), { id: letter.id, step: "capture", status: "pending", attempts: 0 });
+    t.match(await rt.attempt(replayPaymentDeadLetter(recent, letter.id, { reason: "again" })), { ok: false, error: { code: "not_a_dead_payment_step" } }, "a replayed step is not dead");
+    const audit = await db.db.selectFrom("dl_payment_replays").selectAll().execute();
+    t.match(audit, [{ job_id: letter.id, step: "capture", order_id: placed.order.id, quote_id: null, actor_id: dispatcherId, reason: "provider fixed" }], "the replay is audited");
+    await rt.run(at(clock)(runJobsOnce(deliveryJobs, { workerId: "payment-dl", concurrency: 4 })));
+    const captured = await db.db.selectFrom("dl_restaurant_orders").select("payment_state").where("order_id", "=", placed.order.id).executeTakeFirstOrThrow();
+    t.equal(captured.payment_state, "captured", "captured after the replay");
+    t.equal(rt.gateway.effects.capture, 1, "captured once");
   }),
 );
 
@@ -57,6 +77,15 @@ for (const dialect of dialects) {
     t.match(await as().get("/operator/payment-dead-letters"), { status: 403 }, "not for customers");
     t.match(await get("/operator/payment-dead-letters"), { status: 200, body: { data: [], next_cursor: null } });
     t.match(await get("/operator/payment-dead-letters?cursor=nope"), { status: 400, body: { code: "invalid_cursor" } });
+    const token = await mintToken({ secret: hostSecret, userId: id, ttlSeconds: 600, authTime: Math.floor(Date.now() / 1000) });
+    const replay = (key?: string) =>
+      fetch(`${base}/operator/payment-dead-letters/no-such-job/replay`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...(key === undefined ? {} : { "Idempotency-Key": key }) },
+        body: JSON.stringify({ reason: "fixed" }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    t.match(await replay(), { status: 400, body: { code: "idempotency_key_required" } });
+    t.match(await replay(randomUUID()), { status: 404 }, "an unknown dead letter");
   });
 }
 

@@ -7,6 +7,7 @@
 import { Effect, Schema } from "effect";
 import { listSettlementDeadLetters } from "../../../core/delivery/ListSettlementDeadLetters.js";
 import { listPaymentDeadLetters } from "../../../core/delivery/PaymentDeadLetters.js";
+import { replayPaymentDeadLetter } from "../../../core/delivery/ReplayPaymentDeadLetter.js";
 import { PaymentDeadLetterWire } from "../../../core/delivery/model/PaymentDeadLetter.js";
 import { replaySettlementDeadLetter } from "../../../core/delivery/ReplaySettlementDeadLetter.js";
 import { SettlementDeadLetterWire } from "../../../core/delivery/model/SettlementDeadLetter.js";
@@ -74,5 +75,26 @@ const paymentListRoute = defineRoute({
   handler: ({ principal, page }) => listPaymentDeadLetters(principal, page).pipe(Effect.map((dead) => ({ status: 200, body: dead }))),
 });
 
+/** POST /operator/payment-dead-letters/:id/replay — run a dead payment step again now. */
+const paymentReplayRoute = defineRoute({
+  method: "POST",
+  path: "/operator/payment-dead-letters/:id/replay",
+  operationId: "replayPaymentDeadLetter",
+  summary: "Replay a dead payment step, with a reason (dispatchers, step-up)",
+  description:
+    "A dispatcher (else 404) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Puts the job back in line with its attempts reset; each step calls the provider under its one idempotency key, so a replay never captures, voids or authorizes twice. Actor and reason are audited. 404 for an unknown id or another kind of job, 409 not_a_dead_payment_step once it is no longer dead.",
+  tags,
+  auth: "required",
+  // One transaction, nothing called outside: the key and the answer commit with the work.
+  oneTransaction: true,
+  idempotency: "required",
+  params: IdParams,
+  body: ReplayBody,
+  responses: { 200: PaymentDeadLetterWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    replayPaymentDeadLetter(principal, params.id, { reason: body.reason }).pipe(Effect.map((letter) => ({ status: 200, body: letter }))),
+});
+
 /** Every operator route of the delivery module. */
-export const operatorRoutes = [listRoute, replayRoute, paymentListRoute];
+export const operatorRoutes = [listRoute, replayRoute, paymentListRoute, paymentReplayRoute];

@@ -141,5 +141,21 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
         return toNumber(quotes.numAffectedRows ?? 0) + toNumber(orders.numAffectedRows ?? 0);
       }).pipe(withSpan("OrdersRepository.redactDropoffsFinishedBefore"));
     },
+    recordPaymentReplay: (replay) =>
+      runQuery(db, (ex) =>
+        ex
+          .insertInto("dl_payment_replays")
+          .values({
+            id: replay.id,
+            job_id: replay.jobId,
+            step: replay.step,
+            order_id: replay.orderId,
+            quote_id: replay.quoteId,
+            actor_id: replay.actorId,
+            reason: replay.reason,
+            at: f.timeToDb(replay.at),
+          })
+          .execute(),
+      ).pipe(Effect.asVoid, withSpan("OrdersRepository.recordPaymentReplay")),
   };
 };

@@ -6,13 +6,13 @@
  * is started once and leaves `authorizing` once, to `placed` or `released`; the drop-off of a
  * finished order and its quote is redacted once (3 decimals, address masked), an open one's kept.
  */
-import { Effect } from "effect";
+import { Effect, Exit } from "effect";
 import { OrderId } from "../../../core/delivery/model/Order.js";
 import { QuoteId } from "../../../core/delivery/model/Ids.js";
 import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedOrder, seedRestaurant, uid } from "./fixtures.js";
 
 /** The ports this kit needs (restaurants are written through their repository). */
@@ -117,6 +117,18 @@ export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersReposito
       t.same(await run(orders((o) => o.findOrder(open.id))), open, "the open order keeps its drop-off");
       t.same(dropoffOf(await run(orders((o) => o.findQuote(open.quoteId)))), dropoffOf(open), "and so does its quote");
       t.equal(await run(orders((o) => o.redactDropoffsFinishedBefore(at(2000)))), 0, "once");
+    },
+  },
+  {
+    name: "orders: every operator replay of a dead payment step is recorded, the same job again and a quote's release included",
+    run: async (t, run) => {
+      const replay = (n: number, step: "capture" | "release", ids: { orderId: string | null; quoteId: string | null }) =>
+        Effect.flatMap(OrdersRepository, (o) =>
+          o.recordPaymentReplay({ id: uid("prp", n), jobId: uid("job", step === "capture" ? 1 : 2), step, ...ids, actorId: uid("usr", 1), reason: "provider outage over", at: at(n * 1000) }),
+        );
+      t.ok(Exit.isSuccess(await run(exitOf(replay(1, "capture", { orderId: uid("ord", 1), quoteId: null })))), "an order's capture");
+      t.ok(Exit.isSuccess(await run(exitOf(replay(2, "capture", { orderId: uid("ord", 1), quoteId: null })))), "the same job replayed again is another record");
+      t.ok(Exit.isSuccess(await run(exitOf(replay(3, "release", { orderId: null, quoteId: uid("quo", 1) })))), "a quote's authorization release");
     },
   },
 ];
