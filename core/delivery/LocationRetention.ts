@@ -3,8 +3,9 @@
  * job deletes samples older than DELIVERY_LOCATION_RETENTION_SECONDS (default one hour), clears
  * couriers' (approximate) dispatch positions located before that, redacts the customer's drop-off
  * (point to 3 decimals, address masked: model/PriceSnapshot.ts) of quotes, orders and deliveries
- * finished longer ago than that, and
- * schedules its next pass in the next five-minute slot. A pass is keyed by its slot number, so
+ * finished longer ago than that, deletes chat messages past the chat retention, redacts the
+ * payment-method tokens nothing can send again (PaymentMethodRetention.ts), and schedules its
+ * next pass in the next five-minute slot. A pass is keyed by its slot number, so
  * the chain a worker starts (`scheduleLocationRetention`) and the chain already running meet in
  * the same key and never double.
  */
@@ -18,6 +19,7 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { withSpan } from "../kernel/Span.js";
+import { redactSettledPaymentMethods } from "./PaymentMethodRetention.js";
 
 export const retentionIntervalMs = 5 * 60_000;
 
@@ -64,6 +66,7 @@ export const locationRetentionJob: JobDefinition<{ readonly pass: number }, Deli
       yield* purgeLocations;
       yield* redactDropoffs;
       yield* purgeChat;
+      yield* redactSettledPaymentMethods;
       yield* schedulePass(Math.max(p.pass + 1, nextPass((yield* now).getTime())));
     }),
 });

@@ -72,7 +72,7 @@ const startPlacement = (quote: Quote, merchantId: string, paymentMethod: string)
     const at = yield* now;
     const { placement } = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const started = yield* orders.startPlacement({ quoteId: quote.id, merchantId, paymentMethod, state: "authorizing", startedAt: at, updatedAt: at });
+        const started = yield* orders.startPlacement({ quoteId: quote.id, merchantId, paymentMethod, state: "authorizing", startedAt: at, updatedAt: at, releaseConfirmedAt: null });
         if (started.started) yield* placementReleaseJob.schedule({ quoteId: quote.id }, { runAt: placementReleaseAt(quote), key: quote.id });
         return started;
       }),

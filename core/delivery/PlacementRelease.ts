@@ -41,7 +41,9 @@ export const releasePlacement = (quoteId: QuoteId) =>
       if (!released) return false;
     }
     // Released (now, or by an earlier attempt whose gateway call failed): the authorization must not stand.
-    yield* (yield* PaymentGateway).releaseAuthorization(quoteAuthorization(quote, placement));
+    const released = yield* (yield* PaymentGateway).releaseAuthorization(quoteAuthorization(quote, placement));
+    // Confirmed canceled: nothing sends this authorization again, so its token can go (PaymentMethodRetention.ts).
+    if (released.status === "canceled") yield* (yield* Transactions).run(Effect.flatMap(now, (at) => orders.confirmRelease(quoteId, at)));
     return true;
   }).pipe(withSpan("delivery.releasePlacement"));
 

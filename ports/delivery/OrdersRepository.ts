@@ -20,6 +20,14 @@ export interface OrdersRepository {
    * until the transaction ends); false when it had already left it: another writer won.
    */
   readonly finishPlacement: (quoteId: string, to: "placed" | "released", at: Date) => Effect.Effect<boolean>;
+  /** Records that the provider confirmed a released placement's authorization canceled (once); false when it is not released or already confirmed. */
+  readonly confirmRelease: (quoteId: string, at: Date) => Effect.Effect<boolean>;
+  /**
+   * Replaces the payment-method token of every placement nothing can send again — placed with its
+   * order's payment captured, voided or declined, or released with the release confirmed — by
+   * "[REDACTED]"; answers how many.
+   */
+  readonly redactSettledPaymentMethods: () => Effect.Effect<number>;
   /**
    * Writes the order snapshot, its lines and its workflow row; when an order already exists
    * for the quote (one order per quote) writes nothing and answers "exists".

@@ -5,7 +5,7 @@ import { Order } from "../../../core/delivery/model/Order.js";
 import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
 import { OrderLine } from "../../../core/delivery/model/OrderLine.js";
 import { Quote } from "../../../core/delivery/model/Quote.js";
-import { QuotePlacement } from "../../../core/delivery/model/QuotePlacement.js";
+import { QuotePlacement, redactedPaymentMethod } from "../../../core/delivery/model/QuotePlacement.js";
 import { RestaurantOrder } from "../../../core/delivery/model/RestaurantOrder.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -78,6 +78,34 @@ export const makeSqlOrdersRepository = (db: SqlDatabase): OrdersRepository => {
       runStatement(db, selectPlacement, { quoteId }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : placements.fromRow(row))),
       ),
+    confirmRelease: (quoteId, at) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("dl_quote_placements")
+          .set({ release_confirmed_at: f.timeToDb(at) })
+          .where("quote_id", "=", quoteId)
+          .where("state", "=", "released")
+          .where("release_confirmed_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows ?? 0) === 1),
+        withSpan("OrdersRepository.confirmRelease"),
+      ),
+    redactSettledPaymentMethods: () => {
+      // The same conditions as delivery migration 16 allows; the literal lets its partial index serve the pass.
+      const masked = sql.lit(redactedPaymentMethod);
+      return runQuery(db, (ex) =>
+        sql`UPDATE dl_quote_placements SET payment_method = ${masked}
+          WHERE payment_method <> ${masked} AND (
+            (state = 'released' AND release_confirmed_at IS NOT NULL)
+            OR (state = 'placed' AND EXISTS (
+              SELECT 1 FROM dl_orders o JOIN dl_restaurant_orders w ON w.order_id = o.id
+              WHERE o.quote_id = dl_quote_placements.quote_id AND w.payment_state IN ('captured', 'voided', 'declined'))))`.execute(ex),
+      ).pipe(
+        Effect.map((result) => toNumber(result.numAffectedRows ?? 0)),
+        withSpan("OrdersRepository.redactSettledPaymentMethods"),
+      );
+    },
     finishPlacement: (quoteId, to, at) =>
       runStatement(db, finishPlacementIfAuthorizing, { quoteId, state: to, at: f.timeToDb(at) }).pipe(
         Effect.map((result) => toNumber(result.numAffectedRows ?? 0) === 1),

@@ -16,10 +16,15 @@ export const QuotePlacement = Schema.Struct({
   quoteId: QuoteId,
   /** The merchant the authorization was asked for (the restaurant's at the first attempt). */
   merchantId: Schema.String,
-  /** The provider's payment-method token the authorization was asked with (not a card number). */
+  /** The provider's payment-method token the authorization was asked with (not a card number); redacted once settled. */
   paymentMethod: Schema.String,
   state: PlacementState,
   startedAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
+  /** When the provider confirmed a released placement's authorization canceled; null until then. */
+  releaseConfirmedAt: Schema.NullOr(Schema.DateFromSelf),
 });
+
+/** What a placement's token becomes once nothing can send its authorization again (PaymentMethodRetention.ts). */
+export const redactedPaymentMethod = "[REDACTED]";
 export type QuotePlacement = typeof QuotePlacement.Type;

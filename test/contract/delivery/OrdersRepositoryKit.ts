@@ -59,7 +59,7 @@ export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersReposito
       const restaurant = await run(seedRestaurant(1));
       const order = await run(seedOrder(restaurant, 1));
       const quoteId = QuoteId.make(order.quoteId);
-      const first = { quoteId, merchantId: restaurant.merchantId, paymentMethod: "pm_first", state: "authorizing" as const, startedAt: at(0), updatedAt: at(0) };
+      const first = { quoteId, merchantId: restaurant.merchantId, paymentMethod: "pm_first", state: "authorizing" as const, startedAt: at(0), updatedAt: at(0), releaseConfirmedAt: null };
       t.same(await run(orders((o) => o.startPlacement(first))), { placement: first, started: true });
       const again = await run(orders((o) => o.startPlacement({ ...first, paymentMethod: "pm_second", startedAt: at(5), updatedAt: at(5) })));
       t.same(again, { placement: first, started: false }, "the second start answers the placement as first written");
@@ -67,6 +67,24 @@ export const deliveryOrdersRepositoryCases: ReadonlyArray<KitCase<OrdersReposito
       t.equal(await run(orders((o) => o.finishPlacement(quoteId, "released", at(20)))), false, "a placement leaves authorizing once");
       t.same(await run(orders((o) => o.findPlacement(quoteId))), { ...first, state: "placed", updatedAt: at(10) });
       t.equal(await run(orders((o) => o.findPlacement(QuoteId.make(uid("quo", 99))))), null);
+    },
+  },
+  {
+    name: "orders: a released placement's release is confirmed once, and then its token is redacted; a placed one's only once its payment is final",
+    run: async (t, run) => {
+      const restaurant = await run(seedRestaurant(1));
+      const order = await run(seedOrder(restaurant, 1));
+      const quoteId = QuoteId.make(order.quoteId);
+      const placement = { quoteId, merchantId: restaurant.merchantId, paymentMethod: "pm_first", state: "authorizing" as const, startedAt: at(0), updatedAt: at(0), releaseConfirmedAt: null };
+      await run(orders((o) => o.startPlacement(placement)));
+      t.equal(await run(orders((o) => o.confirmRelease(quoteId, at(5)))), false, "not released: nothing to confirm");
+      await run(orders((o) => o.finishPlacement(quoteId, "released", at(10))));
+      t.equal(await run(orders((o) => o.redactSettledPaymentMethods())), 0, "an unconfirmed release keeps its token");
+      t.equal(await run(orders((o) => o.confirmRelease(quoteId, at(20)))), true);
+      t.equal(await run(orders((o) => o.confirmRelease(quoteId, at(30)))), false, "confirmed once");
+      t.equal(await run(orders((o) => o.redactSettledPaymentMethods())), 1);
+      t.same(await run(orders((o) => o.findPlacement(quoteId))), { ...placement, state: "released", updatedAt: at(10), releaseConfirmedAt: at(20), paymentMethod: "[REDACTED]" });
+      t.equal(await run(orders((o) => o.redactSettledPaymentMethods())), 0, "once");
     },
   },
   {
