@@ -6,7 +6,7 @@
  */
 import { Effect, Exit } from "effect";
 import type { Order } from "../../../core/delivery/model/Order.js";
-import { PayableId, type DeliveryId } from "../../../core/delivery/model/Ids.js";
+import { PayableId, SettlementEntryId, type DeliveryId } from "../../../core/delivery/model/Ids.js";
 import type { Payable } from "../../../core/delivery/model/Payable.js";
 import type { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
@@ -88,6 +88,28 @@ export const payablesCases: ReadonlyArray<KitCase<PayablesKitPorts>> = [
       t.ok(Exit.isSuccess(await run(exitOf(replay(2, order.id)))), "the same job replayed again is another record");
       t.ok(Exit.isSuccess(await run(exitOf(replay(3, null)))), "a job whose order is unknown");
       t.equal((await run(payables((p) => p.ofOrder(order.id)))).length, 0, "a replay records no payable");
+    },
+  },
+  {
+    name: "payables: a reversing payable (negated, under the reversal's component key, naming the payable it reverses) is recorded once and read back as written",
+    run: async (t, run) => {
+      const { order, deliveryId } = await seedSettled(run, 1);
+      const originals = settlementOf(order, deliveryId, 10);
+      const reversal = originals.map((entry, i) => ({
+        ...entry,
+        id: SettlementEntryId.make(uid("stl", 50 + i)),
+        componentKey: `${entry.componentKey}:reversal`,
+        amountMinor: -entry.amountMinor,
+        reverses: entry.componentKey,
+        reason: "refunded",
+      }));
+      await run(Effect.flatMap(SettlementLedger, (l) => l.post(reversal)));
+      const owed = payable(1, order, deliveryId, "restaurant");
+      const undone: Payable = { ...owed, id: PayableId.make(uid("pyb", 2)), componentKey: `${owed.componentKey}:reversal`, amountMinor: -owed.amountMinor, reverses: owed.componentKey };
+      t.equal(await run(payables((p) => p.record([owed]))), 1);
+      t.equal(await run(payables((p) => p.record([undone]))), 1, "the reversing payable");
+      t.equal(await run(payables((p) => p.record([{ ...undone, id: PayableId.make(uid("pyb", 3)) }]))), 0, "once");
+      t.same(await run(payables((p) => p.ofOrder(order.id))), [owed, undone], "both, by component key, as written");
     },
   },
 ];
