@@ -2,7 +2,8 @@
  * Text with a NUL character is refused as invalid input, never a 500 (conventions: "Validation
  * failures (400 for malformed syntax, 422 for well-formed but invalid input) add errors"; brief:
  * bad input of every kind answers a precise problem+json). Postgres text cannot hold U+0000, so
- * such a name, address, reason or id reached the database and failed there.
+ * such a name, address, reason or id reached the database and failed there. The route machinery
+ * refuses it for every module (adapters/koa/Decode.ts `nulRefusal`); this pins it on commerce routes.
  */
 import t from "tap";
 import { forEachDialectConfig } from "../hosts/support.js";

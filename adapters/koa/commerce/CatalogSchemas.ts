@@ -2,16 +2,16 @@
 import { Schema } from "effect";
 import { VariantStatus } from "../../../core/commerce/model/Variant.js";
 import { pageQueryFields } from "../Pagination.js";
-import { Text, textIdOf } from "./Text.js";
+import { idOf } from "../RouteIds.js";
 import { LocationId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 
 /** Body of POST /v1/stores/:id/products. */
 export const CreateProductBody = Schema.Struct({
-  title: Text,
-  description: Schema.optional(Schema.NullOr(Text)),
+  title: Schema.String,
+  description: Schema.optional(Schema.NullOr(Schema.String)),
   variants: Schema.Array(
     Schema.Struct({
-      sku: Text,
+      sku: Schema.String,
       price_minor: Schema.Int,
       status: Schema.optional(VariantStatus).annotations({ description: "Purchasable (active) unless told otherwise." }),
     }),
@@ -20,8 +20,8 @@ export const CreateProductBody = Schema.Struct({
 
 /** Query of GET /v1/products. */
 export const ProductListQuery = Schema.Struct({
-  store_id: textIdOf(StoreId),
-  q: Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({ description: "Full-text search; every word matches as a prefix." }),
+  store_id: idOf(StoreId),
+  q: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "Full-text search; every word matches as a prefix." }),
   ...pageQueryFields,
 });
 
@@ -33,8 +33,8 @@ export const PatchVariantBody = Schema.Struct({
 
 /** Body of POST /v1/inventory/adjustments. */
 export const StockAdjustmentBody = Schema.Struct({
-  variant_id: textIdOf(VariantId),
-  location_id: textIdOf(LocationId),
+  variant_id: idOf(VariantId),
+  location_id: idOf(LocationId),
   delta: Schema.Int,
-  reason: Text,
+  reason: Schema.String,
 });
