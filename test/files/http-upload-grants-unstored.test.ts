@@ -49,3 +49,24 @@ t.test("an upload's part grants are not kept in the idempotency record; a replay
     t.same(afterAbort.body.parts, [], "and grants nothing");
   }),
 );
+
+t.test("a replay of an upload's creation for an owner who lost access to the folder answers 404, never grants", (t) =>
+  eachDialect(t, "upload replay after revocation", async (t, dialect) => {
+    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const bob = await user();
+    const ws = await workspace(ann, [bob]);
+    const folder = await call("/v1/nodes", { user: bob, body: { parent_id: ws.root, name: "Bob's", kind: "folder" } });
+    const folderId = String(folder.body.id);
+    t.equal((await call(`/v1/nodes/${folderId}/permissions`, { user: bob, body: { user_id: ann.id, role: "editor" } })).status, 200);
+    const key = randomUUID();
+    const bytes = new TextEncoder().encode("into bob's folder");
+    const body = { parent_id: folderId, name: "a.txt", size_bytes: bytes.length, sha256: sha256(bytes), content_type: "text/plain" };
+    const first = await call("/v1/uploads", { user: ann, headers: { "Idempotency-Key": key }, body });
+    t.equal(first.status, 201);
+    t.equal((await call(`/v1/nodes/${folderId}/permissions/${ann.id}`, { user: bob, method: "DELETE" })).status, 204, "bob revokes ann");
+    const replay = await call("/v1/uploads", { user: ann, headers: { "Idempotency-Key": key }, body });
+    t.match(replay, { status: 404, body: { code: "not_found" } }, "the replay finds nothing to grant");
+    t.notOk(JSON.stringify(replay.body).includes("url"), "and carries no grant");
+  }),
+);
