@@ -4,12 +4,15 @@
  * `thumbnailMaxSourceBytes`), asks the Thumbnailer, stores the result in the object store
  * (`files/<ws>/thumbnails/<version id>`) and records it; an image the thumbnailer does not decode
  * is recorded `unsupported`, a corrupt or oversized one `rejected`, so no run repeats the work. A
- * version that is gone or not published is left alone. Thumbnails are not counted in the quota.
+ * version that is gone or not published is left alone, also when the trash purge deletes it while
+ * the thumbnail is being made (then the object made is removed). Thumbnails are not counted in the quota.
  */
 import { Chunk, Effect, Schema, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { Thumbnailer } from "../../ports/Thumbnailer.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { ThumbnailsRepository } from "../../ports/files/ThumbnailsRepository.js";
@@ -35,7 +38,19 @@ export const makeThumbnail = (workspaceId: string, versionId: string) =>
     const settings = yield* FilesSettings;
     const base = { versionId: version.id, workspaceId: version.workspaceId, nodeId: version.nodeId, objectKey: null, contentType: null, width: null, height: null };
     const at = yield* now;
-    const record = (r: ThumbnailRecord) => Effect.as(thumbnails.insert(r), r.status);
+    // Recorded under the drive lock, which the trash purge holds while it deletes versions: a
+    // version purged meanwhile is not recorded (null), and its thumbnail object is not kept.
+    const record = (r: ThumbnailRecord) =>
+      Effect.flatMap(Transactions, (tx) =>
+        tx.run(
+          Effect.gen(function* () {
+            yield* (yield* DriveRepository).lock(workspaceId);
+            if ((yield* (yield* VersionsRepository).find(workspaceId, versionId)) === null) return null;
+            yield* thumbnails.insert(r);
+            return r.status;
+          }),
+        ),
+      );
     if (version.sizeBytes > settings.thumbnailMaxSourceBytes) {
       return yield* record({ ...base, status: "unsupported", detail: `larger than ${settings.thumbnailMaxSourceBytes} bytes`, createdAt: at });
     }
@@ -49,7 +64,7 @@ export const makeThumbnail = (workspaceId: string, versionId: string) =>
     if (made.right._tag === "Unsupported") return yield* record({ ...base, status: "unsupported", detail: made.right.reason, createdAt: at });
     const thumbnail = made.right.thumbnail;
     const stored = yield* store.put(thumbnailKey(version.workspaceId, version.id), Stream.make(thumbnail.bytes));
-    return yield* record({
+    const recorded = yield* record({
       ...base,
       status: "ready",
       objectKey: stored.key,
@@ -59,6 +74,9 @@ export const makeThumbnail = (workspaceId: string, versionId: string) =>
       detail: null,
       createdAt: at,
     });
+    // The purge found no thumbnail of the version to remove: this one goes now.
+    if (recorded === null) yield* store.remove(stored.key);
+    return recorded;
   }).pipe(withSpan("files.makeThumbnail"));
 
 export const thumbnailJob = defineJob({
