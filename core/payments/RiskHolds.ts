@@ -51,61 +51,57 @@ export const requireNotHeld = (intent: PaymentIntent): Effect.Effect<void, Confl
 const auditHold = (hold: RiskHold, action: "payment_intent.held" | "payment_intent.hold_released", actor: string, reason: string) =>
   audit({ merchantId: hold.merchantId, actor, action, subjectType: "payment_intent", subjectId: hold.intentId, reason, data: { hold_id: hold.id } });
 
-/** Places a hold on the caller's intent (scope risk:write); `reason` is audited. */
-export const placeHold = (
+type HoldChange = Effect.Effect<RiskHold, Forbidden | NotFound | Conflict, PaymentsRepository | RiskHolds | Transactions | Ids>;
+
+/** Runs `change` for a risk:write caller on their intent, locked, in one transaction (as confirm and capture lock it). */
+const onLockedIntent = (
   principal: Principal,
   intentId: PaymentIntentId,
-  reason: string,
-): Effect.Effect<RiskHold, Forbidden | NotFound | Conflict, PaymentsRepository | RiskHolds | Transactions | Ids> =>
+  change: (intent: PaymentIntent, actor: string) => Effect.Effect<RiskHold, Conflict, RiskHolds | PaymentsRepository | Ids>,
+): HoldChange =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal, "risk:write");
-    return yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        const intent = yield* loadOwnedIntent(caller, intentId, true);
-        if (settledStatuses.includes(intent.status)) {
-          return yield* Effect.fail(new Conflict({ code: "intent_not_holdable", detail: `A ${intent.status} payment intent moves no more money by confirm or capture: nothing to hold.` }));
-        }
-        const hold: RiskHold = {
-          id: RiskHoldId.make(yield* (yield* Ids).next),
-          intentId: intent.id,
-          merchantId: intent.merchantId,
-          reason,
-          placedBy: actorOf(caller),
-          placedAt: yield* now,
-          releasedBy: null,
-          releaseReason: null,
-          releasedAt: null,
-        };
-        if (!(yield* (yield* RiskHolds).place(hold))) {
-          return yield* Effect.fail(new Conflict({ code: "intent_already_on_hold", detail: "The payment intent is already on hold." }));
-        }
-        yield* auditHold(hold, "payment_intent.held", hold.placedBy, reason);
-        return hold;
-      }),
-    );
-  }).pipe(withSpan("Payments.placeHold"));
+    return yield* (yield* Transactions).run(Effect.flatMap(loadOwnedIntent(caller, intentId, true), (intent) => change(intent, actorOf(caller))));
+  });
+
+/** Places a hold on the caller's intent (scope risk:write); `reason` is audited. */
+export const placeHold = (principal: Principal, intentId: PaymentIntentId, reason: string): HoldChange =>
+  onLockedIntent(principal, intentId, (intent, actor) =>
+    Effect.gen(function* () {
+      if (settledStatuses.includes(intent.status)) {
+        return yield* Effect.fail(new Conflict({ code: "intent_not_holdable", detail: `A ${intent.status} payment intent moves no more money by confirm or capture: nothing to hold.` }));
+      }
+      const hold: RiskHold = {
+        id: RiskHoldId.make(yield* (yield* Ids).next),
+        intentId: intent.id,
+        merchantId: intent.merchantId,
+        reason,
+        placedBy: actor,
+        placedAt: yield* now,
+        releasedBy: null,
+        releaseReason: null,
+        releasedAt: null,
+      };
+      if (!(yield* (yield* RiskHolds).place(hold))) {
+        return yield* Effect.fail(new Conflict({ code: "intent_already_on_hold", detail: "The payment intent is already on hold." }));
+      }
+      yield* auditHold(hold, "payment_intent.held", actor, reason);
+      return hold;
+    }),
+  ).pipe(withSpan("Payments.placeHold"));
 
 /** Releases the active hold of the caller's intent (scope risk:write); `reason` is audited. */
-export const releaseHold = (
-  principal: Principal,
-  intentId: PaymentIntentId,
-  reason: string,
-): Effect.Effect<RiskHold, Forbidden | NotFound | Conflict, PaymentsRepository | RiskHolds | Transactions | Ids> =>
-  Effect.gen(function* () {
-    const caller = yield* requireMerchant(principal, "risk:write");
-    return yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        const intent = yield* loadOwnedIntent(caller, intentId, true);
-        const releasedBy = actorOf(caller);
-        const released = yield* (yield* RiskHolds).release({ merchantId: intent.merchantId, intentId: intent.id, releasedBy, reason, at: yield* now });
-        if (released === null) {
-          return yield* Effect.fail(new Conflict({ code: "intent_not_on_hold", detail: "The payment intent has no active hold." }));
-        }
-        yield* auditHold(released, "payment_intent.hold_released", releasedBy, reason);
-        return released;
-      }),
-    );
-  }).pipe(withSpan("Payments.releaseHold"));
+export const releaseHold = (principal: Principal, intentId: PaymentIntentId, reason: string): HoldChange =>
+  onLockedIntent(principal, intentId, (intent, actor) =>
+    Effect.gen(function* () {
+      const released = yield* (yield* RiskHolds).release({ merchantId: intent.merchantId, intentId: intent.id, releasedBy: actor, reason, at: yield* now });
+      if (released === null) {
+        return yield* Effect.fail(new Conflict({ code: "intent_not_on_hold", detail: "The payment intent has no active hold." }));
+      }
+      yield* auditHold(released, "payment_intent.hold_released", actor, reason);
+      return released;
+    }),
+  ).pipe(withSpan("Payments.releaseHold"));
 
 /** The caller's merchant's holds (active only when `activeOnly`), newest first, as keyset pages (scope risk:read). */
 export const listHolds = (
