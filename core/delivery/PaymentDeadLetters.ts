@@ -7,13 +7,12 @@
  * dead letters. Anyone else: 403.
  */
 import { Effect, Option, Schema } from "effect";
-import { decodeCursor } from "../kernel/Cursor.js";
-import { IdCursorKey, mapPage, pageFrom } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
 import type { Job } from "../../ports/Jobs.js";
-import { JobQueue } from "../../ports/Jobs.js";
+import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
+import { listDeadLetters, type DeadLetterKind } from "./DeadLetterDesk.js";
+import { NotADeadPaymentStep } from "./Errors.js";
 import type { Principal } from "../../ports/Principal.js";
-import { dispatcherRegion } from "./ListRegionDeliveries.js";
 import type { PaymentDeadLetter } from "./model/PaymentDeadLetter.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { placementReleaseJob } from "./PlacementRelease.js";
@@ -42,11 +41,18 @@ export const paymentDeadLetterOf = (job: Job): PaymentDeadLetter => ({
   runAt: job.runAt,
 });
 
+/** Dead payment steps on the dispatchers' desk (DeadLetterDesk.ts): replays kept in dl_payment_replays. */
+export const paymentDeadLetters: DeadLetterKind<PaymentDeadLetter, NotADeadPaymentStep, OrdersRepository> = {
+  jobKinds: Object.keys(paymentSteps),
+  letterOf: paymentDeadLetterOf,
+  replayName: "a payment step replay",
+  notDead: (job) => new NotADeadPaymentStep({ jobId: job.id, detail: `Job ${job.id} is ${job.status}, not dead: nothing to replay.` }),
+  recordReplay: ({ id, job, letter, actorId, reason, at }) =>
+    Effect.flatMap(OrdersRepository, (orders) =>
+      orders.recordPaymentReplay({ id, jobId: job.id, step: letter.step, orderId: letter.orderId, quoteId: letter.quoteId, actorId, reason, at }),
+    ),
+};
+
 /** The dead payment steps (dispatchers only), a keyset page. */
 export const listPaymentDeadLetters = (principal: Principal, page: { readonly cursor?: string | undefined; readonly limit: number }) =>
-  Effect.gen(function* () {
-    yield* dispatcherRegion(principal);
-    const after = page.cursor === undefined ? undefined : (yield* decodeCursor(IdCursorKey, page.cursor))[0];
-    const jobs = yield* (yield* JobQueue).listDead(page.limit + 1, Object.keys(paymentSteps), after);
-    return mapPage(pageFrom(jobs, page.limit, (job) => [job.id]), paymentDeadLetterOf);
-  }).pipe(withSpan("delivery.listPaymentDeadLetters"));
+  listDeadLetters(paymentDeadLetters, principal, page).pipe(withSpan("delivery.listPaymentDeadLetters"));

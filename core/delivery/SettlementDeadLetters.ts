@@ -1,8 +1,11 @@
-/** A settlement job as the operators' page shows it (shared by the list and the replay). */
-import { Option, Schema } from "effect";
+/** A settlement job as the operators' page shows it, and the kind of dead letter it is on the dispatchers' desk. */
+import { Effect, Option, Schema } from "effect";
+import { Payables } from "../../ports/delivery/Payables.js";
+import type { DeadLetterKind } from "./DeadLetterDesk.js";
+import { NotADeadSettlement } from "./Errors.js";
 import type { Job } from "../../ports/Jobs.js";
 import type { SettlementDeadLetter } from "./model/SettlementDeadLetter.js";
-import { SettlementPayload } from "./SettlePayouts.js";
+import { SettlementPayload, settlementJob } from "./SettlePayouts.js";
 
 const decodePayload = Schema.decodeUnknownOption(SettlementPayload);
 
@@ -20,4 +23,14 @@ export const settlementDeadLetterOf = (job: Job): SettlementDeadLetter => {
     lastError: job.lastError,
     runAt: job.runAt,
   };
+};
+
+/** Dead settlement jobs on the dispatchers' desk (DeadLetterDesk.ts): replays kept in dl_settlement_replays. */
+export const settlementDeadLetters: DeadLetterKind<SettlementDeadLetter, NotADeadSettlement, Payables> = {
+  jobKinds: [settlementJob.kind],
+  letterOf: settlementDeadLetterOf,
+  replayName: "a settlement replay",
+  notDead: (job) => new NotADeadSettlement({ jobId: job.id, detail: `Job ${job.id} is ${job.status}, not dead: nothing to replay.` }),
+  recordReplay: ({ id, job, letter, actorId, reason, at }) =>
+    Effect.flatMap(Payables, (payables) => payables.recordReplay({ id, jobId: job.id, orderId: letter.orderId, actorId, reason, at })),
 };
