@@ -3,6 +3,7 @@
  * roles, locations, promotions. Responses are the derived wire shapes of core/commerce/model.
  */
 import { Schema } from "effect";
+import { RequestTime } from "../RequestTime.js";
 import { idOf } from "../RouteIds.js";
 import { CartId, FulfillmentTaskId, OrderId, ProductId, ReturnId, StoreId, VariantId } from "../../../core/commerce/model/Ids.js";
 import { pageQueryFields } from "../Pagination.js";
@@ -57,8 +58,8 @@ export const CreatePromotionBody = Schema.Struct({
   kind: PromotionKind,
   value: Schema.Int.annotations({ description: "Whole percent (1 to 100) or minor units off." }),
   automatic: Schema.optional(Schema.Boolean),
-  starts_at: Schema.optional(Schema.NullOr(Schema.Date)),
-  ends_at: Schema.optional(Schema.NullOr(Schema.Date)),
+  starts_at: Schema.optional(Schema.NullOr(RequestTime)),
+  ends_at: Schema.optional(Schema.NullOr(RequestTime)),
   usage_limit: Schema.optional(Schema.NullOr(Schema.Int)),
 });
 

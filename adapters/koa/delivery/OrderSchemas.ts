@@ -1,5 +1,6 @@
 /** Request bodies of the customer's order endpoints (quote, place). */
 import { Schema } from "effect";
+import { RequestTime } from "../RequestTime.js";
 import { RouteId } from "../RouteIds.js";
 
 const Id = RouteId;
@@ -17,7 +18,7 @@ export const QuoteBody = Schema.Struct({
   lines: Schema.Array(QuoteLineBody).pipe(Schema.maxItems(100)),
   dropoff: Schema.Struct({ lat: Schema.Number, lng: Schema.Number, address: Schema.String }),
   /** A delivery slot (a quarter hour, 30 minutes to 7 days ahead); omitted or null: as soon as possible. */
-  scheduled_for: Schema.optional(Schema.NullOr(Schema.Date)),
+  scheduled_for: Schema.optional(Schema.NullOr(RequestTime)),
 });
 
 /** A provider payment method token (`pm_card_visa` with the development sandbox); an error never repeats the value. */

@@ -5,6 +5,7 @@
  * snake_case and every time RFC 3339.
  */
 import { Schema, Struct } from "effect";
+import { RequestTime } from "../RequestTime.js";
 import { wireShape } from "../../../core/kernel/Wire.js";
 import { AclEntryView, NodeRole } from "../../../core/files/model/AclEntry.js";
 import { ChangeItem } from "../../../core/files/model/Change.js";
@@ -120,7 +121,7 @@ export const GrantBody = Schema.Struct({ user_id: Id, role: NodeRole });
 
 /** Body of POST /v1/nodes/:id/share-links. */
 export const CreateShareLinkBody = Schema.Struct({
-  expires_at: Schema.optional(Schema.NullOr(Schema.Date)).annotations({ description: "RFC 3339 time in the future, at most 365 days ahead (FilesSettings.shareLinkMaxTtlMs); 30 days from now when omitted or null (shareLinkDefaultTtlMs): every link expires." }),
+  expires_at: Schema.optional(Schema.NullOr(RequestTime)).annotations({ description: "RFC 3339 time in the future, at most 365 days ahead (FilesSettings.shareLinkMaxTtlMs); 30 days from now when omitted or null (shareLinkDefaultTtlMs): every link expires." }),
   allow_download: Schema.optionalWith(Schema.Boolean, { default: () => false }),
 });
 

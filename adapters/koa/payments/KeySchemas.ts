@@ -1,5 +1,6 @@
 /** Request params and bodies of the API key routes. */
 import { Schema } from "effect";
+import { RequestTime } from "../RequestTime.js";
 import { ApiKeyId } from "../../../core/payments/model/Ids.js";
 
 /** Path parameter of one key. */
@@ -8,7 +9,7 @@ export const ApiKeyIdParams = Schema.Struct({ id: Schema.String.pipe(Schema.minL
 /** Body of POST /v1/api-keys. */
 export const IssueApiKeyBody = Schema.Struct({
   scopes: Schema.Array(Schema.String.pipe(Schema.maxLength(50))).pipe(Schema.maxItems(20)),
-  expires_at: Schema.optional(Schema.Date),
+  expires_at: Schema.optional(RequestTime),
 });
 
 /** Body of POST /v1/api-keys/:id/revoke. */
