@@ -1,25 +1,34 @@
 /**
  * List pages (docs/conventions.md, Lists): `?cursor=&limit=` in, `{ data, next_cursor }` out.
- * Cursors come from the kernel's one cursor codec (core/kernel/Cursor.ts); this file only
- * reads the query and shapes the page.
+ * Cursors come from the kernel's one cursor codec (core/kernel/Cursor.ts) and pages from its
+ * `pageFrom` (core/kernel/Page.ts); this file reads the query and names the list a request
+ * reads, to which the route machinery binds the cursors it answers (Route.ts).
  */
-import { InvalidCursor } from "../../core/kernel/Errors.js";
-import { encodeCursor } from "../../core/kernel/Cursor.js";
+import type { Effect } from "effect";
 import { Schema } from "effect";
+import { InvalidCursor } from "../../core/kernel/Errors.js";
 import { InvalidLimit } from "./HttpErrors.js";
 import { defaultLimits, type Limits } from "./Limits.js";
 
-/** The page a list request asks for. */
-export interface PageParams {
+export { PageOf } from "../../core/kernel/Page.js";
+
+/** `limit` and `cursor` as a request gives them. */
+export interface RequestedPage {
   readonly limit: number;
-  /** The opaque cursor of the previous page; decode it with `decodeCursor` and the key schema. */
+  /** The cursor as the client sent it (bound to the list that issued it). */
   readonly cursor: string | undefined;
 }
 
-/** One page of a list. */
-export interface Page<A> {
-  readonly data: ReadonlyArray<A>;
-  readonly next_cursor: string | null;
+/** The page a list request asks for, as a handler receives it. */
+export interface PageParams {
+  readonly limit: number;
+  /** The opaque cursor of the previous page, unbound; decode it with `decodeCursor` and the key schema. */
+  readonly cursor: string | undefined;
+  /**
+   * Binds a cursor of this list for the client. `next_cursor` is bound by the route machinery;
+   * a handler binds only a cursor it answers elsewhere (a problem's `restart_cursor`).
+   */
+  readonly bind: (cursor: string) => Effect.Effect<string, InvalidCursor>;
 }
 
 /** The query fields of a paginated list, for route `query` schemas and the OpenAPI document. */
@@ -27,10 +36,6 @@ export const pageQueryFields = {
   cursor: Schema.optional(Schema.String).annotations({ description: "Opaque cursor from a previous page's next_cursor." }),
   limit: Schema.optional(Schema.String).annotations({ description: "Page size (default 50, at most 200)." }),
 };
-
-/** The schema of a page of `item`, for route `responses`. */
-export const PageOf = <A, I>(item: Schema.Schema<A, I, never>) =>
-  Schema.Struct({ data: Schema.Array(item), next_cursor: Schema.NullOr(Schema.String) });
 
 const digits = /^\d{1,6}$/;
 
@@ -41,7 +46,7 @@ const digits = /^\d{1,6}$/;
 export const pageParams = (
   query: Readonly<Record<string, unknown>>,
   limits: Pick<Limits, "listDefault" | "listMax"> = defaultLimits,
-): PageParams => {
+): RequestedPage => {
   const rawLimit = query.limit;
   let limit = limits.listDefault;
   if (rawLimit !== undefined) {
@@ -56,16 +61,16 @@ export const pageParams = (
   return { limit, cursor: rawCursor };
 };
 
+const definedEntries = (record: unknown): Array<[string, unknown]> =>
+  typeof record === "object" && record !== null
+    ? Object.entries(record)
+        .filter(([name, value]) => value !== undefined && name !== "cursor" && name !== "limit")
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    : [];
+
 /**
- * Shapes a page from rows fetched with `limit + 1`: the extra row only proves there is a next
- * page, whose cursor is the sort key of the last row returned (`keysOf`).
+ * The identity of the list a request reads: its operation, its decoded path parameters and its
+ * decoded query filters (not `cursor` or `limit`). A cursor one list issued is refused by another.
  */
-export const page = <A>(
-  rows: ReadonlyArray<A>,
-  limit: number,
-  keysOf: (row: A) => ReadonlyArray<string | number>,
-): Page<A> => {
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return { data, next_cursor: rows.length > limit && last !== undefined ? encodeCursor(keysOf(last)) : null };
-};
+export const listIdentity = (operationId: string, params: unknown, query: unknown): string =>
+  JSON.stringify([operationId, definedEntries(params), definedEntries(query)]);

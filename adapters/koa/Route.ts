@@ -8,6 +8,7 @@
  */
 import type Router from "@koa/router";
 import { Effect, type Schema } from "effect";
+import { bindCursor, unbindCursor } from "../../core/kernel/Cursor.js";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
@@ -30,7 +31,7 @@ import { respondWithError } from "./ErrorHandling.js";
 import { parseIfMatch, requireIfMatch } from "./ETag.js";
 import { idempotencyKeyHeader, replayHeaders, withIdempotency, type IdempotencyMode } from "./Idempotency.js";
 import { resolveLimits, type Limits } from "./Limits.js";
-import { pageParams, type PageParams } from "./Pagination.js";
+import { listIdentity, pageParams, type PageParams } from "./Pagination.js";
 import { requestIdOf } from "./RequestId.js";
 
 /** The methods a route may use. */
@@ -294,7 +295,7 @@ const routeHandler = (
     const ifMatchHeader = ctx.get("If-Match") || undefined;
     const ifMatch =
       route.ifMatch === "required" ? requireIfMatch(ifMatchHeader) : route.ifMatch === "optional" ? parseIfMatch(ifMatchHeader) : undefined;
-    const page = route.pagination ? pageParams(ctx.query, limits) : { limit: limits.listDefault, cursor: undefined };
+    const requested = route.pagination ? pageParams(ctx.query, limits) : { limit: limits.listDefault, cursor: undefined };
     const rawParams = (ctx as Context & { params?: Record<string, string> }).params ?? {};
     const program = Effect.gen(function* () {
       const nul = nulRefusal("params", rawParams) ?? nulRefusal("query", ctx.query) ?? (route.body ? nulRefusal("body", ctx.request.body) : undefined);
@@ -302,6 +303,14 @@ const routeHandler = (
       const params = route.params ? yield* decodeRequestPart(route.params, "params", rawParams) : rawParams;
       const query = route.query ? yield* decodeRequestPart(route.query, "query", ctx.query) : ctx.query;
       const body = route.body ? yield* decodeRequestPart(route.body, "body", ctx.request.body) : undefined;
+      // Cursors are bound to the list that issued them (Pagination.ts listIdentity).
+      const list = listIdentity(route.operationId, params, route.query ? query : undefined);
+      const bind = (cursor: string) => bindCursor(cursor, list);
+      const page: PageParams = {
+        limit: requested.limit,
+        cursor: requested.cursor === undefined ? undefined : yield* unbindCursor(requested.cursor, list),
+        bind,
+      };
       const input: RouteInput<unknown, unknown, unknown, AuthMode> = {
         params,
         query,
@@ -338,6 +347,10 @@ const routeHandler = (
       if (unstored !== undefined && response.status >= 200 && response.status < 300 && isBody(response.body)) {
         const fields = replayed || withheld === undefined ? yield* unstored.reissue(input, response.body) : withheld;
         answer = { ...response, body: { ...response.body, ...fields } };
+      }
+      if (route.pagination && answer.status >= 200 && answer.status < 300 && isBody(answer.body) && typeof answer.body.next_cursor === "string") {
+        // A core's cursor always reads back, so failing to bind it is a bug.
+        answer = { ...answer, body: { ...answer.body, next_cursor: yield* Effect.orDie(bind(answer.body.next_cursor)) } };
       }
       return replayed ? { ...answer, headers: { ...answer.headers, ...replayHeaders(true) } } : answer;
     });

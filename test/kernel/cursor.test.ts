@@ -3,7 +3,7 @@ import { Effect, Either, Exit, Schema } from "effect";
 import fc from "fast-check";
 import t from "tap";
 import { InvalidCursor } from "../../core/kernel/Errors.js";
-import { decodeCursor, encodeCursor, type CursorKey } from "../../core/kernel/Cursor.js";
+import { bindCursor, decodeCursor, encodeCursor, unbindCursor, type CursorKey } from "../../core/kernel/Cursor.js";
 import { breaks, holds } from "./support/properties.js";
 
 const AnyKeys = Schema.Array(Schema.Union(Schema.String, Schema.Number));
@@ -125,4 +125,64 @@ t.test("a valid cursor of the wrong shape fails invalid_cursor (400)", async (t)
   t.ok(Either.isLeft(tooMany));
   t.match(encodeCursor(["2024-01-01T00:00:00.000Z", "018f-uuid"]), /^[A-Za-z0-9_-]+$/, "opaque base64url");
   t.throws(() => encodeCursor([Number.NaN]), RangeError);
+});
+
+const listName = fc.string({ maxLength: 40 });
+
+type Unbind = (cursor: string, list: string) => Effect.Effect<string, InvalidCursor>;
+
+// A cursor bound to `list` reads back as its keys there, and any other list refuses it.
+const boundToItsList = (unbind: Unbind) =>
+  fc.property(keys, listName, listName, (k, list, other) => {
+    const bound = Effect.runSync(bindCursor(encodeCursor(k), list));
+    const own = Effect.runSync(Effect.either(Effect.flatMap(unbind(bound, list), decodeAny)));
+    if (!Either.isRight(own) || own.right.length !== k.length || !own.right.every((x, i) => Object.is(x, k[i]))) return false;
+    if (other === list) return true;
+    const foreign = outcome((cursor) => Effect.flatMap(unbind(cursor, other), decodeAny), bound);
+    return !foreign.ok && foreign.invalid;
+  });
+
+t.test("a bound cursor reads back as its keys on its list and is refused by any other list", async (t) => {
+  await holds(t, boundToItsList(unbindCursor));
+  const bound = Effect.runSync(bindCursor(encodeCursor(["a"]), "tasks"));
+  t.ok(!outcome(decodeAny, bound).ok, "a core's decoder does not read a bound cursor: the route unbinds it first");
+});
+
+t.test("mutant: an unbind that reads the keys without checking the list is caught", async (t) => {
+  const ignoresList: Unbind = (cursor) =>
+    Effect.try({
+      try: () => {
+        const padded = cursor.replace(/-/g, "+").replace(/_/g, "/");
+        const binary = atob(padded + "=".repeat((4 - (padded.length % 4)) % 4));
+        const text = new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+        return encodeCursor((JSON.parse(text) as { k: ReadonlyArray<CursorKey> }).k);
+      },
+      catch: () => new InvalidCursor({}),
+    });
+  await breaks(t, boundToItsList(ignoresList));
+});
+
+t.test("an edited bound cursor fails invalid_cursor", async (t) => {
+  await holds(
+    t,
+    fc.property(keys, fc.array(mutation, { minLength: 1, maxLength: 3 }), (k, mutations) => {
+      const bound = Effect.runSync(bindCursor(encodeCursor(k), "list"));
+      const edited = mutations.reduce(mutate, bound);
+      if (edited === bound) return true;
+      const result = outcome((cursor) => Effect.flatMap(unbindCursor(cursor, "list"), decodeAny), edited);
+      return !result.ok && result.invalid;
+    }),
+    500,
+  );
+});
+
+t.test("an unbound cursor is read by any list as it is", async (t) => {
+  await holds(
+    t,
+    fc.property(keys, listName, (k, list) => {
+      const cursor = encodeCursor(k);
+      const result = Effect.runSync(Effect.either(unbindCursor(cursor, list)));
+      return Either.isRight(result) && result.right === cursor;
+    }),
+  );
 });

@@ -6,7 +6,8 @@ import { Effect, Schema } from "effect";
 import { etag, parseIfMatch, requireIfMatch } from "../../adapters/koa/ETag.js";
 import { InvalidIfMatch, InvalidLimit } from "../../adapters/koa/HttpErrors.js";
 import { defaultLimits, resolveLimits } from "../../adapters/koa/Limits.js";
-import { page, pageParams } from "../../adapters/koa/Pagination.js";
+import { pageParams } from "../../adapters/koa/Pagination.js";
+import { pageFrom } from "../../core/kernel/Page.js";
 
 t.test("If-Match accepts a quoted, bare or weak version and rejects anything else", async (t) => {
   t.equal(etag(3), '"3"');
@@ -38,12 +39,12 @@ t.test("list limits default to 50, allow at most 200, and reject anything else",
 
 t.test("a page of limit+1 rows has a cursor to the last returned row; a short page has none", async (t) => {
   const rows = [1, 2, 3, 4].map((n) => ({ n }));
-  const full = page(rows, 3, (row) => [row.n]);
+  const full = pageFrom(rows, 3, (row) => [row.n]);
   t.same(full.data, [{ n: 1 }, { n: 2 }, { n: 3 }]);
   t.type(full.next_cursor, "string");
   const keys = await Effect.runPromise(decodeCursor(Schema.Tuple(Schema.Int), full.next_cursor as string));
   t.same(keys, [3], "the cursor carries the last returned row's key");
-  t.same(page(rows.slice(0, 3), 3, (row) => [row.n]).next_cursor, null, "the last page has next_cursor null");
+  t.same(pageFrom(rows.slice(0, 3), 3, (row) => [row.n]).next_cursor, null, "the last page has next_cursor null");
 });
 
 t.test("limits have the documented defaults and refuse nonsense", async (t) => {

@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect";
 import { Conflict, Forbidden, NotFound, VersionMismatch } from "../../core/kernel/Errors.js";
 import { decodeCursor } from "../../core/kernel/Cursor.js";
 import { defineRoute } from "../../adapters/koa/Route.js";
-import { page, PageOf } from "../../adapters/koa/Pagination.js";
+import { pageFrom, PageOf } from "../../core/kernel/Page.js";
 import { CurrentPrincipal, principalScope } from "../../ports/Principal.js";
 
 /** The only id GET /v1/things/:thing_id finds. */
@@ -102,7 +102,7 @@ export const listThings = defineRoute({
     Effect.gen(function* () {
       const after = input.page.cursor === undefined ? 0 : (yield* decodeCursor(Schema.Tuple(Schema.Int), input.page.cursor))[0];
       const rows = Array.from({ length: input.page.limit + 1 }, (_, i) => ({ ...current, count: after + i + 1 }));
-      return { status: 200, body: page(rows, input.page.limit, (row) => [row.count]) };
+      return { status: 200, body: pageFrom(rows, input.page.limit, (row) => [row.count]) };
     }),
 });
 
