@@ -120,7 +120,7 @@ export const unbindCursor = (cursor: string, list: string): Effect.Effect<string
     if (version === cursorVersion) return Effect.as(readKeys(cursor), cursor);
     return encode(keys, list) === cursor
       ? Effect.succeed(encodeCursor(keys))
-      : Effect.fail(invalid("cursor does not belong to this list"));
+      : Effect.fail(invalid("the cursor belongs to another list"));
   });
 
 /** Decodes a cursor and validates its keys with `schema`; any unreadable cursor fails InvalidCursor. */
