@@ -49,6 +49,8 @@ export interface Config {
   readonly filesTrashRetentionDays: number;
   /** Days sync change records are kept; older cursors answer 410 cursor_expired (FILES_CHANGE_RETENTION_DAYS, default 90; 1 to 3650). */
   readonly filesChangeRetentionDays: number;
+  /** Days a finished audit export is kept before its object is deleted (FILES_AUDIT_EXPORT_RETENTION_DAYS, default 7; 1 to 3650). */
+  readonly filesAuditExportRetentionDays: number;
   /**
    * Secrets the payment provider signs its webhooks with (PROVIDER_WEBHOOK_SECRET, comma-separated
    * during rotation). None: every provider webhook is refused.
@@ -368,6 +370,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const projectsExportRetentionDays = r.integer("PROJECTS_EXPORT_RETENTION_DAYS", 7, 1, 3650, "a whole number of days such as 7");
   const projectsQuarantineRetentionDays = r.integer("PROJECTS_QUARANTINE_RETENTION_DAYS", 30, 1, 3650, "a whole number of days such as 30");
   const filesChangeRetentionDays = r.integer("FILES_CHANGE_RETENTION_DAYS", 90, 1, 3650, "a whole number of days such as 90");
+  const filesAuditExportRetentionDays = r.integer("FILES_AUDIT_EXPORT_RETENTION_DAYS", 7, 1, 3650, "a whole number of days such as 7");
   const providerWebhookSecrets = r.list("PROVIDER_WEBHOOK_SECRET");
   const blobDir = r.path("BLOB_DIR", path.join(dataDir, "blobs"));
   const smtpUrl = r.url("SMTP_URL", ["smtp:", "smtps:"], "an SMTP URL such as smtp://user:password@mail.example.com:587");
@@ -446,6 +449,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     projectsExportRetentionDays,
     projectsQuarantineRetentionDays,
     filesChangeRetentionDays,
+    filesAuditExportRetentionDays,
     providerWebhookSecrets,
     blobDir,
     blobSigningSecret,

@@ -30,6 +30,7 @@ export type ReferenceModulesConfig = Pick<
   | "projectsExportRetentionDays"
   | "projectsQuarantineRetentionDays"
   | "filesChangeRetentionDays"
+  | "filesAuditExportRetentionDays"
   | "delivery"
   | "commerce"
 >;
@@ -61,6 +62,7 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
           securityOperators: config.filesSecurityOperators,
           trashRetentionDays: config.filesTrashRetentionDays,
           changeRetentionDays: config.filesChangeRetentionDays,
+          auditExportRetentionMs: config.filesAuditExportRetentionDays * 24 * 60 * 60_000,
         },
       }),
     )
