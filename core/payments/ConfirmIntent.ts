@@ -13,6 +13,7 @@
  * While a risk analyst holds the intent (RiskHolds.ts), a new attempt and the re-sending of an
  * unknown one are refused with 409 `intent_on_hold`; continuing one in requires_action (a
  * lookup, no new provider action) is not.
+ * An intent declined too often within the hour takes no new attempt (ConfirmRisk.ts, 429).
  * Confirming an intent in requires_action continues it: the provider is asked, by the attempt's
  * reference, whether the customer has authenticated, and its answer is applied (its webhook may
  * be lost); entering requires_action also schedules a reconcile job that asks the same.
@@ -29,6 +30,7 @@ import { PaymentProvider, type AuthorizeResult } from "../../ports/payments/Paym
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import type { RiskHolds } from "../../ports/payments/RiskHolds.js";
 import { requireNotHeld } from "./RiskHolds.js";
+import { requireConfirmRiskBelowBound, type ConfirmRiskTooHigh } from "./ConfirmRisk.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
@@ -74,7 +76,7 @@ export const confirmIntent = (
   principal: Principal,
   intentId: PaymentIntentId,
   input: ConfirmIntentInput,
-): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | Conflict | ValidationFailed, Services> =>
+): Effect.Effect<ConfirmResult, Forbidden | NotFound | IllegalTransition | PaymentMethodRequired | ConfirmRiskTooHigh | Conflict | ValidationFailed, Services> =>
   Effect.gen(function* () {
     const caller = yield* requireConfirmer(principal, intentId);
     // Never stored nor sent unless it is a provider token (raw card data is refused, not echoed).
@@ -141,6 +143,7 @@ const startAttempt = (caller: MerchantCaller, intentId: string, paymentMethod: s
     }
     const next = yield* transition(intent.status, "confirm");
     yield* requireNotHeld(intent);
+    yield* requireConfirmRiskBelowBound(intent);
     const method = paymentMethod ?? intent.paymentMethod;
     if (method === null) {
       return yield* Effect.fail(new PaymentMethodRequired({ detail: "Confirm needs a payment_method token." }));

@@ -31,6 +31,8 @@ export interface PaymentsRepository {
   /** Attempts still `pending` that started before `before`, oldest first, at most `limit`. */
   readonly pendingAttemptsBefore: (before: Date, limit: number) => Effect.Effect<ReadonlyArray<PaymentAttempt>>;
   readonly updateAttempt: (attempt: PaymentAttempt) => Effect.Effect<void>;
+  /** When the intent's attempts declined at or after `since` were declined, oldest first, at most `limit`. */
+  readonly declinesSince: (intentId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly insertRefund: (refund: Refund) => Effect.Effect<void>;
   readonly findRefund: (id: string, options?: LockOptions) => Effect.Effect<Refund | null>;
   /** The merchant's refund requested under Idempotency-Key `requestKey`, if any. */

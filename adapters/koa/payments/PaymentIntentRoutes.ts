@@ -87,14 +87,14 @@ const confirmIntentRoute = defineRoute({
   operationId: "confirmPaymentIntent",
   summary: "Confirm a payment intent with a payment method token",
   description:
-    "The owning merchant (payments:write) or the customer presenting the intent's client secret as its bearer credential; the customer sees the client view. Calls the provider under a stable reference. 202: the provider's answer is not known yet (processing). 402: declined; the intent takes another payment method.",
+    "The owning merchant (payments:write) or the customer presenting the intent's client secret as its bearer credential; the customer sees the client view. Calls the provider under a stable reference. 202: the provider's answer is not known yet (processing). 402: declined; the intent takes another payment method. 429 confirm_risk with Retry-After: the intent was declined 5 times within the hour.",
   tags,
   auth: "required",
   idempotency: "required",
   params: IntentIdParams,
   body: ConfirmIntentBody,
   responses: { 200: IntentAsSeen, 202: IntentAsSeen, 402: DeclinedProblemAsSeen },
-  problems: [403, 404, 409, 422, 503],
+  problems: [403, 404, 409, 422, 429, 503],
   handler: ({ principal, params, body }) =>
     confirmIntent(principal, params.id, body.payment_method === undefined ? {} : { paymentMethod: body.payment_method }).pipe(
       Effect.map(({ intent, outcome, declineCode }) => {

@@ -51,6 +51,17 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
       .orderBy("created_at")
       .limit(p("limit")),
   );
+  // An intent has few attempts (declines are bounded per hour, ConfirmRisk.ts): its (intent_id, number) key finds them.
+  const selectDeclinesSince = compiledOnce<{ intentId: string; since: unknown; limit: number }>((ex, p) =>
+    ex
+      .selectFrom("payment_attempts")
+      .select("updated_at")
+      .where("intent_id", "=", p("intentId"))
+      .where("status", "=", sql.lit("declined"))
+      .where("updated_at", ">=", p("since"))
+      .orderBy("updated_at")
+      .limit(p("limit")),
+  );
   const updateAttempt = compiledOnce<{ id: string; status: string; providerPaymentId: unknown; declineCode: unknown; updatedAt: unknown }>((ex, p) =>
     ex
       .updateTable("payment_attempts")
@@ -141,6 +152,10 @@ export const makeSqlPaymentsRepository = (db: SqlDatabase): PaymentsRepository =
     pendingAttemptsBefore: (before, limit) =>
       runStatement(db, selectPendingAttemptsBefore, { before: f.timeToDb(before), limit }).pipe(
         Effect.map(({ rows }) => rows.map((r) => attempts.fromRow(r))),
+      ),
+    declinesSince: (intentId, since, limit) =>
+      runStatement(db, selectDeclinesSince, { intentId, since: f.timeToDb(since), limit }).pipe(
+        Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.updated_at))),
       ),
     updateAttempt: (attempt) =>
       sendStatement(db, updateAttempt, {

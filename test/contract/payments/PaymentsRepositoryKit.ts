@@ -109,6 +109,26 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     },
   },
   {
+    name: "payments: declinesSince answers when that intent's attempts were declined, at or after the time, oldest first, at most the limit",
+    run: async (t, run) => {
+      const a = await run(seedIntent(1, 1));
+      const b = await run(seedIntent(1, 2));
+      const attempts = [
+        attemptRecord(a, 1, 1, { status: "declined", declineCode: "card_declined", updatedAt: at(3_000) }),
+        attemptRecord(a, 2, 2, { status: "declined", declineCode: "card_declined", updatedAt: at(1_000) }),
+        attemptRecord(a, 3, 3, { status: "declined", declineCode: "insufficient_funds", updatedAt: at(2_000) }),
+        attemptRecord(a, 4, 4, { status: "captured", updatedAt: at(2_500) }),
+        attemptRecord(b, 5, 1, { status: "declined", declineCode: "card_declined", updatedAt: at(2_200) }),
+      ];
+      await run(repo((r) => Effect.forEach(attempts, (attempt) => r.insertAttempt(attempt))));
+      const times = async (since: number, limit: number) => (await run(repo((r) => r.declinesSince(a.id, at(since), limit)))).map((d) => d.getTime());
+      t.same(await times(0, 10), [at(1_000), at(2_000), at(3_000)].map((d) => d.getTime()), "declined ones of that intent only, oldest first");
+      t.same(await times(2_000, 10), [at(2_000), at(3_000)].map((d) => d.getTime()), "at or after the time");
+      t.same(await times(0, 2), [at(1_000), at(2_000)].map((d) => d.getTime()), "at most the limit");
+      t.same(await run(repo((r) => r.declinesSince(b.id, at(2_300), 10))), [], "another intent's: its own");
+    },
+  },
+  {
     name: "payments: committedRefundsMinor sums that intent's pending and succeeded refunds, not failed ones",
     run: async (t, run) => {
       // Refunds are of captured intents (the database bounds them by the captured amount).
