@@ -20,7 +20,7 @@ import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
 import { accessLog } from "./Logging.js";
 import { chain } from "./MiddlewareChain.js";
 import { openApiDocument } from "./OpenApi.js";
-import { rateLimit } from "./RateLimit.js";
+import { failedAuthenticationLimit, rateLimit } from "./RateLimit.js";
 import { requestId } from "./RequestId.js";
 import { groupedRoutes } from "./RouteGroups.js";
 import { routeMounter, type Route } from "./Route.js";
@@ -39,7 +39,7 @@ export interface KoaAppOptions {
   readonly readiness?: Readiness;
   /** Title and version of the OpenAPI document; `false` serves no document and no docs page. */
   readonly openApi?: { readonly title: string; readonly version: string; readonly description?: string } | false;
-  /** Per-caller rate limiting (on by default). */
+  /** Per-caller rate limiting and the per-IP bound on failed authentications (on by default). */
   readonly rateLimit?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a reverse proxy). Default false. */
   readonly trustProxy?: boolean;
@@ -72,6 +72,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     logger: options.logger,
     authentication: options.authentication,
     rateLimit: options.rateLimit === false ? undefined : rateLimit(limits),
+    authenticationGuard: options.rateLimit === false ? undefined : failedAuthenticationLimit(limits),
     limits,
     idempotencyPolicy: options.idempotencyPolicy,
     actionBudgets: options.actionBudgets,

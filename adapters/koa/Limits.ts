@@ -22,6 +22,14 @@ export interface Limits {
   /** Length of the rate-limit window, in seconds. Default 10. */
   readonly rateLimitWindowSeconds: number;
   /**
+   * Failed authentications (401: a bad, expired or revoked credential) one client IP may cause per
+   * `failedAuthenticationWindowSeconds`; past it, every request from that IP carrying a credential
+   * answers 429 until the window passes. Default 60.
+   */
+  readonly failedAuthenticationPoints: number;
+  /** Length of the failed-authentication window, in seconds. Default 300. */
+  readonly failedAuthenticationWindowSeconds: number;
+  /**
    * Longest accepted `Idempotency-Key`, in characters. Default 255, the same bound the kernel
    * (core/kernel/Idempotency.ts) enforces; a smaller value here tightens it for HTTP callers.
    */
@@ -40,6 +48,8 @@ export const defaultLimits: Limits = {
   rateLimitPoints: 300,
   rateLimitIpPoints: 3_000,
   rateLimitWindowSeconds: 10,
+  failedAuthenticationPoints: 60,
+  failedAuthenticationWindowSeconds: 300,
   idempotencyKeyMaxLength: 255,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,

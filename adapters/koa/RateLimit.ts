@@ -1,10 +1,11 @@
 /**
- * Per-caller and per-IP rate limiting (docs/conventions.md, Limits: 429 with Retry-After). Counts live in this
+ * Per-caller and per-IP rate limiting, and a per-IP bound on failed authentications (docs/conventions.md, Limits: 429 with Retry-After). Counts live in this
  * process (rate-limiter-flexible's RateLimiterMemory): with several server processes each
  * enforces the budget on its own, which bounds abuse per process without a shared store.
  */
 import type { Context, Middleware } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { Unauthorized } from "../../core/kernel/Errors.js";
 import { principalScope } from "../../ports/Principal.js";
 import { principalOf } from "./Authentication.js";
 import { RateLimited } from "./HttpErrors.js";
@@ -44,5 +45,41 @@ export const rateLimit = (
     await spend(byCaller, keyOf(ctx));
     await spend(byIp, ctx.ip);
     await next();
+  };
+};
+
+/** Wraps an authentication middleware so its failures count against the client IP. */
+export type AuthenticationGuard = (authentication: Middleware) => Middleware;
+
+/**
+ * Failed authentications per client IP (`Limits.failedAuthenticationPoints` per
+ * `Limits.failedAuthenticationWindowSeconds`): each `Unauthorized` the authentication throws
+ * spends a point; with none left, the IP's requests are refused with 429 before their credential
+ * is checked, so guessing credentials costs the guesser, not the server. A request that
+ * authenticates spends nothing here (the request limit above counts it).
+ */
+export const failedAuthenticationLimit = (
+  limits: Pick<Limits, "failedAuthenticationPoints" | "failedAuthenticationWindowSeconds"> = defaultLimits,
+): AuthenticationGuard => {
+  const failures = new RateLimiterMemory({ points: limits.failedAuthenticationPoints, duration: limits.failedAuthenticationWindowSeconds });
+  return (authentication) => async (ctx, next) => {
+    const spent = await failures.get(ctx.ip);
+    if (spent !== null && spent.remainingPoints <= 0) {
+      throw new RateLimited({
+        retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
+        detail: "Too many failed authentications from this address; retry after the time given in Retry-After.",
+      });
+    }
+    let authenticated = false;
+    try {
+      await authentication(ctx, () => {
+        authenticated = true;
+        return next();
+      });
+    } catch (error) {
+      // Only the authentication's own refusal counts, not a 401 from the work behind it.
+      if (!authenticated && error instanceof Unauthorized) await failures.penalty(ctx.ip).catch(() => undefined);
+      throw error;
+    }
   };
 };

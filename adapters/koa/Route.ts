@@ -16,6 +16,7 @@ import { retainedBrieflyPaths } from "../../core/kernel/RetainedBriefly.js";
 import type { StoredResponse } from "../../ports/IdempotencyStore.js";
 import type { Principal } from "../../ports/Principal.js";
 import { principalScope } from "../../ports/Principal.js";
+import type { AuthenticationGuard } from "./RateLimit.js";
 import { makeActionBudgets, type ActionBudgetLimit, type ActionBudgetName, type SpendActionBudget } from "./ActionBudgets.js";
 import { principalOf } from "./Authentication.js";
 import { jsonBody } from "./Body.js";
@@ -237,6 +238,8 @@ export interface MountOptions {
   readonly authentication?: Middleware | undefined;
   /** Runs after authentication on every route (see RateLimit.ts); none when omitted. */
   readonly rateLimit?: Middleware | undefined;
+  /** Wraps the authentication so its failures count per client IP (RateLimit.ts); none when omitted. */
+  readonly authenticationGuard?: AuthenticationGuard | undefined;
   readonly limits?: Partial<Limits> | undefined;
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy> | undefined;
   /** Overrides of the default action budgets (ActionBudgets.ts). */
@@ -264,11 +267,15 @@ export const routeMounter = (options: MountOptions): ((router: Router, routes: R
   };
   const body = jsonBody(limits);
   const spendBudget = makeActionBudgets(options.actionBudgets);
+  const guardedAuthentication =
+    options.authentication === undefined || options.authenticationGuard === undefined
+      ? options.authentication
+      : options.authenticationGuard(options.authentication);
   return (router, routes) => {
     for (const route of routes) {
       const chain: Middleware[] = [boundary, host];
       if (route.auth !== "none") {
-        const authentication = options.authentication;
+        const authentication = guardedAuthentication;
         if (authentication === undefined) {
           throw new Error(`route ${route.operationId} requires auth but no authentication middleware was given`);
         }

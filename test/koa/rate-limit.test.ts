@@ -39,3 +39,30 @@ t.test("authenticated callers from one IP share the IP's budget as well as spend
   t.equal(limited.body.code, "rate_limited");
   t.ok(Number(limited.headers.get("retry-after")) >= 1);
 });
+
+// Spec (payments, Limits: "Rate limits apply by credential, merchant, IP and risk signal"):
+// a request whose credential fails never reached the per-caller limit, so guessing credentials
+// was unbounded. Failures now spend a budget of the client IP.
+t.test("an IP past its failed authentications gets 429 rate_limited with Retry-After, even with a good credential, until the window passes", async (t) => {
+  const app = await startTestApp(t, { routes: [whoAmI, publicPing], limits: { failedAuthenticationPoints: 3, failedAuthenticationWindowSeconds: 60 } });
+  const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+  t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200, "a good credential");
+  for (let i = 0; i < 3; i++) {
+    t.equal((await call(`${app.url}/v1/me`, { headers: { authorization: `Bearer guess-${i}` } })).status, 401, `failed authentication ${i + 1} answers 401`);
+  }
+  const guessing = await call(`${app.url}/v1/me`, { headers: { authorization: "Bearer guess-4" } });
+  t.equal(guessing.status, 429, "the next guess is refused before it is checked");
+  t.equal(guessing.body.code, "rate_limited");
+  const retryAfter = Number(guessing.headers.get("retry-after"));
+  t.ok(retryAfter >= 1 && retryAfter <= 60, "Retry-After within the window");
+  t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 429, "every credential from that IP waits");
+  t.equal((await call(`${app.url}/v1/public/ping`)).status, 200, "a route without authentication still answers");
+});
+
+t.test("successful authentications spend nothing of the failed-authentication budget", async (t) => {
+  const app = await startTestApp(t, { routes: [whoAmI], limits: { failedAuthenticationPoints: 2, failedAuthenticationWindowSeconds: 60 } });
+  const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+  for (let i = 0; i < 5; i++) t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200, `request ${i + 1}`);
+  t.equal((await call(`${app.url}/v1/me`, { headers: { authorization: "Bearer bad" } })).status, 401, "one failure is within the budget");
+  t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200);
+});
