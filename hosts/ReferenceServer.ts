@@ -5,9 +5,10 @@
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { createKoaApp } from "../adapters/koa/App.js";
+import { failedAuthentications } from "../adapters/koa/RateLimit.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
-import type { Limits } from "../adapters/koa/Limits.js";
+import { resolveLimits, type Limits } from "../adapters/koa/Limits.js";
 import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/ActionBudgets.js";
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
@@ -138,8 +139,11 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // user's error report leads to the log lines and the trace.
   const observe = chain(tracing?.middleware, problemIds(), config.metricsEnabled ? observed.middleware : undefined);
   // --- end observability
+  // One failed-authentication budget per client IP for HTTP and the realtime upgrade.
+  const authenticationFailures = failedAuthentications(resolveLimits(options.limits));
   const app = createKoaApp({
     logger,
+    failedAuthentications: authenticationFailures,
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap(mountedRoutes),
@@ -177,6 +181,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   const realtime = attachRealtime(http.server, {
     authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
     runtime: core.runtime,
+    failedAuthentications: authenticationFailures,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.realtimeRecheckMs !== undefined ? { recheckMs: options.realtimeRecheckMs } : {}),
   });

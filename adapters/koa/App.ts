@@ -20,7 +20,7 @@ import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
 import { accessLog } from "./Logging.js";
 import { chain } from "./MiddlewareChain.js";
 import { openApiDocument } from "./OpenApi.js";
-import { failedAuthenticationLimit, rateLimit } from "./RateLimit.js";
+import { failedAuthentications, rateLimit, type FailedAuthentications } from "./RateLimit.js";
 import { requestId } from "./RequestId.js";
 import { groupedRoutes } from "./RouteGroups.js";
 import { routeMounter, type Route } from "./Route.js";
@@ -41,6 +41,8 @@ export interface KoaAppOptions {
   readonly openApi?: { readonly title: string; readonly version: string; readonly description?: string } | false;
   /** Per-caller rate limiting and the per-IP bound on failed authentications (on by default). */
   readonly rateLimit?: boolean;
+  /** The failed-authentication budget, to share it with the realtime upgrade; one of this app's own when omitted. */
+  readonly failedAuthentications?: FailedAuthentications;
   /** Trust `X-Forwarded-For` for the client IP (behind a reverse proxy). Default false. */
   readonly trustProxy?: boolean;
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy>;
@@ -72,7 +74,7 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     logger: options.logger,
     authentication: options.authentication,
     rateLimit: options.rateLimit === false ? undefined : rateLimit(limits),
-    authenticationGuard: options.rateLimit === false ? undefined : failedAuthenticationLimit(limits),
+    authenticationGuard: options.rateLimit === false ? undefined : (options.failedAuthentications ?? failedAuthentications(limits)).guard,
     limits,
     idempotencyPolicy: options.idempotencyPolicy,
     actionBudgets: options.actionBudgets,

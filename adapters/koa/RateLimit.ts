@@ -53,22 +53,36 @@ export type AuthenticationGuard = (authentication: Middleware) => Middleware;
 
 /**
  * Failed authentications per client IP (`Limits.failedAuthenticationPoints` per
- * `Limits.failedAuthenticationWindowSeconds`): each `Unauthorized` the authentication throws
- * spends a point; with none left, the IP's requests are refused with 429 before their credential
- * is checked, so guessing credentials costs the guesser, not the server. A request that
- * authenticates spends nothing here (the request limit above counts it).
+ * `Limits.failedAuthenticationWindowSeconds`), one budget for HTTP and the realtime upgrade: each
+ * refused credential spends a point; with none left, the IP's credentials are refused with 429
+ * before they are checked, so guessing credentials costs the guesser, not the server. A request
+ * that authenticates spends nothing here (the request limit above counts it).
  */
-export const failedAuthenticationLimit = (
+export interface FailedAuthentications {
+  /** Seconds `ip` must wait before presenting a credential again, or null when it may. */
+  readonly retryAfterSeconds: (ip: string) => Promise<number | null>;
+  /** Spends a point of `ip`'s budget for one refused credential. */
+  readonly record: (ip: string) => Promise<void>;
+  /** The authentication middleware with both of the above around it. */
+  readonly guard: AuthenticationGuard;
+}
+
+/** A failed-authentication budget kept in this process. */
+export const failedAuthentications = (
   limits: Pick<Limits, "failedAuthenticationPoints" | "failedAuthenticationWindowSeconds"> = defaultLimits,
-): AuthenticationGuard => {
+): FailedAuthentications => {
   const failures = new RateLimiterMemory({ points: limits.failedAuthenticationPoints, duration: limits.failedAuthenticationWindowSeconds });
-  return (authentication) => async (ctx, next) => {
-    const spent = await failures.get(ctx.ip);
-    if (spent !== null && spent.remainingPoints <= 0) {
-      throw new RateLimited({
-        retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
-        detail: "Too many failed authentications from this address; retry after the time given in Retry-After.",
-      });
+  const retryAfterSeconds = async (ip: string): Promise<number | null> => {
+    const spent = await failures.get(ip);
+    return spent !== null && spent.remainingPoints <= 0 ? Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) : null;
+  };
+  const record = async (ip: string): Promise<void> => {
+    await failures.penalty(ip).catch(() => undefined);
+  };
+  const guard: AuthenticationGuard = (authentication) => async (ctx, next) => {
+    const wait = await retryAfterSeconds(ctx.ip);
+    if (wait !== null) {
+      throw new RateLimited({ retryAfterSeconds: wait, detail: "Too many failed authentications from this address; retry after the time given in Retry-After." });
     }
     let authenticated = false;
     try {
@@ -78,8 +92,9 @@ export const failedAuthenticationLimit = (
       });
     } catch (error) {
       // Only the authentication's own refusal counts, not a 401 from the work behind it.
-      if (!authenticated && error instanceof Unauthorized) await failures.penalty(ctx.ip).catch(() => undefined);
+      if (!authenticated && error instanceof Unauthorized) await record(ctx.ip);
       throw error;
     }
   };
+  return { retryAfterSeconds, record, guard };
 };

@@ -41,6 +41,15 @@ export interface RealtimeOptions {
    * between half of it and all of it, so the re-checks of many sockets are spread out.
    */
   readonly recheckMs?: number;
+  /**
+   * The per-IP failed-authentication budget the HTTP routes spend (adapters/koa/RateLimit.ts
+   * `failedAuthentications`): a refused token spends a point, and an IP with none left is refused
+   * 429 before its token is checked. None when omitted.
+   */
+  readonly failedAuthentications?: {
+    readonly retryAfterSeconds: (ip: string) => Promise<number | null>;
+    readonly record: (ip: string) => Promise<void>;
+  };
 }
 
 /** The attached endpoint. */
@@ -202,6 +211,13 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       return;
     }
     void (async () => {
+      const ip = request.socket.remoteAddress ?? "unknown";
+      const failures = options.failedAuthentications;
+      const wait = failures === undefined ? null : await failures.retryAfterSeconds(ip);
+      if (wait !== null) {
+        rejectUpgrade(socket, 429, "rate_limited", "too many failed authentications from this address", wait);
+        return;
+      }
       let principal: AuthenticatedPrincipal | null = null;
       let code = "invalid_token";
       try {
@@ -212,6 +228,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
         if (isDomainError(error) && error.category === "unauthorized") code = error.code;
       }
       if (principal === null) {
+        await failures?.record(ip);
         rejectUpgrade(socket, 401, code, "the token is missing, invalid, expired or revoked");
         return;
       }
@@ -220,6 +237,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
         const userId = principal.userId;
         const current = await run(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId)));
         if (principal.epoch !== undefined && principal.epoch < current) {
+          await failures?.record(ip);
           rejectUpgrade(socket, 401, "token_revoked", "the token was revoked");
           return;
         }

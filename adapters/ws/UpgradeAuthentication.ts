@@ -30,7 +30,7 @@ export const tokenFrom = (request: IncomingMessage, url: URL): string | null => 
 };
 
 /** Answers the upgrade request with an HTTP error and a problem+json body, then closes the socket. */
-export const rejectUpgrade = (socket: Duplex, status: number, code: string, detail: string): void => {
+export const rejectUpgrade = (socket: Duplex, status: number, code: string, detail: string, retryAfterSeconds?: number): void => {
   if (socket.destroyed) return;
   const title = STATUS_CODES[status] ?? "Error";
   const body = JSON.stringify({ type: `urn:domainkit:problem:${code}`, title, status, detail, code });
@@ -40,6 +40,7 @@ export const rejectUpgrade = (socket: Duplex, status: number, code: string, deta
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: close",
     ...(status === 401 ? ['WWW-Authenticate: Bearer realm="domainkit"'] : []),
+    ...(retryAfterSeconds !== undefined ? [`Retry-After: ${retryAfterSeconds}`] : []),
   ];
   socket.end(`${headers.join("\r\n")}\r\n\r\n${body}`);
 };
