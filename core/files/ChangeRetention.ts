@@ -3,7 +3,10 @@
  * with a restart point). Per workspace, under the drive lock: the mark `pruned_through_seq`
  * advances over the changes recorded more than `changeRetentionDays` ago and the rows at or
  * below it are deleted (the only delete the database allows on the change log). A cursor before
- * the mark then answers 410 `cursor_expired` with the end of the log as its restart point.
+ * the mark then answers 410 `cursor_expired` with the end of the log as its restart point. The
+ * nodes the trash purge reduced to stubs (TrashPurge.ts) are deleted once none of their changes
+ * is left (at most `stubSubtreesPerRun` purged subtrees per workspace and run; the next run
+ * takes the rest).
  * The daily sweep (04:30 UTC, keyed by day) pages through the drives like the quota sweep.
  */
 import { Effect } from "effect";
@@ -13,6 +16,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
+import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
 import { changeRetentionJobType } from "./ChangeRetentionJobType.js";
 import { nextDailyRunAt, utcDay } from "./DailyRun.js";
 import { withSpan } from "../kernel/Span.js";
@@ -20,6 +24,9 @@ import { withSpan } from "../kernel/Span.js";
 /** The UTC time the change retention runs at: 04:30. */
 export const changeRetentionHourUtc = 4;
 export const changeRetentionMinuteUtc = 30;
+
+/** Purged subtrees whose stubs one run deletes per workspace at most. */
+export const stubSubtreesPerRun = 100;
 
 /** Workspaces per page. */
 export const changeRetentionPageSize = 500;
@@ -39,6 +46,7 @@ export const pruneChanges = (workspaceId: string) =>
         const due = yield* changes.lastSeqBefore(workspaceId, cutoff);
         const mark = due > drive.prunedThroughSeq ? yield* drives.pruneThrough(workspaceId, due) : drive.prunedThroughSeq;
         const deleted = mark > 0 ? yield* changes.deleteThrough(workspaceId, mark) : 0;
+        yield* (yield* TrashPurgeRepository).removeStubsOutOfWindow(workspaceId, stubSubtreesPerRun);
         return { prunedThroughSeq: mark, deleted };
       }),
     ),

@@ -1,23 +1,25 @@
 /**
  * The trash retention purge of one trash root (spec: "trash purge follows retention and legal
  * hold"). In one transaction, under the drive lock (so no namespace change, restore or upload
- * completion interleaves): the root must still be trashed and past retention; the subtree under
- * it (every node, whatever its own trash state) is kept whole while any node of it, or any
- * ancestor of the root (a held folder it was trashed out of), is under legal hold, not trashed, or the target of an open upload session (that session's expiry or
- * completion settles it first; the next run purges). Otherwise its change rows are pruned (the
- * retention mark advances over them: a cursor from before the tombstone expires, it can no
- * longer learn of the deletion), its rows are deleted, the bytes of the objects only it
- * referenced are released from `used_bytes` once, and an audit entry records the purge. The
- * objects (and the versions' thumbnails) are removed after commit, and the same transaction
- * schedules their removal again a few minutes later (ObjectRemoval.ts), so a failure of the store
- * does not leave them for good; an object another version still references is kept.
+ * completion interleaves): the root must still be trashed, not yet purged and past retention; the
+ * subtree under it (every node, whatever its own trash state) is kept whole while any node of it,
+ * or any ancestor of the root (a held folder it was trashed out of), is under legal hold, not
+ * trashed, or the target of an open upload session (that session's expiry or completion settles
+ * it first; the next run purges). Otherwise its content rows are deleted and its nodes reduced to
+ * stubs (no name, no content): the change log keeps its rows, so a cursor inside the change window
+ * still reads the tombstone (spec: "A deletion leaves a tombstone kept through the cursor
+ * window"); the change retention deletes the stubs once their changes leave the window
+ * (ChangeRetention.ts). The bytes of the objects only the subtree referenced are released from
+ * `used_bytes` once, and an audit entry records the purge. The objects (and the versions'
+ * thumbnails) are removed after commit, and the same transaction schedules their removal again a
+ * few minutes later (ObjectRemoval.ts), so a failure of the store does not leave them for good;
+ * an object another version still references is kept.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
@@ -61,11 +63,9 @@ export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date
         const survey = yield* purge.survey(workspaceId, rootId);
         if (survey.held) return kept("held");
         if (survey.active || survey.openUploads) return kept("busy");
-        if (survey.lastChangeSeq > drive.prunedThroughSeq) yield* (yield* DriveRepository).pruneThrough(workspaceId, survey.lastChangeSeq);
-        yield* (yield* ChangesRepository).deleteThrough(workspaceId, Math.max(survey.lastChangeSeq, drive.prunedThroughSeq));
-        yield* purge.remove(workspaceId, rootId);
-        const releasedBytes = survey.releasedObjects.reduce((sum, o) => sum + o.sizeBytes, 0);
         const at = yield* now;
+        yield* purge.reduceToStubs(workspaceId, rootId, at);
+        const releasedBytes = survey.releasedObjects.reduce((sum, o) => sum + o.sizeBytes, 0);
         if (releasedBytes > 0) yield* (yield* DriveRepository).adjust(workspaceId, { reserved: 0, used: -releasedBytes }, at);
         yield* (yield* FilesAudit).append({
           id: yield* (yield* Ids).next,
@@ -91,7 +91,7 @@ export const purgeTrashRoot = (workspaceId: string, rootId: string, cutoff: Date
         return purged;
       }),
     );
-    // After commit: the rows are gone, so nothing can reach these objects any more.
+    // After commit: the versions are gone, so nothing can reach these objects any more.
     const store = yield* ObjectStore;
     yield* Effect.forEach(
       done.objectKeys,

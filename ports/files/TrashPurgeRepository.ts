@@ -1,8 +1,12 @@
 /**
- * What the trash retention purge reads and deletes. A purge removes a trash root with every node
- * under it (whatever their own trash state) and the rows that hang on them: ACL entries, share
- * links, versions and their thumbnails, settled upload sessions and their parts. The change log's rows go by pruning
- * (ChangesRepository.deleteThrough), the bytes by the drive counter, the objects after commit.
+ * What the trash retention purge reads and deletes. A purge takes a trash root with every node
+ * under it (whatever their own trash state) in two steps. At trash retention the rows that hold
+ * content go (share links, versions and their thumbnails, search documents, settled upload
+ * sessions and their parts; the bytes by the drive counter, the objects after commit) and the
+ * nodes become stubs (`purged_at`; no name, no content) that keep what the change feed needs:
+ * id, parent, kind, trash time, and the ACL entries its visibility walks. When the subtree's
+ * change rows have left the change window (ChangesRepository.deleteThrough), the change
+ * retention deletes the stubs and their ACL entries.
  */
 import { Context, type Effect } from "effect";
 
@@ -40,14 +44,19 @@ export interface PurgeSurvey {
 }
 
 export interface TrashPurgeRepository {
-  /** Trash roots trashed before `before` across workspaces, oldest first, after the `(trashedAt, id)` key. */
+  /** Trash roots not yet purged, trashed before `before` across workspaces, oldest first, after the `(trashedAt, id)` key. */
   readonly dueRoots: (before: Date, after: readonly [Date, string] | null, limit: number) => Effect.Effect<ReadonlyArray<DueTrashRoot>>;
   /** Surveys the subtree under and including `rootId`. */
   readonly survey: (workspaceId: string, rootId: string) => Effect.Effect<PurgeSurvey>;
   /**
-   * Deletes the subtree's nodes and the rows hanging on them (inside the caller's transaction,
-   * after its change rows were pruned).
+   * Deletes the content of the subtree (links, thumbnails, search documents, versions, settled
+   * sessions) and reduces its nodes to stubs purged at `at` (inside the caller's transaction).
    */
-  readonly remove: (workspaceId: string, rootId: string) => Effect.Effect<void>;
+  readonly reduceToStubs: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<void>;
+  /**
+   * Deletes, with their ACL entries, the purged subtrees of the workspace (at most `limit`,
+   * oldest purge first) none of whose nodes has a change row left; answers the nodes deleted.
+   */
+  readonly removeStubsOutOfWindow: (workspaceId: string, limit: number) => Effect.Effect<number>;
 }
 export const TrashPurgeRepository = Context.GenericTag<TrashPurgeRepository>("domainkit/files/TrashPurgeRepository");

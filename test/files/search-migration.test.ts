@@ -5,10 +5,9 @@
  * has read it — SQLite and Postgres.
  */
 import t from "tap";
-import { Effect } from "effect";
+import { Effect, Stream } from "effect";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
-import { createFolder } from "../../core/files/CreateFolder.js";
 import { moveNode } from "../../core/files/MoveNode.js";
 import { indexChange } from "../../core/files/SearchIndexing.js";
 import { searchNodes } from "../../core/files/SearchNodes.js";
@@ -16,7 +15,7 @@ import { indexVersionText } from "../../core/files/SearchText.js";
 import { backfillSearchVersions } from "../../core/files/SearchBackfill.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { forEachDialect, testModules } from "../support/databases.js";
-import { bytesOf, filesRuntime, filesTestModules, publishFile, workspaceWithDrive, type FilesEnv } from "./support.js";
+import { bytesOf, changeRows, filesRuntime, filesTestModules, sha256, workspaceWithDrive, type FilesEnv } from "./support.js";
 
 const beforeNine = { name: "files", migrations: filesMigrations.filter((m) => m.version < 9) };
 
@@ -29,8 +28,30 @@ forEachDialect(
   async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
-    const reports = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "Über-plan_v2" }));
-    const version = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: reports.id, name: "q3-report.txt", bytes: bytesOf("zebra budget"), contentType: "text/plain" });
+    // Rows as the schema before migration 9 held them (written directly: today's use cases read
+    // columns of later migrations).
+    const time = db.features.timeToDb(new Date());
+    const node = (id: string, parentId: string, name: string, kind: string) => ({
+      id, workspace_id: "ws1", parent_id: parentId, name, kind, version: 1, created_by: "ann", created_at: time, updated_at: time,
+    });
+    await db.db.insertInto("fs_nodes").values(node("0190d000-0000-7000-8000-000000000001", root, "Über-plan_v2", "folder")).execute();
+    const bytes = bytesOf("zebra budget");
+    const version = { id: "0190d000-0000-7000-8000-000000000003", objectKey: "files/ws1/search-migration/object" };
+    await env.run(env.store.put(version.objectKey, Stream.make(bytes)));
+    await db.db.insertInto("fs_nodes").values(node("0190d000-0000-7000-8000-000000000002", "0190d000-0000-7000-8000-000000000001", "q3-report.txt", "file")).execute();
+    await db.db.insertInto("fs_file_versions").values({
+      id: version.id, workspace_id: "ws1", node_id: "0190d000-0000-7000-8000-000000000002", number: 1, size_bytes: bytes.length, sha256: sha256(bytes),
+      content_type: "text/plain", object_key: version.objectKey, status: "published", is_current: db.dialect === "postgres" ? true : 1,
+      created_by: "ann", created_at: time, published_at: time,
+    }).execute();
+    await db.db.updateTable("fs_nodes").set({ current_version_id: version.id, size_bytes: bytes.length, sha256: sha256(bytes), content_type: "text/plain", version: 2 })
+      .where("id", "=", "0190d000-0000-7000-8000-000000000002").execute();
+    // The creator's owner grant on the folder, as CreateFolder writes it.
+    await db.db.insertInto("fs_acl_entries").values({ workspace_id: "ws1", node_id: "0190d000-0000-7000-8000-000000000001", user_id: "ann", role: "owner", granted_by: "ann", created_at: time }).execute();
+    const folderChange = changeRows(db, "ws1", "0190d000-0000-7000-8000-000000000001", "ann");
+    const fileChange = changeRows(db, "ws1", "0190d000-0000-7000-8000-000000000002", "ann");
+    await db.db.insertInto("fs_changes").values([folderChange(1, "node.created"), fileChange(2, "node.created"), { ...fileChange(3, "version.published"), version_id: version.id }]).execute();
+    await db.db.updateTable("fs_drives").set({ change_seq: 3 }).where("workspace_id", "=", "ws1").execute();
 
     await migrate(db, filesTestModules);
     t.same(await names(env, "report"), ["q3-report.txt"], "a word of a stored name (split at its punctuation)");

@@ -1,7 +1,7 @@
 /**
  * Trash retention purge (spec: "trash purge follows retention and legal hold"): a trashed
- * subtree past retention is deleted with everything hanging on it, its bytes released once and
- * its objects removed after commit, audited; a subtree with a held node survives until the hold
+ * subtree past retention loses everything that holds content (its nodes stay as stubs for the
+ * change window), its bytes released once and its objects removed after commit, audited; a subtree with a held node survives until the hold
  * is released; an open upload into it defers the purge; an object another version still
  * references is kept; a rerun finds nothing; objects a failed removal left are removed by the job
  * scheduled with the deletion.
@@ -35,6 +35,10 @@ const objectKeysOf = async (env: FilesEnv, nodeIds: ReadonlyArray<string>) =>
 const countWhere = async (env: FilesEnv, table: string, column: string, ids: ReadonlyArray<string>) =>
   Number((await env.db.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).where(column, "in", [...ids]).executeTakeFirstOrThrow()).n);
 
+/** Nodes of `ids` not reduced to stubs by a purge. */
+const countLive = async (env: FilesEnv, ids: ReadonlyArray<string>) =>
+  Number((await env.db.db.selectFrom("fs_nodes").select((eb) => eb.fn.countAll().as("n")).where("id", "in", [...ids]).where("purged_at", "is", null).executeTakeFirstOrThrow()).n);
+
 t.test("a trashed subtree past retention is deleted with its versions, grants and links; used bytes drop once, objects go, an audit entry stays; a rerun finds nothing", (t) =>
   forEachFilesDialect(t, "trash purge", async (t, db) => {
     const env = filesRuntime(t, db);
@@ -59,9 +63,10 @@ t.test("a trashed subtree past retention is deleted with its versions, grants an
 
     const outcomes = await sweepAfterDays(env, 31);
     t.match(outcomes, [{ nodeId: docs.id, outcome: "purged", nodes: 4, versions: 4, releasedBytes: 18 + 27 + 3 }]);
-    for (const [table, column] of [["fs_nodes", "id"], ["fs_file_versions", "node_id"], ["fs_acl_entries", "node_id"], ["fs_share_links", "node_id"], ["fs_changes", "node_id"]] as const) {
+    for (const [table, column] of [["fs_file_versions", "node_id"], ["fs_share_links", "node_id"]] as const) {
       t.equal(await countWhere(env, table, column, subtree), 0, `no ${table} row of the subtree is left`);
     }
+    t.equal(await countLive(env, subtree), 0, "its nodes are only stubs, kept for the change feed's tombstones (purge-keeps-change-window.test.ts)");
     t.equal(await countWhere(env, "fs_upload_sessions", "node_id", subtree), 0, "nor its upload sessions");
     t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 5, reserved: 0 }, "only keep.txt's bytes remain counted");
     for (const key of new Set(purgedKeys)) t.equal(await env.run(env.store.stat(key)), null, `object ${key} removed`);
@@ -145,7 +150,7 @@ t.test("a purge racing a restore of the same subtree: exactly one of them takes 
       const [swept, restored] = await Promise.all([sweepAfterDays(env, 31), env.attempt(restoreNode({ userId: "ann", workspaceId: "ws1", nodeId: folder.id }))]);
       const purged = swept.some((o) => o.nodeId === folder.id && o.outcome === "purged");
       t.not(purged, restored.ok, `round ${round}: exactly one took effect`);
-      const left = await countWhere(env, "fs_nodes", "id", [folder.id]);
+      const left = await countLive(env, [folder.id]);
       t.equal(left, purged ? 0 : 1, `round ${round}: the folder is ${purged ? "gone" : "back"}`);
       t.same(await driveCounters(env, "ws1"), { ...before, used: purged ? before.used - 7 : before.used }, `round ${round}: counters exact`);
       outcomes[purged ? "purged" : "restored"]++;

@@ -294,11 +294,11 @@ export const makeSqlNodeSearchIndex = (db: SqlDatabase, options: SqlNodeSearchIn
             const inserted = await sql`
               INSERT INTO fs_search_documents (workspace_id, node_id, name, content_type, version_id, body, seq)
               SELECT ${entry.workspaceId}, ${entry.nodeId}, ${entry.name}, ${entry.contentType}, ${entry.versionId}, '', ${entry.seq}
-              WHERE EXISTS (SELECT 1 FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId})
+              WHERE EXISTS (SELECT 1 FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId} AND purged_at IS NULL)
               ON CONFLICT (workspace_id, node_id) DO NOTHING
               RETURNING node_id`.execute(ex);
             if (inserted.rows.length === 1) return entry.versionId === null ? "text_kept" : "text_cleared";
-            const node = await sql`SELECT 1 AS found FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId}`.execute(ex);
+            const node = await sql`SELECT 1 AS found FROM fs_nodes WHERE workspace_id = ${entry.workspaceId} AND id = ${entry.nodeId} AND purged_at IS NULL`.execute(ex);
             if (node.rows.length === 0) return "stale";
             continue;
           }

@@ -26,7 +26,7 @@ import { runWrite } from "./sqlErrors.js";
  */
 const walkUp = (workspaceId: unknown, id: unknown, maxDepth: unknown): RawBuilder<unknown> => sql`
   WITH RECURSIVE chain (id, parent_id, depth) AS (
-    SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id}
+    SELECT id, parent_id, 0 FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${id} AND purged_at IS NULL
     UNION ALL
     SELECT n.id, n.parent_id, c.depth + 1 FROM chain c CROSS JOIN fs_nodes n
     WHERE n.id = c.parent_id AND n.workspace_id = ${workspaceId} AND c.depth < ${maxDepth}
@@ -43,7 +43,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   // access walk, the insert, the conditional update, the owner's grant), compiled once.
   const selectWorkspaceOf = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("fs_nodes").select("workspace_id").where("id", "=", p("id")));
   const selectNode = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
-    ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
+    ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")).where("purged_at", "is", null),
   );
   const selectActiveChild = compiledOnce<{ workspaceId: string; parentId: string; name: string }>((ex, p) =>
     ex
@@ -191,7 +191,7 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         sql<Record<string, unknown>>`
           WITH RECURSIVE ${visible}
           SELECT n.* FROM fs_nodes n
-          WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.id IN (SELECT id FROM visible)
+          WHERE n.workspace_id = ${req.workspaceId} AND n.trash_root_id = n.id AND n.purged_at IS NULL AND n.id IN (SELECT id FROM visible)
           ${
             req.after === null
               ? sql``

@@ -40,6 +40,7 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           .select(["workspace_id", "id", "trashed_at"])
           .where("trashed_at", "is not", null)
           .whereRef("trash_root_id", "=", "id")
+          .where("purged_at", "is", null)
           .where("trashed_at", "<", f.timeToDb(before));
         const paged =
           after === null
@@ -91,12 +92,17 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           lastChangeSeq: toNumber(changes.rows[0]?.seq),
         };
       }),
-    remove: (workspaceId, rootId) =>
+    reduceToStubs: (workspaceId, rootId, at) =>
       Effect.asVoid(
         runQuery(db, async (ex) => {
           const inSub = sql`IN (SELECT id FROM sub)`;
           const sessions = sql`SELECT id FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`;
-          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_acl_entries WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          const time = f.timeToDb(at);
+          // Stubs first: a node no longer names a current version (the versions go below).
+          await sql`${subtree(workspaceId, rootId)}
+            UPDATE fs_nodes SET name = id, current_version_id = NULL, size_bytes = NULL, sha256 = NULL, content_type = NULL,
+              legal_hold = ${db.dialect === "postgres" ? sql`false` : sql`0`}, purged_at = ${time}, version = version + 1, updated_at = ${time}
+            WHERE workspace_id = ${workspaceId} AND id ${inSub} AND purged_at IS NULL`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_share_links WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_thumbnails WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           // Search documents (their SQLite full-text rows go with them: migration 9's trigger).
@@ -104,8 +110,27 @@ export const makeSqlTrashPurgeRepository = (db: SqlDatabase): TrashPurgeReposito
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_file_versions WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_parts WHERE workspace_id = ${workspaceId} AND session_id IN (${sessions})`.execute(ex);
           await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_upload_sessions WHERE workspace_id = ${workspaceId} AND (parent_id ${inSub} OR node_id ${inSub})`.execute(ex);
-          await sql`${subtree(workspaceId, rootId)} DELETE FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id ${inSub}`.execute(ex);
         }),
       ),
+    removeStubsOutOfWindow: (workspaceId, limit) =>
+      runQuery(db, async (ex) => {
+        // The top of each purged subtree: a stub whose parent is not one.
+        const roots = await sql<{ id: string }>`
+          SELECT n.id AS id FROM fs_nodes n JOIN fs_nodes p ON p.workspace_id = n.workspace_id AND p.id = n.parent_id
+          WHERE n.workspace_id = ${workspaceId} AND n.purged_at IS NOT NULL AND p.purged_at IS NULL
+          ORDER BY n.purged_at, n.id
+          LIMIT ${limit}`.execute(ex);
+        let deleted = 0;
+        for (const { id } of roots.rows) {
+          const inSub = sql`IN (SELECT id FROM sub)`;
+          const left = await sql<Record<string, unknown>>`${subtree(workspaceId, id)}
+            SELECT count(*) AS n FROM fs_changes c WHERE c.workspace_id = ${workspaceId} AND c.node_id ${inSub}`.execute(ex);
+          if (toNumber(left.rows[0]?.n) > 0) continue;
+          await sql`${subtree(workspaceId, id)} DELETE FROM fs_acl_entries WHERE workspace_id = ${workspaceId} AND node_id ${inSub}`.execute(ex);
+          const nodes = await sql`${subtree(workspaceId, id)} DELETE FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id ${inSub}`.execute(ex);
+          deleted += toNumber(nodes.numAffectedRows ?? 0);
+        }
+        return deleted;
+      }),
   };
 };

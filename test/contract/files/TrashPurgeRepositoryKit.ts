@@ -3,8 +3,9 @@
  * trash roots trashed before the cutoff across workspaces, oldest first, keyset-paged by
  * `(trashedAt, id)`, and never a node trashed with (not as) a root or an active one; its survey
  * counts the subtree and reports what stands in the way (a legal hold, an active node, an open
- * upload session); removing deletes the subtree and what hangs on it, so a purge happens once
- * (the root is no longer due, a second removal finds nothing and touches nothing else).
+ * upload session); reducing to stubs deletes what hangs on the subtree and marks its nodes purged,
+ * so a purge happens once (the root is no longer due, a second reduction touches nothing), and the
+ * stubs are deleted once no change row names them.
  */
 import { Effect } from "effect";
 import type { NodeId, WorkspaceId } from "../../../core/files/model/Ids.js";
@@ -158,7 +159,7 @@ export const trashPurgeRepositoryCases: ReadonlyArray<KitCase<TrashPurgeReposito
     },
   },
   {
-    name: "trash purge: removing deletes the subtree and what hangs on it, once; the root is no longer due, a second removal finds nothing and other nodes stay",
+    name: "trash purge: reducing to stubs deletes what hangs on the subtree, once; the root is no longer due, its stubs go when no change names them, other nodes stay",
     run: async (t, run) => {
       const tree = await run(seedTree(1, 10));
       const other = await run(seedTree(2, 20));
@@ -166,14 +167,17 @@ export const trashPurgeRepositoryCases: ReadonlyArray<KitCase<TrashPurgeReposito
       const link = await run(Effect.flatMap(ShareLinksRepository, (r) => r.create(shareLinkFields(tree.workspaceId, tree.file.id, 1))));
       await run(trash(tree.workspaceId, tree.folder.id, 100));
       await run(trash(other.workspaceId, other.folder.id, 100));
-      await run(inTransaction(purge((r) => r.remove(tree.workspaceId, tree.folder.id))));
-      t.equal(await run(nodes((r) => r.find(tree.workspaceId, tree.folder.id))), null, "the root is gone");
-      t.equal(await run(nodes((r) => r.find(tree.workspaceId, tree.file.id))), null, "with the node under it");
-      t.equal(await run(Effect.flatMap(ShareLinksRepository, (r) => r.findByToken(link.token))), null, "and its share link");
-      t.equal((await run(purge((r) => r.survey(tree.workspaceId, tree.folder.id)))).nodeCount, 0, "nothing left to survey");
+      await run(inTransaction(purge((r) => r.reduceToStubs(tree.workspaceId, tree.folder.id, at(200)))));
+      t.equal(await run(nodes((r) => r.find(tree.workspaceId, tree.folder.id))), null, "the root is no node any more");
+      t.equal(await run(nodes((r) => r.find(tree.workspaceId, tree.file.id))), null, "nor the node under it");
+      t.equal(await run(Effect.flatMap(ShareLinksRepository, (r) => r.findByToken(link.token))), null, "its share link is gone");
+      t.equal((await run(purge((r) => r.survey(tree.workspaceId, tree.folder.id)))).nodeCount, 2, "the stubs stay for the change feed");
       t.same(await run(dueIds(1_000)), [other.folder.id], "the purged root is no longer due");
-      await run(inTransaction(purge((r) => r.remove(tree.workspaceId, tree.folder.id))));
-      t.same(await run(dueIds(1_000)), [other.folder.id], "a second removal changes nothing");
+      await run(inTransaction(purge((r) => r.reduceToStubs(tree.workspaceId, tree.folder.id, at(300)))));
+      t.same(await run(dueIds(1_000)), [other.folder.id], "a second reduction changes nothing");
+      t.equal(await run(inTransaction(purge((r) => r.removeStubsOutOfWindow(tree.workspaceId, 100)))), 2, "with no change naming them, the stubs are deleted");
+      t.equal((await run(purge((r) => r.survey(tree.workspaceId, tree.folder.id)))).nodeCount, 0, "nothing left to survey");
+      t.equal(await run(inTransaction(purge((r) => r.removeStubsOutOfWindow(tree.workspaceId, 100)))), 0, "a second removal finds nothing");
       t.not(await run(nodes((r) => r.find(tree.workspaceId, sibling.id))), null, "the root's sibling stays");
       t.not(await run(nodes((r) => r.find(tree.workspaceId, tree.root.id))), null, "and the drive's root folder");
       t.equal((await run(purge((r) => r.survey(other.workspaceId, other.folder.id)))).nodeCount, 2, "another workspace's trash stays");

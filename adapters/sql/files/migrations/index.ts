@@ -15,5 +15,6 @@ import { filesMigration0012 } from "./0012_search_index_without_pending_list.js"
 import { filesMigration0013 } from "./0013_share_links_expire.js";
 import { filesMigration0014 } from "./0014_share_links_expiry_required.js";
 import { filesMigration0015 } from "./0015_state_machines.js";
+import { filesMigration0016 } from "./0016_purged_node_stubs.js";
 
-export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011, filesMigration0012, filesMigration0013, filesMigration0014, filesMigration0015];
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011, filesMigration0012, filesMigration0013, filesMigration0014, filesMigration0015, filesMigration0016];
