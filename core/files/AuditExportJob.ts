@@ -17,11 +17,22 @@ import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { AuditEntry } from "./model/AuditEntry.js";
+import type { AuditExport } from "./model/AuditExport.js";
 import { objectRemovalJob } from "./ObjectRemoval.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Entries per page read from the database. */
 export const auditExportPageSize = 500;
+
+/**
+ * Schedules the removal of a done export's object at `removalAt` and records it on the export
+ * (once: the daily run schedules it for exports that have none, AuditExportRetentionSweep.ts).
+ */
+export const scheduleAuditExportRemoval = (audit: AuditExport, removalAt: Date) =>
+  Effect.gen(function* () {
+    if (!(yield* (yield* AuditExportsRepository).markObjectRemoval(audit.workspaceId, audit.id, removalAt))) return;
+    yield* objectRemovalJob.schedule({ keys: [audit.objectKey] }, { key: `audit-export:${audit.id}:retention`, runAt: removalAt });
+  });
 
 type Line = Readonly<Record<string, unknown>>;
 
@@ -61,7 +72,7 @@ export const runAuditExport = (workspaceId: string, exportId: string) =>
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
         if (!(yield* repo.finish({ ...found, status: "done", sizeBytes: stored.size, sha256: stored.sha256, lineCount: lines, completedAt }))) return;
-        yield* objectRemovalJob.schedule({ keys: [found.objectKey] }, { key: `audit-export:${found.id}:retention`, runAt: new Date(completedAt.getTime() + retentionMs) });
+        yield* scheduleAuditExportRemoval(found, new Date(completedAt.getTime() + retentionMs));
       }),
     );
     return "done" as const;

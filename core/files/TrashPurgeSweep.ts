@@ -3,13 +3,16 @@
  * than `trashRetentionDays` ago, oldest first (100 per page, keyset on `(trashed_at, id)`), and
  * purges each in its own transaction (TrashPurge.ts). A held or busy root is passed over and
  * found again by the next day's run, so releasing a hold lets the next run purge it. A full page
- * schedules the next page at once, the last page the next day's run.
+ * schedules the next page at once, the last page the next day's run. The first page of a day
+ * also schedules the removal of expired audit export objects that have none
+ * (AuditExportRetentionSweep.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { TrashPurgeRepository } from "../../ports/files/TrashPurgeRepository.js";
+import { sweepExpiredAuditExports } from "./AuditExportRetentionSweep.js";
 import { nextDailyRunAt, utcDay } from "./DailyRun.js";
 import { purgeTrashRoot, type PurgeOutcome } from "./TrashPurge.js";
 import { trashPurgeJobType } from "./TrashPurgeJobType.js";
@@ -35,6 +38,7 @@ export const sweepTrash = (payload: { readonly day: string; readonly after: read
   Effect.gen(function* () {
     const settings = yield* FilesSettings;
     const at = yield* now;
+    if (payload.after === null) yield* sweepExpiredAuditExports;
     const cutoff = new Date(at.getTime() - settings.trashRetentionDays * dayMs);
     const after = payload.after === null ? null : ([new Date(payload.after[0]), payload.after[1]] as const);
     const roots = yield* (yield* TrashPurgeRepository).dueRoots(cutoff, after, pageSize);

@@ -9,5 +9,9 @@ export interface AuditExportsRepository {
   readonly find: (workspaceId: string, id: string) => Effect.Effect<AuditExport | null>;
   /** Stores the finished export if it is still pending; false otherwise. */
   readonly finish: (audit: AuditExport) => Effect.Effect<boolean>;
+  /** Records that the done export's object removal is scheduled for `removalAt`, once; false if it already was. */
+  readonly markObjectRemoval: (workspaceId: string, id: string, removalAt: Date) => Effect.Effect<boolean>;
+  /** Done exports of every workspace completed before `before` whose object removal was never scheduled, oldest first, at most `limit`. */
+  readonly withoutObjectRemoval: (before: Date, limit: number) => Effect.Effect<ReadonlyArray<AuditExport>>;
 }
 export const AuditExportsRepository = Context.GenericTag<AuditExportsRepository>("domainkit/files/AuditExportsRepository");

@@ -9,7 +9,8 @@ import type { SqlDatabase } from "../SqlDatabase.js";
 
 /** Builds the audit exports repository over `db`. */
 export const makeSqlAuditExportsRepository = (db: SqlDatabase): AuditExportsRepository => {
-  const exports = rowCodec(AuditExport, featuresFor(db));
+  const f = featuresFor(db);
+  const exports = rowCodec(AuditExport, f);
   // The whole record's insert, compiled once.
   const insertExport = compiledInsert("fs_audit_exports", exports);
   return {
@@ -29,5 +30,29 @@ export const makeSqlAuditExportsRepository = (db: SqlDatabase): AuditExportsRepo
           .where("status", "=", "pending")
           .executeTakeFirst();
       }).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
+    markObjectRemoval: (workspaceId, id, removalAt) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("fs_audit_exports")
+          .set({ object_removal_at: f.timeToDb(removalAt) })
+          .where("workspace_id", "=", workspaceId)
+          .where("id", "=", id)
+          .where("status", "=", "done")
+          .where("object_removal_at", "is", null)
+          .executeTakeFirst(),
+      ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
+    withoutObjectRemoval: (before, limit) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_audit_exports")
+          .selectAll()
+          .where("status", "=", "done")
+          .where("object_removal_at", "is", null)
+          .where("completed_at", "<", f.timeToDb(before))
+          .orderBy("completed_at")
+          .orderBy("id")
+          .limit(limit)
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map(exports.fromRow))),
   };
 };

@@ -80,6 +80,27 @@ export const auditExportsRepositoryCases: ReadonlyArray<KitCase<AuditExportsRepo
       t.same(await run(exportsOf((r) => r.find(other.workspaceId, other.pending.id))), other.pending, "the other workspace's own export too");
     },
   },
+  {
+    name: "audit exports: done exports completed before a time with no scheduled removal are listed oldest first; marking a removal happens once, only for a done export",
+    run: async (t, run) => {
+      const first = await run(seedExport(1));
+      const second = await run(seedExport(2));
+      const pending = await run(seedExport(3));
+      const late = await run(seedExport(4));
+      const finish = (e: AuditExport, completed: number) => run(exportsOf((r) => r.finish({ ...e, status: "done", sizeBytes: 1, sha256: "d".repeat(64), lineCount: 1, completedAt: at(completed) })));
+      await finish(second.pending, 10);
+      await finish(first.pending, 20);
+      await finish(late.pending, 90);
+      const due = async () => (await run(exportsOf((r) => r.withoutObjectRemoval(at(50), 10)))).map((e) => e.id);
+      t.same(await due(), [second.pending.id, first.pending.id], "done before the time, oldest first, of every workspace");
+      t.same((await run(exportsOf((r) => r.withoutObjectRemoval(at(50), 1)))).map((e) => e.id), [second.pending.id], "at most the limit");
+      t.equal(await run(exportsOf((r) => r.markObjectRemoval(second.workspaceId, second.pending.id, at(60)))), true, "marked");
+      t.equal(await run(exportsOf((r) => r.markObjectRemoval(second.workspaceId, second.pending.id, at(70)))), false, "once");
+      t.equal(await run(exportsOf((r) => r.markObjectRemoval(first.workspaceId, second.pending.id, at(60)))), false, "never through another workspace");
+      t.equal(await run(exportsOf((r) => r.markObjectRemoval(pending.workspaceId, pending.pending.id, at(60)))), false, "nor for a pending export");
+      t.same(await due(), [first.pending.id], "a marked export is no longer listed");
+    },
+  },
 ];
 
 /** Runs the AuditExportsRepository kit. */
