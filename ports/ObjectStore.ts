@@ -34,6 +34,19 @@ export interface ReceivedPart {
 /** The store refused to assemble the parts (one missing, an ETag that is not the part's, a part too small). */
 export class MultipartRejected extends Data.TaggedError("MultipartRejected")<{ readonly detail: string }> {}
 
+/** An unfinished multipart upload the store holds: its key, the store's upload id and when it began. */
+export interface IncompleteMultipartUpload {
+  readonly key: string;
+  readonly uploadId: string;
+  readonly initiatedAt: Date;
+}
+
+/** Where a listing of incomplete multipart uploads continues: after this key and upload id. */
+export interface MultipartListingMarker {
+  readonly key: string;
+  readonly uploadId: string;
+}
+
 /**
  * Native multipart uploads (S3's CreateMultipartUpload / UploadPart / CompleteMultipartUpload):
  * the client PUTs each part to its own grant and the store assembles the parts itself, so no
@@ -63,6 +76,17 @@ export interface MultipartUploads {
   }) => Effect.Effect<StoredObject, MultipartRejected>;
   /** Discards an unfinished upload and whatever parts it holds (idempotent; best effort where the store cannot). */
   readonly abort: (req: { readonly key: string; readonly uploadId: string }) => Effect.Effect<void>;
+  /**
+   * One page of the unfinished uploads whose key starts with `prefix`, in (key, upload id) order
+   * after `after`: those of the page begun before `startedBefore` (at most `limit` looked at), and
+   * where the next page starts (null after the last). A store that cannot list answers nothing.
+   */
+  readonly listIncomplete: (req: {
+    readonly prefix: string;
+    readonly startedBefore: Date;
+    readonly after: MultipartListingMarker | null;
+    readonly limit: number;
+  }) => Effect.Effect<{ readonly uploads: ReadonlyArray<IncompleteMultipartUpload>; readonly next: MultipartListingMarker | null }>;
 }
 
 /** The object store. Keys are `[A-Za-z0-9._-]` segments joined by `/`, at most 512 characters. */

@@ -5,7 +5,9 @@
  * that do not hash to it); a download grant signs GET with the response content type and
  * disposition (`Range` works as on any GET). Native multipart: CreateMultipartUpload, a presigned
  * UploadPart per part (bound to its Content-Length), CompleteMultipartUpload — the parts are
- * assembled by the store, never read through the server.
+ * assembled by the store, never read through the server. ListMultipartUploads (one page per
+ * call, after the caller's key and upload id markers) finds the uploads nothing completed or
+ * aborted; a store without it (s3rver: NotImplemented) lists none.
  *
  * A grant's `condition` (ports/GrantChecks.ts) is not checked here: a presigned URL goes to S3,
  * which cannot ask the module, so a download grant stays usable for its short life after access
@@ -29,6 +31,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -197,6 +200,35 @@ export const makeS3ObjectStore = (options: S3ObjectStoreOptions): S3ObjectStore 
           // Already gone, or a store without AbortMultipartUpload (s3rver: 405): nothing more it can delete
           // here (a bucket lifecycle rule for incomplete multipart uploads cleans those up).
           if (!(error instanceof S3ServiceException)) throw error;
+        }
+      }),
+    listIncomplete: (req) =>
+      Effect.promise(async () => {
+        try {
+          const page = await client.send(
+            new ListMultipartUploadsCommand({
+              Bucket,
+              Prefix: req.prefix,
+              MaxUploads: Math.min(1000, Math.max(1, req.limit)),
+              ...(req.after === null ? {} : { KeyMarker: req.after.key }),
+              ...(req.after === null || req.after.uploadId === "" ? {} : { UploadIdMarker: req.after.uploadId }),
+            }),
+          );
+          const uploads = (page.Uploads ?? []).flatMap((u) =>
+            // An upload without its start time is of unknown age: never listed as old.
+            u.Key !== undefined && u.UploadId !== undefined && u.Initiated !== undefined && u.Initiated.getTime() < req.startedBefore.getTime()
+              ? [{ key: u.Key, uploadId: u.UploadId, initiatedAt: u.Initiated }]
+              : [],
+          );
+          const next =
+            page.IsTruncated === true && page.NextKeyMarker !== undefined && page.NextKeyMarker !== ""
+              ? { key: page.NextKeyMarker, uploadId: page.NextUploadIdMarker ?? "" }
+              : null;
+          return { uploads, next };
+        } catch (error) {
+          // A store without the listing: nothing it can say (its lifecycle rule cleans up).
+          if (error instanceof S3ServiceException && (error.name === "NotImplemented" || error.$metadata.httpStatusCode === 501)) return { uploads: [], next: null };
+          throw error;
         }
       }),
   };

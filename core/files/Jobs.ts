@@ -11,5 +11,6 @@ import { thumbnailJob } from "./MakeThumbnail.js";
 import { scanVersionJob } from "./ScanVersion.js";
 import { searchTextJob } from "./SearchText.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
+import { orphanMultipartCleanupJob } from "./OrphanMultipartCleanup.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob, searchBackfillJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob, searchBackfillJob, orphanMultipartCleanupJob] as const;

@@ -40,6 +40,7 @@ import { scheduleChangeRetention } from "../../core/files/ChangeRetention.js";
 import { scheduleQuotaSweep } from "../../core/files/QuotaSweep.js";
 import { scheduleSearchBackfill } from "../../core/files/SearchBackfill.js";
 import { scheduleTrashPurge } from "../../core/files/TrashPurgeSweep.js";
+import { scheduleOrphanMultipartCleanup } from "../../core/files/OrphanMultipartCleanup.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
@@ -156,10 +157,11 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   // Scanning, thumbnails, extraction and the purge use the host's ObjectStore, Scanner and Thumbnailer.
   jobHandlers: filesJobs,
   // Daily: the quota sweep (03:00 UTC) schedules a reconciliation per drive, the trash purge
-  // (04:00) deletes trashed subtrees past retention unless held, the change retention (04:30)
-  // prunes the change log.
+  // (04:00) purges trashed subtrees past retention unless held (and expired audit exports), the
+  // change retention (04:30) prunes the change log, the orphan multipart cleanup (05:00) aborts
+  // store uploads no session holds.
   scheduleRecurring: (nowMs) =>
-    Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs), scheduleSearchBackfill(nowMs)], { discard: true }),
+    Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs), scheduleSearchBackfill(nowMs), scheduleOrphanMultipartCleanup(nowMs)], { discard: true }),
   channelAuthorizers: [driveChannelAuthorizer],
   channelsFor: filesChannelsFor,
   // The local store serves a download or part grant only while what it was issued under holds.
