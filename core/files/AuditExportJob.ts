@@ -26,12 +26,14 @@ export const auditExportPageSize = 500;
 
 /**
  * Schedules the removal of a done export's object at `removalAt` and records it on the export
- * (once: the daily run schedules it for exports that have none, AuditExportRetentionSweep.ts).
+ * (once: the daily run schedules it for exports that have none, AuditExportRetentionSweep.ts);
+ * false when it was already scheduled (a concurrent run marked it first).
  */
 export const scheduleAuditExportRemoval = (audit: AuditExport, removalAt: Date) =>
   Effect.gen(function* () {
-    if (!(yield* (yield* AuditExportsRepository).markObjectRemoval(audit.workspaceId, audit.id, removalAt))) return;
+    if (!(yield* (yield* AuditExportsRepository).markObjectRemoval(audit.workspaceId, audit.id, removalAt))) return false;
     yield* objectRemovalJob.schedule({ keys: [audit.objectKey] }, { key: `audit-export:${audit.id}:retention`, runAt: removalAt });
+    return true;
   });
 
 type Line = Readonly<Record<string, unknown>>;

@@ -11,6 +11,7 @@ import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { requestAuditExport } from "../../core/files/AuditExports.js";
 import { runAuditExport } from "../../core/files/AuditExportJob.js";
+import { sweepExpiredAuditExports } from "../../core/files/AuditExportRetentionSweep.js";
 import { filesJobs } from "../../core/files/Jobs.js";
 import { sweepTrash } from "../../core/files/TrashPurgeSweep.js";
 import { clockAhead } from "../support/clockAhead.js";
@@ -62,5 +63,24 @@ t.test("every audit export object past its retention is removed by the daily run
     const update = (set: Record<string, unknown>) => db.db.updateTable("fs_audit_exports").set(set).where("id", "=", requested.id).execute();
     await t.rejects(update({ object_removal_at: null }), "the database keeps a scheduled removal: never cleared");
     await t.rejects(update({ object_removal_at: db.features.timeToDb(new Date(t0 + 100 * dayMs)) }), "nor postponed");
+  }),
+);
+
+t.test("concurrent daily runs schedule each expired export's removal once", (t) =>
+  forEachFilesDialect(t, "old audit exports raced", async (t, db) => {
+    const env = filesRuntime(t, db);
+    await workspaceWithDrive(env, "ws1", "adm");
+    const t0 = Date.now();
+    const time = db.features.timeToDb(new Date(t0 - 30 * dayMs));
+    const ids = Array.from({ length: 6 }, (_, n) => `0190e000-0000-7000-8000-00000000010${n}`);
+    await db.db
+      .insertInto("fs_audit_exports")
+      .values(ids.map((id) => ({ id, workspace_id: "ws1", requested_by: "adm", status: "done", object_key: `files/ws1/audit-exports/${id}.jsonl`, size_bytes: 1, sha256: "e".repeat(64), line_count: 1, error: null, created_at: time, completed_at: time })))
+      .execute();
+    // Five runs at once (on Postgres, each in its own transaction on its own pooled connection).
+    const counts = await Promise.all(Array.from({ length: 5 }, () => env.run(at(t0)(sweepExpiredAuditExports))));
+    t.equal(counts.reduce((a, b) => a + b, 0), ids.length, "each export is scheduled by exactly one run");
+    const jobs = await db.db.selectFrom("jobs").select("key").where("kind", "=", "files.object_removal").execute();
+    t.same(jobs.map((j) => String(j.key)).sort(), ids.map((id) => `audit-export:${id}:retention`).sort(), "one removal per export");
   }),
 );
