@@ -84,8 +84,9 @@ export interface FilesModuleOptions {
   /**
    * Limits and operators; `defaultFilesSettings` for what is omitted. The reference server sets
    * `defaultQuotaBytes` from FILES_DEFAULT_QUOTA_BYTES, `securityOperators` from
-   * FILES_SECURITY_OPERATORS, `trashRetentionDays` from FILES_TRASH_RETENTION_DAYS and
-   * `changeRetentionDays` from FILES_CHANGE_RETENTION_DAYS.
+   * FILES_SECURITY_OPERATORS, `trashRetentionDays` from FILES_TRASH_RETENTION_DAYS,
+   * `changeRetentionDays` from FILES_CHANGE_RETENTION_DAYS and `auditExportRetentionMs` from
+   * FILES_AUDIT_EXPORT_RETENTION_DAYS.
    */
   readonly settings?: Partial<FilesSettings>;
   /** Workspace membership; the project module's workspaces (same database) when omitted. */
