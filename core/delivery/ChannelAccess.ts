@@ -21,6 +21,7 @@ import {
   DeliveryStatusChanged,
   OrderCancelled,
   OrderPlaced,
+  OrderRefunded,
   RestaurantAcceptedOrder,
   RestaurantRejectedOrder,
   SubstitutionProposed,
@@ -59,7 +60,7 @@ export const maySubscribeToDelivery = (principal: Principal, deliveryId: string)
         ),
       );
 
-const restaurantEvents = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, OrderCancelled, SubstitutionProposed].map((d) => d.type));
+const restaurantEvents = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, OrderCancelled, SubstitutionProposed, OrderRefunded].map((d) => d.type));
 const deliveryEvents = new Set<string>([CourierAssigned, DeliveryStatusChanged, DeliveryCompleted].map((d) => d.type));
 
 // Routing reads only the ids of an event (consumers decode the whole of it).

@@ -131,3 +131,23 @@ export class SubstitutionConflict extends DomainError("SubstitutionConflict", "s
 
 /** 409: removing this staff member would leave the restaurant without staff (nobody could run it). */
 export class LastStaffMember extends DomainError("LastStaffMember", "last_staff_member", "conflict")<{ readonly restaurantId: string }> {}
+
+/** 409: only a completed order whose payment is captured is refunded (a capture still pending is waited for). */
+export class OrderNotRefundable extends DomainError("OrderNotRefundable", "order_not_refundable", "conflict")<{
+  readonly status: string;
+  readonly paymentState: string;
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { status: this.status, payment_state: this.paymentState };
+  }
+}
+
+/** 409: the refund would take the order's refunds above its captured amount; `refundable_minor` is what is left. */
+export class RefundExceedsCaptured extends DomainError("RefundExceedsCaptured", "refund_exceeds_captured", "conflict")<{ readonly refundableMinor: number }> {
+  get problemExtensions(): Record<string, unknown> {
+    return { refundable_minor: this.refundableMinor };
+  }
+}
+
+/** The payment has not answered a refund yet (the refund job retries). */
+export class RefundPending extends DomainError("RefundPending", "refund_pending", "unavailable")<{ readonly refundId: string }> {}

@@ -126,6 +126,24 @@ export const SubstitutionProposed = defineEvent(
   }),
 );
 
+/**
+ * Support's refund of a delivered order was made by the payment (tenant: the restaurant). A full
+ * refund reversed the order's settlement (the participants are owed nothing for it); a partial one
+ * is borne by the platform (`settlement_reversed` false).
+ */
+export const OrderRefunded = defineEvent(
+  "OrderRefunded",
+  1,
+  Schema.Struct({
+    refund_id: Schema.String,
+    order_id: Schema.String,
+    restaurant_id: Schema.String,
+    amount_minor: Schema.Int,
+    currency: Schema.String,
+    settlement_reversed: Schema.Boolean,
+  }),
+);
+
 export const DeliveryEvent = eventUnion(
   OrderPlaced,
   RestaurantAcceptedOrder,
@@ -138,5 +156,6 @@ export const DeliveryEvent = eventUnion(
   CourierPositionUpdated,
   ChatMessageSent,
   SubstitutionProposed,
+  OrderRefunded,
 );
 export type DeliveryEvent = typeof DeliveryEvent.Type;

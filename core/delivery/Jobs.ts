@@ -25,9 +25,11 @@ import type { SettlementLedger } from "../../ports/delivery/SettlementLedger.js"
 import { settlementJob } from "./SettlePayouts.js";
 import { scheduledDispatchJob } from "./ScheduledDispatch.js";
 import { placementReleaseJob } from "./PlacementRelease.js";
+import { refundJob } from "./OrderRefunds.js";
+import type { Refunds } from "../../ports/delivery/Refunds.js";
 
 /** Every service a delivery job may need. */
-export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | RestaurantsRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages;
+export type DeliveryJobServices = Ids | Jobs | Outbox | Transactions | PaymentGateway | OrdersRepository | RestaurantsRepository | DispatchRepository | DeliverySettings | LocationSamples | RealtimeBus | PushNotifier | SettlementLedger | Payables | ChatMessages | Refunds;
 
 /** A delivery job as the worker runs it. */
 export interface DeliveryJob {
@@ -35,4 +37,4 @@ export interface DeliveryJob {
   readonly run: (job: Job) => Effect.Effect<void, unknown, DeliveryJobServices>;
 }
 
-export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, withdrawOffersJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob, placementReleaseJob];
+export const deliveryJobs: ReadonlyArray<DeliveryJob> = [acceptanceDeadlineJob, offerExpiryJob, withdrawOffersJob, paymentVoidJob, paymentCaptureJob, paymentResolveJob, locationRetentionJob, trackingClosedJob, pushJob, settlementJob, scheduledDispatchJob, placementReleaseJob, refundJob];

@@ -3,8 +3,8 @@
  * their retries (spec, Background work: payment void or capture reconciliation; "dead-letter pages
  * operations"). A dead capture leaves its order capture_pending while the participants are owed;
  * a dead void or release leaves a customer's authorization held; a dead resolution leaves an
- * order payment_pending. Oldest first, keyset pages by job id; not region-bound, like settlement
- * dead letters. Anyone else: 403.
+ * order payment_pending; a dead refund leaves support's refund pending. Oldest first, keyset
+ * pages by job id; not region-bound, like settlement dead letters. Anyone else: 403.
  */
 import { Effect, Option, Schema } from "effect";
 import { withSpan } from "../kernel/Span.js";
@@ -17,6 +17,7 @@ import type { PaymentDeadLetter } from "./model/PaymentDeadLetter.js";
 import { paymentCaptureJob, paymentVoidJob } from "./OrderPayments.js";
 import { placementReleaseJob } from "./PlacementRelease.js";
 import { paymentResolveJob } from "./ResolvePayment.js";
+import { refundJob } from "./OrderRefunds.js";
 
 /** The job kinds of the page and the step each is. */
 export const paymentSteps: Readonly<Record<string, PaymentDeadLetter["step"]>> = {
@@ -24,6 +25,7 @@ export const paymentSteps: Readonly<Record<string, PaymentDeadLetter["step"]>> =
   [paymentVoidJob.kind]: "void",
   [paymentResolveJob.kind]: "resolve",
   [placementReleaseJob.kind]: "release",
+  [refundJob.kind]: "refund",
 };
 
 const decodeIds = Schema.decodeUnknownOption(Schema.Struct({ orderId: Schema.optional(Schema.String), quoteId: Schema.optional(Schema.String) }));

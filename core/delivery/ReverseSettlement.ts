@@ -16,9 +16,50 @@ import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import type { SettlementEntry } from "./model/SettlementEntry.js";
-import { settlementSource } from "./Settlement.js";
+import { componentKey, settlementSource } from "./Settlement.js";
 import { recordOrderPayables } from "./SettlePayouts.js";
 import { withSpan } from "../kernel/Span.js";
+
+/**
+ * Posts the reversal of the order's completion settlement, in the caller's transaction (the
+ * order's workflow row locked first); answers the reversal entries. Entries of partial refunds
+ * (RefundOrder.ts) are not part of the completion's settlement and are left as they are.
+ */
+export const postSettlementReversal = (input: { readonly actorId: string; readonly orderId: string; readonly reason: string }) =>
+  Effect.gen(function* () {
+    const ledger = yield* SettlementLedger;
+    const ids = yield* Ids;
+    // The settlement job's lock (recordOrderPayables): one of the two reads the other's entries.
+    yield* (yield* OrdersRepository).findWorkflow(input.orderId, { forUpdate: true });
+    const posted = yield* ledger.entriesOfOrder(input.orderId);
+    const originals = posted.filter((e) => e.reverses === null && e.componentKey === componentKey(input.orderId, e.component));
+    if (originals.length === 0) return yield* Effect.fail(new NotFound({ resource: "settlement", detail: "the order has no settlement" }));
+    const source = settlementSource(input.orderId);
+    const reversal = yield* validateTransaction(
+      reversalOf({ source, entries: originals.map((e) => ({ account: e.account, amount_minor: e.amountMinor, currency: e.currency })) }, `${source}:reversal`),
+    );
+    const at = yield* now;
+    const entries: SettlementEntry[] = [];
+    for (const [i, entry] of reversal.entries.entries()) {
+      const original = originals[i]!;
+      entries.push({
+        ...original,
+        id: SettlementEntryId.make(yield* ids.next),
+        componentKey: `${original.componentKey}:reversal`,
+        amountMinor: entry.amount_minor,
+        reverses: original.componentKey,
+        actorId: input.actorId,
+        reason: input.reason,
+        createdAt: at,
+      });
+    }
+    if ((yield* ledger.post(entries)) === "duplicate") {
+      return yield* Effect.fail(new AlreadyReversed({ source, reversedBy: `${source}:reversal`, detail: "the settlement was already reversed" }));
+    }
+    // Payables already recorded are reversed with it; a settlement job that runs later records none.
+    yield* recordOrderPayables(input.orderId);
+    return entries;
+  });
 
 /** Reverses the order's settlement on behalf of `actorId` for `reason`; answers the reversal entries. */
 export const reverseSettlement = (input: { readonly actorId: string; readonly orderId: string; readonly reason: string }) =>
@@ -27,40 +68,5 @@ export const reverseSettlement = (input: { readonly actorId: string; readonly or
     if (reason.length < 1 || reason.length > 500) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "a correction needs a reason (1 to 500 characters)" }] }));
     }
-    const ledger = yield* SettlementLedger;
-    const ids = yield* Ids;
-    return yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        // The settlement job's lock (recordOrderPayables): one of the two reads the other's entries.
-        yield* (yield* OrdersRepository).findWorkflow(input.orderId, { forUpdate: true });
-        const posted = yield* ledger.entriesOfOrder(input.orderId);
-        const originals = posted.filter((e) => e.reverses === null);
-        if (originals.length === 0) return yield* Effect.fail(new NotFound({ resource: "settlement", detail: "the order has no settlement" }));
-        const source = settlementSource(input.orderId);
-        const reversal = yield* validateTransaction(
-          reversalOf({ source, entries: originals.map((e) => ({ account: e.account, amount_minor: e.amountMinor, currency: e.currency })) }, `${source}:reversal`),
-        );
-        const at = yield* now;
-        const entries: SettlementEntry[] = [];
-        for (const [i, entry] of reversal.entries.entries()) {
-          const original = originals[i]!;
-          entries.push({
-            ...original,
-            id: SettlementEntryId.make(yield* ids.next),
-            componentKey: `${original.componentKey}:reversal`,
-            amountMinor: entry.amount_minor,
-            reverses: original.componentKey,
-            actorId: input.actorId,
-            reason,
-            createdAt: at,
-          });
-        }
-        if ((yield* ledger.post(entries)) === "duplicate") {
-          return yield* Effect.fail(new AlreadyReversed({ source, reversedBy: `${source}:reversal`, detail: "the settlement was already reversed" }));
-        }
-        // Payables already recorded are reversed with it; a settlement job that runs later records none.
-        yield* recordOrderPayables(input.orderId);
-        return entries;
-      }),
-    );
+    return yield* (yield* Transactions).run(postSettlementReversal({ ...input, reason }));
   }).pipe(withSpan("delivery.reverseSettlement"));

@@ -23,6 +23,7 @@ import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRes
 import { makeSqlSettlementLedger } from "../../adapters/sql/delivery/SqlSettlementLedger.js";
 import { makeSqlPayables } from "../../adapters/sql/delivery/SqlPayables.js";
 import { makeSqlChatMessages } from "../../adapters/sql/delivery/SqlChatMessages.js";
+import { makeSqlRefunds } from "../../adapters/sql/delivery/SqlRefunds.js";
 import { makeSqlSubstitutions } from "../../adapters/sql/delivery/SqlSubstitutions.js";
 import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
@@ -38,6 +39,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
+import { Refunds } from "../../ports/delivery/Refunds.js";
 import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { PushNotifier } from "../../ports/delivery/PushNotifier.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
@@ -54,6 +56,7 @@ export type DeliveryPorts =
   | DispatchRepository
   | SettlementLedger
   | Payables
+  | Refunds
   | ChatMessages
   | Substitutions
   | LocationSamples
@@ -96,6 +99,7 @@ export const deliveryLayer = (
     sqlPort(DispatchRepository, makeSqlDispatchRepository),
     sqlPort(SettlementLedger, makeSqlSettlementLedger),
     sqlPort(Payables, makeSqlPayables),
+    sqlPort(Refunds, makeSqlRefunds),
     sqlPort(ChatMessages, makeSqlChatMessages),
     sqlPort(Substitutions, makeSqlSubstitutions),
     sqlPort(LocationSamples, (db) => makeSqlLocationSamples(db, options.locationKey)),

@@ -62,7 +62,7 @@ export interface OrdersRepository {
   readonly recordPaymentReplay: (replay: {
     readonly id: string;
     readonly jobId: string;
-    readonly step: "capture" | "void" | "resolve" | "release";
+    readonly step: "capture" | "void" | "resolve" | "release" | "refund";
     readonly orderId: string | null;
     readonly quoteId: string | null;
     readonly actorId: string;

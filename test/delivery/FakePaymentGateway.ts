@@ -6,6 +6,7 @@
  * authorizes, `pm_card_declined` is declined, `pm_card_timeout_after` authorizes but the answer
  * is lost. `failNext(op)` makes the next calls of an operation ambiguous (provider down).
  * `releaseAuthorization` voids what a key holds, or fences a key never used, as the port says.
+ * Refunds are keyed too; `settleRefundsAs` makes the provider answer them pending or failed.
  */
 import { Effect } from "effect";
 import {
@@ -14,12 +15,14 @@ import {
   PaymentOutcomeAmbiguous,
   PaymentRequestInvalid,
   PaymentStateConflict,
+  RefundExceedsCapturedAmount,
   type GatewayPayment,
+  type GatewayRefund,
   type PaymentGateway,
   type PaymentGatewayError,
 } from "../../ports/PaymentGateway.js";
 
-type Operation = "authorize" | "capture" | "cancel" | "release";
+type Operation = "authorize" | "capture" | "cancel" | "release" | "refund";
 
 export interface FakePaymentGateway extends PaymentGateway {
   /** Every payment, by id. */
@@ -30,14 +33,18 @@ export interface FakePaymentGateway extends PaymentGateway {
   readonly failNext: (op: Operation, times?: number) => void;
   /** The provider is back for `op`: failures still queued by failNext are dropped. */
   readonly recover: (op: Operation) => void;
+  /** How the provider settles the refunds it is sent from now on (succeeded by default); a pending one is settled by a later call under its key. */
+  readonly settleRefundsAs: (status: GatewayRefund["status"]) => void;
 }
 
 export const makeFakePaymentGateway = (): FakePaymentGateway => {
   const payments = new Map<string, GatewayPayment>();
   type Outcome = { readonly ok: true; readonly paymentId: string } | { readonly ok: false; readonly error: PaymentGatewayError };
   const answers = new Map<string, { readonly request: string; readonly outcome: Outcome }>();
-  const failures: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0 };
-  const effects: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0 };
+  const failures: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0, refund: 0 };
+  const effects: Record<Operation, number> = { authorize: 0, capture: 0, cancel: 0, release: 0, refund: 0 };
+  const refunds = new Map<string, { readonly request: string; readonly refund: GatewayRefund }>();
+  let refundOutcome: GatewayRefund["status"] = "succeeded";
   let seq = 0;
 
   const answer = (outcome: Outcome): Effect.Effect<GatewayPayment, PaymentGatewayError> => {
@@ -150,7 +157,39 @@ export const makeFakePaymentGateway = (): FakePaymentGateway => {
         if (previous === undefined) answers.set(scoped, { request: fingerprint, outcome: { ok: false, error: new PaymentStateConflict({ reason: "payment is canceled" }) } });
         return Effect.succeed(released);
       }),
-    refund: () => Effect.fail(new PaymentStateConflict({ reason: "refunds are not used by the delivery tests" })),
+    settleRefundsAs: (status) => {
+      refundOutcome = status;
+    },
+    refund: (request) =>
+      Effect.suspend((): Effect.Effect<GatewayRefund, PaymentGatewayError> => {
+        if (failures.refund > 0) {
+          failures.refund -= 1;
+          return Effect.fail(new PaymentOutcomeAmbiguous({ operation: "refund", paymentId: request.paymentId, detail: "provider down (fake)" }));
+        }
+        const { idempotencyKey, ...rest } = request;
+        const fingerprint = JSON.stringify(rest);
+        const previous = refunds.get(idempotencyKey);
+        const payment = payments.get(request.paymentId);
+        if (previous !== undefined) {
+          if (previous.request !== fingerprint) return Effect.fail(new PaymentRequestInvalid({ reason: "idempotency_key_reused" }));
+          // A pending refund is settled by the provider later: the next call under its key answers the outcome.
+          if (previous.refund.status !== "pending" || refundOutcome === "pending" || payment === undefined) return Effect.succeed(previous.refund);
+          const settled = { ...previous.refund, status: refundOutcome };
+          refunds.set(idempotencyKey, { request: fingerprint, refund: settled });
+          if (refundOutcome === "succeeded") payments.set(payment.paymentId, { ...payment, refundedMinor: payment.refundedMinor + request.amount.amount_minor });
+          return Effect.succeed(settled);
+        }
+        if (payment === undefined || payment.merchantId !== request.merchantId) return Effect.fail(new PaymentNotFound({ paymentId: request.paymentId }));
+        if (payment.status !== "succeeded") return Effect.fail(new PaymentStateConflict({ reason: `payment is ${payment.status}` }));
+        const pendingMinor = [...refunds.values()].filter((r) => r.refund.paymentId === payment.paymentId && r.refund.status === "pending").reduce((sum, r) => sum + r.refund.amount.amount_minor, 0);
+        const refundable = payment.capturedMinor - payment.refundedMinor - pendingMinor;
+        if (request.amount.amount_minor > refundable) return Effect.fail(new RefundExceedsCapturedAmount({ refundableMinor: refundable }));
+        effects.refund += 1;
+        const refund: GatewayRefund = { refundId: `re_${++seq}`, paymentId: payment.paymentId, amount: request.amount, status: refundOutcome };
+        refunds.set(idempotencyKey, { request: fingerprint, refund });
+        if (refundOutcome === "succeeded") payments.set(payment.paymentId, { ...payment, refundedMinor: payment.refundedMinor + request.amount.amount_minor });
+        return Effect.succeed(refund);
+      }),
     status: (request) =>
       Effect.suspend(() => {
         const payment = payments.get(request.paymentId);

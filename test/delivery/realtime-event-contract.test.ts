@@ -52,6 +52,10 @@ const contract: Record<string, EventContract> = {
     schema_version: 1,
     example: { order_id: ids.order_id, restaurant_id: ids.restaurant_id, substitution_id: "s-1", line_no: 1, replacement_name: "Lemonade" },
   },
+  OrderRefunded: {
+    schema_version: 1,
+    example: { refund_id: "rf-1", order_id: ids.order_id, restaurant_id: ids.restaurant_id, amount_minor: 2450, currency: "EUR", settlement_reversed: true },
+  },
 };
 
 interface AnyDefinition {

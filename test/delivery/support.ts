@@ -25,6 +25,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
 import { SettlementLedger } from "../../ports/delivery/SettlementLedger.js";
 import { Payables } from "../../ports/delivery/Payables.js";
+import { Refunds } from "../../ports/delivery/Refunds.js";
 import { ChatMessages } from "../../ports/delivery/ChatMessages.js";
 import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import { LocationSamples } from "../../ports/delivery/LocationSamples.js";
@@ -55,6 +56,7 @@ export type DeliveryServices =
   | DispatchRepository
   | SettlementLedger
   | Payables
+  | Refunds
   | ChatMessages
   | Substitutions
   | Dispatchers

@@ -13,7 +13,10 @@ import { replaySettlementDeadLetter } from "../../../core/delivery/ReplaySettlem
 import { SettlementDeadLetterWire } from "../../../core/delivery/model/SettlementDeadLetter.js";
 import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { IdParams } from "./RestaurantSchemas.js";
+import { IdParams, OrderParams } from "./RestaurantSchemas.js";
+import { listOrderRefunds } from "../../../core/delivery/ListOrderRefunds.js";
+import { refundOrder } from "../../../core/delivery/RefundOrder.js";
+import { RefundWire } from "../../../core/delivery/model/Refund.js";
 
 const tags = ["delivery"];
 
@@ -96,5 +99,45 @@ const paymentReplayRoute = defineRoute({
     replayPaymentDeadLetter(principal, params.id, { reason: body.reason }).pipe(Effect.map((letter) => ({ status: 200, body: letter }))),
 });
 
+/** Body of POST /operator/orders/:id/refund: without `amount_minor`, all that is left of the captured amount. */
+export const RefundBody = Schema.Struct({ amount_minor: Schema.optional(Schema.Int), reason: Schema.String });
+
+/** POST /operator/orders/:id/refund — support refunds a delivered order, with a reason (dispatchers of its region, step-up). */
+const refundRoute = defineRoute({
+  method: "POST",
+  path: "/operator/orders/:id/refund",
+  operationId: "refundDeliveryOrder",
+  summary: "Refund a delivered order, with a reason (dispatchers of its region, step-up)",
+  description:
+    "A dispatcher of the region the order's delivery is picked up in (else 404, like an unknown order) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required; reason 1 to 500 characters (else 422). Only a completed order whose payment is captured (else 409 order_not_refundable). amount_minor (positive) defaults to what is left of the captured amount; more than that is 409 refund_exceeds_captured with refundable_minor. Answers 202 with the refund: pending until the payment answers (a keyed job retries; dead letters go to the payment desk), then refunded or failed. A refund of the whole captured amount reverses the order's settlement, the restaurant's and the courier's payables included; a partial refund is borne by the platform. Actor and reason are kept on the refund.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: OrderParams,
+  body: RefundBody,
+  responses: { 202: RefundWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    refundOrder(principal, params.id, { amountMinor: body.amount_minor, reason: body.reason }).pipe(Effect.map((refund) => ({ status: 202, body: refund }))),
+});
+
+/** GET /operator/orders/:id/refunds — an order's refunds, oldest first, keyset pages. */
+const refundsListRoute = defineRoute({
+  method: "GET",
+  path: "/operator/orders/:id/refunds",
+  operationId: "listDeliveryOrderRefunds",
+  summary: "List an order's refunds (dispatchers of its region)",
+  description:
+    "A dispatcher of the region the order's delivery is picked up in (else 404, like an unknown order). Oldest first (by id), in keyset pages: amount, status (pending, refunded, failed), actor, reason and failure.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: OrderParams,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(RefundWire) },
+  problems: [400, 404],
+  handler: ({ principal, params, page }) => listOrderRefunds(principal, params.id, page).pipe(Effect.map((refunds) => ({ status: 200, body: refunds }))),
+});
+
 /** Every operator route of the delivery module. */
-export const operatorRoutes = [listRoute, replayRoute, paymentListRoute, paymentReplayRoute];
+export const operatorRoutes = [listRoute, replayRoute, paymentListRoute, paymentReplayRoute, refundRoute, refundsListRoute];

@@ -5,6 +5,7 @@ export * from "./SqlOrdersRepository.js";
 export * from "./SqlRestaurantsRepository.js";
 export * from "./SqlSettlementLedger.js";
 export * from "./SqlPayables.js";
+export * from "./SqlRefunds.js";
 export * from "./SqlChatMessages.js";
 export * from "./SqlSubstitutions.js";
 export * from "./SqlLocationSamples.js";

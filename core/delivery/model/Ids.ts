@@ -55,3 +55,7 @@ export type ChatMessageId = typeof ChatMessageId.Type;
 /** A substitution's id. */
 export const SubstitutionId = Schema.String.pipe(Schema.brand("SubstitutionId"));
 export type SubstitutionId = typeof SubstitutionId.Type;
+
+/** A support refund's id. */
+export const RefundId = Schema.String.pipe(Schema.brand("DeliveryRefundId"));
+export type RefundId = typeof RefundId.Type;

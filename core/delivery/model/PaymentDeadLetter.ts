@@ -1,6 +1,6 @@
 /**
  * A payment step that exhausted its retries (the operators' page): an order's capture, void or
- * pending-payment resolution, or the release of a quote's authorization left without an order;
+ * pending-payment resolution or a support refund, or the release of a quote's authorization left without an order;
  * the order or quote, how often it ran, the last error and its state. Never a payload beyond ids.
  */
 import { Schema } from "effect";
@@ -9,8 +9,8 @@ import { wireShape } from "../../kernel/Wire.js";
 export const PaymentDeadLetter = Schema.Struct({
   /** The job's id. */
   id: Schema.String,
-  step: Schema.Literal("capture", "void", "resolve", "release"),
-  /** The order (capture, void, resolve). */
+  step: Schema.Literal("capture", "void", "resolve", "release", "refund"),
+  /** The order (capture, void, resolve, refund). */
   orderId: Schema.NullOr(Schema.String),
   /** The quote whose authorization is released (release). */
   quoteId: Schema.NullOr(Schema.String),

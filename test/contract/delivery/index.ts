@@ -14,6 +14,7 @@ export * from "./LocationSamplesKit.js";
 export * from "./ChatMessagesKit.js";
 export * from "./SubstitutionsKit.js";
 export * from "./PayablesKit.js";
+export * from "./RefundsKit.js";
 
 import type { SuiteOptions } from "../Kit.js";
 import { dispatchRepositorySuite, type DispatchRepositoryKitPorts } from "./DispatchRepositoryKit.js";
@@ -24,9 +25,10 @@ import { locationSamplesSuite, type LocationSamplesKitPorts } from "./LocationSa
 import { chatMessagesSuite, type ChatMessagesKitPorts } from "./ChatMessagesKit.js";
 import { substitutionsSuite, type SubstitutionsKitPorts } from "./SubstitutionsKit.js";
 import { payablesSuite, type PayablesKitPorts } from "./PayablesKit.js";
+import { refundsSuite, type RefundsKitPorts } from "./RefundsKit.js";
 
 /** Every repository port of the delivery module the kits cover. */
-export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts | OrdersRepositoryKitPorts | RestaurantsRepositoryKitPorts | LocationSamplesKitPorts | ChatMessagesKitPorts | SubstitutionsKitPorts | PayablesKitPorts;
+export type DeliveryKitPorts = DispatchRepositoryKitPorts | SettlementLedgerKitPorts | OrdersRepositoryKitPorts | RestaurantsRepositoryKitPorts | LocationSamplesKitPorts | ChatMessagesKitPorts | SubstitutionsKitPorts | PayablesKitPorts | RefundsKitPorts;
 
 /** Every delivery kit by port name. */
 export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<DeliveryKitPorts>) => Promise<unknown>>> = {
@@ -38,4 +40,5 @@ export const deliveryKits: Readonly<Record<string, (options: SuiteOptions<Delive
   ChatMessages: chatMessagesSuite,
   Substitutions: substitutionsSuite,
   Payables: payablesSuite,
+  Refunds: refundsSuite,
 };
