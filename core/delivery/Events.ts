@@ -97,10 +97,29 @@ export const CourierPositionUpdated = defineEvent(
 );
 
 /**
- * A chat message between the customer and the assigned courier of an active delivery, relayed
- * by the server (already redacted: no digit runs, no e-mail addresses).
+ * A chat message between the customer and the assigned courier of an active delivery (schema
+ * version 2): which message, who sent it and when, without its body. Clients read the body through
+ * GET /deliveries/:id/messages, which the chat retention bounds; the outbox and the channel logs,
+ * kept longer, never hold it.
  */
 export const ChatMessageSent = defineEvent(
+  "ChatMessageSent",
+  2,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    courier_id: Schema.String,
+    message_id: Schema.String,
+    sender_role: Schema.Literal("customer", "courier"),
+    sent_at: Schema.String,
+  }),
+);
+
+/**
+ * ChatMessageSent as written before schema version 2 (with the redacted body): still decoded, so
+ * envelopes already in the outbox are read until the kernel's history retention removes them.
+ * Nothing writes it any more.
+ */
+export const ChatMessageSentV1 = defineEvent(
   "ChatMessageSent",
   1,
   Schema.Struct({
@@ -155,6 +174,7 @@ export const DeliveryEvent = eventUnion(
   DeliveryCompleted,
   CourierPositionUpdated,
   ChatMessageSent,
+  ChatMessageSentV1,
   SubstitutionProposed,
   OrderRefunded,
 );

@@ -1,9 +1,10 @@
 /**
  * POST /deliveries/:id/messages (the customer or the assigned courier): relays one message of
  * the masked chat. The body (1 to 1000 characters) is redacted before it is stored or sent (no
- * digit runs, no e-mail addresses: ChatRedaction.ts); ChatMessageSent goes to the customer's
- * `delivery:<id>` channel and the courier's `courier:<id>` channel. Chat is open only while the
- * delivery is assigned or picked up (else 409 chat_closed); anyone else gets 404.
+ * digit runs, no e-mail addresses: ChatRedaction.ts); ChatMessageSent (the message's id, without
+ * its body: the chat retention bounds the body, the outbox would keep it longer) goes to the
+ * customer's `delivery:<id>` channel and the courier's `courier:<id>` channel. Chat is open only
+ * while the delivery is assigned or picked up (else 409 chat_closed); anyone else gets 404.
  */
 import type { DeliveryId } from "./model/Ids.js";
 import { Effect } from "effect";
@@ -49,7 +50,7 @@ export const sendChatMessage = (principal: Principal, deliveryId: DeliveryId, in
       aggregate_id: delivery.id,
       aggregate_version: delivery.version,
       actor_id: userId,
-      data: { delivery_id: delivery.id, courier_id: courierId, message_id: message.id, sender_role: role, body: message.body, sent_at: message.sentAt.toISOString() },
+      data: { delivery_id: delivery.id, courier_id: courierId, message_id: message.id, sender_role: role, sent_at: message.sentAt.toISOString() },
     });
     yield* (yield* Transactions).run(
       Effect.gen(function* () {

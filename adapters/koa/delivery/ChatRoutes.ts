@@ -23,7 +23,7 @@ const sendRoute = defineRoute({
   operationId: "sendDeliveryChatMessage",
   summary: "Send a chat message to the courier (as the customer) or to the customer (as the assigned courier)",
   description:
-    "The body (1 to 1000 characters) is redacted before it is stored or relayed: runs of 5 or more digits (phone numbers) and e-mail addresses are replaced. Open while the delivery is assigned or picked up, else 409 chat_closed; anyone but the customer and the assigned courier: 404. Pushed as ChatMessageSent on delivery:<id> and courier:<id>.",
+    "The body (1 to 1000 characters) is redacted before it is stored or relayed: runs of 5 or more digits (phone numbers) and e-mail addresses are replaced. Open while the delivery is assigned or picked up, else 409 chat_closed; anyone but the customer and the assigned courier: 404. Pushed as ChatMessageSent (schema version 2: the message id, sender role and time, never the body; read it here with GET) on delivery:<id> and courier:<id>.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
