@@ -58,7 +58,9 @@ export const checkDeliveryTransition = (
 export const createdTransitionId = "created";
 export const offerTransitionId = (offerId: string): string => `offer:${offerId}`;
 export const reassignTransitionId = (id: string): string => `reassign:${id}`;
+/** A dispatcher's cancellation of the delivery (CancelAsDispatcher.ts). */
+export const overrideTransitionId = (id: string): string => `override:${id}`;
 
-/** True for an id of the system's form (`created`, `offer:…`, `reassign:…`). */
+/** True for an id of the system's form (`created`, `offer:…`, `reassign:…`, `override:…`). */
 export const isSystemTransitionId = (transitionId: string): boolean =>
-  transitionId === createdTransitionId || transitionId.startsWith("offer:") || transitionId.startsWith("reassign:");
+  transitionId === createdTransitionId || transitionId.startsWith("offer:") || transitionId.startsWith("reassign:") || transitionId.startsWith("override:");

@@ -151,3 +151,13 @@ export class RefundExceedsCaptured extends DomainError("RefundExceedsCaptured", 
 
 /** The payment has not answered a refund yet (the refund job retries). */
 export class RefundPending extends DomainError("RefundPending", "refund_pending", "unavailable")<{ readonly refundId: string }> {}
+
+/** 409: support cancels only an accepted order whose meal is not picked up (its delivery pending or assigned). */
+export class OrderNotCancellable extends DomainError("OrderNotCancellable", "order_not_cancellable", "conflict")<{
+  readonly status: string;
+  readonly deliveryStatus: string | null;
+}> {
+  get problemExtensions(): Record<string, unknown> {
+    return { status: this.status, delivery_status: this.deliveryStatus };
+  }
+}

@@ -16,6 +16,8 @@ import { defineRoute } from "../Route.js";
 import { IdParams, OrderParams } from "./RestaurantSchemas.js";
 import { listOrderRefunds } from "../../../core/delivery/ListOrderRefunds.js";
 import { refundOrder } from "../../../core/delivery/RefundOrder.js";
+import { cancelOrderAsDispatcher } from "../../../core/delivery/CancelAsDispatcher.js";
+import { RestaurantOrderWire } from "../../../core/delivery/model/RestaurantOrder.js";
 import { RefundWire } from "../../../core/delivery/model/Refund.js";
 
 const tags = ["delivery"];
@@ -139,5 +141,24 @@ const refundsListRoute = defineRoute({
   handler: ({ principal, params, page }) => listOrderRefunds(principal, params.id, page).pipe(Effect.map((refunds) => ({ status: 200, body: refunds }))),
 });
 
+/** POST /operator/orders/:id/cancel — support cancels an accepted order whose meal is not picked up, with a reason (step-up). */
+const cancelRoute = defineRoute({
+  method: "POST",
+  path: "/operator/orders/:id/cancel",
+  operationId: "cancelDeliveryOrderAsDispatcher",
+  summary: "Cancel an accepted order and its delivery, with a reason (dispatchers of its region, step-up)",
+  description:
+    "A dispatcher of the region the order's delivery is picked up in (else 404, like an unknown order) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required; reason 1 to 500 characters (else 422). Only an accepted order whose delivery is pending or assigned (else 409 order_not_cancellable). The delivery is cancelled with actor and reason in its status history, its offers are lost, the order is cancelled and its payment authorization voided (payment_state void_pending until the provider answers; a keyed job retries). An order already cancelled answers as it is.",
+  tags,
+  auth: "required",
+  idempotency: "required",
+  params: OrderParams,
+  body: ReplayBody,
+  responses: { 200: RestaurantOrderWire },
+  problems: [403, 404, 409, 422],
+  handler: ({ principal, params, body }) =>
+    cancelOrderAsDispatcher(principal, params.id, { reason: body.reason }).pipe(Effect.map((workflow) => ({ status: 200, body: workflow, etag: workflow.version }))),
+});
+
 /** Every operator route of the delivery module. */
-export const operatorRoutes = [listRoute, replayRoute, paymentListRoute, paymentReplayRoute, refundRoute, refundsListRoute];
+export const operatorRoutes = [listRoute, replayRoute, paymentListRoute, paymentReplayRoute, refundRoute, refundsListRoute, cancelRoute];
