@@ -2,7 +2,8 @@
  * Push notifications (spec: background work): the push consumer turns delivery events into one
  * durable push job per recipient — the restaurant's staff hear of a new order, a courier of an
  * offer, the customer of the acceptance (with the promised preparation time), a rejection or
- * cancellation, an assigned courier and the completion.
+ * cancellation, an assigned courier and the completion; a courier of the cancellation of their
+ * delivery by support, and a customer of a refund.
  * The job calls the PushNotifier outside any transaction and is retried with backoff (and
  * dead-lettered) while the provider fails; its key is the event and recipient, so a redelivered
  * event schedules nothing new.
@@ -15,7 +16,19 @@ import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { PushNotifier, type Push } from "../../ports/delivery/PushNotifier.js";
 import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepository.js";
-import { CourierAssigned, CourierOffered, DeliveryCompleted, DeliveryEvent, OrderCancelled, OrderPlaced, RestaurantAcceptedOrder, RestaurantRejectedOrder, SubstitutionProposed } from "./Events.js";
+import {
+  CourierAssigned,
+  CourierOffered,
+  DeliveryCompleted,
+  DeliveryEvent,
+  DeliveryStatusChanged,
+  OrderCancelled,
+  OrderPlaced,
+  OrderRefunded,
+  RestaurantAcceptedOrder,
+  RestaurantRejectedOrder,
+  SubstitutionProposed,
+} from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** At most this many staff members of one restaurant are told of a new order. */
@@ -24,7 +37,7 @@ export const maxStaffPushes = 20;
 const PushPayload = Schema.Struct({
   id: Schema.String,
   recipientUserId: Schema.String,
-  kind: Schema.Literal("order_placed", "order_accepted", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed", "substitution_proposed"),
+  kind: Schema.Literal("order_placed", "order_accepted", "order_cancelled", "order_rejected", "courier_offered", "courier_assigned", "delivery_completed", "substitution_proposed", "delivery_cancelled", "order_refunded"),
   title: Schema.String,
   body: Schema.String,
   data: Schema.Record({ key: Schema.String, value: Schema.String }),
@@ -61,7 +74,9 @@ export const pushJob = defineJob({
     }).pipe(withSpan("delivery.push")),
 });
 
-const pushTypes = new Set<string>([OrderPlaced, RestaurantAcceptedOrder, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed].map((d) => d.type));
+const pushTypes = new Set<string>(
+  [OrderPlaced, RestaurantAcceptedOrder, OrderCancelled, RestaurantRejectedOrder, CourierOffered, CourierAssigned, DeliveryCompleted, SubstitutionProposed, DeliveryStatusChanged, OrderRefunded].map((d) => d.type),
+);
 const decodeEvent = Schema.decodeUnknownOption(DeliveryEvent);
 
 /** The pushes one event asks for (reads who the recipients are). */
@@ -127,6 +142,25 @@ const pushesOf = (event: EventEnvelope) =>
           push(customer, "substitution_proposed", "Substitution proposed", "The restaurant suggests a replacement for an item; accept or refuse it in your order.", {
             order_id: decoded.data.order_id,
             substitution_id: decoded.data.substitution_id,
+          }),
+        ];
+      }
+      case "DeliveryStatusChanged": {
+        // Support cancelled the delivery: its courier must not pick it up (the courier's channel never hears of it).
+        if (decoded.data.to !== "cancelled") return [];
+        const delivery = yield* Effect.flatMap(DispatchRepository, (d) => d.findDelivery(decoded.data.delivery_id));
+        const courier = delivery?.courierId == null ? null : yield* Effect.flatMap(DispatchRepository, (d) => d.findCourier(delivery.courierId!));
+        if (courier === null) return [];
+        return [push(courier.userId, "delivery_cancelled", "Delivery cancelled", "Support cancelled this delivery; do not pick it up.", { delivery_id: decoded.data.delivery_id })];
+      }
+      case "OrderRefunded": {
+        const customer = yield* customerOf(decoded.data.order_id);
+        if (customer === null) return [];
+        return [
+          push(customer, "order_refunded", "Refund on its way", "Part or all of your payment is being returned.", {
+            order_id: decoded.data.order_id,
+            amount_minor: String(decoded.data.amount_minor),
+            currency: decoded.data.currency,
           }),
         ];
       }

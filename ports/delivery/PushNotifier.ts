@@ -9,7 +9,7 @@ import { Context, type Effect } from "effect";
 export interface Push {
   readonly id: string;
   readonly recipientUserId: string;
-  readonly kind: "order_placed" | "order_accepted" | "order_cancelled" | "order_rejected" | "courier_offered" | "courier_assigned" | "delivery_completed" | "substitution_proposed";
+  readonly kind: "order_placed" | "order_accepted" | "order_cancelled" | "order_rejected" | "courier_offered" | "courier_assigned" | "delivery_completed" | "substitution_proposed" | "delivery_cancelled" | "order_refunded";
   readonly title: string;
   readonly body: string;
   readonly data: Readonly<Record<string, string>>;
