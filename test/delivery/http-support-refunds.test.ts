@@ -36,7 +36,7 @@ const deliveredOrder = async (t: TapTest, as: () => Client) => {
     (a) => a.body.payment_state === "captured",
   );
   t.match(order.body, { status: "completed", payment_state: "captured" }, "delivered and captured");
-  return { orderId, owner, totalMinor: Number(order.body.total_minor) };
+  return { orderId, owner, customer, totalMinor: Number(order.body.total_minor) };
 };
 
 for (const dialect of dialects) {
@@ -110,3 +110,29 @@ for (const dialect of dialects) {
 }
 
 
+
+for (const dialect of dialects) {
+  t.test(`a customer reads the refunds of their own order, without support's actor and reason; anyone else gets 404 [${dialect}]`, async (t) => {
+    const dispatcherId = randomUUID();
+    const { as, base } = await startDeliveryServer(t, dialect, { DELIVERY_DISPATCHERS: `${dispatcherId}=52.0:13.0:53.0:14.0` });
+    const { orderId, customer } = await deliveredOrder(t, as);
+    const token = await mintToken({ secret: hostSecret, userId: dispatcherId, ttlSeconds: 600, authTime: Math.floor(Date.now() / 1000) });
+    const made = await fetch(`${base}/operator/orders/${orderId}/refund`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": freshKey() },
+      body: JSON.stringify({ amount_minor: 100, reason: "internal note about the kitchen" }),
+    });
+    t.equal(made.status, 202);
+    const mine = await eventually(
+      () => customer.get(`/orders/${orderId}/refunds`),
+      (a) => a.body.data?.[0]?.status === "refunded",
+    );
+    t.match(mine, { status: 200, body: { data: [{ order_id: orderId, amount_minor: 100, status: "refunded" }], next_cursor: null } });
+    t.equal(mine.headers.get("cache-control"), "no-store");
+    t.notOk(JSON.stringify(mine.body).includes("internal note"), "support's reason is not shown");
+    t.notOk("actor_id" in mine.body.data[0], "nor who made it");
+    t.match(await as().get(`/orders/${orderId}/refunds`), { status: 404 }, "another user: 404");
+    t.match(await customer.get(`/orders/${randomUUID()}/refunds`), { status: 404 }, "an unknown order: 404");
+    t.match(await customer.get(`/orders/${orderId}/refunds?cursor=nope`), { status: 400, body: { code: "invalid_cursor" } });
+  });
+}

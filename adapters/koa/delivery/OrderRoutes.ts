@@ -2,7 +2,7 @@
  * The customer's endpoints: quote, place (Idempotency-Key required: it authorizes a payment),
  * read the order with its delivery, and track the active delivery.
  */
-import { Effect } from "effect";
+import { Effect, Schema } from "effect";
 import { getOrder } from "../../../core/delivery/GetOrder.js";
 import { placeOrder } from "../../../core/delivery/PlaceOrder.js";
 import { quoteOrder } from "../../../core/delivery/QuoteOrder.js";
@@ -10,9 +10,12 @@ import { orderDropoff, quoteDropoff, type StoredDropoff } from "../../../core/de
 import { trackDelivery } from "../../../core/delivery/Tracking.js";
 import { QuoteWire } from "../../../core/delivery/model/Quote.js";
 import { CustomerOrderWire, TrackingWire, customerOrderView } from "../../../core/delivery/model/Views.js";
+import { PageOf, pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { PlaceOrderBody, QuoteBody } from "./OrderSchemas.js";
 import { DeliveryParams, OrderParams } from "./RestaurantSchemas.js";
+import { listMyOrderRefunds } from "../../../core/delivery/ListMyOrderRefunds.js";
+import { CustomerRefundWire } from "../../../core/delivery/model/Refund.js";
 
 const tags = ["delivery"];
 // The customer's own order and position data: nobody may cache them.
@@ -114,4 +117,23 @@ const trackingRoute = defineRoute({
 });
 
 /** Every customer order route. */
-export const orderRoutes = [quoteRoute, placeOrderRoute, getOrderRoute, trackingRoute];
+/** GET /orders/:id/refunds — the refunds of the caller's order (amount and outcome). */
+const myRefundsRoute = defineRoute({
+  method: "GET",
+  path: "/orders/:id/refunds",
+  operationId: "listMyDeliveryOrderRefunds",
+  summary: "List the refunds of the caller's order",
+  description:
+    "The caller's order (another customer's: 404). Oldest first (by id), in keyset pages: amount, currency and status (pending, refunded, failed) with when it was asked for and settled; support's actor and reason are not shown.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: OrderParams,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(CustomerRefundWire) },
+  problems: [400, 404],
+  handler: ({ principal, params, page }) =>
+    listMyOrderRefunds(principal, params.id, page).pipe(Effect.map((refunds) => ({ status: 200, body: refunds, headers: privateAnswer }))),
+});
+
+export const orderRoutes = [quoteRoute, placeOrderRoute, getOrderRoute, myRefundsRoute, trackingRoute];

@@ -30,3 +30,27 @@ export const Refund = Schema.Struct({
 });
 export type Refund = typeof Refund.Type;
 export const RefundWire = wireShape(Refund);
+
+/** A refund as the order's customer sees it: amount and outcome, without support's actor, reason or failure code. */
+export const CustomerRefund = Schema.Struct({
+  id: Refund.fields.id,
+  orderId: Refund.fields.orderId,
+  amountMinor: Refund.fields.amountMinor,
+  currency: Refund.fields.currency,
+  status: Refund.fields.status,
+  createdAt: Refund.fields.createdAt,
+  settledAt: Refund.fields.settledAt,
+});
+export type CustomerRefund = typeof CustomerRefund.Type;
+export const CustomerRefundWire = wireShape(CustomerRefund);
+
+/** The customer's view of `refund`. */
+export const customerRefundOf = ({ id, orderId, amountMinor, currency, status, createdAt, settledAt }: Refund): CustomerRefund => ({
+  id,
+  orderId,
+  amountMinor,
+  currency,
+  status,
+  createdAt,
+  settledAt,
+});
