@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
-import { FulfillmentTaskId, LocationId, OrderId, ReservationId, ShipmentId, VariantId } from "./model/Ids.js";
+import { FulfillmentTaskId, LocationId, OrderId, ReservationId, ReturnId, ShipmentId, VariantId } from "./model/Ids.js";
 
 /** Checkout: an order was written (pending) with its lines and reservations, in one transaction. */
 export const OrderPlaced = defineEvent(
@@ -75,5 +75,23 @@ export const FulfillmentTaskAssigned = defineEvent(
   Schema.Struct({ task_id: FulfillmentTaskId, order_id: OrderId, assignee_id: Schema.NullOr(Schema.String) }),
 );
 
-export const CommerceEvent = eventUnion(OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled, FulfillmentTaskAssigned);
+/**
+ * Returns → support, order projection: the payment refused a return's refund (attempt `attempt`);
+ * the return is `refund_failed` until support requests it again.
+ */
+export const ReturnRefundFailed = defineEvent(
+  "ReturnRefundFailed",
+  1,
+  Schema.Struct({ return_id: ReturnId, order_id: OrderId, amount_minor: Schema.Int, currency: Schema.String, attempt: Schema.Int }),
+);
+
+export const CommerceEvent = eventUnion(
+  OrderPlaced,
+  OrderConfirmed,
+  ReservationExpired,
+  ShipmentDispatched,
+  OrderCancelled,
+  FulfillmentTaskAssigned,
+  ReturnRefundFailed,
+);
 export type CommerceEvent = typeof CommerceEvent.Type;

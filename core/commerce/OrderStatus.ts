@@ -36,7 +36,8 @@ export const returnTransitions: Readonly<Record<ReturnStatus, ReadonlyArray<Retu
   received: ["restocked", "quarantined"],
   restocked: ["refund_requested"],
   quarantined: ["refund_requested"],
-  refund_requested: ["closed"],
+  refund_requested: ["closed", "refund_failed"],
+  refund_failed: ["refund_requested"],
   closed: [],
 };
 

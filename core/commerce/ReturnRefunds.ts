@@ -1,35 +1,66 @@
 /**
- * A return's refund closes the return once the payment confirms it (spec: returns close when the
- * refund is confirmed). The job is scheduled by the transaction that moves a return to
- * refund_requested, so it runs whatever happens to the request after that commit. For each of the
- * order's waiting returns it first sends the refund under the return's key (`return:<id>/refund`:
- * the payment acts once per key, so a refund already sent is answered, not sent again; one that
- * never left, because the process stopped, is sent now). A refund the payment answers `failed` is
- * put on the order's timeline (`return.refund_failed`) for support and no longer waited for. Then
- * the payment is read through the gateway: when its completed refunds cover every refund requested
- * and not failed, the waiting returns are closed, each by a conditional update with a timeline
- * entry; while they do not, the job fails and the runner retries it with backoff. Nothing is
- * closed on a guess.
+ * A return's refund closes the return once the payment confirms it (spec, E-commerce States:
+ * "return | refund webhook confirmation | closed"). The job is scheduled by the transaction that
+ * moves a return to refund_requested, so it runs whatever happens to the request after that
+ * commit. For each of the order's waiting returns it first sends the refund under the key of the
+ * return's refund attempt (`return:<id>/refund`, then `/refund/<n>` for later attempts: the
+ * payment acts once per key, so a refund already sent is answered, not sent again; one that never
+ * left, because the process stopped, is sent now). A refund the payment refuses moves its return
+ * to `refund_failed` (on the timeline, ReturnRefundFailed through the outbox), from which support
+ * requests it again (Returns.ts). Then the payment is read through the gateway: when its completed
+ * refunds cover every refund still waiting and those closed, the waiting returns are closed, each
+ * by a conditional update with a timeline entry; while they do not, the job fails and the runner
+ * retries it with backoff. Nothing is closed on a guess.
  */
 import { Data, Effect, Schema } from "effect";
 import { now } from "../kernel/Clock.js";
 import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
+import { Outbox } from "../../ports/Outbox.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { Order } from "./model/Order.js";
+import type { Return } from "./model/Return.js";
+import { ReturnRefundFailed } from "./Events.js";
 import { recordTimeline } from "./OrderRecords.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 import { OrderId } from "./model/Ids.js";
 
-/** The payment idempotency key of a return's refund: one refund per return, whatever the retries. */
-export const returnRefundKey = (returnId: string): string => `return:${returnId}/refund`;
+/**
+ * The payment idempotency key of a return's refund attempt: one refund per attempt, whatever the
+ * retries (the first attempt keeps the key returns had before attempts were counted).
+ */
+export const returnRefundKey = (returnId: string, attempt = 1): string => (attempt === 1 ? `return:${returnId}/refund` : `return:${returnId}/refund/${attempt}`);
 
-/** The key of a return's confirmation job. */
-export const returnRefundJobKey = (returnId: string): string => `return:${returnId}`;
+/** The key of a return's confirmation job, per refund attempt. */
+export const returnRefundJobKey = (returnId: string, attempt = 1): string => (attempt === 1 ? `return:${returnId}` : `return:${returnId}/${attempt}`);
 
-/** The receipts' consumer name of the job's own records (a refused refund is recorded once). */
-export const returnRefundsConsumerName = "commerce.return-refunds";
+/**
+ * Records that the payment refused the return's refund attempt, in one transaction: the return
+ * moves refund_requested → refund_failed (only while it waits for that attempt, so a refusal
+ * answered twice, or of an attempt support already replaced, moves nothing), with its timeline
+ * entry and ReturnRefundFailed. The return after, or null when nothing moved.
+ */
+export const recordRefundRefused = (order: Pick<Order, "id" | "storeId" | "currency">, ret: Return, actorId: string) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const failed = yield* (yield* OrdersRepository).failReturnRefund(ret.id, ret.refundAttempt, yield* now);
+        if (failed === null) return null;
+        yield* recordTimeline(order, "return.refund_failed", actorId, { return_id: ret.id, amount_minor: ret.refundMinor, attempt: ret.refundAttempt });
+        const event = yield* ReturnRefundFailed.make({
+          tenant_id: order.storeId,
+          aggregate_id: order.id,
+          aggregate_version: failed.version,
+          actor_id: actorId,
+          data: { return_id: ret.id, order_id: order.id, amount_minor: ret.refundMinor, currency: order.currency, attempt: ret.refundAttempt },
+        });
+        yield* (yield* Outbox).append([event]);
+        return failed;
+      }),
+    ),
+  );
 
 /** How long after a refund is requested its job first looks at it. */
 export const returnRefundCheckMs = 60_000;
@@ -56,21 +87,13 @@ export const confirmReturnRefunds = (orderId: OrderId) =>
       const refund = yield* gateway.refund({
         merchantId: payment.merchantId,
         paymentId,
-        idempotencyKey: returnRefundKey(ret.id),
+        idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
         amount: { amount_minor: ret.refundMinor, currency: order.currency },
       });
-      if (refund.status === "failed") failed.add(ret.id);
-    }
-    if (failed.size > 0) {
-      const at = yield* now;
-      yield* (yield* Transactions).run(
-        Effect.forEach(requested.filter((r) => failed.has(r.id)), (ret) =>
-          // Once per return, however often the job runs (the payment answers the same refusal under the same key).
-          Effect.flatMap(orders.receiveEvent(returnRefundsConsumerName, `refund_failed:${ret.id}`, at), (fresh) =>
-            fresh ? recordTimeline(order, "return.refund_failed", "system:commerce-refunds", { return_id: ret.id, amount_minor: ret.refundMinor }) : Effect.void,
-          ),
-        ),
-      );
+      if (refund.status === "failed") {
+        failed.add(ret.id);
+        yield* recordRefundRefused(order, ret, "system:commerce-refunds");
+      }
     }
     const waiting = requested.filter((r) => !failed.has(r.id));
     if (waiting.length === 0) return 0;

@@ -1,6 +1,7 @@
 /**
  * Returns (spec: line-level returns; stages authorized → received → restocked | quarantined →
- * refund_requested → closed). Creating one (POST /v1/returns) by the order's owner or support:
+ * refund_requested → closed, or refund_requested → refund_failed → refund_requested when the
+ * payment refuses a refund and support asks again). Creating one (POST /v1/returns) by the order's owner or support:
  * only shipped lines, each listed once, at most shipped minus already returned (also bounded by
  * the database per line), within the return window (422 otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
  * the return is written, so parallel requests cannot return a line twice. Support steps need a
@@ -21,11 +22,11 @@ import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { Return, ReturnLine } from "./model/Return.js";
 import { maxOnHand } from "./model/StockLevel.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
-import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible } from "./Errors.js";
+import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible, ReturnStateConflict } from "./Errors.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { mulDivHalfUp } from "./Pricing.js";
-import { returnRefundCheckMs, returnRefundJob, returnRefundJobKey, returnRefundKey } from "./ReturnRefunds.js";
+import { recordRefundRefused, returnRefundCheckMs, returnRefundJob, returnRefundJobKey, returnRefundKey } from "./ReturnRefunds.js";
 import { withSpan } from "../kernel/Span.js";
 import { type LocationId, type OrderId, ReturnId, StockAdjustmentId } from "./model/Ids.js";
 
@@ -93,6 +94,7 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
           reason: input.reason,
           lines: input.lines,
           refundMinor,
+          refundAttempt: 1,
           version: 1,
           createdAt: at,
           updatedAt: at,
@@ -191,38 +193,58 @@ export const advanceReturn = (
 
 /**
  * Command: support requests the return's refund (audited with a reason). The return moves to
- * refund_requested, then the gateway refunds under `return:<id>/refund`; a refund the gateway
- * answers as succeeded closes the return, a pending one waits for the payment's confirmation.
+ * refund_requested (from restocked or quarantined, or from refund_failed: the refund's next
+ * attempt, of which requests made at once move exactly one), then the gateway refunds under the
+ * attempt's key; a refund the gateway answers as succeeded closes the return, a refused one moves
+ * it to refund_failed, a pending one waits for the payment's confirmation.
  */
 export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff" }, returnId: ReturnId, input: { readonly reason: string }) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
-    const ret = yield* orders.findReturn(returnId);
-    if (ret === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
+    const found = yield* orders.findReturn(returnId);
+    if (found === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
+    let ret: Return = found;
     const order = yield* loadVisibleOrder({ ...actor, role: "support" }, ret.orderId);
     if (!isStaffReason(input.reason)) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: staffReasonMessage }] }));
     if (ret.status !== "refund_requested") {
       yield* checkReturnTransition(ret.id, ret.status, "refund_requested");
       const at = yield* now;
-      yield* (yield* Transactions).run(
+      const from = ret;
+      ret = yield* (yield* Transactions).run(
         Effect.gen(function* () {
-          if ((yield* orders.transitionReturn(ret.id, ret.status, "refund_requested", at)) === null) {
-            return yield* checkReturnTransition(ret.id, "closed", "refund_requested");
+          const moved =
+            from.status === "refund_failed"
+              ? yield* orders.requestReturnRefundAgain(from.id, from.refundAttempt, at)
+              : yield* orders.transitionReturn(from.id, from.status, "refund_requested", at);
+          // Another request moved it first (of requests at once, one sends the refund).
+          if (moved === null) {
+            const current = (yield* orders.findReturn(from.id))?.status ?? from.status;
+            return yield* Effect.fail(new ReturnStateConflict({ returnId: from.id, from: current, to: "refund_requested" }));
           }
-          yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), { return_id: ret.id, reason: input.reason, amount_minor: ret.refundMinor });
+          yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), {
+            return_id: from.id,
+            reason: input.reason,
+            amount_minor: from.refundMinor,
+            attempt: moved.refundAttempt,
+          });
           // Durable with the request: if the refund below is never sent or never answered, the job sends it and closes the return.
-          yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(ret.id) });
+          yield* returnRefundJob.schedule(
+            { orderId: order.id },
+            { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(from.id, moved.refundAttempt) },
+          );
+          return moved;
         }),
       );
     }
     const payment = yield* orders.findPayment(order.id);
     if (ret.refundMinor === 0) {
       // Nothing to refund (a free order's return): the gateway is not asked, the return closes.
+      const waiting = ret;
       return yield* (yield* Transactions).run(
         Effect.gen(function* () {
-          const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
-          if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
-          yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: null });
+          const closed = yield* orders.transitionReturn(waiting.id, "refund_requested", "closed", yield* now);
+          if (closed === null) return (yield* orders.findReturn(waiting.id)) ?? waiting;
+          yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: waiting.id, refund_id: null });
           return closed;
         }),
       );
@@ -234,21 +256,29 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     const refund = yield* (yield* PaymentGateway).refund({
       merchantId: payment.merchantId,
       paymentId: payment.paymentId,
-      idempotencyKey: returnRefundKey(ret.id),
+      idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
       amount: { amount_minor: ret.refundMinor, currency: order.currency },
     });
+    if (refund.status === "failed") {
+      // Refused: the return gets its own stage (once, whoever records it first), for support to request again.
+      return (yield* recordRefundRefused(order, ret, orderActorId(actor))) ?? (yield* orders.findReturn(ret.id)) ?? ret;
+    }
     if (refund.status !== "succeeded") {
       // Pending at the provider: the confirmation job closes the return once the payment confirms it.
       const at = yield* now;
-      yield* returnRefundJob.schedule({ orderId: order.id }, { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(ret.id) });
+      yield* returnRefundJob.schedule(
+        { orderId: order.id },
+        { runAt: new Date(at.getTime() + returnRefundCheckMs), key: returnRefundJobKey(ret.id, ret.refundAttempt) },
+      );
       return (yield* orders.findReturn(ret.id)) ?? ret;
     }
+    const waiting = ret;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const closed = yield* orders.transitionReturn(ret.id, "refund_requested", "closed", yield* now);
-        if (closed === null) return (yield* orders.findReturn(ret.id)) ?? ret;
-        yield* orders.addRefundedMinor(order.id, ret.refundMinor, yield* now);
-        yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: ret.id, refund_id: refund.refundId });
+        const closed = yield* orders.transitionReturn(waiting.id, "refund_requested", "closed", yield* now);
+        if (closed === null) return (yield* orders.findReturn(waiting.id)) ?? waiting;
+        yield* orders.addRefundedMinor(order.id, waiting.refundMinor, yield* now);
+        yield* recordTimeline(order, "return.closed", orderActorId(actor), { return_id: waiting.id, refund_id: refund.refundId });
         return closed;
       }),
     );

@@ -71,6 +71,16 @@ export interface OrdersRepository {
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
   readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;
   /**
+   * refund_requested → refund_failed if the return still waits for refund attempt `attempt` (a
+   * refusal of an older attempt moves nothing); the return after, or null.
+   */
+  readonly failReturnRefund: (id: string, attempt: number, now: Date) => Effect.Effect<Return | null>;
+  /**
+   * refund_failed → refund_requested with refund attempt `attempt + 1`, if the return is still
+   * refused at attempt `attempt` (of requests made at once exactly one moves it); the return after, or null.
+   */
+  readonly requestReturnRefundAgain: (id: string, attempt: number, now: Date) => Effect.Effect<Return | null>;
+  /**
    * Minimizes guest orders in a final state last changed before `before` and not minimized yet
    * (with or without an e-mail): e-mail removed, the address reduced to its country, marked
    * minimized at `now`; at most `limit`; how many.

@@ -1,7 +1,7 @@
 /**
  * Consumer event schemas are contract-tested (spec, E-commerce Versioning; Events: OrderConfirmed,
- * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled and
- * FulfillmentTaskAssigned).
+ * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled,
+ * FulfillmentTaskAssigned and ReturnRefundFailed).
  * Frozen schema-version-1 envelopes, written out here as a consumer would receive them, decode
  * through the union the module's consumers use; the events the flows publish carry exactly those
  * fields; and a consumer never reads an envelope of a schema version it does not know as version 1.
@@ -17,6 +17,9 @@ import { createFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from
 import { notifyCustomer } from "../../core/commerce/Notifications.js";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { expireOrderReservations } from "../../core/commerce/ReservationExpiry.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
+import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, customer, pendingPaymentOrder, seedStore } from "./support.js";
 
@@ -41,6 +44,7 @@ const v1: Record<string, Record<string, unknown>> = {
   ShipmentDispatched: { shipment_id: id, order_id: id, location_id: id, carrier: "DHL", tracking_number: "T1", captured_minor: 1100 },
   OrderCancelled: { order_id: id, reason: "cancelled" },
   FulfillmentTaskAssigned: { task_id: id, order_id: id, assignee_id: "u-1" },
+  ReturnRefundFailed: { return_id: id, order_id: id, amount_minor: 550, currency: "EUR", attempt: 1 },
 };
 
 t.test("frozen version-1 envelopes of every commerce event decode through the consumers' union", (t) => {
@@ -60,6 +64,15 @@ t.test("the events the flows publish are version 1 with exactly the contract's f
     const cart = await cartWith(c, shopper, store.id, variant.id, 1);
     const shipped = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
     await c.run(dispatchShipment(ownerId, shipped.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `C-${randomUUID()}` }));
+    // A return of it whose refund the payment refuses.
+    const lineId = (await c.run(getOrder(shopper, shipped.order.id))).lines[0]!.id;
+    const ret = await c.run(createReturn(shopper, { orderId: shipped.order.id, lines: [{ orderLineId: lineId, quantity: 1 }], reason: "broken" }));
+    const warehouse = { kind: "staff" as const, userId: ownerId, role: "warehouse_operator" as const };
+    await c.run(advanceReturn(warehouse, ret.id, { to: "received", reason: "in" }));
+    await c.run(advanceReturn(warehouse, ret.id, { to: "quarantined", reason: "chipped" }));
+    const gateway = await c.run(PaymentGateway);
+    const refusing = PaymentGateway.of({ ...gateway, refund: (r) => Effect.succeed({ refundId: "refused", paymentId: r.paymentId, amount: r.amount, status: "failed" as const }) });
+    await c.run(Effect.provideService(requestReturnRefund({ kind: "staff", userId: ownerId, role: "support" }, ret.id, { reason: "refund" }), PaymentGateway, refusing));
     const other = customer();
     const cancelled = await c.run(placeOrder(other, checkoutInput((await cartWith(c, other, store.id, variant.id, 1)).id)));
     await c.run(cancelOrder(other, cancelled.order.id, { reason: "" }));

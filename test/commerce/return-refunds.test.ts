@@ -3,8 +3,8 @@
  * moves a return to refund_requested schedules the confirmation job; the job sends a refund that
  * never left (once per return key), closes the order's waiting returns when the payment's completed
  * refunds cover every refund requested, and otherwise fails for the runner to retry, leaving them
- * waiting — never closed on a guess. A refund the payment answers `failed` goes on the timeline
- * and is no longer waited for.
+ * waiting — never closed on a guess. A refund the payment answers `failed` moves its return to
+ * refund_failed, goes on the timeline and is no longer waited for (return-refund-failed.test.ts).
  */
 import { Effect } from "effect";
 import t from "tap";
@@ -84,16 +84,16 @@ t.test("requesting a return's refund schedules its confirmation job in the same 
   }),
 );
 
-t.test("a refund the payment answers failed is put on the timeline and no longer waited for", (t) =>
+t.test("a refund the payment answers failed moves its return to refund_failed, is put on the timeline and no longer waited for", (t) =>
   forEachCommerceDialect(t, "refund failed", async (t, db) => {
     const { c, ownerId, orderId, ret, provider, timeline, returnStatus } = await returnedUnit(t, db);
     // The provider refuses: everything was refunded there already, outside this order's returns.
     const paid = provider.payments()[0]!;
     await Effect.runPromise(provider.refund({ reference: "elsewhere", providerPaymentId: paid.providerPaymentId!, amount: { amount_minor: paid.capturedMinor, currency: paid.amount.currency } }));
     const answer = await c.run(requestReturnRefund({ kind: "staff", userId: ownerId, role: "support" }, ret.id, { reason: "customer refund" }));
-    t.equal(answer.status, "refund_requested");
+    t.equal(answer.status, "refund_failed");
     t.equal(await c.run(confirmReturnRefunds(orderId)), 0, "nothing to close");
-    t.equal(await returnStatus(), "refund_requested", "not closed on a failed refund");
+    t.equal(await returnStatus(), "refund_failed", "not closed on a failed refund: its own stage");
     t.ok((await timeline()).includes("return.refund_failed"), "support sees it on the timeline");
     t.equal(await c.run(confirmReturnRefunds(orderId)), 0);
     t.equal((await timeline()).filter((k) => k === "return.refund_failed").length, 1, "recorded once, however often the job runs");

@@ -84,8 +84,10 @@ export const returnRefundRoute = defineRoute({
   method: "POST",
   path: "/v1/returns/:id/refund",
   operationId: "refundReturn",
-  summary: "Request the refund of an inspected return, with a reason (support; audited)",
-  description: "The return is `closed` once the payment confirms the refund; `refund_requested` while it is pending.",
+  summary: "Request the refund of an inspected return, or again after the payment refused it, with a reason (support; audited)",
+  description:
+    "The return is `closed` once the payment confirms the refund; `refund_requested` while it is pending; `refund_failed` when the payment refused it. " +
+    "From `refund_failed` a request sends the refund's next attempt (`refund_attempt`), once: requests made at once answer 409 return_state_conflict but one.",
   tags,
   auth: "required",
   idempotency: "required",

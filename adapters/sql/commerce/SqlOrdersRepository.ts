@@ -151,6 +151,27 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
           .where(sql<boolean>`shop_order_line_returns.returned_quantity + excluded.returned_quantity <= shop_order_line_returns.line_quantity`),
       ),
   );
+  // A return's conditional stage move (on its status, and its refund attempt when given); the return after, or null.
+  const moveReturn = (id: string, from: string, to: string, now: Date, attempt?: { readonly attempt: number; readonly nextAttempt?: boolean }) =>
+    Effect.gen(function* () {
+      const updated = yield* runQuery(db, (ex) => {
+        let q = ex
+          .updateTable("shop_returns")
+          .set((eb) => ({
+            status: to,
+            version: eb("version", "+", 1),
+            updated_at: f.timeToDb(now),
+            ...(attempt?.nextAttempt === true ? { refund_attempt: attempt.attempt + 1 } : {}),
+          }))
+          .where("id", "=", id)
+          .where("status", "=", from);
+        if (attempt !== undefined) q = q.where("refund_attempt", "=", attempt.attempt);
+        return q.executeTakeFirst();
+      });
+      if (toNumber(updated.numUpdatedRows) === 0) return null;
+      const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
+      return returns.fromRow(row);
+    });
   const findOrder: OrdersRepository["findOrder"] = (id) =>
     runStatement(db, selectOrder, { id }).pipe(Effect.map(({ rows: [r] }) => (r === undefined ? null : orderFromRow(r))));
   return {
@@ -247,20 +268,10 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : returns.fromRow(r))),
       ),
-    transitionReturn: (id, from, to, now) =>
-      Effect.gen(function* () {
-        const updated = yield* runQuery(db, (ex) =>
-          ex
-            .updateTable("shop_returns")
-            .set((eb) => ({ status: to, version: eb("version", "+", 1), updated_at: f.timeToDb(now) }))
-            .where("id", "=", id)
-            .where("status", "=", from)
-            .executeTakeFirst(),
-        );
-        if (toNumber(updated.numUpdatedRows) === 0) return null;
-        const row = yield* runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
-        return returns.fromRow(row);
-      }).pipe(withSpan("OrdersRepository.transitionReturn")),
+    transitionReturn: (id, from, to, now) => moveReturn(id, from, to, now).pipe(withSpan("OrdersRepository.transitionReturn")),
+    failReturnRefund: (id, attempt, now) => moveReturn(id, "refund_requested", "refund_failed", now, { attempt }).pipe(withSpan("OrdersRepository.failReturnRefund")),
+    requestReturnRefundAgain: (id, attempt, now) =>
+      moveReturn(id, "refund_failed", "refund_requested", now, { attempt, nextAttempt: true }).pipe(withSpan("OrdersRepository.requestReturnRefundAgain")),
     redactGuestOrders: (before, limit, now) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) =>

@@ -1,13 +1,14 @@
 /**
  * A return authorization for shipped order lines. Stages (core/commerce/ReturnStatus.ts):
  * authorized → received → restocked | quarantined → refund_requested → closed (the refund is
- * confirmed).
+ * confirmed), or refund_requested → refund_failed (the payment refused it) → refund_requested
+ * (support asks again: the next refund attempt, sent under its own key).
  */
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
 import { OrderId, OrderLineId, ReturnId, StoreId } from "./Ids.js";
 
-export const ReturnStatus = Schema.Literal("authorized", "received", "restocked", "quarantined", "refund_requested", "closed");
+export const ReturnStatus = Schema.Literal("authorized", "received", "restocked", "quarantined", "refund_requested", "refund_failed", "closed");
 export type ReturnStatus = typeof ReturnStatus.Type;
 
 export const ReturnLine = Schema.Struct({ orderLineId: OrderLineId, quantity: Schema.Int });
@@ -21,6 +22,8 @@ export const Return = Schema.Struct({
   reason: Schema.String,
   lines: Schema.Array(wireShape(ReturnLine)),
   refundMinor: Schema.Int,
+  /** Which refund of the return is (or was last) requested: 1, then one more each time support asks again after a refusal. */
+  refundAttempt: Schema.Int,
   version: Schema.Int,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,

@@ -50,6 +50,7 @@ const returnOf = (n: number, orderN: number): Return => ({
   reason: "too small",
   lines: [{ orderLineId: kitId.line(orderN * 10 + 1), quantity: 1 }],
   refundMinor: 100,
+  refundAttempt: 1,
   version: 1,
   createdAt: at(n),
   updatedAt: at(n),
@@ -257,6 +258,21 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.same([received?.status, received?.version], ["received", 2]);
       t.equal(await run(orders((r) => r.transitionReturn(kitId.ret(1), "authorized", "received", at(6)))), null, "a stale status moves nothing");
       t.same((await run(orders((r) => r.returnsOf(kitId.order(1))))).map((x) => x.status), ["received"]);
+    },
+  },
+  {
+    name: "orders: a refused refund moves its return to refund_failed once per attempt; asking again moves it back with the next attempt, once",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      await run(orders((r) => r.insertOrder(orderRecord(1), [lineOf(1, 1)])));
+      await run(orders((r) => r.insertReturn({ ...returnOf(1, 1), status: "refund_requested" })));
+      t.equal(await run(orders((r) => r.failReturnRefund(kitId.ret(1), 2, at(5)))), null, "another attempt's refusal moves nothing");
+      const failed = await run(orders((r) => r.failReturnRefund(kitId.ret(1), 1, at(5))));
+      t.same([failed?.status, failed?.refundAttempt], ["refund_failed", 1]);
+      t.equal(await run(orders((r) => r.failReturnRefund(kitId.ret(1), 1, at(6)))), null, "refused once");
+      const again = await run(orders((r) => r.requestReturnRefundAgain(kitId.ret(1), 1, at(7))));
+      t.same([again?.status, again?.refundAttempt], ["refund_requested", 2]);
+      t.equal(await run(orders((r) => r.requestReturnRefundAgain(kitId.ret(1), 1, at(8)))), null, "asked again once per refusal");
     },
   },
 ];
