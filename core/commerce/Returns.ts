@@ -253,12 +253,19 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     // The order's capture is not recorded yet (its job retries it): the refund waits, and the job
     // scheduled with the request sends it once the capture is recorded.
     if (payment.status !== "captured") return (yield* orders.findReturn(ret.id)) ?? ret;
-    const refund = yield* (yield* PaymentGateway).refund({
-      merchantId: payment.merchantId,
-      paymentId: payment.paymentId,
-      idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
-      amount: { amount_minor: ret.refundMinor, currency: order.currency },
-    });
+    const refund = yield* (yield* PaymentGateway)
+      .refund({
+        merchantId: payment.merchantId,
+        paymentId: payment.paymentId,
+        idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
+        amount: { amount_minor: ret.refundMinor, currency: order.currency },
+      })
+      .pipe(
+        // The same attempt is being sent by another request right now (its key is still running):
+        // that one, or the job scheduled with the request, records the answer.
+        Effect.catchTag("PaymentStateConflict", (e) => (e.reason === "idempotency_request_in_progress" ? Effect.succeed(null) : Effect.fail(e))),
+      );
+    if (refund === null) return (yield* orders.findReturn(ret.id)) ?? ret;
     if (refund.status === "failed") {
       // Refused: the return gets its own stage (once, whoever records it first), for support to request again.
       return (yield* recordRefundRefused(order, ret, orderActorId(actor))) ?? (yield* orders.findReturn(ret.id)) ?? ret;
