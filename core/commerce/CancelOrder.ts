@@ -19,6 +19,7 @@ import type { Order } from "./model/Order.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderDispatched, OrderStateConflict } from "./Errors.js";
 import { moveOrder, recordTimeline } from "./OrderRecords.js";
+import { keepNote, newNoteId } from "./OrderNotes.js";
 import { cancellationJob, completeCancellation } from "./CompleteCancellation.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -30,8 +31,12 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
     if (actor.kind === "staff" && input.reason.trim().length === 0) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "support actions need a reason" }] }));
     }
+    if (input.reason.length > 1000) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "at most 1000 characters" }] }));
     const order = yield* loadVisibleOrder(actor, orderId);
     const actorId = orderActorId(actor);
+    // A shopper's reason is kept as a note the timeline refers to, which guest retention clears;
+    // staff reasons stay on the timeline.
+    const noteId = actor.kind !== "staff" && input.reason.trim().length > 0 ? yield* newNoteId : null;
     if (order.status === "dispatched") return yield* Effect.fail(new OrderDispatched({ orderId }));
     if (order.status === "cancelled") return order;
     if (order.status !== "cancellation_requested") {
@@ -45,9 +50,10 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
           if (reservations.some((r) => r.status === "consumed")) return yield* Effect.fail(new OrderDispatched({ orderId }));
           const moved = yield* moveOrder(orderId, "cancellation_requested", actorId, {
             from: ["pending", "payment_pending", "confirmed"],
-            detail: { reason: input.reason },
+            detail: noteId === null ? { reason: input.reason } : { note_id: noteId },
           });
           if (moved !== null) {
+            if (noteId !== null) yield* keepNote(moved, noteId, input.reason);
             // Nothing of it may ship any more: its fulfillment task leaves the warehouse's open list.
             yield* (yield* OrdersRepository).completeFulfillmentTask(orderId);
             yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });

@@ -100,7 +100,8 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
           updatedAt: at,
         };
         yield* orders.insertReturn(created);
-        yield* recordTimeline(order, "return.authorized", orderActorId(actor), { return_id: id, refund_minor: refundMinor, reason: input.reason });
+        // The reason stays on the return, where guest retention clears it (the timeline is append-only).
+        yield* recordTimeline(order, "return.authorized", orderActorId(actor), { return_id: id, refund_minor: refundMinor });
         return created;
       }),
     );

@@ -6,6 +6,7 @@ import { Context, type Effect } from "effect";
 import type { CheckoutRequest } from "../../core/commerce/model/CheckoutRequest.js";
 import type { Order, OrderLine, OrderStatus, OrderTimelineEntry } from "../../core/commerce/model/Order.js";
 import type { FulfillmentTask } from "../../core/commerce/model/FulfillmentTask.js";
+import type { OrderNote } from "../../core/commerce/model/OrderNote.js";
 import type { OrderPayment, OrderPaymentStatus } from "../../core/commerce/model/OrderPayment.js";
 import type { Return, ReturnStatus } from "../../core/commerce/model/Return.js";
 import type { Shipment } from "../../core/commerce/model/Shipment.js";
@@ -41,6 +42,9 @@ export interface OrdersRepository {
   readonly declinedCheckoutsSince: (customerId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
   readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
+  /** Keeps a shopper's free text of the order (its timeline entry refers to it by id). */
+  readonly insertNote: (note: OrderNote) => Effect.Effect<void>;
+  readonly notesOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderNote>>;
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
   /**
@@ -82,8 +86,8 @@ export interface OrdersRepository {
   readonly requestReturnRefundAgain: (id: string, attempt: number, now: Date) => Effect.Effect<Return | null>;
   /**
    * Minimizes guest orders in a final state last changed before `before` and not minimized yet
-   * (with or without an e-mail): e-mail removed, the address reduced to its country, marked
-   * minimized at `now`; at most `limit`; how many.
+   * (with or without an e-mail): e-mail removed, the address reduced to its country, the order's
+   * notes and its returns' reasons cleared, marked minimized at `now`; at most `limit`; how many.
    */
   readonly redactGuestOrders: (before: Date, limit: number, now: Date) => Effect.Effect<number>;
   /** Records that `consumer` received `eventId` (unique); false when it already had. */

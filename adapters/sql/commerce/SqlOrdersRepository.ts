@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import { CheckoutRequest } from "../../../core/commerce/model/CheckoutRequest.js";
 import { Order, OrderLine, OrderTimelineEntry, ShippingAddress } from "../../../core/commerce/model/Order.js";
 import { FulfillmentTask } from "../../../core/commerce/model/FulfillmentTask.js";
+import { OrderNote } from "../../../core/commerce/model/OrderNote.js";
 import { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import { Return } from "../../../core/commerce/model/Return.js";
 import { Shipment } from "../../../core/commerce/model/Shipment.js";
@@ -35,6 +36,8 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
   const shipments = rowCodec(Shipment, f);
   const returns = rowCodec(Return, f);
   const tasks = rowCodec(FulfillmentTask, f);
+  const notes = rowCodec(OrderNote, f);
+  const insertNote = compiledInsert("shop_order_notes", notes);
   // The address and e-mail are sealed at rest; the record the core sees is plain.
   const orderToRow = (order: Order) => ({
     ...orders.toRow(order),
@@ -225,6 +228,11 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(timeline.fromRow)),
       ),
+    insertNote: (note) => runStatement(db, insertNote, note).pipe(Effect.asVoid),
+    notesOf: (orderId) =>
+      runQuery(db, (ex) => ex.selectFrom("shop_order_notes").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
+        Effect.map((rows) => rows.map(notes.fromRow)),
+      ),
     // The order's payment record and its shipments: nobody reads these answers or maps their failure (unanswered on Postgres).
     insertPayment: (payment) => sendStatement(db, insertPayment, payment),
     findPayment: (orderId) =>
@@ -297,6 +305,18 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
               .set({ email: null, shipping_address: sealer.seal(JSON.stringify(minimized)), minimized_at: f.timeToDb(now) })
               .where("id", "=", String(row.id))
               .execute(),
+          );
+          // The guest's free text: the notes its timeline refers to, and its returns' reasons.
+          yield* runQuery(db, (ex) =>
+            ex
+              .updateTable("shop_order_notes")
+              .set({ body: null, cleared_at: f.timeToDb(now) })
+              .where("order_id", "=", String(row.id))
+              .where("body", "is not", null)
+              .execute(),
+          );
+          yield* runQuery(db, (ex) =>
+            ex.updateTable("shop_returns").set({ reason: null }).where("order_id", "=", String(row.id)).where("reason", "is not", null).execute(),
           );
         }
         return rows.length;

@@ -68,3 +68,7 @@ export type ReturnId = typeof ReturnId.Type;
 /** A fulfillment task's id. */
 export const FulfillmentTaskId = Schema.String.pipe(Schema.brand("FulfillmentTaskId"));
 export type FulfillmentTaskId = typeof FulfillmentTaskId.Type;
+
+/** A note's id: a shopper's free text on an order, kept apart from the timeline that refers to it. */
+export const OrderNoteId = Schema.String.pipe(Schema.brand("OrderNoteId"));
+export type OrderNoteId = typeof OrderNoteId.Type;

@@ -19,7 +19,8 @@ export const Return = Schema.Struct({
   storeId: StoreId,
   orderId: OrderId,
   status: ReturnStatus,
-  reason: Schema.String,
+  /** The reason given with the return; null once guest retention cleared it. */
+  reason: Schema.NullOr(Schema.String),
   lines: Schema.Array(wireShape(ReturnLine)),
   refundMinor: Schema.Int,
   /** Which refund of the return is (or was last) requested: 1, then one more each time support asks again after a refusal. */

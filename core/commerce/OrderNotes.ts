@@ -1,0 +1,44 @@
+/**
+ * A shopper's free text kept where guest retention can clear it (spec, E-commerce: "guest data
+ * has retention"). The timeline is append-only, so it holds no shopper text: a cancellation's
+ * reason is a note the entry refers to (`note_id`), and a return's reason stays on the return
+ * (the `return.authorized` entry names the return). Reading the timeline puts each text back as
+ * the entry's `reason` — null once retention cleared it.
+ */
+import { Effect } from "effect";
+import { now } from "../kernel/Clock.js";
+import { Ids } from "../../ports/Ids.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import type { Order, OrderTimelineEntry } from "./model/Order.js";
+import { OrderNoteId } from "./model/Ids.js";
+
+/** A new note's id, to name in a timeline entry before the note is kept. */
+export const newNoteId = Effect.flatMap(Ids, (ids) => Effect.map(ids.next, (id) => OrderNoteId.make(id)));
+
+/** Keeps `text` as the order's note `id` (in the caller's transaction). */
+export const keepNote = (order: Pick<Order, "id" | "storeId">, id: OrderNoteId, text: string) =>
+  Effect.gen(function* () {
+    yield* (yield* OrdersRepository).insertNote({ id, storeId: order.storeId, orderId: order.id, body: text, createdAt: yield* now, clearedAt: null });
+  });
+
+const detailOf = (entry: OrderTimelineEntry): Readonly<Record<string, unknown>> =>
+  typeof entry.detail === "object" && entry.detail !== null ? (entry.detail as Record<string, unknown>) : {};
+
+/** The order's timeline with each shopper text put back as its entry's `reason` (null once cleared). */
+export const withShopperTexts = (orderId: string, timeline: ReadonlyArray<OrderTimelineEntry>) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    const referring = timeline.filter((e) => {
+      const d = detailOf(e);
+      return typeof d.note_id === "string" || (e.kind === "return.authorized" && !("reason" in d));
+    });
+    if (referring.length === 0) return timeline;
+    const notes = new Map((yield* orders.notesOf(orderId)).map((n) => [n.id as string, n.body]));
+    const reasons = new Map((yield* orders.returnsOf(orderId)).map((r) => [r.id as string, r.reason]));
+    return timeline.map((e): OrderTimelineEntry => {
+      if (!referring.includes(e)) return e;
+      const d = detailOf(e);
+      const reason = typeof d.note_id === "string" ? notes.get(d.note_id) : reasons.get(String(d.return_id));
+      return { ...e, detail: { ...d, reason: reason ?? null } };
+    });
+  });
