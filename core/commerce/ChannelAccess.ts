@@ -12,14 +12,14 @@ import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import type { Principal } from "../../ports/Principal.js";
 import { loadVisibleOrder, requireStaffRole } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
-import { FulfillmentTaskAssigned, OrderCancelled, OrderConfirmed, OrderPlaced, ReservationExpired, ReturnRefundFailed, ShipmentDispatched } from "./Events.js";
+import { FulfillmentTaskAssigned, OrderCancelled, OrderCaptured, OrderConfirmed, OrderPlaced, ReservationExpired, ReturnRefundFailed, ShipmentDispatched } from "./Events.js";
 import { OrderId, StoreId } from "./model/Ids.js";
 
 /** The channel kinds. */
 export const orderChannelKind = "shop-order";
 export const storeChannelKind = "shop-store";
 
-const orderEventTypes = new Set<string>([OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCancelled, ReturnRefundFailed].map((d) => d.type));
+const orderEventTypes = new Set<string>([OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCaptured, OrderCancelled, ReturnRefundFailed].map((d) => d.type));
 
 /** Whether the principal may read the order now: as its customer or guest, or as support or warehouse staff. */
 export const mayWatchOrder = (principal: Principal, channelId: string) =>

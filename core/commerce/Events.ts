@@ -40,8 +40,13 @@ export const ReservationExpired = defineEvent(
   }),
 );
 
-/** Fulfillment → notifications, order projection: a shipment left a location. */
-export const ShipmentDispatched = defineEvent(
+/**
+ * Fulfillment → notifications, order projection: a shipment left a location. Version 1 also
+ * stated `captured_minor` (the order's total on its last shipment) before the capture, which runs
+ * after the dispatch's commit, was recorded; it is kept here only so that envelopes already
+ * published still decode. The amount captured is OrderCaptured's.
+ */
+export const ShipmentDispatchedV1 = defineEvent(
   "ShipmentDispatched",
   1,
   Schema.Struct({
@@ -53,6 +58,22 @@ export const ShipmentDispatched = defineEvent(
     captured_minor: Schema.Int,
   }),
 );
+
+/** Fulfillment → notifications, order projection: a shipment left a location (what the dispatch committed). */
+export const ShipmentDispatched = defineEvent(
+  "ShipmentDispatched",
+  2,
+  Schema.Struct({
+    shipment_id: ShipmentId,
+    order_id: OrderId,
+    location_id: LocationId,
+    carrier: Schema.String,
+    tracking_number: Schema.String,
+  }),
+);
+
+/** Fulfillment → order projection, reports: the order's capture is recorded (published by the transaction that records it). */
+export const OrderCaptured = defineEvent("OrderCaptured", 1, Schema.Struct({ order_id: OrderId, captured_minor: Schema.Int, currency: Schema.String }));
 
 /** The order was cancelled: its authorization voided (or capture refunded) and its stock released. */
 export const OrderCancelled = defineEvent(
@@ -89,7 +110,9 @@ export const CommerceEvent = eventUnion(
   OrderPlaced,
   OrderConfirmed,
   ReservationExpired,
+  ShipmentDispatchedV1,
   ShipmentDispatched,
+  OrderCaptured,
   OrderCancelled,
   FulfillmentTaskAssigned,
   ReturnRefundFailed,

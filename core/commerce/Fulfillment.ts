@@ -5,7 +5,7 @@
  * reservation there consumed by a conditional status change (on_hand and reserved both drop),
  * the order `dispatched` once nothing committed remains, ShipmentDispatched through the outbox.
  * Then, outside it, the order's authorization is captured under `order:<id>/capture` when the
- * whole order has shipped (the payment module captures an authorization once; docs/decisions.md,
+ * whole order has shipped, and OrderCaptured is published with the capture's record (the payment module captures an authorization once; docs/decisions.md,
  * E-commerce); an unknown capture outcome is retried by the capture job under the same key.
  */
 import { Effect, Schema } from "effect";
@@ -23,8 +23,10 @@ import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
 import { FulfillmentTaskNotAssigned, OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
-import { ShipmentDispatched } from "./Events.js";
-import { moveOrder, recordTimeline, savePaymentWithTimeline } from "./OrderRecords.js";
+import { OrderCaptured, ShipmentDispatched } from "./Events.js";
+import type { Order } from "./model/Order.js";
+import type { OrderPayment } from "./model/OrderPayment.js";
+import { moveOrder, recordTimeline, savePayment } from "./OrderRecords.js";
 import { isFreeOrder } from "./PaymentRelease.js";
 import { mulDivHalfUp } from "./Pricing.js";
 import type { CommerceServices } from "./Services.js";
@@ -46,7 +48,7 @@ export const captureOrder = (orderId: OrderId) =>
     if (order === null || payment === null || payment.status !== "authorized") return;
     if (isFreeOrder(payment)) {
       // Nothing was authorized, so nothing is captured at the provider: the record is settled.
-      return yield* Effect.asVoid(savePaymentWithTimeline(payment, { status: "captured", capturedMinor: 0 }, order, "payment.captured", "system:commerce-fulfillment", { amount_minor: 0 }));
+      return yield* recordCapture(order, payment, 0);
     }
     if (payment.paymentId === null) return;
     const captured = yield* (yield* PaymentGateway).capture({
@@ -55,10 +57,31 @@ export const captureOrder = (orderId: OrderId) =>
       idempotencyKey: `order:${orderId}/capture`,
       amount: { amount_minor: payment.amountMinor, currency: order.currency },
     });
-    yield* savePaymentWithTimeline(payment, { status: "captured", capturedMinor: captured.capturedMinor }, order, "payment.captured", "system:commerce-fulfillment", {
-      amount_minor: captured.capturedMinor,
-    });
+    yield* recordCapture(order, payment, captured.capturedMinor);
   }).pipe(withSpan("commerce.captureOrder"));
+
+/**
+ * Records the order's capture in one transaction: the payment record (only from the status it was
+ * read in, so a capture answered twice records once), its timeline entry and OrderCaptured.
+ */
+const recordCapture = (order: Order, payment: OrderPayment, capturedMinor: number) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const actorId = "system:commerce-fulfillment";
+        if ((yield* savePayment(payment, { status: "captured", capturedMinor })) === null) return;
+        yield* recordTimeline(order, "payment.captured", actorId, { amount_minor: capturedMinor });
+        const event = yield* OrderCaptured.make({
+          tenant_id: order.storeId,
+          aggregate_id: order.id,
+          aggregate_version: order.version,
+          actor_id: actorId,
+          data: { order_id: order.id, captured_minor: capturedMinor, currency: order.currency },
+        });
+        yield* (yield* Outbox).append([event]);
+      }),
+    ),
+  );
 
 /** The durable job that captures a shipped order (retried with backoff while the outcome is unknown). */
 export const captureJob: JobDefinition<{ readonly orderId: OrderId }, CommerceServices> = defineJob({
@@ -152,7 +175,6 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
             location_id: input.locationId,
             carrier: input.carrier,
             tracking_number: input.trackingNumber,
-            captured_minor: finished === null ? 0 : order.totalMinor,
           },
         });
         yield* (yield* Outbox).append([event]);

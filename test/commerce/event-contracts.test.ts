@@ -1,7 +1,8 @@
 /**
  * Consumer event schemas are contract-tested (spec, E-commerce Versioning; Events: OrderConfirmed,
  * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled,
- * FulfillmentTaskAssigned and ReturnRefundFailed).
+ * FulfillmentTaskAssigned, ReturnRefundFailed and OrderCaptured). ShipmentDispatched is at version 2
+ * (no captured amount); its version 1 still decodes.
  * Frozen schema-version-1 envelopes, written out here as a consumer would receive them, decode
  * through the union the module's consumers use; the events the flows publish carry exactly those
  * fields; and a consumer never reads an envelope of a schema version it does not know as version 1.
@@ -45,18 +46,28 @@ const v1: Record<string, Record<string, unknown>> = {
   OrderCancelled: { order_id: id, reason: "cancelled" },
   FulfillmentTaskAssigned: { task_id: id, order_id: id, assignee_id: "u-1" },
   ReturnRefundFailed: { return_id: id, order_id: id, amount_minor: 550, currency: "EUR", attempt: 1 },
+  OrderCaptured: { order_id: id, captured_minor: 1100, currency: "EUR" },
 };
 
-t.test("frozen version-1 envelopes of every commerce event decode through the consumers' union", (t) => {
-  for (const [type, data] of Object.entries(v1)) {
-    const decoded = Schema.decodeUnknownEither(CommerceEvent)(envelope(type, data));
-    t.equal(decoded._tag, "Right", `${type} v1 decodes`);
-    if (decoded._tag === "Right") t.same(decoded.right.data, data, `${type} v1 keeps its fields`);
+/** Later versions: ShipmentDispatched 2 states no captured amount (OrderCaptured does, once the capture is recorded). */
+const later: Record<string, { readonly version: number; readonly data: Record<string, unknown> }> = {
+  ShipmentDispatched: { version: 2, data: { shipment_id: id, order_id: id, location_id: id, carrier: "DHL", tracking_number: "T1" } },
+};
+
+/** What the flows publish now: the latest version of each event. */
+const current = Object.fromEntries(Object.entries(v1).map(([type, data]) => [type, later[type] ?? { version: 1, data }]));
+
+t.test("frozen envelopes of every commerce event and version decode through the consumers' union", (t) => {
+  const frozen = [...Object.entries(v1).map(([type, data]) => ({ type, version: 1, data })), ...Object.entries(later).map(([type, l]) => ({ type, ...l }))];
+  for (const { type, version, data } of frozen) {
+    const decoded = Schema.decodeUnknownEither(CommerceEvent)(envelope(type, data, version));
+    t.equal(decoded._tag, "Right", `${type} v${version} decodes`);
+    if (decoded._tag === "Right") t.same(decoded.right.data, data, `${type} v${version} keeps its fields`);
   }
   t.end();
 });
 
-t.test("the events the flows publish are version 1 with exactly the contract's fields", (t) =>
+t.test("the events the flows publish are their latest version with exactly the contract's fields", (t) =>
   forEachCommerceDialect(t, "published events", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { ownerId, store, location, variant } = await seedStore(c, { stock: 10 });
@@ -92,10 +103,10 @@ t.test("the events the flows publish are version 1 with exactly the contract's f
     const published = rows
       .map((r) => Schema.decodeUnknownSync(EventEnvelope)(typeof r.event === "string" ? JSON.parse(r.event) : r.event))
       .filter((e) => e.tenant_id === store.id);
-    t.same([...new Set(published.map((e) => e.type))].sort(), Object.keys(v1).sort(), "every commerce event was published");
+    t.same([...new Set(published.map((e) => e.type))].sort(), Object.keys(current).sort(), "every commerce event was published");
     for (const e of published) {
-      t.equal(e.schema_version, 1, `${e.type} is version 1`);
-      t.same(Object.keys(e.data as object).sort(), Object.keys(v1[e.type]!).sort(), `${e.type} carries the contract's fields`);
+      t.equal(e.schema_version, current[e.type]!.version, `${e.type} is version ${current[e.type]!.version}`);
+      t.same(Object.keys(e.data as object).sort(), Object.keys(current[e.type]!.data).sort(), `${e.type} carries the contract's fields`);
       t.equal(Schema.decodeUnknownEither(CommerceEvent)(e)._tag, "Right", `${e.type} decodes through the union`);
     }
   }),
