@@ -23,16 +23,18 @@ export type Shopper =
 /** The actor id written to timelines and events. */
 export const shopperActor = (shopper: Shopper): string => (shopper.kind === "customer" ? `user:${shopper.userId}` : "guest");
 
-/** Whether `shopper` owns `cart`. */
-const ownsCart = (shopper: Shopper, cart: Cart, hash: (token: string) => string): boolean =>
-  shopper.kind === "customer" ? cart.customerId === shopper.userId : cart.customerId === null && cart.tokenHash === hash(shopper.cartToken);
+/** Whether `shopper` owns `cart` (a guest's token is checked against the stored digest in constant time). */
+const ownsCart = (shopper: Shopper, cart: Cart, tokens: CartTokens): boolean =>
+  shopper.kind === "customer"
+    ? cart.customerId === shopper.userId
+    : cart.customerId === null && cart.tokenHash !== null && tokens.matches(shopper.cartToken, cart.tokenHash);
 
 /** The shopper's cart, or NotFound. */
 export const loadOwnedCart = (shopper: Shopper, cartId: CartId) =>
   Effect.gen(function* () {
     const cart = yield* (yield* CartsRepository).findCart(cartId);
     const tokens = yield* CartTokens;
-    if (cart === null || !ownsCart(shopper, cart, tokens.hash)) return yield* Effect.fail(new NotFound({ resource: "cart" }));
+    if (cart === null || !ownsCart(shopper, cart, tokens)) return yield* Effect.fail(new NotFound({ resource: "cart" }));
     return cart;
   });
 
@@ -83,7 +85,7 @@ const canSeeOrder = (actor: OrderActor, order: Order) =>
       case "guest": {
         if (order.customerId !== null) return false;
         const cart = yield* (yield* CartsRepository).findCart(order.cartId);
-        return cart !== null && ownsCart(actor, cart, (yield* CartTokens).hash);
+        return cart !== null && ownsCart(actor, cart, yield* CartTokens);
       }
       case "staff": {
         const roles = yield* (yield* StoresRepository).rolesOf(order.storeId, actor.userId);

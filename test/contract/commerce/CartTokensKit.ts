@@ -1,7 +1,8 @@
 /**
  * Contract kit for the e-commerce CartTokens port: every issued token is new; its digest is what
  * `hash` answers for the presented token (so a stored digest finds the cart), differs from the
- * token itself (the token is never stored), and differs between tokens.
+ * token itself (the token is never stored), and differs between tokens; `matches` accepts a token
+ * only against its own digest.
  */
 import { Effect } from "effect";
 import { CartTokens } from "../../../ports/commerce/CartTokens.js";
@@ -22,6 +23,18 @@ export const cartTokensCases: ReadonlyArray<KitCase<CartTokensKitPorts>> = [
       t.same(rehashed, issued.map((i) => i.hash), "a presented token hashes to its stored digest");
       t.notOk(issued.some((i) => i.hash.includes(i.token) || i.token.includes(i.hash)), "the digest does not reveal the token");
       t.not(await run(Effect.map(CartTokens, (tokens) => tokens.hash(`${issued[0]!.token}x`))), issued[0]!.hash, "another token has another digest");
+    },
+  },
+  {
+    name: "cart tokens: a presented token matches only its own stored digest, and a digest of another length is no match (never an error)",
+    run: async (t, run) => {
+      const [a, b] = await run(Effect.flatMap(CartTokens, (tokens) => Effect.all([tokens.issue, tokens.issue])));
+      const matches = (token: string, digest: string) => run(Effect.map(CartTokens, (tokens) => tokens.matches(token, digest)));
+      t.equal(await matches(a!.token, a!.hash), true, "its own digest");
+      t.equal(await matches(b!.token, a!.hash), false, "another cart's digest");
+      t.equal(await matches(a!.token, a!.hash.slice(0, -2)), false, "a shorter digest");
+      t.equal(await matches(a!.token, `${a!.hash}00`), false, "a longer digest");
+      t.equal(await matches(a!.token, ""), false, "no digest");
     },
   },
 ];
