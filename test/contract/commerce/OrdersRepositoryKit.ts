@@ -10,6 +10,8 @@
  * are given back once.
  */
 import { Effect } from "effect";
+import { OrderNoteId } from "../../../core/commerce/model/Ids.js";
+import type { OrderNote } from "../../../core/commerce/model/OrderNote.js";
 import type { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import type { Promotion } from "../../../core/commerce/model/Promotion.js";
 import type { Return } from "../../../core/commerce/model/Return.js";
@@ -273,6 +275,33 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       const again = await run(orders((r) => r.requestReturnRefundAgain(kitId.ret(1), 1, at(7))));
       t.same([again?.status, again?.refundAttempt], ["refund_requested", 2]);
       t.equal(await run(orders((r) => r.requestReturnRefundAgain(kitId.ret(1), 1, at(8)))), null, "asked again once per refusal");
+    },
+  },
+  {
+    name: "orders: minimizing a guest order clears its notes and its returns' reasons; a customer's order keeps them",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      const note = (n: number, orderN: number): OrderNote => ({
+        id: OrderNoteId.make(uid("note", n)),
+        storeId: kitId.store(1),
+        orderId: kitId.order(orderN),
+        body: `note ${n}`,
+        createdAt: at(1),
+        clearedAt: null,
+      });
+      for (const [n, customer] of [[1, null], [2, uid("user", 2)]] as const) {
+        await run(orders((r) => r.insertOrder(orderRecord(n, customer), [lineOf(n, 1)])));
+        await run(orders((r) => r.insertNote(note(n, n))));
+        await run(orders((r) => r.insertReturn(returnOf(n, n))));
+        await run(orders((r) => r.transitionOrder(kitId.order(n), ["pending"], "failed", at(2))));
+      }
+      t.same((await run(orders((r) => r.notesOf(kitId.order(1))))).map((x) => x.body), ["note 1"], "a note reads back");
+      t.equal(await run(orders((r) => r.redactGuestOrders(at(10), 10, at(10)))), 1, "the guest order is minimized");
+      const [cleared] = await run(orders((r) => r.notesOf(kitId.order(1))));
+      t.same([cleared?.body, cleared?.clearedAt?.getTime()], [null, at(10).getTime()], "its note is cleared, and when");
+      t.equal((await run(orders((r) => r.findReturn(kitId.ret(1)))))?.reason, null, "its return's reason is cleared");
+      t.same((await run(orders((r) => r.notesOf(kitId.order(2))))).map((x) => x.body), ["note 2"], "a customer's note stays");
+      t.equal((await run(orders((r) => r.findReturn(kitId.ret(2)))))?.reason, returnOf(2, 2).reason, "and the reason of a customer's return");
     },
   },
 ];
