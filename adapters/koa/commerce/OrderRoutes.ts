@@ -10,6 +10,7 @@ import { ShipmentWire } from "../../../core/commerce/model/Shipment.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { idempotencyKeyHeader } from "../Idempotency.js";
 import { defineRoute } from "../Route.js";
+import { orderPersonalFieldNames, reissueOrderPersonalFields } from "./OrderPersonalFields.js";
 import { CancelOrderBody, CheckoutBody, DispatchBody, OrderListQuery } from "./OrderSchemas.js";
 import { OrderParams } from "./StoreSchemas.js";
 
@@ -30,6 +31,8 @@ export const checkoutRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
+  // The e-mail and address are sealed at rest: never kept in clear with the stored answer.
+  unstored: { fields: orderPersonalFieldNames, reissue: ({ principal }, stored) => reissueOrderPersonalFields(principal, stored) },
   body: CheckoutBody,
   responses: { 201: OrderWire },
   problems: [402, 403, 404, 409, 422],
@@ -94,6 +97,7 @@ export const cancelOrderRoute = defineRoute({
   tags,
   auth: "required",
   idempotency: "required",
+  unstored: { fields: orderPersonalFieldNames, reissue: ({ principal }, stored) => reissueOrderPersonalFields(principal, stored) },
   params: OrderParams,
   body: CancelOrderBody,
   responses: { 202: OrderWire },
