@@ -60,3 +60,31 @@ t.test("a guest's return: its token reaches it, no other caller does; a refused 
     t.equal(timeline.filter((e) => e.kind === "return.refund_failed").length, 2, "each refused attempt is on the timeline");
   }),
 );
+
+/**
+ * Spec (E-commerce: "guest data has retention"). A return's reason is the shopper's free text,
+ * cleared by guest retention; the stored answer of POST /v1/returns (the idempotency record) does
+ * not keep a copy of it: a replay reads it from the return.
+ */
+t.test("a return's reason is not kept in the stored answer of its creation: a replay reads it from the return", (t) =>
+  forEachDialectConfig(t, "return reason unstored", async (t, _config, dialect) => {
+    const { call, server, setupStore } = await startCommerceServer(t, dialect);
+    const { owner, storeId, locationId, variantId } = await setupStore({ stock: 5 });
+    const created = await call("POST", "/v1/carts", { body: { store_id: storeId } });
+    const cartId = String(created.body.id);
+    const token = String(created.body.cart_token);
+    await call("POST", `/v1/carts/${cartId}/lines`, { token, body: { variant_id: variantId, quantity: 1 } });
+    const orderId = String((await call("POST", "/v1/orders", { token, key: freshKey(), body: checkoutBody(cartId) })).body.id);
+    await call("POST", `/v1/orders/${orderId}/shipments`, { token: owner.token, body: { location_id: locationId, carrier: "DHL", tracking_number: `RU-${orderId}` } });
+    const lineId = String(((await call("GET", `/v1/orders/${orderId}`, { token })).body.lines as Array<{ id: string }>)[0]!.id);
+    const reason = `sent to the wrong flat, ${orderId}`;
+    const key = freshKey();
+    const body = { order_id: orderId, lines: [{ order_line_id: lineId, quantity: 1 }], reason };
+    t.match(await call("POST", "/v1/returns", { token, key, body }), { status: 201, body: { reason } });
+    const stored = JSON.stringify(await server.core.database.db.selectFrom("idempotency_keys").select(["scope", "response"]).execute());
+    t.ok(stored.includes(orderId), "the answer is stored");
+    t.notOk(stored.includes(reason), "without the reason");
+    const replay = await call("POST", "/v1/returns", { token, key, body });
+    t.same([replay.status, replay.headers.get("idempotent-replayed"), replay.body.reason], [201, "true", reason], "a replay reads it from the return");
+  }),
+);

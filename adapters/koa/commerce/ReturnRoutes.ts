@@ -4,6 +4,7 @@ import { orderActorOf, userOf } from "../../../core/commerce/Callers.js";
 import { getReturn } from "../../../core/commerce/ReturnQueries.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../../core/commerce/Returns.js";
 import { ReturnWire } from "../../../core/commerce/model/Return.js";
+import { ReturnId } from "../../../core/commerce/model/Ids.js";
 import { defineRoute } from "../Route.js";
 import { CreateReturnBody, ReturnRefundBody, ReturnStageBody } from "./ReturnSchemas.js";
 import { ReturnParams } from "./StoreSchemas.js";
@@ -24,6 +25,11 @@ export const createReturnRoute = defineRoute({
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",
+  // The reason is the shopper's free text, cleared by guest retention: never copied into the stored answer.
+  unstored: {
+    fields: ["reason"],
+    reissue: ({ principal }, stored) => getReturn(principal, ReturnId.make(String(stored["id"]))).pipe(Effect.map((ret) => ({ reason: ret.reason }))),
+  },
   body: CreateReturnBody,
   responses: { 201: ReturnWire },
   problems: [403, 404, 409, 422],
