@@ -37,6 +37,21 @@ export const returnRefundKey = (returnId: string, attempt = 1): string => (attem
 export const returnRefundJobKey = (returnId: string, attempt = 1): string => (attempt === 1 ? `return:${returnId}` : `return:${returnId}/${attempt}`);
 
 /**
+ * Sends the return's refund attempt under its key and answers its status. The payment refusing it
+ * as more than is left to refund (the merchant refunded the capture elsewhere) is a refused refund
+ * like the provider's `failed`: the return gets refund_failed, never a retry that cannot succeed.
+ */
+export const sendReturnRefund = (merchantId: string, paymentId: string, currency: string, ret: Return) =>
+  Effect.flatMap(PaymentGateway, (gateway) =>
+    gateway
+      .refund({ merchantId, paymentId, idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt), amount: { amount_minor: ret.refundMinor, currency } })
+      .pipe(
+        Effect.map((refund) => ({ status: refund.status, refundId: refund.refundId as string | null })),
+        Effect.catchTag("RefundExceedsCapturedAmount", () => Effect.succeed({ status: "failed" as const, refundId: null })),
+      ),
+  );
+
+/**
  * Records that the payment refused the return's refund attempt, in one transaction: the return
  * moves refund_requested → refund_failed (only while it waits for that attempt, so a refusal
  * answered twice, or of an attempt support already replaced, moves nothing), with its timeline
@@ -84,12 +99,7 @@ export const confirmReturnRefunds = (orderId: OrderId) =>
     if (payment.status !== "captured") return yield* Effect.fail(new RefundNotConfirmedYet({ orderId }));
     const failed = new Set<string>();
     for (const ret of requested) {
-      const refund = yield* gateway.refund({
-        merchantId: payment.merchantId,
-        paymentId,
-        idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
-        amount: { amount_minor: ret.refundMinor, currency: order.currency },
-      });
+      const refund = yield* sendReturnRefund(payment.merchantId, paymentId, order.currency, ret);
       if (refund.status === "failed") {
         failed.add(ret.id);
         yield* recordRefundRefused(order, ret, "system:commerce-refunds");

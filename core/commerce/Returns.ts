@@ -14,7 +14,6 @@ import { Duration, Effect } from "effect";
 import { NotFound, ValidationFailed } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { Ids } from "../../ports/Ids.js";
-import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
@@ -26,7 +25,7 @@ import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible, ReturnStateC
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { mulDivHalfUp } from "./Pricing.js";
-import { recordRefundRefused, returnRefundCheckMs, returnRefundJob, returnRefundJobKey, returnRefundKey } from "./ReturnRefunds.js";
+import { recordRefundRefused, returnRefundCheckMs, returnRefundJob, returnRefundJobKey, sendReturnRefund } from "./ReturnRefunds.js";
 import { withSpan } from "../kernel/Span.js";
 import { type LocationId, type OrderId, ReturnId, StockAdjustmentId } from "./model/Ids.js";
 
@@ -254,18 +253,11 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     // The order's capture is not recorded yet (its job retries it): the refund waits, and the job
     // scheduled with the request sends it once the capture is recorded.
     if (payment.status !== "captured") return (yield* orders.findReturn(ret.id)) ?? ret;
-    const refund = yield* (yield* PaymentGateway)
-      .refund({
-        merchantId: payment.merchantId,
-        paymentId: payment.paymentId,
-        idempotencyKey: returnRefundKey(ret.id, ret.refundAttempt),
-        amount: { amount_minor: ret.refundMinor, currency: order.currency },
-      })
-      .pipe(
-        // The same attempt is being sent by another request right now (its key is still running):
-        // that one, or the job scheduled with the request, records the answer.
-        Effect.catchTag("PaymentStateConflict", (e) => (e.reason === "idempotency_request_in_progress" ? Effect.succeed(null) : Effect.fail(e))),
-      );
+    const refund = yield* sendReturnRefund(payment.merchantId, payment.paymentId, order.currency, ret).pipe(
+      // The same attempt is being sent by another request right now (its key is still running):
+      // that one, or the job scheduled with the request, records the answer.
+      Effect.catchTag("PaymentStateConflict", (e) => (e.reason === "idempotency_request_in_progress" ? Effect.succeed(null) : Effect.fail(e))),
+    );
     if (refund === null) return (yield* orders.findReturn(ret.id)) ?? ret;
     if (refund.status === "failed") {
       // Refused: the return gets its own stage (once, whoever records it first), for support to request again.

@@ -136,3 +136,26 @@ t.test("the database keeps the refund_failed stage: only from refund_requested, 
     t.pass("refund_failed → refund_requested with the next attempt is accepted");
   }),
 );
+
+t.test("a refund the payment refuses as more than is left to refund moves its return to refund_failed, by the request and by the job", (t) =>
+  forEachCommerceDialect(t, "refund above refundable", async (t, db) => {
+    const { c, store, orderId, ret, support, findReturn, events } = await quarantinedReturn(t, db);
+    // The merchant refunded the whole capture through the payments API, outside the order's returns.
+    const payment = (await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(orderId))))!;
+    await c.run(
+      Effect.flatMap(PaymentGateway, (g) =>
+        g.refund({ merchantId: store.merchantId, paymentId: payment.paymentId!, idempotencyKey: `elsewhere-${orderId}`, amount: { amount_minor: payment.capturedMinor, currency: "EUR" } }),
+      ),
+    );
+    const answer = await c.attempt(requestReturnRefund(support, ret.id, { reason: "customer refund" }));
+    t.equal(answer.ok ? answer.value.status : (answer.error as { code: string }).code, "refund_failed", "the request answers the refused refund's stage");
+    t.equal((await findReturn())?.status, "refund_failed");
+    t.equal((await events()).filter((e) => e === "ReturnRefundFailed").length, 1);
+    const again = await c.attempt(requestReturnRefund(support, ret.id, { reason: "again" }));
+    t.equal(again.ok ? again.value.status : (again.error as { code: string }).code, "refund_failed", "asked again, refused again");
+    // The job meets the same refusal for a request it sends itself.
+    await c.run(Effect.flatMap(OrdersRepository, (o) => o.requestReturnRefundAgain(ret.id, 2, new Date())));
+    t.equal(await c.run(confirmReturnRefunds(orderId)), 0);
+    t.same([(await findReturn())?.status, (await findReturn())?.refundAttempt], ["refund_failed", 3], "the job records it too, instead of retrying for good");
+  }),
+);
