@@ -140,6 +140,12 @@ t.test("the change feed answers 410 cursor_expired with a restart cursor; invali
     t.type(expired.body.restart_cursor, "string", "with a restart point");
     const restarted = await call(`/v1/changes?workspace_id=${ws.id}&cursor=${String(expired.body.restart_cursor)}`, { user: ann });
     t.match(restarted, { status: 200, body: { data: [], has_more: false } }, "the restart point is the end of the log");
+    const other = await workspace(ann);
+    t.match(
+      await call(`/v1/changes?workspace_id=${other.id}&cursor=${String(expired.body.restart_cursor)}`, { user: ann }),
+      { status: 400, body: { code: "invalid_cursor" } },
+      "the restart point is bound to this feed like next_cursor: another workspace's feed refuses it",
+    );
     t.match(await call(`/v1/changes?workspace_id=${ws.id}&cursor=nope`, { user: ann }), { status: 400, body: { code: "invalid_cursor" } });
     t.match(await call("/v1/changes", { user: ann }), { status: 400 }, "workspace_id is required");
   }),

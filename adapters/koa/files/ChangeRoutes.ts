@@ -5,6 +5,7 @@
  * Live: the `drive:<workspace id>` realtime channel announces each new change.
  */
 import { Effect } from "effect";
+import { CursorExpired } from "../../../core/files/Errors.js";
 import { listChanges } from "../../../core/files/ListChanges.js";
 import { defineRoute } from "../Route.js";
 import { inWorkspace } from "./Callers.js";
@@ -32,6 +33,12 @@ export const listChangesRoute = defineRoute({
   handler: ({ principal, query, page }) =>
     inWorkspace(principal, query.workspace_id, ({ userId, workspaceId }) => listChanges({ userId, workspaceId, cursor: page.cursor ?? null, limit: page.limit })).pipe(
       Effect.map((changes) => ({ status: 200, body: changes })),
+      // The restart point is a cursor of this list, bound to it like next_cursor (Pagination.ts).
+      Effect.catchIf(
+        (error): error is CursorExpired => error instanceof CursorExpired,
+        (expired) =>
+          Effect.flatMap(Effect.orDie(page.bind(expired.restartCursor)), (restartCursor) => Effect.fail(new CursorExpired({ restartCursor, detail: expired.detail }))),
+      ),
     ),
 });
 
