@@ -60,7 +60,7 @@ export type AuthenticationGuard = (authentication: Middleware) => Middleware;
  */
 export interface FailedAuthentications {
   /** Seconds `ip` must wait before presenting a credential again, or null when it may. */
-  readonly retryAfterSeconds: (ip: string) => Promise<number | null>;
+  readonly retryAfterSeconds: (ip: string) => number | null;
   /** Spends a point of `ip`'s budget for one refused credential. */
   readonly record: (ip: string) => Promise<void>;
   /** The authentication middleware with both of the above around it. */
@@ -72,15 +72,23 @@ export const failedAuthentications = (
   limits: Pick<Limits, "failedAuthenticationPoints" | "failedAuthenticationWindowSeconds"> = defaultLimits,
 ): FailedAuthentications => {
   const failures = new RateLimiterMemory({ points: limits.failedAuthenticationPoints, duration: limits.failedAuthenticationWindowSeconds });
-  const retryAfterSeconds = async (ip: string): Promise<number | null> => {
-    const spent = await failures.get(ip);
-    return spent !== null && spent.remainingPoints <= 0 ? Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) : null;
+  // The IPs with no point left and when their window ends, so the check every authenticated
+  // request makes is a map lookup, not a call into the limiter.
+  const blockedUntil = new Map<string, number>();
+  const retryAfterSeconds = (ip: string): number | null => {
+    const until = blockedUntil.get(ip);
+    if (until === undefined) return null;
+    const waitMs = until - Date.now();
+    if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1000));
+    blockedUntil.delete(ip);
+    return null;
   };
   const record = async (ip: string): Promise<void> => {
-    await failures.penalty(ip).catch(() => undefined);
+    const spent = await failures.penalty(ip).catch(() => null);
+    if (spent !== null && spent.remainingPoints <= 0) blockedUntil.set(ip, Date.now() + spent.msBeforeNext);
   };
   const guard: AuthenticationGuard = (authentication) => async (ctx, next) => {
-    const wait = await retryAfterSeconds(ctx.ip);
+    const wait = retryAfterSeconds(ctx.ip);
     if (wait !== null) {
       throw new RateLimited({ retryAfterSeconds: wait, detail: "Too many failed authentications from this address; retry after the time given in Retry-After." });
     }

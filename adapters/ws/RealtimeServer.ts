@@ -47,7 +47,7 @@ export interface RealtimeOptions {
    * 429 before its token is checked. None when omitted.
    */
   readonly failedAuthentications?: {
-    readonly retryAfterSeconds: (ip: string) => Promise<number | null>;
+    readonly retryAfterSeconds: (ip: string) => number | null;
     readonly record: (ip: string) => Promise<void>;
   };
 }
@@ -213,7 +213,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     void (async () => {
       const ip = request.socket.remoteAddress ?? "unknown";
       const failures = options.failedAuthentications;
-      const wait = failures === undefined ? null : await failures.retryAfterSeconds(ip);
+      const wait = failures === undefined ? null : failures.retryAfterSeconds(ip);
       if (wait !== null) {
         rejectUpgrade(socket, 429, "rate_limited", "too many failed authentications from this address", wait);
         return;
