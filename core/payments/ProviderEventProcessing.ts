@@ -35,6 +35,8 @@ import { withSpan } from "../kernel/Span.js";
 import { resolveRefundJobType } from "./ResolveRefundJobType.js";
 import { reconcileIntentJobType } from "./ReconcileIntentJobType.js";
 import { captureReconcileKey } from "./CaptureIntent.js";
+import { applyCancel, voidReconcileKey } from "./CancelIntent.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { MerchantId, StoredProviderEventId } from "./model/Ids.js";
 
 /** The audit actor of everything a provider webhook does. */
@@ -167,7 +169,7 @@ const triggerOf = (data: ProviderPaymentEventData, status: string): IntentTrigge
     case "declined":
       return "provider_declined";
     case "voided":
-      return null;
+      return null; // applied as a cancel (applyVoidEvent)
   }
 };
 
@@ -188,13 +190,18 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
     if (attempt.number !== intent.attemptCount) return skip("the event is about an earlier attempt");
     if (data.currency !== intent.currency) return skip("currency differs from the payment intent");
     if (data.capturedMinor > intent.amountMinor || data.capturedMinor < 0) return skip("captured amount outside the payment intent");
+    // An authorization or capture is of the intent's amount; a capture captured something.
+    if ((data.status === "authorized" || data.status === "captured") && data.amountMinor !== intent.amountMinor) {
+      return skip("amount differs from the payment intent");
+    }
+    if (data.status === "captured" && data.capturedMinor <= 0) return skip("a capture of nothing is not applied");
+    if (data.status === "voided") return yield* applyVoidEvent(intent, data.reference);
     const trigger = triggerOf(data, intent.status);
     if (trigger === null) return skip(`provider status ${data.status} is not applied`);
     const next = nextStatus(intent.status, trigger);
     // No edge means the intent is already at or past this state: an older event never moves it back.
-    if (next === undefined || (trigger === "provider_captured" && data.capturedMinor <= 0)) {
-      return skip(`no transition ${intent.status} -> ${trigger}`);
-    }
+    if (next === undefined) return skip(`no transition ${intent.status} -> ${trigger}`);
+    if (trigger === "capture" && data.capturedMinor > intent.amountCapturableMinor) return skip("captured amount above what the authorization holds");
     if (intent.status === "processing") {
       const result = yield* applyAttemptOutcome(providerWebhookActor, intent.id, attempt.number, Either.right(answerOf(data)));
       return result.intent.version === intent.version
@@ -230,6 +237,22 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
     // A capture whose own answer was lost has its reconciliation job: this answer leaves it nothing to do.
     if (trigger === "capture") yield* (yield* Jobs).cancel(reconcileIntentJobType.kind, captureReconcileKey(intent.id));
     return { outcome: { status: "processed" as const, reason: `${intent.status} -> ${next}` }, merchantId: intent.merchantId, providerObject: data.reference };
+  });
+
+/**
+ * The provider voided the current attempt's payment (an authorization expired or was released, or
+ * a cancel's answer was lost): a held or waiting intent is canceled, as reconciliation does on the
+ * same record (ReconcileIntent.ts). Any other status has nothing held to release.
+ */
+const applyVoidEvent = (intent: PaymentIntent, reference: string): Effect.Effect<Applied, IllegalTransition | Conflict, Services> =>
+  Effect.gen(function* () {
+    if (intent.status !== "requires_capture" && intent.status !== "requires_action") {
+      return ignored(`no transition ${intent.status} -> cancel`, intent.merchantId, reference);
+    }
+    yield* applyCancel(providerWebhookActor, intent.id, "provider event: the payment was voided");
+    // A cancel whose void answer was lost has its reconciliation job: this answer leaves it nothing to do.
+    yield* (yield* Jobs).cancel(reconcileIntentJobType.kind, voidReconcileKey(intent.id));
+    return { outcome: { status: "processed" as const, reason: `${intent.status} -> canceled` }, merchantId: intent.merchantId, providerObject: reference };
   });
 
 const applyRefundEvent = (data: ProviderRefundEventData): Effect.Effect<Applied, Conflict, Services> =>

@@ -35,8 +35,10 @@ t.test("an intent's status moves only along the transition table, and succeeded 
       for (const to of intentStatuses) {
         if (from === to) continue;
         const id = `intent-${++n}`;
-        await db.insertInto("payment_intents").values(manualIntent(id, from)).execute();
-        const move = db.updateTable("payment_intents").set({ status: to, version: 2 }).where("id", "=", id).execute();
+        await db.insertInto("payment_intents").values(manualIntent(id, from, from === "succeeded" ? 1000 : 0)).execute();
+        // A move to succeeded captures something (migration 25).
+        const captured = to === "succeeded" ? { amount_captured_minor: 1000 } : {};
+        const move = db.updateTable("payment_intents").set({ status: to, version: 2, ...captured }).where("id", "=", id).execute();
         if (edges.has(`${from}->${to}`)) {
           await t.resolves(move, `${from} -> ${to} is an edge of the table`);
         } else {
