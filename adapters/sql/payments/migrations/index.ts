@@ -26,6 +26,7 @@ import { paymentsMigration0022WebhookSecretRotation } from "./0022_webhook_secre
 import { paymentsMigration0023ApiKeysByMerchant } from "./0023_api_keys_by_merchant.js";
 import { paymentsMigration0024RiskHolds } from "./0024_risk_holds.js";
 import { paymentsMigration0025SucceededIntentsCaptured } from "./0025_succeeded_intents_captured.js";
+import { paymentsMigration0026AttemptTransitions } from "./0026_attempt_transitions.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -54,4 +55,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0023ApiKeysByMerchant,
   paymentsMigration0024RiskHolds,
   paymentsMigration0025SucceededIntentsCaptured,
+  paymentsMigration0026AttemptTransitions,
 ];
