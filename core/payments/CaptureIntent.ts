@@ -27,7 +27,7 @@ import { transition } from "./IntentStatus.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireMerchant } from "./MerchantAccess.js";
-import { AmountTooLarge, ProviderRejected, type IllegalTransition, type ProviderOutcomeUnknown } from "./Errors.js";
+import { AmountTooLarge, ProviderOutcomeUnknown, ProviderRejected, type IllegalTransition } from "./Errors.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { captureReference } from "./ProviderReferences.js";
 import { withSpan } from "../kernel/Span.js";
@@ -95,6 +95,10 @@ export const captureIntent = (
     if (answer._tag === "Rejected") {
       yield* transactions.run(cancelReconciliation);
       return yield* Effect.fail(new ProviderRejected({ operation: "capture", reason: answer.reason, detail: "The provider refused the capture." }));
+    }
+    if (answer.amountMinor !== amountMinor) {
+      // Not what was sent: not applied as answered. The reconciliation job applies the provider's record.
+      return yield* Effect.fail(new ProviderOutcomeUnknown({ operation: "capture", detail: "The provider's answer does not match the capture sent." }));
     }
     return yield* transactions.run(
       Effect.zipLeft(applyCapture(actorOf(caller), intent.id, answer.amountMinor, "merchant request"), cancelReconciliation),

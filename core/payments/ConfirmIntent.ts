@@ -40,7 +40,8 @@ import { type IntentStatus } from "./model/PaymentIntent.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
 import { actorOf, requireConfirmer, type MerchantCaller } from "./MerchantAccess.js";
-import { IllegalTransition, PaymentMethodRequired, type ProviderOutcomeUnknown } from "./Errors.js";
+import { IllegalTransition, PaymentMethodRequired, ProviderOutcomeUnknown } from "./Errors.js";
+import { answerFitsIntent } from "./ProviderRecordFit.js";
 import type { AttemptStatus, PaymentAttempt } from "./model/PaymentAttempt.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { attemptReference } from "./ProviderReferences.js";
@@ -223,7 +224,9 @@ export const applyAttemptOutcome = (
     const attempt = yield* repo.findAttempt(intentId, number);
     const unresolved = attempt !== null && intent.status === "processing" && (attempt.status === "pending" || attempt.status === "unknown");
     const awaitingAction = attempt !== null && intent.status === "requires_action" && attempt.status === "requires_action";
-    const meaning = interpret(answer);
+    // An answer charging more than the intent is not applied as it stands: its outcome is not known.
+    const fits = Either.isLeft(answer) || answerFitsIntent(intent, answer.right);
+    const meaning = interpret(fits ? answer : Either.left(new ProviderOutcomeUnknown({ operation: "authorize", detail: "The provider's answer does not fit the payment intent." })));
     const stillWaiting = awaitingAction && (meaning.trigger === "provider_requires_action" || meaning.trigger === "provider_outcome_unknown");
     if (attempt === null || (!unresolved && !awaitingAction) || stillWaiting || intent.attemptCount !== number) {
       return { intent, outcome: outcomeOf(intent.status, intent.lastDeclineCode), declineCode: intent.lastDeclineCode };
@@ -238,6 +241,17 @@ export const applyAttemptOutcome = (
       updatedAt: at,
     });
     if (meaning.trigger === "provider_outcome_unknown") {
+      if (!fits) {
+        yield* audit({
+          merchantId: intent.merchantId,
+          actor,
+          action: "payment_intent.answer_not_applied",
+          subjectType: "payment_intent",
+          subjectId: intent.id,
+          reason: "the provider's answer charged more than the payment intent's amount",
+          data: { attempt: number },
+        });
+      }
       // Never guessed: a durable job asks the provider later by the same reference.
       yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
       return { intent, outcome: "processing" as const, declineCode: null };

@@ -22,6 +22,11 @@ import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
 import { applyCapture } from "./CaptureIntent.js";
 import { applyCancel } from "./CancelIntent.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
+import { recordMismatch } from "./ProviderRecordFit.js";
+import { openReconciliationException } from "./ReconciliationExceptions.js";
+import { ambiguityWindowName, type MismatchKind } from "./model/ReconciliationException.js";
+import type { ProviderPayment } from "../../ports/payments/PaymentProvider.js";
+import type { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { withSpan } from "../kernel/Span.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
@@ -34,7 +39,9 @@ export type ReconcileOutcome =
   | { readonly _tag: "AwaitingCustomer" }
   /** The provider voided the held authorization (or the payment waiting for authentication): the intent was canceled. */
   | { readonly _tag: "Voided" }
-  | { readonly _tag: "NothingToReconcile" };
+  | { readonly _tag: "NothingToReconcile" }
+  /** The provider's record does not fit the intent (currency, amount): an exception for a human, nothing applied. */
+  | { readonly _tag: "MismatchFound"; readonly opened: boolean };
 
 /** Reconciles intent `intentId` with the provider; `actor` is audited (a system name). */
 export const reconcileIntent = (
@@ -43,7 +50,7 @@ export const reconcileIntent = (
 ): Effect.Effect<
   ReconcileOutcome,
   ProviderOutcomeUnknown | IllegalTransition | Conflict,
-  PaymentsRepository | PaymentProvider | Transactions | Ids | Outbox | Jobs
+  PaymentsRepository | PaymentProvider | Transactions | Ids | Outbox | Jobs | ReconciliationRepository
 > =>
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
@@ -55,6 +62,8 @@ export const reconcileIntent = (
     const awaitsAction = intent.status === "requires_action" && attempt !== null && attempt.status === "requires_action";
     if (attempt === null || (!awaitsAnswer && !awaitsAction)) return { _tag: "NothingToReconcile" as const };
     const found = yield* (yield* PaymentProvider).lookup(attempt.reference);
+    const mismatch = found === null ? null : recordMismatch(intent, found);
+    if (found !== null && mismatch !== null) return yield* openRecordMismatch(intent, attempt.reference, found, mismatch, actor);
     const answer = found === null ? null : answerOfProviderPayment(found);
     if (awaitsAction && found !== null && found.status === "voided") {
       // The payment waiting for authentication was canceled at the provider (a cancel whose answer was lost).
@@ -78,6 +87,10 @@ const reconcileCapture = (intent: PaymentIntent, actor: string) =>
     const attempt = yield* (yield* PaymentsRepository).findAttempt(intent.id, intent.attemptCount);
     if (attempt === null) return { _tag: "NothingToReconcile" as const };
     const found = yield* (yield* PaymentProvider).lookup(attempt.reference);
+    const mismatch = found === null ? null : recordMismatch(intent, found);
+    if (found !== null && (mismatch !== null || (found.status === "captured" && found.capturedMinor > intent.amountCapturableMinor))) {
+      return yield* openRecordMismatch(intent, attempt.reference, found, mismatch ?? "amount", actor);
+    }
     const captured =
       found !== null &&
       found.status === "captured" &&
@@ -92,3 +105,28 @@ const reconcileCapture = (intent: PaymentIntent, actor: string) =>
     const saved = yield* (yield* Transactions).run(applyCapture(actor, intent.id, found.capturedMinor, "provider record of the capture"));
     return { _tag: "Resolved" as const, outcome: saved.status === "succeeded" ? ("succeeded" as const) : ("requires_capture" as const) };
   });
+
+/** Opens the exception of a provider record that does not fit the intent (once per reference and window); nothing is applied. */
+const openRecordMismatch = (intent: PaymentIntent, reference: string, found: ProviderPayment, kind: MismatchKind, actor: string) =>
+  Effect.map(
+    Effect.flatMap(Transactions, (transactions) =>
+      transactions.run(
+        openReconciliationException(
+          {
+            merchantId: intent.merchantId,
+            providerObject: reference,
+            settlementWindow: ambiguityWindowName,
+            kind,
+            subjectType: "payment_intent",
+            subjectId: intent.id,
+            expected: { status: intent.status, amount_minor: intent.amountMinor, currency: intent.currency },
+            observed: { status: found.status, amount_minor: found.amount.amount_minor, captured_minor: found.capturedMinor, currency: found.amount.currency },
+            currency: intent.currency,
+          },
+          actor,
+          `the provider's record of ${reference} does not fit the payment intent (${kind})`,
+        ),
+      ),
+    ),
+    (opened) => ({ _tag: "MismatchFound" as const, opened }),
+  );

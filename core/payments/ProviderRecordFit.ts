@@ -1,0 +1,21 @@
+/**
+ * Whether the provider's answer or record of an intent's payment fits what was asked: the
+ * intent's currency and amount, and a captured amount within it. One that does not fit is never
+ * applied as it stands (spec: ambiguous outcomes are "never guessed"); reconciliation opens an
+ * exception for a human instead ("never silently auto-adjusted").
+ */
+import type { AuthorizeResult, ProviderPayment } from "../../ports/payments/PaymentProvider.js";
+import type { MismatchKind } from "./model/ReconciliationException.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
+
+/** True when an authorization answer captured no more than the intent's amount. */
+export const answerFitsIntent = (intent: PaymentIntent, answer: AuthorizeResult): boolean =>
+  answer._tag !== "Authorized" || (answer.capturedMinor >= 0 && answer.capturedMinor <= intent.amountMinor);
+
+/** The kind of mismatch between the provider's record of a held or captured payment and the intent, or null when it fits. */
+export const recordMismatch = (intent: PaymentIntent, found: ProviderPayment): MismatchKind | null => {
+  if (found.status !== "authorized" && found.status !== "captured") return null;
+  if (found.amount.currency !== intent.currency) return "currency";
+  if (found.amount.amount_minor !== intent.amountMinor || found.capturedMinor < 0 || found.capturedMinor > intent.amountMinor) return "amount";
+  return null;
+};
