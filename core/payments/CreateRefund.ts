@@ -33,6 +33,7 @@ import { actorOf, requireMerchant } from "./MerchantAccess.js";
 import { IllegalTransition, RefundExceedsCaptured, type ProviderOutcomeUnknown } from "./Errors.js";
 import type { Refund } from "./model/Refund.js";
 import { refundReference } from "./ProviderReferences.js";
+import { fittingRefundAnswer } from "./ProviderRecordFit.js";
 import { withSpan } from "../kernel/Span.js";
 import { Jobs } from "../../ports/Jobs.js";
 import { resolveRefundDelayMs, resolveRefundJobType } from "./ResolveRefundJobType.js";
@@ -132,7 +133,7 @@ export const createRefund = (
         providerPaymentId: refund.providerPaymentId,
         amount: { amount_minor: refund.refund.amountMinor, currency: refund.refund.currency },
       })
-      .pipe(Effect.either);
+      .pipe(Effect.either, Effect.map((answer) => fittingRefundAnswer(refund.refund, answer)));
     return yield* transactions.run(
       Effect.tap(applyRefundOutcome(actorOf(caller), refund.refund.id, answer), (settled) =>
         // A lost answer keeps the resolution job; an applied one leaves it nothing to do.

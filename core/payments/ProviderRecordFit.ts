@@ -4,7 +4,10 @@
  * applied as it stands (spec: ambiguous outcomes are "never guessed"); reconciliation opens an
  * exception for a human instead ("never silently auto-adjusted").
  */
-import type { AuthorizeResult, ProviderPayment } from "../../ports/payments/PaymentProvider.js";
+import { Either } from "effect";
+import type { AuthorizeResult, ProviderPayment, SettleResult } from "../../ports/payments/PaymentProvider.js";
+import { ProviderOutcomeUnknown } from "./model/ProviderErrors.js";
+import type { Refund } from "./model/Refund.js";
 import type { MismatchKind } from "./model/ReconciliationException.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 
@@ -19,3 +22,15 @@ export const recordMismatch = (intent: PaymentIntent, found: ProviderPayment): M
   if (found.amount.amount_minor !== intent.amountMinor || found.capturedMinor < 0 || found.capturedMinor > intent.amountMinor) return "amount";
   return null;
 };
+
+/**
+ * A refund answer as it may be applied: one that refunded another amount than was sent is an
+ * outcome not known (the refund stays pending, is asked again, then reaches a human).
+ */
+export const fittingRefundAnswer = (
+  refund: Pick<Refund, "amountMinor">,
+  answer: Either.Either<SettleResult, ProviderOutcomeUnknown>,
+): Either.Either<SettleResult, ProviderOutcomeUnknown> =>
+  Either.isRight(answer) && answer.right._tag === "Done" && answer.right.amountMinor !== refund.amountMinor
+    ? Either.left(new ProviderOutcomeUnknown({ operation: "refund", detail: "The provider's answer does not match the refund sent." }))
+    : answer;

@@ -23,6 +23,7 @@ import { applyRefundOutcome } from "./CreateRefund.js";
 import { nextCheckInWindow, reconcilerActor } from "./ReconciliationWindow.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { resolveRefundJobType } from "./ResolveRefundJobType.js";
+import { fittingRefundAnswer } from "./ProviderRecordFit.js";
 import { ambiguityWindowName } from "./model/ReconciliationException.js";
 import type { RefundStatus } from "./model/Refund.js";
 
@@ -53,7 +54,7 @@ export const resolveRefund = (
         providerPaymentId: intent.providerPaymentId ?? "",
         amount: { amount_minor: refund.amountMinor, currency: refund.currency },
       })
-      .pipe(Effect.either);
+      .pipe(Effect.either, Effect.map((answer) => fittingRefundAnswer(refund, answer)));
     const transactions = yield* Transactions;
     if (Either.isRight(answer)) {
       const applied = yield* transactions.run(applyRefundOutcome(reconcilerActor, refund.id, answer));

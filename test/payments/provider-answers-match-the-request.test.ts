@@ -3,7 +3,7 @@
  * success or failure"; Capture is an "amount-limited" transition; a scheduled reconciliation that
  * "finds a mismatch" opens an exception, "never silently auto-adjusted". A provider answer that
  * does not fit what was asked (a charge above the intent, a capture of another amount than was
- * sent) is not applied as it stands (and never a 500): the intent keeps its state, and
+ * sent) is not applied as it stands (and never a 500): the intent or refund keeps its state, and
  * reconciliation applies the provider's record when it fits, or opens an exception when it does
  * not. SQLite and Postgres.
  */
@@ -12,13 +12,16 @@ import t from "tap";
 import { captureIntent } from "../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
+import { createRefund } from "../../core/payments/CreateRefund.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
+import { resolveRefund } from "../../core/payments/ResolveRefund.js";
 import { reconcileIntent } from "../../core/payments/ReconcileIntent.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
 import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { clockAhead } from "../support/clockAhead.js";
 import { forEachDialect } from "../support/databases.js";
-import { newMerchant, paymentsRuntime } from "./support.js";
+import { capturedIntent, newMerchant, paymentsRuntime } from "./support.js";
 
 /** The sandbox, except that its answers (and its records) state `extra` more captured than it did. */
 const overstatingCharges = (extra: number): SandboxProvider => {
@@ -76,5 +79,28 @@ t.test("a capture answered for another amount than was sent is not applied; reco
     t.match(await run(reconcileIntent(intent.id)), { _tag: "Resolved", outcome: "succeeded" });
     t.match(await run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 600 }, "the provider's record: 600 captured");
     t.same((await ledgerEntries(db)).sort((a, b) => a - b), [-600, 600]);
+  }),
+);
+
+/** The sandbox, except that its refund answers state `extra` more than it refunded. */
+const overstatingRefundAnswers = (extra: number): SandboxProvider => {
+  const sandbox = makeSandboxProvider();
+  return {
+    ...sandbox,
+    refund: (request) => Effect.map(sandbox.refund(request), (answer) => (answer._tag === "Done" ? { ...answer, amountMinor: answer.amountMinor + extra } : answer)),
+  };
+};
+
+t.test("a refund answered for another amount than was sent stays pending, is asked again, and reaches a human past the window", (t) =>
+  forEachDialect(t, "refund answer differs", async (t, db) => {
+    const { run } = paymentsRuntime(t, db, overstatingRefundAnswers(10));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
+    const refund = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 300 }));
+    t.equal(refund.status, "pending", "not applied as answered");
+    t.equal((await run(getIntent(merchant, intent.id))).amountRefundedMinor, 0);
+    t.same((await ledgerEntries(db)).sort((a, b) => a - b), [-1000, 1000], "only the capture is posted");
+    t.match(await run(resolveRefund(refund.id)), { _tag: "RecheckScheduled" }, "asked again inside the window, not dropped");
+    t.same(await run(Effect.withClock(resolveRefund(refund.id), clockAhead(16 * 60_000))), { _tag: "ExceptionOpened", opened: true }, "past the window: a human looks");
+    t.equal((await db.db.selectFrom("payment_refunds").select("status").where("id", "=", refund.id).executeTakeFirstOrThrow()).status, "pending", "never guessed");
   }),
 );
