@@ -27,6 +27,7 @@ import { paymentsMigration0023ApiKeysByMerchant } from "./0023_api_keys_by_merch
 import { paymentsMigration0024RiskHolds } from "./0024_risk_holds.js";
 import { paymentsMigration0025SucceededIntentsCaptured } from "./0025_succeeded_intents_captured.js";
 import { paymentsMigration0026AttemptTransitions } from "./0026_attempt_transitions.js";
+import { paymentsMigration0027CurrencyCodes } from "./0027_currency_codes.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -56,4 +57,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0024RiskHolds,
   paymentsMigration0025SucceededIntentsCaptured,
   paymentsMigration0026AttemptTransitions,
+  paymentsMigration0027CurrencyCodes,
 ];
