@@ -21,10 +21,11 @@ import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookE
 import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
 import { withSpan } from "../kernel/Span.js";
 import { WebhookEndpointId } from "./model/Ids.js";
+import { isNonPublicHost } from "./WebhookTarget.js";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** Checks an endpoint URL: https, or http on the loopback interface (development and tests). */
+/** Checks an endpoint URL: https to a public host, or http on the loopback interface (development and tests). */
 const checkUrl = (raw: string): Effect.Effect<string, ValidationFailed> => {
   const invalid = (message: string) => Effect.fail(new ValidationFailed({ errors: [{ path: "url", message }] }));
   if (raw.length > 2048) return invalid("must be at most 2048 characters");
@@ -35,7 +36,9 @@ const checkUrl = (raw: string): Effect.Effect<string, ValidationFailed> => {
     return invalid("must be an absolute URL");
   }
   if (url.username !== "" || url.password !== "") return invalid("must not carry credentials");
-  if (url.protocol === "https:") return Effect.succeed(url.toString());
+  if (url.protocol === "https:") {
+    return isNonPublicHost(url.hostname) ? invalid("must name a public host (not a loopback, private, link-local or local-use address)") : Effect.succeed(url.toString());
+  }
   if (url.protocol === "http:" && loopbackHosts.has(url.hostname)) return Effect.succeed(url.toString());
   return invalid("must use https (http only on the loopback interface)");
 };

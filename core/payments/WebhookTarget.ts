@@ -1,0 +1,67 @@
+/**
+ * Whether a merchant webhook URL's host is one the server must not send to (payments audit O3:
+ * a signed POST to the cloud metadata address or a private network is a request forgery). The
+ * host is as the WHATWG URL parser leaves it: IPv4 in any notation is already a dotted quad,
+ * IPv6 is bracketed and compressed. Literal addresses of loopback, private, link-local, shared,
+ * multicast, reserved and unspecified ranges, and names reserved for local use, are refused.
+ * A public name whose DNS answer is private is not caught here (docs/known-gaps.md).
+ */
+
+const ipv4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+// [first octet, second octet low, second octet high] of each refused IPv4 range (by /8 and /16 steps).
+const refusedIpv4 = (a: number, b: number, c: number): boolean =>
+  a === 0 || // "this network" and 0.0.0.0
+  a === 10 ||
+  a === 127 ||
+  (a === 100 && b >= 64 && b <= 127) || // shared address space (carrier NAT)
+  (a === 169 && b === 254) || // link-local, the cloud metadata address
+  (a === 172 && b >= 16 && b <= 31) ||
+  (a === 192 && b === 168) ||
+  (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
+  (a === 198 && (b === 18 || b === 19)) || // benchmarking
+  a >= 224; // multicast, reserved, broadcast
+
+const ipv4Refused = (host: string): boolean | undefined => {
+  const match = ipv4.exec(host);
+  if (match === null) return undefined;
+  const [a, b, c] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return refusedIpv4(a, b, c);
+};
+
+// The 16-bit groups of a compressed IPv6 address (without brackets), or undefined.
+const ipv6Groups = (text: string): ReadonlyArray<number> | undefined => {
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => Number.parseInt(g, 16)));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const groups = halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+};
+
+const ipv6Refused = (host: string): boolean | undefined => {
+  if (!host.startsWith("[") || !host.endsWith("]")) return undefined;
+  const groups = ipv6Groups(host.slice(1, -1));
+  if (groups === undefined) return true; // not an address this parser reads: refuse rather than guess
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const embeddedV4 = (): boolean => refusedIpv4(g6 >> 8, g6 & 0xff, g7 >> 8);
+  if (groups.slice(0, 7).every((g) => g === 0) && g7 <= 1) return true; // :: and ::1
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return embeddedV4(); // IPv4-mapped
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embeddedV4(); // NAT64
+  if ((g0 & 0xfe00) === 0xfc00) return true; // unique local
+  if ((g0 & 0xffc0) === 0xfe80) return true; // link-local
+  if ((g0 & 0xff00) === 0xff00) return true; // multicast
+  if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
+  return false;
+};
+
+const localNames = ["localhost", "local", "internal", "home.arpa"];
+
+/** True when `hostname` (as `new URL(...).hostname` gives it) must not receive webhooks over https. */
+export const isNonPublicHost = (hostname: string): boolean => {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  const literal = ipv4Refused(host) ?? ipv6Refused(host);
+  if (literal !== undefined) return literal;
+  return !host.includes(".") || localNames.some((name) => host === name || host.endsWith(`.${name}`));
+};
