@@ -16,6 +16,8 @@ export interface ChatMessages {
     readonly sentSince?: Date | null;
     readonly courierSenderId?: string | null;
   }) => Effect.Effect<ReadonlyArray<ChatMessage>>;
+  /** Writes one append-only row of dl_chat_access_log: `viewerId` (support) read `deliveryId`'s chat at `at`. */
+  readonly recordSupportRead: (read: { readonly id: string; readonly deliveryId: string; readonly viewerId: string; readonly at: Date }) => Effect.Effect<void>;
   /** Deletes the messages of deliveries that ended (delivered or cancelled) before `endedBefore`; answers how many. */
   readonly deleteEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
 }

@@ -1,11 +1,14 @@
 /**
  * The dispatch console (dispatchers, region-scoped): list the unfinished deliveries of the
- * caller's region (no customer, no drop-off), read one with its drop-off (audited), and reassign one to another courier with a reason (Idempotency-Key required,
+ * caller's region (no customer, no drop-off), read one with its drop-off (audited), read a
+ * delivery's chat (audited), and reassign one to another courier with a reason (Idempotency-Key required,
  * like every operator action; a recent sign-in required: step-up).
  */
 import { Effect, Schema } from "effect";
 import { listRegionDeliveries } from "../../../core/delivery/ListRegionDeliveries.js";
 import { reassignAsDispatcher } from "../../../core/delivery/ReassignAsDispatcher.js";
+import { listSupportChatMessages } from "../../../core/delivery/ListSupportChatMessages.js";
+import { ChatMessageWire } from "../../../core/delivery/model/ChatMessage.js";
 import { readRegionDelivery } from "../../../core/delivery/ReadRegionDelivery.js";
 import type { Delivery } from "../../../core/delivery/model/Delivery.js";
 import { DeliveryWire, DispatchListDeliveryWire, type DispatchListDelivery } from "../../../core/delivery/model/Views.js";
@@ -63,6 +66,27 @@ const readRoute = defineRoute({
     ),
 });
 
+/** GET /dispatch/deliveries/:id/messages — support reads the delivery's chat (audited). */
+const chatRoute = defineRoute({
+  method: "GET",
+  path: "/dispatch/deliveries/:id/messages",
+  operationId: "listSupportChatMessages",
+  summary: "Read a delivery's chat as support (a dispatcher of its region; audited)",
+  description:
+    "A dispatcher of the region the delivery is picked up in, while it runs and after it ended, until DELIVERY_CHAT_RETENTION_SECONDS after it ended (then an empty page); anyone else, or a delivery outside the region, answers 404. Oldest first, keyset pages. Each read writes one row (dispatcher, delivery, time) to the chat access log.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: DeliveryParams,
+  query: Schema.Struct(pageQueryFields),
+  responses: { 200: PageOf(ChatMessageWire) },
+  problems: [400, 404],
+  handler: ({ principal, params, page }) =>
+    listSupportChatMessages(principal, params.id, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+      Effect.map((messages) => ({ status: 200, body: messages, headers: { "Cache-Control": "no-store" } })),
+    ),
+});
+
 /** POST /deliveries/:id/reassign — manual reassignment with a reason (audited). */
 const reassignRoute = defineRoute({
   method: "POST",
@@ -89,4 +113,4 @@ const reassignRoute = defineRoute({
 });
 
 /** Every dispatch console route. */
-export const dispatchRoutes = [listRoute, readRoute, reassignRoute];
+export const dispatchRoutes = [listRoute, readRoute, chatRoute, reassignRoute];

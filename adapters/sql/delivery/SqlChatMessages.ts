@@ -1,10 +1,10 @@
-/** The ChatMessages port over dl_chat_messages. */
+/** The ChatMessages port over dl_chat_messages and support's reads of them (dl_chat_access_log). */
 import { Effect } from "effect";
 import { ChatMessage } from "../../../core/delivery/model/ChatMessage.js";
 import type { ChatMessages } from "../../../ports/delivery/ChatMessages.js";
 import { featuresFor } from "../featuresFor.js";
 import { rowCodec } from "../RowCodec.js";
-import { compiledInsert, runQuery, runStatement, toNumber } from "../runQuery.js";
+import { compiledInsert, compiledOnce, runQuery, runStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
@@ -14,6 +14,9 @@ export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
   const rows = rowCodec(ChatMessage, f);
   // The whole record's insert, compiled once.
   const insertMessage = compiledInsert("dl_chat_messages", rows);
+  const insertSupportRead = compiledOnce<{ id: string; deliveryId: string; viewerId: string; at: unknown }>((ex, p) =>
+    ex.insertInto("dl_chat_access_log").values({ id: p("id"), delivery_id: p("deliveryId"), viewer_id: p("viewerId"), at: p("at") }),
+  );
   return {
     insert: (message) => runStatement(db, insertMessage, message).pipe(Effect.asVoid, withSpan("ChatMessages.insert")),
     list: ({ deliveryId, afterId, limit, sentSince = null, courierSenderId = null }) =>
@@ -26,6 +29,8 @@ export const makeSqlChatMessages = (db: SqlDatabase): ChatMessages => {
         Effect.map((list) => list.map(rows.fromRow)),
         withSpan("ChatMessages.list"),
       ),
+    recordSupportRead: (read) =>
+      runStatement(db, insertSupportRead, { ...read, at: f.timeToDb(read.at) }).pipe(Effect.asVoid, withSpan("ChatMessages.recordSupportRead")),
     deleteEndedBefore: (endedBefore) =>
       runQuery(db, (ex) =>
         ex

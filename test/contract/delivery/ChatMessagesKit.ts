@@ -3,7 +3,8 @@
  * time-ordered ids), its own only, in keyset pages (`afterId` is the last id of the previous page,
  * `limit` bounds a page); `sentSince` keeps those sent at or after it and `courierSenderId` keeps
  * the customer's and that courier's, both before the page is cut; retention deletes the messages of
- * deliveries delivered or cancelled before the cutoff, nothing else, and answers how many.
+ * deliveries delivered or cancelled before the cutoff, nothing else, and answers how many; support's
+ * reads are recorded (one row each) and do not keep the messages from the retention.
  */
 import { Effect } from "effect";
 import type { ChatMessage, ChatSenderRole } from "../../../core/delivery/model/ChatMessage.js";
@@ -145,6 +146,16 @@ export const chatMessagesCases: ReadonlyArray<KitCase<ChatMessagesKitPorts>> = [
       t.same(await left(endedAtCutoff), [msg(5)], "ended exactly at the cutoff: kept");
       t.same(await left(active), [msg(6)], "an active delivery's messages are kept however old");
       t.equal(await run(chat((c) => c.deleteEndedBefore(cutoff))), 0, "nothing left to delete");
+    },
+  },
+  {
+    name: "chat: support's reads are recorded, one per read, and the retention still deletes the messages they read",
+    run: async (t, run) => {
+      const delivered = await seedChatDelivery(run, 1, { status: "delivered", updatedAt: at(100_000) });
+      await run(insertAll([message(1, delivered, "customer", customerOf(1)), message(2, delivered, "courier", courierUser(1))]));
+      for (const n of [1, 2]) await run(chat((c) => c.recordSupportRead({ id: uid("cra", n), deliveryId: delivered, viewerId: "dispatcher-1", at: at(150_000 + n) })));
+      t.equal(await run(chat((c) => c.deleteEndedBefore(at(200_000)))), 2, "the read messages are deleted all the same");
+      t.same(await run(chat((c) => c.list({ deliveryId: delivered, afterId: null, limit: 10 }))), []);
     },
   },
 ];
