@@ -73,7 +73,8 @@ export const cancelOrderAsDispatcher = (principal: Principal, orderId: string, i
             aggregate_id: delivery.id,
             aggregate_version: next.version,
             actor_id: userId,
-            data: { delivery_id: delivery.id, from: delivery.status, to: "cancelled", version: next.version, transition_id: transitionId },
+            // The courier it concerns is told on courier:<id>, without support's reason.
+            data: { delivery_id: delivery.id, courier_id: delivery.courierId, from: delivery.status, to: "cancelled", version: next.version, transition_id: transitionId },
           }),
         ]);
         // The customer's live tracking subscription is dropped shortly after, as after a completion.

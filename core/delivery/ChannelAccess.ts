@@ -1,7 +1,8 @@
 /**
  * Realtime access for the delivery module (spec: Authentication 1-3; issue: Roles):
  *   - `restaurant:<id>`: the restaurant's incoming orders and their deliveries — its staff only;
- *   - `courier:<id>`: the courier's offers, assignments and lost offers — that courier only;
+ *   - `courier:<id>`: the courier's offers, assignments, lost offers and the status changes of
+ *     their deliveries (a support cancellation included) — that courier only;
  *   - `delivery:<id>`: status and coarse courier positions of one delivery — its customer only,
  *     while the delivery is not finished (positions flow only while it is assigned or picked up).
  * Each authorizer is the HTTP rule (an unknown object and another's look the same: refused), is
@@ -68,7 +69,8 @@ const idsOf = Schema.decodeUnknownOption(
   Schema.Struct({
     restaurant_id: Schema.optional(Schema.String),
     delivery_id: Schema.optional(Schema.String),
-    courier_id: Schema.optional(Schema.String),
+    // Null in a DeliveryStatusChanged of a delivery no courier was assigned to.
+    courier_id: Schema.optional(Schema.NullOr(Schema.String)),
     losing_courier_ids: Schema.optional(Schema.Array(Schema.String)),
   }),
 );
@@ -78,14 +80,15 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
   const ids = Option.getOrNull(idsOf(event.data));
   if (ids === null) return [];
   if (restaurantEvents.has(event.type)) return ids.restaurant_id === undefined ? [] : [restaurantChannel(ids.restaurant_id)];
-  if (event.type === CourierOffered.type) return ids.courier_id === undefined ? [] : [courierChannel(ids.courier_id)];
+  if (event.type === CourierOffered.type) return ids.courier_id == null ? [] : [courierChannel(ids.courier_id)];
   if (event.type === CourierPositionUpdated.type) return ids.delivery_id === undefined ? [] : [deliveryChannel(ids.delivery_id)];
   // A chat message: the customer's delivery channel and the assigned courier's channel, nobody else.
   if (event.type === ChatMessageSent.type) {
-    return ids.delivery_id === undefined || ids.courier_id === undefined ? [] : [deliveryChannel(ids.delivery_id), courierChannel(ids.courier_id)];
+    return ids.delivery_id === undefined || ids.courier_id == null ? [] : [deliveryChannel(ids.delivery_id), courierChannel(ids.courier_id)];
   }
   if (!deliveryEvents.has(event.type) || ids.delivery_id === undefined) return [];
-  // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers concerned.
-  const couriers = [...(ids.courier_id === undefined ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];
+  // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers
+  // concerned (a status change's courier from its version 2 on; version 1 names none).
+  const couriers = [...(ids.courier_id == null ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];
   return [deliveryChannel(ids.delivery_id), restaurantChannel(event.tenant_id), ...couriers.map(courierChannel)];
 };

@@ -58,7 +58,30 @@ export const CourierAssigned = defineEvent(
   }),
 );
 
+/**
+ * A delivery moved to another status (schema version 2): with the courier it concerns — the
+ * delivery's courier when it changed, null while none was assigned — so that courier is told on
+ * `courier:<id>` (a support cancellation included), not only the customer and the restaurant.
+ */
 export const DeliveryStatusChanged = defineEvent(
+  "DeliveryStatusChanged",
+  2,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    courier_id: Schema.NullOr(Schema.String),
+    from: Schema.String,
+    to: Schema.String,
+    version: Schema.Int,
+    transition_id: Schema.String,
+  }),
+);
+
+/**
+ * DeliveryStatusChanged as written before schema version 2 (no courier): still decoded and routed
+ * (the customer's delivery channel and the restaurant's), so envelopes already in the outbox are
+ * read. Nothing writes it any more.
+ */
+export const DeliveryStatusChangedV1 = defineEvent(
   "DeliveryStatusChanged",
   1,
   Schema.Struct({ delivery_id: Schema.String, from: Schema.String, to: Schema.String, version: Schema.Int, transition_id: Schema.String }),
@@ -171,6 +194,7 @@ export const DeliveryEvent = eventUnion(
   CourierOffered,
   CourierAssigned,
   DeliveryStatusChanged,
+  DeliveryStatusChangedV1,
   DeliveryCompleted,
   CourierPositionUpdated,
   ChatMessageSent,

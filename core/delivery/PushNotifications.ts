@@ -146,7 +146,7 @@ const pushesOf = (event: EventEnvelope) =>
         ];
       }
       case "DeliveryStatusChanged": {
-        // Support cancelled the delivery: its courier must not pick it up (the courier's channel never hears of it).
+        // Support cancelled the delivery: its courier must not pick it up (told on courier:<id> too, if the app is open).
         if (decoded.data.to !== "cancelled") return [];
         const delivery = yield* Effect.flatMap(DispatchRepository, (d) => d.findDelivery(decoded.data.delivery_id));
         const courier = delivery?.courierId == null ? null : yield* Effect.flatMap(DispatchRepository, (d) => d.findCourier(delivery.courierId!));

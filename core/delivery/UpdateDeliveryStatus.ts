@@ -115,7 +115,7 @@ export const updateDeliveryStatus = (principal: Principal, deliveryId: string, r
           actor_id: userId,
         };
         const events = [
-          yield* DeliveryStatusChanged.make({ ...envelope, data: { delivery_id: delivery.id, from: delivery.status, to: target, version: next.version, transition_id: transitionId } }),
+          yield* DeliveryStatusChanged.make({ ...envelope, data: { delivery_id: delivery.id, courier_id: delivery.courierId, from: delivery.status, to: target, version: next.version, transition_id: transitionId } }),
         ];
         if (target === "delivered") {
           const order = yield* completeOrder(next, courier.id, userId, at);

@@ -35,7 +35,12 @@ const contract: Record<string, EventContract> = {
     schema_version: 1,
     example: { delivery_id: ids.delivery_id, order_id: ids.order_id, courier_id: ids.courier_id, offer_id: "of-1", version: 2, losing_courier_ids: ["c-2"] },
   },
-  DeliveryStatusChanged: { schema_version: 1, example: { delivery_id: ids.delivery_id, from: "assigned", to: "picked_up", version: 3, transition_id: "t-1" } },
+  // Version 2 names the courier it concerns (routed to courier:<id>); version 1 is still read.
+  "DeliveryStatusChanged v2": {
+    schema_version: 2,
+    example: { delivery_id: ids.delivery_id, courier_id: ids.courier_id, from: "assigned", to: "picked_up", version: 3, transition_id: "t-1" },
+  },
+  "DeliveryStatusChanged v1": { schema_version: 1, example: { delivery_id: ids.delivery_id, from: "assigned", to: "picked_up", version: 3, transition_id: "t-1" } },
   DeliveryCompleted: {
     schema_version: 1,
     example: { delivery_id: ids.delivery_id, order_id: ids.order_id, courier_id: ids.courier_id, version: 4, total_minor: 2450, currency: "EUR" },

@@ -1,8 +1,8 @@
 /**
  * Spec, Background work: push notifications; Authentication 2: the courier's "active job", the
  * customer's "own orders". Support's overrides reach the people they change: the courier of a
- * delivery support cancelled is told not to pick it up (DeliveryStatusChanged carries no courier,
- * so the courier's channel never hears of it), and the customer of a refunded order is told the
+ * delivery support cancelled is told not to pick it up (by push, for an app that is closed; an open
+ * one hears it on courier:<id>, test/delivery/http-status-change-courier-channel.test.ts), and the customer of a refunded order is told the
  * money is on its way back (OrderRefunded goes to the restaurant's channel only). Pushes carry ids
  * and fixed texts only, never the dispatcher's reason.
  */
