@@ -22,6 +22,7 @@ import { callerCourier, notFound, requireUser } from "./Access.js";
 import { offerTransitionId } from "./DeliveryStatus.js";
 import { DeliveryAlreadyAssigned, DeliveryNotActive, OfferExpired } from "./Errors.js";
 import { CourierAssigned } from "./Events.js";
+import { lostDeliveryEvents } from "./LostDelivery.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
 import { withdrawOffersJob } from "./Dispatch.js";
 import type { Delivery } from "./model/Delivery.js";
@@ -100,10 +101,10 @@ export const acceptOffer = (principal: Principal, offerId: string) =>
             courier_id: courier.id,
             offer_id: offer.id,
             version: assigned.version,
-            losing_courier_ids: losers.map((l) => l.courierId),
           },
         });
-        yield* (yield* Outbox).append([event]);
+        const lost = yield* lostDeliveryEvents(assigned, userId, losers.map((l) => ({ courierId: l.courierId, offerId: l.id })));
+        yield* (yield* Outbox).append([event, ...lost]);
         return assigned;
       }),
     );

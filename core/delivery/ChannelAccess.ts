@@ -1,7 +1,7 @@
 /**
  * Realtime access for the delivery module (spec: Authentication 1-3; issue: Roles):
  *   - `restaurant:<id>`: the restaurant's incoming orders and their deliveries — its staff only;
- *   - `courier:<id>`: the courier's offers, assignments, lost offers and the status changes of
+ *   - `courier:<id>`: the courier's offers, assignments, lost deliveries and the status changes of
  *     their deliveries (a support cancellation included) — that courier only;
  *   - `delivery:<id>`: status and coarse courier positions of one delivery — its customer only,
  *     while the delivery is not finished (positions flow only while it is assigned or picked up).
@@ -16,6 +16,7 @@ import { RestaurantsRepository } from "../../ports/delivery/RestaurantsRepositor
 import {
   ChatMessageSent,
   CourierAssigned,
+  CourierLostDelivery,
   CourierOffered,
   CourierPositionUpdated,
   DeliveryCompleted,
@@ -80,7 +81,8 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
   const ids = Option.getOrNull(idsOf(event.data));
   if (ids === null) return [];
   if (restaurantEvents.has(event.type)) return ids.restaurant_id === undefined ? [] : [restaurantChannel(ids.restaurant_id)];
-  if (event.type === CourierOffered.type) return ids.courier_id == null ? [] : [courierChannel(ids.courier_id)];
+  // An offer, or the notice of a lost delivery: that courier's channel only.
+  if (event.type === CourierOffered.type || event.type === CourierLostDelivery.type) return ids.courier_id == null ? [] : [courierChannel(ids.courier_id)];
   if (event.type === CourierPositionUpdated.type) return ids.delivery_id === undefined ? [] : [deliveryChannel(ids.delivery_id)];
   // A chat message: the customer's delivery channel and the assigned courier's channel, nobody else.
   if (event.type === ChatMessageSent.type) {
@@ -88,7 +90,8 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
   }
   if (!deliveryEvents.has(event.type) || ids.delivery_id === undefined) return [];
   // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers
-  // concerned (a status change's courier from its version 2 on; version 1 names none).
+  // concerned (a status change's courier from its version 2 on, version 1 names none; the losing
+  // couriers of a version-1 CourierAssigned, version 2 names none: they get CourierLostDelivery).
   const couriers = [...(ids.courier_id == null ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];
   return [deliveryChannel(ids.delivery_id), restaurantChannel(event.tenant_id), ...couriers.map(courierChannel)];
 };

@@ -43,9 +43,14 @@ export const CourierOffered = defineEvent(
   Schema.Struct({ offer_id: Schema.String, delivery_id: Schema.String, courier_id: Schema.String, expires_at: Schema.String, round: Schema.Int }),
 );
 
+/**
+ * A courier won the delivery's assignment (schema version 2): who and at which delivery version,
+ * for the customer, the restaurant and the winner. It names no losing courier: each is told on
+ * their own channel with CourierLostDelivery, so nobody learns which couriers were offered it.
+ */
 export const CourierAssigned = defineEvent(
   "CourierAssigned",
-  1,
+  2,
   Schema.Struct({
     delivery_id: Schema.String,
     order_id: Schema.String,
@@ -53,9 +58,36 @@ export const CourierAssigned = defineEvent(
     /** The won offer; null for a dispatcher's manual reassignment. */
     offer_id: Schema.NullOr(Schema.String),
     version: Schema.Int,
-    /** Couriers whose offers were lost to this assignment (each gets a realtime notice). */
+  }),
+);
+
+/**
+ * CourierAssigned as written before schema version 2 (with the losing couriers, routed to each of
+ * them): still decoded and routed, so envelopes already in the outbox are read. Nothing writes it any more.
+ */
+export const CourierAssignedV1 = defineEvent(
+  "CourierAssigned",
+  1,
+  Schema.Struct({
+    delivery_id: Schema.String,
+    order_id: Schema.String,
+    courier_id: Schema.String,
+    offer_id: Schema.NullOr(Schema.String),
+    version: Schema.Int,
     losing_courier_ids: Schema.Array(Schema.String),
   }),
+);
+
+/**
+ * A courier lost a delivery (spec: "losing couriers are notified"): their offer lost to the winner,
+ * or the delivery they held taken by a reassignment (their accepted offer, or `offer_id` null when
+ * an earlier reassignment gave it to them). Told on that courier's channel only; `version` is the
+ * delivery's version of the assignment that lost it.
+ */
+export const CourierLostDelivery = defineEvent(
+  "CourierLostDelivery",
+  1,
+  Schema.Struct({ delivery_id: Schema.String, courier_id: Schema.String, offer_id: Schema.NullOr(Schema.String), version: Schema.Int }),
 );
 
 /**
@@ -193,6 +225,8 @@ export const DeliveryEvent = eventUnion(
   OrderCancelled,
   CourierOffered,
   CourierAssigned,
+  CourierAssignedV1,
+  CourierLostDelivery,
   DeliveryStatusChanged,
   DeliveryStatusChangedV1,
   DeliveryCompleted,

@@ -17,6 +17,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { notFound } from "./Access.js";
 import { reassignTransitionId } from "./DeliveryStatus.js";
 import { CourierAssigned } from "./Events.js";
+import { lostDeliveryEvents } from "./LostDelivery.js";
 import { lockFreeCourier } from "./OneActiveJob.js";
 import { withdrawOffersJob } from "./Dispatch.js";
 import type { Delivery } from "./model/Delivery.js";
@@ -73,10 +74,16 @@ export const reassignDelivery = (input: { readonly actorId: string; readonly del
             courier_id: courier.id,
             offer_id: null,
             version: next.version,
-            losing_courier_ids: [...new Set([...losers.map((l) => l.courierId), ...(delivery.courierId === null ? [] : [delivery.courierId])])],
           },
         });
-        yield* (yield* Outbox).append([event]);
+        // The previous courier's accepted offer is among the lost ones; one assigned by an earlier
+        // reassignment holds no offer and is told without one.
+        const previousHeldNoOffer = delivery.courierId !== null && delivery.courierId !== courier.id && !losers.some((l) => l.courierId === delivery.courierId);
+        const lost = yield* lostDeliveryEvents(next, input.actorId, [
+          ...losers.map((l) => ({ courierId: l.courierId, offerId: l.id })),
+          ...(previousHeldNoOffer && delivery.courierId !== null ? [{ courierId: delivery.courierId, offerId: null }] : []),
+        ]);
+        yield* (yield* Outbox).append([event, ...lost]);
         return next;
       }),
     );

@@ -82,9 +82,9 @@ t.test("order → accept → offers → courier accepts → picked up → delive
     const assignedEvent = events.find((e) => e.type === "CourierAssigned");
     t.match(assignedEvent, { aggregate_id: assigned.id, aggregate_version: 2, data: { delivery_id: assigned.id, courier_id: first.courier.id, version: 2, offer_id: offer.id } });
     t.same(
-      assignedEvent?.type === "CourierAssigned" ? [...assignedEvent.data.losing_courier_ids].sort() : [],
+      events.flatMap((e) => (e.type === "CourierLostDelivery" ? [e.data.courier_id] : [])).sort(),
       [couriers[1]!.courier.id, couriers[2]!.courier.id].sort(),
-      "the losing couriers are named for their realtime notice",
+      "each losing courier gets a realtime notice of their own",
     );
     t.match(events.find((e) => e.type === "DeliveryCompleted"), { aggregate_version: 4, data: { version: 4, total_minor: placed.order.totalMinor, currency: "EUR" } });
   }),

@@ -31,10 +31,16 @@ const contract: Record<string, EventContract> = {
     schema_version: 1,
     example: { offer_id: "of-1", delivery_id: ids.delivery_id, courier_id: ids.courier_id, expires_at: "2026-11-28T08:00:30.000Z", round: 1 },
   },
-  CourierAssigned: {
+  // Version 2 names no losing courier (each gets CourierLostDelivery on their channel); version 1 is still read.
+  "CourierAssigned v2": {
+    schema_version: 2,
+    example: { delivery_id: ids.delivery_id, order_id: ids.order_id, courier_id: ids.courier_id, offer_id: "of-1", version: 2 },
+  },
+  "CourierAssigned v1": {
     schema_version: 1,
     example: { delivery_id: ids.delivery_id, order_id: ids.order_id, courier_id: ids.courier_id, offer_id: "of-1", version: 2, losing_courier_ids: ["c-2"] },
   },
+  CourierLostDelivery: { schema_version: 1, example: { delivery_id: ids.delivery_id, courier_id: "c-2", offer_id: "of-2", version: 2 } },
   // Version 2 names the courier it concerns (routed to courier:<id>); version 1 is still read.
   "DeliveryStatusChanged v2": {
     schema_version: 2,
