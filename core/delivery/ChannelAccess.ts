@@ -2,7 +2,8 @@
  * Realtime access for the delivery module (spec: Authentication 1-3; issue: Roles):
  *   - `restaurant:<id>`: the restaurant's incoming orders and their deliveries — its staff only;
  *   - `courier:<id>`: the courier's offers, assignments, lost deliveries and the status changes of
- *     their deliveries (a support cancellation included) — that courier only;
+ *     their deliveries (a support cancellation included) — that courier only; nothing carrying the
+ *     order's money (DeliveryCompleted does not go there);
  *   - `delivery:<id>`: status and coarse courier positions of one delivery — its customer only,
  *     while the delivery is not finished (positions flow only while it is assigned or picked up).
  * Each authorizer is the HTTP rule (an unknown object and another's look the same: refused), is
@@ -89,6 +90,9 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
     return ids.delivery_id === undefined || ids.courier_id == null ? [] : [deliveryChannel(ids.delivery_id), courierChannel(ids.courier_id)];
   }
   if (!deliveryEvents.has(event.type) || ids.delivery_id === undefined) return [];
+  // The completion carries the order's total (for receipts): the customer and the restaurant only;
+  // its courier hears of it as DeliveryStatusChanged (Roles: a courier sees minimum details).
+  if (event.type === DeliveryCompleted.type) return [deliveryChannel(ids.delivery_id), restaurantChannel(event.tenant_id)];
   // Delivery events: the customer's channel, the restaurant (the event's tenant) and the couriers
   // concerned (a status change's courier from its version 2 on, version 1 names none; the losing
   // couriers of a version-1 CourierAssigned, version 2 names none: they get CourierLostDelivery).
