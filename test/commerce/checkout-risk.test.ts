@@ -14,7 +14,7 @@ t.test("five declines within the hour refuse the customer's next checkout with 4
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 20 });
     const shopper = customer();
-    for (let i = 0; i < checkoutRisk.maxDeclines; i++) {
+    for (let i = 0; i < checkoutRisk.max; i++) {
       const cart = await cartWith(c, shopper, store.id, variant.id, 1);
       const declined = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_declined" })));
       t.match(declined, { ok: false, error: { code: "payment_declined" } });

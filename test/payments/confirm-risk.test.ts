@@ -21,7 +21,7 @@ const hourMs = 3_600_000;
 t.test("an intent declined 5 times within the hour refuses a new attempt with 429 confirm_risk until the oldest decline is an hour old", (t) =>
   forEachDialect(t, "confirm risk", async (t, db) => {
     const { run, attempt, provider } = paymentsRuntime(t, db);
-    t.equal(confirmRisk.maxDeclines, 5, "the documented bound");
+    t.equal(confirmRisk.max, 5, "the documented bound");
     const merchant = await newMerchant(run);
     const intent = await run(createIntent(merchant, { amountMinor: 700, currency: "EUR" }));
     for (let i = 1; i <= 5; i++) {
