@@ -29,15 +29,31 @@ const ipv4Refused = (host: string): boolean | undefined => {
   return refusedIpv4(a, b, c);
 };
 
-// The 16-bit groups of a compressed IPv6 address (without brackets), or undefined.
+// The 16-bit groups of a compressed IPv6 address (without brackets; a trailing dotted quad is two
+// groups, as DNS writes IPv4-mapped answers), or undefined for anything else.
 const ipv6Groups = (text: string): ReadonlyArray<number> | undefined => {
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => Number.parseInt(g, 16)));
+  const parse = (part: string): number[] | undefined => {
+    if (part === "") return [];
+    const groups: number[] = [];
+    const pieces = part.split(":");
+    for (const [i, piece] of pieces.entries()) {
+      const quad = i === pieces.length - 1 ? ipv4.exec(piece) : null;
+      if (quad !== null) {
+        const [a, b, c, d] = [Number(quad[1]), Number(quad[2]), Number(quad[3]), Number(quad[4])];
+        if ([a, b, c, d].some((x) => x > 255)) return undefined;
+        groups.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9a-f]{1,4}$/.test(piece)) groups.push(Number.parseInt(piece, 16));
+      else return undefined;
+    }
+    return groups;
+  };
   const head = parse(halves[0]!);
   const tail = halves.length === 2 ? parse(halves[1]!) : [];
-  const groups = halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+  if (head === undefined || tail === undefined) return undefined;
+  const groups = halves.length === 2 ? [...head, ...Array<number>(Math.max(0, 8 - head.length - tail.length)).fill(0), ...tail] : head;
+  return groups.length === 8 ? groups : undefined;
 };
 
 const ipv6Refused = (host: string): boolean | undefined => {

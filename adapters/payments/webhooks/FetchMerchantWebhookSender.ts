@@ -1,15 +1,20 @@
 /**
- * Outgoing merchant webhooks over HTTP (Node's fetch). Each POST carries
+ * Outgoing merchant webhooks over HTTP (node:http and node:https). Each POST carries
  * `Webhook-Id: <event id>` (receivers dedupe by it; it never changes between attempts) and
  * `Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one
  * `v1=` per live secret (current first: two during a rotation's overlap), so a receiver holding
  * either secret checks integrity, origin and freshness with `verifyMerchantWebhookSignature`.
- * Redirects are not followed and a slow receiver times out: both count as failed attempts.
+ * Redirects are not followed and a slow receiver times out: both count as failed attempts. An
+ * https receiver is connected to only at a public address (PublicOnlyLookup.ts).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
 import { Effect } from "effect";
 import type { MerchantWebhookSender } from "../../../ports/payments/WebhookEndpointsSender.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+import { NonPublicAddress, publicOnlyLookup } from "./PublicOnlyLookup.js";
 
 const hmacHex = (secret: string, timestampSeconds: number, body: string): string =>
   createHmac("sha256", secret).update(`${timestampSeconds}.${body}`).digest("hex");
@@ -51,32 +56,54 @@ export const verifyMerchantWebhookSignature = (input: {
 export interface FetchSenderOptions {
   /** Per-attempt timeout (default 10 s). */
   readonly timeoutMs?: number;
+  /** Resolves https hosts; only public addresses are connected to (PublicOnlyLookup.ts). */
+  readonly lookup?: LookupFunction;
 }
 
-/** The MerchantWebhookSender port over fetch. */
-export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {}): MerchantWebhookSender => ({
-  send: ({ url, secrets, eventId, body, timestampSeconds }) =>
-    Effect.promise(async () => {
-      try {
-        const response = await fetch(url, {
-          method: "POST",
-          redirect: "manual",
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-          headers: {
-            "Content-Type": "application/json",
-            "User-Agent": "domainkit-webhooks/1",
-            "Webhook-Id": eventId,
-            "Webhook-Signature": signMerchantWebhook(secrets, timestampSeconds, body),
-          },
-          body,
-        });
-        // The answer's body is not needed; draining it frees the connection.
-        await response.arrayBuffer().catch(() => undefined);
-        const ok = response.status >= 200 && response.status < 300;
-        return { ok, statusCode: response.status, error: ok ? null : `receiver answered ${response.status}` };
-      } catch (error) {
-        const name = error instanceof Error ? error.name : "Error";
-        return { ok: false, statusCode: null, error: name === "TimeoutError" ? "timed out" : `no answer (${name})` };
-      }
-    }).pipe(withSpan("MerchantWebhookSender.send")),
-});
+/**
+ * One POST, answered with its status. https goes through `lookup`, so only a public address is
+ * connected to; plain http is only ever a loopback URL (registration allows nothing else) and is
+ * for development. Redirects are not followed; the answer's body is drained and dropped.
+ */
+const post = (url: URL, headers: Record<string, string>, body: string, signal: AbortSignal, lookup: LookupFunction): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const options = { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, signal };
+    const onResponse = (response: IncomingMessage) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+      response.on("error", reject);
+    };
+    const request = url.protocol === "https:" ? httpsRequest(url, { ...options, lookup }, onResponse) : httpRequest(url, options, onResponse);
+    request.on("error", reject);
+    request.end(body);
+  });
+
+/** The MerchantWebhookSender port over node:http(s). */
+export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {}): MerchantWebhookSender => {
+  const lookup = options.lookup ?? publicOnlyLookup();
+  return {
+    send: ({ url, secrets, eventId, body, timestampSeconds }) =>
+      Effect.promise(async () => {
+        try {
+          const status = await post(
+            new URL(url),
+            {
+              "Content-Type": "application/json",
+              "User-Agent": "domainkit-webhooks/1",
+              "Webhook-Id": eventId,
+              "Webhook-Signature": signMerchantWebhook(secrets, timestampSeconds, body),
+            },
+            body,
+            AbortSignal.timeout(options.timeoutMs ?? 10_000),
+            lookup,
+          );
+          const ok = status >= 200 && status < 300;
+          return { ok, statusCode: status, error: ok ? null : `receiver answered ${status}` };
+        } catch (error) {
+          const name = error instanceof Error ? error.name : "Error";
+          if (error instanceof NonPublicAddress) return { ok: false, statusCode: null, error: "the host resolves to a non-public address" };
+          return { ok: false, statusCode: null, error: name === "TimeoutError" || name === "AbortError" ? "timed out" : `no answer (${name})` };
+        }
+      }).pipe(withSpan("MerchantWebhookSender.send")),
+  };
+};

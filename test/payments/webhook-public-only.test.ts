@@ -1,0 +1,56 @@
+/**
+ * Merchant webhooks are sent only to public addresses (payments audit O3): registration refuses
+ * literal non-public hosts, and the sender connects to an https receiver through a lookup that
+ * refuses a name resolving to any non-public address, so a public-looking name pointed at the
+ * metadata address or a private network is never posted to.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Effect } from "effect";
+import t from "tap";
+import { makeFetchMerchantWebhookSender } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
+import { NonPublicAddress, publicOnlyLookup, type ResolveAll } from "../../adapters/payments/webhooks/PublicOnlyLookup.js";
+
+const answering = (addresses: ReadonlyArray<{ address: string; family: number }>): ResolveAll => (_hostname, callback) => callback(null, addresses);
+
+const lookUp = (resolve: ResolveAll, all: boolean) =>
+  new Promise<{ error: unknown; result: unknown }>((done) => {
+    (publicOnlyLookup(resolve) as unknown as (h: string, o: { all: boolean }, cb: (error: unknown, result: unknown) => void) => void)("hooks.merchant.example", { all }, (error, result) =>
+      done({ error, result }),
+    );
+  });
+
+t.test("a name resolving only to public addresses is answered; one with any non-public address fails NonPublicAddress", async (t) => {
+  const publicOnes = [{ address: "93.184.216.34", family: 4 }, { address: "2606:4700::1111", family: 6 }];
+  t.same((await lookUp(answering(publicOnes), true)).result, publicOnes, "all addresses when asked for all");
+  t.equal((await lookUp(answering(publicOnes), false)).result, "93.184.216.34", "the first otherwise");
+  for (const inside of [
+    { address: "169.254.169.254", family: 4 },
+    { address: "10.0.0.7", family: 4 },
+    { address: "127.0.0.1", family: 4 },
+    { address: "fd00::5", family: 6 },
+    { address: "::1", family: 6 },
+    { address: "::ffff:127.0.0.1", family: 6 },
+  ]) {
+    for (const all of [true, false]) {
+      const { error } = await lookUp(answering([publicOnes[0]!, inside]), all);
+      t.ok(error instanceof NonPublicAddress, `${inside.address} among the answers is refused (all: ${all})`);
+    }
+  }
+  t.ok((await lookUp(answering([]), true)).error instanceof NonPublicAddress, "an empty answer connects nowhere");
+});
+
+t.test("the sender never connects to an https receiver whose name resolves to a non-public address", async (t) => {
+  let connections = 0;
+  const receiver = createServer((_req, res) => res.end("ok"));
+  receiver.on("connection", () => connections++);
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  const { port } = receiver.address() as AddressInfo;
+  const sender = makeFetchMerchantWebhookSender({ timeoutMs: 2_000 });
+  const sent = await Effect.runPromise(
+    sender.send({ url: `https://localhost:${port}/hooks`, secrets: ["whsec_test"], eventId: "evt_1", body: "{}", timestampSeconds: 1 }),
+  );
+  t.match(sent, { ok: false, statusCode: null, error: "the host resolves to a non-public address" });
+  t.equal(connections, 0, "no connection was made");
+});
