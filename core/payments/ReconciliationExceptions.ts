@@ -166,55 +166,82 @@ export const resolveReconciliationException = (
     if (!caller.scopes.includes(reconciliationWriteScope)) {
       return yield* Effect.fail(new Forbidden({ detail: `This API key lacks the ${reconciliationWriteScope} scope.` }));
     }
-    const trimmed = reason.trim();
-    if (trimmed.length === 0 || trimmed.length > 500) {
-      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "must be 1 to 500 characters" }] }));
-    }
+    const trimmed = yield* resolutionReason(reason);
     const actor = actorOf(caller);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const repo = yield* ReconciliationRepository;
         const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id, { forUpdate: true })));
-        if (exception.status !== "open") {
-          return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception is resolved; a resolution is never edited." }));
-        }
+        yield* requireOpen(exception);
         const posting = yield* resolutionPosting(exception, resolution);
         if (posting !== null) yield* postLedger(exception.merchantId, posting).pipe(Effect.orDie);
-        const at = yield* now;
-        const recorded = {
-          kind: resolution.kind,
-          ledger_source: posting?.source ?? null,
-          reason: trimmed,
-          actor,
-          ...(resolution.kind === "adjustment" ? { amount_minor: resolution.amountMinor } : {}),
-          ...(resolution.kind === "reversal" ? { reverses: resolution.ledgerSource } : {}),
-        };
-        const moved = yield* repo.markResolved({ id: exception.id, resolvedAt: at, resolution: recorded });
-        if (!moved) return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception was resolved concurrently." }));
-        yield* repo.appendOutcome({
-          id: ReconciliationOutcomeId.make(yield* (yield* Ids).next),
-          exceptionId: exception.id,
-          merchantId: exception.merchantId,
-          action: "resolved",
-          actor,
-          reason: trimmed,
-          ledgerSource: posting?.source ?? null,
-          data: recorded,
-          createdAt: at,
-        });
-        yield* audit({
-          merchantId: exception.merchantId,
-          actor,
-          action: "reconciliation_exception.resolved",
-          subjectType: "reconciliation_exception",
-          subjectId: exception.id,
-          reason: trimmed,
-          data: recorded,
-        });
-        return { ...exception, status: "resolved" as const, resolution: recorded, resolvedAt: at };
+        return yield* recordResolution(exception, resolution, posting, trimmed, actor);
       }),
     );
   }).pipe(withSpan("Payments.resolveReconciliationException"));
+
+/** A resolution's reason as recorded: trimmed, 1 to 500 characters. */
+export const resolutionReason = (reason: string): Effect.Effect<string, ValidationFailed> => {
+  const trimmed = reason.trim();
+  return trimmed.length >= 1 && trimmed.length <= 500
+    ? Effect.succeed(trimmed)
+    : Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "must be 1 to 500 characters" }] }));
+};
+
+/** Refuses an exception that is not open (a resolution is never edited). */
+export const requireOpen = (exception: ReconciliationException): Effect.Effect<void, ExceptionAlreadyResolved> =>
+  exception.status === "open"
+    ? Effect.void
+    : Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception is resolved; a resolution is never edited." }));
+
+/**
+ * The one resolve step of merchants and platform operators, in the caller's transaction on an
+ * exception read under lock (its posting, if any, already posted): moves it from open to resolved
+ * (conditionally: a concurrent resolution makes this one 409), appends the outcome and the audit
+ * record with `actor` and `reason`.
+ */
+export const recordResolution = (
+  exception: ReconciliationException,
+  resolution: Resolution,
+  posting: LedgerTransaction | null,
+  reason: string,
+  actor: string,
+): Effect.Effect<ReconciliationException, ExceptionAlreadyResolved, ReconciliationRepository | PaymentsRepository | Ids> =>
+  Effect.gen(function* () {
+    const repo = yield* ReconciliationRepository;
+    const at = yield* now;
+    const recorded = {
+      kind: resolution.kind,
+      ledger_source: posting?.source ?? null,
+      reason,
+      actor,
+      ...(resolution.kind === "adjustment" ? { amount_minor: resolution.amountMinor } : {}),
+      ...(resolution.kind === "reversal" ? { reverses: resolution.ledgerSource } : {}),
+    };
+    const moved = yield* repo.markResolved({ id: exception.id, resolvedAt: at, resolution: recorded });
+    if (!moved) return yield* Effect.fail(new ExceptionAlreadyResolved({ detail: "The exception was resolved concurrently." }));
+    yield* repo.appendOutcome({
+      id: ReconciliationOutcomeId.make(yield* (yield* Ids).next),
+      exceptionId: exception.id,
+      merchantId: exception.merchantId,
+      action: "resolved",
+      actor,
+      reason,
+      ledgerSource: posting?.source ?? null,
+      data: recorded,
+      createdAt: at,
+    });
+    yield* audit({
+      merchantId: exception.merchantId,
+      actor,
+      action: "reconciliation_exception.resolved",
+      subjectType: "reconciliation_exception",
+      subjectId: exception.id,
+      reason,
+      data: recorded,
+    });
+    return { ...exception, status: "resolved" as const, resolution: recorded, resolvedAt: at };
+  });
 
 /**
  * The posting of a resolution, checked by the kernel ledger: a reversal must name one of the

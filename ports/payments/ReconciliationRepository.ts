@@ -34,9 +34,9 @@ export interface ReconciliationRepository {
     readonly resolvedAt: Date;
     readonly resolution: Readonly<Record<string, unknown>>;
   }) => Effect.Effect<boolean>;
-  /** A merchant's exceptions, newest first, strictly before id `before`. */
+  /** A merchant's exceptions (null: the platform items, of no merchant), newest first, strictly before id `before`. */
   readonly listExceptions: (req: {
-    readonly merchantId: string;
+    readonly merchantId: string | null;
     readonly status?: "open" | "resolved";
     readonly before?: string;
     readonly limit: number;

@@ -1,6 +1,7 @@
 /**
  * Platform operator routes: the provider's health as our records show it, the cross-merchant list
- * of dead-lettered merchant webhook deliveries, and their replay under dual control. The operators are user ids from configuration (PLATFORM_OPERATORS), so the routes
+ * of dead-lettered merchant webhook deliveries, and their replay under dual control; the platform's
+ * reconciliation exceptions (of no merchant) and their acknowledgement. The operators are user ids from configuration (PLATFORM_OPERATORS), so the routes
  * are built from that list; anyone else is 403.
  */
 import { Effect, Schema } from "effect";
@@ -9,11 +10,16 @@ import { approveDeliveryReplay, requestDeliveryReplay, type OperatorPolicy } fro
 import { listDeadDeliveries } from "../../../core/payments/DeadDeliveries.js";
 import { ReplayRequestWire, replayRequestView } from "../../../core/payments/model/ReplayRequest.js";
 import { DeadDeliveryWire } from "../../../core/payments/model/WebhookDelivery.js";
-import { PageOf } from "../../../core/kernel/Page.js";
+import { PageOf, mapPage } from "../../../core/kernel/Page.js";
 import { pageQueryFields } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
-import { ReplayReasonBody } from "./OperatorSchemas.js";
-import { ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
+import { PlatformResolutionBody, ReplayReasonBody } from "./OperatorSchemas.js";
+import { ReconciliationExceptionId, ReplayRequestId, WebhookDeliveryId } from "../../../core/payments/model/Ids.js";
+import { ReconciliationExceptionWire, reconciliationExceptionView } from "../../../core/payments/model/ReconciliationException.js";
+import {
+  acknowledgePlatformReconciliationException,
+  listPlatformReconciliationExceptions,
+} from "../../../core/payments/PlatformReconciliationExceptions.js";
 import { idOf } from "../RouteIds.js";
 import { ProviderHealthWire, getProviderHealth } from "../../../core/payments/ProviderHealth.js";
 
@@ -85,6 +91,44 @@ export const makeOperatorRoutes = (policy: OperatorPolicy): ReadonlyArray<Route>
     handler: ({ principal, params, body }) =>
       approveDeliveryReplay(principal, policy, params.id, params.request_id, body.reason).pipe(
         Effect.map((r) => ({ status: 200, body: replayRequestView(r) })),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/operator/reconciliation-exceptions",
+    operationId: "listPlatformReconciliationExceptions",
+    summary: "List the platform's reconciliation exceptions, those of no merchant (platform operators; keyset pages)",
+    description: "Exceptions opened for a settlement row whose reference we never issued. A merchant's exceptions are not listed here.",
+    tags: ["operator"],
+    auth: "required",
+    pagination: true,
+    query: Schema.Struct({ ...pageQueryFields, status: Schema.optional(Schema.Literal("open", "resolved")) }),
+    responses: { 200: PageOf(ReconciliationExceptionWire) },
+    problems: [400, 403],
+    handler: ({ principal, page, query }) =>
+      listPlatformReconciliationExceptions(principal, policy, { ...page, status: query.status }).pipe(
+        Effect.map((page) => ({ status: 200, body: mapPage(page, reconciliationExceptionView) })),
+      ),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/operator/reconciliation-exceptions/:id/resolve",
+    operationId: "resolvePlatformReconciliationException",
+    summary: "Resolve a platform reconciliation exception by an acknowledgement (platform operators)",
+    description:
+      "There is no merchant ledger to post to: the resolution is an acknowledgement with a reason, audited with the operator as actor. A merchant's exception is 404 here; a resolved one answers 409.",
+    tags: ["operator"],
+    auth: "required",
+    // One transaction, nothing called outside: the key and the answer commit with the work.
+    oneTransaction: true,
+    idempotency: "required",
+    params: Schema.Struct({ id: idOf(ReconciliationExceptionId) }),
+    body: PlatformResolutionBody,
+    responses: { 200: ReconciliationExceptionWire },
+    problems: [403, 404, 409, 422],
+    handler: ({ principal, params, body }) =>
+      acknowledgePlatformReconciliationException(principal, policy, params.id, body.reason).pipe(
+        Effect.map((exception) => ({ status: 200, body: reconciliationExceptionView(exception) })),
       ),
   }),
 ];

@@ -122,7 +122,10 @@ export const makeSqlReconciliationRepository = (db: SqlDatabase): Reconciliation
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) === 1)),
     listExceptions: ({ merchantId, status, before, limit }) =>
       runQuery(db, (ex) => {
-        let query = ex.selectFrom("payment_reconciliation_exceptions").selectAll().where("merchant_id", "=", merchantId);
+        let query = ex
+          .selectFrom("payment_reconciliation_exceptions")
+          .selectAll()
+          .where("merchant_id", merchantId === null ? "is" : "=", merchantId);
         if (status !== undefined) query = query.where("status", "=", status);
         if (before !== undefined) query = query.where("id", "<", before);
         return query.orderBy("id", "desc").limit(limit).execute();

@@ -92,6 +92,19 @@ export const reconciliationRepositoryCases: ReadonlyArray<KitCase<Reconciliation
     },
   },
   {
+    name: "reconciliation: the platform's exceptions (of no merchant) are listed newest first, by status, before `before`, and no merchant's",
+    run: async (t, run) => {
+      const a = await run(seedMerchant(1));
+      await run(insertAll([exceptionRecord(1, null), exceptionRecord(2, a.id), exceptionRecord(3, null), exceptionRecord(4, null)]));
+      await run(recon((r) => r.markResolved({ id: uid("rex", 3), resolvedAt: at(10), resolution: { kind: "acknowledgement", ledger_source: null } })));
+      const list = (req: { status?: "open" | "resolved"; before?: string; limit: number }) => run(recon((r) => r.listExceptions({ merchantId: null, ...req })));
+      t.same(ids(await list({ limit: 10 })), [uid("rex", 4), uid("rex", 3), uid("rex", 1)]);
+      t.same(ids(await list({ status: "open", limit: 10 })), [uid("rex", 4), uid("rex", 1)]);
+      t.same(ids(await list({ status: "resolved", limit: 10 })), [uid("rex", 3)]);
+      t.same(ids(await list({ before: uid("rex", 4), limit: 1 })), [uid("rex", 3)]);
+    },
+  },
+  {
     name: "reconciliation: the operator lists every merchant's exceptions and those of none, newest first, by status, at most `limit`",
     run: async (t, run) => {
       const a = await run(seedMerchant(1));

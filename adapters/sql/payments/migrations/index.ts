@@ -28,6 +28,7 @@ import { paymentsMigration0024RiskHolds } from "./0024_risk_holds.js";
 import { paymentsMigration0025SucceededIntentsCaptured } from "./0025_succeeded_intents_captured.js";
 import { paymentsMigration0026AttemptTransitions } from "./0026_attempt_transitions.js";
 import { paymentsMigration0027CurrencyCodes } from "./0027_currency_codes.js";
+import { paymentsMigration0028PlatformExceptionsAcknowledged } from "./0028_platform_exceptions_acknowledged.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -58,4 +59,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0025SucceededIntentsCaptured,
   paymentsMigration0026AttemptTransitions,
   paymentsMigration0027CurrencyCodes,
+  paymentsMigration0028PlatformExceptionsAcknowledged,
 ];
