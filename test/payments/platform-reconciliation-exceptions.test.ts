@@ -7,12 +7,14 @@
  * resolve at once (Postgres: parallel connections). A merchant key still gets 404 for them, an
  * operator gets 404 for a merchant's exception, anyone else 403 — SQLite and Postgres.
  */
+import { randomUUID } from "node:crypto";
 import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { Effect } from "effect";
 import { makeSandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { reconcileSettlementFile } from "../../core/payments/SettlementReconciliation.js";
 import { MerchantId } from "../../core/payments/model/Ids.js";
+import { ApiKeys } from "../../ports/payments/ApiKeys.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
@@ -44,7 +46,7 @@ t.test("platform reconciliation exceptions are listed and resolved by platform o
     const s = await startServer(t, config);
     await s.unknownRows(3, "list");
     const operatorToken = await s.token(operator);
-    const { api_key: merchantKey } = await createMerchantWithKey(s.runtime, { name: "Other shop", scopes: ["payments:write", "ledger:read"] });
+    const { api_key: merchantKey, merchant_id: merchantOf } = await createMerchantWithKey(s.runtime, { name: "Other shop", scopes: ["payments:write", "ledger:read"] });
 
     const list = s.url("/v1/operator/reconciliation-exceptions");
     const first = await call(`${list}?limit=2&status=open`, { key: operatorToken });
@@ -75,6 +77,15 @@ t.test("platform reconciliation exceptions are listed and resolved by platform o
     t.match(unkeyed.headers.get("content-type"), /application\/problem\+json/);
     t.equal((await resolve(merchantKey, { reason: "mine?" })).status, 403, "a merchant key cannot resolve here");
     t.equal((await call(s.url(`/v1/reconciliation-exceptions/${id}`), { key: merchantKey })).status, 404, "a merchant key still gets 404 for a platform item");
+    const finance = await s.runtime.runPromise(
+      Effect.flatMap(ApiKeys, (keys) => keys.issue({ keyId: randomUUID(), merchantId: merchantOf, scopes: ["ledger:read", "reconciliation:write"], now: new Date() })),
+    );
+    const merchantResolve = await call(s.url(`/v1/reconciliation-exceptions/${id}/resolve`), {
+      key: finance.secret,
+      idempotencyKey: freshKey(),
+      body: { resolution: "acknowledgement", reason: "mine?" },
+    });
+    t.equal(merchantResolve.status, 404, "a merchant's finance key cannot resolve a platform item either");
 
     const key = freshKey();
     const resolved = await resolve(operatorToken, { reason: "row of a test charge on the provider's side" }, key);
