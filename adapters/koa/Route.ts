@@ -8,9 +8,9 @@
  */
 import type Router from "@koa/router";
 import { Effect, type Schema } from "effect";
-import { bindCursor, unbindCursor } from "../../core/kernel/Cursor.js";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
+import { bindCursor, unbindCursor } from "../../core/kernel/Cursor.js";
 import type { IdempotencyPolicy } from "../../core/kernel/Idempotency.js";
 import { retainedBrieflyPaths } from "../../core/kernel/RetainedBriefly.js";
 import type { StoredResponse } from "../../ports/IdempotencyStore.js";
@@ -310,8 +310,9 @@ const routeHandler = (
       const params = route.params ? yield* decodeRequestPart(route.params, "params", rawParams) : rawParams;
       const query = route.query ? yield* decodeRequestPart(route.query, "query", ctx.query) : ctx.query;
       const body = route.body ? yield* decodeRequestPart(route.body, "body", ctx.request.body) : undefined;
-      // Cursors are bound to the list that issued them (Pagination.ts listIdentity).
-      const list = listIdentity(route.operationId, params, route.query ? query : undefined);
+      // Cursors are bound to the list that issued them (Pagination.ts listIdentity); a route that
+      // is no list pays nothing for it.
+      const list = route.pagination ? listIdentity(route.operationId, params, route.query ? query : undefined) : route.operationId;
       const bind = (cursor: string) => bindCursor(cursor, list);
       const page: PageParams = {
         limit: requested.limit,
