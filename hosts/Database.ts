@@ -120,13 +120,24 @@ export const waitForPostgres = async (
 };
 
 /**
+ * How a process shares a SQLite file with the other processes of a deployment (Postgres needs
+ * neither: LISTEN/NOTIFY crosses processes): `watchOtherProcesses` hears their commits at once
+ * (a `domainkit worker`, or a server whose worker runs apart), `shareRealtimeNotices` writes this
+ * process's realtime notices to the file for the server (a worker, a one-off command).
+ */
+export interface SharedFileOptions {
+  readonly watchOtherProcesses?: boolean;
+  readonly shareRealtimeNotices?: boolean;
+}
+
+/**
  * Opens the database the configuration names; for Postgres, first waits for it
  * (`startupDbWaitSeconds`, default 30). Fails with a one-line StartupError.
  */
 export const openConfiguredDatabase = async (
   config: Pick<Config, "dataDir" | "databaseUrl"> & { readonly startupDbWaitSeconds?: number },
   log?: StartupLog,
-  options: { readonly watchOtherProcesses?: boolean } = {},
+  options: SharedFileOptions = {},
 ): Promise<SqlDatabase> => {
   if (config.databaseUrl !== undefined) {
     await waitForPostgres(config.databaseUrl, config.startupDbWaitSeconds ?? 30, log);
@@ -134,7 +145,11 @@ export const openConfiguredDatabase = async (
   }
   try {
     mkdirSync(config.dataDir, { recursive: true });
-    return await openSqlite({ filename: sqliteFileOf(config), ...(options.watchOtherProcesses === true ? { watchOtherProcesses: true } : {}) });
+    return await openSqlite({
+      filename: sqliteFileOf(config),
+      watchOtherProcesses: options.watchOtherProcesses === true,
+      shareRealtimeNotices: options.shareRealtimeNotices === true,
+    });
   } catch (error) {
     throw new StartupError(`cannot open the SQLite database ${sqliteFileOf(config)}: ${describeError(error)} (check DATA_DIR)`);
   }

@@ -100,7 +100,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
   const blobStore = configuredBlobStore(config);
   const modules = composition.modules;
-  const database = await openConfiguredDatabase(config, logger);
+  // With the worker in a process of its own, its commits and realtime notices are heard at once (SQLite).
+  const database = await openConfiguredDatabase(config, logger, { watchOtherProcesses: !config.workerInProcess });
   try {
     if (config.migrateOnStart) {
       const { applied } = await migrateModules(database, modules);

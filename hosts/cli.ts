@@ -77,7 +77,8 @@ const usageOf = (commands: Iterable<ModuleCommand<HostServices<ReferencePorts>>>
 const withCore = async <A>(config: Config, use: (core: HostCore<ReferencePorts>) => Promise<A>): Promise<A> => {
   const logger = createLogger({ level: "warn" });
   const modules = referenceModules(config);
-  const database = await openConfiguredDatabase(config);
+  // On SQLite its realtime notices (a revocation's) go through the file to the running server.
+  const database = await openConfiguredDatabase(config, undefined, { shareRealtimeNotices: true });
   try {
     await migrateModules(database, modules.modules);
   } catch (error) {
@@ -161,8 +162,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       }
       case "worker": {
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
-        // On SQLite the server commits in another process: watch the file so its writes wake this worker at once.
-        const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true });
+        // On SQLite the server commits in another process: watch the file so its writes wake this
+        // worker at once, and write this worker's realtime notices to the file for the server's sockets.
+        const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true, shareRealtimeNotices: true });
         // Jobs, consumers and relay passes are traced like requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
         const tracing = config.otlpEndpoint !== undefined ? createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint }) : undefined;
         if (tracing !== undefined) enableSpanStackTraces();

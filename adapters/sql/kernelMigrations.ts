@@ -201,4 +201,20 @@ $$`,
     sqlite: [],
     postgres: [`DROP TRIGGER outbox_insert_notifies ON outbox`, `DROP FUNCTION domainkit_outbox_notify()`],
   },
+  // SQLite: notices between the processes sharing one file (adapters/sqlite/SqliteRealtimeBus.ts);
+  // Postgres carries them with NOTIFY.
+  {
+    version: 7,
+    name: "realtime_notices",
+    sqlite: [
+      `CREATE TABLE realtime_notices (
+    seq integer PRIMARY KEY AUTOINCREMENT,
+    origin text NOT NULL,
+    notice text NOT NULL,
+    created_at integer NOT NULL
+  )`,
+      `CREATE INDEX realtime_notices_created ON realtime_notices (created_at)`,
+    ],
+    postgres: [],
+  },
 ];

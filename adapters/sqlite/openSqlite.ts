@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely } from "kysely";
 import { inProcessRealtimeBus } from "../sql/InProcessRealtimeBus.js";
+import { sqliteRealtimeBus } from "./SqliteRealtimeBus.js";
 import { inProcessWorkSignals } from "../sql/InProcessWorkSignals.js";
 import { afterCommit } from "../sql/Transactions.js";
 import { sqliteFeatures } from "./sqliteFeatures.js";
@@ -25,12 +26,19 @@ export interface SqliteOptions {
    */
   readonly readConnection?: boolean;
   /**
-   * Wake this process's worker loops when another process commits to the file (a `domainkit
-   * worker` beside the server): the WAL file is watched, and each change wakes the outbox relay
-   * and the job runner at once instead of at their next poll. Default false (one process owns
-   * the file and its own commits already wake it); never for an in-memory database.
+   * Hear another process's commits to the file at once (a `domainkit worker` beside the server):
+   * the WAL file is watched, and each change wakes the outbox relay and the job runner, and reads
+   * the realtime notices other processes wrote (SqliteRealtimeBus.ts), instead of at their next
+   * poll. Default false (one process owns the file and its own commits already wake it); never
+   * for an in-memory database.
    */
   readonly watchOtherProcesses?: boolean;
+  /**
+   * This process's realtime notices are for other processes (a `domainkit worker` or a one-off
+   * command beside the server): each is also written to the file in its transaction, where the
+   * server's bus reads it (SqliteRealtimeBus.ts). Default false; never for an in-memory database.
+   */
+  readonly shareRealtimeNotices?: boolean;
   /**
    * Checkpoint the WAL from a thread of its own every this many milliseconds (default 100), so
    * no COMMIT on this process's event loop pays for a checkpoint (WalCheckpointer.ts); 0 leaves
@@ -51,7 +59,15 @@ const inMemory = (filename: string): boolean => filename === "" || filename === 
  * Opens a SQLite database. WAL lets readers run beside the single writer; busy_timeout makes a
  * second process wait for the write lock instead of failing at once.
  */
-export const openSqlite = async ({ filename, statementCacheSize, readConnection, watchOtherProcesses, checkpointIntervalMs = 100, groupCommit }: SqliteOptions): Promise<SqlDatabase> => {
+export const openSqlite = async ({
+  filename,
+  statementCacheSize,
+  readConnection,
+  watchOtherProcesses,
+  shareRealtimeNotices,
+  checkpointIntervalMs = 100,
+  groupCommit,
+}: SqliteOptions): Promise<SqlDatabase> => {
   const writer = new Database(filename);
   writer.pragma("journal_mode = WAL");
   writer.pragma("busy_timeout = 5000");
@@ -93,7 +109,11 @@ export const openSqlite = async ({ filename, statementCacheSize, readConnection,
       if (watchOtherProcesses === true && !inMemory(filename) && watcher === undefined) watcher = watchWal(filename, () => workKinds.forEach(signals.emit));
       return signals;
     },
-    realtimeBus: async () => inProcessRealtimeBus(database),
+    // Another process's notices are read from the file (written by a worker or a command beside this process).
+    realtimeBus: async () =>
+      inMemory(filename)
+        ? inProcessRealtimeBus(database)
+        : sqliteRealtimeBus(database, { filename: resolve(filename), share: shareRealtimeNotices === true, watch: watchOtherProcesses === true }),
     close: async () => {
       if (closed) return;
       closed = true;

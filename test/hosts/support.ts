@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path, { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { Writable } from "node:stream";
 import { createLogger } from "../../adapters/koa/Logging.js";
@@ -74,13 +74,28 @@ const execFileAsync = promisify(execFile);
 const cliModule = fileURLToPath(new URL("../../hosts/cli.js", import.meta.url));
 const launcher = `const { main } = await import(${JSON.stringify(cliModule)}); await main(process.argv.slice(1));`;
 
+/** The environment of a CLI process on `config`'s database. */
+const cliEnvironment = (config: Config): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? "",
+  DATA_DIR: config.dataDir,
+  AUTH_JWT_SECRET: config.jwtSecret,
+  ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
+});
+
 /** Runs the compiled `domainkit` CLI with `args` against `config`'s database (stdout and stderr). */
 export const cli = (config: Config, args: ReadonlyArray<string>) =>
-  execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: config.dataDir,
-      AUTH_JWT_SECRET: config.jwtSecret,
-      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
-    },
-  });
+  execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: cliEnvironment(config) });
+
+/** Starts a long-running CLI command (`worker`) on `config`'s database; stopped with SIGTERM at teardown. */
+export const spawnCli = (t: HasTeardown, config: Config, args: ReadonlyArray<string>): ChildProcess => {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: cliEnvironment(config), stdio: "ignore" });
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  );
+  return child;
+};
