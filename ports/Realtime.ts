@@ -47,7 +47,7 @@ export type RealtimeNotice =
 
 export interface RealtimeBus {
   /**
-   * Sends a notice to every process (LISTEN/NOTIFY on Postgres, in-process on SQLite). Published
+   * Sends a notice to every process (LISTEN/NOTIFY on Postgres; on SQLite in-process, and through the file for a worker or command beside the server). Published
    * inside a transaction, it is delivered once that transaction commits, never after a rollback.
    */
   readonly publish: (notice: RealtimeNotice) => Effect.Effect<void>;

@@ -1,5 +1,6 @@
 /**
- * The RealtimeBus on SQLite: one process owns the file, so an in-process emitter is enough. A
+ * The RealtimeBus within one process (an in-memory SQLite database; the in-process part of
+ * adapters/sqlite/SqliteRealtimeBus.ts, which carries notices between processes sharing a file). A
  * notice published inside a transaction is delivered once it commits (never after a rollback),
  * as Postgres delivers a NOTIFY: listeners that re-read the database see what it wrote.
  */

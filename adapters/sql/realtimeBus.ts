@@ -1,4 +1,4 @@
-/** The RealtimeBus of a database: LISTEN/NOTIFY on Postgres, in-process on SQLite (the driver decides). */
+/** The RealtimeBus of a database: LISTEN/NOTIFY on Postgres, on SQLite in-process and through the file (the driver decides). */
 import type { ClosableRealtimeBus, SqlDatabase } from "./SqlDatabase.js";
 
 /** A RealtimeBus for `db`; call `close()` on shutdown (it ends the LISTEN connection). */

@@ -1,4 +1,4 @@
-/** The RealtimeBus: in-process on SQLite, LISTEN/NOTIFY across pools on Postgres. */
+/** The RealtimeBus: within one process on SQLite (sqlite-realtime-bus-processes.test.ts: across processes), LISTEN/NOTIFY across pools on Postgres. */
 import { Effect } from "effect";
 import t from "tap";
 import { openPostgres } from "../../adapters/postgres/openPostgres.js";
