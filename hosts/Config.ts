@@ -25,6 +25,8 @@ export interface Config {
   readonly dataDir: string;
   /** Postgres connection string; SQLite under dataDir when absent (DATABASE_URL). */
   readonly databaseUrl: string | undefined;
+  /** Connections this process opens to Postgres at most (DATABASE_POOL_MAX, default 10). */
+  readonly databasePoolMax: number;
   /** HS256 secret for bearer tokens (AUTH_JWT_SECRET). */
   readonly jwtSecret: string;
   /** True when jwtSecret is the documented development default. */
@@ -349,6 +351,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   }
   const dataDir = r.path("DATA_DIR", "./.data");
   const databaseUrl = r.url("DATABASE_URL", ["postgres:", "postgresql:"], "a Postgres URL such as postgres://user:password@host:5432/database");
+  const databasePoolMax = r.integer("DATABASE_POOL_MAX", 10, 1, 1000, "a whole number of connections from 1 to 1000");
   const jwtSecret = r.secret("AUTH_JWT_SECRET", 32) ?? DEVELOPMENT_JWT_SECRET;
   const blobSigningSecret = r.secret("BLOB_SIGNING_SECRET", 32) ?? DEVELOPMENT_BLOB_SECRET;
   const workerInProcess = r.bool("WORKER_IN_PROCESS", true);
@@ -437,6 +440,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     host: hostValue,
     dataDir,
     databaseUrl,
+    databasePoolMax,
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
     workerInProcess,

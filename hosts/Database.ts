@@ -135,13 +135,13 @@ export interface SharedFileOptions {
  * (`startupDbWaitSeconds`, default 30). Fails with a one-line StartupError.
  */
 export const openConfiguredDatabase = async (
-  config: Pick<Config, "dataDir" | "databaseUrl"> & { readonly startupDbWaitSeconds?: number },
+  config: Pick<Config, "dataDir" | "databaseUrl"> & { readonly startupDbWaitSeconds?: number; readonly databasePoolMax?: number },
   log?: StartupLog,
   options: SharedFileOptions = {},
 ): Promise<SqlDatabase> => {
   if (config.databaseUrl !== undefined) {
     await waitForPostgres(config.databaseUrl, config.startupDbWaitSeconds ?? 30, log);
-    return openPostgres({ connectionString: config.databaseUrl });
+    return openPostgres({ connectionString: config.databaseUrl, ...(config.databasePoolMax !== undefined ? { max: config.databasePoolMax } : {}) });
   }
   try {
     mkdirSync(config.dataDir, { recursive: true });

@@ -28,6 +28,7 @@ t.test("the defaults load without problems", async (t) => {
   const config = loadConfig({});
   t.equal(config.port, 3000);
   t.equal(config.startupDbWaitSeconds, 30);
+  t.equal(config.databasePoolMax, 10);
   t.equal(config.metricsEnabled, true);
   t.equal(config.metricsToken, undefined);
   t.equal(config.otlpEndpoint, undefined);
@@ -50,6 +51,8 @@ t.test("each bad variable is one line: name, value, problem, expected form", asy
     [{ BLOB_PUBLIC_URL: "ftp://files.example.com" }, /^BLOB_PUBLIC_URL=.*the scheme ftp: is not supported; expected an absolute http\(s\) URL/],
     [{ PAYMENT_PROVIDER_URL: "http://127.0.0.1:4010" }, /^PAYMENT_PROVIDER_API_KEY \(unset\): required because PAYMENT_PROVIDER_URL is set/],
     [{ PAYMENT_PROVIDER_TIMEOUT_MS: "0" }, /^PAYMENT_PROVIDER_TIMEOUT_MS="0": out of range; expected a positive number of milliseconds/],
+    [{ DATABASE_POOL_MAX: "0" }, /^DATABASE_POOL_MAX="0": out of range; expected a whole number of connections from 1 to 1000$/],
+    [{ DATABASE_POOL_MAX: "many" }, /^DATABASE_POOL_MAX="many": not a whole number; expected a whole number of connections from 1 to 1000$/],
     [{ STARTUP_DB_WAIT_SECONDS: "soon" }, /^STARTUP_DB_WAIT_SECONDS="soon": not a whole number; expected a whole number of seconds from 0 to 3600$/],
     [{ METRICS_ENABLED: "perhaps" }, /^METRICS_ENABLED="perhaps": not a boolean/],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, /^OTEL_EXPORTER_OTLP_ENDPOINT=.*; expected an OTLP\/HTTP base URL/],
