@@ -6,6 +6,9 @@ import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { createKoaApp } from "../adapters/koa/App.js";
 import { failedAuthentications } from "../adapters/koa/RateLimit.js";
+import { memoryLimiters } from "../adapters/koa/LimiterStore.js";
+import { postgresLimiters } from "../adapters/postgres/PostgresLimiters.js";
+import { postgresPool } from "../adapters/postgres/openPostgres.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
 import { resolveLimits, type Limits } from "../adapters/koa/Limits.js";
@@ -140,11 +143,15 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // user's error report leads to the log lines and the trace.
   const observe = chain(tracing?.middleware, problemIds(), config.metricsEnabled ? observed.middleware : undefined);
   // --- end observability
+  // On Postgres the budgets that must hold across server processes count in the database.
+  const pool = postgresPool(database);
+  const limiterStore = pool !== undefined ? postgresLimiters(pool) : memoryLimiters;
   // One failed-authentication budget per client IP for HTTP and the realtime upgrade.
-  const authenticationFailures = failedAuthentications(resolveLimits(options.limits));
+  const authenticationFailures = failedAuthentications(resolveLimits(options.limits), limiterStore);
   const app = createKoaApp({
     logger,
     failedAuthentications: authenticationFailures,
+    limiterStore,
     runtime: core.runtime,
     authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
     routes: modules.flatMap(mountedRoutes),

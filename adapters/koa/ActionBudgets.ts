@@ -3,11 +3,15 @@
  * "invitations, mentions and public shares are rate-limited") or start costly work (workspace
  * exports), on top of the per-caller request
  * limit of RateLimit.ts. A route names its budget and what one request costs (a comment costs
- * one point per mention); every principal has its own count per budget, kept in this process by
- * rate-limiter-flexible. Over budget answers 429 with Retry-After, before anything is written.
+ * one point per mention); every principal has its own count per budget (rate-limiter-flexible).
+ * The budgets of actions that reach people or start costly work count in the host's shared store
+ * (LimiterStore.ts: Postgres, so they hold across server processes); the per-minute throttles of
+ * delivery, spent on hot paths, count in this process. Over budget answers 429 with Retry-After,
+ * before anything is written.
  */
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { RateLimited } from "./HttpErrors.js";
+import { memoryLimiters, type LimiterStore } from "./LimiterStore.js";
 
 /** The budgets routes may spend. */
 export type ActionBudgetName = "invitations" | "mentions" | "shares" | "exports" | DeliveryBudgetName;
@@ -35,19 +39,26 @@ export const defaultActionBudgets: Readonly<Record<ActionBudgetName, ActionBudge
   delivery_locations: { points: 600, windowSeconds: 600 },
 };
 
+/** The budgets counted in the shared store: each bounds what one principal does to others, or costly work. */
+export const sharedActionBudgets: ReadonlySet<ActionBudgetName> = new Set<ActionBudgetName>(["invitations", "mentions", "shares", "exports", "delivery_orders"]);
+
 /** Spends `cost` points of budget `name` for `key` or fails RateLimited. */
 export type SpendActionBudget = (name: ActionBudgetName, key: string, cost: number) => Promise<void>;
 
-/** One limiter per budget, for one host. */
-export const makeActionBudgets = (overrides: Partial<Record<ActionBudgetName, ActionBudgetLimit>> = {}): SpendActionBudget => {
-  const limiters = new Map<ActionBudgetName, RateLimiterMemory>();
+/** One limiter per budget, for one host; `shared` keeps the counts of sharedActionBudgets (this process's memory by default). */
+export const makeActionBudgets = (
+  overrides: Partial<Record<ActionBudgetName, ActionBudgetLimit>> = {},
+  shared: LimiterStore = memoryLimiters,
+): SpendActionBudget => {
+  const limiters = new Map<ActionBudgetName, RateLimiterAbstract>();
   for (const name of Object.keys(defaultActionBudgets) as ActionBudgetName[]) {
     const limit = overrides[name] ?? defaultActionBudgets[name];
     // A zero or fractional bound would silently disable the protection; fail at startup instead.
     if (!Number.isInteger(limit.points) || limit.points <= 0 || !Number.isInteger(limit.windowSeconds) || limit.windowSeconds <= 0) {
       throw new Error(`action budget ${name} must have positive integer points and windowSeconds`);
     }
-    limiters.set(name, new RateLimiterMemory({ points: limit.points, duration: limit.windowSeconds, keyPrefix: `budget:${name}` }));
+    const store = sharedActionBudgets.has(name) ? shared : memoryLimiters;
+    limiters.set(name, store({ points: limit.points, duration: limit.windowSeconds, keyPrefix: `budget:${name}` }));
   }
   return async (name, key, cost) => {
     if (cost <= 0) return;

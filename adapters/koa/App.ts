@@ -17,6 +17,7 @@ import { errorHandling } from "./ErrorHandling.js";
 import { mountHealth, type Readiness } from "./Health.js";
 import { resolveLimits, type Limits } from "./Limits.js";
 import type { ActionBudgetLimit, ActionBudgetName } from "./ActionBudgets.js";
+import type { LimiterStore } from "./LimiterStore.js";
 import { accessLog } from "./Logging.js";
 import { chain } from "./MiddlewareChain.js";
 import { openApiDocument } from "./OpenApi.js";
@@ -48,6 +49,11 @@ export interface KoaAppOptions {
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy>;
   /** Overrides of the default action budgets (invitations, mentions, shares; ActionBudgets.ts). */
   readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
+  /**
+   * Where the budgets that must hold across server processes count: the shared action budgets and
+   * (unless `failedAuthentications` is given) failed authentications. This process's memory when omitted.
+   */
+  readonly limiterStore?: LimiterStore;
   /** Adds further raw routes (e.g. a module's webhook) to the router before the module routes. */
   readonly configureRouter?: (router: Router) => void;
   /** Observability middleware (adapters/observability: metrics, tracing), placed right after the request id. */
@@ -74,10 +80,11 @@ export const createKoaApp = (options: KoaAppOptions): Koa => {
     logger: options.logger,
     authentication: options.authentication,
     rateLimit: options.rateLimit === false ? undefined : rateLimit(limits),
-    authenticationGuard: options.rateLimit === false ? undefined : (options.failedAuthentications ?? failedAuthentications(limits)).guard,
+    authenticationGuard: options.rateLimit === false ? undefined : (options.failedAuthentications ?? failedAuthentications(limits, options.limiterStore)).guard,
     limits,
     idempotencyPolicy: options.idempotencyPolicy,
     actionBudgets: options.actionBudgets,
+    limiterStore: options.limiterStore,
   };
   const moduleRoutes = groupedRoutes(options.routes, routeMounter(mountOptions));
   // The envelope of every request and the routers, as one middleware (MiddlewareChain.ts: no

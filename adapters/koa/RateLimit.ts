@@ -1,7 +1,9 @@
 /**
- * Per-caller and per-IP rate limiting, and a per-IP bound on failed authentications (docs/conventions.md, Limits: 429 with Retry-After). Counts live in this
- * process (rate-limiter-flexible's RateLimiterMemory): with several server processes each
- * enforces the budget on its own, which bounds abuse per process without a shared store.
+ * Per-caller and per-IP rate limiting, and a per-IP bound on failed authentications
+ * (docs/conventions.md, Limits: 429 with Retry-After). The request limits count in this process
+ * (rate-limiter-flexible's RateLimiterMemory; with several server processes each enforces them on
+ * its own, and no request pays a round trip for them). Failed authentications count in the host's
+ * shared store (LimiterStore.ts), so guessing credentials across several processes meets one budget.
  */
 import type { Context, Middleware } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
@@ -9,6 +11,7 @@ import { Unauthorized } from "../../core/kernel/Errors.js";
 import { principalScope } from "../../ports/Principal.js";
 import { principalOf } from "./Authentication.js";
 import { RateLimited } from "./HttpErrors.js";
+import { memoryLimiters, type LimiterStore } from "./LimiterStore.js";
 import { defaultLimits, type Limits } from "./Limits.js";
 
 /** The budget key of a request: the principal's scope, else the client IP. */
@@ -67,13 +70,18 @@ export interface FailedAuthentications {
   readonly guard: AuthenticationGuard;
 }
 
-/** A failed-authentication budget kept in this process. */
+/**
+ * A failed-authentication budget counted in `store` (this process's memory by default). Each
+ * process blocks an IP once a failure it records finds the shared count spent; another process
+ * blocks it at the first failure it records after that.
+ */
 export const failedAuthentications = (
   limits: Pick<Limits, "failedAuthenticationPoints" | "failedAuthenticationWindowSeconds"> = defaultLimits,
+  store: LimiterStore = memoryLimiters,
 ): FailedAuthentications => {
-  const failures = new RateLimiterMemory({ points: limits.failedAuthenticationPoints, duration: limits.failedAuthenticationWindowSeconds });
+  const failures = store({ keyPrefix: "failed-authentications", points: limits.failedAuthenticationPoints, duration: limits.failedAuthenticationWindowSeconds });
   // The IPs with no point left and when their window ends, so the check every authenticated
-  // request makes is a map lookup, not a call into the limiter.
+  // request makes is a map lookup in this process, not a call into the store.
   const blockedUntil = new Map<string, number>();
   const retryAfterSeconds = (ip: string): number | null => {
     const until = blockedUntil.get(ip);

@@ -18,6 +18,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { principalScope } from "../../ports/Principal.js";
 import type { AuthenticationGuard } from "./RateLimit.js";
 import { makeActionBudgets, type ActionBudgetLimit, type ActionBudgetName, type SpendActionBudget } from "./ActionBudgets.js";
+import type { LimiterStore } from "./LimiterStore.js";
 import { principalOf } from "./Authentication.js";
 import { jsonBody } from "./Body.js";
 import { decodeRequestPart, encodeResponseBody, nulRefusal } from "./Decode.js";
@@ -244,6 +245,8 @@ export interface MountOptions {
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy> | undefined;
   /** Overrides of the default action budgets (ActionBudgets.ts). */
   readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>> | undefined;
+  /** Where the shared action budgets count (LimiterStore.ts; this process's memory when omitted). */
+  readonly limiterStore?: LimiterStore | undefined;
 }
 
 /** Registers every route on `router`, each wired the same way. */
@@ -266,7 +269,7 @@ export const routeMounter = (options: MountOptions): ((router: Router, routes: R
     }
   };
   const body = jsonBody(limits);
-  const spendBudget = makeActionBudgets(options.actionBudgets);
+  const spendBudget = makeActionBudgets(options.actionBudgets, options.limiterStore);
   const guardedAuthentication =
     options.authentication === undefined || options.authenticationGuard === undefined
       ? options.authentication

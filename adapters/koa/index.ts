@@ -15,6 +15,7 @@ export * from "./Pagination.js";
 export * from "./Idempotency.js";
 export * from "./RateLimit.js";
 export * from "./ActionBudgets.js";
+export * from "./LimiterStore.js";
 export * from "./Route.js";
 export * from "./OpenApi.js";
 export * from "./ApiDocs.js";

@@ -4,3 +4,4 @@ export * from "./postgresFeatures.js";
 export * from "./PostgresRealtimeBus.js";
 export * from "./PostgresListener.js";
 export * from "./PostgresWorkSignals.js";
+export * from "./PostgresLimiters.js";

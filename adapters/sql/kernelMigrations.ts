@@ -217,4 +217,18 @@ $$`,
     ],
     postgres: [],
   },
+  // Postgres: the rate-limit counts every server process shares (adapters/postgres/PostgresLimiters.ts,
+  // rate-limiter-flexible's layout). SQLite has one server process: its counts stay in memory.
+  {
+    version: 8,
+    name: "rate_limits",
+    sqlite: [],
+    postgres: [
+      `CREATE TABLE rate_limits (
+    key varchar(255) PRIMARY KEY,
+    points integer NOT NULL DEFAULT 0,
+    expire bigint
+  )`,
+    ],
+  },
 ];
