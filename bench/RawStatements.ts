@@ -16,7 +16,8 @@ export const numbered = (dialect: "sqlite" | "postgres", sql: string): string =>
 
 /** The kernel's statements, as the adapters compile them for `dialect`. */
 export const kernelSql = (dialect: "sqlite" | "postgres") => ({
-  epoch: numbered(dialect, `select "epoch" from "user_epochs" where "user_id" = ?`),
+  // What authentication reads on every request (UserEpochs.standing).
+  epoch: numbered(dialect, `select "epoch", "revoked_at" from "user_epochs" where "user_id" = ?`),
   reserveKey: numbered(
     dialect,
     `insert into "idempotency_keys" ("scope", "key", "request_hash", "state", "response", "locked_until", "expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("scope", "key") do update set "request_hash" = "excluded"."request_hash", "state" = ?, "response" = ?, "locked_until" = "excluded"."locked_until", "expires_at" = "excluded"."expires_at", "created_at" = "excluded"."created_at" where (("idempotency_keys"."state" = ? and "idempotency_keys"."locked_until" <= ?) or "idempotency_keys"."expires_at" <= ?) returning "scope"`,

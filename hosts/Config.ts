@@ -7,7 +7,9 @@
  * (secrets are never echoed; URLs are shown with their credentials redacted). The CLI prints
  * those lines without a stack trace and exits 2.
  */
+import { createPublicKey, type KeyObject } from "node:crypto";
 import path from "node:path";
+import { publicKeyAlgorithm, type TokenVerification } from "../adapters/koa/Authentication.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 
 /** The development JWT secret used when AUTH_JWT_SECRET is unset; never use it in production. */
@@ -31,6 +33,15 @@ export interface Config {
   readonly jwtSecret: string;
   /** True when jwtSecret is the documented development default. */
   readonly usingDevelopmentSecret: boolean;
+  /**
+   * An identity provider's public key (AUTH_JWT_PUBLIC_KEY, PEM): its RS256/PS256/ES256/384/512 or
+   * EdDSA tokens are accepted. HS256 tokens stay accepted only with AUTH_JWT_SECRET set.
+   */
+  readonly jwtPublicKey: KeyObject | undefined;
+  /** The `iss` every token must carry (AUTH_JWT_ISSUER); unchecked when unset. */
+  readonly jwtIssuer: string | undefined;
+  /** The `aud` every token must carry (AUTH_JWT_AUDIENCE); unchecked when unset, required in production with a public key. */
+  readonly jwtAudience: string | undefined;
   /** Run the outbox relay and job runner inside the server process (WORKER_IN_PROCESS, default true). */
   readonly workerInProcess: boolean;
   /** Apply pending migrations when the server starts (MIGRATE_ON_START, default true). */
@@ -262,6 +273,31 @@ class Reader {
   }
 }
 
+/** A PEM public key (SPKI; `\n` escapes allowed for one-line environments) of a type tokens are verified with. */
+const publicKeyOf = (r: Reader, name: string): KeyObject | undefined => {
+  const value = r.raw(name);
+  if (value === undefined) return undefined;
+  const expected = "a PEM public key (-----BEGIN PUBLIC KEY-----) of type RSA, EC (P-256, P-384, P-521) or Ed25519";
+  if (/PRIVATE KEY/.test(value)) {
+    r.problem(name, "a private key, which this service must not hold", expected, true);
+    return undefined;
+  }
+  let key: KeyObject;
+  try {
+    key = createPublicKey(value.replace(/\\n/g, "\n"));
+  } catch {
+    r.problem(name, "not a public key", expected);
+    return undefined;
+  }
+  try {
+    publicKeyAlgorithm(key);
+  } catch (error) {
+    r.problem(name, error instanceof Error ? error.message : "unsupported key", expected);
+    return undefined;
+  }
+  return key;
+};
+
 /** COMMERCE_CARRIER_URL with COMMERCE_CARRIER_API_KEY (required with it) and COMMERCE_CARRIER_TIMEOUT_MS, or undefined when no URL is set. */
 const carrierApiOf = (r: Reader): CommerceConfig["carrierApi"] => {
   const baseUrl = r.url("COMMERCE_CARRIER_URL", ["http:", "https:"], "an http(s) URL such as https://carrier.example/api");
@@ -353,6 +389,9 @@ export const loadConfig = (env: Env = process.env): Config => {
   const databaseUrl = r.url("DATABASE_URL", ["postgres:", "postgresql:"], "a Postgres URL such as postgres://user:password@host:5432/database");
   const databasePoolMax = r.integer("DATABASE_POOL_MAX", 10, 1, 1000, "a whole number of connections from 1 to 1000");
   const jwtSecret = r.secret("AUTH_JWT_SECRET", 32) ?? DEVELOPMENT_JWT_SECRET;
+  const jwtPublicKey = publicKeyOf(r, "AUTH_JWT_PUBLIC_KEY");
+  const jwtIssuer = r.raw("AUTH_JWT_ISSUER");
+  const jwtAudience = r.raw("AUTH_JWT_AUDIENCE");
   const blobSigningSecret = r.secret("BLOB_SIGNING_SECRET", 32) ?? DEVELOPMENT_BLOB_SECRET;
   const workerInProcess = r.bool("WORKER_IN_PROCESS", true);
   const migrateOnStart = r.bool("MIGRATE_ON_START", true);
@@ -431,7 +470,14 @@ export const loadConfig = (env: Env = process.env): Config => {
   // docs mint bearer tokens and blob grants: the server refuses to start instead of warning.
   // (The modules' sealing keys are checked where the modules are known: hosts/ReferenceServer.ts.)
   if (env.NODE_ENV === "production") {
-    if (jwtSecret === DEVELOPMENT_JWT_SECRET) r.problem("AUTH_JWT_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+    // With a provider's public key and no secret of one's own, HS256 is off: the default secret is never used.
+    if (jwtSecret === DEVELOPMENT_JWT_SECRET && jwtPublicKey === undefined) {
+      r.problem("AUTH_JWT_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+    }
+    // A provider signs tokens for all its applications: without an audience, another one's tokens would pass.
+    if (jwtPublicKey !== undefined && jwtAudience === undefined) {
+      r.problem("AUTH_JWT_AUDIENCE", "required in production with AUTH_JWT_PUBLIC_KEY", "the audience your identity provider puts in this service's tokens");
+    }
     if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
@@ -443,6 +489,9 @@ export const loadConfig = (env: Env = process.env): Config => {
     databasePoolMax,
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
+    jwtPublicKey,
+    jwtIssuer,
+    jwtAudience,
     workerInProcess,
     migrateOnStart,
     logLevel,
@@ -475,3 +524,17 @@ export const loadConfig = (env: Env = process.env): Config => {
     commerce,
   };
 };
+
+/** True when HS256 tokens (the CLI's `token`, AUTH_JWT_SECRET) are accepted: always, unless a provider's key replaces the default secret. */
+export const acceptsSecretTokens = (config: Pick<Config, "jwtPublicKey" | "usingDevelopmentSecret">): boolean =>
+  config.jwtPublicKey === undefined || !config.usingDevelopmentSecret;
+
+/** How the reference server verifies user tokens, from its configuration (made once per server). */
+export const tokenVerificationOf = (
+  config: Pick<Config, "jwtSecret" | "jwtPublicKey" | "jwtIssuer" | "jwtAudience" | "usingDevelopmentSecret">,
+): TokenVerification => ({
+  ...(acceptsSecretTokens(config) ? { secret: config.jwtSecret } : {}),
+  ...(config.jwtPublicKey !== undefined ? { publicKey: config.jwtPublicKey } : {}),
+  ...(config.jwtIssuer !== undefined ? { issuer: config.jwtIssuer } : {}),
+  ...(config.jwtAudience !== undefined ? { audience: config.jwtAudience } : {}),
+});

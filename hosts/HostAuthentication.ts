@@ -5,14 +5,15 @@
  */
 import { Cause, Exit } from "effect";
 import type { Middleware } from "koa";
-import { bearerToken, jwtAuthentication } from "../adapters/koa/Authentication.js";
+import { bearerToken, jwtAuthentication, type TokenVerifier } from "../adapters/koa/Authentication.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
 import type { HostServices } from "./PortBindings.js";
 import { epochLookup, type DomainRuntime } from "./Runtime.js";
 
 /** Bearer authentication for every module of a host, JWT for users by default. */
 export const hostAuthentication = <P>(options: {
-  readonly jwtSecret: string;
+  /** How user JWTs are verified: the HS256 secret, or a whole verification (public key, issuer, audience). */
+  readonly jwtSecret: TokenVerifier;
   readonly runtime: DomainRuntime<P>;
   readonly modules: ReadonlyArray<ModuleDefinition<never, HostServices<P>>>;
 }): Middleware => {

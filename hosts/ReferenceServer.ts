@@ -16,7 +16,7 @@ import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/Action
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
-import { ConfigError, loadConfig, type Config } from "./Config.js";
+import { acceptsSecretTokens, ConfigError, loadConfig, tokenVerificationOf, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase } from "./Database.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { mountedRoutes } from "./ModuleDefinition.js";
@@ -78,7 +78,9 @@ export function createServer<P>(config: Config = loadConfig(), options: ServerOp
 
 const startServer = async <P>(config: Config, composition: Composition<P>, options: Omit<ServerOptions<unknown>, "modules">): Promise<ReferenceServer<P>> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  if (config.usingDevelopmentSecret) {
+  // With a provider's public key and no secret of one's own, HS256 tokens are off and the default secret unused.
+  const usingDevelopmentSecret = config.usingDevelopmentSecret && acceptsSecretTokens(config);
+  if (usingDevelopmentSecret) {
     logger.warn("AUTH_JWT_SECRET is not set: using the documented development secret. Set it in production.");
   }
   if (config.usingDevelopmentBlobSecret) {
@@ -86,7 +88,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   }
   // In production, data sealed with a documented key is not sealed: refuse to start (Config.ts does the same for the secrets).
   const developmentKeys = [
-    ...(config.usingDevelopmentSecret ? ["AUTH_JWT_SECRET"] : []),
+    ...(usingDevelopmentSecret ? ["AUTH_JWT_SECRET"] : []),
     ...(config.usingDevelopmentBlobSecret ? ["BLOB_SIGNING_SECRET"] : []),
     ...(config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce") ? ["COMMERCE_SEALING_KEYS"] : []),
     ...(config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery") ? ["DELIVERY_LOCATION_KEY"] : []),
@@ -143,6 +145,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   // user's error report leads to the log lines and the trace.
   const observe = chain(tracing?.middleware, problemIds(), config.metricsEnabled ? observed.middleware : undefined);
   // --- end observability
+  // User tokens: the HS256 secret, and the identity provider's public key when configured.
+  const tokenVerification = tokenVerificationOf(config);
   // On Postgres the budgets that must hold across server processes count in the database.
   const pool = postgresPool(database);
   const limiterStore = pool !== undefined ? postgresLimiters(pool) : memoryLimiters;
@@ -153,7 +157,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     failedAuthentications: authenticationFailures,
     limiterStore,
     runtime: core.runtime,
-    authentication: hostAuthentication({ jwtSecret: config.jwtSecret, runtime: core.runtime, modules }),
+    authentication: hostAuthentication({ jwtSecret: tokenVerification, runtime: core.runtime, modules }),
     routes: modules.flatMap(mountedRoutes),
     // Grant-authorized byte transfers (PUT/GET /v1/blobs/:grant_token), outside the module routes.
     configureRouter: (router) => {
@@ -187,7 +191,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     throw error;
   });
   const realtime = attachRealtime(http.server, {
-    authenticate: jwtUpgradeAuthentication(config.jwtSecret, core.runtime),
+    authenticate: jwtUpgradeAuthentication(tokenVerification, core.runtime),
     runtime: core.runtime,
     failedAuthentications: authenticationFailures,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),

@@ -7,7 +7,7 @@ import { decodeJwt } from "jose";
 import { Clock, Effect, type Tracer } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
-import { verifyToken } from "../adapters/koa/Authentication.js";
+import { verifyToken, type TokenVerifier } from "../adapters/koa/Authentication.js";
 import { realtimeBus } from "../adapters/sql/realtimeBus.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
@@ -16,7 +16,7 @@ import { startWorker, type RunningWorker } from "../adapters/worker/Worker.js";
 import type { Authenticate } from "../adapters/ws/UpgradeAuthentication.js";
 import { makeSignatureScanner } from "../adapters/scanner/SignatureScanner.js";
 import { makeSharpThumbnailer } from "../adapters/thumbnails/SharpThumbnailer.js";
-import { UserEpochs } from "../ports/UserEpochs.js";
+import { UserEpochs, type UserStanding } from "../ports/UserEpochs.js";
 import type { ObjectStore } from "../ports/ObjectStore.js";
 import type { Scanner } from "../ports/Scanner.js";
 import type { Thumbnailer } from "../ports/Thumbnailer.js";
@@ -118,16 +118,19 @@ export const startHostWorker = async <P>(
   });
 };
 
-/** The user's current token epoch, read through the runtime's UserEpochs port. */
-export const epochLookup = <P>(runtime: DomainRuntime<P>) => (userId: string): Promise<number> =>
-  runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId)));
+/** Where a user stands (token epoch, latest revocation), read through the runtime's UserEpochs port. */
+export const epochLookup = <P>(runtime: DomainRuntime<P>) => (userId: string): Promise<UserStanding> =>
+  runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.standing(userId)));
 
-/** Realtime upgrade authentication with the same JWT rules as HTTP, keeping the token's epoch. */
-export const jwtUpgradeAuthentication = <P>(secret: string, runtime: DomainRuntime<P>): Authenticate => async (token) => {
+/**
+ * Realtime upgrade authentication with the same JWT rules as HTTP, keeping the token's epoch (a
+ * token without one is held to the user's epoch at connect: a later revocation closes it).
+ */
+export const jwtUpgradeAuthentication = <P>(secret: TokenVerifier, runtime: DomainRuntime<P>): Authenticate => async (token) => {
   try {
     const principal = await verifyToken(secret, token, epochLookup(runtime));
     const epoch = decodeJwt(token).epoch;
-    return { ...principal, epoch: typeof epoch === "number" ? epoch : 0 };
+    return typeof epoch === "number" ? { ...principal, epoch } : principal;
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import { listDeadJobs, replayJob } from "../adapters/worker/JobRunner.js";
 import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.js";
 import { revokeSessions } from "../core/identity/RevokeSessions.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
-import { ConfigError, loadConfig, type Config } from "./Config.js";
+import { acceptsSecretTokens, ConfigError, loadConfig, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 import type { ModuleCommand } from "./ModuleDefinition.js";
@@ -201,6 +201,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const userId = requireUser(values.user);
         const ttlSeconds = values.ttl === undefined ? 3600 : Number(values.ttl);
         if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new UsageError("--ttl must be a positive number of seconds");
+        if (!acceptsSecretTokens(config)) {
+          throw new UsageError("the server accepts only your identity provider's tokens (AUTH_JWT_PUBLIC_KEY without AUTH_JWT_SECRET): sign in there");
+        }
         if (config.usingDevelopmentSecret) process.stderr.write("warning: signing with the development AUTH_JWT_SECRET\n");
         // The token carries the user's current epoch, so it survives earlier revocations.
         const epoch = await withCore(config, (core) =>

@@ -1,29 +1,104 @@
 /**
  * Bearer JWT authentication of the reference server (docs/conventions.md, Authentication): HS256
- * with a configured secret, `sub` is the user id (a UUID), `exp` is required, and an `epoch`
- * claim older than the user's current epoch is refused so revocation takes effect at once.
+ * with a configured secret, or an identity provider's signature checked with its public key
+ * (RS256, PS256, ES256/384/512 or EdDSA, by the key's type), with the issuer and audience when
+ * configured. `sub` is the user id (a UUID), `exp` is required, and an `epoch` claim older than
+ * the user's current epoch is refused so revocation takes effect at once. A token without an
+ * `epoch` claim (a provider's) is refused when it was issued (`iat`) no later than the user's
+ * latest revocation.
  *
  * The library only needs `ctx.state.principal`: a host with its own authentication passes its
  * own middleware to `createKoaApp` / `mountRoutes` that sets `ctx.state.principal` (a
  * `Principal` from ports/Principal.ts) or throws `Unauthorized`, and this file is not used.
  */
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { KeyObject } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
 import type { Context, Middleware } from "koa";
 import { Unauthorized } from "../../core/kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
+import type { UserStanding } from "../../ports/UserEpochs.js";
 
-/** Looks up a user's current token epoch (0 for a user never revoked). */
-export type UserEpochLookup = (userId: string) => Promise<number>;
+/** Looks up where a user stands: current token epoch (0 for a user never revoked) and latest revocation. */
+export type UserEpochLookup = (userId: string) => Promise<UserStanding>;
+
+/**
+ * How tokens are verified: an HS256 secret, an identity provider's public key, or both (each
+ * token by the algorithm in its header); `issuer` and `audience` are required to match when set.
+ */
+export interface TokenVerification {
+  readonly secret?: string | Uint8Array;
+  readonly publicKey?: KeyObject;
+  readonly issuer?: string;
+  readonly audience?: string;
+}
+
+/** An HS256 secret alone, or a whole verification. */
+export type TokenVerifier = string | Uint8Array | TokenVerification;
 
 /** Options of the JWT middleware. */
 export interface JwtAuthenticationOptions {
-  /** The HS256 secret shared with whoever mints tokens. */
-  readonly secret: string | Uint8Array;
-  /** Current epoch per user; without it every epoch is accepted (no revocation). */
+  /** The HS256 secret shared with whoever mints tokens, or a whole verification (public key, issuer, audience). */
+  readonly secret: TokenVerifier;
+  /** Where each user stands; without it every epoch is accepted (no revocation). */
   readonly userEpochs?: UserEpochLookup;
 }
 
 const algorithm = "HS256";
+
+/** The JWS algorithm a public key verifies, by its type (RSA: RS256; EC: by curve; Ed25519: EdDSA). */
+export const publicKeyAlgorithm = (key: KeyObject): string => {
+  switch (key.asymmetricKeyType) {
+    case "rsa":
+      return "RS256";
+    case "rsa-pss":
+      return "PS256";
+    case "ed25519":
+      return "EdDSA";
+    case "ec": {
+      const curve = key.asymmetricKeyDetails?.namedCurve;
+      if (curve === "prime256v1") return "ES256";
+      if (curve === "secp384r1") return "ES384";
+      if (curve === "secp521r1") return "ES512";
+      throw new Error(`unsupported EC curve ${String(curve)} (P-256, P-384 or P-521)`);
+    }
+    default:
+      throw new Error(`unsupported public key type ${String(key.asymmetricKeyType)} (RSA, EC or Ed25519)`);
+  }
+};
+
+/** A verification ready for jose: the accepted algorithms and the key for each token's header. */
+interface PreparedVerification {
+  readonly algorithms: string[];
+  readonly keyFor: (header: JWTHeaderParameters) => Uint8Array | KeyObject;
+  readonly issuer?: string;
+  readonly audience?: string;
+}
+
+const prepared = new WeakMap<object, PreparedVerification>();
+
+const prepare = (verifier: TokenVerifier): PreparedVerification => {
+  const verification: TokenVerification = typeof verifier === "string" || verifier instanceof Uint8Array ? { secret: verifier } : verifier;
+  const secret = verification.secret === undefined ? undefined : keyOf(verification.secret);
+  const publicKey = verification.publicKey;
+  const publicAlgorithm = publicKey === undefined ? undefined : publicKeyAlgorithm(publicKey);
+  if (secret === undefined && publicKey === undefined) throw new Error("token verification needs a secret or a public key");
+  return {
+    algorithms: [...(secret !== undefined ? [algorithm] : []), ...(publicAlgorithm !== undefined ? [publicAlgorithm] : [])],
+    // jose refuses a header algorithm outside `algorithms` before asking for a key, and a key
+    // whose type does not fit the algorithm: an HS256 token is never checked against the public key.
+    keyFor: (header) => (header.alg === algorithm ? secret : publicKey) ?? new Uint8Array(0),
+    ...(verification.issuer !== undefined ? { issuer: verification.issuer } : {}),
+    ...(verification.audience !== undefined ? { audience: verification.audience } : {}),
+  };
+};
+
+/** The prepared form of `verifier`, made once per secret or verification object. */
+const preparedOf = (verifier: TokenVerifier): PreparedVerification => {
+  if (typeof verifier === "string") return prepare(verifier);
+  let known = prepared.get(verifier);
+  if (known === undefined) prepared.set(verifier, (known = prepare(verifier)));
+  return known;
+};
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const keyOf = (secret: string | Uint8Array): Uint8Array =>
@@ -61,10 +136,10 @@ export const mintToken = async (options: {
  * same token and secret. Only the signature is remembered; the epoch (revocation) is checked on
  * every request. Bounded: the oldest entries go first.
  */
-const verifiedTokens = new Map<string, { readonly secret: string | Uint8Array; readonly payload: Record<string, unknown>; readonly expiresAtMs: number }>();
+const verifiedTokens = new Map<string, { readonly secret: TokenVerifier; readonly payload: Record<string, unknown>; readonly expiresAtMs: number }>();
 const verifiedTokensCapacity = 10_000;
 
-const rememberVerified = (token: string, secret: string | Uint8Array, payload: Record<string, unknown>): void => {
+const rememberVerified = (token: string, secret: TokenVerifier, payload: Record<string, unknown>): void => {
   if (typeof payload.exp !== "number") return;
   if (verifiedTokens.size >= verifiedTokensCapacity) {
     const oldest = verifiedTokens.keys().next();
@@ -74,7 +149,7 @@ const rememberVerified = (token: string, secret: string | Uint8Array, payload: R
 };
 
 export const verifyToken = async (
-  secret: string | Uint8Array,
+  secret: TokenVerifier,
   token: string,
   userEpochs?: UserEpochLookup,
 ): Promise<Principal> => {
@@ -84,7 +159,13 @@ export const verifyToken = async (
     payload = known.payload;
   } else {
     try {
-      ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [algorithm], requiredClaims: ["exp", "sub"] }));
+      const verification = preparedOf(secret);
+      ({ payload } = await jwtVerify(token, verification.keyFor, {
+        algorithms: verification.algorithms,
+        requiredClaims: ["exp", "sub"],
+        ...(verification.issuer !== undefined ? { issuer: verification.issuer } : {}),
+        ...(verification.audience !== undefined ? { audience: verification.audience } : {}),
+      }));
     } catch (error) {
       // jose reports expiry only after the signature verified, so a forged token is never "expired".
       if (error instanceof joseErrors.JWTExpired) throw new Unauthorized({ reason: "expired" });
@@ -96,15 +177,27 @@ export const verifyToken = async (
   if (typeof sub !== "string" || !uuid.test(sub)) {
     throw new Unauthorized({ reason: "invalid", detail: "The token subject is not a user id." });
   }
-  const epoch = payload.epoch ?? 0;
-  if (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 0) {
+  const epoch = payload.epoch;
+  if (epoch !== undefined && (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 0)) {
     throw new Unauthorized({ reason: "invalid", detail: "The token epoch is not a non-negative integer." });
   }
   const userId = sub.toLowerCase();
-  if (userEpochs !== undefined && epoch < (await userEpochs(userId))) throw new Unauthorized({ reason: "revoked" });
+  if (userEpochs !== undefined && !standsAfterRevocation(epoch, payload.iat, await userEpochs(userId))) throw new Unauthorized({ reason: "revoked" });
   // OpenID Connect's auth_time (when the user signed in) travels for step-up checks; ignored when malformed.
   const authTime = payload.auth_time;
   return typeof authTime === "number" && Number.isFinite(authTime) ? { kind: "user", userId, authTime } : { kind: "user", userId };
+};
+
+/**
+ * True when a token is not revoked: its epoch claim is at least the user's epoch; without the
+ * claim, the user was never revoked, or the token was issued (`iat`, seconds) after the second of
+ * the latest revocation. A user revoked before revocation times were kept refuses such tokens.
+ */
+export const standsAfterRevocation = (epoch: number | undefined, issuedAt: unknown, standing: UserStanding): boolean => {
+  if (epoch !== undefined) return epoch >= standing.epoch;
+  if (standing.epoch === 0) return true;
+  if (standing.revokedAt === null || typeof issuedAt !== "number") return false;
+  return issuedAt > Math.floor(standing.revokedAt.getTime() / 1000);
 };
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined when there is none. */

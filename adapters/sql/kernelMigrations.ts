@@ -231,4 +231,13 @@ $$`,
   )`,
     ],
   },
+  // When each user's epoch was last advanced: a token without an epoch claim (an identity
+  // provider's) issued before it is revoked (adapters/koa/Authentication.ts). Null for epochs
+  // advanced before this migration: such a user's tokens without the claim stay refused, as before.
+  {
+    version: 9,
+    name: "user_epochs_revoked_at",
+    sqlite: [`ALTER TABLE user_epochs ADD COLUMN revoked_at TEXT`],
+    postgres: [`ALTER TABLE user_epochs ADD COLUMN revoked_at timestamptz`],
+  },
 ];

@@ -22,8 +22,8 @@ const tokenEpoch = 1_000_000_000;
 const usersPerConnection = 50;
 
 // The statement SqlUserEpochs.bump issues, as Kysely compiles it for each dialect.
-const bumpSqlite = `insert into "user_epochs" ("user_id", "epoch") values (?, ?) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + ? returning "epoch"`;
-const bumpPostgres = `insert into "user_epochs" ("user_id", "epoch") values ($1, $2) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + $3 returning "epoch"`;
+const bumpSqlite = `insert into "user_epochs" ("user_id", "epoch", "revoked_at") values (?, ?, ?) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + ?, "revoked_at" = ? returning "epoch"`;
+const bumpPostgres = `insert into "user_epochs" ("user_id", "epoch", "revoked_at") values ($1, $2, $3) on conflict ("user_id") do update set "epoch" = "user_epochs"."epoch" + $4, "revoked_at" = $5 returning "epoch"`;
 
 const users = (count: number): string[] => Array.from({ length: count }, () => randomUUID());
 
@@ -49,14 +49,16 @@ export const revokeSessions: Scenario = {
     const sqlite = db.dialect === "sqlite";
     const measured = await measureOps((sequence) => {
       const userId = userOf(sequence);
+      // The revocation time as each dialect stores it (SQLite: ISO text; Postgres: timestamptz).
+      const at = new Date().toISOString();
       return inOrder([
         () => runner.autocommit([[epoch, [userId]]]),
         () =>
           runner.inTransaction(
             sqlite
-              ? [[bumpSqlite, [userId, 1, 1]]]
+              ? [[bumpSqlite, [userId, 1, at, 1, at]]]
               : [
-                  [bumpPostgres, [userId, 1, 1]],
+                  [bumpPostgres, [userId, 1, at, 1, at]],
                   ["SELECT pg_notify($1, $2)", [realtimeChannel, JSON.stringify({ type: "access_changed", userId })]],
                 ],
           ),

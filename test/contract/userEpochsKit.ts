@@ -8,6 +8,7 @@ export type UserEpochsKitPorts = UserEpochs;
 
 const bump = (user: string) => Effect.flatMap(UserEpochs, (e) => e.bump(user));
 const current = (user: string) => Effect.flatMap(UserEpochs, (e) => e.current(user));
+const standing = (user: string) => Effect.flatMap(UserEpochs, (e) => e.standing(user));
 
 /** The cases of the user epochs kit. */
 export const userEpochsCases: ReadonlyArray<KitCase<UserEpochsKitPorts>> = [
@@ -28,6 +29,23 @@ export const userEpochsCases: ReadonlyArray<KitCase<UserEpochsKitPorts>> = [
     run: async (t, run) => {
       await run(bump("u1"));
       t.equal(await run(current("u2")), 0);
+    },
+  },
+  {
+    name: "user epochs: a user never revoked stands at epoch 0 with no revocation time",
+    run: async (t, run) => t.same(await run(standing("nobody")), { epoch: 0, revokedAt: null }) as void,
+  },
+  {
+    name: "user epochs: a bump records when it happened, with the epoch it answered",
+    run: async (t, run) => {
+      const before = Date.now();
+      const epoch = await run(bump("u1"));
+      const after = Date.now();
+      const { epoch: standingEpoch, revokedAt } = await run(standing("u1"));
+      t.equal(standingEpoch, epoch);
+      t.ok(revokedAt instanceof Date, "a revocation time");
+      // Stored times keep milliseconds on both dialects; allow the clock's rounding.
+      t.ok(revokedAt !== null && revokedAt.getTime() >= before - 1 && revokedAt.getTime() <= after + 1, "the time of the bump");
     },
   },
   {

@@ -88,7 +88,7 @@ t.test("the runtime provides the modules' ports, rebound adapters replace them, 
     modules: compose().add(identityModule).add(projectsModule),
     logger: createLogger({ level: "silent" }),
     rebind: (container) =>
-      rebindPort(container, UserEpochs, { current: () => Effect.succeed(7), bump: (id) => Effect.sync(() => (bumped.push(id), 8)) }),
+      rebindPort(container, UserEpochs, { current: () => Effect.succeed(7), standing: () => Effect.succeed({ epoch: 7, revokedAt: null }), bump: (id) => Effect.sync(() => (bumped.push(id), 8)) }),
   });
   t.teardown(core.close);
   t.equal(await core.runtime.runPromise(revokeSessions("u1")), 8, "the rebound UserEpochs answered");

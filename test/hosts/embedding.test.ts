@@ -67,6 +67,7 @@ t.test("any port can be rebound before the runtime is built", async (t) => {
       // Typed: the adapter must be a UserEpochs.
       rebindPort(container, UserEpochs, {
         current: () => Effect.succeed(41),
+        standing: () => Effect.succeed({ epoch: 41, revokedAt: null }),
         bump: (id: string) => Effect.sync(() => (bumped.push(id), 42)),
       }),
   });

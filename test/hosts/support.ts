@@ -82,9 +82,9 @@ const cliEnvironment = (config: Config): NodeJS.ProcessEnv => ({
   ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
 });
 
-/** Runs the compiled `domainkit` CLI with `args` against `config`'s database (stdout and stderr). */
-export const cli = (config: Config, args: ReadonlyArray<string>) =>
-  execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: cliEnvironment(config) });
+/** Runs the compiled `domainkit` CLI with `args` against `config`'s database (stdout and stderr), with `env` added. */
+export const cli = (config: Config, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) =>
+  execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: { ...cliEnvironment(config), ...env } });
 
 /** Starts a long-running CLI command (`worker`) on `config`'s database; stopped with SIGTERM at teardown. */
 export const spawnCli = (t: HasTeardown, config: Config, args: ReadonlyArray<string>): ChildProcess => {

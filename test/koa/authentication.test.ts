@@ -16,7 +16,7 @@ const now = () => Math.floor(Date.now() / 1000);
 t.test("authentication", async (t) => {
   // alice's tokens up to epoch 1 were revoked; bob was never revoked.
   const epochs: Record<string, number> = { [aliceId]: 2 };
-  const app = await startTestApp(t, { routes: [whoAmI, whoAmIFromContext, publicPing], userEpochs: async (id) => epochs[id] ?? 0 });
+  const app = await startTestApp(t, { routes: [whoAmI, whoAmIFromContext, publicPing], userEpochs: async (id) => ({ epoch: epochs[id] ?? 0, revokedAt: null }) });
   const me = (headers: Record<string, string> = {}) => call(`${app.url}/v1/me`, { headers });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -102,8 +102,8 @@ t.test("verifyToken returns the user principal and rejects with Unauthorized rea
     }
   };
   t.equal(await reasonOf(verifyToken(testSecret, "not.a.jwt")), "invalid");
-  t.equal(await reasonOf(verifyToken(testSecret, await tokenFor(bobId, 0), async () => 1)), "revoked");
-  t.equal(await reasonOf(verifyToken(testSecret, await tokenFor(bobId, 1), async () => 1)), "accepted");
+  t.equal(await reasonOf(verifyToken(testSecret, await tokenFor(bobId, 0), async () => ({ epoch: 1, revokedAt: null }))), "revoked");
+  t.equal(await reasonOf(verifyToken(testSecret, await tokenFor(bobId, 1), async () => ({ epoch: 1, revokedAt: null }))), "accepted");
 });
 
 t.test("a host can replace JWT authentication with its own middleware that sets the principal", async (t) => {
@@ -133,10 +133,10 @@ t.test("a token verified once is still checked on every use: refused under anoth
     .setSubject(aliceId)
     .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
     .sign(new TextEncoder().encode(testSecret));
-  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "accepted");
-  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "accepted", "again (remembered)");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => ({ epoch: 3, revokedAt: null }))), "accepted");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => ({ epoch: 3, revokedAt: null }))), "accepted", "again (remembered)");
   t.equal(await reasonOf(verifyToken(`${testSecret}-rotated`, token)), "invalid", "another secret verifies it anew");
-  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 4)), "revoked", "the epoch is read on every use");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => ({ epoch: 4, revokedAt: null }))), "revoked", "the epoch is read on every use");
   await new Promise((resolve) => setTimeout(resolve, 2_100));
-  t.equal(await reasonOf(verifyToken(testSecret, token, async () => 3)), "expired", "a remembered token expires on time");
+  t.equal(await reasonOf(verifyToken(testSecret, token, async () => ({ epoch: 3, revokedAt: null }))), "expired", "a remembered token expires on time");
 });

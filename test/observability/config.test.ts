@@ -3,6 +3,7 @@
  * naming the variable, the problem and the expected form; secrets are never echoed and URL
  * credentials are redacted. Also the log format choice and redaction in readable logs.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { Writable } from "node:stream";
 import t from "tap";
 import { createLogger, wantsPrettyLogs } from "../../adapters/koa/Logging.js";
@@ -13,6 +14,9 @@ import { join } from "node:path";
 import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig } from "../../hosts/Config.js";
 import { createServer } from "../../hosts/ReferenceServer.js";
 import { describeError, isTransientConnectError } from "../../hosts/Database.js";
+
+/** A public key of a type tokens are verified with, as PEM. */
+const ed25519Pem = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "pem" }) as string;
 
 const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
   try {
@@ -35,6 +39,15 @@ t.test("the defaults load without problems", async (t) => {
   t.equal(config.logFormat, "auto");
 });
 
+t.test("a provider's public key: its tokens' algorithm follows the key, and in production HS256 is off without a secret of one's own", async (t) => {
+  const config = loadConfig({ AUTH_JWT_PUBLIC_KEY: ed25519Pem.replace(/\n/g, "\\n"), AUTH_JWT_AUDIENCE: "api", AUTH_JWT_ISSUER: "https://id.example.com/" });
+  t.equal(config.jwtPublicKey?.asymmetricKeyType, "ed25519", "one-line PEM with \\n escapes");
+  t.equal(config.jwtAudience, "api");
+  t.equal(config.jwtIssuer, "https://id.example.com/");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) }), [], "no AUTH_JWT_SECRET needed");
+  t.same(problemsOf({ AUTH_JWT_PUBLIC_KEY: ed25519Pem }), [], "outside production the audience is optional");
+});
+
 t.test("each bad variable is one line: name, value, problem, expected form", async (t) => {
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: "abc" }, /^PORT="abc": not a whole number; expected a port number from 0 to 65535$/],
@@ -51,6 +64,9 @@ t.test("each bad variable is one line: name, value, problem, expected form", asy
     [{ BLOB_PUBLIC_URL: "ftp://files.example.com" }, /^BLOB_PUBLIC_URL=.*the scheme ftp: is not supported; expected an absolute http\(s\) URL/],
     [{ PAYMENT_PROVIDER_URL: "http://127.0.0.1:4010" }, /^PAYMENT_PROVIDER_API_KEY \(unset\): required because PAYMENT_PROVIDER_URL is set/],
     [{ PAYMENT_PROVIDER_TIMEOUT_MS: "0" }, /^PAYMENT_PROVIDER_TIMEOUT_MS="0": out of range; expected a positive number of milliseconds/],
+    [{ AUTH_JWT_PUBLIC_KEY: "not a key" }, /^AUTH_JWT_PUBLIC_KEY="not a key": not a public key; expected a PEM public key/],
+    [{ AUTH_JWT_PUBLIC_KEY: `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----` }, /^AUTH_JWT_PUBLIC_KEY=<\d+ characters, not shown>: a private key, which this service must not hold/],
+    [{ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, BLOB_SIGNING_SECRET: "b".repeat(40) }, /^AUTH_JWT_AUDIENCE \(unset\): required in production with AUTH_JWT_PUBLIC_KEY/],
     [{ DATABASE_POOL_MAX: "0" }, /^DATABASE_POOL_MAX="0": out of range; expected a whole number of connections from 1 to 1000$/],
     [{ DATABASE_POOL_MAX: "many" }, /^DATABASE_POOL_MAX="many": not a whole number; expected a whole number of connections from 1 to 1000$/],
     [{ STARTUP_DB_WAIT_SECONDS: "soon" }, /^STARTUP_DB_WAIT_SECONDS="soon": not a whole number; expected a whole number of seconds from 0 to 3600$/],
