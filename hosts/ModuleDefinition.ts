@@ -17,6 +17,7 @@ import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { Consumer } from "../adapters/worker/Consumer.js";
 import type { JobHandler } from "../adapters/worker/JobRunner.js";
 import type { ChannelsFor } from "../adapters/worker/RealtimeConsumer.js";
+import type { EventHistoryScrub } from "../core/maintenance/KernelMaintenance.js";
 import type { GrantCondition, GrantRefusal } from "../ports/GrantChecks.js";
 import type { Principal } from "../ports/Principal.js";
 
@@ -107,6 +108,11 @@ export interface ModuleDefinition<P = never, R = never> {
   readonly scheduleRecurring?: (nowMs: number) => Effect.Effect<void, never, R>;
   readonly channelAuthorizers?: ReadonlyArray<ModuleChannelAuthorizer<R>>;
   readonly channelsFor?: ChannelsFor;
+  /**
+   * Shorter histories of what its events carry (e.g. an old version's personal data): kernel
+   * maintenance removes those fields from the outbox and the channel logs after `afterMs`.
+   */
+  readonly eventHistoryScrubs?: ReadonlyArray<EventHistoryScrub>;
   /** Checks of the conditions its object store grants were issued under (downloads, upload parts). */
   readonly grantChecks?: ReadonlyArray<ModuleGrantCheck<R>>;
   /** Credentials of the module's own kind, tried before user JWTs. */

@@ -20,7 +20,7 @@ import { UserEpochs, type UserStanding } from "../ports/UserEpochs.js";
 import type { ObjectStore } from "../ports/ObjectStore.js";
 import type { Scanner } from "../ports/Scanner.js";
 import type { Thumbnailer } from "../ports/Thumbnailer.js";
-import { kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } from "../core/maintenance/KernelMaintenance.js";
+import { defaultMaintenancePolicy, kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } from "../core/maintenance/KernelMaintenance.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { buildRuntime, createContainer, type FileServices } from "./Container.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
@@ -102,6 +102,7 @@ export const startHostWorker = async <P>(
     Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.forEach(recurring, (schedule) => schedule(now), { discard: true })),
   );
   const channelMappings = core.modules.flatMap((m) => (m.channelsFor ? [m.channelsFor] : []));
+  const maintenancePolicy = { ...defaultMaintenancePolicy, eventScrubs: core.modules.flatMap((m) => m.eventHistoryScrubs ?? []) };
   return startWorker<HostServices<P>>({
     runtime: core.runtime,
     consumers: [
@@ -109,7 +110,7 @@ export const startHostWorker = async <P>(
       ...(channelMappings.length > 0 ? [realtimeConsumer({ channelsFor: combineChannels(...channelMappings) })] : []),
     ],
     jobHandlers: [
-      { kind: kernelMaintenanceKind, run: () => Effect.asVoid(runKernelMaintenance()) },
+      { kind: kernelMaintenanceKind, run: () => Effect.asVoid(runKernelMaintenance(maintenancePolicy)) },
       ...core.modules.flatMap((m) => m.jobHandlers ?? []),
     ],
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),

@@ -21,6 +21,16 @@ export interface OutboxMessage {
   readonly nextAttemptAt: Date;
 }
 
+/**
+ * What an event data scrub reaches: the events of one type (of one schema version when given),
+ * and the top-level fields of their `data` it removes (letters, digits and `_` only).
+ */
+export interface EventDataScrub {
+  readonly eventType: string;
+  readonly schemaVersion?: number;
+  readonly fields: ReadonlyArray<string>;
+}
+
 /** The relay's side of the outbox. */
 export interface OutboxRelayStore {
   /**
@@ -51,5 +61,12 @@ export interface OutboxRelayStore {
    * and answers how many. A delivered message is never read again; pending and dead ones stay.
    */
   readonly purgeDelivered: (before: Date, limit: number) => Effect.Effect<number>;
+  /**
+   * Retention of what an old event version carries: removes the scrub's fields from up to
+   * `limit` delivered messages it reaches, created before `before` and still holding one of
+   * them, oldest first; answers how many. Pending and dead ones stay whole (they are read
+   * again). Optional: without it nothing is scrubbed.
+   */
+  readonly scrubDelivered?: (scrub: EventDataScrub, before: Date, limit: number) => Effect.Effect<number>;
 }
 export const OutboxRelayStore = Context.GenericTag<OutboxRelayStore>("domainkit/OutboxRelayStore");

@@ -5,6 +5,7 @@
  */
 import { Context, Effect } from "effect";
 import type { EventEnvelope } from "../core/kernel/EventEnvelope.js";
+import type { EventDataScrub } from "./Outbox.js";
 import type { Principal } from "./Principal.js";
 
 /** One event on one channel (`<kind>:<id>`), at a per-channel offset (1, 2, 3, ... with no gaps). */
@@ -35,6 +36,12 @@ export interface ChannelLog {
   readonly head: (channel: string) => Effect.Effect<number>;
   /** Drops messages older than `before`, keeping each channel's newest; returns how many. */
   readonly trim: (before: Date) => Effect.Effect<number>;
+  /**
+   * Removes the scrub's fields from up to `limit` messages it reaches, appended before `before`
+   * and still holding one of them; answers how many. Offsets stay (the message stays, without
+   * them). Optional: without it nothing is scrubbed.
+   */
+  readonly scrubBefore?: (scrub: EventDataScrub, before: Date, limit: number) => Effect.Effect<number>;
 }
 export const ChannelLog = Context.GenericTag<ChannelLog>("domainkit/ChannelLog");
 

@@ -4,10 +4,12 @@
  * appenders of one channel queue up, so offsets are gapless and commit in offset order.
  */
 import { Clock, Effect } from "effect";
+import { sql } from "kysely";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 import type { Transactions } from "../../ports/Transactions.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
+import { eventDataScrubSql } from "./SqlOutbox.js";
 import { compiledOnce, runQuery, runStatement, sendEach, sendStatement, span, toNumber } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
@@ -116,6 +118,33 @@ export const makeSqlChannelLog = (db: SqlDatabase, f: DialectFeatures, tx: Trans
       ).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),
         span("ChannelLog.trim"),
+      ),
+    scrubBefore: (scrub, before, limit) =>
+      Effect.suspend(() => {
+        const pieces = eventDataScrubSql(f, "event", scrub);
+        return runQuery(db, (ex) =>
+          ex
+            .updateTable("channel_messages")
+            .set({ event: pieces.scrubbed })
+            .where(
+              f.keyInBatch(
+                f.rowLocator,
+                // Along channel_messages_created; the key has two columns, so rows are located.
+                ex
+                  .selectFrom("channel_messages")
+                  .select(sql.ref(f.rowLocator).as("locator"))
+                  .where("created_at", "<", f.timeToDb(before))
+                  .where(pieces.ofType)
+                  .where(pieces.holdsFields)
+                  .orderBy("created_at")
+                  .limit(limit),
+              ),
+            )
+            .executeTakeFirst(),
+        );
+      }).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows)),
+        span("ChannelLog.scrubBefore"),
       ),
   };
 };

@@ -3,9 +3,9 @@
  * a claim leases rows to one relay (locked_by / locked_until) and counts the attempt.
  */
 import { Clock, Effect } from "effect";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
-import type { Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
+import type { EventDataScrub, Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
 import type { DialectFeatures } from "./DialectFeatures.js";
 import { compiledOnce, runQuery, sendEach, span, toNumber } from "./runQuery.js";
@@ -19,6 +19,42 @@ const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
   lastError: row.last_error ?? null,
   nextAttemptAt: f.timeFromDb(row.next_attempt_at),
 });
+
+/** The statement pieces of an event data scrub over a JSON event column (outbox and channel log). */
+export interface EventDataScrubSql {
+  /** The event is of the scrub's type (read from the JSON). */
+  readonly ofType: RawBuilder<boolean>;
+  /** The event is of the scrub's schema version (true when it names none) and still holds one of its fields. */
+  readonly holdsFields: RawBuilder<boolean>;
+  /** The event without the fields. */
+  readonly scrubbed: RawBuilder<unknown>;
+}
+
+const scrubbableField = /^[A-Za-z0-9_]+$/;
+
+/** The pieces of `scrub` over `column`; a field name other than letters, digits and `_` is a defect. */
+export const eventDataScrubSql = (f: DialectFeatures, column: string, scrub: EventDataScrub): EventDataScrubSql => {
+  const bad = scrub.fields.find((field) => !scrubbableField.test(field));
+  if (bad !== undefined || scrub.fields.length === 0) throw new Error(`event data scrub of ${scrub.eventType}: bad field list ${JSON.stringify(scrub.fields)}`);
+  const event = sql.ref(column);
+  if (f.dialect === "sqlite") {
+    const paths = scrub.fields.map((field) => `$.data."${field}"`);
+    const holds = sql.join(paths.map((path) => sql`json_type(${event}, ${path}) IS NOT NULL`), sql` OR `);
+    const version = scrub.schemaVersion === undefined ? sql`1 = 1` : sql`json_extract(${event}, '$.schema_version') = ${scrub.schemaVersion}`;
+    return {
+      ofType: sql<boolean>`json_extract(${event}, '$.type') = ${scrub.eventType}`,
+      holdsFields: sql<boolean>`(${version} AND (${holds}))`,
+      scrubbed: sql`json_remove(${event}, ${sql.join(paths)})`,
+    };
+  }
+  const holds = sql.join(scrub.fields.map((field) => sql`${event} #> ARRAY['data', ${field}]::text[] IS NOT NULL`), sql` OR `);
+  const version = scrub.schemaVersion === undefined ? sql`true` : sql`${event}->>'schema_version' = ${String(scrub.schemaVersion)}`;
+  return {
+    ofType: sql<boolean>`${event}->>'type' = ${scrub.eventType}`,
+    holdsFields: sql<boolean>`(${version} AND (${holds}))`,
+    scrubbed: scrub.fields.reduce<RawBuilder<unknown>>((acc, field) => sql`${acc} #- ARRAY['data', ${field}]::text[]`, sql`${event}`),
+  };
+};
 
 /** Wakes the relay (once the caller's transaction commits) when there are signals to send. */
 const signalOutbox = (signals: WorkSignals | undefined): Effect.Effect<void> =>
@@ -168,6 +204,34 @@ export const makeSqlOutboxRelayStore = (
       ).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),
         span("OutboxRelayStore.purgeDelivered"),
+      ),
+    scrubDelivered: (scrub, before, limit) =>
+      Effect.suspend(() => {
+        const pieces = eventDataScrubSql(f, "event", scrub);
+        return runQuery(db, (ex) =>
+          ex
+            .updateTable("outbox")
+            .set({ event: pieces.scrubbed })
+            .where(
+              f.keyInBatch(
+                "seq",
+                // Oldest first along seq; the type column narrows before the JSON is read.
+                ex
+                  .selectFrom("outbox")
+                  .select("seq")
+                  .where("status", "=", sql.lit("delivered"))
+                  .where("type", "=", scrub.eventType)
+                  .where("created_at", "<", f.timeToDb(before))
+                  .where(pieces.holdsFields)
+                  .orderBy("seq")
+                  .limit(limit),
+              ),
+            )
+            .executeTakeFirst(),
+        );
+      }).pipe(
+        Effect.map((result) => toNumber(result.numUpdatedRows)),
+        span("OutboxRelayStore.scrubDelivered"),
       ),
     replay: (id, now) =>
       runQuery(db, (ex) =>

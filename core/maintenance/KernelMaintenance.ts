@@ -6,12 +6,17 @@
  * bounded batches (so one run never holds the database for long). Runs as a durable,
  * self-rescheduling job: each run schedules the next time slot, and the slot is the job key, so
  * any number of processes scheduling it at start-up still yields one job per slot.
+ *
+ * A module may declare a shorter history for what an event type (version) carries
+ * (`EventHistoryScrub`): after `afterMs` the named `data` fields are removed from its delivered
+ * outbox messages and its channel log messages, in bounded batches as the purges; the rows
+ * themselves stay for the history retention (channel offsets stay gapless).
  */
 import { Clock, Effect } from "effect";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
 import { Inbox } from "../../ports/Inbox.js";
 import { JobQueue, Jobs } from "../../ports/Jobs.js";
-import { OutboxRelayStore } from "../../ports/Outbox.js";
+import { OutboxRelayStore, type EventDataScrub } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -26,6 +31,16 @@ export interface MaintenancePolicy {
   readonly intervalMs: number;
   readonly channelRetentionMs: number;
   readonly historyRetentionMs: number;
+  /** The modules' shorter histories of event data (ModuleDefinition `eventHistoryScrubs`); none when omitted. */
+  readonly eventScrubs?: ReadonlyArray<EventHistoryScrub>;
+}
+
+/**
+ * A module's retention of what one event type (version) carries: `afterMs` after it was written,
+ * `fields` leave its `data` in the outbox (once delivered) and in the channel logs.
+ */
+export interface EventHistoryScrub extends EventDataScrub {
+  readonly afterMs: number;
 }
 
 /** Hourly; realtime messages recoverable for 24 hours; delivery and job history kept 7 days. */
@@ -47,6 +62,26 @@ const purgeInBatches = (purge: (limit: number) => Effect.Effect<number>): Effect
     );
   return loop(0, 0);
 };
+
+/** Applies each scrub to the outbox and the channel log (stores without the statement are skipped); answers the counts. */
+const scrubEventHistory = (
+  scrubs: ReadonlyArray<EventHistoryScrub>,
+  nowMs: number,
+): Effect.Effect<{ readonly outboxMessages: number; readonly channelMessages: number }, never, OutboxRelayStore | ChannelLog> =>
+  Effect.gen(function* () {
+    const outbox = yield* OutboxRelayStore;
+    const log = yield* ChannelLog;
+    let outboxMessages = 0;
+    let channelMessages = 0;
+    for (const scrub of scrubs) {
+      const before = new Date(nowMs - scrub.afterMs);
+      const { scrubDelivered } = outbox;
+      const { scrubBefore } = log;
+      if (scrubDelivered !== undefined) outboxMessages += yield* purgeInBatches((limit) => scrubDelivered(scrub, before, limit));
+      if (scrubBefore !== undefined) channelMessages += yield* purgeInBatches((limit) => scrubBefore(scrub, before, limit));
+    }
+    return { outboxMessages, channelMessages };
+  });
 
 /** Schedules the run of the slot after `nowMs` (a no-op when that slot is already scheduled). */
 export const scheduleNextMaintenance = (
@@ -71,6 +106,8 @@ export interface MaintenanceResult {
   readonly deliveredMessages: number;
   readonly inboxRecords: number;
   readonly finishedJobs: number;
+  /** Messages the event scrubs reached, when the policy declares any. */
+  readonly scrubbed?: { readonly outboxMessages: number; readonly channelMessages: number };
 }
 
 /** One maintenance run: purge, trim, schedule the next slot. Returns what was removed. */
@@ -89,6 +126,8 @@ export const runKernelMaintenance = (
     const deliveredMessages = yield* purgeInBatches((limit) => outbox.purgeDelivered(historyBefore, limit));
     const inboxRecords = yield* purgeInBatches((limit) => inbox.purgeProcessed(historyBefore, limit));
     const finishedJobs = yield* purgeInBatches((limit) => queue.purgeFinished(historyBefore, limit));
+    const scrubs = policy.eventScrubs ?? [];
+    const scrubbed = scrubs.length === 0 ? undefined : yield* scrubEventHistory(scrubs, nowMs);
     yield* scheduleNextMaintenance(nowMs, policy);
-    return { idempotencyRecords, channelMessages, deliveredMessages, inboxRecords, finishedJobs };
+    return { idempotencyRecords, channelMessages, deliveredMessages, inboxRecords, finishedJobs, ...(scrubbed === undefined ? {} : { scrubbed }) };
   }).pipe(withSpan("Kernel.maintenance"));

@@ -2,7 +2,7 @@
  * The food delivery module as a host sees it: its repositories, settings and location sealing
  * key, the payment port and merchant provisioning, routes (mounted under a prefix: `/v1/delivery`
  * in the reference server, `/v1` in a host that embeds delivery alone), migrations, jobs, the
- * recurring location-retention pass and the realtime channels `delivery:<id>`,
+ * recurring location-retention pass, the shorter history of its old event versions' data, and the realtime channels `delivery:<id>`,
  * `restaurant:<id>` and `courier:<id>`.
  *
  * Money moves only through the PaymentGateway port. Given `paymentGateway` and
@@ -30,6 +30,7 @@ import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
 import { deliverySettlementConsumer } from "../../core/delivery/SettlePayouts.js";
 import { scheduleLocationRetention } from "../../core/delivery/LocationRetention.js";
+import { oldEventVersionScrubs } from "../../core/delivery/OldEventVersionRetention.js";
 import { DeliverySettings, defaultDeliverySettings } from "../../ports/delivery/DeliverySettings.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { Dispatchers, type Region } from "../../ports/delivery/Dispatchers.js";
@@ -134,6 +135,7 @@ const definition = <R>(
   scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
   channelAuthorizers: deliveryChannelAuthorizers,
   channelsFor: deliveryChannelsFor,
+  eventHistoryScrubs: oldEventVersionScrubs({ ...defaultDeliverySettings, ...options.settings }),
 });
 
 /**
