@@ -34,9 +34,8 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
     if (input.reason.length > 1000) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "at most 1000 characters" }] }));
     const order = yield* loadVisibleOrder(actor, orderId);
     const actorId = orderActorId(actor);
-    // A shopper's reason is kept as a note the timeline refers to, which guest retention clears;
-    // staff reasons stay on the timeline.
-    const noteId = actor.kind !== "staff" && input.reason.trim().length > 0 ? yield* newNoteId : null;
+    // The reason (a shopper's or support's) is kept as a note the timeline refers to, which guest retention clears.
+    const noteId = input.reason.trim().length > 0 ? yield* newNoteId : null;
     if (order.status === "dispatched") return yield* Effect.fail(new OrderDispatched({ orderId }));
     if (order.status === "cancelled") return order;
     if (order.status !== "cancellation_requested") {

@@ -9,7 +9,7 @@
  * Tasks are assigned (spec, Authentication 2: "Warehouse operator (assigned fulfillment tasks
  * ...)"): a warehouse operator takes an open unassigned task (a conditional update: of racing
  * takes exactly one wins, the others answer 409 fulfillment_task_taken); the store owner assigns
- * it to a warehouse operator or releases it, with a reason. Each move is written on the order's
+ * it to a warehouse operator or releases it, with a reason (a note of the order: OrderNotes.ts). Each move is written on the order's
  * timeline and published (FulfillmentTaskAssigned, through the outbox in the same transaction) on
  * the store's realtime channel, so the assignee and the other operators learn it at once. An
  * operator lists the open tasks assigned to them and the unassigned ones (to take), never another
@@ -31,6 +31,7 @@ import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
 import { CommerceEvent, FulfillmentTaskAssigned } from "./Events.js";
 import type { FulfillmentTask } from "./model/FulfillmentTask.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
+import { reasonNote } from "./OrderNotes.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
 import { FulfillmentTaskId, StoreId } from "./model/Ids.js";
@@ -205,7 +206,7 @@ export const assignFulfillmentTask = (
           { id: task.orderId, storeId: task.storeId },
           input.assigneeId === null ? "fulfillment.released" : "fulfillment.assigned",
           `staff:${userId}`,
-          { task_id: taskId, assignee_id: input.assigneeId, previous_assignee_id: current.assigneeId, reason },
+          { task_id: taskId, assignee_id: input.assigneeId, previous_assignee_id: current.assigneeId, ...(yield* reasonNote({ id: task.orderId, storeId: task.storeId }, reason)) },
         );
         yield* publishTaskMove(moved, input.assigneeId, `staff:${userId}`);
         return moved;
@@ -236,7 +237,7 @@ export const releaseTasksOf = (storeId: StoreId, userId: string, actorId: string
           task_id: task.id,
           assignee_id: null,
           previous_assignee_id: userId,
-          reason,
+          ...(yield* reasonNote({ id: task.orderId, storeId: task.storeId }, reason)),
         });
         yield* publishTaskMove(moved, null, actorId);
         released += 1;

@@ -1,9 +1,12 @@
 /**
- * A shopper's free text kept where guest retention can clear it (spec, E-commerce: "guest data
- * has retention"). The timeline is append-only, so it holds no shopper text: a cancellation's
- * reason is a note the entry refers to (`note_id`), and a return's reason stays on the return
- * (the `return.authorized` entry names the return). Reading the timeline puts each text back as
- * the entry's `reason` — null once retention cleared it.
+ * Free text on an order kept where guest retention can clear it (spec, E-commerce: "guest data
+ * has retention"; docs/decisions.md: free text on a guest order is personal data of the guest's
+ * order, the audit fact stays). The timeline is append-only, so it holds no free text: a
+ * cancellation's reason (a shopper's or support's), a staff reason of a return stage or refund
+ * request, and a fulfillment task's assignment or release reason are notes the entry refers to
+ * (`note_id`); a return's own reason stays on the return (the `return.authorized` entry names the
+ * return). Reading the timeline puts each text back as the entry's `reason` — null once
+ * retention cleared it.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -21,11 +24,19 @@ export const keepNote = (order: Pick<Order, "id" | "storeId">, id: OrderNoteId, 
     yield* (yield* OrdersRepository).insertNote({ id, storeId: order.storeId, orderId: order.id, body: text, createdAt: yield* now, clearedAt: null });
   });
 
+/** Keeps `text` as a new note of the order (in the caller's transaction); answers the timeline detail that refers to it. */
+export const reasonNote = (order: Pick<Order, "id" | "storeId">, text: string) =>
+  Effect.gen(function* () {
+    const id = yield* newNoteId;
+    yield* keepNote(order, id, text);
+    return { note_id: id };
+  });
+
 const detailOf = (entry: OrderTimelineEntry): Readonly<Record<string, unknown>> =>
   typeof entry.detail === "object" && entry.detail !== null ? (entry.detail as Record<string, unknown>) : {};
 
-/** The order's timeline with each shopper text put back as its entry's `reason` (null once cleared). */
-export const withShopperTexts = (orderId: string, timeline: ReadonlyArray<OrderTimelineEntry>) =>
+/** The order's timeline with each free text put back as its entry's `reason` (null once cleared). */
+export const withOrderTexts = (orderId: string, timeline: ReadonlyArray<OrderTimelineEntry>) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
     const referring = timeline.filter((e) => {

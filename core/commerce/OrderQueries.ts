@@ -5,7 +5,7 @@ import { IdCursorKey, pageFrom } from "../kernel/Page.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { OrderView } from "./model/Order.js";
 import { loadVisibleOrder, type OrderActor } from "./Access.js";
-import { withShopperTexts } from "./OrderNotes.js";
+import { withOrderTexts } from "./OrderNotes.js";
 import { withSpan } from "../kernel/Span.js";
 import type { OrderId } from "./model/Ids.js";
 
@@ -15,7 +15,7 @@ export const getOrder = (actor: OrderActor, orderId: OrderId) =>
     const orders = yield* OrdersRepository;
     // Who in the warehouse holds the order's task (and why it moved) is the store's business.
     const seen = (yield* orders.timelineOf(orderId)).filter((entry) => actor.kind === "staff" || !entry.kind.startsWith("fulfillment."));
-    const timeline = yield* withShopperTexts(orderId, seen);
+    const timeline = yield* withOrderTexts(orderId, seen);
     const view: OrderView = { ...order, lines: yield* orders.linesOf(orderId), timeline };
     return view;
   }).pipe(withSpan("commerce.getOrder"));

@@ -5,7 +5,7 @@
  * only shipped lines, each listed once, at most shipped minus already returned (also bounded by
  * the database per line), within the return window (422 otherwise); an order that is not confirmed or dispatched is 409. The order row is held while
  * the return is written, so parallel requests cannot return a line twice. Support steps need a
- * reason and are on the timeline with their actor. The refund goes through the gateway outside
+ * reason and are on the timeline with their actor (the reason a note guest retention clears). The refund goes through the gateway outside
  * transactions under `return:<id>/refund`; the return closes when the refund is confirmed. The
  * transaction that moves a return to refund_requested schedules the job that sends the refund if
  * it was never sent and closes the return once the payment confirms it (ReturnRefunds.ts).
@@ -22,6 +22,7 @@ import type { Return, ReturnLine } from "./model/Return.js";
 import { maxOnHand } from "./model/StockLevel.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible, ReturnStateConflict } from "./Errors.js";
+import { reasonNote } from "./OrderNotes.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { checkReturnTransition } from "./OrderStatus.js";
 import { mulDivHalfUp } from "./Pricing.js";
@@ -111,14 +112,11 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
 const isStaffReason = (reason: string): boolean => reason.trim().length > 0 && reason.length <= 1000;
 const staffReasonMessage = "1 to 1000 characters: staff actions need a reason";
 
-/** Most characters of a stock adjustment's reason (the database's bound). */
-const maxAdjustmentReason = 500;
-
-/** The reason of a restock's stock adjustment: the return and the staff reason, shortened to the adjustment's bound (the timeline keeps it whole). */
-const adjustmentReason = (returnId: ReturnId, reason: string): string => {
-  const characters = [...`return ${returnId}: ${reason}`];
-  return characters.length <= maxAdjustmentReason ? characters.join("") : `${characters.slice(0, maxAdjustmentReason - 1).join("")}…`;
-};
+/**
+ * The reason of a restock's stock adjustment: its return only. The staff reason is the order's
+ * (a note on its timeline, which guest retention clears); the stock ledger is append-only.
+ */
+const adjustmentReason = (returnId: ReturnId): string => `return ${returnId}`;
 
 /** The next stage a staff member moves a return to, with the reason (audited on the timeline). */
 export type ReturnStep = "received" | "restocked" | "quarantined";
@@ -179,13 +177,13 @@ export const advanceReturn = (
               variantId: line.variantId,
               locationId,
               delta: l.quantity,
-              reason: adjustmentReason(ret.id, input.reason),
+              reason: adjustmentReason(ret.id),
               actorId: orderActorId(actor),
               createdAt: at,
             });
           }
         }
-        yield* recordTimeline(order, `return.${input.to}`, orderActorId(actor), { return_id: ret.id, reason: input.reason });
+        yield* recordTimeline(order, `return.${input.to}`, orderActorId(actor), { return_id: ret.id, ...(yield* reasonNote(order, input.reason)) });
         return moved;
       }),
     );
@@ -223,7 +221,7 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
           }
           yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), {
             return_id: from.id,
-            reason: input.reason,
+            ...(yield* reasonNote(order, input.reason)),
             amount_minor: from.refundMinor,
             attempt: moved.refundAttempt,
           });
