@@ -63,7 +63,9 @@ export const CourierAssigned = defineEvent(
 
 /**
  * CourierAssigned as written before schema version 2 (with the losing couriers, routed to each of
- * them): still decoded and routed, so envelopes already in the outbox are read. Nothing writes it any more.
+ * them): still decoded and routed, so envelopes already in the outbox are read. Nothing writes it
+ * any more; kernel maintenance removes `losing_courier_ids` from delivered ones and from the
+ * channel logs (OldEventVersionRetention.ts).
  */
 export const CourierAssignedV1 = defineEvent(
   "CourierAssigned",
@@ -171,8 +173,9 @@ export const ChatMessageSent = defineEvent(
 
 /**
  * ChatMessageSent as written before schema version 2 (with the redacted body): still decoded, so
- * envelopes already in the outbox are read until the kernel's history retention removes them.
- * Nothing writes it any more.
+ * envelopes already in the outbox are read. Nothing writes it any more; kernel maintenance removes
+ * the body from delivered ones and from the channel logs after the chat retention
+ * (OldEventVersionRetention.ts).
  */
 export const ChatMessageSentV1 = defineEvent(
   "ChatMessageSent",
