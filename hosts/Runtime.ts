@@ -20,7 +20,13 @@ import { UserEpochs, type UserStanding } from "../ports/UserEpochs.js";
 import type { ObjectStore } from "../ports/ObjectStore.js";
 import type { Scanner } from "../ports/Scanner.js";
 import type { Thumbnailer } from "../ports/Thumbnailer.js";
-import { defaultMaintenancePolicy, kernelMaintenanceKind, runKernelMaintenance, scheduleNextMaintenance } from "../core/maintenance/KernelMaintenance.js";
+import {
+  defaultMaintenancePolicy,
+  kernelMaintenanceKind,
+  runKernelMaintenance,
+  scheduleNextMaintenance,
+  type MaintenancePolicy,
+} from "../core/maintenance/KernelMaintenance.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { buildRuntime, createContainer, type FileServices } from "./Container.js";
 import type { ModuleDefinition } from "./ModuleDefinition.js";
@@ -88,6 +94,12 @@ export const createHostCore = async <P>(options: HostCoreOptions<P>): Promise<Ho
   return { database: options.database, bus, container, runtime, composition, modules: composition.modules, close };
 };
 
+/** Kernel maintenance of a host: the default policy with the event history scrubs its modules declare. */
+export const hostMaintenancePolicy = (modules: ReadonlyArray<Pick<ModuleDefinition<never, never>, "eventHistoryScrubs">>): MaintenancePolicy => ({
+  ...defaultMaintenancePolicy,
+  eventScrubs: modules.flatMap((m) => m.eventHistoryScrubs ?? []),
+});
+
 /** Starts the outbox relay and job runner for every module of the host (realtime fan-out and kernel maintenance included). */
 export const startHostWorker = async <P>(
   core: HostCore<P>,
@@ -102,7 +114,7 @@ export const startHostWorker = async <P>(
     Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.forEach(recurring, (schedule) => schedule(now), { discard: true })),
   );
   const channelMappings = core.modules.flatMap((m) => (m.channelsFor ? [m.channelsFor] : []));
-  const maintenancePolicy = { ...defaultMaintenancePolicy, eventScrubs: core.modules.flatMap((m) => m.eventHistoryScrubs ?? []) };
+  const maintenancePolicy = hostMaintenancePolicy(core.modules);
   return startWorker<HostServices<P>>({
     runtime: core.runtime,
     consumers: [

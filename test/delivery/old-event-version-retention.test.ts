@@ -11,7 +11,8 @@ import { Effect, Layer, TestClock, TestContext } from "effect";
 import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
-import { defaultMaintenancePolicy, runKernelMaintenance } from "../../core/maintenance/KernelMaintenance.js";
+import { runKernelMaintenance } from "../../core/maintenance/KernelMaintenance.js";
+import { hostMaintenancePolicy } from "../../hosts/Runtime.js";
 import { makeDeliveryModule } from "../../hosts/modules/deliveryModule.js";
 import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
@@ -55,7 +56,8 @@ const outboxEvents = async (db: SqlDatabase): Promise<Map<string, EventEnvelope>
 t.test("old event versions keep no chat body past the chat retention and no losing couriers once delivered, in the outbox and the channel logs; other events stay", (t) =>
   forEachDeliveryDialect(t, "old event version retention", async (t, db) => {
     const module = makeDeliveryModule({ locationKey: testLocationKey, settings: { chatRetentionSeconds: 3600 } });
-    const policy = { ...defaultMaintenancePolicy, eventScrubs: module.eventHistoryScrubs ?? [] };
+    // As the host's worker runs it.
+    const policy = hostMaintenancePolicy([module]);
     const channels = ["delivery:d-1", "courier:c-1", "courier:c-2"];
     const program = Effect.gen(function* () {
       yield* TestClock.setTime(start);
