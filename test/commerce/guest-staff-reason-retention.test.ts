@@ -8,47 +8,19 @@
  * its actor. Before that, the timeline shows each reason.
  */
 import { Effect, Schema } from "effect";
-import { sql } from "kysely";
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { assignFulfillmentTask, createFulfillmentTask } from "../../core/commerce/FulfillmentTasks.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
-import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { applyRetention } from "../../core/commerce/Retention.js";
 import { advanceReturn, createReturn, requestReturnRefund } from "../../core/commerce/Returns.js";
 import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { checkoutInput, commerceRuntime, forEachCommerceDialect, seedStore, type CommerceRuntime } from "./support.js";
-import type { StoreId, VariantId } from "../../core/commerce/model/Ids.js";
+import { commerceRuntime, everyCommerceRow, forEachCommerceDialect, guestOrder, seedStore } from "./support.js";
 
 const day = 24 * 60 * 60 * 1000;
-
-/** Every row of the module's tables (and the outbox), as text. */
-const everyRow = async (db: SqlDatabase): Promise<string> => {
-  const tables =
-    db.dialect === "sqlite"
-      ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'shop%' OR name = 'outbox')`.execute(db.db)
-      : await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND (table_name LIKE 'shop%' OR table_name = 'outbox')`.execute(db.db);
-  const texts: string[] = [];
-  for (const { name } of tables.rows) {
-    const rows = await sql`SELECT * FROM ${sql.table(name)}`.execute(db.db);
-    texts.push(JSON.stringify(rows.rows));
-  }
-  return texts.join("\n");
-};
-
-/** A guest's order of one unit, placed. */
-const guestOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId) => {
-  const cart = await c.run(createCart(null, storeId));
-  const guest = { kind: "guest" as const, cartToken: cart.cartToken! };
-  await c.run(setCartLine(guest, cart.cart.id, { variantId, quantity: 1 }));
-  const placed = await c.run(placeOrder(guest, checkoutInput(cart.cart.id)));
-  return { guest, orderId: placed.order.id };
-};
 
 t.test("after guest retention no staff free text of a guest order remains; the timeline still shows the transitions", (t) =>
   forEachCommerceDialect(t, "guest staff reasons", async (t, db) => {
@@ -98,7 +70,7 @@ t.test("after guest retention no staff free text of a guest order remains; the t
 
     const year = await c.later(366 * day, applyRetention);
     t.equal(year.guestOrders, 2, "both guest orders are minimized");
-    const stored = await everyRow(db);
+    const stored = await everyCommerceRow(db);
     for (const [what, written] of Object.entries(texts)) t.notOk(stored.includes(written), `no table holds the ${what} reason`);
 
     const transitions = async (orderId: typeof cancelled.orderId) =>

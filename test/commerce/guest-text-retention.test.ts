@@ -5,46 +5,18 @@
  * timelines and the returns stay. Before that the timeline still shows each reason.
  */
 import { Effect } from "effect";
-import { sql } from "kysely";
 import t from "tap";
 import { randomUUID } from "node:crypto";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
-import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
-import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { applyRetention } from "../../core/commerce/Retention.js";
 import { createReturn } from "../../core/commerce/Returns.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
-import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { checkoutInput, commerceRuntime, forEachCommerceDialect, seedStore, type CommerceRuntime } from "./support.js";
-import type { StoreId, VariantId } from "../../core/commerce/model/Ids.js";
+import { commerceRuntime, everyCommerceRow, forEachCommerceDialect, guestOrder, seedStore } from "./support.js";
 
 const day = 24 * 60 * 60 * 1000;
-
-/** Every row of the module's tables (and the outbox), as text. */
-const everyRow = async (db: SqlDatabase): Promise<string> => {
-  const tables =
-    db.dialect === "sqlite"
-      ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'shop%' OR name = 'outbox')`.execute(db.db)
-      : await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND (table_name LIKE 'shop%' OR table_name = 'outbox')`.execute(db.db);
-  const texts: string[] = [];
-  for (const { name } of tables.rows) {
-    const rows = await sql`SELECT * FROM ${sql.table(name)}`.execute(db.db);
-    texts.push(JSON.stringify(rows.rows));
-  }
-  return texts.join("\n");
-};
-
-/** A guest's order of one unit, placed. */
-const guestOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId) => {
-  const cart = await c.run(createCart(null, storeId));
-  const guest = { kind: "guest" as const, cartToken: cart.cartToken! };
-  await c.run(setCartLine(guest, cart.cart.id, { variantId, quantity: 1 }));
-  const placed = await c.run(placeOrder(guest, checkoutInput(cart.cart.id)));
-  return { guest, orderId: placed.order.id };
-};
 
 t.test("after guest retention no guest free text remains: cancellation and return reasons are cleared, orders and timelines stay", (t) =>
   forEachCommerceDialect(t, "guest free text", async (t, db) => {
@@ -68,7 +40,7 @@ t.test("after guest retention no guest free text remains: cancellation and retur
 
     const year = await c.later(366 * day, applyRetention);
     t.equal(year.guestOrders, 2, "both guest orders are minimized");
-    const stored = await everyRow(db);
+    const stored = await everyCommerceRow(db);
     t.notOk(stored.includes(cancelText), "no table holds the cancellation's reason");
     t.notOk(stored.includes(returnText), "no table holds the return's reason");
     t.equal((await db.db.selectFrom("shop_returns").select("id").where("id", "=", ret.id).execute()).length, 1, "the return stays");

@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, TestClock, TestContext } from "effect";
+import { sql } from "kysely";
 import { makeSandboxProvider, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { inProcessRealtimeBus } from "../../adapters/sql/InProcessRealtimeBus.js";
@@ -193,4 +194,27 @@ export const unrecordedAuthorizationOrder = async (c: CommerceRuntime, storeId: 
   if (order === undefined || order.status !== "pending") throw new Error("checkout was expected to leave a pending order");
   const payment = (await c.run(orders.findPayment(order.id)))!;
   return { shopper, order, payment };
+};
+
+/** Every row of the module's tables (and the outbox), as text: what a retention test searches for personal data. */
+export const everyCommerceRow = async (db: SqlDatabase): Promise<string> => {
+  const tables =
+    db.dialect === "sqlite"
+      ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'shop%' OR name = 'outbox')`.execute(db.db)
+      : await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND (table_name LIKE 'shop%' OR table_name = 'outbox')`.execute(db.db);
+  const texts: string[] = [];
+  for (const { name } of tables.rows) {
+    const rows = await sql`SELECT * FROM ${sql.table(name)}`.execute(db.db);
+    texts.push(JSON.stringify(rows.rows));
+  }
+  return texts.join("\n");
+};
+
+/** A guest's order of one unit, placed. */
+export const guestOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId) => {
+  const cart = await c.run(createCart(null, storeId));
+  const guest = { kind: "guest" as const, cartToken: cart.cartToken! };
+  await c.run(setCartLine(guest, cart.cart.id, { variantId, quantity: 1 }));
+  const placed = await c.run(placeOrder(guest, checkoutInput(cart.cart.id)));
+  return { guest, orderId: placed.order.id };
 };
