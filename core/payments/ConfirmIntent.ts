@@ -211,12 +211,15 @@ const interpret = (
 /**
  * Step 3: applies the provider's answer to attempt `number`, with the capture's ledger posting
  * in the same transaction. An attempt already resolved (by a concurrent retry) changes nothing.
+ * An authorization makes the intent's amount capturable, or `heldMinor` when the provider held
+ * less (a partial authorization, applied only from a resolved reconciliation exception).
  */
 export const applyAttemptOutcome = (
   actor: string,
   intentId: string,
   number: number,
   answer: Either.Either<AuthorizeResult, ProviderOutcomeUnknown>,
+  heldMinor?: number,
 ): Effect.Effect<ConfirmResult, IllegalTransition | Conflict, PaymentsRepository | Ids | Outbox | Jobs> =>
   Effect.gen(function* () {
     const repo = yield* PaymentsRepository;
@@ -262,7 +265,7 @@ export const applyAttemptOutcome = (
         status: next,
         providerPaymentId: meaning.providerPaymentId,
         amountCapturedMinor: meaning.capturedMinor,
-        amountCapturableMinor: meaning.trigger === "provider_authorized" ? intent.amountMinor : 0,
+        amountCapturableMinor: meaning.trigger === "provider_authorized" ? Math.min(heldMinor ?? intent.amountMinor, intent.amountMinor) : 0,
         lastDeclineCode: meaning.declineCode,
         // A declined token is detached, so the intent waits for another payment method.
         paymentMethod: meaning.trigger === "provider_declined" ? null : intent.paymentMethod,

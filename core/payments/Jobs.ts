@@ -7,9 +7,10 @@ import { merchantWebhookDeliveryJob } from "./MerchantWebhookDelivery.js";
 import { reconcileIntentJob } from "./ReconciliationWindow.js";
 import { reconcileSettlementJob } from "./SettlementReconciliation.js";
 import { resolveRefundJob } from "./ResolveRefund.js";
+import { settleIntentJob } from "./SettleIntent.js";
 import { unrecordedAnswersSweepJob } from "./UnrecordedAnswers.js";
 
-export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, resolveRefundJob, unrecordedAnswersSweepJob };
+export { exceptionReportJob, merchantWebhookDeliveryJob, reconcileIntentJob, reconcileSettlementJob, resolveRefundJob, settleIntentJob, unrecordedAnswersSweepJob };
 
 /** Every job of the payment module. */
-export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, unrecordedAnswersSweepJob, resolveRefundJob, reconcileSettlementJob, exceptionReportJob] as const;
+export const paymentsJobs = [merchantWebhookDeliveryJob, reconcileIntentJob, unrecordedAnswersSweepJob, resolveRefundJob, reconcileSettlementJob, exceptionReportJob, settleIntentJob] as const;

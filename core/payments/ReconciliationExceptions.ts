@@ -5,7 +5,8 @@
  * per provider object and settlement window"), so a repeated run opens nothing new and emits
  * nothing, and one object's several mismatches of a window are one exception carrying every kind. Mismatches are never auto-adjusted. A resolution
  * posts through the kernel ledger (a linked reversal of an existing transaction, or a new
- * balanced adjustment) or records an acknowledgement, and only moves the exception from open
+ * balanced adjustment), records an acknowledgement, or settles a processing intent from the provider's
+ * record after commit (`settle_intent`, SettleIntent.ts), and only moves the exception from open
  * to resolved; every step appends an immutable outcome with its actor and reason.
  *
  * Who: a merchant key (the merchant's finance operator) reads its own exceptions with
@@ -21,14 +22,16 @@ import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
-import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { Jobs } from "../../ports/Jobs.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { ReconciliationMismatchFound } from "./Events.js";
 import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPostings.js";
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
-import { ExceptionAlreadyResolved, ReversalTargetInvalid } from "./Errors.js";
+import { ExceptionAlreadyResolved, IllegalTransition, ReversalTargetInvalid } from "./Errors.js";
+import { settleIntentJobKey, settleIntentJobType } from "./SettleIntentJobType.js";
 import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 import { withSpan } from "../kernel/Span.js";
 import { ReconciliationExceptionId, ReconciliationOutcomeId } from "./model/Ids.js";
@@ -145,7 +148,9 @@ export type Resolution =
   /** Posts a balanced adjustment: positive credits the merchant, negative debits it. */
   | { readonly kind: "adjustment"; readonly amountMinor: number; readonly currency?: string | undefined }
   /** Records that our ledger is right as it stands (no posting). */
-  | { readonly kind: "acknowledgement" };
+  | { readonly kind: "acknowledgement" }
+  /** Settles the exception's payment intent, still processing, from a fresh provider lookup after commit (SettleIntent.ts). */
+  | { readonly kind: "settle_intent" };
 
 /** The ledger source of an exception's resolution posting. */
 export const resolutionSource = (exceptionId: string, kind: "reversal" | "adjustment"): string => `reconciliation:${exceptionId}:${kind}`;
@@ -158,8 +163,8 @@ export const resolveReconciliationException = (
   reason: string,
 ): Effect.Effect<
   ReconciliationException,
-  Forbidden | NotFound | ExceptionAlreadyResolved | ReversalTargetInvalid | ValidationFailed,
-  ReconciliationRepository | PaymentsRepository | Transactions | Ids
+  Forbidden | NotFound | ExceptionAlreadyResolved | ReversalTargetInvalid | ValidationFailed | IllegalTransition,
+  ReconciliationRepository | PaymentsRepository | Transactions | Ids | Jobs
 > =>
   Effect.gen(function* () {
     const caller = yield* requireMerchant(principal);
@@ -173,12 +178,31 @@ export const resolveReconciliationException = (
         const repo = yield* ReconciliationRepository;
         const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id, { forUpdate: true })));
         yield* requireOpen(exception);
+        if (resolution.kind === "settle_intent") yield* requireIntentProcessing(exception);
         const posting = yield* resolutionPosting(exception, resolution);
         if (posting !== null) yield* postLedger(exception.merchantId, posting).pipe(Effect.orDie);
-        return yield* recordResolution(exception, resolution, posting, trimmed, actor);
+        const resolved = yield* recordResolution(exception, resolution, posting, trimmed, actor);
+        // The provider is asked after commit, once per exception (the job's key).
+        if (resolution.kind === "settle_intent") yield* settleIntentJobType.schedule({ exception_id: exception.id }, { key: settleIntentJobKey(exception.id), runAt: yield* now });
+        return resolved;
       }),
     );
   }).pipe(withSpan("Payments.resolveReconciliationException"));
+
+/** `settle_intent` resolves an exception about a payment intent that is still processing (read under lock). */
+const requireIntentProcessing = (exception: ReconciliationException & { merchantId: string }) =>
+  Effect.gen(function* () {
+    if (exception.subjectType !== "payment_intent" || exception.subjectId === null) {
+      return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "resolution", message: "settle_intent resolves an exception about a payment intent" }] }));
+    }
+    const intent = yield* (yield* PaymentsRepository).findIntent(exception.subjectId, { forUpdate: true });
+    if (intent === null || intent.merchantId !== exception.merchantId) return yield* Effect.dieMessage(`exception ${exception.id}: intent ${exception.subjectId} vanished`);
+    if (intent.status !== "processing") {
+      return yield* Effect.fail(
+        new IllegalTransition({ from: intent.status, trigger: "settle_intent", detail: `The payment intent is ${intent.status}; settle_intent settles a processing one.` }),
+      );
+    }
+  });
 
 /** A resolution's reason as recorded: trimmed, 1 to 500 characters. */
 export const resolutionReason = (reason: string): Effect.Effect<string, ValidationFailed> => {
@@ -255,6 +279,7 @@ const resolutionPosting = (
   Effect.gen(function* () {
     switch (resolution.kind) {
       case "acknowledgement":
+      case "settle_intent":
         return null;
       case "reversal": {
         // Locked: exceptions racing to reverse the same transaction take turns, and the later ones find it reversed.

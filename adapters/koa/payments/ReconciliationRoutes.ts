@@ -70,7 +70,9 @@ const resolutionOf = (body: typeof ResolveExceptionBody.Type): Resolution =>
     ? { kind: "reversal", ledgerSource: body.ledger_source ?? "" }
     : body.resolution === "adjustment"
       ? { kind: "adjustment", amountMinor: body.amount_minor ?? 0, currency: body.currency }
-      : { kind: "acknowledgement" };
+      : body.resolution === "settle_intent"
+        ? { kind: "settle_intent" }
+        : { kind: "acknowledgement" };
 
 /** POST /v1/reconciliation-exceptions/:id/resolve — an audited reversal, adjustment or acknowledgement. */
 const resolveReconciliationExceptionRoute = defineRoute({
@@ -79,7 +81,7 @@ const resolveReconciliationExceptionRoute = defineRoute({
   operationId: "resolveReconciliationException",
   summary: "Resolve a reconciliation exception (reconciliation:write)",
   description:
-    "`reversal` posts the linked reversal of one of the merchant's ledger transactions (`ledger_source`); `adjustment` posts a balanced adjustment of `amount_minor` (positive credits the merchant); `acknowledgement` records that the ledger stands. Never an edit: a resolved exception answers 409.",
+    "`reversal` posts the linked reversal of one of the merchant's ledger transactions (`ledger_source`); `adjustment` posts a balanced adjustment of `amount_minor` (positive credits the merchant); `acknowledgement` records that the ledger stands; `settle_intent` (an exception about a payment intent still `processing`) asks the provider again after commit and applies its record, a hold below the intent as a partial authorization, or gives back a hold or capture that does not fit and returns the intent to `requires_payment_method`. Never an edit: a resolved exception answers 409.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.

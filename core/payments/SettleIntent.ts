@@ -1,0 +1,151 @@
+/**
+ * Settles the payment intent of a reconciliation exception resolved with `settle_intent` (spec:
+ * ambiguous outcomes are "never guessed"; a mismatch is "resolved by humans"). A keyed job
+ * (`exception:<id>`) runs it after the resolution commits: it looks the attempt's reference up at
+ * the provider again and
+ * - applies a record that fits the intent as a live answer would be (ConfirmIntent step 3);
+ * - applies a hold or capture below the intent in its currency: a hold as a partial authorization
+ *   (capturable = what the provider holds), a capture as it stands;
+ * - gives back a hold or capture above the intent or in another currency (a void or a refund under
+ *   `exception:<id>/void|refund`, once per exception at the provider), then moves the intent
+ *   `processing -> requires_payment_method` with the attempt declined;
+ * - releases the intent the same way when the provider still has no record (or voided it).
+ * Each step is audited with the exception as reason. Its durable outcome is the intent's and the
+ * attempt's state: a run that finds the intent no longer processing does nothing, and a run after a
+ * lost answer asks the provider again under the same reference (which never acts twice).
+ */
+import { Effect, Either } from "effect";
+import type { Conflict } from "../kernel/Errors.js";
+import type { Ids } from "../../ports/Ids.js";
+import type { Jobs } from "../../ports/Jobs.js";
+import type { Outbox } from "../../ports/Outbox.js";
+import { Transactions } from "../../ports/Transactions.js";
+import { PaymentProvider, type AuthorizeResult, type ProviderPayment } from "../../ports/payments/PaymentProvider.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { withSpan } from "../kernel/Span.js";
+import { audit } from "./Audit.js";
+import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
+import { ProviderOutcomeUnknown, type IllegalTransition } from "./Errors.js";
+import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
+import { recordMismatch } from "./ProviderRecordFit.js";
+import { settleIntentJobType, settleIntentReference } from "./SettleIntentJobType.js";
+import type { PaymentIntent } from "./model/PaymentIntent.js";
+import type { ReconciliationException } from "./model/ReconciliationException.js";
+
+/** The audit actor of the settlement. */
+export const settleIntentActor = "system:reconciliation";
+
+/** How a released intent's money was left: given back at the provider, or never held. */
+export type ReleaseCause = "voided" | "refunded" | "not_found";
+
+/** What one run did. */
+export type SettleIntentOutcome =
+  | { readonly _tag: "NothingToSettle" }
+  | { readonly _tag: "Applied"; readonly outcome: ConfirmOutcome; readonly partial: boolean }
+  | { readonly _tag: "Released"; readonly cause: ReleaseCause };
+
+/** The decline code a released attempt records. */
+export const releasedDeclineCode = "reconciliation_released";
+
+/** Settles the intent of exception `exceptionId` (see the file comment). */
+export const settleIntent = (
+  exceptionId: string,
+): Effect.Effect<
+  SettleIntentOutcome,
+  ProviderOutcomeUnknown | IllegalTransition | Conflict,
+  PaymentsRepository | PaymentProvider | Transactions | Ids | Outbox | Jobs | ReconciliationRepository
+> =>
+  Effect.gen(function* () {
+    const exception = yield* (yield* ReconciliationRepository).findException(exceptionId);
+    if (exception === null || exception.status !== "resolved" || exception.resolution?.["kind"] !== "settle_intent" || exception.subjectId === null) {
+      return { _tag: "NothingToSettle" as const };
+    }
+    const repo = yield* PaymentsRepository;
+    const intent = yield* repo.findIntent(exception.subjectId);
+    if (intent === null || intent.status !== "processing" || intent.merchantId !== exception.merchantId) return { _tag: "NothingToSettle" as const };
+    const attempt = yield* repo.findAttempt(intent.id, intent.attemptCount);
+    if (attempt === null || (attempt.status !== "pending" && attempt.status !== "unknown")) return { _tag: "NothingToSettle" as const };
+    const provider = yield* PaymentProvider;
+    const found = yield* provider.lookup(attempt.reference);
+    if (found === null) return yield* release(exception, intent, attempt.number, "not_found");
+    const answer = answerOfProviderPayment(found);
+    if (answer === null) return yield* release(exception, intent, attempt.number, "voided");
+    if (recordMismatch(intent, found) === null) return yield* apply(exception, intent, attempt.number, answer, undefined);
+    if (isBelowIntent(intent, found)) {
+      return yield* apply(exception, intent, attempt.number, answer, found.status === "authorized" ? found.amount.amount_minor : undefined);
+    }
+    // Above the intent or in another currency: nothing of it is ours to keep.
+    const operation = found.status === "captured" ? ("refund" as const) : ("void" as const);
+    const providerPaymentId = found.providerPaymentId ?? "";
+    const given =
+      operation === "refund"
+        ? yield* provider.refund({
+            reference: settleIntentReference(exception.id, "refund"),
+            providerPaymentId,
+            amount: { amount_minor: found.capturedMinor, currency: found.amount.currency },
+          })
+        : yield* provider.void({ reference: settleIntentReference(exception.id, "void"), providerPaymentId });
+    if (given._tag === "Rejected") {
+      // The record changed meanwhile (a hold captured, say): the job's next try looks it up again.
+      return yield* Effect.fail(new ProviderOutcomeUnknown({ operation, detail: `The provider refused the ${operation} (${given.reason}).` }));
+    }
+    return yield* release(exception, intent, attempt.number, operation === "refund" ? "refunded" : "voided");
+  }).pipe(withSpan("Payments.settleIntent"));
+
+/** A hold or capture in the intent's currency of less than the intent, capturing no more than it holds. */
+const isBelowIntent = (intent: PaymentIntent, found: ProviderPayment): boolean =>
+  found.amount.currency === intent.currency &&
+  found.amount.amount_minor > 0 &&
+  found.amount.amount_minor < intent.amountMinor &&
+  found.capturedMinor >= 0 &&
+  found.capturedMinor <= found.amount.amount_minor;
+
+const reasonOf = (exception: ReconciliationException) => `reconciliation exception ${exception.id} resolved with settle_intent`;
+
+/** Applies the provider's record (a partial authorization when `heldMinor` is given), audited with the exception. */
+const apply = (exception: ReconciliationException, intent: PaymentIntent, number: number, answer: AuthorizeResult, heldMinor: number | undefined) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const result = yield* applyAttemptOutcome(settleIntentActor, intent.id, number, Either.right(answer), heldMinor);
+        if (result.intent.status !== "processing") {
+          yield* audit({
+            merchantId: intent.merchantId,
+            actor: settleIntentActor,
+            action: "payment_intent.settled_from_exception",
+            subjectType: "payment_intent",
+            subjectId: intent.id,
+            reason: reasonOf(exception),
+            data: { exception_id: exception.id, attempt: number, status: result.intent.status, partial: heldMinor !== undefined, held_minor: heldMinor ?? null },
+          });
+        }
+        return { _tag: "Applied" as const, outcome: result.outcome, partial: heldMinor !== undefined };
+      }),
+    ),
+  );
+
+/** Moves the intent to requires_payment_method with its attempt declined, audited with the exception and the cause. */
+const release = (exception: ReconciliationException, intent: PaymentIntent, number: number, cause: ReleaseCause) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const result = yield* applyAttemptOutcome(settleIntentActor, intent.id, number, Either.right({ _tag: "Declined", declineCode: releasedDeclineCode }));
+        if (result.intent.status === "requires_payment_method") {
+          yield* audit({
+            merchantId: intent.merchantId,
+            actor: settleIntentActor,
+            action: "payment_intent.released_from_exception",
+            subjectType: "payment_intent",
+            subjectId: intent.id,
+            reason: reasonOf(exception),
+            data: { exception_id: exception.id, attempt: number, cause },
+          });
+        }
+        return { _tag: "Released" as const, cause };
+      }),
+    ),
+  );
+
+/** The settlement as a durable job: a provider that does not answer fails it, and the runner retries. */
+export const settleIntentJob = settleIntentJobType.handledBy(({ exception_id }) => Effect.asVoid(settleIntent(exception_id)));

@@ -1,0 +1,18 @@
+/**
+ * The job that settles the payment intent of a reconciliation exception resolved with
+ * `settle_intent`: scheduled in the resolving transaction under key `exception:<id>`, handled in
+ * SettleIntent.ts (the provider is called after commit, never inside the resolution).
+ */
+import { Schema } from "effect";
+import { defineJobType } from "../kernel/JobDefinition.js";
+
+export const settleIntentJobType = defineJobType({
+  kind: "payments.settle_intent",
+  payload: Schema.Struct({ exception_id: Schema.String }),
+});
+
+/** The job's key: one settlement per exception. */
+export const settleIntentJobKey = (exceptionId: string): string => `exception:${exceptionId}`;
+
+/** The provider references of the settlement's void and refund: one each per exception. */
+export const settleIntentReference = (exceptionId: string, operation: "void" | "refund"): string => `exception:${exceptionId}/${operation}`;
