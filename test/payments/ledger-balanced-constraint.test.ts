@@ -14,7 +14,7 @@ const posting = async (db: Awaited<ReturnType<typeof openTestDatabase>>, id: str
     await tx.insertInto("payment_ledger_transactions").values({ id, source: `source-${id}`, merchant_id: "m1", reverses: null, created_at: at }).execute();
     await tx
       .insertInto("payment_ledger_entries")
-      .values(amounts.map(([amount, currency], i) => ({ id: `${id}-${i}`, transaction_id: id, merchant_id: "m1", account: `acct-${i}`, amount_minor: amount, currency, created_at: at })))
+      .values(amounts.map(([amount, currency], i) => ({ id: `${id}-${i}`, transaction_id: id, merchant_id: "m1", account: `merchant:m1:acct-${i}`, amount_minor: amount, currency, created_at: at })))
       .execute();
   });
 

@@ -24,7 +24,7 @@ t.test("Postgres: the balance check of a posting finds the transaction's entries
       SELECT 'tx-' || i, 'source-' || i, 'm1', NULL, now() FROM generate_series(1, ${transactions}) AS i`.execute(tx);
     await sql`
       INSERT INTO payment_ledger_entries (id, transaction_id, merchant_id, account, amount_minor, currency, created_at)
-      SELECT 'e-' || i || '-' || side, 'tx-' || i, 'm1', 'acct-' || side, CASE side WHEN 1 THEN 500 ELSE -500 END, 'EUR', now()
+      SELECT 'e-' || i || '-' || side, 'tx-' || i, 'm1', 'merchant:m1:acct-' || side, CASE side WHEN 1 THEN 500 ELSE -500 END, 'EUR', now()
       FROM generate_series(1, ${transactions}) AS i, generate_series(1, 2) AS side`.execute(tx);
   });
   await sql`ALTER TABLE payment_ledger_entries ENABLE TRIGGER payment_ledger_balanced`.execute(db.db);
@@ -45,7 +45,7 @@ t.test("Postgres: the balance check of a posting finds the transaction's entries
     await tx.insertInto("payment_ledger_transactions").values({ id: "tx-new", source: "source-new", merchant_id: "m1", reverses: null, created_at: new Date() }).execute();
     await tx
       .insertInto("payment_ledger_entries")
-      .values([1, -1].map((sign, i) => ({ id: `tx-new-${i}`, transaction_id: "tx-new", merchant_id: "m1", account: `acct-${i}`, amount_minor: 700 * sign, currency: "EUR", created_at: new Date() })))
+      .values([1, -1].map((sign, i) => ({ id: `tx-new-${i}`, transaction_id: "tx-new", merchant_id: "m1", account: `merchant:m1:acct-${i}`, amount_minor: 700 * sign, currency: "EUR", created_at: new Date() })))
       .execute();
   });
   const { rows: posted } = await sql<{ n: string }>`SELECT count(*) AS n FROM payment_ledger_entries WHERE transaction_id = 'tx-new'`.execute(db.db);
@@ -58,7 +58,7 @@ t.test("SQLite: reconciliation reads a ledger transaction's entries by index", a
   await db.db.insertInto("payment_ledger_transactions").values({ id: "tx-1", source: "source-1", merchant_id: "m1", reverses: null, created_at: at }).execute();
   await db.db
     .insertInto("payment_ledger_entries")
-    .values([500, -500].map((amount, i) => ({ id: `e-${i}`, transaction_id: "tx-1", merchant_id: "m1", account: `acct-${i}`, amount_minor: amount, currency: "EUR", created_at: at })))
+    .values([500, -500].map((amount, i) => ({ id: `e-${i}`, transaction_id: "tx-1", merchant_id: "m1", account: `merchant:m1:acct-${i}`, amount_minor: amount, currency: "EUR", created_at: at })))
     .execute();
   const repository = makeSqlReconciliationRepository(db);
   const { executed } = await capturePrepared(

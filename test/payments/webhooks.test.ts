@@ -254,7 +254,7 @@ t.test("the transition and its ledger posting commit in one transaction: a faili
       await tx.insertInto("payment_ledger_transactions").values({ id: "blocker", source: `payment_intent:${intent.id}:capture`, merchant_id: created.merchant.id, reverses: null, created_at: blockedAt }).execute();
       await tx
         .insertInto("payment_ledger_entries")
-        .values([1, -1].map((sign, i) => ({ id: `blocker-${i}`, transaction_id: "blocker", merchant_id: created.merchant.id, account: `blocker-${i}`, amount_minor: sign, currency: "EUR", created_at: blockedAt })))
+        .values([1, -1].map((sign, i) => ({ id: `blocker-${i}`, transaction_id: "blocker", merchant_id: created.merchant.id, account: `merchant:${created.merchant.id}:blocker-${i}`, amount_minor: sign, currency: "EUR", created_at: blockedAt })))
         .execute();
     });
     const event = lastEvent(provider, attemptRef(intent.id));

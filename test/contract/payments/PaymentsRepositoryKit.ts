@@ -19,12 +19,12 @@ export type PaymentsRepositoryKitPorts = PaymentsRepository;
 
 const repo = <A, E>(f: (r: PaymentsRepository) => Effect.Effect<A, E>) => Effect.flatMap(PaymentsRepository, f);
 
-/** A balanced capture of `amount` for transaction source `source`. */
-const capture = (source: string, amount: number): LedgerTransaction => ({
+/** A balanced capture of `amount` of merchant `merchantId` for transaction source `source` (its own accounts, migration 29). */
+const capture = (merchantId: string, source: string, amount: number): LedgerTransaction => ({
   source,
   entries: [
-    { account: "provider_receivable", amount_minor: amount, currency: "USD" },
-    { account: "merchant_balance", amount_minor: -amount, currency: "USD" },
+    { account: `merchant:${merchantId}:provider_receivable`, amount_minor: amount, currency: "USD" },
+    { account: `merchant:${merchantId}:balance`, amount_minor: -amount, currency: "USD" },
   ],
 });
 
@@ -173,8 +173,8 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     name: "payments: a ledger source is posted once; the second posting fails with DuplicateLedgerSource and writes nothing",
     run: async (t, run) => {
       const merchant = await run(seedMerchant(1));
-      await run(post(merchant.id, 1, capture("charge:1:capture", 500)));
-      const exit = await run(exitOf(post(merchant.id, 2, capture("charge:1:capture", 700))));
+      await run(post(merchant.id, 1, capture(merchant.id, "charge:1:capture", 500)));
+      const exit = await run(exitOf(post(merchant.id, 2, capture(merchant.id, "charge:1:capture", 700))));
       t.ok(Exit.isFailure(exit));
       t.equal(Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error._tag : null, "DuplicateLedgerSource", "a typed failure");
       const entries = await run(repo((r) => r.listBalanceEntries({ merchantId: merchant.id, limit: 10 })));
@@ -187,7 +187,7 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     name: "payments: a posting with a wrong number of entry ids is refused (a defect) and writes nothing, outside a transaction too",
     run: async (t, run) => {
       const merchant = await run(seedMerchant(1));
-      const tx = capture("charge:1:capture", 500);
+      const tx = capture(merchant.id, "charge:1:capture", 500);
       for (const entryIds of [[uid("ent", 10)], [uid("ent", 10), uid("ent", 11), uid("ent", 12)]]) {
         const exit = await run(exitOf(repo((r) => r.postLedger({ id: uid("ltx", 1), entryIds, merchantId: merchant.id, transaction: tx, createdAt: at(1) }))));
         t.ok(Exit.isFailure(exit) && exit.cause._tag === "Die", `${entryIds.length} ids for 2 entries: a defect, not a typed failure`);
@@ -204,12 +204,12 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
     run: async (t, run) => {
       const a = await run(seedMerchant(1));
       const b = await run(seedMerchant(2));
-      await run(post(a.id, 1, capture("charge:1", 100)));
-      await run(post(b.id, 2, capture("charge:2", 200)));
-      await run(post(a.id, 3, capture("charge:3", 300)));
+      await run(post(a.id, 1, capture(a.id, "charge:1", 100)));
+      await run(post(b.id, 2, capture(b.id, "charge:2", 200)));
+      await run(post(a.id, 3, capture(a.id, "charge:3", 300)));
       const all = await run(repo((r) => r.listBalanceEntries({ merchantId: a.id, limit: 10 })));
       t.same(all.map((e) => e.id), [uid("ent", 31), uid("ent", 30), uid("ent", 11), uid("ent", 10)]);
-      t.same(all[1], { id: uid("ent", 30), transactionId: uid("ltx", 3), source: "charge:3", account: "provider_receivable", amountMinor: 300, currency: "USD", createdAt: at(3) });
+      t.same(all[1], { id: uid("ent", 30), transactionId: uid("ltx", 3), source: "charge:3", account: `merchant:${a.id}:provider_receivable`, amountMinor: 300, currency: "USD", createdAt: at(3) });
       t.same((await run(repo((r) => r.listBalanceEntries({ merchantId: a.id, limit: 2 })))).map((e) => e.id), [uid("ent", 31), uid("ent", 30)]);
       t.same((await run(repo((r) => r.listBalanceEntries({ merchantId: a.id, before: uid("ent", 30), limit: 10 })))).map((e) => e.id), [uid("ent", 11), uid("ent", 10)]);
       t.same((await run(repo((r) => r.listBalanceEntries({ merchantId: b.id, limit: 10 })))).map((e) => e.source), ["charge:2", "charge:2"], "another merchant's entries are its own");

@@ -191,8 +191,8 @@ export const reconciliationRepositoryCases: ReadonlyArray<KitCase<Reconciliation
     run: async (t, run) => {
       const m = await run(seedMerchant(1));
       const entries = [
-        { account: "provider_receivable", amount_minor: 500, currency: "USD" },
-        { account: "merchant_balance", amount_minor: -500, currency: "USD" },
+        { account: `merchant:${m.id}:provider_receivable`, amount_minor: 500, currency: "USD" },
+        { account: `merchant:${m.id}:balance`, amount_minor: -500, currency: "USD" },
       ];
       const reversal = { source: "charge:1:reversal", reverses: "charge:1", entries: entries.map((e) => ({ ...e, amount_minor: -e.amount_minor })) };
       await run(
