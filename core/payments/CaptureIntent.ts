@@ -122,8 +122,9 @@ export const applyCapture = (
     if (current.status === "succeeded") return current;
     yield* transition(current.status, "capture");
     const at = yield* now;
-    const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: capturedMinor, amountCapturableMinor: 0 }, at);
+    // Posted before the move: the database checks the posting when the intent succeeds (migration 30).
     yield* postLedger(current.merchantId, capturePosting(current.merchantId, current.id, capturedMinor, current.currency)).pipe(Effect.orDie);
+    const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: capturedMinor, amountCapturableMinor: 0 }, at);
     yield* emitPaymentSucceeded(saved, actor);
     yield* audit({
       merchantId: current.merchantId,

@@ -259,6 +259,8 @@ export const applyAttemptOutcome = (
       yield* reconcileIntentJobType.schedule({ intent_id: intent.id }, { key: intent.id, runAt: new Date(at.getTime() + reconcileDelayMs) });
       return { intent, outcome: "processing" as const, declineCode: null };
     }
+    // Posted before the move: the database checks the posting when the intent succeeds (migration 30).
+    if (meaning.capturedMinor > 0) yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, meaning.capturedMinor, intent.currency)).pipe(Effect.orDie);
     const saved = yield* saveIntent(
       intent,
       {
@@ -272,10 +274,7 @@ export const applyAttemptOutcome = (
       },
       at,
     );
-    if (meaning.capturedMinor > 0) {
-      yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, meaning.capturedMinor, intent.currency)).pipe(Effect.orDie);
-      yield* emitPaymentSucceeded(saved, actor);
-    }
+    if (meaning.capturedMinor > 0) yield* emitPaymentSucceeded(saved, actor);
     if (next === "requires_action") {
       // Should the webhook of the customer's authentication be lost, this job asks the provider.
       yield* reconcileIntentJobType.schedule(

@@ -162,10 +162,11 @@ export const applyRefundOutcome = (
       result._tag === "Done"
         ? { ...refund, status: "succeeded", updatedAt: at }
         : { ...refund, status: "failed", failureReason: result.reason, updatedAt: at };
+    // Posted before the move: the database checks the posting when the refund succeeds (migration 30).
+    if (updated.status === "succeeded") yield* postLedger(refund.merchantId, refundPosting(refund.merchantId, refund.id, refund.amountMinor, refund.currency)).pipe(Effect.orDie);
     yield* repo.updateRefund(updated);
     if (updated.status === "succeeded") {
       const saved = yield* saveIntent(intent, { amountRefundedMinor: intent.amountRefundedMinor + refund.amountMinor }, at);
-      yield* postLedger(refund.merchantId, refundPosting(refund.merchantId, refund.id, refund.amountMinor, refund.currency)).pipe(Effect.orDie);
       yield* emitRefundSucceeded(updated, saved.version, actor);
     }
     yield* audit({

@@ -218,6 +218,8 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
       declineCode: data.status === "declined" ? (data.declineCode ?? "declined") : null,
       updatedAt: at,
     });
+    // Posted before the move: the database checks the posting when the intent succeeds (migration 30).
+    if (capturedMinor > 0) yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, capturedMinor, intent.currency)).pipe(Effect.orDie);
     const saved = yield* saveIntent(
       intent,
       {
@@ -230,10 +232,7 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
       },
       at,
     );
-    if (capturedMinor > 0) {
-      yield* postLedger(intent.merchantId, capturePosting(intent.merchantId, intent.id, capturedMinor, intent.currency)).pipe(Effect.orDie);
-      yield* emitPaymentSucceeded(saved, providerWebhookActor);
-    }
+    if (capturedMinor > 0) yield* emitPaymentSucceeded(saved, providerWebhookActor);
     // A capture whose own answer was lost has its reconciliation job: this answer leaves it nothing to do.
     if (trigger === "capture") yield* (yield* Jobs).cancel(reconcileIntentJobType.kind, captureReconcileKey(intent.id));
     return { outcome: { status: "processed" as const, reason: `${intent.status} -> ${next}` }, merchantId: intent.merchantId, providerObject: data.reference };

@@ -13,6 +13,7 @@ import { transitionTable } from "../../core/payments/IntentStatus.js";
 import { intentStatuses } from "../../core/payments/model/PaymentIntent.js";
 import { forEachDialect } from "../support/databases.js";
 import { intentRow } from "./intentRows.js";
+import { insertPosting } from "./ledgerRows.js";
 
 const at = new Date().toISOString();
 
@@ -38,6 +39,8 @@ t.test("an intent's status moves only along the transition table, and succeeded 
         await db.insertInto("payment_intents").values(manualIntent(id, from, from === "succeeded" ? 1000 : 0)).execute();
         // A move to succeeded captures something (migration 25).
         const captured = to === "succeeded" ? { amount_captured_minor: 1000 } : {};
+        // And has its posting (migration 30), so only the edge decides here.
+        if (to === "succeeded") await insertPosting(db, `payment_intent:${id}:capture`);
         const move = db.updateTable("payment_intents").set({ status: to, version: 2, ...captured }).where("id", "=", id).execute();
         if (edges.has(`${from}->${to}`)) {
           await t.resolves(move, `${from} -> ${to} is an edge of the table`);
@@ -67,6 +70,7 @@ t.test("an intent's requested amount, currency and capture method never change, 
     await t.rejects(db.updateTable("payment_intents").set({ amount_captured_minor: 900 }).where("id", "=", "paid").execute(), "a succeeded intent's captured amount never changes");
     await t.rejects(db.updateTable("payment_intents").set({ amount_refunded_minor: 200 }).where("id", "=", "paid").execute(), "the refunded amount never shrinks");
     await db.updateTable("payment_intents").set({ amount_refunded_minor: 500, version: 2 }).where("id", "=", "paid").execute();
+    await insertPosting(db, "payment_intent:held:capture", "merchant-a", 600);
     await db.updateTable("payment_intents").set({ status: "succeeded", amount_captured_minor: 600, amount_capturable_minor: 0, version: 2 }).where("id", "=", "held").execute();
     await t.rejects(db.deleteFrom("payment_intents").where("id", "=", "held").execute(), "an intent is never deleted");
     const rows = await db.selectFrom("payment_intents").select(["id", "status", "amount_captured_minor", "amount_refunded_minor"]).orderBy("id").execute();

@@ -17,6 +17,7 @@ import type { ProviderEvent, ProviderPaymentEventData } from "../../core/payment
 import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { forEachDialect } from "../support/databases.js";
 import { intentRow } from "./intentRows.js";
+import { insertPosting } from "./ledgerRows.js";
 import { newMerchant, paymentsRuntime } from "./support.js";
 
 let eventSeq = 0;
@@ -112,6 +113,8 @@ t.test("a succeeded intent has captured something, in the database", (t) =>
     const db = database.db as Kysely<any>;
     await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: new Date().toISOString() }).execute();
     await db.insertInto("payment_intents").values(intentRow("held", { capture_method: "manual", status: "requires_capture", amount_capturable_minor: 1000, amount_captured_minor: 0 })).execute();
+    // Its posting exists (migration 30), so what is refused is the capture of nothing.
+    await insertPosting(db, "payment_intent:held:capture", "merchant-a", 400);
     await t.rejects(
       db.updateTable("payment_intents").set({ status: "succeeded", amount_capturable_minor: 0, version: 2 }).where("id", "=", "held").execute(),
       "succeeded with nothing captured is refused",

@@ -10,6 +10,7 @@ import t from "tap";
 import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
 import { intentRow } from "./intentRows.js";
+import { insertPosting } from "./ledgerRows.js";
 
 const at = new Date().toISOString();
 
@@ -30,6 +31,8 @@ t.test("a refund moves pending to succeeded or failed once, and a resolved refun
     await seed(db);
     const setStatus = (id: string, status: string, failure: string | null = null) =>
       db.updateTable("payment_refunds").set({ status, failure_reason: failure, updated_at: new Date().toISOString() }).where("id", "=", id).execute();
+    // Their postings exist (migration 30), so only the state machine decides here.
+    for (const id of ["refund-1", "refund-2"]) await insertPosting(db, `refund:${id}`, "merchant-a", 100);
     await setStatus("refund-1", "succeeded");
     await setStatus("refund-2", "failed", "declined");
     await t.rejects(setStatus("refund-1", "pending"), "succeeded does not go back to pending");

@@ -30,6 +30,7 @@ import { paymentsMigration0026AttemptTransitions } from "./0026_attempt_transiti
 import { paymentsMigration0027CurrencyCodes } from "./0027_currency_codes.js";
 import { paymentsMigration0028PlatformExceptionsAcknowledged } from "./0028_platform_exceptions_acknowledged.js";
 import { paymentsMigration0029LedgerAccountsOfOwnMerchant } from "./0029_ledger_accounts_of_own_merchant.js";
+import { paymentsMigration0030SucceededHasItsPosting } from "./0030_succeeded_has_its_posting.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -62,4 +63,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0027CurrencyCodes,
   paymentsMigration0028PlatformExceptionsAcknowledged,
   paymentsMigration0029LedgerAccountsOfOwnMerchant,
+  paymentsMigration0030SucceededHasItsPosting,
 ];
