@@ -16,7 +16,7 @@ import type { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
-import type { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import type { RiskHolds } from "../../ports/payments/RiskHolds.js";
 import { requireNotHeld } from "./RiskHolds.js";
 import { now } from "../kernel/Clock.js";
@@ -107,8 +107,8 @@ export const captureIntent = (
 
 /**
  * Applies a capture of `capturedMinor` the provider made to a held authorization, with its
- * ledger posting and PaymentSucceeded, in the caller's transaction (the intent is locked). An
- * intent already succeeded (a concurrent capture or the webhook applied it) is answered as it is.
+ * ledger posting, PaymentSucceeded and the attempt marked captured, in the caller's transaction
+ * (the intent is locked). An intent already succeeded (a concurrent capture or the webhook applied it) is answered as it is.
  */
 export const applyCapture = (
   actor: string,
@@ -122,6 +122,10 @@ export const applyCapture = (
     if (current.status === "succeeded") return current;
     yield* transition(current.status, "capture");
     const at = yield* now;
+    // The attempt records the capture, as the provider's captured event does.
+    const repo = yield* PaymentsRepository;
+    const attempt = yield* repo.findAttempt(current.id, current.attemptCount);
+    if (attempt !== null && attempt.status === "authorized") yield* repo.updateAttempt({ ...attempt, status: "captured", updatedAt: at });
     // Posted before the move: the database checks the posting when the intent succeeds (migration 30).
     yield* postLedger(current.merchantId, capturePosting(current.merchantId, current.id, capturedMinor, current.currency)).pipe(Effect.orDie);
     const saved = yield* saveIntent(current, { status: "succeeded", amountCapturedMinor: capturedMinor, amountCapturableMinor: 0 }, at);
