@@ -4,7 +4,8 @@
  * per reference, so the same refund request is sent again under the refund's own reference and
  * its answer applied as a live one would be (applyRefundOutcome). While the answer stays unknown
  * inside the ambiguity window another try is scheduled; once the window has passed a
- * reconciliation exception of kind `unresolved` is opened for a human. Nothing is guessed: the
+ * reconciliation exception of kind `unresolved` is opened for a human (kind `amount`, with the
+ * answer observed, when the provider answered for another amount than was sent). Nothing is guessed: the
  * pending amount stays counted against what can be refunded until the provider answers.
  */
 import { Effect, Either } from "effect";
@@ -48,13 +49,16 @@ export const resolveRefund = (
     if (refund === null || refund.status !== "pending") return { _tag: "NothingToResolve" as const };
     const intent = yield* repo.findIntent(refund.intentId);
     if (intent === null) return yield* Effect.dieMessage(`refund ${refund.id}: intent ${refund.intentId} vanished`);
-    const answer = yield* (yield* PaymentProvider)
+    const answered = yield* (yield* PaymentProvider)
       .refund({
         reference: refund.reference,
         providerPaymentId: intent.providerPaymentId ?? "",
         amount: { amount_minor: refund.amountMinor, currency: refund.currency },
       })
-      .pipe(Effect.either, Effect.map((answer) => fittingRefundAnswer(refund, answer)));
+      .pipe(Effect.either);
+    const answer = fittingRefundAnswer(refund, answered);
+    // The provider answered, for another amount than was sent: what a human is shown.
+    const misfitMinor = Either.isLeft(answer) && Either.isRight(answered) && answered.right._tag === "Done" ? answered.right.amountMinor : null;
     const transactions = yield* Transactions;
     if (Either.isRight(answer)) {
       const applied = yield* transactions.run(applyRefundOutcome(reconcilerActor, refund.id, answer));
@@ -74,15 +78,17 @@ export const resolveRefund = (
           merchantId: refund.merchantId,
           providerObject: refund.reference,
           settlementWindow: ambiguityWindowName,
-          kind: "unresolved",
+          kind: misfitMinor === null ? "unresolved" : "amount",
           subjectType: "refund",
           subjectId: refund.id,
           expected: { status: "pending", amount_minor: refund.amountMinor },
-          observed: null,
+          observed: misfitMinor === null ? null : { status: "succeeded", amount_minor: misfitMinor },
           currency: refund.currency,
         },
         reconcilerActor,
-        `the provider gave no answer for refund ${refund.reference} within the ${Math.round(settings.ambiguityWindowMs / 1000)} s resolution window`,
+        misfitMinor === null
+          ? `the provider gave no answer for refund ${refund.reference} within the ${Math.round(settings.ambiguityWindowMs / 1000)} s resolution window`
+          : `the provider answered ${misfitMinor} for refund ${refund.reference} of ${refund.amountMinor}; not applied`,
       ),
     );
     return { _tag: "ExceptionOpened" as const, opened };

@@ -104,3 +104,20 @@ t.test("a refund answered for another amount than was sent stays pending, is ask
     t.equal((await db.db.selectFrom("payment_refunds").select("status").where("id", "=", refund.id).executeTakeFirstOrThrow()).status, "pending", "never guessed");
   }),
 );
+
+t.test("a refund answered for another amount reaches a human as an amount exception carrying the answer", (t) =>
+  forEachDialect(t, "refund answer differs: exception", async (t, db) => {
+    const { run } = paymentsRuntime(t, db, overstatingRefundAnswers(10));
+    const { merchant, intent } = await capturedIntent(run, 1000, "EUR");
+    const refund = await run(createRefund(merchant, { intentId: intent.id, amountMinor: 300 }));
+    await run(Effect.withClock(resolveRefund(refund.id), clockAhead(16 * 60_000)));
+    const rows = await db.db.selectFrom("payment_reconciliation_exceptions").select(["id", "kind", "observed"]).where("subject_id", "=", refund.id).execute();
+    t.equal(rows.length, 1);
+    t.equal(rows[0]?.kind, "amount", "the provider answered: not an unresolved refund");
+    const observed = typeof rows[0]?.observed === "string" ? JSON.parse(rows[0].observed) : rows[0]?.observed;
+    t.same(observed, { status: "succeeded", amount_minor: 310 }, "what the provider answered");
+    const opened = await db.db.selectFrom("payment_reconciliation_outcomes").select("reason").where("exception_id", "=", String(rows[0]?.id)).executeTakeFirstOrThrow();
+    t.match(opened.reason, /answered 310/);
+    t.notMatch(opened.reason, /no answer/);
+  }),
+);
