@@ -5,7 +5,8 @@
  * transition it implies is applied only when the transition table has that edge from the
  * intent's current status and the event is about the intent's current attempt, so a late or
  * reordered event never moves state backwards; the transition's ledger posting, outbox event
- * and audit record commit with it. The inbox row is written once, with its outcome, and its
+ * and audit record commit with it. A capture reported under an earlier attempt's reference moves
+ * nothing but opens a reconciliation exception (`status`) in the same transaction. The inbox row is written once, with its outcome, and its
  * provider event id is UNIQUE: a replay finds the row (or loses the insert race and rolls
  * back) and changes nothing.
  */
@@ -18,6 +19,9 @@ import { Transactions } from "../../ports/Transactions.js";
 import type { AuthorizeResult } from "../../ports/payments/PaymentProvider.js";
 import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
+import type { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { openReconciliationException } from "./ReconciliationExceptions.js";
+import { ambiguityWindowName } from "./model/ReconciliationException.js";
 import { now } from "../kernel/Clock.js";
 import { audit } from "./Audit.js";
 import { applyAttemptOutcome } from "./ConfirmIntent.js";
@@ -50,7 +54,7 @@ export interface WebhookReceipt {
   readonly reason: string;
 }
 
-type Services = ProviderEventsInbox | PaymentsRepository | Transactions | Ids | Outbox | Jobs | Disputes;
+type Services = ProviderEventsInbox | PaymentsRepository | ReconciliationRepository | Transactions | Ids | Outbox | Jobs | Disputes;
 
 /** A concurrent delivery stored the same event first: roll back and answer the replay. */
 class EventAlreadyStored extends Data.TaggedError("EventAlreadyStored")<{ readonly providerEventId: string }> {
@@ -157,6 +161,24 @@ const applyProviderEvent = (event: ProviderEvent): Effect.Effect<Applied, Illega
   }
 };
 
+/** Opens (once per reference) the `status` exception of a capture reported under an earlier attempt's reference. */
+const openEarlierAttemptCapture = (intent: PaymentIntent, number: number, attemptStatus: string, data: ProviderPaymentEventData) =>
+  openReconciliationException(
+    {
+      merchantId: intent.merchantId,
+      providerObject: data.reference,
+      settlementWindow: ambiguityWindowName,
+      kind: "status",
+      subjectType: "payment_intent",
+      subjectId: intent.id,
+      expected: { attempt: number, status: attemptStatus, current_attempt: intent.attemptCount },
+      observed: { status: data.status, amount_minor: data.amountMinor, captured_minor: data.capturedMinor, currency: data.currency },
+      currency: data.currency,
+    },
+    providerWebhookActor,
+    `the provider reports a capture under ${data.reference}, an earlier attempt of the payment intent (${attemptStatus})`,
+  );
+
 /** The trigger of a payment event, given the intent's status (a capture of a held authorization is `capture`). */
 const triggerOf = (data: ProviderPaymentEventData, status: string): IntentTrigger | null => {
   switch (data.status) {
@@ -187,7 +209,12 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
     // Locks the intent: concurrent deliveries, confirms and reconciliations apply one at a time.
     const intent = yield* reloadIntent(attempt.intentId);
     const skip = (reason: string) => ignored(reason, intent.merchantId, data.reference);
-    if (attempt.number !== intent.attemptCount) return skip("the event is about an earlier attempt");
+    if (attempt.number !== intent.attemptCount) {
+      if (data.status !== "captured" || data.capturedMinor <= 0) return skip("the event is about an earlier attempt");
+      // Money taken under a reference we no longer act on: a human looks now, not at the next settlement file.
+      const opened = yield* openEarlierAttemptCapture(intent, attempt.number, attempt.status, data);
+      return skip(`the event is about an earlier attempt; a capture under it ${opened ? "opened" : "has"} a reconciliation exception`);
+    }
     if (data.currency !== intent.currency) return skip("currency differs from the payment intent");
     if (data.capturedMinor > intent.amountMinor || data.capturedMinor < 0) return skip("captured amount outside the payment intent");
     // An authorization or capture is of the intent's amount; a capture captured something.
