@@ -30,6 +30,7 @@ import { reloadIntent, saveIntent } from "./IntentRecords.js";
 import { nextStatus, type IntentTrigger } from "./IntentStatus.js";
 import { capturePosting, postLedger } from "./LedgerPostings.js";
 import { emitPaymentSucceeded } from "./PaymentEvents.js";
+import { storedPayloadOf } from "./ProviderEventRecord.js";
 import { applyDisputeEvent, disputeEventFromProvider } from "./DisputeProjection.js";
 import type { Disputes } from "../../ports/payments/Disputes.js";
 import type { IllegalTransition } from "./Errors.js";
@@ -90,7 +91,7 @@ export const processProviderEvent = (event: ProviderEvent): Effect.Effect<Webhoo
       id: StoredProviderEventId.make(yield* (yield* Ids).next),
       providerEventId: event.id,
       type: event.type,
-      payload: event.payload,
+      payload: storedPayloadOf(event),
       status: applied.outcome.status,
       outcome: applied.outcome.reason,
       merchantId: applied.merchantId,

@@ -43,7 +43,7 @@ export const ProviderEvent = Schema.Struct({
   /** When the provider says it happened (deliveries may be late or out of order). */
   occurredAt: Schema.DateFromSelf,
   data: Schema.Union(ProviderPaymentEventData, ProviderRefundEventData, OtherProviderEventData),
-  /** The provider's payload as received (stored for audit; carries no card data, only tokens' outcomes). */
+  /** The provider's payload as received (read by the dispute projection; the inbox stores only what the core read, ProviderEventRecord.ts). */
   payload: Schema.Unknown,
 });
 export type ProviderEvent = typeof ProviderEvent.Type;
