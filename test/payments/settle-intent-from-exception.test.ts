@@ -124,6 +124,20 @@ t.test("a hold below the intent is applied as a partial authorization: capturabl
   }),
 );
 
+t.test("a capture below the intent is applied as it stands, with its posting", (t) =>
+  forEachDialect(t, "settle: capture below", async (t, db) => {
+    const s = paymentsRuntime(t, db, misholding(-400));
+    const { merchant, intent, exception } = await exceptionAbout(t, s, db, "automatic");
+    t.equal(exception.kind, "amount");
+    await s.run(resolveReconciliationException(merchant, exception.id, { kind: "settle_intent" }, "captured 6.00 of 10.00"));
+    await runJobs(s);
+    t.match(await s.run(getIntent(merchant, intent.id)), { status: "succeeded", amountCapturedMinor: 600, amountCapturableMinor: 0 });
+    const entries = (await db.db.selectFrom("payment_ledger_entries").select("amount_minor").execute()).map((e) => Number(e.amount_minor)).sort((a, b) => a - b);
+    t.same(entries, [-600, 600], "the capture the provider made is posted");
+    t.equal(s.provider.calls.filter((c) => c.operation === "void" || c.operation === "refund").length, 0, "nothing given back");
+  }),
+);
+
 t.test("an unresolved intent is released only if the provider still has no record", (t) =>
   forEachDialect(t, "settle: unresolved", async (t, db) => {
     const s = paymentsRuntime(t, db);
