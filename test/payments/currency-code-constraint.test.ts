@@ -9,6 +9,7 @@ import t from "tap";
 import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
 import { intentRow } from "./intentRows.js";
+import { insertPosting } from "./ledgerRows.js";
 
 const at = new Date().toISOString();
 const notCodes = ["eur", "Eur", "E1R", "€UR", "EU "];
@@ -17,6 +18,7 @@ t.test("money is stored with an ISO currency code: intents, refunds and ledger e
   forEachDialect(t, "currency codes", async (t, database) => {
     const db = database.db as Kysely<any>;
     await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
+    await insertPosting(db, "payment_intent:intent-a:capture", "merchant-a");
     await db.insertInto("payment_intents").values(intentRow("intent-a")).execute();
     for (const [n, currency] of notCodes.entries()) {
       await t.rejects(db.insertInto("payment_intents").values(intentRow(`intent-${n}`, { currency })).execute(), `an intent in ${JSON.stringify(currency)}`);
@@ -51,6 +53,6 @@ t.test("money is stored with an ISO currency code: intents, refunds and ledger e
       .execute();
     t.equal((await db.selectFrom("payment_intents").select("id").execute()).length, 1, "only the intent in EUR is stored");
     t.equal((await db.selectFrom("payment_refunds").select("id").execute()).length, 1, "only the refund in EUR is stored");
-    t.equal((await db.selectFrom("payment_ledger_entries").select("id").execute()).length, 0, "no entry in another form is stored");
+    t.equal((await db.selectFrom("payment_ledger_entries").where("currency", "<>", "EUR").select("id").execute()).length, 0, "no entry in another form is stored");
   }),
 );

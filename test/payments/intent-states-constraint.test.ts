@@ -36,11 +36,11 @@ t.test("an intent's status moves only along the transition table, and succeeded 
       for (const to of intentStatuses) {
         if (from === to) continue;
         const id = `intent-${++n}`;
+        // A succeeded intent has its posting (migration 30), so only the edge decides here.
+        if (from === "succeeded" || to === "succeeded") await insertPosting(db, `payment_intent:${id}:capture`);
         await db.insertInto("payment_intents").values(manualIntent(id, from, from === "succeeded" ? 1000 : 0)).execute();
         // A move to succeeded captures something (migration 25).
         const captured = to === "succeeded" ? { amount_captured_minor: 1000 } : {};
-        // And has its posting (migration 30), so only the edge decides here.
-        if (to === "succeeded") await insertPosting(db, `payment_intent:${id}:capture`);
         const move = db.updateTable("payment_intents").set({ status: to, version: 2, ...captured }).where("id", "=", id).execute();
         if (edges.has(`${from}->${to}`)) {
           await t.resolves(move, `${from} -> ${to} is an edge of the table`);
@@ -59,6 +59,7 @@ t.test("an intent's requested amount, currency and capture method never change, 
     const db = database.db as Kysely<any>;
     await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
     await db.insertInto("payment_intents").values(manualIntent("held", "requires_capture")).execute();
+    await insertPosting(db, "payment_intent:paid:capture", "merchant-a", 800);
     await db.insertInto("payment_intents").values({ ...manualIntent("paid", "succeeded", 800), amount_refunded_minor: 300 }).execute();
     for (const [column, value] of [
       ["amount_minor", 2000],

@@ -11,11 +11,13 @@ import type { Kysely } from "kysely";
 import { forEachDialect } from "../support/databases.js";
 import { eventually } from "../worker/fixtures.js";
 import { intentRow } from "./intentRows.js";
+import { insertPosting } from "./ledgerRows.js";
 
 const at = new Date().toISOString();
 
 const capturedIntentRow = async (db: Kysely<any>, captured: number) => {
   await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
+  await insertPosting(db, "payment_intent:intent-a:capture", "merchant-a", captured);
   await db.insertInto("payment_intents").values(intentRow("intent-a", { amount_minor: captured, amount_captured_minor: captured })).execute();
 };
 
@@ -37,6 +39,7 @@ t.test("refunds within the captured amount minus completed and pending refunds: 
     const db = database.db as Kysely<any>;
     await capturedIntentRow(db, 1000);
     await db.insertInto("payment_refunds").values(refundRow(1, 600)).execute();
+    await insertPosting(db, "refund:refund-2", "merchant-a", 300);
     await db.insertInto("payment_refunds").values(refundRow(2, 300, "succeeded")).execute();
     await t.rejects(db.insertInto("payment_refunds").values(refundRow(3, 101)).execute(), "pending 600 + completed 300 + 101 > 1000 is refused");
     await db.insertInto("payment_refunds").values(refundRow(4, 100)).execute();

@@ -16,7 +16,10 @@ const at = new Date().toISOString();
 
 const seed = async (db: Kysely<any>) => {
   await db.insertInto("payment_merchants").values({ id: "merchant-a", name: "merchant-a", created_at: at }).execute();
-  for (const id of ["intent-a", "intent-b"]) await db.insertInto("payment_intents").values(intentRow(id)).execute();
+  for (const id of ["intent-a", "intent-b"]) {
+    await insertPosting(db, `payment_intent:${id}:capture`);
+    await db.insertInto("payment_intents").values(intentRow(id)).execute();
+  }
   for (const n of [1, 2, 3]) {
     await db
       .insertInto("payment_refunds")

@@ -1,8 +1,8 @@
 /**
  * Spec, Payment service: a capture and a completed refund each post a balanced LedgerTransaction
  * (core/payments/LedgerPostings.ts: sources `payment_intent:<id>:capture` and `refund:<id>`). The
- * database ties the two together too, whoever writes (payments migration 30): an intent moving to
- * succeeded, or a refund moving to succeeded, whose posting of the same merchant is not in the
+ * database ties the two together too, whoever writes (payments migration 30): an intent or a refund
+ * moving to (or inserted as) succeeded whose posting of the same merchant is not in the
  * ledger when the transaction ends is refused — Postgres checks at commit (deferred constraint
  * triggers); SQLite has no deferred triggers and checks when the row moves, so the core posts
  * first. SQLite and Postgres.
@@ -66,6 +66,7 @@ t.test("a refund moves to succeeded only with its posting, in the database", (t)
   forEachDialect(t, "succeeded refund posted", async (t, database) => {
     const db = database.db as Kysely<any>;
     await seedMerchants(db);
+    await insertPosting(db, "payment_intent:paid:capture");
     await db.insertInto("payment_intents").values(intentRow("paid")).execute();
     for (const n of [1, 2]) {
       await db
@@ -79,5 +80,25 @@ t.test("a refund moves to succeeded only with its posting, in the database", (t)
     await t.resolves(succeed("refund-2"), "with its posting");
     const statuses = await db.selectFrom("payment_refunds").select(["id", "status"]).orderBy("id").execute();
     t.same(statuses.map((r) => [r.id, r.status]), [["refund-1", "pending"], ["refund-2", "succeeded"]]);
+  }),
+);
+
+t.test("an intent or a refund is inserted as succeeded only with its posting, in the database", (t) =>
+  forEachDialect(t, "succeeded rows inserted", async (t, database) => {
+    const db = database.db as Kysely<any>;
+    await seedMerchants(db);
+    await t.rejects(db.insertInto("payment_intents").values(intentRow("paid-unposted")).execute(), "an intent inserted succeeded without its posting");
+    await insertPosting(db, "payment_intent:paid:capture");
+    await t.resolves(db.insertInto("payment_intents").values(intentRow("paid")).execute(), "with its posting");
+    const refund = (id: string) =>
+      db
+        .insertInto("payment_refunds")
+        .values({ id, intent_id: "paid", merchant_id: "merchant-a", amount_minor: 100, currency: "EUR", status: "succeeded", reference: `re-${id}`, failure_reason: null, request_key: null, created_at: at, updated_at: at })
+        .execute();
+    await t.rejects(refund("refund-unposted"), "a refund inserted succeeded without its posting");
+    await insertPosting(db, "refund:refund-posted", "merchant-a", 100);
+    await t.resolves(refund("refund-posted"), "with its posting");
+    t.same((await db.selectFrom("payment_intents").select("id").execute()).map((r) => r.id), ["paid"]);
+    t.same((await db.selectFrom("payment_refunds").select("id").execute()).map((r) => r.id), ["refund-posted"]);
   }),
 );

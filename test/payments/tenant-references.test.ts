@@ -15,8 +15,8 @@ t.test("the database refuses rows that point at another merchant's intent or led
     const db = database.db as Kysely<any>;
     const at = new Date().toISOString();
     for (const id of ["merchant-a", "merchant-b"]) await db.insertInto("payment_merchants").values({ id, name: id, created_at: at }).execute();
-    await db.insertInto("payment_intents").values(intentRow("intent-a")).execute();
-    // An envelope commits with its (balanced) entries on Postgres (payments migration 20).
+    // An envelope commits with its (balanced) entries on Postgres (payments migration 20), before the
+    // succeeded intent it posts (migration 30).
     await db.transaction().execute(async (tx) => {
       await tx.insertInto("payment_ledger_transactions").values({ id: "txn-a", source: "payment_intent:intent-a:capture", merchant_id: "merchant-a", reverses: null, created_at: at }).execute();
       await tx
@@ -24,6 +24,7 @@ t.test("the database refuses rows that point at another merchant's intent or led
         .values([1000, -1000].map((amount, i) => ({ id: `entry-0-${i}`, transaction_id: "txn-a", merchant_id: "merchant-a", account: `merchant:merchant-a:account-${i}`, amount_minor: amount, currency: "EUR", created_at: at })))
         .execute();
     });
+    await db.insertInto("payment_intents").values(intentRow("intent-a")).execute();
 
     const rows = (merchant: string, n: number) => ({
       attempt: () =>

@@ -11,7 +11,7 @@ import { Effect, Exit } from "effect";
 import type { LedgerTransaction } from "../../../core/kernel/Ledger.js";
 import { PaymentsRepository } from "../../../ports/payments/PaymentsRepository.js";
 import { at, exitOf, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
-import { attemptRecord, capturedOverrides, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, uid } from "./fixtures.js";
+import { attemptRecord, capturedOverrides, intentRecord, merchantRecord, refundRecord, seedIntent, seedMerchant, seedRefund, uid } from "./fixtures.js";
 import { MerchantId } from "../../../core/payments/model/Ids.js";
 
 /** The ports this kit needs. */
@@ -136,11 +136,9 @@ export const paymentsRepositoryCases: ReadonlyArray<KitCase<PaymentsRepositoryKi
       const b = await run(seedIntent(1, 2, capturedOverrides));
       t.equal(await run(repo((r) => r.committedRefundsMinor(a.id))), 0, "none yet");
       await run(
-        repo((r) =>
-          Effect.forEach(
-            [refundRecord(a, 1, 100), refundRecord(a, 2, 200, { status: "succeeded" }), refundRecord(a, 3, 400, { status: "failed", failureReason: "x" }), refundRecord(b, 4, 800)],
-            (refund) => r.insertRefund(refund),
-          ),
+        Effect.forEach(
+          [refundRecord(a, 1, 100), refundRecord(a, 2, 200, { status: "succeeded" }), refundRecord(a, 3, 400, { status: "failed", failureReason: "x" }), refundRecord(b, 4, 800)],
+          (refund, i) => seedRefund(refund, i),
         ),
       );
       t.equal(await run(repo((r) => r.committedRefundsMinor(a.id))), 300);

@@ -13,7 +13,7 @@ import { ProviderEventsInbox } from "../../../ports/payments/ProviderEvents.js";
 import { ProviderHealthReads, type ProviderHealthSnapshot } from "../../../ports/payments/ProviderHealth.js";
 import { ReconciliationRepository } from "../../../ports/payments/ReconciliationRepository.js";
 import { at, runCases, T0, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
-import { attemptRecord, capturedOverrides, refundRecord, seedIntent, uid } from "./fixtures.js";
+import { attemptRecord, capturedOverrides, refundRecord, seedIntent, seedRefund, uid } from "./fixtures.js";
 import { storedEventRecord } from "./ProviderEventsInboxKit.js";
 import { exceptionRecord } from "./ReconciliationRepositoryKit.js";
 
@@ -81,12 +81,10 @@ export const providerHealthCases: ReadonlyArray<KitCase<ProviderHealthKitPorts>>
       const a = await run(seedIntent(1, 1, capturedOverrides));
       const b = await run(seedIntent(2, 2, capturedOverrides));
       await run(
-        repo((r) =>
-          Effect.forEach(
-            [refundRecord(a, 1, 100), refundRecord(b, 2, 100), refundRecord(a, 3, 100, { status: "succeeded" }), refundRecord(b, 4, 100, { status: "failed", failureReason: "card closed" })],
-            (refund) => r.insertRefund(refund),
-            { discard: true },
-          ),
+        Effect.forEach(
+          [refundRecord(a, 1, 100), refundRecord(b, 2, 100), refundRecord(a, 3, 100, { status: "succeeded" }), refundRecord(b, 4, 100, { status: "failed", failureReason: "card closed" })],
+          (refund, i) => seedRefund(refund, i),
+          { discard: true },
         ),
       );
       t.same(await run(snapshot(at(60_000))), { ...empty, pendingRefunds: 2 });

@@ -86,11 +86,40 @@ export const seedMerchant = (n: number): Effect.Effect<Merchant, never, Payments
     return merchant;
   });
 
-/** Writes merchant `merchantN` and its intent `intentN`; answers the intent. */
+/**
+ * Posts the ledger transaction a succeeded row needs first (payments migration 30): `source` of
+ * `merchantId`, `amountMinor` between the merchant's own accounts; ids from `uid(kind, n)`.
+ */
+export const seedPosting = (merchantId: string, source: string, amountMinor: number, currency: string, kind: string, n: number): Effect.Effect<void, never, PaymentsRepository> =>
+  Effect.flatMap(PaymentsRepository, (repo) =>
+    repo.postLedger({
+      id: uid(kind, n),
+      entryIds: [uid(kind, 1000 + n * 2), uid(kind, 1001 + n * 2)],
+      merchantId,
+      transaction: {
+        source,
+        entries: [
+          { account: `merchant:${merchantId}:provider_clearing`, amount_minor: amountMinor, currency },
+          { account: `merchant:${merchantId}:balance`, amount_minor: -amountMinor, currency },
+        ],
+      },
+      createdAt: T0,
+    }),
+  ).pipe(Effect.orDie);
+
+/** Writes merchant `merchantN` and its intent `intentN` (a succeeded one after its capture's posting); answers the intent. */
 export const seedIntent = (merchantN: number, intentN: number, overrides: Partial<PaymentIntent> = {}): Effect.Effect<PaymentIntent, never, PaymentsRepository> =>
   Effect.gen(function* () {
     const merchant = yield* seedMerchant(merchantN);
     const intent = intentRecord(merchant.id, intentN, overrides);
+    if (intent.status === "succeeded") yield* seedPosting(merchant.id, `payment_intent:${intent.id}:capture`, intent.amountCapturedMinor, intent.currency, "cap", intentN);
     yield* Effect.flatMap(PaymentsRepository, (repo) => repo.insertIntent(intent));
     return intent;
+  });
+
+/** Writes `refund` (a succeeded one after its posting); `n` numbers the posting's ids. */
+export const seedRefund = (refund: Refund, n: number): Effect.Effect<void, never, PaymentsRepository> =>
+  Effect.gen(function* () {
+    if (refund.status === "succeeded") yield* seedPosting(refund.merchantId, `refund:${refund.id}`, refund.amountMinor, refund.currency, "ref", n);
+    yield* Effect.flatMap(PaymentsRepository, (repo) => repo.insertRefund(refund));
   });
