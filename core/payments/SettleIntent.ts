@@ -29,12 +29,13 @@ import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
 import { ProviderOutcomeUnknown, type IllegalTransition } from "./Errors.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import { recordMismatch } from "./ProviderRecordFit.js";
+import { reconcilerActor } from "./ReconciliationWindow.js";
 import { settleIntentJobType, settleIntentReference } from "./SettleIntentJobType.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import type { ReconciliationException } from "./model/ReconciliationException.js";
 
-/** The audit actor of the settlement. */
-export const settleIntentActor = "system:reconciliation";
+/** The audit actor of the settlement: the reconcilers'. */
+const settleIntentActor = reconcilerActor;
 
 /** How a released intent's money was left: given back at the provider, or never held. */
 export type ReleaseCause = "voided" | "refunded" | "not_found";
