@@ -135,9 +135,10 @@ export const rawConfirm = (dialect: "sqlite" | "postgres", fixture: RawConfirmFi
       [sql.lockIntent, [intentId]],
       [sql.selectAttempt, [intentId, number]],
       [sql.updateAttempt, ["captured", `sbx_pay_${sequence}`, null, time, attemptId]],
-      [sql.updateIntent, intentRow("succeeded", 2500, 2)],
+      // The posting first: the database refuses a succeeded intent without it (payments migration 30).
       [sql.ledgerTransaction, posting.transaction],
       [sql.ledgerEntries, posting.entries],
+      [sql.updateIntent, intentRow("succeeded", 2500, 2)],
       [sql.outbox, [randomUUID(), merchantId, fixture.event.type, fixture.event.json, "pending", 0, time, time]],
       [sql.audit, audit("payment_intent.succeeded", { attempt: number, provider_payment_id: `sbx_pay_${sequence}` })],
     ],
