@@ -3,7 +3,7 @@
  * a claim leases rows to one relay (locked_by / locked_until) and counts the attempt.
  */
 import { Clock, Effect } from "effect";
-import { sql, type RawBuilder } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { EventDataScrub, Outbox, OutboxMessage, OutboxRelayStore } from "../../ports/Outbox.js";
 import type { WorkSignals } from "../../ports/WorkSignals.js";
@@ -107,6 +107,20 @@ export const makeSqlOutboxRelayStore = (
   f: DialectFeatures,
   signals?: WorkSignals,
 ): OutboxRelayStore => {
+  /**
+   * The seq of delivered rows written before `before`, oldest first along seq (SQLite:
+   * outbox_pending_seq (status, seq); Postgres: the seq key, where the oldest rows are the
+   * delivered ones), at most `limit`: what a purge or a scrub of the history works through.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const deliveredBefore = (ex: Kysely<any>, before: Date, limit: number) =>
+    ex
+      .selectFrom("outbox")
+      .select("seq")
+      .where("status", "=", sql.lit("delivered"))
+      .where("created_at", "<", f.timeToDb(before))
+      .orderBy("seq")
+      .limit(limit);
   const claim = compiledOnce<{ workerId: string; at: unknown; lockedUntil: unknown; limit: number }>((ex, p) => {
     const due = f.skipLocked(
       ex
@@ -187,18 +201,7 @@ export const makeSqlOutboxRelayStore = (
         ex
           .deleteFrom("outbox")
           .where(
-            f.keyInBatch(
-              "seq",
-              // Oldest first along seq (SQLite: outbox_pending_seq (status, seq); Postgres: the seq
-              // key, where the oldest rows are the delivered ones); stops at the batch.
-              ex
-                .selectFrom("outbox")
-                .select("seq")
-                .where("status", "=", sql.lit("delivered"))
-                .where("created_at", "<", f.timeToDb(before))
-                .orderBy("seq")
-                .limit(limit),
-            ),
+            f.keyInBatch("seq", deliveredBefore(ex, before, limit)),
           )
           .executeTakeFirst(),
       ).pipe(
@@ -213,19 +216,8 @@ export const makeSqlOutboxRelayStore = (
             .updateTable("outbox")
             .set({ event: pieces.scrubbed })
             .where(
-              f.keyInBatch(
-                "seq",
-                // Oldest first along seq; the type column narrows before the JSON is read.
-                ex
-                  .selectFrom("outbox")
-                  .select("seq")
-                  .where("status", "=", sql.lit("delivered"))
-                  .where("type", "=", scrub.eventType)
-                  .where("created_at", "<", f.timeToDb(before))
-                  .where(pieces.holdsFields)
-                  .orderBy("seq")
-                  .limit(limit),
-              ),
+              // The type column narrows before the JSON is read.
+              f.keyInBatch("seq", deliveredBefore(ex, before, limit).where("type", "=", scrub.eventType).where(pieces.holdsFields)),
             )
             .executeTakeFirst(),
         );
