@@ -38,6 +38,8 @@ export interface Config {
    * EdDSA tokens are accepted. HS256 tokens stay accepted only with AUTH_JWT_SECRET set.
    */
   readonly jwtPublicKey: KeyObject | undefined;
+  /** The identity provider's key set (AUTH_JWT_JWKS_URL), instead of one public key: keys rotate without a restart. */
+  readonly jwtJwksUrl: URL | undefined;
   /** The `iss` every token must carry (AUTH_JWT_ISSUER); unchecked when unset. */
   readonly jwtIssuer: string | undefined;
   /** The `aud` every token must carry (AUTH_JWT_AUDIENCE); unchecked when unset, required in production with a public key. */
@@ -390,6 +392,9 @@ export const loadConfig = (env: Env = process.env): Config => {
   const databasePoolMax = r.integer("DATABASE_POOL_MAX", 10, 1, 1000, "a whole number of connections from 1 to 1000");
   const jwtSecret = r.secret("AUTH_JWT_SECRET", 32) ?? DEVELOPMENT_JWT_SECRET;
   const jwtPublicKey = publicKeyOf(r, "AUTH_JWT_PUBLIC_KEY");
+  const jwksText = r.url("AUTH_JWT_JWKS_URL", ["https:", "http:"], "the https URL of your identity provider's key set (JWKS)");
+  const jwtJwksUrl = jwksText === undefined ? undefined : new URL(jwksText);
+  if (jwtJwksUrl !== undefined && jwtPublicKey !== undefined) r.problem("AUTH_JWT_JWKS_URL", "set together with AUTH_JWT_PUBLIC_KEY", "one of the two");
   const jwtIssuer = r.raw("AUTH_JWT_ISSUER");
   const jwtAudience = r.raw("AUTH_JWT_AUDIENCE");
   const blobSigningSecret = r.secret("BLOB_SIGNING_SECRET", 32) ?? DEVELOPMENT_BLOB_SECRET;
@@ -470,14 +475,17 @@ export const loadConfig = (env: Env = process.env): Config => {
   // docs mint bearer tokens and blob grants: the server refuses to start instead of warning.
   // (The modules' sealing keys are checked where the modules are known: hosts/ReferenceServer.ts.)
   if (env.NODE_ENV === "production") {
-    // With a provider's public key and no secret of one's own, HS256 is off: the default secret is never used.
-    if (jwtSecret === DEVELOPMENT_JWT_SECRET && jwtPublicKey === undefined) {
+    const providerKeys = jwtPublicKey !== undefined || jwtJwksUrl !== undefined;
+    // With a provider's keys and no secret of one's own, HS256 is off: the default secret is never used.
+    if (jwtSecret === DEVELOPMENT_JWT_SECRET && !providerKeys) {
       r.problem("AUTH_JWT_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
     }
     // A provider signs tokens for all its applications: without an audience, another one's tokens would pass.
-    if (jwtPublicKey !== undefined && jwtAudience === undefined) {
-      r.problem("AUTH_JWT_AUDIENCE", "required in production with AUTH_JWT_PUBLIC_KEY", "the audience your identity provider puts in this service's tokens");
+    if (providerKeys && jwtAudience === undefined) {
+      r.problem("AUTH_JWT_AUDIENCE", "required in production with AUTH_JWT_PUBLIC_KEY or AUTH_JWT_JWKS_URL", "the audience your identity provider puts in this service's tokens");
     }
+    // Keys fetched in clear could be replaced on the way.
+    if (jwtJwksUrl !== undefined && jwtJwksUrl.protocol !== "https:") r.problem("AUTH_JWT_JWKS_URL", "not https in production", "the https URL of your identity provider's key set (JWKS)");
     if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
@@ -490,6 +498,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
     jwtPublicKey,
+    jwtJwksUrl,
     jwtIssuer,
     jwtAudience,
     workerInProcess,
@@ -525,16 +534,17 @@ export const loadConfig = (env: Env = process.env): Config => {
   };
 };
 
-/** True when HS256 tokens (the CLI's `token`, AUTH_JWT_SECRET) are accepted: always, unless a provider's key replaces the default secret. */
-export const acceptsSecretTokens = (config: Pick<Config, "jwtPublicKey" | "usingDevelopmentSecret">): boolean =>
-  config.jwtPublicKey === undefined || !config.usingDevelopmentSecret;
+/** True when HS256 tokens (the CLI's `token`, AUTH_JWT_SECRET) are accepted: always, unless a provider's keys replace the default secret. */
+export const acceptsSecretTokens = (config: Pick<Config, "jwtPublicKey" | "jwtJwksUrl" | "usingDevelopmentSecret">): boolean =>
+  (config.jwtPublicKey === undefined && config.jwtJwksUrl === undefined) || !config.usingDevelopmentSecret;
 
 /** How the reference server verifies user tokens, from its configuration (made once per server). */
 export const tokenVerificationOf = (
-  config: Pick<Config, "jwtSecret" | "jwtPublicKey" | "jwtIssuer" | "jwtAudience" | "usingDevelopmentSecret">,
+  config: Pick<Config, "jwtSecret" | "jwtPublicKey" | "jwtJwksUrl" | "jwtIssuer" | "jwtAudience" | "usingDevelopmentSecret">,
 ): TokenVerification => ({
   ...(acceptsSecretTokens(config) ? { secret: config.jwtSecret } : {}),
   ...(config.jwtPublicKey !== undefined ? { publicKey: config.jwtPublicKey } : {}),
+  ...(config.jwtJwksUrl !== undefined ? { jwksUrl: config.jwtJwksUrl } : {}),
   ...(config.jwtIssuer !== undefined ? { issuer: config.jwtIssuer } : {}),
   ...(config.jwtAudience !== undefined ? { audience: config.jwtAudience } : {}),
 });

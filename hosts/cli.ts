@@ -202,7 +202,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const ttlSeconds = values.ttl === undefined ? 3600 : Number(values.ttl);
         if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new UsageError("--ttl must be a positive number of seconds");
         if (!acceptsSecretTokens(config)) {
-          throw new UsageError("the server accepts only your identity provider's tokens (AUTH_JWT_PUBLIC_KEY without AUTH_JWT_SECRET): sign in there");
+          throw new UsageError("the server accepts only your identity provider's tokens (AUTH_JWT_PUBLIC_KEY or AUTH_JWT_JWKS_URL without AUTH_JWT_SECRET): sign in there");
         }
         if (config.usingDevelopmentSecret) process.stderr.write("warning: signing with the development AUTH_JWT_SECRET\n");
         // The token carries the user's current epoch, so it survives earlier revocations.

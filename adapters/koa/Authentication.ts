@@ -1,8 +1,8 @@
 /**
  * Bearer JWT authentication of the reference server (docs/conventions.md, Authentication): HS256
  * with a configured secret, or an identity provider's signature checked with its public key
- * (RS256, PS256, ES256/384/512 or EdDSA, by the key's type), with the issuer and audience when
- * configured. `sub` is the user id (a UUID), `exp` is required, and an `epoch` claim older than
+ * (RS256, PS256, ES256/384/512 or EdDSA, by the key's type) or its published key set (JWKS), with
+ * the issuer and audience when configured. `sub` is the user id (a UUID), `exp` is required, and an `epoch` claim older than
  * the user's current epoch is refused so revocation takes effect at once. A token without an
  * `epoch` claim (a provider's) is refused when it was issued (`iat`) no later than the user's
  * latest revocation.
@@ -12,7 +12,7 @@
  * `Principal` from ports/Principal.ts) or throws `Unauthorized`, and this file is not used.
  */
 import type { KeyObject } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
 import type { Context, Middleware } from "koa";
 import { Unauthorized } from "../../core/kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
@@ -28,6 +28,12 @@ export type UserEpochLookup = (userId: string) => Promise<UserStanding>;
 export interface TokenVerification {
   readonly secret?: string | Uint8Array;
   readonly publicKey?: KeyObject;
+  /**
+   * The provider's published key set (JWKS) instead of one key: each token's key is the set's key
+   * of its `kid`, fetched once and refetched (at most every 30 s) when a token names a key not yet
+   * known, so the provider can rotate its keys without a restart.
+   */
+  readonly jwksUrl?: URL;
   readonly issuer?: string;
   readonly audience?: string;
 }
@@ -66,10 +72,13 @@ export const publicKeyAlgorithm = (key: KeyObject): string => {
   }
 };
 
+/** The algorithms a key set's keys may sign with (the key's own type must fit, jose checks). */
+const keySetAlgorithms = ["RS256", "PS256", "ES256", "ES384", "ES512", "EdDSA"];
+
 /** A verification ready for jose: the accepted algorithms and the key for each token's header. */
 interface PreparedVerification {
   readonly algorithms: string[];
-  readonly keyFor: (header: JWTHeaderParameters) => Uint8Array | KeyObject;
+  readonly keyFor: JWTVerifyGetKey;
   readonly issuer?: string;
   readonly audience?: string;
 }
@@ -80,13 +89,16 @@ const prepare = (verifier: TokenVerifier): PreparedVerification => {
   const verification: TokenVerification = typeof verifier === "string" || verifier instanceof Uint8Array ? { secret: verifier } : verifier;
   const secret = verification.secret === undefined ? undefined : keyOf(verification.secret);
   const publicKey = verification.publicKey;
-  const publicAlgorithm = publicKey === undefined ? undefined : publicKeyAlgorithm(publicKey);
-  if (secret === undefined && publicKey === undefined) throw new Error("token verification needs a secret or a public key");
+  if (publicKey !== undefined && verification.jwksUrl !== undefined) throw new Error("token verification takes a public key or a key set, not both");
+  const keySet = verification.jwksUrl === undefined ? undefined : createRemoteJWKSet(verification.jwksUrl, { timeoutDuration: 5_000, cooldownDuration: 30_000 });
+  const publicAlgorithms = publicKey !== undefined ? [publicKeyAlgorithm(publicKey)] : keySet !== undefined ? keySetAlgorithms : [];
+  if (secret === undefined && publicAlgorithms.length === 0) throw new Error("token verification needs a secret, a public key or a key set");
   return {
-    algorithms: [...(secret !== undefined ? [algorithm] : []), ...(publicAlgorithm !== undefined ? [publicAlgorithm] : [])],
+    algorithms: [...(secret !== undefined ? [algorithm] : []), ...publicAlgorithms],
     // jose refuses a header algorithm outside `algorithms` before asking for a key, and a key
-    // whose type does not fit the algorithm: an HS256 token is never checked against the public key.
-    keyFor: (header) => (header.alg === algorithm ? secret : publicKey) ?? new Uint8Array(0),
+    // whose type does not fit the algorithm: an HS256 token is never checked against a public key.
+    keyFor: (header, token) =>
+      header.alg === algorithm ? (secret ?? new Uint8Array(0)) : keySet !== undefined ? keySet(header, token) : (publicKey ?? new Uint8Array(0)),
     ...(verification.issuer !== undefined ? { issuer: verification.issuer } : {}),
     ...(verification.audience !== undefined ? { audience: verification.audience } : {}),
   };

@@ -95,3 +95,32 @@ t.test("a token without an epoch is revoked when issued no later than the user's
   t.equal(await outcome(verifyToken(verification, await providerToken(privateKey, "ES256", { epoch: 3 }), standing)), "accepted", "an epoch claim is judged by the epoch");
   t.equal(await outcome(verifyToken(verification, await providerToken(privateKey, "ES256", { epoch: 2 }), standing)), "revoked");
 });
+
+t.test("with the provider's key set (JWKS), each token is checked with the key its kid names", async (t) => {
+  const { createServer } = await import("node:http");
+  const { exportJWK } = await import("jose");
+  const first = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const second = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const keys = [
+    { ...(await exportJWK(first.publicKey)), kid: "k1", alg: "ES256", use: "sig" },
+    { ...(await exportJWK(second.publicKey)), kid: "k2", alg: "RS256", use: "sig" },
+  ];
+  let fetches = 0;
+  const server = createServer((_request, response) => {
+    fetches += 1;
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as { port: number };
+  const verification: TokenVerification = { jwksUrl: new URL(`http://127.0.0.1:${port}/.well-known/jwks.json`), audience: "domainkit-api" };
+  const signed = (key: KeyObject, alg: string, kid: string) =>
+    new SignJWT({ aud: "domainkit-api" }).setProtectedHeader({ alg, kid }).setSubject(userId).setIssuedAt().setExpirationTime("1h").sign(key);
+  t.equal(await outcome(verifyToken(verification, await signed(first.privateKey, "ES256", "k1"), neverRevoked)), "accepted", "the first key");
+  t.equal(await outcome(verifyToken(verification, await signed(second.privateKey, "RS256", "k2"), neverRevoked)), "accepted", "the second key");
+  t.equal(fetches, 1, "the set is fetched once");
+  t.equal(await outcome(verifyToken(verification, await signed(first.privateKey, "ES256", "k2"), neverRevoked)), "invalid", "signed by another key than its kid names");
+  t.equal(await outcome(verifyToken(verification, await signed(generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey, "ES256", "k1"), neverRevoked)), "invalid", "a key outside the set");
+  const hs256 = await new SignJWT({ aud: "domainkit-api" }).setProtectedHeader({ alg: "HS256", kid: "k1" }).setSubject(userId).setIssuedAt().setExpirationTime("1h").sign(new TextEncoder().encode("x".repeat(40)));
+  t.equal(await outcome(verifyToken(verification, hs256, neverRevoked)), "invalid", "HS256 is not a key set's algorithm");
+});

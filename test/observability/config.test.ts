@@ -46,6 +46,8 @@ t.test("a provider's public key: its tokens' algorithm follows the key, and in p
   t.equal(config.jwtIssuer, "https://id.example.com/");
   t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) }), [], "no AUTH_JWT_SECRET needed");
   t.same(problemsOf({ AUTH_JWT_PUBLIC_KEY: ed25519Pem }), [], "outside production the audience is optional");
+  const keySet = loadConfig({ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "https://id.example.com/.well-known/jwks.json", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) });
+  t.equal(keySet.jwtJwksUrl?.href, "https://id.example.com/.well-known/jwks.json", "a key set instead of one key, no secret needed");
 });
 
 t.test("each bad variable is one line: name, value, problem, expected form", async (t) => {
@@ -67,6 +69,9 @@ t.test("each bad variable is one line: name, value, problem, expected form", asy
     [{ AUTH_JWT_PUBLIC_KEY: "not a key" }, /^AUTH_JWT_PUBLIC_KEY="not a key": not a public key; expected a PEM public key/],
     [{ AUTH_JWT_PUBLIC_KEY: `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----` }, /^AUTH_JWT_PUBLIC_KEY=<\d+ characters, not shown>: a private key, which this service must not hold/],
     [{ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, BLOB_SIGNING_SECRET: "b".repeat(40) }, /^AUTH_JWT_AUDIENCE \(unset\): required in production with AUTH_JWT_PUBLIC_KEY/],
+    [{ AUTH_JWT_JWKS_URL: "id.example.com/jwks" }, /^AUTH_JWT_JWKS_URL="id.example.com\/jwks": not a URL; expected the https URL of your identity provider's key set/],
+    [{ AUTH_JWT_JWKS_URL: "https://id.example.com/jwks", AUTH_JWT_PUBLIC_KEY: ed25519Pem }, /^AUTH_JWT_JWKS_URL="https:\/\/id.example.com\/jwks": set together with AUTH_JWT_PUBLIC_KEY; expected one of the two$/],
+    [{ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "http://id.example.com/jwks", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) }, /^AUTH_JWT_JWKS_URL="http:\/\/id.example.com\/jwks": not https in production/],
     [{ DATABASE_POOL_MAX: "0" }, /^DATABASE_POOL_MAX="0": out of range; expected a whole number of connections from 1 to 1000$/],
     [{ DATABASE_POOL_MAX: "many" }, /^DATABASE_POOL_MAX="many": not a whole number; expected a whole number of connections from 1 to 1000$/],
     [{ STARTUP_DB_WAIT_SECONDS: "soon" }, /^STARTUP_DB_WAIT_SECONDS="soon": not a whole number; expected a whole number of seconds from 0 to 3600$/],
