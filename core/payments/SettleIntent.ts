@@ -9,7 +9,10 @@
  * - gives back a hold or capture above the intent or in another currency (a void or a refund under
  *   `exception:<id>/void|refund`, once per exception at the provider), then moves the intent
  *   `processing -> requires_payment_method` with the attempt declined;
- * - releases the intent the same way when the provider still has no record (or voided it).
+ * - releases the intent the same way when the provider still has no record (or voided it);
+ * - when the provider refuses that void or refund, opens a `status` exception on its object
+ *   (`exception:<id>/void|refund`, once however often the job runs) for a human and finishes; the
+ *   intent stays processing.
  * Each step is audited with the exception as reason. Its durable outcome is the intent's and the
  * attempt's state: a run that finds the intent no longer processing does nothing, and a run after a
  * lost answer asks the provider again under the same reference (which never acts twice).
@@ -26,13 +29,14 @@ import { ReconciliationRepository } from "../../ports/payments/ReconciliationRep
 import { withSpan } from "../kernel/Span.js";
 import { audit } from "./Audit.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
-import { ProviderOutcomeUnknown, type IllegalTransition } from "./Errors.js";
+import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import { recordMismatch } from "./ProviderRecordFit.js";
+import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 import { settleIntentJobType, settleIntentReference } from "./SettleIntentJobType.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
-import type { ReconciliationException } from "./model/ReconciliationException.js";
+import { ambiguityWindowName, type ReconciliationException } from "./model/ReconciliationException.js";
 
 /** The audit actor of the settlement: the reconcilers'. */
 const settleIntentActor = reconcilerActor;
@@ -44,7 +48,11 @@ export type ReleaseCause = "voided" | "refunded" | "not_found";
 export type SettleIntentOutcome =
   | { readonly _tag: "NothingToSettle" }
   | { readonly _tag: "Applied"; readonly outcome: ConfirmOutcome; readonly partial: boolean }
-  | { readonly _tag: "Released"; readonly cause: ReleaseCause };
+  | { readonly _tag: "Released"; readonly cause: ReleaseCause }
+  | { readonly _tag: "GiveBackRefused"; readonly operation: GiveBack; readonly opened: boolean };
+
+/** How the settlement gives back money the intent does not fit. */
+export type GiveBack = "void" | "refund";
 
 /** The decline code a released attempt records. */
 export const releasedDeclineCode = "reconciliation_released";
@@ -77,7 +85,7 @@ export const settleIntent = (
       return yield* apply(exception, intent, attempt.number, answer, found.status === "authorized" ? found.amount.amount_minor : undefined);
     }
     // Above the intent or in another currency: nothing of it is ours to keep.
-    const operation = found.status === "captured" ? ("refund" as const) : ("void" as const);
+    const operation: GiveBack = found.status === "captured" ? "refund" : "void";
     const providerPaymentId = found.providerPaymentId ?? "";
     const given =
       operation === "refund"
@@ -87,10 +95,7 @@ export const settleIntent = (
             amount: { amount_minor: found.capturedMinor, currency: found.amount.currency },
           })
         : yield* provider.void({ reference: settleIntentReference(exception.id, "void"), providerPaymentId });
-    if (given._tag === "Rejected") {
-      // The record changed meanwhile (a hold captured, say): the job's next try looks it up again.
-      return yield* Effect.fail(new ProviderOutcomeUnknown({ operation, detail: `The provider refused the ${operation} (${given.reason}).` }));
-    }
+    if (given._tag === "Rejected") return yield* giveBackRefused(exception, intent, found, operation, given.reason);
     return yield* release(exception, intent, attempt.number, operation === "refund" ? "refunded" : "voided");
   }).pipe(withSpan("Payments.settleIntent"));
 
@@ -145,6 +150,31 @@ const release = (exception: ReconciliationException, intent: PaymentIntent, numb
         }
         return { _tag: "Released" as const, cause };
       }),
+    ),
+  );
+
+/** Opens (once per give-back object) the `status` exception of a void or refund the provider refused. */
+const giveBackRefused = (exception: ReconciliationException, intent: PaymentIntent, found: ProviderPayment, operation: GiveBack, refusal: string) =>
+  Effect.flatMap(Transactions, (transactions) =>
+    transactions.run(
+      Effect.map(
+        openReconciliationException(
+          {
+            merchantId: intent.merchantId,
+            providerObject: settleIntentReference(exception.id, operation),
+            settlementWindow: ambiguityWindowName,
+            kind: "status",
+            subjectType: "payment_intent",
+            subjectId: intent.id,
+            expected: { status: operation === "void" ? "voided" : "refunded", exception_id: exception.id, reference: found.reference },
+            observed: { status: found.status, amount_minor: found.amount.amount_minor, captured_minor: found.capturedMinor, currency: found.amount.currency, refused: refusal },
+            currency: found.amount.currency,
+          },
+          settleIntentActor,
+          `the provider refused the ${operation} of ${found.reference} asked by ${reasonOf(exception)} (${refusal})`,
+        ),
+        (opened) => ({ _tag: "GiveBackRefused" as const, operation, opened }),
+      ),
     ),
   );
 

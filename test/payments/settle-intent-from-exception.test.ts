@@ -13,57 +13,25 @@
 import { Effect } from "effect";
 import t from "tap";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
-import { makeSandboxProvider, sandboxTokens, type SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
+import { sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { captureIntent } from "../../core/payments/CaptureIntent.js";
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
-import { ProviderOutcomeUnknown } from "../../core/payments/Errors.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
 import { attemptReference } from "../../core/payments/ProviderReferences.js";
 import { settleIntentJob } from "../../core/payments/SettleIntent.js";
 import { resolveReconciliationException } from "../../core/payments/ReconciliationExceptions.js";
 import { reconcileIntentWithinWindow } from "../../core/payments/ReconciliationWindow.js";
-import { MerchantId, ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
+import { MerchantId } from "../../core/payments/model/Ids.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
-import type { CaptureMethod } from "../../core/payments/model/PaymentIntent.js";
 import { makePaymentsModule, createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { clockAhead } from "../support/clockAhead.js";
-import { forEachDialect, type TapTest } from "../support/databases.js";
-import { allScopes, anException, call, freshKey, newMerchant, paymentsRuntime } from "./support.js";
+import { forEachDialect } from "../support/databases.js";
+import { anException, call, freshKey, paymentsRuntime } from "./support.js";
+import { exceptionAbout, financeScopes, misholding, runSettleJobs } from "./settleIntentFixtures.js";
 
-const financeScopes = [...allScopes, "reconciliation:write"];
-
-/**
- * The sandbox, except that it authorizes `delta` more (or less) than asked, in `currency` when
- * given, and the answer to every authorization is lost (the provider acted).
- */
-const misholding = (delta: number, currency?: string): SandboxProvider => {
-  const sandbox = makeSandboxProvider();
-  return {
-    ...sandbox,
-    authorize: (request) =>
-      Effect.flatMap(
-        sandbox.authorize({ ...request, amount: { amount_minor: request.amount.amount_minor + delta, currency: currency ?? request.amount.currency } }),
-        () => Effect.fail(new ProviderOutcomeUnknown({ operation: "authorize", detail: "The answer was lost." })),
-      ),
-  };
-};
-
-type Run = ReturnType<typeof paymentsRuntime>;
-
-/** A merchant's intent of 1000 EUR left processing, and the exception reconciliation opened about it. */
-const exceptionAbout = async (t: TapTest, s: Run, db: SqlDatabase, captureMethod: CaptureMethod, paymentMethod: string = sandboxTokens.visa, window = 0) => {
-  const merchant = await newMerchant(s.run, financeScopes);
-  const intent = await s.run(createIntent(merchant, { amountMinor: 1000, currency: "EUR", captureMethod }));
-  t.equal((await s.run(confirmIntent(merchant, intent.id, { paymentMethod }))).outcome, "processing");
-  await s.run(Effect.withClock(reconcileIntentWithinWindow(intent.id), clockAhead(window)));
-  const row = await db.db.selectFrom("payment_reconciliation_exceptions").select(["id", "kind"]).where("subject_id", "=", intent.id).executeTakeFirstOrThrow();
-  return { merchant, intent, exception: { id: ReconciliationExceptionId.make(String(row.id)), kind: row.kind } };
-};
-
-const runJobs = (s: Run) => s.runtime.runPromise(runJobsOnce([settleIntentJob], { workerId: "settle-test", concurrency: 1 }));
+const runJobs = runSettleJobs;
 
 const attemptOf = async (db: SqlDatabase, intentId: string) =>
   db.db.selectFrom("payment_attempts").select(["status", "decline_code"]).where("intent_id", "=", intentId).executeTakeFirstOrThrow();
