@@ -13,28 +13,32 @@
  * - when the provider refuses that void or refund, opens a `status` exception on its object
  *   (`exception:<id>/void|refund`, once however often the job runs) for a human and finishes; the
  *   intent stays processing.
- * Each step is audited with the exception as reason. Its durable outcome is the intent's and the
+ * Each step is audited with the exception as reason, and an applied or released intent appends the
+ * exception's `settled` outcome (with the capture's ledger source when it posted one). Its durable outcome is the intent's and the
  * attempt's state: a run that finds the intent no longer processing does nothing, and a run after a
  * lost answer asks the provider again under the same reference (which never acts twice).
  */
 import { Effect, Either } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
-import type { Ids } from "../../ports/Ids.js";
+import { Ids } from "../../ports/Ids.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { PaymentProvider, type AuthorizeResult, type ProviderPayment } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
+import { now } from "../kernel/Clock.js";
 import { withSpan } from "../kernel/Span.js";
 import { audit } from "./Audit.js";
 import { applyAttemptOutcome, type ConfirmOutcome } from "./ConfirmIntent.js";
 import type { IllegalTransition, ProviderOutcomeUnknown } from "./Errors.js";
+import { captureSource } from "./LedgerPostings.js";
 import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import { recordMismatch } from "./ProviderRecordFit.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
 import { settleIntentJobType, settleIntentReference } from "./SettleIntentJobType.js";
+import { ReconciliationOutcomeId } from "./model/Ids.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { ambiguityWindowName, type ReconciliationException } from "./model/ReconciliationException.js";
 
@@ -109,6 +113,22 @@ const isBelowIntent = (intent: PaymentIntent, found: ProviderPayment): boolean =
 
 const reasonOf = (exception: ReconciliationException) => `reconciliation exception ${exception.id} resolved with settle_intent`;
 
+/** Appends the exception's `settled` outcome (payments migration 31), in the settling transaction. */
+const recordSettled = (exception: ReconciliationException, ledgerSource: string | null, data: Readonly<Record<string, unknown>>) =>
+  Effect.gen(function* () {
+    yield* (yield* ReconciliationRepository).appendOutcome({
+      id: ReconciliationOutcomeId.make(yield* (yield* Ids).next),
+      exceptionId: exception.id,
+      merchantId: exception.merchantId,
+      action: "settled",
+      actor: settleIntentActor,
+      reason: reasonOf(exception),
+      ledgerSource,
+      data,
+      createdAt: yield* now,
+    });
+  });
+
 /** Applies the provider's record (a partial authorization when `heldMinor` is given), audited with the exception. */
 const apply = (exception: ReconciliationException, intent: PaymentIntent, number: number, answer: AuthorizeResult, heldMinor: number | undefined) =>
   Effect.flatMap(Transactions, (transactions) =>
@@ -124,6 +144,14 @@ const apply = (exception: ReconciliationException, intent: PaymentIntent, number
             subjectId: intent.id,
             reason: reasonOf(exception),
             data: { exception_id: exception.id, attempt: number, status: result.intent.status, partial: heldMinor !== undefined, held_minor: heldMinor ?? null },
+          });
+          yield* recordSettled(exception, result.intent.status === "succeeded" ? captureSource(intent.id) : null, {
+            result: "applied",
+            intent_id: intent.id,
+            attempt: number,
+            status: result.intent.status,
+            partial: heldMinor !== undefined,
+            held_minor: heldMinor ?? null,
           });
         }
         return { _tag: "Applied" as const, outcome: result.outcome, partial: heldMinor !== undefined };
@@ -147,6 +175,7 @@ const release = (exception: ReconciliationException, intent: PaymentIntent, numb
             reason: reasonOf(exception),
             data: { exception_id: exception.id, attempt: number, cause },
           });
+          yield* recordSettled(exception, null, { result: "released", cause, intent_id: intent.id, attempt: number, status: result.intent.status });
         }
         return { _tag: "Released" as const, cause };
       }),

@@ -49,7 +49,8 @@ export const ReconciliationOutcome = Schema.Struct({
   id: ReconciliationOutcomeId,
   exceptionId: ReconciliationExceptionId,
   merchantId: Schema.NullOr(MerchantId),
-  action: Schema.Literal("opened", "resolved"),
+  /** `settled`: a `settle_intent` resolution was carried out at the provider (SettleIntent.ts). */
+  action: Schema.Literal("opened", "resolved", "settled"),
   actor: Schema.String,
   reason: Schema.String,
   ledgerSource: Schema.NullOr(Schema.String),

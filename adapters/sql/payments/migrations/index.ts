@@ -31,6 +31,7 @@ import { paymentsMigration0027CurrencyCodes } from "./0027_currency_codes.js";
 import { paymentsMigration0028PlatformExceptionsAcknowledged } from "./0028_platform_exceptions_acknowledged.js";
 import { paymentsMigration0029LedgerAccountsOfOwnMerchant } from "./0029_ledger_accounts_of_own_merchant.js";
 import { paymentsMigration0030SucceededHasItsPosting } from "./0030_succeeded_has_its_posting.js";
+import { paymentsMigration0031SettledOutcome } from "./0031_settled_outcome.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -64,4 +65,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0028PlatformExceptionsAcknowledged,
   paymentsMigration0029LedgerAccountsOfOwnMerchant,
   paymentsMigration0030SucceededHasItsPosting,
+  paymentsMigration0031SettledOutcome,
 ];
