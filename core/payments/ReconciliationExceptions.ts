@@ -6,7 +6,8 @@
  * nothing, and one object's several mismatches of a window are one exception carrying every kind. Mismatches are never auto-adjusted. A resolution
  * posts through the kernel ledger (a linked reversal of an existing transaction, or a new
  * balanced adjustment), records an acknowledgement, or settles a processing intent from the provider's
- * record after commit (`settle_intent`, SettleIntent.ts), and only moves the exception from open
+ * record after commit (`settle_intent`, SettleIntent.ts), refunds a capture made under an earlier
+ * attempt after commit (`refund_stale_capture`, RefundStaleCapture.ts), and only moves the exception from open
  * to resolved; every step appends an immutable outcome with its actor and reason.
  *
  * Who: a merchant key (the merchant's finance operator) reads its own exceptions with
@@ -32,6 +33,8 @@ import { clearingAccount, merchantBalanceAccount, postLedger } from "./LedgerPos
 import { actorOf, ownedBy, requireMerchant } from "./MerchantAccess.js";
 import { ExceptionAlreadyResolved, IllegalTransition, ReversalTargetInvalid } from "./Errors.js";
 import { settleIntentJobKey, settleIntentJobType } from "./SettleIntentJobType.js";
+import { refundStaleCaptureJobKey, refundStaleCaptureJobType } from "./RefundStaleCaptureJobType.js";
+import { attemptReference } from "./ProviderReferences.js";
 import type { MismatchKind, ReconciliationException, ReconciliationOutcome } from "./model/ReconciliationException.js";
 import { withSpan } from "../kernel/Span.js";
 import { ReconciliationExceptionId, ReconciliationOutcomeId } from "./model/Ids.js";
@@ -150,7 +153,9 @@ export type Resolution =
   /** Records that our ledger is right as it stands (no posting). */
   | { readonly kind: "acknowledgement" }
   /** Settles the exception's payment intent, still processing, from a fresh provider lookup after commit (SettleIntent.ts). */
-  | { readonly kind: "settle_intent" };
+  | { readonly kind: "settle_intent" }
+  /** Refunds a capture the provider made under an earlier attempt of the exception's intent, after commit (RefundStaleCapture.ts). */
+  | { readonly kind: "refund_stale_capture" };
 
 /** The ledger source of an exception's resolution posting. */
 export const resolutionSource = (exceptionId: string, kind: "reversal" | "adjustment"): string => `reconciliation:${exceptionId}:${kind}`;
@@ -179,11 +184,15 @@ export const resolveReconciliationException = (
         const exception = yield* ownedBy(caller, "reconciliation_exception", toOwned(yield* repo.findException(id, { forUpdate: true })));
         yield* requireOpen(exception);
         if (resolution.kind === "settle_intent") yield* requireIntentProcessing(exception);
+        if (resolution.kind === "refund_stale_capture") yield* requireEarlierAttempt(exception);
         const posting = yield* resolutionPosting(exception, resolution);
         if (posting !== null) yield* postLedger(exception.merchantId, posting).pipe(Effect.orDie);
         const resolved = yield* recordResolution(exception, resolution, posting, trimmed, actor);
         // The provider is asked after commit, once per exception (the job's key).
         if (resolution.kind === "settle_intent") yield* settleIntentJobType.schedule({ exception_id: exception.id }, { key: settleIntentJobKey(exception.id), runAt: yield* now });
+        if (resolution.kind === "refund_stale_capture") {
+          yield* refundStaleCaptureJobType.schedule({ exception_id: exception.id }, { key: refundStaleCaptureJobKey(exception.id), runAt: yield* now });
+        }
         return resolved;
       }),
     );
@@ -202,6 +211,17 @@ const requireIntentProcessing = (exception: ReconciliationException & { merchant
         new IllegalTransition({ from: intent.status, trigger: "settle_intent", detail: `The payment intent is ${intent.status}; settle_intent settles a processing one.` }),
       );
     }
+  });
+
+/** `refund_stale_capture` resolves an exception about an earlier attempt of one of the merchant's intents (its reference is the object). */
+const requireEarlierAttempt = (exception: ReconciliationException & { merchantId: string }) =>
+  Effect.gen(function* () {
+    const refused = new ValidationFailed({ errors: [{ path: "resolution", message: "refund_stale_capture resolves an exception about an earlier attempt of a payment intent" }] });
+    if (exception.subjectType !== "payment_intent" || exception.subjectId === null) return yield* Effect.fail(refused);
+    const intent = yield* (yield* PaymentsRepository).findIntent(exception.subjectId);
+    if (intent === null || intent.merchantId !== exception.merchantId) return yield* Effect.fail(refused);
+    const earlier = Array.from({ length: Math.max(0, intent.attemptCount - 1) }, (_, i) => attemptReference(intent.id, i + 1));
+    if (!earlier.includes(exception.providerObject)) return yield* Effect.fail(refused);
   });
 
 /** A resolution's reason as recorded: trimmed, 1 to 500 characters. */
@@ -280,6 +300,7 @@ const resolutionPosting = (
     switch (resolution.kind) {
       case "acknowledgement":
       case "settle_intent":
+      case "refund_stale_capture":
         return null;
       case "reversal": {
         // Locked: exceptions racing to reverse the same transaction take turns, and the later ones find it reversed.

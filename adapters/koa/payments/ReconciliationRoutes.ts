@@ -70,8 +70,8 @@ const resolutionOf = (body: typeof ResolveExceptionBody.Type): Resolution =>
     ? { kind: "reversal", ledgerSource: body.ledger_source ?? "" }
     : body.resolution === "adjustment"
       ? { kind: "adjustment", amountMinor: body.amount_minor ?? 0, currency: body.currency }
-      : body.resolution === "settle_intent"
-        ? { kind: "settle_intent" }
+      : body.resolution === "settle_intent" || body.resolution === "refund_stale_capture"
+        ? { kind: body.resolution }
         : { kind: "acknowledgement" };
 
 /** POST /v1/reconciliation-exceptions/:id/resolve — an audited reversal, adjustment or acknowledgement. */
@@ -81,7 +81,7 @@ const resolveReconciliationExceptionRoute = defineRoute({
   operationId: "resolveReconciliationException",
   summary: "Resolve a reconciliation exception (reconciliation:write)",
   description:
-    "`reversal` posts the linked reversal of one of the merchant's ledger transactions (`ledger_source`); `adjustment` posts a balanced adjustment of `amount_minor` (positive credits the merchant); `acknowledgement` records that the ledger stands; `settle_intent` (an exception about a payment intent still `processing`) asks the provider again after commit and applies its record, a hold below the intent as a partial authorization, or gives back a hold or capture that does not fit and returns the intent to `requires_payment_method`. Never an edit: a resolved exception answers 409.",
+    "`reversal` posts the linked reversal of one of the merchant's ledger transactions (`ledger_source`); `adjustment` posts a balanced adjustment of `amount_minor` (positive credits the merchant); `acknowledgement` records that the ledger stands; `settle_intent` (an exception about a payment intent still `processing`) asks the provider again after commit and applies its record, a hold below the intent as a partial authorization, or gives back a hold or capture that does not fit and returns the intent to `requires_payment_method`; `refund_stale_capture` (an exception about an earlier attempt of a payment intent) refunds after commit what the provider captured under that attempt. Never an edit: a resolved exception answers 409.",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.

@@ -3,7 +3,8 @@
  * exception (spec, Payment service: every step of the mismatch workflow is an immutable, audited
  * record). `payment_reconciliation_outcomes.action` allows `settled` besides `opened` and
  * `resolved` (still one of each per exception), and a `settled` outcome is refused unless its
- * exception is resolved with `settle_intent`. SQLite cannot change a CHECK in place: the table is
+ * exception is resolved with `settle_intent` or `refund_stale_capture` (the kinds carried out after
+ * commit). SQLite cannot change a CHECK in place: the table is
  * rebuilt with its rows and its triggers (append-only, migration 28's; dropping a table fires no
  * delete trigger).
  */
@@ -12,7 +13,7 @@ import { columnTypes } from "../../ColumnTypes.js";
 import type { Migration } from "../../Migration.js";
 
 const actions = "'opened', 'resolved', 'settled'";
-const settledMessage = "a settled outcome needs its exception resolved with settle_intent";
+const settledMessage = "a settled outcome needs its exception resolved with settle_intent or refund_stale_capture";
 const platformMessage = "a reconciliation exception of no merchant posts nothing to a ledger";
 const columns = "id, exception_id, merchant_id, action, actor, reason, ledger_source, data, created_at";
 
@@ -40,7 +41,7 @@ const sqlite = (): string[] => {
       `BEGIN SELECT RAISE(ABORT, '${platformMessage}'); END`,
     `CREATE TRIGGER payment_reconciliation_outcomes_settled_after_resolution BEFORE INSERT ON payment_reconciliation_outcomes FOR EACH ROW ` +
       `WHEN NEW.action = 'settled' AND NOT EXISTS (SELECT 1 FROM payment_reconciliation_exceptions e WHERE e.id = NEW.exception_id ` +
-      `AND e.status = 'resolved' AND json_extract(e.resolution, '$.kind') = 'settle_intent') ` +
+      `AND e.status = 'resolved' AND json_extract(e.resolution, '$.kind') IN ('settle_intent', 'refund_stale_capture')) ` +
       `BEGIN SELECT RAISE(ABORT, '${settledMessage}'); END`,
   ];
 };
@@ -51,7 +52,7 @@ const postgres = [
   `CREATE FUNCTION payment_reconciliation_outcomes_settled_after_resolution() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF NEW.action = 'settled' AND NOT EXISTS (SELECT 1 FROM payment_reconciliation_exceptions e WHERE e.id = NEW.exception_id
-        AND e.status = 'resolved' AND (e.resolution->>'kind') = 'settle_intent') THEN
+        AND e.status = 'resolved' AND (e.resolution->>'kind') IN ('settle_intent', 'refund_stale_capture')) THEN
        RAISE EXCEPTION '${settledMessage}' USING ERRCODE = 'check_violation';
      END IF;
      RETURN NEW;
