@@ -11,8 +11,8 @@
  *   `processing -> requires_payment_method` with the attempt declined;
  * - releases the intent the same way when the provider still has no record (or voided it);
  * - when the provider refuses that void or refund, opens a `status` exception on its object
- *   (`exception:<id>/void|refund`, once however often the job runs) for a human and finishes; the
- *   intent stays processing.
+ *   (`exception:<id>/void|refund`, once) for a human, records the refusal as the exception's
+ *   `settled` outcome (a later run does nothing) and finishes; the intent stays processing.
  * Each step is audited with the exception as reason, and an applied or released intent appends the
  * exception's `settled` outcome (with the capture's ledger source when it posted one). Its durable outcome is the intent's and the
  * attempt's state: a run that finds the intent no longer processing does nothing, and a run after a
@@ -74,6 +74,8 @@ export const settleIntent = (
     if (exception === null || exception.status !== "resolved" || exception.resolution?.["kind"] !== "settle_intent" || exception.subjectId === null) {
       return { _tag: "NothingToSettle" as const };
     }
+    // A recorded settlement (a refusal handed to a human) is final.
+    if ((yield* (yield* ReconciliationRepository).listOutcomes(exception.id)).some((o) => o.action === "settled")) return { _tag: "NothingToSettle" as const };
     const repo = yield* PaymentsRepository;
     const intent = yield* repo.findIntent(exception.subjectId);
     if (intent === null || intent.status !== "processing" || intent.merchantId !== exception.merchantId) return { _tag: "NothingToSettle" as const };
@@ -182,15 +184,19 @@ const release = (exception: ReconciliationException, intent: PaymentIntent, numb
     ),
   );
 
-/** Opens (once per give-back object) the `status` exception of a void or refund the provider refused. */
+/**
+ * Opens (once per give-back object) the `status` exception of a void or refund the provider refused,
+ * and records the refusal as the exception's `settled` outcome, in one transaction.
+ */
 const giveBackRefused = (exception: ReconciliationException, intent: PaymentIntent, found: ProviderPayment, operation: GiveBack, refusal: string) =>
   Effect.flatMap(Transactions, (transactions) =>
     transactions.run(
-      Effect.map(
-        openReconciliationException(
+      Effect.gen(function* () {
+        const object = settleIntentReference(exception.id, operation);
+        const opened = yield* openReconciliationException(
           {
             merchantId: intent.merchantId,
-            providerObject: settleIntentReference(exception.id, operation),
+            providerObject: object,
             settlementWindow: ambiguityWindowName,
             kind: "status",
             subjectType: "payment_intent",
@@ -201,9 +207,10 @@ const giveBackRefused = (exception: ReconciliationException, intent: PaymentInte
           },
           settleIntentActor,
           `the provider refused the ${operation} of ${found.reference} asked by ${reasonOf(exception)} (${refusal})`,
-        ),
-        (opened) => ({ _tag: "GiveBackRefused" as const, operation, opened }),
-      ),
+        );
+        yield* recordSettled(exception, null, { result: "give_back_refused", intent_id: intent.id, operation, refused: refusal, opened_on: object });
+        return { _tag: "GiveBackRefused" as const, operation, opened };
+      }),
     ),
   );
 

@@ -2,14 +2,14 @@
  * Spec, Payment service: a mismatch is "resolved by humans", never guessed. When the provider
  * refuses the void or refund a `settle_intent` settlement asks for (the record changed meanwhile,
  * say), the settlement opens a `status` exception on the `exception:<id>/void|refund` object for a
- * human, once however often it runs, and the job finishes (no retries, no dead letter); the intent
- * stays processing. SQLite and Postgres.
+ * human, once however often it runs, records the refusal as the exception's `settled` outcome, and
+ * the job finishes (no retries, no dead letter); the intent stays processing. SQLite and Postgres.
  */
 import { Effect } from "effect";
 import t from "tap";
 import type { SandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { getIntent } from "../../core/payments/GetIntent.js";
-import { resolveReconciliationException } from "../../core/payments/ReconciliationExceptions.js";
+import { getReconciliationException, resolveReconciliationException } from "../../core/payments/ReconciliationExceptions.js";
 import { settleIntent } from "../../core/payments/SettleIntent.js";
 import { forEachDialect } from "../support/databases.js";
 import { exceptionAbout, misholding, runSettleJobs } from "./settleIntentFixtures.js";
@@ -44,7 +44,12 @@ for (const [captureMethod, operation] of [["manual", "void"], ["automatic", "ref
       t.match(typeof observed === "string" ? JSON.parse(observed) : observed, { refused: operation === "void" ? "payment_not_voidable" : "charge_disputed", amount_minor: 1500 });
       t.match(await s.run(getIntent(merchant, intent.id)), { status: "processing" }, "nothing guessed for the intent");
 
-      // A run repeated after a crash asks again and is refused again: still one exception.
+      const { outcomes } = await s.run(getReconciliationException(merchant, exception.id));
+      t.same(outcomes.map((o) => o.action), ["opened", "resolved", "settled"], "the refusal is the settlement's recorded outcome");
+      const settled = await db.db.selectFrom("payment_reconciliation_outcomes").select("data").where("exception_id", "=", exception.id).where("action", "=", "settled").executeTakeFirstOrThrow();
+      t.match(typeof settled.data === "string" ? JSON.parse(settled.data) : settled.data, { result: "give_back_refused", operation, opened_on: `exception:${exception.id}/${operation}` });
+
+      // A later run (a crash before the job was marked done) finds the recorded outcome: still one exception.
       await s.run(settleIntent(exception.id));
       const again = await db.db.selectFrom("payment_reconciliation_exceptions").select("id").where("provider_object", "=", `exception:${exception.id}/${operation}`).execute();
       t.equal(again.length, 1, "opened once however often the settlement runs");
