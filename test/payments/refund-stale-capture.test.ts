@@ -195,5 +195,8 @@ t.test("racing refund_stale_capture resolutions make one provider call (Postgres
     await Promise.all([0, 1].map((i) => runtime.runPromise(runJobsOnce([refundStaleCaptureJob], { workerId: `racer-${i}`, concurrency: 1 }))));
     await runtime.runPromise(runJobsOnce([refundStaleCaptureJob], { workerId: "after", concurrency: 1 }));
     t.equal(refunds(provider).length, 1, "one provider call");
+    const shown = await call(`${server.url}/v1/reconciliation-exceptions/${exceptionId}`, { key: created.api_key });
+    t.equal(shown.status, 200);
+    t.match(shown.body, { status: "resolved", resolution: { kind: "refund_stale_capture" }, outcomes: [{ action: "opened" }, { action: "resolved" }, { action: "settled", actor: "system:reconciliation" }] }, "the settled outcome is shown");
   }),
 );
