@@ -2,10 +2,10 @@
  * Bearer JWT authentication of the reference server (docs/conventions.md, Authentication): HS256
  * with a configured secret, or an identity provider's signature checked with its public key
  * (RS256, PS256, ES256/384/512 or EdDSA, by the key's type) or its published key set (JWKS), with
- * the issuer and audience when configured. `sub` is the user id (a UUID), `exp` is required, and an `epoch` claim older than
- * the user's current epoch is refused so revocation takes effect at once. A token without an
- * `epoch` claim (a provider's) is refused when it was issued (`iat`) no later than the user's
- * latest revocation.
+ * the issuer and audience when configured. `sub` is the user id (a UUID), `exp` is required, and
+ * an `epoch` claim older than the user's current epoch is refused so revocation takes effect at
+ * once. A token without an `epoch` claim (a provider's) is refused when it was issued (`iat`) no
+ * later than the user's latest revocation.
  *
  * The library only needs `ctx.state.principal`: a host with its own authentication passes its
  * own middleware to `createKoaApp` / `mountRoutes` that sets `ctx.state.principal` (a
@@ -111,6 +111,7 @@ const preparedOf = (verifier: TokenVerifier): PreparedVerification => {
   if (known === undefined) prepared.set(verifier, (known = prepare(verifier)));
   return known;
 };
+
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const keyOf = (secret: string | Uint8Array): Uint8Array =>
