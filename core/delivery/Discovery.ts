@@ -29,7 +29,7 @@ const validCoordinate = (value: number | undefined, bound: number): value is num
   value !== undefined && Number.isFinite(value) && value >= -bound && value <= bound;
 
 /** One page of open restaurants serving the point. */
-export const discoverRestaurants = (query: { readonly lat?: number; readonly lng?: number; readonly cursor?: string; readonly limit?: number }) =>
+export const discoverRestaurants = (query: { readonly lat?: number; readonly lng?: number; readonly cursor?: string | undefined; readonly limit?: number }) =>
   Effect.gen(function* () {
     const { lat, lng } = query;
     if (!validCoordinate(lat, 90) || !validCoordinate(lng, 180)) {

@@ -15,7 +15,7 @@ import { withSpan } from "../kernel/Span.js";
 export const openOrderStatuses: ReadonlyArray<OrderStatus> = ["payment_pending", "authorized", "accepted"];
 
 /** One page of the restaurant's open orders. */
-export const listIncomingOrders = (principal: Principal, restaurantId: string, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+export const listIncomingOrders = (principal: Principal, restaurantId: string, query: { readonly cursor?: string | undefined; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const restaurant = yield* staffRestaurant(restaurantId, userId);

@@ -19,7 +19,7 @@ import { currentAssignmentAt } from "./Tracking.js";
 import type { ChatMessage } from "./model/ChatMessage.js";
 
 /** One page of the delivery's chat. */
-export const listChatMessages = (principal: Principal, deliveryId: DeliveryId, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+export const listChatMessages = (principal: Principal, deliveryId: DeliveryId, query: { readonly cursor?: string | undefined; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
     const { delivery, role, userId } = yield* chatSeat(principal, deliveryId);
     if (!chatOpen(delivery)) return yield* Effect.fail(notFound("delivery"));

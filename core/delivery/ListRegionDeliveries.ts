@@ -28,7 +28,7 @@ export const inRegion = (delivery: Delivery, region: Region): boolean =>
   delivery.pickupLat >= region.minLat && delivery.pickupLat <= region.maxLat && delivery.pickupLng >= region.minLng && delivery.pickupLng <= region.maxLng;
 
 /** One page of the region's unfinished deliveries. */
-export const listRegionDeliveries = (principal: Principal, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+export const listRegionDeliveries = (principal: Principal, query: { readonly cursor?: string | undefined; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
     const { region } = yield* dispatcherRegion(principal);
     const afterId = query.cursor === undefined ? null : (yield* decodeCursor(IdCursorKey, query.cursor))[0];

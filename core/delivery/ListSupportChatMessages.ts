@@ -22,7 +22,7 @@ import { dispatcherRegion, inRegion } from "./ListRegionDeliveries.js";
 import type { ChatMessage } from "./model/ChatMessage.js";
 
 /** One page of the delivery's chat as support reads it; the read is audited. */
-export const listSupportChatMessages = (principal: Principal, deliveryId: string, query: { readonly cursor?: string; readonly limit?: number } = {}) =>
+export const listSupportChatMessages = (principal: Principal, deliveryId: string, query: { readonly cursor?: string | undefined; readonly limit?: number } = {}) =>
   Effect.gen(function* () {
     const { userId, region } = yield* dispatcherRegion(principal).pipe(Effect.mapError(() => notFound("delivery")));
     const delivery = yield* (yield* DispatchRepository).findDelivery(deliveryId);

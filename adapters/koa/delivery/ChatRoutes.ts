@@ -51,7 +51,7 @@ const listRoute = defineRoute({
   responses: { 200: PageOf(ChatMessageWire) },
   problems: [400, 404],
   handler: ({ principal, params, page }) =>
-    listChatMessages(principal, params.id, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+    listChatMessages(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
       Effect.map((messages) => ({ status: 200, body: messages, headers: { "Cache-Control": "no-store" } })),
     ),
 });

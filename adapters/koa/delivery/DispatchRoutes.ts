@@ -39,7 +39,7 @@ const listRoute = defineRoute({
   responses: { 200: PageOf(DispatchListDeliveryWire) },
   problems: [400, 403],
   handler: ({ principal, page }) =>
-    listRegionDeliveries(principal, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+    listRegionDeliveries(principal, { cursor: page.cursor, limit: page.limit }).pipe(
       Effect.map((deliveries) => ({
         status: 200,
         body: { ...deliveries, data: deliveries.data.map(withoutCustomer) },
@@ -82,7 +82,7 @@ const chatRoute = defineRoute({
   responses: { 200: PageOf(ChatMessageWire) },
   problems: [400, 404],
   handler: ({ principal, params, page }) =>
-    listSupportChatMessages(principal, params.id, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+    listSupportChatMessages(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
       Effect.map((messages) => ({ status: 200, body: messages, headers: { "Cache-Control": "no-store" } })),
     ),
 });

@@ -63,7 +63,7 @@ const discoverRoute = defineRoute({
     return discoverRestaurants({
       ...(lat === undefined ? {} : { lat }),
       ...(lng === undefined ? {} : { lng }),
-      ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+      cursor: page.cursor,
       limit: page.limit,
     }).pipe(
       Effect.map((found) => ({
@@ -238,7 +238,7 @@ const incomingOrdersRoute = defineRoute({
   responses: { 200: PageOf(RestaurantOrderWire) },
   problems: [400, 404],
   handler: ({ principal, params, page }) =>
-    listIncomingOrders(principal, params.id, { ...(page.cursor === undefined ? {} : { cursor: page.cursor }), limit: page.limit }).pipe(
+    listIncomingOrders(principal, params.id, { cursor: page.cursor, limit: page.limit }).pipe(
       Effect.map((orders) => ({ status: 200, body: orders })),
     ),
 });
