@@ -40,37 +40,25 @@ export const ReservationExpired = defineEvent(
   }),
 );
 
+/** What a dispatched shipment's event names, in every version. */
+const shipmentDispatchedFields = {
+  shipment_id: ShipmentId,
+  order_id: OrderId,
+  location_id: LocationId,
+  carrier: Schema.String,
+  tracking_number: Schema.String,
+};
+
 /**
  * Fulfillment → notifications, order projection: a shipment left a location. Version 1 also
  * stated `captured_minor` (the order's total on its last shipment) before the capture, which runs
  * after the dispatch's commit, was recorded; it is kept here only so that envelopes already
  * published still decode. The amount captured is OrderCaptured's.
  */
-export const ShipmentDispatchedV1 = defineEvent(
-  "ShipmentDispatched",
-  1,
-  Schema.Struct({
-    shipment_id: ShipmentId,
-    order_id: OrderId,
-    location_id: LocationId,
-    carrier: Schema.String,
-    tracking_number: Schema.String,
-    captured_minor: Schema.Int,
-  }),
-);
+export const ShipmentDispatchedV1 = defineEvent("ShipmentDispatched", 1, Schema.Struct({ ...shipmentDispatchedFields, captured_minor: Schema.Int }));
 
 /** Fulfillment → notifications, order projection: a shipment left a location (what the dispatch committed). */
-export const ShipmentDispatched = defineEvent(
-  "ShipmentDispatched",
-  2,
-  Schema.Struct({
-    shipment_id: ShipmentId,
-    order_id: OrderId,
-    location_id: LocationId,
-    carrier: Schema.String,
-    tracking_number: Schema.String,
-  }),
-);
+export const ShipmentDispatched = defineEvent("ShipmentDispatched", 2, Schema.Struct(shipmentDispatchedFields));
 
 /** Fulfillment → order projection, reports: the order's capture is recorded (published by the transaction that records it). */
 export const OrderCaptured = defineEvent("OrderCaptured", 1, Schema.Struct({ order_id: OrderId, captured_minor: Schema.Int, currency: Schema.String }));

@@ -48,18 +48,16 @@ export const CourierOffered = defineEvent(
  * for the customer, the restaurant and the winner. It names no losing courier: each is told on
  * their own channel with CourierLostDelivery, so nobody learns which couriers were offered it.
  */
-export const CourierAssigned = defineEvent(
-  "CourierAssigned",
-  2,
-  Schema.Struct({
-    delivery_id: Schema.String,
-    order_id: Schema.String,
-    courier_id: Schema.String,
-    /** The won offer; null for a dispatcher's manual reassignment. */
-    offer_id: Schema.NullOr(Schema.String),
-    version: Schema.Int,
-  }),
-);
+const courierAssignedFields = {
+  delivery_id: Schema.String,
+  order_id: Schema.String,
+  courier_id: Schema.String,
+  /** The won offer; null for a dispatcher's manual reassignment. */
+  offer_id: Schema.NullOr(Schema.String),
+  version: Schema.Int,
+};
+
+export const CourierAssigned = defineEvent("CourierAssigned", 2, Schema.Struct(courierAssignedFields));
 
 /**
  * CourierAssigned as written before schema version 2 (with the losing couriers, routed to each of
@@ -70,14 +68,7 @@ export const CourierAssigned = defineEvent(
 export const CourierAssignedV1 = defineEvent(
   "CourierAssigned",
   1,
-  Schema.Struct({
-    delivery_id: Schema.String,
-    order_id: Schema.String,
-    courier_id: Schema.String,
-    offer_id: Schema.NullOr(Schema.String),
-    version: Schema.Int,
-    losing_courier_ids: Schema.Array(Schema.String),
-  }),
+  Schema.Struct({ ...courierAssignedFields, losing_courier_ids: Schema.Array(Schema.String) }),
 );
 
 /**
