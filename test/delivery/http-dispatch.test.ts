@@ -12,7 +12,7 @@ import { mintToken } from "../../adapters/koa/Authentication.js";
 import { DispatchRepository } from "../../ports/delivery/DispatchRepository.js";
 import { hostSecret } from "../hosts/support.js";
 import { dialects } from "../support/databases.js";
-import { freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer, type Client } from "./http-support.js";
+import { acceptedOrderDelivery, freshKey, onlineCourier, openRestaurant, startDeliveryServer, type Client } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`dispatchers list their region and reassign with a reason and a recent sign-in [${dialect}]`, async (t) => {
@@ -45,8 +45,7 @@ for (const dialect of dialects) {
     const second: Client = as();
     const firstId = await onlineCourier(first, 0.001);
     const secondId = await onlineCourier(second, 0.002);
-    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
-    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
     const offer = (await first.get("/couriers/me/offers")).body.data[0];
     const acceptKey = freshKey();
     const acceptedAnswer = await first.post(`/courier-offers/${String(offer.id)}/accept`, {}, acceptKey);

@@ -5,7 +5,7 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { connectRealtime, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, connectRealtime, freshKey, onlineCourier, openRestaurant, startDeliveryServer } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`the losing courier is told on their own channel and the customer never learns who lost [${dialect}]`, async (t) => {
@@ -17,8 +17,7 @@ for (const dialect of dialects) {
     const r = await openRestaurant(owner, t);
     const winnerId = await onlineCourier(winner, 0.001);
     const loserId = await onlineCourier(loser, 0.002);
-    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
-    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
     const loserOffer = (await loser.get("/couriers/me/offers")).body.data[0];
     t.match(loserOffer, { delivery_id: deliveryId }, "both couriers are offered the delivery");
 

@@ -7,7 +7,7 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { connectRealtime, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, connectRealtime, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
 
 const slotMs = 15 * 60_000;
 
@@ -35,8 +35,7 @@ for (const dialect of dialects) {
     t.same((await courierUser.get("/couriers/me/offers")).body.data, [], "not offered hours before the slot");
 
     // An order for now: the courier wins it, then customer and courier chat.
-    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
-    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
     const offer = (await courierUser.get("/couriers/me/offers")).body.data.find((o: { delivery_id: string }) => o.delivery_id === deliveryId);
     t.equal((await courierUser.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200);
 

@@ -7,7 +7,7 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, freshKey, onlineCourier, openRestaurant, startDeliveryServer } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`a delivery status change requires the version check: expected_version is required [${dialect}]`, async (t) => {
@@ -17,8 +17,7 @@ for (const dialect of dialects) {
     const courier = as();
     const r = await openRestaurant(owner, t);
     await onlineCourier(courier);
-    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
-    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 10 })).body.delivery_id);
+    const deliveryId = await acceptedOrderDelivery(customer, owner, r, 10);
     const offer = ((await courier.get("/couriers/me/offers")).body.data as Array<{ id: string; delivery_id: string }>).find((o) => o.delivery_id === deliveryId);
     const won = await courier.post(`/courier-offers/${String(offer?.id)}/accept`, {}, freshKey());
     t.equal(won.status, 200, "the courier is assigned");

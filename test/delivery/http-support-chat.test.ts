@@ -14,7 +14,7 @@ import { listSupportChatMessages } from "../../core/delivery/ListSupportChatMess
 import { purgeChat } from "../../core/delivery/LocationRetention.js";
 import { at } from "../worker/fixtures.js";
 import { dialects } from "../support/databases.js";
-import { freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, freshKey, onlineCourier, openRestaurant, startDeliveryServer } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`a dispatcher of the delivery's region reads its chat, each read audited, until the chat retention deletes it [${dialect}]`, async (t) => {
@@ -31,8 +31,7 @@ for (const dialect of dialects) {
     const courier = as();
     const r = await openRestaurant(owner, t);
     await onlineCourier(courier);
-    const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
-    const deliveryId = String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
+    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
     const offer = (await courier.get("/couriers/me/offers")).body.data[0];
     const assigned = await courier.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey());
     t.equal(assigned.status, 200, "the courier is assigned");

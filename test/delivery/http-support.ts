@@ -93,6 +93,12 @@ export const quoteBody = (r: OpenRestaurant) => ({
   dropoff: { lat: here.lat + 0.009, lng: here.lng, address: "Alexanderplatz 1" },
 });
 
+/** A customer's order of `quoteBody(r)`, placed and accepted by the restaurant's owner: its delivery's id. */
+export const acceptedOrderDelivery = async (customer: Client, owner: Client, r: OpenRestaurant, prepTimeMinutes = 5): Promise<string> => {
+  const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
+  return String((await owner.post(`/restaurant-orders/${String(placed.body.id)}/accept`, { prep_time_minutes: prepTimeMinutes })).body.delivery_id);
+};
+
 /** A courier registered, online and located `offset` degrees north of the restaurant. */
 export const onlineCourier = async (courier: Client, offset = 0.001) => {
   const registered = await courier.post("/couriers", { name: "Courier" });
