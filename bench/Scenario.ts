@@ -85,4 +85,10 @@ export interface Scenario {
    * compared with the empty Koa route only.
    */
   readonly rawBaseline?: (db: RawDatabase, bounds: RawBounds) => Promise<RawMeasurement>;
+  /**
+   * A read whose answer is large: after the HTTP run, the empty Koa route is measured again
+   * answering the bytes this scenario's first request answered (metrics `sameBodyFloorReqPerS`,
+   * `bodyBytes`, `vsSameBodyFloor`), the ceiling any server answering that page has here.
+   */
+  readonly sameBodyFloor?: boolean;
 }

@@ -33,6 +33,9 @@ const ratio = (value: number, baseline: number): string => {
   return `${r >= 0.1 ? r.toFixed(2) : r.toFixed(3)}x`;
 };
 
+/** A scenario's figure: whole above 100, two decimals below 10 (ratios), else one. */
+const metric = (value: number): string => (value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value < 10 ? 2 : 1));
+
 /** Renders rows as an aligned text table with its legend. */
 export const renderTable = (rows: ReadonlyArray<ResultRow>): string => {
   const header = ["scenario", "db", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "koa floor req/s", "vs floor", "raw SQL ops/s", "vs SQL", "cpu ms/req", "cpu vs floor", "cpu vs SQL"];
@@ -85,7 +88,7 @@ export const renderTable = (rows: ReadonlyArray<ResultRow>): string => {
       .map((row) => `status codes of ${row.scenario} [${row.dialect}]: ${JSON.stringify(row.http?.statusCodes)}`),
     ...rows
       .filter((row) => row.metrics !== undefined)
-      .map((row) => `${row.scenario} [${row.dialect}]: ${Object.entries(row.metrics ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`),
+      .map((row) => `${row.scenario} [${row.dialect}]: ${Object.entries(row.metrics ?? {}).map(([k, v]) => `${k} ${metric(v)}`).join(", ")}`),
     "cpu ms/req = CPU time of the server process (with its in-process worker) per request; cpu vs floor / vs SQL = the empty Koa route's / the raw loop's CPU per operation divided by it (1.00x: as cheap as the baseline). CPU time hardly depends on other load on the machine, unlike req/s; the raw loop's CPU includes relay work still running from the HTTP run.",
     ...rows.filter((row) => row.error !== undefined).map((row) => `FAILED ${row.scenario} [${row.dialect}]: ${row.error}`),
   ];

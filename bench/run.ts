@@ -14,10 +14,10 @@ import { startTarget } from "./BenchTarget.js";
 import { Cleanup } from "./Cleanup.js";
 import { waitForDrainedOutbox } from "./Backlog.js";
 import { analyzeFixtures } from "./FixtureStatistics.js";
-import { floorPath, startKoaFloor } from "./KoaFloor.js";
+import { floorPath, startKoaFloor, type FloorBody } from "./KoaFloor.js";
 import type { LoadSpec } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
-import type { BenchDialect, RawBounds, Scenario } from "./Scenario.js";
+import type { BenchDialect, BenchRequest, RawBounds, Scenario } from "./Scenario.js";
 import { scenarios } from "./scenarios/index.js";
 import { readRun, renderComparison, resultsPath, toStoredRun, writeRun, type StoredRun } from "./Results.js";
 import { renderTable, type ResultRow } from "./Table.js";
@@ -105,6 +105,18 @@ const describe = (error: unknown): string => {
   return `${error.message}${causeText}`.replace(/\s+/g, " ").slice(0, 500);
 };
 
+/** The bytes and type one request answers (a 2xx), for the same-body floor. */
+const answerOf = async (url: string, request: BenchRequest): Promise<FloorBody> => {
+  const response = await fetch(`${url}${request.path}`, {
+    method: request.method,
+    ...(request.headers !== undefined ? { headers: request.headers } : {}),
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) throw new Error(`the same-body floor's sample answered ${response.status}: ${bytes.toString("utf8").slice(0, 200)}`);
+  return { bytes, contentType: response.headers.get("content-type") ?? "application/octet-stream" };
+};
+
 /** Runs the benchmark and answers its rows; a failing scenario becomes a row with its error. */
 const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void): Promise<ResultRow[]> => {
   const load = (url: string, requests: LoadSpec["requests"]): ReturnType<typeof runLoad> =>
@@ -124,11 +136,11 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
    * the scenarios run): a floor taken minutes earlier, before the other database's rows, made
    * that database's ratios drift with the machine.
    */
-  const measureFloor = async (label: string) => {
-    const floorApp = await startKoaFloor();
+  const measureFloor = async (label: string, body?: FloorBody) => {
+    const floorApp = await startKoaFloor(body);
     cleanup.add("close koa floor", floorApp.close);
     try {
-      say(`koa floor${label}: GET ${floorPath} for ${options.durationSeconds} s, ${options.connections} connections`);
+      say(`koa floor${label}: GET ${floorPath}${body === undefined ? "" : ` answering ${body.bytes.length} bytes`} for ${options.durationSeconds} s, ${options.connections} connections`);
       const floorCpu = process.cpuUsage();
       const summary = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
       return { floor: summary, floorCpuMsPerRequest: cpuPerRequest(process.cpuUsage(floorCpu), summary) };
@@ -172,6 +184,16 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
             cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
           } finally {
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
+          }
+          if (scenario.sameBodyFloor === true && plan.requests[0] !== undefined) {
+            const body = await answerOf(target.url, plan.requests[0]);
+            const { floor: same } = await measureFloor(` with ${scenario.name}'s answer (${dialect})`, body);
+            metrics = {
+              ...metrics,
+              bodyBytes: body.bytes.length,
+              sameBodyFloorReqPerS: same.requestsPerSecond,
+              vsSameBodyFloor: same.requestsPerSecond > 0 ? http.requestsPerSecond / same.requestsPerSecond : 0,
+            };
           }
           if (scenario.rawBaseline !== undefined) {
             const sqliteFile = target.raw.dialect === "sqlite" ? target.raw.filename : undefined;

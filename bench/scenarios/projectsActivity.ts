@@ -158,6 +158,7 @@ export const projectsActivityFirstPage: Scenario = {
     const { owner } = await seedFeed(target);
     return { requests: [{ method: "GET", path: "/v1/activity", headers: { authorization: `Bearer ${owner.token}` } }] };
   },
+  sameBodyFloor: true,
   rawBaseline: rawPage(false),
 };
 
@@ -171,5 +172,6 @@ export const projectsActivityDeepPage: Scenario = {
       requests: [{ method: "GET", path: `/v1/activity?cursor=${encodeURIComponent(deepCursor)}`, headers: { authorization: `Bearer ${owner.token}` } }],
     };
   },
+  sameBodyFloor: true,
   rawBaseline: rawPage(true),
 };
