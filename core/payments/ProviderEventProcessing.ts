@@ -5,8 +5,9 @@
  * transition it implies is applied only when the transition table has that edge from the
  * intent's current status and the event is about the intent's current attempt, so a late or
  * reordered event never moves state backwards; the transition's ledger posting, outbox event
- * and audit record commit with it. A capture reported under an earlier attempt's reference moves
- * nothing but opens a reconciliation exception (`status`) in the same transaction. The inbox row is written once, with its outcome, and its
+ * and audit record commit with it. A hold or capture reported under an earlier attempt's reference
+ * moves nothing but opens a reconciliation exception (`status`) in the same transaction (resolved
+ * with `refund_stale_capture`, RefundStaleCapture.ts). The inbox row is written once, with its outcome, and its
  * provider event id is UNIQUE: a replay finds the row (or loses the insert race and rolls
  * back) and changes nothing.
  */
@@ -162,8 +163,12 @@ const applyProviderEvent = (event: ProviderEvent): Effect.Effect<Applied, Illega
   }
 };
 
-/** Opens (once per reference) the `status` exception of a capture reported under an earlier attempt's reference. */
-const openEarlierAttemptCapture = (intent: PaymentIntent, number: number, attemptStatus: string, data: ProviderPaymentEventData) =>
+/** Money the provider holds or took under a reference: an authorization (a hold) or a capture of something. */
+const holdsMoney = (data: ProviderPaymentEventData): boolean =>
+  (data.status === "authorized" && data.amountMinor > 0) || (data.status === "captured" && data.capturedMinor > 0);
+
+/** Opens (once per reference) the `status` exception of a hold or capture reported under an earlier attempt's reference. */
+const openEarlierAttemptMoney = (intent: PaymentIntent, number: number, attemptStatus: string, data: ProviderPaymentEventData) =>
   openReconciliationException(
     {
       merchantId: intent.merchantId,
@@ -177,7 +182,7 @@ const openEarlierAttemptCapture = (intent: PaymentIntent, number: number, attemp
       currency: data.currency,
     },
     providerWebhookActor,
-    `the provider reports a capture under ${data.reference}, an earlier attempt of the payment intent (${attemptStatus})`,
+    `the provider reports a ${data.status === "captured" ? "capture" : "hold"} under ${data.reference}, an earlier attempt of the payment intent (${attemptStatus})`,
   );
 
 /** The trigger of a payment event, given the intent's status (a capture of a held authorization is `capture`). */
@@ -211,10 +216,11 @@ const applyPaymentEvent = (data: ProviderPaymentEventData): Effect.Effect<Applie
     const intent = yield* reloadIntent(attempt.intentId);
     const skip = (reason: string) => ignored(reason, intent.merchantId, data.reference);
     if (attempt.number !== intent.attemptCount) {
-      if (data.status !== "captured" || data.capturedMinor <= 0) return skip("the event is about an earlier attempt");
-      // Money taken under a reference we no longer act on: a human looks now, not at the next settlement file.
-      const opened = yield* openEarlierAttemptCapture(intent, attempt.number, attempt.status, data);
-      return skip(`the event is about an earlier attempt; a capture under it ${opened ? "opened" : "has"} a reconciliation exception`);
+      if (!holdsMoney(data)) return skip("the event is about an earlier attempt");
+      // Money held or taken under a reference we no longer act on: a human looks now, not when the hold expires or the settlement file comes.
+      const opened = yield* openEarlierAttemptMoney(intent, attempt.number, attempt.status, data);
+      const what = data.status === "captured" ? "a capture" : "a hold";
+      return skip(`the event is about an earlier attempt; ${what} under it ${opened ? "opened" : "has"} a reconciliation exception`);
     }
     if (data.currency !== intent.currency) return skip("currency differs from the payment intent");
     if (data.capturedMinor > intent.amountMinor || data.capturedMinor < 0) return skip("captured amount outside the payment intent");

@@ -6,8 +6,8 @@
  * nothing, and one object's several mismatches of a window are one exception carrying every kind. Mismatches are never auto-adjusted. A resolution
  * posts through the kernel ledger (a linked reversal of an existing transaction, or a new
  * balanced adjustment), records an acknowledgement, or settles a processing intent from the provider's
- * record after commit (`settle_intent`, SettleIntent.ts), refunds a capture made under an earlier
- * attempt after commit (`refund_stale_capture`, RefundStaleCapture.ts), and only moves the exception from open
+ * record after commit (`settle_intent`, SettleIntent.ts), gives back a hold or capture made under an
+ * earlier attempt after commit (`refund_stale_capture`, RefundStaleCapture.ts), and only moves the exception from open
  * to resolved; every step appends an immutable outcome with its actor and reason.
  *
  * Who: a merchant key (the merchant's finance operator) reads its own exceptions with
@@ -154,7 +154,11 @@ export type Resolution =
   | { readonly kind: "acknowledgement" }
   /** Settles the exception's payment intent, still processing, from a fresh provider lookup after commit (SettleIntent.ts). */
   | { readonly kind: "settle_intent" }
-  /** Refunds a capture the provider made under an earlier attempt of the exception's intent, after commit (RefundStaleCapture.ts). */
+  /**
+   * Gives back what the provider holds or took under an earlier attempt of the exception's intent,
+   * after commit (RefundStaleCapture.ts): voids a hold, refunds a capture. One kind for both: the
+   * provider's record when the job runs decides which.
+   */
   | { readonly kind: "refund_stale_capture" };
 
 /** The ledger source of an exception's resolution posting. */

@@ -1,14 +1,20 @@
 /**
- * Gives back a capture the provider made under an earlier attempt of an intent (spec, Payment
+ * Gives back what the provider holds or took under an earlier attempt of an intent (spec, Payment
  * service: a mismatch is "resolved by humans", never auto-adjusted; ProviderEventProcessing.ts opens
- * its `status` exception). A human resolves that exception with `refund_stale_capture`; a keyed job
- * (`exception:<id>`) then looks the earlier attempt's reference up at the provider and refunds the
- * whole capture under `exception:<id>/refund` (the provider acts once per reference and answers a
- * repeated request with what it did; a capture partly refunded elsewhere is refused, which reaches
- * a human as below). The stale capture was never posted to our ledger, so the refund posts nothing.
- * The durable outcome is the exception's `settled` outcome (one per exception, payments migration
- * 31): a run that finds it does nothing; a run after a lost answer asks again under the same
- * reference. A refund the provider refuses opens a `status` exception on the refund's object.
+ * its `status` exception for a hold or a capture). A human resolves that exception with
+ * `refund_stale_capture`, the one kind for both; a keyed job (`exception:<id>`) then looks the
+ * earlier attempt's reference up at the provider and
+ * - voids a hold (`authorized`) under `exception:<id>/void`;
+ * - refunds the whole capture under `exception:<id>/refund` (a capture partly refunded elsewhere is
+ *   refused, which reaches a human as below);
+ * - records `nothing_to_refund` for anything else. A record found `voided` is asked to void again
+ *   under `exception:<id>/void` first: the provider answers what it did under that reference (our
+ *   void whose answer was lost, recorded `voided`) or refuses (released otherwise: nothing to give).
+ * The provider acts once per reference and answers a repeated request with what it did. Nothing of
+ * it was ever posted to our ledger, so the give-back posts nothing. The durable outcome is the
+ * exception's `settled` outcome (one per exception, payments migration 31): a run that finds it does
+ * nothing; a run after a lost answer asks again under the same reference. A void or refund the
+ * provider refuses opens a `status` exception on its object (`exception:<id>/void|refund`).
  */
 import { Effect } from "effect";
 import type { Conflict } from "../kernel/Errors.js";
@@ -24,16 +30,20 @@ import { audit } from "./Audit.js";
 import type { ProviderOutcomeUnknown } from "./Errors.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
-import { refundStaleCaptureJobType, refundStaleCaptureReference } from "./RefundStaleCaptureJobType.js";
+import { refundStaleCaptureJobType, refundStaleCaptureReference, staleVoidReference } from "./RefundStaleCaptureJobType.js";
 import { ReconciliationOutcomeId } from "./model/Ids.js";
 import { ambiguityWindowName, type ReconciliationException } from "./model/ReconciliationException.js";
 
-/** What one run did. */
-export type RefundStaleCaptureOutcome =
-  | { readonly _tag: "NothingToDo" }
-  | { readonly _tag: "Recorded"; readonly result: "refunded" | "nothing_to_refund" | "refused" };
+/** What a run recorded as the exception's `settled` outcome. */
+type Result = "voided" | "refunded" | "nothing_to_refund" | "refused";
 
-/** Refunds the stale capture of exception `exceptionId` (see the file comment). */
+/** What one run did. */
+export type RefundStaleCaptureOutcome = { readonly _tag: "NothingToDo" } | { readonly _tag: "Recorded"; readonly result: Result };
+
+/** How the money under the earlier attempt is given back. */
+type GiveBack = "void" | "refund";
+
+/** Gives back the stale hold or capture of exception `exceptionId` (see the file comment). */
 export const refundStaleCapture = (
   exceptionId: string,
 ): Effect.Effect<RefundStaleCaptureOutcome, ProviderOutcomeUnknown | Conflict, PaymentProvider | Transactions | Ids | Outbox | ReconciliationRepository | PaymentsRepository> =>
@@ -44,19 +54,31 @@ export const refundStaleCapture = (
     if ((yield* repo.listOutcomes(exception.id)).some((o) => o.action === "settled")) return { _tag: "NothingToDo" as const };
     const provider = yield* PaymentProvider;
     const found = yield* provider.lookup(exception.providerObject);
+    if (found !== null && (found.status === "authorized" || found.status === "voided")) {
+      // A retry after a lost answer finds the hold voided, and asks for the same void under the same reference.
+      const reference = staleVoidReference(exception.id);
+      const given = yield* provider.void({ reference, providerPaymentId: found.providerPaymentId ?? "" });
+      if (given._tag === "Done") {
+        return yield* record(exception, "voided", { reference, amount_minor: given.amountMinor, currency: found.amount.currency, provider_payment_id: found.providerPaymentId });
+      }
+      if (found.status === "voided") return yield* record(exception, "nothing_to_refund", { observed_status: found.status });
+      return yield* refused(exception, found, "void", found.amount.amount_minor, given.reason);
+    }
     // The whole capture: a retry after a lost answer asks for the same refund under the same reference.
     const left = found === null || found.status !== "captured" ? 0 : found.capturedMinor;
     if (found === null || left <= 0) return yield* record(exception, "nothing_to_refund", { observed_status: found?.status ?? null });
     const reference = refundStaleCaptureReference(exception.id);
     const amount = { amount_minor: left, currency: found.amount.currency };
     const given = yield* provider.refund({ reference, providerPaymentId: found.providerPaymentId ?? "", amount });
-    if (given._tag === "Rejected") return yield* refused(exception, found, left, given.reason);
+    if (given._tag === "Rejected") return yield* refused(exception, found, "refund", left, given.reason);
     return yield* record(exception, "refunded", { reference, amount_minor: given.amountMinor, currency: found.amount.currency, provider_payment_id: found.providerPaymentId });
   }).pipe(withSpan("Payments.refundStaleCapture"));
 
 const reasonOf = (exception: ReconciliationException) => `reconciliation exception ${exception.id} resolved with refund_stale_capture`;
 
-type Result = "refunded" | "nothing_to_refund" | "refused";
+/** The provider reference of each give-back of exception `exceptionId`. */
+const referenceOf = (exceptionId: string, operation: GiveBack): string =>
+  operation === "void" ? staleVoidReference(exceptionId) : refundStaleCaptureReference(exceptionId);
 
 /** Appends the exception's `settled` outcome and the audit record, in one transaction. */
 const record = (exception: ReconciliationException, result: Result, data: Readonly<Record<string, unknown>>) =>
@@ -89,30 +111,31 @@ const recordSettled = (exception: ReconciliationException, result: Result, data:
     return { _tag: "Recorded" as const, result };
   });
 
-/** A refused refund: a `status` exception on the refund's object (once), recorded with the outcome. */
-const refused = (exception: ReconciliationException, found: ProviderPayment, left: number, refusal: string) =>
+/** A refused void or refund: a `status` exception on its object (once), recorded with the outcome. */
+const refused = (exception: ReconciliationException, found: ProviderPayment, operation: GiveBack, amountMinor: number, refusal: string) =>
   Effect.flatMap(Transactions, (transactions) =>
     transactions.run(
       Effect.gen(function* () {
+        const object = referenceOf(exception.id, operation);
         yield* openReconciliationException(
           {
             merchantId: exception.merchantId,
-            providerObject: refundStaleCaptureReference(exception.id),
+            providerObject: object,
             settlementWindow: ambiguityWindowName,
             kind: "status",
             subjectType: exception.subjectType,
             subjectId: exception.subjectId,
-            expected: { status: "refunded", amount_minor: left, exception_id: exception.id, reference: found.reference },
+            expected: { status: operation === "void" ? "voided" : "refunded", amount_minor: amountMinor, exception_id: exception.id, reference: found.reference },
             observed: { status: found.status, captured_minor: found.capturedMinor, refunded_minor: found.refundedMinor, currency: found.amount.currency, refused: refusal },
             currency: found.amount.currency,
           },
           reconcilerActor,
-          `the provider refused the refund of ${found.reference} asked by ${reasonOf(exception)} (${refusal})`,
+          `the provider refused the ${operation} of ${found.reference} asked by ${reasonOf(exception)} (${refusal})`,
         );
-        return yield* recordSettled(exception, "refused", { refused: refusal, amount_minor: left, currency: found.amount.currency });
+        return yield* recordSettled(exception, "refused", { operation, opened_on: object, refused: refusal, amount_minor: amountMinor, currency: found.amount.currency });
       }),
     ),
   );
 
-/** The refund as a durable job: a provider that does not answer fails it, and the runner retries. */
+/** The give-back as a durable job: a provider that does not answer fails it, and the runner retries. */
 export const refundStaleCaptureJob = refundStaleCaptureJobType.handledBy(({ exception_id }) => Effect.asVoid(refundStaleCapture(exception_id)));

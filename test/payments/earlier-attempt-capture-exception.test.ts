@@ -55,6 +55,6 @@ t.test("a capture the provider reports under an earlier attempt opens an excepti
     await run(processProviderEvent(capturedEvent("evt_late_capture_again", attemptReference(intent.id, 1))));
     t.equal((await db.db.selectFrom("payment_reconciliation_exceptions").select("id").execute()).length, 1, "opened once per reference");
     await run(processProviderEvent(capturedEvent("evt_late_hold", attemptReference(intent.id, 1), "authorized")));
-    t.equal((await db.db.selectFrom("payment_reconciliation_exceptions").select("id").execute()).length, 1, "a hold under an earlier attempt is still only ignored");
+    t.equal((await db.db.selectFrom("payment_reconciliation_exceptions").select("id").execute()).length, 1, "a hold under the same reference opens no second exception");
   }),
 );
