@@ -62,13 +62,14 @@ export const CourierAssigned = defineEvent("CourierAssigned", 2, Schema.Struct(c
 /**
  * CourierAssigned as written before schema version 2 (with the losing couriers, routed to each of
  * them): still decoded and routed, so envelopes already in the outbox are read. Nothing writes it
- * any more; kernel maintenance removes `losing_courier_ids` from delivered ones and from the
- * channel logs (OldEventVersionRetention.ts).
+ * any more; kernel maintenance removes `losing_courier_ids` from delivered ones, the channel logs
+ * and dead-lettered ones (as the scrub declares: OldEventVersionRetention.ts), so it is optional:
+ * a scrubbed one (a replayed dead letter) is the assignment alone, routed to no losing courier.
  */
 export const CourierAssignedV1 = defineEvent(
   "CourierAssigned",
   1,
-  Schema.Struct({ ...courierAssignedFields, losing_courier_ids: Schema.Array(Schema.String) }),
+  Schema.Struct({ ...courierAssignedFields, losing_courier_ids: Schema.optional(Schema.Array(Schema.String)) }),
 );
 
 /**
@@ -144,41 +145,34 @@ export const CourierPositionUpdated = defineEvent(
   }),
 );
 
+const chatMessageSentFields = {
+  delivery_id: Schema.String,
+  courier_id: Schema.String,
+  message_id: Schema.String,
+  sender_role: Schema.Literal("customer", "courier"),
+  sent_at: Schema.String,
+};
+
 /**
  * A chat message between the customer and the assigned courier of an active delivery (schema
  * version 2): which message, who sent it and when, without its body. Clients read the body through
  * GET /deliveries/:id/messages, which the chat retention bounds; the outbox and the channel logs,
  * kept longer, never hold it.
  */
-export const ChatMessageSent = defineEvent(
-  "ChatMessageSent",
-  2,
-  Schema.Struct({
-    delivery_id: Schema.String,
-    courier_id: Schema.String,
-    message_id: Schema.String,
-    sender_role: Schema.Literal("customer", "courier"),
-    sent_at: Schema.String,
-  }),
-);
+export const ChatMessageSent = defineEvent("ChatMessageSent", 2, Schema.Struct(chatMessageSentFields));
 
 /**
  * ChatMessageSent as written before schema version 2 (with the redacted body): still decoded, so
  * envelopes already in the outbox are read. Nothing writes it any more; kernel maintenance removes
- * the body from delivered ones and from the channel logs after the chat retention
- * (OldEventVersionRetention.ts).
+ * the body from delivered ones, the channel logs and dead-lettered ones (as the scrub declares:
+ * OldEventVersionRetention.ts) after the chat retention, so it is optional: a scrubbed one (a
+ * replayed dead letter) is the notice version 2 is, never an empty body (bodies were 1 to 1000
+ * characters).
  */
 export const ChatMessageSentV1 = defineEvent(
   "ChatMessageSent",
   1,
-  Schema.Struct({
-    delivery_id: Schema.String,
-    courier_id: Schema.String,
-    message_id: Schema.String,
-    sender_role: Schema.Literal("customer", "courier"),
-    body: Schema.String,
-    sent_at: Schema.String,
-  }),
+  Schema.Struct({ ...chatMessageSentFields, body: Schema.optional(Schema.String) }),
 );
 
 /** The restaurant proposed a substitution on an order line; the customer decides (pushed to the customer). */

@@ -6,11 +6,16 @@
  *   - a CourierAssigned's `losing_courier_ids`: at the first maintenance run after it was
  *     delivered (each losing courier was told on their own channel; nobody else should learn who
  *     was offered the delivery).
+ * Dead-lettered outbox messages are read again when replayed; the module's consumers decode them
+ * without those fields (Events.ts), so each scrub declares `deadLettered`: it may reach them too.
  */
 import type { EventHistoryScrub } from "../maintenance/KernelMaintenance.js";
 import { ChatMessageSentV1, CourierAssignedV1 } from "./Events.js";
 
-export const oldEventVersionScrubs = (settings: { readonly chatRetentionSeconds: number }): ReadonlyArray<EventHistoryScrub> => [
-  { eventType: ChatMessageSentV1.type, schemaVersion: ChatMessageSentV1.schemaVersion, fields: ["body"], afterMs: settings.chatRetentionSeconds * 1000 },
-  { eventType: CourierAssignedV1.type, schemaVersion: CourierAssignedV1.schemaVersion, fields: ["losing_courier_ids"], afterMs: 0 },
+/** A scrub of the module's event history; `deadLettered`: its consumers decode the scrubbed shape of a replayed dead letter. */
+export type DeliveryEventHistoryScrub = EventHistoryScrub & { readonly deadLettered: boolean };
+
+export const oldEventVersionScrubs = (settings: { readonly chatRetentionSeconds: number }): ReadonlyArray<DeliveryEventHistoryScrub> => [
+  { eventType: ChatMessageSentV1.type, schemaVersion: ChatMessageSentV1.schemaVersion, fields: ["body"], afterMs: settings.chatRetentionSeconds * 1000, deadLettered: true },
+  { eventType: CourierAssignedV1.type, schemaVersion: CourierAssignedV1.schemaVersion, fields: ["losing_courier_ids"], afterMs: 0, deadLettered: true },
 ];
