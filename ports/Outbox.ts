@@ -64,9 +64,14 @@ export interface OutboxRelayStore {
   /**
    * Retention of what an old event version carries: removes the scrub's fields from up to
    * `limit` delivered messages it reaches, created before `before` and still holding one of
-   * them, oldest first; answers how many. Pending and dead ones stay whole (they are read
-   * again). Optional: without it nothing is scrubbed.
+   * them, oldest first; answers how many. Pending ones stay whole (they are read again), dead
+   * ones unless `scrubDead` reaches them. Optional: without it nothing is scrubbed.
    */
   readonly scrubDelivered?: (scrub: EventDataScrub, before: Date, limit: number) => Effect.Effect<number>;
+  /**
+   * `scrubDelivered` over dead-lettered messages, for an event whose consumers decode the
+   * scrubbed shape when a replay reads it again. Optional: without it dead ones stay whole.
+   */
+  readonly scrubDead?: (scrub: EventDataScrub, before: Date, limit: number) => Effect.Effect<number>;
 }
 export const OutboxRelayStore = Context.GenericTag<OutboxRelayStore>("domainkit/OutboxRelayStore");

@@ -108,19 +108,36 @@ export const makeSqlOutboxRelayStore = (
   signals?: WorkSignals,
 ): OutboxRelayStore => {
   /**
-   * The seq of delivered rows written before `before`, oldest first along seq (SQLite:
+   * The seq of rows of `status` written before `before`, oldest first along seq (SQLite:
    * outbox_pending_seq (status, seq); Postgres: the seq key, where the oldest rows are the
-   * delivered ones), at most `limit`: what a purge or a scrub of the history works through.
+   * delivered ones, or outbox_dead), at most `limit`: what a purge or a scrub of the history
+   * works through.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const deliveredBefore = (ex: Kysely<any>, before: Date, limit: number) =>
+  const settledBefore = (ex: Kysely<any>, status: "delivered" | "dead", before: Date, limit: number) =>
     ex
       .selectFrom("outbox")
       .select("seq")
-      .where("status", "=", sql.lit("delivered"))
+      // A literal, so a cached generic plan on Postgres can use the partial index outbox_dead.
+      .where("status", "=", sql.lit(status))
       .where("created_at", "<", f.timeToDb(before))
       .orderBy("seq")
       .limit(limit);
+  /** Removes the scrub's fields from up to `limit` rows of `status` it reaches, written before `before`; answers how many. */
+  const scrubSettled = (status: "delivered" | "dead", scrub: EventDataScrub, before: Date, limit: number) =>
+    Effect.suspend(() => {
+      const pieces = eventDataScrubSql(f, "event", scrub);
+      return runQuery(db, (ex) =>
+        ex
+          .updateTable("outbox")
+          .set({ event: pieces.scrubbed })
+          .where(
+            // The type column narrows before the JSON is read.
+            f.keyInBatch("seq", settledBefore(ex, status, before, limit).where("type", "=", scrub.eventType).where(pieces.holdsFields)),
+          )
+          .executeTakeFirst(),
+      );
+    }).pipe(Effect.map((result) => toNumber(result.numUpdatedRows)));
   const claim = compiledOnce<{ workerId: string; at: unknown; lockedUntil: unknown; limit: number }>((ex, p) => {
     const due = f.skipLocked(
       ex
@@ -201,30 +218,15 @@ export const makeSqlOutboxRelayStore = (
         ex
           .deleteFrom("outbox")
           .where(
-            f.keyInBatch("seq", deliveredBefore(ex, before, limit)),
+            f.keyInBatch("seq", settledBefore(ex, "delivered", before, limit)),
           )
           .executeTakeFirst(),
       ).pipe(
         Effect.map((result) => toNumber(result.numDeletedRows)),
         span("OutboxRelayStore.purgeDelivered"),
       ),
-    scrubDelivered: (scrub, before, limit) =>
-      Effect.suspend(() => {
-        const pieces = eventDataScrubSql(f, "event", scrub);
-        return runQuery(db, (ex) =>
-          ex
-            .updateTable("outbox")
-            .set({ event: pieces.scrubbed })
-            .where(
-              // The type column narrows before the JSON is read.
-              f.keyInBatch("seq", deliveredBefore(ex, before, limit).where("type", "=", scrub.eventType).where(pieces.holdsFields)),
-            )
-            .executeTakeFirst(),
-        );
-      }).pipe(
-        Effect.map((result) => toNumber(result.numUpdatedRows)),
-        span("OutboxRelayStore.scrubDelivered"),
-      ),
+    scrubDelivered: (scrub, before, limit) => scrubSettled("delivered", scrub, before, limit).pipe(span("OutboxRelayStore.scrubDelivered")),
+    scrubDead: (scrub, before, limit) => scrubSettled("dead", scrub, before, limit).pipe(span("OutboxRelayStore.scrubDead")),
     replay: (id, now) =>
       runQuery(db, (ex) =>
         ex

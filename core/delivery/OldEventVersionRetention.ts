@@ -12,10 +12,7 @@
 import type { EventHistoryScrub } from "../maintenance/KernelMaintenance.js";
 import { ChatMessageSentV1, CourierAssignedV1 } from "./Events.js";
 
-/** A scrub of the module's event history; `deadLettered`: its consumers decode the scrubbed shape of a replayed dead letter. */
-export type DeliveryEventHistoryScrub = EventHistoryScrub & { readonly deadLettered: boolean };
-
-export const oldEventVersionScrubs = (settings: { readonly chatRetentionSeconds: number }): ReadonlyArray<DeliveryEventHistoryScrub> => [
+export const oldEventVersionScrubs = (settings: { readonly chatRetentionSeconds: number }): ReadonlyArray<EventHistoryScrub> => [
   { eventType: ChatMessageSentV1.type, schemaVersion: ChatMessageSentV1.schemaVersion, fields: ["body"], afterMs: settings.chatRetentionSeconds * 1000, deadLettered: true },
   { eventType: CourierAssignedV1.type, schemaVersion: CourierAssignedV1.schemaVersion, fields: ["losing_courier_ids"], afterMs: 0, deadLettered: true },
 ];

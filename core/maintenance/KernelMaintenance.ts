@@ -9,8 +9,9 @@
  *
  * A module may declare a shorter history for what an event type (version) carries
  * (`EventHistoryScrub`): after `afterMs` the named `data` fields are removed from its delivered
- * outbox messages and its channel log messages, in bounded batches as the purges; the rows
- * themselves stay for the history retention (channel offsets stay gapless).
+ * outbox messages (its dead-lettered ones too when the scrub says its consumers read the scrubbed
+ * shape) and its channel log messages, in bounded batches as the purges; the rows themselves stay
+ * for the history retention (channel offsets stay gapless).
  */
 import { Clock, Effect } from "effect";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
@@ -41,6 +42,11 @@ export interface MaintenancePolicy {
  */
 export interface EventHistoryScrub extends EventDataScrub {
   readonly afterMs: number;
+  /**
+   * The fields leave dead-lettered outbox messages too: the module's consumers decode the event
+   * without them when an operator replays one. Dead ones stay whole when omitted.
+   */
+  readonly deadLettered?: boolean;
 }
 
 /** Hourly; realtime messages recoverable for 24 hours; delivery and job history kept 7 days. */
@@ -75,9 +81,10 @@ const scrubEventHistory = (
     let channelMessages = 0;
     for (const scrub of scrubs) {
       const before = new Date(nowMs - scrub.afterMs);
-      const { scrubDelivered } = outbox;
+      const { scrubDelivered, scrubDead } = outbox;
       const { scrubBefore } = log;
       if (scrubDelivered !== undefined) outboxMessages += yield* purgeInBatches((limit) => scrubDelivered(scrub, before, limit));
+      if (scrub.deadLettered === true && scrubDead !== undefined) outboxMessages += yield* purgeInBatches((limit) => scrubDead(scrub, before, limit));
       if (scrubBefore !== undefined) channelMessages += yield* purgeInBatches((limit) => scrubBefore(scrub, before, limit));
     }
     return { outboxMessages, channelMessages };

@@ -7,15 +7,10 @@
  * courier's channels as the notice version 2 is (message id, sender role, time; no body, neither
  * empty nor made up: clients read the body from the chat while it exists, as the delivered-row
  * scrub leaves the channel logs), and no losing courier is named or told. SQLite and Postgres.
- *
- * The dead-row scrub itself is kernel maintenance's (shared): `scrubDeadAsKernel` below is the
- * statement it runs for a scrub that declares `deadLettered` (its delivered-row statement with
- * the status `dead`).
  */
 import { Effect, Schema } from "effect";
 import t from "tap";
 import { v7 } from "uuid";
-import { eventDataScrubSql } from "../../adapters/sql/SqlOutbox.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { runJobsOnce } from "../../adapters/worker/JobRunner.js";
 import { relayOnce, replayMessage } from "../../adapters/worker/OutboxRelay.js";
@@ -23,15 +18,16 @@ import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import { deliveryChannelsFor } from "../../core/delivery/ChannelAccess.js";
 import { DeliveryEvent } from "../../core/delivery/Events.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
-import { oldEventVersionScrubs } from "../../core/delivery/OldEventVersionRetention.js";
-import type { EventHistoryScrub } from "../../core/maintenance/KernelMaintenance.js";
+import { runKernelMaintenance } from "../../core/maintenance/KernelMaintenance.js";
+import { hostMaintenancePolicy } from "../../hosts/Runtime.js";
+import { makeDeliveryModule } from "../../hosts/modules/deliveryModule.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import type { Consumer } from "../../adapters/worker/Consumer.js";
 import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { at } from "../worker/fixtures.js";
-import { deliveryRuntime, forEachDeliveryDialect, type DeliveryServices, openRestaurant, pickedUpOrder } from "./support.js";
+import { deliveryRuntime, forEachDeliveryDialect, type DeliveryServices, openRestaurant, pickedUpOrder, testLocationKey } from "./support.js";
 
 const hour = 60 * 60_000;
 const body = "the blue door behind the bakery, ring twice";
@@ -47,24 +43,6 @@ const envelope = (type: string, schemaVersion: number, tenantId: string, aggrega
   actor_id: null,
   data,
 });
-
-/** Kernel maintenance's scrub of dead-lettered outbox messages, for the scrubs declaring `deadLettered`. */
-const scrubDeadAsKernel = async (db: SqlDatabase, scrubs: ReadonlyArray<EventHistoryScrub & { readonly deadLettered?: boolean }>, nowMs: number): Promise<number> => {
-  let scrubbed = 0;
-  for (const scrub of scrubs.filter((s) => s.deadLettered)) {
-    const pieces = eventDataScrubSql(db.features, "event", scrub);
-    const result = await db.db
-      .updateTable("outbox")
-      .set({ event: pieces.scrubbed })
-      .where("status", "=", "dead")
-      .where("type", "=", scrub.eventType)
-      .where("created_at", "<", db.features.timeToDb(new Date(nowMs - scrub.afterMs)))
-      .where(pieces.holdsFields)
-      .executeTakeFirst();
-    scrubbed += Number(result.numUpdatedRows);
-  }
-  return scrubbed;
-};
 
 const parsed = (value: unknown): EventEnvelope => (typeof value === "string" ? JSON.parse(value) : value) as EventEnvelope;
 
@@ -126,11 +104,12 @@ t.test("dead-lettered version-1 events keep no chat body and no losing couriers 
     );
     t.same([(await outboxRow(db, chatV1.id)).status, (await outboxRow(db, assignedV1.id)).status], ["dead", "dead"], "both are dead letters");
 
-    // The module's scrubs, as the host passes them to kernel maintenance.
-    const scrubs = oldEventVersionScrubs(settings);
-    t.equal(await scrubDeadAsKernel(db, scrubs, Date.now()), 1, "within the chat retention only the losing couriers go");
+    // Kernel maintenance with the module's scrubs, as the host's worker runs it.
+    const policy = hostMaintenancePolicy([makeDeliveryModule({ locationKey: testLocationKey, settings })]);
+    const maintain = (millis: number) => rt.run(at(millis)(runKernelMaintenance(policy))).then((result) => result.scrubbed?.outboxMessages);
+    t.equal(await maintain(Date.now()), 1, "within the chat retention only the losing couriers go");
     t.match((await outboxRow(db, chatV1.id)).event, { data: { body } }, "the dead chat event keeps its body within the chat retention");
-    t.equal(await scrubDeadAsKernel(db, scrubs, Date.now() + 2 * hour), 1, "past the chat retention the chat body goes");
+    t.equal(await maintain(Date.now() + 2 * hour), 1, "past the chat retention the chat body goes");
     const deadChat = await outboxRow(db, chatV1.id);
     const deadAssigned = await outboxRow(db, assignedV1.id);
     t.notOk("body" in (deadChat.event.data as object), "the dead chat event holds no body");

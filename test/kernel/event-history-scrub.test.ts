@@ -67,3 +67,38 @@ t.test("an event history scrub reaches every message past its retention, batch a
     );
   }),
 );
+
+t.test("an event history scrub reaches dead-lettered messages only when it declares deadLettered; pending ones stay whole", (t) =>
+  forEachDialect(t, "event history scrub of dead letters", async (t, db) => {
+    const [dead, alsoDead, pending] = [event(1), { ...event(2), type: "Kept" }, event(3)];
+    const program = Effect.gen(function* () {
+      yield* TestClock.setTime(start);
+      yield* (yield* Outbox).append([dead, alsoDead, pending]);
+      const relay = yield* OutboxRelayStore;
+      const claimed = yield* relay.claimBatch({ workerId: "relay", now: new Date(start), limit: 10, leaseMs: 60_000 });
+      for (const message of claimed) {
+        yield* relay.markFailed(message.id, { error: "consumer down", retryAt: message.id === pending.id ? new Date(start + 100 * hour) : null });
+      }
+      yield* TestClock.setTime(start + 2 * hour);
+      const scrubs = [
+        { eventType: "Noted", fields: ["note", "secret"], afterMs: hour, deadLettered: true },
+        { eventType: "Kept", fields: ["note", "secret"], afterMs: hour },
+      ];
+      const first = yield* runKernelMaintenance({ ...defaultMaintenancePolicy, eventScrubs: scrubs });
+      const second = yield* runKernelMaintenance({ ...defaultMaintenancePolicy, eventScrubs: scrubs });
+      const replayed = yield* relay.replay(dead.id, new Date(start + 2 * hour));
+      return { first, second, replayed };
+    });
+    const result = await Effect.runPromise(program.pipe(Effect.provide(Layer.merge(storageLayer(db), TestContext.TestContext))));
+    const rows = (await db.db.selectFrom("outbox").select(["id", "status", "event"]).execute()) as Array<{ id: string; status: string; event: unknown }>;
+    const byId = new Map(rows.map((row) => [row.id, { status: row.status, event: (typeof row.event === "string" ? JSON.parse(row.event) : row.event) as EventEnvelope }]));
+
+    t.same(result.first.scrubbed, { outboxMessages: 1, channelMessages: 0 }, "the dead message of the scrub declaring deadLettered");
+    t.same(result.second.scrubbed, { outboxMessages: 0, channelMessages: 0 }, "a scrubbed dead message is not reached again");
+    t.same(byId.get(dead.id)?.event.data, { kept: 1 }, "it lost the fields and kept the rest");
+    t.same(byId.get(alsoDead.id)?.event, alsoDead, "a dead message of a scrub not declaring deadLettered stays whole");
+    t.same(byId.get(pending.id)?.event, pending, "a pending message stays whole");
+    t.ok(result.replayed, "the scrubbed dead message can still be replayed");
+    t.equal(byId.get(dead.id)?.status, "pending", "and is back in line");
+  }),
+);

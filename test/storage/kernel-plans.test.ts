@@ -158,6 +158,17 @@ t.test("Postgres: the outbox's dead letters are read through outbox_dead in the 
   t.ok(nodes.some((node) => node["Index Name"] === "outbox_dead"), "uses outbox_dead", { nodes });
 });
 
+t.test("Postgres: the scrub of dead letters reads them through outbox_dead in the generic plan", async (t) => {
+  const db = await openTestDatabase("postgres", t, []);
+  const sent = await sentToPostgres(
+    (text) => text.startsWith('update "outbox"'),
+    () => Effect.runPromise(makeSqlOutboxRelayStore(db, db.features).scrubDead!({ eventType: "Test", schemaVersion: 1, fields: ["note"] }, new Date(base), 50)),
+  );
+  t.equal(sent.length, 1, "one statement");
+  const nodes = planNodes(await genericPlan(db, sent[0]!));
+  t.ok(nodes.some((node) => node["Index Name"] === "outbox_dead"), "uses outbox_dead", { nodes });
+});
+
 const history = 20_000;
 const purgeLimit = 1_000;
 
