@@ -155,6 +155,42 @@ export const outboxCases: ReadonlyArray<KitCase<OutboxKitPorts>> = [
       t.same(ids(await run(claim("relay-b", at(500_000)))), ["e3"], "the pending message stays");
     },
   },
+  {
+    name: "outbox: an event history scrub removes its fields from delivered messages (dead ones only through scrubDead), never from pending ones",
+    run: async (t, run) => {
+      const withSecret = (id: string) => testEvent(id, { n: id, secret: `secret of ${id}` });
+      await run(Effect.flatMap(Transactions, (tx) => tx.run(Effect.flatMap(Outbox, (o) => o.append(["e1", "e2", "e3"].map(withSecret))))));
+      await run(claim("relay-a", at(1_000)));
+      await run(Effect.flatMap(relay, (r) => r.markDelivered("e1")));
+      await run(Effect.flatMap(relay, (r) => r.markFailed("e2", { error: "poison", retryAt: null })));
+      await run(Effect.flatMap(relay, (r) => r.markFailed("e3", { error: "later", retryAt: at(10_000_000) })));
+      const store = await run(relay);
+      const scrub = { eventType: "TestHappened", schemaVersion: 1, fields: ["secret"] };
+      const later = new Date(Date.now() + 60_000);
+      // Both are optional: an adapter without them keeps that history whole.
+      if (store.scrubDelivered !== undefined) {
+        t.equal(await run(store.scrubDelivered(scrub, new Date(Date.now() - 3_600_000), 100)), 0, "nothing made before an hour ago");
+        t.equal(await run(store.scrubDelivered({ ...scrub, eventType: "OtherHappened" }, later, 100)), 0, "another event type is not reached");
+        t.equal(await run(store.scrubDelivered(scrub, later, 100)), 1, "the delivered message");
+        t.equal(await run(store.scrubDelivered(scrub, later, 100)), 0, "once: a scrubbed message is not reached again");
+      }
+      const [dead] = await run(Effect.flatMap(relay, (r) => r.listDead(10)));
+      t.same(dead?.event.data, { n: "e2", secret: "secret of e2" }, "scrubDelivered leaves the dead message whole");
+      if (store.scrubDead !== undefined) {
+        t.equal(await run(store.scrubDead(scrub, later, 100)), 1, "the dead message, through scrubDead");
+        t.equal(await run(store.scrubDead(scrub, later, 100)), 0, "once");
+        const [scrubbed] = await run(Effect.flatMap(relay, (r) => r.listDead(10)));
+        t.same(scrubbed?.event.data, { n: "e2" }, "the dead message lost the field and kept the rest");
+        t.equal(await run(Effect.flatMap(relay, (r) => r.replay("e2", at(20_000_000)))), true, "and can still be replayed");
+      }
+      const pending = await run(claim("relay-b", at(20_000_000)));
+      t.same(
+        pending.filter((m) => m.id === "e3").map((m) => m.event.data),
+        [{ n: "e3", secret: "secret of e3" }],
+        "the pending message stays whole",
+      );
+    },
+  },
 ];
 
 /** Runs the outbox kit against an adapter. */
