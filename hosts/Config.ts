@@ -487,6 +487,10 @@ export const loadConfig = (env: Env = process.env): Config => {
     // Keys fetched in clear could be replaced on the way.
     if (jwtJwksUrl !== undefined && jwtJwksUrl.protocol !== "https:") r.problem("AUTH_JWT_JWKS_URL", "not https in production", "the https URL of your identity provider's key set (JWKS)");
     if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+    // /metrics carries business state (outbox backlog, open reconciliation exceptions, request counts per route).
+    if (metricsEnabled && metricsToken === undefined) {
+      r.problem("METRICS_TOKEN", "required in production while METRICS_ENABLED is true: /metrics would be public", "a token of 16+ characters for your scraper, or METRICS_ENABLED=false");
+    }
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return {

@@ -47,6 +47,6 @@ const bodyError = (error: unknown, maxBytes: number): unknown => {
   if (status === 413) return new PayloadTooLarge({ detail: `The request body exceeds ${maxBytes} bytes.` });
   if (status === 415) return new UnsupportedMediaType({ detail: "The request body charset is not supported." });
   // Syntax errors, non-object JSON, truncated or aborted bodies: the client sent bad JSON.
-  if (typeof status === "number" && status >= 400 && status < 500) return new MalformedJson({});
+  if (typeof status === "number" && status >= 400 && status < 500) return new MalformedJson({ errors: [{ path: "", message: "the body is not a JSON object or array" }] });
   return error;
 };

@@ -10,12 +10,22 @@ import { fastEncoder } from "../../core/kernel/FastEncoder.js";
 /** Which part of the request is decoded; decides 400 versus 422. */
 export type RequestPart = "params" | "query" | "body";
 
-/** Every issue of a parse error as field errors (`items.0.sku`; "" for the whole value). */
-export const fieldErrors = (error: ParseResult.ParseError): ReadonlyArray<FieldError> =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+/** An optional field's other branch: "Expected undefined, actual 5" beside the field's real complaint. */
+const optionalBranch = /^Expected undefined, actual /;
+
+/**
+ * Every issue of a parse error as field errors (`items.0.sku`; "" for the whole value). An
+ * optional field of the wrong type fails both of its branches; the `undefined` one says nothing
+ * the other does not, so it is left out where the field has another complaint.
+ */
+export const fieldErrors = (error: ParseResult.ParseError): ReadonlyArray<FieldError> => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     path: issue.path.map(String).join("."),
     message: issue.message,
   }));
+  const explained = new Set(issues.filter((issue) => !optionalBranch.test(issue.message)).map((issue) => issue.path));
+  return issues.filter((issue) => !(optionalBranch.test(issue.message) && explained.has(issue.path)));
+};
 
 /** The path of the first string in `value` (nested arrays and objects included) that holds U+0000, if any. */
 const nulPath = (value: unknown, path: string): string | undefined => {

@@ -51,6 +51,8 @@ const defaultDetails: Readonly<Record<string, string>> = {
   malformed_json: "The request body is not valid JSON.",
   unsupported_media_type: "The request body must be application/json.",
   invalid_if_match: 'If-Match must be a version such as "3".',
+  if_match_not_supported: "This endpoint checks no version: send it without If-Match.",
+  idempotency_key_not_supported: "This endpoint takes no Idempotency-Key: a retry creates another resource.",
   invalid_limit: "limit must be an integer within the allowed range.",
   rate_limited: "Too many requests; retry after the time given in Retry-After.",
   not_ready: "The service is not ready to serve requests.",

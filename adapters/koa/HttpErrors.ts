@@ -5,7 +5,7 @@
  * here, which is why `HttpErrorCategory` extends the kernel's `ErrorCategory`.
  */
 import { Data } from "effect";
-import type { ErrorCategory } from "../../core/kernel/Errors.js";
+import type { ErrorCategory, FieldError } from "../../core/kernel/Errors.js";
 
 /** The kernel's categories plus the two that only HTTP has. */
 export type HttpErrorCategory = ErrorCategory | "method_not_allowed" | "unsupported_media_type";
@@ -31,8 +31,8 @@ export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ reado
   readonly category = "payload_too_large" as const;
 }
 
-/** The request body is not valid JSON (400 malformed_json). */
-export class MalformedJson extends Data.TaggedError("MalformedJson")<{ readonly detail?: string }> {
+/** The request body is not valid JSON (400 malformed_json), with `errors` as every 400 has. */
+export class MalformedJson extends Data.TaggedError("MalformedJson")<{ readonly detail?: string; readonly errors?: ReadonlyArray<FieldError> }> {
   readonly code = "malformed_json";
   readonly category = "bad_request" as const;
 }
@@ -46,6 +46,21 @@ export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType
 /** `If-Match` is present but is not a version (400 invalid_if_match). */
 export class InvalidIfMatch extends Data.TaggedError("InvalidIfMatch")<{ readonly detail?: string }> {
   readonly code = "invalid_if_match";
+  readonly category = "bad_request" as const;
+}
+
+/** `If-Match` sent to a route that checks no version (400 if_match_not_supported): never silently ignored. */
+export class IfMatchNotSupported extends Data.TaggedError("IfMatchNotSupported")<{ readonly detail?: string }> {
+  readonly code = "if_match_not_supported";
+  readonly category = "bad_request" as const;
+}
+
+/**
+ * `Idempotency-Key` sent to a creation that takes none (400 idempotency_key_not_supported): a
+ * retry would create a second resource, so the client must not believe it safe.
+ */
+export class IdempotencyKeyNotSupported extends Data.TaggedError("IdempotencyKeyNotSupported")<{ readonly detail?: string }> {
+  readonly code = "idempotency_key_not_supported";
   readonly category = "bad_request" as const;
 }
 

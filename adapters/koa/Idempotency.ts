@@ -67,20 +67,17 @@ export const withIdempotency = <E, R>(
   options: IdempotencyOptions = {},
 ) => {
   const header = ctx.get(idempotencyKeyHeader);
-  if (mode === "none" || (mode === "optional" && header === "")) {
+  // A header sent empty is a malformed key (1 to 255 characters), not an absent one.
+  const sent = ctx.headers[idempotencyKeyHeader.toLowerCase()] !== undefined;
+  if (mode === "none" || (mode === "optional" && !sent)) {
     return Effect.map(settleClientErrors(work), (response) => ({ response, replayed: false }));
   }
   const maxLength = (options.limits ?? defaultLimits).idempotencyKeyMaxLength;
   return Effect.gen(function* () {
+    const malformed = new ValidationFailed({ errors: [{ path: idempotencyKeyHeader, message: `must be 1 to ${maxLength} characters` }], malformed: true });
+    if (sent && header === "") return yield* Effect.fail(malformed);
     const key = yield* validateIdempotencyKey(header === "" ? undefined : header);
-    if (key.length > maxLength) {
-      return yield* Effect.fail(
-        new ValidationFailed({
-          errors: [{ path: idempotencyKeyHeader, message: `must be 1 to ${maxLength} characters` }],
-          malformed: true,
-        }),
-      );
-    }
+    if (key.length > maxLength) return yield* Effect.fail(malformed);
     const principal = principalOf(ctx);
     // Routes refuse idempotency without authentication at mount time; this guards direct use.
     if (principal === undefined) return yield* Effect.dieMessage("idempotency needs an authenticated principal");

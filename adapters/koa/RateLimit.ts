@@ -107,8 +107,10 @@ export const failedAuthentications = (
         return next();
       });
     } catch (error) {
-      // Only the authentication's own refusal counts, not a 401 from the work behind it.
-      if (!authenticated && error instanceof Unauthorized) await record(ctx.ip);
+      // Only the authentication's own refusal of a presented credential counts, not a 401 from the
+      // work behind it, nor a request that carried none (a signed-out client is no guess; the
+      // per-IP request budget bounds those).
+      if (!authenticated && error instanceof Unauthorized && error.reason !== "missing") await record(ctx.ip);
       throw error;
     }
   };

@@ -7,7 +7,7 @@
  * definitions, so the documentation cannot drift from the behaviour.
  */
 import type Router from "@koa/router";
-import { Effect, type Schema } from "effect";
+import { Effect, SchemaAST, type Schema } from "effect";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { bindCursor, unbindCursor } from "../../core/kernel/Cursor.js";
@@ -31,6 +31,7 @@ import {
 } from "./EffectHandler.js";
 import { respondWithError } from "./ErrorHandling.js";
 import { parseIfMatch, requireIfMatch } from "./ETag.js";
+import { IdempotencyKeyNotSupported, IfMatchNotSupported } from "./HttpErrors.js";
 import { idempotencyKeyHeader, replayHeaders, withIdempotency, type IdempotencyMode } from "./Idempotency.js";
 import { resolveLimits, type Limits } from "./Limits.js";
 import { listIdentity, pageParams, type PageParams } from "./Pagination.js";
@@ -86,6 +87,12 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
    * `client_mutation_id`).
    */
   readonly idempotency?: IdempotencyMode;
+  /**
+   * A POST answering 201 that takes no key because a retry answers the same resource (registering
+   * again answers the same courier): a key sent to it is ignored instead of refused
+   * (`refusesIdempotencyKey`).
+   */
+  readonly idempotentByItself?: boolean;
   readonly ifMatch?: IfMatchMode;
   /**
    * The handler's work is one database transaction and calls nothing outside it (no payment
@@ -137,6 +144,7 @@ export interface Route<R = any> {
   readonly tags: ReadonlyArray<string>;
   readonly auth: AuthMode;
   readonly idempotency: IdempotencyMode;
+  readonly idempotentByItself: boolean;
   readonly ifMatch: IfMatchMode;
   readonly oneTransaction: boolean;
   readonly unstored?:
@@ -168,6 +176,22 @@ export interface Route<R = any> {
 export const defaultIdempotency = (method: HttpMethod, auth: AuthMode): IdempotencyMode =>
   auth === "required" && method === "POST" ? "optional" : "none";
 
+/**
+ * A creation that takes no key (a secret-minting create, whose stored replay would keep the
+ * secret; comments, which have `client_mutation_id`) refuses one: a client that sends it believes
+ * a retry safe, and the retry would create a second resource. Public routes (provider webhooks)
+ * have no caller to scope a key to and ignore it; reads, PUT, PATCH and DELETE are idempotent, and
+ * so is a creation that declares `idempotentByItself`.
+ */
+export const refusesIdempotencyKey = (route: Pick<Route, "method" | "idempotency" | "idempotentByItself" | "auth" | "responses">): boolean =>
+  route.method === "POST" && route.idempotency === "none" && !route.idempotentByItself && route.auth !== "none" && route.responses[201] !== undefined;
+
+/** True when a body schema has a top-level `client_mutation_id` (the comments' own retry key). */
+const hasClientMutationId = (body: AnySchema): boolean => {
+  const ast = SchemaAST.encodedAST(body.ast);
+  return SchemaAST.isTypeLiteral(ast) && ast.propertySignatures.some((property) => property.name === "client_mutation_id");
+};
+
 /** Checks and records an endpoint definition. Throws on a definition that cannot work. */
 export const defineRoute = <
   A extends AuthMode,
@@ -196,6 +220,7 @@ export const defineRoute = <
     tags: spec.tags,
     auth: spec.auth,
     idempotency,
+    idempotentByItself: spec.idempotentByItself ?? false,
     ifMatch: spec.ifMatch ?? "none",
     oneTransaction: spec.oneTransaction ?? false,
     unstored: spec.unstored as Route<Exclude<R, Principal>>["unstored"],
@@ -303,6 +328,15 @@ const routeHandler = (
   async (ctx) => {
     // Header syntax is checked before anything runs, so a bad header never takes a key.
     const ifMatchHeader = ctx.get("If-Match") || undefined;
+    // A precondition the route cannot check is refused, never ignored (a stale client's change would run).
+    if (ifMatchHeader !== undefined && route.ifMatch === "none" && route.method !== "GET") {
+      throw new IfMatchNotSupported({ detail: `${route.method} ${route.path} checks no version: send it without If-Match` });
+    }
+    if (ctx.headers[idempotencyKeyHeader.toLowerCase()] !== undefined && refusesIdempotencyKey(route)) {
+      throw new IdempotencyKeyNotSupported({
+        detail: `${route.method} ${route.path} takes no Idempotency-Key: a retry creates another resource (recover a lost answer by listing${route.body !== undefined && hasClientMutationId(route.body) ? ", or send client_mutation_id" : ""})`,
+      });
+    }
     const ifMatch =
       route.ifMatch === "required" ? requireIfMatch(ifMatchHeader) : route.ifMatch === "optional" ? parseIfMatch(ifMatchHeader) : undefined;
     const requested = route.pagination ? pageParams(ctx.query, limits) : { limit: limits.listDefault, cursor: undefined };

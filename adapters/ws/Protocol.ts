@@ -22,13 +22,30 @@ export const UnsubscribeMessage = Schema.Struct({
 export const ClientMessage = Schema.Union(SubscribeMessage, UnsubscribeMessage);
 export type ClientMessage = typeof ClientMessage.Type;
 
-const decodeClientMessage = Schema.decodeUnknownEither(Schema.parseJson(ClientMessage));
+const decodeClientMessage = Schema.decodeUnknownEither(ClientMessage);
+
+/** Why a frame is not a client message, with the code HTTP gives the same mistake. */
+export interface RefusedMessage {
+  readonly code: "malformed_json" | "validation_failed";
+  readonly detail: string;
+}
+
+/** Reads one text frame: the client message, or why it is none (not JSON; JSON of another shape). */
+export const readClientMessage = (text: string): Either.Either<ClientMessage, RefusedMessage> => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return Either.left({ code: "malformed_json", detail: "a message must be JSON" });
+  }
+  return Either.mapLeft(decodeClientMessage(json), () => ({
+    code: "validation_failed" as const,
+    detail: 'expected {"type":"subscribe","channel":"<kind>:<id>","since"?:<offset>} or {"type":"unsubscribe","channel":"<kind>:<id>"}',
+  }));
+};
 
 /** Parses one text frame; null when it is not a valid client message. */
-export const parseClientMessage = (text: string): ClientMessage | null => {
-  const decoded = decodeClientMessage(text);
-  return Either.isRight(decoded) ? decoded.right : null;
-};
+export const parseClientMessage = (text: string): ClientMessage | null => Either.getOrNull(readClientMessage(text));
 
 /** Why a subscription ended. */
 export type UnsubscribeReason = "client" | "access_revoked";

@@ -118,7 +118,7 @@ export class RealtimeConnection {
     }
     const name = parseChannel(channel);
     if (name === null) {
-      this.send({ type: "error", channel, code: "bad_message", detail: "channel must be <kind>:<id>" });
+      this.send({ type: "error", channel, code: "validation_failed", detail: "channel must be <kind>:<id>" });
       return;
     }
     if (this.subscriptions.size >= this.context.maxSubscriptions) {

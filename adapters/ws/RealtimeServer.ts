@@ -9,12 +9,12 @@
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { Effect, type ManagedRuntime } from "effect";
+import { Effect, Either, type ManagedRuntime } from "effect";
 import WebSocket, { WebSocketServer } from "ws";
 import { isDomainError } from "../../core/kernel/Errors.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
-import { closeCodeRevoked, parseClientMessage } from "./Protocol.js";
+import { closeCodeRevoked, readClientMessage, type RefusedMessage } from "./Protocol.js";
 import { encodeEvent, RealtimeConnection, type EncodedPage } from "./RealtimeConnection.js";
 import { rejectUpgrade, tokenFrom, type Authenticate, type AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
@@ -169,10 +169,13 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       connection.alive = true;
     });
     socket.on("message", (data, isBinary) => {
-      const message = isBinary ? null : parseClientMessage(data.toString());
-      if (message === null) {
-        connection.send({ type: "error", code: "bad_message" });
-      } else if (message.type === "subscribe") {
+      const read = isBinary ? Either.left<RefusedMessage>({ code: "malformed_json", detail: "a message must be a JSON text frame" }) : readClientMessage(data.toString());
+      if (Either.isLeft(read)) {
+        connection.send({ type: "error", code: read.left.code, detail: read.left.detail });
+        return;
+      }
+      const message = read.right;
+      if (message.type === "subscribe") {
         connection.enqueue(async () => {
           const ready = await listening.then(
             () => true,

@@ -2,10 +2,11 @@
  * Every error path of the HTTP host answers RFC 9457 problem+json with a stable code, and no
  * error body carries a stack trace, SQL or a secret.
  */
-import { Effect } from "effect";
+import { Effect, Either, Schema } from "effect";
 import t from "tap";
 import { NotFound } from "../../core/kernel/Errors.js";
 import { runHandler } from "../../adapters/koa/EffectHandler.js";
+import { fieldErrors } from "../../adapters/koa/Decode.js";
 import { call, jsonInit, startTestApp, tokenFor, aliceId, type ReadResponse } from "./support.js";
 import { fixtureRoutes, knownThingId, lockedThingId } from "./routes.fixture.js";
 
@@ -35,9 +36,35 @@ t.test("error paths answer problem+json with a stable code", async (t) => {
   const auth = { authorization: `Bearer ${await tokenFor(aliceId)}` };
   const url = (path: string) => `${app.url}${path}`;
 
+  t.test("an Idempotency-Key sent to a creation that takes none answers 400 idempotency_key_not_supported, and nothing is created", async (t) => {
+    const refused = await call(url("/v1/things"), jsonInit("POST", { title: "A", count: 1 }, { ...auth, "idempotency-key": "k-1" }));
+    assertProblem(t, refused, 400, "idempotency_key_not_supported");
+    t.match(refused.body?.detail, /POST \/v1\/things takes no Idempotency-Key: a retry creates another resource/);
+    t.equal((await call(url("/v1/things"), jsonInit("POST", { title: "A", count: 1 }, auth))).status, 201, "without the header it creates");
+  });
+
+  t.test("If-Match sent to a route that checks no version answers 400 if_match_not_supported before any work; reads ignore it", async (t) => {
+    const refused = await call(url(`/v1/things/${knownThingId}/checkout`), { method: "POST", headers: { ...auth, "if-match": '"3"' } });
+    assertProblem(t, refused, 400, "if_match_not_supported");
+    const unconditional = await call(url(`/v1/things/${knownThingId}/checkout`), { method: "POST", headers: auth });
+    t.equal(unconditional.body?.code, "price_changed", "without the header the work runs (and answers its own conflict)");
+    t.equal((await call(url(`/v1/things/${knownThingId}`), { headers: { ...auth, "if-match": '"3"' } })).status, 200, "a read ignores it");
+  });
+
   t.test("malformed JSON answers 400 malformed_json", async (t) => {
     const res = await call(url("/v1/things"), { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: "{bad" });
     assertProblem(t, res, 400, "malformed_json");
+    t.same(res.body?.errors, [{ path: "", message: "the body is not a JSON object or array" }], "with errors, as every 400");
+  });
+
+  t.test("a field of the wrong type is one error, not one per branch of an optional field", async (t) => {
+    const Patch = Schema.Struct({ title: Schema.optional(Schema.String), count: Schema.optional(Schema.Int) });
+    const failed = Schema.decodeUnknownEither(Patch, { errors: "all" })({ title: 5, count: "x" });
+    if (Either.isRight(failed)) return t.fail("decoded");
+    t.same(fieldErrors(failed.left), [
+      { path: "title", message: "Expected string, actual 5" },
+      { path: "count", message: 'Expected number, actual "x"' },
+    ]);
   });
 
   t.test("a body over the JSON limit answers 413 payload_too_large", async (t) => {

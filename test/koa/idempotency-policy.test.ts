@@ -7,7 +7,7 @@
  */
 import { Effect, Schema, SchemaAST } from "effect";
 import t from "tap";
-import { defaultIdempotency, defineRoute, type AuthMode, type HttpMethod } from "../../adapters/koa/Route.js";
+import { defaultIdempotency, defineRoute, refusesIdempotencyKey, type AuthMode, type HttpMethod } from "../../adapters/koa/Route.js";
 import { retainedBriefly, retainedBrieflyPaths } from "../../core/kernel/RetainedBriefly.js";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
 import { deliveryRoutes } from "../../adapters/koa/delivery/index.js";
@@ -85,6 +85,22 @@ t.test("a route whose answer carries a new secret or token stores no answer: it 
     t.equal(route.idempotency, "none", `${route.operationId} answers ${carried.join(", ")}: no stored replay`);
   }
   t.ok(checked >= 5, `the secret-bearing creations are found (${checked}): api keys, webhook endpoints, share links, carts`);
+});
+
+t.test("a creation that takes no key refuses one (a retry would create a second resource), unless it is idempotent by itself", async (t) => {
+  const routes = [...projectsRoutes, ...paymentsRoutes, ...filesRoutes, ...commerceRoutes, ...deliveryRoutes, ...identityRoutes];
+  const credential = /secret|token|api_key|apikey|password/i;
+  const byId = new Map(routes.map((r) => [r.operationId, r]));
+  for (const route of routes) {
+    const minted = Object.entries(route.responses)
+      .filter(([status, schema]) => Number(status) === 201 && schema !== null)
+      .some(([, schema]) => wireFieldNames(Schema.encodedSchema(schema!).ast).some((name) => credential.test(name)));
+    if (minted && route.idempotency === "none" && route.method === "POST") t.ok(refusesIdempotencyKey(route), `${route.operationId} mints a secret: a key is refused`);
+  }
+  t.ok(refusesIdempotencyKey(byId.get("addComment")!), "comments: the retry key is client_mutation_id");
+  t.notOk(refusesIdempotencyKey(byId.get("registerCourier")!), "registering again answers the same courier: a key is ignored");
+  t.notOk(refusesIdempotencyKey(byId.get("receiveProviderWebhook")!), "a public webhook has no caller to scope a key to");
+  t.notOk(refusesIdempotencyKey(byId.get("courierOnline")!), "a POST that creates nothing (200)");
 });
 
 const answering = (body: Schema.Schema.Any, options: { idempotency?: "optional" | "none"; unstored?: ReadonlyArray<string> }) =>

@@ -267,6 +267,18 @@ t.test("idempotency over HTTP", async (t) => {
       t.equal(runs.optional, 3);
     });
 
+    t.test("an Idempotency-Key sent empty is malformed (400), not absent: nothing runs", async (t) => {
+      const before = runs.optional;
+      const empty = await post("/v1/orders/optional", { item: "tea" }, { ...alice, "idempotency-key": "" });
+      t.equal(empty.status, 400);
+      t.equal(empty.body.code, "validation_failed");
+      t.same(empty.body.errors, [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }]);
+      const required = await post("/v1/orders", { item: "tea" }, { ...alice, "idempotency-key": "" });
+      t.equal(required.status, 400, "on a route that requires a key too");
+      t.equal(required.body.code, "validation_failed");
+      t.equal(runs.optional, before, "the handler never ran");
+    });
+
     t.test("a one-transaction route commits its key, work and answer together; a refusal's writes are undone", async (t) => {
       const committed = () => Effect.runPromise(Effect.flatMap(UserEpochs, (e) => e.current(counterId)).pipe(Effect.provide(storageLayer(db))));
       const first = await post("/v1/orders/one-transaction", { item: "tea" }, { ...alice, "idempotency-key": "k-one" });

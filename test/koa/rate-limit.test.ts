@@ -59,6 +59,20 @@ t.test("an IP past its failed authentications gets 429 rate_limited with Retry-A
   t.equal((await call(`${app.url}/v1/public/ping`)).status, 200, "a route without authentication still answers");
 });
 
+t.test("a request that carries no credential spends nothing of the failed-authentication budget (only presented credentials that fail do)", async (t) => {
+  const app = await startTestApp(t, { routes: [whoAmI], limits: { failedAuthenticationPoints: 2, failedAuthenticationWindowSeconds: 60 } });
+  const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };
+  for (let i = 0; i < 5; i++) {
+    const signedOut = await call(`${app.url}/v1/me`);
+    t.equal(signedOut.status, 401, `a signed-out request ${i + 1} answers 401`);
+    t.equal(signedOut.body.code, "authentication_required");
+  }
+  t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 200, "a signed-in user at that address is not locked out");
+  t.equal((await call(`${app.url}/v1/me`, { headers: { authorization: "Bearer guess-1" } })).status, 401);
+  t.equal((await call(`${app.url}/v1/me`, { headers: { authorization: "Bearer guess-2" } })).status, 401);
+  t.equal((await call(`${app.url}/v1/me`, { headers: alice })).status, 429, "presented credentials that fail still count");
+});
+
 t.test("successful authentications spend nothing of the failed-authentication budget", async (t) => {
   const app = await startTestApp(t, { routes: [whoAmI], limits: { failedAuthenticationPoints: 2, failedAuthenticationWindowSeconds: 60 } });
   const alice = { authorization: `Bearer ${await tokenFor(aliceId)}` };

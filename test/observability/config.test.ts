@@ -44,9 +44,9 @@ t.test("a provider's public key: its tokens' algorithm follows the key, and in p
   t.equal(config.jwtPublicKey?.asymmetricKeyType, "ed25519", "one-line PEM with \\n escapes");
   t.equal(config.jwtAudience, "api");
   t.equal(config.jwtIssuer, "https://id.example.com/");
-  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) }), [], "no AUTH_JWT_SECRET needed");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_ENABLED: "false" }), [], "no AUTH_JWT_SECRET needed");
   t.same(problemsOf({ AUTH_JWT_PUBLIC_KEY: ed25519Pem }), [], "outside production the audience is optional");
-  const keySet = loadConfig({ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "https://id.example.com/.well-known/jwks.json", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) });
+  const keySet = loadConfig({ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "https://id.example.com/.well-known/jwks.json", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_TOKEN: "m".repeat(20) });
   t.equal(keySet.jwtJwksUrl?.href, "https://id.example.com/.well-known/jwks.json", "a key set instead of one key, no secret needed");
 });
 
@@ -68,10 +68,10 @@ t.test("each bad variable is one line: name, value, problem, expected form", asy
     [{ PAYMENT_PROVIDER_TIMEOUT_MS: "0" }, /^PAYMENT_PROVIDER_TIMEOUT_MS="0": out of range; expected a positive number of milliseconds/],
     [{ AUTH_JWT_PUBLIC_KEY: "not a key" }, /^AUTH_JWT_PUBLIC_KEY="not a key": not a public key; expected a PEM public key/],
     [{ AUTH_JWT_PUBLIC_KEY: `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----` }, /^AUTH_JWT_PUBLIC_KEY=<\d+ characters, not shown>: a private key, which this service must not hold/],
-    [{ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, BLOB_SIGNING_SECRET: "b".repeat(40) }, /^AUTH_JWT_AUDIENCE \(unset\): required in production with AUTH_JWT_PUBLIC_KEY/],
+    [{ NODE_ENV: "production", AUTH_JWT_PUBLIC_KEY: ed25519Pem, BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_ENABLED: "false" }, /^AUTH_JWT_AUDIENCE \(unset\): required in production with AUTH_JWT_PUBLIC_KEY/],
     [{ AUTH_JWT_JWKS_URL: "id.example.com/jwks" }, /^AUTH_JWT_JWKS_URL="id.example.com\/jwks": not a URL; expected the https URL of your identity provider's key set/],
     [{ AUTH_JWT_JWKS_URL: "https://id.example.com/jwks", AUTH_JWT_PUBLIC_KEY: ed25519Pem }, /^AUTH_JWT_JWKS_URL="https:\/\/id.example.com\/jwks": set together with AUTH_JWT_PUBLIC_KEY; expected one of the two$/],
-    [{ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "http://id.example.com/jwks", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40) }, /^AUTH_JWT_JWKS_URL="http:\/\/id.example.com\/jwks": not https in production/],
+    [{ NODE_ENV: "production", AUTH_JWT_JWKS_URL: "http://id.example.com/jwks", AUTH_JWT_AUDIENCE: "api", BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_ENABLED: "false" }, /^AUTH_JWT_JWKS_URL="http:\/\/id.example.com\/jwks": not https in production/],
     [{ DATABASE_POOL_MAX: "0" }, /^DATABASE_POOL_MAX="0": out of range; expected a whole number of connections from 1 to 1000$/],
     [{ DATABASE_POOL_MAX: "many" }, /^DATABASE_POOL_MAX="many": not a whole number; expected a whole number of connections from 1 to 1000$/],
     [{ STARTUP_DB_WAIT_SECONDS: "soon" }, /^STARTUP_DB_WAIT_SECONDS="soon": not a whole number; expected a whole number of seconds from 0 to 3600$/],
@@ -174,15 +174,20 @@ t.test("JSON log lines keep redaction in force", async (t) => {
 
 t.test("with NODE_ENV=production the documented development secrets and keys refuse to start, never echoed", async (t) => {
   const lines = problemsOf({ NODE_ENV: "production" });
-  t.match(lines, [/^AUTH_JWT_SECRET .*development secret cannot be used in production/, /^BLOB_SIGNING_SECRET .*development secret cannot be used in production/]);
-  t.equal(lines.length, 2, "only the two secrets");
-  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: DEVELOPMENT_JWT_SECRET, BLOB_SIGNING_SECRET: "b".repeat(40) }).length, 1, "the development value given explicitly is refused too");
+  t.match(lines, [
+    /^AUTH_JWT_SECRET .*development secret cannot be used in production/,
+    /^BLOB_SIGNING_SECRET .*development secret cannot be used in production/,
+    /^METRICS_TOKEN \(unset\): required in production while METRICS_ENABLED is true/,
+  ]);
+  t.equal(lines.length, 3, "only the two secrets and the metrics token");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: DEVELOPMENT_JWT_SECRET, BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_TOKEN: "m".repeat(20) }).length, 1, "the development value given explicitly is refused too");
   t.notMatch(lines.join("\n"), new RegExp(DEVELOPMENT_JWT_SECRET), "the secret itself is never printed");
-  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40) }), [], "secrets of one's own load");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_TOKEN: "m".repeat(20) }), [], "secrets of one's own load");
+  t.same(problemsOf({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_ENABLED: "false" }), [], "without metrics, no metrics token");
   t.same(problemsOf({}), [], "outside production the development secrets load (with a warning at start)");
 
   // The modules' sealing keys are refused by the server, which knows the modules it mounts.
-  const config = loadConfig({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40), DATA_DIR: mkdtempSync(join(tmpdir(), "domainkit-prod-")) });
+  const config = loadConfig({ NODE_ENV: "production", AUTH_JWT_SECRET: "a".repeat(40), BLOB_SIGNING_SECRET: "b".repeat(40), METRICS_TOKEN: "m".repeat(20), DATA_DIR: mkdtempSync(join(tmpdir(), "domainkit-prod-")) });
   t.teardown(() => rmSync(config.dataDir, { recursive: true, force: true }));
   await t.rejects(createServer(config), { name: "ConfigError", message: /COMMERCE_SEALING_KEYS[\s\S]*DELIVERY_LOCATION_KEY/ }, "the reference server refuses the development sealing keys in production");
 });

@@ -2,7 +2,7 @@
 import t from "tap";
 import fc from "fast-check";
 import { Effect } from "effect";
-import { parseChannel, parseClientMessage } from "../../adapters/ws/Protocol.js";
+import { parseChannel, parseClientMessage, readClientMessage } from "../../adapters/ws/Protocol.js";
 import type { ChannelLog, ChannelMessage } from "../../ports/Realtime.js";
 
 t.test("subscribe and unsubscribe messages are accepted, with an optional since", async (t) => {
@@ -31,3 +31,10 @@ t.test("a channel is <kind>:<id> with both parts present", async (t) => {
 });
 
 /** A log holding offsets 1..head of which those up to `trimmedThrough` were dropped. */
+
+t.test("a frame that is no client message is refused with HTTP's codes: malformed_json when not JSON, validation_failed when of another shape", async (t) => {
+  t.match(readClientMessage("{not json"), { _tag: "Left", left: { code: "malformed_json" } });
+  t.match(readClientMessage('{"type":"subscribe"}'), { _tag: "Left", left: { code: "validation_failed" } });
+  t.match(readClientMessage('{"type":"publish","channel":"project:1"}'), { _tag: "Left", left: { code: "validation_failed" } });
+  t.match(readClientMessage('{"type":"subscribe","channel":"project:1"}'), { _tag: "Right", right: { type: "subscribe", channel: "project:1" } });
+});

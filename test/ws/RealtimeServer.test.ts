@@ -62,7 +62,7 @@ forEachDialect(t, "an allowed subscription answers subscribed at the head, then 
   t.same(await client.next((m) => m.type === "unsubscribed"), { type: "unsubscribed", channel: "project:p1", reason: "client" });
 });
 
-forEachDialect(t, "a refused or unknown channel answers not_found and malformed messages answer bad_message", async (t, db) => {
+forEachDialect(t, "a refused or unknown channel answers not_found, and malformed messages answer HTTP's codes (malformed_json, validation_failed)", async (t, db) => {
   const realtime = await startRealtime(t, db, new Set(["bob:secret"]));
   const client = await TestClient.connect(realtime.url, { token: "token-alice" });
   t.teardown(() => client.close());
@@ -71,9 +71,11 @@ forEachDialect(t, "a refused or unknown channel answers not_found and malformed 
   client.send({ type: "subscribe", channel: "order:1" });
   t.same(await client.next((m) => m.channel === "order:1"), { type: "error", channel: "order:1", code: "not_found" });
   client.send("{not json");
-  t.same(await client.next((m) => m.type === "error" && m.channel === undefined), { type: "error", code: "bad_message" });
+  t.match(await client.next((m) => m.type === "error" && m.channel === undefined), { type: "error", code: "malformed_json" });
+  client.send({ type: "subscribe" });
+  t.match(await client.next((m) => m.type === "error" && m.channel === undefined && m.code !== "malformed_json"), { type: "error", code: "validation_failed" });
   client.send({ type: "subscribe", channel: "project" });
-  t.match(await client.next((m) => m.channel === "project"), { type: "error", code: "bad_message" });
+  t.match(await client.next((m) => m.channel === "project"), { type: "error", code: "validation_failed", detail: "channel must be <kind>:<id>" });
   await realtime.publishEvent("project:secret", makeEnvelope());
   // Asking again with `since` is refused the same way, and sends none of the channel's events.
   client.send({ type: "subscribe", channel: "project:secret", since: 0 });

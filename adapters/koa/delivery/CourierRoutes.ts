@@ -32,6 +32,7 @@ const registerRoute = defineRoute({
   // Idempotent by itself (registering again answers the same courier), and no stored answer:
   // it would keep the courier's position (retained briefly) for the idempotency record's 24 h.
   idempotency: "none",
+  idempotentByItself: true,
   body: RegisterCourierBody,
   responses: { 201: CourierWire },
   problems: [403, 422],
