@@ -62,6 +62,8 @@ export const openApiDocument = (options: OpenApiOptions): OpenApiDocument => {
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, toJsonSchema);
   }
+  // Effect's Date schema is "a string to be decoded into a Date"; on the wire every timestamp is RFC 3339 UTC (conventions.md, HTTP).
+  if (definitions.Date !== undefined) definitions.Date = { type: "string", format: "date-time", description: "an RFC 3339 UTC timestamp, e.g. 2026-11-28T21:56:10.278Z" };
   return {
     openapi: "3.1.0",
     info: { title: options.title, version: options.version, ...(options.description ? { description: options.description } : {}) },

@@ -3,8 +3,10 @@
  * its parameters, request and response schemas, problem+json error answers and security; it is
  * served at /v1/openapi.json and browsable at /v1/docs from local swagger-ui files.
  */
+import { Effect, Schema } from "effect";
 import t from "tap";
 import { openApiDocument } from "../../adapters/koa/OpenApi.js";
+import { defineRoute } from "../../adapters/koa/Route.js";
 import { call, startTestApp } from "./support.js";
 import { fixtureRoutes } from "./routes.fixture.js";
 
@@ -48,6 +50,22 @@ t.test("the OpenAPI document lists every route with its schemas", async (t) => {
 
   t.same(doc.paths["/v1/public/ping"].get.security, [], "public routes need no security");
   t.equal(doc.paths["/v1/crash"].get.responses["200"].content, undefined, "a null response schema has no content");
+});
+
+t.test("timestamps are documented as RFC 3339 date-times (format date-time), as they are answered", async (t) => {
+  const Stamped = Schema.Struct({ id: Schema.String, created_at: Schema.Date });
+  const route = defineRoute({
+    method: "GET",
+    path: "/v1/stamped",
+    operationId: "getStamped",
+    summary: "a stamped thing",
+    tags: ["things"],
+    auth: "required",
+    responses: { 200: Stamped },
+    handler: () => Effect.succeed({ status: 200, body: { id: "1", created_at: new Date(0) } }),
+  });
+  const doc: Json = openApiDocument({ title: "Test", version: "1", routes: [route] });
+  t.match(doc.components.schemas.Date, { type: "string", format: "date-time" });
 });
 
 t.test("the document is served at /v1/openapi.json and browsable at /v1/docs without a CDN", async (t) => {
