@@ -98,38 +98,42 @@ export const patchTaskRoute = defineRoute({
     answerTask(200, updateTask(principal, params.id, ifMatch, { title: body.title, status: body.status, assigneeId: body.assignee_id })),
 });
 
-/** DELETE /v1/tasks/:id — soft delete (idempotent). */
+/** DELETE /v1/tasks/:id — soft delete (idempotent); If-Match optional. */
 export const deleteTaskRoute = defineRoute({
   method: "DELETE",
   path: "/v1/tasks/:id",
   operationId: "deleteTask",
   summary: "Move a task to the trash (kept for restore and audit)",
+  description: "With If-Match, only if the task is still at that version: 412 version_mismatch with `current` otherwise. Without it, unconditional.",
   tags,
   auth: "required",
+  ifMatch: "optional",
   params: TaskParams,
   query: ReasonQuery,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
-  handler: ({ principal, params, query }) =>
-    answerTask(200, deleteTask(principal, params.id, { reason: query.reason })),
+  handler: ({ principal, params, query, ifMatch }) =>
+    answerTask(200, deleteTask(principal, params.id, { reason: query.reason, expectedVersion: ifMatch })),
 });
 
-/** POST /v1/tasks/:id/restore — out of the trash (idempotent). */
+/** POST /v1/tasks/:id/restore — out of the trash (idempotent); If-Match optional. */
 export const restoreTaskRoute = defineRoute({
   method: "POST",
   path: "/v1/tasks/:id/restore",
   operationId: "restoreTask",
   summary: "Restore a task from the trash",
+  description: "With If-Match, only if the task is still at that version: 412 version_mismatch with `current` otherwise. Without it, unconditional.",
   tags,
   auth: "required",
+  ifMatch: "optional",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: TaskParams,
   query: ReasonQuery,
   responses: { 200: TaskView },
   problems: [403, 404, 412],
-  handler: ({ principal, params, query }) =>
-    answerTask(200, restoreTask(principal, params.id, { reason: query.reason })),
+  handler: ({ principal, params, query, ifMatch }) =>
+    answerTask(200, restoreTask(principal, params.id, { reason: query.reason, expectedVersion: ifMatch })),
 });
 
 /** Task routes. */
