@@ -3,12 +3,14 @@
  * hold on a node (spec: trash purge follows retention and legal hold), whatever their content
  * access (admins govern policy and audit, not content). Audited with the reason in the same
  * transaction; the node's version advances (its representation changed). A member who is not an
- * admin gets 403 where they can see the node, else 404.
+ * admin gets 403 where they can see the node, else 404. An expected version (If-Match, optional)
+ * is checked first: a stale one answers 412 with the current node, even when the hold is already
+ * as asked; the update is conditional on the version read.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
-import { advanced, versionMismatch } from "../kernel/Versioning.js";
+import { advanced, staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import type { VersionMismatch } from "../kernel/Errors.js";
 import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -27,6 +29,8 @@ export const setLegalHold = (input: {
   readonly nodeId: string;
   readonly hold: boolean;
   readonly reason: string;
+  /** The node version the caller saw (If-Match); a stale one answers 412. Without it the change is unconditional. */
+  readonly expectedVersion?: number | undefined;
 }): Effect.Effect<Node, NotFound | Forbidden | ValidationFailed | VersionMismatch, FilesServices> =>
   Effect.gen(function* () {
     const access = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
@@ -39,11 +43,15 @@ export const setLegalHold = (input: {
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         if (node.legalHold === input.hold) return node;
         const at = yield* now;
         const updated = advanced({ ...node, legalHold: input.hold, updatedAt: at });
-        const written = yield* (yield* NodesRepository).update(updated, node.version);
-        if (written !== "written") return yield* Effect.fail(versionMismatch(node));
+        const nodes = yield* NodesRepository;
+        const written = yield* nodes.update(updated, node.version);
+        if (written !== "written") {
+          return yield* staleWrite("node", Effect.map(nodes.find(input.workspaceId, node.id), (n) => n ?? undefined), input.expectedVersion);
+        }
         yield* (yield* FilesAudit).append({
           id: yield* (yield* Ids).next,
           workspaceId: node.workspaceId,

@@ -1,11 +1,14 @@
 /**
  * `DELETE /v1/nodes/:id`: an editor trashes a node with its active subtree (soft delete). One
  * transaction marks the subtree, appends the tombstone change record and NodeDeleted; the
- * object purge follows retention and legal hold later.
+ * object purge follows retention and legal hold later. An expected version (If-Match, optional)
+ * is checked first, so a stale one answers 412 with the current node even for a node already in
+ * the trash; the subtree update is conditional on the version read.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
-import type { Forbidden, NotFound } from "../kernel/Errors.js";
+import type { Forbidden, NotFound, VersionMismatch } from "../kernel/Errors.js";
+import { staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
@@ -19,7 +22,13 @@ import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Trashes a node and its subtree; answers how many nodes went to the trash. */
-export const trashNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<number, NotFound | Forbidden | RootImmutable | IllegalTransition, FilesServices> =>
+export const trashNode = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  /** The node version the caller saw (If-Match); a stale one answers 412. Without it the trash is unconditional. */
+  readonly expectedVersion?: number | undefined;
+}): Effect.Effect<number, NotFound | Forbidden | RootImmutable | IllegalTransition | VersionMismatch, FilesServices> =>
   Effect.gen(function* () {
     const access = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
     if (access.isRoot) return yield* Effect.fail(new RootImmutable({ detail: "the root folder cannot be trashed" }));
@@ -28,8 +37,12 @@ export const trashNode = (input: { readonly userId: string; readonly workspaceId
       Effect.gen(function* () {
         const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
+        if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         yield* nextNodeState(nodeState(node), "trash");
-        const trashed = yield* nodes.trashSubtree(input.workspaceId, node.id, yield* now);
+        const trashed = yield* nodes.trashSubtree(input.workspaceId, node.id, yield* now, node.version);
+        if (trashed.length === 0) {
+          return yield* staleWrite("node", Effect.map(nodes.find(input.workspaceId, node.id), (n) => n ?? undefined), input.expectedVersion);
+        }
         const seq = yield* recordChange({ workspaceId: node.workspaceId, nodeId: node.id, type: "node.trashed", versionId: null, actorId: input.userId });
         const event = yield* NodeDeleted.make({
           tenant_id: input.workspaceId,

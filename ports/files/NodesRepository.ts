@@ -49,8 +49,11 @@ export interface NodesRepository {
   readonly subtreeHeight: (workspaceId: string, id: string, cap: number) => Effect.Effect<number>;
   /** Up to `limit` direct grants on a node by user id, after user id `afterUserId` when given (keyset). */
   readonly grantsPage: (workspaceId: string, nodeId: string, afterUserId: string | null, limit: number) => Effect.Effect<ReadonlyArray<AclEntry>>;
-  /** Trashes the active subtree under and including `rootId`; answers the ids trashed. */
-  readonly trashSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<ReadonlyArray<string>>;
+  /**
+   * Trashes the active subtree under and including `rootId`; answers the ids trashed. With
+   * `rootVersion`, only if the root is still at that version (none trashed otherwise).
+   */
+  readonly trashSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number) => Effect.Effect<ReadonlyArray<string>>;
   /** Restores the nodes trashed with `rootId`; answers how many. */
   readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<number>;
   /** One page of active children ordered by name then id, after the `(name, id)` key. */

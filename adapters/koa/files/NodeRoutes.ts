@@ -114,20 +114,26 @@ export const patchNodeRoute = defineRoute({
     ),
 });
 
-/** DELETE /v1/nodes/:id — trash the node and its active subtree (an editor). */
+/** DELETE /v1/nodes/:id — trash the node and its active subtree (an editor); If-Match optional. */
 export const trashNodeRoute = defineRoute({
   method: "DELETE",
   path: "/v1/nodes/:id",
   operationId: "trashNode",
   summary: "Move a node and its subtree to the trash",
-  description: "An editor. The change feed gets one node.trashed tombstone for the node (clients drop its subtree); NodeDeleted is produced. 409 root_immutable for the root.",
+  description:
+    "An editor. The change feed gets one node.trashed tombstone for the node (clients drop its subtree); NodeDeleted is produced. 409 root_immutable for the root. " +
+    "With If-Match (the node's version, or the ETag GET gave), only if the node is still at that version: 412 version_mismatch with `current` otherwise.",
   tags,
   auth: "required",
+  ifMatch: "optional",
   params: NodeParams,
   responses: { 204: null },
-  problems: [403, 404, 409],
-  handler: ({ principal, params }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => trashNode({ userId, workspaceId, nodeId: params.id })).pipe(Effect.as({ status: 204 })),
+  problems: [403, 404, 409, 412],
+  handler: ({ principal, params, ifMatch }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => trashNode({ userId, workspaceId, nodeId: params.id, expectedVersion: ifMatch })).pipe(
+      Effect.as({ status: 204 }),
+      Effect.mapError(currentAsNodeView),
+    ),
 });
 
 /** POST /v1/nodes/:id/restore — bring back exactly what was trashed with the node. */
@@ -170,21 +176,26 @@ export const listTrashRoute = defineRoute({
     ),
 });
 
-/** PUT /v1/nodes/:id/legal-hold — a workspace admin; audited. */
+/** PUT /v1/nodes/:id/legal-hold — a workspace admin; audited; If-Match optional. */
 export const legalHoldRoute = defineRoute({
   method: "PUT",
   path: "/v1/nodes/:id/legal-hold",
   operationId: "setLegalHold",
   summary: "Place or release a legal hold on a node (workspace admin; audited with the reason)",
-  description: "A held node is kept by the trash retention purge. Admins govern policy, not content: no role on the node is needed. 403 for other members who can see the node.",
+  description:
+    "A held node is kept by the trash retention purge. Admins govern policy, not content: no role on the node is needed. 403 for other members who can see the node. " +
+    "With If-Match (the node's version, or the ETag GET gave), only if the node is still at that version: 412 version_mismatch with `current` otherwise.",
   tags,
   auth: "required",
+  ifMatch: "optional",
   params: NodeParams,
   body: LegalHoldBody,
   responses: { 200: NodeResponse },
   problems: [403, 404, 412, 422],
-  handler: ({ principal, params, body }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => setLegalHold({ userId, workspaceId, nodeId: params.id, hold: body.hold, reason: body.reason })).pipe(
+  handler: ({ principal, params, body, ifMatch }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) =>
+      setLegalHold({ userId, workspaceId, nodeId: params.id, hold: body.hold, reason: body.reason, expectedVersion: ifMatch }),
+    ).pipe(
       Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
       Effect.mapError(currentAsNodeView),
     ),

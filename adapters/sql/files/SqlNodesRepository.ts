@@ -145,11 +145,12 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           )
           SELECT max(depth) AS height FROM sub`.execute(ex),
       ).pipe(Effect.map((r) => Number(r.rows[0]?.height ?? 0))),
-    trashSubtree: (workspaceId, rootId, at) =>
+    trashSubtree: (workspaceId, rootId, at, rootVersion) =>
       runQuery(db, (ex) =>
         sql<{ id: string }>`
           WITH RECURSIVE sub (id) AS (
             SELECT id FROM fs_nodes WHERE workspace_id = ${workspaceId} AND id = ${rootId} AND trashed_at IS NULL
+              ${rootVersion === undefined ? sql`` : sql`AND version = ${rootVersion}`}
             UNION ALL
             SELECT n.id FROM sub s CROSS JOIN fs_nodes n WHERE n.parent_id = s.id AND n.workspace_id = ${workspaceId} AND n.trashed_at IS NULL
           )
