@@ -1,6 +1,10 @@
-/** Routes of task dependencies (blocked-by; a cycle answers 409 dependency_cycle). */
+/**
+ * Routes of task dependencies (blocked-by; a cycle answers 409 dependency_cycle). A task's
+ * dependency set is a resource, not a list: `{task_id, blocked_by, blocking}` answered whole,
+ * bounded by maxEdgesPerTask edges per task in both arrays together (docs/decisions.md).
+ */
 import { Effect, Schema } from "effect";
-import { addDependency, listDependencies, removeDependency } from "../../../core/projects/Dependencies.js";
+import { addDependency, listDependencies, maxEdgesPerTask, removeDependency } from "../../../core/projects/Dependencies.js";
 import { TaskDependenciesView, type TaskDependencies } from "../../../core/projects/model/TaskDependency.js";
 import { defineRoute } from "../Route.js";
 import { ReasonQuery, TaskParams } from "./ProjectSchemas.js";
@@ -8,6 +12,11 @@ import { idOf } from "../RouteIds.js";
 import { TaskId } from "../../../core/projects/model/Ids.js";
 
 const tags = ["projects"];
+
+/** What the answer of both dependency routes is: one resource, whole, with its bound. */
+const dependencySetDescription =
+  `The task's dependency set, a resource answered whole (not a paged list): \`blocked_by\` and \`blocking\` hold together at most ${maxEdgesPerTask} edges, ` +
+  `the bound at which a new edge is refused with 422 (when either of its tasks is at it).`;
 
 const view = (taskId: TaskId, deps: { readonly blockedBy: ReadonlyArray<TaskId>; readonly blocking: ReadonlyArray<TaskId> }): TaskDependencies => ({
   taskId,
@@ -21,7 +30,7 @@ export const addDependencyRoute = defineRoute({
   path: "/v1/tasks/:id/dependencies",
   operationId: "addTaskDependency",
   summary: "Mark a task as blocked by another task of the same project",
-  description: "409 dependency_cycle when the edge would close a cycle (or a task would block itself).",
+  description: `409 dependency_cycle when the edge would close a cycle (or a task would block itself). ${dependencySetDescription}`,
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.
@@ -44,6 +53,7 @@ export const listDependenciesRoute = defineRoute({
   path: "/v1/tasks/:id/dependencies",
   operationId: "listTaskDependencies",
   summary: "A task's blockers and the tasks it blocks",
+  description: dependencySetDescription,
   tags,
   auth: "required",
   params: TaskParams,
