@@ -20,7 +20,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
-import type { Shipment } from "./model/Shipment.js";
+import { shipmentView, type Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
 import { FulfillmentTaskNotAssigned, OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
 import { OrderCaptured, ShipmentDispatched } from "./Events.js";
@@ -184,5 +184,5 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
     // Capture now; whatever stops it (an unknown outcome, a database error), the shipment has
     // committed and the capture job scheduled with it retries under the same key.
     if (result.finished) yield* followUpOfCommitted(captureOrder(orderId), "capturing a dispatched order", { order_id: orderId });
-    return result.shipment;
+    return shipmentView(result.shipment, order);
   }).pipe(withSpan("commerce.dispatchShipment"));

@@ -18,7 +18,8 @@ import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
-import type { Return, ReturnLine } from "./model/Return.js";
+import { returnView, type Return, type ReturnLine } from "./model/Return.js";
+import type { Order } from "./model/Order.js";
 import { maxOnHand } from "./model/StockLevel.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderNotDispatched, OrderStateConflict, ReturnNotEligible, ReturnStateConflict } from "./Errors.js";
@@ -105,7 +106,7 @@ export const createReturn = (actor: OrderActor, input: CreateReturnInput) =>
         return created;
       }),
     );
-    return ret;
+    return returnView(ret, order);
   }).pipe(withSpan("commerce.createReturn"));
 
 /** A staff member's reason: 1 to 1000 characters, as for every staff action of the module. */
@@ -154,7 +155,7 @@ export const advanceReturn = (
         );
       }
     }
-    return yield* (yield* Transactions).run(
+    const advanced = yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const at = yield* now;
         const moved = yield* orders.transitionReturn(ret.id, ret.status, input.to, at);
@@ -187,6 +188,7 @@ export const advanceReturn = (
         return moved;
       }),
     );
+    return returnView(advanced, order);
   }).pipe(withSpan("commerce.advanceReturn"));
 
 /**
@@ -201,9 +203,16 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
     const orders = yield* OrdersRepository;
     const found = yield* orders.findReturn(returnId);
     if (found === null) return yield* Effect.fail(new NotFound({ resource: "return" }));
-    let ret: Return = found;
-    const order = yield* loadVisibleOrder({ ...actor, role: "support" }, ret.orderId);
+    const order = yield* loadVisibleOrder({ ...actor, role: "support" }, found.orderId);
     if (!isStaffReason(input.reason)) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: staffReasonMessage }] }));
+    return returnView(yield* refundRequested(actor, order, found, input.reason), order);
+  }).pipe(withSpan("commerce.requestReturnRefund"));
+
+/** The refund request of a visible return, with a valid reason: what the return is after it. */
+const refundRequested = (actor: OrderActor & { readonly kind: "staff" }, order: Order, found: Return, reason: string) =>
+  Effect.gen(function* () {
+    const orders = yield* OrdersRepository;
+    let ret: Return = found;
     if (ret.status !== "refund_requested") {
       yield* checkReturnTransition(ret.id, ret.status, "refund_requested");
       const at = yield* now;
@@ -221,7 +230,7 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
           }
           yield* recordTimeline(order, "return.refund_requested", orderActorId(actor), {
             return_id: from.id,
-            ...(yield* reasonNote(order, input.reason)),
+            ...(yield* reasonNote(order, reason)),
             amount_minor: from.refundMinor,
             attempt: moved.refundAttempt,
           });
@@ -280,4 +289,4 @@ export const requestReturnRefund = (actor: OrderActor & { readonly kind: "staff"
         return closed;
       }),
     );
-  }).pipe(withSpan("commerce.requestReturnRefund"));
+  });

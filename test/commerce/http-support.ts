@@ -61,10 +61,10 @@ export const startCommerceServer = async (
     const text = await response.text();
     return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>), headers: response.headers };
   };
-  /** A store with a location and one product of one variant (price 1,000, tax 10%) with `stock` units. */
-  const setupStore = async (options: { readonly stock?: number; readonly price?: number } = {}) => {
+  /** A store (in EUR unless told) with a location and one product of one variant (price 1,000, tax 10%) with `stock` units. */
+  const setupStore = async (options: { readonly stock?: number; readonly price?: number; readonly currency?: string } = {}) => {
     const owner = await user();
-    const store = await call("POST", "/v1/stores", { token: owner.token, body: { name: "Tea shop", currency: "EUR", tax_rate_basis_points: 1000 } });
+    const store = await call("POST", "/v1/stores", { token: owner.token, body: { name: "Tea shop", currency: options.currency ?? "EUR", tax_rate_basis_points: 1000 } });
     const storeId = String(store.body.id);
     const location = await call("POST", `/v1/stores/${storeId}/locations`, { token: owner.token, body: { name: "Main warehouse" } });
     const product = await call("POST", `/v1/stores/${storeId}/products`, {

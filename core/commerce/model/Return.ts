@@ -31,4 +31,13 @@ export const Return = Schema.Struct({
 });
 export type Return = typeof Return.Type;
 
-export const ReturnWire = wireShape(Return);
+/**
+ * A return as its routes answer it: the record with its order's currency, in which `refund_minor`
+ * is counted (docs/conventions.md, HTTP). The currency is the order's, read with it, not stored twice.
+ */
+export const ReturnView = Schema.Struct({ ...Return.fields, currency: Schema.String });
+export type ReturnView = typeof ReturnView.Type;
+export const ReturnWire = wireShape(ReturnView);
+
+/** The return in its order's currency. */
+export const returnView = (ret: Return, order: { readonly currency: string }): ReturnView => ({ ...ret, currency: order.currency });

@@ -24,4 +24,13 @@ export const Shipment = Schema.Struct({
 });
 export type Shipment = typeof Shipment.Type;
 
-export const ShipmentWire = wireShape(Shipment);
+/**
+ * A shipment as its route answers it: the record with its order's currency, in which `amount_minor`
+ * is counted (docs/conventions.md, HTTP). The currency is the order's, read with it, not stored twice.
+ */
+export const ShipmentView = Schema.Struct({ ...Shipment.fields, currency: Schema.String });
+export type ShipmentView = typeof ShipmentView.Type;
+export const ShipmentWire = wireShape(ShipmentView);
+
+/** The shipment in its order's currency. */
+export const shipmentView = (shipment: Shipment, order: { readonly currency: string }): ShipmentView => ({ ...shipment, currency: order.currency });
