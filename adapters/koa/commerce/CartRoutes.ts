@@ -13,7 +13,7 @@ import { CartLineBody, CreateCartBody } from "./CartSchemas.js";
 import { CartParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
-// A cart's answers are its shopper's alone: nobody may cache them.
+// A cart's answers are its shopper's alone: nobody may cache them. Each carries the cart's version as its ETag.
 const privately = { "Cache-Control": "no-store" };
 
 /** POST /v1/carts — a customer's cart, or without credentials a guest cart with its token (shown once). */
@@ -35,7 +35,7 @@ export const createCartRoute = defineRoute({
         return yield* Effect.fail(new Forbidden({ detail: "Carts belong to signed-in customers or, without credentials, to guests." }));
       }
       const created = yield* createCart(principal === undefined ? null : principal.userId, body.store_id);
-      return { status: 201, body: cartView(created.cart, created.price, created.cartToken), headers: privately };
+      return { status: 201, body: cartView(created.cart, created.price, created.cartToken), headers: privately, etag: created.cart.version };
     }),
 });
 
@@ -52,7 +52,7 @@ export const getCartRoute = defineRoute({
   problems: [403, 404],
   handler: ({ principal, params }) =>
     Effect.flatMap(shopperOf(principal), (shopper) => getCart(shopper, params.id)).pipe(
-      Effect.map(({ cart, price }) => ({ status: 200, body: cartView(cart, price), headers: privately })),
+      Effect.map(({ cart, price }) => ({ status: 200, body: cartView(cart, price), headers: privately, etag: cart.version })),
     ),
 });
 
@@ -73,7 +73,7 @@ export const setCartLineRoute = defineRoute({
   problems: [403, 404, 409, 422],
   handler: ({ principal, params, body }) =>
     Effect.flatMap(shopperOf(principal), (shopper) => setCartLine(shopper, params.id, { variantId: body.variant_id, quantity: body.quantity })).pipe(
-      Effect.map(({ cart, price }) => ({ status: 200, body: cartView(cart, price), headers: privately })),
+      Effect.map(({ cart, price }) => ({ status: 200, body: cartView(cart, price), headers: privately, etag: cart.version })),
     ),
 });
 
