@@ -18,7 +18,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { notFound, requireUser } from "./Access.js";
 import { SubstitutionConflict } from "./Errors.js";
 import { lockSubstitutionWindow } from "./SubstitutionWindow.js";
-import type { Substitution } from "./model/Substitution.js";
+import { substitutionView, type Substitution } from "./model/Substitution.js";
 
 /** Accepts or refuses the substitution; answers it decided. */
 export const decideSubstitution = (principal: Principal, orderId: OrderId, substitutionId: SubstitutionId, decision: "accepted" | "refused") =>
@@ -30,15 +30,15 @@ export const decideSubstitution = (principal: Principal, orderId: OrderId, subst
     if (order === null || order.customerId !== customerId || substitution === null || substitution.orderId !== order.id) {
       return yield* Effect.fail(notFound("substitution"));
     }
-    if (substitution.status === decision) return substitution;
+    if (substitution.status === decision) return substitutionView(substitution, order);
     const at = yield* now;
     const decided = yield* (yield* Transactions).run(
       Effect.zipRight(lockSubstitutionWindow(order.id), substitutions.decide(substitution.id, decision, at)),
     );
     if (!decided) {
       const current = yield* substitutions.find(substitution.id);
-      if (current !== null && current.status === decision) return current;
+      if (current !== null && current.status === decision) return substitutionView(current, order);
       return yield* Effect.fail(new SubstitutionConflict({ substitutionId: substitution.id, detail: `the substitution is already ${current?.status ?? "gone"}` }));
     }
-    return { ...substitution, status: decision, decidedAt: at } satisfies Substitution;
+    return substitutionView({ ...substitution, status: decision, decidedAt: at } satisfies Substitution, order);
   }).pipe(withSpan("delivery.decideSubstitution"));

@@ -7,7 +7,7 @@ import { OrdersRepository } from "../../ports/delivery/OrdersRepository.js";
 import { Substitutions } from "../../ports/delivery/Substitutions.js";
 import type { Principal } from "../../ports/Principal.js";
 import { notFound, requireUser } from "./Access.js";
-import type { Substitution } from "./model/Substitution.js";
+import { substitutionView, type SubstitutionView } from "./model/Substitution.js";
 
 /** The substitutions of the caller's order; another customer's order is NotFound. */
 export const listSubstitutions = (principal: Principal, orderId: OrderId) =>
@@ -15,5 +15,6 @@ export const listSubstitutions = (principal: Principal, orderId: OrderId) =>
     const customerId = yield* requireUser(principal);
     const order = yield* (yield* OrdersRepository).findOrder(orderId);
     if (order === null || order.customerId !== customerId) return yield* Effect.fail(notFound("order"));
-    return { data: yield* (yield* Substitutions).ofOrder(order.id), next_cursor: null } satisfies Page<Substitution>;
+    const substitutions = yield* (yield* Substitutions).ofOrder(order.id);
+    return { data: substitutions.map((s) => substitutionView(s, order)), next_cursor: null } satisfies Page<SubstitutionView>;
   }).pipe(withSpan("delivery.listSubstitutions"));

@@ -6,6 +6,7 @@
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { ValidationFailed } from "../kernel/Errors.js";
+import type { Currency } from "../kernel/Money.js";
 import { Ids } from "../../ports/Ids.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -25,9 +26,10 @@ export interface NewMenuItem {
   readonly modifiers?: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly priceMinor: number }>;
 }
 
-/** A published version and its items. */
+/** A published version and its items, priced in the restaurant's currency (every item and modifier). */
 export interface PublishedMenu {
   readonly version: number;
+  readonly currency: Currency;
   readonly items: ReadonlyArray<MenuItemView>;
 }
 
@@ -95,7 +97,7 @@ export const publishMenu = (principal: Principal, restaurantId: string, items: R
         const published = yield* restaurants.publishMenu(menu, rows, availability, restaurant.menuVersion);
         if (!published) return yield* Effect.fail(new MenuPublishConflict({ restaurantId, detail: "another menu was published meanwhile" }));
         const menuItems = yield* restaurants.menuItems(restaurant.id, version);
-        return { version, items: menuItems } satisfies PublishedMenu;
+        return { version, currency: restaurant.currency, items: menuItems } satisfies PublishedMenu;
       }),
     );
   }).pipe(withSpan("delivery.publishMenu"));
@@ -121,5 +123,9 @@ export const currentMenu = (restaurantId: string) =>
     const restaurants = yield* RestaurantsRepository;
     const restaurant = yield* restaurants.findRestaurant(restaurantId);
     if (restaurant === null || restaurant.menuVersion === 0) return yield* Effect.fail(notFound("menu"));
-    return { version: restaurant.menuVersion, items: yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion) } satisfies PublishedMenu;
+    return {
+      version: restaurant.menuVersion,
+      currency: restaurant.currency,
+      items: yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion),
+    } satisfies PublishedMenu;
   }).pipe(withSpan("delivery.currentMenu"));

@@ -1,7 +1,7 @@
 /**
  * POST /restaurant-orders/:id/substitutions (staff of the owning restaurant): proposes to replace
  * one line of an authorized or accepted order, before pickup, with another available item of the
- * current menu (same quantity). One proposal per line (a second answers 409
+ * current menu (same quantity); answered in the order's currency. One proposal per line (a second answers 409
  * substitution_conflict). The replacement is supplied at the original line's price: the
  * customer is never charged more than authorized (the replacement's menu price is shown for the
  * decision). SubstitutionProposed goes to the outbox (a push to the customer; the restaurant's
@@ -24,7 +24,7 @@ import { notFound, requireUser } from "./Access.js";
 import { SubstitutionConflict, SubstitutionNotAllowed } from "./Errors.js";
 import { lockSubstitutionWindow } from "./SubstitutionWindow.js";
 import { SubstitutionProposed } from "./Events.js";
-import { SubstitutionId, type Substitution } from "./model/Substitution.js";
+import { SubstitutionId, substitutionView, type Substitution } from "./model/Substitution.js";
 
 /** What the restaurant proposes. */
 export interface SubstitutionProposal {
@@ -52,7 +52,8 @@ export const proposeSubstitution = (principal: Principal, orderId: OrderId, prop
     const line = (yield* orders.orderLines(orderId)).find((l) => l.lineNo === proposal.lineNo);
     if (line === undefined) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "line_no", message: "the order has no such line" }] }));
     const restaurant = yield* restaurants.findRestaurant(workflow.restaurantId);
-    if (restaurant === null) return yield* Effect.fail(notFound("order"));
+    const order = yield* orders.findOrder(orderId);
+    if (restaurant === null || order === null) return yield* Effect.fail(notFound("order"));
     const replacement = (yield* restaurants.menuItems(restaurant.id, restaurant.menuVersion)).find((item) => item.id === proposal.replacementItemId);
     if (replacement === undefined || !replacement.available || replacement.id === line.itemId) {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "item_id", message: "must be another available item of the current menu" }] }));
@@ -94,5 +95,5 @@ export const proposeSubstitution = (principal: Principal, orderId: OrderId, prop
       const existing = (yield* (yield* Substitutions).ofOrder(orderId)).find((s) => s.lineNo === line.lineNo);
       return yield* Effect.fail(new SubstitutionConflict({ substitutionId: existing?.id ?? null, detail: `line ${line.lineNo} already has a substitution` }));
     }
-    return substitution;
+    return substitutionView(substitution, order);
   }).pipe(withSpan("delivery.proposeSubstitution"));

@@ -61,11 +61,11 @@ export const startDeliveryServer = async <P>(t: HasTeardown, dialect: Dialect, e
   return { server, base, logText, as: (userId: string = randomUUID()) => clientOf(base, userId), anonymous: clientOf(base, null) };
 };
 
-/** A restaurant (created, menu published, opened) of a fresh owner near `here`. */
+/** A restaurant (created, menu published, opened; in EUR unless told) of a fresh owner near `here`. */
 export const here = { lat: 52.52, lng: 13.405 };
 
-export const openRestaurant = async (owner: Client, t: TapTest) => {
-  const created = await owner.post("/restaurants", { name: "Trattoria", lat: here.lat, lng: here.lng, service_radius_m: 5000, currency: "EUR" });
+export const openRestaurant = async (owner: Client, t: TapTest, options: { readonly currency?: string } = {}) => {
+  const created = await owner.post("/restaurants", { name: "Trattoria", lat: here.lat, lng: here.lng, service_radius_m: 5000, currency: options.currency ?? "EUR" });
   t.equal(created.status, 201, "restaurant created");
   const restaurantId = String(created.body.id);
   const menu = await owner.post(`/restaurants/${restaurantId}/menus`, {

@@ -9,6 +9,7 @@
 import { SubstitutionId } from "./Ids.js";
 import { Schema } from "effect";
 import { wireShape } from "../../kernel/Wire.js";
+import { Currency } from "../../kernel/Money.js";
 import { MenuItemId } from "./MenuItem.js";
 import { OrderId } from "./Order.js";
 
@@ -37,4 +38,14 @@ export const Substitution = Schema.Struct({
   createdAt: Schema.DateFromSelf,
 });
 export type Substitution = typeof Substitution.Type;
-export const SubstitutionWire = wireShape(Substitution);
+
+/**
+ * A substitution as its routes answer it: the record with its order's currency, in which both
+ * amounts are counted (docs/conventions.md, HTTP). The currency is the order's, not stored twice.
+ */
+export const SubstitutionView = Schema.Struct({ ...Substitution.fields, currency: Currency });
+export type SubstitutionView = typeof SubstitutionView.Type;
+export const SubstitutionWire = wireShape(SubstitutionView);
+
+/** The substitution in its order's currency. */
+export const substitutionView = (substitution: Substitution, order: { readonly currency: Currency }): SubstitutionView => ({ ...substitution, currency: order.currency });

@@ -26,8 +26,12 @@ export const DiscoveredRestaurantWire = wireShape(DiscoveredRestaurantView);
 export const RestaurantStaffWire = wireShape(RestaurantStaff);
 export const ItemAvailabilityWire = wireShape(ItemAvailability);
 
-/** A published menu version with its items (and their availability now). */
-export const PublishedMenuView = Schema.Struct({ restaurantId: Schema.String, version: Schema.Int, items: Schema.Array(MenuItemViewWire) });
+/**
+ * A published menu version with its items (and their availability now), and the restaurant's
+ * currency, in which every item's and modifier's `price_minor` is counted: one currency for the
+ * whole menu, since a restaurant prices (and quotes) in its one currency.
+ */
+export const PublishedMenuView = Schema.Struct({ restaurantId: Schema.String, version: Schema.Int, currency: Restaurant.fields.currency, items: Schema.Array(MenuItemViewWire) });
 export const PublishedMenuWire = wireShape(PublishedMenuView);
 
 const NullableDeliverySummary = Schema.suspend(
