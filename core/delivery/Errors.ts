@@ -1,9 +1,10 @@
 /** The delivery module's errors (docs/conventions.md, Errors). HTTP statuses follow the category. */
 import { DomainError } from "../kernel/Errors.js";
 
-/** What changed between the quoted menu version and the current one. */
+/** What changed between the quoted menu version and the current one; prices in the restaurant's `currency`. */
 export interface MenuDiff {
   readonly current_version: number;
+  readonly currency: string;
   readonly changed_prices: ReadonlyArray<{ readonly item_id: string; readonly quoted_price_minor: number; readonly current_price_minor: number }>;
   readonly unavailable_items: ReadonlyArray<string>;
   /** Items of the quote that the current version no longer has. */
@@ -142,10 +143,13 @@ export class OrderNotRefundable extends DomainError("OrderNotRefundable", "order
   }
 }
 
-/** 409: the refund would take the order's refunds above its captured amount; `refundable_minor` is what is left. */
-export class RefundExceedsCaptured extends DomainError("RefundExceedsCaptured", "refund_exceeds_captured", "conflict")<{ readonly refundableMinor: number }> {
+/** 409: the refund would take the order's refunds above its captured amount; `refundable_minor` is what is left, in the order's `currency`. */
+export class RefundExceedsCaptured extends DomainError("RefundExceedsCaptured", "refund_exceeds_captured", "conflict")<{
+  readonly refundableMinor: number;
+  readonly currency: string;
+}> {
   get problemExtensions(): Record<string, unknown> {
-    return { refundable_minor: this.refundableMinor };
+    return { refundable_minor: this.refundableMinor, currency: this.currency };
   }
 }
 

@@ -15,6 +15,8 @@ export const menuDiff = (input: {
   readonly quotedItems: ReadonlyArray<MenuItemView>;
   readonly currentVersion: number;
   readonly currentItems: ReadonlyArray<MenuItemView>;
+  /** The restaurant's currency, in which both versions are priced. */
+  readonly currency: string;
 }): MenuDiff | null => {
   const quoted = new Map<string, MenuItemView>(input.quotedItems.map((item) => [item.id, item]));
   const current = new Map<string, MenuItemView>(input.currentItems.map((item) => [item.id, item]));
@@ -35,5 +37,5 @@ export const menuDiff = (input: {
   }
   const versionChanged = input.quotedVersion !== input.currentVersion;
   if (!versionChanged && unavailable_items.length === 0) return null;
-  return { current_version: input.currentVersion, changed_prices, unavailable_items, removed_items };
+  return { current_version: input.currentVersion, currency: input.currency, changed_prices, unavailable_items, removed_items };
 };

@@ -41,7 +41,7 @@ export const checkMenu = (restaurant: Restaurant, version: number, itemIds: Read
     // (Postgres refuses to compare its integer column with 2^31).
     const published = Number.isInteger(version) && version >= 1 && version < restaurant.menuVersion;
     const quotedItems = version === restaurant.menuVersion ? currentItems : published ? yield* restaurants.menuItems(restaurant.id, version) : [];
-    const diff = menuDiff({ requestedItemIds: itemIds, quotedVersion: version, quotedItems, currentVersion: restaurant.menuVersion, currentItems });
+    const diff = menuDiff({ requestedItemIds: itemIds, quotedVersion: version, quotedItems, currentVersion: restaurant.menuVersion, currentItems, currency: restaurant.currency });
     if (diff !== null) return yield* Effect.fail(new MenuChanged({ diff, detail: "the menu changed since this version; see diff" }));
     return currentItems;
   });

@@ -73,7 +73,7 @@ export const refundOrder = (principal: Principal, orderId: string, input: { read
         const refundable = order.totalMinor - (yield* refunds.committedMinor(order.id));
         const amountMinor = input.amountMinor ?? refundable;
         if (refundable < 1 || amountMinor > refundable) {
-          return yield* Effect.fail(new RefundExceedsCaptured({ refundableMinor: refundable, detail: `At most ${refundable} can still be refunded.` }));
+          return yield* Effect.fail(new RefundExceedsCaptured({ refundableMinor: refundable, currency: order.currency, detail: `At most ${refundable} ${order.currency} can still be refunded.` }));
         }
         const at = yield* now;
         const refund: Refund = {

@@ -2,7 +2,8 @@
  * Money is answered with its currency (docs/conventions.md, HTTP: "Money is `*_minor` integers
  * plus an ISO 4217 `currency`"): the menu (published and public) carries its restaurant's
  * currency, in which every item and modifier is priced; a substitution carries its order's
- * currency on every route that answers it. The restaurant here sells in GBP (the fixture's default
+ * currency on every route that answers it; a changed menu's `diff` carries the restaurant's currency
+ * too. The restaurant here sells in GBP (the fixture's default
  * is EUR), so a currency written into the code would not pass. The OpenAPI document declares no
  * delivery answer with an amount and no currency.
  */
@@ -20,17 +21,22 @@ for (const dialect of dialects) {
 
     const published = await owner.post(`/restaurants/${r.restaurantId}/menus`, {
       items: [
-        { id: r.pizza.id, name: "Margherita", price_minor: 900, modifiers: [{ id: r.pizza.modifiers[0].id, name: "Extra cheese", price_minor: 150 }] },
+        { id: r.pizza.id, name: "Margherita", price_minor: 950, modifiers: [{ id: r.pizza.modifiers[0].id, name: "Extra cheese", price_minor: 150 }] },
         { id: r.drink.id, name: "Lemonade", price_minor: 350 },
         { name: "Quattro Formaggi", price_minor: 1400 },
         { name: "Orange juice", price_minor: 400 },
       ],
     });
-    t.match(published, { status: 201, body: { currency: "GBP", items: [{ price_minor: 900 }] } }, "POST /restaurants/:id/menus: the menu's prices with their currency");
+    t.match(published, { status: 201, body: { currency: "GBP", items: [{ price_minor: 950 }] } }, "POST /restaurants/:id/menus: the menu's prices with their currency");
     const menu = await anonymous.get(`/restaurants/${r.restaurantId}/menu`);
     t.match(menu, { status: 200, body: { currency: "GBP", version: published.body.version } }, "GET /restaurants/:id/menu (public): the menu's prices with their currency");
     const [quattro, juice] = ["Quattro Formaggi", "Orange juice"].map((name) => (menu.body.items as Array<{ id: string; name: string }>).find((i) => i.name === name)!);
 
+    t.match(
+      await customer.post("/orders/quote", quoteBody(r)),
+      { status: 409, body: { code: "menu_changed", diff: { currency: "GBP", changed_prices: [{ item_id: r.pizza.id, quoted_price_minor: 900, current_price_minor: 950 }] } } },
+      "409 menu_changed: the diff's prices with their currency",
+    );
     const quote = await customer.post("/orders/quote", { ...quoteBody(r), menu_version: published.body.version });
     const placed = await customer.post("/orders", { quote_id: quote.body.id, payment_method: "pm_card_visa" }, freshKey());
     t.match(placed, { body: { currency: "GBP" } }, "the order is in the restaurant's currency");

@@ -12,12 +12,12 @@ import { hostSecret } from "../hosts/support.js";
 import { dialects, type TapTest } from "../support/databases.js";
 import { eventually, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer, type Client } from "./http-support.js";
 
-/** An order placed, accepted, delivered and captured over HTTP. */
-const deliveredOrder = async (t: TapTest, as: () => Client) => {
+/** An order placed, accepted, delivered and captured over HTTP (in EUR unless told). */
+const deliveredOrder = async (t: TapTest, as: () => Client, currency = "EUR") => {
   const owner = as();
   const customer = as();
   const courier = as();
-  const r = await openRestaurant(owner, t);
+  const r = await openRestaurant(owner, t, { currency });
   await onlineCourier(courier);
   const quote = await customer.post("/orders/quote", quoteBody(r));
   const placed = await customer.post("/orders", { quote_id: quote.body.id, payment_method: "pm_card_visa" }, freshKey());
@@ -134,5 +134,29 @@ for (const dialect of dialects) {
     t.match(await as().get(`/orders/${orderId}/refunds`), { status: 404 }, "another user: 404");
     t.match(await customer.get(`/orders/${randomUUID()}/refunds`), { status: 404 }, "an unknown order: 404");
     t.match(await customer.get(`/orders/${orderId}/refunds?cursor=nope`), { status: 400, body: { code: "invalid_cursor" } });
+  });
+}
+
+/**
+ * Money is answered with its currency (docs/conventions.md, HTTP), problems too: a refund refused
+ * for its amount answers what can still be refunded (`refundable_minor`) in the order's currency
+ * (GBP here; the fixture's default is EUR).
+ */
+for (const dialect of dialects) {
+  t.test(`money is answered with its currency: refund_exceeds_captured names the order's currency beside refundable_minor [${dialect}]`, async (t) => {
+    const dispatcherId = randomUUID();
+    const { as, base } = await startDeliveryServer(t, dialect, { DELIVERY_DISPATCHERS: `${dispatcherId}=52.0:13.0:53.0:14.0` });
+    const { orderId, totalMinor } = await deliveredOrder(t, as, "GBP");
+    const token = await mintToken({ secret: hostSecret, userId: dispatcherId, ttlSeconds: 600, authTime: Math.floor(Date.now() / 1000) });
+    const response = await fetch(`${base}/operator/orders/${orderId}/refund`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": freshKey() },
+      body: JSON.stringify({ reason: "too much", amount_minor: totalMinor + 1 }),
+    });
+    t.match(
+      { status: response.status, body: await response.json() },
+      { status: 409, body: { code: "refund_exceeds_captured", refundable_minor: totalMinor, currency: "GBP" } },
+      "the refundable amount with its currency",
+    );
   });
 }
