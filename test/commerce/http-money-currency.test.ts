@@ -8,7 +8,7 @@
 import t from "tap";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { checkoutBody, freshKey, startCommerceServer } from "./http-support.js";
-import { moneyWithoutCurrency, type OpenApiDocument } from "./money-without-currency.js";
+import { moneyWithoutCurrency, type OpenApiDocument } from "../support/money-without-currency.js";
 
 t.test("money is answered with its currency: a shipment and a return carry their order's currency on every route", (t) =>
   forEachDialectConfig(t, "money currency", async (t, _config, dialect) => {

@@ -9,7 +9,7 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { moneyWithoutCurrency, type OpenApiDocument } from "../commerce/money-without-currency.js";
+import { moneyWithoutCurrency, type OpenApiDocument } from "../support/money-without-currency.js";
 import { freshKey, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
 
 for (const dialect of dialects) {
