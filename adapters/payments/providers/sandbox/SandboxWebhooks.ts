@@ -5,7 +5,8 @@
  *   - receiving (the ProviderWebhookReceiver port): the raw body must carry a `v1` matching one
  *     of our current secrets (compared in constant time) and `t` must be within the tolerance
  *     (300 s) of now in BOTH directions, so a captured delivery cannot be replayed later and a
- *     future-dated one is refused too; then the payload is read into a core ProviderEvent;
+ *     future-dated one is refused too; then the payload is read into a core ProviderEvent
+ *     (`decodeSandboxEvent`, also the receiver's decode-only `decode`);
  *   - delivering: `deliverSandboxWebhook` posts one event to an endpoint, as the tests use it
  *     for duplicate, out-of-order and delayed deliveries.
  * Secrets never appear in errors or logs.
@@ -74,10 +75,11 @@ const WireEvent = Schema.Struct({
   data: Schema.Unknown,
 });
 
-const toProviderEvent = (rawBody: string): Effect.Effect<ProviderEvent, WebhookPayloadInvalid> =>
+const invalid = () => new WebhookPayloadInvalid({ detail: "The body is not a provider event." });
+
+/** The event of a sandbox payload (the parsed body); decode only, no signature is checked. */
+export const decodeSandboxEvent = (json: unknown): Effect.Effect<ProviderEvent, WebhookPayloadInvalid> =>
   Effect.gen(function* () {
-    const invalid = () => new WebhookPayloadInvalid({ detail: "The body is not a provider event." });
-    const json = yield* Effect.try({ try: () => JSON.parse(rawBody) as unknown, catch: invalid });
     const wire = yield* Schema.decodeUnknown(WireEvent)(json).pipe(Effect.mapError(invalid));
     const object = (wire.data as { object?: unknown } | null)?.object;
     const base = { id: wire.id, type: wire.type, occurredAt: new Date(wire.created * 1000), payload: json };
@@ -106,6 +108,9 @@ const toProviderEvent = (rawBody: string): Effect.Effect<ProviderEvent, WebhookP
     }
     return { ...base, data: { kind: "other" as const } };
   });
+
+const toProviderEvent = (rawBody: string): Effect.Effect<ProviderEvent, WebhookPayloadInvalid> =>
+  Effect.try({ try: () => JSON.parse(rawBody) as unknown, catch: invalid }).pipe(Effect.flatMap(decodeSandboxEvent));
 
 /** The receiver of sandbox webhooks signed with any of `secrets` (several while rotating; none refuses all). */
 export const makeSandboxWebhookReceiver = (options: {
@@ -139,6 +144,7 @@ export const makeSandboxWebhookReceiver = (options: {
         }
         return yield* toProviderEvent(rawBody);
       }),
+    decode: decodeSandboxEvent,
   };
 };
 

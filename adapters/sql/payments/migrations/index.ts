@@ -32,6 +32,7 @@ import { paymentsMigration0028PlatformExceptionsAcknowledged } from "./0028_plat
 import { paymentsMigration0029LedgerAccountsOfOwnMerchant } from "./0029_ledger_accounts_of_own_merchant.js";
 import { paymentsMigration0030SucceededHasItsPosting } from "./0030_succeeded_has_its_posting.js";
 import { paymentsMigration0031SettledOutcome } from "./0031_settled_outcome.js";
+import { paymentsMigration0032InboxPayloadMinimizedOnce } from "./0032_inbox_payload_minimized_once.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -66,4 +67,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0029LedgerAccountsOfOwnMerchant,
   paymentsMigration0030SucceededHasItsPosting,
   paymentsMigration0031SettledOutcome,
+  paymentsMigration0032InboxPayloadMinimizedOnce,
 ];
