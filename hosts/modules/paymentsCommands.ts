@@ -1,11 +1,13 @@
 /**
- * The payment module's CLI commands (`domainkit merchant ...`, `domainkit settlement ...`): the
+ * The payment module's CLI commands (`domainkit merchant ...`, `domainkit settlement ...`,
+ * `domainkit payments-minimize-inbox`): the
  * CLI dispatches to them by name and runs them on the host runtime; their usage lines join the
  * CLI's help text.
  */
 import { Effect, Either } from "effect";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { reconcileSettlementDay } from "../../core/payments/SettlementReconciliation.js";
+import { minimizeProviderEventInbox } from "../../core/payments/MinimizeStoredProviderEvents.js";
 import { toWire } from "../../core/kernel/Wire.js";
 import { ReconciliationException } from "../../core/payments/model/ReconciliationException.js";
 import { ReconciliationRepository } from "../../ports/payments/ReconciliationRepository.js";
@@ -13,10 +15,12 @@ import { CommandUsageError, type ModuleCommand } from "../ModuleDefinition.js";
 
 const usageError = (message: string) => Either.left(new CommandUsageError({ message }));
 
-const positiveLimit = (value: string | boolean | undefined): Either.Either<number, CommandUsageError> => {
-  const limit = value === undefined ? 100 : Number(value);
-  return Number.isInteger(limit) && limit > 0 ? Either.right(limit) : usageError("--limit must be a positive integer");
+const positiveInteger = (name: string, value: string | boolean | undefined): Either.Either<number, CommandUsageError> => {
+  const n = value === undefined ? 100 : Number(value);
+  return Number.isInteger(n) && n > 0 ? Either.right(n) : usageError(`--${name} must be a positive integer`);
 };
+
+const positiveLimit = (value: string | boolean | undefined) => positiveInteger("limit", value);
 
 const calendarDay = (value: string | boolean | undefined): Either.Either<string, CommandUsageError> => {
   const day = typeof value === "string" ? value : "";
@@ -80,5 +84,23 @@ const settlementCommand = {
   },
 } satisfies ModuleCommand<unknown>;
 
+/**
+ * Rewrites inbox rows stored with the provider's whole payload to what the core reads, through
+ * the configured provider adapter's decoder, `--batch` rows per transaction (once: the database
+ * refuses a second rewrite). Prints {minimized, undecodable, remaining}; an undecodable row is
+ * left whole.
+ */
+const minimizeInboxCommand = {
+  name: "payments-minimize-inbox",
+  usage: `  payments-minimize-inbox [--batch n]
+                                 rewrite provider inbox rows stored whole to what the core reads,
+                                 n rows per transaction (default 100); prints {minimized, undecodable, remaining}`,
+  options: { batch: { type: "string" } },
+  prepare: ({ positionals, values }) => {
+    if (positionals.length > 0) return usageError("usage: payments-minimize-inbox [--batch n]");
+    return Either.map(positiveInteger("batch", values.batch), (batch) => minimizeProviderEventInbox({ batch }).pipe(Effect.map((counts) => json(counts))));
+  },
+} satisfies ModuleCommand<unknown>;
+
 /** The payment module's commands. */
-export const paymentsCommands = [merchantCommand, settlementCommand];
+export const paymentsCommands = [merchantCommand, settlementCommand, minimizeInboxCommand];
