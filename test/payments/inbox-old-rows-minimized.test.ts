@@ -207,4 +207,16 @@ for (const dialect of dialects) {
     t.same(parsed(rows.find((r) => r.id === "old-1")!.payload), JSON.parse(minimized), "the one rewrite holds");
     t.same(rows.find((r) => r.id === "old-3")!.payload, bodyOf("refund", "evt_old_old-3"), "refused changes left the row whole");
   });
+
+  t.test(`racing minimizations rewrite each row once [${dialect}]`, async (t) => {
+    const database = await oldInbox(t, dialect);
+    const run = runtimeOver(t, database);
+    // On Postgres each run takes its own pooled connection per batch transaction.
+    const runs = await Promise.all(Array.from({ length: 4 }, () => run(minimizeProviderEventInbox({ batch: 2 }))));
+    t.equal(runs.reduce((sum, r) => sum + r.minimized, 0), oldRows.length - 1, "each readable row is minimized by one run");
+    t.ok(runs.every((r) => r.undecodable === 1 && r.remaining === 1), "every run left the unreadable row whole");
+    const rows = await inboxRows(database);
+    t.same(rows.filter((r) => !r.marked).map((r) => r.id), ["old-2"], "only the unreadable row is unmarked");
+    t.same(rows.find((r) => r.id === "old-1")!.payload, { type: "payment.captured", data: { kind: "payment", status: "captured", reference: "pi_old_attempt_1", providerPaymentId: "sbx_pay_old", amountMinor: 1000, capturedMinor: 1000, currency: "EUR", declineCode: null } });
+  });
 }
