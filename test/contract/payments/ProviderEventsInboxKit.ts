@@ -1,7 +1,8 @@
 /**
  * Contract kit for the ProviderEventsInbox: a verified event is stored once (its provider event
  * id is unique: a second insert is false and changes nothing) and read back as written; the
- * attempt and the refund an event names are found by our stable references.
+ * attempt and the refund an event names are found by our stable references. An event stored
+ * through `insert` is stored minimized: the one-off minimization never lists or rewrites it.
  */
 import { Effect } from "effect";
 import type { StoredProviderEvent } from "../../../core/payments/model/ProviderEvent.js";
@@ -65,6 +66,18 @@ export const providerEventsInboxCases: ReadonlyArray<KitCase<ProviderEventsInbox
       t.equal(await run(inbox((r) => r.findAttemptByReference(refund.reference))), null, "a refund's reference names no attempt");
       t.equal(await run(inbox((r) => r.findRefundByReference("refund:unknown"))), null);
       t.equal(await run(inbox((r) => r.findAttemptByReference("unknown"))), null);
+    },
+  },
+  {
+    name: "provider events: an inserted event is stored minimized; the minimization neither lists nor rewrites it",
+    run: async (t, run) => {
+      const merchant = await run(seedMerchant(4));
+      const event = storedEventRecord(4, merchant.id);
+      t.equal(await run(inbox((r) => r.insert(event))), true);
+      t.same(await run(inbox((r) => r.listUnminimized({ after: null, limit: 10 }))), [], "not listed as unminimized");
+      t.equal(await run(inbox((r) => r.countUnminimized(null))), 0);
+      t.equal(await run(inbox((r) => r.minimizePayload({ id: event.id, payload: { type: event.type, data: { kind: "other" } }, at: at(60) }))), false, "no rewrite");
+      t.same(await run(inbox((r) => r.find(event.providerEventId))), event, "the row stands as written");
     },
   },
 ];
