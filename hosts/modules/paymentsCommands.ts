@@ -1,8 +1,7 @@
 /**
  * The payment module's CLI commands (`domainkit merchant ...`, `domainkit settlement ...`,
- * `domainkit payments-minimize-inbox`): the
- * CLI dispatches to them by name and runs them on the host runtime; their usage lines join the
- * CLI's help text.
+ * `domainkit payments-minimize-inbox`): the CLI dispatches to them by name and runs them on the
+ * host runtime; their usage lines join the CLI's help text.
  */
 import { Effect, Either } from "effect";
 import { createMerchant } from "../../core/payments/Merchants.js";
@@ -21,6 +20,9 @@ const positiveInteger = (name: string, value: string | boolean | undefined): Eit
 };
 
 const positiveLimit = (value: string | boolean | undefined) => positiveInteger("limit", value);
+
+// Rows per transaction of the inbox minimization: bounded, so no run holds a long transaction.
+const maxMinimizeBatch = 1000;
 
 const calendarDay = (value: string | boolean | undefined): Either.Either<string, CommandUsageError> => {
   const day = typeof value === "string" ? value : "";
@@ -94,11 +96,15 @@ const minimizeInboxCommand = {
   name: "payments-minimize-inbox",
   usage: `  payments-minimize-inbox [--batch n]
                                  rewrite provider inbox rows stored whole to what the core reads,
-                                 n rows per transaction (default 100); prints {minimized, undecodable, remaining}`,
+                                 n rows per transaction (1-${maxMinimizeBatch}, default 100); prints {minimized, undecodable, remaining}`,
   options: { batch: { type: "string" } },
   prepare: ({ positionals, values }) => {
     if (positionals.length > 0) return usageError("usage: payments-minimize-inbox [--batch n]");
-    return Either.map(positiveInteger("batch", values.batch), (batch) => minimizeProviderEventInbox({ batch }).pipe(Effect.map((counts) => json(counts))));
+    return Either.flatMap(positiveInteger("batch", values.batch), (batch) =>
+      batch > maxMinimizeBatch
+        ? usageError(`--batch must be at most ${maxMinimizeBatch}`)
+        : Either.right(minimizeProviderEventInbox({ batch }).pipe(Effect.map((counts) => json(counts)))),
+    );
   },
 } satisfies ModuleCommand<unknown>;
 

@@ -2,7 +2,7 @@
  * The operator's entry point of the one-off inbox minimization (MinimizeStoredProviderEvents.ts),
  * through the built CLI: `payments-minimize-inbox [--batch n]` rewrites a row stored with the
  * provider's whole body to what the core reads and prints {minimized, undecodable, remaining} as
- * one JSON line; a second run changes nothing; a bad --batch exits 2 with the usage, touching no
+ * one JSON line; a second run changes nothing; a bad --batch (not 1-1000) exits 2 with the usage, touching no
  * database. SQLite and Postgres.
  */
 import t from "tap";
@@ -55,7 +55,7 @@ t.test("payments-minimize-inbox minimizes rows stored whole, once, and prints it
 
 t.test("payments-minimize-inbox with a bad --batch exits 2 with the usage", async (t) => {
   const config = await testConfig("sqlite", t);
-  for (const args of [["--batch", "0"], ["--batch", "ten"], ["now"]]) {
+  for (const args of [["--batch", "0"], ["--batch", "ten"], ["--batch", "1001"], ["now"]]) {
     const failure = await cli(config, ["payments-minimize-inbox", ...args]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
