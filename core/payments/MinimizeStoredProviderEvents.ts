@@ -39,7 +39,8 @@ export const minimizeStoredProviderEvents = (page: {
     const after = page.after ?? null;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const rows = yield* inbox.listUnminimized({ after, limit: page.batch });
+        // At least one row per batch, so a run always moves on.
+        const rows = yield* inbox.listUnminimized({ after, limit: Math.max(1, Math.floor(page.batch)) });
         let minimized = 0;
         let undecodable = 0;
         for (const row of rows) {
