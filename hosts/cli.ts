@@ -1,6 +1,7 @@
 /**
  * The `domainkit` command line: serve, worker, migrate, token, revoke, dead-letters, replay, plus
- * every module's commands (ModuleDefinition.commands: merchant and settlement from payments).
+ * every module's commands (ModuleDefinition.commands: merchant, settlement and payments-minimize-inbox
+ * from payments).
  * Configuration comes from the environment (Config.ts); output is JSON where a script may read it.
  */
 import { parseArgs } from "node:util";

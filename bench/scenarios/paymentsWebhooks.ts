@@ -54,7 +54,7 @@ const webhookSql = (dialect: "sqlite" | "postgres") => ({
   findAttempt: numbered(dialect, `select * from "payment_attempts" where "reference" = ?`),
   insertEvent: numbered(
     dialect,
-    `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("provider_event_id") do nothing returning "id"`,
+    `insert into "payment_provider_events" ("id", "provider_event_id", "type", "payload", "status", "outcome", "merchant_id", "provider_object", "occurred_at", "received_at", "processed_at", "payload_minimized_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("provider_event_id") do nothing returning "id"`,
   ),
 });
 
@@ -92,7 +92,7 @@ const rawWebhook = (dialect: "sqlite" | "postgres", lane: RawWebhookLane, sequen
     apply: [
       [sql.findAttempt, [reference]],
       [sql.lockIntent, [lane.intentId]],
-      [sql.insertEvent, [randomUUID(), eventId, "payment.captured", payload, "processed", "requires_capture -> succeeded", lane.merchantId, reference, time, time, time]],
+      [sql.insertEvent, [randomUUID(), eventId, "payment.captured", payload, "processed", "requires_capture -> succeeded", lane.merchantId, reference, time, time, time, time]],
       [sql.updateAttempt, ["captured", "sbx_pay_1", null, time, lane.attemptId]],
       [sql.updateIntent, [amountMinor, currency, "manual", "requires_capture", amountMinor, 0, 0, "pm_card_visa", "sbx_pay_1", null, 1, version + 1, time, lane.intentId, version]],
       [sql.ledgerTransaction, posting.transaction],
