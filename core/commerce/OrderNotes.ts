@@ -35,7 +35,7 @@ export const reasonNote = (order: Pick<Order, "id" | "storeId">, text: string) =
 const detailOf = (entry: OrderTimelineEntry): Readonly<Record<string, unknown>> =>
   typeof entry.detail === "object" && entry.detail !== null ? (entry.detail as Record<string, unknown>) : {};
 
-/** The order's timeline with each free text put back as its entry's `reason` (null once cleared). */
+/** Timeline entries of the order (a page) with each free text put back as its entry's `reason` (null once cleared). */
 export const withOrderTexts = (orderId: string, timeline: ReadonlyArray<OrderTimelineEntry>) =>
   Effect.gen(function* () {
     const orders = yield* OrdersRepository;
@@ -44,7 +44,11 @@ export const withOrderTexts = (orderId: string, timeline: ReadonlyArray<OrderTim
       return typeof d.note_id === "string" || (e.kind === "return.authorized" && !("reason" in d));
     });
     if (referring.length === 0) return timeline;
-    const notes = new Map((yield* orders.notesOf(orderId)).map((n) => [n.id as string, n.body]));
+    const named = referring.flatMap((e) => {
+      const noteId = detailOf(e).note_id;
+      return typeof noteId === "string" ? [noteId] : [];
+    });
+    const notes = new Map((yield* orders.notesNamed(orderId, named)).map((n) => [n.id as string, n.body]));
     const reasons = new Map((yield* orders.returnsOf(orderId)).map((r) => [r.id as string, r.reason]));
     return timeline.map((e): OrderTimelineEntry => {
       if (!referring.includes(e)) return e;

@@ -41,10 +41,21 @@ export interface OrdersRepository {
   /** When the customer's checkouts that failed (declined) since `since` last changed, oldest first, at most `limit`. */
   readonly declinedCheckoutsSince: (customerId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
+  /** Every entry of the order's timeline, in entry order (tests and tools; a reader pages with `timelinePage`). */
   readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
+  /**
+   * The order's timeline entries after `afterId` in entry order (by id), at most `limit`; with
+   * `withFulfillment` false the `fulfillment.*` entries are left out in the query, before the limit.
+   */
+  readonly timelinePage: (
+    orderId: string,
+    query: { readonly afterId: string | null; readonly withFulfillment: boolean; readonly limit: number },
+  ) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
   /** Keeps a shopper's free text of the order (its timeline entry refers to it by id). */
   readonly insertNote: (note: OrderNote) => Effect.Effect<void>;
   readonly notesOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderNote>>;
+  /** The order's notes among `ids` (a page of the timeline names at most its length). */
+  readonly notesNamed: (orderId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<OrderNote>>;
   readonly insertPayment: (payment: OrderPayment) => Effect.Effect<void>;
   readonly findPayment: (orderId: string) => Effect.Effect<OrderPayment | null>;
   /**

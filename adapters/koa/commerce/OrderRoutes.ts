@@ -3,15 +3,17 @@ import { Effect } from "effect";
 import { cancelOrder } from "../../../core/commerce/CancelOrder.js";
 import { orderActorOf, shopperOf, userOf } from "../../../core/commerce/Callers.js";
 import { dispatchShipment } from "../../../core/commerce/Fulfillment.js";
-import { getOrder, listOrders } from "../../../core/commerce/OrderQueries.js";
+import { getOrder, listOrderTimeline, listOrders } from "../../../core/commerce/OrderQueries.js";
 import { placeOrder } from "../../../core/commerce/PlaceOrder.js";
-import { OrderViewWire, OrderWire } from "../../../core/commerce/model/Order.js";
+import { OrderTimelineEntryWire, OrderViewWire, OrderWire } from "../../../core/commerce/model/Order.js";
+import { bindCursor } from "../../../core/kernel/Cursor.js";
 import { ShipmentWire } from "../../../core/commerce/model/Shipment.js";
 import { PageOf } from "../../../core/kernel/Page.js";
 import { idempotencyKeyHeader } from "../Idempotency.js";
+import { listIdentity } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
 import { orderPersonalFieldNames, reissueOrderPersonalFields } from "./OrderPersonalFields.js";
-import { CancelOrderBody, CheckoutBody, DispatchBody, OrderListQuery } from "./OrderSchemas.js";
+import { CancelOrderBody, CheckoutBody, DispatchBody, OrderListQuery, OrderTimelineQuery } from "./OrderSchemas.js";
 import { OrderParams } from "./StoreSchemas.js";
 
 const tags = ["commerce"];
@@ -50,21 +52,52 @@ export const checkoutRoute = defineRoute({
     ).pipe(Effect.map(({ order }) => ({ status: 201, body: order, etag: order.version, headers: privately }))),
 });
 
-/** GET /v1/orders/:id — the order with its lines and timeline. */
+/** GET /v1/orders/:id/timeline — the order's timeline in entry order, in keyset pages. */
+export const listOrderTimelineRoute = defineRoute({
+  method: "GET",
+  path: "/v1/orders/:id/timeline",
+  operationId: "listOrderTimeline",
+  summary: "List an order's timeline in entry order (owner, guest with the cart token, or store staff; opaque keyset cursor)",
+  description:
+    "State moves, payment events, shipments, returns and, for store staff only, fulfillment task assignments and releases " +
+    "(left out of a shopper's pages before the limit, so every page but the last is full). 404 for anyone else.",
+  tags,
+  auth: "required",
+  pagination: true,
+  params: OrderParams,
+  query: OrderTimelineQuery,
+  responses: { 200: PageOf(OrderTimelineEntryWire) },
+  problems: [400, 403, 404],
+  handler: ({ principal, params, page }) =>
+    Effect.flatMap(orderActorOf(principal, params.id, "support"), (actor) => listOrderTimeline(actor, params.id, { cursor: page.cursor ?? null, limit: page.limit })).pipe(
+      Effect.map((listed) => ({ status: 200, body: listed, headers: privately })),
+    ),
+});
+
+/** GET /v1/orders/:id — the order with its lines and the first page of its timeline. */
 export const getOrderRoute = defineRoute({
   method: "GET",
   path: "/v1/orders/:id",
   operationId: "getOrder",
-  summary: "Read an order with its lines and timeline (owner, guest with the cart token, or store support)",
+  summary: "Read an order with its lines and the first page of its timeline (owner, guest with the cart token, or store support)",
+  description:
+    "`timeline` is the page GET /v1/orders/:id/timeline answers with no cursor (the default page size); `timeline_next_cursor` " +
+    "continues that list (null when the page is the whole timeline).",
   tags,
   auth: "required",
   params: OrderParams,
   responses: { 200: OrderViewWire },
   problems: [403, 404],
-  handler: ({ principal, params }) =>
-    Effect.flatMap(orderActorOf(principal, params.id, "support"), (actor) => getOrder(actor, params.id)).pipe(
-      Effect.map((order) => ({ status: 200, body: order, etag: order.version, headers: privately })),
-    ),
+  handler: ({ principal, params, page }) =>
+    Effect.gen(function* () {
+      const actor = yield* orderActorOf(principal, params.id, "support");
+      // Not a list route: `page.limit` is the host's default page size, the list's first page.
+      const order = yield* getOrder(actor, params.id, page.limit);
+      // The cursor is the timeline list's, bound to it as that list binds its own.
+      const list = listIdentity(listOrderTimelineRoute.operationId, params, {});
+      const timelineNextCursor = order.timelineNextCursor === null ? null : yield* Effect.orDie(bindCursor(order.timelineNextCursor, list));
+      return { status: 200, body: { ...order, timelineNextCursor }, etag: order.version, headers: privately };
+    }),
 });
 
 /** GET /v1/orders — the signed-in customer's orders, newest first. */
@@ -130,4 +163,4 @@ export const dispatchShipmentRoute = defineRoute({
 });
 
 /** Order routes. */
-export const orderRoutes = [checkoutRoute, getOrderRoute, listOrdersRoute, cancelOrderRoute, dispatchShipmentRoute];
+export const orderRoutes = [checkoutRoute, getOrderRoute, listOrderTimelineRoute, listOrdersRoute, cancelOrderRoute, dispatchShipmentRoute];

@@ -35,6 +35,9 @@ export const CheckoutBody = Schema.Struct({
 /** Query of GET /v1/orders. */
 export const OrderListQuery = Schema.Struct(pageQueryFields);
 
+/** Query of GET /v1/orders/:id/timeline. */
+export const OrderTimelineQuery = Schema.Struct(pageQueryFields);
+
 /** Body of POST /v1/orders/:id/cancel (support must give a reason). */
 export const CancelOrderBody = Schema.Struct({ reason: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))) });
 

@@ -96,6 +96,19 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
   const selectTimelineOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
     ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
   );
+  // A page of the timeline: with or without a cursor, with or without the warehouse's entries. The
+  // shopper's filter is this literal text, the predicate of migration 28's partial index.
+  const selectTimelinePage = (after: boolean, withFulfillment: boolean) =>
+    compiledOnce<{ orderId: string; afterId: string | null; limit: number }>((ex, p) => {
+      let query = ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", p("orderId"));
+      if (after) query = query.where("id", ">", p("afterId"));
+      if (!withFulfillment) query = query.where(sql<boolean>`kind NOT LIKE 'fulfillment.%'`);
+      return query.orderBy("id").limit(p("limit"));
+    });
+  const timelinePages = {
+    first: { staff: selectTimelinePage(false, true), shopper: selectTimelinePage(false, false) },
+    next: { staff: selectTimelinePage(true, true), shopper: selectTimelinePage(true, false) },
+  };
   const insertPayment = compiledInsert("shop_order_payments", payments);
   const selectPayment = compiledOnce<{ orderId: string }>((ex, p) => ex.selectFrom("shop_order_payments").selectAll().where("order_id", "=", p("orderId")));
   // Conditional on the status the writer read: an old copy of the record moves nothing.
@@ -228,11 +241,23 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
         Effect.map(({ rows }) => rows.map(timeline.fromRow)),
       ),
+    timelinePage: (orderId, query) =>
+      runStatement(db, timelinePages[query.afterId === null ? "first" : "next"][query.withFulfillment ? "staff" : "shopper"], {
+        orderId,
+        afterId: query.afterId,
+        limit: query.limit,
+      }).pipe(Effect.map(({ rows }) => rows.map(timeline.fromRow))),
     insertNote: (note) => runStatement(db, insertNote, note).pipe(Effect.asVoid),
     notesOf: (orderId) =>
       runQuery(db, (ex) => ex.selectFrom("shop_order_notes").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(notes.fromRow)),
       ),
+    notesNamed: (orderId, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, (ex) => ex.selectFrom("shop_order_notes").selectAll().where("order_id", "=", orderId).where("id", "in", [...ids]).execute()).pipe(
+            Effect.map((rows) => rows.map(notes.fromRow)),
+          ),
     // The order's payment record and its shipments: nobody reads these answers or maps their failure (unanswered on Postgres).
     insertPayment: (payment) => sendStatement(db, insertPayment, payment),
     findPayment: (orderId) =>

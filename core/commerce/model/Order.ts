@@ -82,11 +82,17 @@ export const OrderTimelineEntry = Schema.Struct({
 });
 export type OrderTimelineEntry = typeof OrderTimelineEntry.Type;
 
-/** An order as its owner reads it. */
+export const OrderTimelineEntryWire = wireShape(OrderTimelineEntry);
+
+/**
+ * An order as its owner reads it: the first page of its timeline (GET /v1/orders/:id/timeline
+ * with no cursor) and that list's cursor of the next page, null when the page is all of it.
+ */
 export const OrderView = Schema.Struct({
   ...Order.fields,
   lines: Schema.Array(OrderLineWire),
-  timeline: Schema.Array(wireShape(OrderTimelineEntry)),
+  timeline: Schema.Array(OrderTimelineEntryWire),
+  timelineNextCursor: Schema.NullOr(Schema.String),
 });
 export type OrderView = typeof OrderView.Type;
 export const OrderViewWire = wireShape(OrderView);
