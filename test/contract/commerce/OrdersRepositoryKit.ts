@@ -7,10 +7,11 @@
  * only theirs; an event is received once per consumer; an order has at most one fulfillment task;
  * a shipment is delivered once and leaves the in-transit list; a return moves only from the
  * status the caller read; a payment record is saved only from the status its writer read; an order's promotion uses
- * are given back once.
+ * are given back once; an order's timeline pages walk its entries once in id order, and a page
+ * without the warehouse's entries is full (filtered before the limit); notes are read by id.
  */
 import { Effect } from "effect";
-import { OrderNoteId } from "../../../core/commerce/model/Ids.js";
+import { OrderNoteId, TimelineEntryId } from "../../../core/commerce/model/Ids.js";
 import type { OrderNote } from "../../../core/commerce/model/OrderNote.js";
 import type { OrderPayment } from "../../../core/commerce/model/OrderPayment.js";
 import type { Promotion } from "../../../core/commerce/model/Promotion.js";
@@ -302,6 +303,56 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.equal((await run(orders((r) => r.findReturn(kitId.ret(1)))))?.reason, null, "its return's reason is cleared");
       t.same((await run(orders((r) => r.notesOf(kitId.order(2))))).map((x) => x.body), ["note 2"], "a customer's note stays");
       t.equal((await run(orders((r) => r.findReturn(kitId.ret(2)))))?.reason, returnOf(2, 2).reason, "and the reason of a customer's return");
+    },
+  },
+  {
+    name: "orders: a timeline page walks the order's entries once in id order; without the warehouse's entries pages are still full",
+    run: async (t, run) => {
+      await run(seedStore(1));
+      for (const n of [1, 2]) await run(orders((r) => r.insertOrder(orderRecord(n), [])));
+      // Entry n of order 1 (every third a fulfillment entry), with order 2's entries between them.
+      const kindOf = (n: number) => (n % 3 === 0 ? "fulfillment.assigned" : `order.step${n}`);
+      for (let n = 1; n <= 12; n++) {
+        for (const orderN of [1, 2]) {
+          await run(
+            orders((r) =>
+              r.appendTimeline({
+                id: TimelineEntryId.make(uid(`tl${orderN}`, n)),
+                storeId: kitId.store(1),
+                orderId: kitId.order(orderN),
+                kind: kindOf(n),
+                actorId: "kit",
+                detail: { n },
+                createdAt: at(n),
+              }),
+            ),
+          );
+        }
+      }
+      const walk = async (withFulfillment: boolean, limit: number) => {
+        const pages: string[][] = [];
+        let afterId: string | null = null;
+        for (;;) {
+          const page: ReadonlyArray<{ id: string; orderId: string }> = await run(orders((r) => r.timelinePage(kitId.order(1), { afterId, withFulfillment, limit })));
+          t.ok(page.every((e) => e.orderId === kitId.order(1)), "only the order's entries");
+          if (page.length === 0) break;
+          pages.push(page.map((e) => e.id));
+          afterId = page[page.length - 1]!.id;
+        }
+        return pages;
+      };
+      const every = Array.from({ length: 12 }, (_, i) => uid("tl1", i + 1));
+      const staff = await walk(true, 5);
+      t.same(staff.flat(), every, "every entry once, in id order");
+      t.same(staff.map((p) => p.length), [5, 5, 2]);
+      const shopper = await walk(false, 4);
+      t.same(shopper.flat(), every.filter((_, i) => (i + 1) % 3 !== 0), "no fulfillment entry");
+      t.same(shopper.map((p) => p.length), [4, 4], "pages are full: the filter comes before the limit");
+      const note = (n: number): OrderNote => ({ id: OrderNoteId.make(uid("note", n)), storeId: kitId.store(1), orderId: kitId.order(1), body: `note ${n}`, createdAt: at(n), clearedAt: null });
+      for (const n of [1, 2, 3]) await run(orders((r) => r.insertNote(note(n))));
+      t.same((await run(orders((r) => r.notesNamed(kitId.order(1), [uid("note", 3), uid("note", 1)])))).map((x) => x.body).sort(), ["note 1", "note 3"], "notes are read by id");
+      t.same(await run(orders((r) => r.notesNamed(kitId.order(2), [uid("note", 1)]))), [], "only the order's own");
+      t.same(await run(orders((r) => r.notesNamed(kitId.order(1), []))), []);
     },
   },
 ];
