@@ -44,12 +44,14 @@ export const withOrderTexts = (orderId: string, timeline: ReadonlyArray<OrderTim
       return typeof d.note_id === "string" || (e.kind === "return.authorized" && !("reason" in d));
     });
     if (referring.length === 0) return timeline;
-    const named = referring.flatMap((e) => {
+    // Only the notes and returns these entries name: a page reads at most its own length of each.
+    const noteIds = referring.flatMap((e) => {
       const noteId = detailOf(e).note_id;
       return typeof noteId === "string" ? [noteId] : [];
     });
-    const notes = new Map((yield* orders.notesNamed(orderId, named)).map((n) => [n.id as string, n.body]));
-    const reasons = new Map((yield* orders.returnsOf(orderId)).map((r) => [r.id as string, r.reason]));
+    const returnIds = referring.flatMap((e) => (typeof detailOf(e).note_id === "string" ? [] : [String(detailOf(e).return_id)]));
+    const notes = new Map((yield* orders.notesNamed(orderId, noteIds)).map((n) => [n.id as string, n.body]));
+    const reasons = new Map((yield* orders.returnsNamed(orderId, returnIds)).map((r) => [r.id as string, r.reason]));
     return timeline.map((e): OrderTimelineEntry => {
       if (!referring.includes(e)) return e;
       const d = detailOf(e);

@@ -82,6 +82,8 @@ export interface OrdersRepository {
    */
   readonly claimReturnedQuantity: (orderLineId: string, quantity: number) => Effect.Effect<boolean>;
   readonly returnsOf: (orderId: string) => Effect.Effect<ReadonlyArray<Return>>;
+  /** The order's returns among `ids` (a page of the timeline names at most its length). */
+  readonly returnsNamed: (orderId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Return>>;
   readonly findReturn: (id: string) => Effect.Effect<Return | null>;
   /** Moves the return to `to` if it is still in `from` (version + 1); the return after, or null. */
   readonly transitionReturn: (id: string, from: ReturnStatus, to: ReturnStatus, now: Date) => Effect.Effect<Return | null>;

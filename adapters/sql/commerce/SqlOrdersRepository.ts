@@ -395,5 +395,11 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).orderBy("id").execute()).pipe(
         Effect.map((rows) => rows.map(returns.fromRow)),
       ),
+    returnsNamed: (orderId, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, (ex) => ex.selectFrom("shop_returns").selectAll().where("order_id", "=", orderId).where("id", "in", [...ids]).execute()).pipe(
+            Effect.map((rows) => rows.map(returns.fromRow)),
+          ),
   };
 };

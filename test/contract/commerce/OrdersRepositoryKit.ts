@@ -353,6 +353,10 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
       t.same((await run(orders((r) => r.notesNamed(kitId.order(1), [uid("note", 3), uid("note", 1)])))).map((x) => x.body).sort(), ["note 1", "note 3"], "notes are read by id");
       t.same(await run(orders((r) => r.notesNamed(kitId.order(2), [uid("note", 1)]))), [], "only the order's own");
       t.same(await run(orders((r) => r.notesNamed(kitId.order(1), []))), []);
+      for (const n of [1, 2]) await run(orders((r) => r.insertReturn({ ...returnOf(n, 1), lines: [] })));
+      t.same((await run(orders((r) => r.returnsNamed(kitId.order(1), [kitId.ret(2)])))).map((x) => x.id), [kitId.ret(2)], "returns are read by id");
+      t.same(await run(orders((r) => r.returnsNamed(kitId.order(2), [kitId.ret(1)]))), [], "only the order's own");
+      t.same(await run(orders((r) => r.returnsNamed(kitId.order(1), []))), []);
     },
   },
 ];
