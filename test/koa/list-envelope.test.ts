@@ -62,3 +62,35 @@ t.test("every list takes limit and cursor, or its bound is documented and it ans
   const names = new Set(lists.map((route) => route.operationId));
   for (const name of boundedLists.keys()) t.ok(names.has(name), `${name} is still a list of the route table`);
 });
+
+/**
+ * Answers that are one resource holding arrays, not lists: each array has a bound, so the resource
+ * is answered whole (docs/decisions.md). Any other read answering a top-level array outside `data`
+ * would be a list outside the envelope, with no page and no bound.
+ */
+const boundedResources = new Map([
+  ["listTaskDependencies", "a task's dependency set: 200 edges over blocked_by and blocking together"],
+  ["getUpload", "an upload's parts: the file size over the part size (5 GiB / 8 MiB = 640 by default)"],
+  ["getProduct", "a product's variants: 1 to 100"],
+  ["getCart", "a cart's lines: at most 100"],
+  ["getOrder", "an order's lines (a cart's, at most 100) and the first page of its timeline (GET /v1/orders/:id/timeline pages the rest)"],
+  ["getReturn", "a return's lines: at most the order's"],
+  ["getReconciliationException", "an exception's outcomes: one per action (opened, resolved, settled; UNIQUE (exception_id, action))"],
+  ["getMenu", "a menu's items: 1 to 500"],
+  ["getDeliveryOrder", "a delivery order's lines: at most 100"],
+]);
+
+t.test("a read answering a top-level array outside `data` is a documented bounded resource, never a list outside the envelope", async (t) => {
+  const found = new Set<string>();
+  for (const route of routes) {
+    if (route.method !== "GET") continue;
+    for (const [status, schema] of Object.entries(route.responses)) {
+      if (schema === null || Number(status) >= 300) continue;
+      const arrays = [...topFields(schema.ast)].filter(([name, ast]) => name !== "data" && isArray(ast)).map(([name]) => name);
+      if (arrays.length === 0) continue;
+      found.add(route.operationId);
+      t.ok(boundedResources.has(route.operationId), `${route.operationId} (${route.path}) answers ${arrays.join(", ")}: a documented bounded resource`);
+    }
+  }
+  for (const name of boundedResources.keys()) t.ok(found.has(name), `${name} still answers its arrays`);
+});
