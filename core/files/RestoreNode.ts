@@ -1,11 +1,14 @@
 /**
  * `POST /v1/nodes/:id/restore`: an editor restores a node trashed by its own trashing, with the
  * subtree trashed together with it, into its parent — 409 name_taken when an active sibling took
- * the name meanwhile, 409 node_trashed when the parent itself is in the trash.
+ * the name meanwhile, 409 node_trashed when the parent itself is in the trash. An expected version
+ * (If-Match, optional) is checked first, so a stale one answers 412 with the current node even
+ * for a node already restored; the root's update is conditional on the version read.
  */
 import { Effect } from "effect";
-import { NotFound, type Forbidden } from "../kernel/Errors.js";
+import { NotFound, type Forbidden, type VersionMismatch } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
+import { staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { lockNamespaceAndRead } from "./NamespaceLock.js";
@@ -19,7 +22,13 @@ import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
 /** Restores a trashed node and its subtree. */
-export const restoreNode = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string }): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | IllegalTransition, FilesServices> =>
+export const restoreNode = (input: {
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly nodeId: string;
+  /** The node version the caller saw (If-Match); a stale one answers 412. Without it the restore is unconditional. */
+  readonly expectedVersion?: number | undefined;
+}): Effect.Effect<Node, NotFound | Forbidden | NameTaken | NotAFolder | NodeTrashed | IllegalTransition | VersionMismatch, FilesServices> =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
     return yield* (yield* Transactions).run(
@@ -27,6 +36,7 @@ export const restoreNode = (input: { readonly userId: string; readonly workspace
         const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
         if (node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         yield* nextNodeState(nodeState(node), "restore");
         // Only the node its own trashing marked is restored; a node trashed with an ancestor comes back with that ancestor.
         if (node.trashRootId !== node.id) return yield* Effect.fail(new NodeTrashed({ nodeId: node.id, detail: "restore the trashed folder that contains it" }));
@@ -34,7 +44,10 @@ export const restoreNode = (input: { readonly userId: string; readonly workspace
         if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
         yield* requireFreeName(input.workspaceId, parent, node.name);
         const at = yield* now;
-        yield* nodes.restoreSubtree(input.workspaceId, node.id, at);
+        const restored = yield* nodes.restoreSubtree(input.workspaceId, node.id, at, node.version);
+        if (restored === 0) {
+          return yield* staleWrite("node", Effect.map(nodes.find(input.workspaceId, node.id), (n) => n ?? undefined), input.expectedVersion);
+        }
         yield* recordChange({ workspaceId: node.workspaceId, nodeId: node.id, type: "node.restored", versionId: null, actorId: input.userId });
         return (yield* nodes.find(input.workspaceId, node.id)) ?? node;
       }),

@@ -54,8 +54,11 @@ export interface NodesRepository {
    * `rootVersion`, only if the root is still at that version (none trashed otherwise).
    */
   readonly trashSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number) => Effect.Effect<ReadonlyArray<string>>;
-  /** Restores the nodes trashed with `rootId`; answers how many. */
-  readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date) => Effect.Effect<number>;
+  /**
+   * Restores the nodes trashed with `rootId`; answers how many. With `rootVersion`, only if the
+   * root is still at that version (none restored otherwise).
+   */
+  readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number) => Effect.Effect<number>;
   /** One page of active children ordered by name then id, after the `(name, id)` key. */
   readonly children: (req: {
     readonly workspaceId: string;

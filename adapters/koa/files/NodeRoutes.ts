@@ -136,23 +136,27 @@ export const trashNodeRoute = defineRoute({
     ),
 });
 
-/** POST /v1/nodes/:id/restore — bring back exactly what was trashed with the node. */
+/** POST /v1/nodes/:id/restore — bring back exactly what was trashed with the node; If-Match optional. */
 export const restoreNodeRoute = defineRoute({
   method: "POST",
   path: "/v1/nodes/:id/restore",
   operationId: "restoreNode",
   summary: "Restore a trashed node and the subtree trashed with it",
-  description: "An editor. 409 name_taken when the name was taken again meanwhile; 409 node_trashed for a node trashed with an ancestor (restore the ancestor).",
+  description:
+    "An editor. 409 name_taken when the name was taken again meanwhile; 409 node_trashed for a node trashed with an ancestor (restore the ancestor). " +
+    "With If-Match (the node's version, or the ETag GET gave), only if the node is still at that version: 412 version_mismatch with `current` otherwise.",
   tags,
   auth: "required",
+  ifMatch: "optional",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: NodeParams,
   responses: { 200: NodeResponse },
-  problems: [403, 404, 409],
-  handler: ({ principal, params }) =>
-    onNode(principal, params.id, ({ userId, workspaceId }) => restoreNode({ userId, workspaceId, nodeId: params.id })).pipe(
+  problems: [403, 404, 409, 412],
+  handler: ({ principal, params, ifMatch }) =>
+    onNode(principal, params.id, ({ userId, workspaceId }) => restoreNode({ userId, workspaceId, nodeId: params.id, expectedVersion: ifMatch })).pipe(
       Effect.map((node) => ({ status: 200, body: node, etag: node.version })),
+      Effect.mapError(currentAsNodeView),
     ),
 });
 

@@ -158,15 +158,19 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           WHERE workspace_id = ${workspaceId} AND id IN (SELECT id FROM sub)
           RETURNING id`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map((row) => row.id))),
-    restoreSubtree: (workspaceId, rootId, at) =>
-      runQuery(db, (ex) =>
-        ex
+    restoreSubtree: (workspaceId, rootId, at, rootVersion) =>
+      runQuery(db, async (ex) => {
+        const restore = ex
           .updateTable("fs_nodes")
           .set({ trashed_at: null, trash_root_id: null, version: sql`version + 1`, updated_at: f.timeToDb(at) })
           .where("workspace_id", "=", workspaceId)
-          .where("trash_root_id", "=", rootId)
-          .executeTakeFirst(),
-      ).pipe(Effect.map((r) => Number(r.numUpdatedRows))),
+          .where("trash_root_id", "=", rootId);
+        if (rootVersion === undefined) return Number((await restore.executeTakeFirst()).numUpdatedRows);
+        // The root first, conditional on its version (its row lock decides a race); then the rest.
+        const root = await restore.where("id", "=", rootId).where("version", "=", rootVersion).executeTakeFirst();
+        if (Number(root.numUpdatedRows) === 0) return 0;
+        return 1 + Number((await restore.executeTakeFirst()).numUpdatedRows);
+      }),
     children: (req) =>
       runStatement(db, childrenPages[req.filter.kind === "granted" ? "granted" : "all"][req.after === null ? 0 : 1], {
         workspaceId: req.workspaceId,
