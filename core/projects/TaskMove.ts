@@ -5,10 +5,14 @@
  * the client saw even when such tasks sit between them. The moved task, the anchor and its
  * neighbour are locked in id order and re-read; a changed order retries with fresh reads. When
  * the neighbours share one rank, the anchor's part of that tie group is spread to distinct keys
- * below it in the same transaction, and a rebalance is scheduled.
+ * below it in the same transaction, and a rebalance is scheduled. An expected version (If-Match,
+ * optional) is checked first on the locked re-read, after the anchors' 422 and before the trash
+ * rule: a stale one answers 412 with the current task; the rank write is conditional on the
+ * version read, and a lost race re-reads and meets the check again.
  */
 import { Effect } from "effect";
-import { ValidationFailed, type Forbidden, type NotFound } from "../kernel/Errors.js";
+import { ValidationFailed, type Forbidden, type NotFound, type VersionMismatch } from "../kernel/Errors.js";
+import { versionMismatch } from "../kernel/Versioning.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import type { Principal } from "../../ports/Principal.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -31,10 +35,12 @@ import type { Task } from "./model/Task.js";
 import { withSpan } from "../kernel/Span.js";
 import type { TaskId } from "./model/Ids.js";
 
-/** Where to put the task. */
+/** Where to put the task, and the version the caller saw (If-Match). */
 export interface TaskMoveTarget {
   readonly beforeId?: TaskId | undefined;
   readonly afterId?: TaskId | undefined;
+  /** The task version the caller saw; a stale one answers 412. Without it the move is unconditional. */
+  readonly expectedVersion?: number | undefined;
 }
 
 /** The largest tie group a move spreads inline (larger ones are left to the rebalance job). */
@@ -104,7 +110,7 @@ export const moveTask = (
   principal: Principal,
   taskId: TaskId,
   target: TaskMoveTarget,
-): Effect.Effect<Task, Forbidden | NotFound | ValidationFailed | TaskDeleted | TaskOrderChanged, TaskServices | TaskRanks | Jobs> =>
+): Effect.Effect<Task, Forbidden | NotFound | ValidationFailed | VersionMismatch | TaskDeleted | TaskOrderChanged, TaskServices | TaskRanks | Jobs> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
@@ -122,6 +128,8 @@ export const moveTask = (
         yield* ranks.lockTasks([...new Set(ids)]);
         const plan = yield* makePlan(ranks, tasks, taskId, target);
         if (planFingerprint(seen) !== planFingerprint(plan)) return yield* Effect.fail(new TaskOrderChanged({}));
+        const expected = target.expectedVersion;
+        if (expected !== undefined && expected !== plan.task.version) return yield* Effect.fail(versionMismatch(plan.task, expected));
         if (plan.task.deletedAt !== null) return yield* Effect.fail(new TaskDeleted({ detail: "The task is in the trash; restore it first." }));
         let rank: string;
         if (plan.tieGroup.length > 0) {
