@@ -19,3 +19,10 @@ export type Comment = typeof Comment.Type;
 
 /** Wire shape of a comment (HTTP answers and comment event data). */
 export const CommentView = wireShape(Comment);
+
+/** A comment with its version (1 when added, one more per edit): what an edit answers, with it as the ETag. */
+export const VersionedComment = Schema.Struct({ ...Comment.fields, version: Schema.Int });
+export type VersionedComment = typeof VersionedComment.Type;
+
+/** Wire shape of a versioned comment (the edit's answer and the `current` of its 412). */
+export const VersionedCommentView = wireShape(VersionedComment);
