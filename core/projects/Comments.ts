@@ -2,7 +2,8 @@
  * Comments with mentions (spec rule 5). The body field `client_mutation_id` is unique per
  * author and task: a retry with the same id and the content the comment was added with returns
  * the comment (as it is now, edits included) and writes nothing; the same id with other content,
- * the edited content included, is a 422. The comment, its TaskEvent and its
+ * the edited content included, is a 422. Answers carry each comment's version (the If-Match of
+ * an edit): 1 when added, one more per edit. The comment, its TaskEvent and its
  * CommentAdded envelope commit together. Mention delivery is a consumer's job (later slice).
  */
 import { Effect } from "effect";
@@ -16,7 +17,9 @@ import { requireRight, requireUser, taskAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { TaskServices } from "./CreateTask.js";
 import { ClientMutationIdReused, TaskDeleted } from "./Errors.js";
-import { Comment } from "./model/Comment.js";
+import { Comment, type VersionedComment } from "./model/Comment.js";
+import { CommentEdits } from "../../ports/projects/CommentEdits.js";
+import { initialVersion } from "../kernel/Versioning.js";
 import { toWire } from "../kernel/Wire.js";
 import { recordTaskFact } from "./TaskFacts.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -45,15 +48,22 @@ const validate = (input: NewComment): Effect.Effect<{ body: string; mentions: st
   return errors.length > 0 ? Effect.fail(new ValidationFailed({ errors })) : Effect.succeed({ body, mentions });
 };
 
-/** Adds a comment (commenter or above); answers the comment and whether this call created it. */
+/** The comments with their versions (edits count; a comment gone meanwhile keeps the first). */
+const withVersions = (comments: ReadonlyArray<Comment>): Effect.Effect<ReadonlyArray<VersionedComment>, never, CommentEdits> =>
+  Effect.map(
+    Effect.flatMap(CommentEdits, (edits) => edits.versionsOf(comments.map((c) => c.id))),
+    (versions) => comments.map((c) => ({ ...c, version: versions.get(c.id) ?? initialVersion })),
+  );
+
+/** Adds a comment (commenter or above); answers the comment with its version and whether this call created it. */
 export const addComment = (
   principal: Principal,
   taskId: TaskId,
   input: NewComment,
 ): Effect.Effect<
-  { readonly comment: Comment; readonly created: boolean },
+  { readonly comment: VersionedComment; readonly created: boolean },
   Forbidden | NotFound | ValidationFailed | TaskDeleted | ClientMutationIdReused,
-  TaskServices | CommentsRepository
+  TaskServices | CommentsRepository | CommentEdits
 > =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
@@ -69,7 +79,7 @@ export const addComment = (
       Effect.gen(function* () {
         const first = (yield* repo.findAddedContent(existing)) ?? existing;
         return sameContent(first, body, mentions)
-          ? { comment: existing, created: false }
+          ? { comment: (yield* withVersions([existing]))[0]!, created: false }
           : yield* Effect.fail(new ClientMutationIdReused({ detail: "This client_mutation_id was already used for another comment." }));
       });
     return yield* (yield* Transactions).run(
@@ -101,7 +111,7 @@ export const addComment = (
           aggregate: { id: comment.id, version: 1 },
           data: { comment: toWire(Comment, comment), mentions },
         });
-        return { comment, created: true };
+        return { comment: { ...comment, version: initialVersion }, created: true };
       }),
     );
   }).pipe(withSpan("Projects.addComment"));
@@ -111,12 +121,12 @@ export const listComments = (
   principal: Principal,
   taskId: TaskId,
   query: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<Page<Comment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository> =>
+): Effect.Effect<Page<VersionedComment>, Forbidden | NotFound | InvalidCursor, TaskServices | CommentsRepository | CommentEdits> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const { access } = yield* taskAccess(userId, taskId);
     yield* requireRight(access, "read");
     const after = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
     const rows = yield* (yield* CommentsRepository).listComments({ taskId, afterId: after?.[0], limit: query.limit + 1 });
-    return pageFrom(rows, query.limit, (c) => [c.id]);
+    return pageFrom(yield* withVersions(rows), query.limit, (c) => [c.id]);
   }).pipe(withSpan("Projects.listComments"));

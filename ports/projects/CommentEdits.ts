@@ -13,5 +13,7 @@ export interface CommentEdits {
     readonly editedAt: Date;
     readonly expectedVersion: number;
   }) => Effect.Effect<boolean>;
+  /** The versions of the comments `ids` that exist, by id (one read for a page of comments). */
+  readonly versionsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>;
 }
 export const CommentEdits = Context.GenericTag<CommentEdits>("domainkit/projects/CommentEdits");

@@ -1,7 +1,8 @@
 /**
  * docs/conventions.md, Optimistic concurrency: a received If-Match is evaluated on every change of
  * a versioned resource. A comment is versioned (pm_comments.version counts its edits, 1 when
- * added): PATCH /v1/comments/:id answers its version in the body and as the ETag. With a stale
+ * added): its POST (a retry too), the list and PATCH /v1/comments/:id answer it, the POST and
+ * PATCH also as the ETag. With a stale
  * If-Match it answers 412 version_mismatch with the current comment (its version included) and
  * changes nothing (same body, no comment.edited fact), before the trash rule; with the current
  * version it edits; without the header it behaves as before. The OpenAPI document declares the
@@ -53,6 +54,33 @@ forEachDialectConfig(t, "a comment's edit evaluates If-Match", async (t, config)
   const plain = await edit("Fifth take");
   t.match(plain, { status: 200, body: { body: "Fifth take", version: 5 } }, "without If-Match the edit is unconditional");
   t.equal(await edits(), 4, "one edit fact per accepted edit");
+});
+
+// The version an If-Match names must be one the client was told: adding a comment answers it
+// (version 1, ETag "1"), a retry of the POST answers the comment as it is now with its version,
+// and the list carries each comment's version.
+forEachDialectConfig(t, "a comment's version is answered by its POST, its retry and the list", async (t, config) => {
+  const { client } = await startProjectsServer(t, config);
+  const { owner, clients, projectId } = await projectFixture(client, { critic: { workspace: "member", project: "commenter" } });
+  const critic = clients.critic!;
+  const task = await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Review" });
+  const path = `/v1/tasks/${task.body.id}/comments`;
+  const original = { body: "First take", mentions: [], client_mutation_id: "cm-1" };
+  const added = await critic.call("POST", path, original);
+  t.match(added, { status: 201, body: { body: "First take", version: 1 } }, "a new comment answers version 1");
+  t.equal(added.headers.get("etag"), '"1"', "and it as the ETag");
+  const edited = await critic.call("PATCH", `/v1/comments/${added.body.id}`, { body: "Second take", mentions: [] }, { "If-Match": String(added.headers.get("etag")) });
+  t.match(edited, { status: 200, body: { version: 2 } }, "the POST's ETag is a usable If-Match");
+  const retry = await critic.call("POST", path, original);
+  t.match(retry, { status: 201, body: { id: added.body.id, body: "Second take", version: 2 } }, "a retry answers the comment as it is now, with its version");
+  t.equal(retry.headers.get("etag"), '"2"');
+  const other = await critic.call("POST", path, { body: "Another", mentions: [], client_mutation_id: "cm-2" });
+  const listed = await critic.call("GET", path);
+  t.same(
+    listed.body.data.map((c: { id: string; version: number }) => [c.id, c.version]),
+    [[added.body.id, 2], [other.body.id, 1]],
+    "the list carries each comment's version",
+  );
 });
 
 t.test("the OpenAPI document declares the optional If-Match of a comment's edit", async (t) => {

@@ -29,5 +29,12 @@ export const makeSqlCommentEdits = (db: SqlDatabase): CommentEdits => {
         Effect.map((r) => toNumber(r.numUpdatedRows) === 1),
         withSpan("CommentEdits.updateContent"),
       ),
+    versionsOf: (ids) =>
+      ids.length === 0
+        ? Effect.succeed(new Map())
+        : runQuery(db, (ex) => ex.selectFrom("pm_comments").select(["id", "version"]).where("id", "in", [...ids]).execute()).pipe(
+            Effect.map((rows) => new Map(rows.map((r) => [r.id, toNumber(r.version)] as const))),
+            withSpan("CommentEdits.versionsOf"),
+          ),
   };
 };
