@@ -99,6 +99,7 @@ export const startFilesServer = async (
     }
     return total;
   };
+  const takesNoKey = /\/(comments|share-links|downloads)$/;
   const client = async (userId: string = randomUUID()): Promise<Client> => {
     const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600 });
     return {
@@ -109,7 +110,9 @@ export const startFilesServer = async (
           headers: {
             Authorization: `Bearer ${token}`,
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-            ...(method === "POST" ? { "Idempotency-Key": randomUUID() } : {}),
+            // A fresh key on every POST but the creations that take none and refuse one (comments,
+            // share links, download grants: docs/conventions.md, Idempotency).
+            ...(method === "POST" && !takesNoKey.test(p) ? { "Idempotency-Key": randomUUID() } : {}),
             ...headers,
           },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
