@@ -11,12 +11,8 @@ import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { hostSecret } from "../hosts/support.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { connectRealtime, startFilesServer, type Json } from "./http-support.js";
+import { connectRealtime, startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { bytesOf, sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const part = 8 * 1024 * 1024;
 const operatorId = randomUUID();

@@ -6,12 +6,8 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Answer } from "./http-support.js";
+import { startFilesServer, type Answer, eachDialect } from "./http-support.js";
 import { eventually } from "../support/eventually.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 /** Polls `ask` until `done` holds, at most 10 s. */
 const until = (ask: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer> => eventually(ask, done, 10_000);

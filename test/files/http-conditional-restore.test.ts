@@ -8,11 +8,7 @@
  * real connections: one wins, the other is 412, and one restoration is recorded.
  */
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { startFilesServer, eachDialect } from "./http-support.js";
 
 t.test("a node's restore evaluates If-Match", (t) =>
   eachDialect(t, "conditional restore", async (t, dialect) => {

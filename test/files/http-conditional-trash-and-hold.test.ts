@@ -8,11 +8,7 @@
  * holds, and two deletes, with the same If-Match race on real connections: one wins, the other 412.
  */
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { startFilesServer, eachDialect } from "./http-support.js";
 
 t.test("a node's trash and legal hold evaluate If-Match", (t) =>
   eachDialect(t, "conditional trash and hold", async (t, dialect) => {

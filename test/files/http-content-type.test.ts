@@ -8,12 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer } from "./http-support.js";
+import { startFilesServer, eachDialect } from "./http-support.js";
 import { bytesOf, sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 t.test("an upload's declared content type is a media type; anything else is 422 on content_type and opens nothing", (t) =>
   eachDialect(t, "content type", async (t, dialect) => {

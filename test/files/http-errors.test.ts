@@ -9,12 +9,8 @@
 import { randomUUID } from "node:crypto";
 import t from "tap";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { bytesOf, sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const part = 8 * 1024 * 1024;
 

@@ -6,12 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { makeZip } from "./zip.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 t.test("POST /v1/nodes/:id/extract answers 202 and the job unpacks the zip into scanned files the requester can follow", (t) =>
   eachDialect(t, "extract over HTTP", async (t, dialect) => {

@@ -18,12 +18,8 @@ import { mintToken } from "../../adapters/koa/Authentication.js";
 import { partKey } from "../../core/files/ObjectKeys.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { hostSecret } from "../hosts/support.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json, type User } from "./http-support.js";
+import { startFilesServer, type Json, type User, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 /** What a GET of a grant URL answers: status, content type and the body as text. */
 const fetchGrant = async (baseUrl: string, url: string) => {

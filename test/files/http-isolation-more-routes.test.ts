@@ -8,13 +8,9 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer } from "./http-support.js";
+import { startFilesServer, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
 import { makeZip } from "./zip.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const part = 8 * 1024 * 1024;
 

@@ -7,11 +7,7 @@
  * root (list the drive again) and the later changes as before; nobody else's feed shows it.
  */
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 
 t.test("a member removed from a project workspace reads the drive's root leaving their view", (t) =>
   eachDialect(t, "member removal over HTTP", async (t, dialect) => {

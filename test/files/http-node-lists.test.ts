@@ -6,11 +6,7 @@
  * row once — SQLite and Postgres, through the reference server.
  */
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 
 t.test("a node's share links and its grants are keyset pages: data and next_cursor, followed to the end, each row once", (t) =>
   eachDialect(t, "node lists", async (t, dialect) => {

@@ -6,12 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer } from "./http-support.js";
+import { startFilesServer, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 t.test("parallel upload creations never pass the quota; crossing moves: one wins, the other is 409", (t) =>
   eachDialect(t, "races", async (t, dialect) => {

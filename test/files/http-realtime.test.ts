@@ -5,11 +5,7 @@
  * subscription at once and cannot subscribe again.
  */
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { connectRealtime, startFilesServer, type Json } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { connectRealtime, startFilesServer, type Json, eachDialect } from "./http-support.js";
 
 t.test("members follow the drive live; a removed member's subscription is dropped", (t) =>
   eachDialect(t, "drive channel", async (t, dialect) => {

@@ -12,17 +12,13 @@ import { Effect } from "effect";
 import t from "tap";
 import { expireUpload } from "../../core/files/ExpireUpload.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
+import { type Dialect, type TapTest } from "../support/databases.js";
 import { startS3Server } from "../support/s3Server.js";
-import { startFilesServer, type Json } from "./http-support.js";
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
 import { clockAhead } from "../support/clockAhead.js";
 
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
-
 const partSize = defaultFilesSettings.partSizeBytes;
-
 
 /** The reference server on `dialect` with its ObjectStore on a fresh s3rver. */
 const startOnS3 = async (t: TapTest, dialect: Dialect) => {

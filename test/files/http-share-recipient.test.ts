@@ -8,11 +8,7 @@
  */
 import t from "tap";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 
 t.test("a share recipient sees the shared nodes without the workspace, the shared node's parent, legal holds or members' ids", (t) =>
   eachDialect(t, "recipient view", async (t, dialect) => {

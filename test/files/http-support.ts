@@ -12,12 +12,16 @@ import { runJobsOnce, type JobHandler } from "../../adapters/worker/JobRunner.js
 import { relayOnce } from "../../adapters/worker/OutboxRelay.js";
 import type { Config } from "../../hosts/Config.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
-import type { Dialect, HasTeardown } from "../support/databases.js";
+import { dialects, type Dialect, type HasTeardown, type TapTest } from "../support/databases.js";
 import { sha256 } from "./support.js";
 import { connectRealtimeClient, type RealtimeClient } from "../support/realtimeClient.js";
 
 /** A JSON object as a test reads it. */
 export type Json = Record<string, unknown>;
+
+/** Runs `fn` as a subtest per dialect (`<name> [sqlite]`, `<name> [postgres]`), in parallel. */
+export const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
+  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 /** An answer: status, parsed body (`{}` when none), headers. */
 export interface Answer {

@@ -8,12 +8,8 @@
 import { randomUUID } from "node:crypto";
 import t from "tap";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json } from "./http-support.js";
+import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 t.test("an upload's part grants are not kept in the idempotency record; a replay grants the missing parts afresh, none once settled", (t) =>
   eachDialect(t, "upload grants unstored", async (t, dialect) => {

@@ -12,12 +12,8 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { startFilesServer, type Json, type User } from "./http-support.js";
+import { startFilesServer, type Json, type User, eachDialect } from "./http-support.js";
 import { bytesOf, sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 t.test("an upload session settles once under racing completes and aborts; a name is taken by one of two racing completions", (t) =>
   eachDialect(t, "upload races", async (t, dialect) => {

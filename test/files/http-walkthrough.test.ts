@@ -10,12 +10,8 @@ import { randomUUID } from "node:crypto";
 import t from "tap";
 import { filesRoutes } from "../../adapters/koa/files/index.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
-import { connectRealtime, startFilesServer, type Json } from "./http-support.js";
+import { connectRealtime, startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const partSize = defaultFilesSettings.partSizeBytes;
 

@@ -17,13 +17,10 @@ import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { dialects, type Dialect, type TapTest } from "../support/databases.js";
+import { type Dialect, type TapTest } from "../support/databases.js";
 import { hostSecret } from "../hosts/support.js";
-import { startFilesServer, type Json, type User } from "./http-support.js";
+import { startFilesServer, type Json, type User, eachDialect } from "./http-support.js";
 import { bytesOf } from "./support.js";
-
-const eachDialect = (t: TapTest, name: string, fn: (t: TapTest, dialect: Dialect) => Promise<void>) =>
-  Promise.all(dialects.map((dialect) => t.test(`${name} [${dialect}]`, (sub) => fn(sub, dialect))));
 
 const partSize = 8 * 1024 * 1024;
 
