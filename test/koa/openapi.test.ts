@@ -7,6 +7,12 @@ import { Effect, Schema } from "effect";
 import t from "tap";
 import { openApiDocument } from "../../adapters/koa/OpenApi.js";
 import { defineRoute } from "../../adapters/koa/Route.js";
+import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
+import { deliveryRoutes } from "../../adapters/koa/delivery/index.js";
+import { filesRoutes } from "../../adapters/koa/files/index.js";
+import { identityRoutes } from "../../adapters/koa/identity/IdentityRoutes.js";
+import { paymentsRoutes } from "../../adapters/koa/payments/index.js";
+import { projectsRoutes } from "../../adapters/koa/projects/index.js";
 import { call, startTestApp } from "./support.js";
 import { fixtureRoutes } from "./routes.fixture.js";
 
@@ -93,4 +99,25 @@ t.test("the document is served at /v1/openapi.json and browsable at /v1/docs wit
   const other = await call(`${app.url}/v1/docs/package.json`);
   t.equal(other.status, 404, "only the listed assets are served");
   t.equal(other.body.code, "route_not_found");
+});
+
+t.test("every module's route documents the If-Match it takes: required (412, 428), optional (412), or none", async (t) => {
+  const routes = [...projectsRoutes, ...filesRoutes, ...commerceRoutes, ...paymentsRoutes, ...deliveryRoutes, ...identityRoutes];
+  const doc: Json = openApiDocument({ title: "domainkit", version: "test", routes });
+  let optional = 0;
+  for (const route of routes) {
+    const operation = doc.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")][route.method.toLowerCase()];
+    const header = (operation.parameters ?? []).find((p: Json) => p.name === "If-Match");
+    const where = `${route.operationId} (${route.method} ${route.path})`;
+    if (route.ifMatch === "none") {
+      t.equal(header, undefined, `${where} takes no If-Match`);
+      continue;
+    }
+    t.match(header, { in: "header", required: route.ifMatch === "required" }, `${where}: If-Match ${route.ifMatch}`);
+    t.ok(operation.responses["412"], `${where} documents 412`);
+    if (route.ifMatch === "required") t.ok(operation.responses["428"], `${where} documents 428`);
+    else optional += 1;
+  }
+  // Task trash, restore and move; node trash, restore and legal hold; comment edit.
+  t.ok(optional >= 7, `the routes with an optional If-Match are found (${optional})`);
 });
