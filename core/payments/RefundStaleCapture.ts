@@ -30,7 +30,8 @@ import { audit } from "./Audit.js";
 import type { ProviderOutcomeUnknown } from "./Errors.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
-import { refundStaleCaptureJobType, refundStaleCaptureReference, staleVoidReference } from "./RefundStaleCaptureJobType.js";
+import { refundStaleCaptureJobType, refundStaleCaptureReference } from "./RefundStaleCaptureJobType.js";
+import type { GiveBack } from "./SettleIntentJobType.js";
 import { ReconciliationOutcomeId } from "./model/Ids.js";
 import { ambiguityWindowName, type ReconciliationException } from "./model/ReconciliationException.js";
 
@@ -39,9 +40,6 @@ type Result = "voided" | "refunded" | "nothing_to_refund" | "refused";
 
 /** What one run did. */
 export type RefundStaleCaptureOutcome = { readonly _tag: "NothingToDo" } | { readonly _tag: "Recorded"; readonly result: Result };
-
-/** How the money under the earlier attempt is given back. */
-type GiveBack = "void" | "refund";
 
 /** Gives back the stale hold or capture of exception `exceptionId` (see the file comment). */
 export const refundStaleCapture = (
@@ -56,7 +54,7 @@ export const refundStaleCapture = (
     const found = yield* provider.lookup(exception.providerObject);
     if (found !== null && (found.status === "authorized" || found.status === "voided")) {
       // A retry after a lost answer finds the hold voided, and asks for the same void under the same reference.
-      const reference = staleVoidReference(exception.id);
+      const reference = refundStaleCaptureReference(exception.id, "void");
       const given = yield* provider.void({ reference, providerPaymentId: found.providerPaymentId ?? "" });
       if (given._tag === "Done") {
         return yield* record(exception, "voided", { reference, amount_minor: given.amountMinor, currency: found.amount.currency, provider_payment_id: found.providerPaymentId });
@@ -67,7 +65,7 @@ export const refundStaleCapture = (
     // The whole capture: a retry after a lost answer asks for the same refund under the same reference.
     const left = found === null || found.status !== "captured" ? 0 : found.capturedMinor;
     if (found === null || left <= 0) return yield* record(exception, "nothing_to_refund", { observed_status: found?.status ?? null });
-    const reference = refundStaleCaptureReference(exception.id);
+    const reference = refundStaleCaptureReference(exception.id, "refund");
     const amount = { amount_minor: left, currency: found.amount.currency };
     const given = yield* provider.refund({ reference, providerPaymentId: found.providerPaymentId ?? "", amount });
     if (given._tag === "Rejected") return yield* refused(exception, found, "refund", left, given.reason);
@@ -75,10 +73,6 @@ export const refundStaleCapture = (
   }).pipe(withSpan("Payments.refundStaleCapture"));
 
 const reasonOf = (exception: ReconciliationException) => `reconciliation exception ${exception.id} resolved with refund_stale_capture`;
-
-/** The provider reference of each give-back of exception `exceptionId`. */
-const referenceOf = (exceptionId: string, operation: GiveBack): string =>
-  operation === "void" ? staleVoidReference(exceptionId) : refundStaleCaptureReference(exceptionId);
 
 /** Appends the exception's `settled` outcome and the audit record, in one transaction. */
 const record = (exception: ReconciliationException, result: Result, data: Readonly<Record<string, unknown>>) =>
@@ -116,7 +110,7 @@ const refused = (exception: ReconciliationException, found: ProviderPayment, ope
   Effect.flatMap(Transactions, (transactions) =>
     transactions.run(
       Effect.gen(function* () {
-        const object = referenceOf(exception.id, operation);
+        const object = refundStaleCaptureReference(exception.id, operation);
         yield* openReconciliationException(
           {
             merchantId: exception.merchantId,

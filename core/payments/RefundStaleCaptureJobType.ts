@@ -15,8 +15,5 @@ export const refundStaleCaptureJobType = defineJobType({
 /** The job's key: one give-back per exception (the settlement's key shape, another job kind). */
 export const refundStaleCaptureJobKey = settleIntentJobKey;
 
-/** The provider reference of the refund: `exception:<id>/refund`, one per exception. */
-export const refundStaleCaptureReference = (exceptionId: string): string => settleIntentReference(exceptionId, "refund");
-
-/** The provider reference of the void of a stale hold: `exception:<id>/void`, one per exception. */
-export const staleVoidReference = (exceptionId: string): string => settleIntentReference(exceptionId, "void");
+/** The provider reference of the give-back: `exception:<id>/void` for a hold, `exception:<id>/refund` for a capture. */
+export const refundStaleCaptureReference = settleIntentReference;

@@ -37,7 +37,7 @@ import { answerOfProviderPayment } from "./ProviderPaymentAnswer.js";
 import { recordMismatch } from "./ProviderRecordFit.js";
 import { openReconciliationException } from "./ReconciliationExceptions.js";
 import { reconcilerActor } from "./ReconciliationWindow.js";
-import { settleIntentJobType, settleIntentReference } from "./SettleIntentJobType.js";
+import { settleIntentJobType, settleIntentReference, type GiveBack } from "./SettleIntentJobType.js";
 import { ReconciliationOutcomeId } from "./model/Ids.js";
 import type { PaymentIntent } from "./model/PaymentIntent.js";
 import { ambiguityWindowName, type ReconciliationException } from "./model/ReconciliationException.js";
@@ -55,8 +55,6 @@ export type SettleIntentOutcome =
   | { readonly _tag: "Released"; readonly cause: ReleaseCause }
   | { readonly _tag: "GiveBackRefused"; readonly operation: GiveBack; readonly opened: boolean };
 
-/** How the settlement gives back money the intent does not fit. */
-export type GiveBack = "void" | "refund";
 
 /** The decline code a released attempt records. */
 export const releasedDeclineCode = "reconciliation_released";

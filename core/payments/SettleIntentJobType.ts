@@ -14,5 +14,8 @@ export const settleIntentJobType = defineJobType({
 /** The job's key: one settlement per exception. */
 export const settleIntentJobKey = (exceptionId: string): string => `exception:${exceptionId}`;
 
-/** The provider references of the settlement's void and refund: one each per exception. */
-export const settleIntentReference = (exceptionId: string, operation: "void" | "refund"): string => `exception:${exceptionId}/${operation}`;
+/** How money the provider holds or took is given back: a hold is voided, a capture refunded. */
+export type GiveBack = "void" | "refund";
+
+/** The provider references of an exception's void and refund: one each per exception. */
+export const settleIntentReference = (exceptionId: string, operation: GiveBack): string => `exception:${exceptionId}/${operation}`;
