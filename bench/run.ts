@@ -15,6 +15,7 @@ import { Cleanup } from "./Cleanup.js";
 import { waitForDrainedOutbox } from "./Backlog.js";
 import { analyzeFixtures } from "./FixtureStatistics.js";
 import { floorPath, startKoaFloor, type FloorBody } from "./KoaFloor.js";
+import { startProfile } from "./Profiler.js";
 import type { LoadSpec } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
 import type { BenchDialect, BenchRequest, RawBounds, Scenario } from "./Scenario.js";
@@ -30,6 +31,7 @@ const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--dura
   --scenario     run only these scenarios, comma-separated; a prefix selects a group (${scenarios.map((s) => s.name).join(", ")})
   --compare      an earlier bench/results/*.json: also print how each ratio changed since
   --no-json      do not write bench/results/<date>-<db>.json
+  --profile      a directory: write a CPU profile of each scenario's HTTP run there (bench/Profiler.ts)
 
 A scenario that fails is reported in its row (with the error under the table); the others still
 run, and the run then exits with status 1.`;
@@ -44,6 +46,7 @@ interface Options {
   readonly compare: StoredRun | undefined;
   readonly compareName: string | undefined;
   readonly json: boolean;
+  readonly profileDir: string | undefined;
 }
 
 class UsageError extends Error {}
@@ -58,6 +61,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
       scenario: { type: "string" },
       compare: { type: "string" },
       "no-json": { type: "boolean" },
+      profile: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -92,6 +96,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
     compare,
     compareName: values.compare,
     json: values["no-json"] !== true,
+    profileDir: values.profile,
   };
 };
 
@@ -178,11 +183,13 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
           await analyzeFixtures(target.raw);
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
           const beside = plan.during?.();
+          const profile = options.profileDir === undefined ? undefined : await startProfile(options.profileDir, `${scenario.name}-${dialect}`);
           const cpu = process.cpuUsage();
           try {
             http = await load(target.url, plan.requests);
             cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
           } finally {
+            if (profile !== undefined) say(`${scenario.name} [${dialect}]: profile written to ${await profile.stop()}`);
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
           }
           if (scenario.sameBodyFloor === true && plan.requests[0] !== undefined) {
