@@ -28,8 +28,10 @@ import { withdrawOffersJob } from "./Dispatch.js";
 import type { Delivery } from "./model/Delivery.js";
 import { withSpan } from "../kernel/Span.js";
 
+// A losing courier learns only that the delivery was taken, never who took it (spec: couriers see
+// minimum details); the winner stays on the error for logs and callers in-process.
 const alreadyAssigned = (deliveryId: string, winner: string | null) =>
-  new DeliveryAlreadyAssigned({ deliveryId, winner, detail: winner === null ? "the delivery is no longer open" : `the delivery was assigned to courier ${winner}` });
+  new DeliveryAlreadyAssigned({ deliveryId, winner, detail: winner === null ? "the delivery is no longer open" : "the delivery was assigned to another courier" });
 
 /** Accepts the caller's offer; answers the delivery assigned to the caller. */
 export const acceptOffer = (principal: Principal, offerId: string) =>

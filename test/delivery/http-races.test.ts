@@ -36,6 +36,11 @@ for (const dialect of dialects) {
     t.equal(answers.filter((a) => a.status === 200).length, 1, "exactly one courier wins");
     t.equal(answers.filter((a) => a.status === 409 && a.body.code === "delivery_already_assigned").length, 9, "nine get 409");
     const winner = answers.find((a) => a.status === 200)?.body.courier_id;
+    t.ok(typeof winner === "string", "the winner's answer names its courier");
+    t.notOk(
+      answers.some((a) => a.status === 409 && JSON.stringify(a.body).includes(String(winner))),
+      "a losing courier's 409 does not name the winning courier (minimum details for couriers)",
+    );
     const history = await server.core.runtime.runPromise(Effect.flatMap(DispatchRepository, (d) => d.statusHistory(deliveryId)));
     t.equal(history.filter((h) => h.toStatus === "assigned").length, 1, "assigned once");
     t.match(await customer.get(`/orders/${String(placed.body.id)}`), { body: { delivery: { courier_id: winner, status: "assigned" } } }, "courier_id set once, to the winner");
