@@ -111,15 +111,47 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
   return options.destination ? pino(config, options.destination) : pino(config);
 };
 
-/** The request path with any sensitive route parameter value masked. */
+/** A router layer that matched the path (for another method, on a 405): it can still name the path's parameters. */
+interface MatchedLayer {
+  readonly captures: (path: string) => string[];
+  readonly params: (path: string, captures: string[], params?: Record<string, string>) => Record<string, string>;
+}
+
+/**
+ * A path segment shaped like a credential, masked even where no route names it (a 404, or a client
+ * that put a secret in the wrong place): longer than any id the API issues (a UUID is 36
+ * characters), or a payment client secret (`<intent id>_secret_<random>`).
+ */
+const credentialLikeSegment = (segment: string): boolean => segment.length > 40 || segment.includes("_secret_");
+
+/** The parameters the path's route names: the matched route's, else those of a route that matched the path for another method (405). */
+const pathParams = (ctx: Context): Record<string, string> => {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  if (Object.keys(params).length > 0) return params;
+  const matched = (ctx as Context & { matched?: ReadonlyArray<Partial<MatchedLayer>> }).matched ?? [];
+  const named: Record<string, string> = {};
+  for (const layer of matched) {
+    if (typeof layer.captures !== "function" || typeof layer.params !== "function") continue;
+    Object.assign(named, layer.params(ctx.path, layer.captures(ctx.path), {}));
+  }
+  return named;
+};
+
+/**
+ * The request path with every sensitive value masked: the values of route parameters named like
+ * a secret (also on a 405, where only a route for another method matched), and any segment shaped
+ * like a credential, matched or not.
+ */
 export const loggablePath = (ctx: Context): string => {
   let path = ctx.path;
-  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
-  for (const [name, value] of Object.entries(params)) {
-    if (!sensitiveParam.test(name) || value === "") continue;
+  for (const [name, value] of Object.entries(pathParams(ctx))) {
+    if (!sensitiveParam.test(name) || typeof value !== "string" || value === "") continue;
     path = path.split(value).join(redactedText).split(encodeURIComponent(value)).join(redactedText);
   }
-  return path;
+  return path
+    .split("/")
+    .map((segment) => (credentialLikeSegment(segment) ? redactedText : segment))
+    .join("/");
 };
 
 /** Middleware: one `request` line per request (method, path, status, duration, request id). */

@@ -78,3 +78,28 @@ t.test("requests log one access line each and never the bearer token or a body s
   t.equal(first.request_id, res.headers.get("x-request-id"));
   t.same(first.query, { token: redactedText, x: "1" }, "query values are logged only after redaction");
 });
+
+t.test("no credential in the path is logged whatever the method or status: a 405 masks the route's token parameter, a 404 masks credential-shaped segments", async (t) => {
+  const claim = defineRoute({
+    method: "POST",
+    path: "/v1/shares/:share_token/claim",
+    operationId: "claimShare405",
+    summary: "A route with a token in its path",
+    tags: ["test"],
+    auth: "none",
+    idempotency: "none",
+    responses: { 204: Schema.Void },
+    handler: () => Effect.succeed({ status: 204 as const }),
+  });
+  const app = await startTestApp(t, { routes: [claim] });
+  const shareToken = "share-tok-405-abcdef";
+  const grant = `eyJ2IjoxLCJrIjoi${"x".repeat(60)}.signature-part-long-enough`;
+  const clientSecret = "pi_0190a1b2c3d4_secret_abcdefghijklmnop";
+  t.equal((await call(`${app.url}/v1/shares/${shareToken}/claim`, { method: "DELETE" })).status, 405, "another method answers 405");
+  t.equal((await call(`${app.url}/v1/blobs/${grant}/x`, { method: "GET" })).status, 404, "an unknown path answers 404");
+  t.equal((await call(`${app.url}/v1/payment-intents/${clientSecret}`, { method: "GET" })).status, 404);
+  const text = app.logText();
+  for (const secret of [shareToken, grant, clientSecret]) t.notOk(text.includes(secret), `the log does not contain ${secret.slice(0, 14)}...`);
+  const paths = app.logLines().filter((l) => l.msg === "request").map((l) => (l as Record<string, unknown>).path);
+  t.same(paths, [`/v1/shares/${redactedText}/claim`, `/v1/blobs/${redactedText}/x`, `/v1/payment-intents/${redactedText}`], "the rest of each path is kept");
+});
