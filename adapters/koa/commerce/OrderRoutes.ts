@@ -12,6 +12,7 @@ import { PageOf } from "../../../core/kernel/Page.js";
 import { idempotencyKeyHeader } from "../Idempotency.js";
 import { listIdentity } from "../Pagination.js";
 import { defineRoute } from "../Route.js";
+import { orderViewEtag } from "./OrderViewEtag.js";
 import { orderPersonalFieldNames, reissueOrderPersonalFields } from "./OrderPersonalFields.js";
 import { CancelOrderBody, CheckoutBody, DispatchBody, OrderListQuery, OrderTimelineQuery } from "./OrderSchemas.js";
 import { OrderParams } from "./StoreSchemas.js";
@@ -82,7 +83,9 @@ export const getOrderRoute = defineRoute({
   summary: "Read an order with its lines and the first page of its timeline (owner, guest with the cart token, or store support)",
   description:
     "`timeline` is the page GET /v1/orders/:id/timeline answers with no cursor (the default page size); `timeline_next_cursor` " +
-    "continues that list (null when the page is the whole timeline).",
+    "continues that list (null when the page is the whole timeline). The ETag is weak, `W/\"<version>.<digest>\"`: it changes with " +
+    "anything the answer shows, the embedded page included (entries are added without a version bump). The order's writes take no " +
+    "If-Match; the version part is the one the If-Match grammar reads.",
   tags,
   auth: "required",
   params: OrderParams,
@@ -96,7 +99,7 @@ export const getOrderRoute = defineRoute({
       // The cursor is the timeline list's, bound to it as that list binds its own.
       const list = listIdentity(listOrderTimelineRoute.operationId, params, {});
       const timelineNextCursor = order.timelineNextCursor === null ? null : yield* Effect.orDie(bindCursor(order.timelineNextCursor, list));
-      return { status: 200, body: { ...order, timelineNextCursor }, etag: order.version, headers: privately };
+      return { status: 200, body: { ...order, timelineNextCursor }, headers: { ...privately, ETag: orderViewEtag(order) } };
     }),
 });
 
