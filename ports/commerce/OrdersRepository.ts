@@ -41,8 +41,6 @@ export interface OrdersRepository {
   /** When the customer's checkouts that failed (declined) since `since` last changed, oldest first, at most `limit`. */
   readonly declinedCheckoutsSince: (customerId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
-  /** Every entry of the order's timeline, in entry order (tests and tools; a reader pages with `timelinePage`). */
-  readonly timelineOf: (orderId: string) => Effect.Effect<ReadonlyArray<OrderTimelineEntry>>;
   /**
    * The order's timeline entries after `afterId` in entry order (by id), at most `limit`; with
    * `withFulfillment` false the `fulfillment.*` entries are left out in the query, before the limit.

@@ -17,6 +17,7 @@ import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore, seedStoreWithTwoLocations, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
+import { timelineEntries } from "./timeline.js";
 
 const stockOf = (c: CommerceRuntime, variantId: string, locationId: string) =>
   c.run(Effect.flatMap(InventoryRepository, (i) => i.findStock(variantId, locationId)));
@@ -81,7 +82,7 @@ const failingTimeline = async (c: CommerceRuntime) => {
 const paymentRecord = async (c: CommerceRuntime, orderId: string) => {
   const orders = await c.run(OrdersRepository);
   const payment = await c.run(orders.findPayment(orderId));
-  const kinds = (await c.run(orders.timelineOf(orderId))).map((e) => e.kind);
+  const kinds = (await c.run(timelineEntries(orderId))).map((e) => e.kind);
   return { status: payment?.status, kinds };
 };
 
@@ -197,7 +198,7 @@ t.test("order not yet dispatched → cancellation requested (202): a pending ord
     t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "the stock is released");
     const reservations = await c.run(Effect.flatMap(InventoryRepository, (i) => i.reservationsOfOrder(order.id)));
     t.ok(reservations.length > 0 && reservations.every((r) => r.status === "released"), "every reservation is released");
-    const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+    const kinds = (await c.run(timelineEntries(order.id))).map((e) => e.kind);
     t.notOk(kinds.includes("order.confirmed"), "the order was never confirmed");
     t.same(
       kinds.filter((k) => k.startsWith("order.") || k === "payment.voided"),
@@ -228,7 +229,7 @@ t.test("order not yet dispatched → cancellation requested (202): a pending ord
     t.equal((await c.run(orders.findOrder(order.id)))?.status, "cancelled", "the resolution job finished the cancellation");
     t.equal((await c.run(orders.findPayment(order.id)))?.status, "declined", "nothing was held, nothing voided");
     t.equal((await stockOf(c, variant.id, location.id))?.reserved, 0, "the stock is released");
-    const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+    const kinds = (await c.run(timelineEntries(order.id))).map((e) => e.kind);
     t.same(kinds.filter((k) => k.startsWith("order.")), ["order.pending", "order.cancellation_requested", "order.cancelled"]);
   }),
 );

@@ -17,6 +17,7 @@ import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, seedStore } from "./support.js";
 import { applyTrackingUpdate } from "../../core/commerce/CarrierTracking.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { timelineEntries } from "./timeline.js";
 
 const codeOf = (r: { ok: boolean; error?: unknown }) => (r.ok ? "ok" : (r.error as { code: string }).code);
 
@@ -102,7 +103,7 @@ t.test("object-level checks apply to every order: a tracking number is one shipm
     t.equal(receipt.shipmentId, shipment.id, "the update lands on the first store's shipment");
     const shipments = await c.run(Effect.flatMap(OrdersRepository, (o) => o.shipmentsOf(firstOrder.placed.order.id)));
     t.equal(shipments[0]?.status, "delivered");
-    const timeline = await c.run(Effect.flatMap(OrdersRepository, (o) => o.timelineOf(secondOrder.placed.order.id)));
+    const timeline = await c.run(timelineEntries(secondOrder.placed.order.id));
     t.notOk(timeline.some((e) => e.kind.startsWith("shipment.")), "nothing reaches the other store's order");
   }),
 );

@@ -13,11 +13,12 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
 import { forEachCommerceDialect } from "./support.js";
 import { commerceRuntime, confirmedOrder, seedStore, type CommerceRuntime } from "./support.js";
+import { timelineEntries } from "./timeline.js";
 
 const paymentRecord = async (c: CommerceRuntime, orderId: string) => {
   const orders = await c.run(OrdersRepository);
   const payment = (await c.run(orders.findPayment(orderId)))!;
-  const kinds = (await c.run(orders.timelineOf(orderId))).map((e) => e.kind);
+  const kinds = (await c.run(timelineEntries(orderId))).map((e) => e.kind);
   return { payment, kinds };
 };
 

@@ -27,6 +27,7 @@ import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { cancelOrder } from "../../core/commerce/CancelOrder.js";
 import { forEachCommerceDialect } from "./support.js";
 import { cartWith, checkoutInput, commerceRuntime, confirmedOrder, customer, pendingPaymentOrder, seedStore, seedStoreWithTwoLocations, unrecordedAuthorizationOrder, type CommerceRuntime } from "./support.js";
+import { timelineEntries } from "./timeline.js";
 
 const count = async (db: { db: { selectFrom: (t: string) => any } }, table: string): Promise<number> =>
   Number((await db.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
@@ -163,7 +164,7 @@ t.test("an authorization for an order that expired meanwhile is voided by a dura
     t.equal(await statusAtProvider(), "canceled", "the job voided the expired order's authorization");
     const orders = await c.run(OrdersRepository);
     t.equal((await c.run(orders.findPayment(placed.order.id)))?.status, "voided");
-    t.ok((await c.run(orders.timelineOf(placed.order.id))).some((e) => e.kind === "payment.voided"), "on the order's timeline");
+    t.ok((await c.run(timelineEntries(placed.order.id))).some((e) => e.kind === "payment.voided"), "on the order's timeline");
   }),
 );
 
@@ -229,7 +230,7 @@ t.test("order not yet dispatched → cancellation requested (202): cancelling a 
     let confirmedFirst = 0;
     for (const { store, location, variant, order } of pending) {
       t.equal((await c.run(orders.findOrder(order.id)))?.status, "cancelled");
-      const kinds = (await c.run(orders.timelineOf(order.id))).map((e) => e.kind);
+      const kinds = (await c.run(timelineEntries(order.id))).map((e) => e.kind);
       if (kinds.includes("order.confirmed")) confirmedFirst += 1;
       const requestedAt = kinds.indexOf("order.cancellation_requested");
       t.ok(requestedAt > 0, "the cancellation was requested");

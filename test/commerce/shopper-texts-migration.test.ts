@@ -20,6 +20,7 @@ import { at } from "../contract/Kit.js";
 import { kitId, lineOf, orderRecord, seedStore, uid } from "../contract/commerce/fixtures.js";
 import { forEachDialect } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
+import { timelineEntries } from "./timeline.js";
 
 const commerceModule = makeCommerceModule({ mailer: { send: () => Effect.dieMessage("no mail here") } });
 const modules = compose().add(paymentsModule).add(commerceModule);
@@ -57,7 +58,7 @@ forEachDialect(
     t.ok(timeline.includes("staff text"), "a staff reason stays");
     const notes = await run(Effect.flatMap(OrdersRepository, (r) => Effect.all([r.notesOf(kitId.order(1)), r.notesOf(kitId.order(2))])));
     t.same(notes.map((n) => n.map((x) => [x.id, x.body])), [[[`note:${uid("tle", 1)}`, null]], [[`note:${uid("tle", 2)}`, "customer text"]]], "notes, the minimized guest's cleared");
-    const [guestEntry] = await run(Effect.flatMap(OrdersRepository, (r) => r.timelineOf(kitId.order(1))));
+    const [guestEntry] = await run(timelineEntries(kitId.order(1)));
     t.same(guestEntry?.detail, { note_id: `note:${uid("tle", 1)}` }, "the entry refers to its note");
     const changed = await db.db.updateTable("shop_order_timeline").set({ kind: "x" }).execute().then(() => "accepted", () => "refused");
     t.equal(changed, "refused", "the timeline is append-only again");

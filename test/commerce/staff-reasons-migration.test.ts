@@ -22,6 +22,7 @@ import { at } from "../contract/Kit.js";
 import { kitId, lineOf, orderRecord, seedStore, uid } from "../contract/commerce/fixtures.js";
 import { forEachDialect } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
+import { timelineEntries } from "./timeline.js";
 
 const commerceModule = makeCommerceModule({ mailer: { send: () => Effect.dieMessage("no mail here") } });
 const modules = compose().add(paymentsModule).add(commerceModule);
@@ -98,9 +99,9 @@ forEachDialect(
       ],
       "notes, the minimized guest's cleared",
     );
-    const [, received] = await run(Effect.flatMap(OrdersRepository, (r) => r.timelineOf(kitId.order(1))));
+    const [, received] = await run(timelineEntries(kitId.order(1)));
     t.same(received?.detail, { return_id: kitId.ret(1), note_id: `note:${uid("tle", 2)}` }, "the entry refers to its note");
-    const kept = await run(Effect.flatMap(OrdersRepository, (r) => r.timelineOf(kitId.order(2))));
+    const kept = await run(timelineEntries(kitId.order(2)));
     t.same(
       kept.filter((e) => e.kind !== "fulfillment.released").map((e) => e.detail),
       [{ reason: "PaymentUnavailable" }, { reason: "" }],

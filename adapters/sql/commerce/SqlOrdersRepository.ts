@@ -93,9 +93,6 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       .limit(p("limit")),
   );
   const insertTimelineEntry = compiledInsert("shop_order_timeline", timeline);
-  const selectTimelineOfOrder = compiledOnce<{ orderId: string }>((ex, p) =>
-    ex.selectFrom("shop_order_timeline").selectAll().where("order_id", "=", p("orderId")).orderBy("id"),
-  );
   // A page of the timeline: with or without a cursor, with or without the warehouse's entries. The
   // shopper's filter is this literal text, the predicate of migration 28's partial index.
   const selectTimelinePage = (after: boolean, withFulfillment: boolean) =>
@@ -237,10 +234,6 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
       ),
     appendTimeline: (entry) =>
       sendStatement(db, insertTimelineEntry, entry),
-    timelineOf: (orderId) =>
-      runStatement(db, selectTimelineOfOrder, { orderId }).pipe(
-        Effect.map(({ rows }) => rows.map(timeline.fromRow)),
-      ),
     timelinePage: (orderId, query) =>
       runStatement(db, timelinePages[query.afterId === null ? "first" : "next"][query.withFulfillment ? "staff" : "shopper"], {
         orderId,
