@@ -7,7 +7,7 @@ import { JSONSchema, Schema, SchemaAST as AST } from "effect";
 import { idempotencyKeyHeader } from "./Idempotency.js";
 import { pageQueryFields } from "./Pagination.js";
 import { problemContentType, problemTitle } from "./ProblemJson.js";
-import type { Route } from "./Route.js";
+import type { EtagForm, Route } from "./Route.js";
 
 /** An OpenAPI document (plain JSON). */
 export type OpenApiDocument = Record<string, unknown>;
@@ -81,6 +81,13 @@ export const openApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_
 
 type ToJsonSchema = (ast: AST.AST) => JSONSchema.JsonSchema7;
 
+/** What each ETag form is (Route.ts `EtagForm`); as If-Match, each names the version. */
+const etagDescriptions: Record<EtagForm, string> = {
+  version: 'The resource\'s version, e.g. "3"; send it as If-Match to change the resource at that version.',
+  qualified: 'The version and what else the answer depends on, e.g. "3.7"; it changes with either. As If-Match it names the version (3).',
+  weak: 'A weak validator, e.g. W/"3.1234": the version and a digest of the whole answer, which changes with anything the answer shows. As If-Match it names the version (3).',
+};
+
 const operation = (route: Route, toJsonSchema: ToJsonSchema): Record<string, unknown> => {
   const parameters: unknown[] = [];
   const pathNames = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string);
@@ -122,10 +129,16 @@ const operation = (route: Route, toJsonSchema: ToJsonSchema): Record<string, unk
       schema: { type: "string" },
     });
   }
+  for (const header of route.requestHeaders) {
+    parameters.push({ name: header.name, in: "header", required: header.required, description: header.description, schema: { type: "string" } });
+  }
+  const etag = route.answersEtag === undefined ? undefined : { ETag: { description: etagDescriptions[route.answersEtag], schema: { type: "string" } } };
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses)) {
+    const success = Number(status) >= 200 && Number(status) < 300;
     responses[status] = {
       description: problemTitle(Number(status)),
+      ...(success && etag !== undefined ? { headers: etag } : {}),
       ...(schema ? { content: { "application/json": { schema: toJsonSchema(schema.ast) } } } : {}),
     };
   }

@@ -46,6 +46,20 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type AuthMode = "required" | "optional" | "none";
 /** Whether a route requires, accepts or ignores `If-Match`. */
 export type IfMatchMode = "required" | "optional" | "none";
+/**
+ * The ETag a route's 2xx answers carry, for the documentation: "version" is `"<version>"`
+ * (`RouteResponse.etag`); "qualified" is `"<version>.<qualifier>"`, also changed by what else the
+ * answer depends on (a node's ACL epoch); "weak" is `W/"<version>.<digest>"` over the whole answer
+ * (an order view's embedded timeline page). `parseIfMatch` reads the version of each.
+ */
+export type EtagForm = "version" | "qualified" | "weak";
+
+/** A request header the handler reads itself (the machinery's Idempotency-Key and If-Match are documented by their modes). */
+export interface RequestHeader {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+}
 
 // Request and response schemas must not need services to decode.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -94,6 +108,10 @@ export interface RouteSpec<P, Q, B, A extends AuthMode, E, R> {
    */
   readonly idempotentByItself?: boolean;
   readonly ifMatch?: IfMatchMode;
+  /** The ETag its 2xx answers carry; omitted, none. */
+  readonly answersEtag?: EtagForm;
+  /** Request headers the handler reads from `ctx` (a share token, a webhook signature). */
+  readonly requestHeaders?: ReadonlyArray<RequestHeader>;
   /**
    * The handler's work is one database transaction and calls nothing outside it (no payment
    * provider, no blob store, no work in another transaction it waits for). With an
@@ -146,6 +164,8 @@ export interface Route<R = any> {
   readonly idempotency: IdempotencyMode;
   readonly idempotentByItself: boolean;
   readonly ifMatch: IfMatchMode;
+  readonly answersEtag?: EtagForm | undefined;
+  readonly requestHeaders: ReadonlyArray<RequestHeader>;
   readonly oneTransaction: boolean;
   readonly unstored?:
     | {
@@ -222,6 +242,8 @@ export const defineRoute = <
     idempotency,
     idempotentByItself: spec.idempotentByItself ?? false,
     ifMatch: spec.ifMatch ?? "none",
+    answersEtag: spec.answersEtag,
+    requestHeaders: spec.requestHeaders ?? [],
     oneTransaction: spec.oneTransaction ?? false,
     unstored: spec.unstored as Route<Exclude<R, Principal>>["unstored"],
     pagination: spec.pagination ?? false,

@@ -3,6 +3,8 @@
  * its parameters, request and response schemas, problem+json error answers and security; it is
  * served at /v1/openapi.json and browsable at /v1/docs from local swagger-ui files.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Effect, Schema } from "effect";
 import t from "tap";
 import { openApiDocument } from "../../adapters/koa/OpenApi.js";
@@ -120,4 +122,149 @@ t.test("every module's route documents the If-Match it takes: required (412, 428
   }
   // Task trash, restore and move; node trash, restore and legal hold; comment edit.
   t.ok(optional >= 7, `the routes with an optional If-Match are found (${optional})`);
+});
+
+t.test("a route documents the request headers it reads and the ETag its answers carry", async (t) => {
+  const route = defineRoute({
+    method: "GET",
+    path: "/v1/tokened",
+    operationId: "getTokened",
+    summary: "a thing read with a token",
+    tags: ["things"],
+    auth: "none",
+    answersEtag: "version",
+    requestHeaders: [{ name: "X-Thing-Token", required: true, description: "The thing's token." }],
+    responses: { 200: Schema.Struct({ id: Schema.String }) },
+    problems: [404],
+    handler: () => Effect.succeed({ status: 200, body: { id: "1" }, etag: 1 }),
+  });
+  const doc: Json = openApiDocument({ title: "Test", version: "1", routes: [route] });
+  const operation = doc.paths["/v1/tokened"].get;
+  t.match(operation.parameters, [{ name: "X-Thing-Token", in: "header", required: true, description: "The thing's token." }]);
+  t.match(operation.responses["200"].headers?.ETag, { schema: { type: "string" }, description: /version/ }, "the 2xx answer documents its ETag");
+  t.equal(operation.responses["404"].headers, undefined, "a problem carries none");
+  const plain: Json = openApiDocument({ title: "Test", version: "1", routes: fixtureRoutes });
+  t.equal(plain.paths["/v1/public/ping"].get.responses["200"].headers, undefined, "a route that declares no ETag documents none");
+});
+
+/**
+ * The route definitions of a module folder of adapters/koa, read from their sources: each
+ * top-level definition (`export const name = ...` up to the next one) with its text.
+ */
+const koaSources = new URL("../../../adapters/koa/", import.meta.url);
+const definitionsOf = (folder: string): Array<{ name: string; text: string }> =>
+  readdirSync(fileURLToPath(new URL(folder, koaSources)))
+    .filter((file) => file.endsWith(".ts"))
+    .flatMap((file) =>
+      readFileSync(fileURLToPath(new URL(`${folder}${file}`, koaSources)), "utf8")
+        .split(/^(?=(?:export )?const )/m)
+        .flatMap((text) => {
+          const name = /^(?:export )?const (\w+)/.exec(text)?.[1];
+          return name === undefined ? [] : [{ name, text }];
+        }),
+    );
+/**
+ * A handler's answer with an ETag: a RouteResponse (`status` ...) with `etag` (made a header by
+ * ETag.ts `etag`), or an `ETag` header. An upload part's reported `etag: body.etag` is no answer's.
+ */
+const setsEtag = (text: string): boolean =>
+  /\bstatus[:,][^;]{0,300}?\betag:\s*(?![\w.]*\.etag\b)/.test(text) || /headers:\s*\{[^}]*\bETag:/.test(text);
+/** String constants of adapters/koa (header names: `export const name = "X-Header";`). */
+const constants = new Map(
+  ["", "projects/", "files/", "commerce/", "payments/", "delivery/", "identity/"].flatMap((folder) =>
+    definitionsOf(folder).flatMap(({ name, text }) => {
+      const value = /^(?:export )?const \w+ = "([^"]+)";/.exec(text)?.[1];
+      return value === undefined ? [] : [[name, value] as const];
+    }),
+  ),
+);
+
+/** Per route (by operationId): whether its handler answers an ETag, and the request headers it reads. */
+const scanRoutes = (): Map<string, { etag: boolean; headers: string[] }> => {
+  const found = new Map<string, { etag: boolean; headers: string[] }>();
+  for (const folder of ["projects/", "files/", "commerce/", "payments/", "delivery/", "identity/"]) {
+    const definitions = definitionsOf(folder);
+    // Helpers that answer with an ETag (a task answer), and the helpers that call them.
+    const helpers = new Set(definitions.filter((d) => !d.text.includes("defineRoute(") && setsEtag(d.text)).map((d) => d.name));
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const d of definitions) {
+        if (d.text.includes("defineRoute(") || helpers.has(d.name)) continue;
+        if ([...helpers].some((h) => new RegExp(`\\b${h}\\(`).test(d.text))) {
+          helpers.add(d.name);
+          grown = true;
+        }
+      }
+    }
+    for (const d of definitions.filter((d) => d.text.includes("defineRoute("))) {
+      // A definition may make two routes (`state === "open" ? "openRestaurant" : "closeRestaurant"`).
+      const operationIds = [.../operationId: ([^\n]+),\n/.exec(d.text)?.[1]?.matchAll(/"(\w+)"/g) ?? []].map((m) => m[1]!);
+      const etag = setsEtag(d.text) || [...helpers].some((h) => new RegExp(`\\b${h}\\(`).test(d.text));
+      const headers = [...d.text.matchAll(/ctx\.get\((\w+|"[^"]+")\)/g)].map((m) => (m[1]!.startsWith('"') ? m[1]!.slice(1, -1) : (constants.get(m[1]!) ?? m[1]!)));
+      for (const operationId of operationIds) found.set(operationId, { etag, headers });
+    }
+  }
+  return found;
+};
+
+/**
+ * Routes of modules this change could not edit that answer an ETag but do not declare it yet
+ * (docs/known-gaps.md, API description). The test fails when one of them declares it: take it
+ * off the list then.
+ */
+const etagNotYetDeclared = new Set<string>([
+  // adapters/koa/projects/
+  "createTask", "getTask", "updateTask", "moveTask", "deleteTask", "restoreTask", "setTaskFieldValue", "addComment", "editComment",
+  // adapters/koa/payments/
+  "createPaymentIntent", "confirmPaymentIntent", "getPaymentIntent", "capturePaymentIntent", "cancelPaymentIntent",
+  // adapters/koa/delivery/
+  "placeDeliveryOrder", "getDeliveryOrder", "trackDelivery", "createRestaurant", "publishMenu", "getMenu", "openRestaurant", "closeRestaurant",
+  "acceptRestaurantOrder", "rejectRestaurantOrder", "acceptCourierOffer", "getCourierActiveJob", "updateDeliveryStatus", "readRegionDelivery",
+  "reassignDelivery", "cancelDeliveryOrderAsDispatcher",
+]);
+const headersNotYetDeclared = new Set<string>(["accessShareLink X-Share-Token", "receiveProviderWebhook Webhook-Signature"]);
+
+t.test("every route that answers an ETag documents it, and every request header a handler reads is declared", async (t) => {
+  const routes = [...projectsRoutes, ...filesRoutes, ...commerceRoutes, ...paymentsRoutes, ...deliveryRoutes, ...identityRoutes];
+  const doc: Json = openApiDocument({ title: "domainkit", version: "test", routes });
+  const scanned = scanRoutes();
+  let etags = 0;
+  for (const route of routes) {
+    const where = `${route.operationId} (${route.method} ${route.path})`;
+    const source = scanned.get(route.operationId);
+    if (source === undefined) {
+      t.fail(`${where}: its definition is not found in adapters/koa`);
+      continue;
+    }
+    const operation = doc.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")][route.method.toLowerCase()];
+    const successes = Object.keys(route.responses).filter((status) => Number(status) >= 200 && Number(status) < 300);
+    if (source.etag) etags += 1;
+    if (etagNotYetDeclared.has(route.operationId)) {
+      t.ok(source.etag && route.answersEtag === undefined, `${where} still answers an undeclared ETag (listed as not yet declared)`);
+    } else if (source.etag) {
+      t.not(route.answersEtag, undefined, `${where} answers an ETag and declares it`);
+      for (const status of successes) t.ok(operation.responses[status].headers?.ETag, `${where} documents the ETag of its ${status}`);
+    } else {
+      t.equal(route.answersEtag, undefined, `${where} answers no ETag and declares none`);
+    }
+    for (const header of source.headers) {
+      if (header === "Idempotency-Key") {
+        t.not(route.idempotency, "none", `${where} reads Idempotency-Key, documented by its idempotency mode`);
+        continue;
+      }
+      if (headersNotYetDeclared.has(`${route.operationId} ${header}`)) {
+        t.notOk(route.requestHeaders.some((h) => h.name === header), `${where} still reads an undeclared ${header} (listed as not yet declared)`);
+        continue;
+      }
+      t.ok(route.requestHeaders.some((h) => h.name === header), `${where} declares the ${header} header it reads`);
+      t.match((operation.parameters ?? []).find((p: Json) => p.name === header), { in: "header" }, `${where} documents ${header}`);
+    }
+  }
+  t.ok(etags >= 45, `the routes that answer an ETag are found (${etags})`);
+  // The files share-link access routes authenticate by the token in X-Share-Token.
+  for (const operationId of ["accessFileShare", "listFileShareChildren", "fileShareDownload"]) {
+    const route = routes.find((r) => r.operationId === operationId)!;
+    const operation = doc.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")][route.method.toLowerCase()];
+    t.match((operation.parameters ?? []).find((p: Json) => p.name === "X-Share-Token"), { in: "header", required: true }, `${operationId} documents X-Share-Token`);
+  }
 });

@@ -38,6 +38,7 @@ export const carrierWebhookRoute = defineRoute({
     "per carrier: a replay answers 200 and changes nothing; an update for an unknown parcel is acknowledged and ignored.",
   tags: ["commerce"],
   auth: "none",
+  requestHeaders: [{ name: carrierSignatureHeader, required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; several v1 values during secret rotation.' }],
   body: Schema.Unknown,
   responses: { 200: CarrierWebhookReceiptView },
   problems: [400],

@@ -24,6 +24,7 @@ export const createCartRoute = defineRoute({
   summary: "Create a cart: the signed-in customer's, or without credentials a guest cart with its cart_token (shown once)",
   tags,
   auth: "optional",
+  answersEtag: "version",
   // A guest has no principal to scope a key to; creating an empty cart twice harms nobody.
   idempotency: "none",
   body: CreateCartBody,
@@ -47,6 +48,7 @@ export const getCartRoute = defineRoute({
   summary: "Read the cart priced server-side now (lines with unit price, discounts and tax; totals)",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: CartParams,
   responses: { 200: CartViewWire },
   problems: [403, 404],
@@ -65,6 +67,7 @@ export const setCartLineRoute = defineRoute({
   description: "409 insufficient_stock when less is available; 409 variant_unavailable when the variant is not purchasable; 409 cart_checked_out; 422 for a quantity outside 0 to 1000 or a line beyond the cart's 100.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // Setting a quantity is idempotent by itself.
   idempotency: "none",
   params: CartParams,

@@ -83,6 +83,7 @@ export const patchVariantRoute = defineRoute({
   description: "428 without If-Match; 412 version_mismatch carries the current variant in `current`.",
   tags,
   auth: "required",
+  answersEtag: "version",
   ifMatch: "required",
   params: VariantParams,
   body: PatchVariantBody,

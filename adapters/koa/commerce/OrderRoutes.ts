@@ -33,6 +33,7 @@ export const checkoutRoute = defineRoute({
     "(resend with the new total to confirm). 422 for an empty cart, a bad address or an unknown promotion code.",
   tags,
   auth: "required",
+  answersEtag: "version",
   idempotency: "required",
   // The e-mail and address are sealed at rest: never kept in clear with the stored answer.
   unstored: { fields: orderPersonalFieldNames, reissue: ({ principal }, stored) => reissueOrderPersonalFields(principal, stored) },
@@ -88,6 +89,7 @@ export const getOrderRoute = defineRoute({
     "If-Match; the version part is the one the If-Match grammar reads.",
   tags,
   auth: "required",
+  answersEtag: "weak",
   params: OrderParams,
   responses: { 200: OrderViewWire },
   problems: [403, 404],
@@ -132,6 +134,7 @@ export const cancelOrderRoute = defineRoute({
     "then the order is `cancelled` (at once, or by a job when the payment step must wait). 409 order_dispatched after dispatch.",
   tags,
   auth: "required",
+  answersEtag: "version",
   idempotency: "required",
   unstored: { fields: orderPersonalFieldNames, reissue: ({ principal }, stored) => reissueOrderPersonalFields(principal, stored) },
   params: OrderParams,

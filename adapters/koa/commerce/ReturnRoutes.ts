@@ -22,6 +22,7 @@ export const createReturnRoute = defineRoute({
     "409 order_not_dispatched while the order has not wholly shipped (its payment is not captured yet); 409 order_state_conflict when the order is in no state to return.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",
@@ -51,6 +52,7 @@ export const getReturnRoute = defineRoute({
   summary: "Read a return authorization (order owner, guest with the cart token, or store support)",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: ReturnParams,
   responses: { 200: ReturnWire },
   problems: [403, 404],
@@ -69,6 +71,7 @@ export const returnStageRoute = defineRoute({
     "409 return_state_conflict for a stage out of order.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: ReturnParams,
@@ -96,6 +99,7 @@ export const returnRefundRoute = defineRoute({
     "From `refund_failed` a request sends the refund's next attempt (`refund_attempt`), once: requests made at once answer 409 return_state_conflict but one.",
   tags,
   auth: "required",
+  answersEtag: "version",
   idempotency: "required",
   params: ReturnParams,
   body: ReturnRefundBody,

@@ -18,6 +18,9 @@ const tags = ["files"];
 /** The header carrying a file share token (as project share links do). */
 export const fileShareTokenHeader = "X-Share-Token";
 
+/** How the access routes declare the token header (a missing or unusable token answers 404). */
+const shareTokenRequestHeader = [{ name: fileShareTokenHeader, required: true, description: "The share link's token (never in the URL). Missing, unknown, expired or revoked: 404." }];
+
 // Answers carrying or granted by a token must not be cached by anyone.
 const noStore = { "Cache-Control": "no-store" };
 
@@ -93,6 +96,7 @@ export const accessFileShareRoute = defineRoute({
   description: "A missing, unknown, expired or revoked token, or a node outside the shared subtree, answers 404.",
   tags,
   auth: "none",
+  requestHeaders: shareTokenRequestHeader,
   query: SharedNodeQuery,
   responses: { 200: SharedNodeResponse },
   problems: [404],
@@ -112,6 +116,7 @@ export const sharedChildrenRoute = defineRoute({
   description: "`parent_id` names a folder in the shared subtree (the shared folder when omitted). 404 as for access; 409 not_a_folder for a file.",
   tags,
   auth: "none",
+  requestHeaders: shareTokenRequestHeader,
   pagination: true,
   query: SharedChildrenQuery,
   responses: { 200: PageOf(SharedNodeResponse) },
@@ -131,6 +136,7 @@ export const fileShareDownloadRoute = defineRoute({
   description: "403 when the link does not allow downloads; 423 version_quarantined when the file has no published version; 404 as for access.",
   tags,
   auth: "none",
+  requestHeaders: shareTokenRequestHeader,
   body: SharedDownloadBody,
   responses: { 201: SharedDownloadResponse },
   problems: [403, 404, 409, 423],
