@@ -4,13 +4,18 @@
  * page of the timeline, which gains entries (a fulfillment task's assignment and release) while
  * the order's version stays: the ETag is weak, `W/"<version>.<digest of the answer>"`, and
  * changes with the page. A page that was exactly full gains a next page while its entries stay:
- * the ETag changes too. The version stays readable by the one If-Match parser (ETag.ts). SQLite and
- * Postgres.
+ * the ETag changes too; so does a guest order's view when retention clears its texts. The version
+ * stays readable by the one If-Match parser (ETag.ts). SQLite and Postgres.
  */
 import t from "tap";
 import { parseIfMatch } from "../../adapters/koa/ETag.js";
+import { orderViewEtag } from "../../adapters/koa/commerce/OrderViewEtag.js";
+import { cancelOrder } from "../../core/commerce/CancelOrder.js";
+import { getOrder } from "../../core/commerce/OrderQueries.js";
+import { applyRetention } from "../../core/commerce/Retention.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-support.js";
+import { commerceRuntime, forEachCommerceDialect, guestOrder, seedStore } from "./support.js";
 
 type Entry = { id: string; kind: string };
 type Task = { id: string; order_id: string };
@@ -68,5 +73,22 @@ t.test("the order view's ETag changes when its embedded timeline page gains an e
     t.type(grown.body.timeline_next_cursor, "string", "and now has a next page");
     t.equal(grown.body.version, full.body.version);
     t.not(grown.headers.get("etag"), full.headers.get("etag"), "the view's ETag changes when its page gains a next page");
+  }),
+);
+
+t.test("the order view's ETag changes when guest retention clears the order's texts without a version bump", (t) =>
+  forEachCommerceDialect(t, "order view etag retention", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, variant } = await seedStore(c, { stock: 2 });
+    const { guest, orderId } = await guestOrder(c, store.id, variant.id);
+    await c.run(cancelOrder(guest, orderId, { reason: "call me on 555-0100" }));
+    const support = { kind: "staff" as const, userId: ownerId, role: "support" as const };
+    const before = await c.run(getOrder(support, orderId));
+    const year = await c.later(366 * 24 * 60 * 60 * 1000, applyRetention);
+    t.equal(year.guestOrders, 1, "the guest order is minimized");
+    const after = await c.run(getOrder(support, orderId));
+    t.equal(after.version, before.version, "minimizing leaves the order's version");
+    t.not(after.email, before.email, "the view changed (its e-mail is gone)");
+    t.not(orderViewEtag(after), orderViewEtag(before), "and so did its ETag");
   }),
 );
