@@ -23,6 +23,12 @@ export interface Config {
   readonly port: number;
   /** Interface to bind (HOST, default 127.0.0.1). */
   readonly host: string;
+  /**
+   * Reverse proxies in front of the server that append to `X-Forwarded-For` (TRUST_PROXY, default
+   * 0: the client is the TCP peer). Behind N proxies the client address is the Nth entry from the
+   * right; the per-IP budgets (failed authentications, the request limit, checkout risk) count it.
+   */
+  readonly trustedProxies: number;
   /** Folder for the SQLite file and the local blob store (DATA_DIR, default ./.data). */
   readonly dataDir: string;
   /** Postgres connection string; SQLite under dataDir when absent (DATABASE_URL). */
@@ -387,6 +393,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   if (!/^[A-Za-z0-9.:[\]%-]+$/.test(hostValue)) {
     r.problem("HOST", "not a host name or IP address", "an interface address such as 127.0.0.1 or 0.0.0.0");
   }
+  const trustedProxies = r.integer("TRUST_PROXY", 0, 0, 10, "the number of reverse proxies in front of the server, from 0 to 10");
   const dataDir = r.path("DATA_DIR", "./.data");
   const databaseUrl = r.url("DATABASE_URL", ["postgres:", "postgresql:"], "a Postgres URL such as postgres://user:password@host:5432/database");
   const databasePoolMax = r.integer("DATABASE_POOL_MAX", 10, 1, 1000, "a whole number of connections from 1 to 1000");
@@ -496,6 +503,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   return {
     port,
     host: hostValue,
+    trustedProxies,
     dataDir,
     databaseUrl,
     databasePoolMax,

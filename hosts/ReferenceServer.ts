@@ -2,6 +2,7 @@
  * The reference server: every module over HTTP and realtime, on SQLite + a local blob store by
  * default or Postgres by configuration, with the worker in-process unless told otherwise.
  */
+import { ServerResponse } from "node:http";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { createKoaApp } from "../adapters/koa/App.js";
@@ -154,6 +155,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   const authenticationFailures = failedAuthentications(resolveLimits(options.limits), limiterStore);
   const app = createKoaApp({
     logger,
+    trustedProxies: config.trustedProxies,
     failedAuthentications: authenticationFailures,
     limiterStore,
     runtime: core.runtime,
@@ -194,6 +196,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     authenticate: jwtUpgradeAuthentication(tokenVerification, core.runtime),
     runtime: core.runtime,
     failedAuthentications: authenticationFailures,
+    // The client address exactly as the HTTP app reads it (TRUST_PROXY), so both spend one budget per client.
+    clientIp: (request) => app.createContext(request, new ServerResponse(request)).ip,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.realtimeRecheckMs !== undefined ? { recheckMs: options.realtimeRecheckMs } : {}),
   });

@@ -44,8 +44,12 @@ export interface KoaAppOptions {
   readonly rateLimit?: boolean;
   /** The failed-authentication budget, to share it with the realtime upgrade; one of this app's own when omitted. */
   readonly failedAuthentications?: FailedAuthentications;
-  /** Trust `X-Forwarded-For` for the client IP (behind a reverse proxy). Default false. */
-  readonly trustProxy?: boolean;
+  /**
+   * Reverse proxies in front of the app that append to `X-Forwarded-For` (default 0: the client IP
+   * is the TCP peer). Behind N, the client IP is the Nth entry from the right: what the proxy
+   * nearest the client saw, which a client cannot forge by sending its own header.
+   */
+  readonly trustedProxies?: number;
   readonly idempotencyPolicy?: Partial<IdempotencyPolicy>;
   /** Overrides of the default action budgets (invitations, mentions, shares; ActionBudgets.ts). */
   readonly actionBudgets?: Partial<Record<ActionBudgetName, ActionBudgetLimit>>;
@@ -63,7 +67,8 @@ export interface KoaAppOptions {
 /** Builds the host's Koa application; start it with `startHttpServer`. */
 export const createKoaApp = (options: KoaAppOptions): Koa => {
   const limits = resolveLimits(options.limits);
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const trustedProxies = options.trustedProxies ?? 0;
+  const app = new Koa(trustedProxies > 0 ? { proxy: true, maxIpsCount: trustedProxies } : { proxy: false });
   // Errors are answered and logged by errorHandling; this only sees failures after the answer.
   app.silent = true;
   app.on("error", (err: unknown) => options.logger.error({ err }, "response stream failed"));

@@ -50,6 +50,8 @@ export interface RealtimeOptions {
     readonly retryAfterSeconds: (ip: string) => number | null;
     readonly record: (ip: string) => Promise<void>;
   };
+  /** The client's address as the HTTP app reads it (behind proxies); the TCP peer when omitted. */
+  readonly clientIp?: (request: IncomingMessage) => string;
 }
 
 /** The attached endpoint. */
@@ -214,7 +216,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       return;
     }
     void (async () => {
-      const ip = request.socket.remoteAddress ?? "unknown";
+      const ip = options.clientIp?.(request) ?? request.socket.remoteAddress ?? "unknown";
       const failures = options.failedAuthentications;
       const wait = failures === undefined ? null : failures.retryAfterSeconds(ip);
       if (wait !== null) {

@@ -9,9 +9,9 @@ import { mintToken } from "../../adapters/koa/Authentication.js";
 import { TestClient, type RefusedUpgrade } from "../ws/fixtures.js";
 import { hostSecret, startReferenceServer, testConfig } from "./support.js";
 
-const upgrade = async (url: string, token: string): Promise<{ status: number; body?: unknown }> => {
+const upgrade = async (url: string, token: string, headers?: Record<string, string>): Promise<{ status: number; body?: unknown }> => {
   try {
-    const client = await TestClient.connect(url, { token });
+    const client = await TestClient.connect(url, { token, ...(headers !== undefined ? { headers } : {}) });
     client.close();
     return { status: 101 };
   } catch (error) {
@@ -39,4 +39,28 @@ t.test("HTTP and realtime failures spend one per-IP budget; past it both doors a
   const realtime = await upgrade(realtimeUrl, good);
   t.equal(realtime.status, 429, "so does the realtime upgrade");
   t.match(realtime.body, { code: "rate_limited" });
+});
+
+t.test("behind TRUST_PROXY=1 proxy the budget is the forwarded client's: one client's failures do not lock out another, and a client cannot forge its address", async (t) => {
+  const config = await testConfig("sqlite", t, { TRUST_PROXY: "1" });
+  const { server } = await startReferenceServer(t, config, { limits: { failedAuthenticationPoints: 3, failedAuthenticationWindowSeconds: 60 } });
+  const realtimeUrl = `${server.url.replace(/^http/, "ws")}/v1/realtime`;
+  const good = await mintToken({ secret: hostSecret, userId: "0b9f7c2e-6a43-4d7e-9a5e-3c1f2b8d4e60", ttlSeconds: 600 });
+  // The proxy appends the address it saw; whatever the client sent comes before it.
+  const from = (client: string, sent?: string) => ({ "X-Forwarded-For": sent === undefined ? client : `${sent}, ${client}` });
+  const me = (token: string, headers: Record<string, string>) => fetch(`${server.url}/v1/notifications`, { headers: { Authorization: `Bearer ${token}`, ...headers } });
+
+  t.equal((await me("guess-1", from("203.0.113.9"))).status, 401);
+  t.equal((await upgrade(realtimeUrl, "guess-2", from("203.0.113.9"))).status, 401);
+  t.equal((await me("guess-3", from("203.0.113.9", "198.51.100.7"))).status, 401, "a forged address in front counts against the real one");
+  t.equal((await me(good, from("203.0.113.9"))).status, 429, "the guessing client is refused");
+  t.equal((await upgrade(realtimeUrl, good, from("203.0.113.9"))).status, 429, "at both doors");
+  t.equal((await me(good, from("198.51.100.7"))).status, 200, "another client behind the same proxy is not locked out");
+  t.equal((await upgrade(realtimeUrl, good, from("198.51.100.7"))).status, 101, "nor at the realtime door");
+});
+
+t.test("TRUST_PROXY is a count of proxies from 0 to 10", async (t) => {
+  await t.rejects(testConfig("sqlite", t, { TRUST_PROXY: "yes" }), /TRUST_PROXY/);
+  await t.rejects(testConfig("sqlite", t, { TRUST_PROXY: "11" }), /TRUST_PROXY/);
+  t.equal((await testConfig("sqlite", t)).trustedProxies, 0, "none by default: the client is the TCP peer");
 });

@@ -123,9 +123,10 @@ export class TestClient {
   }
 
   /** Opens a connection; rejects with the refusal when the upgrade is answered with an HTTP error. */
-  static connect(url: string, options: { token?: string; query?: boolean; autoPong?: boolean } = {}): Promise<TestClient> {
+  static connect(url: string, options: { token?: string; query?: boolean; autoPong?: boolean; headers?: Record<string, string> } = {}): Promise<TestClient> {
     const target = options.token !== undefined && options.query ? `${url}?access_token=${encodeURIComponent(options.token)}` : url;
-    const headers = options.token !== undefined && !options.query ? { authorization: `Bearer ${options.token}` } : undefined;
+    const bearer = options.token !== undefined && !options.query ? { authorization: `Bearer ${options.token}` } : {};
+    const headers = options.headers !== undefined || options.token !== undefined && !options.query ? { ...options.headers, ...bearer } : undefined;
     const socket = new WebSocket(target, { ...(headers ? { headers } : {}), autoPong: options.autoPong ?? true });
     return new Promise((resolve, reject) => {
       socket.once("open", () => resolve(new TestClient(socket)));
