@@ -12,7 +12,7 @@ import { defaultLimits, type Limits } from "./Limits.js";
 const jsonTypes = ["json", "+json"];
 
 /** Middleware: parses a JSON body into `ctx.request.body` (`{}` when the request has none). */
-export const jsonBody = (limits: Pick<Limits, "jsonBodyBytes"> = defaultLimits): Middleware => {
+export const jsonBody = (limits: Pick<Limits, "jsonBodyBytes" | "jsonBodyDepth"> = defaultLimits): Middleware => {
   const parse = bodyParser({
     enableTypes: ["json"],
     // The media type is checked below, so anything reaching the parser is JSON.
@@ -37,8 +37,31 @@ export const jsonBody = (limits: Pick<Limits, "jsonBodyBytes"> = defaultLimits):
       throw bodyError(error, limits.jsonBodyBytes);
     }
     if (ctx.request.body === undefined) ctx.request.body = {};
+    if (nestedDeeperThan(ctx.request.body, limits.jsonBodyDepth)) {
+      throw new MalformedJson({
+        detail: `The request body nests arrays and objects more than ${limits.jsonBodyDepth} levels deep.`,
+        errors: [{ path: "", message: `nested more than ${limits.jsonBodyDepth} levels deep` }],
+      });
+    }
     return next();
   };
+};
+
+/**
+ * True when `value` nests arrays and objects more than `depth` levels deep. Walked with a stack,
+ * not recursion: every later step that walks a body (the NUL check, the idempotency hash, the
+ * schemas) recurses, and a body thousands of levels deep would overflow the call stack there (a 500).
+ */
+const nestedDeeperThan = (value: unknown, depth: number): boolean => {
+  const pending: Array<{ readonly value: unknown; readonly level: number }> = [{ value, level: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== "object" || next.value === null) continue;
+    if (next.level > depth) return true;
+    for (const inner of Object.values(next.value)) {
+      if (typeof inner === "object" && inner !== null) pending.push({ value: inner, level: next.level + 1 });
+    }
+  }
+  return false;
 };
 
 /** Translates a co-body / raw-body failure into the HTTP edge's typed error. */

@@ -7,6 +7,8 @@
 export interface Limits {
   /** Largest accepted JSON request body, in bytes. Default 1 MiB; larger bodies answer 413. */
   readonly jsonBodyBytes: number;
+  /** Deepest nesting of arrays and objects in a JSON body. Default 32; deeper bodies answer 400 `malformed_json`. */
+  readonly jsonBodyDepth: number;
   /** Page size when a list request gives no `limit`. Default 50. */
   readonly listDefault: number;
   /** Largest `limit` a list request may ask for. Default 200; larger answers 400 `invalid_limit`. */
@@ -43,6 +45,7 @@ export interface Limits {
 /** The documented defaults. */
 export const defaultLimits: Limits = {
   jsonBodyBytes: 1024 * 1024,
+  jsonBodyDepth: 32,
   listDefault: 50,
   listMax: 200,
   rateLimitPoints: 300,

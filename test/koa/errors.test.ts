@@ -57,6 +57,15 @@ t.test("error paths answer problem+json with a stable code", async (t) => {
     t.same(res.body?.errors, [{ path: "", message: "the body is not a JSON object or array" }], "with errors, as every 400");
   });
 
+  t.test("a body nested deeper than the documented bound (32 levels) answers 400 malformed_json; at the bound it is read", async (t) => {
+    const nested = (levels: number) => `{"title":"A","count":1,"extra":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    const post = (body: string) => call(url("/v1/things"), { method: "POST", headers: { ...auth, "content-type": "application/json" }, body });
+    t.equal((await post(nested(32))).status, 201, "32 levels are read");
+    const refused = await post(nested(33));
+    assertProblem(t, refused, 400, "malformed_json");
+    t.same(refused.body?.errors, [{ path: "", message: "nested more than 32 levels deep" }]);
+  });
+
   t.test("a field of the wrong type is one error, not one per branch of an optional field", async (t) => {
     const Patch = Schema.Struct({ title: Schema.optional(Schema.String), count: Schema.optional(Schema.Int) });
     const failed = Schema.decodeUnknownEither(Patch, { errors: "all" })({ title: 5, count: "x" });

@@ -112,6 +112,8 @@ t.test("every operation answers malformed input with a 4xx problem, never a 5xx"
         ["an array body", "[]"],
         ["a string body", '"text"'],
         ["an empty object", "{}"],
+        // Deeper than the call stack of any recursive walk (the NUL check, the idempotency hash).
+        ["a body nested 10,000 levels deep", `{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}`],
       ] as const) {
         await send(op, what, validPath, body);
       }
