@@ -41,9 +41,15 @@ const sortKeys = (value: unknown): unknown => {
   return value;
 };
 
-/** The hash that binds a key to one request: SHA-256 of method, path and canonical body. */
-export const requestHash = (method: string, path: string, body: unknown): string =>
-  createHash("sha256").update(`${method.toUpperCase()}\n${path}\n${canonicalJson(body ?? null)}`).digest("hex");
+/**
+ * The hash that binds a key to one request: SHA-256 of method, path, query (its parameters
+ * canonical, when there are any) and canonical body. A request without a query string hashes as
+ * before the query was bound, so keys stored then still replay.
+ */
+export const requestHash = (method: string, path: string, body: unknown, query: Readonly<Record<string, unknown>> = {}): string => {
+  const target = Object.keys(query).length === 0 ? path : `${path}?${canonicalJson(query)}`;
+  return createHash("sha256").update(`${method.toUpperCase()}\n${target}\n${canonicalJson(body ?? null)}`).digest("hex");
+};
 
 /** Options of the HTTP idempotency path. */
 export interface IdempotencyOptions {
@@ -81,7 +87,7 @@ export const withIdempotency = <E, R>(
     const principal = principalOf(ctx);
     // Routes refuse idempotency without authentication at mount time; this guards direct use.
     if (principal === undefined) return yield* Effect.dieMessage("idempotency needs an authenticated principal");
-    const request = { scope: principalScope(principal), key, requestHash: requestHash(ctx.method, ctx.path, ctx.request.body) };
+    const request = { scope: principalScope(principal), key, requestHash: requestHash(ctx.method, ctx.path, ctx.request.body, ctx.query) };
     return yield* options.oneTransaction === true
       ? runIdempotentInTransaction(request, work, settleClientErrors, options.policy)
       : runIdempotent(request, settleClientErrors(work), options.policy);

@@ -175,6 +175,18 @@ t.test("idempotency over HTTP", async (t) => {
       t.equal(res.body.code, "idempotency_key_reused");
     });
 
+    t.test("the same key with a different query string answers 422 idempotency_key_reused; the same query in another order replays", async (t) => {
+      const first = await post("/v1/orders?reason=mistake&source=web", { item: "tea" }, { ...alice, "idempotency-key": "k-query" });
+      t.equal(first.status, 201);
+      const reordered = await post("/v1/orders?source=web&reason=mistake", { item: "tea" }, { ...alice, "idempotency-key": "k-query" });
+      t.equal(reordered.headers.get("idempotent-replayed"), "true", "parameter order does not change the request");
+      const other = await post("/v1/orders?reason=something%20else&source=web", { item: "tea" }, { ...alice, "idempotency-key": "k-query" });
+      t.equal(other.status, 422);
+      t.equal(other.body.code, "idempotency_key_reused");
+      const none = await post("/v1/orders", { item: "tea" }, { ...alice, "idempotency-key": "k-query" });
+      t.equal(none.body.code, "idempotency_key_reused", "nor does dropping the query");
+    });
+
     t.test("keys are scoped to the caller: another user's same key is a new request", async (t) => {
       const before = runs.create;
       await post("/v1/orders", { item: "scoped" }, { ...alice, "idempotency-key": "k-scope" });
