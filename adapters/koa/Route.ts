@@ -445,6 +445,10 @@ const encodeResponse = (route: Route, response: RouteResponse): Effect.Effect<St
   if (schema === undefined) {
     return Effect.dieMessage(`route ${route.operationId} answered undeclared status ${response.status}`);
   }
+  // So would an ETag the route does not declare (`answersEtag`).
+  if (route.answersEtag === undefined && (response.etag !== undefined || response.headers?.ETag !== undefined)) {
+    return Effect.dieMessage(`route ${route.operationId} answered an ETag it does not declare (answersEtag)`);
+  }
   if (schema === null) return Effect.succeed(toStoredResponse({ ...response, body: undefined }));
   return Effect.map(encodeResponseBody(schema, response.body), (body) => toStoredResponse({ ...response, body }));
 };

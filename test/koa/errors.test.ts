@@ -6,6 +6,7 @@ import { Effect, Either, Schema } from "effect";
 import t from "tap";
 import { NotFound } from "../../core/kernel/Errors.js";
 import { runHandler } from "../../adapters/koa/EffectHandler.js";
+import { defineRoute } from "../../adapters/koa/Route.js";
 import { fieldErrors } from "../../adapters/koa/Decode.js";
 import { call, jsonInit, startTestApp, tokenFor, aliceId, type ReadResponse } from "./support.js";
 import { fixtureRoutes, knownThingId, lockedThingId } from "./routes.fixture.js";
@@ -25,7 +26,20 @@ const assertProblem = (tt: Test, res: ReadResponse, status: number, code: string
 
 t.test("error paths answer problem+json with a stable code", async (t) => {
   const app = await startTestApp(t, {
-    routes: fixtureRoutes,
+    routes: [
+      ...fixtureRoutes,
+      // Answers an ETag without declaring it: the OpenAPI document would not show it.
+      defineRoute({
+        method: "GET",
+        path: "/v1/undeclared-etag",
+        operationId: "undeclaredEtag",
+        summary: "Answers an ETag it does not declare",
+        tags: ["test"],
+        auth: "none",
+        responses: { 200: Schema.Struct({ ok: Schema.Boolean }) },
+        handler: () => Effect.succeed({ status: 200 as const, body: { ok: true }, etag: 1 }),
+      }),
+    ],
     limits: { jsonBodyBytes: 1024 },
     // A raw route outside defineRoute still gets the runtime and the one error mapper.
     configureRouter: (router) =>
@@ -186,6 +200,12 @@ t.test("error paths answer problem+json with a stable code", async (t) => {
     t.same(Object.keys(res.body).sort(), ["code", "detail", "status", "title", "type"]);
     const logged = app.logLines().find((l) => l.request_id === "req-crash-1" && l.msg === "request failed");
     t.ok(logged, "the failure is logged with the request id");
+  });
+
+  t.test("a route answering an ETag it does not declare (answersEtag) is a defect, as an undeclared status is: the document must not lie", async (t) => {
+    const res = await call(url("/v1/undeclared-etag"));
+    assertProblem(t, res, 500, "internal_error");
+    t.equal(res.headers.get("etag"), null, "and no ETag goes out");
   });
 
   t.test("an untyped failure answers 500 internal_error without its message", async (t) => {

@@ -104,6 +104,7 @@ const acceptOfferRoute = defineRoute({
   tags,
   budget: { name: "delivery_offers" },
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",
@@ -134,6 +135,7 @@ const activeJobRoute = defineRoute({
   description: "The assigned courier only, while the delivery is assigned or picked up (the drop-off address is shown only then); otherwise 404. Each access is audited.",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: DeliveryParams,
   responses: { 200: ActiveJobWire },
   problems: [403, 404],
@@ -151,6 +153,7 @@ const statusRoute = defineRoute({
     "The assigned courier, with a transition id (the same id repeated answers the same change and changes nothing) and the expected version (required: without it 422 on expected_version). 409 for a transition the table does not permit (pickup before assignment), a stale expected_version (delivery_version_conflict, with current_version) or a transition id reused for another status; 422 unknown_delivery_status, and 422 on transition_id for an id the system writes in the status history (\"created\", or starting with \"offer:\" or \"reassign:\"). Completion (delivered) posts the balanced settlement with it and then captures the payment.",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: DeliveryParams,
   body: DeliveryStatusBody,
   responses: { 200: DeliveryStatusChangeWire },

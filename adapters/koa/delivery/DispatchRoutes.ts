@@ -57,6 +57,7 @@ const readRoute = defineRoute({
     "A dispatcher of the region the delivery is picked up in, while it is pending, assigned or picked up; anyone else, or a delivery outside the region or finished, answers 404. Each read writes one row to the location access log.",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: DeliveryParams,
   responses: { 200: DeliveryWire },
   problems: [404],
@@ -97,6 +98,7 @@ const reassignRoute = defineRoute({
     "A dispatcher of the region the delivery is picked up in (else 404), whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required. Answers the delivery without its customer and drop-off (read those with GET /dispatch/deliveries/:id, audited). Actor and reason are kept in the delivery's status history; the previous courier and open offers are told through CourierAssigned. A picked-up delivery answers 409 delivery_not_reassignable; a courier who already has another active delivery 409 courier_busy.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   idempotency: "required",

@@ -151,6 +151,7 @@ const cancelRoute = defineRoute({
     "A dispatcher of the region the order's delivery is picked up in (else 404, like an unknown order) whose token's auth_time is within DELIVERY_STEP_UP_SECONDS (else 403 step_up_required); Idempotency-Key required; reason 1 to 500 characters (else 422). Only an accepted order whose delivery is pending or assigned (else 409 order_not_cancellable). The delivery is cancelled with actor and reason in its status history, its offers are lost, the order is cancelled and its payment authorization voided (payment_state void_pending until the provider answers; a keyed job retries). An order already cancelled answers as it is.",
   tags,
   auth: "required",
+  answersEtag: "version",
   idempotency: "required",
   params: OrderParams,
   body: ReplayBody,

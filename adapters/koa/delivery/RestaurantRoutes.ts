@@ -86,6 +86,7 @@ const createRestaurantRoute = defineRoute({
   description: "A payments merchant of its own is provisioned for it. Coordinates in degrees; service radius 1 to 50,000 m.",
   tags,
   auth: "required",
+  answersEtag: "version",
   body: CreateRestaurantBody,
   responses: { 201: RestaurantWire },
   problems: [403, 422],
@@ -156,6 +157,7 @@ const publishMenuRoute = defineRoute({
   description: "Items keep their identity across versions when the request names an earlier item's id. 409 menu_publish_conflict when another version was published meanwhile.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: RestaurantParams,
@@ -184,6 +186,7 @@ const getMenuRoute = defineRoute({
   summary: "Read the restaurant's current menu version",
   tags,
   auth: "none",
+  answersEtag: "version",
   params: RestaurantParams,
   responses: { 200: PublishedMenuWire },
   problems: [404],
@@ -214,6 +217,7 @@ const openingRoute = (state: "open" | "closed") =>
     summary: state === "open" ? "Open the restaurant for orders" : "Close the restaurant",
     tags,
     auth: "required",
+    answersEtag: "version",
     // One transaction, nothing called outside: the key and the answer commit with the work.
     oneTransaction: true,
     params: RestaurantParams,
@@ -253,6 +257,7 @@ const acceptOrderRoute = defineRoute({
     "Staff of the owning restaurant. Repeating it answers the same order and the same delivery_id (the transition is idempotent); exactly one delivery is created and dispatch starts. 409 order_not_acceptable once the order is cancelled or rejected. Another restaurant's order answers 404.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // One transaction, nothing called outside: the key and the answer commit with the work.
   oneTransaction: true,
   params: OrderParams,
@@ -273,6 +278,7 @@ const rejectOrderRoute = defineRoute({
   summary: "Reject an order with a reason (voids the payment authorization)",
   tags,
   auth: "required",
+  answersEtag: "version",
   params: OrderParams,
   body: RejectOrderBody,
   responses: { 200: RestaurantOrderWire },

@@ -38,6 +38,7 @@ const providerWebhookRoute = defineRoute({
     "Authenticated by `Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` (several v1 allowed while secrets rotate; 300 s tolerance both ways). The provider event id is unique: a replay answers 200 and changes nothing.",
   tags: ["payments"],
   auth: "none",
+  requestHeaders: [{ name: providerSignatureHeader, required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; several v1 values while secrets rotate.' }],
   body: Schema.Unknown,
   responses: { 200: WebhookReceiptView },
   problems: [400],

@@ -33,6 +33,7 @@ export const editCommentRoute = defineRoute({
     "412 version_mismatch with `current` (the comment with its version) otherwise. Without it, unconditional (409 comment_edit_conflict for a lost race).",
   tags: ["projects"],
   auth: "required",
+  answersEtag: "version",
   ifMatch: "optional",
   params: CommentParams,
   body: EditCommentBody,

@@ -18,6 +18,7 @@ export const addCommentRoute = defineRoute({
     "`client_mutation_id` is unique per author and task: a retry with the content the first call sent answers the comment it created, as it is now (edits included); the same id with other content, the edited content included, is 422 `client_mutation_id_reused`. The answer carries the comment's `version` (1 when added, one more per edit), also as the ETag: the If-Match of PATCH /v1/comments/:id.",
   tags,
   auth: "required",
+  answersEtag: "version",
   // The specification's mechanism here is the body's client_mutation_id, not Idempotency-Key.
   idempotency: "none",
   params: TaskParams,

@@ -68,6 +68,7 @@ export const setTaskFieldValueRoute = defineRoute({
     "in `current`; without it the value is last writer wins. 409 task_deleted for a task in the trash.",
   tags,
   auth: "required",
+  answersEtag: "version",
   ifMatch: "optional",
   params: Schema.Struct({ id: idOf(TaskId), fieldId: idOf(CustomFieldId) }),
   body: FieldValueBody,

@@ -102,6 +102,7 @@ export const accessShareLinkRoute = defineRoute({
   description: "Authenticated by the share token in the X-Share-Token header; a missing, unknown, expired or revoked token answers 404.",
   tags,
   auth: "none",
+  requestHeaders: [{ name: shareTokenHeader, required: true, description: "The share link's token (never in the URL). Missing, unknown, expired or revoked: 404." }],
   pagination: true,
   responses: { 200: SharedProjectView },
   problems: [400, 404],

@@ -23,6 +23,7 @@ export const moveTaskRoute = defineRoute({
     "With If-Match, only if the task is still at that version: 412 version_mismatch with `current` otherwise. Without it, unconditional.",
   tags: ["projects"],
   auth: "required",
+  answersEtag: "version",
   ifMatch: "optional",
   params: TaskParams,
   body: MoveTaskBody,
