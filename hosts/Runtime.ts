@@ -142,8 +142,9 @@ export const epochLookup = <P>(runtime: DomainRuntime<P>) => (userId: string): P
 export const jwtUpgradeAuthentication = <P>(secret: TokenVerifier, runtime: DomainRuntime<P>): Authenticate => async (token) => {
   try {
     const principal = await verifyToken(secret, token, epochLookup(runtime));
-    const epoch = decodeJwt(token).epoch;
-    return typeof epoch === "number" ? { ...principal, epoch } : principal;
+    // verifyToken requires `exp`; the connection closes when it passes.
+    const { epoch, exp } = decodeJwt(token);
+    return { ...principal, ...(typeof epoch === "number" ? { epoch } : {}), ...(typeof exp === "number" ? { expiresAtMs: exp * 1000 } : {}) };
   } catch {
     return null;
   }

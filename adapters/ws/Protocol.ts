@@ -72,5 +72,8 @@ export const parseChannel = (channel: string): ChannelName | null => {
   return { kind: channel.slice(0, colon), id: channel.slice(colon + 1) };
 };
 
-/** Close code for a connection whose token was revoked (epoch bumped): 4000 + HTTP 401. */
+/**
+ * Close code for a connection whose token no longer stands: 4000 + HTTP 401, with the reason
+ * `token_revoked` (epoch bumped) or `token_expired` (its `exp` passed; reconnect with a fresh token).
+ */
 export const closeCodeRevoked = 4401;

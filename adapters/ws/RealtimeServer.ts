@@ -167,6 +167,21 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     });
     connections.add(connection);
     if (connection.userId !== null) index(byUser, connection.userId, connection);
+    // A token stands until its `exp`: the socket closes then, as HTTP answers 401 token_expired.
+    const expiresAtMs = principal.expiresAtMs;
+    const expired = (): boolean => expiresAtMs !== undefined && Date.now() >= expiresAtMs;
+    let expiry: NodeJS.Timeout | undefined;
+    const closeWhenExpired = (): void => {
+      if (expiresAtMs === undefined) return;
+      if (expired()) {
+        socket.close(closeCodeRevoked, "token_expired");
+        return;
+      }
+      // setTimeout takes at most 2^31 - 1 ms (about 24 days): a longer token waits in steps.
+      expiry = setTimeout(closeWhenExpired, Math.min(expiresAtMs - Date.now(), 2 ** 31 - 1));
+      expiry.unref();
+    };
+    closeWhenExpired();
     socket.on("pong", () => {
       connection.alive = true;
     });
@@ -177,6 +192,11 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
         return;
       }
       const message = read.right;
+      // A message that arrives in the moment between the expiry and its timer is not served.
+      if (expired()) {
+        socket.close(closeCodeRevoked, "token_expired");
+        return;
+      }
       if (message.type === "subscribe") {
         connection.enqueue(async () => {
           const ready = await listening.then(
@@ -192,6 +212,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     });
     socket.on("error", (error) => warn("realtime socket error", { error: error.message }));
     socket.on("close", () => {
+      clearTimeout(expiry);
       connections.delete(connection);
       if (connection.userId !== null) unindex(byUser, connection.userId, connection);
       connection.dispose();

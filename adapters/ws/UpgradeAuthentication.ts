@@ -8,8 +8,11 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Principal } from "../../ports/Principal.js";
 
-/** A verified principal, with the epoch its token carried (users only) for revocation checks. */
-export type AuthenticatedPrincipal = Principal & { readonly epoch?: number };
+/**
+ * A verified principal, with the epoch its token carried (users only) for revocation checks, and
+ * when the token expires (ms since 1970): the connection closes then.
+ */
+export type AuthenticatedPrincipal = Principal & { readonly epoch?: number; readonly expiresAtMs?: number };
 
 /**
  * Verifies a token; resolves null (or throws `Unauthorized`, whose code is kept) for a token

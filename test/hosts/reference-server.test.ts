@@ -97,6 +97,27 @@ t.test("revoking sessions closes the user's realtime socket within a second", (t
   }),
 );
 
+t.test("a realtime socket closes (4401 token_expired) when its token expires, as HTTP then answers 401 token_expired", async (t) => {
+  const { server } = await startReferenceServer(t, await testConfig("sqlite", t));
+  const token = await mintToken({ secret: hostSecret, userId, ttlSeconds: 2 });
+  const { exp } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { exp: number };
+  const socket = new WebSocket(`${server.url.replace("http", "ws")}/v1/realtime`, { headers: { Authorization: `Bearer ${token}` } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  const closed = await Promise.race([
+    new Promise<{ code: number; reason: string }>((resolve) => socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() }))),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+  ]);
+  const closedAt = Date.now();
+  t.same(closed, { code: 4401, reason: "token_expired" }, "closed with the token_expired reason");
+  t.ok(closedAt >= exp * 1000, "not before the token's exp");
+  t.ok(closedAt - exp * 1000 < 1_000, `soon after it (${closedAt - exp * 1000} ms)`);
+  const http = await fetch(`${server.url}/v1/notifications`, { headers: { Authorization: `Bearer ${token}` } });
+  t.equal(((await http.json()) as { code?: string }).code, "token_expired", "the same token over HTTP is expired too");
+});
+
 t.test("the realtime upgrade refuses a missing or forged token with 401", async (t) => {
   const { server } = await startReferenceServer(t, await testConfig("sqlite", t));
   const statusOf = (headers: Record<string, string>) =>
