@@ -34,6 +34,7 @@ import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { rebindPort } from "./PortBindings.js";
 import { Transactions } from "../ports/Transactions.js";
+import { WebhookTargetSettings } from "../ports/payments/WebhookTargetSettings.js";
 import { createHostCore, jwtUpgradeAuthentication, startHostWorker, type FileOptions, type HostCore } from "./Runtime.js";
 
 /** Options beyond the environment configuration (tests and embedding hosts use them). */
@@ -121,6 +122,8 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   const observed = observeHost({ database, modules: modules.map((m) => m.name), ...(options.registry ? { registry: options.registry } : {}) });
   const rebind = (container: Container): void => {
     rebindPort(container, Transactions, observed.transactions);
+    // Plain-http loopback merchant webhooks are for development: never in production (security audit S1).
+    rebindPort(container, WebhookTargetSettings, { allowLoopbackHttp: !config.production });
     options.rebind?.(container);
   };
   const tracing =

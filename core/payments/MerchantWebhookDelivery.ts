@@ -1,6 +1,7 @@
 /**
  * Outgoing merchant webhooks, step two: the durable job that POSTs one delivery. The delivery is
- * read in one transaction, sent outside any transaction (signed by the sender port with every
+ * read in one transaction, checked against the host's webhook target settings (a refused URL is
+ * not called: the attempt fails), sent outside any transaction (signed by the sender port with every
  * secret live at that time: the current one and, during a rotation's overlap, the previous), and the
  * attempt recorded in a second transaction. A failed attempt fails the job, so the job runner
  * retries it with its exponential backoff; at the job's bound the delivery is marked dead and
@@ -14,7 +15,9 @@ import { Ids } from "../../ports/Ids.js";
 import type { Job } from "../../ports/Jobs.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
-import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
+import { MerchantWebhookSender, type SendResult } from "../../ports/payments/WebhookEndpointsSender.js";
+import { WebhookTargetSettings } from "../../ports/payments/WebhookTargetSettings.js";
+import { webhookUrlAllowed } from "./WebhookTarget.js";
 import type { WebhookDelivery } from "./model/WebhookDelivery.js";
 import { withSpan } from "../kernel/Span.js";
 import { DeliveryAttemptId, WebhookDeliveryId } from "./model/Ids.js";
@@ -38,11 +41,14 @@ export type DeliveryOutcome = "succeeded" | "retrying" | "dead" | "skipped";
 const finish = (delivery: WebhookDelivery, changes: Partial<WebhookDelivery>, at: Date) =>
   Effect.flatMap(WebhookEndpoints, (store) => store.updateDelivery({ ...delivery, ...changes, updatedAt: at }));
 
+/** The attempt of an endpoint whose URL the current settings refuse: nothing is sent. */
+const refusedTarget: SendResult = { ok: false, statusCode: null, error: "the endpoint URL is not allowed" };
+
 /** Runs one attempt of delivery `deliveryId` as `job` (job.attempts counts this attempt). */
 export const deliverMerchantWebhook = (
   deliveryId: WebhookDeliveryId,
   job: Job,
-): Effect.Effect<DeliveryOutcome, MerchantWebhookAttemptFailed, WebhookEndpoints | MerchantWebhookSender | Transactions | Ids> =>
+): Effect.Effect<DeliveryOutcome, MerchantWebhookAttemptFailed, WebhookEndpoints | WebhookTargetSettings | MerchantWebhookSender | Transactions | Ids> =>
   Effect.gen(function* () {
     const store = yield* WebhookEndpoints;
     const transactions = yield* Transactions;
@@ -62,13 +68,17 @@ export const deliverMerchantWebhook = (
     );
     if (prepared === null) return "skipped" as const;
     const sentAt = yield* now;
-    const result = yield* (yield* MerchantWebhookSender).send({
-      url: prepared.signing.endpoint.url,
-      secrets: prepared.signing.signingSecrets,
-      eventId: prepared.delivery.eventId,
-      body: prepared.delivery.body,
-      timestampSeconds: Math.floor(sentAt.getTime() / 1000),
-    });
+    // A URL stored under other settings (or older rules) is not called: the attempt fails, saying nothing about the target.
+    const allowed = webhookUrlAllowed(prepared.signing.endpoint.url, (yield* WebhookTargetSettings).allowLoopbackHttp);
+    const result = allowed
+      ? yield* (yield* MerchantWebhookSender).send({
+          url: prepared.signing.endpoint.url,
+          secrets: prepared.signing.signingSecrets,
+          eventId: prepared.delivery.eventId,
+          body: prepared.delivery.body,
+          timestampSeconds: Math.floor(sentAt.getTime() / 1000),
+        })
+      : refusedTarget;
     const outcome = yield* transactions.run(
       Effect.gen(function* () {
         const current = yield* store.findDelivery(deliveryId, { forUpdate: true });

@@ -21,27 +21,23 @@ import { merchantWebhookEventTypes, type MerchantWebhookEventType, type WebhookE
 import { type DeliveryWithAttempts } from "./model/WebhookDelivery.js";
 import { withSpan } from "../kernel/Span.js";
 import { WebhookEndpointId } from "./model/Ids.js";
-import { isNonPublicHost } from "./WebhookTarget.js";
+import { webhookUrlRefusal } from "./WebhookTarget.js";
+import { WebhookTargetSettings } from "../../ports/payments/WebhookTargetSettings.js";
 
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** Checks an endpoint URL: https to a public host, or http on the loopback interface (development and tests). */
-const checkUrl = (raw: string): Effect.Effect<string, ValidationFailed> => {
-  const invalid = (message: string) => Effect.fail(new ValidationFailed({ errors: [{ path: "url", message }] }));
-  if (raw.length > 2048) return invalid("must be at most 2048 characters");
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return invalid("must be an absolute URL");
-  }
-  if (url.username !== "" || url.password !== "") return invalid("must not carry credentials");
-  if (url.protocol === "https:") {
-    return isNonPublicHost(url.hostname) ? invalid("must name a public host (not a loopback, private, link-local or local-use address)") : Effect.succeed(url.toString());
-  }
-  if (url.protocol === "http:" && loopbackHosts.has(url.hostname)) return Effect.succeed(url.toString());
-  return invalid("must use https (http only on the loopback interface)");
-};
+/** Checks an endpoint URL against the host's webhook target settings (WebhookTarget.ts) and answers it normalized. */
+const checkUrl = (raw: string): Effect.Effect<string, ValidationFailed, WebhookTargetSettings> =>
+  Effect.gen(function* () {
+    const invalid = (message: string) => Effect.fail(new ValidationFailed({ errors: [{ path: "url", message }] }));
+    if (raw.length > 2048) return yield* invalid("must be at most 2048 characters");
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return yield* invalid("must be an absolute URL");
+    }
+    const refusal = webhookUrlRefusal(url, (yield* WebhookTargetSettings).allowLoopbackHttp);
+    return refusal === null ? url.toString() : yield* invalid(refusal);
+  });
 
 const checkEvents = (events: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<MerchantWebhookEventType> | null, ValidationFailed> => {
   if (events === undefined) return Effect.succeed(null);
@@ -58,7 +54,11 @@ const checkEvents = (events: ReadonlyArray<string> | undefined): Effect.Effect<R
 export const createWebhookEndpoint = (
   principal: Principal,
   input: { readonly url: string; readonly events?: ReadonlyArray<string> },
-): Effect.Effect<{ readonly endpoint: WebhookEndpoint; readonly secret: string }, Forbidden | ValidationFailed, WebhookEndpoints | PaymentsRepository | Transactions | Ids> =>
+): Effect.Effect<
+  { readonly endpoint: WebhookEndpoint; readonly secret: string },
+  Forbidden | ValidationFailed,
+  WebhookEndpoints | WebhookTargetSettings | PaymentsRepository | Transactions | Ids
+> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, webhooksWriteScope);
     const url = yield* checkUrl(input.url);

@@ -4,7 +4,8 @@
  * host is as the WHATWG URL parser leaves it: IPv4 in any notation is already a dotted quad,
  * IPv6 is bracketed and compressed. Literal addresses of loopback, private, link-local, shared,
  * multicast, reserved and unspecified ranges, and names reserved for local use, are refused.
- * A public name whose DNS answer is private is not caught here (docs/known-gaps.md).
+ * A public name whose DNS answer is private is caught at connect time
+ * (adapters/payments/webhooks/PublicOnlyLookup.ts).
  */
 
 const ipv4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -19,6 +20,9 @@ const refusedIpv4 = (a: number, b: number, c: number): boolean =>
   (a === 172 && b >= 16 && b <= 31) ||
   (a === 192 && b === 168) ||
   (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
+  (a === 192 && b === 0 && c === 2) || // documentation (TEST-NET-1)
+  (a === 198 && b === 51 && c === 100) || // documentation (TEST-NET-2)
+  (a === 203 && b === 0 && c === 113) || // documentation (TEST-NET-3)
   (a === 198 && (b === 18 || b === 19)) || // benchmarking
   a >= 224; // multicast, reserved, broadcast
 
@@ -62,11 +66,16 @@ const ipv6Refused = (host: string): boolean | undefined => {
   if (groups === undefined) return true; // not an address this parser reads: refuse rather than guess
   const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
   const embeddedV4 = (): boolean => refusedIpv4(g6 >> 8, g6 & 0xff, g7 >> 8);
-  if (groups.slice(0, 7).every((g) => g === 0) && g7 <= 1) return true; // :: and ::1
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return true; // ::, ::1 and IPv4-compatible ::/96 (deprecated)
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return embeddedV4(); // IPv4-mapped
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embeddedV4(); // NAT64
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return true; // IPv4-translated ::ffff:0:0:0/96 (SIIT)
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embeddedV4(); // NAT64 well-known prefix
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // local-use NAT64 64:ff9b:1::/48
+  if (g0 === 0x2002) return refusedIpv4(g1 >> 8, g1 & 0xff, g2 >> 8); // 6to4 embeds its IPv4 in bits 16-47
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo (embeds an obfuscated IPv4)
   if ((g0 & 0xfe00) === 0xfc00) return true; // unique local
   if ((g0 & 0xffc0) === 0xfe80) return true; // link-local
+  if ((g0 & 0xffc0) === 0xfec0) return true; // site-local (deprecated)
   if ((g0 & 0xff00) === 0xff00) return true; // multicast
   if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
   return false;
@@ -80,4 +89,29 @@ export const isNonPublicHost = (hostname: string): boolean => {
   const literal = ipv4Refused(host) ?? ipv6Refused(host);
   if (literal !== undefined) return literal;
   return !host.includes(".") || localNames.some((name) => host === name || host.endsWith(`.${name}`));
+};
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** True when `hostname` (as `new URL(...).hostname` gives it) names the loopback interface. */
+export const isLoopbackHost = (hostname: string): boolean => loopbackHosts.has(hostname.toLowerCase());
+
+/**
+ * Why `url` may not receive merchant webhooks, or null when it may: https to a public host, or
+ * plain http to the loopback interface when the host allows it (development only, security
+ * audit S1). Checked at registration and again before every attempt.
+ */
+export const webhookUrlRefusal = (url: URL, allowLoopbackHttp: boolean): string | null => {
+  if (url.username !== "" || url.password !== "") return "must not carry credentials";
+  if (url.protocol === "https:") {
+    return isNonPublicHost(url.hostname) ? "must name a public host (not a loopback, private, link-local or local-use address)" : null;
+  }
+  if (url.protocol === "http:" && allowLoopbackHttp && isLoopbackHost(url.hostname)) return null;
+  return allowLoopbackHttp ? "must use https (http only on the loopback interface)" : "must use https";
+};
+
+/** True when the stored URL `raw` may be called now (an unparsable one may not). */
+export const webhookUrlAllowed = (raw: string, allowLoopbackHttp: boolean): boolean => {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  return url !== null && webhookUrlRefusal(url, allowLoopbackHttp) === null;
 };

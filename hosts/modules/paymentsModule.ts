@@ -40,6 +40,7 @@ import { ClientSecrets } from "../../ports/payments/ClientSecrets.js";
 import { Disputes } from "../../ports/payments/Disputes.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { MerchantWebhookSender } from "../../ports/payments/WebhookEndpointsSender.js";
+import { defaultWebhookTargetSettings, WebhookTargetSettings } from "../../ports/payments/WebhookTargetSettings.js";
 import { PaymentProvider } from "../../ports/payments/PaymentProvider.js";
 import { PaymentsRepository } from "../../ports/payments/PaymentsRepository.js";
 import { ProviderEventsInbox, ProviderWebhookReceiver } from "../../ports/payments/ProviderEvents.js";
@@ -64,6 +65,12 @@ export interface PaymentsModuleOptions {
   readonly platformOperators?: ReadonlyArray<string>;
   /** Attempts per merchant webhook delivery before it is dead-lettered (default 8). */
   readonly merchantWebhookMaxAttempts?: number;
+  /**
+   * Whether merchants may register, and the worker call, plain-http endpoints on the loopback
+   * interface (development and tests only; default false). The reference server sets it from
+   * NODE_ENV (on outside production, off in production) whatever is given here.
+   */
+  readonly allowLoopbackHttpWebhooks?: boolean;
   /** The outgoing merchant webhook sender; fetch with a 10 s timeout when omitted. */
   readonly merchantWebhookSender?: MerchantWebhookSender;
   /** PROVIDER_WEBHOOK_SECRET; several while rotating. None: every provider webhook is refused (400). */
@@ -84,6 +91,7 @@ export type PaymentsPorts =
   | ClientSecrets
   | WebhookEndpoints
   | MerchantWebhookSender
+  | WebhookTargetSettings
   | Disputes
   | ProviderWebhookReceiver
   | ProviderEventsInbox
@@ -116,6 +124,7 @@ export const makePaymentsModule = (options: PaymentsModuleOptions = {}): ModuleD
     sqlPort(ClientSecrets, makeSqlClientSecrets),
     sqlPort(WebhookEndpoints, makeSqlWebhookEndpoints),
     Layer.succeed(MerchantWebhookSender, merchantWebhookSender),
+    Layer.succeed(WebhookTargetSettings, { allowLoopbackHttp: options.allowLoopbackHttpWebhooks ?? defaultWebhookTargetSettings.allowLoopbackHttp }),
     sqlPort(Disputes, makeSqlDisputes),
     Layer.sync(ProviderWebhookReceiver, () =>
       makeSandboxWebhookReceiver({

@@ -16,7 +16,7 @@ import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
 import { ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
 import type { ReconciliationException } from "../../core/payments/model/ReconciliationException.js";
-import { makePaymentsModule, createMerchantWithKey, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
+import { makePaymentsModule, createMerchantWithKey, type PaymentsModuleOptions, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
 import { moduleLayer } from "../support/moduleLayer.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
@@ -26,10 +26,15 @@ export type PaymentServices = StoragePorts | PaymentsPorts;
 
 /**
  * A runtime of the payment core over `db`, built from the module's definition with `provider`
- * (and its settlement files), disposed at teardown.
+ * (and its settlement files) and `options`, disposed at teardown.
  */
-export const paymentsRuntime = (t: HasTeardown, db: SqlDatabase, provider: SandboxProvider = makeSandboxProvider()) => {
-  const runtime = ManagedRuntime.make(moduleLayer(db, [sandboxPaymentsModule(provider)]));
+export const paymentsRuntime = (
+  t: HasTeardown,
+  db: SqlDatabase,
+  provider: SandboxProvider = makeSandboxProvider(),
+  options: Pick<PaymentsModuleOptions, "allowLoopbackHttpWebhooks"> = {},
+) => {
+  const runtime = ManagedRuntime.make(moduleLayer(db, [sandboxPaymentsModule(provider, [], options)]));
   t.teardown(() => runtime.dispose());
   return {
     provider,
@@ -72,11 +77,14 @@ export const newMerchant = async (
 };
 
 /**
- * The payment module over a given sandbox: its provider, its settlement files and the provider
- * webhook secrets a test signs with (what a host configures from the environment).
+ * The payment module over a given sandbox: its provider, its settlement files, the provider
+ * webhook secrets a test signs with (what a host configures from the environment) and `options`.
  */
-export const sandboxPaymentsModule = (provider: SandboxProvider, webhookSecrets: ReadonlyArray<string> = []) =>
-  makePaymentsModule({ provider, webhookSecret: webhookSecrets, settlementFiles: makeSandboxSettlementFiles(provider) });
+export const sandboxPaymentsModule = (
+  provider: SandboxProvider,
+  webhookSecrets: ReadonlyArray<string> = [],
+  options: Pick<PaymentsModuleOptions, "allowLoopbackHttpWebhooks"> = {},
+) => makePaymentsModule({ ...options, provider, webhookSecret: webhookSecrets, settlementFiles: makeSandboxSettlementFiles(provider) });
 
 /** A reference server mounting only the payment module, with an observable sandbox. */
 export const startPaymentsServer = async (t: HasTeardown, dialect: Dialect, sandbox: SandboxOptions = {}) => {

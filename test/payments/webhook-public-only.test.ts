@@ -54,3 +54,26 @@ t.test("the sender never connects to an https receiver whose name resolves to a 
   t.match(sent, { ok: false, statusCode: null, error: "the host resolves to a non-public address" });
   t.equal(connections, 0, "no connection was made");
 });
+
+t.test("the sender never connects to an https receiver named by a non-public literal address, which no lookup sees", async (t) => {
+  let connections = 0;
+  const receiver = createServer((_req, res) => res.end("ok"));
+  receiver.on("connection", () => connections++);
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  const { port } = receiver.address() as AddressInfo;
+  const sender = makeFetchMerchantWebhookSender({ timeoutMs: 2_000 });
+  for (const url of [`https://127.0.0.1:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`, `https://2130706433:${port}/hooks`]) {
+    const sent = await Effect.runPromise(sender.send({ url, secrets: ["whsec_test"], eventId: "evt_1", body: "{}", timestampSeconds: 1 }));
+    t.match(sent, { ok: false, statusCode: null, error: "the host resolves to a non-public address" }, `${url} is refused`);
+  }
+  t.equal(connections, 0, "no connection was made");
+});
+
+t.test("the sender posts plain http only to the loopback interface", async (t) => {
+  const sender = makeFetchMerchantWebhookSender({ timeoutMs: 2_000 });
+  for (const url of ["http://10.0.0.7/hooks", "http://hooks.merchant.example/hooks", "http://169.254.169.254/latest/meta-data/"]) {
+    const sent = await Effect.runPromise(sender.send({ url, secrets: ["whsec_test"], eventId: "evt_1", body: "{}", timestampSeconds: 1 }));
+    t.match(sent, { ok: false, statusCode: null, error: "plain http is sent only to the loopback interface" }, `${url} is refused`);
+  }
+});

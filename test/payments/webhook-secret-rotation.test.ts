@@ -142,7 +142,7 @@ t.test("rotating a webhook signing secret answers a new secret; deliveries durin
 t.test("once the overlap ends a delivery is signed with the new secret only, and the old one never again", (t) =>
   forEachDialect(t, "overlap expiry", async (t, db) => {
     const receiver = await startRecordingReceiver(t);
-    const { run } = paymentsRuntime(t, db);
+    const { run } = paymentsRuntime(t, db, makeSandboxProvider(), { allowLoopbackHttpWebhooks: true });
     const merchant = await newMerchant(run, ["webhooks:write"]);
     const { endpoint, secret: old } = await run(createWebhookEndpoint(merchant, { url: `${receiver.base}/hooks` }));
     const { secret: fresh, previousSecretExpiresAt } = await run(rotateWebhookEndpointSecret(merchant, endpoint.id, { overlapSeconds: 3600, reason: "leak" }));

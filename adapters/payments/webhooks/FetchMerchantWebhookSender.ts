@@ -5,15 +5,17 @@
  * `v1=` per live secret (current first: two during a rotation's overlap), so a receiver holding
  * either secret checks integrity, origin and freshness with `verifyMerchantWebhookSignature`.
  * Redirects are not followed and a slow receiver times out: both count as failed attempts. An
- * https receiver is connected to only at a public address (PublicOnlyLookup.ts).
+ * https receiver is connected to only at a public address (a literal one checked here, a name
+ * through PublicOnlyLookup.ts); plain http only on the loopback interface.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { Effect } from "effect";
 import type { MerchantWebhookSender } from "../../../ports/payments/WebhookEndpointsSender.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+import { isLoopbackHost, isNonPublicHost } from "../../../core/payments/WebhookTarget.js";
 import { NonPublicAddress, publicOnlyLookup } from "./PublicOnlyLookup.js";
 
 const hmacHex = (secret: string, timestampSeconds: number, body: string): string =>
@@ -60,13 +62,26 @@ export interface FetchSenderOptions {
   readonly lookup?: LookupFunction;
 }
 
+/** Plain http to a host off the loopback interface (registration never allows it). */
+class PlainHttpOffLoopback extends Error {
+  constructor() {
+    super("plain http is sent only to the loopback interface");
+    this.name = "PlainHttpOffLoopback";
+  }
+}
+
 /**
- * One POST, answered with its status. https goes through `lookup`, so only a public address is
- * connected to; plain http is only ever a loopback URL (registration allows nothing else) and is
- * for development. Redirects are not followed; the answer's body is drained and dropped.
+ * One POST, answered with its status. https goes to a public address only: a literal address is
+ * checked here (node connects to it without any lookup), a name through `lookup`. Plain http goes
+ * only to the loopback interface (development; the payment core decides whether it is allowed).
+ * Redirects are not followed; the answer's body is drained and dropped.
  */
 const post = (url: URL, headers: Record<string, string>, body: string, signal: AbortSignal, lookup: LookupFunction): Promise<number> =>
   new Promise((resolve, reject) => {
+    if (url.protocol === "https:" && isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 && isNonPublicHost(url.hostname)) {
+      return reject(new NonPublicAddress(url.hostname));
+    }
+    if (url.protocol !== "https:" && !isLoopbackHost(url.hostname)) return reject(new PlainHttpOffLoopback());
     const options = { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, signal };
     const onResponse = (response: IncomingMessage) => {
       response.resume();
@@ -102,6 +117,7 @@ export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {})
         } catch (error) {
           const name = error instanceof Error ? error.name : "Error";
           if (error instanceof NonPublicAddress) return { ok: false, statusCode: null, error: "the host resolves to a non-public address" };
+          if (error instanceof PlainHttpOffLoopback) return { ok: false, statusCode: null, error: error.message };
           return { ok: false, statusCode: null, error: name === "TimeoutError" || name === "AbortError" ? "timed out" : `no answer (${name})` };
         }
       }).pipe(withSpan("MerchantWebhookSender.send")),
