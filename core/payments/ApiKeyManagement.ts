@@ -2,7 +2,8 @@
  * Merchants managing their own API keys over HTTP: issue (secret shown once), list (never a
  * secret or hash), revoke, and rotate with overlap (a new key with the same scopes; the old one
  * keeps working until the overlap ends). Only a key holding `keys:write` may call these, and it
- * can never hand out a scope it does not hold itself, so a key cannot escalate.
+ * can never hand out a scope it does not hold itself, nor rotate or revoke a key holding one, so a
+ * key cannot escalate or stop a broader key.
  */
 import { Effect } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
@@ -34,11 +35,10 @@ export const requireMerchantScope = (principal: Principal, scope: string): Effec
     caller.scopes.includes(scope) ? Effect.succeed(caller) : Effect.fail(new Forbidden({ detail: `This API key lacks the ${scope} scope.` })),
   );
 
-const noEscalation = (caller: MerchantCaller, scopes: ReadonlyArray<string>): Effect.Effect<void, Forbidden> => {
+/** Forbidden unless the caller holds every one of `scopes` (what it would grant, or the scopes of the key it would revoke). */
+const noEscalation = (caller: MerchantCaller, scopes: ReadonlyArray<string>, refused = "A key cannot grant scopes it does not hold"): Effect.Effect<void, Forbidden> => {
   const beyond = scopes.filter((scope) => !caller.scopes.includes(scope));
-  return beyond.length === 0
-    ? Effect.void
-    : Effect.fail(new Forbidden({ detail: `A key cannot grant scopes it does not hold: ${beyond.join(", ")}.` }));
+  return beyond.length === 0 ? Effect.void : Effect.fail(new Forbidden({ detail: `${refused}: ${beyond.join(", ")}.` }));
 };
 
 const liveKeyOf = (caller: MerchantCaller, keyId: string, at: Date): Effect.Effect<ApiKey, NotFound, ApiKeys> =>
@@ -91,7 +91,11 @@ export const listKeys = (
     return pageFrom(rows, page.limit, (row) => [row.id]);
   }).pipe(withSpan("Payments.listKeys"));
 
-/** Revokes a key of the caller's merchant at once (another merchant's key is 404). */
+/**
+ * Revokes a key of the caller's merchant at once (another merchant's key is 404). As with
+ * rotation, only a key whose scopes the caller holds (security audit S7): a narrow key cannot
+ * stop the merchant's broader ones.
+ */
 export const revokeKey = (
   principal: Principal,
   keyId: ApiKeyId,
@@ -99,7 +103,14 @@ export const revokeKey = (
 ): Effect.Effect<void, Forbidden | NotFound, PaymentsRepository | ApiKeys | Transactions | Ids> =>
   Effect.gen(function* () {
     const caller = yield* requireMerchantScope(principal, keysWriteScope);
-    yield* revokeMerchantKey({ merchantId: caller.merchantId, keyId, actor: actorOf(caller), reason });
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        const target = yield* (yield* ApiKeys).find(caller.merchantId, keyId);
+        // An unknown or revoked key is answered 404 by the revocation itself.
+        if (target !== null) yield* noEscalation(caller, target.scopes, "A key cannot revoke a key holding scopes it does not hold");
+        yield* revokeMerchantKey({ merchantId: caller.merchantId, keyId, actor: actorOf(caller), reason });
+      }),
+    );
   }).pipe(withSpan("Payments.revokeKey"));
 
 /**
