@@ -33,6 +33,7 @@ import { paymentsMigration0029LedgerAccountsOfOwnMerchant } from "./0029_ledger_
 import { paymentsMigration0030SucceededHasItsPosting } from "./0030_succeeded_has_its_posting.js";
 import { paymentsMigration0031SettledOutcome } from "./0031_settled_outcome.js";
 import { paymentsMigration0032InboxPayloadMinimizedOnce } from "./0032_inbox_payload_minimized_once.js";
+import { paymentsMigration0033WebhookUrlsHttpsOrLoopback } from "./0033_webhook_urls_https_or_loopback.js";
 import { paymentsMigration0002Reconciliation } from "./0002_provider_event_inbox_and_reconciliation.js";
 
 /** Migrations of the payments module, in version order. */
@@ -68,4 +69,5 @@ export const paymentsMigrations: ReadonlyArray<Migration> = [
   paymentsMigration0030SucceededHasItsPosting,
   paymentsMigration0031SettledOutcome,
   paymentsMigration0032InboxPayloadMinimizedOnce,
+  paymentsMigration0033WebhookUrlsHttpsOrLoopback,
 ];
