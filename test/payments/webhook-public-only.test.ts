@@ -40,6 +40,21 @@ t.test("a name resolving only to public addresses is answered; one with any non-
   t.ok((await lookUp(answering([]), true)).error instanceof NonPublicAddress, "an empty answer connects nowhere");
 });
 
+t.test("at connect time a name answering an address that embeds or names a non-public one (IPv4-compatible, 6to4, NAT64, site-local, documentation) is refused", async (t) => {
+  const publicOne = { address: "93.184.216.34", family: 4 };
+  for (const inside of [
+    { address: "::7f00:1", family: 6 },
+    { address: "::ffff:0:7f00:1", family: 6 },
+    { address: "2002:7f00:1::", family: 6 },
+    { address: "64:ff9b:1::a00:1", family: 6 },
+    { address: "fec0::1", family: 6 },
+    { address: "192.0.2.10", family: 4 },
+    { address: "203.0.113.10", family: 4 },
+  ]) {
+    t.ok((await lookUp(answering([publicOne, inside]), true)).error instanceof NonPublicAddress, `${inside.address} among the answers is refused`);
+  }
+});
+
 t.test("the sender never connects to an https receiver whose name resolves to a non-public address", async (t) => {
   let connections = 0;
   const receiver = createServer((_req, res) => res.end("ok"));
