@@ -122,7 +122,9 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
   const observed = observeHost({ database, modules: modules.map((m) => m.name), ...(options.registry ? { registry: options.registry } : {}) });
   const rebind = (container: Container): void => {
     rebindPort(container, Transactions, observed.transactions);
-    // Plain-http loopback merchant webhooks are for development: never in production (security audit S1).
+    // Plain-http loopback merchant webhooks are for development: never in production (security
+    // audit S1), whatever composition this server runs (the reference modules decide the same,
+    // hosts/modules/index.ts, for the separate worker).
     rebindPort(container, WebhookTargetSettings, { allowLoopbackHttp: !config.production });
     options.rebind?.(container);
   };

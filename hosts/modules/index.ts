@@ -33,6 +33,7 @@ export type ReferenceModulesConfig = Pick<
   | "filesAuditExportRetentionDays"
   | "delivery"
   | "commerce"
+  | "production"
 >;
 
 /** The modules of the reference server, in mount order, configured from `config`. */
@@ -50,6 +51,8 @@ export const referenceModules = (config: ReferenceModulesConfig): Composition<Re
       makePaymentsModule({
         webhookSecret: config.providerWebhookSecrets,
         platformOperators: config.platformOperators,
+        // Plain-http loopback merchant webhooks are for development: never in production (security audit S1).
+        allowLoopbackHttpWebhooks: !config.production,
         ...(config.paymentProviderUrl === undefined
           ? {}
           : { providerApi: { baseUrl: config.paymentProviderUrl, apiKey: config.paymentProviderApiKey, timeoutMs: config.paymentProviderTimeoutMs } }),

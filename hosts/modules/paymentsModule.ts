@@ -67,8 +67,8 @@ export interface PaymentsModuleOptions {
   readonly merchantWebhookMaxAttempts?: number;
   /**
    * Whether merchants may register, and the worker call, plain-http endpoints on the loopback
-   * interface (development and tests only; default false). The reference server sets it from
-   * NODE_ENV (on outside production, off in production) whatever is given here.
+   * interface (development and tests only; default false). The reference modules and the reference
+   * server set it from NODE_ENV: on outside production, off in production.
    */
   readonly allowLoopbackHttpWebhooks?: boolean;
   /** The outgoing merchant webhook sender; fetch with a 10 s timeout when omitted. */
