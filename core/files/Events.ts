@@ -3,7 +3,8 @@
  * detector, unique per version stage), FileVersionPublished (scanner coordinator to preview,
  * search and sync; consumers dedupe by version id), NodeDeleted (to sync, search removal and
  * lifecycle; the tombstone stays in the change feed through the cursor window), and
- * DriveChanged (sync: the workspace's change log grew; realtime channel `drive:<workspace id>`).
+ * DriveChanged (sync: the workspace's change log grew; realtime: the drive channel
+ * `drive:<workspace id>:<user id>` of each member who can see the change, ChannelAccess.ts).
  */
 import { Schema } from "effect";
 import { defineEvent, eventUnion } from "../kernel/EventDefinition.js";
@@ -48,8 +49,8 @@ export const NodeDeleted = defineEvent(
 /**
  * The change log of a workspace reached `seq` (one per change record, in its transaction). The
  * aggregate is the drive (`aggregate_id` = workspace id, `aggregate_version` = seq). It names no
- * node: subscribers of `drive:<workspace id>` read `GET /v1/changes`, which filters by their
- * access, so the announcement never tells a member about a node they may not see.
+ * node, and goes only to the drive channels of the change's readers (ChannelAccess.ts): a
+ * subscriber reads `GET /v1/changes`, which filters by their access.
  */
 export const DriveChanged = defineEvent("DriveChanged", 1, Schema.Struct({ seq: Schema.Int }));
 

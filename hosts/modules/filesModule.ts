@@ -2,8 +2,8 @@
  * The file storage module as a host sees it: the Layer of its ports (`FilesPorts`: the
  * repositories over the host's database, the workspace directory and the settings), routes,
  * migrations, jobs (scan, upload expiry, quota reconciliation and its daily sweep, trash purge,
- * change retention) and the `drive:<workspace id>`
- * channel. Bytes go through the host's shared ObjectStore and Scanner (blobStorageModule.ts),
+ * change retention) and each member's drive channel `drive:<workspace id>:<user id>` (its own
+ * realtime consumer: routing reads who can see the change). Bytes go through the host's shared ObjectStore and Scanner (blobStorageModule.ts),
  * never through this module's routes.
  *
  * The workspace is the tenant. By default the module reads membership from the project module's
@@ -13,6 +13,7 @@
 import { Effect, Layer } from "effect";
 import { filesRoutes } from "../../adapters/koa/files/index.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { makeSqlChangesRepository } from "../../adapters/sql/files/SqlChangesRepository.js";
@@ -29,7 +30,7 @@ import { makeSqlAuditExportsRepository } from "../../adapters/sql/files/SqlAudit
 import { makeYauzlArchiveReader } from "../../adapters/archives/YauzlArchiveReader.js";
 import { makeSqlUploadsRepository } from "../../adapters/sql/files/SqlUploadsRepository.js";
 import { makeSqlVersionsRepository } from "../../adapters/sql/files/SqlVersionsRepository.js";
-import { driveChannelKind, filesChannelsFor, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
+import { driveChannelKind, driveChannelsConsumerName, driveChannelsFor, isDriveChanged, maySubscribeToDrive } from "../../core/files/ChannelAccess.js";
 import { checkGrantCondition } from "../../core/files/CheckGrantCondition.js";
 import { filesGrantIssuer } from "../../core/files/GrantConditions.js";
 import { filesJobs } from "../../core/files/Jobs.js";
@@ -107,7 +108,7 @@ export interface FilesModuleOptions {
   readonly searchIndex?: SqlNodeSearchIndexOptions;
 }
 
-/** Authorizes `drive:<workspace id>` subscriptions against current workspace membership. */
+/** Authorizes `drive:<workspace id>:<user id>` subscriptions: the user's own, while a current member. */
 export const driveChannelAuthorizer: ModuleChannelAuthorizer<WorkspaceDirectory> = {
   kind: driveChannelKind,
   authorize: maySubscribeToDrive,
@@ -143,6 +144,8 @@ const filesConsumers = (options: FilesModuleOptions) => {
   const additions = options.memberAdditions ?? (options.directory === undefined ? projectWorkspaceAdditionOf : undefined);
   return [
     searchIndexingConsumer,
+    // Drive announcements go to each reader of the changed node: routing reads the tree.
+    realtimeConsumer({ name: driveChannelsConsumerName, handles: isDriveChanged, channelsForEffect: driveChannelsFor }),
     ...(removals === undefined ? [] : [memberRemovalConsumer(removals)]),
     ...(additions === undefined ? [] : [memberAdditionConsumer(additions)]),
   ];
@@ -164,7 +167,6 @@ export const makeFilesModule = (options: FilesModuleOptions = {}): ModuleDefinit
   scheduleRecurring: (nowMs) =>
     Effect.all([scheduleQuotaSweep(nowMs), scheduleTrashPurge(nowMs), scheduleChangeRetention(nowMs), scheduleSearchBackfill(nowMs), scheduleOrphanMultipartCleanup(nowMs)], { discard: true }),
   channelAuthorizers: [driveChannelAuthorizer],
-  channelsFor: filesChannelsFor,
   // The local store serves a download or part grant only while what it was issued under holds.
   grantChecks: [{ issuer: filesGrantIssuer, holds: checkGrantCondition }],
 });

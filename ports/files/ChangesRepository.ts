@@ -40,6 +40,13 @@ export interface ChangesRepository {
     readonly limit: number;
     readonly addressedOnly?: boolean;
   }) => Effect.Effect<ChangesScan>;
+  /**
+   * The users `list` shows change `seq` to now, as members (no one when it was never recorded or
+   * was pruned): whoever has a grant on its node or an ancestor; for a change addressed to one
+   * user, that user alone while the change's view rule holds (see `list`). One walk of the node's
+   * ancestors, however many members the workspace has.
+   */
+  readonly readersOf: (workspaceId: string, seq: number) => Effect.Effect<ReadonlyArray<string>>;
   /** The change `seq` of the workspace's log, or null (never recorded, or pruned). */
   readonly find: (workspaceId: string, seq: number) => Effect.Effect<Change | null>;
   /** Whether any node.left_view change of the workspace's log (as retained) is addressed to `userId`. */

@@ -69,8 +69,10 @@ t.test("another workspace's objects answer 404 on every route, and its drive cha
     t.equal((await call(`/v1/nodes/${folderId}`, { user: ann })).status, 200, "nothing was changed by those attempts");
 
     const outsider = await connectRealtime(server.url, eve, t);
-    outsider.send({ type: "subscribe", channel: `drive:${ws.id}` });
-    t.match(await outsider.next((m) => m.channel === `drive:${ws.id}`, 3000), { type: "error" }, "another workspace's drive channel is refused");
+    for (const channel of [`drive:${ws.id}:${eve.id}`, `drive:${ws.id}:${ann.id}`]) {
+      outsider.send({ type: "subscribe", channel });
+      t.match(await outsider.next((m) => m.channel === channel, 3000), { type: "error" }, "another workspace's drive channel is refused");
+    }
   }),
 );
 

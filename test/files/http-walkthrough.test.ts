@@ -4,7 +4,7 @@
  * folder, an upload in two parts straight to storage (Idempotency-Key required, replayed), resume,
  * complete (202, repeated with the same checksum: the same version), the scan publishing it, a
  * download grant serving the bytes with Range, a share link, a move with If-Match, trash and
- * restore, the change feed, and the `drive:<workspace id>` channel announcing changes.
+ * restore, the change feed, and the member's `drive:<workspace id>:<user id>` channel announcing changes.
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
@@ -27,13 +27,14 @@ t.test("a file from folder to download over HTTP, with a share link, a move, the
     t.match(drive, { status: 200, body: { root_node_id: ws.root, quota_bytes: quota, used_bytes: 0, reserved_bytes: 0 } }, "a new drive has the configured default quota");
 
     const live = await connectRealtime(server.url, ann, t);
-    live.send({ type: "subscribe", channel: `drive:${ws.id}` });
-    t.match(await live.next((m) => m.type === "subscribed" || m.type === "error", 3000), { type: "subscribed", channel: `drive:${ws.id}` }, "a member subscribes to the drive");
+    const channel = `drive:${ws.id}:${ann.id}`;
+    live.send({ type: "subscribe", channel });
+    t.match(await live.next((m) => m.type === "subscribed" || m.type === "error", 3000), { type: "subscribed", channel }, "a member subscribes to their drive channel");
 
     const folder = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Reports", kind: "folder" } });
     t.match(folder, { status: 201, body: { name: "Reports", kind: "folder", parent_id: ws.root, version: 1 } });
     const folderId = String(folder.body.id);
-    const announced = await live.next((m) => m.type === "event" && m.channel === `drive:${ws.id}`, 5000);
+    const announced = await live.next((m) => m.type === "event" && m.channel === channel, 5000);
     t.match(announced, { type: "event", event: { type: "DriveChanged", tenant_id: ws.id, data: { seq: 1 } } }, "the drive channel announces the new change");
 
     // Two parts: 8 MiB and the rest.

@@ -98,6 +98,36 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
         }
         return { items, scannedThroughSeq: after, exhausted: false };
       }),
+    readersOf: (workspaceId, seq) =>
+      runQuery(db, async (ex) => {
+        // One statement: the change, and the users with a grant on its node or an ancestor (only
+        // its recipient, for an addressed change); a row per reader, or one with no user.
+        const rows = await sql<{ type: string; recipient_id: string | null; parent_id: string | null; user_id: string | null }>`
+          WITH RECURSIVE ch AS (
+            SELECT c.type, c.recipient_id, n.id AS node_id, n.parent_id
+            FROM fs_changes c JOIN fs_nodes n ON n.workspace_id = c.workspace_id AND n.id = c.node_id
+            WHERE c.workspace_id = ${workspaceId} AND c.seq = ${seq}
+          ),
+          up (id, parent_id, depth) AS (
+            SELECT ch.node_id, ch.parent_id, 0 FROM ch
+            UNION ALL
+            SELECT p.id, p.parent_id, u.depth + 1 FROM up u CROSS JOIN fs_nodes p
+            WHERE p.id = u.parent_id AND p.workspace_id = ${workspaceId} AND u.depth < ${maxAncestorDepth}
+          ),
+          readers AS (
+            SELECT DISTINCT a.user_id FROM up u CROSS JOIN fs_acl_entries a WHERE a.node_id = u.id AND a.workspace_id = ${workspaceId}
+          )
+          SELECT ch.type, ch.recipient_id, ch.parent_id, r.user_id
+          FROM ch LEFT JOIN readers r ON ch.recipient_id IS NULL OR r.user_id = ch.recipient_id
+          ORDER BY r.user_id`.execute(ex);
+        const change = rows.rows[0];
+        if (change === undefined) return [];
+        const users = rows.rows.flatMap((row) => (row.user_id === null ? [] : [String(row.user_id)]));
+        if (change.recipient_id === null) return users;
+        // Addressed: a left-view change while the node is out of the recipient's view, an entered-view one while in it (the root: always).
+        const inView = users.length > 0 || change.parent_id === null;
+        return (change.type === leftView ? !inView : inView) ? [change.recipient_id] : [];
+      }),
     find: (workspaceId, seq) =>
       runQuery(db, (ex) =>
         ex
