@@ -6,6 +6,8 @@
  *     order's money (DeliveryCompleted does not go there);
  *   - `delivery:<id>`: status and coarse courier positions of one delivery — its customer only,
  *     while the delivery is not finished (positions flow only while it is assigned or picked up).
+ * A version-1 DeliveryStatusChanged (written before version 2) names no courier: the module's own
+ * realtime consumer reads the delivery and tells its courier ({@link oldStatusChangeCourierChannels}).
  * Each authorizer is the HTTP rule (an unknown object and another's look the same: refused), is
  * re-run when the host rechecks access, and fails closed on any error.
  */
@@ -22,6 +24,7 @@ import {
   CourierPositionUpdated,
   DeliveryCompleted,
   DeliveryStatusChanged,
+  DeliveryStatusChangedV1,
   OrderCancelled,
   OrderPlaced,
   OrderRefunded,
@@ -98,4 +101,27 @@ export const deliveryChannelsFor = (event: EventEnvelope): ReadonlyArray<string>
   // couriers of a version-1 CourierAssigned, version 2 names none: they get CourierLostDelivery).
   const couriers = [...(ids.courier_id == null ? [] : [ids.courier_id]), ...(ids.losing_courier_ids ?? [])];
   return [deliveryChannel(ids.delivery_id), restaurantChannel(event.tenant_id), ...couriers.map(courierChannel)];
+};
+
+/** The inbox name of the consumer that tells a version-1 status change to its delivery's courier. */
+export const oldStatusChangeCouriersConsumerName = "delivery.realtime_v1_status_couriers";
+
+/** A DeliveryStatusChanged as written before version 2: it names no courier. */
+export const isOldStatusChange = (event: EventEnvelope): boolean =>
+  event.type === DeliveryStatusChangedV1.type && event.schema_version === DeliveryStatusChangedV1.schemaVersion;
+
+const oldStatusChangeOf = Schema.decodeUnknownOption(DeliveryStatusChangedV1.data);
+
+/**
+ * The courier channel of a version-1 DeliveryStatusChanged: the delivery's courier, read from the
+ * delivery (the pure mapping routes it to the customer and the restaurant); none when the
+ * delivery has no courier or is gone, and none for any other event.
+ */
+export const oldStatusChangeCourierChannels = (event: EventEnvelope): Effect.Effect<ReadonlyArray<string>, never, DispatchRepository> => {
+  const data = isOldStatusChange(event) ? Option.getOrNull(oldStatusChangeOf(event.data)) : null;
+  if (data === null) return Effect.succeed([]);
+  return Effect.map(
+    Effect.flatMap(DispatchRepository, (dispatch) => dispatch.findDelivery(data.delivery_id)),
+    (delivery) => (delivery === null || delivery.courierId === null ? [] : [courierChannel(delivery.courierId)]),
+  );
 };

@@ -15,6 +15,7 @@ import { deliveryRoutes } from "../../adapters/koa/delivery/index.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import { deliveryMigrations } from "../../adapters/sql/delivery/migrations/index.js";
 import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispatchRepository.js";
 import { makeSqlLocationSamples } from "../../adapters/sql/delivery/SqlLocationSamples.js";
@@ -25,7 +26,15 @@ import { makeSqlPayables } from "../../adapters/sql/delivery/SqlPayables.js";
 import { makeSqlChatMessages } from "../../adapters/sql/delivery/SqlChatMessages.js";
 import { makeSqlRefunds } from "../../adapters/sql/delivery/SqlRefunds.js";
 import { makeSqlSubstitutions } from "../../adapters/sql/delivery/SqlSubstitutions.js";
-import { deliveryChannelsFor, maySubscribeToCourier, maySubscribeToDelivery, maySubscribeToRestaurant } from "../../core/delivery/ChannelAccess.js";
+import {
+  deliveryChannelsFor,
+  isOldStatusChange,
+  maySubscribeToCourier,
+  maySubscribeToDelivery,
+  maySubscribeToRestaurant,
+  oldStatusChangeCourierChannels,
+  oldStatusChangeCouriersConsumerName,
+} from "../../core/delivery/ChannelAccess.js";
 import { deliveryJobs } from "../../core/delivery/Jobs.js";
 import { deliveryPushConsumer } from "../../core/delivery/PushNotifications.js";
 import { deliverySettlementConsumer } from "../../core/delivery/SettlePayouts.js";
@@ -130,7 +139,12 @@ const definition = <R>(
   routes: deliveryRoutes,
   prefix: options.prefix ?? "/v1",
   migrations: deliveryMigrations,
-  consumers: [deliveryPushConsumer, deliverySettlementConsumer],
+  consumers: [
+    deliveryPushConsumer,
+    deliverySettlementConsumer,
+    // A version-1 status change names no courier: this one reads the delivery's (channelsFor routes the rest).
+    realtimeConsumer({ name: oldStatusChangeCouriersConsumerName, handles: isOldStatusChange, channelsForEffect: oldStatusChangeCourierChannels }),
+  ],
   jobHandlers: deliveryJobs,
   scheduleRecurring: (nowMs) => scheduleLocationRetention(nowMs),
   channelAuthorizers: deliveryChannelAuthorizers,
