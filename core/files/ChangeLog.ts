@@ -2,7 +2,8 @@
  * Appends one change record: the sequence number comes from the drive's counter, whose row stays
  * locked until the transaction ends, so change records commit in sequence order and a sync
  * reader never sees seq n+1 before seq n. A DriveChanged event goes to the outbox with it, so
- * sync clients subscribed to `drive:<workspace id>` learn that the log grew. Call inside the
+ * the sync clients of those who can see the change (`drive:<workspace id>:<user id>`,
+ * ChannelAccess.ts) learn that the log grew. Call inside the
  * command's transaction.
  */
 import { Effect } from "effect";

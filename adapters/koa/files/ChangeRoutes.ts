@@ -2,7 +2,8 @@
  * The sync change feed: a member reads the workspace's ordered change log, filtered by current
  * access before the limit. Unlike other lists `next_cursor` is never null (keep it to ask for
  * later changes); a cursor older than the window is 410 cursor_expired with `restart_cursor`.
- * Live: the `drive:<workspace id>` realtime channel announces each new change.
+ * Live: the caller's `drive:<workspace id>:<user id>` realtime channel announces each new change
+ * they can see.
  */
 import { Effect } from "effect";
 import { CursorExpired } from "../../../core/files/Errors.js";
@@ -23,7 +24,7 @@ export const listChangesRoute = defineRoute({
     "A node that left the caller's view comes as `node.left_view` with a tombstone (drop it and its subtree); one that entered it (granted, moved into reach, " +
     "the drive's root when invited back) as `node.entered_view` with the node (list it and its subtree). " +
     "A user removed from the workspace reads only the `node.left_view` changes addressed to them (that of the drive's root: drop the copy); other non-members get 404. " +
-    "Subscribe to `drive:<workspace_id>` on /v1/realtime to learn of new changes.",
+    "Subscribe to your own `drive:<workspace_id>:<your user id>` on /v1/realtime to learn of new changes you can see.",
   tags: ["files"],
   auth: "required",
   pagination: true,
