@@ -115,7 +115,9 @@ export const makeSqlChangesRepository = (db: SqlDatabase): ChangesRepository => 
             WHERE p.id = u.parent_id AND p.workspace_id = ${workspaceId} AND u.depth < ${maxAncestorDepth}
           ),
           readers AS (
-            SELECT DISTINCT a.user_id FROM up u CROSS JOIN fs_acl_entries a WHERE a.node_id = u.id AND a.workspace_id = ${workspaceId}
+            -- By node id alone (the key's prefix; the walk stays in the workspace): with the
+            -- workspace too, SQLite seeks fs_acl_entries_user and reads every grant of the workspace.
+            SELECT DISTINCT a.user_id FROM up u CROSS JOIN fs_acl_entries a WHERE a.node_id = u.id
           )
           SELECT ch.type, ch.recipient_id, ch.parent_id, r.user_id
           FROM ch LEFT JOIN readers r ON ch.recipient_id IS NULL OR r.user_id = ch.recipient_id
