@@ -46,12 +46,12 @@ t.test("a grant makes the node enter the grantee's view in their feed only", (t)
       [[shared.id, "ben"]],
       "one entered-view change, addressed to ben",
     );
-    // Live sync: the drive's channel announces it as any change (a DriveChanged with its seq, in its transaction).
+    // Live sync: announced as any change (a DriveChanged with its seq, in its transaction), to its recipient's drive channel.
     const entered = (await logOf(env)).find((c) => c.type === "node.entered_view")!;
     const announced = (await env.db.db.selectFrom("outbox").select("event").where("type", "=", "DriveChanged").execute()).map(
       (r) => (typeof r.event === "string" ? JSON.parse(r.event) : r.event) as { data: { seq: number } },
     );
-    t.ok(announced.some((e) => e.data.seq === entered.seq), "announced on the drive's channel");
+    t.ok(announced.some((e) => e.data.seq === entered.seq), "announced (a DriveChanged with its seq)");
 
     // Later changes of what entered his view reach him as any other.
     await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: inside.id, name: "Later" }));
