@@ -1,18 +1,20 @@
 /**
- * Checkout risk (issue rule 8: rate limits by checkout risk, e.g. repeated declines): a customer
- * whose payments were declined `max` times within `window` is refused further checkouts
- * with 429 `checkout_risk` and Retry-After until the oldest of those declines leaves the window.
- * Requests per account and per IP are limited by the host's rate limiter; a guest's cart is
- * spent by its one checkout, so guests are bounded by that and the per-IP limit.
+ * Checkout risk (issue rule 8; spec, commerce Limits: "Rate limits apply by account, IP and
+ * checkout risk signals"): a checkout is refused with 429 `checkout_risk` and Retry-After while
+ * `max` checkouts were declined within `window` under any of its signals: the customer's account,
+ * the client's network, the e-mail (core/commerce/RiskSignals.ts). Guests and customers alike, so
+ * a customer over the bound is refused as a guest too. Each signal is counted on its own; the
+ * wait is until every one of them is under the bound again.
  */
 import { Duration, Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { DomainError } from "../kernel/Errors.js";
 import { retryAfterSeconds, windowStart, type SlidingWindowBound } from "../kernel/SlidingWindowBound.js";
+import { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import type { Shopper } from "./Access.js";
 
-/** The bound (docs/decisions.md, E-commerce slice 2). */
+/** The bound (docs/decisions.md, E-commerce slice 2), the same for every signal. */
 export const checkoutRisk: SlidingWindowBound = { max: 5, window: Duration.hours(1) };
 
 /** Too many declined checkouts in the window: 429 with Retry-After. */
@@ -20,13 +22,24 @@ export class CheckoutRiskTooHigh extends DomainError("CheckoutRiskTooHigh", "che
   readonly retryAfterSeconds: number;
 }> {}
 
-/** Fails CheckoutRiskTooHigh when the shopper is over the bound. */
-export const checkCheckoutRisk = (shopper: Shopper) =>
+/**
+ * Fails CheckoutRiskTooHigh when the shopper's account (a customer's) or any of `signals` (the
+ * digests of the checkout's network and e-mail) is over the bound.
+ */
+export const checkCheckoutRisk = (shopper: Shopper, signals: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (shopper.kind !== "customer") return;
     const at = yield* now;
-    const declines = yield* (yield* OrdersRepository).declinedCheckoutsSince(shopper.userId, windowStart(checkoutRisk, at), checkoutRisk.max);
-    const wait = retryAfterSeconds(checkoutRisk, declines, at);
-    if (wait === null) return;
-    return yield* Effect.fail(new CheckoutRiskTooHigh({ retryAfterSeconds: wait, detail: "Too many declined payments; try again later." }));
+    const since = windowStart(checkoutRisk, at);
+    const risk = yield* CheckoutRiskRepository;
+    const orders = yield* OrdersRepository;
+    const declines = yield* Effect.all(
+      [
+        ...(shopper.kind === "customer" ? [orders.declinedCheckoutsSince(shopper.userId, since, checkoutRisk.max)] : []),
+        ...signals.map((signal) => risk.declinesSince(signal, since, checkoutRisk.max)),
+      ],
+      { concurrency: "unbounded" },
+    );
+    const waits = declines.map((events) => retryAfterSeconds(checkoutRisk, events, at)).filter((wait): wait is number => wait !== null);
+    if (waits.length === 0) return;
+    return yield* Effect.fail(new CheckoutRiskTooHigh({ retryAfterSeconds: Math.max(...waits), detail: "Too many declined payments; try again later." }));
   });

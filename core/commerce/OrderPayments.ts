@@ -27,6 +27,7 @@ import {
 import { Transactions } from "../../ports/Transactions.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
 import { Schema } from "effect";
 import type { Order } from "./model/Order.js";
 import type { OrderPayment } from "./model/OrderPayment.js";
@@ -135,6 +136,8 @@ const decline = (order: Order, payment: OrderPayment, paymentId: string | null, 
         if (moved !== null) {
           yield* releaseReservations(order.id, ["active"]);
           yield* givePromotionUsesBack(order.id);
+          // A failed checkout counts under its risk signals (core/commerce/CheckoutRisk.ts).
+          yield* (yield* CheckoutRiskRepository).markDeclined(order.id, yield* now);
         }
         yield* savePayment(payment, { status: "declined", paymentId: paymentId ?? payment.paymentId });
         // The order left checkout meanwhile (its cancellation requested): the job finishes it should the attempt below not.

@@ -28,6 +28,9 @@ import { loadOwnedCart, loadStore, shopperActor, type Shopper } from "./Access.j
 import { priceCartLines } from "./Carts.js";
 import { independentReads } from "../kernel/IndependentReads.js";
 import { checkCheckoutRisk } from "./CheckoutRisk.js";
+import { checkoutRiskSignals } from "./RiskSignals.js";
+import { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
+import { RiskSignalDigests } from "../../ports/commerce/RiskSignalDigests.js";
 import { CartCheckedOut, InsufficientStock, PriceChanged, PromotionInvalid } from "./Errors.js";
 import { OrderPlaced } from "./Events.js";
 import { authorizeOrderPayment, orderPaymentKey, paymentResolutionDelay, paymentResolutionJob } from "./OrderPayments.js";
@@ -48,6 +51,8 @@ export interface PlaceOrderInput {
   readonly promotionCodes: ReadonlyArray<string>;
   readonly expectedTotalMinor: number | null;
   readonly idempotencyKey: string;
+  /** The client's address as the HTTP adapter resolved it (a risk signal; not part of the request's payload). */
+  readonly clientIp: string | null;
 }
 
 /** The canonical form of a request (sorted keys), hashed by the repository. */
@@ -125,11 +130,15 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
   Effect.gen(function* () {
     const errors = validate(input);
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    // The shopper's checkout risk does not depend on the cart: both are read at once (the cart's failure first).
-    const [cart] = yield* independentReads(loadOwnedCart(shopper, input.cartId), checkCheckoutRisk(shopper));
+    // Only digests of the client's network and e-mail are compared and stored.
+    const digests = yield* RiskSignalDigests;
+    const signals = checkoutRiskSignals(input.clientIp, input.email).map(digests.digest);
+    // The checkout risk does not depend on the cart: both are read at once (the cart's failure first).
+    const [cart] = yield* independentReads(loadOwnedCart(shopper, input.cartId), checkCheckoutRisk(shopper, signals));
     const store = yield* loadStore(cart.storeId);
     const scope = shopper.kind === "customer" ? `user:${shopper.userId}` : `cart:${cart.id}`;
-    const { idempotencyKey, ...request } = input;
+    // A retry from another address is the same request.
+    const { idempotencyKey, clientIp: _clientIp, ...request } = input;
     const payload = canonical(request);
     const orders = yield* OrdersRepository;
     const carts = yield* CartsRepository;
@@ -213,6 +222,8 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         // The uses counted above, so an order that fails, expires or is cancelled gives them back.
         yield* catalog.recordPromotionUses({ storeId: store.id, orderId, promotionIds: promotions.map((p) => p.id) });
         yield* inventory.insertReservations(reservations);
+        // Counted under each signal should the payment be declined (OrderPayments.ts, decline).
+        yield* (yield* CheckoutRiskRepository).recordSignals(orderId, signals, at);
         const payment: OrderPayment = {
           orderId,
           storeId: store.id,

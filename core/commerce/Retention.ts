@@ -3,7 +3,8 @@
  * A daily self-rescheduling durable job keyed by day: open carts untouched for 30 days and
  * checked-out carts (their guest token digests included) after 90 days are deleted; guest orders
  * in a final state are minimized after 365 days (e-mail removed, address reduced to its
- * country). Orders themselves are never deleted. Work is done in bounded batches, one
+ * country). Orders themselves are never deleted. The digests of checkouts' risk signals (client
+ * network, e-mail) are deleted a day after the checkout: they count declines for an hour. Work is done in bounded batches, one
  * transaction each. Periods: docs/decisions.md, E-commerce.
  */
 import { Duration, Effect, Schema } from "effect";
@@ -12,6 +13,7 @@ import { defineJob, type JobDefinition } from "../kernel/JobDefinition.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
 import type { CommerceServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -19,6 +21,7 @@ export const retention = {
   abandonedCart: Duration.days(30),
   checkedOutCart: Duration.days(90),
   guestOrderData: Duration.days(365),
+  checkoutRiskSignals: Duration.days(1),
 } as const;
 
 const batch = 500;
@@ -29,6 +32,7 @@ export const applyRetention = Effect.gen(function* () {
   const before = (d: Duration.Duration) => new Date(at.getTime() - Duration.toMillis(d));
   const carts = yield* CartsRepository;
   const orders = yield* OrdersRepository;
+  const risk = yield* CheckoutRiskRepository;
   const tx = yield* Transactions;
   const drain = (step: Effect.Effect<number>) =>
     Effect.gen(function* () {
@@ -43,6 +47,7 @@ export const applyRetention = Effect.gen(function* () {
     abandonedCarts: yield* drain(carts.deleteStale("open", before(retention.abandonedCart), batch)),
     checkedOutCarts: yield* drain(carts.deleteStale("checked_out", before(retention.checkedOutCart), batch)),
     guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch, at)),
+    checkoutRiskSignals: yield* drain(risk.deleteRecordedBefore(before(retention.checkoutRiskSignals), batch)),
   };
 }).pipe(withSpan("commerce.applyRetention"));
 

@@ -10,6 +10,8 @@ import type { Transactions } from "../../ports/Transactions.js";
 import type { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import type { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import type { CartTokens } from "../../ports/commerce/CartTokens.js";
+import type { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
+import type { RiskSignalDigests } from "../../ports/commerce/RiskSignalDigests.js";
 import type { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import type { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import type { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
@@ -30,5 +32,7 @@ export type CommerceServices =
   | CartsRepository
   | CartTokens
   | OrdersRepository
+  | CheckoutRiskRepository
+  | RiskSignalDigests
   | CarrierWebhookReceiver
   | CarrierTracking;

@@ -9,7 +9,7 @@
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
  * PaymentGateway (makeHttpPaymentGateway) and MerchantProvisioning with `rebindPort`.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, hkdfSync } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
 import { makeHttpCarrier, type HttpCarrierOptions } from "../../adapters/commerce/carriers/HttpCarrier.js";
@@ -24,6 +24,7 @@ import {
   commerceMigrations,
   makeSqlCartsRepository,
   makeSqlCatalogRepository,
+  makeSqlCheckoutRiskRepository,
   makeSqlInventoryRepository,
   makeSqlOrdersRepository,
   makeSqlStoresRepository,
@@ -45,6 +46,8 @@ import { CartsRepository } from "../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../ports/commerce/CatalogRepository.js";
 import { InventoryRepository } from "../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { CheckoutRiskRepository } from "../../ports/commerce/CheckoutRiskRepository.js";
+import { RiskSignalDigests } from "../../ports/commerce/RiskSignalDigests.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import { makeInProcessMerchantProvisioning, type ProvisioningServices } from "../../adapters/payments/gateway/InProcessMerchantProvisioning.js";
@@ -56,6 +59,8 @@ export type CommercePorts =
   | InventoryRepository
   | CartsRepository
   | OrdersRepository
+  | CheckoutRiskRepository
+  | RiskSignalDigests
   | CartTokens
   | FieldSealer
   | Mailer
@@ -99,6 +104,18 @@ export const sealingKeysFromEnv = (env: Readonly<Record<string, string | undefin
 };
 
 /**
+ * Risk signal digests (core/commerce/RiskSignals.ts): HMAC-SHA-256 under a key derived (HKDF) from
+ * the current sealing key, so a stored digest cannot be matched against guessed IPs or e-mails
+ * without it. A new current sealing key starts the counts afresh (declines count for an hour).
+ */
+export const hmacRiskSignalDigests = (keys: FieldSealerKeys): RiskSignalDigests => {
+  const sealingKey = keys.keys[keys.currentKeyId];
+  if (sealingKey === undefined) throw new Error("risk signal digests: the current sealing key is not configured");
+  const key = Buffer.from(hkdfSync("sha256", sealingKey, Buffer.alloc(0), "domainkit commerce checkout risk signals", 32));
+  return { digest: (signal) => createHmac("sha256", key).update(signal, "utf8").digest("hex") };
+};
+
+/**
  * The services the module's programs run with: the commerce core's, and the payment core's for
  * the in-process gateway and merchant provisioning (so it composes after the payment module).
  */
@@ -113,7 +130,8 @@ export const commerceLayer = (
   runtime: () => CommerceRuntime,
 ): Layer.Layer<CommercePorts, never, SqlDatabase> => {
   const env = options.env ?? process.env;
-  const sealing = Layer.sync(FieldSealer, () => makeAesGcmFieldSealer(options.sealingKeys ?? sealingKeysFromEnv(env)));
+  const sealingKeys = () => options.sealingKeys ?? sealingKeysFromEnv(env);
+  const sealing = Layer.sync(FieldSealer, () => makeAesGcmFieldSealer(sealingKeys()));
   const carrierSecrets =
     options.carrierWebhookSecrets ?? (env.COMMERCE_CARRIER_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   return Layer.mergeAll(
@@ -124,6 +142,8 @@ export const commerceLayer = (
     // The SQL adapter seals through the FieldSealer port it is given (adapters/sql imports no crypto adapter).
     Layer.provideMerge(Layer.unwrapEffect(Effect.map(FieldSealer, (sealer) => sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)))), sealing),
     Layer.succeed(CartTokens, cryptoCartTokens),
+    sqlPort(CheckoutRiskRepository, makeSqlCheckoutRiskRepository),
+    Layer.sync(RiskSignalDigests, () => hmacRiskSignalDigests(sealingKeys())),
     // Built when the runtime is, so merely importing the module opens no SMTP transport.
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),
     Layer.succeed(PaymentGateway, makeInProcessPaymentGateway({ runtime })),

@@ -1,7 +1,8 @@
 /**
  * Rate limit by checkout risk (issue rule 8): after five declined payments within an hour a
  * customer's next checkout is refused with 429 checkout_risk and a Retry-After until the oldest
- * decline leaves the hour; other customers are not affected; an hour later checkout works again.
+ * decline leaves the hour; other customers are not affected (unless they give the declined
+ * e-mail, a risk signal too); an hour later checkout works again.
  */
 import t from "tap";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
@@ -27,7 +28,9 @@ t.test("five declines within the hour refuse the customer's next checkout with 4
 
     const other = customer();
     const otherCart = await cartWith(c, other, store.id, variant.id, 1);
-    t.match(await c.run(placeOrder(other, checkoutInput(otherCart.id))), { order: { status: "confirmed" } }, "another customer checks out");
+    // With its own e-mail: the declined e-mail is a risk signal of its own (http-checkout-risk-signals.test.ts).
+    t.match(await c.run(placeOrder(other, checkoutInput(otherCart.id, { email: "grace@example.com" }))), { order: { status: "confirmed" } }, "another customer checks out");
+    t.match(await c.attempt(placeOrder(other, checkoutInput((await cartWith(c, other, store.id, variant.id, 1)).id))), { ok: false, error: { code: "checkout_risk" } }, "not with the declined e-mail");
     const later = await c.later(61 * 60_000, placeOrder(shopper, checkoutInput(cart.id)));
     t.equal(later.order.status, "confirmed", "an hour later the customer checks out again");
   }),

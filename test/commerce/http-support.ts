@@ -4,6 +4,7 @@
  * call helper; a store set up through the API (owner, location, one product, stock).
  */
 import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { makeSandboxProvider, type SandboxOptions } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { compose } from "../../hosts/Composition.js";
@@ -51,13 +52,15 @@ export const startCommerceServer = async (
   const call = async (
     method: string,
     path: string,
-    init: { token?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+    init: { token?: string; key?: string; body?: unknown; headers?: Record<string, string>; from?: string } = {},
   ): Promise<Answer> => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token !== undefined) headers.Authorization = `Bearer ${init.token}`;
     if (init.key !== undefined) headers["Idempotency-Key"] = init.key;
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(`${server.url}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    if (init.from !== undefined) return callFrom(init.from, `${server.url}${path}`, method, headers, body);
+    const response = await fetch(`${server.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
     return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>), headers: response.headers };
   };
@@ -111,6 +114,24 @@ export const startCommerceServer = async (
   };
   return { server, config, provider, mail, user, call, setupStore, staffedStore, cartWith, socket, logText };
 };
+
+/** A call sent from the local address `from` (another loopback address is another client IP to the server). */
+const callFrom = (from: string, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> =>
+  new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method, headers, localAddress: from }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") answered.set(name, value);
+        resolve({ status: response.statusCode ?? 0, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>), headers: answered });
+      });
+      response.on("error", reject);
+    });
+    sent.on("error", reject);
+    sent.end(body);
+  });
 
 /** The checkout body of a cart. */
 export const checkoutBody = (cartId: string, overrides: Record<string, unknown> = {}) => ({

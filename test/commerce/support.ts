@@ -158,6 +158,7 @@ export const checkoutInput = (cartId: CartId, overrides: Partial<PlaceOrderInput
   promotionCodes: [],
   expectedTotalMinor: null,
   idempotencyKey: `checkout-${randomUUID()}`,
+  clientIp: null,
   ...overrides,
 });
 

@@ -50,6 +50,8 @@ export const checkoutRoute = defineRoute({
         promotionCodes: body.promotion_codes ?? [],
         expectedTotalMinor: body.expected_total_minor ?? null,
         idempotencyKey: ctx.get(idempotencyKeyHeader),
+        // The client address as the host resolved it (Koa's `proxy` setting): a checkout risk signal.
+        clientIp: ctx.ip === "" ? null : ctx.ip,
       }),
     ).pipe(Effect.map(({ order }) => ({ status: 201, body: order, etag: order.version, headers: privately }))),
 });

@@ -5,3 +5,4 @@ export * from "./SqlCatalogRepository.js";
 export * from "./SqlInventoryRepository.js";
 export * from "./SqlCartsRepository.js";
 export * from "./SqlOrdersRepository.js";
+export * from "./SqlCheckoutRiskRepository.js";

@@ -1,0 +1,83 @@
+/**
+ * Spec (commerce Limits): "Rate limits apply by account, IP and checkout risk signals". Declined
+ * checkouts count under the client IP and the (normalised) e-mail as well as the account, for
+ * guests and customers alike: twenty guest carts from one IP reach 429 checkout_risk at the
+ * customer's bound, a customer over the bound is refused as a guest too, another IP is not
+ * affected (security audit S4). Over HTTP on the reference server, SQLite and Postgres; each
+ * client IP is a loopback address of its own.
+ */
+import t from "tap";
+import { checkoutRisk } from "../../core/commerce/CheckoutRisk.js";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { checkoutBody, freshKey, startCommerceServer, type Answer } from "./http-support.js";
+
+type Server = Awaited<ReturnType<typeof startCommerceServer>>;
+
+/** A guest's checkout from `from`: a new cart, one line, POST /v1/orders with its cart token. */
+const guestCheckout = async (call: Server["call"], from: string, storeId: string, variantId: string, overrides: Record<string, unknown>): Promise<Answer> => {
+  const created = await call("POST", "/v1/carts", { from, body: { store_id: storeId } });
+  const cartId = String(created.body.id);
+  const token = String(created.body.cart_token);
+  await call("POST", `/v1/carts/${cartId}/lines`, { from, token, body: { variant_id: variantId, quantity: 1 } });
+  return call("POST", "/v1/orders", { from, token, key: freshKey(), body: checkoutBody(cartId, overrides) });
+};
+
+const declined = { payment_method: "pm_card_declined" };
+const statusesOf = (answers: ReadonlyArray<Answer>) => answers.map((a) => (a.status === 429 ? `429 ${String(a.body.code)}` : String(a.status)));
+const bound = (declines: number, refusals: number) => [...Array<string>(declines).fill("402"), ...Array<string>(refusals).fill("429 checkout_risk")];
+
+t.test("declined guest checkouts count per client IP: twenty from one IP reach 429 checkout_risk at the customer's bound; another IP is not affected", (t) =>
+  forEachDialectConfig(t, "guest checkout risk per IP", async (t, _config, dialect) => {
+    const { call, setupStore } = await startCommerceServer(t, dialect);
+    const { storeId, variantId } = await setupStore({ stock: 50 });
+    const answers: Answer[] = [];
+    // Each guest gives another e-mail: only the address links them.
+    for (let i = 0; i < 20; i++) answers.push(await guestCheckout(call, "127.0.0.3", storeId, variantId, { ...declined, email: `tester-${i}@example.com` }));
+    t.same(statusesOf(answers), bound(checkoutRisk.max, 20 - checkoutRisk.max), "five declines, then 429 checkout_risk");
+    const refused = answers[checkoutRisk.max]!;
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    t.ok(retryAfter > 3500 && retryAfter <= 3600, `Retry-After until the oldest decline leaves the hour (${retryAfter} s)`);
+    t.equal(refused.headers.get("content-type")?.startsWith("application/problem+json"), true, "a problem document");
+
+    t.match(await guestCheckout(call, "127.0.0.4", storeId, variantId, { ...declined, email: "someone@example.com" }), { status: 402 }, "another IP's decline is its own");
+    t.match(await guestCheckout(call, "127.0.0.4", storeId, variantId, { email: "someone@example.com" }), { status: 201, body: { status: "confirmed" } }, "another IP checks out");
+  }),
+);
+
+t.test("a customer over the checkout-risk bound is refused as a guest too, from the same IP or with the same e-mail", (t) =>
+  forEachDialectConfig(t, "customer declines count under IP and e-mail", async (t, _config, dialect) => {
+    const { call, user, setupStore } = await startCommerceServer(t, dialect);
+    const { storeId, variantId } = await setupStore({ stock: 50 });
+    const customer = await user();
+    const customerCheckout = async (overrides: Record<string, unknown>) => {
+      const cart = await call("POST", "/v1/carts", { from: "127.0.0.5", token: customer.token, body: { store_id: storeId } });
+      const cartId = String(cart.body.id);
+      await call("POST", `/v1/carts/${cartId}/lines`, { from: "127.0.0.5", token: customer.token, body: { variant_id: variantId, quantity: 1 } });
+      return call("POST", "/v1/orders", { from: "127.0.0.5", token: customer.token, key: freshKey(), body: checkoutBody(cartId, overrides) });
+    };
+    const answers: Answer[] = [];
+    for (let i = 0; i <= checkoutRisk.max; i++) answers.push(await customerCheckout({ ...declined, email: "Mallory+shop@Example.com" }));
+    t.same(statusesOf(answers), bound(checkoutRisk.max, 1), "the customer reaches the bound");
+
+    const sameIp = await guestCheckout(call, "127.0.0.5", storeId, variantId, { email: "fresh@example.org" });
+    t.match(sameIp, { status: 429, body: { code: "checkout_risk" } }, "dropping the token does not help: the IP is over the bound");
+    t.ok(Number(sameIp.headers.get("retry-after")) > 0, "Retry-After is set");
+    const sameEmail = await guestCheckout(call, "127.0.0.6", storeId, variantId, { email: "mallory@example.COM" });
+    t.match(sameEmail, { status: 429, body: { code: "checkout_risk" } }, "nor another IP with the same e-mail (normalised: case and +tag)");
+    const other = await guestCheckout(call, "127.0.0.6", storeId, variantId, { email: "ada@example.net" });
+    t.match(other, { status: 201, body: { status: "confirmed" } }, "another IP with another e-mail checks out");
+  }),
+);
+
+t.test("declined guest checkouts count per e-mail: the same normalised e-mail from five IPs refuses the sixth", (t) =>
+  forEachDialectConfig(t, "guest checkout risk per e-mail", async (t, _config, dialect) => {
+    const { call, setupStore } = await startCommerceServer(t, dialect);
+    const { storeId, variantId } = await setupStore({ stock: 50 });
+    const spellings = ["eve@example.com", "Eve@Example.com", "eve+1@example.com", "EVE+card@EXAMPLE.COM", "eve+x@Example.com"];
+    const answers: Answer[] = [];
+    for (const [i, email] of spellings.entries()) answers.push(await guestCheckout(call, `127.0.1.${i + 1}`, storeId, variantId, { ...declined, email }));
+    answers.push(await guestCheckout(call, "127.0.1.9", storeId, variantId, { email: "eve@example.com" }));
+    t.same(statusesOf(answers), bound(checkoutRisk.max, 1), "five declines from five IPs, then 429 checkout_risk for the e-mail");
+    t.match(await guestCheckout(call, "127.0.1.9", storeId, variantId, { email: "bob@example.com" }), { status: 201 }, "that IP with another e-mail checks out");
+  }),
+);
