@@ -81,3 +81,20 @@ t.test("declined guest checkouts count per e-mail: the same normalised e-mail fr
     t.match(await guestCheckout(call, "127.0.1.9", storeId, variantId, { email: "bob@example.com" }), { status: 201 }, "that IP with another e-mail checks out");
   }),
 );
+
+t.test("the client address is no part of a checkout's payload: a retry from another address under the same key replays the order", (t) =>
+  forEachDialectConfig(t, "replay from another address", async (t, _config, dialect) => {
+    const { call, setupStore } = await startCommerceServer(t, dialect);
+    const { storeId, variantId } = await setupStore({ stock: 5 });
+    const created = await call("POST", "/v1/carts", { from: "127.0.2.1", body: { store_id: storeId } });
+    const cartId = String(created.body.id);
+    const token = String(created.body.cart_token);
+    await call("POST", `/v1/carts/${cartId}/lines`, { from: "127.0.2.1", token, body: { variant_id: variantId, quantity: 1 } });
+    const key = freshKey();
+    const placed = await call("POST", "/v1/orders", { from: "127.0.2.1", token, key, body: checkoutBody(cartId) });
+    t.match(placed, { status: 201, body: { status: "confirmed" } });
+    const retried = await call("POST", "/v1/orders", { from: "127.0.2.2", token, key, body: checkoutBody(cartId) });
+    t.match(retried, { status: 201, body: { id: placed.body.id } }, "the same order, not 422 idempotency_key_reused");
+    t.equal(retried.headers.get("idempotent-replayed"), "true");
+  }),
+);
