@@ -9,7 +9,7 @@
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
  * PaymentGateway (makeHttpPaymentGateway) and MerchantProvisioning with `rebindPort`.
  */
-import { createHash, createHmac, hkdfSync } from "node:crypto";
+import { createHash } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
 import { makeHttpCarrier, type HttpCarrierOptions } from "../../adapters/commerce/carriers/HttpCarrier.js";
@@ -20,6 +20,7 @@ import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { cryptoCartTokens, looksLikeCartToken } from "../../adapters/commerce/CartTokens.js";
 import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
+import { hmacRiskSignalDigests } from "../../adapters/commerce/RiskSignalDigests.js";
 import {
   commerceMigrations,
   makeSqlCartsRepository,
@@ -101,18 +102,6 @@ export const sealingKeysFromEnv = (env: Readonly<Record<string, string | undefin
     return [part.slice(0, colon).trim(), Buffer.from(part.slice(colon + 1).trim(), "base64")] as const;
   });
   return { currentKeyId: entries[0]![0], keys: Object.fromEntries(entries) };
-};
-
-/**
- * Risk signal digests (core/commerce/RiskSignals.ts): HMAC-SHA-256 under a key derived (HKDF) from
- * the current sealing key, so a stored digest cannot be matched against guessed IPs or e-mails
- * without it. A new current sealing key starts the counts afresh (declines count for an hour).
- */
-export const hmacRiskSignalDigests = (keys: FieldSealerKeys): RiskSignalDigests => {
-  const sealingKey = keys.keys[keys.currentKeyId];
-  if (sealingKey === undefined) throw new Error("risk signal digests: the current sealing key is not configured");
-  const key = Buffer.from(hkdfSync("sha256", sealingKey, Buffer.alloc(0), "domainkit commerce checkout risk signals", 32));
-  return { digest: (signal) => createHmac("sha256", key).update(signal, "utf8").digest("hex") };
 };
 
 /**
