@@ -12,6 +12,14 @@ import { InvalidIfMatch } from "./HttpErrors.js";
 /** The ETag header value of a version: `"3"`. */
 export const etag = (version: number): string => `"${version}"`;
 
+/**
+ * The ETag of an answer that also depends on something besides the version (at most 15 digits,
+ * so `parseIfMatch` reads the version back): `"<version>.<qualifier>"`, weak `W/"…"` when the
+ * qualifier is a digest of the answer rather than a version of what it depends on.
+ */
+export const qualifiedEtag = (version: number, qualifier: number, options: { readonly weak?: boolean } = {}): string =>
+  `${options.weak === true ? "W/" : ""}"${version}.${qualifier}"`;
+
 const versionTag = /^(?:W\/)?"(\d{1,15})(?:\.\d{1,15})?"$|^(\d{1,15})$/;
 
 /**

@@ -27,5 +27,3 @@ export const getNodeMetadata = (input: { readonly userId: string; readonly works
     return { node, aclEpoch: drive.aclEpoch };
   }).pipe(withSpan("files.getNodeMetadata"));
 
-/** The metadata ETag of a node: its version and the ACL epoch, `"<version>.<epoch>"`. */
-export const nodeMetadataEtag = (metadata: NodeMetadata): string => `"${metadata.node.version}.${metadata.aclEpoch}"`;

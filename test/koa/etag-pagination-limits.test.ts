@@ -3,7 +3,7 @@ import t from "tap";
 import { InvalidCursor, PreconditionRequired } from "../../core/kernel/Errors.js";
 import { decodeCursor } from "../../core/kernel/Cursor.js";
 import { Effect, Schema } from "effect";
-import { etag, parseIfMatch, requireIfMatch } from "../../adapters/koa/ETag.js";
+import { etag, parseIfMatch, qualifiedEtag, requireIfMatch } from "../../adapters/koa/ETag.js";
 import { InvalidIfMatch, InvalidLimit } from "../../adapters/koa/HttpErrors.js";
 import { defaultLimits, resolveLimits } from "../../adapters/koa/Limits.js";
 import { pageParams } from "../../adapters/koa/Pagination.js";
@@ -22,6 +22,9 @@ t.test("If-Match accepts a quoted, bare or weak version and rejects anything els
   for (const garbage of ["*", '"3", "4"', "v3", '"-1"', "3.5", '"3.x"', '"3."', '"abc"', "W/3"]) {
     t.throws(() => parseIfMatch(garbage), InvalidIfMatch, `${garbage} is invalid_if_match`);
   }
+  t.equal(qualifiedEtag(5, 2), '"5.2"', "a qualified ETag");
+  t.equal(qualifiedEtag(5, 281474976710655, { weak: true }), 'W/"5.281474976710655"', "a weak one over a 48-bit digest");
+  t.equal(parseIfMatch(qualifiedEtag(5, 281474976710655, { weak: true })), 5, "names its version back");
   t.throws(() => requireIfMatch(undefined), PreconditionRequired);
   t.equal(requireIfMatch('"7"'), 7);
 });

@@ -8,10 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import type { OrderView } from "../../../core/commerce/model/Order.js";
+import { qualifiedEtag } from "../ETag.js";
 import { canonicalJson } from "../Idempotency.js";
 
 export const orderViewEtag = (view: OrderView): string => {
   // 48 bits of SHA-256: at most 15 decimal digits.
   const digest = createHash("sha256").update(canonicalJson(view)).digest().readUIntBE(0, 6);
-  return `W/"${view.version}.${digest}"`;
+  return qualifiedEtag(view.version, digest, { weak: true });
 };

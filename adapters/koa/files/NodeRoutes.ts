@@ -9,7 +9,8 @@ import { Node, NodeView } from "../../../core/files/model/Node.js";
 import { createFolder } from "../../../core/files/CreateFolder.js";
 import { moveNode } from "../../../core/files/MoveNode.js";
 import { listChildren } from "../../../core/files/NodeQueries.js";
-import { getNodeMetadata, nodeMetadataEtag } from "../../../core/files/NodeMetadata.js";
+import { getNodeMetadata } from "../../../core/files/NodeMetadata.js";
+import { qualifiedEtag } from "../ETag.js";
 import { setLegalHold } from "../../../core/files/LegalHold.js";
 import { listTrash } from "../../../core/files/ListTrash.js";
 import { restoreNode } from "../../../core/files/RestoreNode.js";
@@ -66,7 +67,7 @@ export const getNodeRoute = defineRoute({
   handler: ({ principal, params }) =>
     onNode(principal, params.id, ({ userId, workspaceId }) => getNodeMetadata({ userId, workspaceId, nodeId: params.id })).pipe(
       // The metadata ETag carries the ACL epoch too (a revocation invalidates cached answers); If-Match takes the body's `version`.
-      Effect.map((metadata) => ({ status: 200, body: metadata.node, headers: { ETag: nodeMetadataEtag(metadata) } })),
+      Effect.map((metadata) => ({ status: 200, body: metadata.node, headers: { ETag: qualifiedEtag(metadata.node.version, metadata.aclEpoch) } })),
     ),
 });
 
