@@ -6,6 +6,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { lookup as dnsLookup } from "node:dns";
 import { Effect } from "effect";
 import t from "tap";
 import { makeFetchMerchantWebhookSender } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
@@ -55,7 +56,7 @@ t.test("at connect time a name answering an address that embeds or names a non-p
   }
 });
 
-t.test("the sender never connects to an https receiver whose name resolves to a non-public address", async (t) => {
+t.test("the sender never connects to an https receiver whose name resolves to a non-public address, and tells it as a connection that got no answer (no map of internal names)", async (t) => {
   let connections = 0;
   const receiver = createServer((_req, res) => res.end("ok"));
   receiver.on("connection", () => connections++);
@@ -66,8 +67,18 @@ t.test("the sender never connects to an https receiver whose name resolves to a 
   const sent = await Effect.runPromise(
     sender.send({ url: `https://localhost:${port}/hooks`, secrets: ["whsec_test"], eventId: "evt_1", body: "{}", timestampSeconds: 1 }),
   );
-  t.match(sent, { ok: false, statusCode: null, error: "the host resolves to a non-public address" });
   t.equal(connections, 0, "no connection was made");
+  // What a name the sender may connect to answers when nothing listens there (a lookup that allows loopback).
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const permissive = makeFetchMerchantWebhookSender({ timeoutMs: 2_000, lookup: dnsLookup as never });
+  const refused = await Effect.runPromise(
+    permissive.send({ url: `https://localhost:${closedPort}/hooks`, secrets: ["whsec_test"], eventId: "evt_2", body: "{}", timestampSeconds: 1 }),
+  );
+  t.match(refused, { ok: false, statusCode: null, error: "no answer (Error)" }, "a refused connection");
+  t.same(sent, refused, "the non-public name is told exactly as the refused connection");
 });
 
 t.test("the sender never connects to an https receiver named by a non-public literal address, which no lookup sees", async (t) => {
@@ -80,7 +91,7 @@ t.test("the sender never connects to an https receiver named by a non-public lit
   const sender = makeFetchMerchantWebhookSender({ timeoutMs: 2_000 });
   for (const url of [`https://127.0.0.1:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`, `https://2130706433:${port}/hooks`]) {
     const sent = await Effect.runPromise(sender.send({ url, secrets: ["whsec_test"], eventId: "evt_1", body: "{}", timestampSeconds: 1 }));
-    t.match(sent, { ok: false, statusCode: null, error: "the host resolves to a non-public address" }, `${url} is refused`);
+    t.match(sent, { ok: false, statusCode: null, error: "no answer (Error)" }, `${url} is refused, told as no answer`);
   }
   t.equal(connections, 0, "no connection was made");
 });

@@ -13,7 +13,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { Effect } from "effect";
-import type { MerchantWebhookSender } from "../../../ports/payments/WebhookEndpointsSender.js";
+import type { MerchantWebhookSender, SendResult } from "../../../ports/payments/WebhookEndpointsSender.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 import { isLoopbackHost, isNonPublicHost } from "../../../core/payments/WebhookTarget.js";
 import { NonPublicAddress, publicOnlyLookup } from "./PublicOnlyLookup.js";
@@ -93,6 +93,9 @@ const post = (url: URL, headers: Record<string, string>, body: string, signal: A
     request.end(body);
   });
 
+/** What a failed connection is told as, whatever its cause besides a timeout. */
+const unreachable = "no answer (Error)";
+
 /** The MerchantWebhookSender port over node:http(s). */
 export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {}): MerchantWebhookSender => {
   const lookup = options.lookup ?? publicOnlyLookup();
@@ -116,10 +119,20 @@ export const makeFetchMerchantWebhookSender = (options: FetchSenderOptions = {})
           return { ok, statusCode: status, error: ok ? null : `receiver answered ${status}` };
         } catch (error) {
           const name = error instanceof Error ? error.name : "Error";
-          if (error instanceof NonPublicAddress) return { ok: false, statusCode: null, error: "the host resolves to a non-public address" };
+          // Told to the merchant like any connection that got no answer: a distinct text would tell
+          // them which of their names resolve to internal addresses (a split-horizon resolver's
+          // map of the network). The reason goes to the log only.
+          if (error instanceof NonPublicAddress) return { ok: false, statusCode: null, error: unreachable, refused: error.message };
           if (error instanceof PlainHttpOffLoopback) return { ok: false, statusCode: null, error: error.message };
           return { ok: false, statusCode: null, error: name === "TimeoutError" || name === "AbortError" ? "timed out" : `no answer (${name})` };
         }
-      }).pipe(withSpan("MerchantWebhookSender.send")),
+      }).pipe(
+        Effect.flatMap(({ refused, ...attempt }: SendResult & { readonly refused?: string }) =>
+          refused === undefined
+            ? Effect.succeed(attempt)
+            : Effect.as(Effect.logWarning("merchant webhook not sent: the receiver's name resolves to a non-public address").pipe(Effect.annotateLogs({ reason: refused })), attempt),
+        ),
+        withSpan("MerchantWebhookSender.send"),
+      ),
   };
 };
