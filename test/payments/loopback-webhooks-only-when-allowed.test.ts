@@ -10,13 +10,13 @@ import { Effect } from "effect";
 import t from "tap";
 import { makeSandboxProvider } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { deliverMerchantWebhook, merchantWebhookDeliveryJobKind } from "../../core/payments/MerchantWebhookDelivery.js";
-import { MerchantId, WebhookDeliveryId, WebhookEndpointId } from "../../core/payments/model/Ids.js";
+import { MerchantId, WebhookEndpointId } from "../../core/payments/model/Ids.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { dialects, forEachDialect } from "../support/databases.js";
 import { startReferenceServer, testConfig } from "../hosts/support.js";
 import { runningJob } from "../worker/fixtures.js";
-import { call, newMerchant, paymentsRuntime } from "./support.js";
+import { call, newMerchant, paymentsRuntime, pendingWebhookDelivery } from "./support.js";
 import { startHookReceiver } from "./hookReceiver.js";
 
 /** What NODE_ENV=production needs besides the test secrets. */
@@ -83,20 +83,7 @@ t.test("with loopback http off, a stored plain-http loopback endpoint is never c
     };
     // Stored before the setting existed (registration refuses it now).
     await run(Effect.flatMap(WebhookEndpoints, (store) => store.create(endpoint)));
-    const eventId = randomUUID();
-    const delivery = {
-      id: WebhookDeliveryId.make(randomUUID()),
-      endpointId: endpoint.id,
-      merchantId: endpoint.merchantId,
-      eventId,
-      eventType: "PaymentSucceeded",
-      body: JSON.stringify({ id: eventId, type: "PaymentSucceeded" }),
-      status: "pending" as const,
-      attempts: 0,
-      lastError: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    };
+    const delivery = pendingWebhookDelivery(endpoint);
     await run(Effect.flatMap(WebhookEndpoints, (store) => store.insertDelivery(delivery)));
     const job = runningJob({ kind: merchantWebhookDeliveryJobKind, key: delivery.id, payload: { delivery_id: delivery.id } });
     t.match(await attempt(deliverMerchantWebhook(delivery.id, job)), { ok: false, error: { code: "merchant_webhook_attempt_failed" } }, "the attempt fails");

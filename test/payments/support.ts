@@ -14,7 +14,8 @@ import { makeSandboxSettlementFiles } from "../../adapters/payments/providers/sa
 import { confirmIntent } from "../../core/payments/ConfirmIntent.js";
 import { createIntent } from "../../core/payments/CreateIntent.js";
 import { createMerchant } from "../../core/payments/Merchants.js";
-import { ReconciliationExceptionId } from "../../core/payments/model/Ids.js";
+import { ReconciliationExceptionId, WebhookDeliveryId } from "../../core/payments/model/Ids.js";
+import type { WebhookDelivery } from "../../core/payments/model/WebhookDelivery.js";
 import type { ReconciliationException } from "../../core/payments/model/ReconciliationException.js";
 import { makePaymentsModule, createMerchantWithKey, type PaymentsModuleOptions, type PaymentsPorts } from "../../hosts/modules/paymentsModule.js";
 import type { Dialect, HasTeardown } from "../support/databases.js";
@@ -135,3 +136,21 @@ export const anException = (overrides: Partial<ReconciliationException> = {}): R
   resolvedAt: null,
   ...overrides,
 });
+
+/** A pending delivery of a fresh PaymentSucceeded event to `endpoint`, as the outbox consumer stores it. */
+export const pendingWebhookDelivery = (endpoint: Pick<WebhookDelivery, "merchantId"> & { readonly id: WebhookDelivery["endpointId"] }): WebhookDelivery => {
+  const eventId = randomUUID();
+  return {
+    id: WebhookDeliveryId.make(randomUUID()),
+    endpointId: endpoint.id,
+    merchantId: endpoint.merchantId,
+    eventId,
+    eventType: "PaymentSucceeded",
+    body: JSON.stringify({ id: eventId, type: "PaymentSucceeded" }),
+    status: "pending",
+    attempts: 0,
+    lastError: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  };
+};

@@ -14,14 +14,13 @@ import t from "tap";
 import { makeSandboxProvider, sandboxTokens } from "../../adapters/payments/providers/sandbox/SandboxProvider.js";
 import { verifyMerchantWebhookSignature } from "../../adapters/payments/webhooks/FetchMerchantWebhookSender.js";
 import { deliverMerchantWebhook, merchantWebhookDeliveryJobKind } from "../../core/payments/MerchantWebhookDelivery.js";
-import { WebhookDeliveryId } from "../../core/payments/model/Ids.js";
 import { createWebhookEndpoint, rotateWebhookEndpointSecret } from "../../core/payments/WebhookEndpointCommands.js";
 import { createMerchantWithKey, makePaymentsModule } from "../../hosts/modules/paymentsModule.js";
 import { WebhookEndpoints } from "../../ports/payments/WebhookEndpoints.js";
 import { clockAhead } from "../support/clockAhead.js";
 import { forEachDialect, type HasTeardown } from "../support/databases.js";
 import { forEachDialectConfig, startReferenceServer } from "../hosts/support.js";
-import { call, freshKey, newMerchant, paymentsRuntime } from "./support.js";
+import { call, freshKey, newMerchant, paymentsRuntime, pendingWebhookDelivery } from "./support.js";
 import { eventually, runningJob } from "../worker/fixtures.js";
 import { startHookReceiver } from "./hookReceiver.js";
 
@@ -149,20 +148,7 @@ t.test("once the overlap ends a delivery is signed with the new secret only, and
     const overlapLeftMs = (previousSecretExpiresAt?.getTime() ?? 0) - Date.now();
     /** Delivers one new event to the endpoint with the clock `aheadMs` in the future; answers what the receiver got. */
     const deliverAt = async (aheadMs: number) => {
-      const eventId = randomUUID();
-      const delivery = {
-        id: WebhookDeliveryId.make(randomUUID()),
-        endpointId: endpoint.id,
-        merchantId: endpoint.merchantId,
-        eventId,
-        eventType: "PaymentSucceeded",
-        body: JSON.stringify({ id: eventId, type: "PaymentSucceeded" }),
-        status: "pending" as const,
-        attempts: 0,
-        lastError: null,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      };
+      const delivery = pendingWebhookDelivery(endpoint);
       await run(Effect.flatMap(WebhookEndpoints, (store) => store.insertDelivery(delivery)));
       const job = runningJob({ kind: merchantWebhookDeliveryJobKind, key: delivery.id, payload: { delivery_id: delivery.id } });
       t.equal(await run(Effect.withClock(deliverMerchantWebhook(delivery.id, job), clockAhead(aheadMs))), "succeeded");
