@@ -74,6 +74,7 @@ const channelAuthorizers = <S>(authorizers: ReadonlyArray<ModuleChannelAuthorize
     if (byKind.has(authorizer.kind)) throw new Error(`two modules authorize channel kind "${authorizer.kind}"`);
     byKind.set(authorizer.kind, {
       kind: authorizer.kind,
+      ...(authorizer.showsActor === true ? { showsActor: true } : {}),
       authorize: (principal: Principal, channelId: string) =>
         authorizer.authorize(principal, channelId).pipe(
           Effect.orDie,

@@ -39,6 +39,8 @@ export interface BearerAuthenticator<R = never> {
 export interface ModuleChannelAuthorizer<R = never> {
   readonly kind: string;
   readonly authorize: (principal: Principal, channelId: string) => Effect.Effect<boolean, unknown, R>;
+  /** Whether subscribers see who acted (ports/Realtime.ts `ChannelAuthorizer.showsActor`); hidden by default. */
+  readonly showsActor?: boolean;
 }
 
 /**

@@ -67,6 +67,13 @@ export const RealtimeBus = Context.GenericTag<RealtimeBus>("domainkit/RealtimeBu
 export interface ChannelAuthorizer {
   readonly kind: string;
   readonly authorize: (principal: Principal, channelId: string) => Effect.Effect<boolean>;
+  /**
+   * Whether this kind's subscribers may see who acted (an envelope's `actor_id`, an account id).
+   * Without it the realtime server sends `actor_id: null`: a channel's subscribers are often other
+   * parties (a courier and a customer, a customer and the warehouse), who must not learn each
+   * other's accounts.
+   */
+  readonly showsActor?: boolean;
 }
 
 /** The authorizers of every mounted module, by channel kind. */

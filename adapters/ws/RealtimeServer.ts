@@ -14,7 +14,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { isDomainError } from "../../core/kernel/Errors.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
-import { closeCodeRevoked, readClientMessage, type RefusedMessage } from "./Protocol.js";
+import { closeCodeRevoked, parseChannel, readClientMessage, type RefusedMessage } from "./Protocol.js";
 import { encodeEvent, RealtimeConnection, type EncodedPage } from "./RealtimeConnection.js";
 import { rejectUpgrade, tokenFrom, type Authenticate, type AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
@@ -92,9 +92,15 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     const key = `${since}:${limit}:${channel}`;
     let page = pagesInFlight.get(key);
     if (page === undefined) {
-      page = run(Effect.flatMap(ChannelLog, (log) => log.readSince(channel, since, limit))).then((read) => ({
+      page = run(
+        Effect.all([Effect.flatMap(ChannelLog, (log) => log.readSince(channel, since, limit)), Effect.map(ChannelAuthorizers, (authorizers) => authorizers.forKind(parseChannel(channel)?.kind ?? ""))]),
+      ).then(([read, authorizer]) => ({
         resync: read.resync,
-        messages: read.messages.map((message) => ({ offset: message.offset, frame: encodeEvent(channel, message.offset, message.event) })),
+        messages: read.messages.map((message) => ({
+          offset: message.offset,
+          // Who acted is an account id: sent only on the kinds whose subscribers may see it.
+          frame: encodeEvent(channel, message.offset, authorizer?.showsActor === true ? message.event : { ...message.event, actor_id: null }),
+        })),
       }));
       pagesInFlight.set(key, page);
       const forget = (): void => void pagesInFlight.delete(key);

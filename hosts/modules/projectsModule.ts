@@ -74,10 +74,14 @@ export type ProjectsPorts =
   | Mailer
   | NotificationsAddressBook;
 
-/** Authorizes `project:<id>` subscriptions against current membership (on the host runtime). */
+/**
+ * Authorizes `project:<id>` subscriptions against current membership (on the host runtime). Its
+ * subscribers are the project's members, who see who acted in the activity feed too.
+ */
 export const projectChannelAuthorizer: ModuleChannelAuthorizer<WorkspacesRepository | ProjectsRepository> = {
   kind: "project",
   authorize: maySubscribeToProject,
+  showsActor: true,
 };
 
 /** Options of the project module. */

@@ -36,6 +36,7 @@ forEachDialectConfig(t, `membership revocation is idempotent, audited, and cuts 
   const task = await dev.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Ship it" });
   const event = await live.next((m) => m.type === "event" && m.event.type === "TaskCreated", 5000);
   t.match(event, { channel, event: { aggregate_id: task.body.id, aggregate_version: 1 } }, "task events reach the project channel");
+  t.equal(event?.event.actor_id, dev.userId, "with who acted: the project's members see that in the activity feed too");
 
   t.equal(
     (await dev.call("DELETE", `/v1/projects/${projectId}/members/${clients.admin!.userId}`)).status,
