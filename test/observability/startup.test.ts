@@ -102,9 +102,16 @@ t.test("a database that comes up during the wait is used: migrate succeeds after
   // The database "comes up" once the first failed attempt has been reported.
   let firstAttempt!: () => void;
   const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
-  const running = run(t, ["migrate"], { DATABASE_URL: viaPort(url, port), STARTUP_DB_WAIT_SECONDS: "30" }, (text) => {
-    if (/attempt 1\)/.test(text)) firstAttempt();
-  });
+  // Applying every module's migrations from scratch takes a while on a loaded machine: the bound is generous.
+  const running = run(
+    t,
+    ["migrate"],
+    { DATABASE_URL: viaPort(url, port), STARTUP_DB_WAIT_SECONDS: "30" },
+    (text) => {
+      if (/attempt 1\)/.test(text)) firstAttempt();
+    },
+    120_000,
+  );
   await Promise.race([attempted, running]);
   await proxy.start(port);
   const outcome = await running;
