@@ -222,7 +222,7 @@ export const completeUpload = (input: {
         } else {
           const parent = yield* nodes.find(input.workspaceId, session.parentId);
           if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: session.parentId }));
-          yield* requireFreeName(input.workspaceId, parent, session.name);
+          yield* requireFreeName(input.workspaceId, parent, session.name, input.userId);
           // Checked at creation too; the parent may have been moved deeper since.
           yield* requireRoomBelow(input.workspaceId, parent.id, 0);
           const file = newNode({ id: newNodeId, workspaceId: session.workspaceId, parentId: parent.id, name: session.name, kind: "file", createdBy: input.userId, createdAt: at });

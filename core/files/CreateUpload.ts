@@ -150,7 +150,7 @@ export const createUpload = (
           const parent = yield* nodes.find(input.workspaceId, input.parentId);
           if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
           // Checked now so the client learns early; checked again when the upload completes.
-          yield* requireFreeName(input.workspaceId, parent, name);
+          yield* requireFreeName(input.workspaceId, parent, name, input.userId);
         }
         // The kernel's reservation rule decides against the counter read under the lock.
         yield* reserve(quotaStateOf(drive), id, input.sizeBytes).pipe(

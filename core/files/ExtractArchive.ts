@@ -33,6 +33,7 @@ import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { authorize, resolveAccess } from "./Access.js";
 import { contentTypeOf } from "./ContentTypes.js";
 import { insertNode } from "./CreateFolder.js";
+import { nameHolderUnder } from "./RootNames.js";
 import { extractionJobType } from "./ExtractionJobType.js";
 import { levelsBelow } from "./TreeDepth.js";
 import { ExtractionRefused, planExtraction, type ExtractionPlanned, type PlannedFile } from "./ExtractionPlan.js";
@@ -54,15 +55,15 @@ const maxSuffix = 10_000;
 
 const refused = (code: ExtractionFailure, detail: string) => new ExtractionRefused({ code, detail });
 
-/** A name free among the active children of `parentId`: `name`, else `stem (n).ext`. */
-const freeName = (workspaceId: string, parentId: string, name: string) =>
+/** A name free among the active children of `parentId` (at the root, those `holder` holds): `name`, else `stem (n).ext`. */
+const freeName = (workspaceId: string, parentId: string, name: string, holder: string | null) =>
   Effect.gen(function* () {
     const nodes = yield* NodesRepository;
     const dot = name.lastIndexOf(".");
     const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
     for (let n = 1; n <= maxSuffix; n++) {
       const candidate = n === 1 ? name : `${stem} (${n})${ext}`;
-      if (candidate.length <= 255 && (yield* nodes.findActiveChild(workspaceId, parentId, candidate)) === null) return candidate;
+      if (candidate.length <= 255 && (yield* nodes.findActiveChild(workspaceId, parentId, candidate, holder)) === null) return candidate;
     }
     return yield* Effect.die(new Error(`no free name for ${name} after ${maxSuffix} tries`));
   });
@@ -186,16 +187,18 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
           newNode({ ...fields, workspaceId: parent.workspaceId, createdBy: running.createdBy, createdAt: at });
         const folderIds = new Map<string, NodeId>([["", parent.id]]);
         const parentOf = (path: ReadonlyArray<string>): NodeId => folderIds.get(path.slice(0, -1).join("/")) ?? parent.id;
+        // At the root the requester holds the names the extraction puts there (RootNames.ts).
+        const holderUnder = (parentId: NodeId): string | null => (parentId === parent.id ? nameHolderUnder(parent, running.createdBy) : null);
         let folderCount = 0;
         for (const path of plan.folders) {
           const parentId = parentOf(path);
           const name = path[path.length - 1]!;
-          const existing = yield* nodes.findActiveChild(running.workspaceId, parentId, name);
+          const existing = yield* nodes.findActiveChild(running.workspaceId, parentId, name, holderUnder(parentId));
           if (existing !== null && existing.kind === "folder") {
             folderIds.set(path.join("/"), existing.id);
             continue;
           }
-          const folder = made({ id: NodeId.make(yield* (yield* Ids).next), parentId, name: yield* freeName(running.workspaceId, parentId, name), kind: "folder" });
+          const folder = made({ id: NodeId.make(yield* (yield* Ids).next), parentId, name: yield* freeName(running.workspaceId, parentId, name, holderUnder(parentId)), kind: "folder" });
           yield* insertNode(folder, parentId === parent.id && parent.parentId === null).pipe(Effect.orDie);
           folderIds.set(path.join("/"), folder.id);
           folderCount++;
@@ -204,7 +207,7 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
         let bytes = 0;
         for (const [file, stored] of written) {
           const parentId = parentOf(file.path);
-          const name = yield* freeName(running.workspaceId, parentId, file.path[file.path.length - 1]!);
+          const name = yield* freeName(running.workspaceId, parentId, file.path[file.path.length - 1]!, holderUnder(parentId));
           const node = made({ id: NodeId.make(yield* (yield* Ids).next), parentId, name, kind: "file" });
           yield* insertNode(node, parentId === parent.id && parent.parentId === null).pipe(Effect.orDie);
           const version: FileVersion = {

@@ -5,7 +5,8 @@
  * the cycle check — the expected version must match (428 without, 412 with `current`), the
  * destination must not be the node or one of its descendants (409 move_into_descendant), and the
  * name must be free among the destination's active children (409 name_taken; the partial UNIQUE
- * index is the backstop), and no node of the moved subtree may end deeper than maxDepth (409
+ * index is the backstop; at the root, among the caller's own root nodes, and the caller becomes
+ * the holder of the name: RootNames.ts), and no node of the moved subtree may end deeper than maxDepth (409
  * tree_too_deep). The conditional update and the change record commit together, with a
  * `node.left_view` change for each user the move takes the node away from (LeftView.ts), and a
  * `node.entered_view` change for each user it brings the node to (EnteredView.ts). A move
@@ -42,6 +43,7 @@ import { NodeId } from "./model/Ids.js";
 import type { Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
+import { nameHolderUnder } from "./RootNames.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -118,8 +120,8 @@ export const moveNode = (input: {
           leftView = [...before].filter((userId) => !after.has(userId) && !own.has(userId));
           enteredView = [...after].filter((userId) => !before.has(userId) && !own.has(userId));
         }
-        yield* requireFreeName(input.workspaceId, parent, targetName);
-        const updated = advanced({ ...node, parentId, name: targetName, updatedAt: yield* now });
+        yield* requireFreeName(input.workspaceId, parent, targetName, input.userId);
+        const updated = advanced({ ...node, parentId, name: targetName, rootHolder: nameHolderUnder(parent, input.userId), updatedAt: yield* now });
         const written = yield* nodes.update(updated, node.version);
         if (written === "name_taken") return yield* Effect.fail(new NameTaken({ name: targetName }));
         if (written === "stale") return yield* Effect.fail(versionMismatch(node, input.expectedVersion));

@@ -15,6 +15,7 @@ import { lockNamespaceAndRead } from "./NamespaceLock.js";
 import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
+import { nameHolderUnder } from "./RootNames.js";
 import { NodeTrashed, type IllegalTransition, type NameTaken, type NotAFolder } from "./Errors.js";
 import type { Node } from "./model/Node.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
@@ -42,9 +43,10 @@ export const restoreNode = (input: {
         if (node.trashRootId !== node.id) return yield* Effect.fail(new NodeTrashed({ nodeId: node.id, detail: "restore the trashed folder that contains it" }));
         const parent = yield* nodes.find(input.workspaceId, node.parentId);
         if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
-        yield* requireFreeName(input.workspaceId, parent, node.name);
+        // At the root the name must be free among the caller's own root nodes, who then holds it (RootNames.ts).
+        yield* requireFreeName(input.workspaceId, parent, node.name, input.userId);
         const at = yield* now;
-        const restored = yield* nodes.restoreSubtree(input.workspaceId, node.id, at, node.version);
+        const restored = yield* nodes.restoreSubtree(input.workspaceId, node.id, at, node.version, nameHolderUnder(parent, input.userId));
         if (restored === 0) {
           return yield* staleWrite("node", Effect.map(nodes.find(input.workspaceId, node.id), (n) => n ?? undefined), input.expectedVersion);
         }

@@ -7,7 +7,7 @@ import { Context, type Effect } from "effect";
 import type { AclEntry } from "../../core/files/model/AclEntry.js";
 import type { Node } from "../../core/files/model/Node.js";
 
-/** Whether a write stored the node, or an active sibling already has its name. */
+/** Whether a write stored the node, or an active sibling (at the root, of the same holder) already has its name. */
 export type NodeWrite = "written" | "name_taken" | "stale";
 
 /** Which children a listing returns. */
@@ -26,8 +26,11 @@ export interface NodesRepository {
   readonly insert: (node: Node) => Effect.Effect<NodeWrite>;
   /** Stores `node` if the stored version is still `expectedVersion`. */
   readonly update: (node: Node, expectedVersion: number) => Effect.Effect<NodeWrite>;
-  /** The active child of `parentId` named `name`, or null. */
-  readonly findActiveChild: (workspaceId: string, parentId: string, name: string) => Effect.Effect<Node | null>;
+  /**
+   * The active child of `parentId` named `name` whose `rootHolder` is `rootHolder`, or null (below
+   * the root every child's holder is null; at the root names are unique per holder).
+   */
+  readonly findActiveChild: (workspaceId: string, parentId: string, name: string, rootHolder: string | null) => Effect.Effect<Node | null>;
   /**
    * What an access check reads, in one statement on SQL: the node, its ancestors (nearest first,
    * bounded by `maxDepth`, as `ancestors`) and `userId`'s direct grants on any of them; null when
@@ -56,9 +59,10 @@ export interface NodesRepository {
   readonly trashSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number) => Effect.Effect<ReadonlyArray<string>>;
   /**
    * Restores the nodes trashed with `rootId`; answers how many. With `rootVersion`, only if the
-   * root is still at that version (none restored otherwise).
+   * root is still at that version (none restored otherwise). With `rootHolder`, the restored root
+   * gets it as its `rootHolder` (the restorer at the drive root, null below it).
    */
-  readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number) => Effect.Effect<number>;
+  readonly restoreSubtree: (workspaceId: string, rootId: string, at: Date, rootVersion?: number, rootHolder?: string | null) => Effect.Effect<number>;
   /** One page of active children ordered by name then id, after the `(name, id)` key. */
   readonly children: (req: {
     readonly workspaceId: string;

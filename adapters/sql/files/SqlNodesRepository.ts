@@ -45,13 +45,15 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
   const selectNode = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
     ex.selectFrom("fs_nodes").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")).where("purged_at", "is", null),
   );
-  const selectActiveChild = compiledOnce<{ workspaceId: string; parentId: string; name: string }>((ex, p) =>
+  // The holder compared as the active-name index keys it (files migration 18): '' for none.
+  const selectActiveChild = compiledOnce<{ workspaceId: string; parentId: string; name: string; holder: string }>((ex, p) =>
     ex
       .selectFrom("fs_nodes")
       .selectAll()
       .where("workspace_id", "=", p("workspaceId"))
       .where("parent_id", "=", p("parentId"))
       .where("name", "=", p("name"))
+      .where(sql`coalesce(root_holder, '')`, "=", p("holder"))
       .where("trashed_at", "is", null),
   );
   const selectWithAncestorsAndGrants = compiledOnce<{ workspaceId: string; id: string; userId: string; maxDepth: number }>((ex, p) => {
@@ -116,8 +118,8 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         },
         "name_taken" as const,
       ),
-    findActiveChild: (workspaceId, parentId, name) =>
-      runStatement(db, selectActiveChild, { workspaceId, parentId, name }).pipe(
+    findActiveChild: (workspaceId, parentId, name, rootHolder) =>
+      runStatement(db, selectActiveChild, { workspaceId, parentId, name, holder: rootHolder ?? "" }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : nodes.fromRow(row))),
       ),
     ancestors: (workspaceId, id, maxDepth) =>
@@ -158,18 +160,22 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
           WHERE workspace_id = ${workspaceId} AND id IN (SELECT id FROM sub)
           RETURNING id`.execute(ex),
       ).pipe(Effect.map((r) => r.rows.map((row) => row.id))),
-    restoreSubtree: (workspaceId, rootId, at, rootVersion) =>
+    restoreSubtree: (workspaceId, rootId, at, rootVersion, rootHolder) =>
       runQuery(db, async (ex) => {
         const restore = ex
           .updateTable("fs_nodes")
           .set({ trashed_at: null, trash_root_id: null, version: sql`version + 1`, updated_at: f.timeToDb(at) })
           .where("workspace_id", "=", workspaceId)
           .where("trash_root_id", "=", rootId);
-        if (rootVersion === undefined) return Number((await restore.executeTakeFirst()).numUpdatedRows);
-        // The root first, conditional on its version (its row lock decides a race); then the rest.
-        const root = await restore.where("id", "=", rootId).where("version", "=", rootVersion).executeTakeFirst();
-        if (Number(root.numUpdatedRows) === 0) return 0;
-        return 1 + Number((await restore.executeTakeFirst()).numUpdatedRows);
+        // The root first, conditional on its version when given (its row lock decides a race),
+        // with its new holder when given; then the rest.
+        let root = restore.where("id", "=", rootId);
+        if (rootVersion !== undefined) root = root.where("version", "=", rootVersion);
+        if (rootHolder !== undefined) root = root.set({ root_holder: rootHolder });
+        if (rootVersion === undefined && rootHolder === undefined) return Number((await restore.executeTakeFirst()).numUpdatedRows);
+        const restoredRoot = Number((await root.executeTakeFirst()).numUpdatedRows);
+        if (restoredRoot === 0 && rootVersion !== undefined) return 0;
+        return restoredRoot + Number((await restore.executeTakeFirst()).numUpdatedRows);
       }),
     children: (req) =>
       runStatement(db, childrenPages[req.filter.kind === "granted" ? "granted" : "all"][req.after === null ? 0 : 1], {

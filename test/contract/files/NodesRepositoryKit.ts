@@ -7,9 +7,11 @@
  * update is conditional on the stored version (a stale version writes nothing); ancestors come
  * nearest first ending at the root; a subtree's height counts the levels below a node (trashed
  * descendants included, up to a cap, in its workspace only); grants are put, changed and removed
- * per (node, user), and a node's grants come in keyset pages by user id.
+ * per (node, user), and a node's grants come in keyset pages by user id. At the drive root names
+ * are unique per holder (a hidden root node's name does not collide with another member's), and
+ * only a child of the root holds its name.
  */
-import { Effect } from "effect";
+import { Effect, Exit } from "effect";
 import type { AclEntry, NodeRole } from "../../../core/files/model/AclEntry.js";
 import type { Node } from "../../../core/files/model/Node.js";
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
@@ -42,7 +44,7 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       t.equal(await run(nodes((r) => r.find(b.workspaceId, folder.id))), null, "absent under another workspace");
       t.equal(await run(nodes((r) => r.workspaceOf(folder.id))), a.workspaceId, "workspaceOf names its tenant");
       t.equal(await run(nodes((r) => r.workspaceOf(nodeKitId(99)))), null, "an unknown id has none");
-      t.equal(await run(nodes((r) => r.findActiveChild(b.workspaceId, a.root.id, "Plans"))), null, "nor is it another workspace's child");
+      t.equal(await run(nodes((r) => r.findActiveChild(b.workspaceId, a.root.id, "Plans", null))), null, "nor is it another workspace's child");
       t.same(await run(nodes((r) => r.children({ workspaceId: b.workspaceId, parentId: a.root.id, filter: { kind: "all" }, after: null, limit: 10 }))), []);
     },
   },
@@ -55,10 +57,33 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       t.equal(await run(nodes((r) => r.find(workspaceId, nodeKitId(2)))), null, "the refused node was not stored");
       const other = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "Other")));
       t.equal(await run(nodes((r) => r.insert(nodeRecord(workspaceId, 4, other.id, "Report.pdf", "file")))), "written", "the same name under another parent");
-      t.same(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf"))), first);
+      t.same(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf", null))), first);
       await run(nodes((r) => r.trashSubtree(workspaceId, first.id, at(10))));
-      t.equal(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf"))), null, "a trashed node is no active child");
+      t.equal(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Report.pdf", null))), null, "a trashed node is no active child");
       t.equal(await run(nodes((r) => r.insert(nodeRecord(workspaceId, 5, root.id, "Report.pdf", "file")))), "written", "the name is free once the sibling is trashed");
+    },
+  },
+  {
+    name: "nodes: at the root a name is unique per holder; only a child of the root has a holder",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const held = (n: number, parentId: Node["id"], name: string, holder: string): Node => ({ ...nodeRecord(workspaceId, n, parentId, name), rootHolder: holder });
+      const anns = await run(seedNode(held(1, root.id, "Layoffs", "ann")));
+      t.equal(await run(nodes((r) => r.insert(held(2, root.id, "Layoffs", "ben")))), "written", "another holder's root node of the same name");
+      t.equal(await run(nodes((r) => r.insert(held(3, root.id, "Layoffs", "ann")))), "name_taken", "the same holder's name is taken");
+      t.same(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Layoffs", "ann"))), anns, "found under its holder");
+      t.equal(await run(nodes((r) => r.findActiveChild(workspaceId, root.id, "Layoffs", "carl"))), null, "absent for a member who holds none");
+      t.ok(Exit.isFailure(await run(Effect.exit(nodes((r) => r.insert(held(4, anns.id, "Inner", "ann")))))), "a node below the root with a holder is refused");
+      const inner = await run(seedNode(nodeRecord(workspaceId, 5, anns.id, "Inner")));
+      t.ok(Exit.isFailure(await run(Effect.exit(nodes((r) => r.update({ ...inner, rootHolder: "ann", version: 2 }, 1))))), "nor can an update give it one");
+      await run(nodes((r) => r.trashSubtree(workspaceId, anns.id, at(10))));
+      t.equal(await run(nodes((r) => r.insert(held(6, root.id, "Layoffs", "ann")))), "written", "free again for its holder once trashed");
+      const trashed = (await run(nodes((r) => r.find(workspaceId, anns.id))))!;
+      t.equal(await run(nodes((r) => r.restoreSubtree(workspaceId, anns.id, at(11), trashed.version, "carl"))), 2, "a restore with a new holder");
+      const restored = await run(nodes((r) => r.find(workspaceId, anns.id)));
+      t.same([restored?.rootHolder, restored?.trashedAt], ["carl", null], "the restored root node has its new holder");
+      const below = await run(nodes((r) => r.find(workspaceId, inner.id)));
+      t.same([below?.rootHolder, below?.trashedAt], [null, null], "the nodes below it keep none");
     },
   },
   {

@@ -1,0 +1,111 @@
+/**
+ * Conventions: an object whose existence the caller may not learn answers as if absent. At the
+ * drive root a member sees only the nodes they hold a grant on, so a name held by a root node
+ * they cannot see must not collide: root names are unique per the member who put the node there
+ * (docs/decisions.md). Checked on every path that names a node at the root — folder creation,
+ * upload opening and completion, rename, move, restore, archive extraction — over HTTP on both
+ * dialects, with parallel creations on real connections.
+ */
+import { randomUUID } from "node:crypto";
+import t from "tap";
+import { startFilesServer, eachDialect, type Json } from "./http-support.js";
+import { bytesOf } from "./support.js";
+import { makeZip } from "./zip.js";
+
+const part = 8 * 1024 * 1024;
+
+t.test("a name held by a root node the caller cannot see does not collide, on every path that names a node at the root", (t) =>
+  eachDialect(t, "hidden root names", async (t, dialect) => {
+    const { call, user, workspace, upload } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const folder = (who: typeof ann, name: string, parentId = ws.root) => call("/v1/nodes", { user: who, body: { parent_id: parentId, name, kind: "folder" } });
+    const rootNames = async (who: typeof ann) => ((await call(`/v1/nodes/${ws.root}/children`, { user: who })).body.data as Json[]).map((n) => n.name).sort();
+
+    t.equal((await folder(ann, "Layoffs 2027")).status, 201, "the owner's hidden root folder");
+    t.same(await rootNames(ben), [], "the member does not see it");
+
+    const bens = await folder(ben, "Layoffs 2027");
+    t.equal(bens.status, 201, "the member creates a folder of the same name at the root");
+    t.match(await folder(ben, "Layoffs 2027"), { status: 409, body: { code: "name_taken" } }, "a name the member holds at the root still collides");
+
+    const hiddenFile = await upload(ann, ws.root, "Payroll.csv", bytesOf("salaries"), part);
+    t.equal(hiddenFile.status, 202, "the owner's hidden root file");
+    const bensFile = await upload(ben, ws.root, "Payroll.csv", bytesOf("my own"), part);
+    t.equal(bensFile.status, 202, "the member opens and completes an upload of the same name at the root");
+
+    await folder(ann, "Reorg");
+    const draft = await folder(ben, "Draft");
+    const renamed = await call(`/v1/nodes/${String(draft.body.id)}`, { user: ben, method: "PATCH", body: { name: "Reorg" }, headers: { "If-Match": "1" } });
+    t.equal(renamed.status, 200, "the member renames a root folder to a hidden name");
+
+    await folder(ann, "Merger");
+    const inner = await folder(ben, "Merger", String(bens.body.id));
+    const moved = await call(`/v1/nodes/${String(inner.body.id)}`, { user: ben, method: "PATCH", body: { parent_id: ws.root }, headers: { "If-Match": "1" } });
+    t.equal(moved.status, 200, "the member moves a folder into the root under a hidden name");
+
+    const old = await folder(ben, "Budget");
+    t.equal((await call(`/v1/nodes/${String(old.body.id)}`, { user: ben, method: "DELETE" })).status, 204, "the member trashes a root folder");
+    await folder(ann, "Budget");
+    const restored = await call(`/v1/nodes/${String(old.body.id)}/restore`, { user: ben, method: "POST" });
+    t.equal(restored.status, 200, "the member restores it while a hidden root folder has its name");
+
+    // (A node moved into the root keeps only its own grants: the member holds none on "Merger".)
+    t.same(await rootNames(ben), ["Budget", "Layoffs 2027", "Payroll.csv", "Reorg"], "the member sees only their own root nodes");
+    t.same(
+      await rootNames(ann),
+      ["Budget", "Layoffs 2027", "Merger", "Payroll.csv", "Reorg"],
+      "the owner sees only theirs",
+    );
+  }),
+);
+
+t.test("parallel creations of one root name: one per member who asks, exactly one for a member asking twice", (t) =>
+  eachDialect(t, "hidden root names race", async (t, dialect) => {
+    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const members = await Promise.all(Array.from({ length: 4 }, () => user()));
+    const ws = await workspace(members[0]!, members.slice(1));
+    const name = `Plan ${randomUUID().slice(0, 8)}`;
+    const answers = await Promise.all(
+      [...members, ...members].map((who) => call("/v1/nodes", { user: who, body: { parent_id: ws.root, name, kind: "folder" } })),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    t.equal(created.length, members.length, "one folder per member");
+    t.ok(answers.filter((a) => a.status !== 201).every((a) => a.status === 409 && a.body.code === "name_taken"), "each member's second ask is 409 name_taken");
+    for (const who of members) {
+      const seen = ((await call(`/v1/nodes/${ws.root}/children`, { user: who })).body.data as Json[]).filter((n) => n.name === name);
+      t.equal(seen.length, 1, "each member sees exactly their own");
+    }
+  }),
+);
+
+
+t.test("an archive extracted at the root neither writes into nor renames around a hidden root node of the same name", (t) =>
+  eachDialect(t, "hidden root names extraction", async (t, dialect) => {
+    const { call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const hidden = await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Layoffs 2027", kind: "folder" } });
+    t.equal((await upload(ann, ws.root, "notes.txt", bytesOf("hidden notes"), part)).status, 202, "the owner's hidden root file");
+
+    const zip = makeZip([{ name: "Layoffs 2027/plan.txt", data: "my plan" }, { name: "notes.txt", data: "my notes" }]);
+    const archive = await upload(ben, ws.root, "bundle.zip", zip, part);
+    const archiveId = String(archive.body.node_id);
+    await published(ben, archiveId);
+    const requested = await call(`/v1/nodes/${archiveId}/extract`, { user: ben, body: {}, headers: { "Idempotency-Key": randomUUID() } });
+    t.equal(requested.status, 202, "the member extracts at the root");
+    let extraction: Json = requested.body;
+    const deadline = Date.now() + 10_000;
+    while (extraction.status !== "succeeded" && extraction.status !== "failed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      extraction = (await call(`/v1/extractions/${String(requested.body.id)}`, { user: ben })).body;
+    }
+    t.match(extraction, { status: "succeeded", folder_count: 1, file_count: 2 }, "a folder of its own was made");
+    const bens = ((await call(`/v1/nodes/${ws.root}/children`, { user: ben })).body.data as Json[]).map((n) => n.name).sort();
+    t.same(bens, ["Layoffs 2027", "bundle.zip", "notes.txt"], "the member's root holds the archive's names as they are, none renamed around a hidden one");
+    const inside = await call(`/v1/nodes/${String(hidden.body.id)}/children`, { user: ann });
+    t.same(inside.body.data, [], "nothing was written into the hidden folder");
+  }),
+);
