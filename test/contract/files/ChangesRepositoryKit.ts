@@ -9,6 +9,9 @@
  * no longer a member reads every left-view change addressed to them (`addressedOnly`); a
  * `node.entered_view` change goes to its recipient alone while its node is in their view (the
  * root: always), and `lastAddressedTo` answers the last change of a node addressed to a user.
+ * `readersOf` answers exactly the users `list` shows a change to: each user with a grant on its
+ * node or an ancestor, once; an addressed change's recipient alone, under the same view rule; no
+ * one for a change never recorded, pruned, or of another workspace.
  */
 import { Effect, Exit } from "effect";
 import type { AclEntry } from "../../../core/files/model/AclEntry.js";
@@ -142,6 +145,63 @@ export const changesRepositoryCases: ReadonlyArray<KitCase<ChangesRepositoryKitP
         ["node.entered_view", null, "node.entered_view", null],
         "lastAddressedTo: the type of the last change of the node addressed to the user, of this workspace's log only",
       );
+    },
+  },
+  {
+    name: "changes: readersOf answers each user with a grant on the change's node or an ancestor, once; no one for a change never recorded, pruned, or of another workspace",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const other = await run(seedDrive(2));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      const inside = await run(seedNode(nodeRecord(workspaceId, 2, shared.id, "inside.txt", "file")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "Hidden")));
+      const grant = (entry: AclEntry) => run(Effect.flatMap(NodesRepository, (r) => r.putGrant(entry)));
+      await grant(viewer(root, "user-root"));
+      await grant(viewer(shared, "user-shared"));
+      await grant(viewer(inside, "user-shared"));
+      await grant(viewer(inside, "user-inside"));
+      await grant(viewer(other.root, "user-elsewhere"));
+      const readers = (workspace: string, seq: number) => run(changes((r) => r.readersOf(workspace, seq))).then((users) => [...users].sort());
+      const onInside = await run(record(inside, "node.created", 10));
+      const onShared = await run(record(shared, "node.renamed", 11));
+      const onHidden = await run(record(hidden, "node.created", 12));
+      const onRoot = await run(record(root, "node.renamed", 13));
+      t.same(await readers(workspaceId, onInside.seq), ["user-inside", "user-root", "user-shared"], "grants on the node and every ancestor, each user once");
+      t.same(await readers(workspaceId, onShared.seq), ["user-root", "user-shared"], "not a grant below the node");
+      t.same(await readers(workspaceId, onHidden.seq), ["user-root"], "a node granted to no one is read through the root's grant only");
+      t.same(await readers(workspaceId, onRoot.seq), ["user-root"], "the root: its own grants");
+      t.same(await readers(workspaceId, 99), [], "no one for a change never recorded");
+      t.same(await readers(other.workspaceId, onInside.seq), [], "no one for another workspace's seq");
+      await run(inTransaction(Effect.flatMap(DriveRepository, (r) => r.pruneThrough(workspaceId, onInside.seq))));
+      await run(changes((r) => r.deleteThrough(workspaceId, onInside.seq)));
+      t.same(await readers(workspaceId, onInside.seq), [], "no one for a pruned change");
+    },
+  },
+  {
+    name: "changes: readersOf answers an addressed change's recipient alone, under the feed's view rule: exactly the users list shows each change to",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const shared = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "Shared")));
+      const hidden = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "Hidden")));
+      await run(Effect.flatMap(NodesRepository, (r) => r.putGrant(viewer(shared, "user-2"))));
+      const readers = (seq: number) => run(changes((r) => r.readersOf(workspaceId, seq))).then((users) => [...users].sort());
+      const expected: Array<[Change, ReadonlyArray<string>, string]> = [
+        [await run(record(shared, "node.created", 10)), ["user-2"], "a plain change: the granted user"],
+        [await run(record(shared, "node.left_view", 11, "user-1")), ["user-1"], "left view, out of the recipient's view: the recipient"],
+        [await run(record(shared, "node.left_view", 12, "user-2")), [], "left view, back in the recipient's view: no one"],
+        [await run(record(root, "node.left_view", 13, "user-1")), [], "left view of the root, in every member's view: no one"],
+        [await run(record(shared, "node.entered_view", 14, "user-2")), ["user-2"], "entered view, in the recipient's view: the recipient alone"],
+        [await run(record(hidden, "node.entered_view", 15, "user-2")), [], "entered view, out of the recipient's view: no one"],
+        [await run(record(root, "node.entered_view", 16, "user-4")), ["user-4"], "entered view of the root: the recipient"],
+      ];
+      for (const [change, users, why] of expected) t.same(await readers(change.seq), users, why);
+      // The feed's own answer for every user involved: readersOf says exactly who list shows each change to.
+      for (const user of ["user-1", "user-2", "user-3", "user-4"]) {
+        const shown = new Set((await run(list(workspaceId, user, 0))).items.map((i) => i.change.seq));
+        for (const [change] of expected) {
+          t.equal((await readers(change.seq)).includes(user), shown.has(change.seq), `${user} reads seq ${change.seq} by readersOf exactly when list shows it`);
+        }
+      }
     },
   },
   {
