@@ -7,7 +7,9 @@
  *     the holder is null, so names stay unique among all active siblings there;
  *   - only a child of its drive's root has a holder (a trigger), so no holder can split a
  *     folder's names below the root;
- *   - existing root children get their creator, who held their name under the old rule.
+ *   - existing root children get their creator, who held their name under the old rule (their
+ *     version advances by one, as for every change of a node; a client's stale If-Match on one
+ *     answers 412 with the current node once).
  */
 import { columnTypes } from "../../ColumnTypes.js";
 import type { Migration } from "../../Migration.js";
@@ -19,8 +21,10 @@ const index = [
   `CREATE UNIQUE INDEX fs_nodes_active_name ON fs_nodes (workspace_id, parent_id, name, (coalesce(root_holder, ''))) WHERE trashed_at IS NULL AND parent_id IS NOT NULL`,
 ];
 
-const backfill = `UPDATE fs_nodes SET root_holder = created_by
-  WHERE parent_id IN (SELECT root_node_id FROM fs_drives WHERE fs_drives.workspace_id = fs_nodes.workspace_id)`;
+// Every change advances a node's version (files migration 15), this one too; a purged stub never
+// changes (migration 16) and never comes back, so it keeps none.
+const backfill = `UPDATE fs_nodes SET root_holder = created_by, version = version + 1
+  WHERE purged_at IS NULL AND parent_id IN (SELECT root_node_id FROM fs_drives WHERE fs_drives.workspace_id = fs_nodes.workspace_id)`;
 
 /** True when NEW has a holder but is no child of its drive's root. */
 const heldBelowRoot =

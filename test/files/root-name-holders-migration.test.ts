@@ -1,0 +1,65 @@
+/**
+ * Files migration 18 on a drive that already has nodes (security audit S5, RootNames.ts): each
+ * existing child of the root, trashed ones too, gets its creator as the holder of its name (who
+ * held it under the old rule), its version advanced by one as every change of a node is; nodes
+ * below the root and purged stubs (which never change again) get none. Afterwards the database keeps root
+ * names unique per holder only, and refuses a holder below the root — SQLite and Postgres.
+ */
+import t from "tap";
+import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
+import { migrate } from "../../adapters/sql/Migrations.js";
+import { forEachDialect, testModules } from "../support/databases.js";
+import { filesTestModules } from "./support.js";
+
+const beforeEighteen = { name: "files", migrations: filesMigrations.filter((m) => m.version < 18) };
+
+forEachDialect(
+  t,
+  "migration 18 gives each existing root node its creator as holder, and then keeps root names unique per holder",
+  async (t, db) => {
+    const time = db.features.timeToDb(new Date());
+    await db.db
+      .insertInto("fs_drives")
+      .values({ workspace_id: "ws1", root_node_id: "root", quota_bytes: 1000, used_bytes: 0, reserved_bytes: 0, change_seq: 0, pruned_through_seq: 0, acl_epoch: 1, created_at: time, updated_at: time })
+      .execute();
+    const node = (id: string, parentId: string | null, name: string, createdBy: string, trashed = false) => ({
+      id,
+      workspace_id: "ws1",
+      parent_id: parentId,
+      name,
+      kind: "folder",
+      version: 1,
+      trashed_at: trashed ? time : null,
+      trash_root_id: trashed ? id : null,
+      created_by: createdBy,
+      created_at: time,
+      updated_at: time,
+    });
+    await db.db.insertInto("fs_nodes").values(node("root", null, "root", "ann")).execute();
+    await db.db.insertInto("fs_nodes").values([node("plans", "root", "Plans", "ann"), node("budget", "root", "Budget", "ben"), node("old", "root", "Old", "ben", true), node("stub", "root", "stub", "ben", true)]).execute();
+    await db.db.updateTable("fs_nodes").set({ purged_at: time, version: 2 }).where("id", "=", "stub").execute();
+    await db.db.insertInto("fs_nodes").values(node("inner", "plans", "Inner", "ben")).execute();
+
+    await migrate(db, filesTestModules);
+    const holders = await db.db.selectFrom("fs_nodes").select(["id", "root_holder", "version"]).orderBy("id").execute();
+    t.same(
+      holders.map((r) => [r.id, r.root_holder, Number(r.version)]),
+      [
+        ["budget", "ben", 2],
+        ["inner", null, 1],
+        ["old", "ben", 2],
+        ["plans", "ann", 2],
+        ["root", null, 1],
+        ["stub", null, 2],
+      ],
+      "root children held by their creators, trashed ones too; the root, nodes below it and purged stubs (never changed again) by no one",
+    );
+    await db.db.insertInto("fs_nodes").values({ ...node("bens-plans", "root", "Plans", "ben"), root_holder: "ben" }).execute();
+    t.pass("another member's root node of a taken name is stored");
+    await t.rejects(db.db.insertInto("fs_nodes").values({ ...node("anns-again", "root", "Plans", "ann"), root_holder: "ann" }).execute(), "the same holder's root name is still unique");
+    await t.rejects(db.db.insertInto("fs_nodes").values(node("shared-scope", "plans", "Inner", "carl")).execute(), "below the root names stay unique among all siblings");
+    await t.rejects(db.db.insertInto("fs_nodes").values({ ...node("held-below", "plans", "Other", "ben"), root_holder: "ben" }).execute(), "a node below the root holds no name");
+    await t.rejects(db.db.updateTable("fs_nodes").set({ root_holder: "ben", version: 2 }).where("id", "=", "inner").execute(), "nor is given one");
+  },
+  [...testModules, beforeEighteen],
+);
