@@ -11,7 +11,7 @@ import { sql } from "kysely";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
 import { forEachDialect, testModules } from "../support/databases.js";
-import { changeRows, filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
+import { changeRows, filesRuntime, filesTestModules, workspaceWithDriveRows } from "./support.js";
 
 const beforeTen = { name: "files", migrations: filesMigrations.filter((m) => m.version < 10) };
 
@@ -20,7 +20,7 @@ forEachDialect(
   "migration 10 keeps the change log and its rules, and pairs node.entered_view with its recipient",
   async (t, db) => {
     const env = filesRuntime(t, db);
-    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const root = await workspaceWithDriveRows(env, db, "ws1", "ann");
     const change = changeRows(db, "ws1", root, "ann");
     await db.db.insertInto("fs_changes").values([change(1, "node.renamed"), change(2, "node.left_view", "ben")]).execute();
     await t.rejects(db.db.insertInto("fs_changes").values(change(3, "node.entered_view", "ben")).execute(), "before it, no entered-view change");

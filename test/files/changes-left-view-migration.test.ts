@@ -9,7 +9,7 @@ import t from "tap";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
 import { forEachDialect, testModules } from "../support/databases.js";
-import { changeRows, filesRuntime, filesTestModules, workspaceWithDrive } from "./support.js";
+import { changeRows, filesRuntime, filesTestModules, workspaceWithDriveRows } from "./support.js";
 
 const beforeSeven = { name: "files", migrations: filesMigrations.filter((m) => m.version < 7) };
 
@@ -18,7 +18,7 @@ forEachDialect(
   "migration 7 keeps the change log and its rules, and pairs node.left_view with its recipient",
   async (t, db) => {
     const env = filesRuntime(t, db);
-    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const root = await workspaceWithDriveRows(env, db, "ws1", "ann");
     const change = changeRows(db, "ws1", root, "ann");
     await db.db.insertInto("fs_changes").values([change(1, "node.renamed"), change(2, "node.moved")]).execute();
 

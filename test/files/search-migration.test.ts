@@ -15,7 +15,7 @@ import { indexVersionText } from "../../core/files/SearchText.js";
 import { backfillSearchVersions } from "../../core/files/SearchBackfill.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { forEachDialect, testModules } from "../support/databases.js";
-import { bytesOf, changeRows, filesRuntime, filesTestModules, sha256, workspaceWithDrive, type FilesEnv } from "./support.js";
+import { bytesOf, changeRows, filesRuntime, filesTestModules, sha256, workspaceWithDriveRows, type FilesEnv } from "./support.js";
 
 const beforeNine = { name: "files", migrations: filesMigrations.filter((m) => m.version < 9) };
 
@@ -27,7 +27,7 @@ forEachDialect(
   "migration 9 indexes the names of the nodes stored before it; the search backfill brings in their text",
   async (t, db) => {
     const env = filesRuntime(t, db);
-    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const root = await workspaceWithDriveRows(env, db, "ws1", "ann");
     // Rows as the schema before migration 9 held them (written directly: today's use cases read
     // columns of later migrations).
     const time = db.features.timeToDb(new Date());

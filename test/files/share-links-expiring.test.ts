@@ -18,7 +18,7 @@ import { createShareLink, resolveShare } from "../../core/files/ShareLinks.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { forEachDialect, testModules } from "../support/databases.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
-import { filesRuntime, filesTestModules, forEachFilesDialect, sha256, workspaceWithDrive } from "./support.js";
+import { filesRuntime, filesTestModules, forEachFilesDialect, sha256, workspaceWithDrive, workspaceWithDriveRows } from "./support.js";
 
 const day = 24 * 3600 * 1000;
 
@@ -99,7 +99,7 @@ forEachDialect(
   "migration 13 gives every share link stored without an expiry one, 30 days after the migration",
   async (t, db) => {
     const env = filesRuntime(t, db);
-    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const root = await workspaceWithDriveRows(env, db, "ws1", "ann");
     const created = new Date(Date.now() - 400 * day);
     const link = (id: string, expiresAt: Date | null) => shareLinkRow(db, root, id, created, expiresAt);
     const kept = new Date(Date.now() + 3 * day);
@@ -121,7 +121,7 @@ forEachDialect(
   "migration 14 gives a share link stored without an expiry since migration 13 one, 30 days after the migration, then refuses such links",
   async (t, db) => {
     const env = filesRuntime(t, db);
-    const root = await workspaceWithDrive(env, "ws1", "ann");
+    const root = await workspaceWithDriveRows(env, db, "ws1", "ann");
     const created = new Date(Date.now() - day);
     await db.db
       .insertInto("fs_share_links")
