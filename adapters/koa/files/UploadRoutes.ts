@@ -28,7 +28,8 @@ export const createUploadRoute = defineRoute({
     "An editor of the parent folder (any member at the root), or of the file for a new version (`node_id`). The size is reserved against the drive's quota " +
     "in the same transaction: 413 quota_exceeded or file_too_large. PUT each part's bytes to `parts[].url` with `parts[].headers`. " +
     "After each PUT, report the part's `ETag` response header (PUT /v1/uploads/:id/parts/:part_number). " +
-    "A file of more than one part declares each part's SHA-256 in `part_sha256`. 409 name_taken when the name is taken.",
+    "A file of more than one part declares each part's SHA-256 in `part_sha256`. 409 name_taken when the name is taken " +
+    "(at the root: by one of the caller's own root nodes; another member's root node never takes it).",
   tags,
   auth: "required",
   idempotency: "required",
@@ -117,7 +118,7 @@ export const completeUploadRoute = defineRoute({
     "Keyed by session and checksum: repeating it with the same `sha256` answers the same version. `parts` reports parts not reported yet. " +
     "422 checksum_mismatch or size_mismatch when the " +
     "stored bytes differ (nothing published, the reservation released); 409 upload_incomplete (parts missing; the session stays open), " +
-    "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken. " +
+    "upload_completed (another checksum), upload_not_open (aborted, expired or failed) or name_taken (at the root: by one of the caller's own root nodes). " +
     "The session's owner must still be allowed to create in the folder (or edit the file, for a new version): else 404, or 403 while they still see it; the session stays open.",
   tags,
   auth: "required",
