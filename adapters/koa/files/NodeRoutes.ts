@@ -37,7 +37,7 @@ export const createFolderRoute = defineRoute({
   operationId: "createFolder",
   summary: "Create a folder",
   description:
-    "An editor of the parent folder; at the root any member, who becomes the new folder's owner. 409 name_taken when an active sibling has the name; 422 invalid_name.",
+    "An editor of the parent folder; at the root any member, who becomes the new folder's owner. 409 name_taken when an active sibling has the name (at the root: one of the caller's own root nodes; root names are unique per member, so a root node the caller cannot see never collides); 422 invalid_name.",
   tags,
   auth: "required",
   answersEtag: "version",
@@ -100,7 +100,7 @@ export const patchNodeRoute = defineRoute({
   summary: "Rename or move a node with the expected version in If-Match",
   description:
     "An editor of the node and, for a move, of the destination folder. 428 without If-Match; 412 version_mismatch with `current`; " +
-    "409 name_taken, move_into_descendant (a node never becomes its own descendant), concurrent_move, root_immutable, node_trashed.",
+    "409 name_taken (at the root: by one of the caller's own root nodes), move_into_descendant (a node never becomes its own descendant), concurrent_move, root_immutable, node_trashed.",
   tags,
   auth: "required",
   answersEtag: "version",
