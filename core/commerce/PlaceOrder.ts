@@ -130,11 +130,10 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
   Effect.gen(function* () {
     const errors = validate(input);
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
-    // Only digests of the client's network and e-mail are compared and stored.
+    // Only digests of the account, the client's network and the e-mail are compared and stored.
     const digests = yield* RiskSignalDigests;
-    const signals = checkoutRiskSignals(input.clientIp, input.email).map(digests.digest);
-    // The checkout risk does not depend on the cart: both are read at once (the cart's failure first).
-    const [cart] = yield* independentReads(loadOwnedCart(shopper, input.cartId), checkCheckoutRisk(shopper, signals));
+    const signals = checkoutRiskSignals(shopper.kind === "customer" ? shopper.userId : null, input.clientIp, input.email).map(digests.digest);
+    const cart = yield* loadOwnedCart(shopper, input.cartId);
     const store = yield* loadStore(cart.storeId);
     const scope = shopper.kind === "customer" ? `user:${shopper.userId}` : `cart:${cart.id}`;
     // A retry from another address is the same request.
@@ -154,6 +153,9 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
           if (!claim.samePayload) return yield* Effect.fail(new IdempotencyKeyReused({}));
           return { _tag: "Replay", orderId: claim.existing.orderId } as const;
         }
+        // Under the signals' locks until commit, so checkouts sent at once are counted in turn;
+        // taken before any stock row (no deadlock with the reservations below).
+        yield* checkCheckoutRisk(signals);
         if (!(yield* carts.markCheckedOut(cart.id, at))) return yield* Effect.fail(new CartCheckedOut({ cartId: cart.id }));
         const cartLines = yield* carts.linesOf(cart.id);
         if (cartLines.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "cart_id", message: "the cart is empty" }] }));

@@ -3,8 +3,9 @@
  * A daily self-rescheduling durable job keyed by day: open carts untouched for 30 days and
  * checked-out carts (their guest token digests included) after 90 days are deleted; guest orders
  * in a final state are minimized after 365 days (e-mail removed, address reduced to its
- * country). Orders themselves are never deleted. The digests of checkouts' risk signals (client
- * network, e-mail) are deleted a day after the checkout: they count declines for an hour. Work is done in bounded batches, one
+ * country). Orders themselves are never deleted. The digests of checkouts' risk signals (account,
+ * client network, e-mail) and their locks are deleted a day after the checkout that wrote or took
+ * them last: they count declines for an hour. Work is done in bounded batches, one
  * transaction each. Periods: docs/decisions.md, E-commerce.
  */
 import { Duration, Effect, Schema } from "effect";
@@ -48,6 +49,7 @@ export const applyRetention = Effect.gen(function* () {
     checkedOutCarts: yield* drain(carts.deleteStale("checked_out", before(retention.checkedOutCart), batch)),
     guestOrders: yield* drain(orders.redactGuestOrders(before(retention.guestOrderData), batch, at)),
     checkoutRiskSignals: yield* drain(risk.deleteRecordedBefore(before(retention.checkoutRiskSignals), batch)),
+    checkoutRiskLocks: yield* drain(risk.deleteLocksBefore(before(retention.checkoutRiskSignals), batch)),
   };
 }).pipe(withSpan("commerce.applyRetention"));
 

@@ -1,7 +1,7 @@
 /**
- * The risk signals of a checkout besides the account (spec, commerce Limits: "Rate limits apply
- * by account, IP and checkout risk signals"): the client's network and the e-mail, normalised so
- * that trivial variations are one signal. An IPv4 address is itself; an IPv6 address is its /64
+ * The risk signals of a checkout (spec, commerce Limits: "Rate limits apply by account, IP and
+ * checkout risk signals"): the customer's account, the client's network and the e-mail, normalised
+ * so that trivial variations are one signal. An IPv4 address is itself; an IPv6 address is its /64
  * (one subscriber's network: its hosts are the caller's for free); an IPv4-mapped IPv6 address is
  * the IPv4 one. An e-mail is lowercased, trimmed and loses a `+tag` of its local part. The
  * client IP is an input of the command (the HTTP adapter's resolved client address).
@@ -57,8 +57,15 @@ export const normalisedEmail = (email: string): string => {
   return `${plus > 0 ? local.slice(0, plus) : local}${text.slice(at)}`;
 };
 
-/** The signals of a checkout (before digesting): its client's network and its e-mail, when given. */
-export const checkoutRiskSignals = (clientIp: string | null, email: string | null): ReadonlyArray<string> => {
+/**
+ * The signals of a checkout (before digesting): the customer's account (a guest has none), its
+ * client's network and its e-mail, when given.
+ */
+export const checkoutRiskSignals = (customerId: string | null, clientIp: string | null, email: string | null): ReadonlyArray<string> => {
   const network = clientIp === null ? null : clientNetwork(clientIp);
-  return [...(network === null ? [] : [`ip:${network}`]), ...(email === null ? [] : [`email:${normalisedEmail(email)}`])];
+  return [
+    ...(customerId === null ? [] : [`account:${customerId}`]),
+    ...(network === null ? [] : [`ip:${network}`]),
+    ...(email === null ? [] : [`email:${normalisedEmail(email)}`]),
+  ];
 };

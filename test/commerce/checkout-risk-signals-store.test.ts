@@ -24,11 +24,12 @@ t.test("a client's network is its IPv4 address or its IPv6 /64; an e-mail loses 
   t.equal(clientNetwork(""), null);
   t.equal(normalisedEmail(" Mallory+Shop@Example.COM "), "mallory@example.com");
   t.equal(normalisedEmail("+x@example.com"), "+x@example.com", "an empty local part before + stays");
-  t.same(checkoutRiskSignals("198.51.100.7", "A@B.example"), ["ip:198.51.100.7", "email:a@b.example"]);
-  t.same(checkoutRiskSignals(null, null), []);
+  t.same(checkoutRiskSignals(null, "198.51.100.7", "A@B.example"), ["ip:198.51.100.7", "email:a@b.example"]);
+  t.same(checkoutRiskSignals("user-1", null, "A@B.example"), ["account:user-1", "email:a@b.example"]);
+  t.same(checkoutRiskSignals(null, null, null), []);
 });
 
-t.test("a checkout's risk signals are stored as keyed digests only, and deleted a day after the checkout", (t) =>
+t.test("a checkout's risk signals and their locks are stored as keyed digests only, and deleted a day after the checkout", (t) =>
   forEachCommerceDialect(t, "risk signal digests", async (t, db) => {
     const c = commerceRuntime(t, db);
     const { store, variant } = await seedStore(c, { stock: 5 });
@@ -39,21 +40,26 @@ t.test("a checkout's risk signals are stored as keyed digests only, and deleted 
     const declined = await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_declined", clientIp: ip, email })));
     t.match(declined, { ok: false, error: { code: "payment_declined" } });
     const rows = await db.db.selectFrom("shop_checkout_risk_signals").selectAll().execute();
-    t.equal(rows.length, 2, "one row for the network, one for the e-mail");
+    t.equal(rows.length, 3, "one row each for the account, the network and the e-mail");
     for (const row of rows) {
       t.match(String(row.signal), /^[0-9a-f]{64}$/, "a digest");
       t.not(row.declined_at, null, "marked declined with its order");
     }
-    const unkeyed = ["ip:198.51.100.77", "email:card.tester@example.org"].map((s) => createHash("sha256").update(s).digest("hex"));
+    const locks = await db.db.selectFrom("shop_checkout_risk_locks").selectAll().execute();
+    t.same(locks.map((l) => String(l.signal)).sort(), rows.map((r) => String(r.signal)).sort(), "one lock per signal, under its digest");
+    const unkeyed = ["ip:198.51.100.77", "email:card.tester@example.org", `account:${shopper.userId}`].map((s) => createHash("sha256").update(s).digest("hex"));
     t.notOk(rows.some((r) => unkeyed.includes(String(r.signal))), "not a plain hash anyone can recompute from a guess");
     const text = (await everyCommerceRow(db)).toLowerCase();
     for (const clear of [ip, "card.tester", "example.org"]) t.notOk(text.includes(clear), `no commerce row holds ${clear} in clear`);
 
     const early = await c.later(12 * 60 * 60_000, applyRetention);
     t.equal(early.checkoutRiskSignals, 0, "kept within the day");
+    t.equal(early.checkoutRiskLocks, 0, "locks kept within the day");
     const later = await c.later(day + 60_000, applyRetention);
-    t.equal(later.checkoutRiskSignals, 2, "deleted a day after the checkout");
+    t.equal(later.checkoutRiskSignals, 3, "deleted a day after the checkout");
+    t.equal(later.checkoutRiskLocks, 3, "locks deleted a day after they were last taken");
     t.equal((await db.db.selectFrom("shop_checkout_risk_signals").selectAll().execute()).length, 0);
+    t.equal((await db.db.selectFrom("shop_checkout_risk_locks").selectAll().execute()).length, 0);
   }),
 );
 
@@ -83,6 +89,9 @@ t.test("a risk signal is a digest, marked declined once and never before its che
     };
     await refused(t, "an IP address as a signal", () =>
       q.insertInto("shop_checkout_risk_signals").values({ order_id: placed.order.id, signal: "ip:192.0.2.1", recorded_at: recordedAt, declined_at: null }).execute(),
+    );
+    await refused(t, "an e-mail as a lock", () =>
+      q.insertInto("shop_checkout_risk_locks").values({ signal: "email:card.tester@example.org", locked_at: recordedAt }).execute(),
     );
     await refused(t, "an upper-case or short digest", () =>
       q.insertInto("shop_checkout_risk_signals").values({ order_id: placed.order.id, signal: "A".repeat(64), recorded_at: recordedAt, declined_at: null }).execute(),

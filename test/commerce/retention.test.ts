@@ -26,7 +26,7 @@ t.test("abandoned carts are hard-deleted after retention and guest orders minimi
     await c.run(cancelOrder(guest, placed.order.id, { reason: "no longer needed" }));
 
     const soon = await c.later(10 * day, applyRetention);
-    t.same(soon, { abandonedCarts: 0, checkedOutCarts: 0, guestOrders: 0, checkoutRiskSignals: 1 }, "nothing is removed within the retention but the checkout's day-old risk signal");
+    t.same(soon, { abandonedCarts: 0, checkedOutCarts: 0, guestOrders: 0, checkoutRiskSignals: 1, checkoutRiskLocks: 1 }, "nothing is removed within the retention but the checkout's day-old risk signal and its lock");
     const month = await c.later(31 * day, applyRetention);
     t.equal(month.abandonedCarts, 1, "an open cart untouched for 30 days is deleted");
     const carts = await db.db.selectFrom("shop_carts").select("id").execute();

@@ -145,9 +145,15 @@ export const cartWith = async (c: CommerceRuntime, shopper: Shopper & { kind: "c
 export const confirmedOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId, quantity = 1) => {
   const shopper = customer();
   const cart = await cartWith(c, shopper, storeId, variantId, quantity);
-  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id)));
+  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { email: ownEmail(shopper) })));
   return { shopper, placed };
 };
+
+/**
+ * The e-mail of a new customer's checkout in the helpers below: each its own, as independent
+ * customers' are (checkouts of one e-mail in flight at once are bounded by checkout risk).
+ */
+const ownEmail = (shopper: Shopper & { kind: "customer" }) => `customer-${shopper.userId}@example.com`;
 
 /** A checkout request for `cartId` with a fresh key. */
 export const checkoutInput = (cartId: CartId, overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({
@@ -169,7 +175,7 @@ export const checkoutInput = (cartId: CartId, overrides: Partial<PlaceOrderInput
 export const pendingPaymentOrder = async (c: CommerceRuntime, storeId: StoreId, variantId: VariantId, quantity: number) => {
   const shopper = customer();
   const cart = await cartWith(c, shopper, storeId, variantId, quantity);
-  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after" })));
+  const placed = await c.run(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_timeout_after", email: ownEmail(shopper) })));
   const payment = await c.run(Effect.flatMap(OrdersRepository, (o) => o.findPayment(placed.order.id)));
   return { shopper, order: placed.order, paymentId: payment?.paymentId ?? null };
 };
@@ -185,7 +191,7 @@ export const unrecordedAuthorizationOrder = async (c: CommerceRuntime, storeId: 
   const gateway = await c.run(PaymentGateway);
   // The provider answers (authorized or declined), then the process stops.
   const stopping = PaymentGateway.of({ ...gateway, authorize: (request) => Effect.zipRight(Effect.exit(gateway.authorize(request)), Effect.die(new Error("process stopped"))) });
-  const stopped = await c.attempt(Effect.provideService(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod })), PaymentGateway, stopping)).then(
+  const stopped = await c.attempt(Effect.provideService(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod, email: ownEmail(shopper) })), PaymentGateway, stopping)).then(
     () => null,
     (error: unknown) => error,
   );

@@ -31,7 +31,8 @@ export const checkoutRoute = defineRoute({
     "provider's answer is unknown (resolved by lookup, never guessed). 402 payment_declined (the order is failed, stock released). " +
     "409 insufficient_stock, variant_unavailable, cart_checked_out, or price_changed with a `diff` when expected_total_minor differs " +
     "(resend with the new total to confirm). 422 for an empty cart, a bad address or an unknown promotion code. 429 checkout_risk with " +
-    "Retry-After after five declined checkouts within an hour under the account, the client's network or the e-mail.",
+    "Retry-After when five checkouts within an hour under the account, the client's network or the e-mail were declined or still " +
+    "await their payment's answer (Retry-After 30 s when only the latter fill the bound).",
   tags,
   auth: "required",
   answersEtag: "version",

@@ -1,45 +1,128 @@
 /**
  * The CheckoutRiskRepository port over `shop_checkout_risk_signals` (commerce migration 29): one
- * row per signal digest of a checkout, marked `declined_at` once when its order fails; declines
- * are read per digest through the partial index of marked rows.
+ * row per signal digest of a checkout, marked `declined_at` once when its order fails; and over
+ * `shop_checkout_risk_locks` (migration 30): one row per signal, upserted by each checkout to lock
+ * the signal until its transaction ends. Declines are read per digest through the partial index of
+ * marked rows, unresolved checkouts through the partial index of unmarked ones: every signal of a
+ * checkout in one statement.
  */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import type { CheckoutRiskRepository } from "../../../ports/commerce/CheckoutRiskRepository.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, runStatement, sendEach, sendStatement, toNumber } from "../runQuery.js";
+import { compiledOnce, runQuery, runStatement, sendStatement, toNumber, type CompiledStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
+
+/** Payment states of a checkout whose authorization has no answer yet. */
+const unresolvedPayments = ["authorizing", "unknown"] as const;
+
+/** One statement per number of rows (a checkout has one to three signals), compiled on first use. */
+const perRowCount = <P extends Record<string, unknown>>(build: (n: number) => CompiledStatement<P>) => {
+  const made = new Map<number, CompiledStatement<P>>();
+  return (n: number): CompiledStatement<P> => {
+    let statement = made.get(n);
+    if (statement === undefined) {
+      statement = build(n);
+      made.set(n, statement);
+    }
+    return statement;
+  };
+};
+
+/** Parameters `s0`…`s<n-1>` (the signals) with the others. */
+const signalParams = <P extends Record<string, unknown>>(signals: ReadonlyArray<string>, rest: P): Record<string, unknown> =>
+  Object.fromEntries([...signals.map((signal, i) => [`s${i}`, signal] as const), ...Object.entries(rest)]);
 
 /** Builds the checkout risk repository over `db`. */
 export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepository => {
   const f = featuresFor(db);
-  const insertSignal = compiledOnce<{ orderId: string; signal: string; at: unknown }>((ex, p) =>
-    ex
-      .insertInto("shop_checkout_risk_signals")
-      .values({ order_id: p("orderId"), signal: p("signal"), recorded_at: p("at"), declined_at: null })
-      .onConflict((oc) => oc.columns(["order_id", "signal"]).doNothing()),
+  const upsertLocks = perRowCount<Record<string, unknown>>((n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) =>
+      ex
+        .insertInto("shop_checkout_risk_locks")
+        .values(Array.from({ length: n }, (_, i) => ({ signal: p(`s${i}`), locked_at: p("at") })))
+        .onConflict((oc) => oc.column("signal").doUpdateSet({ locked_at: sql`excluded.locked_at` })),
+    ),
+  );
+  const insertSignals = perRowCount<Record<string, unknown>>((n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) =>
+      ex
+        .insertInto("shop_checkout_risk_signals")
+        .values(Array.from({ length: n }, (_, i) => ({ order_id: p("orderId"), signal: p(`s${i}`), recorded_at: p("at"), declined_at: null })))
+        .onConflict((oc) => oc.columns(["order_id", "signal"]).doNothing()),
+    ),
   );
   const markDeclined = compiledOnce<{ orderId: string; at: unknown }>((ex, p) =>
     ex.updateTable("shop_checkout_risk_signals").set({ declined_at: p("at") }).where("order_id", "=", p("orderId")).where("declined_at", "is", null),
   );
-  const selectDeclines = compiledOnce<{ signal: string; since: unknown; limit: number }>((ex, p) =>
-    ex
-      .selectFrom("shop_checkout_risk_signals")
-      .select("declined_at")
-      .where("signal", "=", p("signal"))
-      .where("declined_at", "is not", null)
-      .where("declined_at", ">=", p("since"))
-      .orderBy("declined_at")
-      .limit(p("limit")),
+  // Per signal `s<i>`: its declines of the window, and its undeclined checkouts of the window
+  // whose payment has no answer, each branch tagged with the signal's place.
+  const selectRisk = perRowCount<Record<string, unknown>>((n) =>
+    compiledOnce<Record<string, unknown>>((ex, p) => {
+      const branches = Array.from({ length: n }, (_, i) => [
+        ex
+          .selectFrom(
+            ex
+              .selectFrom("shop_checkout_risk_signals")
+              .select(["declined_at as at"])
+              .where("signal", "=", p(`s${i}`))
+              .where("declined_at", "is not", null)
+              .where("declined_at", ">=", p("since"))
+              .orderBy("declined_at")
+              .limit(p("limit"))
+              .as(`declines${i}`),
+          )
+          .select([sql.raw<number>(String(i)).as("place"), "at", sql.raw<number>("0").as("unresolved")]),
+        ex
+          .selectFrom(
+            ex
+              .selectFrom("shop_checkout_risk_signals as s")
+              .innerJoin("shop_order_payments as p", "p.order_id", "s.order_id")
+              .select(["s.recorded_at as at"])
+              .where("s.signal", "=", p(`s${i}`))
+              .where("s.declined_at", "is", null)
+              .where("s.recorded_at", ">=", p("since"))
+              .where("p.status", "in", [...unresolvedPayments])
+              .limit(p("limit"))
+              .as(`unresolved${i}`),
+          )
+          .select([sql.raw<number>(String(i)).as("place"), "at", sql.raw<number>("1").as("unresolved")]),
+      ]).flat();
+      return branches.slice(1).reduce((query, branch) => query.unionAll(branch), branches[0]!);
+    }),
   );
   return {
+    lockSignals: (signals, at) =>
+      signals.length === 0
+        ? Effect.void
+        : Effect.asVoid(runStatement(db, upsertLocks(signals.length), signalParams([...signals].sort(), { at: f.timeToDb(at) }))).pipe(
+            withSpan("CheckoutRiskRepository.lockSignals"),
+          ),
+    riskSince: (signals, since, limit) =>
+      signals.length === 0
+        ? Effect.succeed([])
+        : runStatement(db, selectRisk(signals.length), signalParams(signals, { since: f.timeToDb(since), limit })).pipe(
+            Effect.map(({ rows }) =>
+              signals.map((_, i) => {
+                const own = rows.filter((r) => Number(r.place) === i);
+                return {
+                  declines: own
+                    .filter((r) => Number(r.unresolved) === 0)
+                    .map((r) => f.timeFromDb(r.at))
+                    .sort((a, b) => a.getTime() - b.getTime()),
+                  unresolved: own.filter((r) => Number(r.unresolved) === 1).length,
+                };
+              }),
+            ),
+          ),
     recordSignals: (orderId, signals, at) =>
-      sendEach(db, insertSignal, signals.map((signal) => ({ orderId, signal, at: f.timeToDb(at) }))).pipe(withSpan("CheckoutRiskRepository.recordSignals")),
+      signals.length === 0
+        ? Effect.void
+        : sendStatement(db, insertSignals(signals.length), signalParams(signals, { orderId, at: f.timeToDb(at) })).pipe(
+            withSpan("CheckoutRiskRepository.recordSignals"),
+          ),
     markDeclined: (orderId, at) => sendStatement(db, markDeclined, { orderId, at: f.timeToDb(at) }),
-    declinesSince: (signal, since, limit) =>
-      runStatement(db, selectDeclines, { signal, since: f.timeToDb(since), limit }).pipe(
-        Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.declined_at))),
-      ),
     deleteRecordedBefore: (before, limit) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) =>
@@ -52,5 +135,21 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
         );
         return toNumber(deleted.numDeletedRows);
       }).pipe(withSpan("CheckoutRiskRepository.deleteRecordedBefore")),
+    deleteLocksBefore: (before, limit) =>
+      Effect.gen(function* () {
+        const rows = yield* runQuery(db, (ex) =>
+          ex.selectFrom("shop_checkout_risk_locks").select("signal").where("locked_at", "<", f.timeToDb(before)).orderBy("locked_at").limit(limit).execute(),
+        );
+        if (rows.length === 0) return 0;
+        // Only locks still not taken since: a checkout may have taken one meanwhile.
+        const deleted = yield* runQuery(db, (ex) =>
+          ex
+            .deleteFrom("shop_checkout_risk_locks")
+            .where("signal", "in", rows.map((r) => String(r.signal)))
+            .where("locked_at", "<", f.timeToDb(before))
+            .executeTakeFirst(),
+        );
+        return toNumber(deleted.numDeletedRows);
+      }).pipe(withSpan("CheckoutRiskRepository.deleteLocksBefore")),
   };
 };
