@@ -38,8 +38,6 @@ export interface OrdersRepository {
   ) => Effect.Effect<Order | null>;
   /** The customer's orders, newest first, after `beforeId`. */
   readonly ordersOfCustomer: (customerId: string, beforeId: string | null, limit: number) => Effect.Effect<ReadonlyArray<Order>>;
-  /** When the customer's checkouts that failed (declined) since `since` last changed, oldest first, at most `limit`. */
-  readonly declinedCheckoutsSince: (customerId: string, since: Date, limit: number) => Effect.Effect<ReadonlyArray<Date>>;
   readonly appendTimeline: (entry: OrderTimelineEntry) => Effect.Effect<void>;
   /**
    * The order's timeline entries after `afterId` in entry order (by id), at most `limit`; with

@@ -82,16 +82,6 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
     );
   const updateOrderStatusOnly = updateOrderStatus(false);
   const updateOrderStatusAndIntent = updateOrderStatus(true);
-  const selectDeclinedCheckouts = compiledOnce<{ customerId: string; since: unknown; limit: number }>((ex, p) =>
-    ex
-      .selectFrom("shop_orders")
-      .select("updated_at")
-      .where("customer_id", "=", p("customerId"))
-      .where("status", "=", "failed")
-      .where("updated_at", ">=", p("since"))
-      .orderBy("updated_at")
-      .limit(p("limit")),
-  );
   const insertTimelineEntry = compiledInsert("shop_order_timeline", timeline);
   // A page of the timeline: with or without a cursor, with or without the warehouse's entries. The
   // shopper's filter is this literal text, the predicate of migration 28's partial index.
@@ -228,10 +218,6 @@ export const makeSqlOrdersRepository = (db: SqlDatabase, sealer: FieldSealer): O
         if (beforeId !== null) q = q.where("id", "<", beforeId);
         return q.orderBy("id", "desc").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(orderFromRow))),
-    declinedCheckoutsSince: (customerId, since, limit) =>
-      runStatement(db, selectDeclinedCheckouts, { customerId, since: f.timeToDb(since), limit }).pipe(
-        Effect.map(({ rows }) => rows.map((r) => f.timeFromDb(r.updated_at))),
-      ),
     appendTimeline: (entry) =>
       sendStatement(db, insertTimelineEntry, entry),
     timelinePage: (orderId, query) =>
