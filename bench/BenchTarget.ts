@@ -80,6 +80,8 @@ export const startTarget = async (dialect: BenchDialect, parent: Cleanup): Promi
       AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
       LOG_LEVEL: "warn",
       WORKER_IN_PROCESS: "true",
+      // Scenarios that stand for many clients send each one's address in X-Forwarded-For.
+      TRUST_PROXY: "1",
       PROVIDER_WEBHOOK_SECRET: benchProviderWebhookSecret,
       ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
     });

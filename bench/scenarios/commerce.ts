@@ -12,7 +12,7 @@
  * was the checkout transaction alone, with the lines and reservations as multi-row inserts.
  * `commerce-catalog`: GET /v1/products, the public first page of a store's catalog.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Effect } from "effect";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { createCart, setCartLine } from "../../core/commerce/Carts.js";
@@ -62,10 +62,13 @@ const checkoutPlan = async (
 ): Promise<{ readonly requests: ReadonlyArray<BenchRequest> }> => {
   const runtime = target.server.core.runtime;
   const { store, variants } = await benchStore(target);
+  // Each customer checks out from an address and an e-mail of its own (198.18.0.0/15 is the
+  // benchmarking range; the bench target trusts one proxy): checkout risk counts per account,
+  // network and e-mail, and one shared network would make the run measure its refusals.
   const customers = await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: connections }, async (_, i) => {
       const id = randomUUID();
-      return { id, token: await mintToken({ secret: target.jwtSecret, userId: id, ttlSeconds: 3600 }) };
+      return { id, address: `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`, email: `bench-${i}@example.com`, token: await mintToken({ secret: target.jwtSecret, userId: id, ttlSeconds: 3600 }) };
     }),
   );
   const requests: BenchRequest[] = [];
@@ -82,8 +85,8 @@ const checkoutPlan = async (
     requests.push({
       method: "POST",
       path: "/v1/orders",
-      headers: { authorization: `Bearer ${customer.token}`, "content-type": "application/json", "idempotency-key": `bench-${cartId}` },
-      body: JSON.stringify({ cart_id: cartId, payment_method: "pm_card_visa", shipping_address: address, email: "bench@example.com" }),
+      headers: { authorization: `Bearer ${customer.token}`, "content-type": "application/json", "idempotency-key": `bench-${cartId}`, "x-forwarded-for": customer.address },
+      body: JSON.stringify({ cart_id: cartId, payment_method: "pm_card_visa", shipping_address: address, email: customer.email }),
     });
   }
   return { requests };
@@ -129,7 +132,7 @@ export const commerceCheckout: Scenario = {
 };
 
 const rawLabel =
-  "every statement of a checkout: epoch, idempotency reservation, cart, risk check, store; the checkout transaction (record, cart, lines, stock and prices, 3 reservations, order, 3 lines, 3 reservations, payment record, timeline, 2 jobs, outbox); the payment's merchant, intent creation, confirmation key, its two transactions and answer; the order's confirmation; the idempotency answer";
+  "every statement of a checkout: epoch, idempotency reservation, cart, store; the checkout transaction (record, risk locks and counts, cart, lines, stock and prices, 3 reservations, order, 3 lines, 3 reservations, payment record, timeline, risk signals, 2 jobs, outbox); the payment's merchant, intent creation, confirmation key, its two transactions and answer; the order's confirmation; the idempotency answer";
 
 /** Waits (up to 30 s) until no outbox event is pending, so the raw loop does not compete with the relay. */
 const waitForRelay = async (db: RawDatabase): Promise<void> => {
@@ -250,18 +253,38 @@ const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: n
     total, "EUR", "manual", status, capturable, 0, 0, "pm_card_visa", capturable > 0 ? `sbx_pay_${sequence}` : null, null, attempts, version + 1, now, intentId, version,
   ];
   const attemptId = randomUUID();
+  // Three signal digests (64 hex), sorted as the stack locks them.
+  const riskSignals = ["account", "network", "email"].map((kind) => createHash("sha256").update(`${kind}:${f.run}`).digest("hex")).sort();
+  const hourAgo = toDb(new Date(at.getTime() - 3_600_000));
   return {
     before: [
       [kernel.epoch, [f.run]],
       [kernel.reserveKey, reserveKeyParams(userScope, httpKey, at, toDb)],
       [q(`select * from "shop_carts" where "id" = ?`), [f.cartId]],
-      [q(`select "updated_at" from "shop_orders" where "customer_id" = ? and "status" = ? and "updated_at" >= ? order by "updated_at" limit ?`), [f.run, "failed", toDb(new Date(at.getTime() - 3_600_000)), 5]],
       [q(`select * from "shop_stores" where "id" = ?`), [f.storeId]],
     ],
     checkout: [
       [
         q(`insert into "shop_checkout_requests" ("store_id", "scope", "idempotency_key", "payload_hash", "order_id", "created_at") values (?, ?, ?, ?, ?, ?) on conflict ("scope", "idempotency_key") do nothing`),
         [f.storeId, userScope, httpKey, "0".repeat(64), orderId, now],
+      ],
+      // Checkout risk: a lock row per signal (account, network, e-mail), then their declines and
+      // unresolved checkouts in the hour, under the locks (core/commerce/CheckoutRisk.ts).
+      [
+        q(`insert into "shop_checkout_risk_locks" ("signal", "locked_at") values (?, ?), (?, ?), (?, ?) on conflict ("signal") do update set "locked_at" = excluded.locked_at`),
+        riskSignals.flatMap((signal) => [signal, now]),
+      ],
+      [
+        q(
+          riskSignals
+            .map(
+              (_, i) =>
+                `select ${i} as "place", "at", 0 as "unresolved" from (select "declined_at" as "at" from "shop_checkout_risk_signals" where "signal" = ? and "declined_at" is not null and "declined_at" >= ? order by "declined_at" limit ?) as "declines${i}" union all ` +
+                `select ${i} as "place", "at", 1 as "unresolved" from (select "s"."recorded_at" as "at" from "shop_checkout_risk_signals" as "s" inner join "shop_order_payments" as "p" on "p"."order_id" = "s"."order_id" where "s"."signal" = ? and "s"."declined_at" is null and "s"."recorded_at" >= ? and "p"."status" in (?, ?) limit ?) as "unresolved${i}"`,
+            )
+            .join(" union all "),
+        ),
+        riskSignals.flatMap((signal) => [signal, hourAgo, 5, signal, hourAgo, "authorizing", "unknown", 5]),
       ],
       [q(`update "shop_carts" set "status" = ?, "version" = "version" + ?, "updated_at" = ? where "id" = ? and "status" = ?`), ["checked_out", 1, now, f.cartId, "open"]],
       [q(`select * from "shop_cart_lines" where "cart_id" = ? order by "added_at", "variant_id"`), [f.cartId]],
@@ -284,6 +307,10 @@ const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: n
         q(`insert into "shop_reservations" ("id", "store_id", "order_id", "variant_id", "location_id", "quantity", "status", "expires_at", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
         [randomUUID(), f.storeId, orderId, variantId, f.locationId, 1, "active", expires, now, now],
       ]),
+      [
+        q(`insert into "shop_checkout_risk_signals" ("order_id", "signal", "recorded_at", "declined_at") values (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?) on conflict ("order_id", "signal") do nothing`),
+        riskSignals.flatMap((signal) => [orderId, signal, now, null]),
+      ],
       [
         q(`insert into "shop_order_payments" ("order_id", "store_id", "merchant_id", "payment_id", "idempotency_key", "payment_method", "status", "amount_minor", "captured_minor", "refunded_minor", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
         [orderId, f.storeId, f.merchantId, null, orderKey, "pm_card_visa", "authorizing", total, 0, 0, now],
