@@ -19,6 +19,7 @@ import type { Order } from "./model/Order.js";
 import { loadVisibleOrder, orderActorId, type OrderActor } from "./Access.js";
 import { OrderDispatched, OrderStateConflict } from "./Errors.js";
 import { moveOrder, recordTimeline } from "./OrderRecords.js";
+import { closeFulfillmentTask } from "./FulfillmentTaskStatus.js";
 import { keepNote, newNoteId } from "./OrderNotes.js";
 import { cancellationJob, completeCancellation } from "./CompleteCancellation.js";
 import type { CommerceServices } from "./Services.js";
@@ -54,7 +55,7 @@ export const cancelOrder = (actor: OrderActor, orderId: OrderId, input: { readon
           if (moved !== null) {
             if (noteId !== null) yield* keepNote(moved, noteId, input.reason);
             // Nothing of it may ship any more: its fulfillment task leaves the warehouse's open list.
-            yield* (yield* OrdersRepository).completeFulfillmentTask(orderId);
+            yield* closeFulfillmentTask(orderId);
             yield* cancellationJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
           }
           return moved;

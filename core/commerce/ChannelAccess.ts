@@ -1,56 +1,74 @@
 /**
- * Realtime access for the e-commerce module: `shop-order:<order id>` carries an order's events
- * (placed, confirmed, reservation expired, shipment dispatched, cancelled) to whoever may read
- * the order over HTTP (its customer, the guest holding its cart's token, staff of its store with
- * the support or warehouse role); `shop-store:<store id>` carries every order event of a store
- * to its warehouse operators, and the moves of its fulfillment tasks (FulfillmentTaskAssigned: taken,
- * assigned, released), which only that channel carries: the order's customer does not learn who in
- * the warehouse holds the order. Both are re-checked with the same rules as HTTP, failing closed.
+ * Realtime access for the e-commerce module, each channel carrying only what its subscribers may
+ * read over HTTP (security audit, second round, F1):
+ * - `shop-order:<order id>`: an order's events (placed, confirmed, reservation expired, shipment
+ *   dispatched, captured, cancelled, refund failed) to whoever may read the order: its customer,
+ *   the guest holding its cart's token, support staff and owners of its store. Warehouse operators
+ *   do not read orders (HTTP answers them 404), so they are refused it.
+ * - `shop-store:<store id>`: every order event of the store and its fulfillment tasks' moves, to
+ *   the store's owners only (they read every order over HTTP).
+ * - `shop-fulfillment:<store id>`: what the warehouse's task list shows, to its warehouse operators
+ *   and owners: a task opened or done (FulfillmentTaskStatusChanged: task, order, status) and its
+ *   moves (FulfillmentTaskAssigned: taken, assigned, released). No customer, total or payment.
+ * The customer does not learn who in the warehouse holds the order: task events never go on the
+ * order's channel. Every subscription is re-checked with the same rules as HTTP, failing closed.
  */
 import { Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import type { Principal } from "../../ports/Principal.js";
 import { loadVisibleOrder, requireStaffRole } from "./Access.js";
 import { orderActorOf } from "./Callers.js";
-import { FulfillmentTaskAssigned, OrderCancelled, OrderCaptured, OrderConfirmed, OrderPlaced, ReservationExpired, ReturnRefundFailed, ShipmentDispatched } from "./Events.js";
+import {
+  FulfillmentTaskAssigned,
+  FulfillmentTaskStatusChanged,
+  OrderCancelled,
+  OrderCaptured,
+  OrderConfirmed,
+  OrderPlaced,
+  ReservationExpired,
+  ReturnRefundFailed,
+  ShipmentDispatched,
+} from "./Events.js";
+import type { StaffRoleName } from "./model/StaffRole.js";
 import { OrderId, StoreId } from "./model/Ids.js";
 
 /** The channel kinds. */
 export const orderChannelKind = "shop-order";
 export const storeChannelKind = "shop-store";
+export const fulfillmentChannelKind = "shop-fulfillment";
 
 const orderEventTypes = new Set<string>([OrderPlaced, OrderConfirmed, ReservationExpired, ShipmentDispatched, OrderCaptured, OrderCancelled, ReturnRefundFailed].map((d) => d.type));
 
-/** Whether the principal may read the order now: as its customer or guest, or as support or warehouse staff. */
+/** Whether the principal may read the order now: as its customer or guest, or as support staff (owners hold every role). */
 export const mayWatchOrder = (principal: Principal, channelId: string) =>
   Effect.gen(function* () {
     const orderId = OrderId.make(channelId);
-    for (const role of ["support", "warehouse_operator"] as const) {
-      const actor = yield* orderActorOf(principal, orderId, role);
-      const seen = yield* loadVisibleOrder(actor, orderId).pipe(
-        Effect.as(true),
-        Effect.catchAll(() => Effect.succeed(false)),
-      );
-      if (seen) return true;
-      if (actor.kind !== "staff") return false;
-    }
-    return false;
+    const actor = yield* orderActorOf(principal, orderId, "support");
+    return yield* loadVisibleOrder(actor, orderId).pipe(Effect.as(true));
   }).pipe(Effect.catchAll(() => Effect.succeed(false)));
 
-/** Whether the principal is a warehouse operator (or owner) of the store now. */
-export const mayWatchStore = (principal: Principal, channelId: string) =>
+/** Whether the principal holds `role` (or owner) in the store now. */
+const holdsStoreRole = (principal: Principal, channelId: string, role: StaffRoleName) =>
   principal.kind !== "user"
     ? Effect.succeed(false)
-    : requireStaffRole(StoreId.make(channelId), principal.userId, "warehouse_operator").pipe(
+    : requireStaffRole(StoreId.make(channelId), principal.userId, role).pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false)),
       );
+
+/** Whether the principal is an owner of the store now. */
+export const mayWatchStore = (principal: Principal, channelId: string) => holdsStoreRole(principal, channelId, "owner");
+
+/** Whether the principal is a warehouse operator (or owner) of the store now. */
+export const mayWatchFulfillment = (principal: Principal, channelId: string) => holdsStoreRole(principal, channelId, "warehouse_operator");
 
 const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: OrderId }));
 
 /** The channels of one commerce event; none for other modules' events. */
 export const commerceChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
-  if (event.type === FulfillmentTaskAssigned.type) return [`${storeChannelKind}:${event.tenant_id}`];
+  if (event.type === FulfillmentTaskAssigned.type || event.type === FulfillmentTaskStatusChanged.type) {
+    return [`${storeChannelKind}:${event.tenant_id}`, `${fulfillmentChannelKind}:${event.tenant_id}`];
+  }
   if (!orderEventTypes.has(event.type)) return [];
   const orderId = Option.getOrNull(orderOf(event.data))?.order_id ?? null;
   return [...(orderId === null ? [] : [`${orderChannelKind}:${orderId}`]), `${storeChannelKind}:${event.tenant_id}`];

@@ -85,6 +85,19 @@ export const FulfillmentTaskAssigned = defineEvent(
 );
 
 /**
+ * Fulfillment → the store's warehouse operators: an order's fulfillment task opened (the order was
+ * confirmed) or is done (dispatched, or its cancellation requested). Published on the store's
+ * fulfillment channel with what an operator's task list shows (task, order, status) and nothing
+ * of the order (no customer, total or payment); its actor is always the system, never the customer
+ * or the staff member whose action closed it.
+ */
+export const FulfillmentTaskStatusChanged = defineEvent(
+  "FulfillmentTaskStatusChanged",
+  1,
+  Schema.Struct({ task_id: FulfillmentTaskId, order_id: OrderId, status: Schema.Literal("open", "done") }),
+);
+
+/**
  * Returns → support, order projection: the payment refused a return's refund (attempt `attempt`);
  * the return is `refund_failed` until support requests it again.
  */
@@ -103,6 +116,7 @@ export const CommerceEvent = eventUnion(
   OrderCaptured,
   OrderCancelled,
   FulfillmentTaskAssigned,
+  FulfillmentTaskStatusChanged,
   ReturnRefundFailed,
 );
 export type CommerceEvent = typeof CommerceEvent.Type;

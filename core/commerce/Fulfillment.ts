@@ -23,6 +23,7 @@ import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { shipmentView, type Shipment } from "./model/Shipment.js";
 import { loadVisibleOrder } from "./Access.js";
 import { FulfillmentTaskNotAssigned, OrderStateConflict, TrackingNumberInUse } from "./Errors.js";
+import { closeFulfillmentTask } from "./FulfillmentTaskStatus.js";
 import { OrderCaptured, ShipmentDispatched } from "./Events.js";
 import type { Order } from "./model/Order.js";
 import type { OrderPayment } from "./model/OrderPayment.js";
@@ -161,7 +162,7 @@ export const dispatchShipment = (userId: string, orderId: OrderId, input: Dispat
         if (remaining.length === 0 && finished === null) {
           return yield* Effect.fail(new OrderStateConflict({ orderId, from: order.status, to: "dispatched" }));
         }
-        if (finished !== null) yield* orders.completeFulfillmentTask(orderId);
+        if (finished !== null) yield* closeFulfillmentTask(orderId);
         // The fallback if the capture below cannot finish now (it runs first, outside this transaction).
         if (finished !== null) yield* captureJob.schedule({ orderId }, { runAt: new Date(at.getTime() + 30_000), key: `order:${orderId}` });
         const event = yield* ShipmentDispatched.make({

@@ -31,6 +31,7 @@ import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
 import { CommerceEvent, FulfillmentTaskAssigned } from "./Events.js";
 import type { FulfillmentTask } from "./model/FulfillmentTask.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
+import { publishTaskStatus } from "./FulfillmentTaskStatus.js";
 import { reasonNote } from "./OrderNotes.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
@@ -56,15 +57,10 @@ export const createFulfillmentTask = (envelope: EventEnvelope) =>
         // was requested, or that has shipped, before this delivery has nothing left to fulfil.
         yield* orders.lockOrder(event.data.order_id);
         if ((yield* orders.findOrder(event.data.order_id))?.status !== "confirmed") return false;
-        return yield* orders.insertFulfillmentTask({
-          id,
-          storeId: StoreId.make(event.tenant_id),
-          orderId: event.data.order_id,
-          status: "open",
-          assigneeId: null,
-          assignedAt: null,
-          createdAt: at,
-        });
+        const task = { id, storeId: StoreId.make(event.tenant_id), orderId: event.data.order_id, status: "open", assigneeId: null, assignedAt: null, createdAt: at } as const;
+        if (!(yield* orders.insertFulfillmentTask(task))) return false;
+        yield* publishTaskStatus(task, "open");
+        return true;
       }),
     );
   }).pipe(withSpan("commerce.createFulfillmentTask"));

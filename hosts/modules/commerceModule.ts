@@ -3,7 +3,7 @@
  * database, guest cart tokens, the sealing of order addresses and e-mails, the customer Mailer,
  * and — in the reference server — the PaymentGateway and MerchantProvisioning bound in-process
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
- * tasks, customer mail), jobs and the daily retention run, the `shop-order` and `shop-store`
+ * tasks, customer mail), jobs and the daily retention run, the `shop-order`, `shop-store` and `shop-fulfillment`
  * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
  * an hourly poll of the carrier's HTTP API when configured, else the sandbox carrier). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
@@ -31,7 +31,15 @@ import {
   makeSqlStoresRepository,
 } from "../../adapters/sql/commerce/index.js";
 import { authenticateCartToken } from "../../core/commerce/Callers.js";
-import { mayWatchOrder, mayWatchStore, commerceChannelsFor, orderChannelKind, storeChannelKind } from "../../core/commerce/ChannelAccess.js";
+import {
+  commerceChannelsFor,
+  fulfillmentChannelKind,
+  mayWatchFulfillment,
+  mayWatchOrder,
+  mayWatchStore,
+  orderChannelKind,
+  storeChannelKind,
+} from "../../core/commerce/ChannelAccess.js";
 import { commerceConsumers } from "../../core/commerce/Consumers.js";
 import { commerceJobs } from "../../core/commerce/Jobs.js";
 import { scheduleRetention } from "../../core/commerce/Retention.js";
@@ -142,10 +150,12 @@ export const commerceLayer = (
   );
 };
 
-/** `shop-order:<id>`: the order's customer, guest or support/warehouse staff. */
+/** `shop-order:<id>`: the order's customer, guest, support staff or the store's owners. */
 export const orderChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: orderChannelKind, authorize: mayWatchOrder };
-/** `shop-store:<id>`: the store's warehouse operators (its order events and its fulfillment tasks' moves). */
+/** `shop-store:<id>`: the store's owners (its order events and its fulfillment tasks' moves). */
 export const storeChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: storeChannelKind, authorize: mayWatchStore };
+/** `shop-fulfillment:<id>`: the store's warehouse operators and owners (its tasks' status and moves only). */
+export const fulfillmentChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: fulfillmentChannelKind, authorize: mayWatchFulfillment };
 
 /** Builds the e-commerce module's definition. */
 export const makeCommerceModule = (options: CommerceModuleOptions = {}): ModuleDefinition<CommercePorts, CommerceModuleServices> => {
@@ -163,7 +173,7 @@ export const makeCommerceModule = (options: CommerceModuleOptions = {}): ModuleD
     consumers: commerceConsumers,
     jobHandlers: commerceJobs,
     scheduleRecurring: (nowMs) => Effect.asVoid(Effect.zipRight(scheduleRetention(nowMs), scheduleCarrierPoll(nowMs))),
-    channelAuthorizers: [orderChannelAuthorizer, storeChannelAuthorizer],
+    channelAuthorizers: [orderChannelAuthorizer, storeChannelAuthorizer, fulfillmentChannelAuthorizer],
     channelsFor: commerceChannelsFor,
     bearerAuthenticators: [{ name: "guest_cart_token", matches: looksLikeCartToken, authenticate: authenticateCartToken }],
     attachRuntime: (built) => {

@@ -1,7 +1,7 @@
 /**
  * Consumer event schemas are contract-tested (spec, E-commerce Versioning; Events: OrderConfirmed,
  * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled,
- * FulfillmentTaskAssigned, ReturnRefundFailed and OrderCaptured). ShipmentDispatched is at version 2
+ * FulfillmentTaskAssigned, FulfillmentTaskStatusChanged, ReturnRefundFailed and OrderCaptured). ShipmentDispatched is at version 2
  * (no captured amount); its version 1 still decodes.
  * Frozen schema-version-1 envelopes, written out here as a consumer would receive them, decode
  * through the union the module's consumers use; the events the flows publish carry exactly those
@@ -45,6 +45,7 @@ const v1: Record<string, Record<string, unknown>> = {
   ShipmentDispatched: { shipment_id: id, order_id: id, location_id: id, carrier: "DHL", tracking_number: "T1", captured_minor: 1100 },
   OrderCancelled: { order_id: id, reason: "cancelled" },
   FulfillmentTaskAssigned: { task_id: id, order_id: id, assignee_id: "u-1" },
+  FulfillmentTaskStatusChanged: { task_id: id, order_id: id, status: "open" },
   ReturnRefundFailed: { return_id: id, order_id: id, amount_minor: 550, currency: "EUR", attempt: 1 },
   OrderCaptured: { order_id: id, captured_minor: 1100, currency: "EUR" },
 };

@@ -1,7 +1,7 @@
 /**
  * An operator is told a task was assigned to them (spec, Authentication 2: warehouse operators
  * work their "assigned fulfillment tasks"), over the reference server's realtime endpoint: the
- * owner's assignment, a release and a take reach the store's `shop-store` channel as
+ * owner's assignment, a release and a take reach the store's `shop-fulfillment` channel as
  * FulfillmentTaskAssigned, so the assignee and the other operators see it without asking for their
  * list again; another store's staff, who are refused the channel, receive nothing, and neither
  * does the order's customer on the order's channel (who holds the order is the store's business).
@@ -13,7 +13,7 @@ import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-
 
 type Message = { type: string; channel?: string; event?: { type: string; actor_id: string | null; data: Record<string, unknown> } };
 
-t.test("realtime: an assigned, released or taken fulfillment task reaches the store's warehouse channel, and no one who may not see the store", (t) =>
+t.test("realtime: an assigned, released or taken fulfillment task reaches the store's fulfillment channel, and no one who may not see the store", (t) =>
   forEachDialectConfig(t, "task assignment realtime", async (t, _config, dialect) => {
     const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
     const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
@@ -21,7 +21,7 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches the st
     const bobSocket = await socket(bob.token);
     const intruder = await socket(other.owner.token);
     const clerkSocket = await socket(clerk.token);
-    for (const s of [adaSocket, bobSocket, intruder, clerkSocket]) s.send({ type: "subscribe", channel: `shop-store:${storeId}` });
+    for (const s of [adaSocket, bobSocket, intruder, clerkSocket]) s.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}` });
     await eventually(async () => [adaSocket, bobSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "subscribed")));
 
     const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
@@ -42,13 +42,13 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches the st
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/assign`, { token: owner.token, body: { user_id: ada.id, reason: "ada packs teapots" } }), { status: 200 });
     t.same(
       await heard(adaSocket, 1),
-      [{ channel: `shop-store:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: ada.id }],
+      [{ channel: `shop-fulfillment:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: ada.id }],
       "the assignee is told the task is theirs",
     );
 
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/release`, { token: owner.token, body: { reason: "ada is off sick" } }), { status: 200 });
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: bob.token }), { status: 200 });
-    const expected = [ada.id, null, bob.id].map((assignee) => ({ channel: `shop-store:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: assignee }));
+    const expected = [ada.id, null, bob.id].map((assignee) => ({ channel: `shop-fulfillment:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: assignee }));
     t.same(await heard(adaSocket, 3), expected, "the release and another operator's take reach the former assignee");
     t.same(await heard(bobSocket, 3), expected, "and every operator of the store");
 

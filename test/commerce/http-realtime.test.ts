@@ -1,6 +1,6 @@
 /**
  * Realtime over the reference server's ws endpoint (SQLite and Postgres): the store's
- * `shop-store` channel carries its order events to its warehouse operators; another store's
+ * `shop-store` channel carries its order events to its owners; another store's
  * staff are refused it and the order's `shop-order` channel, and so is another customer.
  * (The walk-through test shows the customer's own `shop-order` subscription receiving
  * ShipmentDispatched.)
@@ -9,7 +9,7 @@ import t from "tap";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-support.js";
 
-t.test("realtime: the store's warehouse channel receives its order events; another store's or another customer's channels are refused", (t) =>
+t.test("realtime: the store's owner channel receives its order events; another store's or another customer's channels are refused", (t) =>
   forEachDialectConfig(t, "commerce channels", async (t, _config, dialect) => {
     const { call, user, setupStore, cartWith, socket } = await startCommerceServer(t, dialect);
     const { owner, storeId, variantId } = await setupStore({ stock: 5 });
@@ -30,7 +30,7 @@ t.test("realtime: the store's warehouse channel receives its order events; anoth
       async () => ownerSocket.messages.find((m) => m.type === "event" && (m.event as { type: string }).type === "OrderConfirmed"),
       (m) => m !== undefined,
     );
-    t.match(confirmed, { channel: `shop-store:${storeId}`, event: { tenant_id: storeId, data: { order_id: orderId } } }, "the warehouse sees the confirmed order");
+    t.match(confirmed, { channel: `shop-store:${storeId}`, event: { tenant_id: storeId, data: { order_id: orderId } } }, "the owner sees the confirmed order");
     await eventually(async () => [...intruder.messages, ...snoop.messages].filter((m) => m.type === "error").length, (n) => n >= 3);
     t.same(
       intruder.messages.filter((m) => m.type === "error").map((m) => m.channel),

@@ -1,0 +1,83 @@
+/**
+ * A warehouse operator learns no more over realtime than over HTTP (security audit, second round,
+ * F1; docs/decisions.md: warehouse operators do not read orders): they are refused an order's
+ * `shop-order` channel and the owners' `shop-store` channel, and their `shop-fulfillment` channel
+ * carries what their task list shows (task, order, status, assignee), never an order's customer,
+ * total or payment reference, including for an order cancelled before anyone took its task.
+ * Owners and support keep what they read over HTTP. SQLite and Postgres, over the ws endpoint.
+ */
+import t from "tap";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-support.js";
+
+type Message = { type: string; channel?: string; event?: { type: string; actor_id: string | null; data: Record<string, unknown> } };
+
+t.test("realtime: a warehouse operator is refused order and store-wide order events and receives only the fulfillment facts of their task list", (t) =>
+  forEachDialectConfig(t, "warehouse realtime scope", async (t, _config, dialect) => {
+    const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
+    const { owner, storeId, locationId, variantId, ada, clerk, buyer } = await staffedStore();
+    const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
+    const orderId = String(placed.body.id);
+    const second = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
+    const cancelledId = String(second.body.id);
+    const listed = await eventually(
+      () => call("GET", `/v1/stores/${storeId}/fulfillment-tasks`, { token: owner.token }),
+      (a) => (a.body.data as unknown[] | undefined)?.length === 2,
+    );
+    const tasks = listed.body.data as Array<{ id: string; order_id: string }>;
+    const taskOf = (order: string) => tasks.find((task) => task.order_id === order)!.id;
+    t.equal((await call("GET", `/v1/orders/${orderId}`, { token: ada.token })).status, 404, "over HTTP the operator does not read the order");
+
+    const adaSocket = await socket(ada.token);
+    const ownerSocket = await socket(owner.token);
+    const clerkSocket = await socket(clerk.token);
+    for (const channel of [`shop-order:${orderId}`, `shop-store:${storeId}`, `shop-fulfillment:${storeId}`]) {
+      adaSocket.send({ type: "subscribe", channel, since: 0 });
+    }
+    ownerSocket.send({ type: "subscribe", channel: `shop-store:${storeId}`, since: 0 });
+    ownerSocket.send({ type: "subscribe", channel: `shop-order:${orderId}`, since: 0 });
+    clerkSocket.send({ type: "subscribe", channel: `shop-order:${orderId}`, since: 0 });
+    clerkSocket.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}`, since: 0 });
+    const answered = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
+      eventually(async () => (s.messages as Message[]).filter((m) => m.type === "subscribed" || m.type === "error"), (ms) => ms.length >= n);
+    await Promise.all([answered(adaSocket, 3), answered(ownerSocket, 2), answered(clerkSocket, 2)]);
+    const refusedTo = (s: { messages: ReadonlyArray<unknown> }) => (s.messages as Message[]).filter((m) => m.type === "error").map((m) => m.channel).sort();
+    t.same(refusedTo(adaSocket), [`shop-order:${orderId}`, `shop-store:${storeId}`].sort(), "the operator is refused the order's and the owners' channels");
+    t.same(refusedTo(ownerSocket), [], "the owner watches the store and the order");
+    t.same(refusedTo(clerkSocket), [`shop-fulfillment:${storeId}`], "support watches the order, not the warehouse");
+
+    t.match(await call("POST", `/v1/orders/${cancelledId}/cancel`, { token: buyer.token, key: freshKey(), body: {} }), { status: 202 });
+    t.match(await call("POST", `/v1/fulfillment-tasks/${taskOf(orderId)}/take`, { token: ada.token }), { status: 200 });
+    t.match(
+      await call("POST", `/v1/orders/${orderId}/shipments`, { token: ada.token, body: { location_id: locationId, carrier: "DHL", tracking_number: `T-${orderId}` } }),
+      { status: 201 },
+    );
+
+    const facts = (s: { messages: ReadonlyArray<unknown> }): Array<Record<string, unknown>> =>
+      (s.messages as Message[]).filter((m) => m.type === "event").map((m) => ({ channel: m.channel, type: m.event!.type, ...m.event!.data }));
+    const fulfillment = `shop-fulfillment:${storeId}`;
+    const expected = [
+      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(orderId), order_id: orderId, status: "open" },
+      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "open" },
+      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "done" },
+      { channel: fulfillment, type: "FulfillmentTaskAssigned", task_id: taskOf(orderId), order_id: orderId, assignee_id: ada.id },
+      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(orderId), order_id: orderId, status: "done" },
+    ];
+    const heard = await eventually(async () => facts(adaSocket), (fs) => fs.length >= expected.length);
+    const byOrder = (fs: ReadonlyArray<Record<string, unknown>>, order: string) => fs.filter((f) => f.order_id === order);
+    t.same(byOrder(heard, orderId), byOrder(expected, orderId), "the operator hears the task open, taken and done");
+    t.same(byOrder(heard, cancelledId), byOrder(expected, cancelledId), "and the other order's task open and done, not its cancellation");
+    t.equal(heard.length, expected.length, "and nothing else");
+    const wire = JSON.stringify(adaSocket.messages);
+    for (const leaked of [buyer.id, "customer_id", "total_minor", "payment_intent_ref", "captured_minor"]) {
+      t.notOk(wire.includes(leaked), `nothing the operator received names ${leaked === buyer.id ? "the customer" : leaked}`);
+    }
+    const statusActors = (adaSocket.messages as Message[]).filter((m) => m.event?.type === "FulfillmentTaskStatusChanged").map((m) => m.event!.actor_id);
+    t.same([...new Set(statusActors)], ["system:commerce-fulfillment"], "a task's status is told by the system, not by who dispatched or cancelled");
+
+    const ownerHeard = await eventually(async () => facts(ownerSocket), (fs) => fs.some((f) => f.type === "OrderCaptured"));
+    t.ok(ownerHeard.some((f) => f.channel === `shop-store:${storeId}` && f.type === "OrderConfirmed" && f.customer_id === buyer.id), "the owner's store channel keeps every order event");
+    const clerkHeard = await eventually(async () => facts(clerkSocket), (fs) => fs.some((f) => f.type === "ShipmentDispatched"));
+    t.ok(clerkHeard.every((f) => f.channel === `shop-order:${orderId}`), "support hears the order on its channel");
+  }),
+);
