@@ -19,16 +19,24 @@ export interface PageInput {
 }
 
 /**
+ * How a shopper is shown an entry's actor: a staff member as `staff`, without the person (who in
+ * the store shipped, cancelled or inspected is the store's business); every other actor as stored.
+ */
+export const shopperVisibleActor = (actorId: string): string => (actorId.startsWith("staff:") ? "staff" : actorId);
+
+/**
  * A page of the order's timeline in entry order (by id). Who in the warehouse holds the order's
  * task (and why it moved) is the store's business: a shopper's page leaves out `fulfillment.*`
- * entries in the query, before the limit, so its pages stay full.
+ * entries in the query, before the limit, so its pages stay full, and shows staff actors as `staff`.
  */
 const timelinePageOf = (actor: OrderActor, orderId: OrderId, input: PageInput) =>
   Effect.gen(function* () {
     const afterId = input.cursor === null ? null : (yield* decodeCursor(IdCursorKey, input.cursor))[0];
     const rows = yield* (yield* OrdersRepository).timelinePage(orderId, { afterId, withFulfillment: actor.kind === "staff", limit: input.limit + 1 });
     const page = pageFrom(rows, input.limit, (entry) => [entry.id]);
-    const timeline: Page<OrderTimelineEntry> = { data: yield* withOrderTexts(orderId, page.data), next_cursor: page.next_cursor };
+    const entries = yield* withOrderTexts(orderId, page.data);
+    const data = actor.kind === "staff" ? entries : entries.map((entry) => ({ ...entry, actorId: shopperVisibleActor(entry.actorId) }));
+    const timeline: Page<OrderTimelineEntry> = { data, next_cursor: page.next_cursor };
     return timeline;
   });
 

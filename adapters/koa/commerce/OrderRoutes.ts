@@ -66,7 +66,8 @@ export const listOrderTimelineRoute = defineRoute({
   summary: "List an order's timeline in entry order (owner, guest with the cart token, or store staff; opaque keyset cursor)",
   description:
     "State moves, payment events, shipments, returns and, for store staff only, fulfillment task assignments and releases " +
-    "(left out of a shopper's pages before the limit, so every page but the last is full). 404 for anyone else.",
+    "(left out of a shopper's pages before the limit, so every page but the last is full). A shopper sees a staff member's " +
+    "`actor_id` as `staff` (who in the store acted is the store's business); staff read `staff:<user id>`. 404 for anyone else.",
   tags,
   auth: "required",
   pagination: true,
