@@ -5,7 +5,8 @@
  * `assignee_id`, null once released) through the outbox in the transaction that moves the task;
  * a move that is refused (a take lost to another operator, a closed or unknown task, a user who is
  * not an operator, nothing to change) publishes nothing, and an outbox write that fails undoes the
- * move. SQLite and Postgres.
+ * move. A task's opening and its closing publish FulfillmentTaskStatusChanged the same way (the
+ * warehouse's fulfillment channel; security audit 2, F1). SQLite and Postgres.
  */
 import { randomUUID } from "node:crypto";
 import { Effect, Schema } from "effect";
@@ -100,6 +101,12 @@ const refuseOutboxRows = async (db: SqlDatabase, type: string) => {
   }
 };
 
+/** Undoes {@link refuseOutboxRows}. */
+const allowOutboxRows = async (db: SqlDatabase) => {
+  const statements = db.dialect === "postgres" ? ["DROP TRIGGER test_refuse_outbox ON outbox", "DROP FUNCTION test_refuse_outbox()"] : ["DROP TRIGGER test_refuse_outbox"];
+  for (const statement of statements) await sql.raw(statement).execute(db.db);
+};
+
 t.test("the assignment and its FulfillmentTaskAssigned commit together: an outbox row that cannot be written undoes the move", (t) =>
   forEachCommerceDialect(t, "task assignment atomicity", async (t, db) => {
     const c = commerceRuntime(t, db);
@@ -120,5 +127,43 @@ t.test("the assignment and its FulfillmentTaskAssigned commit together: an outbo
     t.equal(held?.assigneeId, null, "the task is still unassigned");
     const staffView = await c.run(getOrder({ kind: "staff", userId: ownerId, role: "support" }, placed.order.id));
     t.same(staffView.timeline.filter((e) => e.kind.startsWith("fulfillment.")), [], "and no move is on the timeline");
+  }),
+);
+
+t.test("a task's opening and its closing publish FulfillmentTaskStatusChanged with the change; an outbox row that cannot be written undoes it", (t) =>
+  forEachCommerceDialect(t, "task status events", async (t, db) => {
+    const c = commerceRuntime(t, db);
+    const { ownerId, store, location, variant } = await seedStore(c, { stock: 10 });
+    const { placed } = await confirmedOrder(c, store.id, variant.id);
+    const [confirmed] = (await envelopes(db, "OrderConfirmed")).filter((e) => e.aggregate_id === placed.order.id);
+    const taskOf = () => c.run(Effect.flatMap(OrdersRepository, (orders) => orders.fulfillmentTaskOfOrder(placed.order.id)));
+    const outcome = (p: Promise<unknown>) => p.then(() => "done", () => "failed");
+
+    await refuseOutboxRows(db, "FulfillmentTaskStatusChanged");
+    t.equal(await outcome(c.run(createFulfillmentTask(confirmed!))), "failed", "opening the task fails with its outbox row");
+    t.equal(await taskOf(), null, "and leaves no task (nor the event's receipt: the relay delivers it again)");
+    await allowOutboxRows(db);
+    t.equal(await c.run(createFulfillmentTask(confirmed!)), true, "the redelivery opens it");
+    const opened = await taskOf();
+    if (opened === null) throw new Error("no task");
+
+    await refuseOutboxRows(db, "FulfillmentTaskStatusChanged");
+    const dispatch = () => c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "DHL", trackingNumber: `S-${randomUUID()}` }));
+    t.equal(await outcome(dispatch()), "failed", "the dispatch that closes the task fails with its outbox row");
+    t.equal((await taskOf())?.status, "open", "and the task stays open");
+    await allowOutboxRows(db);
+    t.equal(await outcome(dispatch()), "done");
+    t.equal((await taskOf())?.status, "done");
+
+    const published = await envelopes(db, "FulfillmentTaskStatusChanged");
+    t.match(
+      published.map((e) => ({ tenant: e.tenant_id, actor: e.actor_id, data: e.data })),
+      [
+        { tenant: store.id, actor: "system:commerce-fulfillment", data: { task_id: opened.id, order_id: placed.order.id, status: "open" } },
+        { tenant: store.id, actor: "system:commerce-fulfillment", data: { task_id: opened.id, order_id: placed.order.id, status: "done" } },
+      ],
+      "the opening and the closing are published once each, by the system",
+    );
+    t.equal(published.length, 2);
   }),
 );
