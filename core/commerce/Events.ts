@@ -73,7 +73,8 @@ export const OrderCancelled = defineEvent(
 /**
  * Fulfillment → the store's warehouse operators: an order's fulfillment task changed hands (taken by
  * an operator, assigned by the owner, or released: `assignee_id` null). Published on the store's
- * channel only (never the order's: its customer does not learn who holds the order), with the task,
+ * channels only (fulfillment and owners'; never the order's: its customer does not learn who holds
+ * the order), with the task,
  * its order and its assignee and nothing more (the owner's reason stays on the order's timeline).
  * The aggregate is the order, whose version the move does not change: a task's moves are ordered
  * by the channel's offsets.

@@ -11,7 +11,7 @@
  * takes exactly one wins, the others answer 409 fulfillment_task_taken); the store owner assigns
  * it to a warehouse operator or releases it, with a reason (a note of the order: OrderNotes.ts). Each move is written on the order's
  * timeline and published (FulfillmentTaskAssigned, through the outbox in the same transaction) on
- * the store's realtime channel, so the assignee and the other operators learn it at once. An
+ * the store's fulfillment and owners' channels, so the assignee and the other operators learn it at once. An
  * operator lists the open tasks assigned to them and the unassigned ones (to take), never another
  * operator's; the owner lists every open task. Lists are keyset pages by id.
  */
