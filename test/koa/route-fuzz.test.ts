@@ -149,7 +149,7 @@ t.test("every realtime channel kind answers hostile subscriptions with an error 
     socket.on("message", (data) => answers.push(JSON.parse(String(data)) as Record<string, unknown>));
     let closed = false;
     socket.once("close", () => (closed = true));
-    const kinds = ["project", "drive", "shop-order", "shop-store", "delivery", "courier", "restaurant", "no-such-kind"];
+    const kinds = ["project", "drive", "shop-order", "shop-store", "shop-fulfillment", "delivery", "courier", "restaurant", "no-such-kind"];
     const ids = ["\u0000", "x".repeat(290), "' OR 1=1 --", "💥", randomUUID()];
     const sinces = [undefined, -1, 1e300, 0.5];
     let sent = 0;
