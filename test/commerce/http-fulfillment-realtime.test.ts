@@ -59,6 +59,9 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches the st
     );
     await eventually(async () => buyerSocket.messages as Message[], (ms) => ms.some((m) => m.type === "event" && m.event?.type === "ShipmentDispatched"));
     t.same(assignments(buyerSocket.messages as Message[]), [], "the customer's order channel carries no assignment");
+    const dispatched = (buyerSocket.messages as Message[]).find((m) => m.type === "event" && m.event?.type === "ShipmentDispatched");
+    t.equal((dispatched?.event as { actor_id?: unknown } | undefined)?.actor_id, null, "nor who in the warehouse shipped it (no actor on commerce channels)");
+    t.notOk(JSON.stringify(buyerSocket.messages).includes(bob.id), "the operator's account id is nowhere in what the customer received");
 
     await eventually(async () => [intruder, clerkSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "error")));
     t.same(assignments([...intruder.messages, ...clerkSocket.messages] as Message[]), [], "staff who may not watch the store receive none");
