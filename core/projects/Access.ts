@@ -10,6 +10,7 @@ import type { Principal } from "../../ports/Principal.js";
 import { ProjectsRepository, type ProjectWithRoles } from "../../ports/projects/ProjectsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import type { ProjectScope } from "../../ports/projects/ProjectScope.js";
 import type { Project } from "./model/Project.js";
 import type { Task } from "./model/Task.js";
 import type { Workspace } from "./model/Workspace.js";
@@ -105,3 +106,21 @@ export const visibleProjectIds = (
   workspaceId?: WorkspaceId,
 ): Effect.Effect<ReadonlyArray<ProjectId>, never, ProjectsRepository> =>
   Effect.flatMap(ProjectsRepository, (projects) => projects.visibleProjectIds(userId, workspaceId));
+
+/** Up to this many visible projects, a read binds their ids; beyond, it filters by membership inside the query. */
+export const listedProjectsAtMost = 100;
+
+/**
+ * The projects a read of the caller covers (optionally within one workspace): their ids when
+ * there are at most `listedProjectsAtMost` (the common case, an index seek per project), else
+ * the caller's memberships, joined inside the query. Either way one bounded statement here.
+ */
+export const visibleProjectScope = (
+  userId: string,
+  workspaceId?: WorkspaceId,
+): Effect.Effect<ProjectScope, never, ProjectsRepository> =>
+  Effect.flatMap(ProjectsRepository, (projects) =>
+    Effect.map(projects.visibleProjectIds(userId, workspaceId, listedProjectsAtMost + 1), (ids): ProjectScope =>
+      ids.length <= listedProjectsAtMost ? { projectIds: ids } : { visibleTo: userId, workspaceId },
+    ),
+  );

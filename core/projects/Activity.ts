@@ -1,6 +1,6 @@
 /**
  * The activity feed (spec rule 6): TaskEvents newest first by (created_at, id) with an opaque
- * keyset cursor, restricted to the projects the caller can see inside the query, so the page
+ * keyset cursor, restricted to the projects the caller can see inside the query (Access.visibleProjectScope), so the page
  * limit counts only visible events. A new event sorts before page one and never shifts a page
  * the client already holds.
  */
@@ -11,7 +11,7 @@ import type { Principal } from "../../ports/Principal.js";
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import { requireUser, visibleProjectIds, workspaceAccess } from "./Access.js";
+import { requireUser, visibleProjectScope, workspaceAccess } from "./Access.js";
 import type { TaskEvent } from "./model/TaskEvent.js";
 import { pageFrom, TimeIdCursorKey, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
@@ -26,10 +26,9 @@ export const listActivity = (
     const userId = yield* requireUser(principal);
     if (query.workspaceId !== undefined) yield* workspaceAccess(userId, query.workspaceId);
     const before = query.cursor === undefined ? undefined : yield* decodeCursor(TimeIdCursorKey, query.cursor);
-    const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
-    if (projectIds.length === 0) return { data: [], next_cursor: null };
+    const scope = yield* visibleProjectScope(userId, query.workspaceId);
     const rows = yield* (yield* TasksRepository).listEvents({
-      projectIds,
+      scope,
       before: before === undefined ? undefined : { createdAt: before[0], id: before[1] },
       limit: query.limit + 1,
     });

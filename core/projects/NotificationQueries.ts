@@ -4,14 +4,14 @@
  * limit, so a revoked membership also hides what it once notified. Marking read is idempotent;
  * someone else's notification answers 404.
  */
-import { Effect } from "effect";
+import { Effect, Either } from "effect";
 import { decodeCursor } from "../kernel/Cursor.js";
 import { NotFound, type Forbidden, type InvalidCursor } from "../kernel/Errors.js";
 import type { Principal } from "../../ports/Principal.js";
 import { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import { requireUser, visibleProjectIds } from "./Access.js";
+import { projectAccess, requireUser, visibleProjectScope } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { Notification } from "./model/Notification.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
@@ -27,8 +27,8 @@ export const listNotifications = (
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
-    const projectIds = yield* visibleProjectIds(userId);
-    const rows = yield* (yield* NotificationsRepository).list({ recipientId: userId, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
+    const scope = yield* visibleProjectScope(userId);
+    const rows = yield* (yield* NotificationsRepository).list({ recipientId: userId, scope, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (n) => [n.id]);
   }).pipe(withSpan("Projects.listNotifications"));
 
@@ -36,7 +36,7 @@ export const listNotifications = (
 export const unreadNotificationCount = (principal: Principal): Effect.Effect<number, Forbidden, Services> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
-    return yield* (yield* NotificationsRepository).unreadCount(userId, yield* visibleProjectIds(userId));
+    return yield* (yield* NotificationsRepository).unreadCount(userId, yield* visibleProjectScope(userId));
   });
 
 /** Marks one of the caller's notifications read (again is a no-op); answers it. */
@@ -44,9 +44,10 @@ export const markNotificationRead = (principal: Principal, id: string): Effect.E
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const repo = yield* NotificationsRepository;
-    const visible = new Set(yield* visibleProjectIds(userId));
     const found = yield* repo.find(userId, id);
-    if (found === null || !visible.has(found.projectId)) {
+    // Its project must still be visible: one access read, whatever the caller's membership count.
+    const visible = found === null ? false : Either.isRight(yield* Effect.either(projectAccess(userId, found.projectId)));
+    if (found === null || !visible) {
       return yield* Effect.fail(new NotFound({ resource: "notification", detail: "No such notification." }));
     }
     yield* repo.markRead(userId, id, yield* now);

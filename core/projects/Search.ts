@@ -1,7 +1,7 @@
 /**
  * Search over tasks and comments (GET /v1/search?q=&cursor): only what the caller can see. The
- * visible project ids are computed here and the index filters by them (and by live tasks)
- * inside its query, before the limit, so a guest never gets a hit from a project not shared
+ * visible projects (a short id list, or the caller's memberships: Access.visibleProjectScope)
+ * are filtered by the index (with live tasks) inside its query, before the limit, so a guest never gets a hit from a project not shared
  * with it and a page is never short because of hidden rows. Results are newest first by
  * document id (time-ordered), a stable keyset under an index that keeps changing.
  */
@@ -13,7 +13,7 @@ import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository
 import { SearchIndex } from "../../ports/projects/SearchIndex.js";
 import type { SearchHit } from "./model/SearchHit.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import { requireUser, visibleProjectIds } from "./Access.js";
+import { requireUser, visibleProjectScope } from "./Access.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { withSpan } from "../kernel/Span.js";
 import { searchTerms } from "../kernel/SearchTerms.js";
@@ -32,8 +32,7 @@ export const search = (
     const terms = searchTerms(query.q);
     if (terms.length === 0) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "q", message: "must contain a word" }] }));
     const before = query.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, query.cursor);
-    const projectIds = yield* visibleProjectIds(userId, query.workspaceId);
-    if (projectIds.length === 0) return { data: [], next_cursor: null };
-    const rows = yield* (yield* SearchIndex).search({ terms, projectIds, beforeId: before?.[0], limit: query.limit + 1 });
+    const scope = yield* visibleProjectScope(userId, query.workspaceId);
+    const rows = yield* (yield* SearchIndex).search({ terms, scope, beforeId: before?.[0], limit: query.limit + 1 });
     return pageFrom(rows, query.limit, (h) => [h.id]);
   }).pipe(withSpan("Projects.search"));

@@ -1,6 +1,7 @@
 /** Storage of per-recipient notifications (`pm_notifications`, unique per recipient and event). */
 import { Context, Effect } from "effect";
 import type { Notification } from "../../core/projects/model/Notification.js";
+import type { ProjectScope } from "./ProjectScope.js";
 
 /** The notification repository; every read is scoped to one recipient. */
 export interface NotificationsRepository {
@@ -11,17 +12,17 @@ export interface NotificationsRepository {
   /** By id alone, for background delivery. */
   readonly findById: (id: string) => Effect.Effect<Notification | null>;
   /**
-   * The recipient's notifications in the given projects, newest first by id, strictly before
+   * The recipient's notifications in the scope's projects, newest first by id, strictly before
    * `beforeId`; the project filter is applied in the query, before the limit.
    */
   readonly list: (req: {
     readonly recipientId: string;
-    readonly projectIds: ReadonlyArray<string>;
+    readonly scope: ProjectScope;
     readonly beforeId?: string | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<Notification>>;
   /** How many of them are unread (same project filter). */
-  readonly unreadCount: (recipientId: string, projectIds: ReadonlyArray<string>) => Effect.Effect<number>;
+  readonly unreadCount: (recipientId: string, scope: ProjectScope) => Effect.Effect<number>;
   /** Sets read_at where it is still null; false when the recipient has no such notification. */
   readonly markRead: (recipientId: string, id: string, at: Date) => Effect.Effect<boolean>;
   /** Marks every unread notification of the recipient read; answers how many changed. */

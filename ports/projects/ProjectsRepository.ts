@@ -40,8 +40,10 @@ export interface ProjectsRepository {
   /**
    * Ids of every project `userId` can see, by id: all projects of the workspaces it owns and the
    * projects it is a member of (optionally within one workspace). One statement on SQL.
+   * `atMost`: at most that many, in bounded work (the whole list when it is shorter, else
+   * `atMost` of them): to learn whether a list of ids stays short.
    */
-  readonly visibleProjectIds: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
+  readonly visibleProjectIds: (userId: string, workspaceId?: string, atMost?: number) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Ids of every project of the given workspaces. */
   readonly projectIdsOfWorkspaces: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /** Appends one immutable audit record. */

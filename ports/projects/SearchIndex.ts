@@ -4,6 +4,7 @@
  */
 import { Context, Effect } from "effect";
 import type { SearchHit } from "../../core/projects/model/SearchHit.js";
+import type { ProjectScope } from "./ProjectScope.js";
 
 /** One indexed document (a task title or a comment body). */
 export interface SearchDocument {
@@ -29,12 +30,12 @@ export interface SearchIndex {
    */
   readonly upsertMany?: (docs: ReadonlyArray<SearchDocument>) => Effect.Effect<void>;
   /**
-   * Documents matching every term (each as a prefix), in the given projects, whose task is not
+   * Documents matching every term (each as a prefix), in the scope's projects, whose task is not
    * in the trash, newest first by id, strictly before `beforeId`, at most `limit`.
    */
   readonly search: (req: {
     readonly terms: ReadonlyArray<string>;
-    readonly projectIds: ReadonlyArray<string>;
+    readonly scope: ProjectScope;
     readonly beforeId?: string | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<SearchHit>>;

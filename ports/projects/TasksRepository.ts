@@ -4,6 +4,7 @@ import type { Task } from "../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
 import type { TaskStatus } from "../../core/projects/model/Task.js";
 import type { ProjectWithRoles } from "./ProjectsRepository.js";
+import type { ProjectScope } from "./ProjectScope.js";
 
 /** A keyset position in a project's task list. */
 export interface RankKey {
@@ -81,11 +82,11 @@ export interface TasksRepository {
   /** Appends an activity fact; the table refuses UPDATE and DELETE. */
   readonly appendEvent: (event: TaskEvent) => Effect.Effect<void>;
   /**
-   * Events of the given projects, newest first by (created_at, id), strictly before `before`,
+   * Events of the scope's projects, newest first by (created_at, id), strictly before `before`,
    * at most `limit`. The project filter is applied in the query, before the limit.
    */
   readonly listEvents: (req: {
-    readonly projectIds: ReadonlyArray<string>;
+    readonly scope: ProjectScope;
     readonly before?: ActivityKey | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<TaskEvent>>;

@@ -7,6 +7,7 @@ import { runQuery, toNumber } from "../runQuery.js";
 import { rowCodec } from "../RowCodec.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+import { isEmptyScope, projectScopeSql } from "./ProjectScopeSql.js";
 
 /** Builds the notification repository over `db`. */
 export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRepository => {
@@ -34,23 +35,23 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
       runQuery(db, (ex) => ex.selectFrom("pm_notifications").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
         Effect.map((r) => (r === undefined ? null : notifications.fromRow(r))),
       ),
-    list: ({ recipientId, projectIds, beforeId, limit }) =>
-      projectIds.length === 0
+    list: ({ recipientId, scope, beforeId, limit }) =>
+      isEmptyScope(scope)
         ? Effect.succeed([])
         : runQuery(db, (ex) => {
             let query = ex
               .selectFrom("pm_notifications")
               .selectAll()
               .where("recipient_id", "=", recipientId)
-              .where("project_id", "in", [...projectIds]);
+              .where(projectScopeSql("pm_notifications", scope));
             if (beforeId !== undefined) query = query.where("id", "<", beforeId);
             return query.orderBy("id", "desc").limit(limit).execute();
           }).pipe(
             Effect.map((rows) => rows.map((r) => notifications.fromRow(r))),
             withSpan("NotificationsRepository.list"),
           ),
-    unreadCount: (recipientId, projectIds) =>
-      projectIds.length === 0
+    unreadCount: (recipientId, scope) =>
+      isEmptyScope(scope)
         ? Effect.succeed(0)
         : runQuery(db, (ex) =>
             ex
@@ -58,7 +59,7 @@ export const makeSqlNotificationsRepository = (db: SqlDatabase): NotificationsRe
               .select((eb) => eb.fn.countAll().as("n"))
               .where("recipient_id", "=", recipientId)
               .where("read_at", "is", null)
-              .where("project_id", "in", [...projectIds])
+              .where(projectScopeSql("pm_notifications", scope))
               .executeTakeFirstOrThrow(),
           ).pipe(Effect.map((r) => toNumber(r.n))),
     markRead: (recipientId, id, at) =>

@@ -23,8 +23,8 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
   const insertAuditRow = compiledInsert("pm_membership_audit", audits);
   // The projects a user sees (owned workspaces' projects and shared ones), read by every feed and
   // search: compiled once, with and without the workspace filter.
-  const visibleProjects = (inWorkspace: boolean) =>
-    compiledOnce<{ userId: string; workspaceId: string | undefined }>((ex, p) => {
+  const visibleProjects = (inWorkspace: boolean, limited: boolean) =>
+    compiledOnce<{ userId: string; workspaceId: string | undefined; atMost: number | undefined }>((ex, p) => {
       let owned = ex
         .selectFrom("pm_projects as p")
         .innerJoin("pm_workspace_members as wm", (join) =>
@@ -36,10 +36,16 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         owned = owned.where("p.workspace_id", "=", p("workspaceId"));
         shared = shared.where("workspace_id", "=", p("workspaceId"));
       }
-      return owned.union(shared).orderBy("id");
+      if (!limited) return owned.union(shared).orderBy("id");
+      // Each side stops at `atMost` rows before the union, so the read is bounded whatever the
+      // membership count; a side reaching `atMost` alone makes the answer `atMost` long, as the
+      // whole list would be.
+      const first = ex.selectFrom(owned.limit(p("atMost")).as("o")).select("o.id");
+      const second = ex.selectFrom(shared.limit(p("atMost")).as("s")).select("s.id");
+      return first.union(second).orderBy("id").limit(p("atMost"));
     });
-  const selectVisibleProjects = visibleProjects(false);
-  const selectVisibleProjectsOfWorkspace = visibleProjects(true);
+  const selectVisibleProjects = [visibleProjects(false, false), visibleProjects(false, true)] as const;
+  const selectVisibleProjectsOfWorkspace = [visibleProjects(true, false), visibleProjects(true, true)] as const;
   // Every project command's access read: compiled once.
   const selectProjectWithRoles = compiledOnce<{ projectId: string; userId: string }>((ex, p) =>
     joinRoles(ex.selectFrom("pm_projects as p"), p("userId")).selectAll("p").select(roleColumns).where("p.id", "=", p("projectId")),
@@ -94,8 +100,12 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
         if (workspaceId !== undefined) query = query.where("workspace_id", "=", workspaceId);
         return query.execute();
       }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
-    visibleProjectIds: (userId, workspaceId) =>
-      runStatement(db, workspaceId === undefined ? selectVisibleProjects : selectVisibleProjectsOfWorkspace, { userId, workspaceId }).pipe(
+    visibleProjectIds: (userId, workspaceId, atMost) =>
+      runStatement(db, (workspaceId === undefined ? selectVisibleProjects : selectVisibleProjectsOfWorkspace)[atMost === undefined ? 0 : 1], {
+        userId,
+        workspaceId,
+        atMost,
+      }).pipe(
         Effect.map(({ rows }) => rows.map((r) => ProjectId.make(String(r.id)))),
       ),
     projectIdsOfWorkspaces: (workspaceIds) =>

@@ -2,7 +2,7 @@
  * The SearchIndex port: `pm_search_docs` plus SQLite FTS5 (`pm_search_fts`, rowid = the
  * document's `rid`) or a Postgres tsvector column with a GIN index ('simple' configuration, so
  * no language stemming on either side). The dialect switch stays in this file. Queries join the
- * live task and filter by the visible project ids before ORDER BY id DESC LIMIT.
+ * live task and filter by the project scope (ids, or the caller's memberships) before ORDER BY id DESC LIMIT.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -14,6 +14,7 @@ import { rowCodec, type Row } from "../RowCodec.js";
 import { runQuery, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+import { isEmptyScope, projectScopeSql } from "./ProjectScopeSql.js";
 
 /** The query executor `runQuery` hands a query. */
 type Executor = Parameters<Parameters<typeof runQuery>[1]>[0];
@@ -98,8 +99,8 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
           if (new Set(docs.map((doc) => doc.id)).size !== docs.length) throw new Error("SearchIndex.upsertMany: document ids must be distinct");
           return db.dialect === "postgres" ? upsertManyPostgres(ex, docs) : upsertManySqlite(ex, docs);
         }).pipe(withSpan("SearchIndex.upsertMany")),
-  search: ({ terms, projectIds, beforeId, limit }) =>
-    projectIds.length === 0 || terms.length === 0
+  search: ({ terms, scope, beforeId, limit }) =>
+    isEmptyScope(scope) || terms.length === 0
       ? Effect.succeed([])
       : runQuery(db, async (ex) => {
           // Terms are letters and digits only (core/projects/Search.ts), and bound as parameters.
@@ -111,7 +112,7 @@ export const makeSqlSearchIndex = (db: SqlDatabase): SearchIndex => {
           const result = await sql<Row>`
             SELECT d.id, d.kind, d.workspace_id, d.project_id, d.task_id, d.body AS text
             FROM pm_search_docs d JOIN pm_tasks t ON t.id = d.task_id AND t.deleted_at IS NULL
-            WHERE ${match} AND d.project_id IN (${sql.join([...projectIds])}) ${before}
+            WHERE ${match} AND ${projectScopeSql("d", scope)} ${before}
             ORDER BY d.id DESC LIMIT ${limit}`.execute(ex);
           return result.rows.map(hits.fromRow);
         }).pipe(withSpan("SearchIndex.search")),

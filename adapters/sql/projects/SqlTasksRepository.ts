@@ -17,9 +17,14 @@ import { compiledInsert, compiledOnce, compiledPerListLength, compiledUpdateIfVe
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
+import { isListedScope } from "../../../ports/projects/ProjectScope.js";
+import { projectScopeSql } from "./ProjectScopeSql.js";
+import type { Row } from "../RowCodec.js";
 
 /** Projects merged per statement of the activity feed (SQLite allows 500 terms in a compound SELECT). */
 const feedProjectsPerStatement = 100;
+/** Statements of one long list's feed in flight at once (callers in core pass at most one statement's worth). */
+const feedStatementsAtOnce = 4;
 
 const chunked = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
@@ -198,15 +203,29 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
       ),
     // Append-only under a fresh id, answer unread: sent without waiting in a Postgres transaction.
     appendEvent: (e) => sendStatement(db, insertEvent, e).pipe(withSpan("TasksRepository.appendEvent")),
-    listEvents: ({ projectIds, before, limit }) =>
+    listEvents: ({ scope, before, limit }) =>
       Effect.gen(function* () {
-        if (projectIds.length === 0) return [];
         const cursor = before === undefined ? { at: undefined, beforeId: undefined } : { at: f.timeToDb(new Date(before.createdAt)), beforeId: before.id };
+        if (!isListedScope(scope)) {
+          // Every project the user sees: one backward walk of pm_task_events_by_time (created_at,
+          // id), or pm_task_events_workspace_feed within a workspace (migration 20), each row
+          // kept by its membership probes (ProjectScopeSql): no list, no fan-out.
+          const seek = cursor.at === undefined ? sql`` : sql`AND (e.created_at, e.id) < (${cursor.at}, ${cursor.beforeId})`;
+          return yield* runQuery(db, async (ex) => {
+            const result = await sql<Row>`
+              SELECT e.* FROM pm_task_events e
+              WHERE ${projectScopeSql("e", scope)} ${seek}
+              ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit}`.execute(ex);
+            return result.rows;
+          });
+        }
+        const projectIds = scope.projectIds;
+        if (projectIds.length === 0) return [];
         const statement = before === undefined ? feedFirstPage : feedPageBefore;
         const page = (list: ReadonlyArray<string>) => Effect.map(runStatement(db, statement, { ...cursor, limit, list }), ({ rows }) => rows);
         if (projectIds.length <= feedProjectsPerStatement) return yield* page(projectIds);
         // In statements of feedProjectsPerStatement (SQLite's compound SELECT limit), merged here.
-        const pages = yield* Effect.forEach(chunked(projectIds, feedProjectsPerStatement), page, { concurrency: "unbounded" });
+        const pages = yield* Effect.forEach(chunked(projectIds, feedProjectsPerStatement), page, { concurrency: feedStatementsAtOnce });
         return pages
           .flat()
           .sort((a, b) => feedOrder(f, a, b))

@@ -74,7 +74,7 @@ export const notificationsCases: ReadonlyArray<KitCase<NotificationsKitPorts>> =
         ]),
       );
       const list = (projectIds: ReadonlyArray<string>, limit: number, beforeId?: string) =>
-        run(notifications((r) => r.list({ recipientId: "user-2", projectIds, beforeId, limit })));
+        run(notifications((r) => r.list({ recipientId: "user-2", scope: { projectIds }, beforeId, limit })));
       t.same(ids(await list([a.id], 10)), [uid("ntf", 6), uid("ntf", 3), uid("ntf", 1)], "the recipient's, in project a");
       t.same(ids(await list([a.id, b.id], 2, uid("ntf", 5))), [uid("ntf", 3), uid("ntf", 2)]);
       t.same(ids(await list([b.id], 1, uid("ntf", 5))), [uid("ntf", 2)], "the filter applies before the limit");
@@ -87,15 +87,15 @@ export const notificationsCases: ReadonlyArray<KitCase<NotificationsKitPorts>> =
       const a = await run(seedProject(1));
       const b = await run(seedProject(1, 2));
       await run(insertAll([notificationRecord(a, 1), notificationRecord(a, 2), notificationRecord(b, 3), notificationRecord(a, 4, "user-3")]));
-      t.equal(await run(notifications((r) => r.unreadCount("user-2", [a.id]))), 2);
-      t.equal(await run(notifications((r) => r.unreadCount("user-2", [a.id, b.id]))), 3);
+      t.equal(await run(notifications((r) => r.unreadCount("user-2", { projectIds: [a.id] }))), 2);
+      t.equal(await run(notifications((r) => r.unreadCount("user-2", { projectIds: [a.id, b.id] }))), 3);
       t.equal(await run(notifications((r) => r.markRead("user-3", uid("ntf", 1), at(100)))), false, "not the recipient");
       t.equal(await run(notifications((r) => r.markRead("user-2", uid("ntf", 1), at(100)))), true);
       t.equal((await run(notifications((r) => r.findById(uid("ntf", 1)))))?.readAt?.getTime(), at(100).getTime());
       await run(notifications((r) => r.markRead("user-2", uid("ntf", 1), at(200))));
       t.equal((await run(notifications((r) => r.findById(uid("ntf", 1)))))?.readAt?.getTime(), at(100).getTime(), "read_at is set only while null");
       t.equal(await run(notifications((r) => r.markRead("user-2", uid("ntf", 9), at(100)))), false, "unknown");
-      t.equal(await run(notifications((r) => r.unreadCount("user-2", [a.id]))), 1);
+      t.equal(await run(notifications((r) => r.unreadCount("user-2", { projectIds: [a.id] }))), 1);
     },
   },
   {
@@ -106,7 +106,7 @@ export const notificationsCases: ReadonlyArray<KitCase<NotificationsKitPorts>> =
       await run(notifications((r) => r.markRead("user-2", uid("ntf", 1), at(50))));
       t.equal(await run(notifications((r) => r.markAllRead("user-2", at(100)))), 2);
       t.equal(await run(notifications((r) => r.markAllRead("user-2", at(200)))), 0, "nothing left unread");
-      t.equal(await run(notifications((r) => r.unreadCount("user-3", [a.id]))), 1, "another recipient's stay unread");
+      t.equal(await run(notifications((r) => r.unreadCount("user-3", { projectIds: [a.id] }))), 1, "another recipient's stay unread");
       t.equal((await run(notifications((r) => r.findById(uid("ntf", 1)))))?.readAt?.getTime(), at(50).getTime(), "an already read one keeps its time");
     },
   },

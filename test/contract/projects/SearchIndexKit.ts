@@ -51,7 +51,7 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
     run: async (t, run) => {
       const { a } = await run(seed);
       await run(upsertAll([searchDocument(a, 1, 1, "deploy the billing service"), searchDocument(a, 2, 1, "billing report"), searchDocument(a, 3, 2, "service outage")]));
-      const search = (terms: ReadonlyArray<string>) => run(index((r) => r.search({ terms, projectIds: [a.id], limit: 10 })));
+      const search = (terms: ReadonlyArray<string>) => run(index((r) => r.search({ terms, scope: { projectIds: [a.id] }, limit: 10 })));
       t.same(ids(await search(["billing"])), [uid("doc", 2), uid("doc", 1)], "newest first by id");
       t.same(ids(await search(["bill", "serv"])), [uid("doc", 1)], "every term, each as a prefix");
       t.same(ids(await search(["illing"])), [], "a prefix, not any substring");
@@ -67,7 +67,7 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
       t.same(await run(upsertAll([searchDocument(a, 1, 1, "first draft", 2)])), [true]);
       t.same(await run(upsertAll([searchDocument(a, 1, 1, "stale text", 1)])), [false], "older");
       t.same(await run(upsertAll([searchDocument(a, 1, 1, "same version", 2)])), [false], "equal");
-      const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
+      const search = (term: string) => run(index((r) => r.search({ terms: [term], scope: { projectIds: [a.id] }, limit: 10 })));
       t.same(ids(await search("draft")), [uid("doc", 1)]);
       t.same(ids(await search("stale")), [], "the refused text is not indexed");
       t.same(await run(upsertAll([searchDocument(a, 1, 1, "final wording", 3)])), [true], "newer");
@@ -83,7 +83,7 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
       if (upsertMany === undefined) return;
       await run(upsertAll([searchDocument(a, 1, 1, "first draft", 2), searchDocument(a, 2, 1, "old notes", 1)]));
       await run(upsertMany([searchDocument(a, 1, 1, "stale text", 1), searchDocument(a, 2, 1, "new notes", 2), searchDocument(a, 3, 2, "fresh words", 1)]));
-      const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
+      const search = (term: string) => run(index((r) => r.search({ terms: [term], scope: { projectIds: [a.id] }, limit: 10 })));
       t.same(ids(await search("stale")), [], "an older version is refused");
       t.same(ids(await search("draft")), [uid("doc", 1)], "the stored newer text stays");
       t.same(ids(await search("new")), [uid("doc", 2)], "a newer version replaces");
@@ -104,7 +104,7 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
       const batch = (word: string, version: number) =>
         Array.from({ length: count }, (_, i) => searchDocument(a, i + 1, 1, `${word}${i + 1}x`, version));
       await run(upsertMany(batch("first", 1)));
-      const search = (term: string) => run(index((r) => r.search({ terms: [term], projectIds: [a.id], limit: 10 })));
+      const search = (term: string) => run(index((r) => r.search({ terms: [term], scope: { projectIds: [a.id] }, limit: 10 })));
       for (const n of [1, 500, 501, 1_000, 1_001, count]) t.same(ids(await search(`first${n}x`)), [uid("doc", n)], `document ${n} is indexed`);
       await run(upsertMany(batch("second", 2)));
       for (const n of [1, 501, count]) {
@@ -126,7 +126,7 @@ export const searchIndexCases: ReadonlyArray<KitCase<SearchIndexKitPorts>> = [
         ]),
       );
       const search = (projectIds: ReadonlyArray<string>, limit: number, beforeId?: string) =>
-        run(index((r) => r.search({ terms: ["release"], projectIds, beforeId, limit }))).then(ids);
+        run(index((r) => r.search({ terms: ["release"], scope: { projectIds }, beforeId, limit }))).then(ids);
       t.same(await search([a.id], 10), [uid("doc", 4), uid("doc", 2), uid("doc", 1)], "not another project's");
       t.same(await search([a.id, b.id], 2, uid("doc", 4)), [uid("doc", 3), uid("doc", 2)]);
       t.same(await search([b.id], 1), [uid("doc", 3)], "the project filter applies before the limit");

@@ -194,12 +194,12 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       await run(seedTasks([task, foreign]));
       const events = [event(task, 1, at(100)), event(task, 2, at(200)), event(task, 3, at(200)), event(foreign, 4, at(300)), event(task, 5, at(50))];
       await run(Effect.forEach(events, (e) => tasks((r) => r.appendEvent(e)), { discard: true }));
-      const feed = await run(tasks((r) => r.listEvents({ projectIds: [project.id], limit: 10 })));
+      const feed = await run(tasks((r) => r.listEvents({ scope: { projectIds: [project.id] }, limit: 10 })));
       t.same(ids(feed), [uid("evt", 3), uid("evt", 2), uid("evt", 1), uid("evt", 5)], "another project's event is not in the feed");
       t.same(feed[0], events[2], "an event reads back as appended (JSON data included)");
-      const next = await run(tasks((r) => r.listEvents({ projectIds: [project.id], before: { createdAt: at(200).toISOString(), id: uid("evt", 3) }, limit: 2 })));
+      const next = await run(tasks((r) => r.listEvents({ scope: { projectIds: [project.id] }, before: { createdAt: at(200).toISOString(), id: uid("evt", 3) }, limit: 2 })));
       t.same(ids(next), [uid("evt", 2), uid("evt", 1)], "strictly before the cursor, ties by id");
-      const one = await run(tasks((r) => r.listEvents({ projectIds: [other.id], limit: 1 })));
+      const one = await run(tasks((r) => r.listEvents({ scope: { projectIds: [other.id] }, limit: 1 })));
       t.same(ids(one), [uid("evt", 4)], "the project filter applies before the limit");
     },
   },
@@ -218,12 +218,12 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
         .map((e) => e.id);
       const projectIds = projects.map((p) => p.id);
-      const first = await run(tasks((r) => r.listEvents({ projectIds, limit: 25 })));
+      const first = await run(tasks((r) => r.listEvents({ scope: { projectIds }, limit: 25 })));
       t.same(ids(first), expected.slice(0, 25), "page 1: the 25 newest of all projects, ties by id");
       const last = first[first.length - 1]!;
-      const second = await run(tasks((r) => r.listEvents({ projectIds, before: { createdAt: last.createdAt.toISOString(), id: last.id }, limit: 25 })));
+      const second = await run(tasks((r) => r.listEvents({ scope: { projectIds }, before: { createdAt: last.createdAt.toISOString(), id: last.id }, limit: 25 })));
       t.same(ids(second), expected.slice(25, 50), "page 2 continues strictly after the cursor, across projects");
-      const some = await run(tasks((r) => r.listEvents({ projectIds: [projectIds[3]!, projectIds[120]!], limit: 10 })));
+      const some = await run(tasks((r) => r.listEvents({ scope: { projectIds: [projectIds[3]!, projectIds[120]!] }, limit: 10 })));
       t.same(ids(some), expected.filter((id) => [uid("evt", 31), uid("evt", 32), uid("evt", 33), uid("evt", 1201), uid("evt", 1202), uid("evt", 1203)].includes(id)), "only the given projects");
       // Every count of projects from 1 to 12 (an adapter may prepare a statement per count), paged by cursor to the end.
       for (let count = 1; count <= 12; count++) {
@@ -233,11 +233,11 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
           .map((e) => e.id);
         const paged: string[] = [];
-        let page = await run(tasks((r) => r.listEvents({ projectIds: given, limit: 4 })));
+        let page = await run(tasks((r) => r.listEvents({ scope: { projectIds: given }, limit: 4 })));
         while (page.length > 0 && paged.length <= wanted.length) {
           paged.push(...ids(page));
           const tail = page[page.length - 1]!;
-          page = await run(tasks((r) => r.listEvents({ projectIds: given, before: { createdAt: tail.createdAt.toISOString(), id: tail.id }, limit: 4 })));
+          page = await run(tasks((r) => r.listEvents({ scope: { projectIds: given }, before: { createdAt: tail.createdAt.toISOString(), id: tail.id }, limit: 4 })));
         }
         t.same(paged, wanted, `${count} project(s): every event once, newest first, pages of 4`);
       }
@@ -252,7 +252,7 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
       await run(tasks((r) => r.appendEvent(event(task, 1, T0))));
       const again = await run(tasks((r) => r.appendEvent({ ...event(task, 1, at(1)), kind: "task.other" })).pipe(Effect.exit));
       t.equal(again._tag, "Failure", "the activity log is append-only: the same id is refused");
-      t.same(ids(await run(tasks((r) => r.listEvents({ projectIds: [project.id], limit: 10 })))), [uid("evt", 1)]);
+      t.same(ids(await run(tasks((r) => r.listEvents({ scope: { projectIds: [project.id] }, limit: 10 })))), [uid("evt", 1)]);
     },
   },
   {

@@ -1,0 +1,66 @@
+/**
+ * Bounded work per request whatever the caller's membership count (security audit, second round,
+ * F2): a user who sees more projects than a statement may bind (SQLite 32,766, Postgres 65,535
+ * parameters) still gets 200 from search, the notification list, the unread count and the
+ * activity feed, with only what it may see. Here another tenant makes the user a co-owner of a
+ * workspace of 66,000 projects (inserted in one statement, as the audit's scale.mjs seeded them)
+ * - SQLite and Postgres.
+ */
+import t from "tap";
+import { sql } from "kysely";
+import { startProjectsServer, type Client } from "./support.js";
+import { forEachDialectConfig } from "../hosts/support.js";
+import { eventually } from "../support/eventually.js";
+
+/** More than either dialect's bind-parameter limit. */
+const seededProjects = 66_000;
+
+const ok = async (c: Client, path: string) => {
+  const answer = await c.call("GET", path);
+  if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+};
+
+forEachDialectConfig(t, "a user seeing more projects than a statement may bind gets 200 from search, notifications, unread count and activity", async (t, config, dialect) => {
+  const { client, db } = await startProjectsServer(t, config);
+  const attacker = await client();
+  const victim = await client();
+  const stranger = await client();
+  const workspace = (await attacker.call("POST", "/v1/workspaces", { name: "Big" })).body;
+  t.equal((await attacker.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: victim.userId, role: "owner" })).status, 201);
+  const project = (await attacker.call("POST", `/v1/workspaces/${workspace.id}/projects`, { name: "Seen" })).body;
+  const task = (await attacker.call("POST", `/v1/projects/${project.id}/tasks`, { title: "findme alpha" })).body;
+  const comment = await attacker.call("POST", `/v1/tasks/${task.id}/comments`, { body: "findme note", mentions: [victim.userId], client_mutation_id: "m1" });
+  t.equal(comment.status, 201);
+  // Another tenant's task the victim must never see.
+  const other = (await stranger.call("POST", "/v1/workspaces", { name: "Other" })).body;
+  const hidden = (await stranger.call("POST", `/v1/workspaces/${other.id}/projects`, { name: "Hidden" })).body;
+  t.equal((await stranger.call("POST", `/v1/projects/${hidden.id}/tasks`, { title: "findme hidden" })).status, 201);
+
+  const seed =
+    dialect === "postgres"
+      ? sql`INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
+            SELECT gen_random_uuid()::text, ${workspace.id}, 'seed ' || g, ${attacker.userId}, now() FROM generate_series(1, ${seededProjects}) g`
+      : sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${seededProjects})
+            INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
+            SELECT lower(hex(randomblob(16))), ${workspace.id}, 'seed ' || i, ${attacker.userId}, ${new Date().toISOString()} FROM n`;
+  await seed.execute(db.db);
+
+  const search = await eventually(
+    () => ok(victim, "/v1/search?q=findme"),
+    (body) => body.data.length >= 2,
+  );
+  t.same(new Set(search.data.map((h: { project_id: string }) => h.project_id)), new Set([project.id]), "search: the task and the comment, nothing of another tenant");
+  const notifications = await eventually(
+    () => ok(victim, "/v1/notifications"),
+    (body) => body.data.length >= 1,
+  );
+  t.equal(notifications.data.length, 1, "notifications: the mention");
+  t.equal((await ok(victim, "/v1/notifications/unread-count")).count, 1, "unread count: the mention");
+  const activity = await ok(victim, "/v1/activity?limit=50");
+  t.ok(activity.data.length >= 1, "activity: the task's events");
+  t.ok(activity.data.every((e: { project_id: string }) => e.project_id === project.id), "activity: nothing of another tenant");
+  const scoped = await ok(victim, `/v1/activity?workspace_id=${workspace.id}&limit=50`);
+  t.same(scoped.data.map((e: { id: string }) => e.id), activity.data.map((e: { id: string }) => e.id), "activity of the workspace: the same events");
+  t.equal((await ok(victim, `/v1/search?q=findme&workspace_id=${workspace.id}`)).data.length, 2, "search within the workspace");
+});
