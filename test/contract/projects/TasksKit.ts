@@ -244,6 +244,36 @@ export const tasksCases: ReadonlyArray<KitCase<TasksKitPorts>> = [
     },
   },
   {
+    name: "tasks: the activity feed of everything a user sees holds its owned workspaces' projects and its project memberships only, newest first, within one workspace when given",
+    run: async (t, run) => {
+      const owned = [await run(seedProject(1, 1)), await run(seedProject(1, 2))];
+      const shared = await run(seedProject(2, 3));
+      const hidden = await run(seedProject(2, 4));
+      await run(Effect.flatMap(WorkspacesRepository, (w) => w.upsertMember({ workspaceId: owned[0]!.workspaceId, userId: "user-2", role: "owner", createdAt: T0 })));
+      await run(joinProject({ workspaceId: shared.workspaceId, projectId: shared.id, userId: "user-2", role: "viewer", addedBy: "owner-1", createdAt: T0 }));
+      const taskOf = [...owned, shared, hidden].map((project, i) => taskRecord(project, uid("task", i + 1)));
+      await run(seedTasks(taskOf));
+      // Event n of project i at time (n * 10 + i), the hidden project's newest of all.
+      const events = taskOf.flatMap((task, i) => [1, 2, 3].map((n) => event(task, i * 10 + n, at(n * 10 + i))));
+      await run(Effect.forEach(events, (e) => tasks((r) => r.appendEvent(e)), { discard: true }));
+      const newestFirst = (list: ReadonlyArray<TaskEvent>) =>
+        [...list].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((e) => e.id);
+      const pagesOf = async (scope: { visibleTo: string; workspaceId?: string }) => {
+        const paged: string[] = [];
+        let page = await run(tasks((r) => r.listEvents({ scope, limit: 2 })));
+        while (page.length > 0 && paged.length <= events.length) {
+          paged.push(...ids(page));
+          const tail = page[page.length - 1]!;
+          page = await run(tasks((r) => r.listEvents({ scope, before: { createdAt: tail.createdAt.toISOString(), id: tail.id }, limit: 2 })));
+        }
+        return paged;
+      };
+      t.same(await pagesOf({ visibleTo: "user-2" }), newestFirst(events.filter((e) => e.projectId !== hidden.id)), "owned and shared projects, pages of 2");
+      t.same(await pagesOf({ visibleTo: "user-2", workspaceId: shared.workspaceId }), newestFirst(events.filter((e) => e.projectId === shared.id)), "within one workspace");
+      t.same(await pagesOf({ visibleTo: "user-9" }), [], "a user with nothing");
+    },
+  },
+  {
     name: "tasks: an appended event cannot be appended again under its id",
     run: async (t, run) => {
       const project = await run(seedProject(1));
