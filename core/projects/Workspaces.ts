@@ -191,13 +191,19 @@ export const removeWorkspaceMember = (
   input: { readonly userId: string; readonly reason?: string | undefined },
 ): Effect.Effect<void, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
   Effect.gen(function* () {
-    const actorId = yield* requireOwner(principal, workspaceId);
+    // A member may always leave (nobody is kept in a workspace another tenant added them to);
+    // anyone else is removed by an owner.
+    const callerId = yield* requireUser(principal);
+    const leaving = input.userId.toLowerCase() === callerId;
+    const actorId = leaving ? (yield* workspaceAccess(callerId, workspaceId), callerId) : yield* requireOwner(principal, workspaceId);
     const repo = yield* WorkspacesRepository;
     const projects = yield* ProjectsRepository;
-    const reason = input.reason ?? "removed by an owner";
+    const reason = input.reason ?? (leaving ? "left the workspace" : "removed by an owner");
     const removed = yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* lockOwners(workspaceId, actorId);
+        // The workspace's owners lock: a leaving owner and an owner's removal count owners in turn.
+        if (leaving) yield* repo.findWorkspace(workspaceId, { lock: true });
+        else yield* lockOwners(workspaceId, actorId);
         // The user's access-change lock (see createShareLink).
         const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
         if (existing === null) return false;

@@ -66,7 +66,9 @@ export const removeWorkspaceMemberRoute = defineRoute({
   method: "DELETE",
   path: "/v1/workspaces/:id/members/:userId",
   operationId: "removeWorkspaceMember",
-  summary: "Remove a workspace member and its project memberships (owner; idempotent)",
+  summary: "Remove a workspace member and its project memberships (an owner, or the member themselves: leaving; idempotent)",
+  description:
+    "An owner removes anyone; any member may remove themselves (leave), guests included. The last owner cannot leave or be removed (409 last_owner). Another member's removal by a non-owner: 403.",
   tags,
   auth: "required",
   params: WorkspaceMemberParams,
