@@ -8,7 +8,7 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { acceptedOrderDelivery, connectRealtime, freshKey, onlineCourier, openRestaurant, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, acceptFirstOffer, freshKey, onlineCourier, openRestaurant, startDeliveryServer, subscribedTo } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`a delivery's realtime messages carry no account id of the other party [${dialect}]`, async (t) => {
@@ -19,19 +19,9 @@ for (const dialect of dialects) {
     const r = await openRestaurant(owner, t);
     const courierId = await onlineCourier(courier);
     const deliveryId = await acceptedOrderDelivery(customer, owner, r);
-    const offer = (await courier.get("/couriers/me/offers")).body.data[0];
-    t.equal((await courier.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200, "the courier is assigned");
-
-    const courierLive = await connectRealtime(server.url, await courier.token());
-    const customerLive = await connectRealtime(server.url, await customer.token());
-    t.teardown(() => {
-      courierLive.close();
-      customerLive.close();
-    });
-    courierLive.send({ type: "subscribe", channel: `courier:${courierId}` });
-    customerLive.send({ type: "subscribe", channel: `delivery:${deliveryId}` });
-    t.match(await courierLive.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" });
-    t.match(await customerLive.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" });
+    await acceptFirstOffer(t, courier);
+    const courierLive = await subscribedTo(t, server.url, courier, `courier:${courierId}`);
+    const customerLive = await subscribedTo(t, server.url, customer, `delivery:${deliveryId}`);
 
     t.equal((await customer.post(`/deliveries/${deliveryId}/messages`, { body: "at the side door" }, freshKey())).status, 201, "the customer writes");
     const chat = await courierLive.next((m) => m.type === "event" && m.event?.type === "ChatMessageSent", 10_000);

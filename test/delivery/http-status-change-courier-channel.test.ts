@@ -15,7 +15,7 @@ import { DeliveryEvent, DeliveryStatusChanged, DeliveryStatusChangedV1 } from ".
 import { Ids } from "../../ports/Ids.js";
 import { hostSecret } from "../hosts/support.js";
 import { dialects } from "../support/databases.js";
-import { connectRealtime, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer } from "./http-support.js";
+import { acceptFirstOffer, freshKey, onlineCourier, openRestaurant, quoteBody, startDeliveryServer, subscribedTo } from "./http-support.js";
 
 const withIds = Effect.provideService(Ids, Ids.of({ next: Effect.succeed("e-1") } as Ids));
 
@@ -52,13 +52,8 @@ for (const dialect of dialects) {
     const placed = await customer.post("/orders", { quote_id: (await customer.post("/orders/quote", quoteBody(r))).body.id, payment_method: "pm_card_visa" }, freshKey());
     const orderId = String(placed.body.id);
     const deliveryId = String((await owner.post(`/restaurant-orders/${orderId}/accept`, { prep_time_minutes: 5 })).body.delivery_id);
-    const offer = (await courier.get("/couriers/me/offers")).body.data[0];
-    t.equal((await courier.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200, "the courier is assigned");
-
-    const courierLive = await connectRealtime(server.url, await courier.token());
-    t.teardown(() => courierLive.close());
-    courierLive.send({ type: "subscribe", channel: `courier:${courierId}` });
-    t.match(await courierLive.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" });
+    await acceptFirstOffer(t, courier);
+    const courierLive = await subscribedTo(t, server.url, courier, `courier:${courierId}`);
 
     const token = await mintToken({ secret: hostSecret, userId: dispatcher, ttlSeconds: 600, authTime: Math.floor(Date.now() / 1000) });
     const cancelled = await fetch(`${base}/operator/orders/${orderId}/cancel`, {

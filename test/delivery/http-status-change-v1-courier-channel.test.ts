@@ -15,7 +15,7 @@ import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { dialects } from "../support/databases.js";
-import { acceptedOrderDelivery, connectRealtime, freshKey, onlineCourier, openRestaurant, startDeliveryServer } from "./http-support.js";
+import { acceptedOrderDelivery, acceptFirstOffer, onlineCourier, openRestaurant, startDeliveryServer, subscribedTo } from "./http-support.js";
 
 t.test("only a version-1 status change is routed by reading the delivery; none reaches a courier while the delivery has none", async (t) => {
   const withIds = Effect.provideService(Ids, Ids.of({ next: Effect.succeed("e-1") } as Ids));
@@ -43,13 +43,8 @@ for (const dialect of dialects) {
     const r = await openRestaurant(owner, t);
     const courierId = await onlineCourier(courier);
     const deliveryId = await acceptedOrderDelivery(customer, owner, r);
-    const offer = (await courier.get("/couriers/me/offers")).body.data[0];
-    t.equal((await courier.post(`/courier-offers/${String(offer.id)}/accept`, {}, freshKey())).status, 200, "the courier is assigned");
-
-    const courierLive = await connectRealtime(server.url, await courier.token());
-    t.teardown(() => courierLive.close());
-    courierLive.send({ type: "subscribe", channel: `courier:${courierId}` });
-    t.match(await courierLive.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" });
+    await acceptFirstOffer(t, courier);
+    const courierLive = await subscribedTo(t, server.url, courier, `courier:${courierId}`);
 
     // As written before the deploy: version 1, no courier named.
     const v1 = await server.core.runtime.runPromise(

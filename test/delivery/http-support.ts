@@ -111,3 +111,20 @@ export { eventually } from "../support/eventually.js";
 
 /** A realtime client that keeps every message it receives (test/support/realtimeClient.ts). */
 export const connectRealtime = connectRealtimeClient;
+
+/** The courier accepts the first offer they were made (asserted); answers the accept. */
+export const acceptFirstOffer = async (t: TapTest, courier: Client): Promise<Answer> => {
+  const offer = (await courier.get("/couriers/me/offers")).body.data[0];
+  const accepted = await courier.post(`/courier-offers/${String(offer?.id)}/accept`, {}, freshKey());
+  t.equal(accepted.status, 200, "the courier is assigned");
+  return accepted;
+};
+
+/** A realtime client of `client` subscribed to `channel` (asserted), closed at teardown. */
+export const subscribedTo = async (t: TapTest, serverUrl: string, client: Client, channel: string) => {
+  const live = await connectRealtime(serverUrl, await client.token());
+  t.teardown(() => live.close());
+  live.send({ type: "subscribe", channel });
+  t.match(await live.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" }, `subscribed to ${channel}`);
+  return live;
+};
