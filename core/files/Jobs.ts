@@ -12,5 +12,6 @@ import { scanVersionJob } from "./ScanVersion.js";
 import { searchTextJob } from "./SearchText.js";
 import { trashPurgeJob } from "./TrashPurgeSweep.js";
 import { orphanMultipartCleanupJob } from "./OrphanMultipartCleanup.js";
+import { uploadStoreAbortJob } from "./UploadStoreAbort.js";
 
-export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob, searchBackfillJob, orphanMultipartCleanupJob] as const;
+export const filesJobs = [scanVersionJob, uploadExpiryJob, quotaReconciliationJob, quotaSweepJob, trashPurgeJob, objectRemovalJob, changeRetentionJob, extractionJob, thumbnailJob, auditExportJob, searchTextJob, searchBackfillJob, orphanMultipartCleanupJob, uploadStoreAbortJob] as const;

@@ -6,12 +6,20 @@
  * addressed to the removed user. The root stands for the whole drive: their client drops its copy
  * of the workspace. The removed user still reads the left-view changes addressed to them
  * (ListChanges.ts); invited back, they read the root entering their view (MemberAddition.ts).
+ * In the same transaction their open upload sessions of the workspace are aborted as
+ * DELETE /v1/uploads/:id aborts one (audit 2, F5): the reservation released once, the part grants
+ * answering 409 upload_not_open; the store side (the S3 multipart upload, whose part URLs then
+ * die) runs after commit from a keyed job (UploadStoreAbort.ts).
  */
 import { Effect } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
+import { now } from "../kernel/Clock.js";
 import { recordLeftView } from "./LeftView.js";
+import { settleWithoutVersionInTransaction } from "./SettleUpload.js";
+import { scheduleUploadStoreAbort } from "./UploadStoreAbort.js";
 
 /** A user removed from a workspace, as the host's membership source announces it. */
 export interface WorkspaceMemberRemoved {
@@ -39,6 +47,24 @@ export const recordMemberLeftDrive = (removal: WorkspaceMemberRemoved) =>
     const drive = yield* (yield* DriveRepository).lock(removal.workspaceId);
     if (drive === null) return;
     yield* recordLeftView({ workspaceId: drive.workspaceId, nodeId: drive.rootNodeId, userIds: [removal.userId], actorId: removal.actorId });
+    yield* abortRemovedMemberUploads(removal);
+  });
+
+/**
+ * Aborts every open upload session the removed user holds in the workspace, in the caller's
+ * transaction; each settled here gets its store side scheduled. A session settled meanwhile (a
+ * complete or the expiry won) is left to that settlement.
+ */
+export const abortRemovedMemberUploads = (removal: WorkspaceMemberRemoved) =>
+  Effect.gen(function* () {
+    const open = yield* (yield* UploadsRepository).openOf(removal.workspaceId, removal.userId);
+    const at = yield* now;
+    yield* Effect.forEach(
+      open,
+      (session) =>
+        Effect.flatMap(settleWithoutVersionInTransaction(session, "abort"), (released) => (released === null ? Effect.void : scheduleUploadStoreAbort(session, at))),
+      { discard: true },
+    );
   });
 
 /** The consumer (shaped as adapters/worker's Consumer) of the removals `removalOf` recognizes. */

@@ -40,35 +40,44 @@ export const removeSessionObjects = (session: UploadSession): Effect.Effect<void
     yield* store.remove(key);
   });
 
+/**
+ * The settlement's writes, in the caller's transaction: `open` -> the trigger's status, the
+ * reservation released once, the part objects' removal scheduled. Answers the bytes released, or
+ * null when the session was already settled (or its drive is gone).
+ */
+export const settleWithoutVersionInTransaction = (
+  session: UploadSession,
+  trigger: Exclude<UploadTrigger, "complete">,
+): Effect.Effect<number | null, never, UploadsRepository | DriveRepository | Jobs> =>
+  Effect.gen(function* () {
+    const to = yield* nextUploadStatus("open", trigger).pipe(Effect.orDie);
+    const drives = yield* DriveRepository;
+    const drive = yield* drives.lock(session.workspaceId);
+    const at = yield* now;
+    const uploads = yield* UploadsRepository;
+    const bytes = yield* uploads.settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
+    if (bytes === null || drive === null) return null;
+    // Removed after commit; this job removes them if that fails. (A native multipart upload is
+    // aborted in the store instead, or removed by the bucket's lifecycle rule.)
+    if (session.storeUploadId === null) {
+      const parts = yield* uploads.parts(session.workspaceId, session.id);
+      const keys = [...parts.map((p) => p.objectKey), assembledKey(session.workspaceId, session.id)];
+      yield* scheduleObjectRemoval(`upload:${session.id}`, keys, at);
+      // The session's part grants outlive it: what they store meanwhile goes once they expired.
+      yield* scheduleObjectRemovalAfterGrants(`upload:${session.id}`, keys, session.expiresAt, at);
+    }
+    const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
+    yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);
+    return bytes;
+  });
+
 /** Settles an open session with `trigger`; answers the bytes released, or null when it was already settled. */
 export const settleWithoutVersion = (
   session: UploadSession,
   trigger: Exclude<UploadTrigger, "complete">,
 ): Effect.Effect<number | null, never, Transactions | UploadsRepository | DriveRepository | ObjectStore | Jobs> =>
   Effect.gen(function* () {
-    const to = yield* nextUploadStatus("open", trigger).pipe(Effect.orDie);
-    const released = yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        const drives = yield* DriveRepository;
-        const drive = yield* drives.lock(session.workspaceId);
-        const at = yield* now;
-        const uploads = yield* UploadsRepository;
-        const bytes = yield* uploads.settle({ workspaceId: session.workspaceId, id: session.id, to: to === "open" ? "aborted" : to, versionId: null, at });
-        if (bytes === null || drive === null) return null;
-        // Removed below, after commit; this job removes them if that fails. (A native multipart
-        // upload is aborted in the store instead, or removed by the bucket's lifecycle rule.)
-        if (session.storeUploadId === null) {
-          const parts = yield* uploads.parts(session.workspaceId, session.id);
-          const keys = [...parts.map((p) => p.objectKey), assembledKey(session.workspaceId, session.id)];
-          yield* scheduleObjectRemoval(`upload:${session.id}`, keys, at);
-          // The session's part grants outlive it: what they store meanwhile goes once they expired.
-          yield* scheduleObjectRemovalAfterGrants(`upload:${session.id}`, keys, session.expiresAt, at);
-        }
-        const after = yield* release(quotaStateOf(drive, { id: session.id, bytes }), session.id).pipe(Effect.orDie);
-        yield* drives.adjust(session.workspaceId, { reserved: after.reserved - drive.reservedBytes, used: 0 }, at);
-        return bytes;
-      }),
-    );
+    const released = yield* (yield* Transactions).run(settleWithoutVersionInTransaction(session, trigger));
     // Settled by someone else first: its objects are theirs to remove, or (a complete that won)
     // now the version's own; removing them here would lose the version's bytes.
     if (released === null) return null;

@@ -9,6 +9,8 @@ export interface UploadsRepository {
   readonly workspaceOf: (id: string) => Effect.Effect<string | null>;
   /** The session of the workspace, or null. */
   readonly find: (workspaceId: string, id: string) => Effect.Effect<UploadSession | null>;
+  /** The open sessions `createdBy` holds in the workspace (what a member removal aborts). */
+  readonly openOf: (workspaceId: string, createdBy: string) => Effect.Effect<ReadonlyArray<UploadSession>>;
   /** The parts of a session by part number. */
   readonly parts: (workspaceId: string, sessionId: string) => Effect.Effect<ReadonlyArray<UploadPart>>;
   /**

@@ -20,6 +20,15 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
   const selectSession = compiledOnce<{ workspaceId: string; id: string }>((ex, p) =>
     ex.selectFrom("fs_upload_sessions").selectAll().where("workspace_id", "=", p("workspaceId")).where("id", "=", p("id")),
   );
+  const selectOpenOf = compiledOnce<{ workspaceId: string; createdBy: string }>((ex, p) =>
+    ex
+      .selectFrom("fs_upload_sessions")
+      .selectAll()
+      .where("workspace_id", "=", p("workspaceId"))
+      .where("status", "=", "open")
+      .where("created_by", "=", p("createdBy"))
+      .orderBy("id"),
+  );
   const selectParts = compiledOnce<{ workspaceId: string; sessionId: string }>((ex, p) =>
     ex.selectFrom("fs_upload_parts").selectAll().where("workspace_id", "=", p("workspaceId")).where("session_id", "=", p("sessionId")).orderBy("part_number"),
   );
@@ -51,6 +60,8 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
       runStatement(db, selectSession, { workspaceId, id }).pipe(
         Effect.map(({ rows: [row] }) => (row === undefined ? null : sessions.fromRow(row))),
       ),
+    openOf: (workspaceId, createdBy) =>
+      runStatement(db, selectOpenOf, { workspaceId, createdBy }).pipe(Effect.map(({ rows }) => rows.map(sessions.fromRow))),
     parts: (workspaceId, sessionId) =>
       runStatement(db, selectParts, { workspaceId, sessionId }).pipe(Effect.map(({ rows }) => rows.map(parts.fromRow))),
     recordPart: (req) =>
