@@ -106,6 +106,25 @@ export const uploadsRepositoryCases: ReadonlyArray<KitCase<UploadsRepositoryKitP
     },
   },
   {
+    name: "uploads: a user's open sessions of a workspace are listed, not another user's, another workspace's or a settled one",
+    run: async (t, run) => {
+      const { workspaceId, root, session } = await run(seedUpload(1));
+      const other = await run(seedDrive(2));
+      const second = uploadRecord(workspaceId, root.id, 3);
+      const someoneElse = uploadRecord(workspaceId, root.id, 4);
+      const settled = uploadRecord(workspaceId, root.id, 5);
+      const elsewhere = uploadRecord(other.workspaceId, other.root.id, 6);
+      await run(uploads((r) => r.insert(second.session, second.parts)));
+      await run(uploads((r) => r.insert({ ...someoneElse.session, createdBy: "kit-other-user" }, someoneElse.parts)));
+      await run(uploads((r) => r.insert(settled.session, settled.parts)));
+      await run(uploads((r) => r.insert(elsewhere.session, elsewhere.parts)));
+      await run(settle(workspaceId, settled.session.id, "aborted"));
+      const open = await run(uploads((r) => r.openOf(workspaceId, "kit-user")));
+      t.same(open.map((s) => s.id).sort(), [session.id, second.session.id].sort(), "the user's open sessions of that workspace only");
+      t.same(await run(uploads((r) => r.openOf(workspaceId, "kit-nobody"))), [], "none for a user without one");
+    },
+  },
+  {
     name: "uploads: a completed session names its version; completing again, or through another workspace, is refused",
     run: async (t, run) => {
       const { workspaceId, root, session } = await run(seedUpload(1));
