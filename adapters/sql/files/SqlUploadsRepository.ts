@@ -1,5 +1,6 @@
 /** UploadsRepository over Kysely (both dialects): settling is one conditional update from `open`. */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { UploadPart, UploadSession } from "../../../core/files/model/UploadSession.js";
 import type { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -25,9 +26,9 @@ export const makeSqlUploadsRepository = (db: SqlDatabase): UploadsRepository => 
       .selectFrom("fs_upload_sessions")
       .selectAll()
       .where("workspace_id", "=", p("workspaceId"))
-      .where("status", "=", "open")
       .where("created_by", "=", p("createdBy"))
-      .orderBy("id"),
+      // A literal, so the partial index fs_upload_sessions_open_by_creator (files migration 19) applies.
+      .where(sql<boolean>`status = 'open'`),
   );
   const selectParts = compiledOnce<{ workspaceId: string; sessionId: string }>((ex, p) =>
     ex.selectFrom("fs_upload_parts").selectAll().where("workspace_id", "=", p("workspaceId")).where("session_id", "=", p("sessionId")).orderBy("part_number"),
