@@ -8,18 +8,11 @@
  */
 import t from "tap";
 import { dialects } from "../support/databases.js";
-import { acceptedOrderDelivery, acceptFirstOffer, freshKey, onlineCourier, openRestaurant, startDeliveryServer, subscribedTo } from "./http-support.js";
+import { assignedDelivery, freshKey, subscribedTo } from "./http-support.js";
 
 for (const dialect of dialects) {
   t.test(`a delivery's realtime messages carry no account id of the other party [${dialect}]`, async (t) => {
-    const { server, as } = await startDeliveryServer(t, dialect);
-    const owner = as();
-    const customer = as();
-    const courier = as();
-    const r = await openRestaurant(owner, t);
-    const courierId = await onlineCourier(courier);
-    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
-    await acceptFirstOffer(t, courier);
+    const { server, customer, courier, courierId, deliveryId } = await assignedDelivery(t, dialect);
     const courierLive = await subscribedTo(t, server.url, courier, `courier:${courierId}`);
     const customerLive = await subscribedTo(t, server.url, customer, `delivery:${deliveryId}`);
 

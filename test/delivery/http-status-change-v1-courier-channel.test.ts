@@ -15,7 +15,7 @@ import { Ids } from "../../ports/Ids.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { dialects } from "../support/databases.js";
-import { acceptedOrderDelivery, acceptFirstOffer, onlineCourier, openRestaurant, startDeliveryServer, subscribedTo } from "./http-support.js";
+import { assignedDelivery, subscribedTo } from "./http-support.js";
 
 t.test("only a version-1 status change is routed by reading the delivery; none reaches a courier while the delivery has none", async (t) => {
   const withIds = Effect.provideService(Ids, Ids.of({ next: Effect.succeed("e-1") } as Ids));
@@ -36,20 +36,13 @@ t.test("only a version-1 status change is routed by reading the delivery; none r
 
 for (const dialect of dialects) {
   t.test(`a version-1 DeliveryStatusChanged written straight into the outbox reaches the delivery's courier on courier:<id> [${dialect}]`, async (t) => {
-    const { server, as } = await startDeliveryServer(t, dialect);
-    const owner = as();
-    const customer = as();
-    const courier = as();
-    const r = await openRestaurant(owner, t);
-    const courierId = await onlineCourier(courier);
-    const deliveryId = await acceptedOrderDelivery(customer, owner, r);
-    await acceptFirstOffer(t, courier);
+    const { server, courier, restaurant, courierId, deliveryId } = await assignedDelivery(t, dialect);
     const courierLive = await subscribedTo(t, server.url, courier, `courier:${courierId}`);
 
     // As written before the deploy: version 1, no courier named.
     const v1 = await server.core.runtime.runPromise(
       DeliveryStatusChangedV1.make({
-        tenant_id: r.restaurantId,
+        tenant_id: restaurant.restaurantId,
         aggregate_id: deliveryId,
         aggregate_version: 9,
         actor_id: null,

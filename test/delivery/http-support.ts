@@ -128,3 +128,16 @@ export const subscribedTo = async (t: TapTest, serverUrl: string, client: Client
   t.match(await live.next((m) => m.type === "subscribed" || m.type === "error"), { type: "subscribed" }, `subscribed to ${channel}`);
   return live;
 };
+
+/** A delivery server with a restaurant, a customer's accepted order and a courier assigned to it (asserted). */
+export const assignedDelivery = async (t: TapTest, dialect: Dialect) => {
+  const { server, as } = await startDeliveryServer(t, dialect);
+  const owner = as();
+  const customer = as();
+  const courier = as();
+  const r = await openRestaurant(owner, t);
+  const courierId = await onlineCourier(courier);
+  const deliveryId = await acceptedOrderDelivery(customer, owner, r);
+  await acceptFirstOffer(t, courier);
+  return { server, owner, customer, courier, restaurant: r, courierId, deliveryId };
+};
