@@ -97,6 +97,13 @@ const filterConditions = (f: DialectFeatures, filter: TaskFilter | undefined): R
   return conditions;
 };
 
+/**
+ * The predicate of pm_task_events_by_time (projects migration 21), true of every event: stated
+ * only by the walk of every visible project, so no other query's plan may use that index (a
+ * project's page walked other projects' newer events through it).
+ */
+const byTimeWalk = sql<boolean>`e.created_at > '1970-01-01T00:00:00.000Z'`;
+
 /** Builds the task repository over `db`. */
 export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const f = featuresFor(db);
@@ -211,10 +218,11 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
           // id), or pm_task_events_workspace_feed within a workspace (migration 20), each row
           // kept by its membership probes (ProjectScopeSql): no list, no fan-out.
           const seek = cursor.at === undefined ? sql`` : sql`AND (e.created_at, e.id) < (${cursor.at}, ${cursor.beforeId})`;
+          const walk = scope.workspaceId === undefined ? sql`AND ${byTimeWalk}` : sql``;
           return yield* runQuery(db, async (ex) => {
             const result = await sql<Row>`
               SELECT e.* FROM pm_task_events e
-              WHERE ${projectScopeSql("e", scope)} ${seek}
+              WHERE ${projectScopeSql("e", scope)} ${walk} ${seek}
               ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit}`.execute(ex);
             return result.rows;
           });
