@@ -1,10 +1,11 @@
 /**
  * The activity feed's plans (spec rule 6: newest first, keyset pages). A page of listed projects
  * seeks each project's events through pm_task_events_feed, whatever the share of the table one
- * project holds; only the walk of every project a user sees (more than a read may list) uses
- * pm_task_events_by_time, and the walk within one workspace pm_task_events_workspace_feed. With
- * pm_task_events_by_time a full index, Postgres walked it for the page of a project holding most
- * events, reading every other project's newer events first (projects migration 21).
+ * project holds; a user who sees more projects than a read lists walks each of their workspaces
+ * through pm_task_events_workspace_feed, never another tenant's events. With the index
+ * pm_task_events_by_time (projects migration 20, dropped by 21), Postgres walked it for the page
+ * of a project holding most events, reading every other project's newer events first, and the
+ * whole feed of such a user walked every tenant's events.
  */
 import t from "tap";
 import { sql } from "kysely";
@@ -60,7 +61,7 @@ const activity = async (c: Client, path: string) => {
   return answer.body as { data: Array<{ project_id: string; created_at: string }> };
 };
 
-forEachDialectConfig(t, "the activity feed seeks each listed project's events, and walks by time only for every project of a user", async (t, config, dialect) => {
+forEachDialectConfig(t, "the activity feed seeks each listed project's events, and walks only the caller's workspaces when they see more projects than a read lists", async (t, config, dialect) => {
   const { client, db } = await startProjectsServer(t, config);
   const owner = await client();
   const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Feed" })).body;
@@ -90,7 +91,19 @@ forEachDialectConfig(t, "the activity feed seeks each listed project's events, a
     }
   }
 
-  // More projects than a read lists: the owner's feed walks the events by time, kept by membership.
+  // Another tenant's newer events, and a second workspace where the owner sees one project.
+  const stranger = await client();
+  const hidden = (await stranger.call("POST", "/v1/workspaces", { name: "Hidden" })).body;
+  const hiddenProject = (await stranger.call("POST", `/v1/workspaces/${hidden.id}/projects`, { name: "Hidden" })).body;
+  const hiddenTask = (await stranger.call("POST", `/v1/projects/${hiddenProject.id}/tasks`, { title: "hidden" })).body;
+  await seedEvents(db, dialect, hiddenTask, stranger.userId, newerEvents, -7_200_000);
+  const shared = (await stranger.call("POST", "/v1/workspaces", { name: "Shared" })).body;
+  t.equal((await stranger.call("POST", `/v1/workspaces/${shared.id}/members`, { user_id: owner.userId, role: "member" })).status, 201);
+  const sharedProject = (await stranger.call("POST", `/v1/workspaces/${shared.id}/projects`, { name: "Shared" })).body;
+  t.equal((await stranger.call("POST", `/v1/projects/${sharedProject.id}/members`, { user_id: owner.userId, role: "viewer" })).status, 201);
+  const sharedTask = (await stranger.call("POST", `/v1/projects/${sharedProject.id}/tasks`, { title: "shared" })).body;
+  await seedEvents(db, dialect, sharedTask, stranger.userId, 10, -10_800_000);
+  // More projects than a read lists: the owner's feed walks their workspaces, kept by membership.
   const seed =
     dialect === "postgres"
       ? sql`INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
@@ -99,17 +112,19 @@ forEachDialectConfig(t, "the activity feed seeks each listed project's events, a
             INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
             SELECT lower(hex(randomblob(16))), ${workspace.id}, 'seed ' || i, ${owner.userId}, ${new Date().toISOString()} FROM n`;
   await seed.execute(db.db);
-  for (const [what, path, index] of [
-    ["every project", `/v1/activity?limit=${page}`, "pm_task_events_by_time"],
-    ["one workspace", `/v1/activity?limit=${page}&workspace_id=${workspace.id}`, "pm_task_events_workspace_feed"],
+  await sql`ANALYZE`.execute(db.db);
+  for (const [what, path, projects, arms] of [
+    ["every project", `/v1/activity?limit=${page}`, [sharedProject.id, other.id], 2],
+    ["one workspace", `/v1/activity?limit=${page}&workspace_id=${workspace.id}`, [other.id], 1],
   ] as const) {
     const plans = await feedStatements(db, dialect, async () => {
       const body = await activity(owner, path);
       t.equal(body.data.length, page, `${what}: a full page`);
-      t.ok(body.data.every((e) => e.project_id === other.id), `${what}: the newest events come first`);
+      const expected = (projects as ReadonlyArray<string>).length === 2 ? [...Array(10).fill(sharedProject.id), ...Array(page - 10).fill(other.id)] : Array(page).fill(other.id);
+      t.same(body.data.map((e) => e.project_id), expected, `${what}: the newest events the owner may see, newest first, none of another tenant`);
     });
-    t.equal(plans.length, 1, `${what}: one statement`);
-    t.ok(plans[0]!.indexes.includes(index), `${what}: walks ${index}`, { plans });
-    if (plans[0]!.read !== undefined) t.ok(plans[0]!.read <= page + 1, `${what}: reads one page (${plans[0]!.read})`);
+    t.equal(plans.length, 1, `${what}: one statement of events`);
+    t.ok(plans[0]!.indexes.includes("pm_task_events_workspace_feed"), `${what}: walks pm_task_events_workspace_feed`, { plans });
+    if (plans[0]!.read !== undefined) t.ok(plans[0]!.read <= arms * (page + 1), `${what}: reads at most a page per workspace (${plans[0]!.read}), none of another tenant's newer events`);
   }
 });

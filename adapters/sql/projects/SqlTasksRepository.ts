@@ -19,11 +19,10 @@ import { rowCodec } from "../RowCodec.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 import { isListedScope } from "../../../ports/projects/ProjectScope.js";
 import { projectScopeSql } from "./ProjectScopeSql.js";
-import type { Row } from "../RowCodec.js";
 
-/** Projects merged per statement of the activity feed (SQLite allows 500 terms in a compound SELECT). */
-const feedProjectsPerStatement = 100;
-/** Statements of one long list's feed in flight at once (callers in core pass at most one statement's worth). */
+/** Projects (or workspaces) merged per statement of the activity feed (SQLite allows 500 terms in a compound SELECT). */
+const feedArmsPerStatement = 100;
+/** Statements of one long feed in flight at once (a listed scope is at most one statement's worth; a user's workspaces may be more). */
 const feedStatementsAtOnce = 4;
 
 const chunked = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
@@ -97,13 +96,6 @@ const filterConditions = (f: DialectFeatures, filter: TaskFilter | undefined): R
   return conditions;
 };
 
-/**
- * The predicate of pm_task_events_by_time (projects migration 21), true of every event: stated
- * only by the walk of every visible project, so no other query's plan may use that index (a
- * project's page walked other projects' newer events through it).
- */
-const byTimeWalk = sql<boolean>`e.created_at > '1970-01-01T00:00:00.000Z'`;
-
 /** Builds the task repository over `db`. */
 export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   const f = featuresFor(db);
@@ -129,24 +121,31 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
   // would read and sort every event of every visible project; instead each project's page is one
   // seek (at most `limit` rows) and the pages are merged by a UNION ALL. Compiled once per number
   // of projects (up to 8) and per cursor presence: the feed is the hottest read.
-  // SQLite sorts each arm of the merge again (a temporary B-tree per project: it does not know a
-  // subquery's rows come ordered), so there the arms carry only the keys from the covering index
-  // (rowid, created_at, id) and the page's whole rows are read by rowid after the merge (a 51-row
-  // page of five projects, one busy: 103 -> 61 µs; docs/decisions.md). Postgres merges the ordered
-  // arms as they come (Merge Append), with no sort.
+  // A user who sees more projects than a read lists (ProjectScope `visibleTo`): the same merge with
+  // one arm per workspace of the user, each a backward walk of pm_task_events_workspace_feed
+  // (workspace_id, created_at, id) keeping the rows the user may see (ProjectScopeSql's membership
+  // probes), so a page reads the user's workspaces' events, never another tenant's.
+  // SQLite sorts each arm of the merge again (a temporary B-tree per arm: it does not know a
+  // subquery's rows come ordered), so there the arms carry only the keys (rowid, created_at, id)
+  // and the page's whole rows are read by rowid after the merge (a 51-row page of five projects,
+  // one busy: 103 -> 61 µs; docs/decisions.md). Postgres merges the ordered arms as they come
+  // (Merge Append), with no sort.
   const keysFirst = db.dialect === "sqlite";
-  const feedPage = (withCursor: boolean) =>
-    compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number }>((ex, p, projectIds) => {
-      const keysOnly = keysFirst && projectIds.length > 1;
-      const arm = (projectId: unknown) => {
+  const feedPage = (withCursor: boolean, arms: "project" | "workspace") =>
+    compiledPerListLength<{ at: unknown; beforeId: string | undefined; limit: number; userId?: string }>((ex, p, ids) => {
+      const keysOnly = keysFirst && ids.length > 1;
+      const arm = (id: unknown) => {
         const from = ex.selectFrom("pm_task_events");
         let query: SelectQueryBuilder<any, "pm_task_events", any> = keysOnly ? from.select([sql.ref("rowid").as("rid"), "created_at", "id"]) : from.selectAll();
-        query = query.where("project_id", "=", projectId);
+        query =
+          arms === "project"
+            ? query.where("project_id", "=", id)
+            : query.where("workspace_id", "=", id).where(projectScopeSql("pm_task_events", { visibleTo: p("userId") }));
         if (withCursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(p("at"), p("beforeId"))));
         return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(p("limit"));
       };
-      if (projectIds.length === 1) return arm(projectIds[0]);
-      const [first, ...rest] = projectIds.map((id, i) => ex.selectFrom(arm(id).as(`p${i}`)).selectAll());
+      if (ids.length === 1) return arm(ids[0]);
+      const [first, ...rest] = ids.map((id, i) => ex.selectFrom(arm(id).as(`p${i}`)).selectAll());
       const merged = rest
         .reduce((union, next) => union.unionAll(next), first!)
         .orderBy("created_at", "desc")
@@ -160,8 +159,15 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
         .orderBy("k.created_at", "desc")
         .orderBy("k.id", "desc");
     });
-  const feedFirstPage = feedPage(false);
-  const feedPageBefore = feedPage(true);
+  const feedStatements = {
+    project: { first: feedPage(false, "project"), before: feedPage(true, "project") },
+    workspace: { first: feedPage(false, "workspace"), before: feedPage(true, "workspace") },
+  } as const;
+  // The workspaces of a user (pm_workspace_members_user): every project a user sees is in one of
+  // them (a project membership's foreign key is a workspace membership).
+  const selectWorkspacesOf = compiledOnce<{ userId: string }>((ex, p) =>
+    ex.selectFrom("pm_workspace_members").select("workspace_id").where("user_id", "=", p("userId")).orderBy("workspace_id"),
+  );
   const selectTask = compiledOnce<{ id: string }>((ex, p) => ex.selectFrom("pm_tasks").selectAll().where("id", "=", p("id")));
   // Every task creation reads its project's last rank.
   const selectLastRank = compiledOnce<{ projectId: string }>((ex, p) =>
@@ -213,27 +219,22 @@ export const makeSqlTasksRepository = (db: SqlDatabase): TasksRepository => {
     listEvents: ({ scope, before, limit }) =>
       Effect.gen(function* () {
         const cursor = before === undefined ? { at: undefined, beforeId: undefined } : { at: f.timeToDb(new Date(before.createdAt)), beforeId: before.id };
-        if (!isListedScope(scope)) {
-          // Every project the user sees: one backward walk of pm_task_events_by_time (created_at,
-          // id), or pm_task_events_workspace_feed within a workspace (migration 20), each row
-          // kept by its membership probes (ProjectScopeSql): no list, no fan-out.
-          const seek = cursor.at === undefined ? sql`` : sql`AND (e.created_at, e.id) < (${cursor.at}, ${cursor.beforeId})`;
-          const walk = scope.workspaceId === undefined ? sql`AND ${byTimeWalk}` : sql``;
-          return yield* runQuery(db, async (ex) => {
-            const result = await sql<Row>`
-              SELECT e.* FROM pm_task_events e
-              WHERE ${projectScopeSql("e", scope)} ${walk} ${seek}
-              ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit}`.execute(ex);
-            return result.rows;
-          });
-        }
-        const projectIds = scope.projectIds;
-        if (projectIds.length === 0) return [];
-        const statement = before === undefined ? feedFirstPage : feedPageBefore;
-        const page = (list: ReadonlyArray<string>) => Effect.map(runStatement(db, statement, { ...cursor, limit, list }), ({ rows }) => rows);
-        if (projectIds.length <= feedProjectsPerStatement) return yield* page(projectIds);
-        // In statements of feedProjectsPerStatement (SQLite's compound SELECT limit), merged here.
-        const pages = yield* Effect.forEach(chunked(projectIds, feedProjectsPerStatement), page, { concurrency: feedStatementsAtOnce });
+        const { arms, ids, userId } = isListedScope(scope)
+          ? { arms: "project" as const, ids: scope.projectIds, userId: undefined }
+          : {
+              arms: "workspace" as const,
+              ids:
+                scope.workspaceId !== undefined
+                  ? [scope.workspaceId]
+                  : (yield* runStatement(db, selectWorkspacesOf, { userId: scope.visibleTo })).rows.map((r) => String(r.workspace_id)),
+              userId: scope.visibleTo,
+            };
+        if (ids.length === 0) return [];
+        const statement = feedStatements[arms][before === undefined ? "first" : "before"];
+        const page = (list: ReadonlyArray<string>) => Effect.map(runStatement(db, statement, { ...cursor, limit, userId, list }), ({ rows }) => rows);
+        if (ids.length <= feedArmsPerStatement) return yield* page(ids);
+        // In statements of feedArmsPerStatement (SQLite's compound SELECT limit), merged here.
+        const pages = yield* Effect.forEach(chunked(ids, feedArmsPerStatement), page, { concurrency: feedStatementsAtOnce });
         return pages
           .flat()
           .sort((a, b) => feedOrder(f, a, b))

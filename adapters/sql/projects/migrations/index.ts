@@ -22,7 +22,7 @@ import { projectsMigration0017DependencyAudit } from "./0017_dependency_audit.js
 import { projectsMigration0018ExportAndQuarantineRetention } from "./0018_export_and_quarantine_retention.js";
 import { projectsMigration0019MembershipAuditByMembership } from "./0019_membership_audit_by_membership.js";
 import { projectsMigration0020TaskEventsByTime } from "./0020_task_events_by_time.js";
-import { projectsMigration0021TaskEventsByTimeOptIn } from "./0021_task_events_by_time_opt_in.js";
+import { projectsMigration0021DropTaskEventsByTime } from "./0021_drop_task_events_by_time.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -45,5 +45,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0018ExportAndQuarantineRetention,
   projectsMigration0019MembershipAuditByMembership,
   projectsMigration0020TaskEventsByTime,
-  projectsMigration0021TaskEventsByTimeOptIn,
+  projectsMigration0021DropTaskEventsByTime,
 ];
