@@ -11,7 +11,9 @@
  * `node.left_view` change for each user the move takes the node away from (LeftView.ts), and a
  * `node.entered_view` change for each user it brings the node to (EnteredView.ts). A move
  * that takes the node from someone is a loss of access like a revocation: it bumps the drive's
- * ACL epoch, so cached decisions (metadata ETags, download grants) are checked again.
+ * ACL epoch, so cached decisions (metadata ETags, download grants) are checked again. A node
+ * moved into the root, where only its own grants reach it, gives a mover without a grant on it
+ * an owner grant, as a create at the root does: the mover keeps seeing what they moved.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -97,6 +99,7 @@ export const moveNode = (input: {
         // one (left), and the reverse (entered); a grant on the node itself is kept by the move.
         let leftView: ReadonlyArray<string> = [];
         let enteredView: ReadonlyArray<string> = [];
+        let moverBecomesOwner = false;
         if (moving) {
           // Read under the lock: a move committed just before is already visible here.
           if (parent.id === node.id) return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot be its own parent" }));
@@ -115,6 +118,12 @@ export const moveNode = (input: {
             return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
           }
           const own = yield* granteesOn(input.workspaceId, [node.id]);
+          // A node landing at the root is seen there only through its own grants: a mover without
+          // one becomes its owner, as the creator of a root node does (CreateFolder.ts insertNode).
+          if (parent.parentId === null && !own.has(input.userId)) {
+            moverBecomesOwner = true;
+            own.add(input.userId);
+          }
           const before = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, node.id, maxDepth)).map((a) => a.id));
           const after = yield* granteesOn(input.workspaceId, [parent.id, ...chain.map((a) => a.id)]);
           leftView = [...before].filter((userId) => !after.has(userId) && !own.has(userId));
@@ -125,6 +134,9 @@ export const moveNode = (input: {
         const written = yield* nodes.update(updated, node.version);
         if (written === "name_taken") return yield* Effect.fail(new NameTaken({ name: targetName }));
         if (written === "stale") return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
+        if (moverBecomesOwner) {
+          yield* nodes.putGrant({ workspaceId: node.workspaceId, nodeId: node.id, userId: input.userId, role: "owner", grantedBy: input.userId, createdAt: updated.updatedAt });
+        }
         yield* recordChange({
           workspaceId: node.workspaceId,
           nodeId: node.id,

@@ -51,13 +51,43 @@ t.test("a name held by a root node the caller cannot see does not collide, on ev
     const restored = await call(`/v1/nodes/${String(old.body.id)}/restore`, { user: ben, method: "POST" });
     t.equal(restored.status, 200, "the member restores it while a hidden root folder has its name");
 
-    // (A node moved into the root keeps only its own grants: the member holds none on "Merger".)
-    t.same(await rootNames(ben), ["Budget", "Layoffs 2027", "Payroll.csv", "Reorg"], "the member sees only their own root nodes");
+    t.same(await rootNames(ben), ["Budget", "Layoffs 2027", "Merger", "Payroll.csv", "Reorg"], "the member sees only their own root nodes");
     t.same(
       await rootNames(ann),
       ["Budget", "Layoffs 2027", "Merger", "Payroll.csv", "Reorg"],
       "the owner sees only theirs",
     );
+  }),
+);
+
+t.test("a member who moves a node into the root still sees it: they become its owner, as a create at the root makes them; a name they hold there is 409", (t) =>
+  eachDialect(t, "move into the root keeps the mover's view", async (t, dialect) => {
+    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const folder = async (who: typeof ann, name: string, parentId = ws.root) =>
+      String((await call("/v1/nodes", { user: who, body: { parent_id: parentId, name, kind: "folder" } })).body.id);
+    const moveToRoot = (who: typeof ann, nodeId: string) => call(`/v1/nodes/${nodeId}`, { user: who, method: "PATCH", body: { parent_id: ws.root }, headers: { "If-Match": "1" } });
+
+    const team = await folder(ann, "Team");
+    t.equal((await call(`/v1/nodes/${team}/permissions`, { user: ann, body: { user_id: ben.id, role: "editor" } })).status, 200, "ben edits Team, and sees what is in it only through it");
+    const plans = await folder(ann, "Plans", team);
+    const q1 = await folder(ann, "Q1", plans);
+
+    t.equal((await moveToRoot(ben, plans)).status, 200, "ben moves Plans into the root");
+    const rootNames = ((await call(`/v1/nodes/${ws.root}/children`, { user: ben })).body.data as Json[]).map((n) => n.name).sort();
+    t.same(rootNames, ["Plans", "Team"], "ben lists it at the root");
+    t.match(await call(`/v1/nodes/${plans}`, { user: ben }), { status: 200, body: { name: "Plans", parent_id: ws.root } }, "ben reads it");
+    t.same(((await call(`/v1/nodes/${plans}/children`, { user: ben })).body.data as Json[]).map((n) => n.id), [q1], "and what is in it");
+    const grants = await call(`/v1/nodes/${plans}/permissions`, { user: ben });
+    t.match(grants, { status: 200, body: { data: [{ user_id: ben.id, role: "owner" }] } }, "ben owns it, as the creator of a root node does");
+    const feed = ((await call(`/v1/changes?workspace_id=${ws.id}`, { user: ben })).body.data as Json[]).filter((c) => c.node_id === plans).map((c) => c.type);
+    t.ok(feed.includes("node.moved") && !feed.includes("node.left_view"), "ben's feed shows the move, and no tombstone of a node ben still sees");
+
+    await folder(ben, "Notes");
+    const notes = await folder(ann, "Notes", team);
+    t.match(await moveToRoot(ben, notes), { status: 409, body: { code: "name_taken" } }, "a move into the root under a name ben holds there is 409, as a create is");
   }),
 );
 
