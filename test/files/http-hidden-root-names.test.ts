@@ -4,7 +4,9 @@
  * they cannot see must not collide: root names are unique per the member who put the node there
  * (docs/decisions.md). Checked on every path that names a node at the root — folder creation,
  * upload opening and completion, rename, move, restore, archive extraction — over HTTP on both
- * dialects, with parallel creations on real connections.
+ * dialects, with parallel creations on real connections. A member who moves a node into the
+ * root becomes its owner when they hold no grant on it, as a create there makes them, so they
+ * still see what they moved.
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
