@@ -62,7 +62,10 @@ export const abortRemovedMemberUploads = (removal: WorkspaceMemberRemoved) =>
     yield* Effect.forEach(
       open,
       (session) =>
-        Effect.flatMap(settleWithoutVersionInTransaction(session, "abort"), (released) => (released === null ? Effect.void : scheduleUploadStoreAbort(session, at))),
+        // (A multipart session's store abort the settlement schedules itself.)
+        Effect.flatMap(settleWithoutVersionInTransaction(session, "abort"), (released) =>
+          released === null || session.storeUploadId !== null ? Effect.void : scheduleUploadStoreAbort(session, at),
+        ),
       { discard: true },
     );
   });

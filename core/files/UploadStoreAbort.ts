@@ -1,7 +1,9 @@
 /**
- * The store side of an abort that settled inside another command's transaction (a member
- * removal, MemberRemoval.ts): kind `files.upload_store_abort`, keyed by session, scheduled in that
- * transaction and due at once. It aborts the session's native multipart upload (so its presigned
+ * The store side of an abort that settled inside a transaction: kind `files.upload_store_abort`,
+ * keyed by session, scheduled in that transaction and due at once. Every settlement of a native
+ * multipart session without a version schedules it (SettleUpload.ts: DELETE /v1/uploads/:id, the
+ * expiry, a failed verification); a member removal, for each session it settles
+ * (MemberRemoval.ts). It aborts the session's native multipart upload (so its presigned
  * part URLs die) or removes its part objects, and the assembled object. Aborting and removing are
  * idempotent; a store failure fails the job, which the runner retries. An open session (never
  * settled) is left alone.
@@ -12,7 +14,7 @@ import { withSpan } from "../kernel/Span.js";
 import type { Jobs } from "../../ports/Jobs.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import type { UploadSession } from "./model/UploadSession.js";
-import { removeSessionObjects } from "./SettleUpload.js";
+import { removeSessionObjects } from "./SessionObjects.js";
 
 export const uploadStoreAbortJob = defineJob({
   kind: "files.upload_store_abort",
