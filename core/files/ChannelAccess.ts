@@ -4,7 +4,8 @@
  * afresh on every check, as HTTP does), and is told there of the changes they can see, as
  * `GET /v1/changes` filters them: a DriveChanged (the workspace's change log grew) goes to the
  * channel of each reader of the change's node (ChangesRepository.readersOf, one walk of its
- * ancestors), read in the realtime consumer's transaction. The announcement names only the new
+ * ancestors) who is still a member (WorkspaceDirectory.membersAmong, one read), read in the
+ * realtime consumer's transaction. The announcement names only the new
  * sequence number; a sync client then reads `GET /v1/changes`. The workspace-wide
  * `drive:<workspace id>` is refused (not_found, as any channel the caller may not follow).
  */
@@ -12,7 +13,7 @@ import { Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import type { Principal } from "../../ports/Principal.js";
 import { ChangesRepository } from "../../ports/files/ChangesRepository.js";
-import type { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { requireMember } from "./Access.js";
 import { DriveChanged } from "./Events.js";
 
@@ -47,12 +48,17 @@ export const isDriveChanged = (event: EventEnvelope): boolean => event.type === 
 
 const seqOf = Schema.decodeUnknownOption(DriveChanged.data);
 
-/** The drive channels of a DriveChanged: one per user the change's node is shown to; none for other events. */
-export const driveChannelsFor = (event: EventEnvelope): Effect.Effect<ReadonlyArray<string>, never, ChangesRepository> => {
-  const data = isDriveChanged(event) ? Option.getOrNull(seqOf(event.data)) : null;
-  if (data === null) return Effect.succeed([]);
-  return Effect.map(
-    Effect.flatMap(ChangesRepository, (changes) => changes.readersOf(event.tenant_id, data.seq)),
-    (readers) => readers.map((userId) => driveChannel(event.tenant_id, userId)),
-  );
-};
+/**
+ * The drive channels of a DriveChanged: one per user the change's node is shown to who is still a
+ * member of the workspace (a removed member keeps their grant rows, and may not subscribe); none
+ * for other events.
+ */
+export const driveChannelsFor = (event: EventEnvelope): Effect.Effect<ReadonlyArray<string>, never, ChangesRepository | WorkspaceDirectory> =>
+  Effect.gen(function* () {
+    const data = isDriveChanged(event) ? Option.getOrNull(seqOf(event.data)) : null;
+    if (data === null) return [];
+    const readers = yield* (yield* ChangesRepository).readersOf(event.tenant_id, data.seq);
+    if (readers.length === 0) return [];
+    const members = yield* (yield* WorkspaceDirectory).membersAmong(event.tenant_id, readers);
+    return members.map((userId) => driveChannel(event.tenant_id, userId));
+  });

@@ -11,5 +11,10 @@ export type WorkspaceStanding = "admin" | "member";
 export interface WorkspaceDirectory {
   /** The user's current standing in the workspace, or null when not a member (or no such workspace). */
   readonly standing: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceStanding | null>;
+  /**
+   * The users of `userIds` who are current members of the workspace (any standing), in the order
+   * given, each once; asked in one read however many users (a drive announcement's readers).
+   */
+  readonly membersAmong: (workspaceId: string, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>;
 }
 export const WorkspaceDirectory = Context.GenericTag<WorkspaceDirectory>("domainkit/files/WorkspaceDirectory");

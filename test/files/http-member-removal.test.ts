@@ -5,14 +5,15 @@
  * GET /v1/changes answers 200 with one `node.left_view` change of the drive's root. Re-invited
  * (POST /v1/workspaces/:id/members), their feed then shows one `node.entered_view` change of the
  * root (list the drive again) and the later changes as before; nobody else's feed shows it.
+ * While removed, their drive channel is told of no change (announcements go to current members).
  */
 import t from "tap";
 import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 
-t.test("a member removed from a project workspace reads the drive's root leaving their view", (t) =>
+t.test("a member removed from a project workspace reads the drive's root leaving their view, and their drive channel is told of no later change", (t) =>
   eachDialect(t, "member removal over HTTP", async (t, dialect) => {
     // The worker is off: the host's consumers run when the test drains.
-    const { call, user, workspace, drain } = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false" });
+    const { server, call, user, workspace, drain } = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false" });
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -29,6 +30,15 @@ t.test("a member removed from a project workspace reads the drive's root leaving
     t.match(after, { status: 200, body: { data: [{ node_id: ws.root, type: "node.left_view", node: null, tombstone: { id: ws.root, parent_id: null } }], has_more: false } });
     t.equal((after.body.data as Json[]).length, 1, "one change: the root stands for the whole drive");
     t.equal((await call(`/v1/nodes/${String(shared.body.id)}/children`, { user: ben })).status, 404, "and the tree itself is gone for him");
+
+    // He keeps his grant rows, but announcements go to current members only.
+    const appends = async (userId: string) =>
+      Number((await server.core.database.db.selectFrom("channel_messages").select((eb) => eb.fn.countAll().as("n")).where("channel", "=", `drive:${ws.id}:${userId}`).executeTakeFirstOrThrow()).n);
+    const [annBefore, benBefore] = [await appends(ann.id), await appends(ben.id)];
+    t.equal((await call("/v1/nodes", { user: ann, body: { parent_id: String(shared.body.id), name: "After", kind: "folder" } })).status, 201);
+    await drain();
+    t.equal(await appends(ann.id), annBefore + 1, "the owner's drive channel is told of the new folder");
+    t.equal(await appends(ben.id), benBefore, "the removed member's drive channel gets no append");
   }),
 );
 

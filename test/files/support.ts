@@ -48,6 +48,7 @@ export class TestDirectory {
   }
   readonly port: WorkspaceDirectory = {
     standing: (workspaceId, userId) => Effect.sync(() => this.members.get(`${workspaceId}/${userId}`) ?? null),
+    membersAmong: (workspaceId, userIds) => Effect.sync(() => [...new Set(userIds)].filter((userId) => this.members.has(`${workspaceId}/${userId}`))),
   };
 }
 

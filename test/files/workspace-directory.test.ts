@@ -1,12 +1,14 @@
 /**
  * The reference server's membership for file storage is the project module's: an owner is a
  * files admin, members and guests are members, anyone else (or another workspace) is nobody,
- * and a removal is visible at the next check.
+ * and a removal is visible at the next check; the members among a list of users (a drive
+ * announcement's readers) are read in one statement.
  */
 import "../../adapters/sql/projects/index.js";
 import t from "tap";
 import { Effect } from "effect";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
+import { sentToPostgres } from "../support/postgresPlans.js";
 import { forEachFilesDialect } from "./support.js";
 import "./support.js";
 
@@ -31,5 +33,35 @@ t.test("file storage membership reads the project workspaces: owner is admin, me
     t.equal(await standing("ws2", "ann"), null, "another workspace");
     await db.db.deleteFrom("pm_workspace_members").where("user_id", "=", "ben").execute();
     t.equal(await standing("ws1", "ben"), null, "a removal is visible at once");
+  }),
+);
+
+t.test("the members among a list of users are read in one statement however long the list, in the list's order", (t) =>
+  forEachFilesDialect(t, "projects directory members among", async (t, db) => {
+    const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
+    await db.db.insertInto("pm_workspaces").values([{ id: "ws1", name: "One", created_by: "ann", created_at: time }, { id: "ws2", name: "Two", created_by: "eve", created_at: time }]).execute();
+    await db.db
+      .insertInto("pm_workspace_members")
+      .values([
+        { workspace_id: "ws1", user_id: "ann", role: "owner", created_at: time },
+        { workspace_id: "ws1", user_id: "ben", role: "member", created_at: time },
+        { workspace_id: "ws1", user_id: "gus", role: "guest", created_at: time },
+        { workspace_id: "ws2", user_id: "eve", role: "owner", created_at: time },
+      ])
+      .execute();
+    const directory = makeSqlProjectsWorkspaceDirectory(db);
+    const among = (ws: string, users: ReadonlyArray<string>) => Effect.runPromise(directory.membersAmong(ws, users));
+    t.same(await among("ws1", ["gus", "eve", "ann", "zed", "ann"]), ["gus", "ann"], "members only, once each, in the order asked");
+    t.same(await among("ws2", ["ann", "eve"]), ["eve"], "of that workspace only");
+    t.same(await among("ws1", []), [], "nobody asked: nobody");
+    await db.db.deleteFrom("pm_workspace_members").where("user_id", "=", "ben").execute();
+    t.same(await among("ws1", ["ben", "ann"]), ["ann"], "a removal is visible at once");
+    // More users than SQLite binds in one statement (32,766).
+    const many = [...Array.from({ length: 40_000 }, (_, i) => `u${i}`), "gus"];
+    t.same(await among("ws1", many), ["gus"], "a list longer than a statement's bind limit");
+    if (db.dialect === "postgres") {
+      const sent = await sentToPostgres((text) => text.includes("pm_workspace_members"), () => among("ws1", many));
+      t.equal(sent.length, 1, "one statement");
+    }
   }),
 );
