@@ -5,9 +5,9 @@
  * released exactly once, however often this runs. A session's part objects are deleted afterwards
  * (outside the transaction; deleting is idempotent), and the same transaction schedules their
  * removal again (ObjectRemoval.ts), so a store failure does not leave them for good. A native
- * multipart upload is aborted in the store only by the keyed job files.upload_store_abort that
- * the same transaction schedules (UploadStoreAbort.ts): the runner retries it until the store
- * answers. A settlement that finds the session already settled (a complete won the race) removes
+ * multipart upload is aborted in the store after commit too, and the same transaction schedules
+ * the keyed job files.upload_store_abort (UploadStoreAbort.ts), which the runner retries until the
+ * store answers. A settlement that finds the session already settled (a complete won the race) removes
  * nothing.
  */
 import { Effect } from "effect";
@@ -70,10 +70,9 @@ export const settleWithoutVersion = (
     // Settled by someone else first: its objects are theirs to remove, or (a complete that won)
     // now the version's own; removing them here would lose the version's bytes.
     if (released === null) return null;
-    // A native multipart upload is its store-abort job's (scheduled above). Part objects go now;
-    // a store failure here is logged and their removal job retries.
-    if (session.storeUploadId === null) {
-      yield* followUpOfCommitted(removeSessionObjects(session), "files: removing a settled upload's objects", { upload_id: session.id });
-    }
+    // At once, so a cancelled upload's part grants stop storing now: a store failure here is
+    // logged, and the job scheduled above (the parts' removal, or the multipart upload's abort)
+    // retries. Removing and aborting are idempotent.
+    yield* followUpOfCommitted(removeSessionObjects(session), "files: removing a settled upload's objects", { upload_id: session.id });
     return released;
   });

@@ -3,9 +3,9 @@
  * upload begun in the store by a process that stopped before its session's row was written is
  * aborted by the daily files job once it is a day old; an upload an open session holds, a young
  * one, and a key that is not a session's object are left alone; an upload a settled session left
- * behind (its abort job has not succeeded) is aborted too; each abort is audited; the store's
- * listing is paged. Before that backstop, a cancelled or expired session's multipart upload is
- * aborted by its keyed job, retried while the store fails.
+ * behind (its aborts failed) is aborted too; each abort is audited; the store's listing is paged.
+ * Before that backstop, a cancelled or expired session's multipart upload is aborted after commit
+ * and by its keyed job, retried while the store fails.
  * The store here is the local store with an in-memory native multipart (the local store has none).
  */
 import { randomUUID } from "node:crypto";
@@ -73,12 +73,13 @@ t.test("a multipart upload no open session holds is aborted by the daily job onc
     const newUpload = (name: string) =>
       store.run(createUpload({ userId: "ann", workspaceId: "ws1", parentId: root, name, sizeBytes: 40, sha256: "a".repeat(64), contentType: "text/plain", nodeId: null, partSha256: ["b".repeat(64), "c".repeat(64), "d".repeat(64)] }));
 
-    // 30 hours ago: an open session's upload, a session aborted whose store abort has not run (its
-    // job kept failing), and an upload begun by a process that stopped before writing its session.
+    // 30 hours ago: an open session's upload, a session aborted whose store abort failed (here:
+    // another upload of its key), and an upload begun by a process that stopped before writing its session.
     const open = await newUpload("open.bin");
     const settled = await newUpload("settled.bin");
     await store.run(abortUpload({ userId: "ann", workspaceId: "ws1", uploadId: settled.id }));
-    const leftBySettled = [...store.uploads.values()].find((u) => u.key === assembledKey("ws1", settled.id))!.uploadId;
+    t.notOk([...store.uploads.values()].some((u) => u.key === assembledKey("ws1", settled.id)), "DELETE aborted the session's upload in the store at once");
+    const leftBySettled = await begin(assembledKey("ws1", settled.id));
     const orphan = await begin(assembledKey("ws1", randomUUID()));
     const foreign = await begin("files/ws1/exports/not-a-session/object");
     // An hour ago: an orphan too young to tell from a creation in progress.
@@ -111,16 +112,17 @@ t.test("a multipart upload no open session holds is aborted by the daily job onc
 /**
  * Spec (States): a session that ends without completion is "removed", its "unclaimed objects
  * deleted". A native multipart upload is deleted by aborting it in the store, and that call may
- * fail: DELETE /v1/uploads/:id and the expiry schedule it as the keyed job
- * files.upload_store_abort in their settlement's transaction, as the member removal does, and the
- * runner retries it until the store answers.
+ * fail: DELETE /v1/uploads/:id and the expiry abort it right after commit and also schedule the
+ * keyed job files.upload_store_abort in their settlement's transaction, as the member removal
+ * does, and the runner retries it until the store answers.
  */
 t.test("a cancelled or expired multipart upload is aborted in the store by a keyed job, retried until the store answers", (t) =>
   forEachFilesDialect(t, "multipart store abort job", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann");
     const clock = { now: Date.now() };
-    const store = withMultipart(env, clock, 1);
+    // The store fails the two aborts made right after commit, and one job's first attempt.
+    const store = withMultipart(env, clock, 3);
     const newUpload = (name: string) =>
       store.run(createUpload({ userId: "ann", workspaceId: "ws1", parentId: root, name, sizeBytes: 40, sha256: "a".repeat(64), contentType: "text/plain", nodeId: null, partSha256: ["b".repeat(64), "c".repeat(64), "d".repeat(64)] }));
     const cancelled = await newUpload("cancelled.bin");
@@ -135,6 +137,7 @@ t.test("a cancelled or expired multipart upload is aborted in the store by a key
     clock.now += testSettings.uploadTtlMs + 60_000;
     t.equal(await store.run(expireUpload("ws1", expiring.id)), 40, "the expiry settles the other session");
     t.same(await driveCounters(env, "ws1"), { quota: 10_000, used: 0, reserved: 0 }, "both reservations released");
+    t.equal(store.uploads.size, 2, "the store failed both aborts made after commit");
 
     const storeAborts = async () =>
       (await db.db.selectFrom("jobs").select(["key", "status", "attempts"]).where("kind", "=", uploadStoreAbortJob.kind).orderBy("key").execute()).map((j) => ({

@@ -3,7 +3,8 @@
  * host embedding files alone binds its own): a member's standing (`admin` or `member`) is
  * answered for their workspace only, anyone else is nobody (null), and a change of standing or a
  * removal is visible at the very next check (never cached), so a removed member loses access at
- * once. The kit seeds membership through `WorkspaceDirectorySeed`, which the adapter's author
+ * once; the members among a list of users are read in one question (a drive announcement's
+ * readers). The kit seeds membership through `WorkspaceDirectorySeed`, which the adapter's author
  * implements over their own membership store.
  */
 import { Context, Effect } from "effect";
@@ -53,6 +54,19 @@ export const workspaceDirectoryCases: ReadonlyArray<KitCase<WorkspaceDirectoryKi
       await run(seed(ws(1), user(2), null));
       t.equal(await run(standing(ws(1), user(2))), null, "a removal at once");
       t.equal(await run(standing(ws(1), user(1))), "admin", "others unchanged");
+    },
+  },
+  {
+    name: "directory: the members among a list of users are the workspace's current members, once each, in the order asked",
+    run: async (t, run) => {
+      await run(seed(ws(1), user(1), "admin"));
+      await run(seed(ws(1), user(2), "member"));
+      await run(seed(ws(2), user(3), "member"));
+      const among = (workspaceId: string, userIds: ReadonlyArray<string>) => run(Effect.flatMap(WorkspaceDirectory, (d) => d.membersAmong(workspaceId, userIds)));
+      t.same(await among(ws(1), [user(3), user(2), user(1), user(2)]), [user(2), user(1)], "members only, once each, in the order asked");
+      t.same(await among(ws(1), []), [], "nobody asked");
+      await run(seed(ws(1), user(2), null));
+      t.same(await among(ws(1), [user(1), user(2)]), [user(1)], "a removal at once");
     },
   },
 ];
