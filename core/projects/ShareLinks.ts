@@ -21,7 +21,7 @@ import { projectAccess, requireRight, requireUser } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import type { Project } from "./model/Project.js";
 import type { Task } from "./model/Task.js";
-import { allows, type ProjectRight } from "./Roles.js";
+import { allows, ProjectRole, type ProjectRight } from "./Roles.js";
 import type { ShareLink } from "./model/ShareLink.js";
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { RankCursor } from "./TaskQueries.js";
@@ -38,6 +38,9 @@ export const membershipRevokedReason = "membership_revoked";
 export const roleChangedReason = "role_changed";
 /** The project right that creating (and keeping) a link needs: admins and contributors hold it. */
 export const shareRight: ProjectRight = "edit_tasks";
+
+/** The project roles that allow sharing. */
+const sharingRoles: ReadonlyArray<ProjectRole> = ProjectRole.literals.filter((role) => allows(role, shareRight));
 
 type ReadServices = WorkspacesRepository | ProjectsRepository;
 
@@ -194,21 +197,15 @@ export const revokeShareLinksBeyondShareRight = (req: {
   readonly userId: string;
   /** The actor of the role change. */
   readonly actorId: string;
-}): Effect.Effect<number, never, ShareLinksRepository | WorkspacesRepository | ProjectsRepository> =>
+}): Effect.Effect<number, never, ShareLinksRepository | WorkspacesRepository> =>
   Effect.gen(function* () {
     const membership = yield* (yield* WorkspacesRepository).findMember(req.workspaceId, req.userId);
     if (membership?.role === "owner") return 0;
-    const projects = yield* ProjectsRepository;
-    const memberOf = membership === null ? [] : yield* projects.projectIdsOfMember(req.userId, req.workspaceId);
-    const stillSharing: string[] = [];
-    for (const projectId of memberOf) {
-      const projectMembership = yield* projects.findMember(projectId, req.userId);
-      if (projectMembership !== null && allows(projectMembership.role, shareRight)) stillSharing.push(projectId);
-    }
+    // Kept where a project membership still allows sharing, checked inside the one UPDATE.
     return yield* (yield* ShareLinksRepository).revokeCreatedBy({
       workspaceId: req.workspaceId,
       userId: req.userId,
-      exceptProjectIds: stillSharing,
+      exceptProjectRoles: membership === null ? [] : sharingRoles,
       at: yield* now,
       reason: roleChangedReason,
       revokedBy: req.actorId,

@@ -3,6 +3,7 @@
  * base64url) and stores only its SHA-256, so the plain token exists once, in `create`'s answer.
  */
 import { Context, Effect } from "effect";
+import type { ProjectRole } from "../../core/projects/model/Roles.js";
 import type { ShareLink } from "../../core/projects/model/ShareLink.js";
 
 /** The share link repository. Every call joins the open transaction. */
@@ -18,12 +19,15 @@ export interface ShareLinksRepository {
   readonly revoke: (id: string, at: Date, reason: string, revokedBy: string) => Effect.Effect<boolean>;
   /**
    * Revokes every unrevoked link `userId` created in the workspace (only in `projectIds` when
-   * given; never in `exceptProjectIds`) in one conditional UPDATE; answers how many.
+   * given; never in `exceptProjectIds`; never in a project where `userId` holds a project
+   * membership of one of `exceptProjectRoles`, checked inside the statement so nothing binds one
+   * parameter per membership) in one conditional UPDATE; answers how many.
    */
   readonly revokeCreatedBy: (req: {
     readonly workspaceId: string;
     readonly projectIds?: ReadonlyArray<string> | undefined;
     readonly exceptProjectIds?: ReadonlyArray<string> | undefined;
+    readonly exceptProjectRoles?: ReadonlyArray<ProjectRole> | undefined;
     readonly userId: string;
     readonly at: Date;
     readonly reason: string;

@@ -4,7 +4,9 @@
  * parameters) still gets 200 from search, the notification list, the unread count and the
  * activity feed, with only what it may see. Here another tenant makes the user a co-owner of a
  * workspace of 33,000 (SQLite) or 66,000 (Postgres) projects (inserted in one statement, as the
- * audit's scale.mjs seeded them) - SQLite and Postgres.
+ * audit's scale.mjs seeded them). In the same workspace, the user then holds a project
+ * membership in each seeded project: its demotion revokes only the share links beyond its share
+ * right - SQLite and Postgres.
  */
 import t from "tap";
 import { sql } from "kysely";
@@ -66,4 +68,26 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
   const scoped = await ok(victim, `/v1/activity?workspace_id=${workspace.id}&limit=50`);
   t.same(scoped.data.map((e: { id: string }) => e.id), activity.data.map((e: { id: string }) => e.id), "activity of the workspace: the same events");
   t.equal((await ok(victim, `/v1/search?q=findme&workspace_id=${workspace.id}`)).data.length, 2, "search within the workspace");
+
+  await t.test("a demotion revokes only the share links beyond the user's share right, whatever its project memberships", async (t) => {
+    // The victim contributes to every seeded project (so it keeps the share right there), and to no other.
+    await sql`INSERT INTO pm_project_members (workspace_id, project_id, user_id, role, added_by, created_at)
+      SELECT workspace_id, id, ${victim.userId}, 'contributor', ${attacker.userId}, created_at FROM pm_projects
+      WHERE workspace_id = ${workspace.id} AND name LIKE 'seed %'`.execute(db.db);
+    const seeded = await db.db.selectFrom("pm_projects").select("id").where("workspace_id", "=", workspace.id).where("name", "=", "seed 1").executeTakeFirstOrThrow();
+    const kept = await victim.call("POST", `/v1/projects/${seeded.id}/share-links`, {});
+    const lost = await victim.call("POST", `/v1/projects/${project.id}/share-links`, {});
+    t.same([kept.status, lost.status], [201, 201]);
+    const demoted = await attacker.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: victim.userId, role: "member" });
+    t.equal(demoted.status, 200, "the demotion succeeds");
+    const links = await db.db.selectFrom("pm_share_links").select(["id", "revoked_reason"]).where("created_by", "=", victim.userId).execute();
+    t.same(
+      new Map(links.map((l) => [l.id, l.revoked_reason])),
+      new Map([
+        [kept.body.id, null],
+        [lost.body.id, "role_changed"],
+      ]),
+      "the link of a project it no longer shares is revoked; the one where it still contributes is kept",
+    );
+  });
 });

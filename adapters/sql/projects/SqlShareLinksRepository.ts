@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Effect } from "effect";
+import { sql } from "kysely";
 import { ShareLink } from "../../../core/projects/model/ShareLink.js";
 import type { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
 import { featuresFor } from "../featuresFor.js";
@@ -63,7 +64,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("revoked_at", "is", null)
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
-    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectIds, userId, at, reason, revokedBy }) =>
+    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectIds, exceptProjectRoles, userId, at, reason, revokedBy }) =>
       runQuery(db, (ex) => {
         let query = ex
           .updateTable("pm_share_links")
@@ -73,6 +74,20 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("revoked_at", "is", null);
         if (projectIds !== undefined) query = query.where("project_id", "in", [...projectIds]);
         if (exceptProjectIds !== undefined && exceptProjectIds.length > 0) query = query.where("project_id", "not in", [...exceptProjectIds]);
+        if (exceptProjectRoles !== undefined && exceptProjectRoles.length > 0) {
+          // One probe of pm_project_members' unique (project_id, user_id) per link of the user.
+          query = query.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("pm_project_members as m")
+                  .select(sql.lit(1).as("one"))
+                  .whereRef("m.project_id", "=", "pm_share_links.project_id")
+                  .where("m.user_id", "=", userId)
+                  .where("m.role", "in", [...exceptProjectRoles]),
+              ),
+            ),
+          );
+        }
         return query.executeTakeFirst();
       }).pipe(
         Effect.map((r) => toNumber(r.numUpdatedRows)),
