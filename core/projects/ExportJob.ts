@@ -5,14 +5,19 @@
  * in keyset pages, so memory stays bounded whatever the workspace's size. Visibility is
  * computed when the job runs; a requester no longer in the workspace gets a failed export.
  * The export is not a snapshot: rows written while it runs may or may not appear.
+ *
+ * No statement binds one parameter per visible project: the visible projects are walked in keyset
+ * pages of at most `pageSize` (a workspace owner's: every project; anyone else's: its project
+ * memberships), and each kind of row is read page by page over one such page of projects at a
+ * time (a listed ProjectScope).
  */
 import { Chunk, Effect, Schema, Option, Stream } from "effect";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
-import { ExportsRepository, type ExportPage } from "../../ports/projects/ExportsRepository.js";
-import { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
+import { ExportsRepository, type ExportPage, type ExportProject } from "../../ports/projects/ExportsRepository.js";
+import type { ProjectScope } from "../../ports/projects/ProjectScope.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
-import { projectAccess, visibleProjectIds, workspaceAccess } from "./Access.js";
+import { workspaceAccess } from "./Access.js";
 import { toWire } from "../kernel/Wire.js";
 import { AttachmentPublic, attachmentPublic } from "./model/Attachment.js";
 import { Comment } from "./model/Comment.js";
@@ -24,34 +29,41 @@ import { WorkspaceWithRole } from "./model/Workspace.js";
 import { now } from "../kernel/Clock.js";
 import { withSpan } from "../kernel/Span.js";
 import { WorkspaceExportId } from "./model/Ids.js";
+import type { WorkspaceRole } from "./model/Roles.js";
 
 /** The job kind of the workspace export; its key is the export id. */
 export const workspaceExportJobKind = "projects.workspace_export";
 
-/** Rows per page read from the database. */
+/** Rows per page read from the database, and projects per page of visible projects (each a bounded id list). */
 const pageSize = 500;
 
 type Line = Readonly<Record<string, unknown>>;
 
-/** Every page of one kind as lines, until a short page. */
-const paged = <A extends { readonly id: string }>(
-  read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>,
-  projectIds: ReadonlyArray<string>,
-  type: string,
-  toLine: (row: A) => Line,
-): Stream.Stream<Line> =>
-  Stream.paginateChunkEffect(undefined as string | undefined, (afterId) =>
-    Effect.map(read({ projectIds, afterId, limit: pageSize }), (rows) => {
+const encoder = new TextEncoder();
+
+/** Every keyset page of `read` (rows in id order, at most `limit` a page), until a short page. */
+const walk = <A extends { readonly id: string }, R>(
+  read: (afterId: string | undefined) => Effect.Effect<ReadonlyArray<A>, never, R>,
+  limit: number,
+): Stream.Stream<ReadonlyArray<A>, never, R> =>
+  Stream.paginateEffect(undefined as string | undefined, (afterId) =>
+    Effect.map(read(afterId), (rows) => {
       const last = rows[rows.length - 1];
-      const lines = Chunk.fromIterable(rows.map((row) => ({ type, ...toLine(row) })));
-      return [lines, rows.length < pageSize || last === undefined ? Option.none() : Option.some(last.id)] as const;
+      return [rows, rows.length < limit || last === undefined ? Option.none() : Option.some(last.id)] as const;
     }),
   );
+
+/** Every page of one read over the scope's projects. */
+const pages = <A extends { readonly id: string }, R>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>, scope: ProjectScope, limit: number) =>
+  walk((afterId) => read({ ...scope, afterId, limit }), limit);
+
+/** A project's effective role for the requester: a workspace owner administers every project (null: no longer visible). */
+const roleIn = (workspaceRole: WorkspaceRole, project: ExportProject) => (workspaceRole === "owner" ? "admin" : project.projectRole);
 
 /** Runs one export to its end (a finished export is left as it is). */
 export const runWorkspaceExport = (
   exportId: WorkspaceExportId,
-): Effect.Effect<"done" | "failed" | "skipped", never, ExportsRepository | WorkspacesRepository | ProjectsRepository | ObjectStore> =>
+): Effect.Effect<"done" | "failed" | "skipped", never, ExportsRepository | WorkspacesRepository | ObjectStore> =>
   Effect.gen(function* () {
     const repo = yield* ExportsRepository;
     const found = yield* repo.findExport(exportId);
@@ -62,32 +74,48 @@ export const runWorkspaceExport = (
       yield* repo.finishExport({ ...found, status: "failed", error: "the requester is no longer a member of the workspace", completedAt: yield* now });
       return "failed" as const;
     }
-    const projectIds = yield* visibleProjectIds(userId, found.workspaceId);
-    const projects: Line[] = [];
-    for (const projectId of projectIds) {
-      const project = yield* Effect.either(projectAccess(userId, projectId));
-      if (project._tag === "Right") projects.push({ type: "project", ...toWire(ProjectWithRole, { ...project.right.project, role: project.right.role }) });
-    }
-    const head = Stream.fromIterable<Line>([
+    const workspaceRole = access.right.membership.role;
+    // The visible projects, a page at a time: every project of the workspace for an owner, else
+    // those the requester is a member of.
+    const projectPages = walk(
+      (afterId) => repo.visibleProjects({ workspaceId: found.workspaceId, userId, everyProject: workspaceRole === "owner", afterId, limit: pageSize }),
+      pageSize,
+    );
+    // Lines travel a page at a time.
+    const projectLines = Stream.map(projectPages, (projects) =>
+      projects.flatMap((project): Line[] => {
+        const role = roleIn(workspaceRole, project);
+        const { projectRole: _, ...fields } = project;
+        return role === null ? [] : [{ type: "project", ...toWire(ProjectWithRole, { ...fields, role }) }];
+      }),
+    );
+    /** Every row of one kind as lines: its pages over each page of visible projects (a listed scope). */
+    const rowsOf = <A extends { readonly id: string }>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>, type: string, toLine: (row: A) => Line) =>
+      projectPages.pipe(
+        Stream.flatMap((projects) => pages(read, { projectIds: projects.map((p) => p.id) }, pageSize)),
+        Stream.map((rows) => rows.map((row): Line => ({ type, ...toLine(row) }))),
+      );
+    const head = Stream.succeed<ReadonlyArray<Line>>([
       { type: "export", id: found.id, workspace_id: found.workspaceId, requested_by: userId, format: "jsonl", version: 1 },
-      { type: "workspace", ...toWire(WorkspaceWithRole, { ...access.right.workspace, role: access.right.membership.role }) },
-      ...projects,
+      { type: "workspace", ...toWire(WorkspaceWithRole, { ...access.right.workspace, role: workspaceRole }) },
     ]);
     let lines = 0;
     const context = yield* Effect.context<ExportsRepository>();
     const body = Stream.concatAll(
       Chunk.make(
         head,
-        paged(repo.projectMembers, projectIds, "project_member", (m) => toWire(ProjectMember, m)),
-        paged(repo.tasks, projectIds, "task", (t) => toWire(Task, t)),
-        paged(repo.comments, projectIds, "comment", (c) => toWire(Comment, c)),
-        paged(repo.attachments, projectIds, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a))),
-        paged(repo.events, projectIds, "activity", (e) => toWire(TaskEvent, e)),
+        projectLines,
+        rowsOf(repo.projectMembers, "project_member", (m) => toWire(ProjectMember, m)),
+        rowsOf(repo.tasks, "task", (t) => toWire(Task, t)),
+        rowsOf(repo.comments, "comment", (c) => toWire(Comment, c)),
+        rowsOf(repo.attachments, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a))),
+        rowsOf(repo.events, "activity", (e) => toWire(TaskEvent, e)),
       ),
     ).pipe(
-      Stream.map((line) => {
-        lines += 1;
-        return new TextEncoder().encode(`${JSON.stringify(line)}\n`);
+      Stream.filter((page) => page.length > 0),
+      Stream.map((page) => {
+        lines += page.length;
+        return encoder.encode(page.map((line) => `${JSON.stringify(line)}\n`).join(""));
       }),
       Stream.provideContext(context),
     );

@@ -1,21 +1,27 @@
 /**
  * Storage of workspace exports, and the keyset reads an export job streams from. Every read
- * takes the project ids the requester may see and filters by them in the query.
+ * takes a ProjectScope (a short list of ids, or the requester's visibility within the workspace)
+ * and filters by it in the query, so no statement binds one parameter per project.
  */
 import { Context, Effect } from "effect";
 import type { Attachment } from "../../core/projects/model/Attachment.js";
 import type { WorkspaceExport } from "../../core/projects/model/WorkspaceExport.js";
 import type { Comment } from "../../core/projects/model/Comment.js";
+import type { Project } from "../../core/projects/model/Project.js";
+import type { ProjectRole } from "../../core/projects/model/Roles.js";
 import type { ProjectMember } from "../../core/projects/model/ProjectMember.js";
 import type { Task } from "../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
+import type { ProjectScope } from "./ProjectScope.js";
 
-/** One keyset page request over the rows of some projects, in id order. */
-export interface ExportPage {
-  readonly projectIds: ReadonlyArray<string>;
+/** One keyset page request over the rows of the scope's projects, in id order (an empty list: nothing). */
+export type ExportPage = ProjectScope & {
   readonly afterId?: string | undefined;
   readonly limit: number;
-}
+};
+
+/** A project of an export with the requester's project membership role (null: none). */
+export type ExportProject = Project & { readonly projectRole: ProjectRole | null };
 
 /** The export repository. */
 export interface ExportsRepository {
@@ -27,6 +33,18 @@ export interface ExportsRepository {
   readonly exportsToExpire: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<WorkspaceExport>>;
   /** Moves a done export to `expired` (its object is gone); false when it was not done. */
   readonly markExpired: (id: string) => Effect.Effect<boolean>;
+  /**
+   * One keyset page (id order) of the projects `userId` sees in the workspace, each with its
+   * project membership role: every project when `everyProject` (a workspace owner), else those
+   * it is a member of.
+   */
+  readonly visibleProjects: (req: {
+    readonly workspaceId: string;
+    readonly userId: string;
+    readonly everyProject: boolean;
+    readonly afterId?: string | undefined;
+    readonly limit: number;
+  }) => Effect.Effect<ReadonlyArray<ExportProject>>;
   readonly projectMembers: (req: ExportPage) => Effect.Effect<ReadonlyArray<ProjectMember & { readonly id: string }>>;
   /** Tasks, deleted ones included (they stay visible for restore and audit). */
   readonly tasks: (req: ExportPage) => Effect.Effect<ReadonlyArray<Task>>;

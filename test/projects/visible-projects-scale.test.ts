@@ -6,10 +6,11 @@
  * workspace of 33,000 (SQLite) or 66,000 (Postgres) projects (inserted in one statement, as the
  * audit's scale.mjs seeded them). In the same workspace, the user then holds a project
  * membership in each seeded project: its demotion revokes only the share links beyond its share
- * right - SQLite and Postgres.
+ * right, and its export completes with only what it may see - SQLite and Postgres.
  */
 import t from "tap";
 import { sql } from "kysely";
+import { randomUUID } from "node:crypto";
 import { startProjectsServer, type Client } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { eventually } from "../support/eventually.js";
@@ -24,7 +25,7 @@ const ok = async (c: Client, path: string) => {
 };
 
 forEachDialectConfig(t, "a user seeing more projects than a statement may bind gets 200 from search, notifications, unread count and activity", async (t, config, dialect) => {
-  const { client, db } = await startProjectsServer(t, config);
+  const { client, db, server } = await startProjectsServer(t, config);
   const attacker = await client();
   const victim = await client();
   const stranger = await client();
@@ -89,5 +90,33 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
       ]),
       "the link of a project it no longer shares is revoked; the one where it still contributes is kept",
     );
+  });
+
+  await t.test("an export of a workspace with more visible projects than a statement may bind holds only what its requester may see", async (t) => {
+    const seeded = await db.db.selectFrom("pm_projects").select("id").where("workspace_id", "=", workspace.id).where("name", "=", "seed 2").executeTakeFirstOrThrow();
+    t.equal((await attacker.call("POST", `/v1/projects/${seeded.id}/tasks`, { title: "seeded task" })).status, 201);
+    const requested = await victim.call("POST", `/v1/workspaces/${workspace.id}/exports`, undefined, { "Idempotency-Key": randomUUID() });
+    t.equal(requested.status, 202);
+    const done = await eventually(
+      () => ok(victim, `/v1/exports/${requested.body.id}`),
+      (body) => body.status !== "pending",
+      60_000,
+    );
+    t.match(done, { status: "done", error: null }, "the export completes");
+    const grant = await ok(victim, `/v1/exports/${requested.body.id}/download`);
+    const file = await fetch(`${server.url}${grant.url}`, { method: grant.method, headers: grant.headers });
+    t.equal(file.status, 200);
+    const text = await file.text();
+    const lines = text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    t.equal(lines.length, done.line_count);
+    const count = (type: string) => lines.filter((l) => l.type === type).length;
+    const visible = seededProjects[dialect];
+    t.equal(count("project"), visible, "every seeded project (a member now: only those it is a member of)");
+    t.equal(new Set(lines.filter((l) => l.type === "project").map((l) => l.id)).size, visible, "each once");
+    t.ok(lines.filter((l) => l.type === "project").every((l) => l.role === "contributor"), "with its project role");
+    t.notOk(lines.some((l) => l.type === "project" && (l.id === project.id || l.id === hidden.id)), "not the project it no longer sees, nor another tenant's");
+    t.equal(count("project_member"), visible, "its memberships");
+    t.same(lines.filter((l) => l.type === "task").map((l) => l.title), ["seeded task"], "the tasks of the projects it sees only");
+    t.notOk(text.includes("findme"), "nothing of the hidden projects");
   });
 });

@@ -1,16 +1,19 @@
 /**
- * The ExportsRepository port: `pm_exports` rows, and keyset pages (id order, filtered by the
- * visible project ids in the query) over the project tables an export streams.
+ * The ExportsRepository port: `pm_exports` rows, and keyset pages (id order, filtered by a
+ * ProjectScope in the query: projectScopeSql) over the project tables an export streams.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { Attachment } from "../../../core/projects/model/Attachment.js";
 import { Comment } from "../../../core/projects/model/Comment.js";
+import { Project } from "../../../core/projects/model/Project.js";
 import { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import { Task } from "../../../core/projects/model/Task.js";
 import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
+import { isEmptyScope, projectScopeSql } from "./ProjectScopeSql.js";
+import { readRoles } from "./ProjectRoles.js";
 import { featuresFor } from "../featuresFor.js";
 import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
 import { rowCodec, type Row } from "../RowCodec.js";
@@ -22,12 +25,13 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
   const exports = rowCodec(WorkspaceExport, f);
   const members = rowCodec(ProjectMember, f);
   const insertExportRow = compiledInsert("pm_exports", exports);
-  /** One keyset page of `table` by id over the given projects (none visible: no query at all). */
+  const projects = rowCodec(Project, f);
+  /** One keyset page of `table` by id over the scope's projects (an empty list: no query at all). */
   const page = <A>(table: string, map: (r: Row) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
-    req.projectIds.length === 0
+    isEmptyScope(req)
       ? Effect.succeed([])
       : runQuery(db, (ex) => {
-          let query = ex.selectFrom(table).selectAll().where("project_id", "in", [...req.projectIds]);
+          let query = ex.selectFrom(table).selectAll().where(projectScopeSql(table, req));
           if (req.afterId !== undefined) query = query.where("id", ">", req.afterId);
           return query.orderBy("id").limit(req.limit).execute();
         }).pipe(Effect.map((rows) => rows.map(map)));
@@ -71,12 +75,33 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
       runQuery(db, (ex) => ex.updateTable("pm_exports").set({ status: "expired" }).where("id", "=", id).where("status", "=", "done").executeTakeFirst()).pipe(
         Effect.map((r) => Number(r.numUpdatedRows) === 1),
       ),
+    // An owner's walk follows pm_projects' unique (workspace_id, id) and reads no membership; a
+    // member's follows its memberships (pm_project_members_user_projects, migration 22), each
+    // joined to its project. The cursor bounds both sides, so Postgres' merge join starts at it.
+    visibleProjects: ({ workspaceId, userId, everyProject, afterId, limit }) =>
+      runQuery(db, (ex) => {
+        if (everyProject) {
+          let query = ex.selectFrom("pm_projects as p").selectAll("p").select(sql.lit(null).as("project_role")).where("p.workspace_id", "=", workspaceId);
+          if (afterId !== undefined) query = query.where("p.id", ">", afterId);
+          return query.orderBy("p.id").limit(limit).execute();
+        }
+        let query = ex
+          .selectFrom("pm_project_members as pm")
+          .innerJoin("pm_projects as p", "p.id", "pm.project_id")
+          .selectAll("p")
+          .select("pm.role as project_role")
+          .where("pm.user_id", "=", userId)
+          .where("pm.workspace_id", "=", workspaceId)
+          .where("p.workspace_id", "=", workspaceId);
+        if (afterId !== undefined) query = query.where("pm.project_id", ">", afterId).where("p.id", ">", afterId);
+        return query.orderBy("pm.project_id").limit(limit).execute();
+      }).pipe(Effect.map((rows) => rows.map((r) => ({ ...projects.fromRow(r), projectRole: readRoles(r).projectRole })))),
     // Memberships have no id column: the page key is "<project_id>/<user_id>", in that order.
     projectMembers: (req) =>
-      req.projectIds.length === 0
+      isEmptyScope(req)
         ? Effect.succeed([])
         : runQuery(db, (ex) => {
-            let query = ex.selectFrom("pm_project_members").selectAll().where("project_id", "in", [...req.projectIds]);
+            let query = ex.selectFrom("pm_project_members").selectAll().where(projectScopeSql("pm_project_members", req));
             if (req.afterId !== undefined) {
               const [projectId, userId] = req.afterId.split("/");
               query = query.where((eb) =>

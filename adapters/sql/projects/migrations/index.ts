@@ -23,6 +23,7 @@ import { projectsMigration0018ExportAndQuarantineRetention } from "./0018_export
 import { projectsMigration0019MembershipAuditByMembership } from "./0019_membership_audit_by_membership.js";
 import { projectsMigration0020TaskEventsByTime } from "./0020_task_events_by_time.js";
 import { projectsMigration0021DropTaskEventsByTime } from "./0021_drop_task_events_by_time.js";
+import { projectsMigration0022ProjectMembersByUserInProjectOrder } from "./0022_project_members_by_user_in_project_order.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -46,4 +47,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0019MembershipAuditByMembership,
   projectsMigration0020TaskEventsByTime,
   projectsMigration0021DropTaskEventsByTime,
+  projectsMigration0022ProjectMembersByUserInProjectOrder,
 ];
