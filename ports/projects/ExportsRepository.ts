@@ -1,7 +1,8 @@
 /**
- * Storage of workspace exports, and the keyset reads an export job streams from. Every read
- * takes a ProjectScope (a short list of ids, or the requester's visibility within the workspace)
- * and filters by it in the query, so no statement binds one parameter per project.
+ * Storage of workspace exports, and the keyset reads an export job streams from: the requester's
+ * visible projects a page at a time, and each kind of row over a ProjectScope (a short list of
+ * ids, or the requester's visibility within the workspace) filtered in the query, so no
+ * statement binds one parameter per project.
  */
 import { Context, Effect } from "effect";
 import type { Attachment } from "../../core/projects/model/Attachment.js";
