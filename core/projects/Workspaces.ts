@@ -20,7 +20,7 @@ import { LastOwner } from "./Errors.js";
 import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
-import type { WorkspaceRole } from "./model/Roles.js";
+import { ProjectRole, type WorkspaceRole } from "./model/Roles.js";
 import { revokeShareLinksBeyondShareRight, revokeShareLinksOfMember } from "./ShareLinks.js";
 import { withSpan } from "../kernel/Span.js";
 import { WorkspaceId } from "./model/Ids.js";
@@ -118,13 +118,13 @@ const capProjectRoles = (req: {
   Effect.gen(function* () {
     const projects = yield* ProjectsRepository;
     const cap = strongestProjectRoleFor(req.workspaceRole);
-    for (const projectId of yield* projects.projectIdsOfMember(req.userId, req.workspaceId)) {
-      const membership = yield* projects.findMember(projectId, req.userId);
-      if (membership === null || mayHoldProjectRole(req.workspaceRole, membership.role)) continue;
+    // Only the memberships above the cap, in one read: none bound or read per membership.
+    const beyond = ProjectRole.literals.filter((role) => !mayHoldProjectRole(req.workspaceRole, role));
+    for (const membership of yield* projects.membershipsInRoles(req.userId, req.workspaceId, beyond)) {
       yield* projects.upsertMember({ ...membership, role: cap });
       yield* recordMembershipFact({
         workspaceId: req.workspaceId,
-        projectId,
+        projectId: membership.projectId,
         userId: req.userId,
         actorId: req.actorId,
         action: "project_member.added",

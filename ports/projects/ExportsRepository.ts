@@ -21,7 +21,7 @@ export type ExportPage = ProjectScope & {
   readonly limit: number;
 };
 
-/** A project of an export with the requester's project membership role (null: none). */
+/** A project of an export with the requester's project membership role (null: none, or not read). */
 export type ExportProject = Project & { readonly projectRole: ProjectRole | null };
 
 /** The export repository. */
@@ -35,9 +35,9 @@ export interface ExportsRepository {
   /** Moves a done export to `expired` (its object is gone); false when it was not done. */
   readonly markExpired: (id: string) => Effect.Effect<boolean>;
   /**
-   * One keyset page (id order) of the projects `userId` sees in the workspace, each with its
-   * project membership role: every project when `everyProject` (a workspace owner), else those
-   * it is a member of.
+   * One keyset page (id order) of the projects `userId` sees in the workspace: every project when
+   * `everyProject` (a workspace owner, who administers them all: `projectRole` is not read and may
+   * be null), else those it is a member of, each with its project membership role.
    */
   readonly visibleProjects: (req: {
     readonly workspaceId: string;

@@ -35,8 +35,11 @@ export interface ProjectsRepository {
   readonly removeMember: (projectId: string, userId: string) => Effect.Effect<boolean>;
   /** Removes every project membership of `userId` in the workspace; answers the project ids. */
   readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
-  /** Ids of the projects where `userId` has a membership (optionally within one workspace). */
-  readonly projectIdsOfMember: (userId: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
+  /**
+   * `userId`'s project memberships in the workspace whose role is one of `roles`, in project id
+   * order; one statement on SQL (nothing bound per membership, whatever their number).
+   */
+  readonly membershipsInRoles: (userId: string, workspaceId: string, roles: ReadonlyArray<ProjectRole>) => Effect.Effect<ReadonlyArray<ProjectMember>>;
   /**
    * Ids of every project `userId` can see, by id: all projects of the workspaces it owns and the
    * projects it is a member of (optionally within one workspace). One statement on SQL.

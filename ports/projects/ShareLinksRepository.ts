@@ -19,14 +19,13 @@ export interface ShareLinksRepository {
   readonly revoke: (id: string, at: Date, reason: string, revokedBy: string) => Effect.Effect<boolean>;
   /**
    * Revokes every unrevoked link `userId` created in the workspace (only in `projectIds` when
-   * given; never in `exceptProjectIds`; never in a project where `userId` holds a project
+   * given; never in a project where `userId` holds a project
    * membership of one of `exceptProjectRoles`, checked inside the statement so nothing binds one
    * parameter per membership) in one conditional UPDATE; answers how many.
    */
   readonly revokeCreatedBy: (req: {
     readonly workspaceId: string;
     readonly projectIds?: ReadonlyArray<string> | undefined;
-    readonly exceptProjectIds?: ReadonlyArray<string> | undefined;
     readonly exceptProjectRoles?: ReadonlyArray<ProjectRole> | undefined;
     readonly userId: string;
     readonly at: Date;

@@ -94,12 +94,20 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           .returning("project_id")
           .execute(),
       ).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
-    projectIdsOfMember: (userId, workspaceId) =>
-      runQuery(db, (ex) => {
-        let query = ex.selectFrom("pm_project_members").select("project_id").where("user_id", "=", userId);
-        if (workspaceId !== undefined) query = query.where("workspace_id", "=", workspaceId);
-        return query.execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
+    // pm_project_members_user_projects (user_id, workspace_id, project_id), the role filtered.
+    membershipsInRoles: (userId, workspaceId, roles) =>
+      roles.length === 0
+        ? Effect.succeed([])
+        : runQuery(db, (ex) =>
+            ex
+              .selectFrom("pm_project_members")
+              .selectAll()
+              .where("user_id", "=", userId)
+              .where("workspace_id", "=", workspaceId)
+              .where("role", "in", [...roles])
+              .orderBy("project_id")
+              .execute(),
+          ).pipe(Effect.map((rows) => rows.map((r) => members.fromRow(r)))),
     visibleProjectIds: (userId, workspaceId, atMost) =>
       runStatement(db, (workspaceId === undefined ? selectVisibleProjects : selectVisibleProjectsOfWorkspace)[atMost === undefined ? 0 : 1], {
         userId,

@@ -64,7 +64,7 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("revoked_at", "is", null)
           .executeTakeFirst(),
       ).pipe(Effect.map((r) => toNumber(r.numUpdatedRows) > 0)),
-    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectIds, exceptProjectRoles, userId, at, reason, revokedBy }) =>
+    revokeCreatedBy: ({ workspaceId, projectIds, exceptProjectRoles, userId, at, reason, revokedBy }) =>
       runQuery(db, (ex) => {
         let query = ex
           .updateTable("pm_share_links")
@@ -73,7 +73,6 @@ export const makeSqlShareLinksRepository = (db: SqlDatabase): ShareLinksReposito
           .where("created_by", "=", userId)
           .where("revoked_at", "is", null);
         if (projectIds !== undefined) query = query.where("project_id", "in", [...projectIds]);
-        if (exceptProjectIds !== undefined && exceptProjectIds.length > 0) query = query.where("project_id", "not in", [...exceptProjectIds]);
         if (exceptProjectRoles !== undefined && exceptProjectRoles.length > 0) {
           // One probe of pm_project_members' unique (project_id, user_id) per link of the user.
           query = query.where(({ not, exists, selectFrom }) =>

@@ -1,6 +1,7 @@
 /**
  * Contract kit for the ExportsRepository: an export reads back as written and is finished once
- * (only while pending); the keyset reads an export streams from are in id order, strictly after
+ * (only while pending); the visible projects are walked by id (every project of the workspace
+ * for an owner, else the user's memberships); the keyset reads an export streams from are in id order, strictly after
  * the cursor (the last row's `id`), limited to the given projects in the query (none given:
  * nothing), tasks in the trash included.
  */
@@ -74,6 +75,21 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
       t.same(ids(await run(drain(read, [a.id, b.id], 2))), [uid("task", 1), uid("task", 3), uid("task", 4), uid("task", 5)], "not project c's; the deleted one too");
       t.same(ids(await run(read({ projectIds: [c.id], limit: 1 }))), [uid("task", 2)], "the project filter applies before the limit");
       t.same(await run(read({ projectIds: [], limit: 10 })), [], "no visible project, nothing");
+    },
+  },
+  {
+    name: "exports: visibleProjects walks every project of the workspace for an owner, else the user's memberships, by id, page by page, a member's with its project role",
+    run: async (t, run) => {
+      const a = await run(seedProject(1));
+      const b = await run(seedProject(1, 2));
+      const c = await run(seedProject(1, 3));
+      const elsewhere = await run(seedProject(2, 4));
+      const join = (projectId: ProjectId, workspaceId: WorkspaceId, role: ProjectMember["role"]): ProjectMember => ({ workspaceId, projectId, userId: "user-1", role, addedBy: "owner-1", createdAt: T0 });
+      await run(Effect.forEach([join(c.id, c.workspaceId, "viewer"), join(a.id, a.workspaceId, "contributor"), join(elsewhere.id, elsewhere.workspaceId, "admin")], joinProject));
+      const walk = (everyProject: boolean) =>
+        run(walkPages((afterId: string | undefined) => exportsRepo((r) => r.visibleProjects({ workspaceId: a.workspaceId, userId: "user-1", everyProject, afterId, limit: 2 })), (last) => last.id));
+      t.same((await walk(true)).map((p) => p.id), [a.id, b.id, c.id], "an owner: every project of the workspace");
+      t.same((await walk(false)).map((p) => [p.id, p.projectRole]), [[a.id, "contributor"], [c.id, "viewer"]], "a member: its memberships' projects of this workspace only");
     },
   },
   {

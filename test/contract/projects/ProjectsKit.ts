@@ -92,20 +92,26 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
         upsertAll([member(a, "user-1", "viewer"), member(b, "user-1", "admin"), member(elsewhere, "user-1", "viewer"), member(a, "user-2", "viewer")]),
       );
       t.same(sorted(await run(projects((r) => r.removeMembershipsInWorkspace(a.workspaceId, "user-1")))), sorted([a.id, b.id]));
-      t.same(await run(projects((r) => r.projectIdsOfMember("user-1"))), [elsewhere.id], "another workspace's membership stays");
+      t.not(await run(projects((r) => r.findMember(elsewhere.id, "user-1"))), null, "another workspace's membership stays");
       t.not(await run(projects((r) => r.findMember(a.id, "user-2"))), null, "another user's membership stays");
       t.same(await run(projects((r) => r.removeMembershipsInWorkspace(a.workspaceId, "user-1"))), [], "nothing left to remove");
     },
   },
   {
-    name: "projects: projectIdsOfMember is scoped to the user and, when given, the workspace",
+    name: "projects: membershipsInRoles reads the user's memberships of one workspace in the given roles, by project id",
     run: async (t, run) => {
       const a = await run(seedProject(1));
-      const b = await run(seedProject(2, 2));
-      await run(upsertAll([member(a, "user-1", "viewer"), member(b, "user-1", "viewer"), member(b, "user-2", "admin")]));
-      t.same(sorted(await run(projects((r) => r.projectIdsOfMember("user-1")))), sorted([a.id, b.id]));
-      t.same(await run(projects((r) => r.projectIdsOfMember("user-1", a.workspaceId))), [a.id]);
-      t.same(await run(projects((r) => r.projectIdsOfMember("user-3"))), []);
+      const b = await run(seedProject(1, 2));
+      const c = await run(seedProject(1, 3));
+      const elsewhere = await run(seedProject(2, 4));
+      await run(
+        upsertAll([member(c, "user-1", "admin"), member(a, "user-1", "admin"), member(b, "user-1", "viewer"), member(elsewhere, "user-1", "admin"), member(a, "user-2", "admin")]),
+      );
+      const among = (userId: string, workspaceId: string, roles: ReadonlyArray<ProjectRole>) => run(projects((r) => r.membershipsInRoles(userId, workspaceId, roles)));
+      t.same((await among("user-1", a.workspaceId, ["admin"])).map((m) => [m.projectId, m.role]), [[a.id, "admin"], [c.id, "admin"]], "its admin memberships of the workspace, by project id");
+      t.same((await among("user-1", a.workspaceId, ["admin", "viewer"])).map((m) => m.projectId), sorted([a.id, b.id, c.id]), "several roles");
+      t.same(await among("user-1", a.workspaceId, []), [], "no role asked: none");
+      t.same(await among("user-3", a.workspaceId, ["admin"]), [], "a user without memberships");
     },
   },
   {

@@ -2,15 +2,17 @@
  * Contract kit for the ShareLinksRepository: `create` answers a fresh plain token that finds the
  * link again by its hash (and only that token does); a project's links are listed newest first;
  * revocation is conditional (a second one is false); `revokeCreatedBy` revokes only the user's
- * unrevoked links in the workspace (and in the given projects, never in the excepted ones) and
- * counts them.
+ * unrevoked links in the workspace (and in the given projects, never where it holds one of the
+ * excepted project roles) and counts them.
  */
 import { Effect } from "effect";
 import type { Project } from "../../../core/projects/model/Project.js";
 import type { ShareLink } from "../../../core/projects/model/ShareLink.js";
 import { ShareLinksRepository } from "../../../ports/projects/ShareLinksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
-import { seedProject, idsOf, uid, type SeedPorts } from "./fixtures.js";
+import { seedProject, idsOf, joinProject, uid, type SeedPorts } from "./fixtures.js";
+import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
+import type { ProjectRole } from "../../../core/projects/model/Roles.js";
 import { ShareLinkId } from "../../../core/projects/model/Ids.js";
 
 /** The ports this kit needs. */
@@ -107,16 +109,20 @@ export const shareLinksCases: ReadonlyArray<KitCase<ShareLinksKitPorts>> = [
     },
   },
   {
-    name: "share links: revokeCreatedBy with exceptProjectIds keeps the user's links of those projects",
+    name: "share links: revokeCreatedBy with exceptProjectRoles keeps the user's links of projects where it holds one of those roles",
     run: async (t, run) => {
       const a = await run(seedProject(1));
       const b = await run(seedProject(1, 2));
-      await run(createAll([shareLinkRecord(a, 1), shareLinkRecord(b, 2)]));
+      const c = await run(seedProject(1, 3));
+      const role = (project: Project, projectRole: ProjectRole): ProjectMember => ({ workspaceId: project.workspaceId, projectId: project.id, userId: "user-1", role: projectRole, addedBy: "owner-1", createdAt: T0 });
+      await run(Effect.forEach([role(a, "contributor"), role(b, "viewer")], joinProject));
+      await run(createAll([shareLinkRecord(a, 1), shareLinkRecord(b, 2), shareLinkRecord(c, 3)]));
       const req = { workspaceId: a.workspaceId, userId: "user-1", at: at(100), reason: "role_changed", revokedBy: "owner-1" };
-      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [a.id] }))), 1, "only outside the excepted projects");
-      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedAt, null, "the excepted project's link stays");
-      t.equal((await run(links((r) => r.find(uid("shl", 2)))))?.revokedReason, "role_changed");
-      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectIds: [] }))), 1, "an empty exception excepts nothing");
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectRoles: ["admin", "contributor"] }))), 2, "where it holds none of the roles, or no membership");
+      t.equal((await run(links((r) => r.find(uid("shl", 1)))))?.revokedAt, null, "the link of a project it contributes to stays");
+      t.equal((await run(links((r) => r.find(uid("shl", 2)))))?.revokedReason, "role_changed", "a viewer's project: revoked");
+      t.equal((await run(links((r) => r.find(uid("shl", 3)))))?.revokedReason, "role_changed", "no membership: revoked");
+      t.equal(await run(links((r) => r.revokeCreatedBy({ ...req, exceptProjectRoles: [] }))), 1, "no role excepts nothing");
     },
   },
 ];
