@@ -2,16 +2,18 @@
  * The checkout-risk read runs on every checkout, one statement for its signals (account, client
  * network, e-mail), under their locks: `CheckoutRiskRepository.riskSince` must seek each
  * signal's declines of the window through the partial index of declined rows (commerce migration
- * 29), in time order, and its unresolved checkouts through the partial index of undeclined rows
- * (migration 30), never reading the signals of other clients. Plans of the statement the
- * repository really sends, with its values: EXPLAIN QUERY PLAN on SQLite, the generic plan on
+ * 29), in time order, and its checkouts in flight through the partial index of unsettled rows
+ * (migration 31: a signal is settled when its payment is answered), never reading the signals of
+ * other clients nor a signal's settled checkouts. Plans of the statement the repository really
+ * sends, with its values: EXPLAIN QUERY PLAN on SQLite, the generic plan and a measured plan on
  * Postgres.
  */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import t from "tap";
 import { makeSqlCheckoutRiskRepository } from "../../adapters/sql/commerce/SqlCheckoutRiskRepository.js";
 import { openTestDatabase } from "../support/databases.js";
-import { genericPlan, planNodes, sentToPostgres } from "../support/postgresPlans.js";
+import { genericPlan, measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 import { commerceTestModules } from "./support.js";
 
@@ -23,7 +25,7 @@ const nothing = [
   { declines: [], unresolved: 0 },
 ];
 
-t.test("SQLite: the signals' declines and unresolved checkouts are read by seeking their partial indexes, without a sort", async (t) => {
+t.test("SQLite: the signals' declines and checkouts in flight are read by seeking their partial indexes, without a sort", async (t) => {
   const db = await openTestDatabase("sqlite", t, commerceTestModules);
   const risk = makeSqlCheckoutRiskRepository(db);
   const { executed } = await capturePrepared(
@@ -38,14 +40,14 @@ t.test("SQLite: the signals' declines and unresolved checkouts are read by seeki
       `seeks the declines by signal and time: ${details.join(" | ")}`,
     );
     t.ok(
-      details.some((detail) => /^SEARCH s USING (COVERING )?INDEX shop_checkout_risk_undecided \(signal=\? AND recorded_at>\?\)/.test(detail)),
-      `seeks the undeclined checkouts by signal and time: ${details.join(" | ")}`,
+      details.some((detail) => /^SEARCH shop_checkout_risk_signals USING (COVERING )?INDEX shop_checkout_risk_unsettled \(signal=\? AND recorded_at>\?\)/.test(detail)),
+      `seeks the unsettled checkouts by signal and time: ${details.join(" | ")}`,
     );
     t.notOk(details.some((detail) => detail.includes("TEMP B-TREE")), "no sort: the index gives the time order");
   }
 });
 
-t.test("Postgres: the signals' declines and unresolved checkouts are read through their partial indexes in its generic plan", async (t) => {
+t.test("Postgres: the signals' declines and checkouts in flight are read through their partial indexes in its generic plan", async (t) => {
   const db = await openTestDatabase("postgres", t, commerceTestModules);
   const risk = makeSqlCheckoutRiskRepository(db);
   const sent = await sentToPostgres(
@@ -57,8 +59,45 @@ t.test("Postgres: the signals' declines and unresolved checkouts are read throug
   const scans = nodes.filter((node) => node["Relation Name"] === "shop_checkout_risk_signals");
   t.same(
     scans.map((scan) => scan["Index Name"]).sort(),
-    ["shop_checkout_risk_declines", "shop_checkout_risk_declines", "shop_checkout_risk_undecided", "shop_checkout_risk_undecided"],
+    ["shop_checkout_risk_declines", "shop_checkout_risk_declines", "shop_checkout_risk_unsettled", "shop_checkout_risk_unsettled"],
     `each signal's two branches by their partial indexes (${scans.map((scan) => String(scan["Node Type"])).join(", ")})`,
   );
   t.notOk(nodes.some((node) => node["Node Type"] === "Sort"), "no sort: the index gives the time order");
+});
+
+t.test("Postgres: the in-flight count reads only unsettled checkouts, however many settled checkouts the signal had within the hour", async (t) => {
+  const db = await openTestDatabase("postgres", t, commerceTestModules);
+  const risk = makeSqlCheckoutRiskRepository(db);
+  const settledCount = 2000;
+  const inFlight = 3;
+  // A busy shared network's hour: 2,000 checkouts whose payment was answered and 3 still
+  // authorizing; beside it 100 other networks' day, 80 answered checkouts and one in flight each.
+  // Seeded without the foreign-key triggers (no orders behind them), then the answers are recorded
+  // as checkout records them, by a move of the payment's status (which settles the signals).
+  await db.db.connection().execute(async (connection) => {
+    await sql`SET session_replication_role = replica`.execute(connection);
+    await sql`INSERT INTO shop_checkout_risk_signals (order_id, signal, recorded_at, declined_at)
+      SELECT 'busy-' || i, ${signal}, now() - i * interval '1 second', NULL::timestamptz FROM generate_series(1, ${settledCount + inFlight}) AS i
+      UNION ALL
+      SELECT 'other-' || i, lpad(to_hex(i % 100), 64, 'b'), now() - i * interval '10 seconds', NULL::timestamptz FROM generate_series(1, 8100) AS i`.execute(connection);
+    await sql`INSERT INTO shop_order_payments (order_id, store_id, merchant_id, payment_id, idempotency_key, payment_method, status, amount_minor, captured_minor, refunded_minor, updated_at)
+      SELECT order_id, 'store-1', 'merchant-1', NULL, 'order:' || order_id || '/authorize', 'pm_card_visa', 'authorizing', 1000, 0, 0, now()
+      FROM shop_checkout_risk_signals`.execute(connection);
+    await sql`RESET session_replication_role`.execute(connection);
+  });
+  await sql`ANALYZE shop_checkout_risk_signals, shop_order_payments`.execute(db.db);
+  const answered = await sql`UPDATE shop_order_payments SET status = 'authorized', updated_at = now()
+    WHERE order_id NOT IN ('busy-1', 'busy-2', 'busy-3') AND order_id NOT LIKE 'other-_' AND order_id NOT LIKE 'other-__'
+      AND order_id NOT IN ('other-100')`.execute(db.db);
+  t.equal(Number(answered.numAffectedRows), settledCount + 8000, "the answers recorded");
+  await sql`ANALYZE shop_checkout_risk_signals, shop_order_payments`.execute(db.db);
+  const sent = await sentToPostgres(
+    (text) => text.includes('from "shop_checkout_risk_signals"'),
+    async () => t.same(await Effect.runPromise(risk.riskSince([signal], since(), 5)), [{ declines: [], unresolved: inFlight }], "three in flight"),
+  );
+  t.equal(sent.length, 1, "the read sent one statement");
+  const plan = await measuredPlan(db, sent[0]!);
+  // Rows read of the signals and of the payments (which told, before settled_at, whether a checkout was in flight).
+  const read = rowsRead(plan, "shop_checkout_risk_signals") + rowsRead(plan, "shop_order_payments");
+  t.ok(read <= inFlight, `${read} rows read for ${inFlight} checkouts in flight, beside ${settledCount} settled ones`, { nodes: planNodes(plan) });
 });

@@ -2,9 +2,11 @@
  * The CheckoutRiskRepository port over `shop_checkout_risk_signals` (commerce migration 29): one
  * row per signal digest of a checkout, marked `declined_at` once when its order fails; and over
  * `shop_checkout_risk_locks` (migration 30): one row per signal, upserted by each checkout to lock
- * the signal until its transaction ends. Declines are read per digest through the partial index of
- * marked rows, unresolved checkouts through the partial index of unmarked ones: every signal of a
- * checkout in one statement.
+ * the signal until its transaction ends. A row is settled (`settled_at`, migration 31) by the
+ * database in the transaction that records its order's payment answer. Declines are read per
+ * digest through the partial index of declined rows, checkouts in flight through the partial index
+ * of unsettled ones (`shop_checkout_risk_unsettled`), so settled checkouts are never read: every
+ * signal of a checkout in one statement.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -13,9 +15,6 @@ import { withSpan } from "../../../core/kernel/Span.js";
 import { featuresFor } from "../featuresFor.js";
 import { compiledOnce, runQuery, runStatement, sendStatement, toNumber, type CompiledStatement } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-
-/** Payment states of a checkout whose authorization has no answer yet. */
-const unresolvedPayments = ["authorizing", "unknown"] as const;
 
 /** One statement per number of rows (a checkout has one to three signals), compiled on first use. */
 const perRowCount = <P extends Record<string, unknown>>(build: (n: number) => CompiledStatement<P>) => {
@@ -57,7 +56,8 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
     ex.updateTable("shop_checkout_risk_signals").set({ declined_at: p("at") }).where("order_id", "=", p("orderId")).where("declined_at", "is", null),
   );
   // Per signal `s<i>`: its declines of the window, and its undeclined checkouts of the window
-  // whose payment has no answer, each branch tagged with the signal's place.
+  // whose payment has no answer (unsettled: the database settles a signal when its order's payment
+  // status leaves authorizing/unknown, migration 31), each branch tagged with the signal's place.
   const selectRisk = perRowCount<Record<string, unknown>>((n) =>
     compiledOnce<Record<string, unknown>>((ex, p) => {
       const branches = Array.from({ length: n }, (_, i) => [
@@ -77,13 +77,12 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
         ex
           .selectFrom(
             ex
-              .selectFrom("shop_checkout_risk_signals as s")
-              .innerJoin("shop_order_payments as p", "p.order_id", "s.order_id")
-              .select(["s.recorded_at as at"])
-              .where("s.signal", "=", p(`s${i}`))
-              .where("s.declined_at", "is", null)
-              .where("s.recorded_at", ">=", p("since"))
-              .where("p.status", "in", [...unresolvedPayments])
+              .selectFrom("shop_checkout_risk_signals")
+              .select(["recorded_at as at"])
+              .where("signal", "=", p(`s${i}`))
+              .where("settled_at", "is", null)
+              .where("declined_at", "is", null)
+              .where("recorded_at", ">=", p("since"))
               .limit(p("limit"))
               .as(`unresolved${i}`),
           )
