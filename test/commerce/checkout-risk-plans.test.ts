@@ -6,7 +6,8 @@
  * (migration 31: a signal is settled when its payment is answered), never reading the signals of
  * other clients nor a signal's settled checkouts. Plans of the statement the repository really
  * sends, with its values: EXPLAIN QUERY PLAN on SQLite, the generic plan and a measured plan on
- * Postgres.
+ * Postgres. The index of the customer's declines read that the signals replaced is dropped, no
+ * read of the orders needing it.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -15,7 +16,16 @@ import { makeSqlCheckoutRiskRepository } from "../../adapters/sql/commerce/SqlCh
 import { openTestDatabase } from "../support/databases.js";
 import { genericPlan, measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
-import { commerceTestModules } from "./support.js";
+import { commerceTestModules, testSealingKey } from "./support.js";
+import { makeAesGcmFieldSealer } from "../../adapters/commerce/FieldSealer.js";
+import { databaseState } from "../../adapters/observability/StateCollectors.js";
+import { featuresFor } from "../../adapters/sql/featuresFor.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { compose } from "../../hosts/Composition.js";
+import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
+import { paymentsModule } from "../../hosts/modules/paymentsModule.js";
+import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
+import { moduleLayer } from "../support/moduleLayer.js";
 
 const signal = "a".repeat(64);
 const since = () => new Date(Date.now() - 3_600_000);
@@ -100,4 +110,94 @@ t.test("Postgres: the in-flight count reads only unsettled checkouts, however ma
   // Rows read of the signals and of the payments (which told, before settled_at, whether a checkout was in flight).
   const read = rowsRead(plan, "shop_checkout_risk_signals") + rowsRead(plan, "shop_order_payments");
   t.ok(read <= inFlight, `${read} rows read for ${inFlight} checkouts in flight, beside ${settledCount} settled ones`, { nodes: planNodes(plan) });
+});
+
+/**
+ * `shop_orders_customer_declines` (commerce migration 5) served the customer's declines read that
+ * the signal rows replaced. Every read of `shop_orders` (a customer's orders, a page on, the guest
+ * orders retention minimizes, the gauges' count by status; by id is the primary key) is planned
+ * with a store's orders and statistics: each keeps an index of its own, and the old index is gone
+ * (commerce migration 32). Before, Postgres's plan for a customer's first page took it, then sorted
+ * by id; `shop_orders_customer (customer_id, id)` serves that page in order.
+ */
+const orderReads = async (db: SqlDatabase) => {
+  const f = featuresFor(db);
+  const sealingKeys = { currentKeyId: "k1", keys: { k1: testSealingKey } };
+  const layer = moduleLayer(db, compose().add(paymentsModule).add(makeCommerceModule({ mailer: { send: () => Effect.dieMessage("no mail here") }, sealingKeys })));
+  const address = makeAesGcmFieldSealer(sealingKeys).seal(JSON.stringify({ name: "Ada", line1: "1 St", line2: null, city: "London", postcode: "N1", country: "GB" }));
+  const orders = await Effect.runPromise(Effect.provide(OrdersRepository, layer));
+  const now = new Date();
+  const time = (ms: number) => f.timeToDb(new Date(now.getTime() - ms));
+  // One store's 4,000 orders: 400 customers' (ten each) and guests' (one in four), of every status.
+  const statuses = ["pending", "payment_pending", "confirmed", "failed", "expired", "cancelled", "dispatched"];
+  await db.db.insertInto("shop_stores").values({ id: "store-1", name: "Shop", currency: "EUR", owner_id: "owner-1", merchant_id: "merchant-1", tax_rate_basis_points: 0, created_at: time(0) }).execute();
+  for (let batch = 0; batch < 4; batch++) {
+    await db.db
+      .insertInto("shop_orders")
+      .values(
+        Array.from({ length: 1000 }, (_, j) => {
+          const i = batch * 1000 + j;
+          return {
+            id: `order-${String(i).padStart(5, "0")}`,
+            store_id: "store-1",
+            customer_id: i % 4 === 0 ? null : `customer-${i % 400}`,
+            cart_id: `cart-${i}`,
+            status: statuses[i % statuses.length]!,
+            currency: "EUR",
+            subtotal_minor: 100,
+            discount_minor: 0,
+            tax_minor: 0,
+            total_minor: 100,
+            payment_intent_ref: null,
+            email: null,
+            shipping_address: address,
+            version: 1,
+            created_at: time(i * 60_000),
+            updated_at: time(i * 60_000),
+          };
+        }),
+      )
+      .execute();
+  }
+  await sql`ANALYZE`.execute(db.db);
+  const run = (effect: Effect.Effect<unknown>) => Effect.runPromise(effect);
+  return [
+    { read: "a customer's orders", expected: "shop_orders_customer", run: () => run(orders.ordersOfCustomer("customer-7", null, 51)) },
+    { read: "a customer's orders, a page on", expected: "shop_orders_customer", run: () => run(orders.ordersOfCustomer("customer-7", "order-03000", 51)) },
+    { read: "the guest orders retention minimizes", expected: "shop_orders_guests_to_minimize", run: () => run(orders.redactGuestOrders(new Date(now.getTime() - 30 * 86_400_000), 100, now)) },
+    { read: "the gauges' count by status", expected: "shop_orders_status", run: () => databaseState(db, { payments: false, commerce: true })() },
+  ];
+};
+
+t.test("SQLite: no read of shop_orders uses shop_orders_customer_declines, which is dropped; each read keeps its own index", async (t) => {
+  const db = await openTestDatabase("sqlite", t, commerceTestModules);
+  for (const { read, expected, run } of await orderReads(db)) {
+    const { executed } = await capturePrepared((text) => text.includes('from "shop_orders"'), run);
+    t.ok(executed.size >= 1, `${read}: ran`);
+    for (const [text, parameters] of executed) {
+      const details = (await planDetails(db, text, parameters)).filter((detail) => detail.includes("shop_orders"));
+      t.ok(details.some((detail) => detail.includes(`INDEX ${expected} `)), `${read}: ${details.join(" | ")}`);
+      t.notOk(details.some((detail) => detail.includes("shop_orders_customer_declines")), `${read}: not through shop_orders_customer_declines`);
+    }
+  }
+  const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'shop_orders_customer_declines'`.execute(db.db);
+  t.same(rows, [], "shop_orders_customer_declines is dropped");
+});
+
+t.test("Postgres: no read of shop_orders uses shop_orders_customer_declines, which is dropped; each read keeps its own index", async (t) => {
+  const db = await openTestDatabase("postgres", t, commerceTestModules);
+  for (const { read, expected, run } of await orderReads(db)) {
+    const sent = await sentToPostgres((text) => text.includes('from "shop_orders"'), run);
+    t.ok(sent.length >= 1, `${read}: sent`);
+    for (const statement of sent) {
+      for (const [kind, plan] of [["generic", await genericPlan(db, statement)], ["measured", await measuredPlan(db, statement)]] as const) {
+        // The statement reads shop_orders alone: every index of its plan is one of that table's.
+        const indexes = planNodes(plan).flatMap((node) => (typeof node["Index Name"] === "string" ? [node["Index Name"]] : []));
+        t.ok(indexes.includes(expected), `${read} (${kind} plan): ${indexes.join(", ")}`);
+        t.notOk(indexes.includes("shop_orders_customer_declines"), `${read} (${kind} plan): not through shop_orders_customer_declines`);
+      }
+    }
+  }
+  const { rows } = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE indexname = 'shop_orders_customer_declines'`.execute(db.db);
+  t.same(rows, [], "shop_orders_customer_declines is dropped");
 });
