@@ -269,7 +269,8 @@ const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: n
         [f.storeId, userScope, httpKey, "0".repeat(64), orderId, now],
       ],
       // Checkout risk: a lock row per signal (account, network, e-mail), then their declines and
-      // unresolved checkouts in the hour, under the locks (core/commerce/CheckoutRisk.ts).
+      // unsettled checkouts in the hour, under the locks (core/commerce/CheckoutRisk.ts; the
+      // payment's answer settles them by trigger, commerce migration 31).
       [
         q(`insert into "shop_checkout_risk_locks" ("signal", "locked_at") values (?, ?), (?, ?), (?, ?) on conflict ("signal") do update set "locked_at" = excluded.locked_at`),
         riskSignals.flatMap((signal) => [signal, now]),
@@ -280,11 +281,11 @@ const rawCheckout = (dialect: RawDatabase["dialect"], f: RawFixture, sequence: n
             .map(
               (_, i) =>
                 `select ${i} as "place", "at", 0 as "unresolved" from (select "declined_at" as "at" from "shop_checkout_risk_signals" where "signal" = ? and "declined_at" is not null and "declined_at" >= ? order by "declined_at" limit ?) as "declines${i}" union all ` +
-                `select ${i} as "place", "at", 1 as "unresolved" from (select "s"."recorded_at" as "at" from "shop_checkout_risk_signals" as "s" inner join "shop_order_payments" as "p" on "p"."order_id" = "s"."order_id" where "s"."signal" = ? and "s"."declined_at" is null and "s"."recorded_at" >= ? and "p"."status" in (?, ?) limit ?) as "unresolved${i}"`,
+                `select ${i} as "place", "at", 1 as "unresolved" from (select "recorded_at" as "at" from "shop_checkout_risk_signals" where "signal" = ? and "settled_at" is null and "declined_at" is null and "recorded_at" >= ? limit ?) as "unresolved${i}"`,
             )
             .join(" union all "),
         ),
-        riskSignals.flatMap((signal) => [signal, hourAgo, 5, signal, hourAgo, "authorizing", "unknown", 5]),
+        riskSignals.flatMap((signal) => [signal, hourAgo, 5, signal, hourAgo, 5]),
       ],
       [q(`update "shop_carts" set "status" = ?, "version" = "version" + ?, "updated_at" = ? where "id" = ? and "status" = ?`), ["checked_out", 1, now, f.cartId, "open"]],
       [q(`select * from "shop_cart_lines" where "cart_id" = ? order by "added_at", "variant_id"`), [f.cartId]],
