@@ -9,21 +9,21 @@ import t from "tap";
 import { Effect } from "effect";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { sentToPostgres } from "../support/postgresPlans.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { forEachFilesDialect } from "./support.js";
 import "./support.js";
 
+/** Writes each member's workspace (created by its first member) and the memberships. */
+const seedMembers = async (db: SqlDatabase, members: ReadonlyArray<readonly [string, string, string]>) => {
+  const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
+  const firstOf = new Map(members.map(([ws, user]) => [ws, user] as const).reverse());
+  await db.db.insertInto("pm_workspaces").values([...firstOf].map(([id, by]) => ({ id, name: id, created_by: by, created_at: time }))).execute();
+  await db.db.insertInto("pm_workspace_members").values(members.map(([workspace_id, user_id, role]) => ({ workspace_id, user_id, role, created_at: time }))).execute();
+};
+
 t.test("file storage membership reads the project workspaces: owner is admin, member and guest are members", (t) =>
   forEachFilesDialect(t, "projects directory", async (t, db) => {
-    const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
-    await db.db.insertInto("pm_workspaces").values({ id: "ws1", name: "One", created_by: "ann", created_at: time }).execute();
-    await db.db
-      .insertInto("pm_workspace_members")
-      .values([
-        { workspace_id: "ws1", user_id: "ann", role: "owner", created_at: time },
-        { workspace_id: "ws1", user_id: "ben", role: "member", created_at: time },
-        { workspace_id: "ws1", user_id: "gus", role: "guest", created_at: time },
-      ])
-      .execute();
+    await seedMembers(db, [["ws1", "ann", "owner"], ["ws1", "ben", "member"], ["ws1", "gus", "guest"]]);
     const directory = makeSqlProjectsWorkspaceDirectory(db);
     const standing = (ws: string, user: string) => Effect.runPromise(directory.standing(ws, user));
     t.equal(await standing("ws1", "ann"), "admin");
@@ -38,17 +38,7 @@ t.test("file storage membership reads the project workspaces: owner is admin, me
 
 t.test("the members among a list of users are read in one statement however long the list, in the list's order", (t) =>
   forEachFilesDialect(t, "projects directory members among", async (t, db) => {
-    const time = db.dialect === "sqlite" ? new Date().toISOString() : new Date();
-    await db.db.insertInto("pm_workspaces").values([{ id: "ws1", name: "One", created_by: "ann", created_at: time }, { id: "ws2", name: "Two", created_by: "eve", created_at: time }]).execute();
-    await db.db
-      .insertInto("pm_workspace_members")
-      .values([
-        { workspace_id: "ws1", user_id: "ann", role: "owner", created_at: time },
-        { workspace_id: "ws1", user_id: "ben", role: "member", created_at: time },
-        { workspace_id: "ws1", user_id: "gus", role: "guest", created_at: time },
-        { workspace_id: "ws2", user_id: "eve", role: "owner", created_at: time },
-      ])
-      .execute();
+    await seedMembers(db, [["ws1", "ann", "owner"], ["ws1", "ben", "member"], ["ws1", "gus", "guest"], ["ws2", "eve", "owner"]]);
     const directory = makeSqlProjectsWorkspaceDirectory(db);
     const among = (ws: string, users: ReadonlyArray<string>) => Effect.runPromise(directory.membersAmong(ws, users));
     t.same(await among("ws1", ["gus", "eve", "ann", "zed", "ann"]), ["gus", "ann"], "members only, once each, in the order asked");
