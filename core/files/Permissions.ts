@@ -5,7 +5,9 @@
  * tokens carry it; node metadata ETags do, NodeMetadata.ts) and is visible in the next request,
  * because every check reads grants and membership afresh. A grant to a member who could not see
  * the node before (no grant on it or an ancestor) tells their feed that it entered their view
- * (EnteredView.ts); a revocation that leaves them none above it, that it left (LeftView.ts).
+ * (EnteredView.ts); a revocation that leaves them none above it, that it left (LeftView.ts). A
+ * revocation that takes a root node from the member who holds its name hands the name on first
+ * (RootNameHandover.ts).
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -19,6 +21,7 @@ import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { hasRole, requireAccess } from "./Access.js";
 import { recordEnteredView } from "./EnteredView.js";
 import { granteesOn, recordLeftView } from "./LeftView.js";
+import { handOverRootNames } from "./RootNameHandover.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
@@ -82,11 +85,14 @@ export const revokeAccess = (input: {
       Effect.gen(function* () {
         // The drive lock first, as grants and namespace changes take it (one lock order, no deadlock).
         yield* drives.lock(input.workspaceId);
-        const removed = yield* nodes.removeGrant(input.workspaceId, input.nodeId, input.granteeId);
-        if (!removed) return false;
+        if (!(yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).some((g) => g.userId === input.granteeId)) return false;
+        const ancestors = yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth);
+        // A root name the grantee would no longer see passes on first (RootNameHandover.ts).
+        yield* handOverRootNames({ workspaceId: input.workspaceId, nodeId: input.nodeId, userId: input.granteeId, ancestors });
+        yield* nodes.removeGrant(input.workspaceId, input.nodeId, input.granteeId);
         yield* drives.bumpAclEpoch(input.workspaceId);
         // Without a grant above it the node (and its subtree) leaves the grantee's view: their feed says so.
-        const above = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth)).map((a) => a.id));
+        const above = yield* granteesOn(input.workspaceId, ancestors.map((a) => a.id));
         if (!above.has(input.granteeId)) {
           yield* recordLeftView({ workspaceId: WorkspaceId.make(input.workspaceId), nodeId: NodeId.make(input.nodeId), userIds: [input.granteeId], actorId: input.userId });
         }

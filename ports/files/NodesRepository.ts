@@ -88,6 +88,8 @@ export interface NodesRepository {
   readonly putGrant: (entry: AclEntry) => Effect.Effect<void>;
   /** Removes a grant; false when there was none. */
   readonly removeGrant: (workspaceId: string, nodeId: string, userId: string) => Effect.Effect<boolean>;
+  /** The active children of the root `rootId` whose name `userId` holds (RootNames.ts). */
+  readonly rootNodesHeldBy: (workspaceId: string, rootId: string, userId: string) => Effect.Effect<ReadonlyArray<Node>>;
   /** The direct grants on a node. */
   readonly grantsOfNode: (workspaceId: string, nodeId: string) => Effect.Effect<ReadonlyArray<AclEntry>>;
 }

@@ -93,6 +93,59 @@ t.test("a member who moves a node into the root still sees it: they become its o
   }),
 );
 
+t.test("a member whose grant on a root node they named is revoked no longer holds its name: it passes to a member who still sees it, and their create of that name is 201", (t) =>
+  eachDialect(t, "revoked root name holder", async (t, dialect) => {
+    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const carl = await user();
+    const ws = await workspace(ann, [ben, carl]);
+    const create = (who: typeof ann, name: string) => call("/v1/nodes", { user: who, body: { parent_id: ws.root, name, kind: "folder" } });
+    const grant = async (nodeId: string, who: typeof ann, role: string) =>
+      t.equal((await call(`/v1/nodes/${nodeId}/permissions`, { user: ben, body: { user_id: who.id, role } })).status, 200, `ben makes ${role === "owner" ? "an owner" : `a ${role}`}`);
+    const revokeBen = async (nodeId: string) => t.equal((await call(`/v1/nodes/${nodeId}/permissions/${ben.id}`, { user: ann, method: "DELETE" })).status, 204, "the owner revokes ben's grant");
+    const rootNodes = async (who: typeof ann, name: string) =>
+      ((await call(`/v1/nodes/${ws.root}/children`, { user: who })).body.data as Json[]).filter((n) => n.name === name).map((n) => n.id);
+
+    const plans = String((await create(ben, "Plans")).body.id);
+    await grant(plans, ann, "owner");
+    await revokeBen(plans);
+    t.same(await rootNodes(ben, "Plans"), [], "ben no longer sees Plans");
+    const bens = await create(ben, "Plans");
+    t.equal(bens.status, 201, "ben creates Plans at the root: the name he lost sight of is no longer his");
+    t.same(await rootNodes(ann, "Plans"), [plans], "the owner still sees the original, and only it");
+    t.match(await create(ann, "Plans"), { status: 409, body: { code: "name_taken" } }, "the owner who still sees it holds its name now");
+
+    // The owner holds a root node of that name already: the name passes to the next who sees it.
+    t.equal((await create(ann, "Notes")).status, 201, "the owner's own Notes");
+    const notes = String((await create(ben, "Notes")).body.id);
+    await grant(notes, ann, "owner");
+    await grant(notes, carl, "viewer");
+    await revokeBen(notes);
+    t.equal((await create(ben, "Notes")).status, 201, "ben creates Notes at the root");
+    t.same(await rootNodes(carl, "Notes"), [notes], "the viewer still sees the original");
+    t.match(await create(carl, "Notes"), { status: 409, body: { code: "name_taken" } }, "the viewer holds its name, since the owner holds one of that name");
+    t.equal((await rootNodes(ann, "Notes")).length, 2, "the owner sees both of their Notes");
+
+    // Nobody who still sees it is free to hold the name: it is held by no member.
+    t.equal((await create(ann, "Solo")).status, 201, "the owner's own Solo");
+    const solo = String((await create(ben, "Solo")).body.id);
+    await grant(solo, ann, "owner");
+    await revokeBen(solo);
+    t.equal((await create(ben, "Solo")).status, 201, "ben creates Solo at the root");
+    t.ok((await rootNodes(ann, "Solo")).includes(solo), "the owner still sees the original beside their own");
+
+    // A create of the name racing the revocation: both take the drive lock, one goes first.
+    const race = String((await create(ben, "Race")).body.id);
+    await grant(race, ann, "owner");
+    const [revoked, anns] = await Promise.all([call(`/v1/nodes/${race}/permissions/${ben.id}`, { user: ann, method: "DELETE" }), create(ann, "Race")]);
+    t.equal(revoked.status, 204, "the revocation racing the owner's create answers 204");
+    t.ok(anns.status === 201 || (anns.status === 409 && anns.body.code === "name_taken"), "the owner's create answers 201, or 409 when the name passed to them first");
+    t.equal((await rootNodes(ann, "Race")).length, anns.status === 201 ? 2 : 1, "the owner sees the original, and their own if it was made");
+    t.equal((await create(ben, "Race")).status, 201, "ben creates Race at the root either way");
+  }),
+);
+
 t.test("parallel creations of one root name: one per member who asks, exactly one for a member asking twice", (t) =>
   eachDialect(t, "hidden root names race", async (t, dialect) => {
     const { call, user, workspace } = await startFilesServer(t, dialect);

@@ -12,6 +12,8 @@ import { forEachDialect, testModules } from "../support/databases.js";
 import { filesTestModules } from "./support.js";
 
 const beforeEighteen = { name: "files", migrations: filesMigrations.filter((m) => m.version < 18) };
+const throughEighteen = { name: "files", migrations: filesMigrations.filter((m) => m.version <= 18) };
+const beforeTwenty = { name: "files", migrations: filesMigrations.filter((m) => m.version < 20) };
 
 forEachDialect(
   t,
@@ -40,7 +42,7 @@ forEachDialect(
     await db.db.updateTable("fs_nodes").set({ purged_at: time, version: 2 }).where("id", "=", "stub").execute();
     await db.db.insertInto("fs_nodes").values(node("inner", "plans", "Inner", "ben")).execute();
 
-    await migrate(db, filesTestModules);
+    await migrate(db, [...testModules, throughEighteen]);
     const holders = await db.db.selectFrom("fs_nodes").select(["id", "root_holder", "version"]).orderBy("id").execute();
     t.same(
       holders.map((r) => [r.id, r.root_holder, Number(r.version)]),
@@ -62,4 +64,60 @@ forEachDialect(
     await t.rejects(db.db.updateTable("fs_nodes").set({ root_holder: "ben", version: 2 }).where("id", "=", "inner").execute(), "nor is given one");
   },
   [...testModules, beforeEighteen],
+);
+
+forEachDialect(
+  t,
+  "migration 20: a root name holder who no longer sees the node holds it no more, and no grant removal leaves a holder without sight of it",
+  async (t, db) => {
+    const time = db.features.timeToDb(new Date());
+    await db.db
+      .insertInto("fs_drives")
+      .values({ workspace_id: "ws1", root_node_id: "root", quota_bytes: 1000, used_bytes: 0, reserved_bytes: 0, change_seq: 0, pruned_through_seq: 0, acl_epoch: 1, created_at: time, updated_at: time })
+      .execute();
+    const node = (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
+      id,
+      workspace_id: "ws1",
+      parent_id: parentId,
+      name,
+      kind: "folder",
+      version: 1,
+      trashed_at: trashed ? time : null,
+      trash_root_id: trashed ? id : null,
+      root_holder: holder,
+      created_by: holder ?? "ann",
+      created_at: time,
+      updated_at: time,
+    });
+    const grant = (nodeId: string, userId: string) => ({ workspace_id: "ws1", node_id: nodeId, user_id: userId, role: "owner", granted_by: userId, created_at: time });
+    await db.db.insertInto("fs_nodes").values(node("root", null, "root", null)).execute();
+    await db.db
+      .insertInto("fs_nodes")
+      .values([node("kept", "root", "Kept", "ben"), node("blind", "root", "Blind", "ben"), node("via-root", "root", "Shared", "carl"), node("old", "root", "Old", "ben", true)])
+      .execute();
+    await db.db.insertInto("fs_acl_entries").values([grant("kept", "ben"), grant("blind", "ann"), grant("root", "carl")]).execute();
+
+    await migrate(db, filesTestModules);
+    const holders = await db.db.selectFrom("fs_nodes").select(["id", "root_holder", "version"]).where("id", "<>", "root").orderBy("id").execute();
+    t.same(
+      holders.map((r) => [r.id, r.root_holder, Number(r.version)]),
+      [
+        ["blind", "blind", 2],
+        ["kept", "ben", 1],
+        ["old", "ben", 1],
+        ["via-root", "carl", 1],
+      ],
+      "a holder who sees the node by no grant holds its name no more; one who sees it by its own grant or the root's keeps it; a trashed node is left to its restore",
+    );
+    const revoke = (nodeId: string, userId: string) => db.db.deleteFrom("fs_acl_entries").where("node_id", "=", nodeId).where("user_id", "=", userId).execute();
+    await t.rejects(revoke("kept", "ben"), "the holder's own grant is not removed while they hold the name");
+    await t.rejects(revoke("root", "carl"), "nor the root grant through which a holder sees their root node");
+    await revoke("blind", "ann");
+    t.pass("a grant of a member who holds no name there is removed");
+    await db.db.updateTable("fs_nodes").set({ root_holder: "ann", version: 2 }).where("id", "=", "kept").execute();
+    await db.db.insertInto("fs_acl_entries").values(grant("kept", "ann")).execute();
+    await revoke("kept", "ben");
+    t.pass("once the name has passed on, the old holder's grant is removed");
+  },
+  [...testModules, beforeTwenty],
 );

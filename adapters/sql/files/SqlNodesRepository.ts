@@ -238,6 +238,18 @@ export const makeSqlNodesRepository = (db: SqlDatabase): NodesRepository => {
         if (afterUserId !== null) q = q.where("user_id", ">", afterUserId);
         return q.orderBy("user_id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map(acl.fromRow))),
+    rootNodesHeldBy: (workspaceId, rootId, userId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("fs_nodes")
+          .selectAll()
+          .where("workspace_id", "=", workspaceId)
+          .where("parent_id", "=", rootId)
+          .where("root_holder", "=", userId)
+          .where("trashed_at", "is", null)
+          .orderBy("id")
+          .execute(),
+      ).pipe(Effect.map((rows) => rows.map(nodes.fromRow))),
     grantsOfNode: (workspaceId, nodeId) =>
       runQuery(db, (ex) =>
         ex.selectFrom("fs_acl_entries").selectAll().where("workspace_id", "=", workspaceId).where("node_id", "=", nodeId).orderBy("user_id").execute(),
