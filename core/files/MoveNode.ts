@@ -13,7 +13,8 @@
  * that takes the node from someone is a loss of access like a revocation: it bumps the drive's
  * ACL epoch, so cached decisions (metadata ETags, download grants) are checked again. A node
  * moved into the root, where only its own grants reach it, gives a mover without a grant on it
- * an owner grant, as a create at the root does: the mover keeps seeing what they moved.
+ * an owner grant, as a create at the root does: the mover keeps seeing what they moved; a mover
+ * whose own grant on it is lower than their role through the old place has it raised to that role.
  */
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
@@ -25,7 +26,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { lockNamespaceAndRead } from "./NamespaceLock.js";
-import { authorize, requireAccess, resolveAccess } from "./Access.js";
+import { authorize, hasRole, requireAccess, resolveAccess, strongerRole } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
 import { recordEnteredView } from "./EnteredView.js";
@@ -41,6 +42,7 @@ import {
   type NodeTrashed,
   type NotAFolder,
 } from "./Errors.js";
+import type { NodeRole } from "./model/AclEntry.js";
 import { NodeId } from "./model/Ids.js";
 import type { Node } from "./model/Node.js";
 import { validName } from "./Names.js";
@@ -99,7 +101,8 @@ export const moveNode = (input: {
         // one (left), and the reverse (entered); a grant on the node itself is kept by the move.
         let leftView: ReadonlyArray<string> = [];
         let enteredView: ReadonlyArray<string> = [];
-        let moverBecomesOwner = false;
+        // The grant a move into the root gives the mover on the node, if any.
+        let moverGrant: NodeRole | null = null;
         if (moving) {
           // Read under the lock: a move committed just before is already visible here.
           if (parent.id === node.id) return yield* Effect.fail(new MoveIntoDescendant({ nodeId: node.id, parentId, detail: "a node cannot be its own parent" }));
@@ -118,25 +121,35 @@ export const moveNode = (input: {
             return yield* Effect.fail(new ConcurrentMove({ nodeId: node.id, detail: "the destination is not reachable from the root" }));
           }
           const own = yield* granteesOn(input.workspaceId, [node.id]);
+          const oldAncestors = (yield* nodes.ancestors(input.workspaceId, node.id, maxDepth)).map((a) => a.id);
           // A node landing at the root is seen there only through its own grants: a mover without
-          // one becomes its owner, as the creator of a root node does (CreateFolder.ts insertNode).
-          if (parent.parentId === null && !own.has(input.userId)) {
-            moverBecomesOwner = true;
-            own.add(input.userId);
+          // one becomes its owner, as the creator of a root node does (CreateFolder.ts insertNode);
+          // a mover whose own grant is lower than their role through the old place gets that role.
+          if (parent.parentId === null) {
+            if (!own.has(input.userId)) {
+              moverGrant = "owner";
+              own.add(input.userId);
+            } else {
+              const moversGrants = yield* nodes.grantsOn(input.workspaceId, input.userId, [node.id, ...oldAncestors]);
+              const direct = moversGrants.find((g) => g.nodeId === node.id)!.role;
+              const through = moversGrants.reduce<NodeRole | null>((best, g) => strongerRole(best, g.role), null)!;
+              if (!hasRole(direct, through)) moverGrant = through;
+            }
           }
-          const before = yield* granteesOn(input.workspaceId, (yield* nodes.ancestors(input.workspaceId, node.id, maxDepth)).map((a) => a.id));
+          const before = yield* granteesOn(input.workspaceId, oldAncestors);
           const after = yield* granteesOn(input.workspaceId, [parent.id, ...chain.map((a) => a.id)]);
           leftView = [...before].filter((userId) => !after.has(userId) && !own.has(userId));
           enteredView = [...after].filter((userId) => !before.has(userId) && !own.has(userId));
         }
         yield* requireFreeName(input.workspaceId, parent, targetName, input.userId);
         const updated = advanced({ ...node, parentId, name: targetName, rootHolder: nameHolderUnder(parent, input.userId), updatedAt: yield* now });
+        // Before the update: the name's new holder sees the node when it lands (a failed update rolls it back).
+        if (moverGrant !== null) {
+          yield* nodes.putGrant({ workspaceId: node.workspaceId, nodeId: node.id, userId: input.userId, role: moverGrant, grantedBy: input.userId, createdAt: updated.updatedAt });
+        }
         const written = yield* nodes.update(updated, node.version);
         if (written === "name_taken") return yield* Effect.fail(new NameTaken({ name: targetName }));
         if (written === "stale") return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
-        if (moverBecomesOwner) {
-          yield* nodes.putGrant({ workspaceId: node.workspaceId, nodeId: node.id, userId: input.userId, role: "owner", grantedBy: input.userId, createdAt: updated.updatedAt });
-        }
         yield* recordChange({
           workspaceId: node.workspaceId,
           nodeId: node.id,

@@ -6,7 +6,8 @@
  * upload opening and completion, rename, move, restore, archive extraction — over HTTP on both
  * dialects, with parallel creations on real connections. A member who moves a node into the
  * root becomes its owner when they hold no grant on it, as a create there makes them, so they
- * still see what they moved.
+ * still see what they moved; a lower grant of their own is raised to their role through the old
+ * place. A member whose grant on a root node they named is revoked no longer holds its name.
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
@@ -143,6 +144,27 @@ t.test("a member whose grant on a root node they named is revoked no longer hold
     t.ok(anns.status === 201 || (anns.status === 409 && anns.body.code === "name_taken"), "the owner's create answers 201, or 409 when the name passed to them first");
     t.equal((await rootNodes(ann, "Race")).length, anns.status === 201 ? 2 : 1, "the owner sees the original, and their own if it was made");
     t.equal((await create(ben, "Race")).status, 201, "ben creates Race at the root either way");
+  }),
+);
+
+t.test("a mover whose direct grant on a node is lower than their role through its old parent has it raised to that role when they move the node into the root", (t) =>
+  eachDialect(t, "move into the root raises a lower grant", async (t, dialect) => {
+    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const folder = async (name: string, parentId = ws.root) => String((await call("/v1/nodes", { user: ann, body: { parent_id: parentId, name, kind: "folder" } })).body.id);
+    const team = await folder("Team");
+    const plans = await folder("Plans", team);
+    t.equal((await call(`/v1/nodes/${team}/permissions`, { user: ann, body: { user_id: ben.id, role: "editor" } })).status, 200, "ben edits Team");
+    t.equal((await call(`/v1/nodes/${plans}/permissions`, { user: ann, body: { user_id: ben.id, role: "viewer" } })).status, 200, "ben views Plans by a grant of its own");
+
+    const moved = await call(`/v1/nodes/${plans}`, { user: ben, method: "PATCH", body: { parent_id: ws.root }, headers: { "If-Match": "1" } });
+    t.equal(moved.status, 200, "ben moves Plans into the root as its editor through Team");
+    const renamed = await call(`/v1/nodes/${plans}`, { user: ben, method: "PATCH", body: { name: "Plans 2027" }, headers: { "If-Match": "2" } });
+    t.equal(renamed.status, 200, "ben still edits it at the root: his grant was raised to editor");
+    const back = await call(`/v1/nodes/${plans}`, { user: ben, method: "PATCH", body: { parent_id: team }, headers: { "If-Match": "3" } });
+    t.equal(back.status, 200, "and moves it back into Team");
   }),
 );
 
