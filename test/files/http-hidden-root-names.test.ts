@@ -96,7 +96,7 @@ t.test("a member who moves a node into the root still sees it: they become its o
 
 t.test("a member whose grant on a root node they named is revoked no longer holds its name: it passes to a member who still sees it, and their create of that name is 201", (t) =>
   eachDialect(t, "revoked root name holder", async (t, dialect) => {
-    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace } = await startFilesServer(t, dialect);
     const ann = await user();
     const ben = await user();
     const carl = await user();
@@ -144,6 +144,24 @@ t.test("a member whose grant on a root node they named is revoked no longer hold
     t.ok(anns.status === 201 || (anns.status === 409 && anns.body.code === "name_taken"), "the owner's create answers 201, or 409 when the name passed to them first");
     t.equal((await rootNodes(ann, "Race")).length, anns.status === 201 ? 2 : 1, "the owner sees the original, and their own if it was made");
     t.equal((await create(ben, "Race")).status, 201, "ben creates Race at the root either way");
+
+    // Grants on the drive root (none is made through the API): a holder sees their root nodes
+    // through one, and its removal takes from them each they hold without a grant of its own.
+    const database = server.core.database;
+    const rootGrant = (who: typeof ann, role: string) =>
+      database.db
+        .insertInto("fs_acl_entries")
+        .values({ workspace_id: ws.id, node_id: ws.root, user_id: who.id, role, granted_by: who.id, created_at: database.features.timeToDb(new Date()) })
+        .execute();
+    await rootGrant(ann, "owner");
+    await rootGrant(ben, "viewer");
+    const wide = String((await create(ben, "Wide")).body.id);
+    await revokeBen(wide);
+    t.match(await create(ben, "Wide"), { status: 409, body: { code: "name_taken" } }, "ben still sees Wide through the root, and still holds its name");
+    await revokeBen(ws.root);
+    t.equal((await create(ben, "Wide")).status, 201, "once his root grant is revoked, ben creates Wide at the root");
+    t.ok((await rootNodes(ann, "Wide")).includes(wide), "the owner still sees the original");
+    t.match(await create(ann, "Wide"), { status: 409, body: { code: "name_taken" } }, "and holds its name");
   }),
 );
 
