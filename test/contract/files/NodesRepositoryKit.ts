@@ -318,6 +318,17 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       t.same(users(await page("user-2", 2)), ["user-4", "user-5"], "a removed grant is no longer paged");
     },
   },
+  {
+    name: "nodes: rootNodesHeldBy lists the active root nodes whose name a member holds",
+    run: async (t, run) => {
+      const { workspaceId, root } = await run(seedDrive(1));
+      const a = await run(seedNode({ ...nodeRecord(workspaceId, 1, root.id, "A"), rootHolder: "user-1" }));
+      await run(seedNode({ ...nodeRecord(workspaceId, 2, root.id, "B"), rootHolder: "user-2" }));
+      const inner = await run(seedNode(nodeRecord(workspaceId, 3, a.id, "Inner")));
+      t.same((await run(nodes((r) => r.rootNodesHeldBy(workspaceId, root.id, "user-1")))).map((n) => n.id), [a.id], "only the member's own root nodes");
+      t.same(await run(nodes((r) => r.rootNodesHeldBy(workspaceId, inner.id, "user-1"))), [], "none below the root");
+    },
+  },
 ];
 
 /** Runs the NodesRepository kit. */
