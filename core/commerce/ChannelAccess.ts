@@ -7,9 +7,11 @@
  *   do not read orders (HTTP answers them 404), so they are refused it.
  * - `shop-store:<store id>`: every order event of the store and its fulfillment tasks' moves, to
  *   the store's owners only (they read every order over HTTP).
- * - `shop-fulfillment:<store id>`: what the warehouse's task list shows, to its warehouse operators
- *   and owners: a task opened or done (FulfillmentTaskStatusChanged: task, order, status) and its
- *   moves (FulfillmentTaskAssigned: taken, assigned, released). No customer, total or payment.
+ * - `shop-fulfillment:<store id>:<user id>`: what that operator's task list shows (their tasks and
+ *   the unassigned ones), to that user only while a warehouse operator (or owner) of the store:
+ *   routed by the module's own realtime consumer (FulfillmentChannels.ts). No customer, total or
+ *   payment. The store-wide `shop-fulfillment:<store id>` is refused (not_found), as is any other
+ *   user's channel.
  * The customer does not learn who in the warehouse holds the order: task events never go on the
  * order's channel. Every subscription is re-checked with the same rules as HTTP, failing closed.
  */
@@ -59,15 +61,33 @@ const holdsStoreRole = (principal: Principal, channelId: string, role: StaffRole
 /** Whether the principal is an owner of the store now. */
 export const mayWatchStore = (principal: Principal, channelId: string) => holdsStoreRole(principal, channelId, "owner");
 
-/** Whether the principal is a warehouse operator (or owner) of the store now. */
-export const mayWatchFulfillment = (principal: Principal, channelId: string) => holdsStoreRole(principal, channelId, "warehouse_operator");
+/** The task channel of one operator of a store: `shop-fulfillment:<store id>:<user id>`. */
+export const fulfillmentChannel = (storeId: string, userId: string): string => `${fulfillmentChannelKind}:${storeId}:${userId}`;
+
+/** The store and the user of a task channel's id (`<store id>:<user id>`), or null. */
+const operatorOf = (channelId: string): { readonly storeId: string; readonly userId: string } | null => {
+  const colon = channelId.indexOf(":");
+  return colon <= 0 || colon === channelId.length - 1 ? null : { storeId: channelId.slice(0, colon), userId: channelId.slice(colon + 1) };
+};
+
+/** Whether the channel is the principal's own and they are a warehouse operator (or owner) of its store now. */
+export const mayWatchFulfillment = (principal: Principal, channelId: string) => {
+  const operator = operatorOf(channelId);
+  return principal.kind !== "user" || operator === null || operator.userId !== principal.userId
+    ? Effect.succeed(false)
+    : holdsStoreRole(principal, operator.storeId, "warehouse_operator");
+};
 
 const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: OrderId }));
 
-/** The channels of one commerce event; none for other modules' events. */
+/**
+ * The channels of one commerce event without reading state: the order's and the owners'; a task's
+ * moves go to the owners' here and to the operators' channels through FulfillmentChannels.ts.
+ * None for other modules' events.
+ */
 export const commerceChannelsFor = (event: EventEnvelope): ReadonlyArray<string> => {
   if (event.type === FulfillmentTaskAssigned.type || event.type === FulfillmentTaskStatusChanged.type) {
-    return [`${storeChannelKind}:${event.tenant_id}`, `${fulfillmentChannelKind}:${event.tenant_id}`];
+    return [`${storeChannelKind}:${event.tenant_id}`];
   }
   if (!orderEventTypes.has(event.type)) return [];
   const orderId = Option.getOrNull(orderOf(event.data))?.order_id ?? null;

@@ -99,6 +99,19 @@ export const FulfillmentTaskStatusChanged = defineEvent(
 );
 
 /**
+ * Fulfillment → warehouse operators: a task left an operator's list, trimmed to that fact. Taken or
+ * assigned out of the unassigned ones (`operator_id` null: every operator's list), or reassigned
+ * away from its holder (`operator_id`: that holder, told on their own channel). It names neither
+ * who holds the task now nor who moved it (actor: the system); whoever now holds it is told by the
+ * FulfillmentTaskAssigned published after it in the same transaction.
+ */
+export const FulfillmentTaskLeftList = defineEvent(
+  "FulfillmentTaskLeftList",
+  1,
+  Schema.Struct({ task_id: FulfillmentTaskId, operator_id: Schema.NullOr(Schema.String) }),
+);
+
+/**
  * Returns → support, order projection: the payment refused a return's refund (attempt `attempt`);
  * the return is `refund_failed` until support requests it again.
  */
@@ -118,6 +131,7 @@ export const CommerceEvent = eventUnion(
   OrderCancelled,
   FulfillmentTaskAssigned,
   FulfillmentTaskStatusChanged,
+  FulfillmentTaskLeftList,
   ReturnRefundFailed,
 );
 export type CommerceEvent = typeof CommerceEvent.Type;

@@ -10,8 +10,9 @@
  * ...)"): a warehouse operator takes an open unassigned task (a conditional update: of racing
  * takes exactly one wins, the others answer 409 fulfillment_task_taken); the store owner assigns
  * it to a warehouse operator or releases it, with a reason (a note of the order: OrderNotes.ts). Each move is written on the order's
- * timeline and published (FulfillmentTaskAssigned, through the outbox in the same transaction) on
- * the store's fulfillment and owners' channels, so the assignee and the other operators learn it at once. An
+ * timeline and published (FulfillmentTaskAssigned, after a trimmed FulfillmentTaskLeftList for the
+ * list it left, through the outbox in the same transaction) on the owners' channel and the operators'
+ * own channels (FulfillmentChannels.ts), so the assignee and the other operators learn it at once. An
  * operator lists the open tasks assigned to them and the unassigned ones (to take), never another
  * operator's; the owner lists every open task. Lists are keyset pages by id.
  */
@@ -28,10 +29,10 @@ import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
 import { requireStaffRole } from "./Access.js";
 import { FulfillmentTaskClosed, FulfillmentTaskTaken } from "./Errors.js";
-import { CommerceEvent, FulfillmentTaskAssigned } from "./Events.js";
+import { CommerceEvent, FulfillmentTaskAssigned, FulfillmentTaskLeftList } from "./Events.js";
 import type { FulfillmentTask } from "./model/FulfillmentTask.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
-import { publishTaskStatus } from "./FulfillmentTaskStatus.js";
+import { fulfillmentSystemActor, publishTaskStatus } from "./FulfillmentTaskStatus.js";
 import { reasonNote } from "./OrderNotes.js";
 import { recordTimeline } from "./OrderRecords.js";
 import { withSpan } from "../kernel/Span.js";
@@ -113,20 +114,26 @@ const refused = (task: FulfillmentTask | null, taskId: FulfillmentTaskId) =>
   task === null || task.status !== "open" ? new FulfillmentTaskClosed({ taskId }) : new FulfillmentTaskTaken({ taskId });
 
 /**
- * Publishes that `task` is now held by `assigneeId` (null: released), in the caller's transaction.
- * The envelope's aggregate is the order (the module's events are the order's), at its version.
+ * Publishes that `task` is now held by `assigneeId` (null: released), in the caller's transaction,
+ * after the trimmed FulfillmentTaskLeftList for the list it left: the unassigned ones when it had no
+ * holder (`previousAssigneeId` null) and now has one, or its previous holder's when moved to another.
+ * A release leaves nobody's list (the previous holder sees it among the unassigned ones).
+ * The envelopes' aggregate is the order (the module's events are the order's), at its version.
  */
-const publishTaskMove = (task: FulfillmentTask, assigneeId: string | null, actorId: string) =>
+const publishTaskMove = (task: FulfillmentTask, previousAssigneeId: string | null, assigneeId: string | null, actorId: string) =>
   Effect.gen(function* () {
     const order = yield* (yield* OrdersRepository).findOrder(task.orderId);
-    const event = yield* FulfillmentTaskAssigned.make({
-      tenant_id: task.storeId,
-      aggregate_id: task.orderId,
-      aggregate_version: order?.version ?? 0,
+    const envelope = { tenant_id: task.storeId, aggregate_id: task.orderId, aggregate_version: order?.version ?? 0 };
+    const left =
+      assigneeId === null
+        ? []
+        : [yield* FulfillmentTaskLeftList.make({ ...envelope, actor_id: fulfillmentSystemActor, data: { task_id: task.id, operator_id: previousAssigneeId } })];
+    const moved = yield* FulfillmentTaskAssigned.make({
+      ...envelope,
       actor_id: actorId,
       data: { task_id: task.id, order_id: task.orderId, assignee_id: assigneeId },
     });
-    yield* (yield* Outbox).append([event]);
+    yield* (yield* Outbox).append([...left, moved]);
   });
 
 /**
@@ -154,7 +161,7 @@ export const takeFulfillmentTask = (userId: string, taskId: FulfillmentTaskId) =
           return yield* Effect.fail(refused(current, taskId));
         }
         yield* recordTimeline({ id: task.orderId, storeId: task.storeId }, "fulfillment.taken", `staff:${userId}`, { task_id: taskId, assignee_id: userId });
-        yield* publishTaskMove(moved, userId, `staff:${userId}`);
+        yield* publishTaskMove(moved, null, userId, `staff:${userId}`);
         return moved;
       }),
     );
@@ -204,7 +211,7 @@ export const assignFulfillmentTask = (
           `staff:${userId}`,
           { task_id: taskId, assignee_id: input.assigneeId, previous_assignee_id: current.assigneeId, ...(yield* reasonNote({ id: task.orderId, storeId: task.storeId }, reason)) },
         );
-        yield* publishTaskMove(moved, input.assigneeId, `staff:${userId}`);
+        yield* publishTaskMove(moved, current.assigneeId, input.assigneeId, `staff:${userId}`);
         return moved;
       }),
     );
@@ -235,7 +242,7 @@ export const releaseTasksOf = (storeId: StoreId, userId: string, actorId: string
           previous_assignee_id: userId,
           ...(yield* reasonNote({ id: task.orderId, storeId: task.storeId }, reason)),
         });
-        yield* publishTaskMove(moved, null, actorId);
+        yield* publishTaskMove(moved, userId, null, actorId);
         released += 1;
       }
       if (page.length < 100) return released;

@@ -3,7 +3,8 @@
  * database, guest cart tokens, the sealing of order addresses and e-mails, the customer Mailer,
  * and — in the reference server — the PaymentGateway and MerchantProvisioning bound in-process
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
- * tasks, customer mail), jobs and the daily retention run, the `shop-order`, `shop-store` and `shop-fulfillment`
+ * tasks, customer mail, and its own realtime consumer routing task events to each operator's
+ * `shop-fulfillment:<store>:<user>`), jobs and the daily retention run, the `shop-order`, `shop-store` and `shop-fulfillment`
  * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
  * an hourly poll of the carrier's HTTP API when configured, else the sandbox carrier). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
@@ -17,6 +18,7 @@ import { makeHmacCarrierWebhookReceiver, makeSandboxCarrier } from "../../adapte
 import { configuredMailer } from "../../adapters/mail/configuredMailer.js";
 import { makeInProcessPaymentGateway, type InProcessGatewayServices } from "../../adapters/payments/gateway/InProcessPaymentGateway.js";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
+import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { cryptoCartTokens, looksLikeCartToken } from "../../adapters/commerce/CartTokens.js";
 import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
@@ -41,6 +43,7 @@ import {
   storeChannelKind,
 } from "../../core/commerce/ChannelAccess.js";
 import { commerceConsumers } from "../../core/commerce/Consumers.js";
+import { fulfillmentChannelsConsumerName, fulfillmentOperatorChannels, isFulfillmentTaskEvent } from "../../core/commerce/FulfillmentChannels.js";
 import { commerceJobs } from "../../core/commerce/Jobs.js";
 import { scheduleRetention } from "../../core/commerce/Retention.js";
 import { scheduleCarrierPoll } from "../../core/commerce/CarrierTracking.js";
@@ -48,6 +51,7 @@ import type { CommerceServices } from "../../core/commerce/Services.js";
 import { Mailer } from "../../ports/Mailer.js";
 import { MerchantProvisioning } from "../../ports/MerchantProvisioning.js";
 import { PaymentGateway } from "../../ports/PaymentGateway.js";
+import { ChannelLog, RealtimeBus } from "../../ports/Realtime.js";
 import { CarrierTracking, CarrierWebhookReceiver } from "../../ports/commerce/Carriers.js";
 import { CartTokens } from "../../ports/commerce/CartTokens.js";
 import { FieldSealer } from "../../ports/commerce/FieldSealer.js";
@@ -114,9 +118,10 @@ export const sealingKeysFromEnv = (env: Readonly<Record<string, string | undefin
 
 /**
  * The services the module's programs run with: the commerce core's, and the payment core's for
- * the in-process gateway and merchant provisioning (so it composes after the payment module).
+ * the in-process gateway and merchant provisioning (so it composes after the payment module), and
+ * the host's realtime ports for its own realtime consumer.
  */
-export type CommerceModuleServices = CommerceServices | InProcessGatewayServices | ProvisioningServices;
+export type CommerceModuleServices = CommerceServices | InProcessGatewayServices | ProvisioningServices | ChannelLog | RealtimeBus;
 
 /** The runtime the in-process payment bindings run on (the host's, attached after it is built). */
 type CommerceRuntime = ManagedRuntime.ManagedRuntime<CommerceModuleServices, never>;
@@ -154,7 +159,7 @@ export const commerceLayer = (
 export const orderChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: orderChannelKind, authorize: mayWatchOrder };
 /** `shop-store:<id>`: the store's owners (its order events and its fulfillment tasks' moves). */
 export const storeChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: storeChannelKind, authorize: mayWatchStore };
-/** `shop-fulfillment:<id>`: the store's warehouse operators and owners (its tasks' status and moves only). */
+/** `shop-fulfillment:<store id>:<user id>`: that user only, while a warehouse operator or owner of the store (their task list's status and moves only). */
 export const fulfillmentChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: fulfillmentChannelKind, authorize: mayWatchFulfillment };
 
 /** Builds the e-commerce module's definition. */
@@ -170,7 +175,10 @@ export const makeCommerceModule = (options: CommerceModuleOptions = {}): ModuleD
     layer: commerceLayer(options, runtime),
     routes: commerceRoutes,
     migrations: commerceMigrations,
-    consumers: commerceConsumers,
+    consumers: [
+      ...commerceConsumers,
+      realtimeConsumer({ name: fulfillmentChannelsConsumerName, handles: isFulfillmentTaskEvent, channelsForEffect: fulfillmentOperatorChannels }),
+    ],
     jobHandlers: commerceJobs,
     scheduleRecurring: (nowMs) => Effect.asVoid(Effect.zipRight(scheduleRetention(nowMs), scheduleCarrierPoll(nowMs))),
     channelAuthorizers: [orderChannelAuthorizer, storeChannelAuthorizer, fulfillmentChannelAuthorizer],

@@ -1,7 +1,7 @@
 /**
  * Consumer event schemas are contract-tested (spec, E-commerce Versioning; Events: OrderConfirmed,
  * ReservationExpired, ShipmentDispatched, and the module's OrderPlaced, OrderCancelled,
- * FulfillmentTaskAssigned, FulfillmentTaskStatusChanged, ReturnRefundFailed and OrderCaptured). ShipmentDispatched is at version 2
+ * FulfillmentTaskAssigned, FulfillmentTaskStatusChanged, FulfillmentTaskLeftList, ReturnRefundFailed and OrderCaptured). ShipmentDispatched is at version 2
  * (no captured amount); its version 1 still decodes.
  * Frozen schema-version-1 envelopes, written out here as a consumer would receive them, decode
  * through the union the module's consumers use; the events the flows publish carry exactly those
@@ -46,6 +46,7 @@ const v1: Record<string, Record<string, unknown>> = {
   OrderCancelled: { order_id: id, reason: "cancelled" },
   FulfillmentTaskAssigned: { task_id: id, order_id: id, assignee_id: "u-1" },
   FulfillmentTaskStatusChanged: { task_id: id, order_id: id, status: "open" },
+  FulfillmentTaskLeftList: { task_id: id, operator_id: null },
   ReturnRefundFailed: { return_id: id, order_id: id, amount_minor: 550, currency: "EUR", attempt: 1 },
   OrderCaptured: { order_id: id, captured_minor: 1100, currency: "EUR" },
 };

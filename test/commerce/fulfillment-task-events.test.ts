@@ -17,6 +17,7 @@ import { grantStaffRole } from "../../core/commerce/CreateStore.js";
 import { CommerceEvent } from "../../core/commerce/Events.js";
 import { dispatchShipment } from "../../core/commerce/Fulfillment.js";
 import { assignFulfillmentTask, createFulfillmentTask, listFulfillmentTasks, takeFulfillmentTask } from "../../core/commerce/FulfillmentTasks.js";
+import { fulfillmentSystemActor } from "../../core/commerce/FulfillmentTaskStatus.js";
 import type { FulfillmentTaskId } from "../../core/commerce/model/Ids.js";
 import { getOrder } from "../../core/commerce/OrderQueries.js";
 import { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
@@ -80,6 +81,18 @@ t.test("taking, assigning and releasing a fulfillment task publish FulfillmentTa
     const results = await Promise.all(operators.map((userId) => c.attempt(takeFulfillmentTask(userId, task.id))));
     const winner = operators.find((_, i) => results[i]!.ok);
     t.same((await published()).slice(3).map((e) => (e.data as { assignee_id: string }).assignee_id), [winner], "the race's winner only");
+
+    // The list each move left, trimmed: the unassigned ones (null) on a take, ada's on the reassignment, none on the release.
+    const left = await envelopes(db, "FulfillmentTaskLeftList");
+    t.same(
+      left.map((e) => [e.actor_id, e.data]),
+      [
+        [fulfillmentSystemActor, { task_id: task.id, operator_id: null }],
+        [fulfillmentSystemActor, { task_id: task.id, operator_id: ada }],
+        [fulfillmentSystemActor, { task_id: task.id, operator_id: null }],
+      ],
+      "a task leaving a list is published naming neither who holds it now nor who moved it",
+    );
 
     await c.run(dispatchShipment(ownerId, placed.order.id, { locationId: location.id, carrier: "UPS", trackingNumber: `1Z-${randomUUID()}` }));
     t.equal(code(await c.attempt(assignFulfillmentTask(ownerId, task.id, { assigneeId: ada, reason: "late" }))), "fulfillment_task_closed");

@@ -1,9 +1,10 @@
 /**
  * An operator is told a task was assigned to them (spec, Authentication 2: warehouse operators
  * work their "assigned fulfillment tasks"), over the reference server's realtime endpoint: the
- * owner's assignment, a release and a take reach the store's `shop-fulfillment` channel as
- * FulfillmentTaskAssigned, so the assignee and the other operators see it without asking for their
- * list again; another store's staff, who are refused the channel, receive nothing, and neither
+ * owner's assignment, a release and a take reach the operators' own `shop-fulfillment:<store>:<user>`
+ * channels as FulfillmentTaskAssigned: the assignee's only, or every operator's for a release, so
+ * each sees what their list shows without asking for it again; another store's staff and support,
+ * who are refused such a channel, receive nothing, and neither
  * does the order's customer on the order's channel (who holds the order is the store's business).
  * SQLite and Postgres.
  */
@@ -13,7 +14,7 @@ import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-
 
 type Message = { type: string; channel?: string; event?: { type: string; actor_id: string | null; data: Record<string, unknown> } };
 
-t.test("realtime: an assigned, released or taken fulfillment task reaches the store's fulfillment channel, and no one who may not see the store", (t) =>
+t.test("realtime: an assigned, released or taken fulfillment task reaches its assignee's fulfillment channel (a release every operator's), and no one who may not see the store", (t) =>
   forEachDialectConfig(t, "task assignment realtime", async (t, _config, dialect) => {
     const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
     const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
@@ -21,7 +22,10 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches the st
     const bobSocket = await socket(bob.token);
     const intruder = await socket(other.owner.token);
     const clerkSocket = await socket(clerk.token);
-    for (const s of [adaSocket, bobSocket, intruder, clerkSocket]) s.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}` });
+    const channelOf = (userId: string) => `shop-fulfillment:${storeId}:${userId}`;
+    for (const [s, userId] of [[adaSocket, ada.id], [bobSocket, bob.id], [intruder, other.owner.id], [clerkSocket, clerk.id]] as const) {
+      s.send({ type: "subscribe", channel: channelOf(userId) });
+    }
     await eventually(async () => [adaSocket, bobSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "subscribed")));
 
     const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
@@ -42,15 +46,15 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches the st
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/assign`, { token: owner.token, body: { user_id: ada.id, reason: "ada packs teapots" } }), { status: 200 });
     t.same(
       await heard(adaSocket, 1),
-      [{ channel: `shop-fulfillment:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: ada.id }],
+      [{ channel: channelOf(ada.id), task_id: taskId, order_id: orderId, assignee_id: ada.id }],
       "the assignee is told the task is theirs",
     );
 
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/release`, { token: owner.token, body: { reason: "ada is off sick" } }), { status: 200 });
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: bob.token }), { status: 200 });
-    const expected = [ada.id, null, bob.id].map((assignee) => ({ channel: `shop-fulfillment:${storeId}`, task_id: taskId, order_id: orderId, assignee_id: assignee }));
-    t.same(await heard(adaSocket, 3), expected, "the release and another operator's take reach the former assignee");
-    t.same(await heard(bobSocket, 3), expected, "and every operator of the store");
+    const move = (userId: string, assignee: string | null) => ({ channel: channelOf(userId), task_id: taskId, order_id: orderId, assignee_id: assignee });
+    t.same(await heard(bobSocket, 2), [move(bob.id, null), move(bob.id, bob.id)], "every operator hears the release, and the taker their take");
+    t.same(await heard(adaSocket, 2), [move(ada.id, ada.id), move(ada.id, null)], "the former assignee hears the release, not who took it then");
 
     // The order's channel carries the dispatch that follows, never the assignments before it.
     t.match(

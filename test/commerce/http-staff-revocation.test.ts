@@ -4,7 +4,7 @@
  * owner revokes a role with `DELETE /v1/stores/:id/staff/:user_id/roles/:role?reason=...`
  * (idempotent: revoking a role not held answers 204 and changes nothing). A revoked warehouse
  * operator's open tasks are released (on the order's timeline, published as FulfillmentTaskAssigned
- * with assignee null), their live `shop-fulfillment` subscription (and a revoked support clerk's
+ * with assignee null), their live `shop-fulfillment:<store>:<user>` subscription (and a revoked support clerk's
  * `shop-order` one) ends with `unsubscribed` at once, and their next request is refused as a
  * non-staff user's. The last owner
  * cannot lose `owner` (409). Another store's owner learns nothing (404). SQLite and Postgres.
@@ -29,13 +29,13 @@ t.test("an owner revokes a staff role: the user's tasks are released, their live
     const taskId = String((listed.body.data as Array<{ id: string }>)[0]!.id);
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: ada.token }), { status: 200, body: { assignee_id: ada.id } });
 
-    const fulfillmentChannel = `shop-fulfillment:${storeId}`;
+    const fulfillmentChannel = `shop-fulfillment:${storeId}:${ada.id}`;
     const orderChannel = `shop-order:${orderId}`;
     const adaSocket = await socket(ada.token);
     const bobSocket = await socket(bob.token);
     const clerkSocket = await socket(clerk.token);
     adaSocket.send({ type: "subscribe", channel: fulfillmentChannel });
-    bobSocket.send({ type: "subscribe", channel: fulfillmentChannel });
+    bobSocket.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}:${bob.id}` });
     clerkSocket.send({ type: "subscribe", channel: orderChannel });
     const subscribed = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
       eventually(async () => (s.messages as Message[]).filter((m) => m.type === "subscribed"), (ms) => ms.length >= n);

@@ -191,7 +191,8 @@ export const takeFulfillmentTaskRoute = defineRoute({
   summary: "Take an open, unassigned fulfillment task (warehouse operator)",
   description:
     "One conditional update: of operators taking the same task at once exactly one holds it. Taking one's own task again answers it. " +
-    "Publishes FulfillmentTaskAssigned (task_id, order_id, assignee_id) on the store's shop-fulfillment and shop-store channels. " +
+    "Publishes FulfillmentTaskAssigned (task_id, order_id, assignee_id) on shop-store and the taker's shop-fulfillment:<store>:<user> channel; " +
+    "every operator's own channel gets FulfillmentTaskLeftList (task_id only: it left the unassigned ones). " +
     "409 fulfillment_task_taken when another operator holds it, 409 fulfillment_task_closed once it is done.",
   tags,
   auth: "required",
@@ -210,7 +211,8 @@ export const assignFulfillmentTaskRoute = defineRoute({
   summary: "Assign an open fulfillment task to a warehouse operator of the store, with a reason (owner)",
   description:
     "Replaces whoever held it; written on the order's timeline with the previous assignee and the reason, and published as FulfillmentTaskAssigned " +
-    "(task_id, order_id, assignee_id; not the reason) on the store's shop-fulfillment and shop-store channels. Assigning the current assignee changes and publishes nothing. " +
+    "(task_id, order_id, assignee_id; not the reason) on shop-store and the assignee's shop-fulfillment:<store>:<user> channel; the list it left (the previous " +
+    "holder's, or every operator's unassigned ones) gets FulfillmentTaskLeftList naming no one. Assigning the current assignee changes and publishes nothing. " +
     "422 unless user_id is a warehouse operator of the store.",
   tags,
   auth: "required",
@@ -232,7 +234,7 @@ export const releaseFulfillmentTaskRoute = defineRoute({
   summary: "Release an open fulfillment task so any warehouse operator may take it, with a reason (owner)",
   description:
     "Written on the order's timeline with the previous assignee and the reason, and published as FulfillmentTaskAssigned with assignee_id null " +
-    "on the store's shop-fulfillment and shop-store channels.",
+    "on shop-store and every operator's shop-fulfillment:<store>:<user> channel.",
   tags,
   auth: "required",
   params: FulfillmentTaskParams,
