@@ -112,12 +112,10 @@ forEachDialect(
     const revoke = (nodeId: string, userId: string) => db.db.deleteFrom("fs_acl_entries").where("node_id", "=", nodeId).where("user_id", "=", userId).execute();
     await t.rejects(revoke("kept", "ben"), "the holder's own grant is not removed while they hold the name");
     await t.rejects(revoke("root", "carl"), "nor the root grant through which a holder sees their root node");
-    await revoke("blind", "ann");
-    t.pass("a grant of a member who holds no name there is removed");
+    await t.resolves(revoke("blind", "ann"), "a grant of a member who holds no name there is removed");
     await db.db.updateTable("fs_nodes").set({ root_holder: "ann", version: 2 }).where("id", "=", "kept").execute();
     await db.db.insertInto("fs_acl_entries").values(grant("kept", "ann")).execute();
-    await revoke("kept", "ben");
-    t.pass("once the name has passed on, the old holder's grant is removed");
+    await t.resolves(revoke("kept", "ben"), "once the name has passed on, the old holder's grant is removed");
   },
   [...testModules, beforeTwenty],
 );
