@@ -85,7 +85,7 @@ export const revokeAccess = (input: {
       Effect.gen(function* () {
         // The drive lock first, as grants and namespace changes take it (one lock order, no deadlock).
         yield* drives.lock(input.workspaceId);
-        if (!(yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).some((g) => g.userId === input.granteeId)) return false;
+        if ((yield* nodes.grantsOn(input.workspaceId, input.granteeId, [input.nodeId])).length === 0) return false;
         const ancestors = yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth);
         // A root name the grantee would no longer see passes on first (RootNameHandover.ts).
         yield* handOverRootNames({ workspaceId: input.workspaceId, nodeId: input.nodeId, userId: input.granteeId, ancestors });

@@ -8,6 +8,7 @@
 import t from "tap";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { forEachDialect, testModules } from "../support/databases.js";
 import { filesTestModules } from "./support.js";
 
@@ -15,15 +16,21 @@ const beforeEighteen = { name: "files", migrations: filesMigrations.filter((m) =
 const throughEighteen = { name: "files", migrations: filesMigrations.filter((m) => m.version <= 18) };
 const beforeTwenty = { name: "files", migrations: filesMigrations.filter((m) => m.version < 20) };
 
+/** Writes the drive of workspace ws1 (root node "root"); answers the time written, in the dialect's form. */
+const seedDrive = async (db: SqlDatabase) => {
+  const time = db.features.timeToDb(new Date());
+  await db.db
+    .insertInto("fs_drives")
+    .values({ workspace_id: "ws1", root_node_id: "root", quota_bytes: 1000, used_bytes: 0, reserved_bytes: 0, change_seq: 0, pruned_through_seq: 0, acl_epoch: 1, created_at: time, updated_at: time })
+    .execute();
+  return time;
+};
+
 forEachDialect(
   t,
   "migration 18 gives each existing root node its creator as holder, and then keeps root names unique per holder",
   async (t, db) => {
-    const time = db.features.timeToDb(new Date());
-    await db.db
-      .insertInto("fs_drives")
-      .values({ workspace_id: "ws1", root_node_id: "root", quota_bytes: 1000, used_bytes: 0, reserved_bytes: 0, change_seq: 0, pruned_through_seq: 0, acl_epoch: 1, created_at: time, updated_at: time })
-      .execute();
+    const time = await seedDrive(db);
     const node = (id: string, parentId: string | null, name: string, createdBy: string, trashed = false) => ({
       id,
       workspace_id: "ws1",
@@ -70,11 +77,7 @@ forEachDialect(
   t,
   "migration 20: a root name holder who no longer sees the node holds it no more, and no grant removal leaves a holder without sight of it",
   async (t, db) => {
-    const time = db.features.timeToDb(new Date());
-    await db.db
-      .insertInto("fs_drives")
-      .values({ workspace_id: "ws1", root_node_id: "root", quota_bytes: 1000, used_bytes: 0, reserved_bytes: 0, change_seq: 0, pruned_through_seq: 0, acl_epoch: 1, created_at: time, updated_at: time })
-      .execute();
+    const time = await seedDrive(db);
     const node = (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
       id,
       workspace_id: "ws1",
