@@ -4,11 +4,19 @@
  * (delivery migration 7) and read the rows of one page only: before, it read the whole row of
  * every restaurant in the band to compute its distance (~6 ms for 10,000 in a city). The plan of
  * the statement the repository really prepares is read with EXPLAIN QUERY PLAN.
+ *
+ * It reads the nearest ring first (docs/decisions.md "Discovery reads the nearest ring first"): a
+ * page filled near the point reads none of the band's farther restaurants (measured on Postgres
+ * with EXPLAIN ANALYZE), and the pages it answers are the true ranking on both dialects.
  */
 import { Effect } from "effect";
+import { sql } from "kysely";
 import t from "tap";
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
-import { openTestDatabase } from "../support/databases.js";
+import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
+import { distanceMetres } from "../../core/delivery/model/Geo.js";
+import { forEachDialect, openTestDatabase } from "../support/databases.js";
+import { measuredPlan, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 import { deliveryTestModules } from "./support.js";
 
@@ -32,3 +40,75 @@ t.test("SQLite: discovery ranks the band's restaurants from the discovery index 
     }
   }
 });
+
+const point = { lat: 52.52, lng: 13.405 };
+
+/**
+ * `count` open restaurants with a menu, serving 5 km: restaurant i at `latOffset(i)` degrees north
+ * of the point and `lngOffset(i)` east, with the id `prefix` and 100000 + i.
+ */
+const seedRestaurants = async (db: SqlDatabase, prefix: string, count: number, latOffset: string, lngOffset: string) => {
+  const createdAt = db.dialect === "postgres" ? new Date() : new Date().toISOString();
+  const numbers =
+    db.dialect === "postgres"
+      ? sql`SELECT g AS i FROM generate_series(0, ${count - 1}) g`
+      : sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1}) SELECT i FROM n`;
+  await sql`INSERT INTO dl_restaurants (id, name, lat, lng, service_radius_m, currency, opening_state, service_state, merchant_id, menu_version, created_by, created_at, version)
+    SELECT ${prefix} || (100000 + i), ${prefix} || i, ${point.lat} + ${sql.raw(latOffset)}, ${point.lng} + ${sql.raw(lngOffset)}, 5000, 'EUR', 'open', 'active', 'merchant', 1, 'owner', ${createdAt}, 1
+    FROM (${numbers}) numbers`.execute(db.db);
+};
+
+/** Every restaurant serving the point, as listOpenNear must rank them: by distance, then id. */
+const ranking = async (db: SqlDatabase) => {
+  const rows = await sql<{ id: string; lat: number; lng: number; service_radius_m: number }>`SELECT id, lat, lng, service_radius_m FROM dl_restaurants`.execute(db.db);
+  return rows.rows
+    .map((row) => ({ id: row.id, distance: distanceMetres(point, { lat: Number(row.lat), lng: Number(row.lng) }), radius: Number(row.service_radius_m) }))
+    .filter((row) => row.distance <= row.radius)
+    .sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((row) => row.id);
+};
+
+forEachDialect(t, "discovery reads the nearest ring first: a page filled near the point reads none of the band's farther restaurants", async (t, db) => {
+  const restaurants = makeSqlRestaurantsRepository(db);
+  // A busy street within about 100 m of the point, and 2,000 restaurants 1.1 to 4.4 km north in the same latitude band.
+  await seedRestaurants(db, "near", 40, "(i % 8) * 0.0001", "(i / 8) * 0.0002");
+  await seedRestaurants(db, "far", 2000, "0.01 + (i % 1000) * 0.00003", "(i % 2) * 0.001");
+  await sql`ANALYZE`.execute(db.db);
+  const expected = (await ranking(db)).slice(0, 21);
+  const page = () => Effect.runPromise(restaurants.listOpenNear({ point, after: null, limit: 21, maxRadiusM: 50_000 }));
+  if (db.dialect === "postgres") {
+    let rows: Awaited<ReturnType<typeof page>> = [];
+    const sent = await sentToPostgres((text) => text.includes('"dl_restaurants"'), async () => (rows = await page()));
+    t.same(rows.map((row) => row.restaurant.id), expected, "the 21 nearest, nearest first");
+    t.equal(sent.length, 1, "one statement: the first ring fills the page");
+    const read = rowsRead(await measuredPlan(db, sent[0]!), "dl_restaurants");
+    t.ok(read <= 2 * 40 + 21, `reads the near restaurants and the page's rows only (${read} rows), none of the 2,000 farther ones`);
+  } else {
+    t.same((await page()).map((row) => row.restaurant.id), expected, "the 21 nearest, nearest first");
+  }
+}, deliveryTestModules);
+
+forEachDialect(t, "discovery's pages through widening rings are the true ranking, every restaurant once", async (t, db) => {
+  const restaurants = makeSqlRestaurantsRepository(db);
+  // Rings of every density: 12 within 60 m, 12 from 0.3 to 3 km, 12 from 5 to 40 km (zones of
+  // 5 km: the farther ones do not serve the point), and a 45 km one whose zone does.
+  await seedRestaurants(db, "a", 12, "(i % 4) * 0.0001", "(i / 4) * 0.0002");
+  await seedRestaurants(db, "b", 12, "0.003 + i * 0.002", "(i % 3) * -0.002");
+  await seedRestaurants(db, "c", 12, "-0.05 - i * 0.03", "0.0");
+  await seedRestaurants(db, "d", 1, "0.4", "0.0");
+  await sql`UPDATE dl_restaurants SET service_radius_m = 50000 WHERE id LIKE 'c%' AND id <= 'c100003' OR id LIKE 'd%'`.execute(db.db);
+  const expected = await ranking(db);
+  t.ok(expected.length >= 25, `restaurants at every distance serve the point (${expected.length})`);
+  for (const limit of [1, 5, 7]) {
+    const listed: string[] = [];
+    let after: { distanceSquared: number; id: string } | null = null;
+    for (let pages = 0; pages < 100; pages++) {
+      const rows: ReadonlyArray<{ restaurant: { id: string }; distanceSquared: number }> = await Effect.runPromise(restaurants.listOpenNear({ point, after, limit, maxRadiusM: 50_000 }));
+      listed.push(...rows.map((row) => row.restaurant.id));
+      if (rows.length < limit) break;
+      const last = rows.at(-1)!;
+      after = { distanceSquared: last.distanceSquared, id: last.restaurant.id };
+    }
+    t.same(listed, expected, `pages of ${limit}: every serving restaurant once, nearest first`);
+  }
+}, deliveryTestModules);

@@ -14,6 +14,29 @@ import { compiledInsert, compiledOnce, runQuery, runStatement, slotsOf, toNumber
 import type { SqlDatabase } from "../SqlDatabase.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
+/** The values of one discovery ring's statement. */
+type NearParams = {
+  readonly lat: number;
+  readonly lng: number;
+  /** Metres per degree of longitude at the point. */
+  readonly kx: number;
+  readonly latMin: number;
+  readonly latMax: number;
+  readonly lngMin: number;
+  readonly lngMax: number;
+  readonly radiusSquared: number;
+  readonly afterDistanceSquared: number;
+  readonly afterId: string;
+  readonly limit: number;
+};
+
+/**
+ * The first ring discovery reads, in metres past the last listed restaurant: a city centre fills a
+ * page within it; elsewhere each short page widens the ring (at least 4 times), up to the largest
+ * service radius.
+ */
+export const firstRingM = 250;
+
 /** Builds the restaurants repository over `db`. */
 export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsRepository => {
   const f = featuresFor(db);
@@ -35,6 +58,40 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
       .onConflict((oc) => oc.columns(["restaurant_id", "user_id"]).doNothing()),
   );
   const insertMenu = compiledInsert("dl_menus", menus);
+  const radiusAsFloat = sql.raw(`CAST(service_radius_m AS ${db.dialect === "postgres" ? "double precision" : "REAL"})`);
+  // Discovery's ring statements (listOpenNear), compiled once: the first page and a page after a cursor.
+  const nearPage = (afterCursor: boolean) =>
+    compiledOnce<NearParams>((ex, p) => {
+      const d2 = sql<number>`((lat - ${p("lat")}) * ${metresPerDegreeLat}) * ((lat - ${p("lat")}) * ${metresPerDegreeLat}) + ((lng - ${p("lng")}) * ${p("kx")}) * ((lng - ${p("lng")}) * ${p("kx")})`;
+      // Ranked from the discovery index alone (delivery migration 7); the rows of the page only are read.
+      let near = ex
+        .selectFrom("dl_restaurants")
+        .select("id")
+        .select(d2.as("distance_squared"))
+        .where("opening_state", "=", "open")
+        .where("lat", ">=", p("latMin"))
+        .where("lat", "<=", p("latMax"))
+        .where("lng", ">=", p("lngMin"))
+        .where("lng", "<=", p("lngMax"))
+        .where("service_state", "=", "active")
+        .where("menu_version", ">", 0)
+        // As a float: 50,000 m squared is past a 32-bit integer (Postgres would answer "integer out of range").
+        .where(sql<boolean>`${d2} <= ${radiusAsFloat} * service_radius_m`)
+        .where(sql<boolean>`${d2} <= ${p("radiusSquared")}`);
+      if (afterCursor) {
+        near = near.where(sql<boolean>`(${d2} > ${p("afterDistanceSquared")} OR (${d2} = ${p("afterDistanceSquared")} AND id > ${p("afterId")}))`);
+      }
+      return ex
+        .with("near", () => near.orderBy(d2).orderBy("id").limit(p("limit")))
+        .selectFrom("near")
+        .innerJoin("dl_restaurants as r", "r.id", "near.id")
+        .selectAll("r")
+        .select("near.distance_squared")
+        .orderBy("near.distance_squared")
+        .orderBy("near.id");
+    });
+  const nearFirstPage = nearPage(false);
+  const nearPageAfter = nearPage(true);
   const upsertAvailability = compiledOnce<Record<string, unknown>>((ex, p) =>
     ex
       .insertInto("dl_item_availability")
@@ -142,35 +199,44 @@ export const makeSqlRestaurantsRepository = (db: SqlDatabase): RestaurantsReposi
         return true;
       }),
     listOpenNear: ({ point, after, limit, maxRadiusM }) => {
+      // Nearest ring first (docs/decisions.md "Discovery reads the nearest ring first"): a page of
+      // `limit` rows that all lie within `radius` is the true page, since every row left out lies
+      // farther; a short page widens the ring, up to the largest service radius.
       const kx = lngScale(point);
-      const d2 = sql<number>`((lat - ${point.lat}) * ${metresPerDegreeLat}) * ((lat - ${point.lat}) * ${metresPerDegreeLat}) + ((lng - ${point.lng}) * ${kx}) * ((lng - ${point.lng}) * ${kx})`;
-      const band = maxRadiusM / metresPerDegreeLat;
-      return runQuery(db, (ex) => {
-        // Ranked from the discovery index alone (delivery migration 7); the rows of the page only are read.
-        let near = ex
-          .selectFrom("dl_restaurants")
-          .select("id")
-          .select(d2.as("distance_squared"))
-          .where("opening_state", "=", "open")
-          .where("lat", ">=", point.lat - band)
-          .where("lat", "<=", point.lat + band)
-          .where("service_state", "=", "active")
-          .where("menu_version", ">", 0)
-          .where(sql<boolean>`${d2} <= service_radius_m * service_radius_m`);
-        if (after !== null) near = near.where(sql<boolean>`(${d2} > ${after.distanceSquared} OR (${d2} = ${after.distanceSquared} AND id > ${after.id}))`);
-        return ex
-          .with("near", () => near.orderBy(d2).orderBy("id").limit(limit))
-          .selectFrom("near")
-          .innerJoin("dl_restaurants as r", "r.id", "near.id")
-          .selectAll("r")
-          .select("near.distance_squared")
-          .orderBy("near.distance_squared")
-          .orderBy("near.id")
-          .execute();
-      }).pipe(
-        Effect.map((rows) => rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) }))),
-        withSpan("RestaurantsRepository.listOpenNear"),
-      );
+      const listedUpTo = after === null ? 0 : Math.sqrt(after.distanceSquared);
+      const ringPage = (reach: number) => {
+        const radius = Math.min(listedUpTo + reach, maxRadiusM);
+        // d <= radius puts a row within radius of the point on each axis (plus a metre for rounding).
+        const latBand = (radius + 1) / metresPerDegreeLat;
+        const lngBand = (radius + 1) / kx;
+        const params: NearParams = {
+          lat: point.lat,
+          lng: point.lng,
+          kx,
+          latMin: point.lat - latBand,
+          latMax: point.lat + latBand,
+          lngMin: Math.max(-180, point.lng - lngBand),
+          lngMax: Math.min(180, point.lng + lngBand),
+          radiusSquared: radius * radius,
+          afterDistanceSquared: after?.distanceSquared ?? 0,
+          afterId: after?.id ?? "",
+          limit,
+        };
+        return runStatement(db, after === null ? nearFirstPage : nearPageAfter, params).pipe(
+          Effect.map(({ rows }) => ({
+            radius,
+            rows: rows.map((row) => ({ restaurant: restaurants.fromRow(row), distanceSquared: Number(row.distance_squared) })),
+          })),
+        );
+      };
+      const widen = (reach: number): Effect.Effect<ReadonlyArray<{ restaurant: Restaurant; distanceSquared: number }>> =>
+        Effect.flatMap(ringPage(reach), ({ radius, rows }) =>
+          rows.length >= limit || radius >= maxRadiusM
+            ? Effect.succeed(rows)
+            : // Wide enough for the page at the density this ring showed (at least 4 times wider).
+              widen(reach * Math.max(4, 1.5 * Math.sqrt(limit / Math.max(rows.length, 1)))),
+        );
+      return widen(firstRingM).pipe(withSpan("RestaurantsRepository.listOpenNear"));
     },
     hasItem: (restaurantId, itemId) =>
       runQuery(db, (ex) => ex.selectFrom("dl_menu_items").select("id").where("restaurant_id", "=", restaurantId).where("id", "=", itemId).limit(1).executeTakeFirst()).pipe(

@@ -104,6 +104,16 @@ export const restaurantsRepositoryCases: ReadonlyArray<KitCase<RestaurantsReposi
       t.ok(first[0]!.distanceSquared < first[1]!.distanceSquared);
     },
   },
+  {
+    name: "restaurants: a restaurant serving the largest zone (50 km) is discovered from 44 km away, and discovery near it still answers",
+    run: async (t, run) => {
+      // 50,000 squared is past a 32-bit integer: the zone test must not overflow.
+      const wide = await run(seedAt(6, 0.4, 50_000));
+      const near = await run(seedAt(7, 0.001));
+      const listed = await run(restaurants((r) => r.listOpenNear({ point: pickup, after: null, limit: 5, maxRadiusM: 50_000 })));
+      t.same(listed.map((row) => row.restaurant.id), [near.id, wide.id], "the near one, then the one 44 km away");
+    },
+  },
 ];
 
 /** Runs the restaurants repository kit. */
