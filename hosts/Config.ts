@@ -143,6 +143,8 @@ export interface DeliveryConfig {
     readonly offerFanout: number;
     /** Offer lifetime in seconds (DELIVERY_OFFER_TTL_SECONDS, default 30). */
     readonly offerTtlSeconds: number;
+    /** How far from the pickup a courier may be to be offered a delivery, in metres (DELIVERY_DISPATCH_RADIUS_M, default 20000). */
+    readonly dispatchRadiusM: number;
     /** Restaurant acceptance deadline in seconds (DELIVERY_ACCEPT_DEADLINE_SECONDS, default 300). */
     readonly acceptDeadlineSeconds: number;
     /** Quote lifetime in seconds (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
@@ -453,6 +455,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     settings: {
       offerFanout: r.integer("DELIVERY_OFFER_FANOUT", 3, 1, 50, "a whole number from 1 to 50"),
       offerTtlSeconds: r.integer("DELIVERY_OFFER_TTL_SECONDS", 30, 1, 3600, "a whole number of seconds from 1 to 3600"),
+      dispatchRadiusM: r.integer("DELIVERY_DISPATCH_RADIUS_M", 20_000, 100, 200_000, "a whole number of metres from 100 to 200000"),
       acceptDeadlineSeconds: r.integer("DELIVERY_ACCEPT_DEADLINE_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
       quoteTtlSeconds: r.integer("DELIVERY_QUOTE_TTL_SECONDS", 300, 1, 86_400, "a whole number of seconds from 1 to 86400"),
       locationRetentionSeconds: r.integer("DELIVERY_LOCATION_RETENTION_SECONDS", 3600, 60, 7 * 86_400, "a whole number of seconds from 60 to 604800"),

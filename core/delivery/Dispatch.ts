@@ -1,7 +1,8 @@
 /**
  * Dispatch (spec: offer and delivery; Background work, offer expiry and redispatch): a round
- * offers the pending delivery to the nearest online couriers that are not busy and were never
- * offered it (DELIVERY_OFFER_FANOUT at once, each expiring after DELIVERY_OFFER_TTL_SECONDS).
+ * offers the pending delivery to the nearest online couriers within DELIVERY_DISPATCH_RADIUS_M of
+ * the pickup that are not busy and were never offered it (DELIVERY_OFFER_FANOUT at once, each
+ * expiring after DELIVERY_OFFER_TTL_SECONDS).
  * The expiry job expires the round's offers and, while the delivery is still pending with no
  * live offer, starts the next round with other couriers.
  */
@@ -35,7 +36,7 @@ export const dispatchRound = (delivery: Delivery): Effect.Effect<ReadonlyArray<C
     if (round > settings.maxDispatchRounds) return none;
     const at = yield* now;
     const expiresAt = new Date(at.getTime() + settings.offerTtlSeconds * 1000);
-    const candidates = yield* dispatch.candidates(delivery.id, { lat: delivery.pickupLat, lng: delivery.pickupLng }, settings.offerFanout);
+    const candidates = yield* dispatch.candidates(delivery.id, { lat: delivery.pickupLat, lng: delivery.pickupLng }, settings.offerFanout, settings.dispatchRadiusM);
     const offers: CourierOffer[] = [];
     for (const courier of candidates) {
       offers.push({

@@ -6,6 +6,8 @@ export interface DeliverySettings {
   readonly offerFanout: number;
   /** Offer lifetime (DELIVERY_OFFER_TTL_SECONDS, default 30). */
   readonly offerTtlSeconds: number;
+  /** How far from the pickup a courier may be to be offered a delivery (DELIVERY_DISPATCH_RADIUS_M, default 20000). */
+  readonly dispatchRadiusM: number;
   /** Restaurant acceptance deadline (DELIVERY_ACCEPT_DEADLINE_SECONDS, default 300). */
   readonly acceptDeadlineSeconds: number;
   /** Quote lifetime (DELIVERY_QUOTE_TTL_SECONDS, default 300). */
@@ -24,6 +26,7 @@ export const DeliverySettings = Context.GenericTag<DeliverySettings>("domainkit/
 export const defaultDeliverySettings: DeliverySettings = {
   offerFanout: 3,
   offerTtlSeconds: 30,
+  dispatchRadiusM: 20_000,
   acceptDeadlineSeconds: 300,
   quoteTtlSeconds: 300,
   maxDispatchRounds: 5,

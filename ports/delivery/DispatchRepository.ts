@@ -22,13 +22,15 @@ export interface DispatchRepository {
    */
   readonly redactDropoffsEndedBefore: (endedBefore: Date) => Effect.Effect<number>;
   /**
-   * Online couriers with a known location, not on an active delivery and never offered
+   * Online couriers with a known location within `withinM` metres of `near` (the distance of
+   * core/delivery/model/Geo.ts `distanceMetres`), not on an active delivery and never offered
    * `deliveryId`, nearest to `near` first; at most `limit`.
    */
   readonly candidates: (
     deliveryId: string,
     near: { readonly lat: number; readonly lng: number },
     limit: number,
+    withinM: number,
   ) => Effect.Effect<ReadonlyArray<Courier>>;
 
   /** Creates the order's delivery unless it has one (one per order); answers the stored one. */

@@ -8,10 +8,12 @@
  * It reads the nearest ring first (docs/decisions.md "Discovery reads the nearest ring first"): a
  * page filled near the point reads none of the band's farther restaurants (measured on Postgres
  * with EXPLAIN ANALYZE), and the pages it answers are the true ranking on both dialects.
+ * A dispatch round likewise reads the online couriers near the pickup only (delivery migration 20).
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
 import t from "tap";
+import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispatchRepository.js";
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { distanceMetres } from "../../core/delivery/model/Geo.js";
@@ -110,5 +112,39 @@ forEachDialect(t, "discovery's pages through widening rings are the true ranking
       after = { distanceSquared: last.distanceSquared, id: last.restaurant.id };
     }
     t.same(listed, expected, `pages of ${limit}: every serving restaurant once, nearest first`);
+  }
+}, deliveryTestModules);
+
+forEachDialect(t, "a dispatch round reads the online couriers near the pickup, not every online courier", async (t, db) => {
+  const dispatch = makeSqlDispatchRepository(db);
+  const locatedAt = db.dialect === "postgres" ? new Date() : new Date().toISOString();
+  const online = db.dialect === "postgres" ? sql`true` : sql`1`;
+  const numbers = (count: number) =>
+    db.dialect === "postgres"
+      ? sql`SELECT g AS i FROM generate_series(0, ${count - 1}) g`
+      : sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1}) SELECT i FROM n`;
+  const seedCouriers = (prefix: string, count: number, latOffset: string) =>
+    sql`INSERT INTO dl_couriers (id, user_id, name, online, lat, lng, located_at, created_at)
+        SELECT ${prefix} || (100000 + i), ${prefix} || 'user' || i, 'Courier', ${online}, ${point.lat} + ${sql.raw(latOffset)}, ${point.lng} + 0.0, ${locatedAt}, ${locatedAt}
+        FROM (${numbers(count)}) numbers`.execute(db.db);
+  // Five couriers within 100 m of the pickup; a thousand others 30 to 60 km away (another city).
+  await seedCouriers("near", 5, "i * 0.0002");
+  await seedCouriers("away", 1000, "0.3 + i * 0.0003");
+  await sql`ANALYZE`.execute(db.db);
+  const round = () => Effect.runPromise(dispatch.candidates("no-such-delivery", point, 3, 20_000));
+  const expected = ["near100000", "near100001", "near100002"];
+  if (db.dialect === "postgres") {
+    let found: ReadonlyArray<{ id: string }> = [];
+    const sent = await sentToPostgres((text) => text.includes('"dl_couriers"'), async () => (found = await round()));
+    t.same(found.map((c) => c.id), expected, "the three nearest");
+    const read = rowsRead(await measuredPlan(db, sent[0]!), "dl_couriers");
+    t.ok(read <= 20, `reads the couriers near the pickup only (${read} rows), none of the thousand 30 km away`);
+  } else {
+    const { result, executed } = await capturePrepared((text) => text.includes('"dl_couriers"'), round);
+    t.same(result.map((c) => c.id), expected, "the three nearest");
+    for (const [text, parameters] of executed) {
+      const details = await planDetails(db, text, parameters);
+      t.ok(details.some((d) => /^SEARCH c USING INDEX dl_couriers_online_position \(lat>\? AND lat<\?\)/.test(d)), `the band is read from dl_couriers_online_position: ${details.join(" | ")}`);
+    }
   }
 }, deliveryTestModules);

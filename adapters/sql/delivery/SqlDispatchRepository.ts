@@ -2,6 +2,7 @@
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { Courier } from "../../../core/delivery/model/Courier.js";
+import { lngScale, metresPerDegreeLat } from "../../../core/delivery/model/Geo.js";
 import { CourierOffer } from "../../../core/delivery/model/CourierOffer.js";
 import { Delivery } from "../../../core/delivery/model/Delivery.js";
 import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapshot.js";
@@ -148,15 +149,23 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
         Effect.map((r) => toNumber(r.numAffectedRows ?? 0)),
         withSpan("DispatchRepository.redactDropoffsEndedBefore"),
       ),
-    candidates: (deliveryId, near, limit) => {
-      // The same equirectangular distance as core/delivery/model/Geo.ts, squared (order only).
-      const k = Math.cos((near.lat * Math.PI) / 180) ** 2;
+    candidates: (deliveryId, near, limit, withinM) => {
+      // The distance of core/delivery/model/Geo.ts, squared; within withinM of the pickup, so within
+      // withinM on each axis (plus a metre for rounding): the band read from dl_couriers_online_position.
+      const kx = lngScale(near);
+      const d2 = sql<number>`((c.lat - ${near.lat}) * ${metresPerDegreeLat}) * ((c.lat - ${near.lat}) * ${metresPerDegreeLat}) + ((c.lng - ${near.lng}) * ${kx}) * ((c.lng - ${near.lng}) * ${kx})`;
+      const latBand = (withinM + 1) / metresPerDegreeLat;
+      const lngBand = (withinM + 1) / kx;
       return runQuery(db, (ex) =>
         ex
           .selectFrom("dl_couriers as c")
           .selectAll("c")
           .where(sql<boolean>`c.online`)
-          .where("c.lat", "is not", null)
+          .where("c.lat", ">=", near.lat - latBand)
+          .where("c.lat", "<=", near.lat + latBand)
+          .where("c.lng", ">=", Math.max(-180, near.lng - lngBand))
+          .where("c.lng", "<=", Math.min(180, near.lng + lngBand))
+          .where(sql<boolean>`${d2} <= ${withinM * withinM}`)
           .where(({ not, exists, selectFrom }) =>
             not(
               exists(
@@ -170,7 +179,7 @@ export const makeSqlDispatchRepository = (db: SqlDatabase): DispatchRepository =
           .where(({ not, exists, selectFrom }) =>
             not(exists(selectFrom("dl_courier_offers as o").select("o.id").whereRef("o.courier_id", "=", "c.id").where("o.delivery_id", "=", deliveryId))),
           )
-          .orderBy(sql`(c.lat - ${near.lat}) * (c.lat - ${near.lat}) + (c.lng - ${near.lng}) * (c.lng - ${near.lng}) * ${k}`)
+          .orderBy(d2)
           .orderBy("c.id")
           .limit(limit)
           .execute(),

@@ -140,11 +140,24 @@ export const dispatchRepositoryCases: ReadonlyArray<KitCase<DispatchRepositoryKi
       await run(dispatch((d) => d.setCourierOnline(c5!.id, false)));
       await run(dispatch((d) => d.insertOffers([offerRecord(1, delivery.id, c1!.id, at(10_000))])));
       await run(dispatch((d) => d.assignCourier(other.delivery.id, c2!.id, at(1000))));
-      const found = await run(dispatch((d) => d.candidates(delivery.id, pickup, 10)));
+      const found = await run(dispatch((d) => d.candidates(delivery.id, pickup, 10, 20_000)));
       t.same(found.map((c) => c.id), [c3!.id, c4!.id], "offline, already offered and busy couriers are left out");
-      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 1)))).map((c) => c.id), [c3!.id], "at most limit");
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 1, 20_000)))).map((c) => c.id), [c3!.id], "at most limit");
       await run(dispatch((d) => d.setCourierLocation(c4!.id, { lat: pickup.lat, lng: pickup.lng, at: at(5000) })));
-      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10)))).map((c) => c.id), [c4!.id, c3!.id], "a courier who moved closer comes first");
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10, 20_000)))).map((c) => c.id), [c4!.id, c3!.id], "a courier who moved closer comes first");
+    },
+  },
+  {
+    name: "dispatch: candidates lie within the dispatch radius of the pickup",
+    run: async (t, run) => {
+      const { delivery } = await seedDelivery(run, 1);
+      const [inside, outside, east] = await seedCouriers(run, 3);
+      // About 9.95 km north, 10.5 km north and 9.9 km east (the distance of core/delivery/model/Geo.ts).
+      await run(dispatch((d) => d.setCourierLocation(inside!.id, { lat: pickup.lat + 0.09, lng: pickup.lng, at: at(1000) })));
+      await run(dispatch((d) => d.setCourierLocation(outside!.id, { lat: pickup.lat + 0.095, lng: pickup.lng, at: at(1000) })));
+      await run(dispatch((d) => d.setCourierLocation(east!.id, { lat: pickup.lat, lng: pickup.lng + 0.146, at: at(1000) })));
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10, 10_000)))).map((c) => c.id), [east!.id, inside!.id], "the couriers within 10 km, nearest first");
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10, 11_000)))).map((c) => c.id), [east!.id, inside!.id, outside!.id], "a wider radius reaches the third");
     },
   },
   {
@@ -159,7 +172,7 @@ export const dispatchRepositoryCases: ReadonlyArray<KitCase<DispatchRepositoryKi
       t.same([cleared?.lat, cleared?.lng, cleared?.locatedAt], [null, null, null], "the old position is gone");
       const kept = await run(dispatch((d) => d.findCourier(c2!.id)));
       t.same([kept?.lat, kept?.lng], [pickup.lat, pickup.lng], "the recent one stays");
-      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10)))).map((c) => c.id), [c2!.id], "no position, no offer");
+      t.same((await run(dispatch((d) => d.candidates(delivery.id, pickup, 10, 20_000)))).map((c) => c.id), [c2!.id], "no position, no offer");
     },
   },
   {
