@@ -18,7 +18,7 @@ import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRes
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { distanceMetres } from "../../core/delivery/model/Geo.js";
 import { forEachDialect, openTestDatabase } from "../support/databases.js";
-import { measuredPlan, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
+import { genericPlan, measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 import { deliveryTestModules } from "./support.js";
 
@@ -85,6 +85,9 @@ forEachDialect(t, "discovery reads the nearest ring first: a page filled near th
     t.equal(sent.length, 1, "one statement: the first ring fills the page");
     const read = rowsRead(await measuredPlan(db, sent[0]!), "dl_restaurants");
     t.ok(read <= 2 * 40 + 21, `reads the near restaurants and the page's rows only (${read} rows), none of the 2,000 farther ones`);
+    // A named statement ends up on its generic plan, which cannot see the ring's values.
+    const indexes = planNodes(await genericPlan(db, sent[0]!)).flatMap((node) => (typeof node["Index Name"] === "string" ? [node["Index Name"]] : []));
+    t.ok(indexes.includes("dl_restaurants_discovery"), `the generic plan seeks dl_restaurants_discovery: ${indexes.join(", ")}`);
   } else {
     t.same((await page()).map((row) => row.restaurant.id), expected, "the 21 nearest, nearest first");
   }
@@ -139,6 +142,8 @@ forEachDialect(t, "a dispatch round reads the online couriers near the pickup, n
     t.same(found.map((c) => c.id), expected, "the three nearest");
     const read = rowsRead(await measuredPlan(db, sent[0]!), "dl_couriers");
     t.ok(read <= 20, `reads the couriers near the pickup only (${read} rows), none of the thousand 30 km away`);
+    const indexes = planNodes(await genericPlan(db, sent[0]!)).flatMap((node) => (typeof node["Index Name"] === "string" ? [node["Index Name"]] : []));
+    t.ok(indexes.includes("dl_couriers_online_position"), `the generic plan seeks dl_couriers_online_position: ${indexes.join(", ")}`);
   } else {
     const { result, executed } = await capturePrepared((text) => text.includes('"dl_couriers"'), round);
     t.same(result.map((c) => c.id), expected, "the three nearest");
