@@ -75,7 +75,7 @@ forEachDialect(t, "discovery reads the nearest ring first: a page filled near th
   // A busy street within about 100 m of the point, and 2,000 restaurants 1.1 to 4.4 km north in the same latitude band.
   await seedRestaurants(db, "near", 40, "(i % 8) * 0.0001", "(i / 8) * 0.0002");
   await seedRestaurants(db, "far", 2000, "0.01 + (i % 1000) * 0.00003", "(i % 2) * 0.001");
-  await sql`ANALYZE`.execute(db.db);
+  await sql`ANALYZE dl_restaurants`.execute(db.db);
   const expected = (await ranking(db)).slice(0, 21);
   const page = () => Effect.runPromise(restaurants.listOpenNear({ point, after: null, limit: 21, maxRadiusM: 50_000 }));
   if (db.dialect === "postgres") {
@@ -133,7 +133,7 @@ forEachDialect(t, "a dispatch round reads the online couriers near the pickup, n
   // Five couriers within 100 m of the pickup; a thousand others 30 to 60 km away (another city).
   await seedCouriers("near", 5, "i * 0.0002");
   await seedCouriers("away", 1000, "0.3 + i * 0.0003");
-  await sql`ANALYZE`.execute(db.db);
+  await sql`ANALYZE dl_couriers`.execute(db.db);
   const round = () => Effect.runPromise(dispatch.candidates("no-such-delivery", point, 3, 20_000));
   const expected = ["near100000", "near100001", "near100002"];
   if (db.dialect === "postgres") {
