@@ -17,7 +17,7 @@ import { makeSqlDispatchRepository } from "../../adapters/sql/delivery/SqlDispat
 import { makeSqlRestaurantsRepository } from "../../adapters/sql/delivery/SqlRestaurantsRepository.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { distanceMetres } from "../../core/delivery/model/Geo.js";
-import { forEachDialect, openTestDatabase } from "../support/databases.js";
+import { forEachDialect, openTestDatabase, type TapTest } from "../support/databases.js";
 import { genericPlan, measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 import { deliveryTestModules } from "./support.js";
@@ -70,7 +70,8 @@ const ranking = async (db: SqlDatabase) => {
     .map((row) => row.id);
 };
 
-forEachDialect(t, "discovery reads the nearest ring first: a page filled near the point reads none of the band's farther restaurants", async (t, db) => {
+const nearestRingFirst = async (t: TapTest, db: SqlDatabase) => {
+  await sql`DELETE FROM dl_restaurants`.execute(db.db);
   const restaurants = makeSqlRestaurantsRepository(db);
   // A busy street within about 100 m of the point, and 2,000 restaurants 1.1 to 4.4 km north in the same latitude band.
   await seedRestaurants(db, "near", 40, "(i % 8) * 0.0001", "(i / 8) * 0.0002");
@@ -91,9 +92,10 @@ forEachDialect(t, "discovery reads the nearest ring first: a page filled near th
   } else {
     t.same((await page()).map((row) => row.restaurant.id), expected, "the 21 nearest, nearest first");
   }
-}, deliveryTestModules);
+};
 
-forEachDialect(t, "discovery's pages through widening rings are the true ranking, every restaurant once", async (t, db) => {
+const pagesThroughRings = async (t: TapTest, db: SqlDatabase) => {
+  await sql`DELETE FROM dl_restaurants`.execute(db.db);
   const restaurants = makeSqlRestaurantsRepository(db);
   // Rings of every density: 12 within 60 m, 12 from 0.3 to 3 km, 12 from 5 to 40 km (zones of
   // 5 km: the farther ones do not serve the point), and a 45 km one whose zone does.
@@ -116,9 +118,9 @@ forEachDialect(t, "discovery's pages through widening rings are the true ranking
     }
     t.same(listed, expected, `pages of ${limit}: every serving restaurant once, nearest first`);
   }
-}, deliveryTestModules);
+};
 
-forEachDialect(t, "a dispatch round reads the online couriers near the pickup, not every online courier", async (t, db) => {
+const dispatchNearPickup = async (t: TapTest, db: SqlDatabase) => {
   const dispatch = makeSqlDispatchRepository(db);
   const locatedAt = db.dialect === "postgres" ? new Date() : new Date().toISOString();
   const online = db.dialect === "postgres" ? sql`true` : sql`1`;
@@ -152,4 +154,11 @@ forEachDialect(t, "a dispatch round reads the online couriers near the pickup, n
       t.ok(details.some((d) => /^SEARCH c USING INDEX dl_couriers_online_position \(lat>\? AND lat<\?\)/.test(d)), `the band is read from dl_couriers_online_position: ${details.join(" | ")}`);
     }
   }
+};
+
+// One database per dialect for the three (each test starts from the rows it seeds).
+forEachDialect(t, "discovery and dispatch read near the point", async (t, db) => {
+  await t.test("discovery reads the nearest ring first: a page filled near the point reads none of the band's farther restaurants", (t) => nearestRingFirst(t, db));
+  await t.test("discovery's pages through widening rings are the true ranking, every restaurant once", (t) => pagesThroughRings(t, db));
+  await t.test("a dispatch round reads the online couriers near the pickup, not every online courier", (t) => dispatchNearPickup(t, db));
 }, deliveryTestModules);

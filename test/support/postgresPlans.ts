@@ -55,7 +55,8 @@ export const genericPlan = (db: SqlDatabase, statement: SentStatement): Promise<
       );
       return rows[0]!["QUERY PLAN"][0]!.Plan;
     } finally {
-      await connection.executeQuery(CompiledQuery.raw("DEALLOCATE ALL"));
+      // Only its own: the connection's named statements of the adapter (adapters/postgres/NamedStatements.ts) stay prepared.
+      await connection.executeQuery(CompiledQuery.raw("DEALLOCATE dk_generic_plan"));
       await connection.executeQuery(CompiledQuery.raw("RESET plan_cache_mode"));
     }
   });
