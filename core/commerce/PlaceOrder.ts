@@ -132,7 +132,10 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
     if (errors.length > 0) return yield* Effect.fail(new ValidationFailed({ errors }));
     // Only digests of the account, the client's network and the e-mail are compared and stored.
     const digests = yield* RiskSignalDigests;
-    const signals = checkoutRiskSignals(shopper.kind === "customer" ? shopper.userId : null, input.clientIp, input.email).map(digests.digest);
+    const signals = checkoutRiskSignals(shopper.kind === "customer" ? shopper.userId : null, input.clientIp, input.email).map((signal) => ({
+      kind: signal.kind,
+      digest: digests.digest(signal.text),
+    }));
     const cart = yield* loadOwnedCart(shopper, input.cartId);
     const store = yield* loadStore(cart.storeId);
     const scope = shopper.kind === "customer" ? `user:${shopper.userId}` : `cart:${cart.id}`;
@@ -225,7 +228,7 @@ export const placeOrder = (shopper: Shopper, input: PlaceOrderInput) =>
         yield* catalog.recordPromotionUses({ storeId: store.id, orderId, promotionIds: promotions.map((p) => p.id) });
         yield* inventory.insertReservations(reservations);
         // Counted under each signal should the payment be declined (OrderPayments.ts, decline).
-        yield* (yield* CheckoutRiskRepository).recordSignals(orderId, signals, at);
+        yield* (yield* CheckoutRiskRepository).recordSignals(orderId, signals.map((signal) => signal.digest), at);
         const payment: OrderPayment = {
           orderId,
           storeId: store.id,

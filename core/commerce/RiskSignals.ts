@@ -57,15 +57,24 @@ export const normalisedEmail = (email: string): string => {
   return `${plus > 0 ? local.slice(0, plus) : local}${text.slice(at)}`;
 };
 
+/** What a risk signal stands for; each kind has its own bound (core/commerce/CheckoutRisk.ts). */
+export type RiskSignalKind = "account" | "network" | "email";
+
+/** A risk signal before digesting: its kind and its text (the digest's input). */
+export interface RiskSignal {
+  readonly kind: RiskSignalKind;
+  readonly text: string;
+}
+
 /**
  * The signals of a checkout (before digesting): the customer's account (a guest has none), its
  * client's network and its e-mail, when given.
  */
-export const checkoutRiskSignals = (customerId: string | null, clientIp: string | null, email: string | null): ReadonlyArray<string> => {
+export const checkoutRiskSignals = (customerId: string | null, clientIp: string | null, email: string | null): ReadonlyArray<RiskSignal> => {
   const network = clientIp === null ? null : clientNetwork(clientIp);
   return [
-    ...(customerId === null ? [] : [`account:${customerId}`]),
-    ...(network === null ? [] : [`ip:${network}`]),
-    ...(email === null ? [] : [`email:${normalisedEmail(email)}`]),
+    ...(customerId === null ? [] : [{ kind: "account", text: `account:${customerId}` } as const]),
+    ...(network === null ? [] : [{ kind: "network", text: `ip:${network}` } as const]),
+    ...(email === null ? [] : [{ kind: "email", text: `email:${normalisedEmail(email)}` } as const]),
   ];
 };

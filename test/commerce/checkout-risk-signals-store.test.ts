@@ -41,8 +41,14 @@ t.test("a client's network is its IPv4 address or its IPv6 /64; an e-mail loses 
   t.equal(clientNetwork(""), null);
   t.equal(normalisedEmail(" Mallory+Shop@Example.COM "), "mallory@example.com");
   t.equal(normalisedEmail("+x@example.com"), "+x@example.com", "an empty local part before + stays");
-  t.same(checkoutRiskSignals(null, "198.51.100.7", "A@B.example"), ["ip:198.51.100.7", "email:a@b.example"]);
-  t.same(checkoutRiskSignals("user-1", null, "A@B.example"), ["account:user-1", "email:a@b.example"]);
+  t.same(checkoutRiskSignals(null, "198.51.100.7", "A@B.example"), [
+    { kind: "network", text: "ip:198.51.100.7" },
+    { kind: "email", text: "email:a@b.example" },
+  ]);
+  t.same(checkoutRiskSignals("user-1", null, "A@B.example"), [
+    { kind: "account", text: "account:user-1" },
+    { kind: "email", text: "email:a@b.example" },
+  ]);
   t.same(checkoutRiskSignals(null, null, null), []);
 });
 
