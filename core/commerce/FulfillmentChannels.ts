@@ -26,21 +26,29 @@ const taskEventTypes = new Set<string>([FulfillmentTaskAssigned.type, Fulfillmen
 /** Whether the event is a task event the operators' channels carry. */
 export const isFulfillmentTaskEvent = (event: EventEnvelope): boolean => taskEventTypes.has(event.type);
 
-const isOperatorRole = (role: StaffRoleName): boolean => role === "warehouse_operator" || role === "owner";
+/** The roles that operate fulfillment (owners hold every role). */
+const operatorRoles: ReadonlyArray<StaffRoleName> = ["owner", "warehouse_operator"];
 
-/** The store's current warehouse operators and owners, read in pages of the staff roles. */
+const isOperatorRole = (role: StaffRoleName): boolean => operatorRoles.includes(role);
+
+/** Users read per statement. */
+const operatorsPage = 200;
+
+/** The store's current warehouse operators and owners: each role's holders, in pages, nobody else's rows. */
 const operatorsOf = (storeId: string) =>
   Effect.gen(function* () {
     const stores = yield* StoresRepository;
     const operators = new Set<string>();
-    let after: { readonly userId: string; readonly role: string } | undefined;
-    for (;;) {
-      const page = yield* stores.listRoles({ storeId, after, limit: 200 });
-      for (const row of page) if (isOperatorRole(row.role)) operators.add(row.userId);
-      if (page.length < 200) return [...operators];
-      const last = page[page.length - 1]!;
-      after = { userId: last.userId, role: last.role };
+    for (const role of operatorRoles) {
+      let afterUserId: string | undefined;
+      for (;;) {
+        const page = yield* stores.holdersOfRole({ storeId, role, afterUserId, limit: operatorsPage });
+        for (const userId of page) operators.add(userId);
+        if (page.length < operatorsPage) break;
+        afterUserId = page[page.length - 1];
+      }
     }
+    return [...operators];
   });
 
 /** `userId` if they are a warehouse operator or owner of the store now. */
