@@ -2,8 +2,9 @@
  * Spec (commerce Limits): "Rate limits apply by account, IP and checkout risk signals". Declined
  * checkouts count under the client IP and the (normalised) e-mail as well as the account, for
  * guests and customers alike: guest carts from one IP reach 429 checkout_risk at the network's
- * bound (larger than an account's: many clients share a network), a customer over the bound is
- * refused as a guest too with the same e-mail, another IP is not affected (security audit S4). Over HTTP on the reference server, SQLite and Postgres; each
+ * bound (larger than an account's: many clients share a network); a customer over the bound gets
+ * 429 with Retry-After and is refused as a guest too with the same e-mail; another IP is not
+ * affected (security audit S4). Over HTTP on the reference server, SQLite and Postgres; each
  * client IP is a loopback address of its own.
  */
 import t from "tap";
@@ -60,6 +61,8 @@ t.test("a customer over the checkout-risk bound is refused as a guest too with t
     const answers: Answer[] = [];
     for (let i = 0; i <= max.account; i++) answers.push(await customerCheckout({ ...declined, email: "Mallory+shop@Example.com" }));
     t.same(statusesOf(answers), bound(max.account, 1), "the customer reaches the bound");
+    const ownRetryAfter = Number(answers[max.account]!.headers.get("retry-after"));
+    t.ok(ownRetryAfter > 3500 && ownRetryAfter <= 3600, `Retry-After until the customer's oldest decline leaves the hour (${ownRetryAfter} s)`);
 
     const sameIp = await guestCheckout(call, "127.0.0.5", storeId, variantId, { email: "fresh@example.org" });
     t.match(sameIp, { status: 201 }, "the customer's declines count toward the network's bound, which is not reached");

@@ -5,7 +5,9 @@
  * diff / cart_checked_out, 422 for an empty cart, a bad address or an unknown promotion code;
  * cancellation 202 and 409 after dispatch; returns 409 for an order in no state to return;
  * catalog 409 sku_taken, variant 428/412; stock 409 stock_below_reserved; 403 for another role,
- * 404 for another customer's or another store's objects; 429 checkout_risk after repeated declines.
+ * 404 for another customer's or another store's objects. 429 checkout_risk with Retry-After after
+ * repeated declines is in http-checkout-risk-signals.test.ts (a customer's own bound, a network's,
+ * an e-mail's).
  */
 import t from "tap";
 import { forEachDialectConfig } from "../hosts/support.js";
@@ -152,24 +154,5 @@ t.test("catalog, stock and access: 409 sku_taken and stock_below_reserved, 403 f
     t.match(await call("GET", `/v1/orders`, { token: stranger.token }), { status: 200, body: { data: [] } });
     t.match(await call("GET", `/v1/orders?cursor=bogus`, { token: customer.token }), { status: 400, body: { code: "invalid_cursor" } });
     t.match(await call("GET", `/v1/orders/${orderId}`), { status: 401 });
-  }),
-);
-
-t.test("repeated declines answer 429 checkout_risk with Retry-After", (t) =>
-  forEachDialectConfig(t, "checkout risk", async (t, _config, dialect) => {
-    const { call, user, setupStore, cartWith } = await startCommerceServer(t, dialect);
-    const { storeId, variantId } = await setupStore({ stock: 20 });
-    const customer = await user();
-    for (let i = 0; i < 5; i++) {
-      const declined = await call("POST", "/v1/orders", {
-        token: customer.token,
-        key: freshKey(),
-        body: checkoutBody(await cartWith(customer, storeId, variantId, 1), { payment_method: "pm_card_declined" }),
-      });
-      t.equal(declined.status, 402);
-    }
-    const refused = await call("POST", "/v1/orders", { token: customer.token, key: freshKey(), body: checkoutBody(await cartWith(customer, storeId, variantId, 1)) });
-    t.match(refused, { status: 429, body: { code: "checkout_risk" } });
-    t.ok(Number(refused.headers.get("retry-after")) > 0, "Retry-After is set");
   }),
 );
