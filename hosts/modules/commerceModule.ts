@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { Effect, Layer, type ManagedRuntime } from "effect";
+import { CheckoutRiskLimits, defaultCheckoutRiskBounds, type CheckoutRiskBounds } from "../../core/commerce/CheckoutRisk.js";
 import { commerceRoutes } from "../../adapters/koa/commerce/index.js";
 import { makeHttpCarrier, type HttpCarrierOptions } from "../../adapters/commerce/carriers/HttpCarrier.js";
 import { makeHmacCarrierWebhookReceiver, makeSandboxCarrier } from "../../adapters/commerce/carriers/SandboxCarrier.js";
@@ -100,6 +101,8 @@ export interface CommerceModuleOptions {
   readonly carrierApi?: HttpCarrierOptions;
   /** Environment to read COMMERCE_SEALING_KEYS and COMMERCE_CARRIER_WEBHOOK_SECRET from (process.env when omitted). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Checkout-risk bounds per kind of signal; `defaultCheckoutRiskBounds` (core/commerce/CheckoutRisk.ts) when omitted. */
+  readonly checkoutRiskBounds?: CheckoutRiskBounds;
 }
 
 /** Sealing keys from `COMMERCE_SEALING_KEYS` (`k2:<base64>,k1:<base64>`), or the development key. */
@@ -145,6 +148,7 @@ export const commerceLayer = (
     Layer.provideMerge(Layer.unwrapEffect(Effect.map(FieldSealer, (sealer) => sqlPort(OrdersRepository, (db) => makeSqlOrdersRepository(db, sealer)))), sealing),
     Layer.succeed(CartTokens, cryptoCartTokens),
     sqlPort(CheckoutRiskRepository, makeSqlCheckoutRiskRepository),
+    Layer.succeed(CheckoutRiskLimits, options.checkoutRiskBounds ?? defaultCheckoutRiskBounds),
     Layer.sync(RiskSignalDigests, () => hmacRiskSignalDigests(sealingKeys())),
     // Built when the runtime is, so merely importing the module opens no SMTP transport.
     Layer.sync(Mailer, () => options.mailer ?? configuredMailer()),

@@ -6,6 +6,7 @@
  * has a larger bound of its own (known gap closed, twenty-first session): its customers are
  * refused at the network's bound, not at one account's.
  */
+import { Duration } from "effect";
 import t from "tap";
 import { placeOrder } from "../../core/commerce/PlaceOrder.js";
 import { CheckoutRiskTooHigh, defaultCheckoutRiskBounds } from "../../core/commerce/CheckoutRisk.js";
@@ -62,5 +63,20 @@ t.test("customers of different accounts on one network are refused at the networ
     t.same(others, Array<string>(network - account).fill("payment_declined"), "other accounts there are not refused at the account's bound");
     t.equal(await checkout(customer(), "pm_card_visa"), "checkout_risk", "at the network's bound the next customer there is refused");
     t.equal(await checkout(customer(), "pm_card_visa", "198.51.100.50"), "ok", "a customer on another network checks out");
+  }),
+);
+
+t.test("a host's checkoutRiskBounds (the commerce module option) set the bounds checkout applies", (t) =>
+  forEachCommerceDialect(t, "checkout risk bounds option", async (t, db) => {
+    const bounds = { window: Duration.hours(1), max: { account: 2, email: 5, network: 20 } };
+    const c = commerceRuntime(t, db, undefined, undefined, { checkoutRiskBounds: bounds });
+    const { store, variant } = await seedStore(c, { stock: 20 });
+    const shopper = customer();
+    for (let i = 0; i < 2; i++) {
+      const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+      t.match(await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { paymentMethod: "pm_card_declined", email: `try${i}@example.com` }))), { ok: false, error: { code: "payment_declined" } });
+    }
+    const cart = await cartWith(c, shopper, store.id, variant.id, 1);
+    t.match(await c.attempt(placeOrder(shopper, checkoutInput(cart.id, { email: "fresh@example.com" }))), { ok: false, error: { code: "checkout_risk" } }, "refused at the host's account bound of 2, not the default 5");
   }),
 );

@@ -13,7 +13,7 @@ import { RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { makeAesGcmFieldSealer, type FieldSealerKeys } from "../../adapters/commerce/FieldSealer.js";
 import { commerceMigrations } from "../../adapters/sql/commerce/index.js";
 import { compose } from "../../hosts/Composition.js";
-import { makeCommerceModule } from "../../hosts/modules/commerceModule.js";
+import { makeCommerceModule, type CommerceModuleOptions } from "../../hosts/modules/commerceModule.js";
 import { createCart, setCartLine } from "../../core/commerce/Carts.js";
 import { createProduct } from "../../core/commerce/Catalog.js";
 import { createLocation, createStore } from "../../core/commerce/CreateStore.js";
@@ -51,13 +51,14 @@ export const commerceRuntime = (
   db: SqlDatabase,
   provider: SandboxProvider = makeSandboxProvider(),
   sealingKeys: FieldSealerKeys = testSealingKeys,
+  moduleOptions: Pick<CommerceModuleOptions, "checkoutRiskBounds"> = {},
 ) => {
   const mail = { sent: [] as MailMessage[], failing: false };
   const mailer: Mailer = {
     send: (message) =>
       mail.failing ? Effect.fail(new MailDeliveryFailed({ detail: "test transport down" })) : Effect.sync(() => void mail.sent.push(message)),
   };
-  const commerce = makeCommerceModule({ mailer, sealingKeys });
+  const commerce = makeCommerceModule({ mailer, sealingKeys, ...moduleOptions });
   // The realtime bus the hosts use on one process (notices delivered after commit), heard here.
   const bus = inProcessRealtimeBus(db);
   const notices: RealtimeNotice[] = [];
