@@ -52,6 +52,22 @@ const membershipEvent = (action: MembershipFact["action"], input: EventInput<Mem
 export const membershipAggregateId = (fact: Pick<MembershipFact, "workspaceId" | "projectId" | "userId">): string =>
   fact.projectId === null ? `workspace:${fact.workspaceId}:member:${fact.userId}` : `project:${fact.projectId}:member:${fact.userId}`;
 
+/** The envelope of `fact` at `version` of its membership. */
+const envelopeOf = (fact: MembershipFact, version: number): Effect.Effect<EventEnvelope, never, Ids> =>
+  membershipEvent(fact.action, {
+    tenant_id: fact.workspaceId,
+    aggregate_id: membershipAggregateId(fact),
+    aggregate_version: version,
+    actor_id: fact.actorId,
+    data: {
+      workspace_id: fact.workspaceId,
+      project_id: fact.projectId,
+      user_id: fact.userId,
+      role: fact.role,
+      reason: fact.reason,
+    },
+  });
+
 /**
  * Audits the change and appends its event; call inside the change's transaction, holding the
  * membership's lock (the user's workspace membership row, or the workspace row for a workspace
@@ -67,20 +83,38 @@ export const recordMembershipFact = (fact: MembershipFact): Effect.Effect<void, 
     const repo = yield* ProjectsRepository;
     yield* repo.appendAudit({ id, ...fact, createdAt: at });
     const version = yield* repo.countMembershipChanges(fact);
-    const envelope = yield* membershipEvent(fact.action, {
-      tenant_id: fact.workspaceId,
-      aggregate_id: membershipAggregateId(fact),
-      aggregate_version: version,
-      actor_id: fact.actorId,
-      data: {
-        workspace_id: fact.workspaceId,
-        project_id: fact.projectId,
-        user_id: fact.userId,
-        role: fact.role,
-        reason: fact.reason,
-      },
-    });
-    yield* (yield* Outbox).append([envelope]);
+    yield* (yield* Outbox).append([yield* envelopeOf(fact, version)]);
+  });
+
+/** Facts per multi-row audit insert and per outbox append of {@link recordProjectMembershipFacts}. */
+const factsPerChunk = 1_000;
+
+/**
+ * {@link recordMembershipFact} for the same change of one user's memberships of many projects of
+ * a workspace (a demotion's lowered roles, a removal's memberships), in project id order, in
+ * statements that do not grow with their number: one grouped read of the memberships' versions,
+ * then per 1,000 projects one multi-row audit insert and one outbox append. Each event and audit
+ * record is what recordMembershipFact writes. Call under the user's workspace membership lock.
+ */
+export const recordProjectMembershipFacts = (
+  fact: Omit<MembershipFact, "projectId">,
+  projectIds: ReadonlyArray<ProjectId>,
+): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
+  Effect.gen(function* () {
+    if (projectIds.length === 0) return;
+    const at = yield* now;
+    const ids = yield* Ids;
+    const repo = yield* ProjectsRepository;
+    const outbox = yield* Outbox;
+    // The versions before these changes: each change appends one audit record, so its version is one more.
+    const changes = yield* repo.countProjectMembershipChangesInWorkspace(fact.workspaceId, fact.userId);
+    const ordered = [...projectIds].sort();
+    for (let from = 0; from < ordered.length; from += factsPerChunk) {
+      const facts = ordered.slice(from, from + factsPerChunk).map((projectId): MembershipFact => ({ ...fact, projectId }));
+      const audits = yield* Effect.forEach(facts, (f) => Effect.map(ids.next, (id) => ({ id: MembershipAuditId.make(id), ...f, createdAt: at })));
+      yield* repo.appendAudits(audits);
+      yield* outbox.append(yield* Effect.forEach(facts, (f) => envelopeOf(f, (changes.get(f.projectId!) ?? 0) + 1)));
+    }
   });
 
 /**

@@ -15,7 +15,7 @@ import type { ShareLinksRepository } from "../../ports/projects/ShareLinksReposi
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
-import { announceAccessChanged, recordMembershipFact } from "./MembershipEvents.js";
+import { announceAccessChanged, recordMembershipFact, recordProjectMembershipFacts } from "./MembershipEvents.js";
 import { LastOwner } from "./Errors.js";
 import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
@@ -106,7 +106,8 @@ const isDemotion = (before: WorkspaceRole, after: WorkspaceRole): boolean =>
 /**
  * Lowers every project role of `userId` in the workspace that `workspaceRole` may not hold to the
  * strongest one it may (a guest's project-admin rows become contributor), each audited as a
- * project membership change; call inside the demotion's transaction.
+ * project membership change; call inside the demotion's transaction. One UPDATE of the lowered
+ * rows, then their facts in statements that do not grow with their number.
  */
 const capProjectRoles = (req: {
   readonly workspaceId: WorkspaceId;
@@ -116,22 +117,14 @@ const capProjectRoles = (req: {
   readonly reason: string;
 }): Effect.Effect<void, never, ProjectsRepository | Outbox | Ids> =>
   Effect.gen(function* () {
-    const projects = yield* ProjectsRepository;
     const cap = strongestProjectRoleFor(req.workspaceRole);
-    // Only the memberships above the cap, in one read: none bound or read per membership.
     const beyond = ProjectRole.literals.filter((role) => !mayHoldProjectRole(req.workspaceRole, role));
-    for (const membership of yield* projects.membershipsInRoles(req.userId, req.workspaceId, beyond)) {
-      yield* projects.upsertMember({ ...membership, role: cap });
-      yield* recordMembershipFact({
-        workspaceId: req.workspaceId,
-        projectId: membership.projectId,
-        userId: req.userId,
-        actorId: req.actorId,
-        action: "project_member.added",
-        role: cap,
-        reason: req.reason,
-      });
-    }
+    if (beyond.length === 0) return;
+    const lowered = yield* (yield* ProjectsRepository).lowerRolesInWorkspace(req.userId, req.workspaceId, beyond, cap);
+    yield* recordProjectMembershipFacts(
+      { workspaceId: req.workspaceId, userId: req.userId, actorId: req.actorId, action: "project_member.added", role: cap, reason: req.reason },
+      lowered,
+    );
   });
 
 /**
@@ -213,9 +206,7 @@ export const removeWorkspaceMember = (
         const projectIds = yield* projects.removeMembershipsInWorkspace(workspaceId, input.userId);
         // Every link the user created in the workspace (an owner creates them without project memberships).
         yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId, actorId });
-        for (const projectId of projectIds) {
-          yield* recordMembershipFact({ workspaceId, projectId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason });
-        }
+        yield* recordProjectMembershipFacts({ workspaceId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason }, projectIds);
         yield* repo.removeMember(workspaceId, input.userId);
         yield* recordMembershipFact({ workspaceId, projectId: null, userId: input.userId, actorId, action: "workspace_member.removed", role: null, reason });
         return true;

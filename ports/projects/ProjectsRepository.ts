@@ -36,10 +36,16 @@ export interface ProjectsRepository {
   /** Removes every project membership of `userId` in the workspace; answers the project ids. */
   readonly removeMembershipsInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /**
-   * `userId`'s project memberships in the workspace whose role is one of `roles`, in project id
-   * order; one statement on SQL (nothing bound per membership, whatever their number).
+   * Sets `to` as the role of each of `userId`'s project memberships in the workspace whose role
+   * is one of `from`; answers the ids of the projects changed. One statement on SQL, whatever
+   * their number.
    */
-  readonly membershipsInRoles: (userId: string, workspaceId: string, roles: ReadonlyArray<ProjectRole>) => Effect.Effect<ReadonlyArray<ProjectMember>>;
+  readonly lowerRolesInWorkspace: (
+    userId: string,
+    workspaceId: string,
+    from: ReadonlyArray<ProjectRole>,
+    to: ProjectRole,
+  ) => Effect.Effect<ReadonlyArray<ProjectId>>;
   /**
    * Ids of every project `userId` can see, by id: all projects of the workspaces it owns and the
    * projects it is a member of (optionally within one workspace). One statement on SQL.
@@ -52,6 +58,11 @@ export interface ProjectsRepository {
   /** Appends one immutable audit record. */
   readonly appendAudit: (record: MembershipAudit) => Effect.Effect<void>;
   /**
+   * Appends immutable audit records, any number of them, in order: on SQL in multi-row inserts
+   * that each bind within the dialect's parameter limit.
+   */
+  readonly appendAudits: (records: ReadonlyArray<MembershipAudit>) => Effect.Effect<void>;
+  /**
    * How many audit records one membership has (`projectId` null: the workspace membership, not
    * its projects'): every change of it appends one, so after the append it is the membership's
    * version. Read under the membership's lock, it counts every change committed before.
@@ -61,5 +72,10 @@ export interface ProjectsRepository {
     readonly projectId: string | null;
     readonly userId: string;
   }) => Effect.Effect<number>;
+  /**
+   * `countMembershipChanges` of every project membership `userId` ever had in the workspace, by
+   * project id, in one grouped read (a project it never was a member of is absent).
+   */
+  readonly countProjectMembershipChangesInWorkspace: (workspaceId: string, userId: string) => Effect.Effect<ReadonlyMap<string, number>>;
 }
 export const ProjectsRepository = Context.GenericTag<ProjectsRepository>("domainkit/projects/ProjectsRepository");

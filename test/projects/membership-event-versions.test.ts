@@ -15,6 +15,7 @@ import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { forEachDialect } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
+import { statementsRun } from "./statementsRun.js";
 
 const membershipTypes = ["WorkspaceMembershipGranted", "WorkspaceMembershipRevoked", "MembershipGranted", "MembershipRevoked"];
 
@@ -128,5 +129,58 @@ t.test("Events: a demotion that lowers a project role versions that project memb
       "the lowered project role and the new workspace role, each at its membership's next version",
     );
     t.match(carols[2]!.data, { role: "contributor", reason: "contract ended" });
+  }),
+);
+
+t.test("Events: a demotion to guest and a removal write as many statements for 30 project memberships as for 2, each membership at its next version", (t) =>
+  forEachDialect(t, "set-based membership changes", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const few = newUser();
+    const many = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const projects = [];
+    for (let i = 0; i < 30; i++) projects.push((await run(createProject(owner, workspace.id, { name: `P${i}` }))).project);
+    for (const user of [few, many]) await run(addWorkspaceMember(owner, workspace.id, { userId: user.userId, role: "member" }));
+    for (const p of projects.slice(0, 2)) await run(addProjectMember(owner, p.id, { userId: few.userId, role: "admin" }));
+    for (const p of projects) await run(addProjectMember(owner, p.id, { userId: many.userId, role: "admin" }));
+    // The module's statements (the outbox's own adapter appends a row per envelope: a shared file).
+    const statements = (change: Parameters<typeof run>[0]) => statementsRun(db, (text) => text.includes("pm_"), () => run(change));
+
+    const demoteFew = await statements(addWorkspaceMember(owner, workspace.id, { userId: few.userId, role: "guest", reason: "contract ended" }));
+    const demoteMany = await statements(addWorkspaceMember(owner, workspace.id, { userId: many.userId, role: "guest", reason: "contract ended" }));
+    t.ok(demoteFew > 0, `a demotion to guest of 2 admin memberships: ${demoteFew} statements`);
+    t.equal(demoteMany, demoteFew, "a demotion to guest of 30 admin memberships: as many");
+    const removeFew = await statements(removeWorkspaceMember(owner, workspace.id, { userId: few.userId }));
+    const removeMany = await statements(removeWorkspaceMember(owner, workspace.id, { userId: many.userId }));
+    t.ok(removeFew > 0, `a removal of 2 project memberships: ${removeFew} statements`);
+    t.equal(removeMany, removeFew, "a removal of 30 project memberships: as many");
+
+    const events = await membershipEvents(db);
+    for (const [user, held] of [[few, projects.slice(0, 2)], [many, projects]] as const) {
+      for (const p of held) {
+        const aggregate = `project:${p.id}:member:${user.userId}`;
+        const own = events.filter((e) => e.aggregate_id === aggregate);
+        t.same(
+          own.map((e) => [e.type, e.aggregate_version, (e.data as { role: unknown }).role, (e.data as { reason: unknown }).reason]),
+          [
+            ["MembershipGranted", 1, "admin", "added by a project admin"],
+            ["MembershipGranted", 2, "contributor", "contract ended"],
+            ["MembershipRevoked", 3, null, "removed by an owner"],
+          ],
+          `${aggregate}: granted, lowered and revoked, each at its next version`,
+        );
+      }
+      const audits = await db.db
+        .selectFrom("pm_membership_audit")
+        .select(["project_id", "action", "role", "actor_id"])
+        .where("workspace_id", "=", workspace.id)
+        .where("user_id", "=", user.userId)
+        .where("project_id", "is not", null)
+        .execute();
+      t.equal(audits.length, 3 * held.length, "three audit records per project membership");
+      t.equal(audits.filter((a) => a.action === "project_member.added" && a.role === "contributor" && a.actor_id === owner.userId).length, held.length, "each lowering audited");
+      t.equal(audits.filter((a) => a.action === "project_member.removed" && a.role === null && a.actor_id === owner.userId).length, held.length, "each removal audited");
+    }
   }),
 );

@@ -6,7 +6,8 @@
  * workspace of 33,000 (SQLite) or 66,000 (Postgres) projects (inserted in one statement, as the
  * audit's scale.mjs seeded them). In the same workspace, the user then holds a project
  * membership in each seeded project: its demotion revokes only the share links beyond its share
- * right, and its export completes with only what it may see - SQLite and Postgres.
+ * right, its export completes with only what it may see, and its demotion to guest and removal
+ * lower, revoke, audit and version every one of those memberships - SQLite and Postgres.
  */
 import t from "tap";
 import { sql } from "kysely";
@@ -118,5 +119,52 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
     t.equal(count("project_member"), visible, "its memberships");
     t.same(lines.filter((l) => l.type === "task").map((l) => l.title), ["seeded task"], "the tasks of the projects it sees only");
     t.notOk(text.includes("findme"), "nothing of the hidden projects");
+  });
+
+  await t.test("a demotion to guest and a removal of more project memberships than a statement may bind lower, revoke and version each one", async (t) => {
+    // The victim (now a member) administers every seeded project.
+    await sql`UPDATE pm_project_members SET role = 'admin' WHERE workspace_id = ${workspace.id} AND user_id = ${victim.userId}`.execute(db.db);
+    const held = seededProjects[dialect];
+    const version = dialect === "postgres" ? sql`(event::jsonb ->> 'aggregate_version')::int` : sql`json_extract(event, '$.aggregate_version')`;
+    const aggregate = dialect === "postgres" ? sql`event::jsonb ->> 'aggregate_id'` : sql`json_extract(event, '$.aggregate_id')`;
+    /** The victim's project membership events of `type` in the outbox, by version. */
+    const versions = async (type: string) =>
+      (
+        await sql<{ v: number; n: number | string }>`SELECT ${version} AS v, count(*) AS n FROM outbox
+          WHERE tenant_id = ${workspace.id} AND type = ${type} AND ${aggregate} LIKE ${`project:%:member:${victim.userId}`} GROUP BY 1 ORDER BY 1`.execute(db.db)
+      ).rows.map((r) => [Number(r.v), Number(r.n)]);
+    const audited = async (action: string) =>
+      Number(
+        (
+          await db.db
+            .selectFrom("pm_membership_audit")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("workspace_id", "=", workspace.id)
+            .where("user_id", "=", victim.userId)
+            .where("action", "=", action)
+            .where("project_id", "is not", null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    const demoted = await attacker.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: victim.userId, role: "guest", reason: "contract ended" });
+    t.equal(demoted.status, 200, "the demotion to guest succeeds");
+    const roles = await db.db
+      .selectFrom("pm_project_members")
+      .select(["role", (eb) => eb.fn.countAll().as("n")])
+      .where("workspace_id", "=", workspace.id)
+      .where("user_id", "=", victim.userId)
+      .groupBy("role")
+      .execute();
+    t.same(roles.map((r) => [r.role, Number(r.n)]), [["contributor", held]], "every project-admin membership lowered to contributor");
+    t.equal(await audited("project_member.added"), held, "each lowering audited");
+    t.same(await versions("MembershipGranted"), [[1, held]], "each lowering's event at its membership's first version");
+
+    const removed = await attacker.call("DELETE", `/v1/workspaces/${workspace.id}/members/${victim.userId}`);
+    t.equal(removed.status, 204, "the removal succeeds");
+    const left = await db.db.selectFrom("pm_project_members").select("project_id").where("user_id", "=", victim.userId).execute();
+    t.same(left, [], "no project membership left");
+    t.equal(await audited("project_member.removed"), held, "each removal audited");
+    t.same(await versions("MembershipRevoked"), [[2, held]], "each removal's event at its membership's next version");
   });
 });

@@ -13,6 +13,12 @@ import { ProjectId } from "../../../core/projects/model/Ids.js";
 import { joinRoles, readRoles, roleColumns } from "./ProjectRoles.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 
+/**
+ * Audit records per multi-row insert: 9 parameters each, 9,000 per statement, within SQLite's
+ * 32,766 and Postgres's 65,535.
+ */
+const auditsPerStatement = 1_000;
+
 /** Builds the project repository over `db`. */
 export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository => {
   const f = featuresFor(db);
@@ -94,20 +100,23 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           .returning("project_id")
           .execute(),
       ).pipe(Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id))))),
-    // pm_project_members_user_projects (user_id, workspace_id, project_id), the role filtered.
-    membershipsInRoles: (userId, workspaceId, roles) =>
-      roles.length === 0
+    // One UPDATE through pm_project_members_user_projects (user_id, workspace_id, project_id).
+    lowerRolesInWorkspace: (userId, workspaceId, from, to) =>
+      from.length === 0
         ? Effect.succeed([])
         : runQuery(db, (ex) =>
             ex
-              .selectFrom("pm_project_members")
-              .selectAll()
+              .updateTable("pm_project_members")
+              .set({ role: to })
               .where("user_id", "=", userId)
               .where("workspace_id", "=", workspaceId)
-              .where("role", "in", [...roles])
-              .orderBy("project_id")
+              .where("role", "in", [...from])
+              .returning("project_id")
               .execute(),
-          ).pipe(Effect.map((rows) => rows.map((r) => members.fromRow(r)))),
+          ).pipe(
+            Effect.map((rows) => rows.map((r) => ProjectId.make(String(r.project_id)))),
+            withSpan("ProjectsRepository.lowerRolesInWorkspace"),
+          ),
     visibleProjectIds: (userId, workspaceId, atMost) =>
       runStatement(db, (workspaceId === undefined ? selectVisibleProjects : selectVisibleProjectsOfWorkspace)[atMost === undefined ? 0 : 1], {
         userId,
@@ -124,6 +133,27 @@ export const makeSqlProjectsRepository = (db: SqlDatabase): ProjectsRepository =
           ),
     appendAudit: (a) =>
       sendStatement(db, insertAuditRow, a).pipe(withSpan("ProjectsRepository.appendAudit")),
+    appendAudits: (records) =>
+      Effect.forEach(
+        Array.from({ length: Math.ceil(records.length / auditsPerStatement) }, (_, i) => records.slice(i * auditsPerStatement, (i + 1) * auditsPerStatement)),
+        (chunk) => runQuery(db, (ex) => ex.insertInto("pm_membership_audit").values(chunk.map((a) => audits.toRow(a))).execute()),
+        { discard: true },
+      ).pipe(withSpan("ProjectsRepository.appendAudits")),
+    // An index-only walk of pm_membership_audit_membership (workspace_id, user_id, project_id).
+    countProjectMembershipChangesInWorkspace: (workspaceId, userId) =>
+      runQuery(db, (ex) =>
+        ex
+          .selectFrom("pm_membership_audit")
+          .select((eb) => ["project_id", eb.fn.countAll().as("n")])
+          .where("workspace_id", "=", workspaceId)
+          .where("user_id", "=", userId)
+          .where("project_id", "is not", null)
+          .groupBy("project_id")
+          .execute(),
+      ).pipe(
+        Effect.map((rows) => new Map(rows.map((r) => [String(r.project_id), toNumber(r.n)]))),
+        withSpan("ProjectsRepository.countProjectMembershipChangesInWorkspace"),
+      ),
     countMembershipChanges: ({ workspaceId, projectId, userId }) =>
       runQuery(db, (ex) =>
         ex

@@ -98,7 +98,7 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
     },
   },
   {
-    name: "projects: membershipsInRoles reads the user's memberships of one workspace in the given roles, by project id",
+    name: "projects: lowerRolesInWorkspace sets the new role on the user's memberships of one workspace in the given roles, and answers their projects",
     run: async (t, run) => {
       const a = await run(seedProject(1));
       const b = await run(seedProject(1, 2));
@@ -107,11 +107,17 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
       await run(
         upsertAll([member(c, "user-1", "admin"), member(a, "user-1", "admin"), member(b, "user-1", "viewer"), member(elsewhere, "user-1", "admin"), member(a, "user-2", "admin")]),
       );
-      const among = (userId: string, workspaceId: string, roles: ReadonlyArray<ProjectRole>) => run(projects((r) => r.membershipsInRoles(userId, workspaceId, roles)));
-      t.same((await among("user-1", a.workspaceId, ["admin"])).map((m) => [m.projectId, m.role]), [[a.id, "admin"], [c.id, "admin"]], "its admin memberships of the workspace, by project id");
-      t.same((await among("user-1", a.workspaceId, ["admin", "viewer"])).map((m) => m.projectId), sorted([a.id, b.id, c.id]), "several roles");
-      t.same(await among("user-1", a.workspaceId, []), [], "no role asked: none");
-      t.same(await among("user-3", a.workspaceId, ["admin"]), [], "a user without memberships");
+      const lower = (userId: string, workspaceId: string, from: ReadonlyArray<ProjectRole>) =>
+        run(projects((r) => r.lowerRolesInWorkspace(userId, workspaceId, from, "contributor")));
+      const role = (projectId: string, userId: string) => run(projects((r) => r.findMember(projectId, userId))).then((m) => m?.role);
+      t.same(await lower("user-1", a.workspaceId, []), [], "no role asked: none changed");
+      t.same(sorted(await lower("user-1", a.workspaceId, ["admin"])), sorted([a.id, c.id]), "its admin memberships of the workspace");
+      t.same([await role(a.id, "user-1"), await role(c.id, "user-1")], ["contributor", "contributor"], "now contributor");
+      t.equal(await role(b.id, "user-1"), "viewer", "a membership in another role stays");
+      t.equal(await role(elsewhere.id, "user-1"), "admin", "another workspace's membership stays");
+      t.equal(await role(a.id, "user-2"), "admin", "another user's membership stays");
+      t.same(await lower("user-1", a.workspaceId, ["admin"]), [], "nothing left to lower");
+      t.same(await lower("user-3", a.workspaceId, ["admin"]), [], "a user without memberships");
     },
   },
   {
@@ -165,7 +171,7 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
     },
   },
   {
-    name: "projects: countMembershipChanges counts one membership's audit records: its project, or its workspace alone, and its user",
+    name: "projects: countMembershipChanges counts one membership's audit records: its project, or its workspace alone, and its user; by project in one read; appendAudits appends many",
     run: async (t, run) => {
       const project = await run(seedProject(1));
       const other = await run(seedProject(1, 2));
@@ -202,6 +208,20 @@ export const projectsCases: ReadonlyArray<KitCase<ProjectsKitPorts>> = [
           ),
         ),
       );
+      t.same(
+        await run(projects((r) => r.countProjectMembershipChangesInWorkspace(project.workspaceId, "user-1"))),
+        new Map([
+          [project.id, 2],
+          [other.id, 1],
+        ]),
+        "by project of one workspace and user, the workspace membership's records apart",
+      );
+      // Many records at once, more than one multi-row insert holds.
+      const many = Array.from({ length: 2_500 }, () => audit(other, other.id, "user-4"));
+      await run(projects((r) => r.appendAudits(many)));
+      t.equal(await count(other, other.id, "user-4"), 2_500, "appendAudits appends every record");
+      t.same(await run(projects((r) => r.countProjectMembershipChangesInWorkspace(other.workspaceId, "user-4"))), new Map([[other.id, 2_500]]));
+      t.same(await run(projects((r) => r.countProjectMembershipChangesInWorkspace(other.workspaceId, "user-9"))), new Map(), "a user without records");
       t.equal(await count(project, project.id, "user-1"), 2, "the project membership's own records");
       t.equal(await count(project, null, "user-1"), 1, "the workspace membership: records without a project only");
       t.equal(await count(other, other.id, "user-1"), 1, "another project of the workspace counts apart");
