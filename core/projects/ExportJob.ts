@@ -9,13 +9,13 @@
  * No statement binds one parameter per visible project: the visible projects are walked in keyset
  * pages of at most `pageSize` (a workspace owner's: every project; anyone else's: its project
  * memberships), and each kind of row is read page by page over one such page of projects at a
- * time (a listed ProjectScope).
+ * time (a listed ProjectScope), in (project_id, id) order: each page reads about the rows it
+ * returns, along the table's (project_id, id) index.
  */
 import { Chunk, Effect, Schema, Option, Stream } from "effect";
 import { defineJob } from "../kernel/JobDefinition.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
-import { ExportsRepository, type ExportPage, type ExportProject } from "../../ports/projects/ExportsRepository.js";
-import type { ProjectScope } from "../../ports/projects/ProjectScope.js";
+import { ExportsRepository, type ExportCursor, type ExportPage, type ExportProject } from "../../ports/projects/ExportsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { workspaceAccess } from "./Access.js";
 import { toWire } from "../kernel/Wire.js";
@@ -41,21 +41,39 @@ type Line = Readonly<Record<string, unknown>>;
 
 const encoder = new TextEncoder();
 
-/** Every keyset page of `read` (rows in id order, at most `limit` a page), until a short page. */
-const walk = <A extends { readonly id: string }, R>(
-  read: (afterId: string | undefined) => Effect.Effect<ReadonlyArray<A>, never, R>,
+/** Every keyset page of `read` (at most `limit` rows a page, each after the last row's cursor), until a short page. */
+const walk = <A, C, R>(
+  read: (after: C | undefined) => Effect.Effect<ReadonlyArray<A>, never, R>,
   limit: number,
+  cursorOf: (last: A) => C,
 ): Stream.Stream<ReadonlyArray<A>, never, R> =>
-  Stream.paginateEffect(undefined as string | undefined, (afterId) =>
-    Effect.map(read(afterId), (rows) => {
+  Stream.paginateEffect(undefined as C | undefined, (after) =>
+    Effect.map(read(after), (rows) => {
       const last = rows[rows.length - 1];
-      return [rows, rows.length < limit || last === undefined ? Option.none() : Option.some(last.id)] as const;
+      return [rows, rows.length < limit || last === undefined ? Option.none() : Option.some(cursorOf(last))] as const;
     }),
   );
 
-/** Every page of one read over the scope's projects. */
-const pages = <A extends { readonly id: string }, R>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>, scope: ProjectScope, limit: number) =>
-  walk((afterId) => read({ ...scope, afterId, limit }), limit);
+/**
+ * Every page of one read over the given projects (in the order the visible projects were walked,
+ * the rows' project_id order), in (project_id, id) order; past a cursor, the projects before its
+ * project are left out of the list.
+ */
+const pages = <A, R>(
+  read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>,
+  scope: { readonly workspaceId: string; readonly projectIds: ReadonlyArray<string> },
+  limit: number,
+  cursorOf: (last: A) => ExportCursor,
+) =>
+  walk(
+    (after: ExportCursor | undefined) =>
+      read({ ...scope, projectIds: after === undefined ? scope.projectIds : scope.projectIds.slice(Math.max(0, scope.projectIds.indexOf(after.projectId))), after, limit }),
+    limit,
+    cursorOf,
+  );
+
+/** A row's cursor: its project and id. */
+const rowCursor = (row: { readonly projectId: string; readonly id: string }): ExportCursor => ({ projectId: row.projectId, id: row.id });
 
 /** A project's effective role for the requester: a workspace owner administers every project (null: no longer visible). */
 const roleIn = (workspaceRole: WorkspaceRole, project: ExportProject) => (workspaceRole === "owner" ? "admin" : project.projectRole);
@@ -78,8 +96,9 @@ export const runWorkspaceExport = (
     // The visible projects, a page at a time: every project of the workspace for an owner, else
     // those the requester is a member of.
     const projectPages = walk(
-      (afterId) => repo.visibleProjects({ workspaceId: found.workspaceId, userId, everyProject: workspaceRole === "owner", afterId, limit: pageSize }),
+      (afterId: string | undefined) => repo.visibleProjects({ workspaceId: found.workspaceId, userId, everyProject: workspaceRole === "owner", afterId, limit: pageSize }),
       pageSize,
+      (last) => last.id,
     );
     // Lines travel a page at a time.
     const projectLines = Stream.map(projectPages, (projects) =>
@@ -90,9 +109,9 @@ export const runWorkspaceExport = (
       }),
     );
     /** Every row of one kind as lines: its pages over each page of visible projects (a listed scope). */
-    const rowsOf = <A extends { readonly id: string }>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>, type: string, toLine: (row: A) => Line) =>
+    const rowsOf = <A>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>, type: string, toLine: (row: A) => Line, cursorOf: (last: A) => ExportCursor) =>
       projectPages.pipe(
-        Stream.flatMap((projects) => pages(read, { projectIds: projects.map((p) => p.id) }, pageSize)),
+        Stream.flatMap((projects) => pages(read, { workspaceId: found.workspaceId, projectIds: projects.map((p) => p.id) }, pageSize, cursorOf)),
         Stream.map((rows) => rows.map((row): Line => ({ type, ...toLine(row) }))),
       );
     const head = Stream.succeed<ReadonlyArray<Line>>([
@@ -105,11 +124,11 @@ export const runWorkspaceExport = (
       Chunk.make(
         head,
         projectLines,
-        rowsOf(repo.projectMembers, "project_member", (m) => toWire(ProjectMember, m)),
-        rowsOf(repo.tasks, "task", (t) => toWire(Task, t)),
-        rowsOf(repo.comments, "comment", (c) => toWire(Comment, c)),
-        rowsOf(repo.attachments, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a))),
-        rowsOf(repo.events, "activity", (e) => toWire(TaskEvent, e)),
+        rowsOf(repo.projectMembers, "project_member", (m) => toWire(ProjectMember, m), (m) => ({ projectId: m.projectId, id: m.userId })),
+        rowsOf(repo.tasks, "task", (t) => toWire(Task, t), rowCursor),
+        rowsOf(repo.comments, "comment", (c) => toWire(Comment, c), rowCursor),
+        rowsOf(repo.attachments, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a)), rowCursor),
+        rowsOf(repo.events, "activity", (e) => toWire(TaskEvent, e), rowCursor),
       ),
     ).pipe(
       Stream.filter((page) => page.length > 0),

@@ -15,9 +15,23 @@ import type { Task } from "../../core/projects/model/Task.js";
 import type { TaskEvent } from "../../core/projects/model/TaskEvent.js";
 import type { ProjectScope } from "./ProjectScope.js";
 
-/** One keyset page request over the rows of the scope's projects, in id order (an empty list: nothing). */
+/** A row's place in an export page's order: its project, then its key within the project. */
+export interface ExportCursor {
+  readonly projectId: string;
+  /** The row's id (a project membership's: its user id). */
+  readonly id: string;
+}
+
+/**
+ * One keyset page request over the rows of the scope's projects, in (project_id, id) order, the
+ * order of each table's (project_id, id) index, strictly after `after` (an empty list: nothing).
+ * `workspaceId`: only rows of that workspace (a table keyed by (workspace_id, project_id, id)
+ * follows its key). A list is in project id order (as `visibleProjects` walks them); past a
+ * cursor, the projects before the cursor's may be left out of it.
+ */
 export type ExportPage = ProjectScope & {
-  readonly afterId?: string | undefined;
+  readonly workspaceId?: string | undefined;
+  readonly after?: ExportCursor | undefined;
   readonly limit: number;
 };
 
@@ -46,6 +60,7 @@ export interface ExportsRepository {
     readonly afterId?: string | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<ExportProject>>;
+  /** Project memberships in (project_id, user_id) order; each with an `id`, "<project id>/<user id>". */
   readonly projectMembers: (req: ExportPage) => Effect.Effect<ReadonlyArray<ProjectMember & { readonly id: string }>>;
   /** Tasks, deleted ones included (they stay visible for restore and audit). */
   readonly tasks: (req: ExportPage) => Effect.Effect<ReadonlyArray<Task>>;

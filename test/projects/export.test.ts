@@ -2,12 +2,17 @@
  * Workspace export as a job (issue 3: "request, poll status, download the result (JSON lines of
  * everything the caller may see)"): 202 with a pending export, 409 export_not_ready until the job
  * ran, then a download grant; a guest's export holds only its shared projects; nobody else sees
- * another member's export — SQLite and Postgres.
+ * another member's export — SQLite and Postgres. Each page of an export's rows follows the
+ * (project_id, id) order of its table's index: it reads about the rows it returns, however many
+ * rows of its projects lie past its cursor.
  */
 import t from "tap";
+import { sql } from "kysely";
 import { startFilesServer, uploadAttachment } from "../blob/filesHost.js";
 import { projectFixture } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
+import { measuredPlan, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
+import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
 
 const linesOf = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
 
@@ -88,4 +93,67 @@ forEachDialectConfig(t, `an export's download grant ends when its requester leav
   const refused = await host.transfer(grant.body);
   t.equal(refused.status, 403, "a former member's export grant is refused");
   t.match(JSON.parse(refused.bytes.toString("utf8")), { code: "grant_revoked" });
+});
+
+/** Rows of each kind in the big project (and in another tenant's): several pages of the export job (500). */
+const bigRows = 3_000;
+
+forEachDialectConfig(t, `an export's page reads about the rows it returns, not every row of its projects past its cursor`, async (t, config, dialect) => {
+  const host = await startFilesServer(t, config);
+  const { owner, workspaceId, projectId } = await projectFixture(host.client);
+  const small = (await owner.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "Small" })).body;
+  const task = (await owner.call("POST", `/v1/projects/${projectId}/tasks`, { title: "Big" })).body;
+  const smallTask = (await owner.call("POST", `/v1/projects/${small.id}/tasks`, { title: "Small" })).body;
+  t.equal((await owner.call("POST", `/v1/tasks/${smallTask.id}/comments`, { body: "small", client_mutation_id: "s1" })).status, 201);
+  // Another tenant's rows too: the big project is not most of each table, so a page read by
+  // anything but its project's index reads more than it returns.
+  const stranger = await host.client();
+  const elsewhere = (await stranger.call("POST", "/v1/workspaces", { name: "Elsewhere" })).body;
+  const hidden = (await stranger.call("POST", `/v1/workspaces/${elsewhere.id}/projects`, { name: "Hidden" })).body;
+  const hiddenTask = (await stranger.call("POST", `/v1/projects/${hidden.id}/tasks`, { title: "Hidden" })).body;
+  const [id, at, series, i] =
+    dialect === "postgres"
+      ? [sql`gen_random_uuid()::text`, sql`now()`, sql`generate_series(1, ${bigRows}) AS i`, sql`i`]
+      : [sql`lower(hex(randomblob(16)))`, sql`${new Date().toISOString()}`, sql`n`, sql`i`];
+  const rows = dialect === "postgres" ? sql`` : sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${bigRows})`;
+  for (const [ws, project, onTask, by] of [[workspaceId, projectId, task.id, owner.userId], [elsewhere.id, hidden.id, hiddenTask.id, stranger.userId]] as const) {
+    await sql`${rows} INSERT INTO pm_tasks (id, workspace_id, project_id, title, status, rank, version, created_by, created_at, updated_at)
+      SELECT ${id}, ${ws}, ${project}, 'seeded ' || ${i}, 'todo', 'n' || ${i}, 1, ${by}, ${at}, ${at} FROM ${series}`.execute(host.db.db);
+    await sql`${rows} INSERT INTO pm_comments (id, workspace_id, project_id, task_id, author_id, body, mentions, client_mutation_id, created_at)
+      SELECT ${id}, ${ws}, ${project}, ${onTask}, ${by}, 'seeded', '[]', 'seed-' || ${i}, ${at} FROM ${series}`.execute(host.db.db);
+    await sql`${rows} INSERT INTO pm_task_events (id, workspace_id, project_id, task_id, actor_id, kind, data, created_at)
+      SELECT ${id}, ${ws}, ${project}, ${onTask}, ${by}, 'task.updated', '{}', ${at} FROM ${series}`.execute(host.db.db);
+  }
+  await sql`ANALYZE`.execute(host.db.db);
+  const requested = await owner.call("POST", `/v1/workspaces/${workspaceId}/exports`);
+  t.equal(requested.status, 202);
+
+  const pageReads = (text: string) => /"?pm_(tasks|comments|task_events)"?/.test(text) && text.includes("limit");
+  if (dialect === "postgres") {
+    const sent = await sentToPostgres(pageReads, () => host.runJobs());
+    t.ok(sent.length >= 9, `the pages of the three kinds (${sent.length} statements)`);
+    for (const statement of sent) {
+      const plan = await measuredPlan(host.db, statement);
+      const table = /pm_(tasks|comments|task_events)/.exec(statement.text)![0];
+      const read = rowsRead(plan, table);
+      // Near a project's end Postgres may read its last rows and sort them rather than seek: at
+      // most about two pages, never the thousands past the cursor.
+      t.ok(read <= 2 * 501, `a page of ${table} reads at most about two pages of rows: ${read}`, { text: statement.text });
+    }
+  } else {
+    const { executed } = await capturePrepared(pageReads, () => host.runJobs());
+    t.ok(executed.size >= 3, `the pages of the three kinds (${executed.size} statements)`);
+    for (const [text, parameters] of executed) {
+      const details = await planDetails(host.db, text, parameters);
+      t.notOk(details.some((detail) => detail.includes("TEMP B-TREE")), `no sort: the index gives the order (${details.join(" | ")})`);
+      t.ok(details.some((detail) => /USING (COVERING )?INDEX \S+ \((workspace_id=\? AND )?project_id=\?/.test(detail)), `seeks the project's rows by (project_id, id) (${details.join(" | ")})`);
+    }
+  }
+  const done = await owner.call("GET", `/v1/exports/${requested.body.id}`);
+  t.match(done.body, { status: "done", error: null });
+  const file = await host.transfer((await owner.call("GET", `/v1/exports/${requested.body.id}/download`)).body);
+  const lines = linesOf(file.bytes);
+  const count = (type: string) => lines.filter((l) => l.type === type).length;
+  t.same([count("task"), count("comment"), count("activity") >= bigRows], [bigRows + 2, bigRows + 1, true], "every row once");
+  t.equal(new Set(lines.filter((l) => l.type === "task").map((l) => l.id)).size, bigRows + 2, "no task twice");
 });

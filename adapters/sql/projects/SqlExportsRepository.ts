@@ -1,6 +1,7 @@
 /**
- * The ExportsRepository port: `pm_exports` rows, and keyset pages (id order, filtered by a
- * ProjectScope in the query: projectScopeSql) over the project tables an export streams.
+ * The ExportsRepository port: `pm_exports` rows, and keyset pages ((project_id, id) order,
+ * filtered by a ProjectScope in the query: projectScopeSql) over the project tables an export
+ * streams.
  */
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -13,6 +14,7 @@ import { TaskEvent } from "../../../core/projects/model/TaskEvent.js";
 import { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
 import type { ExportPage, ExportsRepository } from "../../../ports/projects/ExportsRepository.js";
 import { isEmptyScope, projectScopeSql } from "./ProjectScopeSql.js";
+import { isListedScope } from "../../../ports/projects/ProjectScope.js";
 import { readRoles } from "./ProjectRoles.js";
 import { featuresFor } from "../featuresFor.js";
 import { compiledInsert, runQuery, runStatement } from "../runQuery.js";
@@ -26,14 +28,42 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
   const members = rowCodec(ProjectMember, f);
   const insertExportRow = compiledInsert("pm_exports", exports);
   const projects = rowCodec(Project, f);
-  /** One keyset page of `table` by id over the scope's projects (an empty list: no query at all). */
+  /**
+   * One keyset page of `table` in (project_id, id) order over the scope's projects (an empty list:
+   * no query at all). Each statement walks the table's (project_id, id) index (pm_tasks' unique
+   * (workspace_id, project_id, id) when the page names its workspace) and reads about the rows it
+   * returns: past a cursor, the rest of the cursor's project, then while the page is not full the
+   * projects after it.
+   */
   const page = <A>(table: string, map: (r: Row) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
     isEmptyScope(req)
       ? Effect.succeed([])
-      : runQuery(db, (ex) => {
-          let query = ex.selectFrom(table).selectAll().where(projectScopeSql(table, req));
-          if (req.afterId !== undefined) query = query.where("id", ">", req.afterId);
-          return query.orderBy("id").limit(req.limit).execute();
+      : runQuery(db, async (ex) => {
+          const rows = () => {
+            const query = ex.selectFrom(table).selectAll();
+            return req.workspaceId === undefined ? query : query.where("workspace_id", "=", req.workspaceId);
+          };
+          const scoped = () => rows().where(projectScopeSql(table, req));
+          const after = req.after;
+          if (after === undefined) return scoped().orderBy("project_id").orderBy("id").limit(req.limit).execute();
+          // The rest of the cursor's project: a seek to (project_id, id) (a list is checked here,
+          // not bound: with it, planners leave the seek).
+          const inScope = !isListedScope(req) || req.projectIds.includes(after.projectId);
+          let rest = rows().where("project_id", "=", after.projectId).where("id", ">", after.id);
+          if (!isListedScope(req)) rest = rest.where(projectScopeSql(table, req));
+          const head = inScope ? await rest.orderBy("id").limit(req.limit).execute() : [];
+          if (head.length === req.limit) return head;
+          // Then the projects after it: a list's are those after the cursor's project in it, each
+          // walked by its seek (no range on project_id in the statement, which planners prefer and
+          // then sort); otherwise, or for a cursor's project not listed, a bound on (project_id, id).
+          const listed = isListedScope(req) && inScope ? req.projectIds.slice(req.projectIds.indexOf(after.projectId) + 1) : undefined;
+          if (listed?.length === 0) return head;
+          const next =
+            listed === undefined
+              ? scoped().where((eb) => eb(eb.refTuple("project_id", "id"), ">", eb.tuple(after.projectId, after.id)))
+              : rows().where(projectScopeSql(table, { projectIds: listed }));
+          const tail = await next.orderBy("project_id").orderBy("id").limit(req.limit - head.length).execute();
+          return [...head, ...tail];
         }).pipe(Effect.map((rows) => rows.map(map)));
   return {
     insertExport: (e) =>
@@ -96,16 +126,17 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
         if (afterId !== undefined) query = query.where("pm.project_id", ">", afterId).where("p.id", ">", afterId);
         return query.orderBy("pm.project_id").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => ({ ...projects.fromRow(r), projectRole: readRoles(r).projectRole })))),
-    // Memberships have no id column: the page key is "<project_id>/<user_id>", in that order.
+    // Memberships have no id column: the page key is (project_id, user_id), the unique key's order.
     projectMembers: (req) =>
       isEmptyScope(req)
         ? Effect.succeed([])
         : runQuery(db, (ex) => {
             let query = ex.selectFrom("pm_project_members").selectAll().where(projectScopeSql("pm_project_members", req));
-            if (req.afterId !== undefined) {
-              const [projectId, userId] = req.afterId.split("/");
+            if (req.workspaceId !== undefined) query = query.where("workspace_id", "=", req.workspaceId);
+            const after = req.after;
+            if (after !== undefined) {
               query = query.where((eb) =>
-                eb.or([eb("project_id", ">", projectId!), eb.and([eb("project_id", "=", projectId!), eb("user_id", ">", userId!)])]),
+                eb.or([eb("project_id", ">", after.projectId), eb.and([eb("project_id", "=", after.projectId), eb("user_id", ">", after.id)])]),
               );
             }
             return query.orderBy("project_id").orderBy("user_id").limit(req.limit).execute();

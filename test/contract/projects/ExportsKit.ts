@@ -1,14 +1,14 @@
 /**
  * Contract kit for the ExportsRepository: an export reads back as written and is finished once
  * (only while pending); the visible projects are walked by id (every project of the workspace
- * for an owner, else the user's memberships); the keyset reads an export streams from are in id order, strictly after
- * the cursor (the last row's `id`), limited to the given projects in the query (none given:
- * nothing), tasks in the trash included.
+ * for an owner, else the user's memberships); the keyset reads an export streams from are in
+ * (project_id, id) order, strictly after the cursor (the last row's project and id), limited to
+ * the given projects in the query (none given: nothing), tasks in the trash included.
  */
 import { Effect } from "effect";
 import type { ProjectMember } from "../../../core/projects/model/ProjectMember.js";
 import type { WorkspaceExport } from "../../../core/projects/model/WorkspaceExport.js";
-import { ExportsRepository, type ExportPage } from "../../../ports/projects/ExportsRepository.js";
+import { ExportsRepository, type ExportCursor, type ExportPage } from "../../../ports/projects/ExportsRepository.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
 import { seedProject, seedTasks, taskRecord, idsOf, joinProject, uid, walkPages, type SeedPorts } from "./fixtures.js";
@@ -35,9 +35,13 @@ export const exportRecord = (n: number): WorkspaceExport => ({
   completedAt: null,
 });
 
-/** Reads every page of `read` over `projectIds`, `limit` rows at a time, following the last row's id. */
-const drain = <A extends { readonly id: string }, R>(read: (req: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>, projectIds: ReadonlyArray<string>, limit: number) =>
-  walkPages((afterId: string | undefined) => read({ projectIds, afterId, limit }), (last) => last.id);
+/** Reads every page of `read` over `projectIds`, `limit` rows at a time, following the last row's cursor (its project and `key`). */
+const drain = <A extends { readonly projectId: string }, R>(
+  read: (req: ExportPage) => Effect.Effect<ReadonlyArray<A>, never, R>,
+  projectIds: ReadonlyArray<string>,
+  limit: number,
+  key: (row: A) => string,
+) => walkPages((after: ExportCursor | undefined) => read({ projectIds, after, limit }), (last) => ({ projectId: last.projectId, id: key(last) }));
 
 /** The cases of the exports repository kit. */
 export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
@@ -57,7 +61,7 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
     },
   },
   {
-    name: "exports: tasks are read in id order over the given projects, deleted ones included, page by page",
+    name: "exports: tasks are read in (project_id, id) order over the given projects, deleted ones included, page by page",
     run: async (t, run) => {
       const a = await run(seedProject(1));
       const b = await run(seedProject(1, 2));
@@ -72,7 +76,15 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
         ]),
       );
       const read = (req: ExportPage) => exportsRepo((r) => r.tasks(req));
-      t.same(ids(await run(drain(read, [a.id, b.id], 2))), [uid("task", 1), uid("task", 3), uid("task", 4), uid("task", 5)], "not project c's; the deleted one too");
+      t.same(ids(await run(drain(read, [a.id, b.id], 2, (task) => task.id))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "by project, then id; not project c's; the deleted one too");
+      t.same(ids(await run(drain(read, [a.id, b.id], 1, (task) => task.id))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "a page of one row crosses from project to project");
+      t.same(
+        ids(await run(read({ projectIds: [a.id, b.id], after: { projectId: a.id, id: uid("task", 3) }, limit: 10 }))),
+        [uid("task", 5), uid("task", 1), uid("task", 4)],
+        "strictly after the cursor: the rest of its project, then the projects after it",
+      );
+      t.same(ids(await run(read({ projectIds: [a.id, b.id], workspaceId: a.workspaceId, limit: 10 }))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "within the projects' workspace");
+      t.same(await run(read({ projectIds: [a.id, b.id], workspaceId: uid("ws", 9), limit: 10 })), [], "another workspace: nothing");
       t.same(ids(await run(read({ projectIds: [c.id], limit: 1 }))), [uid("task", 2)], "the project filter applies before the limit");
       t.same(await run(read({ projectIds: [], limit: 10 })), [], "no visible project, nothing");
     },
@@ -108,10 +120,10 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
       });
       const memberships = [add(a.id, "user-2"), add(a.id, "user-1"), add(b.id, "user-1"), add(c.id, "user-3"), add(b.id, "user-3")];
       await run(Effect.forEach(memberships, joinProject));
-      const rows = await run(drain((req) => exportsRepo((r) => r.projectMembers(req)), [a.id, b.id], 2));
+      const rows = await run(drain((req) => exportsRepo((r) => r.projectMembers(req)), [a.id, b.id], 2, (m) => m.userId));
       const seen = rows.map((m) => `${m.projectId} ${m.userId}`);
       t.same([...seen].sort(), [`${a.id} user-1`, `${a.id} user-2`, `${b.id} user-1`, `${b.id} user-3`], "every membership once, none of project c");
-      t.same(rows.map((m) => m.id), [...rows.map((m) => m.id)].sort(), "in id order");
+      t.same(rows.map((m) => [m.projectId, m.userId]), [[a.id, "user-1"], [a.id, "user-2"], [b.id, "user-1"], [b.id, "user-3"]], "in (project, user) order");
       t.equal(new Set(rows.map((m) => m.id)).size, rows.length, "ids are distinct");
     },
   },
