@@ -72,9 +72,9 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
   t.equal((await ok(victim, `/v1/search?q=findme&workspace_id=${workspace.id}`)).data.length, 2, "search within the workspace");
 
   await t.test("a demotion revokes only the share links beyond the user's share right, whatever its project memberships", async (t) => {
-    // The victim contributes to every seeded project (so it keeps the share right there), and to no other.
+    // The victim administers every seeded project (so it keeps the share right there as a member), and no other.
     await sql`INSERT INTO pm_project_members (workspace_id, project_id, user_id, role, added_by, created_at)
-      SELECT workspace_id, id, ${victim.userId}, 'contributor', ${attacker.userId}, created_at FROM pm_projects
+      SELECT workspace_id, id, ${victim.userId}, 'admin', ${attacker.userId}, created_at FROM pm_projects
       WHERE workspace_id = ${workspace.id} AND name LIKE 'seed %'`.execute(db.db);
     const seeded = await db.db.selectFrom("pm_projects").select("id").where("workspace_id", "=", workspace.id).where("name", "=", "seed 1").executeTakeFirstOrThrow();
     const kept = await victim.call("POST", `/v1/projects/${seeded.id}/share-links`, {});
@@ -89,7 +89,7 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
         [kept.body.id, null],
         [lost.body.id, "role_changed"],
       ]),
-      "the link of a project it no longer shares is revoked; the one where it still contributes is kept",
+      "the link of a project it no longer shares is revoked; the one it still administers is kept",
     );
   });
 
@@ -114,7 +114,7 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
     const visible = seededProjects[dialect];
     t.equal(count("project"), visible, "every seeded project (a member now: only those it is a member of)");
     t.equal(new Set(lines.filter((l) => l.type === "project").map((l) => l.id)).size, visible, "each once");
-    t.ok(lines.filter((l) => l.type === "project").every((l) => l.role === "contributor"), "with its project role");
+    t.ok(lines.filter((l) => l.type === "project").every((l) => l.role === "admin"), "with its project role");
     t.notOk(lines.some((l) => l.type === "project" && (l.id === project.id || l.id === hidden.id)), "not the project it no longer sees, nor another tenant's");
     t.equal(count("project_member"), visible, "its memberships");
     t.same(lines.filter((l) => l.type === "task").map((l) => l.title), ["seeded task"], "the tasks of the projects it sees only");
@@ -122,8 +122,7 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
   });
 
   await t.test("a demotion to guest and a removal of more project memberships than a statement may bind lower, revoke and version each one", async (t) => {
-    // The victim (now a member) administers every seeded project.
-    await sql`UPDATE pm_project_members SET role = 'admin' WHERE workspace_id = ${workspace.id} AND user_id = ${victim.userId}`.execute(db.db);
+    // The victim (now a member) still administers every seeded project.
     const held = seededProjects[dialect];
     const version = dialect === "postgres" ? sql`(event::jsonb ->> 'aggregate_version')::int` : sql`json_extract(event, '$.aggregate_version')`;
     const aggregate = dialect === "postgres" ? sql`event::jsonb ->> 'aggregate_id'` : sql`json_extract(event, '$.aggregate_id')`;
