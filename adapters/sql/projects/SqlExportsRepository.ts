@@ -30,18 +30,19 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
   const projects = rowCodec(Project, f);
   /**
    * One keyset page of `table` in (project_id, id) order over the scope's projects (an empty list:
-   * no query at all). Each statement walks the table's (project_id, id) index (pm_tasks' unique
-   * (workspace_id, project_id, id) when the page names its workspace) and reads about the rows it
-   * returns: past a cursor, the rest of the cursor's project, then while the page is not full the
-   * projects after it.
+   * no query at all). Each statement walks the table's (project_id, id) index (`byWorkspace`:
+   * pm_tasks' unique (workspace_id, project_id, id), with the page's workspace) and reads about
+   * the rows it returns: past a cursor, the rest of the cursor's project, then while the page is
+   * not full the projects after it. Elsewhere the workspace is left out of the statement: a list's
+   * projects are of it, and with it Postgres underestimates a project's rows and sorts them all.
    */
-  const page = <A>(table: string, map: (r: Row) => A) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
+  const page = <A>(table: string, map: (r: Row) => A, byWorkspace = false) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
     isEmptyScope(req)
       ? Effect.succeed([])
       : runQuery(db, async (ex) => {
           const rows = () => {
             const query = ex.selectFrom(table).selectAll();
-            return req.workspaceId === undefined ? query : query.where("workspace_id", "=", req.workspaceId);
+            return !byWorkspace || req.workspaceId === undefined ? query : query.where("workspace_id", "=", req.workspaceId);
           };
           const scoped = () => rows().where(projectScopeSql(table, req));
           const after = req.after;
@@ -132,7 +133,6 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
         ? Effect.succeed([])
         : runQuery(db, (ex) => {
             let query = ex.selectFrom("pm_project_members").selectAll().where(projectScopeSql("pm_project_members", req));
-            if (req.workspaceId !== undefined) query = query.where("workspace_id", "=", req.workspaceId);
             const after = req.after;
             if (after !== undefined) {
               query = query.where((eb) =>
@@ -141,7 +141,7 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
             }
             return query.orderBy("project_id").orderBy("user_id").limit(req.limit).execute();
           }).pipe(Effect.map((rows) => rows.map((r) => ({ ...members.fromRow(r), id: `${r.project_id}/${r.user_id}` })))),
-    tasks: page("pm_tasks", rowCodec(Task, f).fromRow),
+    tasks: page("pm_tasks", rowCodec(Task, f).fromRow, true),
     comments: page("pm_comments", rowCodec(Comment, f).fromRow),
     attachments: page("pm_attachments", rowCodec(Attachment, f).fromRow),
     events: page("pm_task_events", rowCodec(TaskEvent, f).fromRow),
