@@ -112,6 +112,22 @@ export const slotsOf = (columns: ReadonlyArray<string>, param: (key: string) => 
   Object.fromEntries(columns.map((column) => [column, param(column)]));
 
 /**
+ * A statement per row count, each built by `build(n)` once and kept: for statements of n rows or
+ * n values (a multi-row insert), whose text depends on n. Keep the counts used few (bounded).
+ */
+export const compiledPerRowCount = <P extends Record<string, unknown>>(build: (n: number) => CompiledStatement<P>) => {
+  const made = new Map<number, CompiledStatement<P>>();
+  return (n: number): CompiledStatement<P> => {
+    let statement = made.get(n);
+    if (statement === undefined) {
+      statement = build(n);
+      made.set(n, statement);
+    }
+    return statement;
+  };
+};
+
+/**
  * `insert into <table> (<every column of the codec>) values (...)`, compiled once, for one
  * record: the insert every repository makes of a whole record (`codec.toRow` gives each
  * column a value, null for an absent nullable field).

@@ -48,6 +48,18 @@ export const outboxCases: ReadonlyArray<KitCase<OutboxKitPorts>> = [
     },
   },
   {
+    name: "outbox: a large append (1,300 events in one call) keeps every event, in the order appended",
+    run: async (t, run) => {
+      const many = Array.from({ length: 1_300 }, (_, i) => `many-${String(i).padStart(4, "0")}`);
+      await run(append("before"));
+      await run(append(...many));
+      await run(append("after"));
+      const claimed = await run(claim("relay-a", at(1_000), 2_000));
+      t.same(ids(claimed), ["before", ...many, "after"], "each once, in order");
+      t.same(claimed[1_299]?.event, testEvent("many-1298"), "the envelopes round-trip");
+    },
+  },
+  {
     name: "outbox: an append in a rolled-back transaction is never delivered",
     run: async (t, run) => {
       await run(

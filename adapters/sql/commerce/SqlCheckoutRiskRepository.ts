@@ -13,21 +13,8 @@ import { sql } from "kysely";
 import type { CheckoutRiskRepository } from "../../../ports/commerce/CheckoutRiskRepository.js";
 import { withSpan } from "../../../core/kernel/Span.js";
 import { featuresFor } from "../featuresFor.js";
-import { compiledOnce, runQuery, runStatement, sendStatement, toNumber, type CompiledStatement } from "../runQuery.js";
+import { compiledOnce, compiledPerRowCount, runQuery, runStatement, sendStatement, toNumber } from "../runQuery.js";
 import type { SqlDatabase } from "../SqlDatabase.js";
-
-/** One statement per number of rows (a checkout has one to three signals), compiled on first use. */
-const perRowCount = <P extends Record<string, unknown>>(build: (n: number) => CompiledStatement<P>) => {
-  const made = new Map<number, CompiledStatement<P>>();
-  return (n: number): CompiledStatement<P> => {
-    let statement = made.get(n);
-    if (statement === undefined) {
-      statement = build(n);
-      made.set(n, statement);
-    }
-    return statement;
-  };
-};
 
 /** Parameters `s0`…`s<n-1>` (the signals) with the others. */
 const signalParams = <P extends Record<string, unknown>>(signals: ReadonlyArray<string>, rest: P): Record<string, unknown> =>
@@ -36,7 +23,8 @@ const signalParams = <P extends Record<string, unknown>>(signals: ReadonlyArray<
 /** Builds the checkout risk repository over `db`. */
 export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepository => {
   const f = featuresFor(db);
-  const upsertLocks = perRowCount<Record<string, unknown>>((n) =>
+  // One statement per number of signals (a checkout has one to three), compiled on first use.
+  const upsertLocks = compiledPerRowCount<Record<string, unknown>>((n) =>
     compiledOnce<Record<string, unknown>>((ex, p) =>
       ex
         .insertInto("shop_checkout_risk_locks")
@@ -44,7 +32,7 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
         .onConflict((oc) => oc.column("signal").doUpdateSet({ locked_at: sql`excluded.locked_at` })),
     ),
   );
-  const insertSignals = perRowCount<Record<string, unknown>>((n) =>
+  const insertSignals = compiledPerRowCount<Record<string, unknown>>((n) =>
     compiledOnce<Record<string, unknown>>((ex, p) =>
       ex
         .insertInto("shop_checkout_risk_signals")
@@ -58,7 +46,7 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
   // Per signal `s<i>`: its declines of the window, and its undeclined checkouts of the window
   // whose payment has no answer (unsettled: the database settles a signal when its order's payment
   // status leaves authorizing/unknown, migration 31), each branch tagged with the signal's place.
-  const selectRisk = perRowCount<Record<string, unknown>>((n) =>
+  const selectRisk = compiledPerRowCount<Record<string, unknown>>((n) =>
     compiledOnce<Record<string, unknown>>((ex, p) => {
       const branches = Array.from({ length: n }, (_, i) => [
         ex
