@@ -4,7 +4,10 @@
  * held it under the old rule), its version advanced by one as every change of a node is; nodes
  * below the root and purged stubs (which never change again) get none. Afterwards the database keeps root
  * names unique per holder only, and refuses a holder below the root — SQLite and Postgres.
+ * Migration 20 refuses a grant removal that leaves a root name holder blind; migration 21 an update
+ * that gives a root node a holder who sees it through no grant on it or on the root.
  */
+import { sql } from "kysely";
 import t from "tap";
 import { filesMigrations } from "../../adapters/sql/files/migrations/index.js";
 import { migrate } from "../../adapters/sql/Migrations.js";
@@ -116,9 +119,65 @@ forEachDialect(
     await t.rejects(revoke("kept", "ben"), "the holder's own grant is not removed while they hold the name");
     await t.rejects(revoke("root", "carl"), "nor the root grant through which a holder sees their root node");
     await t.resolves(revoke("blind", "ann"), "a grant of a member who holds no name there is removed");
-    await db.db.updateTable("fs_nodes").set({ root_holder: "ann", version: 2 }).where("id", "=", "kept").execute();
     await db.db.insertInto("fs_acl_entries").values(grant("kept", "ann")).execute();
+    await db.db.updateTable("fs_nodes").set({ root_holder: "ann", version: 2 }).where("id", "=", "kept").execute();
     await t.resolves(revoke("kept", "ben"), "once the name has passed on, the old holder's grant is removed");
   },
   [...testModules, beforeTwenty],
+);
+
+forEachDialect(
+  t,
+  "migration 21: an update gives a root node's name only to a member who sees the node, through a grant on it or on the root",
+  async (t, db) => {
+    const time = await seedDrive(db);
+    const node = (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
+      id,
+      workspace_id: "ws1",
+      parent_id: parentId,
+      name,
+      kind: "folder",
+      version: 1,
+      trashed_at: trashed ? time : null,
+      trash_root_id: trashed ? id : null,
+      root_holder: holder,
+      created_by: "ann",
+      created_at: time,
+      updated_at: time,
+    });
+    const grant = (nodeId: string, userId: string) => ({ workspace_id: "ws1", node_id: nodeId, user_id: userId, role: "owner", granted_by: "ann", created_at: time });
+    await db.db.insertInto("fs_nodes").values(node("root", null, "root", null)).execute();
+    await db.db.insertInto("fs_nodes").values([node("plans", "root", "Plans", "ann"), node("team", "root", "Team", "ann"), node("old", "root", "Old", "ann", true)]).execute();
+    await db.db.insertInto("fs_nodes").values(node("inner", "team", "Inner", null)).execute();
+    await db.db.insertInto("fs_acl_entries").values([grant("plans", "ann"), grant("team", "ann"), grant("old", "ann"), grant("root", "carl")]).execute();
+    const refused = { message: /an update gives a root name only to a member who sees the node/ };
+    const update = (id: string, set: Record<string, unknown>) =>
+      db.db.updateTable("fs_nodes").set({ ...set, version: sql`version + 1` }).where("workspace_id", "=", "ws1").where("id", "=", id).execute();
+
+    await t.rejects(update("plans", { root_holder: "dan" }), refused, "a holder with no grant on the node or the root is refused");
+    await t.resolves(update("plans", { root_holder: "carl" }), "a holder who sees it through the root's grant is given it");
+    await db.db.insertInto("fs_acl_entries").values(grant("plans", "ben")).execute();
+    await t.resolves(update("plans", { root_holder: "ben" }), "so is one who sees it through a grant of their own");
+    await t.resolves(update("plans", { root_holder: "plans" }), "and its own id, no member's name");
+
+    await t.rejects(update("inner", { parent_id: "root", root_holder: "dan" }), refused, "a move into the root held by a member who does not see the node there is refused");
+    await db.db.insertInto("fs_acl_entries").values(grant("inner", "dan")).execute();
+    await t.resolves(update("inner", { parent_id: "root", root_holder: "dan" }), "once the mover has a grant on it, it lands held by them");
+
+    await t.rejects(update("old", { trashed_at: null, trash_root_id: null, root_holder: "erin" }), refused, "a restore at the root held by a member who does not see the node is refused");
+    await t.resolves(update("old", { trashed_at: null, trash_root_id: null, root_holder: "ann" }), "a restore held by one who sees it is stored");
+
+    const holders = await db.db.selectFrom("fs_nodes").select(["id", "root_holder"]).where("id", "<>", "root").orderBy("id").execute();
+    t.same(
+      holders.map((r) => [r.id, r.root_holder]),
+      [
+        ["inner", "dan"],
+        ["old", "ann"],
+        ["plans", "plans"],
+        ["team", "ann"],
+      ],
+      "only the allowed updates were stored",
+    );
+  },
+  filesTestModules,
 );

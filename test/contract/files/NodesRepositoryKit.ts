@@ -79,7 +79,8 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       await run(nodes((r) => r.trashSubtree(workspaceId, anns.id, at(10))));
       t.equal(await run(nodes((r) => r.insert(held(6, root.id, "Layoffs", "ann")))), "written", "free again for its holder once trashed");
       const trashed = (await run(nodes((r) => r.find(workspaceId, anns.id))))!;
-      t.equal(await run(nodes((r) => r.restoreSubtree(workspaceId, anns.id, at(11), trashed.version, "carl"))), 2, "a restore with a new holder");
+      await run(nodes((r) => r.putGrant(grant(anns, "carl", "editor"))));
+      t.equal(await run(nodes((r) => r.restoreSubtree(workspaceId, anns.id, at(11), trashed.version, "carl"))), 2, "a restore with a new holder, who sees it");
       const restored = await run(nodes((r) => r.find(workspaceId, anns.id)));
       t.same([restored?.rootHolder, restored?.trashedAt], ["carl", null], "the restored root node has its new holder");
       const below = await run(nodes((r) => r.find(workspaceId, inner.id)));
