@@ -48,6 +48,7 @@ import type { Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
 import { nameHolderUnder } from "./RootNames.js";
+import { requireSightAtRoot } from "./RootSight.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -90,6 +91,7 @@ export const moveNode = (input: {
       Effect.gen(function* () {
         const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
+        yield* requireSightAtRoot(node, input.userId);
         yield* expectVersion(node, input.expectedVersion);
         yield* nextNodeState(nodeState(node), moving ? "move" : "rename");
         const parentId = moving ? NodeId.make(input.parentId!) : node.parentId!;

@@ -16,6 +16,7 @@ import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
 import { nameHolderUnder } from "./RootNames.js";
+import { requireSightAtRoot } from "./RootSight.js";
 import { NodeTrashed, type IllegalTransition, type NameTaken, type NotAFolder } from "./Errors.js";
 import type { Node } from "./model/Node.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
@@ -37,6 +38,7 @@ export const restoreNode = (input: {
         const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
         const nodes = yield* NodesRepository;
         if (node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+        yield* requireSightAtRoot(node, input.userId);
         if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         yield* nextNodeState(nodeState(node), "restore");
         // Only the node its own trashing marked is restored; a node trashed with an ancestor comes back with that ancestor.

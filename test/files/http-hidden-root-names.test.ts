@@ -11,15 +11,23 @@
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
+import { dialects, type Dialect } from "../support/databases.js";
 import { startFilesServer, eachDialect, type Json } from "./http-support.js";
 import { bytesOf } from "./support.js";
 import { makeZip } from "./zip.js";
 
 const part = 8 * 1024 * 1024;
 
+/**
+ * One reference server per dialect, shared by every claim below (each makes its own users and
+ * workspace), both started at once while the first claims run; closed when the file's tests end.
+ */
+const servers = new Map(dialects.map((dialect) => [dialect, startFilesServer(t, dialect)] as const));
+const serverOf = (dialect: Dialect) => servers.get(dialect)!;
+
 t.test("a name held by a root node the caller cannot see does not collide, on every path that names a node at the root", (t) =>
   eachDialect(t, "hidden root names", async (t, dialect) => {
-    const { call, user, workspace, upload } = await startFilesServer(t, dialect);
+    const { call, user, workspace, upload } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -65,7 +73,7 @@ t.test("a name held by a root node the caller cannot see does not collide, on ev
 
 t.test("a member who moves a node into the root still sees it: they become its owner, as a create at the root makes them; a name they hold there is 409", (t) =>
   eachDialect(t, "move into the root keeps the mover's view", async (t, dialect) => {
-    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const { call, user, workspace } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -96,7 +104,7 @@ t.test("a member who moves a node into the root still sees it: they become its o
 
 t.test("a member whose grant on a root node they named is revoked no longer holds its name: it passes to a member who still sees it, and their create of that name is 201", (t) =>
   eachDialect(t, "revoked root name holder", async (t, dialect) => {
-    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const carl = await user();
@@ -165,9 +173,43 @@ t.test("a member whose grant on a root node they named is revoked no longer hold
   }),
 );
 
+t.test("a rename or restore at the root racing the revocation of the actor's grant answers 200 or 404, and never gives the name to a member who no longer sees the node", (t) =>
+  eachDialect(t, "rename and restore racing a revocation", async (t, dialect) => {
+    const { call, user, workspace } = await serverOf(dialect);
+    const ann = await user();
+    const ben = await user();
+    const ws = await workspace(ann, [ben]);
+    const create = (who: typeof ann, name: string) => call("/v1/nodes", { user: who, body: { parent_id: ws.root, name, kind: "folder" } });
+    const revokeBen = (nodeId: string) => call(`/v1/nodes/${nodeId}/permissions/${ben.id}`, { user: ann, method: "DELETE" });
+    // Ben's root folder, which the owner also owns.
+    const shared = async (name: string) => {
+      const id = String((await create(ben, name)).body.id);
+      await call(`/v1/nodes/${id}/permissions`, { user: ben, body: { user_id: ann.id, role: "owner" } });
+      return id;
+    };
+    const answers: number[] = [];
+    // Rounds enough for the revocation to land between the actor's access check and their transaction.
+    for (let round = 0; round < 4; round++) {
+      const renamed = await shared(`Draft ${round}`);
+      const [rename, revokedRename] = await Promise.all([
+        call(`/v1/nodes/${renamed}`, { user: ben, method: "PATCH", body: { name: `Final ${round}` }, headers: { "If-Match": "1" } }),
+        revokeBen(renamed),
+      ]);
+      const trashed = await shared(`Old ${round}`);
+      await call(`/v1/nodes/${trashed}`, { user: ben, method: "DELETE" });
+      const [restore, revokedRestore] = await Promise.all([call(`/v1/nodes/${trashed}/restore`, { user: ben, method: "POST" }), revokeBen(trashed)]);
+      t.same([revokedRename.status, revokedRestore.status], [204, 204], "the revocations answer 204");
+      answers.push(rename.status, restore.status);
+      t.equal((await create(ben, `Final ${round}`)).status, 201, "ben, who no longer sees the renamed folder, does not hold its name");
+      t.equal((await create(ben, `Old ${round}`)).status, 201, "nor the restored one's");
+    }
+    t.ok(answers.every((status) => status === 200 || status === 404), `each rename and restore answers 200 (before the revocation) or 404 (after it): ${answers.join(", ")}`);
+  }),
+);
+
 t.test("a mover whose direct grant on a node is lower than their role through its old parent has it raised to that role when they move the node into the root", (t) =>
   eachDialect(t, "move into the root raises a lower grant", async (t, dialect) => {
-    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const { call, user, workspace } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -188,7 +230,7 @@ t.test("a mover whose direct grant on a node is lower than their role through it
 
 t.test("parallel creations of one root name: one per member who asks, exactly one for a member asking twice", (t) =>
   eachDialect(t, "hidden root names race", async (t, dialect) => {
-    const { call, user, workspace } = await startFilesServer(t, dialect);
+    const { call, user, workspace } = await serverOf(dialect);
     const members = await Promise.all(Array.from({ length: 4 }, () => user()));
     const ws = await workspace(members[0]!, members.slice(1));
     const name = `Plan ${randomUUID().slice(0, 8)}`;
@@ -208,7 +250,7 @@ t.test("parallel creations of one root name: one per member who asks, exactly on
 
 t.test("an archive extracted at the root neither writes into nor renames around a hidden root node of the same name", (t) =>
   eachDialect(t, "hidden root names extraction", async (t, dialect) => {
-    const { call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const { call, user, workspace, upload, published } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
