@@ -7,7 +7,8 @@
  * dialects, with parallel creations on real connections. A member who moves a node into the
  * root becomes its owner when they hold no grant on it, as a create there makes them, so they
  * still see what they moved; a lower grant of their own is raised to their role through the old
- * place. A member whose grant on a root node they named is revoked no longer holds its name.
+ * place. A member whose grant on a root node they named is revoked no longer holds its name, and
+ * a rename or restore racing that revocation answers 404 once it has landed (RootSight.ts).
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
@@ -25,7 +26,7 @@ const part = 8 * 1024 * 1024;
 const servers = new Map(dialects.map((dialect) => [dialect, startFilesServer(t, dialect)] as const));
 const serverOf = (dialect: Dialect) => servers.get(dialect)!;
 
-t.test("a name held by a root node the caller cannot see does not collide, on every path that names a node at the root", (t) =>
+t.test("a name held by a root node the caller cannot see does not collide, on every path that names a node at the root", { jobs: 2 }, (t) =>
   eachDialect(t, "hidden root names", async (t, dialect) => {
     const { call, user, workspace, upload } = await serverOf(dialect);
     const ann = await user();
@@ -71,7 +72,7 @@ t.test("a name held by a root node the caller cannot see does not collide, on ev
   }),
 );
 
-t.test("a member who moves a node into the root still sees it: they become its owner, as a create at the root makes them; a name they hold there is 409", (t) =>
+t.test("a member who moves a node into the root still sees it: they become its owner, as a create at the root makes them; a name they hold there is 409", { jobs: 2 }, (t) =>
   eachDialect(t, "move into the root keeps the mover's view", async (t, dialect) => {
     const { call, user, workspace } = await serverOf(dialect);
     const ann = await user();
@@ -102,7 +103,7 @@ t.test("a member who moves a node into the root still sees it: they become its o
   }),
 );
 
-t.test("a member whose grant on a root node they named is revoked no longer holds its name: it passes to a member who still sees it, and their create of that name is 201", (t) =>
+t.test("a member whose grant on a root node they named is revoked no longer holds its name: it passes to a member who still sees it, and their create of that name is 201", { jobs: 2 }, (t) =>
   eachDialect(t, "revoked root name holder", async (t, dialect) => {
     const { server, call, user, workspace } = await serverOf(dialect);
     const ann = await user();
@@ -173,7 +174,7 @@ t.test("a member whose grant on a root node they named is revoked no longer hold
   }),
 );
 
-t.test("a rename or restore at the root racing the revocation of the actor's grant answers 200 or 404, and never gives the name to a member who no longer sees the node", (t) =>
+t.test("a rename or restore at the root racing the revocation of the actor's grant answers 200 or 404, and never gives the name to a member who no longer sees the node", { jobs: 2 }, (t) =>
   eachDialect(t, "rename and restore racing a revocation", async (t, dialect) => {
     const { call, user, workspace } = await serverOf(dialect);
     const ann = await user();
@@ -187,19 +188,28 @@ t.test("a rename or restore at the root racing the revocation of the actor's gra
       await call(`/v1/nodes/${id}/permissions`, { user: ben, body: { user_id: ann.id, role: "owner" } });
       return id;
     };
-    const answers: number[] = [];
-    // Rounds enough for the revocation to land between the actor's access check and their transaction.
-    for (let round = 0; round < 4; round++) {
-      const renamed = await shared(`Draft ${round}`);
-      const [rename, revokedRename] = await Promise.all([
-        call(`/v1/nodes/${renamed}`, { user: ben, method: "PATCH", body: { name: `Final ${round}` }, headers: { "If-Match": "1" } }),
-        revokeBen(renamed),
-      ]);
-      const trashed = await shared(`Old ${round}`);
-      await call(`/v1/nodes/${trashed}`, { user: ben, method: "DELETE" });
-      const [restore, revokedRestore] = await Promise.all([call(`/v1/nodes/${trashed}/restore`, { user: ben, method: "POST" }), revokeBen(trashed)]);
-      t.same([revokedRename.status, revokedRestore.status], [204, 204], "the revocations answer 204");
-      answers.push(rename.status, restore.status);
+    // Three of each at once, on real connections: enough for some revocations to land between the
+    // actor's access check and their transaction.
+    const rounds = [0, 1, 2];
+    const nodes = await Promise.all(
+      rounds.map(async (round) => {
+        const renamed = await shared(`Draft ${round}`);
+        const trashed = await shared(`Old ${round}`);
+        t.equal((await call(`/v1/nodes/${trashed}`, { user: ben, method: "DELETE" })).status, 204, "ben trashes one");
+        return { renamed, trashed };
+      }),
+    );
+    const raced = await Promise.all(
+      rounds.flatMap((round) => [
+        call(`/v1/nodes/${nodes[round]!.renamed}`, { user: ben, method: "PATCH", body: { name: `Final ${round}` }, headers: { "If-Match": "1" } }),
+        revokeBen(nodes[round]!.renamed),
+        call(`/v1/nodes/${nodes[round]!.trashed}/restore`, { user: ben, method: "POST" }),
+        revokeBen(nodes[round]!.trashed),
+      ]),
+    );
+    const answers = raced.filter((_, i) => i % 2 === 0).map((a) => a.status);
+    t.ok(raced.filter((_, i) => i % 2 === 1).every((a) => a.status === 204), "the revocations answer 204");
+    for (const round of rounds) {
       t.equal((await create(ben, `Final ${round}`)).status, 201, "ben, who no longer sees the renamed folder, does not hold its name");
       t.equal((await create(ben, `Old ${round}`)).status, 201, "nor the restored one's");
     }
@@ -207,7 +217,7 @@ t.test("a rename or restore at the root racing the revocation of the actor's gra
   }),
 );
 
-t.test("a mover whose direct grant on a node is lower than their role through its old parent has it raised to that role when they move the node into the root", (t) =>
+t.test("a mover whose direct grant on a node is lower than their role through its old parent has it raised to that role when they move the node into the root", { jobs: 2 }, (t) =>
   eachDialect(t, "move into the root raises a lower grant", async (t, dialect) => {
     const { call, user, workspace } = await serverOf(dialect);
     const ann = await user();
@@ -228,7 +238,7 @@ t.test("a mover whose direct grant on a node is lower than their role through it
   }),
 );
 
-t.test("parallel creations of one root name: one per member who asks, exactly one for a member asking twice", (t) =>
+t.test("parallel creations of one root name: one per member who asks, exactly one for a member asking twice", { jobs: 2 }, (t) =>
   eachDialect(t, "hidden root names race", async (t, dialect) => {
     const { call, user, workspace } = await serverOf(dialect);
     const members = await Promise.all(Array.from({ length: 4 }, () => user()));
@@ -248,7 +258,7 @@ t.test("parallel creations of one root name: one per member who asks, exactly on
 );
 
 
-t.test("an archive extracted at the root neither writes into nor renames around a hidden root node of the same name", (t) =>
+t.test("an archive extracted at the root neither writes into nor renames around a hidden root node of the same name", { jobs: 2 }, (t) =>
   eachDialect(t, "hidden root names extraction", async (t, dialect) => {
     const { call, user, workspace, upload, published } = await serverOf(dialect);
     const ann = await user();
