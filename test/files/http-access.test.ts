@@ -11,15 +11,23 @@ import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { hostSecret } from "../hosts/support.js";
+import { dialects, type Dialect } from "../support/databases.js";
 import { connectRealtime, startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { bytesOf, sha256 } from "./support.js";
 
 const part = 8 * 1024 * 1024;
 const operatorId = randomUUID();
 
-t.test("another workspace's objects answer 404 on every route, and its drive channel is refused", (t) =>
+/**
+ * One reference server per dialect (with a security operator), shared by every claim below (each
+ * makes its own users and workspaces), both started at once; closed when the file's tests end.
+ */
+const servers = new Map(dialects.map((dialect) => [dialect, startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId })] as const));
+const serverOf = (dialect: Dialect) => servers.get(dialect)!;
+
+t.test("another workspace's objects answer 404 on every route, and its drive channel is refused", { jobs: 2 }, (t) =>
   eachDialect(t, "isolation", async (t, dialect) => {
-    const { server, call, user, workspace, upload } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, upload } = await serverOf(dialect);
     const ann = await user();
     const eve = await user();
     const ws = await workspace(ann);
@@ -76,9 +84,9 @@ t.test("another workspace's objects answer 404 on every route, and its drive cha
   }),
 );
 
-t.test("members see what they are granted; a revocation is visible in the next request; share links reach only their subtree", (t) =>
+t.test("members see what they are granted; a revocation is visible in the next request; share links reach only their subtree", { jobs: 2 }, (t) =>
   eachDialect(t, "access", async (t, dialect) => {
-    const { call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const { call, user, workspace, upload, published } = await serverOf(dialect);
     const ann = await user();
     const bob = await user();
     const carl = await user();
@@ -122,9 +130,9 @@ t.test("members see what they are granted; a revocation is visible in the next r
   }),
 );
 
-t.test("the change feed answers 410 cursor_expired with a restart cursor; invalid cursors are 400", (t) =>
+t.test("the change feed answers 410 cursor_expired with a restart cursor; invalid cursors are 400", { jobs: 2 }, (t) =>
   eachDialect(t, "cursor window", async (t, dialect) => {
-    const { server, call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace } = await serverOf(dialect);
     const ann = await user();
     const ws = await workspace(ann);
     for (const name of ["a", "b", "c"]) await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name, kind: "folder" } });
@@ -149,9 +157,9 @@ t.test("the change feed answers 410 cursor_expired with a restart cursor; invali
   }),
 );
 
-t.test("security operators alone review quarantine: list, audited sample, release", (t) =>
+t.test("security operators alone review quarantine: list, audited sample, release", { jobs: 2 }, (t) =>
   eachDialect(t, "security review", async (t, dialect) => {
-    const { server, call, user, workspace, upload, scanned } = await startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const { server, call, user, workspace, upload, scanned } = await serverOf(dialect);
     const ann = await user();
     const op = { id: operatorId, token: await mintToken({ secret: hostSecret, userId: operatorId, ttlSeconds: 600 }) };
     const ws = await workspace(ann);
@@ -185,9 +193,9 @@ t.test("security operators alone review quarantine: list, audited sample, releas
  * The operator routes that name a version answer a non-operator the same 404 for an existing
  * version (of their own or another workspace) as for an unknown id.
  */
-t.test("operator version routes: a non-operator gets the same 404 for an existing and an unknown version", (t) =>
+t.test("operator version routes: a non-operator gets the same 404 for an existing and an unknown version", { jobs: 2 }, (t) =>
   eachDialect(t, "operator probe", async (t, dialect) => {
-    const { call, user, workspace, upload } = await startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const { call, user, workspace, upload } = await serverOf(dialect);
     const ann = await user();
     const eve = await user();
     const ws = await workspace(ann);
@@ -219,9 +227,9 @@ t.test("operator version routes: a non-operator gets the same 404 for an existin
  * node's metadata ETag carries it, so a metadata answer cached before no longer matches; an
  * upgrade takes nothing away and leaves the epoch alone.
  */
-t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's metadata ETag changes with it", (t) =>
+t.test("the ACL epoch: a revocation and a downgrade bump it, and the node's metadata ETag changes with it", { jobs: 2 }, (t) =>
   eachDialect(t, "acl epoch", async (t, dialect) => {
-    const { server, call, user, workspace, aclEpoch } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, aclEpoch } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
