@@ -18,8 +18,18 @@ import { mintToken } from "../../adapters/koa/Authentication.js";
 import { partKey } from "../../core/files/ObjectKeys.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
 import { hostSecret } from "../hosts/support.js";
+import { dialects, type Dialect } from "../support/databases.js";
 import { startFilesServer, type Json, type User, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
+
+const operatorId = randomUUID();
+
+/**
+ * One reference server per dialect (with a security operator), shared by every claim below (each
+ * makes its own users and workspace), both started at once; closed when the file's tests end.
+ */
+const servers = new Map(dialects.map((dialect) => [dialect, startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId })] as const));
+const serverOf = (dialect: Dialect) => servers.get(dialect)!;
 
 /** What a GET of a grant URL answers: status, content type and the body as text. */
 const fetchGrant = async (baseUrl: string, url: string) => {
@@ -27,9 +37,9 @@ const fetchGrant = async (baseUrl: string, url: string) => {
   return { status: response.status, type: response.headers.get("content-type") ?? "", text: await response.text() };
 };
 
-t.test("a download grant issued before the holder lost access serves no bytes (403 grant_revoked); one issued after re-granting does", (t) =>
+t.test("a download grant issued before the holder lost access serves no bytes (403 grant_revoked); one issued after re-granting does", { jobs: 2 }, (t) =>
   eachDialect(t, "download grants carry the ACL epoch", async (t, dialect) => {
-    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, upload, published } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const cid = await user();
@@ -83,9 +93,9 @@ t.test("a download grant issued before the holder lost access serves no bytes (4
   }),
 );
 
-t.test("a move that takes a file out of a viewer's reach ends their download grant (403 grant_revoked)", (t) =>
+t.test("a move that takes a file out of a viewer's reach ends their download grant (403 grant_revoked)", { jobs: 2 }, (t) =>
   eachDialect(t, "a move out of reach is a loss of access", async (t, dialect) => {
-    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect);
+    const { server, call, user, workspace, upload, published } = await serverOf(dialect);
     const ann = await user();
     const ben = await user();
     const ws = await workspace(ann, [ben]);
@@ -110,9 +120,9 @@ t.test("a move that takes a file out of a viewer's reach ends their download gra
   }),
 );
 
-t.test("a settled upload session's part grant stores nothing (409 upload_not_open): completed or aborted", (t) =>
+t.test("a settled upload session's part grant stores nothing (409 upload_not_open): completed or aborted", { jobs: 2 }, (t) =>
   eachDialect(t, "upload grants name their session", async (t, dialect) => {
-    const { config, call, user, workspace, putPart } = await startFilesServer(t, dialect);
+    const { config, call, user, workspace, putPart } = await serverOf(dialect);
     // The server's own store folder, read directly: what is stored under a key.
     const store = makeLocalBlobStore({ dir: config.blobDir, signingSecret: config.blobSigningSecret });
     const stat = (key: string) => Effect.runPromise(store.stat(key));
@@ -152,9 +162,9 @@ t.test("a settled upload session's part grant stores nothing (409 upload_not_ope
   }),
 );
 
-t.test("a part whose PUT was streaming when its session was aborted is not stored (409 upload_not_open)", (t) =>
+t.test("a part whose PUT was streaming when its session was aborted is not stored (409 upload_not_open)", { jobs: 2 }, (t) =>
   eachDialect(t, "the session is checked again before the bytes are kept", async (t, dialect) => {
-    const { server, config, call, user, workspace } = await startFilesServer(t, dialect);
+    const { server, config, call, user, workspace } = await serverOf(dialect);
     const store = makeLocalBlobStore({ dir: config.blobDir, signingSecret: config.blobSigningSecret });
     const ann = await user();
     const ws = await workspace(ann);
@@ -167,6 +177,7 @@ t.test("a part whose PUT was streaming when its session was aborted is not store
     t.equal(session.status, 201);
     const part = (session.body.parts as Json[])[0]!;
     const url = new URL(String(part.url), server.url);
+    const tmpBefore = await readdir(path.join(config.blobDir, "tmp")).catch(() => [] as string[]);
     // Half the bytes, then the abort, then the rest: the PUT passed the check made before its body.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const request = httpRequest(url, { method: "PUT", headers: { ...(part.headers as Record<string, string>), "Content-Length": String(bytes.length) } }, (response) => {
@@ -178,9 +189,11 @@ t.test("a part whose PUT was streaming when its session was aborted is not store
       request.on("error", reject);
       request.write(bytes.subarray(0, 2048));
       void (async () => {
-        // Streaming has begun once the store's temp file exists (the check before the body passed).
+        // Streaming has begun once the store's temp file exists (the check before the body passed);
+        // the server is shared, so a new one among those there before.
         const tmp = path.join(config.blobDir, "tmp");
-        for (let i = 0; i < 500 && (await readdir(tmp).catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        const streaming = async () => (await readdir(tmp).catch(() => [])).some((name) => !tmpBefore.includes(name));
+        for (let i = 0; i < 500 && !(await streaming()); i++) await new Promise((r) => setTimeout(r, 10));
         t.equal((await call(`/v1/uploads/${String(session.body.id)}`, { user: ann, method: "DELETE" })).status, 204, "aborted while the PUT streams");
         request.end(bytes.subarray(2048));
       })();
@@ -196,10 +209,9 @@ t.test("a part whose PUT was streaming when its session was aborted is not store
  * downloadable. A grant handed out while the version was published stops serving it once a
  * security operator blocks it: a member's grant and a share link's grant alike.
  */
-t.test("a version blocked after its download grants were issued is not downloadable through them (403 grant_revoked)", (t) =>
+t.test("a version blocked after its download grants were issued is not downloadable through them (403 grant_revoked)", { jobs: 2 }, (t) =>
   eachDialect(t, "a blocked version ends its grants", async (t, dialect) => {
-    const operatorId = randomUUID();
-    const { server, call, user, workspace, upload, published } = await startFilesServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const { server, call, user, workspace, upload, published } = await serverOf(dialect);
     const op = { id: operatorId, token: await mintToken({ secret: hostSecret, userId: operatorId, ttlSeconds: 600 }) };
     const ann = await user();
     const ws = await workspace(ann);
