@@ -12,7 +12,7 @@ import { Effect } from "effect";
 import t from "tap";
 import { expireUpload } from "../../core/files/ExpireUpload.js";
 import { defaultFilesSettings } from "../../ports/files/FilesSettings.js";
-import { type Dialect, type TapTest } from "../support/databases.js";
+import { dialects, type Dialect, type HasTeardown } from "../support/databases.js";
 import { startS3Server } from "../support/s3Server.js";
 import { startFilesServer, type Json, eachDialect } from "./http-support.js";
 import { sha256 } from "./support.js";
@@ -21,7 +21,7 @@ import { clockAhead } from "../support/clockAhead.js";
 const partSize = defaultFilesSettings.partSizeBytes;
 
 /** The reference server on `dialect` with its ObjectStore on a fresh s3rver. */
-const startOnS3 = async (t: TapTest, dialect: Dialect) => {
+const startOnS3 = async (t: HasTeardown, dialect: Dialect) => {
   const s3 = await startS3Server(t);
   const files = await startFilesServer(t, dialect, { ...s3.env, FILES_DEFAULT_QUOTA_BYTES: String(64 * 1024 * 1024) });
   /** PUTs `bytes` to a part grant as a client does: straight to the store. */
@@ -29,15 +29,22 @@ const startOnS3 = async (t: TapTest, dialect: Dialect) => {
   return { s3, ...files, putPart };
 };
 
+/**
+ * One such server per dialect, shared by every claim below (each makes its own users and
+ * workspace), both started at once; closed when the file's tests end.
+ */
+const servers = new Map(dialects.map((dialect) => [dialect, startOnS3(t, dialect)] as const));
+const serverOf = (dialect: Dialect) => servers.get(dialect)!;
+
 /** A file of two parts: a full part and 37 bytes. */
 const twoParts = () => {
   const bytes = new Uint8Array(partSize + 37).map((_, i) => 97 + ((i * 7) % 26));
   return { bytes, parts: [sha256(bytes.subarray(0, partSize)), sha256(bytes.subarray(partSize))] };
 };
 
-t.test("an upload in two parts to presigned S3 URLs: report, resume, complete in the store, scan, download with Range", (t) =>
+t.test("an upload in two parts to presigned S3 URLs: report, resume, complete in the store, scan, download with Range", { jobs: 2 }, (t) =>
   eachDialect(t, "s3 upload", async (t, dialect) => {
-    const { s3, server, call, user, workspace, putPart, published } = await startOnS3(t, dialect);
+    const { s3, server, call, user, workspace, putPart, published } = await serverOf(dialect);
     const ann = await user();
     const ws = await workspace(ann);
     const { bytes, parts } = twoParts();
@@ -98,9 +105,9 @@ t.test("an upload in two parts to presigned S3 URLs: report, resume, complete in
   }),
 );
 
-t.test("a one-part upload on S3 and a stored object that does not match: 422 checksum_mismatch, nothing published, the reservation released", (t) =>
+t.test("a one-part upload on S3 and a stored object that does not match: 422 checksum_mismatch, nothing published, the reservation released", { jobs: 2 }, (t) =>
   eachDialect(t, "s3 mismatch", async (t, dialect) => {
-    const { call, user, workspace, putPart } = await startOnS3(t, dialect);
+    const { call, user, workspace, putPart } = await serverOf(dialect);
     const ann = await user();
     const ws = await workspace(ann);
     const declared = new TextEncoder().encode("the declared bytes");
@@ -125,9 +132,9 @@ t.test("a one-part upload on S3 and a stored object that does not match: 422 che
   }),
 );
 
-t.test("abort and expiry on S3 release the reservation exactly once and leave no object", (t) =>
+t.test("abort and expiry on S3 release the reservation exactly once and leave no object", { jobs: 2 }, (t) =>
   eachDialect(t, "s3 abort and expiry", async (t, dialect) => {
-    const { server, call, user, workspace, putPart } = await startOnS3(t, dialect);
+    const { server, call, user, workspace, putPart } = await serverOf(dialect);
     const ann = await user();
     const ws = await workspace(ann);
     const { bytes, parts } = twoParts();
