@@ -17,7 +17,7 @@ import { searchIndexingConsumer } from "../../core/files/SearchIndexing.js";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { eicarTestString } from "../../adapters/scanner/SignatureScanner.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { type Dialect, type TapTest } from "../support/databases.js";
+import { dialects, type Dialect, type HasTeardown } from "../support/databases.js";
 import { hostSecret } from "../hosts/support.js";
 import { startFilesServer, type Json, type User, eachDialect } from "./http-support.js";
 import { bytesOf } from "./support.js";
@@ -25,7 +25,7 @@ import { bytesOf } from "./support.js";
 const partSize = 8 * 1024 * 1024;
 
 /** The reference server with its worker off, and search helpers. */
-const searchServer = async (t: TapTest, dialect: Dialect, env: Record<string, string> = {}) => {
+const searchServer = async (t: HasTeardown, dialect: Dialect, env: Record<string, string> = {}) => {
   const files = await startFilesServer(t, dialect, { WORKER_IN_PROCESS: "false", ...env });
   const search = (user: User, workspaceId: string, q: string, extra = "") =>
     files.call(`/v1/workspaces/${workspaceId}/drive/search?q=${encodeURIComponent(q)}${extra}`, { user });
@@ -49,10 +49,19 @@ const searchServer = async (t: TapTest, dialect: Dialect, env: Record<string, st
   return { ...files, search, found, folder, textFile };
 };
 
-t.test("a published file is found by its name and the words of its text once indexed; a quarantined or blocked version's text never is", (t) =>
+const operatorId = randomUUID();
+
+/**
+ * One such server per dialect (with a security operator), shared by every claim below (each makes
+ * its own users and workspace, and drains before it reads), both started at once; closed when the
+ * file's tests end.
+ */
+const servers = new Map(dialects.map((dialect) => [dialect, searchServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId })] as const));
+const serverOf = (dialect: Dialect) => servers.get(dialect)!;
+
+t.test("a published file is found by its name and the words of its text once indexed; a quarantined or blocked version's text never is", { jobs: 2 }, (t) =>
   eachDialect(t, "search indexing", async (t, dialect) => {
-    const operatorId = randomUUID();
-    const s = await searchServer(t, dialect, { FILES_SECURITY_OPERATORS: operatorId });
+    const s = await serverOf(dialect);
     const operator: User = { id: operatorId, token: await mintToken({ secret: hostSecret, userId: operatorId, ttlSeconds: 600 }) };
     const ann = await s.user();
     const ws = await s.workspace(ann);
@@ -91,9 +100,9 @@ t.test("a published file is found by its name and the words of its text once ind
   }),
 );
 
-t.test("a renamed node is found by its new name and not its old; a trashed node is gone at once and back when restored", (t) =>
+t.test("a renamed node is found by its new name and not its old; a trashed node is gone at once and back when restored", { jobs: 2 }, (t) =>
   eachDialect(t, "search rename and trash", async (t, dialect) => {
-    const s = await searchServer(t, dialect);
+    const s = await serverOf(dialect);
     const ann = await s.user();
     const ws = await s.workspace(ann);
     const plans = await s.folder(ann, ws.root, "Plans");
@@ -118,9 +127,9 @@ t.test("a renamed node is found by its new name and not its old; a trashed node 
   }),
 );
 
-t.test("search answers only the nodes the caller can see, filtered before the limit; another tenant's drive is 404; a query without words is 422", (t) =>
+t.test("search answers only the nodes the caller can see, filtered before the limit; another tenant's drive is 404; a query without words is 422", { jobs: 2 }, (t) =>
   eachDialect(t, "search authorization", async (t, dialect) => {
-    const s = await searchServer(t, dialect);
+    const s = await serverOf(dialect);
     const ann = await s.user();
     const ben = await s.user();
     const eve = await s.user();
@@ -150,9 +159,9 @@ t.test("search answers only the nodes the caller can see, filtered before the li
   }),
 );
 
-t.test("search pages are stable: newest first, no repeats or gaps, while matching nodes are added", (t) =>
+t.test("search pages are stable: newest first, no repeats or gaps, while matching nodes are added", { jobs: 2 }, (t) =>
   eachDialect(t, "search pages", async (t, dialect) => {
-    const s = await searchServer(t, dialect);
+    const s = await serverOf(dialect);
     const ann = await s.user();
     const ws = await s.workspace(ann);
     for (let i = 0; i < 7; i++) await s.folder(ann, ws.root, `heron ${i}`);
@@ -178,9 +187,9 @@ t.test("search pages are stable: newest first, no repeats or gaps, while matchin
   }),
 );
 
-t.test("a repeated or late change, replayed in any order, leaves the document as the node is now", (t) =>
+t.test("a repeated or late change, replayed in any order, leaves the document as the node is now", { jobs: 2 }, (t) =>
   eachDialect(t, "search stale changes", async (t, dialect) => {
-    const s = await searchServer(t, dialect);
+    const s = await serverOf(dialect);
     const ann = await s.user();
     const ws = await s.workspace(ann);
     const node = await s.folder(ann, ws.root, "Alpha");
