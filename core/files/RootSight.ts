@@ -1,10 +1,10 @@
 /**
  * At the drive root a member sees a node only through a grant on it or on the root (RootNames.ts),
- * and a rename, move or restore of a root node makes its actor the holder of its name. The actor's
+ * and a rename or restore of a root node makes its actor the holder of its name. The actor's
  * access is checked before the command's transaction, so a revocation may commit in between: under
- * the drive lock, which revocations take too, the actor must still see the root node, or the
- * command answers 404 as if the node were absent (files migration 21 refuses a holder who does not
- * see the node).
+ * the drive lock, which revocations take too, the actor of a rename, move or restore of a root node
+ * must still see it, or the command answers 404 as if the node were absent (files migration 21
+ * refuses a holder who does not see the node).
  */
 import { Effect } from "effect";
 import { NotFound } from "../kernel/Errors.js";
