@@ -29,6 +29,25 @@ const seedDrive = async (db: SqlDatabase) => {
   return time;
 };
 
+/** Rows of ws1 made at `time`: a folder (created by its holder, else ann) and an owner grant. */
+const rowsAt = (time: unknown) => ({
+  node: (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
+    id,
+    workspace_id: "ws1",
+    parent_id: parentId,
+    name,
+    kind: "folder",
+    version: 1,
+    trashed_at: trashed ? time : null,
+    trash_root_id: trashed ? id : null,
+    root_holder: holder,
+    created_by: holder ?? "ann",
+    created_at: time,
+    updated_at: time,
+  }),
+  grant: (nodeId: string, userId: string) => ({ workspace_id: "ws1", node_id: nodeId, user_id: userId, role: "owner", granted_by: userId, created_at: time }),
+});
+
 forEachDialect(
   t,
   "migration 18 gives each existing root node its creator as holder, and then keeps root names unique per holder",
@@ -81,21 +100,7 @@ forEachDialect(
   "migration 20: a root name holder who no longer sees the node holds it no more, and no grant removal leaves a holder without sight of it",
   async (t, db) => {
     const time = await seedDrive(db);
-    const node = (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
-      id,
-      workspace_id: "ws1",
-      parent_id: parentId,
-      name,
-      kind: "folder",
-      version: 1,
-      trashed_at: trashed ? time : null,
-      trash_root_id: trashed ? id : null,
-      root_holder: holder,
-      created_by: holder ?? "ann",
-      created_at: time,
-      updated_at: time,
-    });
-    const grant = (nodeId: string, userId: string) => ({ workspace_id: "ws1", node_id: nodeId, user_id: userId, role: "owner", granted_by: userId, created_at: time });
+    const { node, grant } = rowsAt(time);
     await db.db.insertInto("fs_nodes").values(node("root", null, "root", null)).execute();
     await db.db
       .insertInto("fs_nodes")
@@ -131,21 +136,7 @@ forEachDialect(
   "migration 21: an update gives a root node's name only to a member who sees the node, through a grant on it or on the root",
   async (t, db) => {
     const time = await seedDrive(db);
-    const node = (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
-      id,
-      workspace_id: "ws1",
-      parent_id: parentId,
-      name,
-      kind: "folder",
-      version: 1,
-      trashed_at: trashed ? time : null,
-      trash_root_id: trashed ? id : null,
-      root_holder: holder,
-      created_by: "ann",
-      created_at: time,
-      updated_at: time,
-    });
-    const grant = (nodeId: string, userId: string) => ({ workspace_id: "ws1", node_id: nodeId, user_id: userId, role: "owner", granted_by: "ann", created_at: time });
+    const { node, grant } = rowsAt(time);
     await db.db.insertInto("fs_nodes").values(node("root", null, "root", null)).execute();
     await db.db.insertInto("fs_nodes").values([node("plans", "root", "Plans", "ann"), node("team", "root", "Team", "ann"), node("old", "root", "Old", "ann", true)]).execute();
     await db.db.insertInto("fs_nodes").values(node("inner", "team", "Inner", null)).execute();
