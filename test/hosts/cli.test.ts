@@ -10,7 +10,7 @@ import type { Config } from "../../hosts/Config.js";
 const userId = "01a204ed-6296-76db-a32e-8d369dd5fe88";
 
 t.test("migrate applies the kernel migrations once and nothing the second time", async (t) => {
-  const config = await testConfig("sqlite", t);
+  const config = await testConfig("sqlite", t, {}, { migrated: false });
   const first = JSON.parse((await cli(config, ["migrate"])).stdout) as { applied: string[] };
   t.ok(first.applied.includes("kernel/0001_kernel_tables"));
   const second = JSON.parse((await cli(config, ["migrate"])).stdout) as { applied: string[] };

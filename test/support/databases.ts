@@ -108,8 +108,11 @@ export const openTestDatabase = async (dialect: Dialect, t: HasTeardown, modules
   return db;
 };
 
-/** A migrated Postgres database of `modules` for `t` alone, recycled (or dropped) at its teardown. */
-const migratedPostgresDatabase = async (t: HasTeardown, modules: ReadonlyArray<ModuleMigrations>): Promise<string> => {
+/**
+ * A migrated Postgres database of `modules` for `t` alone (a copy of the run's template, or one
+ * emptied after an earlier test), recycled (or dropped) at its teardown: its connection string.
+ */
+export const migratedPostgresDatabase = async (t: HasTeardown, modules: ReadonlyArray<ModuleMigrations>): Promise<string> => {
   const admin = await adminPool();
   const serverUrl = await ensurePostgres();
   const plan = planHash(modules);
