@@ -78,20 +78,26 @@ const maxAppendRows = 512;
  * `rows` as statements of 512, 256, ..., 2 and 1 rows (largest first, in order), each shape built
  * once (`compiledPerRowCount`): ten statements at most for any number of rows.
  */
-const rowsOfPowersOfTwo = (statementOf: (n: number) => CompiledStatement<Record<string, unknown>>) =>
-  (rows: ReadonlyArray<Record<string, unknown>>): ReadonlyArray<{ readonly statement: CompiledStatement<Record<string, unknown>>; readonly params: Record<string, unknown> }> => {
+const rowsOfPowersOfTwo = (statementOf: (n: number) => CompiledStatement<Record<string, unknown>>) => {
+  // The parameter names of row i (`id0`, `tenant_id0`, ...), made once per i.
+  const namesOfRow: string[][] = [];
+  const namesOf = (i: number) => (namesOfRow[i] ??= appendColumns.map((column) => `${column}${i}`));
+  return (rows: ReadonlyArray<Record<string, unknown>>): ReadonlyArray<{ readonly statement: CompiledStatement<Record<string, unknown>>; readonly params: Record<string, unknown> }> => {
     const statements = [];
-    let at = 0;
-    while (at < rows.length) {
-      let n = maxAppendRows;
-      while (n > rows.length - at) n /= 2;
+    for (let at = 0; at < rows.length; ) {
+      const n = Math.min(maxAppendRows, 2 ** Math.floor(Math.log2(rows.length - at)));
       const params: Record<string, unknown> = {};
-      for (let i = 0; i < n; i++) for (const [column, value] of Object.entries(rows[at + i]!)) params[`${column}${i}`] = value;
+      for (let i = 0; i < n; i++) {
+        const row = rows[at + i]!;
+        const names = namesOf(i);
+        appendColumns.forEach((column, c) => (params[names[c]!] = row[column]));
+      }
       statements.push({ statement: statementOf(n), params });
       at += n;
     }
     return statements;
   };
+};
 
 /** The Outbox port: appends in the caller's transaction, due at once; `signals` wakes the relay on commit. */
 export const makeSqlOutbox = (db: SqlDatabase, f: DialectFeatures, signals?: WorkSignals): Outbox => {

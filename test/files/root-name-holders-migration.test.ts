@@ -29,9 +29,9 @@ const seedDrive = async (db: SqlDatabase) => {
   return time;
 };
 
-/** Rows of ws1 made at `time`: a folder (created by its holder, else ann) and an owner grant. */
+/** Rows of ws1 made at `time`: a folder (created by its holder, else ann, unless given) and an owner grant. */
 const rowsAt = (time: unknown) => ({
-  node: (id: string, parentId: string | null, name: string, holder: string | null, trashed = false) => ({
+  node: (id: string, parentId: string | null, name: string, holder: string | null, trashed = false, createdBy = holder ?? "ann") => ({
     id,
     workspace_id: "ws1",
     parent_id: parentId,
@@ -41,7 +41,7 @@ const rowsAt = (time: unknown) => ({
     trashed_at: trashed ? time : null,
     trash_root_id: trashed ? id : null,
     root_holder: holder,
-    created_by: holder ?? "ann",
+    created_by: createdBy,
     created_at: time,
     updated_at: time,
   }),
@@ -53,19 +53,11 @@ forEachDialect(
   "migration 18 gives each existing root node its creator as holder, and then keeps root names unique per holder",
   async (t, db) => {
     const time = await seedDrive(db);
-    const node = (id: string, parentId: string | null, name: string, createdBy: string, trashed = false) => ({
-      id,
-      workspace_id: "ws1",
-      parent_id: parentId,
-      name,
-      kind: "folder",
-      version: 1,
-      trashed_at: trashed ? time : null,
-      trash_root_id: trashed ? id : null,
-      created_by: createdBy,
-      created_at: time,
-      updated_at: time,
-    });
+    // Before migration 18 a node has no holder column.
+    const node = (id: string, parentId: string | null, name: string, createdBy: string, trashed = false) => {
+      const { root_holder: _holder, ...row } = rowsAt(time).node(id, parentId, name, null, trashed, createdBy);
+      return row;
+    };
     await db.db.insertInto("fs_nodes").values(node("root", null, "root", "ann")).execute();
     await db.db.insertInto("fs_nodes").values([node("plans", "root", "Plans", "ann"), node("budget", "root", "Budget", "ben"), node("old", "root", "Old", "ben", true), node("stub", "root", "stub", "ben", true)]).execute();
     await db.db.updateTable("fs_nodes").set({ purged_at: time, version: 2 }).where("id", "=", "stub").execute();
