@@ -28,7 +28,6 @@ import type { Registry } from "prom-client";
 import { observeHost } from "../adapters/observability/Observability.js";
 import { mountMetrics } from "../adapters/observability/HttpMetrics.js";
 import { databaseCheck, objectStoreCheck, realtimeBusCheck, workerCheck } from "../adapters/observability/Readiness.js";
-import { createTracing } from "../adapters/observability/Tracing.js";
 import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { chain, problemIds } from "../adapters/observability/ProblemIds.js";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
@@ -105,7 +104,7 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     logger.warn("DELIVERY_LOCATION_KEY is not set: courier positions are sealed with the documented development key. Set it in production.");
   }
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
-  const blobStore = configuredBlobStore(config);
+  const blobStore = await configuredBlobStore(config);
   const modules = composition.modules;
   // With the worker in a process of its own, its commits and realtime notices are heard at once (SQLite).
   const database = await openConfiguredDatabase(config, logger, { watchOtherProcesses: !config.workerInProcess });
@@ -128,9 +127,10 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     rebindPort(container, WebhookTargetSettings, { allowLoopbackHttp: !config.production });
     options.rebind?.(container);
   };
+  // The OpenTelemetry SDK is loaded only when spans are exported (docs/decisions.md, "Optional SDKs load on first use").
   const tracing =
     options.spanExporter !== undefined || config.otlpEndpoint !== undefined
-      ? createTracing({
+      ? (await import("../adapters/observability/Tracing.js")).createTracing({
           serviceName: config.serviceName,
           ...(config.otlpEndpoint !== undefined ? { endpoint: config.otlpEndpoint } : {}),
           ...(options.spanExporter !== undefined ? { exporter: options.spanExporter } : {}),

@@ -21,7 +21,6 @@ import { referenceModules, type ReferencePorts } from "./modules/index.js";
 import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
 import { createServer } from "./ReferenceServer.js";
-import { createTracing } from "../adapters/observability/Tracing.js";
 import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -86,7 +85,7 @@ const withCore = async <A>(config: Config, use: (core: HostCore<ReferencePorts>)
     await database.close();
     throw error;
   }
-  const core = await createHostCore({ database, modules, logger, files: { store: configuredBlobStore(config) } });
+  const core = await createHostCore({ database, modules, logger, files: { store: await configuredBlobStore(config) } });
   try {
     return await use(core);
   } finally {
@@ -167,7 +166,10 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         // worker at once, and write this worker's realtime notices to the file for the server's sockets.
         const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true, shareRealtimeNotices: true });
         // Jobs, consumers and relay passes are traced like requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
-        const tracing = config.otlpEndpoint !== undefined ? createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint }) : undefined;
+        const tracing =
+          config.otlpEndpoint !== undefined
+            ? (await import("../adapters/observability/Tracing.js")).createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint })
+            : undefined;
         if (tracing !== undefined) enableSpanStackTraces();
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.
         const modules = referenceModules(config);
@@ -176,7 +178,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
           database,
           modules,
           logger,
-          files: { store: configuredBlobStore(config) },
+          files: { store: await configuredBlobStore(config) },
           ...(tracing !== undefined ? { tracer: tracing.tracer } : {}),
         });
         const worker = await startHostWorker(core);

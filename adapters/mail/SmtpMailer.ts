@@ -1,6 +1,9 @@
-/** The Mailer port over SMTP with nodemailer (one pooled transport per mailer). */
+/**
+ * The Mailer port over SMTP with nodemailer (one pooled transport per mailer). nodemailer is loaded
+ * and the transport made at the first message (docs/decisions.md, "Optional SDKs load on first use").
+ */
 import { Effect } from "effect";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { MailDeliveryFailed, type Mailer } from "../../ports/Mailer.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
@@ -19,12 +22,13 @@ export interface SmtpMailer extends Mailer {
 
 /** Builds the SMTP mailer. */
 export const makeSmtpMailer = (options: SmtpMailerOptions): SmtpMailer => {
-  const transport = nodemailer.createTransport(options.url);
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = (): Promise<Transporter> => (transport ??= import("nodemailer").then((m) => m.default.createTransport(options.url)));
   return {
     send: (message) =>
       Effect.tryPromise({
-        try: () =>
-          transport.sendMail({
+        try: async () =>
+          (await transportOf()).sendMail({
             from: options.from,
             to: message.to,
             subject: message.subject,
@@ -35,6 +39,6 @@ export const makeSmtpMailer = (options: SmtpMailerOptions): SmtpMailer => {
         catch: (error) =>
           new MailDeliveryFailed({ detail: error instanceof Error ? error.message.slice(0, 300) : "SMTP delivery failed" }),
       }).pipe(Effect.asVoid, withSpan("SmtpMailer.send")),
-    close: () => transport.close(),
+    close: () => void transport?.then((made) => made.close(), () => undefined),
   };
 };

@@ -5,9 +5,13 @@
  * `limitInputPixels` refuses decompression bombs from the header before any pixel is decoded,
  * `failOn: "error"` refuses corrupt or truncated data, `rotate()` applies EXIF orientation, and
  * the output is a WebP whose longest side is at most `maxDimension` (never enlarged).
+ *
+ * sharp (and libvips) is loaded at the first thumbnail, not when the module is: every process that
+ * composes a host would otherwise pay for it at start (docs/decisions.md, "Optional SDKs load on
+ * first use").
  */
 import { Effect } from "effect";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { ThumbnailInputRejected, type ThumbnailResult, type Thumbnailer } from "../../ports/Thumbnailer.js";
 import { withSpan } from "../../core/kernel/Span.js";
 
@@ -33,13 +37,17 @@ const pixelLimitMessage = /pixel limit/i;
 
 const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
 
+/** sharp, loaded once by the first thumbnail of the process. */
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+const loadSharp = (): Promise<typeof Sharp> => (sharpLoaded ??= import("sharp").then((m) => m.default));
+
 /** Builds the sharp thumbnailer. */
 export const makeSharpThumbnailer = (options: SharpThumbnailerOptions = {}): Thumbnailer => {
   const maxDimension = options.maxDimension ?? 256;
   const maxInputPixels = options.maxInputPixels ?? 40_000_000;
-  const open = (bytes: Uint8Array) =>
+  const open = async (bytes: Uint8Array) =>
     // First frame only (animated GIF/WebP), pixel limit from the header, corrupt data is an error.
-    sharp(bytes, { limitInputPixels: maxInputPixels, failOn: "error", animated: false, pages: 1 });
+    (await loadSharp())(bytes, { limitInputPixels: maxInputPixels, failOn: "error", animated: false, pages: 1 });
   const rejected = (cause: unknown) =>
     new ThumbnailInputRejected({
       reason: pixelLimitMessage.test(messageOf(cause)) ? "too_many_pixels" : "corrupt",
@@ -51,14 +59,14 @@ export const makeSharpThumbnailer = (options: SharpThumbnailerOptions = {}): Thu
       Effect.gen(function* () {
         const declared = acceptedFormats[contentType.toLowerCase().split(";")[0]!.trim()];
         if (declared === undefined) return { _tag: "Unsupported", reason: `${contentType} is not a supported image type` } satisfies ThumbnailResult;
-        const metadata = yield* Effect.tryPromise({ try: () => open(bytes).metadata(), catch: rejected });
+        const metadata = yield* Effect.tryPromise({ try: async () => (await open(bytes)).metadata(), catch: rejected });
         if (metadata.format !== declared) {
           return { _tag: "Unsupported", reason: `the bytes are ${metadata.format ?? "not an image"}, not ${declared}` } satisfies ThumbnailResult;
         }
         // metadata() reads only the header; the pixel limit is enforced again when decoding.
         const { data, info } = yield* Effect.tryPromise({
-          try: () =>
-            open(bytes)
+          try: async () =>
+            (await open(bytes))
               .rotate()
               .resize({ width: maxDimension, height: maxDimension, fit: "inside", withoutEnlargement: true })
               .webp({ quality: 80 })

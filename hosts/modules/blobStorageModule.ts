@@ -10,7 +10,7 @@
  */
 import { Effect } from "effect";
 import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/LocalBlobStore.js";
-import { makeS3ObjectStore, type S3ObjectStore } from "../../adapters/s3/S3ObjectStore.js";
+import type { S3ObjectStore } from "../../adapters/s3/S3ObjectStore.js";
 import type { ObjectStore } from "../../ports/ObjectStore.js";
 import type { Config } from "../Config.js";
 
@@ -20,11 +20,13 @@ export type BlobStorageConfig = Pick<Config, "blobDir" | "blobSigningSecret" | "
 /**
  * The object store the configuration describes: the S3 adapter when OBJECT_STORE_URL is set
  * (its grants are presigned URLs of the service; no grant handler is mounted), else the local
- * blob store (whose grant handler the server mounts).
+ * blob store (whose grant handler the server mounts). The S3 adapter and the AWS SDK are loaded
+ * only when configured (docs/decisions.md, "Optional SDKs load on first use").
  */
-export const configuredBlobStore = (config: BlobStorageConfig): LocalBlobStore | S3ObjectStore => {
+export const configuredBlobStore = async (config: BlobStorageConfig): Promise<LocalBlobStore | S3ObjectStore> => {
   const s3 = config.objectStore;
   if (s3 !== undefined) {
+    const { makeS3ObjectStore } = await import("../../adapters/s3/S3ObjectStore.js");
     return makeS3ObjectStore({
       endpoint: s3.endpoint,
       bucket: s3.bucket,

@@ -23,13 +23,13 @@ const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
 t.test("without OBJECT_STORE_URL the host binds the local blob store", async (t) => {
   const config = loadConfig({ DATA_DIR: "/tmp/domainkit-config-test" });
   t.equal(config.objectStore, undefined);
-  t.ok(isLocalBlobStore(configuredBlobStore(config)), "the local store, whose grant handler the server mounts");
+  t.ok(isLocalBlobStore(await configuredBlobStore(config)), "the local store, whose grant handler the server mounts");
 });
 
 t.test("with OBJECT_STORE_URL the host binds the S3 adapter, with documented defaults", async (t) => {
   const config = loadConfig({ OBJECT_STORE_URL: "http://127.0.0.1:9000", OBJECT_STORE_BUCKET: "domainkit-files" });
   t.same(config.objectStore, { endpoint: "http://127.0.0.1:9000", bucket: "domainkit-files", region: "us-east-1", credentials: undefined, forcePathStyle: true });
-  const store = configuredBlobStore(config);
+  const store = await configuredBlobStore(config);
   t.notOk(isLocalBlobStore(store), "not the local store");
   t.ok(store.multipart !== undefined, "a store with native multipart");
   const full = loadConfig({
