@@ -73,9 +73,9 @@ const moduleCommands = (config: Config): ReadonlyMap<string, ModuleCommand<HostS
 const usageOf = (commands: Iterable<ModuleCommand<HostServices<ReferencePorts>>>): string =>
   `${kernelUsage}${[...commands].map((c) => `${c.usage}\n`).join("")}\n${configurationUsage}`;
 
-/** Opens, migrates and composes the configured database for a one-off command. */
-const withCore = async <A>(config: Config, use: (core: HostCore<ReferencePorts>) => Promise<A>): Promise<A> => {
-  const logger = createLogger({ level: "warn" });
+/** Opens, migrates and composes the configured database for a one-off command (its log lines go to stderr). */
+const withCore = async <A>(config: Config, io: CliIo, use: (core: HostCore<ReferencePorts>) => Promise<A>): Promise<A> => {
+  const logger = createLogger({ level: "warn", destination: { write: (line: string) => io.stderr(line) } });
   const modules = referenceModules(config);
   // On SQLite its realtime notices (a revocation's) go through the file to the running server.
   const database = await openConfiguredDatabase(config, undefined, { shareRealtimeNotices: true });
@@ -100,8 +100,31 @@ const requireUser = (value: string | undefined): string => {
 
 class UsageError extends Error {}
 
-/** Runs one CLI invocation. */
-export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
+/** Where an invocation reads its configuration and writes its output and exit status. */
+export interface CliIo {
+  /** The environment the configuration is read from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Sets the process's exit status (without exiting: open handles close first). */
+  readonly exit: (code: number) => void;
+}
+
+/** The process's own environment, streams and exit status (bin/domainkit.js). */
+const processIo: CliIo = {
+  env: process.env,
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  exit: (code) => {
+    process.exitCode = code;
+  },
+};
+
+/**
+ * Runs one CLI invocation. `io` defaults to the process's; the tests run the one-off commands with
+ * their own (no process to start), and `serve`, `worker` and `sandbox` as processes.
+ */
+export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): Promise<void> => {
   const [command, ...rest] = argv;
   let usage = usageOf([]);
   try {
@@ -125,15 +148,15 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         strict: true,
       });
       if (values.help === true) {
-        process.stdout.write(`${usage}\n`);
+        io.stdout(`${usage}\n`);
         return;
       }
       // Arguments are checked before anything opens the database.
       const prepared = moduleCommand.prepare({ positionals, values });
       if (Either.isLeft(prepared)) throw new UsageError(prepared.left.message);
-      const output = await withCore(loadConfig(), (core) => core.runtime.runPromise(prepared.right));
-      process.stdout.write(output.stdout);
-      if (output.exitCode !== undefined && output.exitCode !== 0) process.exitCode = output.exitCode;
+      const output = await withCore(loadConfig(io.env), io, (core) => core.runtime.runPromise(prepared.right));
+      io.stdout(output.stdout);
+      if (output.exitCode !== undefined && output.exitCode !== 0) io.exit(output.exitCode);
       return;
     }
     const { values } = parseArgs({
@@ -149,10 +172,10 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
       strict: true,
     });
     if (values.help || command === undefined || command === "help" || command === "--help") {
-      process.stdout.write(`${usage}\n`);
+      io.stdout(`${usage}\n`);
       return;
     }
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     switch (command) {
       case "serve": {
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
@@ -194,7 +217,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         const database = await openConfiguredDatabase(config);
         try {
           const { applied } = await migrateModules(database, referenceModules(config).modules);
-          process.stdout.write(`${JSON.stringify({ applied })}\n`);
+          io.stdout(`${JSON.stringify({ applied })}\n`);
         } finally {
           await database.close();
         }
@@ -207,39 +230,39 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
         if (!acceptsSecretTokens(config)) {
           throw new UsageError("the server accepts only your identity provider's tokens (AUTH_JWT_PUBLIC_KEY or AUTH_JWT_JWKS_URL without AUTH_JWT_SECRET): sign in there");
         }
-        if (config.usingDevelopmentSecret) process.stderr.write("warning: signing with the development AUTH_JWT_SECRET\n");
+        if (config.usingDevelopmentSecret) io.stderr("warning: signing with the development AUTH_JWT_SECRET\n");
         // The token carries the user's current epoch, so it survives earlier revocations.
-        const epoch = await withCore(config, (core) =>
+        const epoch = await withCore(config, io, (core) =>
           core.runtime.runPromise(Effect.flatMap(UserEpochs, (epochs) => epochs.current(userId))),
         );
         // A development sign-in: auth_time is now, so step-up checks (delivery reassignment) pass until it ages.
-        process.stdout.write(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch, authTime: Math.floor(Date.now() / 1000) })}\n`);
+        io.stdout(`${await mintToken({ secret: config.jwtSecret, userId, ttlSeconds, epoch, authTime: Math.floor(Date.now() / 1000) })}\n`);
         return;
       }
       case "revoke": {
         const userId = requireUser(values.user);
-        const epoch = await withCore(config, (core) => core.runtime.runPromise(revokeSessions(userId)));
-        process.stdout.write(`${JSON.stringify({ user_id: userId, epoch })}\n`);
+        const epoch = await withCore(config, io, (core) => core.runtime.runPromise(revokeSessions(userId)));
+        io.stdout(`${JSON.stringify({ user_id: userId, epoch })}\n`);
         return;
       }
       case "dead-letters": {
         const limit = values.limit === undefined ? 100 : Number(values.limit);
         if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive integer");
-        const result = await withCore(config, (core) =>
+        const result = await withCore(config, io, (core) =>
           core.runtime.runPromise(
             Effect.all({ jobs: listDeadJobs(limit), messages: listDeadMessages(limit) }),
           ),
         );
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        io.stdout(`${JSON.stringify(result, null, 2)}\n`);
         return;
       }
       case "replay": {
         if ((values.job === undefined) === (values.message === undefined)) throw new UsageError("give exactly one of --job <id> or --message <id>");
-        const replayed = await withCore(config, (core) =>
+        const replayed = await withCore(config, io, (core) =>
           core.runtime.runPromise(values.job !== undefined ? replayJob(values.job) : replayMessage(values.message as string)),
         );
-        process.stdout.write(`${JSON.stringify({ replayed })}\n`);
-        if (!replayed) process.exitCode = 1;
+        io.stdout(`${JSON.stringify({ replayed })}\n`);
+        if (!replayed) io.exit(1);
         return;
       }
       default:
@@ -247,20 +270,20 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
     }
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
-      process.exitCode = 2;
+      io.stderr(`${(error as Error).message}\n\n${usage}\n`);
+      io.exit(2);
       return;
     }
     // Start-up errors an operator fixes outside the program: one line each, no stack trace.
     if (error instanceof ConfigError) {
-      for (const line of error.lines) process.stderr.write(`domainkit: configuration error: ${line}\n`);
-      process.exitCode = 2;
+      for (const line of error.lines) io.stderr(`domainkit: configuration error: ${line}\n`);
+      io.exit(2);
       return;
     }
     const startup = startupProblem(error);
     if (startup !== undefined) {
-      process.stderr.write(`domainkit: cannot start: ${startup}\n`);
-      process.exitCode = 1;
+      io.stderr(`domainkit: cannot start: ${startup}\n`);
+      io.exit(1);
       return;
     }
     throw error;

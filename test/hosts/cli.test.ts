@@ -1,17 +1,19 @@
 /**
  * The CLI as an operator uses it: `migrate` is safe to run twice, `token` prints a JWT the
  * server accepts (carrying the user's current epoch), `revoke` makes older tokens fail, and a
- * bad invocation exits 2 with the usage text.
+ * bad invocation exits 2 with the usage text. Two claims run the CLI as a process; the others
+ * run its `main` in this process (test/hosts/support.ts `cli`).
  */
 import t from "tap";
-import { cli, startReferenceServer, testConfig } from "./support.js";
+import { cli, cliProcess, startReferenceServer, testConfig } from "./support.js";
 import type { Config } from "../../hosts/Config.js";
 
 const userId = "01a204ed-6296-76db-a32e-8d369dd5fe88";
 
 t.test("migrate applies the kernel migrations once and nothing the second time", async (t) => {
   const config = await testConfig("sqlite", t, {}, { migrated: false });
-  const first = JSON.parse((await cli(config, ["migrate"])).stdout) as { applied: string[] };
+  // As a process (the bin's module entry), then in this process (hosts/cli.ts main).
+  const first = JSON.parse((await cliProcess(config, ["migrate"])).stdout) as { applied: string[] };
   t.ok(first.applied.includes("kernel/0001_kernel_tables"));
   const second = JSON.parse((await cli(config, ["migrate"])).stdout) as { applied: string[] };
   t.same(second.applied, [], "a second run applies nothing");
@@ -32,9 +34,9 @@ t.test("a token from the token command is accepted until the user is revoked", a
   t.equal((await me(fresh)).status, 200, "a token minted after revocation carries the new epoch");
 });
 
-t.test("a bad invocation exits 2 and prints the usage", async (t) => {
+t.test("a bad invocation exits 2 and prints the usage (the process)", async (t) => {
   const config = await testConfig("sqlite", t);
-  const failure = await cli(config, ["token", "--user", "not-a-uuid"]).then(
+  const failure = await cliProcess(config, ["token", "--user", "not-a-uuid"]).then(
     () => undefined,
     (error: { code: number; stderr: string }) => error,
   );

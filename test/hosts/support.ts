@@ -10,6 +10,7 @@ import { Writable } from "node:stream";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { loadConfig, type Config } from "../../hosts/Config.js";
 import { createServer, type ReferenceServer, type ServerOptions } from "../../hosts/ReferenceServer.js";
+import { main } from "../../hosts/cli.js";
 import type { ModuleMigrations } from "../../adapters/sql/Migrations.js";
 import { sqliteFileOf } from "../../hosts/Database.js";
 import { referenceModules, type ReferencePorts } from "../../hosts/modules/index.js";
@@ -98,8 +99,29 @@ const cliEnvironment = (config: Config): NodeJS.ProcessEnv => ({
   ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
 });
 
-/** Runs the compiled `domainkit` CLI with `args` against `config`'s database (stdout and stderr), with `env` added. */
-export const cli = (config: Config, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) =>
+/**
+ * Runs a one-off `domainkit` command with `args` against `config`'s database, in this process
+ * (hosts/cli.ts `main` with its own output and exit status: the same code without a process's
+ * start-up), with `env` added. Resolves stdout and stderr; a non-zero exit status rejects with
+ * `code`, `stdout` and `stderr`, as a child process's would. The process entry itself is tested
+ * by {@link cliProcess} and test/observability/startup.test.ts.
+ */
+export const cli = async (config: Config, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> => {
+  let stdout = "";
+  let stderr = "";
+  let code = 0;
+  await main(args, {
+    env: { ...cliEnvironment(config), ...env },
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    exit: (status) => void (code = status),
+  });
+  if (code !== 0) throw Object.assign(new Error(`domainkit ${args.join(" ")} exited with ${code}: ${stderr}`), { code, stdout, stderr });
+  return { stdout, stderr };
+};
+
+/** Runs the compiled `domainkit` CLI as a process with `args` against `config`'s database (stdout and stderr), with `env` added. */
+export const cliProcess = (config: Config, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) =>
   execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: { ...cliEnvironment(config), ...env } });
 
 /** Starts a long-running CLI command (`worker`) on `config`'s database; stopped with SIGTERM at teardown. */
