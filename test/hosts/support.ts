@@ -10,7 +10,6 @@ import { Writable } from "node:stream";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { loadConfig, type Config } from "../../hosts/Config.js";
 import { createServer, type ReferenceServer, type ServerOptions } from "../../hosts/ReferenceServer.js";
-import { main } from "../../hosts/cli.js";
 import type { ModuleMigrations } from "../../adapters/sql/Migrations.js";
 import { sqliteFileOf } from "../../hosts/Database.js";
 import { referenceModules, type ReferencePorts } from "../../hosts/modules/index.js";
@@ -110,6 +109,8 @@ export const cli = async (config: Config, args: ReadonlyArray<string>, env: Node
   let stdout = "";
   let stderr = "";
   let code = 0;
+  // Loaded by the tests that run commands only (the CLI adds the sandbox provider and the command table).
+  const { main } = await import("../../hosts/cli.js");
   await main(args, {
     env: { ...cliEnvironment(config), ...env },
     stdout: (text) => void (stdout += text),
