@@ -7,11 +7,11 @@
  *   do not read orders (HTTP answers them 404), so they are refused it.
  * - `shop-store:<store id>`: every order event of the store and its fulfillment tasks' moves, to
  *   the store's owners only (they read every order over HTTP).
- * - `shop-fulfillment:<store id>:<user id>`: what that operator's task list shows (their tasks and
- *   the unassigned ones), to that user only while a warehouse operator (or owner) of the store:
- *   routed by the module's own realtime consumer (FulfillmentChannels.ts). No customer, total or
- *   payment. The store-wide `shop-fulfillment:<store id>` is refused (not_found), as is any other
- *   user's channel.
+ * - `shop-fulfillment:<store id>:<user id>`: that operator's own tasks, to that user only while a
+ *   warehouse operator (or owner) of the store; `shop-fulfillment:<store id>`: the store's
+ *   unassigned tasks (the pool every operator's task list shows), to every warehouse operator and
+ *   owner of the store. Both routed by the module's own realtime consumer (FulfillmentChannels.ts).
+ *   No customer, total or payment. Another user's own channel is refused (not_found).
  * The customer does not learn who in the warehouse holds the order: task events never go on the
  * order's channel. Every subscription is re-checked with the same rules as HTTP, failing closed.
  */
@@ -64,18 +64,24 @@ export const mayWatchStore = (principal: Principal, channelId: string) => holdsS
 /** The task channel of one operator of a store: `shop-fulfillment:<store id>:<user id>`. */
 export const fulfillmentChannel = (storeId: string, userId: string): string => `${fulfillmentChannelKind}:${storeId}:${userId}`;
 
+/** The channel of a store's unassigned tasks, which every operator's list shows: `shop-fulfillment:<store id>`. */
+export const fulfillmentPoolChannel = (storeId: string): string => `${fulfillmentChannelKind}:${storeId}`;
+
 /** The store and the user of a task channel's id (`<store id>:<user id>`), or null. */
 const operatorOf = (channelId: string): { readonly storeId: string; readonly userId: string } | null => {
   const colon = channelId.indexOf(":");
   return colon <= 0 || colon === channelId.length - 1 ? null : { storeId: channelId.slice(0, colon), userId: channelId.slice(colon + 1) };
 };
 
-/** Whether the channel is the principal's own and they are a warehouse operator (or owner) of its store now. */
+/**
+ * Whether the principal is a warehouse operator (or owner) of the channel's store now and the
+ * channel is their own or the store's unassigned pool (a channel id without a user).
+ */
 export const mayWatchFulfillment = (principal: Principal, channelId: string) => {
+  if (principal.kind !== "user") return Effect.succeed(false);
+  if (!channelId.includes(":")) return holdsStoreRole(principal, channelId, "warehouse_operator");
   const operator = operatorOf(channelId);
-  return principal.kind !== "user" || operator === null || operator.userId !== principal.userId
-    ? Effect.succeed(false)
-    : holdsStoreRole(principal, operator.storeId, "warehouse_operator");
+  return operator === null || operator.userId !== principal.userId ? Effect.succeed(false) : holdsStoreRole(principal, operator.storeId, "warehouse_operator");
 };
 
 const orderOf = Schema.decodeUnknownOption(Schema.Struct({ order_id: OrderId }));

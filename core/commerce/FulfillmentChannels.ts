@@ -1,20 +1,23 @@
 /**
- * Routing of fulfillment task events to the operators' own channels
- * (`shop-fulfillment:<store id>:<user id>`), so that an operator hears what their HTTP task list
- * shows: their own tasks and the unassigned ones, never another operator's. Read in the module's
- * realtime consumer's transaction, once per event:
+ * Routing of fulfillment task events to the operators' channels, so that an operator hears what
+ * their HTTP task list shows (their own tasks and the unassigned ones), never another operator's
+ * tasks: a task held by someone goes to its holder's own channel (`shop-fulfillment:<store id>:<user id>`),
+ * an unassigned one to the store's pool (`shop-fulfillment:<store id>`), which every warehouse
+ * operator and owner of the store may follow. Read in the module's realtime consumer's
+ * transaction, once per event:
  * - FulfillmentTaskStatusChanged: the task's holder as read then (a done task keeps the holder it
- *   closed with), or, unassigned, every current operator of the store;
- * - FulfillmentTaskAssigned: the assignee it names, or every operator when released;
- * - FulfillmentTaskLeftList: the operator whose list the task left, or every operator when it left
- *   the unassigned ones.
- * Only current warehouse operators and owners of the store are told (owners hold every role).
+ *   closed with), or, unassigned, the pool;
+ * - FulfillmentTaskAssigned: the assignee it names, or the pool when released;
+ * - FulfillmentTaskLeftList: the operator whose list the task left, or the pool when it left the
+ *   unassigned ones.
+ * A holder is told only while a current warehouse operator or owner of the store. An event about an
+ * unassigned task is one message whatever the number of operators (before: one per operator).
  */
 import { Effect, Option, Schema } from "effect";
 import type { EventEnvelope } from "../kernel/EventEnvelope.js";
 import { OrdersRepository } from "../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../ports/commerce/StoresRepository.js";
-import { fulfillmentChannel } from "./ChannelAccess.js";
+import { fulfillmentChannel, fulfillmentPoolChannel } from "./ChannelAccess.js";
 import { FulfillmentTaskAssigned, FulfillmentTaskLeftList, FulfillmentTaskStatusChanged } from "./Events.js";
 import type { StaffRoleName } from "./model/StaffRole.js";
 
@@ -31,33 +34,15 @@ const operatorRoles: ReadonlyArray<StaffRoleName> = ["owner", "warehouse_operato
 
 const isOperatorRole = (role: StaffRoleName): boolean => operatorRoles.includes(role);
 
-/** Users read per statement. */
-const operatorsPage = 200;
-
-/** The store's current warehouse operators and owners: each role's holders, in pages, nobody else's rows. */
-const operatorsOf = (storeId: string) =>
-  Effect.gen(function* () {
-    const stores = yield* StoresRepository;
-    const operators = new Set<string>();
-    for (const role of operatorRoles) {
-      let afterUserId: string | undefined;
-      for (;;) {
-        const page = yield* stores.holdersOfRole({ storeId, role, afterUserId, limit: operatorsPage });
-        for (const userId of page) operators.add(userId);
-        if (page.length < operatorsPage) break;
-        afterUserId = page[page.length - 1];
-      }
-    }
-    return [...operators];
-  });
-
 /** `userId` if they are a warehouse operator or owner of the store now. */
 const ifOperator = (storeId: string, userId: string) =>
   Effect.map(Effect.flatMap(StoresRepository, (stores) => stores.rolesOf(storeId, userId)), (roles) => (roles.some(isOperatorRole) ? [userId] : []));
 
-/** The operators told: `holder`'s channel when the task has one, else every operator's. */
-const toHolderOrEveryOperator = (storeId: string, holder: string | null) =>
-  Effect.map(holder === null ? operatorsOf(storeId) : ifOperator(storeId, holder), (users) => users.map((userId) => fulfillmentChannel(storeId, userId)));
+/** The channels told: `holder`'s own when the task has one (while an operator), else the store's pool. */
+const toHolderOrPool = (storeId: string, holder: string | null): Effect.Effect<ReadonlyArray<string>, never, StoresRepository> =>
+  holder === null
+    ? Effect.succeed([fulfillmentPoolChannel(storeId)])
+    : Effect.map(ifOperator(storeId, holder), (users) => users.map((userId) => fulfillmentChannel(storeId, userId)));
 
 const statusOf = Schema.decodeUnknownOption(FulfillmentTaskStatusChanged.data);
 const moveOf = Schema.decodeUnknownOption(FulfillmentTaskAssigned.data);
@@ -70,15 +55,15 @@ export const fulfillmentOperatorChannels = (event: EventEnvelope): Effect.Effect
     if (event.type === FulfillmentTaskStatusChanged.type) {
       const data = Option.getOrNull(statusOf(event.data));
       const task = data === null ? null : yield* (yield* OrdersRepository).findFulfillmentTask(data.task_id);
-      return task === null ? [] : yield* toHolderOrEveryOperator(storeId, task.assigneeId);
+      return task === null ? [] : yield* toHolderOrPool(storeId, task.assigneeId);
     }
     if (event.type === FulfillmentTaskAssigned.type) {
       const data = Option.getOrNull(moveOf(event.data));
-      return data === null ? [] : yield* toHolderOrEveryOperator(storeId, data.assignee_id);
+      return data === null ? [] : yield* toHolderOrPool(storeId, data.assignee_id);
     }
     if (event.type === FulfillmentTaskLeftList.type) {
       const data = Option.getOrNull(leftOf(event.data));
-      return data === null ? [] : yield* toHolderOrEveryOperator(storeId, data.operator_id);
+      return data === null ? [] : yield* toHolderOrPool(storeId, data.operator_id);
     }
     return [];
   });

@@ -3,8 +3,8 @@
  * database, guest cart tokens, the sealing of order addresses and e-mails, the customer Mailer,
  * and — in the reference server — the PaymentGateway and MerchantProvisioning bound in-process
  * to the payment module on the host runtime), its routes, migrations, consumers (fulfillment
- * tasks, customer mail, and its own realtime consumer routing task events to each operator's
- * `shop-fulfillment:<store>:<user>`), jobs and the daily retention run, the `shop-order`, `shop-store` and `shop-fulfillment`
+ * tasks, customer mail, and its own realtime consumer routing task events to their holder's
+ * `shop-fulfillment:<store>:<user>` or the store's pool `shop-fulfillment:<store>`), jobs and the daily retention run, the `shop-order`, `shop-store` and `shop-fulfillment`
  * channels, guest cart tokens as bearer credentials, and carrier tracking (signed webhooks and
  * an hourly poll of the carrier's HTTP API when configured, else the sandbox carrier). It composes after the payment module,
  * whose ports its in-process payment bindings use; a host whose payments run elsewhere rebinds
@@ -163,7 +163,11 @@ export const commerceLayer = (
 export const orderChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: orderChannelKind, authorize: mayWatchOrder };
 /** `shop-store:<id>`: the store's owners (its order events and its fulfillment tasks' moves). */
 export const storeChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: storeChannelKind, authorize: mayWatchStore };
-/** `shop-fulfillment:<store id>:<user id>`: that user only, while a warehouse operator or owner of the store (their task list's status and moves only). */
+/**
+ * `shop-fulfillment:<store id>:<user id>`: that user only, and `shop-fulfillment:<store id>` (the
+ * unassigned tasks): the store's warehouse operators and owners; what their task lists show
+ * (status and moves only).
+ */
 export const fulfillmentChannelAuthorizer: ModuleChannelAuthorizer<CommerceModuleServices> = { kind: fulfillmentChannelKind, authorize: mayWatchFulfillment };
 
 /** Builds the e-commerce module's definition. */

@@ -36,17 +36,6 @@ export interface StoresRepository {
     readonly after?: { readonly userId: string; readonly role: string } | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<StaffRole>>;
-  /**
-   * The users holding `role` in the store, by user id, strictly after `afterUserId`, at most
-   * `limit`: only that role's rows are read (commerce migration 33 indexes them by store, role
-   * and user).
-   */
-  readonly holdersOfRole: (req: {
-    readonly storeId: string;
-    readonly role: StaffRoleName;
-    readonly afterUserId?: string | undefined;
-    readonly limit: number;
-  }) => Effect.Effect<ReadonlyArray<string>>;
   /** The roles `userId` holds in the store (none for a customer). */
   readonly rolesOf: (storeId: string, userId: string) => Effect.Effect<ReadonlyArray<StaffRoleName>>;
   readonly insertLocation: (location: Location) => Effect.Effect<void>;

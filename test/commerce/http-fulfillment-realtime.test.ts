@@ -1,10 +1,11 @@
 /**
  * An operator is told a task was assigned to them (spec, Authentication 2: warehouse operators
  * work their "assigned fulfillment tasks"), over the reference server's realtime endpoint: the
- * owner's assignment, a release and a take reach the operators' own `shop-fulfillment:<store>:<user>`
- * channels as FulfillmentTaskAssigned: the assignee's only, or every operator's for a release, so
- * each sees what their list shows without asking for it again; another store's staff and support,
- * who are refused such a channel, receive nothing, and neither
+ * owner's assignment, a release and a take reach the operators as FulfillmentTaskAssigned: an
+ * assignment or a take on the assignee's own `shop-fulfillment:<store>:<user>` channel, a release on
+ * the store's pool `shop-fulfillment:<store>` that every operator follows, so each sees what their
+ * list shows without asking for it again; another store's staff and support, who are refused
+ * those channels, receive nothing, and neither
  * does the order's customer on the order's channel (who holds the order is the store's business).
  * SQLite and Postgres.
  */
@@ -14,7 +15,7 @@ import { checkoutBody, eventually, freshKey, startCommerceServer } from "./http-
 
 type Message = { type: string; channel?: string; event?: { type: string; actor_id: string | null; data: Record<string, unknown> } };
 
-t.test("realtime: an assigned, released or taken fulfillment task reaches its assignee's fulfillment channel (a release every operator's), and no one who may not see the store", (t) =>
+t.test("realtime: an assigned, released or taken fulfillment task reaches its assignee's fulfillment channel (a release the store's pool), and no one who may not see the store", (t) =>
   forEachDialectConfig(t, "task assignment realtime", async (t, _config, dialect) => {
     const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
     const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
@@ -23,10 +24,12 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches its as
     const intruder = await socket(other.owner.token);
     const clerkSocket = await socket(clerk.token);
     const channelOf = (userId: string) => `shop-fulfillment:${storeId}:${userId}`;
+    const pool = `shop-fulfillment:${storeId}`;
     for (const [s, userId] of [[adaSocket, ada.id], [bobSocket, bob.id], [intruder, other.owner.id], [clerkSocket, clerk.id]] as const) {
       s.send({ type: "subscribe", channel: channelOf(userId) });
+      s.send({ type: "subscribe", channel: pool });
     }
-    await eventually(async () => [adaSocket, bobSocket], (ss) => ss.every((s) => s.messages.some((m) => m.type === "subscribed")));
+    await eventually(async () => [adaSocket, bobSocket], (ss) => ss.every((s) => s.messages.filter((m) => m.type === "subscribed").length === 2));
 
     const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
     const orderId = String(placed.body.id);
@@ -52,9 +55,10 @@ t.test("realtime: an assigned, released or taken fulfillment task reaches its as
 
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/release`, { token: owner.token, body: { reason: "ada is off sick" } }), { status: 200 });
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: bob.token }), { status: 200 });
-    const move = (userId: string, assignee: string | null) => ({ channel: channelOf(userId), task_id: taskId, order_id: orderId, assignee_id: assignee });
-    t.same(await heard(bobSocket, 2), [move(bob.id, null), move(bob.id, bob.id)], "every operator hears the release, and the taker their take");
-    t.same(await heard(adaSocket, 2), [move(ada.id, ada.id), move(ada.id, null)], "the former assignee hears the release, not who took it then");
+    const move = (channel: string, assignee: string | null) => ({ channel, task_id: taskId, order_id: orderId, assignee_id: assignee });
+    const byChannel = (moves: ReadonlyArray<{ channel?: string | undefined }>) => [...moves].sort((a, b) => String(a.channel).localeCompare(String(b.channel)));
+    t.same(byChannel(await heard(bobSocket, 2)), byChannel([move(pool, null), move(channelOf(bob.id), bob.id)]), "every operator hears the release on the pool, and the taker their take");
+    t.same(byChannel(await heard(adaSocket, 2)), byChannel([move(channelOf(ada.id), ada.id), move(pool, null)]), "the former assignee hears the release, not who took it then");
 
     // The order's channel carries the dispatch that follows, never the assignments before it.
     t.match(

@@ -1,10 +1,11 @@
 /**
  * A warehouse operator learns no more over realtime than over HTTP (security audit, second round,
  * F1; docs/decisions.md: warehouse operators do not read orders): they are refused an order's
- * `shop-order` channel and the owners' `shop-store` channel, and their own `shop-fulfillment:<store>:<user>`
- * channel carries what their task list shows (task, order, status, assignee), never an order's
- * customer, total or payment reference, including for an order cancelled before anyone took its
- * task; another operator's tasks are not on it, and a task leaving their list is told only that.
+ * `shop-order` channel and the owners' `shop-store` channel; their own `shop-fulfillment:<store>:<user>`
+ * channel and the store's pool `shop-fulfillment:<store>` carry what their task list shows (task,
+ * order, status, assignee: their tasks, and the unassigned ones), never an order's customer, total
+ * or payment reference, including for an order cancelled before anyone took its task; another
+ * operator's tasks are not on them, and a task leaving their list is told only that.
  * Owners and support keep what they read over HTTP. SQLite and Postgres, over the ws endpoint.
  */
 import t from "tap";
@@ -33,20 +34,22 @@ t.test("realtime: a warehouse operator is refused order and store-wide order eve
     const ownerSocket = await socket(owner.token);
     const clerkSocket = await socket(clerk.token);
     const fulfillment = `shop-fulfillment:${storeId}:${ada.id}`;
-    for (const channel of [`shop-order:${orderId}`, `shop-store:${storeId}`, fulfillment]) {
+    const pool = `shop-fulfillment:${storeId}`;
+    for (const channel of [`shop-order:${orderId}`, `shop-store:${storeId}`, fulfillment, pool]) {
       adaSocket.send({ type: "subscribe", channel, since: 0 });
     }
     ownerSocket.send({ type: "subscribe", channel: `shop-store:${storeId}`, since: 0 });
     ownerSocket.send({ type: "subscribe", channel: `shop-order:${orderId}`, since: 0 });
     clerkSocket.send({ type: "subscribe", channel: `shop-order:${orderId}`, since: 0 });
     clerkSocket.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}:${clerk.id}`, since: 0 });
+    clerkSocket.send({ type: "subscribe", channel: pool, since: 0 });
     const answered = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
       eventually(async () => (s.messages as Message[]).filter((m) => m.type === "subscribed" || m.type === "error"), (ms) => ms.length >= n);
-    await Promise.all([answered(adaSocket, 3), answered(ownerSocket, 2), answered(clerkSocket, 2)]);
+    await Promise.all([answered(adaSocket, 4), answered(ownerSocket, 2), answered(clerkSocket, 3)]);
     const refusedTo = (s: { messages: ReadonlyArray<unknown> }) => (s.messages as Message[]).filter((m) => m.type === "error").map((m) => m.channel).sort();
     t.same(refusedTo(adaSocket), [`shop-order:${orderId}`, `shop-store:${storeId}`].sort(), "the operator is refused the order's and the owners' channels");
     t.same(refusedTo(ownerSocket), [], "the owner watches the store and the order");
-    t.same(refusedTo(clerkSocket), [`shop-fulfillment:${storeId}:${clerk.id}`], "support watches the order, not the warehouse");
+    t.same(refusedTo(clerkSocket), [pool, `shop-fulfillment:${storeId}:${clerk.id}`].sort(), "support watches the order, not the warehouse");
 
     t.match(await call("POST", `/v1/orders/${cancelledId}/cancel`, { token: buyer.token, key: freshKey(), body: {} }), { status: 202 });
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskOf(orderId)}/take`, { token: ada.token }), { status: 200 });
@@ -58,15 +61,17 @@ t.test("realtime: a warehouse operator is refused order and store-wide order eve
     const facts = (s: { messages: ReadonlyArray<unknown> }): Array<Record<string, unknown>> =>
       (s.messages as Message[]).filter((m) => m.type === "event").map((m) => ({ channel: m.channel, type: m.event!.type, ...m.event!.data }));
     const expected = [
-      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(orderId), order_id: orderId, status: "open" },
-      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "open" },
-      { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "done" },
-      { channel: fulfillment, type: "FulfillmentTaskLeftList", task_id: taskOf(orderId), operator_id: null },
+      { channel: pool, type: "FulfillmentTaskStatusChanged", task_id: taskOf(orderId), order_id: orderId, status: "open" },
+      { channel: pool, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "open" },
+      { channel: pool, type: "FulfillmentTaskStatusChanged", task_id: taskOf(cancelledId), order_id: cancelledId, status: "done" },
+      { channel: pool, type: "FulfillmentTaskLeftList", task_id: taskOf(orderId), operator_id: null },
       { channel: fulfillment, type: "FulfillmentTaskAssigned", task_id: taskOf(orderId), order_id: orderId, assignee_id: ada.id },
       { channel: fulfillment, type: "FulfillmentTaskStatusChanged", task_id: taskOf(orderId), order_id: orderId, status: "done" },
     ];
     const heard = await eventually(async () => facts(adaSocket), (fs) => fs.length >= expected.length);
-    const byOrder = (fs: ReadonlyArray<Record<string, unknown>>, order: string) => fs.filter((f) => f.task_id === taskOf(order));
+    // In order on each channel (two channels of one socket are delivered independently).
+    const byOrder = (fs: ReadonlyArray<Record<string, unknown>>, order: string) =>
+      [fulfillment, pool].flatMap((channel) => fs.filter((f) => f.task_id === taskOf(order) && f.channel === channel));
     t.same(byOrder(heard, orderId), byOrder(expected, orderId), "the operator hears the task open, leave the unassigned ones, taken and done");
     t.same(byOrder(heard, cancelledId), byOrder(expected, cancelledId), "and the other order's task open and done, not its cancellation");
     t.equal(heard.length, expected.length, "and nothing else");
@@ -84,7 +89,7 @@ t.test("realtime: a warehouse operator is refused order and store-wide order eve
   }),
 );
 
-t.test("realtime: an operator hears only the tasks of their own list; one that leaves it is told only that it left", (t) =>
+t.test("realtime: an operator hears only the tasks of their own list and the store's unassigned ones; one that leaves their list is told only that it left", (t) =>
   forEachDialectConfig(t, "per-operator fulfillment channel", async (t, _config, dialect) => {
     const { call, staffedStore, cartWith, socket } = await startCommerceServer(t, dialect);
     const { owner, storeId, locationId, variantId, other, ada, bob, clerk, buyer } = await staffedStore();
@@ -96,21 +101,25 @@ t.test("realtime: an operator hears only the tasks of their own list; one that l
     adaSocket.send({ type: "subscribe", channel: channelOf(ada.id) });
     bobSocket.send({ type: "subscribe", channel: channelOf(bob.id) });
     adaSocket.send({ type: "subscribe", channel: channelOf(bob.id) });
-    adaSocket.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}` });
+    const pool = `shop-fulfillment:${storeId}`;
+    adaSocket.send({ type: "subscribe", channel: pool });
+    bobSocket.send({ type: "subscribe", channel: pool });
     clerkSocket.send({ type: "subscribe", channel: channelOf(clerk.id) });
+    clerkSocket.send({ type: "subscribe", channel: pool });
     intruder.send({ type: "subscribe", channel: channelOf(other.owner.id) });
+    intruder.send({ type: "subscribe", channel: pool });
     const answers = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
       eventually(async () => (s.messages as Message[]).filter((m) => m.type === "subscribed" || m.type === "error"), (ms) => ms.length >= n);
-    const [adaAnswers, bobAnswers, clerkAnswers, intruderAnswers] = await Promise.all([answers(adaSocket, 3), answers(bobSocket, 1), answers(clerkSocket, 1), answers(intruder, 1)]);
+    const [adaAnswers, bobAnswers, clerkAnswers, intruderAnswers] = await Promise.all([answers(adaSocket, 3), answers(bobSocket, 2), answers(clerkSocket, 2), answers(intruder, 2)]);
     const outcome = (ms: ReadonlyArray<Message>) => ms.map((m) => [m.channel, m.type === "error" ? (m as { code?: string }).code : m.type]).sort();
     t.same(
       outcome(adaAnswers),
-      [[channelOf(ada.id), "subscribed"], [channelOf(bob.id), "not_found"], [`shop-fulfillment:${storeId}`, "not_found"]].sort(),
-      "an operator follows their own channel only; another operator's and the store-wide one are refused",
+      [[channelOf(ada.id), "subscribed"], [channelOf(bob.id), "not_found"], [pool, "subscribed"]].sort(),
+      "an operator follows their own channel and the store's pool; another operator's is refused",
     );
-    t.same(outcome(bobAnswers), [[channelOf(bob.id), "subscribed"]]);
-    t.same(outcome(clerkAnswers), [[channelOf(clerk.id), "not_found"]], "a non-operator of the store cannot subscribe to their own");
-    t.same(outcome(intruderAnswers), [[channelOf(other.owner.id), "not_found"]], "nor can another store's owner");
+    t.same(outcome(bobAnswers), [[channelOf(bob.id), "subscribed"], [pool, "subscribed"]].sort());
+    t.same(outcome(clerkAnswers), [[channelOf(clerk.id), "not_found"], [pool, "not_found"]].sort(), "a non-operator of the store cannot subscribe to their own or the pool");
+    t.same(outcome(intruderAnswers), [[channelOf(other.owner.id), "not_found"], [pool, "not_found"]].sort(), "nor can another store's owner");
 
     const placed = await call("POST", "/v1/orders", { token: buyer.token, key: freshKey(), body: checkoutBody(await cartWith(buyer, storeId, variantId, 1)) });
     const orderId = String(placed.body.id);
@@ -122,8 +131,8 @@ t.test("realtime: an operator hears only the tasks of their own list; one that l
     const facts = (s: { messages: ReadonlyArray<unknown> }): Array<Record<string, unknown>> =>
       (s.messages as Message[]).filter((m) => m.type === "event").map((m) => ({ channel: m.channel, type: m.event!.type, ...m.event!.data }));
     const opened = { type: "FulfillmentTaskStatusChanged", task_id: taskId, order_id: orderId, status: "open" };
-    t.same(await eventually(async () => facts(adaSocket), (fs) => fs.length >= 1), [{ channel: channelOf(ada.id), ...opened }], "an unassigned task reaches every operator");
-    t.same(await eventually(async () => facts(bobSocket), (fs) => fs.length >= 1), [{ channel: channelOf(bob.id), ...opened }]);
+    t.same(await eventually(async () => facts(adaSocket), (fs) => fs.length >= 1), [{ channel: pool, ...opened }], "an unassigned task reaches every operator on the pool");
+    t.same(await eventually(async () => facts(bobSocket), (fs) => fs.length >= 1), [{ channel: pool, ...opened }]);
 
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: ada.token }), { status: 200 });
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/assign`, { token: owner.token, body: { user_id: bob.id, reason: "bob packs teapots" } }), { status: 200 });
@@ -132,23 +141,25 @@ t.test("realtime: an operator hears only the tasks of their own list; one that l
       { status: 201 },
     );
     const left = { type: "FulfillmentTaskLeftList", task_id: taskId };
-    const bobHeard = await eventually(async () => facts(bobSocket), (fs) => fs.some((f) => f.status === "done"));
+    // In order on each channel (two channels of one socket are delivered independently).
+    const perChannel = (fs: ReadonlyArray<Record<string, unknown>>, own: string) => [pool, own].flatMap((channel) => fs.filter((f) => f.channel === channel));
+    const bobHeard = await eventually(async () => facts(bobSocket), (fs) => fs.some((f) => f.status === "done") && fs.length >= 4);
     t.same(
-      bobHeard,
+      perChannel(bobHeard, channelOf(bob.id)),
       [
-        { channel: channelOf(bob.id), ...opened },
-        { channel: channelOf(bob.id), ...left, operator_id: null },
+        { channel: pool, ...opened },
+        { channel: pool, ...left, operator_id: null },
         { channel: channelOf(bob.id), type: "FulfillmentTaskAssigned", task_id: taskId, order_id: orderId, assignee_id: bob.id },
         { channel: channelOf(bob.id), ...opened, status: "done" },
       ],
       "the other operator hears the task leave the unassigned ones (not who took it), then that it is theirs, and its close",
     );
-    const adaHeard = await eventually(async () => facts(adaSocket), (fs) => fs.some((f) => f.type === left.type && f.operator_id === ada.id));
+    const adaHeard = await eventually(async () => facts(adaSocket), (fs) => fs.some((f) => f.type === left.type && f.operator_id === ada.id) && fs.length >= 4);
     t.same(
-      adaHeard,
+      perChannel(adaHeard, channelOf(ada.id)),
       [
-        { channel: channelOf(ada.id), ...opened },
-        { channel: channelOf(ada.id), ...left, operator_id: null },
+        { channel: pool, ...opened },
+        { channel: pool, ...left, operator_id: null },
         { channel: channelOf(ada.id), type: "FulfillmentTaskAssigned", task_id: taskId, order_id: orderId, assignee_id: ada.id },
         { channel: channelOf(ada.id), ...left, operator_id: ada.id },
       ],

@@ -4,7 +4,8 @@
  * owner revokes a role with `DELETE /v1/stores/:id/staff/:user_id/roles/:role?reason=...`
  * (idempotent: revoking a role not held answers 204 and changes nothing). A revoked warehouse
  * operator's open tasks are released (on the order's timeline, published as FulfillmentTaskAssigned
- * with assignee null), their live `shop-fulfillment:<store>:<user>` subscription (and a revoked support clerk's
+ * with assignee null, on the store's pool `shop-fulfillment:<store>`), their live `shop-fulfillment`
+ * subscriptions, their own and the pool (and a revoked support clerk's
  * `shop-order` one) ends with `unsubscribed` at once, and their next request is refused as a
  * non-staff user's. The last owner
  * cannot lose `owner` (409). Another store's owner learns nothing (404). SQLite and Postgres.
@@ -34,13 +35,16 @@ t.test("an owner revokes a staff role: the user's tasks are released, their live
     const adaSocket = await socket(ada.token);
     const bobSocket = await socket(bob.token);
     const clerkSocket = await socket(clerk.token);
+    const pool = `shop-fulfillment:${storeId}`;
     adaSocket.send({ type: "subscribe", channel: fulfillmentChannel });
+    adaSocket.send({ type: "subscribe", channel: pool });
     bobSocket.send({ type: "subscribe", channel: `shop-fulfillment:${storeId}:${bob.id}` });
+    bobSocket.send({ type: "subscribe", channel: pool });
     clerkSocket.send({ type: "subscribe", channel: orderChannel });
     const subscribed = (s: { messages: ReadonlyArray<unknown> }, n: number) =>
       eventually(async () => (s.messages as Message[]).filter((m) => m.type === "subscribed"), (ms) => ms.length >= n);
-    t.equal((await subscribed(adaSocket, 1)).length, 1, "the operator watches the store's fulfillment");
-    t.equal((await subscribed(bobSocket, 1)).length, 1);
+    t.equal((await subscribed(adaSocket, 2)).length, 2, "the operator watches her tasks and the store's unassigned ones");
+    t.equal((await subscribed(bobSocket, 2)).length, 2);
     t.equal((await subscribed(clerkSocket, 1)).length, 1, "the clerk watches the order");
     t.equal((await call("GET", `/v1/variants/${variantId}/stock`, { token: ada.token })).status, 200, "the operator reads stock before");
 
@@ -65,10 +69,14 @@ t.test("an owner revokes a staff role: the user's tasks are released, their live
     // The live subscriptions are re-checked at once and end.
     const dropped = await eventually(
       async () => (adaSocket.messages as Message[]).filter((m) => m.type === "unsubscribed"),
-      (ms) => ms.length >= 1,
+      (ms) => ms.length >= 2,
     );
-    t.same(dropped.map((m) => [m.channel, m.reason]), [[fulfillmentChannel, "access_revoked"]], "the revoked operator's fulfillment subscription ends");
-    t.equal((await subscribed(bobSocket, 1)).length, 1);
+    t.same(
+      dropped.map((m) => [m.channel, m.reason]).sort(),
+      [[fulfillmentChannel, "access_revoked"], [pool, "access_revoked"]].sort(),
+      "the revoked operator's fulfillment subscriptions end, her own and the pool",
+    );
+    t.equal((await subscribed(bobSocket, 2)).length, 2);
     t.notOk((bobSocket.messages as Message[]).some((m) => m.type === "unsubscribed"), "another operator keeps watching");
 
     // Her next requests are refused as a non-staff user's.
@@ -107,6 +115,7 @@ t.test("an owner revokes a staff role: the user's tasks are released, their live
       (ms) => ms.some((m) => m.event?.data.assignee_id === null),
     );
     t.same(released.at(-1)?.event?.data, { task_id: taskId, order_id: orderId, assignee_id: null }, "the release is published on the store's fulfillment channel");
+    t.equal(released.at(-1)?.channel, pool, "on the store's pool of unassigned tasks");
     t.match(await call("POST", `/v1/fulfillment-tasks/${taskId}/take`, { token: bob.token }), { status: 200, body: { assignee_id: bob.id } }, "another operator takes it");
 
     // Idempotent: revoking a role not held answers 204 and changes nothing.

@@ -192,7 +192,7 @@ export const takeFulfillmentTaskRoute = defineRoute({
   description:
     "One conditional update: of operators taking the same task at once exactly one holds it. Taking one's own task again answers it. " +
     "Publishes FulfillmentTaskAssigned (task_id, order_id, assignee_id) on shop-store and the taker's shop-fulfillment:<store>:<user> channel; " +
-    "every operator's own channel gets FulfillmentTaskLeftList (task_id only: it left the unassigned ones). " +
+    "the store's pool shop-fulfillment:<store> gets FulfillmentTaskLeftList (task_id only: it left the unassigned ones). " +
     "409 fulfillment_task_taken when another operator holds it, 409 fulfillment_task_closed once it is done.",
   tags,
   auth: "required",
@@ -212,7 +212,7 @@ export const assignFulfillmentTaskRoute = defineRoute({
   description:
     "Replaces whoever held it; written on the order's timeline with the previous assignee and the reason, and published as FulfillmentTaskAssigned " +
     "(task_id, order_id, assignee_id; not the reason) on shop-store and the assignee's shop-fulfillment:<store>:<user> channel; the list it left (the previous " +
-    "holder's, or every operator's unassigned ones) gets FulfillmentTaskLeftList naming no one. Assigning the current assignee changes and publishes nothing. " +
+    "holder's channel, or the store's pool shop-fulfillment:<store> of unassigned ones) gets FulfillmentTaskLeftList naming no one. Assigning the current assignee changes and publishes nothing. " +
     "422 unless user_id is a warehouse operator of the store.",
   tags,
   auth: "required",
@@ -234,7 +234,7 @@ export const releaseFulfillmentTaskRoute = defineRoute({
   summary: "Release an open fulfillment task so any warehouse operator may take it, with a reason (owner)",
   description:
     "Written on the order's timeline with the previous assignee and the reason, and published as FulfillmentTaskAssigned with assignee_id null " +
-    "on shop-store and every operator's shop-fulfillment:<store>:<user> channel.",
+    "on shop-store and the store's pool shop-fulfillment:<store>, which every operator follows.",
   tags,
   auth: "required",
   params: FulfillmentTaskParams,

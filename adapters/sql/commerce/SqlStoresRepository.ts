@@ -88,13 +88,6 @@ export const makeSqlStoresRepository = (db: SqlDatabase): StoresRepository => {
         }
         return q.orderBy("user_id").orderBy("role").limit(limit).execute();
       }).pipe(Effect.map((rows) => rows.map((r) => roles.fromRow(r)))),
-    holdersOfRole: ({ storeId, role, afterUserId, limit }) =>
-      runQuery(db, (ex) => {
-        // `shop_staff_roles_by_role (store_id, role, user_id)` (commerce migration 33) serves the seek.
-        let q = ex.selectFrom("shop_staff_roles").select("user_id").where("store_id", "=", storeId).where("role", "=", role);
-        if (afterUserId !== undefined) q = q.where("user_id", ">", afterUserId);
-        return q.orderBy("user_id").limit(limit).execute();
-      }).pipe(Effect.map((rows) => rows.map((r) => String(r.user_id)))),
     rolesOf: (storeId, userId) =>
       runStatement(db, selectRoles, { storeId, userId }).pipe(
         Effect.map(({ rows }) => isRole.filter((role) => rows.some((r) => r.role === role))),

@@ -111,26 +111,6 @@ export const storesCases: ReadonlyArray<KitCase<StoresKitPorts>> = [
     },
   },
   {
-    name: "stores: a role's holders are listed by user id, in keyset pages, that role's and store's only",
-    run: async (t, run) => {
-      await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
-      const grant = (storeN: number, userN: number, role: StaffRoleName) =>
-        run(stores((r) => r.grantRole({ storeId: kitId.store(storeN), userId: uid("user", userN), role, grantedBy: uid("user", 1), createdAt: at(1) })));
-      await grant(1, 4, "warehouse_operator");
-      await grant(1, 2, "warehouse_operator");
-      await grant(1, 2, "support");
-      await grant(1, 3, "support");
-      await grant(2, 5, "warehouse_operator");
-      const holders = (role: StaffRoleName, afterUserId?: string, limit = 10) =>
-        run(stores((r) => r.holdersOfRole({ storeId: kitId.store(1), role, ...(afterUserId === undefined ? {} : { afterUserId }), limit })));
-      t.same(await holders("warehouse_operator"), [uid("user", 2), uid("user", 4)], "by user id; another role's and another store's not");
-      t.same(await holders("warehouse_operator", undefined, 1), [uid("user", 2)], "at most `limit`");
-      t.same(await holders("warehouse_operator", uid("user", 2)), [uid("user", 4)], "strictly after a user");
-      t.same(await holders("warehouse_operator", uid("user", 4)), [], "nothing after the last");
-      t.same(await holders("catalog_manager"), [], "a role nobody holds");
-    },
-  },
-  {
     name: "stores: a store's locations are counted, its own only",
     run: async (t, run) => {
       await run(stores((r) => Effect.all([r.insertStore(storeRecord(1)), r.insertStore(storeRecord(2))])));
