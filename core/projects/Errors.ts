@@ -99,3 +99,26 @@ export class ExportNotReady extends Data.TaggedError("ExportNotReady")<{ readonl
     return this.failed ? "export_failed" : "export_not_ready";
   }
 }
+
+/**
+ * A direct add of a user who is not a member (409 invitation_required): the user joins by
+ * accepting an invitation; `invitations` names the route that makes one.
+ */
+export class InvitationRequired extends DomainError("InvitationRequired", "invitation_required", "conflict")<{
+  readonly problemExtensions: { readonly invitations: string };
+}> {}
+
+/** The user already has a pending invitation to the workspace (409 invitation_pending). */
+export class InvitationPending extends DomainError("InvitationPending", "invitation_pending", "conflict") {}
+
+/** The user is already a member of the workspace (409 already_member). */
+export class AlreadyMember extends DomainError("AlreadyMember", "already_member", "conflict") {}
+
+/** The invitation was already accepted, declined or cancelled (409 invitation_not_pending). */
+export class InvitationNotPending extends DomainError("InvitationNotPending", "invitation_not_pending", "conflict") {}
+
+/** The invitation's lifetime is over; ask for a new one (410 invitation_expired). */
+export class InvitationExpired extends DomainError("InvitationExpired", "invitation_expired", "gone") {}
+
+/** The owner who invited no longer manages members, so the invitation no longer holds (409 invitation_withdrawn). */
+export class InvitationWithdrawn extends DomainError("InvitationWithdrawn", "invitation_withdrawn", "conflict") {}

@@ -1,6 +1,6 @@
 /**
- * Workspace commands: create (the caller becomes owner), read, add or change a member, remove a
- * member. Only owners manage members; removing a member also removes its project memberships
+ * Workspace commands: create (the caller becomes owner), read, change a member's role (or add
+ * one directly, when the host allows it), remove a member. Only owners manage members; removing a member also removes its project memberships
  * in the same transaction and drops its live subscriptions after commit.
  */
 import { Effect } from "effect";
@@ -16,7 +16,8 @@ import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.
 import { requireUser, workspaceAccess } from "./Access.js";
 import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact, recordProjectMembershipFacts } from "./MembershipEvents.js";
-import { LastOwner } from "./Errors.js";
+import { AlreadyMember, InvitationRequired, LastOwner } from "./Errors.js";
+import { WorkspaceMembershipPolicy } from "../../ports/projects/WorkspaceMembershipPolicy.js";
 import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
@@ -75,7 +76,8 @@ export const getWorkspace = (
     return { workspace: access.workspace, role: access.membership.role };
   }).pipe(withSpan("Projects.getWorkspace"));
 
-const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
+/** The caller as a user id, when it is an owner of the workspace (NotFound for a non-member, Forbidden for others). */
+export const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const access = yield* workspaceAccess(userId, workspaceId);
@@ -91,7 +93,7 @@ const requireOwner = (principal: Principal, workspaceId: WorkspaceId) =>
  * other's ownership away at once are decided one after the other: the second finds itself no
  * longer an owner (403), or the other as the last owner (409), never a workspace without owner.
  */
-const lockOwners = (workspaceId: WorkspaceId, actorId: string): Effect.Effect<void, Forbidden, WorkspacesRepository> =>
+export const lockOwners = (workspaceId: WorkspaceId, actorId: string): Effect.Effect<void, Forbidden, WorkspacesRepository> =>
   Effect.gen(function* () {
     const repo = yield* WorkspacesRepository;
     yield* repo.findWorkspace(workspaceId, { lock: true });
@@ -127,53 +129,92 @@ const capProjectRoles = (req: {
     );
   });
 
+/** Which memberships a {@link writeWorkspaceMembership} may write. */
+export type MembershipWrite = "any" | "existing" | "new";
+
 /**
- * Adds a member or changes its role (owner only). A demotion is a membership change (spec,
- * Authentication 4): in its transaction the user's links to projects it may no longer share are
- * revoked, project roles it may no longer hold are lowered (a guest is never project admin), and
- * after commit its live subscriptions are told to re-check access.
+ * Writes a workspace membership with `role` for `userId` (a new one, or a role change) on the
+ * authority of `actorId`, in the caller's transaction: the path every membership takes (an
+ * owner's add or role change, an accepted invitation). It takes the workspace's owners lock and
+ * checks that the actor is still an owner (Forbidden), keeps the last owner (LastOwner), and
+ * audits the change and appends WorkspaceMembershipGranted. `write`: "existing" refuses a new
+ * membership (InvitationRequired), "new" an existing one (AlreadyMember). A demotion is a
+ * membership change (spec, Authentication 4): in the same transaction the user's links to
+ * projects it may no longer share are revoked and project roles it may no longer hold are
+ * lowered (a guest is never project admin); the caller announces `demoted` after commit.
+ */
+export const writeWorkspaceMembership = (req: {
+  readonly workspaceId: WorkspaceId;
+  readonly userId: string;
+  readonly role: WorkspaceRole;
+  readonly actorId: string;
+  readonly reason: string;
+  readonly write: MembershipWrite;
+}): Effect.Effect<
+  { result: "created" | "updated"; demoted: boolean },
+  Forbidden | LastOwner | InvitationRequired | AlreadyMember,
+  Repos | ShareLinksRepository
+> =>
+  Effect.gen(function* () {
+    const { workspaceId, userId, role, actorId, reason } = req;
+    const repo = yield* WorkspacesRepository;
+    yield* lockOwners(workspaceId, actorId);
+    const existing = yield* repo.findMember(workspaceId, userId, { forUpdate: true });
+    if (existing === null && req.write === "existing") {
+      const invitations = `/v1/workspaces/${workspaceId}/invitations`;
+      return yield* Effect.fail(
+        new InvitationRequired({ detail: `A user joins a workspace by accepting an invitation: POST ${invitations}.`, problemExtensions: { invitations } }),
+      );
+    }
+    if (existing !== null && req.write === "new") return yield* Effect.fail(new AlreadyMember({ detail: "The user is already a member of the workspace." }));
+    if (existing?.role === "owner" && role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
+      return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
+    }
+    const demoted = existing !== null && isDemotion(existing.role, role);
+    // Project roles the new workspace role may not hold are lowered before it is stored (the
+    // database refuses a guest who still administers a project, projects migration 15).
+    if (demoted) {
+      yield* capProjectRoles({ workspaceId, userId, workspaceRole: role, actorId, reason });
+    }
+    const result = yield* repo.upsertMember({ workspaceId, userId, role, createdAt: yield* now });
+    yield* recordMembershipFact({ workspaceId, projectId: null, userId, actorId, action: "workspace_member.added", role, reason });
+    if (demoted) {
+      // The links die with the access they came from, in this same transaction.
+      yield* revokeShareLinksBeyondShareRight({ workspaceId, userId, actorId });
+    }
+    return { result, demoted };
+  });
+
+/**
+ * Changes a member's role (owner only), or adds a non-member directly when the host composes the
+ * module with `directMemberAdds` (WorkspaceMembershipPolicy); otherwise a non-member answers
+ * InvitationRequired (409): it joins by accepting an invitation (Invitations.ts).
  */
 export const addWorkspaceMember = (
   principal: Principal,
   workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
-): Effect.Effect<{ member: WorkspaceMember; created: boolean }, Forbidden | NotFound | LastOwner, Repos | ShareLinksRepository | RealtimeBus> =>
+): Effect.Effect<
+  { member: WorkspaceMember; created: boolean },
+  Forbidden | NotFound | LastOwner | InvitationRequired,
+  Repos | ShareLinksRepository | RealtimeBus | WorkspaceMembershipPolicy
+> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
+    const { directMemberAdds } = yield* WorkspaceMembershipPolicy;
     const repo = yield* WorkspacesRepository;
-    const member: WorkspaceMember = { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
     const outcome = yield* (yield* Transactions).run(
-      Effect.gen(function* () {
-        yield* lockOwners(workspaceId, actorId);
-        const existing = yield* repo.findMember(workspaceId, input.userId, { forUpdate: true });
-        if (existing?.role === "owner" && input.role !== "owner" && (yield* repo.countOwners(workspaceId)) <= 1) {
-          return yield* Effect.fail(new LastOwner({ detail: "A workspace keeps at least one owner." }));
-        }
-        const demoted = existing !== null && isDemotion(existing.role, input.role);
-        // Project roles the new workspace role may not hold are lowered before it is stored (the
-        // database refuses a guest who still administers a project, projects migration 15).
-        if (demoted) {
-          yield* capProjectRoles({ workspaceId, userId: input.userId, workspaceRole: input.role, actorId, reason: input.reason ?? "demoted by an owner" });
-        }
-        const result = yield* repo.upsertMember(member);
-        yield* recordMembershipFact({
-          workspaceId,
-          projectId: null,
-          userId: input.userId,
-          actorId,
-          action: "workspace_member.added",
-          role: input.role,
-          reason: input.reason ?? "added by an owner",
-        });
-        if (demoted) {
-          // The links die with the access they came from, in this same transaction.
-          yield* revokeShareLinksBeyondShareRight({ workspaceId, userId: input.userId, actorId });
-        }
-        return { result, demoted };
-      }),
+      writeWorkspaceMembership({
+        workspaceId,
+        userId: input.userId,
+        role: input.role,
+        actorId,
+        reason: input.reason ?? "added by an owner",
+        write: directMemberAdds ? "any" : "existing",
+      }).pipe(Effect.catchTag("AlreadyMember", Effect.die)),
     );
     if (outcome.demoted) yield* announceAccessChanged(input.userId);
-    const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? member;
+    const stored = (yield* repo.findMember(workspaceId, input.userId)) ?? { workspaceId, userId: input.userId, role: input.role, createdAt: yield* now };
     return { member: stored, created: outcome.result === "created" };
   }).pipe(withSpan("Projects.addWorkspaceMember"));
 

@@ -6,7 +6,8 @@
  * Mailer and user directory; by default the Mailer comes from the environment (SMTP_URL, else
  * files in MAIL_DIR) and addresses are `<user id>@users.invalid`. `exportRetentionDays` (7) and
  * `quarantineRetentionDays` (30) set how long the hourly trash purge keeps a finished export's
- * object and an infected or scan_failed attachment's object.
+ * object and an infected or scan_failed attachment's object. Users join a workspace by accepting
+ * an owner's invitation; `directMemberAdds: true` lets owners add them directly as well.
  */
 import { Layer } from "effect";
 import { sqlPort } from "../../adapters/sql/DatabaseLayer.js";
@@ -28,6 +29,7 @@ import { makeSqlShareLinksRepository } from "../../adapters/sql/projects/SqlShar
 import { makeSqlTaskRanks } from "../../adapters/sql/projects/SqlTaskRanksRebalance.js";
 import { makeSqlTasksRepository } from "../../adapters/sql/projects/SqlTasksRepository.js";
 import { makeSqlWorkspacesRepository } from "../../adapters/sql/projects/SqlWorkspacesRepository.js";
+import { makeSqlWorkspaceInvitationsRepository } from "../../adapters/sql/projects/SqlWorkspaceInvitationsRepository.js";
 import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
 import { checkGrantCondition } from "../../core/projects/CheckGrantCondition.js";
 import { projectsGrantIssuer } from "../../core/projects/GrantConditions.js";
@@ -52,12 +54,16 @@ import { ShareLinksRepository } from "../../ports/projects/ShareLinksRepository.
 import { TaskRanks } from "../../ports/projects/TaskRanks.js";
 import { TasksRepository } from "../../ports/projects/TasksRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
+import { WorkspaceInvitationsRepository } from "../../ports/projects/WorkspaceInvitationsRepository.js";
+import { WorkspaceMembershipPolicy } from "../../ports/projects/WorkspaceMembershipPolicy.js";
 import type { ModuleChannelAuthorizer, ModuleDefinition } from "../ModuleDefinition.js";
 import type { HostServices } from "../PortBindings.js";
 
 /** The ports the project module's Layer provides. */
 export type ProjectsPorts =
   | WorkspacesRepository
+  | WorkspaceInvitationsRepository
+  | WorkspaceMembershipPolicy
   | ProjectsRepository
   | TasksRepository
   | CommentsRepository
@@ -102,6 +108,13 @@ export interface ProjectsModuleOptions {
    * number from 1 to 3650.
    */
   readonly quarantineRetentionDays?: number;
+  /**
+   * False (the default): users join a workspace only by accepting an owner's invitation, and
+   * POST /v1/workspaces/:id/members changes existing members' roles (a non-member: 409
+   * invitation_required). True, for a host whose own user directory decides membership: that
+   * route also adds non-members directly.
+   */
+  readonly directMemberAdds?: boolean;
 }
 
 const dayMs = 24 * 60 * 60_000;
@@ -124,6 +137,8 @@ export const projectsTrashPurgePolicy = (options: ProjectsModuleOptions = {}): T
 export const projectsLayer = (options: ProjectsModuleOptions = {}): Layer.Layer<ProjectsPorts, never, SqlDatabase> =>
   Layer.mergeAll(
     sqlPort(WorkspacesRepository, makeSqlWorkspacesRepository),
+    sqlPort(WorkspaceInvitationsRepository, makeSqlWorkspaceInvitationsRepository),
+    Layer.succeed(WorkspaceMembershipPolicy, { directMemberAdds: options.directMemberAdds ?? false }),
     sqlPort(ProjectsRepository, makeSqlProjectsRepository),
     sqlPort(TasksRepository, makeSqlTasksRepository),
     sqlPort(CommentsRepository, makeSqlCommentsRepository),

@@ -78,7 +78,7 @@ t.test("two reference servers on one Postgres refuse the invitation over the sha
   const post = (url: string, path: string, body: unknown) =>
     fetch(`${url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
   const workspace = (await (await post(one.url, "/v1/workspaces", { name: "Shared budget" })).json()) as { id: string };
-  const invite = (url: string) => post(url, `/v1/workspaces/${workspace.id}/members`, { user_id: randomUUID(), role: "member" });
+  const invite = (url: string) => post(url, `/v1/workspaces/${workspace.id}/invitations`, { user_id: randomUUID(), role: "member" });
   t.equal((await invite(one.url)).status, 201, "first invitation through the first server");
   t.equal((await invite(two.url)).status, 201, "second through the second");
   const third = await invite(one.url);

@@ -19,14 +19,14 @@ const budgets = (points: { invitations?: number; mentions?: number; shares?: num
   },
 });
 
-forEachDialectConfig(t, "invitations over budget answer 429 and add nobody", async (t, config) => {
-  const { client } = await startProjectsServer(t, config, budgets({ invitations: 2 }));
+forEachDialectConfig(t, "invitations over budget answer 429 and invite nobody", async (t, config) => {
+  const { client, db } = await startProjectsServer(t, config, budgets({ invitations: 2 }));
   const owner = await client();
   const workspace = await owner.call("POST", "/v1/workspaces", { name: "Acme" });
   const members = await Promise.all([client(), client(), client()]);
   const answers = [];
   for (const member of members) {
-    answers.push(await owner.call("POST", `/v1/workspaces/${workspace.body.id}/members`, { user_id: member.userId, role: "member" }));
+    answers.push(await owner.call("POST", `/v1/workspaces/${workspace.body.id}/invitations`, { user_id: member.userId, role: "member" }));
   }
   t.same(answers.map((a) => a.status), [201, 201, 429], "two invitations fit the budget, the third does not");
   const refused = answers[2]!;
@@ -34,12 +34,15 @@ forEachDialectConfig(t, "invitations over budget answer 429 and add nobody", asy
   t.match(refused.headers.get("content-type"), /application\/problem\+json/);
   t.ok(Number(refused.headers.get("retry-after")) >= 1, "Retry-After tells when to retry");
   const third = members[2]!;
-  t.equal((await third.call("GET", `/v1/workspaces/${workspace.body.id}`)).status, 404, "the refused invitation created no membership");
+  t.same((await third.call("GET", "/v1/invitations")).body.data, [], "the refused invitation was not written");
+  const stored = await db.db.selectFrom("pm_workspace_invitations").select("user_id").where("workspace_id", "=", workspace.body.id).execute();
+  t.equal(stored.length, 2, "only the two invitations within the budget are stored");
+  t.equal((await third.call("GET", `/v1/workspaces/${workspace.body.id}`)).status, 404, "and no membership");
 
   // Another owner invites with a budget of its own.
   const otherOwner = await client();
   const other = await otherOwner.call("POST", "/v1/workspaces", { name: "Other" });
-  const invited = await otherOwner.call("POST", `/v1/workspaces/${other.body.id}/members`, { user_id: third.userId, role: "member" });
+  const invited = await otherOwner.call("POST", `/v1/workspaces/${other.body.id}/invitations`, { user_id: third.userId, role: "member" });
   t.equal(invited.status, 201, "one user's spending does not limit another");
 });
 

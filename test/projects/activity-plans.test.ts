@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { measuredPlan, planNodes, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
-import { startProjectsServer, type Client } from "./support.js";
+import { inviteAndAccept, startProjectsServer, type Client } from "./support.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import type { Dialect } from "../support/databases.js";
 
@@ -75,7 +75,7 @@ forEachDialectConfig(t, "the activity feed seeks each listed project's events, a
 
   // The busy project alone (a viewer of it only) and both projects (the owner): listed scopes.
   const viewer = await client();
-  t.equal((await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: viewer.userId, role: "member" })).status, 201);
+  t.equal((await inviteAndAccept(owner, workspace.id, viewer, "member")).member.role, "member");
   t.equal((await owner.call("POST", `/v1/projects/${busy.id}/members`, { user_id: viewer.userId, role: "viewer" })).status, 201);
   for (const [who, c, expected] of [["a viewer of the busy project", viewer, busy.id], ["the owner of both projects", owner, other.id]] as const) {
     const plans = await feedStatements(db, dialect, async () => {
@@ -98,7 +98,7 @@ forEachDialectConfig(t, "the activity feed seeks each listed project's events, a
   const hiddenTask = (await stranger.call("POST", `/v1/projects/${hiddenProject.id}/tasks`, { title: "hidden" })).body;
   await seedEvents(db, dialect, hiddenTask, stranger.userId, newerEvents, -7_200_000);
   const shared = (await stranger.call("POST", "/v1/workspaces", { name: "Shared" })).body;
-  t.equal((await stranger.call("POST", `/v1/workspaces/${shared.id}/members`, { user_id: owner.userId, role: "member" })).status, 201);
+  t.equal((await inviteAndAccept(stranger, shared.id, owner, "member")).member.role, "member");
   const sharedProject = (await stranger.call("POST", `/v1/workspaces/${shared.id}/projects`, { name: "Shared" })).body;
   t.equal((await stranger.call("POST", `/v1/projects/${sharedProject.id}/members`, { user_id: owner.userId, role: "viewer" })).status, 201);
   const sharedTask = (await stranger.call("POST", `/v1/projects/${sharedProject.id}/tasks`, { title: "shared" })).body;

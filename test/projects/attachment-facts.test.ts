@@ -17,7 +17,7 @@ import { realtimeConsumer } from "../../adapters/worker/RealtimeConsumer.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { startFilesServer, uploadAttachment } from "../blob/filesHost.js";
-import { projectFixture } from "./support.js";
+import { inviteAndAccept, projectFixture } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 
 type Host = Awaited<ReturnType<typeof startFilesServer>>;
@@ -80,7 +80,7 @@ forEachDialectConfig(t, `a completed upload is an AttachmentAdded fact in activi
 
   // A member who cannot see the project sees nothing of it in the feed.
   const outsider = await host.client();
-  t.equal((await owner.call("POST", `/v1/workspaces/${workspaceId}/members`, { user_id: outsider.userId, role: "member" })).status, 201);
+  t.equal((await inviteAndAccept(owner, workspaceId, outsider, "member")).member.role, "member");
   const theirs = await outsider.call("GET", `/v1/activity?workspace_id=${workspaceId}`);
   t.same(theirs.body.data.filter((e: { kind: string }) => e.kind === "attachment.added"), [], "hidden from members of other projects");
 });

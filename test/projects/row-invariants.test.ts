@@ -280,3 +280,54 @@ t.test("a share link never lives longer than 30 days from its creation (database
     t.equal(await outcome(insert(row(31, 2))), "refused", "31 days is refused");
   }),
 );
+
+/**
+ * Workspace invitations (consent before membership): one pending invitation per user and
+ * workspace; a status and role the code knows; an accepted, declined, cancelled or expired
+ * invitation never changes again; a pending one keeps whom it invites, to what, and by whom,
+ * and its lifetime is never extended (projects migration 23).
+ */
+t.test("an invitation is pending once per user and workspace, and a decided invitation never changes (database)", (t) =>
+  forEachDialect(t, "invitation rows", async (t, db) => {
+    const { run } = projectsRuntime(t, db);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const f = featuresFor(db);
+    const created = new Date("2026-01-01T00:00:00.000Z");
+    const invitee = randomUUID();
+    const row = (overrides: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      user_id: invitee,
+      role: "member",
+      status: "pending",
+      invited_by: owner.userId,
+      reason: "joins",
+      created_at: f.timeToDb(created),
+      expires_at: f.timeToDb(new Date(created.getTime() + 14 * 86_400_000)),
+      ...overrides,
+    });
+    const insert = (value: ReturnType<typeof row>) => () => db.db.insertInto("pm_workspace_invitations").values(value as never).execute();
+    const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+    const first = row();
+    t.equal(await outcome(insert(first)), "accepted", "a pending invitation");
+    t.equal(await outcome(insert(row())), "refused", "a second pending invitation of the same user to the same workspace");
+    t.equal(await outcome(insert(row({ role: "admin" }))), "refused", "a role that is not a workspace role");
+    t.equal(await outcome(insert(row({ status: "maybe" }))), "refused", "a status the code does not know");
+    const decided = { status: "declined", decided_at: f.timeToDb(created), decided_by: invitee, decided_reason: "no thanks" };
+    t.equal(await outcome(insert(row({ user_id: randomUUID(), status: "accepted" }))), "refused", "a decided invitation says when, by whom and why");
+    t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET role = 'owner' WHERE id = ${first.id}`)), "refused", "a pending invitation's role never changes");
+    const later = f.timeToDb(new Date(created.getTime() + 20 * 86_400_000));
+    t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET expires_at = ${later} WHERE id = ${first.id}`)), "refused", "its lifetime is never extended");
+    t.equal(
+      await outcome(write(sql`UPDATE pm_workspace_invitations SET status = ${decided.status}, decided_at = ${decided.decided_at}, decided_by = ${decided.decided_by}, decided_reason = ${decided.decided_reason} WHERE id = ${first.id}`)),
+      "accepted",
+      "pending -> declined",
+    );
+    for (const status of ["pending", "accepted", "cancelled"]) {
+      t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET status = ${status} WHERE id = ${first.id}`)), "refused", `declined -> ${status} is refused`);
+    }
+    t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET decided_reason = 'changed my mind' WHERE id = ${first.id}`)), "refused", "the decision's reason stands");
+    t.equal(await outcome(insert(row())), "accepted", "a new pending invitation once the old one is decided");
+  }),
+);

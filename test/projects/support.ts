@@ -25,8 +25,12 @@ export type ProjectServices = StoragePorts | ProjectsPorts | RealtimeBus;
 /** A mailer that drops every message (core-level tests that do not look at mail). */
 const discardingMailer: Mailer = { send: () => Effect.void };
 
-/** The project module as core-level tests compose it: its own definition, with `mailer` (default: discards). */
-export const testProjectsModule = (mailer: Mailer = discardingMailer) => makeProjectsModule({ mailer });
+/**
+ * The project module as core-level tests compose it: its own definition, with `mailer` (default:
+ * discards), and direct member adds (`addWorkspaceMember` makes members at once, for tests about
+ * something else than how users join; test/projects/invitations.test.ts holds the default).
+ */
+export const testProjectsModule = (mailer: Mailer = discardingMailer) => makeProjectsModule({ mailer, directMemberAdds: true });
 
 /** A bus that records notices (no other process listens in these tests). */
 export const recordingBus = () => {
@@ -110,7 +114,20 @@ export const startProjectsServer = async (t: HasTeardown, target: Dialect | Conf
   return { server, client, db: server.core.database };
 };
 
-/** A workspace with an owner, a project, and clients for each role asked for. */
+/**
+ * Makes `invitee` a member of the workspace with `role` the way a user joins one: an owner
+ * invites it and it accepts (consent before membership). Throws on any other answer; answers the
+ * accepted invitation and the membership.
+ */
+export const inviteAndAccept = async (owner: Client, workspaceId: string, invitee: Pick<Client, "userId" | "call">, role: "owner" | "member" | "guest") => {
+  const invited = await owner.call("POST", `/v1/workspaces/${workspaceId}/invitations`, { user_id: invitee.userId, role });
+  if (invited.status !== 201) throw new Error(`invitation: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await invitee.call("POST", `/v1/invitations/${invited.body.id}/accept`);
+  if (accepted.status !== 200) throw new Error(`acceptance: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return accepted.body as { invitation: { id: string; status: string }; member: { user_id: string; role: string } };
+};
+
+/** A workspace with an owner, a project, and clients for each role asked for (members join by invitation). */
 export const projectFixture = async (
   client: (userId?: string) => Promise<Client>,
   members: Readonly<Record<string, { workspace: "member" | "guest"; project?: "admin" | "contributor" | "commenter" | "viewer" }>> = {},
@@ -123,8 +140,7 @@ export const projectFixture = async (
   const clients: Record<string, Client> = {};
   for (const [name, roles] of Object.entries(members)) {
     const c = await client();
-    const added = await owner.call("POST", `/v1/workspaces/${workspace.body.id}/members`, { user_id: c.userId, role: roles.workspace });
-    if (added.status !== 201) throw new Error(`member ${name}: ${added.status}`);
+    await inviteAndAccept(owner, workspace.body.id, c, roles.workspace);
     if (roles.project !== undefined) {
       const shared = await owner.call("POST", `/v1/projects/${project.body.id}/members`, { user_id: c.userId, role: roles.project });
       if (shared.status !== 201) throw new Error(`share ${name}: ${shared.status} ${JSON.stringify(shared.body)}`);

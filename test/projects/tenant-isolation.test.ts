@@ -8,9 +8,14 @@ import type { TapTest } from "../support/databases.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { projectFixture, startProjectsServer, type Client } from "./support.js";
 
-const everyRoute = (ids: { workspaceId: string; projectId: string; taskId: string; userId: string }) => [
+const everyRoute = (ids: { workspaceId: string; projectId: string; taskId: string; userId: string; invitationId: string }) => [
   ["GET", `/v1/workspaces/${ids.workspaceId}`],
   ["POST", `/v1/workspaces/${ids.workspaceId}/members`, { user_id: ids.userId, role: "member" }],
+  ["POST", `/v1/workspaces/${ids.workspaceId}/invitations`, { user_id: ids.userId, role: "member" }],
+  ["GET", `/v1/workspaces/${ids.workspaceId}/invitations`],
+  ["DELETE", `/v1/workspaces/${ids.workspaceId}/invitations/${ids.invitationId}`],
+  ["POST", `/v1/invitations/${ids.invitationId}/accept`],
+  ["POST", `/v1/invitations/${ids.invitationId}/decline`],
   ["DELETE", `/v1/workspaces/${ids.workspaceId}/members/${ids.userId}`],
   ["POST", `/v1/workspaces/${ids.workspaceId}/projects`, { name: "Sneaky" }],
   ["GET", `/v1/projects/${ids.projectId}`],
@@ -44,9 +49,17 @@ t.test("another workspace's objects answer 404 on every route, exactly like unkn
     await theirs.owner.call("POST", `/v1/tasks/${task.body.id}/comments`, { body: "secret", client_mutation_id: "m1" });
     // The intruder owns a workspace of its own: ownership there grants nothing here.
     const intruder = await projectFixture(client);
-    const ids = { workspaceId: theirs.workspaceId, projectId: theirs.projectId, taskId: task.body.id, userId: intruder.owner.userId };
+    const invitation = await theirs.owner.call("POST", `/v1/workspaces/${theirs.workspaceId}/invitations`, { user_id: crypto.randomUUID(), role: "member" });
+    t.equal(invitation.status, 201);
+    const ids = { workspaceId: theirs.workspaceId, projectId: theirs.projectId, taskId: task.body.id, userId: intruder.owner.userId, invitationId: invitation.body.id };
     await expectNotFoundEverywhere(t, intruder.owner, ids, "owner of another workspace");
-    const unknown = { workspaceId: crypto.randomUUID(), projectId: crypto.randomUUID(), taskId: crypto.randomUUID(), userId: intruder.owner.userId };
+    const unknown = {
+      workspaceId: crypto.randomUUID(),
+      projectId: crypto.randomUUID(),
+      taskId: crypto.randomUUID(),
+      userId: intruder.owner.userId,
+      invitationId: crypto.randomUUID(),
+    };
     await expectNotFoundEverywhere(t, theirs.owner, unknown, "unknown ids");
     const feed = await intruder.owner.call("GET", "/v1/activity");
     t.equal(feed.status, 200);
@@ -73,8 +86,9 @@ t.test("a guest reaches only projects shared with it; other projects and their t
     t.equal((await guest.call("POST", `/v1/tasks/${sharedTask.body.id}/comments`, { body: "ok", client_mutation_id: "g1" })).status, 201);
     t.equal((await guest.call("POST", `/v1/projects/${projectId}/tasks`, { title: "x" })).status, 403, "a commenter sees but may not create");
     t.equal((await guest.call("POST", `/v1/workspaces/${workspaceId}/projects`, { name: "x" })).status, 403, "guests create no projects");
-    const ids = { workspaceId, projectId: hidden.body.id, taskId: hiddenTask.body.id, userId: guest.userId };
-    for (const [method, path, body, headers] of everyRoute(ids).slice(4)) {
+    const ids = { workspaceId, projectId: hidden.body.id, taskId: hiddenTask.body.id, userId: guest.userId, invitationId: crypto.randomUUID() };
+    // The project routes (the workspace's own come first).
+    for (const [method, path, body, headers] of everyRoute(ids).filter(([, path]) => !path.startsWith("/v1/workspaces/") && !path.startsWith("/v1/invitations/"))) {
       if (path.startsWith("/v1/activity")) continue;
       const answer = await guest.call(method, path, body, headers as Record<string, string> | undefined);
       t.equal(answer.status, 404, `guest: ${method} ${path.replace(/[0-9a-f-]{36}/g, ":id")} of an unshared project answers 404`);

@@ -2,7 +2,7 @@
  * Bounded work per request whatever the caller's membership count (security audit, second round,
  * F2): a user who sees more projects than a statement may bind (SQLite 32,766, Postgres 65,535
  * parameters) still gets 200 from search, the notification list, the unread count and the
- * activity feed, with only what it may see. Here another tenant makes the user a co-owner of a
+ * activity feed, with only what it may see. Here another tenant makes the user (accepting its invitation) a co-owner of a
  * workspace of 33,000 (SQLite) or 66,000 (Postgres) projects (inserted in one statement, as the
  * audit's scale.mjs seeded them). In the same workspace, the user then holds a project
  * membership in each seeded project: its demotion revokes only the share links beyond its share
@@ -13,7 +13,7 @@
 import t from "tap";
 import { sql } from "kysely";
 import { randomUUID } from "node:crypto";
-import { startProjectsServer, type Client } from "./support.js";
+import { inviteAndAccept, startProjectsServer, type Client } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { eventually } from "../support/eventually.js";
 
@@ -32,7 +32,7 @@ forEachDialectConfig(t, "a user seeing more projects than a statement may bind g
   const victim = await client();
   const stranger = await client();
   const workspace = (await attacker.call("POST", "/v1/workspaces", { name: "Big" })).body;
-  t.equal((await attacker.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: victim.userId, role: "owner" })).status, 201);
+  t.equal((await inviteAndAccept(attacker, workspace.id, victim, "owner")).member.role, "owner");
   const project = (await attacker.call("POST", `/v1/workspaces/${workspace.id}/projects`, { name: "Seen" })).body;
   const task = (await attacker.call("POST", `/v1/projects/${project.id}/tasks`, { title: "findme alpha" })).body;
   const comment = await attacker.call("POST", `/v1/tasks/${task.id}/comments`, { body: "findme note", mentions: [victim.userId], client_mutation_id: "m1" });

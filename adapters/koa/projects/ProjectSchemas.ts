@@ -12,6 +12,7 @@ import {
   TaskId,
   WorkspaceExportId,
   WorkspaceId,
+  WorkspaceInvitationId,
 } from "../../../core/projects/model/Ids.js";
 import { pageQueryFields } from "../Pagination.js";
 import { idOf, RouteId } from "../RouteIds.js";
@@ -42,6 +43,11 @@ export const ExportParams = Schema.Struct({ id: idOf(WorkspaceExportId) });
 /** `:id` of a notification. */
 export const NotificationParams = Schema.Struct({ id: idOf(NotificationId) });
 
+/** `:id` of a workspace invitation. */
+export const InvitationParams = Schema.Struct({ id: idOf(WorkspaceInvitationId) });
+/** `/v1/workspaces/:id/invitations/:invitationId` path parameters. */
+export const WorkspaceInvitationParams = Schema.Struct({ id: idOf(WorkspaceId), invitationId: idOf(WorkspaceInvitationId) });
+
 /** `/v1/workspaces/:id/members/:userId` path parameters. */
 export const WorkspaceMemberParams = Schema.Struct({ id: idOf(WorkspaceId), userId: Id });
 /** `/v1/projects/:id/members/:userId` path parameters. */
@@ -56,6 +62,9 @@ export const WorkspaceMemberBody = Schema.Struct({
   role: WorkspaceRole,
   reason: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
 });
+
+/** Body of POST /v1/workspaces/:id/invitations: whom to invite, with which workspace role, and why. */
+export const InvitationBody = WorkspaceMemberBody;
 
 /** Body of POST /v1/projects/:id/members. */
 export const ProjectMemberBody = Schema.Struct({

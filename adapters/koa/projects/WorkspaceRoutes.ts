@@ -40,12 +40,14 @@ export const getWorkspaceRoute = defineRoute({
     getWorkspace(principal, params.id).pipe(Effect.map(({ workspace, role }) => ({ status: 200, body: { ...workspace, role } }))),
 });
 
-/** POST /v1/workspaces/:id/members — owner adds a member or changes its role. */
+/** POST /v1/workspaces/:id/members — owner changes a member's role (adds a non-member only where the host allows direct adds). */
 export const addWorkspaceMemberRoute = defineRoute({
   method: "POST",
   path: "/v1/workspaces/:id/members",
   operationId: "addWorkspaceMember",
-  summary: "Add a workspace member or change its role (owner)",
+  summary: "Change a workspace member's role (owner); a non-member joins by invitation",
+  description:
+    "A user who is not a member answers 409 invitation_required (its `invitations` member names POST /v1/workspaces/:id/invitations): users join by accepting an invitation. A host whose own user directory decides membership composes the module with `directMemberAdds: true`, and then this route also adds non-members directly (201). The last owner cannot be demoted (409 last_owner). Spends the invitations action budget (429).",
   tags,
   auth: "required",
   // One transaction, nothing called outside: the key and the answer commit with the work.

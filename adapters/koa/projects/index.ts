@@ -6,6 +6,7 @@ import { commentRoutes } from "./CommentRoutes.js";
 import { customFieldRoutes } from "./CustomFieldRoutes.js";
 import { dependencyRoutes } from "./DependencyRoutes.js";
 import { exportRoutes } from "./ExportRoutes.js";
+import { invitationRoutes } from "./InvitationRoutes.js";
 import { notificationRoutes } from "./NotificationRoutes.js";
 import { searchRoutes } from "./SearchRoutes.js";
 import { taskMoveRoutes } from "./TaskMoveRoutes.js";
@@ -17,6 +18,7 @@ import { workspaceRoutes } from "./WorkspaceRoutes.js";
 
 export * from "./ProjectSchemas.js";
 export * from "./WorkspaceRoutes.js";
+export * from "./InvitationRoutes.js";
 export * from "./ProjectRoutes.js";
 export * from "./TaskRoutes.js";
 export * from "./CommentRoutes.js";
@@ -35,6 +37,7 @@ export * from "./ShareLinkRoutes.js";
 /** The project module's routes, in documentation order. */
 export const projectsRoutes = [
   ...workspaceRoutes,
+  ...invitationRoutes,
   ...projectRoutes,
   ...shareLinkRoutes,
   ...taskRoutes,

@@ -54,3 +54,7 @@ export type WorkspaceExportId = typeof WorkspaceExportId.Type;
 /** A membership audit record's id. */
 export const MembershipAuditId = Schema.String.pipe(Schema.brand("MembershipAuditId"));
 export type MembershipAuditId = typeof MembershipAuditId.Type;
+
+/** A workspace invitation's id. */
+export const WorkspaceInvitationId = Schema.String.pipe(Schema.brand("WorkspaceInvitationId"));
+export type WorkspaceInvitationId = typeof WorkspaceInvitationId.Type;

@@ -10,6 +10,7 @@
 export * as projectFixtures from "./fixtures.js";
 export * from "./TasksKit.js";
 export * from "./WorkspacesKit.js";
+export * from "./WorkspaceInvitationsKit.js";
 export * from "./ProjectsKit.js";
 export * from "./CommentsKit.js";
 export * from "./NotificationsKit.js";
@@ -36,6 +37,7 @@ import type { ShareLinksRepository } from "../../../ports/projects/ShareLinksRep
 import type { TaskRanks } from "../../../ports/projects/TaskRanks.js";
 import type { TasksRepository } from "../../../ports/projects/TasksRepository.js";
 import type { WorkspacesRepository } from "../../../ports/projects/WorkspacesRepository.js";
+import type { WorkspaceInvitationsRepository } from "../../../ports/projects/WorkspaceInvitationsRepository.js";
 import type { Transactions } from "../../../ports/Transactions.js";
 import type { SuiteOptions } from "../Kit.js";
 import { attachmentsSuite } from "./AttachmentsKit.js";
@@ -51,10 +53,12 @@ import { projectsSuite } from "./ProjectsKit.js";
 import { shareLinksSuite } from "./ShareLinksKit.js";
 import { tasksSuite } from "./TasksKit.js";
 import { workspacesSuite } from "./WorkspacesKit.js";
+import { workspaceInvitationsSuite } from "./WorkspaceInvitationsKit.js";
 
 /** Every repository port of the project module, and Transactions (an adapter providing them all runs every kit). */
 export type ProjectKitPorts =
   | WorkspacesRepository
+  | WorkspaceInvitationsRepository
   | ProjectsRepository
   | TasksRepository
   | TaskRanks
@@ -73,6 +77,7 @@ export type ProjectKitPorts =
 /** Every project kit by port name, for an adapter that provides all of {@link ProjectKitPorts}. */
 export const projectKits: Readonly<Record<string, (options: SuiteOptions<ProjectKitPorts>) => Promise<unknown>>> = {
   WorkspacesRepository: workspacesSuite,
+  WorkspaceInvitationsRepository: workspaceInvitationsSuite,
   ProjectsRepository: projectsSuite,
   TasksRepository: tasksSuite,
   CommentsRepository: commentsSuite,

@@ -1,0 +1,153 @@
+/**
+ * Consent before membership (spec: "the workspace is the tenant boundary"; "Invitations ... are
+ * rate-limited"; membership actions record actor and reason): an owner invites a user
+ * (POST /v1/workspaces/:id/invitations) and the membership is written only when the invitee
+ * accepts (POST /v1/invitations/:id/accept), with the invited role, through the member add's path
+ * (its audit and WorkspaceMembershipGranted). A declined, cancelled or expired invitation makes no
+ * member; only the invitee sees, accepts or declines it (anyone else: 404); an owner lists and
+ * cancels its workspace's invitations; the direct add of a non-member answers 409
+ * invitation_required. Accepting races cancelling and declining with one winner — SQLite and
+ * Postgres; the race on real Postgres connections.
+ */
+import t from "tap";
+import { sql } from "kysely";
+import { featuresFor } from "../../adapters/sql/featuresFor.js";
+import { forEachDialectConfig, testConfig } from "../hosts/support.js";
+import { startProjectsServer, type Client } from "./support.js";
+
+const day = 86_400_000;
+
+const invite = (owner: Client, workspaceId: string, invitee: Client, role = "member", headers: Record<string, string> = {}) =>
+  owner.call("POST", `/v1/workspaces/${workspaceId}/invitations`, { user_id: invitee.userId, role, reason: "joins the launch" }, headers);
+
+forEachDialectConfig(t, "an invitation makes a member only when the invitee accepts it, with the invited role", async (t, config) => {
+  const { client, db } = await startProjectsServer(t, config);
+  const owner = await client();
+  const invitee = await client();
+  const stranger = await client();
+  const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
+
+  const invited = await invite(owner, workspace.id, invitee, "owner", { "Idempotency-Key": "invite-1" });
+  t.equal(invited.status, 201, "an owner invites");
+  t.match(invited.body, { workspace_id: workspace.id, user_id: invitee.userId, role: "owner", status: "pending", invited_by: owner.userId });
+  t.equal(Date.parse(invited.body.expires_at) - Date.parse(invited.body.created_at), 14 * day, "it expires after 14 days");
+  const replay = await invite(owner, workspace.id, invitee, "owner", { "Idempotency-Key": "invite-1" });
+  t.match(replay, { status: 201, body: { id: invited.body.id } }, "a retry with the same key answers the same invitation");
+  t.equal(replay.headers.get("idempotent-replayed"), "true");
+  t.equal((await invitee.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an invitation is not a membership");
+  t.match(await invite(owner, workspace.id, invitee, "member"), { status: 409, body: { code: "invitation_pending" } }, "one pending invitation per user");
+  t.match(await invite(owner, workspace.id, owner), { status: 409, body: { code: "already_member" } }, "a member is not invited");
+
+  const mine = await invitee.call("GET", "/v1/invitations");
+  t.same(mine.body.data.map((i: { id: string }) => i.id), [invited.body.id], "the invitee lists its pending invitation");
+  t.same((await stranger.call("GET", "/v1/invitations")).body.data, [], "nobody else sees it");
+  const listed = await owner.call("GET", `/v1/workspaces/${workspace.id}/invitations`);
+  t.same(listed.body.data.map((i: { id: string; status: string }) => [i.id, i.status]), [[invited.body.id, "pending"]], "the owner lists its workspace's invitations");
+
+  for (const [who, caller] of [["the inviting owner", owner], ["a stranger", stranger]] as const) {
+    t.equal((await caller.call("POST", `/v1/invitations/${invited.body.id}/accept`)).status, 404, `${who} cannot accept it`);
+    t.equal((await caller.call("POST", `/v1/invitations/${invited.body.id}/decline`)).status, 404, `${who} cannot decline it`);
+  }
+  t.equal((await invitee.call("POST", `/v1/invitations/${crypto.randomUUID()}/accept`)).status, 404, "an unknown invitation: 404");
+
+  const accepted = await invitee.call("POST", `/v1/invitations/${invited.body.id}/accept`);
+  t.match(accepted, { status: 200, body: { invitation: { id: invited.body.id, status: "accepted" }, member: { user_id: invitee.userId, role: "owner" } } });
+  t.match(await invitee.call("GET", `/v1/workspaces/${workspace.id}`), { status: 200, body: { role: "owner" } }, "the invitee is a member with the invited role");
+  t.match(await invitee.call("POST", `/v1/invitations/${invited.body.id}/accept`), { status: 409, body: { code: "invitation_not_pending" } }, "a second accept: 409");
+  t.match(await invitee.call("POST", `/v1/invitations/${invited.body.id}/decline`), { status: 409, body: { code: "invitation_not_pending" } }, "no decline after an accept");
+  t.same((await invitee.call("GET", "/v1/invitations")).body.data, [], "an accepted invitation is no longer pending");
+
+  const audit = await db.db
+    .selectFrom("pm_membership_audit")
+    .select(["actor_id", "action", "role", "reason"])
+    .where("workspace_id", "=", workspace.id)
+    .where("user_id", "=", invitee.userId)
+    .execute();
+  t.match(audit, [{ actor_id: owner.userId, action: "workspace_member.added", role: "owner", reason: /invitation/ }], "the membership is audited: the inviting owner and why");
+  const events = (await db.db.selectFrom("outbox").select("event").where("type", "=", "WorkspaceMembershipGranted").execute())
+    .map((r) => featuresFor(db).jsonFromDb(r.event) as { aggregate_id: string; actor_id: string; data: unknown })
+    .filter((e) => e.aggregate_id === `workspace:${workspace.id}:member:${invitee.userId}`);
+  t.match(events, [{ actor_id: owner.userId, data: { role: "owner", user_id: invitee.userId } }], "WorkspaceMembershipGranted, as a member add produces");
+  const stored = await db.db.selectFrom("pm_workspace_invitations").select(["status", "decided_by", "invited_by", "reason"]).where("id", "=", invited.body.id).executeTakeFirstOrThrow();
+  t.match(stored, { status: "accepted", decided_by: invitee.userId, invited_by: owner.userId, reason: "joins the launch" }, "the invitation records who invited, why, and who accepted");
+});
+
+forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no member; another tenant's invitation answers 404", async (t, config, dialect) => {
+  const { client, db } = await startProjectsServer(t, config);
+  const owner = await client();
+  const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
+  const [decliner, cancelled, late] = [await client(), await client(), await client()];
+
+  const declined = (await invite(owner, workspace.id, decliner)).body;
+  t.match(await decliner.call("POST", `/v1/invitations/${declined.id}/decline`), { status: 200, body: { status: "declined" } }, "the invitee declines");
+  t.match(await decliner.call("POST", `/v1/invitations/${declined.id}/decline`), { status: 200, body: { status: "declined" } }, "a second decline changes nothing");
+  t.match(await decliner.call("POST", `/v1/invitations/${declined.id}/accept`), { status: 409, body: { code: "invitation_not_pending" } }, "no accept after a decline");
+  t.equal((await decliner.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "a declined invitation makes no member");
+  t.equal((await invite(owner, workspace.id, decliner)).status, 201, "a declined user may be invited again");
+
+  const toCancel = (await invite(owner, workspace.id, cancelled)).body;
+  // Another workspace's owner: its own workspace's path or this one's, the invitation is not found.
+  const intruder = await client();
+  const theirs = (await intruder.call("POST", "/v1/workspaces", { name: "Theirs" })).body;
+  t.equal((await intruder.call("DELETE", `/v1/workspaces/${theirs.id}/invitations/${toCancel.id}`)).status, 404, "another tenant's invitation: 404");
+  t.equal((await intruder.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${toCancel.id}`)).status, 404, "a workspace of another tenant: 404");
+  t.equal((await intruder.call("GET", `/v1/workspaces/${workspace.id}/invitations`)).status, 404, "its invitations are not listed to others");
+  t.same((await intruder.call("GET", `/v1/workspaces/${theirs.id}/invitations`)).body.data, [], "nor in the intruder's own workspace");
+  t.equal((await owner.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${toCancel.id}?reason=wrong%20person`)).status, 204, "the owner cancels");
+  t.equal((await owner.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${toCancel.id}`)).status, 204, "cancelling again: 204");
+  t.match(await cancelled.call("POST", `/v1/invitations/${toCancel.id}/accept`), { status: 409, body: { code: "invitation_not_pending" } }, "no accept after a cancel");
+  t.equal((await cancelled.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "a cancelled invitation makes no member");
+  t.match(
+    await db.db.selectFrom("pm_workspace_invitations").select(["status", "decided_by", "decided_reason"]).where("id", "=", toCancel.id).executeTakeFirstOrThrow(),
+    { status: "cancelled", decided_by: owner.userId, decided_reason: "wrong person" },
+    "the cancellation records who and why",
+  );
+
+  const expiring = (await invite(owner, workspace.id, late)).body;
+  // Its lifetime shortened to a millisecond (the database allows shortening, never extending).
+  const f = featuresFor(db);
+  await sql`UPDATE pm_workspace_invitations SET expires_at = ${f.timeToDb(new Date(Date.parse(expiring.created_at) + 1))} WHERE id = ${expiring.id}`.execute(db.db);
+  t.same((await late.call("GET", "/v1/invitations")).body.data, [], `an expired invitation is not listed [${dialect}]`);
+  t.match(await late.call("POST", `/v1/invitations/${expiring.id}/accept`), { status: 410, body: { code: "invitation_expired" } }, "accepting it: 410");
+  t.equal((await late.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an expired invitation makes no member");
+  t.equal((await invite(owner, workspace.id, late)).status, 201, "the user may be invited again");
+});
+
+forEachDialectConfig(t, "adding a non-member directly answers 409 invitation_required; a member's role still changes", async (t, config) => {
+  const { client } = await startProjectsServer(t, config);
+  const owner = await client();
+  const member = await client();
+  const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
+  const direct = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "owner" });
+  t.match(direct, { status: 409, body: { code: "invitation_required", invitations: `/v1/workspaces/${workspace.id}/invitations` } }, "no member without consent");
+  t.match(direct.headers.get("content-type"), /application\/problem\+json/);
+  t.equal((await member.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "nobody was added");
+  const invited = (await invite(owner, workspace.id, member, "member")).body;
+  t.equal((await member.call("POST", `/v1/invitations/${invited.id}/accept`)).status, 200);
+  const changed = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "guest", reason: "contract ended" });
+  t.match(changed, { status: 200, body: { role: "guest" } }, "an existing member's role changes as before");
+});
+
+t.test("accepting an invitation races cancelling, declining and a second accept: one winner [postgres]", async (t) => {
+  const { client } = await startProjectsServer(t, await testConfig("postgres", t));
+  const owner = await client();
+  const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Race" })).body;
+  const rounds = 3;
+  for (let round = 0; round < rounds; round++) {
+    for (const rival of ["cancel", "decline", "accept"] as const) {
+      const invitee = await client();
+      const invitation = (await invite(owner, workspace.id, invitee)).body;
+      const rivalCall =
+        rival === "cancel"
+          ? owner.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${invitation.id}`)
+          : invitee.call("POST", `/v1/invitations/${invitation.id}/${rival}`);
+      const [accepted, other] = await Promise.all([invitee.call("POST", `/v1/invitations/${invitation.id}/accept`), rivalCall]);
+      const won = (answer: { status: number }) => answer.status === 200 || answer.status === 204;
+      t.equal([won(accepted), won(other)].filter(Boolean).length, 1, `round ${round}, accept vs ${rival}: one winner`);
+      t.equal((won(accepted) ? other : accepted).status, 409, `round ${round}, accept vs ${rival}: the other answers 409`);
+      const joined = won(accepted) || (rival === "accept" && won(other));
+      const membership = await invitee.call("GET", `/v1/workspaces/${workspace.id}`);
+      t.equal(membership.status, joined ? 200 : 404, `round ${round}, accept vs ${rival}: a member exactly when the accept won`);
+    }
+  }
+});
