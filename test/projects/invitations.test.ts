@@ -13,7 +13,7 @@ import t from "tap";
 import { sql } from "kysely";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { forEachDialectConfig, testConfig } from "../hosts/support.js";
-import { startProjectsServer, type Client } from "./support.js";
+import { inviteAndAccept, startProjectsServer, type Client } from "./support.js";
 
 const day = 86_400_000;
 
@@ -72,7 +72,7 @@ forEachDialectConfig(t, "an invitation makes a member only when the invitee acce
   t.match(stored, { status: "accepted", decided_by: invitee.userId, invited_by: owner.userId, reason: "joins the launch" }, "the invitation records who invited, why, and who accepted");
 });
 
-forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no member; another tenant's invitation answers 404", async (t, config, dialect) => {
+forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no member; another tenant's invitation answers 404; no direct adds", async (t, config, dialect) => {
   const { client, db } = await startProjectsServer(t, config);
   const owner = await client();
   const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
@@ -111,21 +111,26 @@ forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no me
   t.match(await late.call("POST", `/v1/invitations/${expiring.id}/accept`), { status: 410, body: { code: "invitation_expired" } }, "accepting it: 410");
   t.equal((await late.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an expired invitation makes no member");
   t.equal((await invite(owner, workspace.id, late)).status, 201, "the user may be invited again");
-});
 
-forEachDialectConfig(t, "adding a non-member directly answers 409 invitation_required; a member's role still changes", async (t, config) => {
-  const { client } = await startProjectsServer(t, config);
-  const owner = await client();
-  const member = await client();
-  const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
-  const direct = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "owner" });
-  t.match(direct, { status: 409, body: { code: "invitation_required", invitations: `/v1/workspaces/${workspace.id}/invitations` } }, "no member without consent");
-  t.match(direct.headers.get("content-type"), /application\/problem\+json/);
-  t.equal((await member.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "nobody was added");
-  const invited = (await invite(owner, workspace.id, member, "member")).body;
-  t.equal((await member.call("POST", `/v1/invitations/${invited.id}/accept`)).status, 200);
-  const changed = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "guest", reason: "contract ended" });
-  t.match(changed, { status: 200, body: { role: "guest" } }, "an existing member's role changes as before");
+  await t.test("an invitation holds only while its inviter is an owner", async (t) => {
+    const [coOwner, invitee] = [await client(), await client()];
+    await inviteAndAccept(owner, workspace.id, coOwner, "owner");
+    const invitation = (await invite(coOwner, workspace.id, invitee, "owner")).body;
+    t.equal((await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: coOwner.userId, role: "member" })).status, 200, "the inviter is demoted");
+    t.match(await invitee.call("POST", `/v1/invitations/${invitation.id}/accept`), { status: 409, body: { code: "invitation_withdrawn" } }, "its invitation no longer makes a member");
+    t.equal((await invitee.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404);
+  });
+
+  await t.test("adding a non-member directly answers 409 invitation_required; a member's role still changes", async (t) => {
+    const member = await client();
+    const direct = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "owner" });
+    t.match(direct, { status: 409, body: { code: "invitation_required", invitations: `/v1/workspaces/${workspace.id}/invitations` } }, "no member without consent");
+    t.match(direct.headers.get("content-type"), /application\/problem\+json/);
+    t.equal((await member.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "nobody was added");
+    await inviteAndAccept(owner, workspace.id, member, "member");
+    const changed = await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: member.userId, role: "guest", reason: "contract ended" });
+    t.match(changed, { status: 200, body: { role: "guest" } }, "an existing member's role changes as before");
+  });
 });
 
 t.test("accepting an invitation races cancelling, declining and a second accept: one winner [postgres]", async (t) => {

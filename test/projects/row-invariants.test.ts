@@ -285,7 +285,7 @@ t.test("a share link never lives longer than 30 days from its creation (database
  * Workspace invitations (consent before membership): one pending invitation per user and
  * workspace; a status and role the code knows; an accepted, declined, cancelled or expired
  * invitation never changes again; a pending one keeps whom it invites, to what, and by whom,
- * and its lifetime is never extended (projects migration 23).
+ * and its lifetime is never extended; invitations are kept, for audit (projects migration 23).
  */
 t.test("an invitation is pending once per user and workspace, and a decided invitation never changes (database)", (t) =>
   forEachDialect(t, "invitation rows", async (t, db) => {
@@ -328,6 +328,7 @@ t.test("an invitation is pending once per user and workspace, and a decided invi
       t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET status = ${status} WHERE id = ${first.id}`)), "refused", `declined -> ${status} is refused`);
     }
     t.equal(await outcome(write(sql`UPDATE pm_workspace_invitations SET decided_reason = 'changed my mind' WHERE id = ${first.id}`)), "refused", "the decision's reason stands");
+    t.equal(await outcome(write(sql`DELETE FROM pm_workspace_invitations WHERE id = ${first.id}`)), "refused", "an invitation is kept, for audit");
     t.equal(await outcome(insert(row())), "accepted", "a new pending invitation once the old one is decided");
   }),
 );

@@ -5,7 +5,8 @@
  * - one pending invitation per user and workspace (a partial unique index);
  * - an accepted, declined, cancelled or expired invitation never changes again;
  * - a pending one keeps whom it invites, to what and by whom, and its lifetime is never
- *   extended (shortening stays possible).
+ *   extended (shortening stays possible);
+ * - an invitation is never deleted: it is the audit of who invited whom, why, and who decided.
  */
 import type { Migration } from "../../Migration.js";
 import type { SqlDialect } from "../../SqlDatabase.js";
@@ -48,6 +49,8 @@ export const projectsMigration0023WorkspaceInvitations: Migration = {
   name: "workspace_invitations",
   sqlite: [
     ...table("sqlite"),
+    `CREATE TRIGGER pm_workspace_invitations_never_deleted BEFORE DELETE ON pm_workspace_invitations
+     BEGIN SELECT RAISE(ABORT, 'pm_workspace_invitations: invitations are decided, never deleted'); END`,
     `CREATE TRIGGER pm_workspace_invitations_decision_final BEFORE UPDATE ON pm_workspace_invitations
      WHEN OLD.status <> 'pending' AND (${all.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(" OR ")})
      BEGIN SELECT RAISE(ABORT, 'pm_workspace_invitations: a decided invitation never changes'); END`,
@@ -61,6 +64,11 @@ export const projectsMigration0023WorkspaceInvitations: Migration = {
   ],
   postgres: [
     ...table("postgres"),
+    `CREATE FUNCTION pm_workspace_invitations_never_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       RAISE EXCEPTION 'pm_workspace_invitations: invitations are decided, never deleted' USING ERRCODE = 'restrict_violation';
+     END $$`,
+    `CREATE TRIGGER pm_workspace_invitations_never_deleted BEFORE DELETE ON pm_workspace_invitations FOR EACH ROW EXECUTE FUNCTION pm_workspace_invitations_never_deleted()`,
     `CREATE FUNCTION pm_workspace_invitations_row_rules() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
        IF OLD.status <> 'pending' AND (${all.map((c) => `NEW.${c} IS DISTINCT FROM OLD.${c}`).join(" OR ")}) THEN
