@@ -215,7 +215,9 @@ export const filesSearch100kReader: Scenario = {
         VALUES (${workspaceId}, ${String(child.id)}, ${`item reader ${i}`}, NULL, NULL, '', 1) ON CONFLICT (workspace_id, node_id) DO NOTHING`.execute(database.db);
     }
     const reader = await userToken(target);
-    await callJson(target, token, "POST", `/v1/workspaces/${workspaceId}/members`, { user_id: reader.userId, role: "member" });
+    // The reader joins as users do: the owner invites, the reader accepts.
+    const invitation = await callJson(target, token, "POST", `/v1/workspaces/${workspaceId}/invitations`, { user_id: reader.userId, role: "member" });
+    await callJson(target, reader.token, "POST", `/v1/invitations/${String(invitation.id)}/accept`);
     await callJson(target, token, "POST", `/v1/nodes/${String(folder.id)}/permissions`, { user_id: reader.userId, role: "viewer" });
     const path = `/v1/workspaces/${workspaceId}/drive/search?q=item`;
     const first = await callJson(target, reader.token, "GET", path);

@@ -60,15 +60,19 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, env: Re
     const id = randomUUID();
     return { id, token: await mintToken({ secret: hostSecret, userId: id, ttlSeconds: 600 }) };
   };
+  /** Makes `member` a member of workspace `id` with `role` as users join: the owner invites, the member accepts. */
+  const join = async (owner: User, id: string, member: User, role: "owner" | "member" | "guest" = "member"): Promise<void> => {
+    const invited = await call(`/v1/workspaces/${id}/invitations`, { user: owner, body: { user_id: member.id, role } });
+    if (invited.status !== 201) throw new Error(`invitation: ${invited.status} ${JSON.stringify(invited.body)}`);
+    const accepted = await call(`/v1/invitations/${String(invited.body.id)}/accept`, { user: member, method: "POST" });
+    if (accepted.status !== 200) throw new Error(`acceptance: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  };
   /** A project workspace owned by `owner` (a files admin) with `members`; answers its id and drive root. */
   const workspace = async (owner: User, members: ReadonlyArray<User> = []): Promise<{ readonly id: string; readonly root: string }> => {
     const created = await call("/v1/workspaces", { user: owner, body: { name: `ws-${randomUUID().slice(0, 8)}` } });
     if (created.status !== 201) throw new Error(`workspace: ${created.status} ${JSON.stringify(created.body)}`);
     const id = String(created.body.id);
-    for (const member of members) {
-      const added = await call(`/v1/workspaces/${id}/members`, { user: owner, body: { user_id: member.id, role: "member" } });
-      if (added.status !== 201) throw new Error(`member: ${added.status} ${JSON.stringify(added.body)}`);
-    }
+    for (const member of members) await join(owner, id, member);
     const drive = await call(`/v1/workspaces/${id}/drive`, { user: owner });
     return { id, root: String(drive.body.root_node_id) };
   };
@@ -133,7 +137,7 @@ export const startFilesServer = async (t: HasTeardown, dialect: Dialect, env: Re
   /** The drive's ACL epoch as stored (what revocations and downgrades bump). */
   const aclEpoch = async (workspaceId: string): Promise<number> =>
     Number((await server.core.database.db.selectFrom("fs_drives").select("acl_epoch").where("workspace_id", "=", workspaceId).executeTakeFirstOrThrow()).acl_epoch);
-  return { server, config, logText, call, user, workspace, putPart, upload, published, scanned, drain, aclEpoch };
+  return { server, config, logText, call, user, join, workspace, putPart, upload, published, scanned, drain, aclEpoch };
 };
 
 /** A realtime client of `user` that keeps every message it receives, closed at `t`'s teardown. */

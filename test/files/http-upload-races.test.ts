@@ -18,7 +18,7 @@ import { bytesOf, sha256 } from "./support.js";
 
 t.test("an upload session settles once under racing completes and aborts; a name is taken by one of two racing completions", (t) =>
   eachDialect(t, "upload races", async (t, dialect) => {
-    const { server, call, user, workspace, putPart, published } = await startFilesServer(t, dialect);
+    const { server, call, user, join, workspace, putPart, published } = await startFilesServer(t, dialect);
     const ann = await user();
     const ws = await workspace(ann);
     const drive = async () => (await call(`/v1/workspaces/${ws.id}/drive`, { user: ann })).body;
@@ -77,7 +77,7 @@ t.test("an upload session settles once under racing completes and aborts; a name
     t.equal(Number(after.used_bytes) - Number(before.used_bytes), once.length, "its bytes counted once");
 
     const bob = await user();
-    await call(`/v1/workspaces/${ws.id}/members`, { user: ann, body: { user_id: bob.id, role: "member" } });
+    await join(ann, ws.id, bob);
     const shared = String((await call("/v1/nodes", { user: ann, body: { parent_id: ws.root, name: "Shared", kind: "folder" } })).body.id);
     t.equal((await call(`/v1/nodes/${shared}/permissions`, { user: ann, body: { user_id: bob.id, role: "editor" } })).status, 200, "both members edit the folder");
     const mine = bytesOf("ann's same-name file");
