@@ -15,6 +15,7 @@ import type { ChangesRepository } from "../../ports/files/ChangesRepository.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { requireAccess } from "./Access.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { recordChange } from "./ChangeLog.js";
 import { NameTaken, NodeTrashed, NotAFolder, type InvalidName, type TreeTooDeep } from "./Errors.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
@@ -68,9 +69,8 @@ export const createFolder = (input: {
     const id = NodeId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* (yield* DriveRepository).lock(input.workspaceId);
-        const parent = yield* (yield* NodesRepository).find(input.workspaceId, input.parentId);
-        if (parent === null) return yield* Effect.fail(new NodeTrashed({ nodeId: input.parentId }));
+        // Checked again under the lock: a revocation committed since the check above is seen.
+        const { node: parent } = yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.parentId, "create_child");
         yield* requireFreeName(input.workspaceId, parent, name, input.userId);
         yield* requireRoomBelow(input.workspaceId, parent.id, 0);
         const node = newNode({ id, workspaceId: WorkspaceId.make(input.workspaceId), parentId: parent.id, name, kind: "folder", createdBy: input.userId, createdAt: yield* now });

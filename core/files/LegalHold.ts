@@ -16,11 +16,17 @@ import { Ids } from "../../ports/Ids.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { authorize, resolveAccess } from "./Access.js";
+import { authorize, resolveAccess, type NodeAccess } from "./Access.js";
 import type { Node } from "./model/Node.js";
-import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { lockNamespaceAndResolve } from "./NamespaceLock.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+
+/** Succeeds for a workspace admin; else Forbidden where the caller sees the node, NotFound where not. */
+const requireAdmin = (access: NodeAccess): Effect.Effect<NodeAccess, NotFound | Forbidden> =>
+  access.standing === "admin"
+    ? Effect.succeed(access)
+    : Effect.zipRight(authorize(access, "view"), Effect.fail(new Forbidden({ detail: "only a workspace admin places or releases a legal hold" })));
 
 /** Places (`hold`) or releases a legal hold; holding a held node again changes nothing. */
 export const setLegalHold = (input: {
@@ -33,16 +39,13 @@ export const setLegalHold = (input: {
   readonly expectedVersion?: number | undefined;
 }): Effect.Effect<Node, NotFound | Forbidden | ValidationFailed | VersionMismatch, FilesServices> =>
   Effect.gen(function* () {
-    const access = yield* resolveAccess(input.workspaceId, input.userId, input.nodeId);
-    if (access.standing !== "admin") {
-      yield* authorize(access, "view");
-      return yield* Effect.fail(new Forbidden({ detail: "only a workspace admin places or releases a legal hold" }));
-    }
+    yield* requireAdmin(yield* resolveAccess(input.workspaceId, input.userId, input.nodeId));
     const reason = input.reason.trim();
     if (reason.length < 1 || reason.length > 1000) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "reason", message: "1 to 1000 characters" }] }));
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // Checked again under the lock: a demotion committed since the check above is seen.
+        const { node } = yield* requireAdmin(yield* lockNamespaceAndResolve(input.workspaceId, input.userId, input.nodeId));
         if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         if (node.legalHold === input.hold) return node;
         const at = yield* now;

@@ -25,7 +25,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { authorize, hasRole, requireAccess, resolveAccess, strongerRole } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
@@ -48,7 +48,6 @@ import type { Node } from "./model/Node.js";
 import { validName } from "./Names.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
 import { nameHolderUnder } from "./RootNames.js";
-import { requireSightAtRoot } from "./RootSight.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -89,15 +88,18 @@ export const moveNode = (input: {
 
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // Checked again under the lock, the destination too: a revocation committed since the
+        // checks above is seen, and at the root the mover, who then holds the name, still sees the
+        // node (files migration 21).
+        const { node } = yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "edit");
+        const destination = moving ? (yield* requireAccess(input.workspaceId, input.userId, input.parentId!, "create_child")).node : null;
         const nodes = yield* NodesRepository;
-        yield* requireSightAtRoot(node, input.userId);
         yield* expectVersion(node, input.expectedVersion);
         yield* nextNodeState(nodeState(node), moving ? "move" : "rename");
         const parentId = moving ? NodeId.make(input.parentId!) : node.parentId!;
         const targetName = name ?? node.name;
         if (!moving && targetName === node.name) return node;
-        const parent = yield* nodes.find(input.workspaceId, parentId);
+        const parent = destination ?? (yield* nodes.find(input.workspaceId, parentId));
         if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
         // The users who see the node through a grant above its old place and none above its new
         // one (left), and the reverse (entered); a grant on the node itself is kept by the move.

@@ -21,6 +21,7 @@ import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { hasRole, requireAccess } from "./Access.js";
 import { recordEnteredView } from "./EnteredView.js";
 import { granteesOn, recordLeftView } from "./LeftView.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { handOverRootNames } from "./RootNameHandover.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import type { AclEntry, NodeRole } from "./model/AclEntry.js";
@@ -56,7 +57,8 @@ export const grantAccess = (input: {
         // The drive lock first, so two grants racing on one member cannot both read the role
         // before the other's write: a downgrade is always seen as one, and bumps the epoch; and
         // two grants racing to bring the node into one member's view write one entered-view change.
-        yield* drives.lock(input.workspaceId);
+        // The granter's own access is checked again under it (a revocation committed meanwhile).
+        yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "manage");
         const previous = (yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).find((g) => g.userId === input.granteeId);
         const sawIt =
           previous !== undefined ||
@@ -83,8 +85,9 @@ export const revokeAccess = (input: {
     const maxDepth = (yield* FilesSettings).maxDepth;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        // The drive lock first, as grants and namespace changes take it (one lock order, no deadlock).
-        yield* drives.lock(input.workspaceId);
+        // The drive lock first, as grants and namespace changes take it (one lock order, no
+        // deadlock); the revoker's own access is checked again under it.
+        yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "manage");
         if ((yield* nodes.grantsOn(input.workspaceId, input.granteeId, [input.nodeId])).length === 0) return false;
         const ancestors = yield* nodes.ancestors(input.workspaceId, input.nodeId, maxDepth);
         // A root name the grantee would no longer see passes on first (RootNameHandover.ts).

@@ -11,12 +11,11 @@ import { now } from "../kernel/Clock.js";
 import { staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { requireAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
 import { nameHolderUnder } from "./RootNames.js";
-import { requireSightAtRoot } from "./RootSight.js";
 import { NodeTrashed, type IllegalTransition, type NameTaken, type NotAFolder } from "./Errors.js";
 import type { Node } from "./model/Node.js";
 import { nextNodeState, nodeState } from "./NodeState.js";
@@ -35,10 +34,11 @@ export const restoreNode = (input: {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // Checked again under the lock: a revocation committed since the check above is seen, and
+        // at the root the restorer, who then holds the name, still sees the node (files migration 21).
+        const { node } = yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "edit");
         const nodes = yield* NodesRepository;
         if (node.parentId === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
-        yield* requireSightAtRoot(node, input.userId);
         if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         yield* nextNodeState(nodeState(node), "restore");
         // Only the node its own trashing marked is restored; a node trashed with an ancestor comes back with that ancestor.

@@ -14,7 +14,7 @@ import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined, type IllegalTransition } from "./Errors.js";
 import type { FileVersion } from "./model/FileVersion.js";
 import { FileVersionId } from "./model/Ids.js";
-import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { applyVersionTrigger } from "./ScanVersion.js";
 import type { FilesServices } from "./Services.js";
 import { isDownloadable } from "./VersionStatus.js";
@@ -40,7 +40,8 @@ export const restoreVersion = (input: {
     const id = FileVersionId.make(yield* (yield* Ids).next);
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // The editor's access is checked again under the lock (a revocation committed meanwhile).
+        yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "edit");
         // Read again under the lock: a block of the original that committed meanwhile refuses the copy.
         const locked = yield* versions.find(input.workspaceId, old.id);
         if (locked === null || !isDownloadable(locked.status)) {

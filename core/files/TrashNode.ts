@@ -12,7 +12,7 @@ import { staleWrite, versionMismatch } from "../kernel/Versioning.js";
 import { Outbox } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { lockNamespaceAndRead } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { authorize, resolveAccess } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { RootImmutable, type IllegalTransition } from "./Errors.js";
@@ -35,7 +35,8 @@ export const trashNode = (input: {
     yield* authorize(access, "edit");
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
-        const node = yield* lockNamespaceAndRead(input.workspaceId, input.nodeId);
+        // Checked again under the lock: a revocation committed since the check above is seen.
+        const { node } = yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "edit");
         const nodes = yield* NodesRepository;
         if (input.expectedVersion !== undefined && input.expectedVersion !== node.version) return yield* Effect.fail(versionMismatch(node, input.expectedVersion));
         yield* nextNodeState(nodeState(node), "trash");

@@ -12,15 +12,18 @@ import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
 import { getDrive, setQuota } from "../../core/files/Drives.js";
+import { setLegalHold } from "../../core/files/LegalHold.js";
 import { listChanges } from "../../core/files/ListChanges.js";
 import { moveNode } from "../../core/files/MoveNode.js";
 import { getNode, listChildren } from "../../core/files/NodeQueries.js";
 import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Permissions.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
+import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import type { FilesServices } from "../../core/files/Services.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, filesRuntime, sha256, uploadParts, workspaceWithDrive } from "./support.js";
+import { bytesOf, filesRuntime, publishFile, sha256, uploadParts, workspaceWithDrive } from "./support.js";
 
 t.test("another workspace's node, upload and drive are NotFound for every use case", (t) =>
   forEachFilesDialect(t, "tenant isolation", async (t, db) => {
@@ -165,5 +168,105 @@ t.test("a change cursor older than the retention window answers cursor_expired w
       const after = await env.run(listChanges({ userId: "ann", workspaceId: "ws1", cursor: restart.nextCursor, limit: 10 }));
       t.same(after.data.map((c) => c.node?.name), ["d"], "and later changes follow from it");
     }
+  }),
+);
+
+/**
+ * Runs `command` with `between` committed after its access check and before its transaction: the
+ * first transaction the command opens first runs `between` (its own transaction, committed).
+ */
+const committedBeforeTransaction = <A, E>(command: Effect.Effect<A, E, FilesServices>, between: Effect.Effect<unknown, unknown, FilesServices>) =>
+  Effect.gen(function* () {
+    const transactions = yield* Transactions;
+    const committed = Effect.provide(Effect.orDie(between), yield* Effect.context<FilesServices>());
+    let ran = false;
+    const run: Transactions["run"] = (effect) =>
+      Effect.suspend(() => {
+        if (ran) return transactions.run(effect);
+        ran = true;
+        return Effect.zipRight(committed, transactions.run(effect));
+      });
+    const result = yield* command.pipe(Effect.provideService(Transactions, { ...transactions, run }));
+    if (!ran) return yield* Effect.die(new Error("the command opened no transaction"));
+    return result;
+  });
+
+t.test("ACL checks under the drive lock: access revoked or lowered after a command's check, before its transaction, answers as the route does (404, or 403 where still seen) and changes nothing", (t) =>
+  forEachFilesDialect(t, "revoked in between", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben", "cal"]);
+    const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    const target = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "target" }));
+    const grant = (nodeId: string, role: "editor" | "owner" = "editor") => env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben", role }));
+    const revoke = (nodeId: string) => revokeAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben" });
+    // Each claim on a node of its own in `shared`, so one that goes through leaves the others as they were.
+    const fresh = (name: string) => env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name }));
+    const node = (id: string) => db.db.selectFrom("fs_nodes").select(["parent_id", "name", "trashed_at", "version"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const ben = { userId: "ben", workspaceId: "ws1" };
+    const notFound = { ok: false, error: { _tag: "NotFound" } };
+
+    const cases: ReadonlyArray<[string, string, (id: string) => Effect.Effect<unknown, unknown, FilesServices>]> = [
+      ["a trash below the root", shared.id, (id) => trashNode({ ...ben, nodeId: id })],
+      ["a rename below the root", shared.id, (id) => moveNode({ ...ben, nodeId: id, expectedVersion: 1, name: "renamed", parentId: null })],
+      ["a move of a node no longer seen", shared.id, (id) => moveNode({ ...ben, nodeId: id, expectedVersion: 1, name: null, parentId: target.id })],
+      ["a move into a destination no longer seen", target.id, (id) => moveNode({ ...ben, nodeId: id, expectedVersion: 1, name: null, parentId: target.id })],
+      ["a create in a folder no longer seen", shared.id, (id) => createFolder({ ...ben, parentId: id, name: "new" })],
+    ];
+    for (const [i, [name, revoked, command]] of cases.entries()) {
+      const subject = await fresh(`n${i}`);
+      await grant(shared.id);
+      await grant(target.id);
+      const before = await node(subject.id);
+      t.match(await env.attempt(committedBeforeTransaction(command(subject.id), revoke(revoked))), notFound, `${name} answers NotFound`);
+      t.same(await node(subject.id), before, `${name} changes nothing`);
+    }
+    const created = await db.db.selectFrom("fs_nodes").select("id").where("name", "=", "new").execute();
+    t.same(created, [], "no folder was created");
+
+    // A restore: ben trashes with access, then loses it before his restore's transaction.
+    const r = await fresh("r");
+    await grant(shared.id);
+    await env.run(trashNode({ ...ben, nodeId: r.id }));
+    const trashed = await node(r.id);
+    t.match(await env.attempt(committedBeforeTransaction(restoreNode({ ...ben, nodeId: r.id }), revoke(shared.id))), notFound, "a restore below the root answers NotFound");
+    t.same(await node(r.id), trashed, "and restores nothing");
+
+    // A version restore: the same check under the lock.
+    const v1 = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "f.txt", bytes: bytesOf("one") });
+    await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "f.txt", bytes: bytesOf("two"), nodeId: v1.nodeId });
+    const versions = () => db.db.selectFrom("fs_file_versions").select("id").where("node_id", "=", v1.nodeId).execute();
+    await grant(shared.id);
+    t.match(await env.attempt(committedBeforeTransaction(restoreVersion({ ...ben, nodeId: v1.nodeId, versionId: v1.id }), revoke(shared.id))), notFound, "a version restore answers NotFound");
+    t.equal((await versions()).length, 2, "and adds no version");
+
+    // Sharing: an owner whose grant is revoked in between neither grants nor revokes.
+    const s = await fresh("s");
+    await grant(shared.id, "owner");
+    await env.run(grantAccess({ ...ben, nodeId: s.id, granteeId: "cal", role: "viewer" }));
+    const grantsOf = () => db.db.selectFrom("fs_acl_entries").select(["user_id", "role"]).where("node_id", "=", s.id).orderBy("user_id").execute();
+    const aclBefore = await grantsOf();
+    t.match(await env.attempt(committedBeforeTransaction(grantAccess({ ...ben, nodeId: s.id, granteeId: "cal", role: "owner" }), revoke(shared.id))), notFound, "a grant answers NotFound");
+    await grant(shared.id, "owner");
+    t.match(await env.attempt(committedBeforeTransaction(revokeAccess({ ...ben, nodeId: s.id, granteeId: "cal" }), revoke(shared.id))), notFound, "a revocation answers NotFound");
+    t.same(await grantsOf(), aclBefore, "the grants on the node are as they were");
+
+    // A demotion in between: the caller still sees the node, so the answer is the route's 403.
+    const d = await fresh("d");
+    await grant(shared.id);
+    const demote = grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, granteeId: "ben", role: "viewer" });
+    const stillSeen = await node(d.id);
+    t.match(await env.attempt(committedBeforeTransaction(trashNode({ ...ben, nodeId: d.id }), demote)), { ok: false, error: { _tag: "Forbidden" } }, "a trash by a demoted editor is Forbidden");
+    t.same(await node(d.id), stillSeen, "and trashes nothing");
+
+    // A legal hold: an admin demoted in between (the membership is not the drive's, but read under its lock).
+    const held = () => db.db.selectFrom("fs_nodes").select("legal_hold").where("id", "=", d.id).executeTakeFirstOrThrow();
+    const holdBefore = await held();
+    const demoted = Effect.sync(() => env.directory.set("ws1", "ann", "member"));
+    t.match(
+      await env.attempt(committedBeforeTransaction(setLegalHold({ userId: "ann", workspaceId: "ws1", nodeId: d.id, hold: true, reason: "audit" }), demoted)),
+      { ok: false, error: { _tag: "Forbidden" } },
+      "a legal hold by a demoted admin is Forbidden",
+    );
+    t.same(await held(), holdBefore, "and places none");
   }),
 );

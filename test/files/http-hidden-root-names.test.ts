@@ -8,7 +8,7 @@
  * root becomes its owner when they hold no grant on it, as a create there makes them, so they
  * still see what they moved; a lower grant of their own is raised to their role through the old
  * place. A member whose grant on a root node they named is revoked no longer holds its name, and
- * a rename or restore racing that revocation answers 404 once it has landed (RootSight.ts).
+ * a rename or restore racing that revocation answers 404 once it has landed (NamespaceLock.ts).
  */
 import { randomUUID } from "node:crypto";
 import t from "tap";
