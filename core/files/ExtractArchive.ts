@@ -18,7 +18,7 @@
  * may have committed them as its files' versions). A retried attempt finds the extraction
  * running and carries on.
  */
-import { Effect, Either, Stream } from "effect";
+import { Effect, Either, Option, Stream } from "effect";
 import { now } from "../kernel/Clock.js";
 import { reserve } from "../kernel/QuotaReservation.js";
 import { Ids } from "../../ports/Ids.js";
@@ -30,7 +30,7 @@ import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.j
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
-import { authorize, resolveAccess } from "./Access.js";
+import { authorize, requireAccess, resolveAccess } from "./Access.js";
 import { contentTypeOf } from "./ContentTypes.js";
 import { insertNode } from "./CreateFolder.js";
 import { nameHolderUnder } from "./RootNames.js";
@@ -172,8 +172,11 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
         const current = yield* repo.find(running.workspaceId, running.id);
         if (current === null || current.status !== "running") return Either.right(current?.status ?? "failed");
         const nodes = yield* NodesRepository;
-        const parent = yield* nodes.find(running.workspaceId, running.parentId);
-        if (parent === null || parent.kind !== "folder" || parent.trashedAt !== null) {
+        // The requester's access again under the lock: a revocation committed since step 1 is seen.
+        const destination = yield* Effect.option(requireAccess(running.workspaceId, running.createdBy, running.parentId, "create_child"));
+        if (Option.isNone(destination)) return Either.left(refused("destination_unavailable", "the requester may no longer create in the destination"));
+        const parent = destination.value.node;
+        if (parent.kind !== "folder" || parent.trashedAt !== null) {
           return Either.left(refused("destination_unavailable", "the destination was trashed or removed meanwhile"));
         }
         // The depth room again under the lock (the destination may have moved deeper since step 1).

@@ -5,12 +5,15 @@
  * hostile archives end `failed` with their reason, leaving no node, object or reservation.
  */
 import t from "tap";
+import { Effect } from "effect";
 import { createFolder } from "../../core/files/CreateFolder.js";
+import { getDrive } from "../../core/files/Drives.js";
 import { runExtraction } from "../../core/files/ExtractArchive.js";
 import { getExtraction, requestExtraction } from "../../core/files/RequestExtraction.js";
-import { grantAccess } from "../../core/files/Permissions.js";
+import { grantAccess, revokeAccess } from "../../core/files/Permissions.js";
 import { reconcileQuota } from "../../core/files/ReconcileQuota.js";
 import { scanVersion } from "../../core/files/ScanVersion.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
 import type { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { bytesOf, driveCounters, filesRuntime, forEachFilesDialect, publishFile, uploadFile, workspaceWithDrive, type FilesEnv } from "./support.js";
 import { makeZip, type ZipEntry } from "./zip.js";
@@ -166,6 +169,36 @@ t.test("extracting needs the editor role on the archive and the destination, a p
     t.match(await ask("ann", pending.nodeId), { ok: false, error: { code: "no_published_version" } }, "a quarantined archive is not read");
     await env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: archiveId, granteeId: "bob", role: "editor" }));
     t.match(await ask("bob", archiveId, viewerOnly.id), { ok: false, error: { _tag: "Forbidden" } }, "a viewer of the destination");
+  }),
+);
+
+t.test("an extraction checks the requester's access to the destination again under the drive lock: revoked while its objects were written, it ends destination_unavailable and leaves nothing", (t) =>
+  forEachFilesDialect(t, "extract revoked", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const { archiveId } = await withArchive(env, [{ name: "a.txt", data: "a" }]);
+    const team = await env.run(createFolder({ userId: "adm", workspaceId: "ws1", parentId: (await env.run(getDrive("adm", "ws1"))).rootNodeId, name: "team" }));
+    await env.run(grantAccess({ userId: "adm", workspaceId: "ws1", nodeId: team.id, granteeId: "ann", role: "editor" }));
+    const requested = await env.run(requestExtraction({ userId: "ann", workspaceId: "ws1", nodeId: archiveId, parentId: team.id }));
+    // The revocation commits while the job writes the entries' objects: after its first check, before its last transaction.
+    const store = env.store;
+    let revoked = false;
+    const revokingStore: ObjectStore = Object.assign(Object.create(store) as ObjectStore, {
+      put: (key: string, content: Parameters<ObjectStore["put"]>[1]) =>
+        Effect.suspend(() => {
+          if (revoked) return store.put(key, content);
+          revoked = true;
+          return Effect.zipRight(
+            Effect.orDie(revokeAccess({ userId: "adm", workspaceId: "ws1", nodeId: team.id, granteeId: "ann" })).pipe(Effect.provideService(ObjectStore, store)),
+            store.put(key, content),
+          );
+        }),
+    });
+    t.equal(await env.run(runExtraction("ws1", requested.id).pipe(Effect.provideService(ObjectStore, revokingStore))), "failed");
+    t.ok(revoked, "the revocation committed while the objects were written");
+    t.match(await env.run(getExtraction({ userId: "ann", workspaceId: "ws1", extractionId: requested.id })), { status: "failed", failureCode: "destination_unavailable", reservedBytes: 0 });
+    t.same(await db.db.selectFrom("fs_nodes").select("id").where("parent_id", "=", team.id).execute(), [], "no node in the destination");
+    t.equal(await extractedObjects(env, requested.id), 0, "its objects removed");
+    t.equal((await driveCounters(env, "ws1")).reserved, 0, "its reservation released");
   }),
 );
 
