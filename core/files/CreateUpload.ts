@@ -25,7 +25,6 @@ import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
-import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireAccess } from "./Access.js";
 import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder, type TreeTooDeep } from "./Errors.js";
@@ -138,17 +137,15 @@ export const createUpload = (
         const drives = yield* DriveRepository;
         const drive = yield* drives.lock(input.workspaceId);
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
-        const nodes = yield* NodesRepository;
         let parentId = NodeId.make(input.parentId);
+        // The caller's access again under the lock: a revocation committed since the check above is seen.
         if (input.nodeId !== null) {
-          const file = yield* nodes.find(input.workspaceId, input.nodeId);
-          if (file === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+          const { node: file } = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
           if (file.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: file.id }));
           if (file.trashedAt !== null || file.parentId === null) return yield* Effect.fail(new NodeTrashed({ nodeId: file.id }));
           parentId = file.parentId;
         } else {
-          const parent = yield* nodes.find(input.workspaceId, input.parentId);
-          if (parent === null) return yield* Effect.fail(new NotFound({ resource: "node" }));
+          const { node: parent } = yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
           // Checked now so the client learns early; checked again when the upload completes.
           yield* requireFreeName(input.workspaceId, parent, name, input.userId);
         }

@@ -223,6 +223,13 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
     const created = await db.db.selectFrom("fs_nodes").select("id").where("name", "=", "new").execute();
     t.same(created, [], "no folder was created");
 
+    // An upload opened in a folder no longer seen: no session, no reservation, no part grants.
+    await grant(shared.id);
+    const opening = createUpload({ ...ben, parentId: shared.id, name: "u.txt", sizeBytes: 1, sha256: sha256("u"), contentType: "text/plain", nodeId: null, partSha256: null });
+    t.match(await env.attempt(committedBeforeTransaction(opening, revoke(shared.id))), notFound, "an upload opened in a folder no longer seen answers NotFound");
+    t.same(await db.db.selectFrom("fs_upload_sessions").select("id").where("created_by", "=", "ben").execute(), [], "and opens no session");
+    t.equal(Number((await db.db.selectFrom("fs_drives").select("reserved_bytes").where("workspace_id", "=", "ws1").executeTakeFirstOrThrow()).reserved_bytes), 0, "nor reserves bytes");
+
     // A restore: ben trashes with access, then loses it before his restore's transaction.
     const r = await fresh("r");
     await grant(shared.id);
