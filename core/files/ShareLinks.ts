@@ -15,12 +15,14 @@ import { Forbidden, NotFound, ValidationFailed, type InvalidCursor } from "../ke
 import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { Ids } from "../../ports/Ids.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { ShareLinksRepository } from "../../ports/files/ShareLinksRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireAccess } from "./Access.js";
 import { NotAFile, VersionQuarantined } from "./Errors.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
 import { currentAclEpoch, shareDownloadCondition } from "./GrantConditions.js";
 import { servedContentType } from "./TypeDetection.js";
 import { ShareLinkId, WorkspaceId, NodeId } from "./model/Ids.js";
@@ -57,16 +59,23 @@ export const createShareLink = (input: {
       return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "expires_at", message: `must be at most ${days} days ahead` }] }));
     }
     const expiresAt = input.expiresAt ?? new Date(at.getTime() + settings.shareLinkDefaultTtlMs);
-    return yield* (yield* ShareLinksRepository).create({
-      id: ShareLinkId.make(yield* (yield* Ids).next),
-      workspaceId: WorkspaceId.make(input.workspaceId),
-      nodeId: NodeId.make(input.nodeId),
-      allowDownload: input.allowDownload,
-      createdBy: input.userId,
-      createdAt: at,
-      expiresAt,
-      revokedAt: null,
-    });
+    const id = ShareLinkId.make(yield* (yield* Ids).next);
+    return yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // The owner's access again under the drive lock: a revocation or demotion committed since the check above is seen.
+        yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+        return yield* (yield* ShareLinksRepository).create({
+          id,
+          workspaceId: WorkspaceId.make(input.workspaceId),
+          nodeId: NodeId.make(input.nodeId),
+          allowDownload: input.allowDownload,
+          createdBy: input.userId,
+          createdAt: at,
+          expiresAt,
+          revokedAt: null,
+        });
+      }),
+    );
   }).pipe(withSpan("files.createShareLink"));
 
 /** One page of the links of a node, newest first (keyset on the id), for its owners (never the tokens). */
@@ -88,7 +97,14 @@ export const listShareLinks = (input: {
 export const revokeShareLink = (input: { readonly userId: string; readonly workspaceId: string; readonly nodeId: string; readonly linkId: string }) =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
-    yield* (yield* ShareLinksRepository).revoke(input.workspaceId, input.nodeId, input.linkId, yield* now);
+    const at = yield* now;
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // The owner's access again under the drive lock, as for a creation.
+        yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+        yield* (yield* ShareLinksRepository).revoke(input.workspaceId, input.nodeId, input.linkId, at);
+      }),
+    );
   }).pipe(withSpan("files.revokeShareLink"));
 
 /** True while a link is neither revoked nor expired at `at`. */

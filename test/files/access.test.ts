@@ -19,6 +19,7 @@ import { getNode, listChildren } from "../../core/files/NodeQueries.js";
 import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Permissions.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
 import { restoreVersion } from "../../core/files/RestoreVersion.js";
+import { createShareLink, revokeShareLink } from "../../core/files/ShareLinks.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import type { FilesServices } from "../../core/files/Services.js";
 import { Transactions } from "../../ports/Transactions.js";
@@ -256,6 +257,14 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
     await grant(shared.id, "owner");
     t.match(await env.attempt(committedBeforeTransaction(revokeAccess({ ...ben, nodeId: s.id, granteeId: "cal" }), revoke(shared.id))), notFound, "a revocation answers NotFound");
     t.same(await grantsOf(), aclBefore, "the grants on the node are as they were");
+    await grant(shared.id, "owner");
+    const linking = createShareLink({ ...ben, nodeId: s.id, expiresAt: null, allowDownload: true });
+    t.match(await env.attempt(committedBeforeTransaction(linking, revoke(shared.id))), notFound, "a share link's creation answers NotFound");
+    t.same(await db.db.selectFrom("fs_share_links").select("id").where("created_by", "=", "ben").execute(), [], "and creates no link");
+    const { link } = await env.run(createShareLink({ userId: "ann", workspaceId: "ws1", nodeId: s.id, expiresAt: null, allowDownload: true }));
+    await grant(shared.id, "owner");
+    t.match(await env.attempt(committedBeforeTransaction(revokeShareLink({ ...ben, nodeId: s.id, linkId: link.id }), revoke(shared.id))), notFound, "a share link's revocation answers NotFound");
+    t.match(await db.db.selectFrom("fs_share_links").select("revoked_at").where("id", "=", link.id).executeTakeFirstOrThrow(), { revoked_at: null }, "and leaves the link live");
 
     // A demotion in between: the caller still sees the node, so the answer is the route's 403.
     const d = await fresh("d");
