@@ -43,7 +43,11 @@ export const requireFreeName = (
     if (taken !== null) return yield* Effect.fail(new NameTaken({ name, detail: `an active node named ${JSON.stringify(name)} already exists here` }));
   });
 
-/** Stores a new node under the drive lock: insert (at the root, its creator holds its name), owner grant at the root, change record. */
+/**
+ * Stores a new node under the drive lock: insert (at the root, its creator holds its name), owner
+ * grant at the root, change record — last, since files migration 22 checks there that the holder
+ * of a new root node sees it.
+ */
 export const insertNode = (node: Node, parentIsRoot: boolean): Effect.Effect<Node, NameTaken, NodesRepository | DriveRepository | ChangesRepository | Outbox | Ids> =>
   Effect.gen(function* () {
     const nodes = yield* NodesRepository;

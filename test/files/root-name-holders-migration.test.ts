@@ -164,3 +164,30 @@ forEachDialect(
   },
   filesTestModules,
 );
+
+forEachDialect(
+  t,
+  "migration 22: a create gives a root node's name only to a member who sees the node, checked at its node.created change (written after the creator's grant)",
+  async (t, db) => {
+    const time = await seedDrive(db);
+    const { node, grant } = rowsAt(time);
+    await db.db.insertInto("fs_nodes").values(node("root", null, "root", null)).execute();
+    await db.db.insertInto("fs_acl_entries").values(grant("root", "carl")).execute();
+    let seq = 0;
+    const created = (nodeId: string, type = "node.created") =>
+      db.db.insertInto("fs_changes").values({ workspace_id: "ws1", seq: ++seq, node_id: nodeId, type, version_id: null, actor_id: "ann", created_at: time }).execute();
+    const refused = { message: /a create gives a root name only to a member who sees the node/ };
+
+    // The node inserted before its creator's grant, as a create writes them, in one transaction.
+    await db.db.insertInto("fs_nodes").values([node("plans", "root", "Plans", "ann"), node("mine", "root", "Mine", "ben"), node("carls", "root", "Carl's", "carl")]).execute();
+    await t.rejects(created("plans"), refused, "a create whose holder has no grant on the node or the root is refused");
+    await db.db.insertInto("fs_acl_entries").values(grant("plans", "ann")).execute();
+    await t.resolves(created("plans"), "once the creator's grant is written, the create is recorded");
+    await t.resolves(created("carls"), "a holder who sees the node through the root's grant passes");
+    await db.db.insertInto("fs_nodes").values([node("held", "root", "Held", "held"), node("inner", "plans", "Inner", null)]).execute();
+    await t.resolves(created("held"), "a root node held by its own id passes");
+    await t.resolves(created("inner"), "a node below the root holds no name and passes");
+    await t.resolves(created("mine", "node.renamed"), "other changes are migration 21's to check");
+  },
+  filesTestModules,
+);

@@ -21,5 +21,6 @@ import { filesMigration0018 } from "./0018_root_name_holders.js";
 import { filesMigration0019 } from "./0019_open_uploads_by_creator.js";
 import { filesMigration0020 } from "./0020_root_holder_sees_node.js";
 import { filesMigration0021 } from "./0021_root_holder_given_sight.js";
+import { filesMigration0022 } from "./0022_root_holder_sees_created_node.js";
 
-export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011, filesMigration0012, filesMigration0013, filesMigration0014, filesMigration0015, filesMigration0016, filesMigration0017, filesMigration0018, filesMigration0019, filesMigration0020, filesMigration0021];
+export const filesMigrations: ReadonlyArray<Migration> = [filesMigration0001, filesMigration0002, filesMigration0003, filesMigration0004, filesMigration0005, filesMigration0006, filesMigration0007, filesMigration0008, filesMigration0009, filesMigration0010, filesMigration0011, filesMigration0012, filesMigration0013, filesMigration0014, filesMigration0015, filesMigration0016, filesMigration0017, filesMigration0018, filesMigration0019, filesMigration0020, filesMigration0021, filesMigration0022];
