@@ -34,20 +34,24 @@ export interface NodeAccess {
   readonly isRoot: boolean;
 }
 
-/** The caller's standing in the workspace, or NotFound (a non-member learns nothing). */
-export const requireMember = (workspaceId: string, userId: string): Effect.Effect<WorkspaceStanding, NotFound, WorkspaceDirectory> =>
-  Effect.flatMap(WorkspaceDirectory, (d) => d.standing(workspaceId, userId)).pipe(
+/**
+ * The caller's standing in the workspace, or NotFound (a non-member learns nothing). `held`: read
+ * under the drive lock and kept until the transaction ends, where the directory can (NamespaceLock.ts).
+ */
+export const requireMember = (workspaceId: string, userId: string, held = false): Effect.Effect<WorkspaceStanding, NotFound, WorkspaceDirectory> =>
+  Effect.flatMap(WorkspaceDirectory, (d) => (held && d.standingHeld !== undefined ? d.standingHeld : d.standing)(workspaceId, userId)).pipe(
     Effect.flatMap((s) => (s === null ? Effect.fail(new NotFound({ resource: "workspace" })) : Effect.succeed(s))),
   );
 
-/** Resolves the caller's access to a node; NotFound when it does not exist in the workspace or the caller is no member. */
+/** Resolves the caller's access to a node; NotFound when it does not exist in the workspace or the caller is no member (`held`: as for requireMember). */
 export const resolveAccess = (
   workspaceId: string,
   userId: string,
   nodeId: string,
+  held = false,
 ): Effect.Effect<NodeAccess, NotFound, NodesRepository | WorkspaceDirectory | FilesSettings> =>
   Effect.gen(function* () {
-    const standing = yield* requireMember(workspaceId, userId).pipe(Effect.mapError(() => new NotFound({ resource: "node" })));
+    const standing = yield* requireMember(workspaceId, userId, held).pipe(Effect.mapError(() => new NotFound({ resource: "node" })));
     // The node, its ancestors and the caller's grants on them: one read (one statement on SQL).
     const found = yield* (yield* NodesRepository).findWithAncestorsAndGrants(workspaceId, nodeId, userId, (yield* FilesSettings).maxDepth);
     if (found === null) return yield* Effect.fail(new NotFound({ resource: "node" }));

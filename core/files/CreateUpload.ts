@@ -27,6 +27,7 @@ import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireAccess } from "./Access.js";
+import { requireAccessUnderLock } from "./NamespaceLock.js";
 import { FileQuotaExceeded, FileTooLarge, NodeTrashed, NotAFile, type InvalidName, type NameTaken, type NotAFolder, type TreeTooDeep } from "./Errors.js";
 import { uploadExpiryJob } from "./ExpireUpload.js";
 import { uploadCondition } from "./GrantConditions.js";
@@ -140,12 +141,12 @@ export const createUpload = (
         let parentId = NodeId.make(input.parentId);
         // The caller's access again under the lock: a revocation committed since the check above is seen.
         if (input.nodeId !== null) {
-          const { node: file } = yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "edit");
+          const { node: file } = yield* requireAccessUnderLock(input.workspaceId, input.userId, input.nodeId, "edit");
           if (file.kind !== "file") return yield* Effect.fail(new NotAFile({ nodeId: file.id }));
           if (file.trashedAt !== null || file.parentId === null) return yield* Effect.fail(new NodeTrashed({ nodeId: file.id }));
           parentId = file.parentId;
         } else {
-          const { node: parent } = yield* requireAccess(input.workspaceId, input.userId, input.parentId, "create_child");
+          const { node: parent } = yield* requireAccessUnderLock(input.workspaceId, input.userId, input.parentId, "create_child");
           // Checked now so the client learns early; checked again when the upload completes.
           yield* requireFreeName(input.workspaceId, parent, name, input.userId);
         }

@@ -30,7 +30,8 @@ import { ExtractionsRepository } from "../../ports/files/ExtractionsRepository.j
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
-import { authorize, requireAccess, resolveAccess } from "./Access.js";
+import { authorize, resolveAccess } from "./Access.js";
+import { requireAccessUnderLock } from "./NamespaceLock.js";
 import { contentTypeOf } from "./ContentTypes.js";
 import { insertNode } from "./CreateFolder.js";
 import { nameHolderUnder } from "./RootNames.js";
@@ -173,7 +174,7 @@ const commitExtraction = (running: Extraction, plan: ExtractionPlanned, written:
         if (current === null || current.status !== "running") return Either.right(current?.status ?? "failed");
         const nodes = yield* NodesRepository;
         // The requester's access again under the lock: a revocation committed since step 1 is seen.
-        const destination = yield* Effect.option(requireAccess(running.workspaceId, running.createdBy, running.parentId, "create_child"));
+        const destination = yield* Effect.option(requireAccessUnderLock(running.workspaceId, running.createdBy, running.parentId, "create_child"));
         if (Option.isNone(destination)) return Either.left(refused("destination_unavailable", "the requester may no longer create in the destination"));
         const parent = destination.value.node;
         if (parent.kind !== "folder" || parent.trashedAt !== null) {

@@ -25,7 +25,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { lockNamespaceWithAccess } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess, requireAccessUnderLock } from "./NamespaceLock.js";
 import { authorize, hasRole, requireAccess, resolveAccess, strongerRole } from "./Access.js";
 import { recordChange } from "./ChangeLog.js";
 import { requireFreeName } from "./CreateFolder.js";
@@ -92,7 +92,7 @@ export const moveNode = (input: {
         // checks above is seen, and at the root the mover, who then holds the name, still sees the
         // node (files migration 21).
         const { node } = yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "edit");
-        const destination = moving ? (yield* requireAccess(input.workspaceId, input.userId, input.parentId!, "create_child")).node : null;
+        const destination = moving ? (yield* requireAccessUnderLock(input.workspaceId, input.userId, input.parentId!, "create_child")).node : null;
         const nodes = yield* NodesRepository;
         yield* expectVersion(node, input.expectedVersion);
         yield* nextNodeState(nodeState(node), moving ? "move" : "rename");

@@ -12,6 +12,13 @@ export interface WorkspaceDirectory {
   /** The user's current standing in the workspace, or null when not a member (or no such workspace). */
   readonly standing: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceStanding | null>;
   /**
+   * `standing`, read inside a command's transaction under the drive lock and held until it ends:
+   * a removal or role change of the member waits for the commit, and one committed first is seen.
+   * Optional: without it the check under the lock reads `standing`, and a removal committing
+   * between that read and the commit goes unseen by the command.
+   */
+  readonly standingHeld?: (workspaceId: string, userId: string) => Effect.Effect<WorkspaceStanding | null>;
+  /**
    * The users of `userIds` who are current members of the workspace (any standing), in the order
    * given, each once; asked in one read however many users (a drive announcement's readers).
    */

@@ -5,8 +5,11 @@
  * or a revoked grant loses access at the next request. Every member may list the root but sees
  * only the children granted to them, filtered before the page limit.
  */
+import "../../adapters/sql/projects/index.js";
 import t from "tap";
 import { Effect } from "effect";
+import { sql } from "kysely";
+import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { abortUpload } from "../../core/files/AbortUpload.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
@@ -23,6 +26,7 @@ import { createShareLink, revokeShareLink } from "../../core/files/ShareLinks.js
 import { trashNode } from "../../core/files/TrashNode.js";
 import type { FilesServices } from "../../core/files/Services.js";
 import { Transactions } from "../../ports/Transactions.js";
+import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, publishFile, sha256, uploadParts, workspaceWithDrive } from "./support.js";
 
@@ -284,5 +288,54 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
       "a legal hold by a demoted admin is Forbidden",
     );
     t.same(await held(), holdBefore, "and places none");
+  }),
+);
+
+t.test("ACL checks under the drive lock hold the caller's membership: a removal committed before the lock answers NotFound, and one tried while a command holds it waits for its commit (Postgres)", (t) =>
+  forEachFilesDialect(t, "membership held", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    // The reference server's membership (the project module's table), read by the commands below.
+    const time = db.features.timeToDb(new Date());
+    await db.db.insertInto("pm_workspaces").values({ id: "ws1", name: "ws1", created_by: "ann", created_at: time }).execute();
+    await db.db.insertInto("pm_workspace_members").values([{ workspace_id: "ws1", user_id: "ann", role: "owner", created_at: time }, { workspace_id: "ws1", user_id: "ben", role: "member", created_at: time }]).execute();
+    const directory = makeSqlProjectsWorkspaceDirectory(db);
+    const asServer = <A, E>(effect: Effect.Effect<A, E, FilesServices>, port: WorkspaceDirectory = directory) => effect.pipe(Effect.provideService(WorkspaceDirectory, port));
+    const shared = await env.run(asServer(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" })));
+    await env.run(asServer(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, granteeId: "ben", role: "editor" })));
+    const [a, b] = [await env.run(asServer(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "a" }))), await env.run(asServer(createFolder({ userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "b" })))];
+    const trashedAt = async (id: string) => (await db.db.selectFrom("fs_nodes").select("trashed_at").where("id", "=", id).executeTakeFirstOrThrow()).trashed_at;
+    const removeBen = () => db.db.deleteFrom("pm_workspace_members").where("workspace_id", "=", "ws1").where("user_id", "=", "ben").execute();
+
+    if (db.dialect === "postgres") {
+      // While ben's trash holds his membership, a removal on another connection waits (here: gives up after its lock timeout).
+      let removal: string | undefined;
+      const tryRemoval = () =>
+        db.db
+          .transaction()
+          .execute(async (trx) => {
+            await sql`SET LOCAL lock_timeout = '150ms'`.execute(trx);
+            await trx.deleteFrom("pm_workspace_members").where("workspace_id", "=", "ws1").where("user_id", "=", "ben").execute();
+          })
+          .then(
+            () => "removed",
+            (e: { code?: string }) => (e.code === "55P03" ? "waited" : Promise.reject(e)),
+          );
+      const probing: WorkspaceDirectory = {
+        ...directory,
+        standingHeld: (workspaceId, userId) =>
+          Effect.tap(directory.standingHeld!(workspaceId, userId), () =>
+            userId === "ben" && removal === undefined ? Effect.promise(async () => void (removal = await tryRemoval())) : Effect.void,
+          ),
+      };
+      t.equal(await env.run(asServer(trashNode({ userId: "ben", workspaceId: "ws1", nodeId: a.id }), probing)), 1, "the trash commits");
+      t.equal(removal, "waited", "the removal tried after its check under the lock waited for its commit");
+      t.not(await trashedAt(a.id), null);
+    } else t.pass("SQLite runs one writer at a time: a removal cannot commit inside a command's transaction");
+
+    // A removal committed after the check before the transaction: the check under the lock sees it.
+    const removed = await env.attempt(committedBeforeTransaction(asServer(trashNode({ userId: "ben", workspaceId: "ws1", nodeId: b.id })), Effect.promise(removeBen)));
+    t.match(removed, { ok: false, error: { _tag: "NotFound" } }, "a trash by a member removed in between answers NotFound");
+    t.equal(await trashedAt(b.id), null, "and trashes nothing");
   }),
 );
