@@ -17,8 +17,7 @@ import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { NodesRepository } from "../../ports/files/NodesRepository.js";
-import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
-import { hasRole, requireAccess } from "./Access.js";
+import { hasRole, requireAccess, requireMember } from "./Access.js";
 import { recordEnteredView } from "./EnteredView.js";
 import { granteesOn, recordLeftView } from "./LeftView.js";
 import { lockNamespaceWithAccess } from "./NamespaceLock.js";
@@ -28,6 +27,13 @@ import type { AclEntry, NodeRole } from "./model/AclEntry.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
+
+/** Fails ValidationFailed unless `granteeId` is a current member (`held`: under the drive lock, as requireMember). */
+const requireGranteeMember = (workspaceId: string, granteeId: string, held: boolean) =>
+  requireMember(workspaceId, granteeId, held).pipe(
+    Effect.mapError(() => new ValidationFailed({ errors: [{ path: "user_id", message: "is not a member of the workspace" }] })),
+    Effect.asVoid,
+  );
 
 /** Grants `role` on a node to a member. */
 export const grantAccess = (input: {
@@ -39,8 +45,7 @@ export const grantAccess = (input: {
 }): Effect.Effect<AclEntry, NotFound | Forbidden | ValidationFailed, FilesServices> =>
   Effect.gen(function* () {
     yield* requireAccess(input.workspaceId, input.userId, input.nodeId, "manage");
-    const grantee = yield* (yield* WorkspaceDirectory).standing(input.workspaceId, input.granteeId);
-    if (grantee === null) return yield* Effect.fail(new ValidationFailed({ errors: [{ path: "user_id", message: "is not a member of the workspace" }] }));
+    yield* requireGranteeMember(input.workspaceId, input.granteeId, false);
     const entry: AclEntry = {
       workspaceId: WorkspaceId.make(input.workspaceId),
       nodeId: NodeId.make(input.nodeId),
@@ -59,6 +64,8 @@ export const grantAccess = (input: {
         // two grants racing to bring the node into one member's view write one entered-view change.
         // The granter's own access is checked again under it (a revocation committed meanwhile).
         yield* lockNamespaceWithAccess(input.workspaceId, input.userId, input.nodeId, "manage");
+        // The grantee's membership too, held: a removal committed meanwhile refuses the grant.
+        yield* requireGranteeMember(input.workspaceId, input.granteeId, true);
         const previous = (yield* nodes.grantsOfNode(input.workspaceId, input.nodeId)).find((g) => g.userId === input.granteeId);
         const sawIt =
           previous !== undefined ||

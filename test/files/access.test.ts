@@ -270,6 +270,13 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
     t.match(await env.attempt(committedBeforeTransaction(revokeShareLink({ ...ben, nodeId: s.id, linkId: link.id }), revoke(shared.id))), notFound, "a share link's revocation answers NotFound");
     t.match(await db.db.selectFrom("fs_share_links").select("revoked_at").where("id", "=", link.id).executeTakeFirstOrThrow(), { revoked_at: null }, "and leaves the link live");
 
+    // A grantee removed from the workspace in between is no member to grant to.
+    const leaving = Effect.sync(() => env.directory.set("ws1", "dan", null));
+    env.directory.set("ws1", "dan", "member");
+    const toDan = grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: s.id, granteeId: "dan", role: "viewer" });
+    t.match(await env.attempt(committedBeforeTransaction(toDan, leaving)), { ok: false, error: { _tag: "ValidationFailed" } }, "a grant to a member removed in between is refused");
+    t.same(await db.db.selectFrom("fs_acl_entries").select("user_id").where("user_id", "=", "dan").execute(), [], "and writes no grant");
+
     // A demotion in between: the caller still sees the node, so the answer is the route's 403.
     const d = await fresh("d");
     await grant(shared.id);
