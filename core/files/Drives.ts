@@ -54,6 +54,12 @@ export const getDrive = (userId: string, workspaceId: string): Effect.Effect<Dri
     return view(yield* ensureDrive(workspaceId, userId));
   }).pipe(withSpan("files.getDrive"));
 
+/** Fails unless `userId` is an admin of the workspace: NotFound for a non-member, else Forbidden. */
+const requireQuotaAdmin = (workspaceId: string, userId: string, held: boolean) =>
+  Effect.flatMap(requireMember(workspaceId, userId, held), (standing) =>
+    standing === "admin" ? Effect.void : Effect.fail(new Forbidden({ detail: "only a workspace admin sets the quota" })),
+  );
+
 /** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved; audited. */
 export const setQuota = (
   userId: string,
@@ -61,14 +67,15 @@ export const setQuota = (
   quotaBytes: number,
 ): Effect.Effect<DriveView, NotFound | Forbidden | QuotaBelowUsage, FilesServices> =>
   Effect.gen(function* () {
-    const standing = yield* requireMember(workspaceId, userId);
-    if (standing !== "admin") return yield* Effect.fail(new Forbidden({ detail: "only a workspace admin sets the quota" }));
+    yield* requireQuotaAdmin(workspaceId, userId, false);
     yield* ensureDrive(workspaceId, userId);
     const drives = yield* DriveRepository;
     return yield* (yield* Transactions).run(
       Effect.gen(function* () {
         const drive = yield* drives.lock(workspaceId);
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
+        // Checked again under the lock, the membership held: a demotion committed meanwhile is seen.
+        yield* requireQuotaAdmin(workspaceId, userId, true);
         if (quotaBytes < drive.usedBytes + drive.reservedBytes) {
           return yield* Effect.fail(
             new QuotaBelowUsage({

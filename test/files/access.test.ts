@@ -295,6 +295,12 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
       "a legal hold by a demoted admin is Forbidden",
     );
     t.same(await held(), holdBefore, "and places none");
+
+    // A quota set by an admin demoted in between (ann is a member since the legal hold's claim).
+    env.directory.set("ws1", "ann", "admin");
+    const quotaBefore = (await env.run(getDrive("ann", "ws1"))).quotaBytes;
+    t.match(await env.attempt(committedBeforeTransaction(setQuota("ann", "ws1", quotaBefore + 1), demoted)), { ok: false, error: { _tag: "Forbidden" } }, "a quota set by a demoted admin is Forbidden");
+    t.equal((await env.run(getDrive("ann", "ws1"))).quotaBytes, quotaBefore, "and changes no quota");
   }),
 );
 
