@@ -28,7 +28,7 @@ import { AlreadyMember, InvitationExpired, InvitationNotPending, InvitationPendi
 import { announceAccessChanged } from "./MembershipEvents.js";
 import { WorkspaceInvitationId, type WorkspaceId } from "./model/Ids.js";
 import type { WorkspaceRole } from "./model/Roles.js";
-import type { WorkspaceInvitation } from "./model/WorkspaceInvitation.js";
+import type { InvitationToUser, WorkspaceInvitation } from "./model/WorkspaceInvitation.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { lockOwners, requireOwner, writeWorkspaceMembership } from "./Workspaces.js";
 
@@ -102,11 +102,11 @@ export const inviteToWorkspace = (
     );
   }).pipe(withSpan("Projects.inviteToWorkspace"));
 
-/** One page of the caller's pending, unexpired invitations, newest first. */
+/** One page of the caller's pending, unexpired invitations, each with its workspace's name, newest first. */
 export const listMyInvitations = (
   principal: Principal,
   page: { readonly cursor?: string | undefined; readonly limit: number },
-): Effect.Effect<Page<WorkspaceInvitation>, Forbidden | InvalidCursor, WorkspaceInvitationsRepository> =>
+): Effect.Effect<Page<InvitationToUser>, Forbidden | InvalidCursor, WorkspaceInvitationsRepository> =>
   Effect.gen(function* () {
     const userId = yield* requireUser(principal);
     const before = page.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, page.cursor);

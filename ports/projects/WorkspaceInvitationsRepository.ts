@@ -4,7 +4,7 @@
  * never changes again.
  */
 import { Context, Effect } from "effect";
-import type { InvitationStatus, WorkspaceInvitation } from "../../core/projects/model/WorkspaceInvitation.js";
+import type { InvitationStatus, InvitationToUser, WorkspaceInvitation } from "../../core/projects/model/WorkspaceInvitation.js";
 
 /** A move of a pending invitation to a final status. */
 export interface InvitationDecision {
@@ -30,8 +30,11 @@ export interface WorkspaceInvitationsRepository {
    * `unexpired`, had expired): of two racing decisions exactly one moves it.
    */
   readonly decide: (decision: InvitationDecision) => Effect.Effect<boolean>;
-  /** The user's pending invitations unexpired at `at`, newest first (by id), at most `limit`; only those older than `beforeId` when given. */
-  readonly listPendingForUser: (userId: string, at: Date, limit: number, beforeId?: string) => Effect.Effect<ReadonlyArray<WorkspaceInvitation>>;
+  /**
+   * The user's pending invitations unexpired at `at`, each with its workspace's name, newest first
+   * (by id), at most `limit`; only those older than `beforeId` when given.
+   */
+  readonly listPendingForUser: (userId: string, at: Date, limit: number, beforeId?: string) => Effect.Effect<ReadonlyArray<InvitationToUser>>;
   /** The workspace's invitations in every status, newest first (by id), at most `limit`; only those older than `beforeId` when given. */
   readonly listForWorkspace: (workspaceId: string, limit: number, beforeId?: string) => Effect.Effect<ReadonlyArray<WorkspaceInvitation>>;
 }

@@ -40,6 +40,7 @@ forEachDialectConfig(t, "an invitation makes a member only when the invitee acce
 
   const mine = await invitee.call("GET", "/v1/invitations");
   t.same(mine.body.data.map((i: { id: string }) => i.id), [invited.body.id], "the invitee lists its pending invitation");
+  t.equal(mine.body.data[0]?.workspace_name, "Acme", "named by the workspace it invites to");
   t.same((await stranger.call("GET", "/v1/invitations")).body.data, [], "nobody else sees it");
   const listed = await owner.call("GET", `/v1/workspaces/${workspace.id}/invitations`);
   t.same(listed.body.data.map((i: { id: string; status: string }) => [i.id, i.status]), [[invited.body.id, "pending"]], "the owner lists its workspace's invitations");

@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect";
 import { PageOf } from "../../../core/kernel/Page.js";
-import { AcceptedInvitationView, WorkspaceInvitationView } from "../../../core/projects/model/WorkspaceInvitation.js";
+import { AcceptedInvitationView, InvitationToUserView, WorkspaceInvitationView } from "../../../core/projects/model/WorkspaceInvitation.js";
 import {
   acceptInvitation,
   cancelInvitation,
@@ -80,11 +80,12 @@ export const listMyInvitationsRoute = defineRoute({
   path: "/v1/invitations",
   operationId: "listMyInvitations",
   summary: "List the caller's pending, unexpired workspace invitations, newest first, in keyset pages",
+  description: "Each names the workspace it invites to (workspace_name), which the invitee cannot read otherwise before accepting.",
   tags,
   auth: "required",
   pagination: true,
   query: PageQuery,
-  responses: { 200: PageOf(WorkspaceInvitationView) },
+  responses: { 200: PageOf(InvitationToUserView) },
   problems: [400, 403],
   handler: ({ principal, page }) => listMyInvitations(principal, { cursor: page.cursor, limit: page.limit }).pipe(Effect.map((body) => ({ status: 200, body }))),
 });

@@ -61,15 +61,22 @@ export const makeSqlWorkspaceInvitationsRepository = (db: SqlDatabase): Workspac
       ),
     listPendingForUser: (userId, at, limit, beforeId) =>
       runQuery(db, (ex) => {
+        // The workspace's name with each (one read by its primary key per row of the page).
         let query = ex
-          .selectFrom("pm_workspace_invitations")
-          .selectAll()
-          .where("user_id", "=", userId)
-          .where("status", "=", sql.lit("pending"))
-          .where("expires_at", ">", f.timeToDb(at));
-        if (beforeId !== undefined) query = query.where("id", "<", beforeId);
-        return query.orderBy("id", "desc").limit(limit).execute();
-      }).pipe(Effect.map(fromRows)),
+          .selectFrom("pm_workspace_invitations as i")
+          .innerJoin("pm_workspaces as w", "w.id", "i.workspace_id")
+          .selectAll("i")
+          .select("w.name as workspace_name")
+          .where("i.user_id", "=", userId)
+          .where("i.status", "=", sql.lit("pending"))
+          .where("i.expires_at", ">", f.timeToDb(at));
+        if (beforeId !== undefined) query = query.where("i.id", "<", beforeId);
+        return query.orderBy("i.id", "desc").limit(limit).execute();
+      }).pipe(
+        Effect.map((rows) =>
+          rows.map(({ workspace_name, ...row }: Record<string, unknown>) => ({ ...invitations.fromRow(row), workspaceName: String(workspace_name) })),
+        ),
+      ),
     listForWorkspace: (workspaceId, limit, beforeId) =>
       runQuery(db, (ex) => {
         let query = ex.selectFrom("pm_workspace_invitations").selectAll().where("workspace_id", "=", workspaceId);

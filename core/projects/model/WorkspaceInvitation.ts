@@ -33,5 +33,15 @@ export type WorkspaceInvitation = typeof WorkspaceInvitation.Type;
 /** Wire shape of an invitation. */
 export const WorkspaceInvitationView = wireShape(WorkspaceInvitation);
 
+/**
+ * An invitation as its invitee lists it: with the name of the workspace it invites to, which the
+ * invitee cannot read otherwise before accepting (consent needs to know to what).
+ */
+export const InvitationToUser = Schema.Struct({ ...WorkspaceInvitation.fields, workspaceName: Schema.String });
+export type InvitationToUser = typeof InvitationToUser.Type;
+
+/** Wire shape of an invitation in its invitee's list. */
+export const InvitationToUserView = wireShape(InvitationToUser);
+
 /** An accepted invitation and the membership it made. */
 export const AcceptedInvitationView = Schema.Struct({ invitation: WorkspaceInvitationView, member: wireShape(WorkspaceMember) });

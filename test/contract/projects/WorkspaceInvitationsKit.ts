@@ -82,7 +82,13 @@ export const workspaceInvitationsCases: ReadonlyArray<KitCase<WorkspaceInvitatio
       );
       await run(invitations((r) => r.decide({ id: uid("inv", 2), status: "declined", at: at(1), by: "user-1", reason: "no" })));
       const ids = (rows: ReadonlyArray<WorkspaceInvitation>) => rows.map((i) => i.id);
-      t.same(ids(await run(invitations((r) => r.listPendingForUser("user-1", at(1), 10)))), [uid("inv", 3), uid("inv", 1)], "pending only, newest first");
+      const mine = await run(invitations((r) => r.listPendingForUser("user-1", at(1), 10)));
+      t.same(ids(mine), [uid("inv", 3), uid("inv", 1)], "pending only, newest first");
+      t.same(
+        mine.map((i) => i.workspaceName),
+        [workspaceRecord(uid("ws", 3)).name, workspaceRecord(uid("ws", 1)).name],
+        "each with the name of the workspace it invites to",
+      );
       t.same(ids(await run(invitations((r) => r.listPendingForUser("user-1", at(1), 1, uid("inv", 3))))), [uid("inv", 1)], "the next page");
       t.same(await run(invitations((r) => r.listPendingForUser("user-1", at(14 * day), 10))), [], "expired ones are not listed");
       t.same(ids(await run(invitations((r) => r.listForWorkspace(uid("ws", 1), 10)))), [uid("inv", 4), uid("inv", 1)], "a workspace lists only its own");
