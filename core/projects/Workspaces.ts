@@ -18,6 +18,7 @@ import { now } from "../kernel/Clock.js";
 import { announceAccessChanged, recordMembershipFact, recordProjectMembershipFacts } from "./MembershipEvents.js";
 import { AlreadyMember, InvitationRequired, LastOwner } from "./Errors.js";
 import { WorkspaceMembershipPolicy } from "../../ports/projects/WorkspaceMembershipPolicy.js";
+import { WorkspaceInvitationsRepository } from "../../ports/projects/WorkspaceInvitationsRepository.js";
 import { mayHoldProjectRole, strongestProjectRoleFor } from "./Roles.js";
 import type { Workspace } from "./model/Workspace.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
@@ -26,7 +27,16 @@ import { revokeShareLinksBeyondShareRight, revokeShareLinksOfMember } from "./Sh
 import { withSpan } from "../kernel/Span.js";
 import { WorkspaceId } from "./model/Ids.js";
 
-type Repos = WorkspacesRepository | ProjectsRepository | Transactions | Outbox | Ids;
+type Repos = WorkspacesRepository | WorkspaceInvitationsRepository | ProjectsRepository | Transactions | Outbox | Ids;
+
+/** The reason recorded on the pending invitations of an owner who is demoted or removed. */
+export const inviterLostOwnership = "the inviter is no longer an owner";
+
+/** Cancels the pending invitations `userId` sent as an owner of the workspace, in the caller's transaction. */
+const cancelInvitationsFrom = (workspaceId: WorkspaceId, userId: string, actorId: string) =>
+  Effect.gen(function* () {
+    yield* (yield* WorkspaceInvitationsRepository).cancelPendingFrom({ workspaceId, invitedBy: userId, at: yield* now, by: actorId, reason: inviterLostOwnership });
+  });
 
 /** A name of 1..200 characters after trimming, else ValidationFailed on `path`. */
 export const validName = (name: string, path = "name"): Effect.Effect<string, ValidationFailed> => {
@@ -176,6 +186,8 @@ export const writeWorkspaceMembership = (req: {
     if (demoted) {
       yield* capProjectRoles({ workspaceId, userId, workspaceRole: role, actorId, reason });
     }
+    // An owner no longer: the invitations they sent as one end with their ownership.
+    if (existing?.role === "owner" && role !== "owner") yield* cancelInvitationsFrom(workspaceId, userId, actorId);
     const result = yield* repo.upsertMember({ workspaceId, userId, role, createdAt: yield* now });
     yield* recordMembershipFact({ workspaceId, projectId: null, userId, actorId, action: "workspace_member.added", role, reason });
     if (demoted) {
@@ -248,6 +260,7 @@ export const removeWorkspaceMember = (
         // Every link the user created in the workspace (an owner creates them without project memberships).
         yield* revokeShareLinksOfMember({ workspaceId, userId: input.userId, actorId });
         yield* recordProjectMembershipFacts({ workspaceId, userId: input.userId, actorId, action: "project_member.removed", role: null, reason }, projectIds);
+        if (existing.role === "owner") yield* cancelInvitationsFrom(workspaceId, input.userId, actorId);
         yield* repo.removeMember(workspaceId, input.userId);
         yield* recordMembershipFact({ workspaceId, projectId: null, userId: input.userId, actorId, action: "workspace_member.removed", role: null, reason });
         return true;

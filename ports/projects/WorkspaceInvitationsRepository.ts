@@ -31,6 +31,17 @@ export interface WorkspaceInvitationsRepository {
    */
   readonly decide: (decision: InvitationDecision) => Effect.Effect<boolean>;
   /**
+   * Cancels every pending invitation `invitedBy` sent to the workspace (its inviter lost
+   * ownership), recording when, by whom and why, in one statement; answers how many it cancelled.
+   */
+  readonly cancelPendingFrom: (req: {
+    readonly workspaceId: string;
+    readonly invitedBy: string;
+    readonly at: Date;
+    readonly by: string;
+    readonly reason: string;
+  }) => Effect.Effect<number>;
+  /**
    * The user's pending invitations unexpired at `at`, each with its workspace's name, newest first
    * (by id), at most `limit`; only those older than `beforeId` when given.
    */

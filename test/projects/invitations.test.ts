@@ -113,13 +113,23 @@ forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no me
   t.equal((await late.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an expired invitation makes no member");
   t.equal((await invite(owner, workspace.id, late)).status, 201, "the user may be invited again");
 
-  await t.test("an invitation holds only while its inviter is an owner", async (t) => {
-    const [coOwner, invitee] = [await client(), await client()];
-    await inviteAndAccept(owner, workspace.id, coOwner, "owner");
-    const invitation = (await invite(coOwner, workspace.id, invitee, "owner")).body;
-    t.equal((await owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: coOwner.userId, role: "member" })).status, 200, "the inviter is demoted");
-    t.match(await invitee.call("POST", `/v1/invitations/${invitation.id}/accept`), { status: 409, body: { code: "invitation_withdrawn" } }, "its invitation no longer makes a member");
-    t.equal((await invitee.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404);
+  await t.test("an invitation holds only while its inviter is an owner: a demotion or removal cancels the inviter's pending ones", async (t) => {
+    for (const [how, endOwnership] of [
+      ["demoted", (coOwner: Client) => owner.call("POST", `/v1/workspaces/${workspace.id}/members`, { user_id: coOwner.userId, role: "member" })],
+      ["removed", (coOwner: Client) => owner.call("DELETE", `/v1/workspaces/${workspace.id}/members/${coOwner.userId}`)],
+    ] as const) {
+      const [coOwner, invitee, other] = [await client(), await client(), await client()];
+      await inviteAndAccept(owner, workspace.id, coOwner, "owner");
+      const invitation = (await invite(coOwner, workspace.id, invitee, "owner")).body;
+      const kept = (await invite(owner, workspace.id, other, "member")).body;
+      t.ok([200, 204].includes((await endOwnership(coOwner)).status), `the inviter is ${how}`);
+      t.match(await invitee.call("POST", `/v1/invitations/${invitation.id}/accept`), { status: 409, body: { code: "invitation_not_pending" } }, `${how}: its invitation no longer makes a member`);
+      t.equal((await invitee.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404);
+      t.same((await invitee.call("GET", "/v1/invitations")).body.data, [], `${how}: it left the invitee's list`);
+      const listed = (await owner.call("GET", `/v1/workspaces/${workspace.id}/invitations?limit=100`)).body.data as Array<Record<string, unknown>>;
+      t.match(listed.find((i) => i.id === invitation.id), { status: "cancelled", decided_by: owner.userId, decided_reason: "the inviter is no longer an owner" }, `${how}: cancelled, by whom and why`);
+      t.match(listed.find((i) => i.id === kept.id), { status: "pending" }, `${how}: another owner's invitation stands`);
+    }
   });
 
   await t.test("adding a non-member directly answers 409 invitation_required; a member's role still changes", async (t) => {

@@ -59,6 +59,19 @@ export const makeSqlWorkspaceInvitationsRepository = (db: SqlDatabase): Workspac
         Effect.map((r) => toNumber(r.numUpdatedRows) > 0),
         withSpan("WorkspaceInvitationsRepository.decide"),
       ),
+    cancelPendingFrom: ({ workspaceId, invitedBy, at, by, reason }) =>
+      runQuery(db, (ex) =>
+        ex
+          .updateTable("pm_workspace_invitations")
+          .set({ status: "cancelled", decided_at: f.timeToDb(at), decided_by: by, decided_reason: reason })
+          .where("workspace_id", "=", workspaceId)
+          .where("invited_by", "=", invitedBy)
+          .where("status", "=", sql.lit("pending"))
+          .executeTakeFirst(),
+      ).pipe(
+        Effect.map((r) => toNumber(r.numUpdatedRows)),
+        withSpan("WorkspaceInvitationsRepository.cancelPendingFrom"),
+      ),
     listPendingForUser: (userId, at, limit, beforeId) =>
       runQuery(db, (ex) => {
         // The workspace's name with each (one read by its primary key per row of the page).

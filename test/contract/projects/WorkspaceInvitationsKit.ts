@@ -72,6 +72,30 @@ export const workspaceInvitationsCases: ReadonlyArray<KitCase<WorkspaceInvitatio
     },
   },
   {
+    name: "invitations: an inviter's pending invitations to a workspace are cancelled at once, nobody else's and no decided one",
+    run: async (t, run) => {
+      await run(seed(1, 2));
+      const mine = (n: number, ws: number, user: string) => ({ ...invitation(n, ws, user), invitedBy: "owner-2" });
+      await run(
+        invitations((r) =>
+          Effect.forEach([mine(1, 1, "user-1"), mine(2, 1, "user-2"), invitation(3, 1, "user-3"), mine(4, 2, "user-4"), mine(5, 1, "user-5")], (i) => r.insert(i)),
+        ),
+      );
+      await run(invitations((r) => r.decide({ id: uid("inv", 5), status: "declined", at: at(1), by: "user-5", reason: "no" })));
+      const cancel = { workspaceId: uid("ws", 1), invitedBy: "owner-2", at: at(2), by: "owner-1", reason: "the inviter is no longer an owner" };
+      t.equal(await run(invitations((r) => r.cancelPendingFrom(cancel))), 2, "that inviter's pending ones in that workspace");
+      const status = async (n: number) => {
+        const found = await run(invitations((r) => r.find(uid("inv", n))));
+        return [found?.status, found?.decidedBy, found?.decidedReason];
+      };
+      t.same(await status(1), ["cancelled", "owner-1", cancel.reason], "cancelled: by whom and why");
+      t.same(await status(3), ["pending", null, null], "another inviter's stands");
+      t.same(await status(4), ["pending", null, null], "another workspace's stands");
+      t.same(await status(5), ["declined", "user-5", "no"], "a decided one keeps its decision");
+      t.equal(await run(invitations((r) => r.cancelPendingFrom(cancel))), 0, "again: nothing");
+    },
+  },
+  {
     name: "invitations: the invitee's list holds its pending, unexpired ones; the workspace's list all of its own; newest first, in pages",
     run: async (t, run) => {
       await run(seed(1, 2, 3));
