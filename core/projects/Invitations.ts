@@ -124,8 +124,16 @@ export const listWorkspaceInvitations = (
     yield* requireOwner(principal, workspaceId);
     const before = page.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, page.cursor);
     const rows = yield* (yield* WorkspaceInvitationsRepository).listForWorkspace(workspaceId, page.limit + 1, before?.[0]);
-    return pageFrom(rows, page.limit, (invitation) => [invitation.id]);
+    const at = yield* now;
+    return pageFrom(rows.map((invitation) => asOf(invitation, at)), page.limit, (invitation) => [invitation.id]);
   }).pipe(withSpan("Projects.listWorkspaceInvitations"));
+
+/**
+ * The invitation as it stands at `at`: a pending one past its expiry is shown `expired` (the row
+ * is marked so only when a later invitation of the same user replaces it; nothing acts on it).
+ */
+const asOf = (invitation: WorkspaceInvitation, at: Date): WorkspaceInvitation =>
+  invitation.status === "pending" && invitation.expiresAt <= at ? { ...invitation, status: "expired" } : invitation;
 
 /**
  * The invitee accepts: in one transaction the invitation moves pending -> accepted (conditional,

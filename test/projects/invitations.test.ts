@@ -111,6 +111,8 @@ forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no me
   t.same((await late.call("GET", "/v1/invitations")).body.data, [], `an expired invitation is not listed [${dialect}]`);
   t.match(await late.call("POST", `/v1/invitations/${expiring.id}/accept`), { status: 410, body: { code: "invitation_expired" } }, "accepting it: 410");
   t.equal((await late.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an expired invitation makes no member");
+  const ownersView = (await owner.call("GET", `/v1/workspaces/${workspace.id}/invitations?limit=100`)).body.data as Array<{ id: string; status: string }>;
+  t.equal(ownersView.find((i) => i.id === expiring.id)?.status, "expired", "the owners' list shows it expired");
   t.equal((await invite(owner, workspace.id, late)).status, 201, "the user may be invited again");
 
   await t.test("an invitation holds only while its inviter is an owner: a demotion or removal cancels the inviter's pending ones", async (t) => {
