@@ -15,6 +15,7 @@ import { IdCursorKey, pageFrom, type Page } from "../kernel/Page.js";
 import { now } from "../kernel/Clock.js";
 import { withSpan } from "../kernel/Span.js";
 import { Ids } from "../../ports/Ids.js";
+import type { Jobs } from "../../ports/Jobs.js";
 import type { Outbox } from "../../ports/Outbox.js";
 import type { Principal } from "../../ports/Principal.js";
 import type { RealtimeBus } from "../../ports/Realtime.js";
@@ -31,6 +32,7 @@ import type { WorkspaceRole } from "./model/Roles.js";
 import type { InvitationToUser, WorkspaceInvitation } from "./model/WorkspaceInvitation.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { lockOwners, requireOwner, writeWorkspaceMembership } from "./Workspaces.js";
+import { invitationEmailJob } from "./InvitationEmail.js";
 
 /** How long an invitation may be accepted. */
 export const invitationLifetimeMs = 14 * 24 * 3600 * 1000;
@@ -62,7 +64,7 @@ export const inviteToWorkspace = (
   principal: Principal,
   workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
-): Effect.Effect<WorkspaceInvitation, Forbidden | NotFound | AlreadyMember | InvitationPending, InvitationServices | Ids> =>
+): Effect.Effect<WorkspaceInvitation, Forbidden | NotFound | AlreadyMember | InvitationPending, InvitationServices | Ids | Jobs> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
     const userId = input.userId.toLowerCase();
@@ -97,6 +99,8 @@ export const inviteToWorkspace = (
         if ((yield* invitations.insert(invitation)) === "pending_exists") {
           return yield* Effect.fail(new InvitationPending({ detail: "The user already has a pending invitation to this workspace." }));
         }
+        // The invitee is told by e-mail (a durable job, committed with the invitation).
+        yield* invitationEmailJob.schedule({ invitation_id: invitation.id }, { runAt: at, key: invitation.id });
         return invitation;
       }),
     );

@@ -6,11 +6,20 @@
  * (its audit and WorkspaceMembershipGranted). A declined, cancelled or expired invitation makes no
  * member; only the invitee sees, accepts or declines it (anyone else: 404); an owner lists and
  * cancels its workspace's invitations; the direct add of a non-member answers 409
- * invitation_required. Accepting races cancelling and declining with one winner — SQLite and
+ * invitation_required; the invitee is told by e-mail while the invitation is open. Accepting races
+ * cancelling and declining with one winner — SQLite and
  * Postgres; the race on real Postgres connections.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import t from "tap";
 import { sql } from "kysely";
+import { makeFolderMailer } from "../../adapters/mail/FolderMailer.js";
+import { sendInvitationEmail } from "../../core/projects/InvitationEmail.js";
+import { rebindPort } from "../../hosts/PortBindings.js";
+import { Mailer } from "../../ports/Mailer.js";
+import { WorkspaceInvitationId } from "../../core/projects/model/Ids.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { forEachDialectConfig, testConfig } from "../hosts/support.js";
 import { inviteAndAccept, startProjectsServer, type Client } from "./support.js";
@@ -21,7 +30,10 @@ const invite = (owner: Client, workspaceId: string, invitee: Client, role = "mem
   owner.call("POST", `/v1/workspaces/${workspaceId}/invitations`, { user_id: invitee.userId, role, reason: "joins the launch" }, headers);
 
 forEachDialectConfig(t, "an invitation makes a member only when the invitee accepts it, with the invited role", async (t, config) => {
-  const { client, db } = await startProjectsServer(t, config);
+  // Mail to a folder of this test's own (the module's default is a shared temp folder).
+  const mailFolder = mkdtempSync(join(tmpdir(), "domainkit-invitation-mail-"));
+  t.teardown(() => rmSync(mailFolder, { recursive: true, force: true }));
+  const { client, db } = await startProjectsServer(t, config, { rebind: (container) => rebindPort(container, Mailer, makeFolderMailer({ folder: mailFolder })) });
   const owner = await client();
   const invitee = await client();
   const stranger = await client();
@@ -37,6 +49,15 @@ forEachDialectConfig(t, "an invitation makes a member only when the invitee acce
   t.equal((await invitee.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "an invitation is not a membership");
   t.match(await invite(owner, workspace.id, invitee, "member"), { status: 409, body: { code: "invitation_pending" } }, "one pending invitation per user");
   t.match(await invite(owner, workspace.id, owner), { status: 409, body: { code: "already_member" } }, "a member is not invited");
+
+  // The invitee's e-mail (the reference server's folder mailer), from its durable job.
+  const mailFile = join(mailFolder, `_${invited.body.id}_domainkit_.eml`);
+  for (let waited = 0; !existsSync(mailFile) && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  const mail = existsSync(mailFile) ? readFileSync(mailFile, "utf8") : "";
+  t.match(mail, `${invitee.userId}@users.invalid`, "the invitee is told by e-mail");
+  t.match(mail, /invited to the workspace "Acme"/, "naming the workspace");
+  t.match(mail, `as owner`, "and the role");
+  t.match(mail, `POST /v1/invitations/${invited.body.id}/accept`, "and how to accept");
 
   const mine = await invitee.call("GET", "/v1/invitations");
   t.same(mine.body.data.map((i: { id: string }) => i.id), [invited.body.id], "the invitee lists its pending invitation");
@@ -74,10 +95,11 @@ forEachDialectConfig(t, "an invitation makes a member only when the invitee acce
 });
 
 forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no member; another tenant's invitation answers 404; no direct adds", async (t, config, dialect) => {
-  const { client, db } = await startProjectsServer(t, config);
+  const { server, client, db } = await startProjectsServer(t, config);
   const owner = await client();
   const workspace = (await owner.call("POST", "/v1/workspaces", { name: "Acme" })).body;
   const [decliner, cancelled, late] = [await client(), await client(), await client()];
+  const mailOf = (invitationId: string) => server.core.runtime.runPromise(sendInvitationEmail(WorkspaceInvitationId.make(invitationId)));
 
   const declined = (await invite(owner, workspace.id, decliner)).body;
   t.match(await decliner.call("POST", `/v1/invitations/${declined.id}/decline`), { status: 200, body: { status: "declined" } }, "the invitee declines");
@@ -98,6 +120,8 @@ forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no me
   t.equal((await owner.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${toCancel.id}`)).status, 204, "cancelling again: 204");
   t.match(await cancelled.call("POST", `/v1/invitations/${toCancel.id}/accept`), { status: 409, body: { code: "invitation_not_pending" } }, "no accept after a cancel");
   t.equal((await cancelled.call("GET", `/v1/workspaces/${workspace.id}`)).status, 404, "a cancelled invitation makes no member");
+  t.equal(await mailOf(toCancel.id), "skipped", "its e-mail job, run after the cancel, sends nothing");
+  t.equal(await mailOf(declined.id), "skipped", "nor a declined one's");
   t.match(
     await db.db.selectFrom("pm_workspace_invitations").select(["status", "decided_by", "decided_reason"]).where("id", "=", toCancel.id).executeTakeFirstOrThrow(),
     { status: "cancelled", decided_by: owner.userId, decided_reason: "wrong person" },
