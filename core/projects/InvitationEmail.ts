@@ -15,6 +15,7 @@ import { NotificationsAddressBook } from "../../ports/projects/NotificationsAddr
 import { WorkspaceInvitationsRepository } from "../../ports/projects/WorkspaceInvitationsRepository.js";
 import { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { WorkspaceInvitationId } from "./model/Ids.js";
+import { invitationAt } from "./model/WorkspaceInvitation.js";
 
 /** The job kind of one invitation's e-mail. */
 export const invitationEmailJobKind = "projects.invitation_email";
@@ -26,7 +27,7 @@ export const sendInvitationEmail = (
   Effect.gen(function* () {
     const invitation = yield* (yield* WorkspaceInvitationsRepository).find(invitationId);
     // Read when the mail goes out (a retry may run much later): only an open offer is announced.
-    if (invitation === null || invitation.status !== "pending" || invitation.expiresAt <= (yield* now)) return "skipped" as const;
+    if (invitation === null || invitationAt(invitation, yield* now).status !== "pending") return "skipped" as const;
     const workspace = yield* (yield* WorkspacesRepository).findWorkspace(invitation.workspaceId);
     if (workspace === null) return "skipped" as const;
     const to = yield* (yield* NotificationsAddressBook).addressOf(invitation.userId);

@@ -29,7 +29,7 @@ import { AlreadyMember, InvitationExpired, InvitationNotPending, InvitationPendi
 import { announceAccessChanged } from "./MembershipEvents.js";
 import { WorkspaceInvitationId, type WorkspaceId } from "./model/Ids.js";
 import type { WorkspaceRole } from "./model/Roles.js";
-import type { InvitationToUser, WorkspaceInvitation } from "./model/WorkspaceInvitation.js";
+import { invitationAt, type InvitationToUser, type WorkspaceInvitation } from "./model/WorkspaceInvitation.js";
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { lockOwners, requireOwner, writeWorkspaceMembership } from "./Workspaces.js";
 import { invitationEmailJob } from "./InvitationEmail.js";
@@ -51,7 +51,7 @@ const inviteeOnly = (userId: string, id: WorkspaceInvitationId) =>
 
 /** Why a decision found the invitation no longer pending: expired (410), or decided already (409). */
 const notPending = (invitation: WorkspaceInvitation | null, at: Date): InvitationExpired | InvitationNotPending =>
-  invitation !== null && (invitation.status === "expired" || (invitation.status === "pending" && invitation.expiresAt <= at))
+  invitation !== null && invitationAt(invitation, at).status === "expired"
     ? new InvitationExpired({ detail: "The invitation expired; ask an owner for a new one." })
     : new InvitationNotPending({ detail: `The invitation is ${invitation?.status ?? "gone"}.` });
 
@@ -129,15 +129,9 @@ export const listWorkspaceInvitations = (
     const before = page.cursor === undefined ? undefined : yield* decodeCursor(IdCursorKey, page.cursor);
     const rows = yield* (yield* WorkspaceInvitationsRepository).listForWorkspace(workspaceId, page.limit + 1, before?.[0]);
     const at = yield* now;
-    return pageFrom(rows.map((invitation) => asOf(invitation, at)), page.limit, (invitation) => [invitation.id]);
+    return pageFrom(rows.map((invitation) => invitationAt(invitation, at)), page.limit, (invitation) => [invitation.id]);
   }).pipe(withSpan("Projects.listWorkspaceInvitations"));
 
-/**
- * The invitation as it stands at `at`: a pending one past its expiry is shown `expired` (the row
- * is marked so only when a later invitation of the same user replaces it; nothing acts on it).
- */
-const asOf = (invitation: WorkspaceInvitation, at: Date): WorkspaceInvitation =>
-  invitation.status === "pending" && invitation.expiresAt <= at ? { ...invitation, status: "expired" } : invitation;
 
 /**
  * The invitee accepts: in one transaction the invitation moves pending -> accepted (conditional,

@@ -30,6 +30,13 @@ export const WorkspaceInvitation = Schema.Struct({
 });
 export type WorkspaceInvitation = typeof WorkspaceInvitation.Type;
 
+/**
+ * The invitation as it stands at `at`: a pending one past its expiry is `expired` (the row is
+ * marked so only when a later invitation of the same user replaces it; nothing acts on it).
+ */
+export const invitationAt = (invitation: WorkspaceInvitation, at: Date): WorkspaceInvitation =>
+  invitation.status === "pending" && invitation.expiresAt <= at ? { ...invitation, status: "expired" } : invitation;
+
 /** Wire shape of an invitation. */
 export const WorkspaceInvitationView = wireShape(WorkspaceInvitation);
 
