@@ -10,13 +10,14 @@
 import { Effect } from "effect";
 import { now } from "../kernel/Clock.js";
 import { Forbidden, NotFound, ValidationFailed } from "../kernel/Errors.js";
+import { Transactions } from "../../ports/Transactions.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { UploadNotOpen } from "./Errors.js";
 import type { UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
-import { mayStillUpload } from "./UploadAccess.js";
+import { lockAndMayStillUpload, mayStillUpload } from "./UploadAccess.js";
 import { sessionWithGrants } from "./UploadQueries.js";
 import { withSpan } from "../kernel/Span.js";
 
@@ -67,6 +68,12 @@ export const reportUploadPart = (input: {
     }
     // The answer carries fresh grants: only while the owner may still upload there.
     yield* mayStillUpload(session);
-    yield* recordReportedParts(input.workspaceId, session.id, [{ partNumber: input.partNumber, etag: input.etag }]);
+    yield* (yield* Transactions).run(
+      Effect.gen(function* () {
+        // Checked again under the drive lock, membership held: a revocation committed since is seen.
+        yield* lockAndMayStillUpload(session);
+        yield* recordReportedParts(input.workspaceId, session.id, [{ partNumber: input.partNumber, etag: input.etag }]);
+      }),
+    );
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.reportUploadPart"));

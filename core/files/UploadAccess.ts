@@ -1,14 +1,21 @@
 /**
  * What an upload session's owner must still be allowed to do for the session to go on (spec
  * States: "caller can edit the parent folder"): create in the folder for a new file, edit the
- * file for a new version. Completing checks it (again under the drive lock), and so does every
- * answer that issues fresh part grants (resume, part report), since a grant is a write capability.
+ * file for a new version. Completing checks it, and so does every command that issues fresh part
+ * grants (resume) or records a part (part report), since a grant is a write capability: before
+ * the transaction, then again inside it under the drive lock (NamespaceLock.ts), so a revocation
+ * committed in between is seen.
  */
-import { requireAccess } from "./Access.js";
+import { requireAccess, type NodeAction } from "./Access.js";
 import type { UploadSession } from "./model/UploadSession.js";
+import { lockNamespaceWithAccess } from "./NamespaceLock.js";
+
+/** The node the session's owner must still reach, and the action they must be allowed there. */
+const neededAccess = (session: UploadSession): readonly [string, NodeAction] =>
+  session.nodeId === null ? [session.parentId, "create_child"] : [session.nodeId, "edit"];
 
 /** Succeeds while the session's owner may still upload what it opened; NotFound or Forbidden otherwise. */
-export const mayStillUpload = (session: UploadSession) =>
-  session.nodeId === null
-    ? requireAccess(session.workspaceId, session.createdBy, session.parentId, "create_child")
-    : requireAccess(session.workspaceId, session.createdBy, session.nodeId, "edit");
+export const mayStillUpload = (session: UploadSession) => requireAccess(session.workspaceId, session.createdBy, ...neededAccess(session));
+
+/** Takes the drive lock, then `mayStillUploadUnderLock`: inside the transaction of a command that changes no namespace. */
+export const lockAndMayStillUpload = (session: UploadSession) => lockNamespaceWithAccess(session.workspaceId, session.createdBy, ...neededAccess(session));

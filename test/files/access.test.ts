@@ -20,15 +20,17 @@ import { listChanges } from "../../core/files/ListChanges.js";
 import { moveNode } from "../../core/files/MoveNode.js";
 import { getNode, listChildren } from "../../core/files/NodeQueries.js";
 import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Permissions.js";
+import { reportUploadPart } from "../../core/files/ReportUploadPart.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
 import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { createShareLink, revokeShareLink } from "../../core/files/ShareLinks.js";
 import { trashNode } from "../../core/files/TrashNode.js";
 import type { FilesServices } from "../../core/files/Services.js";
+import { getUpload } from "../../core/files/UploadQueries.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { forEachFilesDialect } from "./support.js";
-import { bytesOf, filesRuntime, publishFile, sha256, uploadParts, workspaceWithDrive } from "./support.js";
+import { bytesOf, filesRuntime, partChecksums, publishFile, sha256, uploadParts, workspaceWithDrive } from "./support.js";
 
 t.test("another workspace's node, upload and drive are NotFound for every use case", (t) =>
   forEachFilesDialect(t, "tenant isolation", async (t, db) => {
@@ -301,6 +303,44 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
     const quotaBefore = (await env.run(getDrive("ann", "ws1"))).quotaBytes;
     t.match(await env.attempt(committedBeforeTransaction(setQuota("ann", "ws1", quotaBefore + 1), demoted)), { ok: false, error: { _tag: "Forbidden" } }, "a quota set by a demoted admin is Forbidden");
     t.equal((await env.run(getDrive("ann", "ws1"))).quotaBytes, quotaBefore, "and changes no quota");
+  }),
+);
+
+t.test("ACL checks under the drive lock for commands that change no namespace: a part report and a resume by a caller who lost access after their check answer as the route does and record nothing", (t) =>
+  forEachFilesDialect(t, "no namespace change", async (t, db) => {
+    const env = filesRuntime(t, db);
+    const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
+    const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    const grant = (nodeId: string, role: "viewer" | "editor") => env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben", role }));
+    const revoke = (nodeId: string) => revokeAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben" });
+    const ben = { userId: "ben", workspaceId: "ws1" };
+    const notFound = { ok: false, error: { _tag: "NotFound" } };
+    const forbidden = { ok: false, error: { _tag: "Forbidden" } };
+
+    // An upload ben opened in `shared` as its editor: two parts, none reported.
+    await grant(shared.id, "editor");
+    const bytes = bytesOf("twenty bytes of data");
+    const session = await env.run(
+      createUpload({ ...ben, parentId: shared.id, name: "u.bin", sizeBytes: bytes.length, sha256: sha256(bytes), contentType: "application/octet-stream", nodeId: null, partSha256: partChecksums(bytes, 16) }),
+    );
+    const etags = async () => (await db.db.selectFrom("fs_upload_parts").select(["part_number", "etag"]).where("session_id", "=", session.id).orderBy("part_number").execute()).map((p) => p.etag);
+    const report = reportUploadPart({ ...ben, uploadId: session.id, partNumber: 1, etag: '"e1"' });
+    t.match(await env.attempt(committedBeforeTransaction(report, revoke(shared.id))), notFound, "a part report by an owner who no longer sees the folder answers NotFound");
+    t.same(await etags(), [null, null], "and records no part");
+    await grant(shared.id, "editor");
+    const demote = grantAccess({ userId: "ann", workspaceId: "ws1", nodeId: shared.id, granteeId: "ben", role: "viewer" });
+    t.match(await env.attempt(committedBeforeTransaction(report, demote)), forbidden, "a part report by an owner demoted to viewer answers Forbidden");
+    t.same(await etags(), [null, null], "and records no part");
+    await grant(shared.id, "editor");
+    const resume = getUpload({ ...ben, uploadId: session.id });
+    t.match(await env.attempt(committedBeforeTransaction(resume, revoke(shared.id))), notFound, "a resume by an owner who no longer sees the folder answers NotFound, with no part grant");
+    await grant(shared.id, "editor");
+    t.match(await env.attempt(committedBeforeTransaction(resume, demote)), forbidden, "a resume by an owner demoted to viewer answers Forbidden, with no part grant");
+    await grant(shared.id, "editor");
+    t.equal((await env.run(resume)).parts.length, 2, "with access back the resume grants both parts");
+    await env.run(report);
+    t.same(await etags(), ['"e1"', null], "and the report records its part");
+
   }),
 );
 
