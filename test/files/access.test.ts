@@ -21,6 +21,7 @@ import { moveNode } from "../../core/files/MoveNode.js";
 import { getNode, listChildren } from "../../core/files/NodeQueries.js";
 import { grantAccess, listPermissions, revokeAccess } from "../../core/files/Permissions.js";
 import { reportUploadPart } from "../../core/files/ReportUploadPart.js";
+import { requestExtraction } from "../../core/files/RequestExtraction.js";
 import { restoreNode } from "../../core/files/RestoreNode.js";
 import { restoreVersion } from "../../core/files/RestoreVersion.js";
 import { createShareLink, revokeShareLink } from "../../core/files/ShareLinks.js";
@@ -31,6 +32,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { WorkspaceDirectory } from "../../ports/files/WorkspaceDirectory.js";
 import { forEachFilesDialect } from "./support.js";
 import { bytesOf, filesRuntime, partChecksums, publishFile, sha256, uploadParts, workspaceWithDrive } from "./support.js";
+import { makeZip } from "./zip.js";
 
 t.test("another workspace's node, upload and drive are NotFound for every use case", (t) =>
   forEachFilesDialect(t, "tenant isolation", async (t, db) => {
@@ -306,11 +308,12 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
   }),
 );
 
-t.test("ACL checks under the drive lock for commands that change no namespace: a part report and a resume by a caller who lost access after their check answer as the route does and record nothing", (t) =>
+t.test("ACL checks under the drive lock for commands that change no namespace: a part report, a resume and an extraction request by a caller who lost access after their check answer as the route does and record nothing", (t) =>
   forEachFilesDialect(t, "no namespace change", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
     const shared = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "shared" }));
+    const dest = await env.run(createFolder({ userId: "ann", workspaceId: "ws1", parentId: root, name: "dest" }));
     const grant = (nodeId: string, role: "viewer" | "editor") => env.run(grantAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben", role }));
     const revoke = (nodeId: string) => revokeAccess({ userId: "ann", workspaceId: "ws1", nodeId, granteeId: "ben" });
     const ben = { userId: "ben", workspaceId: "ws1" };
@@ -340,6 +343,21 @@ t.test("ACL checks under the drive lock for commands that change no namespace: a
     t.equal((await env.run(resume)).parts.length, 2, "with access back the resume grants both parts");
     await env.run(report);
     t.same(await etags(), ['"e1"', null], "and the report records its part");
+
+    // An extraction request: the archive, or the destination, no longer seen.
+    const zip = await publishFile(env, { userId: "ann", workspaceId: "ws1", parentId: shared.id, name: "a.zip", bytes: makeZip([{ name: "x.txt", data: "x", method: 0 }]) });
+    const extractions = () => db.db.selectFrom("fs_extractions").select("id").where("created_by", "=", "ben").execute();
+    const jobs = (kind: string) => db.db.selectFrom("jobs").select("key").where("kind", "=", kind).execute();
+    const extracting = requestExtraction({ ...ben, nodeId: zip.nodeId, parentId: dest.id });
+    await grant(dest.id, "editor");
+    t.match(await env.attempt(committedBeforeTransaction(extracting, revoke(shared.id))), notFound, "an extraction of an archive no longer seen answers NotFound");
+    await grant(shared.id, "editor");
+    t.match(await env.attempt(committedBeforeTransaction(extracting, revoke(dest.id))), notFound, "an extraction into a destination no longer seen answers NotFound");
+    t.same(await extractions(), [], "and records no extraction");
+    t.same(await jobs("files.archive_extraction"), [], "nor queues its job");
+    await grant(dest.id, "editor");
+    const queued = await env.run(extracting);
+    t.same(await jobs("files.archive_extraction"), [{ key: queued.id }], "with access back the request queues its job");
 
   }),
 );
