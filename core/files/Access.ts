@@ -43,6 +43,10 @@ export const requireMember = (workspaceId: string, userId: string, held = false)
     Effect.flatMap((s) => (s === null ? Effect.fail(new NotFound({ resource: "workspace" })) : Effect.succeed(s))),
   );
 
+/** Fails unless the caller is a workspace admin: NotFound for a non-member, else Forbidden with `detail` (`held`: as for requireMember). */
+export const requireWorkspaceAdmin = (workspaceId: string, userId: string, detail: string, held = false): Effect.Effect<void, NotFound | Forbidden, WorkspaceDirectory> =>
+  Effect.flatMap(requireMember(workspaceId, userId, held), (standing) => (standing === "admin" ? Effect.void : Effect.fail(new Forbidden({ detail }))));
+
 /** Resolves the caller's access to a node; NotFound when it does not exist in the workspace or the caller is no member (`held`: as for requireMember). */
 export const resolveAccess = (
   workspaceId: string,

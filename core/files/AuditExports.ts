@@ -13,8 +13,9 @@ import { Ids } from "../../ports/Ids.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { AuditExportsRepository } from "../../ports/files/AuditExportsRepository.js";
+import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
-import { requireMember } from "./Access.js";
+import { requireMember, requireWorkspaceAdmin } from "./Access.js";
 import { auditExportJob } from "./AuditExportJob.js";
 import { ensureDrive } from "./Drives.js";
 import { AuditExportId, type AuditExport } from "./model/AuditExport.js";
@@ -28,11 +29,12 @@ export interface AuditExportState {
   readonly download: { readonly url: string; readonly expiresAt: Date } | null;
 }
 
+const onlyAdmins = "only a workspace admin exports the audit trail";
+
 /** A workspace admin asks for an export of the workspace's audit trail. */
 export const requestAuditExport = (input: { readonly userId: string; readonly workspaceId: string }): Effect.Effect<AuditExport, NotFound | Forbidden, FilesServices> =>
   Effect.gen(function* () {
-    const standing = yield* requireMember(input.workspaceId, input.userId);
-    if (standing !== "admin") return yield* Effect.fail(new Forbidden({ detail: "only a workspace admin exports the audit trail" }));
+    yield* requireWorkspaceAdmin(input.workspaceId, input.userId, onlyAdmins);
     yield* ensureDrive(input.workspaceId, input.userId);
     const id = AuditExportId.make(yield* (yield* Ids).next);
     const at = yield* now;
@@ -51,6 +53,9 @@ export const requestAuditExport = (input: { readonly userId: string; readonly wo
     };
     yield* (yield* Transactions).run(
       Effect.gen(function* () {
+        // Checked again under the drive lock, membership held: a demotion or removal committed since is seen.
+        yield* (yield* DriveRepository).lock(input.workspaceId);
+        yield* requireWorkspaceAdmin(input.workspaceId, input.userId, onlyAdmins, true);
         yield* (yield* AuditExportsRepository).insert(requested);
         yield* auditExportJob.schedule({ workspace_id: input.workspaceId, export_id: id }, { runAt: at, key: id });
       }),

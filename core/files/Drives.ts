@@ -10,7 +10,7 @@ import { Transactions } from "../../ports/Transactions.js";
 import { DriveRepository } from "../../ports/files/DriveRepository.js";
 import { FilesAudit } from "../../ports/files/FilesAudit.js";
 import { FilesSettings } from "../../ports/files/FilesSettings.js";
-import { requireMember } from "./Access.js";
+import { requireMember, requireWorkspaceAdmin } from "./Access.js";
 import { QuotaBelowUsage } from "./Errors.js";
 import type { Drive, DriveView } from "./model/Drive.js";
 import { NodeId, WorkspaceId } from "./model/Ids.js";
@@ -55,10 +55,7 @@ export const getDrive = (userId: string, workspaceId: string): Effect.Effect<Dri
   }).pipe(withSpan("files.getDrive"));
 
 /** Fails unless `userId` is an admin of the workspace: NotFound for a non-member, else Forbidden. */
-const requireQuotaAdmin = (workspaceId: string, userId: string, held: boolean) =>
-  Effect.flatMap(requireMember(workspaceId, userId, held), (standing) =>
-    standing === "admin" ? Effect.void : Effect.fail(new Forbidden({ detail: "only a workspace admin sets the quota" })),
-  );
+const requireQuotaAdmin = (workspaceId: string, userId: string, held: boolean) => requireWorkspaceAdmin(workspaceId, userId, "only a workspace admin sets the quota", held);
 
 /** `PUT /v1/workspaces/:id/drive/quota` by a workspace admin; never below what is used and reserved; audited. */
 export const setQuota = (

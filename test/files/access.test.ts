@@ -11,6 +11,7 @@ import { Effect } from "effect";
 import { sql } from "kysely";
 import { makeSqlProjectsWorkspaceDirectory } from "../../adapters/sql/files/SqlProjectsWorkspaceDirectory.js";
 import { abortUpload } from "../../core/files/AbortUpload.js";
+import { requestAuditExport } from "../../core/files/AuditExports.js";
 import { completeUpload } from "../../core/files/CompleteUpload.js";
 import { createFolder } from "../../core/files/CreateFolder.js";
 import { createUpload } from "../../core/files/CreateUpload.js";
@@ -308,7 +309,7 @@ t.test("ACL checks under the drive lock: access revoked or lowered after a comma
   }),
 );
 
-t.test("ACL checks under the drive lock for commands that change no namespace: a part report, a resume and an extraction request by a caller who lost access after their check answer as the route does and record nothing", (t) =>
+t.test("ACL checks under the drive lock for commands that change no namespace: a part report, a resume, an audit export and an extraction request by a caller who lost access after their check answer as the route does and record nothing", (t) =>
   forEachFilesDialect(t, "no namespace change", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
@@ -359,6 +360,17 @@ t.test("ACL checks under the drive lock for commands that change no namespace: a
     const queued = await env.run(extracting);
     t.same(await jobs("files.archive_extraction"), [{ key: queued.id }], "with access back the request queues its job");
 
+    // An audit export asked by an admin demoted, or removed, in between.
+    const exports = () => db.db.selectFrom("fs_audit_exports").select("id").execute();
+    const exporting = requestAuditExport({ userId: "ann", workspaceId: "ws1" });
+    t.match(await env.attempt(committedBeforeTransaction(exporting, Effect.sync(() => env.directory.set("ws1", "ann", "member")))), forbidden, "an audit export by an admin demoted in between answers Forbidden");
+    env.directory.set("ws1", "ann", "admin");
+    t.match(await env.attempt(committedBeforeTransaction(exporting, Effect.sync(() => env.directory.set("ws1", "ann", null)))), notFound, "an audit export by an admin removed in between answers NotFound");
+    t.same(await exports(), [], "and records no export");
+    t.same(await jobs("files.audit_export"), [], "nor queues its job");
+    env.directory.set("ws1", "ann", "admin");
+    const asked = await env.run(exporting);
+    t.same(await jobs("files.audit_export"), [{ key: asked.id }], "an admin's request queues its job");
   }),
 );
 
