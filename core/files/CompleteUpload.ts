@@ -28,7 +28,7 @@ import { NodesRepository } from "../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../ports/files/VersionsRepository.js";
 import { requireMember } from "./Access.js";
-import { mayStillUpload } from "./UploadAccess.js";
+import { mayStillUpload, mayStillUploadUnderLock } from "./UploadAccess.js";
 import { insertNode, requireFreeName } from "./CreateFolder.js";
 import {
   ChecksumMismatch,
@@ -199,8 +199,8 @@ export const completeUpload = (input: {
         const drive = yield* drives.lock(input.workspaceId);
         if (drive === null) return yield* Effect.fail(new NotFound({ resource: "drive" }));
         // Under the lock grants and revocations take too: a revocation committed before this
-        // point is seen (spec: namespace and ACL are transactional).
-        yield* mayStillUpload(session);
+        // point is seen (spec: namespace and ACL are transactional); the membership held until the commit.
+        yield* mayStillUploadUnderLock(session);
         const at = yield* now;
         const bytes = yield* uploads.settle({ workspaceId: input.workspaceId, id: session.id, to: "completed", versionId, at });
         if (bytes === null) {

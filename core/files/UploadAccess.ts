@@ -8,7 +8,7 @@
  */
 import { requireAccess, type NodeAction } from "./Access.js";
 import type { UploadSession } from "./model/UploadSession.js";
-import { lockNamespaceWithAccess } from "./NamespaceLock.js";
+import { lockNamespaceWithAccess, requireAccessUnderLock } from "./NamespaceLock.js";
 
 /** The node the session's owner must still reach, and the action they must be allowed there. */
 const neededAccess = (session: UploadSession): readonly [string, NodeAction] =>
@@ -16,6 +16,9 @@ const neededAccess = (session: UploadSession): readonly [string, NodeAction] =>
 
 /** Succeeds while the session's owner may still upload what it opened; NotFound or Forbidden otherwise. */
 export const mayStillUpload = (session: UploadSession) => requireAccess(session.workspaceId, session.createdBy, ...neededAccess(session));
+
+/** The same under the drive lock the command took, the owner's membership held until the commit. */
+export const mayStillUploadUnderLock = (session: UploadSession) => requireAccessUnderLock(session.workspaceId, session.createdBy, ...neededAccess(session));
 
 /** Takes the drive lock, then `mayStillUploadUnderLock`: inside the transaction of a command that changes no namespace. */
 export const lockAndMayStillUpload = (session: UploadSession) => lockNamespaceWithAccess(session.workspaceId, session.createdBy, ...neededAccess(session));

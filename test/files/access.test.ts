@@ -374,7 +374,7 @@ t.test("ACL checks under the drive lock for commands that change no namespace: a
   }),
 );
 
-t.test("ACL checks under the drive lock hold the caller's membership: a removal committed before the lock answers NotFound, and one tried while a command holds it waits for its commit (Postgres)", (t) =>
+t.test("ACL checks under the drive lock hold the caller's membership: a removal committed before the lock answers NotFound, and one tried while a command (a trash, an upload's completion) holds it waits for its commit (Postgres)", (t) =>
   forEachFilesDialect(t, "membership held", async (t, db) => {
     const env = filesRuntime(t, db);
     const root = await workspaceWithDrive(env, "ws1", "ann", ["ben"]);
@@ -391,8 +391,7 @@ t.test("ACL checks under the drive lock hold the caller's membership: a removal 
     const removeBen = () => db.db.deleteFrom("pm_workspace_members").where("workspace_id", "=", "ws1").where("user_id", "=", "ben").execute();
 
     if (db.dialect === "postgres") {
-      // While ben's trash holds his membership, a removal on another connection waits (here: gives up after its lock timeout).
-      let removal: string | undefined;
+      // While ben's command holds his membership, a removal on another connection waits (here: gives up after its lock timeout).
       const tryRemoval = () =>
         db.db
           .transaction()
@@ -404,16 +403,24 @@ t.test("ACL checks under the drive lock hold the caller's membership: a removal 
             () => "removed",
             (e: { code?: string }) => (e.code === "55P03" ? "waited" : Promise.reject(e)),
           );
-      const probing: WorkspaceDirectory = {
+      /** The server's directory that tries the removal right after ben's first membership read under the lock; `tried.removal` says how it went. */
+      const probing = (tried: { removal?: string }): WorkspaceDirectory => ({
         ...directory,
         standingHeld: (workspaceId, userId) =>
           Effect.tap(directory.standingHeld!(workspaceId, userId), () =>
-            userId === "ben" && removal === undefined ? Effect.promise(async () => void (removal = await tryRemoval())) : Effect.void,
+            userId === "ben" && tried.removal === undefined ? Effect.promise(async () => void (tried.removal = await tryRemoval())) : Effect.void,
           ),
-      };
-      t.equal(await env.run(asServer(trashNode({ userId: "ben", workspaceId: "ws1", nodeId: a.id }), probing)), 1, "the trash commits");
-      t.equal(removal, "waited", "the removal tried after its check under the lock waited for its commit");
+      });
+      const trashing: { removal?: string } = {};
+      t.equal(await env.run(asServer(trashNode({ userId: "ben", workspaceId: "ws1", nodeId: a.id }), probing(trashing))), 1, "the trash commits");
+      t.equal(trashing.removal, "waited", "the removal tried after its check under the lock waited for its commit");
       t.not(await trashedAt(a.id), null);
+      // An upload's completion too: its check under the lock holds the owner's membership.
+      const bytes = bytesOf("done");
+      const session = await uploadParts(env, { userId: "ben", workspaceId: "ws1", parentId: shared.id, name: "c.txt", bytes });
+      const completing: { removal?: string } = {};
+      t.match(await env.run(asServer(completeUpload({ userId: "ben", workspaceId: "ws1", uploadId: session.id, sha256: sha256(bytes) }), probing(completing))), { status: "quarantined" }, "the completion commits");
+      t.equal(completing.removal, "waited", "the removal tried after the completion's check under the lock waited for its commit");
     } else t.pass("SQLite runs one writer at a time: a removal cannot commit inside a command's transaction");
 
     // A removal committed after the check before the transaction: the check under the lock sees it.
