@@ -1,10 +1,10 @@
 /**
  * What an upload session's owner must still be allowed to do for the session to go on (spec
  * States: "caller can edit the parent folder"): create in the folder for a new file, edit the
- * file for a new version. Completing checks it, and so does every command that issues fresh part
- * grants (resume) or records a part (part report), since a grant is a write capability: before
- * the transaction, then again inside it under the drive lock (NamespaceLock.ts), so a revocation
- * committed in between is seen.
+ * file for a new version. Every answer that issues fresh part grants checks it, since a grant is a
+ * write capability. A resume is a read: its grants follow the access it reads. A command that
+ * writes (a part report, the completion) checks before its transaction and again inside it under
+ * the drive lock (NamespaceLock.ts), so a revocation committed in between is seen.
  */
 import { requireAccess, type NodeAction } from "./Access.js";
 import type { UploadSession } from "./model/UploadSession.js";

@@ -11,12 +11,11 @@ import { Effect } from "effect";
 import { Forbidden, NotFound } from "../kernel/Errors.js";
 import { now } from "../kernel/Clock.js";
 import { ObjectStore } from "../../ports/ObjectStore.js";
-import { Transactions } from "../../ports/Transactions.js";
 import { UploadsRepository } from "../../ports/files/UploadsRepository.js";
 import { requireMember } from "./Access.js";
 import { partGrants } from "./CreateUpload.js";
 import { settleWithoutVersion } from "./SettleUpload.js";
-import { lockAndMayStillUpload, mayStillUpload } from "./UploadAccess.js";
+import { mayStillUpload } from "./UploadAccess.js";
 import { uploadSessionView, type UploadPart, type UploadSession, type UploadSessionView } from "./model/UploadSession.js";
 import type { FilesServices } from "./Services.js";
 import { withSpan } from "../kernel/Span.js";
@@ -34,12 +33,8 @@ export const getUpload = (input: { readonly userId: string; readonly workspaceId
       yield* settleWithoutVersion(session, "expire");
       return yield* sessionWithGrants((yield* uploads.find(input.workspaceId, session.id)) ?? session);
     }
-    // Fresh grants are write capabilities: only while the owner may still upload there, checked
-    // again under the drive lock (membership held) so a revocation committed since is seen.
-    if (session.status === "open") {
-      yield* mayStillUpload(session);
-      yield* (yield* Transactions).run(lockAndMayStillUpload(session));
-    }
+    // Fresh grants are write capabilities: only while the owner may still upload there.
+    if (session.status === "open") yield* mayStillUpload(session);
     return yield* sessionWithGrants(session);
   }).pipe(withSpan("files.getUpload"));
 
