@@ -33,6 +33,8 @@ import { invitationAt, type InvitationToUser, type WorkspaceInvitation } from ".
 import type { WorkspaceMember } from "./model/WorkspaceMember.js";
 import { lockOwners, requireOwner, writeWorkspaceMembership } from "./Workspaces.js";
 import { invitationEmailJob } from "./InvitationEmail.js";
+import { notifyInvitee } from "./InvitationNotification.js";
+import type { NotificationsRepository } from "../../ports/projects/NotificationsRepository.js";
 
 /** How long an invitation may be accepted. */
 export const invitationLifetimeMs = 14 * 24 * 3600 * 1000;
@@ -64,7 +66,7 @@ export const inviteToWorkspace = (
   principal: Principal,
   workspaceId: WorkspaceId,
   input: { readonly userId: string; readonly role: WorkspaceRole; readonly reason?: string | undefined },
-): Effect.Effect<WorkspaceInvitation, Forbidden | NotFound | AlreadyMember | InvitationPending, InvitationServices | Ids | Jobs> =>
+): Effect.Effect<WorkspaceInvitation, Forbidden | NotFound | AlreadyMember | InvitationPending, InvitationServices | NotificationsRepository | Ids | Jobs> =>
   Effect.gen(function* () {
     const actorId = yield* requireOwner(principal, workspaceId);
     const userId = input.userId.toLowerCase();
@@ -99,7 +101,10 @@ export const inviteToWorkspace = (
         if ((yield* invitations.insert(invitation)) === "pending_exists") {
           return yield* Effect.fail(new InvitationPending({ detail: "The user already has a pending invitation to this workspace." }));
         }
-        // The invitee is told by e-mail (a durable job, committed with the invitation).
+        // The invitee is told in-app and by e-mail (a durable job), both committed with the invitation.
+        const workspace = yield* (yield* WorkspacesRepository).findWorkspace(workspaceId);
+        if (workspace === null) return yield* Effect.die(new Error("an owner's workspace is missing"));
+        yield* notifyInvitee(invitation, workspace.name);
         yield* invitationEmailJob.schedule({ invitation_id: invitation.id }, { runAt: at, key: invitation.id });
         return invitation;
       }),

@@ -16,7 +16,7 @@ import { NotificationsRepository } from "../../ports/projects/NotificationsRepos
 import type { ProjectsRepository } from "../../ports/projects/ProjectsRepository.js";
 import type { WorkspacesRepository } from "../../ports/projects/WorkspacesRepository.js";
 import { projectAccess } from "./Access.js";
-import type { Notification } from "./model/Notification.js";
+import { asMention, type Notification } from "./model/Notification.js";
 import { allows } from "./Roles.js";
 import { ProjectEvent } from "./Events.js";
 import { withSpan } from "../kernel/Span.js";
@@ -62,6 +62,7 @@ export const notifyMentions = (
         id: NotificationId.make(yield* ids.next),
         workspaceId: data.task.workspaceId,
         projectId: data.project_id,
+        invitationId: null,
         recipientId,
         eventId: event.id,
         kind: "mention",
@@ -103,7 +104,8 @@ export const sendMentionEmail = (
   NotificationsRepository | NotificationsAddressBook | Mailer | WorkspacesRepository | ProjectsRepository
 > =>
   Effect.gen(function* () {
-    const notification = yield* (yield* NotificationsRepository).findById(notificationId);
+    const found = yield* (yield* NotificationsRepository).findById(notificationId);
+    const notification = found === null ? null : asMention(found);
     if (notification === null) return "skipped" as const;
     // Access is re-checked when the mail goes out (a retry may run hours later): a recipient who
     // can no longer see the project gets no excerpt of it, as the notification list hides it.

@@ -12,20 +12,27 @@ export interface NotificationsRepository {
   /** By id alone, for background delivery. */
   readonly findById: (id: string) => Effect.Effect<Notification | null>;
   /**
-   * The recipient's notifications in the scope's projects, newest first by id, strictly before
-   * `beforeId`; the project filter is applied in the query, before the limit.
+   * The recipient's visible notifications, newest first by id, strictly before `beforeId`:
+   * mentions of the scope's projects, and workspace invitations' notifications while their
+   * invitation is pending and unexpired at `at`. The filter is applied in the query, before the
+   * limit.
    */
   readonly list: (req: {
     readonly recipientId: string;
     readonly scope: ProjectScope;
+    readonly at: Date;
     readonly beforeId?: string | undefined;
     readonly limit: number;
   }) => Effect.Effect<ReadonlyArray<Notification>>;
-  /** How many of them are unread (same project filter). */
-  readonly unreadCount: (recipientId: string, scope: ProjectScope) => Effect.Effect<number>;
+  /** How many of them are unread (same filter). */
+  readonly unreadCount: (recipientId: string, scope: ProjectScope, at: Date) => Effect.Effect<number>;
   /** Sets read_at where it is still null; false when the recipient has no such notification. */
   readonly markRead: (recipientId: string, id: string, at: Date) => Effect.Effect<boolean>;
-  /** Marks every unread notification of the recipient read; answers how many changed. */
+  /**
+   * Marks the recipient's unread mentions read (of any project, as before), and its invitations'
+   * notifications that still show at `at` (a closed invitation's never shows again); answers how
+   * many changed.
+   */
   readonly markAllRead: (recipientId: string, at: Date) => Effect.Effect<number>;
 }
 export const NotificationsRepository = Context.GenericTag<NotificationsRepository>("domainkit/projects/NotificationsRepository");

@@ -6,7 +6,8 @@
  * (its audit and WorkspaceMembershipGranted). A declined, cancelled or expired invitation makes no
  * member; only the invitee sees, accepts or declines it (anyone else: 404); an owner lists and
  * cancels its workspace's invitations; the direct add of a non-member answers 409
- * invitation_required; the invitee is told by e-mail while the invitation is open. Accepting races
+ * invitation_required; the invitee is told by e-mail while the invitation is open, and in-app by a
+ * notification listed and counted only while it is pending and unexpired. Accepting races
  * cancelling and declining with one winner — SQLite and
  * Postgres; the race on real Postgres connections.
  */
@@ -156,6 +157,58 @@ forEachDialectConfig(t, "a declined, cancelled or expired invitation makes no me
       t.match(listed.find((i) => i.id === invitation.id), { status: "cancelled", decided_by: owner.userId, decided_reason: "the inviter is no longer an owner" }, `${how}: cancelled, by whom and why`);
       t.match(listed.find((i) => i.id === kept.id), { status: "pending" }, `${how}: another owner's invitation stands`);
     }
+  });
+
+  await t.test("the invitee is notified in-app of an invitation only while it is pending and unexpired; nobody else sees or marks it", async (t) => {
+    type Listed = { id: string; kind: string; invitation_id: string | null };
+    const invitationNotices = async (who: Client) =>
+      ((await who.call("GET", "/v1/notifications?limit=100")).body.data as Listed[]).filter((n) => n.kind === "workspace_invitation");
+    const unread = async (who: Client) => (await who.call("GET", "/v1/notifications/unread-count")).body.count;
+    const [accepting, declining, cancelledOne, expiring, stranger] = [await client(), await client(), await client(), await client(), await client()];
+    const created = new Map<Client, { id: string; created_at: string }>();
+    for (const who of [accepting, declining, cancelledOne, expiring]) created.set(who, (await invite(owner, workspace.id, who, "member")).body);
+    const invited = new Map([...created].map(([who, invitation]) => [who, invitation.id]));
+
+    const notices = await invitationNotices(accepting);
+    t.match(
+      notices,
+      [
+        {
+          kind: "workspace_invitation",
+          workspace_id: workspace.id,
+          project_id: null,
+          invitation_id: invited.get(accepting),
+          read_at: null,
+          data: { invitation_id: invited.get(accepting), workspace_id: workspace.id, workspace_name: "Acme", inviter_id: owner.userId, role: "member" },
+        },
+      ],
+      "the invitee's list shows the invitation: its id, the workspace and its name, the inviter",
+    );
+    t.equal(notices.length, 1, "one notification per invitation");
+    t.equal(await unread(accepting), 1, "it counts as unread");
+    const noticeId = notices[0]!.id;
+    for (const [who, caller] of [["the inviting owner", owner], ["a stranger", stranger], ["another invitee", declining]] as const) {
+      t.notOk((await invitationNotices(caller)).some((n) => n.id === noticeId), `${who} does not see it`);
+      t.equal((await caller.call("POST", `/v1/notifications/${noticeId}/read`)).status, 404, `${who} cannot mark it read`);
+    }
+    t.equal(await unread(stranger), 0, "nor counts it");
+    const read = await accepting.call("POST", `/v1/notifications/${noticeId}/read`);
+    t.match(read, { status: 200, body: { id: noticeId, kind: "workspace_invitation" } }, "the invitee marks it read, as a mention");
+    t.type(read.body.read_at, "string");
+    t.equal(await unread(accepting), 0, "read, it no longer counts");
+
+    // Accepted, declined, cancelled, expired: gone from the list and the count.
+    t.equal((await accepting.call("POST", `/v1/invitations/${invited.get(accepting)}/accept`)).status, 200);
+    t.equal((await declining.call("POST", `/v1/invitations/${invited.get(declining)}/decline`)).status, 200);
+    t.equal((await owner.call("DELETE", `/v1/workspaces/${workspace.id}/invitations/${invited.get(cancelledOne)}`)).status, 204);
+    const f = featuresFor(db);
+    await sql`UPDATE pm_workspace_invitations SET expires_at = ${f.timeToDb(new Date(Date.parse(created.get(expiring)!.created_at) + 1))} WHERE id = ${invited.get(expiring)}`.execute(db.db);
+    for (const [how, who] of [["accepted", accepting], ["declined", declining], ["cancelled", cancelledOne], ["expired", expiring]] as const) {
+      t.same(await invitationNotices(who), [], `${how}: the notification is gone from the list`);
+      t.equal(await unread(who), 0, `${how}: and from the unread count`);
+    }
+    const declinedNotice = (await db.db.selectFrom("pm_notifications").select("id").where("invitation_id", "=", invited.get(declining)!).executeTakeFirstOrThrow()).id;
+    t.equal((await declining.call("POST", `/v1/notifications/${declinedNotice}/read`)).status, 404, "a decided invitation's notification is not marked read either");
   });
 
   await t.test("adding a non-member directly answers 409 invitation_required; a member's role still changes", async (t) => {

@@ -18,7 +18,10 @@ import { addWorkspaceMember, createWorkspace } from "../../core/projects/Workspa
 import { createShareLink, revokeShareLink } from "../../core/projects/ShareLinks.js";
 import { addComment } from "../../core/projects/Comments.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
-import { forEachDialect } from "../support/databases.js";
+import { projectsMigrations } from "../../adapters/sql/projects/migrations/index.js";
+import { migrate } from "../../adapters/sql/Migrations.js";
+import { inviteToWorkspace } from "../../core/projects/Invitations.js";
+import { forEachDialect, testModules } from "../support/databases.js";
 import { newUser, projectsRuntime } from "./support.js";
 
 const outcome = (run: () => Promise<unknown>) =>
@@ -331,4 +334,69 @@ t.test("an invitation is pending once per user and workspace, and a decided invi
     t.equal(await outcome(write(sql`DELETE FROM pm_workspace_invitations WHERE id = ${first.id}`)), "refused", "an invitation is kept, for audit");
     t.equal(await outcome(insert(row())), "accepted", "a new pending invitation once the old one is decided");
   }),
+);
+
+/**
+ * Projects migration 24 (an invitee's in-app notification of a workspace invitation): a
+ * database with mention notifications keeps them, every column, index and rule, through the
+ * rebuild (SQLite) or the altered table (Postgres); afterwards the database holds the new kind's
+ * rules: a known kind; a mention has a project and no invitation; a workspace invitation's
+ * notification has an invitation and no project, and its recipient is that invitation's invitee.
+ */
+const beforeTwentyFour = testModules.map((m) => (m.name === "projects" ? { name: "projects", migrations: projectsMigrations.filter((v) => v.version < 24) } : m));
+
+t.test("migration 24 keeps the mention notifications and ties a notification's kind to its project or invitation (database)", (t) =>
+  forEachDialect(
+    t,
+    "notification kinds",
+    async (t, db) => {
+      const { run } = projectsRuntime(t, db);
+      const owner = newUser();
+      const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+      const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+      const f = featuresFor(db);
+      const at = f.timeToDb(new Date("2026-01-02T03:04:05.678Z"));
+      const mention = (overrides: Record<string, unknown> = {}) => ({
+        id: randomUUID(),
+        workspace_id: workspace.id,
+        project_id: project.id,
+        recipient_id: owner.userId,
+        event_id: randomUUID(),
+        kind: "mention",
+        data: f.jsonToDb({ task_id: "t1", comment_id: "c1", actor_id: "a1", task_title: "Plan", excerpt: "hi" }),
+        created_at: at,
+        ...overrides,
+      });
+      const kept = [mention(), mention({ read_at: at })];
+      await db.db.insertInto("pm_notifications").values(kept).execute();
+      const before = await db.db.selectFrom("pm_notifications").selectAll().orderBy("id").execute();
+
+      await migrate(db, testModules);
+      const after = await db.db.selectFrom("pm_notifications").selectAll().orderBy("id").execute();
+      t.same(after, before.map((row) => ({ ...row, invitation_id: null })), "every mention notification is kept as it was");
+      const write = (statement: ReturnType<typeof sql>) => () => statement.execute(db.db);
+      const insert = (row: Record<string, unknown>) => () => db.db.insertInto("pm_notifications").values(row as never).execute();
+      t.equal(await outcome(insert(mention({ id: randomUUID(), event_id: kept[0]!.event_id }))), "refused", "still one per recipient and event");
+      t.equal(await outcome(write(sql`UPDATE pm_notifications SET recipient_id = 'someone' WHERE id = ${kept[0]!.id}`)), "refused", "still never re-addressed");
+      t.equal(await outcome(write(sql`UPDATE pm_notifications SET read_at = NULL WHERE id = ${kept[1]!.id}`)), "refused", "and a read one stays read");
+      const indexes =
+        db.dialect === "sqlite"
+          ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pm_notifications' AND name NOT LIKE 'sqlite_autoindex%'`.execute(db.db)
+          : await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'pm_notifications' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key'`.execute(db.db);
+      t.same(indexes.rows.map((r) => r.name).sort(), ["pm_notifications_feed", "pm_notifications_unread"], "the feed and unread indexes are there");
+
+      const invitee = newUser();
+      const invitation = await run(inviteToWorkspace(owner, workspace.id, { userId: invitee.userId, role: "member" }));
+      const notice = (overrides: Record<string, unknown> = {}) =>
+        mention({ id: randomUUID(), event_id: randomUUID(), kind: "workspace_invitation", project_id: null, invitation_id: invitation.id, recipient_id: invitee.userId, data: f.jsonToDb({}), ...overrides });
+      t.equal(await outcome(insert(mention({ id: randomUUID(), event_id: randomUUID(), kind: "like" }))), "refused", "a kind the code does not know");
+      t.equal(await outcome(insert(mention({ id: randomUUID(), event_id: randomUUID(), project_id: null }))), "refused", "a mention without its project");
+      t.equal(await outcome(insert(mention({ id: randomUUID(), event_id: randomUUID(), invitation_id: invitation.id }))), "refused", "a mention naming an invitation");
+      t.equal(await outcome(insert(notice({ project_id: project.id }))), "refused", "an invitation's notification in a project");
+      t.equal(await outcome(insert(notice({ invitation_id: null }))), "refused", "an invitation's notification without its invitation");
+      t.equal(await outcome(insert(notice({ recipient_id: owner.userId }))), "refused", "an invitation's notification to anyone but its invitee");
+      t.equal(await outcome(insert(notice())), "accepted", "the invitee's notification of its invitation");
+    },
+    beforeTwentyFour,
+  ),
 );

@@ -25,6 +25,7 @@ import { projectsMigration0020TaskEventsByTime } from "./0020_task_events_by_tim
 import { projectsMigration0021DropTaskEventsByTime } from "./0021_drop_task_events_by_time.js";
 import { projectsMigration0022ProjectMembersByUserInProjectOrder } from "./0022_project_members_by_user_in_project_order.js";
 import { projectsMigration0023WorkspaceInvitations } from "./0023_workspace_invitations.js";
+import { projectsMigration0024WorkspaceInvitationNotifications } from "./0024_workspace_invitation_notifications.js";
 
 /** Migrations of the projects module, in version order. */
 export const projectsMigrations: ReadonlyArray<Migration> = [
@@ -50,4 +51,5 @@ export const projectsMigrations: ReadonlyArray<Migration> = [
   projectsMigration0021DropTaskEventsByTime,
   projectsMigration0022ProjectMembersByUserInProjectOrder,
   projectsMigration0023WorkspaceInvitations,
+  projectsMigration0024WorkspaceInvitationNotifications,
 ];
