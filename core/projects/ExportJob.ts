@@ -6,11 +6,14 @@
  * computed when the job runs; a requester no longer in the workspace gets a failed export.
  * The export is not a snapshot: rows written while it runs may or may not appear.
  *
- * No statement binds one parameter per visible project: the visible projects are walked in keyset
- * pages of at most `pageSize` (a workspace owner's: every project; anyone else's: its project
- * memberships), and each kind of row is read page by page over one such page of projects at a
- * time (a listed ProjectScope), in (project_id, id) order: each page reads about the rows it
- * returns, along the table's (project_id, id) index.
+ * No statement binds one parameter per visible project: the visible projects are walked once, in
+ * keyset pages of at most `pageSize` (a workspace owner's: every project; anyone else's: its
+ * project memberships), and for each such page (a listed ProjectScope) its project lines are
+ * written, then each kind of row over its projects page by page, in (project_id, id) order: each
+ * page reads about the rows it returns, along the table's (project_id, id) index. Memory holds one
+ * page of projects and one page of rows. Lines: the header, then per page of projects its
+ * projects, members, tasks, comments, attachments and activity; within a kind, (project, id)
+ * order; a row always after its project's line.
  */
 import { Chunk, Effect, Schema, Option, Stream } from "effect";
 import { defineJob } from "../kernel/JobDefinition.js";
@@ -100,37 +103,35 @@ export const runWorkspaceExport = (
       pageSize,
       (last) => last.id,
     );
-    // Lines travel a page at a time.
-    const projectLines = Stream.map(projectPages, (projects) =>
-      projects.flatMap((project): Line[] => {
+    /** One page of visible projects as lines: the projects, then each kind of their rows, a page of rows at a time. */
+    const linesOfPage = (projects: ReadonlyArray<ExportProject>): Stream.Stream<ReadonlyArray<Line>> => {
+      const scope = { workspaceId: found.workspaceId, projectIds: projects.map((p) => p.id) };
+      const rowsOf = <A>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>, type: string, toLine: (row: A) => Line, cursorOf: (last: A) => ExportCursor) =>
+        Stream.map(pages(read, scope, pageSize, cursorOf), (rows) => rows.map((row): Line => ({ type, ...toLine(row) })));
+      const projectLines = projects.flatMap((project): Line[] => {
         const role = roleIn(workspaceRole, project);
         const { projectRole: _, ...fields } = project;
         return role === null ? [] : [{ type: "project", ...toWire(ProjectWithRole, { ...fields, role }) }];
-      }),
-    );
-    /** Every row of one kind as lines: its pages over each page of visible projects (a listed scope). */
-    const rowsOf = <A>(read: (page: ExportPage) => Effect.Effect<ReadonlyArray<A>>, type: string, toLine: (row: A) => Line, cursorOf: (last: A) => ExportCursor) =>
-      projectPages.pipe(
-        Stream.flatMap((projects) => pages(read, { workspaceId: found.workspaceId, projectIds: projects.map((p) => p.id) }, pageSize, cursorOf)),
-        Stream.map((rows) => rows.map((row): Line => ({ type, ...toLine(row) }))),
+      });
+      return Stream.concatAll(
+        Chunk.make(
+          Stream.succeed<ReadonlyArray<Line>>(projectLines),
+          rowsOf(repo.projectMembers, "project_member", (m) => toWire(ProjectMember, m), (m) => ({ projectId: m.projectId, id: m.userId })),
+          rowsOf(repo.tasks, "task", (t) => toWire(Task, t), rowCursor),
+          rowsOf(repo.comments, "comment", (c) => toWire(Comment, c), rowCursor),
+          rowsOf(repo.attachments, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a)), rowCursor),
+          rowsOf(repo.events, "activity", (e) => toWire(TaskEvent, e), rowCursor),
+        ),
       );
+    };
     const head = Stream.succeed<ReadonlyArray<Line>>([
       { type: "export", id: found.id, workspace_id: found.workspaceId, requested_by: userId, format: "jsonl", version: 1 },
       { type: "workspace", ...toWire(WorkspaceWithRole, { ...access.right.workspace, role: workspaceRole }) },
     ]);
     let lines = 0;
     const context = yield* Effect.context<ExportsRepository>();
-    const body = Stream.concatAll(
-      Chunk.make(
-        head,
-        projectLines,
-        rowsOf(repo.projectMembers, "project_member", (m) => toWire(ProjectMember, m), (m) => ({ projectId: m.projectId, id: m.userId })),
-        rowsOf(repo.tasks, "task", (t) => toWire(Task, t), rowCursor),
-        rowsOf(repo.comments, "comment", (c) => toWire(Comment, c), rowCursor),
-        rowsOf(repo.attachments, "attachment", (a) => toWire(AttachmentPublic, attachmentPublic(a)), rowCursor),
-        rowsOf(repo.events, "activity", (e) => toWire(TaskEvent, e), rowCursor),
-      ),
-    ).pipe(
+    // The visible projects are walked once; each page's rows follow its projects.
+    const body = Stream.concat(head, Stream.flatMap(projectPages, linesOfPage)).pipe(
       Stream.filter((page) => page.length > 0),
       Stream.map((page) => {
         lines += page.length;

@@ -26,8 +26,8 @@ export interface ExportCursor {
  * One keyset page request over the rows of the scope's projects, in (project_id, id) order, the
  * order of each table's (project_id, id) index, strictly after `after` (an empty list: nothing).
  * A list is of projects of `workspaceId` when given (a table keyed by (workspace_id, project_id,
- * id) follows its key with it), in project id order (as `visibleProjects` walks them); past a
- * cursor, the projects before the cursor's may be left out of it.
+ * id) follows its key with it), in any order (the repository walks it in project id order); past
+ * a cursor, the projects before the cursor's may be left out of it.
  */
 export type ExportPage = ProjectScope & {
   readonly workspaceId?: string | undefined;

@@ -13,6 +13,17 @@ import { projectFixture } from "./support.js";
 import { forEachDialectConfig } from "../hosts/support.js";
 import { measuredPlan, rowsRead, sentToPostgres } from "../support/postgresPlans.js";
 import { capturePrepared, planDetails } from "../support/sqlitePlans.js";
+import { Effect, Layer, Stream } from "effect";
+import { makeSqlExportsRepository } from "../../adapters/sql/projects/SqlExportsRepository.js";
+import { runWorkspaceExport } from "../../core/projects/ExportJob.js";
+import { requestExport } from "../../core/projects/Exports.js";
+import { createProject } from "../../core/projects/Projects.js";
+import { createTask } from "../../core/projects/CreateTask.js";
+import { createWorkspace } from "../../core/projects/Workspaces.js";
+import { ObjectStore } from "../../ports/ObjectStore.js";
+import { ExportsRepository } from "../../ports/projects/ExportsRepository.js";
+import { forEachDialect } from "../support/databases.js";
+import { newUser, projectsRuntime } from "./support.js";
 
 const linesOf = (bytes: Buffer) => bytes.toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
 
@@ -162,3 +173,59 @@ forEachDialectConfig(t, `an export's page reads about the rows it returns, not e
   t.same([count("task"), count("comment"), count("activity") >= bigRows], [bigRows + 2, bigRows + 1, true], "every row once");
   t.equal(new Set(lines.filter((l) => l.type === "task").map((l) => l.id)).size, bigRows + 2, "no task twice");
 });
+
+/** Projects in the walk test: three pages of the export job's 500. */
+const walkedProjects = 1_001;
+
+t.test("an export walks its requester's visible projects once: each page of projects is read for every kind before the next", (t) =>
+  forEachDialect(t, "one walk", async (t, db) => {
+    const real = makeSqlExportsRepository(db);
+    let walks = 0;
+    const counting: ExportsRepository = { ...real, visibleProjects: (req) => Effect.suspend(() => ((walks += 1), real.visibleProjects(req))) };
+    let text = "";
+    const decoder = new TextDecoder();
+    // Only `put` is called by the export job.
+    const store = {
+      put: (key: string, content: Stream.Stream<Uint8Array>) =>
+        Stream.runForEach(content, (chunk) => Effect.sync(() => void (text += decoder.decode(chunk)))).pipe(Effect.as({ key, size: text.length, sha256: "" })),
+    } as unknown as ObjectStore;
+    const { run } = projectsRuntime(t, db, Layer.succeed(ExportsRepository, counting));
+    const withStore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, ObjectStore, store);
+    const owner = newUser();
+    const { workspace } = await run(createWorkspace(owner, { name: "Acme" }));
+    const { project } = await run(createProject(owner, workspace.id, { name: "Launch" }));
+    const seed =
+      db.dialect === "postgres"
+        ? sql`INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
+              SELECT gen_random_uuid()::text, ${workspace.id}, 'seed ' || g, ${owner.userId}, now() FROM generate_series(1, ${walkedProjects - 1}) g`
+        : sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${walkedProjects - 1})
+              INSERT INTO pm_projects (id, workspace_id, name, created_by, created_at)
+              SELECT lower(hex(randomblob(16))), ${workspace.id}, 'seed ' || i, ${owner.userId}, ${new Date().toISOString()} FROM n`;
+    await seed.execute(db.db);
+    const byId = db.db.selectFrom("pm_projects").select("id").where("workspace_id", "=", workspace.id);
+    const first = await byId.orderBy("id").executeTakeFirstOrThrow();
+    const last = await byId.orderBy("id", "desc").executeTakeFirstOrThrow();
+    await run(createTask(owner, first.id, { title: "first" }));
+    await run(createTask(owner, last.id, { title: "last" }));
+    await run(createTask(owner, project.id, { title: "created" }));
+    const requested = await run(withStore(requestExport(owner, workspace.id)));
+    t.equal(await run(withStore(runWorkspaceExport(requested.id))), "done");
+
+    t.equal(walks, 3, "three pages of visible projects, each read once for every kind");
+    const lines = text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const projectLines = lines.filter((l) => l.type === "project").map((l) => l.id as string);
+    t.equal(new Set(projectLines).size, walkedProjects, "every project once");
+    t.same(projectLines, [...projectLines].sort(), "in id order");
+    const tasks = lines.flatMap((l, i) => (l.type === "task" ? [{ i, title: l.title, project: l.project_id }] : []));
+    t.same(tasks.map((task) => task.title).sort(), ["created", "first", "last"], "every task once");
+    t.ok(
+      lines.every((l, i) => !("project_id" in l) || l.type === "project" || lines.findIndex((p) => p.type === "project" && p.id === l.project_id) < i),
+      "every row after its project's line",
+    );
+    const lineOf = (match: (l: Record<string, any>) => boolean) => lines.findIndex(match);
+    t.ok(
+      lineOf((l) => l.type === "task" && l.title === "first") < lineOf((l) => l.type === "project" && l.id === last.id),
+      "the first page's rows come before the last page's projects",
+    );
+  }),
+);

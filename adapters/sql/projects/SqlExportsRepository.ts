@@ -36,8 +36,11 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
    * not full the projects after it. Elsewhere the workspace is left out of the statement: a list's
    * projects are of it, and with it Postgres underestimates a project's rows and sorts them all.
    */
-  const page = <A>(table: string, map: (r: Row) => A, byWorkspace = false) => (req: ExportPage): Effect.Effect<ReadonlyArray<A>> =>
-    isEmptyScope(req)
+  const page = <A>(table: string, map: (r: Row) => A, byWorkspace = false) => (given: ExportPage): Effect.Effect<ReadonlyArray<A>> => {
+    // A list in any order is walked in project id order (code-unit order, which the database's
+    // order of the module's UUID-shaped ids is under any collation).
+    const req: ExportPage = isListedScope(given) ? { ...given, projectIds: [...given.projectIds].sort() } : given;
+    return isEmptyScope(req)
       ? Effect.succeed([])
       : runQuery(db, async (ex) => {
           const rows = () => {
@@ -66,6 +69,7 @@ export const makeSqlExportsRepository = (db: SqlDatabase): ExportsRepository => 
           const tail = await next.orderBy("project_id").orderBy("id").limit(req.limit - head.length).execute();
           return [...head, ...tail];
         }).pipe(Effect.map((rows) => rows.map(map)));
+  };
   return {
     insertExport: (e) =>
       runStatement(db, insertExportRow, e).pipe(Effect.asVoid),

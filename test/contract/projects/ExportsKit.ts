@@ -86,6 +86,8 @@ export const exportsCases: ReadonlyArray<KitCase<ExportsKitPorts>> = [
       t.same(ids(await run(read({ projectIds: [a.id, b.id], workspaceId: a.workspaceId, limit: 10 }))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "within the projects' workspace");
       t.same(ids(await run(read({ projectIds: [c.id], limit: 1 }))), [uid("task", 2)], "the project filter applies before the limit");
       t.same(await run(read({ projectIds: [], limit: 10 })), [], "no visible project, nothing");
+      t.same(ids(await run(drain(read, [b.id, a.id], 2, (task) => task.id))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "a list out of order reads the same pages");
+      t.same(ids(await run(drain(read, [b.id, a.id], 1, (task) => task.id))), [uid("task", 3), uid("task", 5), uid("task", 1), uid("task", 4)], "one row a page too");
     },
   },
   {
