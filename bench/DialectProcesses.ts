@@ -16,6 +16,7 @@ import type { ResultRow } from "./Table.js";
 /** What a dialect's process is asked to measure. */
 export interface DialectRunOptions {
   readonly durationSeconds: number;
+  readonly warmupSeconds: number;
   readonly connections: number;
   readonly scenarios: ReadonlyArray<string>;
   readonly profileDir: string | undefined;
@@ -27,6 +28,8 @@ export const dialectArguments = (dialect: BenchDialect, options: DialectRunOptio
   dialect,
   "--duration",
   String(options.durationSeconds),
+  "--warmup",
+  String(options.warmupSeconds),
   "--connections",
   String(options.connections),
   "--scenario",

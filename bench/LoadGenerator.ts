@@ -34,8 +34,8 @@ const toAutocannon = (request: BenchRequest): autocannon.Request => ({
   ...(request.body !== undefined ? { body: request.body } : {}),
 });
 
-/** Runs one measurement in this process. */
-export const generateLoad = async (spec: LoadSpec): Promise<LoadSummary> => {
+/** Runs one measurement in this process; `onMeasuring` is called when the warm-up is over and the counted run starts. */
+export const generateLoad = async (spec: LoadSpec, onMeasuring: () => void = () => undefined): Promise<LoadSummary> => {
   const plan = spec.requests.map(toAutocannon);
   const first = plan[0];
   if (first === undefined) throw new Error("a load plan needs at least one request");
@@ -43,7 +43,7 @@ export const generateLoad = async (spec: LoadSpec): Promise<LoadSummary> => {
   // One plan entry is sent as is; several are rotated through, one per request sent.
   const request: autocannon.Request =
     plan.length === 1 ? first : { ...first, setupRequest: () => ({ ...(plan[next++ % plan.length] as autocannon.Request) }) };
-  const result = await autocannon({
+  const instance = autocannon({
     url: spec.url,
     connections: spec.connections,
     duration: spec.durationSeconds,
@@ -51,6 +51,9 @@ export const generateLoad = async (spec: LoadSpec): Promise<LoadSummary> => {
     requests: [request],
     ...(spec.warmupSeconds > 0 ? { warmup: { connections: spec.connections, duration: spec.warmupSeconds } } : {}),
   });
+  // The instance answered is the counted run's tracker: its "start" comes after the warm-up.
+  instance.once("start", onMeasuring);
+  const result = await instance;
   return {
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
@@ -62,12 +65,13 @@ export const generateLoad = async (spec: LoadSpec): Promise<LoadSummary> => {
   };
 };
 
-// Started by runLoad.ts with an IPC channel: one spec in, one summary out, then exit.
+// Started by runLoad.ts with an IPC channel: one spec in, "measuring" when the warm-up is over,
+// one summary out, then exit.
 if (process.send !== undefined && process.argv.includes("--load-generator")) {
   // The parent is gone (interrupted): nobody will read the result.
   process.once("disconnect", () => process.exit(0));
   process.once("message", (spec: LoadSpec) => {
-    generateLoad(spec).then(
+    generateLoad(spec, () => process.send?.({ measuring: true })).then(
       (summary) => process.send?.({ ok: true, summary }, () => process.exit(0)),
       (error: unknown) => process.send?.({ ok: false, error: String(error) }, () => process.exit(1)),
     );

@@ -43,6 +43,7 @@ declare module "autocannon" {
     }
   }
   /** Runs a load test; resolves with its result when no callback is given. */
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result> & { stop(): void };
+  /** The run's tracker: a promise of the result and an emitter ("start" when the counted run, after any warm-up, starts). */
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result> & { stop(): void; once(event: "start", listener: () => void): void };
   export default autocannon;
 }

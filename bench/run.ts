@@ -21,17 +21,25 @@ import { waitForDrainedOutbox } from "./Backlog.js";
 import { analyzeFixtures } from "./FixtureStatistics.js";
 import { floorPath, startKoaFloor, type FloorBody } from "./KoaFloor.js";
 import { startProfile } from "./Profiler.js";
-import type { LoadSpec } from "./LoadGenerator.js";
+import type { LoadSpec, LoadSummary } from "./LoadGenerator.js";
 import { runLoad } from "./runLoad.js";
 import type { BenchDialect, BenchRequest, RawBounds, Scenario } from "./Scenario.js";
 import { scenarios } from "./scenarios/index.js";
 import { readRun, renderComparison, resultsPath, toStoredRun, writeRun, type StoredRun } from "./Results.js";
 import { renderTable, type ResultRow } from "./Table.js";
 
+/**
+ * Seconds of load before each HTTP measurement, not counted. One second left the hot paths of a
+ * Postgres write half-optimized in a fresh process: patch-task took 1.09 ms of CPU per request
+ * after 1 s, 0.88 after 3, 0.72 after 6 and 10 (bench/README.md, twenty-third session).
+ */
+const defaultWarmupSeconds = 5;
+
 const usage = `Usage: node dist/bench/run.js [--db sqlite|postgres|both] [--duration <s>] [--connections <n>] [--scenario <name>] [--compare <file>] [--no-json]
 
   --db           which database(s) to run on (default both)
-  --duration     seconds per measurement, 1..300 (default 5); a 1 s warm-up precedes each HTTP run
+  --duration     seconds per measurement, 1..300 (default 5)
+  --warmup       seconds of the same load before each HTTP measurement, not counted, 0..300 (default 5)
   --connections  concurrent HTTP connections, 1..1000 (default 10)
   --scenario     run only these scenarios, comma-separated; a prefix selects a group (${scenarios.map((s) => s.name).join(", ")})
   --compare      an earlier bench/results/*.json: also print how each ratio changed since
@@ -47,6 +55,7 @@ run, and the run then exits with status 1.`;
 interface Options {
   readonly dialects: ReadonlyArray<BenchDialect>;
   readonly durationSeconds: number;
+  readonly warmupSeconds: number;
   readonly connections: number;
   readonly scenarios: ReadonlyArray<Scenario>;
   readonly db: string;
@@ -65,6 +74,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
     options: {
       db: { type: "string", default: "both" },
       duration: { type: "string", default: "5" },
+      warmup: { type: "string", default: String(defaultWarmupSeconds) },
       connections: { type: "string", default: "10" },
       scenario: { type: "string" },
       compare: { type: "string" },
@@ -82,6 +92,8 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
   if (values["rows-out"] !== undefined && dialects.length !== 1) throw new UsageError("--rows-out takes one database (--db sqlite or --db postgres)");
   const durationSeconds = Number(values.duration);
   if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 300) throw new UsageError("--duration must be an integer from 1 to 300");
+  const warmupSeconds = Number(values.warmup);
+  if (!Number.isInteger(warmupSeconds) || warmupSeconds < 0 || warmupSeconds > 300) throw new UsageError("--warmup must be an integer from 0 to 300");
   const connections = Number(values.connections);
   if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new UsageError("--connections must be an integer from 1 to 1000");
   // `--scenario payments` runs every payments-* scenario; a comma separates several.
@@ -100,6 +112,7 @@ const parseOptions = (argv: ReadonlyArray<string>): Options | "help" => {
   return {
     dialects,
     durationSeconds,
+    warmupSeconds,
     connections,
     scenarios: chosen,
     db: values.db ?? "both",
@@ -135,17 +148,23 @@ const answerOf = async (url: string, request: BenchRequest): Promise<FloorBody> 
 
 /** Runs the benchmark and answers its rows; a failing scenario becomes a row with its error. */
 const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void): Promise<ResultRow[]> => {
-  const load = (url: string, requests: LoadSpec["requests"]): ReturnType<typeof runLoad> =>
-    runLoad({
-      url,
-      connections: options.connections,
-      durationSeconds: options.durationSeconds,
-      warmupSeconds: options.durationSeconds >= 2 ? 1 : 0,
-      requests,
-    });
-  // Includes the 1 s warm-up's requests in the CPU but not in the count: scaled by duration.
-  const cpuPerRequest = (used: NodeJS.CpuUsage, summary: { total: number }): number | undefined =>
-    summary.total > 0 ? ((used.user + used.system) / 1000 / summary.total) * (options.durationSeconds / (options.durationSeconds + (options.durationSeconds >= 2 ? 1 : 0))) : undefined;
+  /**
+   * One HTTP measurement after its warm-up, with this process's CPU time per counted request
+   * (the server and its in-process worker; the load generator is another process), taken from
+   * the end of the warm-up: a server that had not yet optimized its code (V8 tiers functions up
+   * as they run) is not what a long-running one costs.
+   */
+  const load = async (url: string, requests: LoadSpec["requests"]): Promise<{ summary: LoadSummary; cpuMsPerRequest: number | undefined }> => {
+    let cpu = process.cpuUsage();
+    const summary = await runLoad(
+      { url, connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, requests },
+      () => {
+        cpu = process.cpuUsage();
+      },
+    );
+    const used = process.cpuUsage(cpu);
+    return { summary, cpuMsPerRequest: summary.total > 0 ? (used.user + used.system) / 1000 / summary.total : undefined };
+  };
   /**
    * The Koa floor, measured again for each database right before its scenarios, with its server
    * already started (its idle connections and worker loops share this process, as they do when
@@ -157,9 +176,8 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
     cleanup.add("close koa floor", floorApp.close);
     try {
       say(`koa floor${label}: GET ${floorPath}${body === undefined ? "" : ` answering ${body.bytes.length} bytes`} for ${options.durationSeconds} s, ${options.connections} connections`);
-      const floorCpu = process.cpuUsage();
-      const summary = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
-      return { floor: summary, floorCpuMsPerRequest: cpuPerRequest(process.cpuUsage(floorCpu), summary) };
+      const { summary, cpuMsPerRequest } = await load(floorApp.url, [{ method: "GET", path: floorPath }]);
+      return { floor: summary, floorCpuMsPerRequest: cpuMsPerRequest };
     } finally {
       await floorApp.close();
     }
@@ -195,10 +213,8 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
           say(`${scenario.name} [${dialect}]: HTTP for ${options.durationSeconds} s`);
           const beside = plan.during?.();
           const profile = options.profileDir === undefined ? undefined : await startProfile(options.profileDir, `${scenario.name}-${dialect}`);
-          const cpu = process.cpuUsage();
           try {
-            http = await load(target.url, plan.requests);
-            cpuMsPerRequest = cpuPerRequest(process.cpuUsage(cpu), http);
+            ({ summary: http, cpuMsPerRequest } = await load(target.url, plan.requests));
           } finally {
             if (profile !== undefined) say(`${scenario.name} [${dialect}]: profile written to ${await profile.stop()}`);
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };
@@ -301,7 +317,13 @@ const main = async (): Promise<void> => {
         ? await benchEachDialectInItsOwnProcess(
             fileURLToPath(import.meta.url),
             options.dialects,
-            { durationSeconds: options.durationSeconds, connections: options.connections, scenarios: options.scenarios.map((s) => s.name), profileDir: options.profileDir },
+            {
+              durationSeconds: options.durationSeconds,
+              warmupSeconds: options.warmupSeconds,
+              connections: options.connections,
+              scenarios: options.scenarios.map((s) => s.name),
+              profileDir: options.profileDir,
+            },
             (child) => {
               dialectProcess = child;
             },
@@ -315,6 +337,7 @@ const main = async (): Promise<void> => {
       const run = toStoredRun(rows, {
         db: options.db,
         durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
         connections: options.connections,
         scenarios: options.scenarios.map((s) => s.name),
       });

@@ -2,10 +2,14 @@
 import { fork } from "node:child_process";
 import type { LoadSpec, LoadSummary } from "./LoadGenerator.js";
 
-type Reply = { ok: true; summary: LoadSummary } | { ok: false; error: string };
+type Reply = { ok: true; summary: LoadSummary } | { ok: false; error: string } | { measuring: true };
 
-/** Forks bench/LoadGenerator.js, sends it `spec`, answers its summary; kills it when overdue. */
-export const runLoad = (spec: LoadSpec): Promise<LoadSummary> =>
+/**
+ * Forks bench/LoadGenerator.js, sends it `spec`, answers its summary; kills it when overdue.
+ * `onMeasuring` is called when the warm-up is over and the counted run starts (so a caller can
+ * measure its own CPU over the counted run only).
+ */
+export const runLoad = (spec: LoadSpec, onMeasuring: () => void = () => undefined): Promise<LoadSummary> =>
   new Promise((resolve, reject) => {
     if (!new URL(spec.url).hostname.startsWith("127.")) {
       reject(new Error(`the benchmark only sends traffic to 127.0.0.1, not ${spec.url}`));
@@ -25,9 +29,10 @@ export const runLoad = (spec: LoadSpec): Promise<LoadSummary> =>
       child.kill("SIGKILL");
       finish(() => reject(new Error(`load generator overran its ${budgetMs} ms budget`)));
     }, budgetMs);
-    child.once("message", (reply: Reply) =>
-      finish(() => (reply.ok ? resolve(reply.summary) : reject(new Error(`load generator failed: ${reply.error}`)))),
-    );
+    child.on("message", (reply: Reply) => {
+      if ("measuring" in reply) return onMeasuring();
+      finish(() => (reply.ok ? resolve(reply.summary) : reject(new Error(`load generator failed: ${reply.error}`))));
+    });
     child.once("error", (error) => finish(() => reject(error)));
     child.once("exit", (code) => finish(() => reject(new Error(`load generator exited with ${code} before answering`))));
     child.send(spec);

@@ -18,7 +18,7 @@ import { insertTasks, factRows, projectOwner, rawProject, taskSql, timeToDb } fr
 
 /**
  * Tasks per HTTP connection for `projects-patch-task`: with 10 connections, 30,000 tasks, enough
- * for a 4 s run and its warm-up at 6,000 PATCHes per second (1,000 wrapped around at ~2,600 per
+ * for a 5 s run and its 5 s warm-up at 3,000 PATCHes per second (1,000 wrapped around at ~2,600 per
  * second on SQLite: 2,209 repeated PATCHes answered 412, counted as non-2xx). Past them the plan
  * wraps around, so raise this for long runs.
  */
