@@ -40,7 +40,7 @@ export const dialectArguments = (dialect: BenchDialect, options: DialectRunOptio
   ...(options.profileDir !== undefined ? ["--profile", options.profileDir] : []),
 ];
 
-const noLoad: LoadSummary = { requestsPerSecond: 0, total: 0, p50Ms: 0, p99Ms: 0, non2xx: 0, errors: 0, statusCodes: {} };
+const noLoad: LoadSummary = { requestsPerSecond: 0, total: 0, p50Ms: 0, p99Ms: 0, non2xx: 0, errors: 0, statusCodes: {}, planPasses: 0 };
 
 /** The rows of a dialect whose process ended without writing any: one failed row per scenario. */
 const failedRows = (dialect: BenchDialect, scenarios: ReadonlyArray<string>, error: string): ResultRow[] =>

@@ -25,6 +25,8 @@ export interface LoadSummary {
   /** Connection errors plus timeouts. */
   readonly errors: number;
   readonly statusCodes: Readonly<Record<string, number>>;
+  /** Requests sent (warm-up included) divided by the plan's length: above 1, the plan was sent again from its start. */
+  readonly planPasses: number;
 }
 
 const toAutocannon = (request: BenchRequest): autocannon.Request => ({
@@ -62,6 +64,7 @@ export const generateLoad = async (spec: LoadSpec, onMeasuring: () => void = () 
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+    planPasses: plan.length === 1 ? 0 : next / plan.length,
   };
 };
 

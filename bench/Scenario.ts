@@ -35,6 +35,13 @@ export interface BenchRequest {
  */
 export interface LoadPlan {
   readonly requests: ReadonlyArray<BenchRequest>;
+  /**
+   * Each request does its work once (a confirm, a webhook's capture, a checkout): sent again past
+   * the plan's end it is a replay, cheaper than the work measured. The run then says how far past
+   * the end it went (metric `planPasses`, warned on stderr above 1): size the plan for the warm-up
+   * and the measurement at the fastest rate expected.
+   */
+  readonly consumable?: boolean;
   /** Figures measured during setup, reported with the row and in the JSON results (e.g. latency ms). */
   readonly metrics?: Readonly<Record<string, number>>;
   /**

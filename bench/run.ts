@@ -215,6 +215,10 @@ const bench = async (options: Options, cleanup: Cleanup, ownSignals: () => void)
           const profile = options.profileDir === undefined ? undefined : await startProfile(options.profileDir, `${scenario.name}-${dialect}`);
           try {
             ({ summary: http, cpuMsPerRequest } = await load(target.url, plan.requests));
+            if (plan.consumable === true) {
+              metrics = { ...metrics, planPasses: http.planPasses };
+              if (http.planPasses > 1) say(`${scenario.name} [${dialect}]: WARNING: the plan was sent ${http.planPasses.toFixed(2)} times over: the requests past its end were replays`);
+            }
           } finally {
             if (profile !== undefined) say(`${scenario.name} [${dialect}]: profile written to ${await profile.stop()}`);
             if (beside !== undefined) metrics = { ...metrics, ...(await beside.stop(http === undefined ? undefined : http.total - http.non2xx)) };

@@ -23,15 +23,15 @@ import type { RawDatabase } from "../RawDatabase.js";
 import { inOrder, kernelSql, numbered, rawRunner, reserveKeyParams, type RawStatement } from "../RawStatements.js";
 import { confirmSql } from "./paymentsFixtures.js";
 import { measureOps } from "../RawLoop.js";
-import type { BenchRequest, BenchTarget, Scenario } from "../Scenario.js";
+import type { BenchRequest, BenchTarget, LoadPlan, Scenario } from "../Scenario.js";
 import type { VariantId } from "../../core/commerce/model/Ids.js";
 
 /**
- * Carts per HTTP connection, enough for a 5 s run at a few hundred checkouts per second; past
+ * Carts per HTTP connection, enough for a 5 s run and its 5 s warm-up at 400 checkouts per second; past
  * them the plan wraps around and repeated checkouts are idempotent replays (reported 2xx), so
  * raise this for long runs.
  */
-const cartsPerConnection = 300;
+const cartsPerConnection = 400;
 
 /** A store with one location and a product of three variants, each with a large stock. */
 const benchStore = async (target: BenchTarget) => {
@@ -59,7 +59,7 @@ const checkoutPlan = async (
   target: BenchTarget,
   connections: number,
   linesOf: (variants: ReadonlyArray<{ readonly id: VariantId }>) => ReadonlyArray<{ readonly id: VariantId }>,
-): Promise<{ readonly requests: ReadonlyArray<BenchRequest> }> => {
+): Promise<LoadPlan> => {
   const runtime = target.server.core.runtime;
   const { store, variants } = await benchStore(target);
   // Each customer checks out from an address and an e-mail of its own (198.18.0.0/15 is the
@@ -89,7 +89,7 @@ const checkoutPlan = async (
       body: JSON.stringify({ cart_id: cartId, payment_method: "pm_card_visa", shipping_address: address, email: customer.email }),
     });
   }
-  return { requests };
+  return { requests, consumable: true };
 };
 
 /** Checkout of a three-line cart, against every statement a checkout runs. */

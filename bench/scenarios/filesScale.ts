@@ -245,7 +245,7 @@ export const filesUploadCreate: Scenario = {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": randomUUID() },
       body: JSON.stringify({ parent_id: String(folder.id), name: `upload-${i}.bin`, size_bytes: uploadSize, sha256: uploadSha, content_type: "application/octet-stream" }),
     }));
-    return { requests };
+    return { requests, consumable: true };
   },
   rawBaseline: async (db, bounds) => {
     const d = db.dialect;

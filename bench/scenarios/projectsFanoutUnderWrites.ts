@@ -67,6 +67,7 @@ export const projectsFanoutUnderWrites: Scenario = {
     }));
     return {
       requests,
+      consumable: true,
       during: () => {
         recording.on = true;
         return {

@@ -67,6 +67,7 @@ const fanout = (name: string, size: string, count: () => number, rounds: number)
     }));
     return {
       requests,
+      consumable: true,
       metrics: { "delivery p50 ms": percentile(sorted, 50), "delivery p99 ms": percentile(sorted, 99), "delivery max ms": sorted[sorted.length - 1] ?? 0 },
       // The subscribers stay connected during the HTTP row and leave after it.
       during: () => ({ stop: async () => (await fleet.close(), {}) }),

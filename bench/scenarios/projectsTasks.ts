@@ -112,7 +112,7 @@ export const projectsPatchTask: Scenario = {
       headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "if-match": `"${task.version}"` },
       body: JSON.stringify({ title: "bench task, patched" }),
     }));
-    return { requests };
+    return { requests, consumable: true };
   },
   rawBaseline: async (db, bounds: RawBounds): Promise<RawMeasurement> => {
     const sql = taskSql(db.dialect);
