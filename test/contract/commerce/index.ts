@@ -6,6 +6,7 @@
 export * from "./CartsRepositoryKit.js";
 export * from "./CartTokensKit.js";
 export * from "./CatalogRepositoryKit.js";
+export * from "./CheckoutRiskRepositoryKit.js";
 export * from "./InventoryRepositoryKit.js";
 export * from "./OrdersRepositoryKit.js";
 export * from "./StoresRepositoryKit.js";
@@ -14,12 +15,13 @@ import type { SuiteOptions } from "../Kit.js";
 import { cartsRepositorySuite, type CartsKitPorts } from "./CartsRepositoryKit.js";
 import { cartTokensSuite, type CartTokensKitPorts } from "./CartTokensKit.js";
 import { catalogRepositorySuite, type CatalogKitPorts } from "./CatalogRepositoryKit.js";
+import { checkoutRiskRepositorySuite, type CheckoutRiskKitPorts } from "./CheckoutRiskRepositoryKit.js";
 import { inventoryRepositorySuite, type InventoryKitPorts } from "./InventoryRepositoryKit.js";
 import { commerceOrdersRepositorySuite, type OrdersKitPorts } from "./OrdersRepositoryKit.js";
 import { storesRepositorySuite, type StoresKitPorts } from "./StoresRepositoryKit.js";
 
 /** Every port the commerce kits cover. */
-export type CommerceKitPorts = InventoryKitPorts | StoresKitPorts | CatalogKitPorts | CartsKitPorts | OrdersKitPorts | CartTokensKitPorts;
+export type CommerceKitPorts = InventoryKitPorts | StoresKitPorts | CatalogKitPorts | CartsKitPorts | OrdersKitPorts | CartTokensKitPorts | CheckoutRiskKitPorts;
 
 /** Every commerce kit by port name. */
 export const commerceKits: Readonly<Record<string, (options: SuiteOptions<CommerceKitPorts>) => Promise<unknown>>> = {
@@ -29,4 +31,5 @@ export const commerceKits: Readonly<Record<string, (options: SuiteOptions<Commer
   CartsRepository: cartsRepositorySuite,
   OrdersRepository: commerceOrdersRepositorySuite,
   CartTokens: cartTokensSuite,
+  CheckoutRiskRepository: checkoutRiskRepositorySuite,
 };
