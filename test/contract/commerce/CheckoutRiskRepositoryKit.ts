@@ -204,6 +204,9 @@ export const checkoutRiskCases: ReadonlyArray<KitCase<CheckoutRiskKitPorts>> = [
             }),
           ),
         );
+      // As many transactions open at once first, so a pooled adapter has its connections ready and
+      // the checkouts below really run side by side (a lock that locks nothing then admits more).
+      await run(Effect.all(ns.map(() => Effect.flatMap(Transactions, (tx) => tx.run(risk((r) => r.riskSince([kitSignal(1)], at(0), 1))))), { concurrency: "unbounded" }));
       const admitted = await run(Effect.all(ns.map(checkout), { concurrency: "unbounded" }));
       t.equal(admitted.filter(Boolean).length, bound, "exactly the bound is admitted");
       t.same(
