@@ -5,7 +5,8 @@
  * use your real session or token check), mounts the module's router next to its own routes,
  * and shares one SQLite file (or a Postgres pool) with the module's tables.
  *
- * Run it: `npm run build && node dist/examples/embedding/app.js` then
+ * It imports only the package's public subpaths (`domainkit/...`), as your app would after
+ * `npm install domainkit`. Run it here: `npm run build && node dist/examples/embedding/app.js` then
  *   curl -X POST -H 'X-User-Id: 0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' -H 'Content-Type: application/json' \
  *        -d '{"name":"Acme"}' http://127.0.0.1:4000/v1/workspaces
  */
@@ -13,9 +14,9 @@ import Koa, { type Middleware } from "koa";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { openSqlite } from "../../adapters/sqlite/openSqlite.js";
-import { embedModule, type EmbeddedModule } from "../../hosts/Embedding.js";
-import { projectsModule, type ProjectsPorts } from "../../hosts/modules/projectsModule.js";
+import { openSqlite } from "domainkit/sqlite";
+import { embedModule, type EmbeddedModule } from "domainkit/hosts";
+import { projectsModule, type ProjectsPorts } from "domainkit/projects";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
