@@ -152,7 +152,15 @@ export const shipsOwnTypes = (nodeModules: string, name: string): boolean => {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
   if (typeof manifest.types === "string" || typeof manifest.typings === "string") return true;
   if (JSON.stringify(manifest.exports ?? null).includes('"types"')) return true;
-  return existsSync(join(dir, "index.d.ts"));
+  // Declarations beside the entry modules (lib/index.js + lib/index.d.ts), as tsc finds them.
+  const targets: string[] = ["index.js"];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") targets.push(value);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+  };
+  collect(manifest.main);
+  collect(manifest.exports);
+  return targets.some((target) => /\.[mc]?js$/.test(target) && existsSync(join(dir, target.replace(/\.([mc]?)js$/, ".d.$1ts"))));
 };
 
 /**
