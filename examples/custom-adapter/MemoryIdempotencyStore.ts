@@ -5,7 +5,7 @@
  * everything on restart, so production wants a shared store.
  */
 import { Effect, Layer } from "effect";
-import { IdempotencyStore, type IdempotencyRecord, type ReserveResult } from "../../ports/IdempotencyStore.js";
+import { IdempotencyStore, type IdempotencyRecord, type ReserveResult } from "domainkit/ports";
 
 /** Builds a fresh, empty store. */
 export const makeMemoryIdempotencyStore = (): IdempotencyStore => {

@@ -6,7 +6,7 @@
  * transaction: see the README's "Ports that commit with the domain's rows" before binding it.
  */
 import { Context, Effect, Layer } from "effect";
-import { JobQueue, Jobs, type Job, type JobSpec } from "../../ports/Jobs.js";
+import { JobQueue, Jobs, type Job, type JobSpec } from "domainkit/ports";
 
 /** A job as stored: the port's view plus who holds it until when, and when it last changed. */
 interface StoredJob {

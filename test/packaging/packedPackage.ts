@@ -80,6 +80,19 @@ export const specifiersIn = (source: string): ReadonlyArray<string> => {
   return [...found];
 };
 
+/**
+ * The imports of a source file (an example) that an app with the package installed could not
+ * resolve: paths into the repository, subpaths the package does not export, and packages that are
+ * neither a dependency nor a peer of it. Empty when the file can be copied into an app as is.
+ */
+export const importsAnAppCannotResolve = (manifest: Manifest, source: string): ReadonlyArray<string> =>
+  specifiersIn(source).filter((specifier) => {
+    if (specifier.startsWith(".") || specifier.startsWith("/")) return true;
+    if (specifier === manifest.name || specifier.startsWith(`${manifest.name}/`)) return manifest.exports?.[`.${specifier.slice(manifest.name.length)}`] === undefined;
+    const name = packageOf(specifier);
+    return name !== undefined && manifest.dependencies?.[name] === undefined && manifest.peerDependencies?.[name] === undefined;
+  });
+
 /** A reference from a file that an installed copy of the package could not satisfy. */
 export interface ClosureProblem {
   readonly from: string;
