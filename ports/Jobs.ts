@@ -16,6 +16,7 @@ export interface JobSpec {
 export type JobStatus = "pending" | "running" | "done" | "dead" | "cancelled";
 
 export interface Job {
+  /** Sorts in the order jobs were scheduled; at most 100 characters (route ids). */
   readonly id: string;
   readonly kind: string;
   readonly key: string | null;
@@ -44,7 +45,8 @@ export interface JobQueue {
   /**
    * Claims up to `limit` due jobs (pending with runAt <= now, or running with an expired lease),
    * marks them running and leases them to `workerId` until `now + leaseMs`. On Postgres this
-   * uses FOR UPDATE SKIP LOCKED: two workers never hold the same job at once.
+   * uses FOR UPDATE SKIP LOCKED: two workers never hold the same job at once. Each claim counts
+   * an attempt (`attempts + 1`), a takeover of an expired lease too.
    */
   readonly claimDue: (opts: {
     readonly workerId: string;
@@ -78,7 +80,8 @@ export interface JobQueue {
   readonly get: (id: string) => Effect.Effect<Job | null>;
   /**
    * Retention: deletes up to `limit` finished jobs (done or cancelled) last changed before
-   * `before`, and answers how many. Dead jobs stay: an operator replays or inspects them.
+   * `before`, and answers how many. Dead jobs stay: an operator replays or inspects them. A job's
+   * last change is the adapter's own clock (`complete`, `fail` and `cancel` take no time).
    */
   readonly purgeFinished: (before: Date, limit: number) => Effect.Effect<number>;
 }

@@ -23,7 +23,9 @@ export interface CheckoutRiskRepository {
   readonly lockSignals: (signals: ReadonlyArray<string>, at: Date) => Effect.Effect<void>;
   /**
    * For each of `signals` (in their order): its declines since `since` (at most `limit`) and its
-   * checkouts recorded since `since` whose payment is unresolved (at most `limit`); one statement.
+   * checkouts recorded since `since` whose payment is unresolved — the order's payment record
+   * (OrdersRepository) is `authorizing` or `unknown`, and the checkout was not marked declined —
+   * (at most `limit`); one statement.
    * Read under the signals' locks.
    */
   readonly riskSince: (signals: ReadonlyArray<string>, since: Date, limit: number) => Effect.Effect<ReadonlyArray<SignalRisk>>;
