@@ -22,11 +22,10 @@ export interface CheckoutRiskRepository {
    */
   readonly lockSignals: (signals: ReadonlyArray<string>, at: Date) => Effect.Effect<void>;
   /**
-   * For each of `signals` (in their order): its declines since `since` (at most `limit`) and its
-   * checkouts recorded since `since` whose payment is unresolved — the order's payment record
-   * (OrdersRepository) is `authorizing` or `unknown`, and the checkout was not marked declined —
-   * (at most `limit`); one statement.
-   * Read under the signals' locks.
+   * For each of `signals` (in their order): its newest declines since `since` (at most `limit`,
+   * answered oldest first) and its checkouts recorded since `since` whose payment is unresolved —
+   * the order's payment record (OrdersRepository) is `authorizing` or `unknown`, and the checkout
+   * was not marked declined — (at most `limit`); one statement. Read under the signals' locks.
    */
   readonly riskSince: (signals: ReadonlyArray<string>, since: Date, limit: number) => Effect.Effect<ReadonlyArray<SignalRisk>>;
   /** Records the signal digests of an order's checkout (in the checkout's transaction); one statement. */

@@ -43,7 +43,7 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
   const markDeclined = compiledOnce<{ orderId: string; at: unknown }>((ex, p) =>
     ex.updateTable("shop_checkout_risk_signals").set({ declined_at: p("at") }).where("order_id", "=", p("orderId")).where("declined_at", "is", null),
   );
-  // Per signal `s<i>`: its declines of the window, and its undeclined checkouts of the window
+  // Per signal `s<i>`: its newest declines of the window, and its undeclined checkouts of the window
   // whose payment has no answer (unsettled: the database settles a signal when its order's payment
   // status leaves authorizing/unknown, migration 31), each branch tagged with the signal's place.
   const selectRisk = compiledPerRowCount<Record<string, unknown>>((n) =>
@@ -57,7 +57,8 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
               .where("signal", "=", p(`s${i}`))
               .where("declined_at", "is not", null)
               .where("declined_at", ">=", p("since"))
-              .orderBy("declined_at")
+              // The newest: a retry waits for the bound's oldest of them (core/commerce/CheckoutRisk.ts).
+              .orderBy("declined_at", "desc")
               .limit(p("limit"))
               .as(`declines${i}`),
           )
