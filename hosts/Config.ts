@@ -487,7 +487,9 @@ export const loadConfig = (env: Env = process.env): Config => {
   if (env.NODE_ENV === "production") {
     const providerKeys = jwtPublicKey !== undefined || jwtJwksUrl !== undefined;
     // With a provider's keys and no secret of one's own, HS256 is off: the default secret is never used.
-    if (jwtSecret === DEVELOPMENT_JWT_SECRET && !providerKeys) {
+    // A secret that is set but unusable is reported once above (too short), not again as the development one.
+    const unusable = (name: string, fallback: string): boolean => r.raw(name) !== undefined && r.raw(name) !== fallback;
+    if (jwtSecret === DEVELOPMENT_JWT_SECRET && !providerKeys && !unusable("AUTH_JWT_SECRET", DEVELOPMENT_JWT_SECRET)) {
       r.problem("AUTH_JWT_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
     }
     // A provider signs tokens for all its applications: without an audience, another one's tokens would pass.
@@ -496,7 +498,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     }
     // Keys fetched in clear could be replaced on the way.
     if (jwtJwksUrl !== undefined && jwtJwksUrl.protocol !== "https:") r.problem("AUTH_JWT_JWKS_URL", "not https in production", "the https URL of your identity provider's key set (JWKS)");
-    if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
+    if (blobSigningSecret === DEVELOPMENT_BLOB_SECRET && !unusable("BLOB_SIGNING_SECRET", DEVELOPMENT_BLOB_SECRET)) r.problem("BLOB_SIGNING_SECRET", "the documented development secret cannot be used in production", "a secret of your own", true);
     // /metrics carries business state (outbox backlog, open reconciliation exceptions, request counts per route).
     if (metricsEnabled && metricsToken === undefined) {
       r.problem("METRICS_TOKEN", "required in production while METRICS_ENABLED is true: /metrics would be public", "a token of 16+ characters for your scraper, or METRICS_ENABLED=false");
@@ -547,6 +549,30 @@ export const loadConfig = (env: Env = process.env): Config => {
     delivery,
     commerce,
   };
+};
+
+/**
+ * The settings still at their documented development value that a process composing `moduleNames`
+ * would use: AUTH_JWT_SECRET (while HS256 tokens are accepted), BLOB_SIGNING_SECRET, and the
+ * modules' sealing keys (commerce: COMMERCE_SEALING_KEYS, delivery: DELIVERY_LOCATION_KEY).
+ */
+export const developmentKeysInUse = (config: Config, moduleNames: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...(config.usingDevelopmentSecret && acceptsSecretTokens(config) ? ["AUTH_JWT_SECRET"] : []),
+  ...(config.usingDevelopmentBlobSecret ? ["BLOB_SIGNING_SECRET"] : []),
+  ...(config.commerce.sealingKeys === undefined && moduleNames.includes("commerce") ? ["COMMERCE_SEALING_KEYS"] : []),
+  ...(config.delivery.usingDevelopmentLocationKey && moduleNames.includes("delivery") ? ["DELIVERY_LOCATION_KEY"] : []),
+];
+
+/**
+ * In production, data sealed with a documented key is not sealed, and a worker sealing or opening
+ * with another key than the server's breaks what the server wrote: every process that composes the
+ * modules (server, worker) refuses to start with a ConfigError naming each such setting.
+ */
+export const refuseDevelopmentKeysInProduction = (config: Config, moduleNames: ReadonlyArray<string>): void => {
+  const names = developmentKeysInUse(config, moduleNames);
+  if (config.production && names.length > 0) {
+    throw new ConfigError(names.map((name) => `${name}: the documented development value cannot be used in production; expected one of your own`));
+  }
 };
 
 /** True when HS256 tokens (the CLI's `token`, AUTH_JWT_SECRET) are accepted: always, unless a provider's keys replace the default secret. */

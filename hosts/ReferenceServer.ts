@@ -17,8 +17,9 @@ import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/Action
 import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
-import { acceptsSecretTokens, ConfigError, loadConfig, tokenVerificationOf, type Config } from "./Config.js";
-import { migrateModules, openConfiguredDatabase } from "./Database.js";
+import { acceptsSecretTokens, loadConfig, refuseDevelopmentKeysInProduction, tokenVerificationOf, type Config } from "./Config.js";
+import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
+import { redactUrl } from "../adapters/observability/Redact.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { mountedRoutes } from "./ModuleDefinition.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
@@ -69,15 +70,68 @@ export interface ReferenceServer<P = ReferencePorts> {
 }
 
 /** Starts the reference server: the reference modules, or `options.modules`. */
+/**
+ * Fails start-up with a one-line StartupError naming OBJECT_STORE_BUCKET when the configured
+ * store answers that the bucket does not exist: /readyz cannot tell (its probe's HeadObject answers
+ * 404 for a missing key and a missing bucket alike), and every upload would fail. Any other answer
+ * (403 for credentials without s3:ListBucket, a store not reachable yet) is left to /readyz.
+ */
+export const checkObjectStoreBucket = async (config: Pick<Config, "objectStore">): Promise<void> => {
+  const store = config.objectStore;
+  if (store === undefined) return;
+  // The SDK loads only when a store is configured (docs/decisions.md, "Optional SDKs load on first use").
+  const { HeadBucketCommand, S3Client } = await import("@aws-sdk/client-s3");
+  const client = new S3Client({
+    endpoint: store.endpoint,
+    region: store.region,
+    forcePathStyle: store.forcePathStyle,
+    maxAttempts: 1,
+    ...(store.credentials !== undefined ? { credentials: { ...store.credentials } } : {}),
+  });
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: store.bucket }), { abortSignal: AbortSignal.timeout(5_000) });
+  } catch (error) {
+    const e = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+    if (e?.name === "NotFound" || e?.name === "NoSuchBucket" || e?.$metadata?.httpStatusCode === 404) {
+      throw new StartupError(
+        `OBJECT_STORE_BUCKET=${JSON.stringify(store.bucket)}: the bucket does not exist at ${redactUrl(store.endpoint)} (check OBJECT_STORE_BUCKET and OBJECT_STORE_URL)`,
+      );
+    }
+  } finally {
+    client.destroy();
+  }
+};
+
+/**
+ * In production, warns of the reference modules' sandboxes still standing in for outside services:
+ * the in-process payment provider (PAYMENT_PROVIDER_URL unset: every test card "succeeds") and the
+ * sandbox carrier (COMMERCE_CARRIER_URL unset). Server and worker both log it at start.
+ */
+export const warnOfSandboxServices = (config: Config, logger: Pick<Logger, "warn">): void => {
+  if (!config.production) return;
+  if (config.paymentProviderUrl === undefined) {
+    logger.warn("PAYMENT_PROVIDER_URL is not set: payments go to the in-process sandbox (development only). Set it, with PAYMENT_PROVIDER_API_KEY, in production.");
+  }
+  if (config.commerce.carrierApi === undefined) {
+    logger.warn("COMMERCE_CARRIER_URL is not set: shipments are tracked by the sandbox carrier (development only). Set it, with COMMERCE_CARRIER_API_KEY, in production.");
+  }
+};
+
 export function createServer(config?: Config): Promise<ReferenceServer>;
 export function createServer<P = ReferencePorts>(config: Config, options: ServerOptions<P>): Promise<ReferenceServer<P>>;
 export function createServer<P>(config: Config = loadConfig(), options: ServerOptions<P> = {}): Promise<ReferenceServer<P> | ReferenceServer> {
   return options.modules === undefined
-    ? startServer(config, referenceModules(config), options)
-    : startServer(config, toComposition(options.modules), options);
+    ? startServer(config, referenceModules(config), options, { reference: true })
+    : startServer(config, toComposition(options.modules), options, { reference: false });
 }
 
-const startServer = async <P>(config: Config, composition: Composition<P>, options: Omit<ServerOptions<unknown>, "modules">): Promise<ReferenceServer<P>> => {
+const startServer = async <P>(
+  config: Config,
+  composition: Composition<P>,
+  options: Omit<ServerOptions<unknown>, "modules">,
+  // Whether the reference modules run (their providers come from the configuration), or a host's own.
+  { reference }: { readonly reference: boolean },
+): Promise<ReferenceServer<P>> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // With a provider's public key and no secret of one's own, HS256 tokens are off and the default secret unused.
   const usingDevelopmentSecret = config.usingDevelopmentSecret && acceptsSecretTokens(config);
@@ -88,21 +142,15 @@ const startServer = async <P>(config: Config, composition: Composition<P>, optio
     logger.warn("BLOB_SIGNING_SECRET is not set: using the documented development secret. Set it in production.");
   }
   // In production, data sealed with a documented key is not sealed: refuse to start (Config.ts does the same for the secrets).
-  const developmentKeys = [
-    ...(usingDevelopmentSecret ? ["AUTH_JWT_SECRET"] : []),
-    ...(config.usingDevelopmentBlobSecret ? ["BLOB_SIGNING_SECRET"] : []),
-    ...(config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce") ? ["COMMERCE_SEALING_KEYS"] : []),
-    ...(config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery") ? ["DELIVERY_LOCATION_KEY"] : []),
-  ];
-  if (config.production && developmentKeys.length > 0) {
-    throw new ConfigError(developmentKeys.map((name) => `${name}: the documented development value cannot be used in production; expected one of your own`));
-  }
+  refuseDevelopmentKeysInProduction(config, composition.modules.map((m) => m.name));
   if (config.commerce.sealingKeys === undefined && composition.modules.some((m) => m.name === "commerce")) {
     logger.warn("COMMERCE_SEALING_KEYS is not set: order addresses are sealed with the documented development key. Set it in production.");
   }
   if (config.delivery.usingDevelopmentLocationKey && composition.modules.some((m) => m.name === "delivery")) {
     logger.warn("DELIVERY_LOCATION_KEY is not set: courier positions are sealed with the documented development key. Set it in production.");
   }
+  if (reference) warnOfSandboxServices(config, logger);
+  await checkObjectStoreBucket(config);
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
   const blobStore = await configuredBlobStore(config);
   const modules = composition.modules;

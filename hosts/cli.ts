@@ -12,7 +12,7 @@ import { listDeadJobs, replayJob } from "../adapters/worker/JobRunner.js";
 import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.js";
 import { revokeSessions } from "../core/identity/RevokeSessions.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
-import { acceptsSecretTokens, ConfigError, loadConfig, type Config } from "./Config.js";
+import { acceptsSecretTokens, ConfigError, loadConfig, refuseDevelopmentKeysInProduction, type Config } from "./Config.js";
 import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 import type { ModuleCommand } from "./ModuleDefinition.js";
@@ -20,7 +20,7 @@ import type { HostServices } from "./PortBindings.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
 import { configuredBlobStore } from "./modules/blobStorageModule.js";
 import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
-import { createServer } from "./ReferenceServer.js";
+import { checkObjectStoreBucket, createServer, warnOfSandboxServices } from "./ReferenceServer.js";
 import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -40,9 +40,13 @@ Commands:
                                  put a dead-lettered job or message back in the queue
 `;
 
-const configurationUsage = `Configuration (environment): PORT, HOST, DATA_DIR, DATABASE_URL, AUTH_JWT_SECRET,
-WORKER_IN_PROCESS, MIGRATE_ON_START, LOG_LEVEL, PAYMENT_PROVIDER_URL, PAYMENT_PROVIDER_API_KEY,
-PAYMENT_PROVIDER_TIMEOUT_MS (see README).`;
+const configurationUsage = `Configuration (environment; every variable in the README, "Configuration" and "Operations"):
+  PORT, HOST, TRUST_PROXY, DATA_DIR, DATABASE_URL, DATABASE_POOL_MAX, WORKER_IN_PROCESS, MIGRATE_ON_START,
+  LOG_LEVEL, LOG_FORMAT, OBJECT_STORE_URL, OBJECT_STORE_BUCKET (with OBJECT_STORE_REGION, OBJECT_STORE_ACCESS_KEY_ID,
+  OBJECT_STORE_SECRET_ACCESS_KEY), PAYMENT_PROVIDER_URL, PAYMENT_PROVIDER_API_KEY, PROVIDER_WEBHOOK_SECRET.
+With NODE_ENV=production the server and the worker refuse to start without values of your own for
+  AUTH_JWT_SECRET, BLOB_SIGNING_SECRET, COMMERCE_SEALING_KEYS, DELIVERY_LOCATION_KEY and METRICS_TOKEN
+  (or METRICS_ENABLED=false); give the worker the same environment as the server.`;
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -184,7 +188,12 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
         return;
       }
       case "worker": {
+        // The worker opens and seals what the server does (orders, courier positions): the same refusal as the server's.
+        const modules = referenceModules(config);
+        refuseDevelopmentKeysInProduction(config, modules.modules.map((m) => m.name));
+        await checkObjectStoreBucket(config);
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
+        warnOfSandboxServices(config, logger);
         // On SQLite the server commits in another process: watch the file so its writes wake this
         // worker at once, and write this worker's realtime notices to the file for the server's sockets.
         const database = await openConfiguredDatabase(config, undefined, { watchOtherProcesses: true, shareRealtimeNotices: true });
@@ -195,7 +204,6 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
             : undefined;
         if (tracing !== undefined) enableSpanStackTraces();
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.
-        const modules = referenceModules(config);
         if (config.migrateOnStart) await migrateModules(database, modules.modules);
         const core = await createHostCore({
           database,
