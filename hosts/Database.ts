@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { migrate, type ModuleMigrations } from "../adapters/sql/Migrations.js";
+import { migrate, migrationLabel, migrationPlan, type ModuleMigrations } from "../adapters/sql/Migrations.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../adapters/sqlite/openSqlite.js";
@@ -158,3 +158,32 @@ export const openConfiguredDatabase = async (
 /** Applies what is pending of the kernel's and `modules`' migrations (a composition's `modules` fit). */
 export const migrateModules = (database: SqlDatabase, modules: ReadonlyArray<ModuleMigrations>): Promise<{ applied: string[] }> =>
   migrate(database, modules);
+
+/** The labels of the kernel's and `modules`' migrations that `database` has not recorded, in the order `migrate` applies them. */
+export const pendingMigrations = async (database: SqlDatabase, modules: ReadonlyArray<ModuleMigrations>): Promise<string[]> => {
+  const plan = migrationPlan(modules);
+  let recorded: ReadonlyArray<{ module: string; version: number }>;
+  try {
+    recorded = await database.db.selectFrom("domainkit_migrations").select(["module", "version"]).execute();
+  } catch (error) {
+    // No ledger yet (undefined_table on Postgres, "no such table" on SQLite): nothing is applied.
+    const e = error as { code?: unknown; message?: unknown };
+    if (e?.code !== "42P01" && !(typeof e?.message === "string" && /no such table/i.test(e.message))) throw error;
+    recorded = [];
+  }
+  const applied = new Set(recorded.map((row) => `${row.module}/${Number(row.version)}`));
+  return plan.flatMap(({ module, migrations }) => migrations.filter((m) => !applied.has(`${module}/${m.version}`)).map((m) => migrationLabel(module, m)));
+};
+
+/**
+ * For a process started with MIGRATE_ON_START=false: fails with a one-line StartupError when the
+ * database lacks migrations this version needs, instead of serving requests that could only fail
+ * (the release step `domainkit migrate` was skipped, or has not run yet).
+ */
+export const requireMigrated = async (database: SqlDatabase, modules: ReadonlyArray<ModuleMigrations>): Promise<void> => {
+  const pending = await pendingMigrations(database, modules);
+  if (pending.length === 0) return;
+  throw new StartupError(
+    `the database lacks ${pending.length} migration${pending.length === 1 ? "" : "s"} this version needs (first: ${pending[0]}): run \`domainkit migrate\` first, or start with MIGRATE_ON_START=true`,
+  );
+};

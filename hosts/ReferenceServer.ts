@@ -18,7 +18,7 @@ import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
 import { acceptsSecretTokens, loadConfig, refuseDevelopmentKeysInProduction, tokenVerificationOf, type Config } from "./Config.js";
-import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
+import { migrateModules, openConfiguredDatabase, requireMigrated, StartupError } from "./Database.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { mountedRoutes } from "./ModuleDefinition.js";
@@ -160,6 +160,8 @@ const startServer = async <P>(
     if (config.migrateOnStart) {
       const { applied } = await migrateModules(database, modules);
       if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    } else {
+      await requireMigrated(database, modules);
     }
   } catch (error) {
     await database.close();

@@ -13,7 +13,7 @@ import { listDeadMessages, replayMessage } from "../adapters/worker/OutboxRelay.
 import { revokeSessions } from "../core/identity/RevokeSessions.js";
 import { UserEpochs } from "../ports/UserEpochs.js";
 import { acceptsSecretTokens, ConfigError, loadConfig, refuseDevelopmentKeysInProduction, type Config } from "./Config.js";
-import { migrateModules, openConfiguredDatabase, StartupError } from "./Database.js";
+import { migrateModules, openConfiguredDatabase, requireMigrated, StartupError } from "./Database.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 import type { ModuleCommand } from "./ModuleDefinition.js";
 import type { HostServices } from "./PortBindings.js";
@@ -204,7 +204,13 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
             : undefined;
         if (tracing !== undefined) enableSpanStackTraces();
         // The worker scans attachments and writes exports: it needs the same blob storage as the server.
-        if (config.migrateOnStart) await migrateModules(database, modules.modules);
+        try {
+          if (config.migrateOnStart) await migrateModules(database, modules.modules);
+          else await requireMigrated(database, modules.modules);
+        } catch (error) {
+          await database.close();
+          throw error;
+        }
         const core = await createHostCore({
           database,
           modules,
