@@ -27,7 +27,7 @@ import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 const kernelUsage = `Usage: domainkit <command> [options]
 
 Commands:
-  serve                          start the reference server (HTTP, realtime, in-process worker)
+  serve                          start the reference server (HTTP, realtime; the worker too unless WORKER_IN_PROCESS=false)
   worker                         run the outbox relay and job runner alone
   migrate                        apply pending migrations and exit
   token --user <uuid> [--ttl s]  print a development JWT for that user (default ttl 3600; auth_time = now)
@@ -50,17 +50,28 @@ With NODE_ENV=production the server and the worker refuse to start without value
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Stops `stop` on SIGINT/SIGTERM, then exits. */
-const onSignals = (stop: () => Promise<void>): void => {
+/** Where the shutdown is told: the process's logger (serve, worker), or plain lines on stderr (sandbox). */
+interface ShutdownLog {
+  readonly info: (fields: Record<string, unknown>, message: string) => void;
+  readonly error: (fields: Record<string, unknown>, message: string) => void;
+}
+
+const stderrShutdownLog: ShutdownLog = {
+  info: (fields, message) => void process.stderr.write(`${String(fields.signal)}: ${message}\n`),
+  error: (fields, message) => void process.stderr.write(`${message}: ${String(fields.err)}\n`),
+};
+
+/** Stops `stop` on SIGINT/SIGTERM, then exits (0, or 1 when stopping failed); says so through `log`, so JSON logs stay JSON. */
+const onSignals = (stop: () => Promise<void>, log: ShutdownLog = stderrShutdownLog): void => {
   let stopping = false;
   const handler = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    log.info({ signal }, "shutting down");
     stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        log.error({ err: error }, "shutdown failed");
         process.exit(1);
       },
     );
@@ -184,7 +195,7 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
       case "serve": {
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
         const server = await createServer(config, { logger });
-        onSignals(server.close);
+        onSignals(server.close, logger);
         return;
       }
       case "worker": {
@@ -224,7 +235,7 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
           await worker.stop();
           await core.close();
           await tracing?.shutdown();
-        });
+        }, logger);
         return;
       }
       case "migrate": {

@@ -125,9 +125,21 @@ export const cli = async (config: Config, args: ReadonlyArray<string>, env: Node
 export const cliProcess = (config: Config, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) =>
   execFileAsync(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: { ...cliEnvironment(config), ...env } });
 
-/** Starts a long-running CLI command (`worker`) on `config`'s database; stopped with SIGTERM at teardown. */
-export const spawnCli = (t: HasTeardown, config: Config, args: ReadonlyArray<string>): ChildProcess => {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", launcher, ...args], { env: cliEnvironment(config), stdio: "ignore" });
+/**
+ * Starts a long-running CLI command (`worker`, `serve`) on `config`'s database, with `env` added;
+ * stopped with SIGTERM at teardown. With `capture`, its stdout and stderr are piped (read them from
+ * the child's streams).
+ */
+export const spawnCli = (
+  t: HasTeardown,
+  config: Config,
+  args: ReadonlyArray<string>,
+  options: { readonly env?: NodeJS.ProcessEnv; readonly capture?: boolean } = {},
+): ChildProcess => {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", launcher, ...args], {
+    env: { ...cliEnvironment(config), ...options.env },
+    stdio: options.capture === true ? ["ignore", "pipe", "pipe"] : "ignore",
+  });
   t.teardown(
     () =>
       new Promise<void>((resolve) => {
