@@ -18,12 +18,11 @@ import type { RunningWorker } from "../adapters/worker/Worker.js";
 import { attachRealtime } from "../adapters/ws/RealtimeServer.js";
 import { mountBlobGrantHandler } from "../adapters/blob/BlobGrantHandler.js";
 import { acceptsSecretTokens, loadConfig, refuseDevelopmentKeysInProduction, tokenVerificationOf, type Config } from "./Config.js";
-import { migrateModules, openConfiguredDatabase, requireMigrated, StartupError } from "./Database.js";
-import { redactUrl } from "../adapters/observability/Redact.js";
+import { migrateModules, openConfiguredDatabase, requireMigrated } from "./Database.js";
 import { toComposition, type Composition, type HostModules } from "./Composition.js";
 import { mountedRoutes } from "./ModuleDefinition.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
-import { configuredBlobStore } from "./modules/blobStorageModule.js";
+import { configuredBlobStore, requireExistingBucket } from "./modules/blobStorageModule.js";
 import { hostAuthentication } from "./HostAuthentication.js";
 import type { Registry } from "prom-client";
 import { observeHost } from "../adapters/observability/Observability.js";
@@ -69,39 +68,6 @@ export interface ReferenceServer<P = ReferencePorts> {
   readonly close: () => Promise<void>;
 }
 
-/** Starts the reference server: the reference modules, or `options.modules`. */
-/**
- * Fails start-up with a one-line StartupError naming OBJECT_STORE_BUCKET when the configured
- * store answers that the bucket does not exist: /readyz cannot tell (its probe's HeadObject answers
- * 404 for a missing key and a missing bucket alike), and every upload would fail. Any other answer
- * (403 for credentials without s3:ListBucket, a store not reachable yet) is left to /readyz.
- */
-export const checkObjectStoreBucket = async (config: Pick<Config, "objectStore">): Promise<void> => {
-  const store = config.objectStore;
-  if (store === undefined) return;
-  // The SDK loads only when a store is configured (docs/decisions.md, "Optional SDKs load on first use").
-  const { HeadBucketCommand, S3Client } = await import("@aws-sdk/client-s3");
-  const client = new S3Client({
-    endpoint: store.endpoint,
-    region: store.region,
-    forcePathStyle: store.forcePathStyle,
-    maxAttempts: 1,
-    ...(store.credentials !== undefined ? { credentials: { ...store.credentials } } : {}),
-  });
-  try {
-    await client.send(new HeadBucketCommand({ Bucket: store.bucket }), { abortSignal: AbortSignal.timeout(5_000) });
-  } catch (error) {
-    const e = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
-    if (e?.name === "NotFound" || e?.name === "NoSuchBucket" || e?.$metadata?.httpStatusCode === 404) {
-      throw new StartupError(
-        `OBJECT_STORE_BUCKET=${JSON.stringify(store.bucket)}: the bucket does not exist at ${redactUrl(store.endpoint)} (check OBJECT_STORE_BUCKET and OBJECT_STORE_URL)`,
-      );
-    }
-  } finally {
-    client.destroy();
-  }
-};
-
 /**
  * In production, warns of the reference modules' sandboxes still standing in for outside services:
  * the in-process payment provider (PAYMENT_PROVIDER_URL unset: every test card "succeeds") and the
@@ -117,6 +83,7 @@ export const warnOfSandboxServices = (config: Config, logger: Pick<Logger, "warn
   }
 };
 
+/** Starts the reference server: the reference modules, or `options.modules`. */
 export function createServer(config?: Config): Promise<ReferenceServer>;
 export function createServer<P = ReferencePorts>(config: Config, options: ServerOptions<P>): Promise<ReferenceServer<P>>;
 export function createServer<P>(config: Config = loadConfig(), options: ServerOptions<P> = {}): Promise<ReferenceServer<P> | ReferenceServer> {
@@ -150,9 +117,9 @@ const startServer = async <P>(
     logger.warn("DELIVERY_LOCATION_KEY is not set: courier positions are sealed with the documented development key. Set it in production.");
   }
   if (reference) warnOfSandboxServices(config, logger);
-  await checkObjectStoreBucket(config);
   // The shared ObjectStore, Scanner and Thumbnailer are bound once for every module (rebindPort to replace them).
   const blobStore = await configuredBlobStore(config);
+  await requireExistingBucket(blobStore, config);
   const modules = composition.modules;
   // With the worker in a process of its own, its commits and realtime notices are heard at once (SQLite).
   const database = await openConfiguredDatabase(config, logger, { watchOtherProcesses: !config.workerInProcess });

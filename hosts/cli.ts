@@ -18,9 +18,9 @@ import { redactUrl } from "../adapters/observability/Redact.js";
 import type { ModuleCommand } from "./ModuleDefinition.js";
 import type { HostServices } from "./PortBindings.js";
 import { referenceModules, type ReferencePorts } from "./modules/index.js";
-import { configuredBlobStore } from "./modules/blobStorageModule.js";
+import { configuredBlobStore, requireExistingBucket } from "./modules/blobStorageModule.js";
 import { runSandboxFromEnv, SandboxUsageError } from "../adapters/payments/providers/sandbox/sandboxMain.js";
-import { checkObjectStoreBucket, createServer, warnOfSandboxServices } from "./ReferenceServer.js";
+import { createServer, warnOfSandboxServices } from "./ReferenceServer.js";
 import { enableSpanStackTraces } from "../core/kernel/Span.js";
 import { createHostCore, startHostWorker, type HostCore } from "./Runtime.js";
 
@@ -202,7 +202,9 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
         // The worker opens and seals what the server does (orders, courier positions): the same refusal as the server's.
         const modules = referenceModules(config);
         refuseDevelopmentKeysInProduction(config, modules.modules.map((m) => m.name));
-        await checkObjectStoreBucket(config);
+        // The worker scans attachments and writes exports: it needs the same blob storage as the server.
+        const store = await configuredBlobStore(config);
+        await requireExistingBucket(store, config);
         const logger = createLogger({ level: config.logLevel, format: config.logFormat, production: config.production });
         warnOfSandboxServices(config, logger);
         // On SQLite the server commits in another process: watch the file so its writes wake this
@@ -214,7 +216,6 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
             ? (await import("../adapters/observability/Tracing.js")).createTracing({ serviceName: config.serviceName, endpoint: config.otlpEndpoint })
             : undefined;
         if (tracing !== undefined) enableSpanStackTraces();
-        // The worker scans attachments and writes exports: it needs the same blob storage as the server.
         try {
           if (config.migrateOnStart) await migrateModules(database, modules.modules);
           else await requireMigrated(database, modules.modules);
@@ -226,7 +227,7 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo = processIo): 
           database,
           modules,
           logger,
-          files: { store: await configuredBlobStore(config) },
+          files: { store },
           ...(tracing !== undefined ? { tracer: tracing.tracer } : {}),
         });
         const worker = await startHostWorker(core);

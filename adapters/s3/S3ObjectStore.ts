@@ -30,6 +30,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
@@ -60,6 +61,12 @@ export interface S3ObjectStoreOptions {
 /** The S3 store: the ObjectStore port with native multipart, and how to release its connections. */
 export interface S3ObjectStore extends ObjectStore {
   readonly multipart: MultipartUploads;
+  /**
+   * Whether the bucket exists (HeadBucket): false only when the service answers 404, true when it
+   * answers 2xx or 403 (credentials without s3:ListBucket on a bucket that is there), null when it
+   * cannot tell (unreachable, 5 s without an answer, any other error).
+   */
+  readonly bucketExists: () => Promise<boolean | null>;
   readonly close: () => void;
 }
 
@@ -289,6 +296,15 @@ export const makeS3ObjectStore = (options: S3ObjectStoreOptions): S3ObjectStore 
         await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
         return existed;
       }),
+    bucketExists: () =>
+      client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(5_000) }).then(
+        () => true,
+        (error: unknown) => {
+          if (!(error instanceof S3ServiceException)) return null;
+          if (error.name === "NotFound" || error.name === "NoSuchBucket" || error.$metadata.httpStatusCode === 404) return false;
+          return error.$metadata.httpStatusCode === 403 ? true : null;
+        },
+      ),
     close: () => client.destroy(),
   };
 };

@@ -13,6 +13,8 @@ import { makeLocalBlobStore, type LocalBlobStore } from "../../adapters/blob/Loc
 import type { S3ObjectStore } from "../../adapters/s3/S3ObjectStore.js";
 import type { ObjectStore } from "../../ports/ObjectStore.js";
 import type { Config } from "../Config.js";
+import { StartupError } from "../Database.js";
+import { redactUrl } from "../../adapters/observability/Redact.js";
 
 /** The configuration the blob storage needs. */
 export type BlobStorageConfig = Pick<Config, "blobDir" | "blobSigningSecret" | "blobPublicUrl"> & Partial<Pick<Config, "objectStore">>;
@@ -40,6 +42,21 @@ export const configuredBlobStore = async (config: BlobStorageConfig): Promise<Lo
     signingSecret: config.blobSigningSecret,
     ...(config.blobPublicUrl !== undefined ? { publicBaseUrl: config.blobPublicUrl } : {}),
   });
+};
+
+/**
+ * Fails start-up with a one-line StartupError naming OBJECT_STORE_BUCKET when `store` is S3 and the
+ * service answers that its bucket does not exist: /readyz cannot tell (its probe's HeadObject
+ * answers 404 for a missing key and a missing bucket alike), and every upload would fail. A store
+ * that cannot tell yet (unreachable, 403) is left to /readyz, so one that comes up later is waited for.
+ */
+export const requireExistingBucket = async (store: LocalBlobStore | S3ObjectStore, config: BlobStorageConfig): Promise<void> => {
+  if (!("bucketExists" in store) || config.objectStore === undefined) return;
+  if ((await store.bucketExists()) !== false) return;
+  store.close();
+  throw new StartupError(
+    `OBJECT_STORE_BUCKET=${JSON.stringify(config.objectStore.bucket)}: the bucket does not exist at ${redactUrl(config.objectStore.endpoint)} (check OBJECT_STORE_BUCKET and OBJECT_STORE_URL)`,
+  );
 };
 
 const unconfigured = Effect.dieMessage("no ObjectStore is configured for this host (createHostCore files.store)");
