@@ -1,6 +1,6 @@
 /**
  * The dependency checks behind GET /readyz: the database (a `select 1`), the object store (a
- * `stat` of a key that does not exist), the realtime bus (a notice published and heard back,
+ * `stat` of a key that does not exist, and on S3 its bucket's HeadBucket), the realtime bus (a notice published and heard back,
  * which on Postgres proves the LISTEN connection) and the worker (no due job or undelivered
  * outbox event older than `stallSeconds`: a worker that keeps up is alive, wherever it runs).
  * Database and object store are required (503 while down); the bus and the worker are
@@ -24,12 +24,17 @@ export const databaseCheck = (database: SqlDatabase): DependencyCheck => ({
   },
 });
 
-/** The object store answers a metadata request (for a key that is never written). */
-export const objectStoreCheck = (store: ObjectStore): DependencyCheck => ({
+/**
+ * The object store answers a metadata request (for a key that is never written); a store that can
+ * tell whether its bucket exists (the S3 adapter's `bucketExists`) must not answer that it does not:
+ * the key's 404 reads the same for a bucket deleted after start.
+ */
+export const objectStoreCheck = (store: ObjectStore & { readonly bucketExists?: () => Promise<boolean | null> }): DependencyCheck => ({
   name: "object_store",
   required: true,
   check: async () => {
     await Effect.runPromise(store.stat("domainkit-readiness-probe"));
+    if ((await store.bucketExists?.()) === false) throw new Error("the object store's bucket does not exist");
   },
 });
 
