@@ -12,6 +12,7 @@ import { migrate, migrationLabel, migrationPlan, type ModuleMigrations } from ".
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import { openPostgres } from "../adapters/postgres/openPostgres.js";
 import { openSqlite } from "../adapters/sqlite/openSqlite.js";
+import { isTransientConnectError } from "../adapters/sql/TransientErrors.js";
 import { redactUrl } from "../adapters/observability/Redact.js";
 import type { Config } from "./Config.js";
 
@@ -29,27 +30,8 @@ export interface StartupLog {
 /** The SQLite file of the embedded default. */
 export const sqliteFileOf = (config: Pick<Config, "dataDir">): string => path.join(config.dataDir, "domainkit.sqlite");
 
-// Errors that a database still starting (or a network still coming up) gives; others are final.
-const transientCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "57P03", // cannot_connect_now: the database system is starting up
-  "53300", // too_many_connections
-]);
-
-/** True when waiting may help: the server is not (yet) reachable or not yet accepting. */
-export const isTransientConnectError = (error: unknown): boolean => {
-  const e = error as { code?: unknown; errors?: ReadonlyArray<{ code?: unknown }>; message?: unknown };
-  if (typeof e?.code === "string" && transientCodes.has(e.code)) return true;
-  if (Array.isArray(e?.errors) && e.errors.some((inner) => typeof inner?.code === "string" && transientCodes.has(inner.code))) return true;
-  return typeof e?.message === "string" && /timeout|terminated unexpectedly|starting up/i.test(e.message);
-};
+// The one classification of transient connection errors is the SQL adapter's (the HTTP error mapper uses it too).
+export { isTransientConnectError };
 
 /** A one-line description of a connection error, credentials redacted. */
 export const describeError = (error: unknown): string => {

@@ -12,6 +12,8 @@ import { postgresLimiters } from "../adapters/postgres/PostgresLimiters.js";
 import { postgresPool } from "../adapters/postgres/openPostgres.js";
 import { createLogger } from "../adapters/koa/Logging.js";
 import { startHttpServer } from "../adapters/koa/Server.js";
+import { recognizeOutages } from "../adapters/koa/ErrorHandling.js";
+import { databaseOutageOf } from "../adapters/sql/TransientErrors.js";
 import { resolveLimits, type Limits } from "../adapters/koa/Limits.js";
 import type { ActionBudgetLimit, ActionBudgetName } from "../adapters/koa/ActionBudgets.js";
 import type { RunningWorker } from "../adapters/worker/Worker.js";
@@ -194,6 +196,8 @@ const startServer = async <P>(
     readiness: [databaseCheck(database), objectStoreCheck(blobStore), busCheck, workerCheck(database)],
     openApi: { title: "domainkit", version: "0.1.0", description: "Reference server of the domainkit library." },
   });
+  // A request while the database is unreachable (or SQLite's lock is held past the busy timeout) answers 503, not 500.
+  recognizeOutages(app, databaseOutageOf);
   const worker = config.workerInProcess ? await startHostWorker(core) : undefined;
   const shutdownCore = async (): Promise<void> => {
     busCheck.close();

@@ -1,7 +1,8 @@
 /**
  * The bridge from Koa to Effect. A route's program runs on the host's `ManagedRuntime` with
  * `CurrentPrincipal` provided from `ctx.state.principal`; its success is written as the
- * response, a typed failure goes through the one error mapper, and a defect is a 500.
+ * response, a typed failure goes through the one error mapper, and a defect is a 500 (a 503 when
+ * it is a dependency's outage the app recognises: ErrorHandling.ts `recognizeOutages`).
  *
  * Client errors (4xx) are turned into responses inside the program (`settleClientErrors`) so the
  * idempotency path can store and replay them; server errors and defects stay failures, which
@@ -162,7 +163,8 @@ export const runStored = async <E, R>(ctx: Context, program: Effect.Effect<Store
   const failure = Cause.failureOption(exit.cause);
   if (Option.isSome(failure)) return respondWithError(ctx, failure.value, logger);
   // A defect or an interruption: log the whole cause, answer a bare 500.
-  respondWithError(ctx, new HandlerDefect(Cause.pretty(exit.cause)), logger);
+  // The squashed defect is its `cause`, so the error mapper can tell a database outage from a bug.
+  respondWithError(ctx, new HandlerDefect(Cause.pretty(exit.cause), { cause: Cause.squash(exit.cause) }), logger);
 };
 
 /** Runs a handler program (Koa -> Effect) and writes its response or its problem. */

@@ -1,9 +1,12 @@
 /**
  * THE error mapper (docs/architecture.md: one way to do each thing): any failure -> problem+json.
  * Domain errors of every module (objects with `_tag`, `code`, `category`) map through the
- * category -> status table below; anything else is a 500 `internal_error` whose body says
- * nothing about the cause (no stack, no SQL, no secrets).
+ * category -> status table below. A failure that is no domain error is a 503 `service_unavailable`
+ * (with `Retry-After`) when the host's outage recogniser says it is a dependency's outage (the
+ * database unreachable or busy: hosts pass adapters/sql's `databaseOutageOf`), else a 500
+ * `internal_error`. Neither body says anything about the cause (no stack, no SQL, no secrets).
  */
+import { Cause, Runtime } from "effect";
 import { isDomainError, type FieldError } from "../../core/kernel/Errors.js";
 import type { HttpErrorCategory } from "./HttpErrors.js";
 import { makeProblem, problemTitle, type ProblemResponse } from "./ProblemJson.js";
@@ -31,6 +34,37 @@ export const categoryStatus: Readonly<Record<HttpErrorCategory, number>> = {
 /** The code and detail of every failure the mapper does not recognise. */
 export const internalErrorCode = "internal_error";
 const internalErrorDetail = "The server could not complete the request.";
+
+/** The code of a request refused because a dependency (the database) is down: 503 with Retry-After. */
+export const serviceUnavailableCode = "service_unavailable";
+const serviceUnavailableDetail = "A service this request needs is unavailable for the moment; retry after the time given in Retry-After.";
+
+/** A failure that is a dependency's outage rather than a bug, as an {@link OutageRecognizer} names it. */
+export interface DependencyOutage {
+  /** What is down, e.g. `database`: for the log, never the body. */
+  readonly dependency: string;
+  /** Why, e.g. `unreachable` or `busy`: for the log. */
+  readonly reason: string;
+  /** When a retry may succeed (the `Retry-After` header). */
+  readonly retryAfterSeconds: number;
+}
+
+/** Tells a dependency's outage from a bug among failures that are no domain error (the SQL adapter's `databaseOutageOf` fits). */
+export type OutageRecognizer = (error: unknown) => DependencyOutage | undefined;
+
+/**
+ * The outage `error` carries, looking through what wraps a defect on its way here: a rejected
+ * `runPromise`'s FiberFailure (its squashed cause) and `Error.cause` chains (a few levels).
+ */
+export const outageOf = (error: unknown, recognize: OutageRecognizer): DependencyOutage | undefined => {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    const outage = recognize(current);
+    if (outage !== undefined) return outage;
+    current = Runtime.isFiberFailure(current) ? Cause.squash(current[Runtime.FiberFailureCauseId]) : (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+};
 
 /** Detail used when an error carries none, so every problem has a human sentence. */
 const defaultDetails: Readonly<Record<string, string>> = {
@@ -60,9 +94,15 @@ const defaultDetails: Readonly<Record<string, string>> = {
 
 type Fields = Record<string, unknown>;
 
-/** Maps any failure to its problem response (status, problem+json body, extra headers). */
-export const toProblem = (error: unknown): ProblemResponse => {
-  if (!isDomainError(error)) return internalError();
+/**
+ * Maps any failure to its problem response (status, problem+json body, extra headers). With
+ * `recognizeOutage`, a failure it names a dependency's outage answers 503 `service_unavailable`.
+ */
+export const toProblem = (error: unknown, recognizeOutage?: OutageRecognizer): ProblemResponse => {
+  if (!isDomainError(error)) {
+    const outage = recognizeOutage === undefined ? undefined : outageOf(error, recognizeOutage);
+    return outage === undefined ? internalError() : serviceUnavailable(outage);
+  }
   const status = (categoryStatus as Record<string, number | undefined>)[error.category];
   // A category nobody mapped is a programming error, not the caller's fault.
   if (status === undefined) return internalError();
@@ -80,6 +120,13 @@ export const internalError = (): ProblemResponse => ({
   status: 500,
   body: makeProblem(500, internalErrorCode, internalErrorDetail),
   headers: {},
+});
+
+/** The 503 answer for a dependency's outage: what is down and why stay in the log. */
+export const serviceUnavailable = (outage: Pick<DependencyOutage, "retryAfterSeconds">): ProblemResponse => ({
+  status: 503,
+  body: makeProblem(503, serviceUnavailableCode, serviceUnavailableDetail),
+  headers: { "Retry-After": String(Math.max(1, Math.ceil(outage.retryAfterSeconds))) },
 });
 
 /** The documented extension members; nothing else of an error leaks into the body. */

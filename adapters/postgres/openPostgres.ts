@@ -42,6 +42,10 @@ export const openPostgres = async ({ connectionString, max, namedStatements }: P
   const pool = new pg.Pool({ connectionString, max: max ?? 10, pipeline: true, types: postgresTypes });
   // An idle client losing its server (e.g. a restart) must not crash the process.
   pool.on("error", () => undefined);
+  // So must a checked-out one (pg-pool drops its idle listener on checkout): a connection reset
+  // mid-query fails that query with the error, and the client's 'error' event, unheard, would
+  // crash the process (a network cut between the server and Postgres did).
+  pool.on("connect", (client) => void client.on("error", () => undefined));
   const clients = namedStatements === false ? (pool as unknown as { connect(): Promise<ReleasableClient> } & PostgresPool) : namedStatementPool(pool);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: clients }) });
   const connections = pooledConnections(clients);

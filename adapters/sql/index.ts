@@ -17,3 +17,4 @@ export * from "./storageLayer.js";
 export * from "./realtimeBus.js";
 export * from "./InProcessRealtimeBus.js";
 export * from "./InProcessWorkSignals.js";
+export * from "./TransientErrors.js";
