@@ -55,23 +55,38 @@ export interface RunningWorker {
 }
 
 /** How a loop paces its passes. */
-interface Pacing {
+export interface Pacing {
   readonly batchSize: number;
   readonly pollMs: number;
   readonly gatherMs: number;
+  /** The wait after a failed pass, doubling per failure in a row up to `maxMs` (default 250 ms to 30 s). */
+  readonly failureBackoff?: { readonly baseMs: number; readonly maxMs: number };
 }
+
+/**
+ * The wait after failed passes (the database down, typically): 250 ms doubling to 30 s, so an
+ * outage costs a pass (and a log line) per step instead of one every poll; the first good pass
+ * resets it.
+ */
+export const defaultFailureBackoff = { baseMs: 250, maxMs: 30_000 } as const;
 
 /**
  * Repeats `pass` until `stopped` completes; waits only when a pass found less than a full batch,
  * until `pollMs` passes or a signal of `kind` arrives (signals during a pass coalesce into one
  * more pass). A signal within `gatherMs` of the previous pass's start waits out that window.
+ *
+ * A failed pass (an infrastructure defect: the database unreachable) does not end the loop: the
+ * next one waits `failureBackoff` (doubling per failure in a row), or less when a signal arrives
+ * (a commit is proof the database answers again). The first failure is logged with its cause,
+ * then one line per backoff step with the count of failures in a row, and one line when a pass
+ * succeeds again, which resets the backoff (signals wake the loop at once again).
  */
-const loop = <R>(
+export const workerLoop = <R>(
   name: string,
   kind: WorkKind,
   pass: Effect.Effect<number, never, R>,
   stopped: Deferred.Deferred<void>,
-  { batchSize, pollMs, gatherMs }: Pacing,
+  { batchSize, pollMs, gatherMs, failureBackoff = defaultFailureBackoff }: Pacing,
 ): Effect.Effect<void, never, R> =>
   Effect.gen(function* () {
     const signals = yield* Effect.serviceOption(WorkSignals);
@@ -83,21 +98,47 @@ const loop = <R>(
       const rest = passStarted + gatherMs - now;
       return rest > 0 ? Effect.raceFirst(Effect.sleep(rest), Deferred.await(stopped)) : Effect.void;
     });
-    const wait = Effect.raceAll([Effect.sleep(pollMs), Effect.zipRight(signalled, gather), Deferred.await(stopped)]);
+    const waitFor = (ms: number) => Effect.raceAll([Effect.sleep(ms), Effect.zipRight(signalled, gather), Deferred.await(stopped)]);
+    const wait = waitFor(pollMs);
+    // Failed passes in a row, and when the last failure line was written.
+    let failures = 0;
+    let lastLine = 0;
     while (!(yield* Deferred.isDone(stopped))) {
       passStarted = yield* Clock.currentTimeMillis;
       // An infrastructure failure (a defect from the storage edge) must not end the loop.
-      const claimed = yield* pass.pipe(
+      const outcome = yield* pass.pipe(
+        Effect.map((claimed) => ({ claimed, failure: undefined as unknown })),
         Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logError(`${name} pass failed`).pipe(
-                Effect.annotateLogs({ error: describeFailure(Cause.squash(cause)) }),
-                Effect.as(0),
-              ),
+          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.succeed({ claimed: 0, failure: Cause.squash(cause) as unknown }),
         ),
       );
-      if (claimed < batchSize) yield* wait;
+      if (outcome.failure === undefined) {
+        if (failures > 0) {
+          yield* Effect.logInfo(`${name} pass succeeded again after ${failures} failed pass${failures === 1 ? "" : "es"}`).pipe(
+            Effect.annotateLogs({ failed_passes: failures }),
+          );
+          failures = 0;
+        }
+        if (outcome.claimed < batchSize) yield* wait;
+        continue;
+      }
+      failures += 1;
+      const delay = Math.min(failureBackoff.maxMs, failureBackoff.baseMs * 2 ** Math.min(failures - 1, 30));
+      // One line per step: the first failure, then each failure that followed a full backoff wait
+      // (failures after a wait a signal cut short only add to the count).
+      const now = passStarted;
+      const previousDelay = Math.min(failureBackoff.maxMs, failureBackoff.baseMs * 2 ** Math.min(Math.max(failures - 2, 0), 30));
+      if (failures === 1 || now - lastLine >= previousDelay) {
+        lastLine = now;
+        const message =
+          failures === 1
+            ? `${name} pass failed; retrying in ${delay} ms`
+            : `${name} pass failed again (${failures} failed passes in a row); retrying in ${delay} ms`;
+        yield* Effect.logError(message).pipe(
+          Effect.annotateLogs({ error: describeFailure(outcome.failure), failed_passes: failures, retry_in_ms: delay }),
+        );
+      }
+      yield* waitFor(delay);
     }
   }).pipe(Effect.scoped, Effect.catchAllCause(() => Effect.void));
 
@@ -119,8 +160,8 @@ export const startWorker = <R>(options: WorkerOptions<R>): RunningWorker => {
   const jobPass = runJobsOnce(registry, { workerId, batchSize, leaseMs }).pipe(Effect.map((r) => r.claimed));
 
   const fibers = [
-    options.runtime.runFork(loop("outbox relay", "outbox", relayPass, stopped, pacing)),
-    options.runtime.runFork(loop("job runner", "jobs", jobPass, stopped, pacing)),
+    options.runtime.runFork(workerLoop("outbox relay", "outbox", relayPass, stopped, pacing)),
+    options.runtime.runFork(workerLoop("job runner", "jobs", jobPass, stopped, pacing)),
   ];
   let stopping: Promise<void> | undefined;
   return {
