@@ -35,6 +35,11 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** Connections this process opens to Postgres at most (DATABASE_POOL_MAX, default 10). */
   readonly databasePoolMax: number;
+  /**
+   * How long the server keeps serving after SIGTERM, with /readyz answering 503 `draining`, before
+   * it drains and closes (SHUTDOWN_DELAY_MS, default 0): the time a load balancer needs to notice.
+   */
+  readonly shutdownDelayMs: number;
   /** HS256 secret for bearer tokens (AUTH_JWT_SECRET). */
   readonly jwtSecret: string;
   /** True when jwtSecret is the documented development default. */
@@ -399,6 +404,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const dataDir = r.path("DATA_DIR", "./.data");
   const databaseUrl = r.url("DATABASE_URL", ["postgres:", "postgresql:"], "a Postgres URL such as postgres://user:password@host:5432/database");
   const databasePoolMax = r.integer("DATABASE_POOL_MAX", 10, 1, 1000, "a whole number of connections from 1 to 1000");
+  const shutdownDelayMs = r.integer("SHUTDOWN_DELAY_MS", 0, 0, 600_000, "a number of milliseconds from 0 to 600000");
   const jwtSecret = r.secret("AUTH_JWT_SECRET", 32) ?? DEVELOPMENT_JWT_SECRET;
   const jwtPublicKey = publicKeyOf(r, "AUTH_JWT_PUBLIC_KEY");
   const jwksText = r.url("AUTH_JWT_JWKS_URL", ["https:", "http:"], "the https URL of your identity provider's key set (JWKS)");
@@ -512,6 +518,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     dataDir,
     databaseUrl,
     databasePoolMax,
+    shutdownDelayMs,
     jwtSecret,
     usingDevelopmentSecret: jwtSecret === DEVELOPMENT_JWT_SECRET,
     jwtPublicKey,

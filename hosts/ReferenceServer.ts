@@ -208,10 +208,12 @@ const startServer = async <P>(
     if ("close" in blobStore) blobStore.close();
     await tracing?.shutdown();
   };
+  const shutdownDelayMs = options.limits?.shutdownDelayMs ?? config.shutdownDelayMs;
   const http = await startHttpServer(app, {
     host: config.host,
     port: config.port,
-    ...(options.limits ? { limits: options.limits } : {}),
+    // SHUTDOWN_DELAY_MS, unless the host's own limits say otherwise.
+    limits: { ...options.limits, shutdownDelayMs },
     onClose: shutdownCore,
   }).catch(async (error: unknown) => {
     // e.g. EADDRINUSE: release the database and the worker so the process can exit with the error.
@@ -232,6 +234,11 @@ const startServer = async <P>(
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
+      if (shutdownDelayMs > 0) {
+        logger.info({ shutdown_delay_ms: shutdownDelayMs }, "draining: /readyz answers 503 while requests are still served, then the server closes");
+      }
+      // Realtime stays open through the shutdown delay too; then it closes, and HTTP drains.
+      await http.beginDraining();
       await realtime.close();
       await http.close();
     })());

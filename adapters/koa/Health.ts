@@ -2,7 +2,8 @@
  * Liveness and readiness probes. `/healthz` answers 200 whenever the process serves HTTP (no
  * I/O: it must stay as cheap as an empty route). `/readyz` runs the host's readiness: either one
  * check function (200 `{status: "ok"}` or 503 `not_ready`), or a list of named dependency checks,
- * answered with each dependency's state and 503 `not_ready` while any required one is down.
+ * answered with each dependency's state and 503 `not_ready` while any required one is down; once
+ * the server is shutting down (Server.ts: its shutdown delay, then the drain), 503 `draining`.
  * Causes (which may name hosts or SQL) go to the log, never to the caller. No authentication.
  */
 import type Router from "@koa/router";
@@ -10,6 +11,7 @@ import type { Logger } from "pino";
 import { NotReady } from "./HttpErrors.js";
 import { makeProblem, renderProblem } from "./ProblemJson.js";
 import { requestIdOf } from "./RequestId.js";
+import { isDraining } from "./Server.js";
 
 /** One dependency of the service. */
 export interface DependencyCheck {
@@ -80,6 +82,11 @@ export const mountHealth = (router: Router, readiness: Readiness = async () => {
   });
   router.get("/readyz", async (ctx) => {
     ctx.set("Cache-Control", "no-store");
+    if (isDraining(ctx)) {
+      // The load balancer's cue to route elsewhere; requests that still arrive are served.
+      renderProblem(ctx, { status: 503, body: makeProblem(503, "draining", "The server is shutting down."), headers: {} });
+      return;
+    }
     if (typeof readiness === "function") {
       try {
         await readiness();

@@ -40,6 +40,12 @@ export interface Limits {
   readonly requestTimeoutMs: number;
   /** Longest graceful shutdown waits for in-flight requests before cutting connections. Default 10 s. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * How long shutdown keeps serving before it drains, while /readyz answers 503 `draining`, so a
+   * load balancer stops routing here first (SHUTDOWN_DELAY_MS; set it above the balancer's health
+   * check interval times its failure threshold). Default 0: drain at once.
+   */
+  readonly shutdownDelayMs: number;
 }
 
 /** The documented defaults. */
@@ -56,14 +62,20 @@ export const defaultLimits: Limits = {
   idempotencyKeyMaxLength: 255,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
+  shutdownDelayMs: 0,
 };
+
+/** The bounds that may be 0 (a delay nobody needs); every other bound must be positive. */
+const mayBeZero: ReadonlySet<string> = new Set<keyof Limits>(["shutdownDelayMs"]);
 
 /** The defaults with a host's overrides applied; rejects bounds that make no sense. */
 export const resolveLimits = (overrides: Partial<Limits> = {}): Limits => {
   const limits: Limits = { ...defaultLimits, ...stripUndefined(overrides) };
   for (const [name, value] of Object.entries(limits)) {
     // A zero or fractional bound would silently disable a protection; fail at startup instead.
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`Limits.${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 0 || (value === 0 && !mayBeZero.has(name))) {
+      throw new Error(`Limits.${name} must be a ${mayBeZero.has(name) ? "non-negative" : "positive"} integer, got ${value}`);
+    }
   }
   if (limits.listDefault > limits.listMax) throw new Error("Limits.listDefault must not exceed Limits.listMax");
   return limits;

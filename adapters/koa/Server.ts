@@ -1,5 +1,7 @@
 /**
- * Starting and stopping the HTTP server. `close()` drains: it stops accepting connections,
+ * Starting and stopping the HTTP server. `close()` first waits `Limits.shutdownDelayMs` (0 by
+ * default) while the server is marked draining (/readyz answers 503 `draining`, Health.ts) and
+ * still serves, so a load balancer stops routing here; then it drains: it stops accepting connections,
  * lets in-flight requests finish (answering them with `Connection: close`), closes idle
  * keep-alive connections, cuts whatever is left after `Limits.shutdownTimeoutMs` (marking the
  * cut, so the handlers of cut writes are interrupted too: EffectHandler.ts), and only then runs
@@ -20,6 +22,8 @@ export interface HttpServerOptions {
   readonly limits?: Partial<Limits>;
   /** Runs once after every connection closed, e.g. `() => runtime.dispose()`. */
   readonly onClose?: () => Promise<void>;
+  /** How the shutdown delay waits (tests pass their own); a timer by default. */
+  readonly wait?: (ms: number) => Promise<void>;
 }
 
 /** A listening server. */
@@ -27,7 +31,13 @@ export interface RunningHttpServer {
   readonly server: Server;
   readonly port: number;
   readonly url: string;
-  /** Drains and stops the server, then runs `onClose`. Safe to call more than once. */
+  /**
+   * Marks the server draining (/readyz answers 503 `draining`) and resolves after
+   * `Limits.shutdownDelayMs`, requests still being served meanwhile. `close` begins with it; a
+   * host calls it first to keep other listeners (realtime) open through the delay. Safe to call more than once.
+   */
+  readonly beginDraining: () => Promise<void>;
+  /** Waits the shutdown delay (beginDraining), drains and stops the server, then runs `onClose`. Safe to call more than once. */
   readonly close: () => Promise<void>;
 }
 
@@ -36,6 +46,9 @@ export interface RunningHttpServer {
  * `app.context`, the prototype of every request's context, when the drain times out.
  */
 export const cutByShutdown = (ctx: Context): boolean => (ctx as { readonly shutdownCut?: boolean }).shutdownCut === true;
+
+/** Whether `ctx`'s server is shutting down (its shutdown delay or drain began): /readyz answers 503 `draining`. */
+export const isDraining = (ctx: Context): boolean => (ctx as { readonly draining?: boolean }).draining === true;
 
 /** Starts `app` on `host:port` and resolves once it is listening. */
 export const startHttpServer = async (app: Koa, options: HttpServerOptions): Promise<RunningHttpServer> => {
@@ -70,9 +83,19 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let draining: Promise<void> | undefined;
+  const beginDraining = (): Promise<void> => {
+    draining ??= (async () => {
+      (app.context as { draining?: boolean }).draining = true;
+      if (limits.shutdownDelayMs > 0) await wait(limits.shutdownDelayMs);
+    })();
+    return draining;
+  };
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
+      await beginDraining();
       closing = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle as their last answer goes out: close them as they do.
@@ -95,7 +118,7 @@ export const startHttpServer = async (app: Koa, options: HttpServerOptions): Pro
     })();
     return closed;
   };
-  return { server, port, url: `http://${host}:${port}`, close };
+  return { server, port, url: `http://${host}:${port}`, beginDraining, close };
 };
 
 /** While draining, how often connections that have become idle are closed. */
