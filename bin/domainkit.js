@@ -7,6 +7,11 @@
 import { existsSync } from "node:fs";
 import { execSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+// The AWS SDK prints an 8-line NodeVersionSupportWarning (it wants Node 22 from 2027) in plain
+// text on every start with OBJECT_STORE_URL on Node 20, among JSON log lines. Turn off that one
+// warning, by the SDK's own switch, in this process only (unless the operator set the switch);
+// every other warning still prints.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const cli = new URL("../dist/hosts/cli.js", import.meta.url);
 if (!existsSync(cli)) {
   if (!existsSync(new URL("../tsconfig.json", import.meta.url))) {
