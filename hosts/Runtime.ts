@@ -8,6 +8,7 @@ import { Clock, Effect, type Tracer } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { verifyToken, type TokenVerifier } from "../adapters/koa/Authentication.js";
+import { isDomainError } from "../core/kernel/Errors.js";
 import { realtimeBus } from "../adapters/sql/realtimeBus.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
@@ -145,7 +146,10 @@ export const jwtUpgradeAuthentication = <P>(secret: TokenVerifier, runtime: Doma
     // verifyToken requires `exp`; the connection closes when it passes.
     const { epoch, exp } = decodeJwt(token);
     return { ...principal, ...(typeof epoch === "number" ? { epoch } : {}), ...(typeof exp === "number" ? { expiresAtMs: exp * 1000 } : {}) };
-  } catch {
-    return null;
+  } catch (error) {
+    // An invalid, expired or revoked token refuses; a failed lookup (the database down) is no
+    // verdict on the token: it reaches the upgrade's 503, not a 401 counted as a failed authentication.
+    if (isDomainError(error) && error.category === "unauthorized") return null;
+    throw error;
   }
 };

@@ -17,6 +17,8 @@ import { fileURLToPath } from "node:url";
 import { openSqlite } from "domainkit/sqlite";
 import { embedModule, type EmbeddedModule } from "domainkit/hosts";
 import { projectsModule, type ProjectsPorts } from "domainkit/projects";
+import { recognizeOutages } from "domainkit/koa";
+import { databaseOutageOf } from "domainkit/sql";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,6 +46,8 @@ export const startEmbeddingExample = async (options: { readonly filename: string
   const database = await openSqlite({ filename: options.filename });
   const projects = await embedModule(projectsModule, { database, authentication: gatewayAuthentication });
   const app = new Koa();
+  // A request that fails because the database is down answers 503 with Retry-After, not 500.
+  recognizeOutages(app, databaseOutageOf);
   // The team's own route, next to the module's.
   app.use(async (ctx, next) => {
     if (ctx.path === "/hello") ctx.body = { hello: "from the host app" };

@@ -14,7 +14,7 @@ t.test("SHUTDOWN_DELAY_MS is a number of milliseconds, 0 by default", async (t) 
 });
 
 t.test("the reference server with SHUTDOWN_DELAY_MS answers /readyz 503 draining during the delay and serves requests [sqlite]", async (t) => {
-  const config = await testConfig("sqlite", t, { SHUTDOWN_DELAY_MS: "1500" });
+  const config = await testConfig("sqlite", t, { SHUTDOWN_DELAY_MS: "3000" });
   const { server, logText } = await startReferenceServer(t, config);
   t.equal((await fetch(`${server.url}/readyz`)).status, 200);
   const closing = server.close();
