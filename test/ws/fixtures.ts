@@ -7,7 +7,7 @@ import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { featuresFor } from "../../adapters/sql/featuresFor.js";
 import { makeSqlChannelLog } from "../../adapters/sql/SqlChannelLog.js";
 import { makeTransactions } from "../../adapters/sql/Transactions.js";
-import { attachRealtime, type RealtimeHandle } from "../../adapters/ws/RealtimeServer.js";
+import { attachRealtime, type RealtimeHandle, type RealtimeOptions } from "../../adapters/ws/RealtimeServer.js";
 import type { AuthenticatedPrincipal } from "../../adapters/ws/UpgradeAuthentication.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type ChannelAuthorizer, type RealtimeNotice } from "../../ports/Realtime.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
@@ -45,7 +45,13 @@ export const startRealtime = async (
   t: { teardown: (fn: () => unknown) => unknown },
   db: SqlDatabase,
   memberships: Memberships,
-  options: { heartbeatMs?: number; recheckMs?: number; wrapLog?: (log: ChannelLog) => ChannelLog } = {},
+  options: {
+    heartbeatMs?: number;
+    recheckMs?: number;
+    wrapLog?: (log: ChannelLog) => ChannelLog;
+    /** Any other bound of the endpoint (maxSubscriptions, maxBufferedBytes, ...). */
+    limits?: Partial<Omit<RealtimeOptions, "authenticate" | "runtime">>;
+  } = {},
 ): Promise<RealtimeInstance> => {
   const project: ChannelAuthorizer = {
     kind: "project",
@@ -72,6 +78,7 @@ export const startRealtime = async (
     },
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+    ...options.limits,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   t.teardown(async () => {
@@ -105,6 +112,15 @@ export interface RefusedUpgrade {
   readonly body: Record<string, unknown>;
 }
 
+/** A refusal's body: its JSON, or the text when it is none (a server without the endpoint). */
+const parseBody = (text: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { text };
+  }
+};
+
 /** A server message as the client sees it. */
 export type Received = Record<string, any>;
 
@@ -134,7 +150,7 @@ export class TestClient {
         let text = "";
         res.on("data", (chunk: Buffer) => (text += chunk.toString()));
         res.on("end", () =>
-          reject({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body: JSON.parse(text) } satisfies RefusedUpgrade),
+          reject({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body: parseBody(text) } satisfies RefusedUpgrade),
         );
       });
       socket.once("error", (error) => reject(error));
@@ -166,6 +182,18 @@ export class TestClient {
       };
       this.waiters.add(wake);
     });
+  }
+
+  /**
+   * The close code and reason, once the socket closed; `{ code: -1 }` if it did not within
+   * `timeoutMs` (a guard against a hanging test, not a measure of time).
+   */
+  closedWithin(timeoutMs = 10_000): Promise<{ code: number; reason: string }> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<{ code: number; reason: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ code: -1, reason: `not closed within ${timeoutMs} ms` }), timeoutMs);
+    });
+    return Promise.race([this.closed, late]).finally(() => clearTimeout(timer));
   }
 
   /** Every `event` message received on `channel`, as [offset, event id]. */
