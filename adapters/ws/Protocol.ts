@@ -47,8 +47,19 @@ export const readClientMessage = (text: string): Either.Either<ClientMessage, Re
 /** Parses one text frame; null when it is not a valid client message. */
 export const parseClientMessage = (text: string): ClientMessage | null => Either.getOrNull(readClientMessage(text));
 
-/** Why a subscription ended. */
-export type UnsubscribeReason = "client" | "access_revoked";
+/** Why a subscription ended: the client asked, or the caller lost access to the channel. */
+export const unsubscribeReasons = ["client", "access_revoked"] as const;
+export type UnsubscribeReason = (typeof unsubscribeReasons)[number];
+
+/**
+ * The codes of `error` messages: HTTP's codes for the same mistakes (`malformed_json`,
+ * `validation_failed`, `not_found`, `rate_limited`, `unavailable`), and one of realtime's own.
+ */
+export const realtimeErrorCodes = ["malformed_json", "validation_failed", "not_found", "too_many_subscriptions", "rate_limited", "unavailable"] as const;
+export type RealtimeErrorCode = (typeof realtimeErrorCodes)[number];
+
+/** The `type` of every message the server sends. */
+export const serverMessageTypes = ["subscribed", "event", "resync", "unsubscribed", "error"] as const;
 
 /** Every message the server sends. */
 export type ServerMessage =
@@ -57,7 +68,14 @@ export type ServerMessage =
   /** Events after the client's offset are no longer retained: reload, then continue from `offset`. */
   | { readonly type: "resync"; readonly channel: string; readonly offset: number }
   | { readonly type: "unsubscribed"; readonly channel: string; readonly reason: UnsubscribeReason }
-  | { readonly type: "error"; readonly channel?: string; readonly code: string; readonly detail?: string };
+  | {
+      readonly type: "error";
+      readonly channel?: string;
+      readonly code: RealtimeErrorCode;
+      readonly detail?: string;
+      /** `rate_limited` only: seconds to wait before sending again (HTTP's `Retry-After`). */
+      readonly retry_after?: number;
+    };
 
 /** A channel name split into the authorizer kind and the id it is asked about. */
 export interface ChannelName {
@@ -77,3 +95,34 @@ export const parseChannel = (channel: string): ChannelName | null => {
  * `token_revoked` (epoch bumped) or `token_expired` (its `exp` passed; reconnect with a fresh token).
  */
 export const closeCodeRevoked = 4401;
+/** Close code when the server shuts down (1001 "going away", reason `server_shutdown`): reconnect elsewhere or later. */
+export const closeCodeGoingAway = 1001;
+/**
+ * Close code for a client that does not read its frames (1013 "try again later", reason
+ * `slow_consumer`): its unsent frames passed the bound. Reconnect and resubscribe with `since`.
+ */
+export const closeCodeSlowConsumer = 1013;
+
+/**
+ * Every close code a client can see from the server, with the reasons sent. 1002, 1007 and 1009
+ * are closed by the websocket library (ws) with its own reason text.
+ */
+export const realtimeCloseCodes: ReadonlyArray<{ readonly code: number; readonly reasons: ReadonlyArray<string> }> = [
+  { code: closeCodeGoingAway, reasons: ["server_shutdown"] },
+  { code: 1002, reasons: [] }, // a frame that breaks the websocket protocol (e.g. unmasked)
+  { code: 1007, reasons: [] }, // a text frame that is not UTF-8
+  { code: 1009, reasons: [] }, // a frame over the payload bound
+  { code: closeCodeSlowConsumer, reasons: ["slow_consumer"] },
+  { code: closeCodeRevoked, reasons: ["token_revoked", "token_expired"] },
+];
+
+/** Every refusal of the upgrade request: an HTTP status with a problem+json `code`, before any websocket exists. */
+export const realtimeUpgradeRefusals: ReadonlyArray<{ readonly status: number; readonly code: string }> = [
+  { status: 401, code: "authentication_required" },
+  { status: 401, code: "invalid_token" },
+  { status: 401, code: "token_expired" },
+  { status: 401, code: "token_revoked" },
+  { status: 404, code: "not_found" },
+  { status: 429, code: "rate_limited" },
+  { status: 503, code: "unavailable" },
+];

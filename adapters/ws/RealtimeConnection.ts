@@ -8,7 +8,7 @@
 import { Effect } from "effect";
 import WebSocket from "ws";
 import { ChannelAuthorizers, ChannelLog } from "../../ports/Realtime.js";
-import { parseChannel, type ServerMessage, type UnsubscribeReason } from "./Protocol.js";
+import { closeCodeSlowConsumer, parseChannel, type ServerMessage, type UnsubscribeReason } from "./Protocol.js";
 import type { AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
 
 /** A retained message ready to send: its offset and its `event` frame, serialized once. */
@@ -38,6 +38,8 @@ export interface ConnectionContext {
   readonly readPage: (channel: string, since: number, limit: number) => Promise<EncodedPage>;
   readonly maxSubscriptions: number;
   readonly pageSize: number;
+  /** Unsent bytes a socket may hold; past it the socket is closed as a slow consumer. */
+  readonly maxBufferedBytes: number;
   readonly onSubscribed: (connection: RealtimeConnection, channel: string) => void;
   readonly onUnsubscribed: (connection: RealtimeConnection, channel: string) => void;
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
@@ -87,12 +89,30 @@ export class RealtimeConnection {
 
   /** Sends one protocol message if the socket is still open. */
   send(message: ServerMessage): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify(message));
+    this.closeIfSlow();
   }
 
   /** Sends an already encoded text frame if the socket is still open. */
   sendFrame(frame: Buffer): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(frame, { binary: false });
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(frame, { binary: false });
+    this.closeIfSlow();
+  }
+
+  /**
+   * A client that stops reading leaves every frame in this process's memory once the kernel's
+   * buffers are full. Past the bound the socket is closed (1013 `slow_consumer`) and its
+   * subscriptions end at once, so nothing more is read or queued for it; the close frame waits
+   * behind what is queued, and ws destroys the socket if the client never reads it (30 s).
+   * Everything sent was in offset order from the client's `since`, so it resumes without a gap.
+   */
+  private closeIfSlow(): void {
+    if (this.socket.bufferedAmount <= this.context.maxBufferedBytes || this.closed) return;
+    this.context.warn("realtime slow consumer closed", { buffered_bytes: this.socket.bufferedAmount });
+    this.socket.close(closeCodeSlowConsumer, "slow_consumer");
+    this.dispose();
   }
 
   /** Queues a control step behind the previous ones. */

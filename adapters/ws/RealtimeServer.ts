@@ -14,9 +14,32 @@ import WebSocket, { WebSocketServer } from "ws";
 import { isDomainError } from "../../core/kernel/Errors.js";
 import { ChannelAuthorizers, ChannelLog, RealtimeBus, type RealtimeNotice } from "../../ports/Realtime.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
-import { closeCodeRevoked, parseChannel, readClientMessage, type RefusedMessage } from "./Protocol.js";
+import { closeCodeGoingAway, closeCodeRevoked, parseChannel, readClientMessage, type RefusedMessage } from "./Protocol.js";
 import { encodeEvent, RealtimeConnection, type EncodedPage } from "./RealtimeConnection.js";
 import { rejectUpgrade, tokenFrom, type Authenticate, type AuthenticatedPrincipal } from "./UpgradeAuthentication.js";
+
+/**
+ * The documented default of each bound a client meets (docs/conventions.md, Realtime); a host
+ * overrides any of them in `attachRealtime`'s options.
+ */
+export const defaultRealtimeLimits = {
+  /** Ping interval; a socket that has not answered the previous ping is cut (so after one to two intervals). */
+  heartbeatMs: 30_000,
+  /** Longest an access decision is trusted without an access notice. */
+  recheckMs: 60_000,
+  /** Subscriptions per connection. */
+  maxSubscriptions: 100,
+  /** Largest incoming frame, in bytes. */
+  maxPayload: 65_536,
+  /** Unsent bytes one socket may hold before it is closed as a slow consumer (1 MiB). */
+  maxBufferedBytes: 1_048_576,
+  /** Messages of one connection received and not yet handled (twice the subscriptions, so a full resubscribe fits). */
+  maxPendingMessages: 200,
+  /** Messages one connection may send per window (as HTTP's per-caller budget). */
+  messagesPerWindow: 300,
+  /** Length of that window, in seconds. */
+  messageWindowSeconds: 10,
+} as const;
 
 /** The ports the realtime host uses. */
 export type RealtimeServices = ChannelLog | RealtimeBus | ChannelAuthorizers | UserEpochs;
@@ -35,6 +58,14 @@ export interface RealtimeOptions {
   readonly maxPayload?: number;
   /** Messages read from the channel log per query (default 200). */
   readonly pageSize?: number;
+  /** Unsent bytes one socket may hold; past it, it is closed 1013 `slow_consumer` (default 1 MiB). */
+  readonly maxBufferedBytes?: number;
+  /** Messages of one connection waiting to be handled; more answer `rate_limited` (default 200). */
+  readonly maxPendingMessages?: number;
+  /** Messages one connection may send per `messageWindowSeconds`; more answer `rate_limited` (default 300). */
+  readonly messagesPerWindow?: number;
+  /** The window of `messagesPerWindow`, in seconds (default 10). */
+  readonly messageWindowSeconds?: number;
   /**
    * Longest time a connection's access decisions are trusted without an access notice (default
    * 60 s): each connection re-checks its token's epoch and its subscriptions at a moment drawn
@@ -64,16 +95,13 @@ export interface RealtimeHandle {
   readonly close: () => Promise<void>;
 }
 
-/** Close code sent to clients when the server shuts down. */
-const closeCodeGoingAway = 1001;
-
 /** Attaches the realtime endpoint to `server`. */
 export const attachRealtime = (server: Server, options: RealtimeOptions): RealtimeHandle => {
   const path = options.path ?? "/v1/realtime";
-  const heartbeatMs = options.heartbeatMs ?? 30_000;
-  const recheckMs = options.recheckMs ?? 60_000;
+  const limits = { ...defaultRealtimeLimits, ...stripUndefined(options) };
+  const { heartbeatMs, recheckMs } = limits;
   const runtime = options.runtime;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayload });
   const connections = new Set<RealtimeConnection>();
   const byChannel = new Map<string, Set<RealtimeConnection>>();
   const byUser = new Map<string, Set<RealtimeConnection>>();
@@ -165,8 +193,9 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     const connection = new RealtimeConnection(socket, principal, epoch, {
       run,
       readPage,
-      maxSubscriptions: options.maxSubscriptions ?? 100,
+      maxSubscriptions: limits.maxSubscriptions,
       pageSize: options.pageSize ?? 200,
+      maxBufferedBytes: limits.maxBufferedBytes,
       onSubscribed: (c, channel) => index(byChannel, channel, c),
       onUnsubscribed: (c, channel) => unindex(byChannel, channel, c),
       warn,
@@ -191,8 +220,25 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     socket.on("pong", () => {
       connection.alive = true;
     });
+    // Every message counts against the connection's budget for the window, malformed ones too.
+    const windowMs = limits.messageWindowSeconds * 1000;
+    let windowStart = Date.now();
+    let windowMessages = 0;
+    let pending = 0;
     socket.on("message", (data, isBinary) => {
       const read = isBinary ? Either.left<RefusedMessage>({ code: "malformed_json", detail: "a message must be a JSON text frame" }) : readClientMessage(data.toString());
+      const now = Date.now();
+      if (now - windowStart >= windowMs) {
+        windowStart = now;
+        windowMessages = 0;
+      }
+      windowMessages += 1;
+      const channel = Either.isRight(read) ? { channel: read.right.channel } : {};
+      if (windowMessages > limits.messagesPerWindow) {
+        const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+        connection.send({ type: "error", ...channel, code: "rate_limited", detail: `at most ${limits.messagesPerWindow} messages per ${limits.messageWindowSeconds} s`, retry_after: retryAfter });
+        return;
+      }
       if (Either.isLeft(read)) {
         connection.send({ type: "error", code: read.left.code, detail: read.left.detail });
         return;
@@ -203,18 +249,22 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
         socket.close(closeCodeRevoked, "token_expired");
         return;
       }
-      if (message.type === "subscribe") {
-        connection.enqueue(async () => {
-          const ready = await listening.then(
-            () => true,
-            () => false,
-          );
-          if (!ready) connection.send({ type: "error", channel: message.channel, code: "unavailable" });
-          else await connection.subscribe(message.channel, message.since ?? null);
-        });
-      } else {
-        connection.enqueue(() => connection.unsubscribe(message.channel));
+      // Messages are handled one at a time; a burst beyond the bound is refused, not queued.
+      if (pending >= limits.maxPendingMessages) {
+        connection.send({ type: "error", channel: message.channel, code: "rate_limited", detail: `at most ${limits.maxPendingMessages} messages waiting`, retry_after: 1 });
+        return;
       }
+      pending += 1;
+      const handle = async (): Promise<void> => {
+        if (message.type === "unsubscribe") return connection.unsubscribe(message.channel);
+        const ready = await listening.then(
+          () => true,
+          () => false,
+        );
+        if (!ready) connection.send({ type: "error", channel: message.channel, code: "unavailable" });
+        else await connection.subscribe(message.channel, message.since ?? null);
+      };
+      connection.enqueue(() => handle().finally(() => void (pending -= 1)));
     });
     socket.on("error", (error) => warn("realtime socket error", { error: error.message }));
     socket.on("close", () => {
@@ -367,3 +417,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     },
   };
 };
+
+/** `options` without its undefined fields, so they do not override the defaults. */
+const stripUndefined = <T extends object>(options: T): Partial<T> =>
+  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
