@@ -8,7 +8,6 @@ import { Clock, Effect, type Tracer } from "effect";
 import type { Container } from "inversify";
 import type { Logger } from "pino";
 import { verifyToken, type TokenVerifier } from "../adapters/koa/Authentication.js";
-import { isDomainError } from "../core/kernel/Errors.js";
 import { realtimeBus } from "../adapters/sql/realtimeBus.js";
 import type { SqlDatabase } from "../adapters/sql/SqlDatabase.js";
 import type { ClosableRealtimeBus } from "../adapters/sql/InProcessRealtimeBus.js";
@@ -141,15 +140,11 @@ export const epochLookup = <P>(runtime: DomainRuntime<P>) => (userId: string): P
  * token without one is held to the user's epoch at connect: a later revocation closes it).
  */
 export const jwtUpgradeAuthentication = <P>(secret: TokenVerifier, runtime: DomainRuntime<P>): Authenticate => async (token) => {
-  try {
-    const principal = await verifyToken(secret, token, epochLookup(runtime));
-    // verifyToken requires `exp`; the connection closes when it passes.
-    const { epoch, exp } = decodeJwt(token);
-    return { ...principal, ...(typeof epoch === "number" ? { epoch } : {}), ...(typeof exp === "number" ? { expiresAtMs: exp * 1000 } : {}) };
-  } catch (error) {
-    // An invalid, expired or revoked token refuses; a failed lookup (the database down) is no
-    // verdict on the token: it reaches the upgrade's 503, not a 401 counted as a failed authentication.
-    if (isDomainError(error) && error.category === "unauthorized") return null;
-    throw error;
-  }
+  // verifyToken's Unauthorized keeps its code (token_expired, token_revoked: the upgrade answers as
+  // HTTP does); any other failure (the epoch lookup with the database down) is no verdict on the
+  // token and reaches the upgrade's 503 (adapters/ws/RealtimeServer.ts).
+  const principal = await verifyToken(secret, token, epochLookup(runtime));
+  // verifyToken requires `exp`; the connection closes when it passes.
+  const { epoch, exp } = decodeJwt(token);
+  return { ...principal, ...(typeof epoch === "number" ? { epoch } : {}), ...(typeof exp === "number" ? { expiresAtMs: exp * 1000 } : {}) };
 };

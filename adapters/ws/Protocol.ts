@@ -53,9 +53,9 @@ export type UnsubscribeReason = (typeof unsubscribeReasons)[number];
 
 /**
  * The codes of `error` messages: HTTP's codes for the same mistakes (`malformed_json`,
- * `validation_failed`, `not_found`, `rate_limited`, `unavailable`), and one of realtime's own.
+ * `validation_failed`, `not_found`, `rate_limited`, `service_unavailable`), and one of realtime's own.
  */
-export const realtimeErrorCodes = ["malformed_json", "validation_failed", "not_found", "too_many_subscriptions", "rate_limited", "unavailable"] as const;
+export const realtimeErrorCodes = ["malformed_json", "validation_failed", "not_found", "too_many_subscriptions", "rate_limited", "service_unavailable"] as const;
 export type RealtimeErrorCode = (typeof realtimeErrorCodes)[number];
 
 /** The `type` of every message the server sends. */
@@ -124,5 +124,5 @@ export const realtimeUpgradeRefusals: ReadonlyArray<{ readonly status: number; r
   { status: 401, code: "token_revoked" },
   { status: 404, code: "not_found" },
   { status: 429, code: "rate_limited" },
-  { status: 503, code: "unavailable" },
+  { status: 503, code: "service_unavailable" },
 ];

@@ -261,7 +261,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
           () => true,
           () => false,
         );
-        if (!ready) connection.send({ type: "error", channel: message.channel, code: "unavailable" });
+        if (!ready) connection.send({ type: "error", channel: message.channel, code: "service_unavailable" });
         else await connection.subscribe(message.channel, message.since ?? null);
       };
       connection.enqueue(() => handle().finally(() => void (pending -= 1)));
@@ -284,7 +284,7 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
     }
     socket.on("error", () => socket.destroy());
     if (closing) {
-      rejectUpgrade(socket, 503, "unavailable", "the server is shutting down");
+      rejectUpgrade(socket, 503, "service_unavailable", "the server is shutting down");
       return;
     }
     const token = tokenFrom(request, url);
@@ -306,8 +306,10 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
         principal = await options.authenticate(token);
       } catch (error) {
         // A verifier may throw Unauthorized (e.g. verifyToken): keep its code (token_expired, ...).
-        // Anything else refuses as an invalid token; the token itself is never logged.
-        if (isDomainError(error) && error.category === "unauthorized") code = error.code;
+        // Anything else (the database down) is no verdict on the token: the 503 below, nothing
+        // counted against the address. The token itself is never logged.
+        if (!(isDomainError(error) && error.category === "unauthorized")) throw error;
+        code = error.code;
       }
       if (principal === null) {
         await failures?.record(ip);
@@ -333,7 +335,8 @@ export const attachRealtime = (server: Server, options: RealtimeOptions): Realti
       wss.handleUpgrade(request, socket, head, (ws) => accept(ws, accepted, epoch));
     })().catch((error: unknown) => {
       warn("realtime upgrade failed", { error: String(error) });
-      rejectUpgrade(socket, 503, "unavailable", "the realtime service is unavailable");
+      // As HTTP answers a dependency's outage (docs/conventions.md, Errors).
+      rejectUpgrade(socket, 503, "service_unavailable", "the realtime service is unavailable", 5);
     });
   };
   server.on("upgrade", onUpgrade);
