@@ -112,17 +112,20 @@ export const makeSqlCheckoutRiskRepository = (db: SqlDatabase): CheckoutRiskRepo
           ),
     markDeclined: (orderId, at) => sendStatement(db, markDeclined, { orderId, at: f.timeToDb(at) }),
     deleteRecordedBefore: (before, limit) =>
-      Effect.gen(function* () {
-        const rows = yield* runQuery(db, (ex) =>
-          ex.selectFrom("shop_checkout_risk_signals").select("order_id").where("recorded_at", "<", f.timeToDb(before)).orderBy("recorded_at").limit(limit).execute(),
-        );
-        if (rows.length === 0) return 0;
-        const orderIds = [...new Set(rows.map((r) => String(r.order_id)))];
-        const deleted = yield* runQuery(db, (ex) =>
-          ex.deleteFrom("shop_checkout_risk_signals").where("order_id", "in", orderIds).where("recorded_at", "<", f.timeToDb(before)).executeTakeFirst(),
-        );
-        return toNumber(deleted.numDeletedRows);
-      }).pipe(withSpan("CheckoutRiskRepository.deleteRecordedBefore")),
+      // The oldest `limit` signals recorded before the cut, exactly (not every signal of their
+      // checkouts): the batch is located by row, as the table's key has two columns.
+      runQuery(db, (ex) => {
+        const batch = ex
+          .selectFrom("shop_checkout_risk_signals as s")
+          .select(sql.ref(`s.${f.rowLocator}`).as("locator"))
+          .where("s.recorded_at", "<", f.timeToDb(before))
+          .orderBy("s.recorded_at")
+          .limit(limit);
+        return ex.deleteFrom("shop_checkout_risk_signals").where(f.keyInBatch(f.rowLocator, batch)).executeTakeFirst();
+      }).pipe(
+        Effect.map((deleted) => toNumber(deleted.numDeletedRows)),
+        withSpan("CheckoutRiskRepository.deleteRecordedBefore"),
+      ),
     deleteLocksBefore: (before, limit) =>
       Effect.gen(function* () {
         const rows = yield* runQuery(db, (ex) =>
