@@ -6,7 +6,7 @@ import { Effect } from "effect";
 import { ChannelLog } from "../../ports/Realtime.js";
 import { Transactions } from "../../ports/Transactions.js";
 import { testEvent } from "./outboxKit.js";
-import { runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** The ports this kit needs. */
 export type ChannelLogKitPorts = ChannelLog | Transactions;
@@ -95,6 +95,7 @@ export const channelLogCases: ReadonlyArray<KitCase<ChannelLogKitPorts>> = [
   {
     name: "channel log: concurrent appends to one channel get gapless distinct offsets",
     run: async (t, run) => {
+      await run(warmUp(20, log((l) => l.head("c"))));
       const appended = await run(
         Effect.all(Array.from({ length: 20 }, (_, i) => append("c", `e${i}`)), { concurrency: "unbounded" }),
       );
@@ -135,6 +136,7 @@ export const channelLogCases: ReadonlyArray<KitCase<ChannelLogKitPorts>> = [
         t.equal(typeof appendMany, "undefined", "the adapter appends event by event");
         return;
       }
+      await run(warmUp(8, log((l) => l.head("c"))));
       const batches = await run(
         Effect.all(
           Array.from({ length: 8 }, (_, i) =>

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect";
 import { IdempotencyStore, type StoredResponse } from "../../ports/IdempotencyStore.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** The ports this kit needs. */
 export type IdempotencyKitPorts = IdempotencyStore;
@@ -113,6 +113,7 @@ export const idempotencyCases: ReadonlyArray<KitCase<IdempotencyKitPorts>> = [
   {
     name: "idempotency: of concurrent reserves of one key exactly one wins",
     run: async (t, run) => {
+      await run(warmUp(10, store((s) => s.purgeExpired(new Date(0)))));
       const results = await run(
         Effect.all(Array.from({ length: 10 }, (_, i) => reserve("k1", `h${i}`, 0)), { concurrency: "unbounded" }),
       );

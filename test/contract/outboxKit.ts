@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
 import { Outbox, OutboxRelayStore } from "../../ports/Outbox.js";
 import { Transactions } from "../../ports/Transactions.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** The ports this kit needs. */
 export type OutboxKitPorts = Transactions | Outbox | OutboxRelayStore;
@@ -97,6 +97,8 @@ export const outboxCases: ReadonlyArray<KitCase<OutboxKitPorts>> = [
     run: async (t, run) => {
       const all = Array.from({ length: 40 }, (_, i) => `e${String(i).padStart(2, "0")}`);
       await run(append(...all));
+      // Claims at an instant before anything is due: they take nothing and warm the claim itself up.
+      await run(warmUp(5, claim("warm-up", new Date(0), 10)));
       const batches = await run(
         Effect.all(
           Array.from({ length: 5 }, (_, w) => claim(`relay-${w}`, at(1_000), 10)),

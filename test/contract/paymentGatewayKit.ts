@@ -14,7 +14,7 @@
  */
 import { Context, Effect, Either } from "effect";
 import { PaymentGateway, type PaymentGatewayError } from "../../ports/PaymentGateway.js";
-import { runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** What the kit needs besides the port, supplied by the test that runs it. */
 export interface PaymentGatewayFixture {
@@ -91,6 +91,8 @@ export const paymentGatewayCases: ReadonlyArray<KitCase<PaymentGatewayKitPorts>>
           const { f, g, merchantId } = yield* withNewMerchant;
           const before = yield* f.authorizations;
           const request = { merchantId, idempotencyKey: key("race"), reference: "order:2", amount: eur(900), paymentMethod: f.paymentMethods.approved };
+          // A status read of a payment that does not exist, whatever it answers.
+          yield* warmUp(6, Effect.exit(g.status({ merchantId, paymentId: "warm-up" })));
           const outcomes = yield* Effect.all(
             Array.from({ length: 6 }, () => Effect.either(g.authorize(request))),
             { concurrency: "unbounded" },

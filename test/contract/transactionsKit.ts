@@ -5,7 +5,7 @@
 import { Deferred, Effect, Exit, Fiber } from "effect";
 import { Transactions } from "../../ports/Transactions.js";
 import { UserEpochs } from "../../ports/UserEpochs.js";
-import { runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** The ports this kit needs. */
 export type TransactionsKitPorts = Transactions | UserEpochs;
@@ -79,6 +79,7 @@ export const transactionsCases: ReadonlyArray<KitCase<TransactionsKitPorts>> = [
   {
     name: "transactions: concurrent runs each commit (none is lost)",
     run: async (t, run) => {
+      await run(warmUp(10, current("u0")));
       await run(Effect.all(Array.from({ length: 10 }, () => inTx(bump("u1"))), { concurrency: "unbounded" }));
       t.equal(await run(current("u1")), 10);
     },

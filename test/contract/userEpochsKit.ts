@@ -1,7 +1,7 @@
 /** Contract kit for the UserEpochs port (token revocation). */
 import { Effect } from "effect";
 import { UserEpochs } from "../../ports/UserEpochs.js";
-import { runCases, type KitCase, type SuiteOptions } from "./Kit.js";
+import { runCases, warmUp, type KitCase, type SuiteOptions } from "./Kit.js";
 
 /** The ports this kit needs. */
 export type UserEpochsKitPorts = UserEpochs;
@@ -51,6 +51,7 @@ export const userEpochsCases: ReadonlyArray<KitCase<UserEpochsKitPorts>> = [
   {
     name: "user epochs: concurrent bumps are never lost",
     run: async (t, run) => {
+      await run(warmUp(10, current("u0")));
       const results = await run(Effect.all(Array.from({ length: 10 }, () => bump("u1")), { concurrency: "unbounded" }));
       t.same([...results].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "each bump got its own epoch");
       t.equal(await run(current("u1")), 10);

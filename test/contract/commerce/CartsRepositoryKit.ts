@@ -10,7 +10,7 @@ import type { Cart } from "../../../core/commerce/model/Cart.js";
 import { CartsRepository } from "../../../ports/commerce/CartsRepository.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, seedStore, uid, variantRecord } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -82,6 +82,7 @@ export const cartsCases: ReadonlyArray<KitCase<CartsKitPorts>> = [
     run: async (t, run) => {
       await run(seed);
       await run(carts((r) => r.insertCart(cart(1))));
+      await run(warmUp(10, carts((r) => r.findCart(kitId.cart(1)))));
       const results = await run(Effect.all(Array.from({ length: 10 }, (_, i) => carts((r) => r.markCheckedOut(kitId.cart(1), at(10 + i)))), { concurrency: "unbounded" }));
       t.equal(results.filter(Boolean).length, 1);
     },

@@ -11,7 +11,7 @@ import { Effect } from "effect";
 import type { Promotion } from "../../../core/commerce/model/Promotion.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, T0, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, T0, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, storeRecord, variantRecord } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -190,6 +190,7 @@ export const catalogCases: ReadonlyArray<KitCase<CatalogKitPorts>> = [
     run: async (t, run) => {
       await run(twoStores);
       await run(catalog((r) => r.insertPromotion(promotion(1, { usageLimit: 3 }))));
+      await run(warmUp(10, catalog((r) => r.promotionsFor(kitId.store(1), []))));
       const results = await run(Effect.all(Array.from({ length: 10 }, () => catalog((r) => r.usePromotion(kitId.promo(1)))), { concurrency: "unbounded" }));
       t.equal(results.filter(Boolean).length, 3);
       t.same((await run(catalog((r) => r.promotionsFor(kitId.store(1), [])))).map((p) => p.usageCount), [3]);

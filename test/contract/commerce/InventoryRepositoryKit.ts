@@ -13,7 +13,7 @@ import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js"
 import { InventoryRepository } from "../../../ports/commerce/InventoryRepository.js";
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, orderRecord, seedStore } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -100,6 +100,7 @@ export const inventoryCases: ReadonlyArray<KitCase<InventoryKitPorts>> = [
     requires: ["concurrentConnections"],
     run: async (t, run) => {
       await run(seedWithStock(5));
+      await run(warmUp(20, stock));
       const results = await run(
         Effect.all(
           Array.from({ length: 20 }, (_, i) => inventory((r) => r.reserve(variant, location, 1, at(10 + i)))),

@@ -20,7 +20,7 @@ import type { Shipment } from "../../../core/commerce/model/Shipment.js";
 import { CatalogRepository } from "../../../ports/commerce/CatalogRepository.js";
 import { OrdersRepository } from "../../../ports/commerce/OrdersRepository.js";
 import { StoresRepository } from "../../../ports/commerce/StoresRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { kitId, lineOf, orderRecord, seedStore, uid } from "./fixtures.js";
 
 /** The ports this kit needs. */
@@ -78,6 +78,7 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
     requires: ["concurrentConnections"],
     run: async (t, run) => {
       await run(seedStore(1));
+      await run(warmUp(10, orders((r) => r.findOrder(kitId.order(99)))));
       const results = await run(Effect.all(Array.from({ length: 10 }, (_, i) => claim("user:a", "race", i + 1, "same")), { concurrency: "unbounded" }));
       const winners = results.filter((r) => r.claimed);
       t.equal(winners.length, 1);
@@ -165,6 +166,7 @@ export const commerceOrdersCases: ReadonlyArray<KitCase<OrdersKitPorts>> = [
     run: async (t, run) => {
       await run(seedStore(1));
       await run(orders((r) => r.insertOrder(orderRecord(1), [])));
+      await run(warmUp(10, orders((r) => r.findOrder(kitId.order(99)))));
       const results = await run(
         Effect.all(
           Array.from({ length: 10 }, (_, i) => orders((r) => r.transitionOrder(kitId.order(1), ["pending"], i % 2 === 0 ? "confirmed" : "expired", at(10 + i)))),

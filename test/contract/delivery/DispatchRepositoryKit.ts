@@ -14,7 +14,7 @@ import { redactedDropoffAddress } from "../../../core/delivery/model/PriceSnapsh
 import { DispatchRepository } from "../../../ports/delivery/DispatchRepository.js";
 import type { OrdersRepository } from "../../../ports/delivery/OrdersRepository.js";
 import type { RestaurantsRepository } from "../../../ports/delivery/RestaurantsRepository.js";
-import { at, exitOf, runCases, T0, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
+import { at, exitOf, runCases, T0, warmUp, type KitCase, type Run, type SuiteOptions } from "../Kit.js";
 import { courierRecord, deliveryRecord, pickup, seedOrder, seedRestaurant, uid } from "./fixtures.js";
 
 /** The ports this kit needs (orders and restaurants are written through their repositories). */
@@ -79,6 +79,7 @@ export const dispatchRepositoryCases: ReadonlyArray<KitCase<DispatchRepositoryKi
     run: async (t, run) => {
       const { delivery } = await seedDelivery(run, 1);
       const couriers = await seedCouriers(run, 10);
+      await run(warmUp(10, dispatch((d) => d.findDelivery(delivery.id))));
       const results = await Promise.all(couriers.map((c) => run(dispatch((d) => d.assignCourier(delivery.id, c.id, at(1000))))));
       const winners = results.filter((r) => r !== null);
       t.equal(winners.length, 1, "one winner");

@@ -15,7 +15,7 @@ import { Effect, Exit } from "effect";
 import type { AclEntry, NodeRole } from "../../../core/files/model/AclEntry.js";
 import type { Node } from "../../../core/files/model/Node.js";
 import { NodesRepository } from "../../../ports/files/NodesRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { inTransaction, nodeKitId, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 
 /** The ports this kit needs: the repository, and the drive (with Transactions) its nodes belong to. */
@@ -171,6 +171,7 @@ export const nodesRepositoryCases: ReadonlyArray<KitCase<NodesRepositoryKitPorts
       const a = await run(seedNode(nodeRecord(workspaceId, 1, root.id, "A")));
       const b = await run(seedNode(nodeRecord(workspaceId, 2, root.id, "B")));
       const c = await run(seedNode(nodeRecord(workspaceId, 3, root.id, "C")));
+      await run(warmUp(2, nodes((r) => r.find(workspaceId, c.id))));
       const moves = await run(
         Effect.all(
           [

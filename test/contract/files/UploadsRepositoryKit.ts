@@ -13,7 +13,7 @@ import type { UploadPart, UploadSession, UploadStatus } from "../../../core/file
 import type { NodesRepository } from "../../../ports/files/NodesRepository.js";
 import { UploadsRepository } from "../../../ports/files/UploadsRepository.js";
 import { VersionsRepository } from "../../../ports/files/VersionsRepository.js";
-import { at, runCases, type KitCase, type SuiteOptions } from "../Kit.js";
+import { at, runCases, warmUp, type KitCase, type SuiteOptions } from "../Kit.js";
 import { driveKitId } from "./DriveRepositoryKit.js";
 import { inTransaction, nodeRecord, seedDrive, seedNode, type DriveSeedPorts } from "./fixtures.js";
 import { versionRecord } from "./VersionsRepositoryKit.js";
@@ -152,6 +152,7 @@ export const uploadsRepositoryCases: ReadonlyArray<KitCase<UploadsRepositoryKitP
     requires: ["concurrentConnections"],
     run: async (t, run) => {
       const { workspaceId, session } = await run(seedUpload(1));
+      await run(warmUp(2, uploads((r) => r.find(workspaceId, session.id))));
       const settled = await run(
         Effect.all(
           [inTransaction(settle(workspaceId, session.id, "aborted", null, 60)), inTransaction(settle(workspaceId, session.id, "expired", null, 61))],
