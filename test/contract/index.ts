@@ -11,6 +11,8 @@ export * from "./jobsKit.js";
 export * from "./idempotencyKit.js";
 export * from "./userEpochsKit.js";
 export * from "./channelLogKit.js";
+export * from "./realtimeBusKit.js";
+export * from "./workSignalsKit.js";
 export * from "./paymentGatewayKit.js";
 export * from "./projects/index.js";
 export * from "./payments/index.js";

@@ -7,6 +7,8 @@ export * from "./CartsRepositoryKit.js";
 export * from "./CartTokensKit.js";
 export * from "./CatalogRepositoryKit.js";
 export * from "./CheckoutRiskRepositoryKit.js";
+// Not in commerceKits: its factory provides sealers (and a rotated one), not storage.
+export * from "./FieldSealerKit.js";
 export * from "./InventoryRepositoryKit.js";
 export * from "./OrdersRepositoryKit.js";
 export * from "./StoresRepositoryKit.js";
