@@ -84,8 +84,8 @@ export const runCases = <R>(options: SuiteOptions<R>, cases: ReadonlyArray<KitCa
  * Before a race: runs `touch` (a harmless call of the ports under test) `racers` times at once and
  * waits for every one, so a pooled adapter has a connection open for each racer. On a cold pool
  * each racer waits for a connection of its own to open and they run one after another instead of
- * together: a check-then-act adapter then passed a race about half the time (a race case's
- * numbers, with and without, are in test/examples/broken-races-*.test.ts).
+ * together, and a check-then-act adapter passed some races in most runs (test/examples/
+ * broken-races-*.test.ts prove each race with such an adapter; docs/decisions.md has the rates).
  */
 export const warmUp = <A, E, R>(racers: number, touch: Effect.Effect<A, E, R>): Effect.Effect<void, E, R> =>
   Effect.all(Array.from({ length: racers }, () => touch), { concurrency: "unbounded", discard: true });
