@@ -58,7 +58,7 @@ export interface RealtimeBus {
    * inside a transaction, it is delivered once that transaction commits, never after a rollback.
    */
   readonly publish: (notice: RealtimeNotice) => Effect.Effect<void>;
-  /** Receives every notice published by any process until the returned function is called. */
+  /** Receives every notice published by any process, once, until the returned function is called. */
   readonly listen: (onNotice: (notice: RealtimeNotice) => void) => Effect.Effect<() => void>;
 }
 export const RealtimeBus = Context.GenericTag<RealtimeBus>("domainkit/RealtimeBus");

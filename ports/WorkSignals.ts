@@ -1,7 +1,9 @@
 /**
  * Wake-ups for background work (architecture.md, Events and background work): a commit that makes
  * outbox rows or jobs due says so, and the worker waiting between polls starts its next pass at
- * once. Signals are hints only: a missed one costs one poll interval, never a lost event.
+ * once. Signals are hints only: a missed one costs one poll interval, never a lost event, and a
+ * listener may also wake without one (ours on Postgres wakes every listener once its LISTEN
+ * connection is (re)established, to catch up on notices sent before).
  */
 import { Context, Effect, type Scope } from "effect";
 
