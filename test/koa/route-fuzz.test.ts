@@ -13,6 +13,7 @@ import t from "tap";
 import { WebSocket } from "ws";
 import { defaultActionBudgets, type ActionBudgetLimit, type ActionBudgetName } from "../../adapters/koa/ActionBudgets.js";
 import { mintToken } from "../../adapters/koa/Authentication.js";
+import { defaultLimits } from "../../adapters/koa/Limits.js";
 import { merchantScopes } from "../../core/payments/model/Merchant.js";
 import { createMerchantWithKey } from "../../hosts/modules/paymentsModule.js";
 import { forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
@@ -94,6 +95,8 @@ t.test("every operation answers malformed input with a 4xx problem, never a 5xx"
         if (!problem) failures.push(`${op.operationId} ${op.method} ${op.path}, ${what}: ${response.status} is not problem+json with a code: ${text.slice(0, 200)}`);
       }
     };
+    // One byte over the JSON body limit: the boundary, and every route's body must answer 413.
+    const overLimitBody = JSON.stringify({ padding: "x".repeat(defaultLimits.jsonBodyBytes - '{"padding":""}'.length + 1) });
     const filled = (op: Operation, value: (name: string) => string) => op.path.replace(/\{([^}]+)\}/g, (_, name: string) => value(name));
     for (const op of operations) {
       const validPath = filled(op, () => randomUUID());
@@ -112,7 +115,7 @@ t.test("every operation answers malformed input with a 4xx problem, never a 5xx"
       }
       if (op.body === undefined) continue;
       await send(op, "a text/plain body", validPath, "reason=x", { "Content-Type": "text/plain" });
-      await send(op, "a 2 MiB body", validPath, JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024) }));
+      await send(op, "a body one byte over the limit", validPath, overLimitBody);
       for (const [what, body] of [
         ["an unreadable body", "{"],
         ["an array body", "[]"],

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import t from "tap";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
-import { CuttableProxy, viaPort } from "./support.js";
+import { cuttableDatabase } from "./support.js";
 
 interface Answer {
   readonly status: number;
@@ -36,11 +36,8 @@ const request = async (url: string, token: string, init: { method?: string; body
 
 t.test("a request while the database is unreachable answers 503 service_unavailable with Retry-After, and the log calls it an outage [postgres]", async (t) => {
   const config = await testConfig("postgres", t);
-  const target = new URL(config.databaseUrl as string);
-  const proxy = new CuttableProxy({ host: target.hostname === "localhost" ? "127.0.0.1" : target.hostname, port: Number(target.port || 5432) });
-  const port = await proxy.start(0);
-  t.teardown(() => proxy.stop());
-  const { server, logText } = await startReferenceServer(t, { ...config, databaseUrl: viaPort(config.databaseUrl as string, port), workerInProcess: false });
+  const { proxy, port, databaseUrl } = await cuttableDatabase(t, config.databaseUrl as string);
+  const { server, logText } = await startReferenceServer(t, { ...config, databaseUrl, workerInProcess: false });
   const token = await mintToken({ secret: hostSecret, userId: randomUUID(), ttlSeconds: 600 });
   const created = await request(`${server.url}/v1/workspaces`, token, { method: "POST", body: { name: "before the outage" } });
   t.equal(created.status, 201, "a write while the database is up");

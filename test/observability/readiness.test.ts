@@ -5,7 +5,7 @@
  */
 import t from "tap";
 import { forEachDialectConfig, startReferenceServer, testConfig } from "../hosts/support.js";
-import { CuttableProxy, viaPort } from "./support.js";
+import { cuttableDatabase } from "./support.js";
 
 interface ReadyBody {
   readonly status?: string;
@@ -36,11 +36,8 @@ t.test("/readyz lists every dependency with its state", (t) =>
 
 t.test("/readyz answers 503 while the database is down and 200 again once it is back [postgres]", async (t) => {
   const config = await testConfig("postgres", t);
-  const target = new URL(config.databaseUrl as string);
-  const proxy = new CuttableProxy({ host: target.hostname === "localhost" ? "127.0.0.1" : target.hostname, port: Number(target.port || 5432) });
-  const port = await proxy.start(0);
-  t.teardown(() => proxy.stop());
-  const { server, logText } = await startReferenceServer(t, { ...config, databaseUrl: viaPort(config.databaseUrl as string, port), workerInProcess: false });
+  const { proxy, port, databaseUrl } = await cuttableDatabase(t, config.databaseUrl as string);
+  const { server, logText } = await startReferenceServer(t, { ...config, databaseUrl, workerInProcess: false });
   t.equal((await ready(server.url)).status, 200, "up");
 
   await proxy.stop();

@@ -7,15 +7,12 @@ import t from "tap";
 import { WebSocket } from "ws";
 import { mintToken } from "../../adapters/koa/Authentication.js";
 import { hostSecret, startReferenceServer, testConfig } from "../hosts/support.js";
-import { CuttableProxy, viaPort } from "./support.js";
+import { cuttableDatabase } from "./support.js";
 
 t.test("a realtime upgrade while the database is unreachable answers 503 service_unavailable with Retry-After, as HTTP does [postgres]", async (t) => {
   const config = await testConfig("postgres", t);
-  const target = new URL(config.databaseUrl as string);
-  const proxy = new CuttableProxy({ host: target.hostname === "localhost" ? "127.0.0.1" : target.hostname, port: Number(target.port || 5432) });
-  const port = await proxy.start(0);
-  t.teardown(() => proxy.stop());
-  const { server } = await startReferenceServer(t, { ...config, databaseUrl: viaPort(config.databaseUrl as string, port), workerInProcess: false });
+  const { proxy, databaseUrl } = await cuttableDatabase(t, config.databaseUrl as string);
+  const { server } = await startReferenceServer(t, { ...config, databaseUrl, workerInProcess: false });
   const token = await mintToken({ secret: hostSecret, userId: randomUUID(), ttlSeconds: 600 });
   await proxy.stop();
   const refusal = await new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve) => {

@@ -89,3 +89,16 @@ export const viaPort = (url: string, port: number): string => {
   parsed.port = String(port);
   return parsed.toString();
 };
+
+/**
+ * A CuttableProxy in front of the Postgres of `databaseUrl`, listening on a port of its own:
+ * `databaseUrl` is the proxied URL to give the server; `proxy.stop()` cuts the database away,
+ * `proxy.start(port)` brings it back on the same port. Stopped at teardown.
+ */
+export const cuttableDatabase = async (t: { teardown(fn: () => unknown): void }, databaseUrl: string): Promise<{ readonly proxy: CuttableProxy; readonly port: number; readonly databaseUrl: string }> => {
+  const target = new URL(databaseUrl);
+  const proxy = new CuttableProxy({ host: target.hostname === "localhost" ? "127.0.0.1" : target.hostname, port: Number(target.port || 5432) });
+  const port = await proxy.start(0);
+  t.teardown(() => proxy.stop());
+  return { proxy, port, databaseUrl: viaPort(databaseUrl, port) };
+};
