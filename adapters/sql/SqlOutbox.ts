@@ -11,7 +11,8 @@ import type { DialectFeatures } from "./DialectFeatures.js";
 import { compiledOnce, compiledPerRowCount, runQuery, sendStatement, span, toNumber, type CompiledStatement } from "./runQuery.js";
 import type { SqlDatabase } from "./SqlDatabase.js";
 
-const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
+/** An outbox row as the port's message. */
+export const toMessage = (f: DialectFeatures, row: any): OutboxMessage => ({
   id: row.id,
   event: f.jsonFromDb(row.event) as EventEnvelope,
   attempts: toNumber(row.attempts),

@@ -10,7 +10,7 @@ import type { DialectFeatures } from "../../adapters/sql/DialectFeatures.js";
 import { runQuery } from "../../adapters/sql/runQuery.js";
 import type { SqlDatabase } from "../../adapters/sql/SqlDatabase.js";
 import { makeSqlJobQueue } from "../../adapters/sql/SqlJobs.js";
-import type { EventEnvelope } from "../../core/kernel/EventEnvelope.js";
+import { toMessage } from "../../adapters/sql/SqlOutbox.js";
 import type { OutboxMessage } from "../../ports/Outbox.js";
 import { storageLayer } from "../../adapters/sql/storageLayer.js";
 import { IdempotencyStore } from "../../ports/IdempotencyStore.js";
@@ -51,14 +51,7 @@ const readThenLease =
           .returningAll()
           .execute(),
       );
-      return rows.map((row) => ({
-        id: row.id,
-        event: f.jsonFromDb(row.event) as EventEnvelope,
-        attempts: Number(row.attempts),
-        status: row.status,
-        lastError: row.last_error ?? null,
-        nextAttemptAt: f.timeFromDb(row.next_attempt_at),
-      }));
+      return rows.map((row) => toMessage(f, row));
     });
 
 t.test("the Postgres adapter through the wrapper, unbroken, passes the races (the control)", async (t) => {

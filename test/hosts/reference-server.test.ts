@@ -5,9 +5,8 @@
  */
 import t from "tap";
 import WebSocket from "ws";
-import { SignJWT } from "jose";
 import { mintToken } from "../../adapters/koa/Authentication.js";
-import { forEachDialectConfig, hostSecret, startReferenceServer, testConfig } from "./support.js";
+import { expiredToken, forEachDialectConfig, hostSecret, startReferenceServer, testConfig } from "./support.js";
 
 const userId = "01a204ed-6296-76db-a32e-8d369dd5fe87";
 
@@ -48,13 +47,7 @@ t.test("a valid token is accepted; expired, badly signed and revoked tokens each
     const fresh = await mintToken({ secret: hostSecret, userId, ttlSeconds: 600, epoch: 1 });
     t.equal((await revoke(server.url, fresh)).status, 200, "a token of the current epoch is accepted");
 
-    const nowSeconds = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({ epoch: 2 })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(userId)
-      .setIssuedAt(nowSeconds - 120)
-      .setExpirationTime(nowSeconds - 60)
-      .sign(new TextEncoder().encode(hostSecret));
+    const expired = await expiredToken(userId, 2);
     t.match(await problemOf(await revoke(server.url, expired)), { status: 401, code: "token_expired", contentType: "application/problem+json" });
 
     const forged = await mintToken({ secret: "another-secret-another-secret-another-secret", userId, ttlSeconds: 600, epoch: 2 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { Writable } from "node:stream";
+import { SignJWT } from "jose";
 import { createLogger } from "../../adapters/koa/Logging.js";
 import { loadConfig, type Config } from "../../hosts/Config.js";
 import { createServer, type ReferenceServer, type ServerOptions } from "../../hosts/ReferenceServer.js";
@@ -149,4 +150,15 @@ export const spawnCli = (
       }),
   );
   return child;
+};
+
+/** A token signed with the host's secret that expired a minute ago (issued two minutes ago). */
+export const expiredToken = (userId: string, epoch: number): Promise<string> => {
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  return new SignJWT({ epoch })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuedAt(nowSeconds - 120)
+    .setExpirationTime(nowSeconds - 60)
+    .sign(new TextEncoder().encode(hostSecret));
 };

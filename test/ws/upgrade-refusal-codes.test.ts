@@ -8,9 +8,8 @@
  * instead of answering null for every failure (notes of the adopt-rt session, (d)).
  */
 import t from "tap";
-import { SignJWT } from "jose";
 import { mintToken } from "../../adapters/koa/Authentication.js";
-import { cli, forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
+import { cli, expiredToken, forEachDialectConfig, hostSecret, startReferenceServer } from "../hosts/support.js";
 import { TestClient } from "./fixtures.js";
 
 const userId = "01a204ed-6296-76db-a32e-8d369dd5fe88";
@@ -24,13 +23,7 @@ const refusalOf = (url: string, token: string) =>
 forEachDialectConfig(t, "the upgrade answers an expired token 401 token_expired and a revoked one 401 token_revoked, as HTTP does", async (t, config) => {
   const { server } = await startReferenceServer(t, config);
   const url = `${server.url.replace("http", "ws")}/v1/realtime`;
-  const nowSeconds = Math.floor(Date.now() / 1000);
-  const expired = await new SignJWT({ epoch: 0 })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
-    .setIssuedAt(nowSeconds - 120)
-    .setExpirationTime(nowSeconds - 60)
-    .sign(new TextEncoder().encode(hostSecret));
+  const expired = await expiredToken(userId, 0);
   const http = await fetch(`${server.url}/v1/notifications`, { headers: { Authorization: `Bearer ${expired}` } });
   t.equal(((await http.json()) as { code?: string }).code, "token_expired", "HTTP's answer");
   t.match(await refusalOf(url, expired), { status: 401, contentType: "application/problem+json", body: { code: "token_expired" } });
